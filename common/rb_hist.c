@@ -1,0 +1,203 @@
+/* The latency histogram behind every percentile rackbench reports: cheap
+ * enough to record on the per-IO path, exact to merge across workers and nodes.
+ *
+ * Layout: buckets 0..63 hold the values 0..63 exactly. From 64 on, bucket
+ * i = (k - 5) * 64 + sub holds [(64 + sub) << (k - 6), (65 + sub) << (k - 6))
+ * for a value whose highest set bit is k, so its width w is lo / (64 + sub)
+ * <= lo / 64. The last bucket (k = 43, sub = 63) also catches every value
+ * >= 2^44; its hi is reported as UINT64_MAX and the error bound does not hold
+ * there (only the exact max does). */
+#include "rb_hist.h"
+
+#include <assert.h>
+#include <math.h>
+#include <string.h>
+
+#define S_LAST (RB_HIST_NBUCKETS - 1)
+
+static inline uint64_t s_load(const uint64_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline void s_store(uint64_t *p, uint64_t v)
+{
+    __atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+/* Branch-free: OR-ing in 64 makes every v < 128 land on shift 0, where the
+ * index is v itself; above, v >> shift is 64 + sub and each shift adds 64. */
+static inline unsigned s_index(uint64_t v)
+{
+    unsigned msb = 63u - (unsigned)__builtin_clzll(v | RB_HIST_SUB);
+    unsigned shift = msb - RB_HIST_BITS;
+    uint64_t i = ((uint64_t)shift << RB_HIST_BITS) + (v >> shift);
+    return i < S_LAST ? (unsigned)i : S_LAST;
+}
+
+/* log2 of the width of bucket i (0 for the exact buckets and the first group). */
+static inline unsigned s_width_log2(unsigned i)
+{
+    return i < 2 * RB_HIST_SUB ? 0 : (i >> RB_HIST_BITS) - 1;
+}
+
+void rb_hist_init(rb_hist_t *h)
+{
+    memset(h, 0, sizeof *h);
+    h->min = UINT64_MAX;
+}
+
+unsigned rb_hist_index(uint64_t v)
+{
+    return s_index(v);
+}
+
+uint64_t rb_hist_bucket_lo(unsigned i)
+{
+    assert(i < RB_HIST_NBUCKETS);
+    if (i < 2 * RB_HIST_SUB)
+        return i;
+    return (uint64_t)(RB_HIST_SUB + (i & (RB_HIST_SUB - 1))) << s_width_log2(i);
+}
+
+uint64_t rb_hist_bucket_hi(unsigned i)
+{
+    assert(i < RB_HIST_NBUCKETS);
+    if (i == S_LAST)
+        return UINT64_MAX;
+    return rb_hist_bucket_lo(i) + (1ULL << s_width_log2(i));
+}
+
+void rb_hist_record(rb_hist_t *h, uint64_t v)
+{
+    unsigned i = s_index(v);
+    uint64_t min = s_load(&h->min);
+    uint64_t max = s_load(&h->max);
+
+    s_store(&h->b[i], s_load(&h->b[i]) + 1);
+    s_store(&h->sum, s_load(&h->sum) + v);
+    s_store(&h->min, v < min ? v : min);
+    s_store(&h->max, v > max ? v : max);
+    s_store(&h->count, s_load(&h->count) + 1);
+}
+
+/* count is rebuilt from the copied buckets, so a snapshot taken while the
+ * writer runs is still self-consistent (count == sum of buckets); sum, min
+ * and max may be one or two values apart from the buckets. */
+void rb_hist_snapshot(rb_hist_t *dst, const rb_hist_t *src)
+{
+    uint64_t n = 0;
+
+    dst->sum = s_load(&src->sum);
+    dst->min = s_load(&src->min);
+    dst->max = s_load(&src->max);
+    for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++) {
+        dst->b[i] = s_load(&src->b[i]);
+        n += dst->b[i];
+    }
+    dst->count = n;
+}
+
+void rb_hist_merge(rb_hist_t *dst, const rb_hist_t *src)
+{
+    dst->count += src->count;
+    dst->sum += src->sum;
+    if (src->min < dst->min)
+        dst->min = src->min;
+    if (src->max > dst->max)
+        dst->max = src->max;
+    for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++)
+        dst->b[i] += src->b[i];
+}
+
+static inline uint64_t s_sub_sat(uint64_t a, uint64_t b)
+{
+    return a > b ? a - b : 0;
+}
+
+/* dst may be now or before. Differences saturate at 0, so snapshots given in
+ * the wrong order give an empty delta rather than huge counts. */
+void rb_hist_delta(rb_hist_t *dst, const rb_hist_t *now, const rb_hist_t *before)
+{
+    uint64_t now_min = now->min;
+    uint64_t now_max = now->max;
+    int lowest = -1;
+    int highest = -1;
+
+    dst->count = s_sub_sat(now->count, before->count);
+    dst->sum = s_sub_sat(now->sum, before->sum);
+    for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++) {
+        dst->b[i] = s_sub_sat(now->b[i], before->b[i]);
+        if (dst->b[i]) {
+            if (lowest < 0)
+                lowest = (int)i;
+            highest = (int)i;
+        }
+    }
+    if (lowest < 0) {
+        dst->min = UINT64_MAX;
+        dst->max = 0;
+        return;
+    }
+    uint64_t lo = rb_hist_bucket_lo((unsigned)lowest);
+    uint64_t hi = rb_hist_bucket_hi((unsigned)highest) - 1;
+    dst->min = lo > now_min ? lo : now_min;
+    dst->max = hi < now_max ? hi : now_max;
+}
+
+/* The rank of p in count values, ceil(p / 100 * count) within [1, count].
+ * p * count / 100 can land a rounding error above an integer (99.9% of 1000);
+ * such noise is snapped back so that the rank is not one too high. */
+static uint64_t s_rank(double p, uint64_t count)
+{
+    if (!(p > 0.0))
+        return 1;
+    if (p >= 100.0)
+        return count;
+    double x = p * (double)count / 100.0;
+    double r = nearbyint(x);
+    if (fabs(x - r) <= x * 1e-12)
+        x = r;
+    double c = ceil(x);
+    if (c < 1.0)
+        return 1;
+    if (c >= (double)count)
+        return count;
+    return (uint64_t)c;
+}
+
+/* The estimate is lo + w/2: every value of the bucket lies in [lo, lo + w - 1],
+ * so the error is at most w/2 <= lo/128 <= true/128 = RB_HIST_REL_ERROR * true;
+ * clamping to [min, max] can only bring it closer. A p outside (0, 100] is
+ * clamped to the first or the last value. */
+uint64_t rb_hist_percentile(const rb_hist_t *h, double p)
+{
+    if (h->count == 0)
+        return 0;
+
+    uint64_t rank = s_rank(p, h->count);
+    uint64_t seen = 0;
+    uint64_t est = h->max;
+    for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++) {
+        seen += h->b[i];
+        if (seen >= rank) {
+            unsigned wl = s_width_log2(i);
+            est = rb_hist_bucket_lo(i) + (wl ? 1ULL << (wl - 1) : 0);
+            break;
+        }
+    }
+    if (h->min <= h->max) {
+        if (est < h->min)
+            est = h->min;
+        if (est > h->max)
+            est = h->max;
+    }
+    return est;
+}
+
+double rb_hist_mean(const rb_hist_t *h)
+{
+    if (h->count == 0)
+        return 0.0;
+    return (double)h->sum / (double)h->count;
+}

@@ -1,0 +1,75 @@
+/* JSON for rackbench's run folders: a streaming writer (summary.json) and a
+ * small DOM reader (re-rendering reports, tests, comparisons). */
+#ifndef RB_JSON_H
+#define RB_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rb_err.h"
+
+/* ---- writer ---- */
+
+typedef struct rb_jw {
+    FILE *f;       /* borrowed output stream */
+    int depth;     /* current nesting depth */
+    int first[64]; /* 1 while the container at this depth has no member yet */
+    int err;       /* first error (-errno), 0 if none */
+} rb_jw_t;
+
+/* Starts writing to f (borrowed). Output is indented, one member a line. */
+void rb_jw_init(rb_jw_t *w, FILE *f);
+
+/* Containers and values. key is the member name inside an object, NULL inside an array. */
+void rb_jw_obj_begin(rb_jw_t *w, const char *key);
+void rb_jw_obj_end(rb_jw_t *w);
+void rb_jw_arr_begin(rb_jw_t *w, const char *key);
+void rb_jw_arr_end(rb_jw_t *w);
+void rb_jw_str(rb_jw_t *w, const char *key, const char *val); /* escaped; NULL → null */
+void rb_jw_u64(rb_jw_t *w, const char *key, uint64_t val);
+void rb_jw_i64(rb_jw_t *w, const char *key, int64_t val);
+void rb_jw_num(rb_jw_t *w, const char *key, double val); /* non-finite → null */
+void rb_jw_bool(rb_jw_t *w, const char *key, int val);
+void rb_jw_null(rb_jw_t *w, const char *key);
+
+/* Ends the document (newline, flush). Returns 0 or the first error (-errno). */
+int rb_jw_finish(rb_jw_t *w);
+
+/* ---- reader ---- */
+
+typedef enum {
+    RB_JSON_NULL,
+    RB_JSON_BOOL,
+    RB_JSON_NUM,
+    RB_JSON_STR,
+    RB_JSON_ARR,
+    RB_JSON_OBJ
+} rb_json_type_t;
+
+typedef struct rb_json rb_json_t;
+
+/* Parses text (len bytes, need not be NUL-terminated). Returns a tree the
+ * caller frees with rb_json_free(), or NULL with err set ("line L column C: why"). */
+rb_json_t *rb_json_parse(const char *text, size_t len, rb_err_t *err);
+
+/* Reads and parses a whole file; NULL with err naming the path on failure. */
+rb_json_t *rb_json_load(const char *path, rb_err_t *err);
+
+/* Frees a tree from rb_json_parse/rb_json_load and nulls the pointer; safe on NULL. */
+void rb_json_free(rb_json_t **j);
+
+/* Accessors; all tolerate NULL and return NULL / 0 / defaults on a type mismatch. */
+rb_json_type_t rb_json_type(const rb_json_t *j);
+const rb_json_t *rb_json_get(const rb_json_t *obj, const char *key); /* member or NULL */
+size_t rb_json_len(const rb_json_t *j);                              /* array/object size */
+const rb_json_t *rb_json_at(const rb_json_t *arr, size_t i);         /* element or NULL */
+const char *rb_json_key_at(const rb_json_t *obj, size_t i);          /* i-th member name */
+double rb_json_num(const rb_json_t *j, double dflt);
+const char *rb_json_str(const rb_json_t *j); /* NULL if not a string */
+int rb_json_bool(const rb_json_t *j, int dflt);
+
+/* Path lookup "phases.0.lat_us.p99" (dot-separated, numbers index arrays). */
+const rb_json_t *rb_json_path(const rb_json_t *root, const char *path);
+
+#endif

@@ -1,0 +1,21 @@
+/* Clocks used everywhere in rackbench: a monotonic clock for every measured
+ * interval and a wall clock only for naming runs and stamping reports. */
+#ifndef RB_TIME_H
+#define RB_TIME_H
+
+#include <stdint.h>
+
+#define RB_NS_PER_US 1000ULL
+#define RB_NS_PER_MS 1000000ULL
+#define RB_NS_PER_S  1000000000ULL
+
+/* Nanoseconds on CLOCK_MONOTONIC (never jumps; the clock of all measurements). */
+uint64_t rb_mono_ns(void);
+
+/* Nanoseconds since the Unix epoch on CLOCK_REALTIME (for labels only). */
+uint64_t rb_wall_ns(void);
+
+/* Sleeps until the monotonic clock reads t_ns; returns at once if it has passed. */
+void rb_sleep_until_ns(uint64_t t_ns);
+
+#endif

@@ -1,0 +1,31 @@
+/* Sizes, durations and rates as storage engineers write them, with fio's
+ * conventions: k/M/G/T/P are powers of 1024 for sizes ("4k" = 4096). */
+#ifndef RB_UNITS_H
+#define RB_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Parses a size: a decimal integer with an optional suffix k, m, g, t, p
+ * (any case, optionally followed by "b" or "ib"; all mean powers of 1024).
+ * Returns 0, -EINVAL on anything else (empty, junk, negative), -ERANGE on overflow. */
+int rb_parse_size(const char *s, uint64_t *out);
+
+/* Parses a duration into ns: a decimal number (fractions allowed) with an
+ * optional suffix ns, us, ms, s, m, h, d; a bare number is in units of
+ * default_unit_ns (fio: seconds for runtime). Returns 0, -EINVAL, -ERANGE. */
+int rb_parse_duration_ns(const char *s, uint64_t default_unit_ns, uint64_t *out);
+
+/* Parses a boolean option value: 1/0, true/false, yes/no, on/off. Returns 0 or -EINVAL. */
+int rb_parse_bool(const char *s, int *out);
+
+/* Formats bytes with a binary unit ("256 MiB", "1.50 GiB") into buf; returns buf. */
+char *rb_fmt_size(char *buf, size_t len, double bytes);
+
+/* Formats a bandwidth in bytes/s as "1.19 GiB/s (1.28 GB/s)" into buf; returns buf. */
+char *rb_fmt_bw(char *buf, size_t len, double bytes_per_s);
+
+/* Formats a size the way a plan writes it, exactly ("1M", "4k", "1000"); returns buf. */
+char *rb_fmt_size_exact(char *buf, size_t len, uint64_t bytes);
+
+#endif
