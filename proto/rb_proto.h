@@ -1,0 +1,242 @@
+/* rackbench's wire protocol: the only code that knows the bytes on the wire.
+ *
+ * Every message is one ZeroMQ frame holding one msgpack map with string keys.
+ * Two keys are in every message: "v" (protocol version, RB_PROTO_VERSION) and
+ * "t" (message type name, see RB_MSG_TYPES). The other keys depend on the type
+ * and are listed in docs/protocol.md. Decoding is strict: a frame larger than
+ * RB_PROTO_MAX_FRAME, a different version, an unknown type, a missing or
+ * mistyped field, a string or array beyond its bound is an error with a message
+ * (-EBADMSG, or -EPROTO for a version mismatch naming both versions); unknown
+ * keys are ignored so that a field can be added without breaking decoders of
+ * the same version. Any change of meaning bumps RB_PROTO_VERSION. */
+#ifndef RB_PROTO_H
+#define RB_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rb_err.h"
+#include "rb_hist.h"
+
+#define RB_PROTO_VERSION   1
+#define RB_PROTO_MAX_FRAME (128u << 20) /* bytes; a larger frame is refused unread */
+
+/* Bounds of strings (including the NUL) and arrays in messages. */
+#define RB_NAME_MAX     64   /* node, rack, job, phase, run id */
+#define RB_PATH_MAX     1024 /* directory, root paths */
+#define RB_REASON_MAX   1024 /* refusal/error messages */
+#define RB_MAX_ROOTS    64
+#define RB_MAX_PHASES   256
+#define RB_MAX_JOBS     256  /* jobs per phase */
+#define RB_MAX_WORKERS  4096 /* workers per agent per phase */
+#define RB_MAX_CHECKPTS 1024 /* progress checkpoints per worker */
+
+/* Every message type, once: X(enum suffix, wire name). */
+#define RB_MSG_TYPES(X)                                                                            \
+    X(HELLO, "HELLO")         /* agent → coord: who I am, what I have */                         \
+    X(PING, "PING")           /* coord → agent: clock offset probe */                            \
+    X(PONG, "PONG")           /* agent → coord: answer with the agent's clock */                 \
+    X(PLAN, "PLAN")           /* coord → agent: phases and jobs to prepare */                    \
+    X(READY, "READY")         /* agent → coord: files laid out, ready for GO */                  \
+    X(REFUSED, "REFUSED")     /* agent → coord: plan refused, with the reason */                 \
+    X(GO, "GO")               /* coord → agent: start phase N at time T */                       \
+    X(SAMPLE, "SAMPLE")       /* agent → coord: one interval of one phase */                     \
+    X(DONE, "DONE")           /* agent → coord: phase totals, per worker */                      \
+    X(HEARTBEAT, "HEARTBEAT") /* both ways: I am alive */                                          \
+    X(ABORT, "ABORT")         /* coord → agent: stop IO, clean up */                             \
+    X(ERROR, "ERROR")         /* both ways: a failure the peer must know about */                  \
+    X(END, "END")             /* coord → agent: run over, clean up; agent → coord: cleaned */
+
+typedef enum {
+    RB_MSG_NONE = 0,
+#define RB_X_ENUM(e, s) RB_MSG_##e,
+    RB_MSG_TYPES(RB_X_ENUM)
+#undef RB_X_ENUM
+        RB_MSG_COUNT
+} rb_msg_type_t;
+
+/* Wire name of a type ("HELLO"); "?" for an unknown value. */
+const char *rb_msg_type_name(rb_msg_type_t t);
+
+/* ---- workload description, shared by the plan parser and the agent ---- */
+
+typedef enum { RB_RW_NONE = 0, RB_RW_READ = 1, RB_RW_WRITE = 2 } rb_rw_t;
+
+/* Name of an access pattern ("read"); NULL if unknown. And back: RB_RW_NONE if unknown. */
+const char *rb_rw_name(rb_rw_t rw);
+rb_rw_t rb_rw_parse(const char *s);
+
+/* One job of a phase: what each of its numjobs workers does on every agent. */
+typedef struct rb_job_spec {
+    char name[RB_NAME_MAX];            /* section name in the plan */
+    rb_rw_t rw;                        /* access pattern */
+    uint64_t bs;                       /* bytes per IO */
+    uint64_t size;                     /* bytes per worker (its file size) */
+    uint32_t numjobs;                  /* workers per agent */
+    uint8_t direct;                    /* 1 = O_DIRECT */
+    uint8_t time_based;                /* 1 = loop over size until runtime */
+    uint64_t runtime_ns;               /* 0 = no time limit */
+    char directory[RB_PATH_MAX];       /* "" = the agent's first root */
+    char filename_format[RB_NAME_MAX]; /* "$jobname.$jobnum.$filenum" style */
+} rb_job_spec_t;
+
+typedef struct rb_phase_spec {
+    char name[RB_NAME_MAX]; /* name of its first job */
+    uint32_t njobs;
+    rb_job_spec_t *jobs; /* njobs entries */
+} rb_phase_spec_t;
+
+/* ---- message bodies ---- */
+
+typedef struct rb_root_info {
+    char path[RB_PATH_MAX];
+    uint64_t free_bytes;  /* statvfs f_bavail * f_frsize */
+    uint64_t total_bytes; /* statvfs f_blocks * f_frsize */
+} rb_root_info_t;
+
+typedef struct rb_msg_hello {
+    char name[RB_NAME_MAX];
+    char rack[RB_NAME_MAX];
+    char hostname[RB_NAME_MAX];
+    char agent_version[RB_NAME_MAX];
+    uint32_t pid;
+    uint32_t cores;
+    uint64_t ram_bytes;
+    uint32_t nroots;
+    rb_root_info_t roots[RB_MAX_ROOTS];
+} rb_msg_hello_t;
+
+typedef struct rb_msg_ping {
+    uint32_t seq;
+    uint64_t t_coord_ns; /* coordinator clock when sent; echoed in PONG */
+} rb_msg_ping_t;
+
+typedef struct rb_msg_pong {
+    uint32_t seq;
+    uint64_t t_coord_ns; /* echo of PING */
+    uint64_t t_agent_ns; /* agent clock when answering */
+} rb_msg_pong_t;
+
+typedef struct rb_msg_plan {
+    char run_id[RB_NAME_MAX];
+    uint64_t interval_ns; /* sample interval */
+    uint32_t nphases;
+    rb_phase_spec_t *phases; /* nphases entries (owned by the message when decoded) */
+} rb_msg_plan_t;
+
+typedef struct rb_msg_ready {
+    char run_id[RB_NAME_MAX];
+    uint64_t prefill_bytes; /* bytes written to lay out files for read phases */
+} rb_msg_ready_t;
+
+/* REFUSED, ABORT and ERROR share one body. */
+typedef struct rb_msg_reason {
+    char run_id[RB_NAME_MAX]; /* may be empty */
+    int32_t code;             /* negative errno, 0 if none */
+    char reason[RB_REASON_MAX];
+} rb_msg_reason_t;
+
+typedef struct rb_msg_go {
+    char run_id[RB_NAME_MAX];
+    uint32_t phase;    /* index into the plan's phases */
+    uint64_t t_go_ns;  /* start time on the coordinator's clock */
+    int64_t offset_ns; /* agent clock - coordinator clock, as estimated */
+} rb_msg_go_t;
+
+/* One job's share of a sample or of a phase's totals on one agent. */
+typedef struct rb_job_stat {
+    uint32_t job; /* index into the phase's jobs */
+    uint64_t bytes;
+    uint64_t ops;
+    uint64_t errors;
+    rb_hist_t *hist; /* latency of completed ops, ns (owned by the message when decoded) */
+} rb_job_stat_t;
+
+typedef struct rb_msg_sample {
+    char run_id[RB_NAME_MAX];
+    uint32_t phase;
+    uint32_t seq;        /* 0, 1, 2, ... within the phase */
+    uint64_t t_start_ns; /* interval start, agent clock */
+    uint64_t t_end_ns;   /* interval end, agent clock */
+    uint32_t njobs;
+    rb_job_stat_t *jobs; /* per job: deltas over the interval */
+} rb_msg_sample_t;
+
+typedef struct rb_checkpt {
+    uint64_t t_ns;  /* agent clock */
+    uint64_t bytes; /* bytes done by the worker at t_ns */
+} rb_checkpt_t;
+
+typedef struct rb_worker_stat {
+    uint32_t job;        /* index into the phase's jobs */
+    uint32_t worker;     /* 0 .. numjobs-1 */
+    uint64_t t_start_ns; /* first IO issued, agent clock */
+    uint64_t t_end_ns;   /* last IO completed, agent clock */
+    uint64_t bytes;
+    uint64_t ops;
+    uint64_t errors;
+    uint32_t ncheckpts;
+    rb_checkpt_t *checkpts; /* progress over time, increasing t_ns (for stonewall figures) */
+} rb_worker_stat_t;
+
+typedef struct rb_msg_done {
+    char run_id[RB_NAME_MAX];
+    uint32_t phase;
+    int32_t status;            /* 0, or negative errno of the first failure */
+    char error[RB_REASON_MAX]; /* what failed, on which path, why ("" if ok) */
+    uint32_t nworkers;
+    rb_worker_stat_t *workers;
+    uint32_t njobs;
+    rb_job_stat_t *jobs; /* per job totals with full histograms */
+} rb_msg_done_t;
+
+typedef struct rb_msg_heartbeat {
+    uint64_t t_ns; /* sender's clock */
+} rb_msg_heartbeat_t;
+
+typedef struct rb_msg_end {
+    char run_id[RB_NAME_MAX];
+    uint64_t removed_files; /* agent → coord: files removed; 0 from the coordinator */
+    int32_t status;         /* agent → coord: 0 or -errno of a failed removal */
+} rb_msg_end_t;
+
+typedef struct rb_msg {
+    rb_msg_type_t type;
+    uint32_t version; /* as received; RB_PROTO_VERSION when encoding */
+    union {
+        rb_msg_hello_t hello;
+        rb_msg_ping_t ping;
+        rb_msg_pong_t pong;
+        rb_msg_plan_t plan;
+        rb_msg_ready_t ready;
+        rb_msg_reason_t refused;
+        rb_msg_go_t go;
+        rb_msg_sample_t sample;
+        rb_msg_done_t done;
+        rb_msg_heartbeat_t heartbeat;
+        rb_msg_reason_t abort;
+        rb_msg_reason_t error;
+        rb_msg_end_t end;
+    } u;
+} rb_msg_t;
+
+/* Encodes m (m->version is ignored; RB_PROTO_VERSION is written) into a new
+ * buffer the caller frees with free(). Returns 0 or -errno with err set
+ * (-EINVAL for a message that breaks its own bounds). */
+int rb_msg_encode(const rb_msg_t *m, void **buf, size_t *len, rb_err_t *err);
+
+/* Decodes one frame into m (zeroed first). On success the caller releases the
+ * arrays it holds with rb_msg_fini(). On failure m holds nothing to release,
+ * and the return is -EBADMSG (malformed), -EPROTO (version mismatch: both
+ * versions named in err), or -EMSGSIZE (frame over RB_PROTO_MAX_FRAME). */
+int rb_msg_decode(const void *buf, size_t len, rb_msg_t *m, rb_err_t *err);
+
+/* Frees what a decoded message owns (plan phases/jobs, stats arrays,
+ * histograms, checkpoints) and zeroes m. Safe to call twice. */
+void rb_msg_fini(rb_msg_t *m);
+
+/* Frees an array of phases with their jobs (as built by the plan parser or
+ * the decoder) and nulls the pointer. */
+void rb_phases_free(rb_phase_spec_t **phases, uint32_t nphases);
+
+#endif

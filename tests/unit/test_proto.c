@@ -1,0 +1,1461 @@
+/* Tests of the wire codec: every message round-trips field by field, and every
+ * kind of malformed frame a peer could send is refused with the right code and
+ * a message naming the field, without crashing or leaking. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <msgpack.h>
+
+#include "rb_proto.h"
+
+/* ---- building messages ---- */
+
+static void fill_hist(rb_hist_t *h, unsigned step, uint64_t seed)
+{
+    memset(h, 0, sizeof *h);
+    h->min = UINT64_MAX;
+    for (unsigned i = step / 2; i < RB_HIST_NBUCKETS; i += step) {
+        h->b[i] = seed + i;
+        h->count += h->b[i];
+    }
+    if (h->count) {
+        h->sum = h->count * 1000 + seed;
+        h->min = 1 + seed;
+        h->max = 1000000000 + seed;
+    }
+}
+
+static rb_hist_t *new_hist(unsigned step, uint64_t seed)
+{
+    rb_hist_t *h = malloc(sizeof *h);
+    assert_non_null(h);
+    fill_hist(h, step, seed);
+    return h;
+}
+
+static void fill_job_stats(rb_job_stat_t *js, uint32_t n, unsigned step)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        js[i].job = i;
+        js[i].bytes = 1000000ull * (i + 1);
+        js[i].ops = 1000ull * (i + 1);
+        js[i].errors = i;
+        js[i].hist = new_hist(step, i);
+    }
+}
+
+/* A message of each type; "big" ones have many entries and full histograms. */
+static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
+{
+    memset(m, 0, sizeof *m);
+    m->type = t;
+    switch (t) {
+    case RB_MSG_HELLO: {
+        rb_msg_hello_t *h = &m->u.hello;
+        memset(h->name, 'n', RB_NAME_MAX - 1); /* longest allowed */
+        strcpy(h->rack, "rack-2");
+        strcpy(h->hostname, "node07.example");
+        strcpy(h->agent_version, "0.1.0");
+        h->pid = 4242;
+        h->cores = 128;
+        h->ram_bytes = 512ull << 30;
+        h->nroots = big ? RB_MAX_ROOTS : 2;
+        for (uint32_t i = 0; i < h->nroots; i++) {
+            snprintf(h->roots[i].path, sizeof h->roots[i].path, "/mnt/disk%u", i);
+            h->roots[i].free_bytes = (1ull << 40) + i;
+            h->roots[i].total_bytes = UINT64_MAX - i;
+        }
+        break;
+    }
+    case RB_MSG_PING:
+        m->u.ping.seq = UINT32_MAX;
+        m->u.ping.t_coord_ns = 123456789012345ull;
+        break;
+    case RB_MSG_PONG:
+        m->u.pong.seq = 3;
+        m->u.pong.t_coord_ns = 111;
+        m->u.pong.t_agent_ns = UINT64_MAX;
+        break;
+    case RB_MSG_PLAN: {
+        rb_msg_plan_t *p = &m->u.plan;
+        strcpy(p->run_id, "20240101-120000-ab12");
+        p->interval_ns = 1000000000;
+        p->nphases = 2;
+        p->phases = calloc(2, sizeof *p->phases);
+        assert_non_null(p->phases);
+        for (uint32_t i = 0; i < 2; i++) {
+            rb_phase_spec_t *ph = &p->phases[i];
+            snprintf(ph->name, sizeof ph->name, "phase%u", i);
+            ph->njobs = 2;
+            ph->jobs = calloc(2, sizeof *ph->jobs);
+            assert_non_null(ph->jobs);
+            for (uint32_t j = 0; j < 2; j++) {
+                rb_job_spec_t *jb = &ph->jobs[j];
+                snprintf(jb->name, sizeof jb->name, "job%u.%u", i, j);
+                jb->rw = j ? RB_RW_READ : RB_RW_WRITE;
+                jb->bs = 4096u << j;
+                jb->size = (16ull << 30) + i;
+                jb->numjobs = 1 + i + j;
+                jb->direct = (uint8_t)j;
+                jb->time_based = (uint8_t)!j;
+                jb->runtime_ns = 30000000000ull * i;
+                if (i)
+                    memset(jb->directory, 'd', RB_PATH_MAX - 1);
+                else
+                    strcpy(jb->directory, "/mnt/disk0/rb");
+                strcpy(jb->filename_format, "$jobname.$jobnum.$filenum");
+            }
+        }
+        break;
+    }
+    case RB_MSG_READY:
+        strcpy(m->u.ready.run_id, "r1");
+        m->u.ready.prefill_bytes = 1ull << 35;
+        break;
+    case RB_MSG_REFUSED:
+    case RB_MSG_ABORT:
+    case RB_MSG_ERROR: {
+        rb_msg_reason_t *r = t == RB_MSG_REFUSED ? &m->u.refused
+                             : t == RB_MSG_ABORT ? &m->u.abort
+                                                 : &m->u.error;
+        strcpy(r->run_id, t == RB_MSG_ABORT ? "" : "r1");
+        r->code = t == RB_MSG_ERROR ? INT32_MIN : -ENOSPC;
+        if (big)
+            memset(r->reason, 'x', RB_REASON_MAX - 1);
+        else
+            strcpy(r->reason, "/mnt/disk0: needs 64 GiB, 12 GiB free");
+        break;
+    }
+    case RB_MSG_GO:
+        strcpy(m->u.go.run_id, "r1");
+        m->u.go.phase = RB_MAX_PHASES - 1;
+        m->u.go.t_go_ns = 5000000000ull;
+        m->u.go.offset_ns = big ? INT64_MIN : -1234567;
+        break;
+    case RB_MSG_SAMPLE: {
+        rb_msg_sample_t *s = &m->u.sample;
+        strcpy(s->run_id, "r1");
+        s->phase = 1;
+        s->seq = 17;
+        s->t_start_ns = 1000;
+        s->t_end_ns = 2000;
+        s->njobs = big ? 3 : 1;
+        s->jobs = calloc(s->njobs, sizeof *s->jobs);
+        assert_non_null(s->jobs);
+        fill_job_stats(s->jobs, s->njobs, big ? 9 : 1000);
+        if (big) { /* one histogram recorded the real way, one left empty */
+            rb_hist_init(s->jobs[1].hist);
+            for (uint64_t v = 1; v < 10000000000ull; v = v * 3 + 7)
+                rb_hist_record(s->jobs[1].hist, v);
+            rb_hist_init(s->jobs[2].hist);
+        }
+        break;
+    }
+    case RB_MSG_DONE: {
+        rb_msg_done_t *d = &m->u.done;
+        strcpy(d->run_id, "r1");
+        d->phase = 0;
+        d->status = big ? -EIO : 0;
+        strcpy(d->error, big ? "/mnt/disk3/job0.0.0: write: Input/output error" : "");
+        d->nworkers = big ? 6 : 2;
+        d->workers = calloc(d->nworkers, sizeof *d->workers);
+        assert_non_null(d->workers);
+        for (uint32_t i = 0; i < d->nworkers; i++) {
+            rb_worker_stat_t *w = &d->workers[i];
+            w->job = i % 2;
+            w->worker = i / 2;
+            w->t_start_ns = 1000 + i;
+            w->t_end_ns = 9000000000ull + i;
+            w->bytes = 10ull << 30;
+            w->ops = 2621440;
+            w->errors = i;
+            w->ncheckpts = big ? (i == 0 ? RB_MAX_CHECKPTS : i) : 2;
+            if (w->ncheckpts) {
+                w->checkpts = calloc(w->ncheckpts, sizeof *w->checkpts);
+                assert_non_null(w->checkpts);
+            }
+            for (uint32_t k = 0; k < w->ncheckpts; k++) {
+                w->checkpts[k].t_ns = 1000 + (uint64_t)k / 2 * 100000000; /* equal pairs allowed */
+                w->checkpts[k].bytes = (uint64_t)k << 20;
+            }
+        }
+        d->njobs = 2;
+        d->jobs = calloc(2, sizeof *d->jobs);
+        assert_non_null(d->jobs);
+        fill_job_stats(d->jobs, 2, big ? 3 : 1200); /* big: ~830 non-empty buckets each */
+        break;
+    }
+    case RB_MSG_HEARTBEAT:
+        m->u.heartbeat.t_ns = 42;
+        break;
+    case RB_MSG_END:
+        strcpy(m->u.end.run_id, "r1");
+        m->u.end.removed_files = 12;
+        m->u.end.status = -EACCES;
+        break;
+    default:
+        fail_msg("no builder for type %d", t);
+    }
+}
+
+static void *encode(const rb_msg_t *m, size_t *len)
+{
+    void *buf = NULL;
+    rb_err_t err = {0};
+    int rc = rb_msg_encode(m, &buf, len, &err);
+    if (rc != 0)
+        fail_msg("encode %s: %d %s", rb_msg_type_name(m->type), rc, err.msg);
+    assert_non_null(buf);
+    return buf;
+}
+
+static void *encode_built(rb_msg_type_t t, bool big, size_t *len)
+{
+    rb_msg_t m;
+    build(t, big, &m);
+    void *buf = encode(&m, len);
+    rb_msg_fini(&m);
+    return buf;
+}
+
+static bool is_zero(const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++)
+        if (c[i])
+            return false;
+    return true;
+}
+
+/* Decodes and checks the code; on failure checks that m holds nothing and
+ * returns the error message in err. */
+static int decode(const void *buf, size_t len, rb_msg_t *m, rb_err_t *err)
+{
+    rb_err_clear(err);
+    memset(m, 0xa5, sizeof *m);
+    int rc = rb_msg_decode(buf, len, m, err);
+    if (rc < 0) {
+        assert_true(is_zero(m, sizeof *m));
+        assert_int_equal(err->code, rc);
+        assert_true(err->msg[0] != '\0');
+    } else {
+        assert_int_equal(rc, 0);
+    }
+    return rc;
+}
+
+static void expect_bad(const void *buf, size_t len, int code, const char *needle)
+{
+    rb_msg_t m;
+    rb_err_t err;
+    int rc = decode(buf, len, &m, &err);
+    if (rc == 0)
+        rb_msg_fini(&m);
+    if (rc != code)
+        fail_msg("expected %d, got %d (%s) [%s]", code, rc, err.msg, needle ? needle : "");
+    if (needle && !strstr(err.msg, needle))
+        fail_msg("message '%s' lacks '%s'", err.msg, needle);
+}
+
+/* ---- comparing messages ---- */
+
+static void cmp_hist(const rb_hist_t *a, const rb_hist_t *b)
+{
+    static const rb_hist_t empty = {.min = UINT64_MAX};
+    assert_non_null(b);
+    assert_memory_equal(a ? a : &empty, b, sizeof *b);
+}
+
+static void cmp_job_stats(const rb_job_stat_t *a, const rb_job_stat_t *b, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        assert_int_equal(a[i].job, b[i].job);
+        assert_int_equal(a[i].bytes, b[i].bytes);
+        assert_int_equal(a[i].ops, b[i].ops);
+        assert_int_equal(a[i].errors, b[i].errors);
+        cmp_hist(a[i].hist, b[i].hist);
+    }
+}
+
+static void cmp_reason(const rb_msg_reason_t *a, const rb_msg_reason_t *b)
+{
+    assert_string_equal(a->run_id, b->run_id);
+    assert_int_equal(a->code, b->code);
+    assert_string_equal(a->reason, b->reason);
+}
+
+static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
+{
+    assert_int_equal(a->type, b->type);
+    assert_int_equal(b->version, RB_PROTO_VERSION);
+    switch (a->type) {
+    case RB_MSG_HELLO: {
+        const rb_msg_hello_t *x = &a->u.hello, *y = &b->u.hello;
+        assert_string_equal(x->name, y->name);
+        assert_string_equal(x->rack, y->rack);
+        assert_string_equal(x->hostname, y->hostname);
+        assert_string_equal(x->agent_version, y->agent_version);
+        assert_int_equal(x->pid, y->pid);
+        assert_int_equal(x->cores, y->cores);
+        assert_int_equal(x->ram_bytes, y->ram_bytes);
+        assert_int_equal(x->nroots, y->nroots);
+        for (uint32_t i = 0; i < x->nroots; i++) {
+            assert_string_equal(x->roots[i].path, y->roots[i].path);
+            assert_int_equal(x->roots[i].free_bytes, y->roots[i].free_bytes);
+            assert_int_equal(x->roots[i].total_bytes, y->roots[i].total_bytes);
+        }
+        break;
+    }
+    case RB_MSG_PING:
+        assert_int_equal(a->u.ping.seq, b->u.ping.seq);
+        assert_int_equal(a->u.ping.t_coord_ns, b->u.ping.t_coord_ns);
+        break;
+    case RB_MSG_PONG:
+        assert_int_equal(a->u.pong.seq, b->u.pong.seq);
+        assert_int_equal(a->u.pong.t_coord_ns, b->u.pong.t_coord_ns);
+        assert_int_equal(a->u.pong.t_agent_ns, b->u.pong.t_agent_ns);
+        break;
+    case RB_MSG_PLAN: {
+        const rb_msg_plan_t *x = &a->u.plan, *y = &b->u.plan;
+        assert_string_equal(x->run_id, y->run_id);
+        assert_int_equal(x->interval_ns, y->interval_ns);
+        assert_int_equal(x->nphases, y->nphases);
+        for (uint32_t i = 0; i < x->nphases; i++) {
+            const rb_phase_spec_t *p = &x->phases[i], *q = &y->phases[i];
+            assert_string_equal(p->name, q->name);
+            assert_int_equal(p->njobs, q->njobs);
+            for (uint32_t j = 0; j < p->njobs; j++) {
+                const rb_job_spec_t *s = &p->jobs[j], *t = &q->jobs[j];
+                assert_string_equal(s->name, t->name);
+                assert_int_equal(s->rw, t->rw);
+                assert_int_equal(s->bs, t->bs);
+                assert_int_equal(s->size, t->size);
+                assert_int_equal(s->numjobs, t->numjobs);
+                assert_int_equal(s->direct, t->direct);
+                assert_int_equal(s->time_based, t->time_based);
+                assert_int_equal(s->runtime_ns, t->runtime_ns);
+                assert_string_equal(s->directory, t->directory);
+                assert_string_equal(s->filename_format, t->filename_format);
+            }
+        }
+        break;
+    }
+    case RB_MSG_READY:
+        assert_string_equal(a->u.ready.run_id, b->u.ready.run_id);
+        assert_int_equal(a->u.ready.prefill_bytes, b->u.ready.prefill_bytes);
+        break;
+    case RB_MSG_REFUSED:
+        cmp_reason(&a->u.refused, &b->u.refused);
+        break;
+    case RB_MSG_ABORT:
+        cmp_reason(&a->u.abort, &b->u.abort);
+        break;
+    case RB_MSG_ERROR:
+        cmp_reason(&a->u.error, &b->u.error);
+        break;
+    case RB_MSG_GO:
+        assert_string_equal(a->u.go.run_id, b->u.go.run_id);
+        assert_int_equal(a->u.go.phase, b->u.go.phase);
+        assert_int_equal(a->u.go.t_go_ns, b->u.go.t_go_ns);
+        assert_true(a->u.go.offset_ns == b->u.go.offset_ns);
+        break;
+    case RB_MSG_SAMPLE: {
+        const rb_msg_sample_t *x = &a->u.sample, *y = &b->u.sample;
+        assert_string_equal(x->run_id, y->run_id);
+        assert_int_equal(x->phase, y->phase);
+        assert_int_equal(x->seq, y->seq);
+        assert_int_equal(x->t_start_ns, y->t_start_ns);
+        assert_int_equal(x->t_end_ns, y->t_end_ns);
+        assert_int_equal(x->njobs, y->njobs);
+        cmp_job_stats(x->jobs, y->jobs, x->njobs);
+        break;
+    }
+    case RB_MSG_DONE: {
+        const rb_msg_done_t *x = &a->u.done, *y = &b->u.done;
+        assert_string_equal(x->run_id, y->run_id);
+        assert_int_equal(x->phase, y->phase);
+        assert_int_equal(x->status, y->status);
+        assert_string_equal(x->error, y->error);
+        assert_int_equal(x->nworkers, y->nworkers);
+        for (uint32_t i = 0; i < x->nworkers; i++) {
+            const rb_worker_stat_t *v = &x->workers[i], *w = &y->workers[i];
+            assert_int_equal(v->job, w->job);
+            assert_int_equal(v->worker, w->worker);
+            assert_int_equal(v->t_start_ns, w->t_start_ns);
+            assert_int_equal(v->t_end_ns, w->t_end_ns);
+            assert_int_equal(v->bytes, w->bytes);
+            assert_int_equal(v->ops, w->ops);
+            assert_int_equal(v->errors, w->errors);
+            assert_int_equal(v->ncheckpts, w->ncheckpts);
+            if (v->ncheckpts)
+                assert_memory_equal(v->checkpts, w->checkpts, v->ncheckpts * sizeof *v->checkpts);
+        }
+        assert_int_equal(x->njobs, y->njobs);
+        cmp_job_stats(x->jobs, y->jobs, x->njobs);
+        break;
+    }
+    case RB_MSG_HEARTBEAT:
+        assert_int_equal(a->u.heartbeat.t_ns, b->u.heartbeat.t_ns);
+        break;
+    case RB_MSG_END:
+        assert_string_equal(a->u.end.run_id, b->u.end.run_id);
+        assert_int_equal(a->u.end.removed_files, b->u.end.removed_files);
+        assert_int_equal(a->u.end.status, b->u.end.status);
+        break;
+    default:
+        fail_msg("no comparison for type %d", a->type);
+    }
+}
+
+/* ---- rewriting frames by hand: drop a key or replace a value at a path ---- */
+
+typedef void (*edit_fn)(msgpack_packer *pk, const msgpack_object *orig, const void *arg);
+
+typedef struct edit {
+    const char *path; /* "workers[0].checkpts[1][0]" style */
+    edit_fn fn;       /* writes the replacement; NULL drops the key */
+    const void *arg;  /* for fn */
+} edit_t;
+
+static size_t path_key(char *path, size_t plen, const msgpack_object *k)
+{
+    if (k->type != MSGPACK_OBJECT_STR)
+        return plen + (size_t)sprintf(path + plen, "%s?", plen ? "." : "");
+    return plen + (size_t)sprintf(path + plen, "%s%.*s", plen ? "." : "", (int)k->via.str.size,
+                                  k->via.str.ptr);
+}
+
+static void repack(msgpack_packer *pk, const msgpack_object *o, char *path, size_t plen,
+                   const edit_t *ed)
+{
+    if (ed->fn && strcmp(path, ed->path) == 0) {
+        ed->fn(pk, o, ed->arg);
+        return;
+    }
+    if (o->type == MSGPACK_OBJECT_MAP) {
+        uint32_t keep = o->via.map.size;
+        for (uint32_t i = 0; i < o->via.map.size; i++) {
+            path_key(path, plen, &o->via.map.ptr[i].key);
+            keep -= !ed->fn && strcmp(path, ed->path) == 0;
+        }
+        msgpack_pack_map(pk, keep);
+        for (uint32_t i = 0; i < o->via.map.size; i++) {
+            size_t n = path_key(path, plen, &o->via.map.ptr[i].key);
+            if (!ed->fn && strcmp(path, ed->path) == 0)
+                continue;
+            msgpack_pack_object(pk, o->via.map.ptr[i].key);
+            repack(pk, &o->via.map.ptr[i].val, path, n, ed);
+        }
+    } else if (o->type == MSGPACK_OBJECT_ARRAY) {
+        msgpack_pack_array(pk, o->via.array.size);
+        for (uint32_t i = 0; i < o->via.array.size; i++) {
+            size_t n = plen + (size_t)sprintf(path + plen, "[%u]", i);
+            repack(pk, &o->via.array.ptr[i], path, n, ed);
+        }
+    } else {
+        msgpack_pack_object(pk, *o);
+    }
+    path[plen] = '\0';
+}
+
+static void *edit_frame(const void *buf, size_t len, const edit_t *ed, size_t *out_len)
+{
+    msgpack_unpacked u;
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    char path[512] = "";
+    msgpack_unpacked_init(&u);
+    assert_int_equal(msgpack_unpack_next(&u, buf, len, NULL), MSGPACK_UNPACK_SUCCESS);
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    repack(&pk, &u.data, path, 0, ed);
+    msgpack_unpacked_destroy(&u);
+    *out_len = sb.size;
+    return msgpack_sbuffer_release(&sb);
+}
+
+/* Edits a valid frame of type t and expects the decoder's verdict. */
+static void expect_edit(rb_msg_type_t t, bool big, const edit_t *ed, int code, const char *needle)
+{
+    size_t len, elen;
+    void *buf = encode_built(t, big, &len);
+    void *ebuf = edit_frame(buf, len, ed, &elen);
+    expect_bad(ebuf, elen, code, needle);
+    free(buf);
+    free(ebuf);
+}
+
+typedef struct ints {
+    int n;
+    int64_t v[8];
+} ints_t;
+
+static void put_int(msgpack_packer *pk, const msgpack_object *o, const void *arg)
+{
+    (void)o;
+    msgpack_pack_int64(pk, *(const int64_t *)arg);
+}
+
+static void put_uint(msgpack_packer *pk, const msgpack_object *o, const void *arg)
+{
+    (void)o;
+    msgpack_pack_uint64(pk, *(const uint64_t *)arg);
+}
+
+static void put_ints(msgpack_packer *pk, const msgpack_object *o, const void *arg)
+{
+    const ints_t *a = arg;
+    (void)o;
+    msgpack_pack_array(pk, (size_t)a->n);
+    for (int i = 0; i < a->n; i++)
+        msgpack_pack_int64(pk, a->v[i]);
+}
+
+static void put_pairs(msgpack_packer *pk, const msgpack_object *o, const void *arg)
+{
+    const ints_t *a = arg; /* flat list, packed as [[a,b], [c,d], ...] */
+    (void)o;
+    msgpack_pack_array(pk, (size_t)a->n / 2);
+    for (int i = 0; i + 1 < a->n; i += 2) {
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int64(pk, a->v[i]);
+        msgpack_pack_int64(pk, a->v[i + 1]);
+    }
+}
+
+static void put_str_len(msgpack_packer *pk, const msgpack_object *o, const void *arg)
+{
+    size_t n = *(const size_t *)arg;
+    char *s = malloc(n + 1);
+    (void)o;
+    memset(s, 'a', n);
+    msgpack_pack_str_with_body(pk, s, n);
+    free(s);
+}
+
+static void put_str(msgpack_packer *pk, const msgpack_object *o, const void *arg)
+{
+    (void)o;
+    msgpack_pack_str_with_body(pk, arg, strlen(arg));
+}
+
+static void put_nul_str(msgpack_packer *pk, const msgpack_object *o, const void *arg)
+{
+    (void)o;
+    (void)arg;
+    msgpack_pack_str_with_body(pk, "ab\0cd", 5);
+}
+
+/* An array of *arg copies of the original array's first element. */
+static void put_repeat(msgpack_packer *pk, const msgpack_object *o, const void *arg)
+{
+    size_t n = *(const size_t *)arg;
+    assert_int_equal(o->type, MSGPACK_OBJECT_ARRAY);
+    assert_true(o->via.array.size > 0);
+    msgpack_pack_array(pk, n);
+    for (size_t i = 0; i < n; i++)
+        msgpack_pack_object(pk, o->via.array.ptr[0]);
+}
+
+/* The original map with an extra key the decoder does not know. */
+static void put_extra_key(msgpack_packer *pk, const msgpack_object *o, const void *arg)
+{
+    (void)arg;
+    msgpack_pack_map(pk, o->via.map.size + 2);
+    msgpack_pack_str_with_body(pk, "future_field", 12);
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_map(pk, 0);
+    msgpack_pack_double(pk, 1.5);
+    for (uint32_t i = 0; i < o->via.map.size; i++) {
+        msgpack_pack_object(pk, o->via.map.ptr[i].key);
+        msgpack_pack_object(pk, o->via.map.ptr[i].val);
+    }
+    msgpack_pack_int(pk, 7); /* a non-string key is unknown too */
+    msgpack_pack_nil(pk);
+}
+
+/* A value of another msgpack type than the original. */
+static void put_wrong_type(msgpack_packer *pk, const msgpack_object *o, const void *arg)
+{
+    int variant = *(const int *)arg;
+    switch (o->type) {
+    case MSGPACK_OBJECT_STR:
+        variant ? msgpack_pack_bin_with_body(pk, "x", 1) : msgpack_pack_int(pk, 7);
+        break;
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+        variant ? msgpack_pack_double(pk, 1.0) : msgpack_pack_str_with_body(pk, "1", 1);
+        break;
+    case MSGPACK_OBJECT_BOOLEAN:
+        variant ? msgpack_pack_nil(pk) : msgpack_pack_int(pk, 1);
+        break;
+    case MSGPACK_OBJECT_ARRAY:
+        variant ? msgpack_pack_nil(pk) : msgpack_pack_map(pk, 0);
+        break;
+    case MSGPACK_OBJECT_MAP:
+        variant ? msgpack_pack_true(pk) : msgpack_pack_array(pk, 0);
+        break;
+    default:
+        fail_msg("unexpected type %d in a valid frame", o->type);
+    }
+}
+
+/* Paths of every map key (keys != 0) or of every integer (ints != 0) of a frame. */
+typedef struct paths {
+    int n;
+    char p[4096][96];
+    msgpack_object_type type[4096];
+} paths_t;
+
+static void collect(const msgpack_object *o, char *path, size_t plen, paths_t *out, bool keys)
+{
+    if (o->type == MSGPACK_OBJECT_MAP) {
+        for (uint32_t i = 0; i < o->via.map.size; i++) {
+            size_t n = path_key(path, plen, &o->via.map.ptr[i].key);
+            const msgpack_object *v = &o->via.map.ptr[i].val;
+            bool is_int = v->type == MSGPACK_OBJECT_POSITIVE_INTEGER ||
+                          v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER;
+            if ((keys || is_int) && out->n < 4096) {
+                strcpy(out->p[out->n], path);
+                out->type[out->n++] = v->type;
+            }
+            collect(v, path, n, out, keys);
+        }
+    } else if (o->type == MSGPACK_OBJECT_ARRAY) {
+        for (uint32_t i = 0; i < o->via.array.size; i++) {
+            size_t n = plen + (size_t)sprintf(path + plen, "[%u]", i);
+            const msgpack_object *v = &o->via.array.ptr[i];
+            if (!keys && v->type == MSGPACK_OBJECT_POSITIVE_INTEGER && out->n < 4096) {
+                strcpy(out->p[out->n], path);
+                out->type[out->n++] = v->type;
+            }
+            collect(v, path, n, out, keys);
+        }
+    }
+    path[plen] = '\0';
+}
+
+static paths_t *frame_paths(const void *buf, size_t len, bool keys)
+{
+    paths_t *ps = calloc(1, sizeof *ps);
+    msgpack_unpacked u;
+    char path[512] = "";
+    assert_non_null(ps);
+    msgpack_unpacked_init(&u);
+    assert_int_equal(msgpack_unpack_next(&u, buf, len, NULL), MSGPACK_UNPACK_SUCCESS);
+    collect(&u.data, path, 0, ps, keys);
+    msgpack_unpacked_destroy(&u);
+    return ps;
+}
+
+/* A frame built field by field: {"v": v, "t": t, then the given pairs}. */
+static void *hand_frame(int64_t v, const char *t, size_t *len, int npairs, ...)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    va_list ap;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, (size_t)npairs + 2);
+    msgpack_pack_str_with_body(&pk, "v", 1);
+    msgpack_pack_int64(&pk, v);
+    msgpack_pack_str_with_body(&pk, "t", 1);
+    msgpack_pack_str_with_body(&pk, t, strlen(t));
+    va_start(ap, npairs);
+    for (int i = 0; i < npairs; i++) {
+        const char *k = va_arg(ap, const char *);
+        msgpack_pack_str_with_body(&pk, k, strlen(k));
+        msgpack_pack_uint64(&pk, va_arg(ap, uint64_t));
+    }
+    va_end(ap);
+    *len = sb.size;
+    return msgpack_sbuffer_release(&sb);
+}
+
+static bool is_signed_key(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    const char *k = dot ? dot + 1 : path;
+    return !strcmp(k, "code") || !strcmp(k, "status") || !strcmp(k, "offset_ns");
+}
+
+/* ---- tests ---- */
+
+static void test_names(void **state)
+{
+    (void)state;
+    assert_string_equal(rb_msg_type_name(RB_MSG_HELLO), "HELLO");
+    assert_string_equal(rb_msg_type_name(RB_MSG_HEARTBEAT), "HEARTBEAT");
+    assert_string_equal(rb_msg_type_name(RB_MSG_END), "END");
+    assert_string_equal(rb_msg_type_name(RB_MSG_NONE), "?");
+    assert_string_equal(rb_msg_type_name(RB_MSG_COUNT), "?");
+    assert_string_equal(rb_msg_type_name((rb_msg_type_t)-1), "?");
+    for (int t = RB_MSG_NONE + 1; t < RB_MSG_COUNT; t++)
+        assert_string_not_equal(rb_msg_type_name((rb_msg_type_t)t), "?");
+    assert_string_equal(rb_rw_name(RB_RW_READ), "read");
+    assert_string_equal(rb_rw_name(RB_RW_WRITE), "write");
+    assert_null(rb_rw_name(RB_RW_NONE));
+    assert_null(rb_rw_name((rb_rw_t)9));
+    assert_int_equal(rb_rw_parse("read"), RB_RW_READ);
+    assert_int_equal(rb_rw_parse("write"), RB_RW_WRITE);
+    assert_int_equal(rb_rw_parse("randread"), RB_RW_NONE);
+    assert_int_equal(rb_rw_parse(""), RB_RW_NONE);
+    assert_int_equal(rb_rw_parse(NULL), RB_RW_NONE);
+}
+
+static void test_roundtrip_all(void **state)
+{
+    (void)state;
+    for (int big = 0; big < 2; big++) {
+        for (int t = RB_MSG_NONE + 1; t < RB_MSG_COUNT; t++) {
+            rb_msg_t in, out;
+            rb_err_t err;
+            size_t len;
+            build((rb_msg_type_t)t, big, &in);
+            void *buf = encode(&in, &len);
+            if (decode(buf, len, &out, &err) != 0)
+                fail_msg("decode %s: %s", rb_msg_type_name((rb_msg_type_t)t), err.msg);
+            cmp_msg(&in, &out);
+            /* The same bytes again: encoding is deterministic. */
+            size_t len2;
+            void *buf2 = encode(&out, &len2);
+            assert_int_equal(len, len2);
+            assert_memory_equal(buf, buf2, len);
+            free(buf);
+            free(buf2);
+            rb_msg_fini(&in);
+            rb_msg_fini(&out);
+        }
+    }
+}
+
+/* The big DONE really carries hundreds of buckets per histogram. */
+static void test_done_sparse_hist(void **state)
+{
+    (void)state;
+    rb_msg_t in, out;
+    rb_err_t err;
+    size_t len, used = 0;
+    build(RB_MSG_DONE, true, &in);
+    for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++)
+        used += in.u.done.jobs[0].hist->b[i] != 0;
+    assert_true(used >= 500);
+    void *buf = encode(&in, &len);
+    /* Sparse: far smaller than the dense bucket array. */
+    assert_true(len < 2 * sizeof(rb_hist_t) + RB_MAX_CHECKPTS * 20);
+    assert_int_equal(decode(buf, len, &out, &err), 0);
+    cmp_msg(&in, &out);
+    paths_t *ps = frame_paths(buf, len, true);
+    bool seen = false;
+    for (int i = 0; i < ps->n; i++)
+        seen |= strcmp(ps->p[i], "jobs[1].hist.b") == 0;
+    assert_true(seen);
+    free(ps);
+    free(buf);
+    rb_msg_fini(&in);
+    rb_msg_fini(&out);
+}
+
+/* A NULL histogram on the sending side arrives as an empty one. */
+static void test_null_hist(void **state)
+{
+    (void)state;
+    rb_msg_t in, out;
+    rb_err_t err;
+    size_t len;
+    build(RB_MSG_SAMPLE, false, &in);
+    free(in.u.sample.jobs[0].hist);
+    in.u.sample.jobs[0].hist = NULL;
+    void *buf = encode(&in, &len);
+    assert_int_equal(decode(buf, len, &out, &err), 0);
+    assert_non_null(out.u.sample.jobs[0].hist);
+    assert_int_equal(out.u.sample.jobs[0].hist->count, 0);
+    assert_true(out.u.sample.jobs[0].hist->min == UINT64_MAX);
+    free(buf);
+    rb_msg_fini(&in);
+    rb_msg_fini(&out);
+}
+
+static void test_fini_twice(void **state)
+{
+    (void)state;
+    rb_msg_t m;
+    rb_err_t err;
+    size_t len;
+    memset(&m, 0, sizeof m);
+    rb_msg_fini(&m);
+    rb_msg_fini(NULL);
+    for (int t = RB_MSG_NONE + 1; t < RB_MSG_COUNT; t++) {
+        void *buf = encode_built((rb_msg_type_t)t, true, &len);
+        assert_int_equal(decode(buf, len, &m, &err), 0);
+        rb_msg_fini(&m);
+        assert_true(is_zero(&m, sizeof m));
+        rb_msg_fini(&m);
+        assert_true(is_zero(&m, sizeof m));
+        free(buf);
+    }
+    rb_msg_t p;
+    build(RB_MSG_PLAN, false, &p);
+    rb_phases_free(&p.u.plan.phases, p.u.plan.nphases);
+    assert_null(p.u.plan.phases);
+    rb_phases_free(&p.u.plan.phases, p.u.plan.nphases);
+    rb_phases_free(NULL, 3);
+}
+
+static void test_version(void **state)
+{
+    (void)state;
+    size_t len;
+    void *buf = hand_frame(2, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
+    expect_bad(buf, len, -EPROTO, "protocol version 2 from peer, this build speaks 1");
+    expect_bad(buf, len, -EPROTO, "PING");
+    free(buf);
+    /* A newer peer may send types we do not know: the version is what matters. */
+    buf = hand_frame(7, "REBALANCE", &len, 0);
+    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 1");
+    free(buf);
+    buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
+    expect_bad(buf, len, 0, NULL);
+    free(buf);
+    buf = hand_frame(0, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
+    expect_bad(buf, len, -EBADMSG, "'v'");
+    free(buf);
+    buf = hand_frame(-1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
+    expect_bad(buf, len, -EBADMSG, "'v'");
+    free(buf);
+    int variant = 0;
+    edit_t ed = {"v", put_wrong_type, &variant};
+    expect_edit(RB_MSG_PING, false, &ed, -EBADMSG, "'v'");
+    variant = 1;
+    expect_edit(RB_MSG_PING, false, &ed, -EBADMSG, "'v'");
+}
+
+static void test_unknown_type(void **state)
+{
+    (void)state;
+    size_t len;
+    void *buf = hand_frame(1, "NOPE", &len, 1, "seq", (uint64_t)1);
+    expect_bad(buf, len, -EBADMSG, "unknown type 'NOPE'");
+    free(buf);
+    buf = hand_frame(1, "", &len, 0);
+    expect_bad(buf, len, -EBADMSG, "unknown type ''");
+    free(buf);
+    buf = hand_frame(1, "ping", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
+    expect_bad(buf, len, -EBADMSG, "unknown type 'ping'");
+    free(buf);
+    buf = hand_frame(1, "PINGX", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
+    expect_bad(buf, len, -EBADMSG, "unknown type 'PINGX'");
+    free(buf);
+    buf = hand_frame(1, "PIN", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
+    expect_bad(buf, len, -EBADMSG, "unknown type 'PIN'");
+    free(buf);
+}
+
+static void test_not_a_map(void **state)
+{
+    (void)state;
+    const uint8_t array[] = {0x92, 0x01, 0x02};
+    const uint8_t integer[] = {0x05};
+    const uint8_t str[] = {0xa1, 'v'};
+    const uint8_t empty_map[] = {0x80};
+    expect_bad(array, sizeof array, -EBADMSG, "expected a map");
+    expect_bad(integer, sizeof integer, -EBADMSG, "expected a map");
+    expect_bad(str, sizeof str, -EBADMSG, "expected a map");
+    expect_bad(empty_map, sizeof empty_map, -EBADMSG, "field 'v': missing");
+    expect_bad(array, 0, -EBADMSG, "empty");
+    expect_bad(NULL, 0, -EBADMSG, "empty");
+}
+
+static void test_duplicate_key(void **state)
+{
+    (void)state;
+    size_t len;
+    void *buf = hand_frame(1, "PING", &len, 3, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2, "seq",
+                           (uint64_t)1);
+    expect_bad(buf, len, -EBADMSG, "PING: field 'seq': given 2 times");
+    free(buf);
+}
+
+static void test_unknown_keys_ignored(void **state)
+{
+    (void)state;
+    static const char *const where[] = {"", "phases[1]", "phases[0].jobs[1]"};
+    for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
+        edit_t ed = {where[i], put_extra_key, NULL};
+        expect_edit(RB_MSG_PLAN, false, &ed, 0, NULL);
+    }
+    edit_t ed = {"jobs[0].hist", put_extra_key, NULL};
+    expect_edit(RB_MSG_DONE, false, &ed, 0, NULL);
+    ed.path = "workers[1]";
+    expect_edit(RB_MSG_DONE, false, &ed, 0, NULL);
+}
+
+/* Every key of every map of every message type is required. */
+static void test_missing_each_key(void **state)
+{
+    (void)state;
+    for (int t = RB_MSG_NONE + 1; t < RB_MSG_COUNT; t++) {
+        size_t len;
+        void *buf = encode_built((rb_msg_type_t)t, false, &len);
+        paths_t *ps = frame_paths(buf, len, true);
+        assert_true(ps->n >= 3);
+        for (int i = 0; i < ps->n; i++) {
+            char needle[160];
+            edit_t ed = {ps->p[i], NULL, NULL};
+            size_t elen;
+            void *ebuf = edit_frame(buf, len, &ed, &elen);
+            if (strcmp(ps->p[i], "t") == 0)
+                snprintf(needle, sizeof needle, "field 't': missing");
+            else if (strcmp(ps->p[i], "v") == 0)
+                snprintf(needle, sizeof needle, "field 'v': missing");
+            else
+                snprintf(needle, sizeof needle, "%s: field '%s': missing",
+                         rb_msg_type_name((rb_msg_type_t)t), ps->p[i]);
+            expect_bad(ebuf, elen, -EBADMSG, needle);
+            free(ebuf);
+        }
+        free(ps);
+        free(buf);
+    }
+}
+
+/* Every value of every message type, replaced by a value of another type. */
+static void test_wrong_type_each_key(void **state)
+{
+    (void)state;
+    for (int t = RB_MSG_NONE + 1; t < RB_MSG_COUNT; t++) {
+        size_t len;
+        void *buf = encode_built((rb_msg_type_t)t, false, &len);
+        paths_t *ps = frame_paths(buf, len, true);
+        for (int i = 0; i < ps->n; i++) {
+            for (int variant = 0; variant < 2; variant++) {
+                char needle[160];
+                edit_t ed = {ps->p[i], put_wrong_type, &variant};
+                snprintf(needle, sizeof needle, "field '%s': expected", ps->p[i]);
+                expect_edit((rb_msg_type_t)t, false, &ed, -EBADMSG, needle);
+            }
+        }
+        free(ps);
+        free(buf);
+    }
+}
+
+/* Every unsigned integer, map value or array element, made negative. */
+static void test_negative_each_uint(void **state)
+{
+    (void)state;
+    const int64_t minus_one = -1;
+    for (int t = RB_MSG_NONE + 1; t < RB_MSG_COUNT; t++) {
+        size_t len;
+        void *buf = encode_built((rb_msg_type_t)t, false, &len);
+        paths_t *ps = frame_paths(buf, len, false);
+        for (int i = 0; i < ps->n; i++) {
+            edit_t ed = {ps->p[i], put_int, &minus_one};
+            int code = is_signed_key(ps->p[i]) ? 0 : -EBADMSG;
+            char needle[160];
+            bool in_pair = strstr(ps->p[i], "checkpts[") && ps->p[i][strlen(ps->p[i]) - 1] == ']';
+            snprintf(needle, sizeof needle, "field '%s': expected", ps->p[i]);
+            expect_edit((rb_msg_type_t)t, false, &ed, code,
+                        code && !in_pair && strcmp(ps->p[i], "v") ? needle : NULL);
+        }
+        free(ps);
+        free(buf);
+    }
+}
+
+static void test_out_of_range(void **state)
+{
+    (void)state;
+    const uint64_t u32_over = (uint64_t)UINT32_MAX + 1, phases = RB_MAX_PHASES, jobs = RB_MAX_JOBS,
+                   workers = RB_MAX_WORKERS, numjobs = RB_MAX_WORKERS + 1, u32_max = UINT32_MAX,
+                   one = 1, i64_over = (uint64_t)INT64_MAX + 1, fill = RB_MAX_WORKERS - 3,
+                   overfill = RB_MAX_WORKERS - 2;
+    const int64_t i32_under = (int64_t)INT32_MIN - 1, i32_min = INT32_MIN;
+    struct {
+        rb_msg_type_t t;
+        edit_t ed;
+        int code;
+        const char *needle;
+    } cases[] = {
+        {RB_MSG_PING, {"seq", put_uint, &u32_over}, -EBADMSG, "PING: field 'seq': 4294967296"},
+        {RB_MSG_PING, {"seq", put_uint, &u32_max}, 0, NULL},
+        {RB_MSG_HELLO, {"pid", put_uint, &u32_over}, -EBADMSG, "'pid'"},
+        {RB_MSG_GO, {"phase", put_uint, &phases}, -EBADMSG, "GO: field 'phase': 256 out of range"},
+        {RB_MSG_GO, {"offset_ns", put_uint, &i64_over}, -EBADMSG, "'offset_ns'"},
+        {RB_MSG_SAMPLE, {"phase", put_uint, &phases}, -EBADMSG, "'phase'"},
+        {RB_MSG_SAMPLE, {"jobs[0].job", put_uint, &jobs}, -EBADMSG, "'jobs[0].job'"},
+        {RB_MSG_DONE, {"workers[1].worker", put_uint, &workers}, -EBADMSG, "'workers[1].worker'"},
+        {RB_MSG_DONE, {"workers[1].job", put_uint, &jobs}, -EBADMSG, "'workers[1].job'"},
+        {RB_MSG_DONE, {"status", put_uint, &one}, -EBADMSG, "DONE: field 'status'"},
+        {RB_MSG_END, {"status", put_uint, &one}, -EBADMSG, "END: field 'status'"},
+        {RB_MSG_REFUSED, {"code", put_int, &i32_under}, -EBADMSG, "REFUSED: field 'code'"},
+        {RB_MSG_ABORT, {"code", put_int, &i32_min}, 0, NULL},
+        {RB_MSG_PLAN,
+         {"phases[1].jobs[0].numjobs", put_uint, &numjobs},
+         -EBADMSG,
+         "PLAN: field 'phases[1].jobs[0].numjobs': 4097 out of range (max 4096)"},
+        /* phase 1's other job has numjobs 3: the phase's workers must stay within 4096 */
+        {RB_MSG_PLAN, {"phases[1].jobs[0].numjobs", put_uint, &fill}, 0, NULL},
+        {RB_MSG_PLAN,
+         {"phases[1].jobs[0].numjobs", put_uint, &overfill},
+         -EBADMSG,
+         "PLAN: field 'phases[1].jobs': numjobs add up to 4097 workers, more than 4096"},
+        {RB_MSG_PLAN,
+         {"phases[1].jobs[1].rw", put_str, "randrw"},
+         -EBADMSG,
+         "'phases[1].jobs[1].rw': unknown access pattern 'randrw'"},
+        {RB_MSG_PLAN,
+         {"phases[1].jobs[1].rw", put_str, "a-very-long-pattern-name"},
+         -EBADMSG,
+         "'phases[1].jobs[1].rw'"},
+        {RB_MSG_PLAN,
+         {"phases[0].jobs[0].direct", put_uint, &one},
+         -EBADMSG,
+         "'phases[0].jobs[0].direct': expected boolean"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_edit(cases[i].t, false, &cases[i].ed, cases[i].code, cases[i].needle);
+}
+
+static void test_oversized_string(void **state)
+{
+    (void)state;
+    const size_t name_ok = RB_NAME_MAX - 1, name_over = RB_NAME_MAX, path_over = RB_PATH_MAX,
+                 reason_ok = RB_REASON_MAX - 1, reason_over = RB_REASON_MAX + 500;
+    struct {
+        rb_msg_type_t t;
+        edit_t ed;
+        int code;
+        const char *needle;
+    } cases[] = {
+        {RB_MSG_HELLO,
+         {"name", put_str_len, &name_over},
+         -EBADMSG,
+         "HELLO: field 'name': string of 64 bytes, longer than its bound of 63"},
+        {RB_MSG_HELLO, {"name", put_str_len, &name_ok}, 0, NULL},
+        {RB_MSG_HELLO,
+         {"roots[1].path", put_str_len, &path_over},
+         -EBADMSG,
+         "'roots[1].path': string of 1024 bytes, longer than its bound of 1023"},
+        {RB_MSG_DONE, {"error", put_str_len, &reason_over}, -EBADMSG, "'error'"},
+        {RB_MSG_ERROR, {"reason", put_str_len, &reason_ok}, 0, NULL},
+        {RB_MSG_ERROR, {"reason", put_str_len, &reason_over}, -EBADMSG, "1023"},
+        {RB_MSG_PLAN,
+         {"phases[1].jobs[1].directory", put_str_len, &path_over},
+         -EBADMSG,
+         "'phases[1].jobs[1].directory'"},
+        {RB_MSG_PLAN, {"run_id", put_str_len, &name_over}, -EBADMSG, "'run_id'"},
+        {RB_MSG_PLAN,
+         {"phases[0].jobs[1].filename_format", put_str_len, &name_over},
+         -EBADMSG,
+         "'phases[0].jobs[1].filename_format'"},
+        {RB_MSG_READY,
+         {"run_id", put_nul_str, NULL},
+         -EBADMSG,
+         "READY: field 'run_id': string "
+         "contains a NUL byte"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_edit(cases[i].t, false, &cases[i].ed, cases[i].code, cases[i].needle);
+}
+
+static void test_oversized_array(void **state)
+{
+    (void)state;
+    const size_t phases = RB_MAX_PHASES, phases_over = RB_MAX_PHASES + 1,
+                 jobs_over = RB_MAX_JOBS + 1, roots_over = RB_MAX_ROOTS + 1,
+                 workers_over = RB_MAX_WORKERS + 1, checkpts_over = RB_MAX_CHECKPTS + 1;
+    struct {
+        rb_msg_type_t t;
+        edit_t ed;
+        int code;
+        const char *needle;
+    } cases[] = {
+        {RB_MSG_PLAN, {"phases", put_repeat, &phases}, 0, NULL},
+        {RB_MSG_PLAN,
+         {"phases", put_repeat, &phases_over},
+         -EBADMSG,
+         "PLAN: field 'phases': 257 entries, more than the bound of 256"},
+        {RB_MSG_PLAN, {"phases[1].jobs", put_repeat, &jobs_over}, -EBADMSG, "'phases[1].jobs'"},
+        {RB_MSG_HELLO, {"roots", put_repeat, &roots_over}, -EBADMSG, "'roots': 65 entries"},
+        {RB_MSG_SAMPLE, {"jobs", put_repeat, &jobs_over}, -EBADMSG, "'jobs': 257 entries"},
+        {RB_MSG_DONE, {"workers", put_repeat, &workers_over}, -EBADMSG, "'workers': 4097"},
+        {RB_MSG_DONE,
+         {"workers[0].checkpts", put_repeat, &checkpts_over},
+         -EBADMSG,
+         "'workers[0].checkpts': 1025 entries"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_edit(cases[i].t, false, &cases[i].ed, cases[i].code, cases[i].needle);
+}
+
+static void test_bad_hist(void **state)
+{
+    (void)state;
+    /* The small SAMPLE's first histogram: buckets 500 and 1500, count 2000. */
+    rb_msg_t m;
+    build(RB_MSG_SAMPLE, false, &m);
+    const rb_hist_t *h = m.u.sample.jobs[0].hist;
+    const uint64_t count_plus = h->count + 1, big_min = h->max + 1;
+    const ints_t out_of_range = {2, {RB_HIST_NBUCKETS, (int64_t)h->count}};
+    const ints_t last_ok = {2, {RB_HIST_NBUCKETS - 1, (int64_t)h->count}};
+    const ints_t repeated = {4, {5, 1, 5, (int64_t)h->count - 1}};
+    const ints_t decreasing = {4, {7, 1, 3, (int64_t)h->count - 1}};
+    const ints_t zero = {4, {3, 0, 7, (int64_t)h->count}};
+    const ints_t odd = {3, {3, (int64_t)h->count, 9}};
+    const ints_t short_sum = {2, {3, (int64_t)h->count - 1}};
+    rb_msg_fini(&m);
+    struct {
+        edit_t ed;
+        int code;
+        const char *needle;
+    } cases[] = {
+        {{"jobs[0].hist.b", put_ints, &last_ok}, 0, NULL},
+        {{"jobs[0].hist.b", put_ints, &out_of_range},
+         -EBADMSG,
+         "SAMPLE: field 'jobs[0].hist.b[0]': 2496 out of range (max 2495)"},
+        {{"jobs[0].hist.b", put_ints, &repeated},
+         -EBADMSG,
+         "'jobs[0].hist.b[2]': bucket index 5 not above the previous 5"},
+        {{"jobs[0].hist.b", put_ints, &decreasing},
+         -EBADMSG,
+         "'jobs[0].hist.b[2]': bucket index 3 not above the previous 7"},
+        {{"jobs[0].hist.b", put_ints, &zero}, -EBADMSG, "'jobs[0].hist.b[1]': empty bucket"},
+        {{"jobs[0].hist.b", put_ints, &odd}, -EBADMSG, "'jobs[0].hist.b': odd length"},
+        {{"jobs[0].hist.b", put_ints, &short_sum},
+         -EBADMSG,
+         "'jobs[0].hist.count': 2"}, /* count n, but the buckets sum to n-1 */
+        {{"jobs[0].hist.count", put_uint, &count_plus}, -EBADMSG, "the buckets sum to"},
+        {{"jobs[0].hist.min", put_uint, &big_min}, 0, NULL}, /* tolerated, see rb_proto.c */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_edit(RB_MSG_SAMPLE, false, &cases[i].ed, cases[i].code, cases[i].needle);
+
+    /* Bucket counts whose sum overflows 64 bits cannot match any count. */
+    const ints_t overflow = {4, {1, INT64_MAX, 2, INT64_MAX}};
+    const ints_t b_over = {6, {1, INT64_MAX, 2, INT64_MAX, 3, 2}};
+    edit_t ed = {"jobs[0].hist.b", put_ints, &overflow};
+    expect_edit(RB_MSG_SAMPLE, false, &ed, -EBADMSG, "'jobs[0].hist.count'");
+    ed.arg = &b_over;
+    expect_edit(RB_MSG_SAMPLE, false, &ed, -EBADMSG, "more than");
+}
+
+static void test_checkpts(void **state)
+{
+    (void)state;
+    const ints_t decreasing = {4, {100, 1, 99, 2}};
+    const ints_t equal = {4, {100, 1, 100, 2}};
+    const ints_t triple = {3, {1, 2, 3}};
+    edit_t ed = {"workers[1].checkpts", put_pairs, &decreasing};
+    expect_edit(RB_MSG_DONE, false, &ed, -EBADMSG,
+                "DONE: field 'workers[1].checkpts[1].t_ns': 99 before the previous");
+    ed.arg = &equal;
+    expect_edit(RB_MSG_DONE, false, &ed, 0, NULL);
+    ed.path = "workers[1].checkpts[0]";
+    ed.fn = put_ints;
+    ed.arg = &triple;
+    expect_edit(RB_MSG_DONE, false, &ed, -EBADMSG, "'workers[1].checkpts[0]': expected [t_ns");
+}
+
+static void p_fill_name(char *name, uint32_t i, uint32_t j)
+{
+    snprintf(name, RB_NAME_MAX, "j%u_%u", i, j);
+}
+
+static void test_oversized_frame(void **state)
+{
+    (void)state;
+    size_t len = (size_t)RB_PROTO_MAX_FRAME + 1;
+    char *buf = calloc(1, len);
+    assert_non_null(buf);
+    expect_bad(buf, len, -EMSGSIZE, "exceeds");
+    free(buf);
+
+    /* The frame limit holds the largest legal PLAN: every array at its bound,
+     * every path at full length. */
+    rb_msg_t m;
+    rb_err_t err = {0};
+    void *out = (void *)1;
+    size_t olen = 1;
+    build(RB_MSG_PLAN, false, &m);
+    rb_phases_free(&m.u.plan.phases, m.u.plan.nphases);
+    m.u.plan.nphases = RB_MAX_PHASES;
+    m.u.plan.phases = calloc(RB_MAX_PHASES, sizeof *m.u.plan.phases);
+    assert_non_null(m.u.plan.phases);
+    for (uint32_t i = 0; i < RB_MAX_PHASES; i++) {
+        rb_phase_spec_t *p = &m.u.plan.phases[i];
+        p->njobs = RB_MAX_JOBS;
+        p->jobs = calloc(RB_MAX_JOBS, sizeof *p->jobs);
+        assert_non_null(p->jobs);
+        for (uint32_t j = 0; j < RB_MAX_JOBS; j++) {
+            p->jobs[j].rw = RB_RW_READ;
+            memset(p->jobs[j].directory, 'd', RB_PATH_MAX - 1);
+        }
+    }
+    for (uint32_t i = 0; i < RB_MAX_PHASES; i++)
+        for (uint32_t j = 0; j < RB_MAX_JOBS; j++) {
+            p_fill_name(m.u.plan.phases[i].jobs[j].name, i, j);
+            m.u.plan.phases[i].jobs[j].bs = 4096;
+            m.u.plan.phases[i].jobs[j].size = 4096;
+        }
+    assert_int_equal(rb_msg_encode(&m, &out, &olen, &err), 0);
+    assert_true(olen > (64u << 20) && olen <= RB_PROTO_MAX_FRAME);
+    rb_msg_t back;
+    assert_int_equal(rb_msg_decode(out, olen, &back, &err), 0);
+    assert_int_equal(back.u.plan.nphases, RB_MAX_PHASES);
+    assert_string_equal(back.u.plan.phases[RB_MAX_PHASES - 1].jobs[RB_MAX_JOBS - 1].directory,
+                        m.u.plan.phases[0].jobs[0].directory);
+    rb_msg_fini(&back);
+    free(out);
+    rb_msg_fini(&m);
+}
+
+static void test_truncated(void **state)
+{
+    (void)state;
+    for (int big = 0; big < 2; big++) {
+        size_t len;
+        void *buf = encode_built(RB_MSG_DONE, big, &len);
+        for (size_t n = 0; n < len; n++) {
+            char *copy = malloc(n ? n : 1); /* exact size, so ASan sees any overread */
+            memcpy(copy, buf, n);
+            expect_bad(copy, n, -EBADMSG, NULL);
+            free(copy);
+        }
+        free(buf);
+    }
+}
+
+static void test_trailing(void **state)
+{
+    (void)state;
+    size_t len;
+    void *buf = encode_built(RB_MSG_HEARTBEAT, false, &len);
+    char *two = malloc(2 * len);
+    memcpy(two, buf, len);
+    memcpy(two + len, buf, len);
+    expect_bad(two, 2 * len, -EBADMSG, "trailing");
+    two[len] = (char)0xc0; /* nil */
+    expect_bad(two, len + 1, -EBADMSG, "1 trailing byte");
+    free(two);
+    free(buf);
+}
+
+/* Headers announcing far more than the frame holds, and deep nesting. */
+static void test_hostile_headers(void **state)
+{
+    (void)state;
+    const uint8_t huge_array[] = {0x83, 0xa1, 'v',  0x01, 0xa1, 't',  0xa4, 'P',
+                                  'L',  'A',  'N',  0xa6, 'p',  'h',  'a',  's',
+                                  'e',  's',  0xdd, 0xff, 0xff, 0xff, 0xff, 0xc0};
+    const uint8_t huge_map[] = {0xdf, 0xff, 0xff, 0xff, 0xff, 0xa1, 'v', 0x01};
+    const uint8_t huge_str[] = {0x81, 0xa1, 'v', 0xdb, 0xff, 0xff, 0xff, 0xf0, 'x'};
+    const uint8_t reserved[] = {0x81, 0xa1, 'v', 0xc1};
+    uint8_t deep[200];
+    memset(deep, 0x91, sizeof deep); /* [[[[...]]]] */
+    deep[sizeof deep - 1] = 0x01;
+    /* Refused by the pre-scan ("... at byte N"), before msgpack-c allocates anything. */
+    expect_bad(huge_array, sizeof huge_array, -EBADMSG, "msgpack at byte 18 of 24");
+    expect_bad(huge_map, sizeof huge_map, -EBADMSG, "msgpack at byte 0 of 8");
+    expect_bad(huge_str, sizeof huge_str, -EBADMSG, "msgpack at byte 3 of 9");
+    expect_bad(reserved, sizeof reserved, -EBADMSG, "msgpack at byte 3 of 4");
+    expect_bad(deep, sizeof deep, -EBADMSG, "msgpack at byte 16 of 200");
+}
+
+static uint64_t s_rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t next_rand(void)
+{
+    s_rng ^= s_rng << 13;
+    s_rng ^= s_rng >> 7;
+    s_rng ^= s_rng << 17;
+    return s_rng;
+}
+
+static void check_any(const void *buf, size_t len)
+{
+    rb_msg_t m;
+    rb_err_t err;
+    int rc = decode(buf, len, &m, &err);
+    assert_true(rc == 0 || rc == -EBADMSG || rc == -EPROTO);
+    if (rc == 0) {
+        /* Whatever was accepted must encode again within its bounds. */
+        void *again;
+        size_t alen;
+        assert_int_equal(rb_msg_encode(&m, &again, &alen, &err), 0);
+        free(again);
+        rb_msg_fini(&m);
+    }
+}
+
+static void test_garbage(void **state)
+{
+    (void)state;
+    uint8_t buf[512];
+    /* Random bytes, and random bytes behind a plausible message-map start. */
+    for (int i = 0; i < 4000; i++) {
+        size_t len = next_rand() % sizeof buf;
+        for (size_t j = 0; j < len; j++)
+            buf[j] = (uint8_t)next_rand();
+        if (i % 2 && len > 12)
+            memcpy(buf, "\x84\xa1v\x01\xa1t\xa4PING", 12);
+        check_any(buf, len);
+    }
+    /* Valid frames of every type with a few bytes changed, cut or extended. */
+    for (int t = RB_MSG_NONE + 1; t < RB_MSG_COUNT; t++) {
+        size_t len;
+        uint8_t *frame = encode_built((rb_msg_type_t)t, false, &len);
+        uint8_t *copy = malloc(len + 8);
+        for (int i = 0; i < 1500; i++) {
+            size_t n = len;
+            memcpy(copy, frame, len);
+            for (size_t j = len; j < len + 8; j++)
+                copy[j] = (uint8_t)next_rand();
+            for (int k = 1 + (int)(next_rand() % 4); k > 0; k--) {
+                uint64_t r = next_rand();
+                if (r % 3 == 0)
+                    copy[r / 3 % len] = (uint8_t)(r >> 40);
+                else if (r % 3 == 1)
+                    copy[r / 3 % len] ^= (uint8_t)(1u << (r >> 40) % 8);
+                else
+                    copy[r / 3 % len] = (uint8_t[]){0x00, 0x7f, 0xff, 0xc0, 0xcc, 0xdc,
+                                                    0xdd, 0xde, 0xdf, 0xd9, 0xa0}[(r >> 40) % 11];
+            }
+            if (i % 10 == 0)
+                n = next_rand() % (len + 8);
+            check_any(copy, n);
+        }
+        free(copy);
+        free(frame);
+    }
+}
+
+static void expect_einval(const rb_msg_t *m, const char *needle)
+{
+    rb_err_t err = {0};
+    void *buf = (void *)1;
+    size_t len = 1;
+    int rc = rb_msg_encode(m, &buf, &len, &err);
+    if (rc != -EINVAL)
+        fail_msg("expected -EINVAL for '%s', got %d (%s)", needle, rc, err.msg);
+    assert_null(buf);
+    assert_int_equal(len, 0);
+    if (!strstr(err.msg, needle))
+        fail_msg("message '%s' lacks '%s'", err.msg, needle);
+}
+
+static void test_encode_invalid(void **state)
+{
+    (void)state;
+    rb_msg_t m;
+
+    memset(&m, 0, sizeof m);
+    expect_einval(&m, "unknown type");
+    m.type = RB_MSG_COUNT;
+    expect_einval(&m, "unknown type");
+
+    build(RB_MSG_HELLO, false, &m);
+    memset(m.u.hello.rack, 'r', sizeof m.u.hello.rack);
+    expect_einval(&m, "HELLO: field 'rack': not NUL-terminated within its 64 bytes");
+    build(RB_MSG_HELLO, false, &m);
+    m.u.hello.nroots = RB_MAX_ROOTS + 1;
+    expect_einval(&m, "HELLO: field 'roots': 65 entries, more than the bound of 64");
+    build(RB_MSG_HELLO, false, &m);
+    memset(m.u.hello.roots[1].path, 'p', sizeof m.u.hello.roots[1].path);
+    expect_einval(&m, "'roots[1].path'");
+
+    build(RB_MSG_GO, false, &m);
+    m.u.go.phase = RB_MAX_PHASES;
+    expect_einval(&m, "GO: field 'phase': 256 out of range (max 255)");
+
+    build(RB_MSG_END, false, &m);
+    m.u.end.status = 5;
+    expect_einval(&m, "END: field 'status'");
+
+    build(RB_MSG_PLAN, false, &m);
+    m.u.plan.phases[1].jobs[0].rw = RB_RW_NONE;
+    expect_einval(&m, "PLAN: field 'phases[1].jobs[0].rw': unknown access pattern");
+    m.u.plan.phases[1].jobs[0].rw = RB_RW_READ;
+    m.u.plan.phases[1].jobs[1].direct = 2;
+    expect_einval(&m, "'phases[1].jobs[1].direct'");
+    m.u.plan.phases[1].jobs[1].direct = 1;
+    m.u.plan.phases[0].jobs[1].numjobs = RB_MAX_WORKERS + 1;
+    expect_einval(&m, "'phases[0].jobs[1].numjobs'");
+    m.u.plan.phases[0].jobs[1].numjobs = RB_MAX_WORKERS;
+    expect_einval(&m, "PLAN: field 'phases[0].jobs': numjobs add up to 4097 workers");
+    m.u.plan.phases[0].jobs[1].numjobs = 1;
+    m.u.plan.phases[1].njobs = RB_MAX_JOBS + 1;
+    expect_einval(&m, "'phases[1].jobs': 257 entries");
+    m.u.plan.phases[1].njobs = 2;
+    m.u.plan.nphases = RB_MAX_PHASES + 1;
+    expect_einval(&m, "'phases': 257 entries");
+    m.u.plan.nphases = 2;
+    rb_msg_fini(&m);
+    build(RB_MSG_PLAN, false, &m);
+    rb_phases_free(&m.u.plan.phases, m.u.plan.nphases); /* count left, array gone */
+    expect_einval(&m, "'phases': 2 entries but no array");
+    m.u.plan.nphases = 0;
+
+    build(RB_MSG_SAMPLE, false, &m);
+    m.u.sample.jobs[0].hist->count++;
+    expect_einval(&m, "SAMPLE: field 'jobs[0].hist.count'");
+    m.u.sample.jobs[0].hist->count--;
+    m.u.sample.jobs[0].job = RB_MAX_JOBS;
+    expect_einval(&m, "'jobs[0].job'");
+    rb_msg_fini(&m);
+
+    build(RB_MSG_DONE, false, &m);
+    m.u.done.workers[1].checkpts[1].t_ns = m.u.done.workers[1].checkpts[0].t_ns - 1;
+    expect_einval(&m, "DONE: field 'workers[1].checkpts[1].t_ns': 999 before the previous");
+    m.u.done.workers[1].checkpts[1].t_ns += 1;
+    m.u.done.workers[1].ncheckpts = RB_MAX_CHECKPTS + 1;
+    expect_einval(&m, "'workers[1].checkpts': 1025 entries");
+    m.u.done.workers[1].ncheckpts = 2;
+    m.u.done.workers[0].worker = RB_MAX_WORKERS;
+    expect_einval(&m, "'workers[0].worker'");
+    m.u.done.workers[0].worker = 0;
+    m.u.done.nworkers = RB_MAX_WORKERS + 1;
+    expect_einval(&m, "'workers': 4097 entries");
+    m.u.done.nworkers = 2;
+    rb_msg_fini(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_roundtrip_all),
+        cmocka_unit_test(test_done_sparse_hist),
+        cmocka_unit_test(test_null_hist),
+        cmocka_unit_test(test_fini_twice),
+        cmocka_unit_test(test_version),
+        cmocka_unit_test(test_unknown_type),
+        cmocka_unit_test(test_not_a_map),
+        cmocka_unit_test(test_duplicate_key),
+        cmocka_unit_test(test_unknown_keys_ignored),
+        cmocka_unit_test(test_missing_each_key),
+        cmocka_unit_test(test_wrong_type_each_key),
+        cmocka_unit_test(test_negative_each_uint),
+        cmocka_unit_test(test_out_of_range),
+        cmocka_unit_test(test_oversized_string),
+        cmocka_unit_test(test_oversized_array),
+        cmocka_unit_test(test_bad_hist),
+        cmocka_unit_test(test_checkpts),
+        cmocka_unit_test(test_oversized_frame),
+        cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_trailing),
+        cmocka_unit_test(test_hostile_headers),
+        cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_encode_invalid),
+    };
+    return cmocka_run_group_tests_name("proto", tests, NULL, NULL);
+}
