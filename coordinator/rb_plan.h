@@ -1,0 +1,45 @@
+/* Workload plans in fio's job-file syntax: [global] plus one section per job,
+ * key=value or bare flags, ';' and '#' comments, fio's units. Jobs run
+ * together; a job with `stonewall` starts a new phase that begins only when
+ * every earlier job has finished on every agent. An option rackbench does not
+ * support is an error that names the option and its line, never ignored. */
+#ifndef RB_PLAN_H
+#define RB_PLAN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rb_err.h"
+#include "rb_proto.h"
+
+#define RB_PLAN_MAX_BYTES (1u << 20) /* a plan file larger than this is refused */
+
+typedef struct rb_plan {
+    char *source;                /* file path or label used in messages */
+    char *text;                  /* the plan as read (NUL-terminated) */
+    uint64_t interval_ns;        /* sample_interval (default 1 s) */
+    char directory[RB_PATH_MAX]; /* [global] directory, "" if unset (used by --local) */
+    uint32_t nphases;
+    rb_phase_spec_t *phases; /* nphases entries, each with its jobs */
+} rb_plan_t;
+
+/* Parses len bytes of plan text; source names it in messages. On success
+ * *out is a new plan the caller destroys. On failure returns -EINVAL (or
+ * -ENOMEM) with err->msg "SOURCE:LINE: what is wrong" and *out untouched. */
+int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **out, rb_err_t *err);
+
+/* Reads the file at path and parses it. -ENOENT etc. with the path named, or as rb_plan_parse. */
+int rb_plan_load(const char *path, rb_plan_t **out, rb_err_t *err);
+
+/* Frees a plan and nulls the pointer; safe on NULL and twice. */
+void rb_plan_destroy(rb_plan_t **p);
+
+/* Writes the plan normalised: every job with every option explicit, phases
+ * marked by stonewall, sizes in exact units. Re-parsing the output gives the
+ * same plan. Returns 0 or -errno. */
+int rb_plan_print(const rb_plan_t *p, FILE *f);
+
+/* Total workers of a phase on one agent (sum of numjobs). */
+uint32_t rb_phase_workers(const rb_phase_spec_t *ph);
+
+#endif
