@@ -1,0 +1,748 @@
+/* The agent's control loop: one DEALER socket to the coordinator, a state
+ * machine for the run (idle → prepared → running a phase → ... → cleaned),
+ * and the sampler, all on the main thread; IO happens in worker threads. */
+#include <czmq.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rb_agent.h"
+#include "rb_job.h"
+#include "rb_log.h"
+#include "rb_proto.h"
+#include "rb_sandbox.h"
+#include "rb_time.h"
+#include "rb_units.h"
+
+#define S_HELLO_EVERY_NS (1 * RB_NS_PER_S)
+#define S_POLL_MS        10
+#define S_RESERVE_PCT    5 /* free space a plan must leave on a file system */
+
+enum { S_IDLE, S_PREPARING, S_READY, S_RUNNING };
+
+struct rb_agent {
+    rb_agent_opts_t o; /* options (strings borrowed from argv) */
+    zsock_t *sock;     /* DEALER to the coordinator */
+    zpoller_t *poller;
+    rb_sandbox_t *sb;
+    int state;           /* S_* */
+    int attached;        /* a coordinator answered our HELLO */
+    uint64_t last_heard; /* last message from the coordinator */
+    uint64_t next_hello, next_heartbeat;
+    int exit_code; /* what rb_agent_run returns */
+    int quit;      /* leave the loop */
+    /* the current run */
+    rb_msg_t plan;  /* decoded PLAN (owns phases) */
+    int **rundirs;  /* [phase][job] → sandbox run folder */
+    pthread_t prep; /* lays out files for read phases */
+    int prep_started;
+    int prep_done; /* release-stored by the prep thread */
+    int prep_rc;
+    rb_err_t prep_err;
+    uint64_t prefill_bytes;
+    rb_phase_t *phase; /* phase running, or NULL */
+    uint64_t next_sample;
+    int run_failed; /* some phase reported an error */
+};
+
+static volatile sig_atomic_t s_signalled;
+
+static void s_on_signal(int sig)
+{
+    (void)sig;
+    s_signalled = 1;
+}
+
+static int s_send(rb_agent_t *a, const rb_msg_t *m)
+{
+    rb_err_t err;
+    void *buf = NULL;
+    size_t len = 0;
+    rb_err_clear(&err);
+    int rc = rb_msg_encode(m, &buf, &len, &err);
+    if (rc < 0) {
+        rb_error("cannot encode %s: %s", rb_msg_type_name(m->type), err.msg);
+        return rc;
+    }
+    zframe_t *f = zframe_new(buf, len);
+    free(buf);
+    if (!f || zframe_send(&f, a->sock, 0) < 0) {
+        zframe_destroy(&f);
+        rb_warn("cannot send %s to %s", rb_msg_type_name(m->type), a->o.coordinator);
+        return -EIO;
+    }
+    return 0;
+}
+
+static void s_send_reason(rb_agent_t *a, rb_msg_type_t type, int code, const char *reason)
+{
+    rb_msg_t m = {.type = type};
+    rb_msg_reason_t *r = type == RB_MSG_REFUSED ? &m.u.refused : &m.u.error;
+    snprintf(r->run_id, sizeof r->run_id, "%s", a->plan.u.plan.run_id);
+    r->code = code;
+    snprintf(r->reason, sizeof r->reason, "%s", reason);
+    s_send(a, &m);
+}
+
+static void s_send_hello(rb_agent_t *a)
+{
+    rb_msg_t m = {.type = RB_MSG_HELLO};
+    rb_msg_hello_t *h = &m.u.hello;
+    snprintf(h->name, sizeof h->name, "%s", a->o.name);
+    snprintf(h->rack, sizeof h->rack, "%s", a->o.rack);
+    if (gethostname(h->hostname, sizeof h->hostname - 1) < 0)
+        snprintf(h->hostname, sizeof h->hostname, "unknown");
+    snprintf(h->agent_version, sizeof h->agent_version, "%s", RB_VERSION);
+    h->pid = (uint32_t)getpid();
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    h->cores = cores > 0 ? (uint32_t)cores : 1;
+    h->ram_bytes = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+    for (uint32_t i = 0; i < rb_sandbox_nroots(a->sb) && i < RB_MAX_ROOTS; i++)
+        if (rb_sandbox_root_info(a->sb, i, &h->roots[h->nroots]) == 0)
+            h->nroots++;
+    s_send(a, &m);
+}
+
+static void s_free_rundirs(rb_agent_t *a)
+{
+    if (a->rundirs) {
+        for (uint32_t p = 0; p < a->plan.u.plan.nphases; p++)
+            free(a->rundirs[p]);
+        free(a->rundirs);
+        a->rundirs = NULL;
+    }
+}
+
+/* Ends the current run: stops IO, removes files, forgets the plan. */
+static int s_end_run(rb_agent_t *a, uint64_t *removed, rb_err_t *err)
+{
+    if (a->phase)
+        rb_phase_stop(a->phase);
+    rb_phase_destroy(&a->phase);
+    if (a->prep_started) {
+        pthread_join(a->prep, NULL);
+        a->prep_started = 0;
+    }
+    int rc = rb_sandbox_cleanup(a->sb, removed, err);
+    s_free_rundirs(a);
+    rb_msg_fini(&a->plan);
+    a->state = S_IDLE;
+    return rc;
+}
+
+/* Leaves a run without the coordinator's say-so (lost it, or a signal). */
+static void s_abandon_run(rb_agent_t *a, const char *why)
+{
+    uint64_t removed = 0;
+    rb_err_t err;
+    rb_err_clear(&err);
+    rb_warn("abandoning run %s: %s", a->plan.u.plan.run_id, why);
+    if (s_end_run(a, &removed, &err) < 0)
+        rb_error("cleanup: %s", err.msg);
+    a->exit_code = 3;
+    if (a->o.once)
+        a->quit = 1;
+}
+
+static int s_run_active(const rb_agent_t *a)
+{
+    return a->state != S_IDLE;
+}
+
+static void *s_prep_main(void *arg)
+{
+    rb_agent_t *a = arg;
+    const rb_msg_plan_t *pl = &a->plan.u.plan;
+    int rc = 0;
+    for (uint32_t p = 0; p < pl->nphases && rc == 0; p++) {
+        const rb_phase_spec_t *ph = &pl->phases[p];
+        for (uint32_t j = 0; j < ph->njobs && rc == 0; j++) {
+            const rb_job_spec_t *js = &ph->jobs[j];
+            if (js->rw != RB_RW_READ)
+                continue;
+            for (uint32_t w = 0; w < js->numjobs && rc == 0; w++) {
+                char name[RB_NAME_MAX * 2];
+                rb_job_filename(js, w, name, sizeof name);
+                /* Files an earlier phase writes in full need no layout. */
+                int written_before = 0;
+                for (uint32_t q = 0; q < p && !written_before; q++) {
+                    const rb_phase_spec_t *pq = &pl->phases[q];
+                    for (uint32_t k = 0; k < pq->njobs; k++) {
+                        const rb_job_spec_t *wj = &pq->jobs[k];
+                        char wname[RB_NAME_MAX * 2];
+                        if (wj->rw != RB_RW_WRITE || w >= wj->numjobs ||
+                            a->rundirs[q][k] != a->rundirs[p][j] || wj->size < js->size)
+                            continue;
+                        rb_job_filename(wj, w, wname, sizeof wname);
+                        if (strcmp(wname, name) == 0)
+                            written_before = 1;
+                    }
+                }
+                if (!written_before)
+                    rc = rb_job_prefill(a->sb, a->rundirs[p][j], name, js->size, js->direct,
+                                        &a->prefill_bytes, &a->prep_err);
+            }
+        }
+    }
+    a->prep_rc = rc;
+    __atomic_store_n(&a->prep_done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+/* Checks a plan against this agent (sandbox, capacity, memory) and makes its
+ * run folders. Returns 0 or -errno with err set for a REFUSED. */
+static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
+{
+    const rb_msg_plan_t *pl = &a->plan.u.plan;
+    uint64_t need[RB_MAX_RUNDIRS] = {0};
+    uint64_t ram = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+    if (pl->nphases == 0)
+        return rb_err_set(err, -EINVAL, "plan has no phases");
+    if (pl->interval_ns < 10 * RB_NS_PER_MS)
+        return rb_err_set(err, -EINVAL, "sample interval %llu ns is below 10 ms",
+                          (unsigned long long)pl->interval_ns);
+    a->rundirs = calloc(pl->nphases, sizeof *a->rundirs);
+    if (!a->rundirs)
+        return rb_err_set(err, -ENOMEM, "out of memory");
+    for (uint32_t p = 0; p < pl->nphases; p++) {
+        const rb_phase_spec_t *ph = &pl->phases[p];
+        uint64_t workers = 0, bufmem = 0;
+        a->rundirs[p] = calloc(ph->njobs ? ph->njobs : 1, sizeof(int));
+        if (!a->rundirs[p])
+            return rb_err_set(err, -ENOMEM, "out of memory");
+        for (uint32_t j = 0; j < ph->njobs; j++) {
+            const rb_job_spec_t *js = &ph->jobs[j];
+            char dir[RB_PATH_MAX], name[RB_NAME_MAX * 2];
+            if (js->rw != RB_RW_READ && js->rw != RB_RW_WRITE)
+                return rb_err_set(err, -EINVAL, "job %s: access pattern not supported by agent",
+                                  js->name);
+            if (js->bs == 0 || js->size < js->bs || js->numjobs == 0)
+                return rb_err_set(err, -EINVAL, "job %s: bs=%llu size=%llu numjobs=%u", js->name,
+                                  (unsigned long long)js->bs, (unsigned long long)js->size,
+                                  js->numjobs);
+            if (js->direct && js->bs % 512)
+                return rb_err_set(err, -EINVAL,
+                                  "job %s: bs=%llu is not a multiple of 512, direct IO needs it",
+                                  js->name, (unsigned long long)js->bs);
+            if (js->time_based && !js->runtime_ns)
+                return rb_err_set(err, -EINVAL, "job %s: time_based without runtime", js->name);
+            if (rb_job_filename(js, 0, name, sizeof name) < 0)
+                return rb_err_set(err, -EINVAL, "job %s: bad filename_format '%s'", js->name,
+                                  js->filename_format);
+            workers += js->numjobs;
+            bufmem += (uint64_t)js->numjobs * js->bs;
+            int rc = rb_sandbox_resolve(a->sb, js->directory, dir, sizeof dir, err);
+            if (rc < 0)
+                return rc;
+            rc = rb_sandbox_rundir(a->sb, dir, pl->run_id, a->o.name, err);
+            if (rc < 0)
+                return rc;
+            a->rundirs[p][j] = rc;
+            /* Space: the largest size any phase gives each file (files are reused). */
+            for (uint32_t w = 0; w < js->numjobs; w++) {
+                int seen = 0;
+                rb_job_filename(js, w, name, sizeof name);
+                for (uint32_t q = 0; q <= p && !seen; q++)
+                    for (uint32_t k = 0; k < pl->phases[q].njobs && !seen; k++) {
+                        const rb_job_spec_t *o = &pl->phases[q].jobs[k];
+                        char oname[RB_NAME_MAX * 2];
+                        if ((q == p && k >= j) || w >= o->numjobs || a->rundirs[q][k] != rc)
+                            continue;
+                        rb_job_filename(o, w, oname, sizeof oname);
+                        if (strcmp(oname, name) == 0 && o->size >= js->size)
+                            seen = 1;
+                    }
+                if (!seen)
+                    need[rc] += js->size;
+            }
+        }
+        if (workers > RB_MAX_WORKERS)
+            return rb_err_set(err, -E2BIG, "phase %s: %llu workers, at most %d", ph->name,
+                              (unsigned long long)workers, RB_MAX_WORKERS);
+        if (bufmem > ram / 2)
+            return rb_err_set(err, -ENOMEM,
+                              "phase %s: IO buffers need %llu bytes, over half of this node's "
+                              "RAM (%llu bytes)",
+                              ph->name, (unsigned long long)bufmem, (unsigned long long)ram);
+    }
+    for (int i = 0; i < RB_MAX_RUNDIRS && rb_sandbox_rundir_path(a->sb, i); i++) {
+        uint64_t fr = 0, total = 0;
+        char sneed[32], sfree[32], sres[32];
+        if (rb_sandbox_rundir_space(a->sb, i, &fr, &total) < 0)
+            continue;
+        uint64_t reserve = total / 100 * S_RESERVE_PCT;
+        if (need[i] + reserve > fr)
+            return rb_err_set(
+                err, -ENOSPC, "%s: the plan needs %s, %s are free and %s (%d%%) must stay free",
+                rb_sandbox_rundir_path(a->sb, i), rb_fmt_size(sneed, sizeof sneed, (double)need[i]),
+                rb_fmt_size(sfree, sizeof sfree, (double)fr),
+                rb_fmt_size(sres, sizeof sres, (double)reserve), S_RESERVE_PCT);
+    }
+    return 0;
+}
+
+static void s_on_plan(rb_agent_t *a, rb_msg_t *m)
+{
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (s_run_active(a)) {
+        rb_msg_t busy = {.type = RB_MSG_REFUSED};
+        snprintf(busy.u.refused.run_id, sizeof busy.u.refused.run_id, "%s", m->u.plan.run_id);
+        busy.u.refused.code = -EBUSY;
+        snprintf(busy.u.refused.reason, sizeof busy.u.refused.reason,
+                 "agent %s is busy with run %s", a->o.name, a->plan.u.plan.run_id);
+        s_send(a, &busy);
+        rb_msg_fini(m);
+        return;
+    }
+    a->plan = *m; /* take over the decoded arrays */
+    memset(m, 0, sizeof *m);
+    a->state = S_PREPARING;
+    a->run_failed = 0;
+    a->prefill_bytes = 0;
+    int rc = s_accept_plan(a, &err);
+    if (rc < 0) {
+        uint64_t removed = 0;
+        rb_warn("refusing plan %s: %s", a->plan.u.plan.run_id, err.msg);
+        s_send_reason(a, RB_MSG_REFUSED, rc, err.msg);
+        s_end_run(a, &removed, NULL);
+        if (a->o.once) {
+            a->exit_code = 3;
+            a->quit = 1;
+        }
+        return;
+    }
+    rb_err_clear(&a->prep_err);
+    a->prep_done = 0;
+    a->prep_rc = 0;
+    rc = pthread_create(&a->prep, NULL, s_prep_main, a);
+    if (rc != 0) {
+        a->prep_rc = -rc;
+        rb_err_set(&a->prep_err, -rc, "cannot start preparation: %s", strerror(rc));
+        a->prep_done = 1;
+    } else {
+        a->prep_started = 1;
+    }
+}
+
+static void s_check_prep(rb_agent_t *a)
+{
+    if (a->state != S_PREPARING || !__atomic_load_n(&a->prep_done, __ATOMIC_ACQUIRE))
+        return;
+    if (a->prep_started) {
+        pthread_join(a->prep, NULL);
+        a->prep_started = 0;
+    }
+    if (a->prep_rc < 0) {
+        s_send_reason(a, RB_MSG_REFUSED, a->prep_rc, a->prep_err.msg);
+        s_abandon_run(a, a->prep_err.msg);
+        return;
+    }
+    rb_msg_t r = {.type = RB_MSG_READY};
+    snprintf(r.u.ready.run_id, sizeof r.u.ready.run_id, "%s", a->plan.u.plan.run_id);
+    r.u.ready.prefill_bytes = a->prefill_bytes;
+    s_send(a, &r);
+    a->state = S_READY;
+}
+
+static void s_send_done_error(rb_agent_t *a, uint32_t phase, int code, const char *msg)
+{
+    rb_msg_t d = {.type = RB_MSG_DONE};
+    snprintf(d.u.done.run_id, sizeof d.u.done.run_id, "%s", a->plan.u.plan.run_id);
+    d.u.done.phase = phase;
+    d.u.done.status = code;
+    snprintf(d.u.done.error, sizeof d.u.done.error, "%s", msg);
+    s_send(a, &d);
+}
+
+static void s_on_go(rb_agent_t *a, const rb_msg_go_t *go)
+{
+    const rb_msg_plan_t *pl = &a->plan.u.plan;
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (a->state != S_READY || strcmp(go->run_id, pl->run_id) != 0 || go->phase >= pl->nphases) {
+        char why[RB_REASON_MAX];
+        snprintf(why, sizeof why, "GO for run %s phase %u does not fit: agent %s %s run %s",
+                 go->run_id, go->phase, a->o.name,
+                 a->state == S_READY ? "is ready for" : "is not ready in", pl->run_id);
+        s_send_reason(a, RB_MSG_ERROR, -EINVAL, why);
+        return;
+    }
+    uint64_t t_local = (uint64_t)((int64_t)go->t_go_ns + go->offset_ns);
+    a->phase = rb_phase_start(&pl->phases[go->phase], go->phase, a->sb, a->rundirs[go->phase],
+                              t_local, &err);
+    if (!a->phase) {
+        rb_error("phase %s: %s", pl->phases[go->phase].name, err.msg);
+        s_send_done_error(a, go->phase, err.code ? err.code : -EIO, err.msg);
+        a->run_failed = 1;
+        return;
+    }
+    a->state = S_RUNNING;
+    a->next_sample = t_local + pl->interval_ns;
+}
+
+static void s_tick_phase(rb_agent_t *a, uint64_t now)
+{
+    if (a->state != S_RUNNING)
+        return;
+    int finished = rb_phase_finished(a->phase);
+    if (finished || now >= a->next_sample) {
+        rb_msg_t s = {.type = RB_MSG_SAMPLE};
+        rb_phase_sample(a->phase, a->plan.u.plan.run_id, &s.u.sample);
+        s_send(a, &s);
+        while (a->next_sample <= now)
+            a->next_sample += a->plan.u.plan.interval_ns;
+    }
+    if (!finished)
+        return;
+    rb_msg_t d = {.type = RB_MSG_DONE};
+    if (rb_phase_collect(a->phase, a->plan.u.plan.run_id, &d.u.done) < 0) {
+        rb_error("phase %s: %s", a->plan.u.plan.phases[d.u.done.phase].name, d.u.done.error);
+        a->run_failed = 1;
+    }
+    s_send(a, &d);
+    rb_phase_destroy(&a->phase);
+    a->state = S_READY;
+}
+
+static void s_on_end(rb_agent_t *a, const char *run_id, int aborted)
+{
+    uint64_t removed = 0;
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (!s_run_active(a) || strcmp(run_id, a->plan.u.plan.run_id) != 0) {
+        if (aborted)
+            return; /* nothing of ours to abort */
+    }
+    rb_msg_t e = {.type = RB_MSG_END};
+    snprintf(e.u.end.run_id, sizeof e.u.end.run_id, "%s", run_id);
+    int failed = a->run_failed || aborted;
+    e.u.end.status = s_end_run(a, &removed, &err);
+    e.u.end.removed_files = removed;
+    if (e.u.end.status < 0)
+        rb_error("cleanup: %s", err.msg);
+    s_send(a, &e);
+    rb_info("run %s %s; %llu files removed", run_id, aborted ? "aborted" : "ended",
+            (unsigned long long)removed);
+    if (a->o.once) {
+        a->exit_code = failed || e.u.end.status < 0 ? 3 : 0;
+        a->quit = 1;
+    }
+}
+
+static void s_handle(rb_agent_t *a, zframe_t *f)
+{
+    rb_msg_t m;
+    rb_err_t err;
+    rb_err_clear(&err);
+    int rc = rb_msg_decode(zframe_data(f), zframe_size(f), &m, &err);
+    if (rc < 0) {
+        rb_error("bad message from coordinator %s: %s", a->o.coordinator, err.msg);
+        s_send_reason(a, RB_MSG_ERROR, rc, err.msg);
+        if (rc == -EPROTO && a->o.once && !s_run_active(a)) {
+            a->exit_code = 3;
+            a->quit = 1;
+        }
+        return;
+    }
+    a->last_heard = rb_mono_ns();
+    a->attached = 1;
+    switch (m.type) {
+    case RB_MSG_PING: {
+        rb_msg_t p = {.type = RB_MSG_PONG};
+        p.u.pong.seq = m.u.ping.seq;
+        p.u.pong.t_coord_ns = m.u.ping.t_coord_ns;
+        p.u.pong.t_agent_ns = rb_mono_ns();
+        s_send(a, &p);
+        break;
+    }
+    case RB_MSG_PLAN:
+        s_on_plan(a, &m);
+        break;
+    case RB_MSG_GO:
+        s_on_go(a, &m.u.go);
+        break;
+    case RB_MSG_HEARTBEAT:
+        break;
+    case RB_MSG_END:
+        s_on_end(a, m.u.end.run_id, 0);
+        break;
+    case RB_MSG_ABORT:
+        rb_warn("coordinator aborts run %s: %s", m.u.abort.run_id, m.u.abort.reason);
+        s_on_end(a, m.u.abort.run_id, 1);
+        break;
+    case RB_MSG_ERROR:
+        if (m.u.error.code == -ENOTCONN && !s_run_active(a)) {
+            /* A new coordinator that has not met us: introduce ourselves now. */
+            a->attached = 0;
+            a->next_hello = 0;
+            break;
+        }
+        rb_error("coordinator reports: %s", m.u.error.reason);
+        if (a->o.once && !s_run_active(a)) {
+            a->exit_code = 3;
+            a->quit = 1;
+        }
+        break;
+    default:
+        rb_warn("unexpected %s from coordinator ignored", rb_msg_type_name(m.type));
+        break;
+    }
+    rb_msg_fini(&m);
+}
+
+rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
+{
+    if (!opts->coordinator || !opts->name || opts->nroots == 0) {
+        rb_err_set(err, -EINVAL, "--coordinator, --name and at least one --root are required");
+        return NULL;
+    }
+    size_t nl = strlen(opts->name);
+    if (nl == 0 || nl >= RB_NAME_MAX ||
+        strspn(opts->name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                           "0123456789._-") != nl) {
+        rb_err_set(err, -EINVAL, "--name '%s': use 1-%d of [A-Za-z0-9._-]", opts->name,
+                   RB_NAME_MAX - 1);
+        return NULL;
+    }
+    if (opts->rack && (strlen(opts->rack) == 0 || strlen(opts->rack) >= RB_NAME_MAX)) {
+        rb_err_set(err, -EINVAL, "--rack '%s': 1-%d characters", opts->rack, RB_NAME_MAX - 1);
+        return NULL;
+    }
+    rb_agent_t *a = calloc(1, sizeof *a);
+    if (!a) {
+        rb_err_set(err, -ENOMEM, "out of memory");
+        return NULL;
+    }
+    a->o = *opts;
+    if (!a->o.rack)
+        a->o.rack = "default";
+    if (!a->o.heartbeat_ns)
+        a->o.heartbeat_ns = RB_NS_PER_S;
+    if (!a->o.lost_after_ns)
+        a->o.lost_after_ns = 5 * a->o.heartbeat_ns;
+    a->sb = rb_sandbox_new();
+    if (!a->sb) {
+        rb_err_set(err, -ENOMEM, "out of memory");
+        rb_agent_destroy(&a);
+        return NULL;
+    }
+    for (int i = 0; i < opts->nroots; i++) {
+        if (rb_sandbox_add_root(a->sb, opts->roots[i], err) < 0) {
+            rb_agent_destroy(&a);
+            return NULL;
+        }
+    }
+    a->sock = zsock_new(ZMQ_DEALER);
+    if (!a->sock) {
+        rb_err_set(err, -ENOMEM, "cannot create a ZeroMQ socket");
+        rb_agent_destroy(&a);
+        return NULL;
+    }
+    zsock_set_identity(a->sock, opts->name);
+    zsock_set_linger(a->sock, 2000);
+    zsock_set_sndhwm(a->sock, 100000);
+    zsock_set_maxmsgsize(a->sock, RB_PROTO_MAX_FRAME);
+    if (zsock_connect(a->sock, "%s", opts->coordinator) < 0) {
+        rb_err_set(err, -EINVAL, "--coordinator %s: %s", opts->coordinator, zmq_strerror(errno));
+        rb_agent_destroy(&a);
+        return NULL;
+    }
+    a->poller = zpoller_new(a->sock, NULL);
+    return a;
+}
+
+int rb_agent_run(rb_agent_t *a)
+{
+    while (!a->quit) {
+        zsock_t *which = zpoller_wait(a->poller, S_POLL_MS);
+        if (which) {
+            zframe_t *f = zframe_recv(a->sock);
+            if (f) {
+                s_handle(a, f);
+                zframe_destroy(&f);
+            }
+            /* Drain what else is waiting before the timers. */
+            while (!a->quit && (zsock_events(a->sock) & ZMQ_POLLIN)) {
+                f = zframe_recv(a->sock);
+                if (!f)
+                    break;
+                s_handle(a, f);
+                zframe_destroy(&f);
+            }
+        }
+        uint64_t now = rb_mono_ns();
+        if (s_signalled) {
+            if (s_run_active(a))
+                s_abandon_run(a, "interrupted by a signal");
+            else
+                a->exit_code = 0;
+            break;
+        }
+        s_check_prep(a);
+        s_tick_phase(a, now);
+        if (a->attached && now - a->last_heard > a->o.lost_after_ns) {
+            a->attached = 0;
+            if (s_run_active(a)) {
+                char why[256];
+                snprintf(why, sizeof why, "coordinator %s silent for %.1f s", a->o.coordinator,
+                         (double)(now - a->last_heard) / 1e9);
+                s_abandon_run(a, why);
+            } else if (a->o.once) {
+                a->exit_code = 3;
+                a->quit = 1;
+            }
+        }
+        if (!a->attached && now >= a->next_hello) {
+            s_send_hello(a);
+            a->next_hello = now + S_HELLO_EVERY_NS;
+        }
+        if (a->attached && now >= a->next_heartbeat) {
+            rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};
+            hb.u.heartbeat.t_ns = now;
+            s_send(a, &hb);
+            a->next_heartbeat = now + a->o.heartbeat_ns;
+        }
+    }
+    return a->exit_code;
+}
+
+void rb_agent_destroy(rb_agent_t **p)
+{
+    if (!p || !*p)
+        return;
+    rb_agent_t *a = *p;
+    if (s_run_active(a)) {
+        uint64_t removed = 0;
+        s_end_run(a, &removed, NULL);
+    }
+    zpoller_destroy(&a->poller);
+    zsock_destroy(&a->sock);
+    rb_sandbox_destroy(&a->sb);
+    free(a);
+    *p = NULL;
+}
+
+static void s_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: rackbench-agent --coordinator ENDPOINT --name NODE --root DIR [--root DIR...]\n"
+            "                       [--rack RACK] [--once] [--heartbeat DURATION]\n"
+            "                       [--lost-after DURATION] [--quiet | --verbose]\n"
+            "\n"
+            "Connects to a rackbench coordinator (e.g. tcp://head:7770), runs the plans it\n"
+            "sends, and only ever creates files inside its --root folders.\n"
+            "  --once         exit after one run (exit 0 if it went well, 3 if not)\n"
+            "  --heartbeat    heartbeat period during a run (default 1s)\n"
+            "  --lost-after   coordinator silent this long: stop IO, clean up (default 5 "
+            "heartbeats)\n");
+}
+
+int rb_agent_main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"coordinator", required_argument, NULL, 'c'},
+        {"name", required_argument, NULL, 'n'},
+        {"rack", required_argument, NULL, 'r'},
+        {"root", required_argument, NULL, 'R'},
+        {"once", no_argument, NULL, 'o'},
+        {"heartbeat", required_argument, NULL, 'H'},
+        {"lost-after", required_argument, NULL, 'L'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"version", no_argument, NULL, 'V'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    rb_agent_opts_t o = {0};
+    rb_err_t err;
+    int c;
+    rb_err_clear(&err);
+    rb_log_set_ident("rackbench-agent");
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'c':
+            o.coordinator = optarg;
+            break;
+        case 'n':
+            o.name = optarg;
+            break;
+        case 'r':
+            o.rack = optarg;
+            break;
+        case 'R':
+            if (o.nroots == RB_AGENT_MAX_ROOTS) {
+                fprintf(stderr, "rackbench-agent: at most %d --root\n", RB_AGENT_MAX_ROOTS);
+                return 2;
+            }
+            o.roots[o.nroots++] = optarg;
+            break;
+        case 'o':
+            o.once = 1;
+            break;
+        case 'H':
+        case 'L': {
+            uint64_t ns;
+            if (rb_parse_duration_ns(optarg, RB_NS_PER_S, &ns) < 0 || ns < 10 * RB_NS_PER_MS) {
+                fprintf(stderr, "rackbench-agent: --%s %s: expected a duration of 10ms or more\n",
+                        c == 'H' ? "heartbeat" : "lost-after", optarg);
+                return 2;
+            }
+            *(c == 'H' ? &o.heartbeat_ns : &o.lost_after_ns) = ns;
+            break;
+        }
+        case 'q':
+            rb_log_set_level(RB_LOG_WARN);
+            break;
+        case 'v':
+            rb_log_set_level(RB_LOG_DEBUG);
+            break;
+        case 'V':
+            printf("rackbench-agent %s (protocol %d)\n", RB_VERSION, RB_PROTO_VERSION);
+            return 0;
+        case 'h':
+            s_usage(stdout);
+            return 0;
+        default:
+            fprintf(stderr, "rackbench-agent: unknown or incomplete option '%s'\n",
+                    argv[optind - 1]);
+            s_usage(stderr);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "rackbench-agent: unexpected argument '%s'\n", argv[optind]);
+        return 2;
+    }
+    if (o.name) {
+        char ident[RB_NAME_MAX + 32];
+        snprintf(ident, sizeof ident, "rackbench-agent[%s]", o.name);
+        rb_log_set_ident(ident);
+    }
+    /* Our own handlers: stop IO and remove files on SIGINT/SIGTERM. */
+    zsys_handler_set(NULL);
+    struct sigaction sa = {.sa_handler = s_on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    rb_agent_t *a = rb_agent_new(&o, &err);
+    if (!a) {
+        fprintf(stderr, "rackbench-agent: %s\n", err.msg);
+        s_usage(stderr);
+        return 2;
+    }
+    rb_info("connecting to %s as %s (rack %s)", o.coordinator, o.name, o.rack ? o.rack : "default");
+    int code = rb_agent_run(a);
+    rb_agent_destroy(&a);
+    zsys_shutdown();
+    return code;
+}

@@ -1,0 +1,40 @@
+/* rackbench-agent: connects out to a coordinator, says who it is, and runs
+ * the plans it is sent inside its sandbox, streaming samples back. */
+#ifndef RB_AGENT_H
+#define RB_AGENT_H
+
+#include <stdint.h>
+
+#include "rb_err.h"
+
+#define RB_AGENT_MAX_ROOTS 64
+
+typedef struct rb_agent_opts {
+    const char *coordinator;               /* ZeroMQ endpoint to connect to */
+    const char *name;                      /* node name, also the routing id */
+    const char *rack;                      /* rack name ("default" if unset) */
+    const char *roots[RB_AGENT_MAX_ROOTS]; /* --root folders */
+    int nroots;
+    int once;               /* exit after one run (or a lost coordinator) */
+    uint64_t heartbeat_ns;  /* heartbeat period during a run */
+    uint64_t lost_after_ns; /* coordinator silent this long → lost */
+} rb_agent_opts_t;
+
+typedef struct rb_agent rb_agent_t;
+
+/* Creates an agent: checks the options, resolves the roots, connects.
+ * NULL with err set ("--root /x: No such file or directory") on failure. */
+rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err);
+
+/* Runs until interrupted (SIGINT/SIGTERM) or, with once, until one run ends.
+ * Returns the process exit code: 0 done, 3 a run failed or was abandoned. */
+int rb_agent_run(rb_agent_t *a);
+
+/* Stops what runs, removes the run's files, closes, frees; nulls *p. */
+void rb_agent_destroy(rb_agent_t **p);
+
+/* The whole rackbench-agent command line; returns the exit code
+ * (0 ok, 2 bad usage, 3 failure). */
+int rb_agent_main(int argc, char **argv);
+
+#endif

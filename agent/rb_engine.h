@@ -1,0 +1,64 @@
+/* The one interface between the job runner and an IO engine. Each engine is
+ * one file exporting one const rb_engine_ops table; the runner owns the loop,
+ * the engine only moves bytes. queue() answers COMPLETED (the IO is done,
+ * io->result set), QUEUED (submit with commit(), reap with getevents()) or
+ * BUSY (reap first), so synchronous and asynchronous engines share one loop. */
+#ifndef RB_ENGINE_H
+#define RB_ENGINE_H
+
+#include <stdint.h>
+
+#define RB_ENGINE_OPS_VERSION 1
+
+typedef enum { RB_IO_READ = 0, RB_IO_WRITE = 1 } rb_io_dir_t;
+
+enum { RB_Q_COMPLETED = 0, RB_Q_QUEUED = 1, RB_Q_BUSY = 2 };
+
+/* One IO in flight; lives in the runner's preallocated ring, never malloc'ed per IO. */
+typedef struct rb_io {
+    int fd;              /* open file */
+    rb_io_dir_t dir;     /* read or write */
+    void *buf;           /* aligned buffer of len bytes */
+    uint64_t len;        /* bytes to move */
+    uint64_t off;        /* file offset */
+    int64_t result;      /* bytes moved, or -errno; set on completion */
+    uint64_t t_issue_ns; /* when the runner queued it */
+} rb_io_t;
+
+/* Per-worker engine state, opaque to the runner beyond this header. */
+typedef struct rb_engine {
+    const struct rb_engine_ops *ops; /* borrowed table */
+    unsigned iodepth;                /* most IOs in flight */
+    void *priv;                      /* engine-private state from init() */
+} rb_engine_t;
+
+typedef struct rb_engine_ops {
+    const char *name; /* as written in plans: ioengine=NAME */
+    unsigned version; /* RB_ENGINE_OPS_VERSION */
+    /* Sets up e->priv for iodepth IOs; 0 or -errno. Optional. */
+    int (*init)(rb_engine_t *e);
+    /* Starts io; returns RB_Q_* or -errno (the IO was not started). Required. */
+    int (*queue)(rb_engine_t *e, rb_io_t *io);
+    /* Submits what queue() answered QUEUED for; 0 or -errno. Optional for sync engines. */
+    int (*commit)(rb_engine_t *e);
+    /* Waits for at least min completions, stores up to max pointers in done[];
+     * returns the count or -errno. Optional for sync engines. */
+    int (*getevents)(rb_engine_t *e, unsigned min, unsigned max, rb_io_t **done);
+    /* Releases e->priv. Optional. */
+    void (*cleanup)(rb_engine_t *e);
+} rb_engine_ops_t;
+
+/* Finds an engine by name; NULL if this build has none of that name. */
+const rb_engine_ops_t *rb_engine_find(const char *name);
+
+/* Checks a table before use: version and the ops an engine must have.
+ * Returns 0 or -EINVAL. */
+int rb_engine_check(const rb_engine_ops_t *ops);
+
+/* Sets up e for ops with iodepth (checked first). 0 or -errno. */
+int rb_engine_init(rb_engine_t *e, const rb_engine_ops_t *ops, unsigned iodepth);
+
+/* Releases what rb_engine_init set up; safe twice. */
+void rb_engine_fini(rb_engine_t *e);
+
+#endif

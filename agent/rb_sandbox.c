@@ -1,0 +1,230 @@
+/* Keeps every file the agent makes inside its --root folders, in run folders
+ * it made itself, and removes them when a run ends or is abandoned. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "rb_sandbox.h"
+
+typedef struct s_rundir {
+    char path[RB_PATH_MAX]; /* DIR/rackbench.RUN.NODE */
+    int fd;                 /* O_DIRECTORY fd of path, or -1 once removed */
+} s_rundir_t;
+
+struct rb_sandbox {
+    uint32_t nroots;                    /* roots added */
+    char roots[RB_MAX_ROOTS][PATH_MAX]; /* resolved root paths */
+    int nrundirs;                       /* run folders made for the current run */
+    s_rundir_t rundirs[RB_MAX_RUNDIRS];
+};
+
+rb_sandbox_t *rb_sandbox_new(void)
+{
+    return calloc(1, sizeof(rb_sandbox_t));
+}
+
+void rb_sandbox_destroy(rb_sandbox_t **p)
+{
+    if (!p || !*p)
+        return;
+    uint64_t removed = 0;
+    rb_sandbox_cleanup(*p, &removed, NULL);
+    free(*p);
+    *p = NULL;
+}
+
+int rb_sandbox_add_root(rb_sandbox_t *sb, const char *path, rb_err_t *err)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    if (sb->nroots >= RB_MAX_ROOTS)
+        return rb_err_set(err, -E2BIG, "root %s: at most %d roots", path, RB_MAX_ROOTS);
+    if (!realpath(path, real))
+        return rb_err_set(err, -errno, "root %s: %s", path, strerror(errno));
+    if (stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
+        return rb_err_set(err, -ENOTDIR, "root %s: not a directory", path);
+    if (strlen(real) >= RB_PATH_MAX - 80)
+        return rb_err_set(err, -ENAMETOOLONG, "root %s: path too long", path);
+    snprintf(sb->roots[sb->nroots++], PATH_MAX, "%s", real);
+    return 0;
+}
+
+uint32_t rb_sandbox_nroots(const rb_sandbox_t *sb)
+{
+    return sb->nroots;
+}
+
+const char *rb_sandbox_root(const rb_sandbox_t *sb, uint32_t i)
+{
+    return i < sb->nroots ? sb->roots[i] : NULL;
+}
+
+static int s_space(const char *path, uint64_t *free_bytes, uint64_t *total_bytes)
+{
+    struct statvfs v;
+    if (statvfs(path, &v) < 0)
+        return -errno;
+    *free_bytes = (uint64_t)v.f_bavail * v.f_frsize;
+    *total_bytes = (uint64_t)v.f_blocks * v.f_frsize;
+    return 0;
+}
+
+int rb_sandbox_root_info(const rb_sandbox_t *sb, uint32_t i, rb_root_info_t *info)
+{
+    if (i >= sb->nroots)
+        return -EINVAL;
+    memset(info, 0, sizeof *info);
+    snprintf(info->path, sizeof info->path, "%s", sb->roots[i]);
+    return s_space(sb->roots[i], &info->free_bytes, &info->total_bytes);
+}
+
+/* 1 if path equals root or lies below it. */
+static int s_inside(const char *path, const char *root)
+{
+    size_t n = strlen(root);
+    if (strncmp(path, root, n) != 0)
+        return 0;
+    return path[n] == '\0' || path[n] == '/' || (n == 1 && root[0] == '/');
+}
+
+static void s_roots_list(const rb_sandbox_t *sb, char *out, size_t len)
+{
+    out[0] = '\0';
+    for (uint32_t i = 0; i < sb->nroots; i++) {
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s%s", i ? ", " : "", sb->roots[i]);
+    }
+}
+
+int rb_sandbox_resolve(const rb_sandbox_t *sb, const char *directory, char *out, size_t outlen,
+                       rb_err_t *err)
+{
+    char want[PATH_MAX], real[PATH_MAX], roots[512];
+    if (sb->nroots == 0)
+        return rb_err_set(err, -EACCES, "agent has no --root");
+    if (!directory[0])
+        snprintf(want, sizeof want, "%s", sb->roots[0]);
+    else if (directory[0] == '/')
+        snprintf(want, sizeof want, "%s", directory);
+    else
+        snprintf(want, sizeof want, "%s/%s", sb->roots[0], directory);
+    if (!realpath(want, real))
+        return rb_err_set(err, -errno, "directory %s: %s", want, strerror(errno));
+    for (uint32_t i = 0; i < sb->nroots; i++) {
+        if (s_inside(real, sb->roots[i])) {
+            if (strlen(real) >= outlen)
+                return rb_err_set(err, -ENAMETOOLONG, "directory %s: path too long", real);
+            snprintf(out, outlen, "%s", real);
+            return 0;
+        }
+    }
+    s_roots_list(sb, roots, sizeof roots);
+    return rb_err_set(err, -EACCES, "directory %s is outside the agent's roots (%s)", directory,
+                      roots);
+}
+
+int rb_sandbox_rundir(rb_sandbox_t *sb, const char *resolved_dir, const char *run_id,
+                      const char *node, rb_err_t *err)
+{
+    char path[RB_PATH_MAX];
+    int n = snprintf(path, sizeof path, "%s/rackbench.%s.%s", resolved_dir, run_id, node);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return rb_err_set(err, -ENAMETOOLONG, "run folder under %s: path too long", resolved_dir);
+    for (int i = 0; i < sb->nrundirs; i++)
+        if (strcmp(sb->rundirs[i].path, path) == 0)
+            return i;
+    if (sb->nrundirs >= RB_MAX_RUNDIRS)
+        return rb_err_set(err, -E2BIG, "a plan may use at most %d directories", RB_MAX_RUNDIRS);
+    if (mkdir(path, 0700) < 0)
+        return rb_err_set(err, -errno, "run folder %s: %s", path,
+                          errno == EEXIST ? "already exists (left by another run?)"
+                                          : strerror(errno));
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        rmdir(path);
+        return rb_err_set(err, -e, "run folder %s: %s", path, strerror(e));
+    }
+    s_rundir_t *rd = &sb->rundirs[sb->nrundirs];
+    snprintf(rd->path, sizeof rd->path, "%s", path);
+    rd->fd = fd;
+    return sb->nrundirs++;
+}
+
+const char *rb_sandbox_rundir_path(const rb_sandbox_t *sb, int idx)
+{
+    return idx >= 0 && idx < sb->nrundirs ? sb->rundirs[idx].path : NULL;
+}
+
+int rb_sandbox_rundir_space(const rb_sandbox_t *sb, int idx, uint64_t *free_bytes,
+                            uint64_t *total_bytes)
+{
+    if (idx < 0 || idx >= sb->nrundirs)
+        return -EINVAL;
+    return s_space(sb->rundirs[idx].path, free_bytes, total_bytes);
+}
+
+int rb_sandbox_open(rb_sandbox_t *sb, int idx, const char *name, int flags, rb_err_t *err)
+{
+    if (idx < 0 || idx >= sb->nrundirs || sb->rundirs[idx].fd < 0)
+        return rb_err_set(err, -EINVAL, "file %s: no such run folder", name);
+    if (!name[0] || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+        return rb_err_set(err, -EINVAL, "file name '%s' is not a plain name", name);
+    int fd = openat(sb->rundirs[idx].fd, name, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return rb_err_set(err, -errno, "open %s/%s: %s", sb->rundirs[idx].path, name,
+                          strerror(errno));
+    return fd;
+}
+
+int64_t rb_sandbox_file_size(rb_sandbox_t *sb, int idx, const char *name)
+{
+    struct stat st;
+    if (idx < 0 || idx >= sb->nrundirs || sb->rundirs[idx].fd < 0)
+        return -EINVAL;
+    if (fstatat(sb->rundirs[idx].fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+        return -errno;
+    return S_ISREG(st.st_mode) ? (int64_t)st.st_size : -EEXIST;
+}
+
+int rb_sandbox_cleanup(rb_sandbox_t *sb, uint64_t *removed, rb_err_t *err)
+{
+    int rc = 0;
+    for (int i = 0; i < sb->nrundirs; i++) {
+        s_rundir_t *rd = &sb->rundirs[i];
+        if (rd->fd < 0)
+            continue;
+        int dfd = dup(rd->fd);
+        DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+        if (!d) {
+            rc = rb_err_set(err, -errno, "clean %s: %s", rd->path, strerror(errno));
+            if (dfd >= 0)
+                close(dfd);
+        } else {
+            struct dirent *de;
+            while ((de = readdir(d))) {
+                if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                    continue;
+                if (unlinkat(rd->fd, de->d_name, 0) == 0)
+                    (*removed)++;
+                else
+                    rc = rb_err_set(err, -errno, "remove %s/%s: %s", rd->path, de->d_name,
+                                    strerror(errno));
+            }
+            closedir(d);
+        }
+        close(rd->fd);
+        rd->fd = -1;
+        if (rmdir(rd->path) < 0)
+            rc = rb_err_set(err, -errno, "remove %s: %s", rd->path, strerror(errno));
+    }
+    sb->nrundirs = 0;
+    return rc;
+}

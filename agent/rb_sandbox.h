@@ -1,0 +1,64 @@
+/* The agent's sandbox: the only folders it may write in (--root), one run
+ * folder of its own per directory a plan uses, files created only inside those
+ * run folders, and their removal when the run ends. */
+#ifndef RB_SANDBOX_H
+#define RB_SANDBOX_H
+
+#include <stdint.h>
+
+#include "rb_err.h"
+#include "rb_proto.h"
+
+#define RB_MAX_RUNDIRS 16
+
+typedef struct rb_sandbox rb_sandbox_t;
+
+/* New sandbox with no roots; NULL on allocation failure. */
+rb_sandbox_t *rb_sandbox_new(void);
+
+/* Removes what is left of the run (as rb_sandbox_cleanup), frees, nulls *p. Safe on NULL. */
+void rb_sandbox_destroy(rb_sandbox_t **p);
+
+/* Adds a root folder (resolved with realpath; must be an existing directory).
+ * Returns 0 or -errno with err naming the path. */
+int rb_sandbox_add_root(rb_sandbox_t *sb, const char *path, rb_err_t *err);
+
+/* Number of roots, and root i's resolved path (borrowed). */
+uint32_t rb_sandbox_nroots(const rb_sandbox_t *sb);
+const char *rb_sandbox_root(const rb_sandbox_t *sb, uint32_t i);
+
+/* Fills info for root i (path, free and total bytes). 0 or -errno. */
+int rb_sandbox_root_info(const rb_sandbox_t *sb, uint32_t i, rb_root_info_t *info);
+
+/* Resolves a plan's directory to a folder inside a root: "" → the first root,
+ * a relative path → under the first root, an absolute path → must resolve
+ * (symlinks followed) inside one of the roots. Writes the resolved path to
+ * out. -EACCES with the path and the roots named when it is outside. */
+int rb_sandbox_resolve(const rb_sandbox_t *sb, const char *directory, char *out, size_t outlen,
+                       rb_err_t *err);
+
+/* Makes (or finds, when already made for this run) the run folder
+ * "DIR/rackbench.RUN.NODE" for a resolved directory and returns its index
+ * (>= 0) or -errno. A folder of that name that this sandbox did not make is
+ * refused (-EEXIST). */
+int rb_sandbox_rundir(rb_sandbox_t *sb, const char *resolved_dir, const char *run_id,
+                      const char *node, rb_err_t *err);
+
+/* Path of run folder idx (borrowed), and free/total bytes of its file system. */
+const char *rb_sandbox_rundir_path(const rb_sandbox_t *sb, int idx);
+int rb_sandbox_rundir_space(const rb_sandbox_t *sb, int idx, uint64_t *free_bytes,
+                            uint64_t *total_bytes);
+
+/* Opens (creating when asked) a plain file name inside run folder idx with
+ * openat(O_NOFOLLOW); name must not contain '/'. flags are open(2) flags.
+ * Returns an fd the caller closes, or -errno with err naming the path. */
+int rb_sandbox_open(rb_sandbox_t *sb, int idx, const char *name, int flags, rb_err_t *err);
+
+/* Size of file name in run folder idx, or -errno (-ENOENT when absent). */
+int64_t rb_sandbox_file_size(rb_sandbox_t *sb, int idx, const char *name);
+
+/* Removes every file in every run folder and the folders themselves; adds
+ * the count of removed files to *removed. 0 or the first -errno (err set). */
+int rb_sandbox_cleanup(rb_sandbox_t *sb, uint64_t *removed, rb_err_t *err);
+
+#endif
