@@ -1,0 +1,80 @@
+/* Turns each agent's DONE for a phase into the phase's figures, exactly as
+ * docs/metrics.md defines them, on the coordinator's clock. Pure arithmetic:
+ * no sockets, no files, so every definition is unit-tested. */
+#ifndef RB_AGGREGATE_H
+#define RB_AGGREGATE_H
+
+#include <stdint.h>
+
+#include "rb_hist.h"
+#include "rb_proto.h"
+
+/* How a node ended a phase or the run. */
+typedef enum {
+    RB_NODE_OK = 0,  /* all its workers finished without error */
+    RB_NODE_FAILED,  /* it reported an IO or set-up error */
+    RB_NODE_LOST,    /* it fell silent */
+    RB_NODE_REFUSED, /* it refused the plan */
+    RB_NODE_MISSING  /* it never reported this phase */
+} rb_node_status_t;
+
+/* "ok", "failed", "lost", "refused", "missing". */
+const char *rb_node_status_name(rb_node_status_t s);
+
+/* One node's input to a phase's figures. */
+typedef struct rb_agg_input {
+    const char *name;  /* borrowed */
+    const char *rack;  /* borrowed */
+    int64_t offset_ns; /* node clock - coordinator clock */
+    rb_node_status_t status;
+    const rb_msg_done_t *done; /* borrowed; NULL when the node sent none */
+} rb_agg_input_t;
+
+typedef struct rb_agg_node {
+    char name[RB_NAME_MAX];
+    char rack[RB_NAME_MAX];
+    rb_node_status_t status;
+    char error[RB_REASON_MAX];
+    uint32_t workers;
+    uint64_t bytes, ops, errors;
+    double window_s; /* its last worker end - its first worker start */
+    double bw;       /* bytes / window_s */
+    double iops;     /* ops / window_s */
+} rb_agg_node_t;
+
+typedef struct rb_phase_agg {
+    char name[RB_NAME_MAX];
+    rb_rw_t rw;        /* of the phase's first job */
+    uint64_t bs;       /* of the phase's first job */
+    int direct;        /* of the phase's first job */
+    uint32_t nworkers; /* workers that reported, all nodes */
+    uint64_t bytes, ops, errors;
+    double window_s;        /* last worker end - first worker start */
+    double aggregate_bw;    /* bytes / window_s ("parent sees") */
+    double sum_of_rates_bw; /* sum of each worker's bytes / own time ("children see") */
+    double stonewall_s;     /* first worker end - first worker start */
+    double stonewall_bw;    /* bytes moved by all workers until then / stonewall_s */
+    double iops;            /* ops / window_s */
+    double start_skew_s;    /* last worker start - first worker start */
+    double worker_bw_min, worker_bw_avg, worker_bw_max; /* per-worker rates */
+    uint64_t t_first_start;                             /* coordinator clock, ns */
+    uint64_t t_last_end;                                /* coordinator clock, ns */
+    rb_hist_t hist; /* latency of all ops of all nodes, merged */
+    int partial;    /* some node did not finish this phase cleanly */
+    uint32_t nnodes;
+    rb_agg_node_t *nodes; /* nnodes entries, owned */
+} rb_phase_agg_t;
+
+/* Computes a phase's figures from nnodes inputs into out (which the caller
+ * releases with rb_phase_agg_fini). Returns 0 or -ENOMEM. */
+int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint32_t nnodes,
+                       rb_phase_agg_t *out);
+
+/* Frees what out owns; safe twice. */
+void rb_phase_agg_fini(rb_phase_agg_t *out);
+
+/* Bytes a worker had moved at coordinator time t, interpolated linearly
+ * between its progress checkpoints (0 before its start, all after its end). */
+double rb_worker_bytes_at(const rb_worker_stat_t *w, int64_t offset_ns, uint64_t t);
+
+#endif

@@ -1,0 +1,232 @@
+/* Parses rackbench's command line and hands over to the run controller or
+ * the plan checker. Every bad option is named with what was expected. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rb_cli.h"
+#include "rb_log.h"
+#include "rb_plan.h"
+#include "rb_run.h"
+#include "rb_time.h"
+#include "rb_units.h"
+
+static void s_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
+            "       rackbench check PLAN\n"
+            "       rackbench version\n"
+            "\n"
+            "run options:\n"
+            "  --local N          start N agents on this machine (rooted at the plan's directory)\n"
+            "  --expect N         wait for N agents to connect\n"
+            "  --nodes a,b,c      wait for exactly these agents\n"
+            "  --bind ENDPOINT    coordinator socket (default tcp://*:7770; --local: loopback)\n"
+            "  --out DIR          parent folder of run folders (default runs)\n"
+            "  --wait DURATION    how long to wait for agents (default 30s)\n"
+            "  --heartbeat DUR    heartbeat period (default 1s)\n"
+            "  --lost-after DUR   agent silent this long is lost (default 5 heartbeats)\n"
+            "  --agent-bin PATH   rackbench-agent to start for --local\n"
+            "  --quiet            no progress lines\n"
+            "  --verbose          more detail, also from local agents\n"
+            "\n"
+            "exit codes: 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n");
+}
+
+static int s_check(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "rackbench check: expected one plan file\n");
+        return 2;
+    }
+    rb_plan_t *plan = NULL;
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (rb_plan_load(argv[1], &plan, &err) < 0) {
+        fprintf(stderr, "rackbench: %s\n", err.msg);
+        return 2;
+    }
+    int rc = rb_plan_print(plan, stdout);
+    rb_plan_destroy(&plan);
+    return rc < 0 ? 3 : 0;
+}
+
+static int s_count(const char *opt, const char *val, uint32_t *out)
+{
+    char *end;
+    unsigned long v = strtoul(val, &end, 10);
+    if (!*val || *end || val[0] == '-' || v == 0 || v > 100000) {
+        fprintf(stderr, "rackbench run: %s %s: expected a count from 1 to 100000\n", opt, val);
+        return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+static int s_duration(const char *opt, const char *val, uint64_t *out)
+{
+    if (rb_parse_duration_ns(val, RB_NS_PER_S, out) < 0 || *out < 10 * RB_NS_PER_MS) {
+        fprintf(stderr, "rackbench run: %s %s: expected a duration of 10ms or more (30s, 1500ms)\n",
+                opt, val);
+        return -1;
+    }
+    return 0;
+}
+
+/* Local agents run here: a relative directory means relative to where
+ * rackbench was started (as in fio), so make it absolute before the agents,
+ * which resolve relative paths against their root, see it. */
+static int s_absolute(char *dir, size_t len)
+{
+    char cwd[RB_PATH_MAX], abs[RB_PATH_MAX * 2];
+    if (!dir[0] || dir[0] == '/')
+        return 0;
+    if (!getcwd(cwd, sizeof cwd)) {
+        fprintf(stderr, "rackbench run: cannot read the current folder: %s\n", strerror(errno));
+        return -1;
+    }
+    snprintf(abs, sizeof abs, "%s/%s", cwd, dir);
+    if (strlen(abs) >= len) {
+        fprintf(stderr, "rackbench run: directory %s: path too long\n", abs);
+        return -1;
+    }
+    snprintf(dir, len, "%s", abs);
+    return 0;
+}
+
+static int s_absolute_dirs(rb_plan_t *plan)
+{
+    if (s_absolute(plan->directory, sizeof plan->directory) < 0)
+        return -1;
+    for (uint32_t p = 0; p < plan->nphases; p++)
+        for (uint32_t j = 0; j < plan->phases[p].njobs; j++) {
+            rb_job_spec_t *js = &plan->phases[p].jobs[j];
+            if (s_absolute(js->directory, sizeof js->directory) < 0)
+                return -1;
+        }
+    return 0;
+}
+
+static int s_run(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"local", required_argument, NULL, 'l'},     {"expect", required_argument, NULL, 'e'},
+        {"nodes", required_argument, NULL, 'n'},     {"bind", required_argument, NULL, 'b'},
+        {"out", required_argument, NULL, 'o'},       {"wait", required_argument, NULL, 'w'},
+        {"heartbeat", required_argument, NULL, 'H'}, {"lost-after", required_argument, NULL, 'L'},
+        {"agent-bin", required_argument, NULL, 'a'}, {"quiet", no_argument, NULL, 'q'},
+        {"verbose", no_argument, NULL, 'v'},         {NULL, 0, NULL, 0},
+    };
+    rb_run_opts_t o = {.wait_ns = 30 * RB_NS_PER_S, .heartbeat_ns = RB_NS_PER_S};
+    int c, ways = 0;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'l':
+            if (s_count("--local", optarg, &o.local) < 0)
+                return 2;
+            ways++;
+            break;
+        case 'e':
+            if (s_count("--expect", optarg, &o.expect) < 0)
+                return 2;
+            ways++;
+            break;
+        case 'n':
+            o.nodes = optarg;
+            ways++;
+            break;
+        case 'b':
+            o.bind = optarg;
+            break;
+        case 'o':
+            o.out_dir = optarg;
+            break;
+        case 'w':
+            if (s_duration("--wait", optarg, &o.wait_ns) < 0)
+                return 2;
+            break;
+        case 'H':
+            if (s_duration("--heartbeat", optarg, &o.heartbeat_ns) < 0)
+                return 2;
+            break;
+        case 'L':
+            if (s_duration("--lost-after", optarg, &o.lost_after_ns) < 0)
+                return 2;
+            break;
+        case 'a':
+            o.agent_bin = optarg;
+            break;
+        case 'q':
+            o.quiet = 1;
+            break;
+        case 'v':
+            o.verbose = 1;
+            rb_log_set_level(RB_LOG_DEBUG);
+            break;
+        default:
+            fprintf(stderr, "rackbench run: unknown or incomplete option '%s'\n", argv[optind - 1]);
+            s_usage(stderr);
+            return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "rackbench run: expected one plan file%s\n",
+                optind < argc ? ", got more" : "");
+        s_usage(stderr);
+        return 2;
+    }
+    if (ways > 1) {
+        fprintf(stderr, "rackbench run: use one of --local, --expect, --nodes\n");
+        return 2;
+    }
+    if (!o.lost_after_ns)
+        o.lost_after_ns = 5 * o.heartbeat_ns;
+    rb_plan_t *plan = NULL;
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (rb_plan_load(argv[optind], &plan, &err) < 0) {
+        fprintf(stderr, "rackbench: %s\n", err.msg);
+        return 2;
+    }
+    if (o.local && s_absolute_dirs(plan) < 0) {
+        rb_plan_destroy(&plan);
+        return 2;
+    }
+    o.plan = plan;
+    if (o.quiet && !o.verbose)
+        rb_log_set_level(RB_LOG_WARN);
+    int code = rb_run(&o);
+    rb_plan_destroy(&plan);
+    return code;
+}
+
+int rb_cli_main(int argc, char **argv)
+{
+    rb_log_set_ident("rackbench");
+    if (argc < 2) {
+        s_usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "run") == 0)
+        return s_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "check") == 0)
+        return s_check(argc - 1, argv + 1);
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("rackbench %s\n", RB_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        s_usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "rackbench: unknown command '%s'\n", cmd);
+    s_usage(stderr);
+    return 2;
+}

@@ -1,0 +1,9 @@
+/* The rackbench command line: run, check, version, help. */
+#ifndef RB_CLI_H
+#define RB_CLI_H
+
+/* Runs the rackbench command line; returns the exit code (0 ok, 1
+ * acceptance failed, 2 bad usage or plan, 3 run failed). */
+int rb_cli_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,70 @@
+/* The coordinator's view of its agents: who said HELLO, each one's clock
+ * offset (from the ping-pong with the smallest round trip), when each was last
+ * heard, and where each stands in the run. */
+#ifndef RB_FLEET_H
+#define RB_FLEET_H
+
+#include <stdint.h>
+
+#include "rb_aggregate.h"
+#include "rb_proto.h"
+
+#define RB_FLEET_PINGS 7 /* clock probes per agent; the minimum-RTT one is kept */
+
+typedef enum {
+    RB_AGENT_SYNCING = 0, /* HELLO received, clock probes going */
+    RB_AGENT_SYNCED,      /* offset known, waiting for the plan */
+    RB_AGENT_PLANNED,     /* PLAN sent */
+    RB_AGENT_READY,       /* READY received */
+    RB_AGENT_RUNNING,     /* GO sent for the current phase */
+    RB_AGENT_PHASE_DONE,  /* DONE received for the current phase */
+    RB_AGENT_ENDED,       /* END acknowledged: its files are gone */
+    RB_AGENT_GONE         /* lost, refused or failed: no more messages expected */
+} rb_agent_state_t;
+
+typedef struct rb_node {
+    rb_msg_hello_t hello; /* as the agent introduced itself */
+    rb_agent_state_t state;
+    rb_node_status_t status;   /* how it ends up in the report */
+    char error[RB_REASON_MAX]; /* why it is not ok */
+    int64_t offset_ns;         /* agent clock - coordinator clock */
+    uint64_t best_rtt_ns;      /* round trip of the probe that set offset_ns */
+    uint32_t pings;            /* probes answered */
+    uint64_t last_seen_ns;     /* coordinator clock */
+    uint64_t removed_files;    /* from its END */
+    rb_msg_t *done;            /* per phase: decoded DONE (owned), or NULL */
+} rb_node_t;
+
+typedef struct rb_fleet {
+    uint32_t n; /* nodes registered */
+    uint32_t cap;
+    rb_node_t *nodes;
+    uint32_t nphases; /* length of each node's done[] */
+} rb_fleet_t;
+
+/* Sets up an empty fleet for a plan of nphases phases (caller memory). */
+void rb_fleet_init(rb_fleet_t *f, uint32_t nphases);
+
+/* Frees every node and its DONE messages; safe twice. */
+void rb_fleet_fini(rb_fleet_t *f);
+
+/* Node by name, or NULL. */
+rb_node_t *rb_fleet_find(rb_fleet_t *f, const char *name);
+
+/* Registers a node from its HELLO (copied). Returns it, or NULL on -ENOMEM. */
+rb_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now);
+
+/* Takes one clock probe: sent at t_sent and answered at t_recv (coordinator
+ * clock) with the agent's clock reading t_agent. Keeps the estimate of the
+ * probe with the smallest round trip: offset = t_agent - (t_sent + t_recv) / 2. */
+void rb_node_clock_sample(rb_node_t *node, uint64_t t_sent, uint64_t t_agent, uint64_t t_recv);
+
+/* Marks a node out of the run with a status and a reason. */
+void rb_node_out(rb_node_t *node, rb_node_status_t status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Nodes in state st, and nodes still taking part (not GONE). */
+uint32_t rb_fleet_count(const rb_fleet_t *f, rb_agent_state_t st);
+uint32_t rb_fleet_active(const rb_fleet_t *f);
+
+#endif

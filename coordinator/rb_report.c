@@ -1,0 +1,211 @@
+/* Renders a run's figures for scripts (summary.json, samples.csv) and for
+ * people (report.txt). Every figure printed is one computed in
+ * rb_aggregate.c; nothing here derives new numbers beyond unit changes. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "rb_json.h"
+#include "rb_report.h"
+#include "rb_units.h"
+
+static double s_us(uint64_t ns)
+{
+    return (double)ns / 1e3;
+}
+
+static void s_json_lat(rb_jw_t *w, const rb_hist_t *h)
+{
+    rb_jw_obj_begin(w, "lat_us");
+    rb_jw_u64(w, "count", h->count);
+    rb_jw_num(w, "min", h->count ? s_us(h->min) : 0);
+    rb_jw_num(w, "mean", rb_hist_mean(h) / 1e3);
+    rb_jw_num(w, "p50", s_us(rb_hist_percentile(h, 50)));
+    rb_jw_num(w, "p90", s_us(rb_hist_percentile(h, 90)));
+    rb_jw_num(w, "p99", s_us(rb_hist_percentile(h, 99)));
+    rb_jw_num(w, "p99.9", s_us(rb_hist_percentile(h, 99.9)));
+    rb_jw_num(w, "max", h->count ? s_us(h->max) : 0);
+    rb_jw_num(w, "rel_error", RB_HIST_REL_ERROR);
+    rb_jw_obj_end(w);
+}
+
+static void s_iso_time(char *buf, size_t len, uint64_t wall_ns)
+{
+    time_t t = (time_t)(wall_ns / 1000000000ULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int rb_report_json(const rb_run_result_t *r, FILE *f)
+{
+    rb_jw_t w;
+    char when[32];
+    s_iso_time(when, sizeof when, r->started_wall_ns);
+    rb_jw_init(&w, f);
+    rb_jw_obj_begin(&w, NULL);
+    rb_jw_str(&w, "schema", RB_SUMMARY_SCHEMA);
+    rb_jw_str(&w, "run_id", r->run_id);
+    rb_jw_str(&w, "rackbench_version", RB_VERSION);
+    rb_jw_str(&w, "plan", r->plan_source);
+    rb_jw_str(&w, "started", when);
+    rb_jw_num(&w, "duration_s", r->duration_s);
+    rb_jw_str(&w, "status", r->status ? "failed" : "ok");
+    rb_jw_str(&w, "error", r->status ? r->error : NULL);
+    rb_jw_arr_begin(&w, "nodes");
+    for (uint32_t i = 0; i < r->nnodes; i++) {
+        const rb_report_node_t *n = &r->nodes[i];
+        rb_jw_obj_begin(&w, NULL);
+        rb_jw_str(&w, "name", n->name);
+        rb_jw_str(&w, "rack", n->rack);
+        rb_jw_str(&w, "hostname", n->hostname);
+        rb_jw_str(&w, "version", n->version);
+        rb_jw_str(&w, "status", rb_node_status_name(n->status));
+        rb_jw_str(&w, "error", n->status != RB_NODE_OK ? n->error : NULL);
+        rb_jw_u64(&w, "cores", n->cores);
+        rb_jw_u64(&w, "ram_bytes", n->ram_bytes);
+        rb_jw_num(&w, "clock_offset_s", (double)n->clock_offset_ns / 1e9);
+        rb_jw_num(&w, "clock_rtt_s", (double)n->clock_rtt_ns / 1e9);
+        rb_jw_u64(&w, "removed_files", n->removed_files);
+        rb_jw_obj_end(&w);
+    }
+    rb_jw_arr_end(&w);
+    rb_jw_arr_begin(&w, "phases");
+    for (uint32_t p = 0; p < r->nphases; p++) {
+        const rb_phase_agg_t *a = &r->phases[p];
+        const rb_phase_spec_t *sp = &r->specs[p];
+        rb_jw_obj_begin(&w, NULL);
+        rb_jw_str(&w, "name", a->name);
+        rb_jw_str(&w, "rw", rb_rw_name(a->rw));
+        rb_jw_u64(&w, "bs", a->bs);
+        rb_jw_bool(&w, "direct", a->direct);
+        rb_jw_arr_begin(&w, "jobs");
+        for (uint32_t j = 0; j < sp->njobs; j++)
+            rb_jw_str(&w, NULL, sp->jobs[j].name);
+        rb_jw_arr_end(&w);
+        rb_jw_bool(&w, "partial", a->partial);
+        rb_jw_u64(&w, "workers", a->nworkers);
+        rb_jw_u64(&w, "bytes", a->bytes);
+        rb_jw_u64(&w, "ops", a->ops);
+        rb_jw_u64(&w, "errors", a->errors);
+        rb_jw_num(&w, "window_s", a->window_s);
+        rb_jw_num(&w, "aggregate_bw", a->aggregate_bw);
+        rb_jw_num(&w, "sum_of_rates_bw", a->sum_of_rates_bw);
+        rb_jw_num(&w, "stonewall_bw", a->stonewall_bw);
+        rb_jw_num(&w, "stonewall_s", a->stonewall_s);
+        rb_jw_num(&w, "iops", a->iops);
+        rb_jw_num(&w, "start_skew_s", a->start_skew_s);
+        rb_jw_obj_begin(&w, "worker_bw");
+        rb_jw_num(&w, "min", a->worker_bw_min);
+        rb_jw_num(&w, "avg", a->worker_bw_avg);
+        rb_jw_num(&w, "max", a->worker_bw_max);
+        rb_jw_obj_end(&w);
+        s_json_lat(&w, &a->hist);
+        rb_jw_arr_begin(&w, "nodes");
+        for (uint32_t n = 0; n < a->nnodes; n++) {
+            const rb_agg_node_t *an = &a->nodes[n];
+            rb_jw_obj_begin(&w, NULL);
+            rb_jw_str(&w, "name", an->name);
+            rb_jw_str(&w, "rack", an->rack);
+            rb_jw_str(&w, "status", rb_node_status_name(an->status));
+            rb_jw_str(&w, "error", an->error[0] ? an->error : NULL);
+            rb_jw_u64(&w, "workers", an->workers);
+            rb_jw_u64(&w, "bytes", an->bytes);
+            rb_jw_u64(&w, "ops", an->ops);
+            rb_jw_u64(&w, "errors", an->errors);
+            rb_jw_num(&w, "window_s", an->window_s);
+            rb_jw_num(&w, "bw", an->bw);
+            rb_jw_num(&w, "iops", an->iops);
+            rb_jw_obj_end(&w);
+        }
+        rb_jw_arr_end(&w);
+        rb_jw_obj_end(&w);
+    }
+    rb_jw_arr_end(&w);
+    rb_jw_obj_end(&w);
+    return rb_jw_finish(&w);
+}
+
+static const char *s_bw(char *buf, size_t len, double bw)
+{
+    return rb_fmt_bw(buf, len, bw);
+}
+
+int rb_report_text(const rb_run_result_t *r, FILE *f)
+{
+    char when[32], b1[64], b2[64], b3[64];
+    uint32_t ok = 0;
+    for (uint32_t i = 0; i < r->nnodes; i++)
+        ok += r->nodes[i].status == RB_NODE_OK;
+    s_iso_time(when, sizeof when, r->started_wall_ns);
+    fprintf(f, "rackbench %s  run %s  %s\n", RB_VERSION, r->run_id, when);
+    fprintf(f, "plan %s  nodes %u (%u ok)  %.1f s  %s\n", r->plan_source, r->nnodes, ok,
+            r->duration_s, r->status ? "FAILED" : "completed");
+    if (r->status)
+        fprintf(f, "error: %s\n", r->error);
+    for (uint32_t i = 0; i < r->nnodes; i++)
+        if (r->nodes[i].status != RB_NODE_OK)
+            fprintf(f, "node %s: %s: %s\n", r->nodes[i].name,
+                    rb_node_status_name(r->nodes[i].status), r->nodes[i].error);
+    for (uint32_t p = 0; p < r->nphases; p++) {
+        const rb_phase_agg_t *a = &r->phases[p];
+        const rb_phase_spec_t *sp = &r->specs[p];
+        fprintf(f, "\nphase %u/%u  %s  %s bs=%s %s  %u job%s, %u workers on %u nodes%s\n", p + 1,
+                r->nphases, a->name, rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?",
+                rb_fmt_size_exact(b1, sizeof b1, a->bs), a->direct ? "direct" : "buffered",
+                sp->njobs, sp->njobs == 1 ? "" : "s", a->nworkers, a->nnodes,
+                a->partial ? "  PARTIAL" : "");
+        fprintf(f, "  %-28s %s\n", "aggregate (parent sees)", s_bw(b1, sizeof b1, a->aggregate_bw));
+        fprintf(f, "  %-28s %s\n", "sum of rates (children see)",
+                s_bw(b1, sizeof b1, a->sum_of_rates_bw));
+        fprintf(f, "  %-28s %s  (until the first worker ended, %.3f s)\n", "stonewall",
+                s_bw(b1, sizeof b1, a->stonewall_bw), a->stonewall_s);
+        fprintf(f, "  %-28s min %s  avg %s  max %s\n", "per worker",
+                s_bw(b1, sizeof b1, a->worker_bw_min), s_bw(b2, sizeof b2, a->worker_bw_avg),
+                s_bw(b3, sizeof b3, a->worker_bw_max));
+        fprintf(f, "  %-28s %.0f  (%" PRIu64 " ops)\n", "IOPS", a->iops, a->ops);
+        fprintf(f, "  %-28s %s in %.3f s, %" PRIu64 " errors\n", "moved",
+                rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
+        fprintf(f, "  %-28s %.3f ms\n", "start skew", a->start_skew_s * 1e3);
+        fprintf(f,
+                "  %-28s min %.1f  p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  (us, "
+                "+-%.1f%%)\n",
+                "latency", a->hist.count ? s_us(a->hist.min) : 0,
+                s_us(rb_hist_percentile(&a->hist, 50)), s_us(rb_hist_percentile(&a->hist, 90)),
+                s_us(rb_hist_percentile(&a->hist, 99)), s_us(rb_hist_percentile(&a->hist, 99.9)),
+                a->hist.count ? s_us(a->hist.max) : 0, RB_HIST_REL_ERROR * 100);
+        fprintf(f, "  %-16s %-10s %-8s %12s %24s %10s\n", "node", "rack", "status", "bytes",
+                "bandwidth", "IOPS");
+        for (uint32_t n = 0; n < a->nnodes; n++) {
+            const rb_agg_node_t *an = &a->nodes[n];
+            fprintf(f, "  %-16s %-10s %-8s %12s %24s %10.0f\n", an->name, an->rack,
+                    rb_node_status_name(an->status), rb_fmt_size(b1, sizeof b1, (double)an->bytes),
+                    s_bw(b2, sizeof b2, an->bw), an->iops);
+            if (an->error[0])
+                fprintf(f, "    error: %s\n", an->error);
+        }
+    }
+    fflush(f);
+    return ferror(f) ? -EIO : 0;
+}
+
+void rb_samples_csv_header(FILE *f)
+{
+    fprintf(f, "t_s,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,lat_p50_us,lat_p99_us,"
+               "lat_max_us\n");
+}
+
+void rb_samples_csv_row(FILE *f, double t_s, const char *phase, const char *node, const char *rack,
+                        const char *job, double interval_s, const rb_job_stat_t *js)
+{
+    const rb_hist_t *h = js->hist;
+    double bw = interval_s > 0 ? (double)js->bytes / interval_s : 0;
+    double iops = interval_s > 0 ? (double)js->ops / interval_s : 0;
+    fprintf(f,
+            "%.3f,%s,%s,%s,%s,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.0f,%.1f,%.1f,%.1f,%.1f\n",
+            t_s, phase, node, rack, job, interval_s, js->bytes, js->ops, js->errors, bw, iops,
+            h ? s_us(rb_hist_percentile(h, 50)) : 0, h ? s_us(rb_hist_percentile(h, 99)) : 0,
+            h && h->count ? s_us(h->max) : 0);
+}

@@ -1,0 +1,52 @@
+/* What a run leaves for people and scripts: summary.json (schema
+ * rackbench.summary/1, docs/report-schema.md) and report.txt. */
+#ifndef RB_REPORT_H
+#define RB_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rb_aggregate.h"
+
+#define RB_SUMMARY_SCHEMA "rackbench.summary/1"
+
+typedef struct rb_report_node {
+    char name[RB_NAME_MAX];
+    char rack[RB_NAME_MAX];
+    char hostname[RB_NAME_MAX];
+    char version[RB_NAME_MAX];
+    rb_node_status_t status;
+    char error[RB_REASON_MAX];
+    uint32_t cores;
+    uint64_t ram_bytes;
+    int64_t clock_offset_ns;
+    uint64_t clock_rtt_ns;
+    uint64_t removed_files;
+} rb_report_node_t;
+
+typedef struct rb_run_result {
+    char run_id[RB_NAME_MAX];
+    const char *plan_source;   /* borrowed */
+    uint64_t started_wall_ns;  /* wall clock at start */
+    double duration_s;         /* whole run, coordinator clock */
+    int status;                /* 0 ok, else the run failed */
+    char error[RB_REASON_MAX]; /* why it failed */
+    uint32_t nnodes;
+    rb_report_node_t *nodes;      /* borrowed */
+    uint32_t nphases;             /* phases that ran (or began) */
+    const rb_phase_spec_t *specs; /* borrowed, nphases entries at least */
+    rb_phase_agg_t *phases;       /* borrowed, nphases entries */
+} rb_run_result_t;
+
+/* Writes summary.json to f. Returns 0 or -errno. */
+int rb_report_json(const rb_run_result_t *r, FILE *f);
+
+/* Writes the human report to f. Returns 0 or -errno. */
+int rb_report_text(const rb_run_result_t *r, FILE *f);
+
+/* Header of samples.csv, and one row of it (one node, job and interval). */
+void rb_samples_csv_header(FILE *f);
+void rb_samples_csv_row(FILE *f, double t_s, const char *phase, const char *node, const char *rack,
+                        const char *job, double interval_s, const rb_job_stat_t *js);
+
+#endif

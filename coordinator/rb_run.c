@@ -1,0 +1,949 @@
+/* Drives one run from the coordinator's side, on one ROUTER socket and one
+ * thread: gather → clock sync → PLAN → READY → (GO → SAMPLE… → DONE) per
+ * phase → END, then the run folder. */
+#include <czmq.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rb_aggregate.h"
+#include "rb_fleet.h"
+#include "rb_log.h"
+#include "rb_report.h"
+#include "rb_run.h"
+#include "rb_time.h"
+#include "rb_units.h"
+
+#define S_DEFAULT_BIND "tcp://*:7770"
+#define S_GO_LEAD_NS   (250 * RB_NS_PER_MS) /* GO this far ahead, plus 2 RTT */
+#define S_END_WAIT_NS  (30 * RB_NS_PER_S)
+#define S_POLL_MS      20
+#define S_MAX_REJECTS  8
+#define S_NAME_CHARS   "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
+
+typedef struct s_child {
+    pid_t pid; /* local agent process, 0 once reaped */
+    char name[RB_NAME_MAX];
+    int status; /* waitpid status once reaped */
+} s_child_t;
+
+typedef struct s_run {
+    const rb_run_opts_t *o;
+    const rb_plan_t *plan;
+    zsock_t *router;
+    zpoller_t *poller;
+    char endpoint[256]; /* what agents connect to (local runs) */
+    rb_fleet_t fleet;
+    uint32_t expect; /* agents to wait for */
+    char *want;      /* copy of --nodes, NUL-separated names */
+    uint32_t nwant;
+    char run_id[RB_NAME_MAX];
+    char dir[PATH_MAX]; /* run folder */
+    FILE *samples;      /* samples.csv, appended as samples arrive */
+    s_child_t *children;
+    uint32_t nchildren;
+    uint64_t t_start; /* coordinator clock at start */
+    uint64_t wall_start;
+    uint64_t next_hb;
+    int gathering;       /* still accepting HELLOs */
+    uint32_t cur_phase;  /* phase running (valid in phases) */
+    uint64_t t_go;       /* its GO time, coordinator clock */
+    uint64_t live_bytes; /* bytes in samples since the last progress line */
+    uint64_t live_ops;
+    uint64_t next_live;
+    int failed;                                 /* the run failed */
+    char error[RB_REASON_MAX];                  /* why (first cause) */
+    char rejects[S_MAX_REJECTS][RB_REASON_MAX]; /* peers we turned away */
+    uint32_t nrejects;
+    rb_phase_agg_t *aggs; /* per phase that ran */
+    uint32_t phases_run;
+} s_run_t;
+
+static volatile sig_atomic_t s_interrupted;
+
+static void s_on_signal(int sig)
+{
+    (void)sig;
+    s_interrupted = 1;
+}
+
+static void s_fail(s_run_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void s_fail(s_run_t *r, const char *fmt, ...)
+{
+    if (r->failed)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->error, sizeof r->error, fmt, ap);
+    va_end(ap);
+    r->failed = 1;
+    rb_error("%s", r->error);
+}
+
+static void s_reject(s_run_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void s_reject(s_run_t *r, const char *fmt, ...)
+{
+    char msg[RB_REASON_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    for (uint32_t i = 0; i < r->nrejects; i++)
+        if (strcmp(r->rejects[i], msg) == 0)
+            return;
+    rb_warn("%s", msg);
+    if (r->nrejects < S_MAX_REJECTS)
+        snprintf(r->rejects[r->nrejects++], RB_REASON_MAX, "%s", msg);
+}
+
+/* Sends m to the agent whose routing id is id (len bytes). 0 or -errno. */
+static int s_send_to(s_run_t *r, const void *id, size_t idlen, const rb_msg_t *m)
+{
+    rb_err_t err;
+    void *buf = NULL;
+    size_t len = 0;
+    rb_err_clear(&err);
+    int rc = rb_msg_encode(m, &buf, &len, &err);
+    if (rc < 0) {
+        rb_error("cannot encode %s: %s", rb_msg_type_name(m->type), err.msg);
+        return rc;
+    }
+    zmsg_t *z = zmsg_new();
+    zmsg_addmem(z, id, idlen);
+    zmsg_addmem(z, buf, len);
+    free(buf);
+    rc = zmsg_send(&z, r->router);
+    zmsg_destroy(&z);
+    return rc < 0 ? -EHOSTUNREACH : 0;
+}
+
+static void s_send(s_run_t *r, rb_node_t *n, const rb_msg_t *m)
+{
+    if (s_send_to(r, n->hello.name, strlen(n->hello.name), m) < 0 && n->state != RB_AGENT_GONE)
+        rb_node_out(n, RB_NODE_LOST, "cannot reach agent %s (disconnected)", n->hello.name);
+}
+
+static void s_send_ping(s_run_t *r, rb_node_t *n)
+{
+    rb_msg_t m = {.type = RB_MSG_PING};
+    m.u.ping.seq = n->pings;
+    m.u.ping.t_coord_ns = rb_mono_ns();
+    s_send(r, n, &m);
+}
+
+static void s_send_reason(s_run_t *r, rb_node_t *n, rb_msg_type_t type, int code,
+                          const char *reason)
+{
+    rb_msg_t m = {.type = type};
+    rb_msg_reason_t *b = type == RB_MSG_ABORT ? &m.u.abort : &m.u.error;
+    snprintf(b->run_id, sizeof b->run_id, "%s", r->run_id);
+    b->code = code;
+    snprintf(b->reason, sizeof b->reason, "%s", reason);
+    s_send(r, n, &m);
+}
+
+static int s_wanted(const s_run_t *r, const char *name)
+{
+    if (!r->want)
+        return 1;
+    const char *p = r->want;
+    for (uint32_t i = 0; i < r->nwant; i++, p += strlen(p) + 1)
+        if (strcmp(p, name) == 0)
+            return 1;
+    return 0;
+}
+
+static void s_on_hello(s_run_t *r, const char *id, rb_msg_hello_t *h, uint64_t now)
+{
+    rb_node_t *n = rb_fleet_find(&r->fleet, h->name);
+    if (n) {
+        n->last_seen_ns = now;
+        return; /* repeated HELLO: it has not heard us yet */
+    }
+    rb_msg_t no = {.type = RB_MSG_ERROR};
+    no.u.error.code = -EPERM;
+    if (strcmp(id, h->name) != 0) {
+        snprintf(no.u.error.reason, sizeof no.u.error.reason,
+                 "HELLO name '%s' differs from the routing id '%s'", h->name, id);
+    } else if (strspn(h->name, S_NAME_CHARS) != strlen(h->name) ||
+               strspn(h->rack, S_NAME_CHARS) != strlen(h->rack) || !h->rack[0]) {
+        snprintf(no.u.error.reason, sizeof no.u.error.reason,
+                 "node name '%s' or rack '%s' has characters outside [A-Za-z0-9._-]", h->name,
+                 h->rack);
+    } else if (!r->gathering) {
+        snprintf(no.u.error.reason, sizeof no.u.error.reason, "run %s has started without agent %s",
+                 r->run_id, h->name);
+    } else if (!s_wanted(r, h->name)) {
+        snprintf(no.u.error.reason, sizeof no.u.error.reason, "agent %s is not in --nodes",
+                 h->name);
+    } else if (r->fleet.n >= r->expect) {
+        snprintf(no.u.error.reason, sizeof no.u.error.reason,
+                 "agent %s is one more than the %u expected", h->name, r->expect);
+    } else {
+        n = rb_fleet_add(&r->fleet, h, now);
+        if (!n) {
+            s_fail(r, "out of memory registering agent %s", h->name);
+            return;
+        }
+        rb_info("agent %s (rack %s, host %s, %u cores, %s) joined", h->name, h->rack, h->hostname,
+                h->cores, h->agent_version);
+        s_send_ping(r, n);
+        return;
+    }
+    s_reject(r, "turned away peer %s: %s", id, no.u.error.reason);
+    s_send_to(r, id, strlen(id), &no);
+}
+
+static void s_on_sample(s_run_t *r, rb_node_t *n, const rb_msg_sample_t *s)
+{
+    if (strcmp(s->run_id, r->run_id) != 0 || s->phase != r->cur_phase ||
+        s->phase >= r->plan->nphases)
+        return;
+    const rb_phase_spec_t *ph = &r->plan->phases[s->phase];
+    uint64_t end = (uint64_t)((int64_t)s->t_end_ns - n->offset_ns);
+    double t_s = ((double)end - (double)r->t_go) / 1e9;
+    double interval_s =
+        s->t_end_ns > s->t_start_ns ? (double)(s->t_end_ns - s->t_start_ns) / 1e9 : 0;
+    for (uint32_t j = 0; j < s->njobs; j++) {
+        const rb_job_stat_t *js = &s->jobs[j];
+        if (js->job >= ph->njobs)
+            continue;
+        if (r->samples)
+            rb_samples_csv_row(r->samples, t_s, ph->name, n->hello.name, n->hello.rack,
+                               ph->jobs[js->job].name, interval_s, js);
+        r->live_bytes += js->bytes;
+        r->live_ops += js->ops;
+    }
+    if (r->samples)
+        fflush(r->samples);
+}
+
+static void s_on_done(s_run_t *r, rb_node_t *n, rb_msg_t *m)
+{
+    rb_msg_done_t *d = &m->u.done;
+    if (strcmp(d->run_id, r->run_id) != 0 || d->phase != r->cur_phase ||
+        n->state != RB_AGENT_RUNNING)
+        return;
+    const rb_phase_spec_t *ph = &r->plan->phases[d->phase];
+    /* The DONE must describe the phase we sent: one entry per worker and job. */
+    for (uint32_t i = 0; i < d->nworkers; i++) {
+        if (d->workers[i].job >= ph->njobs ||
+            d->workers[i].worker >= ph->jobs[d->workers[i].job].numjobs) {
+            rb_node_out(n, RB_NODE_FAILED, "DONE for phase %s names a worker the plan lacks",
+                        ph->name);
+            return;
+        }
+    }
+    if (d->status != 0) {
+        rb_warn("agent %s: phase %s failed: %s", n->hello.name, ph->name, d->error);
+        if (n->status == RB_NODE_OK) {
+            n->status = RB_NODE_FAILED;
+            snprintf(n->error, sizeof n->error, "phase %s: %s", ph->name, d->error);
+        }
+    }
+    n->done[d->phase] = *m; /* take over the arrays */
+    memset(m, 0, sizeof *m);
+    n->state = RB_AGENT_PHASE_DONE;
+}
+
+static void s_dispatch(s_run_t *r, const char *id, const void *data, size_t len, uint64_t now)
+{
+    rb_msg_t m;
+    rb_err_t err;
+    rb_err_clear(&err);
+    int rc = rb_msg_decode(data, len, &m, &err);
+    rb_node_t *n = rb_fleet_find(&r->fleet, id);
+    if (rc < 0) {
+        rb_msg_t e = {.type = RB_MSG_ERROR};
+        e.u.error.code = rc;
+        snprintf(e.u.error.reason, sizeof e.u.error.reason,
+                 "coordinator cannot read your message: %s", err.msg);
+        s_send_to(r, id, strlen(id), &e);
+        if (n && n->state != RB_AGENT_GONE)
+            rb_node_out(n, RB_NODE_FAILED, "bad message from agent: %s", err.msg);
+        else
+            s_reject(r, "peer %s: %s", id, err.msg);
+        return;
+    }
+    if (m.type == RB_MSG_HELLO) {
+        s_on_hello(r, id, &m.u.hello, now);
+        rb_msg_fini(&m);
+        return;
+    }
+    if (!n && r->gathering && m.type == RB_MSG_HEARTBEAT) {
+        /* An agent still attached to an earlier coordinator: ask it to introduce itself. */
+        rb_msg_t e = {.type = RB_MSG_ERROR};
+        e.u.error.code = -ENOTCONN;
+        snprintf(e.u.error.reason, sizeof e.u.error.reason, "unknown agent %s: say HELLO", id);
+        s_send_to(r, id, strlen(id), &e);
+    }
+    if (!n || n->state == RB_AGENT_GONE) {
+        rb_debug("ignoring %s from %s", rb_msg_type_name(m.type), id);
+        rb_msg_fini(&m);
+        return;
+    }
+    n->last_seen_ns = now;
+    switch (m.type) {
+    case RB_MSG_PONG:
+        if (n->state == RB_AGENT_SYNCING && m.u.pong.t_coord_ns <= now) {
+            rb_node_clock_sample(n, m.u.pong.t_coord_ns, m.u.pong.t_agent_ns, now);
+            if (n->pings < RB_FLEET_PINGS)
+                s_send_ping(r, n);
+            else
+                n->state = RB_AGENT_SYNCED;
+        }
+        break;
+    case RB_MSG_READY:
+        if (n->state == RB_AGENT_PLANNED && strcmp(m.u.ready.run_id, r->run_id) == 0) {
+            n->state = RB_AGENT_READY;
+            if (m.u.ready.prefill_bytes) {
+                char b[32];
+                rb_info("agent %s laid out %s for read phases", n->hello.name,
+                        rb_fmt_size(b, sizeof b, (double)m.u.ready.prefill_bytes));
+            }
+        }
+        break;
+    case RB_MSG_REFUSED:
+        rb_node_out(n, RB_NODE_REFUSED, "%s", m.u.refused.reason);
+        s_fail(r, "agent %s refused the plan: %s", n->hello.name, m.u.refused.reason);
+        break;
+    case RB_MSG_SAMPLE:
+        s_on_sample(r, n, &m.u.sample);
+        break;
+    case RB_MSG_DONE:
+        s_on_done(r, n, &m);
+        break;
+    case RB_MSG_HEARTBEAT:
+        break;
+    case RB_MSG_END:
+        n->removed_files = m.u.end.removed_files;
+        if (m.u.end.status < 0 && n->status == RB_NODE_OK) {
+            n->status = RB_NODE_FAILED;
+            snprintf(n->error, sizeof n->error, "cleanup failed (%s)", strerror(-m.u.end.status));
+        }
+        n->state = RB_AGENT_ENDED;
+        break;
+    case RB_MSG_ERROR:
+        rb_warn("agent %s reports: %s", n->hello.name, m.u.error.reason);
+        if (n->status == RB_NODE_OK) {
+            n->status = RB_NODE_FAILED;
+            snprintf(n->error, sizeof n->error, "%s", m.u.error.reason);
+        }
+        break;
+    default:
+        rb_warn("agent %s sent %s, which only a coordinator sends", n->hello.name,
+                rb_msg_type_name(m.type));
+        break;
+    }
+    rb_msg_fini(&m);
+}
+
+static void s_reap_children(s_run_t *r)
+{
+    for (uint32_t i = 0; i < r->nchildren; i++) {
+        s_child_t *c = &r->children[i];
+        if (!c->pid || waitpid(c->pid, &c->status, WNOHANG) != c->pid)
+            continue;
+        c->pid = 0;
+        rb_node_t *n = rb_fleet_find(&r->fleet, c->name);
+        int code = WIFEXITED(c->status) ? WEXITSTATUS(c->status) : 128 + WTERMSIG(c->status);
+        if (n && n->state == RB_AGENT_ENDED)
+            continue;
+        if (n && n->state != RB_AGENT_GONE)
+            rb_node_out(n, RB_NODE_LOST, "local agent process exited with code %d", code);
+        else if (!n && r->gathering)
+            s_fail(r, "local agent %s exited with code %d before joining (see its message above)",
+                   c->name, code);
+    }
+}
+
+/* Waits up to timeout_ms for messages, handles them, then the timers. */
+static void s_pump(s_run_t *r, int timeout_ms)
+{
+    zsock_t *which = zpoller_wait(r->poller, timeout_ms);
+    uint64_t now;
+    while (which || (zsock_events(r->router) & ZMQ_POLLIN)) {
+        which = NULL;
+        zmsg_t *z = zmsg_recv(r->router);
+        if (!z)
+            break;
+        zframe_t *idf = zmsg_first(z);
+        zframe_t *body = zmsg_next(z);
+        if (idf && body && zmsg_size(z) == 2 && zframe_size(idf) < RB_NAME_MAX) {
+            char id[RB_NAME_MAX];
+            memcpy(id, zframe_data(idf), zframe_size(idf));
+            id[zframe_size(idf)] = '\0';
+            if (strlen(id) == zframe_size(idf))
+                s_dispatch(r, id, zframe_data(body), zframe_size(body), rb_mono_ns());
+        }
+        zmsg_destroy(&z);
+    }
+    now = rb_mono_ns();
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        rb_node_t *n = &r->fleet.nodes[i];
+        if (n->state == RB_AGENT_GONE || n->state == RB_AGENT_ENDED)
+            continue;
+        if (now - n->last_seen_ns > r->o->lost_after_ns)
+            rb_node_out(n, RB_NODE_LOST, "silent for %.1f s",
+                        (double)(now - n->last_seen_ns) / 1e9);
+    }
+    if (now >= r->next_hb) {
+        rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};
+        hb.u.heartbeat.t_ns = now;
+        for (uint32_t i = 0; i < r->fleet.n; i++)
+            if (r->fleet.nodes[i].state != RB_AGENT_GONE &&
+                r->fleet.nodes[i].state != RB_AGENT_ENDED)
+                s_send(r, &r->fleet.nodes[i], &hb);
+        r->next_hb = now + r->o->heartbeat_ns;
+    }
+    s_reap_children(r);
+}
+
+static int s_mkdirs(const char *path)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+            return -errno;
+        *p = '/';
+    }
+    if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+        return -errno;
+    return 0;
+}
+
+static int s_write_file(const char *dir, const char *name, const char *text)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -errno;
+    fputs(text, f);
+    return fclose(f) == 0 ? 0 : -errno;
+}
+
+static int s_agent_bin(const rb_run_opts_t *o, char *out, size_t len)
+{
+    if (o->agent_bin) {
+        snprintf(out, len, "%s", o->agent_bin);
+        return 0;
+    }
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n < 0)
+        return -errno;
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash)
+        *slash = '\0';
+    snprintf(out, len, "%s/rackbench-agent", self);
+    return access(out, X_OK) == 0 ? 0 : -errno;
+}
+
+static int s_start_local(s_run_t *r)
+{
+    char bin[PATH_MAX], root[PATH_MAX];
+    const rb_run_opts_t *o = r->o;
+    int rc = s_agent_bin(o, bin, sizeof bin);
+    if (rc < 0) {
+        s_fail(r, "cannot find rackbench-agent beside rackbench (%s); use --agent-bin",
+               strerror(-rc));
+        return rc;
+    }
+    snprintf(root, sizeof root, "%s", r->plan->directory);
+    if ((rc = s_mkdirs(root)) < 0) {
+        s_fail(r, "directory %s: %s", root, strerror(-rc));
+        return rc;
+    }
+    r->children = calloc(o->local, sizeof *r->children);
+    if (!r->children)
+        return -ENOMEM;
+    char hb[32], lost[32];
+    snprintf(hb, sizeof hb, "%llums", (unsigned long long)(o->heartbeat_ns / RB_NS_PER_MS));
+    snprintf(lost, sizeof lost, "%llums", (unsigned long long)(o->lost_after_ns / RB_NS_PER_MS));
+    fflush(NULL);
+    for (uint32_t i = 0; i < o->local; i++) {
+        s_child_t *c = &r->children[i];
+        snprintf(c->name, sizeof c->name, "local-%u", i + 1);
+        const char *argv[] = {bin,
+                              "--coordinator",
+                              r->endpoint,
+                              "--name",
+                              c->name,
+                              "--rack",
+                              "local",
+                              "--root",
+                              root,
+                              "--once",
+                              "--heartbeat",
+                              hb,
+                              "--lost-after",
+                              lost,
+                              o->verbose ? "--verbose" : "--quiet",
+                              NULL};
+        pid_t pid = fork();
+        if (pid < 0) {
+            s_fail(r, "cannot start local agent %s: %s", c->name, strerror(errno));
+            return -errno;
+        }
+        if (pid == 0) {
+            /* The agent goes when we go, even if we are killed. */
+            prctl(PR_SET_PDEATHSIG, SIGTERM);
+            execv(bin, (char *const *)argv);
+            fprintf(stderr, "rackbench: cannot run %s: %s\n", bin, strerror(errno));
+            _exit(127);
+        }
+        c->pid = pid;
+        r->nchildren++;
+    }
+    return 0;
+}
+
+static void s_stop_children(s_run_t *r)
+{
+    /* Agents that confirmed the end exit by themselves; the others are told to. */
+    for (uint32_t i = 0; i < r->nchildren; i++) {
+        s_child_t *c = &r->children[i];
+        rb_node_t *n = rb_fleet_find(&r->fleet, c->name);
+        if (c->pid && (!n || n->state != RB_AGENT_ENDED))
+            kill(c->pid, SIGTERM);
+    }
+    uint64_t deadline = rb_mono_ns() + 5 * RB_NS_PER_S;
+    for (;;) {
+        uint32_t alive = 0;
+        for (uint32_t i = 0; i < r->nchildren; i++) {
+            s_child_t *c = &r->children[i];
+            if (c->pid && waitpid(c->pid, &c->status, WNOHANG) == c->pid)
+                c->pid = 0;
+            alive += c->pid != 0;
+        }
+        if (!alive)
+            return;
+        if (rb_mono_ns() > deadline) {
+            for (uint32_t i = 0; i < r->nchildren; i++)
+                if (r->children[i].pid) {
+                    rb_warn("local agent %s still running; killing it", r->children[i].name);
+                    kill(r->children[i].pid, SIGKILL);
+                    waitpid(r->children[i].pid, &r->children[i].status, 0);
+                    r->children[i].pid = 0;
+                }
+            return;
+        }
+        usleep(10000);
+    }
+}
+
+static uint32_t s_count_synced(const s_run_t *r)
+{
+    return rb_fleet_count(&r->fleet, RB_AGENT_SYNCED);
+}
+
+static int s_gather(s_run_t *r)
+{
+    uint64_t deadline = rb_mono_ns() + r->o->wait_ns;
+    while (!r->failed && !s_interrupted) {
+        if (r->fleet.n == r->expect && s_count_synced(r) == r->expect)
+            break;
+        if (rb_mono_ns() > deadline) {
+            char missing[RB_REASON_MAX] = "";
+            if (r->want) {
+                const char *p = r->want;
+                for (uint32_t i = 0; i < r->nwant; i++, p += strlen(p) + 1)
+                    if (!rb_fleet_find(&r->fleet, p)) {
+                        size_t u = strlen(missing);
+                        snprintf(missing + u, sizeof missing - u, " %s", p);
+                    }
+            }
+            s_fail(r, "%u of %u agents joined (%u with clocks synced) within %.0f s%s%s%s",
+                   r->fleet.n, r->expect, s_count_synced(r), (double)r->o->wait_ns / 1e9,
+                   missing[0] ? "; missing:" : "", missing,
+                   r->nrejects ? "; see the turned-away peers above" : "");
+            return -ETIMEDOUT;
+        }
+        if (rb_fleet_active(&r->fleet) < r->fleet.n) {
+            s_fail(r, "an agent was lost while joining");
+            return -EIO;
+        }
+        s_pump(r, S_POLL_MS);
+    }
+    if (s_interrupted)
+        s_fail(r, "interrupted");
+    r->gathering = 0;
+    return r->failed ? -EIO : 0;
+}
+
+static int s_send_plan(s_run_t *r)
+{
+    rb_msg_t m = {.type = RB_MSG_PLAN};
+    snprintf(m.u.plan.run_id, sizeof m.u.plan.run_id, "%s", r->run_id);
+    m.u.plan.interval_ns = r->plan->interval_ns;
+    m.u.plan.nphases = r->plan->nphases;
+    m.u.plan.phases = r->plan->phases;
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        rb_node_t *n = &r->fleet.nodes[i];
+        if (n->state != RB_AGENT_SYNCED)
+            continue;
+        n->state = RB_AGENT_PLANNED;
+        s_send(r, n, &m);
+    }
+    while (!r->failed && !s_interrupted) {
+        if (rb_fleet_count(&r->fleet, RB_AGENT_PLANNED) == 0)
+            break;
+        s_pump(r, S_POLL_MS);
+    }
+    if (s_interrupted)
+        s_fail(r, "interrupted");
+    if (!r->failed && rb_fleet_count(&r->fleet, RB_AGENT_READY) != r->fleet.n)
+        s_fail(r, "%u of %u agents became ready", rb_fleet_count(&r->fleet, RB_AGENT_READY),
+               r->fleet.n);
+    return r->failed ? -EIO : 0;
+}
+
+static void s_live_line(s_run_t *r, const rb_phase_spec_t *ph, uint64_t now, double span_s)
+{
+    char b[64];
+    uint32_t running = rb_fleet_count(&r->fleet, RB_AGENT_RUNNING);
+    uint32_t done = rb_fleet_count(&r->fleet, RB_AGENT_PHASE_DONE);
+    fprintf(stderr, "rackbench: %7.1fs  %-16s %s  %8.0f IOPS  nodes running %u, done %u\n",
+            (double)(now - r->t_go) / 1e9, ph->name,
+            rb_fmt_bw(b, sizeof b, span_s > 0 ? (double)r->live_bytes / span_s : 0),
+            span_s > 0 ? (double)r->live_ops / span_s : 0, running, done);
+    r->live_bytes = 0;
+    r->live_ops = 0;
+}
+
+static void s_run_phase(s_run_t *r, uint32_t p)
+{
+    const rb_phase_spec_t *ph = &r->plan->phases[p];
+    uint64_t max_rtt = 0;
+    for (uint32_t i = 0; i < r->fleet.n; i++)
+        if (r->fleet.nodes[i].state == RB_AGENT_READY && r->fleet.nodes[i].best_rtt_ns > max_rtt)
+            max_rtt = r->fleet.nodes[i].best_rtt_ns;
+    r->cur_phase = p;
+    r->t_go = rb_mono_ns() + S_GO_LEAD_NS + 2 * max_rtt;
+    rb_info("phase %u/%u %s: GO for %u agents", p + 1, r->plan->nphases, ph->name,
+            rb_fleet_count(&r->fleet, RB_AGENT_READY));
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        rb_node_t *n = &r->fleet.nodes[i];
+        if (n->state != RB_AGENT_READY)
+            continue;
+        rb_msg_t go = {.type = RB_MSG_GO};
+        snprintf(go.u.go.run_id, sizeof go.u.go.run_id, "%s", r->run_id);
+        go.u.go.phase = p;
+        go.u.go.t_go_ns = r->t_go;
+        go.u.go.offset_ns = n->offset_ns;
+        n->state = RB_AGENT_RUNNING;
+        s_send(r, n, &go);
+    }
+    r->live_bytes = r->live_ops = 0;
+    r->next_live = r->t_go + r->plan->interval_ns;
+    uint64_t last_live = r->t_go;
+    while (rb_fleet_count(&r->fleet, RB_AGENT_RUNNING) > 0 && !s_interrupted) {
+        s_pump(r, S_POLL_MS);
+        uint64_t now = rb_mono_ns();
+        if (now >= r->next_live) {
+            if (!r->o->quiet)
+                s_live_line(r, ph, now, (double)(now - last_live) / 1e9);
+            last_live = now;
+            while (r->next_live <= now)
+                r->next_live += r->plan->interval_ns;
+        }
+    }
+    if (s_interrupted)
+        s_fail(r, "interrupted during phase %s", ph->name);
+
+    rb_agg_input_t *in = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *in);
+    if (!in) {
+        s_fail(r, "out of memory");
+        return;
+    }
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        rb_node_t *n = &r->fleet.nodes[i];
+        in[i] =
+            (rb_agg_input_t){.name = n->hello.name,
+                             .rack = n->hello.rack,
+                             .offset_ns = n->offset_ns,
+                             .status = n->state == RB_AGENT_GONE ? n->status : RB_NODE_OK,
+                             .done = n->done[p].type == RB_MSG_DONE ? &n->done[p].u.done : NULL};
+        if (n->state == RB_AGENT_PHASE_DONE)
+            n->state = RB_AGENT_READY;
+    }
+    if (rb_aggregate_phase(ph, in, r->fleet.n, &r->aggs[p]) < 0)
+        s_fail(r, "out of memory");
+    r->phases_run = p + 1;
+    free(in);
+    char b[64];
+    rb_info("phase %s: %s aggregate", ph->name, rb_fmt_bw(b, sizeof b, r->aggs[p].aggregate_bw));
+}
+
+/* Tells every agent still with us to end (or abort) and waits for them to clean up. */
+static void s_finish_agents(s_run_t *r)
+{
+    rb_msg_t end = {.type = RB_MSG_END};
+    snprintf(end.u.end.run_id, sizeof end.u.end.run_id, "%s", r->run_id);
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        rb_node_t *n = &r->fleet.nodes[i];
+        if (n->state == RB_AGENT_GONE || n->state == RB_AGENT_ENDED)
+            continue;
+        if (r->failed)
+            s_send_reason(r, n, RB_MSG_ABORT, -ECANCELED, r->error);
+        else
+            s_send(r, n, &end);
+    }
+    uint64_t deadline = rb_mono_ns() + S_END_WAIT_NS;
+    while (rb_mono_ns() < deadline) {
+        uint32_t waiting = 0;
+        for (uint32_t i = 0; i < r->fleet.n; i++)
+            waiting += r->fleet.nodes[i].state != RB_AGENT_GONE &&
+                       r->fleet.nodes[i].state != RB_AGENT_ENDED;
+        if (!waiting)
+            break;
+        s_pump(r, S_POLL_MS);
+    }
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        rb_node_t *n = &r->fleet.nodes[i];
+        if (n->state != RB_AGENT_GONE && n->state != RB_AGENT_ENDED)
+            rb_node_out(n, RB_NODE_LOST, "did not confirm the end of the run");
+    }
+}
+
+static int s_write_reports(s_run_t *r)
+{
+    rb_report_node_t *nodes = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *nodes);
+    if (!nodes)
+        return -ENOMEM;
+    int failed_nodes = 0;
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        const rb_node_t *n = &r->fleet.nodes[i];
+        rb_report_node_t *o = &nodes[i];
+        snprintf(o->name, sizeof o->name, "%s", n->hello.name);
+        snprintf(o->rack, sizeof o->rack, "%s", n->hello.rack);
+        snprintf(o->hostname, sizeof o->hostname, "%s", n->hello.hostname);
+        snprintf(o->version, sizeof o->version, "%s", n->hello.agent_version);
+        o->status = n->status;
+        snprintf(o->error, sizeof o->error, "%s", n->error);
+        o->cores = n->hello.cores;
+        o->ram_bytes = n->hello.ram_bytes;
+        o->clock_offset_ns = n->offset_ns;
+        o->clock_rtt_ns = n->best_rtt_ns == UINT64_MAX ? 0 : n->best_rtt_ns;
+        o->removed_files = n->removed_files;
+        failed_nodes += n->status != RB_NODE_OK;
+    }
+    if (!r->failed && failed_nodes)
+        s_fail(r, "%d of %u nodes did not complete the run cleanly", failed_nodes, r->fleet.n);
+    rb_run_result_t res = {.plan_source = r->plan->source,
+                           .started_wall_ns = r->wall_start,
+                           .duration_s = (double)(rb_mono_ns() - r->t_start) / 1e9,
+                           .status = r->failed,
+                           .nnodes = r->fleet.n,
+                           .nodes = nodes,
+                           .nphases = r->phases_run,
+                           .specs = r->plan->phases,
+                           .phases = r->aggs};
+    snprintf(res.run_id, sizeof res.run_id, "%s", r->run_id);
+    snprintf(res.error, sizeof res.error, "%s", r->error);
+    int rc = 0;
+    char path[PATH_MAX];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/summary.json", r->dir);
+    if (!(f = fopen(path, "w")) || rb_report_json(&res, f) < 0 || fclose(f) != 0) {
+        rc = -EIO;
+        rb_error("cannot write %s: %s", path, strerror(errno));
+    }
+    snprintf(path, sizeof path, "%s/report.txt", r->dir);
+    if (!(f = fopen(path, "w")) || rb_report_text(&res, f) < 0 || fclose(f) != 0) {
+        rc = -EIO;
+        rb_error("cannot write %s: %s", path, strerror(errno));
+    }
+    rb_report_text(&res, stdout);
+    printf("\nrun folder: %s\n", r->dir);
+    fflush(stdout);
+    free(nodes);
+    return rc;
+}
+
+static int s_make_run_dir(s_run_t *r)
+{
+    char stamp[32];
+    time_t t = (time_t)(r->wall_start / RB_NS_PER_S);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    snprintf(r->run_id, sizeof r->run_id, "%s-%04x", stamp,
+             (unsigned)((r->wall_start / 1000 ^ (uint64_t)getpid() * 2654435761u) & 0xffff));
+    const char *out = r->o->out_dir ? r->o->out_dir : "runs";
+    int rc = s_mkdirs(out);
+    if (rc < 0) {
+        s_fail(r, "--out %s: %s", out, strerror(-rc));
+        return rc;
+    }
+    snprintf(r->dir, sizeof r->dir, "%s/%s", out, r->run_id);
+    if (mkdir(r->dir, 0755) < 0) {
+        s_fail(r, "run folder %s: %s", r->dir, strerror(errno));
+        return -errno;
+    }
+    if ((rc = s_write_file(r->dir, "plan.ini", r->plan->text)) < 0) {
+        s_fail(r, "%s/plan.ini: %s", r->dir, strerror(-rc));
+        return rc;
+    }
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/samples.csv", r->dir);
+    if (!(r->samples = fopen(path, "w"))) {
+        s_fail(r, "%s: %s", path, strerror(errno));
+        return -errno;
+    }
+    rb_samples_csv_header(r->samples);
+    return 0;
+}
+
+static int s_bind(s_run_t *r)
+{
+    const char *ep = r->o->bind ? r->o->bind : r->o->local ? "tcp://127.0.0.1:*" : S_DEFAULT_BIND;
+    r->router = zsock_new(ZMQ_ROUTER);
+    if (!r->router) {
+        s_fail(r, "cannot create a ZeroMQ socket");
+        return -ENOMEM;
+    }
+    zsock_set_router_mandatory(r->router, 1);
+    zsock_set_linger(r->router, 1000);
+    zsock_set_sndhwm(r->router, 100000);
+    zsock_set_rcvhwm(r->router, 100000);
+    zsock_set_maxmsgsize(r->router, RB_PROTO_MAX_FRAME);
+    int port = zsock_bind(r->router, "%s", ep);
+    if (port < 0) {
+        s_fail(r, "--bind %s: %s", ep, zmq_strerror(zmq_errno()));
+        return -EADDRINUSE;
+    }
+    if (port > 0 && strstr(ep, "tcp://") == ep) {
+        /* Wildcard port: agents connect to what the system chose. */
+        char host[200];
+        const char *h = ep + 6;
+        size_t hl = strcspn(h, ":");
+        snprintf(host, sizeof host, "%.*s", (int)hl, h);
+        if (strcmp(host, "*") == 0 || strcmp(host, "0.0.0.0") == 0)
+            snprintf(host, sizeof host, "127.0.0.1");
+        snprintf(r->endpoint, sizeof r->endpoint, "tcp://%s:%d", host, port);
+    } else {
+        snprintf(r->endpoint, sizeof r->endpoint, "%s", ep);
+    }
+    r->poller = zpoller_new(r->router, NULL);
+    rb_info("run %s: coordinator on %s, waiting for %u agents", r->run_id, r->endpoint, r->expect);
+    return 0;
+}
+
+static int s_parse_nodes(s_run_t *r, const char *csv)
+{
+    r->want = strdup(csv);
+    if (!r->want)
+        return -ENOMEM;
+    size_t len = strlen(r->want);
+    r->nwant = 0;
+    const char *start = r->want;
+    for (size_t i = 0; i <= len; i++) {
+        if (r->want[i] != ',' && r->want[i] != '\0')
+            continue;
+        r->want[i] = '\0';
+        size_t nl = strlen(start);
+        if (nl == 0 || nl >= RB_NAME_MAX || strspn(start, S_NAME_CHARS) != nl)
+            return -EINVAL;
+        r->nwant++;
+        start = r->want + i + 1;
+    }
+    return 0;
+}
+
+int rb_run(const rb_run_opts_t *o)
+{
+    s_run_t run = {.o = o, .plan = o->plan, .gathering = 1};
+    s_run_t *r = &run;
+    int code = 3;
+
+    if (o->nodes && s_parse_nodes(r, o->nodes) < 0) {
+        fprintf(stderr,
+                "rackbench: --nodes %s: expected names of [A-Za-z0-9._-] separated by ','\n",
+                o->nodes);
+        free(r->want);
+        return 2;
+    }
+    r->expect = o->local ? o->local : r->want ? r->nwant : o->expect;
+    if (r->expect == 0) {
+        fprintf(stderr, "rackbench run: say which agents take part: --local N, --expect N or "
+                        "--nodes a,b,c\n");
+        free(r->want);
+        return 2;
+    }
+    if (o->local && !r->plan->directory[0]) {
+        fprintf(stderr,
+                "rackbench run: --local needs a directory for the local agents' files: "
+                "set directory= in [global] of %s\n",
+                r->plan->source);
+        free(r->want);
+        return 2;
+    }
+    zsys_handler_set(NULL);
+    struct sigaction sa = {.sa_handler = s_on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    r->t_start = rb_mono_ns();
+    r->wall_start = rb_wall_ns();
+    r->next_hb = r->t_start;
+    rb_fleet_init(&r->fleet, r->plan->nphases);
+    r->aggs = calloc(r->plan->nphases, sizeof *r->aggs);
+    if (!r->aggs || s_make_run_dir(r) < 0 || s_bind(r) < 0) {
+        if (!r->failed)
+            s_fail(r, "out of memory");
+        code = r->dir[0] ? 3 : 2;
+        goto out;
+    }
+    if (o->local && s_start_local(r) < 0)
+        goto report;
+    if (s_gather(r) < 0 || s_send_plan(r) < 0)
+        goto finish;
+    for (uint32_t p = 0; p < r->plan->nphases && !r->failed; p++) {
+        if (rb_fleet_active(&r->fleet) == 0) {
+            s_fail(r, "no agent left to run phase %s", r->plan->phases[p].name);
+            break;
+        }
+        s_run_phase(r, p);
+    }
+finish:
+    s_finish_agents(r);
+report:
+    if (r->samples) {
+        fclose(r->samples);
+        r->samples = NULL;
+    }
+    s_stop_children(r);
+    if (s_write_reports(r) < 0 && !r->failed)
+        r->failed = 1;
+    code = r->failed ? 3 : 0;
+out:
+    if (r->samples)
+        fclose(r->samples);
+    s_stop_children(r);
+    for (uint32_t p = 0; r->aggs && p < r->plan->nphases; p++)
+        rb_phase_agg_fini(&r->aggs[p]);
+    free(r->aggs);
+    free(r->children);
+    free(r->want);
+    rb_fleet_fini(&r->fleet);
+    zpoller_destroy(&r->poller);
+    zsock_destroy(&r->router);
+    return code;
+}

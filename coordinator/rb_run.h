@@ -1,0 +1,31 @@
+/* The run controller: binds the coordinator's socket, gathers the agents
+ * (starting local ones itself with --local), syncs clocks, sends the plan,
+ * starts each phase at one time on every node, collects samples and totals,
+ * and writes the run folder. */
+#ifndef RB_RUN_H
+#define RB_RUN_H
+
+#include <stdint.h>
+
+#include "rb_plan.h"
+
+typedef struct rb_run_opts {
+    const rb_plan_t *plan;  /* borrowed, validated */
+    const char *bind;       /* ROUTER endpoint; NULL → default */
+    const char *out_dir;    /* parent of run folders (default "runs") */
+    uint32_t local;         /* start this many agents here (0 = none) */
+    uint32_t expect;        /* wait for this many agents */
+    const char *nodes;      /* or for exactly these, comma-separated */
+    uint64_t wait_ns;       /* how long to wait for agents */
+    uint64_t heartbeat_ns;  /* heartbeat period */
+    uint64_t lost_after_ns; /* agent silent this long → lost */
+    const char *agent_bin;  /* rackbench-agent for --local; NULL → beside this binary */
+    int quiet;              /* no live progress lines */
+    int verbose;            /* more logging, also from local agents */
+} rb_run_opts_t;
+
+/* Runs the plan. Prints the report to stdout and the run folder's path.
+ * Returns the process exit code: 0 done, 2 bad usage, 3 run failed. */
+int rb_run(const rb_run_opts_t *o);
+
+#endif

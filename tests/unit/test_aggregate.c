@@ -1,0 +1,155 @@
+/* The metric definitions of docs/metrics.md, checked on hand-made DONE
+ * messages whose figures can be worked out on paper, and the clock-offset
+ * estimate of the fleet. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rb_aggregate.h"
+#include "rb_fleet.h"
+
+#define MB  1000000ULL
+#define SEC 1000000000ULL
+
+static rb_job_spec_t s_job = {.name = "w", .rw = RB_RW_WRITE, .bs = 1 << 20, .numjobs = 1};
+static rb_phase_spec_t s_phase = {.name = "w", .njobs = 1, .jobs = &s_job};
+
+static rb_worker_stat_t s_worker(uint64_t start, uint64_t end, uint64_t bytes)
+{
+    return (rb_worker_stat_t){
+        .t_start_ns = start, .t_end_ns = end, .bytes = bytes, .ops = bytes / MB};
+}
+
+/* Two nodes, one worker each. Node b's clock runs 100 s ahead of the coordinator.
+ * w1: 0..1 s, 100 MB.  w2: 0.5..2 s, 300 MB, steady (checkpoints on a line). */
+static void test_definitions(void **state)
+{
+    (void)state;
+    rb_checkpt_t cp2[] = {
+        {100 * SEC + SEC / 2, 0}, {100 * SEC + SEC, 100 * MB}, {100 * SEC + 2 * SEC, 300 * MB}};
+    rb_worker_stat_t w1 = s_worker(10 * SEC, 11 * SEC, 100 * MB);
+    rb_worker_stat_t w2 = s_worker(100 * SEC + 10 * SEC + SEC / 2, 100 * SEC + 12 * SEC, 300 * MB);
+    for (int i = 0; i < 3; i++)
+        cp2[i].t_ns += 10 * SEC;
+    w2.checkpts = cp2;
+    w2.ncheckpts = 3;
+    rb_hist_t h1, h2;
+    rb_hist_init(&h1);
+    rb_hist_init(&h2);
+    for (int i = 0; i < 100; i++)
+        rb_hist_record(&h1, 1000);
+    for (int i = 0; i < 300; i++)
+        rb_hist_record(&h2, 5000);
+    rb_job_stat_t j1 = {.bytes = 100 * MB, .ops = 100, .hist = &h1};
+    rb_job_stat_t j2 = {.bytes = 300 * MB, .ops = 300, .hist = &h2};
+    rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1, .njobs = 1, .jobs = &j1};
+    rb_msg_done_t d2 = {.nworkers = 1, .workers = &w2, .njobs = 1, .jobs = &j2};
+    rb_agg_input_t in[] = {{"a", "r1", 0, RB_NODE_OK, &d1},
+                           {"b", "r1", (int64_t)(100 * SEC), RB_NODE_OK, &d2}};
+    rb_phase_agg_t a;
+    assert_int_equal(rb_aggregate_phase(&s_phase, in, 2, &a), 0);
+    assert_int_equal(a.bytes, 400 * MB);
+    assert_int_equal(a.ops, 400);
+    assert_int_equal(a.nworkers, 2);
+    /* parent sees: 400 MB over 2 s (first start 10 s, last end 12 s) */
+    assert_float_equal(a.window_s, 2.0, 1e-9);
+    assert_float_equal(a.aggregate_bw, 200.0 * MB, 1);
+    /* children see: 100 MB/s + 300 MB / 1.5 s */
+    assert_float_equal(a.sum_of_rates_bw, 300.0 * MB, 1);
+    assert_float_equal(a.worker_bw_min, 100.0 * MB, 1);
+    assert_float_equal(a.worker_bw_max, 200.0 * MB, 1);
+    assert_float_equal(a.worker_bw_avg, 150.0 * MB, 1);
+    /* stonewall: at 11 s, w1 has 100 MB and w2 100 MB, over 1 s */
+    assert_float_equal(a.stonewall_s, 1.0, 1e-9);
+    assert_float_equal(a.stonewall_bw, 200.0 * MB, 1);
+    assert_float_equal(a.start_skew_s, 0.5, 1e-9);
+    assert_float_equal(a.iops, 200.0, 1e-6);
+    assert_int_equal(a.hist.count, 400);
+    assert_true(a.aggregate_bw <= a.sum_of_rates_bw);
+    assert_int_equal(a.nnodes, 2);
+    assert_float_equal(a.nodes[1].bw, 200.0 * MB, 1); /* 300 MB over 1.5 s */
+    assert_float_equal(a.nodes[1].window_s, 1.5, 1e-9);
+    assert_int_equal(a.partial, 0);
+    rb_phase_agg_fini(&a);
+    rb_phase_agg_fini(&a);
+}
+
+/* Interpolation between checkpoints, before start and after end. */
+static void test_bytes_at(void **state)
+{
+    (void)state;
+    rb_checkpt_t cp[] = {{2 * SEC, 10}, {4 * SEC, 50}};
+    rb_worker_stat_t w = s_worker(1 * SEC, 5 * SEC, 60);
+    w.checkpts = cp;
+    w.ncheckpts = 2;
+    assert_float_equal(rb_worker_bytes_at(&w, 0, 0), 0, 1e-9);
+    assert_float_equal(rb_worker_bytes_at(&w, 0, 1 * SEC + SEC / 2), 5, 1e-9);
+    assert_float_equal(rb_worker_bytes_at(&w, 0, 3 * SEC), 30, 1e-9);
+    assert_float_equal(rb_worker_bytes_at(&w, 0, 4 * SEC + SEC / 2), 55, 1e-9);
+    assert_float_equal(rb_worker_bytes_at(&w, 0, 9 * SEC), 60, 1e-9);
+    /* the same on a node whose clock is 1 s behind */
+    assert_float_equal(rb_worker_bytes_at(&w, -(int64_t)SEC, 4 * SEC), 30, 1e-9);
+}
+
+/* A node without DONE, and one that failed: the phase is partial, the others count. */
+static void test_partial(void **state)
+{
+    (void)state;
+    rb_worker_stat_t w1 = s_worker(SEC, 2 * SEC, 10 * MB);
+    rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1};
+    rb_msg_done_t d3 = {.status = -5, .nworkers = 0};
+    snprintf(d3.error, sizeof d3.error, "write /x at offset 0: Input/output error");
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1},
+                           {"b", "r", 0, RB_NODE_LOST, NULL},
+                           {"c", "r", 0, RB_NODE_OK, &d3}};
+    rb_phase_agg_t a;
+    assert_int_equal(rb_aggregate_phase(&s_phase, in, 3, &a), 0);
+    assert_int_equal(a.partial, 1);
+    assert_int_equal(a.bytes, 10 * MB);
+    assert_int_equal(a.nodes[1].status, RB_NODE_LOST);
+    assert_int_equal(a.nodes[2].status, RB_NODE_FAILED);
+    assert_string_equal(a.nodes[2].error, d3.error);
+    assert_float_equal(a.aggregate_bw, 10.0 * MB, 1);
+    rb_phase_agg_fini(&a);
+}
+
+/* The clock offset comes from the probe with the smallest round trip. */
+static void test_clock_offset(void **state)
+{
+    (void)state;
+    rb_fleet_t f;
+    rb_msg_hello_t h = {.name = "n1", .rack = "r"};
+    rb_fleet_init(&f, 1);
+    rb_node_t *n = rb_fleet_add(&f, &h, 0);
+    assert_non_null(n);
+    /* true offset +500: agent reads t+500 at the probe's midpoint */
+    rb_node_clock_sample(n, 1000, 1000 + 400 + 500, 1800); /* rtt 800, asymmetric */
+    rb_node_clock_sample(n, 5000, 5000 + 50 + 500, 5100);  /* rtt 100, symmetric */
+    rb_node_clock_sample(n, 9000, 9000 + 10 + 500, 9600);  /* rtt 600 */
+    assert_int_equal(n->pings, 3);
+    assert_int_equal(n->best_rtt_ns, 100);
+    assert_int_equal(n->offset_ns, 500);
+    /* an agent behind the coordinator gives a negative offset */
+    rb_node_clock_sample(n, 20000, 20000 + 20 - 7000, 20040);
+    assert_int_equal(n->offset_ns, -7000);
+    assert_ptr_equal(rb_fleet_find(&f, "n1"), n);
+    assert_null(rb_fleet_find(&f, "n2"));
+    rb_fleet_fini(&f);
+    rb_fleet_fini(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_definitions),
+        cmocka_unit_test(test_bytes_at),
+        cmocka_unit_test(test_partial),
+        cmocka_unit_test(test_clock_offset),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
