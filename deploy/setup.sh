@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what rackbench needs to build and test from Debian's packages.
+# As root it installs what is missing; otherwise it prints the apt line and stops.
+set -euo pipefail
+
+packages=(build-essential cmake pkg-config clang-format git
+          libzmq3-dev libczmq-dev libmsgpack-dev libcmocka-dev
+          libaio-dev liburing-dev)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "rackbench needs these Debian packages; as root, run:" >&2
+    echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
+    exit 1
+fi
+echo "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The second command of the README (and what CI runs): set up, build with
+# warnings as errors, run every test; then the same tests again under
+# AddressSanitizer and UBSan.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./deploy/setup.sh
+# Formatting is part of the build: any difference from .clang-format fails.
+git ls-files -z '*.c' '*.h' | xargs -0 clang-format --dry-run --Werror
+./deploy/build.sh build -DRB_WERROR=ON
+ctest --test-dir build --output-on-failure
+if [ "${RB_SKIP_SANITIZE:-0}" != 1 ]; then
+    ./deploy/build.sh build-asan -DRB_WERROR=ON -DRB_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+        ctest --test-dir build-asan --output-on-failure
+fi

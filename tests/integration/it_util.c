@@ -1,0 +1,191 @@
+/* Shared helpers of the integration tests (see it_util.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "it_util.h"
+
+const char *it_scratch(const char *test_name)
+{
+    static char path[4096];
+    snprintf(path, sizeof path, "%s/scratch-%s-%d", RB_IT_TMP, test_name, (int)getpid());
+    it_rmtree(path);
+    mkdir(RB_IT_TMP, 0755);
+    if (mkdir(path, 0755) < 0) {
+        fprintf(stderr, "cannot make %s: %s\n", path, strerror(errno));
+        abort();
+    }
+    return path;
+}
+
+static int s_rm(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(p) < 0 ? 0 : 0;
+}
+
+void it_rmtree(const char *path)
+{
+    nftw(path, s_rm, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void it_write(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
+        abort();
+    }
+}
+
+char *it_read(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (cap - len < 2) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+int it_sh(const char *out_path, const char *err_path, const char *fmt, ...)
+{
+    char cmd[8192], line[9000];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    snprintf(line, sizeof line, "%s >'%s' 2>'%s'", cmd, out_path ? out_path : "/dev/null",
+             err_path ? err_path : "/dev/null");
+    int st = system(line);
+    if (st < 0)
+        return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int it_sh_bg(const char *out_path, const char *err_path, const char *fmt, ...)
+{
+    char cmd[8192], line[9000];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    snprintf(line, sizeof line, "exec %s >'%s' 2>'%s'", cmd, out_path ? out_path : "/dev/null",
+             err_path ? err_path : "/dev/null");
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", line, (char *)NULL);
+        _exit(127);
+    }
+    return (int)pid;
+}
+
+int it_wait(int pid)
+{
+    int st;
+    if (waitpid((pid_t)pid, &st, 0) < 0)
+        return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int it_kill_matching(int sig, const char *word, ...)
+{
+    const char *words[16];
+    int nw = 0, killed = 0;
+    va_list ap;
+    va_start(ap, word);
+    for (const char *w = word; w && nw < 16; w = va_arg(ap, const char *))
+        words[nw++] = w;
+    va_end(ap);
+    DIR *d = opendir("/proc");
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        char path[300], cmd[8192];
+        int pid = atoi(de->d_name);
+        if (pid <= 0 || pid == getpid())
+            continue;
+        snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t n = fread(cmd, 1, sizeof cmd - 1, f);
+        fclose(f);
+        for (size_t i = 0; i < n; i++)
+            if (cmd[i] == '\0')
+                cmd[i] = ' ';
+        cmd[n] = '\0';
+        int all = n > 0;
+        for (int i = 0; i < nw && all; i++)
+            all = strstr(cmd, words[i]) != NULL;
+        if (all && kill(pid, sig) == 0)
+            killed++;
+    }
+    if (d)
+        closedir(d);
+    return killed;
+}
+
+static int s_nfiles;
+
+static int s_count(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)p;
+    (void)st;
+    (void)ftw;
+    if (flag == FTW_F || flag == FTW_SL)
+        s_nfiles++;
+    return 0;
+}
+
+int it_count_files(const char *path)
+{
+    s_nfiles = 0;
+    nftw(path, s_count, 16, FTW_PHYS);
+    return s_nfiles;
+}
+
+int it_run_folder(const char *runs_dir, char *out, size_t len)
+{
+    DIR *d = opendir(runs_dir);
+    struct dirent *de;
+    int n = 0;
+    if (!d)
+        return -1;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        snprintf(out, len, "%s/%s", runs_dir, de->d_name);
+        n++;
+    }
+    closedir(d);
+    return n == 1 ? 0 : -1;
+}
+
+const char *it_bin(const char *name)
+{
+    static char path[2][4096];
+    int i = strcmp(name, "rackbench") == 0 ? 0 : 1;
+    snprintf(path[i], sizeof path[i], "%s/%s", RB_IT_BIN, name);
+    return path[i];
+}

@@ -1,0 +1,47 @@
+/* Helpers for integration tests that start the real rackbench binaries:
+ * a scratch folder on a real file system, running a command with its output
+ * captured, and reading what a run left behind. */
+#ifndef IT_UTIL_H
+#define IT_UTIL_H
+
+#include <stddef.h>
+
+/* Makes a fresh scratch folder under the build tree (a real disk file system,
+ * so O_DIRECT works) and returns its path (static storage). */
+const char *it_scratch(const char *test_name);
+
+/* Removes a folder tree (best effort). */
+void it_rmtree(const char *path);
+
+/* Writes text to path; aborts the test on failure. */
+void it_write(const char *path, const char *text);
+
+/* Reads a whole file into a new NUL-terminated string (caller frees), or NULL. */
+char *it_read(const char *path);
+
+/* Runs a shell command line with stdout and stderr sent to out_path
+ * (stdout) and err_path (stderr); returns the exit code (128+signal if killed). */
+int it_sh(const char *out_path, const char *err_path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* As it_sh, in the background: returns the shell's pid for it_wait(). */
+int it_sh_bg(const char *out_path, const char *err_path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Waits for a background command; returns its exit code as it_sh does. */
+int it_wait(int pid);
+
+/* Sends sig to every process whose command line contains all of the given
+ * words (NULL-terminated list); returns how many were signalled. */
+int it_kill_matching(int sig, const char *word, ...);
+
+/* Regular files anywhere below path (0 if it does not exist). */
+int it_count_files(const char *path);
+
+/* The one run folder inside runs_dir, into out; 0 or -1 if not exactly one. */
+int it_run_folder(const char *runs_dir, char *out, size_t len);
+
+/* Path of a built binary ("rackbench", "rackbench-agent"), static storage. */
+const char *it_bin(const char *name);
+
+#endif

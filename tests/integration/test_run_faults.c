@@ -1,0 +1,204 @@
+/* What a run does when something goes wrong, with the real binaries: a plan
+ * an agent must refuse, agents that never come, a bad agent command line,
+ * and an agent killed in the middle of a phase. Each must give a clear
+ * message, the documented exit code, and leave no data files it could remove. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "it_util.h"
+#include "rb_json.h"
+
+typedef struct paths {
+    char dir[4096], plan[4200], runs[4200], out[4200], err[4200], folder[4200];
+} paths_t;
+
+static void s_paths(paths_t *p, const char *name)
+{
+    snprintf(p->dir, sizeof p->dir, "%s", it_scratch(name));
+    snprintf(p->plan, sizeof p->plan, "%s/plan.ini", p->dir);
+    snprintf(p->runs, sizeof p->runs, "%s/runs", p->dir);
+    snprintf(p->out, sizeof p->out, "%s/stdout", p->dir);
+    snprintf(p->err, sizeof p->err, "%s/stderr", p->dir);
+}
+
+static rb_json_t *s_summary(paths_t *p)
+{
+    char path[4400];
+    rb_err_t e;
+    rb_err_clear(&e);
+    assert_int_equal(it_run_folder(p->runs, p->folder, sizeof p->folder), 0);
+    snprintf(path, sizeof path, "%s/summary.json", p->folder);
+    rb_json_t *j = rb_json_load(path, &e);
+    if (!j)
+        fprintf(stderr, "%s\n", e.msg);
+    assert_non_null(j);
+    return j;
+}
+
+static int s_contains(const char *path, const char *needle)
+{
+    char *t = it_read(path);
+    int found = t && strstr(t, needle);
+    if (!found)
+        fprintf(stderr, "'%s' not in %s:\n%s\n", needle, path, t ? t : "(unreadable)");
+    free(t);
+    return found;
+}
+
+/* A job whose directory lies outside the agents' root is refused by every
+ * agent, naming the path and the root; the run fails with exit 3. */
+static void test_refused_outside_root(void **state)
+{
+    (void)state;
+    paths_t p;
+    char text[9000], other[4200], data[4200];
+    s_paths(&p, "refused");
+    snprintf(other, sizeof other, "%s/elsewhere", p.dir);
+    snprintf(data, sizeof data, "%s/data", p.dir);
+    it_sh(NULL, NULL, "mkdir -p '%s'", other);
+    snprintf(text, sizeof text,
+             "[global]\ndirectory=%s\nbs=64k\nsize=1M\n\n[w]\nrw=write\ndirectory=%s\n", data,
+             other);
+    it_write(p.plan, text);
+    int code = it_sh(p.out, p.err, "'%s' run --local 2 --quiet --out '%s' '%s'",
+                     it_bin("rackbench"), p.runs, p.plan);
+    assert_int_equal(code, 3);
+    assert_true(s_contains(p.err, "outside the agent's roots"));
+    assert_true(s_contains(p.err, other));
+    rb_json_t *j = s_summary(&p);
+    assert_string_equal(rb_json_str(rb_json_get(j, "status")), "failed");
+    const rb_json_t *nodes = rb_json_get(j, "nodes");
+    int refused = 0;
+    for (size_t i = 0; i < rb_json_len(nodes); i++)
+        refused += strcmp(rb_json_str(rb_json_get(rb_json_at(nodes, i), "status")), "refused") == 0;
+    assert_true(refused >= 1);
+    assert_int_equal(rb_json_len(rb_json_get(j, "phases")), 0);
+    rb_json_free(&j);
+    assert_int_equal(it_count_files(data), 0);
+    assert_int_equal(it_count_files(other), 0);
+    it_rmtree(p.dir);
+}
+
+/* Nobody comes: exit 3 after --wait, saying how many joined. */
+static void test_no_agents(void **state)
+{
+    (void)state;
+    paths_t p;
+    char text[9000];
+    s_paths(&p, "noagents");
+    snprintf(text, sizeof text, "[w]\nrw=write\nsize=1M\nbs=1M\n");
+    it_write(p.plan, text);
+    int code = it_sh(p.out, p.err,
+                     "'%s' run --expect 2 --wait 1s --bind 'ipc://%s/coord.sock' --out '%s' '%s'",
+                     it_bin("rackbench"), p.dir, p.runs, p.plan);
+    assert_int_equal(code, 3);
+    assert_true(s_contains(p.err, "0 of 2 agents joined"));
+    rb_json_t *j = s_summary(&p);
+    assert_string_equal(rb_json_str(rb_json_get(j, "status")), "failed");
+    rb_json_free(&j);
+    it_rmtree(p.dir);
+}
+
+/* Bad agent command lines: exit 2 with the option or path named. */
+static void test_agent_usage(void **state)
+{
+    (void)state;
+    paths_t p;
+    s_paths(&p, "agentusage");
+    int code = it_sh(p.out, p.err, "'%s' --coordinator ipc://%s/x --name n1 --root %s/nope",
+                     it_bin("rackbench-agent"), p.dir, p.dir);
+    assert_int_equal(code, 2);
+    assert_true(s_contains(p.err, "/nope"));
+    code = it_sh(p.out, p.err, "'%s' --coordinator ipc://%s/x --name 'bad name' --root %s",
+                 it_bin("rackbench-agent"), p.dir, p.dir);
+    assert_int_equal(code, 2);
+    assert_true(s_contains(p.err, "--name 'bad name'"));
+    code = it_sh(p.out, p.err, "'%s' --coordinator ipc://%s/x --name n1 --root %s --heartbeat soon",
+                 it_bin("rackbench-agent"), p.dir, p.dir);
+    assert_int_equal(code, 2);
+    assert_true(s_contains(p.err, "--heartbeat soon"));
+    code = it_sh(p.out, p.err, "'%s' run --local 0 '%s'", it_bin("rackbench"), p.plan);
+    assert_int_equal(code, 2);
+    assert_true(s_contains(p.err, "--local 0"));
+    it_rmtree(p.dir);
+}
+
+/* An agent killed mid-phase: the coordinator marks it lost, finishes the phase
+ * with the others, flags the phase partial, exits 3; the surviving agent
+ * removes its files. */
+static void test_agent_lost(void **state)
+{
+    (void)state;
+    paths_t p;
+    char text[9000], data[4200];
+    s_paths(&p, "lost");
+    snprintf(data, sizeof data, "%s/data", p.dir);
+    snprintf(text, sizeof text,
+             "[global]\ndirectory=%s\nbs=256k\nsize=8M\ndirect=1\n\n"
+             "[w]\nrw=write\ntime_based\nruntime=4s\n",
+             data);
+    it_write(p.plan, text);
+    int pid = it_sh_bg(p.out, p.err,
+                       "'%s' run --local 2 --heartbeat 200ms --lost-after 1s --out '%s' '%s'",
+                       it_bin("rackbench"), p.runs, p.plan);
+    /* wait until local-2 is writing, then kill it without a chance to clean up */
+    int killed = 0;
+    for (int i = 0; i < 100 && !killed; i++) {
+        usleep(100000);
+        DIR *d = opendir(data);
+        struct dirent *de;
+        int writing = 0;
+        while (d && (de = readdir(d)))
+            writing |= strstr(de->d_name, "local-2") != NULL;
+        if (d)
+            closedir(d);
+        if (writing && i >= 15)
+            killed = it_kill_matching(SIGKILL, "rackbench-agent", "--name local-2 ", data, NULL);
+    }
+    assert_int_equal(killed, 1);
+    int code = it_wait(pid);
+    assert_int_equal(code, 3);
+    rb_json_t *j = s_summary(&p);
+    assert_string_equal(rb_json_str(rb_json_get(j, "status")), "failed");
+    const rb_json_t *nodes = rb_json_get(j, "nodes");
+    for (size_t i = 0; i < rb_json_len(nodes); i++) {
+        const rb_json_t *n = rb_json_at(nodes, i);
+        const char *name = rb_json_str(rb_json_get(n, "name"));
+        const char *st = rb_json_str(rb_json_get(n, "status"));
+        assert_string_equal(st, strcmp(name, "local-2") == 0 ? "lost" : "ok");
+    }
+    const rb_json_t *ph = rb_json_at(rb_json_get(j, "phases"), 0);
+    assert_non_null(ph);
+    assert_true(rb_json_bool(rb_json_get(ph, "partial"), 0));
+    assert_true(rb_json_num(rb_json_get(ph, "bytes"), 0) > 0);
+    rb_json_free(&j);
+    /* local-1 cleaned up; only the killed agent's run folder may remain */
+    DIR *d = opendir(data);
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        assert_null(strstr(de->d_name, "local-1"));
+    if (d)
+        closedir(d);
+    it_rmtree(p.dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_refused_outside_root),
+        cmocka_unit_test(test_no_agents),
+        cmocka_unit_test(test_agent_usage),
+        cmocka_unit_test(test_agent_lost),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,190 @@
+/* End to end: `rackbench run --local 3` starts three real agents, which write
+ * then read 32 MiB each with O_DIRECT; the run folder must hold exactly those
+ * bytes, consistent figures, samples from every agent, and no data file may
+ * be left behind. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "it_util.h"
+#include "rb_json.h"
+
+#define MIB (1024.0 * 1024.0)
+
+static const char *s_plan_fmt = "; write then read, shared file names so the read finds the data\n"
+                                "[global]\n"
+                                "directory=%s/data\n"
+                                "bs=1M\n"
+                                "size=32M\n"
+                                "direct=1\n"
+                                "filename_format=stream.$jobnum.$filenum\n"
+                                "sample_interval=200ms\n"
+                                "\n"
+                                "[seqwrite]\n"
+                                "rw=write\n"
+                                "\n"
+                                "[seqread]\n"
+                                "stonewall\n"
+                                "rw=read\n";
+
+static void test_local_three_agents(void **state)
+{
+    (void)state;
+    const char *dir = it_scratch("local");
+    char plan[4200], text[8192], runs[4200], out[4200], err[4200], folder[4200], path[4400];
+    snprintf(plan, sizeof plan, "%s/plan.ini", dir);
+    snprintf(text, sizeof text, s_plan_fmt, dir);
+    it_write(plan, text);
+    snprintf(runs, sizeof runs, "%s/runs", dir);
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+
+    int code =
+        it_sh(out, err, "'%s' run --local 3 --out '%s' '%s'", it_bin("rackbench"), runs, plan);
+    if (code != 0) {
+        char *e = it_read(err);
+        fprintf(stderr, "rackbench exited %d:\n%s\n", code, e ? e : "");
+        free(e);
+    }
+    assert_int_equal(code, 0);
+    assert_int_equal(it_run_folder(runs, folder, sizeof folder), 0);
+
+    /* stdout carries the report and the folder's path */
+    char *o = it_read(out);
+    assert_non_null(o);
+    assert_non_null(strstr(o, "aggregate (parent sees)"));
+    assert_non_null(strstr(o, folder));
+    free(o);
+
+    rb_err_t e;
+    rb_err_clear(&e);
+    snprintf(path, sizeof path, "%s/summary.json", folder);
+    rb_json_t *j = rb_json_load(path, &e);
+    assert_non_null(j);
+    assert_string_equal(rb_json_str(rb_json_get(j, "schema")), "rackbench.summary/1");
+    assert_string_equal(rb_json_str(rb_json_get(j, "status")), "ok");
+    const rb_json_t *nodes = rb_json_get(j, "nodes");
+    assert_int_equal(rb_json_len(nodes), 3);
+    for (size_t i = 0; i < 3; i++) {
+        assert_string_equal(rb_json_str(rb_json_get(rb_json_at(nodes, i), "status")), "ok");
+        assert_string_equal(rb_json_str(rb_json_get(rb_json_at(nodes, i), "rack")), "local");
+        /* every file the agent made was removed: one per worker */
+        assert_int_equal(rb_json_num(rb_json_get(rb_json_at(nodes, i), "removed_files"), -1), 1);
+    }
+    const rb_json_t *phases = rb_json_get(j, "phases");
+    assert_int_equal(rb_json_len(phases), 2);
+    const char *rws[] = {"write", "read"};
+    for (size_t p = 0; p < 2; p++) {
+        const rb_json_t *ph = rb_json_at(phases, p);
+        assert_string_equal(rb_json_str(rb_json_get(ph, "rw")), rws[p]);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "bytes"), 0), 3 * 32 * MIB);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "ops"), 0), 3 * 32);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "errors"), -1), 0);
+        assert_false(rb_json_bool(rb_json_get(ph, "partial"), 1));
+        double agg = rb_json_num(rb_json_get(ph, "aggregate_bw"), 0);
+        double sum = rb_json_num(rb_json_get(ph, "sum_of_rates_bw"), 0);
+        double sw = rb_json_num(rb_json_get(ph, "stonewall_bw"), 0);
+        double win = rb_json_num(rb_json_get(ph, "window_s"), 0);
+        double skew = rb_json_num(rb_json_get(ph, "start_skew_s"), -1);
+        assert_true(agg > 0);
+        assert_true(agg <= sum * (1 + 1e-9));
+        assert_true(sw > 0);
+        /* the headline is bytes over the window, exactly */
+        assert_float_equal(agg, 3 * 32 * MIB / win, agg * 1e-9);
+        assert_true(skew >= 0 && skew < 0.5);
+        const rb_json_t *lat = rb_json_get(ph, "lat_us");
+        double p50 = rb_json_num(rb_json_get(lat, "p50"), 0);
+        double p99 = rb_json_num(rb_json_get(lat, "p99"), 0);
+        double mx = rb_json_num(rb_json_get(lat, "max"), 0);
+        assert_true(p50 > 0 && p50 <= p99 && p99 <= mx);
+        assert_int_equal(rb_json_num(rb_json_get(lat, "count"), 0), 3 * 32);
+        const rb_json_t *pn = rb_json_get(ph, "nodes");
+        assert_int_equal(rb_json_len(pn), 3);
+        for (size_t i = 0; i < 3; i++)
+            assert_int_equal(rb_json_num(rb_json_get(rb_json_at(pn, i), "bytes"), 0), 32 * MIB);
+    }
+    rb_json_free(&j);
+
+    /* samples.csv: rows from every agent, for both phases, bytes adding up */
+    snprintf(path, sizeof path, "%s/samples.csv", folder);
+    char *csv = it_read(path);
+    assert_non_null(csv);
+    assert_true(strncmp(csv, "t_s,phase,node,", 15) == 0);
+    double bytes[3][2] = {{0}};
+    for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        char phase[64], node[64];
+        double t, iv, b;
+        assert_int_equal(
+            sscanf(line + 1, "%lf,%63[^,],%63[^,],%*[^,],%*[^,],%lf,%lf", &t, phase, node, &iv, &b),
+            5);
+        int n = node[6] - '1';
+        assert_true(strncmp(node, "local-", 6) == 0 && n >= 0 && n < 3);
+        bytes[n][strcmp(phase, "seqread") == 0] += b;
+    }
+    for (int n = 0; n < 3; n++)
+        for (int p = 0; p < 2; p++)
+            assert_float_equal(bytes[n][p], 32 * MIB, 0.5);
+    free(csv);
+
+    snprintf(path, sizeof path, "%s/report.txt", folder);
+    char *rep = it_read(path);
+    assert_non_null(rep);
+    assert_non_null(strstr(rep, "stonewall"));
+    assert_non_null(strstr(rep, "local-3"));
+    free(rep);
+    snprintf(path, sizeof path, "%s/plan.ini", folder);
+    char *pl = it_read(path);
+    assert_string_equal(pl, text);
+    free(pl);
+
+    /* nothing left under the agents' root */
+    snprintf(path, sizeof path, "%s/data", dir);
+    assert_int_equal(it_count_files(path), 0);
+    it_rmtree(dir);
+}
+
+/* `rackbench check` prints the plan normalised; a bad option is named with its line. */
+static void test_check(void **state)
+{
+    (void)state;
+    const char *dir = it_scratch("check");
+    char plan[4200], text[8192], out[4200], err[4200];
+    snprintf(plan, sizeof plan, "%s/plan.ini", dir);
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    snprintf(text, sizeof text, s_plan_fmt, dir);
+    it_write(plan, text);
+    assert_int_equal(it_sh(out, err, "'%s' check '%s'", it_bin("rackbench"), plan), 0);
+    char *o = it_read(out);
+    assert_non_null(strstr(o, "[seqread]"));
+    assert_non_null(strstr(o, "size=32M"));
+    free(o);
+
+    it_write(plan, "[global]\nbs=1M\n\n[w]\nrw=write\nsize=4M\niodepht=4\n");
+    assert_int_equal(it_sh(out, err, "'%s' check '%s'", it_bin("rackbench"), plan), 2);
+    char *e = it_read(err);
+    char want[4300];
+    snprintf(want, sizeof want, "%s:7:", plan);
+    assert_non_null(strstr(e, want));
+    assert_non_null(strstr(e, "iodepht"));
+    free(e);
+    /* run refuses the same plan before starting anything */
+    assert_int_equal(it_sh(out, err, "'%s' run --local 1 '%s'", it_bin("rackbench"), plan), 2);
+    it_rmtree(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_local_three_agents),
+        cmocka_unit_test(test_check),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
