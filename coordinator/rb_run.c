@@ -346,6 +346,11 @@ static void s_dispatch(s_run_t *r, const char *id, const void *data, size_t len,
     rb_msg_fini(&m);
 }
 
+static int s_exit_code(int status)
+{
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 static void s_reap_children(s_run_t *r)
 {
     for (uint32_t i = 0; i < r->nchildren; i++) {
@@ -354,7 +359,7 @@ static void s_reap_children(s_run_t *r)
             continue;
         c->pid = 0;
         rb_node_t *n = rb_fleet_find(&r->fleet, c->name);
-        int code = WIFEXITED(c->status) ? WEXITSTATUS(c->status) : 128 + WTERMSIG(c->status);
+        int code = s_exit_code(c->status);
         if (n && n->state == RB_AGENT_ENDED)
             continue;
         if (n && n->state != RB_AGENT_GONE)
@@ -512,6 +517,22 @@ static int s_start_local(s_run_t *r)
     return 0;
 }
 
+/* A local agent that ended the run but then exited with an error (a failed
+ * clean-up, a sanitizer report) spoils the run as much as an IO error. */
+static void s_check_child_exits(s_run_t *r)
+{
+    for (uint32_t i = 0; i < r->nchildren; i++) {
+        s_child_t *c = &r->children[i];
+        rb_node_t *n = rb_fleet_find(&r->fleet, c->name);
+        int code = s_exit_code(c->status);
+        if (c->pid || !n || n->status != RB_NODE_OK || code == 0)
+            continue;
+        n->status = RB_NODE_FAILED;
+        snprintf(n->error, sizeof n->error, "local agent process exited with code %d", code);
+        rb_warn("local agent %s exited with code %d", c->name, code);
+    }
+}
+
 static void s_stop_children(s_run_t *r)
 {
     /* Agents that confirmed the end exit by themselves; the others are told to. */
@@ -531,7 +552,7 @@ static void s_stop_children(s_run_t *r)
             alive += c->pid != 0;
         }
         if (!alive)
-            return;
+            break;
         if (rb_mono_ns() > deadline) {
             for (uint32_t i = 0; i < r->nchildren; i++)
                 if (r->children[i].pid) {
@@ -540,10 +561,11 @@ static void s_stop_children(s_run_t *r)
                     waitpid(r->children[i].pid, &r->children[i].status, 0);
                     r->children[i].pid = 0;
                 }
-            return;
+            break;
         }
         usleep(10000);
     }
+    s_check_child_exits(r);
 }
 
 static uint32_t s_count_synced(const s_run_t *r)
@@ -649,8 +671,10 @@ static void s_run_phase(s_run_t *r, uint32_t p)
         s_send(r, n, &go);
     }
     r->live_bytes = r->live_ops = 0;
-    r->next_live = r->t_go + r->plan->interval_ns;
-    uint64_t last_live = r->t_go;
+    /* Agents sample at GO + k intervals; print a quarter interval later so
+     * that interval's samples have arrived. */
+    r->next_live = r->t_go + r->plan->interval_ns + r->plan->interval_ns / 4;
+    uint64_t last_live = r->t_go + r->plan->interval_ns / 4;
     while (rb_fleet_count(&r->fleet, RB_AGENT_RUNNING) > 0 && !s_interrupted) {
         s_pump(r, S_POLL_MS);
         uint64_t now = rb_mono_ns();

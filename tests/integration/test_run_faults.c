@@ -192,13 +192,60 @@ static void test_agent_lost(void **state)
     it_rmtree(p.dir);
 }
 
+/* The coordinator dies mid-phase: an agent it did not start (a daemon on a
+ * storage node) notices the silence, stops its IO, removes its files and,
+ * with --once, exits 3. */
+static void test_coordinator_lost(void **state)
+{
+    (void)state;
+    paths_t p;
+    char text[9000], data[4200], ep[4300], aout[4300], aerr[4300];
+    s_paths(&p, "coordlost");
+    snprintf(data, sizeof data, "%s/data", p.dir);
+    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
+    snprintf(aout, sizeof aout, "%s/agent.out", p.dir);
+    snprintf(aerr, sizeof aerr, "%s/agent.err", p.dir);
+    it_sh(NULL, NULL, "mkdir -p '%s'", data);
+    snprintf(text, sizeof text,
+             "[w]\nrw=write\nbs=256k\nsize=8M\ndirect=1\ntime_based\nruntime=30s\n");
+    it_write(p.plan, text);
+    int agent = it_sh_bg(aout, aerr,
+                         "'%s' --coordinator '%s' --name solo --root '%s' --once "
+                         "--heartbeat 200ms --lost-after 1s",
+                         it_bin("rackbench-agent"), ep, data);
+    int coord = it_sh_bg(p.out, p.err, "'%s' run --expect 1 --bind '%s' --out '%s' '%s'",
+                         it_bin("rackbench"), ep, p.runs, p.plan);
+    /* wait until the agent's file is being written */
+    int writing = 0;
+    for (int i = 0; i < 100 && !writing; i++) {
+        usleep(100000);
+        writing = it_count_files(data) > 0;
+    }
+    assert_true(writing);
+    usleep(300000);
+    assert_int_equal(it_kill_matching(SIGKILL, "rackbench", " run ", p.plan, NULL), 1);
+    assert_int_equal(it_wait(coord), 128 + SIGKILL);
+    assert_int_equal(it_wait(agent), 3);
+    assert_true(s_contains(aerr, "abandoning run"));
+    assert_int_equal(it_count_files(data), 0);
+    /* and its run folder is gone too */
+    DIR *d = opendir(data);
+    struct dirent *de;
+    int entries = 0;
+    while (d && (de = readdir(d)))
+        entries += de->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    assert_int_equal(entries, 0);
+    it_rmtree(p.dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_refused_outside_root),
-        cmocka_unit_test(test_no_agents),
-        cmocka_unit_test(test_agent_usage),
-        cmocka_unit_test(test_agent_lost),
+        cmocka_unit_test(test_refused_outside_root), cmocka_unit_test(test_no_agents),
+        cmocka_unit_test(test_agent_usage),          cmocka_unit_test(test_agent_lost),
+        cmocka_unit_test(test_coordinator_lost),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
