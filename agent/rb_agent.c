@@ -387,20 +387,19 @@ static void s_on_go(rb_agent_t *a, const rb_msg_go_t *go)
     a->next_sample = t_local + pl->interval_ns;
 }
 
-static void s_tick_phase(rb_agent_t *a, uint64_t now)
+static void s_send_sample(rb_agent_t *a, uint64_t now)
 {
-    if (a->state != S_RUNNING)
-        return;
-    int finished = rb_phase_finished(a->phase);
-    if (finished || now >= a->next_sample) {
-        rb_msg_t s = {.type = RB_MSG_SAMPLE};
-        rb_phase_sample(a->phase, a->plan.u.plan.run_id, &s.u.sample);
-        s_send(a, &s);
-        while (a->next_sample <= now)
-            a->next_sample += a->plan.u.plan.interval_ns;
-    }
-    if (!finished)
-        return;
+    rb_msg_t s = {.type = RB_MSG_SAMPLE};
+    rb_phase_sample(a->phase, a->plan.u.plan.run_id, &s.u.sample);
+    s_send(a, &s);
+    while (a->next_sample <= now)
+        a->next_sample += a->plan.u.plan.interval_ns;
+}
+
+/* The phase's workers are done (or told to stop): last sample, totals, DONE. */
+static void s_finish_phase(rb_agent_t *a)
+{
+    s_send_sample(a, rb_mono_ns());
     rb_msg_t d = {.type = RB_MSG_DONE};
     if (rb_phase_collect(a->phase, a->plan.u.plan.run_id, &d.u.done) < 0) {
         rb_error("phase %s: %s", a->plan.u.plan.phases[d.u.done.phase].name, d.u.done.error);
@@ -409,6 +408,16 @@ static void s_tick_phase(rb_agent_t *a, uint64_t now)
     s_send(a, &d);
     rb_phase_destroy(&a->phase);
     a->state = S_READY;
+}
+
+static void s_tick_phase(rb_agent_t *a, uint64_t now)
+{
+    if (a->state != S_RUNNING)
+        return;
+    if (rb_phase_finished(a->phase))
+        s_finish_phase(a);
+    else if (now >= a->next_sample)
+        s_send_sample(a, now);
 }
 
 static void s_on_end(rb_agent_t *a, const char *run_id, int aborted)
@@ -420,9 +429,14 @@ static void s_on_end(rb_agent_t *a, const char *run_id, int aborted)
         if (aborted)
             return; /* nothing of ours to abort */
     }
+    if (aborted && a->state == S_RUNNING) {
+        /* Report what was done until now, as a phase that ended early. */
+        rb_phase_stop(a->phase);
+        s_finish_phase(a);
+    }
     rb_msg_t e = {.type = RB_MSG_END};
     snprintf(e.u.end.run_id, sizeof e.u.end.run_id, "%s", run_id);
-    int failed = a->run_failed || aborted;
+    int failed = a->run_failed;
     e.u.end.status = s_end_run(a, &removed, &err);
     e.u.end.removed_files = removed;
     if (e.u.end.status < 0)

@@ -22,12 +22,13 @@
 #include "rb_time.h"
 #include "rb_units.h"
 
-#define S_DEFAULT_BIND "tcp://*:7770"
-#define S_GO_LEAD_NS   (250 * RB_NS_PER_MS) /* GO this far ahead, plus 2 RTT */
-#define S_END_WAIT_NS  (30 * RB_NS_PER_S)
-#define S_POLL_MS      20
-#define S_MAX_REJECTS  8
-#define S_NAME_CHARS   "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
+#define S_DEFAULT_BIND  "tcp://*:7770"
+#define S_GO_LEAD_NS    (250 * RB_NS_PER_MS) /* GO this far ahead, plus 2 RTT */
+#define S_END_WAIT_NS   (30 * RB_NS_PER_S)
+#define S_ABORT_WAIT_NS (10 * RB_NS_PER_S) /* for the totals of a stopped phase */
+#define S_POLL_MS       20
+#define S_MAX_REJECTS   8
+#define S_NAME_CHARS    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
 
 typedef struct s_child {
     pid_t pid; /* local agent process, 0 once reaped */
@@ -127,8 +128,12 @@ static int s_send_to(s_run_t *r, const void *id, size_t idlen, const rb_msg_t *m
 
 static void s_send(s_run_t *r, rb_node_t *n, const rb_msg_t *m)
 {
-    if (s_send_to(r, n->hello.name, strlen(n->hello.name), m) < 0 && n->state != RB_AGENT_GONE)
+    int rc = s_send_to(r, n->hello.name, strlen(n->hello.name), m);
+    if (rc == -EHOSTUNREACH && n->state != RB_AGENT_GONE)
         rb_node_out(n, RB_NODE_LOST, "cannot reach agent %s (disconnected)", n->hello.name);
+    else if (rc < 0)
+        s_fail(r, "cannot build the %s message for agent %s (%s)", rb_msg_type_name(m->type),
+               n->hello.name, strerror(-rc));
 }
 
 static void s_send_ping(s_run_t *r, rb_node_t *n)
@@ -507,6 +512,9 @@ static int s_start_local(s_run_t *r)
         if (pid == 0) {
             /* The agent goes when we go, even if we are killed. */
             prctl(PR_SET_PDEATHSIG, SIGTERM);
+            /* Its own process group: a Ctrl-C reaches the coordinator only,
+             * which stops the run in order and collects what was done. */
+            setpgid(0, 0);
             execv(bin, (char *const *)argv);
             fprintf(stderr, "rackbench: cannot run %s: %s\n", bin, strerror(errno));
             _exit(127);
@@ -675,7 +683,18 @@ static void s_run_phase(s_run_t *r, uint32_t p)
      * that interval's samples have arrived. */
     r->next_live = r->t_go + r->plan->interval_ns + r->plan->interval_ns / 4;
     uint64_t last_live = r->t_go + r->plan->interval_ns / 4;
-    while (rb_fleet_count(&r->fleet, RB_AGENT_RUNNING) > 0 && !s_interrupted) {
+    uint64_t abort_deadline = 0;
+    while (rb_fleet_count(&r->fleet, RB_AGENT_RUNNING) > 0) {
+        if (s_interrupted && !abort_deadline) {
+            /* Stop the phase everywhere and keep what was done until now. */
+            s_fail(r, "interrupted during phase %s", ph->name);
+            for (uint32_t i = 0; i < r->fleet.n; i++)
+                if (r->fleet.nodes[i].state == RB_AGENT_RUNNING)
+                    s_send_reason(r, &r->fleet.nodes[i], RB_MSG_ABORT, -ECANCELED, r->error);
+            abort_deadline = rb_mono_ns() + S_ABORT_WAIT_NS;
+        }
+        if (abort_deadline && rb_mono_ns() > abort_deadline)
+            break;
         s_pump(r, S_POLL_MS);
         uint64_t now = rb_mono_ns();
         if (now >= r->next_live) {
@@ -686,9 +705,6 @@ static void s_run_phase(s_run_t *r, uint32_t p)
                 r->next_live += r->plan->interval_ns;
         }
     }
-    if (s_interrupted)
-        s_fail(r, "interrupted during phase %s", ph->name);
-
     rb_agg_input_t *in = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *in);
     if (!in) {
         s_fail(r, "out of memory");
@@ -707,6 +723,8 @@ static void s_run_phase(s_run_t *r, uint32_t p)
     }
     if (rb_aggregate_phase(ph, in, r->fleet.n, &r->aggs[p]) < 0)
         s_fail(r, "out of memory");
+    if (abort_deadline)
+        r->aggs[p].partial = 1; /* stopped before its end */
     r->phases_run = p + 1;
     free(in);
     char b[64];
@@ -722,10 +740,17 @@ static void s_finish_agents(s_run_t *r)
         rb_node_t *n = &r->fleet.nodes[i];
         if (n->state == RB_AGENT_GONE || n->state == RB_AGENT_ENDED)
             continue;
-        if (r->failed)
-            s_send_reason(r, n, RB_MSG_ABORT, -ECANCELED, r->error);
-        else
-            s_send(r, n, &end);
+        /* No verdict on a failed send: an agent may have ended and gone
+         * already; one that never confirms is marked lost below. */
+        if (r->failed) {
+            rb_msg_t ab = {.type = RB_MSG_ABORT};
+            snprintf(ab.u.abort.run_id, sizeof ab.u.abort.run_id, "%s", r->run_id);
+            ab.u.abort.code = -ECANCELED;
+            snprintf(ab.u.abort.reason, sizeof ab.u.abort.reason, "%s", r->error);
+            s_send_to(r, n->hello.name, strlen(n->hello.name), &ab);
+        } else {
+            s_send_to(r, n->hello.name, strlen(n->hello.name), &end);
+        }
     }
     uint64_t deadline = rb_mono_ns() + S_END_WAIT_NS;
     while (rb_mono_ns() < deadline) {

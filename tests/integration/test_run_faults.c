@@ -240,12 +240,56 @@ static void test_coordinator_lost(void **state)
     it_rmtree(p.dir);
 }
 
+/* Ctrl-C on the coordinator mid-phase: the agents stop, report what they did
+ * and remove their files; the run folder holds the partial phase; exit 3. */
+static void test_interrupted(void **state)
+{
+    (void)state;
+    paths_t p;
+    char text[9000], data[4200];
+    s_paths(&p, "interrupt");
+    snprintf(data, sizeof data, "%s/data", p.dir);
+    snprintf(text, sizeof text,
+             "[global]\ndirectory=%s\nbs=256k\nsize=8M\ndirect=1\n\n"
+             "[w]\nrw=write\nnumjobs=2\ntime_based\nruntime=30s\n",
+             data);
+    it_write(p.plan, text);
+    int pid = it_sh_bg(p.out, p.err, "'%s' run --local 2 --out '%s' '%s'", it_bin("rackbench"),
+                       p.runs, p.plan);
+    int writing = 0;
+    for (int i = 0; i < 100 && writing < 4; i++) {
+        usleep(100000);
+        writing = it_count_files(data);
+    }
+    assert_int_equal(writing, 4);
+    usleep(500000);
+    assert_int_equal(it_kill_matching(SIGINT, "rackbench", " run ", p.plan, NULL), 1);
+    assert_int_equal(it_wait(pid), 3);
+    assert_true(s_contains(p.err, "interrupted during phase w"));
+    rb_json_t *j = s_summary(&p);
+    assert_string_equal(rb_json_str(rb_json_get(j, "status")), "failed");
+    const rb_json_t *nodes = rb_json_get(j, "nodes");
+    assert_int_equal(rb_json_len(nodes), 2);
+    for (size_t i = 0; i < 2; i++) {
+        assert_string_equal(rb_json_str(rb_json_get(rb_json_at(nodes, i), "status")), "ok");
+        assert_int_equal(rb_json_num(rb_json_get(rb_json_at(nodes, i), "removed_files"), 0), 2);
+    }
+    const rb_json_t *ph = rb_json_at(rb_json_get(j, "phases"), 0);
+    assert_true(rb_json_bool(rb_json_get(ph, "partial"), 0));
+    assert_int_equal(rb_json_num(rb_json_get(ph, "workers"), 0), 4);
+    assert_true(rb_json_num(rb_json_get(ph, "bytes"), 0) > 0);
+    assert_true(rb_json_num(rb_json_get(ph, "window_s"), 99) < 20);
+    rb_json_free(&j);
+    assert_int_equal(it_count_files(data), 0);
+    it_rmtree(p.dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refused_outside_root), cmocka_unit_test(test_no_agents),
         cmocka_unit_test(test_agent_usage),          cmocka_unit_test(test_agent_lost),
-        cmocka_unit_test(test_coordinator_lost),
+        cmocka_unit_test(test_coordinator_lost),     cmocka_unit_test(test_interrupted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
