@@ -201,3 +201,22 @@ double rb_hist_mean(const rb_hist_t *h)
         return 0.0;
     return (double)h->sum / (double)h->count;
 }
+
+double rb_hist_stdev(const rb_hist_t *h)
+{
+    if (h->count < 2)
+        return 0.0;
+    double mean = rb_hist_mean(h), acc = 0.0;
+    for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++) {
+        if (!h->b[i])
+            continue;
+        unsigned wl = s_width_log2(i);
+        double mid = (double)(rb_hist_bucket_lo(i) + (wl ? 1ULL << (wl - 1) : 0));
+        if (i == S_LAST || mid > (double)h->max)
+            mid = (double)h->max;
+        if (mid < (double)h->min)
+            mid = (double)h->min;
+        acc += (double)h->b[i] * (mid - mean) * (mid - mean);
+    }
+    return sqrt(acc / (double)(h->count - 1));
+}

@@ -58,4 +58,8 @@ uint64_t rb_hist_percentile(const rb_hist_t *h, double p);
 /* Mean value in ns; 0 when empty. */
 double rb_hist_mean(const rb_hist_t *h);
 
+/* Standard deviation in ns, from the bucket midpoints around the exact mean
+ * (each value off by at most RB_HIST_REL_ERROR of itself); 0 when empty. */
+double rb_hist_stdev(const rb_hist_t *h);
+
 #endif

@@ -553,6 +553,39 @@ static void test_concurrent(void **state)
     free(want);
 }
 
+/* stdev from buckets against the exact sample standard deviation. */
+static void test_stdev(void **state)
+{
+    (void)state;
+    rb_hist_t *h = calloc(1, sizeof *h);
+    assert_non_null(h);
+    rb_hist_init(h);
+    assert_true(rb_hist_stdev(h) == 0.0);
+    rb_rand_t r;
+    rb_rand_seed(&r, 7);
+    double sum = 0, sumsq = 0;
+    const int n = 100000;
+    uint64_t *v = malloc(n * sizeof *v);
+    for (int i = 0; i < n; i++) {
+        v[i] = 50000 + rb_rand_next(&r) % 200000; /* uniform 50..250 us */
+        rb_hist_record(h, v[i]);
+        sum += (double)v[i];
+    }
+    double mean = sum / n;
+    for (int i = 0; i < n; i++)
+        sumsq += ((double)v[i] - mean) * ((double)v[i] - mean);
+    double exact = sqrt(sumsq / (n - 1));
+    double est = rb_hist_stdev(h);
+    /* every value is moved by at most 1/128 of itself (<= 2 us here) */
+    assert_true(fabs(est - exact) <= 250000.0 * RB_HIST_REL_ERROR);
+    rb_hist_init(h);
+    rb_hist_record(h, 1000);
+    rb_hist_record(h, 1000);
+    assert_true(rb_hist_stdev(h) == 0.0);
+    free(v);
+    free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -560,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_small_exact), cmocka_unit_test(test_percentile_rank_rounding),
         cmocka_unit_test(test_merge),       cmocka_unit_test(test_percentile_error),
         cmocka_unit_test(test_delta),       cmocka_unit_test(test_concurrent),
+        cmocka_unit_test(test_stdev),
     };
     return cmocka_run_group_tests_name("rb_hist", tests, NULL, NULL);
 }
