@@ -28,44 +28,85 @@ const char *rb_msg_type_name(rb_msg_type_t t)
     return s_type_names[t];
 }
 
+/* Wire names of the enums that travel as strings, indexed by value; NULL for
+ * a value with no wire name. */
+static const char *const s_rw_names[] = {
+    [RB_RW_READ] = "read",           [RB_RW_WRITE] = "write",   [RB_RW_RANDREAD] = "randread",
+    [RB_RW_RANDWRITE] = "randwrite", [RB_RW_RW] = "rw",         [RB_RW_RANDRW] = "randrw",
+    [RB_RW_REWRITE] = "rewrite",     [RB_RW_REREAD] = "reread",
+};
+static const char *const s_sync_names[] = {
+    [RB_SYNC_NONE] = "none", [RB_SYNC_SYNC] = "sync", [RB_SYNC_DSYNC] = "dsync"};
+static const char *const s_buf_names[] = {
+    [RB_BUF_RANDOM] = "random", [RB_BUF_ZERO] = "zero", [RB_BUF_PATTERN] = "pattern"};
+static const char *const s_verify_names[] = {
+    [RB_VERIFY_NONE] = "none", [RB_VERIFY_CRC32C] = "crc32c"};
+
+#define S_NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
 const char *rb_rw_name(rb_rw_t rw)
 {
-    switch (rw) {
-    case RB_RW_READ:
-        return "read";
-    case RB_RW_WRITE:
-        return "write";
-    default:
-        return NULL;
-    }
+    return (unsigned)rw < S_NELEM(s_rw_names) ? s_rw_names[rw] : NULL;
 }
 
 rb_rw_t rb_rw_parse(const char *s)
 {
-    if (s && strcmp(s, "read") == 0)
-        return RB_RW_READ;
-    if (s && strcmp(s, "write") == 0)
-        return RB_RW_WRITE;
-    return RB_RW_NONE;
+    if (!s)
+        return RB_RW_NONE;
+    for (unsigned i = 0; i < S_NELEM(s_rw_names); i++)
+        if (s_rw_names[i] && strcmp(s, s_rw_names[i]) == 0)
+            return (rb_rw_t)i;
+    return strcmp(s, "readwrite") == 0 ? RB_RW_RW : RB_RW_NONE; /* fio's other spelling */
+}
+
+int rb_rw_reads(rb_rw_t rw)
+{
+    return rw == RB_RW_READ || rw == RB_RW_RANDREAD || rw == RB_RW_RW || rw == RB_RW_RANDRW ||
+           rw == RB_RW_REREAD;
+}
+
+int rb_rw_writes(rb_rw_t rw)
+{
+    return rw == RB_RW_WRITE || rw == RB_RW_RANDWRITE || rw == RB_RW_RW || rw == RB_RW_RANDRW ||
+           rw == RB_RW_REWRITE;
+}
+
+int rb_rw_random(rb_rw_t rw)
+{
+    return rw == RB_RW_RANDREAD || rw == RB_RW_RANDWRITE || rw == RB_RW_RANDRW;
 }
 
 /* ---- layouts: every body is described once, and the describing tables drive
  * encoding, decoding and freeing alike ---- */
 
 typedef enum {
-    S_U32,      /* uint32_t, at most max */
-    S_U64,      /* uint64_t, at most max */
+    S_U32,      /* uint32_t, within min .. max */
+    S_U64,      /* uint64_t, within min .. max */
     S_ERRNO,    /* int32_t, 0 or a negative errno */
     S_I64,      /* int64_t */
     S_BOOL,     /* uint8_t 0 or 1; a msgpack boolean on the wire */
-    S_STR,      /* char[size], NUL-terminated, no NUL inside */
-    S_RW,       /* rb_rw_t, as rb_rw_name() on the wire */
+    S_STR,      /* char[size], NUL-terminated, no NUL inside; flags add rules */
+    S_ENUM,     /* an enum, as its name in en on the wire */
+    S_BIN,      /* uint8_t[size] and a uint32_t length: msgpack bin of at most max bytes */
     S_HIST,     /* rb_hist_t *, a sparse map described by sub */
     S_BUCKETS,  /* rb_hist_t.b: flat [index, count, ...] of the non-empty buckets */
     S_CHECKPTS, /* rb_checkpt_t * and a count: [[t_ns, bytes], ...], t_ns not decreasing */
     S_ARRAY,    /* pointer to elements described by sub, and a count */
     S_INLINE,   /* like S_ARRAY, but the elements live inside the struct */
 } s_kind_t;
+
+/* Extra rules of an S_STR. */
+enum {
+    SF_NONEMPTY = 1, /* "" is refused */
+    SF_FILE = 2,     /* one path component: no '/', not "." or ".." */
+};
+
+/* An enum that travels as a string. */
+typedef struct s_enum {
+    const char *what;         /* what it is, for messages: "access pattern" */
+    const char *const *names; /* wire name by value; NULL for a value without one */
+    unsigned n;               /* entries in names */
+} s_enum_t;
 
 typedef struct s_layout s_layout_t;
 typedef struct s_ctx s_ctx_t;
@@ -74,9 +115,12 @@ typedef struct s_field {
     const char *key;       /* wire key, equal to the struct field's name */
     s_kind_t kind;         /* C type and wire form */
     size_t off;            /* offset of the value, the inline array or the array pointer */
-    size_t size;           /* S_STR: capacity including the NUL; arrays: element size */
-    size_t count_off;      /* arrays: offset of the uint32_t element count */
-    uint64_t max;          /* integers: largest value; arrays: most elements */
+    size_t size;           /* S_STR, S_BIN: capacity (S_STR with the NUL); arrays: element size */
+    size_t count_off;      /* arrays, S_BIN: offset of the uint32_t element or byte count */
+    uint64_t min;          /* integers: smallest value */
+    uint64_t max;          /* integers: largest value; arrays: most elements; S_BIN: most bytes */
+    unsigned flags;        /* S_STR: SF_* rules */
+    const s_enum_t *en;    /* S_ENUM: names */
     const s_layout_t *sub; /* S_HIST, S_ARRAY, S_INLINE: layout of one element */
 } s_field_t;
 
@@ -86,57 +130,103 @@ struct s_layout {
     int (*check)(s_ctx_t *c, const void *base); /* rule across fields, or NULL */
 };
 
+static const s_enum_t s_rw_enum = {"access pattern", s_rw_names, S_NELEM(s_rw_names)};
+static const s_enum_t s_sync_enum = {"sync mode", s_sync_names, S_NELEM(s_sync_names)};
+static const s_enum_t s_buf_enum = {"buffer mode", s_buf_names, S_NELEM(s_buf_names)};
+static const s_enum_t s_verify_enum = {"verify method", s_verify_names, S_NELEM(s_verify_names)};
+
+/* S_ENUM values are read and written as unsigned int. */
+_Static_assert(sizeof(rb_rw_t) == sizeof(unsigned) && sizeof(rb_sync_mode_t) == sizeof(unsigned) &&
+                   sizeof(rb_buf_mode_t) == sizeof(unsigned) &&
+                   sizeof(rb_verify_t) == sizeof(unsigned),
+               "enums travel through an unsigned int");
+
 /* Table entries for field f of struct T; the wire key is the field's name. */
 /* clang-format off */
 #define S_MEMBER(T, f) (((T *)0)->f)
-#define F_U32(T, f, mx) {#f, S_U32, offsetof(T, f), 0, 0, (mx), NULL}
-#define F_U64(T, f)     {#f, S_U64, offsetof(T, f), 0, 0, UINT64_MAX, NULL}
-#define F_KIND(T, f, k) {#f, k, offsetof(T, f), sizeof(S_MEMBER(T, f)), 0, 0, NULL}
-#define F_HIST(T, f)    {#f, S_HIST, offsetof(T, f), 0, 0, 0, &s_hist_layout}
+#define S_AT(T, f, k)  .key = #f, .kind = (k), .off = offsetof(T, f)
+#define F_U32R(T, f, mn, mx) {S_AT(T, f, S_U32), .min = (mn), .max = (mx)}
+#define F_U32(T, f, mx)      F_U32R(T, f, 0, mx)
+#define F_U64(T, f)          {S_AT(T, f, S_U64), .max = UINT64_MAX}
+#define F_KIND(T, f, k)      {S_AT(T, f, k), .size = sizeof(S_MEMBER(T, f))}
+#define F_STR(T, f, fl)      {S_AT(T, f, S_STR), .size = sizeof(S_MEMBER(T, f)), .flags = (fl)}
+#define F_ENUM(T, f, e)      {S_AT(T, f, S_ENUM), .en = &(e)}
+#define F_BIN(T, f, cnt) \
+    {S_AT(T, f, S_BIN), .size = sizeof(S_MEMBER(T, f)), .count_off = offsetof(T, cnt), \
+     .max = sizeof(S_MEMBER(T, f))}
+#define F_HIST(T, f)         {S_AT(T, f, S_HIST), .sub = &s_hist_layout}
 #define F_ARRAY(T, f, cnt, mx, layout) \
-    {#f, S_ARRAY, offsetof(T, f), sizeof(*S_MEMBER(T, f)), offsetof(T, cnt), (mx), &layout}
+    {S_AT(T, f, S_ARRAY), .size = sizeof(*S_MEMBER(T, f)), .count_off = offsetof(T, cnt), \
+     .max = (mx), .sub = &(layout)}
 #define F_INLINE(T, f, cnt, mx, layout) \
-    {#f, S_INLINE, offsetof(T, f), sizeof(S_MEMBER(T, f)[0]), offsetof(T, cnt), (mx), &layout}
+    {S_AT(T, f, S_INLINE), .size = sizeof(S_MEMBER(T, f)[0]), .count_off = offsetof(T, cnt), \
+     .max = (mx), .sub = &(layout)}
 #define F_CHECKPTS(T, f, cnt, mx) \
-    {#f, S_CHECKPTS, offsetof(T, f), sizeof(*S_MEMBER(T, f)), offsetof(T, cnt), (mx), NULL}
+    {S_AT(T, f, S_CHECKPTS), .size = sizeof(*S_MEMBER(T, f)), .count_off = offsetof(T, cnt), \
+     .max = (mx)}
 /* clang-format on */
 #define S_LAYOUT(name, check, ...)                                                                 \
     static const s_field_t name##_fields[] = {__VA_ARGS__};                                        \
     static const s_layout_t name = {name##_fields, sizeof(name##_fields) / sizeof(s_field_t), check}
 
+#define S_IODEPTH_MAX 65536 /* IOs in flight per worker */
+#define S_NRFILES_MAX 65536 /* files per worker */
+
 static int s_check_hist(s_ctx_t *c, const void *base);
+static int s_check_job(s_ctx_t *c, const void *base);
 static int s_check_phase(s_ctx_t *c, const void *base);
+static int s_check_job_stat(s_ctx_t *c, const void *base);
+static int s_check_worker(s_ctx_t *c, const void *base);
 
 S_LAYOUT(s_hist_layout, s_check_hist, F_U64(rb_hist_t, count), F_U64(rb_hist_t, sum),
          F_U64(rb_hist_t, min), F_U64(rb_hist_t, max), F_KIND(rb_hist_t, b, S_BUCKETS));
 
-S_LAYOUT(s_root_layout, NULL, F_KIND(rb_root_info_t, path, S_STR),
-         F_U64(rb_root_info_t, free_bytes), F_U64(rb_root_info_t, total_bytes));
+S_LAYOUT(s_root_layout, NULL, F_STR(rb_root_info_t, path, 0), F_U64(rb_root_info_t, free_bytes),
+         F_U64(rb_root_info_t, total_bytes));
 
-S_LAYOUT(s_job_layout, NULL, F_KIND(rb_job_spec_t, name, S_STR), F_KIND(rb_job_spec_t, rw, S_RW),
-         F_U64(rb_job_spec_t, bs), F_U64(rb_job_spec_t, size),
+S_LAYOUT(s_job_layout, s_check_job, F_STR(rb_job_spec_t, name, 0),
+         F_ENUM(rb_job_spec_t, rw, s_rw_enum), F_U64(rb_job_spec_t, bs),
+         F_U64(rb_job_spec_t, bs_max), F_U64(rb_job_spec_t, size),
          F_U32(rb_job_spec_t, numjobs, RB_MAX_WORKERS), F_KIND(rb_job_spec_t, direct, S_BOOL),
          F_KIND(rb_job_spec_t, time_based, S_BOOL), F_U64(rb_job_spec_t, runtime_ns),
-         F_KIND(rb_job_spec_t, directory, S_STR), F_KIND(rb_job_spec_t, filename_format, S_STR));
+         F_STR(rb_job_spec_t, directory, 0), F_STR(rb_job_spec_t, filename_format, 0),
+         F_STR(rb_job_spec_t, filename, SF_FILE),
+         F_STR(rb_job_spec_t, ioengine, SF_FILE | SF_NONEMPTY),
+         F_U32R(rb_job_spec_t, iodepth, 1, S_IODEPTH_MAX), F_U32(rb_job_spec_t, rwmixread, 100),
+         F_U32R(rb_job_spec_t, nrfiles, 1, S_NRFILES_MAX), F_U64(rb_job_spec_t, filesize),
+         F_U64(rb_job_spec_t, offset), F_ENUM(rb_job_spec_t, sync_mode, s_sync_enum),
+         F_U32(rb_job_spec_t, fsync_every, UINT32_MAX),
+         F_U32(rb_job_spec_t, fdatasync_every, UINT32_MAX),
+         F_KIND(rb_job_spec_t, end_fsync, S_BOOL), F_KIND(rb_job_spec_t, fsync_on_close, S_BOOL),
+         F_U64(rb_job_spec_t, ramp_ns), F_U32R(rb_job_spec_t, loops, 1, UINT32_MAX),
+         F_KIND(rb_job_spec_t, randrepeat, S_BOOL), F_U64(rb_job_spec_t, randseed),
+         F_KIND(rb_job_spec_t, norandommap, S_BOOL), F_KIND(rb_job_spec_t, overwrite, S_BOOL),
+         F_ENUM(rb_job_spec_t, buffer_mode, s_buf_enum),
+         F_KIND(rb_job_spec_t, refill_buffers, S_BOOL), F_BIN(rb_job_spec_t, pattern, pattern_len),
+         F_ENUM(rb_job_spec_t, verify, s_verify_enum), F_KIND(rb_job_spec_t, do_verify, S_BOOL),
+         F_KIND(rb_job_spec_t, verify_fatal, S_BOOL), F_U64(rb_job_spec_t, rate));
 
-S_LAYOUT(s_phase_layout, s_check_phase, F_KIND(rb_phase_spec_t, name, S_STR),
+S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));
 
-S_LAYOUT(s_job_stat_layout, NULL, F_U32(rb_job_stat_t, job, RB_MAX_JOBS - 1),
+S_LAYOUT(s_job_stat_layout, s_check_job_stat, F_U32(rb_job_stat_t, job, RB_MAX_JOBS - 1),
          F_U64(rb_job_stat_t, bytes), F_U64(rb_job_stat_t, ops), F_U64(rb_job_stat_t, errors),
-         F_HIST(rb_job_stat_t, hist));
+         F_U64(rb_job_stat_t, read_bytes), F_U64(rb_job_stat_t, read_ops),
+         F_U64(rb_job_stat_t, verify_errors), F_HIST(rb_job_stat_t, hist));
 
-S_LAYOUT(s_worker_layout, NULL, F_U32(rb_worker_stat_t, job, RB_MAX_JOBS - 1),
+S_LAYOUT(s_worker_layout, s_check_worker, F_U32(rb_worker_stat_t, job, RB_MAX_JOBS - 1),
          F_U32(rb_worker_stat_t, worker, RB_MAX_WORKERS - 1), F_U64(rb_worker_stat_t, t_start_ns),
          F_U64(rb_worker_stat_t, t_end_ns), F_U64(rb_worker_stat_t, bytes),
          F_U64(rb_worker_stat_t, ops), F_U64(rb_worker_stat_t, errors),
+         F_U64(rb_worker_stat_t, read_bytes), F_U64(rb_worker_stat_t, read_ops),
+         F_U64(rb_worker_stat_t, verify_errors),
          F_CHECKPTS(rb_worker_stat_t, checkpts, ncheckpts, RB_MAX_CHECKPTS));
 
 /* Message bodies, named after the enum so that the X-macro table can list them. */
-S_LAYOUT(s_body_HELLO, NULL, F_KIND(rb_msg_hello_t, name, S_STR),
-         F_KIND(rb_msg_hello_t, rack, S_STR), F_KIND(rb_msg_hello_t, hostname, S_STR),
-         F_KIND(rb_msg_hello_t, agent_version, S_STR), F_U32(rb_msg_hello_t, pid, UINT32_MAX),
-         F_U32(rb_msg_hello_t, cores, UINT32_MAX), F_U64(rb_msg_hello_t, ram_bytes),
+S_LAYOUT(s_body_HELLO, NULL, F_STR(rb_msg_hello_t, name, 0), F_STR(rb_msg_hello_t, rack, 0),
+         F_STR(rb_msg_hello_t, hostname, 0), F_STR(rb_msg_hello_t, agent_version, 0),
+         F_U32(rb_msg_hello_t, pid, UINT32_MAX), F_U32(rb_msg_hello_t, cores, UINT32_MAX),
+         F_U64(rb_msg_hello_t, ram_bytes),
          F_INLINE(rb_msg_hello_t, roots, nroots, RB_MAX_ROOTS, s_root_layout));
 
 S_LAYOUT(s_body_PING, NULL, F_U32(rb_msg_ping_t, seq, UINT32_MAX),
@@ -145,35 +235,36 @@ S_LAYOUT(s_body_PING, NULL, F_U32(rb_msg_ping_t, seq, UINT32_MAX),
 S_LAYOUT(s_body_PONG, NULL, F_U32(rb_msg_pong_t, seq, UINT32_MAX), F_U64(rb_msg_pong_t, t_coord_ns),
          F_U64(rb_msg_pong_t, t_agent_ns));
 
-S_LAYOUT(s_body_PLAN, NULL, F_KIND(rb_msg_plan_t, run_id, S_STR), F_U64(rb_msg_plan_t, interval_ns),
+S_LAYOUT(s_body_PLAN, NULL, F_STR(rb_msg_plan_t, run_id, 0), F_U64(rb_msg_plan_t, interval_ns),
          F_ARRAY(rb_msg_plan_t, phases, nphases, RB_MAX_PHASES, s_phase_layout));
 
-S_LAYOUT(s_body_READY, NULL, F_KIND(rb_msg_ready_t, run_id, S_STR),
+S_LAYOUT(s_body_READY, NULL, F_STR(rb_msg_ready_t, run_id, 0),
          F_U64(rb_msg_ready_t, prefill_bytes));
 
-S_LAYOUT(s_body_REFUSED, NULL, F_KIND(rb_msg_reason_t, run_id, S_STR),
-         F_KIND(rb_msg_reason_t, code, S_ERRNO), F_KIND(rb_msg_reason_t, reason, S_STR));
+S_LAYOUT(s_body_REFUSED, NULL, F_STR(rb_msg_reason_t, run_id, 0),
+         F_KIND(rb_msg_reason_t, code, S_ERRNO), F_STR(rb_msg_reason_t, reason, 0));
 #define s_body_ABORT s_body_REFUSED
 #define s_body_ERROR s_body_REFUSED
 
-S_LAYOUT(s_body_GO, NULL, F_KIND(rb_msg_go_t, run_id, S_STR),
+S_LAYOUT(s_body_GO, NULL, F_STR(rb_msg_go_t, run_id, 0),
          F_U32(rb_msg_go_t, phase, RB_MAX_PHASES - 1), F_U64(rb_msg_go_t, t_go_ns),
          F_KIND(rb_msg_go_t, offset_ns, S_I64));
 
-S_LAYOUT(s_body_SAMPLE, NULL, F_KIND(rb_msg_sample_t, run_id, S_STR),
+S_LAYOUT(s_body_SAMPLE, NULL, F_STR(rb_msg_sample_t, run_id, 0),
          F_U32(rb_msg_sample_t, phase, RB_MAX_PHASES - 1), F_U32(rb_msg_sample_t, seq, UINT32_MAX),
          F_U64(rb_msg_sample_t, t_start_ns), F_U64(rb_msg_sample_t, t_end_ns),
          F_ARRAY(rb_msg_sample_t, jobs, njobs, RB_MAX_JOBS, s_job_stat_layout));
 
-S_LAYOUT(s_body_DONE, NULL, F_KIND(rb_msg_done_t, run_id, S_STR),
+S_LAYOUT(s_body_DONE, NULL, F_STR(rb_msg_done_t, run_id, 0),
          F_U32(rb_msg_done_t, phase, RB_MAX_PHASES - 1), F_KIND(rb_msg_done_t, status, S_ERRNO),
-         F_KIND(rb_msg_done_t, error, S_STR),
+         F_STR(rb_msg_done_t, error, 0), F_STR(rb_msg_done_t, error_path, 0),
+         F_U64(rb_msg_done_t, error_offset),
          F_ARRAY(rb_msg_done_t, workers, nworkers, RB_MAX_WORKERS, s_worker_layout),
          F_ARRAY(rb_msg_done_t, jobs, njobs, RB_MAX_JOBS, s_job_stat_layout));
 
 S_LAYOUT(s_body_HEARTBEAT, NULL, F_U64(rb_msg_heartbeat_t, t_ns));
 
-S_LAYOUT(s_body_END, NULL, F_KIND(rb_msg_end_t, run_id, S_STR), F_U64(rb_msg_end_t, removed_files),
+S_LAYOUT(s_body_END, NULL, F_STR(rb_msg_end_t, run_id, 0), F_U64(rb_msg_end_t, removed_files),
          F_KIND(rb_msg_end_t, status, S_ERRNO));
 
 static const s_layout_t *const s_bodies[RB_MSG_COUNT] = {
@@ -238,6 +329,16 @@ static int s_fail(s_ctx_t *c, const char *key, long idx, const char *fmt, ...)
     return c->code;
 }
 
+/* An integer outside its field's range: "0 out of range (min 1, max 65536)". */
+static int s_fail_range(s_ctx_t *c, const char *key, long idx, uint64_t v, uint64_t min,
+                        uint64_t max)
+{
+    if (min == 0)
+        return s_fail(c, key, idx, "%" PRIu64 " out of range (max %" PRIu64 ")", v, max);
+    return s_fail(c, key, idx, "%" PRIu64 " out of range (min %" PRIu64 ", max %" PRIu64 ")", v,
+                  min, max);
+}
+
 static int s_nomem(s_ctx_t *c)
 {
     rb_err_set(c->err, -ENOMEM, "%s: out of memory", c->type ? c->type : "message");
@@ -290,6 +391,53 @@ static int s_check_hist(s_ctx_t *c, const void *base)
         return s_fail(c, "count", -1, "%" PRIu64 ", but the buckets sum to %s%" PRIu64, h->count,
                       over ? "more than " : "", sum);
     return 0;
+}
+
+/* Rules of an S_STR beyond its bound (its flags); what is wrong, or NULL. */
+static const char *s_str_rule(const s_field_t *f, const char *s)
+{
+    if ((f->flags & SF_NONEMPTY) && !*s)
+        return "empty";
+    if ((f->flags & SF_FILE) && strchr(s, '/'))
+        return "contains '/'; a file name, not a path, is expected";
+    if ((f->flags & SF_FILE) && (!strcmp(s, ".") || !strcmp(s, "..")))
+        return "'.' and '..' are not file names";
+    return NULL;
+}
+
+/* A job's rules across fields: a size range that is one, a pattern to repeat. */
+static int s_check_job(s_ctx_t *c, const void *base)
+{
+    const rb_job_spec_t *j = base;
+    if (j->bs_max < j->bs)
+        return s_fail(c, "bs_max", -1, "%" PRIu64 ", below bs %" PRIu64, j->bs_max, j->bs);
+    if (j->buffer_mode == RB_BUF_PATTERN && j->pattern_len == 0)
+        return s_fail(c, "pattern", -1, "empty, but buffer_mode is \"pattern\"");
+    return 0;
+}
+
+/* Reads are a part of all IO: read_bytes <= bytes, read_ops <= ops. */
+static int s_check_reads(s_ctx_t *c, uint64_t bytes, uint64_t ops, uint64_t read_bytes,
+                         uint64_t read_ops)
+{
+    if (read_bytes > bytes)
+        return s_fail(c, "read_bytes", -1, "%" PRIu64 ", more than bytes %" PRIu64, read_bytes,
+                      bytes);
+    if (read_ops > ops)
+        return s_fail(c, "read_ops", -1, "%" PRIu64 ", more than ops %" PRIu64, read_ops, ops);
+    return 0;
+}
+
+static int s_check_job_stat(s_ctx_t *c, const void *base)
+{
+    const rb_job_stat_t *js = base;
+    return s_check_reads(c, js->bytes, js->ops, js->read_bytes, js->read_ops);
+}
+
+static int s_check_worker(s_ctx_t *c, const void *base)
+{
+    const rb_worker_stat_t *w = base;
+    return s_check_reads(c, w->bytes, w->ops, w->read_bytes, w->read_ops);
 }
 
 /* The workers of a phase on one agent must fit in one DONE message. */
@@ -396,8 +544,8 @@ static int s_enc_field(s_enc_t *e, const s_field_t *f, const void *base)
     case S_U32:
     case S_U64: {
         uint64_t v = f->kind == S_U32 ? *(const uint32_t *)p : *(const uint64_t *)p;
-        if (v > f->max)
-            return s_fail(&e->c, k, -1, "%" PRIu64 " out of range (max %" PRIu64 ")", v, f->max);
+        if (v < f->min || v > f->max)
+            return s_fail_range(&e->c, k, -1, v, f->min, f->max);
         s_put_u64(e, v);
         return 0;
     }
@@ -419,14 +567,27 @@ static int s_enc_field(s_enc_t *e, const s_field_t *f, const void *base)
         size_t n = strnlen(p, f->size);
         if (n == f->size)
             return s_fail(&e->c, k, -1, "not NUL-terminated within its %zu bytes", f->size);
+        const char *bad = s_str_rule(f, p);
+        if (bad)
+            return s_fail(&e->c, k, -1, "%s", bad);
         s_put_str(e, p, n);
         return 0;
     }
-    case S_RW: {
-        const char *name = rb_rw_name(*(const rb_rw_t *)p);
+    case S_ENUM: {
+        unsigned v;
+        memcpy(&v, p, sizeof v);
+        const char *name = v < f->en->n ? f->en->names[v] : NULL;
         if (!name)
-            return s_fail(&e->c, k, -1, "unknown access pattern %d", (int)*(const rb_rw_t *)p);
+            return s_fail(&e->c, k, -1, "unknown %s %u", f->en->what, v);
         s_put_str(e, name, strlen(name));
+        return 0;
+    }
+    case S_BIN: {
+        uint32_t n = *s_count(base, f);
+        if (n > f->max)
+            return s_fail(&e->c, k, -1, "%" PRIu32 " bytes, more than the bound of %" PRIu64, n,
+                          f->max);
+        e->packrc |= msgpack_pack_bin_with_body(&e->pk, p, n);
         return 0;
     }
     case S_HIST:
@@ -690,15 +851,15 @@ static int s_find(s_ctx_t *c, const msgpack_object *map, const char *key,
     return *val ? 0 : s_fail(c, key, -1, "missing");
 }
 
-static int s_get_uint(s_ctx_t *c, const msgpack_object *o, const char *key, long idx, uint64_t max,
-                      uint64_t *out)
+static int s_get_uint(s_ctx_t *c, const msgpack_object *o, const char *key, long idx, uint64_t min,
+                      uint64_t max, uint64_t *out)
 {
     if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
         return s_fail(c, key, idx, "expected unsigned integer, got %" PRId64, o->via.i64);
     if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
         return s_fail(c, key, idx, "expected unsigned integer, got %s", s_what(o));
-    if (o->via.u64 > max)
-        return s_fail(c, key, idx, "%" PRIu64 " out of range (max %" PRIu64 ")", o->via.u64, max);
+    if (o->via.u64 < min || o->via.u64 > max)
+        return s_fail_range(c, key, idx, o->via.u64, min, max);
     *out = o->via.u64;
     return 0;
 }
@@ -772,8 +933,8 @@ static int s_dec_buckets(s_ctx_t *c, const s_field_t *f, const msgpack_object *o
                       a->size);
     uint64_t idx, n, prev = 0;
     for (uint32_t i = 0; i < a->size; i += 2) {
-        if ((rc = s_get_uint(c, &a->ptr[i], f->key, i, RB_HIST_NBUCKETS - 1, &idx)) < 0 ||
-            (rc = s_get_uint(c, &a->ptr[i + 1], f->key, i + 1, UINT64_MAX, &n)) < 0)
+        if ((rc = s_get_uint(c, &a->ptr[i], f->key, i, 0, RB_HIST_NBUCKETS - 1, &idx)) < 0 ||
+            (rc = s_get_uint(c, &a->ptr[i + 1], f->key, i + 1, 0, UINT64_MAX, &n)) < 0)
             return rc;
         if (i > 0 && idx <= prev)
             return s_fail(c, f->key, i, "bucket index %" PRIu64 " not above the previous %" PRIu64,
@@ -802,9 +963,9 @@ static int s_dec_checkpts(s_ctx_t *c, const s_field_t *f, const msgpack_object *
         s_enter(c, f->key, i);
         if (e->type != MSGPACK_OBJECT_ARRAY || e->via.array.size != 2)
             rc = s_fail(c, NULL, -1, "expected [t_ns, bytes], got %s", s_what(e));
-        else if ((rc = s_get_uint(c, &e->via.array.ptr[0], "t_ns", -1, UINT64_MAX, &cp[i].t_ns)) ==
-                     0 &&
-                 (rc = s_get_uint(c, &e->via.array.ptr[1], "bytes", -1, UINT64_MAX,
+        else if ((rc = s_get_uint(c, &e->via.array.ptr[0], "t_ns", -1, 0, UINT64_MAX,
+                                  &cp[i].t_ns)) == 0 &&
+                 (rc = s_get_uint(c, &e->via.array.ptr[1], "bytes", -1, 0, UINT64_MAX,
                                   &cp[i].bytes)) == 0 &&
                  i > 0 && cp[i].t_ns < cp[i - 1].t_ns)
             rc = s_fail(c, "t_ns", -1, "%" PRIu64 " before the previous checkpoint's %" PRIu64,
@@ -836,6 +997,30 @@ static int s_dec_elems(s_ctx_t *c, const s_field_t *f, const msgpack_object *o, 
     return rc;
 }
 
+/* One of the enum's wire names, exactly; anything else is refused with the names allowed. */
+static int s_dec_enum(s_ctx_t *c, const s_field_t *f, const msgpack_object *o, void *p)
+{
+    if (o->type != MSGPACK_OBJECT_STR)
+        return s_fail(c, f->key, -1, "expected string, got %s", s_what(o));
+    char allowed[160] = "", shown[40];
+    size_t used = 0;
+    for (unsigned v = 0; v < f->en->n; v++) {
+        const char *name = f->en->names[v];
+        if (!name)
+            continue;
+        if (strlen(name) == o->via.str.size && memcmp(name, o->via.str.ptr, o->via.str.size) == 0) {
+            memcpy(p, &v, sizeof v);
+            return 0;
+        }
+        if (used < sizeof allowed)
+            used += (size_t)snprintf(allowed + used, sizeof allowed - used, "%s\"%s\"",
+                                     used ? ", " : "", name);
+    }
+    return s_fail(c, f->key, -1, "unknown %s '%s%s' (one of %s)", f->en->what,
+                  s_printable(shown, sizeof shown, o->via.str.ptr, o->via.str.size),
+                  o->via.str.size >= sizeof shown ? "..." : "", allowed);
+}
+
 static int s_dec_field(s_ctx_t *c, const s_field_t *f, const msgpack_object *o, void *base)
 {
     void *p = s_ptr(base, f);
@@ -844,11 +1029,11 @@ static int s_dec_field(s_ctx_t *c, const s_field_t *f, const msgpack_object *o, 
     int rc;
     switch (f->kind) {
     case S_U32:
-        if ((rc = s_get_uint(c, o, f->key, -1, f->max, &u)) == 0)
+        if ((rc = s_get_uint(c, o, f->key, -1, f->min, f->max, &u)) == 0)
             *(uint32_t *)p = (uint32_t)u;
         return rc;
     case S_U64:
-        return s_get_uint(c, o, f->key, -1, f->max, (uint64_t *)p);
+        return s_get_uint(c, o, f->key, -1, f->min, f->max, (uint64_t *)p);
     case S_ERRNO:
         if ((rc = s_get_int(c, o, f->key, INT32_MIN, 0, &i)) == 0)
             *(int32_t *)p = (int32_t)i;
@@ -860,16 +1045,24 @@ static int s_dec_field(s_ctx_t *c, const s_field_t *f, const msgpack_object *o, 
             return s_fail(c, f->key, -1, "expected boolean, got %s", s_what(o));
         *(uint8_t *)p = o->via.boolean ? 1 : 0;
         return 0;
-    case S_STR:
-        return s_get_str(c, o, f->key, p, f->size);
-    case S_RW: {
-        char name[16];
-        if ((rc = s_get_str(c, o, f->key, name, sizeof name)) == 0 &&
-            (*(rb_rw_t *)p = rb_rw_parse(name)) == RB_RW_NONE)
-            rc = s_fail(c, f->key, -1, "unknown access pattern '%s'",
-                        s_printable(name, sizeof name, name, strlen(name)));
+    case S_STR: {
+        const char *bad;
+        if ((rc = s_get_str(c, o, f->key, p, f->size)) == 0 && (bad = s_str_rule(f, p)))
+            rc = s_fail(c, f->key, -1, "%s", bad);
         return rc;
     }
+    case S_ENUM:
+        return s_dec_enum(c, f, o, p);
+    case S_BIN:
+        if (o->type != MSGPACK_OBJECT_BIN)
+            return s_fail(c, f->key, -1, "expected binary, got %s", s_what(o));
+        if (o->via.bin.size > f->max)
+            return s_fail(c, f->key, -1, "%" PRIu32 " bytes, more than the bound of %" PRIu64,
+                          o->via.bin.size, f->max);
+        if (o->via.bin.size)
+            memcpy(p, o->via.bin.ptr, o->via.bin.size);
+        *s_count(base, f) = o->via.bin.size;
+        return 0;
     case S_HIST:
         return s_dec_hist(c, f, o, (rb_hist_t **)p);
     case S_BUCKETS:

@@ -18,7 +18,7 @@
 #include "rb_err.h"
 #include "rb_hist.h"
 
-#define RB_PROTO_VERSION   1
+#define RB_PROTO_VERSION   2
 #define RB_PROTO_MAX_FRAME (128u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings (including the NUL) and arrays in messages. */
@@ -60,24 +60,87 @@ const char *rb_msg_type_name(rb_msg_type_t t);
 
 /* ---- workload description, shared by the plan parser and the agent ---- */
 
-typedef enum { RB_RW_NONE = 0, RB_RW_READ = 1, RB_RW_WRITE = 2 } rb_rw_t;
+/* Access patterns, fio's names plus iozone's rewrite and reread. */
+typedef enum {
+    RB_RW_NONE = 0,
+    RB_RW_READ = 1,      /* "read": sequential read */
+    RB_RW_WRITE = 2,     /* "write": sequential write */
+    RB_RW_RANDREAD = 3,  /* "randread" */
+    RB_RW_RANDWRITE = 4, /* "randwrite" */
+    RB_RW_RW = 5,        /* "rw" (fio also accepts "readwrite"): sequential mixed */
+    RB_RW_RANDRW = 6,    /* "randrw": random mixed */
+    RB_RW_REWRITE = 7,   /* "rewrite": sequential write over files that exist */
+    RB_RW_REREAD = 8,    /* "reread": sequential read again, reported on its own */
+} rb_rw_t;
 
 /* Name of an access pattern ("read"); NULL if unknown. And back: RB_RW_NONE if unknown. */
 const char *rb_rw_name(rb_rw_t rw);
 rb_rw_t rb_rw_parse(const char *s);
 
-/* One job of a phase: what each of its numjobs workers does on every agent. */
+/* 1 if the pattern reads / writes / picks offsets at random. */
+int rb_rw_reads(rb_rw_t rw);
+int rb_rw_writes(rb_rw_t rw);
+int rb_rw_random(rb_rw_t rw);
+
+/* What write buffers hold. */
+typedef enum {
+    RB_BUF_RANDOM = 0,  /* incompressible random bytes (default) */
+    RB_BUF_ZERO = 1,    /* zero_buffers */
+    RB_BUF_PATTERN = 2, /* buffer_pattern repeated */
+} rb_buf_mode_t;
+
+/* How writes reach stable storage. */
+typedef enum {
+    RB_SYNC_NONE = 0,
+    RB_SYNC_SYNC = 1,  /* O_SYNC (fio sync=1) */
+    RB_SYNC_DSYNC = 2, /* O_DSYNC (fio dsync=1) */
+} rb_sync_mode_t;
+
+typedef enum { RB_VERIFY_NONE = 0, RB_VERIFY_CRC32C = 1 } rb_verify_t;
+
+#define RB_ENGINE_NAME_MAX 16
+#define RB_PATTERN_MAX     64
+
+/* One job of a phase: what each of its numjobs workers does on every agent.
+ * Sizes in bytes, times in ns; field meanings follow fio's options of the same name. */
 typedef struct rb_job_spec {
-    char name[RB_NAME_MAX];            /* section name in the plan */
-    rb_rw_t rw;                        /* access pattern */
-    uint64_t bs;                       /* bytes per IO */
-    uint64_t size;                     /* bytes per worker (its file size) */
-    uint32_t numjobs;                  /* workers per agent */
-    uint8_t direct;                    /* 1 = O_DIRECT */
-    uint8_t time_based;                /* 1 = loop over size until runtime */
-    uint64_t runtime_ns;               /* 0 = no time limit */
-    char directory[RB_PATH_MAX];       /* "" = the agent's first root */
-    char filename_format[RB_NAME_MAX]; /* "$jobname.$jobnum.$filenum" style */
+    char name[RB_NAME_MAX];                /* section name in the plan */
+    rb_rw_t rw;                            /* access pattern */
+    uint64_t bs;                           /* bytes per IO (smallest, with bsrange) */
+    uint64_t bs_max;                       /* largest IO with bsrange; == bs without */
+    uint64_t size;                         /* bytes of IO per worker per pass, all files */
+    uint32_t numjobs;                      /* workers per agent */
+    uint8_t direct;                        /* 1 = O_DIRECT */
+    uint8_t time_based;                    /* 1 = loop over size until runtime */
+    uint64_t runtime_ns;                   /* 0 = no time limit */
+    char directory[RB_PATH_MAX];           /* "" = the agent's first root */
+    char filename_format[RB_NAME_MAX];     /* "$jobname.$jobnum.$filenum" style */
+    char filename[RB_NAME_MAX];            /* fio filename=: one file shared by all workers ("" = none) */
+    char ioengine[RB_ENGINE_NAME_MAX];     /* "sync", "libaio", "io_uring", "null" */
+    uint32_t iodepth;                      /* IOs in flight per worker, >= 1 */
+    uint32_t rwmixread;                    /* % reads of a mixed pattern (0..100) */
+    uint32_t nrfiles;                      /* files per worker, >= 1 */
+    uint64_t filesize;                     /* bytes per file; 0 = size / nrfiles */
+    uint64_t offset;                       /* start of IO in each file */
+    rb_sync_mode_t sync_mode;              /* O_SYNC / O_DSYNC */
+    uint32_t fsync_every;                  /* fsync after this many writes (0 = never) */
+    uint32_t fdatasync_every;              /* fdatasync after this many writes (0 = never) */
+    uint8_t end_fsync;                     /* fsync every file when the job's IO is done */
+    uint8_t fsync_on_close;                /* fsync a file before closing it */
+    uint64_t ramp_ns;                      /* run this long before counting anything */
+    uint32_t loops;                        /* passes over the files (>= 1; ignored when time_based) */
+    uint8_t randrepeat;                    /* 1 = the same random sequence every run */
+    uint64_t randseed;                     /* seed of the random sequence */
+    uint8_t norandommap;                   /* 1 = random offsets may repeat within a pass */
+    uint8_t overwrite;                     /* lay files out before GO so writes overwrite */
+    rb_buf_mode_t buffer_mode;             /* what write buffers hold */
+    uint8_t refill_buffers;                /* new random contents for every write */
+    uint32_t pattern_len;                  /* bytes of pattern used */
+    uint8_t pattern[RB_PATTERN_MAX];       /* buffer_pattern bytes */
+    rb_verify_t verify;                    /* block header + checksum on writes, checked on reads */
+    uint8_t do_verify;                     /* read back and check after a write job (fio do_verify) */
+    uint8_t verify_fatal;                  /* stop the worker at the first mismatch */
+    uint64_t rate;                         /* bytes/s cap per worker (0 = none) */
 } rb_job_spec_t;
 
 typedef struct rb_phase_spec {
@@ -146,9 +209,12 @@ typedef struct rb_msg_go {
 /* One job's share of a sample or of a phase's totals on one agent. */
 typedef struct rb_job_stat {
     uint32_t job; /* index into the phase's jobs */
-    uint64_t bytes;
-    uint64_t ops;
-    uint64_t errors;
+    uint64_t bytes;         /* read and written */
+    uint64_t ops;           /* reads and writes */
+    uint64_t errors;        /* failed IOs (verify mismatches included) */
+    uint64_t read_bytes;    /* of bytes, those read */
+    uint64_t read_ops;      /* of ops, the reads */
+    uint64_t verify_errors; /* blocks whose check failed */
     rb_hist_t *hist; /* latency of completed ops, ns (owned by the message when decoded) */
 } rb_job_stat_t;
 
@@ -175,6 +241,9 @@ typedef struct rb_worker_stat {
     uint64_t bytes;
     uint64_t ops;
     uint64_t errors;
+    uint64_t read_bytes;
+    uint64_t read_ops;
+    uint64_t verify_errors;
     uint32_t ncheckpts;
     rb_checkpt_t *checkpts; /* progress over time, increasing t_ns (for stonewall figures) */
 } rb_worker_stat_t;
@@ -184,6 +253,8 @@ typedef struct rb_msg_done {
     uint32_t phase;
     int32_t status;            /* 0, or negative errno of the first failure */
     char error[RB_REASON_MAX]; /* what failed, on which path, why ("" if ok) */
+    char error_path[RB_PATH_MAX]; /* file of the first failure ("" if none) */
+    uint64_t error_offset;        /* its offset in that file */
     uint32_t nworkers;
     rb_worker_stat_t *workers;
     uint32_t njobs;

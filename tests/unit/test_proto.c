@@ -48,9 +48,50 @@ static void fill_job_stats(rb_job_stat_t *js, uint32_t n, unsigned step)
         js[i].job = i;
         js[i].bytes = 1000000ull * (i + 1);
         js[i].ops = 1000ull * (i + 1);
-        js[i].errors = i;
+        js[i].errors = i + 2;
+        js[i].read_bytes = 400000ull * (i + 1) + i;
+        js[i].read_ops = 300ull * (i + 1) + i;
+        js[i].verify_errors = i + 1;
         js[i].hist = new_hist(step, i);
     }
+}
+
+/* Version 2 fields of a job, none at its default, each job k of a PLAN different. */
+static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
+{
+    static const rb_rw_t rws[] = {RB_RW_RANDRW, RB_RW_REREAD, RB_RW_RANDWRITE, RB_RW_RW};
+    jb->rw = rws[k % 4];
+    jb->bs_max = jb->bs * (4 + k);
+    if (k == 1) /* the longest strings and patterns */
+        memset(jb->filename, 'f', RB_NAME_MAX - 1);
+    else
+        snprintf(jb->filename, sizeof jb->filename, "shared.%u", k);
+    strcpy(jb->ioengine, k % 2 ? "io_uring" : "libaio");
+    jb->iodepth = k == 1 ? 65536 : 32 + k;
+    jb->rwmixread = k == 3 ? 100 : 70 + k;
+    jb->nrfiles = k == 1 ? 65536 : 8 + k;
+    jb->filesize = (1ull << 30) + k;
+    jb->offset = 4096ull * (k + 1);
+    jb->sync_mode = k % 2 ? RB_SYNC_DSYNC : RB_SYNC_SYNC;
+    jb->fsync_every = 16 + k;
+    jb->fdatasync_every = k == 2 ? UINT32_MAX : 32 + k;
+    jb->end_fsync = 1;
+    jb->fsync_on_close = (uint8_t)(k % 2);
+    jb->ramp_ns = 2000000000ull + k;
+    jb->loops = k == 3 ? UINT32_MAX : 3 + k;
+    jb->randrepeat = (uint8_t) !(k % 2);
+    jb->randseed = UINT64_MAX - k;
+    jb->norandommap = 1;
+    jb->overwrite = (uint8_t)(k % 2);
+    jb->buffer_mode = k % 3 == 2 ? RB_BUF_ZERO : RB_BUF_PATTERN;
+    jb->refill_buffers = (uint8_t) !(k % 2);
+    jb->pattern_len = k == 1 ? RB_PATTERN_MAX : 3 + k;
+    for (uint32_t b = 0; b < jb->pattern_len; b++) /* 0x00 and 0xff among them */
+        jb->pattern[b] = (uint8_t)(b * 37 + k * 255);
+    jb->verify = RB_VERIFY_CRC32C;
+    jb->do_verify = 1;
+    jb->verify_fatal = (uint8_t)(k % 2);
+    jb->rate = (100ull << 20) + k;
 }
 
 /* A message of each type; "big" ones have many entries and full histograms. */
@@ -113,6 +154,7 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
                 else
                     strcpy(jb->directory, "/mnt/disk0/rb");
                 strcpy(jb->filename_format, "$jobname.$jobnum.$filenum");
+                fill_job_v2(jb, i * 2 + j);
             }
         }
         break;
@@ -166,6 +208,11 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
         d->phase = 0;
         d->status = big ? -EIO : 0;
         strcpy(d->error, big ? "/mnt/disk3/job0.0.0: write: Input/output error" : "");
+        if (big)
+            memset(d->error_path, 'p', RB_PATH_MAX - 1);
+        else
+            strcpy(d->error_path, "/mnt/disk3/job0.0.0");
+        d->error_offset = big ? UINT64_MAX : 1ull << 33;
         d->nworkers = big ? 6 : 2;
         d->workers = calloc(d->nworkers, sizeof *d->workers);
         assert_non_null(d->workers);
@@ -177,7 +224,10 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
             w->t_end_ns = 9000000000ull + i;
             w->bytes = 10ull << 30;
             w->ops = 2621440;
-            w->errors = i;
+            w->errors = i + 1;
+            w->read_bytes = (i % 2 ? 10ull << 30 : 3ull << 30) + i * (uint64_t) !(i % 2);
+            w->read_ops = i % 2 ? 2621440 : 786432 + i;
+            w->verify_errors = i;
             w->ncheckpts = big ? (i == 0 ? RB_MAX_CHECKPTS : i) : 2;
             if (w->ncheckpts) {
                 w->checkpts = calloc(w->ncheckpts, sizeof *w->checkpts);
@@ -282,6 +332,9 @@ static void cmp_job_stats(const rb_job_stat_t *a, const rb_job_stat_t *b, uint32
         assert_int_equal(a[i].bytes, b[i].bytes);
         assert_int_equal(a[i].ops, b[i].ops);
         assert_int_equal(a[i].errors, b[i].errors);
+        assert_int_equal(a[i].read_bytes, b[i].read_bytes);
+        assert_int_equal(a[i].read_ops, b[i].read_ops);
+        assert_int_equal(a[i].verify_errors, b[i].verify_errors);
         cmp_hist(a[i].hist, b[i].hist);
     }
 }
@@ -345,6 +398,35 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->runtime_ns, t->runtime_ns);
                 assert_string_equal(s->directory, t->directory);
                 assert_string_equal(s->filename_format, t->filename_format);
+                assert_int_equal(s->bs_max, t->bs_max);
+                assert_string_equal(s->filename, t->filename);
+                assert_string_equal(s->ioengine, t->ioengine);
+                assert_int_equal(s->iodepth, t->iodepth);
+                assert_int_equal(s->rwmixread, t->rwmixread);
+                assert_int_equal(s->nrfiles, t->nrfiles);
+                assert_int_equal(s->filesize, t->filesize);
+                assert_int_equal(s->offset, t->offset);
+                assert_int_equal(s->sync_mode, t->sync_mode);
+                assert_int_equal(s->fsync_every, t->fsync_every);
+                assert_int_equal(s->fdatasync_every, t->fdatasync_every);
+                assert_int_equal(s->end_fsync, t->end_fsync);
+                assert_int_equal(s->fsync_on_close, t->fsync_on_close);
+                assert_int_equal(s->ramp_ns, t->ramp_ns);
+                assert_int_equal(s->loops, t->loops);
+                assert_int_equal(s->randrepeat, t->randrepeat);
+                assert_int_equal(s->randseed, t->randseed);
+                assert_int_equal(s->norandommap, t->norandommap);
+                assert_int_equal(s->overwrite, t->overwrite);
+                assert_int_equal(s->buffer_mode, t->buffer_mode);
+                assert_int_equal(s->refill_buffers, t->refill_buffers);
+                assert_int_equal(s->pattern_len, t->pattern_len);
+                assert_memory_equal(s->pattern, t->pattern, RB_PATTERN_MAX); /* zero beyond */
+                assert_int_equal(s->verify, t->verify);
+                assert_int_equal(s->do_verify, t->do_verify);
+                assert_int_equal(s->verify_fatal, t->verify_fatal);
+                assert_int_equal(s->rate, t->rate);
+                /* Nothing else in the struct: every byte came back. */
+                assert_memory_equal(s, t, sizeof *s);
             }
         }
         break;
@@ -385,6 +467,8 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
         assert_int_equal(x->phase, y->phase);
         assert_int_equal(x->status, y->status);
         assert_string_equal(x->error, y->error);
+        assert_string_equal(x->error_path, y->error_path);
+        assert_int_equal(x->error_offset, y->error_offset);
         assert_int_equal(x->nworkers, y->nworkers);
         for (uint32_t i = 0; i < x->nworkers; i++) {
             const rb_worker_stat_t *v = &x->workers[i], *w = &y->workers[i];
@@ -395,6 +479,9 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
             assert_int_equal(v->bytes, w->bytes);
             assert_int_equal(v->ops, w->ops);
             assert_int_equal(v->errors, w->errors);
+            assert_int_equal(v->read_bytes, w->read_bytes);
+            assert_int_equal(v->read_ops, w->read_ops);
+            assert_int_equal(v->verify_errors, w->verify_errors);
             assert_int_equal(v->ncheckpts, w->ncheckpts);
             if (v->ncheckpts)
                 assert_memory_equal(v->checkpts, w->checkpts, v->ncheckpts * sizeof *v->checkpts);
@@ -542,6 +629,15 @@ static void put_str_len(msgpack_packer *pk, const msgpack_object *o, const void 
     free(s);
 }
 
+static void put_bin_len(msgpack_packer *pk, const msgpack_object *o, const void *arg)
+{
+    size_t n = *(const size_t *)arg;
+    uint8_t b[RB_PATTERN_MAX + 8] = {0};
+    (void)o;
+    assert_true(n <= sizeof b);
+    msgpack_pack_bin_with_body(pk, b, n);
+}
+
 static void put_str(msgpack_packer *pk, const msgpack_object *o, const void *arg)
 {
     (void)o;
@@ -603,6 +699,9 @@ static void put_wrong_type(msgpack_packer *pk, const msgpack_object *o, const vo
         break;
     case MSGPACK_OBJECT_MAP:
         variant ? msgpack_pack_true(pk) : msgpack_pack_array(pk, 0);
+        break;
+    case MSGPACK_OBJECT_BIN:
+        variant ? msgpack_pack_nil(pk) : msgpack_pack_str_with_body(pk, "x", 1);
         break;
     default:
         fail_msg("unexpected type %d in a valid frame", o->type);
@@ -701,13 +800,38 @@ static void test_names(void **state)
     assert_string_equal(rb_msg_type_name((rb_msg_type_t)-1), "?");
     for (int t = RB_MSG_NONE + 1; t < RB_MSG_COUNT; t++)
         assert_string_not_equal(rb_msg_type_name((rb_msg_type_t)t), "?");
-    assert_string_equal(rb_rw_name(RB_RW_READ), "read");
-    assert_string_equal(rb_rw_name(RB_RW_WRITE), "write");
+    /* Every access pattern: its wire name, back, and what it does. */
+    static const struct {
+        rb_rw_t rw;
+        const char *name;
+        int reads, writes, random;
+    } rws[] = {
+        {RB_RW_READ, "read", 1, 0, 0},
+        {RB_RW_WRITE, "write", 0, 1, 0},
+        {RB_RW_RANDREAD, "randread", 1, 0, 1},
+        {RB_RW_RANDWRITE, "randwrite", 0, 1, 1},
+        {RB_RW_RW, "rw", 1, 1, 0},
+        {RB_RW_RANDRW, "randrw", 1, 1, 1},
+        {RB_RW_REWRITE, "rewrite", 0, 1, 0},
+        {RB_RW_REREAD, "reread", 1, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof rws / sizeof rws[0]; i++) {
+        assert_string_equal(rb_rw_name(rws[i].rw), rws[i].name);
+        assert_int_equal(rb_rw_parse(rws[i].name), rws[i].rw);
+        assert_int_equal(rb_rw_reads(rws[i].rw), rws[i].reads);
+        assert_int_equal(rb_rw_writes(rws[i].rw), rws[i].writes);
+        assert_int_equal(rb_rw_random(rws[i].rw), rws[i].random);
+    }
+    assert_int_equal(rb_rw_parse("readwrite"), RB_RW_RW);
+    assert_string_equal(rb_rw_name(rb_rw_parse("readwrite")), "rw"); /* one name on the wire */
     assert_null(rb_rw_name(RB_RW_NONE));
     assert_null(rb_rw_name((rb_rw_t)9));
-    assert_int_equal(rb_rw_parse("read"), RB_RW_READ);
-    assert_int_equal(rb_rw_parse("write"), RB_RW_WRITE);
-    assert_int_equal(rb_rw_parse("randread"), RB_RW_NONE);
+    assert_null(rb_rw_name((rb_rw_t)-1));
+    assert_false(rb_rw_reads(RB_RW_NONE) || rb_rw_writes(RB_RW_NONE) || rb_rw_random(RB_RW_NONE));
+    assert_false(rb_rw_reads((rb_rw_t)9) || rb_rw_writes((rb_rw_t)9) || rb_rw_random((rb_rw_t)9));
+    assert_int_equal(rb_rw_parse("trim"), RB_RW_NONE);
+    assert_int_equal(rb_rw_parse("READ"), RB_RW_NONE);
+    assert_int_equal(rb_rw_parse("read "), RB_RW_NONE);
     assert_int_equal(rb_rw_parse(""), RB_RW_NONE);
     assert_int_equal(rb_rw_parse(NULL), RB_RW_NONE);
 }
@@ -814,16 +938,24 @@ static void test_fini_twice(void **state)
 static void test_version(void **state)
 {
     (void)state;
+    const int64_t v = RB_PROTO_VERSION;
+    char needle[80];
     size_t len;
-    void *buf = hand_frame(2, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 2 from peer, this build speaks 1");
+    assert_int_equal(RB_PROTO_VERSION, 2);
+    void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
+    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 2");
     expect_bad(buf, len, -EPROTO, "PING");
+    free(buf);
+    buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
+    snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
+             RB_PROTO_VERSION + 1, RB_PROTO_VERSION);
+    expect_bad(buf, len, -EPROTO, needle);
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
     buf = hand_frame(7, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 1");
+    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 2");
     free(buf);
-    buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
+    buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);
     free(buf);
     buf = hand_frame(0, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
@@ -843,19 +975,22 @@ static void test_unknown_type(void **state)
 {
     (void)state;
     size_t len;
-    void *buf = hand_frame(1, "NOPE", &len, 1, "seq", (uint64_t)1);
+    void *buf = hand_frame(RB_PROTO_VERSION, "NOPE", &len, 1, "seq", (uint64_t)1);
     expect_bad(buf, len, -EBADMSG, "unknown type 'NOPE'");
     free(buf);
-    buf = hand_frame(1, "", &len, 0);
+    buf = hand_frame(RB_PROTO_VERSION, "", &len, 0);
     expect_bad(buf, len, -EBADMSG, "unknown type ''");
     free(buf);
-    buf = hand_frame(1, "ping", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
+    buf = hand_frame(RB_PROTO_VERSION, "ping", &len, 2, "seq", (uint64_t)1, "t_coord_ns",
+                     (uint64_t)2);
     expect_bad(buf, len, -EBADMSG, "unknown type 'ping'");
     free(buf);
-    buf = hand_frame(1, "PINGX", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
+    buf = hand_frame(RB_PROTO_VERSION, "PINGX", &len, 2, "seq", (uint64_t)1, "t_coord_ns",
+                     (uint64_t)2);
     expect_bad(buf, len, -EBADMSG, "unknown type 'PINGX'");
     free(buf);
-    buf = hand_frame(1, "PIN", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
+    buf =
+        hand_frame(RB_PROTO_VERSION, "PIN", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, -EBADMSG, "unknown type 'PIN'");
     free(buf);
 }
@@ -879,8 +1014,8 @@ static void test_duplicate_key(void **state)
 {
     (void)state;
     size_t len;
-    void *buf = hand_frame(1, "PING", &len, 3, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2, "seq",
-                           (uint64_t)1);
+    void *buf = hand_frame(RB_PROTO_VERSION, "PING", &len, 3, "seq", (uint64_t)1, "t_coord_ns",
+                           (uint64_t)2, "seq", (uint64_t)1);
     expect_bad(buf, len, -EBADMSG, "PING: field 'seq': given 2 times");
     free(buf);
 }
@@ -1010,9 +1145,10 @@ static void test_out_of_range(void **state)
          -EBADMSG,
          "PLAN: field 'phases[1].jobs': numjobs add up to 4097 workers, more than 4096"},
         {RB_MSG_PLAN,
-         {"phases[1].jobs[1].rw", put_str, "randrw"},
+         {"phases[1].jobs[1].rw", put_str, "trim"},
          -EBADMSG,
-         "'phases[1].jobs[1].rw': unknown access pattern 'randrw'"},
+         "'phases[1].jobs[1].rw': unknown access pattern 'trim' (one of \"read\", \"write\", "
+         "\"randread\", \"randwrite\", \"rw\", \"randrw\", \"rewrite\", \"reread\")"},
         {RB_MSG_PLAN,
          {"phases[1].jobs[1].rw", put_str, "a-very-long-pattern-name"},
          -EBADMSG,
@@ -1166,9 +1302,33 @@ static void test_checkpts(void **state)
     expect_edit(RB_MSG_DONE, false, &ed, -EBADMSG, "'workers[1].checkpts[0]': expected [t_ns");
 }
 
-static void p_fill_name(char *name, uint32_t i, uint32_t j)
+/* Job j of phase i at its longest encoding: every string at its bound, every
+ * integer and enum name at its widest, the largest pattern. */
+static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
 {
-    snprintf(name, RB_NAME_MAX, "j%u_%u", i, j);
+    memset(jb->name, 'n', RB_NAME_MAX - 1);
+    snprintf(jb->name, 12, "j%u_%u", i, j); /* kept distinct, still 63 bytes */
+    jb->name[strlen(jb->name)] = 'n';
+    jb->rw = RB_RW_RANDWRITE;
+    jb->bs = UINT64_MAX;
+    jb->bs_max = UINT64_MAX;
+    jb->size = UINT64_MAX;
+    jb->numjobs = RB_MAX_WORKERS / RB_MAX_JOBS;
+    jb->runtime_ns = UINT64_MAX;
+    memset(jb->directory, 'd', RB_PATH_MAX - 1);
+    memset(jb->filename_format, 'F', RB_NAME_MAX - 1);
+    memset(jb->filename, 'f', RB_NAME_MAX - 1);
+    memset(jb->ioengine, 'e', RB_ENGINE_NAME_MAX - 1);
+    jb->iodepth = 65536;
+    jb->rwmixread = 100;
+    jb->nrfiles = 65536;
+    jb->filesize = jb->offset = jb->ramp_ns = jb->randseed = jb->rate = UINT64_MAX;
+    jb->sync_mode = RB_SYNC_DSYNC;
+    jb->fsync_every = jb->fdatasync_every = jb->loops = UINT32_MAX;
+    jb->buffer_mode = RB_BUF_PATTERN;
+    jb->pattern_len = RB_PATTERN_MAX;
+    memset(jb->pattern, 0xa5, RB_PATTERN_MAX);
+    jb->verify = RB_VERIFY_CRC32C;
 }
 
 static void test_oversized_frame(void **state)
@@ -1181,39 +1341,39 @@ static void test_oversized_frame(void **state)
     free(buf);
 
     /* The frame limit holds the largest legal PLAN: every array at its bound,
-     * every path at full length. */
+     * every job at its longest encoding. */
     rb_msg_t m;
     rb_err_t err = {0};
     void *out = (void *)1;
     size_t olen = 1;
     build(RB_MSG_PLAN, false, &m);
     rb_phases_free(&m.u.plan.phases, m.u.plan.nphases);
+    memset(m.u.plan.run_id, 'r', RB_NAME_MAX - 1);
+    m.u.plan.interval_ns = UINT64_MAX;
     m.u.plan.nphases = RB_MAX_PHASES;
     m.u.plan.phases = calloc(RB_MAX_PHASES, sizeof *m.u.plan.phases);
     assert_non_null(m.u.plan.phases);
     for (uint32_t i = 0; i < RB_MAX_PHASES; i++) {
         rb_phase_spec_t *p = &m.u.plan.phases[i];
+        memset(p->name, 'p', RB_NAME_MAX - 1);
         p->njobs = RB_MAX_JOBS;
         p->jobs = calloc(RB_MAX_JOBS, sizeof *p->jobs);
         assert_non_null(p->jobs);
-        for (uint32_t j = 0; j < RB_MAX_JOBS; j++) {
-            p->jobs[j].rw = RB_RW_READ;
-            memset(p->jobs[j].directory, 'd', RB_PATH_MAX - 1);
-        }
+        for (uint32_t j = 0; j < RB_MAX_JOBS; j++)
+            fill_job_max(&p->jobs[j], i, j);
     }
-    for (uint32_t i = 0; i < RB_MAX_PHASES; i++)
-        for (uint32_t j = 0; j < RB_MAX_JOBS; j++) {
-            p_fill_name(m.u.plan.phases[i].jobs[j].name, i, j);
-            m.u.plan.phases[i].jobs[j].bs = 4096;
-            m.u.plan.phases[i].jobs[j].size = 4096;
-        }
     assert_int_equal(rb_msg_encode(&m, &out, &olen, &err), 0);
-    assert_true(olen > (64u << 20) && olen <= RB_PROTO_MAX_FRAME);
+    /* 1790 bytes per job, 112 MiB in all: RB_PROTO_MAX_FRAME stays at 128 MiB. */
+    assert_true(olen > (100u << 20) && olen <= RB_PROTO_MAX_FRAME);
     rb_msg_t back;
     assert_int_equal(rb_msg_decode(out, olen, &back, &err), 0);
     assert_int_equal(back.u.plan.nphases, RB_MAX_PHASES);
-    assert_string_equal(back.u.plan.phases[RB_MAX_PHASES - 1].jobs[RB_MAX_JOBS - 1].directory,
-                        m.u.plan.phases[0].jobs[0].directory);
+    const rb_job_spec_t *first = &m.u.plan.phases[0].jobs[0];
+    const rb_job_spec_t *last = &back.u.plan.phases[RB_MAX_PHASES - 1].jobs[RB_MAX_JOBS - 1];
+    assert_string_equal(last->directory, first->directory);
+    assert_memory_equal(last->pattern, first->pattern, RB_PATTERN_MAX);
+    assert_int_equal(last->rate, UINT64_MAX);
+    assert_string_equal(last->name, m.u.plan.phases[RB_MAX_PHASES - 1].jobs[RB_MAX_JOBS - 1].name);
     rb_msg_fini(&back);
     free(out);
     rb_msg_fini(&m);
@@ -1254,10 +1414,10 @@ static void test_trailing(void **state)
 static void test_hostile_headers(void **state)
 {
     (void)state;
-    const uint8_t huge_array[] = {0x83, 0xa1, 'v',  0x01, 0xa1, 't',  0xa4, 'P',
+    const uint8_t huge_array[] = {0x83, 0xa1, 'v',  0x02, 0xa1, 't',  0xa4, 'P',
                                   'L',  'A',  'N',  0xa6, 'p',  'h',  'a',  's',
                                   'e',  's',  0xdd, 0xff, 0xff, 0xff, 0xff, 0xc0};
-    const uint8_t huge_map[] = {0xdf, 0xff, 0xff, 0xff, 0xff, 0xa1, 'v', 0x01};
+    const uint8_t huge_map[] = {0xdf, 0xff, 0xff, 0xff, 0xff, 0xa1, 'v', 0x02};
     const uint8_t huge_str[] = {0x81, 0xa1, 'v', 0xdb, 0xff, 0xff, 0xff, 0xf0, 'x'};
     const uint8_t reserved[] = {0x81, 0xa1, 'v', 0xc1};
     uint8_t deep[200];
@@ -1307,7 +1467,7 @@ static void test_garbage(void **state)
         for (size_t j = 0; j < len; j++)
             buf[j] = (uint8_t)next_rand();
         if (i % 2 && len > 12)
-            memcpy(buf, "\x84\xa1v\x01\xa1t\xa4PING", 12);
+            memcpy(buf, "\x84\xa1v\x02\xa1t\xa4PING", 12); /* v: RB_PROTO_VERSION */
         check_any(buf, len);
     }
     /* Valid frames of every type with a few bytes changed, cut or extended. */
@@ -1429,6 +1589,327 @@ static void test_encode_invalid(void **state)
     rb_msg_fini(&m);
 }
 
+/* The keys directly under prefix in a frame of type t are exactly the
+ * space-separated keys, in that order. */
+static void expect_keys(rb_msg_type_t t, const char *prefix, const char *keys)
+{
+    size_t len, plen = strlen(prefix);
+    char got[1024] = "";
+    void *buf = encode_built(t, false, &len);
+    paths_t *ps = frame_paths(buf, len, true);
+    for (int i = 0; i < ps->n; i++) {
+        const char *p = ps->p[i];
+        if (plen && (strncmp(p, prefix, plen) != 0 || p[plen] != '.'))
+            continue;
+        const char *k = plen ? p + plen + 1 : p;
+        if (strpbrk(k, ".[") || !strcmp(k, "v") || !strcmp(k, "t"))
+            continue;
+        snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", got[0] ? " " : "", k);
+    }
+    if (strcmp(got, keys) != 0)
+        fail_msg("%s '%s': keys\n  %s\nexpected\n  %s", rb_msg_type_name(t), prefix, got, keys);
+    free(ps);
+    free(buf);
+}
+
+/* Version 2's keys are on the wire, so that test_missing_each_key and the other
+ * per-key tests, which walk the keys of real frames, cover each of them. */
+static void test_v2_keys(void **state)
+{
+    (void)state;
+    const char *job_stat = "job bytes ops errors read_bytes read_ops verify_errors hist";
+    expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]",
+                "name rw bs bs_max size numjobs direct time_based runtime_ns directory "
+                "filename_format filename ioengine iodepth rwmixread nrfiles filesize offset "
+                "sync_mode fsync_every fdatasync_every end_fsync fsync_on_close ramp_ns loops "
+                "randrepeat randseed norandommap overwrite buffer_mode refill_buffers pattern "
+                "verify do_verify verify_fatal rate");
+    expect_keys(RB_MSG_SAMPLE, "jobs[0]", job_stat);
+    expect_keys(RB_MSG_DONE, "jobs[1]", job_stat);
+    expect_keys(RB_MSG_DONE, "workers[1]",
+                "job worker t_start_ns t_end_ns bytes ops errors read_bytes read_ops "
+                "verify_errors checkpts");
+    expect_keys(RB_MSG_DONE, "", "run_id phase status error error_path error_offset workers jobs");
+
+    /* The pattern is msgpack bin of exactly pattern_len bytes. */
+    rb_msg_t m;
+    size_t len;
+    build(RB_MSG_PLAN, false, &m);
+    const rb_job_spec_t *jb = &m.u.plan.phases[0].jobs[1];
+    void *buf = encode(&m, &len);
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    assert_int_equal(msgpack_unpack_next(&u, buf, len, NULL), MSGPACK_UNPACK_SUCCESS);
+    unsigned times = 0;
+    const msgpack_object *o = &u.data;
+    for (uint32_t i = 0; i < o->via.map.size; i++) {
+        const msgpack_object_kv *kv = &o->via.map.ptr[i];
+        if (kv->key.via.str.size != 6 || memcmp(kv->key.via.str.ptr, "phases", 6) != 0)
+            continue;
+        const msgpack_object *j1 = &kv->val.via.array.ptr[0].via.map.ptr[1].val.via.array.ptr[1];
+        for (uint32_t k = 0; k < j1->via.map.size; k++) {
+            const msgpack_object_kv *f = &j1->via.map.ptr[k];
+            if (f->key.via.str.size == 7 && memcmp(f->key.via.str.ptr, "pattern", 7) == 0) {
+                assert_int_equal(f->val.type, MSGPACK_OBJECT_BIN);
+                assert_int_equal(f->val.via.bin.size, jb->pattern_len);
+                assert_memory_equal(f->val.via.bin.ptr, jb->pattern, jb->pattern_len);
+                times++;
+            }
+        }
+    }
+    assert_int_equal(times, 1);
+    msgpack_unpacked_destroy(&u);
+    free(buf);
+    rb_msg_fini(&m);
+}
+
+/* Enums travel as their names, exactly: no other spelling, no other case. */
+static void test_enum_strings(void **state)
+{
+    (void)state;
+    struct {
+        const char *path;
+        const char *value;
+        const char *needle; /* NULL: accepted */
+    } cases[] = {
+        {"phases[0].jobs[0].rw", "randread", NULL},
+        {"phases[0].jobs[0].rw", "rewrite", NULL},
+        {"phases[0].jobs[0].rw", "readwrite",
+         "'phases[0].jobs[0].rw': unknown access pattern "
+         "'readwrite'"},
+        {"phases[0].jobs[0].rw", "READ", "unknown access pattern 'READ'"},
+        {"phases[0].jobs[0].rw", "", "unknown access pattern ''"},
+        {"phases[0].jobs[0].rw", "randread-and-then-some-more-bytes-than-forty-shown",
+         "unknown access pattern 'randread-and-then-some-more-bytes-than-...'"},
+        {"phases[0].jobs[0].sync_mode", "none", NULL},
+        {"phases[0].jobs[0].sync_mode", "dsync", NULL},
+        {"phases[0].jobs[0].sync_mode", "fsync",
+         "PLAN: field 'phases[0].jobs[0].sync_mode': unknown sync mode 'fsync' (one of \"none\", "
+         "\"sync\", \"dsync\")"},
+        {"phases[1].jobs[1].sync_mode", "1", "'phases[1].jobs[1].sync_mode': unknown sync mode"},
+        {"phases[0].jobs[0].buffer_mode", "random", NULL},
+        {"phases[0].jobs[0].buffer_mode", "zero", NULL},
+        {"phases[0].jobs[0].buffer_mode", "zeros",
+         "'phases[0].jobs[0].buffer_mode': unknown buffer mode 'zeros' (one of \"random\", "
+         "\"zero\", \"pattern\")"},
+        {"phases[1].jobs[0].buffer_mode", "pattern", NULL}, /* a "zero" job that has a pattern */
+        {"phases[0].jobs[0].verify", "none", NULL},
+        {"phases[0].jobs[0].verify", "md5",
+         "'phases[0].jobs[0].verify': unknown verify method 'md5' (one of \"none\", "
+         "\"crc32c\")"},
+        {"phases[0].jobs[0].verify", "CRC32C", "unknown verify method 'CRC32C'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        edit_t ed = {cases[i].path, put_str, cases[i].value};
+        expect_edit(RB_MSG_PLAN, false, &ed, cases[i].needle ? -EBADMSG : 0, cases[i].needle);
+    }
+}
+
+/* A job's ranges, file names, size range and pattern. */
+static void test_job_rules(void **state)
+{
+    (void)state;
+    const uint64_t zero = 0, one = 1, u32_over = (uint64_t)UINT32_MAX + 1, mix_max = 100,
+                   mix_over = 101, depth_max = 65536, depth_over = 65537, bs_eq = 16384,
+                   bs_over = 16385;
+    const size_t pat_max = RB_PATTERN_MAX, pat_over = RB_PATTERN_MAX + 1, empty = 0,
+                 name_ok = RB_NAME_MAX - 1, name_over = RB_NAME_MAX,
+                 engine_ok = RB_ENGINE_NAME_MAX - 1, engine_over = RB_ENGINE_NAME_MAX;
+    const char *j0 = "phases[0].jobs[0]"; /* bs 4096, bs_max 16384, buffer_mode "pattern" */
+    struct {
+        const char *key; /* under j0 */
+        edit_fn fn;
+        const void *arg;
+        const char *needle; /* NULL: accepted */
+    } cases[] = {
+        {"rwmixread", put_uint, &mix_max, NULL},
+        {"rwmixread", put_uint, &zero, NULL},
+        {"rwmixread", put_uint, &mix_over,
+         "PLAN: field 'phases[0].jobs[0].rwmixread': 101 out of range (max 100)"},
+        {"iodepth", put_uint, &one, NULL},
+        {"iodepth", put_uint, &depth_max, NULL},
+        {"iodepth", put_uint, &zero,
+         "'phases[0].jobs[0].iodepth': 0 out of range (min 1, max 65536)"},
+        {"iodepth", put_uint, &depth_over, "'phases[0].jobs[0].iodepth': 65537 out of range"},
+        {"nrfiles", put_uint, &depth_max, NULL},
+        {"nrfiles", put_uint, &zero,
+         "'phases[0].jobs[0].nrfiles': 0 out of range (min 1, max 65536)"},
+        {"nrfiles", put_uint, &depth_over, "'phases[0].jobs[0].nrfiles': 65537 out of range"},
+        {"loops", put_uint, &one, NULL},
+        {"loops", put_uint, &zero,
+         "'phases[0].jobs[0].loops': 0 out of range (min 1, max 4294967295)"},
+        {"loops", put_uint, &u32_over, "'phases[0].jobs[0].loops': 4294967296 out of range"},
+        {"fsync_every", put_uint, &zero, NULL},
+        {"fsync_every", put_uint, &u32_over, "'phases[0].jobs[0].fsync_every'"},
+        {"fdatasync_every", put_uint, &u32_over, "'phases[0].jobs[0].fdatasync_every'"},
+        {"bs", put_uint, &bs_eq, NULL},
+        {"bs", put_uint, &bs_over, "'phases[0].jobs[0].bs_max': 16384, below bs 16385"},
+        {"bs_max", put_uint, &one, "'phases[0].jobs[0].bs_max': 1, below bs 4096"},
+        {"pattern", put_bin_len, &pat_max, NULL},
+        {"pattern", put_bin_len, &pat_over,
+         "'phases[0].jobs[0].pattern': 65 bytes, more than the bound of 64"},
+        {"pattern", put_bin_len, &empty,
+         "'phases[0].jobs[0].pattern': empty, but buffer_mode is \"pattern\""},
+        {"pattern", put_str, "abc", "'phases[0].jobs[0].pattern': expected binary, got string"},
+        {"filename", put_str, "", NULL},
+        {"filename", put_str, "...", NULL},
+        {"filename", put_str_len, &name_ok, NULL},
+        {"filename", put_str_len, &name_over,
+         "'phases[0].jobs[0].filename': string of 64 bytes, longer than its bound of 63"},
+        {"filename", put_str, "a/b", "'phases[0].jobs[0].filename': contains '/'"},
+        {"filename", put_str, "/etc", "'phases[0].jobs[0].filename': contains '/'"},
+        {"filename", put_str, "..", "'phases[0].jobs[0].filename': '.' and '..' are not"},
+        {"filename", put_str, ".", "'phases[0].jobs[0].filename': '.' and '..' are not"},
+        {"ioengine", put_str, "null", NULL},
+        {"ioengine", put_str_len, &engine_ok, NULL},
+        {"ioengine", put_str_len, &engine_over,
+         "'phases[0].jobs[0].ioengine': string of 16 bytes, longer than its bound of 15"},
+        {"ioengine", put_str, "", "'phases[0].jobs[0].ioengine': empty"},
+        {"ioengine", put_str, "./libfoo.so", "'phases[0].jobs[0].ioengine': contains '/'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[96];
+        snprintf(path, sizeof path, "%s.%s", j0, cases[i].key);
+        edit_t ed = {path, cases[i].fn, cases[i].arg};
+        expect_edit(RB_MSG_PLAN, false, &ed, cases[i].needle ? -EBADMSG : 0, cases[i].needle);
+    }
+    /* An empty pattern is fine when buffer_mode is not "pattern" (phase 1 job 0: "zero"). */
+    edit_t ed = {"phases[1].jobs[0].pattern", put_bin_len, &empty};
+    expect_edit(RB_MSG_PLAN, false, &ed, 0, NULL);
+}
+
+/* Reads are part of all IO: read_bytes <= bytes and read_ops <= ops, in job
+ * stats (SAMPLE, DONE) and per worker (DONE). verify_errors counts blocks and
+ * is not bounded by errors. */
+static void test_read_counts(void **state)
+{
+    (void)state;
+    /* SAMPLE jobs[0]: bytes 1000000, ops 1000, read_bytes 400000, read_ops 300.
+     * DONE workers[1]: bytes 10 GiB, ops 2621440, read_bytes and read_ops equal to them. */
+    const uint64_t b0 = 1000000, b0_over = 1000001, o0 = 1000, o0_over = 1001, zero = 0,
+                   big = UINT64_MAX, w_over = (10ull << 30) + 1, w_ops_over = 2621441;
+    struct {
+        rb_msg_type_t t;
+        edit_t ed;
+        const char *needle; /* NULL: accepted */
+    } cases[] = {
+        {RB_MSG_SAMPLE, {"jobs[0].read_bytes", put_uint, &b0}, NULL},
+        {RB_MSG_SAMPLE,
+         {"jobs[0].read_bytes", put_uint, &b0_over},
+         "SAMPLE: field 'jobs[0].read_bytes': 1000001, more than bytes 1000000"},
+        {RB_MSG_SAMPLE, {"jobs[0].read_ops", put_uint, &o0}, NULL},
+        {RB_MSG_SAMPLE,
+         {"jobs[0].read_ops", put_uint, &o0_over},
+         "SAMPLE: field 'jobs[0].read_ops': 1001, more than ops 1000"},
+        {RB_MSG_SAMPLE, {"jobs[0].bytes", put_uint, &zero}, "'jobs[0].read_bytes': 400000, more"},
+        {RB_MSG_SAMPLE, {"jobs[0].verify_errors", put_uint, &big}, NULL},
+        {RB_MSG_DONE,
+         {"jobs[1].read_bytes", put_uint, &big},
+         "DONE: field 'jobs[1].read_bytes': 18446744073709551615, more than bytes 2000000"},
+        {RB_MSG_DONE,
+         {"jobs[1].ops", put_uint, &zero},
+         "DONE: field 'jobs[1].read_ops': 601, more"},
+        {RB_MSG_DONE,
+         {"workers[1].read_bytes", put_uint, &w_over},
+         "DONE: field 'workers[1].read_bytes': 10737418241, more than bytes 10737418240"},
+        {RB_MSG_DONE,
+         {"workers[1].read_ops", put_uint, &w_ops_over},
+         "DONE: field 'workers[1].read_ops': 2621441, more than ops 2621440"},
+        {RB_MSG_DONE, {"workers[0].bytes", put_uint, &zero}, "'workers[0].read_bytes'"},
+        {RB_MSG_DONE, {"workers[0].verify_errors", put_uint, &big}, NULL},
+        {RB_MSG_DONE, {"error_offset", put_uint, &big}, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_edit(cases[i].t, false, &cases[i].ed, cases[i].needle ? -EBADMSG : 0,
+                    cases[i].needle);
+    const size_t path_ok = RB_PATH_MAX - 1, path_over = RB_PATH_MAX;
+    edit_t ed = {"error_path", put_str_len, &path_ok};
+    expect_edit(RB_MSG_DONE, false, &ed, 0, NULL);
+    ed.arg = &path_over;
+    expect_edit(RB_MSG_DONE, false, &ed, -EBADMSG,
+                "DONE: field 'error_path': string of 1024 bytes, longer than its bound of 1023");
+}
+
+/* The sender refuses what the receiver would: version 2's fields. */
+static void test_encode_invalid_v2(void **state)
+{
+    (void)state;
+    rb_msg_t m;
+    build(RB_MSG_PLAN, false, &m);
+    rb_job_spec_t *jb = &m.u.plan.phases[1].jobs[1];
+    jb->rw = (rb_rw_t)9;
+    expect_einval(&m, "PLAN: field 'phases[1].jobs[1].rw': unknown access pattern 9");
+    jb->rw = RB_RW_RANDRW;
+    jb->sync_mode = (rb_sync_mode_t)3;
+    expect_einval(&m, "'phases[1].jobs[1].sync_mode': unknown sync mode 3");
+    jb->sync_mode = RB_SYNC_NONE;
+    jb->buffer_mode = (rb_buf_mode_t)7;
+    expect_einval(&m, "'phases[1].jobs[1].buffer_mode': unknown buffer mode 7");
+    jb->buffer_mode = RB_BUF_RANDOM;
+    jb->verify = (rb_verify_t)2;
+    expect_einval(&m, "'phases[1].jobs[1].verify': unknown verify method 2");
+    jb->verify = RB_VERIFY_NONE;
+    jb->pattern_len = RB_PATTERN_MAX + 1;
+    expect_einval(&m, "'phases[1].jobs[1].pattern': 65 bytes, more than the bound of 64");
+    jb->pattern_len = 0; /* fine with buffer_mode "random" */
+    jb->buffer_mode = RB_BUF_PATTERN;
+    expect_einval(&m, "'phases[1].jobs[1].pattern': empty, but buffer_mode is \"pattern\"");
+    jb->buffer_mode = RB_BUF_ZERO;
+    jb->iodepth = 0;
+    expect_einval(&m, "'phases[1].jobs[1].iodepth': 0 out of range (min 1, max 65536)");
+    jb->iodepth = 65537;
+    expect_einval(&m, "'phases[1].jobs[1].iodepth': 65537 out of range");
+    jb->iodepth = 1;
+    jb->rwmixread = 101;
+    expect_einval(&m, "'phases[1].jobs[1].rwmixread': 101 out of range (max 100)");
+    jb->rwmixread = 0;
+    jb->nrfiles = 0;
+    expect_einval(&m, "'phases[1].jobs[1].nrfiles': 0 out of range (min 1");
+    jb->nrfiles = 1;
+    jb->loops = 0;
+    expect_einval(&m, "'phases[1].jobs[1].loops': 0 out of range (min 1");
+    jb->loops = 1;
+    jb->bs_max = jb->bs - 1;
+    expect_einval(&m, "'phases[1].jobs[1].bs_max': 8191, below bs 8192");
+    jb->bs_max = jb->bs;
+    strcpy(jb->filename, "../x");
+    expect_einval(&m, "'phases[1].jobs[1].filename': contains '/'");
+    strcpy(jb->filename, "..");
+    expect_einval(&m, "'phases[1].jobs[1].filename': '.' and '..' are not file names");
+    jb->filename[0] = '\0';
+    memset(jb->ioengine, 'e', sizeof jb->ioengine);
+    expect_einval(&m, "'phases[1].jobs[1].ioengine': not NUL-terminated within its 16 bytes");
+    jb->ioengine[0] = '\0';
+    expect_einval(&m, "'phases[1].jobs[1].ioengine': empty");
+    strcpy(jb->ioengine, "sync");
+    void *buf;
+    size_t len;
+    rb_err_t err = {0};
+    assert_int_equal(rb_msg_encode(&m, &buf, &len, &err), 0); /* every field back in bounds */
+    free(buf);
+    rb_msg_fini(&m);
+
+    build(RB_MSG_SAMPLE, false, &m);
+    m.u.sample.jobs[0].read_bytes = m.u.sample.jobs[0].bytes + 1;
+    expect_einval(&m, "SAMPLE: field 'jobs[0].read_bytes': 1000001, more than bytes 1000000");
+    m.u.sample.jobs[0].read_bytes = 0;
+    m.u.sample.jobs[0].read_ops = m.u.sample.jobs[0].ops + 1;
+    expect_einval(&m, "SAMPLE: field 'jobs[0].read_ops': 1001, more than ops 1000");
+    rb_msg_fini(&m);
+
+    build(RB_MSG_DONE, false, &m);
+    m.u.done.workers[1].read_ops = m.u.done.workers[1].ops + 1;
+    expect_einval(&m, "DONE: field 'workers[1].read_ops': 2621441, more than ops 2621440");
+    m.u.done.workers[1].read_ops = 0;
+    m.u.done.jobs[0].read_bytes = UINT64_MAX;
+    expect_einval(&m, "DONE: field 'jobs[0].read_bytes'");
+    m.u.done.jobs[0].read_bytes = 0;
+    memset(m.u.done.error_path, 'p', sizeof m.u.done.error_path);
+    expect_einval(&m, "DONE: field 'error_path': not NUL-terminated within its 1024 bytes");
+    m.u.done.error_path[0] = '\0';
+    rb_msg_fini(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1456,6 +1937,11 @@ int main(void)
         cmocka_unit_test(test_hostile_headers),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_encode_invalid),
+        cmocka_unit_test(test_v2_keys),
+        cmocka_unit_test(test_enum_strings),
+        cmocka_unit_test(test_job_rules),
+        cmocka_unit_test(test_read_counts),
+        cmocka_unit_test(test_encode_invalid_v2),
     };
     return cmocka_run_group_tests_name("proto", tests, NULL, NULL);
 }
