@@ -1,11 +1,13 @@
 /* Turns a plan file in fio's job-file syntax into phases of jobs, refusing
- * anything rackbench cannot run with a message that names the line. */
+ * anything rackbench cannot run with a message that names the line, and
+ * noting the fio options it accepts without effect. */
 #include "rb_plan.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -21,19 +23,55 @@
 #define S_MAX_INTERVAL_NS     (3600ull * S_NS_PER_S)
 #define S_DEFAULT_BS          4096u
 #define S_DEFAULT_FNFMT       "$jobname.$jobnum.$filenum"
+#define S_DEFAULT_ENGINE      "sync"
+#define S_DEFAULT_RWMIXREAD   50u
+#define S_DEFAULT_RANDSEED    0x89u /* fio's default randseed value (the generator is rackbench's) */
+#define S_MAX_IODEPTH         65536u
+#define S_MAX_NRFILES         65536u /* files per worker (the agent opens them all) */
+#define S_MAX_NOTES           100u   /* notes kept; more are counted in one last line */
+#define S_RW_LIST             "read, write, randread, randwrite, rw, readwrite, randrw, rewrite, reread"
+#define S_ENGINE_LIST         "sync, psync, libaio, io_uring, null"
 
 /* Options rackbench understands; aliases map to the same id. */
 typedef enum {
     S_O_RW,
+    S_O_RWMIXREAD,
+    S_O_RWMIXWRITE,
     S_O_BS,
+    S_O_BSRANGE,
     S_O_SIZE,
+    S_O_FILESIZE,
+    S_O_NRFILES,
+    S_O_OFFSET,
     S_O_NUMJOBS,
+    S_O_IOENGINE,
+    S_O_IODEPTH,
     S_O_DIRECT,
     S_O_BUFFERED,
+    S_O_SYNC,
+    S_O_DSYNC,
+    S_O_FSYNC,
+    S_O_FDATASYNC,
+    S_O_END_FSYNC,
+    S_O_FSYNC_ON_CLOSE,
     S_O_RUNTIME,
     S_O_TIME_BASED,
+    S_O_RAMP_TIME,
+    S_O_LOOPS,
+    S_O_RANDREPEAT,
+    S_O_RANDSEED,
+    S_O_NORANDOMMAP,
+    S_O_OVERWRITE,
+    S_O_BUFFER_PATTERN,
+    S_O_ZERO_BUFFERS,
+    S_O_REFILL_BUFFERS,
+    S_O_VERIFY,
+    S_O_DO_VERIFY,
+    S_O_VERIFY_FATAL,
+    S_O_RATE,
     S_O_STONEWALL,
     S_O_DIRECTORY,
+    S_O_FILENAME,
     S_O_FILENAME_FORMAT,
     S_O_NAME,
     S_O_DESCRIPTION,
@@ -47,20 +85,53 @@ typedef struct {
     bool flag;        /* may be written bare, meaning =1 */
 } s_option_t;
 
+/* Names and aliases as fio spells them (fio's options.c), plus sample_interval. */
 static const s_option_t s_options[] = {
     {"rw", S_O_RW, false},
     {"readwrite", S_O_RW, false},
+    {"rwmixread", S_O_RWMIXREAD, false},
+    {"rwmixwrite", S_O_RWMIXWRITE, false},
     {"bs", S_O_BS, false},
     {"blocksize", S_O_BS, false},
+    {"bsrange", S_O_BSRANGE, false},
+    {"blocksize_range", S_O_BSRANGE, false},
     {"size", S_O_SIZE, false},
+    {"filesize", S_O_FILESIZE, false},
+    {"nrfiles", S_O_NRFILES, false},
+    {"nr_files", S_O_NRFILES, false},
+    {"offset", S_O_OFFSET, false},
+    {"fileoffset", S_O_OFFSET, false},
     {"numjobs", S_O_NUMJOBS, false},
+    {"ioengine", S_O_IOENGINE, false},
+    {"iodepth", S_O_IODEPTH, false},
     {"direct", S_O_DIRECT, true},
     {"buffered", S_O_BUFFERED, true},
+    {"sync", S_O_SYNC, true},
+    {"dsync", S_O_DSYNC, true},
+    {"fsync", S_O_FSYNC, false},
+    {"fdatasync", S_O_FDATASYNC, false},
+    {"end_fsync", S_O_END_FSYNC, true},
+    {"fsync_on_close", S_O_FSYNC_ON_CLOSE, true},
     {"runtime", S_O_RUNTIME, false},
+    {"timeout", S_O_RUNTIME, false},
     {"time_based", S_O_TIME_BASED, true},
+    {"ramp_time", S_O_RAMP_TIME, false},
+    {"loops", S_O_LOOPS, false},
+    {"randrepeat", S_O_RANDREPEAT, true},
+    {"randseed", S_O_RANDSEED, false},
+    {"norandommap", S_O_NORANDOMMAP, true},
+    {"overwrite", S_O_OVERWRITE, true},
+    {"buffer_pattern", S_O_BUFFER_PATTERN, false},
+    {"zero_buffers", S_O_ZERO_BUFFERS, true},
+    {"refill_buffers", S_O_REFILL_BUFFERS, true},
+    {"verify", S_O_VERIFY, false},
+    {"do_verify", S_O_DO_VERIFY, true},
+    {"verify_fatal", S_O_VERIFY_FATAL, true},
+    {"rate", S_O_RATE, false},
     {"stonewall", S_O_STONEWALL, true},
     {"wait_for_previous", S_O_STONEWALL, true},
     {"directory", S_O_DIRECTORY, false},
+    {"filename", S_O_FILENAME, false},
     {"filename_format", S_O_FILENAME_FORMAT, false},
     {"name", S_O_NAME, false},
     {"description", S_O_DESCRIPTION, false},
@@ -68,35 +139,154 @@ static const s_option_t s_options[] = {
     {"sample_interval", S_O_SAMPLE_INTERVAL, false},
 };
 
-/* fio options a job file may well contain that rackbench does not run yet. */
+/* Why an accepted fio option has no effect in rackbench. */
+typedef enum { S_IGN_MACHINERY, S_IGN_REPORT, S_IGN_UNITS } s_ign_why_t;
+
+static const char *const s_ign_reason[] = {
+    [S_IGN_MACHINERY] = "it only tunes fio's own machinery",
+    [S_IGN_REPORT] = "it only shapes fio's own reports and logs",
+    [S_IGN_UNITS] = "rackbench sizes are always powers of 1024, as with kb_base=1024",
+};
+
+/* fio options that cannot change the IO that reaches the storage: they pick
+ * how fio itself runs or what it prints and logs. Any value is accepted. */
+typedef struct {
+    const char *name;
+    s_ign_why_t why;
+} s_ignored_t;
+
+static const s_ignored_t s_ignored[] = {
+    {"thread", S_IGN_MACHINERY},
+    {"gtod_reduce", S_IGN_MACHINERY},
+    {"clocksource", S_IGN_MACHINERY},
+    {"kb_base", S_IGN_UNITS}, /* only 1024; 1000 changes sizes and is refused */
+    {"disable_lat", S_IGN_REPORT},
+    {"disable_clat", S_IGN_REPORT},
+    {"disable_slat", S_IGN_REPORT},
+    {"disable_bw_measurement", S_IGN_REPORT},
+    {"disable_bw", S_IGN_REPORT},
+    {"lat_percentiles", S_IGN_REPORT},
+    {"clat_percentiles", S_IGN_REPORT},
+    {"slat_percentiles", S_IGN_REPORT},
+    {"percentile_list", S_IGN_REPORT},
+    {"significant_figures", S_IGN_REPORT},
+    {"unit_base", S_IGN_REPORT},
+    {"unified_rw_reporting", S_IGN_REPORT},
+    {"new_group", S_IGN_REPORT},
+    {"stats", S_IGN_REPORT},
+    {"disk_util", S_IGN_REPORT},
+    {"bwavgtime", S_IGN_REPORT},
+    {"iopsavgtime", S_IGN_REPORT},
+    {"error_dump", S_IGN_REPORT},
+    {"block_error_percentiles", S_IGN_REPORT},
+    {"per_job_logs", S_IGN_REPORT},
+    {"write_bw_log", S_IGN_REPORT},
+    {"write_lat_log", S_IGN_REPORT},
+    {"write_iops_log", S_IGN_REPORT},
+    {"write_hist_log", S_IGN_REPORT},
+    {"log_avg_msec", S_IGN_REPORT},
+    {"log_hist_msec", S_IGN_REPORT},
+    {"log_hist_coarseness", S_IGN_REPORT},
+    {"log_max_value", S_IGN_REPORT},
+    {"log_offset", S_IGN_REPORT},
+    {"log_prio", S_IGN_REPORT},
+    {"log_entries", S_IGN_REPORT},
+    {"log_compression", S_IGN_REPORT},
+    {"log_compression_cpus", S_IGN_REPORT},
+    {"log_store_compressed", S_IGN_REPORT},
+    {"log_unix_epoch", S_IGN_REPORT},
+    {"log_alternate_epoch", S_IGN_REPORT},
+    {"log_alternate_epoch_clock_id", S_IGN_REPORT},
+};
+
+/* fio options that would change what is measured and that rackbench does not
+ * run (yet): refused with the option and its line. */
 /* clang-format off */
 static const char *const s_not_yet[] = {
-    "ioengine", "iodepth", "iodepth_batch", "iodepth_batch_complete", "iodepth_low", "rwmixread",
-    "rwmixwrite", "fsync", "fdatasync", "sync", "end_fsync", "fsync_on_close", "verify",
-    "verify_pattern", "do_verify", "nrfiles", "filesize", "filename", "offset", "offset_increment",
-    "loops", "ramp_time", "startdelay", "thread", "norandommap", "randrepeat", "random_generator",
-    "random_distribution", "bssplit", "bsrange", "blocksize_range", "blockalign", "ba", "io_size",
-    "io_limit", "number_ios", "rate", "rate_iops", "rate_min", "thinktime", "cpus_allowed",
-    "cpumask", "numa_cpu_nodes", "invalidate", "unlink", "create_on_open", "fallocate",
-    "file_service_type", "zero_buffers", "refill_buffers", "buffer_compress_percentage",
-    "dedupe_percentage", "write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec",
-    "per_job_logs", "lockfile", "opendir", "percentage_random", "gtod_reduce", "clocksource",
-    "disable_lat", "disable_clat", "disable_slat", "exitall", "exitall_on_error",
-    "continue_on_error", "kb_base", "unit_base", "allow_file_create",
-    "pre_read", "overwrite", "bs_unaligned", "hugepage-size", "mem", "iomem",
-    "ioscheduler", "nice", "prio", "prioclass", "uid", "gid", "stats",
-    "significant_figures", "percentile_list", "clat_percentiles", "lat_percentiles",
-    "write_hist_log", "serialize_overlap", "scramble_buffers",
+    /* files and layout */
+    "wait_for", "unique_filename", "lockfile", "opendir", "openfiles", "file_service_type",
+    "fallocate", "fadvise_hint", "write_hint", "create_serialize", "create_fsync",
+    "create_on_open", "create_only", "allow_file_create", "allow_mounted_write", "pre_read",
+    "invalidate", "unlink", "unlink_each_loop", "ioscheduler", "file_append", "fill_device",
+    "fill_fs", "io_size", "io_limit", "number_ios", "offset_align", "offset_increment",
+    /* IO pattern and sizes */
+    "rw_sequencer", "bssplit", "bs_unaligned", "blocksize_unaligned", "bs_is_seq_rand", "ba",
+    "blockalign", "softrandommap", "random_generator", "random_distribution",
+    "percentage_random", "percentage_sequential", "allrandrepeat", "rwmixcycle",
+    "write_barrier", "sync_file_range", "atomic", "zonemode", "zonesize", "zonecapacity",
+    "zonerange", "zoneskip", "read_beyond_wp", "max_open_zones", "job_max_open_zones",
+    "ignore_zone_limits", "zone_reset_threshold", "zone_reset_frequency", "fdp", "fdp_pli",
+    /* queueing and engine options */
+    "iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete",
+    "iodepth_batch_complete_min", "iodepth_batch_complete_max", "iodepth_low",
+    "serialize_overlap", "io_submit_mode", "hipri", "fixedbufs", "registerfiles",
+    "sqthread_poll", "sqthread_poll_cpu", "nonvectored", "uncached", "nowait", "force_async",
+    "userspace_reap", "cmdprio_percentage", "cmdprio_class", "cmdprio", "cmdprio_bssplit",
+    /* buffers and memory */
+    "scramble_buffers", "buffer_compress_percentage", "buffer_compress_chunk",
+    "dedupe_percentage", "dedupe_global", "dedupe_mode", "dedupe_working_set_percentage",
+    "mem", "iomem", "iomem_align", "mem_align", "hugepage-size", "lockmem",
+    /* timing, rates, latency */
+    "startdelay", "thinktime", "thinktime_spin", "thinktime_blocks", "thinktime_blocks_type",
+    "thinktime_iotime", "rate_min", "ratemin", "rate_iops", "rate_iops_min", "rate_process",
+    "rate_cycle", "ratecycle", "rate_ignore_thinktime", "max_latency", "latency_target",
+    "latency_window", "latency_percentile", "latency_run", "steadystate", "ss",
+    "steadystate_duration", "ss_dur", "steadystate_ramp_time", "ss_ramp", "flow_id", "flow",
+    "flow_watermark", "flow_sleep",
+    /* verification */
+    "verify_only", "verify_interval", "verify_offset", "verify_pattern", "verify_dump",
+    "verify_async", "verify_async_cpus", "verify_backlog", "verify_backlog_batch",
+    "verify_state_save", "verify_state_load", "experimental_verify", "verifysort",
+    "verifysort_nr", "trim_percentage", "trim_verify_zero", "trim_backlog",
+    "trim_backlog_batch",
+    /* processes, CPUs and priorities */
+    "nice", "prio", "prioclass", "cpumask", "cpus_allowed", "cpus_allowed_policy",
+    "numa_cpu_nodes", "numa_mem_policy", "gtod_cpu", "cgroup", "cgroup_weight",
+    "cgroup_nodelete", "uid", "gid", "exitall", "exit_what", "exitall_on_error",
+    "continue_on_error", "ignore_error", "exec_prerun", "exec_postrun", "profile",
+    "gpu_dev_id",
+    /* replay */
+    "write_iolog", "read_iolog", "read_iolog_chunked", "replay_no_stall", "replay_redirect",
+    "replay_scale", "replay_align", "replay_time_scale", "replay_skip", "merge_blktrace_file",
+    "merge_blktrace_scalars", "merge_blktrace_iters",
 };
 /* clang-format on */
 
+/* fio's verify types other than crc32c: refused by name. */
+static const char *const s_fio_verify[] = {
+    "md5",      "crc64",    "crc32",    "crc16",    "crc7",   "sha1", "sha256",  "sha512",
+    "sha3-224", "sha3-256", "sha3-384", "sha3-512", "xxhash", "meta", "pattern", "null",
+};
+
+/* Access patterns by name; the first name of each is the one printed. */
+static const struct {
+    const char *name;
+    rb_rw_t rw;
+} s_rw_names[] = {
+    {"read", RB_RW_READ},           {"write", RB_RW_WRITE},     {"randread", RB_RW_RANDREAD},
+    {"randwrite", RB_RW_RANDWRITE}, {"rw", RB_RW_RW},           {"readwrite", RB_RW_RW},
+    {"randrw", RB_RW_RANDRW},       {"rewrite", RB_RW_REWRITE}, {"reread", RB_RW_REREAD},
+};
+
+/* fio access patterns rackbench does not run. */
+static const char *const s_fio_rw_other[] = {"trim",       "randtrim", "trimwrite", "randtrimwrite",
+                                             "filecreate", "filestat", "filedelete"};
+
 /* Everything one job section sets, inherited from [global]. */
 typedef struct {
-    rb_job_spec_t spec; /* the fields sent to agents; spec.name unused */
-    bool stonewall;     /* starts a new phase */
-    bool size_set;      /* size= was given (required) */
-    const char *name;   /* effective name, points into the work buffer */
-    unsigned name_line; /* where name was set: section line or name= line */
+    rb_job_spec_t spec;       /* the fields sent to agents; spec.name unused */
+    bool stonewall;           /* starts a new phase */
+    bool size_set;            /* size= was given */
+    bool bsrange_set;         /* bsrange= was given: it wins over bs=, as in fio */
+    uint64_t bsrange_min;     /* bsrange's smallest IO */
+    uint64_t bsrange_max;     /* bsrange's largest IO */
+    unsigned dir_line;        /* line of the directory= in effect (0: none) */
+    unsigned nrfiles_line;    /* line of the nrfiles= in effect (0: default) */
+    unsigned filename_line;   /* line of the filename= in effect (0: none) */
+    bool filename_abs;        /* filename= was an absolute path ... */
+    char fn_dir[RB_PATH_MAX]; /* ... and this is its folder */
+    const char *name;         /* effective name, points into the work buffer */
+    unsigned name_line;       /* where name was set: section line or name= line */
 } s_opts_t;
 
 /* A name seen so far, for duplicate detection; line 0 marks an empty slot. */
@@ -124,6 +314,11 @@ typedef struct {
     s_seen_t *seen;              /* open-addressing set of job names */
     size_t cap_seen;             /* slots in seen, a power of two or 0 */
     size_t nseen;                /* used slots */
+    char *notes;                 /* owned until handed to the plan; NUL-terminated */
+    size_t notes_len;            /* bytes used in notes, without the NUL */
+    size_t notes_cap;            /* bytes allocated for notes */
+    unsigned nnotes;             /* notes kept */
+    unsigned notes_dropped;      /* notes beyond S_MAX_NOTES */
 } s_parser_t;
 
 /* Records "SOURCE:LINE: message" (or "SOURCE: message" when line is 0). */
@@ -138,6 +333,48 @@ __attribute__((format(printf, 3, 4))) static int s_fail(s_parser_t *ps, unsigned
     if (line)
         return rb_err_set(ps->err, -EINVAL, "%s:%u: %s", ps->source, line, what);
     return rb_err_set(ps->err, -EINVAL, "%s: %s", ps->source, what);
+}
+
+static int s_nomem(s_parser_t *ps)
+{
+    return rb_err_set(ps->err, -ENOMEM, "%s: out of memory while reading the plan", ps->source);
+}
+
+/* Appends one line of text (with its '\n') to the notes. 0 or -ENOMEM. */
+static int s_notes_append(s_parser_t *ps, const char *text)
+{
+    size_t n = strlen(text);
+    if (ps->notes_len + n + 2 > ps->notes_cap) {
+        size_t cap = (ps->notes_len + n + 2) * 2;
+        char *p = realloc(ps->notes, cap);
+        if (!p)
+            return s_nomem(ps);
+        ps->notes = p;
+        ps->notes_cap = cap;
+    }
+    memcpy(ps->notes + ps->notes_len, text, n);
+    ps->notes_len += n;
+    ps->notes[ps->notes_len++] = '\n';
+    ps->notes[ps->notes_len] = '\0';
+    return 0;
+}
+
+/* Adds the note "SOURCE:LINE: message"; past S_MAX_NOTES only counts it. 0 or -ENOMEM. */
+__attribute__((format(printf, 3, 4))) static int s_note(s_parser_t *ps, unsigned line,
+                                                        const char *fmt, ...)
+{
+    if (ps->nnotes == S_MAX_NOTES) {
+        ps->notes_dropped++;
+        return 0;
+    }
+    char what[RB_ERR_MSG_MAX], text[RB_ERR_MSG_MAX + 256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    snprintf(text, sizeof text, "%s:%u: %s", ps->source, line, what);
+    ps->nnotes++;
+    return s_notes_append(ps, text);
 }
 
 static char *s_trim(char *s)
@@ -174,6 +411,14 @@ static bool s_is_reserved_section(const char *name)
            (!strncmp(name, "rack", 4) && (name[4] == ' ' || name[4] == '\t'));
 }
 
+static bool s_in_list(const char *const *list, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(list[i], key))
+            return true;
+    return false;
+}
+
 static const s_option_t *s_find_option(const char *key)
 {
     for (size_t i = 0; i < sizeof s_options / sizeof s_options[0]; i++)
@@ -182,12 +427,12 @@ static const s_option_t *s_find_option(const char *key)
     return NULL;
 }
 
-static bool s_is_not_yet(const char *key)
+static const s_ignored_t *s_find_ignored(const char *key)
 {
-    for (size_t i = 0; i < sizeof s_not_yet / sizeof s_not_yet[0]; i++)
-        if (!strcmp(s_not_yet[i], key))
-            return true;
-    return false;
+    for (size_t i = 0; i < sizeof s_ignored / sizeof s_ignored[0]; i++)
+        if (!strcmp(s_ignored[i].name, key))
+            return &s_ignored[i];
+    return NULL;
 }
 
 /* Edit distance of two short strings ignoring case, a swap of neighbours
@@ -222,7 +467,7 @@ static size_t s_distance(const char *a, const char *b, size_t cap)
 
 static int s_unknown_option(s_parser_t *ps, unsigned line, const char *key)
 {
-    if (s_is_not_yet(key))
+    if (s_in_list(s_not_yet, sizeof s_not_yet / sizeof s_not_yet[0], key))
         return s_fail(ps, line, "option '%.64s' is not supported yet", key);
     const char *best = NULL;
     size_t cap = strlen(key) <= 4 ? 1 : 2; /* short names are all close to each other */
@@ -234,13 +479,38 @@ static int s_unknown_option(s_parser_t *ps, unsigned line, const char *key)
             best = s_options[i].name;
         }
     }
+    for (size_t i = 0; i < sizeof s_ignored / sizeof s_ignored[0]; i++) {
+        size_t d = s_distance(key, s_ignored[i].name, cap);
+        if (d < best_d) {
+            best_d = d;
+            best = s_ignored[i].name;
+        }
+    }
     if (best)
         return s_fail(ps, line, "unknown option '%.64s' (did you mean '%s'?)", key, best);
     return s_fail(ps, line, "unknown option '%.64s'", key);
 }
 
+/* Accepts a fio option that has no effect here, with a note. kb_base is
+ * checked: only the default 1024 leaves sizes as rackbench reads them. */
+static int s_ignore(s_parser_t *ps, unsigned line, const s_ignored_t *ig, const char *key,
+                    const char *val)
+{
+    if (ig->why == S_IGN_UNITS) {
+        if (!val || !*val)
+            return s_fail(ps, line, "option '%s' needs a value (%s=...)", key, key);
+        if (!strcmp(val, "1000"))
+            return s_fail(ps, line,
+                          "%s=1000 is not supported yet (rackbench sizes are powers of 1024)", key);
+        if (strcmp(val, "1024") != 0)
+            return s_fail(ps, line, "bad value '%.64s' for %s (1024 or 1000)", val, key);
+    }
+    return s_note(ps, line, "option '%s' is ignored: %s", key, s_ign_reason[ig->why]);
+}
+
+/* A size with fio's units; 0 only when zero_ok. */
 static int s_size_value(s_parser_t *ps, unsigned line, const char *key, const char *val,
-                        uint64_t *out)
+                        bool zero_ok, uint64_t *out)
 {
     int rc = rb_parse_size(val, out);
     if (rc == -ERANGE)
@@ -255,7 +525,7 @@ static int s_size_value(s_parser_t *ps, unsigned line, const char *key, const ch
         return s_fail(ps, line, "bad size '%.64s' for %s (a whole number with k, M, G, T or P)",
                       val, key);
     }
-    if (*out == 0)
+    if (*out == 0 && !zero_ok)
         return s_fail(ps, line, "%s must be greater than 0", key);
     return 0;
 }
@@ -284,45 +554,344 @@ static int s_bool_value(s_parser_t *ps, unsigned line, const char *key, const ch
     return 0;
 }
 
-static int s_rw_value(s_parser_t *ps, unsigned line, const char *key, const char *val, rb_rw_t *out)
+/* A boolean option into a uint8_t field. */
+static int s_bool_field(s_parser_t *ps, unsigned line, const char *key, const char *val,
+                        uint8_t *out)
 {
-    static const char *const fio_rw[] = {"randread",  "randwrite", "rw",
-                                         "readwrite", "randrw",    "trim",
-                                         "randtrim",  "trimwrite", "randtrimwrite"};
-    if (!strcmp(val, "read")) {
-        *out = RB_RW_READ;
-        return 0;
-    }
-    if (!strcmp(val, "write")) {
-        *out = RB_RW_WRITE;
-        return 0;
-    }
-    bool known = strchr(val, ':') != NULL; /* fio's "write:4k" offset modifier */
-    for (size_t i = 0; i < sizeof fio_rw / sizeof fio_rw[0]; i++)
-        if (!strcmp(fio_rw[i], val))
-            known = true;
-    if (known)
-        return s_fail(ps, line, "%s=%.64s is not supported yet (read or write)", key, val);
-    return s_fail(ps, line, "bad value '%.64s' for %s (read or write)", val, key);
+    bool b = false;
+    int rc = s_bool_value(ps, line, key, val, &b);
+    if (rc == 0)
+        *out = b ? 1 : 0;
+    return rc;
 }
 
-static int s_numjobs_value(s_parser_t *ps, unsigned line, const char *key, const char *val,
-                           uint32_t *out)
+/* A decimal whole number from min to max. */
+static int s_uint_value(s_parser_t *ps, unsigned line, const char *key, const char *val,
+                        uint64_t min, uint64_t max, uint64_t *out)
 {
     uint64_t n = 0;
-    const char *c = val;
-    if (!*c)
-        return s_fail(ps, line, "bad number '' for %s", key);
-    for (; *c; c++) {
+    bool over = false;
+    for (const char *c = val; *c; c++) {
         if (*c < '0' || *c > '9')
             return s_fail(ps, line, "bad number '%.64s' for %s", val, key);
-        n = n * 10 + (uint64_t)(*c - '0');
-        if (n > RB_MAX_WORKERS)
-            break;
+        if (!over) {
+            n = n * 10 + (uint64_t)(*c - '0');
+            over = n > max;
+        }
     }
-    if (n < 1 || n > RB_MAX_WORKERS)
-        return s_fail(ps, line, "%s=%.64s is out of range (1..%u)", key, val, RB_MAX_WORKERS);
-    *out = (uint32_t)n;
+    if (over || n < min)
+        return s_fail(ps, line, "%s=%.64s is out of range (%" PRIu64 "..%" PRIu64 ")", key, val,
+                      min, max);
+    *out = n;
+    return 0;
+}
+
+static int s_u32_field(s_parser_t *ps, unsigned line, const char *key, const char *val,
+                       uint32_t min, uint32_t max, uint32_t *out)
+{
+    uint64_t n = 0;
+    int rc = s_uint_value(ps, line, key, val, min, max, &n);
+    if (rc == 0)
+        *out = (uint32_t)n;
+    return rc;
+}
+
+static int s_hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c = (char)tolower((unsigned char)c);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* randseed: decimal or 0x hexadecimal, any 64-bit value. */
+static int s_seed_value(s_parser_t *ps, unsigned line, const char *key, const char *val,
+                        uint64_t *out)
+{
+    const char *c = val;
+    unsigned base = 10;
+    uint64_t n = 0;
+    if (c[0] == '0' && (c[1] == 'x' || c[1] == 'X')) {
+        base = 16;
+        c += 2;
+    }
+    if (!*c)
+        return s_fail(ps, line, "bad number '%.64s' for %s", val, key);
+    for (; *c; c++) {
+        int d = s_hexval(*c);
+        if (d < 0 || (unsigned)d >= base)
+            return s_fail(ps, line, "bad number '%.64s' for %s (decimal, or hexadecimal with 0x)",
+                          val, key);
+        if (n > (UINT64_MAX - (uint64_t)d) / base)
+            return s_fail(ps, line, "%s=%.64s is too large", key, val);
+        n = n * base + (uint64_t)d;
+    }
+    *out = n;
+    return 0;
+}
+
+static int s_rw_value(s_parser_t *ps, unsigned line, const char *key, const char *val, rb_rw_t *out)
+{
+    for (size_t i = 0; i < sizeof s_rw_names / sizeof s_rw_names[0]; i++) {
+        if (!strcmp(s_rw_names[i].name, val)) {
+            *out = s_rw_names[i].rw;
+            return 0;
+        }
+    }
+    /* fio's "randread:8" / "write:4k" offset modifier, or a fio pattern rackbench lacks */
+    if (strchr(val, ':') ||
+        s_in_list(s_fio_rw_other, sizeof s_fio_rw_other / sizeof s_fio_rw_other[0], val))
+        return s_fail(ps, line, "%s=%.64s is not supported yet (%s)", key, val, S_RW_LIST);
+    return s_fail(ps, line, "bad value '%.64s' for %s (%s)", val, key, S_RW_LIST);
+}
+
+static int s_ioengine_value(s_parser_t *ps, unsigned line, const char *key, const char *val,
+                            char *out)
+{
+    static const char *const engines[] = {"sync", "libaio", "io_uring", "null"};
+    const char *name = !strcmp(val, "psync") ? "sync" : val; /* pread/pwrite is what sync does */
+    for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++) {
+        if (!strcmp(engines[i], name)) {
+            snprintf(out, RB_ENGINE_NAME_MAX, "%s", engines[i]);
+            return 0;
+        }
+    }
+    return s_fail(ps, line, "%s=%.64s is not supported (rackbench has %s)", key, val,
+                  S_ENGINE_LIST);
+}
+
+/* bsrange / blocksize_range: "MIN-MAX" or "MIN:MAX" (fio's irange), one range for all directions.
+ */
+static int s_bsrange_value(s_parser_t *ps, unsigned line, const char *key, const char *val,
+                           uint64_t *min, uint64_t *max)
+{
+    if (strchr(val, ',') || strchr(val, '/'))
+        return s_fail(ps, line, "%s with several ranges (%s=%.64s) is not supported yet", key, key,
+                      val);
+    const char *sep = val[0] ? strpbrk(val + 1, "-:") : NULL;
+    if (!sep)
+        return s_fail(ps, line, "bad range '%.64s' for %s (MIN-MAX, such as 4k-64k)", val, key);
+    char lo[64], hi[64];
+    size_t nlo = (size_t)(sep - val);
+    if (nlo >= sizeof lo || strlen(sep + 1) >= sizeof hi)
+        return s_fail(ps, line, "bad range '%.64s' for %s (MIN-MAX, such as 4k-64k)", val, key);
+    memcpy(lo, val, nlo);
+    lo[nlo] = '\0';
+    snprintf(hi, sizeof hi, "%s", sep + 1);
+    int rc = s_size_value(ps, line, key, s_trim(lo), false, min);
+    if (rc == 0)
+        rc = s_size_value(ps, line, key, s_trim(hi), false, max);
+    if (rc == 0 && *max < *min)
+        return s_fail(ps, line, "%s=%.64s: the largest size must not be smaller than the smallest",
+                      key, val);
+    return rc;
+}
+
+/* fio's sync=: none/0, sync/1, dsync, and the booleans of older fio. */
+static int s_sync_value(s_parser_t *ps, unsigned line, const char *key, const char *val,
+                        rb_sync_mode_t *out)
+{
+    int b = 0;
+    if (!strcmp(val, "none")) {
+        *out = RB_SYNC_NONE;
+    } else if (!strcmp(val, "sync")) {
+        *out = RB_SYNC_SYNC;
+    } else if (!strcmp(val, "dsync")) {
+        *out = RB_SYNC_DSYNC;
+    } else if (rb_parse_bool(val, &b) == 0) {
+        *out = b ? RB_SYNC_SYNC : RB_SYNC_NONE;
+    } else {
+        return s_fail(ps, line, "bad value '%.64s' for %s (none, sync, dsync, 0 or 1)", val, key);
+    }
+    return 0;
+}
+
+static int s_verify_value(s_parser_t *ps, unsigned line, const char *key, const char *val,
+                          rb_verify_t *out)
+{
+    if (!strcmp(val, "crc32c") || !strcmp(val, "crc32c-intel")) {
+        *out = RB_VERIFY_CRC32C;
+        return 0;
+    }
+    if (!strcmp(val, "0") || !strcmp(val, "none")) {
+        *out = RB_VERIFY_NONE;
+        return 0;
+    }
+    if (s_in_list(s_fio_verify, sizeof s_fio_verify / sizeof s_fio_verify[0], val))
+        return s_fail(ps, line, "%s=%.64s is not supported (rackbench has crc32c, or 0 for none)",
+                      key, val);
+    return s_fail(ps, line, "bad value '%.64s' for %s (crc32c, or 0 for none)", val, key);
+}
+
+/* fio's pattern syntax, without files and formats: any sequence of 0x hex
+ * bytes, "quoted text" and decimal numbers (INT_MIN..INT_MAX, written
+ * little-endian in as few bytes as hold them, 0 as one byte), so
+ * 0xdeadbeef"abc"-12 is 4 + 3 + 4 bytes. */
+static int s_pattern_value(s_parser_t *ps, unsigned line, const char *key, const char *val,
+                           uint8_t *out, uint32_t *out_len)
+{
+    uint8_t buf[RB_PATTERN_MAX];
+    size_t n = 0;
+    const char *c = val;
+    while (*c) {
+        size_t need = 0;
+        if (*c == '"') {
+            const char *end = strchr(c + 1, '"');
+            if (!end)
+                return s_fail(ps, line, "%s=%.64s: a string without its closing '\"'", key, val);
+            need = (size_t)(end - c - 1);
+            if (need == 0)
+                return s_fail(ps, line, "%s=%.64s: an empty string \"\"", key, val);
+            if (n + need > sizeof buf)
+                goto too_long;
+            memcpy(buf + n, c + 1, need);
+            n += need;
+            c = end + 1;
+        } else if (*c == '\'') {
+            return s_fail(ps, line,
+                          "%s=%.64s: a pattern read from a file ('NAME') is not supported yet "
+                          "(give the bytes as 0x..., \"text\" or a number)",
+                          key, val);
+        } else if (c[0] == '0' && (c[1] == 'x' || c[1] == 'X')) {
+            const char *h = c + 2;
+            size_t nd = 0;
+            while (s_hexval(h[nd]) >= 0)
+                nd++;
+            if (nd > 0 && (h[nd] == 'x' || h[nd] == 'X') && h[nd - 1] == '0')
+                nd--; /* "0xff0x14": the last 0 starts the next number */
+            if (nd == 0)
+                return s_fail(ps, line, "%s=%.64s: '0x' without hex digits", key, val);
+            need = (nd + 1) / 2;
+            if (n + need > sizeof buf)
+                goto too_long;
+            size_t i = 0;
+            if (nd % 2) /* an odd digit count: the first digit is a byte of its own */
+                buf[n++] = (uint8_t)s_hexval(h[i++]);
+            for (; i < nd; i += 2)
+                buf[n++] = (uint8_t)(s_hexval(h[i]) << 4 | s_hexval(h[i + 1]));
+            c = h + nd;
+        } else if (*c == '-' || *c == '+' || (*c >= '0' && *c <= '9')) {
+            bool neg = *c == '-';
+            const char *d = (*c == '-' || *c == '+') ? c + 1 : c;
+            uint64_t v = 0;
+            size_t nd = 0;
+            /* digits up to a "0x" that starts the next number, as fio reads "-100xab" */
+            while (d[nd] >= '0' && d[nd] <= '9' &&
+                   !(d[nd] == '0' && (d[nd + 1] == 'x' || d[nd + 1] == 'X'))) {
+                if (v <= (uint64_t)INT_MAX + 1)
+                    v = v * 10 + (uint64_t)(d[nd] - '0');
+                nd++;
+            }
+            if (nd == 0)
+                return s_fail(ps, line, "%s=%.64s: a sign without a number", key, val);
+            if (v > (neg ? (uint64_t)INT_MAX + 1 : (uint64_t)INT_MAX))
+                return s_fail(ps, line, "%s=%.64s: a decimal number out of range (%d..%d)", key,
+                              val, INT_MIN, INT_MAX);
+            uint32_t u = neg ? (uint32_t)(0u - (uint32_t)v) : (uint32_t)v;
+            uint8_t le[4];
+            size_t nb = 0;
+            do {
+                le[nb++] = (uint8_t)(u & 0xff);
+                u >>= 8;
+            } while (u);
+            if (n + nb > sizeof buf)
+                goto too_long;
+            memcpy(buf + n, le, nb);
+            n += nb;
+            c = d + nd;
+        } else {
+            return s_fail(ps, line,
+                          "bad value '%.64s' for %s (0x hex bytes, \"text\" or a decimal number, "
+                          "such as 0xdeadbeef)",
+                          val, key);
+        }
+    }
+    memset(out, 0, RB_PATTERN_MAX);
+    memcpy(out, buf, n);
+    *out_len = (uint32_t)n;
+    return 0;
+too_long:
+    return s_fail(ps, line, "%s=%.64s is longer than %d bytes", key, val, RB_PATTERN_MAX);
+}
+
+/* filename=: a plain name in the job's directory, or an absolute path split
+ * into its folder and name. "" clears it. */
+static int s_filename_value(s_parser_t *ps, s_opts_t *o, unsigned line, const char *key,
+                            const char *val)
+{
+    if (!*val) {
+        o->spec.filename[0] = '\0';
+        o->filename_abs = false;
+        o->filename_line = 0;
+        return 0;
+    }
+    if (strchr(val, ':'))
+        return s_fail(ps, line,
+                      "%s=%.64s: several files separated by ':' are not supported yet (one "
+                      "file only)",
+                      key, val);
+    const char *slash = strrchr(val, '/');
+    if (slash && val[0] != '/')
+        return s_fail(ps, line,
+                      "%s=%.64s: a relative name with '/' is not supported (a plain name in the "
+                      "job's directory, or an absolute path)",
+                      key, val);
+    const char *base = slash ? slash + 1 : val;
+    size_t len = strlen(base);
+    if (len == 0)
+        return s_fail(ps, line, "%s=%.64s names a folder, not a file", key, val);
+    if (len >= RB_NAME_MAX)
+        return s_fail(ps, line, "%s: the file name '%.40s...' is longer than %d characters", key,
+                      base, RB_NAME_MAX - 1);
+    if (!strcmp(base, ".") || !strcmp(base, ".."))
+        return s_fail(ps, line, "%s=%.64s names a folder, not a file", key, val);
+    if (!strcmp(base, "-"))
+        return s_fail(ps, line, "%s=- (standard input or output) is not supported", key);
+    for (const char *c = base; *c; c++)
+        if (!s_name_char(*c))
+            return s_fail(ps, line,
+                          "%s=%.64s: character '%c' is not allowed in a file name (only A-Z a-z "
+                          "0-9 . _ -)",
+                          key, val, isprint((unsigned char)*c) ? *c : '?');
+    if (slash) {
+        size_t dlen = slash == val ? 1 : (size_t)(slash - val);
+        if (dlen >= RB_PATH_MAX)
+            return s_fail(ps, line, "%s: the folder is longer than %d characters", key,
+                          RB_PATH_MAX - 1);
+        if (o->spec.directory[0])
+            return s_fail(ps, line,
+                          "%s=%.64s is an absolute path but the job also has directory=%.64s "
+                          "(line %u), which fio would put in front of it: give one of them "
+                          "(directory= empty clears it)",
+                          key, val, o->spec.directory, o->dir_line);
+        memcpy(o->fn_dir, val, dlen);
+        o->fn_dir[dlen] = '\0';
+    }
+    memcpy(o->spec.filename, base, len + 1);
+    o->filename_abs = slash != NULL;
+    o->filename_line = line;
+    return 0;
+}
+
+static int s_directory_value(s_parser_t *ps, s_opts_t *o, unsigned line, const char *val)
+{
+    size_t len = strlen(val);
+    if (len >= RB_PATH_MAX)
+        return s_fail(ps, line, "directory is longer than %d characters", RB_PATH_MAX - 1);
+    if (strchr(val, ':'))
+        return s_fail(ps, line,
+                      "directory '%.64s': several directories separated by ':' are not "
+                      "supported yet",
+                      val);
+    if (len && o->filename_abs)
+        return s_fail(ps, line,
+                      "directory=%.64s: the job's filename is an absolute path (line %u), which "
+                      "fio would put after it: give one of them",
+                      val, o->filename_line);
+    memcpy(o->spec.directory, val, len + 1);
+    o->dir_line = line;
+    if (ps->section == S_SEC_GLOBAL)
+        memcpy(ps->directory, val, len + 1);
     return 0;
 }
 
@@ -361,58 +930,128 @@ static int s_filename_format_value(s_parser_t *ps, unsigned line, const char *va
 static int s_apply(s_parser_t *ps, s_opts_t *o, const s_option_t *opt, const char *key,
                    const char *val, unsigned line)
 {
+    rb_job_spec_t *js = &o->spec;
     bool in_global = ps->section == S_SEC_GLOBAL;
     bool b = false;
+    uint32_t u = 0;
     int rc = 0;
 
-    if (!*val && opt->id != S_O_DESCRIPTION && opt->id != S_O_DIRECTORY)
+    if (!*val && opt->id != S_O_DESCRIPTION && opt->id != S_O_DIRECTORY && opt->id != S_O_FILENAME)
         return s_fail(ps, line, "option '%s' has an empty value", key);
     switch (opt->id) {
     case S_O_RW:
-        return s_rw_value(ps, line, key, val, &o->spec.rw);
+        return s_rw_value(ps, line, key, val, &js->rw);
+    case S_O_RWMIXREAD:
+        return s_u32_field(ps, line, key, val, 0, 100, &js->rwmixread);
+    case S_O_RWMIXWRITE: /* fio: the later of rwmixread and rwmixwrite decides */
+        rc = s_u32_field(ps, line, key, val, 0, 100, &u);
+        if (rc == 0)
+            js->rwmixread = 100 - u;
+        return rc;
     case S_O_BS:
-        return s_size_value(ps, line, key, val, &o->spec.bs);
+        return s_size_value(ps, line, key, val, false, &js->bs);
+    case S_O_BSRANGE:
+        rc = s_bsrange_value(ps, line, key, val, &o->bsrange_min, &o->bsrange_max);
+        if (rc == 0)
+            o->bsrange_set = true;
+        return rc;
     case S_O_SIZE:
-        rc = s_size_value(ps, line, key, val, &o->spec.size);
+        rc = s_size_value(ps, line, key, val, false, &js->size);
         if (rc == 0)
             o->size_set = true;
         return rc;
+    case S_O_FILESIZE:
+        if (val[0] >= '0' && val[0] <= '9' && strpbrk(val, "-:"))
+            return s_fail(ps, line, "%s as a range (%s=%.64s) is not supported yet", key, key, val);
+        return s_size_value(ps, line, key, val, true, &js->filesize);
+    case S_O_NRFILES:
+        rc = s_u32_field(ps, line, key, val, 1, S_MAX_NRFILES, &js->nrfiles);
+        if (rc == 0)
+            o->nrfiles_line = line;
+        return rc;
+    case S_O_OFFSET:
+        return s_size_value(ps, line, key, val, true, &js->offset);
     case S_O_NUMJOBS:
-        return s_numjobs_value(ps, line, key, val, &o->spec.numjobs);
+        return s_u32_field(ps, line, key, val, 1, RB_MAX_WORKERS, &js->numjobs);
+    case S_O_IOENGINE:
+        return s_ioengine_value(ps, line, key, val, js->ioengine);
+    case S_O_IODEPTH:
+        return s_u32_field(ps, line, key, val, 1, S_MAX_IODEPTH, &js->iodepth);
     case S_O_DIRECT:
     case S_O_BUFFERED:
         rc = s_bool_value(ps, line, key, val, &b);
         if (rc == 0)
-            o->spec.direct = (opt->id == S_O_DIRECT) ? b : !b;
+            js->direct = (opt->id == S_O_DIRECT) ? b : !b;
         return rc;
-    case S_O_RUNTIME:
-        return s_duration_value(ps, line, key, val, &o->spec.runtime_ns);
-    case S_O_TIME_BASED:
+    case S_O_SYNC:
+        return s_sync_value(ps, line, key, val, &js->sync_mode);
+    case S_O_DSYNC:
         rc = s_bool_value(ps, line, key, val, &b);
-        if (rc == 0)
-            o->spec.time_based = b;
+        if (rc == 0 && b)
+            js->sync_mode = RB_SYNC_DSYNC;
+        else if (rc == 0 && js->sync_mode == RB_SYNC_DSYNC)
+            js->sync_mode = RB_SYNC_NONE;
         return rc;
+    case S_O_FSYNC:
+        return s_u32_field(ps, line, key, val, 0, UINT32_MAX, &js->fsync_every);
+    case S_O_FDATASYNC:
+        return s_u32_field(ps, line, key, val, 0, UINT32_MAX, &js->fdatasync_every);
+    case S_O_END_FSYNC:
+        return s_bool_field(ps, line, key, val, &js->end_fsync);
+    case S_O_FSYNC_ON_CLOSE:
+        return s_bool_field(ps, line, key, val, &js->fsync_on_close);
+    case S_O_RUNTIME:
+        return s_duration_value(ps, line, key, val, &js->runtime_ns);
+    case S_O_TIME_BASED:
+        return s_bool_field(ps, line, key, val, &js->time_based);
+    case S_O_RAMP_TIME:
+        return s_duration_value(ps, line, key, val, &js->ramp_ns);
+    case S_O_LOOPS:
+        return s_u32_field(ps, line, key, val, 1, UINT32_MAX, &js->loops);
+    case S_O_RANDREPEAT:
+        return s_bool_field(ps, line, key, val, &js->randrepeat);
+    case S_O_RANDSEED:
+        return s_seed_value(ps, line, key, val, &js->randseed);
+    case S_O_NORANDOMMAP:
+        return s_bool_field(ps, line, key, val, &js->norandommap);
+    case S_O_OVERWRITE:
+        return s_bool_field(ps, line, key, val, &js->overwrite);
+    case S_O_BUFFER_PATTERN:
+        rc = s_pattern_value(ps, line, key, val, js->pattern, &js->pattern_len);
+        if (rc == 0)
+            js->buffer_mode = RB_BUF_PATTERN;
+        return rc;
+    case S_O_ZERO_BUFFERS: /* the later of zero_buffers and buffer_pattern decides */
+        rc = s_bool_value(ps, line, key, val, &b);
+        if (rc == 0 && b) {
+            js->buffer_mode = RB_BUF_ZERO;
+            js->pattern_len = 0;
+            memset(js->pattern, 0, sizeof js->pattern);
+        } else if (rc == 0 && js->buffer_mode == RB_BUF_ZERO) {
+            js->buffer_mode = RB_BUF_RANDOM;
+        }
+        return rc;
+    case S_O_REFILL_BUFFERS:
+        return s_bool_field(ps, line, key, val, &js->refill_buffers);
+    case S_O_VERIFY:
+        return s_verify_value(ps, line, key, val, &js->verify);
+    case S_O_DO_VERIFY:
+        return s_bool_field(ps, line, key, val, &js->do_verify);
+    case S_O_VERIFY_FATAL:
+        return s_bool_field(ps, line, key, val, &js->verify_fatal);
+    case S_O_RATE:
+        return s_size_value(ps, line, key, val, true, &js->rate);
     case S_O_STONEWALL:
         rc = s_bool_value(ps, line, key, val, &b);
         if (rc == 0)
             o->stonewall = b;
         return rc;
-    case S_O_DIRECTORY: {
-        size_t len = strlen(val);
-        if (len >= RB_PATH_MAX)
-            return s_fail(ps, line, "directory is longer than %d characters", RB_PATH_MAX - 1);
-        if (strchr(val, ':'))
-            return s_fail(ps, line,
-                          "directory '%.64s': several directories separated by ':' are not "
-                          "supported yet",
-                          val);
-        memcpy(o->spec.directory, val, len + 1);
-        if (in_global)
-            memcpy(ps->directory, val, len + 1);
-        return 0;
-    }
+    case S_O_DIRECTORY:
+        return s_directory_value(ps, o, line, val);
+    case S_O_FILENAME:
+        return s_filename_value(ps, o, line, key, val);
     case S_O_FILENAME_FORMAT:
-        return s_filename_format_value(ps, line, val, o->spec.filename_format);
+        return s_filename_format_value(ps, line, val, js->filename_format);
     case S_O_NAME:
         if (in_global)
             return s_fail(ps, line, "option 'name' belongs in a job section, not in [global]");
@@ -474,9 +1113,62 @@ static long s_seen_add(s_parser_t *ps, const char *name, unsigned line)
     return 0;
 }
 
-static int s_nomem(s_parser_t *ps)
+/* Settles what depends on several options (fio semantics) and checks the
+ * job as a whole; errors name the job's section line. */
+static int s_settle_job(s_parser_t *ps, s_opts_t *o, const char *name, unsigned line)
 {
-    return rb_err_set(ps->err, -ENOMEM, "%s: out of memory while reading the plan", ps->source);
+    rb_job_spec_t *js = &o->spec;
+    char a[64], b[64], c[64];
+
+    /* fio: a filename names the files, so nrfiles is not used */
+    if (js->filename[0] && js->nrfiles != 1) {
+        int rc = s_note(ps, o->nrfiles_line,
+                        "option 'nrfiles' is ignored in job '%s': filename= names the one file "
+                        "its workers share, as in fio",
+                        name);
+        if (rc < 0)
+            return rc;
+        js->nrfiles = 1;
+    }
+    if (o->filename_abs)
+        memcpy(js->directory, o->fn_dir, sizeof js->directory);
+
+    if (!o->size_set) {
+        if (!js->filesize)
+            return s_fail(ps, line,
+                          "job '%s' has no size (size= bytes per worker, or filesize= bytes per "
+                          "file, is required)",
+                          name);
+        if (js->filesize > UINT64_MAX / js->nrfiles)
+            return s_fail(ps, line, "job '%s': filesize %s times nrfiles %" PRIu32 " is too large",
+                          name, rb_fmt_size_exact(a, sizeof a, js->filesize), js->nrfiles);
+        js->size = js->filesize * js->nrfiles;
+    }
+
+    /* fio: a block size range wins over bs */
+    if (o->bsrange_set) {
+        js->bs = o->bsrange_min;
+        js->bs_max = o->bsrange_max;
+    } else {
+        js->bs_max = js->bs;
+    }
+    const char *what = js->bs_max == js->bs ? "bs" : "the largest bsrange block";
+    rb_fmt_size_exact(a, sizeof a, js->bs_max);
+    if (js->bs_max > js->size)
+        return s_fail(ps, line, "job '%s': %s %s is larger than size %s", name, what, a,
+                      rb_fmt_size_exact(b, sizeof b, js->size));
+    if (js->filesize && js->bs_max > js->filesize)
+        return s_fail(ps, line, "job '%s': %s %s is larger than filesize %s", name, what, a,
+                      rb_fmt_size_exact(b, sizeof b, js->filesize));
+    if (!js->filesize && js->bs_max > js->size / js->nrfiles)
+        return s_fail(ps, line,
+                      "job '%s': %s %s is larger than each file (size %s / nrfiles %" PRIu32
+                      " = %s)",
+                      name, what, a, rb_fmt_size_exact(b, sizeof b, js->size), js->nrfiles,
+                      rb_fmt_size_exact(c, sizeof c, js->size / js->nrfiles));
+    if (js->time_based && js->runtime_ns == 0)
+        return s_fail(ps, line, "job '%s': time_based needs a runtime", name);
+    return 0;
 }
 
 /* Checks the job just read and appends it to its phase. */
@@ -501,19 +1193,9 @@ static int s_finish_job(s_parser_t *ps)
         return s_fail(ps, o->name_line, "job name '%s' is reserved", name);
     memcpy(js->name, name, len + 1);
 
-    if (!o->size_set)
-        return s_fail(ps, line, "job '%s' has no size (size= is required: bytes per worker)", name);
-    char a[64], b[64];
-    if (js->bs > js->size)
-        return s_fail(ps, line, "job '%s': bs %s is larger than size %s", name,
-                      rb_fmt_size_exact(a, sizeof a, js->bs),
-                      rb_fmt_size_exact(b, sizeof b, js->size));
-    if (js->size % js->bs)
-        return s_fail(ps, line, "job '%s': size %s is not a multiple of bs %s", name,
-                      rb_fmt_size_exact(b, sizeof b, js->size),
-                      rb_fmt_size_exact(a, sizeof a, js->bs));
-    if (js->time_based && js->runtime_ns == 0)
-        return s_fail(ps, line, "job '%s': time_based needs a runtime", name);
+    int rc = s_settle_job(ps, o, name, line);
+    if (rc < 0)
+        return rc;
 
     long first = s_seen_add(ps, name, line);
     if (first < 0)
@@ -599,6 +1281,8 @@ static int s_line(s_parser_t *ps, char *raw, unsigned line)
         return 0;
     if (*s == '[')
         return s_section(ps, s, line);
+    if (!strncmp(s, "include", 7) && (s[7] == ' ' || s[7] == '\t'))
+        return s_fail(ps, line, "fio's 'include FILE' is not supported yet (put the options here)");
     if (ps->section == S_SEC_NONE)
         return s_fail(ps, line, "'%.64s' is outside any section (start with [global] or [job])", s);
 
@@ -612,8 +1296,12 @@ static int s_line(s_parser_t *ps, char *raw, unsigned line)
     if (!*key)
         return s_fail(ps, line, "empty option name before '='");
     const s_option_t *opt = s_find_option(key);
-    if (!opt)
+    if (!opt) {
+        const s_ignored_t *ig = s_find_ignored(key);
+        if (ig)
+            return s_ignore(ps, line, ig, key, val);
         return s_unknown_option(ps, line, key);
+    }
     if (!val) {
         if (!opt->flag)
             return s_fail(ps, line, "option '%s' needs a value (%s=...)", key, key);
@@ -626,10 +1314,23 @@ static int s_line(s_parser_t *ps, char *raw, unsigned line)
 static void s_defaults(s_opts_t *o)
 {
     memset(o, 0, sizeof *o);
-    o->spec.rw = RB_RW_READ;
-    o->spec.bs = S_DEFAULT_BS;
-    o->spec.numjobs = 1;
-    memcpy(o->spec.filename_format, S_DEFAULT_FNFMT, sizeof S_DEFAULT_FNFMT);
+    rb_job_spec_t *js = &o->spec;
+    js->rw = RB_RW_READ;
+    js->bs = S_DEFAULT_BS;
+    js->bs_max = S_DEFAULT_BS;
+    js->numjobs = 1;
+    memcpy(js->filename_format, S_DEFAULT_FNFMT, sizeof S_DEFAULT_FNFMT);
+    memcpy(js->ioengine, S_DEFAULT_ENGINE, sizeof S_DEFAULT_ENGINE);
+    js->iodepth = 1;
+    js->rwmixread = S_DEFAULT_RWMIXREAD;
+    js->nrfiles = 1;
+    js->sync_mode = RB_SYNC_NONE;
+    js->loops = 1;
+    js->randrepeat = 1;
+    js->randseed = S_DEFAULT_RANDSEED;
+    js->buffer_mode = RB_BUF_RANDOM;
+    js->verify = RB_VERIFY_NONE;
+    js->do_verify = 1;
     o->name = "";
 }
 
@@ -655,6 +1356,11 @@ static int s_parse_all(s_parser_t *ps, char *work, size_t len)
     }
     if (ps->nphases == 0)
         return s_fail(ps, 0, "the plan has no jobs (add a [job] section with at least size=)");
+    if (ps->notes_dropped) {
+        char text[RB_ERR_MSG_MAX];
+        snprintf(text, sizeof text, "%s: %u more notes like these", ps->source, ps->notes_dropped);
+        return s_notes_append(ps, text);
+    }
     return 0;
 }
 
@@ -704,6 +1410,7 @@ int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **
     if (rc < 0) {
         if (ps.phases)
             rb_phases_free(&ps.phases, ps.nphases);
+        free(ps.notes);
         rb_plan_destroy(&plan);
         return rc;
     }
@@ -711,6 +1418,7 @@ int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **
     memcpy(plan->directory, ps.directory, sizeof plan->directory);
     plan->nphases = ps.nphases;
     plan->phases = ps.phases;
+    plan->notes = ps.notes;
     *out = plan;
     return 0;
 }
@@ -786,6 +1494,7 @@ void rb_plan_destroy(rb_plan_t **p)
         rb_phases_free(&plan->phases, plan->nphases);
     free(plan->source);
     free(plan->text);
+    free(plan->notes);
     free(plan);
     *p = NULL;
 }
@@ -810,6 +1519,69 @@ static const char *s_fmt_duration(char *buf, size_t len, uint64_t ns)
     return buf;
 }
 
+static const char *s_rw_print_name(rb_rw_t rw)
+{
+    for (size_t i = 0; i < sizeof s_rw_names / sizeof s_rw_names[0]; i++)
+        if (s_rw_names[i].rw == rw)
+            return s_rw_names[i].name;
+    return "read";
+}
+
+/* Writes one job with every option explicit, in an order that re-reads to the same job. */
+static void s_print_job(const rb_plan_t *p, const rb_job_spec_t *js, bool stonewall, FILE *f)
+{
+    static const char *const sync_names[] = {
+        [RB_SYNC_NONE] = "none", [RB_SYNC_SYNC] = "sync", [RB_SYNC_DSYNC] = "dsync"};
+    char a[64], b[64];
+    fprintf(f, "\n[%s]\n", js->name);
+    if (stonewall)
+        fprintf(f, "stonewall\n");
+    fprintf(f, "rw=%s\n", s_rw_print_name(js->rw));
+    fprintf(f, "rwmixread=%" PRIu32 "\n", js->rwmixread);
+    fprintf(f, "bs=%s\n", rb_fmt_size_exact(a, sizeof a, js->bs));
+    fprintf(f, "bsrange=%s-%s\n", rb_fmt_size_exact(a, sizeof a, js->bs),
+            rb_fmt_size_exact(b, sizeof b, js->bs_max > js->bs ? js->bs_max : js->bs));
+    fprintf(f, "size=%s\n", rb_fmt_size_exact(a, sizeof a, js->size));
+    fprintf(f, "filesize=%s\n", rb_fmt_size_exact(a, sizeof a, js->filesize));
+    fprintf(f, "nrfiles=%" PRIu32 "\n", js->nrfiles);
+    fprintf(f, "offset=%s\n", rb_fmt_size_exact(a, sizeof a, js->offset));
+    fprintf(f, "numjobs=%" PRIu32 "\n", js->numjobs);
+    fprintf(f, "ioengine=%s\n", js->ioengine[0] ? js->ioengine : S_DEFAULT_ENGINE);
+    fprintf(f, "iodepth=%" PRIu32 "\n", js->iodepth);
+    fprintf(f, "direct=%d\n", js->direct ? 1 : 0);
+    fprintf(f, "sync=%s\n",
+            (unsigned)js->sync_mode <= RB_SYNC_DSYNC ? sync_names[js->sync_mode] : "none");
+    fprintf(f, "fsync=%" PRIu32 "\n", js->fsync_every);
+    fprintf(f, "fdatasync=%" PRIu32 "\n", js->fdatasync_every);
+    fprintf(f, "end_fsync=%d\n", js->end_fsync ? 1 : 0);
+    fprintf(f, "fsync_on_close=%d\n", js->fsync_on_close ? 1 : 0);
+    fprintf(f, "runtime=%s\n", s_fmt_duration(a, sizeof a, js->runtime_ns));
+    fprintf(f, "time_based=%d\n", js->time_based ? 1 : 0);
+    fprintf(f, "ramp_time=%s\n", s_fmt_duration(a, sizeof a, js->ramp_ns));
+    fprintf(f, "loops=%" PRIu32 "\n", js->loops);
+    fprintf(f, "randrepeat=%d\n", js->randrepeat ? 1 : 0);
+    fprintf(f, "randseed=%" PRIu64 "\n", js->randseed);
+    fprintf(f, "norandommap=%d\n", js->norandommap ? 1 : 0);
+    fprintf(f, "overwrite=%d\n", js->overwrite ? 1 : 0);
+    fprintf(f, "zero_buffers=%d\n", js->buffer_mode == RB_BUF_ZERO ? 1 : 0);
+    if (js->buffer_mode == RB_BUF_PATTERN && js->pattern_len) {
+        fprintf(f, "buffer_pattern=0x");
+        for (uint32_t i = 0; i < js->pattern_len && i < RB_PATTERN_MAX; i++)
+            fprintf(f, "%02x", js->pattern[i]);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "refill_buffers=%d\n", js->refill_buffers ? 1 : 0);
+    fprintf(f, "verify=%s\n", js->verify == RB_VERIFY_CRC32C ? "crc32c" : "0");
+    fprintf(f, "do_verify=%d\n", js->do_verify ? 1 : 0);
+    fprintf(f, "verify_fatal=%d\n", js->verify_fatal ? 1 : 0);
+    fprintf(f, "rate=%s\n", rb_fmt_size_exact(a, sizeof a, js->rate));
+    /* an unset directory is written empty when [global] sets one, so it is not inherited */
+    if (js->directory[0] || p->directory[0])
+        fprintf(f, "directory=%s\n", js->directory);
+    fprintf(f, "filename=%s\n", js->filename);
+    fprintf(f, "filename_format=%s\n", js->filename_format);
+}
+
 int rb_plan_print(const rb_plan_t *p, FILE *f)
 {
     char a[64];
@@ -824,24 +1596,8 @@ int rb_plan_print(const rb_plan_t *p, FILE *f)
         fprintf(f, "directory=%s\n", p->directory);
     for (uint32_t i = 0; i < p->nphases; i++) {
         const rb_phase_spec_t *ph = &p->phases[i];
-        for (uint32_t j = 0; j < ph->njobs; j++) {
-            const rb_job_spec_t *js = &ph->jobs[j];
-            const char *rw = js->rw == RB_RW_WRITE ? "write" : "read";
-            fprintf(f, "\n[%s]\n", js->name);
-            if (i > 0 && j == 0)
-                fprintf(f, "stonewall\n");
-            fprintf(f, "rw=%s\n", rw);
-            fprintf(f, "bs=%s\n", rb_fmt_size_exact(a, sizeof a, js->bs));
-            fprintf(f, "size=%s\n", rb_fmt_size_exact(a, sizeof a, js->size));
-            fprintf(f, "numjobs=%" PRIu32 "\n", js->numjobs);
-            fprintf(f, "direct=%d\n", js->direct ? 1 : 0);
-            fprintf(f, "runtime=%s\n", s_fmt_duration(a, sizeof a, js->runtime_ns));
-            fprintf(f, "time_based=%d\n", js->time_based ? 1 : 0);
-            /* an unset directory is written empty when [global] sets one, so it is not inherited */
-            if (js->directory[0] || p->directory[0])
-                fprintf(f, "directory=%s\n", js->directory);
-            fprintf(f, "filename_format=%s\n", js->filename_format);
-        }
+        for (uint32_t j = 0; j < ph->njobs; j++)
+            s_print_job(p, &ph->jobs[j], i > 0 && j == 0, f);
     }
     if (fflush(f) != 0 || ferror(f))
         return -EIO;

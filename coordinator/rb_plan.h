@@ -2,7 +2,8 @@
  * key=value or bare flags, ';' and '#' comments, fio's units. Jobs run
  * together; a job with `stonewall` starts a new phase that begins only when
  * every earlier job has finished on every agent. An option rackbench does not
- * support is an error that names the option and its line, never ignored. */
+ * support is an error that names the option and its line; a fio option that
+ * only tunes fio's own machinery or reports is accepted with a note. */
 #ifndef RB_PLAN_H
 #define RB_PLAN_H
 
@@ -21,6 +22,8 @@ typedef struct rb_plan {
     char directory[RB_PATH_MAX]; /* [global] directory, "" if unset (used by --local) */
     uint32_t nphases;
     rb_phase_spec_t *phases; /* nphases entries, each with its jobs */
+    char *notes; /* "SOURCE:LINE: option 'x' is ignored: why" lines, each ending in '\n',
+                  * for fio options accepted without effect; NULL if none */
 } rb_plan_t;
 
 /* Parses len bytes of plan text; source names it in messages. On success
@@ -31,7 +34,7 @@ int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **
 /* Reads the file at path and parses it. -ENOENT etc. with the path named, or as rb_plan_parse. */
 int rb_plan_load(const char *path, rb_plan_t **out, rb_err_t *err);
 
-/* Frees a plan and nulls the pointer; safe on NULL and twice. */
+/* Frees a plan (notes included) and nulls the pointer; safe on NULL and twice. */
 void rb_plan_destroy(rb_plan_t **p);
 
 /* Writes the plan normalised: every job with every option explicit, phases

@@ -50,6 +50,64 @@ static const char s_full[] = "# rackbench quick plan: write, then read back\n"
                              "group_reporting\n"
                              "\t# indented comment\n";
 
+/* Every option rackbench takes, each away from its default somewhere. */
+static const char s_every[] = "[global]\n"                             /* 1 */
+                              "directory=/data/g\n"                    /* 2 */
+                              "ioengine=libaio\n"                      /* 3 */
+                              "iodepth=32\n"                           /* 4 */
+                              "thread\n"                               /* 5 */
+                              "group_reporting\n"                      /* 6 */
+                              "\n"                                     /* 7 */
+                              "[prep]\n"                               /* 8 */
+                              "rw=write\n"                             /* 9 */
+                              "bs=64k\n"                               /* 10 */
+                              "size=10m\n"                             /* 11 */
+                              "nrfiles=4\n"                            /* 12 */
+                              "filesize=3m\n"                          /* 13 */
+                              "offset=1m\n"                            /* 14 */
+                              "numjobs=2\n"                            /* 15 */
+                              "direct=1\n"                             /* 16 */
+                              "sync=dsync\n"                           /* 17 */
+                              "fsync=8\n"                              /* 18 */
+                              "fdatasync=16\n"                         /* 19 */
+                              "end_fsync=1\n"                          /* 20 */
+                              "fsync_on_close\n"                       /* 21 */
+                              "ramp_time=2s\n"                         /* 22 */
+                              "runtime=1m\n"                           /* 23 */
+                              "time_based\n"                           /* 24 */
+                              "loops=3\n"                              /* 25 */
+                              "randrepeat=0\n"                         /* 26 */
+                              "randseed=0xdeadbeef\n"                  /* 27 */
+                              "norandommap\n"                          /* 28 */
+                              "overwrite=1\n"                          /* 29 */
+                              "buffer_pattern=0xdeadbeef\"abc\"-12\n"  /* 30 */
+                              "refill_buffers\n"                       /* 31 */
+                              "verify=crc32c\n"                        /* 32 */
+                              "do_verify=0\n"                          /* 33 */
+                              "verify_fatal=1\n"                       /* 34 */
+                              "rate=10m\n"                             /* 35 */
+                              "filename_format=pre.$jobnum.$filenum\n" /* 36 */
+                              "\n"                                     /* 37 */
+                              "[mixed]\n"                              /* 38 */
+                              "stonewall\n"                            /* 39 */
+                              "rw=randrw\n"                            /* 40 */
+                              "rwmixwrite=30\n"                        /* 41 */
+                              "bsrange=4k-64k\n"                       /* 42 */
+                              "filesize=1m\n"                          /* 43 */
+                              "nr_files=3\n"                           /* 44 */
+                              "ioengine=io_uring\n"                    /* 45 */
+                              "zero_buffers\n"                         /* 46 */
+                              "directory=\n"                           /* 47 */
+                              "filename=/mnt/fast/shared.dat\n"        /* 48 */
+                              "clat_percentiles=0\n"                   /* 49 */
+                              "\n"                                     /* 50 */
+                              "[again]\n"                              /* 51 */
+                              "rw=reread\n"                            /* 52 */
+                              "size=1000\n"                            /* 53 */
+                              "bs=512\n"                               /* 54 */
+                              "ioengine=null\n"                        /* 55 */
+                              "sync=1\n";                              /* 56 */
+
 static rb_plan_t *s_parse_ok(const char *text, size_t len, const char *source)
 {
     rb_plan_t *p = NULL;
@@ -79,6 +137,33 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->runtime_ns, b->runtime_ns);
     assert_string_equal(a->directory, b->directory);
     assert_string_equal(a->filename_format, b->filename_format);
+    assert_int_equal(a->bs_max, b->bs_max);
+    assert_string_equal(a->filename, b->filename);
+    assert_string_equal(a->ioengine, b->ioengine);
+    assert_int_equal(a->iodepth, b->iodepth);
+    assert_int_equal(a->rwmixread, b->rwmixread);
+    assert_int_equal(a->nrfiles, b->nrfiles);
+    assert_int_equal(a->filesize, b->filesize);
+    assert_int_equal(a->offset, b->offset);
+    assert_int_equal(a->sync_mode, b->sync_mode);
+    assert_int_equal(a->fsync_every, b->fsync_every);
+    assert_int_equal(a->fdatasync_every, b->fdatasync_every);
+    assert_int_equal(a->end_fsync, b->end_fsync);
+    assert_int_equal(a->fsync_on_close, b->fsync_on_close);
+    assert_int_equal(a->ramp_ns, b->ramp_ns);
+    assert_int_equal(a->loops, b->loops);
+    assert_int_equal(a->randrepeat, b->randrepeat);
+    assert_int_equal(a->randseed, b->randseed);
+    assert_int_equal(a->norandommap, b->norandommap);
+    assert_int_equal(a->overwrite, b->overwrite);
+    assert_int_equal(a->buffer_mode, b->buffer_mode);
+    assert_int_equal(a->refill_buffers, b->refill_buffers);
+    assert_int_equal(a->pattern_len, b->pattern_len);
+    assert_memory_equal(a->pattern, b->pattern, RB_PATTERN_MAX);
+    assert_int_equal(a->verify, b->verify);
+    assert_int_equal(a->do_verify, b->do_verify);
+    assert_int_equal(a->verify_fatal, b->verify_fatal);
+    assert_int_equal(a->rate, b->rate);
 }
 
 static void s_assert_plan_equal(const rb_plan_t *a, const rb_plan_t *b)
@@ -199,6 +284,34 @@ static void test_defaults(void **state)
     assert_int_equal(j->runtime_ns, 0);
     assert_string_equal(j->directory, "");
     assert_string_equal(j->filename_format, "$jobname.$jobnum.$filenum");
+    /* the options fio job files use most, at fio's defaults */
+    assert_int_equal(j->bs_max, 4096);
+    assert_string_equal(j->filename, "");
+    assert_string_equal(j->ioengine, "sync");
+    assert_int_equal(j->iodepth, 1);
+    assert_int_equal(j->rwmixread, 50);
+    assert_int_equal(j->nrfiles, 1);
+    assert_int_equal(j->filesize, 0);
+    assert_int_equal(j->offset, 0);
+    assert_int_equal(j->sync_mode, RB_SYNC_NONE);
+    assert_int_equal(j->fsync_every, 0);
+    assert_int_equal(j->fdatasync_every, 0);
+    assert_int_equal(j->end_fsync, 0);
+    assert_int_equal(j->fsync_on_close, 0);
+    assert_int_equal(j->ramp_ns, 0);
+    assert_int_equal(j->loops, 1);
+    assert_int_equal(j->randrepeat, 1);
+    assert_int_equal(j->randseed, 0x89);
+    assert_int_equal(j->norandommap, 0);
+    assert_int_equal(j->overwrite, 0);
+    assert_int_equal(j->buffer_mode, RB_BUF_RANDOM);
+    assert_int_equal(j->refill_buffers, 0);
+    assert_int_equal(j->pattern_len, 0);
+    assert_int_equal(j->verify, RB_VERIFY_NONE);
+    assert_int_equal(j->do_verify, 1);
+    assert_int_equal(j->verify_fatal, 0);
+    assert_int_equal(j->rate, 0);
+    assert_null(p->notes);
     rb_plan_destroy(&p);
 }
 
@@ -308,11 +421,12 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nruntme=4\n", 3, "unknown option 'runtme' (did you mean 'runtime'?)"},
     {"[a]\nsiez=1M\n", 2, "unknown option 'siez' (did you mean 'size'?)"},
     {"[a]\nsize=1M\nRW=write\n", 3, "unknown option 'RW' (did you mean 'rw'?)"},
-    {"[a]\nsize=1M\n\nioengine=libaio\n", 4, "option 'ioengine' is not supported yet"},
-    {"[global]\nrwmixread=70\n[a]\nsize=1M\n", 2, "option 'rwmixread' is not supported yet"},
-    {"[a]\nsize=1M\nrw=randread\n", 3, "rw=randread is not supported yet"},
-    {"[a]\nsize=1M\nreadwrite=randrw\n", 3, "readwrite=randrw is not supported yet"},
+    {"[a]\nsize=1M\n\nfill_device=1\n", 4, "option 'fill_device' is not supported yet"},
+    {"[global]\ncpus_allowed=0-3\n[a]\nsize=1M\n", 2, "option 'cpus_allowed' is not supported yet"},
     {"[a]\nsize=1M\nrw=trim\n", 3, "rw=trim is not supported yet"},
+    {"[a]\nsize=1M\nreadwrite=randtrim\n", 3, "readwrite=randtrim is not supported yet"},
+    {"[a]\nsize=1M\nrw=trimwrite\n", 3, "rw=trimwrite is not supported yet"},
+    {"[a]\nsize=1M\nrw=randread:8\n", 3, "rw=randread:8 is not supported yet"},
     {"[a]\nsize=1M\nrw=sideways\n", 3, "bad value 'sideways' for rw"},
     {"[a]\nsize=1M\nrw=write;x\n", 3, "bad value 'write;x' for rw"},
     {"[a]\nsize=1M\nrw=write:4k\n", 3, "rw=write:4k is not supported yet"},
@@ -336,7 +450,6 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nsample_interval=1s\n", 3, "'sample_interval' belongs in [global]"},
     {"[global]\nname=x\n[a]\nsize=1M\n", 2, "'name' belongs in a job section"},
     {"[a]\n\nbs=1M\nsize=4k\n", 1, "job 'a': bs 1M is larger than size 4k"},
-    {"[global]\nbs=4k\n\n[a]\nsize=10k\n", 4, "job 'a': size 10k is not a multiple of bs 4k"},
     {"[a]\nsize=1M\n[b]\nsize=1M\n\n[a]\nsize=1M\n", 6, "duplicate job name 'a' (first at line 1)"},
     {"[a]\nsize=1M\n[b]\nname=a\nsize=1M\n", 3, "duplicate job name 'a'"},
     {"[my job]\nsize=1M\n", 1, "job name 'my job' has a character other than"},
@@ -344,7 +457,9 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nname = global\n", 3, "job name 'global' is reserved"},
     {"[abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij1234]\nsize=1M\n", 1,
      "is longer than 63 characters"},
-    {"[global]\nbs=4k\n\n[a]\nrw=write\n", 4, "job 'a' has no size"},
+    {"[global]\nbs=4k\n\n[a]\nrw=write\n", 4,
+     "job 'a' has no size (size= bytes per worker, or "
+     "filesize= bytes per file, is required)"},
     {"[a]\nsize=1M\ntime_based\n", 1, "job 'a': time_based needs a runtime"},
     {"[a]\nsize=1M\nruntime=0\ntime_based\n", 1, "time_based needs a runtime"},
     {"[a]\nsize=1M\nsize\n", 3, "option 'size' needs a value"},
@@ -368,6 +483,121 @@ static const s_bad_t s_bad[] = {
     {"[global]\nsize=1M\n", 0, "the plan has no jobs"},
     {"", 0, "the plan has no jobs"},
     {"; only comments\n\n", 0, "the plan has no jobs"},
+    /* ioengine and iodepth */
+    {"[a]\nsize=1M\nioengine=posixaio\n", 3,
+     "ioengine=posixaio is not supported (rackbench has sync, psync, libaio, io_uring, null)"},
+    {"[global]\nioengine=external:/x.so\n[a]\nsize=1M\n", 2,
+     "ioengine=external:/x.so is not supported"},
+    {"[a]\nsize=1M\niodepth=0\n", 3, "iodepth=0 is out of range (1..65536)"},
+    {"[a]\nsize=1M\niodepth=65537\n", 3, "iodepth=65537 is out of range (1..65536)"},
+    {"[a]\nsize=1M\niodepth=deep\n", 3, "bad number 'deep' for iodepth"},
+    {"[a]\nsize=1M\niodeth=4\n", 3, "unknown option 'iodeth' (did you mean 'iodepth'?)"},
+    {"[a]\nsize=1M\niodepth_batch=4\n", 3, "option 'iodepth_batch' is not supported yet"},
+    /* mixes */
+    {"[a]\nsize=1M\nrwmixread=101\n", 3, "rwmixread=101 is out of range (0..100)"},
+    {"[a]\nsize=1M\nrwmixwrite=-1\n", 3, "bad number '-1' for rwmixwrite"},
+    /* block sizes */
+    {"[a]\nsize=1M\nbsrange=8k-4k\n", 3,
+     "bsrange=8k-4k: the largest size must not be smaller than the smallest"},
+    {"[a]\nsize=1M\nbsrange=4k\n", 3, "bad range '4k' for bsrange"},
+    {"[a]\nsize=1M\nbsrange=1k-4k,2k-8k\n", 3, "bsrange with several ranges"},
+    {"[a]\nsize=1M\nblocksize_range=0-4k\n", 3, "blocksize_range must be greater than 0"},
+    {"[a]\nsize=1M\nbsrange=4k-2M\n", 1,
+     "job 'a': the largest bsrange block 2M is larger than size 1M"},
+    {"[a]\nsize=1M\nfilesize=4k\nbs=8k\n", 1, "job 'a': bs 8k is larger than filesize 4k"},
+    {"[a]\nsize=8k\nnrfiles=4\nbs=4k\n", 1,
+     "job 'a': bs 4k is larger than each file (size 8k / nrfiles 4 = 2k)"},
+    {"[a]\nsize=1M\nbssplit=4k/50:64k/50\n", 3, "option 'bssplit' is not supported yet"},
+    /* sizes, files, offsets */
+    {"[a]\nsize=1M\nnrfiles=0\n", 3, "nrfiles=0 is out of range (1..65536)"},
+    {"[a]\nsize=1M\nnr_files=65537\n", 3, "nr_files=65537 is out of range (1..65536)"},
+    {"[a]\nsize=1M\nfilesize=1M-4M\n", 3,
+     "filesize as a range (filesize=1M-4M) is not supported yet"},
+    {"[a]\nsize=1M\noffset=10%\n", 3, "offset as a percentage (offset=10%) is not supported yet"},
+    {"[a]\nsize=1M\noffset=-4k\n", 3, "bad size '-4k' for offset"},
+    {"[a]\nfilesize=0\n", 1, "job 'a' has no size"},
+    {"[a]\nsize=1M\nio_size=4M\n", 3, "option 'io_size' is not supported yet"},
+    /* syncs */
+    {"[a]\nsize=1M\nsync=maybe\n", 3, "bad value 'maybe' for sync (none, sync, dsync, 0 or 1)"},
+    {"[a]\nsize=1M\ndsync=2\n", 3, "bad value '2' for dsync"},
+    {"[a]\nsize=1M\nfsync=-1\n", 3, "bad number '-1' for fsync"},
+    {"[a]\nsize=1M\nfdatasync=4294967296\n", 3,
+     "fdatasync=4294967296 is out of range (0..4294967295)"},
+    {"[a]\nsize=1M\nend_fsync=often\n", 3, "bad value 'often' for end_fsync"},
+    /* time */
+    {"[a]\nsize=1M\nramp_time=5x\n", 3, "bad duration '5x' for ramp_time"},
+    {"[a]\nsize=1M\ntimeout=soon\n", 3, "bad duration 'soon' for timeout"},
+    {"[a]\nsize=1M\nloops=0\n", 3, "loops=0 is out of range (1..4294967295)"},
+    {"[a]\nsize=1M\ntimeout=0\ntime_based\n", 1, "job 'a': time_based needs a runtime"},
+    /* random */
+    {"[a]\nsize=1M\nrandseed=0xZZ\n", 3, "bad number '0xZZ' for randseed"},
+    {"[a]\nsize=1M\nrandseed=18446744073709551616\n", 3,
+     "randseed=18446744073709551616 is too large"},
+    {"[a]\nsize=1M\nrandseed=-1\n", 3, "bad number '-1' for randseed"},
+    {"[a]\nsize=1M\nrandrepeat=sometimes\n", 3, "bad value 'sometimes' for randrepeat"},
+    {"[a]\nsize=1M\nrandom_distribution=zipf:1.2\n", 3,
+     "option 'random_distribution' is not supported yet"},
+    /* buffers */
+    {"[a]\nsize=1M\nbuffer_pattern='file'\n", 3,
+     "a pattern read from a file ('NAME') is not supported yet"},
+    {"[a]\nsize=1M\nbuffer_pattern=\"abc\n", 3, "a string without its closing '\"'"},
+    {"[a]\nsize=1M\nbuffer_pattern=\"\"\n", 3, "an empty string"},
+    {"[a]\nsize=1M\nbuffer_pattern=0x\n", 3, "'0x' without hex digits"},
+    {"[a]\nsize=1M\nbuffer_pattern=0xZZ\n", 3, "'0x' without hex digits"},
+    {"[a]\nsize=1M\nbuffer_pattern=abc\n", 3, "bad value 'abc' for buffer_pattern"},
+    {"[a]\nsize=1M\nbuffer_pattern=%o\n", 3, "bad value '%o' for buffer_pattern"},
+    {"[a]\nsize=1M\nbuffer_pattern=-\n", 3, "a sign without a number"},
+    {"[a]\nsize=1M\nbuffer_pattern=2147483648\n", 3, "a decimal number out of range"},
+    {"[a]\nsize=1M\nbuffer_pattern=-2147483649\n", 3, "a decimal number out of range"},
+    {"[a]\nsize=1M\nbuffer_pattern=0x"
+     "0102030405060708091011121314151617181920212223242526272829303132"
+     "333435363738394041424344454647484950515253545556575859606162636465\n",
+     3, "is longer than 64 bytes"},
+    {"[a]\nsize=1M\nscramble_buffers=0\n", 3, "option 'scramble_buffers' is not supported yet"},
+    /* verification */
+    {"[a]\nsize=1M\nverify=meta\n", 3, "verify=meta is not supported"},
+    {"[a]\nsize=1M\nverify=md5\n", 3, "verify=md5 is not supported"},
+    {"[a]\nsize=1M\nverify=sha256\n", 3, "verify=sha256 is not supported"},
+    {"[global]\nverify=pattern\n", 2, "verify=pattern is not supported"},
+    {"[a]\nsize=1M\nverify=banana\n", 3, "bad value 'banana' for verify (crc32c, or 0 for none)"},
+    {"[a]\nsize=1M\nverify\n", 3, "option 'verify' needs a value"},
+    {"[a]\nsize=1M\ndo_verify=maybe\n", 3, "bad value 'maybe' for do_verify"},
+    {"[a]\nsize=1M\nverify_fatal=2\n", 3, "bad value '2' for verify_fatal"},
+    {"[a]\nsize=1M\nverify_pattern=0xff\n", 3, "option 'verify_pattern' is not supported yet"},
+    /* rates */
+    {"[a]\nsize=1M\nrate=1m,500k\n", 3,
+     "rate with several values (rate=1m,500k) is not supported yet"},
+    {"[a]\nsize=1M\nrate=,500k\n", 3, "rate with several values (rate=,500k) is not supported yet"},
+    {"[a]\nsize=1M\nrate=fast\n", 3, "bad size 'fast' for rate"},
+    {"[a]\nsize=1M\nrate_iops=100\n", 3, "option 'rate_iops' is not supported yet"},
+    /* file names */
+    {"[a]\nsize=1M\nfilename=a/b\n", 3, "filename=a/b: a relative name with '/' is not supported"},
+    {"[a]\nsize=1M\nfilename=/dev/sda:/dev/sdb\n", 3, "several files separated by ':'"},
+    {"[a]\nsize=1M\nfilename=a\\:b\n", 3, "several files separated by ':'"},
+    {"[a]\nsize=1M\nfilename=/data/\n", 3, "filename=/data/ names a folder, not a file"},
+    {"[a]\nsize=1M\nfilename=/data/..\n", 3, "names a folder, not a file"},
+    {"[a]\nsize=1M\nfilename=-\n", 3, "filename=- (standard input or output) is not supported"},
+    {"[a]\nsize=1M\nfilename=my file\n", 3, "character ' ' is not allowed in a file name"},
+    {"[global]\ndirectory=/data\n[a]\nsize=1M\nfilename=/mnt/x/f\n", 5,
+     "filename=/mnt/x/f is an absolute path but the job also has directory=/data (line 2)"},
+    {"[a]\nsize=1M\nfilename=/mnt/x/f\ndirectory=/data\n", 4,
+     "directory=/data: the job's filename is an absolute path (line 3)"},
+    {"[global]\nfilename=/mnt/x/f\n[a]\nsize=1M\ndirectory=/data\n", 5,
+     "the job's filename is an absolute path (line 2)"},
+    {"[a]\nsize=1M\nopendir=/data\n", 3, "option 'opendir' is not supported yet"},
+    /* fio options that change what is measured */
+    {"[a]\nsize=1M\nioscheduler=none\n", 3, "option 'ioscheduler' is not supported yet"},
+    {"[a]\nsize=1M\nnice=5\n", 3, "option 'nice' is not supported yet"},
+    {"[a]\nsize=1M\ninvalidate=0\n", 3, "option 'invalidate' is not supported yet"},
+    {"[a]\nsize=1M\ngtod_cpu=1\n", 3, "option 'gtod_cpu' is not supported yet"},
+    {"[a]\nsize=1M\nwrite_iolog=x.log\n", 3, "option 'write_iolog' is not supported yet"},
+    {"[a]\nsize=1M\nhipri\n", 3, "option 'hipri' is not supported yet"},
+    {"[a]\nsize=1M\nkb_base=1000\n", 3, "kb_base=1000 is not supported yet"},
+    {"[a]\nsize=1M\nkb_base=12\n", 3, "bad value '12' for kb_base (1024 or 1000)"},
+    {"[a]\nsize=1M\nkb_base\n", 3, "option 'kb_base' needs a value"},
+    {"[global]\ninclude common.fio\n", 2, "fio's 'include FILE' is not supported yet"},
+    {"[a]\nsize=1M\ngtod_reduse=1\n", 3,
+     "unknown option 'gtod_reduse' (did you mean 'gtod_reduce'?)"},
 };
 
 /* Parses and expects -EINVAL with "t.ini:LINE: " and what in the message. */
@@ -474,6 +704,460 @@ static void test_limits(void **state)
     free(b.buf);
 }
 
+static const uint8_t s_every_pattern[] = {0xde, 0xad, 0xbe, 0xef, 'a', 'b',
+                                          'c',  0xf4, 0xff, 0xff, 0xff};
+
+static void test_every_option(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str(s_every);
+    assert_int_equal(p->nphases, 2);
+    assert_string_equal(p->directory, "/data/g");
+
+    const rb_job_spec_t *j = &p->phases[0].jobs[0];
+    assert_string_equal(j->name, "prep");
+    assert_int_equal(j->rw, RB_RW_WRITE);
+    assert_int_equal(j->bs, 64 << 10);
+    assert_int_equal(j->bs_max, 64 << 10);
+    assert_int_equal(j->size, 10 << 20);
+    assert_int_equal(j->nrfiles, 4);
+    assert_int_equal(j->filesize, 3 << 20);
+    assert_int_equal(j->offset, 1 << 20);
+    assert_int_equal(j->numjobs, 2);
+    assert_string_equal(j->ioengine, "libaio");
+    assert_int_equal(j->iodepth, 32);
+    assert_int_equal(j->direct, 1);
+    assert_int_equal(j->sync_mode, RB_SYNC_DSYNC);
+    assert_int_equal(j->fsync_every, 8);
+    assert_int_equal(j->fdatasync_every, 16);
+    assert_int_equal(j->end_fsync, 1);
+    assert_int_equal(j->fsync_on_close, 1);
+    assert_int_equal(j->ramp_ns, 2 * S);
+    assert_int_equal(j->runtime_ns, 60 * S);
+    assert_int_equal(j->time_based, 1);
+    assert_int_equal(j->loops, 3);
+    assert_int_equal(j->randrepeat, 0);
+    assert_int_equal(j->randseed, 0xdeadbeefull);
+    assert_int_equal(j->norandommap, 1);
+    assert_int_equal(j->overwrite, 1);
+    assert_int_equal(j->buffer_mode, RB_BUF_PATTERN);
+    assert_int_equal(j->pattern_len, sizeof s_every_pattern);
+    assert_memory_equal(j->pattern, s_every_pattern, sizeof s_every_pattern);
+    assert_int_equal(j->refill_buffers, 1);
+    assert_int_equal(j->verify, RB_VERIFY_CRC32C);
+    assert_int_equal(j->do_verify, 0);
+    assert_int_equal(j->verify_fatal, 1);
+    assert_int_equal(j->rate, 10 << 20);
+    assert_string_equal(j->directory, "/data/g");
+    assert_string_equal(j->filename, "");
+    assert_string_equal(j->filename_format, "pre.$jobnum.$filenum");
+
+    j = &p->phases[1].jobs[0];
+    assert_string_equal(j->name, "mixed");
+    assert_int_equal(j->rw, RB_RW_RANDRW);
+    assert_int_equal(j->rwmixread, 70);
+    assert_int_equal(j->bs, 4 << 10);
+    assert_int_equal(j->bs_max, 64 << 10);
+    assert_int_equal(j->filesize, 1 << 20);
+    assert_int_equal(j->nrfiles, 1); /* filename= names the one file, as in fio */
+    assert_int_equal(j->size, 1 << 20);
+    assert_string_equal(j->ioengine, "io_uring");
+    assert_int_equal(j->iodepth, 32);
+    assert_int_equal(j->buffer_mode, RB_BUF_ZERO);
+    assert_int_equal(j->pattern_len, 0);
+    assert_string_equal(j->directory, "/mnt/fast");
+    assert_string_equal(j->filename, "shared.dat");
+    assert_int_equal(j->sync_mode, RB_SYNC_NONE);
+
+    j = &p->phases[1].jobs[1];
+    assert_string_equal(j->name, "again");
+    assert_int_equal(j->rw, RB_RW_REREAD);
+    assert_int_equal(j->size, 1000); /* not a multiple of bs: fio rounds the IO down */
+    assert_int_equal(j->bs, 512);
+    assert_string_equal(j->ioengine, "null");
+    assert_int_equal(j->sync_mode, RB_SYNC_SYNC);
+
+    assert_non_null(p->notes);
+    assert_string_equal(p->notes,
+                        "t.ini:5: option 'thread' is ignored: it only tunes fio's own machinery\n"
+                        "t.ini:49: option 'clat_percentiles' is ignored: it only shapes fio's "
+                        "own reports and logs\n"
+                        /* noted when the job is complete, so after its own lines */
+                        "t.ini:44: option 'nrfiles' is ignored in job 'mixed': filename= names "
+                        "the one file its workers share, as in fio\n");
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
+/* fio's other names for the same options give the same plan. */
+static void test_aliases(void **state)
+{
+    (void)state;
+    rb_plan_t *a = s_parse_str("[x]\nrw=rw\nbs=8k\nbsrange=8k-16k\nsize=1M\nnrfiles=2\noffset=4k\n"
+                               "runtime=5\nioengine=sync\nverify=crc32c\nrwmixread=30\n"
+                               "stonewall\n");
+    rb_plan_t *b = s_parse_str("[x]\nreadwrite=readwrite\nblocksize=8k\n"
+                               "blocksize_range=8k:16k\nsize=1M\nnr_files=2\nfileoffset=4k\n"
+                               "timeout=5s\nioengine=psync\nverify=crc32c-intel\nrwmixwrite=70\n"
+                               "wait_for_previous\n");
+    s_assert_plan_equal(a, b);
+    const rb_job_spec_t *j = &b->phases[0].jobs[0];
+    assert_int_equal(j->rw, RB_RW_RW);
+    assert_string_equal(j->ioengine, "sync");
+    assert_int_equal(j->rwmixread, 30);
+    assert_int_equal(j->bs_max, 16 << 10);
+    rb_plan_destroy(&a);
+    rb_plan_destroy(&b);
+
+    /* every access pattern by name */
+    static const struct {
+        const char *name;
+        rb_rw_t rw;
+    } pats[] = {
+        {"read", RB_RW_READ},           {"write", RB_RW_WRITE},     {"randread", RB_RW_RANDREAD},
+        {"randwrite", RB_RW_RANDWRITE}, {"rw", RB_RW_RW},           {"readwrite", RB_RW_RW},
+        {"randrw", RB_RW_RANDRW},       {"rewrite", RB_RW_REWRITE}, {"reread", RB_RW_REREAD}};
+    for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "[x]\nsize=1M\nrw=%s\n", pats[i].name);
+        rb_plan_t *p = s_parse_str(text);
+        assert_int_equal(p->phases[0].jobs[0].rw, pats[i].rw);
+        s_assert_round_trip(p);
+        rb_plan_destroy(&p);
+    }
+
+    /* the later of rwmixread and rwmixwrite decides, as in fio */
+    rb_plan_t *p = s_parse_str("[x]\nsize=1M\nrw=randrw\nrwmixread=90\nrwmixwrite=25\n"
+                               "[y]\nsize=1M\nrw=randrw\nrwmixwrite=25\nrwmixread=90\n");
+    assert_int_equal(p->phases[0].jobs[0].rwmixread, 75);
+    assert_int_equal(p->phases[0].jobs[1].rwmixread, 90);
+    rb_plan_destroy(&p);
+}
+
+/* The job file of issue "velocibunny": a plain fio random-read job runs as is. */
+static void test_velocibunny(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[random]\n"
+                               "rw=randread\n"
+                               "size=8g\n"
+                               "directory=/data\n"
+                               "iodepth=192\n"
+                               "direct=1\n"
+                               "blocksize=8k\n"
+                               "numjobs=16\n"
+                               "nrfiles=2\n"
+                               "group_reporting\n");
+    assert_int_equal(p->nphases, 1);
+    assert_int_equal(p->phases[0].njobs, 1);
+    const rb_job_spec_t *j = &p->phases[0].jobs[0];
+    assert_string_equal(j->name, "random");
+    assert_int_equal(j->rw, RB_RW_RANDREAD);
+    assert_int_equal(j->size, 8ull << 30);
+    assert_string_equal(j->directory, "/data");
+    assert_int_equal(j->iodepth, 192);
+    assert_int_equal(j->direct, 1);
+    assert_int_equal(j->bs, 8192);
+    assert_int_equal(j->bs_max, 8192);
+    assert_int_equal(j->numjobs, 16);
+    assert_int_equal(j->nrfiles, 2);
+    assert_int_equal(j->filesize, 0); /* each file gets size / nrfiles = 4 GiB */
+    assert_string_equal(j->ioengine, "sync");
+    assert_int_equal(rb_phase_workers(&p->phases[0]), 16);
+    assert_null(p->notes);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
+static void test_sizes(void **state)
+{
+    (void)state;
+    /* a size that is not a multiple of bs is fine: the IO rounds down to whole blocks */
+    rb_plan_t *p = s_parse_str("[global]\nbs=4k\n\n[a]\nsize=10k\n");
+    assert_int_equal(p->phases[0].jobs[0].size, 10 << 10);
+    assert_int_equal(p->phases[0].jobs[0].bs, 4 << 10);
+    rb_plan_destroy(&p);
+
+    /* filesize alone: size is filesize x nrfiles; with size too, both are kept */
+    p = s_parse_str("[a]\nfilesize=3M\nnrfiles=5\n[b]\nfilesize=3M\nsize=1M\nnrfiles=2\n");
+    assert_int_equal(p->phases[0].jobs[0].size, 15 << 20);
+    assert_int_equal(p->phases[0].jobs[0].filesize, 3 << 20);
+    assert_int_equal(p->phases[0].jobs[1].size, 1 << 20);
+    assert_int_equal(p->phases[0].jobs[1].filesize, 3 << 20);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    /* bsrange wins over bs wherever each is written, as in fio */
+    p = s_parse_str("[global]\nbsrange=4k-16k\n[a]\nsize=1M\nbs=64k\n[b]\nsize=1M\n"
+                    "[c]\nsize=1M\nbs=8k\n");
+    assert_int_equal(p->phases[0].jobs[0].bs, 4 << 10);
+    assert_int_equal(p->phases[0].jobs[0].bs_max, 16 << 10);
+    assert_int_equal(p->phases[0].jobs[1].bs_max, 16 << 10);
+    rb_plan_destroy(&p);
+    p = s_parse_str("[c]\nsize=1M\nbs=8k\n");
+    assert_int_equal(p->phases[0].jobs[0].bs_max, 8 << 10);
+    rb_plan_destroy(&p);
+
+    /* offset and rate take 0; the largest values survive */
+    p = s_parse_str("[a]\nsize=1M\noffset=0\nrate=0\n[b]\nsize=1M\noffset=16P\nrate=1T\n"
+                    "randseed=18446744073709551615\nloops=4294967295\nfsync=4294967295\n"
+                    "iodepth=65536\nnrfiles=65536\nsize=64G\n");
+    assert_int_equal(p->phases[0].jobs[0].offset, 0);
+    assert_int_equal(p->phases[0].jobs[1].offset, 16ull << 50);
+    assert_int_equal(p->phases[0].jobs[1].rate, 1ull << 40);
+    assert_int_equal(p->phases[0].jobs[1].randseed, UINT64_MAX);
+    assert_int_equal(p->phases[0].jobs[1].loops, UINT32_MAX);
+    assert_int_equal(p->phases[0].jobs[1].iodepth, 65536);
+    assert_int_equal(p->phases[0].jobs[1].nrfiles, 65536);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
+static void test_filename(void **state)
+{
+    (void)state;
+    /* a plain name sits in the job's directory; an absolute one is split */
+    rb_plan_t *p = s_parse_str("[global]\ndirectory=/data\n"
+                               "[a]\nsize=1M\nfilename=shared.0\n"
+                               "[b]\nsize=1M\ndirectory=\nfilename=/mnt/nvme0/fio-test.dat\n"
+                               "[c]\nsize=1M\ndirectory=\nfilename=/top\n"
+                               "[d]\nsize=1M\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_string_equal(j[0].directory, "/data");
+    assert_string_equal(j[0].filename, "shared.0");
+    assert_string_equal(j[1].directory, "/mnt/nvme0");
+    assert_string_equal(j[1].filename, "fio-test.dat");
+    assert_string_equal(j[2].directory, "/");
+    assert_string_equal(j[2].filename, "top");
+    assert_string_equal(j[3].directory, "/data");
+    assert_string_equal(j[3].filename, "");
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    /* an absolute name in [global] holds for the jobs; filename= clears it */
+    p = s_parse_str("[global]\nfilename=/mnt/x/f\n[a]\nsize=1M\n[b]\nsize=1M\nfilename=\n"
+                    "[c]\nsize=1M\nfilename=g\n");
+    j = p->phases[0].jobs;
+    assert_string_equal(j[0].directory, "/mnt/x");
+    assert_string_equal(j[0].filename, "f");
+    assert_string_equal(j[1].directory, "");
+    assert_string_equal(j[1].filename, "");
+    assert_string_equal(j[2].directory, "");
+    assert_string_equal(j[2].filename, "g");
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    /* nrfiles does not apply to a named file: noted with its own line */
+    p = s_parse_str("[global]\nnrfiles=4\n[a]\nsize=1M\nfilename=one\n[b]\nsize=1M\n");
+    assert_int_equal(p->phases[0].jobs[0].nrfiles, 1);
+    assert_int_equal(p->phases[0].jobs[1].nrfiles, 4);
+    assert_string_equal(p->notes, "t.ini:2: option 'nrfiles' is ignored in job 'a': filename= "
+                                  "names the one file its workers share, as in fio\n");
+    rb_plan_destroy(&p);
+}
+
+static void test_buffers(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *value;
+        uint8_t bytes[16];
+        uint32_t len;
+    } cases[] = {
+        {"0xdeadbeef", {0xde, 0xad, 0xbe, 0xef}, 4},
+        {"0XAbC", {0x0a, 0xbc}, 2}, /* an odd digit count: the first digit is a byte */
+        {"\"abcd\"", {'a', 'b', 'c', 'd'}, 4},
+        {"66", {0x42}, 1},
+        {"256", {0x00, 0x01}, 2},
+        {"0", {0x00}, 1},
+        {"-12", {0xf4, 0xff, 0xff, 0xff}, 4},
+        {"+7", {0x07}, 1},
+        {"2147483647", {0xff, 0xff, 0xff, 0x7f}, 4},
+        {"-2147483648", {0x00, 0x00, 0x00, 0x80}, 4},
+        {"0xff0x14", {0xff, 0x14}, 2},
+        {"-100xab\"1\"", {0xf6, 0xff, 0xff, 0xff, 0xab, '1'}, 6},
+        {"\"123\"0xFFeeCC", {'1', '2', '3', 0xff, 0xee, 0xcc}, 6},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "[a]\nsize=1M\nbuffer_pattern=%s\n", cases[i].value);
+        rb_plan_t *p = s_parse_str(text);
+        const rb_job_spec_t *j = &p->phases[0].jobs[0];
+        assert_int_equal(j->buffer_mode, RB_BUF_PATTERN);
+        if (j->pattern_len != cases[i].len)
+            fail_msg("buffer_pattern=%s: %u bytes, want %u", cases[i].value, j->pattern_len,
+                     cases[i].len);
+        assert_memory_equal(j->pattern, cases[i].bytes, cases[i].len);
+        s_assert_round_trip(p);
+        rb_plan_destroy(&p);
+    }
+
+    /* 64 bytes fit */
+    rb_plan_t *p = s_parse_str("[a]\nsize=1M\nbuffer_pattern=\"0123456789abcdef0123456789abcdef"
+                               "0123456789abcdef0123456789abcdef\"\n");
+    assert_int_equal(p->phases[0].jobs[0].pattern_len, RB_PATTERN_MAX);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    /* the later of zero_buffers and buffer_pattern decides; zero_buffers=0 undoes zero_buffers */
+    p = s_parse_str("[a]\nsize=1M\nbuffer_pattern=0x11\nzero_buffers\n"
+                    "[b]\nsize=1M\nzero_buffers\nbuffer_pattern=0x11\n"
+                    "[c]\nsize=1M\nzero_buffers\nzero_buffers=0\n"
+                    "[d]\nsize=1M\nbuffer_pattern=0x11\nzero_buffers=0\nrefill_buffers\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(j[0].buffer_mode, RB_BUF_ZERO);
+    assert_int_equal(j[0].pattern_len, 0);
+    assert_int_equal(j[1].buffer_mode, RB_BUF_PATTERN);
+    assert_int_equal(j[1].pattern_len, 1);
+    assert_int_equal(j[2].buffer_mode, RB_BUF_RANDOM);
+    assert_int_equal(j[3].buffer_mode, RB_BUF_PATTERN);
+    assert_int_equal(j[3].refill_buffers, 1);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
+static void test_sync_and_verify(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line;
+        rb_sync_mode_t mode;
+    } cases[] = {
+        {"sync=none", RB_SYNC_NONE},
+        {"sync=0", RB_SYNC_NONE},
+        {"sync=sync", RB_SYNC_SYNC},
+        {"sync=1", RB_SYNC_SYNC},
+        {"sync", RB_SYNC_SYNC},
+        {"sync=true", RB_SYNC_SYNC},
+        {"sync=dsync", RB_SYNC_DSYNC},
+        {"dsync", RB_SYNC_DSYNC},
+        {"dsync=1", RB_SYNC_DSYNC},
+        {"dsync=1\ndsync=0", RB_SYNC_NONE},
+        {"sync=1\ndsync=0", RB_SYNC_SYNC},
+        {"dsync\nsync=off", RB_SYNC_NONE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "[a]\nsize=1M\n%s\n", cases[i].line);
+        rb_plan_t *p = s_parse_str(text);
+        if (p->phases[0].jobs[0].sync_mode != cases[i].mode)
+            fail_msg("'%s' gave sync mode %d, want %d", cases[i].line,
+                     (int)p->phases[0].jobs[0].sync_mode, (int)cases[i].mode);
+        s_assert_round_trip(p);
+        rb_plan_destroy(&p);
+    }
+
+    rb_plan_t *p = s_parse_str("[a]\nsize=1M\nverify=crc32c\n[b]\nsize=1M\nverify=crc32c\n"
+                               "verify=0\n[c]\nsize=1M\nverify=none\ndo_verify\nverify_fatal\n");
+    assert_int_equal(p->phases[0].jobs[0].verify, RB_VERIFY_CRC32C);
+    assert_int_equal(p->phases[0].jobs[1].verify, RB_VERIFY_NONE);
+    assert_int_equal(p->phases[0].jobs[2].verify, RB_VERIFY_NONE);
+    assert_int_equal(p->phases[0].jobs[2].do_verify, 1);
+    assert_int_equal(p->phases[0].jobs[2].verify_fatal, 1);
+    rb_plan_destroy(&p);
+}
+
+/* fio options that only tune fio are accepted, each with a note naming its line. */
+static void test_ignored_notes(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\n"
+                               "thread\n"
+                               "gtod_reduce=1\n"
+                               "clocksource=cpu\n"
+                               "[a]\n"
+                               "size=1M\n"
+                               "clat_percentiles=0\n"
+                               "write_bw_log=bw\n"
+                               "kb_base=1024\n"
+                               "disable_slat=1\n");
+    assert_non_null(p->notes);
+    assert_string_equal(
+        p->notes, "t.ini:2: option 'thread' is ignored: it only tunes fio's own machinery\n"
+                  "t.ini:3: option 'gtod_reduce' is ignored: it only tunes fio's own machinery\n"
+                  "t.ini:4: option 'clocksource' is ignored: it only tunes fio's own machinery\n"
+                  "t.ini:7: option 'clat_percentiles' is ignored: it only shapes fio's own "
+                  "reports and logs\n"
+                  "t.ini:8: option 'write_bw_log' is ignored: it only shapes fio's own reports "
+                  "and logs\n"
+                  "t.ini:9: option 'kb_base' is ignored: rackbench sizes are always powers of "
+                  "1024, as with kb_base=1024\n"
+                  "t.ini:10: option 'disable_slat' is ignored: it only shapes fio's own reports "
+                  "and logs\n");
+    /* the job is what it would be without them */
+    rb_plan_t *q = s_parse_str("[a]\nsize=1M\n");
+    s_assert_plan_equal(p, q);
+    assert_null(q->notes);
+    rb_plan_destroy(&q);
+    rb_plan_destroy(&p);
+
+    /* every name on the list is accepted, bare or with a value */
+    static const char *const names[] = {"thread",
+                                        "gtod_reduce",
+                                        "clocksource",
+                                        "disable_lat",
+                                        "disable_clat",
+                                        "disable_slat",
+                                        "disable_bw_measurement",
+                                        "disable_bw",
+                                        "lat_percentiles",
+                                        "clat_percentiles",
+                                        "slat_percentiles",
+                                        "percentile_list",
+                                        "significant_figures",
+                                        "unit_base",
+                                        "unified_rw_reporting",
+                                        "new_group",
+                                        "stats",
+                                        "disk_util",
+                                        "bwavgtime",
+                                        "iopsavgtime",
+                                        "error_dump",
+                                        "block_error_percentiles",
+                                        "per_job_logs",
+                                        "write_bw_log",
+                                        "write_lat_log",
+                                        "write_iops_log",
+                                        "write_hist_log",
+                                        "log_avg_msec",
+                                        "log_hist_msec",
+                                        "log_hist_coarseness",
+                                        "log_max_value",
+                                        "log_offset",
+                                        "log_prio",
+                                        "log_entries",
+                                        "log_compression",
+                                        "log_compression_cpus",
+                                        "log_store_compressed",
+                                        "log_unix_epoch",
+                                        "log_alternate_epoch",
+                                        "log_alternate_epoch_clock_id"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char text[160], want[160];
+        snprintf(text, sizeof text, "[a]\nsize=1M\n%s\n%s=99.5:99.9\n", names[i], names[i]);
+        p = s_parse_str(text);
+        snprintf(want, sizeof want, "t.ini:4: option '%s' is ignored:", names[i]);
+        assert_non_null(strstr(p->notes, want));
+        rb_plan_destroy(&p);
+    }
+
+    /* many notes are kept up to 100, then counted */
+    s_buf_t b = {0};
+    s_add(&b, "[a]\nsize=1M\n");
+    for (unsigned i = 0; i < 150; i++)
+        s_add(&b, "thread\n");
+    p = s_parse_ok(b.buf, b.len, "t.ini");
+    unsigned lines = 0;
+    for (const char *c = p->notes; *c; c++)
+        lines += *c == '\n';
+    assert_int_equal(lines, 101);
+    assert_non_null(strstr(p->notes, "t.ini:102: option 'thread'"));
+    assert_null(strstr(p->notes, "t.ini:103: option 'thread'"));
+    assert_non_null(strstr(p->notes, "\nt.ini: 50 more notes like these\n"));
+    rb_plan_destroy(&p);
+    free(b.buf);
+}
+
 static void test_round_trip(void **state)
 {
     (void)state;
@@ -482,8 +1166,14 @@ static void test_round_trip(void **state)
     char *text = s_print(p, &len);
     /* normalised: every option explicit, one stonewall for two phases */
     assert_non_null(strstr(text, "[global]\nsample_interval=500ms\ndirectory=/data/bench\n"));
-    assert_non_null(strstr(text, "\n[seqwrite]\nrw=write\nbs=1M\nsize=64M\nnumjobs=4\ndirect=1\n"
-                                 "runtime=30s\ntime_based=1\ndirectory=/data/bench\n"
+    assert_non_null(strstr(text, "\n[seqwrite]\nrw=write\nrwmixread=50\nbs=1M\nbsrange=1M-1M\n"
+                                 "size=64M\nfilesize=0\nnrfiles=1\noffset=0\nnumjobs=4\n"
+                                 "ioengine=sync\niodepth=1\ndirect=1\nsync=none\nfsync=0\n"
+                                 "fdatasync=0\nend_fsync=0\nfsync_on_close=0\nruntime=30s\n"
+                                 "time_based=1\nramp_time=0\nloops=1\nrandrepeat=1\n"
+                                 "randseed=137\nnorandommap=0\noverwrite=0\nzero_buffers=0\n"
+                                 "refill_buffers=0\nverify=0\ndo_verify=1\nverify_fatal=0\n"
+                                 "rate=0\ndirectory=/data/bench\nfilename=\n"
                                  "filename_format=$jobname.$jobnum.$filenum\n"));
     assert_non_null(strstr(text, "\n[readback]\nstonewall\nrw=read\n"));
     assert_non_null(strstr(text, "runtime=1500ms\n"));
@@ -501,6 +1191,29 @@ static void test_round_trip(void **state)
                     "directory=/with space/dir\nrw=write\n");
     assert_int_equal(p->interval_ns, 1250 * MS);
     assert_int_equal(p->phases[0].jobs[1].runtime_ns, 7);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    /* every option away from its default */
+    p = s_parse_str(s_every);
+    text = s_print(p, &len);
+    assert_non_null(strstr(text, "\n[prep]\nrw=write\nrwmixread=50\nbs=64k\nbsrange=64k-64k\n"
+                                 "size=10M\nfilesize=3M\nnrfiles=4\noffset=1M\nnumjobs=2\n"
+                                 "ioengine=libaio\niodepth=32\ndirect=1\nsync=dsync\nfsync=8\n"
+                                 "fdatasync=16\nend_fsync=1\nfsync_on_close=1\nruntime=60s\n"
+                                 "time_based=1\nramp_time=2s\nloops=3\nrandrepeat=0\n"
+                                 "randseed=3735928559\nnorandommap=1\noverwrite=1\n"
+                                 "zero_buffers=0\nbuffer_pattern=0xdeadbeef616263f4ffffff\n"
+                                 "refill_buffers=1\nverify=crc32c\ndo_verify=0\n"
+                                 "verify_fatal=1\nrate=10M\ndirectory=/data/g\nfilename=\n"
+                                 "filename_format=pre.$jobnum.$filenum\n"));
+    assert_non_null(strstr(text, "\n[mixed]\nstonewall\nrw=randrw\nrwmixread=70\nbs=4k\n"
+                                 "bsrange=4k-64k\n"));
+    assert_non_null(strstr(text, "zero_buffers=1\nrefill_buffers=0\n"));
+    assert_non_null(strstr(text, "directory=/mnt/fast\nfilename=shared.dat\n"));
+    assert_non_null(strstr(text, "\n[again]\nrw=reread\n"));
+    assert_null(strstr(text, "thread"));
+    free(text);
     s_assert_round_trip(p);
     rb_plan_destroy(&p);
 
@@ -553,7 +1266,7 @@ static void test_load(void **state)
     rc = rb_plan_load(path, &p, &err);
     assert_int_equal(rc, -EINVAL);
     char want[128];
-    snprintf(want, sizeof want, "%s:3: unknown option 'iodepht'", path);
+    snprintf(want, sizeof want, "%s:3: unknown option 'iodepht' (did you mean 'iodepth'?)", path);
     assert_string_equal(err.msg, want);
     unlink(path);
 }
@@ -568,17 +1281,18 @@ static uint64_t s_rand(void)
     return s_rng;
 }
 
-/* Random damage to a valid plan never crashes; what parses also round-trips. */
-static void test_fuzz(void **state)
+/* Random damage to a valid plan never crashes; what parses also round-trips.
+ * Returns how many damaged plans were still accepted. */
+static unsigned s_fuzz(const char *seed, unsigned iters)
 {
-    (void)state;
-    static const char alphabet[] = "[]=;# \t\r\n\0abkKmMgG0123456789$/:-._\x80\xff";
-    const size_t base = strlen(s_full);
+    static const char alphabet[] = "[]=;# \t\r\n\0abkKmMgG0123456789$/:-._\x80\xff\"'x";
+    const size_t base = strlen(seed);
     char buf[4096];
     unsigned accepted = 0;
-    for (unsigned iter = 0; iter < 20000; iter++) {
+    assert_true(base < sizeof buf);
+    for (unsigned iter = 0; iter < iters; iter++) {
         size_t len = base;
-        memcpy(buf, s_full, base);
+        memcpy(buf, seed, base);
         unsigned nmut = 1 + (unsigned)(s_rand() % 4);
         for (unsigned m = 0; m < nmut; m++) {
             size_t at = len ? (size_t)(s_rand() % len) : 0;
@@ -634,6 +1348,8 @@ static void test_fuzz(void **state)
         if (rc == 0) {
             accepted++;
             assert_true(p->nphases >= 1);
+            for (const char *c = p->notes; c && *c; c = strchr(c, '\n') + 1)
+                assert_int_equal(strncmp(c, "f.ini:", 6), 0); /* whole lines, each named */
             s_assert_round_trip(p);
             rb_plan_destroy(&p);
         } else {
@@ -642,8 +1358,15 @@ static void test_fuzz(void **state)
             assert_int_equal(strncmp(err.msg, "f.ini:", 6), 0);
         }
     }
+    return accepted;
+}
+
+static void test_fuzz(void **state)
+{
+    (void)state;
     /* the mutations must leave some plans valid, or the round trip is not exercised */
-    assert_true(accepted > 100);
+    assert_true(s_fuzz(s_full, 20000) > 100);
+    assert_true(s_fuzz(s_every, 20000) > 100);
 }
 
 int main(void)
@@ -656,6 +1379,14 @@ int main(void)
         cmocka_unit_test(test_fio_style_inline_comments),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_every_option),
+        cmocka_unit_test(test_aliases),
+        cmocka_unit_test(test_velocibunny),
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_filename),
+        cmocka_unit_test(test_buffers),
+        cmocka_unit_test(test_sync_and_verify),
+        cmocka_unit_test(test_ignored_notes),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_load),
         cmocka_unit_test(test_fuzz),
