@@ -13,11 +13,14 @@
 #include <unistd.h>
 
 #include "rb_agent.h"
+#include "rb_engine.h"
 #include "rb_job.h"
+#include "rb_layout.h"
 #include "rb_log.h"
 #include "rb_proto.h"
 #include "rb_sandbox.h"
 #include "rb_time.h"
+#include "rb_verify.h"
 #include "rb_units.h"
 
 #define S_HELLO_EVERY_NS (1 * RB_NS_PER_S)
@@ -46,7 +49,8 @@ struct rb_agent {
     int prep_rc;
     rb_err_t prep_err;
     uint64_t prefill_bytes;
-    rb_phase_t *phase; /* phase running, or NULL */
+    rb_layout_t *layout; /* the plan\'s files on this agent */
+    rb_phase_t *phase;   /* phase running, or NULL */
     uint64_t next_sample;
     int run_failed; /* some phase reported an error */
 };
@@ -130,6 +134,7 @@ static int s_end_run(rb_agent_t *a, uint64_t *removed, rb_err_t *err)
         a->prep_started = 0;
     }
     int rc = rb_sandbox_cleanup(a->sb, removed, err);
+    rb_layout_destroy(&a->layout);
     s_free_rundirs(a);
     rb_msg_fini(&a->plan);
     a->state = S_IDLE;
@@ -158,49 +163,59 @@ static int s_run_active(const rb_agent_t *a)
 static void *s_prep_main(void *arg)
 {
     rb_agent_t *a = arg;
-    const rb_msg_plan_t *pl = &a->plan.u.plan;
     int rc = 0;
-    for (uint32_t p = 0; p < pl->nphases && rc == 0; p++) {
-        const rb_phase_spec_t *ph = &pl->phases[p];
-        for (uint32_t j = 0; j < ph->njobs && rc == 0; j++) {
-            const rb_job_spec_t *js = &ph->jobs[j];
-            if (js->rw != RB_RW_READ)
-                continue;
-            for (uint32_t w = 0; w < js->numjobs && rc == 0; w++) {
-                char name[RB_NAME_MAX * 2];
-                rb_job_filename(js, w, name, sizeof name);
-                /* Files an earlier phase writes in full need no layout. */
-                int written_before = 0;
-                for (uint32_t q = 0; q < p && !written_before; q++) {
-                    const rb_phase_spec_t *pq = &pl->phases[q];
-                    for (uint32_t k = 0; k < pq->njobs; k++) {
-                        const rb_job_spec_t *wj = &pq->jobs[k];
-                        char wname[RB_NAME_MAX * 2];
-                        if (wj->rw != RB_RW_WRITE || w >= wj->numjobs ||
-                            a->rundirs[q][k] != a->rundirs[p][j] || wj->size < js->size)
-                            continue;
-                        rb_job_filename(wj, w, wname, sizeof wname);
-                        if (strcmp(wname, name) == 0)
-                            written_before = 1;
-                    }
-                }
-                if (!written_before)
-                    rc = rb_job_prefill(a->sb, a->rundirs[p][j], name, js->size, js->direct,
-                                        &a->prefill_bytes, &a->prep_err);
-            }
-        }
+    for (uint32_t i = 0; i < rb_layout_count(a->layout) && rc == 0; i++) {
+        const rb_layout_item_t *it = rb_layout_item(a->layout, i);
+        rc = rb_job_prefill(a->sb, it->rundir, it->name, &it->pf, &a->prefill_bytes, &a->prep_err);
     }
     a->prep_rc = rc;
     __atomic_store_n(&a->prep_done, 1, __ATOMIC_RELEASE);
     return NULL;
 }
 
-/* Checks a plan against this agent (sandbox, capacity, memory) and makes its
- * run folders. Returns 0 or -errno with err set for a REFUSED. */
+/* Checks one job against what this agent can run. 0 or -errno with err set. */
+static int s_check_job(const rb_job_spec_t *js, rb_err_t *err)
+{
+    const char *eng = js->ioengine[0] ? js->ioengine : "sync";
+    const rb_engine_ops_t *ops = rb_engine_find(eng);
+    uint64_t bmax = js->bs_max > js->bs ? js->bs_max : js->bs;
+    if (!rb_rw_name(js->rw))
+        return rb_err_set(err, -EINVAL, "job %s: unknown access pattern", js->name);
+    if (!ops)
+        return rb_err_set(err, -ENOENT, "job %s: ioengine=%s is not in this agent (it has %s)",
+                          js->name, eng, rb_engine_names());
+    if (js->bs == 0 || js->numjobs == 0 || rb_job_filesize(js) < js->bs)
+        return rb_err_set(err, -EINVAL, "job %s: bs=%llu, file size %llu, numjobs=%u", js->name,
+                          (unsigned long long)js->bs, (unsigned long long)rb_job_filesize(js),
+                          js->numjobs);
+    if (js->direct && (js->bs % 512 || bmax % 512 || js->offset % 512))
+        return rb_err_set(err, -EINVAL,
+                          "job %s: bs=%llu, bs_max=%llu, offset=%llu: direct IO needs multiples "
+                          "of 512",
+                          js->name, (unsigned long long)js->bs, (unsigned long long)bmax,
+                          (unsigned long long)js->offset);
+    if (js->time_based && !js->runtime_ns)
+        return rb_err_set(err, -EINVAL, "job %s: time_based without runtime", js->name);
+    if (js->verify && (bmax != js->bs || js->bs < RB_VERIFY_HDR))
+        return rb_err_set(err, -EINVAL,
+                          "job %s: verify needs one block size of at least %u bytes (no bsrange)",
+                          js->name, RB_VERIFY_HDR);
+    /* A kernel without the engine's facility: say so now, not at GO. */
+    rb_engine_t e;
+    int rc = rb_engine_init(&e, ops, js->iodepth ? js->iodepth : 1);
+    if (rc < 0)
+        return rb_err_set(err, rc, "job %s: ioengine=%s cannot start here: %s", js->name, eng,
+                          rc == -ENOSYS ? "not supported by this kernel" : strerror(-rc));
+    rb_engine_fini(&e);
+    return 0;
+}
+
+/* Checks a plan against this agent (sandbox, engines, capacity, memory),
+ * makes its run folders and works out which files to lay out. Returns 0 or
+ * -errno with err set for a REFUSED. */
 static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
 {
     const rb_msg_plan_t *pl = &a->plan.u.plan;
-    uint64_t need[RB_MAX_RUNDIRS] = {0};
     uint64_t ram = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
     if (pl->nphases == 0)
         return rb_err_set(err, -EINVAL, "plan has no phases");
@@ -218,49 +233,20 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
             return rb_err_set(err, -ENOMEM, "out of memory");
         for (uint32_t j = 0; j < ph->njobs; j++) {
             const rb_job_spec_t *js = &ph->jobs[j];
-            char dir[RB_PATH_MAX], name[RB_NAME_MAX * 2];
-            if (js->rw != RB_RW_READ && js->rw != RB_RW_WRITE)
-                return rb_err_set(err, -EINVAL, "job %s: access pattern not supported by agent",
-                                  js->name);
-            if (js->bs == 0 || js->size < js->bs || js->numjobs == 0)
-                return rb_err_set(err, -EINVAL, "job %s: bs=%llu size=%llu numjobs=%u", js->name,
-                                  (unsigned long long)js->bs, (unsigned long long)js->size,
-                                  js->numjobs);
-            if (js->direct && js->bs % 512)
-                return rb_err_set(err, -EINVAL,
-                                  "job %s: bs=%llu is not a multiple of 512, direct IO needs it",
-                                  js->name, (unsigned long long)js->bs);
-            if (js->time_based && !js->runtime_ns)
-                return rb_err_set(err, -EINVAL, "job %s: time_based without runtime", js->name);
-            if (rb_job_filename(js, 0, name, sizeof name) < 0)
-                return rb_err_set(err, -EINVAL, "job %s: bad filename_format '%s'", js->name,
-                                  js->filename_format);
+            char dir[RB_PATH_MAX];
+            int rc = s_check_job(js, err);
+            if (rc < 0)
+                return rc;
+            uint64_t bmax = js->bs_max > js->bs ? js->bs_max : js->bs;
             workers += js->numjobs;
-            bufmem += (uint64_t)js->numjobs * js->bs;
-            int rc = rb_sandbox_resolve(a->sb, js->directory, dir, sizeof dir, err);
+            bufmem += (uint64_t)js->numjobs * (js->iodepth ? js->iodepth : 1) * bmax;
+            rc = rb_sandbox_resolve(a->sb, js->directory, dir, sizeof dir, err);
             if (rc < 0)
                 return rc;
             rc = rb_sandbox_rundir(a->sb, dir, pl->run_id, a->o.name, err);
             if (rc < 0)
                 return rc;
             a->rundirs[p][j] = rc;
-            /* Space: the largest size any phase gives each file (files are reused). */
-            for (uint32_t w = 0; w < js->numjobs; w++) {
-                int seen = 0;
-                rb_job_filename(js, w, name, sizeof name);
-                for (uint32_t q = 0; q <= p && !seen; q++)
-                    for (uint32_t k = 0; k < pl->phases[q].njobs && !seen; k++) {
-                        const rb_job_spec_t *o = &pl->phases[q].jobs[k];
-                        char oname[RB_NAME_MAX * 2];
-                        if ((q == p && k >= j) || w >= o->numjobs || a->rundirs[q][k] != rc)
-                            continue;
-                        rb_job_filename(o, w, oname, sizeof oname);
-                        if (strcmp(oname, name) == 0 && o->size >= js->size)
-                            seen = 1;
-                    }
-                if (!seen)
-                    need[rc] += js->size;
-            }
         }
         if (workers > RB_MAX_WORKERS)
             return rb_err_set(err, -E2BIG, "phase %s: %llu workers, at most %d", ph->name,
@@ -271,16 +257,19 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
                               "RAM (%llu bytes)",
                               ph->name, (unsigned long long)bufmem, (unsigned long long)ram);
     }
+    a->layout = rb_layout_new(pl, a->rundirs, pl->run_id, err);
+    if (!a->layout)
+        return err->code ? err->code : -ENOMEM;
     for (int i = 0; i < RB_MAX_RUNDIRS && rb_sandbox_rundir_path(a->sb, i); i++) {
-        uint64_t fr = 0, total = 0;
+        uint64_t fr = 0, total = 0, need = rb_layout_need(a->layout, i);
         char sneed[32], sfree[32], sres[32];
         if (rb_sandbox_rundir_space(a->sb, i, &fr, &total) < 0)
             continue;
         uint64_t reserve = total / 100 * S_RESERVE_PCT;
-        if (need[i] + reserve > fr)
+        if (need + reserve > fr)
             return rb_err_set(
                 err, -ENOSPC, "%s: the plan needs %s, %s are free and %s (%d%%) must stay free",
-                rb_sandbox_rundir_path(a->sb, i), rb_fmt_size(sneed, sizeof sneed, (double)need[i]),
+                rb_sandbox_rundir_path(a->sb, i), rb_fmt_size(sneed, sizeof sneed, (double)need),
                 rb_fmt_size(sfree, sizeof sfree, (double)fr),
                 rb_fmt_size(sres, sizeof sres, (double)reserve), S_RESERVE_PCT);
     }
@@ -376,7 +365,7 @@ static void s_on_go(rb_agent_t *a, const rb_msg_go_t *go)
     }
     uint64_t t_local = (uint64_t)((int64_t)go->t_go_ns + go->offset_ns);
     a->phase = rb_phase_start(&pl->phases[go->phase], go->phase, a->sb, a->rundirs[go->phase],
-                              t_local, &err);
+                              pl->run_id, t_local, &err);
     if (!a->phase) {
         rb_error("phase %s: %s", pl->phases[go->phase].name, err.msg);
         s_send_done_error(a, go->phase, err.code ? err.code : -EIO, err.msg);

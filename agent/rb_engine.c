@@ -6,17 +6,51 @@
 #include "rb_engine.h"
 
 extern const rb_engine_ops_t rb_engine_sync;
+extern const rb_engine_ops_t rb_engine_null;
+#ifdef HAVE_LIBAIO
+extern const rb_engine_ops_t rb_engine_libaio;
+#endif
+#ifdef HAVE_LIBURING
+extern const rb_engine_ops_t rb_engine_io_uring;
+#endif
 
+/* The list and its printable form are written side by side so that one
+ * #ifdef covers both; test_engines checks that they agree. */
 static const rb_engine_ops_t *const s_engines[] = {
     &rb_engine_sync,
+    &rb_engine_null,
+#ifdef HAVE_LIBAIO
+    &rb_engine_libaio,
+#endif
+#ifdef HAVE_LIBURING
+    &rb_engine_io_uring,
+#endif
 };
+
+static const char s_names[] = "sync, null"
+#ifdef HAVE_LIBAIO
+                              ", libaio"
+#endif
+#ifdef HAVE_LIBURING
+                              ", io_uring"
+#endif
+    ;
 
 const rb_engine_ops_t *rb_engine_find(const char *name)
 {
+    if (!name)
+        return NULL;
+    if (strcmp(name, "psync") == 0)
+        name = "sync";
     for (size_t i = 0; i < sizeof s_engines / sizeof s_engines[0]; i++)
         if (strcmp(s_engines[i]->name, name) == 0)
             return s_engines[i];
     return NULL;
+}
+
+const char *rb_engine_names(void)
+{
+    return s_names;
 }
 
 int rb_engine_check(const rb_engine_ops_t *ops)
@@ -36,7 +70,10 @@ int rb_engine_init(rb_engine_t *e, const rb_engine_ops_t *ops, unsigned iodepth)
         return -EINVAL;
     e->ops = ops;
     e->iodepth = iodepth;
-    return ops->init ? ops->init(e) : 0;
+    int rc = ops->init ? ops->init(e) : 0;
+    if (rc < 0)
+        memset(e, 0, sizeof *e); /* init released what it took; fini is a no-op */
+    return rc;
 }
 
 void rb_engine_fini(rb_engine_t *e)

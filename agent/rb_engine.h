@@ -17,13 +17,26 @@ enum { RB_Q_COMPLETED = 0, RB_Q_QUEUED = 1, RB_Q_BUSY = 2 };
 /* One IO in flight; lives in the runner's preallocated ring, never malloc'ed per IO. */
 typedef struct rb_io {
     int fd;              /* open file */
+    unsigned file_index; /* index of fd in the files given to setup() */
+    unsigned buf_index;  /* index of buf's slot in the buffers given to setup() */
     rb_io_dir_t dir;     /* read or write */
     void *buf;           /* aligned buffer of len bytes */
     uint64_t len;        /* bytes to move */
     uint64_t off;        /* file offset */
     int64_t result;      /* bytes moved, or -errno; set on completion */
     uint64_t t_issue_ns; /* when the runner queued it */
+    void *runner;        /* the runner's per-IO state; engines leave it alone */
 } rb_io_t;
+
+/* What a worker will use, given once before its first IO so that engines
+ * can register files and buffers with the kernel. */
+typedef struct rb_engine_res {
+    const int *fds; /* open files */
+    unsigned nfds;
+    void *bufs;     /* nbufs buffers of buf_len bytes each, contiguous, page aligned */
+    unsigned nbufs; /* == iodepth */
+    uint64_t buf_len;
+} rb_engine_res_t;
 
 /* Per-worker engine state, opaque to the runner beyond this header. */
 typedef struct rb_engine {
@@ -35,8 +48,12 @@ typedef struct rb_engine {
 typedef struct rb_engine_ops {
     const char *name; /* as written in plans: ioengine=NAME */
     unsigned version; /* RB_ENGINE_OPS_VERSION */
-    /* Sets up e->priv for iodepth IOs; 0 or -errno. Optional. */
+    /* Sets up e->priv for iodepth IOs; 0 or -errno (-ENOSYS: the kernel
+     * lacks what the engine needs). Optional. */
     int (*init)(rb_engine_t *e);
+    /* Learns the worker's files and buffers before the first IO (may register
+     * them); 0 or -errno. Optional. */
+    int (*setup)(rb_engine_t *e, const rb_engine_res_t *res);
     /* Starts io; returns RB_Q_* or -errno (the IO was not started). Required. */
     int (*queue)(rb_engine_t *e, rb_io_t *io);
     /* Submits what queue() answered QUEUED for; 0 or -errno. Optional for sync engines. */
@@ -48,8 +65,12 @@ typedef struct rb_engine_ops {
     void (*cleanup)(rb_engine_t *e);
 } rb_engine_ops_t;
 
-/* Finds an engine by name; NULL if this build has none of that name. */
+/* Finds an engine by name ("psync" is an alias of "sync"); NULL if this
+ * build has none of that name. */
 const rb_engine_ops_t *rb_engine_find(const char *name);
+
+/* Names of the engines this build has, for messages ("sync, libaio, ..."); static storage. */
+const char *rb_engine_names(void);
 
 /* Checks a table before use: version and the ops an engine must have.
  * Returns 0 or -EINVAL. */

@@ -1,54 +1,109 @@
-/* Runs one phase's workers and turns their counters into samples and totals. */
+/* Runs one phase's workers and turns their counters into samples and totals.
+ *
+ * Each worker owns its files, one engine, a ring of iodepth IO slots with one
+ * buffer each, a latency histogram and progress checkpoints. Its loop fills
+ * free slots with the next IOs (offsets from a sequential cursor or a
+ * pseudo-random permutation, so a random pass touches every block once),
+ * queues them, commits, and reaps completions; the engine answers COMPLETED,
+ * QUEUED or BUSY so sync and async engines share the loop. Counters are
+ * single-writer and read by the sampler with relaxed atomics. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rb_engine.h"
 #include "rb_job.h"
+#include "rb_perm.h"
 #include "rb_rand.h"
 #include "rb_time.h"
+#include "rb_verify.h"
 
 #define S_ALIGN       4096
 #define S_CP_STEP0_NS (1 * RB_NS_PER_MS) /* first spacing of progress checkpoints */
 #define S_PREFILL_BS  (1u << 20)
+#define S_MAX_FILES   65536
 
 #define S_LOAD(p)     __atomic_load_n((p), __ATOMIC_RELAXED)
 #define S_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define S_ADD(p, v)   S_STORE((p), S_LOAD(p) + (v))
+
+typedef struct s_file {
+    int fd;
+    uint64_t hash;          /* rb_verify_hash(name) */
+    uint64_t cursor;        /* next sequential offset */
+    int dirty;              /* written since the last fsync */
+    char path[RB_PATH_MAX]; /* for messages */
+} s_file_t;
+
+/* What the runner keeps per IO slot beside the engine's rb_io_t. */
+typedef struct s_slot {
+    void *base;    /* the slot's buffer */
+    uint64_t off0; /* offset of the whole IO (for partial completions) */
+    uint64_t len0; /* length of the whole IO */
+    uint64_t t0;   /* first queue time */
+} s_slot_t;
 
 typedef struct s_worker {
     rb_phase_t *ph;            /* owning phase (stop flag, go time) */
     const rb_job_spec_t *spec; /* borrowed from the phase spec */
     uint32_t job;              /* index of spec in the phase */
     uint32_t index;            /* 0 .. numjobs-1 */
-    int fd;                    /* the worker's file */
-    char path[RB_PATH_MAX];    /* for messages */
-    void *buf;                 /* S_ALIGN-aligned, bs bytes */
-    uint64_t seed;             /* for buffer contents */
+    uint32_t nfiles;
+    s_file_t *files;
+    rb_engine_t eng;
+    int eng_ready;  /* rb_engine_init succeeded */
+    uint32_t depth; /* == spec->iodepth */
+    rb_io_t *ios;   /* depth slots */
+    s_slot_t *slots;
+    rb_io_t **free; /* stack of free slots */
+    uint32_t nfree;
+    rb_io_t **done; /* scratch for getevents */
+    void *bufs;     /* depth × bs_max, aligned */
+    uint64_t run_hash;
+    rb_rand_t rng;          /* offsets, sizes, read/write choice, buffer refills */
+    rb_perm_t perm;         /* random pass order */
+    uint64_t units;         /* bs-sized units per pass, all files */
+    uint64_t unit_per_file; /* bs-sized units in each file */
+    uint64_t next_unit;     /* position in the pass */
+    uint64_t pass;          /* passes begun */
+    uint64_t count_from;    /* IOs completing before this are ramp-up */
+    uint64_t deadline;      /* stop issuing at this time */
+    uint64_t rate_start;    /* rate limiting: origin and bytes issued since */
+    uint64_t rate_bytes;
+    uint64_t writes_since_sync;
     pthread_t thread;
     int started; /* thread was created */
     /* live, written by the worker, read by the sampler (relaxed atomics) */
-    uint64_t bytes, ops, errors;
+    /* Reads and writes count apart, so any snapshot is consistent: the
+     * totals are sums, never a total and a part read at different times. */
+    uint64_t rbytes, wbytes, rops, wops, errors, verify_errors;
     int finished;   /* release-stored 1 at the end */
     rb_hist_t hist; /* per-IO latency, ns */
     /* results, read after join */
     uint64_t t_start, t_end;
-    int status; /* 0 or -errno */
+    int status; /* 0 or -errno of the first failure */
+    int halt;   /* stop issuing: an IO error, or verify_fatal */
     char error[RB_REASON_MAX];
+    char error_path[RB_PATH_MAX];
+    uint64_t error_offset;
     rb_checkpt_t *cp; /* RB_MAX_CHECKPTS entries */
     uint32_t ncp;
     uint64_t cp_step; /* current checkpoint spacing, ns */
+    uint64_t last_cp;
 } s_worker_t;
 
 typedef struct s_jobacc {
-    uint64_t bytes, ops, errors; /* totals at the previous sample */
-    rb_hist_t prev;              /* merged histogram at the previous sample */
-    rb_hist_t now;               /* scratch: merged histogram now */
-    rb_hist_t delta;             /* sent in the sample */
-    rb_hist_t total;             /* final, sent in DONE */
+    rb_job_stat_t prev; /* totals at the previous sample (hist unused) */
+    rb_hist_t hprev;    /* merged histogram at the previous sample */
+    rb_hist_t now;      /* scratch: merged histogram now */
+    rb_hist_t delta;    /* sent in the sample */
+    rb_hist_t total;    /* final, sent in DONE */
 } s_jobacc_t;
 
 struct rb_phase {
@@ -67,10 +122,19 @@ struct rb_phase {
     rb_worker_stat_t *dworkers; /* done array, nworkers */
 };
 
-int rb_job_filename(const rb_job_spec_t *job, uint32_t worker, char *out, size_t len)
+/* ---- names and sizes ---- */
+
+int rb_job_filename(const rb_job_spec_t *job, uint32_t worker, uint32_t filenum, char *out,
+                    size_t len)
 {
     const char *f = job->filename_format[0] ? job->filename_format : "$jobname.$jobnum.$filenum";
     size_t o = 0;
+    if (job->filename[0]) {
+        if (strlen(job->filename) + 1 > len)
+            return -ENAMETOOLONG;
+        snprintf(out, len, "%s", job->filename);
+        return strchr(out, '/') || !strcmp(out, ".") || !strcmp(out, "..") ? -EINVAL : 0;
+    }
     while (*f) {
         char piece[RB_NAME_MAX + 16];
         size_t adv;
@@ -81,7 +145,7 @@ int rb_job_filename(const rb_job_spec_t *job, uint32_t worker, char *out, size_t
             snprintf(piece, sizeof piece, "%u", worker);
             adv = 7;
         } else if (strncmp(f, "$filenum", 8) == 0) {
-            snprintf(piece, sizeof piece, "0");
+            snprintf(piece, sizeof piece, "%u", filenum);
             adv = 8;
         } else if (*f == '/' || *f == '$') {
             return -EINVAL;
@@ -103,33 +167,58 @@ int rb_job_filename(const rb_job_spec_t *job, uint32_t worker, char *out, size_t
     return 0;
 }
 
+int rb_job_uses_files(const rb_job_spec_t *job)
+{
+    return strcmp(job->ioengine, "null") != 0;
+}
+
+uint64_t rb_job_filesize(const rb_job_spec_t *job)
+{
+    uint32_t n = job->nrfiles ? job->nrfiles : 1;
+    return job->filesize ? job->filesize : job->size / n;
+}
+
 static void *s_aligned(size_t len)
 {
     void *p = NULL;
     return posix_memalign(&p, S_ALIGN, len ? len : S_ALIGN) == 0 ? p : NULL;
 }
 
-int rb_job_prefill(rb_sandbox_t *sb, int rundir, const char *name, uint64_t size, int direct,
+/* ---- laying out files ---- */
+
+int rb_job_prefill(rb_sandbox_t *sb, int rundir, const char *name, const rb_prefill_t *pf,
                    uint64_t *written, rb_err_t *err)
 {
     int64_t have = rb_sandbox_file_size(sb, rundir, name);
-    if (have >= 0 && (uint64_t)have >= size)
+    if (have >= 0 && (uint64_t)have >= pf->end && !pf->verify)
         return 0;
-    uint64_t from = have > 0 ? (uint64_t)have & ~(uint64_t)(S_ALIGN - 1) : 0;
-    int fd = rb_sandbox_open(sb, rundir, name, O_WRONLY | O_CREAT | (direct ? O_DIRECT : 0), err);
+    /* Verify headers must cover the whole region; plain data only what is missing. */
+    uint64_t from = pf->verify || have < 0 ? 0 : (uint64_t)have & ~(uint64_t)(S_ALIGN - 1);
+    int fd =
+        rb_sandbox_open(sb, rundir, name, O_WRONLY | O_CREAT | (pf->direct ? O_DIRECT : 0), err);
     if (fd < 0)
         return fd;
-    void *buf = s_aligned(S_PREFILL_BS);
+    uint64_t chunk = S_PREFILL_BS;
+    if (pf->verify)
+        chunk = pf->bs; /* one stamped block per write */
+    void *buf = s_aligned(chunk);
     if (!buf) {
         close(fd);
         return rb_err_set(err, -ENOMEM, "prefill %s: out of memory", name);
     }
     rb_rand_t r;
-    rb_rand_seed(&r, rb_mono_ns() ^ (uint64_t)(uintptr_t)name);
+    rb_rand_seed(&r, rb_mono_ns() ^ rb_verify_hash(name));
+    rb_rand_fill(&r, buf, chunk);
+    uint64_t file = rb_verify_hash(name);
     int rc = 0;
-    for (uint64_t off = from; off < size;) {
-        uint64_t n = size - off < S_PREFILL_BS ? size - off : S_PREFILL_BS;
-        rb_rand_fill(&r, buf, n);
+    for (uint64_t off = from; off < pf->end;) {
+        uint64_t n = pf->end - off < chunk ? pf->end - off : chunk;
+        if (pf->verify && off < pf->start)
+            n = pf->start - off < chunk ? pf->start - off : chunk;
+        if (pf->verify && off >= pf->start && n == chunk && n >= RB_VERIFY_HDR)
+            rb_verify_stamp(buf, n, pf->run_hash, file, off, 0);
+        else
+            ((uint64_t *)buf)[0] = off; /* blocks differ: no dedup */
         ssize_t got = pwrite(fd, buf, n, (off_t)off);
         if (got < 0 && errno == EINTR)
             continue;
@@ -151,6 +240,8 @@ int rb_job_prefill(rb_sandbox_t *sb, int rundir, const char *name, uint64_t size
     return rc;
 }
 
+/* ---- the worker ---- */
+
 static void s_checkpoint(s_worker_t *w, uint64_t t, uint64_t bytes)
 {
     if (w->ncp == RB_MAX_CHECKPTS) {
@@ -164,94 +255,396 @@ static void s_checkpoint(s_worker_t *w, uint64_t t, uint64_t bytes)
     w->cp[w->ncp].t_ns = t;
     w->cp[w->ncp].bytes = bytes;
     w->ncp++;
+    w->last_cp = t;
 }
 
-static void s_fail(s_worker_t *w, int code, uint64_t off, int64_t got)
+/* Records the first failure of the worker; later ones only count. */
+static void s_fail(s_worker_t *w, int code, const s_file_t *f, uint64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void s_fail(s_worker_t *w, int code, const s_file_t *f, uint64_t off, const char *fmt, ...)
 {
+    if (w->status)
+        return;
+    char what[RB_REASON_MAX / 2];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
     w->status = code;
-    const char *op = w->spec->rw == RB_RW_READ ? "read" : "write";
-    if (got < 0)
-        snprintf(w->error, sizeof w->error, "%s %s at offset %llu: %s", op, w->path,
-                 (unsigned long long)off, strerror((int)-got));
-    else
-        snprintf(w->error, sizeof w->error, "short %s on %s at offset %llu: %lld of %llu bytes", op,
-                 w->path, (unsigned long long)off, (long long)got, (unsigned long long)w->spec->bs);
+    snprintf(w->error, sizeof w->error, "%s at offset %llu of %s", what, (unsigned long long)off,
+             f ? f->path : "?");
+    snprintf(w->error_path, sizeof w->error_path, "%s", f ? f->path : "");
+    w->error_offset = off;
+}
+
+static void s_new_pass(s_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    w->next_unit = 0;
+    for (uint32_t i = 0; i < w->nfiles; i++)
+        w->files[i].cursor = s->offset;
+    if (rb_rw_random(s->rw) && !s->norandommap)
+        rb_perm_init(&w->perm, w->units, rb_rand_next(&w->rng));
+    w->pass++;
+}
+
+/* Picks the next IO of the pass: file, offset, length. 0, or 1 at the end of the pass. */
+static int s_next(s_worker_t *w, uint32_t *file, uint64_t *off, uint64_t *len)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint64_t end = s->offset + w->unit_per_file * s->bs;
+    uint64_t want = s->bs;
+    if (s->bs_max > s->bs)
+        want = s->bs * (1 + rb_rand_next(&w->rng) % (s->bs_max / s->bs));
+    if (rb_rw_random(s->rw)) {
+        if (w->next_unit == w->units)
+            return 1;
+        uint64_t u =
+            s->norandommap ? rb_rand_next(&w->rng) % w->units : rb_perm_at(&w->perm, w->next_unit);
+        w->next_unit++;
+        *file = (uint32_t)(u % w->nfiles);
+        *off = s->offset + (u / w->nfiles) * s->bs;
+    } else {
+        /* Round robin over the files, one IO each, as fio does by default. */
+        for (uint32_t tries = 0; tries < w->nfiles; tries++) {
+            uint32_t f = (uint32_t)(w->next_unit++ % w->nfiles);
+            if (w->files[f].cursor < end) {
+                *file = f;
+                *off = w->files[f].cursor;
+                goto found;
+            }
+        }
+        return 1;
+    found:
+        w->files[*file].cursor += want < end - *off ? want : end - *off;
+    }
+    *len = want < end - *off ? want : end - *off;
+    return 0;
+}
+
+static int s_is_write(s_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    if (s->rw == RB_RW_RW || s->rw == RB_RW_RANDRW)
+        return rb_rand_next(&w->rng) % 100 >= s->rwmixread;
+    return rb_rw_writes(s->rw);
+}
+
+/* Fills a write buffer: contents per buffer_mode, a tag so no two blocks are
+ * alike, and a verify header when asked. */
+static void s_prepare_write(s_worker_t *w, rb_io_t *io, const s_file_t *f)
+{
+    const rb_job_spec_t *s = w->spec;
+    if (s->refill_buffers && s->buffer_mode == RB_BUF_RANDOM)
+        rb_rand_fill(&w->rng, io->buf, io->len);
+    if (s->verify == RB_VERIFY_CRC32C) {
+        rb_verify_stamp(io->buf, io->len, w->run_hash, f->hash, io->off, w->pass);
+    } else if (s->buffer_mode == RB_BUF_RANDOM && io->len >= 16) {
+        uint64_t *tag = io->buf;
+        tag[0] = io->off;
+        tag[1] = w->run_hash ^ w->pass ^ ((uint64_t)w->index << 32);
+    }
+}
+
+static void s_release(s_worker_t *w, rb_io_t *io)
+{
+    w->free[w->nfree++] = io;
+}
+
+static int s_sync_files(s_worker_t *w, int data_only)
+{
+    for (uint32_t i = 0; i < w->nfiles; i++) {
+        s_file_t *f = &w->files[i];
+        if (!f->dirty || f->fd < 0)
+            continue;
+        if ((data_only ? fdatasync(f->fd) : fsync(f->fd)) < 0) {
+            S_ADD(&w->errors, 1);
+            s_fail(w, -errno, f, 0, "%s: %s", data_only ? "fdatasync" : "fsync", strerror(errno));
+            w->halt = 1;
+            return -1;
+        }
+        f->dirty = 0;
+    }
+    return 0;
+}
+
+/* Accounts one completed IO; requeues the rest of a short one. 1 if requeued. */
+static int s_complete(s_worker_t *w, rb_io_t *io, uint64_t now)
+{
+    const rb_job_spec_t *s = w->spec;
+    s_slot_t *sl = io->runner;
+    s_file_t *f = &w->files[io->file_index];
+    if (io->result > 0 && (uint64_t)io->result < io->len) {
+        /* Short transfer: move on within the same IO, as fio does. */
+        io->buf = (char *)io->buf + io->result;
+        io->off += (uint64_t)io->result;
+        io->len -= (uint64_t)io->result;
+        io->result = 0;
+        return 1;
+    }
+    if (io->result < 0 || (io->result == 0 && io->len > 0)) {
+        S_ADD(&w->errors, 1);
+        if (io->result == 0)
+            s_fail(w, -ENODATA, f, io->off, "read at end of file (the file ends before %llu)",
+                   (unsigned long long)(sl->off0 + sl->len0));
+        else
+            s_fail(w, (int)io->result, f, io->off, "%s: %s",
+                   io->dir == RB_IO_READ ? "read" : "write", strerror((int)-io->result));
+        w->halt = 1;
+        io->buf = sl->base;
+        s_release(w, io);
+        return 0;
+    }
+    io->buf = sl->base;
+    io->off = sl->off0;
+    io->len = sl->len0;
+    if (io->dir == RB_IO_READ && s->verify == RB_VERIFY_CRC32C) {
+        char why[160];
+        if (rb_verify_check(io->buf, io->len, w->run_hash, f->hash, io->off, why, sizeof why)) {
+            S_ADD(&w->verify_errors, 1);
+            S_ADD(&w->errors, 1);
+            s_fail(w, -EBADMSG, f, io->off, "verify: %s", why);
+            if (s->verify_fatal)
+                w->halt = 1;
+        }
+    }
+    if (now >= w->count_from) {
+        if (w->t_start < w->count_from || !w->t_start) {
+            /* First counted IO after ramp-up: the measured window opens here. */
+            w->t_start = w->count_from;
+            s_checkpoint(w, w->t_start, 0);
+        }
+        rb_hist_record(&w->hist, now - sl->t0);
+        if (io->dir == RB_IO_READ) {
+            S_ADD(&w->rbytes, io->len);
+            S_ADD(&w->rops, 1);
+        } else {
+            S_ADD(&w->wbytes, io->len);
+            S_ADD(&w->wops, 1);
+        }
+        w->t_end = now;
+        if (now - w->last_cp >= w->cp_step)
+            s_checkpoint(w, now, w->rbytes + w->wbytes);
+    }
+    if (io->dir == RB_IO_WRITE)
+        w->writes_since_sync++;
+    s_release(w, io);
+    return 0;
+}
+
+/* Reaps at least min completions (all in flight when min == inflight). */
+static int s_reap(s_worker_t *w, uint32_t *inflight, unsigned min)
+{
+    int n = w->eng.ops->getevents(&w->eng, min, *inflight, w->done);
+    if (n < 0) {
+        s_fail(w, n, NULL, 0, "%s getevents: %s", w->eng.ops->name, strerror(-n));
+        w->halt = 1;
+        return n;
+    }
+    uint64_t now = rb_mono_ns();
+    for (int i = 0; i < n; i++) {
+        (*inflight)--;
+        if (s_complete(w, w->done[i], now)) {
+            /* the rest of a short IO goes back in */
+            int rc = w->eng.ops->queue(&w->eng, w->done[i]);
+            if (rc == RB_Q_COMPLETED) {
+                s_complete(w, w->done[i], rb_mono_ns());
+            } else if (rc >= 0) {
+                (*inflight)++;
+                w->eng.ops->commit(&w->eng);
+            } else {
+                s_fail(w, rc, &w->files[w->done[i]->file_index], w->done[i]->off, "requeue: %s",
+                       strerror(-rc));
+                w->halt = 1;
+                s_release(w, w->done[i]);
+            }
+        }
+    }
+    return n;
+}
+
+static void s_rate_wait(s_worker_t *w, uint64_t len)
+{
+    const rb_job_spec_t *s = w->spec;
+    if (!s->rate)
+        return;
+    w->rate_bytes += len;
+    uint64_t due = w->rate_start + (uint64_t)((double)w->rate_bytes * 1e9 / (double)s->rate);
+    if (due > rb_mono_ns())
+        rb_sleep_until_ns(due);
+}
+
+/* The IO loop of one worker over its passes. */
+static void s_run(s_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    rb_phase_t *ph = w->ph;
+    uint32_t inflight = 0, queued = 0;
+    uint64_t passes = s->time_based ? UINT64_MAX : (s->loops ? s->loops : 1);
+    rb_io_t *pending = NULL; /* answered BUSY: queue again after reaping */
+    int pass_over = 0;
+
+    s_new_pass(w);
+    for (;;) {
+        int stop = S_LOAD(&ph->stop) || w->halt || rb_mono_ns() >= w->deadline;
+        /* Issue while there are free slots. */
+        while (!stop && (pending || (w->nfree && !pass_over))) {
+            rb_io_t *io = pending;
+            if (!io) {
+                uint32_t fi;
+                uint64_t off, len;
+                if (s_next(w, &fi, &off, &len)) {
+                    if (w->pass >= passes) {
+                        pass_over = 1;
+                        break;
+                    }
+                    s_new_pass(w);
+                    continue;
+                }
+                io = w->free[--w->nfree];
+                s_slot_t *sl = io->runner;
+                io->file_index = fi;
+                io->fd = w->files[fi].fd;
+                io->off = sl->off0 = off;
+                io->len = sl->len0 = len;
+                io->buf = sl->base;
+                io->result = 0;
+                io->dir = s_is_write(w) ? RB_IO_WRITE : RB_IO_READ;
+                if (io->dir == RB_IO_WRITE) {
+                    s_prepare_write(w, io, &w->files[fi]);
+                    w->files[fi].dirty = 1;
+                }
+                s_rate_wait(w, len);
+                sl->t0 = io->t_issue_ns = rb_mono_ns();
+            }
+            pending = NULL;
+            int rc = w->eng.ops->queue(&w->eng, io);
+            if (rc == RB_Q_COMPLETED) {
+                uint64_t now = rb_mono_ns();
+                while (s_complete(w, io, now)) { /* short IO on a sync engine: go on */
+                    rc = w->eng.ops->queue(&w->eng, io);
+                    now = rb_mono_ns();
+                    if (rc != RB_Q_COMPLETED)
+                        break;
+                }
+                if (rc == RB_Q_COMPLETED) {
+                    /* a sync engine never leaves this loop otherwise */
+                    stop = S_LOAD(&ph->stop) || w->halt || now >= w->deadline;
+                    continue;
+                }
+            }
+            if (rc == RB_Q_QUEUED) {
+                inflight++;
+                queued++;
+                continue;
+            }
+            if (rc == RB_Q_BUSY) {
+                pending = io;
+                break;
+            }
+            if (rc < 0) {
+                S_ADD(&w->errors, 1);
+                s_fail(w, rc, &w->files[io->file_index], io->off, "%s queue: %s", w->eng.ops->name,
+                       strerror(-rc));
+                w->halt = 1;
+                s_release(w, io);
+                stop = 1;
+            }
+        }
+        if (queued) {
+            int rc = w->eng.ops->commit(&w->eng);
+            if (rc < 0) {
+                s_fail(w, rc, NULL, 0, "%s submit: %s", w->eng.ops->name, strerror(-rc));
+                w->halt = 1;
+                inflight -= queued; /* never submitted: nothing to reap */
+            }
+            queued = 0;
+        }
+        /* fsync=N / fdatasync=N: drain, then sync the files written. */
+        uint32_t every = s->fsync_every ? s->fsync_every : s->fdatasync_every;
+        if (every && w->writes_since_sync >= every) {
+            while (inflight && s_reap(w, &inflight, inflight) >= 0)
+                ;
+            s_sync_files(w, !s->fsync_every);
+            w->writes_since_sync = 0;
+        }
+        if (inflight) {
+            if (s_reap(w, &inflight, 1) < 0)
+                break;
+            continue;
+        }
+        if (pending)
+            continue;
+        if (stop || pass_over)
+            break;
+    }
+    if (pending)
+        s_release(w, pending);
+    while (inflight && s_reap(w, &inflight, inflight) >= 0)
+        ;
+    if ((s->end_fsync || s->fsync_on_close) && !S_LOAD(&ph->stop)) {
+        s_sync_files(w, 0);
+        uint64_t now = rb_mono_ns();
+        if (w->t_start && now > w->t_end)
+            w->t_end = now; /* the flush is part of the job's time */
+    }
+}
+
+/* do_verify: read back what the worker wrote and check every block; not counted. */
+static void s_verify_back(s_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    void *buf = w->slots[0].base;
+    uint64_t end = s->offset + w->unit_per_file * s->bs;
+    for (uint32_t i = 0; i < w->nfiles && !S_LOAD(&w->ph->stop); i++) {
+        s_file_t *f = &w->files[i];
+        for (uint64_t off = s->offset; off + s->bs <= end; off += s->bs) {
+            ssize_t n = pread(f->fd, buf, s->bs, (off_t)off);
+            char why[160];
+            if (n != (ssize_t)s->bs) {
+                S_ADD(&w->errors, 1);
+                s_fail(w, n < 0 ? -errno : -ENODATA, f, off, "verify read: %s",
+                       n < 0 ? strerror(errno) : "short read");
+                return;
+            }
+            if (rb_verify_check(buf, s->bs, w->run_hash, f->hash, off, why, sizeof why)) {
+                S_ADD(&w->verify_errors, 1);
+                S_ADD(&w->errors, 1);
+                s_fail(w, -EBADMSG, f, off, "verify: %s", why);
+                if (s->verify_fatal)
+                    return;
+            }
+        }
+    }
 }
 
 static void *s_worker_main(void *arg)
 {
     s_worker_t *w = arg;
-    rb_phase_t *ph = w->ph;
     const rb_job_spec_t *s = w->spec;
-    rb_engine_t eng;
-    int rc = rb_engine_init(&eng, rb_engine_find("sync"), 1);
-    if (rc < 0) {
-        w->status = rc;
-        snprintf(w->error, sizeof w->error, "engine sync: %s", strerror(-rc));
-        __atomic_store_n(&w->finished, 1, __ATOMIC_RELEASE);
-        return NULL;
+    rb_sleep_until_ns(w->ph->t_go);
+    uint64_t begin = rb_mono_ns();
+    w->count_from = begin + s->ramp_ns;
+    w->deadline = s->runtime_ns ? w->count_from + s->runtime_ns : UINT64_MAX;
+    w->rate_start = begin;
+    if (!s->ramp_ns) {
+        w->t_start = w->t_end = begin;
+        s_checkpoint(w, begin, 0);
     }
-    const uint64_t nblocks = s->size / s->bs;
-    const rb_io_dir_t dir = s->rw == RB_RW_READ ? RB_IO_READ : RB_IO_WRITE;
-    uint64_t *tag = w->buf; /* first 16 bytes of each written block differ */
-    uint64_t bytes = 0, ops = 0, deadline = UINT64_MAX, last_cp = 0, pass = 0, blk = 0;
-    rb_io_t io = {.fd = w->fd, .dir = dir, .buf = w->buf, .len = s->bs};
-
-    rb_sleep_until_ns(ph->t_go);
-    w->t_start = w->t_end = rb_mono_ns();
-    if (s->runtime_ns)
-        deadline = w->t_start + s->runtime_ns;
-    s_checkpoint(w, w->t_start, 0);
-    last_cp = w->t_start;
-
-    while (!S_LOAD(&ph->stop)) {
-        if (blk == nblocks) {
-            if (!s->time_based)
-                break;
-            blk = 0;
-            pass++;
-        }
-        io.off = blk * s->bs;
-        if (dir == RB_IO_WRITE) {
-            tag[0] = io.off;
-            tag[1] = w->seed ^ pass;
-        }
-        uint64_t t0 = rb_mono_ns();
-        io.t_issue_ns = t0;
-        rc = eng.ops->queue(&eng, &io);
-        if (rc == RB_Q_QUEUED || rc == RB_Q_BUSY) {
-            rb_io_t *done[1];
-            rc = eng.ops->commit(&eng);
-            if (rc >= 0)
-                rc = eng.ops->getevents(&eng, 1, 1, done);
-        }
-        uint64_t t1 = rb_mono_ns();
-        if (rc < 0 || io.result != (int64_t)s->bs) {
-            int64_t got = rc < 0 ? rc : io.result;
-            S_STORE(&w->errors, S_LOAD(&w->errors) + 1);
-            s_fail(w, got < 0 ? (int)got : -EIO, io.off, got);
-            break;
-        }
-        rb_hist_record(&w->hist, t1 - t0);
-        bytes += s->bs;
-        ops++;
-        S_STORE(&w->bytes, bytes);
-        S_STORE(&w->ops, ops);
-        w->t_end = t1;
-        if (t1 - last_cp >= w->cp_step) {
-            s_checkpoint(w, t1, bytes);
-            last_cp = t1;
-        }
-        blk++;
-        if (t1 >= deadline)
-            break;
-    }
-    if (w->cp[w->ncp - 1].t_ns != w->t_end || w->cp[w->ncp - 1].bytes != bytes)
+    s_run(w);
+    if (!w->t_start)
+        w->t_start = w->t_end = rb_mono_ns(); /* ended during ramp-up: nothing counted */
+    uint64_t bytes = w->rbytes + w->wbytes;
+    if (!w->ncp || w->cp[w->ncp - 1].t_ns != w->t_end || w->cp[w->ncp - 1].bytes != bytes)
         s_checkpoint(w, w->t_end, bytes);
-    rb_engine_fini(&eng);
+    if (s->verify == RB_VERIFY_CRC32C && s->do_verify && rb_rw_writes(s->rw) &&
+        rb_job_uses_files(s) && !rb_rw_reads(s->rw) && !w->status)
+        s_verify_back(w);
     __atomic_store_n(&w->finished, 1, __ATOMIC_RELEASE);
     return NULL;
 }
+
+/* ---- the phase ---- */
 
 static void s_join_all(rb_phase_t *ph)
 {
@@ -263,6 +656,26 @@ static void s_join_all(rb_phase_t *ph)
     }
 }
 
+static void s_worker_free(s_worker_t *w)
+{
+    if (w->eng_ready)
+        rb_engine_fini(&w->eng);
+    for (uint32_t i = 0; w->files && i < w->nfiles; i++) {
+        if (w->files[i].fd < 0)
+            continue;
+        if (w->spec->fsync_on_close && w->files[i].dirty)
+            fsync(w->files[i].fd);
+        close(w->files[i].fd);
+    }
+    free(w->files);
+    free(w->ios);
+    free(w->slots);
+    free(w->free);
+    free(w->done);
+    free(w->bufs);
+    free(w->cp);
+}
+
 void rb_phase_destroy(rb_phase_t **p)
 {
     if (!p || !*p)
@@ -270,12 +683,8 @@ void rb_phase_destroy(rb_phase_t **p)
     rb_phase_t *ph = *p;
     rb_phase_stop(ph);
     s_join_all(ph);
-    for (uint32_t i = 0; i < ph->nworkers; i++) {
-        if (ph->w[i].fd >= 0)
-            close(ph->w[i].fd);
-        free(ph->w[i].buf);
-        free(ph->w[i].cp);
-    }
+    for (uint32_t i = 0; i < ph->nworkers; i++)
+        s_worker_free(&ph->w[i]);
     free(ph->w);
     free(ph->acc);
     free(ph->sjobs);
@@ -285,8 +694,103 @@ void rb_phase_destroy(rb_phase_t **p)
     *p = NULL;
 }
 
+/* Opens a worker's files, sets up its ring, buffers and engine. 0 or -errno. */
+static int s_worker_setup(s_worker_t *w, rb_sandbox_t *sb, int rundir, uint64_t seed, rb_err_t *err)
+{
+    const rb_job_spec_t *s = w->spec;
+    const rb_engine_ops_t *ops = rb_engine_find(s->ioengine[0] ? s->ioengine : "sync");
+    uint32_t depth = s->iodepth ? s->iodepth : 1;
+    uint64_t bmax = s->bs_max > s->bs ? s->bs_max : s->bs;
+    if (!ops)
+        return rb_err_set(err, -ENOENT, "job %s: ioengine=%s is not in this agent (it has %s)",
+                          s->name, s->ioengine, rb_engine_names());
+    w->nfiles = s->filename[0] ? 1 : (s->nrfiles ? s->nrfiles : 1);
+    if (w->nfiles > S_MAX_FILES)
+        return rb_err_set(err, -E2BIG, "job %s: %u files per worker", s->name, w->nfiles);
+    w->depth = depth;
+    w->files = calloc(w->nfiles, sizeof *w->files);
+    w->ios = calloc(depth, sizeof *w->ios);
+    w->slots = calloc(depth, sizeof *w->slots);
+    w->free = calloc(depth, sizeof *w->free);
+    w->done = calloc(depth, sizeof *w->done);
+    w->bufs = s_aligned((size_t)(depth * bmax));
+    w->cp = calloc(RB_MAX_CHECKPTS, sizeof *w->cp);
+    if (!w->files || !w->ios || !w->slots || !w->free || !w->done || !w->bufs || !w->cp)
+        return rb_err_set(err, -ENOMEM, "job %s: out of memory for %u IOs of %llu bytes", s->name,
+                          depth, (unsigned long long)bmax);
+    for (uint32_t i = 0; i < w->nfiles; i++)
+        w->files[i].fd = -1;
+    int fds[S_MAX_FILES > 64 ? 64 : S_MAX_FILES];
+    int *fdv = w->nfiles <= 64 ? fds : calloc(w->nfiles, sizeof *fdv);
+    if (!fdv)
+        return rb_err_set(err, -ENOMEM, "out of memory");
+    int reads = rb_rw_reads(s->rw) || (s->verify && s->do_verify);
+    int flags = (rb_rw_writes(s->rw) ? (reads ? O_RDWR : O_WRONLY) | O_CREAT : O_RDONLY) |
+                (s->direct ? O_DIRECT : 0) |
+                (s->sync_mode == RB_SYNC_SYNC    ? O_SYNC
+                 : s->sync_mode == RB_SYNC_DSYNC ? O_DSYNC
+                                                 : 0);
+    int rc = 0;
+    for (uint32_t i = 0; i < w->nfiles && rc == 0; i++) {
+        char name[RB_NAME_MAX * 2];
+        s_file_t *f = &w->files[i];
+        rc = rb_job_filename(s, w->index, i, name, sizeof name);
+        if (rc < 0) {
+            rb_err_set(err, rc, "job %s: bad file name", s->name);
+            break;
+        }
+        snprintf(f->path, sizeof f->path, "%s/%s", rb_sandbox_rundir_path(sb, rundir), name);
+        f->hash = rb_verify_hash(name);
+        if (!rb_job_uses_files(s)) {
+            fdv[i] = -1; /* the null engine moves nothing: no file at all */
+            continue;
+        }
+        f->fd = rb_sandbox_open(sb, rundir, name, flags, err);
+        rc = f->fd < 0 ? f->fd : 0;
+        fdv[i] = f->fd;
+    }
+    if (rc == 0) {
+        rb_rand_seed(&w->rng, seed);
+        if (s->buffer_mode == RB_BUF_RANDOM)
+            rb_rand_fill(&w->rng, w->bufs, (size_t)(depth * bmax));
+        else if (s->buffer_mode == RB_BUF_PATTERN && s->pattern_len)
+            for (uint64_t i = 0; i < depth * bmax; i++)
+                ((uint8_t *)w->bufs)[i] = s->pattern[i % s->pattern_len];
+        else
+            memset(w->bufs, 0, (size_t)(depth * bmax));
+        for (uint32_t i = 0; i < depth; i++) {
+            w->slots[i].base = (char *)w->bufs + i * bmax;
+            w->ios[i].runner = &w->slots[i];
+            w->ios[i].buf_index = i;
+            w->free[w->nfree++] = &w->ios[i];
+        }
+        rc = rb_engine_init(&w->eng, ops, depth);
+        if (rc < 0)
+            rb_err_set(err, rc, "job %s: ioengine=%s: %s", s->name, ops->name,
+                       rc == -ENOSYS ? "not supported by this kernel" : strerror(-rc));
+        else
+            w->eng_ready = 1;
+    }
+    if (rc == 0 && ops->setup) {
+        rb_engine_res_t res = {
+            .fds = fdv, .nfds = w->nfiles, .bufs = w->bufs, .nbufs = depth, .buf_len = bmax};
+        rc = ops->setup(&w->eng, &res);
+        if (rc < 0)
+            rb_err_set(err, rc, "job %s: ioengine=%s setup: %s", s->name, ops->name, strerror(-rc));
+    }
+    if (fdv != fds)
+        free(fdv);
+    if (rc < 0)
+        return rc;
+    w->unit_per_file = rb_job_filesize(s) / s->bs;
+    w->units = w->unit_per_file * w->nfiles;
+    if (w->units == 0)
+        return rb_err_set(err, -EINVAL, "job %s: files smaller than one block", s->name);
+    return 0;
+}
+
 rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandbox_t *sb,
-                           const int *rundirs, uint64_t t_go_ns, rb_err_t *err)
+                           const int *rundirs, const char *run_id, uint64_t t_go_ns, rb_err_t *err)
 {
     rb_phase_t *ph = calloc(1, sizeof *ph);
     if (!ph) {
@@ -312,46 +816,30 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
         return NULL;
     }
     for (uint32_t j = 0; j < spec->njobs; j++) {
-        rb_hist_init(&ph->acc[j].prev);
+        rb_hist_init(&ph->acc[j].hprev);
         rb_hist_init(&ph->acc[j].total);
     }
+    uint64_t run_hash = rb_verify_hash(run_id);
     uint32_t k = 0;
     for (uint32_t j = 0; j < spec->njobs; j++) {
         const rb_job_spec_t *js = &spec->jobs[j];
         for (uint32_t i = 0; i < js->numjobs; i++, k++) {
             s_worker_t *w = &ph->w[k];
-            char name[RB_NAME_MAX * 2];
             w->ph = ph;
             w->spec = js;
             w->job = j;
             w->index = i;
-            w->fd = -1;
             w->cp_step = S_CP_STEP0_NS;
+            w->run_hash = run_hash;
             rb_hist_init(&w->hist);
-            if (rb_job_filename(js, i, name, sizeof name) < 0) {
-                rb_err_set(err, -EINVAL, "job %s: bad file name format '%s'", js->name,
-                           js->filename_format);
+            /* randrepeat: the same sequence every run; else a new one. */
+            uint64_t seed = js->randseed ^ rb_verify_hash(js->name) ^ ((uint64_t)i * 0x9e37u);
+            if (!js->randrepeat)
+                seed ^= rb_wall_ns();
+            if (s_worker_setup(w, sb, rundirs[j], seed, err) < 0) {
+                ph->nworkers = k + 1;
                 rb_phase_destroy(&ph);
                 return NULL;
-            }
-            snprintf(w->path, sizeof w->path, "%s/%s", rb_sandbox_rundir_path(sb, rundirs[j]),
-                     name);
-            int flags = (js->rw == RB_RW_READ ? O_RDONLY : O_WRONLY | O_CREAT) |
-                        (js->direct ? O_DIRECT : 0);
-            w->fd = rb_sandbox_open(sb, rundirs[j], name, flags, err);
-            w->buf = s_aligned(js->bs);
-            w->cp = calloc(RB_MAX_CHECKPTS, sizeof *w->cp);
-            if (w->fd < 0 || !w->buf || !w->cp) {
-                if (w->fd >= 0)
-                    rb_err_set(err, -ENOMEM, "out of memory for job %s", js->name);
-                rb_phase_destroy(&ph);
-                return NULL;
-            }
-            w->seed = rb_mono_ns() ^ ((uint64_t)k << 32);
-            if (js->rw == RB_RW_WRITE) {
-                rb_rand_t r;
-                rb_rand_seed(&r, w->seed);
-                rb_rand_fill(&r, w->buf, js->bs);
             }
         }
     }
@@ -380,6 +868,18 @@ void rb_phase_stop(rb_phase_t *ph)
     S_STORE(&ph->stop, 1);
 }
 
+/* Adds a worker's live counters into a job stat. */
+static void s_add_live(rb_job_stat_t *js, s_worker_t *w)
+{
+    uint64_t rb = S_LOAD(&w->rbytes), ro = S_LOAD(&w->rops);
+    js->bytes += rb + S_LOAD(&w->wbytes);
+    js->ops += ro + S_LOAD(&w->wops);
+    js->read_bytes += rb;
+    js->read_ops += ro;
+    js->errors += S_LOAD(&w->errors);
+    js->verify_errors += S_LOAD(&w->verify_errors);
+}
+
 void rb_phase_sample(rb_phase_t *ph, const char *run_id, rb_msg_sample_t *out)
 {
     const rb_phase_spec_t *spec = ph->spec;
@@ -395,7 +895,7 @@ void rb_phase_sample(rb_phase_t *ph, const char *run_id, rb_msg_sample_t *out)
     out->jobs = ph->sjobs;
     for (uint32_t j = 0; j < spec->njobs; j++) {
         s_jobacc_t *a = &ph->acc[j];
-        uint64_t bytes = 0, ops = 0, errors = 0;
+        rb_job_stat_t cur = {.job = j};
         rb_hist_init(&a->now);
         for (uint32_t i = 0; i < ph->nworkers; i++) {
             s_worker_t *w = &ph->w[i];
@@ -403,23 +903,22 @@ void rb_phase_sample(rb_phase_t *ph, const char *run_id, rb_msg_sample_t *out)
                 continue;
             /* Counters first, histogram after: the histogram may run a few IOs
              * ahead, never behind; both catch up exactly in the next sample. */
-            bytes += S_LOAD(&w->bytes);
-            ops += S_LOAD(&w->ops);
-            errors += S_LOAD(&w->errors);
+            s_add_live(&cur, w);
             rb_hist_snapshot(&ph->scratch, &w->hist);
             rb_hist_merge(&a->now, &ph->scratch);
         }
-        rb_hist_delta(&a->delta, &a->now, &a->prev);
-        a->prev = a->now;
+        rb_hist_delta(&a->delta, &a->now, &a->hprev);
+        a->hprev = a->now;
         rb_job_stat_t *js = &ph->sjobs[j];
-        js->job = j;
-        js->bytes = bytes - a->bytes;
-        js->ops = ops - a->ops;
-        js->errors = errors - a->errors;
-        js->hist = &a->delta;
-        a->bytes = bytes;
-        a->ops = ops;
-        a->errors = errors;
+        *js = (rb_job_stat_t){.job = j,
+                              .bytes = cur.bytes - a->prev.bytes,
+                              .ops = cur.ops - a->prev.ops,
+                              .errors = cur.errors - a->prev.errors,
+                              .read_bytes = cur.read_bytes - a->prev.read_bytes,
+                              .read_ops = cur.read_ops - a->prev.read_ops,
+                              .verify_errors = cur.verify_errors - a->prev.verify_errors,
+                              .hist = &a->delta};
+        a->prev = cur;
     }
 }
 
@@ -445,19 +944,22 @@ int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
                                  .worker = w->index,
                                  .t_start_ns = w->t_start,
                                  .t_end_ns = w->t_end,
-                                 .bytes = w->bytes,
-                                 .ops = w->ops,
+                                 .bytes = w->rbytes + w->wbytes,
+                                 .ops = w->rops + w->wops,
                                  .errors = w->errors,
+                                 .read_bytes = w->rbytes,
+                                 .read_ops = w->rops,
+                                 .verify_errors = w->verify_errors,
                                  .ncheckpts = w->ncp,
                                  .checkpts = w->cp};
         rb_job_stat_t *js = &ph->djobs[w->job];
-        js->bytes += w->bytes;
-        js->ops += w->ops;
-        js->errors += w->errors;
+        s_add_live(js, w);
         rb_hist_merge(js->hist, &w->hist);
         if (w->status && !out->status) {
             out->status = w->status;
             snprintf(out->error, sizeof out->error, "%s", w->error);
+            snprintf(out->error_path, sizeof out->error_path, "%s", w->error_path);
+            out->error_offset = w->error_offset;
         }
     }
     return out->status;

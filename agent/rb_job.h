@@ -14,22 +14,41 @@
 
 typedef struct rb_phase rb_phase_t;
 
-/* File name of worker w of job (fio's filename_format: $jobname, $jobnum,
- * $filenum). Returns 0, or -ENAMETOOLONG / -EINVAL. */
-int rb_job_filename(const rb_job_spec_t *job, uint32_t worker, char *out, size_t len);
+/* Name of file filenum of worker w: the job's filename when set (one file
+ * shared by all its workers), else its filename_format expanded ($jobname,
+ * $jobnum = w, $filenum). Returns 0, or -ENAMETOOLONG / -EINVAL. */
+int rb_job_filename(const rb_job_spec_t *job, uint32_t worker, uint32_t filenum, char *out,
+                    size_t len);
 
-/* Writes incompressible data into file name of run folder rundir up to size
- * bytes (from its current end), fsyncs it and drops it from the page cache,
- * so that a read phase measures the disk. Adds the bytes written to *written.
- * 0 or -errno with err set. */
-int rb_job_prefill(rb_sandbox_t *sb, int rundir, const char *name, uint64_t size, int direct,
+/* 1 if the job's engine touches files (every engine but null). */
+int rb_job_uses_files(const rb_job_spec_t *job);
+
+/* Bytes of IO region in each of the job's files (filesize, or size / nrfiles). */
+uint64_t rb_job_filesize(const rb_job_spec_t *job);
+
+/* How a file is laid out before GO for a phase that reads it. */
+typedef struct rb_prefill {
+    uint64_t start;    /* first byte of the IO region (the job's offset) */
+    uint64_t end;      /* the file must reach this size */
+    uint64_t bs;       /* block size, for verify headers */
+    int direct;        /* write with O_DIRECT */
+    int verify;        /* stamp verify headers on every bs block from start */
+    uint64_t run_hash; /* rb_verify_hash(run id) */
+} rb_prefill_t;
+
+/* Writes incompressible data into file name of run folder rundir up to
+ * pf->end (from its current end, or all of it when verify headers are
+ * needed), fsyncs it and drops it from the page cache, so that a read phase
+ * measures the disk. Adds the bytes written to *written. 0 or -errno. */
+int rb_job_prefill(rb_sandbox_t *sb, int rundir, const char *name, const rb_prefill_t *pf,
                    uint64_t *written, rb_err_t *err);
 
-/* Opens every worker's file (rundirs[j] is job j's run folder), starts the
- * worker threads, which wait until the monotonic clock reads t_go_ns.
+/* Opens every worker's files (rundirs[j] is job j's run folder), sets up its
+ * engine, buffers and ring, and starts the worker threads, which wait until
+ * the monotonic clock reads t_go_ns. run_id names the run in verify headers.
  * On failure returns NULL with err set and nothing left running. */
 rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandbox_t *sb,
-                           const int *rundirs, uint64_t t_go_ns, rb_err_t *err);
+                           const int *rundirs, const char *run_id, uint64_t t_go_ns, rb_err_t *err);
 
 /* 1 once every worker has finished (its thread may still be exiting). */
 int rb_phase_finished(rb_phase_t *ph);

@@ -1,0 +1,195 @@
+/* The plan's files on this agent (see rb_layout.h): one hash table keyed by
+ * run folder and name, walked phase by phase. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rb_layout.h"
+#include "rb_sandbox.h"
+#include "rb_verify.h"
+
+typedef struct s_ent {
+    int used;
+    int rundir;
+    char name[RB_NAME_MAX * 2];
+    uint64_t max_end;     /* largest size any job gives it */
+    uint64_t written_end; /* covered by writes of finished phases or a layout */
+    uint64_t pending_end; /* written by the phase being walked */
+    int stamped;          /* what is written carries verify headers */
+    int pending_stamped;
+} s_ent_t;
+
+struct rb_layout {
+    s_ent_t *tab; /* open addressing, cap entries */
+    uint64_t cap;
+    uint32_t nitems, capitems;
+    rb_layout_item_t *items;
+};
+
+static s_ent_t *s_find(rb_layout_t *l, int rundir, const char *name)
+{
+    uint64_t h = (rb_verify_hash(name) ^ ((uint64_t)rundir * 0x9e3779b97f4a7c15ULL)) & (l->cap - 1);
+    for (;;) {
+        s_ent_t *e = &l->tab[h];
+        if (!e->used) {
+            e->used = 1;
+            e->rundir = rundir;
+            snprintf(e->name, sizeof e->name, "%s", name);
+            return e;
+        }
+        if (e->rundir == rundir && strcmp(e->name, name) == 0)
+            return e;
+        h = (h + 1) & (l->cap - 1);
+    }
+}
+
+static int s_add_item(rb_layout_t *l, int rundir, const char *name, const rb_prefill_t *pf)
+{
+    if (l->nitems == l->capitems) {
+        uint32_t cap = l->capitems ? l->capitems * 2 : 16;
+        rb_layout_item_t *it = realloc(l->items, cap * sizeof *it);
+        if (!it)
+            return -ENOMEM;
+        l->items = it;
+        l->capitems = cap;
+    }
+    rb_layout_item_t *it = &l->items[l->nitems++];
+    it->rundir = rundir;
+    snprintf(it->name, sizeof it->name, "%s", name);
+    it->pf = *pf;
+    return 0;
+}
+
+/* Files of one job on this agent: numjobs × nrfiles, or one shared filename. */
+static uint32_t s_workers(const rb_job_spec_t *js)
+{
+    return js->filename[0] ? 1 : js->numjobs;
+}
+
+static uint32_t s_files(const rb_job_spec_t *js)
+{
+    return js->filename[0] ? 1 : (js->nrfiles ? js->nrfiles : 1);
+}
+
+static int s_needs_layout(const rb_job_spec_t *js)
+{
+    return rb_rw_reads(js->rw) || js->rw == RB_RW_REWRITE ||
+           (js->overwrite && rb_rw_writes(js->rw));
+}
+
+rb_layout_t *rb_layout_new(const rb_msg_plan_t *pl, int *const *rundirs, const char *run_id,
+                           rb_err_t *err)
+{
+    uint64_t uses = 0;
+    for (uint32_t p = 0; p < pl->nphases; p++)
+        for (uint32_t j = 0; j < pl->phases[p].njobs; j++)
+            uses += (uint64_t)s_workers(&pl->phases[p].jobs[j]) * s_files(&pl->phases[p].jobs[j]);
+    if (uses > RB_LAYOUT_MAX_FILES) {
+        rb_err_set(err, -E2BIG, "the plan uses %llu files on this agent, at most %u",
+                   (unsigned long long)uses, RB_LAYOUT_MAX_FILES);
+        return NULL;
+    }
+    rb_layout_t *l = calloc(1, sizeof *l);
+    if (l) {
+        l->cap = 16;
+        while (l->cap < 2 * uses)
+            l->cap *= 2;
+        l->tab = calloc(l->cap, sizeof *l->tab);
+    }
+    if (!l || !l->tab) {
+        rb_layout_destroy(&l);
+        rb_err_set(err, -ENOMEM, "out of memory for the plan's file table");
+        return NULL;
+    }
+    uint64_t run_hash = rb_verify_hash(run_id);
+    for (uint32_t p = 0; p < pl->nphases; p++) {
+        const rb_phase_spec_t *ph = &pl->phases[p];
+        /* Two walks: reads of a phase need what earlier phases wrote; its own
+         * writes count only for later phases. */
+        for (int walk = 0; walk < 2; walk++) {
+            for (uint32_t j = 0; j < ph->njobs; j++) {
+                const rb_job_spec_t *js = &ph->jobs[j];
+                uint64_t end = js->offset + rb_job_filesize(js);
+                if (!rb_job_uses_files(js))
+                    continue; /* the null engine needs neither space nor layout */
+                for (uint32_t w = 0; w < s_workers(js); w++) {
+                    for (uint32_t f = 0; f < s_files(js); f++) {
+                        char name[RB_NAME_MAX * 2];
+                        if (rb_job_filename(js, w, f, name, sizeof name) < 0) {
+                            rb_err_set(err, -EINVAL, "job %s: bad file name format '%s'", js->name,
+                                       js->filename_format);
+                            rb_layout_destroy(&l);
+                            return NULL;
+                        }
+                        s_ent_t *e = s_find(l, rundirs[p][j], name);
+                        if (walk == 0) {
+                            if (end > e->max_end)
+                                e->max_end = end;
+                            int verify = js->verify == RB_VERIFY_CRC32C && rb_rw_reads(js->rw);
+                            if (!s_needs_layout(js) ||
+                                (e->written_end >= end && (!verify || e->stamped)))
+                                continue;
+                            rb_prefill_t pf = {.start = js->offset,
+                                               .end = end,
+                                               .bs = js->bs,
+                                               .direct = js->direct,
+                                               .verify = js->verify == RB_VERIFY_CRC32C,
+                                               .run_hash = run_hash};
+                            if (s_add_item(l, rundirs[p][j], name, &pf) < 0) {
+                                rb_err_set(err, -ENOMEM, "out of memory");
+                                rb_layout_destroy(&l);
+                                return NULL;
+                            }
+                            e->written_end = end;
+                            e->stamped = pf.verify;
+                        } else if (rb_rw_writes(js->rw)) {
+                            if (end > e->pending_end)
+                                e->pending_end = end;
+                            e->pending_stamped = js->verify == RB_VERIFY_CRC32C;
+                        }
+                    }
+                }
+            }
+        }
+        for (uint64_t i = 0; i < l->cap; i++) {
+            s_ent_t *e = &l->tab[i];
+            if (!e->used || !e->pending_end)
+                continue;
+            if (e->pending_end > e->written_end)
+                e->written_end = e->pending_end;
+            e->stamped = e->pending_stamped;
+            e->pending_end = 0;
+        }
+    }
+    return l;
+}
+
+void rb_layout_destroy(rb_layout_t **p)
+{
+    if (!p || !*p)
+        return;
+    free((*p)->tab);
+    free((*p)->items);
+    free(*p);
+    *p = NULL;
+}
+
+uint64_t rb_layout_need(const rb_layout_t *l, int rundir)
+{
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < l->cap; i++)
+        if (l->tab[i].used && l->tab[i].rundir == rundir)
+            n += l->tab[i].max_end;
+    return n;
+}
+
+uint32_t rb_layout_count(const rb_layout_t *l)
+{
+    return l->nitems;
+}
+
+const rb_layout_item_t *rb_layout_item(const rb_layout_t *l, uint32_t i)
+{
+    return i < l->nitems ? &l->items[i] : NULL;
+}

@@ -1,0 +1,320 @@
+/* The job runner on real files, without the network: what a worker does for
+ * each access pattern, engine and option, checked on the files themselves.
+ * Every test runs against every engine compiled in. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "rb_engine.h"
+#include "rb_job.h"
+#include "rb_sandbox.h"
+#include "rb_time.h"
+#include "rb_verify.h"
+
+#define RUN_ID "test-run"
+
+static const char *s_engines[] = {"sync", "libaio", "io_uring"};
+static char s_root[4096];
+
+static int s_have(const char *engine)
+{
+    const rb_engine_ops_t *ops = rb_engine_find(engine);
+    rb_engine_t e;
+    if (!ops || rb_engine_init(&e, ops, 4) < 0)
+        return 0;
+    rb_engine_fini(&e);
+    return 1;
+}
+
+static rb_job_spec_t s_job(const char *name, rb_rw_t rw, const char *engine, uint64_t bs,
+                           uint64_t size)
+{
+    rb_job_spec_t j = {.rw = rw,
+                       .bs = bs,
+                       .bs_max = bs,
+                       .size = size,
+                       .numjobs = 1,
+                       .direct = 1,
+                       .iodepth = 8,
+                       .rwmixread = 50,
+                       .nrfiles = 1,
+                       .loops = 1,
+                       .randrepeat = 1,
+                       .randseed = 42};
+    snprintf(j.name, sizeof j.name, "%s", name);
+    snprintf(j.ioengine, sizeof j.ioengine, "%s", engine);
+    snprintf(j.filename_format, sizeof j.filename_format, "f.$jobnum.$filenum");
+    return j;
+}
+
+/* Runs one job as a phase to its end; fills done (arrays copied out). */
+static int s_run(rb_sandbox_t *sb, int rundir, rb_job_spec_t *job, rb_msg_done_t *done,
+                 rb_job_stat_t *js, char *err_msg)
+{
+    rb_phase_spec_t ph = {.njobs = 1, .jobs = job};
+    snprintf(ph.name, sizeof ph.name, "%s", job->name);
+    int rundirs[1] = {rundir};
+    rb_err_t err;
+    rb_err_clear(&err);
+    rb_phase_t *p = rb_phase_start(&ph, 0, sb, rundirs, RUN_ID, rb_mono_ns(), &err);
+    if (!p) {
+        snprintf(err_msg, RB_ERR_MSG_MAX, "%s", err.msg);
+        return err.code ? err.code : -EIO;
+    }
+    while (!rb_phase_finished(p))
+        usleep(1000);
+    int rc = rb_phase_collect(p, RUN_ID, done);
+    *js = done->jobs[0];
+    js->hist = NULL;
+    snprintf(err_msg, RB_ERR_MSG_MAX, "%s", done->error);
+    rb_phase_destroy(&p);
+    return rc;
+}
+
+static rb_sandbox_t *s_sandbox(const char *tag, int *rundir)
+{
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/%s-%d", s_root, tag, (int)getpid());
+    mkdir(s_root, 0755);
+    mkdir(dir, 0755);
+    rb_sandbox_t *sb = rb_sandbox_new();
+    rb_err_t err;
+    rb_err_clear(&err);
+    assert_int_equal(rb_sandbox_add_root(sb, dir, &err), 0);
+    *rundir = rb_sandbox_rundir(sb, rb_sandbox_root(sb, 0), RUN_ID, "n1", &err);
+    assert_true(*rundir >= 0);
+    return sb;
+}
+
+static void s_drop(rb_sandbox_t **sb)
+{
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", rb_sandbox_root(*sb, 0));
+    rb_sandbox_destroy(sb);
+    rmdir(dir);
+}
+
+/* Checks every block of a file carries a valid verify header for its offset. */
+static uint64_t s_valid_blocks(rb_sandbox_t *sb, int rundir, const char *name, uint64_t bs,
+                               uint64_t size)
+{
+    rb_err_t err;
+    rb_err_clear(&err);
+    int fd = rb_sandbox_open(sb, rundir, name, O_RDONLY, &err);
+    assert_true(fd >= 0);
+    char *buf = malloc(bs), why[160];
+    uint64_t ok = 0;
+    for (uint64_t off = 0; off + bs <= size; off += bs) {
+        assert_int_equal(pread(fd, buf, bs, (off_t)off), (ssize_t)bs);
+        ok += rb_verify_check(buf, bs, rb_verify_hash(RUN_ID), rb_verify_hash(name), off, why,
+                              sizeof why) == 0;
+    }
+    free(buf);
+    close(fd);
+    return ok;
+}
+
+/* Sequential and random writes touch every block exactly once per pass;
+ * a verifying read of the result finds every block intact. */
+static void test_write_then_verify(void **state)
+{
+    (void)state;
+    for (size_t e = 0; e < sizeof s_engines / sizeof *s_engines; e++) {
+        if (!s_have(s_engines[e]))
+            continue;
+        for (int random = 0; random < 2; random++) {
+            int rd;
+            rb_sandbox_t *sb = s_sandbox("wv", &rd);
+            rb_msg_done_t done;
+            rb_job_stat_t js;
+            char msg[RB_ERR_MSG_MAX];
+            rb_job_spec_t w =
+                s_job("w", random ? RB_RW_RANDWRITE : RB_RW_WRITE, s_engines[e], 4096, 4 << 20);
+            w.verify = RB_VERIFY_CRC32C;
+            w.do_verify = 1;
+            assert_int_equal(s_run(sb, rd, &w, &done, &js, msg), 0);
+            assert_int_equal(js.ops, 1024);
+            assert_int_equal(js.bytes, 4 << 20);
+            assert_int_equal(js.read_ops, 0);
+            /* every block written, each with its own offset: exactly once */
+            assert_int_equal(s_valid_blocks(sb, rd, "f.0.0", 4096, 4 << 20), 1024);
+            rb_job_spec_t r =
+                s_job("r", random ? RB_RW_RANDREAD : RB_RW_READ, s_engines[e], 4096, 4 << 20);
+            r.verify = RB_VERIFY_CRC32C;
+            assert_int_equal(s_run(sb, rd, &r, &done, &js, msg), 0);
+            assert_int_equal(js.read_ops, 1024);
+            assert_int_equal(js.verify_errors, 0);
+            s_drop(&sb);
+        }
+    }
+}
+
+/* A byte flipped between the write and the read is found, with file and offset. */
+static void test_verify_catches_corruption(void **state)
+{
+    (void)state;
+    for (size_t e = 0; e < sizeof s_engines / sizeof *s_engines; e++) {
+        if (!s_have(s_engines[e]))
+            continue;
+        int rd;
+        rb_sandbox_t *sb = s_sandbox("corrupt", &rd);
+        rb_msg_done_t done;
+        rb_job_stat_t js;
+        char msg[RB_ERR_MSG_MAX];
+        rb_job_spec_t w = s_job("w", RB_RW_WRITE, s_engines[e], 8192, 1 << 20);
+        w.verify = RB_VERIFY_CRC32C;
+        assert_int_equal(s_run(sb, rd, &w, &done, &js, msg), 0);
+        rb_err_t err;
+        rb_err_clear(&err);
+        int fd = rb_sandbox_open(sb, rd, "f.0.0", O_RDWR, &err);
+        unsigned char c;
+        uint64_t at = 5 * 8192 + 1000;
+        assert_int_equal(pread(fd, &c, 1, (off_t)at), 1);
+        c ^= 0x40;
+        assert_int_equal(pwrite(fd, &c, 1, (off_t)at), 1);
+        fsync(fd);
+        close(fd);
+        rb_job_spec_t r = s_job("r", RB_RW_RANDREAD, s_engines[e], 8192, 1 << 20);
+        r.verify = RB_VERIFY_CRC32C;
+        assert_int_equal(s_run(sb, rd, &r, &done, &js, msg), -EBADMSG);
+        assert_int_equal(js.verify_errors, 1);
+        assert_int_equal(js.read_ops, 128); /* not fatal: the pass goes on */
+        assert_non_null(strstr(msg, "offset 40960"));
+        assert_non_null(strstr(msg, "f.0.0"));
+        assert_non_null(strstr(msg, "checksum"));
+        assert_int_equal(done.error_offset, 40960);
+        s_drop(&sb);
+    }
+}
+
+/* randrw keeps rwmixread within 2 points; the null engine makes it quick. */
+static void test_mix_ratio(void **state)
+{
+    (void)state;
+    int rd;
+    rb_sandbox_t *sb = s_sandbox("mix", &rd);
+    rb_msg_done_t done;
+    rb_job_stat_t js;
+    char msg[RB_ERR_MSG_MAX];
+    for (unsigned mix = 10; mix <= 90; mix += 40) {
+        rb_job_spec_t j = s_job("m", RB_RW_RANDRW, "null", 4096, 400ull << 20);
+        j.rwmixread = mix;
+        j.direct = 0;
+        assert_int_equal(s_run(sb, rd, &j, &done, &js, msg), 0);
+        assert_int_equal(js.ops, 102400);
+        double got = 100.0 * (double)js.read_ops / (double)js.ops;
+        assert_true(got > mix - 2.0 && got < mix + 2.0);
+        assert_int_equal(js.read_bytes, js.read_ops * 4096);
+    }
+    s_drop(&sb);
+}
+
+/* size not a multiple of bs: whole blocks only, as fio; bsrange sizes stay in range. */
+static void test_sizes(void **state)
+{
+    (void)state;
+    int rd;
+    rb_sandbox_t *sb = s_sandbox("sizes", &rd);
+    rb_msg_done_t done;
+    rb_job_stat_t js;
+    char msg[RB_ERR_MSG_MAX];
+    rb_job_spec_t j = s_job("s", RB_RW_WRITE, "sync", 4096, 10000);
+    j.direct = 0;
+    assert_int_equal(s_run(sb, rd, &j, &done, &js, msg), 0);
+    assert_int_equal(js.ops, 2);
+    assert_int_equal(js.bytes, 8192);
+    j = s_job("b", RB_RW_WRITE, "sync", 4096, 1 << 20);
+    j.bs_max = 16384;
+    j.direct = 0;
+    assert_int_equal(s_run(sb, rd, &j, &done, &js, msg), 0);
+    assert_int_equal(js.bytes, 1 << 20);
+    assert_true(js.ops < 256 && js.ops >= 64);
+    /* nrfiles: the size is spread over the files, each written */
+    j = s_job("n", RB_RW_WRITE, "sync", 4096, 1 << 20);
+    snprintf(j.filename_format, sizeof j.filename_format, "n.$jobnum.$filenum");
+    j.nrfiles = 4;
+    j.direct = 0;
+    assert_int_equal(s_run(sb, rd, &j, &done, &js, msg), 0);
+    assert_int_equal(js.bytes, 1 << 20);
+    for (int f = 0; f < 4; f++) {
+        char name[32];
+        snprintf(name, sizeof name, "n.0.%d", f);
+        assert_int_equal(rb_sandbox_file_size(sb, rd, name), 256 << 10);
+    }
+    s_drop(&sb);
+}
+
+/* A read past the end of a short file is an error naming file and offset. */
+static void test_short_file(void **state)
+{
+    (void)state;
+    for (size_t e = 0; e < sizeof s_engines / sizeof *s_engines; e++) {
+        if (!s_have(s_engines[e]))
+            continue;
+        int rd;
+        rb_sandbox_t *sb = s_sandbox("short", &rd);
+        rb_msg_done_t done;
+        rb_job_stat_t js;
+        char msg[RB_ERR_MSG_MAX];
+        rb_err_t err;
+        rb_err_clear(&err);
+        int fd = rb_sandbox_open(sb, rd, "f.0.0", O_WRONLY | O_CREAT, &err);
+        assert_int_equal(ftruncate(fd, 6144), 0); /* 1.5 blocks */
+        close(fd);
+        rb_job_spec_t r = s_job("r", RB_RW_READ, s_engines[e], 4096, 16384);
+        r.direct = 0;
+        r.iodepth = 1;
+        assert_int_equal(s_run(sb, rd, &r, &done, &js, msg), -ENODATA);
+        assert_int_equal(js.bytes, 4096); /* the whole block; the cut one failed */
+        assert_int_equal(done.error_offset, 6144);
+        assert_non_null(strstr(msg, "end of file"));
+        assert_non_null(strstr(msg, "f.0.0"));
+        s_drop(&sb);
+    }
+}
+
+/* fsync=N, end_fsync, O_SYNC and rate run and still count right; rate caps. */
+static void test_sync_and_rate(void **state)
+{
+    (void)state;
+    int rd;
+    rb_sandbox_t *sb = s_sandbox("sync", &rd);
+    rb_msg_done_t done;
+    rb_job_stat_t js;
+    char msg[RB_ERR_MSG_MAX];
+    rb_job_spec_t j = s_job("f", RB_RW_WRITE, "sync", 4096, 256 << 10);
+    j.direct = 0;
+    j.fsync_every = 8;
+    j.end_fsync = 1;
+    j.sync_mode = RB_SYNC_DSYNC;
+    assert_int_equal(s_run(sb, rd, &j, &done, &js, msg), 0);
+    assert_int_equal(js.ops, 64);
+    j = s_job("r", RB_RW_WRITE, "sync", 65536, 4 << 20);
+    j.direct = 0;
+    j.rate = 8 << 20; /* 4 MiB at 8 MiB/s: at least half a second */
+    assert_int_equal(s_run(sb, rd, &j, &done, &js, msg), 0);
+    double secs = (double)(done.workers[0].t_end_ns - done.workers[0].t_start_ns) / 1e9;
+    assert_true(secs > 0.45);
+    s_drop(&sb);
+}
+
+int main(void)
+{
+    snprintf(s_root, sizeof s_root, "%s", RB_TEST_TMP);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_write_then_verify), cmocka_unit_test(test_verify_catches_corruption),
+        cmocka_unit_test(test_mix_ratio),         cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_short_file),        cmocka_unit_test(test_sync_and_rate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
