@@ -59,9 +59,94 @@ double rb_worker_bytes_at(const rb_worker_stat_t *w, int64_t offset_ns, uint64_t
 
 void rb_phase_agg_fini(rb_phase_agg_t *out)
 {
+    for (uint32_t j = 0; out->jobs && j < out->njobs; j++)
+        free(out->jobs[j].hist);
+    free(out->jobs);
+    free(out->rows);
     free(out->nodes);
+    out->jobs = NULL;
+    out->rows = NULL;
     out->nodes = NULL;
-    out->nnodes = 0;
+    out->nnodes = out->njobs = out->nrows = 0;
+}
+
+/* Per job and per worker figures (after the phase window is known). */
+static int s_jobs_and_rows(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint32_t nnodes,
+                           rb_phase_agg_t *out)
+{
+    uint32_t nrows = 0;
+    for (uint32_t n = 0; n < nnodes; n++)
+        nrows += in[n].done ? in[n].done->nworkers : 0;
+    out->jobs = calloc(spec->njobs ? spec->njobs : 1, sizeof *out->jobs);
+    out->rows = calloc(nrows ? nrows : 1, sizeof *out->rows);
+    uint64_t *span = calloc(spec->njobs ? spec->njobs : 1, 2 * sizeof *span);
+    if (!out->jobs || !out->rows || !span) {
+        free(span);
+        return -ENOMEM;
+    }
+    out->njobs = spec->njobs;
+    for (uint32_t j = 0; j < spec->njobs; j++) {
+        rb_agg_job_t *aj = &out->jobs[j];
+        const rb_job_spec_t *js = &spec->jobs[j];
+        snprintf(aj->name, sizeof aj->name, "%s", js->name);
+        snprintf(aj->ioengine, sizeof aj->ioengine, "%s", js->ioengine[0] ? js->ioengine : "sync");
+        aj->rw = js->rw;
+        aj->iodepth = js->iodepth ? js->iodepth : 1;
+        aj->bs = js->bs;
+        aj->hist = malloc(sizeof *aj->hist);
+        if (!aj->hist) {
+            free(span);
+            return -ENOMEM;
+        }
+        rb_hist_init(aj->hist);
+        span[2 * j] = UINT64_MAX; /* first start */
+        span[2 * j + 1] = 0;      /* last end */
+    }
+    for (uint32_t n = 0; n < nnodes; n++) {
+        const rb_msg_done_t *d = in[n].done;
+        for (uint32_t i = 0; d && i < d->njobs; i++)
+            if (d->jobs[i].job < spec->njobs && d->jobs[i].hist)
+                rb_hist_merge(out->jobs[d->jobs[i].job].hist, d->jobs[i].hist);
+        for (uint32_t i = 0; d && i < d->nworkers; i++) {
+            const rb_worker_stat_t *w = &d->workers[i];
+            if (w->job >= spec->njobs || w->t_start_ns == 0 || w->t_end_ns < w->t_start_ns)
+                continue;
+            rb_agg_job_t *aj = &out->jobs[w->job];
+            uint64_t s = s_coord(w->t_start_ns, in[n].offset_ns);
+            uint64_t e = s_coord(w->t_end_ns, in[n].offset_ns);
+            aj->workers++;
+            aj->bytes += w->bytes;
+            aj->ops += w->ops;
+            aj->errors += w->errors;
+            aj->read_bytes += w->read_bytes;
+            aj->read_ops += w->read_ops;
+            aj->verify_errors += w->verify_errors;
+            if (s < span[2 * w->job])
+                span[2 * w->job] = s;
+            if (e > span[2 * w->job + 1])
+                span[2 * w->job + 1] = e;
+            rb_agg_worker_t *row = &out->rows[out->nrows++];
+            row->node = n;
+            row->job = w->job;
+            row->worker = w->worker;
+            row->bytes = w->bytes;
+            row->ops = w->ops;
+            row->errors = w->errors;
+            row->start_s = s >= out->t_first_start ? (double)(s - out->t_first_start) / 1e9 : 0;
+            row->time_s = (double)(e - s) / 1e9;
+            row->bw = e > s ? (double)w->bytes / row->time_s : 0;
+        }
+    }
+    for (uint32_t j = 0; j < spec->njobs; j++) {
+        rb_agg_job_t *aj = &out->jobs[j];
+        if (!aj->workers || span[2 * j + 1] <= span[2 * j])
+            continue;
+        aj->window_s = (double)(span[2 * j + 1] - span[2 * j]) / 1e9;
+        aj->bw = (double)aj->bytes / aj->window_s;
+        aj->iops = (double)aj->ops / aj->window_s;
+    }
+    free(span);
+    return 0;
 }
 
 int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint32_t nnodes,
@@ -100,6 +185,13 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
         if (d->status != 0) {
             an->status = RB_NODE_FAILED;
             snprintf(an->error, sizeof an->error, "%s", d->error);
+            if (!out->error_code) {
+                out->error_code = d->status;
+                snprintf(out->error_node, sizeof out->error_node, "%s", ni->name);
+                snprintf(out->error_path, sizeof out->error_path, "%s", d->error_path);
+                snprintf(out->error, sizeof out->error, "%s", d->error);
+                out->error_offset = d->error_offset;
+            }
         }
         if (an->status != RB_NODE_OK)
             out->partial = 1;
@@ -114,6 +206,9 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
             an->bytes += w->bytes;
             an->ops += w->ops;
             an->errors += w->errors;
+            out->read_bytes += w->read_bytes;
+            out->read_ops += w->read_ops;
+            out->verify_errors += w->verify_errors;
             if (s < nfirst)
                 nfirst = s;
             if (e > nlast)
@@ -152,7 +247,7 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
         out->errors += an->errors;
     }
     if (out->nworkers == 0)
-        return 0;
+        return s_jobs_and_rows(spec, in, nnodes, out);
 
     out->t_first_start = first_start;
     out->t_last_end = last_end;
@@ -180,5 +275,5 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
         out->stonewall_s = (double)(first_end - first_start) / 1e9;
         out->stonewall_bw = moved / out->stonewall_s;
     }
-    return 0;
+    return s_jobs_and_rows(spec, in, nnodes, out);
 }

@@ -42,6 +42,31 @@ typedef struct rb_agg_node {
     double iops;     /* ops / window_s */
 } rb_agg_node_t;
 
+/* One job of a phase across all nodes. */
+typedef struct rb_agg_job {
+    char name[RB_NAME_MAX];
+    rb_rw_t rw;
+    char ioengine[RB_ENGINE_NAME_MAX];
+    uint32_t iodepth;
+    uint64_t bs;
+    uint32_t workers;
+    uint64_t bytes, ops, errors, read_bytes, read_ops, verify_errors;
+    double window_s; /* its last worker end - its first worker start */
+    double bw, iops; /* over window_s */
+    rb_hist_t *hist; /* merged over its workers on all nodes (owned) */
+} rb_agg_job_t;
+
+/* One worker's row, for iozone's per-process figures. */
+typedef struct rb_agg_worker {
+    uint32_t node;   /* index into the phase's nodes */
+    uint32_t job;    /* index into the phase's jobs */
+    uint32_t worker; /* 0 .. numjobs-1 */
+    uint64_t bytes, ops, errors;
+    double start_s; /* since the phase's first worker start */
+    double time_s;  /* its own end - start */
+    double bw;      /* bytes / time_s */
+} rb_agg_worker_t;
+
 typedef struct rb_phase_agg {
     char name[RB_NAME_MAX];
     rb_rw_t rw;        /* of the phase's first job */
@@ -61,8 +86,19 @@ typedef struct rb_phase_agg {
     uint64_t t_last_end;                                /* coordinator clock, ns */
     rb_hist_t hist; /* latency of all ops of all nodes, merged */
     int partial;    /* some node did not finish this phase cleanly */
+    uint64_t read_bytes, read_ops, verify_errors;
+    /* the first failure reported, by node order */
+    char error_node[RB_NAME_MAX];
+    char error_path[RB_PATH_MAX];
+    uint64_t error_offset;
+    int32_t error_code; /* negative errno, 0 if none */
+    char error[RB_REASON_MAX];
     uint32_t nnodes;
     rb_agg_node_t *nodes; /* nnodes entries, owned */
+    uint32_t njobs;
+    rb_agg_job_t *jobs; /* njobs entries, owned */
+    uint32_t nrows;
+    rb_agg_worker_t *rows; /* one per worker that reported, owned */
 } rb_phase_agg_t;
 
 /* Computes a phase's figures from nnodes inputs into out (which the caller

@@ -37,6 +37,18 @@ static void s_usage(FILE *f)
             "exit codes: 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n");
 }
 
+/* Options accepted but ignored are said once, on stderr. */
+static void s_print_notes(const rb_plan_t *plan)
+{
+    if (!plan->notes || !plan->notes[0])
+        return;
+    for (const char *l = plan->notes; *l;) {
+        size_t n = strcspn(l, "\n");
+        fprintf(stderr, "rackbench: note: %.*s\n", (int)n, l);
+        l += n + (l[n] == '\n');
+    }
+}
+
 static int s_check(int argc, char **argv)
 {
     if (argc != 2) {
@@ -50,6 +62,7 @@ static int s_check(int argc, char **argv)
         fprintf(stderr, "rackbench: %s\n", err.msg);
         return 2;
     }
+    s_print_notes(plan);
     int rc = rb_plan_print(plan, stdout);
     rb_plan_destroy(&plan);
     return rc < 0 ? 3 : 0;
@@ -194,6 +207,7 @@ static int s_run(int argc, char **argv)
         fprintf(stderr, "rackbench: %s\n", err.msg);
         return 2;
     }
+    s_print_notes(plan);
     if (o.local && s_absolute_dirs(plan) < 0) {
         rb_plan_destroy(&plan);
         return 2;

@@ -22,13 +22,60 @@ static void s_json_lat(rb_jw_t *w, const rb_hist_t *h)
     rb_jw_u64(w, "count", h->count);
     rb_jw_num(w, "min", h->count ? s_us(h->min) : 0);
     rb_jw_num(w, "mean", rb_hist_mean(h) / 1e3);
-    rb_jw_num(w, "p50", s_us(rb_hist_percentile(h, 50)));
-    rb_jw_num(w, "p90", s_us(rb_hist_percentile(h, 90)));
-    rb_jw_num(w, "p99", s_us(rb_hist_percentile(h, 99)));
-    rb_jw_num(w, "p99.9", s_us(rb_hist_percentile(h, 99.9)));
+    rb_jw_num(w, "stdev", rb_hist_stdev(h) / 1e3);
+    static const struct {
+        const char *key;
+        double p;
+    } pct[] = {{"p1", 1},   {"p5", 5},   {"p50", 50},     {"p90", 90},
+               {"p95", 95}, {"p99", 99}, {"p99.9", 99.9}, {"p99.99", 99.99}};
+    for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++)
+        rb_jw_num(w, pct[i].key, s_us(rb_hist_percentile(h, pct[i].p)));
     rb_jw_num(w, "max", h->count ? s_us(h->max) : 0);
     rb_jw_num(w, "rel_error", RB_HIST_REL_ERROR);
     rb_jw_obj_end(w);
+}
+
+static void s_json_jobs(rb_jw_t *w, const rb_phase_agg_t *a)
+{
+    rb_jw_arr_begin(w, "job_stats");
+    for (uint32_t j = 0; j < a->njobs; j++) {
+        const rb_agg_job_t *aj = &a->jobs[j];
+        rb_jw_obj_begin(w, NULL);
+        rb_jw_str(w, "name", aj->name);
+        rb_jw_str(w, "rw", rb_rw_name(aj->rw));
+        rb_jw_str(w, "ioengine", aj->ioengine);
+        rb_jw_u64(w, "iodepth", aj->iodepth);
+        rb_jw_u64(w, "bs", aj->bs);
+        rb_jw_u64(w, "workers", aj->workers);
+        rb_jw_u64(w, "bytes", aj->bytes);
+        rb_jw_u64(w, "ops", aj->ops);
+        rb_jw_u64(w, "read_bytes", aj->read_bytes);
+        rb_jw_u64(w, "read_ops", aj->read_ops);
+        rb_jw_u64(w, "errors", aj->errors);
+        rb_jw_u64(w, "verify_errors", aj->verify_errors);
+        rb_jw_num(w, "window_s", aj->window_s);
+        rb_jw_num(w, "bw", aj->bw);
+        rb_jw_num(w, "iops", aj->iops);
+        s_json_lat(w, aj->hist);
+        rb_jw_obj_end(w);
+    }
+    rb_jw_arr_end(w);
+    rb_jw_arr_begin(w, "per_worker");
+    for (uint32_t i = 0; i < a->nrows; i++) {
+        const rb_agg_worker_t *row = &a->rows[i];
+        rb_jw_obj_begin(w, NULL);
+        rb_jw_str(w, "node", a->nodes[row->node].name);
+        rb_jw_str(w, "job", a->jobs[row->job].name);
+        rb_jw_u64(w, "worker", row->worker);
+        rb_jw_u64(w, "bytes", row->bytes);
+        rb_jw_u64(w, "ops", row->ops);
+        rb_jw_u64(w, "errors", row->errors);
+        rb_jw_num(w, "start_s", row->start_s);
+        rb_jw_num(w, "time_s", row->time_s);
+        rb_jw_num(w, "bw", row->bw);
+        rb_jw_obj_end(w);
+    }
+    rb_jw_arr_end(w);
 }
 
 static void s_iso_time(char *buf, size_t len, uint64_t wall_ns)
@@ -86,10 +133,28 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
             rb_jw_str(&w, NULL, sp->jobs[j].name);
         rb_jw_arr_end(&w);
         rb_jw_bool(&w, "partial", a->partial);
+        rb_jw_str(&w, "ioengine", a->njobs ? a->jobs[0].ioengine : "sync");
+        rb_jw_u64(&w, "iodepth", a->njobs ? a->jobs[0].iodepth : 1);
         rb_jw_u64(&w, "workers", a->nworkers);
         rb_jw_u64(&w, "bytes", a->bytes);
         rb_jw_u64(&w, "ops", a->ops);
         rb_jw_u64(&w, "errors", a->errors);
+        rb_jw_u64(&w, "read_bytes", a->read_bytes);
+        rb_jw_u64(&w, "read_ops", a->read_ops);
+        rb_jw_u64(&w, "write_bytes", a->bytes - a->read_bytes);
+        rb_jw_u64(&w, "write_ops", a->ops - a->read_ops);
+        rb_jw_u64(&w, "verify_errors", a->verify_errors);
+        if (a->error_code) {
+            rb_jw_obj_begin(&w, "first_error");
+            rb_jw_str(&w, "node", a->error_node);
+            rb_jw_str(&w, "path", a->error_path);
+            rb_jw_u64(&w, "offset", a->error_offset);
+            rb_jw_i64(&w, "errno", -a->error_code);
+            rb_jw_str(&w, "message", a->error);
+            rb_jw_obj_end(&w);
+        } else {
+            rb_jw_null(&w, "first_error");
+        }
         rb_jw_num(&w, "window_s", a->window_s);
         rb_jw_num(&w, "aggregate_bw", a->aggregate_bw);
         rb_jw_num(&w, "sum_of_rates_bw", a->sum_of_rates_bw);
@@ -103,6 +168,7 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
         rb_jw_num(&w, "max", a->worker_bw_max);
         rb_jw_obj_end(&w);
         s_json_lat(&w, &a->hist);
+        s_json_jobs(&w, a);
         rb_jw_arr_begin(&w, "nodes");
         for (uint32_t n = 0; n < a->nnodes; n++) {
             const rb_agg_node_t *an = &a->nodes[n];
@@ -126,6 +192,17 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
     rb_jw_arr_end(&w);
     rb_jw_obj_end(&w);
     return rb_jw_finish(&w);
+}
+
+static void s_text_lat(FILE *f, const char *label, const rb_hist_t *h)
+{
+    fprintf(f,
+            "  %-28s min %.1f  p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  mean %.1f  "
+            "stdev %.1f  (us, +-%.1f%%)\n",
+            label, h->count ? s_us(h->min) : 0, s_us(rb_hist_percentile(h, 50)),
+            s_us(rb_hist_percentile(h, 90)), s_us(rb_hist_percentile(h, 99)),
+            s_us(rb_hist_percentile(h, 99.9)), h->count ? s_us(h->max) : 0, rb_hist_mean(h) / 1e3,
+            rb_hist_stdev(h) / 1e3, RB_HIST_REL_ERROR * 100);
 }
 
 static const char *s_bw(char *buf, size_t len, double bw)
@@ -152,9 +229,10 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
     for (uint32_t p = 0; p < r->nphases; p++) {
         const rb_phase_agg_t *a = &r->phases[p];
         const rb_phase_spec_t *sp = &r->specs[p];
-        fprintf(f, "\nphase %u/%u  %s  %s bs=%s %s  %u job%s, %u workers on %u nodes%s\n", p + 1,
-                r->nphases, a->name, rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?",
+        fprintf(f, "\nphase %u/%u  %s  %s bs=%s %s %s qd%u  %u job%s, %u workers on %u nodes%s\n",
+                p + 1, r->nphases, a->name, rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?",
                 rb_fmt_size_exact(b1, sizeof b1, a->bs), a->direct ? "direct" : "buffered",
+                a->njobs ? a->jobs[0].ioengine : "sync", a->njobs ? a->jobs[0].iodepth : 1,
                 sp->njobs, sp->njobs == 1 ? "" : "s", a->nworkers, a->nnodes,
                 a->partial ? "  PARTIAL" : "");
         fprintf(f, "  %-28s %s\n", "aggregate (parent sees)", s_bw(b1, sizeof b1, a->aggregate_bw));
@@ -169,13 +247,24 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
         fprintf(f, "  %-28s %s in %.3f s, %" PRIu64 " errors\n", "moved",
                 rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
         fprintf(f, "  %-28s %.3f ms\n", "start skew", a->start_skew_s * 1e3);
-        fprintf(f,
-                "  %-28s min %.1f  p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  (us, "
-                "+-%.1f%%)\n",
-                "latency", a->hist.count ? s_us(a->hist.min) : 0,
-                s_us(rb_hist_percentile(&a->hist, 50)), s_us(rb_hist_percentile(&a->hist, 90)),
-                s_us(rb_hist_percentile(&a->hist, 99)), s_us(rb_hist_percentile(&a->hist, 99.9)),
-                a->hist.count ? s_us(a->hist.max) : 0, RB_HIST_REL_ERROR * 100);
+        s_text_lat(f, "latency", &a->hist);
+        if (a->read_ops && a->read_ops != a->ops)
+            fprintf(f, "  %-28s read %s in %" PRIu64 " ops, write %s in %" PRIu64 " ops\n", "mix",
+                    rb_fmt_size(b1, sizeof b1, (double)a->read_bytes), a->read_ops,
+                    rb_fmt_size(b2, sizeof b2, (double)(a->bytes - a->read_bytes)),
+                    a->ops - a->read_ops);
+        if (a->verify_errors)
+            fprintf(f, "  %-28s %" PRIu64 " blocks failed verification\n", "VERIFY",
+                    a->verify_errors);
+        if (a->error_code)
+            fprintf(f, "  %-28s %s: %s\n", "first error", a->error_node, a->error);
+        if (a->njobs > 1)
+            for (uint32_t j = 0; j < a->njobs; j++) {
+                const rb_agg_job_t *aj = &a->jobs[j];
+                fprintf(f, "  job %-16s %s %s qd%u  %s  %.0f IOPS\n", aj->name, rb_rw_name(aj->rw),
+                        aj->ioengine, aj->iodepth, s_bw(b1, sizeof b1, aj->bw), aj->iops);
+                s_text_lat(f, "    latency", aj->hist);
+            }
         fprintf(f, "  %-16s %-10s %-8s %12s %24s %10s\n", "node", "rack", "status", "bytes",
                 "bandwidth", "IOPS");
         for (uint32_t n = 0; n < a->nnodes; n++) {
