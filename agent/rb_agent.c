@@ -205,7 +205,9 @@ static int s_check_job(const rb_job_spec_t *js, rb_err_t *err)
     int rc = rb_engine_init(&e, ops, js->iodepth ? js->iodepth : 1);
     if (rc < 0)
         return rb_err_set(err, rc, "job %s: ioengine=%s cannot start here: %s", js->name, eng,
-                          rc == -ENOSYS ? "not supported by this kernel" : strerror(-rc));
+                          rc == -ENOSYS  ? "not supported by this kernel"
+                          : rc == -EPERM ? "disabled on this host"
+                                         : strerror(-rc));
     rb_engine_fini(&e);
     return 0;
 }

@@ -767,7 +767,9 @@ static int s_worker_setup(s_worker_t *w, rb_sandbox_t *sb, int rundir, uint64_t 
         rc = rb_engine_init(&w->eng, ops, depth);
         if (rc < 0)
             rb_err_set(err, rc, "job %s: ioengine=%s: %s", s->name, ops->name,
-                       rc == -ENOSYS ? "not supported by this kernel" : strerror(-rc));
+                       rc == -ENOSYS  ? "not supported by this kernel"
+                       : rc == -EPERM ? "disabled on this host"
+                                      : strerror(-rc));
         else
             w->eng_ready = 1;
     }

@@ -15,6 +15,7 @@
 #include <liburing.h>
 
 #include "rb_engine.h"
+#include "rb_log.h"
 
 /* How long a submission waits out -EAGAIN/-EBUSY when nothing is in flight. */
 #define S_EAGAIN_TRIES    2000
@@ -71,11 +72,14 @@ static int s_setup(rb_engine_t *e, const rb_engine_res_t *res)
         if (!files)
             return -ENOMEM;
         memcpy(files, res->fds, res->nfds * sizeof *files);
-        if (io_uring_register_files(&p->ring, files, res->nfds) == 0) {
+        int rc = io_uring_register_files(&p->ring, files, res->nfds);
+        if (rc == 0) {
             p->files = files;
             p->nfiles = res->nfds;
         } else {
             free(files);
+            rb_info("io_uring: registering %u files refused (%s); using plain fds", res->nfds,
+                    strerror(-rc));
         }
     }
     if (res->nbufs > 0 && res->bufs && res->buf_len > 0) {
@@ -86,10 +90,16 @@ static int s_setup(rb_engine_t *e, const rb_engine_res_t *res)
             iov[i].iov_base = (char *)res->bufs + i * res->buf_len;
             iov[i].iov_len = (size_t)res->buf_len;
         }
-        if (io_uring_register_buffers(&p->ring, iov, res->nbufs) == 0) {
+        int rc = io_uring_register_buffers(&p->ring, iov, res->nbufs);
+        if (rc == 0) {
             p->bufs = res->bufs;
             p->nbufs = res->nbufs;
             p->buf_len = res->buf_len;
+        } else {
+            rb_info("io_uring: registering %u buffers of %llu bytes refused (%s%s); using "
+                    "unregistered buffers",
+                    res->nbufs, (unsigned long long)res->buf_len, strerror(-rc),
+                    rc == -ENOMEM ? ", RLIMIT_MEMLOCK?" : "");
         }
         free(iov);
     }

@@ -13,7 +13,7 @@
 
 #include "rb_engine.h"
 
-/* How long commit() waits out -EAGAIN when nothing is in flight to reap. */
+/* How long a submission waits out -EAGAIN when nothing is in flight to reap. */
 #define S_EAGAIN_TRIES    2000
 #define S_EAGAIN_SLEEP_NS 50000
 
