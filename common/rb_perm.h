@@ -6,10 +6,10 @@
 #include <stdint.h>
 
 typedef struct rb_perm {
-    uint64_t n;       /* size of the domain */
-    unsigned half;    /* bits in each half of the Feistel block */
-    uint64_t mask;    /* (1 << half) - 1 */
-    uint64_t key[4];  /* round keys */
+    uint64_t n;      /* size of the domain */
+    unsigned half;   /* bits in each half of the Feistel block */
+    uint64_t mask;   /* (1 << half) - 1 */
+    uint64_t key[4]; /* round keys */
 } rb_perm_t;
 
 /* Sets p to a permutation of [0, n) chosen by seed (n >= 1). */

@@ -104,43 +104,43 @@ typedef enum { RB_VERIFY_NONE = 0, RB_VERIFY_CRC32C = 1 } rb_verify_t;
 /* One job of a phase: what each of its numjobs workers does on every agent.
  * Sizes in bytes, times in ns; field meanings follow fio's options of the same name. */
 typedef struct rb_job_spec {
-    char name[RB_NAME_MAX];                /* section name in the plan */
-    rb_rw_t rw;                            /* access pattern */
-    uint64_t bs;                           /* bytes per IO (smallest, with bsrange) */
-    uint64_t bs_max;                       /* largest IO with bsrange; == bs without */
-    uint64_t size;                         /* bytes of IO per worker per pass, all files */
-    uint32_t numjobs;                      /* workers per agent */
-    uint8_t direct;                        /* 1 = O_DIRECT */
-    uint8_t time_based;                    /* 1 = loop over size until runtime */
-    uint64_t runtime_ns;                   /* 0 = no time limit */
-    char directory[RB_PATH_MAX];           /* "" = the agent's first root */
-    char filename_format[RB_NAME_MAX];     /* "$jobname.$jobnum.$filenum" style */
-    char filename[RB_NAME_MAX];            /* fio filename=: one file shared by all workers ("" = none) */
-    char ioengine[RB_ENGINE_NAME_MAX];     /* "sync", "libaio", "io_uring", "null" */
-    uint32_t iodepth;                      /* IOs in flight per worker, >= 1 */
-    uint32_t rwmixread;                    /* % reads of a mixed pattern (0..100) */
-    uint32_t nrfiles;                      /* files per worker, >= 1 */
-    uint64_t filesize;                     /* bytes per file; 0 = size / nrfiles */
-    uint64_t offset;                       /* start of IO in each file */
-    rb_sync_mode_t sync_mode;              /* O_SYNC / O_DSYNC */
-    uint32_t fsync_every;                  /* fsync after this many writes (0 = never) */
-    uint32_t fdatasync_every;              /* fdatasync after this many writes (0 = never) */
-    uint8_t end_fsync;                     /* fsync every file when the job's IO is done */
-    uint8_t fsync_on_close;                /* fsync a file before closing it */
-    uint64_t ramp_ns;                      /* run this long before counting anything */
-    uint32_t loops;                        /* passes over the files (>= 1; ignored when time_based) */
-    uint8_t randrepeat;                    /* 1 = the same random sequence every run */
-    uint64_t randseed;                     /* seed of the random sequence */
-    uint8_t norandommap;                   /* 1 = random offsets may repeat within a pass */
-    uint8_t overwrite;                     /* lay files out before GO so writes overwrite */
-    rb_buf_mode_t buffer_mode;             /* what write buffers hold */
-    uint8_t refill_buffers;                /* new random contents for every write */
-    uint32_t pattern_len;                  /* bytes of pattern used */
-    uint8_t pattern[RB_PATTERN_MAX];       /* buffer_pattern bytes */
-    rb_verify_t verify;                    /* block header + checksum on writes, checked on reads */
-    uint8_t do_verify;                     /* read back and check after a write job (fio do_verify) */
-    uint8_t verify_fatal;                  /* stop the worker at the first mismatch */
-    uint64_t rate;                         /* bytes/s cap per worker (0 = none) */
+    char name[RB_NAME_MAX];            /* section name in the plan */
+    rb_rw_t rw;                        /* access pattern */
+    uint64_t bs;                       /* bytes per IO (smallest, with bsrange) */
+    uint64_t bs_max;                   /* largest IO with bsrange; == bs without */
+    uint64_t size;                     /* bytes of IO per worker per pass, all files */
+    uint32_t numjobs;                  /* workers per agent */
+    uint8_t direct;                    /* 1 = O_DIRECT */
+    uint8_t time_based;                /* 1 = loop over size until runtime */
+    uint64_t runtime_ns;               /* 0 = no time limit */
+    char directory[RB_PATH_MAX];       /* "" = the agent's first root */
+    char filename_format[RB_NAME_MAX]; /* "$jobname.$jobnum.$filenum" style */
+    char filename[RB_NAME_MAX]; /* fio filename=: one file shared by all workers ("" = none) */
+    char ioengine[RB_ENGINE_NAME_MAX]; /* "sync", "libaio", "io_uring", "null" */
+    uint32_t iodepth;                  /* IOs in flight per worker, >= 1 */
+    uint32_t rwmixread;                /* % reads of a mixed pattern (0..100) */
+    uint32_t nrfiles;                  /* files per worker, >= 1 */
+    uint64_t filesize;                 /* bytes per file; 0 = size / nrfiles */
+    uint64_t offset;                   /* start of IO in each file */
+    rb_sync_mode_t sync_mode;          /* O_SYNC / O_DSYNC */
+    uint32_t fsync_every;              /* fsync after this many writes (0 = never) */
+    uint32_t fdatasync_every;          /* fdatasync after this many writes (0 = never) */
+    uint8_t end_fsync;                 /* fsync every file when the job's IO is done */
+    uint8_t fsync_on_close;            /* fsync a file before closing it */
+    uint64_t ramp_ns;                  /* run this long before counting anything */
+    uint32_t loops;                    /* passes over the files (>= 1; ignored when time_based) */
+    uint8_t randrepeat;                /* 1 = the same random sequence every run */
+    uint64_t randseed;                 /* seed of the random sequence */
+    uint8_t norandommap;               /* 1 = random offsets may repeat within a pass */
+    uint8_t overwrite;                 /* lay files out before GO so writes overwrite */
+    rb_buf_mode_t buffer_mode;         /* what write buffers hold */
+    uint8_t refill_buffers;            /* new random contents for every write */
+    uint32_t pattern_len;              /* bytes of pattern used */
+    uint8_t pattern[RB_PATTERN_MAX];   /* buffer_pattern bytes */
+    rb_verify_t verify;                /* block header + checksum on writes, checked on reads */
+    uint8_t do_verify;                 /* read back and check after a write job (fio do_verify) */
+    uint8_t verify_fatal;              /* stop the worker at the first mismatch */
+    uint64_t rate;                     /* bytes/s cap per worker (0 = none) */
 } rb_job_spec_t;
 
 typedef struct rb_phase_spec {
@@ -208,14 +208,14 @@ typedef struct rb_msg_go {
 
 /* One job's share of a sample or of a phase's totals on one agent. */
 typedef struct rb_job_stat {
-    uint32_t job; /* index into the phase's jobs */
+    uint32_t job;           /* index into the phase's jobs */
     uint64_t bytes;         /* read and written */
     uint64_t ops;           /* reads and writes */
     uint64_t errors;        /* failed IOs (verify mismatches included) */
     uint64_t read_bytes;    /* of bytes, those read */
     uint64_t read_ops;      /* of ops, the reads */
     uint64_t verify_errors; /* blocks whose check failed */
-    rb_hist_t *hist; /* latency of completed ops, ns (owned by the message when decoded) */
+    rb_hist_t *hist;        /* latency of completed ops, ns (owned by the message when decoded) */
 } rb_job_stat_t;
 
 typedef struct rb_msg_sample {
@@ -251,8 +251,8 @@ typedef struct rb_worker_stat {
 typedef struct rb_msg_done {
     char run_id[RB_NAME_MAX];
     uint32_t phase;
-    int32_t status;            /* 0, or negative errno of the first failure */
-    char error[RB_REASON_MAX]; /* what failed, on which path, why ("" if ok) */
+    int32_t status;               /* 0, or negative errno of the first failure */
+    char error[RB_REASON_MAX];    /* what failed, on which path, why ("" if ok) */
     char error_path[RB_PATH_MAX]; /* file of the first failure ("" if none) */
     uint64_t error_offset;        /* its offset in that file */
     uint32_t nworkers;
