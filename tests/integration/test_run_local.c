@@ -180,11 +180,35 @@ static void test_check(void **state)
     it_rmtree(dir);
 }
 
+/* Every plan shipped in deploy/plans stays valid. */
+static void test_shipped_plans(void **state)
+{
+    (void)state;
+    const char *dir = it_scratch("plans");
+    char out[4200], err[4200];
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    const char *plans[] = {"quickstart.ini", "dd-stream.ini", "iozone-throughput.ini",
+                           "velocibunny-randread.ini"};
+    for (size_t i = 0; i < sizeof plans / sizeof *plans; i++) {
+        int code = it_sh(out, err, "'%s' check '%s/deploy/plans/%s'", it_bin("rackbench"),
+                         RB_IT_SRC, plans[i]);
+        if (code != 0) {
+            char *e = it_read(err);
+            fprintf(stderr, "%s: %s\n", plans[i], e ? e : "");
+            free(e);
+        }
+        assert_int_equal(code, 0);
+    }
+    it_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_local_three_agents),
         cmocka_unit_test(test_check),
+        cmocka_unit_test(test_shipped_plans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
