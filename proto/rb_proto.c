@@ -33,7 +33,12 @@ const char *rb_msg_type_name(rb_msg_type_t t)
 static const char *const s_rw_names[] = {
     [RB_RW_READ] = "read",           [RB_RW_WRITE] = "write",   [RB_RW_RANDREAD] = "randread",
     [RB_RW_RANDWRITE] = "randwrite", [RB_RW_RW] = "rw",         [RB_RW_RANDRW] = "randrw",
-    [RB_RW_REWRITE] = "rewrite",     [RB_RW_REREAD] = "reread",
+    [RB_RW_REWRITE] = "rewrite",     [RB_RW_REREAD] = "reread", [RB_RW_META] = "meta",
+};
+static const char *const s_meta_names[] = {
+    [RB_META_NONE] = "none",     [RB_META_CREATE] = "create", [RB_META_STAT] = "stat",
+    [RB_META_READ] = "read",     [RB_META_WRITE] = "write",   [RB_META_RENAME] = "rename",
+    [RB_META_DELETE] = "delete",
 };
 static const char *const s_sync_names[] = {
     [RB_SYNC_NONE] = "none", [RB_SYNC_SYNC] = "sync", [RB_SYNC_DSYNC] = "dsync"};
@@ -47,6 +52,19 @@ static const char *const s_verify_names[] = {
 const char *rb_rw_name(rb_rw_t rw)
 {
     return (unsigned)rw < S_NELEM(s_rw_names) ? s_rw_names[rw] : NULL;
+}
+
+const char *rb_meta_op_name(rb_meta_op_t op)
+{
+    return (unsigned)op < S_NELEM(s_meta_names) ? s_meta_names[op] : NULL;
+}
+
+rb_meta_op_t rb_meta_op_parse(const char *s)
+{
+    for (unsigned i = 1; s && i < S_NELEM(s_meta_names); i++)
+        if (strcmp(s, s_meta_names[i]) == 0)
+            return (rb_meta_op_t)i;
+    return RB_META_NONE;
 }
 
 rb_rw_t rb_rw_parse(const char *s)
@@ -134,11 +152,13 @@ static const s_enum_t s_rw_enum = {"access pattern", s_rw_names, S_NELEM(s_rw_na
 static const s_enum_t s_sync_enum = {"sync mode", s_sync_names, S_NELEM(s_sync_names)};
 static const s_enum_t s_buf_enum = {"buffer mode", s_buf_names, S_NELEM(s_buf_names)};
 static const s_enum_t s_verify_enum = {"verify method", s_verify_names, S_NELEM(s_verify_names)};
+static const s_enum_t s_meta_enum = {"metadata operation", s_meta_names, S_NELEM(s_meta_names)};
 
 /* S_ENUM values are read and written as unsigned int. */
 _Static_assert(sizeof(rb_rw_t) == sizeof(unsigned) && sizeof(rb_sync_mode_t) == sizeof(unsigned) &&
                    sizeof(rb_buf_mode_t) == sizeof(unsigned) &&
-                   sizeof(rb_verify_t) == sizeof(unsigned),
+                   sizeof(rb_verify_t) == sizeof(unsigned) &&
+                   sizeof(rb_meta_op_t) == sizeof(unsigned),
                "enums travel through an unsigned int");
 
 /* Table entries for field f of struct T; the wire key is the field's name. */
@@ -169,8 +189,10 @@ _Static_assert(sizeof(rb_rw_t) == sizeof(unsigned) && sizeof(rb_sync_mode_t) == 
     static const s_field_t name##_fields[] = {__VA_ARGS__};                                        \
     static const s_layout_t name = {name##_fields, sizeof(name##_fields) / sizeof(s_field_t), check}
 
-#define S_IODEPTH_MAX 65536 /* IOs in flight per worker */
-#define S_NRFILES_MAX 65536 /* files per worker */
+#define S_IODEPTH_MAX    65536 /* IOs in flight per worker */
+#define S_NRFILES_MAX    65536 /* files per worker */
+#define S_META_DIRS_MAX  65536 /* directories per level */
+#define S_META_DEPTH_MAX 16    /* directory tree levels */
 
 static int s_check_hist(s_ctx_t *c, const void *base);
 static int s_check_job(s_ctx_t *c, const void *base);
@@ -204,7 +226,13 @@ S_LAYOUT(s_job_layout, s_check_job, F_STR(rb_job_spec_t, name, 0),
          F_ENUM(rb_job_spec_t, buffer_mode, s_buf_enum),
          F_KIND(rb_job_spec_t, refill_buffers, S_BOOL), F_BIN(rb_job_spec_t, pattern, pattern_len),
          F_ENUM(rb_job_spec_t, verify, s_verify_enum), F_KIND(rb_job_spec_t, do_verify, S_BOOL),
-         F_KIND(rb_job_spec_t, verify_fatal, S_BOOL), F_U64(rb_job_spec_t, rate));
+         F_KIND(rb_job_spec_t, verify_fatal, S_BOOL), F_U64(rb_job_spec_t, rate),
+         F_ENUM(rb_job_spec_t, meta_op, s_meta_enum), F_U64(rb_job_spec_t, meta_files),
+         F_U64(rb_job_spec_t, meta_filesize), F_U32(rb_job_spec_t, meta_dirs, S_META_DIRS_MAX),
+         F_U32(rb_job_spec_t, meta_depth, S_META_DEPTH_MAX),
+         F_U32(rb_job_spec_t, meta_branch, S_META_DIRS_MAX),
+         F_KIND(rb_job_spec_t, meta_random, S_BOOL), F_KIND(rb_job_spec_t, meta_shared, S_BOOL),
+         F_KIND(rb_job_spec_t, meta_sync, S_BOOL), F_KIND(rb_job_spec_t, meta_renamed, S_BOOL));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));
@@ -413,6 +441,9 @@ static int s_check_job(s_ctx_t *c, const void *base)
         return s_fail(c, "bs_max", -1, "%" PRIu64 ", below bs %" PRIu64, j->bs_max, j->bs);
     if (j->buffer_mode == RB_BUF_PATTERN && j->pattern_len == 0)
         return s_fail(c, "pattern", -1, "empty, but buffer_mode is \"pattern\"");
+    if ((j->rw == RB_RW_META) != (j->meta_op != RB_META_NONE))
+        return s_fail(c, "meta_op", -1, "%s, but rw is %s", s_meta_names[j->meta_op],
+                      s_rw_names[j->rw] ? s_rw_names[j->rw] : "?");
     return 0;
 }
 

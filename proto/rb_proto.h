@@ -18,7 +18,7 @@
 #include "rb_err.h"
 #include "rb_hist.h"
 
-#define RB_PROTO_VERSION   2
+#define RB_PROTO_VERSION   3
 #define RB_PROTO_MAX_FRAME (128u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings (including the NUL) and arrays in messages. */
@@ -71,11 +71,27 @@ typedef enum {
     RB_RW_RANDRW = 6,    /* "randrw": random mixed */
     RB_RW_REWRITE = 7,   /* "rewrite": sequential write over files that exist */
     RB_RW_REREAD = 8,    /* "reread": sequential read again, reported on its own */
+    RB_RW_META = 9,      /* "meta": one metadata operation on many small files */
 } rb_rw_t;
+
+/* The operation of a metadata step (rw=meta); one per phase. */
+typedef enum {
+    RB_META_NONE = 0,
+    RB_META_CREATE = 1, /* "create": create (and write meta_filesize bytes) */
+    RB_META_STAT = 2,   /* "stat" */
+    RB_META_READ = 3,   /* "read": open, read meta_filesize bytes, close */
+    RB_META_WRITE = 4,  /* "write": open, write meta_filesize bytes, close */
+    RB_META_RENAME = 5, /* "rename": to the same name with ".r" appended */
+    RB_META_DELETE = 6, /* "delete" */
+} rb_meta_op_t;
 
 /* Name of an access pattern ("read"); NULL if unknown. And back: RB_RW_NONE if unknown. */
 const char *rb_rw_name(rb_rw_t rw);
 rb_rw_t rb_rw_parse(const char *s);
+
+/* Name of a metadata operation ("create"); NULL if unknown. And back. */
+const char *rb_meta_op_name(rb_meta_op_t op);
+rb_meta_op_t rb_meta_op_parse(const char *s);
 
 /* 1 if the pattern reads / writes / picks offsets at random. */
 int rb_rw_reads(rb_rw_t rw);
@@ -141,6 +157,17 @@ typedef struct rb_job_spec {
     uint8_t do_verify;                 /* read back and check after a write job (fio do_verify) */
     uint8_t verify_fatal;              /* stop the worker at the first mismatch */
     uint64_t rate;                     /* bytes/s cap per worker (0 = none) */
+    /* rw=meta: filename_format names the file set shared by a job's steps */
+    rb_meta_op_t meta_op;   /* this step's operation */
+    uint64_t meta_files;    /* files per worker */
+    uint64_t meta_filesize; /* bytes written at create/write, read at read */
+    uint32_t meta_dirs;     /* flat directories per worker the files spread over */
+    uint32_t meta_depth;    /* directory tree depth (0 = flat) */
+    uint32_t meta_branch;   /* directories per tree level */
+    uint8_t meta_random;    /* files in a random permutation, else in order */
+    uint8_t meta_shared;    /* one directory for all workers of all nodes */
+    uint8_t meta_sync;      /* fsync each file and its directory */
+    uint8_t meta_renamed;   /* an earlier step renamed the files */
 } rb_job_spec_t;
 
 typedef struct rb_phase_spec {

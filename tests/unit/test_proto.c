@@ -94,6 +94,24 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->rate = (100ull << 20) + k;
 }
 
+/* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
+ * its default (a delete of files an earlier rename step renamed, in a tree at
+ * its deepest); job 1 a stat in flat directories. */
+static void fill_job_meta(rb_job_spec_t *jb, uint32_t k)
+{
+    jb->rw = RB_RW_META;
+    jb->meta_op = k ? RB_META_STAT : RB_META_DELETE;
+    jb->meta_files = k ? 1000000 + k : UINT64_MAX;
+    jb->meta_filesize = k ? 0 : 4096 + 3;
+    jb->meta_dirs = k ? 65536 : 7;
+    jb->meta_depth = k ? 0 : 16;
+    jb->meta_branch = k ? 0 : 3;
+    jb->meta_random = 1;
+    jb->meta_shared = (uint8_t)!k;
+    jb->meta_sync = (uint8_t)!k;
+    jb->meta_renamed = (uint8_t)!k;
+}
+
 /* A message of each type; "big" ones have many entries and full histograms. */
 static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
 {
@@ -130,10 +148,10 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
         rb_msg_plan_t *p = &m->u.plan;
         strcpy(p->run_id, "20240101-120000-ab12");
         p->interval_ns = 1000000000;
-        p->nphases = 2;
-        p->phases = calloc(2, sizeof *p->phases);
+        p->nphases = 3; /* phase 2: metadata steps */
+        p->phases = calloc(3, sizeof *p->phases);
         assert_non_null(p->phases);
-        for (uint32_t i = 0; i < 2; i++) {
+        for (uint32_t i = 0; i < 3; i++) {
             rb_phase_spec_t *ph = &p->phases[i];
             snprintf(ph->name, sizeof ph->name, "phase%u", i);
             ph->njobs = 2;
@@ -155,6 +173,8 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
                     strcpy(jb->directory, "/mnt/disk0/rb");
                 strcpy(jb->filename_format, "$jobname.$jobnum.$filenum");
                 fill_job_v2(jb, i * 2 + j);
+                if (i == 2)
+                    fill_job_meta(jb, j);
             }
         }
         break;
@@ -425,6 +445,16 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->do_verify, t->do_verify);
                 assert_int_equal(s->verify_fatal, t->verify_fatal);
                 assert_int_equal(s->rate, t->rate);
+                assert_int_equal(s->meta_op, t->meta_op);
+                assert_int_equal(s->meta_files, t->meta_files);
+                assert_int_equal(s->meta_filesize, t->meta_filesize);
+                assert_int_equal(s->meta_dirs, t->meta_dirs);
+                assert_int_equal(s->meta_depth, t->meta_depth);
+                assert_int_equal(s->meta_branch, t->meta_branch);
+                assert_int_equal(s->meta_random, t->meta_random);
+                assert_int_equal(s->meta_shared, t->meta_shared);
+                assert_int_equal(s->meta_sync, t->meta_sync);
+                assert_int_equal(s->meta_renamed, t->meta_renamed);
                 /* Nothing else in the struct: every byte came back. */
                 assert_memory_equal(s, t, sizeof *s);
             }
@@ -814,6 +844,7 @@ static void test_names(void **state)
         {RB_RW_RANDRW, "randrw", 1, 1, 1},
         {RB_RW_REWRITE, "rewrite", 0, 1, 0},
         {RB_RW_REREAD, "reread", 1, 0, 0},
+        {RB_RW_META, "meta", 0, 0, 0}, /* no data IO: its meta_op says what it does */
     };
     for (size_t i = 0; i < sizeof rws / sizeof rws[0]; i++) {
         assert_string_equal(rb_rw_name(rws[i].rw), rws[i].name);
@@ -825,15 +856,40 @@ static void test_names(void **state)
     assert_int_equal(rb_rw_parse("readwrite"), RB_RW_RW);
     assert_string_equal(rb_rw_name(rb_rw_parse("readwrite")), "rw"); /* one name on the wire */
     assert_null(rb_rw_name(RB_RW_NONE));
-    assert_null(rb_rw_name((rb_rw_t)9));
+    assert_null(rb_rw_name((rb_rw_t)10));
     assert_null(rb_rw_name((rb_rw_t)-1));
     assert_false(rb_rw_reads(RB_RW_NONE) || rb_rw_writes(RB_RW_NONE) || rb_rw_random(RB_RW_NONE));
-    assert_false(rb_rw_reads((rb_rw_t)9) || rb_rw_writes((rb_rw_t)9) || rb_rw_random((rb_rw_t)9));
+    assert_false(rb_rw_reads((rb_rw_t)10) || rb_rw_writes((rb_rw_t)10) ||
+                 rb_rw_random((rb_rw_t)10));
     assert_int_equal(rb_rw_parse("trim"), RB_RW_NONE);
     assert_int_equal(rb_rw_parse("READ"), RB_RW_NONE);
     assert_int_equal(rb_rw_parse("read "), RB_RW_NONE);
     assert_int_equal(rb_rw_parse(""), RB_RW_NONE);
     assert_int_equal(rb_rw_parse(NULL), RB_RW_NONE);
+    assert_int_equal(rb_rw_parse("create"), RB_RW_NONE); /* a meta_op, not an access pattern */
+
+    /* Every metadata operation: its wire name and back. */
+    static const struct {
+        rb_meta_op_t op;
+        const char *name;
+    } ops[] = {
+        {RB_META_NONE, "none"},     {RB_META_CREATE, "create"}, {RB_META_STAT, "stat"},
+        {RB_META_READ, "read"},     {RB_META_WRITE, "write"},   {RB_META_RENAME, "rename"},
+        {RB_META_DELETE, "delete"},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        assert_string_equal(rb_meta_op_name(ops[i].op), ops[i].name);
+        assert_int_equal(rb_meta_op_parse(ops[i].name), ops[i].op);
+    }
+    assert_null(rb_meta_op_name((rb_meta_op_t)7));
+    assert_null(rb_meta_op_name((rb_meta_op_t)-1));
+    assert_int_equal(rb_meta_op_parse("mkdir"), RB_META_NONE);
+    assert_int_equal(rb_meta_op_parse("unlink"), RB_META_NONE);
+    assert_int_equal(rb_meta_op_parse("CREATE"), RB_META_NONE);
+    assert_int_equal(rb_meta_op_parse("create "), RB_META_NONE);
+    assert_int_equal(rb_meta_op_parse("meta"), RB_META_NONE);
+    assert_int_equal(rb_meta_op_parse(""), RB_META_NONE);
+    assert_int_equal(rb_meta_op_parse(NULL), RB_META_NONE);
 }
 
 static void test_roundtrip_all(void **state)
@@ -941,10 +997,13 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 2);
+    assert_int_equal(RB_PROTO_VERSION, 3);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 2");
+    expect_bad(buf, len, -EPROTO, "protocol version 2 from peer, this build speaks 3");
     expect_bad(buf, len, -EPROTO, "PING");
+    free(buf);
+    buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
+    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 3");
     free(buf);
     buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
@@ -953,7 +1012,7 @@ static void test_version(void **state)
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
     buf = hand_frame(7, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 2");
+    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 3");
     free(buf);
     buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);
@@ -1148,7 +1207,7 @@ static void test_out_of_range(void **state)
          {"phases[1].jobs[1].rw", put_str, "trim"},
          -EBADMSG,
          "'phases[1].jobs[1].rw': unknown access pattern 'trim' (one of \"read\", \"write\", "
-         "\"randread\", \"randwrite\", \"rw\", \"randrw\", \"rewrite\", \"reread\")"},
+         "\"randread\", \"randwrite\", \"rw\", \"randrw\", \"rewrite\", \"reread\", \"meta\")"},
         {RB_MSG_PLAN,
          {"phases[1].jobs[1].rw", put_str, "a-very-long-pattern-name"},
          -EBADMSG,
@@ -1303,7 +1362,9 @@ static void test_checkpts(void **state)
 }
 
 /* Job j of phase i at its longest encoding: every string at its bound, every
- * integer and enum name at its widest, the largest pattern. */
+ * integer and enum name at its widest, the largest pattern. A data job is the
+ * longest: "randwrite" and meta_op "none" outweigh "meta" and "rename", and
+ * the meta fields may be at their widest whatever rw is. */
 static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
 {
     memset(jb->name, 'n', RB_NAME_MAX - 1);
@@ -1329,6 +1390,10 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->pattern_len = RB_PATTERN_MAX;
     memset(jb->pattern, 0xa5, RB_PATTERN_MAX);
     jb->verify = RB_VERIFY_CRC32C;
+    jb->meta_op = RB_META_NONE;
+    jb->meta_files = jb->meta_filesize = UINT64_MAX;
+    jb->meta_dirs = jb->meta_branch = 65536;
+    jb->meta_depth = 16;
 }
 
 static void test_oversized_frame(void **state)
@@ -1363,8 +1428,8 @@ static void test_oversized_frame(void **state)
             fill_job_max(&p->jobs[j], i, j);
     }
     assert_int_equal(rb_msg_encode(&m, &out, &olen, &err), 0);
-    /* 1790 bytes per job, 112 MiB in all: RB_PROTO_MAX_FRAME stays at 128 MiB. */
-    assert_true(olen > (100u << 20) && olen <= RB_PROTO_MAX_FRAME);
+    /* 1941 bytes per job, 121 MiB in all: RB_PROTO_MAX_FRAME stays at 128 MiB. */
+    assert_true(olen > (120u << 20) && olen <= RB_PROTO_MAX_FRAME);
     rb_msg_t back;
     assert_int_equal(rb_msg_decode(out, olen, &back, &err), 0);
     assert_int_equal(back.u.plan.nphases, RB_MAX_PHASES);
@@ -1373,6 +1438,8 @@ static void test_oversized_frame(void **state)
     assert_string_equal(last->directory, first->directory);
     assert_memory_equal(last->pattern, first->pattern, RB_PATTERN_MAX);
     assert_int_equal(last->rate, UINT64_MAX);
+    assert_int_equal(last->meta_filesize, UINT64_MAX);
+    assert_int_equal(last->meta_depth, 16);
     assert_string_equal(last->name, m.u.plan.phases[RB_MAX_PHASES - 1].jobs[RB_MAX_JOBS - 1].name);
     rb_msg_fini(&back);
     free(out);
@@ -1414,10 +1481,10 @@ static void test_trailing(void **state)
 static void test_hostile_headers(void **state)
 {
     (void)state;
-    const uint8_t huge_array[] = {0x83, 0xa1, 'v',  0x02, 0xa1, 't',  0xa4, 'P',
+    const uint8_t huge_array[] = {0x83, 0xa1, 'v',  0x03, 0xa1, 't',  0xa4, 'P',
                                   'L',  'A',  'N',  0xa6, 'p',  'h',  'a',  's',
                                   'e',  's',  0xdd, 0xff, 0xff, 0xff, 0xff, 0xc0};
-    const uint8_t huge_map[] = {0xdf, 0xff, 0xff, 0xff, 0xff, 0xa1, 'v', 0x02};
+    const uint8_t huge_map[] = {0xdf, 0xff, 0xff, 0xff, 0xff, 0xa1, 'v', 0x03};
     const uint8_t huge_str[] = {0x81, 0xa1, 'v', 0xdb, 0xff, 0xff, 0xff, 0xf0, 'x'};
     const uint8_t reserved[] = {0x81, 0xa1, 'v', 0xc1};
     uint8_t deep[200];
@@ -1467,7 +1534,7 @@ static void test_garbage(void **state)
         for (size_t j = 0; j < len; j++)
             buf[j] = (uint8_t)next_rand();
         if (i % 2 && len > 12)
-            memcpy(buf, "\x84\xa1v\x02\xa1t\xa4PING", 12); /* v: RB_PROTO_VERSION */
+            memcpy(buf, "\x84\xa1v\x03\xa1t\xa4PING", 12); /* v: RB_PROTO_VERSION */
         check_any(buf, len);
     }
     /* Valid frames of every type with a few bytes changed, cut or extended. */
@@ -1558,11 +1625,11 @@ static void test_encode_invalid(void **state)
     m.u.plan.phases[1].njobs = 2;
     m.u.plan.nphases = RB_MAX_PHASES + 1;
     expect_einval(&m, "'phases': 257 entries");
-    m.u.plan.nphases = 2;
+    m.u.plan.nphases = 3;
     rb_msg_fini(&m);
     build(RB_MSG_PLAN, false, &m);
     rb_phases_free(&m.u.plan.phases, m.u.plan.nphases); /* count left, array gone */
-    expect_einval(&m, "'phases': 2 entries but no array");
+    expect_einval(&m, "'phases': 3 entries but no array");
     m.u.plan.nphases = 0;
 
     build(RB_MSG_SAMPLE, false, &m);
@@ -1612,18 +1679,25 @@ static void expect_keys(rb_msg_type_t t, const char *prefix, const char *keys)
     free(buf);
 }
 
-/* Version 2's keys are on the wire, so that test_missing_each_key and the other
- * per-key tests, which walk the keys of real frames, cover each of them. */
-static void test_v2_keys(void **state)
+/* Version 2's and 3's keys are on the wire, in every job, so that
+ * test_missing_each_key and the other per-key tests, which walk the keys of
+ * real frames, cover each of them (on a metadata job, with values away from
+ * their defaults). */
+static void test_v3_keys(void **state)
 {
     (void)state;
     const char *job_stat = "job bytes ops errors read_bytes read_ops verify_errors hist";
-    expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]",
-                "name rw bs bs_max size numjobs direct time_based runtime_ns directory "
-                "filename_format filename ioengine iodepth rwmixread nrfiles filesize offset "
-                "sync_mode fsync_every fdatasync_every end_fsync fsync_on_close ramp_ns loops "
-                "randrepeat randseed norandommap overwrite buffer_mode refill_buffers pattern "
-                "verify do_verify verify_fatal rate");
+    const char *job = "name rw bs bs_max size numjobs direct time_based runtime_ns directory "
+                      "filename_format filename ioengine iodepth rwmixread nrfiles filesize "
+                      "offset sync_mode fsync_every fdatasync_every end_fsync fsync_on_close "
+                      "ramp_ns loops randrepeat randseed norandommap overwrite buffer_mode "
+                      "refill_buffers pattern verify do_verify verify_fatal rate meta_op "
+                      "meta_files meta_filesize meta_dirs meta_depth meta_branch meta_random "
+                      "meta_shared meta_sync meta_renamed";
+    expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
+    expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
+    expect_keys(RB_MSG_PLAN, "", "run_id interval_ns phases");
+    expect_keys(RB_MSG_PLAN, "phases[2]", "name jobs");
     expect_keys(RB_MSG_SAMPLE, "jobs[0]", job_stat);
     expect_keys(RB_MSG_DONE, "jobs[1]", job_stat);
     expect_keys(RB_MSG_DONE, "workers[1]",
@@ -1837,8 +1911,8 @@ static void test_encode_invalid_v2(void **state)
     rb_msg_t m;
     build(RB_MSG_PLAN, false, &m);
     rb_job_spec_t *jb = &m.u.plan.phases[1].jobs[1];
-    jb->rw = (rb_rw_t)9;
-    expect_einval(&m, "PLAN: field 'phases[1].jobs[1].rw': unknown access pattern 9");
+    jb->rw = (rb_rw_t)10;
+    expect_einval(&m, "PLAN: field 'phases[1].jobs[1].rw': unknown access pattern 10");
     jb->rw = RB_RW_RANDRW;
     jb->sync_mode = (rb_sync_mode_t)3;
     expect_einval(&m, "'phases[1].jobs[1].sync_mode': unknown sync mode 3");
@@ -1910,6 +1984,122 @@ static void test_encode_invalid_v2(void **state)
     rb_msg_fini(&m);
 }
 
+/* Version 3's metadata steps: meta_op is one of its names, present exactly when
+ * rw is "meta" (the error names meta_op either way), and the tree and
+ * directory counts stay within their bounds. */
+static void test_meta_rules(void **state)
+{
+    (void)state;
+    const uint64_t zero = 0, one = 1, u64_max = UINT64_MAX, depth_max = 16, depth_over = 17,
+                   dirs_max = 65536, dirs_over = 65537;
+    struct {
+        const char *path;
+        edit_fn fn;
+        const void *arg;
+        const char *needle; /* NULL: accepted */
+    } cases[] = {
+        /* phases[2].jobs[0]: rw "meta", meta_op "delete"; [1]: "meta", "stat" */
+        {"phases[2].jobs[0].meta_op", put_str, "create", NULL},
+        {"phases[2].jobs[0].meta_op", put_str, "stat", NULL},
+        {"phases[2].jobs[0].meta_op", put_str, "read", NULL},
+        {"phases[2].jobs[0].meta_op", put_str, "write", NULL},
+        {"phases[2].jobs[0].meta_op", put_str, "rename", NULL},
+        {"phases[2].jobs[1].meta_op", put_str, "delete", NULL},
+        {"phases[2].jobs[0].meta_op", put_str, "mkdir",
+         "PLAN: field 'phases[2].jobs[0].meta_op': unknown metadata operation 'mkdir' (one of "
+         "\"none\", \"create\", \"stat\", \"read\", \"write\", \"rename\", \"delete\")"},
+        {"phases[2].jobs[0].meta_op", put_str, "CREATE",
+         "'phases[2].jobs[0].meta_op': unknown metadata operation 'CREATE'"},
+        {"phases[2].jobs[0].meta_op", put_str, "", "unknown metadata operation ''"},
+        {"phases[2].jobs[0].meta_op", put_str, "meta", "unknown metadata operation 'meta'"},
+        /* rw "meta" exactly when meta_op is not "none"; the error names meta_op */
+        {"phases[2].jobs[0].meta_op", put_str, "none",
+         "PLAN: field 'phases[2].jobs[0].meta_op': none, but rw is meta"},
+        {"phases[2].jobs[1].rw", put_str, "read",
+         "PLAN: field 'phases[2].jobs[1].meta_op': stat, but rw is read"},
+        {"phases[0].jobs[0].meta_op", put_str, "create",
+         "PLAN: field 'phases[0].jobs[0].meta_op': create, but rw is randrw"},
+        {"phases[1].jobs[1].rw", put_str, "meta",
+         "PLAN: field 'phases[1].jobs[1].meta_op': none, but rw is meta"},
+        {"phases[0].jobs[0].meta_op", put_str, "none", NULL},
+        {"phases[2].jobs[1].rw", put_str, "meta", NULL},
+        /* bounds */
+        {"phases[2].jobs[0].meta_depth", put_uint, &zero, NULL},
+        {"phases[2].jobs[1].meta_depth", put_uint, &depth_max, NULL},
+        {"phases[2].jobs[0].meta_depth", put_uint, &depth_over,
+         "PLAN: field 'phases[2].jobs[0].meta_depth': 17 out of range (max 16)"},
+        {"phases[0].jobs[1].meta_depth", put_uint, &depth_over,
+         "'phases[0].jobs[1].meta_depth': 17 out of range (max 16)"},
+        {"phases[2].jobs[0].meta_dirs", put_uint, &dirs_max, NULL},
+        {"phases[2].jobs[0].meta_dirs", put_uint, &zero, NULL},
+        {"phases[2].jobs[0].meta_dirs", put_uint, &dirs_over,
+         "'phases[2].jobs[0].meta_dirs': 65537 out of range (max 65536)"},
+        {"phases[2].jobs[0].meta_branch", put_uint, &dirs_max, NULL},
+        {"phases[2].jobs[0].meta_branch", put_uint, &dirs_over,
+         "'phases[2].jobs[0].meta_branch': 65537 out of range (max 65536)"},
+        {"phases[2].jobs[1].meta_files", put_uint, &u64_max, NULL},
+        {"phases[2].jobs[1].meta_files", put_uint, &zero, NULL},
+        {"phases[2].jobs[1].meta_filesize", put_uint, &u64_max, NULL},
+        {"phases[2].jobs[0].meta_random", put_uint, &one,
+         "'phases[2].jobs[0].meta_random': expected boolean"},
+        {"phases[2].jobs[0].meta_renamed", put_str, "true",
+         "'phases[2].jobs[0].meta_renamed': expected boolean"},
+        {"phases[2].jobs[0].meta_files", put_str, "1000",
+         "'phases[2].jobs[0].meta_files': expected"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        edit_t ed = {cases[i].path, cases[i].fn, cases[i].arg};
+        expect_edit(RB_MSG_PLAN, false, &ed, cases[i].needle ? -EBADMSG : 0, cases[i].needle);
+    }
+    /* A version 2 job, without the meta keys, is refused (and a version 2
+     * peer is refused before that, by "v"). */
+    edit_t ed = {"phases[0].jobs[0].meta_op", NULL, NULL};
+    expect_edit(RB_MSG_PLAN, false, &ed, -EBADMSG,
+                "PLAN: field 'phases[0].jobs[0].meta_op': missing");
+}
+
+/* The sender refuses what the receiver would: version 3's fields. */
+static void test_encode_invalid_v3(void **state)
+{
+    (void)state;
+    rb_msg_t m;
+    build(RB_MSG_PLAN, false, &m);
+    rb_job_spec_t *data = &m.u.plan.phases[1].jobs[0]; /* rw "randwrite" */
+    rb_job_spec_t *meta = &m.u.plan.phases[2].jobs[0]; /* rw "meta", meta_op "delete" */
+    meta->meta_op = (rb_meta_op_t)7;
+    expect_einval(&m, "PLAN: field 'phases[2].jobs[0].meta_op': unknown metadata operation 7");
+    meta->meta_op = RB_META_NONE;
+    expect_einval(&m, "PLAN: field 'phases[2].jobs[0].meta_op': none, but rw is meta");
+    meta->meta_op = RB_META_RENAME;
+    data->meta_op = RB_META_CREATE;
+    expect_einval(&m, "PLAN: field 'phases[1].jobs[0].meta_op': create, but rw is randwrite");
+    data->meta_op = RB_META_NONE;
+    meta->rw = RB_RW_WRITE;
+    expect_einval(&m, "'phases[2].jobs[0].meta_op': rename, but rw is write");
+    meta->rw = RB_RW_META;
+    meta->meta_depth = 17;
+    expect_einval(&m, "'phases[2].jobs[0].meta_depth': 17 out of range (max 16)");
+    meta->meta_depth = 16;
+    meta->meta_dirs = 65537;
+    expect_einval(&m, "'phases[2].jobs[0].meta_dirs': 65537 out of range (max 65536)");
+    meta->meta_dirs = 65536;
+    meta->meta_branch = 65537;
+    expect_einval(&m, "'phases[2].jobs[0].meta_branch': 65537 out of range (max 65536)");
+    meta->meta_branch = 0;
+    meta->meta_shared = 2;
+    expect_einval(&m, "'phases[2].jobs[0].meta_shared': 2 is not 0 or 1");
+    meta->meta_shared = 0;
+    meta->meta_renamed = 0xff;
+    expect_einval(&m, "'phases[2].jobs[0].meta_renamed': 255 is not 0 or 1");
+    meta->meta_renamed = 1;
+    void *buf;
+    size_t len;
+    rb_err_t err = {0};
+    assert_int_equal(rb_msg_encode(&m, &buf, &len, &err), 0); /* every field back in bounds */
+    free(buf);
+    rb_msg_fini(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1937,11 +2127,13 @@ int main(void)
         cmocka_unit_test(test_hostile_headers),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_encode_invalid),
-        cmocka_unit_test(test_v2_keys),
+        cmocka_unit_test(test_v3_keys),
         cmocka_unit_test(test_enum_strings),
         cmocka_unit_test(test_job_rules),
         cmocka_unit_test(test_read_counts),
         cmocka_unit_test(test_encode_invalid_v2),
+        cmocka_unit_test(test_meta_rules),
+        cmocka_unit_test(test_encode_invalid_v3),
     };
     return cmocka_run_group_tests_name("proto", tests, NULL, NULL);
 }
