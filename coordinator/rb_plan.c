@@ -29,7 +29,11 @@
 #define S_MAX_IODEPTH         65536u
 #define S_MAX_NRFILES         65536u /* files per worker (the agent opens them all) */
 #define S_MAX_NOTES           100u   /* notes kept; more are counted in one last line */
-#define S_RW_LIST             "read, write, randread, randwrite, rw, readwrite, randrw, rewrite, reread"
+#define S_RW_LIST             "read, write, randread, randwrite, rw, readwrite, randrw, rewrite, reread, meta"
+#define S_META_OP_LIST        "create, stat, read, write, rename, delete"
+#define S_META_NOPS           6u     /* operations a metadata job may list, each once */
+#define S_META_MAX_DIRS       65536u /* meta_dirs and meta_branch */
+#define S_META_MAX_DEPTH      16u
 #define S_ENGINE_LIST         "sync, psync, libaio, io_uring, null"
 
 /* Options rackbench understands; aliases map to the same id. */
@@ -77,6 +81,16 @@ typedef enum {
     S_O_DESCRIPTION,
     S_O_GROUP_REPORTING,
     S_O_SAMPLE_INTERVAL,
+    S_O_META_OPS, /* the meta_* options stay last and together: see s_is_meta_option */
+    S_O_META_FILES,
+    S_O_META_FILESIZE,
+    S_O_META_DIRS,
+    S_O_META_DEPTH,
+    S_O_META_BRANCH,
+    S_O_META_ORDER,
+    S_O_META_SHARED_DIR,
+    S_O_META_SYNC,
+    S_O_META_RENAMED,
 } s_opt_id_t;
 
 typedef struct {
@@ -137,6 +151,17 @@ static const s_option_t s_options[] = {
     {"description", S_O_DESCRIPTION, false},
     {"group_reporting", S_O_GROUP_REPORTING, true},
     {"sample_interval", S_O_SAMPLE_INTERVAL, false},
+    /* rackbench's metadata workload (rw=meta) */
+    {"meta_ops", S_O_META_OPS, false},
+    {"meta_files", S_O_META_FILES, false},
+    {"meta_filesize", S_O_META_FILESIZE, false},
+    {"meta_dirs", S_O_META_DIRS, false},
+    {"meta_depth", S_O_META_DEPTH, false},
+    {"meta_branch", S_O_META_BRANCH, false},
+    {"meta_order", S_O_META_ORDER, false},
+    {"meta_shared_dir", S_O_META_SHARED_DIR, true},
+    {"meta_sync", S_O_META_SYNC, true},
+    {"meta_renamed", S_O_META_RENAMED, true},
 };
 
 /* Why an accepted fio option has no effect in rackbench. */
@@ -266,6 +291,7 @@ static const struct {
     {"read", RB_RW_READ},           {"write", RB_RW_WRITE},     {"randread", RB_RW_RANDREAD},
     {"randwrite", RB_RW_RANDWRITE}, {"rw", RB_RW_RW},           {"readwrite", RB_RW_RW},
     {"randrw", RB_RW_RANDRW},       {"rewrite", RB_RW_REWRITE}, {"reread", RB_RW_REREAD},
+    {"meta", RB_RW_META},
 };
 
 /* fio access patterns rackbench does not run. */
@@ -274,19 +300,28 @@ static const char *const s_fio_rw_other[] = {"trim",       "randtrim", "trimwrit
 
 /* Everything one job section sets, inherited from [global]. */
 typedef struct {
-    rb_job_spec_t spec;       /* the fields sent to agents; spec.name unused */
-    bool stonewall;           /* starts a new phase */
-    bool size_set;            /* size= was given */
-    bool bsrange_set;         /* bsrange= was given: it wins over bs=, as in fio */
-    uint64_t bsrange_min;     /* bsrange's smallest IO */
-    uint64_t bsrange_max;     /* bsrange's largest IO */
-    unsigned dir_line;        /* line of the directory= in effect (0: none) */
-    unsigned nrfiles_line;    /* line of the nrfiles= in effect (0: default) */
-    unsigned filename_line;   /* line of the filename= in effect (0: none) */
-    bool filename_abs;        /* filename= was an absolute path ... */
-    char fn_dir[RB_PATH_MAX]; /* ... and this is its folder */
-    const char *name;         /* effective name, points into the work buffer */
-    unsigned name_line;       /* where name was set: section line or name= line */
+    rb_job_spec_t spec;                 /* the fields sent to agents; spec.name unused */
+    bool stonewall;                     /* starts a new phase */
+    bool size_set;                      /* size= was given */
+    bool bsrange_set;                   /* bsrange= was given: it wins over bs=, as in fio */
+    uint64_t bsrange_min;               /* bsrange's smallest IO */
+    uint64_t bsrange_max;               /* bsrange's largest IO */
+    unsigned dir_line;                  /* line of the directory= in effect (0: none) */
+    unsigned nrfiles_line;              /* line of the nrfiles= in effect (0: default) */
+    unsigned filename_line;             /* line of the filename= in effect (0: none) */
+    bool filename_abs;                  /* filename= was an absolute path ... */
+    char fn_dir[RB_PATH_MAX];           /* ... and this is its folder */
+    const char *name;                   /* effective name, points into the work buffer */
+    unsigned name_line;                 /* where name was set: section line or name= line */
+    bool fnfmt_set;                     /* filename_format= was given */
+    unsigned fnfmt_line;                /* ... on this line */
+    rb_meta_op_t meta_ops[S_META_NOPS]; /* rw=meta: the steps, in order */
+    uint32_t nmeta_ops;                 /* entries of meta_ops */
+    unsigned meta_dirs_line;            /* line of the meta_dirs= in effect (0: default) */
+    unsigned meta_depth_line;           /* line of the meta_depth= in effect (0: default) */
+    unsigned meta_shared_line;          /* line of the meta_shared_dir= in effect (0: default) */
+    const char *meta_key;               /* first meta_* option in the job's own section ... */
+    unsigned meta_line;                 /* ... and its line (0: none) */
 } s_opts_t;
 
 /* A name seen so far, for duplicate detection; line 0 marks an empty slot. */
@@ -311,6 +346,7 @@ typedef struct {
     s_opts_t job;                /* the job being read */
     s_section_t section;         /* what the current section is */
     unsigned job_line;           /* line of the current job's section header */
+    bool after_meta;             /* the last job was a metadata job: the next starts a phase */
     s_seen_t *seen;              /* open-addressing set of job names */
     size_t cap_seen;             /* slots in seen, a power of two or 0 */
     size_t nseen;                /* used slots */
@@ -926,6 +962,66 @@ static int s_filename_format_value(s_parser_t *ps, unsigned line, const char *va
     return 0;
 }
 
+/* meta_ops: a comma-separated list of metadata operations, each at most once, in the order
+ * they run. */
+static int s_meta_ops_value(s_parser_t *ps, s_opts_t *o, unsigned line, const char *key,
+                            const char *val)
+{
+    rb_meta_op_t ops[S_META_NOPS];
+    uint32_t n = 0;
+    for (const char *c = val;;) {
+        const char *end = strchr(c, ',');
+        size_t len = end ? (size_t)(end - c) : strlen(c);
+        while (len && (*c == ' ' || *c == '\t')) {
+            c++;
+            len--;
+        }
+        while (len && (c[len - 1] == ' ' || c[len - 1] == '\t'))
+            len--;
+        if (!len)
+            return s_fail(ps, line, "%s=%.64s has an empty entry (a comma-separated list of %s)",
+                          key, val, S_META_OP_LIST);
+        char word[16];
+        rb_meta_op_t op = RB_META_NONE;
+        if (len < sizeof word) {
+            memcpy(word, c, len);
+            word[len] = '\0';
+            op = rb_meta_op_parse(word);
+        }
+        if (op == RB_META_NONE)
+            return s_fail(ps, line, "unknown metadata operation '%.*s' in %s (%s)",
+                          (int)(len > 32 ? 32 : len), c, key, S_META_OP_LIST);
+        for (uint32_t i = 0; i < n; i++)
+            if (ops[i] == op)
+                return s_fail(ps, line, "%s=%.64s lists '%s' twice (each operation runs once)", key,
+                              val, rb_meta_op_name(op));
+        ops[n++] = op; /* at most S_META_NOPS: each of them once */
+        if (!end)
+            break;
+        c = end + 1;
+    }
+    memcpy(o->meta_ops, ops, n * sizeof ops[0]);
+    o->nmeta_ops = n;
+    return 0;
+}
+
+static int s_meta_order_value(s_parser_t *ps, unsigned line, const char *key, const char *val,
+                              uint8_t *random)
+{
+    if (!strcmp(val, "sequential"))
+        *random = 0;
+    else if (!strcmp(val, "random"))
+        *random = 1;
+    else
+        return s_fail(ps, line, "bad value '%.64s' for %s (sequential or random)", val, key);
+    return 0;
+}
+
+static bool s_is_meta_option(s_opt_id_t id)
+{
+    return id >= S_O_META_OPS && id <= S_O_META_RENAMED;
+}
+
 /* Applies key=val to o (the defaults when in [global]). */
 static int s_apply(s_parser_t *ps, s_opts_t *o, const s_option_t *opt, const char *key,
                    const char *val, unsigned line)
@@ -938,6 +1034,11 @@ static int s_apply(s_parser_t *ps, s_opts_t *o, const s_option_t *opt, const cha
 
     if (!*val && opt->id != S_O_DESCRIPTION && opt->id != S_O_DIRECTORY && opt->id != S_O_FILENAME)
         return s_fail(ps, line, "option '%s' has an empty value", key);
+    /* a job's own meta_* option needs rw=meta, checked once the job is read */
+    if (s_is_meta_option(opt->id) && !in_global && !o->meta_line) {
+        o->meta_key = opt->name;
+        o->meta_line = line;
+    }
     switch (opt->id) {
     case S_O_RW:
         return s_rw_value(ps, line, key, val, &js->rw);
@@ -1051,7 +1152,12 @@ static int s_apply(s_parser_t *ps, s_opts_t *o, const s_option_t *opt, const cha
     case S_O_FILENAME:
         return s_filename_value(ps, o, line, key, val);
     case S_O_FILENAME_FORMAT:
-        return s_filename_format_value(ps, line, val, js->filename_format);
+        rc = s_filename_format_value(ps, line, val, js->filename_format);
+        if (rc == 0) {
+            o->fnfmt_set = true;
+            o->fnfmt_line = line;
+        }
+        return rc;
     case S_O_NAME:
         if (in_global)
             return s_fail(ps, line, "option 'name' belongs in a job section, not in [global]");
@@ -1069,6 +1175,35 @@ static int s_apply(s_parser_t *ps, s_opts_t *o, const s_option_t *opt, const cha
         if (rc == 0 && (ps->interval_ns < S_MIN_INTERVAL_NS || ps->interval_ns > S_MAX_INTERVAL_NS))
             return s_fail(ps, line, "sample_interval=%.64s is out of range (100ms..1h)", val);
         return rc;
+    case S_O_META_OPS:
+        return s_meta_ops_value(ps, o, line, key, val);
+    case S_O_META_FILES:
+        return s_size_value(ps, line, key, val, false, &js->meta_files);
+    case S_O_META_FILESIZE:
+        return s_size_value(ps, line, key, val, true, &js->meta_filesize);
+    case S_O_META_DIRS:
+        rc = s_u32_field(ps, line, key, val, 1, S_META_MAX_DIRS, &js->meta_dirs);
+        if (rc == 0)
+            o->meta_dirs_line = line;
+        return rc;
+    case S_O_META_DEPTH:
+        rc = s_u32_field(ps, line, key, val, 0, S_META_MAX_DEPTH, &js->meta_depth);
+        if (rc == 0)
+            o->meta_depth_line = line;
+        return rc;
+    case S_O_META_BRANCH:
+        return s_u32_field(ps, line, key, val, 1, S_META_MAX_DIRS, &js->meta_branch);
+    case S_O_META_ORDER:
+        return s_meta_order_value(ps, line, key, val, &js->meta_random);
+    case S_O_META_SHARED_DIR:
+        rc = s_bool_field(ps, line, key, val, &js->meta_shared);
+        if (rc == 0)
+            o->meta_shared_line = line;
+        return rc;
+    case S_O_META_SYNC:
+        return s_bool_field(ps, line, key, val, &js->meta_sync);
+    case S_O_META_RENAMED:
+        return s_bool_field(ps, line, key, val, &js->meta_renamed);
     }
     return s_fail(ps, line, "internal error: option '%s' has no handler", key);
 }
@@ -1113,12 +1248,78 @@ static long s_seen_add(s_parser_t *ps, const char *name, unsigned line)
     return 0;
 }
 
+static void s_spec_defaults(rb_job_spec_t *js);
+
+/* Settles a metadata job: only the options that shape the file set and its
+ * workers are kept, everything about data IO is left at its default, so
+ * size is 0 and bs 4k. Errors name the job's section line or the option's. */
+static int s_settle_meta(s_parser_t *ps, s_opts_t *o, const char *name, unsigned line)
+{
+    const rb_job_spec_t *js = &o->spec;
+    if (js->filename[0])
+        return s_fail(ps, o->filename_line,
+                      "job '%s': filename= names one file, but rw=meta works on meta_files files "
+                      "(name their set with filename_format)",
+                      name);
+    if (!js->meta_files)
+        return s_fail(ps, line,
+                      "job '%s' has no meta_files (files per worker, required for rw=meta)", name);
+    if (js->meta_dirs > 1 && js->meta_depth > 0)
+        return s_fail(
+            ps, o->meta_dirs_line > o->meta_depth_line ? o->meta_dirs_line : o->meta_depth_line,
+            "job '%s': meta_dirs=%" PRIu32 " and meta_depth=%" PRIu32
+            " together (flat directories or a tree, not both)",
+            name, js->meta_dirs, js->meta_depth);
+    if (js->meta_shared && (js->meta_dirs > 1 || js->meta_depth > 0)) {
+        unsigned at = js->meta_dirs > 1 ? o->meta_dirs_line : o->meta_depth_line;
+        return s_fail(ps, at > o->meta_shared_line ? at : o->meta_shared_line,
+                      "job '%s': meta_shared_dir puts every file in one shared directory: no "
+                      "meta_dirs or meta_depth with it",
+                      name);
+    }
+    rb_job_spec_t m;
+    s_spec_defaults(&m);
+    memcpy(m.name, js->name, sizeof m.name);
+    m.rw = RB_RW_META;
+    m.numjobs = js->numjobs;
+    m.randrepeat = js->randrepeat; /* meta_order=random draws from the job's seed */
+    m.randseed = js->randseed;
+    memcpy(m.directory, js->directory, sizeof m.directory);
+    memcpy(m.filename_format, js->filename_format, sizeof m.filename_format);
+    m.meta_files = js->meta_files;
+    m.meta_filesize = js->meta_filesize;
+    m.meta_dirs = js->meta_dirs;
+    m.meta_depth = js->meta_depth;
+    m.meta_branch = js->meta_branch;
+    m.meta_random = js->meta_random;
+    m.meta_shared = js->meta_shared;
+    m.meta_sync = js->meta_sync;
+    m.meta_renamed = js->meta_renamed;
+    o->spec = m;
+    return 0;
+}
+
 /* Settles what depends on several options (fio semantics) and checks the
  * job as a whole; errors name the job's section line. */
 static int s_settle_job(s_parser_t *ps, s_opts_t *o, const char *name, unsigned line)
 {
     rb_job_spec_t *js = &o->spec;
     char a[64], b[64], c[64];
+
+    if (js->rw == RB_RW_META)
+        return s_settle_meta(ps, o, name, line);
+    if (o->meta_line)
+        return s_fail(ps, o->meta_line, "option '%s' applies only to rw=meta (job '%s' has rw=%s)",
+                      o->meta_key, name, rb_rw_name(js->rw));
+    js->meta_files = 0; /* [global] meta_* options leave other jobs as they are */
+    js->meta_filesize = 0;
+    js->meta_dirs = 0;
+    js->meta_depth = 0;
+    js->meta_branch = 0;
+    js->meta_random = 0;
+    js->meta_shared = 0;
+    js->meta_sync = 0;
+    js->meta_renamed = 0;
 
     /* fio: a filename names the files, so nrfiles is not used */
     if (js->filename[0] && js->nrfiles != 1) {
@@ -1171,6 +1372,137 @@ static int s_settle_job(s_parser_t *ps, s_opts_t *o, const char *name, unsigned 
     return 0;
 }
 
+/* Appends js to the last phase, or to a new one; errors name line. */
+static int s_add_job(s_parser_t *ps, const rb_job_spec_t *js, bool new_phase, unsigned line)
+{
+    const char *name = js->name;
+    if (ps->nphases == 0 || new_phase) {
+        if (ps->nphases == RB_MAX_PHASES)
+            return s_fail(ps, line, "job '%s' starts phase %u, more than %u phases", name,
+                          ps->nphases + 1, RB_MAX_PHASES);
+        if (ps->nphases == ps->cap_phases) {
+            uint32_t cap = ps->cap_phases ? ps->cap_phases * 2 : 4;
+            rb_phase_spec_t *ph = realloc(ps->phases, cap * sizeof *ph);
+            if (!ph)
+                return s_nomem(ps);
+            ps->phases = ph;
+            ps->cap_phases = cap;
+        }
+        rb_phase_spec_t *ph = &ps->phases[ps->nphases++];
+        memset(ph, 0, sizeof *ph);
+        memcpy(ph->name, name, strlen(name) + 1);
+        ps->cap_jobs = 0;
+        ps->phase_workers = 0;
+    }
+    rb_phase_spec_t *ph = &ps->phases[ps->nphases - 1];
+    if (ph->njobs == RB_MAX_JOBS)
+        return s_fail(ps, line, "job '%s': phase '%s' has more than %u jobs", name, ph->name,
+                      RB_MAX_JOBS);
+    if (ps->phase_workers + js->numjobs > RB_MAX_WORKERS)
+        return s_fail(ps, line,
+                      "job '%s': phase '%s' would run %u workers per agent, more than %u "
+                      "(sum of numjobs)",
+                      name, ph->name, ps->phase_workers + js->numjobs, RB_MAX_WORKERS);
+    if (ph->njobs == ps->cap_jobs) {
+        uint32_t cap = ps->cap_jobs ? ps->cap_jobs * 2 : 4;
+        rb_job_spec_t *jobs = realloc(ph->jobs, cap * sizeof *jobs);
+        if (!jobs)
+            return s_nomem(ps);
+        ph->jobs = jobs;
+        ps->cap_jobs = cap;
+    }
+    ph->jobs[ph->njobs++] = *js;
+    ps->phase_workers += js->numjobs;
+    return 0;
+}
+
+/* Adds a name to the set of job names; 0, or -EINVAL naming the first use. */
+static int s_name_unique(s_parser_t *ps, const char *name, unsigned line)
+{
+    long first = s_seen_add(ps, name, line);
+    if (first < 0)
+        return s_nomem(ps);
+    if (first > 0)
+        return s_fail(ps, line, "duplicate job name '%s' (first at line %ld)", name, first);
+    return 0;
+}
+
+/* filename_format of a metadata job: the job's name J unless given, and $jobname
+ * read as J, so that every step works on the same files. */
+static int s_meta_fnfmt(s_parser_t *ps, s_opts_t *o, const char *base, size_t base_len)
+{
+    rb_job_spec_t *js = &o->spec;
+    char out[RB_NAME_MAX];
+    size_t n = 0;
+    if (!o->fnfmt_set) {
+        memcpy(js->filename_format, base, base_len); /* base_len < RB_NAME_MAX */
+        js->filename_format[base_len] = '\0';
+        return 0;
+    }
+    for (const char *c = js->filename_format; *c;) {
+        const char *add = c;
+        size_t len = 1;
+        if (!strncmp(c, "$jobname", 8)) {
+            add = base;
+            len = base_len;
+            c += 8;
+        } else {
+            c++;
+        }
+        if (n + len >= sizeof out)
+            return s_fail(ps, o->fnfmt_line,
+                          "filename_format '%s' with $jobname as '%.*s' is longer than %d "
+                          "characters",
+                          js->filename_format, (int)base_len, base, RB_NAME_MAX - 1);
+        memcpy(out + n, add, len);
+        n += len;
+    }
+    out[n] = '\0';
+    memcpy(js->filename_format, out, n + 1);
+    return 0;
+}
+
+/* Expands a metadata job J into one phase per operation of meta_ops, named
+ * "J.OP". A section "J.OP" with the single operation OP is that step of job J
+ * itself (it is how rb_plan_print writes steps). */
+static int s_finish_meta(s_parser_t *ps, s_opts_t *o, unsigned line)
+{
+    rb_job_spec_t *js = &o->spec;
+    const char *name = js->name;
+    size_t len = strlen(name), base_len = len;
+    if (o->nmeta_ops == 1) {
+        const char *op = rb_meta_op_name(o->meta_ops[0]);
+        size_t n = strlen(op);
+        if (len > n + 1 && name[len - n - 1] == '.' && !strcmp(name + len - n, op))
+            base_len = len - n - 1;
+    }
+    int rc = s_meta_fnfmt(ps, o, name, base_len);
+    if (rc == 0)
+        rc = s_name_unique(ps, name, line);
+    uint8_t renamed = js->meta_renamed;
+    for (uint32_t i = 0; i < o->nmeta_ops && rc == 0; i++) {
+        rb_job_spec_t step = *js;
+        const char *op = rb_meta_op_name(o->meta_ops[i]);
+        if (base_len == len) {
+            if (len + 1 + strlen(op) >= RB_NAME_MAX)
+                return s_fail(ps, o->name_line,
+                              "job '%s': step name '%s.%s' is longer than %d characters", name,
+                              name, op, RB_NAME_MAX - 1);
+            snprintf(step.name, sizeof step.name, "%s.%s", name, op);
+            rc = s_name_unique(ps, step.name, line);
+            if (rc < 0)
+                return rc;
+        }
+        step.meta_op = o->meta_ops[i];
+        step.meta_renamed = renamed;
+        rc = s_add_job(ps, &step, true, line);
+        if (o->meta_ops[i] == RB_META_RENAME)
+            renamed = 1;
+    }
+    ps->after_meta = true;
+    return rc;
+}
+
 /* Checks the job just read and appends it to its phase. */
 static int s_finish_job(s_parser_t *ps)
 {
@@ -1197,50 +1529,14 @@ static int s_finish_job(s_parser_t *ps)
     if (rc < 0)
         return rc;
 
-    long first = s_seen_add(ps, name, line);
-    if (first < 0)
-        return s_nomem(ps);
-    if (first > 0)
-        return s_fail(ps, line, "duplicate job name '%s' (first at line %ld)", name, first);
-
-    if (ps->nphases == 0 || o->stonewall) {
-        if (ps->nphases == RB_MAX_PHASES)
-            return s_fail(ps, line, "job '%s' starts phase %u, more than %u phases", name,
-                          ps->nphases + 1, RB_MAX_PHASES);
-        if (ps->nphases == ps->cap_phases) {
-            uint32_t cap = ps->cap_phases ? ps->cap_phases * 2 : 4;
-            rb_phase_spec_t *ph = realloc(ps->phases, cap * sizeof *ph);
-            if (!ph)
-                return s_nomem(ps);
-            ps->phases = ph;
-            ps->cap_phases = cap;
-        }
-        rb_phase_spec_t *ph = &ps->phases[ps->nphases++];
-        memset(ph, 0, sizeof *ph);
-        memcpy(ph->name, name, len + 1);
-        ps->cap_jobs = 0;
-        ps->phase_workers = 0;
-    }
-    rb_phase_spec_t *ph = &ps->phases[ps->nphases - 1];
-    if (ph->njobs == RB_MAX_JOBS)
-        return s_fail(ps, line, "job '%s': phase '%s' has more than %u jobs", name, ph->name,
-                      RB_MAX_JOBS);
-    if (ps->phase_workers + js->numjobs > RB_MAX_WORKERS)
-        return s_fail(ps, line,
-                      "job '%s': phase '%s' would run %u workers per agent, more than %u "
-                      "(sum of numjobs)",
-                      name, ph->name, ps->phase_workers + js->numjobs, RB_MAX_WORKERS);
-    if (ph->njobs == ps->cap_jobs) {
-        uint32_t cap = ps->cap_jobs ? ps->cap_jobs * 2 : 4;
-        rb_job_spec_t *jobs = realloc(ph->jobs, cap * sizeof *jobs);
-        if (!jobs)
-            return s_nomem(ps);
-        ph->jobs = jobs;
-        ps->cap_jobs = cap;
-    }
-    ph->jobs[ph->njobs++] = *js;
-    ps->phase_workers += js->numjobs;
-    return 0;
+    if (js->rw == RB_RW_META)
+        return s_finish_meta(ps, o, line);
+    rc = s_name_unique(ps, name, line);
+    if (rc < 0)
+        return rc;
+    bool new_phase = o->stonewall || ps->after_meta;
+    ps->after_meta = false;
+    return s_add_job(ps, js, new_phase, line);
 }
 
 static int s_section(s_parser_t *ps, char *s, unsigned line)
@@ -1311,10 +1607,10 @@ static int s_line(s_parser_t *ps, char *raw, unsigned line)
     return s_apply(ps, o, opt, key, val, line);
 }
 
-static void s_defaults(s_opts_t *o)
+/* A job description with every default; the meta_* fields are zero until rw=meta. */
+static void s_spec_defaults(rb_job_spec_t *js)
 {
-    memset(o, 0, sizeof *o);
-    rb_job_spec_t *js = &o->spec;
+    memset(js, 0, sizeof *js);
     js->rw = RB_RW_READ;
     js->bs = S_DEFAULT_BS;
     js->bs_max = S_DEFAULT_BS;
@@ -1331,6 +1627,17 @@ static void s_defaults(s_opts_t *o)
     js->buffer_mode = RB_BUF_RANDOM;
     js->verify = RB_VERIFY_NONE;
     js->do_verify = 1;
+}
+
+static void s_defaults(s_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    s_spec_defaults(&o->spec);
+    o->spec.meta_dirs = 1;
+    o->spec.meta_branch = 1;
+    static const rb_meta_op_t ops[] = {RB_META_CREATE, RB_META_STAT, RB_META_DELETE};
+    memcpy(o->meta_ops, ops, sizeof ops);
+    o->nmeta_ops = sizeof ops / sizeof ops[0];
     o->name = "";
 }
 
@@ -1527,6 +1834,34 @@ static const char *s_rw_print_name(rb_rw_t rw)
     return "read";
 }
 
+/* Writes one step of a metadata job as a section of its own, named "J.OP" with
+ * meta_ops=OP, which re-reads to the same step; data IO options are defaults. */
+static void s_print_meta_step(const rb_plan_t *p, const rb_job_spec_t *js, bool stonewall, FILE *f)
+{
+    char a[64];
+    const char *op = rb_meta_op_name(js->meta_op);
+    fprintf(f, "\n[%s]\n", js->name);
+    if (stonewall)
+        fprintf(f, "stonewall\n");
+    fprintf(f, "rw=meta\n");
+    fprintf(f, "meta_ops=%s\n", op ? op : "create");
+    fprintf(f, "meta_files=%" PRIu64 "\n", js->meta_files);
+    fprintf(f, "meta_filesize=%s\n", rb_fmt_size_exact(a, sizeof a, js->meta_filesize));
+    fprintf(f, "meta_dirs=%" PRIu32 "\n", js->meta_dirs);
+    fprintf(f, "meta_depth=%" PRIu32 "\n", js->meta_depth);
+    fprintf(f, "meta_branch=%" PRIu32 "\n", js->meta_branch);
+    fprintf(f, "meta_order=%s\n", js->meta_random ? "random" : "sequential");
+    fprintf(f, "meta_shared_dir=%d\n", js->meta_shared ? 1 : 0);
+    fprintf(f, "meta_sync=%d\n", js->meta_sync ? 1 : 0);
+    fprintf(f, "meta_renamed=%d\n", js->meta_renamed ? 1 : 0);
+    fprintf(f, "numjobs=%" PRIu32 "\n", js->numjobs);
+    fprintf(f, "randrepeat=%d\n", js->randrepeat ? 1 : 0);
+    fprintf(f, "randseed=%" PRIu64 "\n", js->randseed);
+    if (js->directory[0] || p->directory[0])
+        fprintf(f, "directory=%s\n", js->directory);
+    fprintf(f, "filename_format=%s\n", js->filename_format);
+}
+
 /* Writes one job with every option explicit, in an order that re-reads to the same job. */
 static void s_print_job(const rb_plan_t *p, const rb_job_spec_t *js, bool stonewall, FILE *f)
 {
@@ -1596,8 +1931,12 @@ int rb_plan_print(const rb_plan_t *p, FILE *f)
         fprintf(f, "directory=%s\n", p->directory);
     for (uint32_t i = 0; i < p->nphases; i++) {
         const rb_phase_spec_t *ph = &p->phases[i];
-        for (uint32_t j = 0; j < ph->njobs; j++)
-            s_print_job(p, &ph->jobs[j], i > 0 && j == 0, f);
+        for (uint32_t j = 0; j < ph->njobs; j++) {
+            if (ph->jobs[j].rw == RB_RW_META)
+                s_print_meta_step(p, &ph->jobs[j], i > 0 && j == 0, f);
+            else
+                s_print_job(p, &ph->jobs[j], i > 0 && j == 0, f);
+        }
     }
     if (fflush(f) != 0 || ferror(f))
         return -EIO;

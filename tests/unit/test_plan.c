@@ -108,6 +108,31 @@ static const char s_every[] = "[global]\n"                             /* 1 */
                               "ioengine=null\n"                        /* 55 */
                               "sync=1\n";                              /* 56 */
 
+/* A metadata job between two data jobs, mdtest-like. */
+static const char s_meta[] = "[global]\n"                                  /* 1 */
+                             "directory=/data/md\n"                        /* 2 */
+                             "\n"                                          /* 3 */
+                             "[prep]\n"                                    /* 4 */
+                             "rw=write\n"                                  /* 5 */
+                             "size=1m\n"                                   /* 6 */
+                             "\n"                                          /* 7 */
+                             "[md]\n"                                      /* 8 */
+                             "rw=meta\n"                                   /* 9 */
+                             "meta_ops=create, stat,rename,read ,delete\n" /* 10 */
+                             "meta_files=1k\n"                             /* 11 */
+                             "meta_filesize=4k\n"                          /* 12 */
+                             "meta_depth=3\n"                              /* 13 */
+                             "meta_branch=2\n"                             /* 14 */
+                             "meta_order=random\n"                         /* 15 */
+                             "meta_sync\n"                                 /* 16 */
+                             "numjobs=4\n"                                 /* 17 */
+                             "bs=1M\n"                                     /* 18 */
+                             "iodepth=8\n"                                 /* 19 */
+                             "\n"                                          /* 20 */
+                             "[after]\n"                                   /* 21 */
+                             "rw=read\n"                                   /* 22 */
+                             "size=1m\n";                                  /* 23 */
+
 static rb_plan_t *s_parse_ok(const char *text, size_t len, const char *source)
 {
     rb_plan_t *p = NULL;
@@ -164,6 +189,16 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->do_verify, b->do_verify);
     assert_int_equal(a->verify_fatal, b->verify_fatal);
     assert_int_equal(a->rate, b->rate);
+    assert_int_equal(a->meta_op, b->meta_op);
+    assert_int_equal(a->meta_files, b->meta_files);
+    assert_int_equal(a->meta_filesize, b->meta_filesize);
+    assert_int_equal(a->meta_dirs, b->meta_dirs);
+    assert_int_equal(a->meta_depth, b->meta_depth);
+    assert_int_equal(a->meta_branch, b->meta_branch);
+    assert_int_equal(a->meta_random, b->meta_random);
+    assert_int_equal(a->meta_shared, b->meta_shared);
+    assert_int_equal(a->meta_sync, b->meta_sync);
+    assert_int_equal(a->meta_renamed, b->meta_renamed);
 }
 
 static void s_assert_plan_equal(const rb_plan_t *a, const rb_plan_t *b)
@@ -598,6 +633,86 @@ static const s_bad_t s_bad[] = {
     {"[global]\ninclude common.fio\n", 2, "fio's 'include FILE' is not supported yet"},
     {"[a]\nsize=1M\ngtod_reduse=1\n", 3,
      "unknown option 'gtod_reduse' (did you mean 'gtod_reduce'?)"},
+    /* metadata jobs (rw=meta) */
+    {"[m]\nrw=meta\nmeta_ops=\nmeta_files=1\n", 3, "option 'meta_ops' has an empty value"},
+    {"[m]\nrw=meta\nmeta_ops=create,,stat\nmeta_files=1\n", 3,
+     "meta_ops=create,,stat has an empty entry (a comma-separated list of create, stat, read, "
+     "write, rename, delete)"},
+    {"[m]\nrw=meta\nmeta_ops=create,\nmeta_files=1\n", 3, "has an empty entry"},
+    {"[m]\nrw=meta\nmeta_ops= , \nmeta_files=1\n", 3, "has an empty entry"},
+    {"[m]\nrw=meta\nmeta_ops=create,list\nmeta_files=1\n", 3,
+     "unknown metadata operation 'list' in meta_ops (create, stat, read, write, rename, delete)"},
+    {"[m]\nrw=meta\nmeta_ops=createeeeeeeeeeeeeeeeeeee\nmeta_files=1\n", 3,
+     "unknown metadata operation 'createeeeeeeeeeeeeeeeeeee'"},
+    {"[m]\nrw=meta\nmeta_ops=stat,create,stat\nmeta_files=1\n", 3,
+     "meta_ops=stat,create,stat lists 'stat' twice"},
+    {"[m]\nrw=meta\n", 1, "job 'm' has no meta_files (files per worker, required for rw=meta)"},
+    {"[global]\nrw=meta\n[m]\nmeta_ops=stat\n", 3, "job 'm' has no meta_files"},
+    {"[m]\nrw=meta\nmeta_files=0\n", 3, "meta_files must be greater than 0"},
+    {"[m]\nrw=meta\nmeta_files=many\n", 3, "bad size 'many' for meta_files"},
+    {"[m]\nrw=meta\nmeta_files=1\nmeta_filesize=big\n", 4, "bad size 'big' for meta_filesize"},
+    {"[m]\nrw=meta\nmeta_files=1\nmeta_depth=17\n", 4, "meta_depth=17 is out of range (0..16)"},
+    {"[m]\nrw=meta\nmeta_files=1\nmeta_branch=0\n", 4, "meta_branch=0 is out of range (1..65536)"},
+    {"[m]\nrw=meta\nmeta_files=1\nmeta_dirs=0\n", 4, "meta_dirs=0 is out of range (1..65536)"},
+    {"[m]\nrw=meta\nmeta_files=1\nmeta_dirs=65537\n", 4, "meta_dirs=65537 is out of range"},
+    {"[m]\nrw=meta\nmeta_files=1\nmeta_dirs=4\nmeta_depth=2\n", 5,
+     "job 'm': meta_dirs=4 and meta_depth=2 together (flat directories or a tree, not both)"},
+    {"[global]\nmeta_depth=2\n[m]\nrw=meta\nmeta_dirs=3\nmeta_files=1\n", 5,
+     "meta_dirs=3 and meta_depth=2 together"},
+    {"[global]\nmeta_dirs=3\n[m]\nrw=meta\nmeta_depth=1\nmeta_files=1\n", 5,
+     "meta_dirs=3 and meta_depth=1 together"},
+    {"[m]\nrw=meta\nmeta_files=1\nmeta_shared_dir\nmeta_depth=1\n", 5,
+     "job 'm': meta_shared_dir puts every file in one shared directory: no meta_dirs or "
+     "meta_depth with it"},
+    {"[global]\nmeta_dirs=2\n[m]\nrw=meta\nmeta_files=1\nmeta_shared_dir=1\n", 6,
+     "meta_shared_dir puts every file in one shared directory"},
+    {"[m]\nrw=meta\nmeta_files=1\nmeta_shared_dir=1\nmeta_dirs=3\nmeta_shared_dir=1\n", 6,
+     "meta_shared_dir puts every file in one shared directory"},
+    {"[m]\nrw=meta\nmeta_files=1\nmeta_order=shuffle\n", 4,
+     "bad value 'shuffle' for meta_order (sequential or random)"},
+    {"[m]\nrw=meta\nmeta_files=1\nmeta_shared_dir=maybe\n", 4,
+     "bad value 'maybe' for meta_shared_dir"},
+    {"[m]\nrw=meta\nmeta_files=1\nmeta_sync=2\n", 4, "bad value '2' for meta_sync"},
+    {"[m]\nrw=meta\nmeta_files=1\nmeta_renamed=x\n", 4, "bad value 'x' for meta_renamed"},
+    {"[m]\nrw=meta\nmeta_files=1\nmeta_ops\n", 4, "option 'meta_ops' needs a value"},
+    {"[m]\nrw=meta\nmeta_files=1\nmeta_file=2\n", 4,
+     "unknown option 'meta_file' (did you mean 'meta_files'?)"},
+    {"[w]\nrw=write\nsize=1m\nmeta_files=10\n", 4,
+     "option 'meta_files' applies only to rw=meta (job 'w' has rw=write)"},
+    {"[w]\nmeta_sync\nsize=1m\nmeta_files=10\n", 2,
+     "option 'meta_sync' applies only to rw=meta (job 'w' has rw=read)"},
+    {"[global]\nrw=meta\nmeta_files=1\n[w]\nmeta_order=random\nrw=randrw\nsize=1m\n", 5,
+     "option 'meta_order' applies only to rw=meta (job 'w' has rw=randrw)"},
+    {"[m]\nrw=meta\nmeta_files=1\nfilename=one.dat\n", 4,
+     "job 'm': filename= names one file, but rw=meta works on meta_files files"},
+    {"[global]\nfilename=/mnt/x/f\n[m]\nrw=meta\nmeta_files=1\n", 2,
+     "job 'm': filename= names one file"},
+    {"[m]\nrw=meta\nmeta_files=1\n[m.stat]\nrw=read\nsize=1m\n", 4,
+     "duplicate job name 'm.stat' (first at line 1)"},
+    {"[m.delete]\nrw=read\nsize=1m\n[m]\nrw=meta\nmeta_files=1\n", 4,
+     "duplicate job name 'm.delete' (first at line 1)"},
+    {"[m]\nrw=meta\nmeta_files=1\n[m]\nrw=meta\nmeta_ops=write\nmeta_files=1\n", 4,
+     "duplicate job name 'm' (first at line 1)"},
+    {"[m]\nrw=meta\nmeta_files=1\nmeta_ops=create\n[x]\nname=m.create\nrw=meta\n"
+     "meta_files=1\nmeta_ops=create\n",
+     5, "duplicate job name 'm.create' (first at line 1)"},
+    {"[aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa]\nrw=meta\nmeta_files=1\n"
+     "meta_ops=stat,rename\n",
+     1,
+     "job 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa': step name "
+     "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.rename' is longer than 63 "
+     "characters"},
+    {"[m]\nrw=meta\nmeta_files=1\nname="
+     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+     4, "step name 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.create' is longer"},
+    {"[aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa]\nrw=meta\nmeta_files=1\n"
+     "filename_format=$jobname.$jobname\n",
+     4,
+     "filename_format '$jobname.$jobname' with $jobname as "
+     "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' is longer than 63 characters"},
+    {"[m]\nrw=meta\nmeta_files=1\nfilename_format=a/b\n", 4,
+     "filename_format 'a/b': character '/' is not allowed"},
+    {"[m]\nrw=filecreate\n", 2, "rw=filecreate is not supported yet"},
 };
 
 /* Parses and expects -EINVAL with "t.ini:LINE: " and what in the message. */
@@ -1361,12 +1476,251 @@ static unsigned s_fuzz(const char *seed, unsigned iters)
     return accepted;
 }
 
+/* The wire codec takes the plan's jobs as they are. */
+static void s_assert_codec_accepts(const rb_plan_t *p)
+{
+    rb_msg_t m, d;
+    memset(&m, 0, sizeof m);
+    m.type = RB_MSG_PLAN;
+    snprintf(m.u.plan.run_id, sizeof m.u.plan.run_id, "run1");
+    m.u.plan.interval_ns = p->interval_ns;
+    m.u.plan.nphases = p->nphases;
+    m.u.plan.phases = p->phases;
+    void *buf = NULL;
+    size_t len = 0;
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (rb_msg_encode(&m, &buf, &len, &err) != 0)
+        fail_msg("encode: %s", err.msg);
+    if (rb_msg_decode(buf, len, &d, &err) != 0)
+        fail_msg("decode: %s", err.msg);
+    assert_int_equal(d.u.plan.nphases, p->nphases);
+    for (uint32_t i = 0; i < p->nphases; i++)
+        for (uint32_t j = 0; j < p->phases[i].njobs; j++)
+            s_assert_job_equal(&d.u.plan.phases[i].jobs[j], &p->phases[i].jobs[j]);
+    rb_msg_fini(&d);
+    free(buf);
+}
+
+static void test_meta_expansion(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        rb_meta_op_t op;
+        uint8_t renamed;
+    } steps[] = {
+        {"md.create", RB_META_CREATE, 0}, {"md.stat", RB_META_STAT, 0},
+        {"md.rename", RB_META_RENAME, 0}, {"md.read", RB_META_READ, 1},
+        {"md.delete", RB_META_DELETE, 1},
+    };
+    rb_plan_t *p = s_parse_str(s_meta);
+    assert_int_equal(p->nphases, 7);
+    assert_string_equal(p->phases[0].name, "prep");
+    assert_int_equal(p->phases[0].njobs, 1);
+    assert_int_equal(p->phases[0].jobs[0].meta_op, RB_META_NONE);
+    assert_int_equal(p->phases[0].jobs[0].meta_files, 0);
+    assert_int_equal(p->phases[0].jobs[0].meta_dirs, 0);
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        const rb_phase_spec_t *ph = &p->phases[1 + i];
+        assert_string_equal(ph->name, steps[i].name);
+        assert_int_equal(ph->njobs, 1);
+        const rb_job_spec_t *js = &ph->jobs[0];
+        assert_string_equal(js->name, steps[i].name);
+        assert_int_equal(js->rw, RB_RW_META);
+        assert_int_equal(js->meta_op, steps[i].op);
+        assert_int_equal(js->meta_renamed, steps[i].renamed);
+        assert_int_equal(js->meta_files, 1024);
+        assert_int_equal(js->meta_filesize, 4096);
+        assert_int_equal(js->meta_dirs, 1);
+        assert_int_equal(js->meta_depth, 3);
+        assert_int_equal(js->meta_branch, 2);
+        assert_int_equal(js->meta_random, 1);
+        assert_int_equal(js->meta_shared, 0);
+        assert_int_equal(js->meta_sync, 1);
+        assert_int_equal(js->numjobs, 4);
+        assert_string_equal(js->filename_format, "md");
+        assert_string_equal(js->directory, "/data/md");
+        /* data IO options do not apply: the defaults, whatever the job said */
+        assert_int_equal(js->size, 0);
+        assert_int_equal(js->bs, 4096);
+        assert_int_equal(js->bs_max, 4096);
+        assert_int_equal(js->iodepth, 1);
+        assert_string_equal(js->ioengine, "sync");
+        assert_int_equal(js->nrfiles, 1);
+        assert_int_equal(js->loops, 1);
+    }
+    /* a job after a metadata job starts a new phase without stonewall */
+    assert_string_equal(p->phases[6].name, "after");
+    assert_int_equal(p->phases[6].jobs[0].rw, RB_RW_READ);
+    assert_int_equal(p->phases[6].jobs[0].meta_files, 0);
+    s_assert_round_trip(p);
+    s_assert_codec_accepts(p);
+    rb_plan_destroy(&p);
+
+    /* a metadata job after data jobs starts a new phase too; one without a rename is never
+     * renamed; data jobs around it still share their phases as before */
+    p = s_parse_str("[a]\nsize=1m\n[b]\nsize=1m\n[m]\nrw=meta\nmeta_files=8\n"
+                    "meta_ops=write,create,read\n[c]\nsize=1m\n[d]\nsize=1m\n");
+    assert_int_equal(p->nphases, 5);
+    assert_int_equal(p->phases[0].njobs, 2);
+    assert_string_equal(p->phases[1].name, "m.write");
+    assert_string_equal(p->phases[2].name, "m.create");
+    assert_string_equal(p->phases[3].name, "m.read");
+    for (uint32_t i = 1; i <= 3; i++)
+        assert_int_equal(p->phases[i].jobs[0].meta_renamed, 0);
+    assert_string_equal(p->phases[4].name, "c");
+    assert_int_equal(p->phases[4].njobs, 2);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    /* two metadata jobs one after the other; renamed from the step after the rename on */
+    p = s_parse_str("[x]\nrw=meta\nmeta_files=2\nmeta_ops=rename\n"
+                    "[y]\nrw=meta\nmeta_files=2\nmeta_ops=create,rename,stat,delete\n");
+    assert_int_equal(p->nphases, 5);
+    assert_string_equal(p->phases[0].name, "x.rename");
+    assert_int_equal(p->phases[0].jobs[0].meta_renamed, 0);
+    assert_string_equal(p->phases[0].jobs[0].filename_format, "x");
+    static const uint8_t renamed[] = {0, 0, 1, 1};
+    for (uint32_t i = 0; i < 4; i++) {
+        assert_int_equal(p->phases[1 + i].jobs[0].meta_renamed, renamed[i]);
+        assert_string_equal(p->phases[1 + i].jobs[0].filename_format, "y");
+    }
+    s_assert_round_trip(p);
+    s_assert_codec_accepts(p);
+    rb_plan_destroy(&p);
+
+    /* too many steps for the phase limit: the error names the job that goes over */
+    s_buf_t b = {0};
+    for (unsigned i = 0; i < 43; i++)
+        s_add(&b, "[m%u]\nrw=meta\nmeta_files=1\nmeta_ops=create,stat,read,write,rename,delete\n",
+              i);
+    s_expect_error(b.buf, b.len, 1 + 42 * 4, "job 'm42.rename' starts phase 257, more than 256");
+    free(b.buf);
+}
+
+static void test_meta_defaults(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[m]\nrw=meta\nmeta_files=10\n");
+    assert_int_equal(p->nphases, 3);
+    static const char *const names[] = {"m.create", "m.stat", "m.delete"};
+    static const rb_meta_op_t ops[] = {RB_META_CREATE, RB_META_STAT, RB_META_DELETE};
+    for (uint32_t i = 0; i < 3; i++) {
+        const rb_job_spec_t *js = &p->phases[i].jobs[0];
+        assert_string_equal(p->phases[i].name, names[i]);
+        assert_int_equal(js->meta_op, ops[i]);
+        assert_int_equal(js->meta_files, 10);
+        assert_int_equal(js->meta_filesize, 0);
+        assert_int_equal(js->meta_dirs, 1);
+        assert_int_equal(js->meta_depth, 0);
+        assert_int_equal(js->meta_branch, 1);
+        assert_int_equal(js->meta_random, 0);
+        assert_int_equal(js->meta_shared, 0);
+        assert_int_equal(js->meta_sync, 0);
+        assert_int_equal(js->meta_renamed, 0);
+        assert_int_equal(js->numjobs, 1);
+        assert_int_equal(js->randseed, 0x89);
+        assert_string_equal(js->filename_format, "m");
+        assert_string_equal(js->directory, "");
+    }
+    s_assert_round_trip(p);
+    s_assert_codec_accepts(p);
+    rb_plan_destroy(&p);
+
+    /* meta options in [global] are inherited by metadata jobs and leave the others alone;
+     * an explicit filename_format is kept, $jobname read as the job's name */
+    p = s_parse_str("[global]\n"
+                    "meta_files=5\nmeta_ops=write\nmeta_filesize=1k\nmeta_dirs=16\n"
+                    "meta_shared_dir\nmeta_order=sequential\nfilename_format=$jobname-set.$jobnum\n"
+                    "[data]\nsize=1m\n"
+                    "[md]\nrw=meta\nmeta_shared_dir=0\nmeta_dirs=1\nmeta_depth=16\n"
+                    "[md2]\nrw=meta\nmeta_sync=yes\nmeta_dirs=1\n");
+    assert_int_equal(p->nphases, 3);
+    const rb_job_spec_t *d = &p->phases[0].jobs[0];
+    assert_int_equal(d->meta_files, 0);
+    assert_int_equal(d->meta_dirs, 0);
+    assert_int_equal(d->meta_shared, 0);
+    assert_string_equal(d->filename_format, "$jobname-set.$jobnum");
+    const rb_job_spec_t *m = &p->phases[1].jobs[0];
+    assert_string_equal(m->name, "md.write");
+    assert_int_equal(m->meta_op, RB_META_WRITE);
+    assert_int_equal(m->meta_files, 5);
+    assert_int_equal(m->meta_filesize, 1024);
+    assert_int_equal(m->meta_dirs, 1);
+    assert_int_equal(m->meta_depth, 16);
+    assert_int_equal(m->meta_shared, 0);
+    assert_string_equal(m->filename_format, "md-set.$jobnum");
+    const rb_job_spec_t *m2 = &p->phases[2].jobs[0];
+    assert_string_equal(m2->name, "md2.write");
+    assert_int_equal(m2->meta_dirs, 1);
+    assert_int_equal(m2->meta_shared, 1);
+    assert_int_equal(m2->meta_sync, 1);
+    assert_string_equal(m2->filename_format, "md2-set.$jobnum");
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    /* a section named J.OP with the single operation OP is that step of J: its files are J's,
+     * so steps written one by one share their files; meta_renamed may be given */
+    p = s_parse_str("[t.create]\nrw=meta\nmeta_files=3\nmeta_ops=create\nmeta_depth=2\n"
+                    "[t.rename]\nrw=meta\nmeta_files=3\nmeta_ops=rename\nmeta_depth=2\n"
+                    "[t.delete]\nrw=meta\nmeta_files=3\nmeta_ops=delete\nmeta_depth=2\n"
+                    "meta_renamed\n"
+                    "[u.stat]\nrw=meta\nmeta_files=3\nmeta_ops=create\n");
+    assert_int_equal(p->nphases, 4);
+    assert_string_equal(p->phases[0].name, "t.create");
+    assert_string_equal(p->phases[1].name, "t.rename");
+    assert_string_equal(p->phases[2].name, "t.delete");
+    for (uint32_t i = 0; i < 3; i++) {
+        assert_string_equal(p->phases[i].jobs[0].filename_format, "t");
+        assert_int_equal(p->phases[i].jobs[0].meta_renamed, i == 2);
+    }
+    assert_string_equal(p->phases[3].name, "u.stat.create");
+    assert_string_equal(p->phases[3].jobs[0].filename_format, "u.stat");
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
+static void test_meta_print(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\ndirectory=/d\n[m]\nrw=meta\nmeta_files=2k\n"
+                               "meta_ops=create,rename\nmeta_filesize=8k\nmeta_branch=3\n");
+    char *text = s_print(p, NULL);
+    static const char want[] = "\n[m.rename]\n"
+                               "stonewall\n"
+                               "rw=meta\n"
+                               "meta_ops=rename\n"
+                               "meta_files=2048\n"
+                               "meta_filesize=8k\n"
+                               "meta_dirs=1\n"
+                               "meta_depth=0\n"
+                               "meta_branch=3\n"
+                               "meta_order=sequential\n"
+                               "meta_shared_dir=0\n"
+                               "meta_sync=0\n"
+                               "meta_renamed=0\n"
+                               "numjobs=1\n"
+                               "randrepeat=1\n"
+                               "randseed=137\n"
+                               "directory=/d\n"
+                               "filename_format=m\n";
+    if (!strstr(text, want))
+        fail_msg("printed plan lacks the rename step:\n%s", text);
+    assert_non_null(strstr(text, "\n[m.create]\nrw=meta\nmeta_ops=create\n"));
+    assert_null(strstr(text, "\nbs="));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
 static void test_fuzz(void **state)
 {
     (void)state;
     /* the mutations must leave some plans valid, or the round trip is not exercised */
     assert_true(s_fuzz(s_full, 20000) > 100);
     assert_true(s_fuzz(s_every, 20000) > 100);
+    assert_true(s_fuzz(s_meta, 20000) > 100);
 }
 
 int main(void)
@@ -1389,6 +1743,9 @@ int main(void)
         cmocka_unit_test(test_ignored_notes),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_load),
+        cmocka_unit_test(test_meta_expansion),
+        cmocka_unit_test(test_meta_defaults),
+        cmocka_unit_test(test_meta_print),
         cmocka_unit_test(test_fuzz),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
