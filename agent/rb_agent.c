@@ -184,6 +184,17 @@ static int s_check_job(const rb_job_spec_t *js, rb_err_t *err)
     if (!ops)
         return rb_err_set(err, -ENOENT, "job %s: ioengine=%s is not in this agent (it has %s)",
                           js->name, eng, rb_engine_names());
+    if (js->rw == RB_RW_META) {
+        if (js->meta_op == RB_META_NONE || js->meta_files == 0 || js->numjobs == 0)
+            return rb_err_set(err, -EINVAL, "job %s: a metadata step needs an operation and files",
+                              js->name);
+        if (js->meta_shared && (js->meta_dirs > 1 || js->meta_depth))
+            return rb_err_set(err, -EINVAL,
+                              "job %s: meta_shared_dir puts every file in one folder: no "
+                              "meta_dirs or meta_depth",
+                              js->name);
+        return 0;
+    }
     if (js->bs == 0 || js->numjobs == 0 || rb_job_filesize(js) < js->bs)
         return rb_err_set(err, -EINVAL, "job %s: bs=%llu, file size %llu, numjobs=%u", js->name,
                           (unsigned long long)js->bs, (unsigned long long)rb_job_filesize(js),

@@ -24,6 +24,7 @@ struct rb_layout {
     s_ent_t *tab; /* open addressing, cap entries */
     uint64_t cap;
     uint32_t nitems, capitems;
+    uint64_t meta_need[RB_MAX_RUNDIRS]; /* bytes metadata steps create, per run folder */
     rb_layout_item_t *items;
 };
 
@@ -113,6 +114,13 @@ rb_layout_t *rb_layout_new(const rb_msg_plan_t *pl, int *const *rundirs, const c
                 uint64_t end = js->offset + rb_job_filesize(js);
                 if (!rb_job_uses_files(js))
                     continue; /* the null engine needs neither space nor layout */
+                if (js->rw == RB_RW_META) {
+                    /* its steps make their own files: count the space once */
+                    if (walk == 0 && js->meta_op == RB_META_CREATE)
+                        l->meta_need[rundirs[p][j]] +=
+                            (uint64_t)js->numjobs * js->meta_files * js->meta_filesize;
+                    continue;
+                }
                 for (uint32_t w = 0; w < s_workers(js); w++) {
                     for (uint32_t f = 0; f < s_files(js); f++) {
                         char name[RB_NAME_MAX * 2];
@@ -177,7 +185,7 @@ void rb_layout_destroy(rb_layout_t **p)
 
 uint64_t rb_layout_need(const rb_layout_t *l, int rundir)
 {
-    uint64_t n = 0;
+    uint64_t n = rundir >= 0 && rundir < RB_MAX_RUNDIRS ? l->meta_need[rundir] : 0;
     for (uint64_t i = 0; i < l->cap; i++)
         if (l->tab[i].used && l->tab[i].rundir == rundir)
             n += l->tab[i].max_end;

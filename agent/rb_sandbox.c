@@ -18,7 +18,12 @@ typedef struct s_rundir {
     int fd;                 /* O_DIRECTORY fd of path, or -1 once removed */
 } s_rundir_t;
 
+#define S_MAX_SHARED 16
+
 struct rb_sandbox {
+    char node[RB_NAME_MAX]; /* node name, from the first run folder */
+    int nshared;            /* shared folders used by the current run */
+    char shared[S_MAX_SHARED][RB_PATH_MAX];
     uint32_t nroots;                    /* roots added */
     char roots[RB_MAX_ROOTS][PATH_MAX]; /* resolved root paths */
     int nrundirs;                       /* run folders made for the current run */
@@ -154,6 +159,7 @@ int rb_sandbox_rundir(rb_sandbox_t *sb, const char *resolved_dir, const char *ru
     }
     s_rundir_t *rd = &sb->rundirs[sb->nrundirs];
     snprintf(rd->path, sizeof rd->path, "%s", path);
+    snprintf(sb->node, sizeof sb->node, "%s", node);
     rd->fd = fd;
     return sb->nrundirs++;
 }
@@ -194,35 +200,115 @@ int64_t rb_sandbox_file_size(rb_sandbox_t *sb, int idx, const char *name)
     return S_ISREG(st.st_mode) ? (int64_t)st.st_size : -EEXIST;
 }
 
+const char *rb_sandbox_node(const rb_sandbox_t *sb)
+{
+    return sb->node;
+}
+
+int rb_sandbox_shared_dir(rb_sandbox_t *sb, int idx, const char *run_id, rb_err_t *err)
+{
+    char path[RB_PATH_MAX];
+    struct stat st;
+    if (idx < 0 || idx >= sb->nrundirs)
+        return rb_err_set(err, -EINVAL, "shared folder: no such run folder");
+    const char *rd = sb->rundirs[idx].path;
+    const char *slash = strrchr(rd, '/');
+    int n = snprintf(path, sizeof path, "%.*s/rackbench.%s.shared", (int)(slash - rd), rd, run_id);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return rb_err_set(err, -ENAMETOOLONG, "shared folder beside %s: path too long", rd);
+    if (mkdir(path, 0755) < 0 && errno != EEXIST)
+        return rb_err_set(err, -errno, "shared folder %s: %s", path, strerror(errno));
+    if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+        return rb_err_set(err, -ENOTDIR, "shared folder %s: not a plain folder", path);
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return rb_err_set(err, -errno, "shared folder %s: %s", path, strerror(errno));
+    int known = 0;
+    for (int i = 0; i < sb->nshared; i++)
+        known |= strcmp(sb->shared[i], path) == 0;
+    if (!known && sb->nshared < S_MAX_SHARED)
+        snprintf(sb->shared[sb->nshared++], RB_PATH_MAX, "%s", path);
+    return fd;
+}
+
+/* Removes what folder fd holds, subfolders included; counts the files. */
+static int s_rm_tree(int fd, const char *path, uint64_t *removed, rb_err_t *err)
+{
+    int rc = 0, dfd = dup(fd);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!d) {
+        if (dfd >= 0)
+            close(dfd);
+        return rb_err_set(err, -errno, "clean %s: %s", path, strerror(errno));
+    }
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        struct stat st;
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+            char sub[RB_PATH_MAX];
+            snprintf(sub, sizeof sub, "%s/%s", path, de->d_name);
+            int cfd = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (cfd >= 0) {
+                int r = s_rm_tree(cfd, sub, removed, err);
+                close(cfd);
+                if (r < 0 && !rc)
+                    rc = r;
+            }
+            if (unlinkat(fd, de->d_name, AT_REMOVEDIR) < 0 && !rc)
+                rc = rb_err_set(err, -errno, "remove %s: %s", sub, strerror(errno));
+        } else if (unlinkat(fd, de->d_name, 0) == 0) {
+            (*removed)++;
+        } else if (!rc) {
+            rc = rb_err_set(err, -errno, "remove %s/%s: %s", path, de->d_name, strerror(errno));
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+/* Removes this node's files from a shared folder, and the folder once empty. */
+static int s_clean_shared(rb_sandbox_t *sb, const char *path, uint64_t *removed, rb_err_t *err)
+{
+    int rc = 0;
+    size_t nl = strlen(sb->node);
+    DIR *d = opendir(path);
+    if (!d)
+        return errno == ENOENT ? 0 : rb_err_set(err, -errno, "clean %s: %s", path, strerror(errno));
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (strncmp(de->d_name, sb->node, nl) != 0 || de->d_name[nl] != '.')
+            continue;
+        if (unlinkat(dirfd(d), de->d_name, 0) == 0)
+            (*removed)++;
+        else if (!rc)
+            rc = rb_err_set(err, -errno, "remove %s/%s: %s", path, de->d_name, strerror(errno));
+    }
+    closedir(d);
+    rmdir(path); /* fails while other agents still have files there */
+    return rc;
+}
+
 int rb_sandbox_cleanup(rb_sandbox_t *sb, uint64_t *removed, rb_err_t *err)
 {
     int rc = 0;
+    for (int i = 0; i < sb->nshared; i++) {
+        int r = s_clean_shared(sb, sb->shared[i], removed, err);
+        if (r < 0 && !rc)
+            rc = r;
+    }
+    sb->nshared = 0;
     for (int i = 0; i < sb->nrundirs; i++) {
         s_rundir_t *rd = &sb->rundirs[i];
         if (rd->fd < 0)
             continue;
-        int dfd = dup(rd->fd);
-        DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-        if (!d) {
-            rc = rb_err_set(err, -errno, "clean %s: %s", rd->path, strerror(errno));
-            if (dfd >= 0)
-                close(dfd);
-        } else {
-            struct dirent *de;
-            while ((de = readdir(d))) {
-                if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-                    continue;
-                if (unlinkat(rd->fd, de->d_name, 0) == 0)
-                    (*removed)++;
-                else
-                    rc = rb_err_set(err, -errno, "remove %s/%s: %s", rd->path, de->d_name,
-                                    strerror(errno));
-            }
-            closedir(d);
-        }
+        int r = s_rm_tree(rd->fd, rd->path, removed, err);
+        if (r < 0 && !rc)
+            rc = r;
         close(rd->fd);
         rd->fd = -1;
-        if (rmdir(rd->path) < 0)
+        if (rmdir(rd->path) < 0 && !rc)
             rc = rb_err_set(err, -errno, "remove %s: %s", rd->path, strerror(errno));
     }
     sb->nrundirs = 0;

@@ -57,8 +57,19 @@ int rb_sandbox_open(rb_sandbox_t *sb, int idx, const char *name, int flags, rb_e
 /* Size of file name in run folder idx, or -errno (-ENOENT when absent). */
 int64_t rb_sandbox_file_size(rb_sandbox_t *sb, int idx, const char *name);
 
-/* Removes every file in every run folder and the folders themselves; adds
- * the count of removed files to *removed. 0 or the first -errno (err set). */
+/* This agent's node name, as given when its first run folder was made ("" before). */
+const char *rb_sandbox_node(const rb_sandbox_t *sb);
+
+/* Opens (making it if missing) the folder "DIR/rackbench.RUN.shared" beside run
+ * folder idx, shared by every agent of the run that writes in DIR (a shared
+ * file system, or local agents with one root). Files the agent puts there must
+ * start with "NODE."; cleanup removes those and the folder once it is empty.
+ * Returns a directory fd the caller closes, or -errno with err set. */
+int rb_sandbox_shared_dir(rb_sandbox_t *sb, int idx, const char *run_id, rb_err_t *err);
+
+/* Removes every file in every run folder and the folders themselves
+ * (subfolders included), and this node's files in shared folders; adds the
+ * count of removed files to *removed. 0 or the first -errno (err set). */
 int rb_sandbox_cleanup(rb_sandbox_t *sb, uint64_t *removed, rb_err_t *err);
 
 #endif

@@ -78,6 +78,23 @@ static void s_json_jobs(rb_jw_t *w, const rb_phase_agg_t *a)
     rb_jw_arr_end(w);
 }
 
+/* Per-worker operation rates (ops / own time): sum, min, avg, max. */
+static void s_op_rates(const rb_phase_agg_t *a, double out[4])
+{
+    uint32_t n = 0;
+    out[0] = out[1] = out[2] = out[3] = 0;
+    for (uint32_t i = 0; i < a->nrows; i++) {
+        if (a->rows[i].time_s <= 0)
+            continue;
+        double r = (double)a->rows[i].ops / a->rows[i].time_s;
+        out[0] += r;
+        out[1] = n == 0 || r < out[1] ? r : out[1];
+        out[3] = r > out[3] ? r : out[3];
+        n++;
+    }
+    out[2] = n ? out[0] / n : 0;
+}
+
 static void s_iso_time(char *buf, size_t len, uint64_t wall_ns)
 {
     time_t t = (time_t)(wall_ns / 1000000000ULL);
@@ -133,6 +150,14 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
             rb_jw_str(&w, NULL, sp->jobs[j].name);
         rb_jw_arr_end(&w);
         rb_jw_bool(&w, "partial", a->partial);
+        if (sp->njobs && sp->jobs[0].rw == RB_RW_META) {
+            const rb_job_spec_t *mj = &sp->jobs[0];
+            rb_jw_str(&w, "meta_op", rb_meta_op_name(mj->meta_op));
+            rb_jw_str(&w, "meta_order", mj->meta_random ? "random" : "sequential");
+            rb_jw_str(&w, "meta_set", mj->filename_format);
+            rb_jw_u64(&w, "meta_files_per_worker", mj->meta_files);
+            rb_jw_bool(&w, "meta_shared_dir", mj->meta_shared);
+        }
         rb_jw_str(&w, "ioengine", a->njobs ? a->jobs[0].ioengine : "sync");
         rb_jw_u64(&w, "iodepth", a->njobs ? a->jobs[0].iodepth : 1);
         rb_jw_u64(&w, "workers", a->nworkers);
@@ -162,6 +187,14 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
         rb_jw_num(&w, "stonewall_s", a->stonewall_s);
         rb_jw_num(&w, "iops", a->iops);
         rb_jw_num(&w, "start_skew_s", a->start_skew_s);
+        double opr[4];
+        s_op_rates(a, opr);
+        rb_jw_num(&w, "sum_of_rates_iops", opr[0]);
+        rb_jw_obj_begin(&w, "worker_iops");
+        rb_jw_num(&w, "min", opr[1]);
+        rb_jw_num(&w, "avg", opr[2]);
+        rb_jw_num(&w, "max", opr[3]);
+        rb_jw_obj_end(&w);
         rb_jw_obj_begin(&w, "worker_bw");
         rb_jw_num(&w, "min", a->worker_bw_min);
         rb_jw_num(&w, "avg", a->worker_bw_avg);
@@ -210,6 +243,73 @@ static const char *s_bw(char *buf, size_t len, double bw)
     return rb_fmt_bw(buf, len, bw);
 }
 
+/* One row per node of a phase. */
+static void s_text_nodes(FILE *f, const rb_phase_agg_t *a)
+{
+    char b1[64], b2[64];
+    fprintf(f, "  %-16s %-10s %-8s %12s %24s %10s\n", "node", "rack", "status", "bytes",
+            "bandwidth", "IOPS");
+    for (uint32_t n = 0; n < a->nnodes; n++) {
+        const rb_agg_node_t *an = &a->nodes[n];
+        fprintf(f, "  %-16s %-10s %-8s %12s %24s %10.0f\n", an->name, an->rack,
+                rb_node_status_name(an->status), rb_fmt_size(b1, sizeof b1, (double)an->bytes),
+                rb_fmt_bw(b2, sizeof b2, an->bw), an->iops);
+        if (an->error[0])
+            fprintf(f, "    error: %s\n", an->error);
+    }
+}
+
+/* bonnie++'s table: per file set and order, the rate of each metadata step. */
+static void s_text_meta(const rb_run_result_t *r, FILE *f)
+{
+    static const rb_meta_op_t cols[] = {RB_META_CREATE, RB_META_STAT,   RB_META_READ,
+                                        RB_META_WRITE,  RB_META_RENAME, RB_META_DELETE};
+    int header = 0;
+    for (uint32_t p = 0; p < r->nphases; p++) {
+        const rb_job_spec_t *mj = r->specs[p].njobs ? &r->specs[p].jobs[0] : NULL;
+        int first = 1;
+        if (!mj || mj->rw != RB_RW_META)
+            continue;
+        /* one row per (file set, order), at its first step */
+        for (uint32_t q = 0; q < p && first; q++) {
+            const rb_job_spec_t *o = r->specs[q].njobs ? &r->specs[q].jobs[0] : NULL;
+            if (o && o->rw == RB_RW_META && o->meta_random == mj->meta_random &&
+                strcmp(o->filename_format, mj->filename_format) == 0)
+                first = 0;
+        }
+        if (!first)
+            continue;
+        if (!header) {
+            fprintf(f, "\nmetadata, operations/s over all nodes (bonnie++ style; each step is a "
+                       "phase above)\n");
+            fprintf(f, "  %-16s %-10s %9s", "file set", "order", "files");
+            for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
+                fprintf(f, " %9s", rb_meta_op_name(cols[c]));
+            fputc('\n', f);
+            header = 1;
+        }
+        fprintf(f, "  %-16s %-10s %9" PRIu64, mj->filename_format,
+                mj->meta_random ? "random" : "sequential", r->phases[p].ops + r->phases[p].errors);
+        for (size_t c = 0; c < sizeof cols / sizeof *cols; c++) {
+            double rate = -1;
+            for (uint32_t q = p; q < r->nphases; q++) {
+                const rb_job_spec_t *o = r->specs[q].njobs ? &r->specs[q].jobs[0] : NULL;
+                if (o && o->rw == RB_RW_META && o->meta_op == cols[c] &&
+                    o->meta_random == mj->meta_random &&
+                    strcmp(o->filename_format, mj->filename_format) == 0) {
+                    rate = r->phases[q].iops;
+                    break;
+                }
+            }
+            if (rate < 0)
+                fprintf(f, " %9s", "-");
+            else
+                fprintf(f, " %9.0f", rate);
+        }
+        fputc('\n', f);
+    }
+}
+
 int rb_report_text(const rb_run_result_t *r, FILE *f)
 {
     char when[32], b1[64], b2[64], b3[64];
@@ -229,12 +329,39 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
     for (uint32_t p = 0; p < r->nphases; p++) {
         const rb_phase_agg_t *a = &r->phases[p];
         const rb_phase_spec_t *sp = &r->specs[p];
-        fprintf(f, "\nphase %u/%u  %s  %s bs=%s %s %s qd%u  %u job%s, %u workers on %u nodes%s\n",
-                p + 1, r->nphases, a->name, rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?",
-                rb_fmt_size_exact(b1, sizeof b1, a->bs), a->direct ? "direct" : "buffered",
-                a->njobs ? a->jobs[0].ioengine : "sync", a->njobs ? a->jobs[0].iodepth : 1,
-                sp->njobs, sp->njobs == 1 ? "" : "s", a->nworkers, a->nnodes,
-                a->partial ? "  PARTIAL" : "");
+        if (sp->njobs && sp->jobs[0].rw == RB_RW_META)
+            fprintf(f,
+                    "\nphase %u/%u  %s  meta %s %s, %" PRIu64
+                    " files a worker%s, %u workers on %u nodes%s\n",
+                    p + 1, r->nphases, a->name, rb_meta_op_name(sp->jobs[0].meta_op),
+                    sp->jobs[0].meta_random ? "random" : "sequential", sp->jobs[0].meta_files,
+                    sp->jobs[0].meta_shared ? " in one shared folder" : "", a->nworkers, a->nnodes,
+                    a->partial ? "  PARTIAL" : "");
+        else
+            fprintf(f,
+                    "\nphase %u/%u  %s  %s bs=%s %s %s qd%u  %u job%s, %u workers on %u nodes%s\n",
+                    p + 1, r->nphases, a->name, rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?",
+                    rb_fmt_size_exact(b1, sizeof b1, a->bs), a->direct ? "direct" : "buffered",
+                    a->njobs ? a->jobs[0].ioengine : "sync", a->njobs ? a->jobs[0].iodepth : 1,
+                    sp->njobs, sp->njobs == 1 ? "" : "s", a->nworkers, a->nnodes,
+                    a->partial ? "  PARTIAL" : "");
+        if (sp->njobs && sp->jobs[0].rw == RB_RW_META) {
+            /* metadata: operations are the figure; bytes only when files have content */
+            double opr[4];
+            s_op_rates(a, opr);
+            fprintf(f, "  %-28s %.0f ops/s\n", "aggregate (parent sees)", a->iops);
+            fprintf(f, "  %-28s %.0f ops/s\n", "sum of rates (children see)", opr[0]);
+            fprintf(f, "  %-28s min %.0f  avg %.0f  max %.0f ops/s\n", "per worker", opr[1], opr[2],
+                    opr[3]);
+            fprintf(f, "  %-28s %" PRIu64 " ops, %s in %.3f s, %" PRIu64 " errors\n", "done",
+                    a->ops, rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
+            fprintf(f, "  %-28s %.3f ms\n", "start skew", a->start_skew_s * 1e3);
+            s_text_lat(f, "latency", &a->hist);
+            if (a->error_code)
+                fprintf(f, "  %-28s %s: %s\n", "first error", a->error_node, a->error);
+            s_text_nodes(f, a);
+            continue;
+        }
         fprintf(f, "  %-28s %s\n", "aggregate (parent sees)", s_bw(b1, sizeof b1, a->aggregate_bw));
         fprintf(f, "  %-28s %s\n", "sum of rates (children see)",
                 s_bw(b1, sizeof b1, a->sum_of_rates_bw));
@@ -265,17 +392,9 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
                         aj->ioengine, aj->iodepth, s_bw(b1, sizeof b1, aj->bw), aj->iops);
                 s_text_lat(f, "    latency", aj->hist);
             }
-        fprintf(f, "  %-16s %-10s %-8s %12s %24s %10s\n", "node", "rack", "status", "bytes",
-                "bandwidth", "IOPS");
-        for (uint32_t n = 0; n < a->nnodes; n++) {
-            const rb_agg_node_t *an = &a->nodes[n];
-            fprintf(f, "  %-16s %-10s %-8s %12s %24s %10.0f\n", an->name, an->rack,
-                    rb_node_status_name(an->status), rb_fmt_size(b1, sizeof b1, (double)an->bytes),
-                    s_bw(b2, sizeof b2, an->bw), an->iops);
-            if (an->error[0])
-                fprintf(f, "    error: %s\n", an->error);
-        }
+        s_text_nodes(f, a);
     }
+    s_text_meta(r, f);
     fflush(f);
     return ferror(f) ? -EIO : 0;
 }

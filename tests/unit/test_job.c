@@ -343,6 +343,110 @@ static void test_sync_and_rate(void **state)
     s_drop(&sb);
 }
 
+static rb_job_spec_t s_meta(const char *set, rb_meta_op_t op, uint64_t files, int random)
+{
+    rb_job_spec_t j = s_job(set, RB_RW_META, "sync", 4096, 0);
+    snprintf(j.name, sizeof j.name, "%s.%s", set, rb_meta_op_name(op));
+    snprintf(j.filename_format, sizeof j.filename_format, "%s", set);
+    j.meta_op = op;
+    j.meta_files = files;
+    j.meta_random = (uint8_t)random;
+    j.meta_dirs = 1;
+    j.numjobs = 2;
+    return j;
+}
+
+/* Counts regular files below a path. */
+static int s_files_below(const char *path)
+{
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "find '%s' -type f | wc -l", path);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    if (p && fscanf(p, "%d", &n) != 1)
+        n = -1;
+    if (p)
+        pclose(p);
+    return n;
+}
+
+/* create, stat, write, read, rename, delete: every file once per step, in order
+ * and in a random permutation; files really appear and really go. */
+static void test_meta_steps(void **state)
+{
+    (void)state;
+    for (int random = 0; random < 2; random++) {
+        int rd;
+        rb_sandbox_t *sb = s_sandbox("meta", &rd);
+        rb_msg_done_t done;
+        rb_job_stat_t js;
+        char msg[RB_ERR_MSG_MAX];
+        rb_meta_op_t ops[] = {RB_META_CREATE, RB_META_STAT,   RB_META_WRITE,
+                              RB_META_READ,   RB_META_RENAME, RB_META_DELETE};
+        int renamed = 0;
+        for (size_t o = 0; o < sizeof ops / sizeof *ops; o++) {
+            rb_job_spec_t j = s_meta("set", ops[o], 1000, random);
+            j.meta_dirs = 7;
+            j.meta_filesize = ops[o] == RB_META_CREATE ? 0 : 512;
+            j.meta_renamed = (uint8_t)renamed;
+            renamed |= ops[o] == RB_META_RENAME;
+            assert_int_equal(s_run(sb, rd, &j, &done, &js, msg), 0);
+            assert_int_equal(js.ops, 2000); /* 2 workers × 1000 files, each once */
+            assert_int_equal(js.errors, 0);
+            if (ops[o] == RB_META_CREATE)
+                assert_int_equal(s_files_below(rb_sandbox_rundir_path(sb, rd)), 2000);
+            if (ops[o] == RB_META_READ)
+                assert_int_equal(js.read_bytes, 2000 * 512);
+        }
+        assert_int_equal(s_files_below(rb_sandbox_rundir_path(sb, rd)), 0);
+        s_drop(&sb);
+    }
+}
+
+/* A tree like mdtest -z 2 -b 3: nine leaf folders hold the files. */
+static void test_meta_tree(void **state)
+{
+    (void)state;
+    int rd;
+    rb_sandbox_t *sb = s_sandbox("tree", &rd);
+    rb_msg_done_t done;
+    rb_job_stat_t js;
+    char msg[RB_ERR_MSG_MAX], leaf[4400];
+    rb_job_spec_t j = s_meta("t", RB_META_CREATE, 90, 0);
+    j.meta_depth = 2;
+    j.meta_branch = 3;
+    j.numjobs = 1;
+    assert_int_equal(s_run(sb, rd, &j, &done, &js, msg), 0);
+    snprintf(leaf, sizeof leaf, "%s/t.0/d2/d1", rb_sandbox_rundir_path(sb, rd));
+    assert_int_equal(s_files_below(leaf), 10);
+    assert_int_equal(s_files_below(rb_sandbox_rundir_path(sb, rd)), 90);
+    s_drop(&sb);
+}
+
+/* Failures are counted and named, not fatal: creating files that exist,
+ * deleting files that do not. */
+static void test_meta_errors(void **state)
+{
+    (void)state;
+    int rd;
+    rb_sandbox_t *sb = s_sandbox("merr", &rd);
+    rb_msg_done_t done;
+    rb_job_stat_t js;
+    char msg[RB_ERR_MSG_MAX];
+    rb_job_spec_t j = s_meta("e", RB_META_CREATE, 50, 0);
+    assert_int_equal(s_run(sb, rd, &j, &done, &js, msg), 0);
+    assert_int_equal(s_run(sb, rd, &j, &done, &js, msg), -EEXIST);
+    assert_int_equal(js.errors, 100);
+    assert_int_equal(js.ops, 0);
+    assert_non_null(strstr(msg, "create: File exists"));
+    assert_non_null(strstr(msg, "e.0"));
+    j = s_meta("e", RB_META_DELETE, 60, 1);
+    assert_int_equal(s_run(sb, rd, &j, &done, &js, msg), -ENOENT);
+    assert_int_equal(js.ops, 100);
+    assert_int_equal(js.errors, 20);
+    s_drop(&sb);
+}
+
 int main(void)
 {
     snprintf(s_root, sizeof s_root, "%s", RB_TEST_TMP);
@@ -350,6 +454,8 @@ int main(void)
         cmocka_unit_test(test_write_then_verify), cmocka_unit_test(test_verify_catches_corruption),
         cmocka_unit_test(test_mix_ratio),         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_short_file),        cmocka_unit_test(test_sync_and_rate),
+        cmocka_unit_test(test_meta_steps),        cmocka_unit_test(test_meta_tree),
+        cmocka_unit_test(test_meta_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
