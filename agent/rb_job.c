@@ -700,6 +700,11 @@ static int s_meta_setup(s_worker_t *w, rb_sandbox_t *sb, int rundir, const char 
         close(rfd);
     if (top < 0)
         return rb_err_set(err, top, "folder %s: %s", w->mpath, strerror(-top));
+    if (leaves == 1 && !s->meta_depth) {
+        w->mdirs[0] = top; /* one folder: the files live in the worker's own */
+        snprintf(w->mprefix, sizeof w->mprefix, "f");
+        return 0;
+    }
     for (uint64_t leaf = 0; leaf < leaves; leaf++) {
         /* leaf number in base meta_branch gives its path down the tree */
         int fd = dup(top);

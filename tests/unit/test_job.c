@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -447,6 +449,47 @@ static void test_meta_errors(void **state)
     s_drop(&sb);
 }
 
+/* A read-only folder (immutable, which binds root too): every create fails,
+ * each counted, the first named with its path; nothing crashes. meta_sync
+ * syncs each file and its folder. */
+static void test_meta_readonly_and_sync(void **state)
+{
+    (void)state;
+    int rd;
+    rb_sandbox_t *sb = s_sandbox("mro", &rd);
+    rb_msg_done_t done;
+    rb_job_stat_t js;
+    char msg[RB_ERR_MSG_MAX], path[4400];
+    rb_job_spec_t j = s_meta("s", RB_META_CREATE, 20, 0);
+    j.numjobs = 1;
+    j.meta_sync = 1;
+    s_fsyncs = 0;
+    assert_int_equal(s_run(sb, rd, &j, &done, &js, msg), 0);
+    assert_int_equal(s_fsyncs, 40); /* the file and its folder, for each of 20 */
+    snprintf(path, sizeof path, "%s/ro.0", rb_sandbox_rundir_path(sb, rd));
+    assert_int_equal(mkdir(path, 0755), 0);
+    int fd = open(path, O_RDONLY | O_DIRECTORY);
+    int flags = 0;
+    if (ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0 ||
+        (flags |= FS_IMMUTABLE_FL, ioctl(fd, FS_IOC_SETFLAGS, &flags) < 0)) {
+        close(fd);
+        s_drop(&sb);
+        skip(); /* a file system without the flag, or not root */
+    }
+    j = s_meta("ro", RB_META_CREATE, 30, 1);
+    j.numjobs = 1;
+    int rc = s_run(sb, rd, &j, &done, &js, msg);
+    flags &= ~FS_IMMUTABLE_FL;
+    ioctl(fd, FS_IOC_SETFLAGS, &flags);
+    close(fd);
+    assert_int_equal(rc, -EPERM);
+    assert_int_equal(js.errors, 30);
+    assert_int_equal(js.ops, 0);
+    assert_non_null(strstr(msg, "create: Operation not permitted"));
+    assert_non_null(strstr(msg, "ro.0"));
+    s_drop(&sb);
+}
+
 int main(void)
 {
     snprintf(s_root, sizeof s_root, "%s", RB_TEST_TMP);
@@ -455,7 +498,7 @@ int main(void)
         cmocka_unit_test(test_mix_ratio),         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_short_file),        cmocka_unit_test(test_sync_and_rate),
         cmocka_unit_test(test_meta_steps),        cmocka_unit_test(test_meta_tree),
-        cmocka_unit_test(test_meta_errors),
+        cmocka_unit_test(test_meta_errors),       cmocka_unit_test(test_meta_readonly_and_sync),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
