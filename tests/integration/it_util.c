@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "it_util.h"
+#include "rb_json.h"
 
 const char *it_scratch(const char *test_name)
 {
@@ -188,4 +189,30 @@ const char *it_bin(const char *name)
     int i = strcmp(name, "rackbench") == 0 ? 0 : 1;
     snprintf(path[i], sizeof path[i], "%s/%s", RB_IT_BIN, name);
     return path[i];
+}
+
+int it_show_failure(int code, const char *err_path)
+{
+    if (code != 0) {
+        char *e = it_read(err_path);
+        fprintf(stderr, "rackbench exited %d:\n%s\n", code, e ? e : "");
+        free(e);
+    }
+    return code;
+}
+
+struct rb_json *it_summary(const char *runs_dir, char *folder, size_t len)
+{
+    char path[4400];
+    rb_err_t e;
+    rb_err_clear(&e);
+    if (it_run_folder(runs_dir, folder, len) < 0) {
+        fprintf(stderr, "no single run folder in %s\n", runs_dir);
+        return NULL;
+    }
+    snprintf(path, sizeof path, "%s/summary.json", folder);
+    rb_json_t *j = rb_json_load(path, &e);
+    if (!j)
+        fprintf(stderr, "%s\n", e.msg);
+    return j;
 }

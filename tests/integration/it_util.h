@@ -41,6 +41,14 @@ int it_count_files(const char *path);
 /* The one run folder inside runs_dir, into out; 0 or -1 if not exactly one. */
 int it_run_folder(const char *runs_dir, char *out, size_t len);
 
+/* Prints the command's stderr (err_path) when code is not 0, for the test log;
+ * returns code. */
+int it_show_failure(int code, const char *err_path);
+
+/* Parses summary.json of the one run folder in runs_dir (its path into
+ * folder); NULL, with the reason printed, when there is none or it is bad. */
+struct rb_json *it_summary(const char *runs_dir, char *folder, size_t len);
+
 /* Path of a built binary ("rackbench", "rackbench-agent"), static storage. */
 const char *it_bin(const char *name);
 

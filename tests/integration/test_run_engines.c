@@ -70,15 +70,9 @@ static void test_engines_three_agents(void **state)
         it_rmtree(dir);
         skip(); /* a kernel without io_uring: the agents refused, naming it */
     }
-    if (code != 0)
-        fprintf(stderr, "rackbench exited %d:\n%s\n", code, e ? e : "");
     free(e);
-    assert_int_equal(code, 0);
-    assert_int_equal(it_run_folder(runs, folder, sizeof folder), 0);
-    rb_err_t er;
-    rb_err_clear(&er);
-    snprintf(path, sizeof path, "%s/summary.json", folder);
-    rb_json_t *j = rb_json_load(path, &er);
+    assert_int_equal(it_show_failure(code, err), 0);
+    rb_json_t *j = it_summary(runs, folder, sizeof folder);
     assert_non_null(j);
     const char *engines[] = {"libaio", "io_uring", "libaio"};
     const double workers[] = {3, 6, 3};

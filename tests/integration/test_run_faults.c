@@ -33,14 +33,7 @@ static void s_paths(paths_t *p, const char *name)
 
 static rb_json_t *s_summary(paths_t *p)
 {
-    char path[4400];
-    rb_err_t e;
-    rb_err_clear(&e);
-    assert_int_equal(it_run_folder(p->runs, p->folder, sizeof p->folder), 0);
-    snprintf(path, sizeof path, "%s/summary.json", p->folder);
-    rb_json_t *j = rb_json_load(path, &e);
-    if (!j)
-        fprintf(stderr, "%s\n", e.msg);
+    rb_json_t *j = it_summary(p->runs, p->folder, sizeof p->folder);
     assert_non_null(j);
     return j;
 }

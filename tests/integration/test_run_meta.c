@@ -37,7 +37,7 @@ static void test_meta_shared_and_private(void **state)
 {
     (void)state;
     const char *dir = it_scratch("meta");
-    char plan[4200], text[8192], runs[4200], out[4200], err[4200], folder[4200], path[4400];
+    char plan[4200], text[8192], runs[4200], out[4200], err[4200], folder[4200];
     char data[4200], shared[4400] = "";
     snprintf(data, sizeof data, "%s/data", dir);
     snprintf(plan, sizeof plan, "%s/plan.ini", dir);
@@ -83,17 +83,8 @@ static void test_meta_shared_and_private(void **state)
     }
     assert_int_equal(n, 6000);
     int code = it_wait(pid);
-    if (code != 0) {
-        char *e = it_read(err);
-        fprintf(stderr, "rackbench exited %d:\n%s\n", code, e ? e : "");
-        free(e);
-    }
-    assert_int_equal(code, 0);
-    assert_int_equal(it_run_folder(runs, folder, sizeof folder), 0);
-    rb_err_t er;
-    rb_err_clear(&er);
-    snprintf(path, sizeof path, "%s/summary.json", folder);
-    rb_json_t *j = rb_json_load(path, &er);
+    assert_int_equal(it_show_failure(code, err), 0);
+    rb_json_t *j = it_summary(runs, folder, sizeof folder);
     assert_non_null(j);
     const rb_json_t *phases = rb_json_get(j, "phases");
     assert_int_equal(rb_json_len(phases), 6); /* hard.create, hold, easy × 4 */
