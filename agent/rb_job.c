@@ -47,7 +47,6 @@ typedef struct s_slot {
     void *base;    /* the slot's buffer */
     uint64_t off0; /* offset of the whole IO (for partial completions) */
     uint64_t len0; /* length of the whole IO */
-    uint64_t t0;   /* first queue time */
 } s_slot_t;
 
 typedef struct s_worker {
@@ -420,7 +419,7 @@ static int s_complete(s_worker_t *w, rb_io_t *io, uint64_t now)
             w->t_start = w->count_from;
             s_checkpoint(w, w->t_start, 0);
         }
-        rb_hist_record(&w->hist, now - sl->t0);
+        rb_hist_record(&w->hist, now - io->t_issue_ns);
         if (io->dir == RB_IO_READ) {
             S_ADD(&w->rbytes, io->len);
             S_ADD(&w->rops, 1);
@@ -538,7 +537,7 @@ static void s_run(s_worker_t *w)
                     w->writes_since_sync++; /* fsync=N counts writes issued */
                 }
                 s_rate_wait(w, len);
-                sl->t0 = io->t_issue_ns = rb_mono_ns();
+                io->t_issue_ns = rb_mono_ns();
             }
             pending = NULL;
             int rc = w->eng.ops->queue(&w->eng, io);

@@ -238,11 +238,6 @@ static void s_text_lat(FILE *f, const char *label, const rb_hist_t *h)
             rb_hist_stdev(h) / 1e3, RB_HIST_REL_ERROR * 100);
 }
 
-static const char *s_bw(char *buf, size_t len, double bw)
-{
-    return rb_fmt_bw(buf, len, bw);
-}
-
 /* One row per node of a phase. */
 static void s_text_nodes(FILE *f, const rb_phase_agg_t *a)
 {
@@ -362,14 +357,16 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
             s_text_nodes(f, a);
             continue;
         }
-        fprintf(f, "  %-28s %s\n", "aggregate (parent sees)", s_bw(b1, sizeof b1, a->aggregate_bw));
+        fprintf(f, "  %-28s %s\n", "aggregate (parent sees)",
+                rb_fmt_bw(b1, sizeof b1, a->aggregate_bw));
         fprintf(f, "  %-28s %s\n", "sum of rates (children see)",
-                s_bw(b1, sizeof b1, a->sum_of_rates_bw));
+                rb_fmt_bw(b1, sizeof b1, a->sum_of_rates_bw));
         fprintf(f, "  %-28s %s  (until the first worker ended, %.3f s)\n", "stonewall",
-                s_bw(b1, sizeof b1, a->stonewall_bw), a->stonewall_s);
+                rb_fmt_bw(b1, sizeof b1, a->stonewall_bw), a->stonewall_s);
         fprintf(f, "  %-28s min %s  avg %s  max %s\n", "per worker",
-                s_bw(b1, sizeof b1, a->worker_bw_min), s_bw(b2, sizeof b2, a->worker_bw_avg),
-                s_bw(b3, sizeof b3, a->worker_bw_max));
+                rb_fmt_bw(b1, sizeof b1, a->worker_bw_min),
+                rb_fmt_bw(b2, sizeof b2, a->worker_bw_avg),
+                rb_fmt_bw(b3, sizeof b3, a->worker_bw_max));
         fprintf(f, "  %-28s %.0f  (%" PRIu64 " ops)\n", "IOPS", a->iops, a->ops);
         fprintf(f, "  %-28s %s in %.3f s, %" PRIu64 " errors\n", "moved",
                 rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
@@ -389,7 +386,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
             for (uint32_t j = 0; j < a->njobs; j++) {
                 const rb_agg_job_t *aj = &a->jobs[j];
                 fprintf(f, "  job %-16s %s %s qd%u  %s  %.0f IOPS\n", aj->name, rb_rw_name(aj->rw),
-                        aj->ioengine, aj->iodepth, s_bw(b1, sizeof b1, aj->bw), aj->iops);
+                        aj->ioengine, aj->iodepth, rb_fmt_bw(b1, sizeof b1, aj->bw), aj->iops);
                 s_text_lat(f, "    latency", aj->hist);
             }
         s_text_nodes(f, a);

@@ -144,15 +144,28 @@ static void s_send_ping(s_run_t *r, rb_node_t *n)
     s_send(r, n, &m);
 }
 
-static void s_send_reason(s_run_t *r, rb_node_t *n, rb_msg_type_t type, int code,
-                          const char *reason)
+/* An ABORT or ERROR of this run with a code and a reason. */
+static rb_msg_t s_reason_msg(const s_run_t *r, rb_msg_type_t type, int code, const char *reason)
 {
     rb_msg_t m = {.type = type};
     rb_msg_reason_t *b = type == RB_MSG_ABORT ? &m.u.abort : &m.u.error;
     snprintf(b->run_id, sizeof b->run_id, "%s", r->run_id);
     b->code = code;
     snprintf(b->reason, sizeof b->reason, "%s", reason);
+    return m;
+}
+
+static void s_send_reason(s_run_t *r, rb_node_t *n, rb_msg_type_t type, int code,
+                          const char *reason)
+{
+    rb_msg_t m = s_reason_msg(r, type, code, reason);
     s_send(r, n, &m);
+}
+
+/* 1 while a node still takes part: neither out of the run nor done with it. */
+static int s_node_open(const rb_node_t *n)
+{
+    return n->state != RB_AGENT_GONE && n->state != RB_AGENT_ENDED;
 }
 
 static int s_wanted(const s_run_t *r, const char *name)
@@ -399,9 +412,7 @@ static void s_pump(s_run_t *r, int timeout_ms)
     now = rb_mono_ns();
     for (uint32_t i = 0; i < r->fleet.n; i++) {
         rb_node_t *n = &r->fleet.nodes[i];
-        if (n->state == RB_AGENT_GONE || n->state == RB_AGENT_ENDED)
-            continue;
-        if (now - n->last_seen_ns > r->o->lost_after_ns)
+        if (s_node_open(n) && now - n->last_seen_ns > r->o->lost_after_ns)
             rb_node_out(n, RB_NODE_LOST, "silent for %.1f s",
                         (double)(now - n->last_seen_ns) / 1e9);
     }
@@ -409,8 +420,7 @@ static void s_pump(s_run_t *r, int timeout_ms)
         rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};
         hb.u.heartbeat.t_ns = now;
         for (uint32_t i = 0; i < r->fleet.n; i++)
-            if (r->fleet.nodes[i].state != RB_AGENT_GONE &&
-                r->fleet.nodes[i].state != RB_AGENT_ENDED)
+            if (s_node_open(&r->fleet.nodes[i]))
                 s_send(r, &r->fleet.nodes[i], &hb);
         r->next_hb = now + r->o->heartbeat_ns;
     }
@@ -576,16 +586,11 @@ static void s_stop_children(s_run_t *r)
     s_check_child_exits(r);
 }
 
-static uint32_t s_count_synced(const s_run_t *r)
-{
-    return rb_fleet_count(&r->fleet, RB_AGENT_SYNCED);
-}
-
 static int s_gather(s_run_t *r)
 {
     uint64_t deadline = rb_mono_ns() + r->o->wait_ns;
     while (!r->failed && !s_interrupted) {
-        if (r->fleet.n == r->expect && s_count_synced(r) == r->expect)
+        if (r->fleet.n == r->expect && rb_fleet_count(&r->fleet, RB_AGENT_SYNCED) == r->expect)
             break;
         if (rb_mono_ns() > deadline) {
             char missing[RB_REASON_MAX] = "";
@@ -598,8 +603,8 @@ static int s_gather(s_run_t *r)
                     }
             }
             s_fail(r, "%u of %u agents joined (%u with clocks synced) within %.0f s%s%s%s",
-                   r->fleet.n, r->expect, s_count_synced(r), (double)r->o->wait_ns / 1e9,
-                   missing[0] ? "; missing:" : "", missing,
+                   r->fleet.n, r->expect, rb_fleet_count(&r->fleet, RB_AGENT_SYNCED),
+                   (double)r->o->wait_ns / 1e9, missing[0] ? "; missing:" : "", missing,
                    r->nrejects ? "; see the turned-away peers above" : "");
             return -ETIMEDOUT;
         }
@@ -734,37 +739,29 @@ static void s_run_phase(s_run_t *r, uint32_t p)
 /* Tells every agent still with us to end (or abort) and waits for them to clean up. */
 static void s_finish_agents(s_run_t *r)
 {
-    rb_msg_t end = {.type = RB_MSG_END};
-    snprintf(end.u.end.run_id, sizeof end.u.end.run_id, "%s", r->run_id);
+    rb_msg_t m = {.type = RB_MSG_END};
+    snprintf(m.u.end.run_id, sizeof m.u.end.run_id, "%s", r->run_id);
+    if (r->failed)
+        m = s_reason_msg(r, RB_MSG_ABORT, -ECANCELED, r->error);
     for (uint32_t i = 0; i < r->fleet.n; i++) {
         rb_node_t *n = &r->fleet.nodes[i];
-        if (n->state == RB_AGENT_GONE || n->state == RB_AGENT_ENDED)
-            continue;
         /* No verdict on a failed send: an agent may have ended and gone
          * already; one that never confirms is marked lost below. */
-        if (r->failed) {
-            rb_msg_t ab = {.type = RB_MSG_ABORT};
-            snprintf(ab.u.abort.run_id, sizeof ab.u.abort.run_id, "%s", r->run_id);
-            ab.u.abort.code = -ECANCELED;
-            snprintf(ab.u.abort.reason, sizeof ab.u.abort.reason, "%s", r->error);
-            s_send_to(r, n->hello.name, strlen(n->hello.name), &ab);
-        } else {
-            s_send_to(r, n->hello.name, strlen(n->hello.name), &end);
-        }
+        if (s_node_open(n))
+            s_send_to(r, n->hello.name, strlen(n->hello.name), &m);
     }
     uint64_t deadline = rb_mono_ns() + S_END_WAIT_NS;
     while (rb_mono_ns() < deadline) {
         uint32_t waiting = 0;
         for (uint32_t i = 0; i < r->fleet.n; i++)
-            waiting += r->fleet.nodes[i].state != RB_AGENT_GONE &&
-                       r->fleet.nodes[i].state != RB_AGENT_ENDED;
+            waiting += s_node_open(&r->fleet.nodes[i]);
         if (!waiting)
             break;
         s_pump(r, S_POLL_MS);
     }
     for (uint32_t i = 0; i < r->fleet.n; i++) {
         rb_node_t *n = &r->fleet.nodes[i];
-        if (n->state != RB_AGENT_GONE && n->state != RB_AGENT_ENDED)
+        if (s_node_open(n))
             rb_node_out(n, RB_NODE_LOST, "did not confirm the end of the run");
     }
 }

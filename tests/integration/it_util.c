@@ -70,28 +70,11 @@ char *it_read(const char *path)
     return buf;
 }
 
-int it_sh(const char *out_path, const char *err_path, const char *fmt, ...)
+/* Starts "exec CMD >out 2>err" under /bin/sh; returns its pid. */
+static int s_spawn(const char *out_path, const char *err_path, const char *fmt, va_list ap)
 {
     char cmd[8192], line[9000];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    snprintf(line, sizeof line, "%s >'%s' 2>'%s'", cmd, out_path ? out_path : "/dev/null",
-             err_path ? err_path : "/dev/null");
-    int st = system(line);
-    if (st < 0)
-        return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-int it_sh_bg(const char *out_path, const char *err_path, const char *fmt, ...)
-{
-    char cmd[8192], line[9000];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
     snprintf(line, sizeof line, "exec %s >'%s' 2>'%s'", cmd, out_path ? out_path : "/dev/null",
              err_path ? err_path : "/dev/null");
     pid_t pid = fork();
@@ -100,6 +83,24 @@ int it_sh_bg(const char *out_path, const char *err_path, const char *fmt, ...)
         _exit(127);
     }
     return (int)pid;
+}
+
+int it_sh(const char *out_path, const char *err_path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int pid = s_spawn(out_path, err_path, fmt, ap);
+    va_end(ap);
+    return pid < 0 ? -1 : it_wait(pid);
+}
+
+int it_sh_bg(const char *out_path, const char *err_path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int pid = s_spawn(out_path, err_path, fmt, ap);
+    va_end(ap);
+    return pid;
 }
 
 int it_wait(int pid)
