@@ -52,7 +52,9 @@ struct rb_agent {
     rb_layout_t *layout; /* the plan\'s files on this agent */
     rb_phase_t *phase;   /* phase running, or NULL */
     uint64_t next_sample;
-    int run_failed; /* some phase reported an error */
+    int run_failed;      /* some phase reported an error */
+    uint8_t drop_done;   /* the page cache was dropped before the coming phase */
+    int32_t drop_status; /* 0, or -errno of a failed drop */
 };
 
 static volatile sig_atomic_t s_signalled;
@@ -94,6 +96,47 @@ static void s_send_reason(rb_agent_t *a, rb_msg_type_t type, int code, const cha
     s_send(a, &m);
 }
 
+/* A /proc/meminfo figure in bytes ("Cached:"), 0 when unknown. */
+static uint64_t s_meminfo(const char *key)
+{
+    FILE *f = fopen("/proc/meminfo", "re");
+    char line[256];
+    unsigned long long kb = 0;
+    size_t kl = strlen(key);
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, key, kl) == 0 && sscanf(line + kl, "%llu", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return (uint64_t)kb * 1024;
+}
+
+/* drop_caches: when a job of phase p reads and asks for it, writes dirty
+ * data back and drops the page cache (root only), so the phase reads from
+ * the disks; the outcome goes into the phase's DONE. */
+static void s_drop_caches(rb_agent_t *a, uint32_t p)
+{
+    const rb_msg_plan_t *pl = &a->plan.u.plan;
+    int want = 0;
+    a->drop_done = 0;
+    a->drop_status = 0;
+    for (uint32_t j = 0; p < pl->nphases && j < pl->phases[p].njobs; j++)
+        want |= pl->phases[p].jobs[j].drop_caches && rb_rw_reads(pl->phases[p].jobs[j].rw);
+    if (!want)
+        return;
+    sync();
+    int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, "3\n", 2) != 2)
+        a->drop_status = -errno;
+    else
+        a->drop_done = 1;
+    if (fd >= 0)
+        close(fd);
+    if (a->drop_status)
+        rb_warn("phase %s: cannot drop the page cache: %s", pl->phases[p].name,
+                strerror(-a->drop_status));
+}
+
 static void s_send_hello(rb_agent_t *a)
 {
     rb_msg_t m = {.type = RB_MSG_HELLO};
@@ -107,6 +150,7 @@ static void s_send_hello(rb_agent_t *a)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     h->cores = cores > 0 ? (uint32_t)cores : 1;
     h->ram_bytes = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+    h->cache_bytes = s_meminfo("Cached:");
     for (uint32_t i = 0; i < rb_sandbox_nroots(a->sb) && i < RB_MAX_ROOTS; i++)
         if (rb_sandbox_root_info(a->sb, i, &h->roots[h->nroots]) == 0)
             h->nroots++;
@@ -166,11 +210,54 @@ static void *s_prep_main(void *arg)
     int rc = 0;
     for (uint32_t i = 0; i < rb_layout_count(a->layout) && rc == 0; i++) {
         const rb_layout_item_t *it = rb_layout_item(a->layout, i);
-        rc = rb_job_prefill(a->sb, it->rundir, it->name, &it->pf, &a->prefill_bytes, &a->prep_err);
+        rc = rb_job_prefill(a->sb, it->rundir, a->plan.u.plan.run_id, it->name, &it->pf,
+                            &a->prefill_bytes, &a->prep_err);
     }
+    if (rc == 0)
+        s_drop_caches(a, 0);
     a->prep_rc = rc;
     __atomic_store_n(&a->prep_done, 1, __ATOMIC_RELEASE);
     return NULL;
+}
+
+/* Where this agent stands in the run, from its PLAN. */
+static rb_run_ctx_t s_ctx(const rb_agent_t *a)
+{
+    const rb_msg_plan_t *pl = &a->plan.u.plan;
+    return (rb_run_ctx_t){.run_id = pl->run_id,
+                          .rank = pl->node_rank,
+                          .nnodes = pl->nnodes ? pl->nnodes : 1,
+                          .lead = pl->lead[0] ? pl->lead : a->o.name,
+                          .peers = pl->peers,
+                          .npeers = pl->npeers};
+}
+
+/* Checks the cross-node options of a job: a shared file's layout, whose data
+ * a read gets, stonewalling. 0 or -errno with err set. */
+static int s_check_across(const rb_job_spec_t *js, const rb_run_ctx_t *ctx, rb_err_t *err)
+{
+    uint64_t t = js->transfer ? js->transfer : js->bs;
+    if (js->read_shift && (!rb_rw_reads(js->rw) || rb_rw_writes(js->rw)))
+        return rb_err_set(err, -EINVAL, "job %s: read_from is for phases that only read", js->name);
+    if (js->read_shift && !js->shared_file && !rb_run_peer(ctx, js->read_shift)[0])
+        return rb_err_set(err, -EINVAL,
+                          "job %s: reads from the node %u on, but the plan names no such node",
+                          js->name, js->read_shift);
+    if (js->shared_file && (js->filename[0] || js->nrfiles > 1 || js->rw == RB_RW_META))
+        return rb_err_set(err, -EINVAL,
+                          "job %s: a shared file is one file: no filename, nrfiles or rw=meta",
+                          js->name);
+    if (js->shared_file && js->layout == RB_LAYOUT_STRIDED &&
+        (t % js->bs || (js->bs_max > js->bs) || rb_job_filesize(js) % t))
+        return rb_err_set(err, -EINVAL,
+                          "job %s: strided layout needs a fixed bs dividing transfer=%llu, and "
+                          "a size per worker that is a multiple of it",
+                          js->name, (unsigned long long)t);
+    if (js->wearout && !js->stonewall_ns)
+        return rb_err_set(err, -EINVAL, "job %s: wearout needs stonewall_time", js->name);
+    if (js->stonewall_ns && js->rw == RB_RW_META)
+        return rb_err_set(err, -EINVAL, "job %s: stonewall_time is for data phases", js->name);
+    return 0;
 }
 
 /* Checks one job against what this agent can run. 0 or -errno with err set. */
@@ -247,7 +334,10 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
         for (uint32_t j = 0; j < ph->njobs; j++) {
             const rb_job_spec_t *js = &ph->jobs[j];
             char dir[RB_PATH_MAX];
+            rb_run_ctx_t ctx = s_ctx(a);
             int rc = s_check_job(js, err);
+            if (rc == 0)
+                rc = s_check_across(js, &ctx, err);
             if (rc < 0)
                 return rc;
             uint64_t bmax = js->bs_max > js->bs ? js->bs_max : js->bs;
@@ -377,8 +467,9 @@ static void s_on_go(rb_agent_t *a, const rb_msg_go_t *go)
         return;
     }
     uint64_t t_local = (uint64_t)((int64_t)go->t_go_ns + go->offset_ns);
-    a->phase = rb_phase_start(&pl->phases[go->phase], go->phase, a->sb, a->rundirs[go->phase],
-                              pl->run_id, t_local, &err);
+    rb_run_ctx_t ctx = s_ctx(a);
+    a->phase = rb_phase_start(&pl->phases[go->phase], go->phase, a->sb, a->rundirs[go->phase], &ctx,
+                              t_local, &err);
     if (!a->phase) {
         rb_error("phase %s: %s", pl->phases[go->phase].name, err.msg);
         s_send_done_error(a, go->phase, err.code ? err.code : -EIO, err.msg);
@@ -398,8 +489,10 @@ static void s_send_sample(rb_agent_t *a, uint64_t now)
         a->next_sample += a->plan.u.plan.interval_ns;
 }
 
-/* The phase's workers are done (or told to stop): last sample, totals, DONE. */
-static void s_finish_phase(rb_agent_t *a)
+/* The phase's workers are done (or told to stop): last sample, totals, DONE.
+ * When the run goes on, the page cache is dropped for the next phase before
+ * DONE, so the coordinator's next GO comes after it. */
+static void s_finish_phase(rb_agent_t *a, int go_on)
 {
     s_send_sample(a, rb_mono_ns());
     rb_msg_t d = {.type = RB_MSG_DONE};
@@ -407,18 +500,47 @@ static void s_finish_phase(rb_agent_t *a)
         rb_error("phase %s: %s", a->plan.u.plan.phases[d.u.done.phase].name, d.u.done.error);
         a->run_failed = 1;
     }
+    d.u.done.caches_dropped = a->drop_done;
+    d.u.done.drop_status = a->drop_status;
+    if (go_on)
+        s_drop_caches(a, d.u.done.phase + 1);
     s_send(a, &d);
     rb_phase_destroy(&a->phase);
     a->state = S_READY;
+}
+
+/* stonewall_time with wearout: tells the coordinator when a job's workers
+ * have all stopped at their stonewall, with the most ops any of them did. */
+static void s_check_stonewalls(rb_agent_t *a)
+{
+    const rb_msg_plan_t *pl = &a->plan.u.plan;
+    uint32_t p = rb_phase_index(a->phase);
+    const rb_phase_spec_t *ph = &pl->phases[p];
+    uint64_t ops;
+    for (uint32_t j = 0; j < ph->njobs; j++) {
+        if (!ph->jobs[j].wearout || !ph->jobs[j].stonewall_ns ||
+            !rb_phase_stonewalled(a->phase, j, &ops))
+            continue;
+        rb_msg_t m = {.type = RB_MSG_STONEWALL};
+        snprintf(m.u.stonewall.run_id, sizeof m.u.stonewall.run_id, "%s", pl->run_id);
+        m.u.stonewall.phase = p;
+        m.u.stonewall.job = j;
+        m.u.stonewall.ops = ops;
+        s_send(a, &m);
+    }
 }
 
 static void s_tick_phase(rb_agent_t *a, uint64_t now)
 {
     if (a->state != S_RUNNING)
         return;
-    if (rb_phase_finished(a->phase))
-        s_finish_phase(a);
-    else if (now >= a->next_sample)
+    /* before DONE: a node whose workers all finished early tells it too */
+    s_check_stonewalls(a);
+    if (rb_phase_finished(a->phase)) {
+        s_finish_phase(a, 1);
+        return;
+    }
+    if (now >= a->next_sample)
         s_send_sample(a, now);
 }
 
@@ -434,7 +556,7 @@ static void s_on_end(rb_agent_t *a, const char *run_id, int aborted)
     if (aborted && a->state == S_RUNNING) {
         /* Report what was done until now, as a phase that ended early. */
         rb_phase_stop(a->phase);
-        s_finish_phase(a);
+        s_finish_phase(a, 0);
     }
     rb_msg_t e = {.type = RB_MSG_END};
     snprintf(e.u.end.run_id, sizeof e.u.end.run_id, "%s", run_id);
@@ -485,6 +607,11 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
         s_on_go(a, &m.u.go);
         break;
     case RB_MSG_HEARTBEAT:
+        break;
+    case RB_MSG_WEAROUT:
+        if (a->state == S_RUNNING && strcmp(m.u.wearout.run_id, a->plan.u.plan.run_id) == 0 &&
+            rb_phase_index(a->phase) == m.u.wearout.phase)
+            rb_phase_wearout(a->phase, m.u.wearout.job, m.u.wearout.ops);
         break;
     case RB_MSG_END:
         s_on_end(a, m.u.end.run_id, 0);

@@ -77,6 +77,15 @@ typedef struct s_worker {
     uint64_t rate_start;    /* rate limiting: origin and bytes issued since */
     uint64_t rate_bytes;
     uint64_t writes_since_sync;
+    /* across nodes */
+    uint32_t nregions;               /* workers sharing the IO layout (rb_job_map) */
+    uint32_t region;                 /* whose region this worker's IOs go to */
+    uint32_t node_tag;               /* rank + 1 of this node: stamped in verify headers */
+    uint32_t expect;                 /* rank + 1 of the node whose data reads must find */
+    uint64_t sw_at;                  /* stonewall_time: stop issuing at this time */
+    uint64_t op_limit;               /* wearout: stop issuing once this many ops are done */
+    uint64_t sw_t, sw_bytes, sw_ops; /* at the stonewall (sw_t 0: never reached) */
+    int sw_wait;                     /* release-stored 1 while waiting for the wearout target */
     pthread_t thread;
     int started; /* thread was created */
     /* live, written by the worker, read by the sampler (relaxed atomics) */
@@ -122,6 +131,8 @@ struct rb_phase {
     rb_hist_t scratch; /* one worker's snapshot */
     uint32_t sample_seq;
     uint64_t t_last_sample;
+    uint64_t *target;           /* per job: wearout ops (0 until told), atomic */
+    uint8_t *sw_sent;           /* per job: STONEWALL reported */
     rb_job_stat_t *sjobs;       /* sample arrays, spec->njobs */
     rb_job_stat_t *djobs;       /* done arrays, spec->njobs */
     rb_worker_stat_t *dworkers; /* done array, nworkers */
@@ -183,6 +194,44 @@ uint64_t rb_job_filesize(const rb_job_spec_t *job)
     return job->filesize ? job->filesize : job->size / n;
 }
 
+const char *rb_run_peer(const rb_run_ctx_t *ctx, uint32_t shift)
+{
+    for (uint32_t i = 0; shift && i < ctx->npeers; i++)
+        if (ctx->peers[i].shift == shift)
+            return ctx->peers[i].name;
+    return "";
+}
+
+uint32_t rb_job_region_count(const rb_job_spec_t *job, uint32_t nnodes)
+{
+    return job->shared_file ? job->numjobs * (nnodes ? nnodes : 1) : job->numjobs;
+}
+
+uint64_t rb_job_map(const rb_job_spec_t *job, uint32_t nregions, uint32_t region, uint64_t rel,
+                    uint64_t *room)
+{
+    if (room)
+        *room = UINT64_MAX;
+    if (!job->shared_file)
+        return job->offset + rel;
+    if (job->layout == RB_LAYOUT_SEGMENTED)
+        return job->offset + (uint64_t)region * rb_job_filesize(job) + rel;
+    uint64_t t = job->transfer ? job->transfer : job->bs;
+    if (room)
+        *room = t - rel % t;
+    return job->offset + ((rel / t) * nregions + region) * t + rel % t;
+}
+
+int rb_job_shared_name(const rb_job_spec_t *job, const char *lead, char *out, size_t len)
+{
+    char name[RB_NAME_MAX * 2];
+    int rc = rb_job_filename(job, 0, 0, name, sizeof name);
+    if (rc < 0)
+        return rc;
+    int n = snprintf(out, len, "%s.%s", lead, name);
+    return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 static void *s_aligned(size_t len)
 {
     void *p = NULL;
@@ -191,9 +240,63 @@ static void *s_aligned(size_t len)
 
 /* ---- laying out files ---- */
 
-int rb_job_prefill(rb_sandbox_t *sb, int rundir, const char *name, const rb_prefill_t *pf,
-                   uint64_t *written, rb_err_t *err)
+/* Writes this node's region of a shared file (pf->region of pf->nregions). */
+static int s_prefill_region(int fd, const char *path, void *buf, const rb_prefill_t *pf,
+                            uint64_t *written, rb_err_t *err)
 {
+    const rb_job_spec_t *js = pf->job;
+    uint64_t size = rb_job_filesize(js), file = 0;
+    const char *base = strrchr(path, '/');
+    file = rb_verify_hash(base ? base + 1 : path);
+    for (uint64_t rel = 0; rel < size;) {
+        uint64_t room, off = rb_job_map(js, pf->nregions, pf->region, rel, &room);
+        uint64_t n = size - rel < S_PREFILL_BS ? size - rel : S_PREFILL_BS;
+        if (pf->verify)
+            n = pf->bs < size - rel ? pf->bs : size - rel;
+        if (n > room)
+            n = room;
+        if (pf->verify && n == pf->bs && n >= RB_VERIFY_HDR)
+            rb_verify_stamp(buf, n, pf->run_hash, pf->node, file, off, 0);
+        else
+            ((uint64_t *)buf)[0] = off;
+        ssize_t got = pwrite(fd, buf, n, (off_t)off);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return rb_err_set(err, got < 0 ? -errno : -EIO, "prefill %s at offset %llu: %s", path,
+                              (unsigned long long)off, got < 0 ? strerror(errno) : "no progress");
+        rel += (uint64_t)got;
+        *written += (uint64_t)got;
+    }
+    return 0;
+}
+
+int rb_job_prefill(rb_sandbox_t *sb, int rundir, const char *run_id, const char *name,
+                   const rb_prefill_t *pf, uint64_t *written, rb_err_t *err)
+{
+    if (pf->shared) {
+        char path[RB_PATH_MAX];
+        int fd = rb_sandbox_open_shared(sb, rundir, run_id, name,
+                                        O_WRONLY | O_CREAT | (pf->direct ? O_DIRECT : 0), path,
+                                        sizeof path, err);
+        if (fd < 0)
+            return fd;
+        uint64_t chunk = pf->verify ? pf->bs : S_PREFILL_BS;
+        void *buf = s_aligned(chunk);
+        int rc = buf ? 0 : rb_err_set(err, -ENOMEM, "prefill %s: out of memory", path);
+        if (buf) {
+            rb_rand_t r;
+            rb_rand_seed(&r, rb_mono_ns() ^ rb_verify_hash(name) ^ pf->region);
+            rb_rand_fill(&r, buf, chunk);
+            rc = s_prefill_region(fd, path, buf, pf, written, err);
+        }
+        if (rc == 0 && fsync(fd) < 0)
+            rc = rb_err_set(err, -errno, "prefill %s: fsync: %s", path, strerror(errno));
+        posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        free(buf);
+        close(fd);
+        return rc;
+    }
     int64_t have = rb_sandbox_file_size(sb, rundir, name);
     if (have >= 0 && (uint64_t)have >= pf->end && !pf->verify)
         return 0;
@@ -221,7 +324,7 @@ int rb_job_prefill(rb_sandbox_t *sb, int rundir, const char *name, const rb_pref
         if (pf->verify && off < pf->start)
             n = pf->start - off < chunk ? pf->start - off : chunk;
         if (pf->verify && off >= pf->start && n == chunk && n >= RB_VERIFY_HDR)
-            rb_verify_stamp(buf, n, pf->run_hash, file, off, 0);
+            rb_verify_stamp(buf, n, pf->run_hash, pf->node, file, off, 0);
         else
             ((uint64_t *)buf)[0] = off; /* blocks differ: no dedup */
         ssize_t got = pwrite(fd, buf, n, (off_t)off);
@@ -309,6 +412,7 @@ static int s_next(s_worker_t *w, uint32_t *file, uint64_t *off, uint64_t *len)
         w->next_unit++;
         *file = (uint32_t)(u % w->nfiles);
         *off = s->offset + (u / w->nfiles) * s->bs;
+        *len = want < end - *off ? want : end - *off;
     } else {
         /* Round robin over the files, one IO each, as fio does by default. */
         for (uint32_t tries = 0; tries < w->nfiles; tries++) {
@@ -321,9 +425,15 @@ static int s_next(s_worker_t *w, uint32_t *file, uint64_t *off, uint64_t *len)
         }
         return 1;
     found:
-        w->files[*file].cursor += want < end - *off ? want : end - *off;
+        *len = want < end - *off ? want : end - *off;
     }
-    *len = want < end - *off ? want : end - *off;
+    /* offsets so far are in the worker's own region: place it in the file */
+    uint64_t room;
+    *off = rb_job_map(s, w->nregions, w->region, *off - s->offset, &room);
+    if (*len > room)
+        *len = room;
+    if (!rb_rw_random(s->rw))
+        w->files[*file].cursor += *len;
     return 0;
 }
 
@@ -343,7 +453,7 @@ static void s_prepare_write(s_worker_t *w, rb_io_t *io, const s_file_t *f)
     if (s->refill_buffers && s->buffer_mode == RB_BUF_RANDOM)
         rb_rand_fill(&w->rng, io->buf, io->len);
     if (s->verify == RB_VERIFY_CRC32C) {
-        rb_verify_stamp(io->buf, io->len, w->run_hash, f->hash, io->off, w->pass);
+        rb_verify_stamp(io->buf, io->len, w->run_hash, w->node_tag, f->hash, io->off, w->pass);
     } else if (s->buffer_mode == RB_BUF_RANDOM && io->len >= 16) {
         uint64_t *tag = io->buf;
         tag[0] = io->off;
@@ -405,7 +515,8 @@ static int s_complete(s_worker_t *w, rb_io_t *io, uint64_t now)
     io->len = sl->len0;
     if (io->dir == RB_IO_READ && s->verify == RB_VERIFY_CRC32C) {
         char why[160];
-        if (rb_verify_check(io->buf, io->len, w->run_hash, f->hash, io->off, why, sizeof why)) {
+        if (rb_verify_check(io->buf, io->len, w->run_hash, w->expect, f->hash, io->off, why,
+                            sizeof why)) {
             S_ADD(&w->verify_errors, 1);
             S_ADD(&w->errors, 1);
             s_fail(w, -EBADMSG, f, io->off, "verify: %s", why);
@@ -494,6 +605,29 @@ static int s_submit(s_worker_t *w, rb_io_t *io, uint32_t *inflight)
     return 0;
 }
 
+/* 1 when the worker must stop issuing: asked to, failed, out of time, at
+ * its stonewall, or (wearout) with enough ops done or in flight. */
+static int s_stop_issuing(s_worker_t *w, uint64_t now, uint32_t inflight)
+{
+    return S_LOAD(&w->ph->stop) || w->halt || now >= w->deadline || now >= w->sw_at ||
+           w->rops + w->wops + inflight >= w->op_limit;
+}
+
+/* At the stonewall with wearout: waits for the op count to go on to. 1 with
+ * w->op_limit set, 0 when the phase was stopped meanwhile. */
+static int s_wait_wearout(s_worker_t *w)
+{
+    uint64_t *t = &w->ph->target[w->job];
+    __atomic_store_n(&w->sw_wait, 1, __ATOMIC_RELEASE);
+    while (__atomic_load_n(t, __ATOMIC_ACQUIRE) == UINT64_MAX) {
+        if (S_LOAD(&w->ph->stop))
+            return 0;
+        rb_sleep_until_ns(rb_mono_ns() + RB_NS_PER_MS);
+    }
+    w->op_limit = __atomic_load_n(t, __ATOMIC_ACQUIRE);
+    return 1;
+}
+
 /* The IO loop of one worker over its passes. */
 static void s_run(s_worker_t *w)
 {
@@ -506,8 +640,9 @@ static void s_run(s_worker_t *w)
     const uint32_t every = s->fsync_every ? s->fsync_every : s->fdatasync_every;
 
     s_new_pass(w);
+again:
     for (;;) {
-        int stop = S_LOAD(&ph->stop) || w->halt || rb_mono_ns() >= w->deadline;
+        int stop = s_stop_issuing(w, rb_mono_ns(), inflight);
         /* Issue while there are free slots. */
         while (!stop && (pending || (w->nfree && !pass_over))) {
             rb_io_t *io = pending;
@@ -551,14 +686,14 @@ static void s_run(s_worker_t *w)
                 }
                 if (rc == RB_Q_COMPLETED) {
                     /* a sync engine never leaves this loop otherwise */
-                    stop = S_LOAD(&ph->stop) || w->halt || now >= w->deadline;
+                    stop = s_stop_issuing(w, now, inflight);
                     if (every && w->writes_since_sync >= every)
                         break; /* time for fsync=N */
                     continue;
                 }
             }
             if (rc == RB_Q_QUEUED) {
-                if (s_submit(w, io, &inflight) < 0)
+                if (s_submit(w, io, &inflight) < 0 || w->rops + w->wops + inflight >= w->op_limit)
                     stop = 1;
                 if (every && w->writes_since_sync >= every)
                     break; /* the N-th write since the last sync: drain, then sync */
@@ -601,8 +736,19 @@ static void s_run(s_worker_t *w)
     }
     if (pending)
         s_release(w, pending);
+    pending = NULL;
     while (inflight && s_reap(w, &inflight, inflight) >= 0)
         ;
+    if (w->sw_at != UINT64_MAX && !pass_over && !w->halt && !S_LOAD(&ph->stop) &&
+        rb_mono_ns() >= w->sw_at) {
+        /* stonewall_time: what is done by now is the stonewall figure */
+        w->sw_t = w->t_end ? w->t_end : rb_mono_ns();
+        w->sw_bytes = w->rbytes + w->wbytes;
+        w->sw_ops = w->rops + w->wops;
+        w->sw_at = UINT64_MAX;
+        if (s->wearout && rb_mono_ns() < w->deadline && s_wait_wearout(w))
+            goto again;
+    }
     if ((s->end_fsync || s->fsync_on_close) && !S_LOAD(&ph->stop)) {
         s_sync_files(w, 0);
         uint64_t now = rb_mono_ns();
@@ -619,7 +765,8 @@ static void s_verify_back(s_worker_t *w)
     uint64_t end = s->offset + w->unit_per_file * s->bs;
     for (uint32_t i = 0; i < w->nfiles && !S_LOAD(&w->ph->stop); i++) {
         s_file_t *f = &w->files[i];
-        for (uint64_t off = s->offset; off + s->bs <= end; off += s->bs) {
+        for (uint64_t rel = 0; s->offset + rel + s->bs <= end; rel += s->bs) {
+            uint64_t off = rb_job_map(s, w->nregions, w->region, rel, NULL);
             ssize_t n = pread(f->fd, buf, s->bs, (off_t)off);
             char why[160];
             if (n != (ssize_t)s->bs) {
@@ -628,7 +775,8 @@ static void s_verify_back(s_worker_t *w)
                        n < 0 ? strerror(errno) : "short read");
                 return;
             }
-            if (rb_verify_check(buf, s->bs, w->run_hash, f->hash, off, why, sizeof why)) {
+            if (rb_verify_check(buf, s->bs, w->run_hash, w->expect, f->hash, off, why,
+                                sizeof why)) {
                 S_ADD(&w->verify_errors, 1);
                 S_ADD(&w->errors, 1);
                 s_fail(w, -EBADMSG, f, off, "verify: %s", why);
@@ -848,6 +996,8 @@ static void *s_worker_main(void *arg)
     uint64_t begin = rb_mono_ns();
     w->count_from = begin + s->ramp_ns;
     w->deadline = s->runtime_ns ? w->count_from + s->runtime_ns : UINT64_MAX;
+    w->sw_at = s->stonewall_ns ? w->count_from + s->stonewall_ns : UINT64_MAX;
+    w->op_limit = UINT64_MAX;
     w->rate_start = begin;
     if (!s->ramp_ns) {
         w->t_start = w->t_end = begin;
@@ -919,15 +1069,18 @@ void rb_phase_destroy(rb_phase_t **p)
     free(ph->sjobs);
     free(ph->djobs);
     free(ph->dworkers);
+    free(ph->target);
+    free(ph->sw_sent);
     free(ph);
     *p = NULL;
 }
 
 /* Opens a worker's files, sets up its ring, buffers and engine. 0 or -errno. */
-static int s_worker_setup(s_worker_t *w, rb_sandbox_t *sb, int rundir, const char *run_id,
+static int s_worker_setup(s_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_run_ctx_t *ctx,
                           uint64_t seed, rb_err_t *err)
 {
     const rb_job_spec_t *s = w->spec;
+    const char *run_id = ctx->run_id;
     if (s->rw == RB_RW_META) {
         /* no engine, no IO ring: one buffer for file contents */
         w->bufs = s_aligned(S_PREFILL_BS);
@@ -971,10 +1124,12 @@ static int s_worker_setup(s_worker_t *w, rb_sandbox_t *sb, int rundir, const cha
                  : s->sync_mode == RB_SYNC_DSYNC ? O_DSYNC
                                                  : 0);
     int rc = 0;
+    const char *peer = rb_run_peer(ctx, s->read_shift);
     for (uint32_t i = 0; i < w->nfiles && rc == 0; i++) {
         char name[RB_NAME_MAX * 2];
         s_file_t *f = &w->files[i];
-        rc = rb_job_filename(s, w->index, i, name, sizeof name);
+        rc = s->shared_file ? rb_job_shared_name(s, ctx->lead, name, sizeof name)
+                            : rb_job_filename(s, w->index, i, name, sizeof name);
         if (rc < 0) {
             rb_err_set(err, rc, "job %s: bad file name", s->name);
             break;
@@ -985,14 +1140,21 @@ static int s_worker_setup(s_worker_t *w, rb_sandbox_t *sb, int rundir, const cha
             fdv[i] = -1; /* the null engine moves nothing: no file at all */
             continue;
         }
-        f->fd = rb_sandbox_open(sb, rundir, name, flags, err);
+        if (s->shared_file)
+            f->fd = rb_sandbox_open_shared(sb, rundir, ctx->run_id, name, flags, f->path,
+                                           sizeof f->path, err);
+        else if (peer[0])
+            f->fd = rb_sandbox_open_peer(sb, rundir, ctx->run_id, peer, name, flags, f->path,
+                                         sizeof f->path, err);
+        else
+            f->fd = rb_sandbox_open(sb, rundir, name, flags, err);
         rc = f->fd < 0 ? f->fd : 0;
         fdv[i] = f->fd;
         /* As fio: a file to write is sized up front (sparse, nothing
          * allocated), so writes land inside it rather than extending it one
          * block at a time, which serialises direct writes on ext4 and XFS. */
         struct stat st;
-        uint64_t end = s->offset + rb_job_filesize(s);
+        uint64_t end = s->offset + rb_job_filesize(s) * (s->shared_file ? w->nregions : 1);
         if (rc == 0 && rb_rw_writes(s->rw) && fstat(f->fd, &st) == 0 &&
             (uint64_t)st.st_size < end && ftruncate(f->fd, (off_t)end) < 0)
             rc = rb_err_set(err, -errno, "size %s to %llu bytes: %s", f->path,
@@ -1041,7 +1203,8 @@ static int s_worker_setup(s_worker_t *w, rb_sandbox_t *sb, int rundir, const cha
 }
 
 rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandbox_t *sb,
-                           const int *rundirs, const char *run_id, uint64_t t_go_ns, rb_err_t *err)
+                           const int *rundirs, const rb_run_ctx_t *ctx, uint64_t t_go_ns,
+                           rb_err_t *err)
 {
     rb_phase_t *ph = calloc(1, sizeof *ph);
     if (!ph) {
@@ -1061,7 +1224,10 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
     ph->sjobs = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->sjobs);
     ph->djobs = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->djobs);
     ph->dworkers = calloc(n ? n : 1, sizeof *ph->dworkers);
-    if (!ph->w || !ph->acc || !ph->sjobs || !ph->djobs || !ph->dworkers) {
+    ph->target = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->target);
+    ph->sw_sent = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->sw_sent);
+    if (!ph->w || !ph->acc || !ph->sjobs || !ph->djobs || !ph->dworkers || !ph->target ||
+        !ph->sw_sent) {
         rb_err_set(err, -ENOMEM, "out of memory for %u workers", n);
         rb_phase_destroy(&ph);
         return NULL;
@@ -1069,8 +1235,10 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
     for (uint32_t j = 0; j < spec->njobs; j++) {
         rb_hist_init(&ph->acc[j].hprev);
         rb_hist_init(&ph->acc[j].total);
+        ph->target[j] = UINT64_MAX;
     }
-    uint64_t run_hash = rb_verify_hash(run_id);
+    uint64_t run_hash = rb_verify_hash(ctx->run_id);
+    uint32_t nnodes = ctx->nnodes ? ctx->nnodes : 1;
     uint32_t k = 0;
     for (uint32_t j = 0; j < spec->njobs; j++) {
         const rb_job_spec_t *js = &spec->jobs[j];
@@ -1082,12 +1250,24 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
             w->index = i;
             w->cp_step = S_CP_STEP0_NS;
             w->run_hash = run_hash;
+            /* Whose data: a shared file's regions are numbered node by node;
+             * a read from K nodes on gets that node's worker's data. */
+            w->nregions = rb_job_region_count(js, nnodes);
+            w->node_tag = ctx->rank + 1;
+            uint32_t src = (uint32_t)((ctx->rank + (uint64_t)js->read_shift) % nnodes);
+            if (js->shared_file)
+                w->region = (uint32_t)(((uint64_t)ctx->rank * js->numjobs + i +
+                                        (uint64_t)js->read_shift * js->numjobs) %
+                                       w->nregions);
+            else
+                w->region = i;
+            w->expect = src + 1;
             rb_hist_init(&w->hist);
             /* randrepeat: the same sequence every run; else a new one. */
             uint64_t seed = js->randseed ^ rb_verify_hash(js->name) ^ ((uint64_t)i * 0x9e37u);
             if (!js->randrepeat)
                 seed ^= rb_wall_ns();
-            if (s_worker_setup(w, sb, rundirs[j], run_id, seed, err) < 0) {
+            if (s_worker_setup(w, sb, rundirs[j], ctx, seed, err) < 0) {
                 ph->nworkers = k + 1;
                 rb_phase_destroy(&ph);
                 return NULL;
@@ -1104,6 +1284,11 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
         ph->w[i].started = 1;
     }
     return ph;
+}
+
+uint32_t rb_phase_index(const rb_phase_t *ph)
+{
+    return ph->index;
 }
 
 int rb_phase_finished(rb_phase_t *ph)
@@ -1173,6 +1358,36 @@ void rb_phase_sample(rb_phase_t *ph, const char *run_id, rb_msg_sample_t *out)
     }
 }
 
+int rb_phase_stonewalled(rb_phase_t *ph, uint32_t j, uint64_t *max_ops)
+{
+    if (j >= ph->spec->njobs || ph->sw_sent[j])
+        return 0;
+    uint64_t most = 0;
+    for (uint32_t i = 0; i < ph->nworkers; i++) {
+        s_worker_t *w = &ph->w[i];
+        if (w->job != j)
+            continue;
+        uint64_t ops;
+        if (__atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
+            ops = w->rops + w->wops;
+        else if (__atomic_load_n(&w->sw_wait, __ATOMIC_ACQUIRE))
+            ops = w->sw_ops;
+        else
+            return 0;
+        if (ops > most)
+            most = ops;
+    }
+    ph->sw_sent[j] = 1;
+    *max_ops = most;
+    return 1;
+}
+
+void rb_phase_wearout(rb_phase_t *ph, uint32_t j, uint64_t ops)
+{
+    if (j < ph->spec->njobs)
+        __atomic_store_n(&ph->target[j], ops == UINT64_MAX ? ops - 1 : ops, __ATOMIC_RELEASE);
+}
+
 int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
 {
     const rb_phase_spec_t *spec = ph->spec;
@@ -1202,7 +1417,10 @@ int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
                                  .read_ops = w->rops,
                                  .verify_errors = w->verify_errors,
                                  .ncheckpts = w->ncp,
-                                 .checkpts = w->cp};
+                                 .checkpts = w->cp,
+                                 .sw_t_ns = w->sw_t,
+                                 .sw_bytes = w->sw_bytes,
+                                 .sw_ops = w->sw_ops};
         rb_job_stat_t *js = &ph->djobs[w->job];
         s_add_live(js, w);
         rb_hist_merge(js->hist, &w->hist);

@@ -12,11 +12,11 @@
 typedef struct s_ent {
     int used;
     int rundir;
-    char name[RB_NAME_MAX * 2];
-    uint64_t max_end;     /* largest size any job gives it */
-    uint64_t written_end; /* covered by writes of finished phases or a layout */
-    uint64_t pending_end; /* written by the phase being walked */
-    int stamped;          /* what is written carries verify headers */
+    char name[RB_NAME_MAX * 2 + 16]; /* a shared file's region: "NAME#REGION" */
+    uint64_t max_end;                /* largest size any job gives it */
+    uint64_t written_end;            /* covered by writes of finished phases or a layout */
+    uint64_t pending_end;            /* written by the phase being walked */
+    int stamped;                     /* what is written carries verify headers */
     int pending_stamped;
 } s_ent_t;
 
@@ -62,15 +62,17 @@ static int s_add_item(rb_layout_t *l, int rundir, const char *name, const rb_pre
     return 0;
 }
 
-/* Files of one job on this agent: numjobs × nrfiles, or one shared filename. */
+/* Files of one job on this agent: numjobs × nrfiles, or one filename for
+ * all its workers; a file shared by every node counts once per worker, as
+ * each worker's region of it is tracked on its own. */
 static uint32_t s_workers(const rb_job_spec_t *js)
 {
-    return js->filename[0] ? 1 : js->numjobs;
+    return js->filename[0] && !js->shared_file ? 1 : js->numjobs;
 }
 
 static uint32_t s_files(const rb_job_spec_t *js)
 {
-    return js->filename[0] ? 1 : (js->nrfiles ? js->nrfiles : 1);
+    return js->filename[0] || js->shared_file ? 1 : (js->nrfiles ? js->nrfiles : 1);
 }
 
 static int s_needs_layout(const rb_job_spec_t *js)
@@ -123,14 +125,25 @@ rb_layout_t *rb_layout_new(const rb_msg_plan_t *pl, int *const *rundirs, const c
                 }
                 for (uint32_t w = 0; w < s_workers(js); w++) {
                     for (uint32_t f = 0; f < s_files(js); f++) {
-                        char name[RB_NAME_MAX * 2];
-                        if (rb_job_filename(js, w, f, name, sizeof name) < 0) {
+                        char name[RB_NAME_MAX * 2], key[sizeof name + 16];
+                        /* this node's region of a shared file: its own worker's */
+                        uint32_t region = pl->node_rank * js->numjobs + w;
+                        int bad = js->shared_file
+                                      ? rb_job_shared_name(js, pl->lead, name, sizeof name)
+                                      : rb_job_filename(js, w, f, name, sizeof name);
+                        if (js->shared_file) {
+                            snprintf(key, sizeof key, "%s#%u", name, region);
+                            end = rb_job_filesize(js);
+                        } else {
+                            snprintf(key, sizeof key, "%s", name);
+                        }
+                        if (bad < 0) {
                             rb_err_set(err, -EINVAL, "job %s: bad file name format '%s'", js->name,
                                        js->filename_format);
                             rb_layout_destroy(&l);
                             return NULL;
                         }
-                        s_ent_t *e = s_find(l, rundirs[p][j], name);
+                        s_ent_t *e = s_find(l, rundirs[p][j], key);
                         if (walk == 0) {
                             if (end > e->max_end)
                                 e->max_end = end;
@@ -143,7 +156,12 @@ rb_layout_t *rb_layout_new(const rb_msg_plan_t *pl, int *const *rundirs, const c
                                                .bs = js->bs,
                                                .direct = js->direct,
                                                .verify = js->verify == RB_VERIFY_CRC32C,
-                                               .run_hash = run_hash};
+                                               .run_hash = run_hash,
+                                               .node = pl->node_rank + 1,
+                                               .shared = js->shared_file,
+                                               .job = js,
+                                               .nregions = rb_job_region_count(js, pl->nnodes),
+                                               .region = region};
                             if (s_add_item(l, rundirs[p][j], name, &pf) < 0) {
                                 rb_err_set(err, -ENOMEM, "out of memory");
                                 rb_layout_destroy(&l);

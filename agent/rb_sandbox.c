@@ -205,17 +205,27 @@ const char *rb_sandbox_node(const rb_sandbox_t *sb)
     return sb->node;
 }
 
+/* Path of "DIR/rackbench.RUN.WHO" beside run folder idx. 0 or -errno, err set. */
+static int s_beside(const rb_sandbox_t *sb, int idx, const char *run_id, const char *who,
+                    char *path, size_t len, rb_err_t *err)
+{
+    if (idx < 0 || idx >= sb->nrundirs)
+        return rb_err_set(err, -EINVAL, "folder of %s: no such run folder", who);
+    const char *rd = sb->rundirs[idx].path;
+    const char *slash = strrchr(rd, '/');
+    int n = snprintf(path, len, "%.*s/rackbench.%s.%s", (int)(slash - rd), rd, run_id, who);
+    if (n < 0 || (size_t)n >= len)
+        return rb_err_set(err, -ENAMETOOLONG, "folder of %s beside %s: path too long", who, rd);
+    return 0;
+}
+
 int rb_sandbox_shared_dir(rb_sandbox_t *sb, int idx, const char *run_id, rb_err_t *err)
 {
     char path[RB_PATH_MAX];
     struct stat st;
-    if (idx < 0 || idx >= sb->nrundirs)
-        return rb_err_set(err, -EINVAL, "shared folder: no such run folder");
-    const char *rd = sb->rundirs[idx].path;
-    const char *slash = strrchr(rd, '/');
-    int n = snprintf(path, sizeof path, "%.*s/rackbench.%s.shared", (int)(slash - rd), rd, run_id);
-    if (n < 0 || (size_t)n >= sizeof path)
-        return rb_err_set(err, -ENAMETOOLONG, "shared folder beside %s: path too long", rd);
+    int n = s_beside(sb, idx, run_id, "shared", path, sizeof path, err);
+    if (n < 0)
+        return n;
     if (mkdir(path, 0755) < 0 && errno != EEXIST)
         return rb_err_set(err, -errno, "shared folder %s: %s", path, strerror(errno));
     if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
@@ -228,6 +238,57 @@ int rb_sandbox_shared_dir(rb_sandbox_t *sb, int idx, const char *run_id, rb_err_
         known |= strcmp(sb->shared[i], path) == 0;
     if (!known && sb->nshared < S_MAX_SHARED)
         snprintf(sb->shared[sb->nshared++], RB_PATH_MAX, "%s", path);
+    return fd;
+}
+
+static int s_plain_name(const char *name)
+{
+    return name[0] && !strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+}
+
+int rb_sandbox_open_shared(rb_sandbox_t *sb, int idx, const char *run_id, const char *name,
+                           int flags, char *path, size_t pathlen, rb_err_t *err)
+{
+    if (!s_plain_name(name))
+        return rb_err_set(err, -EINVAL, "file name '%s' is not a plain name", name);
+    char dir[RB_PATH_MAX];
+    int dfd = s_beside(sb, idx, run_id, "shared", dir, sizeof dir, err);
+    if (dfd < 0 || (dfd = rb_sandbox_shared_dir(sb, idx, run_id, err)) < 0)
+        return dfd;
+    snprintf(path, pathlen, "%s/%s", dir, name);
+    int fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC, 0644);
+    int e = errno;
+    close(dfd);
+    if (fd < 0)
+        return rb_err_set(err, -e, "open %s: %s", path, strerror(e));
+    return fd;
+}
+
+int rb_sandbox_open_peer(rb_sandbox_t *sb, int idx, const char *run_id, const char *peer,
+                         const char *name, int flags, char *path, size_t pathlen, rb_err_t *err)
+{
+    if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)))
+        return rb_err_set(err, -EPERM, "file %s of node %s: another node's files are read only",
+                          name, peer);
+    if (!s_plain_name(name) || !s_plain_name(peer))
+        return rb_err_set(err, -EINVAL, "file '%s' of node '%s': not a plain name", name, peer);
+    char dir[RB_PATH_MAX];
+    int rc = s_beside(sb, idx, run_id, peer, dir, sizeof dir, err);
+    if (rc < 0)
+        return rc;
+    snprintf(path, pathlen, "%s/%s", dir, name);
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0)
+        return rb_err_set(err, -errno, "run folder of node %s: %s: %s%s", peer, dir,
+                          strerror(errno),
+                          errno == ENOENT ? " (read_from needs every node's run folder on one "
+                                            "shared file system)"
+                                          : "");
+    int fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC);
+    int e = errno;
+    close(dfd);
+    if (fd < 0)
+        return rb_err_set(err, -e, "open %s (node %s's file): %s", path, peer, strerror(e));
     return fd;
 }
 

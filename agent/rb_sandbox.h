@@ -67,6 +67,20 @@ const char *rb_sandbox_node(const rb_sandbox_t *sb);
  * Returns a directory fd the caller closes, or -errno with err set. */
 int rb_sandbox_shared_dir(rb_sandbox_t *sb, int idx, const char *run_id, rb_err_t *err);
 
+/* Opens (creating when asked) file name in the shared folder beside run
+ * folder idx (made when missing), with openat(O_NOFOLLOW). The name must
+ * start with the name of a node of the run and '.': that node removes it.
+ * The file's path is written to path (for messages). fd or -errno, err set. */
+int rb_sandbox_open_shared(rb_sandbox_t *sb, int idx, const char *run_id, const char *name,
+                           int flags, char *path, size_t pathlen, rb_err_t *err);
+
+/* Opens file name, read-only, in the run folder another node of the run
+ * made beside run folder idx ("DIR/rackbench.RUN.PEER": a shared file
+ * system, or local agents with one root). Flags that write are refused
+ * (-EPERM). The file's path is written to path. fd or -errno, err set. */
+int rb_sandbox_open_peer(rb_sandbox_t *sb, int idx, const char *run_id, const char *peer,
+                         const char *name, int flags, char *path, size_t pathlen, rb_err_t *err);
+
 /* Removes every file in every run folder and the folders themselves
  * (subfolders included), and this node's files in shared folders; adds the
  * count of removed files to *removed. 0 or the first -errno (err set). */

@@ -14,7 +14,7 @@ typedef struct s_hdr {
     uint64_t offset; /* where in the file the block was written */
     uint64_t gen;    /* pass that wrote it */
     uint32_t len;    /* block length */
-    uint32_t pad;
+    uint32_t node;   /* rank + 1 of the node that wrote it (0: unknown) */
 } s_hdr_t;
 
 _Static_assert(sizeof(s_hdr_t) == RB_VERIFY_HDR, "verify header size");
@@ -34,22 +34,23 @@ static uint32_t s_crc(const void *block, uint64_t len)
     return rb_crc32c(0, (const char *)block + 8, (size_t)len - 8);
 }
 
-void rb_verify_stamp(void *block, uint64_t len, uint64_t run, uint64_t file, uint64_t offset,
-                     uint64_t gen)
+void rb_verify_stamp(void *block, uint64_t len, uint64_t run, uint32_t node, uint64_t file,
+                     uint64_t offset, uint64_t gen)
 {
     s_hdr_t h = {.magic = RB_VERIFY_MAGIC,
                  .run = run,
                  .file = file,
                  .offset = offset,
                  .gen = gen,
-                 .len = (uint32_t)len};
+                 .len = (uint32_t)len,
+                 .node = node};
     memcpy(block, &h, sizeof h);
     h.crc = s_crc(block, len);
     memcpy((char *)block + 4, &h.crc, sizeof h.crc);
 }
 
-int rb_verify_check(const void *block, uint64_t len, uint64_t run, uint64_t file, uint64_t offset,
-                    char *why, size_t whylen)
+int rb_verify_check(const void *block, uint64_t len, uint64_t run, uint32_t node, uint64_t file,
+                    uint64_t offset, char *why, size_t whylen)
 {
     s_hdr_t h;
     memcpy(&h, block, sizeof h);
@@ -66,6 +67,9 @@ int rb_verify_check(const void *block, uint64_t len, uint64_t run, uint64_t file
         snprintf(why, whylen, "block written to another file");
     else if (h.run != run)
         snprintf(why, whylen, "block written by another run");
+    else if (node && h.node != node)
+        snprintf(why, whylen, "block written by node rank %d, not rank %u", (int)h.node - 1,
+                 node - 1);
     else
         return 0;
     return -EBADMSG;

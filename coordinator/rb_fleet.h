@@ -33,6 +33,7 @@ typedef struct rb_node {
     uint64_t last_seen_ns;     /* coordinator clock */
     uint64_t removed_files;    /* from its END */
     rb_msg_t *done;            /* per phase: decoded DONE (owned), or NULL */
+    uint32_t rank;             /* its place in the run (neighbours, shared-file regions) */
 } rb_node_t;
 
 typedef struct rb_fleet {

@@ -81,6 +81,13 @@ typedef enum {
     S_O_DESCRIPTION,
     S_O_GROUP_REPORTING,
     S_O_SAMPLE_INTERVAL,
+    S_O_FILE_PER_WORKER,
+    S_O_LAYOUT,
+    S_O_TRANSFER,
+    S_O_READ_FROM,
+    S_O_STONEWALL_TIME,
+    S_O_WEAROUT,
+    S_O_DROP_CACHES,
     S_O_META_OPS, /* the meta_* options stay last and together: see s_is_meta_option */
     S_O_META_FILES,
     S_O_META_FILESIZE,
@@ -151,6 +158,14 @@ static const s_option_t s_options[] = {
     {"description", S_O_DESCRIPTION, false},
     {"group_reporting", S_O_GROUP_REPORTING, true},
     {"sample_interval", S_O_SAMPLE_INTERVAL, false},
+    /* across nodes, with IOR's meanings */
+    {"file_per_worker", S_O_FILE_PER_WORKER, true},
+    {"layout", S_O_LAYOUT, false},
+    {"transfer", S_O_TRANSFER, false},
+    {"read_from", S_O_READ_FROM, false},
+    {"stonewall_time", S_O_STONEWALL_TIME, false},
+    {"wearout", S_O_WEAROUT, true},
+    {"drop_caches", S_O_DROP_CACHES, true},
     /* rackbench's metadata workload (rw=meta) */
     {"meta_ops", S_O_META_OPS, false},
     {"meta_files", S_O_META_FILES, false},
@@ -322,6 +337,11 @@ typedef struct {
     unsigned meta_shared_line;          /* line of the meta_shared_dir= in effect (0: default) */
     const char *meta_key;               /* first meta_* option in the job's own section ... */
     unsigned meta_line;                 /* ... and its line (0: none) */
+    unsigned shared_line;               /* line of the file_per_worker= in effect (0: default) */
+    unsigned layout_line;               /* line of the layout= in effect (0: default) */
+    unsigned transfer_line;             /* line of the transfer= in effect (0: default) */
+    unsigned read_from_line;            /* line of the read_from= in effect (0: default) */
+    unsigned wearout_line;              /* line of the wearout= in effect (0: default) */
 } s_opts_t;
 
 /* A name seen so far, for duplicate detection; line 0 marks an empty slot. */
@@ -1005,6 +1025,30 @@ static int s_meta_ops_value(s_parser_t *ps, s_opts_t *o, unsigned line, const ch
     return 0;
 }
 
+/* read_from=self|neighbour|neighbor|shift:K → how many nodes on (0 = self). */
+static int s_read_from_value(s_parser_t *ps, unsigned line, const char *key, const char *val,
+                             uint32_t *shift)
+{
+    if (!strcmp(val, "self")) {
+        *shift = 0;
+        return 0;
+    }
+    if (!strcmp(val, "neighbour") || !strcmp(val, "neighbor")) {
+        *shift = 1;
+        return 0;
+    }
+    if (!strncmp(val, "shift:", 6)) {
+        uint64_t k;
+        const char *v = val + 6;
+        if (rb_parse_size(v, &k) == 0 && strspn(v, "0123456789") == strlen(v) && k < UINT32_MAX) {
+            *shift = (uint32_t)k;
+            return 0;
+        }
+    }
+    return s_fail(ps, line, "%s=%.64s: expected self, neighbour or shift:K (K nodes further on)",
+                  key, val);
+}
+
 static int s_meta_order_value(s_parser_t *ps, unsigned line, const char *key, const char *val,
                               uint8_t *random)
 {
@@ -1175,6 +1219,40 @@ static int s_apply(s_parser_t *ps, s_opts_t *o, const s_option_t *opt, const cha
         if (rc == 0 && (ps->interval_ns < S_MIN_INTERVAL_NS || ps->interval_ns > S_MAX_INTERVAL_NS))
             return s_fail(ps, line, "sample_interval=%.64s is out of range (100ms..1h)", val);
         return rc;
+    case S_O_FILE_PER_WORKER:
+        rc = s_bool_value(ps, line, key, val, &b);
+        if (rc == 0) {
+            js->shared_file = !b;
+            o->shared_line = line;
+        }
+        return rc;
+    case S_O_LAYOUT: {
+        int m = rb_layout_mode_parse(val);
+        if (m < 0)
+            return s_fail(ps, line, "%s=%.64s: expected segmented or strided", key, val);
+        js->layout = (rb_layout_mode_t)m;
+        o->layout_line = line;
+        return 0;
+    }
+    case S_O_TRANSFER:
+        rc = s_size_value(ps, line, key, val, false, &js->transfer);
+        if (rc == 0)
+            o->transfer_line = line;
+        return rc;
+    case S_O_READ_FROM:
+        rc = s_read_from_value(ps, line, key, val, &js->read_shift);
+        if (rc == 0)
+            o->read_from_line = line;
+        return rc;
+    case S_O_STONEWALL_TIME:
+        return s_duration_value(ps, line, key, val, &js->stonewall_ns);
+    case S_O_WEAROUT:
+        rc = s_bool_field(ps, line, key, val, &js->wearout);
+        if (rc == 0)
+            o->wearout_line = line;
+        return rc;
+    case S_O_DROP_CACHES:
+        return s_bool_field(ps, line, key, val, &js->drop_caches);
     case S_O_META_OPS:
         return s_meta_ops_value(ps, o, line, key, val);
     case S_O_META_FILES:
@@ -1299,6 +1377,62 @@ static int s_settle_meta(s_parser_t *ps, s_opts_t *o, const char *name, unsigned
     return 0;
 }
 
+/* Checks the options that work across nodes: a shared file (IOR's N-1),
+ * whose data a read gets, stonewalling. Errors name the option's line. */
+static int s_settle_across(s_parser_t *ps, s_opts_t *o, const char *name, unsigned line)
+{
+    rb_job_spec_t *js = &o->spec;
+    char a[64], b[64];
+    uint64_t t = js->transfer ? js->transfer : js->bs;
+    if (js->read_shift && (!rb_rw_reads(js->rw) || rb_rw_writes(js->rw)))
+        return s_fail(ps, o->read_from_line,
+                      "job '%s': read_from is for jobs that only read (rw=%s writes)", name,
+                      rb_rw_name(js->rw));
+    if (js->wearout && !js->stonewall_ns)
+        return s_fail(ps, o->wearout_line, "job '%s': wearout needs stonewall_time", name);
+    if (!js->shared_file) {
+        if (js->layout != RB_LAYOUT_SEGMENTED && o->layout_line)
+            return s_fail(ps, o->layout_line,
+                          "job '%s': layout= is the layout of a shared file (file_per_worker=0)",
+                          name);
+        if (js->transfer && o->transfer_line)
+            return s_fail(ps, o->transfer_line,
+                          "job '%s': transfer= is the piece size of a strided shared file "
+                          "(file_per_worker=0, layout=strided)",
+                          name);
+        return 0;
+    }
+    if (js->filename[0])
+        return s_fail(ps, o->filename_line > o->shared_line ? o->filename_line : o->shared_line,
+                      "job '%s': file_per_worker=0 makes one file for all workers of all nodes; "
+                      "filename= names a file per node (use one or the other)",
+                      name);
+    if (js->nrfiles != 1)
+        return s_fail(ps, o->nrfiles_line > o->shared_line ? o->nrfiles_line : o->shared_line,
+                      "job '%s': file_per_worker=0 makes one file: nrfiles must be 1", name);
+    if (js->layout == RB_LAYOUT_STRIDED) {
+        unsigned at = o->transfer_line ? o->transfer_line : line;
+        if (js->bs_max != js->bs || t % js->bs)
+            return s_fail(ps, at,
+                          "job '%s': a strided layout needs one block size dividing transfer "
+                          "(transfer %s, bs %s)",
+                          name, rb_fmt_size_exact(a, sizeof a, t),
+                          rb_fmt_size_exact(b, sizeof b, js->bs));
+        if (js->size % t)
+            return s_fail(ps, at,
+                          "job '%s': size %s per worker is not a whole number of transfer=%s "
+                          "pieces",
+                          name, rb_fmt_size_exact(a, sizeof a, js->size),
+                          rb_fmt_size_exact(b, sizeof b, t));
+    } else if (js->transfer && o->transfer_line) {
+        return s_fail(ps, o->transfer_line,
+                      "job '%s': transfer= is the piece size of layout=strided (this job is "
+                      "segmented)",
+                      name);
+    }
+    return 0;
+}
+
 /* Settles what depends on several options (fio semantics) and checks the
  * job as a whole; errors name the job's section line. */
 static int s_settle_job(s_parser_t *ps, s_opts_t *o, const char *name, unsigned line)
@@ -1369,7 +1503,7 @@ static int s_settle_job(s_parser_t *ps, s_opts_t *o, const char *name, unsigned 
                       rb_fmt_size_exact(c, sizeof c, js->size / js->nrfiles));
     if (js->time_based && js->runtime_ns == 0)
         return s_fail(ps, line, "job '%s': time_based needs a runtime", name);
-    return 0;
+    return s_settle_across(ps, o, name, line);
 }
 
 /* Appends js to the last phase, or to a new one; errors name line. */
@@ -1910,6 +2044,19 @@ static void s_print_job(const rb_plan_t *p, const rb_job_spec_t *js, bool stonew
     fprintf(f, "do_verify=%d\n", js->do_verify ? 1 : 0);
     fprintf(f, "verify_fatal=%d\n", js->verify_fatal ? 1 : 0);
     fprintf(f, "rate=%s\n", rb_fmt_size_exact(a, sizeof a, js->rate));
+    fprintf(f, "file_per_worker=%d\n", js->shared_file ? 0 : 1);
+    if (js->shared_file) {
+        fprintf(f, "layout=%s\n", rb_layout_mode_name(js->layout));
+        if (js->layout == RB_LAYOUT_STRIDED && js->transfer)
+            fprintf(f, "transfer=%s\n", rb_fmt_size_exact(a, sizeof a, js->transfer));
+    }
+    if (js->read_shift)
+        fprintf(f, "read_from=shift:%" PRIu32 "\n", js->read_shift);
+    else
+        fprintf(f, "read_from=self\n");
+    fprintf(f, "stonewall_time=%s\n", s_fmt_duration(a, sizeof a, js->stonewall_ns));
+    fprintf(f, "wearout=%d\n", js->wearout ? 1 : 0);
+    fprintf(f, "drop_caches=%d\n", js->drop_caches ? 1 : 0);
     /* an unset directory is written empty when [global] sets one, so it is not inherited */
     if (js->directory[0] || p->directory[0])
         fprintf(f, "directory=%s\n", js->directory);

@@ -66,6 +66,11 @@ typedef struct s_run {
     uint32_t nrejects;
     rb_phase_agg_t *aggs; /* per phase that ran */
     uint32_t phases_run;
+    /* wearout of the current phase, per job: STONEWALLs heard, the most ops */
+    uint8_t *sw_got;    /* [node * njobs + job]: that node's STONEWALL came */
+    uint32_t *sw_count; /* nodes heard, per job */
+    uint64_t *sw_max;   /* most ops of any worker, per job */
+    uint8_t *sw_sent;   /* WEAROUT sent, per job */
 } s_run_t;
 
 static volatile sig_atomic_t s_interrupted;
@@ -272,6 +277,48 @@ static void s_on_done(s_run_t *r, rb_node_t *n, rb_msg_t *m)
     n->state = RB_AGENT_PHASE_DONE;
 }
 
+/* STONEWALL: one node's workers of a wearout job all stopped at their stonewall. */
+static void s_on_stonewall(s_run_t *r, rb_node_t *n, const rb_msg_wear_t *w)
+{
+    if (!r->sw_got || strcmp(w->run_id, r->run_id) != 0 || w->phase != r->cur_phase ||
+        w->job >= r->plan->phases[w->phase].njobs || n->state != RB_AGENT_RUNNING)
+        return;
+    uint32_t nj = r->plan->phases[w->phase].njobs;
+    uint8_t *got = &r->sw_got[(size_t)(n - r->fleet.nodes) * nj + w->job];
+    if (*got)
+        return;
+    *got = 1;
+    r->sw_count[w->job]++;
+    if (w->ops > r->sw_max[w->job])
+        r->sw_max[w->job] = w->ops;
+}
+
+/* Once every node still in the phase has stopped at its stonewall, tells
+ * them all how many ops each worker goes on to: the busiest one's. */
+static void s_check_wearout(s_run_t *r)
+{
+    if (!r->sw_got)
+        return;
+    const rb_phase_spec_t *ph = &r->plan->phases[r->cur_phase];
+    uint32_t in_phase = rb_fleet_count(&r->fleet, RB_AGENT_RUNNING) +
+                        rb_fleet_count(&r->fleet, RB_AGENT_PHASE_DONE);
+    for (uint32_t j = 0; j < ph->njobs; j++) {
+        if (r->sw_sent[j] || !ph->jobs[j].wearout || r->sw_count[j] < in_phase)
+            continue;
+        r->sw_sent[j] = 1;
+        rb_msg_t m = {.type = RB_MSG_WEAROUT};
+        snprintf(m.u.wearout.run_id, sizeof m.u.wearout.run_id, "%s", r->run_id);
+        m.u.wearout.phase = r->cur_phase;
+        m.u.wearout.job = j;
+        m.u.wearout.ops = r->sw_max[j];
+        rb_info("phase %s: job %s stonewalled on every node; wear-out to %llu ops per worker",
+                ph->name, ph->jobs[j].name, (unsigned long long)r->sw_max[j]);
+        for (uint32_t i = 0; i < r->fleet.n; i++)
+            if (r->fleet.nodes[i].state == RB_AGENT_RUNNING)
+                s_send(r, &r->fleet.nodes[i], &m);
+    }
+}
+
 static void s_dispatch(s_run_t *r, const char *id, const void *data, size_t len, uint64_t now)
 {
     rb_msg_t m;
@@ -338,6 +385,9 @@ static void s_dispatch(s_run_t *r, const char *id, const void *data, size_t len,
         break;
     case RB_MSG_DONE:
         s_on_done(r, n, &m);
+        break;
+    case RB_MSG_STONEWALL:
+        s_on_stonewall(r, n, &m.u.stonewall);
         break;
     case RB_MSG_HEARTBEAT:
         break;
@@ -620,20 +670,94 @@ static int s_gather(s_run_t *r)
     return r->failed ? -EIO : 0;
 }
 
+/* Place of a node's name in --nodes, or UINT32_MAX. */
+static uint32_t s_want_index(const s_run_t *r, const char *name)
+{
+    const char *p = r->want;
+    for (uint32_t i = 0; p && i < r->nwant; i++, p += strlen(p) + 1)
+        if (!strcmp(p, name))
+            return i;
+    return UINT32_MAX;
+}
+
+static const s_run_t *s_sort_run; /* for s_by_place: qsort has no context */
+
+/* Nodes in the order of --nodes, else by name: a run's ranks do not depend
+ * on which agent said HELLO first. */
+static int s_by_place(const void *a, const void *b)
+{
+    const rb_node_t *x = *(rb_node_t *const *)a, *y = *(rb_node_t *const *)b;
+    uint32_t i = s_want_index(s_sort_run, x->hello.name),
+             k = s_want_index(s_sort_run, y->hello.name);
+    if (i != k)
+        return i < k ? -1 : 1;
+    return strcmp(x->hello.name, y->hello.name);
+}
+
+/* Ranks the nodes that take part and lists the read_from shifts the plan
+ * uses, once. 0, or -E2BIG/-ENOMEM with the run failed. */
+static int s_rank_nodes(s_run_t *r, rb_node_t ***order, uint32_t *count, uint32_t *shifts,
+                        uint32_t *nshifts)
+{
+    *nshifts = 0;
+    for (uint32_t p = 0; p < r->plan->nphases; p++) {
+        for (uint32_t j = 0; j < r->plan->phases[p].njobs; j++) {
+            uint32_t k = r->plan->phases[p].jobs[j].read_shift, seen = 0;
+            for (uint32_t i = 0; i < *nshifts; i++)
+                seen |= shifts[i] == k;
+            if (!k || seen)
+                continue;
+            if (*nshifts == RB_MAX_PEERS) {
+                s_fail(r, "the plan uses more than %d read_from shifts", RB_MAX_PEERS);
+                return -E2BIG;
+            }
+            shifts[(*nshifts)++] = k;
+        }
+    }
+    *order = calloc(r->fleet.n ? r->fleet.n : 1, sizeof **order);
+    if (!*order) {
+        s_fail(r, "out of memory");
+        return -ENOMEM;
+    }
+    *count = 0;
+    for (uint32_t i = 0; i < r->fleet.n; i++)
+        if (r->fleet.nodes[i].state == RB_AGENT_SYNCED)
+            (*order)[(*count)++] = &r->fleet.nodes[i];
+    s_sort_run = r;
+    qsort(*order, *count, sizeof **order, s_by_place);
+    for (uint32_t i = 0; i < *count; i++)
+        (*order)[i]->rank = i;
+    return 0;
+}
+
 static int s_send_plan(s_run_t *r)
 {
     rb_msg_t m = {.type = RB_MSG_PLAN};
-    snprintf(m.u.plan.run_id, sizeof m.u.plan.run_id, "%s", r->run_id);
-    m.u.plan.interval_ns = r->plan->interval_ns;
-    m.u.plan.nphases = r->plan->nphases;
-    m.u.plan.phases = r->plan->phases;
-    for (uint32_t i = 0; i < r->fleet.n; i++) {
-        rb_node_t *n = &r->fleet.nodes[i];
-        if (n->state != RB_AGENT_SYNCED)
-            continue;
+    rb_msg_plan_t *pl = &m.u.plan;
+    rb_node_t **order = NULL;
+    uint32_t count = 0, shifts[RB_MAX_PEERS], nshifts = 0;
+    if (s_rank_nodes(r, &order, &count, shifts, &nshifts) < 0)
+        return -EIO;
+    snprintf(pl->run_id, sizeof pl->run_id, "%s", r->run_id);
+    pl->interval_ns = r->plan->interval_ns;
+    pl->nphases = r->plan->nphases;
+    pl->phases = r->plan->phases;
+    pl->nnodes = count ? count : 1;
+    if (count)
+        snprintf(pl->lead, sizeof pl->lead, "%s", order[0]->hello.name);
+    for (uint32_t i = 0; i < count; i++) {
+        rb_node_t *n = order[i];
+        pl->node_rank = i;
+        pl->npeers = nshifts;
+        for (uint32_t k = 0; k < nshifts; k++) {
+            pl->peers[k].shift = shifts[k];
+            snprintf(pl->peers[k].name, sizeof pl->peers[k].name, "%s",
+                     order[(uint32_t)((i + (uint64_t)shifts[k]) % count)]->hello.name);
+        }
         n->state = RB_AGENT_PLANNED;
         s_send(r, n, &m);
     }
+    free(order);
     while (!r->failed && !s_interrupted) {
         if (rb_fleet_count(&r->fleet, RB_AGENT_PLANNED) == 0)
             break;
@@ -660,6 +784,32 @@ static void s_live_line(s_run_t *r, const rb_phase_spec_t *ph, uint64_t now, dou
     r->live_ops = 0;
 }
 
+/* Frees the wearout bookkeeping; makes it anew for a phase with wearout jobs. */
+static void s_wearout_reset(s_run_t *r, const rb_phase_spec_t *ph)
+{
+    free(r->sw_got);
+    free(r->sw_count);
+    free(r->sw_max);
+    free(r->sw_sent);
+    r->sw_got = NULL;
+    r->sw_count = NULL;
+    r->sw_max = NULL;
+    r->sw_sent = NULL;
+    int any = 0;
+    for (uint32_t j = 0; ph && j < ph->njobs; j++)
+        any |= ph->jobs[j].wearout;
+    if (!any)
+        return;
+    r->sw_got = calloc((size_t)(r->fleet.n ? r->fleet.n : 1) * ph->njobs, 1);
+    r->sw_count = calloc(ph->njobs, sizeof *r->sw_count);
+    r->sw_max = calloc(ph->njobs, sizeof *r->sw_max);
+    r->sw_sent = calloc(ph->njobs, 1);
+    if (!r->sw_got || !r->sw_count || !r->sw_max || !r->sw_sent) {
+        s_fail(r, "out of memory");
+        s_wearout_reset(r, NULL);
+    }
+}
+
 static void s_run_phase(s_run_t *r, uint32_t p)
 {
     const rb_phase_spec_t *ph = &r->plan->phases[p];
@@ -668,6 +818,7 @@ static void s_run_phase(s_run_t *r, uint32_t p)
         if (r->fleet.nodes[i].state == RB_AGENT_READY && r->fleet.nodes[i].best_rtt_ns > max_rtt)
             max_rtt = r->fleet.nodes[i].best_rtt_ns;
     r->cur_phase = p;
+    s_wearout_reset(r, ph);
     r->t_go = rb_mono_ns() + S_GO_LEAD_NS + 2 * max_rtt;
     rb_info("phase %u/%u %s: GO for %u agents", p + 1, r->plan->nphases, ph->name,
             rb_fleet_count(&r->fleet, RB_AGENT_READY));
@@ -701,6 +852,7 @@ static void s_run_phase(s_run_t *r, uint32_t p)
         if (abort_deadline && rb_mono_ns() > abort_deadline)
             break;
         s_pump(r, S_POLL_MS);
+        s_check_wearout(r);
         uint64_t now = rb_mono_ns();
         if (now >= r->next_live) {
             if (!r->o->quiet)
@@ -988,6 +1140,7 @@ out:
     free(r->aggs);
     free(r->children);
     free(r->want);
+    s_wearout_reset(r, NULL);
     rb_fleet_fini(&r->fleet);
     zpoller_destroy(&r->poller);
     zsock_destroy(&r->router);

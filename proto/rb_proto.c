@@ -46,6 +46,8 @@ static const char *const s_buf_names[] = {
     [RB_BUF_RANDOM] = "random", [RB_BUF_ZERO] = "zero", [RB_BUF_PATTERN] = "pattern"};
 static const char *const s_verify_names[] = {
     [RB_VERIFY_NONE] = "none", [RB_VERIFY_CRC32C] = "crc32c"};
+static const char *const s_layout_names[] = {
+    [RB_LAYOUT_SEGMENTED] = "segmented", [RB_LAYOUT_STRIDED] = "strided"};
 
 #define S_NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -65,6 +67,19 @@ rb_meta_op_t rb_meta_op_parse(const char *s)
         if (strcmp(s, s_meta_names[i]) == 0)
             return (rb_meta_op_t)i;
     return RB_META_NONE;
+}
+
+const char *rb_layout_mode_name(rb_layout_mode_t m)
+{
+    return (unsigned)m < S_NELEM(s_layout_names) ? s_layout_names[m] : NULL;
+}
+
+int rb_layout_mode_parse(const char *s)
+{
+    for (unsigned i = 0; s && i < S_NELEM(s_layout_names); i++)
+        if (strcmp(s, s_layout_names[i]) == 0)
+            return (int)i;
+    return -1;
 }
 
 rb_rw_t rb_rw_parse(const char *s)
@@ -153,12 +168,15 @@ static const s_enum_t s_sync_enum = {"sync mode", s_sync_names, S_NELEM(s_sync_n
 static const s_enum_t s_buf_enum = {"buffer mode", s_buf_names, S_NELEM(s_buf_names)};
 static const s_enum_t s_verify_enum = {"verify method", s_verify_names, S_NELEM(s_verify_names)};
 static const s_enum_t s_meta_enum = {"metadata operation", s_meta_names, S_NELEM(s_meta_names)};
+static const s_enum_t s_layout_enum = {"shared-file layout", s_layout_names,
+                                       S_NELEM(s_layout_names)};
 
 /* S_ENUM values are read and written as unsigned int. */
 _Static_assert(sizeof(rb_rw_t) == sizeof(unsigned) && sizeof(rb_sync_mode_t) == sizeof(unsigned) &&
                    sizeof(rb_buf_mode_t) == sizeof(unsigned) &&
                    sizeof(rb_verify_t) == sizeof(unsigned) &&
-                   sizeof(rb_meta_op_t) == sizeof(unsigned),
+                   sizeof(rb_meta_op_t) == sizeof(unsigned) &&
+                   sizeof(rb_layout_mode_t) == sizeof(unsigned),
                "enums travel through an unsigned int");
 
 /* Table entries for field f of struct T; the wire key is the field's name. */
@@ -197,6 +215,7 @@ _Static_assert(sizeof(rb_rw_t) == sizeof(unsigned) && sizeof(rb_sync_mode_t) == 
 static int s_check_hist(s_ctx_t *c, const void *base);
 static int s_check_job(s_ctx_t *c, const void *base);
 static int s_check_phase(s_ctx_t *c, const void *base);
+static int s_check_plan(s_ctx_t *c, const void *base);
 static int s_check_job_stat(s_ctx_t *c, const void *base);
 static int s_check_worker(s_ctx_t *c, const void *base);
 
@@ -206,33 +225,34 @@ S_LAYOUT(s_hist_layout, s_check_hist, F_U64(rb_hist_t, count), F_U64(rb_hist_t, 
 S_LAYOUT(s_root_layout, NULL, F_STR(rb_root_info_t, path, 0), F_U64(rb_root_info_t, free_bytes),
          F_U64(rb_root_info_t, total_bytes));
 
-S_LAYOUT(s_job_layout, s_check_job, F_STR(rb_job_spec_t, name, 0),
-         F_ENUM(rb_job_spec_t, rw, s_rw_enum), F_U64(rb_job_spec_t, bs),
-         F_U64(rb_job_spec_t, bs_max), F_U64(rb_job_spec_t, size),
-         F_U32(rb_job_spec_t, numjobs, RB_MAX_WORKERS), F_KIND(rb_job_spec_t, direct, S_BOOL),
-         F_KIND(rb_job_spec_t, time_based, S_BOOL), F_U64(rb_job_spec_t, runtime_ns),
-         F_STR(rb_job_spec_t, directory, 0), F_STR(rb_job_spec_t, filename_format, 0),
-         F_STR(rb_job_spec_t, filename, SF_FILE),
-         F_STR(rb_job_spec_t, ioengine, SF_FILE | SF_NONEMPTY),
-         F_U32R(rb_job_spec_t, iodepth, 1, S_IODEPTH_MAX), F_U32(rb_job_spec_t, rwmixread, 100),
-         F_U32R(rb_job_spec_t, nrfiles, 1, S_NRFILES_MAX), F_U64(rb_job_spec_t, filesize),
-         F_U64(rb_job_spec_t, offset), F_ENUM(rb_job_spec_t, sync_mode, s_sync_enum),
-         F_U32(rb_job_spec_t, fsync_every, UINT32_MAX),
-         F_U32(rb_job_spec_t, fdatasync_every, UINT32_MAX),
-         F_KIND(rb_job_spec_t, end_fsync, S_BOOL), F_KIND(rb_job_spec_t, fsync_on_close, S_BOOL),
-         F_U64(rb_job_spec_t, ramp_ns), F_U32R(rb_job_spec_t, loops, 1, UINT32_MAX),
-         F_KIND(rb_job_spec_t, randrepeat, S_BOOL), F_U64(rb_job_spec_t, randseed),
-         F_KIND(rb_job_spec_t, norandommap, S_BOOL), F_KIND(rb_job_spec_t, overwrite, S_BOOL),
-         F_ENUM(rb_job_spec_t, buffer_mode, s_buf_enum),
-         F_KIND(rb_job_spec_t, refill_buffers, S_BOOL), F_BIN(rb_job_spec_t, pattern, pattern_len),
-         F_ENUM(rb_job_spec_t, verify, s_verify_enum), F_KIND(rb_job_spec_t, do_verify, S_BOOL),
-         F_KIND(rb_job_spec_t, verify_fatal, S_BOOL), F_U64(rb_job_spec_t, rate),
-         F_ENUM(rb_job_spec_t, meta_op, s_meta_enum), F_U64(rb_job_spec_t, meta_files),
-         F_U64(rb_job_spec_t, meta_filesize), F_U32(rb_job_spec_t, meta_dirs, S_META_DIRS_MAX),
-         F_U32(rb_job_spec_t, meta_depth, S_META_DEPTH_MAX),
-         F_U32(rb_job_spec_t, meta_branch, S_META_DIRS_MAX),
-         F_KIND(rb_job_spec_t, meta_random, S_BOOL), F_KIND(rb_job_spec_t, meta_shared, S_BOOL),
-         F_KIND(rb_job_spec_t, meta_sync, S_BOOL), F_KIND(rb_job_spec_t, meta_renamed, S_BOOL));
+S_LAYOUT(
+    s_job_layout, s_check_job, F_STR(rb_job_spec_t, name, 0), F_ENUM(rb_job_spec_t, rw, s_rw_enum),
+    F_U64(rb_job_spec_t, bs), F_U64(rb_job_spec_t, bs_max), F_U64(rb_job_spec_t, size),
+    F_U32(rb_job_spec_t, numjobs, RB_MAX_WORKERS), F_KIND(rb_job_spec_t, direct, S_BOOL),
+    F_KIND(rb_job_spec_t, time_based, S_BOOL), F_U64(rb_job_spec_t, runtime_ns),
+    F_STR(rb_job_spec_t, directory, 0), F_STR(rb_job_spec_t, filename_format, 0),
+    F_STR(rb_job_spec_t, filename, SF_FILE), F_STR(rb_job_spec_t, ioengine, SF_FILE | SF_NONEMPTY),
+    F_U32R(rb_job_spec_t, iodepth, 1, S_IODEPTH_MAX), F_U32(rb_job_spec_t, rwmixread, 100),
+    F_U32R(rb_job_spec_t, nrfiles, 1, S_NRFILES_MAX), F_U64(rb_job_spec_t, filesize),
+    F_U64(rb_job_spec_t, offset), F_ENUM(rb_job_spec_t, sync_mode, s_sync_enum),
+    F_U32(rb_job_spec_t, fsync_every, UINT32_MAX),
+    F_U32(rb_job_spec_t, fdatasync_every, UINT32_MAX), F_KIND(rb_job_spec_t, end_fsync, S_BOOL),
+    F_KIND(rb_job_spec_t, fsync_on_close, S_BOOL), F_U64(rb_job_spec_t, ramp_ns),
+    F_U32R(rb_job_spec_t, loops, 1, UINT32_MAX), F_KIND(rb_job_spec_t, randrepeat, S_BOOL),
+    F_U64(rb_job_spec_t, randseed), F_KIND(rb_job_spec_t, norandommap, S_BOOL),
+    F_KIND(rb_job_spec_t, overwrite, S_BOOL), F_ENUM(rb_job_spec_t, buffer_mode, s_buf_enum),
+    F_KIND(rb_job_spec_t, refill_buffers, S_BOOL), F_BIN(rb_job_spec_t, pattern, pattern_len),
+    F_ENUM(rb_job_spec_t, verify, s_verify_enum), F_KIND(rb_job_spec_t, do_verify, S_BOOL),
+    F_KIND(rb_job_spec_t, verify_fatal, S_BOOL), F_U64(rb_job_spec_t, rate),
+    F_ENUM(rb_job_spec_t, meta_op, s_meta_enum), F_U64(rb_job_spec_t, meta_files),
+    F_U64(rb_job_spec_t, meta_filesize), F_U32(rb_job_spec_t, meta_dirs, S_META_DIRS_MAX),
+    F_U32(rb_job_spec_t, meta_depth, S_META_DEPTH_MAX),
+    F_U32(rb_job_spec_t, meta_branch, S_META_DIRS_MAX), F_KIND(rb_job_spec_t, meta_random, S_BOOL),
+    F_KIND(rb_job_spec_t, meta_shared, S_BOOL), F_KIND(rb_job_spec_t, meta_sync, S_BOOL),
+    F_KIND(rb_job_spec_t, meta_renamed, S_BOOL), F_KIND(rb_job_spec_t, shared_file, S_BOOL),
+    F_ENUM(rb_job_spec_t, layout, s_layout_enum), F_U64(rb_job_spec_t, transfer),
+    F_U32(rb_job_spec_t, read_shift, UINT32_MAX), F_U64(rb_job_spec_t, stonewall_ns),
+    F_KIND(rb_job_spec_t, wearout, S_BOOL), F_KIND(rb_job_spec_t, drop_caches, S_BOOL));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));
@@ -248,13 +268,18 @@ S_LAYOUT(s_worker_layout, s_check_worker, F_U32(rb_worker_stat_t, job, RB_MAX_JO
          F_U64(rb_worker_stat_t, ops), F_U64(rb_worker_stat_t, errors),
          F_U64(rb_worker_stat_t, read_bytes), F_U64(rb_worker_stat_t, read_ops),
          F_U64(rb_worker_stat_t, verify_errors),
-         F_CHECKPTS(rb_worker_stat_t, checkpts, ncheckpts, RB_MAX_CHECKPTS));
+         F_CHECKPTS(rb_worker_stat_t, checkpts, ncheckpts, RB_MAX_CHECKPTS),
+         F_U64(rb_worker_stat_t, sw_t_ns), F_U64(rb_worker_stat_t, sw_bytes),
+         F_U64(rb_worker_stat_t, sw_ops));
+
+S_LAYOUT(s_peer_layout, NULL, F_U32(rb_peer_t, shift, UINT32_MAX),
+         F_STR(rb_peer_t, name, SF_NONEMPTY));
 
 /* Message bodies, named after the enum so that the X-macro table can list them. */
 S_LAYOUT(s_body_HELLO, NULL, F_STR(rb_msg_hello_t, name, 0), F_STR(rb_msg_hello_t, rack, 0),
          F_STR(rb_msg_hello_t, hostname, 0), F_STR(rb_msg_hello_t, agent_version, 0),
          F_U32(rb_msg_hello_t, pid, UINT32_MAX), F_U32(rb_msg_hello_t, cores, UINT32_MAX),
-         F_U64(rb_msg_hello_t, ram_bytes),
+         F_U64(rb_msg_hello_t, ram_bytes), F_U64(rb_msg_hello_t, cache_bytes),
          F_INLINE(rb_msg_hello_t, roots, nroots, RB_MAX_ROOTS, s_root_layout));
 
 S_LAYOUT(s_body_PING, NULL, F_U32(rb_msg_ping_t, seq, UINT32_MAX),
@@ -263,7 +288,10 @@ S_LAYOUT(s_body_PING, NULL, F_U32(rb_msg_ping_t, seq, UINT32_MAX),
 S_LAYOUT(s_body_PONG, NULL, F_U32(rb_msg_pong_t, seq, UINT32_MAX), F_U64(rb_msg_pong_t, t_coord_ns),
          F_U64(rb_msg_pong_t, t_agent_ns));
 
-S_LAYOUT(s_body_PLAN, NULL, F_STR(rb_msg_plan_t, run_id, 0), F_U64(rb_msg_plan_t, interval_ns),
+S_LAYOUT(s_body_PLAN, s_check_plan, F_STR(rb_msg_plan_t, run_id, 0),
+         F_U64(rb_msg_plan_t, interval_ns), F_U32(rb_msg_plan_t, node_rank, UINT32_MAX - 1),
+         F_U32R(rb_msg_plan_t, nnodes, 1, UINT32_MAX), F_STR(rb_msg_plan_t, lead, 0),
+         F_INLINE(rb_msg_plan_t, peers, npeers, RB_MAX_PEERS, s_peer_layout),
          F_ARRAY(rb_msg_plan_t, phases, nphases, RB_MAX_PHASES, s_phase_layout));
 
 S_LAYOUT(s_body_READY, NULL, F_STR(rb_msg_ready_t, run_id, 0),
@@ -288,7 +316,14 @@ S_LAYOUT(s_body_DONE, NULL, F_STR(rb_msg_done_t, run_id, 0),
          F_STR(rb_msg_done_t, error, 0), F_STR(rb_msg_done_t, error_path, 0),
          F_U64(rb_msg_done_t, error_offset),
          F_ARRAY(rb_msg_done_t, workers, nworkers, RB_MAX_WORKERS, s_worker_layout),
-         F_ARRAY(rb_msg_done_t, jobs, njobs, RB_MAX_JOBS, s_job_stat_layout));
+         F_ARRAY(rb_msg_done_t, jobs, njobs, RB_MAX_JOBS, s_job_stat_layout),
+         F_KIND(rb_msg_done_t, caches_dropped, S_BOOL),
+         F_KIND(rb_msg_done_t, drop_status, S_ERRNO));
+
+S_LAYOUT(s_body_STONEWALL, NULL, F_STR(rb_msg_wear_t, run_id, 0),
+         F_U32(rb_msg_wear_t, phase, RB_MAX_PHASES - 1), F_U32(rb_msg_wear_t, job, RB_MAX_JOBS - 1),
+         F_U64(rb_msg_wear_t, ops));
+#define s_body_WEAROUT s_body_STONEWALL
 
 S_LAYOUT(s_body_HEARTBEAT, NULL, F_U64(rb_msg_heartbeat_t, t_ns));
 
@@ -481,6 +516,16 @@ static int s_check_phase(s_ctx_t *c, const void *base)
     if (workers > RB_MAX_WORKERS)
         return s_fail(c, "jobs", -1, "numjobs add up to %" PRIu64 " workers, more than %d", workers,
                       RB_MAX_WORKERS);
+    return 0;
+}
+
+/* A node's place is inside the run. */
+static int s_check_plan(s_ctx_t *c, const void *base)
+{
+    const rb_msg_plan_t *p = base;
+    if (p->node_rank >= p->nnodes)
+        return s_fail(c, "node_rank", -1, "%" PRIu32 ", not below nnodes %" PRIu32, p->node_rank,
+                      p->nnodes);
     return 0;
 }
 

@@ -18,7 +18,7 @@
 #include "rb_err.h"
 #include "rb_hist.h"
 
-#define RB_PROTO_VERSION   3
+#define RB_PROTO_VERSION   4
 #define RB_PROTO_MAX_FRAME (128u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings (including the NUL) and arrays in messages. */
@@ -45,6 +45,8 @@
     X(HEARTBEAT, "HEARTBEAT") /* both ways: I am alive */                                          \
     X(ABORT, "ABORT")         /* coord → agent: stop IO, clean up */                             \
     X(ERROR, "ERROR")         /* both ways: a failure the peer must know about */                  \
+    X(STONEWALL, "STONEWALL") /* agent → coord: a job's workers reached stonewall_time */        \
+    X(WEAROUT, "WEAROUT")     /* coord → agent: ops every worker of the job goes on to */        \
     X(END, "END")             /* coord → agent: run over, clean up; agent → coord: cleaned */
 
 typedef enum {
@@ -114,6 +116,16 @@ typedef enum {
 
 typedef enum { RB_VERIFY_NONE = 0, RB_VERIFY_CRC32C = 1 } rb_verify_t;
 
+/* How the workers of all nodes share one file (shared_file=1), IOR's N-1. */
+typedef enum {
+    RB_LAYOUT_SEGMENTED = 0, /* "segmented": each worker owns one contiguous segment */
+    RB_LAYOUT_STRIDED = 1,   /* "strided": transfer-sized pieces interleave across workers */
+} rb_layout_mode_t;
+
+/* Name of a shared-file layout ("strided"); NULL if unknown. And back (-1 if unknown). */
+const char *rb_layout_mode_name(rb_layout_mode_t m);
+int rb_layout_mode_parse(const char *s);
+
 #define RB_ENGINE_NAME_MAX 16
 #define RB_PATTERN_MAX     64
 
@@ -168,6 +180,14 @@ typedef struct rb_job_spec {
     uint8_t meta_shared;    /* one directory for all workers of all nodes */
     uint8_t meta_sync;      /* fsync each file and its directory */
     uint8_t meta_renamed;   /* an earlier step renamed the files */
+    /* across nodes (IOR's access patterns) */
+    uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
+    rb_layout_mode_t layout; /* with shared_file: segmented or strided */
+    uint64_t transfer;       /* strided: bytes per interleaved piece (a multiple of bs) */
+    uint32_t read_shift;     /* reads get the data of the worker this many nodes further on */
+    uint64_t stonewall_ns;   /* stop every worker this long after its start (0 = never) */
+    uint8_t wearout;         /* after the stonewall, go on to the busiest worker's op count */
+    uint8_t drop_caches;     /* drop the page cache before this job's phase (reads) */
 } rb_job_spec_t;
 
 typedef struct rb_phase_spec {
@@ -192,6 +212,7 @@ typedef struct rb_msg_hello {
     uint32_t pid;
     uint32_t cores;
     uint64_t ram_bytes;
+    uint64_t cache_bytes; /* page cache now (/proc/meminfo Cached) */
     uint32_t nroots;
     rb_root_info_t roots[RB_MAX_ROOTS];
 } rb_msg_hello_t;
@@ -207,9 +228,22 @@ typedef struct rb_msg_pong {
     uint64_t t_agent_ns; /* agent clock when answering */
 } rb_msg_pong_t;
 
+/* A node this agent reads from (read_shift): which shift, and that node's name. */
+typedef struct rb_peer {
+    uint32_t shift;
+    char name[RB_NAME_MAX];
+} rb_peer_t;
+
+#define RB_MAX_PEERS 64 /* distinct read_shift values in one plan */
+
 typedef struct rb_msg_plan {
     char run_id[RB_NAME_MAX];
-    uint64_t interval_ns; /* sample interval */
+    uint64_t interval_ns;   /* sample interval */
+    uint32_t node_rank;     /* this agent's place among the run's nodes, 0 .. nnodes-1 */
+    uint32_t nnodes;        /* nodes in the run */
+    char lead[RB_NAME_MAX]; /* name of node 0, whose name prefixes shared files */
+    uint32_t npeers;
+    rb_peer_t peers[RB_MAX_PEERS]; /* node (rank + shift) % nnodes, for each shift the plan uses */
     uint32_t nphases;
     rb_phase_spec_t *phases; /* nphases entries (owned by the message when decoded) */
 } rb_msg_plan_t;
@@ -273,6 +307,9 @@ typedef struct rb_worker_stat {
     uint64_t verify_errors;
     uint32_t ncheckpts;
     rb_checkpt_t *checkpts; /* progress over time, increasing t_ns (for stonewall figures) */
+    uint64_t sw_t_ns;       /* stonewall_time: when it stopped issuing (0 = finished before) */
+    uint64_t sw_bytes;      /* bytes done by then */
+    uint64_t sw_ops;        /* ops done by then */
 } rb_worker_stat_t;
 
 typedef struct rb_msg_done {
@@ -285,8 +322,20 @@ typedef struct rb_msg_done {
     uint32_t nworkers;
     rb_worker_stat_t *workers;
     uint32_t njobs;
-    rb_job_stat_t *jobs; /* per job totals with full histograms */
+    rb_job_stat_t *jobs;    /* per job totals with full histograms */
+    uint8_t caches_dropped; /* the page cache was dropped before the phase (drop_caches) */
+    int32_t drop_status;    /* 0, or -errno when asked to drop it and that failed */
 } rb_msg_done_t;
+
+/* STONEWALL (agent → coord): every worker of job `job` stopped at its
+ * stonewall or finished; ops is the most any of them did. WEAROUT (coord →
+ * agent): every worker of the job goes on until it has done ops. */
+typedef struct rb_msg_wear {
+    char run_id[RB_NAME_MAX];
+    uint32_t phase;
+    uint32_t job;
+    uint64_t ops;
+} rb_msg_wear_t;
 
 typedef struct rb_msg_heartbeat {
     uint64_t t_ns; /* sender's clock */
@@ -314,6 +363,8 @@ typedef struct rb_msg {
         rb_msg_heartbeat_t heartbeat;
         rb_msg_reason_t abort;
         rb_msg_reason_t error;
+        rb_msg_wear_t stonewall;
+        rb_msg_wear_t wearout;
         rb_msg_end_t end;
     } u;
 } rb_msg_t;

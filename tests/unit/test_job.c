@@ -77,16 +77,19 @@ static rb_job_spec_t s_job(const char *name, rb_rw_t rw, const char *engine, uin
     return j;
 }
 
-/* Runs one job as a phase to its end; fills done (arrays copied out). */
-static int s_run(rb_sandbox_t *sb, int rundir, rb_job_spec_t *job, rb_msg_done_t *done,
-                 rb_job_stat_t *js, char *err_msg)
+/* The run as one node alone sees it. */
+static const rb_run_ctx_t s_alone = {.run_id = RUN_ID, .rank = 0, .nnodes = 1, .lead = "n1"};
+
+/* Runs one job as a phase to its end as the node ctx says; fills done (arrays copied out). */
+static int s_run_as(rb_sandbox_t *sb, int rundir, rb_job_spec_t *job, const rb_run_ctx_t *ctx,
+                    rb_msg_done_t *done, rb_job_stat_t *js, char *err_msg)
 {
     rb_phase_spec_t ph = {.njobs = 1, .jobs = job};
     snprintf(ph.name, sizeof ph.name, "%s", job->name);
     int rundirs[1] = {rundir};
     rb_err_t err;
     rb_err_clear(&err);
-    rb_phase_t *p = rb_phase_start(&ph, 0, sb, rundirs, RUN_ID, rb_mono_ns(), &err);
+    rb_phase_t *p = rb_phase_start(&ph, 0, sb, rundirs, ctx, rb_mono_ns(), &err);
     if (!p) {
         snprintf(err_msg, RB_ERR_MSG_MAX, "%s", err.msg);
         return err.code ? err.code : -EIO;
@@ -102,6 +105,12 @@ static int s_run(rb_sandbox_t *sb, int rundir, rb_job_spec_t *job, rb_msg_done_t
     snprintf(err_msg, RB_ERR_MSG_MAX, "%s", done->error);
     rb_phase_destroy(&p);
     return rc;
+}
+
+static int s_run(rb_sandbox_t *sb, int rundir, rb_job_spec_t *job, rb_msg_done_t *done,
+                 rb_job_stat_t *js, char *err_msg)
+{
+    return s_run_as(sb, rundir, job, &s_alone, done, js, err_msg);
 }
 
 static rb_sandbox_t *s_sandbox(const char *tag, int *rundir)
@@ -139,7 +148,7 @@ static uint64_t s_valid_blocks(rb_sandbox_t *sb, int rundir, const char *name, u
     uint64_t ok = 0;
     for (uint64_t off = 0; off + bs <= size; off += bs) {
         assert_int_equal(pread(fd, buf, bs, (off_t)off), (ssize_t)bs);
-        ok += rb_verify_check(buf, bs, rb_verify_hash(RUN_ID), rb_verify_hash(name), off, why,
+        ok += rb_verify_check(buf, bs, rb_verify_hash(RUN_ID), 1, rb_verify_hash(name), off, why,
                               sizeof why) == 0;
     }
     free(buf);
@@ -490,6 +499,214 @@ static void test_meta_readonly_and_sync(void **state)
     s_drop(&sb);
 }
 
+/* IOR's layouts: a segment per worker, or transfer-sized pieces interleaved. */
+static void test_layout_map(void **state)
+{
+    (void)state;
+    rb_job_spec_t j = s_job("m", RB_RW_WRITE, "sync", 4096, 64 << 10);
+    uint64_t room;
+    j.offset = 512;
+    assert_int_equal(rb_job_map(&j, 4, 3, 8192, &room), 512 + 8192); /* own file */
+    assert_true(room == UINT64_MAX);
+    j.shared_file = 1;
+    assert_int_equal(rb_job_region_count(&j, 3), 3);
+    j.layout = RB_LAYOUT_SEGMENTED;
+    assert_int_equal(rb_job_map(&j, 4, 3, 8192, &room), 512 + 3 * (64 << 10) + 8192);
+    j.layout = RB_LAYOUT_STRIDED;
+    j.transfer = 16384;
+    /* byte 20000 of region 2 of 4: piece 1, 3616 into it */
+    assert_int_equal(rb_job_map(&j, 4, 2, 20000, &room), 512 + (1 * 4 + 2) * 16384 + 3616);
+    assert_int_equal(room, 16384 - 3616);
+    char name[128];
+    assert_int_equal(rb_job_shared_name(&j, "lead", name, sizeof name), 0);
+    assert_string_equal(name, "lead.f.0.0");
+}
+
+/* Reads every bs block of a shared file; counts blocks whose header names
+ * node tag want at the offset it was read from. */
+static uint64_t s_blocks_by(int fd, uint64_t bs, uint64_t size, const char *name, uint32_t want)
+{
+    char *buf = malloc(bs), why[160];
+    uint64_t ok = 0;
+    for (uint64_t off = 0; off + bs <= size; off += bs) {
+        assert_int_equal(pread(fd, buf, bs, (off_t)off), (ssize_t)bs);
+        ok += rb_verify_check(buf, bs, rb_verify_hash(RUN_ID), want, rb_verify_hash(name), off, why,
+                              sizeof why) == 0;
+    }
+    free(buf);
+    return ok;
+}
+
+/* Two nodes of two workers write one shared file, segmented and strided:
+ * it ends at exactly 4 regions, each node's blocks where its layout puts
+ * them; a read from the next node gets (and verifies) that node's data. */
+static void test_shared_file(void **state)
+{
+    (void)state;
+    for (int strided = 0; strided < 2; strided++) {
+        int rd;
+        rb_sandbox_t *sb = s_sandbox(strided ? "n1strided" : "n1segmented", &rd);
+        rb_msg_done_t done;
+        rb_job_stat_t js;
+        char msg[RB_ERR_MSG_MAX];
+        rb_job_spec_t w = s_job("w", RB_RW_WRITE, "sync", 4096, 256 << 10);
+        w.shared_file = 1;
+        w.numjobs = 2;
+        w.layout = strided ? RB_LAYOUT_STRIDED : RB_LAYOUT_SEGMENTED;
+        w.transfer = 8192;
+        w.verify = RB_VERIFY_CRC32C;
+        rb_run_ctx_t ctx = {.run_id = RUN_ID, .rank = 0, .nnodes = 2, .lead = "n1"};
+        for (uint32_t rank = 0; rank < 2; rank++) {
+            ctx.rank = rank;
+            assert_int_equal(s_run_as(sb, rd, &w, &ctx, &done, &js, msg), 0);
+            assert_int_equal(js.bytes, 2 * (256 << 10));
+        }
+        rb_err_t err;
+        rb_err_clear(&err);
+        char path[4200];
+        int fd =
+            rb_sandbox_open_shared(sb, rd, RUN_ID, "n1.f.0.0", O_RDONLY, path, sizeof path, &err);
+        assert_true(fd >= 0);
+        assert_non_null(strstr(path, "rackbench." RUN_ID ".shared/n1.f.0.0"));
+        struct stat st;
+        assert_int_equal(fstat(fd, &st), 0);
+        assert_int_equal(st.st_size, 4 * (256 << 10));
+        /* each node wrote half of the blocks, each where its layout says */
+        assert_int_equal(s_blocks_by(fd, 4096, 4 << 18, "n1.f.0.0", 1), 128);
+        assert_int_equal(s_blocks_by(fd, 4096, 4 << 18, "n1.f.0.0", 2), 128);
+        uint64_t first_of_2 = strided ? 2 * 8192 : 2 * (256 << 10);
+        char *b = malloc(4096), why[160];
+        assert_int_equal(pread(fd, b, 4096, (off_t)first_of_2), 4096);
+        assert_int_equal(rb_verify_check(b, 4096, rb_verify_hash(RUN_ID), 2,
+                                         rb_verify_hash("n1.f.0.0"), first_of_2, why, sizeof why),
+                         0);
+        free(b);
+        close(fd);
+        /* node 0 reads node 1's regions, node 1 node 0's: both verify */
+        rb_job_spec_t r = w;
+        r.rw = RB_RW_RANDREAD;
+        r.read_shift = 1;
+        for (uint32_t rank = 0; rank < 2; rank++) {
+            ctx.rank = rank;
+            assert_int_equal(s_run_as(sb, rd, &r, &ctx, &done, &js, msg), 0);
+            assert_int_equal(js.read_ops, 128);
+            assert_int_equal(js.verify_errors, 0);
+        }
+        /* read as a third node that never wrote: every block is someone else's */
+        ctx.rank = 1;
+        r.read_shift = 0;
+        ctx.nnodes = 2;
+        r.numjobs = 1; /* regions now 2 of 256k: node 1 expects its own in region 1 */
+        assert_int_equal(s_run_as(sb, rd, &r, &ctx, &done, &js, msg), -EBADMSG);
+        assert_true(js.verify_errors > 0);
+        s_drop(&sb);
+    }
+}
+
+/* read_from: node n1 reads the files node n2 wrote in its own run folder;
+ * a block n2 did not write (a header naming another node) is caught. */
+static void test_read_from_peer(void **state)
+{
+    (void)state;
+    int rd1, rd2;
+    rb_sandbox_t *sb1 = s_sandbox("peer", &rd1);
+    rb_sandbox_t *sb2 = rb_sandbox_new();
+    rb_err_t err;
+    rb_err_clear(&err);
+    assert_int_equal(rb_sandbox_add_root(sb2, rb_sandbox_root(sb1, 0), &err), 0);
+    rd2 = rb_sandbox_rundir(sb2, rb_sandbox_root(sb2, 0), RUN_ID, "n2", &err);
+    assert_true(rd2 >= 0);
+    rb_msg_done_t done;
+    rb_job_stat_t js;
+    char msg[RB_ERR_MSG_MAX];
+    rb_peer_t peers[1] = {{.shift = 1, .name = "n2"}};
+    rb_run_ctx_t c1 = {
+        .run_id = RUN_ID, .rank = 0, .nnodes = 2, .lead = "n1", .peers = peers, .npeers = 1};
+    rb_run_ctx_t c2 = {.run_id = RUN_ID, .rank = 1, .nnodes = 2, .lead = "n1"};
+    rb_job_spec_t w = s_job("w", RB_RW_WRITE, "sync", 4096, 1 << 20);
+    w.verify = RB_VERIFY_CRC32C;
+    assert_int_equal(s_run_as(sb2, rd2, &w, &c2, &done, &js, msg), 0);
+    rb_job_spec_t r = w;
+    r.rw = RB_RW_READ;
+    r.read_shift = 1;
+    assert_int_equal(s_run_as(sb1, rd1, &r, &c1, &done, &js, msg), 0);
+    assert_int_equal(js.read_bytes, 1 << 20);
+    assert_int_equal(js.verify_errors, 0);
+    /* the same file, written as if by node rank 0: the reader knows */
+    assert_int_equal(s_run_as(sb2, rd2, &w, &c1, &done, &js, msg), 0);
+    assert_int_equal(s_run_as(sb1, rd1, &r, &c1, &done, &js, msg), -EBADMSG);
+    assert_int_equal(js.verify_errors, 256);
+    assert_non_null(strstr(msg, "written by node rank 0, not rank 1"));
+    assert_non_null(strstr(msg, "rackbench." RUN_ID ".n2/f.0.0"));
+    /* another node's files are never opened to write */
+    int fd =
+        rb_sandbox_open_peer(sb1, rd1, RUN_ID, "n2", "f.0.0", O_RDWR, msg, RB_ERR_MSG_MAX, &err);
+    assert_int_equal(fd, -EPERM);
+    rb_sandbox_destroy(&sb2);
+    s_drop(&sb1);
+}
+
+/* Starts a one-job phase and waits for it. */
+static rb_phase_t *s_start(rb_sandbox_t *sb, int rundir, rb_phase_spec_t *ph)
+{
+    int rundirs[1] = {rundir};
+    rb_err_t err;
+    rb_err_clear(&err);
+    rb_phase_t *p = rb_phase_start(ph, 0, sb, rundirs, &s_alone, rb_mono_ns(), &err);
+    assert_non_null(p);
+    return p;
+}
+
+/* stonewall_time stops every worker at T; wearout then takes each on to the
+ * op count it is given, exactly. */
+static void test_stonewall_wearout(void **state)
+{
+    (void)state;
+    int rd;
+    rb_sandbox_t *sb = s_sandbox("stonewall", &rd);
+    rb_job_spec_t j = s_job("sw", RB_RW_WRITE, "sync", 4096, 1ull << 30);
+    j.numjobs = 2;
+    j.direct = 0;
+    j.rate = 4 << 20; /* 1 GiB would take minutes: the stonewall must end it */
+    j.stonewall_ns = 300 * RB_NS_PER_MS;
+    rb_phase_spec_t ph = {.njobs = 1, .jobs = &j};
+    rb_msg_done_t done;
+    rb_phase_t *p = s_start(sb, rd, &ph);
+    while (!rb_phase_finished(p))
+        usleep(1000);
+    rb_phase_collect(p, RUN_ID, &done);
+    for (uint32_t i = 0; i < 2; i++) {
+        const rb_worker_stat_t *w = &done.workers[i];
+        double t = (double)(w->t_end_ns - w->t_start_ns) / 1e9;
+        assert_true(t >= 0.28 && t < 0.5);
+        assert_true(w->sw_t_ns > 0);
+        assert_int_equal(w->sw_bytes, w->bytes);
+        assert_true(w->bytes > 0 && w->bytes < (8 << 20));
+    }
+    rb_phase_destroy(&p);
+
+    j.wearout = 1;
+    p = s_start(sb, rd, &ph);
+    uint64_t most = 0;
+    while (!rb_phase_stonewalled(p, 0, &most))
+        usleep(1000);
+    assert_false(rb_phase_finished(p)); /* waiting for the target */
+    uint64_t again;
+    assert_false(rb_phase_stonewalled(p, 0, &again)); /* said once */
+    rb_phase_wearout(p, 0, most + 40);
+    while (!rb_phase_finished(p))
+        usleep(1000);
+    rb_phase_collect(p, RUN_ID, &done);
+    for (uint32_t i = 0; i < 2; i++) {
+        const rb_worker_stat_t *w = &done.workers[i];
+        assert_int_equal(w->ops, most + 40);
+        assert_true(w->sw_ops <= most && w->sw_ops > 0);
+        assert_true(w->sw_t_ns > w->t_start_ns && w->sw_t_ns < w->t_end_ns);
+    }
+    rb_phase_destroy(&p);
+    s_drop(&sb);
+}
+
 int main(void)
 {
     snprintf(s_root, sizeof s_root, "%s", RB_TEST_TMP);
@@ -498,6 +715,8 @@ int main(void)
         cmocka_unit_test(test_mix_ratio),         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_short_file),        cmocka_unit_test(test_sync_and_rate),
         cmocka_unit_test(test_meta_steps),        cmocka_unit_test(test_meta_tree),
+        cmocka_unit_test(test_layout_map),        cmocka_unit_test(test_shared_file),
+        cmocka_unit_test(test_read_from_peer),    cmocka_unit_test(test_stonewall_wearout),
         cmocka_unit_test(test_meta_errors),       cmocka_unit_test(test_meta_readonly_and_sync),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -713,6 +713,28 @@ static const s_bad_t s_bad[] = {
     {"[m]\nrw=meta\nmeta_files=1\nfilename_format=a/b\n", 4,
      "filename_format 'a/b': character '/' is not allowed"},
     {"[m]\nrw=filecreate\n", 2, "rw=filecreate is not supported yet"},
+    /* across nodes */
+    {"[w]\nsize=1m\nrw=write\nread_from=neighbour\n", 4,
+     "job 'w': read_from is for jobs that only read (rw=write writes)"},
+    {"[r]\nsize=1m\nread_from=shift:x\n", 3,
+     "read_from=shift:x: expected self, neighbour or shift:K"},
+    {"[r]\nsize=1m\nread_from=next\n", 3, "read_from=next: expected"},
+    {"[r]\nsize=1m\nwearout\n", 3, "job 'r': wearout needs stonewall_time"},
+    {"[r]\nsize=1m\nlayout=strided\n", 3,
+     "layout= is the layout of a shared file (file_per_worker=0)"},
+    {"[r]\nsize=1m\nlayout=diagonal\n", 3, "layout=diagonal: expected segmented or strided"},
+    {"[r]\nsize=1m\ntransfer=64k\n", 3, "transfer= is the piece size of a strided shared file"},
+    {"[r]\nsize=1m\nfile_per_worker=0\ntransfer=64k\n", 4,
+     "transfer= is the piece size of layout=strided (this job is segmented)"},
+    {"[r]\nsize=1m\nfile_per_worker=0\nnrfiles=2\n", 4,
+     "file_per_worker=0 makes one file: nrfiles must be 1"},
+    {"[r]\nsize=1m\nfilename=x\nfile_per_worker=0\n", 4,
+     "filename= names a file per node (use one or the other)"},
+    {"[r]\nsize=1m\nbs=4k\nfile_per_worker=0\nlayout=strided\ntransfer=6k\n", 6,
+     "a strided layout needs one block size dividing transfer (transfer 6k, bs 4k)"},
+    {"[r]\nsize=100k\nbs=4k\nfile_per_worker=0\nlayout=strided\ntransfer=64k\n", 6,
+     "size 100k per worker is not a whole number of transfer=64k pieces"},
+    {"[r]\nsize=1m\nstonewall_time=soon\n", 3, "stonewall_time"},
 };
 
 /* Parses and expects -EINVAL with "t.ini:LINE: " and what in the message. */
@@ -1273,6 +1295,46 @@ static void test_ignored_notes(void **state)
     free(b.buf);
 }
 
+static void s_assert_codec_accepts(const rb_plan_t *p);
+
+/* IOR's patterns: N-1 strided with a transfer, reads from another node,
+ * stonewalling with wear-out, the page cache dropped; all survive print. */
+static void test_across_nodes(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nbs=64k\nsize=4m\nfile_per_worker=0\n"
+                               "[n1]\nrw=write\nlayout=strided\ntransfer=256k\n"
+                               "stonewall_time=20s\nwearout\n"
+                               "[seg]\nstonewall\nrw=write\n"
+                               "[back]\nstonewall\nrw=read\nfile_per_worker=1\n"
+                               "read_from=neighbour\ndrop_caches\n"
+                               "[far]\nrw=randread\nfile_per_worker=1\nread_from=shift:3\n");
+    const rb_job_spec_t *n1 = &p->phases[0].jobs[0], *seg = &p->phases[1].jobs[0];
+    const rb_job_spec_t *back = &p->phases[2].jobs[0], *far = &p->phases[2].jobs[1];
+    assert_true(n1->shared_file);
+    assert_int_equal(n1->layout, RB_LAYOUT_STRIDED);
+    assert_int_equal(n1->transfer, 256 << 10);
+    assert_int_equal(n1->stonewall_ns, 20 * S);
+    assert_true(n1->wearout);
+    assert_true(seg->shared_file);
+    assert_int_equal(seg->layout, RB_LAYOUT_SEGMENTED);
+    assert_int_equal(seg->transfer, 0);
+    assert_false(back->shared_file);
+    assert_int_equal(back->read_shift, 1);
+    assert_true(back->drop_caches);
+    assert_int_equal(far->read_shift, 3);
+    assert_false(far->drop_caches);
+    size_t len;
+    char *text = s_print(p, &len);
+    assert_non_null(strstr(text, "file_per_worker=0\nlayout=strided\ntransfer=256k\n"
+                                 "read_from=self\nstonewall_time=20s\nwearout=1\n"));
+    assert_non_null(strstr(text, "read_from=shift:1\n"));
+    free(text);
+    s_assert_round_trip(p);
+    s_assert_codec_accepts(p);
+    rb_plan_destroy(&p);
+}
+
 static void test_round_trip(void **state)
 {
     (void)state;
@@ -1288,7 +1350,8 @@ static void test_round_trip(void **state)
                                  "time_based=1\nramp_time=0\nloops=1\nrandrepeat=1\n"
                                  "randseed=137\nnorandommap=0\noverwrite=0\nzero_buffers=0\n"
                                  "refill_buffers=0\nverify=0\ndo_verify=1\nverify_fatal=0\n"
-                                 "rate=0\ndirectory=/data/bench\nfilename=\n"
+                                 "rate=0\nfile_per_worker=1\nread_from=self\nstonewall_time=0\n"
+                                 "wearout=0\ndrop_caches=0\ndirectory=/data/bench\nfilename=\n"
                                  "filename_format=$jobname.$jobnum.$filenum\n"));
     assert_non_null(strstr(text, "\n[readback]\nstonewall\nrw=read\n"));
     assert_non_null(strstr(text, "runtime=1500ms\n"));
@@ -1320,7 +1383,9 @@ static void test_round_trip(void **state)
                                  "randseed=3735928559\nnorandommap=1\noverwrite=1\n"
                                  "zero_buffers=0\nbuffer_pattern=0xdeadbeef616263f4ffffff\n"
                                  "refill_buffers=1\nverify=crc32c\ndo_verify=0\n"
-                                 "verify_fatal=1\nrate=10M\ndirectory=/data/g\nfilename=\n"
+                                 "verify_fatal=1\nrate=10M\nfile_per_worker=1\nread_from=self\n"
+                                 "stonewall_time=0\nwearout=0\ndrop_caches=0\n"
+                                 "directory=/data/g\nfilename=\n"
                                  "filename_format=pre.$jobnum.$filenum\n"));
     assert_non_null(strstr(text, "\n[mixed]\nstonewall\nrw=randrw\nrwmixread=70\nbs=4k\n"
                                  "bsrange=4k-64k\n"));
@@ -1484,6 +1549,7 @@ static void s_assert_codec_accepts(const rb_plan_t *p)
     m.type = RB_MSG_PLAN;
     snprintf(m.u.plan.run_id, sizeof m.u.plan.run_id, "run1");
     m.u.plan.interval_ns = p->interval_ns;
+    m.u.plan.nnodes = 1;
     m.u.plan.nphases = p->nphases;
     m.u.plan.phases = p->phases;
     void *buf = NULL;
@@ -1742,6 +1808,7 @@ int main(void)
         cmocka_unit_test(test_sync_and_verify),
         cmocka_unit_test(test_ignored_notes),
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_across_nodes),
         cmocka_unit_test(test_load),
         cmocka_unit_test(test_meta_expansion),
         cmocka_unit_test(test_meta_defaults),

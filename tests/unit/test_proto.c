@@ -112,6 +112,19 @@ static void fill_job_meta(rb_job_spec_t *jb, uint32_t k)
     jb->meta_renamed = (uint8_t)!k;
 }
 
+/* Version 4: across nodes, a shared strided file read from K nodes on,
+ * stonewalled with wearout and the page cache dropped first. */
+static void fill_job_v4(rb_job_spec_t *jb, uint32_t k)
+{
+    jb->shared_file = 1;
+    jb->layout = k % 2 ? RB_LAYOUT_STRIDED : RB_LAYOUT_SEGMENTED;
+    jb->transfer = (1ull << 20) * (k + 1);
+    jb->read_shift = k == 1 ? UINT32_MAX : k + 1;
+    jb->stonewall_ns = 30000000000ull + k;
+    jb->wearout = 1;
+    jb->drop_caches = 1;
+}
+
 /* A message of each type; "big" ones have many entries and full histograms. */
 static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
 {
@@ -127,6 +140,7 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
         h->pid = 4242;
         h->cores = 128;
         h->ram_bytes = 512ull << 30;
+        h->cache_bytes = (300ull << 30) + 7;
         h->nroots = big ? RB_MAX_ROOTS : 2;
         for (uint32_t i = 0; i < h->nroots; i++) {
             snprintf(h->roots[i].path, sizeof h->roots[i].path, "/mnt/disk%u", i);
@@ -148,6 +162,14 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
         rb_msg_plan_t *p = &m->u.plan;
         strcpy(p->run_id, "20240101-120000-ab12");
         p->interval_ns = 1000000000;
+        p->node_rank = big ? UINT32_MAX - 1 : 2;
+        p->nnodes = big ? UINT32_MAX : 16000;
+        memset(p->lead, 'l', RB_NAME_MAX - 1);
+        p->npeers = big ? RB_MAX_PEERS : 2;
+        for (uint32_t i = 0; i < p->npeers; i++) {
+            p->peers[i].shift = i + 1;
+            snprintf(p->peers[i].name, sizeof p->peers[i].name, "node%05u", 3 + i);
+        }
         p->nphases = 3; /* phase 2: metadata steps */
         p->phases = calloc(3, sizeof *p->phases);
         assert_non_null(p->phases);
@@ -173,6 +195,8 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
                     strcpy(jb->directory, "/mnt/disk0/rb");
                 strcpy(jb->filename_format, "$jobname.$jobnum.$filenum");
                 fill_job_v2(jb, i * 2 + j);
+                if (i == 1)
+                    fill_job_v4(jb, j);
                 if (i == 2)
                     fill_job_meta(jb, j);
             }
@@ -257,7 +281,12 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
                 w->checkpts[k].t_ns = 1000 + (uint64_t)k / 2 * 100000000; /* equal pairs allowed */
                 w->checkpts[k].bytes = (uint64_t)k << 20;
             }
+            w->sw_t_ns = i ? 5000000000ull + i : 0;
+            w->sw_bytes = (uint64_t)i << 30;
+            w->sw_ops = (uint64_t)i << 18;
         }
+        d->caches_dropped = !big;
+        d->drop_status = big ? -EACCES : 0;
         d->njobs = 2;
         d->jobs = calloc(2, sizeof *d->jobs);
         assert_non_null(d->jobs);
@@ -266,6 +295,13 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
     }
     case RB_MSG_HEARTBEAT:
         m->u.heartbeat.t_ns = 42;
+        break;
+    case RB_MSG_STONEWALL:
+    case RB_MSG_WEAROUT:
+        strcpy(m->u.stonewall.run_id, "r1");
+        m->u.stonewall.phase = big ? RB_MAX_PHASES - 1 : 3;
+        m->u.stonewall.job = big ? RB_MAX_JOBS - 1 : 1;
+        m->u.stonewall.ops = big ? UINT64_MAX : 123456;
         break;
     case RB_MSG_END:
         strcpy(m->u.end.run_id, "r1");
@@ -380,6 +416,7 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
         assert_int_equal(x->pid, y->pid);
         assert_int_equal(x->cores, y->cores);
         assert_int_equal(x->ram_bytes, y->ram_bytes);
+        assert_int_equal(x->cache_bytes, y->cache_bytes);
         assert_int_equal(x->nroots, y->nroots);
         for (uint32_t i = 0; i < x->nroots; i++) {
             assert_string_equal(x->roots[i].path, y->roots[i].path);
@@ -401,6 +438,14 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
         const rb_msg_plan_t *x = &a->u.plan, *y = &b->u.plan;
         assert_string_equal(x->run_id, y->run_id);
         assert_int_equal(x->interval_ns, y->interval_ns);
+        assert_int_equal(x->node_rank, y->node_rank);
+        assert_int_equal(x->nnodes, y->nnodes);
+        assert_string_equal(x->lead, y->lead);
+        assert_int_equal(x->npeers, y->npeers);
+        for (uint32_t i = 0; i < x->npeers; i++) {
+            assert_int_equal(x->peers[i].shift, y->peers[i].shift);
+            assert_string_equal(x->peers[i].name, y->peers[i].name);
+        }
         assert_int_equal(x->nphases, y->nphases);
         for (uint32_t i = 0; i < x->nphases; i++) {
             const rb_phase_spec_t *p = &x->phases[i], *q = &y->phases[i];
@@ -455,6 +500,13 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->meta_shared, t->meta_shared);
                 assert_int_equal(s->meta_sync, t->meta_sync);
                 assert_int_equal(s->meta_renamed, t->meta_renamed);
+                assert_int_equal(s->shared_file, t->shared_file);
+                assert_int_equal(s->layout, t->layout);
+                assert_int_equal(s->transfer, t->transfer);
+                assert_int_equal(s->read_shift, t->read_shift);
+                assert_int_equal(s->stonewall_ns, t->stonewall_ns);
+                assert_int_equal(s->wearout, t->wearout);
+                assert_int_equal(s->drop_caches, t->drop_caches);
                 /* Nothing else in the struct: every byte came back. */
                 assert_memory_equal(s, t, sizeof *s);
             }
@@ -515,13 +567,25 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
             assert_int_equal(v->ncheckpts, w->ncheckpts);
             if (v->ncheckpts)
                 assert_memory_equal(v->checkpts, w->checkpts, v->ncheckpts * sizeof *v->checkpts);
+            assert_int_equal(v->sw_t_ns, w->sw_t_ns);
+            assert_int_equal(v->sw_bytes, w->sw_bytes);
+            assert_int_equal(v->sw_ops, w->sw_ops);
         }
+        assert_int_equal(x->caches_dropped, y->caches_dropped);
+        assert_int_equal(x->drop_status, y->drop_status);
         assert_int_equal(x->njobs, y->njobs);
         cmp_job_stats(x->jobs, y->jobs, x->njobs);
         break;
     }
     case RB_MSG_HEARTBEAT:
         assert_int_equal(a->u.heartbeat.t_ns, b->u.heartbeat.t_ns);
+        break;
+    case RB_MSG_STONEWALL:
+    case RB_MSG_WEAROUT:
+        assert_string_equal(a->u.stonewall.run_id, b->u.stonewall.run_id);
+        assert_int_equal(a->u.stonewall.phase, b->u.stonewall.phase);
+        assert_int_equal(a->u.stonewall.job, b->u.stonewall.job);
+        assert_int_equal(a->u.stonewall.ops, b->u.stonewall.ops);
         break;
     case RB_MSG_END:
         assert_string_equal(a->u.end.run_id, b->u.end.run_id);
@@ -814,7 +878,8 @@ static bool is_signed_key(const char *path)
 {
     const char *dot = strrchr(path, '.');
     const char *k = dot ? dot + 1 : path;
-    return !strcmp(k, "code") || !strcmp(k, "status") || !strcmp(k, "offset_ns");
+    return !strcmp(k, "code") || !strcmp(k, "status") || !strcmp(k, "offset_ns") ||
+           !strcmp(k, "drop_status");
 }
 
 /* ---- tests ---- */
@@ -997,13 +1062,13 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 3);
+    assert_int_equal(RB_PROTO_VERSION, 4);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 2 from peer, this build speaks 3");
+    expect_bad(buf, len, -EPROTO, "protocol version 3 from peer, this build speaks 4");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 3");
+    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 4");
     free(buf);
     buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
@@ -1012,7 +1077,7 @@ static void test_version(void **state)
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
     buf = hand_frame(7, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 3");
+    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 4");
     free(buf);
     buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);
@@ -1172,7 +1237,7 @@ static void test_out_of_range(void **state)
     const uint64_t u32_over = (uint64_t)UINT32_MAX + 1, phases = RB_MAX_PHASES, jobs = RB_MAX_JOBS,
                    workers = RB_MAX_WORKERS, numjobs = RB_MAX_WORKERS + 1, u32_max = UINT32_MAX,
                    one = 1, i64_over = (uint64_t)INT64_MAX + 1, fill = RB_MAX_WORKERS - 3,
-                   overfill = RB_MAX_WORKERS - 2;
+                   overfill = RB_MAX_WORKERS - 2, rank_over = 16000, zero = 0;
     const int64_t i32_under = (int64_t)INT32_MIN - 1, i32_min = INT32_MIN;
     struct {
         rb_msg_type_t t;
@@ -1182,6 +1247,11 @@ static void test_out_of_range(void **state)
     } cases[] = {
         {RB_MSG_PING, {"seq", put_uint, &u32_over}, -EBADMSG, "PING: field 'seq': 4294967296"},
         {RB_MSG_PING, {"seq", put_uint, &u32_max}, 0, NULL},
+        {RB_MSG_PLAN,
+         {"node_rank", put_uint, &rank_over},
+         -EBADMSG,
+         "PLAN: field 'node_rank': 16000, not below nnodes 16000"},
+        {RB_MSG_PLAN, {"nnodes", put_uint, &zero}, -EBADMSG, "'nnodes': 0 out of range"},
         {RB_MSG_HELLO, {"pid", put_uint, &u32_over}, -EBADMSG, "'pid'"},
         {RB_MSG_GO, {"phase", put_uint, &phases}, -EBADMSG, "GO: field 'phase': 256 out of range"},
         {RB_MSG_GO, {"offset_ns", put_uint, &i64_over}, -EBADMSG, "'offset_ns'"},
@@ -1679,11 +1749,11 @@ static void expect_keys(rb_msg_type_t t, const char *prefix, const char *keys)
     free(buf);
 }
 
-/* Version 2's and 3's keys are on the wire, in every job, so that
+/* Version 2's, 3's and 4's keys are on the wire, in every job, so that
  * test_missing_each_key and the other per-key tests, which walk the keys of
  * real frames, cover each of them (on a metadata job, with values away from
  * their defaults). */
-static void test_v3_keys(void **state)
+static void test_v4_keys(void **state)
 {
     (void)state;
     const char *job_stat = "job bytes ops errors read_bytes read_ops verify_errors hist";
@@ -1693,17 +1763,24 @@ static void test_v3_keys(void **state)
                       "ramp_ns loops randrepeat randseed norandommap overwrite buffer_mode "
                       "refill_buffers pattern verify do_verify verify_fatal rate meta_op "
                       "meta_files meta_filesize meta_dirs meta_depth meta_branch meta_random "
-                      "meta_shared meta_sync meta_renamed";
+                      "meta_shared meta_sync meta_renamed shared_file layout transfer read_shift "
+                      "stonewall_ns wearout drop_caches";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
-    expect_keys(RB_MSG_PLAN, "", "run_id interval_ns phases");
+    expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
+    expect_keys(RB_MSG_PLAN, "peers[1]", "shift name");
     expect_keys(RB_MSG_PLAN, "phases[2]", "name jobs");
     expect_keys(RB_MSG_SAMPLE, "jobs[0]", job_stat);
     expect_keys(RB_MSG_DONE, "jobs[1]", job_stat);
     expect_keys(RB_MSG_DONE, "workers[1]",
                 "job worker t_start_ns t_end_ns bytes ops errors read_bytes read_ops "
-                "verify_errors checkpts");
-    expect_keys(RB_MSG_DONE, "", "run_id phase status error error_path error_offset workers jobs");
+                "verify_errors checkpts sw_t_ns sw_bytes sw_ops");
+    expect_keys(RB_MSG_DONE, "",
+                "run_id phase status error error_path error_offset workers jobs caches_dropped "
+                "drop_status");
+    expect_keys(RB_MSG_STONEWALL, "", "run_id phase job ops");
+    expect_keys(RB_MSG_HELLO, "",
+                "name rack hostname agent_version pid cores ram_bytes cache_bytes roots");
 
     /* The pattern is msgpack bin of exactly pattern_len bytes. */
     rb_msg_t m;
@@ -2127,7 +2204,7 @@ int main(void)
         cmocka_unit_test(test_hostile_headers),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_encode_invalid),
-        cmocka_unit_test(test_v3_keys),
+        cmocka_unit_test(test_v4_keys),
         cmocka_unit_test(test_enum_strings),
         cmocka_unit_test(test_job_rules),
         cmocka_unit_test(test_read_counts),
