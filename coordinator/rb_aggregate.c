@@ -70,6 +70,114 @@ void rb_phase_agg_fini(rb_phase_agg_t *out)
     out->nnodes = out->njobs = out->nrows = 0;
 }
 
+uint64_t rb_phase_buffered_set(const rb_phase_spec_t *spec)
+{
+    uint64_t set = 0;
+    for (uint32_t j = 0; j < spec->njobs; j++) {
+        const rb_job_spec_t *js = &spec->jobs[j];
+        uint32_t nf = js->nrfiles ? js->nrfiles : 1;
+        uint64_t fsz = js->filesize ? js->filesize : js->size / nf;
+        if (js->direct || js->rw == RB_RW_META || !strcmp(js->ioengine, "null"))
+            continue;
+        if (js->shared_file)
+            set += (uint64_t)js->numjobs * fsz; /* this node's regions */
+        else if (js->filename[0])
+            set += fsz; /* one file for all the node's workers */
+        else
+            set += (uint64_t)js->numjobs * nf * fsz;
+    }
+    return set;
+}
+
+/* A job reads each of its blocks once: one pass, in order or a permutation. */
+static int s_reads_once(const rb_job_spec_t *js)
+{
+    return !js->time_based && js->loops <= 1 && !(rb_rw_random(js->rw) && js->norandommap);
+}
+
+int rb_phase_cache_influenced(const rb_phase_spec_t *spec, uint64_t ram, int dropped)
+{
+    uint64_t set = rb_phase_buffered_set(spec);
+    if (!set || !ram || set >= 2 * ram)
+        return 0;
+    int reads_once = 1, writes_synced = 1;
+    for (uint32_t j = 0; j < spec->njobs; j++) {
+        const rb_job_spec_t *js = &spec->jobs[j];
+        if (js->direct || js->rw == RB_RW_META)
+            continue;
+        reads_once &= !rb_rw_writes(js->rw) && s_reads_once(js);
+        writes_synced &= !rb_rw_reads(js->rw) &&
+                         (js->end_fsync || js->fsync_on_close || js->sync_mode != RB_SYNC_NONE);
+    }
+    return !(reads_once && dropped) && !writes_synced;
+}
+
+/* stonewall_time: per worker, what was done at its stop (or its end, when it
+ * finished before), across nodes. */
+static void s_stonewall_time(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint32_t nnodes,
+                             rb_phase_agg_t *out)
+{
+    for (uint32_t j = 0; j < spec->njobs; j++) {
+        if (spec->jobs[j].stonewall_ns > out->sw_limit_ns)
+            out->sw_limit_ns = spec->jobs[j].stonewall_ns;
+        out->wearout |= spec->jobs[j].wearout;
+    }
+    if (!out->sw_limit_ns)
+        return;
+    uint64_t last = 0;
+    out->sw_ops_min = UINT64_MAX;
+    for (uint32_t n = 0; n < nnodes; n++) {
+        const rb_msg_done_t *d = in[n].done;
+        for (uint32_t i = 0; d && i < d->nworkers; i++) {
+            const rb_worker_stat_t *w = &d->workers[i];
+            if (w->t_start_ns == 0 || w->t_end_ns < w->t_start_ns)
+                continue;
+            int stopped = w->sw_t_ns >= w->t_start_ns && w->sw_t_ns != 0;
+            uint64_t ops = stopped ? w->sw_ops : w->ops;
+            uint64_t t = s_coord(stopped ? w->sw_t_ns : w->t_end_ns, in[n].offset_ns);
+            out->sw_stopped += (uint32_t)stopped;
+            out->sw_bytes += stopped ? w->sw_bytes : w->bytes;
+            out->sw_ops += ops;
+            if (ops < out->sw_ops_min)
+                out->sw_ops_min = ops;
+            if (ops > out->sw_ops_max)
+                out->sw_ops_max = ops;
+            if (t > last)
+                last = t;
+        }
+    }
+    if (out->sw_ops_min == UINT64_MAX)
+        out->sw_ops_min = 0;
+    if (last > out->t_first_start && out->t_first_start) {
+        out->sw_s = (double)(last - out->t_first_start) / 1e9;
+        out->sw_bw = (double)out->sw_bytes / out->sw_s;
+    }
+}
+
+/* The page cache: working set against each node's memory, and the drops. */
+static void s_cache(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint32_t nnodes,
+                    rb_phase_agg_t *out)
+{
+    uint32_t reported = 0;
+    out->buffered_set = rb_phase_buffered_set(spec);
+    for (uint32_t n = 0; n < nnodes; n++) {
+        const rb_msg_done_t *d = in[n].done;
+        if (in[n].ram_bytes && (!out->ram_min || in[n].ram_bytes < out->ram_min))
+            out->ram_min = in[n].ram_bytes;
+        if (!d)
+            continue;
+        reported++;
+        out->caches_dropped += d->caches_dropped ? 1 : 0;
+        if (d->drop_status) {
+            if (!out->drop_failed)
+                out->drop_status = d->drop_status;
+            out->drop_failed++;
+        }
+    }
+    int all_dropped = reported && out->caches_dropped == reported;
+    out->cache_influenced = rb_phase_cache_influenced(spec, out->ram_min, all_dropped);
+}
+
 /* Per job and per worker figures (after the phase window is known). */
 static int s_jobs_and_rows(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint32_t nnodes,
                            rb_phase_agg_t *out)
@@ -246,6 +354,7 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
         out->ops += an->ops;
         out->errors += an->errors;
     }
+    s_cache(spec, in, nnodes, out);
     if (out->nworkers == 0)
         return s_jobs_and_rows(spec, in, nnodes, out);
 
@@ -275,5 +384,6 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
         out->stonewall_s = (double)(first_end - first_start) / 1e9;
         out->stonewall_bw = moved / out->stonewall_s;
     }
+    s_stonewall_time(spec, in, nnodes, out);
     return s_jobs_and_rows(spec, in, nnodes, out);
 }

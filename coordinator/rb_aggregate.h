@@ -28,6 +28,7 @@ typedef struct rb_agg_input {
     int64_t offset_ns; /* node clock - coordinator clock */
     rb_node_status_t status;
     const rb_msg_done_t *done; /* borrowed; NULL when the node sent none */
+    uint64_t ram_bytes;        /* the node's memory, from its HELLO (0: unknown) */
 } rb_agg_input_t;
 
 typedef struct rb_agg_node {
@@ -99,7 +100,35 @@ typedef struct rb_phase_agg {
     rb_agg_job_t *jobs; /* njobs entries, owned */
     uint32_t nrows;
     rb_agg_worker_t *rows; /* one per worker that reported, owned */
+    /* stonewall_time (IOR's -D): what was done when the workers were stopped */
+    uint64_t sw_limit_ns; /* the phase's stonewall_time (0: none) */
+    int wearout;          /* workers went on to the busiest one's op count */
+    uint32_t sw_stopped;  /* workers stopped by it (the others finished before) */
+    uint64_t sw_bytes;    /* bytes done by every worker at its stop (or end) */
+    uint64_t sw_ops;      /* ops likewise */
+    double sw_s;          /* last stop (or end) - first start */
+    double sw_bw;         /* sw_bytes / sw_s */
+    uint64_t sw_ops_min;  /* fewest ops of a worker at the stonewall */
+    uint64_t sw_ops_max;  /* most */
+    /* honest numbers: the page cache */
+    uint64_t buffered_set;   /* bytes of buffered file data per node (its working set) */
+    uint64_t ram_min;        /* the smallest node memory (0: unknown) */
+    int cache_influenced;    /* buffered_set < 2 × a node's memory, not exempt */
+    uint32_t caches_dropped; /* nodes that dropped their page cache before the phase */
+    uint32_t drop_failed;    /* nodes that were asked to and could not */
+    int32_t drop_status;     /* the first such failure, -errno */
 } rb_phase_agg_t;
+
+/* Bytes of file data one node's workers of the phase reach through the page
+ * cache (jobs without direct=1): its working set. */
+uint64_t rb_phase_buffered_set(const rb_phase_spec_t *spec);
+
+/* 1 when the phase's figures measure the page cache more than the disks on
+ * a node with ram bytes of memory: buffered data under 2 × ram. Exempt: a
+ * phase that only reads, each block once, after the cache was dropped
+ * (dropped = 1); and one that only writes and syncs what it wrote
+ * (end_fsync, fsync_on_close, sync or dsync on every job). */
+int rb_phase_cache_influenced(const rb_phase_spec_t *spec, uint64_t ram, int dropped);
 
 /* Computes a phase's figures from nnodes inputs into out (which the caller
  * releases with rb_phase_agg_fini). Returns 0 or -ENOMEM. */

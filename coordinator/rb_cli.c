@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rb_aggregate.h"
 #include "rb_cli.h"
 #include "rb_log.h"
 #include "rb_plan.h"
@@ -18,7 +19,7 @@ static void s_usage(FILE *f)
 {
     fprintf(f,
             "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
-            "       rackbench check PLAN\n"
+            "       rackbench check PLAN [--ram SIZE]\n"
             "       rackbench version\n"
             "\n"
             "run options:\n"
@@ -49,10 +50,41 @@ static void s_print_notes(const rb_plan_t *plan)
     }
 }
 
+/* The burn-in lesson, before the run: phases whose buffered working set
+ * per node is under twice the nodes' memory (ram, or this machine's). */
+static void s_check_cache(const rb_plan_t *plan, uint64_t ram, int ram_given)
+{
+    char b1[64], b2[64], b3[64];
+    if (!ram)
+        ram = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+    for (uint32_t p = 0; p < plan->nphases; p++) {
+        const rb_phase_spec_t *ph = &plan->phases[p];
+        int drops = 1;
+        for (uint32_t j = 0; j < ph->njobs; j++)
+            drops &= ph->jobs[j].drop_caches || !rb_rw_reads(ph->jobs[j].rw);
+        if (!rb_phase_cache_influenced(ph, ram, drops))
+            continue;
+        fprintf(stderr,
+                "rackbench: warning: phase %s is cache-influenced: buffered data of %s per node is "
+                "under 2 x RAM (%s, %s): its figures will measure the page cache, not the disks "
+                "(use direct=1, or at least %s per node)\n",
+                ph->name, rb_fmt_size(b1, sizeof b1, (double)rb_phase_buffered_set(ph)),
+                rb_fmt_size(b2, sizeof b2, (double)ram),
+                ram_given ? "as --ram says" : "this machine's; --ram SIZE for the nodes'",
+                rb_fmt_size(b3, sizeof b3, 2.0 * (double)ram));
+    }
+}
+
 static int s_check(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "rackbench check: expected one plan file\n");
+    uint64_t ram = 0;
+    if (argc == 4 && !strcmp(argv[2], "--ram")) {
+        if (rb_parse_size(argv[3], &ram) < 0 || !ram) {
+            fprintf(stderr, "rackbench check: --ram %s: expected a size (64G)\n", argv[3]);
+            return 2;
+        }
+    } else if (argc != 2) {
+        fprintf(stderr, "rackbench check: expected one plan file, and --ram SIZE optionally\n");
         return 2;
     }
     rb_plan_t *plan = NULL;
@@ -63,6 +95,7 @@ static int s_check(int argc, char **argv)
         return 2;
     }
     s_print_notes(plan);
+    s_check_cache(plan, ram, ram != 0);
     int rc = rb_plan_print(plan, stdout);
     rb_plan_destroy(&plan);
     return rc < 0 ? 3 : 0;

@@ -103,6 +103,48 @@ static void s_iso_time(char *buf, size_t len, uint64_t wall_ns)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* How the phase's first job lays out its data across nodes, and whose it reads. */
+static void s_json_access(rb_jw_t *w, const rb_phase_spec_t *sp)
+{
+    const rb_job_spec_t *js = sp->njobs ? &sp->jobs[0] : NULL;
+    char from[32] = "self";
+    if (js && js->read_shift)
+        snprintf(from, sizeof from, "shift:%u", js->read_shift);
+    rb_jw_bool(w, "file_per_worker", !js || !js->shared_file);
+    rb_jw_str(w, "layout", js && js->shared_file ? rb_layout_mode_name(js->layout) : NULL);
+    rb_jw_str(w, "read_from", from);
+}
+
+/* stonewall_time figures (null without it), and the page cache verdict. */
+static void s_json_honesty(rb_jw_t *w, const rb_phase_agg_t *a)
+{
+    if (a->sw_limit_ns) {
+        rb_jw_obj_begin(w, "stonewall_time");
+        rb_jw_num(w, "limit_s", (double)a->sw_limit_ns / 1e9);
+        rb_jw_bool(w, "wearout", a->wearout);
+        rb_jw_u64(w, "stopped_workers", a->sw_stopped);
+        rb_jw_u64(w, "bytes", a->sw_bytes);
+        rb_jw_u64(w, "ops", a->sw_ops);
+        rb_jw_num(w, "seconds", a->sw_s);
+        rb_jw_num(w, "bw", a->sw_bw);
+        rb_jw_obj_begin(w, "worker_ops");
+        rb_jw_u64(w, "min", a->sw_ops_min);
+        rb_jw_u64(w, "max", a->sw_ops_max);
+        rb_jw_obj_end(w);
+        rb_jw_obj_end(w);
+    } else {
+        rb_jw_null(w, "stonewall_time");
+    }
+    rb_jw_bool(w, "cache_influenced", a->cache_influenced);
+    rb_jw_obj_begin(w, "cache");
+    rb_jw_u64(w, "buffered_bytes_per_node", a->buffered_set);
+    rb_jw_u64(w, "node_ram_min", a->ram_min);
+    rb_jw_u64(w, "dropped_nodes", a->caches_dropped);
+    rb_jw_u64(w, "drop_failed_nodes", a->drop_failed);
+    rb_jw_str(w, "drop_error", a->drop_failed ? strerror(-a->drop_status) : NULL);
+    rb_jw_obj_end(w);
+}
+
 int rb_report_json(const rb_run_result_t *r, FILE *f)
 {
     rb_jw_t w;
@@ -150,6 +192,8 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
             rb_jw_str(&w, NULL, sp->jobs[j].name);
         rb_jw_arr_end(&w);
         rb_jw_bool(&w, "partial", a->partial);
+        s_json_access(&w, sp);
+        s_json_honesty(&w, a);
         if (sp->njobs && sp->jobs[0].rw == RB_RW_META) {
             const rb_job_spec_t *mj = &sp->jobs[0];
             rb_jw_str(&w, "meta_op", rb_meta_op_name(mj->meta_op));
@@ -225,6 +269,49 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
     rb_jw_arr_end(&w);
     rb_jw_obj_end(&w);
     return rb_jw_finish(&w);
+}
+
+/* Where the data is and whose it is, when not each worker's own file. */
+static void s_text_access(FILE *f, const rb_phase_spec_t *sp)
+{
+    char b[64], who[RB_NAME_MAX + 8] = "";
+    for (uint32_t j = 0; j < sp->njobs; j++) {
+        const rb_job_spec_t *js = &sp->jobs[j];
+        if (sp->njobs > 1)
+            snprintf(who, sizeof who, "%s: ", js->name);
+        if (js->shared_file && js->layout == RB_LAYOUT_STRIDED)
+            fprintf(f, "  %-28s %sone file for all workers, strided in %s pieces\n", "layout", who,
+                    rb_fmt_size_exact(b, sizeof b, js->transfer ? js->transfer : js->bs));
+        else if (js->shared_file)
+            fprintf(f, "  %-28s %sone file for all workers, a segment each\n", "layout", who);
+        if (js->read_shift)
+            fprintf(f, "  %-28s %sthe data of the node %u further on%s\n", "reads", who,
+                    js->read_shift, js->verify ? ", verified" : "");
+    }
+}
+
+/* stonewall_time figures and the page cache verdict. */
+static void s_text_honesty(FILE *f, const rb_phase_agg_t *a)
+{
+    char b1[64], b2[64], b3[64];
+    if (a->sw_limit_ns)
+        fprintf(f,
+                "  %-28s %s in %.3f s = %s; %u workers stopped at %.3f s, ops per worker "
+                "%" PRIu64 "..%" PRIu64 "%s\n",
+                "stonewall_time", rb_fmt_size(b1, sizeof b1, (double)a->sw_bytes), a->sw_s,
+                rb_fmt_bw(b2, sizeof b2, a->sw_bw), a->sw_stopped, (double)a->sw_limit_ns / 1e9,
+                a->sw_ops_min, a->sw_ops_max,
+                a->wearout ? "; the figures above include the wear-out" : "");
+    if (a->cache_influenced)
+        fprintf(f,
+                "  %-28s buffered data of %s per node is under 2 x RAM (%s on the smallest "
+                "node): these figures measure the page cache, not the disks\n",
+                "CACHE-INFLUENCED", rb_fmt_size(b1, sizeof b1, (double)a->buffered_set),
+                rb_fmt_size(b3, sizeof b3, (double)a->ram_min));
+    if (a->caches_dropped || a->drop_failed)
+        fprintf(f, "  %-28s dropped on %u of %u nodes before the phase%s%s\n", "page cache",
+                a->caches_dropped, a->nnodes, a->drop_failed ? "; could not drop: " : "",
+                a->drop_failed ? strerror(-a->drop_status) : "");
 }
 
 static void s_text_lat(FILE *f, const char *label, const rb_hist_t *h)
@@ -372,6 +459,8 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
                 rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
         fprintf(f, "  %-28s %.3f ms\n", "start skew", a->start_skew_s * 1e3);
         s_text_lat(f, "latency", &a->hist);
+        s_text_access(f, sp);
+        s_text_honesty(f, a);
         if (a->read_ops && a->read_ops != a->ops)
             fprintf(f, "  %-28s read %s in %" PRIu64 " ops, write %s in %" PRIu64 " ops\n", "mix",
                     rb_fmt_size(b1, sizeof b1, (double)a->read_bytes), a->read_ops,

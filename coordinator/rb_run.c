@@ -869,12 +869,12 @@ static void s_run_phase(s_run_t *r, uint32_t p)
     }
     for (uint32_t i = 0; i < r->fleet.n; i++) {
         rb_node_t *n = &r->fleet.nodes[i];
-        in[i] =
-            (rb_agg_input_t){.name = n->hello.name,
-                             .rack = n->hello.rack,
-                             .offset_ns = n->offset_ns,
-                             .status = n->state == RB_AGENT_GONE ? n->status : RB_NODE_OK,
-                             .done = n->done[p].type == RB_MSG_DONE ? &n->done[p].u.done : NULL};
+        in[i] = (rb_agg_input_t){.name = n->hello.name,
+                                 .rack = n->hello.rack,
+                                 .offset_ns = n->offset_ns,
+                                 .status = n->state == RB_AGENT_GONE ? n->status : RB_NODE_OK,
+                                 .done = n->done[p].type == RB_MSG_DONE ? &n->done[p].u.done : NULL,
+                                 .ram_bytes = n->hello.ram_bytes};
         if (n->state == RB_AGENT_PHASE_DONE)
             n->state = RB_AGENT_READY;
     }

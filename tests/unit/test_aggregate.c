@@ -49,8 +49,8 @@ static void test_definitions(void **state)
     rb_job_stat_t j2 = {.bytes = 300 * MB, .ops = 300, .hist = &h2};
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1, .njobs = 1, .jobs = &j1};
     rb_msg_done_t d2 = {.nworkers = 1, .workers = &w2, .njobs = 1, .jobs = &j2};
-    rb_agg_input_t in[] = {{"a", "r1", 0, RB_NODE_OK, &d1},
-                           {"b", "r1", (int64_t)(100 * SEC), RB_NODE_OK, &d2}};
+    rb_agg_input_t in[] = {{"a", "r1", 0, RB_NODE_OK, &d1, 0},
+                           {"b", "r1", (int64_t)(100 * SEC), RB_NODE_OK, &d2, 0}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 2, &a), 0);
     assert_int_equal(a.bytes, 400 * MB);
@@ -104,9 +104,9 @@ static void test_partial(void **state)
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1};
     rb_msg_done_t d3 = {.status = -5, .nworkers = 0};
     snprintf(d3.error, sizeof d3.error, "write /x at offset 0: Input/output error");
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1},
-                           {"b", "r", 0, RB_NODE_LOST, NULL},
-                           {"c", "r", 0, RB_NODE_OK, &d3}};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0},
+                           {"b", "r", 0, RB_NODE_LOST, NULL, 0},
+                           {"c", "r", 0, RB_NODE_OK, &d3, 0}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 3, &a), 0);
     assert_int_equal(a.partial, 1);
@@ -115,6 +115,101 @@ static void test_partial(void **state)
     assert_int_equal(a.nodes[2].status, RB_NODE_FAILED);
     assert_string_equal(a.nodes[2].error, d3.error);
     assert_float_equal(a.aggregate_bw, 10.0 * MB, 1);
+    rb_phase_agg_fini(&a);
+}
+
+/* stonewall_time: two workers stopped at their stonewall (4 s after a 10 s
+ * start) with 40 and 30 ops, wear-out took both to 40; a third finished
+ * first with 10. The stonewall figure counts what was done at the stops. */
+static void test_stonewall_time(void **state)
+{
+    (void)state;
+    rb_job_spec_t j = s_job;
+    j.stonewall_ns = 4 * SEC;
+    j.wearout = 1;
+    rb_phase_spec_t ph = {.name = "w", .njobs = 1, .jobs = &j};
+    rb_worker_stat_t w[3] = {s_worker(10 * SEC, 16 * SEC, 40 * MB),
+                             s_worker(10 * SEC, 17 * SEC, 40 * MB),
+                             s_worker(10 * SEC, 12 * SEC, 10 * MB)};
+    w[0].sw_t_ns = 14 * SEC;
+    w[0].sw_ops = 40;
+    w[0].sw_bytes = 40 * MB;
+    w[1].sw_t_ns = 14 * SEC;
+    w[1].sw_ops = 30;
+    w[1].sw_bytes = 30 * MB;
+    w[1].worker = 1;
+    w[2].worker = 2;
+    rb_msg_done_t d = {.nworkers = 3, .workers = w};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d, 0}};
+    rb_phase_agg_t a;
+    assert_int_equal(rb_aggregate_phase(&ph, in, 1, &a), 0);
+    assert_int_equal(a.sw_limit_ns, 4 * SEC);
+    assert_true(a.wearout);
+    assert_int_equal(a.sw_stopped, 2);
+    assert_int_equal(a.sw_bytes, 80 * MB);
+    assert_int_equal(a.sw_ops, 80);
+    assert_int_equal(a.sw_ops_min, 10);
+    assert_int_equal(a.sw_ops_max, 40);
+    assert_float_equal(a.sw_s, 4.0, 1e-9);
+    assert_float_equal(a.sw_bw, 20.0 * MB, 1e-3);
+    /* the phase's own figures are the wear-out's: 90 MB in 7 s */
+    assert_int_equal(a.bytes, 90 * MB);
+    assert_float_equal(a.window_s, 7.0, 1e-9);
+    rb_phase_agg_fini(&a);
+}
+
+/* The burn-in lesson: a buffered working set under twice the memory
+ * measures the page cache; direct IO, a set of 2x memory, a dropped cache
+ * before a single read pass, and synced writes do not. */
+static void test_cache_influenced(void **state)
+{
+    (void)state;
+    const uint64_t G = 1ULL << 30;
+    rb_job_spec_t j = {.name = "r",
+                       .rw = RB_RW_READ,
+                       .bs = 1 << 20,
+                       .size = G,
+                       .numjobs = 4,
+                       .nrfiles = 1,
+                       .loops = 1};
+    rb_phase_spec_t ph = {.name = "r", .njobs = 1, .jobs = &j};
+    assert_int_equal(rb_phase_buffered_set(&ph), 4 * G);
+    assert_true(rb_phase_cache_influenced(&ph, 24 * G, 0)); /* 4 GiB on 24 GiB */
+    assert_false(rb_phase_cache_influenced(&ph, 2 * G, 0)); /* 4 GiB = 2 x 2 GiB */
+    assert_true(rb_phase_cache_influenced(&ph, 2 * G + 1, 0));
+    assert_false(rb_phase_cache_influenced(&ph, 24 * G, 1)); /* dropped, read once */
+    j.loops = 2;
+    assert_true(rb_phase_cache_influenced(&ph, 24 * G, 1)); /* the second pass is cached */
+    j.loops = 1;
+    j.direct = 1;
+    assert_int_equal(rb_phase_buffered_set(&ph), 0);
+    assert_false(rb_phase_cache_influenced(&ph, 24 * G, 0));
+    j.direct = 0;
+    j.rw = RB_RW_WRITE;
+    assert_true(rb_phase_cache_influenced(&ph, 24 * G, 1));
+    j.end_fsync = 1;
+    assert_false(rb_phase_cache_influenced(&ph, 24 * G, 0)); /* the flush is timed */
+    j.shared_file = 1;                                       /* this node's regions only */
+    assert_int_equal(rb_phase_buffered_set(&ph), 4 * G);
+    j.shared_file = 0;
+    snprintf(j.filename, sizeof j.filename, "one");
+    assert_int_equal(rb_phase_buffered_set(&ph), G);
+    /* in a run: the node with the least memory decides, and drops are counted */
+    j.filename[0] = '\0';
+    j.rw = RB_RW_READ;
+    j.end_fsync = 0;
+    rb_worker_stat_t w = s_worker(SEC, 2 * SEC, G);
+    rb_msg_done_t d1 = {.nworkers = 1, .workers = &w, .caches_dropped = 1};
+    rb_msg_done_t d2 = {.nworkers = 1, .workers = &w, .drop_status = -13};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 64 * G},
+                           {"b", "r", 0, RB_NODE_OK, &d2, 3 * G}};
+    rb_phase_agg_t a;
+    assert_int_equal(rb_aggregate_phase(&ph, in, 2, &a), 0);
+    assert_int_equal(a.ram_min, 3 * G);
+    assert_true(a.cache_influenced); /* 4 GiB < 6 GiB, and b could not drop */
+    assert_int_equal(a.caches_dropped, 1);
+    assert_int_equal(a.drop_failed, 1);
+    assert_int_equal(a.drop_status, -13);
     rb_phase_agg_fini(&a);
 }
 
@@ -146,10 +241,9 @@ static void test_clock_offset(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_definitions),
-        cmocka_unit_test(test_bytes_at),
-        cmocka_unit_test(test_partial),
-        cmocka_unit_test(test_clock_offset),
+        cmocka_unit_test(test_definitions),    cmocka_unit_test(test_bytes_at),
+        cmocka_unit_test(test_partial),        cmocka_unit_test(test_clock_offset),
+        cmocka_unit_test(test_stonewall_time), cmocka_unit_test(test_cache_influenced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

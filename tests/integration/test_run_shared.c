@@ -1,0 +1,301 @@
+/* Parallel file system patterns through the whole system: three local
+ * agents on one folder (standing in for a shared mount) write one shared
+ * file segmented and strided, read each other's data back verified, are
+ * stopped by stonewall_time (and worn out to the busiest worker), and have
+ * small buffered phases called cache-influenced. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "it_util.h"
+#include "rb_json.h"
+
+#define NODES   3
+#define WORKERS 2
+#define SIZE    (1u << 20) /* per worker */
+#define BS      (64u << 10)
+#define PIECE   (128u << 10)
+
+/* A verify header as written on disk (agent/rb_verify.c), read independently. */
+typedef struct {
+    uint32_t magic, crc;
+    uint64_t run, file, offset, gen;
+    uint32_t len, node;
+} s_hdr_t;
+
+/* The file whose name ends with suffix in the run's shared folder under data. */
+static int s_find_shared(const char *data, const char *suffix, char *out, size_t len)
+{
+    DIR *d = opendir(data);
+    struct dirent *de;
+    int found = 0;
+    while (d && (de = readdir(d)) && !found) {
+        if (!strstr(de->d_name, ".shared"))
+            continue;
+        char dir[4400];
+        snprintf(dir, sizeof dir, "%s/%s", data, de->d_name);
+        DIR *s = opendir(dir);
+        struct dirent *f;
+        while (s && (f = readdir(s))) {
+            size_t n = strlen(f->d_name), k = strlen(suffix);
+            if (n > k && !strcmp(f->d_name + n - k, suffix)) {
+                snprintf(out, len, "%s/%s", dir, f->d_name);
+                found = 1;
+            }
+        }
+        if (s)
+            closedir(s);
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* Checks every block of a shared file: it is where the layout puts it and
+ * written by the node owning that region. Returns the blocks that are. */
+static int s_check_layout(const char *path, int strided)
+{
+    int fd = open(path, O_RDONLY);
+    assert_true(fd >= 0);
+    struct stat st;
+    assert_int_equal(fstat(fd, &st), 0);
+    assert_int_equal(st.st_size, (off_t)NODES * WORKERS * SIZE);
+    int good = 0;
+    for (uint64_t off = 0; off < (uint64_t)st.st_size; off += BS) {
+        s_hdr_t h;
+        assert_int_equal(pread(fd, &h, sizeof h, (off_t)off), (ssize_t)sizeof h);
+        uint64_t region = strided ? (off / PIECE) % (NODES * WORKERS) : off / SIZE;
+        good += h.magic == 0x31564252u && h.offset == off && h.len == BS &&
+                h.node == region / WORKERS + 1;
+    }
+    close(fd);
+    return good;
+}
+
+static void test_shared_file_and_neighbour_reads(void **state)
+{
+    (void)state;
+    const char *dir = it_scratch("shared");
+    char plan[4200], text[8192], runs[4200], out[4200], err[4200], folder[4200];
+    char data[4200], seg[4600] = "", str[4600] = "";
+    snprintf(data, sizeof data, "%s/data", dir);
+    snprintf(plan, sizeof plan, "%s/plan.ini", dir);
+    snprintf(text, sizeof text,
+             "[global]\n"
+             "directory=%s\n"
+             "bs=64k\n"
+             "size=1m\n"
+             "direct=1\n"
+             "verify=crc32c\n"
+             "numjobs=2\n"
+             "sample_interval=200ms\n"
+             "\n"
+             "[seg]\n"
+             "rw=write\n"
+             "file_per_worker=0\n"
+             "filename_format=seg\n"
+             "\n"
+             "[str]\n"
+             "rw=write\n"
+             "file_per_worker=0\n"
+             "layout=strided\n"
+             "transfer=128k\n"
+             "filename_format=str\n"
+             "\n"
+             "[own]\n"
+             "rw=write\n"
+             "filename_format=own.$jobnum\n"
+             "\n"
+             "[seg-back]\n"
+             "stonewall\n"
+             "rw=read\n"
+             "file_per_worker=0\n"
+             "filename_format=seg\n"
+             "read_from=neighbour\n"
+             "\n"
+             "[str-back]\n"
+             "rw=randread\n"
+             "file_per_worker=0\n"
+             "layout=strided\n"
+             "transfer=128k\n"
+             "filename_format=str\n"
+             "read_from=shift:2\n"
+             "\n"
+             "[own-back]\n"
+             "rw=read\n"
+             "filename_format=own.$jobnum\n"
+             "read_from=neighbour\n"
+             "\n"
+             "; keeps the files while the test looks at them\n"
+             "[hold]\n"
+             "stonewall\n"
+             "rw=randread\n"
+             "ioengine=null\n"
+             "verify=0\n"
+             "time_based\n"
+             "runtime=3s\n",
+             data);
+    it_write(plan, text);
+    snprintf(runs, sizeof runs, "%s/runs", dir);
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    int pid = it_sh_bg(out, err, "'%s' run --local %d --quiet --out '%s' '%s'", it_bin("rackbench"),
+                       NODES, runs, plan);
+    /* the shared files appear at the first phase, complete by the hold */
+    for (int i = 0; i < 100 && (!seg[0] || !str[0]); i++) {
+        usleep(50000);
+        s_find_shared(data, ".seg", seg, sizeof seg);
+        s_find_shared(data, ".str", str, sizeof str);
+    }
+    assert_true(seg[0] && str[0]);
+    usleep(1500000);                              /* into the hold phase */
+    assert_non_null(strstr(seg, "/local-1.seg")); /* named after node 0 */
+    assert_int_equal(s_check_layout(seg, 0), NODES * WORKERS * SIZE / BS);
+    assert_int_equal(s_check_layout(str, 1), NODES * WORKERS * SIZE / BS);
+    int code = it_wait(pid);
+    assert_int_equal(it_show_failure(code, err), 0);
+
+    rb_json_t *j = it_summary(runs, folder, sizeof folder);
+    assert_non_null(j);
+    /* every block read back came from the node the plan says, intact */
+    const rb_json_t *back = rb_json_path(j, "phases.1");
+    assert_string_equal(rb_json_str(rb_json_get(back, "name")), "seg-back");
+    assert_int_equal(rb_json_num(rb_json_get(back, "verify_errors"), -1), 0);
+    assert_int_equal(rb_json_num(rb_json_get(back, "errors"), -1), 0);
+    assert_int_equal(rb_json_num(rb_json_get(back, "read_bytes"), 0), 3.0 * NODES * WORKERS * SIZE);
+    assert_string_equal(rb_json_str(rb_json_get(back, "read_from")), "shift:1");
+    assert_false(rb_json_bool(rb_json_get(back, "file_per_worker"), 1));
+    assert_string_equal(rb_json_str(rb_json_path(j, "phases.0.layout")), "segmented");
+    rb_json_free(&j);
+    char *o = it_read(out);
+    assert_non_null(strstr(o, "seg-back: the data of the node 1 further on, verified"));
+    assert_non_null(strstr(o, "one file for all workers, strided in 128k pieces"));
+    free(o);
+    /* all gone: the lead removed the shared files, each node its own */
+    assert_int_equal(it_count_files(data), 0);
+    it_rmtree(dir);
+}
+
+/* A per_worker figure of phase p. */
+static double s_worker_num(const rb_json_t *j, int p, size_t w, const char *key)
+{
+    char path[64];
+    snprintf(path, sizeof path, "phases.%d.per_worker.%zu.%s", p, w, key);
+    return rb_json_num(rb_json_path(j, path), -1);
+}
+
+static void test_stonewall_and_cache(void **state)
+{
+    (void)state;
+    const char *dir = it_scratch("stonewall");
+    char plan[4200], text[8192], runs[4200], out[4200], err[4200], folder[4200];
+    snprintf(plan, sizeof plan, "%s/plan.ini", dir);
+    snprintf(text, sizeof text,
+             "[global]\n"
+             "directory=%s/data\n"
+             "numjobs=2\n"
+             "bs=64k\n"
+             "sample_interval=250ms\n"
+             "\n"
+             "; stopped at 1 s, long before 1 GiB at 8 MiB/s\n"
+             "[sw]\n"
+             "rw=write\n"
+             "direct=1\n"
+             "size=1g\n"
+             "rate=8m\n"
+             "stonewall_time=1s\n"
+             "\n"
+             "; worn out: every worker goes on to the busiest one's count\n"
+             "[wo]\n"
+             "stonewall\n"
+             "rw=randread\n"
+             "ioengine=null\n"
+             "size=1g\n"
+             "bs=4k\n"
+             "time_based\n"
+             "runtime=30s\n"
+             "stonewall_time=1s\n"
+             "wearout\n"
+             "\n"
+             "; small and buffered: the page cache\n"
+             "[small]\n"
+             "stonewall\n"
+             "rw=write\n"
+             "size=1m\n"
+             "filename_format=small.$jobnum\n"
+             "\n"
+             "[small-back]\n"
+             "stonewall\n"
+             "rw=read\n"
+             "size=1m\n"
+             "loops=2\n"
+             "drop_caches\n"
+             "filename_format=small.$jobnum\n",
+             dir);
+    it_write(plan, text);
+    snprintf(runs, sizeof runs, "%s/runs", dir);
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    int code = it_sh(out, err, "'%s' run --local %d --quiet --out '%s' '%s'", it_bin("rackbench"),
+                     NODES, runs, plan);
+    assert_int_equal(it_show_failure(code, err), 0);
+    rb_json_t *j = it_summary(runs, folder, sizeof folder);
+    assert_non_null(j);
+    /* every worker stopped within one sample interval of 1 s */
+    assert_int_equal(rb_json_len(rb_json_path(j, "phases.0.per_worker")), NODES * WORKERS);
+    for (size_t w = 0; w < NODES * WORKERS; w++) {
+        double t = s_worker_num(j, 0, w, "time_s");
+        assert_true(t > 0.95 && t < 1.25);
+        assert_true(s_worker_num(j, 0, w, "bytes") < 16.0 * (1 << 20));
+    }
+    assert_int_equal(rb_json_num(rb_json_path(j, "phases.0.stonewall_time.stopped_workers"), 0),
+                     NODES * WORKERS);
+    assert_int_equal(rb_json_num(rb_json_path(j, "phases.0.stonewall_time.limit_s"), 0), 1);
+    /* wear-out: all end with the busiest worker's ops, long before 30 s */
+    double most = rb_json_num(rb_json_path(j, "phases.1.stonewall_time.worker_ops.max"), 0);
+    double least = rb_json_num(rb_json_path(j, "phases.1.stonewall_time.worker_ops.min"), 0);
+    assert_true(most > 0 && least <= most);
+    assert_true(rb_json_bool(rb_json_path(j, "phases.1.stonewall_time.wearout"), 0));
+    for (size_t w = 0; w < NODES * WORKERS; w++) {
+        assert_int_equal(s_worker_num(j, 1, w, "ops"), most);
+        assert_true(s_worker_num(j, 1, w, "time_s") < 10);
+    }
+    /* buffered 2 MiB a node: the cache; the direct phase is not flagged */
+    assert_false(rb_json_bool(rb_json_path(j, "phases.0.cache_influenced"), 1));
+    assert_true(rb_json_bool(rb_json_path(j, "phases.2.cache_influenced"), 0));
+    assert_int_equal(rb_json_num(rb_json_path(j, "phases.2.cache.buffered_bytes_per_node"), 0),
+                     WORKERS * (1 << 20));
+    /* read twice after a drop: still the cache on the second pass */
+    assert_true(rb_json_bool(rb_json_path(j, "phases.3.cache_influenced"), 0));
+    double dropped = rb_json_num(rb_json_path(j, "phases.3.cache.dropped_nodes"), -1);
+    double failed = rb_json_num(rb_json_path(j, "phases.3.cache.drop_failed_nodes"), -1);
+    assert_int_equal(dropped + failed, NODES);
+    if (geteuid() == 0)
+        assert_int_equal(dropped, NODES);
+    rb_json_free(&j);
+    char *o = it_read(out);
+    assert_non_null(strstr(o, "CACHE-INFLUENCED"));
+    assert_non_null(strstr(o, "stonewall_time"));
+    assert_non_null(strstr(o, "the figures above include the wear-out"));
+    free(o);
+    it_rmtree(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shared_file_and_neighbour_reads),
+        cmocka_unit_test(test_stonewall_and_cache),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
