@@ -19,7 +19,7 @@
 #include "rb_hist.h"
 
 #define RB_PROTO_VERSION   4
-#define RB_PROTO_MAX_FRAME (128u << 20) /* bytes; a larger frame is refused unread */
+#define RB_PROTO_MAX_FRAME (160u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings (including the NUL) and arrays in messages. */
 #define RB_NAME_MAX     64   /* node, rack, job, phase, run id */

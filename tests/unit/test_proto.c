@@ -1464,6 +1464,10 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->meta_files = jb->meta_filesize = UINT64_MAX;
     jb->meta_dirs = jb->meta_branch = 65536;
     jb->meta_depth = 16;
+    jb->shared_file = jb->wearout = jb->drop_caches = 1;
+    jb->layout = RB_LAYOUT_SEGMENTED; /* the longer name */
+    jb->transfer = jb->stonewall_ns = UINT64_MAX;
+    jb->read_shift = UINT32_MAX;
 }
 
 static void test_oversized_frame(void **state)
@@ -1485,6 +1489,14 @@ static void test_oversized_frame(void **state)
     rb_phases_free(&m.u.plan.phases, m.u.plan.nphases);
     memset(m.u.plan.run_id, 'r', RB_NAME_MAX - 1);
     m.u.plan.interval_ns = UINT64_MAX;
+    m.u.plan.node_rank = UINT32_MAX - 1;
+    m.u.plan.nnodes = UINT32_MAX;
+    memset(m.u.plan.lead, 'l', RB_NAME_MAX - 1);
+    m.u.plan.npeers = RB_MAX_PEERS;
+    for (uint32_t k = 0; k < RB_MAX_PEERS; k++) {
+        m.u.plan.peers[k].shift = UINT32_MAX - k;
+        memset(m.u.plan.peers[k].name, 'q', RB_NAME_MAX - 1);
+    }
     m.u.plan.nphases = RB_MAX_PHASES;
     m.u.plan.phases = calloc(RB_MAX_PHASES, sizeof *m.u.plan.phases);
     assert_non_null(m.u.plan.phases);
@@ -1498,8 +1510,9 @@ static void test_oversized_frame(void **state)
             fill_job_max(&p->jobs[j], i, j);
     }
     assert_int_equal(rb_msg_encode(&m, &out, &olen, &err), 0);
-    /* 1941 bytes per job, 121 MiB in all: RB_PROTO_MAX_FRAME stays at 128 MiB. */
-    assert_true(olen > (120u << 20) && olen <= RB_PROTO_MAX_FRAME);
+
+    /* 2049 bytes per job, 128.1 MiB in all: RB_PROTO_MAX_FRAME is 160 MiB since version 4. */
+    assert_true(olen > (128u << 20) && olen <= RB_PROTO_MAX_FRAME);
     rb_msg_t back;
     assert_int_equal(rb_msg_decode(out, olen, &back, &err), 0);
     assert_int_equal(back.u.plan.nphases, RB_MAX_PHASES);
