@@ -1,7 +1,7 @@
 /* Guards the acceptance checks: every key and unit of [acceptance] sections,
  * every error with its line, how phases= names phases, and the verdicts on
  * hand-made phase figures (boundaries, node spread, n/a rows, phases that
- * did not run). */
+ * did not run), down to the table and summary.json object. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -15,7 +15,9 @@
 #include <cmocka.h>
 
 #include "rb_accept.h"
+#include "rb_json.h"
 #include "rb_plan.h"
+#include "rb_report.h"
 
 #define GIB (1024ull * 1024 * 1024)
 #define MS  1000000ull
@@ -534,6 +536,69 @@ static void test_eval_na_and_sets(void **state)
     assert_string_equal(rb_accept_verdict(&r, buf, sizeof buf),
                         "acceptance: FAIL (1 of 8 checks failed; 2 not applicable)");
 
+    /* what the report makes of it: the table, the verdict, the JSON object */
+    rb_run_result_t res = {.run_id = "r1",
+                           .plan_source = "t.ini",
+                           .nphases = 4,
+                           .specs = p->phases,
+                           .phases = aggs,
+                           .accept = &r};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(rb_report_text(&res, f), 0);
+    fclose(f);
+    assert_non_null(strstr(text, "\nacceptance\n  set  phase         check             limit"));
+    assert_non_null(strstr(text,
+                           "\n  -    stream-write  min_aggregate_bw  >= 1.00 KiB/s (1.02 kB/s)"
+                           "  2.00 KiB/s (2.05 kB/s)  PASS\n"));
+    assert_non_null(strstr(text, "\n  -    stream-read   max_p99_lat       <= 1.00 s"));
+    assert_non_null(strstr(text, "FAIL  (no latency was recorded)\n"));
+    assert_non_null(strstr(text, "n/a   (bandwidth does not apply to a metadata step)\n"));
+    assert_non_null(strstr(text, "\n  md   md.stat       min_iops          >= 100 IOPS"));
+    assert_non_null(strstr(text, "\nacceptance: FAIL (1 of 8 checks failed; 2 not applicable)\n"));
+    free(text);
+
+    f = open_memstream(&text, &len);
+    assert_int_equal(rb_report_json(&res, f), 0);
+    fclose(f);
+    rb_err_t err;
+    rb_err_clear(&err);
+    rb_json_t *j = rb_json_parse(text, len, &err);
+    if (!j)
+        fail_msg("summary.json: %s", err.msg);
+    const rb_json_t *acc = rb_json_get(j, "acceptance");
+    assert_false(rb_json_bool(rb_json_get(acc, "passed"), 1));
+    const rb_json_t *checks = rb_json_get(acc, "checks");
+    assert_int_equal(rb_json_len(checks), 10);
+    const rb_json_t *c0 = rb_json_at(checks, 0);
+    assert_int_equal(rb_json_type(rb_json_get(c0, "set")), RB_JSON_NULL);
+    assert_string_equal(rb_json_str(rb_json_get(c0, "name")), "min_aggregate_bw");
+    assert_string_equal(rb_json_str(rb_json_get(c0, "phase")), "stream-write");
+    assert_float_equal(rb_json_num(rb_json_get(c0, "limit"), 0), 1024, 0);
+    assert_float_equal(rb_json_num(rb_json_get(c0, "measured"), 0), 2048, 0);
+    assert_true(rb_json_bool(rb_json_get(c0, "passed"), 0));
+    assert_string_equal(rb_json_str(rb_json_get(c0, "unit")), "B/s");
+    const rb_json_t *na = rb_json_at(checks, 4); /* md.create min_aggregate_bw */
+    assert_string_equal(rb_json_str(rb_json_get(na, "phase")), "md.create");
+    assert_int_equal(rb_json_type(rb_json_get(na, "passed")), RB_JSON_NULL);
+    assert_int_equal(rb_json_type(rb_json_get(na, "measured")), RB_JSON_NULL);
+    const rb_json_t *last = rb_json_at(checks, 9);
+    assert_string_equal(rb_json_str(rb_json_get(last, "set")), "md");
+    assert_string_equal(rb_json_str(rb_json_get(last, "unit")), "ops/s");
+    rb_json_free(&j);
+    free(text);
+
+    /* no acceptance in the plan: "acceptance": null */
+    res.accept = NULL;
+    f = open_memstream(&text, &len);
+    assert_int_equal(rb_report_json(&res, f), 0);
+    fclose(f);
+    j = rb_json_parse(text, len, &err);
+    assert_non_null(j);
+    assert_int_equal(rb_json_type(rb_json_get(j, "acceptance")), RB_JSON_NULL);
+    rb_json_free(&j);
+    free(text);
     rb_accept_result_fini(&r);
     rb_plan_destroy(&p);
 }
