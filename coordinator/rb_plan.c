@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rb_accept.h"
 #include "rb_units.h"
 
 #define S_NS_PER_S            1000000000ull
@@ -350,7 +351,7 @@ typedef struct {
     unsigned line;
 } s_seen_t;
 
-typedef enum { S_SEC_NONE, S_SEC_GLOBAL, S_SEC_JOB } s_section_t;
+typedef enum { S_SEC_NONE, S_SEC_GLOBAL, S_SEC_JOB, S_SEC_ACCEPT } s_section_t;
 
 typedef struct {
     const char *source;          /* borrowed; names the plan in messages */
@@ -375,6 +376,7 @@ typedef struct {
     size_t notes_cap;            /* bytes allocated for notes */
     unsigned nnotes;             /* notes kept */
     unsigned notes_dropped;      /* notes beyond S_MAX_NOTES */
+    rb_accept_t *accept;         /* [acceptance] sections, owned until handed to the plan */
 } s_parser_t;
 
 /* Records "SOURCE:LINE: message" (or "SOURCE: message" when line is 0). */
@@ -1673,6 +1675,16 @@ static int s_finish_job(s_parser_t *ps)
     return s_add_job(ps, js, new_phase, line);
 }
 
+/* Completes the section being read: its job, or its acceptance set. */
+static int s_end_section(s_parser_t *ps)
+{
+    if (ps->section == S_SEC_JOB)
+        return s_finish_job(ps);
+    if (ps->section == S_SEC_ACCEPT)
+        return rb_accept_end(ps->accept, ps->err);
+    return 0;
+}
+
 static int s_section(s_parser_t *ps, char *s, unsigned line)
 {
     char *close = strchr(s, ']');
@@ -1684,12 +1696,17 @@ static int s_section(s_parser_t *ps, char *s, unsigned line)
     char *name = s_trim(s + 1);
     if (!*name)
         return s_fail(ps, line, "empty section name '[]'");
-    if (s_is_reserved_section(name))
+    const char *set = rb_accept_section(name);
+    if (!set && s_is_reserved_section(name))
         return s_fail(ps, line, "section [%.64s] is not supported yet", name);
-    if (ps->section == S_SEC_JOB) {
-        int rc = s_finish_job(ps);
-        if (rc < 0)
-            return rc;
+    int rc = s_end_section(ps);
+    if (rc < 0)
+        return rc;
+    if (set) {
+        if (!ps->accept && !(ps->accept = rb_accept_new(ps->source)))
+            return s_nomem(ps);
+        ps->section = S_SEC_ACCEPT;
+        return rb_accept_begin(ps->accept, set, line, ps->err);
     }
     if (!strcmp(name, "global")) {
         ps->section = S_SEC_GLOBAL;
@@ -1725,6 +1742,8 @@ static int s_line(s_parser_t *ps, char *raw, unsigned line)
     char *key = s_trim(s);
     if (!*key)
         return s_fail(ps, line, "empty option name before '='");
+    if (ps->section == S_SEC_ACCEPT)
+        return rb_accept_option(ps->accept, key, val, line, ps->err);
     const s_option_t *opt = s_find_option(key);
     if (!opt) {
         const s_ignored_t *ig = s_find_ignored(key);
@@ -1790,13 +1809,13 @@ static int s_parse_all(s_parser_t *ps, char *work, size_t len)
             return rc;
         p = next;
     }
-    if (ps->section == S_SEC_JOB) {
-        int rc = s_finish_job(ps);
-        if (rc < 0)
-            return rc;
-    }
+    int rc = s_end_section(ps);
+    if (rc < 0)
+        return rc;
     if (ps->nphases == 0)
         return s_fail(ps, 0, "the plan has no jobs (add a [job] section with at least size=)");
+    if (ps->accept && (rc = rb_accept_resolve(ps->accept, ps->phases, ps->nphases, ps->err)) < 0)
+        return rc;
     if (ps->notes_dropped) {
         char text[RB_ERR_MSG_MAX];
         snprintf(text, sizeof text, "%s: %u more notes like these", ps->source, ps->notes_dropped);
@@ -1852,6 +1871,7 @@ int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **
         if (ps.phases)
             rb_phases_free(&ps.phases, ps.nphases);
         free(ps.notes);
+        rb_accept_destroy(&ps.accept);
         rb_plan_destroy(&plan);
         return rc;
     }
@@ -1860,6 +1880,7 @@ int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **
     plan->nphases = ps.nphases;
     plan->phases = ps.phases;
     plan->notes = ps.notes;
+    plan->accept = ps.accept;
     *out = plan;
     return 0;
 }
@@ -1936,6 +1957,7 @@ void rb_plan_destroy(rb_plan_t **p)
     free(plan->source);
     free(plan->text);
     free(plan->notes);
+    rb_accept_destroy(&plan->accept);
     free(plan);
     *p = NULL;
 }
@@ -2085,6 +2107,8 @@ int rb_plan_print(const rb_plan_t *p, FILE *f)
                 s_print_job(p, &ph->jobs[j], i > 0 && j == 0, f);
         }
     }
+    if (rb_accept_print(p->accept, p->phases, p->nphases, f) < 0)
+        return -EIO;
     if (fflush(f) != 0 || ferror(f))
         return -EIO;
     return 0;

@@ -15,6 +15,8 @@
 
 #define RB_PLAN_MAX_BYTES (1u << 20) /* a plan file larger than this is refused */
 
+struct rb_accept;
+
 typedef struct rb_plan {
     char *source;                /* file path or label used in messages */
     char *text;                  /* the plan as read (NUL-terminated) */
@@ -24,6 +26,7 @@ typedef struct rb_plan {
     rb_phase_spec_t *phases; /* nphases entries, each with its jobs */
     char *notes; /* "SOURCE:LINE: option 'x' is ignored: why" lines, each ending in '\n',
                   * for fio options accepted without effect; NULL if none */
+    struct rb_accept *accept; /* [acceptance] sections (rb_accept.h), owned; NULL if none */
 } rb_plan_t;
 
 /* Parses len bytes of plan text; source names it in messages. On success
@@ -38,8 +41,8 @@ int rb_plan_load(const char *path, rb_plan_t **out, rb_err_t *err);
 void rb_plan_destroy(rb_plan_t **p);
 
 /* Writes the plan normalised: every job with every option explicit, phases
- * marked by stonewall, sizes in exact units. Re-parsing the output gives the
- * same plan. Returns 0 or -errno. */
+ * marked by stonewall, sizes in exact units, then the acceptance sections.
+ * Re-parsing the output gives the same plan. Returns 0 or -errno. */
 int rb_plan_print(const rb_plan_t *p, FILE *f);
 
 /* Total workers of a phase on one agent (sum of numjobs). */

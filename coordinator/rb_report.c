@@ -3,6 +3,7 @@
  * rb_aggregate.c; nothing here derives new numbers beyond unit changes. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -93,6 +94,38 @@ static void s_op_rates(const rb_phase_agg_t *a, double out[4])
         n++;
     }
     out[2] = n ? out[0] / n : 0;
+}
+
+/* "acceptance": null, or the verdict and one entry per check and phase. */
+static void s_json_accept(rb_jw_t *w, const rb_accept_result_t *acc)
+{
+    if (!acc) {
+        rb_jw_null(w, "acceptance");
+        return;
+    }
+    rb_jw_obj_begin(w, "acceptance");
+    rb_jw_bool(w, "passed", acc->nfailed == 0);
+    rb_jw_u64(w, "failed", acc->nfailed);
+    rb_jw_u64(w, "not_applicable", acc->nna);
+    rb_jw_arr_begin(w, "checks");
+    for (uint32_t i = 0; i < acc->nrows; i++) {
+        const rb_accept_row_t *row = &acc->rows[i];
+        rb_jw_obj_begin(w, NULL);
+        rb_jw_str(w, "set", row->set[0] ? row->set : NULL);
+        rb_jw_str(w, "name", rb_accept_check_name(row->check));
+        rb_jw_str(w, "phase", row->phase);
+        rb_jw_num(w, "limit", row->limit);
+        rb_jw_num(w, "measured", row->measured); /* NAN → null */
+        if (row->verdict == RB_ACCEPT_NA)
+            rb_jw_null(w, "passed");
+        else
+            rb_jw_bool(w, "passed", row->verdict == RB_ACCEPT_PASS);
+        rb_jw_str(w, "unit", rb_accept_check_unit(row->check));
+        rb_jw_str(w, "note", row->note);
+        rb_jw_obj_end(w);
+    }
+    rb_jw_arr_end(w);
+    rb_jw_obj_end(w);
 }
 
 static void s_iso_time(char *buf, size_t len, uint64_t wall_ns)
@@ -267,6 +300,7 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
         rb_jw_obj_end(&w);
     }
     rb_jw_arr_end(&w);
+    s_json_accept(&w, r->accept);
     rb_jw_obj_end(&w);
     return rb_jw_finish(&w);
 }
@@ -392,6 +426,99 @@ static void s_text_meta(const rb_run_result_t *r, FILE *f)
     }
 }
 
+/* v with three significant digits and a unit ("5.00 ms", "12.5 us", "250 ns"). */
+static void s_sig3(char *buf, size_t len, double v, const char *unit)
+{
+    if (v >= 99.95)
+        snprintf(buf, len, "%.0f%s", v, unit);
+    else if (v >= 9.995)
+        snprintf(buf, len, "%.1f%s", v, unit);
+    else
+        snprintf(buf, len, "%.2f%s", v, unit);
+}
+
+/* A limit or measured value of check c (in its summary.json unit) for people. */
+static void s_accept_value(char *buf, size_t len, rb_accept_check_t c, double v)
+{
+    if (isnan(v)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    switch (c) {
+    case RB_ACCEPT_MIN_AGGREGATE_BW:
+    case RB_ACCEPT_MIN_NODE_BW:
+        rb_fmt_bw(buf, len, v);
+        break;
+    case RB_ACCEPT_MAX_NODE_SPREAD:
+        s_sig3(buf, len, v, "%");
+        break;
+    case RB_ACCEPT_MAX_P99_LAT:
+    case RB_ACCEPT_MAX_P999_LAT:
+    case RB_ACCEPT_MAX_MEAN_LAT:
+        if (v >= 1e6 - 0.5)
+            s_sig3(buf, len, v / 1e6, " s");
+        else if (v >= 1e3 - 0.5)
+            s_sig3(buf, len, v / 1e3, " ms");
+        else if (v >= 1 - 0.0005)
+            s_sig3(buf, len, v, " us");
+        else
+            snprintf(buf, len, "%.0f ns", v * 1e3);
+        break;
+    case RB_ACCEPT_MIN_IOPS:
+        snprintf(buf, len, "%.0f IOPS", v);
+        break;
+    default:
+        snprintf(buf, len, "%.0f", v);
+        break;
+    }
+}
+
+/* The PASS/FAIL table, one row per check and phase, and the verdict line. */
+static void s_text_accept(FILE *f, const rb_accept_result_t *acc)
+{
+    static const char *const verdicts[] = {
+        [RB_ACCEPT_PASS] = "PASS", [RB_ACCEPT_FAIL] = "FAIL", [RB_ACCEPT_NA] = "n/a"};
+    char lim[80], meas[80], line[RB_REASON_MAX];
+    int wset = 0, wphase = 5, wcheck = 5, wlim = 5, wmeas = 8;
+    for (uint32_t i = 0; i < acc->nrows; i++) {
+        const rb_accept_row_t *row = &acc->rows[i];
+        int n = (int)strlen(row->set);
+        wset = n > wset ? n : wset;
+        n = (int)strlen(row->phase);
+        wphase = n > wphase ? n : wphase;
+        n = (int)strlen(rb_accept_check_name(row->check));
+        wcheck = n > wcheck ? n : wcheck;
+        s_accept_value(meas, sizeof meas, row->check, row->limit);
+        n = (int)strlen(meas) + 3;
+        wlim = n > wlim ? n : wlim;
+        s_accept_value(meas, sizeof meas, row->check, row->measured);
+        n = (int)strlen(meas);
+        wmeas = n > wmeas ? n : wmeas;
+    }
+    if (wset > 0 && wset < 3)
+        wset = 3;
+    fprintf(f, "\nacceptance\n");
+    if (wset)
+        fprintf(f, "  %-*s", wset, "set");
+    fprintf(f, "  %-*s  %-*s  %-*s  %-*s  %s\n", wphase, "phase", wcheck, "check", wlim, "limit",
+            wmeas, "measured", "result");
+    for (uint32_t i = 0; i < acc->nrows; i++) {
+        const rb_accept_row_t *row = &acc->rows[i];
+        s_accept_value(meas, sizeof meas, row->check, row->limit);
+        snprintf(lim, sizeof lim, "%s %s", rb_accept_check_is_min(row->check) ? ">=" : "<=", meas);
+        s_accept_value(meas, sizeof meas, row->check, row->measured);
+        if (wset)
+            fprintf(f, "  %-*s", wset, row->set[0] ? row->set : "-");
+        fprintf(f, "  %-*s  %-*s  %-*s  %-*s  %s", wphase, row->phase, wcheck,
+                rb_accept_check_name(row->check), wlim, lim, wmeas, meas,
+                (unsigned)row->verdict <= RB_ACCEPT_NA ? verdicts[row->verdict] : "?");
+        if (row->note)
+            fprintf(f, "%*s(%s)", row->verdict == RB_ACCEPT_NA ? 3 : 2, "", row->note);
+        fputc('\n', f);
+    }
+    fprintf(f, "%s\n", rb_accept_verdict(acc, line, sizeof line));
+}
+
 int rb_report_text(const rb_run_result_t *r, FILE *f)
 {
     char when[32], b1[64], b2[64], b3[64];
@@ -481,6 +608,8 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
         s_text_nodes(f, a);
     }
     s_text_meta(r, f);
+    if (r->accept)
+        s_text_accept(f, r->accept);
     fflush(f);
     return ferror(f) ? -EIO : 0;
 }

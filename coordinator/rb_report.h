@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "rb_accept.h"
 #include "rb_aggregate.h"
 
 #define RB_SUMMARY_SCHEMA "rackbench.summary/1"
@@ -36,6 +37,8 @@ typedef struct rb_run_result {
     uint32_t nphases;             /* phases that ran (or began) */
     const rb_phase_spec_t *specs; /* borrowed, nphases entries at least */
     rb_phase_agg_t *phases;       /* borrowed, nphases entries */
+    /* the acceptance checks judged (borrowed); NULL when the plan has none */
+    const rb_accept_result_t *accept;
 } rb_run_result_t;
 
 /* Writes summary.json to f. Returns 0 or -errno. */

@@ -71,6 +71,7 @@ typedef struct s_run {
     uint32_t *sw_count; /* nodes heard, per job */
     uint64_t *sw_max;   /* most ops of any worker, per job */
     uint8_t *sw_sent;   /* WEAROUT sent, per job */
+    int accept_failed;  /* a check of the plan's [acceptance] failed */
 } s_run_t;
 
 static volatile sig_atomic_t s_interrupted;
@@ -951,6 +952,14 @@ static int s_write_reports(s_run_t *r)
                            .nphases = r->phases_run,
                            .specs = r->plan->phases,
                            .phases = r->aggs};
+    rb_accept_result_t acc;
+    if (rb_accept_eval(r->plan->accept, r->plan->phases, r->plan->nphases, r->aggs, r->phases_run,
+                       &acc) < 0) {
+        s_fail(r, "out of memory judging the acceptance checks");
+        res.status = r->failed;
+    }
+    res.accept = r->plan->accept ? &acc : NULL;
+    r->accept_failed = acc.nfailed > 0;
     snprintf(res.run_id, sizeof res.run_id, "%s", r->run_id);
     snprintf(res.error, sizeof res.error, "%s", r->error);
     int rc = 0;
@@ -969,6 +978,7 @@ static int s_write_reports(s_run_t *r)
     rb_report_text(&res, stdout);
     printf("\nrun folder: %s\n", r->dir);
     fflush(stdout);
+    rb_accept_result_fini(&acc);
     free(nodes);
     return rc;
 }
@@ -1130,7 +1140,7 @@ report:
     s_stop_children(r);
     if (s_write_reports(r) < 0 && !r->failed)
         r->failed = 1;
-    code = r->failed ? 3 : 0;
+    code = r->failed ? 3 : r->accept_failed ? 1 : 0;
 out:
     if (r->samples)
         fclose(r->samples);

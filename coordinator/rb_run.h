@@ -25,7 +25,8 @@ typedef struct rb_run_opts {
 } rb_run_opts_t;
 
 /* Runs the plan. Prints the report to stdout and the run folder's path.
- * Returns the process exit code: 0 done, 2 bad usage, 3 run failed. */
+ * Returns the process exit code: 0 done (every acceptance check passed, or
+ * none set), 1 an acceptance check failed, 2 bad usage, 3 run failed. */
 int rb_run(const rb_run_opts_t *o);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "rb_accept.h"
 #include "rb_plan.h"
 
 #define MS 1000000ull
@@ -108,6 +109,39 @@ static const char s_every[] = "[global]\n"                             /* 1 */
                               "ioengine=null\n"                        /* 55 */
                               "sync=1\n";                              /* 56 */
 
+/* Acceptance sets around data phases and a metadata job. */
+static const char s_accept[] = "[global]\n"
+                               "directory=/data/acc\n"
+                               "size=1m\n"
+                               "[w]\n"
+                               "rw=write\n"
+                               "[r]\n"
+                               "stonewall\n"
+                               "rw=read\n"
+                               "[r2]\n"
+                               "rw=randread\n"
+                               "[acceptance]\n"
+                               "phases=w,r2\n"
+                               "min_aggregate_bw=1.5G\n"
+                               "min_node_bw=100M\n"
+                               "max_node_spread=12.5%\n"
+                               "max_p99_lat=5ms\n"
+                               "max_p999_lat=20ms\n"
+                               "max_mean_lat=900us\n"
+                               "min_iops=2000\n"
+                               "min_nodes=4\n"
+                               "max_errors=0\n"
+                               "[md]\n"
+                               "rw=meta\n"
+                               "meta_files=10\n"
+                               "meta_ops=create,stat\n"
+                               "[acceptance md]\n"
+                               "phases=md\n"
+                               "min_iops=500\n"
+                               "[acceptance all]\n"
+                               "max_errors=1\n"
+                               "min_node_bw=1k\n";
+
 /* A metadata job between two data jobs, mdtest-like. */
 static const char s_meta[] = "[global]\n"                                  /* 1 */
                              "directory=/data/md\n"                        /* 2 */
@@ -201,9 +235,31 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->meta_renamed, b->meta_renamed);
 }
 
+static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
+{
+    if (!a || !b) {
+        assert_ptr_equal(a, b);
+        return;
+    }
+    assert_int_equal(a->nsets, b->nsets);
+    for (uint32_t i = 0; i < a->nsets; i++) {
+        const rb_accept_set_t *x = &a->sets[i], *y = &b->sets[i];
+        assert_string_equal(x->name, y->name);
+        for (int c = 0; c < RB_ACCEPT_NCHECKS; c++) {
+            assert_int_equal(x->limit_line[c] != 0, y->limit_line[c] != 0);
+            if (x->limit_line[c])
+                assert_int_equal(x->limit[c], y->limit[c]);
+        }
+        assert_int_equal(x->phases_text != NULL, y->phases_text != NULL);
+        assert_int_equal(x->nphases, y->nphases);
+        assert_memory_equal(x->phases, y->phases, x->nphases * sizeof *x->phases);
+    }
+}
+
 static void s_assert_plan_equal(const rb_plan_t *a, const rb_plan_t *b)
 {
     assert_int_equal(a->interval_ns, b->interval_ns);
+    s_assert_accept_equal(a->accept, b->accept);
     assert_string_equal(a->directory, b->directory);
     assert_int_equal(a->nphases, b->nphases);
     for (uint32_t i = 0; i < a->nphases; i++) {
@@ -465,7 +521,11 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nrw=sideways\n", 3, "bad value 'sideways' for rw"},
     {"[a]\nsize=1M\nrw=write;x\n", 3, "bad value 'write;x' for rw"},
     {"[a]\nsize=1M\nrw=write:4k\n", 3, "rw=write:4k is not supported yet"},
-    {"[a]\nsize=1M\n[acceptance]\nmin_bw=1G\n", 3, "section [acceptance] is not supported yet"},
+    {"[a]\nsize=1M\n[acceptance]\nmin_bw=1G\n", 4, "unknown option 'min_bw' in [acceptance]"},
+    {"[a]\nsize=1M\n[capacity]\nx=1\n", 3, "section [capacity] is not supported yet"},
+    {"[a]\nsize=1M\n[acceptance]\n[b]\nsize=1M\n", 3, "[acceptance] has no checks"},
+    {"[a]\nsize=1M\n[acceptance]\nmin_iops=1\nphases=b\n", 5,
+     "phases: 'b' in [acceptance] is neither a phase nor a job of the plan (phases: a)"},
     {"[capacity]\n", 1, "section [capacity] is not supported yet"},
     {"[global]\n\n[rack r1]\n", 3, "section [rack r1] is not supported yet"},
     {"[a]\nsize=1M\nbs=4q\n", 3, "bad size '4q' for bs"},
@@ -1397,6 +1457,20 @@ static void test_round_trip(void **state)
     s_assert_round_trip(p);
     rb_plan_destroy(&p);
 
+    /* acceptance sections come last, normalised: phases by phase name, exact limits */
+    p = s_parse_str(s_accept);
+    text = s_print(p, &len);
+    assert_non_null(strstr(text, "\n[acceptance]\nphases=w,r\nmin_aggregate_bw=1536M\n"
+                                 "min_node_bw=100M\nmax_node_spread=12.5%\nmax_p99_lat=5ms\n"
+                                 "max_p999_lat=20ms\nmax_mean_lat=900us\nmin_iops=2000\n"
+                                 "min_nodes=4\nmax_errors=0\n"));
+    assert_non_null(strstr(text, "\n[acceptance md]\nphases=md.create,md.stat\nmin_iops=500\n"));
+    assert_non_null(strstr(text, "\n[acceptance all]\nmin_node_bw=1k\nmax_errors=1\n"));
+    assert_true(strstr(text, "[acceptance]") > strstr(text, "[md.stat]"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
     /* an empty directory= in a job keeps the agent's first root despite [global] */
     p = s_parse_str("[global]\ndirectory=/g\n[a]\nsize=4k\ndirectory=\n[b]\nsize=4k\n");
     assert_string_equal(p->phases[0].jobs[0].directory, "");
@@ -1787,6 +1861,7 @@ static void test_fuzz(void **state)
     assert_true(s_fuzz(s_full, 20000) > 100);
     assert_true(s_fuzz(s_every, 20000) > 100);
     assert_true(s_fuzz(s_meta, 20000) > 100);
+    assert_true(s_fuzz(s_accept, 20000) > 100);
 }
 
 int main(void)

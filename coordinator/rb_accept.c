@@ -1,0 +1,896 @@
+/* Reads a plan's acceptance sections, refusing any value that could be read
+ * two ways, and judges a finished run against them, phase by phase, without
+ * letting a check pass where nothing was measured. */
+#include "rb_accept.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rb_hist.h"
+#include "rb_units.h"
+
+#define S_SPREAD_ONE      1000000u              /* millionths: the spread's fixed point */
+#define S_SPREAD_MAX      (100u * S_SPREAD_ONE) /* 10000% */
+#define S_SPREAD_DECIMALS 4                     /* of a percentage: 12.3456% */
+#define S_MAX_NODES       100000u               /* as rackbench run's --expect */
+#define S_REL_TOLERANCE   1e-12                 /* the spread's division may round */
+
+static const struct {
+    const char *name; /* key in the plan */
+    const char *unit; /* of limit and measured in summary.json */
+    bool min;         /* passes at or above the limit */
+    bool bw;          /* about bandwidth: does not apply to metadata steps */
+} s_checks[RB_ACCEPT_NCHECKS] = {
+    [RB_ACCEPT_MIN_AGGREGATE_BW] = {"min_aggregate_bw", "B/s", true, true},
+    [RB_ACCEPT_MIN_NODE_BW] = {"min_node_bw", "B/s", true, true},
+    [RB_ACCEPT_MAX_NODE_SPREAD] = {"max_node_spread", "%", false, true},
+    [RB_ACCEPT_MAX_P99_LAT] = {"max_p99_lat", "us", false, false},
+    [RB_ACCEPT_MAX_P999_LAT] = {"max_p999_lat", "us", false, false},
+    [RB_ACCEPT_MAX_MEAN_LAT] = {"max_mean_lat", "us", false, false},
+    [RB_ACCEPT_MIN_IOPS] = {"min_iops", "ops/s", true, false},
+    [RB_ACCEPT_MIN_NODES] = {"min_nodes", "nodes", true, false},
+    [RB_ACCEPT_MAX_ERRORS] = {"max_errors", "errors", false, false},
+};
+
+#define S_CHECK_LIST                                                                               \
+    "min_aggregate_bw, min_node_bw, max_node_spread, max_p99_lat, max_p999_lat, max_mean_lat, "    \
+    "min_iops, min_nodes, max_errors"
+#define S_KEY_LIST S_CHECK_LIST ", phases"
+
+const char *rb_accept_check_name(rb_accept_check_t c)
+{
+    return (unsigned)c < RB_ACCEPT_NCHECKS ? s_checks[c].name : "?";
+}
+
+const char *rb_accept_check_unit(rb_accept_check_t c)
+{
+    return (unsigned)c < RB_ACCEPT_NCHECKS ? s_checks[c].unit : "?";
+}
+
+int rb_accept_check_is_min(rb_accept_check_t c)
+{
+    return (unsigned)c < RB_ACCEPT_NCHECKS && s_checks[c].min;
+}
+
+rb_accept_t *rb_accept_new(const char *source)
+{
+    rb_accept_t *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->source = strdup(source ? source : "<plan>");
+    if (!a->source) {
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+
+void rb_accept_destroy(rb_accept_t **p)
+{
+    if (!p || !*p)
+        return;
+    rb_accept_t *a = *p;
+    for (uint32_t i = 0; i < a->nsets; i++) {
+        free(a->sets[i].phases_text);
+        free(a->sets[i].phases);
+    }
+    free(a->sets);
+    free(a->source);
+    free(a);
+    *p = NULL;
+}
+
+/* Records "SOURCE:LINE: message" as -EINVAL. */
+__attribute__((format(printf, 4, 5))) static int s_fail(const rb_accept_t *a, rb_err_t *err,
+                                                        unsigned line, const char *fmt, ...)
+{
+    char what[RB_ERR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return rb_err_set(err, -EINVAL, "%s:%u: %s", a->source, line, what);
+}
+
+static int s_nomem(const rb_accept_t *a, rb_err_t *err)
+{
+    return rb_err_set(err, -ENOMEM, "%s: out of memory while reading the plan", a->source);
+}
+
+/* "[acceptance]" or "[acceptance NAME]", for messages. */
+static const char *s_label(const rb_accept_set_t *s, char *buf, size_t len)
+{
+    if (s->name[0])
+        snprintf(buf, len, "[acceptance %s]", s->name);
+    else
+        snprintf(buf, len, "[acceptance]");
+    return buf;
+}
+
+static bool s_name_char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
+}
+
+const char *rb_accept_section(const char *section)
+{
+    static const char word[] = "acceptance";
+    const size_t n = sizeof word - 1;
+    if (!section || strncmp(section, word, n) != 0)
+        return NULL;
+    if (section[n] == '\0')
+        return section + n;
+    if (section[n] != ' ' && section[n] != '\t')
+        return NULL;
+    const char *name = section + n;
+    while (*name == ' ' || *name == '\t')
+        name++;
+    return name;
+}
+
+int rb_accept_begin(rb_accept_t *a, const char *name, unsigned line, rb_err_t *err)
+{
+    size_t len = strlen(name);
+    if (len >= RB_NAME_MAX)
+        return s_fail(a, err, line, "acceptance set name '%.40s...' is longer than %d characters",
+                      name, RB_NAME_MAX - 1);
+    for (const char *c = name; *c; c++)
+        if (!s_name_char(*c))
+            return s_fail(a, err, line,
+                          "acceptance set name '%s' has a character other than A-Z a-z 0-9 . _ -",
+                          name);
+    for (uint32_t i = 0; i < a->nsets; i++) {
+        if (strcmp(a->sets[i].name, name) == 0) {
+            char label[RB_NAME_MAX + 16];
+            return s_fail(a, err, line, "section %s appears twice (first at line %u)",
+                          s_label(&a->sets[i], label, sizeof label), a->sets[i].line);
+        }
+    }
+    if (a->nsets == RB_ACCEPT_MAX_SETS)
+        return s_fail(a, err, line, "more than %u acceptance sections", RB_ACCEPT_MAX_SETS);
+    rb_accept_set_t *sets = realloc(a->sets, (a->nsets + 1) * sizeof *sets);
+    if (!sets)
+        return s_nomem(a, err);
+    a->sets = sets;
+    rb_accept_set_t *s = &a->sets[a->nsets++];
+    memset(s, 0, sizeof *s);
+    memcpy(s->name, name, len + 1);
+    s->line = line;
+    return 0;
+}
+
+/* A bandwidth: a decimal number, fractions allowed, with rackbench's size
+ * units (powers of 1024, rb_parse_size's suffixes) and an optional "/s";
+ * rounded to the nearest byte per second. 0, -EINVAL or -ERANGE. */
+static int s_parse_bw(const char *s, uint64_t *out)
+{
+    char num[32], unit[16] = "1";
+    size_t len = strlen(s);
+    if (len >= 2 && strcasecmp(s + len - 2, "/s") == 0)
+        len -= 2;
+    size_t nd = 0;
+    while (nd < len && ((s[nd] >= '0' && s[nd] <= '9') || s[nd] == '.'))
+        nd++;
+    if (nd == 0 || nd >= sizeof num || len - nd + 1 >= sizeof unit)
+        return -EINVAL;
+    memcpy(num, s, nd);
+    num[nd] = '\0';
+    memcpy(unit + 1, s + nd, len - nd);
+    unit[len - nd + 1] = '\0';
+    uint64_t scale = 0;
+    int rc = rb_parse_size(unit, &scale); /* "1k" is the suffix's value */
+    if (rc < 0)
+        return rc;
+
+    /* the number: DIGITS or DIGITS.DIGITS */
+    const char *p = num;
+    unsigned __int128 whole = 0, frac = 0, den = 1;
+    if (*p < '0' || *p > '9')
+        return -EINVAL;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        whole = whole * 10 + (unsigned)(*p - '0');
+        if (whole > UINT64_MAX)
+            return -ERANGE;
+    }
+    if (*p == '.') {
+        p++;
+        if (*p < '0' || *p > '9')
+            return -EINVAL;
+        for (int i = 0; *p >= '0' && *p <= '9'; p++, i++) {
+            if (i < 18) {
+                frac = frac * 10 + (unsigned)(*p - '0');
+                den *= 10;
+            }
+        }
+    }
+    if (*p)
+        return -EINVAL;
+    unsigned __int128 v = whole * scale + (frac * scale + den / 2) / den;
+    if (v > UINT64_MAX)
+        return -ERANGE;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* A percentage with up to S_SPREAD_DECIMALS decimals and a '%' into
+ * millionths. 0, -EINVAL (no '%', junk) or -ERANGE (too many decimals or too large). */
+static int s_parse_spread(const char *s, uint64_t *out)
+{
+    uint64_t whole = 0, frac = 0;
+    int decimals = 0;
+    const char *p = s;
+    if (*p < '0' || *p > '9')
+        return -EINVAL;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        whole = whole * 10 + (uint64_t)(*p - '0');
+        if (whole > S_SPREAD_MAX / (S_SPREAD_ONE / 100))
+            return -ERANGE;
+    }
+    if (*p == '.') {
+        p++;
+        if (*p < '0' || *p > '9')
+            return -EINVAL;
+        for (; *p >= '0' && *p <= '9'; p++, decimals++) {
+            if (decimals == S_SPREAD_DECIMALS)
+                return -ERANGE;
+            frac = frac * 10 + (uint64_t)(*p - '0');
+        }
+    }
+    if (strcmp(p, "%") != 0)
+        return -EINVAL;
+    for (; decimals < S_SPREAD_DECIMALS; decimals++)
+        frac *= 10;
+    uint64_t v = whole * (S_SPREAD_ONE / 100) + frac;
+    if (v > S_SPREAD_MAX)
+        return -ERANGE;
+    *out = v;
+    return 0;
+}
+
+/* A whole decimal number from min to max. 0, -EINVAL or -ERANGE. */
+static int s_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!*s)
+        return -EINVAL;
+    for (const char *c = s; *c; c++) {
+        if (*c < '0' || *c > '9')
+            return -EINVAL;
+        unsigned d = (unsigned)(*c - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -ERANGE;
+        v = v * 10 + d;
+    }
+    if (v < min || v > max)
+        return -ERANGE;
+    *out = v;
+    return 0;
+}
+
+/* Checks the syntax of a phases= list: comma-separated names, none empty, none twice. */
+static int s_check_phase_list(const rb_accept_t *a, rb_err_t *err, unsigned line, const char *val)
+{
+    const char *p = val;
+    for (;;) {
+        size_t n = strcspn(p, ",");
+        const char *b = p, *e = p + n;
+        while (b < e && (*b == ' ' || *b == '\t'))
+            b++;
+        while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        if (b == e)
+            return s_fail(a, err, line,
+                          "phases=%.200s has an empty entry (a comma-separated list of phase or "
+                          "job names)",
+                          val);
+        if ((size_t)(e - b) >= RB_NAME_MAX)
+            return s_fail(a, err, line, "phases: name '%.40s...' is longer than %d characters", b,
+                          RB_NAME_MAX - 1);
+        for (const char *c = b; c < e; c++)
+            if (!s_name_char(*c))
+                return s_fail(a, err, line,
+                              "phases: '%.*s' is not a phase name (A-Z a-z 0-9 . _ -, "
+                              "separated by ',')",
+                              (int)(e - b), b);
+        /* the same name earlier in the list? */
+        for (const char *q = val; q < p;) {
+            size_t m = strcspn(q, ",");
+            const char *qb = q, *qe = q + m;
+            while (qb < qe && (*qb == ' ' || *qb == '\t'))
+                qb++;
+            while (qe > qb && (qe[-1] == ' ' || qe[-1] == '\t'))
+                qe--;
+            if (qe - qb == e - b && memcmp(qb, b, (size_t)(e - b)) == 0)
+                return s_fail(a, err, line, "phases: '%.*s' is listed twice", (int)(e - b), b);
+            q += m + 1;
+        }
+        if (!p[n])
+            break;
+        p += n + 1;
+    }
+    return 0;
+}
+
+static int s_value(const rb_accept_t *a, rb_err_t *err, unsigned line, rb_accept_check_t c,
+                   const char *key, const char *val, uint64_t *out)
+{
+    int rc;
+    switch (c) {
+    case RB_ACCEPT_MIN_AGGREGATE_BW:
+    case RB_ACCEPT_MIN_NODE_BW:
+        rc = s_parse_bw(val, out);
+        if (rc == -ERANGE)
+            return s_fail(a, err, line, "%s=%.64s is too large", key, val);
+        if (rc < 0)
+            return s_fail(a, err, line,
+                          "bad bandwidth '%.64s' for %s (bytes/s: a number with k, M, G, T or P, "
+                          "powers of 1024, and an optional /s, e.g. 1.5G)",
+                          val, key);
+        if (*out == 0)
+            return s_fail(a, err, line, "%s must be greater than 0", key);
+        return 0;
+    case RB_ACCEPT_MAX_NODE_SPREAD:
+        rc = s_parse_spread(val, out);
+        if (rc == -ERANGE)
+            return s_fail(a, err, line,
+                          "%s=%.64s is out of range (0%% to 10000%%, at most %d decimals)", key,
+                          val, S_SPREAD_DECIMALS);
+        if (rc < 0)
+            return s_fail(a, err, line,
+                          "bad value '%.64s' for %s (a percentage with '%%', e.g. 25%% or 7.5%%)",
+                          val, key);
+        return 0;
+    case RB_ACCEPT_MAX_P99_LAT:
+    case RB_ACCEPT_MAX_P999_LAT:
+    case RB_ACCEPT_MAX_MEAN_LAT:
+        rc = rb_parse_duration_ns(val, 0, out);
+        if (rc == -ERANGE)
+            return s_fail(a, err, line, "%s=%.64s is too large", key, val);
+        if (rc < 0)
+            return s_fail(a, err, line,
+                          "bad duration '%.64s' for %s (a number with a unit: ns, us, ms or s, "
+                          "e.g. 5ms)",
+                          val, key);
+        if (*out == 0)
+            return s_fail(a, err, line, "%s must be greater than 0", key);
+        return 0;
+    case RB_ACCEPT_MIN_IOPS:
+        rc = s_parse_count(val, 1, UINT64_MAX, out);
+        if (rc == -ERANGE)
+            return s_fail(a, err, line, "%s=%.64s is out of range (1 or more)", key, val);
+        if (rc < 0)
+            return s_fail(a, err, line, "bad number '%.64s' for %s (whole operations per second)",
+                          val, key);
+        return 0;
+    case RB_ACCEPT_MIN_NODES:
+        rc = s_parse_count(val, 1, S_MAX_NODES, out);
+        if (rc == -ERANGE)
+            return s_fail(a, err, line, "%s=%.64s is out of range (1..%u)", key, val, S_MAX_NODES);
+        if (rc < 0)
+            return s_fail(a, err, line, "bad number '%.64s' for %s", val, key);
+        return 0;
+    case RB_ACCEPT_MAX_ERRORS:
+        rc = s_parse_count(val, 0, UINT64_MAX, out);
+        if (rc == -ERANGE)
+            return s_fail(a, err, line, "%s=%.64s is too large", key, val);
+        if (rc < 0)
+            return s_fail(a, err, line, "bad number '%.64s' for %s", val, key);
+        return 0;
+    case RB_ACCEPT_NCHECKS:
+        break;
+    }
+    return s_fail(a, err, line, "unknown check '%s'", key);
+}
+
+int rb_accept_option(rb_accept_t *a, const char *key, const char *val, unsigned line, rb_err_t *err)
+{
+    if (a->nsets == 0)
+        return s_fail(a, err, line, "option '%.64s' is outside an [acceptance] section", key);
+    rb_accept_set_t *s = &a->sets[a->nsets - 1];
+    char label[RB_NAME_MAX + 16];
+    s_label(s, label, sizeof label);
+
+    bool phases = strcmp(key, "phases") == 0;
+    int c = -1;
+    for (int i = 0; i < RB_ACCEPT_NCHECKS && !phases; i++)
+        if (strcmp(key, s_checks[i].name) == 0)
+            c = i;
+    if (!phases && c < 0)
+        return s_fail(a, err, line, "unknown option '%.64s' in %s (%s)", key, label, S_KEY_LIST);
+    unsigned first = phases ? s->phases_line : s->limit_line[c];
+    if (first)
+        return s_fail(a, err, line, "option '%s' is given twice in %s (first at line %u)", key,
+                      label, first);
+    if (!val || !*val)
+        return s_fail(a, err, line, "option '%s' needs a value (%s=...)", key, key);
+    if (phases) {
+        int rc = s_check_phase_list(a, err, line, val);
+        if (rc < 0)
+            return rc;
+        s->phases_text = strdup(val);
+        if (!s->phases_text)
+            return s_nomem(a, err);
+        s->phases_line = line;
+        return 0;
+    }
+    uint64_t v = 0;
+    int rc = s_value(a, err, line, (rb_accept_check_t)c, key, val, &v);
+    if (rc < 0)
+        return rc;
+    s->limit[c] = v;
+    s->limit_line[c] = line;
+    return 0;
+}
+
+int rb_accept_end(rb_accept_t *a, rb_err_t *err)
+{
+    if (a->nsets == 0)
+        return 0;
+    const rb_accept_set_t *s = &a->sets[a->nsets - 1];
+    for (int c = 0; c < RB_ACCEPT_NCHECKS; c++)
+        if (s->limit_line[c])
+            return 0;
+    char label[RB_NAME_MAX + 16];
+    return s_fail(a, err, s->line, "%s has no checks (%s)", s_label(s, label, sizeof label),
+                  S_CHECK_LIST);
+}
+
+static bool s_is_meta(const rb_phase_spec_t *ph)
+{
+    return ph->njobs && ph->jobs[0].rw == RB_RW_META;
+}
+
+/* Marks in hit[] the phases that name means: the phase of that name, else
+ * the phase of the job of that name, else every step of the metadata job of
+ * that name ("J" for "J.create", "J.stat", ...). Returns how many. */
+static uint32_t s_match(const char *name, const rb_phase_spec_t *phases, uint32_t nphases,
+                        bool *hit)
+{
+    for (uint32_t p = 0; p < nphases; p++) {
+        if (strcmp(phases[p].name, name) == 0) {
+            hit[p] = true;
+            return 1;
+        }
+    }
+    for (uint32_t p = 0; p < nphases; p++) {
+        for (uint32_t j = 0; j < phases[p].njobs; j++) {
+            if (strcmp(phases[p].jobs[j].name, name) == 0) {
+                hit[p] = true;
+                return 1;
+            }
+        }
+    }
+    uint32_t n = 0;
+    size_t len = strlen(name);
+    for (uint32_t p = 0; p < nphases; p++) {
+        const char *op = s_is_meta(&phases[p]) ? rb_meta_op_name(phases[p].jobs[0].meta_op) : NULL;
+        if (op && strncmp(phases[p].name, name, len) == 0 && phases[p].name[len] == '.' &&
+            strcmp(phases[p].name + len + 1, op) == 0) {
+            hit[p] = true;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* The plan's phase names, comma-separated, cut to fit len. */
+static void s_phase_names(char *buf, size_t len, const rb_phase_spec_t *phases, uint32_t nphases)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (uint32_t p = 0; p < nphases; p++) {
+        size_t n = strlen(phases[p].name);
+        if (used + n + 8 >= len) {
+            snprintf(buf + used, len - used, ", ...");
+            return;
+        }
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", p ? ", " : "", phases[p].name);
+    }
+}
+
+static int s_resolve_set(rb_accept_t *a, rb_accept_set_t *s, const rb_phase_spec_t *phases,
+                         uint32_t nphases, bool *hit, rb_err_t *err)
+{
+    char label[RB_NAME_MAX + 16];
+    s_label(s, label, sizeof label);
+    memset(hit, 0, nphases * sizeof *hit);
+    if (!s->phases_text) {
+        for (uint32_t p = 0; p < nphases; p++)
+            hit[p] = true;
+    } else {
+        const char *q = s->phases_text;
+        for (;;) {
+            char name[RB_NAME_MAX];
+            size_t m = strcspn(q, ",");
+            const char *b = q, *e = q + m;
+            while (b < e && (*b == ' ' || *b == '\t'))
+                b++;
+            while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+                e--;
+            snprintf(name, sizeof name, "%.*s", (int)(e - b), b);
+            if (s_match(name, phases, nphases, hit) == 0) {
+                char known[600];
+                s_phase_names(known, sizeof known, phases, nphases);
+                return s_fail(a, err, s->phases_line,
+                              "phases: '%s' in %s is neither a phase nor a job of the plan "
+                              "(phases: %s)",
+                              name, label, known);
+            }
+            if (!q[m])
+                break;
+            q += m + 1;
+        }
+        /* a bandwidth limit named for a metadata step is a mistake, not a pass */
+        for (uint32_t p = 0; p < nphases; p++) {
+            if (!hit[p] || !s_is_meta(&phases[p]))
+                continue;
+            for (int c = 0; c < RB_ACCEPT_NCHECKS; c++)
+                if (s->limit_line[c] && s_checks[c].bw)
+                    return s_fail(a, err, s->phases_line,
+                                  "phases: '%s' is a metadata step, and %s (line %u) does not "
+                                  "apply to it: metadata steps are measured in operations "
+                                  "(min_iops), so put them in an [acceptance NAME] set of their "
+                                  "own",
+                                  phases[p].name, s_checks[c].name, s->limit_line[c]);
+        }
+    }
+    s->nphases = 0;
+    free(s->phases);
+    s->phases = malloc((nphases ? nphases : 1) * sizeof *s->phases);
+    if (!s->phases)
+        return s_nomem(a, err);
+    bool data = false;
+    for (uint32_t p = 0; p < nphases; p++) {
+        if (hit[p]) {
+            s->phases[s->nphases++] = p;
+            data = data || !s_is_meta(&phases[p]);
+        }
+    }
+    /* every check must apply to some phase, or it could never fail */
+    for (int c = 0; c < RB_ACCEPT_NCHECKS && !data; c++)
+        if (s->limit_line[c] && s_checks[c].bw)
+            return s_fail(a, err, s->limit_line[c],
+                          "%s in %s applies to no phase: every phase is a metadata step, which "
+                          "is measured in operations (use min_iops)",
+                          s_checks[c].name, label);
+    return 0;
+}
+
+int rb_accept_resolve(rb_accept_t *a, const rb_phase_spec_t *phases, uint32_t nphases,
+                      rb_err_t *err)
+{
+    bool *hit = calloc(nphases ? nphases : 1, sizeof *hit);
+    if (!hit)
+        return s_nomem(a, err);
+    int rc = 0;
+    for (uint32_t i = 0; i < a->nsets && rc == 0; i++)
+        rc = s_resolve_set(a, &a->sets[i], phases, nphases, hit, err);
+    free(hit);
+    return rc;
+}
+
+/* A duration in the largest unit that keeps it exact; rb_parse_duration_ns reads it back. */
+static const char *s_fmt_duration(char *buf, size_t len, uint64_t ns)
+{
+    static const struct {
+        uint64_t ns;
+        const char *suffix;
+    } units[] = {{1000000000ull, "s"}, {1000000ull, "ms"}, {1000ull, "us"}, {1, "ns"}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (ns % units[i].ns == 0) {
+            snprintf(buf, len, "%" PRIu64 "%s", ns / units[i].ns, units[i].suffix);
+            break;
+        }
+    }
+    return buf;
+}
+
+/* Millionths as a percentage, without trailing zeros ("25%", "7.5%"). */
+static const char *s_fmt_spread(char *buf, size_t len, uint64_t millionths)
+{
+    const uint64_t per = S_SPREAD_ONE / 100;
+    uint64_t whole = millionths / per, frac = millionths % per;
+    if (frac == 0) {
+        snprintf(buf, len, "%" PRIu64 "%%", whole);
+        return buf;
+    }
+    char digits[8];
+    snprintf(digits, sizeof digits, "%0*" PRIu64, S_SPREAD_DECIMALS, frac);
+    for (size_t n = strlen(digits); n > 0 && digits[n - 1] == '0'; n--)
+        digits[n - 1] = '\0';
+    snprintf(buf, len, "%" PRIu64 ".%s%%", whole, digits);
+    return buf;
+}
+
+int rb_accept_print(const rb_accept_t *a, const rb_phase_spec_t *phases, uint32_t nphases, FILE *f)
+{
+    if (!a)
+        return 0;
+    for (uint32_t i = 0; i < a->nsets; i++) {
+        const rb_accept_set_t *s = &a->sets[i];
+        char buf[64], label[RB_NAME_MAX + 16];
+        fprintf(f, "\n%s\n", s_label(s, label, sizeof label));
+        if (s->phases_text) {
+            fprintf(f, "phases=");
+            for (uint32_t k = 0; k < s->nphases; k++)
+                if (s->phases[k] < nphases)
+                    fprintf(f, "%s%s", k ? "," : "", phases[s->phases[k]].name);
+            fputc('\n', f);
+        }
+        for (int c = 0; c < RB_ACCEPT_NCHECKS; c++) {
+            if (!s->limit_line[c])
+                continue;
+            uint64_t v = s->limit[c];
+            switch ((rb_accept_check_t)c) {
+            case RB_ACCEPT_MIN_AGGREGATE_BW:
+            case RB_ACCEPT_MIN_NODE_BW:
+                rb_fmt_size_exact(buf, sizeof buf, v);
+                break;
+            case RB_ACCEPT_MAX_NODE_SPREAD:
+                s_fmt_spread(buf, sizeof buf, v);
+                break;
+            case RB_ACCEPT_MAX_P99_LAT:
+            case RB_ACCEPT_MAX_P999_LAT:
+            case RB_ACCEPT_MAX_MEAN_LAT:
+                s_fmt_duration(buf, sizeof buf, v);
+                break;
+            default:
+                snprintf(buf, sizeof buf, "%" PRIu64, v);
+                break;
+            }
+            fprintf(f, "%s=%s\n", s_checks[c].name, buf);
+        }
+    }
+    return ferror(f) ? -EIO : 0;
+}
+
+static int s_cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Per-node bandwidth figures of a phase: the lowest over all its nodes (one
+ * that did not complete counts as 0) and the spread over those that did. */
+static int s_node_figures(const rb_phase_agg_t *ag, rb_accept_row_t *min_row,
+                          rb_accept_row_t *spread_row)
+{
+    double *bw = malloc((ag->nnodes ? ag->nnodes : 1) * sizeof *bw);
+    if (!bw)
+        return -ENOMEM;
+    uint32_t nok = 0;
+    double lowest = INFINITY;
+    for (uint32_t n = 0; n < ag->nnodes; n++) {
+        bool ok = ag->nodes[n].status == RB_NODE_OK;
+        double v = ok ? ag->nodes[n].bw : 0;
+        if (ok)
+            bw[nok++] = v;
+        if (v < lowest)
+            lowest = v;
+    }
+    min_row->measured = ag->nnodes ? lowest : NAN;
+    if (!ag->nnodes)
+        min_row->note = "no node took part";
+    else if (nok < ag->nnodes)
+        min_row->note = "a node did not complete the phase and counts as 0";
+
+    qsort(bw, nok, sizeof *bw, s_cmp_double);
+    if (nok == 0) {
+        spread_row->measured = NAN;
+        spread_row->note = "no node completed the phase";
+    } else {
+        double median = nok % 2 ? bw[nok / 2] : (bw[nok / 2 - 1] + bw[nok / 2]) / 2;
+        double range = bw[nok - 1] - bw[0];
+        if (range == 0) {
+            spread_row->measured = 0;
+        } else if (median > 0) {
+            spread_row->measured = range / median * 100;
+        } else {
+            spread_row->measured = NAN;
+            spread_row->note = "the median node bandwidth is 0";
+        }
+        if (nok < ag->nnodes && !spread_row->note)
+            spread_row->note = "over the nodes that completed the phase";
+    }
+    free(bw);
+    return 0;
+}
+
+/* The limit of check c in the unit of summary.json. */
+static double s_limit(rb_accept_check_t c, uint64_t v)
+{
+    switch (c) {
+    case RB_ACCEPT_MAX_NODE_SPREAD:
+        return (double)v / (S_SPREAD_ONE / 100);
+    case RB_ACCEPT_MAX_P99_LAT:
+    case RB_ACCEPT_MAX_P999_LAT:
+    case RB_ACCEPT_MAX_MEAN_LAT:
+        return (double)v / 1e3;
+    default:
+        return (double)v;
+    }
+}
+
+/* Judges a row whose measured value is known (or NAN: a fail). */
+static rb_accept_verdict_t s_judge(rb_accept_check_t c, uint64_t limit, double measured,
+                                   const rb_hist_t *h)
+{
+    if (isnan(measured))
+        return RB_ACCEPT_FAIL;
+    switch (c) {
+    case RB_ACCEPT_MAX_NODE_SPREAD: {
+        double lim = (double)limit / S_SPREAD_ONE * 100;
+        return measured <= lim * (1 + S_REL_TOLERANCE) ? RB_ACCEPT_PASS : RB_ACCEPT_FAIL;
+    }
+    case RB_ACCEPT_MAX_P99_LAT:
+        return rb_hist_percentile(h, 99) <= limit ? RB_ACCEPT_PASS : RB_ACCEPT_FAIL;
+    case RB_ACCEPT_MAX_P999_LAT:
+        return rb_hist_percentile(h, 99.9) <= limit ? RB_ACCEPT_PASS : RB_ACCEPT_FAIL;
+    case RB_ACCEPT_MAX_MEAN_LAT:
+        return rb_hist_mean(h) <= (double)limit ? RB_ACCEPT_PASS : RB_ACCEPT_FAIL;
+    case RB_ACCEPT_MIN_NODES:
+    case RB_ACCEPT_MAX_ERRORS:
+    case RB_ACCEPT_MIN_IOPS:
+    case RB_ACCEPT_MIN_AGGREGATE_BW:
+    case RB_ACCEPT_MIN_NODE_BW:
+    default:
+        if (s_checks[c].min)
+            return measured >= (double)limit ? RB_ACCEPT_PASS : RB_ACCEPT_FAIL;
+        return measured <= (double)limit ? RB_ACCEPT_PASS : RB_ACCEPT_FAIL;
+    }
+}
+
+/* Fills the rows of one set on one phase that ran. */
+static int s_eval_phase(const rb_accept_set_t *s, const rb_phase_spec_t *spec,
+                        const rb_phase_agg_t *ag, rb_accept_row_t *rows)
+{
+    rb_accept_row_t *by[RB_ACCEPT_NCHECKS] = {0};
+    for (int c = 0, k = 0; c < RB_ACCEPT_NCHECKS; c++)
+        if (s->limit_line[c])
+            by[c] = &rows[k++];
+    if (by[RB_ACCEPT_MIN_NODE_BW] || by[RB_ACCEPT_MAX_NODE_SPREAD]) {
+        rb_accept_row_t scratch_min = {0}, scratch_spread = {0};
+        rb_accept_row_t *mr = by[RB_ACCEPT_MIN_NODE_BW] ? by[RB_ACCEPT_MIN_NODE_BW] : &scratch_min;
+        rb_accept_row_t *sr =
+            by[RB_ACCEPT_MAX_NODE_SPREAD] ? by[RB_ACCEPT_MAX_NODE_SPREAD] : &scratch_spread;
+        if (s_node_figures(ag, mr, sr) < 0)
+            return -ENOMEM;
+    }
+    const rb_hist_t *h = &ag->hist;
+    uint32_t nok = 0;
+    for (uint32_t n = 0; n < ag->nnodes; n++)
+        nok += ag->nodes[n].status == RB_NODE_OK;
+    for (int c = 0; c < RB_ACCEPT_NCHECKS; c++) {
+        rb_accept_row_t *r = by[c];
+        if (!r)
+            continue;
+        if (s_checks[c].bw && s_is_meta(spec)) {
+            r->measured = NAN;
+            r->verdict = RB_ACCEPT_NA;
+            r->note = "bandwidth does not apply to a metadata step";
+            continue;
+        }
+        switch ((rb_accept_check_t)c) {
+        case RB_ACCEPT_MIN_AGGREGATE_BW:
+            r->measured = ag->aggregate_bw;
+            break;
+        case RB_ACCEPT_MAX_P99_LAT:
+            r->measured = h->count ? (double)rb_hist_percentile(h, 99) / 1e3 : NAN;
+            break;
+        case RB_ACCEPT_MAX_P999_LAT:
+            r->measured = h->count ? (double)rb_hist_percentile(h, 99.9) / 1e3 : NAN;
+            break;
+        case RB_ACCEPT_MAX_MEAN_LAT:
+            r->measured = h->count ? rb_hist_mean(h) / 1e3 : NAN;
+            break;
+        case RB_ACCEPT_MIN_IOPS:
+            r->measured = ag->iops;
+            break;
+        case RB_ACCEPT_MIN_NODES:
+            r->measured = nok;
+            break;
+        case RB_ACCEPT_MAX_ERRORS:
+            r->measured = (double)(ag->errors + ag->verify_errors);
+            break;
+        default: /* per-node figures, filled above */
+            break;
+        }
+        if (c >= RB_ACCEPT_MAX_P99_LAT && c <= RB_ACCEPT_MAX_MEAN_LAT && !h->count)
+            r->note = "no latency was recorded";
+        r->verdict = s_judge((rb_accept_check_t)c, s->limit[c], r->measured, h);
+        if (ag->partial && !r->note)
+            r->note = "the phase is partial";
+    }
+    return 0;
+}
+
+int rb_accept_eval(const rb_accept_t *a, const rb_phase_spec_t *specs, uint32_t nphases,
+                   const rb_phase_agg_t *aggs, uint32_t nrun, rb_accept_result_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!a)
+        return 0;
+    size_t total = 0;
+    for (uint32_t i = 0; i < a->nsets; i++) {
+        uint32_t nchecks = 0;
+        for (int c = 0; c < RB_ACCEPT_NCHECKS; c++)
+            nchecks += a->sets[i].limit_line[c] != 0;
+        total += (size_t)nchecks * a->sets[i].nphases;
+    }
+    out->rows = calloc(total ? total : 1, sizeof *out->rows);
+    if (!out->rows)
+        return -ENOMEM;
+    for (uint32_t i = 0; i < a->nsets; i++) {
+        const rb_accept_set_t *s = &a->sets[i];
+        for (uint32_t k = 0; k < s->nphases; k++) {
+            uint32_t p = s->phases[k];
+            if (p >= nphases)
+                continue;
+            rb_accept_row_t *rows = &out->rows[out->nrows];
+            uint32_t n = 0;
+            for (int c = 0; c < RB_ACCEPT_NCHECKS; c++) {
+                if (!s->limit_line[c])
+                    continue;
+                rows[n] = (rb_accept_row_t){.set = s->name,
+                                            .check = (rb_accept_check_t)c,
+                                            .phase = specs[p].name,
+                                            .limit = s_limit((rb_accept_check_t)c, s->limit[c]),
+                                            .measured = NAN,
+                                            .verdict = RB_ACCEPT_FAIL,
+                                            .note = "the phase did not run"};
+                n++;
+            }
+            if (p < nrun) {
+                for (uint32_t r = 0; r < n; r++)
+                    rows[r].note = NULL;
+                if (s_eval_phase(s, &specs[p], &aggs[p], rows) < 0) {
+                    rb_accept_result_fini(out);
+                    return -ENOMEM;
+                }
+            } else if (s_is_meta(&specs[p])) {
+                for (uint32_t r = 0; r < n; r++) {
+                    if (s_checks[rows[r].check].bw) {
+                        rows[r].verdict = RB_ACCEPT_NA;
+                        rows[r].note = "bandwidth does not apply to a metadata step";
+                    }
+                }
+            }
+            out->nrows += n;
+        }
+    }
+    for (uint32_t r = 0; r < out->nrows; r++) {
+        out->nfailed += out->rows[r].verdict == RB_ACCEPT_FAIL;
+        out->nna += out->rows[r].verdict == RB_ACCEPT_NA;
+    }
+    return 0;
+}
+
+void rb_accept_result_fini(rb_accept_result_t *r)
+{
+    if (!r)
+        return;
+    free(r->rows);
+    r->rows = NULL;
+    r->nrows = r->nfailed = r->nna = 0;
+}
+
+char *rb_accept_verdict(const rb_accept_result_t *r, char *buf, size_t len)
+{
+    uint32_t n = r->nrows - r->nna;
+    char na[48] = "";
+    if (r->nna)
+        snprintf(na, sizeof na, "; %u not applicable", r->nna);
+    if (r->nfailed)
+        snprintf(buf, len, "acceptance: FAIL (%u of %u check%s failed%s)", r->nfailed, n,
+                 n == 1 ? "" : "s", na);
+    else
+        snprintf(buf, len, "acceptance: PASS (%u check%s%s)", n, n == 1 ? "" : "s", na);
+    return buf;
+}

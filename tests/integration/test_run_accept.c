@@ -1,0 +1,196 @@
+/* Acceptance through the real binaries: `rackbench run --local 2` on a tiny
+ * plan exits 0 with a PASS table when its limits hold, 1 with a FAIL row when
+ * one cannot hold, and 2 (naming the line) when a check or phase is unknown. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "it_util.h"
+#include "rb_json.h"
+
+/* Two small phases on the sync engine; %s is the scratch folder, then the acceptance text. */
+static const char s_plan_fmt[] = "[global]\n"
+                                 "directory=%s/data\n"
+                                 "bs=64k\n"
+                                 "size=2M\n"
+                                 "filename_format=acc.$jobnum.$filenum\n"
+                                 "\n"
+                                 "[stream-write]\n"
+                                 "rw=write\n"
+                                 "\n"
+                                 "[stream-read]\n"
+                                 "stonewall\n"
+                                 "rw=read\n"
+                                 "%s";
+
+typedef struct {
+    char dir[4096];
+    char plan[4200], runs[4200], out[4200], err[4200], folder[4200];
+} s_ctx_t;
+
+/* Writes the plan with the given acceptance text and runs it on two local agents. */
+static int s_run(s_ctx_t *c, const char *name, const char *accept)
+{
+    char text[8192];
+    snprintf(c->dir, sizeof c->dir, "%s", it_scratch(name));
+    snprintf(c->plan, sizeof c->plan, "%s/plan.ini", c->dir);
+    snprintf(c->runs, sizeof c->runs, "%s/runs", c->dir);
+    snprintf(c->out, sizeof c->out, "%s/stdout", c->dir);
+    snprintf(c->err, sizeof c->err, "%s/stderr", c->dir);
+    snprintf(text, sizeof text, s_plan_fmt, c->dir, accept);
+    it_write(c->plan, text);
+    return it_sh(c->out, c->err, "'%s' run --local 2 --quiet --out '%s' '%s'", it_bin("rackbench"),
+                 c->runs, c->plan);
+}
+
+static char *s_report(const s_ctx_t *c)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/report.txt", c->folder);
+    char *rep = it_read(path);
+    assert_non_null(rep);
+    return rep;
+}
+
+/* Limits every run of this plan meets: exit 0, PASS everywhere. */
+static void test_pass(void **state)
+{
+    (void)state;
+    s_ctx_t c;
+    int code = s_run(&c, "accept-pass",
+                     "[acceptance]\n"
+                     "min_aggregate_bw=1k\n"
+                     "min_node_bw=1k\n"
+                     "max_node_spread=10000%\n"
+                     "max_p99_lat=60s\n"
+                     "min_iops=1\n"
+                     "min_nodes=2\n"
+                     "max_errors=0\n"
+                     "\n"
+                     "[acceptance reads]\n"
+                     "phases=stream-read\n"
+                     "max_mean_lat=60s\n");
+    assert_int_equal(it_show_failure(code, c.err), 0);
+    rb_json_t *j = it_summary(c.runs, c.folder, sizeof c.folder);
+    assert_non_null(j);
+    assert_string_equal(rb_json_str(rb_json_get(j, "status")), "ok");
+    const rb_json_t *acc = rb_json_get(j, "acceptance");
+    assert_non_null(acc);
+    assert_true(rb_json_bool(rb_json_get(acc, "passed"), 0));
+    const rb_json_t *checks = rb_json_get(acc, "checks");
+    assert_int_equal(rb_json_len(checks), 2 * 7 + 1);
+    for (size_t i = 0; i < rb_json_len(checks); i++) {
+        const rb_json_t *ch = rb_json_at(checks, i);
+        assert_true(rb_json_bool(rb_json_get(ch, "passed"), 0));
+        assert_true(rb_json_num(rb_json_get(ch, "measured"), -1) >= 0);
+        assert_non_null(rb_json_str(rb_json_get(ch, "unit")));
+    }
+    const rb_json_t *last = rb_json_at(checks, 14);
+    assert_string_equal(rb_json_str(rb_json_get(last, "set")), "reads");
+    assert_string_equal(rb_json_str(rb_json_get(last, "name")), "max_mean_lat");
+    assert_string_equal(rb_json_str(rb_json_get(last, "phase")), "stream-read");
+    rb_json_free(&j);
+
+    char *rep = s_report(&c);
+    assert_non_null(strstr(rep, "\nacceptance\n"));
+    assert_non_null(strstr(rep, "stream-write  min_nodes"));
+    assert_null(strstr(rep, "FAIL"));
+    assert_non_null(strstr(rep, "\nacceptance: PASS (15 checks)\n"));
+    free(rep);
+    /* the verdict is on stdout too */
+    char *o = it_read(c.out);
+    assert_non_null(strstr(o, "acceptance: PASS (15 checks)"));
+    free(o);
+    it_rmtree(c.dir);
+}
+
+/* A limit no local run reaches, and more nodes than there are: exit 1. */
+static void test_fail(void **state)
+{
+    (void)state;
+    s_ctx_t c;
+    int code = s_run(&c, "accept-fail",
+                     "[acceptance]\n"
+                     "phases=stream-write\n"
+                     "min_aggregate_bw=1000T\n"
+                     "min_nodes=3\n"
+                     "max_errors=0\n");
+    if (code != 1)
+        it_show_failure(code, c.err);
+    assert_int_equal(code, 1);
+    rb_json_t *j = it_summary(c.runs, c.folder, sizeof c.folder);
+    assert_non_null(j);
+    /* the run itself went well; only the verdict is no */
+    assert_string_equal(rb_json_str(rb_json_get(j, "status")), "ok");
+    const rb_json_t *acc = rb_json_get(j, "acceptance");
+    assert_false(rb_json_bool(rb_json_get(acc, "passed"), 1));
+    const rb_json_t *checks = rb_json_get(acc, "checks");
+    assert_int_equal(rb_json_len(checks), 3);
+    const rb_json_t *bw = rb_json_at(checks, 0);
+    assert_string_equal(rb_json_str(rb_json_get(bw, "name")), "min_aggregate_bw");
+    assert_false(rb_json_bool(rb_json_get(bw, "passed"), 1));
+    assert_float_equal(rb_json_num(rb_json_get(bw, "limit"), 0), 1000.0 * (1ull << 40), 1);
+    const rb_json_t *nodes = rb_json_at(checks, 1);
+    assert_float_equal(rb_json_num(rb_json_get(nodes, "measured"), 0), 2, 0);
+    assert_false(rb_json_bool(rb_json_get(nodes, "passed"), 1));
+    assert_true(rb_json_bool(rb_json_get(rb_json_at(checks, 2), "passed"), 0));
+    rb_json_free(&j);
+
+    char *rep = s_report(&c);
+    assert_non_null(strstr(rep, ">= 1000 TiB/s (1.10 PB/s)"));
+    const char *row = strstr(rep, "stream-write  min_aggregate_bw");
+    assert_non_null(row);
+    const char *eol = strchr(row, '\n');
+    const char *fail = strstr(row, "FAIL");
+    assert_true(fail && eol && fail < eol);
+    assert_non_null(strstr(rep, "\nacceptance: FAIL (2 of 3 checks failed)\n"));
+    free(rep);
+    it_rmtree(c.dir);
+}
+
+/* A check or phase the plan does not have: exit 2 before anything starts. */
+static void test_plan_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *accept;
+        const char *what;
+    } bad[] = {
+        {"[acceptance]\nmin_bandwidth=1G\n", ":14: unknown option 'min_bandwidth' in [acceptance]"},
+        {"[acceptance]\nmin_iops=1\nphases=stream-rewrite\n",
+         ":15: phases: 'stream-rewrite' in [acceptance] is neither a phase nor a job of the plan "
+         "(phases: stream-write, stream-read)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        s_ctx_t c;
+        int code = s_run(&c, "accept-bad", bad[i].accept);
+        assert_int_equal(code, 2);
+        char *e = it_read(c.err);
+        char want[4400];
+        snprintf(want, sizeof want, "%s%s", c.plan, bad[i].what);
+        if (!strstr(e, want))
+            fail_msg("expected \"%s\" in stderr, got \"%s\"", want, e);
+        free(e);
+        /* nothing was run: no run folder */
+        char folder[4200];
+        assert_int_equal(it_run_folder(c.runs, folder, sizeof folder), -1);
+        assert_int_equal(it_sh(c.out, c.err, "'%s' check '%s'", it_bin("rackbench"), c.plan), 2);
+        it_rmtree(c.dir);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pass),
+        cmocka_unit_test(test_fail),
+        cmocka_unit_test(test_plan_errors),
+    };
+    return cmocka_run_group_tests_name("run_accept", tests, NULL, NULL);
+}
