@@ -25,7 +25,8 @@
 
 #define S_HELLO_EVERY_NS (1 * RB_NS_PER_S)
 #define S_POLL_MS        10
-#define S_RESERVE_PCT    5 /* free space a plan must leave on a file system */
+#define S_RESERVE_PCT    5  /* free space a plan must leave on a file system */
+#define S_MAX_EXTENTS    64 /* stonewalled data sets remembered in a run */
 
 enum { S_IDLE, S_PREPARING, S_READY, S_RUNNING };
 
@@ -52,7 +53,13 @@ struct rb_agent {
     rb_layout_t *layout; /* the plan\'s files on this agent */
     rb_phase_t *phase;   /* phase running, or NULL */
     uint64_t next_sample;
-    int run_failed;      /* some phase reported an error */
+    int run_failed; /* some phase reported an error */
+    /* data sets a worn-out write left short: a later read reads only that much */
+    struct {
+        char key[RB_PATH_MAX + RB_NAME_MAX * 2]; /* s_data_key of the writing job */
+        uint64_t bytes;                          /* bytes of each worker's file or region */
+    } extents[S_MAX_EXTENTS];
+    uint32_t nextents;
     uint8_t drop_done;   /* the page cache was dropped before the coming phase */
     int32_t drop_status; /* 0, or -errno of a failed drop */
 };
@@ -218,6 +225,53 @@ static void *s_prep_main(void *arg)
     a->prep_rc = rc;
     __atomic_store_n(&a->prep_done, 1, __ATOMIC_RELEASE);
     return NULL;
+}
+
+/* What names a job's data set: its folder, its files and how they are laid
+ * out. A read with the same key reads what the write with it wrote. */
+static void s_data_key(const rb_job_spec_t *js, char *out, size_t len)
+{
+    snprintf(out, len, "%s|%s|%s|%d|%d|%llu", js->directory, js->filename, js->filename_format,
+             js->shared_file, (int)js->layout,
+             (unsigned long long)(js->transfer ? js->transfer : js->bs));
+}
+
+/* WEAROUT for a write job of one file per worker: every worker writes
+ * exactly ops blocks, the rest of its file (or region) stays unwritten, and
+ * later reads of the set must stop there (as IOR reads what a stonewalled
+ * write left). */
+static void s_note_extent(rb_agent_t *a, const rb_job_spec_t *js, uint64_t ops)
+{
+    char key[sizeof a->extents[0].key];
+    if (!rb_rw_writes(js->rw) || rb_rw_reads(js->rw) || js->nrfiles > 1 || js->bs_max != js->bs ||
+        rb_rw_random(js->rw))
+        return; /* a random or mixed write leaves holes anywhere: nothing to cap */
+    s_data_key(js, key, sizeof key);
+    uint32_t i = 0;
+    while (i < a->nextents && strcmp(a->extents[i].key, key) != 0)
+        i++;
+    if (i == S_MAX_EXTENTS)
+        return;
+    if (i == a->nextents)
+        a->nextents++;
+    snprintf(a->extents[i].key, sizeof a->extents[i].key, "%s", key);
+    a->extents[i].bytes = ops > UINT64_MAX / js->bs ? UINT64_MAX : ops * js->bs;
+}
+
+/* Blocks of each file a read job of the phase may read (0 = all). */
+static void s_read_caps(const rb_agent_t *a, const rb_phase_spec_t *ph, uint64_t *caps)
+{
+    char key[sizeof a->extents[0].key];
+    for (uint32_t j = 0; j < ph->njobs; j++) {
+        const rb_job_spec_t *js = &ph->jobs[j];
+        caps[j] = 0;
+        if (!rb_rw_reads(js->rw) || rb_rw_writes(js->rw) || !js->bs)
+            continue;
+        s_data_key(js, key, sizeof key);
+        for (uint32_t i = 0; i < a->nextents; i++)
+            if (!strcmp(a->extents[i].key, key))
+                caps[j] = a->extents[i].bytes / js->bs ? a->extents[i].bytes / js->bs : 1;
+    }
 }
 
 /* Where this agent stands in the run, from its PLAN. */
@@ -397,6 +451,7 @@ static void s_on_plan(rb_agent_t *a, rb_msg_t *m)
     memset(m, 0, sizeof *m);
     a->state = S_PREPARING;
     a->run_failed = 0;
+    a->nextents = 0;
     a->prefill_bytes = 0;
     int rc = s_accept_plan(a, &err);
     if (rc < 0) {
@@ -468,6 +523,9 @@ static void s_on_go(rb_agent_t *a, const rb_msg_go_t *go)
     }
     uint64_t t_local = (uint64_t)((int64_t)go->t_go_ns + go->offset_ns);
     rb_run_ctx_t ctx = s_ctx(a);
+    uint64_t caps[RB_MAX_JOBS];
+    s_read_caps(a, &pl->phases[go->phase], caps);
+    ctx.caps = caps;
     a->phase = rb_phase_start(&pl->phases[go->phase], go->phase, a->sb, a->rundirs[go->phase], &ctx,
                               t_local, &err);
     if (!a->phase) {
@@ -610,8 +668,12 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
         break;
     case RB_MSG_WEAROUT:
         if (a->state == S_RUNNING && strcmp(m.u.wearout.run_id, a->plan.u.plan.run_id) == 0 &&
-            rb_phase_index(a->phase) == m.u.wearout.phase)
+            rb_phase_index(a->phase) == m.u.wearout.phase &&
+            m.u.wearout.job < a->plan.u.plan.phases[m.u.wearout.phase].njobs) {
             rb_phase_wearout(a->phase, m.u.wearout.job, m.u.wearout.ops);
+            s_note_extent(a, &a->plan.u.plan.phases[m.u.wearout.phase].jobs[m.u.wearout.job],
+                          m.u.wearout.ops);
+        }
         break;
     case RB_MSG_END:
         s_on_end(a, m.u.end.run_id, 0);

@@ -757,14 +757,23 @@ again:
     }
 }
 
-/* do_verify: read back what the worker wrote and check every block; not counted. */
+/* do_verify: read back what the worker wrote and check every block; not
+ * counted. A worker its stonewall stopped wrote the first of its blocks
+ * only (round robin over its files); one writing at random, anywhere. */
 static void s_verify_back(s_worker_t *w)
 {
     const rb_job_spec_t *s = w->spec;
     void *buf = w->slots[0].base;
-    uint64_t end = s->offset + w->unit_per_file * s->bs;
+    if (w->sw_t && rb_rw_random(s->rw))
+        return;
     for (uint32_t i = 0; i < w->nfiles && !S_LOAD(&w->ph->stop); i++) {
         s_file_t *f = &w->files[i];
+        uint64_t blocks = w->unit_per_file;
+        if (w->sw_t && w->pass <= 1) {
+            uint64_t mine = w->wops / w->nfiles + (i < w->wops % w->nfiles);
+            blocks = mine < blocks ? mine : blocks;
+        }
+        uint64_t end = s->offset + blocks * s->bs;
         for (uint64_t rel = 0; s->offset + rel + s->bs <= end; rel += s->bs) {
             uint64_t off = rb_job_map(s, w->nregions, w->region, rel, NULL);
             ssize_t n = pread(f->fd, buf, s->bs, (off_t)off);
@@ -1196,6 +1205,8 @@ static int s_worker_setup(s_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_
     if (rc < 0)
         return rc;
     w->unit_per_file = rb_job_filesize(s) / s->bs;
+    if (ctx->caps && ctx->caps[w->job] && ctx->caps[w->job] < w->unit_per_file)
+        w->unit_per_file = ctx->caps[w->job]; /* only what a stonewalled write left */
     w->units = w->unit_per_file * w->nfiles;
     if (w->units == 0)
         return rb_err_set(err, -EINVAL, "job %s: files smaller than one block", s->name);

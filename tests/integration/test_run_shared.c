@@ -240,7 +240,35 @@ static void test_stonewall_and_cache(void **state)
              "size=1m\n"
              "loops=2\n"
              "drop_caches\n"
-             "filename_format=small.$jobnum\n",
+             "filename_format=small.$jobnum\n"
+             "\n"
+             "; a worn-out write leaves every worker's region short but even;\n"
+             "; the read of it (another node's) reads that much, verified\n"
+             "[wo-write]\n"
+             "stonewall\n"
+             "rw=write\n"
+             "direct=1\n"
+             "size=64m\n"
+             "rate=4m\n"
+             "verify=crc32c\n"
+             "stonewall_time=1s\n"
+             "wearout\n"
+             "file_per_worker=0\n"
+             "layout=strided\n"
+             "transfer=128k\n"
+             "filename_format=wo\n"
+             "\n"
+             "[wo-read]\n"
+             "stonewall\n"
+             "rw=read\n"
+             "direct=1\n"
+             "size=64m\n"
+             "verify=crc32c\n"
+             "file_per_worker=0\n"
+             "layout=strided\n"
+             "transfer=128k\n"
+             "filename_format=wo\n"
+             "read_from=neighbour\n",
              dir);
     it_write(plan, text);
     snprintf(runs, sizeof runs, "%s/runs", dir);
@@ -282,6 +310,13 @@ static void test_stonewall_and_cache(void **state)
     assert_int_equal(dropped + failed, NODES);
     if (geteuid() == 0)
         assert_int_equal(dropped, NODES);
+    /* what the worn-out write wrote, and no more, is read back intact */
+    double written = rb_json_num(rb_json_path(j, "phases.4.bytes"), 0);
+    assert_true(written > 0 && written < NODES * WORKERS * 64.0 * (1 << 20));
+    assert_int_equal(rb_json_num(rb_json_path(j, "phases.4.errors"), -1), 0);
+    assert_int_equal(rb_json_num(rb_json_path(j, "phases.5.read_bytes"), 0), written);
+    assert_int_equal(rb_json_num(rb_json_path(j, "phases.5.verify_errors"), -1), 0);
+    assert_int_equal(rb_json_num(rb_json_path(j, "phases.5.errors"), -1), 0);
     rb_json_free(&j);
     char *o = it_read(out);
     assert_non_null(strstr(o, "CACHE-INFLUENCED"));
