@@ -13,20 +13,18 @@
 # docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tests/bench/lib.sh
+bench_need fio fio
 size_mib=${1:-1024}
 rounds=${2:-5}
 bs=${3:-1M}
-dir=$(realpath -m "${4:-bench-data}")
-rb=./build/bin/rackbench
-[ -x "$rb" ] || { echo "build first: ./deploy/build.sh" >&2; exit 2; }
-command -v fio >/dev/null || { echo "needs fio: apt-get install fio" >&2; exit 2; }
+dir=$(bench_disk_dir "${4:-bench-data}")
 case "$bs" in
     *k|*K) bs_bytes=$(( ${bs%?} * 1024 )) ;;
     *m|*M) bs_bytes=$(( ${bs%?} * 1048576 )) ;;
     *) bs_bytes=$bs ;;
 esac
 count=$(( size_mib * 1048576 / bs_bytes ))
-mkdir -p "$dir"
 work=$(mktemp -d)
 src=/dev/shm/rackbench-bench.$$
 trap 'rm -rf "$work" "$dir"/dd.bin "$dir"/fio.bin "$src"' EXIT

@@ -11,14 +11,12 @@
 # Needs bonnie++ (apt-get install bonnie++). Not run by ctest.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tests/bench/lib.sh
 [ $# -ge 1 ] || { echo "usage: $0 DIR [PAIRS] [N]" >&2; exit 2; }
-dir=$(realpath -m "$1")
+bench_need bonnie++ bonnie++
+dir=$(bench_disk_dir "$1")
 pairs=${2:-5}
 n=${3:-128}
-rb=./build/bin/rackbench
-[ -x "$rb" ] || { echo "build first: ./deploy/build.sh" >&2; exit 2; }
-command -v bonnie++ >/dev/null || { echo "needs bonnie++: apt-get install bonnie++" >&2; exit 2; }
-mkdir -p "$dir"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -12,19 +12,13 @@
 # Not run by ctest: its figures go in docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tests/bench/lib.sh
 [ $# -ge 1 ] || { echo "usage: $0 DIR [PAIRS] [SIZE] [RUNTIME]" >&2; exit 2; }
-dir=$(realpath -m "$1")
+bench_need fio fio
+dir=$(bench_disk_dir "$1")
 pairs=${2:-5}
 size=${3:-1G}
 runtime=${4:-5}
-rb=./build/bin/rackbench
-[ -x "$rb" ] || { echo "build first: ./deploy/build.sh" >&2; exit 2; }
-command -v fio >/dev/null || { echo "needs fio: apt-get install fio" >&2; exit 2; }
-if [ "$(stat -f -c %T "$(dirname "$dir")" 2>/dev/null)" = tmpfs ]; then
-    echo "$dir is on tmpfs: O_DIRECT needs a real file system" >&2
-    exit 2
-fi
-mkdir -p "$dir"
 work=$(mktemp -d)
 trap 'rm -rf "$work"; rm -rf "$dir"/fio.* ' EXIT
 
