@@ -683,11 +683,15 @@ static uint32_t s_want_index(const s_run_t *r, const char *name)
 
 static const s_run_t *s_sort_run; /* for s_by_place: qsort has no context */
 
-/* Nodes in the order of --nodes, else by name: a run's ranks do not depend
- * on which agent said HELLO first. */
+/* Nodes taking part first, in the order of --nodes, else by name: a run's
+ * ranks (and its reports' node order) do not depend on which agent said
+ * HELLO first. */
 static int s_by_place(const void *a, const void *b)
 {
-    const rb_node_t *x = *(rb_node_t *const *)a, *y = *(rb_node_t *const *)b;
+    const rb_node_t *x = a, *y = b;
+    int xin = x->state == RB_AGENT_SYNCED, yin = y->state == RB_AGENT_SYNCED;
+    if (xin != yin)
+        return xin ? -1 : 1;
     uint32_t i = s_want_index(s_sort_run, x->hello.name),
              k = s_want_index(s_sort_run, y->hello.name);
     if (i != k)
@@ -695,10 +699,10 @@ static int s_by_place(const void *a, const void *b)
     return strcmp(x->hello.name, y->hello.name);
 }
 
-/* Ranks the nodes that take part and lists the read_from shifts the plan
- * uses, once. 0, or -E2BIG/-ENOMEM with the run failed. */
-static int s_rank_nodes(s_run_t *r, rb_node_t ***order, uint32_t *count, uint32_t *shifts,
-                        uint32_t *nshifts)
+/* Puts the nodes that take part first, in rank order (rank = index), and
+ * lists the read_from shifts the plan uses, once. 0, or -E2BIG with the run
+ * failed. Before any phase: nothing holds a node's address yet. */
+static int s_rank_nodes(s_run_t *r, uint32_t *count, uint32_t *shifts, uint32_t *nshifts)
 {
     *nshifts = 0;
     for (uint32_t p = 0; p < r->plan->nphases; p++) {
@@ -715,19 +719,13 @@ static int s_rank_nodes(s_run_t *r, rb_node_t ***order, uint32_t *count, uint32_
             shifts[(*nshifts)++] = k;
         }
     }
-    *order = calloc(r->fleet.n ? r->fleet.n : 1, sizeof **order);
-    if (!*order) {
-        s_fail(r, "out of memory");
-        return -ENOMEM;
-    }
-    *count = 0;
-    for (uint32_t i = 0; i < r->fleet.n; i++)
-        if (r->fleet.nodes[i].state == RB_AGENT_SYNCED)
-            (*order)[(*count)++] = &r->fleet.nodes[i];
     s_sort_run = r;
-    qsort(*order, *count, sizeof **order, s_by_place);
-    for (uint32_t i = 0; i < *count; i++)
-        (*order)[i]->rank = i;
+    qsort(r->fleet.nodes, r->fleet.n, sizeof *r->fleet.nodes, s_by_place);
+    *count = 0;
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        r->fleet.nodes[i].rank = i;
+        *count += r->fleet.nodes[i].state == RB_AGENT_SYNCED;
+    }
     return 0;
 }
 
@@ -735,9 +733,9 @@ static int s_send_plan(s_run_t *r)
 {
     rb_msg_t m = {.type = RB_MSG_PLAN};
     rb_msg_plan_t *pl = &m.u.plan;
-    rb_node_t **order = NULL;
+    rb_node_t *order = r->fleet.nodes;
     uint32_t count = 0, shifts[RB_MAX_PEERS], nshifts = 0;
-    if (s_rank_nodes(r, &order, &count, shifts, &nshifts) < 0)
+    if (s_rank_nodes(r, &count, shifts, &nshifts) < 0)
         return -EIO;
     snprintf(pl->run_id, sizeof pl->run_id, "%s", r->run_id);
     pl->interval_ns = r->plan->interval_ns;
@@ -745,20 +743,19 @@ static int s_send_plan(s_run_t *r)
     pl->phases = r->plan->phases;
     pl->nnodes = count ? count : 1;
     if (count)
-        snprintf(pl->lead, sizeof pl->lead, "%s", order[0]->hello.name);
+        snprintf(pl->lead, sizeof pl->lead, "%s", order[0].hello.name);
     for (uint32_t i = 0; i < count; i++) {
-        rb_node_t *n = order[i];
+        rb_node_t *n = &order[i];
         pl->node_rank = i;
         pl->npeers = nshifts;
         for (uint32_t k = 0; k < nshifts; k++) {
             pl->peers[k].shift = shifts[k];
             snprintf(pl->peers[k].name, sizeof pl->peers[k].name, "%s",
-                     order[(uint32_t)((i + (uint64_t)shifts[k]) % count)]->hello.name);
+                     order[(uint32_t)((i + (uint64_t)shifts[k]) % count)].hello.name);
         }
         n->state = RB_AGENT_PLANNED;
         s_send(r, n, &m);
     }
-    free(order);
     while (!r->failed && !s_interrupted) {
         if (rb_fleet_count(&r->fleet, RB_AGENT_PLANNED) == 0)
             break;
