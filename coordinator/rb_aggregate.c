@@ -57,8 +57,113 @@ double rb_worker_bytes_at(const rb_worker_stat_t *w, int64_t offset_ns, uint64_t
     return (double)w->bytes;
 }
 
+static int s_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double rb_median(double *v, uint32_t n)
+{
+    if (!n)
+        return 0;
+    qsort(v, n, sizeof *v, s_cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Sums a group of nodes (a rack, or all when rack is NULL) into g; scratch
+ * holds nnodes doubles. */
+static void s_group(const rb_phase_agg_t *a, const char *rack, rb_agg_group_t *g, double *scratch)
+{
+    uint64_t first = UINT64_MAX, last = 0;
+    uint32_t nbw = 0;
+    snprintf(g->name, sizeof g->name, "%s", rack ? rack : "cluster");
+    g->node_bw_min = 0;
+    for (uint32_t n = 0; n < a->nnodes; n++) {
+        const rb_agg_node_t *an = &a->nodes[n];
+        if ((rack && strcmp(an->rack, rack) != 0) || !an->workers)
+            continue;
+        g->nodes++;
+        g->bytes += an->bytes;
+        g->ops += an->ops;
+        if (an->t_first < first)
+            first = an->t_first;
+        if (an->t_last > last)
+            last = an->t_last;
+        scratch[nbw++] = an->bw;
+        if (an->bw > g->node_bw_max)
+            g->node_bw_max = an->bw;
+        if (nbw == 1 || an->bw < g->node_bw_min)
+            g->node_bw_min = an->bw;
+    }
+    g->node_bw_median = rb_median(scratch, nbw);
+    if (last > first) {
+        g->window_s = (double)(last - first) / 1e9;
+        g->aggregate_bw = (double)g->bytes / g->window_s;
+        g->iops = (double)g->ops / g->window_s;
+    }
+}
+
+/* Node -> rack -> cluster: one group per rack, in order of first appearance. */
+static int s_rollups(rb_phase_agg_t *a)
+{
+    double *scratch = calloc(a->nnodes ? a->nnodes : 1, sizeof *scratch);
+    a->racks = calloc(a->nnodes ? a->nnodes : 1, sizeof *a->racks);
+    if (!scratch || !a->racks) {
+        free(scratch);
+        return -ENOMEM;
+    }
+    for (uint32_t n = 0; n < a->nnodes; n++) {
+        uint32_t k = 0;
+        while (k < a->nracks && strcmp(a->racks[k].name, a->nodes[n].rack) != 0)
+            k++;
+        if (k == a->nracks)
+            s_group(a, a->nodes[n].rack, &a->racks[a->nracks++], scratch);
+    }
+    s_group(a, NULL, &a->cluster, scratch);
+    free(scratch);
+    return 0;
+}
+
+void rb_aggregate_steady(rb_phase_agg_t *out, const double *bytes, uint32_t n, double interval_s,
+                         double ramp_s)
+{
+    rb_agg_steady_t *st = &out->steady;
+    memset(st, 0, sizeof *st);
+    st->interval_s = interval_s;
+    if (interval_s <= 0 || !bytes)
+        return;
+    uint32_t skip = 0;
+    while (skip < n && (skip + 1) * interval_s <= ramp_s + 1e-9)
+        skip++;
+    uint32_t m = n - skip;
+    double *bw = calloc(m ? m : 1, sizeof *bw);
+    if (!bw)
+        return;
+    for (uint32_t i = 0; i < m; i++) {
+        bw[i] = bytes[skip + i] / interval_s;
+        if (bw[i] > st->peak_bw)
+            st->peak_bw = bw[i];
+        if (i == 0 || bw[i] < st->min_bw)
+            st->min_bw = bw[i];
+    }
+    uint32_t run = 0, best = 0;
+    for (uint32_t i = 0; i < m; i++) {
+        run = st->peak_bw > 0 && bw[i] >= 0.9 * st->peak_bw ? run + 1 : 0;
+        if (run > best)
+            best = run;
+    }
+    st->intervals = m;
+    st->sustained_s = best * interval_s;
+    st->median_bw = rb_median(bw, m);
+    free(bw);
+}
+
 void rb_phase_agg_fini(rb_phase_agg_t *out)
 {
+    free(out->racks);
+    out->racks = NULL;
+    out->nracks = 0;
     for (uint32_t j = 0; out->jobs && j < out->njobs; j++)
         free(out->jobs[j].hist);
     free(out->jobs);
@@ -344,6 +449,8 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
             if (nlast > last_end)
                 last_end = nlast;
             an->window_s = (double)(nlast - nfirst) / 1e9;
+            an->t_first = nfirst;
+            an->t_last = nlast;
             if (nlast > nfirst) {
                 an->bw = (double)an->bytes / an->window_s;
                 an->iops = (double)an->ops / an->window_s;
@@ -355,6 +462,8 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
         out->errors += an->errors;
     }
     s_cache(spec, in, nnodes, out);
+    if (s_rollups(out) < 0)
+        return -ENOMEM;
     if (out->nworkers == 0)
         return s_jobs_and_rows(spec, in, nnodes, out);
 

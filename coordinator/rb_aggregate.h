@@ -38,9 +38,10 @@ typedef struct rb_agg_node {
     char error[RB_REASON_MAX];
     uint32_t workers;
     uint64_t bytes, ops, errors;
-    double window_s; /* its last worker end - its first worker start */
-    double bw;       /* bytes / window_s */
-    double iops;     /* ops / window_s */
+    double window_s;          /* its last worker end - its first worker start */
+    double bw;                /* bytes / window_s */
+    double iops;              /* ops / window_s */
+    uint64_t t_first, t_last; /* those start and end, coordinator clock (0: none) */
 } rb_agg_node_t;
 
 /* One job of a phase across all nodes. */
@@ -67,6 +68,29 @@ typedef struct rb_agg_worker {
     double time_s;  /* its own end - start */
     double bw;      /* bytes / time_s */
 } rb_agg_worker_t;
+
+/* A rack's (or the whole cluster's) share of a phase: sums over its nodes
+ * and the spread of their bandwidths. */
+typedef struct rb_agg_group {
+    char name[RB_NAME_MAX]; /* rack name; "cluster" for all nodes */
+    uint32_t nodes;         /* its nodes that reported the phase */
+    uint64_t bytes, ops;
+    double window_s;     /* its last worker end - its first worker start */
+    double aggregate_bw; /* bytes / window_s */
+    double iops;         /* ops / window_s */
+    double node_bw_median, node_bw_min, node_bw_max; /* of its nodes' bw */
+} rb_agg_group_t;
+
+/* The cluster's bandwidth interval by interval, after ramp_time: what it
+ * holds (steady state) against what it touched (peak). */
+typedef struct rb_agg_steady {
+    uint32_t intervals; /* sample intervals counted */
+    double interval_s;  /* their length */
+    double median_bw;   /* median of the per-interval cluster bandwidth */
+    double min_bw;      /* slowest interval */
+    double peak_bw;     /* fastest interval */
+    double sustained_s; /* longest run of intervals at >= 90% of peak_bw */
+} rb_agg_steady_t;
 
 typedef struct rb_phase_agg {
     char name[RB_NAME_MAX];
@@ -117,6 +141,11 @@ typedef struct rb_phase_agg {
     uint32_t caches_dropped; /* nodes that dropped their page cache before the phase */
     uint32_t drop_failed;    /* nodes that were asked to and could not */
     int32_t drop_status;     /* the first such failure, -errno */
+    /* roll-ups: node -> rack -> cluster */
+    uint32_t nracks;
+    rb_agg_group_t *racks;  /* nracks entries (owned), in order of first appearance */
+    rb_agg_group_t cluster; /* all nodes */
+    rb_agg_steady_t steady; /* from the per-interval samples (rb_aggregate_steady) */
 } rb_phase_agg_t;
 
 /* Bytes of file data one node's workers of the phase reach through the page
@@ -137,6 +166,15 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
 
 /* Frees what out owns; safe twice. */
 void rb_phase_agg_fini(rb_phase_agg_t *out);
+
+/* Fills out->steady from the cluster's bytes in each sample interval:
+ * bytes[i] moved in interval i after GO, each interval_s long. Intervals
+ * ending within the first ramp_s are left out. */
+void rb_aggregate_steady(rb_phase_agg_t *out, const double *bytes, uint32_t n, double interval_s,
+                         double ramp_s);
+
+/* Median of n values (sorts them in place); 0 when n is 0. */
+double rb_median(double *v, uint32_t n);
 
 /* Bytes a worker had moved at coordinator time t, interpolated linearly
  * between its progress checkpoints (0 before its start, all after its end). */

@@ -213,6 +213,63 @@ static void test_cache_influenced(void **state)
     rb_phase_agg_fini(&a);
 }
 
+/* Node -> rack -> cluster: sums equal the nodes' sums, each rack's window
+ * is its own, spreads are over its nodes. */
+static void test_rollups(void **state)
+{
+    (void)state;
+    rb_worker_stat_t w[4] = {s_worker(SEC, 2 * SEC, 100 * MB), s_worker(SEC, 3 * SEC, 300 * MB),
+                             s_worker(2 * SEC, 3 * SEC, 200 * MB),
+                             s_worker(SEC, 5 * SEC, 100 * MB)};
+    rb_msg_done_t d[4];
+    rb_agg_input_t in[4];
+    const char *names[] = {"a1", "a2", "b1", "b2"}, *racks[] = {"ra", "ra", "rb", "rb"};
+    for (int i = 0; i < 4; i++) {
+        d[i] = (rb_msg_done_t){.nworkers = 1, .workers = &w[i]};
+        in[i] = (rb_agg_input_t){names[i], racks[i], 0, RB_NODE_OK, &d[i], 0};
+    }
+    rb_phase_agg_t a;
+    assert_int_equal(rb_aggregate_phase(&s_phase, in, 4, &a), 0);
+    assert_int_equal(a.nracks, 2);
+    assert_string_equal(a.racks[0].name, "ra");
+    assert_string_equal(a.racks[1].name, "rb");
+    assert_int_equal(a.racks[0].bytes + a.racks[1].bytes, a.bytes);
+    assert_int_equal(a.cluster.bytes, a.bytes);
+    assert_int_equal(a.cluster.nodes, 4);
+    /* ra: 400 MB over 1..3 s; nodes at 100 and 150 MB/s */
+    assert_float_equal(a.racks[0].aggregate_bw, 200.0 * MB, 1e-3);
+    assert_float_equal(a.racks[0].node_bw_median, 125.0 * MB, 1e-3);
+    /* rb: 300 MB over 1..5 s; nodes at 200 and 25 MB/s */
+    assert_float_equal(a.racks[1].aggregate_bw, 75.0 * MB, 1e-3);
+    assert_float_equal(a.racks[1].node_bw_min, 25.0 * MB, 1e-3);
+    assert_float_equal(a.racks[1].node_bw_max, 200.0 * MB, 1e-3);
+    /* the cluster: 700 MB over 1..5 s, median of 25, 100, 150, 200 */
+    assert_float_equal(a.cluster.aggregate_bw, 175.0 * MB, 1e-3);
+    assert_float_equal(a.cluster.node_bw_median, 125.0 * MB, 1e-3);
+    assert_float_equal(a.cluster.aggregate_bw, a.aggregate_bw, 1e-3);
+    rb_phase_agg_fini(&a);
+}
+
+/* A drive's burst then its steady rate: 2.7 GB/s for 3 s, then 1.3-1.5. */
+static void test_steady(void **state)
+{
+    (void)state;
+    double b[] = {0.5e9, 2.7e9, 2.7e9, 2.6e9, 1.4e9, 1.3e9, 1.5e9, 1.4e9, 1.5e9};
+    rb_phase_agg_t a = {0};
+    rb_aggregate_steady(&a, b, 9, 1.0, 1.0); /* the first second is ramp-up */
+    assert_int_equal(a.steady.intervals, 8);
+    assert_float_equal(a.steady.peak_bw, 2.7e9, 1);
+    assert_float_equal(a.steady.min_bw, 1.3e9, 1);
+    assert_float_equal(a.steady.median_bw, 1.5e9, 1);    /* of 1.3 1.4 1.4 1.5 1.5 2.6 2.7 2.7 */
+    assert_float_equal(a.steady.sustained_s, 3.0, 1e-9); /* 2.7, 2.7, 2.6 >= 2.43 */
+    double h[] = {1e9, 2e9, 2e9};
+    rb_aggregate_steady(&a, h, 3, 0.5, 0);
+    assert_float_equal(a.steady.peak_bw, 4e9, 1);
+    assert_float_equal(a.steady.sustained_s, 1.0, 1e-9);
+    rb_aggregate_steady(&a, NULL, 0, 1.0, 0);
+    assert_int_equal(a.steady.intervals, 0);
+}
+
 /* The clock offset comes from the probe with the smallest round trip. */
 static void test_clock_offset(void **state)
 {
@@ -243,7 +300,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_definitions),    cmocka_unit_test(test_bytes_at),
         cmocka_unit_test(test_partial),        cmocka_unit_test(test_clock_offset),
-        cmocka_unit_test(test_stonewall_time), cmocka_unit_test(test_cache_influenced),
+        cmocka_unit_test(test_stonewall_time), cmocka_unit_test(test_rollups),
+        cmocka_unit_test(test_steady),         cmocka_unit_test(test_cache_influenced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
