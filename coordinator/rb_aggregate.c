@@ -125,8 +125,8 @@ static int s_rollups(rb_phase_agg_t *a)
     return 0;
 }
 
-void rb_aggregate_steady(rb_phase_agg_t *out, const double *bytes, uint32_t n, double interval_s,
-                         double ramp_s)
+void rb_aggregate_steady(rb_phase_agg_t *out, const double *bytes, const double *secs, uint32_t n,
+                         double interval_s, double ramp_s)
 {
     rb_agg_steady_t *st = &out->steady;
     memset(st, 0, sizeof *st);
@@ -136,12 +136,15 @@ void rb_aggregate_steady(rb_phase_agg_t *out, const double *bytes, uint32_t n, d
     uint32_t skip = 0;
     while (skip < n && (skip + 1) * interval_s <= ramp_s + 1e-9)
         skip++;
+    if (n > skip && secs && secs[n - 1] < interval_s / 2)
+        n--; /* the phase's tail: a part of an interval */
     uint32_t m = n - skip;
     double *bw = calloc(m ? m : 1, sizeof *bw);
     if (!bw)
         return;
     for (uint32_t i = 0; i < m; i++) {
-        bw[i] = bytes[skip + i] / interval_s;
+        double t = secs && secs[skip + i] > 0 ? secs[skip + i] : interval_s;
+        bw[i] = bytes[skip + i] / t;
         if (bw[i] > st->peak_bw)
             st->peak_bw = bw[i];
         if (i == 0 || bw[i] < st->min_bw)

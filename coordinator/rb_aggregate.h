@@ -168,10 +168,11 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
 void rb_phase_agg_fini(rb_phase_agg_t *out);
 
 /* Fills out->steady from the cluster's bytes in each sample interval:
- * bytes[i] moved in interval i after GO, each interval_s long. Intervals
- * ending within the first ramp_s are left out. */
-void rb_aggregate_steady(rb_phase_agg_t *out, const double *bytes, uint32_t n, double interval_s,
-                         double ramp_s);
+ * bytes[i] moved in interval i after GO, in secs[i] seconds (NULL: each
+ * interval_s long). Intervals ending within the first ramp_s are left out,
+ * and so is a last one shorter than half an interval (a phase's tail). */
+void rb_aggregate_steady(rb_phase_agg_t *out, const double *bytes, const double *secs, uint32_t n,
+                         double interval_s, double ramp_s);
 
 /* Median of n values (sorts them in place); 0 when n is 0. */
 double rb_median(double *v, uint32_t n);

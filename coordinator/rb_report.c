@@ -136,6 +136,47 @@ static void s_iso_time(char *buf, size_t len, uint64_t wall_ns)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+static void s_json_group(rb_jw_t *w, const char *key, const rb_agg_group_t *g)
+{
+    rb_jw_obj_begin(w, key);
+    rb_jw_str(w, "name", g->name);
+    rb_jw_u64(w, "nodes", g->nodes);
+    rb_jw_u64(w, "bytes", g->bytes);
+    rb_jw_u64(w, "ops", g->ops);
+    rb_jw_num(w, "window_s", g->window_s);
+    rb_jw_num(w, "aggregate_bw", g->aggregate_bw);
+    rb_jw_num(w, "iops", g->iops);
+    rb_jw_obj_begin(w, "node_bw");
+    rb_jw_num(w, "median", g->node_bw_median);
+    rb_jw_num(w, "min", g->node_bw_min);
+    rb_jw_num(w, "max", g->node_bw_max);
+    rb_jw_obj_end(w);
+    rb_jw_obj_end(w);
+}
+
+/* racks[], cluster and steady of a phase. */
+static void s_json_rollups(rb_jw_t *w, const rb_phase_agg_t *a)
+{
+    rb_jw_arr_begin(w, "racks");
+    for (uint32_t k = 0; k < a->nracks; k++)
+        s_json_group(w, NULL, &a->racks[k]);
+    rb_jw_arr_end(w);
+    s_json_group(w, "cluster", &a->cluster);
+    const rb_agg_steady_t *st = &a->steady;
+    if (!st->intervals) {
+        rb_jw_null(w, "steady");
+        return;
+    }
+    rb_jw_obj_begin(w, "steady");
+    rb_jw_u64(w, "intervals", st->intervals);
+    rb_jw_num(w, "interval_s", st->interval_s);
+    rb_jw_num(w, "median_bw", st->median_bw);
+    rb_jw_num(w, "min_bw", st->min_bw);
+    rb_jw_num(w, "peak_bw", st->peak_bw);
+    rb_jw_num(w, "sustained_s", st->sustained_s);
+    rb_jw_obj_end(w);
+}
+
 /* How the phase's first job lays out its data across nodes, and whose it reads. */
 static void s_json_access(rb_jw_t *w, const rb_phase_spec_t *sp)
 {
@@ -297,6 +338,7 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
             rb_jw_obj_end(&w);
         }
         rb_jw_arr_end(&w);
+        s_json_rollups(&w, a);
         rb_jw_obj_end(&w);
     }
     rb_jw_arr_end(&w);
@@ -373,6 +415,32 @@ static void s_text_nodes(FILE *f, const rb_phase_agg_t *a)
         if (an->error[0])
             fprintf(f, "    error: %s\n", an->error);
     }
+    /* node -> rack -> cluster */
+    char b3[64], b4[64], b5[64];
+    for (uint32_t k = 0; k <= a->nracks; k++) {
+        const rb_agg_group_t *g = k < a->nracks ? &a->racks[k] : &a->cluster;
+        fprintf(f, "  %-5s %-21s %3u nodes %12s %24s  node median %s (%s .. %s)\n",
+                k < a->nracks ? "rack" : "", g->name, g->nodes,
+                rb_fmt_size(b1, sizeof b1, (double)g->bytes),
+                rb_fmt_bw(b2, sizeof b2, g->aggregate_bw),
+                rb_fmt_bw(b3, sizeof b3, g->node_bw_median),
+                rb_fmt_bw(b4, sizeof b4, g->node_bw_min), rb_fmt_bw(b5, sizeof b5, g->node_bw_max));
+    }
+}
+
+/* Steady state against peak, from the cluster's per-interval bandwidth. */
+static void s_text_steady(FILE *f, const rb_phase_agg_t *a)
+{
+    char b1[64], b2[64], b3[64];
+    const rb_agg_steady_t *st = &a->steady;
+    if (!st->intervals)
+        return;
+    fprintf(f,
+            "  %-28s median %s, min %s, peak %s over %u intervals of %.3g s; %.3g s at >= 90%% "
+            "of peak\n",
+            "steady state", rb_fmt_bw(b1, sizeof b1, st->median_bw),
+            rb_fmt_bw(b2, sizeof b2, st->min_bw), rb_fmt_bw(b3, sizeof b3, st->peak_bw),
+            st->intervals, st->interval_s, st->sustained_s);
 }
 
 /* bonnie++'s table: per file set and order, the rate of each metadata step. */
@@ -605,6 +673,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
                         aj->ioengine, aj->iodepth, rb_fmt_bw(b1, sizeof b1, aj->bw), aj->iops);
                 s_text_lat(f, "    latency", aj->hist);
             }
+        s_text_steady(f, a);
         s_text_nodes(f, a);
     }
     s_text_meta(r, f);

@@ -72,6 +72,9 @@ typedef struct s_run {
     uint64_t *sw_max;   /* most ops of any worker, per job */
     uint8_t *sw_sent;   /* WEAROUT sent, per job */
     int accept_failed;  /* a check of the plan's [acceptance] failed */
+    /* the current phase's cluster series: bytes and length of each sample interval */
+    double *ser_bytes, *ser_secs;
+    uint32_t nser, capser;
 } s_run_t;
 
 static volatile sig_atomic_t s_interrupted;
@@ -226,6 +229,33 @@ static void s_on_hello(s_run_t *r, const char *id, rb_msg_hello_t *h, uint64_t n
     s_send_to(r, id, strlen(id), &no);
 }
 
+/* Adds a node's bytes of sample interval seq to the cluster series. */
+static void s_series_add(s_run_t *r, uint32_t seq, double bytes, double secs)
+{
+    if (seq >= r->capser) {
+        uint32_t cap = r->capser ? r->capser : 64;
+        while (cap <= seq && cap < (1u << 24))
+            cap *= 2;
+        if (seq >= cap)
+            return; /* beyond any run: not counted */
+        double *b = realloc(r->ser_bytes, cap * sizeof *b);
+        if (b)
+            r->ser_bytes = b;
+        double *t = b ? realloc(r->ser_secs, cap * sizeof *t) : NULL;
+        if (!b || !t)
+            return;
+        r->ser_secs = t;
+        memset(b + r->capser, 0, (cap - r->capser) * sizeof *b);
+        memset(t + r->capser, 0, (cap - r->capser) * sizeof *t);
+        r->capser = cap;
+    }
+    r->ser_bytes[seq] += bytes;
+    if (secs > r->ser_secs[seq])
+        r->ser_secs[seq] = secs;
+    if (seq + 1 > r->nser)
+        r->nser = seq + 1;
+}
+
 static void s_on_sample(s_run_t *r, rb_node_t *n, const rb_msg_sample_t *s)
 {
     if (strcmp(s->run_id, r->run_id) != 0 || s->phase != r->cur_phase ||
@@ -245,6 +275,7 @@ static void s_on_sample(s_run_t *r, rb_node_t *n, const rb_msg_sample_t *s)
                                ph->jobs[js->job].name, interval_s, js);
         r->live_bytes += js->bytes;
         r->live_ops += js->ops;
+        s_series_add(r, s->seq, (double)js->bytes, interval_s);
     }
     if (r->samples)
         fflush(r->samples);
@@ -817,6 +848,11 @@ static void s_run_phase(s_run_t *r, uint32_t p)
             max_rtt = r->fleet.nodes[i].best_rtt_ns;
     r->cur_phase = p;
     s_wearout_reset(r, ph);
+    r->nser = 0;
+    if (r->capser) {
+        memset(r->ser_bytes, 0, r->capser * sizeof *r->ser_bytes);
+        memset(r->ser_secs, 0, r->capser * sizeof *r->ser_secs);
+    }
     r->t_go = rb_mono_ns() + S_GO_LEAD_NS + 2 * max_rtt;
     rb_info("phase %u/%u %s: GO for %u agents", p + 1, r->plan->nphases, ph->name,
             rb_fleet_count(&r->fleet, RB_AGENT_READY));
@@ -880,6 +916,12 @@ static void s_run_phase(s_run_t *r, uint32_t p)
         s_fail(r, "out of memory");
     if (abort_deadline)
         r->aggs[p].partial = 1; /* stopped before its end */
+    uint64_t ramp = 0;
+    for (uint32_t j = 0; j < ph->njobs; j++)
+        if (ph->jobs[j].ramp_ns > ramp)
+            ramp = ph->jobs[j].ramp_ns;
+    rb_aggregate_steady(&r->aggs[p], r->ser_bytes, r->ser_secs, r->nser,
+                        (double)r->plan->interval_ns / 1e9, (double)ramp / 1e9);
     r->phases_run = p + 1;
     free(in);
     char b[64];
@@ -1148,6 +1190,8 @@ out:
     free(r->children);
     free(r->want);
     s_wearout_reset(r, NULL);
+    free(r->ser_bytes);
+    free(r->ser_secs);
     rb_fleet_fini(&r->fleet);
     zpoller_destroy(&r->poller);
     zsock_destroy(&r->router);

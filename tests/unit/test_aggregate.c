@@ -256,18 +256,23 @@ static void test_steady(void **state)
     (void)state;
     double b[] = {0.5e9, 2.7e9, 2.7e9, 2.6e9, 1.4e9, 1.3e9, 1.5e9, 1.4e9, 1.5e9};
     rb_phase_agg_t a = {0};
-    rb_aggregate_steady(&a, b, 9, 1.0, 1.0); /* the first second is ramp-up */
+    rb_aggregate_steady(&a, b, NULL, 9, 1.0, 1.0); /* the first second is ramp-up */
     assert_int_equal(a.steady.intervals, 8);
     assert_float_equal(a.steady.peak_bw, 2.7e9, 1);
     assert_float_equal(a.steady.min_bw, 1.3e9, 1);
     assert_float_equal(a.steady.median_bw, 1.5e9, 1);    /* of 1.3 1.4 1.4 1.5 1.5 2.6 2.7 2.7 */
     assert_float_equal(a.steady.sustained_s, 3.0, 1e-9); /* 2.7, 2.7, 2.6 >= 2.43 */
     double h[] = {1e9, 2e9, 2e9};
-    rb_aggregate_steady(&a, h, 3, 0.5, 0);
+    rb_aggregate_steady(&a, h, NULL, 3, 0.5, 0);
     assert_float_equal(a.steady.peak_bw, 4e9, 1);
     assert_float_equal(a.steady.sustained_s, 1.0, 1e-9);
-    rb_aggregate_steady(&a, NULL, 0, 1.0, 0);
+    rb_aggregate_steady(&a, NULL, NULL, 0, 1.0, 0);
     assert_int_equal(a.steady.intervals, 0);
+    /* measured durations: a tail of 0.2 s is left out, a 0.8 s interval counts */
+    double t[] = {1.0, 0.8, 0.2};
+    rb_aggregate_steady(&a, h, t, 3, 1.0, 0);
+    assert_int_equal(a.steady.intervals, 2);
+    assert_float_equal(a.steady.peak_bw, 2.5e9, 1);
 }
 
 /* The clock offset comes from the probe with the smallest round trip. */
