@@ -146,6 +146,7 @@ typedef struct rb_phase_agg {
     rb_agg_group_t *racks;  /* nracks entries (owned), in order of first appearance */
     rb_agg_group_t cluster; /* all nodes */
     rb_agg_steady_t steady; /* from the per-interval samples (rb_aggregate_steady) */
+    int from_samples;       /* rebuilt from samples.csv: no latency, no per-worker rows */
 } rb_phase_agg_t;
 
 /* Bytes of file data one node's workers of the phase reach through the page

@@ -11,6 +11,8 @@
 #include "rb_cli.h"
 #include "rb_log.h"
 #include "rb_plan.h"
+#include "rb_report.h"
+#include "rb_result.h"
 #include "rb_run.h"
 #include "rb_time.h"
 #include "rb_units.h"
@@ -20,6 +22,7 @@ static void s_usage(FILE *f)
     fprintf(f,
             "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
             "       rackbench check PLAN [--ram SIZE]\n"
+            "       rackbench report RUN_DIR [--format text|json|csv]\n"
             "       rackbench version\n"
             "\n"
             "run options:\n"
@@ -253,6 +256,81 @@ static int s_run(int argc, char **argv)
     return code;
 }
 
+/* One row per phase and node, rack and the cluster, for spreadsheets. */
+static void s_report_csv(const rb_run_result_t *r, FILE *f)
+{
+    fprintf(f, "phase,scope,name,rack,status,nodes,bytes,ops,window_s,bw,iops,partial\n");
+    for (uint32_t p = 0; p < r->nphases; p++) {
+        const rb_phase_agg_t *a = &r->phases[p];
+        for (uint32_t n = 0; n < a->nnodes; n++) {
+            const rb_agg_node_t *an = &a->nodes[n];
+            fprintf(f, "%s,node,%s,%s,%s,1,%llu,%llu,%.9g,%.9g,%.9g,%d\n", a->name, an->name,
+                    an->rack, rb_node_status_name(an->status), (unsigned long long)an->bytes,
+                    (unsigned long long)an->ops, an->window_s, an->bw, an->iops, a->partial);
+        }
+        for (uint32_t k = 0; k <= a->nracks; k++) {
+            const rb_agg_group_t *g = k < a->nracks ? &a->racks[k] : &a->cluster;
+            fprintf(f, "%s,%s,%s,%s,,%u,%llu,%llu,%.9g,%.9g,%.9g,%d\n", a->name,
+                    k < a->nracks ? "rack" : "cluster", g->name, k < a->nracks ? g->name : "",
+                    g->nodes, (unsigned long long)g->bytes, (unsigned long long)g->ops, g->window_s,
+                    g->aggregate_bw, g->iops, a->partial);
+        }
+    }
+}
+
+/* rackbench report RUN_DIR: renders a run folder again, also one whose run
+ * was cut off. Exit codes as the run's: 0, 1 (acceptance), 3 (failed or
+ * did not finish); 2 for a bad call or a folder that cannot be read. */
+static int s_report(int argc, char **argv)
+{
+    const char *dir = NULL, *format = "text";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--format") && i + 1 < argc)
+            format = argv[++i];
+        else if (argv[i][0] != '-' && !dir)
+            dir = argv[i];
+        else {
+            fprintf(stderr,
+                    "rackbench report: unexpected '%s' (usage: rackbench report RUN_DIR "
+                    "[--format text|json|csv])\n",
+                    argv[i]);
+            return 2;
+        }
+    }
+    if (!dir) {
+        fprintf(stderr, "rackbench report: which run folder? (rackbench report RUN_DIR)\n");
+        return 2;
+    }
+    if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv")) {
+        fprintf(stderr, "rackbench report: --format %s: expected text, json or csv\n", format);
+        return 2;
+    }
+    rb_loaded_run_t run;
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (rb_run_load(dir, &run, &err) < 0) {
+        fprintf(stderr, "rackbench report: %s\n", err.msg);
+        return 2;
+    }
+    if (run.res.running)
+        fprintf(stderr,
+                "rackbench report: %s: the run did not finish; %u phase%s reported%s (partial)\n",
+                dir, run.res.nphases, run.res.nphases == 1 ? "" : "s",
+                run.from_samples ? ", the last from its samples only" : "");
+    int rc = !strcmp(format, "json")   ? rb_report_json(&run.res, stdout)
+             : !strcmp(format, "text") ? rb_report_text(&run.res, stdout)
+                                       : 0;
+    if (!strcmp(format, "csv"))
+        s_report_csv(&run.res, stdout);
+    fflush(stdout);
+    int code = rc < 0                                      ? 3
+               : run.res.status || run.res.running         ? 3
+               : run.res.accept && run.res.accept->nfailed ? 1
+                                                           : 0;
+    rb_run_unload(&run);
+    return code;
+}
+
 int rb_cli_main(int argc, char **argv)
 {
     rb_log_set_ident("rackbench");
@@ -265,6 +343,8 @@ int rb_cli_main(int argc, char **argv)
         return s_run(argc - 1, argv + 1);
     if (strcmp(cmd, "check") == 0)
         return s_check(argc - 1, argv + 1);
+    if (strcmp(cmd, "report") == 0)
+        return s_report(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("rackbench %s\n", RB_VERSION);
         return 0;

@@ -36,6 +36,29 @@ static void s_json_lat(rb_jw_t *w, const rb_hist_t *h)
     rb_jw_obj_end(w);
 }
 
+/* The histogram itself, so that a run folder can be read back exactly
+ * (rackbench report): count, sum, min, max (ns) and [index, count] of every
+ * bucket that is not empty. */
+static void s_json_hist(rb_jw_t *w, const rb_hist_t *h)
+{
+    rb_jw_obj_begin(w, "lat_hist");
+    rb_jw_u64(w, "count", h->count);
+    rb_jw_u64(w, "sum", h->sum);
+    rb_jw_u64(w, "min", h->count ? h->min : 0);
+    rb_jw_u64(w, "max", h->max);
+    rb_jw_arr_begin(w, "buckets");
+    for (unsigned i = 0; h->count && i < RB_HIST_NBUCKETS; i++) {
+        if (!h->b[i])
+            continue;
+        rb_jw_arr_begin(w, NULL);
+        rb_jw_u64(w, NULL, i);
+        rb_jw_u64(w, NULL, h->b[i]);
+        rb_jw_arr_end(w);
+    }
+    rb_jw_arr_end(w);
+    rb_jw_obj_end(w);
+}
+
 static void s_json_jobs(rb_jw_t *w, const rb_phase_agg_t *a)
 {
     rb_jw_arr_begin(w, "job_stats");
@@ -58,6 +81,7 @@ static void s_json_jobs(rb_jw_t *w, const rb_phase_agg_t *a)
         rb_jw_num(w, "bw", aj->bw);
         rb_jw_num(w, "iops", aj->iops);
         s_json_lat(w, aj->hist);
+        s_json_hist(w, aj->hist);
         rb_jw_obj_end(w);
     }
     rb_jw_arr_end(w);
@@ -216,6 +240,7 @@ static void s_json_honesty(rb_jw_t *w, const rb_phase_agg_t *a)
     rb_jw_u64(w, "dropped_nodes", a->caches_dropped);
     rb_jw_u64(w, "drop_failed_nodes", a->drop_failed);
     rb_jw_str(w, "drop_error", a->drop_failed ? strerror(-a->drop_status) : NULL);
+    rb_jw_i64(w, "drop_errno", -a->drop_status);
     rb_jw_obj_end(w);
 }
 
@@ -232,7 +257,7 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
     rb_jw_str(&w, "plan", r->plan_source);
     rb_jw_str(&w, "started", when);
     rb_jw_num(&w, "duration_s", r->duration_s);
-    rb_jw_str(&w, "status", r->status ? "failed" : "ok");
+    rb_jw_str(&w, "status", r->running ? "running" : r->status ? "failed" : "ok");
     rb_jw_str(&w, "error", r->status ? r->error : NULL);
     rb_jw_arr_begin(&w, "nodes");
     for (uint32_t i = 0; i < r->nnodes; i++) {
@@ -266,6 +291,7 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
             rb_jw_str(&w, NULL, sp->jobs[j].name);
         rb_jw_arr_end(&w);
         rb_jw_bool(&w, "partial", a->partial);
+        rb_jw_bool(&w, "from_samples", a->from_samples);
         s_json_access(&w, sp);
         s_json_honesty(&w, a);
         if (sp->njobs && sp->jobs[0].rw == RB_RW_META) {
@@ -319,6 +345,7 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
         rb_jw_num(&w, "max", a->worker_bw_max);
         rb_jw_obj_end(&w);
         s_json_lat(&w, &a->hist);
+        s_json_hist(&w, &a->hist);
         s_json_jobs(&w, a);
         rb_jw_arr_begin(&w, "nodes");
         for (uint32_t n = 0; n < a->nnodes; n++) {
@@ -392,6 +419,10 @@ static void s_text_honesty(FILE *f, const rb_phase_agg_t *a)
 
 static void s_text_lat(FILE *f, const char *label, const rb_hist_t *h)
 {
+    if (!h->count) {
+        fprintf(f, "  %-28s none recorded\n", label);
+        return;
+    }
     fprintf(f,
             "  %-28s min %.1f  p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  mean %.1f  "
             "stdev %.1f  (us, +-%.1f%%)\n",
@@ -596,7 +627,10 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
     s_iso_time(when, sizeof when, r->started_wall_ns);
     fprintf(f, "rackbench %s  run %s  %s\n", RB_VERSION, r->run_id, when);
     fprintf(f, "plan %s  nodes %u (%u ok)  %.1f s  %s\n", r->plan_source, r->nnodes, ok,
-            r->duration_s, r->status ? "FAILED" : "completed");
+            r->duration_s,
+            r->running  ? "DID NOT FINISH (partial)"
+            : r->status ? "FAILED"
+                        : "completed");
     if (r->status)
         fprintf(f, "error: %s\n", r->error);
     for (uint32_t i = 0; i < r->nnodes; i++)
@@ -643,12 +677,19 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
                 rb_fmt_bw(b1, sizeof b1, a->aggregate_bw));
         fprintf(f, "  %-28s %s\n", "sum of rates (children see)",
                 rb_fmt_bw(b1, sizeof b1, a->sum_of_rates_bw));
-        fprintf(f, "  %-28s %s  (until the first worker ended, %.3f s)\n", "stonewall",
-                rb_fmt_bw(b1, sizeof b1, a->stonewall_bw), a->stonewall_s);
-        fprintf(f, "  %-28s min %s  avg %s  max %s\n", "per worker",
-                rb_fmt_bw(b1, sizeof b1, a->worker_bw_min),
-                rb_fmt_bw(b2, sizeof b2, a->worker_bw_avg),
-                rb_fmt_bw(b3, sizeof b3, a->worker_bw_max));
+        if (a->from_samples) {
+            fprintf(f,
+                    "  %-28s the run was cut off in this phase: its figures add up its "
+                    "samples; no latency, no per-worker figures\n",
+                    "REBUILT FROM SAMPLES");
+        } else {
+            fprintf(f, "  %-28s %s  (until the first worker ended, %.3f s)\n", "stonewall",
+                    rb_fmt_bw(b1, sizeof b1, a->stonewall_bw), a->stonewall_s);
+            fprintf(f, "  %-28s min %s  avg %s  max %s\n", "per worker",
+                    rb_fmt_bw(b1, sizeof b1, a->worker_bw_min),
+                    rb_fmt_bw(b2, sizeof b2, a->worker_bw_avg),
+                    rb_fmt_bw(b3, sizeof b3, a->worker_bw_max));
+        }
         fprintf(f, "  %-28s %.0f  (%" PRIu64 " ops)\n", "IOPS", a->iops, a->ops);
         fprintf(f, "  %-28s %s in %.3f s, %" PRIu64 " errors\n", "moved",
                 rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);

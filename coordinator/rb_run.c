@@ -813,6 +813,8 @@ static void s_live_line(s_run_t *r, const rb_phase_spec_t *ph, uint64_t now, dou
     r->live_ops = 0;
 }
 
+static void s_write_progress(s_run_t *r);
+
 /* Frees the wearout bookkeeping; makes it anew for a phase with wearout jobs. */
 static void s_wearout_reset(s_run_t *r, const rb_phase_spec_t *ph)
 {
@@ -924,6 +926,8 @@ static void s_run_phase(s_run_t *r, uint32_t p)
                         (double)r->plan->interval_ns / 1e9, (double)ramp / 1e9);
     r->phases_run = p + 1;
     free(in);
+    if (p + 1 < r->plan->nphases)
+        s_write_progress(r);
     char b[64];
     rb_info("phase %s: %s aggregate", ph->name, rb_fmt_bw(b, sizeof b, r->aggs[p].aggregate_bw));
 }
@@ -958,12 +962,10 @@ static void s_finish_agents(s_run_t *r)
     }
 }
 
-static int s_write_reports(s_run_t *r)
+/* The run so far as the reports take it; nodes has r->fleet.n entries. */
+static rb_run_result_t s_result(s_run_t *r, rb_report_node_t *nodes, int *failed_nodes)
 {
-    rb_report_node_t *nodes = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *nodes);
-    if (!nodes)
-        return -ENOMEM;
-    int failed_nodes = 0;
+    *failed_nodes = 0;
     for (uint32_t i = 0; i < r->fleet.n; i++) {
         const rb_node_t *n = &r->fleet.nodes[i];
         rb_report_node_t *o = &nodes[i];
@@ -978,10 +980,8 @@ static int s_write_reports(s_run_t *r)
         o->clock_offset_ns = n->offset_ns;
         o->clock_rtt_ns = n->best_rtt_ns == UINT64_MAX ? 0 : n->best_rtt_ns;
         o->removed_files = n->removed_files;
-        failed_nodes += n->status != RB_NODE_OK;
+        *failed_nodes += n->status != RB_NODE_OK;
     }
-    if (!r->failed && failed_nodes)
-        s_fail(r, "%d of %u nodes did not complete the run cleanly", failed_nodes, r->fleet.n);
     rb_run_result_t res = {.plan_source = r->plan->source,
                            .started_wall_ns = r->wall_start,
                            .duration_s = (double)(rb_mono_ns() - r->t_start) / 1e9,
@@ -991,6 +991,53 @@ static int s_write_reports(s_run_t *r)
                            .nphases = r->phases_run,
                            .specs = r->plan->phases,
                            .phases = r->aggs};
+    snprintf(res.run_id, sizeof res.run_id, "%s", r->run_id);
+    snprintf(res.error, sizeof res.error, "%s", r->error);
+    return res;
+}
+
+/* summary.json, replaced whole (written aside, then renamed): a reader, or
+ * a coordinator killed meanwhile, never leaves half of one. */
+static int s_write_summary(const s_run_t *r, const rb_run_result_t *res)
+{
+    char path[PATH_MAX], tmp[PATH_MAX + 8];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/summary.json", r->dir);
+    snprintf(tmp, sizeof tmp, "%s.new", path);
+    if (!(f = fopen(tmp, "w")) || rb_report_json(res, f) < 0 || fflush(f) != 0 ||
+        fsync(fileno(f)) < 0 || fclose(f) != 0 || rename(tmp, path) < 0) {
+        rb_error("cannot write %s: %s", path, strerror(errno));
+        return -EIO;
+    }
+    return 0;
+}
+
+/* After each phase: summary.json of the phases so far, marked running, so
+ * that `rackbench report` can render a run that was cut off. */
+static void s_write_progress(s_run_t *r)
+{
+    int failed_nodes;
+    rb_report_node_t *nodes = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *nodes);
+    if (!nodes)
+        return;
+    rb_run_result_t res = s_result(r, nodes, &failed_nodes);
+    res.running = 1;
+    s_write_summary(r, &res);
+    free(nodes);
+}
+
+static int s_write_reports(s_run_t *r)
+{
+    int failed_nodes;
+    rb_report_node_t *nodes = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *nodes);
+    if (!nodes)
+        return -ENOMEM;
+    rb_run_result_t res = s_result(r, nodes, &failed_nodes);
+    if (!r->failed && failed_nodes) {
+        s_fail(r, "%d of %u nodes did not complete the run cleanly", failed_nodes, r->fleet.n);
+        res.status = r->failed;
+        snprintf(res.error, sizeof res.error, "%s", r->error);
+    }
     rb_accept_result_t acc;
     if (rb_accept_eval(r->plan->accept, r->plan->phases, r->plan->nphases, r->aggs, r->phases_run,
                        &acc) < 0) {
@@ -999,16 +1046,9 @@ static int s_write_reports(s_run_t *r)
     }
     res.accept = r->plan->accept ? &acc : NULL;
     r->accept_failed = acc.nfailed > 0;
-    snprintf(res.run_id, sizeof res.run_id, "%s", r->run_id);
-    snprintf(res.error, sizeof res.error, "%s", r->error);
-    int rc = 0;
+    int rc = s_write_summary(r, &res);
     char path[PATH_MAX];
     FILE *f;
-    snprintf(path, sizeof path, "%s/summary.json", r->dir);
-    if (!(f = fopen(path, "w")) || rb_report_json(&res, f) < 0 || fclose(f) != 0) {
-        rc = -EIO;
-        rb_error("cannot write %s: %s", path, strerror(errno));
-    }
     snprintf(path, sizeof path, "%s/report.txt", r->dir);
     if (!(f = fopen(path, "w")) || rb_report_text(&res, f) < 0 || fclose(f) != 0) {
         rc = -EIO;

@@ -1,0 +1,602 @@
+/* Reading a run folder back (see rb_result.h). Every field summary.json
+ * holds is read into the structures the run filled, so the reports render
+ * the same from a folder as they did at the end of the run. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rb_json.h"
+#include "rb_result.h"
+
+#define S_MAX_SAMPLE_LINE 1024
+
+/* ---- summary.json ---- */
+
+static double s_num(const rb_json_t *o, const char *key)
+{
+    return rb_json_num(rb_json_get(o, key), 0);
+}
+
+static uint64_t s_u64(const rb_json_t *o, const char *key)
+{
+    double v = s_num(o, key);
+    return v > 0 ? (uint64_t)llround(v) : 0;
+}
+
+static void s_str(const rb_json_t *o, const char *key, char *out, size_t len)
+{
+    const char *v = rb_json_str(rb_json_get(o, key));
+    snprintf(out, len, "%s", v ? v : "");
+}
+
+static rb_node_status_t s_status(const char *s)
+{
+    static const rb_node_status_t all[] = {RB_NODE_OK, RB_NODE_FAILED, RB_NODE_LOST,
+                                           RB_NODE_REFUSED, RB_NODE_MISSING};
+    for (size_t i = 0; s && i < sizeof all / sizeof all[0]; i++)
+        if (!strcmp(s, rb_node_status_name(all[i])))
+            return all[i];
+    return RB_NODE_MISSING;
+}
+
+/* "lat_hist" back into a histogram; an empty or missing one stays empty. */
+static int s_hist(const rb_json_t *o, rb_hist_t *h)
+{
+    rb_hist_init(h);
+    const rb_json_t *j = rb_json_get(o, "lat_hist");
+    if (!j || !s_u64(j, "count"))
+        return 0;
+    const rb_json_t *b = rb_json_get(j, "buckets");
+    uint64_t total = 0;
+    for (size_t i = 0; i < rb_json_len(b); i++) {
+        const rb_json_t *pair = rb_json_at(b, i);
+        double idx = rb_json_num(rb_json_at(pair, 0), -1);
+        double cnt = rb_json_num(rb_json_at(pair, 1), -1);
+        if (idx < 0 || idx >= RB_HIST_NBUCKETS || cnt < 0)
+            return -EINVAL;
+        h->b[(unsigned)idx] = (uint64_t)cnt;
+        total += (uint64_t)cnt;
+    }
+    h->count = s_u64(j, "count");
+    h->sum = s_u64(j, "sum");
+    h->min = s_u64(j, "min");
+    h->max = s_u64(j, "max");
+    return total == h->count ? 0 : -EINVAL;
+}
+
+static void s_group(const rb_json_t *o, rb_agg_group_t *g)
+{
+    s_str(o, "name", g->name, sizeof g->name);
+    g->nodes = (uint32_t)s_u64(o, "nodes");
+    g->bytes = s_u64(o, "bytes");
+    g->ops = s_u64(o, "ops");
+    g->window_s = s_num(o, "window_s");
+    g->aggregate_bw = s_num(o, "aggregate_bw");
+    g->iops = s_num(o, "iops");
+    const rb_json_t *bw = rb_json_get(o, "node_bw");
+    g->node_bw_median = s_num(bw, "median");
+    g->node_bw_min = s_num(bw, "min");
+    g->node_bw_max = s_num(bw, "max");
+}
+
+static int s_index_of_node(const rb_phase_agg_t *a, const char *name)
+{
+    for (uint32_t i = 0; name && i < a->nnodes; i++)
+        if (!strcmp(a->nodes[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+static int s_index_of_job(const rb_phase_agg_t *a, const char *name)
+{
+    for (uint32_t i = 0; name && i < a->njobs; i++)
+        if (!strcmp(a->jobs[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+/* One phase object of summary.json into a. -EINVAL/-ENOMEM. */
+static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
+{
+    memset(a, 0, sizeof *a);
+    s_str(o, "name", a->name, sizeof a->name);
+    a->rw = rb_rw_parse(rb_json_str(rb_json_get(o, "rw")));
+    a->bs = s_u64(o, "bs");
+    a->direct = rb_json_bool(rb_json_get(o, "direct"), 0);
+    a->partial = rb_json_bool(rb_json_get(o, "partial"), 0);
+    a->from_samples = rb_json_bool(rb_json_get(o, "from_samples"), 0);
+    a->nworkers = (uint32_t)s_u64(o, "workers");
+    a->bytes = s_u64(o, "bytes");
+    a->ops = s_u64(o, "ops");
+    a->errors = s_u64(o, "errors");
+    a->read_bytes = s_u64(o, "read_bytes");
+    a->read_ops = s_u64(o, "read_ops");
+    a->verify_errors = s_u64(o, "verify_errors");
+    const rb_json_t *fe = rb_json_get(o, "first_error");
+    if (rb_json_type(fe) == RB_JSON_OBJ) {
+        s_str(fe, "node", a->error_node, sizeof a->error_node);
+        s_str(fe, "path", a->error_path, sizeof a->error_path);
+        s_str(fe, "message", a->error, sizeof a->error);
+        a->error_offset = s_u64(fe, "offset");
+        a->error_code = -(int32_t)s_u64(fe, "errno");
+        if (!a->error_code)
+            a->error_code = -EIO;
+    }
+    a->window_s = s_num(o, "window_s");
+    a->aggregate_bw = s_num(o, "aggregate_bw");
+    a->sum_of_rates_bw = s_num(o, "sum_of_rates_bw");
+    a->stonewall_bw = s_num(o, "stonewall_bw");
+    a->stonewall_s = s_num(o, "stonewall_s");
+    a->iops = s_num(o, "iops");
+    a->start_skew_s = s_num(o, "start_skew_s");
+    const rb_json_t *wb = rb_json_get(o, "worker_bw");
+    a->worker_bw_min = s_num(wb, "min");
+    a->worker_bw_avg = s_num(wb, "avg");
+    a->worker_bw_max = s_num(wb, "max");
+    const rb_json_t *sw = rb_json_get(o, "stonewall_time");
+    if (rb_json_type(sw) == RB_JSON_OBJ) {
+        a->sw_limit_ns = (uint64_t)llround(s_num(sw, "limit_s") * 1e9);
+        a->wearout = rb_json_bool(rb_json_get(sw, "wearout"), 0);
+        a->sw_stopped = (uint32_t)s_u64(sw, "stopped_workers");
+        a->sw_bytes = s_u64(sw, "bytes");
+        a->sw_ops = s_u64(sw, "ops");
+        a->sw_s = s_num(sw, "seconds");
+        a->sw_bw = s_num(sw, "bw");
+        a->sw_ops_min = s_u64(rb_json_get(sw, "worker_ops"), "min");
+        a->sw_ops_max = s_u64(rb_json_get(sw, "worker_ops"), "max");
+    }
+    a->cache_influenced = rb_json_bool(rb_json_get(o, "cache_influenced"), 0);
+    const rb_json_t *c = rb_json_get(o, "cache");
+    a->buffered_set = s_u64(c, "buffered_bytes_per_node");
+    a->ram_min = s_u64(c, "node_ram_min");
+    a->caches_dropped = (uint32_t)s_u64(c, "dropped_nodes");
+    a->drop_failed = (uint32_t)s_u64(c, "drop_failed_nodes");
+    a->drop_status = -(int32_t)s_u64(c, "drop_errno");
+    if (s_hist(o, &a->hist) < 0)
+        return -EINVAL;
+
+    const rb_json_t *nodes = rb_json_get(o, "nodes"), *jobs = rb_json_get(o, "job_stats");
+    const rb_json_t *rows = rb_json_get(o, "per_worker"), *racks = rb_json_get(o, "racks");
+    a->nnodes = (uint32_t)rb_json_len(nodes);
+    a->njobs = (uint32_t)rb_json_len(jobs);
+    a->nracks = (uint32_t)rb_json_len(racks);
+    a->nodes = calloc(a->nnodes ? a->nnodes : 1, sizeof *a->nodes);
+    a->jobs = calloc(a->njobs ? a->njobs : 1, sizeof *a->jobs);
+    a->racks = calloc(a->nracks ? a->nracks : 1, sizeof *a->racks);
+    a->rows = calloc(rb_json_len(rows) ? rb_json_len(rows) : 1, sizeof *a->rows);
+    if (!a->nodes || !a->jobs || !a->racks || !a->rows)
+        return -ENOMEM;
+    for (uint32_t i = 0; i < a->nnodes; i++) {
+        const rb_json_t *n = rb_json_at(nodes, i);
+        rb_agg_node_t *an = &a->nodes[i];
+        s_str(n, "name", an->name, sizeof an->name);
+        s_str(n, "rack", an->rack, sizeof an->rack);
+        an->status = s_status(rb_json_str(rb_json_get(n, "status")));
+        s_str(n, "error", an->error, sizeof an->error);
+        an->workers = (uint32_t)s_u64(n, "workers");
+        an->bytes = s_u64(n, "bytes");
+        an->ops = s_u64(n, "ops");
+        an->errors = s_u64(n, "errors");
+        an->window_s = s_num(n, "window_s");
+        an->bw = s_num(n, "bw");
+        an->iops = s_num(n, "iops");
+    }
+    for (uint32_t j = 0; j < a->njobs; j++) {
+        const rb_json_t *jo = rb_json_at(jobs, j);
+        rb_agg_job_t *aj = &a->jobs[j];
+        s_str(jo, "name", aj->name, sizeof aj->name);
+        aj->rw = rb_rw_parse(rb_json_str(rb_json_get(jo, "rw")));
+        s_str(jo, "ioengine", aj->ioengine, sizeof aj->ioengine);
+        aj->iodepth = (uint32_t)s_u64(jo, "iodepth");
+        aj->bs = s_u64(jo, "bs");
+        aj->workers = (uint32_t)s_u64(jo, "workers");
+        aj->bytes = s_u64(jo, "bytes");
+        aj->ops = s_u64(jo, "ops");
+        aj->read_bytes = s_u64(jo, "read_bytes");
+        aj->read_ops = s_u64(jo, "read_ops");
+        aj->errors = s_u64(jo, "errors");
+        aj->verify_errors = s_u64(jo, "verify_errors");
+        aj->window_s = s_num(jo, "window_s");
+        aj->bw = s_num(jo, "bw");
+        aj->iops = s_num(jo, "iops");
+        aj->hist = malloc(sizeof *aj->hist);
+        if (!aj->hist)
+            return -ENOMEM;
+        if (s_hist(jo, aj->hist) < 0)
+            return -EINVAL;
+    }
+    for (size_t i = 0; i < rb_json_len(rows); i++) {
+        const rb_json_t *r = rb_json_at(rows, i);
+        int n = s_index_of_node(a, rb_json_str(rb_json_get(r, "node")));
+        int j = s_index_of_job(a, rb_json_str(rb_json_get(r, "job")));
+        if (n < 0 || j < 0)
+            return -EINVAL;
+        rb_agg_worker_t *row = &a->rows[a->nrows++];
+        row->node = (uint32_t)n;
+        row->job = (uint32_t)j;
+        row->worker = (uint32_t)s_u64(r, "worker");
+        row->bytes = s_u64(r, "bytes");
+        row->ops = s_u64(r, "ops");
+        row->errors = s_u64(r, "errors");
+        row->start_s = s_num(r, "start_s");
+        row->time_s = s_num(r, "time_s");
+        row->bw = s_num(r, "bw");
+    }
+    for (uint32_t k = 0; k < a->nracks; k++)
+        s_group(rb_json_at(racks, k), &a->racks[k]);
+    s_group(rb_json_get(o, "cluster"), &a->cluster);
+    const rb_json_t *st = rb_json_get(o, "steady");
+    if (rb_json_type(st) == RB_JSON_OBJ) {
+        a->steady.intervals = (uint32_t)s_u64(st, "intervals");
+        a->steady.interval_s = s_num(st, "interval_s");
+        a->steady.median_bw = s_num(st, "median_bw");
+        a->steady.min_bw = s_num(st, "min_bw");
+        a->steady.peak_bw = s_num(st, "peak_bw");
+        a->steady.sustained_s = s_num(st, "sustained_s");
+    }
+    return 0;
+}
+
+static uint64_t s_wall_ns(const char *iso)
+{
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    if (!iso || !strptime(iso, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        return 0;
+    return (uint64_t)timegm(&tm) * 1000000000ULL;
+}
+
+/* ---- samples.csv ---- */
+
+typedef struct s_row {
+    double t_s, interval_s;
+    char phase[RB_NAME_MAX], node[RB_NAME_MAX], rack[RB_NAME_MAX], job[RB_NAME_MAX];
+    double bytes, ops, errors;
+} s_row_t;
+
+/* Splits one samples.csv line. 1 for a row, 0 for the header or a torn line. */
+static int s_parse_row(char *line, s_row_t *r)
+{
+    char *f[14];
+    int n = 0;
+    for (char *p = line; n < 14; n++) {
+        f[n] = p;
+        char *c = strchr(p, ',');
+        if (!c) {
+            n++;
+            break;
+        }
+        *c = '\0';
+        p = c + 1;
+    }
+    if (n < 9 || !strcmp(f[0], "t_s"))
+        return 0;
+    char *end;
+    r->t_s = strtod(f[0], &end);
+    if (end == f[0])
+        return 0;
+    snprintf(r->phase, sizeof r->phase, "%s", f[1]);
+    snprintf(r->node, sizeof r->node, "%s", f[2]);
+    snprintf(r->rack, sizeof r->rack, "%s", f[3]);
+    snprintf(r->job, sizeof r->job, "%s", f[4]);
+    r->interval_s = strtod(f[5], NULL);
+    r->bytes = strtod(f[6], NULL);
+    r->ops = strtod(f[7], NULL);
+    r->errors = strtod(f[8], NULL);
+    return 1;
+}
+
+static FILE *s_open_samples(const char *dir)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/samples.csv", dir);
+    return fopen(path, "re");
+}
+
+int rb_samples_series(const char *dir, const char *phase, double interval_s, double **bytes,
+                      double **ops, double **secs, uint32_t *n)
+{
+    *bytes = *ops = *secs = NULL;
+    *n = 0;
+    FILE *f = s_open_samples(dir);
+    if (!f)
+        return -errno;
+    char line[S_MAX_SAMPLE_LINE];
+    uint32_t cap = 0;
+    s_row_t r;
+    int rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!s_parse_row(line, &r) || strcmp(r.phase, phase) != 0 || interval_s <= 0)
+            continue;
+        double start = r.t_s - r.interval_s;
+        long k = lround((start > 0 ? start : 0) / interval_s);
+        if (k < 0 || k >= (1L << 24))
+            continue;
+        if ((uint32_t)k >= cap) {
+            uint32_t nc = cap ? cap : 64;
+            while (nc <= (uint32_t)k)
+                nc *= 2;
+            double *b = realloc(*bytes, nc * sizeof *b),
+                   *o = b ? realloc(*ops, nc * sizeof *o) : NULL;
+            if (b)
+                *bytes = b;
+            if (o)
+                *ops = o;
+            double *t = o ? realloc(*secs, nc * sizeof *t) : NULL;
+            if (!t) {
+                rc = -ENOMEM;
+                break;
+            }
+            *secs = t;
+            memset(*bytes + cap, 0, (nc - cap) * sizeof **bytes);
+            memset(*ops + cap, 0, (nc - cap) * sizeof **ops);
+            memset(*secs + cap, 0, (nc - cap) * sizeof **secs);
+            cap = nc;
+        }
+        (*bytes)[k] += r.bytes;
+        (*ops)[k] += r.ops;
+        if (r.interval_s > (*secs)[k])
+            (*secs)[k] = r.interval_s;
+        if ((uint32_t)k + 1 > *n)
+            *n = (uint32_t)k + 1;
+    }
+    fclose(f);
+    if (rc < 0) {
+        free(*bytes);
+        free(*ops);
+        free(*secs);
+        *bytes = *ops = *secs = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+/* What the samples of one node and job add up to. */
+typedef struct s_acc {
+    char node[RB_NAME_MAX], rack[RB_NAME_MAX];
+    uint32_t job;
+    double first, last, bytes, ops, errors;
+} s_acc_t;
+
+static int s_cmp_acc(const void *a, const void *b)
+{
+    const s_acc_t *x = a, *y = b;
+    int c = strcmp(x->node, y->node);
+    return c ? c : (x->job > y->job) - (x->job < y->job);
+}
+
+/* The phase that was running when the run was cut off, from its samples:
+ * per node and job what the samples add up to, over the time they cover.
+ * Latency and per-worker figures are not in samples: they stay empty. */
+static int s_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, double interval_s,
+                                rb_phase_agg_t *out)
+{
+    FILE *f = s_open_samples(dir);
+    if (!f)
+        return -ENOENT;
+    char line[S_MAX_SAMPLE_LINE];
+    s_row_t r;
+    uint32_t n = 0, cap = 16;
+    s_acc_t *acc = calloc(cap, sizeof *acc);
+    int rc = acc ? 0 : -ENOMEM;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!s_parse_row(line, &r) || strcmp(r.phase, spec->name) != 0)
+            continue;
+        uint32_t j = 0;
+        while (j < spec->njobs && strcmp(spec->jobs[j].name, r.job) != 0)
+            j++;
+        if (j == spec->njobs)
+            continue;
+        uint32_t i = 0;
+        while (i < n && (strcmp(acc[i].node, r.node) != 0 || acc[i].job != j))
+            i++;
+        if (i == n) {
+            if (n == cap) {
+                s_acc_t *na = realloc(acc, 2 * cap * sizeof *acc);
+                if (!na) {
+                    rc = -ENOMEM;
+                    break;
+                }
+                acc = na;
+                cap *= 2;
+            }
+            memset(&acc[n], 0, sizeof acc[n]);
+            snprintf(acc[n].node, sizeof acc[n].node, "%s", r.node);
+            snprintf(acc[n].rack, sizeof acc[n].rack, "%s", r.rack);
+            acc[n].job = j;
+            acc[n].first = r.t_s - r.interval_s;
+            n++;
+        }
+        if (r.t_s - r.interval_s < acc[i].first)
+            acc[i].first = r.t_s - r.interval_s;
+        if (r.t_s > acc[i].last)
+            acc[i].last = r.t_s;
+        acc[i].bytes += r.bytes;
+        acc[i].ops += r.ops;
+        acc[i].errors += r.errors;
+    }
+    fclose(f);
+    if (rc < 0 || n == 0) {
+        free(acc);
+        return rc < 0 ? rc : -ENOENT;
+    }
+    /* one DONE per node, one "worker" per job: what the aggregator takes;
+     * sorted by node, each node's entries are next to each other */
+    qsort(acc, n, sizeof *acc, s_cmp_acc);
+    rb_agg_input_t *in = calloc(n, sizeof *in);
+    rb_msg_done_t *done = calloc(n, sizeof *done);
+    rb_worker_stat_t *ws = calloc(n, sizeof *ws);
+    uint32_t nn = 0;
+    if (!in || !done || !ws)
+        rc = -ENOMEM;
+    for (uint32_t i = 0; rc == 0 && i < n; i++) {
+        if (nn == 0 || strcmp(in[nn - 1].name, acc[i].node) != 0) {
+            in[nn] = (rb_agg_input_t){.name = acc[i].node, .rack = acc[i].rack, .done = &done[nn]};
+            done[nn].workers = &ws[i];
+            nn++;
+        }
+        rb_worker_stat_t *w = &ws[i];
+        done[nn - 1].nworkers++;
+        /* times in ns on a clock starting 1 s before GO: 0 means "never started" */
+        *w = (rb_worker_stat_t){.job = acc[i].job,
+                                .t_start_ns = (uint64_t)llround((acc[i].first + 1) * 1e9),
+                                .t_end_ns = (uint64_t)llround((acc[i].last + 1) * 1e9),
+                                .bytes = (uint64_t)acc[i].bytes,
+                                .ops = (uint64_t)acc[i].ops,
+                                .errors = (uint64_t)acc[i].errors};
+    }
+    if (rc == 0)
+        rc = rb_aggregate_phase(spec, in, nn, out);
+    if (rc == 0) {
+        out->partial = 1;
+        out->from_samples = 1;
+        out->nrows = 0; /* per worker figures are not in the samples */
+        double *b = NULL, *o = NULL, *t = NULL;
+        uint32_t m = 0;
+        if (rb_samples_series(dir, spec->name, interval_s, &b, &o, &t, &m) == 0)
+            rb_aggregate_steady(out, b, t, m, interval_s, 0);
+        free(b);
+        free(o);
+        free(t);
+    }
+    free(in);
+    free(done);
+    free(ws);
+    free(acc);
+    return rc;
+}
+
+/* ---- the folder ---- */
+
+void rb_run_unload(rb_loaded_run_t *out)
+{
+    for (uint32_t p = 0; out->phases && p < out->res.nphases; p++)
+        rb_phase_agg_fini(&out->phases[p]);
+    free(out->phases);
+    free(out->nodes);
+    rb_accept_result_fini(&out->acc);
+    rb_plan_destroy(&out->plan);
+    memset(out, 0, sizeof *out);
+}
+
+static int s_fail(rb_loaded_run_t *out, rb_err_t *err, int code, const char *fmt, const char *a,
+                  const char *b)
+{
+    rb_err_set(err, code, fmt, a, b);
+    rb_run_unload(out);
+    return code;
+}
+
+int rb_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
+{
+    char path[PATH_MAX + 32];
+    memset(out, 0, sizeof *out);
+    snprintf(out->dir, sizeof out->dir, "%s", dir);
+    snprintf(path, sizeof path, "%s/plan.ini", dir);
+    int rc = rb_plan_load(path, &out->plan, err);
+    if (rc < 0) {
+        rb_run_unload(out);
+        return rc;
+    }
+    const rb_plan_t *pl = out->plan;
+    rb_run_result_t *res = &out->res;
+    res->plan_source = pl->source;
+    res->specs = pl->phases;
+    out->phases = calloc(pl->nphases ? pl->nphases : 1, sizeof *out->phases);
+    if (!out->phases)
+        return s_fail(out, err, -ENOMEM, "%s: out of memory%s", dir, "");
+    res->phases = out->phases;
+
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    rb_err_t jerr;
+    rb_err_clear(&jerr);
+    rb_json_t *j = rb_json_load(path, &jerr);
+    if (!j && jerr.code != -ENOENT)
+        return s_fail(out, err, jerr.code ? jerr.code : -EINVAL, "%s: %s", path, jerr.msg);
+    char schema[RB_NAME_MAX] = "(none)";
+    if (j && rb_json_str(rb_json_get(j, "schema")))
+        s_str(j, "schema", schema, sizeof schema);
+    if (j && strcmp(schema, RB_SUMMARY_SCHEMA) != 0) {
+        rb_json_free(&j);
+        return s_fail(out, err, -EPROTO, "%s: schema %s, this rackbench reads " RB_SUMMARY_SCHEMA,
+                      path, schema);
+    }
+    if (j) {
+        s_str(j, "run_id", res->run_id, sizeof res->run_id);
+        s_str(j, "plan", out->source, sizeof out->source);
+        if (out->source[0])
+            res->plan_source = out->source;
+        res->started_wall_ns = s_wall_ns(rb_json_str(rb_json_get(j, "started")));
+        res->duration_s = s_num(j, "duration_s");
+        const char *st = rb_json_str(rb_json_get(j, "status"));
+        res->running = st && !strcmp(st, "running");
+        res->status = st && !strcmp(st, "failed");
+        s_str(j, "error", res->error, sizeof res->error);
+        const rb_json_t *nodes = rb_json_get(j, "nodes");
+        res->nnodes = (uint32_t)rb_json_len(nodes);
+        out->nodes = calloc(res->nnodes ? res->nnodes : 1, sizeof *out->nodes);
+        if (!out->nodes) {
+            rb_json_free(&j);
+            return s_fail(out, err, -ENOMEM, "%s: out of memory%s", dir, "");
+        }
+        res->nodes = out->nodes;
+        for (uint32_t i = 0; i < res->nnodes; i++) {
+            const rb_json_t *n = rb_json_at(nodes, i);
+            rb_report_node_t *o = &out->nodes[i];
+            s_str(n, "name", o->name, sizeof o->name);
+            s_str(n, "rack", o->rack, sizeof o->rack);
+            s_str(n, "hostname", o->hostname, sizeof o->hostname);
+            s_str(n, "version", o->version, sizeof o->version);
+            o->status = s_status(rb_json_str(rb_json_get(n, "status")));
+            s_str(n, "error", o->error, sizeof o->error);
+            o->cores = (uint32_t)s_u64(n, "cores");
+            o->ram_bytes = s_u64(n, "ram_bytes");
+            o->clock_offset_ns = (int64_t)llround(s_num(n, "clock_offset_s") * 1e9);
+            o->clock_rtt_ns = (uint64_t)llround(s_num(n, "clock_rtt_s") * 1e9);
+            o->removed_files = s_u64(n, "removed_files");
+        }
+        const rb_json_t *phases = rb_json_get(j, "phases");
+        if (rb_json_len(phases) > pl->nphases) {
+            rb_json_free(&j);
+            return s_fail(out, err, -EINVAL, "%s: more phases than %s has", path, "plan.ini");
+        }
+        for (uint32_t p = 0; p < rb_json_len(phases); p++) {
+            res->nphases = p + 1;
+            rc = s_phase(rb_json_at(phases, p), &out->phases[p]);
+            if (rc == 0 && strcmp(out->phases[p].name, pl->phases[p].name) != 0)
+                rc = -EINVAL;
+            if (rc < 0) {
+                char what[64];
+                snprintf(what, sizeof what, "phase %u ('%.32s')", p + 1, out->phases[p].name);
+                rb_json_free(&j);
+                return s_fail(out, err, rc, "%s: %s does not fit plan.ini, or is damaged", path,
+                              what);
+            }
+        }
+        rb_json_free(&j);
+    } else {
+        /* cut off before the first phase ended: nothing but the samples */
+        res->running = 1;
+        const char *slash = strrchr(dir, '/');
+        snprintf(res->run_id, sizeof res->run_id, "%s", slash ? slash + 1 : dir);
+    }
+    /* the phase in progress when the run was cut off, from its samples */
+    if (res->running && res->nphases < pl->nphases &&
+        s_phase_from_samples(dir, &pl->phases[res->nphases], (double)pl->interval_ns / 1e9,
+                             &out->phases[res->nphases]) == 0) {
+        res->nphases++;
+        out->from_samples = 1;
+    }
+    if (pl->accept) {
+        if (rb_accept_eval(pl->accept, pl->phases, pl->nphases, out->phases, res->nphases,
+                           &out->acc) < 0)
+            return s_fail(out, err, -ENOMEM, "%s: out of memory%s", dir, "");
+        res->accept = &out->acc;
+    }
+    return 0;
+}

@@ -1,0 +1,45 @@
+/* A run folder read back, for `rackbench report` and `rackbench compare`:
+ * plan.ini, summary.json (every figure, histograms included, so that the
+ * reports render exactly as the run wrote them) and, for a run that was cut
+ * off, samples.csv, from which the phase in progress is rebuilt as far as
+ * its samples go. */
+#ifndef RB_RESULT_H
+#define RB_RESULT_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "rb_accept.h"
+#include "rb_err.h"
+#include "rb_plan.h"
+#include "rb_report.h"
+
+typedef struct rb_loaded_run {
+    rb_run_result_t res;     /* what the renderers take; points into the members below */
+    char dir[PATH_MAX];      /* the run folder */
+    char source[PATH_MAX];   /* the plan as the run named it */
+    rb_plan_t *plan;         /* plan.ini, parsed (owned) */
+    rb_report_node_t *nodes; /* res.nnodes entries (owned) */
+    rb_phase_agg_t *phases;  /* res.nphases entries (owned) */
+    rb_accept_result_t acc;  /* the plan's checks judged anew (when it has any) */
+    uint32_t from_samples;   /* phases rebuilt from samples.csv (0 or 1) */
+} rb_loaded_run_t;
+
+/* Reads the run folder dir into out (the caller's, released with
+ * rb_run_unload). A folder without summary.json (a run killed before its
+ * first phase ended) or with one that says "running" is read as far as it
+ * goes and flagged partial. Returns 0, or -errno with err naming the file
+ * and what is wrong. */
+int rb_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err);
+
+/* Frees what out holds; safe twice. */
+void rb_run_unload(rb_loaded_run_t *out);
+
+/* Per sample interval of phase `phase` in dir/samples.csv: the cluster's
+ * bytes and ops (all nodes and jobs) and the interval's length. *n gets the
+ * number of intervals; the arrays (caller frees) are NULL when there are
+ * none. 0 or -errno (-ENOENT without samples.csv). */
+int rb_samples_series(const char *dir, const char *phase, double interval_s, double **bytes,
+                      double **ops, double **secs, uint32_t *n);
+
+#endif

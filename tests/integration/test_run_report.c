@@ -1,0 +1,189 @@
+/* `rackbench report` on real run folders: a finished run renders exactly as
+ * the run wrote it (summary.json and report.txt byte for byte, with its exit
+ * code), a run whose coordinator was killed mid-phase renders what it got and
+ * says partial, and a folder that cannot be read is refused, named. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "it_util.h"
+#include "rb_json.h"
+
+typedef struct paths {
+    char dir[4096], plan[4200], runs[4200], out[4200], err[4200], folder[4200], rep[4200];
+} paths_t;
+
+static void s_paths(paths_t *p, const char *name)
+{
+    snprintf(p->dir, sizeof p->dir, "%s", it_scratch(name));
+    snprintf(p->plan, sizeof p->plan, "%s/plan.ini", p->dir);
+    snprintf(p->runs, sizeof p->runs, "%s/runs", p->dir);
+    snprintf(p->out, sizeof p->out, "%s/stdout", p->dir);
+    snprintf(p->err, sizeof p->err, "%s/stderr", p->dir);
+    snprintf(p->rep, sizeof p->rep, "%s/report.out", p->dir);
+}
+
+/* 1 when the two files hold the same bytes. */
+static int s_same(const char *a, const char *b)
+{
+    char *x = it_read(a), *y = it_read(b);
+    int same = x && y && !strcmp(x, y);
+    if (!same)
+        fprintf(stderr, "%s and %s differ\n", a, b);
+    free(x);
+    free(y);
+    return same;
+}
+
+static void test_report_finished_run(void **state)
+{
+    (void)state;
+    paths_t p;
+    char text[4096], path[4400];
+    s_paths(&p, "report-done");
+    snprintf(text, sizeof text,
+             "[global]\ndirectory=%s/data\nbs=64k\nsize=4m\ndirect=1\nnumjobs=2\n"
+             "sample_interval=100ms\n"
+             "[w]\nrw=write\n"
+             "[r]\nstonewall\nrw=read\nread_from=neighbour\n"
+             "[acceptance]\nmax_errors=0\nmin_nodes=2\n"
+             "[acceptance impossible]\nphases=r\nmin_aggregate_bw=1000T\n",
+             p.dir);
+    it_write(p.plan, text);
+    int code = it_sh(p.out, p.err, "'%s' run --local 2 --quiet --out '%s' '%s'",
+                     it_bin("rackbench"), p.runs, p.plan);
+    assert_int_equal(code, 1); /* the impossible check fails */
+    rb_json_t *j = it_summary(p.runs, p.folder, sizeof p.folder);
+    assert_non_null(j);
+    rb_json_free(&j);
+    /* the same bytes as the run wrote, and the same verdict */
+    assert_int_equal(
+        it_sh(p.rep, p.err, "'%s' report '%s' --format json", it_bin("rackbench"), p.folder), 1);
+    snprintf(path, sizeof path, "%s/summary.json", p.folder);
+    assert_true(s_same(p.rep, path));
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' report '%s'", it_bin("rackbench"), p.folder), 1);
+    snprintf(path, sizeof path, "%s/report.txt", p.folder);
+    assert_true(s_same(p.rep, path));
+    /* csv: a row per node, rack and the cluster of each phase */
+    assert_int_equal(
+        it_sh(p.rep, p.err, "'%s' report '%s' --format csv", it_bin("rackbench"), p.folder), 1);
+    char *csv = it_read(p.rep);
+    assert_non_null(strstr(csv, "phase,scope,name,rack,status,nodes,bytes"));
+    assert_non_null(strstr(csv, "\nr,node,local-2,local,ok,1,"));
+    assert_non_null(strstr(csv, "\nr,cluster,cluster,,,2,"));
+    free(csv);
+    it_rmtree(p.dir);
+}
+
+/* The coordinator is killed in the second phase: report renders the first
+ * phase from summary.json, the second from its samples, and says partial. */
+static void test_report_killed_run(void **state)
+{
+    (void)state;
+    paths_t p;
+    char text[4096], samples[4400];
+    s_paths(&p, "report-killed");
+    snprintf(text, sizeof text,
+             "[global]\ndirectory=%s/data\nbs=64k\nsize=4m\ndirect=1\nnumjobs=2\n"
+             "sample_interval=100ms\n"
+             "[w]\nrw=write\n"
+             "[long]\nstonewall\nrw=read\ntime_based\nruntime=60s\nrate=4m\n",
+             p.dir);
+    it_write(p.plan, text);
+    int pid = it_sh_bg(p.out, p.err, "'%s' run --local 2 --quiet --out '%s' '%s'",
+                       it_bin("rackbench"), p.runs, p.plan);
+    /* wait for the second phase's samples */
+    int long_rows = 0;
+    for (int i = 0; i < 200 && long_rows < 10; i++) {
+        usleep(50000);
+        if (it_run_folder(p.runs, p.folder, sizeof p.folder) < 0)
+            continue;
+        snprintf(samples, sizeof samples, "%s/samples.csv", p.folder);
+        char *t = it_read(samples);
+        long_rows = 0;
+        for (const char *c = t; c && (c = strstr(c, ",long,")); c++)
+            long_rows++;
+        free(t);
+    }
+    assert_true(long_rows >= 10);
+    assert_int_equal(it_kill_matching(SIGKILL, "rackbench", " run ", p.plan, NULL), 1);
+    assert_int_equal(it_wait(pid), 128 + SIGKILL);
+    it_kill_matching(SIGKILL, "rackbench-agent", p.dir, NULL); /* not to wait for them */
+
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' report '%s'", it_bin("rackbench"), p.folder), 3);
+    char *o = it_read(p.rep), *e = it_read(p.err);
+    assert_non_null(strstr(o, "DID NOT FINISH (partial)"));
+    assert_non_null(strstr(o, "phase 1/2  w"));
+    assert_non_null(strstr(o, "phase 2/2  long"));
+    assert_non_null(strstr(o, "PARTIAL"));
+    assert_non_null(strstr(o, "REBUILT FROM SAMPLES"));
+    assert_non_null(strstr(e, "the run did not finish; 2 phases reported"));
+    free(o);
+    free(e);
+    assert_int_equal(
+        it_sh(p.rep, p.err, "'%s' report '%s' --format json", it_bin("rackbench"), p.folder), 3);
+    char *js = it_read(p.rep);
+    rb_err_t err;
+    rb_err_clear(&err);
+    rb_json_t *j = rb_json_parse(js, strlen(js), &err);
+    assert_non_null(j);
+    assert_string_equal(rb_json_str(rb_json_get(j, "status")), "running");
+    assert_true(rb_json_bool(rb_json_path(j, "phases.1.from_samples"), 0));
+    assert_true(rb_json_bool(rb_json_path(j, "phases.1.partial"), 0));
+    assert_false(rb_json_bool(rb_json_path(j, "phases.0.from_samples"), 1));
+    /* what the samples add up to: at 4 MiB/s a worker, some of it */
+    double bytes = rb_json_num(rb_json_path(j, "phases.1.bytes"), 0);
+    assert_true(bytes > 0 && bytes < 60.0 * 4 * 4 * (1 << 20));
+    assert_int_equal(rb_json_num(rb_json_path(j, "phases.1.cluster.nodes"), 0), 2);
+    rb_json_free(&j);
+    free(js);
+    it_rmtree(p.dir);
+}
+
+/* A folder that is not a run folder, and a summary.json that is damaged. */
+static void test_report_bad_folder(void **state)
+{
+    (void)state;
+    paths_t p;
+    char path[4400];
+    s_paths(&p, "report-bad");
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' report '%s'", it_bin("rackbench"), p.dir), 2);
+    char *e = it_read(p.err);
+    assert_non_null(strstr(e, "plan.ini"));
+    free(e);
+    snprintf(path, sizeof path, "%s/plan.ini", p.dir);
+    it_write(path, "[w]\nrw=write\nsize=1m\n");
+    snprintf(path, sizeof path, "%s/summary.json", p.dir);
+    it_write(path, "{\"schema\": \"rackbench.summary/1\", \"phases\": [{\"name\": \"x\"}]}");
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' report '%s'", it_bin("rackbench"), p.dir), 2);
+    e = it_read(p.err);
+    assert_non_null(strstr(e, "summary.json: phase 1 ('x') does not fit plan.ini"));
+    free(e);
+    it_write(path, "{\"schema\": \"rackbench.summary/9\"}");
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' report '%s'", it_bin("rackbench"), p.dir), 2);
+    e = it_read(p.err);
+    assert_non_null(strstr(e, "schema rackbench.summary/9, this rackbench reads"));
+    free(e);
+    assert_int_equal(
+        it_sh(p.rep, p.err, "'%s' report '%s' --format pdf", it_bin("rackbench"), p.dir), 2);
+    it_rmtree(p.dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_report_finished_run),
+        cmocka_unit_test(test_report_killed_run),
+        cmocka_unit_test(test_report_bad_folder),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
