@@ -9,6 +9,7 @@
 
 #include "rb_aggregate.h"
 #include "rb_cli.h"
+#include "rb_compare.h"
 #include "rb_log.h"
 #include "rb_plan.h"
 #include "rb_report.h"
@@ -23,6 +24,7 @@ static void s_usage(FILE *f)
             "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
             "       rackbench check PLAN [--ram SIZE]\n"
             "       rackbench report RUN_DIR [--format text|json|csv]\n"
+            "       rackbench compare RUN_A RUN_B [--format text|json]\n"
             "       rackbench version\n"
             "\n"
             "run options:\n"
@@ -331,6 +333,45 @@ static int s_report(int argc, char **argv)
     return code;
 }
 
+/* rackbench compare RUN_A RUN_B: 0, or 2 for a bad call or folder. */
+static int s_compare(int argc, char **argv)
+{
+    const char *dirs[2] = {NULL, NULL}, *format = "text";
+    int nd = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--format") && i + 1 < argc)
+            format = argv[++i];
+        else if (argv[i][0] != '-' && nd < 2)
+            dirs[nd++] = argv[i];
+        else {
+            fprintf(stderr,
+                    "rackbench compare: unexpected '%s' (usage: rackbench compare RUN_A "
+                    "RUN_B [--format text|json])\n",
+                    argv[i]);
+            return 2;
+        }
+    }
+    if (nd != 2 || (strcmp(format, "text") && strcmp(format, "json"))) {
+        fprintf(stderr, "rackbench compare: expected two run folders and --format text or json\n");
+        return 2;
+    }
+    rb_loaded_run_t runs[2];
+    rb_err_t err;
+    for (int i = 0; i < 2; i++) {
+        rb_err_clear(&err);
+        if (rb_run_load(dirs[i], &runs[i], &err) < 0) {
+            fprintf(stderr, "rackbench compare: %s\n", err.msg);
+            if (i)
+                rb_run_unload(&runs[0]);
+            return 2;
+        }
+    }
+    int rc = rb_compare(&runs[0], &runs[1], !strcmp(format, "json"), stdout);
+    rb_run_unload(&runs[0]);
+    rb_run_unload(&runs[1]);
+    return rc < 0 ? 3 : 0;
+}
+
 int rb_cli_main(int argc, char **argv)
 {
     rb_log_set_ident("rackbench");
@@ -345,6 +386,8 @@ int rb_cli_main(int argc, char **argv)
         return s_check(argc - 1, argv + 1);
     if (strcmp(cmd, "report") == 0)
         return s_report(argc - 1, argv + 1);
+    if (strcmp(cmd, "compare") == 0)
+        return s_compare(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("rackbench %s\n", RB_VERSION);
         return 0;

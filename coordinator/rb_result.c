@@ -355,6 +355,60 @@ int rb_samples_series(const char *dir, const char *phase, double interval_s, dou
     return rc;
 }
 
+int rb_samples_values(const char *dir, const char *phase, const char *column, double **vals,
+                      uint32_t *n)
+{
+    *vals = NULL;
+    *n = 0;
+    FILE *f = s_open_samples(dir);
+    if (!f)
+        return -errno;
+    char line[S_MAX_SAMPLE_LINE];
+    int col = -1, rc = 0;
+    uint32_t cap = 0;
+    if (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        int i = 0;
+        for (char *t = strtok(line, ","); t; t = strtok(NULL, ","), i++)
+            if (!strcmp(t, column))
+                col = i;
+    }
+    while (col >= 0 && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char *fld[16];
+        int nf = 0;
+        for (char *p = line; nf < 16;) {
+            fld[nf++] = p;
+            char *c = strchr(p, ',');
+            if (!c)
+                break;
+            *c = '\0';
+            p = c + 1;
+        }
+        if (nf <= col || nf < 2 || strcmp(fld[1], phase) != 0)
+            continue;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 256;
+            double *v = realloc(*vals, cap * sizeof *v);
+            if (!v) {
+                rc = -ENOMEM;
+                break;
+            }
+            *vals = v;
+        }
+        (*vals)[(*n)++] = strtod(fld[col], NULL);
+    }
+    fclose(f);
+    if (col < 0)
+        rc = -ENOENT;
+    if (rc < 0) {
+        free(*vals);
+        *vals = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
 /* What the samples of one node and job add up to. */
 typedef struct s_acc {
     char node[RB_NAME_MAX], rack[RB_NAME_MAX];

@@ -42,4 +42,10 @@ void rb_run_unload(rb_loaded_run_t *out);
 int rb_samples_series(const char *dir, const char *phase, double interval_s, double **bytes,
                       double **ops, double **secs, uint32_t *n);
 
+/* Every value of column `column` (a samples.csv header name, such as
+ * "lat_p99_us") in the rows of phase `phase`. *vals (caller frees) is NULL
+ * when there are none. 0 or -errno (-ENOENT without samples.csv or column). */
+int rb_samples_values(const char *dir, const char *phase, const char *column, double **vals,
+                      uint32_t *n);
+
 #endif

@@ -149,6 +149,52 @@ static void test_report_killed_run(void **state)
     it_rmtree(p.dir);
 }
 
+/* Before and after: twice the rate is a significant change; a run against
+ * itself changes nothing. */
+static void test_compare(void **state)
+{
+    (void)state;
+    paths_t p;
+    char text[4096], runs2[4300], a[4200], b[4200];
+    s_paths(&p, "compare");
+    snprintf(runs2, sizeof runs2, "%s/runs2", p.dir);
+    const char *rates[] = {"8m", "16m"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(text, sizeof text,
+                 "[global]\ndirectory=%s/data\nbs=64k\nsize=1g\ndirect=1\n"
+                 "sample_interval=200ms\n"
+                 "[w]\nrw=write\ntime_based\nruntime=2s\nrate=%s\n",
+                 p.dir, rates[i]);
+        it_write(p.plan, text);
+        assert_int_equal(it_sh(p.out, p.err, "'%s' run --local 2 --quiet --out '%s' '%s'",
+                               it_bin("rackbench"), i ? runs2 : p.runs, p.plan),
+                         0);
+    }
+    assert_int_equal(it_run_folder(p.runs, a, sizeof a), 0);
+    assert_int_equal(it_run_folder(runs2, b, sizeof b), 0);
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' compare '%s' '%s'", it_bin("rackbench"), a, b), 0);
+    char *o = it_read(p.rep);
+    const char *line = strstr(o, "aggregate bandwidth");
+    assert_non_null(line);
+    assert_non_null(strstr(line, "+100"));
+    assert_non_null(strstr(line, "significant: better"));
+    free(o);
+    assert_int_equal(
+        it_sh(p.rep, p.err, "'%s' compare '%s' '%s' --format json", it_bin("rackbench"), a, a), 0);
+    o = it_read(p.rep);
+    rb_err_t err;
+    rb_err_clear(&err);
+    rb_json_t *j = rb_json_parse(o, strlen(o), &err);
+    assert_non_null(j);
+    assert_string_equal(rb_json_str(rb_json_path(j, "phases.0.figures.0.name")), "aggregate_bw");
+    assert_int_equal(rb_json_num(rb_json_path(j, "phases.0.figures.0.change"), -1), 0);
+    assert_string_equal(rb_json_str(rb_json_path(j, "phases.0.figures.0.verdict")), "within noise");
+    rb_json_free(&j);
+    free(o);
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' compare '%s'", it_bin("rackbench"), a), 2);
+    it_rmtree(p.dir);
+}
+
 /* A folder that is not a run folder, and a summary.json that is damaged. */
 static void test_report_bad_folder(void **state)
 {
@@ -184,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_report_finished_run),
         cmocka_unit_test(test_report_killed_run),
         cmocka_unit_test(test_report_bad_folder),
+        cmocka_unit_test(test_compare),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

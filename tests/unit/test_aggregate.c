@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "rb_aggregate.h"
+#include "rb_compare.h"
 #include "rb_fleet.h"
 
 #define MB  1000000ULL
@@ -275,6 +276,23 @@ static void test_steady(void **state)
     assert_float_equal(a.steady.peak_bw, 2.5e9, 1);
 }
 
+/* compare's noise: the interquartile range over the median of the
+ * per-interval values; too few values, or a median of 0, cannot tell. */
+static void test_spread(void **state)
+{
+    (void)state;
+    double v[] = {110, 90, 100, 100, 120, 80, 100, 5000, 100}; /* one burst */
+    /* sorted 80 90 100 100 100 100 110 120 5000: p25 100, median 100, p75 110 */
+    double s = rb_compare_spread(v, 9);
+    assert_float_equal(s, (110.0 - 100.0) / 100.0, 1e-9);
+    double few[] = {1, 2};
+    assert_true(rb_compare_spread(few, 2) < 0);
+    double zero[] = {0, 0, 0, 0};
+    assert_true(rb_compare_spread(zero, 4) < 0);
+    double flat[] = {5, 5, 5};
+    assert_float_equal(rb_compare_spread(flat, 3), 0, 0);
+}
+
 /* The clock offset comes from the probe with the smallest round trip. */
 static void test_clock_offset(void **state)
 {
@@ -303,10 +321,11 @@ static void test_clock_offset(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_definitions),    cmocka_unit_test(test_bytes_at),
-        cmocka_unit_test(test_partial),        cmocka_unit_test(test_clock_offset),
-        cmocka_unit_test(test_stonewall_time), cmocka_unit_test(test_rollups),
-        cmocka_unit_test(test_steady),         cmocka_unit_test(test_cache_influenced),
+        cmocka_unit_test(test_definitions),      cmocka_unit_test(test_bytes_at),
+        cmocka_unit_test(test_partial),          cmocka_unit_test(test_clock_offset),
+        cmocka_unit_test(test_stonewall_time),   cmocka_unit_test(test_rollups),
+        cmocka_unit_test(test_steady),           cmocka_unit_test(test_spread),
+        cmocka_unit_test(test_cache_influenced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
