@@ -60,8 +60,11 @@ typedef struct s_run {
     uint64_t live_bytes; /* bytes in samples since the last progress line */
     uint64_t live_ops;
     uint64_t next_live;
-    int failed;                                 /* the run failed */
-    char error[RB_REASON_MAX];                  /* why (first cause) */
+    uint64_t phase_bytes, phase_ops; /* in samples since GO */
+    uint32_t phase_nodes;            /* nodes sent GO for the current phase */
+    int tty;                         /* stderr is a terminal: one updating progress line */
+    int failed;                      /* the run failed */
+    char error[RB_REASON_MAX];       /* why (first cause) */
     char rejects[S_MAX_REJECTS][RB_REASON_MAX]; /* peers we turned away */
     uint32_t nrejects;
     rb_phase_agg_t *aggs; /* per phase that ran */
@@ -275,6 +278,10 @@ static void s_on_sample(s_run_t *r, rb_node_t *n, const rb_msg_sample_t *s)
                                ph->jobs[js->job].name, interval_s, js);
         r->live_bytes += js->bytes;
         r->live_ops += js->ops;
+        r->phase_bytes += js->bytes;
+        r->phase_ops += js->ops;
+        n->live_bytes += js->bytes;
+        n->live_seen = 1;
         s_series_add(r, s->seq, (double)js->bytes, interval_s);
     }
     if (r->samples)
@@ -800,17 +807,81 @@ static int s_send_plan(s_run_t *r)
     return r->failed ? -EIO : 0;
 }
 
+/* How far the phase is, 0..1, or -1 when it cannot be told: by time for a
+ * time-bound phase (runtime, stonewall_time), by bytes (or metadata
+ * operations) for a size-bound one, the further of the two when both bound it. */
+static double s_progress(const s_run_t *r, const rb_phase_spec_t *ph, double elapsed_s)
+{
+    double limit_s = 0, total = 0, done = 0;
+    int size_bound = 1;
+    for (uint32_t j = 0; j < ph->njobs; j++) {
+        const rb_job_spec_t *js = &ph->jobs[j];
+        double t = (double)(js->ramp_ns + js->runtime_ns) / 1e9;
+        if (js->stonewall_ns && (!js->runtime_ns || js->stonewall_ns < js->runtime_ns))
+            t = (double)(js->ramp_ns + js->stonewall_ns) / 1e9;
+        if (js->runtime_ns || js->stonewall_ns)
+            limit_s = t > limit_s ? t : limit_s;
+        if (js->time_based)
+            size_bound = 0;
+        else if (js->rw == RB_RW_META)
+            total += (double)js->numjobs * (double)js->meta_files * r->phase_nodes;
+        else
+            total += (double)js->numjobs * (double)js->size * (js->loops ? js->loops : 1) *
+                     r->phase_nodes;
+    }
+    done =
+        ph->njobs && ph->jobs[0].rw == RB_RW_META ? (double)r->phase_ops : (double)r->phase_bytes;
+    double f = -1;
+    if (size_bound && total > 0)
+        f = done / total;
+    if (limit_s > 0 && elapsed_s / limit_s > f)
+        f = elapsed_s / limit_s;
+    return f > 1 ? 1 : f;
+}
+
+/* One line per interval on stderr: elapsed, phase, this interval's
+ * bandwidth and IOPS, nodes reporting of those in the phase, the slowest
+ * node; on a terminal, a bar with the ETA, redrawn in place. */
 static void s_live_line(s_run_t *r, const rb_phase_spec_t *ph, uint64_t now, double span_s)
 {
-    char b[64];
-    uint32_t running = rb_fleet_count(&r->fleet, RB_AGENT_RUNNING);
-    uint32_t done = rb_fleet_count(&r->fleet, RB_AGENT_PHASE_DONE);
-    fprintf(stderr, "rackbench: %7.1fs  %-16s %s  %8.0f IOPS  nodes running %u, done %u\n",
-            (double)(now - r->t_go) / 1e9, ph->name,
+    char b[64], slow[RB_NAME_MAX + 48] = "";
+    uint32_t seen = 0;
+    const rb_node_t *slowest = NULL;
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        rb_node_t *n = &r->fleet.nodes[i];
+        if (n->live_seen) {
+            seen++;
+            if (!slowest || n->live_bytes < slowest->live_bytes)
+                slowest = n;
+        }
+    }
+    if (slowest && seen > 1 && span_s > 0)
+        snprintf(slow, sizeof slow, "  slowest %s %s", slowest->hello.name,
+                 rb_fmt_bw(b, sizeof b, (double)slowest->live_bytes / span_s));
+    double elapsed = (double)(now - r->t_go) / 1e9, f = s_progress(r, ph, elapsed);
+    char bar[64] = "";
+    if (f >= 0) {
+        int w = 20, k = (int)(f * w + 0.5);
+        char eta[32] = "?";
+        if (f > 0.01)
+            snprintf(eta, sizeof eta, "%.0fs", elapsed * (1 - f) / f);
+        if (r->tty)
+            snprintf(bar, sizeof bar, " [%.*s%.*s] %3.0f%% ETA %s", k, "####################",
+                     w - k, "....................", f * 100, eta);
+        else
+            snprintf(bar, sizeof bar, "  %3.0f%% ETA %s", f * 100, eta);
+    }
+    fprintf(stderr, "%srackbench: %7.1fs  %-16s %s  %8.0f IOPS  nodes %u/%u%s%s%s",
+            r->tty ? "\r\033[K" : "", elapsed, ph->name,
             rb_fmt_bw(b, sizeof b, span_s > 0 ? (double)r->live_bytes / span_s : 0),
-            span_s > 0 ? (double)r->live_ops / span_s : 0, running, done);
+            span_s > 0 ? (double)r->live_ops / span_s : 0, seen, r->phase_nodes, slow, bar,
+            r->tty ? "" : "\n");
     r->live_bytes = 0;
     r->live_ops = 0;
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        r->fleet.nodes[i].live_bytes = 0;
+        r->fleet.nodes[i].live_seen = 0;
+    }
 }
 
 static void s_write_progress(s_run_t *r);
@@ -871,11 +942,18 @@ static void s_run_phase(s_run_t *r, uint32_t p)
         s_send(r, n, &go);
     }
     r->live_bytes = r->live_ops = 0;
+    r->phase_bytes = r->phase_ops = 0;
+    r->phase_nodes = rb_fleet_count(&r->fleet, RB_AGENT_RUNNING);
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        r->fleet.nodes[i].live_bytes = 0;
+        r->fleet.nodes[i].live_seen = 0;
+    }
     /* Agents sample at GO + k intervals; print a quarter interval later so
      * that interval's samples have arrived. */
     r->next_live = r->t_go + r->plan->interval_ns + r->plan->interval_ns / 4;
     uint64_t last_live = r->t_go + r->plan->interval_ns / 4;
     uint64_t abort_deadline = 0;
+    int drawn = 0;
     while (rb_fleet_count(&r->fleet, RB_AGENT_RUNNING) > 0) {
         if (s_interrupted && !abort_deadline) {
             /* Stop the phase everywhere and keep what was done until now. */
@@ -891,13 +969,17 @@ static void s_run_phase(s_run_t *r, uint32_t p)
         s_check_wearout(r);
         uint64_t now = rb_mono_ns();
         if (now >= r->next_live) {
-            if (!r->o->quiet)
+            if (!r->o->quiet) {
                 s_live_line(r, ph, now, (double)(now - last_live) / 1e9);
+                drawn = 1;
+            }
             last_live = now;
             while (r->next_live <= now)
                 r->next_live += r->plan->interval_ns;
         }
     }
+    if (drawn && r->tty)
+        fputc('\n', stderr); /* keep the last progress line */
     rb_agg_input_t *in = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *in);
     if (!in) {
         s_fail(r, "out of memory");
@@ -1154,7 +1236,7 @@ static int s_parse_nodes(s_run_t *r, const char *csv)
 
 int rb_run(const rb_run_opts_t *o)
 {
-    s_run_t run = {.o = o, .plan = o->plan, .gathering = 1};
+    s_run_t run = {.o = o, .plan = o->plan, .gathering = 1, .tty = isatty(STDERR_FILENO)};
     s_run_t *r = &run;
     int code = 3;
 
