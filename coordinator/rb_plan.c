@@ -351,7 +351,7 @@ typedef struct {
     unsigned line;
 } s_seen_t;
 
-typedef enum { S_SEC_NONE, S_SEC_GLOBAL, S_SEC_JOB, S_SEC_ACCEPT } s_section_t;
+typedef enum { S_SEC_NONE, S_SEC_GLOBAL, S_SEC_JOB, S_SEC_ACCEPT, S_SEC_RACK } s_section_t;
 
 typedef struct {
     const char *source;          /* borrowed; names the plan in messages */
@@ -377,6 +377,9 @@ typedef struct {
     unsigned nnotes;             /* notes kept */
     unsigned notes_dropped;      /* notes beyond S_MAX_NOTES */
     rb_accept_t *accept;         /* [acceptance] sections, owned until handed to the plan */
+    rb_plan_rack_t *racks;       /* [rack NAME] sections, owned until handed to the plan */
+    uint32_t nracks, cap_racks;
+    uint32_t rack_nodes; /* nodes listed in all of them */
 } s_parser_t;
 
 /* Records "SOURCE:LINE: message" (or "SOURCE: message" when line is 0). */
@@ -467,6 +470,17 @@ static bool s_is_reserved_section(const char *name)
 {
     return !strcmp(name, "acceptance") || !strcmp(name, "capacity") || !strcmp(name, "rack") ||
            (!strncmp(name, "rack", 4) && (name[4] == ' ' || name[4] == '\t'));
+}
+
+/* "rack NAME" → NAME (trimmed); NULL for any other section. */
+static char *s_rack_section(char *name)
+{
+    if (strncmp(name, "rack", 4) != 0 || (name[4] != ' ' && name[4] != '\t'))
+        return NULL;
+    name += 5;
+    while (*name == ' ' || *name == '\t')
+        name++;
+    return name;
 }
 
 static bool s_in_list(const char *const *list, size_t n, const char *key)
@@ -1675,13 +1689,121 @@ static int s_finish_job(s_parser_t *ps)
     return s_add_job(ps, js, new_phase, line);
 }
 
-/* Completes the section being read: its job, or its acceptance set. */
+static void s_racks_free(rb_plan_rack_t *racks, uint32_t n)
+{
+    for (uint32_t i = 0; racks && i < n; i++)
+        free(racks[i].nodes);
+    free(racks);
+}
+
+const char *rb_plan_rack_of(const rb_plan_t *p, const char *node)
+{
+    for (uint32_t r = 0; p && r < p->nracks; r++)
+        for (uint32_t i = 0; i < p->racks[r].nnodes; i++)
+            if (!strcmp(p->racks[r].nodes[i], node))
+                return p->racks[r].name;
+    return NULL;
+}
+
+/* Starts [rack NAME] at line. */
+static int s_rack_begin(s_parser_t *ps, const char *name, unsigned line)
+{
+    size_t len = strlen(name);
+    if (!len || len >= RB_NAME_MAX ||
+        strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                     "0123456789._-") != len)
+        return s_fail(ps, line, "rack name '%.64s': use 1-%d of A-Z a-z 0-9 . _ -", name,
+                      RB_NAME_MAX - 1);
+    for (uint32_t i = 0; i < ps->nracks; i++)
+        if (!strcmp(ps->racks[i].name, name))
+            return s_fail(ps, line, "[rack %s] again (first at line %u)", name, ps->racks[i].line);
+    if (ps->nracks == RB_PLAN_MAX_RACKS)
+        return s_fail(ps, line, "more than %d [rack] sections", RB_PLAN_MAX_RACKS);
+    if (ps->nracks == ps->cap_racks) {
+        uint32_t cap = ps->cap_racks ? 2 * ps->cap_racks : 8;
+        rb_plan_rack_t *r = realloc(ps->racks, cap * sizeof *r);
+        if (!r)
+            return s_nomem(ps);
+        ps->racks = r;
+        ps->cap_racks = cap;
+    }
+    rb_plan_rack_t *r = &ps->racks[ps->nracks++];
+    memset(r, 0, sizeof *r);
+    memcpy(r->name, name, len + 1);
+    r->line = line;
+    ps->section = S_SEC_RACK;
+    return 0;
+}
+
+/* Adds one node name to the current rack. */
+static int s_rack_add(s_parser_t *ps, const char *node, unsigned line)
+{
+    rb_plan_rack_t *r = &ps->racks[ps->nracks - 1];
+    size_t len = strlen(node);
+    if (!len || len >= RB_NAME_MAX ||
+        strspn(node, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                     "0123456789._-") != len)
+        return s_fail(ps, line, "[rack %s]: node name '%.64s': use 1-%d of A-Z a-z 0-9 . _ -",
+                      r->name, node, RB_NAME_MAX - 1);
+    for (uint32_t k = 0; k < ps->nracks; k++)
+        for (uint32_t i = 0; i < ps->racks[k].nnodes; i++)
+            if (!strcmp(ps->racks[k].nodes[i], node))
+                return s_fail(ps, line, "node %s is already in [rack %s] (line %u)", node,
+                              ps->racks[k].name, ps->racks[k].line);
+    if (ps->rack_nodes == RB_PLAN_MAX_RACK_NODES)
+        return s_fail(ps, line, "more than %d nodes in [rack] sections", RB_PLAN_MAX_RACK_NODES);
+    char(*n)[RB_NAME_MAX] = realloc(r->nodes, (r->nnodes + 1) * sizeof *n);
+    if (!n)
+        return s_nomem(ps);
+    r->nodes = n;
+    memcpy(r->nodes[r->nnodes++], node, len + 1);
+    ps->rack_nodes++;
+    return 0;
+}
+
+/* nodes=a,b,c of a [rack NAME] section; "node[01-08]" stands for node01 ..
+ * node08 (the width of the first number is kept). */
+static int s_rack_option(s_parser_t *ps, const char *key, char *val, unsigned line)
+{
+    if (strcmp(key, "nodes") != 0)
+        return s_fail(ps, line, "[rack %s]: unknown option '%.64s' (a rack has nodes=a,b,c)",
+                      ps->racks[ps->nracks - 1].name, key);
+    if (!val || !*val)
+        return s_fail(ps, line, "nodes= needs node names: nodes=a,b,c");
+    for (char *save = NULL, *t = strtok_r(val, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char *name = s_trim(t), *lb = strchr(name, '['), *rb = lb ? strchr(lb, ']') : NULL;
+        unsigned lo, hi;
+        int w1 = 0, w2 = 0;
+        if (!lb) {
+            int rc = s_rack_add(ps, name, line);
+            if (rc < 0)
+                return rc;
+            continue;
+        }
+        if (!rb || sscanf(lb, "[%u%n-%u%n]", &lo, &w1, &hi, &w2) != 2 || lb[w2] != ']' || hi < lo ||
+            hi - lo >= RB_PLAN_MAX_RACK_NODES)
+            return s_fail(ps, line, "nodes: '%.64s': a range is written prefix[01-16]suffix", name);
+        for (unsigned i = lo; i <= hi; i++) {
+            char one[RB_NAME_MAX * 2];
+            snprintf(one, sizeof one, "%.*s%0*u%s", (int)(lb - name), name, w1 - 1, i, rb + 1);
+            int rc = s_rack_add(ps, one, line);
+            if (rc < 0)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* Completes the section being read: its job, its acceptance set, its rack. */
 static int s_end_section(s_parser_t *ps)
 {
     if (ps->section == S_SEC_JOB)
         return s_finish_job(ps);
     if (ps->section == S_SEC_ACCEPT)
         return rb_accept_end(ps->accept, ps->err);
+    if (ps->section == S_SEC_RACK && !ps->racks[ps->nracks - 1].nnodes)
+        return s_fail(ps, ps->racks[ps->nracks - 1].line, "[rack %s] lists no nodes (nodes=a,b,c)",
+                      ps->racks[ps->nracks - 1].name);
     return 0;
 }
 
@@ -1697,11 +1819,14 @@ static int s_section(s_parser_t *ps, char *s, unsigned line)
     if (!*name)
         return s_fail(ps, line, "empty section name '[]'");
     const char *set = rb_accept_section(name);
-    if (!set && s_is_reserved_section(name))
+    char *rack = s_rack_section(name);
+    if (!set && !rack && s_is_reserved_section(name))
         return s_fail(ps, line, "section [%.64s] is not supported yet", name);
     int rc = s_end_section(ps);
     if (rc < 0)
         return rc;
+    if (rack)
+        return s_rack_begin(ps, rack, line);
     if (set) {
         if (!ps->accept && !(ps->accept = rb_accept_new(ps->source)))
             return s_nomem(ps);
@@ -1744,6 +1869,8 @@ static int s_line(s_parser_t *ps, char *raw, unsigned line)
         return s_fail(ps, line, "empty option name before '='");
     if (ps->section == S_SEC_ACCEPT)
         return rb_accept_option(ps->accept, key, val, line, ps->err);
+    if (ps->section == S_SEC_RACK)
+        return s_rack_option(ps, key, val, line);
     const s_option_t *opt = s_find_option(key);
     if (!opt) {
         const s_ignored_t *ig = s_find_ignored(key);
@@ -1872,6 +1999,7 @@ int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **
             rb_phases_free(&ps.phases, ps.nphases);
         free(ps.notes);
         rb_accept_destroy(&ps.accept);
+        s_racks_free(ps.racks, ps.nracks);
         rb_plan_destroy(&plan);
         return rc;
     }
@@ -1881,6 +2009,8 @@ int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **
     plan->phases = ps.phases;
     plan->notes = ps.notes;
     plan->accept = ps.accept;
+    plan->racks = ps.racks;
+    plan->nracks = ps.nracks;
     *out = plan;
     return 0;
 }
@@ -1958,6 +2088,7 @@ void rb_plan_destroy(rb_plan_t **p)
     free(plan->text);
     free(plan->notes);
     rb_accept_destroy(&plan->accept);
+    s_racks_free(plan->racks, plan->nracks);
     free(plan);
     *p = NULL;
 }
@@ -2109,6 +2240,12 @@ int rb_plan_print(const rb_plan_t *p, FILE *f)
     }
     if (rb_accept_print(p->accept, p->phases, p->nphases, f) < 0)
         return -EIO;
+    for (uint32_t r = 0; r < p->nracks; r++) {
+        fprintf(f, "\n[rack %s]\nnodes=", p->racks[r].name);
+        for (uint32_t i = 0; i < p->racks[r].nnodes; i++)
+            fprintf(f, "%s%s", i ? "," : "", p->racks[r].nodes[i]);
+        fprintf(f, "\n");
+    }
     if (fflush(f) != 0 || ferror(f))
         return -EIO;
     return 0;

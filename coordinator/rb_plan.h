@@ -17,6 +17,17 @@
 
 struct rb_accept;
 
+#define RB_PLAN_MAX_RACKS      4096  /* [rack NAME] sections */
+#define RB_PLAN_MAX_RACK_NODES 65536 /* nodes listed in all of them */
+
+/* A [rack NAME] section: the nodes of one rack. */
+typedef struct rb_plan_rack {
+    char name[RB_NAME_MAX];
+    unsigned line; /* of its section header */
+    uint32_t nnodes;
+    char (*nodes)[RB_NAME_MAX]; /* nnodes names (owned) */
+} rb_plan_rack_t;
+
 typedef struct rb_plan {
     char *source;                /* file path or label used in messages */
     char *text;                  /* the plan as read (NUL-terminated) */
@@ -26,6 +37,8 @@ typedef struct rb_plan {
     rb_phase_spec_t *phases; /* nphases entries, each with its jobs */
     char *notes; /* "SOURCE:LINE: option 'x' is ignored: why" lines, each ending in '\n',
                   * for fio options accepted without effect; NULL if none */
+    uint32_t nracks;
+    rb_plan_rack_t *racks;    /* [rack NAME] sections, in plan order (owned) */
     struct rb_accept *accept; /* [acceptance] sections (rb_accept.h), owned; NULL if none */
 } rb_plan_t;
 
@@ -44,6 +57,9 @@ void rb_plan_destroy(rb_plan_t **p);
  * marked by stonewall, sizes in exact units, then the acceptance sections.
  * Re-parsing the output gives the same plan. Returns 0 or -errno. */
 int rb_plan_print(const rb_plan_t *p, FILE *f);
+
+/* The rack a [rack NAME] section puts node in, or NULL. */
+const char *rb_plan_rack_of(const rb_plan_t *p, const char *node);
 
 /* Total workers of a phase on one agent (sum of numjobs). */
 uint32_t rb_phase_workers(const rb_phase_spec_t *ph);

@@ -775,6 +775,17 @@ static int s_send_plan(s_run_t *r)
     uint32_t count = 0, shifts[RB_MAX_PEERS], nshifts = 0;
     if (s_rank_nodes(r, &count, shifts, &nshifts) < 0)
         return -EIO;
+    /* [rack NAME] sections place nodes in racks, over the agents' --rack */
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        const char *rack = rb_plan_rack_of(r->plan, r->fleet.nodes[i].hello.name);
+        if (rack)
+            snprintf(r->fleet.nodes[i].hello.rack, sizeof r->fleet.nodes[i].hello.rack, "%s", rack);
+    }
+    for (uint32_t k = 0; k < r->plan->nracks; k++)
+        for (uint32_t i = 0; i < r->plan->racks[k].nnodes; i++)
+            if (!rb_fleet_find(&r->fleet, r->plan->racks[k].nodes[i]))
+                rb_warn("[rack %s] lists node %s, which is not in this run", r->plan->racks[k].name,
+                        r->plan->racks[k].nodes[i]);
     snprintf(pl->run_id, sizeof pl->run_id, "%s", r->run_id);
     pl->interval_ns = r->plan->interval_ns;
     pl->nphases = r->plan->nphases;

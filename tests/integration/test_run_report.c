@@ -56,7 +56,8 @@ static void test_report_finished_run(void **state)
              "[w]\nrw=write\n"
              "[r]\nstonewall\nrw=read\nread_from=neighbour\n"
              "[acceptance]\nmax_errors=0\nmin_nodes=2\n"
-             "[acceptance impossible]\nphases=r\nmin_aggregate_bw=1000T\n",
+             "[acceptance impossible]\nphases=r\nmin_aggregate_bw=1000T\n"
+             "[rack east]\nnodes=local-1\n[rack west]\nnodes=local-2,local-3\n",
              p.dir);
     it_write(p.plan, text);
     int code = it_sh(p.out, p.err, "'%s' run --local 2 --quiet --out '%s' '%s'",
@@ -64,7 +65,27 @@ static void test_report_finished_run(void **state)
     assert_int_equal(code, 1); /* the impossible check fails */
     rb_json_t *j = it_summary(p.runs, p.folder, sizeof p.folder);
     assert_non_null(j);
+    /* node -> rack -> cluster: the plan's racks, sums that add up */
+    for (int ph = 0; ph < 2; ph++) {
+        char path2[64];
+        snprintf(path2, sizeof path2, "phases.%d", ph);
+        const rb_json_t *pj = rb_json_path(j, path2);
+        const rb_json_t *racks = rb_json_get(pj, "racks");
+        assert_int_equal(rb_json_len(racks), 2);
+        assert_string_equal(rb_json_str(rb_json_get(rb_json_at(racks, 0), "name")), "east");
+        double east = rb_json_num(rb_json_get(rb_json_at(racks, 0), "bytes"), 0);
+        double west = rb_json_num(rb_json_get(rb_json_at(racks, 1), "bytes"), 0);
+        double all = rb_json_num(rb_json_get(pj, "bytes"), 0);
+        assert_true(east > 0 && west > 0);
+        assert_int_equal(east + west, all);
+        assert_int_equal(rb_json_num(rb_json_path(pj, "cluster.bytes"), 0), all);
+        assert_int_equal(rb_json_num(rb_json_path(pj, "cluster.nodes"), 0), 2);
+    }
+    assert_string_equal(rb_json_str(rb_json_path(j, "nodes.1.rack")), "west");
     rb_json_free(&j);
+    char *warn = it_read(p.err);
+    assert_non_null(strstr(warn, "[rack west] lists node local-3, which is not in this run"));
+    free(warn);
     /* the same bytes as the run wrote, and the same verdict */
     assert_int_equal(
         it_sh(p.rep, p.err, "'%s' report '%s' --format json", it_bin("rackbench"), p.folder), 1);
@@ -78,7 +99,7 @@ static void test_report_finished_run(void **state)
         it_sh(p.rep, p.err, "'%s' report '%s' --format csv", it_bin("rackbench"), p.folder), 1);
     char *csv = it_read(p.rep);
     assert_non_null(strstr(csv, "phase,scope,name,rack,status,nodes,bytes"));
-    assert_non_null(strstr(csv, "\nr,node,local-2,local,ok,1,"));
+    assert_non_null(strstr(csv, "\nr,node,local-2,west,ok,1,"));
     assert_non_null(strstr(csv, "\nr,cluster,cluster,,,2,"));
     free(csv);
     it_rmtree(p.dir);

@@ -527,7 +527,7 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\n[acceptance]\nmin_iops=1\nphases=b\n", 5,
      "phases: 'b' in [acceptance] is neither a phase nor a job of the plan (phases: a)"},
     {"[capacity]\n", 1, "section [capacity] is not supported yet"},
-    {"[global]\n\n[rack r1]\n", 3, "section [rack r1] is not supported yet"},
+    {"[global]\n\n[rack r1]\n", 3, "[rack r1] lists no nodes"},
     {"[a]\nsize=1M\nbs=4q\n", 3, "bad size '4q' for bs"},
     {"[a]\nsize=-1M\n", 2, "bad size '-1M' for size"},
     {"[a]\nsize=1M\nbs=0\n", 3, "bs must be greater than 0"},
@@ -1357,6 +1357,45 @@ static void test_ignored_notes(void **state)
 
 static void s_assert_codec_accepts(const rb_plan_t *p);
 
+/* [rack NAME] sections: names, ranges, one rack a node, printed back. */
+static void test_racks(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[w]\nsize=1m\n[rack east]\nnodes=jr5-[08-10], spare\n"
+                               "nodes=extra\n[rack west]\nnodes=w1\n");
+    assert_int_equal(p->nracks, 2);
+    assert_string_equal(p->racks[0].name, "east");
+    assert_int_equal(p->racks[0].nnodes, 5);
+    assert_string_equal(p->racks[0].nodes[0], "jr5-08");
+    assert_string_equal(p->racks[0].nodes[2], "jr5-10");
+    assert_string_equal(p->racks[0].nodes[3], "spare");
+    assert_string_equal(rb_plan_rack_of(p, "extra"), "east");
+    assert_string_equal(rb_plan_rack_of(p, "w1"), "west");
+    assert_null(rb_plan_rack_of(p, "jr5-11"));
+    size_t len;
+    char *text = s_print(p, &len);
+    assert_non_null(strstr(text, "\n[rack east]\nnodes=jr5-08,jr5-09,jr5-10,spare,extra\n"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+    static const struct {
+        const char *text;
+        unsigned line;
+        const char *what;
+    } bad[] = {
+        {"[w]\nsize=1m\n[rack a]\nnodes=x\n[rack b]\nnodes=y,x\n", 6,
+         "node x is already in [rack a] (line 3)"},
+        {"[w]\nsize=1m\n[rack a]\n", 3, "[rack a] lists no nodes"},
+        {"[w]\nsize=1m\n[rack a]\nnodes=n[3-1]\n", 4, "a range is written prefix[01-16]suffix"},
+        {"[w]\nsize=1m\n[rack a]\nnode=x\n", 4, "unknown option 'node'"},
+        {"[w]\nsize=1m\n[rack a/b]\nnodes=x\n", 3, "rack name 'a/b'"},
+        {"[w]\nsize=1m\n[rack a]\nnodes=x\n[rack a]\nnodes=y\n", 5,
+         "[rack a] again (first at line 3)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        s_expect_error(bad[i].text, strlen(bad[i].text), bad[i].line, bad[i].what);
+}
+
 /* IOR's patterns: N-1 strided with a transfer, reads from another node,
  * stonewalling with wear-out, the page cache dropped; all survive print. */
 static void test_across_nodes(void **state)
@@ -1884,6 +1923,7 @@ int main(void)
         cmocka_unit_test(test_ignored_notes),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_across_nodes),
+        cmocka_unit_test(test_racks),
         cmocka_unit_test(test_load),
         cmocka_unit_test(test_meta_expansion),
         cmocka_unit_test(test_meta_defaults),
