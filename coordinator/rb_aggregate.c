@@ -164,6 +164,9 @@ void rb_aggregate_steady(rb_phase_agg_t *out, const double *bytes, const double 
 
 void rb_phase_agg_fini(rb_phase_agg_t *out)
 {
+    free(out->findings);
+    out->findings = NULL;
+    out->nfindings = 0;
     free(out->racks);
     out->racks = NULL;
     out->nracks = 0;

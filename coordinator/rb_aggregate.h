@@ -147,6 +147,8 @@ typedef struct rb_phase_agg {
     rb_agg_group_t cluster; /* all nodes */
     rb_agg_steady_t steady; /* from the per-interval samples (rb_aggregate_steady) */
     int from_samples;       /* rebuilt from samples.csv: no latency, no per-worker rows */
+    uint32_t nfindings;
+    struct rb_finding *findings; /* what was seen beyond the figures (rb_findings.h), owned */
 } rb_phase_agg_t;
 
 /* Bytes of file data one node's workers of the phase reach through the page

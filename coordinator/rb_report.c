@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "rb_json.h"
+#include "rb_findings.h"
 #include "rb_report.h"
 #include "rb_units.h"
 
@@ -176,6 +177,28 @@ static void s_json_group(rb_jw_t *w, const char *key, const rb_agg_group_t *g)
     rb_jw_num(w, "max", g->node_bw_max);
     rb_jw_obj_end(w);
     rb_jw_obj_end(w);
+}
+
+/* findings[] of a phase. */
+static void s_json_findings(rb_jw_t *w, const rb_phase_agg_t *a)
+{
+    rb_jw_arr_begin(w, "findings");
+    for (uint32_t i = 0; i < a->nfindings; i++) {
+        const rb_finding_t *f = &a->findings[i];
+        rb_jw_obj_begin(w, NULL);
+        rb_jw_str(w, "kind", rb_finding_kind_name(f->kind));
+        rb_jw_str(w, "node", f->node);
+        rb_jw_str(w, "device", f->device[0] ? f->device : NULL);
+        rb_jw_str(w, "evidence", f->evidence);
+        rb_jw_num(w, "value", f->value);
+        rb_jw_num(w, "reference", f->reference);
+        if (f->first_seen_s >= 0)
+            rb_jw_num(w, "first_seen_s", f->first_seen_s);
+        else
+            rb_jw_null(w, "first_seen_s");
+        rb_jw_obj_end(w);
+    }
+    rb_jw_arr_end(w);
 }
 
 /* racks[], cluster and steady of a phase. */
@@ -366,6 +389,7 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
         }
         rb_jw_arr_end(&w);
         s_json_rollups(&w, a);
+        s_json_findings(&w, a);
         rb_jw_obj_end(&w);
     }
     rb_jw_arr_end(&w);
@@ -456,6 +480,19 @@ static void s_text_nodes(FILE *f, const rb_phase_agg_t *a)
                 rb_fmt_bw(b2, sizeof b2, g->aggregate_bw),
                 rb_fmt_bw(b3, sizeof b3, g->node_bw_median),
                 rb_fmt_bw(b4, sizeof b4, g->node_bw_min), rb_fmt_bw(b5, sizeof b5, g->node_bw_max));
+    }
+}
+
+/* One line per finding. */
+static void s_text_findings(FILE *f, const rb_phase_agg_t *a)
+{
+    for (uint32_t i = 0; i < a->nfindings; i++) {
+        const rb_finding_t *x = &a->findings[i];
+        char since[48] = "";
+        if (x->first_seen_s >= 0)
+            snprintf(since, sizeof since, ", from %.1f s on", x->first_seen_s);
+        fprintf(f, "  %-28s %s%s%s: %s%s\n", "FINDING", rb_finding_kind_name(x->kind), " ",
+                x->device[0] ? x->device : x->node, x->evidence, since);
     }
 }
 
@@ -715,6 +752,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
                 s_text_lat(f, "    latency", aj->hist);
             }
         s_text_steady(f, a);
+        s_text_findings(f, a);
         s_text_nodes(f, a);
     }
     s_text_meta(r, f);

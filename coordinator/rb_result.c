@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rb_findings.h"
 #include "rb_json.h"
 #include "rb_result.h"
 
@@ -228,6 +229,29 @@ static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
     for (uint32_t k = 0; k < a->nracks; k++)
         s_group(rb_json_at(racks, k), &a->racks[k]);
     s_group(rb_json_get(o, "cluster"), &a->cluster);
+    const rb_json_t *fs = rb_json_get(o, "findings");
+    static const rb_finding_kind_t kinds[] = {RB_FIND_STRAGGLER,    RB_FIND_IMBALANCE,
+                                              RB_FIND_CPU_BOUND,    RB_FIND_NIC_BOUND,
+                                              RB_FIND_DEVICE_BOUND, RB_FIND_HONESTY};
+    for (size_t i = 0; i < rb_json_len(fs); i++) {
+        const rb_json_t *fo = rb_json_at(fs, i);
+        const char *kind = rb_json_str(rb_json_get(fo, "kind"));
+        rb_finding_t fi = {.first_seen_s = rb_json_num(rb_json_get(fo, "first_seen_s"), -1)};
+        size_t k = 0;
+        while (k < sizeof kinds / sizeof kinds[0] &&
+               (!kind || strcmp(kind, rb_finding_kind_name(kinds[k])) != 0))
+            k++;
+        if (k == sizeof kinds / sizeof kinds[0])
+            return -EINVAL;
+        fi.kind = kinds[k];
+        s_str(fo, "node", fi.node, sizeof fi.node);
+        s_str(fo, "device", fi.device, sizeof fi.device);
+        s_str(fo, "evidence", fi.evidence, sizeof fi.evidence);
+        fi.value = s_num(fo, "value");
+        fi.reference = s_num(fo, "reference");
+        if (rb_finding_add(a, &fi) < 0)
+            return -ENOMEM;
+    }
     const rb_json_t *st = rb_json_get(o, "steady");
     if (rb_json_type(st) == RB_JSON_OBJ) {
         a->steady.intervals = (uint32_t)s_u64(st, "intervals");
@@ -407,6 +431,88 @@ int rb_samples_values(const char *dir, const char *phase, const char *column, do
         *n = 0;
     }
     return rc;
+}
+
+void rb_samples_series_free(double **series, uint32_t nnodes)
+{
+    for (uint32_t i = 0; series && i < nnodes; i++)
+        free(series[i]);
+    free(series);
+}
+
+int rb_samples_node_series(const char *dir, const char *phase, double interval_s,
+                           const rb_agg_node_t *nodes, uint32_t nnodes, double ***series,
+                           uint32_t *nint)
+{
+    *series = NULL;
+    *nint = 0;
+    FILE *f = s_open_samples(dir);
+    if (!f)
+        return -errno;
+    char line[S_MAX_SAMPLE_LINE];
+    s_row_t r;
+    uint32_t cap = 0, n = 0;
+    double **bytes = calloc(nnodes ? nnodes : 1, sizeof *bytes), *secs = NULL;
+    int rc = bytes ? 0 : -ENOMEM;
+    while (rc == 0 && interval_s > 0 && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!s_parse_row(line, &r) || strcmp(r.phase, phase) != 0)
+            continue;
+        uint32_t i = 0;
+        while (i < nnodes && strcmp(nodes[i].name, r.node) != 0)
+            i++;
+        double start = r.t_s - r.interval_s;
+        long k = lround((start > 0 ? start : 0) / interval_s);
+        if (i == nnodes || k < 0 || k >= (1L << 24))
+            continue;
+        if ((uint32_t)k >= cap) {
+            uint32_t nc = cap ? cap : 64;
+            while (nc <= (uint32_t)k)
+                nc *= 2;
+            double *t = realloc(secs, nc * sizeof *t);
+            if (!t) {
+                rc = -ENOMEM;
+                break;
+            }
+            secs = t;
+            memset(secs + cap, 0, (nc - cap) * sizeof *secs);
+            for (uint32_t m = 0; m < nnodes && rc == 0; m++) {
+                if (!bytes[m])
+                    continue;
+                double *b = realloc(bytes[m], nc * sizeof *b);
+                if (!b)
+                    rc = -ENOMEM;
+                else {
+                    memset(b + cap, 0, (nc - cap) * sizeof *b);
+                    bytes[m] = b;
+                }
+            }
+            cap = nc;
+        }
+        if (rc == 0 && !bytes[i] && !(bytes[i] = calloc(cap, sizeof **bytes)))
+            rc = -ENOMEM;
+        if (rc < 0)
+            break;
+        bytes[i][k] += r.bytes;
+        if (r.interval_s > secs[k])
+            secs[k] = r.interval_s;
+        if ((uint32_t)k + 1 > n)
+            n = (uint32_t)k + 1;
+    }
+    fclose(f);
+    if (n && secs && secs[n - 1] < interval_s / 2)
+        n--; /* the phase's tail */
+    for (uint32_t i = 0; rc == 0 && i < nnodes; i++)
+        for (uint32_t k = 0; bytes[i] && k < n; k++)
+            bytes[i][k] = secs[k] > 0 ? bytes[i][k] / secs[k] : 0;
+    free(secs);
+    if (rc < 0) {
+        rb_samples_series_free(bytes, nnodes);
+        return rc;
+    }
+    *series = bytes;
+    *nint = n;
+    return 0;
 }
 
 /* What the samples of one node and job add up to. */

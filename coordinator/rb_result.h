@@ -42,6 +42,15 @@ void rb_run_unload(rb_loaded_run_t *out);
 int rb_samples_series(const char *dir, const char *phase, double interval_s, double **bytes,
                       double **ops, double **secs, uint32_t *n);
 
+/* Bandwidth per sample interval of each node of a phase (series[n] for
+ * nodes[n], NULL for a node without samples), from dir/samples.csv; *nint
+ * intervals of interval_s, the phase's short tail left out. Free with
+ * rb_samples_series_free(series, nnodes). 0 or -errno. */
+int rb_samples_node_series(const char *dir, const char *phase, double interval_s,
+                           const rb_agg_node_t *nodes, uint32_t nnodes, double ***series,
+                           uint32_t *nint);
+void rb_samples_series_free(double **series, uint32_t nnodes);
+
 /* Every value of column `column` (a samples.csv header name, such as
  * "lat_p99_us") in the rows of phase `phase`. *vals (caller frees) is NULL
  * when there are none. 0 or -errno (-ENOENT without samples.csv or column). */

@@ -17,7 +17,9 @@
 #include "rb_aggregate.h"
 #include "rb_fleet.h"
 #include "rb_log.h"
+#include "rb_findings.h"
 #include "rb_report.h"
+#include "rb_result.h"
 #include "rb_run.h"
 #include "rb_time.h"
 #include "rb_units.h"
@@ -897,6 +899,25 @@ static void s_live_line(s_run_t *r, const rb_phase_spec_t *ph, uint64_t now, dou
 
 static void s_write_progress(s_run_t *r);
 
+/* What the phase shows beyond its figures: stragglers, with when each began
+ * to lag (from the per-node series in samples.csv). */
+static void s_findings(s_run_t *r, uint32_t p)
+{
+    rb_phase_agg_t *a = &r->aggs[p];
+    double **series = NULL, interval = (double)r->plan->interval_ns / 1e9;
+    uint32_t nint = 0;
+    if (r->samples)
+        fflush(r->samples);
+    if (rb_samples_node_series(r->dir, a->name, interval, a->nodes, a->nnodes, &series, &nint) < 0)
+        series = NULL;
+    if (rb_find_stragglers(a, (const double *const *)series, nint, interval) < 0)
+        s_fail(r, "out of memory");
+    rb_samples_series_free(series, a->nnodes);
+    for (uint32_t i = 0; i < a->nfindings; i++)
+        rb_warn("phase %s: %s %s: %s", a->name, rb_finding_kind_name(a->findings[i].kind),
+                a->findings[i].node, a->findings[i].evidence);
+}
+
 /* Frees the wearout bookkeeping; makes it anew for a phase with wearout jobs. */
 static void s_wearout_reset(s_run_t *r, const rb_phase_spec_t *ph)
 {
@@ -1017,6 +1038,7 @@ static void s_run_phase(s_run_t *r, uint32_t p)
             ramp = ph->jobs[j].ramp_ns;
     rb_aggregate_steady(&r->aggs[p], r->ser_bytes, r->ser_secs, r->nser,
                         (double)r->plan->interval_ns / 1e9, (double)ramp / 1e9);
+    s_findings(r, p);
     r->phases_run = p + 1;
     free(in);
     if (p + 1 < r->plan->nphases)

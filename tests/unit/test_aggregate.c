@@ -6,12 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "rb_aggregate.h"
 #include "rb_compare.h"
+#include "rb_findings.h"
 #include "rb_fleet.h"
 
 #define MB  1000000ULL
@@ -293,6 +295,54 @@ static void test_spread(void **state)
     assert_float_equal(rb_compare_spread(flat, 3), 0, 0);
 }
 
+/* A phase of four nodes at the given bandwidths (bytes over 1 s each). */
+static void s_four(rb_phase_agg_t *a, const double bw[4])
+{
+    memset(a, 0, sizeof *a);
+    a->nnodes = 4;
+    a->nodes = calloc(4, sizeof *a->nodes);
+    for (int i = 0; i < 4; i++) {
+        snprintf(a->nodes[i].name, sizeof a->nodes[i].name, "n%d", i + 1);
+        a->nodes[i].workers = 1;
+        a->nodes[i].window_s = 1;
+        a->nodes[i].bw = bw[i];
+    }
+}
+
+/* One node at 60% of the others is a straggler, and since when; all within
+ * 5% of each other, none; fewer than three nodes, no verdict. */
+static void test_stragglers(void **state)
+{
+    (void)state;
+    rb_phase_agg_t a;
+    const double slow[4] = {100 * MB, 101 * MB, 60 * MB, 99 * MB};
+    s_four(&a, slow);
+    /* per interval: n3 keeps up for 2 s, then lags from the third second on */
+    double s1[] = {100, 100, 100, 100, 100}, s2[] = {101, 101, 101, 101, 101};
+    double s3[] = {100, 100, 40, 40, 40}, s4[] = {99, 99, 99, 99, 99};
+    const double *series[4] = {s1, s2, s3, s4};
+    assert_int_equal(rb_find_stragglers(&a, series, 5, 1.0), 0);
+    assert_int_equal(a.nfindings, 1);
+    assert_int_equal(a.findings[0].kind, RB_FIND_STRAGGLER);
+    assert_string_equal(a.findings[0].node, "n3");
+    assert_float_equal(a.findings[0].reference, 99.5 * MB, 1);
+    assert_float_equal(a.findings[0].first_seen_s, 2.0, 1e-9);
+    assert_non_null(strstr(a.findings[0].evidence, "60% of it"));
+    assert_string_equal(rb_finding_kind_name(a.findings[0].kind), "straggler");
+    rb_phase_agg_fini(&a);
+    const double even[4] = {100 * MB, 97 * MB, 103 * MB, 95.5 * MB};
+    s_four(&a, even);
+    assert_int_equal(rb_find_stragglers(&a, NULL, 0, 1.0), 0);
+    assert_int_equal(a.nfindings, 0);
+    rb_phase_agg_fini(&a);
+    const double two[4] = {100 * MB, 10 * MB, 0, 0};
+    s_four(&a, two);
+    a.nodes[2].workers = a.nodes[3].workers = 0; /* only two nodes did IO */
+    assert_int_equal(rb_find_stragglers(&a, NULL, 0, 1.0), 0);
+    assert_int_equal(a.nfindings, 0);
+    rb_phase_agg_fini(&a);
+}
+
 /* The clock offset comes from the probe with the smallest round trip. */
 static void test_clock_offset(void **state)
 {
@@ -321,11 +371,11 @@ static void test_clock_offset(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_definitions),      cmocka_unit_test(test_bytes_at),
-        cmocka_unit_test(test_partial),          cmocka_unit_test(test_clock_offset),
-        cmocka_unit_test(test_stonewall_time),   cmocka_unit_test(test_rollups),
-        cmocka_unit_test(test_steady),           cmocka_unit_test(test_spread),
-        cmocka_unit_test(test_cache_influenced),
+        cmocka_unit_test(test_definitions),    cmocka_unit_test(test_bytes_at),
+        cmocka_unit_test(test_partial),        cmocka_unit_test(test_clock_offset),
+        cmocka_unit_test(test_stonewall_time), cmocka_unit_test(test_rollups),
+        cmocka_unit_test(test_steady),         cmocka_unit_test(test_spread),
+        cmocka_unit_test(test_stragglers),     cmocka_unit_test(test_cache_influenced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

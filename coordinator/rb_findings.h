@@ -1,0 +1,51 @@
+/* What the coordinator sees in a phase beyond its figures, said as findings
+ * (summary.json `findings[]`, report.txt): stragglers among the nodes, and
+ * (from host telemetry) imbalanced member disks, bottlenecks, devices that
+ * moved less than the engines reported. Each finding names its kind, node,
+ * device, phase, the evidence and when it was first seen. */
+#ifndef RB_FINDINGS_H
+#define RB_FINDINGS_H
+
+#include <stdint.h>
+
+#include "rb_aggregate.h"
+
+#define RB_STRAGGLER_MADS   3.0  /* below the median by more than this many MADs ... */
+#define RB_STRAGGLER_MARGIN 0.15 /* ... and by more than this fraction of it */
+
+typedef enum {
+    RB_FIND_STRAGGLER = 0, /* a node well below the others */
+    RB_FIND_IMBALANCE,     /* a member disk busier than its siblings */
+    RB_FIND_CPU_BOUND,     /* CPU near saturation */
+    RB_FIND_NIC_BOUND,     /* a NIC near its link speed */
+    RB_FIND_DEVICE_BOUND,  /* a device near 100% busy */
+    RB_FIND_HONESTY,       /* the device moved other bytes than the engines reported */
+} rb_finding_kind_t;
+
+typedef struct rb_finding {
+    rb_finding_kind_t kind;
+    char node[RB_NAME_MAX];
+    char device[RB_NAME_MAX]; /* "" when not about a device */
+    char evidence[256];       /* the figures that show it, for people */
+    double value;             /* the figure judged (e.g. the node's bw) */
+    double reference;         /* what it was judged against (e.g. the median) */
+    double first_seen_s;      /* seconds after GO it began; -1 when unknown */
+} rb_finding_t;
+
+/* "straggler", "imbalanced-disk", "cpu-bound", "nic-bound", "device-bound", "honesty". */
+const char *rb_finding_kind_name(rb_finding_kind_t k);
+
+/* Stragglers of a phase: nodes that did IO whose bandwidth is below the
+ * median node's by more than RB_STRAGGLER_MADS median absolute deviations
+ * and by more than RB_STRAGGLER_MARGIN of the median. Needs 3 nodes or more.
+ * Appends to a->findings. When per-interval series are given (series[n] for
+ * node n of a->nodes, nint intervals of interval_s each, NULL for none), the
+ * finding says from which interval on the node stayed below that margin of
+ * the interval's median. Returns 0 or -ENOMEM. */
+int rb_find_stragglers(rb_phase_agg_t *a, const double *const *series, uint32_t nint,
+                       double interval_s);
+
+/* Adds one finding to a phase (copied). 0 or -ENOMEM. */
+int rb_finding_add(rb_phase_agg_t *a, const rb_finding_t *f);
+
+#endif
