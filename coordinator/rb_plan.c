@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "rb_accept.h"
+#include "rb_project.h"
 #include "rb_units.h"
 
 #define S_NS_PER_S            1000000000ull
@@ -351,7 +352,7 @@ typedef struct {
     unsigned line;
 } s_seen_t;
 
-typedef enum { S_SEC_NONE, S_SEC_GLOBAL, S_SEC_JOB, S_SEC_ACCEPT } s_section_t;
+typedef enum { S_SEC_NONE, S_SEC_GLOBAL, S_SEC_JOB, S_SEC_ACCEPT, S_SEC_CAPACITY } s_section_t;
 
 typedef struct {
     const char *source;          /* borrowed; names the plan in messages */
@@ -377,6 +378,7 @@ typedef struct {
     unsigned nnotes;             /* notes kept */
     unsigned notes_dropped;      /* notes beyond S_MAX_NOTES */
     rb_accept_t *accept;         /* [acceptance] sections, owned until handed to the plan */
+    rb_project_t *project;       /* the [capacity] section, owned until handed to the plan */
 } s_parser_t;
 
 /* Records "SOURCE:LINE: message" (or "SOURCE: message" when line is 0). */
@@ -1682,6 +1684,8 @@ static int s_end_section(s_parser_t *ps)
         return s_finish_job(ps);
     if (ps->section == S_SEC_ACCEPT)
         return rb_accept_end(ps->accept, ps->err);
+    if (ps->section == S_SEC_CAPACITY)
+        return rb_project_end(ps->project, ps->err);
     return 0;
 }
 
@@ -1697,7 +1701,8 @@ static int s_section(s_parser_t *ps, char *s, unsigned line)
     if (!*name)
         return s_fail(ps, line, "empty section name '[]'");
     const char *set = rb_accept_section(name);
-    if (!set && s_is_reserved_section(name))
+    int capacity = rb_project_section(name);
+    if (!set && !capacity && s_is_reserved_section(name))
         return s_fail(ps, line, "section [%.64s] is not supported yet", name);
     int rc = s_end_section(ps);
     if (rc < 0)
@@ -1707,6 +1712,12 @@ static int s_section(s_parser_t *ps, char *s, unsigned line)
             return s_nomem(ps);
         ps->section = S_SEC_ACCEPT;
         return rb_accept_begin(ps->accept, set, line, ps->err);
+    }
+    if (capacity) {
+        if (!ps->project && !(ps->project = rb_project_new(ps->source)))
+            return s_nomem(ps);
+        ps->section = S_SEC_CAPACITY;
+        return rb_project_begin(ps->project, line, ps->err);
     }
     if (!strcmp(name, "global")) {
         ps->section = S_SEC_GLOBAL;
@@ -1744,6 +1755,8 @@ static int s_line(s_parser_t *ps, char *raw, unsigned line)
         return s_fail(ps, line, "empty option name before '='");
     if (ps->section == S_SEC_ACCEPT)
         return rb_accept_option(ps->accept, key, val, line, ps->err);
+    if (ps->section == S_SEC_CAPACITY)
+        return rb_project_option(ps->project, key, val, line, ps->err);
     const s_option_t *opt = s_find_option(key);
     if (!opt) {
         const s_ignored_t *ig = s_find_ignored(key);
@@ -1816,6 +1829,8 @@ static int s_parse_all(s_parser_t *ps, char *work, size_t len)
         return s_fail(ps, 0, "the plan has no jobs (add a [job] section with at least size=)");
     if (ps->accept && (rc = rb_accept_resolve(ps->accept, ps->phases, ps->nphases, ps->err)) < 0)
         return rc;
+    if (ps->project && (rc = rb_project_resolve(ps->project, ps->phases, ps->nphases, ps->err)) < 0)
+        return rc;
     if (ps->notes_dropped) {
         char text[RB_ERR_MSG_MAX];
         snprintf(text, sizeof text, "%s: %u more notes like these", ps->source, ps->notes_dropped);
@@ -1872,6 +1887,7 @@ int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **
             rb_phases_free(&ps.phases, ps.nphases);
         free(ps.notes);
         rb_accept_destroy(&ps.accept);
+        rb_project_destroy(&ps.project);
         rb_plan_destroy(&plan);
         return rc;
     }
@@ -1881,6 +1897,7 @@ int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **
     plan->phases = ps.phases;
     plan->notes = ps.notes;
     plan->accept = ps.accept;
+    plan->project = ps.project;
     *out = plan;
     return 0;
 }
@@ -1958,6 +1975,7 @@ void rb_plan_destroy(rb_plan_t **p)
     free(plan->text);
     free(plan->notes);
     rb_accept_destroy(&plan->accept);
+    rb_project_destroy(&plan->project);
     free(plan);
     *p = NULL;
 }
@@ -2108,6 +2126,8 @@ int rb_plan_print(const rb_plan_t *p, FILE *f)
         }
     }
     if (rb_accept_print(p->accept, p->phases, p->nphases, f) < 0)
+        return -EIO;
+    if (rb_project_print(p->project, p->phases, p->nphases, f) < 0)
         return -EIO;
     if (fflush(f) != 0 || ferror(f))
         return -EIO;
