@@ -2,7 +2,7 @@
  * was published (13 data disks a group, 78 TB after RAID, 71 TB measured,
  * 568 TB and 12 GB/s a rack, 2 racks for 1 PB), every key and unit of
  * [capacity] and every error with its line, the median node (not the best)
- * as the measured figure. */
+ * as the measured figure, and the measured/projected labels of the report. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -18,6 +18,7 @@
 #include "rb_json.h"
 #include "rb_plan.h"
 #include "rb_project.h"
+#include "rb_report.h"
 
 #define TB 1e12
 #define GB 1e9
@@ -548,12 +549,137 @@ static void test_errors(void **state)
     rb_plan_destroy(&q);
 }
 
+/* Expects a row of the projection table, its columns 8, 28 and 22 wide. */
+static void s_expect_row(const char *text, const char *phase, const char *label, const char *value,
+                         const char *kind, const char *source)
+{
+    char row[512];
+    snprintf(row, sizeof row, "\n  %-8s  %-28s  %-22s  %-9s  %s", phase, label, value, kind,
+             source);
+    if (!strstr(text, row))
+        fail_msg("no row \"%s\" in\n%s", row + 1, text);
+}
+
+/* What summary.json and report.txt make of it. */
+static void test_render(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse(s_jr5);
+    static const double bw[] = {1.0 * GB, 1.5 * GB, 2.7 * GB};
+    s_phase_t ph[2];
+    s_phase(&ph[0], "seqwrite", bw, NULL, 3);
+    s_phase(&ph[1], "seqread", bw, NULL, 3);
+    rb_phase_agg_t aggs[2] = {ph[0].agg, ph[1].agg};
+    rb_project_result_t r;
+    assert_int_equal(rb_project_eval(p->project, p->phases, p->nphases, aggs, 1, &r), 0);
+    rb_run_result_t res = {.run_id = "r1",
+                           .plan_source = "t.ini",
+                           .nphases = 1,
+                           .specs = p->phases,
+                           .phases = aggs,
+                           .projection = &r};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(rb_report_text(&res, f), 0);
+    fclose(f);
+    assert_non_null(strstr(text, "\nprojection (one node is one unit; measured: this run, or what "
+                                 "df shows; projected: arithmetic on those)\n"));
+    /* columns as wide as their widest cell: 8, 28, 22, 9 */
+    s_expect_row(text, "phase", "line", "value", "kind", "source\n");
+    s_expect_row(text, "-", "usable capacity per unit", "71 TB (64.6 TiB)", "measured",
+                 "usable_per_unit, as df shows on a unit");
+    s_expect_row(text, "-", "usable capacity per rack", "568 TB (517 TiB)", "projected",
+                 "71 TB a unit (measured) x 8 units a rack (41U / 5U)\n");
+    s_expect_row(text, "-", "racks for target_capacity", "2 racks", "projected",
+                 "1 PB / 568 TB a rack = 1.76, rounded up\n");
+    /* the median node, not the best */
+    s_expect_row(text, "seqwrite", "throughput per unit", "1.50 GB/s (1.40 GiB/s)", "measured",
+                 "phase seqwrite, median of 3 nodes; nodes from 1 GB/s to 2.70 GB/s; one node is "
+                 "one unit\n");
+    s_expect_row(text, "seqwrite", "throughput per rack", "12 GB/s (11.2 GiB/s)", "projected",
+                 "1.50 GB/s a unit (measured, seqwrite) x 8 units a rack (41U / 5U)\n");
+    s_expect_row(text, "seqwrite", "throughput per rack, derated", "6 GB/s (5.59 GiB/s)",
+                 "projected", "12 GB/s a rack x derate 0.5\n");
+    s_expect_row(text, "seqread", "throughput per unit", "-", "measured",
+                 "phase seqread did not run: nothing measured, nothing projected\n");
+    free(text);
+
+    f = open_memstream(&text, &len);
+    assert_int_equal(rb_report_json(&res, f), 0);
+    fclose(f);
+    rb_err_t err;
+    rb_err_clear(&err);
+    rb_json_t *j = rb_json_parse(text, len, &err);
+    if (!j)
+        fail_msg("summary.json: %s", err.msg);
+    const rb_json_t *pj = rb_json_get(j, "projection");
+    assert_int_equal(rb_json_type(pj), RB_JSON_OBJ);
+    const rb_json_t *unit = rb_json_get(pj, "unit");
+    assert_float_equal(rb_json_num(rb_json_get(unit, "disks"), 0), 48, 0);
+    assert_float_equal(rb_json_num(rb_json_get(unit, "disk_size"), 0), 2e12, 0);
+    assert_string_equal(rb_json_str(rb_json_get(unit, "raid")), "raid6");
+    assert_float_equal(rb_json_num(rb_json_get(unit, "groups"), 0), 3, 0);
+    assert_float_equal(rb_json_num(rb_json_get(unit, "data_disks"), 0), 39, 0);
+    assert_float_equal(rb_json_num(rb_json_get(unit, "units_per_rack"), 0), 8, 0);
+    assert_float_equal(rb_json_num(rb_json_get(unit, "derate"), 0), 0.5, 0);
+    assert_int_equal(rb_json_type(rb_json_get(unit, "fs_overhead_pct")), RB_JSON_NULL);
+    assert_int_equal(rb_json_type(rb_json_get(unit, "target_bw")), RB_JSON_NULL);
+    assert_string_equal(rb_json_str(rb_json_path(unit, "phases.1")), "seqread");
+    const rb_json_t *lines = rb_json_get(pj, "lines");
+    assert_int_equal(rb_json_len(lines), r.nlines);
+    const rb_json_t *l = rb_json_at(lines, 2);
+    assert_string_equal(rb_json_str(rb_json_get(l, "label")), "usable capacity per unit");
+    assert_float_equal(rb_json_num(rb_json_get(l, "value"), 0), 71e12, 0);
+    assert_string_equal(rb_json_str(rb_json_get(l, "unit")), "B");
+    assert_string_equal(rb_json_str(rb_json_get(l, "kind")), "measured");
+    assert_int_equal(rb_json_type(rb_json_get(l, "phase")), RB_JSON_NULL);
+    l = rb_json_at(lines, 3);
+    assert_string_equal(rb_json_str(rb_json_get(l, "kind")), "projected");
+    assert_float_equal(rb_json_num(rb_json_get(l, "value"), 0), 568e12, 0);
+    l = rb_json_at(lines, 7);
+    assert_string_equal(rb_json_str(rb_json_get(l, "label")), "throughput per rack");
+    assert_string_equal(rb_json_str(rb_json_get(l, "phase")), "seqwrite");
+    assert_string_equal(rb_json_str(rb_json_get(l, "unit")), "B/s");
+    assert_float_equal(rb_json_num(rb_json_get(l, "value"), 0), 12e9, 1e-3);
+    l = rb_json_at(lines, 9);
+    assert_string_equal(rb_json_str(rb_json_get(l, "phase")), "seqread");
+    assert_int_equal(rb_json_type(rb_json_get(l, "value")), RB_JSON_NULL);
+    assert_int_equal(rb_json_type(rb_json_get(pj, "notes")), RB_JSON_ARR);
+    rb_json_free(&j);
+    free(text);
+
+    /* no [capacity]: "projection": null and no section in the report */
+    res.projection = NULL;
+    f = open_memstream(&text, &len);
+    assert_int_equal(rb_report_json(&res, f), 0);
+    fclose(f);
+    j = rb_json_parse(text, len, &err);
+    assert_non_null(j);
+    assert_int_equal(rb_json_type(rb_json_get(j, "projection")), RB_JSON_NULL);
+    rb_json_free(&j);
+    free(text);
+    f = open_memstream(&text, &len);
+    assert_int_equal(rb_report_text(&res, f), 0);
+    fclose(f);
+    assert_null(strstr(text, "projection"));
+    free(text);
+    rb_project_result_fini(&r);
+    rb_plan_destroy(&p);
+
+    /* a plan without [capacity] evaluates to nothing */
+    assert_int_equal(rb_project_eval(NULL, NULL, 0, NULL, 0, &r), 0);
+    assert_int_equal(r.nlines, 0);
+    assert_null(r.unit);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jr5),     cmocka_unit_test(test_model_only),
         cmocka_unit_test(test_targets), cmocka_unit_test(test_median_not_best),
         cmocka_unit_test(test_units),   cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_render),
     };
     return cmocka_run_group_tests_name("project", tests, NULL, NULL);
 }
