@@ -947,6 +947,12 @@ static void s_eval_capacity(const rb_project_t *p, rb_project_result_t *r)
         else
             s_line(r, "usable capacity per unit", usable, "B", RB_PROJECT_MEASURED,
                    "usable_per_unit, as df shows on a unit");
+        if (p->has_model && usable > after)
+            s_note(r,
+                   "usable_per_unit (%s) is more than the RAID model leaves (%s): was it read "
+                   "from df -h, whose T is TiB, rounded? df -B1 or df -H gives bytes or powers "
+                   "of 1000",
+                   s_human(a, sizeof a, usable, false, ""), s_human(b, sizeof b, after, false, ""));
     }
     if (usable <= 0 && !measured && !p->has_model)
         return;

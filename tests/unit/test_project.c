@@ -199,6 +199,18 @@ static void test_jr5(void **state)
     rb_project_result_fini(&r); /* safe twice */
     rb_plan_destroy(&p);
 
+    /* df -h's "71T" is 71 TiB, more than 78 TB after RAID: a note says so */
+    p = s_parse("[capacity]\ndisks=48\ndisk_size=2T\nraid=raid6\nraid_group=16\n"
+                "hot_spares_per_group=1\nusable_per_unit=71TiB\nunits_per_rack=8\n");
+    assert_int_equal(rb_project_eval(p->project, p->phases, p->nphases, aggs, 2, &r), 0);
+    s_expect(&r, NULL, "usable capacity per unit", 71.0 * (1ull << 40), RB_PROJECT_MEASURED, NULL);
+    assert_int_equal(r.nnotes, 1);
+    assert_string_equal(r.notes[0], "usable_per_unit (78.1 TB) is more than the RAID model leaves "
+                                    "(78 TB): was it read from df -h, whose T is TiB, rounded? "
+                                    "df -B1 or df -H gives bytes or powers of 1000");
+    rb_project_result_fini(&r);
+    rb_plan_destroy(&p);
+
     /* units_per_rack given instead of the heights: the same rack */
     p = s_parse("[capacity]\ndisks=48\ndisk_size=2TB\nraid=raid6\nraid_group=16\n"
                 "hot_spares_per_group=1\nusable_per_unit=71TB\nunits_per_rack=8\n"
