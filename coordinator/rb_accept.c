@@ -447,11 +447,8 @@ static bool s_is_meta(const rb_phase_spec_t *ph)
     return ph->njobs && ph->jobs[0].rw == RB_RW_META;
 }
 
-/* Marks in hit[] the phases that name means: the phase of that name, else
- * the phase of the job of that name, else every step of the metadata job of
- * that name ("J" for "J.create", "J.stat", ...). Returns how many. */
-static uint32_t s_match(const char *name, const rb_phase_spec_t *phases, uint32_t nphases,
-                        bool *hit)
+uint32_t rb_accept_match_phases(const char *name, const rb_phase_spec_t *phases, uint32_t nphases,
+                                bool *hit)
 {
     for (uint32_t p = 0; p < nphases; p++) {
         if (strcmp(phases[p].name, name) == 0) {
@@ -515,7 +512,7 @@ static int s_resolve_set(rb_accept_t *a, rb_accept_set_t *s, const rb_phase_spec
             while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
                 e--;
             snprintf(name, sizeof name, "%.*s", (int)(e - b), b);
-            if (s_match(name, phases, nphases, hit) == 0) {
+            if (rb_accept_match_phases(name, phases, nphases, hit) == 0) {
                 char known[600];
                 s_phase_names(known, sizeof known, phases, nphases);
                 return s_fail(a, err, s->phases_line,

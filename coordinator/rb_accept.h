@@ -5,6 +5,7 @@
 #ifndef RB_ACCEPT_H
 #define RB_ACCEPT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -75,6 +76,13 @@ int rb_accept_end(rb_accept_t *a, rb_err_t *err);
  * checks that every check applies somewhere. 0, -EINVAL or -ENOMEM. */
 int rb_accept_resolve(rb_accept_t *a, const rb_phase_spec_t *phases, uint32_t nphases,
                       rb_err_t *err);
+
+/* Marks in hit[] (nphases entries) the phases one phases= entry names: the
+ * phase of that name, else the phase of the job of that name, else every
+ * step of the metadata job of that name ("J" for "J.create", "J.stat", ...).
+ * Returns how many; 0 when the name is none of these. */
+uint32_t rb_accept_match_phases(const char *name, const rb_phase_spec_t *phases, uint32_t nphases,
+                                bool *hit);
 
 /* Writes every set as a plan section, normalised (phases by phase name, limits
  * exact); parsing it back gives the same sets. Returns 0 or -EIO. */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "rb_accept.h"
+#include "rb_project.h"
 #include "rb_units.h"
 
 #define S_NS_PER_S            1000000000ull
@@ -351,7 +352,14 @@ typedef struct {
     unsigned line;
 } s_seen_t;
 
-typedef enum { S_SEC_NONE, S_SEC_GLOBAL, S_SEC_JOB, S_SEC_ACCEPT, S_SEC_RACK } s_section_t;
+typedef enum {
+    S_SEC_NONE,
+    S_SEC_GLOBAL,
+    S_SEC_JOB,
+    S_SEC_ACCEPT,
+    S_SEC_RACK,
+    S_SEC_CAPACITY
+} s_section_t;
 
 typedef struct {
     const char *source;          /* borrowed; names the plan in messages */
@@ -379,7 +387,8 @@ typedef struct {
     rb_accept_t *accept;         /* [acceptance] sections, owned until handed to the plan */
     rb_plan_rack_t *racks;       /* [rack NAME] sections, owned until handed to the plan */
     uint32_t nracks, cap_racks;
-    uint32_t rack_nodes; /* nodes listed in all of them */
+    uint32_t rack_nodes;   /* nodes listed in all of them */
+    rb_project_t *project; /* the [capacity] section, owned until handed to the plan */
 } s_parser_t;
 
 /* Records "SOURCE:LINE: message" (or "SOURCE: message" when line is 0). */
@@ -1804,6 +1813,8 @@ static int s_end_section(s_parser_t *ps)
     if (ps->section == S_SEC_RACK && !ps->racks[ps->nracks - 1].nnodes)
         return s_fail(ps, ps->racks[ps->nracks - 1].line, "[rack %s] lists no nodes (nodes=a,b,c)",
                       ps->racks[ps->nracks - 1].name);
+    if (ps->section == S_SEC_CAPACITY)
+        return rb_project_end(ps->project, ps->err);
     return 0;
 }
 
@@ -1820,7 +1831,8 @@ static int s_section(s_parser_t *ps, char *s, unsigned line)
         return s_fail(ps, line, "empty section name '[]'");
     const char *set = rb_accept_section(name);
     char *rack = s_rack_section(name);
-    if (!set && !rack && s_is_reserved_section(name))
+    int capacity = rb_project_section(name);
+    if (!set && !rack && !capacity && s_is_reserved_section(name))
         return s_fail(ps, line, "section [%.64s] is not supported yet", name);
     int rc = s_end_section(ps);
     if (rc < 0)
@@ -1832,6 +1844,12 @@ static int s_section(s_parser_t *ps, char *s, unsigned line)
             return s_nomem(ps);
         ps->section = S_SEC_ACCEPT;
         return rb_accept_begin(ps->accept, set, line, ps->err);
+    }
+    if (capacity) {
+        if (!ps->project && !(ps->project = rb_project_new(ps->source)))
+            return s_nomem(ps);
+        ps->section = S_SEC_CAPACITY;
+        return rb_project_begin(ps->project, line, ps->err);
     }
     if (!strcmp(name, "global")) {
         ps->section = S_SEC_GLOBAL;
@@ -1871,6 +1889,8 @@ static int s_line(s_parser_t *ps, char *raw, unsigned line)
         return rb_accept_option(ps->accept, key, val, line, ps->err);
     if (ps->section == S_SEC_RACK)
         return s_rack_option(ps, key, val, line);
+    if (ps->section == S_SEC_CAPACITY)
+        return rb_project_option(ps->project, key, val, line, ps->err);
     const s_option_t *opt = s_find_option(key);
     if (!opt) {
         const s_ignored_t *ig = s_find_ignored(key);
@@ -1943,6 +1963,8 @@ static int s_parse_all(s_parser_t *ps, char *work, size_t len)
         return s_fail(ps, 0, "the plan has no jobs (add a [job] section with at least size=)");
     if (ps->accept && (rc = rb_accept_resolve(ps->accept, ps->phases, ps->nphases, ps->err)) < 0)
         return rc;
+    if (ps->project && (rc = rb_project_resolve(ps->project, ps->phases, ps->nphases, ps->err)) < 0)
+        return rc;
     if (ps->notes_dropped) {
         char text[RB_ERR_MSG_MAX];
         snprintf(text, sizeof text, "%s: %u more notes like these", ps->source, ps->notes_dropped);
@@ -2000,6 +2022,7 @@ int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **
         free(ps.notes);
         rb_accept_destroy(&ps.accept);
         s_racks_free(ps.racks, ps.nracks);
+        rb_project_destroy(&ps.project);
         rb_plan_destroy(&plan);
         return rc;
     }
@@ -2011,6 +2034,7 @@ int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **
     plan->accept = ps.accept;
     plan->racks = ps.racks;
     plan->nracks = ps.nracks;
+    plan->project = ps.project;
     *out = plan;
     return 0;
 }
@@ -2089,6 +2113,7 @@ void rb_plan_destroy(rb_plan_t **p)
     free(plan->notes);
     rb_accept_destroy(&plan->accept);
     s_racks_free(plan->racks, plan->nracks);
+    rb_project_destroy(&plan->project);
     free(plan);
     *p = NULL;
 }
@@ -2246,6 +2271,8 @@ int rb_plan_print(const rb_plan_t *p, FILE *f)
             fprintf(f, "%s%s", i ? "," : "", p->racks[r].nodes[i]);
         fprintf(f, "\n");
     }
+    if (rb_project_print(p->project, p->phases, p->nphases, f) < 0)
+        return -EIO;
     if (fflush(f) != 0 || ferror(f))
         return -EIO;
     return 0;

@@ -16,6 +16,7 @@
 #define RB_PLAN_MAX_BYTES (1u << 20) /* a plan file larger than this is refused */
 
 struct rb_accept;
+struct rb_project;
 
 #define RB_PLAN_MAX_RACKS      4096  /* [rack NAME] sections */
 #define RB_PLAN_MAX_RACK_NODES 65536 /* nodes listed in all of them */
@@ -38,8 +39,9 @@ typedef struct rb_plan {
     char *notes; /* "SOURCE:LINE: option 'x' is ignored: why" lines, each ending in '\n',
                   * for fio options accepted without effect; NULL if none */
     uint32_t nracks;
-    rb_plan_rack_t *racks;    /* [rack NAME] sections, in plan order (owned) */
-    struct rb_accept *accept; /* [acceptance] sections (rb_accept.h), owned; NULL if none */
+    rb_plan_rack_t *racks;      /* [rack NAME] sections, in plan order (owned) */
+    struct rb_accept *accept;   /* [acceptance] sections (rb_accept.h), owned; NULL if none */
+    struct rb_project *project; /* the [capacity] section (rb_project.h), owned; NULL if none */
 } rb_plan_t;
 
 /* Parses len bytes of plan text; source names it in messages. On success
@@ -54,7 +56,8 @@ int rb_plan_load(const char *path, rb_plan_t **out, rb_err_t *err);
 void rb_plan_destroy(rb_plan_t **p);
 
 /* Writes the plan normalised: every job with every option explicit, phases
- * marked by stonewall, sizes in exact units, then the acceptance sections.
+ * marked by stonewall, sizes in exact units, then the acceptance sections
+ * and the [capacity] section.
  * Re-parsing the output gives the same plan. Returns 0 or -errno. */
 int rb_plan_print(const rb_plan_t *p, FILE *f);
 

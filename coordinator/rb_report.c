@@ -394,6 +394,7 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
     }
     rb_jw_arr_end(&w);
     s_json_accept(&w, r->accept);
+    rb_project_json(&w, r->projection);
     rb_jw_obj_end(&w);
     return rb_jw_finish(&w);
 }
@@ -758,6 +759,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
     s_text_meta(r, f);
     if (r->accept)
         s_text_accept(f, r->accept);
+    rb_project_text(f, r->projection);
     fflush(f);
     return ferror(f) ? -EIO : 0;
 }

@@ -8,6 +8,7 @@
 
 #include "rb_accept.h"
 #include "rb_aggregate.h"
+#include "rb_project.h"
 
 #define RB_SUMMARY_SCHEMA "rackbench.summary/1"
 
@@ -41,6 +42,8 @@ typedef struct rb_run_result {
     rb_phase_agg_t *phases;       /* borrowed, nphases entries */
     /* the acceptance checks judged (borrowed); NULL when the plan has none */
     const rb_accept_result_t *accept;
+    /* the [capacity] projection (borrowed); NULL when the plan has none */
+    const rb_project_result_t *projection;
 } rb_run_result_t;
 
 /* Writes summary.json to f. Returns 0 or -errno. */

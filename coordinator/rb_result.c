@@ -640,6 +640,7 @@ void rb_run_unload(rb_loaded_run_t *out)
     free(out->phases);
     free(out->nodes);
     rb_accept_result_fini(&out->acc);
+    rb_project_result_fini(&out->proj);
     rb_plan_destroy(&out->plan);
     memset(out, 0, sizeof *out);
 }
@@ -757,6 +758,12 @@ int rb_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
                            &out->acc) < 0)
             return s_fail(out, err, -ENOMEM, "%s: out of memory%s", dir, "");
         res->accept = &out->acc;
+    }
+    if (pl->project) {
+        if (rb_project_eval(pl->project, pl->phases, pl->nphases, out->phases, res->nphases,
+                            &out->proj) < 0)
+            return s_fail(out, err, -ENOMEM, "%s: out of memory%s", dir, "");
+        res->projection = &out->proj;
     }
     return 0;
 }

@@ -12,17 +12,19 @@
 #include "rb_accept.h"
 #include "rb_err.h"
 #include "rb_plan.h"
+#include "rb_project.h"
 #include "rb_report.h"
 
 typedef struct rb_loaded_run {
-    rb_run_result_t res;     /* what the renderers take; points into the members below */
-    char dir[PATH_MAX];      /* the run folder */
-    char source[PATH_MAX];   /* the plan as the run named it */
-    rb_plan_t *plan;         /* plan.ini, parsed (owned) */
-    rb_report_node_t *nodes; /* res.nnodes entries (owned) */
-    rb_phase_agg_t *phases;  /* res.nphases entries (owned) */
-    rb_accept_result_t acc;  /* the plan's checks judged anew (when it has any) */
-    uint32_t from_samples;   /* phases rebuilt from samples.csv (0 or 1) */
+    rb_run_result_t res;      /* what the renderers take; points into the members below */
+    char dir[PATH_MAX];       /* the run folder */
+    char source[PATH_MAX];    /* the plan as the run named it */
+    rb_plan_t *plan;          /* plan.ini, parsed (owned) */
+    rb_report_node_t *nodes;  /* res.nnodes entries (owned) */
+    rb_phase_agg_t *phases;   /* res.nphases entries (owned) */
+    rb_accept_result_t acc;   /* the plan's checks judged anew (when it has any) */
+    rb_project_result_t proj; /* the plan's projection worked out anew (when it has one) */
+    uint32_t from_samples;    /* phases rebuilt from samples.csv (0 or 1) */
 } rb_loaded_run_t;
 
 /* Reads the run folder dir into out (the caller's, released with

@@ -1161,6 +1161,13 @@ static int s_write_reports(s_run_t *r)
     }
     res.accept = r->plan->accept ? &acc : NULL;
     r->accept_failed = acc.nfailed > 0;
+    rb_project_result_t proj;
+    if (rb_project_eval(r->plan->project, r->plan->phases, r->plan->nphases, r->aggs, r->phases_run,
+                        &proj) < 0) {
+        s_fail(r, "out of memory working out the projection");
+        res.status = r->failed;
+    }
+    res.projection = r->plan->project ? &proj : NULL;
     int rc = s_write_summary(r, &res);
     char path[PATH_MAX];
     FILE *f;
@@ -1173,6 +1180,7 @@ static int s_write_reports(s_run_t *r)
     printf("\nrun folder: %s\n", r->dir);
     fflush(stdout);
     rb_accept_result_fini(&acc);
+    rb_project_result_fini(&proj);
     free(nodes);
     return rc;
 }

@@ -57,7 +57,9 @@ static void test_report_finished_run(void **state)
              "[r]\nstonewall\nrw=read\nread_from=neighbour\n"
              "[acceptance]\nmax_errors=0\nmin_nodes=2\n"
              "[acceptance impossible]\nphases=r\nmin_aggregate_bw=1000T\n"
-             "[rack east]\nnodes=local-1\n[rack west]\nnodes=local-2,local-3\n",
+             "[rack east]\nnodes=local-1\n[rack west]\nnodes=local-2,local-3\n"
+             "[capacity]\ndisks=12\ndisk_size=2T\nraid=raid6\nraid_group=12\n"
+             "units_per_rack=8\ntarget_capacity=1P\n",
              p.dir);
     it_write(p.plan, text);
     int code = it_sh(p.out, p.err, "'%s' run --local 2 --quiet --out '%s' '%s'",
@@ -82,6 +84,7 @@ static void test_report_finished_run(void **state)
         assert_int_equal(rb_json_num(rb_json_path(pj, "cluster.nodes"), 0), 2);
     }
     assert_string_equal(rb_json_str(rb_json_path(j, "nodes.1.rack")), "west");
+    assert_true(rb_json_len(rb_json_path(j, "projection.lines")) > 0);
     rb_json_free(&j);
     char *warn = it_read(p.err);
     assert_non_null(strstr(warn, "[rack west] lists node local-3, which is not in this run"));

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "rb_accept.h"
+#include "rb_project.h"
 #include "rb_plan.h"
 
 #define MS 1000000ull
@@ -142,6 +143,33 @@ static const char s_accept[] = "[global]\n"
                                "max_errors=1\n"
                                "min_node_bw=1k\n";
 
+/* The JR5 unit: a [capacity] section over two data phases and a metadata job. */
+static const char s_capacity[] = "[global]\n"
+                                 "directory=/data/cap\n"
+                                 "size=1m\n"
+                                 "[w]\n"
+                                 "rw=write\n"
+                                 "[r]\n"
+                                 "stonewall\n"
+                                 "rw=read\n"
+                                 "[md]\n"
+                                 "rw=meta\n"
+                                 "meta_files=10\n"
+                                 "[capacity]\n"
+                                 "disks=48\n"
+                                 "disk_size=2T\n"
+                                 "raid=raid6\n"
+                                 "raid_group=16\n"
+                                 "hot_spares_per_group=1\n"
+                                 "fs_overhead=1.5%\n"
+                                 "usable_per_unit=71TB\n"
+                                 "unit_height_u=5\n"
+                                 "rack_height_u=41\n"
+                                 "derate=0.5\n"
+                                 "target_capacity=1P\n"
+                                 "target_bw=12GB/s\n"
+                                 "phases=w,r\n";
+
 /* A metadata job between two data jobs, mdtest-like. */
 static const char s_meta[] = "[global]\n"                                  /* 1 */
                              "directory=/data/md\n"                        /* 2 */
@@ -256,10 +284,38 @@ static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
     }
 }
 
+static void s_assert_project_equal(const rb_project_t *a, const rb_project_t *b)
+{
+    if (!a || !b) {
+        assert_ptr_equal(a, b);
+        return;
+    }
+    for (int k = 0; k < RB_CAP_NKEYS; k++)
+        assert_int_equal(a->key_line[k] != 0, b->key_line[k] != 0);
+    assert_int_equal(a->disks, b->disks);
+    assert_int_equal(a->disk_size, b->disk_size);
+    assert_int_equal(a->raid, b->raid);
+    assert_int_equal(a->raid_group, b->raid_group);
+    assert_int_equal(a->hot_spares, b->hot_spares);
+    assert_int_equal(a->fs_overhead_ppm, b->fs_overhead_ppm);
+    assert_int_equal(a->usable_per_unit, b->usable_per_unit);
+    assert_int_equal(a->unit_height_u, b->unit_height_u);
+    assert_int_equal(a->rack_height_u, b->rack_height_u);
+    assert_int_equal(a->units_per_rack, b->units_per_rack);
+    assert_int_equal(a->derate_ppm, b->derate_ppm);
+    assert_int_equal(a->target_capacity, b->target_capacity);
+    assert_int_equal(a->target_bw, b->target_bw);
+    assert_int_equal(a->nphases, b->nphases);
+    assert_memory_equal(a->phases, b->phases, a->nphases * sizeof *a->phases);
+    assert_int_equal(a->has_model, b->has_model);
+    assert_int_equal(a->data_disks, b->data_disks);
+}
+
 static void s_assert_plan_equal(const rb_plan_t *a, const rb_plan_t *b)
 {
     assert_int_equal(a->interval_ns, b->interval_ns);
     s_assert_accept_equal(a->accept, b->accept);
+    s_assert_project_equal(a->project, b->project);
     assert_string_equal(a->directory, b->directory);
     assert_int_equal(a->nphases, b->nphases);
     for (uint32_t i = 0; i < a->nphases; i++) {
@@ -522,11 +578,13 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nrw=write;x\n", 3, "bad value 'write;x' for rw"},
     {"[a]\nsize=1M\nrw=write:4k\n", 3, "rw=write:4k is not supported yet"},
     {"[a]\nsize=1M\n[acceptance]\nmin_bw=1G\n", 4, "unknown option 'min_bw' in [acceptance]"},
-    {"[a]\nsize=1M\n[capacity]\nx=1\n", 3, "section [capacity] is not supported yet"},
+    {"[a]\nsize=1M\n[capacity]\nx=1\n", 4, "unknown option 'x' in [capacity] (disks, disk_size"},
     {"[a]\nsize=1M\n[acceptance]\n[b]\nsize=1M\n", 3, "[acceptance] has no checks"},
     {"[a]\nsize=1M\n[acceptance]\nmin_iops=1\nphases=b\n", 5,
      "phases: 'b' in [acceptance] is neither a phase nor a job of the plan (phases: a)"},
-    {"[capacity]\n", 1, "section [capacity] is not supported yet"},
+    {"[capacity]\n", 1, "[capacity] is empty"},
+    {"[a]\nsize=1M\n[capacity]\nunits_per_rack=8\n[capacity]\n", 5,
+     "section [capacity] appears twice (first at line 3)"},
     {"[global]\n\n[rack r1]\n", 3, "[rack r1] lists no nodes"},
     {"[a]\nsize=1M\nbs=4q\n", 3, "bad size '4q' for bs"},
     {"[a]\nsize=-1M\n", 2, "bad size '-1M' for size"},
@@ -1510,6 +1568,48 @@ static void test_round_trip(void **state)
     s_assert_round_trip(p);
     rb_plan_destroy(&p);
 
+    /* [capacity] comes after acceptance, normalised: decimal sizes as TB, binary
+     * ones as TiB, fractions exact, phases by phase name, the model in comments */
+    p = s_parse_str("[global]\nsize=1m\n[w]\nrw=write\n[r]\nstonewall\nrw=read\n"
+                    "[capacity]\n"
+                    "phases = r , w\n"
+                    "target_bw=1.5GB/s\n"
+                    "disk_size=2t\n"
+                    "disks=48\n"
+                    "raid=RAID6\n"
+                    "raid_group=16\n"
+                    "hot_spares_per_group=1\n"
+                    "fs_overhead=8.25%\n"
+                    "usable_per_unit=64.5TiB\n"
+                    "unit_height_u=5\n"
+                    "rack_height_u=41\n"
+                    "units_per_rack=7\n"
+                    "derate=50%\n"
+                    "target_capacity=1.5P\n"
+                    "[acceptance]\nmax_errors=0\n");
+    text = s_print(p, &len);
+    assert_non_null(strstr(text, "\n[acceptance]\nmax_errors=0\n\n[capacity]\ndisks=48\n"
+                                 "disk_size=2TB\nraid=raid6\nraid_group=16\n"
+                                 "hot_spares_per_group=1\nfs_overhead=8.25%\n"
+                                 "usable_per_unit=66048GiB\nunit_height_u=5\nrack_height_u=41\n"
+                                 "units_per_rack=7\nderate=0.5\ntarget_capacity=1500TB\n"
+                                 "target_bw=1500MB/s\nphases=w,r\n"
+                                 "; raid6: 3 groups of 16 = 1 hot spare + 2 parity + 13 data "
+                                 "disks; 39 data disks x 2 TB\n"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+    /* every data phase by default; units a rack from the heights */
+    p = s_parse_str("[w]\nsize=1m\n[capacity]\nusable_per_unit=1000000\nunit_height_u=4\n"
+                    "rack_height_u=42\n");
+    text = s_print(p, &len);
+    assert_non_null(strstr(text, "\n[capacity]\nusable_per_unit=1MB\nunit_height_u=4\n"
+                                 "rack_height_u=42\n; 10 units a rack (42U / 4U)\n"
+                                 "; throughput from the data phases: w\n"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
     /* an empty directory= in a job keeps the agent's first root despite [global] */
     p = s_parse_str("[global]\ndirectory=/g\n[a]\nsize=4k\ndirectory=\n[b]\nsize=4k\n");
     assert_string_equal(p->phases[0].jobs[0].directory, "");
@@ -1901,6 +2001,7 @@ static void test_fuzz(void **state)
     assert_true(s_fuzz(s_every, 20000) > 100);
     assert_true(s_fuzz(s_meta, 20000) > 100);
     assert_true(s_fuzz(s_accept, 20000) > 100);
+    assert_true(s_fuzz(s_capacity, 20000) > 100);
 }
 
 int main(void)
