@@ -16,6 +16,7 @@
 
 #include "rb_aggregate.h"
 #include "rb_fleet.h"
+#include "rb_html.h"
 #include "rb_log.h"
 #include "rb_findings.h"
 #include "rb_report.h"
@@ -1173,6 +1174,11 @@ static int s_write_reports(s_run_t *r)
     FILE *f;
     snprintf(path, sizeof path, "%s/report.txt", r->dir);
     if (!(f = fopen(path, "w")) || rb_report_text(&res, f) < 0 || fclose(f) != 0) {
+        rc = -EIO;
+        rb_error("cannot write %s: %s", path, strerror(errno));
+    }
+    snprintf(path, sizeof path, "%s/report.html", r->dir);
+    if (!(f = fopen(path, "w")) || rb_report_html(&res, r->dir, f) < 0 || fclose(f) != 0) {
         rc = -EIO;
         rb_error("cannot write %s: %s", path, strerror(errno));
     }

@@ -4,7 +4,7 @@
 # AddressSanitizer and UBSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./deploy/setup.sh
+./deploy/setup.sh --test
 # Formatting is part of the build: any difference from .clang-format fails.
 git ls-files -z '*.c' '*.h' | xargs -0 clang-format --dry-run --Werror
 ./deploy/build.sh build -DRB_WERROR=ON

@@ -1,0 +1,1318 @@
+/* report.html: the same figures as report.txt, plus what a single number
+ * hides: bandwidth interval by interval (a drive's burst, then its tuned
+ * rate), per node and per rack; the spread of each node's intervals; the
+ * latency curve. One file, inline SVG and CSS, no script, nothing fetched.
+ * The markup is also well-formed XML: every element closed, every text from
+ * the plan, the nodes or an error escaped, no named entities beyond XML's.
+ * Figures come from rb_run_result_t and samples.csv; a chart only draws
+ * measured sample intervals (a gap stays a gap). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rb_html.h"
+#include "rb_units.h"
+
+#define S_STRAGGLER   0.15    /* a node this far below the node median is noted */
+#define S_TAIL        0.5     /* a node's last interval shorter than this many is not drawn */
+#define S_MAX_K       1048576 /* sample intervals per phase we draw at most */
+#define S_PLAN_MAX    4194304 /* bytes of plan.ini shown at most */
+#define S_CSV_FIELDS  14      /* columns of samples.csv */
+#define S_TEXT_MAX    4096    /* one formatted text, before escaping */
+#define S_CHART_W     900.0   /* chart width, px */
+#define S_NODE_ROW_PX 22.0    /* one node's row in the bar chart */
+
+/* ---------------------------------------------------------------------------
+ * Escaping */
+
+/* Length of the UTF-8 sequence at s (at most avail bytes) when it is valid
+ * and a character XML accepts; else 0. */
+static int s_utf8_len(const unsigned char *s, size_t avail)
+{
+    unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+    int n;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        lo = c == 0xe0 ? 0xa0 : lo;
+        hi = c == 0xed ? 0x9f : hi; /* no surrogates */
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        lo = c == 0xf0 ? 0x90 : lo;
+        hi = c == 0xf4 ? 0x8f : hi;
+    } else {
+        return 0;
+    }
+    if ((size_t)n > avail || s[1] < lo || s[1] > hi)
+        return 0;
+    for (int i = 2; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if (c == 0xef && s[1] == 0xbf && (s[2] == 0xbe || s[2] == 0xbf))
+        return 0; /* U+FFFE, U+FFFF */
+    return n;
+}
+
+/* Writes len bytes of s as text or an attribute value: markup characters as
+ * references, anything that is not valid UTF-8 or not allowed in XML as
+ * U+FFFD. */
+static void s_escn(FILE *f, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    while (p < end) {
+        unsigned char c = *p;
+        int n = 1;
+        if (c == '&')
+            fputs("&amp;", f);
+        else if (c == '<')
+            fputs("&lt;", f);
+        else if (c == '>')
+            fputs("&gt;", f);
+        else if (c == '"')
+            fputs("&quot;", f);
+        else if (c == '\'')
+            fputs("&#39;", f);
+        else if (c == '\t' || c == '\n' || (c >= 0x20 && c < 0x7f))
+            fputc(c, f);
+        else if (c == '\r')
+            ; /* CR LF in a plan reads as LF */
+        else if (c >= 0x80 && (n = s_utf8_len(p, (size_t)(end - p))) > 0)
+            fwrite(p, 1, (size_t)n, f);
+        else
+            fputs("&#65533;", f);
+        p += n > 0 ? n : 1;
+    }
+}
+
+static void s_esc(FILE *f, const char *s)
+{
+    s_escn(f, s, strlen(s));
+}
+
+/* printf, then escaped. */
+static void s_textf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void s_textf(FILE *f, const char *fmt, ...)
+{
+    char buf[S_TEXT_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    s_esc(f, buf);
+}
+
+/* ---------------------------------------------------------------------------
+ * samples.csv */
+
+typedef struct s_row {
+    uint32_t phase; /* index into the run's phases */
+    uint32_t node;  /* index into the name table */
+    uint32_t rack;  /* likewise */
+    double t_s;     /* end of the interval, s after the phase's GO */
+    double iv_s;    /* its length on the node, s */
+    double bytes;   /* moved in it by one job's workers on the node */
+    double ops;     /* operations likewise */
+} s_row_t;
+
+typedef struct s_samples {
+    int found;                  /* samples.csv could be opened */
+    size_t nrows, cap;          /* rows read, room */
+    s_row_t *rows;              /* owned */
+    uint32_t nnames, namecap;   /* names known, room */
+    char (*names)[RB_NAME_MAX]; /* node and rack names (owned) */
+    size_t bad;                 /* lines that could not be read (a cut last line) */
+} s_samples_t;
+
+static void s_samples_fini(s_samples_t *s)
+{
+    free(s->rows);
+    free(s->names);
+    memset(s, 0, sizeof *s);
+}
+
+/* Index of name in the table, added when new; UINT32_MAX when out of memory. */
+static uint32_t s_name(s_samples_t *s, const char *name)
+{
+    for (uint32_t i = s->nnames; i-- > 0;)
+        if (strncmp(s->names[i], name, RB_NAME_MAX - 1) == 0)
+            return i;
+    if (s->nnames == s->namecap) {
+        uint32_t cap = s->namecap ? 2 * s->namecap : 16;
+        void *p = realloc(s->names, cap * sizeof *s->names);
+        if (!p)
+            return UINT32_MAX;
+        s->names = p;
+        s->namecap = cap;
+    }
+    snprintf(s->names[s->nnames], RB_NAME_MAX, "%s", name);
+    return s->nnames++;
+}
+
+/* A non-negative finite number filling all of text, into out. */
+static int s_num(const char *text, double *out)
+{
+    char *end;
+    *out = strtod(text, &end);
+    return end != text && *end == 0 && isfinite(*out) && *out >= 0 ? 0 : -EBADMSG;
+}
+
+/* Reads one line (with its newline) of samples.csv into s: 0 (read, or a
+ * phase this run does not know), -EBADMSG, -ENOMEM. */
+static int s_samples_line(s_samples_t *s, const rb_run_result_t *r, char *line, uint32_t *last)
+{
+    size_t len = strlen(line);
+    char *fld[S_CSV_FIELDS];
+    int n = 0;
+    if (len == 0 || line[len - 1] != '\n')
+        return -EBADMSG; /* the run was cut off while writing it */
+    line[--len] = 0;
+    for (char *p = line;;) {
+        char *comma = strchr(p, ',');
+        fld[n++] = p;
+        if (!comma)
+            break;
+        if (n == S_CSV_FIELDS)
+            return -EBADMSG;
+        *comma = 0;
+        p = comma + 1;
+    }
+    if (n != S_CSV_FIELDS)
+        return -EBADMSG;
+    s_row_t row;
+    if (s_num(fld[0], &row.t_s) < 0 || s_num(fld[5], &row.iv_s) < 0 ||
+        s_num(fld[6], &row.bytes) < 0 || s_num(fld[7], &row.ops) < 0)
+        return -EBADMSG;
+    if (*last >= r->nphases || strcmp(r->phases[*last].name, fld[1]) != 0) {
+        uint32_t p = 0;
+        while (p < r->nphases && strcmp(r->phases[p].name, fld[1]) != 0)
+            p++;
+        if (p == r->nphases)
+            return 0;
+        *last = p;
+    }
+    row.phase = *last;
+    row.node = s_name(s, fld[2]);
+    row.rack = s_name(s, fld[3]);
+    if (row.node == UINT32_MAX || row.rack == UINT32_MAX)
+        return -ENOMEM;
+    if (s->nrows == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 256;
+        void *p = realloc(s->rows, cap * sizeof *s->rows);
+        if (!p)
+            return -ENOMEM;
+        s->rows = p;
+        s->cap = cap;
+    }
+    s->rows[s->nrows++] = row;
+    return 0;
+}
+
+/* Reads run_dir/samples.csv: 0 (found or not) or -ENOMEM. */
+static int s_samples_read(s_samples_t *s, const rb_run_result_t *r, const char *run_dir)
+{
+    char path[RB_PATH_MAX + 32];
+    memset(s, 0, sizeof *s);
+    snprintf(path, sizeof path, "%s/samples.csv", run_dir);
+    FILE *in = fopen(path, "r");
+    if (!in)
+        return 0;
+    s->found = 1;
+    char *line = NULL;
+    size_t cap = 0;
+    uint32_t last = UINT32_MAX;
+    int rc = 0;
+    for (int first = 1; getline(&line, &cap, in) > 0; first = 0) {
+        if (first && strncmp(line, "t_s,", 4) == 0)
+            continue; /* the header */
+        rc = s_samples_line(s, r, line, &last);
+        if (rc == -ENOMEM)
+            break;
+        s->bad += rc < 0;
+        rc = 0;
+    }
+    free(line);
+    fclose(in);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------
+ * One phase's time series, interval by interval */
+
+typedef struct s_series {
+    uint32_t nn;        /* lines: the phase's nodes, then any other node in its samples */
+    uint32_t nk;        /* sample intervals */
+    double iv;          /* their nominal length: the longest seen, s */
+    const char **node;  /* nn names (borrowed) */
+    uint32_t *rack;     /* nn: each node's index into rname */
+    uint32_t nr;        /* racks */
+    const char **rname; /* nr names (borrowed) */
+    double *v;          /* nn * nk: the node's rate in interval k; NAN: no sample */
+    double *t;          /* nn * nk: that interval's end on the node, s after GO */
+    double *cv, *ct;    /* nk: the sum over nodes, the last end; NAN: no sample */
+    double *rv, *rt;    /* nr * nk: the same per rack (only with more than one rack) */
+    double tmax, vmax;  /* last interval end, largest cluster rate */
+    uint32_t ntail;     /* rows left out: shorter than S_TAIL intervals, or empty */
+} s_series_t;
+
+static void s_series_fini(s_series_t *s)
+{
+    free(s->node);
+    free(s->rack);
+    free(s->rname);
+    free(s->v);
+    free(s->t);
+    free(s->cv);
+    free(s->ct);
+    free(s->rv);
+    free(s->rt);
+    memset(s, 0, sizeof *s);
+}
+
+static uint32_t s_rack_of(s_series_t *s, const char *rack)
+{
+    uint32_t i = 0;
+    while (i < s->nr && strcmp(s->rname[i], rack) != 0)
+        i++;
+    if (i == s->nr)
+        s->rname[s->nr++] = rack;
+    return i;
+}
+
+/* Interval index of a row: agents sample at GO + k intervals, so an
+ * interval's start (its end - its length) is close to a multiple of iv. */
+static int64_t s_interval(const s_row_t *row, double iv)
+{
+    double k = floor((row->t_s - row->iv_s) / iv + 0.5);
+    return k < 0 ? 0 : k >= S_MAX_K ? -1 : (int64_t)k;
+}
+
+/* The phase's nominal sample interval into *iv (0: no samples): the upper
+ * median of its rows' lengths (all but each node's last interval are full),
+ * then fitted to the interval starts, which fall on multiples of it. Returns
+ * 0 or -ENOMEM. */
+static int s_nominal_interval(const s_samples_t *smp, uint32_t p, double *iv)
+{
+    uint32_t n = 0;
+    double *len = malloc((smp->nrows ? smp->nrows : 1) * sizeof *len), sxk = 0, skk = 0;
+    *iv = 0;
+    if (!len)
+        return -ENOMEM;
+    for (size_t i = 0; i < smp->nrows; i++)
+        if (smp->rows[i].phase == p && smp->rows[i].iv_s > 0)
+            len[n++] = smp->rows[i].iv_s;
+    if (n) {
+        rb_median(len, n); /* sorts */
+        *iv = len[n / 2];
+    }
+    free(len);
+    for (size_t i = 0; *iv > 0 && i < smp->nrows; i++) {
+        const s_row_t *row = &smp->rows[i];
+        int64_t k = s_interval(row, *iv);
+        if (row->phase == p && row->iv_s > 0 && k > 0) {
+            sxk += (row->t_s - row->iv_s) * (double)k;
+            skk += (double)k * (double)k;
+        }
+    }
+    if (skk > 0 && sxk > 0)
+        *iv = sxk / skk;
+    return 0;
+}
+
+/* Sums (line, k) cells into out (v, t) and the per-group sums (gv, gt, ng
+ * groups, group of line l = grp[l]; grp NULL: one group). */
+static void s_group_sum(const s_series_t *s, const uint32_t *grp, uint32_t ng, double *gv,
+                        double *gt)
+{
+    for (size_t i = 0; i < (size_t)ng * s->nk; i++)
+        gv[i] = gt[i] = NAN;
+    for (uint32_t l = 0; l < s->nn; l++)
+        for (uint32_t k = 0; k < s->nk; k++) {
+            double v = s->v[(size_t)l * s->nk + k], t = s->t[(size_t)l * s->nk + k];
+            size_t g = (size_t)(grp ? grp[l] : 0) * s->nk + k;
+            if (isnan(v))
+                continue;
+            gv[g] = isnan(gv[g]) ? v : gv[g] + v;
+            gt[g] = isnan(gt[g]) || t > gt[g] ? t : gt[g];
+        }
+}
+
+/* Builds phase p's series of bytes/s (ops/s when ops) from the samples.
+ * Leaves out->nk 0 when there are none. Returns 0 or -ENOMEM. */
+static int s_series_build(const s_samples_t *smp, const rb_run_result_t *r, uint32_t p, int ops,
+                          s_series_t *out)
+{
+    const rb_phase_agg_t *a = &r->phases[p];
+    memset(out, 0, sizeof *out);
+    double iv;
+    if (s_nominal_interval(smp, p, &iv) < 0)
+        return -ENOMEM;
+    if (!(iv > 0))
+        return 0;
+    uint32_t most = a->nnodes + smp->nnames;
+    uint32_t *line = malloc((smp->nnames ? smp->nnames : 1) * sizeof *line);
+    out->node = calloc(most ? most : 1, sizeof *out->node);
+    out->rack = calloc(most ? most : 1, sizeof *out->rack);
+    out->rname = calloc(most ? most : 1, sizeof *out->rname);
+    if (!line || !out->node || !out->rack || !out->rname)
+        goto nomem;
+    /* lines: the phase's nodes in rank order, then any stranger */
+    for (uint32_t i = 0; i < a->nnodes; i++) {
+        out->node[out->nn] = a->nodes[i].name;
+        out->rack[out->nn++] = s_rack_of(out, a->nodes[i].rack);
+    }
+    for (uint32_t j = 0; j < smp->nnames; j++) {
+        line[j] = UINT32_MAX;
+        for (uint32_t i = 0; i < a->nnodes && line[j] == UINT32_MAX; i++)
+            if (strcmp(a->nodes[i].name, smp->names[j]) == 0)
+                line[j] = i;
+    }
+    int64_t kmax = -1;
+    for (size_t i = 0; i < smp->nrows; i++) {
+        const s_row_t *row = &smp->rows[i];
+        int64_t k = s_interval(row, iv);
+        if (row->phase != p || k < 0)
+            continue;
+        if (row->iv_s < S_TAIL * iv) {
+            out->ntail++;
+            continue;
+        }
+        kmax = k > kmax ? k : kmax;
+        if (line[row->node] == UINT32_MAX) {
+            line[row->node] = out->nn;
+            out->node[out->nn] = smp->names[row->node];
+            out->rack[out->nn++] = s_rack_of(out, smp->names[row->rack]);
+        }
+    }
+    if (kmax < 0)
+        goto done;
+    out->nk = (uint32_t)kmax + 1;
+    out->iv = iv;
+    size_t cells = (size_t)out->nn * out->nk;
+    double *len = calloc(cells, sizeof *len);
+    out->v = calloc(cells, sizeof *out->v);
+    out->t = calloc(cells, sizeof *out->t);
+    out->cv = calloc(out->nk, sizeof *out->cv);
+    out->ct = calloc(out->nk, sizeof *out->ct);
+    if (out->nr > 1) {
+        out->rv = calloc((size_t)out->nr * out->nk, sizeof *out->rv);
+        out->rt = calloc((size_t)out->nr * out->nk, sizeof *out->rt);
+    }
+    if (!len || !out->v || !out->t || !out->cv || !out->ct ||
+        (out->nr > 1 && (!out->rv || !out->rt))) {
+        free(len);
+        goto nomem;
+    }
+    for (size_t i = 0; i < smp->nrows; i++) {
+        const s_row_t *row = &smp->rows[i];
+        int64_t k = s_interval(row, iv);
+        if (row->phase != p || row->iv_s < S_TAIL * iv || k < 0)
+            continue;
+        size_t c = (size_t)line[row->node] * out->nk + (size_t)k;
+        out->v[c] += ops ? row->ops : row->bytes; /* all of the node's jobs */
+        len[c] = row->iv_s > len[c] ? row->iv_s : len[c];
+        out->t[c] = row->t_s > out->t[c] ? row->t_s : out->t[c];
+    }
+    for (size_t c = 0; c < cells; c++) {
+        out->v[c] = len[c] > 0 ? out->v[c] / len[c] : NAN;
+        out->t[c] = len[c] > 0 ? out->t[c] : NAN;
+    }
+    free(len);
+    s_group_sum(out, NULL, 1, out->cv, out->ct);
+    if (out->nr > 1)
+        s_group_sum(out, out->rack, out->nr, out->rv, out->rt);
+    for (uint32_t k = 0; k < out->nk; k++) {
+        if (!isnan(out->ct[k]) && out->ct[k] > out->tmax)
+            out->tmax = out->ct[k];
+        if (!isnan(out->cv[k]) && out->cv[k] > out->vmax)
+            out->vmax = out->cv[k];
+    }
+done:
+    free(line);
+    return 0;
+nomem:
+    free(line);
+    s_series_fini(out);
+    return -ENOMEM;
+}
+
+/* ---------------------------------------------------------------------------
+ * Charts */
+
+/* A linear axis from 0: its top and tick step, both "nice" (1, 2, 5 x 10^n). */
+typedef struct s_axis {
+    double max;  /* top of the axis, in display units */
+    double step; /* between ticks */
+    int dec;     /* decimals of a tick label */
+} s_axis_t;
+
+static s_axis_t s_axis(double max, int ticks)
+{
+    s_axis_t ax = {1, 0.2, 1};
+    if (!(max > 0) || !isfinite(max))
+        return ax;
+    double raw = max / ticks, mag = pow(10, floor(log10(raw))), f = raw / mag;
+    ax.step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+    ax.max = ceil(max / ax.step - 1e-9) * ax.step;
+    ax.dec = (int)-floor(log10(ax.step) + 1e-9);
+    ax.dec = ax.dec < 0 ? 0 : ax.dec > 6 ? 6 : ax.dec;
+    return ax;
+}
+
+/* How a rate axis is shown: decimal units chosen by size, as dd prints. */
+typedef struct s_unit {
+    double div;         /* display value = rate / div */
+    const char *name;   /* "GB/s" */
+    const char *define; /* markup saying what the unit is */
+} s_unit_t;
+
+static s_unit_t s_rate_unit(double max, int ops)
+{
+    if (ops)
+        return (s_unit_t){1, "operations/s", "operations per second"};
+    if (max >= 1e9)
+        return (s_unit_t){1e9, "GB/s", "1 GB/s = 10&#8313; bytes/s"};
+    return (s_unit_t){1e6, "MB/s", "1 MB/s = 10&#8310; bytes/s"};
+}
+
+/* A distinct stroke colour for line i (the first ten: the usual palette). */
+static void s_color(char *buf, size_t len, uint32_t i, int rack)
+{
+    static const char *const node[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                       "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+    static const char *const racks[] = {"#08306b", "#7f2704", "#00441b", "#3f007d", "#67000d"};
+    if (rack && i < sizeof racks / sizeof *racks)
+        snprintf(buf, len, "%s", racks[i]);
+    else if (!rack && i < sizeof node / sizeof *node)
+        snprintf(buf, len, "%s", node[i]);
+    else
+        snprintf(buf, len, "hsl(%u,65%%,%u%%)", (i * 137u + (rack ? 60u : 0u)) % 360u,
+                 rack ? 25u : 45u);
+}
+
+/* The plot area of a chart, in px. */
+typedef struct s_plot {
+    double x, y, w, h; /* left, top, width, height */
+    double xmax, ymax; /* data values at the right and top edges */
+} s_plot_t;
+
+static double s_px(const s_plot_t *pl, double x)
+{
+    return pl->x + x / pl->xmax * pl->w;
+}
+
+static double s_py(const s_plot_t *pl, double y)
+{
+    return pl->y + pl->h - y / pl->ymax * pl->h;
+}
+
+/* Opens a chart: the svg element with its size and its title. */
+static void s_svg_open(FILE *f, double w, double h, const char *title)
+{
+    fprintf(f, "<svg class=\"chart\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
+            w, h, w, h);
+    fputs("<title>", f);
+    s_esc(f, title);
+    fputs("</title>\n", f);
+}
+
+/* Ticks, grid and label of the x axis (linear, from 0). */
+static void s_x_axis(FILE *f, const s_plot_t *pl, s_axis_t ax, const char *label_markup)
+{
+    for (int i = 0; i * ax.step <= ax.max + ax.step * 1e-6; i++) {
+        double x = s_px(pl, i * ax.step);
+        fprintf(f,
+                "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.*f</text>\n",
+                x, pl->y, x, pl->y + pl->h, x, pl->y + pl->h + 16, ax.dec, i * ax.step);
+    }
+    fprintf(f, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+            pl->x + pl->w / 2, pl->y + pl->h + 38, label_markup);
+}
+
+/* Ticks, grid and label of the y axis (linear, from 0). */
+static void s_y_axis(FILE *f, const s_plot_t *pl, s_axis_t ax, const char *label_markup)
+{
+    for (int i = 0; i * ax.step <= ax.max + ax.step * 1e-6; i++) {
+        double y = s_py(pl, i * ax.step);
+        fprintf(f,
+                "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.*f</text>\n",
+                pl->x, y, pl->x + pl->w, y, pl->x - 6, y + 4, ax.dec, i * ax.step);
+    }
+    fprintf(f,
+            "<text class=\"label\" transform=\"translate(%.1f,%.1f) rotate(-90)\" "
+            "text-anchor=\"middle\">%s</text>\n",
+            pl->x - 52, pl->y + pl->h / 2, label_markup);
+}
+
+static void s_frame(FILE *f, const s_plot_t *pl)
+{
+    fprintf(f, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
+            pl->x, pl->y, pl->w, pl->h);
+}
+
+/* One line of a time series: a polyline per run of measured intervals, a dot
+ * for an interval alone; gaps stay gaps. v and t hold nk values. */
+static void s_line(FILE *f, const s_plot_t *pl, const double *v, const double *t, uint32_t nk,
+                   double div, const char *cls, const char *color, const char *name)
+{
+    for (uint32_t k = 0; k < nk;) {
+        if (isnan(v[k])) {
+            k++;
+            continue;
+        }
+        uint32_t end = k;
+        while (end < nk && !isnan(v[end]))
+            end++;
+        if (end - k == 1) {
+            fprintf(f, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\">", cls,
+                    s_px(pl, t[k]), s_py(pl, v[k] / div), color);
+        } else {
+            fprintf(f, "<polyline class=\"%s\" stroke=\"%s\" points=\"", cls, color);
+            for (uint32_t i = k; i < end; i++)
+                fprintf(f, "%s%.1f,%.1f", i > k ? " " : "", s_px(pl, t[i]), s_py(pl, v[i] / div));
+            fputs("\">", f);
+        }
+        fputs("<title>", f);
+        s_esc(f, name);
+        fprintf(f, "</title></%s>\n", end - k == 1 ? "circle" : "polyline");
+        k = end;
+    }
+}
+
+/* A swatch and a name in a legend. */
+static void s_legend_item(FILE *f, const char *color, const char *cls, const char *name)
+{
+    fprintf(f, "<span class=\"item\"><span class=\"sw %s\" style=\"border-color:%s\"></span>", cls,
+            color);
+    s_esc(f, name);
+    fputs("</span>\n", f);
+}
+
+/* Cluster rate over time, a thin line per node, a dashed one per rack. */
+static void s_chart_series(FILE *f, const s_series_t *s, const char *phase, int ops)
+{
+    s_unit_t u = s_rate_unit(s->vmax, ops);
+    s_axis_t ax = s_axis(s->tmax, 10), ay = s_axis(s->vmax / u.div * 1.04, 6); /* headroom */
+    s_plot_t pl = {84, 16, S_CHART_W - 84 - 20, 300, ax.max, ay.max};
+    char title[S_TEXT_MAX], label[256], color[32];
+    snprintf(title, sizeof title, "%s: %s over time, cluster, per rack and per node (%s)", phase,
+             ops ? "operations per second" : "bandwidth", u.name);
+    s_svg_open(f, S_CHART_W, pl.y + pl.h + 48, title);
+    s_frame(f, &pl);
+    s_x_axis(f, &pl, ax, "time after the phase&#8217;s GO (s)");
+    snprintf(label, sizeof label, "%s%s%s", ops ? "" : "bandwidth (", u.define, ops ? "" : ")");
+    s_y_axis(f, &pl, ay, label);
+    for (uint32_t l = 0; l < s->nn; l++) {
+        s_color(color, sizeof color, l, 0);
+        s_line(f, &pl, s->v + (size_t)l * s->nk, s->t + (size_t)l * s->nk, s->nk, u.div, "node",
+               color, s->node[l]);
+    }
+    for (uint32_t g = 0; s->rv && g < s->nr; g++) {
+        char name[RB_NAME_MAX + 8];
+        snprintf(name, sizeof name, "rack %s", s->rname[g]);
+        s_color(color, sizeof color, g, 1);
+        s_line(f, &pl, s->rv + (size_t)g * s->nk, s->rt + (size_t)g * s->nk, s->nk, u.div, "rack",
+               color, name);
+    }
+    s_line(f, &pl, s->cv, s->ct, s->nk, u.div, "cluster", "#000", "cluster (sum of nodes)");
+    fputs("</svg>\n<p class=\"legend\">", f);
+    s_legend_item(f, "#000", "cluster", "cluster (sum of the nodes)");
+    for (uint32_t g = 0; s->rv && g < s->nr; g++) {
+        char name[RB_NAME_MAX + 8];
+        snprintf(name, sizeof name, "rack %s", s->rname[g]);
+        s_color(color, sizeof color, g, 1);
+        s_legend_item(f, color, "rack", name);
+    }
+    for (uint32_t l = 0; l < s->nn; l++) {
+        s_color(color, sizeof color, l, 0);
+        s_legend_item(f, color, "node", s->node[l]);
+    }
+    fputs("</p>\n", f);
+}
+
+/* Min, median and max of a line's measured intervals; 0 when it has none. */
+static uint32_t s_spread(const s_series_t *s, uint32_t l, double *scratch, double out[3])
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < s->nk; k++)
+        if (!isnan(s->v[(size_t)l * s->nk + k]))
+            scratch[n++] = s->v[(size_t)l * s->nk + k];
+    out[1] = rb_median(scratch, n); /* sorts */
+    out[0] = n ? scratch[0] : 0;
+    out[2] = n ? scratch[n - 1] : 0;
+    return n;
+}
+
+/* Per node: a bar to the median of its interval rates, a whisker min..max. */
+static int s_chart_nodes(FILE *f, const s_series_t *s, const char *phase, int ops)
+{
+    double *scratch = calloc(s->nk ? s->nk : 1, sizeof *scratch), st[3], max = 0;
+    if (!scratch)
+        return -ENOMEM;
+    for (uint32_t l = 0; l < s->nn; l++)
+        if (s_spread(s, l, scratch, st) && st[2] > max)
+            max = st[2];
+    s_unit_t u = s_rate_unit(max, ops);
+    s_axis_t ax = s_axis(max / u.div, 8);
+    s_plot_t pl = {170, 10, S_CHART_W - 170 - 24, s->nn * S_NODE_ROW_PX, ax.max, 1};
+    char title[S_TEXT_MAX], label[256], color[32], b[3][64];
+    snprintf(title, sizeof title,
+             "%s: each node's %s per sample interval, min, median and max (%s)", phase,
+             ops ? "operations per second" : "bandwidth", u.name);
+    s_svg_open(f, S_CHART_W, pl.y + pl.h + 48, title);
+    s_frame(f, &pl);
+    snprintf(label, sizeof label, "%s of one node in one sample interval%s%s%s",
+             ops ? "operations per second" : "bandwidth", ops ? "" : " (", ops ? "" : u.define,
+             ops ? "" : ")");
+    s_x_axis(f, &pl, ax, label);
+    for (uint32_t l = 0; l < s->nn; l++) {
+        double y = pl.y + l * S_NODE_ROW_PX + S_NODE_ROW_PX / 2;
+        uint32_t n = s_spread(s, l, scratch, st);
+        fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", pl.x - 8,
+                y + 4);
+        s_esc(f, s->node[l]);
+        fputs("</text>\n", f);
+        if (!n) {
+            fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">no samples</text>\n", pl.x + 6,
+                    y + 4);
+            continue;
+        }
+        for (int i = 0; i < 3; i++)
+            snprintf(b[i], sizeof b[i], "%.*f", ax.dec + 2, st[i] / u.div);
+        s_color(color, sizeof color, l, 0);
+        fprintf(f,
+                "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                "fill=\"%s\"><title>",
+                pl.x, y - 6, s_px(&pl, st[1] / u.div) - pl.x, 12.0, color);
+        s_esc(f, s->node[l]);
+        fprintf(f, ": median %s, min %s, max %s %s over %u intervals</title></rect>\n", b[1], b[0],
+                b[2], u.name, n);
+        fprintf(f,
+                "<path class=\"whisker\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\"/>\n",
+                s_px(&pl, st[0] / u.div), y, s_px(&pl, st[2] / u.div), s_px(&pl, st[0] / u.div),
+                y - 5, y + 5, s_px(&pl, st[2] / u.div), y - 5, y + 5);
+    }
+    fputs("</svg>\n", f);
+    free(scratch);
+    return 0;
+}
+
+/* Latency against percentile: x on a "nines" scale, -log10(1 - p), so p90,
+ * p99, p99.9 and p99.99 are evenly spaced; y logarithmic in us. */
+static void s_chart_latency(FILE *f, const rb_hist_t *h, const char *phase)
+{
+    static const double pct[] = {1,  5,  10, 20, 30,   40,   50,   60,    70,    75,   80,
+                                 90, 95, 98, 99, 99.5, 99.8, 99.9, 99.95, 99.98, 99.99};
+    static const struct {
+        double p;
+        const char *label;
+    } xt[] = {{0, "p0"}, {50, "p50"}, {90, "p90"}, {99, "p99"}, {99.9, "p99.9"}, {99.99, "p99.99"}};
+    enum { NP = sizeof pct / sizeof *pct };
+    double us[NP], lo = INFINITY, hi = 0;
+    for (int i = 0; i < NP; i++) {
+        us[i] = (double)rb_hist_percentile(h, pct[i]) / 1e3;
+        lo = us[i] > 0 && us[i] < lo ? us[i] : lo;
+        hi = us[i] > hi ? us[i] : hi;
+    }
+    if (!(hi > 0)) {
+        fputs("<p class=\"none\">no latency was recorded</p>\n", f);
+        return;
+    }
+    double e0 = floor(log10(lo)), e1 = ceil(log10(hi));
+    if (e1 <= e0)
+        e1 = e0 + 1;
+    s_plot_t pl = {100, 16, S_CHART_W - 100 - 30, 280, 4, e1 - e0};
+    char title[S_TEXT_MAX];
+    snprintf(title, sizeof title, "%s: latency percentiles (microseconds, log scale)", phase);
+    s_svg_open(f, S_CHART_W, pl.y + pl.h + 48, title);
+    s_frame(f, &pl);
+    for (size_t i = 0; i < sizeof xt / sizeof *xt; i++) {
+        double x = s_px(&pl, -log10(1 - xt[i].p / 100));
+        fprintf(f,
+                "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+                x, pl.y, x, pl.y + pl.h, x, pl.y + pl.h + 16, xt[i].label);
+    }
+    fprintf(f,
+            "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">percentile of all "
+            "operations (scale: each step right is ten times rarer)</text>\n",
+            pl.x + pl.w / 2, pl.y + pl.h + 38);
+    for (double e = e0; e <= e1 + 1e-9; e++) {
+        /* decades, and 2 and 5 between them when there are few decades */
+        for (int m = 1; m <= 5; m += m == 1 ? 1 : 3) {
+            double v = log10(m) + e;
+            if ((m > 1 && e1 - e0 > 2) || v > e1 + 1e-9)
+                continue;
+            double y = s_py(&pl, v - e0);
+            fprintf(f,
+                    "<line class=\"grid%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                    "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.*f</text>\n",
+                    m > 1 ? " minor" : "", pl.x, y, pl.x + pl.w, y, pl.x - 6, y + 4,
+                    e < 0 ? (int)-e : 0, m * pow(10, e));
+        }
+    }
+    fprintf(f,
+            "<text class=\"label\" transform=\"translate(%.1f,%.1f) rotate(-90)\" "
+            "text-anchor=\"middle\">latency (&#181;s, log scale)</text>\n",
+            pl.x - 72, pl.y + pl.h / 2);
+    fputs("<polyline class=\"lat\" points=\"", f);
+    for (int i = 0; i < NP; i++)
+        if (us[i] > 0)
+            fprintf(f, "%s%.1f,%.1f", i ? " " : "", s_px(&pl, -log10(1 - pct[i] / 100)),
+                    s_py(&pl, log10(us[i]) - e0));
+    fputs("\"><title>latency percentiles</title></polyline>\n", f);
+    for (int i = 0; i < NP; i++)
+        if (us[i] > 0)
+            fprintf(f,
+                    "<circle class=\"lat\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"><title>p%g: %.1f "
+                    "&#181;s</title></circle>\n",
+                    s_px(&pl, -log10(1 - pct[i] / 100)), s_py(&pl, log10(us[i]) - e0), pct[i],
+                    us[i]);
+    fputs("</svg>\n", f);
+}
+
+/* ---------------------------------------------------------------------------
+ * Sections */
+
+static const char *const s_css =
+    "body{font:14px/1.45 system-ui,sans-serif;color:#222;margin:1.5em auto;max-width:"
+    "1000px;padding:0 1em}\n"
+    "h1{font-size:1.5em}h2{font-size:1.25em;border-bottom:1px solid #ccc;margin-top:2em}\n"
+    "h3{font-size:1.05em;margin:1.4em 0 .3em}\n"
+    "table{border-collapse:collapse;margin:.4em 0}\n"
+    "td,th{padding:2px 10px 2px 0;text-align:left;vertical-align:top}\n"
+    "th{border-bottom:1px solid #999}td.n,th.n{text-align:right;white-space:nowrap}\n"
+    "table.kv th{border:0;white-space:nowrap;font-weight:600}\n"
+    "tr.rack td{font-weight:600;border-top:1px solid #ddd}\n"
+    "tr.cluster td{font-weight:700;border-top:2px solid #999}\n"
+    ".fail,.bad{color:#b00;font-weight:700}.pass{color:#070}\n"
+    ".note{color:#555}.none{color:#777;font-style:italic}.dec{color:#666;font-size:.9em}\n"
+    "pre{background:#f6f6f6;padding:.6em;overflow:auto}\n"
+    "svg.chart{display:block;max-width:100%;height:auto;font-size:12px}\n"
+    "svg .frame{fill:none;stroke:#444}svg .grid{stroke:#e2e2e2}svg .minor{stroke:#f0f0f0}\n"
+    "svg .tick{fill:#333}svg .label{fill:#111;font-size:13px}\n"
+    "svg polyline{fill:none}svg .node{stroke-width:1;opacity:.75}\n"
+    "svg .rack{stroke-width:2;stroke-dasharray:6 3}svg .cluster{stroke-width:2.5}\n"
+    "svg .lat{stroke:#1f4e8c;stroke-width:2;fill:#1f4e8c}svg polyline.lat{fill:none}\n"
+    "svg .bar{opacity:.8}svg .whisker{stroke:#000;stroke-width:1.5;fill:none}\n"
+    ".legend .item{margin-right:1.2em;white-space:nowrap}\n"
+    ".legend .sw{display:inline-block;width:22px;height:0;vertical-align:middle;"
+    "margin-right:4px;border-top:2px solid}\n"
+    ".legend .sw.cluster{border-top-width:3px}.legend .sw.rack{border-top-style:dashed}\n";
+
+static void s_iso_time(char *buf, size_t len, uint64_t wall_ns)
+{
+    time_t t = (time_t)(wall_ns / 1000000000ULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* A row of a two-column table: the label is markup, the value text. */
+static void s_kv(FILE *f, const char *label, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void s_kv(FILE *f, const char *label, const char *fmt, ...)
+{
+    char buf[S_TEXT_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fprintf(f, "<tr><th scope=\"row\">%s</th><td>", label);
+    s_esc(f, buf);
+    fputs("</td></tr>\n", f);
+}
+
+static void s_head(const rb_run_result_t *r, FILE *f)
+{
+    char when[32], b1[64];
+    uint32_t ok = 0;
+    for (uint32_t i = 0; i < r->nnodes; i++)
+        ok += r->nodes[i].status == RB_NODE_OK;
+    s_iso_time(when, sizeof when, r->started_wall_ns);
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>", f);
+    s_textf(f, "rackbench run %s", r->run_id);
+    fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", s_css);
+    s_textf(f, "rackbench run %s", r->run_id);
+    fputs("</h1>\n<table class=\"kv\">\n", f);
+    s_kv(f, "plan", "%s", r->plan_source ? r->plan_source : "");
+    s_kv(f, "started", "%s", when);
+    s_kv(f, "duration", "%.1f s", r->duration_s);
+    s_kv(f, "nodes", "%u (%u ok)", r->nnodes, ok);
+    s_kv(f, "rackbench", "%s", RB_VERSION);
+    fprintf(f, "<tr><th scope=\"row\">status</th><td class=\"%s\">%s</td></tr>\n",
+            r->status ? "fail" : "pass", r->status ? "FAILED" : "completed");
+    if (r->status)
+        s_kv(f, "error", "%s", r->error);
+    fputs("</table>\n", f);
+    if (r->nphases) {
+        fputs("<p>phases:", f);
+        for (uint32_t p = 0; p < r->nphases; p++) {
+            fprintf(f, " <a href=\"#phase-%u\">", p + 1);
+            s_esc(f, r->phases[p].name);
+            fputs("</a>", f);
+        }
+        fputs("</p>\n", f);
+    }
+    fputs("<h2>Nodes</h2>\n<table>\n<tr><th>node</th><th>rack</th><th>host</th><th>status</th>"
+          "<th class=\"n\">cores</th><th class=\"n\">RAM</th><th class=\"n\">clock offset "
+          "(ms)</th><th class=\"n\">clock round trip (ms)</th></tr>\n",
+          f);
+    for (uint32_t i = 0; i < r->nnodes; i++) {
+        const rb_report_node_t *n = &r->nodes[i];
+        fputs("<tr><td>", f);
+        s_esc(f, n->name);
+        fputs("</td><td>", f);
+        s_esc(f, n->rack);
+        fputs("</td><td>", f);
+        s_esc(f, n->hostname);
+        fprintf(f, "</td><td%s>", n->status != RB_NODE_OK ? " class=\"bad\"" : "");
+        s_esc(f, rb_node_status_name(n->status));
+        if (n->status != RB_NODE_OK && n->error[0]) {
+            fputs(": ", f);
+            s_esc(f, n->error);
+        }
+        fprintf(f, "</td><td class=\"n\">%u</td><td class=\"n\">", n->cores);
+        s_esc(f, rb_fmt_size(b1, sizeof b1, (double)n->ram_bytes));
+        fprintf(f, "</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f</td></tr>\n",
+                (double)n->clock_offset_ns / 1e6, (double)n->clock_rtt_ns / 1e6);
+    }
+    fputs("</table>\n", f);
+}
+
+/* The phase's headline figures. */
+static void s_phase_figures(const rb_phase_agg_t *a, int meta, FILE *f)
+{
+    char b1[64], b2[64], b3[64];
+    const rb_hist_t *h = &a->hist;
+    fputs("<table class=\"kv\">\n", f);
+    if (meta) {
+        s_kv(f, "aggregate (parent sees)", "%.0f operations/s", a->iops);
+    } else {
+        s_kv(f, "aggregate bandwidth (parent sees)", "%s",
+             rb_fmt_bw(b1, sizeof b1, a->aggregate_bw));
+        s_kv(f, "sum of rates (children see)", "%s", rb_fmt_bw(b1, sizeof b1, a->sum_of_rates_bw));
+        s_kv(f, "IOPS", "%.0f", a->iops);
+    }
+    s_kv(f, "moved", "%s (%" PRIu64 " bytes) in %" PRIu64 " operations",
+         rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->bytes, a->ops);
+    s_kv(f, "window", "%.3f s (last worker end - first worker start)", a->window_s);
+    s_kv(f, "start skew", "%.3f ms", a->start_skew_s * 1e3);
+    s_kv(f, "errors", "%" PRIu64, a->errors);
+    if (a->verify_errors)
+        s_kv(f, "verify errors", "%" PRIu64 " blocks failed verification", a->verify_errors);
+    s_kv(f, "latency (&#181;s)",
+         "p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  mean %.1f (percentiles within %.2f%%)",
+         (double)rb_hist_percentile(h, 50) / 1e3, (double)rb_hist_percentile(h, 99) / 1e3,
+         (double)rb_hist_percentile(h, 99.9) / 1e3, h->count ? (double)h->max / 1e3 : 0,
+         rb_hist_mean(h) / 1e3, RB_HIST_REL_ERROR * 100);
+    if (a->partial)
+        fputs("<tr><th scope=\"row\">partial</th><td class=\"bad\">PARTIAL: some node did not "
+              "finish this phase cleanly</td></tr>\n",
+              f);
+    if (a->cache_influenced) {
+        fputs("<tr><th scope=\"row\">page cache</th><td class=\"bad\">", f);
+        s_textf(f,
+                "CACHE-INFLUENCED: buffered data of %s per node is under 2 x RAM (%s on the "
+                "smallest node): these figures measure the page cache, not the disks",
+                rb_fmt_size(b1, sizeof b1, (double)a->buffered_set),
+                rb_fmt_size(b2, sizeof b2, (double)a->ram_min));
+        fputs("</td></tr>\n", f);
+    }
+    if (a->sw_limit_ns)
+        s_kv(f, "stonewall_time",
+             "%s in %.3f s = %s; %u workers stopped at %.3f s, ops per worker %" PRIu64 "..%" PRIu64
+             "%s",
+             rb_fmt_size(b1, sizeof b1, (double)a->sw_bytes), a->sw_s,
+             rb_fmt_bw(b2, sizeof b2, a->sw_bw), a->sw_stopped, (double)a->sw_limit_ns / 1e9,
+             a->sw_ops_min, a->sw_ops_max,
+             a->wearout ? "; the figures above include the wear-out" : "");
+    if (a->error_code)
+        s_kv(f, "first error", "%s: %s", a->error_node, a->error);
+    if (!meta && a->steady.intervals > 0)
+        s_kv(f, "steady state",
+             "median %s, min %s, peak %s over %u intervals of %.3f s; sustained for %.1f s at "
+             ">= 90%% of peak",
+             rb_fmt_bw(b1, sizeof b1, a->steady.median_bw),
+             rb_fmt_bw(b2, sizeof b2, a->steady.min_bw),
+             rb_fmt_bw(b3, sizeof b3, a->steady.peak_bw), a->steady.intervals, a->steady.interval_s,
+             a->steady.sustained_s);
+    fputs("</table>\n", f);
+}
+
+/* Start skew and nodes well below the median node. */
+static int s_phase_notes(const rb_phase_agg_t *a, int meta, FILE *f)
+{
+    double *v = calloc(a->nnodes ? a->nnodes : 1, sizeof *v), median;
+    uint32_t n = 0, late = UINT32_MAX;
+    if (!v)
+        return -ENOMEM;
+    for (uint32_t i = 0; i < a->nnodes; i++) {
+        const rb_agg_node_t *an = &a->nodes[i];
+        if (an->workers)
+            v[n++] = meta ? an->iops : an->bw;
+        if (an->t_first && (late == UINT32_MAX || an->t_first > a->nodes[late].t_first))
+            late = i;
+    }
+    median = meta ? rb_median(v, n) : a->cluster.node_bw_median;
+    free(v);
+    fputs("<h3>Notes</h3>\n<ul class=\"notes\">\n<li>", f);
+    s_textf(f, "Start skew %.3f ms: the last worker started that long after the first",
+            a->start_skew_s * 1e3);
+    if (late != UINT32_MAX && a->nnodes > 1 && a->t_first_start &&
+        a->nodes[late].t_first > a->t_first_start)
+        s_textf(f, "; the last node to start was %s, %.3f ms after the first worker",
+                a->nodes[late].name, (double)(a->nodes[late].t_first - a->t_first_start) / 1e6);
+    fputs(".</li>\n", f);
+    int found = 0;
+    for (uint32_t i = 0; i < a->nnodes; i++) {
+        const rb_agg_node_t *an = &a->nodes[i];
+        double x = meta ? an->iops : an->bw;
+        char b1[64], b2[64];
+        if (an->status != RB_NODE_OK) {
+            fputs("<li class=\"bad\">", f);
+            s_textf(f, "%s did not complete the phase: %s%s%s", an->name,
+                    rb_node_status_name(an->status), an->error[0] ? ": " : "", an->error);
+            fputs("</li>\n", f);
+        } else if (an->workers && n > 1 && x < (1 - S_STRAGGLER) * median) {
+            fputs("<li>", f);
+            if (meta)
+                s_textf(f, "Straggler: %s at %.0f operations/s, %.0f%% below the node median %.0f",
+                        an->name, x, (1 - x / median) * 100, median);
+            else
+                s_textf(f, "Straggler: %s at %s, %.0f%% below the node median %s", an->name,
+                        rb_fmt_bw(b1, sizeof b1, x), (1 - x / median) * 100,
+                        rb_fmt_bw(b2, sizeof b2, median));
+            fputs("</li>\n", f);
+            found = 1;
+        }
+    }
+    if (n > 1)
+        fprintf(f,
+                "<li class=\"note\">Stragglers: %s. The rule is a simple one: a node is noted "
+                "when its %s is more than %.0f%% below the median of the nodes.</li>\n",
+                found ? "as listed" : "none", meta ? "operation rate" : "bandwidth",
+                S_STRAGGLER * 100);
+    fputs("</ul>\n", f);
+    return 0;
+}
+
+/* One bandwidth (or rate) cell. */
+static void s_td_rate(FILE *f, double v, int meta)
+{
+    char b[64];
+    fputs("<td class=\"n\">", f);
+    if (meta) {
+        fprintf(f, "%.0f ops/s", v);
+    } else {
+        /* binary units, and the decimal ones in parentheses on a line of their own */
+        char *dec = strstr(rb_fmt_bw(b, sizeof b, v), " (");
+        if (dec)
+            *dec++ = 0;
+        s_esc(f, b);
+        if (dec) {
+            fputs("<br/><span class=\"dec\">", f);
+            s_esc(f, dec);
+            fputs("</span>", f);
+        }
+    }
+    fputs("</td>", f);
+}
+
+static void s_group_row(FILE *f, const rb_agg_group_t *g, const char *cls, int meta)
+{
+    char b[64];
+    fprintf(f, "<tr class=\"%s\"><td>", cls);
+    if (strcmp(cls, "rack") == 0)
+        fputs("rack ", f);
+    s_esc(f, g->name);
+    fprintf(f, "</td><td></td><td class=\"n\">%u</td><td class=\"n\">", g->nodes);
+    s_esc(f, rb_fmt_size(b, sizeof b, (double)g->bytes));
+    fputs("</td>", f);
+    s_td_rate(f, meta ? g->iops : g->aggregate_bw, meta);
+    if (meta) {
+        fputs("<td></td><td></td><td></td></tr>\n", f);
+        return;
+    }
+    s_td_rate(f, g->node_bw_median, 0);
+    s_td_rate(f, g->node_bw_min, 0);
+    s_td_rate(f, g->node_bw_max, 0);
+    fputs("</tr>\n", f);
+}
+
+/* node -> rack -> cluster. */
+static void s_rollups(const rb_phase_agg_t *a, int meta, FILE *f)
+{
+    char b[64];
+    fprintf(f,
+            "<h3>Nodes, racks, cluster</h3>\n<table>\n<tr><th>node / rack</th><th>status</th>"
+            "<th class=\"n\">nodes</th><th class=\"n\">moved</th><th class=\"n\">%s</th>"
+            "<th class=\"n\">node median</th><th class=\"n\">node min</th>"
+            "<th class=\"n\">node max</th></tr>\n",
+            meta ? "operations/s" : "bandwidth");
+    for (uint32_t g = 0; g < a->nracks; g++) {
+        for (uint32_t i = 0; i < a->nnodes; i++) {
+            const rb_agg_node_t *an = &a->nodes[i];
+            if (strcmp(an->rack, a->racks[g].name) != 0)
+                continue;
+            fputs("<tr><td>", f);
+            s_esc(f, an->name);
+            fprintf(f, "</td><td%s>", an->status != RB_NODE_OK ? " class=\"bad\"" : "");
+            s_esc(f, rb_node_status_name(an->status));
+            fputs("</td><td></td><td class=\"n\">", f);
+            s_esc(f, rb_fmt_size(b, sizeof b, (double)an->bytes));
+            fputs("</td>", f);
+            s_td_rate(f, meta ? an->iops : an->bw, meta);
+            fputs("<td></td><td></td><td></td></tr>\n", f);
+        }
+        s_group_row(f, &a->racks[g], "rack", meta);
+    }
+    s_group_row(f, &a->cluster, "cluster", meta);
+    fputs("</table>\n", f);
+    if (!meta)
+        fputs("<p class=\"note\">A node&#8217;s bandwidth is its bytes over its own window; a "
+              "rack&#8217;s and the cluster&#8217;s are their bytes over their window (first "
+              "worker start to last worker end); median, min and max are of their nodes&#8217; "
+              "bandwidths.</p>\n",
+              f);
+}
+
+static int s_phase(const rb_run_result_t *r, uint32_t p, const s_samples_t *smp, FILE *f)
+{
+    const rb_phase_agg_t *a = &r->phases[p];
+    const rb_phase_spec_t *sp = &r->specs[p];
+    int meta = sp->njobs && sp->jobs[0].rw == RB_RW_META;
+    char b1[64];
+    fprintf(f, "<section id=\"phase-%u\">\n<h2>", p + 1);
+    s_textf(f, "Phase %u/%u: %s", p + 1, r->nphases, a->name);
+    fputs("</h2>\n<p>", f);
+    if (meta)
+        s_textf(f, "metadata %s, %s, %" PRIu64 " files a worker, %u workers on %u nodes",
+                rb_meta_op_name(sp->jobs[0].meta_op),
+                sp->jobs[0].meta_random ? "random" : "sequential", sp->jobs[0].meta_files,
+                a->nworkers, a->nnodes);
+    else
+        s_textf(f, "%s bs=%s %s, %s qd%u, %u job%s, %u workers on %u nodes",
+                rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?",
+                rb_fmt_size_exact(b1, sizeof b1, a->bs), a->direct ? "direct" : "buffered",
+                a->njobs ? a->jobs[0].ioengine : "sync", a->njobs ? a->jobs[0].iodepth : 1,
+                sp->njobs, sp->njobs == 1 ? "" : "s", a->nworkers, a->nnodes);
+    fputs("</p>\n", f);
+    s_phase_figures(a, meta, f);
+
+    s_series_t s;
+    if (s_series_build(smp, r, p, meta, &s) < 0)
+        return -ENOMEM;
+    fprintf(f, "<h3>%s over time</h3>\n", meta ? "Operations per second" : "Bandwidth");
+    if (!s.nk) {
+        fprintf(f, "<p class=\"none\">no samples: %s</p>\n",
+                smp->found ? "samples.csv holds no interval of this phase"
+                           : "samples.csv was not found in the run folder");
+    } else {
+        s_chart_series(f, &s, a->name, meta);
+        fprintf(f,
+                "<p class=\"note\">Each point is one sample interval (about %.2g s), drawn at its "
+                "end: %s in it over its length, as in samples.csv. The cluster line is the sum "
+                "over the nodes of the same interval%s. A missing interval is left as a gap.",
+                s.iv, meta ? "the operations a node completed" : "the bytes a node moved",
+                s.rv ? ", each dashed rack line the sum over its nodes" : "");
+        if (s.ntail)
+            fprintf(f,
+                    " Not drawn: %u row%s of samples.csv for a node&#8217;s last interval "
+                    "shorter than half an interval (a rate over a few ms says little); what "
+                    "%s counts in every table.",
+                    s.ntail, s.ntail == 1 ? "" : "s", s.ntail == 1 ? "it holds" : "they hold");
+        fputs("</p>\n", f);
+        fprintf(f, "<h3>Per node: spread of its sample intervals</h3>\n");
+        if (s_chart_nodes(f, &s, a->name, meta) < 0) {
+            s_series_fini(&s);
+            return -ENOMEM;
+        }
+        fputs("<p class=\"note\">Bar: the median of the node&#8217;s per-interval rates; "
+              "whisker: their minimum to maximum, over the intervals drawn above.</p>\n",
+              f);
+    }
+    s_series_fini(&s);
+    fputs("<h3>Latency percentiles</h3>\n", f);
+    s_chart_latency(f, &a->hist, a->name);
+    if (a->hist.count)
+        fprintf(f,
+                "<p class=\"note\">From the latency histogram merged over all %" PRIu64
+                " operations of all nodes; each percentile within %.2f%%. Exact min %.1f "
+                "&#181;s, max %.1f &#181;s.</p>\n",
+                a->hist.count, RB_HIST_REL_ERROR * 100, (double)a->hist.min / 1e3,
+                (double)a->hist.max / 1e3);
+    s_rollups(a, meta, f);
+    if (s_phase_notes(a, meta, f) < 0)
+        return -ENOMEM;
+    fputs("</section>\n", f);
+    return 0;
+}
+
+/* v with three significant digits and a unit. */
+static void s_sig3(char *buf, size_t len, double v, const char *unit)
+{
+    snprintf(buf, len, v >= 99.95 ? "%.0f%s" : v >= 9.995 ? "%.1f%s" : "%.2f%s", v, unit);
+}
+
+/* An acceptance limit or measured value (in its summary.json unit), as
+ * report.txt prints it. */
+static void s_accept_value(char *buf, size_t len, rb_accept_check_t c, double v)
+{
+    if (isnan(v)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    switch (c) {
+    case RB_ACCEPT_MIN_AGGREGATE_BW:
+    case RB_ACCEPT_MIN_NODE_BW:
+        rb_fmt_bw(buf, len, v);
+        break;
+    case RB_ACCEPT_MAX_NODE_SPREAD:
+        s_sig3(buf, len, v, "%");
+        break;
+    case RB_ACCEPT_MAX_P99_LAT:
+    case RB_ACCEPT_MAX_P999_LAT:
+    case RB_ACCEPT_MAX_MEAN_LAT:
+        if (v >= 1e6 - 0.5)
+            s_sig3(buf, len, v / 1e6, " s");
+        else if (v >= 1e3 - 0.5)
+            s_sig3(buf, len, v / 1e3, " ms");
+        else if (v >= 1 - 0.0005)
+            s_sig3(buf, len, v, " us");
+        else
+            snprintf(buf, len, "%.0f ns", v * 1e3);
+        break;
+    case RB_ACCEPT_MIN_IOPS:
+        snprintf(buf, len, "%.0f IOPS", v);
+        break;
+    default:
+        snprintf(buf, len, "%.0f", v);
+        break;
+    }
+}
+
+static void s_accept(const rb_accept_result_t *acc, FILE *f)
+{
+    static const char *const verdicts[] = {
+        [RB_ACCEPT_PASS] = "PASS", [RB_ACCEPT_FAIL] = "FAIL", [RB_ACCEPT_NA] = "n/a"};
+    static const char *const cls[] = {
+        [RB_ACCEPT_PASS] = "pass", [RB_ACCEPT_FAIL] = "fail", [RB_ACCEPT_NA] = "note"};
+    char buf[80], line[RB_REASON_MAX];
+    int sets = 0;
+    for (uint32_t i = 0; i < acc->nrows; i++)
+        sets |= acc->rows[i].set[0] != 0;
+    fputs("<section id=\"acceptance\">\n<h2>Acceptance</h2>\n<table>\n<tr>", f);
+    if (sets)
+        fputs("<th>set</th>", f);
+    fputs("<th>phase</th><th>check</th><th class=\"n\">limit</th><th class=\"n\">measured</th>"
+          "<th>result</th><th>note</th></tr>\n",
+          f);
+    for (uint32_t i = 0; i < acc->nrows; i++) {
+        const rb_accept_row_t *row = &acc->rows[i];
+        int v = (unsigned)row->verdict <= RB_ACCEPT_NA ? (int)row->verdict : -1;
+        fputs("<tr>", f);
+        if (sets) {
+            fputs("<td>", f);
+            s_esc(f, row->set[0] ? row->set : "-");
+            fputs("</td>", f);
+        }
+        fputs("<td>", f);
+        s_esc(f, row->phase);
+        fputs("</td><td>", f);
+        s_esc(f, rb_accept_check_name(row->check));
+        fprintf(f, "</td><td class=\"n\">%s ",
+                rb_accept_check_is_min(row->check) ? "&#8805;" : "&#8804;");
+        s_accept_value(buf, sizeof buf, row->check, row->limit);
+        s_esc(f, buf);
+        fputs("</td><td class=\"n\">", f);
+        s_accept_value(buf, sizeof buf, row->check, row->measured);
+        s_esc(f, buf);
+        fprintf(f, "</td><td class=\"%s\">%s</td><td>", v < 0 ? "fail" : cls[v],
+                v < 0 ? "?" : verdicts[v]);
+        s_esc(f, row->note ? row->note : "");
+        fputs("</td></tr>\n", f);
+    }
+    fprintf(f, "</table>\n<p class=\"%s\">", acc->nfailed ? "fail" : "pass");
+    s_esc(f, rb_accept_verdict(acc, line, sizeof line));
+    fputs("</p>\n</section>\n", f);
+}
+
+/* Projection: what the measured figures say about more nodes and racks.
+ * PLACEHOLDER: the projection feature fills this section in; until it does,
+ * it prints nothing. */
+static void s_html_projection(const rb_run_result_t *r, FILE *f)
+{
+    (void)r;
+    (void)f;
+}
+
+/* The plan as the run read it (run_dir/plan.ini), escaped. */
+static int s_plan(const char *run_dir, FILE *f)
+{
+    char path[RB_PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/plan.ini", run_dir);
+    fputs("<section id=\"plan\">\n<h2>Plan</h2>\n", f);
+    FILE *in = fopen(path, "rb");
+    if (!in) {
+        fputs("<p class=\"none\">plan.ini was not found in the run folder</p>\n</section>\n", f);
+        return 0;
+    }
+    char *buf = malloc(S_PLAN_MAX);
+    if (!buf) {
+        fclose(in);
+        return -ENOMEM;
+    }
+    size_t n = fread(buf, 1, S_PLAN_MAX, in);
+    int more = fgetc(in) != EOF;
+    fclose(in);
+    fputs("<pre>", f);
+    s_escn(f, buf, n);
+    fputs("</pre>\n", f);
+    if (more)
+        fprintf(f, "<p class=\"note\">(only the first %d bytes are shown)</p>\n", S_PLAN_MAX);
+    fputs("</section>\n", f);
+    free(buf);
+    return 0;
+}
+
+int rb_report_html(const rb_run_result_t *r, const char *run_dir, FILE *f)
+{
+    s_samples_t smp;
+    int rc = s_samples_read(&smp, r, run_dir);
+    if (rc < 0)
+        goto out;
+    s_head(r, f);
+    if (smp.bad)
+        fprintf(f,
+                "<p class=\"note\">samples.csv: %zu line%s could not be read (a run cut short "
+                "leaves its last line incomplete) and %s left out.</p>\n",
+                smp.bad, smp.bad == 1 ? "" : "s", smp.bad == 1 ? "is" : "are");
+    for (uint32_t p = 0; p < r->nphases && rc == 0; p++)
+        rc = s_phase(r, p, &smp, f);
+    if (rc < 0)
+        goto out;
+    if (r->accept)
+        s_accept(r->accept, f);
+    s_html_projection(r, f);
+    if ((rc = s_plan(run_dir, f)) < 0)
+        goto out;
+    fprintf(f,
+            "<p class=\"note\">rackbench %s. Figures are defined in docs/metrics.md; bandwidths "
+            "in tables are in binary units with decimal ones in parentheses, charts in decimal "
+            "units.</p>\n</body>\n</html>\n",
+            RB_VERSION);
+out:
+    s_samples_fini(&smp);
+    if (rc < 0)
+        return rc;
+    fflush(f);
+    return ferror(f) ? -EIO : 0;
+}
