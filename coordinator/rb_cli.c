@@ -10,6 +10,7 @@
 #include "rb_aggregate.h"
 #include "rb_cli.h"
 #include "rb_compare.h"
+#include "rb_html.h"
 #include "rb_log.h"
 #include "rb_plan.h"
 #include "rb_report.h"
@@ -23,7 +24,7 @@ static void s_usage(FILE *f)
     fprintf(f,
             "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
             "       rackbench check PLAN [--ram SIZE]\n"
-            "       rackbench report RUN_DIR [--format text|json|csv]\n"
+            "       rackbench report RUN_DIR [--format text|json|csv|html]\n"
             "       rackbench compare RUN_A RUN_B [--format text|json]\n"
             "       rackbench version\n"
             "\n"
@@ -294,7 +295,7 @@ static int s_report(int argc, char **argv)
         else {
             fprintf(stderr,
                     "rackbench report: unexpected '%s' (usage: rackbench report RUN_DIR "
-                    "[--format text|json|csv])\n",
+                    "[--format text|json|csv|html])\n",
                     argv[i]);
             return 2;
         }
@@ -303,8 +304,10 @@ static int s_report(int argc, char **argv)
         fprintf(stderr, "rackbench report: which run folder? (rackbench report RUN_DIR)\n");
         return 2;
     }
-    if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv")) {
-        fprintf(stderr, "rackbench report: --format %s: expected text, json or csv\n", format);
+    if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv") &&
+        strcmp(format, "html")) {
+        fprintf(stderr, "rackbench report: --format %s: expected text, json, csv or html\n",
+                format);
         return 2;
     }
     rb_loaded_run_t run;
@@ -321,6 +324,7 @@ static int s_report(int argc, char **argv)
                 run.from_samples ? ", the last from its samples only" : "");
     int rc = !strcmp(format, "json")   ? rb_report_json(&run.res, stdout)
              : !strcmp(format, "text") ? rb_report_text(&run.res, stdout)
+             : !strcmp(format, "html") ? rb_report_html(&run.res, run.dir, stdout)
                                        : 0;
     if (!strcmp(format, "csv"))
         s_report_csv(&run.res, stdout);

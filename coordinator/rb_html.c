@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "rb_html.h"
+#include "rb_project.h"
 #include "rb_units.h"
 
 #define S_STRAGGLER   0.15    /* a node this far below the node median is noted */
@@ -1248,10 +1249,41 @@ static void s_accept(const rb_accept_result_t *acc, FILE *f)
 /* Projection: what the measured figures say about more nodes and racks.
  * PLACEHOLDER: the projection feature fills this section in; until it does,
  * it prints nothing. */
+/* The projection table: every line labelled measured or projected, with
+ * its source beside it. */
 static void s_html_projection(const rb_run_result_t *r, FILE *f)
 {
-    (void)r;
-    (void)f;
+    const rb_project_result_t *p = r->projection;
+    if (!p || !p->unit)
+        return;
+    char v[112];
+    fputs("<section id=\"projection\">\n<h2>Projection</h2>\n<p class=\"note\">One node is one "
+          "unit. <b>measured</b>: this run, or what df shows on a real unit; "
+          "<b>projected</b>: arithmetic on those. See docs/projection.md.</p>\n"
+          "<table>\n<tr><th>phase</th><th>line</th><th>value</th><th>kind</th>"
+          "<th>source</th></tr>\n",
+          f);
+    for (uint32_t i = 0; i < p->nlines; i++) {
+        const rb_project_line_t *l = &p->lines[i];
+        fputs("<tr><td>", f);
+        s_esc(f, l->phase ? l->phase : "-");
+        fputs("</td><td>", f);
+        s_esc(f, l->label);
+        fputs("</td><td class=\"num\">", f);
+        s_esc(f, rb_project_line_value(v, sizeof v, l));
+        fprintf(f, "</td><td class=\"%s\">", rb_project_kind_name(l->kind));
+        s_esc(f, rb_project_kind_name(l->kind));
+        fputs("</td><td>", f);
+        s_esc(f, l->source);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+    for (uint32_t i = 0; i < p->nnotes; i++) {
+        fputs("<p class=\"note\">note: ", f);
+        s_esc(f, p->notes[i]);
+        fputs("</p>\n", f);
+    }
+    fputs("</section>\n", f);
 }
 
 /* The plan as the run read it (run_dir/plan.ini), escaped. */

@@ -1224,6 +1224,16 @@ static const char *s_value_text(char *buf, size_t len, const rb_project_line_t *
     return buf;
 }
 
+const char *rb_project_line_value(char *buf, size_t len, const rb_project_line_t *l)
+{
+    return s_value_text(buf, len, l);
+}
+
+const char *rb_project_kind_name(rb_project_kind_t k)
+{
+    return s_kind(k);
+}
+
 void rb_project_text(FILE *f, const rb_project_result_t *r)
 {
     if (!r || !r->unit)

@@ -161,6 +161,11 @@ void rb_project_result_fini(rb_project_result_t *r);
  * no description, else {"unit": {...}, "lines": [...], "notes": [...]}. */
 void rb_project_json(rb_jw_t *w, const rb_project_result_t *r);
 
+/* A line's value for people ("568 TB", "12.0 GB/s", "2 racks", "-"), and
+ * "measured" / "projected". */
+const char *rb_project_line_value(char *buf, size_t len, const rb_project_line_t *l);
+const char *rb_project_kind_name(rb_project_kind_t k);
+
 /* Writes the "projection" section of report.txt (nothing when r is NULL or
  * has no description). */
 void rb_project_text(FILE *f, const rb_project_result_t *r);

@@ -385,6 +385,11 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
             rb_jw_num(&w, "window_s", an->window_s);
             rb_jw_num(&w, "bw", an->bw);
             rb_jw_num(&w, "iops", an->iops);
+            /* its first worker start after the phase's first (the start skew by node) */
+            rb_jw_num(&w, "start_s",
+                      an->t_first && a->t_first_start && an->t_first >= a->t_first_start
+                          ? (double)(an->t_first - a->t_first_start) / 1e9
+                          : 0);
             rb_jw_obj_end(&w);
         }
         rb_jw_arr_end(&w);

@@ -184,6 +184,12 @@ static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
         an->window_s = s_num(n, "window_s");
         an->bw = s_num(n, "bw");
         an->iops = s_num(n, "iops");
+        /* starts on a clock of its own: the phase's first start at 1 s */
+        if (an->workers) {
+            a->t_first_start = 1000000000ULL;
+            an->t_first = a->t_first_start + (uint64_t)llround(s_num(n, "start_s") * 1e9);
+            an->t_last = an->t_first + (uint64_t)llround(an->window_s * 1e9);
+        }
     }
     for (uint32_t j = 0; j < a->njobs; j++) {
         const rb_json_t *jo = rb_json_at(jobs, j);

@@ -97,6 +97,10 @@ static void test_report_finished_run(void **state)
     assert_int_equal(it_sh(p.rep, p.err, "'%s' report '%s'", it_bin("rackbench"), p.folder), 1);
     snprintf(path, sizeof path, "%s/report.txt", p.folder);
     assert_true(s_same(p.rep, path));
+    assert_int_equal(
+        it_sh(p.rep, p.err, "'%s' report '%s' --format html", it_bin("rackbench"), p.folder), 1);
+    snprintf(path, sizeof path, "%s/report.html", p.folder);
+    assert_true(s_same(p.rep, path));
     /* csv: a row per node, rack and the cluster of each phase */
     assert_int_equal(
         it_sh(p.rep, p.err, "'%s' report '%s' --format csv", it_bin("rackbench"), p.folder), 1);
