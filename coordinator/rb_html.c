@@ -15,11 +15,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "rb_findings.h"
 #include "rb_html.h"
 #include "rb_project.h"
 #include "rb_units.h"
 
-#define S_STRAGGLER   0.15    /* a node this far below the node median is noted */
 #define S_TAIL        0.5     /* a node's last interval shorter than this many is not drawn */
 #define S_MAX_K       1048576 /* sample intervals per phase we draw at most */
 #define S_PLAN_MAX    4194304 /* bytes of plan.ini shown at most */
@@ -951,19 +951,13 @@ static void s_phase_figures(const rb_phase_agg_t *a, int meta, FILE *f)
 /* Start skew and nodes well below the median node. */
 static int s_phase_notes(const rb_phase_agg_t *a, int meta, FILE *f)
 {
-    double *v = calloc(a->nnodes ? a->nnodes : 1, sizeof *v), median;
     uint32_t n = 0, late = UINT32_MAX;
-    if (!v)
-        return -ENOMEM;
     for (uint32_t i = 0; i < a->nnodes; i++) {
         const rb_agg_node_t *an = &a->nodes[i];
-        if (an->workers)
-            v[n++] = meta ? an->iops : an->bw;
+        n += an->workers > 0;
         if (an->t_first && (late == UINT32_MAX || an->t_first > a->nodes[late].t_first))
             late = i;
     }
-    median = meta ? rb_median(v, n) : a->cluster.node_bw_median;
-    free(v);
     fputs("<h3>Notes</h3>\n<ul class=\"notes\">\n<li>", f);
     s_textf(f, "Start skew %.3f ms: the last worker started that long after the first",
             a->start_skew_s * 1e3);
@@ -972,35 +966,32 @@ static int s_phase_notes(const rb_phase_agg_t *a, int meta, FILE *f)
         s_textf(f, "; the last node to start was %s, %.3f ms after the first worker",
                 a->nodes[late].name, (double)(a->nodes[late].t_first - a->t_first_start) / 1e6);
     fputs(".</li>\n", f);
-    int found = 0;
     for (uint32_t i = 0; i < a->nnodes; i++) {
         const rb_agg_node_t *an = &a->nodes[i];
-        double x = meta ? an->iops : an->bw;
-        char b1[64], b2[64];
         if (an->status != RB_NODE_OK) {
             fputs("<li class=\"bad\">", f);
             s_textf(f, "%s did not complete the phase: %s%s%s", an->name,
                     rb_node_status_name(an->status), an->error[0] ? ": " : "", an->error);
             fputs("</li>\n", f);
-        } else if (an->workers && n > 1 && x < (1 - S_STRAGGLER) * median) {
-            fputs("<li>", f);
-            if (meta)
-                s_textf(f, "Straggler: %s at %.0f operations/s, %.0f%% below the node median %.0f",
-                        an->name, x, (1 - x / median) * 100, median);
-            else
-                s_textf(f, "Straggler: %s at %s, %.0f%% below the node median %s", an->name,
-                        rb_fmt_bw(b1, sizeof b1, x), (1 - x / median) * 100,
-                        rb_fmt_bw(b2, sizeof b2, median));
-            fputs("</li>\n", f);
-            found = 1;
         }
     }
-    if (n > 1)
+    /* the findings of report.txt and summary.json, the same words */
+    for (uint32_t i = 0; i < a->nfindings; i++) {
+        const rb_finding_t *x = &a->findings[i];
+        fputs("<li class=\"bad\">", f);
+        s_textf(f, "Finding, %s: %s: %s", rb_finding_kind_name(x->kind),
+                x->device[0] ? x->device : x->node, x->evidence);
+        if (x->first_seen_s >= 0)
+            s_textf(f, ", from %.1f s on", x->first_seen_s);
+        fputs(".</li>\n", f);
+    }
+    if (n > 2 && !meta)
         fprintf(f,
-                "<li class=\"note\">Stragglers: %s. The rule is a simple one: a node is noted "
-                "when its %s is more than %.0f%% below the median of the nodes.</li>\n",
-                found ? "as listed" : "none", meta ? "operation rate" : "bandwidth",
-                S_STRAGGLER * 100);
+                "<li class=\"note\">Stragglers: %s. A node is one when its bandwidth is below the "
+                "median node's by more than %.0f median absolute deviations and more than %.0f%% "
+                "(docs/metrics.md).</li>\n",
+                a->nfindings ? "see the findings" : "none", RB_STRAGGLER_MADS,
+                RB_STRAGGLER_MARGIN * 100);
     fputs("</ul>\n", f);
     return 0;
 }

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "rb_findings.h"
 #include "rb_html.h"
 
 #define MB  1000000ULL
@@ -84,6 +85,7 @@ static void s_build(fixture_t *fx)
             snprintf(d[2].error, sizeof d[2].error, "read <x> & \"y\" failed");
         }
         assert_int_equal(rb_aggregate_phase(&fx->specs[p], in, 3, &fx->aggs[p]), 0);
+        assert_int_equal(rb_find_stragglers(&fx->aggs[p], NULL, 0, 1.0), 0);
     }
     fx->rows[0] = (rb_accept_row_t){.set = "",
                                     .check = RB_ACCEPT_MIN_AGGREGATE_BW,
@@ -239,8 +241,8 @@ static void test_page(void **state)
     assert_non_null(strstr(page, "Phase 2/2: r"));
     assert_non_null(strstr(page, "<tr class=\"rack\"><td>rack r1</td>"));
     assert_non_null(strstr(page, "<tr class=\"cluster\"><td>cluster</td>"));
-    assert_non_null(strstr(page, "Straggler: c at"));
-    assert_non_null(strstr(page, "more than 15% below the median"));
+    assert_non_null(strstr(page, "Finding, straggler: c: "));
+    assert_non_null(strstr(page, "more than 3 median absolute deviations and more than 15%"));
     assert_non_null(strstr(page, "c did not complete the phase: failed"));
     assert_non_null(strstr(page, "Start skew 0.000 ms"));
     assert_non_null(strstr(page, "PARTIAL"));
