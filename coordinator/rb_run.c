@@ -36,7 +36,9 @@
 typedef struct s_child {
     pid_t pid; /* local agent process, 0 once reaped */
     char name[RB_NAME_MAX];
-    int status; /* waitpid status once reaped */
+    int status;         /* waitpid status once reaped */
+    uint64_t exited_ns; /* when it was reaped (0: running) */
+    int judged;         /* its exit was weighed against its node's state */
 } s_child_t;
 
 typedef struct s_run {
@@ -461,17 +463,30 @@ static int s_exit_code(int status)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+#define S_EXIT_GRACE_NS (1 * RB_NS_PER_S) /* for an END sent just before a clean exit */
+
 static void s_reap_children(s_run_t *r)
 {
+    uint64_t now = rb_mono_ns();
     for (uint32_t i = 0; i < r->nchildren; i++) {
         s_child_t *c = &r->children[i];
-        if (!c->pid || waitpid(c->pid, &c->status, WNOHANG) != c->pid)
+        if (c->pid && waitpid(c->pid, &c->status, WNOHANG) == c->pid) {
+            c->pid = 0;
+            c->exited_ns = now;
+        }
+        if (c->pid || c->judged)
             continue;
-        c->pid = 0;
         rb_node_t *n = rb_fleet_find(&r->fleet, c->name);
         int code = s_exit_code(c->status);
-        if (n && n->state == RB_AGENT_ENDED)
+        if (n && n->state == RB_AGENT_ENDED) {
+            c->judged = 1;
             continue;
+        }
+        /* An agent that exits cleanly right after its END: the message may
+         * still be on its way through the socket. Wait a moment for it. */
+        if (code == 0 && n && n->state != RB_AGENT_GONE && now - c->exited_ns < S_EXIT_GRACE_NS)
+            continue;
+        c->judged = 1;
         if (n && n->state != RB_AGENT_GONE)
             rb_node_out(n, RB_NODE_LOST, "local agent process exited with code %d", code);
         else if (!n && r->gathering)
