@@ -19,6 +19,7 @@
 #include "rb_log.h"
 #include "rb_proto.h"
 #include "rb_sandbox.h"
+#include "rb_telemetry.h"
 #include "rb_time.h"
 #include "rb_verify.h"
 #include "rb_units.h"
@@ -53,7 +54,10 @@ struct rb_agent {
     rb_layout_t *layout; /* the plan\'s files on this agent */
     rb_phase_t *phase;   /* phase running, or NULL */
     uint64_t next_sample;
-    int run_failed; /* some phase reported an error */
+    int run_failed;            /* some phase reported an error */
+    rb_telemetry_t *tel;       /* host telemetry, NULL when not read */
+    rb_telemetry_snap_t *snap; /* its last reading */
+    rb_telem_t telem;          /* the same, for the wire */
     /* data sets a worn-out write left short: a later read reads only that much */
     struct {
         char key[RB_PATH_MAX + RB_NAME_MAX * 2]; /* s_data_key of the writing job */
@@ -536,12 +540,111 @@ static void s_on_go(rb_agent_t *a, const rb_msg_go_t *go)
     }
     a->state = S_RUNNING;
     a->next_sample = t_local + pl->interval_ns;
+    if (a->tel) /* prime at GO: the phase's first sample then has rates */
+        rb_telemetry_sample(a->tel, t_local > rb_mono_ns() ? rb_mono_ns() : t_local, a->snap);
+}
+
+/* Host telemetry: the devices under the roots (and their members), read
+ * once per sample interval on this thread, never on the IO path. Without
+ * it (no /proc, no device found) the agent runs as before. */
+static void s_telemetry_open(rb_agent_t *a)
+{
+    rb_err_t err;
+    const char *roots[RB_MAX_ROOTS];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < rb_sandbox_nroots(a->sb) && n < RB_MAX_ROOTS; i++)
+        roots[n++] = rb_sandbox_root(a->sb, i);
+    rb_err_clear(&err);
+    a->snap = calloc(1, sizeof *a->snap);
+    a->tel = a->snap ? rb_telemetry_new(a->o.proc_root ? a->o.proc_root : "/proc",
+                                        a->o.sys_root ? a->o.sys_root : "/sys", roots, n, &err)
+                     : NULL;
+    if (!a->tel)
+        rb_warn("no host telemetry: %s", a->snap ? err.msg : "out of memory");
+}
+
+static uint64_t s_u64(double v)
+{
+    return v > 0 ? (uint64_t)(v + 0.5) : 0;
+}
+
+/* Reads the host now; 1 with a->telem filled for the interval since the
+ * previous reading, 0 on a first (priming) reading or without telemetry. */
+static int s_telemetry_read(rb_agent_t *a, uint64_t now)
+{
+    if (!a->tel)
+        return 0;
+    int rc = rb_telemetry_sample(a->tel, now, a->snap);
+    if (rc < 0) {
+        rb_warn("host telemetry stops: %s", rb_telemetry_error(a->tel));
+        rb_telemetry_destroy(&a->tel);
+        return 0;
+    }
+    if (rc == 0)
+        return 0;
+    const rb_telemetry_snap_t *s = a->snap;
+    rb_telem_t *t = &a->telem;
+    memset(t, 0, sizeof *t);
+    t->user_pm = (uint32_t)s_u64((s->cpu.user + s->cpu.nice) * 10);
+    t->system_pm = (uint32_t)s_u64(s->cpu.system * 10);
+    t->iowait_pm = (uint32_t)s_u64(s->cpu.iowait * 10);
+    t->idle_pm = (uint32_t)s_u64(s->cpu.idle * 10);
+    t->irq_pm = (uint32_t)s_u64((s->cpu.irq + s->cpu.softirq) * 10);
+    if (t->user_pm > 1000)
+        t->user_pm = 1000;
+    if (t->system_pm > 1000)
+        t->system_pm = 1000;
+    if (t->iowait_pm > 1000)
+        t->iowait_pm = 1000;
+    if (t->idle_pm > 1000)
+        t->idle_pm = 1000;
+    if (t->irq_pm > 1000)
+        t->irq_pm = 1000;
+    t->ncpu = s->cpu.ncpu;
+    t->load1_m = (uint32_t)s_u64(s->cpu.load1 * 1000);
+    t->ctxt_per_s = s_u64(s->cpu.ctxt_per_s);
+    t->cached = s->mem.cached;
+    t->dirty = s->mem.dirty;
+    t->writeback = s->mem.writeback;
+    for (uint32_t i = 0; i < s->ndevs && t->ndevs < RB_TELEM_DEVS; i++) {
+        const rb_tel_dev_t *d = &s->devs[i];
+        if (!d->present)
+            continue;
+        rb_telem_dev_t *w = &t->devs[t->ndevs++];
+        snprintf(w->name, sizeof w->name, "%s", d->info.name);
+        snprintf(w->parent, sizeof w->parent, "%s", d->info.parent);
+        w->member = d->info.role == RB_TEL_MEMBER;
+        w->rd_bps = s_u64(d->rd_bps);
+        w->wr_bps = s_u64(d->wr_bps);
+        w->rd_iops = s_u64(d->rd_iops);
+        w->wr_iops = s_u64(d->wr_iops);
+        w->util_pm = (uint32_t)s_u64(d->util_pct * 10);
+        if (w->util_pm > 1000)
+            w->util_pm = 1000;
+        w->qdepth_m = s_u64(d->queue_depth * 1000);
+        w->await_us = s_u64(d->await_ms * 1000);
+        /* this interval's bytes, exactly: the device's own counters */
+        w->rd_bytes = s_u64(d->rd_bps * s->interval_s);
+        w->wr_bytes = s_u64(d->wr_bps * s->interval_s);
+    }
+    for (uint32_t i = 0; i < s->nnics && t->nnics < RB_TELEM_NICS; i++) {
+        rb_telem_nic_t *w = &t->nics[t->nnics++];
+        snprintf(w->name, sizeof w->name, "%s", s->nics[i].name);
+        w->rx_bps = s_u64(s->nics[i].rx_bps);
+        w->tx_bps = s_u64(s->nics[i].tx_bps);
+        w->speed_mbps = s->nics[i].speed_mbps;
+    }
+    return 1;
 }
 
 static void s_send_sample(rb_agent_t *a, uint64_t now)
 {
     rb_msg_t s = {.type = RB_MSG_SAMPLE};
     rb_phase_sample(a->phase, a->plan.u.plan.run_id, &s.u.sample);
+    if (s_telemetry_read(a, rb_mono_ns())) {
+        s.u.sample.ntelem = 1;
+        s.u.sample.telem = &a->telem;
+    }
     s_send(a, &s);
     while (a->next_sample <= now)
         a->next_sample += a->plan.u.plan.interval_ns;
@@ -744,6 +847,8 @@ rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
             return NULL;
         }
     }
+    if (!opts->no_telemetry)
+        s_telemetry_open(a);
     a->sock = zsock_new(ZMQ_DEALER);
     if (!a->sock) {
         rb_err_set(err, -ENOMEM, "cannot create a ZeroMQ socket");
@@ -830,23 +935,27 @@ void rb_agent_destroy(rb_agent_t **p)
     zpoller_destroy(&a->poller);
     zsock_destroy(&a->sock);
     rb_sandbox_destroy(&a->sb);
+    rb_telemetry_destroy(&a->tel);
+    free(a->snap);
     free(a);
     *p = NULL;
 }
 
 static void s_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: rackbench-agent --coordinator ENDPOINT --name NODE --root DIR [--root DIR...]\n"
-            "                       [--rack RACK] [--once] [--heartbeat DURATION]\n"
-            "                       [--lost-after DURATION] [--quiet | --verbose]\n"
-            "\n"
-            "Connects to a rackbench coordinator (e.g. tcp://head:7770), runs the plans it\n"
-            "sends, and only ever creates files inside its --root folders.\n"
-            "  --once         exit after one run (exit 0 if it went well, 3 if not)\n"
-            "  --heartbeat    heartbeat period during a run (default 1s)\n"
-            "  --lost-after   coordinator silent this long: stop IO, clean up (default 5 "
-            "heartbeats)\n");
+    fprintf(
+        f, "usage: rackbench-agent --coordinator ENDPOINT --name NODE --root DIR [--root DIR...]\n"
+           "                       [--rack RACK] [--once] [--heartbeat DURATION]\n"
+           "                       [--lost-after DURATION] [--no-telemetry] [--quiet | --verbose]\n"
+           "\n"
+           "Connects to a rackbench coordinator (e.g. tcp://head:7770), runs the plans it\n"
+           "sends, and only ever creates files inside its --root folders.\n"
+           "  --once         exit after one run (exit 0 if it went well, 3 if not)\n"
+           "  --heartbeat    heartbeat period during a run (default 1s)\n"
+           "  --lost-after   coordinator silent this long: stop IO, clean up (default 5 "
+           "heartbeats)\n"
+           "  --no-telemetry do not read /proc and /sys for host telemetry\n"
+           "  --proc-root, --sys-root DIR   read them from DIR (default /proc, /sys)\n");
 }
 
 int rb_agent_main(int argc, char **argv)
@@ -859,6 +968,9 @@ int rb_agent_main(int argc, char **argv)
         {"once", no_argument, NULL, 'o'},
         {"heartbeat", required_argument, NULL, 'H'},
         {"lost-after", required_argument, NULL, 'L'},
+        {"no-telemetry", no_argument, NULL, 'T'},
+        {"proc-root", required_argument, NULL, 'P'},
+        {"sys-root", required_argument, NULL, 'S'},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"version", no_argument, NULL, 'V'},
@@ -891,6 +1003,15 @@ int rb_agent_main(int argc, char **argv)
             break;
         case 'o':
             o.once = 1;
+            break;
+        case 'T':
+            o.no_telemetry = 1;
+            break;
+        case 'P':
+            o.proc_root = optarg;
+            break;
+        case 'S':
+            o.sys_root = optarg;
             break;
         case 'H':
         case 'L': {

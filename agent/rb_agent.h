@@ -18,6 +18,9 @@ typedef struct rb_agent_opts {
     int once;               /* exit after one run (or a lost coordinator) */
     uint64_t heartbeat_ns;  /* heartbeat period during a run */
     uint64_t lost_after_ns; /* coordinator silent this long → lost */
+    const char *proc_root;  /* where /proc is read from ("/proc"; tests: a fixture) */
+    const char *sys_root;   /* where /sys is read from ("/sys") */
+    int no_telemetry;       /* do not read host telemetry */
 } rb_agent_opts_t;
 
 typedef struct rb_agent rb_agent_t;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "rb_err.h"
+#include "rb_stats.h"
 
 #define RB_TEL_MAX_DEVS  64 /* block devices tracked (roots and their members) */
 #define RB_TEL_MAX_NICS  16 /* network interfaces reported per sample */
@@ -127,24 +128,5 @@ int rb_telemetry_sample(rb_telemetry_t *t, uint64_t now_ns, rb_telemetry_snap_t 
 
 /* Why the last failed call on t failed ("" if none did). Borrowed. */
 const char *rb_telemetry_error(const rb_telemetry_t *t);
-
-/* Median of v[0 .. n-1] (mean of the middle two for an even n; 0 for n = 0).
- * Sorts v in place. */
-double rb_tel_median(double *v, uint32_t n);
-
-/* Below this utilisation (%) every member is idle and the interval is left
- * out of the imbalance judgement. */
-#define RB_TEL_IDLE_PCT 1.0
-
-/* Judges the member disks of one parent device: util[i * nmembers + m] is
- * member m's util % in interval i. A member is hot in an interval when its
- * util is >= ratio × the median of its siblings' (and above 0); intervals
- * where all members are under RB_TEL_IDLE_PCT are left out. Returns the
- * number of members hot in more than `most` (e.g. 0.5) of the busy
- * intervals, and sets *which to the one hot most often (the lowest index on
- * a tie); 0 when none is. -EINVAL on bad arguments, -E2BIG for more than
- * RB_TEL_MAX_DEVS members. Non-finite or negative utils count as 0. */
-int rb_tel_imbalanced(const double *util, uint32_t nmembers, uint32_t nintervals, double ratio,
-                      double most, uint32_t *which);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rb_aggregate.h"
+#include "rb_stats.h"
 
 const char *rb_node_status_name(rb_node_status_t s)
 {
@@ -57,18 +58,9 @@ double rb_worker_bytes_at(const rb_worker_stat_t *w, int64_t offset_ns, uint64_t
     return (double)w->bytes;
 }
 
-static int s_cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 double rb_median(double *v, uint32_t n)
 {
-    if (!n)
-        return 0;
-    qsort(v, n, sizeof *v, s_cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return rb_tel_median(v, n);
 }
 
 /* Sums a group of nodes (a rack, or all when rack is NULL) into g; scratch
@@ -167,6 +159,9 @@ void rb_phase_agg_fini(rb_phase_agg_t *out)
     free(out->findings);
     out->findings = NULL;
     out->nfindings = 0;
+    free(out->devs);
+    out->devs = NULL;
+    out->ndevs = 0;
     free(out->racks);
     out->racks = NULL;
     out->nracks = 0;

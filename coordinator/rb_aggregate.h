@@ -92,6 +92,19 @@ typedef struct rb_agg_steady {
     double sustained_s; /* longest run of intervals at >= 90% of peak_bw */
 } rb_agg_steady_t;
 
+/* One device of one node over a phase, from its host telemetry. */
+typedef struct rb_agg_dev {
+    char node[RB_NAME_MAX];
+    char device[RB_TELEM_NAME_MAX];
+    char parent[RB_TELEM_NAME_MAX]; /* "" for a device that holds a root */
+    int member;                     /* a member of parent */
+    uint32_t intervals;             /* samples it was in */
+    double util_median, util_max;   /* % of the time busy */
+    double rd_bps_median, wr_bps_median;
+    double await_ms_median;
+    uint64_t rd_bytes, wr_bytes; /* what the device counted over the phase */
+} rb_agg_dev_t;
+
 typedef struct rb_phase_agg {
     char name[RB_NAME_MAX];
     rb_rw_t rw;        /* of the phase's first job */
@@ -149,6 +162,8 @@ typedef struct rb_phase_agg {
     int from_samples;       /* rebuilt from samples.csv: no latency, no per-worker rows */
     uint32_t nfindings;
     struct rb_finding *findings; /* what was seen beyond the figures (rb_findings.h), owned */
+    uint32_t ndevs;
+    rb_agg_dev_t *devs; /* per node and device, from telemetry.csv (owned) */
 } rb_phase_agg_t;
 
 /* Bytes of file data one node's workers of the phase reach through the page

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rb_findings.h"
+#include "rb_stats.h"
 #include "rb_units.h"
 
 const char *rb_finding_kind_name(rb_finding_kind_t k)
@@ -88,5 +89,384 @@ int rb_find_stragglers(rb_phase_agg_t *a, const double *const *series, uint32_t 
     }
     free(bw);
     free(dev);
+    return rc;
+}
+
+/* ---- from host telemetry ---- */
+
+/* One series of telemetry.csv over a phase: a device, a NIC, or a host. */
+typedef struct s_ser {
+    uint32_t node;                  /* index into a->nodes */
+    char kind;                      /* 'd' device, 'n' NIC, 'h' host */
+    char name[RB_TELEM_NAME_MAX];   /* device or NIC */
+    char parent[RB_TELEM_NAME_MAX]; /* a device's parent */
+    int member;
+    uint32_t n, cap;
+    long *k;                     /* interval index of each value */
+    double *util, *rd, *wr, *aw; /* device: util %, bytes/s, await; NIC: -, rx, tx, -; host: cpu */
+    double speed_bps;            /* NIC link speed in bytes/s (0 unknown) */
+    uint32_t ncpu;
+    uint64_t rd_bytes, wr_bytes; /* device: counted over the phase */
+} s_ser_t;
+
+typedef struct s_tel {
+    s_ser_t *s;
+    uint32_t n, cap;
+} s_tel_t;
+
+static void s_tel_free(s_tel_t *t)
+{
+    for (uint32_t i = 0; i < t->n; i++) {
+        free(t->s[i].k);
+        free(t->s[i].util);
+        free(t->s[i].rd);
+        free(t->s[i].wr);
+        free(t->s[i].aw);
+    }
+    free(t->s);
+}
+
+static s_ser_t *s_tel_get(s_tel_t *t, uint32_t node, char kind, const char *name)
+{
+    for (uint32_t i = 0; i < t->n; i++)
+        if (t->s[i].node == node && t->s[i].kind == kind && !strcmp(t->s[i].name, name))
+            return &t->s[i];
+    if (t->n == t->cap) {
+        uint32_t cap = t->cap ? 2 * t->cap : 16;
+        s_ser_t *s = realloc(t->s, cap * sizeof *s);
+        if (!s)
+            return NULL;
+        t->s = s;
+        t->cap = cap;
+    }
+    s_ser_t *s = &t->s[t->n++];
+    memset(s, 0, sizeof *s);
+    s->node = node;
+    s->kind = kind;
+    snprintf(s->name, sizeof s->name, "%s", name);
+    return s;
+}
+
+static int s_ser_push(s_ser_t *s, long k, double util, double rd, double wr, double aw)
+{
+    if (s->n == s->cap) {
+        uint32_t cap = s->cap ? 2 * s->cap : 64;
+        long *kk = realloc(s->k, cap * sizeof *kk);
+        if (kk)
+            s->k = kk;
+        double *a = kk ? realloc(s->util, cap * sizeof *a) : NULL;
+        if (a)
+            s->util = a;
+        double *b = a ? realloc(s->rd, cap * sizeof *b) : NULL;
+        if (b)
+            s->rd = b;
+        double *c = b ? realloc(s->wr, cap * sizeof *c) : NULL;
+        if (c)
+            s->wr = c;
+        double *d = c ? realloc(s->aw, cap * sizeof *d) : NULL;
+        if (!d)
+            return -ENOMEM;
+        s->aw = d;
+        s->cap = cap;
+    }
+    s->k[s->n] = k;
+    s->util[s->n] = util;
+    s->rd[s->n] = rd;
+    s->wr[s->n] = wr;
+    s->aw[s->n] = aw;
+    s->n++;
+    return 0;
+}
+
+/* Median of n values copied (the series stays in order). */
+static double s_med(const double *v, uint32_t n, double *scratch)
+{
+    memcpy(scratch, v, n * sizeof *v);
+    return rb_median(scratch, n);
+}
+
+/* Reads the phase's rows of telemetry.csv into t. */
+static int s_tel_read(const rb_phase_agg_t *a, const char *dir, double interval_s, s_tel_t *t)
+{
+    char path[RB_PATH_MAX + 32], line[1024];
+    snprintf(path, sizeof path, "%s/telemetry.csv", dir);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return 0;
+    int rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        char *fld[32];
+        int nf = 0;
+        line[strcspn(line, "\r\n")] = '\0';
+        for (char *p = line; nf < 32;) {
+            fld[nf++] = p;
+            char *c = strchr(p, ',');
+            if (!c)
+                break;
+            *c = '\0';
+            p = c + 1;
+        }
+        if (nf < 30 || strcmp(fld[1], a->name) != 0)
+            continue;
+        uint32_t node = 0;
+        while (node < a->nnodes && strcmp(a->nodes[node].name, fld[2]) != 0)
+            node++;
+        if (node == a->nnodes)
+            continue;
+        long k = lround(strtod(fld[0], NULL) / interval_s);
+        char kind = fld[3][0];
+        s_ser_t *s = s_tel_get(t, node, kind, kind == 'h' ? "host" : fld[4]);
+        if (!s) {
+            rc = -ENOMEM;
+            break;
+        }
+        if (kind == 'd') {
+            snprintf(s->parent, sizeof s->parent, "%s", fld[5]);
+            s->member = atoi(fld[6]);
+            s->rd_bytes += strtoull(fld[14], NULL, 10);
+            s->wr_bytes += strtoull(fld[15], NULL, 10);
+            rc = s_ser_push(s, k, strtod(fld[11], NULL), strtod(fld[7], NULL), strtod(fld[8], NULL),
+                            strtod(fld[13], NULL));
+        } else if (kind == 'n') {
+            s->speed_bps = strtod(fld[18], NULL) * 1e6 / 8;
+            rc = s_ser_push(s, k, 0, strtod(fld[16], NULL), strtod(fld[17], NULL), 0);
+        } else if (kind == 'h') {
+            s->ncpu = (uint32_t)strtoul(fld[24], NULL, 10);
+            rc = s_ser_push(s, k, strtod(fld[19], NULL) + strtod(fld[20], NULL), 0, 0, 0);
+        }
+    }
+    fclose(f);
+    return rc;
+}
+
+/* Imbalanced members of one parent on one node: util aligned by interval. */
+static int s_imbalance(rb_phase_agg_t *a, s_tel_t *t, uint32_t first, double interval_s)
+{
+    const s_ser_t *p = &t->s[first];
+    uint32_t idx[RB_STATS_MAX_MEMBERS], m = 0;
+    for (uint32_t i = first; i < t->n && m < RB_STATS_MAX_MEMBERS; i++)
+        if (t->s[i].kind == 'd' && t->s[i].node == p->node && t->s[i].member &&
+            !strcmp(t->s[i].parent, p->parent))
+            idx[m++] = i;
+    if (m < 2)
+        return 0;
+    /* the intervals every member reported, in the first member's order */
+    uint32_t nint = t->s[idx[0]].n;
+    double *util = calloc((size_t)nint * m + 1, sizeof *util);
+    if (!util)
+        return -ENOMEM;
+    uint32_t rows = 0;
+    for (uint32_t i = 0; i < nint; i++) {
+        long k = t->s[idx[0]].k[i];
+        int all = 1;
+        for (uint32_t j = 0; j < m && all; j++) {
+            const s_ser_t *s = &t->s[idx[j]];
+            uint32_t q = 0;
+            while (q < s->n && s->k[q] != k)
+                q++;
+            if (q == s->n)
+                all = 0;
+            else
+                util[(size_t)rows * m + j] = s->util[q];
+        }
+        rows += all;
+    }
+    uint32_t which = 0;
+    int hot = rows < RB_FIND_MIN_INTERVALS
+                  ? 0
+                  : rb_tel_imbalanced(util, m, rows, RB_IMBALANCE_RATIO, RB_IMBALANCE_MOST, &which);
+    int rc = 0;
+    if (hot > 0) {
+        const s_ser_t *w = &t->s[idx[which]];
+        double *mine = calloc(rows + 1, sizeof *mine),
+               *sib = calloc((size_t)rows * m + 1, sizeof *sib);
+        uint32_t ns = 0;
+        long first_k = -1;
+        for (uint32_t i = 0; mine && sib && i < rows; i++) {
+            mine[i] = util[(size_t)i * m + which];
+            for (uint32_t j = 0; j < m; j++)
+                if (j != which)
+                    sib[ns++] = util[(size_t)i * m + j];
+        }
+        if (mine && sib) {
+            double mu = rb_median(mine, rows), su = rb_median(sib, ns);
+            for (uint32_t i = 0; i < w->n && first_k < 0; i++)
+                first_k = w->util[i] >= RB_IMBALANCE_RATIO * su && su > 0 ? w->k[i] : -1;
+            rb_finding_t f = {.kind = RB_FIND_IMBALANCE,
+                              .value = mu,
+                              .reference = su,
+                              .first_seen_s = first_k >= 0 ? (double)first_k * interval_s : -1};
+            snprintf(f.node, sizeof f.node, "%s", a->nodes[w->node].name);
+            snprintf(f.device, sizeof f.device, "%s", w->name);
+            snprintf(f.evidence, sizeof f.evidence,
+                     "member of %s busy %.0f%% of the time against its %u siblings' %.0f%% (median "
+                     "of %u intervals): a failing or slower drive?",
+                     w->parent, mu, m - 1, su, rows);
+            rc = rb_finding_add(a, &f);
+        } else {
+            rc = -ENOMEM;
+        }
+        free(mine);
+        free(sib);
+    }
+    free(util);
+    return rc < 0 ? rc : 0;
+}
+
+int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const char *dir,
+                           double interval_s, const char *const *hosts)
+{
+    s_tel_t t = {0};
+    if (interval_s <= 0)
+        return 0;
+    int rc = s_tel_read(a, dir, interval_s, &t);
+    uint32_t ndev = 0, most = 1;
+    for (uint32_t i = 0; i < t.n; i++) {
+        ndev += t.s[i].kind == 'd';
+        most = t.s[i].n > most ? t.s[i].n : most;
+    }
+    double *scratch = calloc(most, sizeof *scratch);
+    if (rc == 0 && (!scratch || (ndev && !(a->devs = calloc(ndev, sizeof *a->devs)))))
+        rc = -ENOMEM;
+    /* per node and device, and device-bound ones */
+    for (uint32_t i = 0; rc == 0 && i < t.n; i++) {
+        const s_ser_t *s = &t.s[i];
+        if (s->kind != 'd' || !s->n)
+            continue;
+        rb_agg_dev_t *d = &a->devs[a->ndevs++];
+        snprintf(d->node, sizeof d->node, "%s", a->nodes[s->node].name);
+        snprintf(d->device, sizeof d->device, "%s", s->name);
+        snprintf(d->parent, sizeof d->parent, "%s", s->parent);
+        d->member = s->member;
+        d->intervals = s->n;
+        d->util_median = s_med(s->util, s->n, scratch);
+        for (uint32_t q = 0; q < s->n; q++)
+            d->util_max = s->util[q] > d->util_max ? s->util[q] : d->util_max;
+        d->rd_bps_median = s_med(s->rd, s->n, scratch);
+        d->wr_bps_median = s_med(s->wr, s->n, scratch);
+        d->await_ms_median = s_med(s->aw, s->n, scratch);
+        d->rd_bytes = s->rd_bytes;
+        d->wr_bytes = s->wr_bytes;
+        if (d->util_median >= RB_BOUND_DEVICE && d->intervals >= RB_FIND_MIN_INTERVALS) {
+            rb_finding_t f = {.kind = RB_FIND_DEVICE_BOUND,
+                              .value = d->util_median,
+                              .reference = RB_BOUND_DEVICE,
+                              .first_seen_s = -1};
+            snprintf(f.node, sizeof f.node, "%s", d->node);
+            snprintf(f.device, sizeof f.device, "%s", d->device);
+            snprintf(f.evidence, sizeof f.evidence,
+                     "busy %.0f%% of the time (median of %u intervals): the device is the limit",
+                     d->util_median, d->intervals);
+            rc = rb_finding_add(a, &f);
+        }
+    }
+    /* imbalanced members: each parent of each node once */
+    for (uint32_t i = 0; rc == 0 && i < t.n; i++) {
+        const s_ser_t *s = &t.s[i];
+        int seen = 0;
+        for (uint32_t j = 0; j < i && !seen; j++)
+            seen = t.s[j].kind == 'd' && t.s[j].member && t.s[j].node == s->node &&
+                   !strcmp(t.s[j].parent, s->parent);
+        if (s->kind == 'd' && s->member && !seen)
+            rc = s_imbalance(a, &t, i, interval_s);
+    }
+    /* CPU and NIC bound */
+    for (uint32_t i = 0; rc == 0 && i < t.n; i++) {
+        const s_ser_t *s = &t.s[i];
+        const rb_agg_node_t *an = &a->nodes[s->node];
+        rb_finding_t f = {.first_seen_s = -1};
+        snprintf(f.node, sizeof f.node, "%s", an->name);
+        if (s->kind == 'h' && s->n >= RB_FIND_MIN_INTERVALS && s->ncpu && an->workers) {
+            double busy = s_med(s->util, s->n, scratch) / 100.0 * s->ncpu;
+            double can = an->workers < s->ncpu ? an->workers : s->ncpu;
+            if (busy < RB_BOUND_SHARE * can)
+                continue;
+            f.kind = RB_FIND_CPU_BOUND;
+            f.value = busy;
+            f.reference = can;
+            snprintf(f.evidence, sizeof f.evidence,
+                     "user+system %.1f of %u cores busy (median) with %u workers: the CPU is the "
+                     "limit",
+                     busy, s->ncpu, an->workers);
+            rc = rb_finding_add(a, &f);
+        } else if (s->kind == 'n' && s->n >= RB_FIND_MIN_INTERVALS && s->speed_bps > 0) {
+            for (uint32_t q = 0; q < s->n; q++)
+                scratch[q] = (s->rd[q] + s->wr[q]) / s->speed_bps;
+            double share = rb_median(scratch, s->n);
+            if (share < RB_BOUND_SHARE)
+                continue;
+            f.kind = RB_FIND_NIC_BOUND;
+            f.value = share * 100;
+            f.reference = RB_BOUND_SHARE * 100;
+            snprintf(f.device, sizeof f.device, "%s", s->name);
+            snprintf(f.evidence, sizeof f.evidence,
+                     "rx+tx at %.0f%% of its %.0f Mb/s link (median): the network is the limit",
+                     share * 100, s->speed_bps * 8 / 1e6);
+            rc = rb_finding_add(a, &f);
+        }
+    }
+    /* honesty: direct IO that only reads or only writes, host by host */
+    int direct = spec->njobs > 0, reads = 0, writes = 0;
+    for (uint32_t j = 0; j < spec->njobs; j++) {
+        const rb_job_spec_t *js = &spec->jobs[j];
+        direct &= js->direct && js->rw != RB_RW_META && strcmp(js->ioengine, "null") != 0;
+        reads |= rb_rw_reads(js->rw);
+        writes |= rb_rw_writes(js->rw);
+    }
+    for (uint32_t n = 0; rc == 0 && direct && reads != writes && hosts && n < a->nnodes; n++) {
+        int first = 1;
+        for (uint32_t m = 0; m < n && first; m++)
+            first = strcmp(hosts[m], hosts[n]) != 0;
+        if (!first)
+            continue; /* this host was judged with its first node */
+        uint64_t eng = 0, dev = 0;
+        for (uint32_t m = n; m < a->nnodes; m++)
+            if (!strcmp(hosts[m], hosts[n]))
+                eng += a->nodes[m].bytes;
+        /* each root device of the host once: every node on it reports it, over
+         * its own window (from GO to its own end), so the node that ended
+         * last saw all of it: the most any node counted */
+        for (uint32_t i = 0; i < t.n; i++) {
+            const s_ser_t *s = &t.s[i];
+            if (s->kind != 'd' || s->member || strcmp(hosts[s->node], hosts[n]) != 0)
+                continue;
+            int dup = 0;
+            for (uint32_t j = 0; j < i && !dup; j++)
+                dup = t.s[j].kind == 'd' && !t.s[j].member && !strcmp(t.s[j].name, s->name) &&
+                      !strcmp(hosts[t.s[j].node], hosts[n]);
+            if (dup)
+                continue;
+            uint64_t most = 0;
+            for (uint32_t j = i; j < t.n; j++) {
+                const s_ser_t *o = &t.s[j];
+                uint64_t b = reads ? o->rd_bytes : o->wr_bytes;
+                if (o->kind == 'd' && !o->member && !strcmp(o->name, s->name) &&
+                    !strcmp(hosts[o->node], hosts[n]) && b > most)
+                    most = b;
+            }
+            dev += most;
+        }
+        if (eng < RB_HONESTY_MIN || !dev)
+            continue;
+        double ratio = (double)dev / (double)eng;
+        if (fabs(ratio - 1) <= RB_HONESTY_MARGIN)
+            continue;
+        rb_finding_t f = {.kind = RB_FIND_HONESTY,
+                          .value = (double)dev,
+                          .reference = (double)eng,
+                          .first_seen_s = -1};
+        snprintf(f.node, sizeof f.node, "%s", hosts[n]);
+        char b1[64], b2[64];
+        snprintf(f.evidence, sizeof f.evidence,
+                 "its devices %s %s, the engines reported %s (%.0f%%): %s",
+                 reads ? "read" : "wrote", rb_fmt_size(b1, sizeof b1, (double)dev),
+                 rb_fmt_size(b2, sizeof b2, (double)eng), ratio * 100,
+                 ratio < 1 ? "the device moved less than reported: cache or compression in the path"
+                           : "the device moved more than reported: other IO on it, or write "
+                             "amplification");
+        rc = rb_finding_add(a, &f);
+    }
+    free(scratch);
+    s_tel_free(&t);
     return rc;
 }

@@ -201,6 +201,30 @@ static void s_json_findings(rb_jw_t *w, const rb_phase_agg_t *a)
     rb_jw_arr_end(w);
 }
 
+/* devices[] of a phase: per node and device, from its host telemetry. */
+static void s_json_devices(rb_jw_t *w, const rb_phase_agg_t *a)
+{
+    rb_jw_arr_begin(w, "devices");
+    for (uint32_t i = 0; i < a->ndevs; i++) {
+        const rb_agg_dev_t *d = &a->devs[i];
+        rb_jw_obj_begin(w, NULL);
+        rb_jw_str(w, "node", d->node);
+        rb_jw_str(w, "device", d->device);
+        rb_jw_str(w, "parent", d->parent[0] ? d->parent : NULL);
+        rb_jw_bool(w, "member", d->member);
+        rb_jw_u64(w, "intervals", d->intervals);
+        rb_jw_num(w, "util_median", d->util_median);
+        rb_jw_num(w, "util_max", d->util_max);
+        rb_jw_num(w, "rd_bps_median", d->rd_bps_median);
+        rb_jw_num(w, "wr_bps_median", d->wr_bps_median);
+        rb_jw_num(w, "await_ms_median", d->await_ms_median);
+        rb_jw_u64(w, "rd_bytes", d->rd_bytes);
+        rb_jw_u64(w, "wr_bytes", d->wr_bytes);
+        rb_jw_obj_end(w);
+    }
+    rb_jw_arr_end(w);
+}
+
 /* racks[], cluster and steady of a phase. */
 static void s_json_rollups(rb_jw_t *w, const rb_phase_agg_t *a)
 {
@@ -395,6 +419,7 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
         rb_jw_arr_end(&w);
         s_json_rollups(&w, a);
         s_json_findings(&w, a);
+        s_json_devices(&w, a);
         rb_jw_obj_end(&w);
     }
     rb_jw_arr_end(&w);
@@ -499,6 +524,25 @@ static void s_text_findings(FILE *f, const rb_phase_agg_t *a)
             snprintf(since, sizeof since, ", from %.1f s on", x->first_seen_s);
         fprintf(f, "  %-28s %s%s%s: %s%s\n", "FINDING", rb_finding_kind_name(x->kind), " ",
                 x->device[0] ? x->device : x->node, x->evidence, since);
+    }
+}
+
+/* Per node and device: how busy, how fast, what it counted. */
+static void s_text_devices(FILE *f, const rb_phase_agg_t *a)
+{
+    char b1[64], b2[64], b3[64], b4[64];
+    if (!a->ndevs)
+        return;
+    fprintf(f, "  %-16s %-14s %-12s %7s %7s %14s %14s %9s %10s %10s\n", "node", "device", "of",
+            "util%", "max%", "read/s", "write/s", "await ms", "read", "written");
+    for (uint32_t i = 0; i < a->ndevs; i++) {
+        const rb_agg_dev_t *d = &a->devs[i];
+        fprintf(f, "  %-16s %-14s %-12s %7.1f %7.1f %14s %14s %9.2f %10s %10s\n", d->node,
+                d->device, d->member ? d->parent : "(root)", d->util_median, d->util_max,
+                rb_fmt_size(b1, sizeof b1, d->rd_bps_median),
+                rb_fmt_size(b2, sizeof b2, d->wr_bps_median), d->await_ms_median,
+                rb_fmt_size(b3, sizeof b3, (double)d->rd_bytes),
+                rb_fmt_size(b4, sizeof b4, (double)d->wr_bytes));
     }
 }
 
@@ -760,6 +804,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
         s_text_steady(f, a);
         s_text_findings(f, a);
         s_text_nodes(f, a);
+        s_text_devices(f, a);
     }
     s_text_meta(r, f);
     if (r->accept)
@@ -786,4 +831,37 @@ void rb_samples_csv_row(FILE *f, double t_s, const char *phase, const char *node
             t_s, phase, node, rack, job, interval_s, js->bytes, js->ops, js->errors, bw, iops,
             h ? s_us(rb_hist_percentile(h, 50)) : 0, h ? s_us(rb_hist_percentile(h, 99)) : 0,
             h && h->count ? s_us(h->max) : 0);
+}
+
+void rb_telemetry_csv_header(FILE *f)
+{
+    fprintf(f, "t_s,phase,node,kind,name,parent,member,rd_bps,wr_bps,rd_iops,wr_iops,util_pct,"
+               "queue_depth,await_ms,rd_bytes,wr_bytes,rx_bps,tx_bps,speed_mbps,cpu_user,"
+               "cpu_system,cpu_iowait,cpu_idle,cpu_irq,ncpu,load1,ctxt_per_s,cached,dirty,"
+               "writeback\n");
+}
+
+void rb_telemetry_csv_rows(FILE *f, double t_s, const char *phase, const char *node,
+                           const rb_telem_t *t)
+{
+    fprintf(f,
+            "%.3f,%s,%s,host,,,,,,,,,,,,,,,,%.1f,%.1f,%.1f,%.1f,%.1f,%u,%.2f,%" PRIu64 ",%" PRIu64
+            ",%" PRIu64 ",%" PRIu64 "\n",
+            t_s, phase, node, t->user_pm / 10.0, t->system_pm / 10.0, t->iowait_pm / 10.0,
+            t->idle_pm / 10.0, t->irq_pm / 10.0, t->ncpu, t->load1_m / 1000.0, t->ctxt_per_s,
+            t->cached, t->dirty, t->writeback);
+    for (uint32_t i = 0; i < t->ndevs && i < RB_TELEM_DEVS; i++) {
+        const rb_telem_dev_t *d = &t->devs[i];
+        fprintf(f,
+                "%.3f,%s,%s,dev,%s,%s,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                ",%.1f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",,,,,,,,,,,,,,\n",
+                t_s, phase, node, d->name, d->parent, d->member, d->rd_bps, d->wr_bps, d->rd_iops,
+                d->wr_iops, d->util_pm / 10.0, d->qdepth_m / 1000.0, d->await_us / 1000.0,
+                d->rd_bytes, d->wr_bytes);
+    }
+    for (uint32_t i = 0; i < t->nnics && i < RB_TELEM_NICS; i++) {
+        const rb_telem_nic_t *n = &t->nics[i];
+        fprintf(f, "%.3f,%s,%s,nic,%s,,,,,,,,,,,,%" PRIu64 ",%" PRIu64 ",%u,,,,,,,,,,,\n", t_s,
+                phase, node, n->name, n->rx_bps, n->tx_bps, n->speed_mbps);
+    }
 }

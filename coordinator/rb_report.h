@@ -57,4 +57,11 @@ void rb_samples_csv_header(FILE *f);
 void rb_samples_csv_row(FILE *f, double t_s, const char *phase, const char *node, const char *rack,
                         const char *job, double interval_s, const rb_job_stat_t *js);
 
+/* Header of telemetry.csv, and the rows of one node's host telemetry of
+ * one interval: one "host" row (CPU, memory), one per device, one per NIC
+ * (columns in docs/telemetry.md). */
+void rb_telemetry_csv_header(FILE *f);
+void rb_telemetry_csv_rows(FILE *f, double t_s, const char *phase, const char *node,
+                           const rb_telem_t *t);
+
 #endif

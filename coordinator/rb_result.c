@@ -258,6 +258,28 @@ static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
         if (rb_finding_add(a, &fi) < 0)
             return -ENOMEM;
     }
+    const rb_json_t *devs = rb_json_get(o, "devices");
+    if (rb_json_len(devs)) {
+        a->devs = calloc(rb_json_len(devs), sizeof *a->devs);
+        if (!a->devs)
+            return -ENOMEM;
+    }
+    for (size_t i = 0; i < rb_json_len(devs); i++) {
+        const rb_json_t *d = rb_json_at(devs, i);
+        rb_agg_dev_t *ad = &a->devs[a->ndevs++];
+        s_str(d, "node", ad->node, sizeof ad->node);
+        s_str(d, "device", ad->device, sizeof ad->device);
+        s_str(d, "parent", ad->parent, sizeof ad->parent);
+        ad->member = rb_json_bool(rb_json_get(d, "member"), 0);
+        ad->intervals = (uint32_t)s_u64(d, "intervals");
+        ad->util_median = s_num(d, "util_median");
+        ad->util_max = s_num(d, "util_max");
+        ad->rd_bps_median = s_num(d, "rd_bps_median");
+        ad->wr_bps_median = s_num(d, "wr_bps_median");
+        ad->await_ms_median = s_num(d, "await_ms_median");
+        ad->rd_bytes = s_u64(d, "rd_bytes");
+        ad->wr_bytes = s_u64(d, "wr_bytes");
+    }
     const rb_json_t *st = rb_json_get(o, "steady");
     if (rb_json_type(st) == RB_JSON_OBJ) {
         a->steady.intervals = (uint32_t)s_u64(st, "intervals");

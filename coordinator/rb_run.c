@@ -54,6 +54,7 @@ typedef struct s_run {
     char run_id[RB_NAME_MAX];
     char dir[PATH_MAX]; /* run folder */
     FILE *samples;      /* samples.csv, appended as samples arrive */
+    FILE *telemetry;    /* telemetry.csv, likewise */
     s_child_t *children;
     uint32_t nchildren;
     uint64_t t_start; /* coordinator clock at start */
@@ -291,6 +292,10 @@ static void s_on_sample(s_run_t *r, rb_node_t *n, const rb_msg_sample_t *s)
     }
     if (r->samples)
         fflush(r->samples);
+    if (r->telemetry && s->ntelem && s->telem) {
+        rb_telemetry_csv_rows(r->telemetry, t_s, ph->name, n->hello.name, s->telem);
+        fflush(r->telemetry);
+    }
 }
 
 static void s_on_done(s_run_t *r, rb_node_t *n, rb_msg_t *m)
@@ -929,6 +934,14 @@ static void s_findings(s_run_t *r, uint32_t p)
     if (rb_find_stragglers(a, (const double *const *)series, nint, interval) < 0)
         s_fail(r, "out of memory");
     rb_samples_series_free(series, a->nnodes);
+    const char **hosts = calloc(a->nnodes ? a->nnodes : 1, sizeof *hosts);
+    for (uint32_t i = 0; hosts && i < a->nnodes && i < r->fleet.n; i++)
+        hosts[i] = r->fleet.nodes[i].hello.hostname;
+    if (r->telemetry)
+        fflush(r->telemetry);
+    if (!hosts || rb_find_from_telemetry(a, &r->plan->phases[p], r->dir, interval, hosts) < 0)
+        s_fail(r, "out of memory");
+    free(hosts);
     for (uint32_t i = 0; i < a->nfindings; i++)
         rb_warn("phase %s: %s %s: %s", a->name, rb_finding_kind_name(a->findings[i].kind),
                 a->findings[i].node, a->findings[i].evidence);
@@ -1237,6 +1250,12 @@ static int s_make_run_dir(s_run_t *r)
         return -errno;
     }
     rb_samples_csv_header(r->samples);
+    snprintf(path, sizeof path, "%s/telemetry.csv", r->dir);
+    if (!(r->telemetry = fopen(path, "w"))) {
+        s_fail(r, "%s: %s", path, strerror(errno));
+        return -errno;
+    }
+    rb_telemetry_csv_header(r->telemetry);
     return 0;
 }
 
@@ -1360,6 +1379,10 @@ report:
         fclose(r->samples);
         r->samples = NULL;
     }
+    if (r->telemetry) {
+        fclose(r->telemetry);
+        r->telemetry = NULL;
+    }
     s_stop_children(r);
     if (s_write_reports(r) < 0 && !r->failed)
         r->failed = 1;
@@ -1367,6 +1390,8 @@ report:
 out:
     if (r->samples)
         fclose(r->samples);
+    if (r->telemetry)
+        fclose(r->telemetry);
     s_stop_children(r);
     for (uint32_t p = 0; r->aggs && p < r->plan->nphases; p++)
         rb_phase_agg_fini(&r->aggs[p]);

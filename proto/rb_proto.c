@@ -306,10 +306,31 @@ S_LAYOUT(s_body_GO, NULL, F_STR(rb_msg_go_t, run_id, 0),
          F_U32(rb_msg_go_t, phase, RB_MAX_PHASES - 1), F_U64(rb_msg_go_t, t_go_ns),
          F_KIND(rb_msg_go_t, offset_ns, S_I64));
 
+S_LAYOUT(s_telem_dev_layout, NULL, F_STR(rb_telem_dev_t, name, SF_NONEMPTY),
+         F_STR(rb_telem_dev_t, parent, 0), F_KIND(rb_telem_dev_t, member, S_BOOL),
+         F_U64(rb_telem_dev_t, rd_bps), F_U64(rb_telem_dev_t, wr_bps),
+         F_U64(rb_telem_dev_t, rd_iops), F_U64(rb_telem_dev_t, wr_iops),
+         F_U32(rb_telem_dev_t, util_pm, 1000), F_U64(rb_telem_dev_t, qdepth_m),
+         F_U64(rb_telem_dev_t, await_us), F_U64(rb_telem_dev_t, rd_bytes),
+         F_U64(rb_telem_dev_t, wr_bytes));
+
+S_LAYOUT(s_telem_nic_layout, NULL, F_STR(rb_telem_nic_t, name, SF_NONEMPTY),
+         F_U64(rb_telem_nic_t, rx_bps), F_U64(rb_telem_nic_t, tx_bps),
+         F_U32(rb_telem_nic_t, speed_mbps, UINT32_MAX));
+
+S_LAYOUT(s_telem_layout, NULL, F_U32(rb_telem_t, user_pm, 1000), F_U32(rb_telem_t, system_pm, 1000),
+         F_U32(rb_telem_t, iowait_pm, 1000), F_U32(rb_telem_t, idle_pm, 1000),
+         F_U32(rb_telem_t, irq_pm, 1000), F_U32(rb_telem_t, ncpu, UINT32_MAX),
+         F_U32(rb_telem_t, load1_m, UINT32_MAX), F_U64(rb_telem_t, ctxt_per_s),
+         F_U64(rb_telem_t, cached), F_U64(rb_telem_t, dirty), F_U64(rb_telem_t, writeback),
+         F_INLINE(rb_telem_t, devs, ndevs, RB_TELEM_DEVS, s_telem_dev_layout),
+         F_INLINE(rb_telem_t, nics, nnics, RB_TELEM_NICS, s_telem_nic_layout));
+
 S_LAYOUT(s_body_SAMPLE, NULL, F_STR(rb_msg_sample_t, run_id, 0),
          F_U32(rb_msg_sample_t, phase, RB_MAX_PHASES - 1), F_U32(rb_msg_sample_t, seq, UINT32_MAX),
          F_U64(rb_msg_sample_t, t_start_ns), F_U64(rb_msg_sample_t, t_end_ns),
-         F_ARRAY(rb_msg_sample_t, jobs, njobs, RB_MAX_JOBS, s_job_stat_layout));
+         F_ARRAY(rb_msg_sample_t, jobs, njobs, RB_MAX_JOBS, s_job_stat_layout),
+         F_ARRAY(rb_msg_sample_t, telem, ntelem, 1, s_telem_layout));
 
 S_LAYOUT(s_body_DONE, NULL, F_STR(rb_msg_done_t, run_id, 0),
          F_U32(rb_msg_done_t, phase, RB_MAX_PHASES - 1), F_KIND(rb_msg_done_t, status, S_ERRNO),

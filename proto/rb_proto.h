@@ -279,6 +279,43 @@ typedef struct rb_job_stat {
     rb_hist_t *hist;        /* latency of completed ops, ns (owned by the message when decoded) */
 } rb_job_stat_t;
 
+/* Host telemetry of one sample interval (docs/telemetry.md), in integers:
+ * per mille (‰) for shares, milli-units for averages. */
+#define RB_TELEM_NAME_MAX 32 /* device and interface names */
+#define RB_TELEM_DEVS     64
+#define RB_TELEM_NICS     16
+
+typedef struct rb_telem_dev {
+    char name[RB_TELEM_NAME_MAX];   /* as /proc/diskstats names it */
+    char parent[RB_TELEM_NAME_MAX]; /* the device it is a member of; "" for a root's */
+    uint8_t member;                 /* 1: a member of parent; 0: holds a --root */
+    uint64_t rd_bps, wr_bps;        /* bytes per second */
+    uint64_t rd_iops, wr_iops;      /* completed per second */
+    uint32_t util_pm;               /* time busy, ‰ of the interval (0 .. 1000) */
+    uint64_t qdepth_m;              /* average IOs in flight × 1000 */
+    uint64_t await_us;              /* mean time per completed IO */
+    uint64_t rd_bytes, wr_bytes;    /* moved in this interval (the device's own count) */
+} rb_telem_dev_t;
+
+typedef struct rb_telem_nic {
+    char name[RB_TELEM_NAME_MAX];
+    uint64_t rx_bps, tx_bps; /* bytes per second */
+    uint32_t speed_mbps;     /* link speed, Mb/s; 0 unknown */
+} rb_telem_nic_t;
+
+typedef struct rb_telem {
+    uint32_t user_pm, system_pm, iowait_pm, idle_pm,
+        irq_pm;                        /* CPU ‰ of all cores (irq + softirq) */
+    uint32_t ncpu;                     /* online cores */
+    uint32_t load1_m;                  /* 1-minute load × 1000 */
+    uint64_t ctxt_per_s;               /* context switches per second */
+    uint64_t cached, dirty, writeback; /* page cache bytes */
+    uint32_t ndevs;
+    rb_telem_dev_t devs[RB_TELEM_DEVS];
+    uint32_t nnics;
+    rb_telem_nic_t nics[RB_TELEM_NICS];
+} rb_telem_t;
+
 typedef struct rb_msg_sample {
     char run_id[RB_NAME_MAX];
     uint32_t phase;
@@ -287,6 +324,8 @@ typedef struct rb_msg_sample {
     uint64_t t_end_ns;   /* interval end, agent clock */
     uint32_t njobs;
     rb_job_stat_t *jobs; /* per job: deltas over the interval */
+    uint32_t ntelem;     /* 0, or 1 when the agent reads its host's telemetry */
+    rb_telem_t *telem;   /* the host over the interval (owned by the message when decoded) */
 } rb_msg_sample_t;
 
 typedef struct rb_checkpt {

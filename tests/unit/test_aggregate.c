@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -343,6 +344,117 @@ static void test_stragglers(void **state)
     rb_phase_agg_fini(&a);
 }
 
+/* A telemetry.csv for phase "w" of nodes n1..n4 (s_four): over 5 intervals
+ * of 1 s, n1's md0 has four members, sda at 90% and the others at 60%; n1's
+ * host is CPU-bound; n2's eth0 runs at its link speed; n3's vda is always
+ * busy and wrote half of what its node reported. */
+static void s_write_telemetry(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/telemetry.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("t_s,phase,node,kind,name,parent,member,rd_bps,wr_bps,rd_iops,wr_iops,util_pct,"
+          "queue_depth,await_ms,rd_bytes,wr_bytes,rx_bps,tx_bps,speed_mbps,cpu_user,cpu_system,"
+          "cpu_iowait,cpu_idle,cpu_irq,ncpu,load1,ctxt_per_s,cached,dirty,writeback\n",
+          f);
+    for (int k = 1; k <= 5; k++) {
+        const char *disks[] = {"sda", "sdb", "sdc", "sdd"};
+        fprintf(f, "%d,w,n1,dev,md0,,0,0,400000000,0,400,70,4,3,0,400000000,,,,,,,,,,,,,,\n", k);
+        for (int d = 0; d < 4; d++)
+            fprintf(f, "%d,w,n1,dev,%s,md0,1,0,100000000,0,100,%d,1,3,0,100000000,,,,,,,,,,,,,,\n",
+                    k, disks[d], d ? 60 : 90);
+        fprintf(f, "%d,w,n1,host,,,,,,,,,,,,,,,,60.0,38.0,0,2,0,2,2.0,1000,0,0,0\n", k);
+        fprintf(f, "%d,w,n2,nic,eth0,,,,,,,,,,,,1200000000,50000000,10000,,,,,,,,,,,\n", k);
+        fprintf(f, "%d,w,n2,host,,,,,,,,,,,,,,,,10.0,10.0,0,80,0,2,2.0,1000,0,0,0\n", k);
+        fprintf(f, "%d,w,n3,dev,vda,,0,0,50000000,0,50,99,8,9,0,50000000,,,,,,,,,,,,,,\n", k);
+    }
+    fclose(f);
+}
+
+/* What telemetry shows: exactly one imbalanced member (the 90% among 60%),
+ * a CPU-bound and a NIC-bound node, a busy device, and a device that wrote
+ * half of what its engines said; per device medians in a->devs. */
+static void test_telemetry_findings(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rb-test-tel.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    s_write_telemetry(dir);
+    rb_phase_agg_t a;
+    const double bw[4] = {400 * MB, 400 * MB, 500 * MB, 400 * MB};
+    s_four(&a, bw);
+    snprintf(a.name, sizeof a.name, "w");
+    for (int i = 0; i < 4; i++) {
+        a.nodes[i].workers = 2;
+        a.nodes[i].bytes = 500000000; /* n3: its vda counted 250 MB */
+    }
+    rb_job_spec_t j = {.name = "w", .rw = RB_RW_WRITE, .direct = 1, .ioengine = "libaio"};
+    rb_phase_spec_t ph = {.name = "w", .njobs = 1, .jobs = &j};
+    const char *hosts[] = {"h1", "h2", "h3", "h4"};
+    assert_int_equal(rb_find_from_telemetry(&a, &ph, dir, 1.0, hosts), 0);
+    int imb = 0, cpu = 0, nic = 0, busy = 0, honest = 0;
+    for (uint32_t i = 0; i < a.nfindings; i++) {
+        const rb_finding_t *f = &a.findings[i];
+        if (f->kind == RB_FIND_IMBALANCE) {
+            imb++;
+            assert_string_equal(f->node, "n1");
+            assert_string_equal(f->device, "sda");
+            assert_float_equal(f->value, 90, 1e-9);
+            assert_float_equal(f->reference, 60, 1e-9);
+        } else if (f->kind == RB_FIND_CPU_BOUND) {
+            cpu++;
+            assert_string_equal(f->node, "n1");
+        } else if (f->kind == RB_FIND_NIC_BOUND) {
+            nic++;
+            assert_string_equal(f->device, "eth0");
+        } else if (f->kind == RB_FIND_DEVICE_BOUND) {
+            busy++;
+            assert_string_equal(f->device, "vda");
+        } else if (f->kind == RB_FIND_HONESTY) {
+            honest++;
+            if (!strcmp(f->node, "h3")) {
+                assert_float_equal(f->value, 250e6, 1);
+                assert_non_null(strstr(f->evidence, "moved less than reported"));
+            } else {
+                assert_string_equal(f->node, "h1");
+                assert_non_null(strstr(f->evidence, "moved more than reported"));
+            }
+        }
+    }
+    assert_int_equal(imb, 1);
+    assert_int_equal(cpu, 1);
+    assert_int_equal(nic, 1);
+    assert_int_equal(busy, 1);
+    /* n1's md0 counted 2 GB against 500 MB reported: flagged too, as more */
+    assert_int_equal(honest, 2);
+    assert_int_equal(a.ndevs, 6);
+    assert_string_equal(a.devs[1].device, "sda");
+    assert_float_equal(a.devs[1].util_median, 90, 1e-9);
+    assert_int_equal(a.devs[0].wr_bytes, 2000000000);
+    rb_phase_agg_fini(&a);
+    /* the same members all within 5% of each other: no imbalance */
+    char path[512];
+    snprintf(path, sizeof path, "%s/telemetry.csv", dir);
+    FILE *f = fopen(path, "w");
+    fputs("t_s,phase,node,kind,name,parent,member,rd_bps,wr_bps,rd_iops,wr_iops,util_pct,"
+          "queue_depth,await_ms,rd_bytes,wr_bytes,rx_bps,tx_bps,speed_mbps,cpu_user,cpu_system,"
+          "cpu_iowait,cpu_idle,cpu_irq,ncpu,load1,ctxt_per_s,cached,dirty,writeback\n",
+          f);
+    for (int k = 1; k <= 5; k++)
+        for (int d = 0; d < 4; d++)
+            fprintf(f, "%d,w,n1,dev,sd%c,md0,1,0,1,0,1,%d,1,3,0,1,,,,,,,,,,,,,,\n", k, 'a' + d,
+                    60 + d);
+    fclose(f);
+    s_four(&a, bw);
+    snprintf(a.name, sizeof a.name, "w");
+    assert_int_equal(rb_find_from_telemetry(&a, &ph, dir, 1.0, hosts), 0);
+    assert_int_equal(a.nfindings, 0);
+    rb_phase_agg_fini(&a);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* The clock offset comes from the probe with the smallest round trip. */
 static void test_clock_offset(void **state)
 {
@@ -371,11 +483,12 @@ static void test_clock_offset(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_definitions),    cmocka_unit_test(test_bytes_at),
-        cmocka_unit_test(test_partial),        cmocka_unit_test(test_clock_offset),
-        cmocka_unit_test(test_stonewall_time), cmocka_unit_test(test_rollups),
-        cmocka_unit_test(test_steady),         cmocka_unit_test(test_spread),
-        cmocka_unit_test(test_stragglers),     cmocka_unit_test(test_cache_influenced),
+        cmocka_unit_test(test_definitions),      cmocka_unit_test(test_bytes_at),
+        cmocka_unit_test(test_partial),          cmocka_unit_test(test_clock_offset),
+        cmocka_unit_test(test_stonewall_time),   cmocka_unit_test(test_rollups),
+        cmocka_unit_test(test_steady),           cmocka_unit_test(test_spread),
+        cmocka_unit_test(test_stragglers),       cmocka_unit_test(test_telemetry_findings),
+        cmocka_unit_test(test_cache_influenced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

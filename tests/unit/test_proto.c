@@ -125,6 +125,54 @@ static void fill_job_v4(rb_job_spec_t *jb, uint32_t k)
     jb->drop_caches = 1;
 }
 
+/* Host telemetry of a SAMPLE: an md device over two disks and a NIC, or
+ * (big) every array at its bound, every figure at its widest. */
+static void fill_telem(rb_msg_sample_t *s, bool big)
+{
+    s->ntelem = 1;
+    s->telem = calloc(1, sizeof *s->telem);
+    assert_non_null(s->telem);
+    rb_telem_t *t = s->telem;
+    *t = (rb_telem_t){.user_pm = 50,
+                      .system_pm = 30,
+                      .iowait_pm = 170,
+                      .idle_pm = 740,
+                      .irq_pm = 10,
+                      .ncpu = 4,
+                      .load1_m = 3250,
+                      .ctxt_per_s = 25000,
+                      .cached = 8ull << 30,
+                      .dirty = 512ull << 20,
+                      .writeback = 64ull << 20};
+    t->ndevs = big ? RB_TELEM_DEVS : 3;
+    for (uint32_t i = 0; i < t->ndevs; i++) {
+        rb_telem_dev_t *d = &t->devs[i];
+        if (big)
+            memset(d->name, 'd', RB_TELEM_NAME_MAX - 1);
+        else
+            snprintf(d->name, sizeof d->name, i ? "sd%c" : "md0", 'a' + i - 1);
+        if (i)
+            snprintf(d->parent, sizeof d->parent, "md0");
+        d->member = i > 0;
+        d->rd_bps = big ? UINT64_MAX : 100 + i;
+        d->wr_bps = (100ull << 20) + i;
+        d->rd_iops = 7 + i;
+        d->wr_iops = 100 + i;
+        d->util_pm = i == 1 ? 900 : 600 + (big ? 400 : 0);
+        d->qdepth_m = 2500;
+        d->await_us = 5000 + i;
+        d->rd_bytes = (1ull << 40) + i;
+        d->wr_bytes = big ? UINT64_MAX : 1ull << 30;
+    }
+    t->nnics = big ? RB_TELEM_NICS : 1;
+    for (uint32_t i = 0; i < t->nnics; i++) {
+        snprintf(t->nics[i].name, sizeof t->nics[i].name, "eth%u", i);
+        t->nics[i].rx_bps = 500000000ull + i;
+        t->nics[i].tx_bps = i;
+        t->nics[i].speed_mbps = i ? 0 : 10000;
+    }
+}
+
 /* A message of each type; "big" ones have many entries and full histograms. */
 static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
 {
@@ -244,6 +292,7 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
                 rb_hist_record(s->jobs[1].hist, v);
             rb_hist_init(s->jobs[2].hist);
         }
+        fill_telem(s, big);
         break;
     }
     case RB_MSG_DONE: {
@@ -541,6 +590,9 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
         assert_int_equal(x->t_end_ns, y->t_end_ns);
         assert_int_equal(x->njobs, y->njobs);
         cmp_job_stats(x->jobs, y->jobs, x->njobs);
+        assert_int_equal(x->ntelem, y->ntelem);
+        if (x->ntelem) /* fixed layout, zeroed beyond the counts: all bytes compare */
+            assert_memory_equal(x->telem, y->telem, sizeof *x->telem);
         break;
     }
     case RB_MSG_DONE: {
@@ -1784,6 +1836,13 @@ static void test_v4_keys(void **state)
     expect_keys(RB_MSG_PLAN, "peers[1]", "shift name");
     expect_keys(RB_MSG_PLAN, "phases[2]", "name jobs");
     expect_keys(RB_MSG_SAMPLE, "jobs[0]", job_stat);
+    expect_keys(RB_MSG_SAMPLE, "telem[0]",
+                "user_pm system_pm iowait_pm idle_pm irq_pm ncpu load1_m ctxt_per_s cached dirty "
+                "writeback devs nics");
+    expect_keys(RB_MSG_SAMPLE, "telem[0].devs[1]",
+                "name parent member rd_bps wr_bps rd_iops wr_iops util_pm qdepth_m await_us "
+                "rd_bytes wr_bytes");
+    expect_keys(RB_MSG_SAMPLE, "telem[0].nics[0]", "name rx_bps tx_bps speed_mbps");
     expect_keys(RB_MSG_DONE, "jobs[1]", job_stat);
     expect_keys(RB_MSG_DONE, "workers[1]",
                 "job worker t_start_ns t_end_ns bytes ops errors read_bytes read_ops "
