@@ -1040,6 +1040,42 @@ static void s_group_row(FILE *f, const rb_agg_group_t *g, const char *cls, int m
 }
 
 /* node -> rack -> cluster. */
+/* Per node and device, from host telemetry: a cell shaded by how busy. */
+static void s_devices(const rb_phase_agg_t *a, FILE *f)
+{
+    char b1[64], b2[64], b3[64], b4[64];
+    if (!a->ndevs)
+        return;
+    fputs("<h3>Devices (host telemetry, medians over the sample intervals)</h3>\n<table>\n"
+          "<tr><th>node</th><th>device</th><th>member of</th><th>busy %</th><th>max %</th>"
+          "<th>read/s</th><th>write/s</th><th>await ms</th><th>read</th><th>written</th></tr>\n",
+          f);
+    for (uint32_t i = 0; i < a->ndevs; i++) {
+        const rb_agg_dev_t *d = &a->devs[i];
+        int shade = (int)(d->util_median * 2.55);
+        fputs("<tr><td>", f);
+        s_esc(f, d->node);
+        fputs("</td><td>", f);
+        s_esc(f, d->device);
+        fputs("</td><td>", f);
+        s_esc(f, d->member ? d->parent : "(root)");
+        fprintf(f,
+                "</td><td class=\"n\" style=\"background:rgb(255,%d,%d)\">%.1f</td>"
+                "<td class=\"n\">%.1f</td>",
+                255 - shade / 2, 255 - shade, d->util_median, d->util_max);
+        fputs("<td class=\"n\">", f);
+        s_esc(f, rb_fmt_size(b1, sizeof b1, d->rd_bps_median));
+        fputs("</td><td class=\"n\">", f);
+        s_esc(f, rb_fmt_size(b2, sizeof b2, d->wr_bps_median));
+        fprintf(f, "</td><td class=\"n\">%.2f</td><td class=\"n\">", d->await_ms_median);
+        s_esc(f, rb_fmt_size(b3, sizeof b3, (double)d->rd_bytes));
+        fputs("</td><td class=\"n\">", f);
+        s_esc(f, rb_fmt_size(b4, sizeof b4, (double)d->wr_bytes));
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
 static void s_rollups(const rb_phase_agg_t *a, int meta, FILE *f)
 {
     char b[64];
@@ -1142,6 +1178,7 @@ static int s_phase(const rb_run_result_t *r, uint32_t p, const s_samples_t *smp,
                 a->hist.count, RB_HIST_REL_ERROR * 100, (double)a->hist.min / 1e3,
                 (double)a->hist.max / 1e3);
     s_rollups(a, meta, f);
+    s_devices(a, f);
     if (s_phase_notes(a, meta, f) < 0)
         return -ENOMEM;
     fputs("</section>\n", f);
