@@ -834,7 +834,7 @@ rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
     if (!a->o.heartbeat_ns)
         a->o.heartbeat_ns = RB_NS_PER_S;
     if (!a->o.lost_after_ns)
-        a->o.lost_after_ns = 5 * a->o.heartbeat_ns;
+        a->o.lost_after_ns = 3 * a->o.heartbeat_ns;
     a->sb = rb_sandbox_new();
     if (!a->sb) {
         rb_err_set(err, -ENOMEM, "out of memory");
@@ -952,7 +952,7 @@ static void s_usage(FILE *f)
            "sends, and only ever creates files inside its --root folders.\n"
            "  --once         exit after one run (exit 0 if it went well, 3 if not)\n"
            "  --heartbeat    heartbeat period during a run (default 1s)\n"
-           "  --lost-after   coordinator silent this long: stop IO, clean up (default 5 "
+           "  --lost-after   coordinator silent this long: stop IO, clean up (default 3 "
            "heartbeats)\n"
            "  --no-telemetry do not read /proc and /sys for host telemetry\n"
            "  --proc-root, --sys-root DIR   read them from DIR (default /proc, /sys)\n");

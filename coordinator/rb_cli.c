@@ -36,7 +36,7 @@ static void s_usage(FILE *f)
             "  --out DIR          parent folder of run folders (default runs)\n"
             "  --wait DURATION    how long to wait for agents (default 30s)\n"
             "  --heartbeat DUR    heartbeat period (default 1s)\n"
-            "  --lost-after DUR   agent silent this long is lost (default 5 heartbeats)\n"
+            "  --lost-after DUR   agent silent this long is lost (default 3 heartbeats)\n"
             "  --agent-bin PATH   rackbench-agent to start for --local\n"
             "  --quiet            no progress lines\n"
             "  --verbose          more detail, also from local agents\n"
@@ -238,7 +238,7 @@ static int s_run(int argc, char **argv)
         return 2;
     }
     if (!o.lost_after_ns)
-        o.lost_after_ns = 5 * o.heartbeat_ns;
+        o.lost_after_ns = 3 * o.heartbeat_ns;
     rb_plan_t *plan = NULL;
     rb_err_t err;
     rb_err_clear(&err);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rb_fleet.h"
+#include "rb_time.h"
 
 void rb_fleet_init(rb_fleet_t *f, uint32_t nphases)
 {
@@ -73,6 +74,8 @@ void rb_node_out(rb_node_t *node, rb_node_status_t status, const char *fmt, ...)
 {
     va_list ap;
     node->state = RB_AGENT_GONE;
+    if (!node->out_ns)
+        node->out_ns = rb_mono_ns();
     if (node->status == RB_NODE_OK) {
         node->status = status;
         va_start(ap, fmt);

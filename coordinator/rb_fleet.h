@@ -34,6 +34,7 @@ typedef struct rb_node {
     uint64_t removed_files;    /* from its END */
     rb_msg_t *done;            /* per phase: decoded DONE (owned), or NULL */
     uint32_t rank;             /* its place in the run (neighbours, shared-file regions) */
+    uint64_t out_ns;           /* when it went out of the run (coordinator clock; 0: it did not) */
     uint64_t live_bytes;       /* bytes in its samples since the last progress line */
     int live_seen;             /* it sent a sample since the last progress line */
 } rb_node_t;

@@ -248,6 +248,25 @@ static void s_json_rollups(rb_jw_t *w, const rb_phase_agg_t *a)
     rb_jw_obj_end(w);
 }
 
+/* Nodes that completed the phase cleanly. */
+static uint32_t s_covered(const rb_phase_agg_t *a)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < a->nnodes; i++)
+        n += a->nodes[i].status == RB_NODE_OK;
+    return n;
+}
+
+/* " (at 12.3 s)" for a node lost then; "" otherwise (static buffer). */
+static const char *s_lost_at(double s)
+{
+    static char buf[48];
+    if (s < 0)
+        return "";
+    snprintf(buf, sizeof buf, " (at %.1f s)", s);
+    return buf;
+}
+
 /* How the phase's first job lays out its data across nodes, and whose it reads. */
 static void s_json_access(rb_jw_t *w, const rb_phase_spec_t *sp)
 {
@@ -321,6 +340,10 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
         rb_jw_num(&w, "clock_offset_s", (double)n->clock_offset_ns / 1e9);
         rb_jw_num(&w, "clock_rtt_s", (double)n->clock_rtt_ns / 1e9);
         rb_jw_u64(&w, "removed_files", n->removed_files);
+        if (n->lost_at_s >= 0)
+            rb_jw_num(&w, "lost_at_s", n->lost_at_s);
+        else
+            rb_jw_null(&w, "lost_at_s");
         rb_jw_obj_end(&w);
     }
     rb_jw_arr_end(&w);
@@ -339,6 +362,10 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
         rb_jw_arr_end(&w);
         rb_jw_bool(&w, "partial", a->partial);
         rb_jw_bool(&w, "from_samples", a->from_samples);
+        rb_jw_obj_begin(&w, "coverage");
+        rb_jw_u64(&w, "nodes", s_covered(a));
+        rb_jw_u64(&w, "of", a->nnodes);
+        rb_jw_obj_end(&w);
         s_json_access(&w, sp);
         s_json_honesty(&w, a);
         if (sp->njobs && sp->jobs[0].rw == RB_RW_META) {
@@ -722,8 +749,9 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
         fprintf(f, "error: %s\n", r->error);
     for (uint32_t i = 0; i < r->nnodes; i++)
         if (r->nodes[i].status != RB_NODE_OK)
-            fprintf(f, "node %s: %s: %s\n", r->nodes[i].name,
-                    rb_node_status_name(r->nodes[i].status), r->nodes[i].error);
+            fprintf(f, "node %s: %s: %s%s\n", r->nodes[i].name,
+                    rb_node_status_name(r->nodes[i].status), r->nodes[i].error,
+                    s_lost_at(r->nodes[i].lost_at_s));
     for (uint32_t p = 0; p < r->nphases; p++) {
         const rb_phase_agg_t *a = &r->phases[p];
         const rb_phase_spec_t *sp = &r->specs[p];
@@ -743,6 +771,9 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
                     a->njobs ? a->jobs[0].ioengine : "sync", a->njobs ? a->jobs[0].iodepth : 1,
                     sp->njobs, sp->njobs == 1 ? "" : "s", a->nworkers, a->nnodes,
                     a->partial ? "  PARTIAL" : "");
+        if (s_covered(a) < a->nnodes)
+            fprintf(f, "  %-28s %u of %u nodes completed the phase\n", "coverage", s_covered(a),
+                    a->nnodes);
         if (sp->njobs && sp->jobs[0].rw == RB_RW_META) {
             /* metadata: operations are the figure; bytes only when files have content */
             double opr[4];

@@ -24,6 +24,7 @@ typedef struct rb_report_node {
     int64_t clock_offset_ns;
     uint64_t clock_rtt_ns;
     uint64_t removed_files;
+    double lost_at_s; /* when it was lost, seconds after the run began; < 0: it was not */
 } rb_report_node_t;
 
 typedef struct rb_run_result {

@@ -748,6 +748,7 @@ int rb_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
             o->clock_offset_ns = (int64_t)llround(s_num(n, "clock_offset_s") * 1e9);
             o->clock_rtt_ns = (uint64_t)llround(s_num(n, "clock_rtt_s") * 1e9);
             o->removed_files = s_u64(n, "removed_files");
+            o->lost_at_s = rb_json_num(rb_json_get(n, "lost_at_s"), -1);
         }
         const rb_json_t *phases = rb_json_get(j, "phases");
         if (rb_json_len(phases) > pl->nphases) {

@@ -1124,6 +1124,9 @@ static rb_run_result_t s_result(s_run_t *r, rb_report_node_t *nodes, int *failed
         o->clock_offset_ns = n->offset_ns;
         o->clock_rtt_ns = n->best_rtt_ns == UINT64_MAX ? 0 : n->best_rtt_ns;
         o->removed_files = n->removed_files;
+        o->lost_at_s = n->status == RB_NODE_LOST && n->out_ns > r->t_start
+                           ? (double)(n->out_ns - r->t_start) / 1e9
+                           : -1;
         *failed_nodes += n->status != RB_NODE_OK;
     }
     rb_run_result_t res = {.plan_source = r->plan->source,
@@ -1177,16 +1180,31 @@ static int s_write_reports(s_run_t *r)
     if (!nodes)
         return -ENOMEM;
     rb_run_result_t res = s_result(r, nodes, &failed_nodes);
-    if (!r->failed && failed_nodes) {
-        s_fail(r, "%d of %u nodes did not complete the run cleanly", failed_nodes, r->fleet.n);
-        res.status = r->failed;
-        snprintf(res.error, sizeof res.error, "%s", r->error);
-    }
     rb_accept_result_t acc;
     if (rb_accept_eval(r->plan->accept, r->plan->phases, r->plan->nphases, r->aggs, r->phases_run,
                        &acc) < 0) {
         s_fail(r, "out of memory judging the acceptance checks");
         res.status = r->failed;
+    }
+    if (!r->failed && failed_nodes) {
+        /* Lost nodes fail the run, unless the plan says how many it needs
+         * (min_nodes) and every phase still had them. */
+        uint32_t lost = 0, min_rows = 0, min_failed = 0;
+        for (uint32_t i = 0; i < r->fleet.n; i++)
+            lost += r->fleet.nodes[i].status == RB_NODE_LOST;
+        for (uint32_t i = 0; r->plan->accept && i < acc.nrows; i++) {
+            min_rows += acc.rows[i].check == RB_ACCEPT_MIN_NODES;
+            min_failed +=
+                acc.rows[i].check == RB_ACCEPT_MIN_NODES && acc.rows[i].verdict == RB_ACCEPT_FAIL;
+        }
+        if (lost == (uint32_t)failed_nodes && min_rows && !min_failed) {
+            rb_warn("%u of %u nodes were lost; every phase still had the nodes min_nodes asks for",
+                    lost, r->fleet.n);
+        } else {
+            s_fail(r, "%d of %u nodes did not complete the run cleanly", failed_nodes, r->fleet.n);
+            res.status = r->failed;
+            snprintf(res.error, sizeof res.error, "%s", r->error);
+        }
     }
     res.accept = r->plan->accept ? &acc : NULL;
     r->accept_failed = acc.nfailed > 0;

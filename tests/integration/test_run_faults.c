@@ -126,23 +126,24 @@ static void test_agent_usage(void **state)
     it_rmtree(p.dir);
 }
 
-/* An agent killed mid-phase: the coordinator marks it lost, finishes the phase
- * with the others, flags the phase partial, exits 3; the surviving agent
- * removes its files. */
-static void test_agent_lost(void **state)
+/* An agent killed mid-phase: the coordinator marks it lost (with when),
+ * finishes the phase with the others (coverage 2 of 3, partial), runs the
+ * next phase with them, and exits 3 (or 0 when [acceptance] min_nodes is
+ * still met); the surviving agents remove their files. */
+static void s_agent_lost(const char *accept, int want_code)
 {
-    (void)state;
     paths_t p;
     char text[9000], data[4200];
     s_paths(&p, "lost");
     snprintf(data, sizeof data, "%s/data", p.dir);
     snprintf(text, sizeof text,
              "[global]\ndirectory=%s\nbs=256k\nsize=8M\ndirect=1\n\n"
-             "[w]\nrw=write\ntime_based\nruntime=4s\n",
-             data);
+             "[w]\nrw=write\ntime_based\nruntime=4s\n"
+             "[r]\nstonewall\nrw=read\n%s",
+             data, accept);
     it_write(p.plan, text);
     int pid = it_sh_bg(p.out, p.err,
-                       "'%s' run --local 2 --heartbeat 200ms --lost-after 1s --out '%s' '%s'",
+                       "'%s' run --local 3 --heartbeat 200ms --lost-after 1s --out '%s' '%s'",
                        it_bin("rackbench"), p.runs, p.plan);
     /* wait until local-2 is writing, then kill it without a chance to clean up */
     int killed = 0;
@@ -160,29 +161,52 @@ static void test_agent_lost(void **state)
     }
     assert_int_equal(killed, 1);
     int code = it_wait(pid);
-    assert_int_equal(code, 3);
+    assert_int_equal(code, want_code);
     rb_json_t *j = s_summary(&p);
-    assert_string_equal(rb_json_str(rb_json_get(j, "status")), "failed");
+    assert_string_equal(rb_json_str(rb_json_get(j, "status")), want_code == 3 ? "failed" : "ok");
     const rb_json_t *nodes = rb_json_get(j, "nodes");
+    assert_int_equal(rb_json_len(nodes), 3);
     for (size_t i = 0; i < rb_json_len(nodes); i++) {
         const rb_json_t *n = rb_json_at(nodes, i);
         const char *name = rb_json_str(rb_json_get(n, "name"));
         const char *st = rb_json_str(rb_json_get(n, "status"));
-        assert_string_equal(st, strcmp(name, "local-2") == 0 ? "lost" : "ok");
+        int lost = strcmp(name, "local-2") == 0;
+        assert_string_equal(st, lost ? "lost" : "ok");
+        double at = rb_json_num(rb_json_get(n, "lost_at_s"), -1);
+        assert_true(lost ? at > 1.0 : at < 0);
     }
-    const rb_json_t *ph = rb_json_at(rb_json_get(j, "phases"), 0);
-    assert_non_null(ph);
+    const rb_json_t *phases = rb_json_get(j, "phases");
+    assert_int_equal(rb_json_len(phases), 2); /* the run went on */
+    const rb_json_t *ph = rb_json_at(phases, 0);
     assert_true(rb_json_bool(rb_json_get(ph, "partial"), 0));
     assert_true(rb_json_num(rb_json_get(ph, "bytes"), 0) > 0);
+    assert_int_equal(rb_json_num(rb_json_path(ph, "coverage.nodes"), 0), 2);
+    assert_int_equal(rb_json_num(rb_json_path(ph, "coverage.of"), 0), 3);
+    const rb_json_t *r = rb_json_at(phases, 1);
+    assert_int_equal(rb_json_num(rb_json_path(r, "coverage.nodes"), 0), 2);
+    assert_true(rb_json_num(rb_json_get(r, "read_bytes"), 0) > 0);
     rb_json_free(&j);
-    /* local-1 cleaned up; only the killed agent's run folder may remain */
+    assert_true(s_contains(p.out, "2 of 3 nodes completed the phase"));
+    /* the others cleaned up; only the killed agent's run folder may remain */
     DIR *d = opendir(data);
     struct dirent *de;
     while (d && (de = readdir(d)))
-        assert_null(strstr(de->d_name, "local-1"));
+        assert_true(!strstr(de->d_name, "local-1") && !strstr(de->d_name, "local-3"));
     if (d)
         closedir(d);
     it_rmtree(p.dir);
+}
+
+static void test_agent_lost(void **state)
+{
+    (void)state;
+    s_agent_lost("", 3);
+}
+
+static void test_agent_lost_min_nodes(void **state)
+{
+    (void)state;
+    s_agent_lost("[acceptance]\nmin_nodes=2\n", 0);
 }
 
 /* The coordinator dies mid-phase: an agent it did not start (a daemon on a
@@ -282,7 +306,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refused_outside_root), cmocka_unit_test(test_no_agents),
         cmocka_unit_test(test_agent_usage),          cmocka_unit_test(test_agent_lost),
-        cmocka_unit_test(test_coordinator_lost),     cmocka_unit_test(test_interrupted),
+        cmocka_unit_test(test_agent_lost_min_nodes), cmocka_unit_test(test_coordinator_lost),
+        cmocka_unit_test(test_interrupted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
