@@ -49,14 +49,14 @@ int rb_find_stragglers(rb_phase_agg_t *a, const double *const *series, uint32_t 
 #define RB_IMBALANCE_MOST     0.5  /* ... in more than this share of the busy intervals */
 #define RB_BOUND_DEVICE       95.0 /* % busy: device-bound */
 #define RB_BOUND_SHARE        0.9  /* of the cores the workers can use, of a NIC's link speed */
-#define RB_HONESTY_MARGIN     0.05 /* device bytes against the engines' */
+#define RB_HONESTY_MARGIN     0.05 /* device bytes under the engines' by more than this */
 #define RB_HONESTY_MIN        (16ull << 20) /* bytes below which the cross-check says nothing */
 #define RB_FIND_MIN_INTERVALS 3             /* samples a bound or imbalance needs to be called */
 
 /* From dir/telemetry.csv, the phase's per node and device figures
  * (a->devs) and what they show (a->findings): imbalanced member disks,
  * CPU-, NIC- and device-bound nodes, and for a phase of direct IO that only
- * reads or only writes, devices that moved other bytes than the engines
+ * reads or only writes, devices that moved fewer bytes than the engines
  * reported (per host: hosts[n] is the host of a->nodes[n], nodes of one host
  * share its devices). Nothing when there is no telemetry. 0 or -ENOMEM. */
 int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const char *dir,
