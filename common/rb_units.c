@@ -216,3 +216,22 @@ char *rb_fmt_size_exact(char *buf, size_t len, uint64_t bytes)
         snprintf(buf, len, "%" PRIu64 "%c", bytes, suffixes[u]);
     return buf;
 }
+
+int rb_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!*s)
+        return -EINVAL;
+    for (const char *c = s; *c; c++) {
+        if (*c < '0' || *c > '9')
+            return -EINVAL;
+        unsigned d = (unsigned)(*c - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -ERANGE;
+        v = v * 10 + d;
+    }
+    if (v < min || v > max)
+        return -ERANGE;
+    *out = v;
+    return 0;
+}

@@ -28,4 +28,7 @@ char *rb_fmt_bw(char *buf, size_t len, double bytes_per_s);
 /* Formats a size the way a plan writes it, exactly ("1M", "4k", "1000"); returns buf. */
 char *rb_fmt_size_exact(char *buf, size_t len, uint64_t bytes);
 
+/* A whole decimal number from min to max (digits only). 0, -EINVAL or -ERANGE. */
+int rb_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
 #endif

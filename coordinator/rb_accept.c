@@ -219,6 +219,64 @@ static int s_parse_bw(const char *s, uint64_t *out)
     return 0;
 }
 
+/* Checks the syntax of a phases= list: comma-separated names, none empty, none twice. */
+static int s_check_phase_list(const rb_accept_t *a, rb_err_t *err, unsigned line, const char *val)
+{
+    char why[RB_ERR_MSG_MAX];
+    return rb_accept_phase_list_check(val, why, sizeof why) < 0 ? s_fail(a, err, line, "%s", why)
+                                                                : 0;
+}
+
+int rb_accept_phase_list_check(const char *val, char *why, size_t whylen)
+{
+    const char *p = val;
+    for (;;) {
+        size_t n = strcspn(p, ",");
+        const char *b = p, *e = p + n;
+        while (b < e && (*b == ' ' || *b == '\t'))
+            b++;
+        while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        if (b == e) {
+            snprintf(why, whylen,
+                     "phases=%.200s has an empty entry (a comma-separated list of phase or job "
+                     "names)",
+                     val);
+            return -EINVAL;
+        }
+        if ((size_t)(e - b) >= RB_NAME_MAX) {
+            snprintf(why, whylen, "phases: name '%.40s...' is longer than %d characters", b,
+                     RB_NAME_MAX - 1);
+            return -EINVAL;
+        }
+        for (const char *c = b; c < e; c++)
+            if (!s_name_char(*c)) {
+                snprintf(why, whylen,
+                         "phases: '%.*s' is not a phase name (A-Z a-z 0-9 . _ -, separated by ',')",
+                         (int)(e - b), b);
+                return -EINVAL;
+            }
+        /* the same name earlier in the list? */
+        for (const char *q = val; q < p;) {
+            size_t m = strcspn(q, ",");
+            const char *qb = q, *qe = q + m;
+            while (qb < qe && (*qb == ' ' || *qb == '\t'))
+                qb++;
+            while (qe > qb && (qe[-1] == ' ' || qe[-1] == '\t'))
+                qe--;
+            if (qe - qb == e - b && memcmp(qb, b, (size_t)(e - b)) == 0) {
+                snprintf(why, whylen, "phases: '%.*s' is listed twice", (int)(e - b), b);
+                return -EINVAL;
+            }
+            q += m + 1;
+        }
+        if (!p[n])
+            break;
+        p += n + 1;
+    }
+    return 0;
+}
+
 /* A percentage with up to S_SPREAD_DECIMALS decimals and a '%' into
  * millionths. 0, -EINVAL (no '%', junk) or -ERANGE (too many decimals or too large). */
 static int s_parse_spread(const char *s, uint64_t *out)
@@ -251,70 +309,6 @@ static int s_parse_spread(const char *s, uint64_t *out)
     if (v > S_SPREAD_MAX)
         return -ERANGE;
     *out = v;
-    return 0;
-}
-
-/* A whole decimal number from min to max. 0, -EINVAL or -ERANGE. */
-static int s_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-    uint64_t v = 0;
-    if (!*s)
-        return -EINVAL;
-    for (const char *c = s; *c; c++) {
-        if (*c < '0' || *c > '9')
-            return -EINVAL;
-        unsigned d = (unsigned)(*c - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return -ERANGE;
-        v = v * 10 + d;
-    }
-    if (v < min || v > max)
-        return -ERANGE;
-    *out = v;
-    return 0;
-}
-
-/* Checks the syntax of a phases= list: comma-separated names, none empty, none twice. */
-static int s_check_phase_list(const rb_accept_t *a, rb_err_t *err, unsigned line, const char *val)
-{
-    const char *p = val;
-    for (;;) {
-        size_t n = strcspn(p, ",");
-        const char *b = p, *e = p + n;
-        while (b < e && (*b == ' ' || *b == '\t'))
-            b++;
-        while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
-            e--;
-        if (b == e)
-            return s_fail(a, err, line,
-                          "phases=%.200s has an empty entry (a comma-separated list of phase or "
-                          "job names)",
-                          val);
-        if ((size_t)(e - b) >= RB_NAME_MAX)
-            return s_fail(a, err, line, "phases: name '%.40s...' is longer than %d characters", b,
-                          RB_NAME_MAX - 1);
-        for (const char *c = b; c < e; c++)
-            if (!s_name_char(*c))
-                return s_fail(a, err, line,
-                              "phases: '%.*s' is not a phase name (A-Z a-z 0-9 . _ -, "
-                              "separated by ',')",
-                              (int)(e - b), b);
-        /* the same name earlier in the list? */
-        for (const char *q = val; q < p;) {
-            size_t m = strcspn(q, ",");
-            const char *qb = q, *qe = q + m;
-            while (qb < qe && (*qb == ' ' || *qb == '\t'))
-                qb++;
-            while (qe > qb && (qe[-1] == ' ' || qe[-1] == '\t'))
-                qe--;
-            if (qe - qb == e - b && memcmp(qb, b, (size_t)(e - b)) == 0)
-                return s_fail(a, err, line, "phases: '%.*s' is listed twice", (int)(e - b), b);
-            q += m + 1;
-        }
-        if (!p[n])
-            break;
-        p += n + 1;
-    }
     return 0;
 }
 
@@ -362,7 +356,7 @@ static int s_value(const rb_accept_t *a, rb_err_t *err, unsigned line, rb_accept
             return s_fail(a, err, line, "%s must be greater than 0", key);
         return 0;
     case RB_ACCEPT_MIN_IOPS:
-        rc = s_parse_count(val, 1, UINT64_MAX, out);
+        rc = rb_parse_count(val, 1, UINT64_MAX, out);
         if (rc == -ERANGE)
             return s_fail(a, err, line, "%s=%.64s is out of range (1 or more)", key, val);
         if (rc < 0)
@@ -370,14 +364,14 @@ static int s_value(const rb_accept_t *a, rb_err_t *err, unsigned line, rb_accept
                           val, key);
         return 0;
     case RB_ACCEPT_MIN_NODES:
-        rc = s_parse_count(val, 1, S_MAX_NODES, out);
+        rc = rb_parse_count(val, 1, S_MAX_NODES, out);
         if (rc == -ERANGE)
             return s_fail(a, err, line, "%s=%.64s is out of range (1..%u)", key, val, S_MAX_NODES);
         if (rc < 0)
             return s_fail(a, err, line, "bad number '%.64s' for %s", val, key);
         return 0;
     case RB_ACCEPT_MAX_ERRORS:
-        rc = s_parse_count(val, 0, UINT64_MAX, out);
+        rc = rb_parse_count(val, 0, UINT64_MAX, out);
         if (rc == -ERANGE)
             return s_fail(a, err, line, "%s=%.64s is too large", key, val);
         if (rc < 0)
@@ -890,4 +884,51 @@ char *rb_accept_verdict(const rb_accept_result_t *r, char *buf, size_t len)
     else
         snprintf(buf, len, "acceptance: PASS (%u check%s%s)", n, n == 1 ? "" : "s", na);
     return buf;
+}
+
+/* v with three significant digits and a unit ("5.00 ms", "12.5 us", "250 ns"). */
+static void s_sig3(char *buf, size_t len, double v, const char *unit)
+{
+    if (v >= 99.95)
+        snprintf(buf, len, "%.0f%s", v, unit);
+    else if (v >= 9.995)
+        snprintf(buf, len, "%.1f%s", v, unit);
+    else
+        snprintf(buf, len, "%.2f%s", v, unit);
+}
+
+/* A limit or measured value of check c (in its summary.json unit) for people. */
+void rb_accept_value_text(char *buf, size_t len, rb_accept_check_t c, double v)
+{
+    if (isnan(v)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    switch (c) {
+    case RB_ACCEPT_MIN_AGGREGATE_BW:
+    case RB_ACCEPT_MIN_NODE_BW:
+        rb_fmt_bw(buf, len, v);
+        break;
+    case RB_ACCEPT_MAX_NODE_SPREAD:
+        s_sig3(buf, len, v, "%");
+        break;
+    case RB_ACCEPT_MAX_P99_LAT:
+    case RB_ACCEPT_MAX_P999_LAT:
+    case RB_ACCEPT_MAX_MEAN_LAT:
+        if (v >= 1e6 - 0.5)
+            s_sig3(buf, len, v / 1e6, " s");
+        else if (v >= 1e3 - 0.5)
+            s_sig3(buf, len, v / 1e3, " ms");
+        else if (v >= 1 - 0.0005)
+            s_sig3(buf, len, v, " us");
+        else
+            snprintf(buf, len, "%.0f ns", v * 1e3);
+        break;
+    case RB_ACCEPT_MIN_IOPS:
+        snprintf(buf, len, "%.0f IOPS", v);
+        break;
+    default:
+        snprintf(buf, len, "%.0f", v);
+        break;
+    }
 }

@@ -135,4 +135,12 @@ void rb_accept_result_fini(rb_accept_result_t *r);
  * failed)" into buf, N counting the rows that apply; returns buf. */
 char *rb_accept_verdict(const rb_accept_result_t *r, char *buf, size_t len);
 
+/* A limit or measured value of check c (in its summary.json unit) for
+ * people: "1.22 GiB/s (1.31 GB/s)", "457 us", "25.0%", "-" for NAN. */
+void rb_accept_value_text(char *buf, size_t len, rb_accept_check_t c, double v);
+
+/* Checks a phases= list: comma-separated names (A-Z a-z 0-9 . _ -), none
+ * empty, none twice. 0, or -EINVAL with the reason in why. */
+int rb_accept_phase_list_check(const char *val, char *why, size_t whylen);
+
 #endif

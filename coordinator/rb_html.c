@@ -1185,49 +1185,6 @@ static int s_phase(const rb_run_result_t *r, uint32_t p, const s_samples_t *smp,
     return 0;
 }
 
-/* v with three significant digits and a unit. */
-static void s_sig3(char *buf, size_t len, double v, const char *unit)
-{
-    snprintf(buf, len, v >= 99.95 ? "%.0f%s" : v >= 9.995 ? "%.1f%s" : "%.2f%s", v, unit);
-}
-
-/* An acceptance limit or measured value (in its summary.json unit), as
- * report.txt prints it. */
-static void s_accept_value(char *buf, size_t len, rb_accept_check_t c, double v)
-{
-    if (isnan(v)) {
-        snprintf(buf, len, "-");
-        return;
-    }
-    switch (c) {
-    case RB_ACCEPT_MIN_AGGREGATE_BW:
-    case RB_ACCEPT_MIN_NODE_BW:
-        rb_fmt_bw(buf, len, v);
-        break;
-    case RB_ACCEPT_MAX_NODE_SPREAD:
-        s_sig3(buf, len, v, "%");
-        break;
-    case RB_ACCEPT_MAX_P99_LAT:
-    case RB_ACCEPT_MAX_P999_LAT:
-    case RB_ACCEPT_MAX_MEAN_LAT:
-        if (v >= 1e6 - 0.5)
-            s_sig3(buf, len, v / 1e6, " s");
-        else if (v >= 1e3 - 0.5)
-            s_sig3(buf, len, v / 1e3, " ms");
-        else if (v >= 1 - 0.0005)
-            s_sig3(buf, len, v, " us");
-        else
-            snprintf(buf, len, "%.0f ns", v * 1e3);
-        break;
-    case RB_ACCEPT_MIN_IOPS:
-        snprintf(buf, len, "%.0f IOPS", v);
-        break;
-    default:
-        snprintf(buf, len, "%.0f", v);
-        break;
-    }
-}
-
 static void s_accept(const rb_accept_result_t *acc, FILE *f)
 {
     static const char *const verdicts[] = {
@@ -1259,10 +1216,10 @@ static void s_accept(const rb_accept_result_t *acc, FILE *f)
         s_esc(f, rb_accept_check_name(row->check));
         fprintf(f, "</td><td class=\"n\">%s ",
                 rb_accept_check_is_min(row->check) ? "&#8805;" : "&#8804;");
-        s_accept_value(buf, sizeof buf, row->check, row->limit);
+        rb_accept_value_text(buf, sizeof buf, row->check, row->limit);
         s_esc(f, buf);
         fputs("</td><td class=\"n\">", f);
-        s_accept_value(buf, sizeof buf, row->check, row->measured);
+        rb_accept_value_text(buf, sizeof buf, row->check, row->measured);
         s_esc(f, buf);
         fprintf(f, "</td><td class=\"%s\">%s</td><td>", v < 0 ? "fail" : cls[v],
                 v < 0 ? "?" : verdicts[v]);

@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "rb_accept.h"
+#include "rb_units.h"
 
 #define S_ONE           1000000u               /* millionths: fs_overhead and derate */
 #define S_MAX_BYTES     1000000000000000000ull /* 10^18 = 1000P, for sizes and rates */
@@ -218,24 +219,12 @@ static int s_parse_amount(const char *s, bool per_s, uint64_t *out)
     return 0;
 }
 
-/* A whole decimal number from min to max. 0, -EINVAL or -ERANGE. */
-static int s_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+/* Checks the syntax of a phases= list (rb_accept_phase_list_check). */
+static int s_phase_list(const rb_project_t *p, rb_err_t *err, unsigned line, const char *val)
 {
-    uint64_t v = 0;
-    if (!*s)
-        return -EINVAL;
-    for (const char *c = s; *c; c++) {
-        if (*c < '0' || *c > '9')
-            return -EINVAL;
-        unsigned d = (unsigned)(*c - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return -ERANGE;
-        v = v * 10 + d;
-    }
-    if (v < min || v > max)
-        return -ERANGE;
-    *out = v;
-    return 0;
+    char why[RB_ERR_MSG_MAX];
+    return rb_accept_phase_list_check(val, why, sizeof why) < 0 ? s_fail(p, err, line, "%s", why)
+                                                                : 0;
 }
 
 /* DIGITS[.DIGITS] into millionths: with pct, a percentage ending in '%'
@@ -273,52 +262,6 @@ static int s_parse_fixed(const char *s, bool pct, uint64_t *out)
     return 0;
 }
 
-/* Checks the syntax of a phases= list: comma-separated names, none empty, none twice. */
-static int s_check_phase_list(const rb_project_t *pr, rb_err_t *err, unsigned line, const char *val)
-{
-    const char *p = val;
-    for (;;) {
-        size_t n = strcspn(p, ",");
-        const char *b = p, *e = p + n;
-        while (b < e && (*b == ' ' || *b == '\t'))
-            b++;
-        while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
-            e--;
-        if (b == e)
-            return s_fail(pr, err, line,
-                          "phases=%.200s in [capacity] has an empty entry (a comma-separated "
-                          "list of phase or job names)",
-                          val);
-        if ((size_t)(e - b) >= RB_NAME_MAX)
-            return s_fail(pr, err, line, "phases: name '%.40s...' is longer than %d characters", b,
-                          RB_NAME_MAX - 1);
-        for (const char *c = b; c < e; c++) {
-            bool ok = (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') ||
-                      (*c >= '0' && *c <= '9') || *c == '.' || *c == '_' || *c == '-';
-            if (!ok)
-                return s_fail(pr, err, line,
-                              "phases: '%.*s' is not a phase name (A-Z a-z 0-9 . _ -, "
-                              "separated by ',')",
-                              (int)(e - b), b);
-        }
-        for (const char *q = val; q < p;) {
-            size_t m = strcspn(q, ",");
-            const char *qb = q, *qe = q + m;
-            while (qb < qe && (*qb == ' ' || *qb == '\t'))
-                qb++;
-            while (qe > qb && (qe[-1] == ' ' || qe[-1] == '\t'))
-                qe--;
-            if (qe - qb == e - b && memcmp(qb, b, (size_t)(e - b)) == 0)
-                return s_fail(pr, err, line, "phases: '%.*s' is listed twice", (int)(e - b), b);
-            q += m + 1;
-        }
-        if (!p[n])
-            break;
-        p += n + 1;
-    }
-    return 0;
-}
-
 #define S_AMOUNT_HELP                                                                              \
     "a number with k, M, G, T or P (powers of 1000, as disks are sold; TB and PB too) or KiB, "    \
     "MiB, GiB, TiB, PiB (powers of 1024)"
@@ -330,7 +273,7 @@ static int s_value(rb_project_t *p, rb_err_t *err, unsigned line, rb_cap_key_t k
     int rc;
     switch (k) {
     case RB_CAP_DISKS:
-        rc = s_parse_count(val, 1, S_MAX_DISKS, &v);
+        rc = rb_parse_count(val, 1, S_MAX_DISKS, &v);
         if (rc == -ERANGE)
             return s_fail(p, err, line, "disks=%.64s is out of range (1..%u)", val, S_MAX_DISKS);
         if (rc < 0)
@@ -338,7 +281,7 @@ static int s_value(rb_project_t *p, rb_err_t *err, unsigned line, rb_cap_key_t k
         p->disks = v;
         return 0;
     case RB_CAP_RAID_GROUP:
-        rc = s_parse_count(val, 1, S_MAX_DISKS, &v);
+        rc = rb_parse_count(val, 1, S_MAX_DISKS, &v);
         if (rc == -ERANGE)
             return s_fail(p, err, line, "raid_group=%.64s is out of range (1..%u)", val,
                           S_MAX_DISKS);
@@ -350,7 +293,7 @@ static int s_value(rb_project_t *p, rb_err_t *err, unsigned line, rb_cap_key_t k
         p->raid_group = v;
         return 0;
     case RB_CAP_HOT_SPARES:
-        rc = s_parse_count(val, 0, S_MAX_DISKS, &v);
+        rc = rb_parse_count(val, 0, S_MAX_DISKS, &v);
         if (rc == -ERANGE)
             return s_fail(p, err, line, "hot_spares_per_group=%.64s is out of range (0..%u)", val,
                           S_MAX_DISKS);
@@ -360,7 +303,7 @@ static int s_value(rb_project_t *p, rb_err_t *err, unsigned line, rb_cap_key_t k
         return 0;
     case RB_CAP_UNIT_HEIGHT_U:
     case RB_CAP_RACK_HEIGHT_U:
-        rc = s_parse_count(val, 1, S_MAX_U, &v);
+        rc = rb_parse_count(val, 1, S_MAX_U, &v);
         if (rc == -ERANGE)
             return s_fail(p, err, line, "%s=%.64s is out of range (1..%u)", key, val, S_MAX_U);
         if (rc < 0)
@@ -373,7 +316,7 @@ static int s_value(rb_project_t *p, rb_err_t *err, unsigned line, rb_cap_key_t k
             p->rack_height_u = v;
         return 0;
     case RB_CAP_UNITS_PER_RACK:
-        rc = s_parse_count(val, 1, S_MAX_UNITS, &v);
+        rc = rb_parse_count(val, 1, S_MAX_UNITS, &v);
         if (rc == -ERANGE)
             return s_fail(p, err, line, "units_per_rack=%.64s is out of range (1..%u)", val,
                           S_MAX_UNITS);
@@ -472,7 +415,7 @@ int rb_project_option(rb_project_t *p, const char *key, const char *val, unsigne
     if (!val || !*val)
         return s_fail(p, err, line, "option '%s' needs a value (%s=...)", key, key);
     if (k == RB_CAP_PHASES) {
-        int rc = s_check_phase_list(p, err, line, val);
+        int rc = s_phase_list(p, err, line, val);
         if (rc < 0)
             return rc;
         if (!(p->phases_text = strdup(val)))

@@ -639,53 +639,6 @@ static void s_text_meta(const rb_run_result_t *r, FILE *f)
     }
 }
 
-/* v with three significant digits and a unit ("5.00 ms", "12.5 us", "250 ns"). */
-static void s_sig3(char *buf, size_t len, double v, const char *unit)
-{
-    if (v >= 99.95)
-        snprintf(buf, len, "%.0f%s", v, unit);
-    else if (v >= 9.995)
-        snprintf(buf, len, "%.1f%s", v, unit);
-    else
-        snprintf(buf, len, "%.2f%s", v, unit);
-}
-
-/* A limit or measured value of check c (in its summary.json unit) for people. */
-static void s_accept_value(char *buf, size_t len, rb_accept_check_t c, double v)
-{
-    if (isnan(v)) {
-        snprintf(buf, len, "-");
-        return;
-    }
-    switch (c) {
-    case RB_ACCEPT_MIN_AGGREGATE_BW:
-    case RB_ACCEPT_MIN_NODE_BW:
-        rb_fmt_bw(buf, len, v);
-        break;
-    case RB_ACCEPT_MAX_NODE_SPREAD:
-        s_sig3(buf, len, v, "%");
-        break;
-    case RB_ACCEPT_MAX_P99_LAT:
-    case RB_ACCEPT_MAX_P999_LAT:
-    case RB_ACCEPT_MAX_MEAN_LAT:
-        if (v >= 1e6 - 0.5)
-            s_sig3(buf, len, v / 1e6, " s");
-        else if (v >= 1e3 - 0.5)
-            s_sig3(buf, len, v / 1e3, " ms");
-        else if (v >= 1 - 0.0005)
-            s_sig3(buf, len, v, " us");
-        else
-            snprintf(buf, len, "%.0f ns", v * 1e3);
-        break;
-    case RB_ACCEPT_MIN_IOPS:
-        snprintf(buf, len, "%.0f IOPS", v);
-        break;
-    default:
-        snprintf(buf, len, "%.0f", v);
-        break;
-    }
-}
-
 /* The PASS/FAIL table, one row per check and phase, and the verdict line. */
 static void s_text_accept(FILE *f, const rb_accept_result_t *acc)
 {
@@ -701,10 +654,10 @@ static void s_text_accept(FILE *f, const rb_accept_result_t *acc)
         wphase = n > wphase ? n : wphase;
         n = (int)strlen(rb_accept_check_name(row->check));
         wcheck = n > wcheck ? n : wcheck;
-        s_accept_value(meas, sizeof meas, row->check, row->limit);
+        rb_accept_value_text(meas, sizeof meas, row->check, row->limit);
         n = (int)strlen(meas) + 3;
         wlim = n > wlim ? n : wlim;
-        s_accept_value(meas, sizeof meas, row->check, row->measured);
+        rb_accept_value_text(meas, sizeof meas, row->check, row->measured);
         n = (int)strlen(meas);
         wmeas = n > wmeas ? n : wmeas;
     }
@@ -717,9 +670,9 @@ static void s_text_accept(FILE *f, const rb_accept_result_t *acc)
             wmeas, "measured", "result");
     for (uint32_t i = 0; i < acc->nrows; i++) {
         const rb_accept_row_t *row = &acc->rows[i];
-        s_accept_value(meas, sizeof meas, row->check, row->limit);
+        rb_accept_value_text(meas, sizeof meas, row->check, row->limit);
         snprintf(lim, sizeof lim, "%s %s", rb_accept_check_is_min(row->check) ? ">=" : "<=", meas);
-        s_accept_value(meas, sizeof meas, row->check, row->measured);
+        rb_accept_value_text(meas, sizeof meas, row->check, row->measured);
         if (wset)
             fprintf(f, "  %-*s", wset, row->set[0] ? row->set : "-");
         fprintf(f, "  %-*s  %-*s  %-*s  %-*s  %s", wphase, row->phase, wcheck,
