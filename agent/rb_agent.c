@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "rb_agent.h"
+#include "rb_auth.h"
 #include "rb_engine.h"
 #include "rb_job.h"
 #include "rb_layout.h"
@@ -805,6 +806,29 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
     rb_msg_fini(&m);
 }
 
+/* CURVE on the DEALER socket before it connects, unless it may be off
+ * (ipc://, or --insecure on loopback). 0 or -errno with err set. */
+static int s_secure(rb_agent_t *a, rb_err_t *err)
+{
+    const rb_agent_opts_t *o = &a->o;
+    int curve = rb_auth_check("--coordinator", o->coordinator, "--key", o->key_file,
+                              "--coordinator-key", o->coordinator_key, o->insecure, err);
+    if (curve <= 0)
+        return curve;
+    if (!zsys_has_curve())
+        return rb_err_set(err, -ENOTSUP, "this libzmq was built without CURVE security");
+    zcert_t *cert = rb_auth_load_secret(o->key_file, err);
+    zcert_t *server = cert ? rb_auth_load_public(o->coordinator_key, err) : NULL;
+    if (server) {
+        rb_auth_client_apply(a->sock, cert, server);
+        rb_info("CURVE on: this agent's key %s, the coordinator's %s", zcert_public_txt(cert),
+                zcert_public_txt(server));
+    }
+    zcert_destroy(&cert);
+    zcert_destroy(&server);
+    return err->code;
+}
+
 rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
 {
     if (!opts->coordinator || !opts->name || opts->nroots == 0) {
@@ -856,6 +880,10 @@ rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
         return NULL;
     }
     zsock_set_identity(a->sock, opts->name);
+    if (s_secure(a, err) < 0) {
+        rb_agent_destroy(&a);
+        return NULL;
+    }
     zsock_set_linger(a->sock, 2000);
     zsock_set_sndhwm(a->sock, 100000);
     zsock_set_maxmsgsize(a->sock, RB_PROTO_MAX_FRAME);
@@ -950,6 +978,10 @@ static void s_usage(FILE *f)
            "\n"
            "Connects to a rackbench coordinator (e.g. tcp://head:7770), runs the plans it\n"
            "sends, and only ever creates files inside its --root folders.\n"
+           "  --key FILE     this agent's secret key (NAME.key_secret; rackbench keygen)\n"
+           "  --coordinator-key FILE   the coordinator's public key (NAME.key): CURVE,\n"
+           "                 required on tcp://; the agent talks to that coordinator only\n"
+           "  --insecure     no CURVE: only on loopback or ipc:// endpoints\n"
            "  --once         exit after one run (exit 0 if it went well, 3 if not)\n"
            "  --heartbeat    heartbeat period during a run (default 1s)\n"
            "  --lost-after   coordinator silent this long: stop IO, clean up (default 3 "
@@ -962,6 +994,9 @@ int rb_agent_main(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"coordinator", required_argument, NULL, 'c'},
+        {"key", required_argument, NULL, 'k'},
+        {"coordinator-key", required_argument, NULL, 'C'},
+        {"insecure", no_argument, NULL, 'I'},
         {"name", required_argument, NULL, 'n'},
         {"rack", required_argument, NULL, 'r'},
         {"root", required_argument, NULL, 'R'},
@@ -987,6 +1022,15 @@ int rb_agent_main(int argc, char **argv)
         switch (c) {
         case 'c':
             o.coordinator = optarg;
+            break;
+        case 'k':
+            o.key_file = optarg;
+            break;
+        case 'C':
+            o.coordinator_key = optarg;
+            break;
+        case 'I':
+            o.insecure = 1;
             break;
         case 'n':
             o.name = optarg;

@@ -11,6 +11,9 @@
 
 typedef struct rb_agent_opts {
     const char *coordinator;               /* ZeroMQ endpoint to connect to */
+    const char *key_file;                  /* --key: this agent's secret certificate */
+    const char *coordinator_key;           /* --coordinator-key: the coordinator's public one */
+    int insecure;                          /* --insecure: no CURVE (loopback, ipc:// only) */
     const char *name;                      /* node name, also the routing id */
     const char *rack;                      /* rack name ("default" if unset) */
     const char *roots[RB_AGENT_MAX_ROOTS]; /* --root folders */

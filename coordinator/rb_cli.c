@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "rb_aggregate.h"
+#include "rb_auth.h"
 #include "rb_cli.h"
 #include "rb_compare.h"
 #include "rb_html.h"
@@ -26,6 +27,7 @@ static void s_usage(FILE *f)
             "       rackbench check PLAN [--ram SIZE]\n"
             "       rackbench report RUN_DIR [--format text|json|csv|html]\n"
             "       rackbench compare RUN_A RUN_B [--format text|json]\n"
+            "       rackbench keygen DIR [--name NAME]\n"
             "       rackbench version\n"
             "\n"
             "run options:\n"
@@ -40,6 +42,9 @@ static void s_usage(FILE *f)
             "  --agent-bin PATH   rackbench-agent to start for --local\n"
             "  --quiet            no progress lines\n"
             "  --verbose          more detail, also from local agents\n"
+            "  --key FILE         the coordinator's secret key (NAME.key_secret)\n"
+            "  --allow-keys DIR   public keys (NAME.key) of the agents allowed to join\n"
+            "  --insecure         no CURVE: only on loopback or ipc:// endpoints\n"
             "\n"
             "exit codes: 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n");
 }
@@ -165,14 +170,18 @@ static int s_absolute_dirs(rb_plan_t *plan)
 
 static int s_run(int argc, char **argv)
 {
+    /* clang-format off */
     static const struct option longopts[] = {
         {"local", required_argument, NULL, 'l'},     {"expect", required_argument, NULL, 'e'},
         {"nodes", required_argument, NULL, 'n'},     {"bind", required_argument, NULL, 'b'},
         {"out", required_argument, NULL, 'o'},       {"wait", required_argument, NULL, 'w'},
         {"heartbeat", required_argument, NULL, 'H'}, {"lost-after", required_argument, NULL, 'L'},
         {"agent-bin", required_argument, NULL, 'a'}, {"quiet", no_argument, NULL, 'q'},
-        {"verbose", no_argument, NULL, 'v'},         {NULL, 0, NULL, 0},
+        {"verbose", no_argument, NULL, 'v'},         {"key", required_argument, NULL, 'k'},
+        {"allow-keys", required_argument, NULL, 'K'}, {"insecure", no_argument, NULL, 'I'},
+        {NULL, 0, NULL, 0},
     };
+    /* clang-format on */
     rb_run_opts_t o = {.wait_ns = 30 * RB_NS_PER_S, .heartbeat_ns = RB_NS_PER_S};
     int c, ways = 0;
     optind = 1;
@@ -220,6 +229,15 @@ static int s_run(int argc, char **argv)
         case 'v':
             o.verbose = 1;
             rb_log_set_level(RB_LOG_DEBUG);
+            break;
+        case 'k':
+            o.key_file = optarg;
+            break;
+        case 'K':
+            o.allow_dir = optarg;
+            break;
+        case 'I':
+            o.insecure = 1;
             break;
         default:
             fprintf(stderr, "rackbench run: unknown or incomplete option '%s'\n", argv[optind - 1]);
@@ -376,6 +394,46 @@ static int s_compare(int argc, char **argv)
     return rc < 0 ? 3 : 0;
 }
 
+/* rackbench keygen DIR [--name NAME]: a CURVE key pair for a coordinator or
+ * an agent. 0, or 2 for a bad call or a key that exists already. */
+static int s_keygen(int argc, char **argv)
+{
+    const char *dir = NULL, *name = NULL;
+    char host[256] = "";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--name") && i + 1 < argc)
+            name = argv[++i];
+        else if (argv[i][0] != '-' && !dir)
+            dir = argv[i];
+        else {
+            fprintf(stderr,
+                    "rackbench keygen: unexpected '%s' (usage: rackbench keygen DIR [--name "
+                    "NAME])\n",
+                    argv[i]);
+            return 2;
+        }
+    }
+    if (!dir) {
+        fprintf(stderr, "rackbench keygen: which folder? (rackbench keygen DIR [--name NAME])\n");
+        return 2;
+    }
+    if (!name) {
+        gethostname(host, sizeof host - 1);
+        name = host;
+    }
+    char pub[41];
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (rb_auth_keygen(dir, name, pub, &err) < 0) {
+        fprintf(stderr, "rackbench keygen: %s\n", err.msg);
+        return 2;
+    }
+    printf("%s/%s.key         public key %s: give it to the peers\n"
+           "%s/%s.key_secret  secret key (mode 0600): keep it on this host\n",
+           dir, name, pub, dir, name);
+    return 0;
+}
+
 int rb_cli_main(int argc, char **argv)
 {
     rb_log_set_ident("rackbench");
@@ -392,6 +450,8 @@ int rb_cli_main(int argc, char **argv)
         return s_report(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0)
         return s_compare(argc - 1, argv + 1);
+    if (strcmp(cmd, "keygen") == 0)
+        return s_keygen(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("rackbench %s\n", RB_VERSION);
         return 0;

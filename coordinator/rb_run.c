@@ -2,6 +2,7 @@
  * thread: gather → clock sync → PLAN → READY → (GO → SAMPLE… → DONE) per
  * phase → END, then the run folder. */
 #include <czmq.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "rb_aggregate.h"
+#include "rb_auth.h"
 #include "rb_fleet.h"
 #include "rb_html.h"
 #include "rb_log.h"
@@ -84,6 +86,11 @@ typedef struct s_run {
     /* the current phase's cluster series: bytes and length of each sample interval */
     double *ser_bytes, *ser_secs;
     uint32_t nser, capser;
+    rb_auth_server_t *auth; /* CURVE: the ZAP handler checking agents' keys */
+    zcert_t *cert;          /* CURVE: the coordinator's keys, until applied */
+    zcertstore_t *allowed;  /* CURVE: the agents' keys, until handed to auth */
+    uint32_t nallowed;      /* how many */
+    char keydir[PATH_MAX];  /* --local: folder of the local agents' keys, until they joined */
 } s_run_t;
 
 static volatile sig_atomic_t s_interrupted;
@@ -567,6 +574,84 @@ static int s_write_file(const char *dir, const char *name, const char *text)
     return fclose(f) == 0 ? 0 : -errno;
 }
 
+static const char *s_endpoint(const rb_run_opts_t *o)
+{
+    return o->bind ? o->bind : o->local ? "tcp://127.0.0.1:*" : S_DEFAULT_BIND;
+}
+
+/* Removes the local agents' key folder, if any. */
+static void s_drop_local_keys(s_run_t *r)
+{
+    if (!r->keydir[0])
+        return;
+    DIR *d = opendir(r->keydir);
+    struct dirent *de;
+    char path[PATH_MAX + 300];
+    while (d && (de = readdir(d)))
+        if (de->d_name[0] != '.') {
+            snprintf(path, sizeof path, "%s/%s", r->keydir, de->d_name);
+            unlink(path);
+        }
+    if (d)
+        closedir(d);
+    if (rmdir(r->keydir) < 0)
+        rb_warn("cannot remove the local agents' key folder %s: %s", r->keydir, strerror(errno));
+    r->keydir[0] = '\0';
+}
+
+/* --local: an ephemeral key pair for the coordinator and one per agent, in a
+ * 0700 folder beside the run folders: the agents' secret keys and the
+ * coordinator's public key, for the agents to read when they start. */
+static int s_local_keys(s_run_t *r, zcert_t *server, zcertstore_t *store, rb_err_t *err)
+{
+    const char *out = r->o->out_dir ? r->o->out_dir : "runs";
+    char path[PATH_MAX + 100];
+    snprintf(r->keydir, sizeof r->keydir, "%s/.keys-%s-XXXXXX", out, r->run_id);
+    if (!mkdtemp(r->keydir)) {
+        r->keydir[0] = '\0';
+        return rb_err_set(err, -errno, "cannot make a key folder in %s: %s", out, strerror(errno));
+    }
+    snprintf(path, sizeof path, "%s/coordinator.key", r->keydir);
+    if (rb_auth_save(server, path, 0, err) < 0)
+        return err->code;
+    for (uint32_t i = 0; i < r->o->local; i++) {
+        zcert_t *cert = zcert_new();
+        if (!cert)
+            return rb_err_set(err, -ENOMEM, "cannot make a key pair");
+        snprintf(path, sizeof path, "%s/local-%u.key_secret", r->keydir, i + 1);
+        zcert_set_meta(cert, "name", "local-%u", i + 1);
+        int rc = rb_auth_save(cert, path, 1, err);
+        if (rc == 0)
+            zcertstore_insert(store, &cert);
+        zcert_destroy(&cert);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* CURVE on the ROUTER socket before it binds: the coordinator's keys and
+ * the ZAP handler with the allowed keys (for --local, made here). */
+static int s_secure(s_run_t *r)
+{
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (r->o->insecure)
+        rb_warn("--insecure: no CURVE on %s; anyone who can reach it may join", s_endpoint(r->o));
+    if (!r->cert)
+        return 0;
+    if (r->o->local)
+        s_local_keys(r, r->cert, r->allowed, &err);
+    if (!err.code)
+        r->auth = rb_auth_server_new(r->router, r->cert, &r->allowed, &err);
+    if (!r->auth) {
+        s_fail(r, "%s", err.code ? err.msg : "out of memory");
+        return -EACCES;
+    }
+    rb_info("CURVE on: %u allowed agent key%s", r->nallowed, r->nallowed == 1 ? "" : "s");
+    return 0;
+}
+
 static int s_agent_bin(const rb_run_opts_t *o, char *out, size_t len)
 {
     if (o->agent_bin) {
@@ -625,7 +710,23 @@ static int s_start_local(s_run_t *r)
                               "--lost-after",
                               lost,
                               o->verbose ? "--verbose" : "--quiet",
+                              NULL,
+                              NULL,
+                              NULL,
+                              NULL,
                               NULL};
+        char key[PATH_MAX], ckey[PATH_MAX];
+        size_t na = sizeof argv / sizeof argv[0] - 5;
+        if (o->insecure) {
+            argv[na] = "--insecure";
+        } else {
+            snprintf(key, sizeof key, "%s/%s.key_secret", r->keydir, c->name);
+            snprintf(ckey, sizeof ckey, "%s/coordinator.key", r->keydir);
+            argv[na] = "--key";
+            argv[na + 1] = key;
+            argv[na + 2] = "--coordinator-key";
+            argv[na + 3] = ckey;
+        }
         pid_t pid = fork();
         if (pid < 0) {
             s_fail(r, "cannot start local agent %s: %s", c->name, strerror(errno));
@@ -714,9 +815,14 @@ static int s_gather(s_run_t *r)
                         snprintf(missing + u, sizeof missing - u, " %s", p);
                     }
             }
-            s_fail(r, "%u of %u agents joined (%u with clocks synced) within %.0f s%s%s%s",
+            char refused[RB_REASON_MAX / 2] = "", keys[RB_REASON_MAX / 2];
+            uint32_t nref = rb_auth_server_refused(r->auth, keys, sizeof keys);
+            if (nref)
+                snprintf(refused, sizeof refused, "; refused %u peer%s with unknown keys: %s", nref,
+                         nref == 1 ? "" : "s", keys);
+            s_fail(r, "%u of %u agents joined (%u with clocks synced) within %.0f s%s%s%s%s",
                    r->fleet.n, r->expect, rb_fleet_count(&r->fleet, RB_AGENT_SYNCED),
-                   (double)r->o->wait_ns / 1e9, missing[0] ? "; missing:" : "", missing,
+                   (double)r->o->wait_ns / 1e9, missing[0] ? "; missing:" : "", missing, refused,
                    r->nrejects ? "; see the turned-away peers above" : "");
             return -ETIMEDOUT;
         }
@@ -728,6 +834,7 @@ static int s_gather(s_run_t *r)
     }
     if (s_interrupted)
         s_fail(r, "interrupted");
+    s_drop_local_keys(r); /* the local agents read theirs when they started */
     r->gathering = 0;
     return r->failed ? -EIO : 0;
 }
@@ -1279,12 +1386,14 @@ static int s_make_run_dir(s_run_t *r)
 
 static int s_bind(s_run_t *r)
 {
-    const char *ep = r->o->bind ? r->o->bind : r->o->local ? "tcp://127.0.0.1:*" : S_DEFAULT_BIND;
+    const char *ep = s_endpoint(r->o);
     r->router = zsock_new(ZMQ_ROUTER);
     if (!r->router) {
         s_fail(r, "cannot create a ZeroMQ socket");
         return -ENOMEM;
     }
+    if (s_secure(r) < 0)
+        return -EACCES;
     zsock_set_router_mandatory(r->router, 1);
     zsock_set_linger(r->router, 1000);
     zsock_set_sndhwm(r->router, 100000);
@@ -1333,6 +1442,40 @@ static int s_parse_nodes(s_run_t *r, const char *csv)
     return 0;
 }
 
+/* The security options, before anything is created: checks them and loads
+ * the keys (for --local, makes the coordinator's). 0 or the exit code 2. */
+static int s_check_security(s_run_t *r)
+{
+    const rb_run_opts_t *o = r->o;
+    rb_err_t err;
+    rb_err_clear(&err);
+    int curve = 1;
+    if (o->local && !o->insecure && (o->key_file || o->allow_dir))
+        rb_err_set(&err, -EINVAL,
+                   "--local makes keys of its own for its agents; --key and --allow-keys are for "
+                   "agents started elsewhere (--expect, --nodes)");
+    else if (!o->local || o->insecure)
+        curve = rb_auth_check("--bind", s_endpoint(o), "--key", o->key_file, "--allow-keys",
+                              o->allow_dir, o->insecure, &err);
+    if (curve > 0 && o->local) {
+        r->cert = zcert_new();
+        r->allowed = zcertstore_new(NULL);
+        r->nallowed = o->local;
+    } else if (curve > 0) {
+        r->cert = rb_auth_load_secret(o->key_file, &err);
+        if (r->cert)
+            r->allowed = rb_auth_load_store(o->allow_dir, &r->nallowed, &err);
+    }
+    if (curve > 0 && !err.code && (!r->cert || !r->allowed))
+        rb_err_set(&err, -ENOMEM, "out of memory");
+    if (!err.code)
+        return 0;
+    fprintf(stderr, "rackbench run: %s\n", err.msg);
+    zcert_destroy(&r->cert);
+    zcertstore_destroy(&r->allowed);
+    return 2;
+}
+
 int rb_run(const rb_run_opts_t *o)
 {
     s_run_t run = {.o = o, .plan = o->plan, .gathering = 1, .tty = isatty(STDERR_FILENO)};
@@ -1343,6 +1486,10 @@ int rb_run(const rb_run_opts_t *o)
         fprintf(stderr,
                 "rackbench: --nodes %s: expected names of [A-Za-z0-9._-] separated by ','\n",
                 o->nodes);
+        free(r->want);
+        return 2;
+    }
+    if (s_check_security(r)) {
         free(r->want);
         return 2;
     }
@@ -1422,5 +1569,9 @@ out:
     rb_fleet_fini(&r->fleet);
     zpoller_destroy(&r->poller);
     zsock_destroy(&r->router);
+    rb_auth_server_destroy(&r->auth);
+    zcert_destroy(&r->cert);
+    zcertstore_destroy(&r->allowed);
+    s_drop_local_keys(r);
     return code;
 }

@@ -22,6 +22,9 @@ typedef struct rb_run_opts {
     const char *agent_bin;  /* rackbench-agent for --local; NULL → beside this binary */
     int quiet;              /* no live progress lines */
     int verbose;            /* more logging, also from local agents */
+    const char *key_file;   /* --key: the coordinator's secret certificate */
+    const char *allow_dir;  /* --allow-keys: folder of allowed agents' public keys */
+    int insecure;           /* --insecure: no CURVE (loopback and ipc:// only) */
 } rb_run_opts_t;
 
 /* Runs the plan. Prints the report to stdout and the run folder's path.

@@ -1,0 +1,83 @@
+/* Who may talk to whom: ZeroMQ CURVE keys in czmq's certificate format
+ * (zcert), the coordinator's list of allowed agent keys (zcertstore) checked
+ * by a ZAP handler of our own that remembers whom it refused, and the rules
+ * for when CURVE may be off (--insecure: loopback and ipc:// only). */
+#ifndef RB_AUTH_H
+#define RB_AUTH_H
+
+#include <czmq.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rb_err.h"
+
+/* What an endpoint can reach, for deciding whether CURVE may be off. */
+typedef enum rb_ep_kind {
+    RB_EP_IPC,      /* ipc://: a socket file, guarded by its folder's permissions */
+    RB_EP_INPROC,   /* inproc://: inside this process */
+    RB_EP_LOOPBACK, /* tcp:// on 127.0.0.0/8, ::1 or localhost */
+    RB_EP_NETWORK,  /* tcp:// on any other address or name, or any other transport */
+} rb_ep_kind_t;
+
+/* Classifies a ZeroMQ endpoint as written on the command line. Anything not
+ * recognised as local (a host name, "*", 0.0.0.0, an interface) is
+ * RB_EP_NETWORK. */
+rb_ep_kind_t rb_ep_kind(const char *endpoint);
+
+/* 1 if the endpoint cannot be reached from another host (ipc, inproc, loopback). */
+int rb_ep_is_local(const char *endpoint);
+
+/* Checks one side's security options. ep_opt/ep name the endpoint option and
+ * its value ("--bind", "tcp://head:7770"); key_opt/key the own secret key option
+ * and value, peer_opt/peer the peer keys' option and value (NULL = not given).
+ * Returns 1 when CURVE is to be used, 0 when not (ipc:// without keys, or
+ * --insecure on a local endpoint), -EINVAL with a message saying what is
+ * missing or why not. */
+int rb_auth_check(const char *ep_opt, const char *ep, const char *key_opt, const char *key,
+                  const char *peer_opt, const char *peer, int insecure, rb_err_t *err);
+
+/* Writes a new keypair as DIR/NAME.key (public) and DIR/NAME.key_secret
+ * (mode 0600), creating DIR (0700) if needed. Never overwrites: -EEXIST with
+ * a message naming the file. The public key (Z85) goes to public_txt (41
+ * bytes) when not NULL. 0 or -errno with err set. */
+int rb_auth_keygen(const char *dir, const char *name, char *public_txt, rb_err_t *err);
+
+/* Writes cert to path, which must not exist: the secret certificate with
+ * mode 0600 when secret, else the public one with mode 0644. 0 or -errno
+ * (-EEXIST: not overwritten) with err set. */
+int rb_auth_save(zcert_t *cert, const char *path, int secret, rb_err_t *err);
+
+/* Loads the secret certificate at path (or path + "_secret" if that exists);
+ * refuses a file without a secret key or readable by group or others.
+ * Returns a new certificate (caller destroys) or NULL with err set. */
+zcert_t *rb_auth_load_secret(const char *path, rb_err_t *err);
+
+/* Loads a public certificate (a NAME.key file); NULL with err set. */
+zcert_t *rb_auth_load_public(const char *path, rb_err_t *err);
+
+/* Loads every certificate in dir (not *_secret files, not sub-folders) into
+ * a new memory store; a key found twice is kept once. count gets how many.
+ * NULL with err set if dir cannot be read or holds no key. */
+zcertstore_t *rb_auth_load_store(const char *dir, uint32_t *count, rb_err_t *err);
+
+/* Makes sock a CURVE client of the server whose public certificate is
+ * server (borrowed), with the keys of cert (borrowed). */
+void rb_auth_client_apply(zsock_t *sock, zcert_t *cert, zcert_t *server);
+
+typedef struct rb_auth_server rb_auth_server_t;
+
+/* Starts the ZAP handler of this process (one at a time) allowing the
+ * certificates of *store_p (taken over), and makes sock, not yet bound, a
+ * CURVE server with the keys of cert (borrowed). Refused peers are logged
+ * once per key. NULL with err set on failure. */
+rb_auth_server_t *rb_auth_server_new(zsock_t *sock, zcert_t *cert, zcertstore_t **store_p,
+                                     rb_err_t *err);
+
+/* How many distinct keys were refused so far; desc (if not NULL) gets
+ * "KEY from ADDRESS, …" for the first few. Thread-safe. */
+uint32_t rb_auth_server_refused(rb_auth_server_t *s, char *desc, size_t len);
+
+/* Stops the ZAP handler and frees; nulls *p; safe twice. */
+void rb_auth_server_destroy(rb_auth_server_t **p);
+
+#endif

@@ -1,0 +1,308 @@
+/* CURVE on the control plane, with the real binaries: rackbench keygen, a
+ * run over tcp:// with an allowed agent key, an agent whose key is not
+ * allowed (refused and named), the usage errors of --insecure and of a tcp
+ * endpoint without keys, and --local runs, which make keys of their own. */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <netinet/in.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "it_util.h"
+
+typedef struct paths {
+    char dir[4096], plan[4200], runs[4200], out[4200], err[4200], keys[4200], allow[4200],
+        data[4200], aout[4200], aerr[4200];
+} paths_t;
+
+static void s_paths(paths_t *p, const char *name)
+{
+    snprintf(p->dir, sizeof p->dir, "%s", it_scratch(name));
+    snprintf(p->plan, sizeof p->plan, "%s/plan.ini", p->dir);
+    snprintf(p->runs, sizeof p->runs, "%s/runs", p->dir);
+    snprintf(p->out, sizeof p->out, "%s/stdout", p->dir);
+    snprintf(p->err, sizeof p->err, "%s/stderr", p->dir);
+    snprintf(p->keys, sizeof p->keys, "%s/keys", p->dir);
+    snprintf(p->allow, sizeof p->allow, "%s/allow", p->dir);
+    snprintf(p->data, sizeof p->data, "%s/data", p->dir);
+    snprintf(p->aout, sizeof p->aout, "%s/agent.out", p->dir);
+    snprintf(p->aerr, sizeof p->aerr, "%s/agent.err", p->dir);
+    it_sh(NULL, NULL, "mkdir -p '%s' '%s'", p->data, p->allow);
+    it_write(p->plan, "[w]\nrw=write\nbs=64k\nsize=1M\n");
+}
+
+static int s_contains(const char *path, const char *needle)
+{
+    char *t = it_read(path);
+    int found = t && strstr(t, needle);
+    if (!found)
+        fprintf(stderr, "'%s' not in %s:\n%s\n", needle, path, t ? t : "(unreadable)");
+    free(t);
+    return found;
+}
+
+/* A TCP port on loopback that was free a moment ago. */
+static int s_free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof a;
+    assert_true(fd >= 0);
+    assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+    close(fd);
+    return ntohs(a.sin_port);
+}
+
+static mode_t s_mode(const char *dir, const char *name)
+{
+    char path[4400];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(stat(path, &st), 0);
+    return st.st_mode & 07777;
+}
+
+/* The public key that keygen printed for a name. */
+static void s_keygen(const paths_t *p, const char *name, char *pub, size_t len)
+{
+    char out[4300];
+    snprintf(out, sizeof out, "%s/keygen-%s.out", p->dir, name);
+    assert_int_equal(it_show_failure(it_sh(out, p->err, "'%s' keygen '%s' --name %s",
+                                           it_bin("rackbench"), p->keys, name),
+                                     p->err),
+                     0);
+    char *t = it_read(out);
+    assert_non_null(t);
+    char *k = strstr(t, "public key ");
+    assert_non_null(k);
+    snprintf(pub, len, "%.40s", k + 11);
+    free(t);
+}
+
+/* keygen writes NAME.key (0644) and NAME.key_secret (0600) in a 0700 folder
+ * it makes, and never overwrites a key. */
+static void test_keygen(void **state)
+{
+    (void)state;
+    paths_t p;
+    char pub[64];
+    s_paths(&p, "keygen");
+    s_keygen(&p, "node01", pub, sizeof pub);
+    assert_int_equal(strlen(pub), 40);
+    assert_int_equal(s_mode(p.keys, "."), 0700);
+    assert_int_equal(s_mode(p.keys, "node01.key"), 0644);
+    assert_int_equal(s_mode(p.keys, "node01.key_secret"), 0600);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/node01.key", p.keys);
+    assert_true(s_contains(path, pub));
+    char *before = it_read(path);
+    int code = it_sh(p.out, p.err, "'%s' keygen '%s' --name node01", it_bin("rackbench"), p.keys);
+    assert_int_equal(code, 2);
+    assert_true(s_contains(p.err, "already exists"));
+    char *after = it_read(path);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+    /* a secret file alone still blocks the name */
+    snprintf(path, sizeof path, "%s/node01.key", p.keys);
+    unlink(path);
+    code = it_sh(p.out, p.err, "'%s' keygen '%s' --name node01", it_bin("rackbench"), p.keys);
+    assert_int_equal(code, 2);
+    assert_true(s_contains(p.err, "node01.key_secret already exists"));
+    /* the host name by default */
+    code = it_sh(p.out, p.err, "'%s' keygen '%s'", it_bin("rackbench"), p.keys);
+    assert_int_equal(it_show_failure(code, p.err), 0);
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    char name[300];
+    snprintf(name, sizeof name, "%s.key_secret", host);
+    assert_int_equal(s_mode(p.keys, name), 0600);
+    it_rmtree(p.dir);
+}
+
+/* A run over tcp:// on loopback with an agent whose key is allowed. */
+static void test_tcp_allowed(void **state)
+{
+    (void)state;
+    paths_t p;
+    char pub[64], ep[64];
+    s_paths(&p, "tcpok");
+    s_keygen(&p, "coord", pub, sizeof pub);
+    s_keygen(&p, "a1", pub, sizeof pub);
+    it_sh(NULL, NULL, "cp '%s/a1.key' '%s/'", p.keys, p.allow);
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", s_free_port());
+    int agent = it_sh_bg(p.aout, p.aerr,
+                         "'%s' --coordinator %s --name a1 --root '%s' --once --key "
+                         "'%s/a1.key_secret' --coordinator-key '%s/coord.key'",
+                         it_bin("rackbench-agent"), ep, p.data, p.keys, p.keys);
+    int code = it_sh(p.out, p.err,
+                     "'%s' run --expect 1 --wait 20s --bind %s --key '%s/coord.key_secret' "
+                     "--allow-keys '%s' --out '%s' '%s'",
+                     it_bin("rackbench"), ep, p.keys, p.allow, p.runs, p.plan);
+    assert_int_equal(it_show_failure(code, p.err), 0);
+    assert_true(s_contains(p.err, "CURVE on: 1 allowed agent key"));
+    assert_int_equal(it_show_failure(it_wait(agent), p.aerr), 0);
+    assert_true(s_contains(p.aerr, pub));
+    it_rmtree(p.dir);
+}
+
+/* An agent whose key is not in --allow-keys never joins; the run fails
+ * after --wait and names the refused key and where it came from. */
+static void test_tcp_refused(void **state)
+{
+    (void)state;
+    paths_t p;
+    char pub[64], stranger[64], ep[64];
+    s_paths(&p, "tcprefused");
+    s_keygen(&p, "coord", pub, sizeof pub);
+    s_keygen(&p, "a1", pub, sizeof pub);
+    s_keygen(&p, "stranger", stranger, sizeof stranger);
+    it_sh(NULL, NULL, "cp '%s/a1.key' '%s/'", p.keys, p.allow);
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", s_free_port());
+    int agent = it_sh_bg(p.aout, p.aerr,
+                         "'%s' --coordinator %s --name stranger --root '%s' --once --key "
+                         "'%s/stranger.key_secret' --coordinator-key '%s/coord.key'",
+                         it_bin("rackbench-agent"), ep, p.data, p.keys, p.keys);
+    int code = it_sh(p.out, p.err,
+                     "'%s' run --expect 1 --wait 3s --bind %s --key '%s/coord.key_secret' "
+                     "--allow-keys '%s' --out '%s' '%s'",
+                     it_bin("rackbench"), ep, p.keys, p.allow, p.runs, p.plan);
+    assert_int_equal(code, 3);
+    assert_true(s_contains(p.err, "0 of 1 agents joined"));
+    assert_true(s_contains(p.err, "refused 1 peer with unknown keys"));
+    assert_true(s_contains(p.err, stranger));
+    assert_true(s_contains(p.err, "from 127.0.0.1"));
+    assert_int_equal(it_kill_matching(SIGTERM, "rackbench-agent", "--name stranger", p.dir, NULL),
+                     1);
+    it_wait(agent);
+    assert_int_equal(it_count_files(p.data), 0);
+    it_rmtree(p.dir);
+}
+
+/* --insecure on an address other hosts can reach is a usage error saying
+ * why, for the coordinator and the agent. */
+static void test_insecure_network(void **state)
+{
+    (void)state;
+    paths_t p;
+    s_paths(&p, "insecurenet");
+    const char *eps[] = {"tcp://0.0.0.0:7779", "tcp://10.1.2.3:7779", "tcp://*:7779"};
+    for (size_t i = 0; i < sizeof eps / sizeof eps[0]; i++) {
+        int code = it_sh(p.out, p.err, "'%s' run --expect 1 --insecure --bind '%s' --out '%s' '%s'",
+                         it_bin("rackbench"), eps[i], p.runs, p.plan);
+        assert_int_equal(code, 2);
+        assert_true(s_contains(p.err, "--insecure is allowed only on loopback"));
+        assert_true(s_contains(p.err, eps[i]));
+        code = it_sh(p.out, p.err, "'%s' --coordinator '%s' --insecure --name n1 --root '%s'",
+                     it_bin("rackbench-agent"), eps[i], p.data);
+        assert_int_equal(code, 2);
+        assert_true(s_contains(p.err, "--insecure is allowed only on loopback"));
+    }
+    /* nothing was started: no run folder */
+    assert_int_equal(it_count_files(p.runs), 0);
+    it_rmtree(p.dir);
+}
+
+/* tcp:// without keys and without --insecure: exit 2 naming what is missing. */
+static void test_tcp_without_keys(void **state)
+{
+    (void)state;
+    paths_t p;
+    char ep[64];
+    s_paths(&p, "nokeys");
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", s_free_port());
+    int code = it_sh(p.out, p.err, "'%s' run --expect 1 --bind %s --out '%s' '%s'",
+                     it_bin("rackbench"), ep, p.runs, p.plan);
+    assert_int_equal(code, 2);
+    assert_true(s_contains(p.err, "--key and --allow-keys are missing"));
+    code = it_sh(p.out, p.err, "'%s' run --expect 1 --out '%s' '%s'", it_bin("rackbench"), p.runs,
+                 p.plan);
+    assert_int_equal(code, 2);
+    assert_true(s_contains(p.err, "tcp://*:7770"));
+    assert_true(s_contains(p.err, "--key and --allow-keys are missing"));
+    code = it_sh(p.out, p.err, "'%s' --coordinator %s --name n1 --root '%s'",
+                 it_bin("rackbench-agent"), ep, p.data);
+    assert_int_equal(code, 2);
+    assert_true(s_contains(p.err, "--key and --coordinator-key are missing"));
+    it_rmtree(p.dir);
+}
+
+/* --insecure on loopback: no keys, both sides agree, the run completes. */
+static void test_insecure_loopback(void **state)
+{
+    (void)state;
+    paths_t p;
+    char ep[64];
+    s_paths(&p, "insecurelo");
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", s_free_port());
+    int agent =
+        it_sh_bg(p.aout, p.aerr, "'%s' --coordinator %s --insecure --name a1 --root '%s' --once",
+                 it_bin("rackbench-agent"), ep, p.data);
+    int code = it_sh(p.out, p.err,
+                     "'%s' run --expect 1 --wait 20s --insecure --bind %s --out "
+                     "'%s' '%s'",
+                     it_bin("rackbench"), ep, p.runs, p.plan);
+    assert_int_equal(it_show_failure(code, p.err), 0);
+    assert_true(s_contains(p.err, "--insecure: no CURVE"));
+    assert_int_equal(it_wait(agent), 0);
+    it_rmtree(p.dir);
+}
+
+/* --local makes keys of its own: the agents join over CURVE, and the key
+ * folder is gone afterwards. --key with --local is a usage error. */
+static void test_local_keys(void **state)
+{
+    (void)state;
+    paths_t p;
+    char text[4400];
+    s_paths(&p, "localkeys");
+    snprintf(text, sizeof text, "[global]\ndirectory=%s\nbs=64k\nsize=1M\n\n[w]\nrw=write\n",
+             p.data);
+    it_write(p.plan, text);
+    int code = it_sh(p.out, p.err, "'%s' run --local 2 --verbose --out '%s' '%s'",
+                     it_bin("rackbench"), p.runs, p.plan);
+    assert_int_equal(it_show_failure(code, p.err), 0);
+    assert_true(s_contains(p.err, "CURVE on: 2 allowed agent keys"));
+    assert_true(s_contains(p.err, "(local-1) from 127.0.0.1"));
+    assert_true(s_contains(p.err, "(local-2) from 127.0.0.1"));
+    DIR *d = opendir(p.runs);
+    struct dirent *de;
+    int keydirs = 0;
+    while (d && (de = readdir(d)))
+        keydirs += strncmp(de->d_name, ".keys-", 6) == 0;
+    if (d)
+        closedir(d);
+    assert_int_equal(keydirs, 0);
+    code = it_sh(p.out, p.err, "'%s' run --local 1 --key '%s/x.key_secret' --out '%s' '%s'",
+                 it_bin("rackbench"), p.keys, p.runs, p.plan);
+    assert_int_equal(code, 2);
+    assert_true(s_contains(p.err, "--local makes keys of its own"));
+    /* and --insecure still works for --local on loopback */
+    code = it_sh(p.out, p.err, "'%s' run --local 1 --insecure --quiet --out '%s' '%s'",
+                 it_bin("rackbench"), p.runs, p.plan);
+    assert_int_equal(it_show_failure(code, p.err), 0);
+    it_rmtree(p.dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_keygen),           cmocka_unit_test(test_tcp_allowed),
+        cmocka_unit_test(test_tcp_refused),      cmocka_unit_test(test_insecure_network),
+        cmocka_unit_test(test_tcp_without_keys), cmocka_unit_test(test_insecure_loopback),
+        cmocka_unit_test(test_local_keys),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
