@@ -14,6 +14,7 @@
 
 #include "rb_agent.h"
 #include "rb_auth.h"
+#include "rb_cleanup.h"
 #include "rb_engine.h"
 #include "rb_job.h"
 #include "rb_layout.h"
@@ -27,7 +28,6 @@
 
 #define S_HELLO_EVERY_NS (1 * RB_NS_PER_S)
 #define S_POLL_MS        10
-#define S_RESERVE_PCT    5  /* free space a plan must leave on a file system */
 #define S_MAX_EXTENTS    64 /* stonewalled data sets remembered in a run */
 
 enum { S_IDLE, S_PREPARING, S_READY, S_RUNNING };
@@ -394,7 +394,9 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
             const rb_job_spec_t *js = &ph->jobs[j];
             char dir[RB_PATH_MAX];
             rb_run_ctx_t ctx = s_ctx(a);
-            int rc = s_check_job(js, err);
+            int rc = rb_sandbox_check_device(a->sb, js->directory, js->filename, err);
+            if (rc == 0)
+                rc = s_check_job(js, err);
             if (rc == 0)
                 rc = s_check_across(js, &ctx, err);
             if (rc < 0)
@@ -423,17 +425,10 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
     if (!a->layout)
         return err->code ? err->code : -ENOMEM;
     for (int i = 0; i < RB_MAX_RUNDIRS && rb_sandbox_rundir_path(a->sb, i); i++) {
-        uint64_t fr = 0, total = 0, need = rb_layout_need(a->layout, i);
-        char sneed[32], sfree[32], sres[32];
-        if (rb_sandbox_rundir_space(a->sb, i, &fr, &total) < 0)
-            continue;
-        uint64_t reserve = total / 100 * S_RESERVE_PCT;
-        if (need + reserve > fr)
-            return rb_err_set(
-                err, -ENOSPC, "%s: the plan needs %s, %s are free and %s (%d%%) must stay free",
-                rb_sandbox_rundir_path(a->sb, i), rb_fmt_size(sneed, sizeof sneed, (double)need),
-                rb_fmt_size(sfree, sizeof sfree, (double)fr),
-                rb_fmt_size(sres, sizeof sres, (double)reserve), S_RESERVE_PCT);
+        int rc = rb_sandbox_check_space(a->sb, i, rb_layout_need(a->layout, i),
+                                        (unsigned)a->o.reserve_pct, err);
+        if (rc < 0)
+            return rc;
     }
     return 0;
 }
@@ -843,6 +838,11 @@ rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
                    RB_NAME_MAX - 1);
         return NULL;
     }
+    if (opts->reserve_pct < 0 || opts->reserve_pct > RB_AGENT_RESERVE_MAX) {
+        rb_err_set(err, -EINVAL, "--reserve %d: expected 0 to %d (%%)", opts->reserve_pct,
+                   RB_AGENT_RESERVE_MAX);
+        return NULL;
+    }
     if (opts->rack && (strlen(opts->rack) == 0 || strlen(opts->rack) >= RB_NAME_MAX)) {
         rb_err_set(err, -EINVAL, "--rack '%s': 1-%d characters", opts->rack, RB_NAME_MAX - 1);
         return NULL;
@@ -867,6 +867,12 @@ rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
     }
     for (int i = 0; i < opts->nroots; i++) {
         if (rb_sandbox_add_root(a->sb, opts->roots[i], err) < 0) {
+            rb_agent_destroy(&a);
+            return NULL;
+        }
+    }
+    for (int i = 0; i < opts->ndevices; i++) {
+        if (rb_sandbox_allow_device(a->sb, opts->devices[i], err) < 0) {
             rb_agent_destroy(&a);
             return NULL;
         }
@@ -975,6 +981,8 @@ static void s_usage(FILE *f)
         f, "usage: rackbench-agent --coordinator ENDPOINT --name NODE --root DIR [--root DIR...]\n"
            "                       [--rack RACK] [--once] [--heartbeat DURATION]\n"
            "                       [--lost-after DURATION] [--no-telemetry] [--quiet | --verbose]\n"
+           "                       [--reserve PCT] [--allow-device /dev/X ...]\n"
+           "       rackbench-agent --cleanup --root DIR [--root DIR...]\n"
            "\n"
            "Connects to a rackbench coordinator (e.g. tcp://head:7770), runs the plans it\n"
            "sends, and only ever creates files inside its --root folders.\n"
@@ -987,7 +995,13 @@ static void s_usage(FILE *f)
            "  --lost-after   coordinator silent this long: stop IO, clean up (default 3 "
            "heartbeats)\n"
            "  --no-telemetry do not read /proc and /sys for host telemetry\n"
-           "  --proc-root, --sys-root DIR   read them from DIR (default /proc, /sys)\n");
+           "  --proc-root, --sys-root DIR   read them from DIR (default /proc, /sys)\n"
+           "  --reserve PCT  refuse a plan that leaves less than PCT%% of a file system free\n"
+           "                 (0-90, default 5)\n"
+           "  --allow-device /dev/X  a block device plans may name (repeatable; raw device\n"
+           "                 IO is not supported yet: such plans are refused saying so)\n"
+           "  --cleanup      remove what crashed runs left under the roots (rackbench.*\n"
+           "                 folders an agent made) and exit (0, or 3 on an error)\n");
 }
 
 int rb_agent_main(int argc, char **argv)
@@ -1010,9 +1024,13 @@ int rb_agent_main(int argc, char **argv)
         {"verbose", no_argument, NULL, 'v'},
         {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},
+        {"reserve", required_argument, NULL, 'e'},
+        {"allow-device", required_argument, NULL, 'D'},
+        {"cleanup", no_argument, NULL, 'X'},
         {NULL, 0, NULL, 0},
     };
-    rb_agent_opts_t o = {0};
+    rb_agent_opts_t o = {.reserve_pct = RB_AGENT_RESERVE_PCT};
+    int cleanup = 0;
     rb_err_t err;
     int c;
     rb_err_clear(&err);
@@ -1047,6 +1065,29 @@ int rb_agent_main(int argc, char **argv)
             break;
         case 'o':
             o.once = 1;
+            break;
+        case 'e': {
+            char *end;
+            long pct = strtol(optarg, &end, 10);
+            if (end == optarg || (*end && strcmp(end, "%") != 0) || pct < 0 ||
+                pct > RB_AGENT_RESERVE_MAX) {
+                fprintf(stderr, "rackbench-agent: --reserve %s: expected 0 to %d (%%)\n", optarg,
+                        RB_AGENT_RESERVE_MAX);
+                return 2;
+            }
+            o.reserve_pct = (int)pct;
+            break;
+        }
+        case 'D':
+            if (o.ndevices == RB_AGENT_MAX_DEVICES) {
+                fprintf(stderr, "rackbench-agent: at most %d --allow-device\n",
+                        RB_AGENT_MAX_DEVICES);
+                return 2;
+            }
+            o.devices[o.ndevices++] = optarg;
+            break;
+        case 'X':
+            cleanup = 1;
             break;
         case 'T':
             o.no_telemetry = 1;
@@ -1091,6 +1132,8 @@ int rb_agent_main(int argc, char **argv)
         fprintf(stderr, "rackbench-agent: unexpected argument '%s'\n", argv[optind]);
         return 2;
     }
+    if (cleanup)
+        return rb_cleanup_main(o.roots, o.nroots);
     if (o.name) {
         char ident[RB_NAME_MAX + 32];
         snprintf(ident, sizeof ident, "rackbench-agent[%s]", o.name);

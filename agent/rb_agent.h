@@ -7,7 +7,10 @@
 
 #include "rb_err.h"
 
-#define RB_AGENT_MAX_ROOTS 64
+#define RB_AGENT_MAX_ROOTS   64
+#define RB_AGENT_MAX_DEVICES 16
+#define RB_AGENT_RESERVE_PCT 5  /* default --reserve */
+#define RB_AGENT_RESERVE_MAX 90 /* highest --reserve */
 
 typedef struct rb_agent_opts {
     const char *coordinator;               /* ZeroMQ endpoint to connect to */
@@ -24,6 +27,9 @@ typedef struct rb_agent_opts {
     const char *proc_root;  /* where /proc is read from ("/proc"; tests: a fixture) */
     const char *sys_root;   /* where /sys is read from ("/sys") */
     int no_telemetry;       /* do not read host telemetry */
+    const char *devices[RB_AGENT_MAX_DEVICES]; /* --allow-device block devices */
+    int ndevices;
+    int reserve_pct; /* % of each file system a plan must leave free (0-90) */
 } rb_agent_opts_t;
 
 typedef struct rb_agent rb_agent_t;

@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "rb_sandbox.h"
+#include "rb_units.h"
 
 typedef struct s_rundir {
     char path[RB_PATH_MAX]; /* DIR/rackbench.RUN.NODE */
@@ -24,9 +26,11 @@ struct rb_sandbox {
     char node[RB_NAME_MAX]; /* node name, from the first run folder */
     int nshared;            /* shared folders used by the current run */
     char shared[S_MAX_SHARED][RB_PATH_MAX];
-    uint32_t nroots;                    /* roots added */
-    char roots[RB_MAX_ROOTS][PATH_MAX]; /* resolved root paths */
-    int nrundirs;                       /* run folders made for the current run */
+    uint32_t ndevices;                      /* block devices allowed */
+    char devices[RB_MAX_DEVICES][PATH_MAX]; /* their resolved paths */
+    uint32_t nroots;                        /* roots added */
+    char roots[RB_MAX_ROOTS][PATH_MAX];     /* resolved root paths */
+    int nrundirs;                           /* run folders made for the current run */
     s_rundir_t rundirs[RB_MAX_RUNDIRS];
 };
 
@@ -90,6 +94,33 @@ int rb_sandbox_root_info(const rb_sandbox_t *sb, uint32_t i, rb_root_info_t *inf
     return s_space(sb->roots[i], &info->free_bytes, &info->total_bytes);
 }
 
+/* 1 if name is one path component: not empty, no '/', not "." or "..". */
+static int s_plain_name(const char *name)
+{
+    return name[0] && !strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+}
+
+/* After opening fd to write: it must be a regular file with one link, so a
+ * planted hard link or special file is never written. fd, or -errno (closed). */
+static int s_check_written(int fd, int flags, const char *path, rb_err_t *err)
+{
+    struct stat st;
+    if ((flags & O_ACCMODE) == O_RDONLY && !(flags & (O_CREAT | O_TRUNC)))
+        return fd;
+    if (fstat(fd, &st) < 0) {
+        int e = errno;
+        close(fd);
+        return rb_err_set(err, -e, "open %s: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode) || st.st_nlink != 1) {
+        close(fd);
+        return rb_err_set(err, -EPERM, "open %s: %s: the agent writes only files it made", path,
+                          S_ISREG(st.st_mode) ? "the file has other hard links"
+                                              : "not a regular file");
+    }
+    return fd;
+}
+
 /* 1 if path equals root or lies below it. */
 static int s_inside(const char *path, const char *root)
 {
@@ -139,6 +170,9 @@ int rb_sandbox_rundir(rb_sandbox_t *sb, const char *resolved_dir, const char *ru
                       const char *node, rb_err_t *err)
 {
     char path[RB_PATH_MAX];
+    if (!s_plain_name(run_id) || !s_plain_name(node))
+        return rb_err_set(err, -EINVAL, "run id '%s' or node '%s' is not a plain name", run_id,
+                          node);
     int n = snprintf(path, sizeof path, "%s/rackbench.%s.%s", resolved_dir, run_id, node);
     if (n < 0 || (size_t)n >= sizeof path)
         return rb_err_set(err, -ENAMETOOLONG, "run folder under %s: path too long", resolved_dir);
@@ -157,6 +191,7 @@ int rb_sandbox_rundir(rb_sandbox_t *sb, const char *resolved_dir, const char *ru
         rmdir(path);
         return rb_err_set(err, -e, "run folder %s: %s", path, strerror(e));
     }
+    (void)flock(fd, LOCK_EX | LOCK_NB); /* best effort: marks the run as alive */
     s_rundir_t *rd = &sb->rundirs[sb->nrundirs];
     snprintf(rd->path, sizeof rd->path, "%s", path);
     snprintf(sb->node, sizeof sb->node, "%s", node);
@@ -183,11 +218,12 @@ int rb_sandbox_open(rb_sandbox_t *sb, int idx, const char *name, int flags, rb_e
         return rb_err_set(err, -EINVAL, "file %s: no such run folder", name);
     if (!name[0] || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
         return rb_err_set(err, -EINVAL, "file name '%s' is not a plain name", name);
+    char path[RB_PATH_MAX + RB_NAME_MAX];
+    snprintf(path, sizeof path, "%s/%s", sb->rundirs[idx].path, name);
     int fd = openat(sb->rundirs[idx].fd, name, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
-        return rb_err_set(err, -errno, "open %s/%s: %s", sb->rundirs[idx].path, name,
-                          strerror(errno));
-    return fd;
+        return rb_err_set(err, -errno, "open %s: %s", path, strerror(errno));
+    return s_check_written(fd, flags, path, err);
 }
 
 int64_t rb_sandbox_file_size(rb_sandbox_t *sb, int idx, const char *name)
@@ -211,6 +247,9 @@ static int s_beside(const rb_sandbox_t *sb, int idx, const char *run_id, const c
 {
     if (idx < 0 || idx >= sb->nrundirs)
         return rb_err_set(err, -EINVAL, "folder of %s: no such run folder", who);
+    if (!s_plain_name(run_id) || !s_plain_name(who))
+        return rb_err_set(err, -EINVAL, "run id '%s' or node '%s' is not a plain name", run_id,
+                          who);
     const char *rd = sb->rundirs[idx].path;
     const char *slash = strrchr(rd, '/');
     int n = snprintf(path, len, "%.*s/rackbench.%s.%s", (int)(slash - rd), rd, run_id, who);
@@ -241,11 +280,6 @@ int rb_sandbox_shared_dir(rb_sandbox_t *sb, int idx, const char *run_id, rb_err_
     return fd;
 }
 
-static int s_plain_name(const char *name)
-{
-    return name[0] && !strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
-}
-
 int rb_sandbox_open_shared(rb_sandbox_t *sb, int idx, const char *run_id, const char *name,
                            int flags, char *path, size_t pathlen, rb_err_t *err)
 {
@@ -261,7 +295,7 @@ int rb_sandbox_open_shared(rb_sandbox_t *sb, int idx, const char *run_id, const 
     close(dfd);
     if (fd < 0)
         return rb_err_set(err, -e, "open %s: %s", path, strerror(e));
-    return fd;
+    return s_check_written(fd, flags, path, err);
 }
 
 int rb_sandbox_open_peer(rb_sandbox_t *sb, int idx, const char *run_id, const char *peer,
@@ -292,8 +326,7 @@ int rb_sandbox_open_peer(rb_sandbox_t *sb, int idx, const char *run_id, const ch
     return fd;
 }
 
-/* Removes what folder fd holds, subfolders included; counts the files. */
-static int s_rm_tree(int fd, const char *path, uint64_t *removed, rb_err_t *err)
+int rb_sandbox_rm_tree(int fd, const char *path, uint64_t *removed, rb_err_t *err)
 {
     int rc = 0, dfd = dup(fd);
     DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
@@ -312,7 +345,7 @@ static int s_rm_tree(int fd, const char *path, uint64_t *removed, rb_err_t *err)
             snprintf(sub, sizeof sub, "%s/%s", path, de->d_name);
             int cfd = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             if (cfd >= 0) {
-                int r = s_rm_tree(cfd, sub, removed, err);
+                int r = rb_sandbox_rm_tree(cfd, sub, removed, err);
                 close(cfd);
                 if (r < 0 && !rc)
                     rc = r;
@@ -364,7 +397,7 @@ int rb_sandbox_cleanup(rb_sandbox_t *sb, uint64_t *removed, rb_err_t *err)
         s_rundir_t *rd = &sb->rundirs[i];
         if (rd->fd < 0)
             continue;
-        int r = s_rm_tree(rd->fd, rd->path, removed, err);
+        int r = rb_sandbox_rm_tree(rd->fd, rd->path, removed, err);
         if (r < 0 && !rc)
             rc = r;
         close(rd->fd);
@@ -374,4 +407,92 @@ int rb_sandbox_cleanup(rb_sandbox_t *sb, uint64_t *removed, rb_err_t *err)
     }
     sb->nrundirs = 0;
     return rc;
+}
+
+int rb_sandbox_allow_device(rb_sandbox_t *sb, const char *path, rb_err_t *err)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    if (sb->ndevices >= RB_MAX_DEVICES)
+        return rb_err_set(err, -E2BIG, "--allow-device %s: at most %d devices", path,
+                          RB_MAX_DEVICES);
+    if (!realpath(path, real))
+        return rb_err_set(err, -errno, "--allow-device %s: %s", path, strerror(errno));
+    if (stat(real, &st) < 0)
+        return rb_err_set(err, -errno, "--allow-device %s: %s", path, strerror(errno));
+    if (!S_ISBLK(st.st_mode))
+        return rb_err_set(err, -ENOTBLK, "--allow-device %s (%s): not a block device", path, real);
+    for (uint32_t i = 0; i < sb->ndevices; i++)
+        if (strcmp(sb->devices[i], real) == 0)
+            return 0;
+    snprintf(sb->devices[sb->ndevices++], PATH_MAX, "%s", real);
+    return 0;
+}
+
+uint32_t rb_sandbox_ndevices(const rb_sandbox_t *sb)
+{
+    return sb->ndevices;
+}
+
+const char *rb_sandbox_device(const rb_sandbox_t *sb, uint32_t i)
+{
+    return i < sb->ndevices ? sb->devices[i] : NULL;
+}
+
+/* 1 with the resolved path in real if path leads to a block device. */
+static int s_is_blockdev(const char *path, char *real)
+{
+    struct stat st;
+    return realpath(path, real) && stat(real, &st) == 0 && S_ISBLK(st.st_mode);
+}
+
+int rb_sandbox_check_device(const rb_sandbox_t *sb, const char *directory, const char *filename,
+                            rb_err_t *err)
+{
+    char dir[PATH_MAX], path[PATH_MAX + RB_NAME_MAX], real[PATH_MAX];
+    const char *named = path;
+    if (directory[0] == '/' || sb->nroots == 0)
+        snprintf(dir, sizeof dir, "%s", directory);
+    else
+        snprintf(dir, sizeof dir, "%s%s%s", sb->roots[0], directory[0] ? "/" : "", directory);
+    snprintf(path, sizeof path, "%s/%s", dir, filename);
+    if (!filename[0] || !s_is_blockdev(path, real)) {
+        named = dir;
+        if (!dir[0] || !s_is_blockdev(dir, real))
+            return 0;
+    }
+    for (uint32_t i = 0; i < sb->ndevices; i++)
+        if (strcmp(sb->devices[i], real) == 0)
+            return rb_err_set(err, -EOPNOTSUPP,
+                              "device %s (%s) is allowed, but IO on raw block devices is not "
+                              "supported yet: use a file system on it",
+                              named, real);
+    return rb_err_set(err, -EACCES,
+                      "device %s (%s) is a block device this agent may not use: start it with "
+                      "--allow-device %s to allow it",
+                      named, real, real);
+}
+
+int rb_space_check(const char *path, uint64_t need, uint64_t free_bytes, uint64_t total_bytes,
+                   unsigned reserve_pct, rb_err_t *err)
+{
+    char sneed[32], sfree[32], sres[32];
+    uint64_t reserve = total_bytes / 100 * reserve_pct;
+    if (need <= free_bytes && free_bytes - need >= reserve)
+        return 0;
+    return rb_err_set(err, -ENOSPC,
+                      "%s: the plan needs %s, %s are free and %s (%u%%) must stay free "
+                      "(--reserve)",
+                      path, rb_fmt_size(sneed, sizeof sneed, (double)need),
+                      rb_fmt_size(sfree, sizeof sfree, (double)free_bytes),
+                      rb_fmt_size(sres, sizeof sres, (double)reserve), reserve_pct);
+}
+
+int rb_sandbox_check_space(const rb_sandbox_t *sb, int idx, uint64_t need, unsigned reserve_pct,
+                           rb_err_t *err)
+{
+    uint64_t fr = 0, total = 0;
+    if (rb_sandbox_rundir_space(sb, idx, &fr, &total) < 0)
+        return 0;
+    return rb_space_check(sb->rundirs[idx].path, need, fr, total, reserve_pct, err);
 }

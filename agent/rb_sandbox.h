@@ -1,6 +1,8 @@
 /* The agent's sandbox: the only folders it may write in (--root), one run
  * folder of its own per directory a plan uses, files created only inside those
- * run folders, and their removal when the run ends. */
+ * run folders, and their removal when the run ends. It also holds the block
+ * devices the agent was allowed (--allow-device) and the free space a plan
+ * must leave (--reserve). */
 #ifndef RB_SANDBOX_H
 #define RB_SANDBOX_H
 
@@ -10,6 +12,7 @@
 #include "rb_proto.h"
 
 #define RB_MAX_RUNDIRS 16
+#define RB_MAX_DEVICES 16
 
 typedef struct rb_sandbox rb_sandbox_t;
 
@@ -40,7 +43,9 @@ int rb_sandbox_resolve(const rb_sandbox_t *sb, const char *directory, char *out,
 /* Makes (or finds, when already made for this run) the run folder
  * "DIR/rackbench.RUN.NODE" for a resolved directory and returns its index
  * (>= 0) or -errno. A folder of that name that this sandbox did not make is
- * refused (-EEXIST). */
+ * refused (-EEXIST); a run id or node that is not a plain name is refused
+ * (-EINVAL). The folder is held with flock() until cleanup, so that
+ * `rackbench-agent --cleanup` leaves it alone while the run lives. */
 int rb_sandbox_rundir(rb_sandbox_t *sb, const char *resolved_dir, const char *run_id,
                       const char *node, rb_err_t *err);
 
@@ -51,6 +56,8 @@ int rb_sandbox_rundir_space(const rb_sandbox_t *sb, int idx, uint64_t *free_byte
 
 /* Opens (creating when asked) a plain file name inside run folder idx with
  * openat(O_NOFOLLOW); name must not contain '/'. flags are open(2) flags.
+ * A file opened to write must be a regular file with no other hard link
+ * (-EPERM otherwise): the agent writes only what it made.
  * Returns an fd the caller closes, or -errno with err naming the path. */
 int rb_sandbox_open(rb_sandbox_t *sb, int idx, const char *name, int flags, rb_err_t *err);
 
@@ -80,6 +87,39 @@ int rb_sandbox_open_shared(rb_sandbox_t *sb, int idx, const char *run_id, const 
  * (-EPERM). The file's path is written to path. fd or -errno, err set. */
 int rb_sandbox_open_peer(rb_sandbox_t *sb, int idx, const char *run_id, const char *peer,
                          const char *name, int flags, char *path, size_t pathlen, rb_err_t *err);
+
+/* Allows plans to name the block device at path (--allow-device): resolved
+ * with realpath, it must exist and be a block device. 0 or -errno with err
+ * naming the path. */
+int rb_sandbox_allow_device(rb_sandbox_t *sb, const char *path, rb_err_t *err);
+
+/* Number of allowed devices, and device i's resolved path (borrowed). */
+uint32_t rb_sandbox_ndevices(const rb_sandbox_t *sb);
+const char *rb_sandbox_device(const rb_sandbox_t *sb, uint32_t i);
+
+/* Checks whether a job's directory, or its directory joined with filename
+ * ("" for none), names a block device (symlinks followed; a relative
+ * directory is under the first root). 0 when neither does; -EACCES when the
+ * device is not allowed (err names it and the option that allows it);
+ * -EOPNOTSUPP when it is allowed, as IO on raw devices is not supported yet. */
+int rb_sandbox_check_device(const rb_sandbox_t *sb, const char *directory, const char *filename,
+                            rb_err_t *err);
+
+/* Checks that need bytes leave at least reserve_pct % of the file system
+ * (free_bytes free out of total_bytes) free; path names it in the message.
+ * 0, or -ENOSPC with err giving the figures. */
+int rb_space_check(const char *path, uint64_t need, uint64_t free_bytes, uint64_t total_bytes,
+                   unsigned reserve_pct, rb_err_t *err);
+
+/* rb_space_check for the file system of run folder idx. 0 (also when its
+ * space cannot be read) or -ENOSPC with err set. */
+int rb_sandbox_check_space(const rb_sandbox_t *sb, int idx, uint64_t need, unsigned reserve_pct,
+                           rb_err_t *err);
+
+/* Removes what the folder open as fd (at path, for messages) holds,
+ * subfolders included, without following symlinks; adds the count of
+ * removed files to *removed. 0 or the first -errno (err set). */
+int rb_sandbox_rm_tree(int fd, const char *path, uint64_t *removed, rb_err_t *err);
 
 /* Removes every file in every run folder and the folders themselves
  * (subfolders included), and this node's files in shared folders; adds the

@@ -2,14 +2,15 @@
 # Installs what rackbench needs to build and test from Debian's packages.
 # As root it installs what is missing; otherwise it prints the apt line and stops.
 # With --test it adds what only the tests need (deploy/test.sh passes it):
-# xmllint, and a headless Chromium with python3 to check report.html.
+# xmllint, a headless Chromium with python3 to check report.html, and clang
+# for the libFuzzer targets.
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config clang-format git
           libzmq3-dev libczmq-dev libmsgpack-dev libcmocka-dev
           libaio-dev liburing-dev)
 if [ "${1:-}" = --test ]; then
-    packages+=(libxml2-utils chromium python3)
+    packages+=(libxml2-utils chromium python3 clang)
 fi
 
 missing=()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The second command of the README (and what CI runs): set up, build with
 # warnings as errors, run every test; then the same tests again under
-# AddressSanitizer and UBSan.
+# AddressSanitizer and UBSan; then the fuzz targets of the message decoder
+# and the plan parser, briefly, with clang and libFuzzer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./deploy/setup.sh --test
@@ -13,4 +14,9 @@ if [ "${RB_SKIP_SANITIZE:-0}" != 1 ]; then
     ./deploy/build.sh build-asan -DRB_WERROR=ON -DRB_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         ctest --test-dir build-asan --output-on-failure
+fi
+if [ "${RB_SKIP_FUZZ:-0}" != 1 ]; then
+    CC=clang cmake -S . -B build-fuzz -DRB_WERROR=ON -DRB_FUZZ=ON >/dev/null
+    cmake --build build-fuzz -j"$(nproc)" --target fuzz_proto fuzz_plan
+    ctest --test-dir build-fuzz -L fuzz --output-on-failure
 fi

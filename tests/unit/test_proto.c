@@ -1035,6 +1035,31 @@ static void test_roundtrip_all(void **state)
     }
 }
 
+/* With RB_FUZZ_CORPUS=DIR set, writes one frame of every message type, small
+ * and big, to DIR/TYPE-small and DIR/TYPE-big: the fuzzer's seed corpus
+ * (tests/fuzz/corpus/proto). Without it there is nothing to do. */
+static void test_write_corpus(void **state)
+{
+    (void)state;
+    const char *dir = getenv("RB_FUZZ_CORPUS");
+    if (!dir || !dir[0])
+        skip();
+    for (int big = 0; big < 2; big++) {
+        for (int t = RB_MSG_NONE + 1; t < RB_MSG_COUNT; t++) {
+            char path[4096];
+            size_t len;
+            void *buf = encode_built((rb_msg_type_t)t, big, &len);
+            snprintf(path, sizeof path, "%s/%s-%s", dir, rb_msg_type_name((rb_msg_type_t)t),
+                     big ? "big" : "small");
+            FILE *f = fopen(path, "wb");
+            assert_non_null(f);
+            assert_int_equal(fwrite(buf, 1, len, f), len);
+            fclose(f);
+            free(buf);
+        }
+    }
+}
+
 /* The big DONE really carries hundreds of buckets per histogram. */
 static void test_done_sparse_hist(void **state)
 {
@@ -2254,6 +2279,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_roundtrip_all),
+        cmocka_unit_test(test_write_corpus),
         cmocka_unit_test(test_done_sparse_hist),
         cmocka_unit_test(test_null_hist),
         cmocka_unit_test(test_fini_twice),
