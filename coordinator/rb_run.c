@@ -207,6 +207,22 @@ static int s_wanted(const s_run_t *r, const char *name)
 static void s_on_hello(s_run_t *r, const char *id, rb_msg_hello_t *h, uint64_t now)
 {
     rb_node_t *n = rb_fleet_find(&r->fleet, h->name);
+    if (n && h->pid != n->hello.pid && !r->gathering) {
+        /* A new process under a known name: the agent restarted mid-run and
+         * knows nothing of it. The node is out; the agent is told so. */
+        if (n->state != RB_AGENT_GONE) {
+            rb_warn("agent %s restarted mid-run (pid %u, now %u): it is lost to this run", h->name,
+                    n->hello.pid, h->pid);
+            rb_node_out(n, RB_NODE_LOST, "restarted mid-run (pid %u, now %u)", n->hello.pid,
+                        h->pid);
+        }
+        rb_msg_t over = s_reason_msg(r, RB_MSG_ERROR, -ECANCELED, "");
+        snprintf(over.u.error.reason, sizeof over.u.error.reason,
+                 "run %s is over for agent %s: it restarted while the run went on", r->run_id,
+                 h->name);
+        s_send_to(r, id, strlen(id), &over);
+        return;
+    }
     if (n) {
         n->last_seen_ns = now;
         return; /* repeated HELLO: it has not heard us yet */

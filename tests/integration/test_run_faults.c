@@ -257,6 +257,61 @@ static void test_coordinator_lost(void **state)
     it_rmtree(p.dir);
 }
 
+/* An agent killed mid-phase and started again under its name: the new
+ * process is told the run is over for it, the node is lost to the run, the
+ * other node finishes the phase; exit 3. */
+static void test_agent_restarted(void **state)
+{
+    (void)state;
+    paths_t p;
+    char text[9000], data[4200], ep[4300], e1[4300], e2[4300];
+    s_paths(&p, "restart");
+    snprintf(data, sizeof data, "%s/data", p.dir);
+    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
+    snprintf(e1, sizeof e1, "%s/a2.err", p.dir);
+    snprintf(e2, sizeof e2, "%s/a2-again.err", p.dir);
+    it_sh(NULL, NULL, "mkdir -p '%s'", data);
+    snprintf(text, sizeof text,
+             "[w]\nrw=write\nbs=256k\nsize=8M\ndirect=1\ntime_based\nruntime=4s\n");
+    it_write(p.plan, text);
+    const char *agent = "'%s' --coordinator '%s' --name %s --root '%s' --once --heartbeat 200ms "
+                        "--lost-after 2s";
+    int coord = it_sh_bg(p.out, p.err,
+                         "'%s' run --expect 2 --bind '%s' --heartbeat 200ms --lost-after 2s "
+                         "--quiet --out '%s' '%s'",
+                         it_bin("rackbench"), ep, p.runs, p.plan);
+    char cmd[9000];
+    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a1", data);
+    int a1 = it_sh_bg(NULL, NULL, "%s", cmd);
+    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a2", data);
+    int a2 = it_sh_bg(NULL, e1, "%s", cmd);
+    int writing = 0;
+    for (int i = 0; i < 100 && writing < 2; i++) {
+        usleep(100000);
+        writing = it_count_files(data);
+    }
+    assert_true(writing >= 2);
+    assert_int_equal(it_kill_matching(SIGKILL, "rackbench-agent", "--name a2 ", data, NULL), 1);
+    it_wait(a2);
+    int again = it_sh_bg(NULL, e2, "%s", cmd); /* the same name, a new process */
+    assert_int_equal(it_wait(again), 3);
+    assert_true(s_contains(e2, "is over for agent a2: it restarted while the run went on"));
+    assert_int_equal(it_wait(coord), 3);
+    assert_int_equal(it_wait(a1), 0);
+    rb_json_t *j = s_summary(&p);
+    const rb_json_t *nodes = rb_json_get(j, "nodes");
+    for (size_t i = 0; i < rb_json_len(nodes); i++) {
+        const rb_json_t *n = rb_json_at(nodes, i);
+        if (strcmp(rb_json_str(rb_json_get(n, "name")), "a2") != 0)
+            continue;
+        assert_string_equal(rb_json_str(rb_json_get(n, "status")), "lost");
+        assert_non_null(strstr(rb_json_str(rb_json_get(n, "error")), "restarted mid-run"));
+    }
+    assert_int_equal(rb_json_num(rb_json_path(j, "phases.0.coverage.nodes"), 0), 1);
+    rb_json_free(&j);
+    it_rmtree(p.dir);
+}
+
 /* Ctrl-C on the coordinator mid-phase: the agents stop, report what they did
  * and remove their files; the run folder holds the partial phase; exit 3. */
 static void test_interrupted(void **state)
@@ -306,8 +361,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refused_outside_root), cmocka_unit_test(test_no_agents),
         cmocka_unit_test(test_agent_usage),          cmocka_unit_test(test_agent_lost),
-        cmocka_unit_test(test_agent_lost_min_nodes), cmocka_unit_test(test_coordinator_lost),
-        cmocka_unit_test(test_interrupted),
+        cmocka_unit_test(test_agent_lost_min_nodes), cmocka_unit_test(test_agent_restarted),
+        cmocka_unit_test(test_coordinator_lost),     cmocka_unit_test(test_interrupted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
