@@ -325,6 +325,7 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
     rb_jw_num(&w, "duration_s", r->duration_s);
     rb_jw_str(&w, "status", r->running ? "running" : r->status ? "failed" : "ok");
     rb_jw_str(&w, "error", r->status ? r->error : NULL);
+    rb_jw_u64(&w, "dropped_messages", r->dropped_messages);
     rb_jw_arr_begin(&w, "nodes");
     for (uint32_t i = 0; i < r->nnodes; i++) {
         const rb_report_node_t *n = &r->nodes[i];

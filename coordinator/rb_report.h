@@ -34,7 +34,8 @@ typedef struct rb_run_result {
     double duration_s;         /* whole run, coordinator clock */
     int status;                /* 0 ok, else the run failed */
     int running;               /* the run has not finished: written after a phase, or read
-                                  back from a folder whose run was cut off */
+                              back from a folder whose run was cut off */
+    uint32_t dropped_messages; /* agents' messages that did not fit the run, dropped */
     char error[RB_REASON_MAX]; /* why it failed */
     uint32_t nnodes;
     rb_report_node_t *nodes;      /* borrowed */

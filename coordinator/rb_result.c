@@ -726,6 +726,7 @@ int rb_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
         res->running = st && !strcmp(st, "running");
         res->status = st && !strcmp(st, "failed");
         s_str(j, "error", res->error, sizeof res->error);
+        res->dropped_messages = (uint32_t)s_u64(j, "dropped_messages");
         const rb_json_t *nodes = rb_json_get(j, "nodes");
         res->nnodes = (uint32_t)rb_json_len(nodes);
         out->nodes = calloc(res->nnodes ? res->nnodes : 1, sizeof *out->nodes);

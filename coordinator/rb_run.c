@@ -83,6 +83,7 @@ typedef struct s_run {
     uint64_t *sw_max;   /* most ops of any worker, per job */
     uint8_t *sw_sent;   /* WEAROUT sent, per job */
     int accept_failed;  /* a check of the plan's [acceptance] failed */
+    uint32_t dropped;   /* agents' messages that did not fit the run: dropped */
     /* the current phase's cluster series: bytes and length of each sample interval */
     double *ser_bytes, *ser_secs;
     uint32_t nser, capser;
@@ -288,11 +289,30 @@ static void s_series_add(s_run_t *r, uint32_t seq, double bytes, double secs)
         r->nser = seq + 1;
 }
 
+/* A message that does not fit where the run stands (another run, another
+ * phase, a phase the node is not running): dropped, counted, logged, and the
+ * agent is told why. */
+static void s_out_of_sequence(s_run_t *r, rb_node_t *n, const char *what, const char *run_id,
+                              uint32_t phase)
+{
+    char why[RB_REASON_MAX];
+    r->dropped++;
+    snprintf(why, sizeof why,
+             "%s for run %s phase %u dropped: the coordinator runs %s phase %u, and agent %s is "
+             "%s it",
+             what, run_id, phase, r->run_id, r->cur_phase, n->hello.name,
+             n->state == RB_AGENT_RUNNING ? "in" : "not in");
+    rb_warn("%s", why);
+    s_send_reason(r, n, RB_MSG_ERROR, -EPROTO, why);
+}
+
 static void s_on_sample(s_run_t *r, rb_node_t *n, const rb_msg_sample_t *s)
 {
     if (strcmp(s->run_id, r->run_id) != 0 || s->phase != r->cur_phase ||
-        s->phase >= r->plan->nphases)
+        s->phase >= r->plan->nphases || n->state != RB_AGENT_RUNNING) {
+        s_out_of_sequence(r, n, "SAMPLE", s->run_id, s->phase);
         return;
+    }
     const rb_phase_spec_t *ph = &r->plan->phases[s->phase];
     uint64_t end = (uint64_t)((int64_t)s->t_end_ns - n->offset_ns);
     double t_s = ((double)end - (double)r->t_go) / 1e9;
@@ -325,8 +345,10 @@ static void s_on_done(s_run_t *r, rb_node_t *n, rb_msg_t *m)
 {
     rb_msg_done_t *d = &m->u.done;
     if (strcmp(d->run_id, r->run_id) != 0 || d->phase != r->cur_phase ||
-        n->state != RB_AGENT_RUNNING)
+        n->state != RB_AGENT_RUNNING) {
+        s_out_of_sequence(r, n, "DONE", d->run_id, d->phase);
         return;
+    }
     const rb_phase_spec_t *ph = &r->plan->phases[d->phase];
     /* The DONE must describe the phase we sent: one entry per worker and job. */
     for (uint32_t i = 0; i < d->nworkers; i++) {
@@ -1263,6 +1285,7 @@ static rb_run_result_t s_result(s_run_t *r, rb_report_node_t *nodes, int *failed
                            .phases = r->aggs};
     snprintf(res.run_id, sizeof res.run_id, "%s", r->run_id);
     snprintf(res.error, sizeof res.error, "%s", r->error);
+    res.dropped_messages = r->dropped;
     return res;
 }
 
