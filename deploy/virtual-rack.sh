@@ -1,0 +1,331 @@
+#!/usr/bin/env bash
+# A virtual rack on one machine: K network namespaces (vr1..vrK) joined by
+# veth pairs to a bridge in the host namespace, each with its own ext4 file
+# system on a loop device and a rackbench-agent inside, connected over tcp to
+# a coordinator in the host namespace. It tests a multi-node deployment
+# (addresses, one agent per "host", racks, start skew over a network stack)
+# without the hardware.
+#
+#   deploy/virtual-rack.sh up K [--size 256M] [--prefix vr] [--port 7770] [--subnet 10.77.0]
+#   deploy/virtual-rack.sh run PLAN [rackbench run options]
+#   deploy/virtual-rack.sh status
+#   deploy/virtual-rack.sh down [--prefix vr]
+#
+# Namespace i is PREFIXi at SUBNET.(i+1)/24; the bridge rbPREFIX0 holds
+# SUBNET.1, where the coordinator binds. Each node's file system is mounted at
+# STATE/PREFIXi/disk inside the mount namespace of its agent only (the host
+# sees an empty folder; `nsenter -t PID -m` looks inside), so it goes away
+# with the agent. Agents run as daemons (no --once) and serve one run after
+# another until `down`.
+#
+# Environment: RB_BIN, the folder of rackbench and rackbench-agent (default
+# build/bin of this repository); RB_VRACK_STATE, the state folder (default
+# build/virtual-rack of this repository).
+#
+# Keys: when `rackbench keygen` exists, `up` makes a key pair per node and one
+# for the coordinator under STATE/keys, starts the agents with --key and
+# --coordinator-key, and `run` passes --key and --allow-keys; with binaries
+# that know no keygen it runs without keys.
+#
+# Needs root, ip (iproute2), losetup and mount (mount), mkfs.ext4 (e2fsprogs).
+# K, PREFIX, PORT, SUBNET, KEYS come from STATE/rack.env:
+# shellcheck disable=SC2153
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+bin=$(realpath -m "${RB_BIN:-$repo/build/bin}")
+state=$(realpath -m "${RB_VRACK_STATE:-$repo/build/virtual-rack}")
+rb=$bin/rackbench
+agent=$bin/rackbench-agent
+me=deploy/virtual-rack.sh
+
+die() {
+    echo "virtual-rack: $*" >&2
+    exit 1
+}
+note() { echo "virtual-rack: $*"; }
+
+usage() {
+    sed -n '/^#   deploy/s/^#   //p' "$0" >&2
+    exit 2
+}
+
+# need_root_and_tools: root, and every tool up and down use, or says which
+# are missing and where they come from.
+need_root_and_tools() {
+    [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces, loop devices, mounts)"
+    local missing=() t pkg
+    for t in ip:iproute2 losetup:mount mount:mount umount:mount mkfs.ext4:e2fsprogs \
+        setsid:util-linux; do
+        pkg=${t#*:}
+        t=${t%%:*}
+        command -v "$t" >/dev/null 2>&1 || missing+=("$t ($pkg)")
+    done
+    [ ${#missing[@]} -eq 0 ] || die "missing: ${missing[*]}; apt-get install the packages named"
+}
+
+# has_keygen: the binaries know `rackbench keygen` (CURVE keys). An older
+# rackbench answers "unknown command 'keygen'".
+has_keygen() {
+    local out rc=0
+    out=$("$rb" keygen --help 2>&1) || rc=$?
+    [ "$rc" -eq 0 ] && return 0
+    ! grep -q "unknown command" <<<"$out"
+}
+
+# alive PID: the process exists and is not a zombie.
+alive() {
+    local st
+    st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
+    [ -n "$st" ] && [ "$st" != Z ]
+}
+
+load_env() {
+    [ -f "$state/rack.env" ] || return 1
+    # shellcheck source=/dev/null
+    . "$state/rack.env"
+}
+
+cmd_up() {
+    local k="" size=256M prefix=vr port=7770 subnet=10.77.0
+    while [ $# -gt 0 ]; do
+        case "$1" in
+        --size) size=${2:?--size SIZE}; shift 2 ;;
+        --prefix) prefix=${2:?--prefix NAME}; shift 2 ;;
+        --port) port=${2:?--port N}; shift 2 ;;
+        --subnet) subnet=${2:?--subnet A.B.C}; shift 2 ;;
+        -*) usage ;;
+        *) [ -z "$k" ] || usage; k=$1; shift ;;
+        esac
+    done
+    if ! [[ "$k" =~ ^[0-9]+$ ]] || [ "$k" -lt 1 ] || [ "$k" -gt 250 ]; then
+        die "up K: K from 1 to 250 nodes"
+    fi
+    [[ "$prefix" =~ ^[a-z][a-z0-9]{0,6}$ ]] || die "--prefix $prefix: a lower-case letter then up to 6 letters or digits"
+    if ! [[ "$port" =~ ^[0-9]+$ ]] || [ "$port" -lt 1 ] || [ "$port" -gt 65535 ]; then
+        die "--port $port: 1 to 65535"
+    fi
+    [[ "$subnet" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "--subnet $subnet: three numbers, as 10.77.0"
+    need_root_and_tools
+    if [ ! -x "$agent" ] || [ ! -x "$rb" ]; then
+        die "no rackbench binaries in $bin: build first (deploy/build.sh) or set RB_BIN"
+    fi
+
+    local bridge=rb${prefix}0 i ns
+    if [ -e "$state/rack.env" ]; then
+        die "a virtual rack exists already ($state/rack.env): '$me status' shows it, '$me down' removes it"
+    fi
+    ip link show "$bridge" >/dev/null 2>&1 && die "bridge $bridge exists already: '$me down --prefix $prefix' removes it"
+    for ns in $(ip netns list 2>/dev/null | awk '{ print $1 }'); do
+        [[ "$ns" =~ ^${prefix}[0-9]+$ ]] && die "network namespace $ns exists already: '$me down --prefix $prefix' removes it"
+    done
+
+    local keys=0
+    has_keygen && keys=1
+    mkdir -p "$state"
+    cat >"$state/rack.env" <<ENV
+K=$k
+PREFIX=$prefix
+PORT=$port
+SUBNET=$subnet
+BRIDGE=$bridge
+KEYS=$keys
+ENV
+    trap 'echo "virtual-rack: up failed; '"'"'$me down'"'"' removes what was made (logs in $state)" >&2' ERR
+
+    ip netns add "${prefix}probe$$" 2>/dev/null || die "cannot make network namespaces here ('ip netns add' failed)"
+    ip netns del "${prefix}probe$$"
+    ip link add "$bridge" type bridge
+    # A bridge takes the lowest address of its ports unless it has one set:
+    # it would change as nodes join, and agents would keep the old one in
+    # their ARP cache and never reach the coordinator. Pin the first one.
+    ip link set "$bridge" address "$(cat "/sys/class/net/$bridge/address")"
+    ip addr add "$subnet.1/24" dev "$bridge"
+    ip link set "$bridge" up
+
+    local key_opts_head=()
+    if [ "$keys" -eq 1 ]; then
+        mkdir -p "$state/keys/head" "$state/keys/agents"
+        chmod 700 "$state/keys" "$state/keys/head" "$state/keys/agents"
+        "$rb" keygen "$state/keys/head" --name head >/dev/null
+    fi
+
+    for i in $(seq 1 "$k"); do
+        ns=$prefix$i
+        local dir=$state/$ns
+        mkdir -p "$dir/disk"
+        ip netns add "$ns"
+        ip link add "rb-$ns" type veth peer name eth0 netns "$ns"
+        ip link set "rb-$ns" master "$bridge" up
+        ip -n "$ns" addr add "$subnet.$((i + 1))/24" dev eth0
+        ip -n "$ns" link set eth0 up
+        ip -n "$ns" link set lo up
+
+        truncate -s "$size" "$dir/disk.img"
+        local loop
+        loop=$(losetup -f --show "$dir/disk.img")
+        echo "$loop" >"$dir/loop"
+        mkfs.ext4 -q "$loop"
+
+        local opts=(--coordinator "tcp://$subnet.1:$port" --name "$ns" --root "$dir/disk" --rack vrack)
+        if [ "$keys" -eq 1 ]; then
+            "$rb" keygen "$state/keys/agents" --name "$ns" >/dev/null
+            opts+=(--key "$state/keys/agents/$ns.key_secret" --coordinator-key "$state/keys/head/head.key")
+        fi
+        # ip netns exec gives the command a mount namespace of its own (a
+        # slave of the host's): the mount is seen by this agent only. sh
+        # execs the agent, so $! is the agent's pid.
+        # shellcheck disable=SC2016 # the inner sh expands them
+        setsid ip netns exec "$ns" sh -c 'mount -t ext4 "$1" "$2" && shift 2 && exec "$@"' \
+            sh "$loop" "$dir/disk" "$agent" "${opts[@]}" </dev/null >"$dir/agent.log" 2>&1 &
+        echo $! >"$dir/agent.pid"
+    done
+
+    # each agent is up once its shell has become rackbench-agent
+    for i in $(seq 1 "$k"); do
+        ns=$prefix$i
+        local pid t
+        pid=$(cat "$state/$ns/agent.pid")
+        for t in $(seq 1 100); do
+            alive "$pid" || break
+            [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = rackbench-agent ] && break
+            sleep 0.05
+        done
+        if ! alive "$pid" || [ "$(cat "/proc/$pid/comm" 2>/dev/null)" != rackbench-agent ]; then
+            sed 's/^/  /' "$state/$ns/agent.log" >&2
+            die "the agent of $ns did not start (log above, in $state/$ns/agent.log); '$me down' removes the rack"
+        fi
+    done
+    trap - ERR
+
+    [ "$keys" -eq 1 ] && key_opts_head=(--key "$state/keys/head/head.key_secret" --allow-keys "$state/keys/agents")
+    note "$k nodes up: ${prefix}1..$prefix$k at $subnet.2..$subnet.$((k + 1)), bridge $bridge at $subnet.1"
+    note "each node: a $size ext4 file system at $state/${prefix}I/disk (inside its agent's mount namespace), rack vrack"
+    if [ "$keys" -eq 1 ]; then
+        note "CURVE keys in $state/keys (coordinator: head, agents: one each)"
+    else
+        note "these binaries know no 'rackbench keygen': running without keys"
+    fi
+    cat <<EOF
+
+Run a plan (leave 'directory' out, or make it relative: each agent takes a
+relative directory below its own disk):
+
+  $me run PLAN [rackbench run options]
+
+which runs:
+
+  $rb run PLAN --expect $k --bind tcp://$subnet.1:$port ${key_opts_head[*]}
+
+Remove everything: $me down
+EOF
+}
+
+cmd_run() {
+    [ $# -ge 1 ] || usage
+    load_env || die "no virtual rack (no $state/rack.env): '$me up K' first"
+    local plan=$1
+    shift
+    local opts=(--expect "$K" --bind "tcp://$SUBNET.1:$PORT")
+    [ "$KEYS" -eq 1 ] && opts+=(--key "$state/keys/head/head.key_secret" --allow-keys "$state/keys/agents")
+    exec "$rb" run "$plan" "${opts[@]}" "$@"
+}
+
+cmd_status() {
+    load_env || { note "no virtual rack (no $state/rack.env)"; return 1; }
+    local i ns pid st=0
+    note "$K nodes, prefix $PREFIX, coordinator tcp://$SUBNET.1:$PORT, keys: $([ "$KEYS" -eq 1 ] && echo yes || echo no)"
+    for i in $(seq 1 "$K"); do
+        ns=$PREFIX$i
+        pid=$(cat "$state/$ns/agent.pid" 2>/dev/null || echo none)
+        if [ "$pid" != none ] && alive "$pid"; then
+            echo "  $ns $SUBNET.$((i + 1)) $(cat "$state/$ns/loop" 2>/dev/null) agent pid $pid"
+        else
+            echo "  $ns $SUBNET.$((i + 1)) agent not running (log: $state/$ns/agent.log)"
+            st=1
+        fi
+    done
+    return $st
+}
+
+# down: removes whatever exists of a rack, in reverse order: agents (by
+# recorded pid), mounts, loop devices, namespaces and veths, the bridge, the
+# state folder. Safe to run after a partial up, and twice.
+cmd_down() {
+    local prefix=vr
+    while [ $# -gt 0 ]; do
+        case "$1" in
+        --prefix) prefix=${2:?--prefix NAME}; shift 2 ;;
+        *) usage ;;
+        esac
+    done
+    need_root_and_tools
+    if load_env; then prefix=$PREFIX; fi
+    local bridge=rb${prefix}0 d pid t ns dev link
+
+    for d in "$state/$prefix"[0-9]*; do
+        [ -f "$d/agent.pid" ] || continue
+        pid=$(cat "$d/agent.pid")
+        # only a process that is still our agent (pids are reused)
+        if alive "$pid" && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "--root $d/disk"; then
+            kill -TERM "$pid" 2>/dev/null || true
+            for t in $(seq 1 50); do
+                alive "$pid" || break
+                sleep 0.1
+            done
+            if alive "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
+            note "stopped the agent of $(basename "$d") (pid $pid)"
+        fi
+    done
+    # the disks live in the agents' mount namespaces and went with them; a
+    # mount under the state folder in the host's namespace is unmounted too
+    awk -v s="$state/" 'index($2, s) == 1 { print $2 }' /proc/self/mounts | sort -r |
+        while read -r m; do umount "$m" && note "unmounted $m"; done
+    for d in "$state/$prefix"[0-9]*; do
+        [ -f "$d/disk.img" ] || continue
+        for dev in $(losetup -j "$d/disk.img" | cut -d: -f1); do
+            for t in $(seq 1 50); do
+                losetup -d "$dev" 2>/dev/null && break
+                sleep 0.1
+            done
+            note "detached $dev"
+        done
+    done
+    for ns in $(ip netns list 2>/dev/null | awk '{ print $1 }'); do
+        [[ "$ns" =~ ^${prefix}[0-9]+$ ]] || continue
+        ip netns del "$ns" && note "removed network namespace $ns"
+    done
+    for link in $(ip -o link show 2>/dev/null | awk -F': ' '{ print $2 }' | cut -d@ -f1); do
+        if [[ "$link" =~ ^rb-${prefix}[0-9]+$ ]]; then
+            ip link del "$link" 2>/dev/null || true
+        fi
+    done
+    if ip link show "$bridge" >/dev/null 2>&1; then
+        ip link del "$bridge" && note "removed bridge $bridge"
+    fi
+    if [ -d "$state" ]; then
+        for d in "$state/$prefix"[0-9]*; do
+            [ -d "$d" ] || continue
+            rmdir "$d/disk" 2>/dev/null || true
+            rm -f "$d/disk.img" "$d/loop" "$d/agent.pid" "$d/agent.log"
+            rmdir "$d" 2>/dev/null || note "left $d: it holds other files"
+        done
+        rm -rf "$state/keys"
+        rm -f "$state/rack.env"
+        if rmdir "$state" 2>/dev/null; then
+            note "removed $state"
+        else
+            note "left $state: it holds other files"
+        fi
+    fi
+    return 0
+}
+
+case "${1:-}" in
+up) shift; cmd_up "$@" ;;
+run) shift; cmd_run "$@" ;;
+status) shift; cmd_status ;;
+down) shift; cmd_down "$@" ;;
+*) usage ;;
+esac
