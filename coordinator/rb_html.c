@@ -849,7 +849,10 @@ static void s_head(const rb_run_result_t *r, FILE *f)
     s_kv(f, "nodes", "%u (%u ok)", r->nnodes, ok);
     s_kv(f, "rackbench", "%s", RB_VERSION);
     fprintf(f, "<tr><th scope=\"row\">status</th><td class=\"%s\">%s</td></tr>\n",
-            r->status ? "fail" : "pass", r->status ? "FAILED" : "completed");
+            r->status || r->running ? "fail" : "pass",
+            r->running  ? "DID NOT FINISH (partial: the phases it reached)"
+            : r->status ? "FAILED"
+                        : "completed");
     if (r->status)
         s_kv(f, "error", "%s", r->error);
     fputs("</table>\n", f);
@@ -914,6 +917,11 @@ static void s_phase_figures(const rb_phase_agg_t *a, int meta, FILE *f)
          (double)rb_hist_percentile(h, 50) / 1e3, (double)rb_hist_percentile(h, 99) / 1e3,
          (double)rb_hist_percentile(h, 99.9) / 1e3, h->count ? (double)h->max / 1e3 : 0,
          rb_hist_mean(h) / 1e3, RB_HIST_REL_ERROR * 100);
+    if (a->from_samples)
+        fputs(
+            "<tr><th scope=\"row\">rebuilt</th><td class=\"bad\">the run was cut off in this "
+            "phase: its figures add up its samples; no latency, no per-worker figures</td></tr>\n",
+            f);
     if (a->partial)
         fputs("<tr><th scope=\"row\">partial</th><td class=\"bad\">PARTIAL: some node did not "
               "finish this phase cleanly</td></tr>\n",

@@ -158,6 +158,12 @@ static void test_report_killed_run(void **state)
     free(o);
     free(e);
     assert_int_equal(
+        it_sh(p.rep, p.err, "'%s' report '%s' --format html", it_bin("rackbench"), p.folder), 3);
+    o = it_read(p.rep);
+    assert_non_null(strstr(o, "DID NOT FINISH"));
+    assert_non_null(strstr(o, "the run was cut off in this phase"));
+    free(o);
+    assert_int_equal(
         it_sh(p.rep, p.err, "'%s' report '%s' --format json", it_bin("rackbench"), p.folder), 3);
     char *js = it_read(p.rep);
     rb_err_t err;
