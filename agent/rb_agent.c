@@ -43,6 +43,7 @@ struct rb_agent {
     uint64_t next_hello, next_heartbeat;
     int exit_code; /* what rb_agent_run returns */
     int quit;      /* leave the loop */
+    int stop;      /* rb_agent_stop was called (atomic: from another thread) */
     /* the current run */
     rb_msg_t plan;  /* decoded PLAN (owns phases) */
     int **rundirs;  /* [phase][job] → sandbox run folder */
@@ -806,14 +807,22 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
 static int s_secure(rb_agent_t *a, rb_err_t *err)
 {
     const rb_agent_opts_t *o = &a->o;
-    int curve = rb_auth_check("--coordinator", o->coordinator, "--key", o->key_file,
-                              "--coordinator-key", o->coordinator_key, o->insecure, err);
+    int given = o->key_public != NULL; /* keys in memory */
+    if (given && (o->key_file || o->coordinator_key))
+        return rb_err_set(err, -EINVAL,
+                          "keys are given in memory: --key and --coordinator-key do not apply");
+    int curve = rb_auth_check("--coordinator", o->coordinator, "--key",
+                              given ? "(given)" : o->key_file, "--coordinator-key",
+                              given ? "(given)" : o->coordinator_key, o->insecure, err);
     if (curve <= 0)
         return curve;
     if (!zsys_has_curve())
         return rb_err_set(err, -ENOTSUP, "this libzmq was built without CURVE security");
-    zcert_t *cert = rb_auth_load_secret(o->key_file, err);
-    zcert_t *server = cert ? rb_auth_load_public(o->coordinator_key, err) : NULL;
+    zcert_t *cert = given ? rb_auth_cert_from_txt(o->key_public, o->key_secret, err)
+                          : rb_auth_load_secret(o->key_file, err);
+    zcert_t *server = !cert   ? NULL
+                      : given ? rb_auth_cert_from_txt(o->coordinator_public, NULL, err)
+                              : rb_auth_load_public(o->coordinator_key, err);
     if (server) {
         rb_auth_client_apply(a->sock, cert, server);
         rb_info("CURVE on: this agent's key %s, the coordinator's %s", zcert_public_txt(cert),
@@ -922,9 +931,10 @@ int rb_agent_run(rb_agent_t *a)
             }
         }
         uint64_t now = rb_mono_ns();
-        if (s_signalled) {
+        int stopped = __atomic_load_n(&a->stop, __ATOMIC_ACQUIRE);
+        if (s_signalled || stopped) {
             if (s_run_active(a))
-                s_abandon_run(a, "interrupted by a signal");
+                s_abandon_run(a, stopped ? "stopped" : "interrupted by a signal");
             else
                 a->exit_code = 0;
             break;
@@ -955,6 +965,21 @@ int rb_agent_run(rb_agent_t *a)
         }
     }
     return a->exit_code;
+}
+
+void rb_agent_stop(rb_agent_t *a)
+{
+    __atomic_store_n(&a->stop, 1, __ATOMIC_RELEASE);
+}
+
+void rb_agent_catch_signals(void)
+{
+    zsys_handler_set(NULL);
+    struct sigaction sa = {.sa_handler = s_on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
 }
 
 void rb_agent_destroy(rb_agent_t **p)
@@ -1140,12 +1165,7 @@ int rb_agent_main(int argc, char **argv)
         rb_log_set_ident(ident);
     }
     /* Our own handlers: stop IO and remove files on SIGINT/SIGTERM. */
-    zsys_handler_set(NULL);
-    struct sigaction sa = {.sa_handler = s_on_signal};
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    rb_agent_catch_signals();
 
     rb_agent_t *a = rb_agent_new(&o, &err);
     if (!a) {

@@ -30,6 +30,11 @@ typedef struct rb_agent_opts {
     const char *devices[RB_AGENT_MAX_DEVICES]; /* --allow-device block devices */
     int ndevices;
     int reserve_pct; /* % of each file system a plan must leave free (0-90) */
+    /* Keys handed over in memory instead of --key/--coordinator-key files
+     * (rackbench-mpi), Z85 text, borrowed: this agent's pair, the coordinator's public key. */
+    const char *key_public; /* NULL: none given */
+    const char *key_secret;
+    const char *coordinator_public;
 } rb_agent_opts_t;
 
 typedef struct rb_agent rb_agent_t;
@@ -41,6 +46,14 @@ rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err);
 /* Runs until interrupted (SIGINT/SIGTERM) or, with once, until one run ends.
  * Returns the process exit code: 0 done, 3 a run failed or was abandoned. */
 int rb_agent_run(rb_agent_t *a);
+
+/* Asks a running agent, from any thread, to leave: as on SIGTERM, it
+ * abandons a run (removing its files) and rb_agent_run returns. */
+void rb_agent_stop(rb_agent_t *a);
+
+/* Installs the agent's SIGINT/SIGTERM handlers (stop every agent of this
+ * process as rb_agent_stop does) and ignores SIGPIPE. */
+void rb_agent_catch_signals(void);
 
 /* Stops what runs, removes the run's files, closes, frees; nulls *p. */
 void rb_agent_destroy(rb_agent_t **p);

@@ -222,6 +222,33 @@ zcert_t *rb_auth_load_public(const char *path, rb_err_t *err)
     return s_load(path, err);
 }
 
+/* Decodes one Z85 key of 32 bytes; 0 or -EINVAL. */
+static int s_z85_key(const char *txt, uint8_t key[32])
+{
+    if (!txt || strlen(txt) != 40 || !zmq_z85_decode(key, txt))
+        return -EINVAL;
+    return 0;
+}
+
+zcert_t *rb_auth_cert_from_txt(const char *public_txt, const char *secret_txt, rb_err_t *err)
+{
+    uint8_t pub[32], sec[32] = {0};
+    if (s_z85_key(public_txt, pub) < 0) {
+        rb_err_set(err, -EINVAL, "public key '%.48s' is not a CURVE key (40 characters of Z85)",
+                   public_txt ? public_txt : "");
+        return NULL;
+    }
+    if (secret_txt && s_z85_key(secret_txt, sec) < 0) {
+        rb_err_set(err, -EINVAL, "the secret key of %s is not a CURVE key (40 characters of Z85)",
+                   public_txt);
+        return NULL;
+    }
+    zcert_t *cert = zcert_new_from(pub, sec);
+    if (!cert)
+        rb_err_set(err, -ENOMEM, "out of memory");
+    return cert;
+}
+
 zcertstore_t *rb_auth_load_store(const char *dir, uint32_t *count, rb_err_t *err)
 {
     *count = 0;

@@ -55,6 +55,12 @@ zcert_t *rb_auth_load_secret(const char *path, rb_err_t *err);
 /* Loads a public certificate (a NAME.key file); NULL with err set. */
 zcert_t *rb_auth_load_public(const char *path, rb_err_t *err);
 
+/* A certificate from Z85 key text (40 characters each): public_txt and, if
+ * not NULL, secret_txt (else the secret key is all zero: a peer's public
+ * certificate). Returns a new certificate (caller destroys) or NULL with err
+ * set when a key is not valid Z85 of 32 bytes. */
+zcert_t *rb_auth_cert_from_txt(const char *public_txt, const char *secret_txt, rb_err_t *err);
+
 /* Loads every certificate in dir (not *_secret files, not sub-folders) into
  * a new memory store; a key found twice is kept once. count gets how many.
  * NULL with err set if dir cannot be read or holds no key. */

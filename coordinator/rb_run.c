@@ -1457,6 +1457,8 @@ static int s_bind(s_run_t *r)
     }
     r->poller = zpoller_new(r->router, NULL);
     rb_info("run %s: coordinator on %s, waiting for %u agents", r->run_id, r->endpoint, r->expect);
+    if (r->o->on_bound)
+        r->o->on_bound(r->endpoint, r->o->on_bound_arg);
     return 0;
 }
 
@@ -1489,14 +1491,28 @@ static int s_check_security(s_run_t *r)
     rb_err_t err;
     rb_err_clear(&err);
     int curve = 1;
-    if (o->local && !o->insecure && (o->key_file || o->allow_dir))
+    int given = o->key_public != NULL; /* keys in memory */
+    if (o->local && !o->insecure && (o->key_file || o->allow_dir || given))
         rb_err_set(&err, -EINVAL,
                    "--local makes keys of its own for its agents; --key and --allow-keys are for "
                    "agents started elsewhere (--expect, --nodes)");
+    else if (given && (o->key_file || o->allow_dir))
+        rb_err_set(&err, -EINVAL, "keys are given in memory: --key and --allow-keys do not apply");
     else if (!o->local || o->insecure)
-        curve = rb_auth_check("--bind", s_endpoint(o), "--key", o->key_file, "--allow-keys",
-                              o->allow_dir, o->insecure, &err);
-    if (curve > 0 && o->local) {
+        curve = rb_auth_check("--bind", s_endpoint(o), "--key", given ? "(given)" : o->key_file,
+                              "--allow-keys", given ? "(given)" : o->allow_dir, o->insecure, &err);
+    if (curve > 0 && given) {
+        r->cert = rb_auth_cert_from_txt(o->key_public, o->key_secret, &err);
+        r->allowed = r->cert ? zcertstore_new(NULL) : NULL;
+        for (uint32_t i = 0; r->allowed && !err.code && i < o->nallow_public; i++) {
+            zcert_t *c = rb_auth_cert_from_txt(o->allow_public[i], NULL, &err);
+            if (c && !zcertstore_lookup(r->allowed, zcert_public_txt(c))) {
+                zcertstore_insert(r->allowed, &c);
+                r->nallowed++;
+            }
+            zcert_destroy(&c);
+        }
+    } else if (curve > 0 && o->local) {
         r->cert = zcert_new();
         r->allowed = zcertstore_new(NULL);
         r->nallowed = o->local;

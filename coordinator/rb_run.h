@@ -25,6 +25,16 @@ typedef struct rb_run_opts {
     const char *key_file;   /* --key: the coordinator's secret certificate */
     const char *allow_dir;  /* --allow-keys: folder of allowed agents' public keys */
     int insecure;           /* --insecure: no CURVE (loopback and ipc:// only) */
+    /* Keys handed over in memory instead of --key/--allow-keys files (rackbench-mpi):
+     * the coordinator's key pair and the allowed agents' public keys, Z85 text. */
+    const char *key_public;          /* NULL: none given */
+    const char *key_secret;          /* given with key_public */
+    const char *const *allow_public; /* nallow_public keys, borrowed */
+    uint32_t nallow_public;
+    /* Called once the socket is bound, before waiting for agents, with the
+     * endpoint agents connect to (a wildcard port resolved); NULL: none. */
+    void (*on_bound)(const char *endpoint, void *arg);
+    void *on_bound_arg;
 } rb_run_opts_t;
 
 /* Runs the plan. Prints the report to stdout and the run folder's path.

@@ -143,13 +143,38 @@ static void test_keygen_and_load(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Keys handed over as text (rackbench-mpi passes them between ranks so). */
+static void test_cert_from_txt(void **state)
+{
+    (void)state;
+    rb_err_t err;
+    rb_err_clear(&err);
+    zcert_t *orig = zcert_new();
+    assert_non_null(orig);
+    zcert_t *both = rb_auth_cert_from_txt(zcert_public_txt(orig), zcert_secret_txt(orig), &err);
+    assert_non_null(both);
+    assert_true(zcert_eq(both, orig));
+    zcert_t *pub = rb_auth_cert_from_txt(zcert_public_txt(orig), NULL, &err);
+    assert_non_null(pub);
+    assert_string_equal(zcert_public_txt(pub), zcert_public_txt(orig));
+    assert_string_equal(zcert_secret_txt(pub), "0000000000000000000000000000000000000000");
+    assert_null(rb_auth_cert_from_txt("short", NULL, &err));
+    assert_int_equal(err.code, -EINVAL);
+    assert_non_null(strstr(err.msg, "not a CURVE key"));
+    rb_err_clear(&err);
+    assert_null(rb_auth_cert_from_txt(zcert_public_txt(orig), "not z85 !!", &err));
+    assert_int_equal(err.code, -EINVAL);
+    zcert_destroy(&both);
+    zcert_destroy(&pub);
+    zcert_destroy(&orig);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_endpoint_kind),
-        cmocka_unit_test(test_endpoint_network),
-        cmocka_unit_test(test_check_rules),
-        cmocka_unit_test(test_keygen_and_load),
+        cmocka_unit_test(test_endpoint_kind), cmocka_unit_test(test_endpoint_network),
+        cmocka_unit_test(test_check_rules),   cmocka_unit_test(test_keygen_and_load),
+        cmocka_unit_test(test_cert_from_txt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
