@@ -87,6 +87,8 @@ typedef struct s_run {
     /* the current phase's cluster series: bytes and length of each sample interval */
     double *ser_bytes, *ser_secs;
     uint32_t nser, capser;
+    rb_hist_t *lag;         /* the current phase: sample interval end to its aggregation, ns */
+    uint64_t nsamples;      /* samples aggregated in the current phase */
     rb_auth_server_t *auth; /* CURVE: the ZAP handler checking agents' keys */
     zcert_t *cert;          /* CURVE: the coordinator's keys, until applied */
     zcertstore_t *allowed;  /* CURVE: the agents' keys, until handed to auth */
@@ -333,6 +335,10 @@ static void s_on_sample(s_run_t *r, rb_node_t *n, const rb_msg_sample_t *s)
         n->live_seen = 1;
         s_series_add(r, s->seq, (double)js->bytes, interval_s);
     }
+    uint64_t now = rb_mono_ns();
+    r->nsamples++;
+    if (r->lag)
+        rb_hist_record(r->lag, now > end ? now - end : 0);
     if (r->samples)
         fflush(r->samples);
     if (r->telemetry && s->ntelem && s->telem) {
@@ -1128,6 +1134,9 @@ static void s_run_phase(s_run_t *r, uint32_t p)
     r->cur_phase = p;
     s_wearout_reset(r, ph);
     r->nser = 0;
+    r->nsamples = 0;
+    if (r->lag || (r->lag = malloc(sizeof *r->lag)))
+        rb_hist_init(r->lag);
     if (r->capser) {
         memset(r->ser_bytes, 0, r->capser * sizeof *r->ser_bytes);
         memset(r->ser_secs, 0, r->capser * sizeof *r->ser_secs);
@@ -1186,6 +1195,12 @@ static void s_run_phase(s_run_t *r, uint32_t p)
     }
     if (drawn && r->tty)
         fputc('\n', stderr); /* keep the last progress line */
+    if (r->lag && r->lag->count)
+        rb_debug("phase %s: %llu samples aggregated, %.1f ms after their interval's end (median; "
+                 "p99 %.1f ms, max %.1f ms)",
+                 ph->name, (unsigned long long)r->nsamples,
+                 (double)rb_hist_percentile(r->lag, 50) / 1e6,
+                 (double)rb_hist_percentile(r->lag, 99) / 1e6, (double)r->lag->max / 1e6);
     rb_agg_input_t *in = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *in);
     if (!in) {
         s_fail(r, "out of memory");
@@ -1605,6 +1620,7 @@ out:
     s_wearout_reset(r, NULL);
     free(r->ser_bytes);
     free(r->ser_secs);
+    free(r->lag);
     rb_fleet_fini(&r->fleet);
     zpoller_destroy(&r->poller);
     zsock_destroy(&r->router);
