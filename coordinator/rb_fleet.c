@@ -17,8 +17,14 @@ void rb_fleet_fini(rb_fleet_t *f)
 {
     for (uint32_t i = 0; i < f->n; i++) {
         rb_node_t *n = &f->nodes[i];
-        for (uint32_t p = 0; n->done && p < f->nphases; p++)
-            rb_msg_fini(&n->done[p]);
+        for (uint32_t p = 0; n->done && p < f->nphases; p++) {
+            if (!n->done[p])
+                continue;
+            rb_msg_t m = {.type = RB_MSG_DONE};
+            m.u.done = *n->done[p];
+            rb_msg_fini(&m);
+            free(n->done[p]);
+        }
         free(n->done);
     }
     free(f->nodes);
@@ -93,7 +99,14 @@ rb_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now
     n->done = calloc(f->nphases ? f->nphases : 1, sizeof *n->done);
     if (!n->done)
         return NULL;
-    n->hello = *hello;
+    memcpy(n->hello.name, hello->name, sizeof n->hello.name);
+    memcpy(n->hello.rack, hello->rack, sizeof n->hello.rack);
+    memcpy(n->hello.hostname, hello->hostname, sizeof n->hello.hostname);
+    memcpy(n->hello.agent_version, hello->agent_version, sizeof n->hello.agent_version);
+    n->hello.pid = hello->pid;
+    n->hello.cores = hello->cores;
+    n->hello.ram_bytes = hello->ram_bytes;
+    n->hello.cache_bytes = hello->cache_bytes;
     n->fleet = f;
     n->state = RB_AGENT_SYNCING;
     n->status = RB_NODE_OK;

@@ -39,7 +39,7 @@ typedef struct rb_node {
     uint32_t pings;            /* probes answered */
     uint64_t last_seen_ns;     /* coordinator clock */
     uint64_t removed_files;    /* from its END */
-    rb_msg_t *done;            /* per phase: decoded DONE (owned), or NULL */
+    rb_msg_done_t **done;      /* per phase: decoded DONE (owned), or NULL */
     uint32_t rank;             /* its place in the run (neighbours, shared-file regions) */
     uint64_t out_ns;           /* when it went out of the run (coordinator clock; 0: it did not) */
     uint64_t live_bytes;       /* bytes in its samples since the last progress line */

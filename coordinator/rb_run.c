@@ -375,8 +375,14 @@ static void s_on_done(s_run_t *r, rb_node_t *n, rb_msg_t *m)
             snprintf(n->error, sizeof n->error, "phase %s: %s", ph->name, d->error);
         }
     }
-    n->done[d->phase] = *m; /* take over the arrays */
-    memset(m, 0, sizeof *m);
+    rb_msg_done_t *keep = malloc(sizeof *keep);
+    if (!keep) {
+        s_fail(r, "out of memory keeping the DONE of agent %s", n->hello.name);
+        return;
+    }
+    *keep = *d; /* take over the arrays */
+    memset(d, 0, sizeof *d);
+    n->done[keep->phase] = keep;
     rb_node_set_state(n, RB_AGENT_PHASE_DONE);
 }
 
@@ -1222,7 +1228,7 @@ static void s_run_phase(s_run_t *r, uint32_t p)
                                  .rack = n->hello.rack,
                                  .offset_ns = n->offset_ns,
                                  .status = n->state == RB_AGENT_GONE ? n->status : RB_NODE_OK,
-                                 .done = n->done[p].type == RB_MSG_DONE ? &n->done[p].u.done : NULL,
+                                 .done = n->done[p],
                                  .ram_bytes = n->hello.ram_bytes};
         if (n->state == RB_AGENT_PHASE_DONE)
             rb_node_set_state(n, RB_AGENT_READY);
