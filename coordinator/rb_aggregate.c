@@ -497,3 +497,27 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
     s_stonewall_time(spec, in, nnodes, out);
     return s_jobs_and_rows(spec, in, nnodes, out);
 }
+
+static int s_by_name(const void *a, const void *b)
+{
+    return strcmp(((const rb_name_idx_t *)a)->name, ((const rb_name_idx_t *)b)->name);
+}
+
+rb_name_idx_t *rb_agg_nodes_by_name(const rb_agg_node_t *nodes, uint32_t nnodes)
+{
+    rb_name_idx_t *v = calloc(nnodes ? nnodes : 1, sizeof *v);
+    if (!v)
+        return NULL;
+    for (uint32_t i = 0; i < nnodes; i++)
+        v[i] = (rb_name_idx_t){.name = nodes[i].name, .idx = i};
+    qsort(v, nnodes, sizeof *v, s_by_name);
+    return v;
+}
+
+uint32_t rb_agg_node_lookup(const rb_name_idx_t *by_name, uint32_t nnodes, const char *name)
+{
+    rb_name_idx_t key = {.name = name};
+    const rb_name_idx_t *hit =
+        nnodes ? bsearch(&key, by_name, nnodes, sizeof key, s_by_name) : NULL;
+    return hit ? hit->idx : nnodes;
+}

@@ -199,4 +199,18 @@ double rb_median(double *v, uint32_t n);
  * between its progress checkpoints (0 before its start, all after its end). */
 double rb_worker_bytes_at(const rb_worker_stat_t *w, int64_t offset_ns, uint64_t t);
 
+/* A name and where it is, for finding nodes by name in O(log n). */
+typedef struct rb_name_idx {
+    const char *name; /* borrowed from the nodes */
+    uint32_t idx;     /* index into the nodes */
+} rb_name_idx_t;
+
+/* The nodes' names sorted, to look up with rb_agg_node_lookup(); the caller
+ * frees the array. NULL when out of memory. */
+rb_name_idx_t *rb_agg_nodes_by_name(const rb_agg_node_t *nodes, uint32_t nnodes);
+
+/* Index of the node called name in an array sorted by rb_agg_nodes_by_name(),
+ * or nnodes when there is none. */
+uint32_t rb_agg_node_lookup(const rb_name_idx_t *by_name, uint32_t nnodes, const char *name);
+
 #endif

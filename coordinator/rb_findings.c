@@ -28,16 +28,25 @@ int rb_finding_add(rb_phase_agg_t *a, const rb_finding_t *f)
     return 0;
 }
 
-/* From which interval on node n stayed below (1 - margin) of each
- * interval's median node; -1 when it never did for good. */
-static double s_first_seen(const double *const *series, uint32_t nnodes, uint32_t n, uint32_t nint,
-                           double interval_s, double *scratch)
+/* Each interval's median node, into meds (nint entries). */
+static void s_interval_medians(const double *const *series, uint32_t nnodes, uint32_t nint,
+                               double *scratch, double *meds)
 {
-    int64_t since = -1;
     for (uint32_t k = 0; k < nint; k++) {
         for (uint32_t i = 0; i < nnodes; i++)
             scratch[i] = series[i] ? series[i][k] : 0;
-        double med = rb_median(scratch, nnodes);
+        meds[k] = rb_median(scratch, nnodes);
+    }
+}
+
+/* From which interval on node n stayed below (1 - margin) of each
+ * interval's median node (meds); -1 when it never did for good. */
+static double s_first_seen(const double *const *series, uint32_t n, uint32_t nint,
+                           double interval_s, const double *meds)
+{
+    int64_t since = -1;
+    for (uint32_t k = 0; k < nint; k++) {
+        double med = meds[k];
         int behind = med > 0 && series[n][k] < (1 - RB_STRAGGLER_MARGIN) * med;
         if (behind && since < 0)
             since = k;
@@ -53,6 +62,7 @@ int rb_find_stragglers(rb_phase_agg_t *a, const double *const *series, uint32_t 
     uint32_t m = 0;
     double *bw = calloc(a->nnodes ? a->nnodes : 1, sizeof *bw);
     double *dev = calloc(a->nnodes ? a->nnodes : 1, sizeof *dev);
+    double *meds = NULL; /* each interval's median node, once a straggler needs them */
     if (!bw || !dev) {
         free(bw);
         free(dev);
@@ -74,11 +84,17 @@ int rb_find_stragglers(rb_phase_agg_t *a, const double *const *series, uint32_t 
             double gap = med - an->bw;
             if (gap <= RB_STRAGGLER_MADS * mad || gap <= RB_STRAGGLER_MARGIN * med)
                 continue;
+            if (series && series[n] && nint && !meds) {
+                if (!(meds = calloc(nint, sizeof *meds))) {
+                    rc = -ENOMEM;
+                    break;
+                }
+                s_interval_medians(series, a->nnodes, nint, dev, meds);
+            }
             rb_finding_t f = {.kind = RB_FIND_STRAGGLER, .value = an->bw, .reference = med};
             snprintf(f.node, sizeof f.node, "%s", an->name);
-            f.first_seen_s = series && series[n] && nint
-                                 ? s_first_seen(series, a->nnodes, n, nint, interval_s, dev)
-                                 : -1;
+            f.first_seen_s =
+                series && series[n] && nint ? s_first_seen(series, n, nint, interval_s, meds) : -1;
             char b1[64], b2[64];
             snprintf(f.evidence, sizeof f.evidence,
                      "%s against a median node of %s (%.0f%% of it; MAD %.1f%% of the median)",
@@ -89,6 +105,7 @@ int rb_find_stragglers(rb_phase_agg_t *a, const double *const *series, uint32_t 
     }
     free(bw);
     free(dev);
+    free(meds);
     return rc;
 }
 
@@ -107,11 +124,14 @@ typedef struct s_ser {
     double speed_bps;            /* NIC link speed in bytes/s (0 unknown) */
     uint32_t ncpu;
     uint64_t rd_bytes, wr_bytes; /* device: counted over the phase */
+    uint32_t next;               /* index + 1 of the node's next series, 0 for none */
 } s_ser_t;
 
 typedef struct s_tel {
     s_ser_t *s;
     uint32_t n, cap;
+    uint32_t *head; /* per node: index + 1 of its first series (in order), 0 for none */
+    uint32_t *tail; /* per node: index + 1 of its last series */
 } s_tel_t;
 
 static void s_tel_free(s_tel_t *t)
@@ -124,13 +144,17 @@ static void s_tel_free(s_tel_t *t)
         free(t->s[i].aw);
     }
     free(t->s);
+    free(t->head);
+    free(t->tail);
 }
 
+/* The series of a node's device, NIC or host; made when new. Looks only at
+ * that node's series. */
 static s_ser_t *s_tel_get(s_tel_t *t, uint32_t node, char kind, const char *name)
 {
-    for (uint32_t i = 0; i < t->n; i++)
-        if (t->s[i].node == node && t->s[i].kind == kind && !strcmp(t->s[i].name, name))
-            return &t->s[i];
+    for (uint32_t i = t->head[node]; i; i = t->s[i - 1].next)
+        if (t->s[i - 1].kind == kind && !strcmp(t->s[i - 1].name, name))
+            return &t->s[i - 1];
     if (t->n == t->cap) {
         uint32_t cap = t->cap ? 2 * t->cap : 16;
         s_ser_t *s = realloc(t->s, cap * sizeof *s);
@@ -144,6 +168,11 @@ static s_ser_t *s_tel_get(s_tel_t *t, uint32_t node, char kind, const char *name
     s->node = node;
     s->kind = kind;
     snprintf(s->name, sizeof s->name, "%s", name);
+    if (t->tail[node])
+        t->s[t->tail[node] - 1].next = t->n;
+    else
+        t->head[node] = t->n;
+    t->tail[node] = t->n;
     return s;
 }
 
@@ -193,7 +222,10 @@ static int s_tel_read(const rb_phase_agg_t *a, const char *dir, double interval_
     FILE *f = fopen(path, "re");
     if (!f)
         return 0;
-    int rc = 0;
+    t->head = calloc(a->nnodes ? a->nnodes : 1, sizeof *t->head);
+    t->tail = calloc(a->nnodes ? a->nnodes : 1, sizeof *t->tail);
+    rb_name_idx_t *by_name = rb_agg_nodes_by_name(a->nodes, a->nnodes);
+    int rc = t->head && t->tail && by_name ? 0 : -ENOMEM;
     while (rc == 0 && fgets(line, sizeof line, f)) {
         char *fld[32];
         int nf = 0;
@@ -208,9 +240,7 @@ static int s_tel_read(const rb_phase_agg_t *a, const char *dir, double interval_
         }
         if (nf < 30 || strcmp(fld[1], a->name) != 0)
             continue;
-        uint32_t node = 0;
-        while (node < a->nnodes && strcmp(a->nodes[node].name, fld[2]) != 0)
-            node++;
+        uint32_t node = rb_agg_node_lookup(by_name, a->nnodes, fld[2]);
         if (node == a->nnodes)
             continue;
         long k = lround(strtod(fld[0], NULL) / interval_s);
@@ -236,6 +266,7 @@ static int s_tel_read(const rb_phase_agg_t *a, const char *dir, double interval_
         }
     }
     fclose(f);
+    free(by_name);
     return rc;
 }
 
@@ -244,10 +275,12 @@ static int s_imbalance(rb_phase_agg_t *a, s_tel_t *t, uint32_t first, double int
 {
     const s_ser_t *p = &t->s[first];
     uint32_t idx[RB_STATS_MAX_MEMBERS], m = 0;
-    for (uint32_t i = first; i < t->n && m < RB_STATS_MAX_MEMBERS; i++)
-        if (t->s[i].kind == 'd' && t->s[i].node == p->node && t->s[i].member &&
-            !strcmp(t->s[i].parent, p->parent))
+    for (uint32_t i = first; m < RB_STATS_MAX_MEMBERS; i = t->s[i].next - 1) {
+        if (t->s[i].kind == 'd' && t->s[i].member && !strcmp(t->s[i].parent, p->parent))
             idx[m++] = i;
+        if (!t->s[i].next)
+            break;
+    }
     if (m < 2)
         return 0;
     /* the intervals every member reported, in the first member's order */
@@ -364,10 +397,12 @@ int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const
     for (uint32_t i = 0; rc == 0 && i < t.n; i++) {
         const s_ser_t *s = &t.s[i];
         int seen = 0;
-        for (uint32_t j = 0; j < i && !seen; j++)
-            seen = t.s[j].kind == 'd' && t.s[j].member && t.s[j].node == s->node &&
-                   !strcmp(t.s[j].parent, s->parent);
-        if (s->kind == 'd' && s->member && !seen)
+        if (s->kind != 'd' || !s->member)
+            continue;
+        for (uint32_t j = t.head[s->node]; j - 1 < i && !seen; j = t.s[j - 1].next)
+            seen = t.s[j - 1].kind == 'd' && t.s[j - 1].member &&
+                   !strcmp(t.s[j - 1].parent, s->parent);
+        if (!seen)
             rc = s_imbalance(a, &t, i, interval_s);
     }
     /* CPU and NIC bound */

@@ -17,20 +17,69 @@ void rb_fleet_fini(rb_fleet_t *f)
 {
     for (uint32_t i = 0; i < f->n; i++) {
         rb_node_t *n = &f->nodes[i];
-        for (uint32_t p = 0; n->done && p < f->nphases; p++)
-            rb_msg_fini(&n->done[p]);
+        for (uint32_t p = 0; n->done && p < f->nphases; p++) {
+            if (!n->done[p])
+                continue;
+            rb_msg_t m = {.type = RB_MSG_DONE};
+            m.u.done = *n->done[p];
+            rb_msg_fini(&m);
+            free(n->done[p]);
+        }
         free(n->done);
     }
     free(f->nodes);
+    free(f->slots);
     memset(f, 0, sizeof *f);
+}
+
+/* FNV-1a of a node name. */
+static uint32_t s_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+/* The slot holding name, or the empty slot where it would go. */
+static uint32_t *s_slot(const rb_fleet_t *f, const char *name)
+{
+    uint32_t mask = f->nslots - 1;
+    for (uint32_t i = s_hash(name) & mask;; i = (i + 1) & mask) {
+        uint32_t *slot = &f->slots[i];
+        if (!*slot || strcmp(f->nodes[*slot - 1].hello.name, name) == 0)
+            return slot;
+    }
+}
+
+/* Makes a table of nslots slots and puts every node in it. 0 or -ENOMEM. */
+static int s_rehash(rb_fleet_t *f, uint32_t nslots)
+{
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    if (!slots)
+        return -1;
+    free(f->slots);
+    f->slots = slots;
+    f->nslots = nslots;
+    for (uint32_t i = 0; i < f->n; i++)
+        *s_slot(f, f->nodes[i].hello.name) = i + 1;
+    return 0;
 }
 
 rb_node_t *rb_fleet_find(rb_fleet_t *f, const char *name)
 {
+    if (!f->nslots)
+        return NULL;
+    uint32_t *slot = s_slot(f, name);
+    return *slot ? &f->nodes[*slot - 1] : NULL;
+}
+
+void rb_fleet_reindex(rb_fleet_t *f)
+{
+    if (f->nslots)
+        memset(f->slots, 0, f->nslots * sizeof *f->slots);
     for (uint32_t i = 0; i < f->n; i++)
-        if (strcmp(f->nodes[i].hello.name, name) == 0)
-            return &f->nodes[i];
-    return NULL;
+        *s_slot(f, f->nodes[i].hello.name) = i + 1;
 }
 
 rb_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now)
@@ -43,18 +92,37 @@ rb_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now
         f->nodes = nodes;
         f->cap = cap;
     }
+    if (2 * (f->n + 1) > f->nslots && s_rehash(f, f->nslots ? 2 * f->nslots : 64) < 0)
+        return NULL;
     rb_node_t *n = &f->nodes[f->n];
     memset(n, 0, sizeof *n);
     n->done = calloc(f->nphases ? f->nphases : 1, sizeof *n->done);
     if (!n->done)
         return NULL;
-    n->hello = *hello;
+    memcpy(n->hello.name, hello->name, sizeof n->hello.name);
+    memcpy(n->hello.rack, hello->rack, sizeof n->hello.rack);
+    memcpy(n->hello.hostname, hello->hostname, sizeof n->hello.hostname);
+    memcpy(n->hello.agent_version, hello->agent_version, sizeof n->hello.agent_version);
+    n->hello.pid = hello->pid;
+    n->hello.cores = hello->cores;
+    n->hello.ram_bytes = hello->ram_bytes;
+    n->hello.cache_bytes = hello->cache_bytes;
+    n->fleet = f;
     n->state = RB_AGENT_SYNCING;
     n->status = RB_NODE_OK;
     n->best_rtt_ns = UINT64_MAX;
     n->last_seen_ns = now;
+    *s_slot(f, n->hello.name) = f->n + 1;
+    f->nstate[n->state]++;
     f->n++;
     return n;
+}
+
+void rb_node_set_state(rb_node_t *node, rb_agent_state_t st)
+{
+    node->fleet->nstate[node->state]--;
+    node->fleet->nstate[st]++;
+    node->state = st;
 }
 
 void rb_node_clock_sample(rb_node_t *node, uint64_t t_sent, uint64_t t_agent, uint64_t t_recv)
@@ -73,7 +141,7 @@ void rb_node_clock_sample(rb_node_t *node, uint64_t t_sent, uint64_t t_agent, ui
 void rb_node_out(rb_node_t *node, rb_node_status_t status, const char *fmt, ...)
 {
     va_list ap;
-    node->state = RB_AGENT_GONE;
+    rb_node_set_state(node, RB_AGENT_GONE);
     if (!node->out_ns)
         node->out_ns = rb_mono_ns();
     if (node->status == RB_NODE_OK) {
@@ -86,13 +154,10 @@ void rb_node_out(rb_node_t *node, rb_node_status_t status, const char *fmt, ...)
 
 uint32_t rb_fleet_count(const rb_fleet_t *f, rb_agent_state_t st)
 {
-    uint32_t c = 0;
-    for (uint32_t i = 0; i < f->n; i++)
-        c += f->nodes[i].state == st;
-    return c;
+    return st < RB_AGENT_NSTATES ? f->nstate[st] : 0;
 }
 
 uint32_t rb_fleet_active(const rb_fleet_t *f)
 {
-    return f->n - rb_fleet_count(f, RB_AGENT_GONE);
+    return f->n - f->nstate[RB_AGENT_GONE];
 }

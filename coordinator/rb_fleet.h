@@ -1,6 +1,8 @@
 /* The coordinator's view of its agents: who said HELLO, each one's clock
  * offset (from the ping-pong with the smallest round trip), when each was last
- * heard, and where each stands in the run. */
+ * heard, and where each stands in the run. Finding a node by name and
+ * counting the nodes in a state cost O(1), whatever the fleet's size: the
+ * coordinator does both for every message. */
 #ifndef RB_FLEET_H
 #define RB_FLEET_H
 
@@ -22,9 +24,14 @@ typedef enum {
     RB_AGENT_GONE         /* lost, refused or failed: no more messages expected */
 } rb_agent_state_t;
 
+#define RB_AGENT_NSTATES (RB_AGENT_GONE + 1)
+
+struct rb_fleet;
+
 typedef struct rb_node {
-    rb_msg_hello_t hello; /* as the agent introduced itself */
-    rb_agent_state_t state;
+    rb_msg_hello_t hello;      /* as the agent introduced itself */
+    rb_agent_state_t state;    /* read freely; changed only by rb_node_set_state() */
+    struct rb_fleet *fleet;    /* the fleet it belongs to (its state counts) */
     rb_node_status_t status;   /* how it ends up in the report */
     char error[RB_REASON_MAX]; /* why it is not ok */
     int64_t offset_ns;         /* agent clock - coordinator clock */
@@ -32,7 +39,7 @@ typedef struct rb_node {
     uint32_t pings;            /* probes answered */
     uint64_t last_seen_ns;     /* coordinator clock */
     uint64_t removed_files;    /* from its END */
-    rb_msg_t *done;            /* per phase: decoded DONE (owned), or NULL */
+    rb_msg_done_t **done;      /* per phase: decoded DONE (owned), or NULL */
     uint32_t rank;             /* its place in the run (neighbours, shared-file regions) */
     uint64_t out_ns;           /* when it went out of the run (coordinator clock; 0: it did not) */
     uint64_t live_bytes;       /* bytes in its samples since the last progress line */
@@ -43,10 +50,14 @@ typedef struct rb_fleet {
     uint32_t n; /* nodes registered */
     uint32_t cap;
     rb_node_t *nodes;
-    uint32_t nphases; /* length of each node's done[] */
+    uint32_t nphases;                  /* length of each node's done[] */
+    uint32_t *slots;                   /* open-addressing table by name: node index + 1, 0 empty */
+    uint32_t nslots;                   /* a power of two, at least twice n */
+    uint32_t nstate[RB_AGENT_NSTATES]; /* nodes in each state */
 } rb_fleet_t;
 
-/* Sets up an empty fleet for a plan of nphases phases (caller memory). */
+/* Sets up an empty fleet for a plan of nphases phases (caller memory, which
+ * must not move while the fleet has nodes: they point back to it). */
 void rb_fleet_init(rb_fleet_t *f, uint32_t nphases);
 
 /* Frees every node and its DONE messages; safe twice. */
@@ -55,8 +66,15 @@ void rb_fleet_fini(rb_fleet_t *f);
 /* Node by name, or NULL. */
 rb_node_t *rb_fleet_find(rb_fleet_t *f, const char *name);
 
-/* Registers a node from its HELLO (copied). Returns it, or NULL on -ENOMEM. */
+/* Registers a node from its HELLO (copied). Returns it, or NULL on -ENOMEM.
+ * The nodes array may move: earlier node pointers are stale after a call. */
 rb_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now);
+
+/* Finds the nodes again after the caller reordered f->nodes (qsort). */
+void rb_fleet_reindex(rb_fleet_t *f);
+
+/* Moves a node to state st, keeping the fleet's counts. */
+void rb_node_set_state(rb_node_t *node, rb_agent_state_t st);
 
 /* Takes one clock probe: sent at t_sent and answered at t_recv (coordinator
  * clock) with the agent's clock reading t_agent. Keeps the estimate of the
@@ -67,7 +85,7 @@ void rb_node_clock_sample(rb_node_t *node, uint64_t t_sent, uint64_t t_agent, ui
 void rb_node_out(rb_node_t *node, rb_node_status_t status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Nodes in state st, and nodes still taking part (not GONE). */
+/* Nodes in state st, and nodes still taking part (not GONE); O(1). */
 uint32_t rb_fleet_count(const rb_fleet_t *f, rb_agent_state_t st);
 uint32_t rb_fleet_active(const rb_fleet_t *f);
 

@@ -481,14 +481,13 @@ int rb_samples_node_series(const char *dir, const char *phase, double interval_s
     s_row_t r;
     uint32_t cap = 0, n = 0;
     double **bytes = calloc(nnodes ? nnodes : 1, sizeof *bytes), *secs = NULL;
-    int rc = bytes ? 0 : -ENOMEM;
+    rb_name_idx_t *by_name = rb_agg_nodes_by_name(nodes, nnodes);
+    int rc = bytes && by_name ? 0 : -ENOMEM;
     while (rc == 0 && interval_s > 0 && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = '\0';
         if (!s_parse_row(line, &r) || strcmp(r.phase, phase) != 0)
             continue;
-        uint32_t i = 0;
-        while (i < nnodes && strcmp(nodes[i].name, r.node) != 0)
-            i++;
+        uint32_t i = rb_agg_node_lookup(by_name, nnodes, r.node);
         double start = r.t_s - r.interval_s;
         long k = lround((start > 0 ? start : 0) / interval_s);
         if (i == nnodes || k < 0 || k >= (1L << 24))
@@ -528,6 +527,7 @@ int rb_samples_node_series(const char *dir, const char *phase, double interval_s
             n = (uint32_t)k + 1;
     }
     fclose(f);
+    free(by_name);
     if (n && secs && secs[n - 1] < interval_s / 2)
         n--; /* the phase's tail */
     for (uint32_t i = 0; rc == 0 && i < nnodes; i++)

@@ -32,6 +32,9 @@
 #define S_END_WAIT_NS   (30 * RB_NS_PER_S)
 #define S_ABORT_WAIT_NS (10 * RB_NS_PER_S) /* for the totals of a stopped phase */
 #define S_POLL_MS       20
+#define S_TICK_NS       (10 * RB_NS_PER_MS) /* the timers' loops over the fleet, at most this often */
+#define S_FLUSH_NS      (50 * RB_NS_PER_MS) /* samples reach the file this soon (interval >= 100 ms) */
+#define S_CSV_BUF       (1 << 20)           /* stdio buffer of samples.csv and telemetry.csv */
 #define S_MAX_REJECTS   8
 #define S_NAME_CHARS    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
 
@@ -62,6 +65,9 @@ typedef struct s_run {
     uint64_t t_start; /* coordinator clock at start */
     uint64_t wall_start;
     uint64_t next_hb;
+    uint64_t next_tick;  /* when s_pump next looks for silent agents */
+    uint64_t next_flush; /* when s_pump next flushes the CSV files */
+    int unflushed;       /* rows written since the last flush */
     int gathering;       /* still accepting HELLOs */
     uint32_t cur_phase;  /* phase running (valid in phases) */
     uint64_t t_go;       /* its GO time, coordinator clock */
@@ -87,6 +93,8 @@ typedef struct s_run {
     /* the current phase's cluster series: bytes and length of each sample interval */
     double *ser_bytes, *ser_secs;
     uint32_t nser, capser;
+    rb_hist_t *lag;         /* the current phase: sample interval end to its aggregation, ns */
+    uint64_t nsamples;      /* samples aggregated in the current phase */
     rb_auth_server_t *auth; /* CURVE: the ZAP handler checking agents' keys */
     zcert_t *cert;          /* CURVE: the coordinator's keys, until applied */
     zcertstore_t *allowed;  /* CURVE: the agents' keys, until handed to auth */
@@ -333,12 +341,13 @@ static void s_on_sample(s_run_t *r, rb_node_t *n, const rb_msg_sample_t *s)
         n->live_seen = 1;
         s_series_add(r, s->seq, (double)js->bytes, interval_s);
     }
-    if (r->samples)
-        fflush(r->samples);
-    if (r->telemetry && s->ntelem && s->telem) {
+    uint64_t now = rb_mono_ns();
+    r->nsamples++;
+    if (r->lag)
+        rb_hist_record(r->lag, now > end ? now - end : 0);
+    if (r->telemetry && s->ntelem && s->telem)
         rb_telemetry_csv_rows(r->telemetry, t_s, ph->name, n->hello.name, s->telem);
-        fflush(r->telemetry);
-    }
+    r->unflushed = 1; /* s_pump flushes them, at most every S_FLUSH_NS */
 }
 
 static void s_on_done(s_run_t *r, rb_node_t *n, rb_msg_t *m)
@@ -366,9 +375,15 @@ static void s_on_done(s_run_t *r, rb_node_t *n, rb_msg_t *m)
             snprintf(n->error, sizeof n->error, "phase %s: %s", ph->name, d->error);
         }
     }
-    n->done[d->phase] = *m; /* take over the arrays */
-    memset(m, 0, sizeof *m);
-    n->state = RB_AGENT_PHASE_DONE;
+    rb_msg_done_t *keep = malloc(sizeof *keep);
+    if (!keep) {
+        s_fail(r, "out of memory keeping the DONE of agent %s", n->hello.name);
+        return;
+    }
+    *keep = *d; /* take over the arrays */
+    memset(d, 0, sizeof *d);
+    n->done[keep->phase] = keep;
+    rb_node_set_state(n, RB_AGENT_PHASE_DONE);
 }
 
 /* STONEWALL: one node's workers of a wearout job all stopped at their stonewall. */
@@ -457,12 +472,12 @@ static void s_dispatch(s_run_t *r, const char *id, const void *data, size_t len,
             if (n->pings < RB_FLEET_PINGS)
                 s_send_ping(r, n);
             else
-                n->state = RB_AGENT_SYNCED;
+                rb_node_set_state(n, RB_AGENT_SYNCED);
         }
         break;
     case RB_MSG_READY:
         if (n->state == RB_AGENT_PLANNED && strcmp(m.u.ready.run_id, r->run_id) == 0) {
-            n->state = RB_AGENT_READY;
+            rb_node_set_state(n, RB_AGENT_READY);
             if (m.u.ready.prefill_bytes) {
                 char b[32];
                 rb_info("agent %s laid out %s for read phases", n->hello.name,
@@ -491,7 +506,7 @@ static void s_dispatch(s_run_t *r, const char *id, const void *data, size_t len,
             n->status = RB_NODE_FAILED;
             snprintf(n->error, sizeof n->error, "cleanup failed (%s)", strerror(-m.u.end.status));
         }
-        n->state = RB_AGENT_ENDED;
+        rb_node_set_state(n, RB_AGENT_ENDED);
         break;
     case RB_MSG_ERROR:
         rb_warn("agent %s reports: %s", n->hello.name, m.u.error.reason);
@@ -567,6 +582,19 @@ static void s_pump(s_run_t *r, int timeout_ms)
         zmsg_destroy(&z);
     }
     now = rb_mono_ns();
+    if (r->unflushed && now >= r->next_flush) {
+        /* On disk soon after they arrive (a killed run is still reported),
+         * without a write per sample. */
+        if (r->samples)
+            fflush(r->samples);
+        if (r->telemetry)
+            fflush(r->telemetry);
+        r->unflushed = 0;
+        r->next_flush = now + S_FLUSH_NS;
+    }
+    if (now < r->next_tick)
+        return; /* the loops over the fleet below, at most every S_TICK_NS */
+    r->next_tick = now + S_TICK_NS;
     for (uint32_t i = 0; i < r->fleet.n; i++) {
         rb_node_t *n = &r->fleet.nodes[i];
         if (s_node_open(n) && now - n->last_seen_ns > r->o->lost_after_ns)
@@ -877,31 +905,17 @@ static int s_gather(s_run_t *r)
     return r->failed ? -EIO : 0;
 }
 
-/* Place of a node's name in --nodes, or UINT32_MAX. */
-static uint32_t s_want_index(const s_run_t *r, const char *name)
-{
-    const char *p = r->want;
-    for (uint32_t i = 0; p && i < r->nwant; i++, p += strlen(p) + 1)
-        if (!strcmp(p, name))
-            return i;
-    return UINT32_MAX;
-}
-
-static const s_run_t *s_sort_run; /* for s_by_place: qsort has no context */
-
-/* Nodes taking part first, in the order of --nodes, else by name: a run's
- * ranks (and its reports' node order) do not depend on which agent said
- * HELLO first. */
+/* Nodes taking part first, in the order of --nodes (their rank field holds
+ * their place in it while sorting), else by name: a run's ranks (and its
+ * reports' node order) do not depend on which agent said HELLO first. */
 static int s_by_place(const void *a, const void *b)
 {
     const rb_node_t *x = a, *y = b;
     int xin = x->state == RB_AGENT_SYNCED, yin = y->state == RB_AGENT_SYNCED;
     if (xin != yin)
         return xin ? -1 : 1;
-    uint32_t i = s_want_index(s_sort_run, x->hello.name),
-             k = s_want_index(s_sort_run, y->hello.name);
-    if (i != k)
-        return i < k ? -1 : 1;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
     return strcmp(x->hello.name, y->hello.name);
 }
 
@@ -925,8 +939,16 @@ static int s_rank_nodes(s_run_t *r, uint32_t *count, uint32_t *shifts, uint32_t 
             shifts[(*nshifts)++] = k;
         }
     }
-    s_sort_run = r;
+    for (uint32_t i = 0; i < r->fleet.n; i++)
+        r->fleet.nodes[i].rank = UINT32_MAX;
+    const char *p = r->want;
+    for (uint32_t i = 0; p && i < r->nwant; i++, p += strlen(p) + 1) {
+        rb_node_t *n = rb_fleet_find(&r->fleet, p);
+        if (n)
+            n->rank = i;
+    }
     qsort(r->fleet.nodes, r->fleet.n, sizeof *r->fleet.nodes, s_by_place);
+    rb_fleet_reindex(&r->fleet);
     *count = 0;
     for (uint32_t i = 0; i < r->fleet.n; i++) {
         r->fleet.nodes[i].rank = i;
@@ -970,7 +992,7 @@ static int s_send_plan(s_run_t *r)
             snprintf(pl->peers[k].name, sizeof pl->peers[k].name, "%s",
                      order[(uint32_t)((i + (uint64_t)shifts[k]) % count)].hello.name);
         }
-        n->state = RB_AGENT_PLANNED;
+        rb_node_set_state(n, RB_AGENT_PLANNED);
         s_send(r, n, &m);
     }
     while (!r->failed && !s_interrupted) {
@@ -1128,6 +1150,9 @@ static void s_run_phase(s_run_t *r, uint32_t p)
     r->cur_phase = p;
     s_wearout_reset(r, ph);
     r->nser = 0;
+    r->nsamples = 0;
+    if (r->lag || (r->lag = malloc(sizeof *r->lag)))
+        rb_hist_init(r->lag);
     if (r->capser) {
         memset(r->ser_bytes, 0, r->capser * sizeof *r->ser_bytes);
         memset(r->ser_secs, 0, r->capser * sizeof *r->ser_secs);
@@ -1144,7 +1169,7 @@ static void s_run_phase(s_run_t *r, uint32_t p)
         go.u.go.phase = p;
         go.u.go.t_go_ns = r->t_go;
         go.u.go.offset_ns = n->offset_ns;
-        n->state = RB_AGENT_RUNNING;
+        rb_node_set_state(n, RB_AGENT_RUNNING);
         s_send(r, n, &go);
     }
     r->live_bytes = r->live_ops = 0;
@@ -1186,6 +1211,12 @@ static void s_run_phase(s_run_t *r, uint32_t p)
     }
     if (drawn && r->tty)
         fputc('\n', stderr); /* keep the last progress line */
+    if (r->lag && r->lag->count)
+        rb_debug("phase %s: %llu samples aggregated, %.1f ms after their interval's end (median; "
+                 "p99 %.1f ms, max %.1f ms)",
+                 ph->name, (unsigned long long)r->nsamples,
+                 (double)rb_hist_percentile(r->lag, 50) / 1e6,
+                 (double)rb_hist_percentile(r->lag, 99) / 1e6, (double)r->lag->max / 1e6);
     rb_agg_input_t *in = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *in);
     if (!in) {
         s_fail(r, "out of memory");
@@ -1197,10 +1228,10 @@ static void s_run_phase(s_run_t *r, uint32_t p)
                                  .rack = n->hello.rack,
                                  .offset_ns = n->offset_ns,
                                  .status = n->state == RB_AGENT_GONE ? n->status : RB_NODE_OK,
-                                 .done = n->done[p].type == RB_MSG_DONE ? &n->done[p].u.done : NULL,
+                                 .done = n->done[p],
                                  .ram_bytes = n->hello.ram_bytes};
         if (n->state == RB_AGENT_PHASE_DONE)
-            n->state = RB_AGENT_READY;
+            rb_node_set_state(n, RB_AGENT_READY);
     }
     if (rb_aggregate_phase(ph, in, r->fleet.n, &r->aggs[p]) < 0)
         s_fail(r, "out of memory");
@@ -1413,12 +1444,14 @@ static int s_make_run_dir(s_run_t *r)
         s_fail(r, "%s: %s", path, strerror(errno));
         return -errno;
     }
+    setvbuf(r->samples, NULL, _IOFBF, S_CSV_BUF);
     rb_samples_csv_header(r->samples);
     snprintf(path, sizeof path, "%s/telemetry.csv", r->dir);
     if (!(r->telemetry = fopen(path, "w"))) {
         s_fail(r, "%s: %s", path, strerror(errno));
         return -errno;
     }
+    setvbuf(r->telemetry, NULL, _IOFBF, S_CSV_BUF);
     rb_telemetry_csv_header(r->telemetry);
     return 0;
 }
@@ -1621,6 +1654,7 @@ out:
     s_wearout_reset(r, NULL);
     free(r->ser_bytes);
     free(r->ser_secs);
+    free(r->lag);
     rb_fleet_fini(&r->fleet);
     zpoller_destroy(&r->poller);
     zsock_destroy(&r->router);

@@ -476,11 +476,71 @@ static void test_clock_offset(void **state)
     rb_fleet_fini(&f);
 }
 
+/* Scale out: nodes are found by name and counted by state without a walk
+ * over the fleet, also after the fleet grows and after it is reordered. */
+static int s_by_name_desc(const void *a, const void *b)
+{
+    return strcmp(((const rb_node_t *)b)->hello.name, ((const rb_node_t *)a)->hello.name);
+}
+
+static void test_fleet_scale(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    rb_fleet_t f;
+    rb_msg_hello_t h = {.rack = "r"};
+    char name[RB_NAME_MAX];
+    rb_fleet_init(&f, 2);
+    for (uint32_t i = 0; i < N; i++) {
+        snprintf(h.name, sizeof h.name, "node-%05u", i);
+        assert_non_null(rb_fleet_add(&f, &h, 0));
+    }
+    assert_int_equal(rb_fleet_count(&f, RB_AGENT_SYNCING), N);
+    for (uint32_t i = 0; i < N; i += 2)
+        rb_node_set_state(&f.nodes[i], RB_AGENT_RUNNING);
+    rb_node_out(&f.nodes[1], RB_NODE_LOST, "gone");
+    assert_int_equal(rb_fleet_count(&f, RB_AGENT_RUNNING), N / 2);
+    assert_int_equal(rb_fleet_count(&f, RB_AGENT_SYNCING), N / 2 - 1);
+    assert_int_equal(rb_fleet_active(&f), N - 1);
+    qsort(f.nodes, f.n, sizeof *f.nodes, s_by_name_desc);
+    rb_fleet_reindex(&f);
+    for (uint32_t i = 0; i < N; i++) {
+        snprintf(name, sizeof name, "node-%05u", i);
+        rb_node_t *n = rb_fleet_find(&f, name);
+        assert_non_null(n);
+        assert_string_equal(n->hello.name, name);
+        assert_int_equal(n - f.nodes, N - 1 - i);
+    }
+    assert_null(rb_fleet_find(&f, "node-5000"));
+    assert_null(rb_fleet_find(&f, ""));
+    rb_fleet_fini(&f);
+    assert_null(rb_fleet_find(&f, "node-00001"));
+}
+
+/* The nodes' name index finds every node and says when one is missing. */
+static void test_node_lookup(void **state)
+{
+    (void)state;
+    rb_agg_node_t nodes[4] = {{.name = "c"}, {.name = "a"}, {.name = "d"}, {.name = "b"}};
+    rb_name_idx_t *by = rb_agg_nodes_by_name(nodes, 4);
+    assert_non_null(by);
+    assert_int_equal(rb_agg_node_lookup(by, 4, "a"), 1);
+    assert_int_equal(rb_agg_node_lookup(by, 4, "b"), 3);
+    assert_int_equal(rb_agg_node_lookup(by, 4, "c"), 0);
+    assert_int_equal(rb_agg_node_lookup(by, 4, "d"), 2);
+    assert_int_equal(rb_agg_node_lookup(by, 4, "e"), 4);
+    free(by);
+    by = rb_agg_nodes_by_name(nodes, 0);
+    assert_int_equal(rb_agg_node_lookup(by, 0, "a"), 0);
+    free(by);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_definitions),      cmocka_unit_test(test_bytes_at),
         cmocka_unit_test(test_partial),          cmocka_unit_test(test_clock_offset),
+        cmocka_unit_test(test_fleet_scale),      cmocka_unit_test(test_node_lookup),
         cmocka_unit_test(test_stonewall_time),   cmocka_unit_test(test_rollups),
         cmocka_unit_test(test_steady),           cmocka_unit_test(test_spread),
         cmocka_unit_test(test_stragglers),       cmocka_unit_test(test_telemetry_findings),

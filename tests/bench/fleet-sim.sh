@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The coordinator at scale: a real `rackbench run` against N simulated agents
+# (build/bin/fleet-sim, several processes of at most 4,000 agents each, over
+# an ipc:// endpoint) running one time-based phase at one SAMPLE per second
+# per agent. For each N, prints the coordinator's CPU (% of one core, over
+# the phase), its peak RSS, samples ingested per second, how long after its
+# interval's end a sample was aggregated (median / p99 / max), samples lost
+# (sent by the simulator, not in samples.csv), the time from the phase's
+# last DONE to its figures, the start skew of summary.json and the whole
+# run's wall time.
+#
+#   tests/bench/fleet-sim.sh [RUNTIME_S=20] [N]...     (default N: 100 1000 4000 16000)
+#
+# RB_BIN=PATH runs another build's rackbench (and the fleet-sim beside it).
+#
+# The simulator shares the machine with the coordinator: on a small machine
+# its CPU competes with the coordinator's. Not run by ctest: figures go in
+# docs/performance.md.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. tests/bench/lib.sh
+rb=${RB_BIN:-$rb} # another build: RB_BIN=build-x/bin/rackbench
+bench_need
+sim=$(dirname "$rb")/fleet-sim
+[ -x "$sim" ] || { echo "build first: $sim is missing" >&2; exit 2; }
+runtime=${1:-20}
+shift || true
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(100 1000 4000 16000)
+per_proc=4000
+ulimit -n "$(ulimit -Hn)"
+work=$(mktemp -d)
+[ -z "${RB_KEEP:-}" ] || echo "keeping $work" >&2
+trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${RB_KEEP:-}" ] || rm -rf "$work"' EXIT
+cat >"$work/plan.ini" <<PLAN
+[global]
+ioengine=null
+sample_interval=1s
+time_based
+runtime=${runtime}s
+bs=1M
+size=1G
+
+[fleet]
+rw=write
+PLAN
+tck=$(getconf CLK_TCK)
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+now() { date +%s.%N; }
+
+printf '| agents | CPU %% (phase) | peak RSS MiB | samples/s | lag median / p99 / max ms | lost | phase end s | start skew ms | run s |\n'
+printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
+for n in "${sizes[@]}"; do
+    ep="ipc://$work/coord-$n.sock"
+    log="$work/coord-$n.log"
+    t_run0=$(now)
+    "$rb" run "$work/plan.ini" --expect "$n" --bind "$ep" --wait 600s --quiet --verbose \
+        --lost-after 10s --out "$work/runs-$n" >"$work/coord-$n.out" \
+        2> >(perl -MTime::HiRes=time -ne '$|=1; printf "%.3f %s", time, $_' >"$log") &
+    cpid=$!
+    sleep 0.3
+    procs=$(( (n + per_proc - 1) / per_proc ))
+    spids=()
+    for ((p = 0; p < procs; p++)); do
+        first=$(( p * per_proc ))
+        cnt=$(( n - first < per_proc ? n - first : per_proc ))
+        "$sim" "$ep" "sim$p-" "$cnt" "$first" >"$work/sim-$n-$p.out" 2>"$work/sim-$n-$p.err" &
+        spids+=($!)
+    done
+    # CPU ticks of the coordinator from the GO line to the end of the phase's
+    # sample stream (read every 50 ms: the last reading before its log says so)
+    go_c="" end_c="" last_c=0 hwm=0
+    while kill -0 "$cpid" 2>/dev/null; do
+        c=$(cpu_ticks "$cpid")
+        if [ -z "$go_c" ] && grep -q "GO for" "$log"; then go_c=$c; fi
+        if [ -n "$go_c" ] && [ -z "$end_c" ]; then
+            if grep -q "samples aggregated" "$log"; then end_c=$last_c; else last_c=$c; fi
+        fi
+        h=$(awk '/VmHWM/{print $2}' "/proc/$cpid/status" 2>/dev/null || echo 0)
+        if [ -n "$h" ] && [ "$h" -gt "$hwm" ]; then hwm=$h; fi
+        sleep 0.05
+    done
+    wait "$cpid" || true
+    t_run1=$(now)
+    sleep 0.2 # the log's last lines
+    end_c=${end_c:-$last_c}
+    go_t=$(awk '/GO for/ {print $1; exit}' "$log")
+    end_t=$(awk '/samples aggregated/ {print $1; exit}' "$log")
+    agg_t=$(awk '/ aggregate$/ {print $1; exit}' "$log")
+    for p in "${spids[@]}"; do wait "$p" || true; done
+    sent=$(cat "$work"/sim-$n-*.out | awk '{s += $4} END {print s + 0}')
+    csv=$(ls "$work"/runs-$n/*/samples.csv)
+    rows=$(( $(wc -l <"$csv") - 1 ))
+    lagl=$(grep "samples aggregated" "$log" || true)
+    nsamp=$(echo "$lagl" | sed -n 's/.*: \([0-9]*\) samples aggregated.*/\1/p')
+    med=$(echo "$lagl" | sed -n 's/.*, \([0-9.]*\) ms after.*/\1/p')
+    p99=$(echo "$lagl" | sed -n 's/.*p99 \([0-9.]*\) ms.*/\1/p')
+    mx=$(echo "$lagl" | sed -n 's/.*max \([0-9.]*\) ms).*/\1/p')
+    skew=$(grep -o '"start_skew_s": *[0-9.e+-]*' "$(dirname "$csv")/summary.json" | head -1 | awk -F: '{printf "%.2f", $2 * 1000}')
+    awk -v n="$n" -v gt="$go_t" -v gc="$go_c" -v et="$end_t" -v ec="$end_c" -v at="${agg_t:-$end_t}" \
+        -v tck="$tck" -v hwm="$hwm" -v ns="${nsamp:-0}" -v med="$med" -v p99="$p99" -v mx="$mx" \
+        -v lost="$(( sent - rows ))" -v sk="$skew" -v r0="$t_run0" -v r1="$t_run1" 'BEGIN {
+        w = et - gt
+        printf "| %d | %.1f | %.0f | %.0f | %s / %s / %s | %d | %.2f | %s | %.1f |\n",
+            n, 100 * (ec - gc) / tck / w, hwm / 1024, ns / w, med, p99, mx, lost, at - et, sk, r1 - r0
+    }'
+    grep -h "start_spread_ms" "$work"/sim-$n-*.out | sed 's/^/    sim: /'
+    { grep -E "(error|warning):" "$log" || true; } | cut -d' ' -f2- | sort | uniq -c | sort -rn |
+        head -5 | sed 's/^/    coordinator: /'
+done

@@ -1,0 +1,388 @@
+/* fleet-sim: many simulated agents in one process, speaking the real
+ * protocol to a real coordinator, to measure what the coordinator costs as
+ * the fleet grows (tests/bench/fleet-sim.sh drives it).
+ *
+ * Each simulated agent has its own DEALER socket whose routing id is its
+ * name. It says HELLO, answers PINGs, answers PLAN with READY, and on GO
+ * sends one SAMPLE per interval until the phase's runtime is over (one job:
+ * bytes, ops and a latency histogram delta of about 50 buckets, and
+ * telemetry of 4 disks), then DONE (one worker with progress checkpoints),
+ * and answers END. It sends HEARTBEAT every second throughout. No IO is done.
+ *
+ * On exit it prints one line: agents, samples sent, ERRORs received, and the
+ * spread of the agents' start times (first − last GO received, as an agent
+ * starts at max(its GO time, when GO arrived)). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "rb_hist.h"
+#include "rb_proto.h"
+
+#define S_HB_NS       1000000000ull
+#define S_CHECKPTS    200
+#define S_EXIT_IDLE_S 30 /* give up this long after the last message */
+
+typedef enum { S_HELLO = 0, S_SYNC, S_READY, S_RUNNING, S_DONE, S_ENDED } s_state_t;
+
+typedef struct s_agent {
+    void *sock;
+    char name[RB_NAME_MAX];
+    s_state_t state;
+    uint64_t next_hb;  /* next HEARTBEAT (or HELLO while not heard) */
+    uint64_t start_ns; /* when its phase started */
+    uint64_t end_ns;   /* when its phase ends */
+    uint32_t seq;      /* next sample */
+    uint32_t phase;    /* phase running */
+} s_agent_t;
+
+typedef struct s_sim {
+    s_agent_t *a;
+    uint32_t n;
+    char run_id[RB_NAME_MAX];
+    uint64_t interval_ns;
+    rb_msg_t plan; /* decoded PLAN (phases, for runtimes) */
+    int have_plan;
+    uint64_t sent, errors, ended;
+    uint64_t first_start, last_start;
+    rb_hist_t hist; /* the histogram every sample carries */
+    rb_telem_t telem;
+} s_sim_t;
+
+static uint64_t s_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void s_send(s_agent_t *a, const rb_msg_t *m)
+{
+    void *buf = NULL;
+    size_t len = 0;
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (rb_msg_encode(m, &buf, &len, &err) < 0) {
+        fprintf(stderr, "fleet-sim: cannot encode %s: %s\n", rb_msg_type_name(m->type), err.msg);
+        exit(1);
+    }
+    if (zmq_send(a->sock, buf, len, ZMQ_DONTWAIT) < 0)
+        fprintf(stderr, "fleet-sim: %s: send %s: %s\n", a->name, rb_msg_type_name(m->type),
+                zmq_strerror(zmq_errno()));
+    free(buf);
+}
+
+static void s_hello(s_agent_t *a, uint32_t pid)
+{
+    rb_msg_t m = {.type = RB_MSG_HELLO};
+    rb_msg_hello_t *h = &m.u.hello;
+    snprintf(h->name, sizeof h->name, "%s", a->name);
+    snprintf(h->rack, sizeof h->rack, "rack%c", a->name[strlen(a->name) - 1]);
+    snprintf(h->hostname, sizeof h->hostname, "%s", a->name);
+    snprintf(h->agent_version, sizeof h->agent_version, "%s", RB_VERSION);
+    h->pid = pid;
+    h->cores = 32;
+    h->ram_bytes = 256ull << 30;
+    h->cache_bytes = 1ull << 30;
+    h->nroots = 1;
+    snprintf(h->roots[0].path, sizeof h->roots[0].path, "/data");
+    h->roots[0].free_bytes = 4ull << 40;
+    h->roots[0].total_bytes = 8ull << 40;
+    s_send(a, &m);
+}
+
+/* A latency distribution of ~50 non-empty buckets around 200 µs. */
+static void s_make_hist(rb_hist_t *h)
+{
+    rb_hist_init(h);
+    for (uint64_t v = 120000; v < 400000; v += 5600)
+        for (int k = 0; k < 20; k++)
+            rb_hist_record(h, v + (uint64_t)k);
+}
+
+static void s_make_telem(rb_telem_t *t)
+{
+    memset(t, 0, sizeof *t);
+    t->user_pm = 15;
+    t->system_pm = 10;
+    t->iowait_pm = 300;
+    t->idle_pm = 655;
+    t->irq_pm = 20;
+    t->ncpu = 32;
+    t->load1_m = 4200;
+    t->ctxt_per_s = 50000;
+    t->cached = 8ull << 30;
+    t->dirty = 64ull << 20;
+    t->ndevs = 4;
+    for (uint32_t i = 0; i < 4; i++) {
+        rb_telem_dev_t *d = &t->devs[i];
+        snprintf(d->name, sizeof d->name, "nvme%un1", i);
+        d->wr_bps = 1500ull << 20;
+        d->wr_iops = 1500;
+        d->util_pm = 700;
+        d->qdepth_m = 16000;
+        d->await_us = 220;
+        d->wr_bytes = 1500ull << 20;
+    }
+}
+
+static uint64_t s_runtime(const s_sim_t *s, uint32_t phase)
+{
+    const rb_msg_plan_t *pl = &s->plan.u.plan;
+    uint64_t rt = 0;
+    if (phase >= pl->nphases)
+        return 0;
+    for (uint32_t j = 0; j < pl->phases[phase].njobs; j++) {
+        const rb_job_spec_t *js = &pl->phases[phase].jobs[j];
+        if (js->ramp_ns + js->runtime_ns > rt)
+            rt = js->ramp_ns + js->runtime_ns;
+    }
+    return rt ? rt : 10ull * 1000000000ull;
+}
+
+static void s_sample(s_sim_t *s, s_agent_t *a, uint64_t t0, uint64_t t1)
+{
+    rb_msg_t m = {.type = RB_MSG_SAMPLE};
+    rb_msg_sample_t *b = &m.u.sample;
+    rb_job_stat_t js = {
+        .job = 0, .bytes = 6000ull << 20, .ops = s->hist.count, .read_bytes = 0, .hist = &s->hist};
+    snprintf(b->run_id, sizeof b->run_id, "%s", s->run_id);
+    b->phase = a->phase;
+    b->seq = a->seq++;
+    b->t_start_ns = t0;
+    b->t_end_ns = t1;
+    b->njobs = 1;
+    b->jobs = &js;
+    b->ntelem = 1;
+    b->telem = &s->telem;
+    s_send(a, &m);
+    s->sent++;
+}
+
+static void s_done(s_sim_t *s, s_agent_t *a)
+{
+    static rb_checkpt_t cp[S_CHECKPTS];
+    uint64_t span = a->end_ns - a->start_ns;
+    for (uint32_t i = 0; i < S_CHECKPTS; i++) {
+        cp[i].t_ns = a->start_ns + span / S_CHECKPTS * (i + 1);
+        cp[i].bytes = (6000ull << 20) / 1000 * (span / 1000000) / S_CHECKPTS * (i + 1);
+    }
+    rb_hist_t total;
+    rb_hist_init(&total);
+    for (uint32_t i = 0; i < a->seq; i++)
+        rb_hist_merge(&total, &s->hist);
+    rb_worker_stat_t w = {.job = 0,
+                          .worker = 0,
+                          .t_start_ns = a->start_ns,
+                          .t_end_ns = a->end_ns,
+                          .bytes = (6000ull << 20) * a->seq,
+                          .ops = total.count,
+                          .ncheckpts = S_CHECKPTS,
+                          .checkpts = cp};
+    rb_job_stat_t js = {.job = 0, .bytes = w.bytes, .ops = w.ops, .hist = &total};
+    rb_msg_t m = {.type = RB_MSG_DONE};
+    rb_msg_done_t *d = &m.u.done;
+    snprintf(d->run_id, sizeof d->run_id, "%s", s->run_id);
+    d->phase = a->phase;
+    d->nworkers = 1;
+    d->workers = &w;
+    d->njobs = 1;
+    d->jobs = &js;
+    s_send(a, &m);
+    a->state = S_DONE;
+}
+
+static void s_on_msg(s_sim_t *s, s_agent_t *a, const void *buf, size_t len, uint64_t now)
+{
+    rb_msg_t m;
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (rb_msg_decode(buf, len, &m, &err) < 0) {
+        fprintf(stderr, "fleet-sim: %s: %s\n", a->name, err.msg);
+        s->errors++;
+        return;
+    }
+    if (a->state == S_HELLO)
+        a->state = S_SYNC; /* heard: HEARTBEATs from now on */
+    switch (m.type) {
+    case RB_MSG_PING: {
+        rb_msg_t p = {.type = RB_MSG_PONG};
+        p.u.pong.seq = m.u.ping.seq;
+        p.u.pong.t_coord_ns = m.u.ping.t_coord_ns;
+        p.u.pong.t_agent_ns = s_now();
+        s_send(a, &p);
+        break;
+    }
+    case RB_MSG_PLAN: {
+        if (!s->have_plan) {
+            snprintf(s->run_id, sizeof s->run_id, "%s", m.u.plan.run_id);
+            s->interval_ns = m.u.plan.interval_ns;
+            s->plan = m;
+            s->have_plan = 1;
+            memset(&m, 0, sizeof m); /* kept */
+        }
+        rb_msg_t r = {.type = RB_MSG_READY};
+        snprintf(r.u.ready.run_id, sizeof r.u.ready.run_id, "%s", s->run_id);
+        s_send(a, &r);
+        a->state = S_READY;
+        break;
+    }
+    case RB_MSG_GO: {
+        uint64_t t = m.u.go.t_go_ns + (uint64_t)m.u.go.offset_ns;
+        a->start_ns = t > now ? t : now;
+        a->end_ns = a->start_ns + s_runtime(s, m.u.go.phase);
+        a->phase = m.u.go.phase;
+        a->seq = 0;
+        a->state = S_RUNNING;
+        if (!s->first_start || a->start_ns < s->first_start)
+            s->first_start = a->start_ns;
+        if (a->start_ns > s->last_start)
+            s->last_start = a->start_ns;
+        break;
+    }
+    case RB_MSG_END:
+    case RB_MSG_ABORT: {
+        rb_msg_t e = {.type = RB_MSG_END};
+        snprintf(e.u.end.run_id, sizeof e.u.end.run_id, "%s", s->run_id);
+        s_send(a, &e);
+        if (a->state != S_ENDED)
+            s->ended++;
+        a->state = S_ENDED;
+        break;
+    }
+    case RB_MSG_ERROR:
+        s->errors++;
+        fprintf(stderr, "fleet-sim: %s: ERROR %d %s\n", a->name, m.u.error.code, m.u.error.reason);
+        break;
+    default:
+        break;
+    }
+    rb_msg_fini(&m);
+}
+
+/* Sends what is due: HELLO or HEARTBEAT, samples of ended intervals, DONE. */
+static void s_timers(s_sim_t *s, s_agent_t *a, uint64_t now, uint32_t pid)
+{
+    if (now >= a->next_hb && a->state != S_ENDED) {
+        if (a->state == S_HELLO) {
+            s_hello(a, pid);
+        } else {
+            rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};
+            hb.u.heartbeat.t_ns = now;
+            s_send(a, &hb);
+        }
+        a->next_hb = now + S_HB_NS;
+    }
+    if (a->state != S_RUNNING)
+        return;
+    for (;;) {
+        uint64_t t0 = a->start_ns + (uint64_t)a->seq * s->interval_ns;
+        uint64_t t1 = t0 + s->interval_ns;
+        if (t1 > a->end_ns)
+            t1 = a->end_ns;
+        if (t1 > now || t1 <= t0)
+            break;
+        s_sample(s, a, t0, t1);
+    }
+    if (now >= a->end_ns)
+        s_done(s, a);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "usage: fleet-sim ENDPOINT PREFIX COUNT [FIRST]\n");
+        return 2;
+    }
+    const char *ep = argv[1], *prefix = argv[2];
+    uint32_t n = (uint32_t)strtoul(argv[3], NULL, 10);
+    uint32_t first = argc > 4 ? (uint32_t)strtoul(argv[4], NULL, 10) : 0;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    if (2ull * n + 64 > rl.rlim_cur) {
+        fprintf(stderr, "fleet-sim: %u agents need about %u file descriptors, the limit is %llu\n",
+                n, 2 * n + 64, (unsigned long long)rl.rlim_cur);
+        return 2;
+    }
+    void *ctx = zmq_ctx_new();
+    zmq_ctx_set(ctx, ZMQ_MAX_SOCKETS, (int)n + 16);
+    s_sim_t sim = {.n = n};
+    s_sim_t *s = &sim;
+    s->a = calloc(n, sizeof *s->a);
+    zmq_pollitem_t *items = calloc(n, sizeof *items);
+    if (!s->a || !items)
+        return 1;
+    s_make_hist(&s->hist);
+    s_make_telem(&s->telem);
+    uint32_t pid = (uint32_t)getpid();
+    uint64_t now = s_now();
+    for (uint32_t i = 0; i < n; i++) {
+        s_agent_t *a = &s->a[i];
+        snprintf(a->name, sizeof a->name, "%s%05u", prefix, first + i);
+        a->sock = zmq_socket(ctx, ZMQ_DEALER);
+        if (!a->sock) {
+            fprintf(stderr, "fleet-sim: socket %u: %s\n", i, zmq_strerror(zmq_errno()));
+            return 1;
+        }
+        int hwm = 100000, linger = 2000;
+        zmq_setsockopt(a->sock, ZMQ_ROUTING_ID, a->name, strlen(a->name));
+        zmq_setsockopt(a->sock, ZMQ_SNDHWM, &hwm, sizeof hwm);
+        zmq_setsockopt(a->sock, ZMQ_LINGER, &linger, sizeof linger);
+        if (zmq_connect(a->sock, ep) < 0) {
+            fprintf(stderr, "fleet-sim: connect %s: %s\n", ep, zmq_strerror(zmq_errno()));
+            return 1;
+        }
+        items[i] = (zmq_pollitem_t){.socket = a->sock, .events = ZMQ_POLLIN};
+        a->next_hb = now + (uint64_t)i * 1000 % S_HB_NS; /* spread the HELLOs a little */
+    }
+    uint64_t last_msg = s_now();
+    char buf[1 << 16];
+    while (s->ended < n) {
+        int rc = zmq_poll(items, (int)n, 10);
+        now = s_now();
+        if (rc > 0) {
+            for (uint32_t i = 0; i < n; i++) {
+                if (!(items[i].revents & ZMQ_POLLIN))
+                    continue;
+                for (;;) {
+                    int len = zmq_recv(s->a[i].sock, buf, sizeof buf, ZMQ_DONTWAIT);
+                    if (len < 0)
+                        break;
+                    if ((size_t)len > sizeof buf) {
+                        fprintf(stderr, "fleet-sim: %s: message of %d bytes, too long\n",
+                                s->a[i].name, len);
+                        continue;
+                    }
+                    s_on_msg(s, &s->a[i], buf, (size_t)len, now);
+                    last_msg = now;
+                }
+            }
+        }
+        for (uint32_t i = 0; i < n; i++)
+            s_timers(s, &s->a[i], now, pid);
+        if (now - last_msg > (uint64_t)S_EXIT_IDLE_S * 1000000000ull) {
+            fprintf(stderr, "fleet-sim: nothing heard for %d s; giving up\n", S_EXIT_IDLE_S);
+            break;
+        }
+    }
+    printf("agents %u sent %" PRIu64 " errors %" PRIu64 " ended %" PRIu64 " start_spread_ms %.3f\n",
+           n, s->sent, s->errors, s->ended,
+           s->last_start ? (double)(s->last_start - s->first_start) / 1e6 : -1.0);
+    for (uint32_t i = 0; i < n; i++)
+        zmq_close(s->a[i].sock);
+    zmq_ctx_term(ctx);
+    if (s->have_plan)
+        rb_msg_fini(&s->plan);
+    free(items);
+    free(s->a);
+    return s->ended == n ? 0 : 1;
+}
