@@ -96,7 +96,7 @@ cmd_up() {
         *) [ -z "$k" ] || usage; k=$1; shift ;;
         esac
     done
-    [[ "$k" =~ ^[0-9]+$ ]] && [ "$k" -ge 1 ] || die "up K: K nodes, at least 1"
+    if ! [[ "$k" =~ ^[0-9]+$ ]] || [ "$k" -lt 1 ]; then die "up K: K nodes, at least 1"; fi
     [ "$replica" = 2 ] || [ "$replica" = 3 ] || die "--replica $replica: 2 or 3"
     [ -n "$bricks" ] || bricks=$replica
     if ! [[ "$bricks" =~ ^[0-9]+$ ]] || [ "$bricks" -lt "$replica" ] || [ $((bricks % replica)) -ne 0 ]; then

@@ -346,7 +346,7 @@ cmd_down() {
         fi
     done
     for d in /etc/netns/"$prefix"[0-9]*; do
-        [ -f "$d/hosts" ] && [ "$(head -n1 "$d/hosts")" = "$hosts_mark" ] || continue
+        if ! [ -f "$d/hosts" ] || [ "$(head -n1 "$d/hosts")" != "$hosts_mark" ]; then continue; fi
         rm -f "$d/hosts"
         rmdir "$d" 2>/dev/null || true
     done
