@@ -19,6 +19,7 @@
 #include "rb_job.h"
 #include "rb_layout.h"
 #include "rb_log.h"
+#include "rb_lustre.h"
 #include "rb_proto.h"
 #include "rb_sandbox.h"
 #include "rb_telemetry.h"
@@ -370,6 +371,44 @@ static int s_check_job(const rb_job_spec_t *js, rb_err_t *err)
     return 0;
 }
 
+/* lustre_stripe_count / lustre_stripe_size of job js on run folder idx
+ * (and, for a shared file, on the run's shared folder beside it): applied
+ * with lfs when the folder is on Lustre, else noted in the log. Once per
+ * folder (done[] marks it). 0 or -errno with err set for a REFUSED. */
+static int s_lustre(rb_agent_t *a, const rb_job_spec_t *js, int idx, uint8_t *done, rb_err_t *err)
+{
+    if (!js->lustre_stripe_count && !js->lustre_stripe_size)
+        return 0;
+    const char *run = rb_sandbox_rundir_path(a->sb, idx);
+    char dirs[2][RB_PATH_MAX];
+    int n = 0;
+    if (!(done[idx] & 1)) {
+        snprintf(dirs[n++], sizeof dirs[0], "%s", run ? run : "");
+        done[idx] |= 1;
+    }
+    if (js->shared_file && !(done[idx] & 2)) {
+        int fd = rb_sandbox_shared_dir(a->sb, idx, a->plan.u.plan.run_id, err);
+        if (fd < 0)
+            return fd;
+        close(fd);
+        const char *slash = run ? strrchr(run, '/') : NULL;
+        snprintf(dirs[n++], sizeof dirs[0], "%.*s/rackbench.%s.shared",
+                 slash ? (int)(slash - run) : 0, run ? run : "", a->plan.u.plan.run_id);
+        done[idx] |= 2;
+    }
+    for (int i = 0; i < n; i++) {
+        int rc = rb_lustre_setstripe(dirs[i], js->lustre_stripe_count, js->lustre_stripe_size, err);
+        if (rc < 0)
+            return rc;
+        if (rc == 0)
+            rb_info("job %s: lustre_stripe_count/lustre_stripe_size skipped: %s is not on Lustre",
+                    js->name, dirs[i]);
+        else
+            rb_info("job %s: lfs setstripe applied to %s", js->name, dirs[i]);
+    }
+    return 0;
+}
+
 /* Checks a plan against this agent (sandbox, engines, capacity, memory),
  * makes its run folders and works out which files to lay out. Returns 0 or
  * -errno with err set for a REFUSED. */
@@ -385,6 +424,7 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
     a->rundirs = calloc(pl->nphases, sizeof *a->rundirs);
     if (!a->rundirs)
         return rb_err_set(err, -ENOMEM, "out of memory");
+    uint8_t striped[RB_MAX_RUNDIRS] = {0};
     for (uint32_t p = 0; p < pl->nphases; p++) {
         const rb_phase_spec_t *ph = &pl->phases[p];
         uint64_t workers = 0, bufmem = 0;
@@ -412,6 +452,8 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
             if (rc < 0)
                 return rc;
             a->rundirs[p][j] = rc;
+            if (rc < RB_MAX_RUNDIRS && (rc = s_lustre(a, js, rc, striped, err)) < 0)
+                return rc;
         }
         if (workers > RB_MAX_WORKERS)
             return rb_err_set(err, -E2BIG, "phase %s: %llu workers, at most %d", ph->name,

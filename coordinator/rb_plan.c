@@ -90,6 +90,8 @@ typedef enum {
     S_O_STONEWALL_TIME,
     S_O_WEAROUT,
     S_O_DROP_CACHES,
+    S_O_LUSTRE_STRIPE_COUNT,
+    S_O_LUSTRE_STRIPE_SIZE,
     S_O_META_OPS, /* the meta_* options stay last and together: see s_is_meta_option */
     S_O_META_FILES,
     S_O_META_FILESIZE,
@@ -168,6 +170,9 @@ static const s_option_t s_options[] = {
     {"stonewall_time", S_O_STONEWALL_TIME, false},
     {"wearout", S_O_WEAROUT, true},
     {"drop_caches", S_O_DROP_CACHES, true},
+    /* Lustre striping of the run folder (`lfs setstripe -c -S`) */
+    {"lustre_stripe_count", S_O_LUSTRE_STRIPE_COUNT, false},
+    {"lustre_stripe_size", S_O_LUSTRE_STRIPE_SIZE, false},
     /* rackbench's metadata workload (rw=meta) */
     {"meta_ops", S_O_META_OPS, false},
     {"meta_files", S_O_META_FILES, false},
@@ -1278,6 +1283,17 @@ static int s_apply(s_parser_t *ps, s_opts_t *o, const s_option_t *opt, const cha
         return rc;
     case S_O_DROP_CACHES:
         return s_bool_field(ps, line, key, val, &js->drop_caches);
+    case S_O_LUSTRE_STRIPE_COUNT:
+        if (!strcmp(val, "-1")) {
+            js->lustre_stripe_count = RB_LUSTRE_STRIPE_ALL;
+            return 0;
+        }
+        return s_u32_field(ps, line, key, val, 0, RB_LUSTRE_STRIPE_MAX, &js->lustre_stripe_count);
+    case S_O_LUSTRE_STRIPE_SIZE:
+        rc = s_size_value(ps, line, key, val, true, &js->lustre_stripe_size);
+        if (rc == 0 && js->lustre_stripe_size % 65536)
+            return s_fail(ps, line, "%s=%.64s: not a multiple of 64k (lfs setstripe -S)", key, val);
+        return rc;
     case S_O_META_OPS:
         return s_meta_ops_value(ps, o, line, key, val);
     case S_O_META_FILES:
@@ -2235,6 +2251,14 @@ static void s_print_job(const rb_plan_t *p, const rb_job_spec_t *js, bool stonew
     fprintf(f, "stonewall_time=%s\n", s_fmt_duration(a, sizeof a, js->stonewall_ns));
     fprintf(f, "wearout=%d\n", js->wearout ? 1 : 0);
     fprintf(f, "drop_caches=%d\n", js->drop_caches ? 1 : 0);
+    /* only when set: they concern Lustre alone */
+    if (js->lustre_stripe_count == RB_LUSTRE_STRIPE_ALL)
+        fprintf(f, "lustre_stripe_count=-1\n");
+    else if (js->lustre_stripe_count)
+        fprintf(f, "lustre_stripe_count=%" PRIu32 "\n", js->lustre_stripe_count);
+    if (js->lustre_stripe_size)
+        fprintf(f, "lustre_stripe_size=%s\n",
+                rb_fmt_size_exact(a, sizeof a, js->lustre_stripe_size));
     /* an unset directory is written empty when [global] sets one, so it is not inherited */
     if (js->directory[0] || p->directory[0])
         fprintf(f, "directory=%s\n", js->directory);

@@ -3,14 +3,17 @@
 # As root it installs what is missing; otherwise it prints the apt line and stops.
 # With --test it adds what only the tests need (deploy/test.sh passes it):
 # xmllint, a headless Chromium with python3 to check report.html, and clang
-# for the libFuzzer targets, and Open MPI for rackbench-mpi and its test.
+# for the libFuzzer targets, Open MPI for rackbench-mpi and its test, and
+# GlusterFS (server, FUSE client, xfsprogs for the bricks) for the lab of
+# deploy/gluster-lab.sh and its test.
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config clang-format git
           libzmq3-dev libczmq-dev libmsgpack-dev libcmocka-dev
           libaio-dev liburing-dev)
 if [ "${1:-}" = --test ]; then
-    packages+=(libxml2-utils chromium python3 clang openmpi-bin libopenmpi-dev)
+    packages+=(libxml2-utils chromium python3 clang openmpi-bin libopenmpi-dev
+               glusterfs-server glusterfs-client xfsprogs)
 fi
 
 missing=()

@@ -7,6 +7,7 @@
 # without the hardware.
 #
 #   deploy/virtual-rack.sh up K [--size 256M] [--prefix vr] [--port 7770] [--subnet 10.77.0]
+#                              [--shared TYPE:SOURCE] [--host-alias NAME]
 #   deploy/virtual-rack.sh run PLAN [rackbench run options]
 #   deploy/virtual-rack.sh status
 #   deploy/virtual-rack.sh down [--prefix vr]
@@ -17,6 +18,15 @@
 # sees an empty folder; `nsenter -t PID -m` looks inside), so it goes away
 # with the agent. Agents run as daemons (no --once) and serve one run after
 # another until `down`.
+#
+# --shared TYPE:SOURCE gives the nodes one shared file system instead of
+# disks of their own: each node mounts SOURCE (`mount -t TYPE SOURCE`, as
+# glusterfs:host:/vol) at STATE/PREFIXi/disk in its agent's mount namespace,
+# and no loop device is made. --host-alias NAME makes NAME resolve to the
+# bridge address inside the namespaces (/etc/netns/PREFIXi/hosts), for a
+# server in the host namespace known by name (deploy/gluster-lab.sh uses
+# both). A process the mount leaves in a namespace (a FUSE client) is
+# stopped by pid at `down`.
 #
 # Environment: RB_BIN, the folder of rackbench and rackbench-agent (default
 # build/bin of this repository); RB_VRACK_STATE, the state folder (default
@@ -39,6 +49,8 @@ state=$(realpath -m "${RB_VRACK_STATE:-$repo/build/virtual-rack}")
 rb=$bin/rackbench
 agent=$bin/rackbench-agent
 me=deploy/virtual-rack.sh
+# first line of the /etc/netns/NS/hosts files --host-alias makes
+hosts_mark="# made by deploy/virtual-rack.sh --host-alias"
 
 die() {
     echo "virtual-rack: $*" >&2
@@ -88,13 +100,15 @@ load_env() {
 }
 
 cmd_up() {
-    local k="" size=256M prefix=vr port=7770 subnet=10.77.0
+    local k="" size=256M prefix=vr port=7770 subnet=10.77.0 shared="" alias=""
     while [ $# -gt 0 ]; do
         case "$1" in
         --size) size=${2:?--size SIZE}; shift 2 ;;
         --prefix) prefix=${2:?--prefix NAME}; shift 2 ;;
         --port) port=${2:?--port N}; shift 2 ;;
         --subnet) subnet=${2:?--subnet A.B.C}; shift 2 ;;
+        --shared) shared=${2:?--shared TYPE:SOURCE}; shift 2 ;;
+        --host-alias) alias=${2:?--host-alias NAME}; shift 2 ;;
         -*) usage ;;
         *) [ -z "$k" ] || usage; k=$1; shift ;;
         esac
@@ -107,6 +121,8 @@ cmd_up() {
         die "--port $port: 1 to 65535"
     fi
     [[ "$subnet" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "--subnet $subnet: three numbers, as 10.77.0"
+    [ -z "$shared" ] || [[ "$shared" =~ ^[a-z0-9.]+:.+$ ]] || die "--shared $shared: TYPE:SOURCE, as glusterfs:server:/volume"
+    [ -z "$alias" ] || [[ "$alias" =~ ^[A-Za-z0-9.-]+$ ]] || die "--host-alias $alias: a host name"
     need_root_and_tools
     if [ ! -x "$agent" ] || [ ! -x "$rb" ]; then
         die "no rackbench binaries in $bin: build first (deploy/build.sh) or set RB_BIN"
@@ -131,6 +147,8 @@ PORT=$port
 SUBNET=$subnet
 BRIDGE=$bridge
 KEYS=$keys
+SHARED=$shared
+ALIAS=$alias
 ENV
     trap 'echo "virtual-rack: up failed; '"'"'$me down'"'"' removes what was made (logs in $state)" >&2' ERR
 
@@ -162,11 +180,22 @@ ENV
         ip -n "$ns" link set eth0 up
         ip -n "$ns" link set lo up
 
-        truncate -s "$size" "$dir/disk.img"
-        local loop
-        loop=$(losetup -f --show "$dir/disk.img")
-        echo "$loop" >"$dir/loop"
-        mkfs.ext4 -q "$loop"
+        if [ -n "$alias" ]; then
+            # ip netns exec binds this file over /etc/hosts for the node
+            mkdir -p "/etc/netns/$ns"
+            printf '%s\n' "$hosts_mark" "127.0.0.1 localhost" "$subnet.1 $alias" >"/etc/netns/$ns/hosts"
+        fi
+        local loop fstype
+        if [ -n "$shared" ]; then
+            fstype=${shared%%:*}
+            loop=${shared#*:}
+        else
+            fstype=ext4
+            truncate -s "$size" "$dir/disk.img"
+            loop=$(losetup -f --show "$dir/disk.img")
+            echo "$loop" >"$dir/loop"
+            mkfs.ext4 -q "$loop"
+        fi
 
         local opts=(--coordinator "tcp://$subnet.1:$port" --name "$ns" --root "$dir/disk" --rack vrack)
         if [ "$keys" -eq 1 ]; then
@@ -177,8 +206,8 @@ ENV
         # slave of the host's): the mount is seen by this agent only. sh
         # execs the agent, so $! is the agent's pid.
         # shellcheck disable=SC2016 # the inner sh expands them
-        setsid ip netns exec "$ns" sh -c 'mount -t ext4 "$1" "$2" && shift 2 && exec "$@"' \
-            sh "$loop" "$dir/disk" "$agent" "${opts[@]}" </dev/null >"$dir/agent.log" 2>&1 &
+        setsid ip netns exec "$ns" sh -c 'mount -t "$1" "$2" "$3" && shift 3 && exec "$@"' \
+            sh "$fstype" "$loop" "$dir/disk" "$agent" "${opts[@]}" </dev/null >"$dir/agent.log" 2>&1 &
         echo $! >"$dir/agent.pid"
     done
 
@@ -187,7 +216,7 @@ ENV
         ns=$prefix$i
         local pid t
         pid=$(cat "$state/$ns/agent.pid")
-        for t in $(seq 1 100); do
+        for t in $(seq 1 400); do
             alive "$pid" || break
             [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = rackbench-agent ] && break
             sleep 0.05
@@ -201,7 +230,11 @@ ENV
 
     [ "$keys" -eq 1 ] && key_opts_head=(--key "$state/keys/head/head.key_secret" --allow-keys "$state/keys/agents")
     note "$k nodes up: ${prefix}1..$prefix$k at $subnet.2..$subnet.$((k + 1)), bridge $bridge at $subnet.1"
-    note "each node: a $size ext4 file system at $state/${prefix}I/disk (inside its agent's mount namespace), rack vrack"
+    if [ -n "$shared" ]; then
+        note "each node: $shared mounted at $state/${prefix}I/disk (inside its agent's mount namespace), rack vrack"
+    else
+        note "each node: a $size ext4 file system at $state/${prefix}I/disk (inside its agent's mount namespace), rack vrack"
+    fi
     if [ "$keys" -eq 1 ]; then
         note "CURVE keys in $state/keys (coordinator: head, agents: one each)"
     else
@@ -294,7 +327,28 @@ cmd_down() {
     done
     for ns in $(ip netns list 2>/dev/null | awk '{ print $1 }'); do
         [[ "$ns" =~ ^${prefix}[0-9]+$ ]] || continue
+        # what a mount left running there (a FUSE client, which unmounts
+        # itself on TERM) would keep the namespace and the mount alive
+        for pid in $(ip netns pids "$ns" 2>/dev/null); do
+            alive "$pid" || continue
+            kill -TERM "$pid" 2>/dev/null || true
+            for t in $(seq 1 50); do
+                alive "$pid" || break
+                sleep 0.1
+            done
+            if alive "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
+            note "stopped $(cat "/proc/$pid/comm" 2>/dev/null || echo a process) (pid $pid) in $ns"
+        done
         ip netns del "$ns" && note "removed network namespace $ns"
+        if [ -f "/etc/netns/$ns/hosts" ] && [ "$(head -n1 "/etc/netns/$ns/hosts")" = "$hosts_mark" ]; then
+            rm -f "/etc/netns/$ns/hosts"
+            rmdir "/etc/netns/$ns" 2>/dev/null || true
+        fi
+    done
+    for d in /etc/netns/"$prefix"[0-9]*; do
+        if ! [ -f "$d/hosts" ] || [ "$(head -n1 "$d/hosts")" != "$hosts_mark" ]; then continue; fi
+        rm -f "$d/hosts"
+        rmdir "$d" 2>/dev/null || true
     done
     for link in $(ip -o link show 2>/dev/null | awk -F': ' '{ print $2 }' | cut -d@ -f1); do
         if [[ "$link" =~ ^rb-${prefix}[0-9]+$ ]]; then

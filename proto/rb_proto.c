@@ -252,7 +252,9 @@ S_LAYOUT(
     F_KIND(rb_job_spec_t, meta_renamed, S_BOOL), F_KIND(rb_job_spec_t, shared_file, S_BOOL),
     F_ENUM(rb_job_spec_t, layout, s_layout_enum), F_U64(rb_job_spec_t, transfer),
     F_U32(rb_job_spec_t, read_shift, UINT32_MAX), F_U64(rb_job_spec_t, stonewall_ns),
-    F_KIND(rb_job_spec_t, wearout, S_BOOL), F_KIND(rb_job_spec_t, drop_caches, S_BOOL));
+    F_KIND(rb_job_spec_t, wearout, S_BOOL), F_KIND(rb_job_spec_t, drop_caches, S_BOOL),
+    F_U32(rb_job_spec_t, lustre_stripe_count, UINT32_MAX),
+    F_U64(rb_job_spec_t, lustre_stripe_size));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));
@@ -489,7 +491,8 @@ static const char *s_str_rule(const s_field_t *f, const char *s)
     return NULL;
 }
 
-/* A job's rules across fields: a size range that is one, a pattern to repeat. */
+/* A job's rules across fields: a size range that is one, a pattern to repeat,
+ * Lustre striping lfs accepts. */
 static int s_check_job(s_ctx_t *c, const void *base)
 {
     const rb_job_spec_t *j = base;
@@ -500,6 +503,13 @@ static int s_check_job(s_ctx_t *c, const void *base)
     if ((j->rw == RB_RW_META) != (j->meta_op != RB_META_NONE))
         return s_fail(c, "meta_op", -1, "%s, but rw is %s", s_meta_names[j->meta_op],
                       s_rw_names[j->rw] ? s_rw_names[j->rw] : "?");
+    if (j->lustre_stripe_count > RB_LUSTRE_STRIPE_MAX &&
+        j->lustre_stripe_count != RB_LUSTRE_STRIPE_ALL)
+        return s_fail(c, "lustre_stripe_count", -1, "%" PRIu32 ", more than %d",
+                      j->lustre_stripe_count, RB_LUSTRE_STRIPE_MAX);
+    if (j->lustre_stripe_size % 65536)
+        return s_fail(c, "lustre_stripe_size", -1, "%" PRIu64 ", not a multiple of 64 KiB",
+                      j->lustre_stripe_size);
     return 0;
 }
 

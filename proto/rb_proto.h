@@ -188,7 +188,15 @@ typedef struct rb_job_spec {
     uint64_t stonewall_ns;   /* stop every worker this long after its start (0 = never) */
     uint8_t wearout;         /* after the stonewall, go on to the busiest worker's op count */
     uint8_t drop_caches;     /* drop the page cache before this job's phase (reads) */
+    /* Lustre: `lfs setstripe` on the run folder, when it is on Lustre */
+    uint32_t lustre_stripe_count; /* -c: 0 = leave it, RB_LUSTRE_STRIPE_ALL = -1 (all OSTs) */
+    uint64_t lustre_stripe_size;  /* -S in bytes, a multiple of 64 KiB; 0 = leave it */
 } rb_job_spec_t;
+
+/* lustre_stripe_count meaning lfs's -1: stripe over every OST. */
+#define RB_LUSTRE_STRIPE_ALL UINT32_MAX
+/* Largest lustre_stripe_count besides -1 (Lustre's own limit is 2000). */
+#define RB_LUSTRE_STRIPE_MAX 65535
 
 typedef struct rb_phase_spec {
     char name[RB_NAME_MAX]; /* name of its first job */

@@ -853,6 +853,9 @@ static const s_bad_t s_bad[] = {
     {"[r]\nsize=100k\nbs=4k\nfile_per_worker=0\nlayout=strided\ntransfer=64k\n", 6,
      "size 100k per worker is not a whole number of transfer=64k pieces"},
     {"[r]\nsize=1m\nstonewall_time=soon\n", 3, "stonewall_time"},
+    {"[r]\nsize=1m\nlustre_stripe_size=100k\n", 3, "not a multiple of 64k"},
+    {"[r]\nsize=1m\nlustre_stripe_count=70000\n", 3, "lustre_stripe_count"},
+    {"[r]\nsize=1m\nlustre_stripe_count=-2\n", 3, "lustre_stripe_count"},
 };
 
 /* Parses and expects -EINVAL with "t.ini:LINE: " and what in the message. */
@@ -1454,6 +1457,32 @@ static void test_racks(void **state)
         s_expect_error(bad[i].text, strlen(bad[i].text), bad[i].line, bad[i].what);
 }
 
+/* Lustre striping: -1 for every OST, a size; printed only when set, and
+ * both survive print and the codec. */
+static void test_lustre_stripes(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=4m\nlustre_stripe_count=-1\n"
+                               "[a]\nrw=write\nlustre_stripe_size=4m\n"
+                               "[b]\nstonewall\nrw=read\nlustre_stripe_count=8\n"
+                               "[c]\nstonewall\nrw=read\nlustre_stripe_count=0\n");
+    const rb_job_spec_t *a = &p->phases[0].jobs[0], *b = &p->phases[1].jobs[0];
+    const rb_job_spec_t *c = &p->phases[2].jobs[0];
+    assert_int_equal(a->lustre_stripe_count, RB_LUSTRE_STRIPE_ALL);
+    assert_int_equal(a->lustre_stripe_size, 4 << 20);
+    assert_int_equal(b->lustre_stripe_count, 8);
+    assert_int_equal(b->lustre_stripe_size, 0);
+    assert_int_equal(c->lustre_stripe_count, 0);
+    size_t len;
+    char *text = s_print(p, &len);
+    assert_non_null(strstr(text, "drop_caches=0\nlustre_stripe_count=-1\nlustre_stripe_size=4M\n"));
+    assert_non_null(strstr(text, "drop_caches=0\nlustre_stripe_count=8\nfilename="));
+    free(text);
+    s_assert_round_trip(p);
+    s_assert_codec_accepts(p);
+    rb_plan_destroy(&p);
+}
+
 /* IOR's patterns: N-1 strided with a transfer, reads from another node,
  * stonewalling with wear-out, the page cache dropped; all survive print. */
 static void test_across_nodes(void **state)
@@ -2024,6 +2053,7 @@ int main(void)
         cmocka_unit_test(test_ignored_notes),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_across_nodes),
+        cmocka_unit_test(test_lustre_stripes),
         cmocka_unit_test(test_racks),
         cmocka_unit_test(test_load),
         cmocka_unit_test(test_meta_expansion),

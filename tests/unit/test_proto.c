@@ -123,6 +123,8 @@ static void fill_job_v4(rb_job_spec_t *jb, uint32_t k)
     jb->stonewall_ns = 30000000000ull + k;
     jb->wearout = 1;
     jb->drop_caches = 1;
+    jb->lustre_stripe_count = k == 1 ? RB_LUSTRE_STRIPE_ALL : k + 2;
+    jb->lustre_stripe_size = (1ull << 20) << k;
 }
 
 /* Host telemetry of a SAMPLE: an md device over two disks and a NIC, or
@@ -556,6 +558,8 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->stonewall_ns, t->stonewall_ns);
                 assert_int_equal(s->wearout, t->wearout);
                 assert_int_equal(s->drop_caches, t->drop_caches);
+                assert_int_equal(s->lustre_stripe_count, t->lustre_stripe_count);
+                assert_int_equal(s->lustre_stripe_size, t->lustre_stripe_size);
                 /* Nothing else in the struct: every byte came back. */
                 assert_memory_equal(s, t, sizeof *s);
             }
@@ -1545,6 +1549,8 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->layout = RB_LAYOUT_SEGMENTED; /* the longer name */
     jb->transfer = jb->stonewall_ns = UINT64_MAX;
     jb->read_shift = UINT32_MAX;
+    jb->lustre_stripe_count = RB_LUSTRE_STRIPE_ALL;
+    jb->lustre_stripe_size = UINT64_MAX & ~(uint64_t)0xffff; /* a multiple of 64 KiB */
 }
 
 static void test_oversized_frame(void **state)
@@ -1588,7 +1594,7 @@ static void test_oversized_frame(void **state)
     }
     assert_int_equal(rb_msg_encode(&m, &out, &olen, &err), 0);
 
-    /* 2049 bytes per job, 128.1 MiB in all: RB_PROTO_MAX_FRAME is 160 MiB since version 4. */
+    /* 2102 bytes per job, 131.4 MiB in all: RB_PROTO_MAX_FRAME is 160 MiB since version 4. */
     assert_true(olen > (128u << 20) && olen <= RB_PROTO_MAX_FRAME);
     rb_msg_t back;
     assert_int_equal(rb_msg_decode(out, olen, &back, &err), 0);
@@ -1854,7 +1860,7 @@ static void test_v4_keys(void **state)
                       "refill_buffers pattern verify do_verify verify_fatal rate meta_op "
                       "meta_files meta_filesize meta_dirs meta_depth meta_branch meta_random "
                       "meta_shared meta_sync meta_renamed shared_file layout transfer read_shift "
-                      "stonewall_ns wearout drop_caches";
+                      "stonewall_ns wearout drop_caches lustre_stripe_count lustre_stripe_size";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");

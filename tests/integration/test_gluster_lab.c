@@ -1,0 +1,215 @@
+/* deploy/gluster-lab.sh end to end: a GlusterFS volume (replica 2 on two
+ * loop-device bricks) served by glusterd in the host namespace, mounted by 3
+ * virtual-rack nodes, each running an agent rooted in its mount; the
+ * acceptance plan, scaled down, must pass with every block it reads back
+ * verified. While the run holds (a null-engine phase at the end) both bricks
+ * must hold every worker's file and the shared file; after it, none; `down`
+ * must leave no namespace, loop device, glusterd, mount or state folder.
+ * Skipped (exit 77) without root, namespaces, FUSE or glusterd. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "it_util.h"
+#include "rb_json.h"
+
+/* names of its own, so a lab someone keeps up with the defaults is left alone */
+#define GL_PREFIX "glit"
+#define GL_NODES  3
+#define GL_OPTS                                                                                    \
+    "--prefix " GL_PREFIX " --subnet 10.81.0 --port 17781 --volume rbglit --brick-size 2G"
+
+static char s_dir[4096], s_state[4200], s_out[4200], s_err[4200];
+
+/* Runs the lab script with the build's binaries and the test's state. */
+static int s_lab(const char *args)
+{
+    return it_sh(s_out, s_err, "env RB_BIN='%s' RB_GLAB_STATE='%s' '%s/deploy/gluster-lab.sh' %s",
+                 RB_IT_BIN, s_state, RB_IT_SRC, args);
+}
+
+static void s_down(void)
+{
+    if (s_state[0])
+        s_lab("down");
+}
+
+/* The number a shell command prints (-1 if it fails). */
+static long s_count(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static long s_count(const char *fmt, ...)
+{
+    char path[4300], cmd[8000];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    snprintf(path, sizeof path, "%s/count", s_dir);
+    if (it_sh(path, NULL, "%s", cmd) != 0)
+        return -1;
+    char *t = it_read(path);
+    long n = t ? strtol(t, NULL, 10) : -1;
+    free(t);
+    return n;
+}
+
+/* Regular files of the run below a brick (glusterd's own .glusterfs left
+ * out), those named nn.N, and those in the run's shared folder. */
+static long s_brick_files(int brick, const char *name)
+{
+    char b[4400];
+    snprintf(b, sizeof b, "%s/bricks/b%d/brick", s_state, brick);
+    if (!strcmp(name, "all"))
+        return s_count("sh -c \"find '%s' -path '%s/.glusterfs' -prune -o -type f -print | wc -l\"",
+                       b, b);
+    if (!strcmp(name, "nn"))
+        return s_count("sh -c \"find '%s' -path '%s/.glusterfs' -prune -o -type f -name 'nn.[0-9]' "
+                       "-print | wc -l\"",
+                       b, b);
+    return s_count("sh -c \"find '%s' -path '%s/.glusterfs' -prune -o -type f -path "
+                   "'*.shared/*' -print | wc -l\"",
+                   b, b);
+}
+
+/* up 3, the scaled acceptance plan with a hold at the end, checked */
+static void test_up_and_run(void **state)
+{
+    (void)state;
+    char plan[4300], runs[4300], folder[4400], args[9000];
+    int code = s_lab("up 3 " GL_OPTS);
+    assert_int_equal(it_show_failure(code, s_err), 0);
+
+    /* the plan as shipped, sizes scaled down, and a hold while the test
+     * looks into the bricks */
+    snprintf(plan, sizeof plan, "%s/plan.ini", s_dir);
+    code = it_sh(plan, NULL,
+                 "sed -e 's/^size=.*/size=16m/' -e 's/^meta_files=.*/meta_files=50/' "
+                 "-e 's/^runtime=.*/runtime=3s/' '%s/deploy/plans/gluster-acceptance.ini'",
+                 RB_IT_SRC);
+    assert_int_equal(code, 0);
+    code = it_sh(NULL, NULL,
+                 "sh -c \"printf '\\n[hold]\\nstonewall\\nrw=randread\\nioengine=null\\n"
+                 "verify=0\\ntime_based\\nruntime=3s\\n' >> '%s'\"",
+                 plan);
+    assert_int_equal(code, 0);
+
+    snprintf(runs, sizeof runs, "%s/runs", s_dir);
+    snprintf(args, sizeof args,
+             "env RB_BIN='%s' RB_GLAB_STATE='%s' '%s/deploy/gluster-lab.sh' run '%s' --wait 30s "
+             "--out '%s'",
+             RB_IT_BIN, s_state, RB_IT_SRC, plan, runs);
+    int pid = it_sh_bg(s_out, s_err, "%s", args);
+    /* every worker's file and the shared file, on both replicas at once */
+    int seen = 0;
+    for (int i = 0; i < 1200 && !seen; i++) {
+        usleep(50000);
+        seen = 1;
+        for (int b = 1; b <= 2; b++)
+            if (s_brick_files(b, "nn") != GL_NODES * 2 || s_brick_files(b, "shared") != 1)
+                seen = 0;
+    }
+    code = it_wait(pid);
+    assert_int_equal(it_show_failure(code, s_err), 0);
+    assert_true(seen);
+
+    rb_json_t *j = it_summary(runs, folder, sizeof folder);
+    assert_non_null(j);
+    assert_string_equal(rb_json_str(rb_json_get(j, "status")), "ok");
+    const rb_json_t *nodes = rb_json_get(j, "nodes");
+    assert_int_equal(rb_json_len(nodes), GL_NODES);
+    for (size_t i = 0; i < GL_NODES; i++)
+        assert_string_equal(rb_json_str(rb_json_get(rb_json_at(nodes, i), "status")), "ok");
+    const rb_json_t *phases = rb_json_get(j, "phases");
+    assert_int_equal(rb_json_len(phases), 13); /* 5 data, 7 metadata steps, the hold */
+    for (size_t p = 0; p < rb_json_len(phases); p++) {
+        const rb_json_t *ph = rb_json_at(phases, p);
+        fprintf(stderr, "phase %s: %.0f bytes, %.0f verify errors\n",
+                rb_json_str(rb_json_get(ph, "name")), rb_json_num(rb_json_get(ph, "bytes"), -1),
+                rb_json_num(rb_json_get(ph, "verify_errors"), -1));
+        assert_int_equal(rb_json_num(rb_json_get(ph, "errors"), -1), 0);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "verify_errors"), -1), 0);
+        assert_int_equal(rb_json_num(rb_json_path(ph, "coverage.nodes"), 0), GL_NODES);
+    }
+    rb_json_free(&j);
+    char *o = it_read(s_out);
+    assert_non_null(strstr(o ? o : "", "acceptance: PASS"));
+    assert_non_null(strstr(o ? o : "", "the data of the node 1 further on, verified"));
+    free(o);
+    /* the run removed its files from the volume */
+    assert_int_equal(s_brick_files(1, "all"), 0);
+    assert_int_equal(s_brick_files(2, "all"), 0);
+}
+
+/* down removes everything, and a second down is harmless */
+static void test_down(void **state)
+{
+    (void)state;
+    assert_int_equal(it_show_failure(s_lab("down"), s_err), 0);
+    assert_int_equal(s_count("sh -c \"ip netns list | grep -c '^%s[0-9]' || true\"", GL_PREFIX), 0);
+    assert_int_equal(s_count("sh -c \"losetup -a | grep -cF '%s/' || true\"", s_state), 0);
+    assert_int_equal(s_count("sh -c \"grep -cF '%s/' /proc/self/mounts || true\"", s_state), 0);
+    assert_int_equal(s_count("sh -c \"ls -d /etc/netns/%s[0-9]* 2>/dev/null | wc -l\"", GL_PREFIX),
+                     0);
+    assert_int_equal(s_count("sh -c \"gluster volume list 2>/dev/null | grep -c rbglit || true\""),
+                     0);
+    assert_int_equal(it_kill_matching(0, "rackbench-agent", s_state, NULL), 0);
+    assert_int_equal(it_kill_matching(0, "gluster", s_state, NULL), 0);
+    assert_int_equal(it_kill_matching(0, "glusterfs", "rbglit", NULL), 0);
+    struct stat st;
+    assert_int_not_equal(stat(s_state, &st), 0);
+    assert_int_equal(it_show_failure(s_lab("down"), s_err), 0);
+}
+
+static int s_teardown(void **state)
+{
+    (void)state;
+    s_down();
+    return 0;
+}
+
+int main(void)
+{
+    if (geteuid() != 0) {
+        printf("skipped: needs root (glusterd, network namespaces, loop devices, mounts)\n");
+        return 77;
+    }
+    snprintf(s_dir, sizeof s_dir, "%s", it_scratch("gluster-lab"));
+    snprintf(s_out, sizeof s_out, "%s/stdout", s_dir);
+    snprintf(s_err, sizeof s_err, "%s/stderr", s_dir);
+    if (it_sh(NULL, NULL, "sh -c 'command -v glusterd && command -v mount.glusterfs'") != 0) {
+        printf("skipped: no glusterd or mount.glusterfs (glusterfs-server, glusterfs-client)\n");
+        return 77;
+    }
+    if (it_sh(NULL, NULL, "test -c /dev/fuse") != 0) {
+        printf("skipped: no /dev/fuse\n");
+        return 77;
+    }
+    if (it_sh(NULL, NULL,
+              "sh -c 'ip netns add " GL_PREFIX "probe && ip netns del " GL_PREFIX "probe'") != 0) {
+        printf("skipped: 'ip netns add' does not work here\n");
+        return 77;
+    }
+    if (it_sh(NULL, NULL, "sh -c 'losetup -f && command -v mkfs.ext4'") != 0) {
+        printf("skipped: no free loop device or no mkfs.ext4 here\n");
+        return 77;
+    }
+    snprintf(s_state, sizeof s_state, "%s/state", s_dir);
+    /* a lab a crashed earlier run left would block up */
+    s_down();
+    atexit(s_down);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_up_and_run),
+        cmocka_unit_test(test_down),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, s_teardown);
+    if (!failed)
+        it_rmtree(s_dir);
+    return failed;
+}
