@@ -134,40 +134,6 @@ static int s_duration(const char *opt, const char *val, uint64_t *out)
     return 0;
 }
 
-/* Local agents run here: a relative directory means relative to where
- * rackbench was started (as in fio), so make it absolute before the agents,
- * which resolve relative paths against their root, see it. */
-static int s_absolute(char *dir, size_t len)
-{
-    char cwd[RB_PATH_MAX], abs[RB_PATH_MAX * 2];
-    if (!dir[0] || dir[0] == '/')
-        return 0;
-    if (!getcwd(cwd, sizeof cwd)) {
-        fprintf(stderr, "rackbench run: cannot read the current folder: %s\n", strerror(errno));
-        return -1;
-    }
-    snprintf(abs, sizeof abs, "%s/%s", cwd, dir);
-    if (strlen(abs) >= len) {
-        fprintf(stderr, "rackbench run: directory %s: path too long\n", abs);
-        return -1;
-    }
-    snprintf(dir, len, "%s", abs);
-    return 0;
-}
-
-static int s_absolute_dirs(rb_plan_t *plan)
-{
-    if (s_absolute(plan->directory, sizeof plan->directory) < 0)
-        return -1;
-    for (uint32_t p = 0; p < plan->nphases; p++)
-        for (uint32_t j = 0; j < plan->phases[p].njobs; j++) {
-            rb_job_spec_t *js = &plan->phases[p].jobs[j];
-            if (s_absolute(js->directory, sizeof js->directory) < 0)
-                return -1;
-        }
-    return 0;
-}
-
 static int s_run(int argc, char **argv)
 {
     /* clang-format off */
@@ -265,7 +231,8 @@ static int s_run(int argc, char **argv)
         return 2;
     }
     s_print_notes(plan);
-    if (o.local && s_absolute_dirs(plan) < 0) {
+    if (o.local && rb_plan_absolute_dirs(plan, &err) < 0) {
+        fprintf(stderr, "rackbench run: %s\n", err.msg);
         rb_plan_destroy(&plan);
         return 2;
     }

@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rb_fs.h"
 #include "rb_agent.h"
 #include "rb_log.h"
 #include "rb_mpi.h"
@@ -250,50 +251,6 @@ static void s_default_bind(char *out, size_t len)
     snprintf(out, len, "tcp://%s:*", addr);
 }
 
-static int s_mkdirs(const char *path)
-{
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-            return -errno;
-        *p = '/';
-    }
-    if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-        return -errno;
-    return 0;
-}
-
-/* The plan's directory, made absolute against the current folder (as
- * --local does: agents resolve relative job directories against their root). */
-static int s_absolute(char *dir, size_t len)
-{
-    char cwd[RB_PATH_MAX], abs[RB_PATH_MAX * 2];
-    if (!dir[0] || dir[0] == '/')
-        return 0;
-    if (!getcwd(cwd, sizeof cwd))
-        return -errno;
-    snprintf(abs, sizeof abs, "%s/%s", cwd, dir);
-    if (strlen(abs) >= len)
-        return -ENAMETOOLONG;
-    snprintf(dir, len, "%s", abs);
-    return 0;
-}
-
-static int s_absolute_dirs(rb_plan_t *plan)
-{
-    int rc = s_absolute(plan->directory, sizeof plan->directory);
-    for (uint32_t p = 0; !rc && p < plan->nphases; p++)
-        for (uint32_t j = 0; !rc && j < plan->phases[p].njobs; j++) {
-            rb_job_spec_t *js = &plan->phases[p].jobs[j];
-            rc = s_absolute(js->directory, sizeof js->directory);
-        }
-    return rc;
-}
-
 static void *s_agent_main(void *arg)
 {
     s_rank_t *k = arg;
@@ -326,7 +283,7 @@ static void s_make_agent(s_rank_t *k, const char *endpoint)
     for (int i = 0; i < o->nroots; i++)
         ao.roots[ao.nroots++] = o->roots[i];
     if (!ao.nroots) {
-        int rc = s_mkdirs(k->setup.root);
+        int rc = rb_mkdirs(k->setup.root);
         if (rc < 0) {
             rb_error("root %s: %s", k->setup.root, strerror(-rc));
             k->agent_code = 3;
@@ -420,9 +377,8 @@ static int s_load_plan(const s_opts_t *o, rb_plan_t **plan, s_setup_t *setup)
         fprintf(stderr, "rackbench-mpi: %s\n", err.msg);
         return 2;
     }
-    int rc = s_absolute_dirs(*plan);
-    if (rc < 0) {
-        fprintf(stderr, "rackbench-mpi: the plan's folders: %s\n", strerror(-rc));
+    if (rb_plan_absolute_dirs(*plan, &err) < 0) {
+        fprintf(stderr, "rackbench-mpi: the plan's folders: %s\n", err.msg);
         return 2;
     }
     if (!o->nroots && !(*plan)->directory[0]) {

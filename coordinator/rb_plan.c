@@ -2311,3 +2311,27 @@ uint32_t rb_phase_workers(const rb_phase_spec_t *ph)
         n += ph->jobs[i].numjobs;
     return n;
 }
+
+static int s_absolute(char *dir, size_t len, rb_err_t *err)
+{
+    char cwd[RB_PATH_MAX], abs[RB_PATH_MAX * 2];
+    if (!dir[0] || dir[0] == '/')
+        return 0;
+    if (!getcwd(cwd, sizeof cwd))
+        return rb_err_set(err, -errno, "cannot read the current folder: %s", strerror(errno));
+    snprintf(abs, sizeof abs, "%s/%s", cwd, dir);
+    if (strlen(abs) >= len)
+        return rb_err_set(err, -ENAMETOOLONG, "directory %s: path too long", abs);
+    snprintf(dir, len, "%s", abs);
+    return 0;
+}
+
+int rb_plan_absolute_dirs(rb_plan_t *p, rb_err_t *err)
+{
+    int rc = s_absolute(p->directory, sizeof p->directory, err);
+    for (uint32_t i = 0; rc == 0 && i < p->nphases; i++)
+        for (uint32_t j = 0; rc == 0 && j < p->phases[i].njobs; j++)
+            rc = s_absolute(p->phases[i].jobs[j].directory, sizeof p->phases[i].jobs[j].directory,
+                            err);
+    return rc;
+}

@@ -64,6 +64,11 @@ int rb_plan_print(const rb_plan_t *p, FILE *f);
 /* The rack a [rack NAME] section puts node in, or NULL. */
 const char *rb_plan_rack_of(const rb_plan_t *p, const char *node);
 
+/* Makes the plan's relative directories absolute against the current
+ * folder, as fio reads them, for agents started here (which would resolve a
+ * relative path against their root). 0, or -errno with err saying why. */
+int rb_plan_absolute_dirs(rb_plan_t *p, rb_err_t *err);
+
 /* Total workers of a phase on one agent (sum of numjobs). */
 uint32_t rb_phase_workers(const rb_phase_spec_t *ph);
 

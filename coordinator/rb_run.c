@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rb_fs.h"
 #include "rb_aggregate.h"
 #include "rb_auth.h"
 #include "rb_fleet.h"
@@ -612,23 +613,6 @@ static void s_pump(s_run_t *r, int timeout_ms)
     s_reap_children(r);
 }
 
-static int s_mkdirs(const char *path)
-{
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-            return -errno;
-        *p = '/';
-    }
-    if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-        return -errno;
-    return 0;
-}
-
 static int s_write_file(const char *dir, const char *name, const char *text)
 {
     char path[PATH_MAX];
@@ -747,7 +731,7 @@ static int s_start_local(s_run_t *r)
         return rc;
     }
     snprintf(root, sizeof root, "%s", r->plan->directory);
-    if ((rc = s_mkdirs(root)) < 0) {
+    if ((rc = rb_mkdirs(root)) < 0) {
         s_fail(r, "directory %s: %s", root, strerror(-rc));
         return rc;
     }
@@ -1424,7 +1408,7 @@ static int s_make_run_dir(s_run_t *r)
     snprintf(r->run_id, sizeof r->run_id, "%s-%04x", stamp,
              (unsigned)((r->wall_start / 1000 ^ (uint64_t)getpid() * 2654435761u) & 0xffff));
     const char *out = r->o->out_dir ? r->o->out_dir : "runs";
-    int rc = s_mkdirs(out);
+    int rc = rb_mkdirs(out);
     if (rc < 0) {
         s_fail(r, "--out %s: %s", out, strerror(-rc));
         return rc;
