@@ -40,35 +40,9 @@ state=$(realpath -m "${RB_GLAB_STATE:-$repo/build/gluster-lab}")
 vrack=$here/virtual-rack.sh
 me=deploy/gluster-lab.sh
 
-die() {
-    echo "gluster-lab: $*" >&2
-    exit 1
-}
-note() { echo "gluster-lab: $*"; }
-
-usage() {
-    sed -n '/^#   deploy/s/^#   //p' "$0" >&2
-    exit 2
-}
-
-alive() {
-    local st
-    st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
-    [ -n "$st" ] && [ "$st" != Z ]
-}
-
-# stop PID [NAME]: TERM, then KILL after 5 s.
-stop_pid() {
-    local t
-    alive "$1" || return 0
-    kill -TERM "$1" 2>/dev/null || true
-    for t in $(seq 1 50); do
-        alive "$1" || break
-        sleep 0.1
-    done
-    if alive "$1"; then kill -KILL "$1" 2>/dev/null || true; fi
-    note "stopped ${2:-process} (pid $1)"
-}
+tag=gluster-lab
+# shellcheck source=deploy/lib.sh
+. "$here/lib.sh"
 
 rack() { RB_VRACK_STATE="$state/rack" "$vrack" "$@"; }
 

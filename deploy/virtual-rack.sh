@@ -52,16 +52,9 @@ me=deploy/virtual-rack.sh
 # first line of the /etc/netns/NS/hosts files --host-alias makes
 hosts_mark="# made by deploy/virtual-rack.sh --host-alias"
 
-die() {
-    echo "virtual-rack: $*" >&2
-    exit 1
-}
-note() { echo "virtual-rack: $*"; }
-
-usage() {
-    sed -n '/^#   deploy/s/^#   //p' "$0" >&2
-    exit 2
-}
+tag=virtual-rack
+# shellcheck source=deploy/lib.sh
+. "$here/lib.sh"
 
 # need_root_and_tools: root, and every tool up and down use, or says which
 # are missing and where they come from.
@@ -84,13 +77,6 @@ has_keygen() {
     out=$("$rb" keygen --help 2>&1) || rc=$?
     [ "$rc" -eq 0 ] && return 0
     ! grep -q "unknown command" <<<"$out"
-}
-
-# alive PID: the process exists and is not a zombie.
-alive() {
-    local st
-    st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
-    [ -n "$st" ] && [ "$st" != Z ]
 }
 
 load_env() {
@@ -301,14 +287,8 @@ cmd_down() {
         [ -f "$d/agent.pid" ] || continue
         pid=$(cat "$d/agent.pid")
         # only a process that is still our agent (pids are reused)
-        if alive "$pid" && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "--root $d/disk"; then
-            kill -TERM "$pid" 2>/dev/null || true
-            for t in $(seq 1 50); do
-                alive "$pid" || break
-                sleep 0.1
-            done
-            if alive "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
-            note "stopped the agent of $(basename "$d") (pid $pid)"
+                if alive "$pid" && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "--root $d/disk"; then
+            stop_pid "$pid" "the agent of $(basename "$d")"
         fi
     done
     # the disks live in the agents' mount namespaces and went with them; a
@@ -330,14 +310,7 @@ cmd_down() {
         # what a mount left running there (a FUSE client, which unmounts
         # itself on TERM) would keep the namespace and the mount alive
         for pid in $(ip netns pids "$ns" 2>/dev/null); do
-            alive "$pid" || continue
-            kill -TERM "$pid" 2>/dev/null || true
-            for t in $(seq 1 50); do
-                alive "$pid" || break
-                sleep 0.1
-            done
-            if alive "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
-            note "stopped $(cat "/proc/$pid/comm" 2>/dev/null || echo a process) (pid $pid) in $ns"
+                        stop_pid "$pid" "$(cat "/proc/$pid/comm" 2>/dev/null || echo a process) in $ns"
         done
         ip netns del "$ns" && note "removed network namespace $ns"
         if [ -f "/etc/netns/$ns/hosts" ] && [ "$(head -n1 "/etc/netns/$ns/hosts")" = "$hosts_mark" ]; then
