@@ -348,6 +348,47 @@ static FILE *s_open_samples(const char *dir)
     return fopen(path, "re");
 }
 
+/* The next row of phase in samples.csv f (a torn line or another phase's
+ * rows are passed over): 1 with r filled, 0 at the end. */
+static int s_next_row(FILE *f, const char *phase, s_row_t *r)
+{
+    char line[S_MAX_SAMPLE_LINE];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (s_parse_row(line, r) && strcmp(r->phase, phase) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The sample interval a row covers (its start over interval_s), or -1. */
+static long s_interval_of(const s_row_t *r, double interval_s)
+{
+    double start = r->t_s - r->interval_s;
+    long k = interval_s > 0 ? lround((start > 0 ? start : 0) / interval_s) : -1;
+    return k < (1L << 24) ? k : -1;
+}
+
+/* Grows *v from cap to ncap entries, the new ones 0. 0 or -ENOMEM. */
+static int s_grow(double **v, uint32_t cap, uint32_t ncap)
+{
+    double *n = realloc(*v, ncap * sizeof *n);
+    if (!n)
+        return -ENOMEM;
+    memset(n + cap, 0, (ncap - cap) * sizeof *n);
+    *v = n;
+    return 0;
+}
+
+/* The capacity that holds index k: cap doubled from 64 as often as needed. */
+static uint32_t s_cap_for(uint32_t cap, long k)
+{
+    uint32_t nc = cap ? cap : 64;
+    while (nc <= (uint32_t)k)
+        nc *= 2;
+    return nc;
+}
+
 int rb_samples_series(const char *dir, const char *phase, double interval_s, double **bytes,
                       double **ops, double **secs, uint32_t *n)
 {
@@ -356,37 +397,18 @@ int rb_samples_series(const char *dir, const char *phase, double interval_s, dou
     FILE *f = s_open_samples(dir);
     if (!f)
         return -errno;
-    char line[S_MAX_SAMPLE_LINE];
     uint32_t cap = 0;
     s_row_t r;
     int rc = 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (!s_parse_row(line, &r) || strcmp(r.phase, phase) != 0 || interval_s <= 0)
-            continue;
-        double start = r.t_s - r.interval_s;
-        long k = lround((start > 0 ? start : 0) / interval_s);
-        if (k < 0 || k >= (1L << 24))
+    while (s_next_row(f, phase, &r)) {
+        long k = s_interval_of(&r, interval_s);
+        if (k < 0)
             continue;
         if ((uint32_t)k >= cap) {
-            uint32_t nc = cap ? cap : 64;
-            while (nc <= (uint32_t)k)
-                nc *= 2;
-            double *b = realloc(*bytes, nc * sizeof *b),
-                   *o = b ? realloc(*ops, nc * sizeof *o) : NULL;
-            if (b)
-                *bytes = b;
-            if (o)
-                *ops = o;
-            double *t = o ? realloc(*secs, nc * sizeof *t) : NULL;
-            if (!t) {
-                rc = -ENOMEM;
+            uint32_t nc = s_cap_for(cap, k);
+            if ((rc = s_grow(bytes, cap, nc)) < 0 || (rc = s_grow(ops, cap, nc)) < 0 ||
+                (rc = s_grow(secs, cap, nc)) < 0)
                 break;
-            }
-            *secs = t;
-            memset(*bytes + cap, 0, (nc - cap) * sizeof **bytes);
-            memset(*ops + cap, 0, (nc - cap) * sizeof **ops);
-            memset(*secs + cap, 0, (nc - cap) * sizeof **secs);
             cap = nc;
         }
         (*bytes)[k] += r.bytes;
@@ -477,43 +499,22 @@ int rb_samples_node_series(const char *dir, const char *phase, double interval_s
     FILE *f = s_open_samples(dir);
     if (!f)
         return -errno;
-    char line[S_MAX_SAMPLE_LINE];
     s_row_t r;
     uint32_t cap = 0, n = 0;
     double **bytes = calloc(nnodes ? nnodes : 1, sizeof *bytes), *secs = NULL;
     rb_name_idx_t *by_name = rb_agg_nodes_by_name(nodes, nnodes);
     int rc = bytes && by_name ? 0 : -ENOMEM;
-    while (rc == 0 && interval_s > 0 && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (!s_parse_row(line, &r) || strcmp(r.phase, phase) != 0)
-            continue;
+    while (rc == 0 && s_next_row(f, phase, &r)) {
         uint32_t i = rb_agg_node_lookup(by_name, nnodes, r.node);
-        double start = r.t_s - r.interval_s;
-        long k = lround((start > 0 ? start : 0) / interval_s);
-        if (i == nnodes || k < 0 || k >= (1L << 24))
+        long k = s_interval_of(&r, interval_s);
+        if (i == nnodes || k < 0)
             continue;
         if ((uint32_t)k >= cap) {
-            uint32_t nc = cap ? cap : 64;
-            while (nc <= (uint32_t)k)
-                nc *= 2;
-            double *t = realloc(secs, nc * sizeof *t);
-            if (!t) {
-                rc = -ENOMEM;
-                break;
-            }
-            secs = t;
-            memset(secs + cap, 0, (nc - cap) * sizeof *secs);
-            for (uint32_t m = 0; m < nnodes && rc == 0; m++) {
-                if (!bytes[m])
-                    continue;
-                double *b = realloc(bytes[m], nc * sizeof *b);
-                if (!b)
-                    rc = -ENOMEM;
-                else {
-                    memset(b + cap, 0, (nc - cap) * sizeof *b);
-                    bytes[m] = b;
-                }
-            }
+            uint32_t nc = s_cap_for(cap, k);
+            rc = s_grow(&secs, cap, nc);
+            for (uint32_t m = 0; m < nnodes && rc == 0; m++)
+                if (bytes[m])
+                    rc = s_grow(&bytes[m], cap, nc);
             cap = nc;
         }
         if (rc == 0 && !bytes[i] && !(bytes[i] = calloc(cap, sizeof **bytes)))
@@ -566,15 +567,11 @@ static int s_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, do
     FILE *f = s_open_samples(dir);
     if (!f)
         return -ENOENT;
-    char line[S_MAX_SAMPLE_LINE];
     s_row_t r;
     uint32_t n = 0, cap = 16;
     s_acc_t *acc = calloc(cap, sizeof *acc);
     int rc = acc ? 0 : -ENOMEM;
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (!s_parse_row(line, &r) || strcmp(r.phase, spec->name) != 0)
-            continue;
+    while (rc == 0 && s_next_row(f, spec->name, &r)) {
         uint32_t j = 0;
         while (j < spec->njobs && strcmp(spec->jobs[j].name, r.job) != 0)
             j++;
