@@ -363,6 +363,15 @@ static int s_jobs_and_rows(const rb_phase_spec_t *spec, const rb_agg_input_t *in
     return 0;
 }
 
+void rb_aggregate_add_hists(rb_phase_agg_t *out, const rb_hist_t *hists, uint32_t njobs)
+{
+    for (uint32_t j = 0; j < njobs; j++) {
+        if (j < out->njobs && out->jobs[j].hist)
+            rb_hist_merge(out->jobs[j].hist, &hists[j]);
+        rb_hist_merge(&out->hist, &hists[j]);
+    }
+}
+
 int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint32_t nnodes,
                        rb_phase_agg_t *out)
 {

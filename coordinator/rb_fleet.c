@@ -13,18 +13,23 @@ void rb_fleet_init(rb_fleet_t *f, uint32_t nphases)
     f->nphases = nphases;
 }
 
+void rb_fleet_drop_done(rb_node_t *n, uint32_t phase)
+{
+    if (!n->done || phase >= n->fleet->nphases || !n->done[phase])
+        return;
+    rb_msg_t m = {.type = RB_MSG_DONE};
+    m.u.done = *n->done[phase];
+    rb_msg_fini(&m);
+    free(n->done[phase]);
+    n->done[phase] = NULL;
+}
+
 void rb_fleet_fini(rb_fleet_t *f)
 {
     for (uint32_t i = 0; i < f->n; i++) {
         rb_node_t *n = &f->nodes[i];
-        for (uint32_t p = 0; n->done && p < f->nphases; p++) {
-            if (!n->done[p])
-                continue;
-            rb_msg_t m = {.type = RB_MSG_DONE};
-            m.u.done = *n->done[p];
-            rb_msg_fini(&m);
-            free(n->done[p]);
-        }
+        for (uint32_t p = 0; n->done && p < f->nphases; p++)
+            rb_fleet_drop_done(n, p);
         free(n->done);
     }
     free(f->nodes);

@@ -95,6 +95,7 @@ typedef struct s_run {
     double *ser_bytes, *ser_secs;
     uint32_t nser, capser;
     rb_hist_t *lag;         /* the current phase: sample interval end to its aggregation, ns */
+    rb_hist_t *job_hists;   /* the current phase: each job's latency from the DONEs so far */
     uint64_t nsamples;      /* samples aggregated in the current phase */
     rb_auth_server_t *auth; /* CURVE: the ZAP handler checking agents' keys */
     zcert_t *cert;          /* CURVE: the coordinator's keys, until applied */
@@ -368,6 +369,30 @@ static void s_on_done(s_run_t *r, rb_node_t *n, rb_msg_t *m)
                         ph->name);
             return;
         }
+    }
+    for (uint32_t i = 0; i < d->njobs; i++) {
+        if (d->jobs[i].job >= ph->njobs) {
+            rb_node_out(n, RB_NODE_FAILED, "DONE for phase %s names job %u, the plan has %u",
+                        ph->name, d->jobs[i].job, ph->njobs);
+            return;
+        }
+    }
+    /* Its histograms join the phase's now: kept per node until the phase's
+     * end they would cost 20 KiB a job and node (320 MiB at 16,000 nodes). */
+    if (!r->job_hists && ph->njobs) {
+        r->job_hists = malloc(ph->njobs * sizeof *r->job_hists);
+        if (!r->job_hists) {
+            s_fail(r, "out of memory merging the DONE of agent %s", n->hello.name);
+            return;
+        }
+        for (uint32_t j = 0; j < ph->njobs; j++)
+            rb_hist_init(&r->job_hists[j]);
+    }
+    for (uint32_t i = 0; i < d->njobs; i++) {
+        if (d->jobs[i].hist)
+            rb_hist_merge(&r->job_hists[d->jobs[i].job], d->jobs[i].hist);
+        free(d->jobs[i].hist);
+        d->jobs[i].hist = NULL;
     }
     if (d->status != 0) {
         rb_warn("agent %s: phase %s failed: %s", n->hello.name, ph->name, d->error);
@@ -1219,6 +1244,12 @@ static void s_run_phase(s_run_t *r, uint32_t p)
     }
     if (rb_aggregate_phase(ph, in, r->fleet.n, &r->aggs[p]) < 0)
         s_fail(r, "out of memory");
+    else if (r->job_hists)
+        rb_aggregate_add_hists(&r->aggs[p], r->job_hists, ph->njobs);
+    free(r->job_hists);
+    r->job_hists = NULL;
+    for (uint32_t i = 0; i < r->fleet.n; i++) /* figures made: the DONEs have served */
+        rb_fleet_drop_done(&r->fleet.nodes[i], p);
     if (abort_deadline)
         r->aggs[p].partial = 1; /* stopped before its end */
     uint64_t ramp = 0;
@@ -1639,6 +1670,7 @@ out:
     free(r->ser_bytes);
     free(r->ser_secs);
     free(r->lag);
+    free(r->job_hists);
     rb_fleet_fini(&r->fleet);
     zpoller_destroy(&r->poller);
     zsock_destroy(&r->router);

@@ -83,6 +83,65 @@ static void test_definitions(void **state)
     rb_phase_agg_fini(&a);
 }
 
+/* The coordinator merges each DONE's histograms as it arrives and frees
+ * them: aggregating DONEs without histograms, then adding their sum, gives
+ * the same latency figures, per job and per phase, as DONEs that kept them. */
+static void test_hists_merged_on_arrival(void **state)
+{
+    (void)state;
+    rb_job_spec_t jobs[2] = {{.name = "a", .rw = RB_RW_READ, .bs = 4096, .numjobs = 1},
+                             {.name = "b", .rw = RB_RW_READ, .bs = 4096, .numjobs = 1}};
+    rb_phase_spec_t ph = {.name = "p", .njobs = 2, .jobs = jobs};
+    rb_hist_t h[3][2];
+    rb_job_stat_t js[3][2];
+    rb_worker_stat_t ws[3][2];
+    rb_msg_done_t d[3];
+    rb_agg_input_t in[3];
+    for (int n = 0; n < 3; n++) {
+        for (int j = 0; j < 2; j++) {
+            rb_hist_init(&h[n][j]);
+            for (int k = 0; k < 50 + 40 * n; k++)
+                rb_hist_record(&h[n][j], (uint64_t)(1000 * (n + 1) * (j + 1) + 37 * k));
+            js[n][j] = (rb_job_stat_t){.job = (uint32_t)j, .bytes = MB, .hist = &h[n][j]};
+            ws[n][j] = s_worker(SEC, 2 * SEC, MB);
+            ws[n][j].job = (uint32_t)j;
+        }
+        d[n] = (rb_msg_done_t){.nworkers = 2, .workers = ws[n], .njobs = 2, .jobs = js[n]};
+        in[n] = (rb_agg_input_t){.name = n == 0   ? "x"
+                                         : n == 1 ? "y"
+                                                  : "z",
+                                 .rack = "r",
+                                 .done = &d[n]};
+    }
+    rb_phase_agg_t kept, merged;
+    assert_int_equal(rb_aggregate_phase(&ph, in, 3, &kept), 0);
+    rb_hist_t sum[2];
+    for (int j = 0; j < 2; j++) {
+        rb_hist_init(&sum[j]);
+        for (int n = 0; n < 3; n++) {
+            rb_hist_merge(&sum[j], &h[n][j]);
+            js[n][j].hist = NULL;
+        }
+    }
+    assert_int_equal(rb_aggregate_phase(&ph, in, 3, &merged), 0);
+    assert_int_equal(merged.hist.count, 0); /* nothing in the DONEs any more */
+    rb_aggregate_add_hists(&merged, sum, 2);
+    assert_int_equal(merged.hist.count, kept.hist.count);
+    assert_int_equal(merged.hist.count, 2 * (50 + 90 + 130));
+    assert_int_equal(merged.hist.min, kept.hist.min);
+    assert_int_equal(merged.hist.max, kept.hist.max);
+    assert_memory_equal(&merged.hist, &kept.hist, sizeof kept.hist);
+    for (int j = 0; j < 2; j++) {
+        assert_memory_equal(merged.jobs[j].hist, kept.jobs[j].hist, sizeof *kept.jobs[j].hist);
+        assert_int_equal(rb_hist_percentile(merged.jobs[j].hist, 99),
+                         rb_hist_percentile(kept.jobs[j].hist, 99));
+    }
+    assert_true(rb_hist_percentile(merged.jobs[1].hist, 50) >
+                rb_hist_percentile(merged.jobs[0].hist, 50));
+    rb_phase_agg_fini(&kept);
+    rb_phase_agg_fini(&merged);
+}
+
 /* Interpolation between checkpoints, before start and after end. */
 static void test_bytes_at(void **state)
 {
@@ -544,7 +603,7 @@ int main(void)
         cmocka_unit_test(test_stonewall_time),   cmocka_unit_test(test_rollups),
         cmocka_unit_test(test_steady),           cmocka_unit_test(test_spread),
         cmocka_unit_test(test_stragglers),       cmocka_unit_test(test_telemetry_findings),
-        cmocka_unit_test(test_cache_influenced),
+        cmocka_unit_test(test_cache_influenced), cmocka_unit_test(test_hists_merged_on_arrival),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
