@@ -421,14 +421,16 @@ typedef struct rb_msg {
  * (-EINVAL for a message that breaks its own bounds). */
 int rb_msg_encode(const rb_msg_t *m, void **buf, size_t *len, rb_err_t *err);
 
-/* Decodes one frame into m (zeroed first). On success the caller releases the
+/* Decodes one frame into m (its type and the union member of that type
+ * zeroed first; the rest of the union is not touched). On success the caller releases the
  * arrays it holds with rb_msg_fini(). On failure m holds nothing to release,
  * and the return is -EBADMSG (malformed), -EPROTO (version mismatch: both
  * versions named in err), or -EMSGSIZE (frame over RB_PROTO_MAX_FRAME). */
 int rb_msg_decode(const void *buf, size_t len, rb_msg_t *m, rb_err_t *err);
 
 /* Frees what a decoded message owns (plan phases/jobs, stats arrays,
- * histograms, checkpoints) and zeroes m. Safe to call twice. */
+ * histograms, checkpoints) and zeroes its type and the union member of that
+ * type. Safe to call twice. */
 void rb_msg_fini(rb_msg_t *m);
 
 /* Frees an array of phases with their jobs (as built by the plan parser or
