@@ -52,6 +52,7 @@ typedef struct rb_node {
     int64_t offset_ns;         /* agent clock - coordinator clock */
     uint64_t best_rtt_ns;      /* round trip of the probe that set offset_ns */
     uint32_t pings;            /* probes answered */
+    uint32_t probe_left;       /* a clock round before GO: probes still to answer (0: none) */
     uint64_t last_seen_ns;     /* coordinator clock */
     uint64_t removed_files;    /* from its END */
     rb_msg_done_t **done;      /* per phase: decoded DONE (owned), or NULL */

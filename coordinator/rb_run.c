@@ -28,16 +28,18 @@
 #include "rb_time.h"
 #include "rb_units.h"
 
-#define S_DEFAULT_BIND  "tcp://*:7770"
-#define S_GO_LEAD_NS    (250 * RB_NS_PER_MS) /* GO this far ahead, plus 2 RTT */
-#define S_END_WAIT_NS   (30 * RB_NS_PER_S)
-#define S_ABORT_WAIT_NS (10 * RB_NS_PER_S) /* for the totals of a stopped phase */
-#define S_POLL_MS       20
-#define S_TICK_NS       (10 * RB_NS_PER_MS) /* the timers' loops over the fleet, at most this often */
-#define S_FLUSH_NS      (50 * RB_NS_PER_MS) /* samples reach the file this soon (interval >= 100 ms) */
-#define S_CSV_BUF       (1 << 20)           /* stdio buffer of samples.csv and telemetry.csv */
-#define S_MAX_REJECTS   8
-#define S_NAME_CHARS    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
+#define S_DEFAULT_BIND   "tcp://*:7770"
+#define S_GO_LEAD_NS     (250 * RB_NS_PER_MS) /* GO this far ahead, plus 2 RTT */
+#define S_ROUND_INFLIGHT 64                   /* clock round before GO: nodes probed at once */
+#define S_ROUND_NS       (2 * RB_NS_PER_S)    /* ... its time, plus 200 µs a node */
+#define S_END_WAIT_NS    (30 * RB_NS_PER_S)
+#define S_ABORT_WAIT_NS  (10 * RB_NS_PER_S) /* for the totals of a stopped phase */
+#define S_POLL_MS        20
+#define S_TICK_NS        (10 * RB_NS_PER_MS) /* the timers' loops over the fleet, at most this often */
+#define S_FLUSH_NS       (50 * RB_NS_PER_MS) /* samples reach the file this soon (interval >= 100 ms) */
+#define S_CSV_BUF        (1 << 20)           /* stdio buffer of samples.csv and telemetry.csv */
+#define S_MAX_REJECTS    8
+#define S_NAME_CHARS     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
 
 typedef struct s_child {
     pid_t pid; /* local agent process, 0 once reaped */
@@ -91,6 +93,7 @@ typedef struct s_run {
     uint8_t *sw_sent;   /* WEAROUT sent, per job */
     int accept_failed;  /* a check of the plan's [acceptance] failed */
     uint32_t dropped;   /* agents' messages that did not fit the run: dropped */
+    uint32_t probing;   /* nodes in the clock round with probes out */
     /* the current phase's cluster series: bytes and length of each sample interval */
     double *ser_bytes, *ser_secs;
     uint32_t nser, capser;
@@ -499,6 +502,12 @@ static void s_dispatch(s_run_t *r, const char *id, const void *data, size_t len,
                 s_send_ping(r, n);
             else
                 rb_node_set_state(n, RB_AGENT_SYNCED);
+        } else if (n->probe_left && n->state == RB_AGENT_READY && m.u.pong.t_coord_ns <= now) {
+            rb_node_clock_sample(n, m.u.pong.t_coord_ns, m.u.pong.t_agent_ns, now);
+            if (--n->probe_left)
+                s_send_ping(r, n);
+            else
+                r->probing--;
         }
         break;
     case RB_MSG_READY:
@@ -1149,9 +1158,72 @@ static void s_wearout_reset(s_run_t *r, const rb_phase_spec_t *ph)
     }
 }
 
+/* A clock round before a phase's GO: every ready node's offset is measured
+ * afresh (RB_FLEET_PINGS probes, the one with the smallest round trip kept),
+ * at most S_ROUND_INFLIGHT nodes at a time so that the probes do not queue
+ * behind each other. The offsets of the HELLO time were taken while the
+ * whole fleet was saying HELLO (at 16,000 agents, round trips of tens of ms)
+ * and may be hours old by a later phase: clocks drift. A node that answers
+ * no probe within the round keeps its offset. */
+static void s_clock_round(s_run_t *r)
+{
+    uint32_t nn = r->fleet.n, next = 0, ready = rb_fleet_count(&r->fleet, RB_AGENT_READY);
+    if (!ready)
+        return;
+    int64_t *old_off = malloc(nn * sizeof *old_off);
+    uint64_t *old_rtt = malloc(nn * sizeof *old_rtt);
+    if (!old_off || !old_rtt) {
+        free(old_off);
+        free(old_rtt);
+        return; /* the offsets of before */
+    }
+    uint64_t t0 = rb_mono_ns(), deadline = t0 + S_ROUND_NS + (uint64_t)ready * 200000;
+    r->probing = 0;
+    while (!r->failed && !s_interrupted && rb_mono_ns() < deadline) {
+        while (next < nn && r->probing < S_ROUND_INFLIGHT) {
+            rb_node_t *n = &r->fleet.nodes[next];
+            old_off[next] = n->offset_ns;
+            old_rtt[next] = n->best_rtt_ns;
+            next++;
+            if (n->state != RB_AGENT_READY)
+                continue;
+            n->best_rtt_ns = UINT64_MAX;
+            n->probe_left = RB_FLEET_PINGS;
+            r->probing++;
+            s_send_ping(r, n);
+        }
+        if (next == nn && r->probing == 0)
+            break;
+        s_pump(r, 1);
+    }
+    uint32_t kept = 0;
+    uint64_t max_rtt = 0;
+    for (uint32_t i = 0; i < next; i++) {
+        rb_node_t *n = &r->fleet.nodes[i];
+        n->probe_left = 0;
+        if (n->best_rtt_ns == UINT64_MAX) { /* no answer: as it was */
+            n->offset_ns = old_off[i];
+            n->best_rtt_ns = old_rtt[i];
+            kept += n->state == RB_AGENT_READY;
+        } else if (n->best_rtt_ns > max_rtt) {
+            max_rtt = n->best_rtt_ns;
+        }
+    }
+    r->probing = 0;
+    free(old_off);
+    free(old_rtt);
+    rb_debug("clock round: %u nodes in %.1f ms, largest round trip %.3f ms%s", ready,
+             (double)(rb_mono_ns() - t0) / 1e6, (double)max_rtt / 1e6,
+             kept ? " (some nodes kept their offsets: no answer)" : "");
+    if (kept)
+        rb_warn("clock round: %u of %u nodes did not answer in time and keep their earlier offsets",
+                kept, ready);
+}
+
 static void s_run_phase(s_run_t *r, uint32_t p)
 {
     const rb_phase_spec_t *ph = &r->plan->phases[p];
+    s_clock_round(r);
     uint64_t max_rtt = 0;
     for (uint32_t i = 0; i < r->fleet.n; i++)
         if (r->fleet.nodes[i].state == RB_AGENT_READY && r->fleet.nodes[i].best_rtt_ns > max_rtt)

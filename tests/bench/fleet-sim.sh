@@ -105,17 +105,20 @@ for n in "${sizes[@]}"; do
         printf "| %d | %.1f | %.0f | %.0f | %s / %s / %s | %d | %.2f | %s | %.1f |\n",
             n, 100 * (ec - gc) / tck / w, hwm / 1024, ns / w, med, p99, mx, lost, at - et, sk, r1 - r0
     }'
-        # the simulators' side: their CPU over the whole run (% of one core), how
+            # the simulators' side: their CPU over the whole run (% of one core), how
     # late they sent samples (the worst process's median / p99 / max) and the
-    # true spread of their agents' starts (they share one clock)
+    # true spread of all their agents' starts (they share one clock: the
+    # coordinator's start skew is only as good as its clock offsets)
     cat "$work"/sim-$n-*.out | awk -v w="$(awk -v a="$t_run0" -v b="$t_run1" 'BEGIN {print b - a}')" '
         { for (i = 1; i < NF; i++) v[$i] = $(i + 1)
           cpu += v["cpu_s"]; if (v["late_ms"] > m) m = v["late_ms"]
           if ($(idx("late_ms") + 2) > p) p = $(idx("late_ms") + 2)
           if ($(idx("late_ms") + 3) > x) x = $(idx("late_ms") + 3)
-          s = v["start_spread_ms"] > s ? v["start_spread_ms"] : s; np++ }
+                    if (!f || v["first_start_ns"] < f) f = v["first_start_ns"]
+          if (v["last_start_ns"] > l) l = v["last_start_ns"]
+          np++ }
         function idx(k,   i) { for (i = 1; i <= NF; i++) if ($i == k) return i; return 0 }
-        END { printf "    simulators: %d processes, %.0f%% of one core over the run; samples sent %.1f / %.1f / %.1f ms late (median / p99 / max, worst process); start spread %.1f ms (worst process)\n", np, 100 * cpu / w, m, p, x, s }'
+        END { printf "    simulators: %d processes, %.0f%% of one core over the run; samples sent %.1f / %.1f / %.1f ms late (median / p99 / max, worst process); true start spread %.2f ms\n", np, 100 * cpu / w, m, p, x, (l - f) / 1e6 }'
     { grep -E "(error|warning):" "$log" || true; } | cut -d' ' -f2- | sort | uniq -c | sort -rn |
         head -5 | sed 's/^/    coordinator: /'
 done

@@ -443,11 +443,13 @@ int main(int argc, char **argv)
     double cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
                    (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
     printf("agents %u sent %" PRIu64 " errors %" PRIu64 " ended %" PRIu64
-           " start_spread_ms %.3f late_ms %.1f %.1f %.1f cpu_s %.1f\n",
+           " start_spread_ms %.3f late_ms %.1f %.1f %.1f cpu_s %.1f first_start_ns %" PRIu64
+           " last_start_ns %" PRIu64 "\n",
            n, s->sent, s->errors, s->ended,
            s->last_start ? (double)(s->last_start - s->first_start) / 1e6 : -1.0,
            (double)rb_hist_percentile(&s->late, 50) / 1e6,
-           (double)rb_hist_percentile(&s->late, 99) / 1e6, (double)s->late.max / 1e6, cpu_s);
+           (double)rb_hist_percentile(&s->late, 99) / 1e6, (double)s->late.max / 1e6, cpu_s,
+           s->first_start, s->last_start);
     for (uint32_t i = 0; i < n; i++)
         zmq_close(s->a[i].sock);
     zmq_ctx_term(ctx);
