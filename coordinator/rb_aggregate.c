@@ -454,6 +454,8 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
             if (d->jobs[j].hist)
                 rb_hist_merge(&out->hist, d->jobs[j].hist);
         if (an->workers) {
+            if ((double)ni->rtt_ns / 2e9 > out->clock_error_s)
+                out->clock_error_s = (double)ni->rtt_ns / 2e9;
             if (nfirst < first_start)
                 first_start = nfirst;
             if (nlast > last_end)

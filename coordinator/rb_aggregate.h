@@ -29,6 +29,7 @@ typedef struct rb_agg_input {
     rb_node_status_t status;
     const rb_msg_done_t *done; /* borrowed; NULL when the node sent none */
     uint64_t ram_bytes;        /* the node's memory, from its HELLO (0: unknown) */
+    uint64_t rtt_ns;           /* round trip of the probe that set offset_ns (0: unknown) */
 } rb_agg_input_t;
 
 typedef struct rb_agg_node {
@@ -119,6 +120,8 @@ typedef struct rb_phase_agg {
     double stonewall_bw;    /* bytes moved by all workers until then / stonewall_s */
     double iops;            /* ops / window_s */
     double start_skew_s;    /* last worker start - first worker start */
+    double clock_error_s;   /* largest half round trip of a started node's offset: each offset
+                               is within this of the truth, start_skew_s within twice it */
     double worker_bw_min, worker_bw_avg, worker_bw_max; /* per-worker rates */
     uint64_t t_first_start;                             /* coordinator clock, ns */
     uint64_t t_last_end;                                /* coordinator clock, ns */

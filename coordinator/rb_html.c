@@ -969,6 +969,11 @@ static int s_phase_notes(const rb_phase_agg_t *a, int meta, FILE *f)
     fputs("<h3>Notes</h3>\n<ul class=\"notes\">\n<li>", f);
     s_textf(f, "Start skew %.3f ms: the last worker started that long after the first",
             a->start_skew_s * 1e3);
+    if (a->clock_error_s > 0)
+        s_textf(f,
+                " (on the coordinator's clock, through clock offsets each within %.3f ms: "
+                "the true skew is within %.3f ms of it)",
+                a->clock_error_s * 1e3, 2 * a->clock_error_s * 1e3);
     if (late != UINT32_MAX && a->nnodes > 1 && a->t_first_start &&
         a->nodes[late].t_first > a->t_first_start)
         s_textf(f, "; the last node to start was %s, %.3f ms after the first worker",

@@ -406,6 +406,7 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
         rb_jw_num(&w, "stonewall_s", a->stonewall_s);
         rb_jw_num(&w, "iops", a->iops);
         rb_jw_num(&w, "start_skew_s", a->start_skew_s);
+        rb_jw_num(&w, "clock_error_s", a->clock_error_s);
         double opr[4];
         s_op_rates(a, opr);
         rb_jw_num(&w, "sum_of_rates_iops", opr[0]);
@@ -498,6 +499,15 @@ static void s_text_honesty(FILE *f, const rb_phase_agg_t *a)
         fprintf(f, "  %-28s dropped on %u of %u nodes before the phase%s%s\n", "page cache",
                 a->caches_dropped, a->nnodes, a->drop_failed ? "; could not drop: " : "",
                 a->drop_failed ? strerror(-a->drop_status) : "");
+}
+
+/* The start skew, with how well the clock offsets behind it are known. */
+static void s_text_skew(FILE *f, const rb_phase_agg_t *a)
+{
+    fprintf(f, "  %-28s %.3f ms", "start skew", a->start_skew_s * 1e3);
+    if (a->clock_error_s > 0)
+        fprintf(f, " (clock offsets within %.3f ms)", a->clock_error_s * 1e3);
+    fputc('\n', f);
 }
 
 static void s_text_lat(FILE *f, const char *label, const rb_hist_t *h)
@@ -738,7 +748,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
                     opr[3]);
             fprintf(f, "  %-28s %" PRIu64 " ops, %s in %.3f s, %" PRIu64 " errors\n", "done",
                     a->ops, rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
-            fprintf(f, "  %-28s %.3f ms\n", "start skew", a->start_skew_s * 1e3);
+            s_text_skew(f, a);
             s_text_lat(f, "latency", &a->hist);
             if (a->error_code)
                 fprintf(f, "  %-28s %s: %s\n", "first error", a->error_node, a->error);
@@ -765,7 +775,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
         fprintf(f, "  %-28s %.0f  (%" PRIu64 " ops)\n", "IOPS", a->iops, a->ops);
         fprintf(f, "  %-28s %s in %.3f s, %" PRIu64 " errors\n", "moved",
                 rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
-        fprintf(f, "  %-28s %.3f ms\n", "start skew", a->start_skew_s * 1e3);
+        s_text_skew(f, a);
         s_text_lat(f, "latency", &a->hist);
         s_text_access(f, sp);
         s_text_honesty(f, a);

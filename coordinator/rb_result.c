@@ -133,6 +133,7 @@ static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
     a->stonewall_s = s_num(o, "stonewall_s");
     a->iops = s_num(o, "iops");
     a->start_skew_s = s_num(o, "start_skew_s");
+    a->clock_error_s = s_num(o, "clock_error_s"); /* 0 in summaries from before it */
     const rb_json_t *wb = rb_json_get(o, "worker_bw");
     a->worker_bw_min = s_num(wb, "min");
     a->worker_bw_avg = s_num(wb, "avg");

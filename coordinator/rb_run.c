@@ -1310,7 +1310,8 @@ static void s_run_phase(s_run_t *r, uint32_t p)
                                  .offset_ns = n->offset_ns,
                                  .status = n->state == RB_AGENT_GONE ? n->status : RB_NODE_OK,
                                  .done = n->done[p],
-                                 .ram_bytes = n->hello.ram_bytes};
+                                 .ram_bytes = n->hello.ram_bytes,
+                                 .rtt_ns = n->best_rtt_ns == UINT64_MAX ? 0 : n->best_rtt_ns};
         if (n->state == RB_AGENT_PHASE_DONE)
             rb_node_set_state(n, RB_AGENT_READY);
     }

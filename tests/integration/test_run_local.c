@@ -63,7 +63,11 @@ static void test_local_three_agents(void **state)
     assert_string_equal(rb_json_str(rb_json_get(j, "status")), "ok");
     const rb_json_t *nodes = rb_json_get(j, "nodes");
     assert_int_equal(rb_json_len(nodes), 3);
+    double max_rtt = 0;
     for (size_t i = 0; i < 3; i++) {
+        double rtt = rb_json_num(rb_json_get(rb_json_at(nodes, i), "clock_rtt_s"), -1);
+        assert_true(rtt > 0 && rtt < 0.5);
+        max_rtt = rtt > max_rtt ? rtt : max_rtt;
         assert_string_equal(rb_json_str(rb_json_get(rb_json_at(nodes, i), "status")), "ok");
         assert_string_equal(rb_json_str(rb_json_get(rb_json_at(nodes, i), "rack")), "local");
         /* every file the agent made was removed: one per worker */
@@ -90,6 +94,12 @@ static void test_local_three_agents(void **state)
         /* the headline is bytes over the window, exactly */
         assert_float_equal(agg, 3 * 32 * MIB / win, agg * 1e-9);
         assert_true(skew >= 0 && skew < 0.5);
+        /* each phase's offsets come from its own clock round before GO: the
+         * last phase's are the nodes' offsets at the end of the run */
+        double cerr = rb_json_num(rb_json_get(ph, "clock_error_s"), -1);
+        assert_true(cerr > 0 && cerr < 0.25);
+        if (p == 1)
+            assert_float_equal(cerr, max_rtt / 2, 1e-9);
         const rb_json_t *lat = rb_json_get(ph, "lat_us");
         double p50 = rb_json_num(rb_json_get(lat, "p50"), 0);
         double p99 = rb_json_num(rb_json_get(lat, "p99"), 0);
@@ -129,6 +139,7 @@ static void test_local_three_agents(void **state)
     assert_non_null(rep);
     assert_non_null(strstr(rep, "stonewall"));
     assert_non_null(strstr(rep, "local-3"));
+    assert_non_null(strstr(rep, " ms (clock offsets within "));
     free(rep);
     snprintf(path, sizeof path, "%s/plan.ini", folder);
     char *pl = it_read(path);

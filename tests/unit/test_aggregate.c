@@ -53,10 +53,18 @@ static void test_definitions(void **state)
     rb_job_stat_t j2 = {.bytes = 300 * MB, .ops = 300, .hist = &h2};
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1, .njobs = 1, .jobs = &j1};
     rb_msg_done_t d2 = {.nworkers = 1, .workers = &w2, .njobs = 1, .jobs = &j2};
-    rb_agg_input_t in[] = {{"a", "r1", 0, RB_NODE_OK, &d1, 0},
-                           {"b", "r1", (int64_t)(100 * SEC), RB_NODE_OK, &d2, 0}};
+    rb_agg_input_t in[] = {{"a", "r1", 0, RB_NODE_OK, &d1, 0, 200000},
+                           {"b", "r1", (int64_t)(100 * SEC), RB_NODE_OK, &d2, 0, 1000000}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 2, &a), 0);
+    assert_float_equal(a.clock_error_s, 0.0005, 1e-12); /* b's half round trip */
+    /* a node that sent no DONE: its poor offset (10 ms round trip) does not count */
+    rb_agg_input_t in3[] = {in[0], in[1], {"c", "r1", 0, RB_NODE_LOST, NULL, 0, 10000000}};
+    rb_phase_agg_t a3;
+    assert_int_equal(rb_aggregate_phase(&s_phase, in3, 3, &a3), 0);
+    assert_float_equal(a3.clock_error_s, 0.0005, 1e-12);
+    assert_float_equal(a3.start_skew_s, 0.5, 1e-9);
+    rb_phase_agg_fini(&a3);
     assert_int_equal(a.bytes, 400 * MB);
     assert_int_equal(a.ops, 400);
     assert_int_equal(a.nworkers, 2);
@@ -167,9 +175,9 @@ static void test_partial(void **state)
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1};
     rb_msg_done_t d3 = {.status = -5, .nworkers = 0};
     snprintf(d3.error, sizeof d3.error, "write /x at offset 0: Input/output error");
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0},
-                           {"b", "r", 0, RB_NODE_LOST, NULL, 0},
-                           {"c", "r", 0, RB_NODE_OK, &d3, 0}};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0},
+                           {"b", "r", 0, RB_NODE_LOST, NULL, 0, 0},
+                           {"c", "r", 0, RB_NODE_OK, &d3, 0, 0}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 3, &a), 0);
     assert_int_equal(a.partial, 1);
@@ -203,7 +211,7 @@ static void test_stonewall_time(void **state)
     w[1].worker = 1;
     w[2].worker = 2;
     rb_msg_done_t d = {.nworkers = 3, .workers = w};
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d, 0}};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d, 0, 0}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&ph, in, 1, &a), 0);
     assert_int_equal(a.sw_limit_ns, 4 * SEC);
@@ -264,8 +272,8 @@ static void test_cache_influenced(void **state)
     rb_worker_stat_t w = s_worker(SEC, 2 * SEC, G);
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w, .caches_dropped = 1};
     rb_msg_done_t d2 = {.nworkers = 1, .workers = &w, .drop_status = -13};
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 64 * G},
-                           {"b", "r", 0, RB_NODE_OK, &d2, 3 * G}};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 64 * G, 0},
+                           {"b", "r", 0, RB_NODE_OK, &d2, 3 * G, 0}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&ph, in, 2, &a), 0);
     assert_int_equal(a.ram_min, 3 * G);
@@ -289,7 +297,7 @@ static void test_rollups(void **state)
     const char *names[] = {"a1", "a2", "b1", "b2"}, *racks[] = {"ra", "ra", "rb", "rb"};
     for (int i = 0; i < 4; i++) {
         d[i] = (rb_msg_done_t){.nworkers = 1, .workers = &w[i]};
-        in[i] = (rb_agg_input_t){names[i], racks[i], 0, RB_NODE_OK, &d[i], 0};
+        in[i] = (rb_agg_input_t){names[i], racks[i], 0, RB_NODE_OK, &d[i], 0, 0};
     }
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 4, &a), 0);

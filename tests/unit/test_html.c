@@ -77,7 +77,7 @@ static void s_build(fixture_t *fx)
                                       .ops = bytes / MB};
             js[n] = (rb_job_stat_t){.bytes = bytes, .ops = bytes / MB, .hist = &fx->hist[n]};
             d[n] = (rb_msg_done_t){.nworkers = 1, .workers = &w[n], .njobs = 1, .jobs = &js[n]};
-            in[n] = (rb_agg_input_t){names[n], racks[n], 0, RB_NODE_OK, &d[n], 1ULL << 34};
+            in[n] = (rb_agg_input_t){names[n], racks[n], 0, RB_NODE_OK, &d[n], 1ULL << 34, 150000};
         }
         if (p == 1) {
             in[2].status = RB_NODE_FAILED;
@@ -244,7 +244,9 @@ static void test_page(void **state)
     assert_non_null(strstr(page, "Finding, straggler: c: "));
     assert_non_null(strstr(page, "more than 3 median absolute deviations and more than 15%"));
     assert_non_null(strstr(page, "c did not complete the phase: failed"));
-    assert_non_null(strstr(page, "Start skew 0.000 ms"));
+        assert_non_null(strstr(page, "Start skew 0.000 ms"));
+    assert_non_null(strstr(page, "clock offsets each within 0.075 ms: the true skew is within "
+                                 "0.150 ms of it"));
     assert_non_null(strstr(page, "PARTIAL"));
     assert_non_null(strstr(page, "over 8 intervals of 1.000 s; sustained for 3.0 s at &gt;= 90% "
                                  "of peak"));

@@ -1125,7 +1125,7 @@ static void test_fini_twice(void **state)
     rb_msg_fini(&m);
     rb_msg_fini(NULL);
     for (int t = RB_MSG_NONE + 1; t < RB_MSG_COUNT; t++) {
-                void *buf = encode_built((rb_msg_type_t)t, true, &len);
+        void *buf = encode_built((rb_msg_type_t)t, true, &len);
         memset(&m, 0, sizeof m); /* decoding touches only its type's member */
         rb_err_clear(&err);
         assert_int_equal(rb_msg_decode(buf, len, &m, &err), 0);
