@@ -127,6 +127,8 @@ typedef struct s_samples {
     s_row_t *rows;              /* owned */
     uint32_t nnames, namecap;   /* names known, room */
     char (*names)[RB_NAME_MAX]; /* node and rack names (owned) */
+    uint32_t *slot;             /* hash table of the names: index + 1, 0 when free (owned) */
+    uint32_t nslot;             /* its size, a power of two above twice nnames */
     size_t bad;                 /* lines that could not be read (a cut last line) */
 } s_samples_t;
 
@@ -134,15 +136,48 @@ static void s_samples_fini(s_samples_t *s)
 {
     free(s->rows);
     free(s->names);
+    free(s->slot);
     memset(s, 0, sizeof *s);
+}
+
+/* FNV-1a of a name as the table keeps it (at most RB_NAME_MAX - 1 bytes). */
+static uint32_t s_hash(const char *name)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < RB_NAME_MAX - 1 && name[i]; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    return h;
+}
+
+/* Doubles the hash table (names are found in O(1): a fleet's samples.csv
+ * has thousands of them on every interval). 0 or -ENOMEM. */
+static int s_rehash(s_samples_t *s)
+{
+    uint32_t n = s->nslot ? 2 * s->nslot : 64;
+    uint32_t *slot = calloc(n, sizeof *slot);
+    if (!slot)
+        return -ENOMEM;
+    for (uint32_t i = 0; i < s->nnames; i++) {
+        uint32_t h = s_hash(s->names[i]) & (n - 1);
+        while (slot[h])
+            h = (h + 1) & (n - 1);
+        slot[h] = i + 1;
+    }
+    free(s->slot);
+    s->slot = slot;
+    s->nslot = n;
+    return 0;
 }
 
 /* Index of name in the table, added when new; UINT32_MAX when out of memory. */
 static uint32_t s_name(s_samples_t *s, const char *name)
 {
-    for (uint32_t i = s->nnames; i-- > 0;)
-        if (strncmp(s->names[i], name, RB_NAME_MAX - 1) == 0)
-            return i;
+    if (2 * ((size_t)s->nnames + 1) > s->nslot && s_rehash(s) < 0)
+        return UINT32_MAX;
+    uint32_t h = s_hash(name) & (s->nslot - 1);
+    for (; s->slot[h]; h = (h + 1) & (s->nslot - 1))
+        if (strncmp(s->names[s->slot[h] - 1], name, RB_NAME_MAX - 1) == 0)
+            return s->slot[h] - 1;
     if (s->nnames == s->namecap) {
         uint32_t cap = s->namecap ? 2 * s->namecap : 16;
         void *p = realloc(s->names, cap * sizeof *s->names);
@@ -152,6 +187,7 @@ static uint32_t s_name(s_samples_t *s, const char *name)
         s->namecap = cap;
     }
     snprintf(s->names[s->nnames], RB_NAME_MAX, "%s", name);
+    s->slot[h] = s->nnames + 1;
     return s->nnames++;
 }
 
@@ -242,6 +278,49 @@ static int s_samples_read(s_samples_t *s, const rb_run_result_t *r, const char *
     return rc;
 }
 
+/* The k-th smallest of n values (k < n), in O(n): v is reordered so that
+ * v[k] holds it, nothing after it is smaller and nothing before it larger
+ * (a large fleet has a median per interval and per node: no sorting). */
+static double s_kth(double *v, uint32_t n, uint32_t k)
+{
+    int64_t lo = 0, hi = (int64_t)n - 1;
+    while (lo < hi) {
+        double x = v[k];
+        int64_t i = lo, j = hi;
+        do {
+            while (v[i] < x)
+                i++;
+            while (x < v[j])
+                j--;
+            if (i <= j) {
+                double tmp = v[i];
+                v[i++] = v[j];
+                v[j--] = tmp;
+            }
+        } while (i <= j);
+        if (j < (int64_t)k)
+            lo = i;
+        if ((int64_t)k < i)
+            hi = j;
+    }
+    return v[k];
+}
+
+/* The median of n values as rb_median() gives it (the mean of the middle two
+ * when n is even; 0 when n is 0), reordering them but not sorting. */
+static double s_median(double *v, uint32_t n)
+{
+    if (!n)
+        return 0;
+    double hi = s_kth(v, n, n / 2), lo = hi;
+    if (n % 2)
+        return hi;
+    lo = v[0];
+    for (uint32_t i = 1; i < n / 2; i++)
+        lo = v[i] > lo ? v[i] : lo;
+    return (lo + hi) / 2.0;
+}
+
 /* ---------------------------------------------------------------------------
  * One phase's time series, interval by interval */
 
@@ -307,10 +386,8 @@ static int s_nominal_interval(const s_samples_t *smp, uint32_t p, double *iv)
     for (size_t i = 0; i < smp->nrows; i++)
         if (smp->rows[i].phase == p && smp->rows[i].iv_s > 0)
             len[n++] = smp->rows[i].iv_s;
-    if (n) {
-        rb_median(len, n); /* sorts */
-        *iv = len[n / 2];
-    }
+    if (n)
+        *iv = s_kth(len, n, n / 2);
     free(len);
     for (size_t i = 0; *iv > 0 && i < smp->nrows; i++) {
         const s_row_t *row = &smp->rows[i];
@@ -357,22 +434,24 @@ static int s_series_build(const s_samples_t *smp, const rb_run_result_t *r, uint
         return 0;
     uint32_t most = a->nnodes + smp->nnames;
     uint32_t *line = malloc((smp->nnames ? smp->nnames : 1) * sizeof *line);
+    rb_name_idx_t *by_name = rb_agg_nodes_by_name(a->nodes, a->nnodes);
     out->node = calloc(most ? most : 1, sizeof *out->node);
     out->rack = calloc(most ? most : 1, sizeof *out->rack);
     out->rname = calloc(most ? most : 1, sizeof *out->rname);
-    if (!line || !out->node || !out->rack || !out->rname)
+    if (!line || !by_name || !out->node || !out->rack || !out->rname) {
+        free(by_name);
         goto nomem;
+    }
     /* lines: the phase's nodes in rank order, then any stranger */
     for (uint32_t i = 0; i < a->nnodes; i++) {
         out->node[out->nn] = a->nodes[i].name;
         out->rack[out->nn++] = s_rack_of(out, a->nodes[i].rack);
     }
     for (uint32_t j = 0; j < smp->nnames; j++) {
-        line[j] = UINT32_MAX;
-        for (uint32_t i = 0; i < a->nnodes && line[j] == UINT32_MAX; i++)
-            if (strcmp(a->nodes[i].name, smp->names[j]) == 0)
-                line[j] = i;
+        uint32_t i = rb_agg_node_lookup(by_name, a->nnodes, smp->names[j]);
+        line[j] = i < a->nnodes ? i : UINT32_MAX;
     }
+    free(by_name);
     int64_t kmax = -1;
     for (size_t i = 0; i < smp->nrows; i++) {
         const s_row_t *row = &smp->rows[i];
@@ -645,9 +724,12 @@ static uint32_t s_spread(const s_series_t *s, uint32_t l, double *scratch, doubl
     for (uint32_t k = 0; k < s->nk; k++)
         if (!isnan(s->v[(size_t)l * s->nk + k]))
             scratch[n++] = s->v[(size_t)l * s->nk + k];
-    out[1] = rb_median(scratch, n); /* sorts */
-    out[0] = n ? scratch[0] : 0;
-    out[2] = n ? scratch[n - 1] : 0;
+    out[0] = out[2] = n ? scratch[0] : 0;
+    for (uint32_t i = 1; i < n; i++) {
+        out[0] = scratch[i] < out[0] ? scratch[i] : out[0];
+        out[2] = scratch[i] > out[2] ? scratch[i] : out[2];
+    }
+    out[1] = s_median(scratch, n);
     return n;
 }
 
