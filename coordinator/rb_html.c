@@ -5,7 +5,11 @@
  * The markup is also well-formed XML: every element closed, every text from
  * the plan, the nodes or an error escaped, no named entities beyond XML's.
  * Figures come from rb_run_result_t and samples.csv; a chart only draws
- * measured sample intervals (a gap stays a gap). */
+ * measured sample intervals (a gap stays a gap). The charts stay small
+ * whatever the run: a line has no more points than the plot is wide (the
+ * means of consecutive intervals when a phase has more), and past a few
+ * dozen nodes the charts draw the slowest, median and fastest node and
+ * the stragglers instead of every node; the tables keep every node. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -27,6 +31,13 @@
 #define S_TEXT_MAX    4096    /* one formatted text, before escaping */
 #define S_CHART_W     900.0   /* chart width, px */
 #define S_NODE_ROW_PX 22.0    /* one node's row in the bar chart */
+#define S_SERIES_X    84.0    /* left edge of a time chart's plot, px */
+#define S_SERIES_W    (S_CHART_W - S_SERIES_X - 20) /* its width, px: a line has no more points */
+#define S_NODE_LINES  32 /* more nodes: their slowest, median and fastest, not a line each */
+#define S_RACK_LINES  32 /* more racks: no line per rack */
+#define S_NODE_BARS   64 /* more nodes: the bar chart shows the slowest and the fastest ... */
+#define S_BARS_END    16 /* ... this many of each */
+#define S_STRAG_LINES 4  /* straggler nodes with a line of their own, at most */
 
 /* ---------------------------------------------------------------------------
  * Escaping */
@@ -127,6 +138,8 @@ typedef struct s_samples {
     s_row_t *rows;              /* owned */
     uint32_t nnames, namecap;   /* names known, room */
     char (*names)[RB_NAME_MAX]; /* node and rack names (owned) */
+    uint32_t *slot;             /* hash table of the names: index + 1, 0 when free (owned) */
+    uint32_t nslot;             /* its size, a power of two above twice nnames */
     size_t bad;                 /* lines that could not be read (a cut last line) */
 } s_samples_t;
 
@@ -134,15 +147,48 @@ static void s_samples_fini(s_samples_t *s)
 {
     free(s->rows);
     free(s->names);
+    free(s->slot);
     memset(s, 0, sizeof *s);
+}
+
+/* FNV-1a of a name as the table keeps it (at most RB_NAME_MAX - 1 bytes). */
+static uint32_t s_hash(const char *name)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < RB_NAME_MAX - 1 && name[i]; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    return h;
+}
+
+/* Doubles the hash table (names are found in O(1): a fleet's samples.csv
+ * has thousands of them on every interval). 0 or -ENOMEM. */
+static int s_rehash(s_samples_t *s)
+{
+    uint32_t n = s->nslot ? 2 * s->nslot : 64;
+    uint32_t *slot = calloc(n, sizeof *slot);
+    if (!slot)
+        return -ENOMEM;
+    for (uint32_t i = 0; i < s->nnames; i++) {
+        uint32_t h = s_hash(s->names[i]) & (n - 1);
+        while (slot[h])
+            h = (h + 1) & (n - 1);
+        slot[h] = i + 1;
+    }
+    free(s->slot);
+    s->slot = slot;
+    s->nslot = n;
+    return 0;
 }
 
 /* Index of name in the table, added when new; UINT32_MAX when out of memory. */
 static uint32_t s_name(s_samples_t *s, const char *name)
 {
-    for (uint32_t i = s->nnames; i-- > 0;)
-        if (strncmp(s->names[i], name, RB_NAME_MAX - 1) == 0)
-            return i;
+    if (2 * ((size_t)s->nnames + 1) > s->nslot && s_rehash(s) < 0)
+        return UINT32_MAX;
+    uint32_t h = s_hash(name) & (s->nslot - 1);
+    for (; s->slot[h]; h = (h + 1) & (s->nslot - 1))
+        if (strncmp(s->names[s->slot[h] - 1], name, RB_NAME_MAX - 1) == 0)
+            return s->slot[h] - 1;
     if (s->nnames == s->namecap) {
         uint32_t cap = s->namecap ? 2 * s->namecap : 16;
         void *p = realloc(s->names, cap * sizeof *s->names);
@@ -152,6 +198,7 @@ static uint32_t s_name(s_samples_t *s, const char *name)
         s->namecap = cap;
     }
     snprintf(s->names[s->nnames], RB_NAME_MAX, "%s", name);
+    s->slot[h] = s->nnames + 1;
     return s->nnames++;
 }
 
@@ -242,6 +289,49 @@ static int s_samples_read(s_samples_t *s, const rb_run_result_t *r, const char *
     return rc;
 }
 
+/* The k-th smallest of n values (k < n), in O(n): v is reordered so that
+ * v[k] holds it, nothing after it is smaller and nothing before it larger
+ * (a large fleet has a median per interval and per node: no sorting). */
+static double s_kth(double *v, uint32_t n, uint32_t k)
+{
+    int64_t lo = 0, hi = (int64_t)n - 1;
+    while (lo < hi) {
+        double x = v[k];
+        int64_t i = lo, j = hi;
+        do {
+            while (v[i] < x)
+                i++;
+            while (x < v[j])
+                j--;
+            if (i <= j) {
+                double tmp = v[i];
+                v[i++] = v[j];
+                v[j--] = tmp;
+            }
+        } while (i <= j);
+        if (j < (int64_t)k)
+            lo = i;
+        if ((int64_t)k < i)
+            hi = j;
+    }
+    return v[k];
+}
+
+/* The median of n values as rb_median() gives it (the mean of the middle two
+ * when n is even; 0 when n is 0), reordering them but not sorting. */
+static double s_median(double *v, uint32_t n)
+{
+    if (!n)
+        return 0;
+    double hi = s_kth(v, n, n / 2), lo = hi;
+    if (n % 2)
+        return hi;
+    lo = v[0];
+    for (uint32_t i = 1; i < n / 2; i++)
+        lo = v[i] > lo ? v[i] : lo;
+    return (lo + hi) / 2.0;
+}
+
 /* ---------------------------------------------------------------------------
  * One phase's time series, interval by interval */
 
@@ -307,10 +397,8 @@ static int s_nominal_interval(const s_samples_t *smp, uint32_t p, double *iv)
     for (size_t i = 0; i < smp->nrows; i++)
         if (smp->rows[i].phase == p && smp->rows[i].iv_s > 0)
             len[n++] = smp->rows[i].iv_s;
-    if (n) {
-        rb_median(len, n); /* sorts */
-        *iv = len[n / 2];
-    }
+    if (n)
+        *iv = s_kth(len, n, n / 2);
     free(len);
     for (size_t i = 0; *iv > 0 && i < smp->nrows; i++) {
         const s_row_t *row = &smp->rows[i];
@@ -357,22 +445,24 @@ static int s_series_build(const s_samples_t *smp, const rb_run_result_t *r, uint
         return 0;
     uint32_t most = a->nnodes + smp->nnames;
     uint32_t *line = malloc((smp->nnames ? smp->nnames : 1) * sizeof *line);
+    rb_name_idx_t *by_name = rb_agg_nodes_by_name(a->nodes, a->nnodes);
     out->node = calloc(most ? most : 1, sizeof *out->node);
     out->rack = calloc(most ? most : 1, sizeof *out->rack);
     out->rname = calloc(most ? most : 1, sizeof *out->rname);
-    if (!line || !out->node || !out->rack || !out->rname)
+    if (!line || !by_name || !out->node || !out->rack || !out->rname) {
+        free(by_name);
         goto nomem;
+    }
     /* lines: the phase's nodes in rank order, then any stranger */
     for (uint32_t i = 0; i < a->nnodes; i++) {
         out->node[out->nn] = a->nodes[i].name;
         out->rack[out->nn++] = s_rack_of(out, a->nodes[i].rack);
     }
     for (uint32_t j = 0; j < smp->nnames; j++) {
-        line[j] = UINT32_MAX;
-        for (uint32_t i = 0; i < a->nnodes && line[j] == UINT32_MAX; i++)
-            if (strcmp(a->nodes[i].name, smp->names[j]) == 0)
-                line[j] = i;
+        uint32_t i = rb_agg_node_lookup(by_name, a->nnodes, smp->names[j]);
+        line[j] = i < a->nnodes ? i : UINT32_MAX;
     }
+    free(by_name);
     int64_t kmax = -1;
     for (size_t i = 0; i < smp->nrows; i++) {
         const s_row_t *row = &smp->rows[i];
@@ -558,10 +648,90 @@ static void s_frame(FILE *f, const s_plot_t *pl)
             pl->x, pl->y, pl->w, pl->h);
 }
 
-/* One line of a time series: a polyline per run of measured intervals, a dot
- * for an interval alone; gaps stay gaps. v and t hold nk values. */
+/* What the time charts of a series draw. */
+typedef struct s_view {
+    uint32_t per;    /* sample intervals per point: 1, or more when the plot is narrower */
+    uint32_t np;     /* points per line at most: nk / per, rounded up */
+    int spread;      /* more than S_NODE_LINES nodes: their slowest, median and fastest */
+    int racks;       /* a line per rack (more than one, at most S_RACK_LINES) */
+    uint32_t nstrag; /* straggler nodes with a line of their own (spread only) */
+    uint32_t strag[S_STRAG_LINES]; /* their lines in the series */
+    uint32_t nstragall;            /* stragglers in the phase's findings */
+} s_view_t;
+
+/* The view of series s, phase a: how many intervals a point, which lines. */
+static void s_view_make(const s_series_t *s, const rb_phase_agg_t *a, s_view_t *vw)
+{
+    uint32_t width = (uint32_t)S_SERIES_W;
+    memset(vw, 0, sizeof *vw);
+    vw->per = s->nk > width ? (s->nk + width - 1) / width : 1;
+    vw->np = (s->nk + vw->per - 1) / vw->per;
+    vw->spread = s->nn > S_NODE_LINES;
+    vw->racks = s->rv && s->nr <= S_RACK_LINES;
+    for (uint32_t i = 0; vw->spread && i < a->nfindings; i++) {
+        const rb_finding_t *x = &a->findings[i];
+        if (x->kind != RB_FIND_STRAGGLER)
+            continue;
+        vw->nstragall++;
+        for (uint32_t l = 0; vw->nstrag < S_STRAG_LINES && l < s->nn; l++)
+            if (strcmp(s->node[l], x->node) == 0) {
+                vw->strag[vw->nstrag++] = l;
+                break;
+            }
+    }
+}
+
+/* A line as drawn: per point, the mean rate and the mean end of `per`
+ * consecutive intervals of v and t (nk values), over those measured; NAN
+ * when none is (a gap). bv and bt hold nk / per values, rounded up. */
+static void s_bucket(const double *v, const double *t, uint32_t nk, uint32_t per, double *bv,
+                     double *bt)
+{
+    for (uint32_t b = 0, k = 0; k < nk; b++) {
+        uint32_t end = nk - k > per ? k + per : nk, n = 0;
+        double sv = 0, st = 0;
+        for (; k < end; k++)
+            if (!isnan(v[k])) {
+                sv += v[k];
+                st += t[k];
+                n++;
+            }
+        bv[b] = n ? sv / n : NAN;
+        bt[b] = n ? st / n : NAN;
+    }
+}
+
+/* The slowest, median and fastest node's rate in each interval into mn, md,
+ * mx (nk values; NAN where no node has a sample). 0 or -ENOMEM. */
+static int s_node_spread(const s_series_t *s, double *mn, double *md, double *mx)
+{
+    double *col = malloc((s->nn ? s->nn : 1) * sizeof *col);
+    if (!col)
+        return -ENOMEM;
+    for (uint32_t k = 0; k < s->nk; k++) {
+        uint32_t n = 0;
+        mn[k] = md[k] = mx[k] = NAN;
+        for (uint32_t l = 0; l < s->nn; l++) {
+            double x = s->v[(size_t)l * s->nk + k];
+            if (isnan(x))
+                continue;
+            col[n++] = x;
+            mn[k] = n == 1 || x < mn[k] ? x : mn[k];
+            mx[k] = n == 1 || x > mx[k] ? x : mx[k];
+        }
+        if (n)
+            md[k] = s_median(col, n);
+    }
+    free(col);
+    return 0;
+}
+
+/* One line of a time series: a polyline per run of measured points, a dot
+ * for a point alone; gaps stay gaps. v and t hold n values; attr is more
+ * attributes of each element ("" or starting with a space). */
 static void s_line(FILE *f, const s_plot_t *pl, const double *v, const double *t, uint32_t nk,
-                   double div, const char *cls, const char *color, const char *name)
+                   double div, const char *cls, const char *attr, const char *color,
+                   const char *name)
 {
     for (uint32_t k = 0; k < nk;) {
         if (isnan(v[k])) {
@@ -572,10 +742,10 @@ static void s_line(FILE *f, const s_plot_t *pl, const double *v, const double *t
         while (end < nk && !isnan(v[end]))
             end++;
         if (end - k == 1) {
-            fprintf(f, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\">", cls,
-                    s_px(pl, t[k]), s_py(pl, v[k] / div), color);
+            fprintf(f, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"%s>", cls,
+                    s_px(pl, t[k]), s_py(pl, v[k] / div), color, attr);
         } else {
-            fprintf(f, "<polyline class=\"%s\" stroke=\"%s\" points=\"", cls, color);
+            fprintf(f, "<polyline class=\"%s\" stroke=\"%s\"%s points=\"", cls, color, attr);
             for (uint32_t i = k; i < end; i++)
                 fprintf(f, "%s%.1f,%.1f", i > k ? " " : "", s_px(pl, t[i]), s_py(pl, v[i] / div));
             fputs("\">", f);
@@ -587,55 +757,176 @@ static void s_line(FILE *f, const s_plot_t *pl, const double *v, const double *t
     }
 }
 
-/* A swatch and a name in a legend. */
-static void s_legend_item(FILE *f, const char *color, const char *cls, const char *name)
+/* A swatch and a name in a legend; style is more of the swatch's style ("" or
+ * starting with ';'). */
+static void s_legend_item(FILE *f, const char *color, const char *cls, const char *style,
+                          const char *name)
 {
-    fprintf(f, "<span class=\"item\"><span class=\"sw %s\" style=\"border-color:%s\"></span>", cls,
-            color);
+    fprintf(f, "<span class=\"item\"><span class=\"sw %s\" style=\"border-color:%s%s\"></span>",
+            cls, color, style);
     s_esc(f, name);
     fputs("</span>\n", f);
 }
 
-/* Cluster rate over time, a thin line per node, a dashed one per rack. */
-static void s_chart_series(FILE *f, const s_series_t *s, const char *phase, int ops)
+/* A line of a time chart. */
+typedef struct s_draw {
+    const double *v, *t;         /* nk values: the rate in each interval, its end */
+    const char *cls;             /* class of its elements: node, rack, cluster, spread, straggler */
+    const char *attr;            /* more attributes of them, as s_line() takes them */
+    const char *style;           /* more style of its legend swatch, as s_legend_item() */
+    int group;                   /* the legend lists group 0 first, then 1, ... */
+    char color[32];              /* its stroke */
+    char name[RB_NAME_MAX + 16]; /* its tooltip */
+    const char *label;           /* its legend entry; NULL: the name */
+} s_draw_t;
+
+/* A time chart of n lines, drawn in order, each point as vw says, on axes
+ * from 0 to the last interval's end and the highest point; then its legend.
+ * The title says "PHASE: bandwidth over time, WHAT (unit)". 0 or -ENOMEM. */
+static int s_chart_time(FILE *f, const s_series_t *s, const s_view_t *vw, const s_draw_t *d,
+                        uint32_t n, const char *phase, const char *what, int ops)
 {
-    s_unit_t u = s_rate_unit(s->vmax, ops);
-    s_axis_t ax = s_axis(s->tmax, 10), ay = s_axis(s->vmax / u.div * 1.04, 6); /* headroom */
-    s_plot_t pl = {84, 16, S_CHART_W - 84 - 20, 300, ax.max, ay.max};
-    char title[S_TEXT_MAX], label[256], color[32];
-    snprintf(title, sizeof title, "%s: %s over time, cluster, per rack and per node (%s)", phase,
-             ops ? "operations per second" : "bandwidth", u.name);
+    double *bv = malloc(vw->np * sizeof *bv), *bt = malloc(vw->np * sizeof *bt), vmax = 0;
+    if (!bv || !bt) {
+        free(bv);
+        free(bt);
+        return -ENOMEM;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        s_bucket(d[i].v, d[i].t, s->nk, vw->per, bv, bt);
+        for (uint32_t b = 0; b < vw->np; b++)
+            vmax = !isnan(bv[b]) && bv[b] > vmax ? bv[b] : vmax;
+    }
+    s_unit_t u = s_rate_unit(vmax, ops);
+    s_axis_t ax = s_axis(s->tmax, 10), ay = s_axis(vmax / u.div * 1.04, 6); /* headroom */
+    s_plot_t pl = {S_SERIES_X, 16, S_SERIES_W, 300, ax.max, ay.max};
+    char title[S_TEXT_MAX], label[256];
+    snprintf(title, sizeof title, "%s: %s over time, %s (%s)", phase,
+             ops ? "operations per second" : "bandwidth", what, u.name);
     s_svg_open(f, S_CHART_W, pl.y + pl.h + 48, title);
     s_frame(f, &pl);
     s_x_axis(f, &pl, ax, "time after the phase&#8217;s GO (s)");
     snprintf(label, sizeof label, "%s%s%s", ops ? "" : "bandwidth (", u.define, ops ? "" : ")");
     s_y_axis(f, &pl, ay, label);
-    for (uint32_t l = 0; l < s->nn; l++) {
-        s_color(color, sizeof color, l, 0);
-        s_line(f, &pl, s->v + (size_t)l * s->nk, s->t + (size_t)l * s->nk, s->nk, u.div, "node",
-               color, s->node[l]);
+    for (uint32_t i = 0; i < n; i++) {
+        s_bucket(d[i].v, d[i].t, s->nk, vw->per, bv, bt);
+        s_line(f, &pl, bv, bt, vw->np, u.div, d[i].cls, d[i].attr, d[i].color, d[i].name);
     }
-    for (uint32_t g = 0; s->rv && g < s->nr; g++) {
-        char name[RB_NAME_MAX + 8];
-        snprintf(name, sizeof name, "rack %s", s->rname[g]);
-        s_color(color, sizeof color, g, 1);
-        s_line(f, &pl, s->rv + (size_t)g * s->nk, s->rt + (size_t)g * s->nk, s->nk, u.div, "rack",
-               color, name);
-    }
-    s_line(f, &pl, s->cv, s->ct, s->nk, u.div, "cluster", "#000", "cluster (sum of nodes)");
     fputs("</svg>\n<p class=\"legend\">", f);
-    s_legend_item(f, "#000", "cluster", "cluster (sum of the nodes)");
-    for (uint32_t g = 0; s->rv && g < s->nr; g++) {
-        char name[RB_NAME_MAX + 8];
-        snprintf(name, sizeof name, "rack %s", s->rname[g]);
-        s_color(color, sizeof color, g, 1);
-        s_legend_item(f, color, "rack", name);
-    }
-    for (uint32_t l = 0; l < s->nn; l++) {
-        s_color(color, sizeof color, l, 0);
-        s_legend_item(f, color, "node", s->node[l]);
+    for (int g = 0, more = 1; more; g++) {
+        more = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            more |= d[i].group > g;
+            if (d[i].group == g)
+                s_legend_item(f, d[i].color, d[i].cls, d[i].style,
+                              d[i].label ? d[i].label : d[i].name);
+        }
     }
     fputs("</p>\n", f);
+    free(bv);
+    free(bt);
+    return 0;
+}
+
+/* The cluster's rate over time, a dashed line per rack (up to S_RACK_LINES),
+ * a thin line per node (up to S_NODE_LINES). 0 or -ENOMEM. */
+static int s_chart_series(FILE *f, const s_series_t *s, const s_view_t *vw, const char *phase,
+                          int ops)
+{
+    uint32_t nnode = vw->spread ? 0 : s->nn, nrack = vw->racks ? s->nr : 0, n = 0;
+    s_draw_t *d = calloc((size_t)nnode + nrack + 1, sizeof *d);
+    if (!d)
+        return -ENOMEM;
+    for (uint32_t l = 0; l < nnode; l++, n++) {
+        d[n] = (s_draw_t){.v = s->v + (size_t)l * s->nk,
+                          .t = s->t + (size_t)l * s->nk,
+                          .cls = "node",
+                          .attr = "",
+                          .style = "",
+                          .group = 2};
+        s_color(d[n].color, sizeof d[n].color, l, 0);
+        snprintf(d[n].name, sizeof d[n].name, "%s", s->node[l]);
+    }
+    for (uint32_t g = 0; g < nrack; g++, n++) {
+        d[n] = (s_draw_t){.v = s->rv + (size_t)g * s->nk,
+                          .t = s->rt + (size_t)g * s->nk,
+                          .cls = "rack",
+                          .attr = "",
+                          .style = "",
+                          .group = 1};
+        s_color(d[n].color, sizeof d[n].color, g, 1);
+        snprintf(d[n].name, sizeof d[n].name, "rack %s", s->rname[g]);
+    }
+    d[n] = (s_draw_t){.v = s->cv,
+                      .t = s->ct,
+                      .cls = "cluster",
+                      .attr = "",
+                      .style = "",
+                      .color = "#000",
+                      .name = "cluster (sum of nodes)",
+                      .label = "cluster (sum of the nodes)"};
+    int rc = s_chart_time(f, s, vw, d, n + 1, phase,
+                          !vw->spread ? "cluster, per rack and per node"
+                          : nrack     ? "cluster and per rack"
+                                      : "cluster",
+                          ops);
+    free(d);
+    return rc;
+}
+
+/* With many nodes: the slowest, median and fastest node of each interval,
+ * and the straggler nodes' own lines. 0 or -ENOMEM. */
+static int s_chart_spread(FILE *f, const s_series_t *s, const s_view_t *vw, const char *phase,
+                          int ops)
+{
+    static const char *const strag_color[S_STRAG_LINES] = {"#9467bd", "#8c564b", "#e377c2",
+                                                           "#17becf"};
+    double *mm = malloc(3 * (size_t)s->nk * sizeof *mm);
+    s_draw_t d[3 + S_STRAG_LINES];
+    uint32_t n = 0;
+    if (!mm || s_node_spread(s, mm, mm + s->nk, mm + 2 * (size_t)s->nk) < 0) {
+        free(mm);
+        return -ENOMEM;
+    }
+    d[n++] = (s_draw_t){.v = mm,
+                        .t = s->ct,
+                        .cls = "spread",
+                        .attr = " stroke-width=\"1.5\" stroke-dasharray=\"5 3\"",
+                        .style = ";border-top-style:dashed",
+                        .group = 2,
+                        .color = "#d62728",
+                        .name = "node min"};
+    d[n++] = (s_draw_t){.v = mm + s->nk,
+                        .t = s->ct,
+                        .cls = "spread",
+                        .attr = " stroke-width=\"2\"",
+                        .style = "",
+                        .group = 1,
+                        .color = "#2ca02c",
+                        .name = "node median"};
+    d[n++] = (s_draw_t){.v = mm + 2 * (size_t)s->nk,
+                        .t = s->ct,
+                        .cls = "spread",
+                        .attr = " stroke-width=\"1.5\" stroke-dasharray=\"5 3\"",
+                        .style = ";border-top-style:dashed",
+                        .group = 0,
+                        .color = "#1f77b4",
+                        .name = "node max"};
+    for (uint32_t i = 0; i < vw->nstrag; i++, n++) {
+        uint32_t l = vw->strag[i];
+        d[n] = (s_draw_t){.v = s->v + (size_t)l * s->nk,
+                          .t = s->t + (size_t)l * s->nk,
+                          .cls = "straggler",
+                          .attr = " stroke-width=\"1.5\"",
+                          .style = "",
+                          .group = 3};
+        snprintf(d[n].color, sizeof d[n].color, "%s", strag_color[i]);
+        snprintf(d[n].name, sizeof d[n].name, "%s (straggler)", s->node[l]);
+    }
+    int rc = s_chart_time(f, s, vw, d, n, phase,
+                          "the slowest, the median and the fastest node of each interval", ops);
+    free(mm);
+    return rc;
 }
 
 /* Min, median and max of a line's measured intervals; 0 when it has none. */
@@ -645,37 +936,93 @@ static uint32_t s_spread(const s_series_t *s, uint32_t l, double *scratch, doubl
     for (uint32_t k = 0; k < s->nk; k++)
         if (!isnan(s->v[(size_t)l * s->nk + k]))
             scratch[n++] = s->v[(size_t)l * s->nk + k];
-    out[1] = rb_median(scratch, n); /* sorts */
-    out[0] = n ? scratch[0] : 0;
-    out[2] = n ? scratch[n - 1] : 0;
+    out[0] = out[2] = n ? scratch[0] : 0;
+    for (uint32_t i = 1; i < n; i++) {
+        out[0] = scratch[i] < out[0] ? scratch[i] : out[0];
+        out[2] = scratch[i] > out[2] ? scratch[i] : out[2];
+    }
+    out[1] = s_median(scratch, n);
     return n;
 }
 
-/* Per node: a bar to the median of its interval rates, a whisker min..max. */
+/* A node ranked by the median of its intervals. */
+typedef struct s_rank {
+    double median;
+    uint32_t line; /* in the series */
+} s_rank_t;
+
+static int s_by_median(const void *a, const void *b)
+{
+    const s_rank_t *x = a, *y = b;
+    if (x->median != y->median)
+        return x->median < y->median ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Per node: a bar to the median of its interval rates, a whisker min..max.
+ * Over S_NODE_BARS nodes, only the S_BARS_END slowest and fastest by median,
+ * a separator between them. 0 or -ENOMEM. */
 static int s_chart_nodes(FILE *f, const s_series_t *s, const char *phase, int ops)
 {
-    double *scratch = calloc(s->nk ? s->nk : 1, sizeof *scratch), st[3], max = 0;
-    if (!scratch)
-        return -ENOMEM;
-    for (uint32_t l = 0; l < s->nn; l++)
-        if (s_spread(s, l, scratch, st) && st[2] > max)
-            max = st[2];
+    uint32_t nn = s->nn, nshow = 0, gap = UINT32_MAX, nrank = 0;
+    double *scratch = calloc(s->nk ? s->nk : 1, sizeof *scratch), max = 0;
+    double *st = calloc(3 * (size_t)(nn ? nn : 1), sizeof *st);
+    uint32_t *cnt = calloc(nn ? nn : 1, sizeof *cnt), *show = calloc(nn ? nn : 1, sizeof *show);
+    s_rank_t *rank = calloc(nn ? nn : 1, sizeof *rank);
+    int rc = -ENOMEM;
+    if (!scratch || !st || !cnt || !show || !rank)
+        goto out;
+    for (uint32_t l = 0; l < nn; l++)
+        cnt[l] = s_spread(s, l, scratch, st + 3 * (size_t)l);
+    if (nn <= S_NODE_BARS) {
+        for (uint32_t l = 0; l < nn; l++)
+            show[nshow++] = l;
+    } else {
+        for (uint32_t l = 0; l < nn; l++)
+            if (cnt[l])
+                rank[nrank++] = (s_rank_t){st[3 * (size_t)l + 1], l};
+        qsort(rank, nrank, sizeof *rank, s_by_median);
+        for (uint32_t i = 0; i < nrank; i++)
+            if (nrank <= 2 * S_BARS_END || i < S_BARS_END || i >= nrank - S_BARS_END)
+                show[nshow++] = rank[i].line;
+        gap = nrank > 2 * S_BARS_END ? S_BARS_END : UINT32_MAX;
+    }
+    for (uint32_t i = 0; i < nshow; i++)
+        if (cnt[show[i]] && st[3 * (size_t)show[i] + 2] > max)
+            max = st[3 * (size_t)show[i] + 2];
+    uint32_t rows = nshow + (gap != UINT32_MAX);
     s_unit_t u = s_rate_unit(max, ops);
     s_axis_t ax = s_axis(max / u.div, 8);
-    s_plot_t pl = {170, 10, S_CHART_W - 170 - 24, s->nn * S_NODE_ROW_PX, ax.max, 1};
+    s_plot_t pl = {170, 10, S_CHART_W - 170 - 24, rows * S_NODE_ROW_PX, ax.max, 1};
     char title[S_TEXT_MAX], label[256], color[32], b[3][64];
-    snprintf(title, sizeof title,
-             "%s: each node's %s per sample interval, min, median and max (%s)", phase,
-             ops ? "operations per second" : "bandwidth", u.name);
+    const char *rate = ops ? "operations per second" : "bandwidth";
+    if (nn <= S_NODE_BARS)
+        snprintf(title, sizeof title,
+                 "%s: each node's %s per sample interval, min, median and max (%s)", phase, rate,
+                 u.name);
+    else
+        snprintf(title, sizeof title,
+                 "%s: the %d slowest and %d fastest of %u nodes by median, their %s per sample "
+                 "interval, min, median and max (%s)",
+                 phase, S_BARS_END, S_BARS_END, nn, rate, u.name);
     s_svg_open(f, S_CHART_W, pl.y + pl.h + 48, title);
     s_frame(f, &pl);
-    snprintf(label, sizeof label, "%s of one node in one sample interval%s%s%s",
-             ops ? "operations per second" : "bandwidth", ops ? "" : " (", ops ? "" : u.define,
-             ops ? "" : ")");
+    snprintf(label, sizeof label, "%s of one node in one sample interval%s%s%s", rate,
+             ops ? "" : " (", ops ? "" : u.define, ops ? "" : ")");
     s_x_axis(f, &pl, ax, label);
-    for (uint32_t l = 0; l < s->nn; l++) {
-        double y = pl.y + l * S_NODE_ROW_PX + S_NODE_ROW_PX / 2;
-        uint32_t n = s_spread(s, l, scratch, st);
+    for (uint32_t row = 0, i = 0; row < rows; row++) {
+        double y = pl.y + row * S_NODE_ROW_PX + S_NODE_ROW_PX / 2;
+        if (row == gap) {
+            fprintf(f,
+                    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#666\" "
+                    "stroke-dasharray=\"4 4\"/><text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
+                    "text-anchor=\"middle\">&#8942; %u nodes between these by median, not shown "
+                    "&#8942;</text>\n",
+                    pl.x - 160, y, pl.x + pl.w, y, pl.x + pl.w / 2, y - 3, nrank - 2 * S_BARS_END);
+            continue;
+        }
+        uint32_t l = show[i++], n = cnt[l];
+        const double *sl = st + 3 * (size_t)l;
         fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", pl.x - 8,
                 y + 4);
         s_esc(f, s->node[l]);
@@ -685,24 +1032,40 @@ static int s_chart_nodes(FILE *f, const s_series_t *s, const char *phase, int op
                     y + 4);
             continue;
         }
-        for (int i = 0; i < 3; i++)
-            snprintf(b[i], sizeof b[i], "%.*f", ax.dec + 2, st[i] / u.div);
+        for (int j = 0; j < 3; j++)
+            snprintf(b[j], sizeof b[j], "%.*f", ax.dec + 2, sl[j] / u.div);
         s_color(color, sizeof color, l, 0);
         fprintf(f,
                 "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                 "fill=\"%s\"><title>",
-                pl.x, y - 6, s_px(&pl, st[1] / u.div) - pl.x, 12.0, color);
+                pl.x, y - 6, s_px(&pl, sl[1] / u.div) - pl.x, 12.0, color);
         s_esc(f, s->node[l]);
         fprintf(f, ": median %s, min %s, max %s %s over %u intervals</title></rect>\n", b[1], b[0],
                 b[2], u.name, n);
         fprintf(f,
                 "<path class=\"whisker\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\"/>\n",
-                s_px(&pl, st[0] / u.div), y, s_px(&pl, st[2] / u.div), s_px(&pl, st[0] / u.div),
-                y - 5, y + 5, s_px(&pl, st[2] / u.div), y - 5, y + 5);
+                s_px(&pl, sl[0] / u.div), y, s_px(&pl, sl[2] / u.div), s_px(&pl, sl[0] / u.div),
+                y - 5, y + 5, s_px(&pl, sl[2] / u.div), y - 5, y + 5);
     }
     fputs("</svg>\n", f);
+    if (nn > S_NODE_BARS) {
+        fprintf(f, "<p class=\"note\">%u nodes; ", nn);
+        if (gap != UINT32_MAX)
+            fprintf(f, "the %d slowest and %d fastest by median are shown", S_BARS_END, S_BARS_END);
+        else
+            fprintf(f, "the %u with samples are shown", nrank);
+        if (nrank < nn)
+            fprintf(f, " (%u without a sample drawn are not)", nn - nrank);
+        fputs("; every node is in the table below and in samples.csv.</p>\n", f);
+    }
+    rc = 0;
+out:
     free(scratch);
-    return 0;
+    free(st);
+    free(cnt);
+    free(show);
+    free(rank);
+    return rc;
 }
 
 /* Latency against percentile: x on a "nines" scale, -log10(1 - p), so p90,
@@ -1125,6 +1488,67 @@ static void s_rollups(const rb_phase_agg_t *a, int meta, FILE *f)
               f);
 }
 
+/* What the time chart shows, under it. */
+static void s_series_note(FILE *f, const s_series_t *s, const s_view_t *vw, int meta)
+{
+    const char *what = meta ? "the operations a node completed" : "the bytes a node moved";
+    if (vw->per == 1)
+        fprintf(f,
+                "<p class=\"note\">Each point is one sample interval (about %.2g s), drawn at its "
+                "end: %s in it over its length, as in samples.csv.",
+                s->iv, what);
+    else
+        fprintf(f,
+                "<p class=\"note\">Downsampled: the phase has %u sample intervals (about %.2g s "
+                "each), more than the chart is wide, so each point is the mean of %u consecutive "
+                "intervals, drawn at the mean of their ends; an interval&#8217;s rate is %s in it "
+                "over its length. samples.csv keeps every interval.",
+                s->nk, s->iv, vw->per, what);
+    fprintf(f, " The cluster line is the sum over the nodes of the same interval%s.",
+            vw->racks ? ", each dashed rack line the sum over its nodes" : "");
+    fputs(vw->per == 1 ? " A missing interval is left as a gap."
+                       : " A point with no measured interval is left as a gap.",
+          f);
+    if (s->rv && !vw->racks)
+        fprintf(f, " The %u racks have no line each (more than %d): the table below has each.",
+                s->nr, S_RACK_LINES);
+    if (vw->spread)
+        fprintf(f,
+                " %u nodes are too many for a line each: the chart below draws the slowest, the "
+                "median and the fastest node of each interval.",
+                s->nn);
+    if (s->ntail)
+        fprintf(f,
+                " Not drawn: %u row%s of samples.csv for a node&#8217;s last interval "
+                "shorter than half an interval (a rate over a few ms says little); what "
+                "%s counts in every table.",
+                s->ntail, s->ntail == 1 ? "" : "s", s->ntail == 1 ? "it holds" : "they hold");
+    fputs("</p>\n", f);
+}
+
+/* What the chart of the slowest, median and fastest node shows, under it. */
+static void s_spread_note(FILE *f, const s_series_t *s, const s_view_t *vw)
+{
+    fputs("<p class=\"note\">In each interval, node min is the rate of the slowest node with "
+          "a sample in it, node median the median node&#8217;s, node max the fastest&#8217;s "
+          "(not always the same node from one interval to the next)",
+          f);
+    if (vw->per > 1)
+        fprintf(f, "; each point the mean of %u intervals", vw->per);
+    fputs(".", f);
+    if (vw->nstrag) {
+        fputs(" Stragglers have a line of their own: ", f);
+        for (uint32_t i = 0; i < vw->nstrag; i++) {
+            fputs(i ? ", " : "", f);
+            s_esc(f, s->node[vw->strag[i]]);
+        }
+        if (vw->nstragall > vw->nstrag)
+            fprintf(f, " (%u of the %u the notes name)", vw->nstrag, vw->nstragall);
+        fputs(".", f);
+    }
+    fputs("</p>\n", f);
+}
+
 static int s_phase(const rb_run_result_t *r, uint32_t p, const s_samples_t *smp, FILE *f)
 {
     const rb_phase_agg_t *a = &r->phases[p];
@@ -1157,28 +1581,33 @@ static int s_phase(const rb_run_result_t *r, uint32_t p, const s_samples_t *smp,
                 smp->found ? "samples.csv holds no interval of this phase"
                            : "samples.csv was not found in the run folder");
     } else {
-        s_chart_series(f, &s, a->name, meta);
-        fprintf(f,
-                "<p class=\"note\">Each point is one sample interval (about %.2g s), drawn at its "
-                "end: %s in it over its length, as in samples.csv. The cluster line is the sum "
-                "over the nodes of the same interval%s. A missing interval is left as a gap.",
-                s.iv, meta ? "the operations a node completed" : "the bytes a node moved",
-                s.rv ? ", each dashed rack line the sum over its nodes" : "");
-        if (s.ntail)
-            fprintf(f,
-                    " Not drawn: %u row%s of samples.csv for a node&#8217;s last interval "
-                    "shorter than half an interval (a rate over a few ms says little); what "
-                    "%s counts in every table.",
-                    s.ntail, s.ntail == 1 ? "" : "s", s.ntail == 1 ? "it holds" : "they hold");
-        fputs("</p>\n", f);
+        s_view_t vw;
+        s_view_make(&s, a, &vw);
+        if (s_chart_series(f, &s, &vw, a->name, meta) < 0) {
+            s_series_fini(&s);
+            return -ENOMEM;
+        }
+        s_series_note(f, &s, &vw, meta);
+        if (vw.spread) {
+            fprintf(f, "<h3>Per node over time: the slowest, median and fastest of %u nodes</h3>\n",
+                    s.nn);
+            if (s_chart_spread(f, &s, &vw, a->name, meta) < 0) {
+                s_series_fini(&s);
+                return -ENOMEM;
+            }
+            s_spread_note(f, &s, &vw);
+        }
         fprintf(f, "<h3>Per node: spread of its sample intervals</h3>\n");
         if (s_chart_nodes(f, &s, a->name, meta) < 0) {
             s_series_fini(&s);
             return -ENOMEM;
         }
         fputs("<p class=\"note\">Bar: the median of the node&#8217;s per-interval rates; "
-              "whisker: their minimum to maximum, over the intervals drawn above.</p>\n",
+              "whisker: their minimum to maximum, over the intervals drawn above",
               f);
+        if (vw.per > 1)
+            fprintf(f, " (each interval on its own here, not the means of %u)", vw.per);
+        fputs(".</p>\n", f);
     }
     s_series_fini(&s);
     fputs("<h3>Latency percentiles</h3>\n", f);

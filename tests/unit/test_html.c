@@ -218,8 +218,16 @@ static void test_page(void **state)
                                  "(MB/s)</title>"));
     assert_non_null(strstr(page, "<title>w: latency percentiles"));
     assert_non_null(strstr(page, "<title>r: latency percentiles"));
-    /* lines: 3 nodes, 2 racks, the cluster */
-    assert_non_null(strstr(page, "<polyline class=\"node\""));
+    /* lines: 3 nodes, 2 racks, the cluster, each point an interval; a
+     * legend entry each */
+    assert_int_equal(s_count(page, "<polyline class=\"node\""), 3);
+    assert_int_equal(s_count(page, "<polyline"), 3 + 2 + 1 + 2); /* and the latency curves */
+    assert_int_equal(s_count(page, "<span class=\"item\">"), 3 + 2 + 1);
+    assert_null(strstr(page, "class=\"spread\""));
+    assert_null(strstr(page, "class=\"straggler\""));
+    assert_null(strstr(page, "Downsampled"));
+    assert_non_null(
+        strstr(page, "Each point is one sample interval (about 1 s), drawn at its end"));
     assert_int_equal(s_count(page, "<polyline class=\"rack\""), 2);
     assert_int_equal(s_count(page, "<polyline class=\"cluster\""), 1);
     assert_non_null(strstr(page, "<title>rack r1</title>"));
@@ -244,7 +252,7 @@ static void test_page(void **state)
     assert_non_null(strstr(page, "Finding, straggler: c: "));
     assert_non_null(strstr(page, "more than 3 median absolute deviations and more than 15%"));
     assert_non_null(strstr(page, "c did not complete the phase: failed"));
-        assert_non_null(strstr(page, "Start skew 0.000 ms"));
+    assert_non_null(strstr(page, "Start skew 0.000 ms"));
     assert_non_null(strstr(page, "clock offsets each within 0.075 ms: the true skew is within "
                                  "0.150 ms of it"));
     assert_non_null(strstr(page, "PARTIAL"));
@@ -269,6 +277,306 @@ static void test_page(void **state)
     assert_null(strstr(page, "Acceptance"));
     free(page);
     s_fini(&fx);
+}
+
+/* A fleet: one write phase "w" on n nodes "n000".., node i in rack
+ * "r<i % nracks>", moving (100 + i) MB/s for 10 s, but node slow (when
+ * < n) only 10 MB/s: a straggler. */
+typedef struct fleet {
+    rb_job_spec_t job;
+    rb_phase_spec_t spec;
+    rb_phase_agg_t agg;
+    rb_report_node_t *nodes;
+    char (*names)[16], (*racks)[16];
+    rb_hist_t hist;
+    rb_run_result_t r;
+} fleet_t;
+
+static double s_fleet_rate(uint32_t i, uint32_t slow)
+{
+    return (i == slow ? 10.0 : 100.0 + i) * MB;
+}
+
+static void s_fleet(fleet_t *fx, uint32_t n, uint32_t nracks, uint32_t slow)
+{
+    memset(fx, 0, sizeof *fx);
+    fx->job = (rb_job_spec_t){
+        .name = "w", .rw = RB_RW_WRITE, .bs = MB, .numjobs = 1, .direct = 1, .ioengine = "sync"};
+    snprintf(fx->spec.name, sizeof fx->spec.name, "w");
+    fx->spec.njobs = 1;
+    fx->spec.jobs = &fx->job;
+    rb_hist_init(&fx->hist);
+    for (int i = 0; i < 100; i++)
+        rb_hist_record(&fx->hist, 1000 + 10 * (uint64_t)i);
+    fx->nodes = calloc(n, sizeof *fx->nodes);
+    fx->names = calloc(n, sizeof *fx->names);
+    fx->racks = calloc(n, sizeof *fx->racks);
+    rb_worker_stat_t *w = calloc(n, sizeof *w);
+    rb_job_stat_t *js = calloc(n, sizeof *js);
+    rb_msg_done_t *d = calloc(n, sizeof *d);
+    rb_agg_input_t *in = calloc(n, sizeof *in);
+    assert_true(fx->nodes && fx->names && fx->racks && w && js && d && in);
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t bytes = (uint64_t)(s_fleet_rate(i, slow) * 10);
+        snprintf(fx->names[i], sizeof fx->names[i], "n%03u", i);
+        snprintf(fx->racks[i], sizeof fx->racks[i], "r%u", i % nracks);
+        snprintf(fx->nodes[i].name, sizeof fx->nodes[i].name, "%s", fx->names[i]);
+        snprintf(fx->nodes[i].rack, sizeof fx->nodes[i].rack, "%s", fx->racks[i]);
+        w[i] = (rb_worker_stat_t){
+            .t_start_ns = 10 * SEC, .t_end_ns = 20 * SEC, .bytes = bytes, .ops = bytes / MB};
+        js[i] = (rb_job_stat_t){.bytes = bytes, .ops = bytes / MB, .hist = &fx->hist};
+        d[i] = (rb_msg_done_t){.nworkers = 1, .workers = &w[i], .njobs = 1, .jobs = &js[i]};
+        in[i] = (rb_agg_input_t){fx->names[i], fx->racks[i], 0, RB_NODE_OK, &d[i], 1ULL << 34, 0};
+    }
+    assert_int_equal(rb_aggregate_phase(&fx->spec, in, n, &fx->agg), 0);
+    assert_int_equal(rb_find_stragglers(&fx->agg, NULL, 0, 1.0), 0);
+    free(w);
+    free(js);
+    free(d);
+    free(in);
+    fx->r = (rb_run_result_t){.run_id = "20260101-000000-flee",
+                              .plan_source = "fleet.ini",
+                              .duration_s = 10,
+                              .nnodes = n,
+                              .nodes = fx->nodes,
+                              .nphases = 1,
+                              .specs = &fx->spec,
+                              .phases = &fx->agg};
+}
+
+static void s_fleet_fini(fleet_t *fx)
+{
+    rb_phase_agg_fini(&fx->agg);
+    free(fx->nodes);
+    free(fx->names);
+    free(fx->racks);
+}
+
+/* samples.csv of a fleet: nint intervals of 1 s, each node at its rate. */
+static void s_fleet_samples(const fleet_t *fx, uint32_t nint, uint32_t slow)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/samples.csv", s_dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("t_s,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,lat_p50_us,lat_p99_us,"
+          "lat_max_us\n",
+          f);
+    for (uint32_t k = 1; k <= nint; k++)
+        for (uint32_t i = 0; i < fx->r.nnodes; i++) {
+            double b = s_fleet_rate(i, slow);
+            fprintf(f, "%u.000,w,%s,%s,w,1.000,%.0f,%.0f,0,%.0f,%.1f,1.0,2.0,3.0\n", k,
+                    fx->names[i], fx->racks[i], b, b / MB, b, b / MB);
+        }
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Render a page in the fleet's run folder; returns the page (caller frees). */
+static char *s_render_run(const rb_run_result_t *r)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/report.html", s_dir);
+    FILE *f = fopen(path, "w+");
+    assert_non_null(f);
+    assert_int_equal(rb_report_html(r, s_dir, f), 0);
+    long len = ftell(f);
+    assert_true(len > 0);
+    char *page = calloc(1, (size_t)len + 1);
+    assert_non_null(page);
+    rewind(f);
+    assert_int_equal(fread(page, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    return page;
+}
+
+/* The points of the polyline (or circle) whose tooltip is title, the
+ * nth such (from 0), into x and y (room for max); returns how many, -1 when
+ * there is no such element. */
+static int s_points(const char *page, const char *title, int nth, double *x, double *y, int max)
+{
+    char key[256];
+    snprintf(key, sizeof key, "<title>%s</title>", title);
+    const char *t = page;
+    for (int i = 0; i <= nth; i++, t++)
+        if (!(t = strstr(t, key)))
+            return -1;
+    t--;
+    const char *el = NULL;
+    for (const char *p = page; (p = strstr(p, "<polyline ")) && p < t; p++)
+        el = p;
+    const char *pts = el ? strstr(el, "points=\"") : NULL;
+    if (!pts || pts > t)
+        return -1;
+    int n = 0;
+    for (char *end, *p = (char *)pts + 8; *p != '"';) {
+        assert_true(n < max);
+        x[n] = strtod(p, &end);
+        assert_true(end > p && *end == ',');
+        y[n++] = strtod(end + 1, &p);
+        assert_true(*p == ' ' || *p == '"');
+        p += *p == ' ';
+    }
+    return n;
+}
+
+/* 200 nodes in 4 racks: no line per node, the slowest, median and fastest
+ * node of each interval instead, the straggler's own line, a short legend;
+ * 32 bars, the slowest node among them. */
+static void test_many_nodes(void **state)
+{
+    (void)state;
+    fleet_t fx;
+    s_fleet(&fx, 200, 4, 7);
+    s_fleet_samples(&fx, 10, 7);
+    char *page = s_render_run(&fx.r);
+    assert_non_null(strstr(page, "Finding, straggler: n007: "));
+    /* no line per node */
+    assert_int_equal(s_count(page, "<polyline class=\"node\""), 0);
+    assert_int_equal(s_count(page, "<circle class=\"node\""), 0);
+    /* exactly: min, median, max, 4 racks, the cluster, the straggler, the latency */
+    assert_int_equal(s_count(page, "<polyline"), 3 + 4 + 1 + 1 + 1);
+    assert_int_equal(s_count(page, "<polyline class=\"spread\""), 3);
+    assert_int_equal(s_count(page, "<polyline class=\"rack\""), 4);
+    assert_int_equal(s_count(page, "<polyline class=\"cluster\""), 1);
+    assert_int_equal(s_count(page, "<polyline class=\"straggler\""), 1);
+    assert_int_equal(s_count(page, "<title>node min</title>"), 1);
+    assert_int_equal(s_count(page, "<title>node median</title>"), 1);
+    assert_int_equal(s_count(page, "<title>node max</title>"), 1);
+    assert_int_equal(s_count(page, "<title>n007 (straggler)</title>"), 1);
+    assert_int_equal(s_count(page, "<title>rack r3</title>"), 1);
+    /* the legend lists those lines, not the nodes */
+    assert_int_equal(s_count(page, "<span class=\"item\">"), 1 + 4 + 3 + 1);
+    assert_null(strstr(page, "</span>n100</span>"));
+    assert_non_null(strstr(page, "200 nodes are too many for a line each"));
+    assert_non_null(strstr(page, "Stragglers have a line of their own: n007."));
+    assert_non_null(strstr(page, "<title>w: bandwidth over time, cluster and per rack (GB/s)"));
+    /* the per-node chart on its own axis: 0..400 MB/s (node max 299 MB/s +
+     * headroom), plot 16..316 px high; slowest n007 at 10 MB/s, fastest n199
+     * at 299, median of 10, 100..106, 108..299: 199.5 */
+    static const struct {
+        const char *title;
+        double mbs;
+    } lines[] = {{"node min", 10}, {"node median", 199.5}, {"node max", 299}};
+    double x[64], y[64];
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        int n = s_points(page, lines[i].title, 0, x, y, 64);
+        assert_int_equal(n, 10);
+        for (int k = 0; k < n; k++) {
+            assert_true(fabs(y[k] - (316 - lines[i].mbs / 400 * 300)) < 0.06);
+            assert_true(fabs(x[k] - (84 + (k + 1) / 10.0 * 796)) < 0.06);
+        }
+    }
+    assert_int_equal(s_points(page, "n007 (straggler)", 0, x, y, 64), 10);
+    assert_true(fabs(y[0] - (316 - 10.0 / 400 * 300)) < 0.06);
+    /* bars: the 16 slowest and the 16 fastest by median, a separator */
+    assert_int_equal(s_count(page, "<rect class=\"bar\""), 32);
+    assert_non_null(strstr(page, ">n007: median 10.00, min 10.00, max 10.00 MB/s"));
+    assert_non_null(strstr(page, ">n015: median 115.00"));
+    assert_null(strstr(page, ">n016: median"));
+    assert_null(strstr(page, ">n183: median"));
+    assert_non_null(strstr(page, ">n184: median 284.00"));
+    assert_non_null(strstr(page, ">n199: median 299.00"));
+    assert_non_null(strstr(page, "168 nodes between these by median, not shown"));
+    assert_non_null(strstr(page, "200 nodes; the 16 slowest and 16 fastest by median are shown; "
+                                 "every node is in the table below and in samples.csv."));
+    assert_true(strstr(page, ">n007: median") < strstr(page, ">n000: median"));
+    /* every node in the tables */
+    assert_non_null(strstr(page, "<tr><td>n100</td><td>r0</td>"));
+    assert_non_null(strstr(page, "<tr><td>n100</td><td>ok</td>"));
+    free(page);
+    assert_int_not_equal(s_xmllint(), 1);
+    s_fleet_fini(&fx);
+}
+
+/* 40 nodes in 40 racks: no line per node nor per rack, every bar. */
+static void test_many_racks(void **state)
+{
+    (void)state;
+    fleet_t fx;
+    s_fleet(&fx, 40, 40, UINT32_MAX);
+    s_fleet_samples(&fx, 5, UINT32_MAX);
+    char *page = s_render_run(&fx.r);
+    assert_int_equal(s_count(page, "<polyline class=\"node\""), 0);
+    assert_int_equal(s_count(page, "<polyline class=\"rack\""), 0);
+    assert_int_equal(s_count(page, "<polyline class=\"spread\""), 3);
+    assert_int_equal(s_count(page, "<polyline class=\"cluster\""), 1);
+    assert_int_equal(s_count(page, "<polyline class=\"straggler\""), 0);
+    assert_int_equal(s_count(page, "<span class=\"item\">"), 1 + 3);
+    assert_non_null(strstr(page, "The 40 racks have no line each (more than 32)"));
+    assert_non_null(strstr(page, "<title>w: bandwidth over time, cluster (GB/s)"));
+    assert_int_equal(s_count(page, "<rect class=\"bar\""), 40);
+    assert_null(strstr(page, "by median are shown"));
+    free(page);
+    assert_int_not_equal(s_xmllint(), 1);
+    s_fleet_fini(&fx);
+}
+
+/* 3 nodes, 5,000 intervals of 1 s: each line has at most a point per px
+ * (796), each point the mean of 7 intervals. Node a is a square wave,
+ * 100 MB/s in even intervals, 20 in odd ones: a bucket starting on an even
+ * interval holds 4 high and 3 low (65.71 MB/s), the next 3 and 4 (54.29),
+ * the last one 2 intervals (60). Node c has no sample in intervals 700 to
+ * 713 (two whole buckets: a gap) nor 720 to 722 (part of one: no gap). */
+static void test_long_run(void **state)
+{
+    (void)state;
+    enum { NK = 5000, PER = 7, NP = (NK + PER - 1) / PER };
+    fleet_t fx;
+    s_fleet(&fx, 3, 2, UINT32_MAX);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/samples.csv", s_dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("t_s,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,lat_p50_us,lat_p99_us,"
+          "lat_max_us\n",
+          f);
+    for (int k = 0; k < NK; k++) {
+        double a = k % 2 ? 20e6 : 100e6;
+        fprintf(f, "%d.000,w,n000,r0,w,1.000,%.0f,1,0,%.0f,1.0,1.0,2.0,3.0\n", k + 1, a, a);
+        fprintf(f, "%d.000,w,n001,r1,w,1.000,80000000,1,0,80000000,1.0,1.0,2.0,3.0\n", k + 1);
+        if ((k < 700 || k > 713) && (k < 720 || k > 722))
+            fprintf(f, "%d.000,w,n002,r0,w,1.000,50000000,1,0,50000000,1.0,1.0,2.0,3.0\n", k + 1);
+    }
+    assert_int_equal(fclose(f), 0);
+    char *page = s_render_run(&fx.r);
+    double *x = calloc(NK, sizeof *x), *y = calloc(NK, sizeof *y);
+    assert_true(x && y);
+    /* every line: one polyline of NP points, c's two around its gap */
+    for (const char *p = page; (p = strstr(p, "<polyline class=\"")); p++)
+        if (strncmp(p, "<polyline class=\"lat\"", 21) != 0) {
+            int n = 1;
+            for (const char *q = strstr(p, "points=\""); *q != '>'; q++)
+                n += *q == ' ';
+            assert_true(n <= 796);
+        }
+    assert_int_equal(s_count(page, "<polyline class=\"node\""), 4);
+    assert_int_equal(s_count(page, "<polyline class=\"rack\""), 2);
+    assert_int_equal(s_points(page, "n001", 0, x, y, NK), NP);
+    assert_int_equal(s_points(page, "n002", 0, x, y, NK), 100);
+    assert_int_equal(s_points(page, "n002", 1, x, y, NK), NP - 102);
+    /* its first point after the gap: intervals 714 to 719 (of 714 to 720), ending 715..720 */
+    assert_true(fabs(x[0] - (84 + 717.5 / 5000 * 796)) < 0.06);
+    /* a, on axes 0..5000 s (84..880 px) and 0..250 MB/s (316..16 px) */
+    assert_int_equal(s_points(page, "n000", 0, x, y, NK), NP);
+    for (int j = 0; j < NP; j++) {
+        double mbs = j == NP - 1 ? 60 : j % 2 ? 380.0 / 7 : 460.0 / 7;
+        double t = j == NP - 1 ? 4999.5 : 7.0 * j + 4;
+        assert_true(fabs(y[j] - (316 - mbs / 250 * 300)) < 0.06);
+        assert_true(fabs(x[j] - (84 + t / 5000 * 796)) < 0.06);
+    }
+    /* said under the chart; the bars and the table still count every interval */
+    assert_non_null(strstr(page, "Downsampled: the phase has 5000 sample intervals"));
+    assert_non_null(strstr(page, "each point is the mean of 7 consecutive intervals"));
+    assert_non_null(strstr(page, "samples.csv keeps every interval"));
+    assert_non_null(strstr(page, "n000: median 60.00, min 20.00, max 100.00 MB/s over 5000 "
+                                 "intervals"));
+    assert_non_null(strstr(page, "n002: median 50.00, min 50.00, max 50.00 MB/s over 4983 "
+                                 "intervals"));
+    free(x);
+    free(y);
+    free(page);
+    assert_int_not_equal(s_xmllint(), 1);
+    s_fleet_fini(&fx);
 }
 
 /* No samples.csv: every chart says so, the page is still whole. */
@@ -354,10 +662,10 @@ int main(void)
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_page),
-        cmocka_unit_test(test_missing_samples),
-        cmocka_unit_test(test_cut_samples),
-        cmocka_unit_test(test_empty_phase),
+        cmocka_unit_test(test_page),        cmocka_unit_test(test_missing_samples),
+        cmocka_unit_test(test_cut_samples), cmocka_unit_test(test_empty_phase),
+        cmocka_unit_test(test_many_nodes),  cmocka_unit_test(test_many_racks),
+        cmocka_unit_test(test_long_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
