@@ -38,6 +38,8 @@
 #define S_NODE_BARS   64 /* more nodes: the bar chart shows the slowest and the fastest ... */
 #define S_BARS_END    16 /* ... this many of each */
 #define S_STRAG_LINES 4  /* straggler nodes with a line of their own, at most */
+#define S_DEV_ROWS    64 /* more devices: the table shows the busiest and the least busy ... */
+#define S_DEV_END     16 /* ... this many of each, and every device a finding names */
 
 /* ---------------------------------------------------------------------------
  * Escaping */
@@ -1417,16 +1419,84 @@ static void s_group_row(FILE *f, const rb_agg_group_t *g, const char *cls, int m
 
 /* node -> rack -> cluster. */
 /* Per node and device, from host telemetry: a cell shaded by how busy. */
+typedef struct s_dev_rank {
+    double util;
+    uint32_t i;
+} s_dev_rank_t;
+
+static int s_by_util(const void *x, const void *y)
+{
+    const s_dev_rank_t *a = x, *b = y;
+    if (a->util != b->util)
+        return a->util < b->util ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Which of the phase's devices the table shows: all of them up to S_DEV_ROWS;
+ * above, the S_DEV_END least busy and the S_DEV_END busiest by median
+ * utilisation, and every device a finding names. show[] gets 1 for those;
+ * returns how many, or 0 when out of memory (then all are shown). */
+static uint32_t s_devices_shown(const rb_phase_agg_t *a, uint8_t *show)
+{
+    uint32_t n = a->ndevs, shown = 0;
+    s_dev_rank_t *rk = malloc(n * sizeof *rk);
+    if (!rk)
+        return 0;
+    for (uint32_t i = 0; i < n; i++)
+        rk[i] = (s_dev_rank_t){a->devs[i].util_median, i};
+    qsort(rk, n, sizeof *rk, s_by_util);
+    for (uint32_t k = 0; k < n; k++)
+        show[rk[k].i] = k < S_DEV_END || k >= n - S_DEV_END;
+    free(rk);
+    for (uint32_t j = 0; j < a->nfindings; j++) {
+        const rb_finding_t *x = &a->findings[j];
+        for (uint32_t i = 0; x->device[0] && i < n; i++)
+            if (strcmp(a->devs[i].node, x->node) == 0 && strcmp(a->devs[i].device, x->device) == 0)
+                show[i] = 1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        shown += show[i];
+    return shown;
+}
+
+/* A row saying how many devices the table left out here, if any. */
+static void s_devices_gap(FILE *f, uint32_t *skipped)
+{
+    if (*skipped)
+        fprintf(f, "<tr><td class=\"none\" colspan=\"10\">%u devices not shown</td></tr>\n",
+                *skipped);
+    *skipped = 0;
+}
+
 static void s_devices(const rb_phase_agg_t *a, FILE *f)
 {
     char b1[64], b2[64], b3[64], b4[64];
     if (!a->ndevs)
         return;
-    fputs("<h3>Devices (host telemetry, medians over the sample intervals)</h3>\n<table>\n"
+    uint8_t *show = a->ndevs > S_DEV_ROWS ? calloc(a->ndevs, 1) : NULL;
+    uint32_t shown = show ? s_devices_shown(a, show) : 0;
+    if (!shown) {
+        free(show);
+        show = NULL;
+    }
+    fputs("<h3>Devices (host telemetry, medians over the sample intervals)</h3>\n", f);
+    if (show)
+        s_textf(f,
+                "<p class=\"note\">%u devices; shown: the %u least busy and the %u busiest by "
+                "median utilisation, and every device a finding names (%u rows). Every device "
+                "is in summary.json (devices) and telemetry.csv.</p>\n",
+                a->ndevs, S_DEV_END, S_DEV_END, shown);
+    fputs("<table>\n"
           "<tr><th>node</th><th>device</th><th>member of</th><th>busy %</th><th>max %</th>"
           "<th>read/s</th><th>write/s</th><th>await ms</th><th>read</th><th>written</th></tr>\n",
           f);
+    uint32_t skipped = 0;
     for (uint32_t i = 0; i < a->ndevs; i++) {
+        if (show && !show[i]) {
+            skipped++;
+            continue;
+        }
+        s_devices_gap(f, &skipped);
         const rb_agg_dev_t *d = &a->devs[i];
         int shade = (int)(d->util_median * 2.55);
         fputs("<tr><td>", f);
@@ -1449,7 +1519,9 @@ static void s_devices(const rb_phase_agg_t *a, FILE *f)
         s_esc(f, rb_fmt_size(b4, sizeof b4, (double)d->wr_bytes));
         fputs("</td></tr>\n", f);
     }
+    s_devices_gap(f, &skipped);
     fputs("</table>\n", f);
+    free(show);
 }
 
 static void s_rollups(const rb_phase_agg_t *a, int meta, FILE *f)

@@ -488,6 +488,80 @@ static void test_many_nodes(void **state)
     s_fleet_fini(&fx);
 }
 
+/* Devices of a fleet into its phase: two a node (sda, sdb), device i busy
+ * (i * 37 % 100) % (a permutation: each figure once among 100). */
+static void s_fleet_devs(fleet_t *fx, uint32_t n)
+{
+    rb_phase_agg_t *a = &fx->agg;
+    a->ndevs = 2 * n;
+    a->devs = calloc(a->ndevs, sizeof *a->devs);
+    assert_non_null(a->devs);
+    for (uint32_t i = 0; i < a->ndevs; i++) {
+        rb_agg_dev_t *d = &a->devs[i];
+        snprintf(d->node, sizeof d->node, "%s", fx->names[i / 2]);
+        snprintf(d->device, sizeof d->device, "sd%c", 'a' + (int)(i % 2));
+        d->intervals = 10;
+        d->util_median = (double)(i * 37 % 100);
+        d->util_max = d->util_median;
+    }
+}
+
+/* 100 devices: the 16 least busy and the 16 busiest, and the one a finding
+ * names, with the rows left out counted; 40 devices: every one. */
+static void test_many_devices(void **state)
+{
+    (void)state;
+    fleet_t fx;
+    s_fleet(&fx, 50, 2, UINT32_MAX);
+    s_fleet_devs(&fx, 50);
+    rb_phase_agg_t *a = &fx.agg;
+    /* device 1 (n000 sdb) is 37% busy, in the middle: a finding names it */
+    a->findings = realloc(a->findings, (a->nfindings + 1) * sizeof *a->findings);
+    assert_non_null(a->findings);
+    a->findings[a->nfindings++] = (rb_finding_t){.kind = RB_FIND_DEVICE_BOUND,
+                                                 .node = "n000",
+                                                 .device = "sdb",
+                                                 .evidence = "busy",
+                                                 .first_seen_s = -1};
+    s_fleet_samples(&fx, 5, UINT32_MAX);
+    char *page = s_render_run(&fx.r);
+    assert_non_null(strstr(page, "100 devices; shown: the 16 least busy and the 16 busiest by "
+                                 "median utilisation, and every device a finding names (33 rows)"));
+    int rows = 0, gaps = 0, left = 0;
+    for (uint32_t i = 0; i < 100; i++) {
+        char row[128];
+        snprintf(row, sizeof row, "<tr><td>%s</td><td>%s</td><td>(root)</td>", a->devs[i].node,
+                 a->devs[i].device);
+        int u = (int)a->devs[i].util_median;
+        int want = u < 16 || u >= 84 || i == 1;
+        assert_int_equal(strstr(page, row) != NULL, want);
+        rows += want;
+    }
+    assert_int_equal(rows, 33);
+    for (const char *p = page; (p = strstr(p, " devices not shown</td>")); p++) {
+        const char *q = p;
+        while (q > page && q[-1] >= '0' && q[-1] <= '9')
+            q--;
+        left += atoi(q);
+        gaps++;
+    }
+    assert_int_equal(left, 100 - 33);
+    assert_true(gaps > 1);
+    free(page);
+    assert_int_not_equal(s_xmllint(), 1);
+    s_fleet_fini(&fx);
+
+    s_fleet(&fx, 20, 2, UINT32_MAX);
+    s_fleet_devs(&fx, 20);
+    s_fleet_samples(&fx, 5, UINT32_MAX);
+    page = s_render_run(&fx.r);
+    assert_null(strstr(page, "devices not shown"));
+    assert_null(strstr(page, "40 devices; shown"));
+    assert_non_null(strstr(page, "<tr><td>n019</td><td>sdb</td>"));
+    free(page);
+    s_fleet_fini(&fx);
+}
+
 /* 40 nodes in 40 racks: no line per node nor per rack, every bar. */
 static void test_many_racks(void **state)
 {
@@ -664,8 +738,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_page),        cmocka_unit_test(test_missing_samples),
         cmocka_unit_test(test_cut_samples), cmocka_unit_test(test_empty_phase),
-        cmocka_unit_test(test_many_nodes),  cmocka_unit_test(test_many_racks),
-        cmocka_unit_test(test_long_run),
+        cmocka_unit_test(test_many_nodes),  cmocka_unit_test(test_many_devices),
+        cmocka_unit_test(test_many_racks),  cmocka_unit_test(test_long_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
