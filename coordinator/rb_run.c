@@ -1178,8 +1178,19 @@ static void s_clock_round(s_run_t *r)
         return; /* the offsets of before */
     }
     uint64_t t0 = rb_mono_ns(), deadline = t0 + S_ROUND_NS + (uint64_t)ready * 200000;
+    uint64_t recount = t0;
     r->probing = 0;
     while (!r->failed && !s_interrupted && rb_mono_ns() < deadline) {
+        if (rb_mono_ns() >= recount) { /* a node lost in the round answers no more */
+            r->probing = 0;
+            for (uint32_t i = 0; i < next; i++) {
+                rb_node_t *n = &r->fleet.nodes[i];
+                if (n->probe_left && n->state != RB_AGENT_READY)
+                    n->probe_left = 0;
+                r->probing += n->probe_left > 0;
+            }
+            recount = rb_mono_ns() + 100 * RB_NS_PER_MS;
+        }
         while (next < nn && r->probing < S_ROUND_INFLIGHT) {
             rb_node_t *n = &r->fleet.nodes[next];
             old_off[next] = n->offset_ns;
