@@ -5,8 +5,9 @@
 # xmllint, a headless Chromium with python3 to check report.html, and clang
 # for the libFuzzer targets, Open MPI for rackbench-mpi and its test,
 # GlusterFS (server, FUSE client, xfsprogs for the bricks) for the lab of
-# deploy/gluster-lab.sh and its test, and Slurm with munge for the lab of
-# deploy/slurm-lab.sh and its test.
+# deploy/gluster-lab.sh and its test, Slurm with munge for the lab of
+# deploy/slurm-lab.sh and its test, and systemd-analyze and systemd-nspawn
+# to check deploy/rackbench-agent.service and run it under systemd.
 #
 # Those packages' postinst scripts start their system services. The labs
 # start daemons of their own and need none of them, and where systemd is not
@@ -21,7 +22,7 @@ packages=(build-essential cmake pkg-config clang-format git
 if [ "${1:-}" = --test ]; then
     packages+=(libxml2-utils chromium python3 clang openmpi-bin libopenmpi-dev
                glusterfs-server glusterfs-client xfsprogs
-               slurmctld slurmd slurm-client munge)
+               slurmctld slurmd slurm-client munge systemd systemd-container)
 fi
 
 missing=()
