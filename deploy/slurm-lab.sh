@@ -290,10 +290,10 @@ cmd_run() {
     [ $# -lt 2 ] || [ -f "$2" ] || die "run: no rack file $2"
     local out rc=0 job
     out=$(mktemp)
-    # sbatch exports this environment to the job (--export=ALL)
+    # sbatch exports this environment to the job (--export=ALL); it says the
+    # job's id at once and returns the job's exit code when it ends
     SLURM_CONF=$conf RB_BIN=$bin RB_ROOT=$state/disk RB_PORT=$((PORT + 2)) \
-        sbatch --wait --nodes="$K" "${opts[@]}" "$here/rackbench.sbatch" "$@" >"$out" || rc=$?
-    cat "$out"
+        sbatch --wait --nodes="$K" "${opts[@]}" "$here/rackbench.sbatch" "$@" | tee "$out" || rc=$?
     job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' "$out")
     rm -f "$out"
     [ -n "$job" ] || die "sbatch submitted no job (exit $rc)"
