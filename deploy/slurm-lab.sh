@@ -10,7 +10,7 @@
 #   deploy/slurm-lab.sh up K [--size 256M] [--prefix sl] [--subnet 10.80.0] [--port 16817]
 #   deploy/slurm-lab.sh run [--sbatch-option=VALUE ...] PLAN [RACKS]
 #   deploy/slurm-lab.sh status
-#   deploy/slurm-lab.sh down
+#   deploy/slurm-lab.sh down [--prefix sl]
 #
 # Node i is PREFIXi at SUBNET.(i+1) (its `hostname -s` too, in a UTS
 # namespace of its own); the bridge holds SUBNET.1, where slurmctld listens
@@ -23,7 +23,8 @@
 # the host's, so the submit folder is shared storage, as the batch script
 # needs.
 #
-# `run` submits the batch script with sbatch --wait --nodes=K, RB_BIN,
+# `run` submits the batch script with sbatch --wait --no-requeue --nodes=K
+# (a job whose launch failed ends, rather than waiting held), RB_BIN,
 # RB_ROOT=STATE/disk and RB_PORT (--port + 2) set, from the current folder
 # (the submit folder: run folders go to runs/ there, the job's output to
 # rackbench-JOBID.out); sbatch options go before PLAN, each as one word
@@ -31,10 +32,13 @@
 # and exits with the job's exit code. Slurm's own commands reach the lab
 # with SLURM_CONF=STATE/slurm.conf, as `status` shows.
 #
-# Everything the lab makes lives in STATE: slurm.conf, the munge key and
-# socket, slurmctld's state, each node's spool folder and log
-# (STATE/nodes/PREFIXi), and the rack (STATE/rack). Nothing under /etc/slurm
-# or /etc/munge is read or changed, and no system munged or slurmd is used.
+# Everything the lab makes lives in STATE: slurm.conf, the munge key,
+# slurmctld's state, each node's log (STATE/nodes/PREFIXi), and the rack
+# (STATE/rack); but for the munge socket and the slurmds' spool folders,
+# where slurmstepd makes its sockets: a socket's path has at most 107 bytes,
+# so they are in a folder of their own with a short name, /run/rbslurm.XXXXXX
+# (/tmp without /run). Nothing under /etc/slurm or /etc/munge is read or
+# changed, and no system munged or slurmd is used.
 #
 # Environment: RB_BIN as for virtual-rack.sh; RB_SLAB_STATE, the state
 # folder (default build/slurm-lab of this repository).
@@ -44,7 +48,7 @@
 # whatever exists of a lab (jobs, every daemon by pid, what still runs in the
 # namespaces, the rack, the state folder): also after a failed `up`, and
 # twice.
-# K, PREFIX, SUBNET, PORT, MUNGED_PID, SLURMCTLD_PID come from STATE/lab.env:
+# K, PREFIX, SUBNET, PORT, RUNDIR, MUNGED_PID, SLURMCTLD_PID come from STATE/lab.env:
 # shellcheck disable=SC2153
 set -euo pipefail
 
@@ -119,11 +123,11 @@ SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$state/munge/munge.socket
+AuthInfo=socket=$RUNDIR/munge.socket
 StateSaveLocation=$state/ctld
 SlurmctldPidFile=$state/ctld/slurmctld.pid
 SlurmctldLogFile=$state/ctld/slurmctld.log
-SlurmdSpoolDir=$state/nodes/%n
+SlurmdSpoolDir=$RUNDIR/%n
 SlurmdPidFile=$state/nodes/%n/slurmd.pid
 SlurmdLogFile=$state/nodes/%n/slurmd.log
 PlugStackConfig=$state/plugstack.conf
@@ -193,14 +197,17 @@ cmd_up() {
     fi
     [ -e "$state/lab.env" ] && die "a lab exists already ($state/lab.env): '$me status' shows it, '$me down' removes it"
 
-    local host
+    local host base=/run rundir
     host=$(hostname -s)
+    if [ ! -d "$base" ] || [ ! -w "$base" ]; then base=/tmp; fi
     mkdir -p "$state/ctld" "$state/munge" "$state/nodes" "$state/disk"
+    rundir=$(mktemp -d "$base/rbslurm.XXXXXX")
     cat >"$state/lab.env" <<ENV
 K=$k
 PREFIX=$prefix
 SUBNET=$subnet
 PORT=$port
+RUNDIR=$rundir
 ENV
     load_env
     trap 'echo "slurm-lab: up failed; '"'"'$me down'"'"' removes what was made (logs in $state)" >&2' ERR
@@ -212,20 +219,20 @@ ENV
 
     # munged: a key and a socket of the lab's own. The socket's folder must
     # be open to all (munged checks); the namespaces reach it by its path.
-    chmod 755 "$state/munge"
+    chmod 755 "$state/munge" "$RUNDIR"
     (
         umask 077
         head -c 1024 /dev/urandom >"$state/munge/munge.key"
     )
-    setsid munged -F --socket="$state/munge/munge.socket" --key-file="$state/munge/munge.key" \
+    setsid munged -F --socket="$RUNDIR/munge.socket" --key-file="$state/munge/munge.key" \
         --pid-file="$state/munge/munged.pid" --seed-file="$state/munge/munged.seed" \
         --log-file="$state/munge/munged.log" </dev/null >"$state/munge/munged.out" 2>&1 &
     echo "MUNGED_PID=$!" >>"$state/lab.env"
     load_env
     # shellcheck disable=SC2016 # the inner sh expands it
-    if ! wait_for 10 "$MUNGED_PID" sh -c 'munge -n -S "$1" | unmunge -S "$1"' _ "$state/munge/munge.socket"; then
+    if ! wait_for 10 "$MUNGED_PID" sh -c 'munge -n -S "$1" | unmunge -S "$1"' _ "$RUNDIR/munge.socket"; then
         tail_log "$state/munge/munged.out"
-        up_failed "munged did not answer on $state/munge/munge.socket (log above)"
+        up_failed "munged did not answer on $RUNDIR/munge.socket (log above)"
     fi
 
     write_conf "$host"
@@ -246,7 +253,7 @@ ENV
     for i in $(seq 1 "$k"); do
         ns=$prefix$i
         loop=$(cat "$state/rack/$ns/loop")
-        mkdir -p "$state/nodes/$ns"
+        mkdir -p "$state/nodes/$ns" "$RUNDIR/$ns"
         # shellcheck disable=SC2016 # the inner sh expands them
         setsid ip netns exec "$ns" unshare --uts sh -c \
             'hostname "$1" && mount -t ext4 "$2" "$3" && shift 3 && exec "$@"' \
@@ -293,16 +300,28 @@ cmd_run() {
     # sbatch exports this environment to the job (--export=ALL); it says the
     # job's id at once and returns the job's exit code when it ends
     SLURM_CONF=$conf RB_BIN=$bin RB_ROOT=$state/disk RB_PORT=$((PORT + 2)) \
-        sbatch --wait --nodes="$K" "${opts[@]}" "$here/rackbench.sbatch" "$@" | tee "$out" || rc=$?
+        sbatch --wait --no-requeue --nodes="$K" "${opts[@]}" "$here/rackbench.sbatch" "$@" | tee "$out" || rc=$?
     job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' "$out")
     rm -f "$out"
     [ -n "$job" ] || die "sbatch submitted no job (exit $rc)"
-    local path
-    path=$(SLURM_CONF=$conf scontrol show job "$job" 2>/dev/null | sed -n 's/^ *StdOut=//p')
+    local info path st
+    info=$(SLURM_CONF=$conf scontrol show job "$job" 2>/dev/null || true)
+    path=$(sed -n 's/^ *StdOut=//p' <<<"$info")
+    st=$(grep -o 'JobState=[A-Z_]*' <<<"$info" | head -n1)
     if [ -n "$path" ] && [ -f "$path" ]; then
-        note "job $job ended (exit $rc); its output, $path:"
+        note "job $job ended (${st:-JobState unknown}, exit $rc); its output, $path:"
         cat "$path"
     fi
+    # a job Slurm ended itself (its launch failed, a node failed, it ran out
+    # of time) has exit code 0 of its own: not a run that went well
+    case "$st" in
+    JobState=COMPLETED | JobState=FAILED | "") ;;
+    *)
+        echo "$tag: job $job did not run to its end: $st $(grep -o 'Reason=[^ ]*' <<<"$info" | head -n1)" \
+            "(slurmd logs: $state/nodes/*/slurmd.log)" >&2
+        return 3
+        ;;
+    esac
     return "$rc"
 }
 
@@ -331,8 +350,14 @@ cmd_status() {
 # is left in the namespaces (virtual-rack.sh down), slurmctld, munged, the
 # rack, the state folder.
 cmd_down() {
-    [ "$(id -u)" -eq 0 ] || die "needs root"
     local prefix=sl d pid
+    while [ $# -gt 0 ]; do
+        case "$1" in
+        --prefix) prefix=${2:?--prefix NAME}; shift 2 ;;
+        *) usage ;;
+        esac
+    done
+    [ "$(id -u)" -eq 0 ] || die "needs root"
     if load_env; then prefix=$PREFIX; fi
     if ours "${SLURMCTLD_PID:-}" && [ -f "$conf" ]; then
         local jobs
@@ -364,6 +389,10 @@ cmd_down() {
         fi
         rmdir "$state/disk" 2>/dev/null || true
         rm -rf "$state/ctld" "$state/munge" "$state/nodes"
+        # the sockets' folder, if it is one up made
+        if [[ "${RUNDIR:-}" =~ ^/(run|tmp)/rbslurm\.[A-Za-z0-9]{6}$ ]] && [ -d "$RUNDIR" ]; then
+            rm -rf "$RUNDIR"
+        fi
         rm -f "$conf" "$state/plugstack.conf" "$state/cgroup.conf" "$state/lab.env"
         if rmdir "$state" 2>/dev/null; then note "removed $state"; else note "left $state: it holds other files"; fi
     fi
@@ -374,6 +403,6 @@ case "${1:-}" in
 up) shift; cmd_up "$@" ;;
 run) shift; cmd_run "$@" ;;
 status) shift; cmd_status ;;
-down) shift; cmd_down ;;
+down) shift; cmd_down "$@" ;;
 *) usage ;;
 esac

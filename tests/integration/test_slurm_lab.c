@@ -30,15 +30,23 @@
 #define SL_MIB    8
 
 static char s_dir[4096], s_state[4200], s_out[4200], s_err[4200];
+static char s_rundir[256]; /* the lab's folder of sockets (RUNDIR in lab.env) */
 
 /* Runs the lab script from the scratch folder (the submit folder) with the
- * build's binaries and the test's state. */
-static int s_lab(const char *args)
+ * build's binaries and the test's state, for at most limit_s seconds (then
+ * 124): a job that hangs fails the test before ctest's own time-out, so
+ * that teardown still takes the lab down. */
+static int s_lab_within(int limit_s, const char *args)
 {
     return it_sh(s_out, s_err,
-                 "sh -c \"cd '%s' && exec env RB_BIN='%s' RB_SLAB_STATE='%s' "
+                 "sh -c \"cd '%s' && exec timeout %d env RB_BIN='%s' RB_SLAB_STATE='%s' "
                  "'%s/deploy/slurm-lab.sh' %s\"",
-                 s_dir, RB_IT_BIN, s_state, RB_IT_SRC, args);
+                 s_dir, limit_s, RB_IT_BIN, s_state, RB_IT_SRC, args);
+}
+
+static int s_lab(const char *args)
+{
+    return s_lab_within(120, args);
 }
 
 static void s_down(void)
@@ -105,12 +113,20 @@ static void test_up_and_run(void **state)
     char plan[4300], runs[4300], folder[4400], path[4500], text[8192];
     int code = s_lab("up 3 " SL_OPTS);
     assert_int_equal(it_show_failure(code, s_err), 0);
+    snprintf(path, sizeof path, "%s/lab.env", s_state);
+    char *env = it_read(path);
+    const char *rd = env ? strstr(env, "RUNDIR=") : NULL;
+    assert_non_null(rd);
+    snprintf(s_rundir, sizeof s_rundir, "%.*s", (int)strcspn(rd + 7, "\n"), rd + 7);
+    free(env);
+    struct stat st;
+    assert_int_equal(stat(s_rundir, &st), 0);
 
     snprintf(plan, sizeof plan, "%s/plan.ini", s_dir);
     it_write(plan, "[global]\nbs=1M\nsize=8M\ndirect=1\nsample_interval=200ms\n"
                    "filename_format=sl.$jobnum.$filenum\n\n"
                    "[write]\nrw=write\n\n[read]\nstonewall\nrw=read\n");
-    code = s_lab("run --time=10 plan.ini");
+    code = s_lab_within(90, "run --time=2 plan.ini");
     assert_int_equal(it_show_failure(code, s_err), 0);
     long job = s_job_id();
     assert_true(job > 0);
@@ -124,7 +140,6 @@ static void test_up_and_run(void **state)
     free(o);
     /* the job's key folder went with it */
     snprintf(path, sizeof path, "%s/.rackbench-%ld", s_dir, job);
-    struct stat st;
     assert_int_not_equal(stat(path, &st), 0);
 
     snprintf(runs, sizeof runs, "%s/runs", s_dir);
@@ -196,7 +211,7 @@ static void test_bad_plan(void **state)
     snprintf(plan, sizeof plan, "%s/bad.ini", s_dir);
     it_write(plan, "[global]\nbs=1M\nsize=8M\nno_such_option=3\n\n[write]\nrw=write\n");
     it_sh(NULL, NULL, "rm -rf '%s/runs'", s_dir);
-    int code = s_lab("run bad.ini");
+    int code = s_lab_within(60, "run --time=2 bad.ini");
     assert_int_equal(code, 2);
     long job = s_job_id();
     assert_true(job > 0);
@@ -231,6 +246,8 @@ static void test_down(void **state)
     assert_int_equal(it_kill_matching(0, "rackbench-agent", "tcp://" SL_PREFIX, NULL), 0);
     struct stat st;
     assert_int_not_equal(stat(s_state, &st), 0);
+    assert_true(s_rundir[0] == '/');
+    assert_int_not_equal(stat(s_rundir, &st), 0);
     assert_int_equal(it_show_failure(s_lab("down"), s_err), 0);
 }
 
