@@ -3,9 +3,17 @@
 # As root it installs what is missing; otherwise it prints the apt line and stops.
 # With --test it adds what only the tests need (deploy/test.sh passes it):
 # xmllint, a headless Chromium with python3 to check report.html, and clang
-# for the libFuzzer targets, Open MPI for rackbench-mpi and its test, and
+# for the libFuzzer targets, Open MPI for rackbench-mpi and its test,
 # GlusterFS (server, FUSE client, xfsprogs for the bricks) for the lab of
-# deploy/gluster-lab.sh and its test.
+# deploy/gluster-lab.sh and its test, Slurm with munge for the lab of
+# deploy/slurm-lab.sh and its test, and systemd-analyze and systemd-nspawn
+# to check deploy/rackbench-agent.service and run it under systemd.
+#
+# Those packages' postinst scripts start their system services. The labs
+# start daemons of their own and need none of them, and where systemd is not
+# PID 1 (a container, a CI machine) a service that cannot start would fail
+# the install: there, unless the machine has a policy-rc.d already, one that
+# forbids starting services is in place while apt-get runs.
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config clang-format git
@@ -13,7 +21,8 @@ packages=(build-essential cmake pkg-config clang-format git
           libaio-dev liburing-dev)
 if [ "${1:-}" = --test ]; then
     packages+=(libxml2-utils chromium python3 clang openmpi-bin libopenmpi-dev
-               glusterfs-server glusterfs-client xfsprogs)
+               glusterfs-server glusterfs-client xfsprogs
+               slurmctld slurmd slurm-client munge systemd systemd-container)
 fi
 
 missing=()
@@ -29,5 +38,11 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "installing: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+policy=/usr/sbin/policy-rc.d
+if [ ! -d /run/systemd/system ] && [ ! -e "$policy" ]; then
+    printf '%s\n' '#!/bin/sh' '# deploy/setup.sh: no service starts while it installs' 'exit 101' >"$policy"
+    chmod 755 "$policy"
+    trap 'rm -f "$policy"' EXIT
+fi
 apt-get update -q
 apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -7,7 +7,7 @@
 # without the hardware.
 #
 #   deploy/virtual-rack.sh up K [--size 256M] [--prefix vr] [--port 7770] [--subnet 10.77.0]
-#                              [--shared TYPE:SOURCE] [--host-alias NAME]
+#                              [--shared TYPE:SOURCE] [--host-alias NAME] [--no-agents]
 #   deploy/virtual-rack.sh run PLAN [rackbench run options]
 #   deploy/virtual-rack.sh status
 #   deploy/virtual-rack.sh down [--prefix vr]
@@ -19,26 +19,34 @@
 # with the agent. Agents run as daemons (no --once) and serve one run after
 # another until `down`.
 #
+# Inside the namespaces every node's name (PREFIXi) resolves to its address
+# (/etc/netns/PREFIXi/hosts, which `ip netns exec` binds over /etc/hosts).
+#
 # --shared TYPE:SOURCE gives the nodes one shared file system instead of
 # disks of their own: each node mounts SOURCE (`mount -t TYPE SOURCE`, as
 # glusterfs:host:/vol) at STATE/PREFIXi/disk in its agent's mount namespace,
 # and no loop device is made. --host-alias NAME makes NAME resolve to the
-# bridge address inside the namespaces (/etc/netns/PREFIXi/hosts), for a
-# server in the host namespace known by name (deploy/gluster-lab.sh uses
-# both). A process the mount leaves in a namespace (a FUSE client) is
-# stopped by pid at `down`.
+# bridge address inside the namespaces too, for a server in the host
+# namespace known by name (deploy/gluster-lab.sh uses both). A process the
+# mount leaves in a namespace (a FUSE client) is stopped by pid at `down`.
+#
+# --no-agents makes the nodes (namespace, address, names, a disk on a loop
+# device, formatted but not mounted: STATE/PREFIXi/loop names it) and starts
+# nothing in them: another script starts what runs there and mounts the disk
+# where it needs it (deploy/slurm-lab.sh starts a slurmd per node). `down`
+# still stops whatever runs in the namespaces.
 #
 # Environment: RB_BIN, the folder of rackbench and rackbench-agent (default
 # build/bin of this repository); RB_VRACK_STATE, the state folder (default
 # build/virtual-rack of this repository).
 #
-# Keys: when `rackbench keygen` exists, `up` makes a key pair per node and one
-# for the coordinator under STATE/keys, starts the agents with --key and
-# --coordinator-key, and `run` passes --key and --allow-keys; with binaries
-# that know no keygen it runs without keys.
+# Keys: when `rackbench keygen` exists (and the rack has agents), `up` makes
+# a key pair per node and one for the coordinator under STATE/keys, starts
+# the agents with --key and --coordinator-key, and `run` passes --key and
+# --allow-keys; with binaries that know no keygen it runs without keys.
 #
 # Needs root, ip (iproute2), losetup and mount (mount), mkfs.ext4 (e2fsprogs).
-# K, PREFIX, PORT, SUBNET, KEYS come from STATE/rack.env:
+# K, PREFIX, PORT, SUBNET, KEYS, AGENTS come from STATE/rack.env:
 # shellcheck disable=SC2153
 set -euo pipefail
 
@@ -49,8 +57,9 @@ state=$(realpath -m "${RB_VRACK_STATE:-$repo/build/virtual-rack}")
 rb=$bin/rackbench
 agent=$bin/rackbench-agent
 me=deploy/virtual-rack.sh
-# first line of the /etc/netns/NS/hosts files --host-alias makes
-hosts_mark="# made by deploy/virtual-rack.sh --host-alias"
+# first line of the /etc/netns/NS/hosts files up makes (a file that starts
+# otherwise is someone else's and left alone)
+hosts_mark="# made by deploy/virtual-rack.sh"
 
 tag=virtual-rack
 # shellcheck source=deploy/lib.sh
@@ -86,7 +95,7 @@ load_env() {
 }
 
 cmd_up() {
-    local k="" size=256M prefix=vr port=7770 subnet=10.77.0 shared="" alias=""
+    local k="" size=256M prefix=vr port=7770 subnet=10.77.0 shared="" alias="" agents=1
     while [ $# -gt 0 ]; do
         case "$1" in
         --size) size=${2:?--size SIZE}; shift 2 ;;
@@ -95,6 +104,7 @@ cmd_up() {
         --subnet) subnet=${2:?--subnet A.B.C}; shift 2 ;;
         --shared) shared=${2:?--shared TYPE:SOURCE}; shift 2 ;;
         --host-alias) alias=${2:?--host-alias NAME}; shift 2 ;;
+        --no-agents) agents=0; shift ;;
         -*) usage ;;
         *) [ -z "$k" ] || usage; k=$1; shift ;;
         esac
@@ -109,6 +119,9 @@ cmd_up() {
     [[ "$subnet" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "--subnet $subnet: three numbers, as 10.77.0"
     [ -z "$shared" ] || [[ "$shared" =~ ^[a-z0-9.]+:.+$ ]] || die "--shared $shared: TYPE:SOURCE, as glusterfs:server:/volume"
     [ -z "$alias" ] || [[ "$alias" =~ ^[A-Za-z0-9.-]+$ ]] || die "--host-alias $alias: a host name"
+    if [ "$agents" -eq 0 ] && [ -n "$shared" ]; then
+        die "--shared and --no-agents: the shared file system is mounted by each node's agent"
+    fi
     need_root_and_tools
     if [ ! -x "$agent" ] || [ ! -x "$rb" ]; then
         die "no rackbench binaries in $bin: build first (deploy/build.sh) or set RB_BIN"
@@ -124,7 +137,7 @@ cmd_up() {
     done
 
     local keys=0
-    has_keygen && keys=1
+    if [ "$agents" -eq 1 ] && has_keygen; then keys=1; fi
     mkdir -p "$state"
     cat >"$state/rack.env" <<ENV
 K=$k
@@ -135,6 +148,7 @@ BRIDGE=$bridge
 KEYS=$keys
 SHARED=$shared
 ALIAS=$alias
+AGENTS=$agents
 ENV
     trap 'echo "virtual-rack: up failed; '"'"'$me down'"'"' removes what was made (logs in $state)" >&2' ERR
 
@@ -155,6 +169,11 @@ ENV
         "$rb" keygen "$state/keys/head" --name head >/dev/null
     fi
 
+    # every node by name, and the alias, inside every namespace
+    local hosts=("$hosts_mark" "127.0.0.1 localhost")
+    for i in $(seq 1 "$k"); do hosts+=("$subnet.$((i + 1)) $prefix$i"); done
+    [ -z "$alias" ] || hosts+=("$subnet.1 $alias")
+
     for i in $(seq 1 "$k"); do
         ns=$prefix$i
         local dir=$state/$ns
@@ -166,11 +185,9 @@ ENV
         ip -n "$ns" link set eth0 up
         ip -n "$ns" link set lo up
 
-        if [ -n "$alias" ]; then
-            # ip netns exec binds this file over /etc/hosts for the node
-            mkdir -p "/etc/netns/$ns"
-            printf '%s\n' "$hosts_mark" "127.0.0.1 localhost" "$subnet.1 $alias" >"/etc/netns/$ns/hosts"
-        fi
+        # ip netns exec binds this file over /etc/hosts for the node
+        mkdir -p "/etc/netns/$ns"
+        printf '%s\n' "${hosts[@]}" >"/etc/netns/$ns/hosts"
         local loop fstype
         if [ -n "$shared" ]; then
             fstype=${shared%%:*}
@@ -182,6 +199,7 @@ ENV
             echo "$loop" >"$dir/loop"
             mkfs.ext4 -q "$loop"
         fi
+        [ "$agents" -eq 1 ] || continue
 
         local opts=(--coordinator "tcp://$subnet.1:$port" --name "$ns" --root "$dir/disk" --rack vrack)
         if [ "$keys" -eq 1 ]; then
@@ -199,6 +217,7 @@ ENV
 
     # each agent is up once its shell has become rackbench-agent
     for i in $(seq 1 "$k"); do
+        [ "$agents" -eq 1 ] || break
         ns=$prefix$i
         local pid t
         pid=$(cat "$state/$ns/agent.pid")
@@ -214,6 +233,12 @@ ENV
     done
     trap - ERR
 
+    if [ "$agents" -eq 0 ]; then
+        note "$k nodes up without agents: ${prefix}1..$prefix$k at $subnet.2..$subnet.$((k + 1)), bridge $bridge at $subnet.1"
+        note "each node: a $size ext4 file system on the loop device in $state/${prefix}I/loop, not mounted"
+        note "remove everything: $me down"
+        return 0
+    fi
     [ "$keys" -eq 1 ] && key_opts_head=(--key "$state/keys/head/head.key_secret" --allow-keys "$state/keys/agents")
     note "$k nodes up: ${prefix}1..$prefix$k at $subnet.2..$subnet.$((k + 1)), bridge $bridge at $subnet.1"
     if [ -n "$shared" ]; then
@@ -244,6 +269,7 @@ EOF
 cmd_run() {
     [ $# -ge 1 ] || usage
     load_env || die "no virtual rack (no $state/rack.env): '$me up K' first"
+    [ "${AGENTS:-1}" -eq 1 ] || die "this rack has no agents (up --no-agents): what runs on its nodes was started by another script"
     local plan=$1
     shift
     local opts=(--expect "$K" --bind "tcp://$SUBNET.1:$PORT")
@@ -254,11 +280,17 @@ cmd_run() {
 cmd_status() {
     load_env || { note "no virtual rack (no $state/rack.env)"; return 1; }
     local i ns pid st=0
-    note "$K nodes, prefix $PREFIX, coordinator tcp://$SUBNET.1:$PORT, keys: $([ "$KEYS" -eq 1 ] && echo yes || echo no)"
+    if [ "${AGENTS:-1}" -eq 0 ]; then
+        note "$K nodes, prefix $PREFIX, no agents (up --no-agents)"
+    else
+        note "$K nodes, prefix $PREFIX, coordinator tcp://$SUBNET.1:$PORT, keys: $([ "$KEYS" -eq 1 ] && echo yes || echo no)"
+    fi
     for i in $(seq 1 "$K"); do
         ns=$PREFIX$i
         pid=$(cat "$state/$ns/agent.pid" 2>/dev/null || echo none)
-        if [ "$pid" != none ] && alive "$pid"; then
+        if [ "${AGENTS:-1}" -eq 0 ]; then
+            echo "  $ns $SUBNET.$((i + 1)) $(cat "$state/$ns/loop" 2>/dev/null), no agent"
+        elif [ "$pid" != none ] && alive "$pid"; then
             echo "  $ns $SUBNET.$((i + 1)) $(cat "$state/$ns/loop" 2>/dev/null) agent pid $pid"
         else
             echo "  $ns $SUBNET.$((i + 1)) agent not running (log: $state/$ns/agent.log)"
@@ -313,13 +345,13 @@ cmd_down() {
                         stop_pid "$pid" "$(cat "/proc/$pid/comm" 2>/dev/null || echo a process) in $ns"
         done
         ip netns del "$ns" && note "removed network namespace $ns"
-        if [ -f "/etc/netns/$ns/hosts" ] && [ "$(head -n1 "/etc/netns/$ns/hosts")" = "$hosts_mark" ]; then
+        if [ -f "/etc/netns/$ns/hosts" ] && [[ "$(head -n1 "/etc/netns/$ns/hosts")" == "$hosts_mark"* ]]; then
             rm -f "/etc/netns/$ns/hosts"
             rmdir "/etc/netns/$ns" 2>/dev/null || true
         fi
     done
     for d in /etc/netns/"$prefix"[0-9]*; do
-        if ! [ -f "$d/hosts" ] || [ "$(head -n1 "$d/hosts")" != "$hosts_mark" ]; then continue; fi
+        if ! [ -f "$d/hosts" ] || [[ "$(head -n1 "$d/hosts")" != "$hosts_mark"* ]]; then continue; fi
         rm -f "$d/hosts"
         rmdir "$d" 2>/dev/null || true
     done

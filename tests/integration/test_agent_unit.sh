@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# deploy/rackbench-agent.service, checked two ways (ctest runs each):
+#
+#   test_agent_unit.sh verify BIN_DIR SCRATCH
+#   test_agent_unit.sh boot BIN_DIR SCRATCH
+#
+# verify: `systemd-analyze verify` on the unit as shipped, its ExecStart
+# pointed at the built agent (a copy: the unit names /usr/local/bin); any
+# line it prints fails the test (it exits 0 on unknown keys and bad values,
+# which it only warns about). A copy with a misspelt key must make it speak,
+# or the check is blind. Skipped (77) without systemd-analyze.
+#
+# boot: the unit run for real by systemd as PID 1 of a container
+# (systemd-nspawn --volatile=yes: an empty root with this machine's /usr
+# read-only, systemd.unit= a target that needs only the agent), with
+# /etc/rackbench/agent.env and CURVE keys as docs/deploy.md sets them up and
+# /data from the scratch folder. The agent must run with the unit's
+# hardening (NoNewPrivs, / read-only, /data writable, a private /tmp, the
+# unit's LimitNOFILE as far as this machine's hard limit allows), serve a
+# plan from a coordinator on the host over tcp with keys, write its bytes
+# to /data and leave nothing there, and still be active with no restart.
+# Skipped (77) without root, systemd-nspawn (systemd-container) or a merged
+# /usr. The container is stopped, by pid, whatever happens.
+set -euo pipefail
+
+mode=${1:?usage: test_agent_unit.sh verify|boot BIN_DIR SCRATCH}
+bin=$(realpath "${2:?BIN_DIR}")
+scratch=${3:?SCRATCH}
+here=$(cd "$(dirname "$0")" && pwd)
+unit=$(realpath "$here/../../deploy/rackbench-agent.service")
+port=17893
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+skip() {
+    echo "skipped: $*"
+    exit 77
+}
+
+rm -rf "$scratch"
+mkdir -p "$scratch"
+
+verify() {
+    command -v systemd-analyze >/dev/null || skip "no systemd-analyze (systemd)"
+    [ -x "$bin/rackbench-agent" ] || fail "no built agent in $bin"
+    local copy=$scratch/rackbench-agent.service out rc=0
+    sed "s#^ExecStart=/usr/local/bin/rackbench-agent #ExecStart=$bin/rackbench-agent #" "$unit" >"$copy"
+    grep -q "^ExecStart=$bin/rackbench-agent " "$copy" ||
+        fail "$unit: no 'ExecStart=/usr/local/bin/rackbench-agent ...' line to point at the build"
+    out=$(systemd-analyze verify "$copy" 2>&1) || rc=$?
+    if [ "$rc" -ne 0 ] || [ -n "$out" ]; then
+        echo "$out" >&2
+        fail "systemd-analyze verify on $unit (ExecStart at the build) exited $rc and said the above"
+    fi
+    # the same check on a copy with a misspelt key must not stay silent
+    sed 's/^ProtectSystem=/ProtectSytem=/' "$copy" >"$scratch/misspelt.service"
+    out=$(systemd-analyze verify "$scratch/misspelt.service" 2>&1) || true
+    grep -q "ProtectSytem" <<<"$out" ||
+        fail "systemd-analyze verify said nothing of a misspelt key: this check would miss one (it said: $out)"
+    echo "systemd-analyze verify: $unit is clean"
+    rm -rf "$scratch"
+}
+
+nspawn_pid=""
+# stop_container: TERM to systemd-nspawn halts the container's systemd; KILL
+# after 30 s.
+stop_container() {
+    local _
+    [ -n "$nspawn_pid" ] || return 0
+    kill -TERM "$nspawn_pid" 2>/dev/null || true
+    for _ in $(seq 1 150); do
+        kill -0 "$nspawn_pid" 2>/dev/null || break
+        sleep 0.2
+    done
+    if kill -0 "$nspawn_pid" 2>/dev/null; then
+        echo "the container did not halt in 30 s: killing systemd-nspawn (pid $nspawn_pid)" >&2
+        kill -KILL "$nspawn_pid" 2>/dev/null || true
+    fi
+    wait "$nspawn_pid" 2>/dev/null || true
+    nspawn_pid=""
+}
+
+# in_container CMD...: runs CMD in the container (all its namespaces).
+in_container() {
+    local init
+    init=$(awk '{ print $1 }' "/proc/$nspawn_pid/task/$nspawn_pid/children" 2>/dev/null)
+    [ -n "$init" ] || return 1
+    nsenter -t "$init" -a "$@"
+}
+
+boot() {
+    [ "$(id -u)" -eq 0 ] || skip "needs root (systemd-nspawn)"
+    command -v systemd-nspawn >/dev/null || skip "no systemd-nspawn (systemd-container)"
+    command -v nsenter >/dev/null || skip "no nsenter (util-linux)"
+    if [ ! -L /lib ] || [ ! -L /bin ]; then
+        skip "needs a merged /usr (the container gets this machine's /usr only)"
+    fi
+    if [ ! -x "$bin/rackbench-agent" ] || [ ! -x "$bin/rackbench" ]; then fail "no built rackbench in $bin"; fi
+    command -v python3 >/dev/null || skip "no python3 (to read summary.json)"
+
+    local name=unit$$ etc=$scratch/etc-rackbench units=$scratch/etc-systemd data=$scratch/data
+    mkdir -p "$etc" "$units" "$data" "$scratch/allowed"
+    "$bin/rackbench" keygen "$etc" --name head >/dev/null
+    "$bin/rackbench" keygen "$etc" --name "$name" >/dev/null
+    cp "$etc/$name.key" "$scratch/allowed/"
+    # as docs/deploy.md writes it
+    cat >"$etc/agent.env" <<EOF
+RB_COORDINATOR=tcp://127.0.0.1:$port
+RB_NAME=$name
+RB_RACK=r01
+RB_ROOT=/data
+RB_KEY_OPTS=--key /etc/rackbench/$name.key_secret --coordinator-key /etc/rackbench/head.key
+EOF
+    chmod 700 "$etc"
+    # the unit as shipped, but for where the binary is
+    sed "s#^ExecStart=/usr/local/bin/rackbench-agent #ExecStart=/opt/rackbench/rackbench-agent #" \
+        "$unit" >"$units/rackbench-agent.service"
+    grep -q '^ExecStart=/opt/rackbench/' "$units/rackbench-agent.service" || fail "$unit: no ExecStart line"
+    printf '%s\n' "[Unit]" "Description=the rackbench agent alone" \
+        "Requires=rackbench-agent.service" "After=rackbench-agent.service" >"$units/rbtest.target"
+
+    trap stop_container EXIT
+    setsid systemd-nspawn --quiet --register=no --keep-unit --console=pipe -D / --volatile=yes \
+        -M "$name" --bind-ro="$units:/etc/systemd/system" --bind-ro="$etc:/etc/rackbench" \
+        --bind="$data:/data" --bind-ro="$bin:/opt/rackbench" \
+        -b -- systemd.unit=rbtest.target systemd.firstboot=off \
+        </dev/null >"$scratch/nspawn.log" 2>&1 &
+    nspawn_pid=$!
+
+    # the agent, once the container's systemd has started it
+    local pid="" _
+    for _ in $(seq 1 300); do
+        pid=$(pgrep -f "^/opt/rackbench/rackbench-agent .*--name $name " | head -n1 || true)
+        [ -n "$pid" ] && break
+        kill -0 "$nspawn_pid" 2>/dev/null || break
+        sleep 0.2
+    done
+    if [ -z "$pid" ]; then
+        sed 's/^/  /' "$scratch/nspawn.log" >&2
+        in_container journalctl --no-pager -u rackbench-agent >&2 || true
+        fail "the container's systemd did not start rackbench-agent.service in 60 s (log above)"
+    fi
+    echo "agent pid $pid: $(tr '\0' ' ' <"/proc/$pid/cmdline")"
+    [ -z "${RB_UNIT_DEBUG:-}" ] || cat "/proc/$pid/mountinfo"
+
+    # the hardening, as the kernel sees it
+    grep -q '^NoNewPrivs:[[:space:]]*1$' "/proc/$pid/status" || fail "NoNewPrivileges=yes: NoNewPrivs is not 1"
+    local opts
+    opts=$(awk '$5 == "/" { print $6 }' "/proc/$pid/mountinfo" | tail -n1)
+    [[ ",$opts," == *,ro,* ]] || fail "ProtectSystem=strict: / is mounted '$opts' for the agent, not ro"
+    opts=$(awk '$5 == "/data" { print $6 }' "/proc/$pid/mountinfo" | tail -n1)
+    [[ ",$opts," == *,rw,* ]] || fail "ReadWritePaths=/data: /data is mounted '$opts' for the agent, not rw"
+    # the top mount at /tmp is systemd's private folder for the service
+    opts=$(awk '$5 == "/tmp" { print $4 }' "/proc/$pid/mountinfo" | tail -n1)
+    [[ "$opts" == */systemd-private-*-rackbench-agent.service-*/tmp ]] ||
+        fail "PrivateTmp=yes: the agent's /tmp is '$opts' of its file system, not a private one"
+    # and /home an inaccessible, read-only folder
+    opts=$(awk '$5 == "/home" { print $4, $6 }' "/proc/$pid/mountinfo" | tail -n1)
+    [[ "$opts" == *inaccessible*\ ro,* ]] || fail "ProtectHome=yes: the agent's /home is '$opts'"
+    local hard want soft
+    hard=$(ulimit -Hn)
+    want=65536
+    [ "$hard" = unlimited ] || [ "$hard" -ge "$want" ] || want=$hard
+    soft=$(awk '/^Max open files/ { print $4 }' "/proc/$pid/limits")
+    [ "$soft" = "$want" ] || fail "LimitNOFILE=65536: the agent may open $soft files, not $want"
+
+    # a plan through it, from a coordinator on the host, with keys
+    cat >"$scratch/plan.ini" <<'EOF'
+[global]
+bs=1M
+size=8M
+direct=1
+filename_format=unit.$jobnum.$filenum
+
+[write]
+rw=write
+
+[read]
+stonewall
+rw=read
+EOF
+    local rc=0
+    "$bin/rackbench" run "$scratch/plan.ini" --expect 1 --bind "tcp://127.0.0.1:$port" \
+        --key "$etc/head.key_secret" --allow-keys "$scratch/allowed" --wait 30s --quiet \
+        --out "$scratch/runs" >"$scratch/run.out" 2>&1 || rc=$?
+    if [ "$rc" -ne 0 ]; then
+        cat "$scratch/run.out" >&2
+        in_container journalctl --no-pager -u rackbench-agent >&2 || true
+        fail "rackbench run through the unit's agent exited $rc"
+    fi
+    python3 - "$scratch/runs" "$name" <<'EOF' || fail "summary.json (above)"
+import glob, json, sys
+runs, name = sys.argv[1], sys.argv[2]
+(path,) = glob.glob(runs + "/*/summary.json")
+j = json.load(open(path))
+assert j["status"] == "ok", j["status"]
+(node,) = j["nodes"]
+assert (node["name"], node["rack"], node["status"]) == (name, "r01", "ok"), node
+assert node["removed_files"] == 1, node
+for phase in j["phases"]:
+    assert phase["bytes"] == 8 << 20, (phase["name"], phase["bytes"])
+    assert phase["errors"] == 0, phase["name"]
+print("run ok:", [(p["name"], p["bytes"]) for p in j["phases"]])
+EOF
+    local left
+    left=$(find "$data" -mindepth 1 | head -n 5)
+    [ -z "$left" ] || fail "the agent left files in /data: $left"
+    local state
+    state=$(in_container systemctl show rackbench-agent -p ActiveState -p NRestarts | tr '\n' ' ')
+    [ "$state" = "ActiveState=active NRestarts=0 " ] || [ "$state" = "NRestarts=0 ActiveState=active " ] ||
+        fail "after the run the unit says: $state"
+    echo "rackbench-agent.service under systemd: $state"
+
+    stop_container
+    trap - EXIT
+    pgrep -f "^/opt/rackbench/rackbench-agent .*--name $name " >/dev/null && fail "the agent outlived its container"
+    rm -rf "$scratch"
+}
+
+case "$mode" in
+verify) verify ;;
+boot) boot ;;
+*) fail "mode $mode: verify or boot" ;;
+esac
