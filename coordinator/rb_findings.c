@@ -346,6 +346,107 @@ static int s_imbalance(rb_phase_agg_t *a, s_tel_t *t, uint32_t first, double int
     return rc < 0 ? rc : 0;
 }
 
+typedef struct s_host_node {
+    const char *host;
+    uint32_t node;
+} s_host_node_t;
+
+static int s_by_host(const void *x, const void *y)
+{
+    const s_host_node_t *a = x, *b = y;
+    int c = strcmp(a->host, b->host);
+    return c ? c : (a->node > b->node) - (a->node < b->node);
+}
+
+/* A root device of a host, and the most bytes any of its nodes saw it move. */
+typedef struct s_host_dev {
+    const char *name;
+    uint64_t most;
+} s_host_dev_t;
+
+/* The honesty check, host by host: the bytes the host's root devices counted
+ * (each device once: every node on the host reports it, over its own window
+ * from GO to its own end, so the node that ended last saw all of it: the
+ * most any node counted) against the bytes its nodes' engines reported.
+ * Nodes are grouped by host through a sort, so a fleet of one host a node
+ * costs O(nodes log nodes), not O(nodes²); findings come in the order of
+ * each host's first node. */
+static int s_honesty(rb_phase_agg_t *a, const s_tel_t *t, const char *const *hosts, int reads)
+{
+    uint32_t nn = a->nnodes;
+    s_host_node_t *hn = malloc((nn ? nn : 1) * sizeof *hn);
+    uint32_t *first = malloc((nn ? nn : 1) * sizeof *first); /* per node: its host's first node */
+    uint64_t *eng = calloc(nn ? nn : 1, sizeof *eng), *dev = calloc(nn ? nn : 1, sizeof *dev);
+    s_host_dev_t *hd = NULL;
+    uint32_t nhd = 0, caphd = 0;
+    int rc = hn && first && eng && dev ? 0 : -ENOMEM;
+    for (uint32_t n = 0; rc == 0 && n < nn; n++)
+        hn[n] = (s_host_node_t){hosts[n], n};
+    if (rc == 0)
+        qsort(hn, nn, sizeof *hn, s_by_host);
+    for (uint32_t g = 0, e; rc == 0 && g < nn; g = e) {
+        uint32_t f = hn[g].node; /* the lowest index: the sort is by host, then node */
+        nhd = 0;
+        for (e = g; e < nn && !strcmp(hn[e].host, hn[g].host); e++) {
+            uint32_t n = hn[e].node;
+            first[n] = f;
+            eng[f] += a->nodes[n].bytes;
+            for (uint32_t i = t->head ? t->head[n] : 0; i; i = t->s[i - 1].next) {
+                const s_ser_t *s = &t->s[i - 1];
+                if (s->kind != 'd' || s->member)
+                    continue;
+                uint64_t b = reads ? s->rd_bytes : s->wr_bytes;
+                uint32_t k = 0;
+                while (k < nhd && strcmp(hd[k].name, s->name) != 0)
+                    k++;
+                if (k == nhd) {
+                    if (nhd == caphd) {
+                        uint32_t cap = caphd ? 2 * caphd : 8;
+                        s_host_dev_t *p = realloc(hd, cap * sizeof *p);
+                        if (!p) {
+                            rc = -ENOMEM;
+                            break;
+                        }
+                        hd = p;
+                        caphd = cap;
+                    }
+                    hd[nhd++] = (s_host_dev_t){s->name, 0};
+                }
+                hd[k].most = b > hd[k].most ? b : hd[k].most;
+            }
+        }
+        for (uint32_t k = 0; k < nhd; k++)
+            dev[f] += hd[k].most;
+    }
+    for (uint32_t n = 0; rc == 0 && n < nn; n++) {
+        if (first[n] != n || eng[n] < RB_HONESTY_MIN || !dev[n])
+            continue;
+        /* Only less is a finding: more is what any other IO on the device
+         * (the system, another tenant) adds, and says nothing of the path. */
+        double ratio = (double)dev[n] / (double)eng[n];
+        if (ratio >= 1 - RB_HONESTY_MARGIN)
+            continue;
+        rb_finding_t f = {.kind = RB_FIND_HONESTY,
+                          .value = (double)dev[n],
+                          .reference = (double)eng[n],
+                          .first_seen_s = -1};
+        snprintf(f.node, sizeof f.node, "%s", hosts[n]);
+        char b1[64], b2[64];
+        snprintf(f.evidence, sizeof f.evidence,
+                 "its devices %s %s, the engines reported %s (%.0f%%): the device moved less than "
+                 "reported: cache or compression in the path",
+                 reads ? "read" : "wrote", rb_fmt_size(b1, sizeof b1, (double)dev[n]),
+                 rb_fmt_size(b2, sizeof b2, (double)eng[n]), ratio * 100);
+        rc = rb_finding_add(a, &f);
+    }
+    free(hn);
+    free(first);
+    free(eng);
+    free(dev);
+    free(hd);
+    return rc;
+}
+
 int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const char *dir,
                            double interval_s, const char *const *hosts)
 {
@@ -448,59 +549,8 @@ int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const
         reads |= rb_rw_reads(js->rw);
         writes |= rb_rw_writes(js->rw);
     }
-    for (uint32_t n = 0; rc == 0 && direct && reads != writes && hosts && n < a->nnodes; n++) {
-        int first = 1;
-        for (uint32_t m = 0; m < n && first; m++)
-            first = strcmp(hosts[m], hosts[n]) != 0;
-        if (!first)
-            continue; /* this host was judged with its first node */
-        uint64_t eng = 0, dev = 0;
-        for (uint32_t m = n; m < a->nnodes; m++)
-            if (!strcmp(hosts[m], hosts[n]))
-                eng += a->nodes[m].bytes;
-        /* each root device of the host once: every node on it reports it, over
-         * its own window (from GO to its own end), so the node that ended
-         * last saw all of it: the most any node counted */
-        for (uint32_t i = 0; i < t.n; i++) {
-            const s_ser_t *s = &t.s[i];
-            if (s->kind != 'd' || s->member || strcmp(hosts[s->node], hosts[n]) != 0)
-                continue;
-            int dup = 0;
-            for (uint32_t j = 0; j < i && !dup; j++)
-                dup = t.s[j].kind == 'd' && !t.s[j].member && !strcmp(t.s[j].name, s->name) &&
-                      !strcmp(hosts[t.s[j].node], hosts[n]);
-            if (dup)
-                continue;
-            uint64_t most = 0;
-            for (uint32_t j = i; j < t.n; j++) {
-                const s_ser_t *o = &t.s[j];
-                uint64_t b = reads ? o->rd_bytes : o->wr_bytes;
-                if (o->kind == 'd' && !o->member && !strcmp(o->name, s->name) &&
-                    !strcmp(hosts[o->node], hosts[n]) && b > most)
-                    most = b;
-            }
-            dev += most;
-        }
-        if (eng < RB_HONESTY_MIN || !dev)
-            continue;
-        /* Only less is a finding: more is what any other IO on the device
-         * (the system, another tenant) adds, and says nothing of the path. */
-        double ratio = (double)dev / (double)eng;
-        if (ratio >= 1 - RB_HONESTY_MARGIN)
-            continue;
-        rb_finding_t f = {.kind = RB_FIND_HONESTY,
-                          .value = (double)dev,
-                          .reference = (double)eng,
-                          .first_seen_s = -1};
-        snprintf(f.node, sizeof f.node, "%s", hosts[n]);
-        char b1[64], b2[64];
-        snprintf(f.evidence, sizeof f.evidence,
-                 "its devices %s %s, the engines reported %s (%.0f%%): the device moved less than "
-                 "reported: cache or compression in the path",
-                 reads ? "read" : "wrote", rb_fmt_size(b1, sizeof b1, (double)dev),
-                 rb_fmt_size(b2, sizeof b2, (double)eng), ratio * 100);
-        rc = rb_finding_add(a, &f);
-    }
+    if (rc == 0 && direct && reads != writes && hosts)
+        rc = s_honesty(a, &t, hosts, reads);
     free(scratch);
     s_tel_free(&t);
     return rc;

@@ -12,6 +12,9 @@
 #   tests/bench/fleet-sim.sh [RUNTIME_S=20] [N]...     (default N: 100 1000 4000 16000)
 #
 # RB_BIN=PATH runs another build's rackbench (and the fleet-sim beside it).
+# RB_FLEET_DIRECT=1 gives the plan O_DIRECT libaio writes (the simulated
+# agents still do no IO), so the phase end also runs the honesty check,
+# which only judges direct IO.
 #
 # The simulator shares the machine with the coordinator: on a small machine
 # its CPU competes with the coordinator's. Not run by ctest: figures go in
@@ -32,9 +35,11 @@ ulimit -n "$(ulimit -Hn)"
 work=$(mktemp -d)
 [ -z "${RB_KEEP:-}" ] || echo "keeping $work" >&2
 trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${RB_KEEP:-}" ] || rm -rf "$work"' EXIT
+engine=ioengine=null
+[ -z "${RB_FLEET_DIRECT:-}" ] || engine=$'ioengine=libaio\ndirect=1'
 cat >"$work/plan.ini" <<PLAN
 [global]
-ioengine=null
+$engine
 sample_interval=1s
 time_based
 runtime=${runtime}s

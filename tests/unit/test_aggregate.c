@@ -602,16 +602,84 @@ static void test_node_lookup(void **state)
     free(by);
 }
 
+/* Honesty per host: n1, n3 and n4 share host "hb" and its vda, which each
+ * saw over its own window (300, 500, 400 MB: the most, 500 MB, is what the
+ * host's vda did) against 1.5 GB their engines reported: a finding for hb,
+ * at a third. n2 alone on "ha" wrote what it said: none. Hosts in an order
+ * that is not the nodes': the finding names hb once, after ha's nodes. */
+static void test_honesty_shared_host(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rb-test-hon.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[512];
+    snprintf(path, sizeof path, "%s/telemetry.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("t_s,phase,node,kind,name,parent,member,rd_bps,wr_bps,rd_iops,wr_iops,util_pct,"
+          "queue_depth,await_ms,rd_bytes,wr_bytes,rx_bps,tx_bps,speed_mbps,cpu_user,cpu_system,"
+          "cpu_iowait,cpu_idle,cpu_irq,ncpu,load1,ctxt_per_s,cached,dirty,writeback\n",
+          f);
+    const char *node[] = {"n1", "n2", "n3", "n4"};
+    const unsigned mb[] = {300, 500, 500, 400};
+    for (int n = 0; n < 4; n++)
+        fprintf(f, "1,w,%s,dev,vda,,0,0,1,0,1,50,1,1,0,%u000000,,,,,,,,,,,,,,\n", node[n], mb[n]);
+    fclose(f);
+    rb_phase_agg_t a;
+    const double bw[4] = {500 * MB, 500 * MB, 500 * MB, 500 * MB};
+    s_four(&a, bw);
+    snprintf(a.name, sizeof a.name, "w");
+    for (int i = 0; i < 4; i++)
+        a.nodes[i].bytes = 500000000;
+    rb_job_spec_t j = {.name = "w", .rw = RB_RW_WRITE, .direct = 1, .ioengine = "libaio"};
+    rb_phase_spec_t ph = {.name = "w", .njobs = 1, .jobs = &j};
+    const char *hosts[] = {"hb", "ha", "hb", "hb"};
+    assert_int_equal(rb_find_from_telemetry(&a, &ph, dir, 1.0, hosts), 0);
+    uint32_t honest = 0;
+    for (uint32_t i = 0; i < a.nfindings; i++) {
+        const rb_finding_t *x = &a.findings[i];
+        if (x->kind != RB_FIND_HONESTY)
+            continue;
+        honest++;
+        assert_string_equal(x->node, "hb");
+        assert_float_equal(x->value, 500e6, 1);
+        assert_float_equal(x->reference, 1500e6, 1);
+        assert_non_null(strstr(x->evidence, "(33%)"));
+    }
+    assert_int_equal(honest, 1);
+    rb_phase_agg_fini(&a);
+    /* a read phase: the devices read nothing, so they have no say */
+    j.rw = RB_RW_READ;
+    s_four(&a, bw);
+    snprintf(a.name, sizeof a.name, "w");
+    for (int i = 0; i < 4; i++)
+        a.nodes[i].bytes = 500000000;
+    assert_int_equal(rb_find_from_telemetry(&a, &ph, dir, 1.0, hosts), 0);
+    for (uint32_t i = 0; i < a.nfindings; i++)
+        assert_int_not_equal(a.findings[i].kind, RB_FIND_HONESTY);
+    rb_phase_agg_fini(&a);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_definitions),      cmocka_unit_test(test_bytes_at),
-        cmocka_unit_test(test_partial),          cmocka_unit_test(test_clock_offset),
-        cmocka_unit_test(test_fleet_scale),      cmocka_unit_test(test_node_lookup),
-        cmocka_unit_test(test_stonewall_time),   cmocka_unit_test(test_rollups),
-        cmocka_unit_test(test_steady),           cmocka_unit_test(test_spread),
-        cmocka_unit_test(test_stragglers),       cmocka_unit_test(test_telemetry_findings),
-        cmocka_unit_test(test_cache_influenced), cmocka_unit_test(test_hists_merged_on_arrival),
+        cmocka_unit_test(test_definitions),
+        cmocka_unit_test(test_bytes_at),
+        cmocka_unit_test(test_partial),
+        cmocka_unit_test(test_clock_offset),
+        cmocka_unit_test(test_fleet_scale),
+        cmocka_unit_test(test_node_lookup),
+        cmocka_unit_test(test_stonewall_time),
+        cmocka_unit_test(test_rollups),
+        cmocka_unit_test(test_steady),
+        cmocka_unit_test(test_spread),
+        cmocka_unit_test(test_stragglers),
+        cmocka_unit_test(test_telemetry_findings),
+        cmocka_unit_test(test_cache_influenced),
+        cmocka_unit_test(test_hists_merged_on_arrival),
+        cmocka_unit_test(test_honesty_shared_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
