@@ -662,6 +662,78 @@ static void test_honesty_shared_host(void **state)
     rmdir(dir);
 }
 
+/* A phase of 1,000 intervals: the series are coarsened to at most 64
+ * points (means of 16 intervals), and say so; the findings are those of the
+ * intervals themselves. On n1, md0's sda runs at 60% like its siblings
+ * until interval 500, then at 90%; n3's vda is 99% busy with one interval
+ * at 100%, and writes 100 MB a second. */
+static void test_telemetry_long(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rb-test-tell.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[512];
+    snprintf(path, sizeof path, "%s/telemetry.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("t_s,phase,node,kind,name,parent,member,rd_bps,wr_bps,rd_iops,wr_iops,util_pct,"
+          "queue_depth,await_ms,rd_bytes,wr_bytes,rx_bps,tx_bps,speed_mbps,cpu_user,cpu_system,"
+          "cpu_iowait,cpu_idle,cpu_irq,ncpu,load1,ctxt_per_s,cached,dirty,writeback\n",
+          f);
+    const char *disks[] = {"sda", "sdb", "sdc", "sdd"};
+    for (int k = 1; k <= 1000; k++) {
+        for (int d = 0; d < 4; d++)
+            fprintf(f, "%d,w,n1,dev,%s,md0,1,0,1,0,1,%d,1,3,0,1,,,,,,,,,,,,,,\n", k, disks[d],
+                    d == 0 && k > 500 ? 90 : 60);
+        fprintf(f, "%d,w,n3,dev,vda,,0,0,100000000,0,100,%d,8,9,0,100000000,,,,,,,,,,,,,,\n", k,
+                k == 700 ? 100 : 99);
+    }
+    fclose(f);
+    rb_phase_agg_t a;
+    const double bw[4] = {100 * MB, 100 * MB, 100 * MB, 100 * MB};
+    s_four(&a, bw);
+    snprintf(a.name, sizeof a.name, "w");
+    rb_job_spec_t j = {.name = "w", .rw = RB_RW_WRITE, .direct = 1, .ioengine = "libaio"};
+    rb_phase_spec_t ph = {.name = "w", .njobs = 1, .jobs = &j};
+    assert_int_equal(rb_find_from_telemetry(&a, &ph, dir, 1.0, NULL), 0);
+    int imb = 0, busy = 0;
+    for (uint32_t i = 0; i < a.nfindings; i++) {
+        const rb_finding_t *x = &a.findings[i];
+        if (x->kind == RB_FIND_IMBALANCE) {
+            imb++;
+            assert_string_equal(x->device, "sda");
+            assert_float_equal(x->reference, 60, 1e-9);
+            /* half the points at 90, half at 60, one mixed: the median is 90 or the mix */
+            assert_true(x->value > 75 && x->value <= 90);
+            /* from the point holding interval 500 (its 16 start at 496) */
+            assert_float_equal(x->first_seen_s, 496, 1e-9);
+            assert_non_null(strstr(x->evidence, "(median of 63 means of 16 intervals)"));
+        } else if (x->kind == RB_FIND_DEVICE_BOUND) {
+            busy++;
+            assert_string_equal(x->device, "vda");
+            assert_non_null(strstr(x->evidence, "median of 63 means of 16 intervals"));
+        }
+    }
+    assert_int_equal(imb, 1);
+    assert_int_equal(busy, 1);
+    uint32_t seen = 0;
+    for (uint32_t i = 0; i < a.ndevs; i++) {
+        const rb_agg_dev_t *d = &a.devs[i];
+        assert_int_equal(d->intervals, 1000); /* every interval, though 63 points */
+        if (!strcmp(d->device, "vda")) {
+            seen++;
+            assert_float_equal(d->util_max, 100, 1e-9); /* interval 700, alone */
+            assert_float_equal(d->util_median, 99, 0.1);
+            assert_float_equal(d->wr_bps_median, 100e6, 1);
+            assert_int_equal(d->wr_bytes, 100000000000ULL);
+        }
+    }
+    assert_int_equal(seen, 1);
+    rb_phase_agg_fini(&a);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -680,6 +752,7 @@ int main(void)
         cmocka_unit_test(test_cache_influenced),
         cmocka_unit_test(test_hists_merged_on_arrival),
         cmocka_unit_test(test_honesty_shared_host),
+        cmocka_unit_test(test_telemetry_long),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
