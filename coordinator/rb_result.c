@@ -491,17 +491,34 @@ void rb_samples_series_free(double **series, uint32_t nnodes)
     free(series);
 }
 
+/* Merges the points of every node's series two by two (cap points each). */
+static void s_halve(double **bytes, uint32_t nnodes, uint32_t cap)
+{
+    for (uint32_t m = 0; m < nnodes; m++) {
+        if (!bytes[m])
+            continue;
+        for (uint32_t j = 0; j < cap / 2; j++)
+            bytes[m][j] = bytes[m][2 * j] + bytes[m][2 * j + 1];
+        memset(bytes[m] + cap / 2, 0, (cap - cap / 2) * sizeof *bytes[m]);
+    }
+}
+
 int rb_samples_node_series(const char *dir, const char *phase, double interval_s,
                            const rb_agg_node_t *nodes, uint32_t nnodes, double ***series,
-                           uint32_t *nint)
+                           uint32_t *nint, double *point_s)
 {
     *series = NULL;
     *nint = 0;
+    *point_s = interval_s;
     FILE *f = s_open_samples(dir);
     if (!f)
         return -errno;
     s_row_t r;
-    uint32_t cap = 0, n = 0;
+    /* bytes per node and point (cap points, each 2^shift intervals: at most
+     * RB_SERIES_POINTS, whatever the phase's length); the length of each
+     * interval (one a phase, not one a node: kept whole) */
+    uint32_t cap = 0, ncap = 0, n = 0;
+    unsigned shift = 0;
     double **bytes = calloc(nnodes ? nnodes : 1, sizeof *bytes), *secs = NULL;
     rb_name_idx_t *by_name = rb_agg_nodes_by_name(nodes, nnodes);
     int rc = bytes && by_name ? 0 : -ENOMEM;
@@ -510,9 +527,23 @@ int rb_samples_node_series(const char *dir, const char *phase, double interval_s
         long k = s_interval_of(&r, interval_s);
         if (i == nnodes || k < 0)
             continue;
-        if ((uint32_t)k >= cap) {
-            uint32_t nc = s_cap_for(cap, k);
-            rc = s_grow(&secs, cap, nc);
+        if ((uint32_t)k >= ncap) {
+            uint32_t nc = s_cap_for(ncap, k);
+            if ((rc = s_grow(&secs, ncap, nc)) < 0)
+                break;
+            ncap = nc;
+        }
+        if (r.interval_s > secs[k])
+            secs[k] = r.interval_s;
+        if ((uint32_t)k + 1 > n)
+            n = (uint32_t)k + 1;
+        while ((k >> shift) >= RB_SERIES_POINTS) { /* a long phase: coarser points */
+            s_halve(bytes, nnodes, cap);
+            shift++;
+        }
+        long p = k >> shift;
+        if ((uint32_t)p >= cap) {
+            uint32_t nc = s_cap_for(cap, p);
             for (uint32_t m = 0; m < nnodes && rc == 0; m++)
                 if (bytes[m])
                     rc = s_grow(&bytes[m], cap, nc);
@@ -522,26 +553,29 @@ int rb_samples_node_series(const char *dir, const char *phase, double interval_s
             rc = -ENOMEM;
         if (rc < 0)
             break;
-        bytes[i][k] += r.bytes;
-        if (r.interval_s > secs[k])
-            secs[k] = r.interval_s;
-        if ((uint32_t)k + 1 > n)
-            n = (uint32_t)k + 1;
+        bytes[i][p] += r.bytes;
     }
     fclose(f);
     free(by_name);
     if (n && secs && secs[n - 1] < interval_s / 2)
         n--; /* the phase's tail */
-    for (uint32_t i = 0; rc == 0 && i < nnodes; i++)
-        for (uint32_t k = 0; bytes[i] && k < n; k++)
-            bytes[i][k] = secs[k] > 0 ? bytes[i][k] / secs[k] : 0;
+    uint32_t np = n ? ((n - 1) >> shift) + 1 : 0;
+    for (uint32_t q = 0; rc == 0 && q < np; q++) {
+        double len = 0; /* the point's intervals, the tail left out */
+        for (uint32_t k = q << shift; k < n && k < (q + 1) << shift; k++)
+            len += secs[k];
+        for (uint32_t i = 0; i < nnodes; i++)
+            if (bytes[i])
+                bytes[i][q] = len > 0 ? bytes[i][q] / len : 0;
+    }
     free(secs);
     if (rc < 0) {
         rb_samples_series_free(bytes, nnodes);
         return rc;
     }
     *series = bytes;
-    *nint = n;
+    *nint = np;
+    *point_s = interval_s * (double)(1u << shift);
     return 0;
 }
 

@@ -46,11 +46,15 @@ int rb_samples_series(const char *dir, const char *phase, double interval_s, dou
 
 /* Bandwidth per sample interval of each node of a phase (series[n] for
  * nodes[n], NULL for a node without samples), from dir/samples.csv; *nint
- * intervals of interval_s, the phase's short tail left out. Free with
- * rb_samples_series_free(series, nnodes). 0 or -errno. */
+ * points of *point_s seconds each, the phase's short tail left out. A
+ * phase of more than RB_SERIES_POINTS intervals gives points that are the
+ * mean rates of 2, 4, ... consecutive intervals (*point_s is that many
+ * intervals), so that memory is bounded by the nodes, not by the phase's
+ * length. Free with rb_samples_series_free(series, nnodes). 0 or -errno. */
+#define RB_SERIES_POINTS 512
 int rb_samples_node_series(const char *dir, const char *phase, double interval_s,
                            const rb_agg_node_t *nodes, uint32_t nnodes, double ***series,
-                           uint32_t *nint);
+                           uint32_t *nint, double *point_s);
 void rb_samples_series_free(double **series, uint32_t nnodes);
 
 /* Every value of column `column` (a samples.csv header name, such as

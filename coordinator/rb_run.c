@@ -1114,9 +1114,11 @@ static void s_findings(s_run_t *r, uint32_t p)
     uint32_t nint = 0;
     if (r->samples)
         fflush(r->samples);
-    if (rb_samples_node_series(r->dir, a->name, interval, a->nodes, a->nnodes, &series, &nint) < 0)
+    double point_s = interval;
+    if (rb_samples_node_series(r->dir, a->name, interval, a->nodes, a->nnodes, &series, &nint,
+                               &point_s) < 0)
         series = NULL;
-    if (rb_find_stragglers(a, (const double *const *)series, nint, interval) < 0)
+    if (rb_find_stragglers(a, (const double *const *)series, nint, point_s) < 0)
         s_fail(r, "out of memory");
     rb_samples_series_free(series, a->nnodes);
     const char **hosts = calloc(a->nnodes ? a->nnodes : 1, sizeof *hosts);

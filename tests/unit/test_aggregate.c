@@ -16,6 +16,7 @@
 #include "rb_compare.h"
 #include "rb_findings.h"
 #include "rb_fleet.h"
+#include "rb_result.h"
 
 #define MB  1000000ULL
 #define SEC 1000000000ULL
@@ -734,6 +735,65 @@ static void test_telemetry_long(void **state)
     rmdir(dir);
 }
 
+/* samples.csv of a long phase: nodes n1..n4 over 2,000 intervals of 1 s,
+ * 100 MB/s each, n3 at 40 from interval 1,201 on, and a last interval of
+ * 0.2 s (the tail). Each node's series comes back as 500 points of 4 s
+ * (at most RB_SERIES_POINTS), the mean rates of their 4 intervals; n3 is a
+ * straggler from 1,200 s. A phase of 10 intervals keeps them all. */
+static void test_series_long(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rb-test-ser.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[512];
+    snprintf(path, sizeof path, "%s/samples.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("t_s,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,lat_p50_us,lat_p99_us,"
+          "lat_max_us\n",
+          f);
+    for (int k = 1; k <= 2001; k++)
+        for (int n = 1; n <= 4; n++) {
+            double iv = k == 2001 ? 0.2 : 1.0, rate = n == 3 && k > 1200 ? 40e6 : 100e6;
+            fprintf(f, "%.3f,w,n%d,r,w,%.3f,%.0f,1,0,%.0f,1,1,1,1\n", k - 1 + iv, n, iv, rate * iv,
+                    rate);
+            if (k <= 10)
+                fprintf(f, "%.3f,short,n%d,r,w,1.000,%d000000,1,0,1,1,1,1,1\n", (double)k, n,
+                        10 * n);
+        }
+    fclose(f);
+    rb_phase_agg_t a;
+    const double bw[4] = {100 * MB, 100 * MB, 64 * MB, 100 * MB};
+    s_four(&a, bw);
+    double **series = NULL, point_s = 0;
+    uint32_t nint = 0;
+    assert_int_equal(rb_samples_node_series(dir, "w", 1.0, a.nodes, 4, &series, &nint, &point_s),
+                     0);
+    assert_int_equal(nint, 500);
+    assert_float_equal(point_s, 4.0, 1e-12);
+    assert_float_equal(series[0][0], 100e6, 1);
+    assert_float_equal(series[0][499], 100e6, 1);
+    assert_float_equal(series[2][299], 100e6, 1); /* intervals 1,197..1,200 */
+    assert_float_equal(series[2][300], 40e6, 1);  /* 1,201..1,204 */
+    assert_int_equal(rb_find_stragglers(&a, (const double *const *)series, nint, point_s), 0);
+    assert_int_equal(a.nfindings, 1);
+    assert_string_equal(a.findings[0].node, "n3");
+    assert_float_equal(a.findings[0].first_seen_s, 1200, 1e-9);
+    rb_samples_series_free(series, 4);
+    rb_phase_agg_fini(&a);
+    s_four(&a, bw);
+    assert_int_equal(
+        rb_samples_node_series(dir, "short", 1.0, a.nodes, 4, &series, &nint, &point_s), 0);
+    assert_float_equal(point_s, 1.0, 1e-12);
+    assert_int_equal(nint, 10);
+    assert_float_equal(series[1][0], 20e6, 1); /* interval 1, node n2 */
+    assert_float_equal(series[3][9], 40e6, 1);
+    rb_samples_series_free(series, 4);
+    rb_phase_agg_fini(&a);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -753,6 +813,7 @@ int main(void)
         cmocka_unit_test(test_hists_merged_on_arrival),
         cmocka_unit_test(test_honesty_shared_host),
         cmocka_unit_test(test_telemetry_long),
+        cmocka_unit_test(test_series_long),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
