@@ -10,8 +10,9 @@
  * means of consecutive intervals when a phase has more), a phase's series
  * hold S_CELL_BUDGET cells at most, or S_CELL_FLOOR a line (sums of 2, 4,
  * 8... intervals past it: memory follows the fleet, not the phase's
- * length), and past a few dozen nodes the charts draw the slowest, median and fastest node and
- * the stragglers instead of every node; the tables keep every node. */
+ * length), and past a few dozen nodes the charts draw the slowest, median
+ * and fastest node and the stragglers instead of every node; the tables
+ * keep every node. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
