@@ -286,6 +286,28 @@ static int s_len_add(s_smp_phase_t *ph, double len)
 /* A non-negative finite number filling all of text, into out. */
 static int s_num(const char *text, double *out)
 {
+    /* digits[.digits], at most 15 of them, as samples.csv prints numbers:
+     * their integer over a power of ten, both exact, is the double nearest
+     * the decimal, as strtod gives it; it reads a line a few times faster */
+    static const double pow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const char *p = text;
+    uint64_t m = 0;
+    int nd = 0, frac = -1;
+    for (; nd <= 15; p++) {
+        if (*p >= '0' && *p <= '9') {
+            m = m * 10 + (uint64_t)(*p - '0');
+            nd++;
+        } else if (*p == '.' && frac < 0 && nd) {
+            frac = nd;
+        } else {
+            break;
+        }
+    }
+    if (*p == 0 && nd && nd <= 15 && (frac < 0 || frac < nd)) {
+        *out = (double)m / pow10[frac < 0 ? 0 : nd - frac];
+        return 0;
+    }
     char *end;
     *out = strtod(text, &end);
     return end != text && *end == 0 && isfinite(*out) && *out >= 0 ? 0 : -EBADMSG;
