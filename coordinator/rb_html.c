@@ -7,9 +7,12 @@
  * Figures come from rb_run_result_t and samples.csv; a chart only draws
  * measured sample intervals (a gap stays a gap). The charts stay small
  * whatever the run: a line has no more points than the plot is wide (the
- * means of consecutive intervals when a phase has more), and past a few
- * dozen nodes the charts draw the slowest, median and fastest node and
- * the stragglers instead of every node; the tables keep every node. */
+ * means of consecutive intervals when a phase has more), a phase's series
+ * hold S_CELL_BUDGET cells at most, or S_CELL_FLOOR a line (sums of 2, 4,
+ * 8... intervals past it: memory follows the fleet, not the phase's
+ * length), and past a few dozen nodes the charts draw the slowest, median
+ * and fastest node and the stragglers instead of every node; the tables
+ * keep every node. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -26,6 +29,9 @@
 
 #define S_TAIL        0.5     /* a node's last interval shorter than this many is not drawn */
 #define S_MAX_K       1048576 /* sample intervals per phase we draw at most */
+#define S_CELL_BUDGET 8000000 /* cells (nodes x points) of a phase's series, at most ... */
+#define S_CELL_FLOOR  1024    /* ... unless that leaves a line fewer points than this */
+#define S_LEN_MAX     65536   /* distinct interval lengths a phase's median is exact over */
 #define S_PLAN_MAX    4194304 /* bytes of plan.ini shown at most */
 #define S_CSV_FIELDS  14      /* columns of samples.csv */
 #define S_TEXT_MAX    4096    /* one formatted text, before escaping */
@@ -124,20 +130,46 @@ static void s_textf(FILE *f, const char *fmt, ...)
 /* ---------------------------------------------------------------------------
  * samples.csv */
 
+/* samples.csv can hold a row per node, job and interval: an hour of 16,000
+ * nodes at 1 sample/s is 57.6 million rows. No row is kept: a first read
+ * learns the names, and per phase where its rows are and how long its
+ * intervals are; each phase's series then reads its rows again (s_pass_*). */
+
+/* A row as read; its names point into the line being read. */
 typedef struct s_row {
-    uint32_t phase; /* index into the run's phases */
-    uint32_t node;  /* index into the name table */
-    uint32_t rack;  /* likewise */
-    double t_s;     /* end of the interval, s after the phase's GO */
-    double iv_s;    /* its length on the node, s */
-    double bytes;   /* moved in it by one job's workers on the node */
-    double ops;     /* operations likewise */
+    uint32_t phase;   /* index into the run's phases */
+    const char *node; /* its node's name */
+    const char *rack; /* its rack's name */
+    double t_s;       /* end of the interval, s after the phase's GO */
+    double iv_s;      /* its length on the node, s */
+    double bytes;     /* moved in it by one job's workers on the node */
+    double ops;       /* operations likewise */
 } s_row_t;
+
+/* An interval length as samples.csv gives it, and how many rows give it. */
+typedef struct s_len {
+    double len; /* s, > 0 */
+    uint64_t n; /* rows */
+} s_len_t;
+
+/* What the first read learns of a phase. */
+typedef struct s_smp_phase {
+    uint64_t lo, hi;     /* offsets in samples.csv: its first row's start, its last row's end */
+    s_len_t *len;        /* its distinct positive interval lengths, ascending (owned) */
+    uint32_t nlen, ncap; /* lengths in len, room */
+    uint64_t npos;       /* its rows with a positive length */
+} s_smp_phase_t;
 
 typedef struct s_samples {
     int found;                  /* samples.csv could be opened */
-    size_t nrows, cap;          /* rows read, room */
-    s_row_t *rows;              /* owned */
+    FILE *in;                   /* it, open for the passes of each phase (owned) */
+    uint64_t end;               /* bytes the first read took: no pass reads further */
+    uint64_t pos;               /* offset of the next line a pass reads */
+    char *line;                 /* the line being read (owned) */
+    size_t linecap;             /* its room */
+    uint32_t last;              /* phase of the last row read (a cache) */
+    uint32_t nphases;           /* entries of ph */
+    s_smp_phase_t *ph;          /* per phase of the run (owned) */
     uint32_t nnames, namecap;   /* names known, room */
     char (*names)[RB_NAME_MAX]; /* node and rack names (owned) */
     uint32_t *slot;             /* hash table of the names: index + 1, 0 when free (owned) */
@@ -147,7 +179,12 @@ typedef struct s_samples {
 
 static void s_samples_fini(s_samples_t *s)
 {
-    free(s->rows);
+    if (s->in)
+        fclose(s->in);
+    for (uint32_t p = 0; s->ph && p < s->nphases; p++)
+        free(s->ph[p].len);
+    free(s->ph);
+    free(s->line);
     free(s->names);
     free(s->slot);
     memset(s, 0, sizeof *s);
@@ -182,15 +219,20 @@ static int s_rehash(s_samples_t *s)
     return 0;
 }
 
-/* Index of name in the table, added when new; UINT32_MAX when out of memory. */
-static uint32_t s_name(s_samples_t *s, const char *name)
+/* Index of name in the table, added when new and add is set; UINT32_MAX
+ * when out of memory, or when it is new and add is not set. */
+static uint32_t s_name(s_samples_t *s, const char *name, int add)
 {
-    if (2 * ((size_t)s->nnames + 1) > s->nslot && s_rehash(s) < 0)
+    if (add && 2 * ((size_t)s->nnames + 1) > s->nslot && s_rehash(s) < 0)
+        return UINT32_MAX;
+    if (!s->nslot)
         return UINT32_MAX;
     uint32_t h = s_hash(name) & (s->nslot - 1);
     for (; s->slot[h]; h = (h + 1) & (s->nslot - 1))
         if (strncmp(s->names[s->slot[h] - 1], name, RB_NAME_MAX - 1) == 0)
             return s->slot[h] - 1;
+    if (!add)
+        return UINT32_MAX;
     if (s->nnames == s->namecap) {
         uint32_t cap = s->namecap ? 2 * s->namecap : 16;
         void *p = realloc(s->names, cap * sizeof *s->names);
@@ -204,17 +246,77 @@ static uint32_t s_name(s_samples_t *s, const char *name)
     return s->nnames++;
 }
 
+/* Counts one row of length len (> 0) in phase ph's table of lengths, kept
+ * in order. A file rackbench wrote has a few hundred distinct lengths at
+ * most (it prints ms); past S_LEN_MAX, a new one counts as its neighbour
+ * below. 0 or -ENOMEM. */
+static int s_len_add(s_smp_phase_t *ph, double len)
+{
+    uint32_t lo = 0, hi = ph->nlen;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (ph->len[mid].len < len)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    ph->npos++;
+    if (lo < ph->nlen && ph->len[lo].len == len) {
+        ph->len[lo].n++;
+        return 0;
+    }
+    if (ph->nlen == S_LEN_MAX) {
+        ph->len[lo ? lo - 1 : 0].n++;
+        return 0;
+    }
+    if (ph->nlen == ph->ncap) {
+        uint32_t cap = ph->ncap ? 2 * ph->ncap : 16;
+        void *p = realloc(ph->len, cap * sizeof *ph->len);
+        if (!p)
+            return -ENOMEM;
+        ph->len = p;
+        ph->ncap = cap;
+    }
+    memmove(ph->len + lo + 1, ph->len + lo, (ph->nlen - lo) * sizeof *ph->len);
+    ph->len[lo] = (s_len_t){len, 1};
+    ph->nlen++;
+    return 0;
+}
+
 /* A non-negative finite number filling all of text, into out. */
 static int s_num(const char *text, double *out)
 {
+    /* digits[.digits], at most 15 of them, as samples.csv prints numbers:
+     * their integer over a power of ten, both exact, is the double nearest
+     * the decimal, as strtod gives it; it reads a line a few times faster */
+    static const double pow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const char *p = text;
+    uint64_t m = 0;
+    int nd = 0, frac = -1;
+    for (; nd <= 15; p++) {
+        if (*p >= '0' && *p <= '9') {
+            m = m * 10 + (uint64_t)(*p - '0');
+            nd++;
+        } else if (*p == '.' && frac < 0 && nd) {
+            frac = nd;
+        } else {
+            break;
+        }
+    }
+    if (*p == 0 && nd && nd <= 15 && (frac < 0 || frac < nd)) {
+        *out = (double)m / pow10[frac < 0 ? 0 : nd - frac];
+        return 0;
+    }
     char *end;
     *out = strtod(text, &end);
     return end != text && *end == 0 && isfinite(*out) && *out >= 0 ? 0 : -EBADMSG;
 }
 
-/* Reads one line (with its newline) of samples.csv into s: 0 (read, or a
- * phase this run does not know), -EBADMSG, -ENOMEM. */
-static int s_samples_line(s_samples_t *s, const rb_run_result_t *r, char *line, uint32_t *last)
+/* Parses one line (with its newline) of samples.csv into row, the line
+ * split in place; *last caches the phase of the last row. 1: a row; 0: a
+ * row of a phase this run does not know; -EBADMSG. */
+static int s_row_parse(const rb_run_result_t *r, char *line, uint32_t *last, s_row_t *row)
 {
     size_t len = strlen(line);
     char *fld[S_CSV_FIELDS];
@@ -234,9 +336,8 @@ static int s_samples_line(s_samples_t *s, const rb_run_result_t *r, char *line, 
     }
     if (n != S_CSV_FIELDS)
         return -EBADMSG;
-    s_row_t row;
-    if (s_num(fld[0], &row.t_s) < 0 || s_num(fld[5], &row.iv_s) < 0 ||
-        s_num(fld[6], &row.bytes) < 0 || s_num(fld[7], &row.ops) < 0)
+    if (s_num(fld[0], &row->t_s) < 0 || s_num(fld[5], &row->iv_s) < 0 ||
+        s_num(fld[6], &row->bytes) < 0 || s_num(fld[7], &row->ops) < 0)
         return -EBADMSG;
     if (*last >= r->nphases || strcmp(r->phases[*last].name, fld[1]) != 0) {
         uint32_t p = 0;
@@ -246,51 +347,73 @@ static int s_samples_line(s_samples_t *s, const rb_run_result_t *r, char *line, 
             return 0;
         *last = p;
     }
-    row.phase = *last;
-    row.node = s_name(s, fld[2]);
-    row.rack = s_name(s, fld[3]);
-    if (row.node == UINT32_MAX || row.rack == UINT32_MAX)
-        return -ENOMEM;
-    if (s->nrows == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 256;
-        void *p = realloc(s->rows, cap * sizeof *s->rows);
-        if (!p)
-            return -ENOMEM;
-        s->rows = p;
-        s->cap = cap;
-    }
-    s->rows[s->nrows++] = row;
-    return 0;
+    row->phase = *last;
+    row->node = fld[2];
+    row->rack = fld[3];
+    return 1;
 }
 
-/* Reads run_dir/samples.csv: 0 (found or not) or -ENOMEM. */
+/* The first read of run_dir/samples.csv (left open for the passes): the
+ * names, each phase's rows' place and interval lengths, the lines that could
+ * not be read. 0 (found or not) or -ENOMEM. */
 static int s_samples_read(s_samples_t *s, const rb_run_result_t *r, const char *run_dir)
 {
     char path[RB_PATH_MAX + 32];
     memset(s, 0, sizeof *s);
+    s->last = UINT32_MAX;
+    s->ph = calloc(r->nphases ? r->nphases : 1, sizeof *s->ph);
+    if (!s->ph)
+        return -ENOMEM;
+    s->nphases = r->nphases;
     snprintf(path, sizeof path, "%s/samples.csv", run_dir);
-    FILE *in = fopen(path, "r");
-    if (!in)
+    s->in = fopen(path, "r");
+    if (!s->in)
         return 0;
     s->found = 1;
-    char *line = NULL;
-    size_t cap = 0;
-    uint32_t last = UINT32_MAX;
-    int rc = 0;
-    for (int first = 1; getline(&line, &cap, in) > 0; first = 0) {
-        if (first && strncmp(line, "t_s,", 4) == 0)
+    ssize_t n;
+    for (int first = 1; (n = getline(&s->line, &s->linecap, s->in)) > 0; first = 0) {
+        uint64_t at = s->end;
+        s->end += (uint64_t)n;
+        if (first && strncmp(s->line, "t_s,", 4) == 0)
             continue; /* the header */
-        rc = s_samples_line(s, r, line, &last);
-        if (rc == -ENOMEM)
-            break;
+        s_row_t row;
+        int rc = s_row_parse(r, s->line, &s->last, &row);
         s->bad += rc < 0;
-        rc = 0;
+        if (rc <= 0)
+            continue;
+        s_smp_phase_t *ph = &s->ph[row.phase];
+        if (!ph->hi)
+            ph->lo = at;
+        ph->hi = s->end;
+        if (s_name(s, row.node, 1) == UINT32_MAX || s_name(s, row.rack, 1) == UINT32_MAX ||
+            (row.iv_s > 0 && s_len_add(ph, row.iv_s) < 0))
+            return -ENOMEM;
     }
-    free(line);
-    fclose(in);
-    return rc;
+    return 0;
 }
 
+/* Starts a pass over phase p's rows. */
+static void s_pass_start(s_samples_t *s, uint32_t p)
+{
+    s->pos = s->ph[p].lo;
+    if (s->in && s->ph[p].hi && fseeko(s->in, (off_t)s->pos, SEEK_SET) < 0)
+        s->pos = s->ph[p].hi; /* nothing to read */
+}
+
+/* The next row of phase p in this pass, in the order of the file, into
+ * row: 1, or 0 when there is none (lines that cannot be read are passed
+ * over: the first read counted them). */
+static int s_pass_next(s_samples_t *s, const rb_run_result_t *r, uint32_t p, s_row_t *row)
+{
+    ssize_t n;
+    while (s->in && s->pos < s->ph[p].hi && s->pos < s->end &&
+           (n = getline(&s->line, &s->linecap, s->in)) > 0) {
+        s->pos += (uint64_t)n;
+        if (s_row_parse(r, s->line, &s->last, row) == 1 && row->phase == p)
+            return 1;
+    }
+    return 0;
+}
 /* The k-th smallest of n values (k < n), in O(n): v is reordered so that
  * v[k] holds it, nothing after it is smaller and nothing before it larger
  * (a large fleet has a median per interval and per node: no sorting). */
@@ -339,14 +462,16 @@ static double s_median(double *v, uint32_t n)
 
 typedef struct s_series {
     uint32_t nn;        /* lines: the phase's nodes, then any other node in its samples */
-    uint32_t nk;        /* sample intervals */
-    double iv;          /* their nominal length: the longest seen, s */
+    uint32_t nkall;     /* the phase's sample intervals */
+    uint32_t shift;     /* a cell holds 2^shift consecutive intervals (0: one, as measured) */
+    uint32_t nk;        /* cells a line: nkall / 2^shift, rounded up */
+    double iv;          /* the intervals' nominal length, s */
     const char **node;  /* nn names (borrowed) */
     uint32_t *rack;     /* nn: each node's index into rname */
     uint32_t nr;        /* racks */
     const char **rname; /* nr names (borrowed) */
-    double *v;          /* nn * nk: the node's rate in interval k; NAN: no sample */
-    double *t;          /* nn * nk: that interval's end on the node, s after GO */
+    double *v;          /* nn * nk: the node's rate in cell k; NAN: no sample */
+    double *t;          /* nn * nk: the cell's last interval end on the node, s after GO */
     double *cv, *ct;    /* nk: the sum over nodes, the last end; NAN: no sample */
     double *rv, *rt;    /* nr * nk: the same per rack (only with more than one rack) */
     double tmax, vmax;  /* last interval end, largest cluster rate */
@@ -385,34 +510,31 @@ static int64_t s_interval(const s_row_t *row, double iv)
     return k < 0 ? 0 : k >= S_MAX_K ? -1 : (int64_t)k;
 }
 
-/* The phase's nominal sample interval into *iv (0: no samples): the upper
- * median of its rows' lengths (all but each node's last interval are full),
- * then fitted to the interval starts, which fall on multiples of it. Returns
- * 0 or -ENOMEM. */
-static int s_nominal_interval(const s_samples_t *smp, uint32_t p, double *iv)
+/* Phase p's nominal sample interval (0: no samples): the upper median of
+ * its rows' lengths (all but each node's last interval are full), then
+ * fitted to the interval starts, which fall on multiples of it (a pass). */
+static double s_nominal_interval(s_samples_t *smp, const rb_run_result_t *r, uint32_t p)
 {
-    uint32_t n = 0;
-    double *len = malloc((smp->nrows ? smp->nrows : 1) * sizeof *len), sxk = 0, skk = 0;
-    *iv = 0;
-    if (!len)
-        return -ENOMEM;
-    for (size_t i = 0; i < smp->nrows; i++)
-        if (smp->rows[i].phase == p && smp->rows[i].iv_s > 0)
-            len[n++] = smp->rows[i].iv_s;
-    if (n)
-        *iv = s_kth(len, n, n / 2);
-    free(len);
-    for (size_t i = 0; *iv > 0 && i < smp->nrows; i++) {
-        const s_row_t *row = &smp->rows[i];
-        int64_t k = s_interval(row, *iv);
-        if (row->phase == p && row->iv_s > 0 && k > 0) {
-            sxk += (row->t_s - row->iv_s) * (double)k;
+    const s_smp_phase_t *ph = &smp->ph[p];
+    double iv = 0, sxk = 0, skk = 0;
+    uint64_t below = 0;
+    for (uint32_t i = 0; i < ph->nlen && !(iv > 0); i++) {
+        below += ph->len[i].n;
+        if (below > ph->npos / 2)
+            iv = ph->len[i].len;
+    }
+    if (!(iv > 0))
+        return 0;
+    s_row_t row;
+    s_pass_start(smp, p);
+    while (s_pass_next(smp, r, p, &row)) {
+        int64_t k = s_interval(&row, iv);
+        if (row.iv_s > 0 && k > 0) {
+            sxk += (row.t_s - row.iv_s) * (double)k;
             skk += (double)k * (double)k;
         }
     }
-    if (skk > 0 && sxk > 0)
-        *iv = sxk / skk;
-    return 0;
+    return skk > 0 && sxk > 0 ? sxk / skk : iv;
 }
 
 /* Sums (line, k) cells into out (v, t) and the per-group sums (gv, gt, ng
@@ -433,16 +555,79 @@ static void s_group_sum(const s_series_t *s, const uint32_t *grp, uint32_t ng, d
         }
 }
 
-/* Builds phase p's series of bytes/s (ops/s when ops) from the samples.
- * Leaves out->nk 0 when there are none. Returns 0 or -ENOMEM. */
-static int s_series_build(const s_samples_t *smp, const rb_run_result_t *r, uint32_t p, int ops,
+static size_t s_cell_budget = S_CELL_BUDGET;
+
+void rb_html_set_cell_budget(size_t cells)
+{
+    s_cell_budget = cells ? cells : S_CELL_BUDGET;
+}
+
+/* The cells of phase p's series, a pass: in each, the bytes (operations when
+ * ops) of the node's rows over the sum of its intervals' lengths (an
+ * interval's length counted once, however many jobs have a row in it: they
+ * are consecutive), and the last end. line maps a name to its line. 0 or
+ * -ENOMEM. */
+static int s_cells(s_samples_t *smp, const rb_run_result_t *r, uint32_t p, int ops,
+                   const uint32_t *line, s_series_t *out)
+{
+    size_t cells = (size_t)out->nn * out->nk;
+    uint32_t sh = out->shift;
+    double *len = calloc(cells, sizeof *len), *cur = calloc(out->nn, sizeof *cur);
+    int64_t *curk = malloc(out->nn * sizeof *curk);
+    out->v = calloc(cells, sizeof *out->v);
+    out->t = calloc(cells, sizeof *out->t);
+    int rc = -ENOMEM;
+    if (!len || !cur || !curk || !out->v || !out->t)
+        goto out;
+    for (uint32_t l = 0; l < out->nn; l++)
+        curk[l] = -1;
+    s_row_t row;
+    s_pass_start(smp, p);
+    while (s_pass_next(smp, r, p, &row)) {
+        int64_t k = s_interval(&row, out->iv);
+        uint32_t name = s_name(smp, row.node, 0), l = name < smp->nnames ? line[name] : UINT32_MAX;
+        if (row.iv_s < S_TAIL * out->iv || k < 0 || k >= out->nkall || l >= out->nn)
+            continue; /* left out, or not there on the first read */
+        size_t c = (size_t)l * out->nk + (size_t)(k >> sh);
+        out->v[c] += ops ? row.ops : row.bytes; /* all of the node's jobs */
+        out->t[c] = row.t_s > out->t[c] ? row.t_s : out->t[c];
+        if (!sh) {
+            len[c] = row.iv_s > len[c] ? row.iv_s : len[c];
+        } else if (curk[l] == k) {
+            cur[l] = row.iv_s > cur[l] ? row.iv_s : cur[l];
+        } else {
+            if (curk[l] >= 0)
+                len[(size_t)l * out->nk + (size_t)(curk[l] >> sh)] += cur[l];
+            curk[l] = k;
+            cur[l] = row.iv_s;
+        }
+    }
+    for (uint32_t l = 0; sh && l < out->nn; l++)
+        if (curk[l] >= 0)
+            len[(size_t)l * out->nk + (size_t)(curk[l] >> sh)] += cur[l];
+    for (size_t c = 0; c < cells; c++) {
+        out->v[c] = len[c] > 0 ? out->v[c] / len[c] : NAN;
+        out->t[c] = len[c] > 0 ? out->t[c] : NAN;
+    }
+    rc = 0;
+out:
+    free(len);
+    free(cur);
+    free(curk);
+    return rc;
+}
+
+/* Builds phase p's series of bytes/s (ops/s when ops) from the samples, in
+ * three passes over its rows: the nominal interval, the lines and the
+ * intervals, the cells. At most the cell budget of cells (or 1024 a line):
+ * a longer phase gets cells of 2, 4, 8... intervals. Leaves out->nk 0 when
+ * there are none. Returns 0 or -ENOMEM. */
+static int s_series_build(s_samples_t *smp, const rb_run_result_t *r, uint32_t p, int ops,
                           s_series_t *out)
 {
     const rb_phase_agg_t *a = &r->phases[p];
     memset(out, 0, sizeof *out);
-    double iv;
-    if (s_nominal_interval(smp, p, &iv) < 0)
-        return -ENOMEM;
+    double iv = s_nominal_interval(smp, r, p);
     if (!(iv > 0))
         return 0;
     uint32_t most = a->nnodes + smp->nnames;
@@ -466,56 +651,42 @@ static int s_series_build(const s_samples_t *smp, const rb_run_result_t *r, uint
     }
     free(by_name);
     int64_t kmax = -1;
-    for (size_t i = 0; i < smp->nrows; i++) {
-        const s_row_t *row = &smp->rows[i];
-        int64_t k = s_interval(row, iv);
-        if (row->phase != p || k < 0)
-            continue;
-        if (row->iv_s < S_TAIL * iv) {
+    s_row_t row;
+    s_pass_start(smp, p);
+    while (s_pass_next(smp, r, p, &row)) {
+        int64_t k = s_interval(&row, iv);
+        uint32_t node = s_name(smp, row.node, 0), rack = s_name(smp, row.rack, 0);
+        if (k < 0 || node == UINT32_MAX || rack == UINT32_MAX)
+            continue; /* names not there on the first read: the file grew */
+        if (row.iv_s < S_TAIL * iv) {
             out->ntail++;
             continue;
         }
         kmax = k > kmax ? k : kmax;
-        if (line[row->node] == UINT32_MAX) {
-            line[row->node] = out->nn;
-            out->node[out->nn] = smp->names[row->node];
-            out->rack[out->nn++] = s_rack_of(out, smp->names[row->rack]);
+        if (line[node] == UINT32_MAX) {
+            line[node] = out->nn;
+            out->node[out->nn] = smp->names[node];
+            out->rack[out->nn++] = s_rack_of(out, smp->names[rack]);
         }
     }
     if (kmax < 0)
         goto done;
-    out->nk = (uint32_t)kmax + 1;
+    size_t room = s_cell_budget / out->nn; /* cells a line */
+    room = room > S_CELL_FLOOR ? room : S_CELL_FLOOR;
+    out->nkall = (uint32_t)kmax + 1;
+    while ((((size_t)out->nkall - 1) >> out->shift) + 1 > room)
+        out->shift++;
+    out->nk = (uint32_t)((((size_t)out->nkall - 1) >> out->shift) + 1);
     out->iv = iv;
-    size_t cells = (size_t)out->nn * out->nk;
-    double *len = calloc(cells, sizeof *len);
-    out->v = calloc(cells, sizeof *out->v);
-    out->t = calloc(cells, sizeof *out->t);
     out->cv = calloc(out->nk, sizeof *out->cv);
     out->ct = calloc(out->nk, sizeof *out->ct);
     if (out->nr > 1) {
         out->rv = calloc((size_t)out->nr * out->nk, sizeof *out->rv);
         out->rt = calloc((size_t)out->nr * out->nk, sizeof *out->rt);
     }
-    if (!len || !out->v || !out->t || !out->cv || !out->ct ||
-        (out->nr > 1 && (!out->rv || !out->rt))) {
-        free(len);
+    if (!out->cv || !out->ct || (out->nr > 1 && (!out->rv || !out->rt)) ||
+        s_cells(smp, r, p, ops, line, out) < 0)
         goto nomem;
-    }
-    for (size_t i = 0; i < smp->nrows; i++) {
-        const s_row_t *row = &smp->rows[i];
-        int64_t k = s_interval(row, iv);
-        if (row->phase != p || row->iv_s < S_TAIL * iv || k < 0)
-            continue;
-        size_t c = (size_t)line[row->node] * out->nk + (size_t)k;
-        out->v[c] += ops ? row->ops : row->bytes; /* all of the node's jobs */
-        len[c] = row->iv_s > len[c] ? row->iv_s : len[c];
-        out->t[c] = row->t_s > out->t[c] ? row->t_s : out->t[c];
-    }
-    for (size_t c = 0; c < cells; c++) {
-        out->v[c] = len[c] > 0 ? out->v[c] / len[c] : NAN;
-        out->t[c] = len[c] > 0 ? out->t[c] : NAN;
-    }
-    free(len);
     s_group_sum(out, NULL, 1, out->cv, out->ct);
     if (out->nr > 1)
         s_group_sum(out, out->rack, out->nr, out->rv, out->rt);
@@ -533,7 +704,6 @@ nomem:
     s_series_fini(out);
     return -ENOMEM;
 }
-
 /* ---------------------------------------------------------------------------
  * Charts */
 
@@ -925,8 +1095,15 @@ static int s_chart_spread(FILE *f, const s_series_t *s, const s_view_t *vw, cons
         snprintf(d[n].color, sizeof d[n].color, "%s", strag_color[i]);
         snprintf(d[n].name, sizeof d[n].name, "%s (straggler)", s->node[l]);
     }
-    int rc = s_chart_time(f, s, vw, d, n, phase,
-                          "the slowest, the median and the fastest node of each interval", ops);
+    char what[128];
+    if (s->shift)
+        snprintf(what, sizeof what,
+                 "the slowest, the median and the fastest node of each %u intervals",
+                 1u << s->shift);
+    else
+        snprintf(what, sizeof what,
+                 "the slowest, the median and the fastest node of each interval");
+    int rc = s_chart_time(f, s, vw, d, n, phase, what, ops);
     free(mm);
     return rc;
 }
@@ -996,21 +1173,27 @@ static int s_chart_nodes(FILE *f, const s_series_t *s, const char *phase, int op
     s_unit_t u = s_rate_unit(max, ops);
     s_axis_t ax = s_axis(max / u.div, 8);
     s_plot_t pl = {170, 10, S_CHART_W - 170 - 24, rows * S_NODE_ROW_PX, ax.max, 1};
-    char title[S_TEXT_MAX], label[256], color[32], b[3][64];
+    char title[S_TEXT_MAX], label[256], color[32], b[3][64], per[48], in[48];
     const char *rate = ops ? "operations per second" : "bandwidth";
+    if (s->shift) {
+        snprintf(per, sizeof per, "per %u sample intervals", 1u << s->shift);
+        snprintf(in, sizeof in, "in %u consecutive sample intervals", 1u << s->shift);
+    } else {
+        snprintf(per, sizeof per, "per sample interval");
+        snprintf(in, sizeof in, "in one sample interval");
+    }
     if (nn <= S_NODE_BARS)
-        snprintf(title, sizeof title,
-                 "%s: each node's %s per sample interval, min, median and max (%s)", phase, rate,
-                 u.name);
+        snprintf(title, sizeof title, "%s: each node's %s %s, min, median and max (%s)", phase,
+                 rate, per, u.name);
     else
         snprintf(title, sizeof title,
-                 "%s: the %d slowest and %d fastest of %u nodes by median, their %s per sample "
-                 "interval, min, median and max (%s)",
-                 phase, S_BARS_END, S_BARS_END, nn, rate, u.name);
+                 "%s: the %d slowest and %d fastest of %u nodes by median, their %s %s, min, "
+                 "median and max (%s)",
+                 phase, S_BARS_END, S_BARS_END, nn, rate, per, u.name);
     s_svg_open(f, S_CHART_W, pl.y + pl.h + 48, title);
     s_frame(f, &pl);
-    snprintf(label, sizeof label, "%s of one node in one sample interval%s%s%s", rate,
-             ops ? "" : " (", ops ? "" : u.define, ops ? "" : ")");
+    snprintf(label, sizeof label, "%s of one node %s%s%s%s", rate, in, ops ? "" : " (",
+             ops ? "" : u.define, ops ? "" : ")");
     s_x_axis(f, &pl, ax, label);
     for (uint32_t row = 0, i = 0; row < rows; row++) {
         double y = pl.y + row * S_NODE_ROW_PX + S_NODE_ROW_PX / 2;
@@ -1042,8 +1225,13 @@ static int s_chart_nodes(FILE *f, const s_series_t *s, const char *phase, int op
                 "fill=\"%s\"><title>",
                 pl.x, y - 6, s_px(&pl, sl[1] / u.div) - pl.x, 12.0, color);
         s_esc(f, s->node[l]);
-        fprintf(f, ": median %s, min %s, max %s %s over %u intervals</title></rect>\n", b[1], b[0],
-                b[2], u.name, n);
+        if (s->shift)
+            fprintf(f,
+                    ": median %s, min %s, max %s %s over %u spans of %u intervals</title></rect>\n",
+                    b[1], b[0], b[2], u.name, n, 1u << s->shift);
+        else
+            fprintf(f, ": median %s, min %s, max %s %s over %u intervals</title></rect>\n", b[1],
+                    b[0], b[2], u.name, n);
         fprintf(f,
                 "<path class=\"whisker\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\"/>\n",
                 s_px(&pl, sl[0] / u.div), y, s_px(&pl, sl[2] / u.div), s_px(&pl, sl[0] / u.div),
@@ -1564,22 +1752,39 @@ static void s_rollups(const rb_phase_agg_t *a, int meta, FILE *f)
 static void s_series_note(FILE *f, const s_series_t *s, const s_view_t *vw, int meta)
 {
     const char *what = meta ? "the operations a node completed" : "the bytes a node moved";
-    if (vw->per == 1)
+    uint32_t held = s->shift ? 1u << s->shift : 1;
+    if (vw->per == 1 && held == 1)
         fprintf(f,
                 "<p class=\"note\">Each point is one sample interval (about %.2g s), drawn at its "
                 "end: %s in it over its length, as in samples.csv.",
                 s->iv, what);
-    else
+    else if (held == 1)
         fprintf(f,
                 "<p class=\"note\">Downsampled: the phase has %u sample intervals (about %.2g s "
                 "each), more than the chart is wide, so each point is the mean of %u consecutive "
                 "intervals, drawn at the mean of their ends; an interval&#8217;s rate is %s in it "
                 "over its length. samples.csv keeps every interval.",
-                s->nk, s->iv, vw->per, what);
+                s->nkall, s->iv, vw->per, what);
+    else if (vw->per == 1)
+        fprintf(
+            f,
+            "<p class=\"note\">Downsampled: the phase has %u sample intervals (about %.2g s "
+            "each), too many to keep one by one, so each point holds %u consecutive "
+            "intervals: %s in them over the sum of their lengths, drawn at the last one&#8217;s "
+            "end. samples.csv keeps every interval.",
+            s->nkall, s->iv, held, what);
+    else
+        fprintf(f,
+                "<p class=\"note\">Downsampled: the phase has %u sample intervals (about %.2g s "
+                "each), too many to keep one by one, so each point holds %u consecutive "
+                "intervals: the mean of %u rates, each %s in %u consecutive intervals over the sum "
+                "of their lengths, drawn at the mean of their last ends. samples.csv keeps every "
+                "interval.",
+                s->nkall, s->iv, vw->per * held, vw->per, what, held);
     fprintf(f, " The cluster line is the sum over the nodes of the same interval%s.",
             vw->racks ? ", each dashed rack line the sum over its nodes" : "");
-    fputs(vw->per == 1 ? " A missing interval is left as a gap."
-                       : " A point with no measured interval is left as a gap.",
+    fputs(vw->per == 1 && held == 1 ? " A missing interval is left as a gap."
+                                    : " A point with no measured interval is left as a gap.",
           f);
     if (s->rv && !vw->racks)
         fprintf(f, " The %u racks have no line each (more than %d): the table below has each.",
@@ -1605,8 +1810,13 @@ static void s_spread_note(FILE *f, const s_series_t *s, const s_view_t *vw)
           "a sample in it, node median the median node&#8217;s, node max the fastest&#8217;s "
           "(not always the same node from one interval to the next)",
           f);
+    if (s->shift)
+        fprintf(f,
+                "; the phase being long, nodes are compared over %u consecutive intervals at "
+                "a time",
+                1u << s->shift);
     if (vw->per > 1)
-        fprintf(f, "; each point the mean of %u intervals", vw->per);
+        fprintf(f, "; each point the mean of %u %s", vw->per, s->shift ? "of those" : "intervals");
     fputs(".", f);
     if (vw->nstrag) {
         fputs(" Stragglers have a line of their own: ", f);
@@ -1621,7 +1831,7 @@ static void s_spread_note(FILE *f, const s_series_t *s, const s_view_t *vw)
     fputs("</p>\n", f);
 }
 
-static int s_phase(const rb_run_result_t *r, uint32_t p, const s_samples_t *smp, FILE *f)
+static int s_phase(const rb_run_result_t *r, uint32_t p, s_samples_t *smp, FILE *f)
 {
     const rb_phase_agg_t *a = &r->phases[p];
     const rb_phase_spec_t *sp = &r->specs[p];
@@ -1677,7 +1887,12 @@ static int s_phase(const rb_run_result_t *r, uint32_t p, const s_samples_t *smp,
         fputs("<p class=\"note\">Bar: the median of the node&#8217;s per-interval rates; "
               "whisker: their minimum to maximum, over the intervals drawn above",
               f);
-        if (vw.per > 1)
+        if (s.shift)
+            fprintf(f,
+                    " (the phase being long, a rate here is the node&#8217;s over %u consecutive "
+                    "intervals, as in the chart above%s)",
+                    1u << s.shift, vw.per > 1 ? " before the means of its points" : "");
+        else if (vw.per > 1)
             fprintf(f, " (each interval on its own here, not the means of %u)", vw.per);
         fputs(".</p>\n", f);
     }

@@ -5,6 +5,7 @@
 #ifndef RB_HTML_H
 #define RB_HTML_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "rb_report.h"
@@ -14,5 +15,11 @@
  * or cut short: the page says so). The markup is well-formed XML as well as
  * HTML. Returns 0, -ENOMEM or -EIO. */
 int rb_report_html(const rb_run_result_t *r, const char *run_dir, FILE *f);
+
+/* For tests and tuning: the cells (nodes x points) a phase's time series may
+ * hold, 8,000,000 by default (0 restores it); a line keeps 1024 points at
+ * least. A phase with more intervals gets points of 2, 4, 8... intervals
+ * summed. Not thread-safe: set it before rendering. */
+void rb_html_set_cell_budget(size_t cells);
 
 #endif

@@ -653,6 +653,95 @@ static void test_long_run(void **state)
     s_fleet_fini(&fx);
 }
 
+/* A phase too long for the cell budget: 40 nodes x 3,000 intervals of 1 s,
+ * with room for 40,000 cells, keeps 750 cells a node of 4 intervals each
+ * (1024 a line at least: 3,000 halved twice). Node i moves (i + 1) x f(k)
+ * MB in interval k, f = 130, 90, 90, 90 in intervals 0-3 mod 8, 50, 10,
+ * 10, 10 in 4-7: a cell aligned on 4 intervals means 100 or 20 (any other
+ * grouping mixes them); each row split in two jobs, whose interval counts
+ * once. n000 (slow in the summary: a straggler, with a line of its own) has no sample
+ * in intervals 1000-1003 (cell 250: a gap) nor 1010 (cell 252: the rate of
+ * the other 3, 310 / 3 MB/s). */
+static void test_cell_budget(void **state)
+{
+    (void)state;
+    enum { NN = 40, NK = 3000, NC = NK / 4 };
+    fleet_t fx;
+    s_fleet(&fx, NN, 2, 0);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/samples.csv", s_dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("t_s,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,lat_p50_us,lat_p99_us,"
+          "lat_max_us\n",
+          f);
+    for (int k = 0; k < NK; k++)
+        for (int i = 0; i < NN; i++) {
+            double b = (i + 1) * ((k % 8 < 4 ? 100 : 20) + (k % 4 ? -10 : 30)) * 1e6 / 2;
+            if (i == 0 && ((k >= 1000 && k <= 1003) || k == 1010))
+                continue;
+            for (int j = 0; j < 2; j++)
+                fprintf(f, "%d.000,w,%s,%s,w%d,1.000,%.0f,1,0,%.0f,1.0,1.0,2.0,3.0\n", k + 1,
+                        fx.names[i], fx.racks[i], j, b, b);
+        }
+    assert_int_equal(fclose(f), 0);
+
+    rb_html_set_cell_budget(40000);
+    char *page = s_render_run(&fx.r);
+    assert_int_not_equal(s_xmllint(), 1);
+    rb_html_set_cell_budget(0);
+    /* the cluster, on axes 0..3000 s (84..880 px) and 0..100 GB/s (316..16 px):
+     * 820 x 100 MB/s or 820 x 20, but 100 MB/s less in cell 250, 310 / 3 - 100
+     * more in cell 252; each drawn at its last end */
+    double *x = calloc(NK, sizeof *x), *y = calloc(NK, sizeof *y);
+    assert_true(x && y);
+    assert_int_equal(s_points(page, "cluster (sum of nodes)", 0, x, y, NK), NC);
+    for (int c = 0; c < NC; c++) {
+        double gbs = c % 2 ? 16.4 : c == 250 ? 81.9 : c == 252 ? 81.9 + 0.31 / 3 : 82;
+        assert_true(fabs(y[c] - (316 - gbs / 100 * 300)) < 0.06);
+        assert_true(fabs(x[c] - (84 + (4.0 * c + 4) / 3000 * 796)) < 0.06);
+    }
+    assert_int_equal(s_points(page, "n000 (straggler)", 0, x, y, NK), 250);
+    assert_int_equal(s_points(page, "n000 (straggler)", 1, x, y, NK), NC - 251);
+    /* the bars: rates over 4 intervals, not over one; n000 has 375 cells of
+     * 20 MB/s and 374 higher: its median is 20 */
+    assert_non_null(strstr(page, ">n000: median 0.020, min 0.020, max 0.103 GB/s over 749 spans "
+                                 "of 4 intervals</title>"));
+    assert_non_null(strstr(page, ">n001: median 0.120, min 0.040, max 0.200 GB/s over 750 spans "
+                                 "of 4 intervals</title>"));
+    assert_non_null(strstr(page, "Downsampled: the phase has 3000 sample intervals (about 1 s "
+                                 "each), too many to keep one by one, so each point holds 4 "
+                                 "consecutive intervals: the bytes a node moved in them over the "
+                                 "sum of their lengths"));
+    assert_non_null(strstr(page, "nodes are compared over 4 consecutive intervals at a time"));
+    assert_non_null(strstr(page, "a rate here is the node&#8217;s over 4 consecutive intervals"));
+    assert_non_null(strstr(page, "fastest node of each 4 intervals (GB/s)</title>"));
+    free(page);
+
+    /* a budget that holds every interval: as without one, each point the
+     * mean of 4 intervals; one cell less: 1,500 cells of 2, a point the mean
+     * of 2 of them */
+    char *plain = s_render_run(&fx.r);
+    rb_html_set_cell_budget(NN * NK);
+    page = s_render_run(&fx.r);
+    assert_string_equal(page, plain);
+    assert_non_null(strstr(page, "each point is the mean of 4 consecutive intervals"));
+    assert_null(strstr(page, "spans of"));
+    free(page);
+    rb_html_set_cell_budget(NN * NK - 1);
+    page = s_render_run(&fx.r);
+    rb_html_set_cell_budget(0);
+    assert_non_null(strstr(page, "each point holds 4 consecutive intervals: the mean of 2 rates, "
+                                 "each the bytes a node moved in 2 consecutive intervals"));
+    assert_non_null(strstr(page, "over 1498 spans of 2 intervals</title>"));
+    assert_int_equal(s_points(page, "cluster (sum of nodes)", 0, x, y, NK), NC);
+    free(page);
+    free(plain);
+    free(x);
+    free(y);
+    s_fleet_fini(&fx);
+}
+
 /* No samples.csv: every chart says so, the page is still whole. */
 static void test_missing_samples(void **state)
 {
@@ -740,6 +829,7 @@ int main(void)
         cmocka_unit_test(test_cut_samples), cmocka_unit_test(test_empty_phase),
         cmocka_unit_test(test_many_nodes),  cmocka_unit_test(test_many_devices),
         cmocka_unit_test(test_many_racks),  cmocka_unit_test(test_long_run),
+        cmocka_unit_test(test_cell_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
