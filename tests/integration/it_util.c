@@ -192,6 +192,22 @@ const char *it_bin(const char *name)
     return path[i];
 }
 
+long it_sh_number(const char *dir, const char *fmt, ...)
+{
+    char path[4300], cmd[8000];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    snprintf(path, sizeof path, "%s/count", dir);
+    if (it_sh(path, NULL, "%s", cmd) != 0)
+        return -1;
+    char *t = it_read(path);
+    long n = t ? strtol(t, NULL, 10) : -1;
+    free(t);
+    return n;
+}
+
 int it_show_failure(int code, const char *err_path)
 {
     if (code != 0) {

@@ -38,6 +38,10 @@ int it_kill_matching(int sig, const char *word, ...);
 /* Regular files anywhere below path (0 if it does not exist). */
 int it_count_files(const char *path);
 
+/* The number a shell command prints, its output kept in dir/count; -1 when
+ * the command fails. */
+long it_sh_number(const char *dir, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* The one run folder inside runs_dir, into out; 0 or -1 if not exactly one. */
 int it_run_folder(const char *runs_dir, char *out, size_t len);
 

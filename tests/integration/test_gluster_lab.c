@@ -42,24 +42,6 @@ static void s_down(void)
         s_lab("down");
 }
 
-/* The number a shell command prints (-1 if it fails). */
-static long s_count(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static long s_count(const char *fmt, ...)
-{
-    char path[4300], cmd[8000];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    snprintf(path, sizeof path, "%s/count", s_dir);
-    if (it_sh(path, NULL, "%s", cmd) != 0)
-        return -1;
-    char *t = it_read(path);
-    long n = t ? strtol(t, NULL, 10) : -1;
-    free(t);
-    return n;
-}
-
 /* Regular files of the run below a brick (glusterd's own .glusterfs left
  * out), those named nn.N, and those in the run's shared folder. */
 static long s_brick_files(int brick, const char *name)
@@ -67,15 +49,19 @@ static long s_brick_files(int brick, const char *name)
     char b[4400];
     snprintf(b, sizeof b, "%s/bricks/b%d/brick", s_state, brick);
     if (!strcmp(name, "all"))
-        return s_count("sh -c \"find '%s' -path '%s/.glusterfs' -prune -o -type f -print | wc -l\"",
-                       b, b);
+        return it_sh_number(
+            s_dir, "sh -c \"find '%s' -path '%s/.glusterfs' -prune -o -type f -print | wc -l\"", b,
+            b);
     if (!strcmp(name, "nn"))
-        return s_count("sh -c \"find '%s' -path '%s/.glusterfs' -prune -o -type f -name 'nn.[0-9]' "
-                       "-print | wc -l\"",
-                       b, b);
-    return s_count("sh -c \"find '%s' -path '%s/.glusterfs' -prune -o -type f -path "
-                   "'*.shared/*' -print | wc -l\"",
-                   b, b);
+        return it_sh_number(
+            s_dir,
+            "sh -c \"find '%s' -path '%s/.glusterfs' -prune -o -type f -name 'nn.[0-9]' "
+            "-print | wc -l\"",
+            b, b);
+    return it_sh_number(s_dir,
+                        "sh -c \"find '%s' -path '%s/.glusterfs' -prune -o -type f -path "
+                        "'*.shared/*' -print | wc -l\"",
+                        b, b);
 }
 
 /* up 3, the scaled acceptance plan with a hold at the end, checked */
@@ -152,13 +138,18 @@ static void test_down(void **state)
 {
     (void)state;
     assert_int_equal(it_show_failure(s_lab("down"), s_err), 0);
-    assert_int_equal(s_count("sh -c \"ip netns list | grep -c '^%s[0-9]' || true\"", GL_PREFIX), 0);
-    assert_int_equal(s_count("sh -c \"losetup -a | grep -cF '%s/' || true\"", s_state), 0);
-    assert_int_equal(s_count("sh -c \"grep -cF '%s/' /proc/self/mounts || true\"", s_state), 0);
-    assert_int_equal(s_count("sh -c \"ls -d /etc/netns/%s[0-9]* 2>/dev/null | wc -l\"", GL_PREFIX),
+    assert_int_equal(
+        it_sh_number(s_dir, "sh -c \"ip netns list | grep -c '^%s[0-9]' || true\"", GL_PREFIX), 0);
+    assert_int_equal(it_sh_number(s_dir, "sh -c \"losetup -a | grep -cF '%s/' || true\"", s_state),
                      0);
-    assert_int_equal(s_count("sh -c \"gluster volume list 2>/dev/null | grep -c rbglit || true\""),
-                     0);
+    assert_int_equal(
+        it_sh_number(s_dir, "sh -c \"grep -cF '%s/' /proc/self/mounts || true\"", s_state), 0);
+    assert_int_equal(
+        it_sh_number(s_dir, "sh -c \"ls -d /etc/netns/%s[0-9]* 2>/dev/null | wc -l\"", GL_PREFIX),
+        0);
+    assert_int_equal(
+        it_sh_number(s_dir, "sh -c \"gluster volume list 2>/dev/null | grep -c rbglit || true\""),
+        0);
     assert_int_equal(it_kill_matching(0, "rackbench-agent", s_state, NULL), 0);
     assert_int_equal(it_kill_matching(0, "gluster", s_state, NULL), 0);
     assert_int_equal(it_kill_matching(0, "glusterfs", "rbglit", NULL), 0);

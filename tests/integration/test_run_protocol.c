@@ -78,6 +78,25 @@ static int s_expect(zsock_t *s, rb_msg_type_t t, int ms, rb_msg_t *m)
     return got;
 }
 
+/* Says HELLO as "odd" until the coordinator is up and probes its clock. */
+static void s_join(zsock_t *s)
+{
+    rb_msg_t hello = {.type = RB_MSG_HELLO}, m;
+    snprintf(hello.u.hello.name, sizeof hello.u.hello.name, "odd");
+    snprintf(hello.u.hello.rack, sizeof hello.u.hello.rack, "r");
+    snprintf(hello.u.hello.hostname, sizeof hello.u.hello.hostname, "h");
+    snprintf(hello.u.hello.agent_version, sizeof hello.u.hello.agent_version, "test");
+    hello.u.hello.pid = (uint32_t)getpid();
+    hello.u.hello.cores = 1;
+    int joined = 0;
+    for (int i = 0; i < 20 && !joined; i++) {
+        s_send(s, &hello);
+        joined = s_expect(s, RB_MSG_PING, 500, &m);
+    }
+    assert_true(joined);
+    rb_msg_fini(&m);
+}
+
 static void test_out_of_sequence(void **state)
 {
     (void)state;
@@ -100,21 +119,8 @@ static void test_out_of_sequence(void **state)
     zsock_t *s = zsock_new(ZMQ_DEALER);
     zsock_set_identity(s, "odd");
     assert_int_equal(zsock_connect(s, "%s", ep), 0);
-    rb_msg_t hello = {.type = RB_MSG_HELLO};
-    snprintf(hello.u.hello.name, sizeof hello.u.hello.name, "odd");
-    snprintf(hello.u.hello.rack, sizeof hello.u.hello.rack, "r");
-    snprintf(hello.u.hello.hostname, sizeof hello.u.hello.hostname, "h");
-    snprintf(hello.u.hello.agent_version, sizeof hello.u.hello.agent_version, "test");
-    hello.u.hello.pid = (uint32_t)getpid();
-    hello.u.hello.cores = 1;
+    s_join(s);
     rb_msg_t m;
-    int joined = 0;
-    for (int i = 0; i < 20 && !joined; i++) { /* until the coordinator is up */
-        s_send(s, &hello);
-        joined = s_expect(s, RB_MSG_PING, 500, &m);
-    }
-    assert_true(joined);
-    rb_msg_fini(&m);
     /* a SAMPLE of another run, and a DONE with no phase running */
     rb_msg_t sample = {.type = RB_MSG_SAMPLE};
     snprintf(sample.u.sample.run_id, sizeof sample.u.sample.run_id, "not-this-run");
@@ -166,21 +172,8 @@ static double s_clock_run(int mute, int *warned)
     zsock_t *s = zsock_new(ZMQ_DEALER);
     zsock_set_identity(s, "odd");
     assert_int_equal(zsock_connect(s, "%s", ep), 0);
-    rb_msg_t hello = {.type = RB_MSG_HELLO};
-    snprintf(hello.u.hello.name, sizeof hello.u.hello.name, "odd");
-    snprintf(hello.u.hello.rack, sizeof hello.u.hello.rack, "r");
-    snprintf(hello.u.hello.hostname, sizeof hello.u.hello.hostname, "h");
-    snprintf(hello.u.hello.agent_version, sizeof hello.u.hello.agent_version, "test");
-    hello.u.hello.pid = (uint32_t)getpid();
-    hello.u.hello.cores = 1;
+    s_join(s);
     rb_msg_t m;
-    int joined = 0;
-    for (int i = 0; i < 20 && !joined; i++) { /* until the coordinator is up */
-        s_send(s, &hello);
-        joined = s_expect(s, RB_MSG_PING, 500, &m);
-    }
-    assert_true(joined);
-    rb_msg_fini(&m);
     assert_true(s_expect(s, RB_MSG_PLAN, 10000, &m)); /* its 7 probes answered on the way */
     char run_id[RB_NAME_MAX];
     snprintf(run_id, sizeof run_id, "%s", m.u.plan.run_id);

@@ -55,24 +55,6 @@ static void s_down(void)
         s_lab("down");
 }
 
-/* The number a shell command prints (-1 if it fails). */
-static long s_count(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static long s_count(const char *fmt, ...)
-{
-    char path[4300], cmd[8000];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    snprintf(path, sizeof path, "%s/count", s_dir);
-    if (it_sh(path, NULL, "%s", cmd) != 0)
-        return -1;
-    char *t = it_read(path);
-    long n = t ? strtol(t, NULL, 10) : -1;
-    free(t);
-    return n;
-}
-
 /* The job id in sbatch's "Submitted batch job N" on the lab's stdout, or -1. */
 static long s_job_id(void)
 {
@@ -234,13 +216,19 @@ static void test_down(void **state)
 {
     (void)state;
     assert_int_equal(it_show_failure(s_lab("down"), s_err), 0);
-    assert_int_equal(s_count("sh -c \"ip netns list | grep -c '^%s[0-9]' || true\"", SL_PREFIX), 0);
-    assert_int_equal(s_count("sh -c \"losetup -a | grep -cF '%s/' || true\"", s_state), 0);
-    assert_int_equal(s_count("sh -c \"grep -cF '%s/' /proc/self/mounts || true\"", s_state), 0);
-    assert_int_equal(s_count("sh -c \"ls -d /etc/netns/%s[0-9]* 2>/dev/null | wc -l\"", SL_PREFIX),
+    assert_int_equal(
+        it_sh_number(s_dir, "sh -c \"ip netns list | grep -c '^%s[0-9]' || true\"", SL_PREFIX), 0);
+    assert_int_equal(it_sh_number(s_dir, "sh -c \"losetup -a | grep -cF '%s/' || true\"", s_state),
                      0);
     assert_int_equal(
-        s_count("sh -c \"ip -o link show | grep -c 'rb-\\?%s[0-9]' || true\"", SL_PREFIX), 0);
+        it_sh_number(s_dir, "sh -c \"grep -cF '%s/' /proc/self/mounts || true\"", s_state), 0);
+    assert_int_equal(
+        it_sh_number(s_dir, "sh -c \"ls -d /etc/netns/%s[0-9]* 2>/dev/null | wc -l\"", SL_PREFIX),
+        0);
+    assert_int_equal(it_sh_number(s_dir,
+                                  "sh -c \"ip -o link show | grep -c 'rb-\\?%s[0-9]' || true\"",
+                                  SL_PREFIX),
+                     0);
     assert_int_equal(it_kill_matching(0, "slurm", s_state, NULL), 0);
     assert_int_equal(it_kill_matching(0, "munged", s_state, NULL), 0);
     assert_int_equal(it_kill_matching(0, "rackbench-agent", "tcp://" SL_PREFIX, NULL), 0);

@@ -412,6 +412,19 @@ static void test_stragglers(void **state)
     rb_phase_agg_fini(&a);
 }
 
+/* dir/telemetry.csv made anew with its header line, its path into path. */
+static FILE *s_tel_csv(const char *dir, char *path, size_t len)
+{
+    snprintf(path, len, "%s/telemetry.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("t_s,phase,node,kind,name,parent,member,rd_bps,wr_bps,rd_iops,wr_iops,util_pct,"
+          "queue_depth,await_ms,rd_bytes,wr_bytes,rx_bps,tx_bps,speed_mbps,cpu_user,cpu_system,"
+          "cpu_iowait,cpu_idle,cpu_irq,ncpu,load1,ctxt_per_s,cached,dirty,writeback\n",
+          f);
+    return f;
+}
+
 /* A telemetry.csv for phase "w" of nodes n1..n4 (s_four): over 5 intervals
  * of 1 s, n1's md0 has four members, sda at 90% and the others at 60%; n1's
  * host is CPU-bound; n2's eth0 runs at its link speed; n3's vda is always
@@ -419,13 +432,7 @@ static void test_stragglers(void **state)
 static void s_write_telemetry(const char *dir)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/telemetry.csv", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("t_s,phase,node,kind,name,parent,member,rd_bps,wr_bps,rd_iops,wr_iops,util_pct,"
-          "queue_depth,await_ms,rd_bytes,wr_bytes,rx_bps,tx_bps,speed_mbps,cpu_user,cpu_system,"
-          "cpu_iowait,cpu_idle,cpu_irq,ncpu,load1,ctxt_per_s,cached,dirty,writeback\n",
-          f);
+    FILE *f = s_tel_csv(dir, path, sizeof path);
     for (int k = 1; k <= 5; k++) {
         const char *disks[] = {"sda", "sdb", "sdc", "sdd"};
         fprintf(f, "%d,w,n1,dev,md0,,0,0,400000000,0,400,70,4,3,0,400000000,,,,,,,,,,,,,,\n", k);
@@ -499,12 +506,7 @@ static void test_telemetry_findings(void **state)
     rb_phase_agg_fini(&a);
     /* the same members all within 5% of each other: no imbalance */
     char path[512];
-    snprintf(path, sizeof path, "%s/telemetry.csv", dir);
-    FILE *f = fopen(path, "w");
-    fputs("t_s,phase,node,kind,name,parent,member,rd_bps,wr_bps,rd_iops,wr_iops,util_pct,"
-          "queue_depth,await_ms,rd_bytes,wr_bytes,rx_bps,tx_bps,speed_mbps,cpu_user,cpu_system,"
-          "cpu_iowait,cpu_idle,cpu_irq,ncpu,load1,ctxt_per_s,cached,dirty,writeback\n",
-          f);
+    FILE *f = s_tel_csv(dir, path, sizeof path);
     for (int k = 1; k <= 5; k++)
         for (int d = 0; d < 4; d++)
             fprintf(f, "%d,w,n1,dev,sd%c,md0,1,0,1,0,1,%d,1,3,0,1,,,,,,,,,,,,,,\n", k, 'a' + d,
@@ -614,13 +616,7 @@ static void test_honesty_shared_host(void **state)
     char dir[] = "/tmp/rb-test-hon.XXXXXX";
     assert_non_null(mkdtemp(dir));
     char path[512];
-    snprintf(path, sizeof path, "%s/telemetry.csv", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("t_s,phase,node,kind,name,parent,member,rd_bps,wr_bps,rd_iops,wr_iops,util_pct,"
-          "queue_depth,await_ms,rd_bytes,wr_bytes,rx_bps,tx_bps,speed_mbps,cpu_user,cpu_system,"
-          "cpu_iowait,cpu_idle,cpu_irq,ncpu,load1,ctxt_per_s,cached,dirty,writeback\n",
-          f);
+    FILE *f = s_tel_csv(dir, path, sizeof path);
     const char *node[] = {"n1", "n2", "n3", "n4"};
     const unsigned mb[] = {300, 500, 500, 400};
     for (int n = 0; n < 4; n++)
@@ -674,13 +670,7 @@ static void test_telemetry_long(void **state)
     char dir[] = "/tmp/rb-test-tell.XXXXXX";
     assert_non_null(mkdtemp(dir));
     char path[512];
-    snprintf(path, sizeof path, "%s/telemetry.csv", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("t_s,phase,node,kind,name,parent,member,rd_bps,wr_bps,rd_iops,wr_iops,util_pct,"
-          "queue_depth,await_ms,rd_bytes,wr_bytes,rx_bps,tx_bps,speed_mbps,cpu_user,cpu_system,"
-          "cpu_iowait,cpu_idle,cpu_irq,ncpu,load1,ctxt_per_s,cached,dirty,writeback\n",
-          f);
+    FILE *f = s_tel_csv(dir, path, sizeof path);
     const char *disks[] = {"sda", "sdb", "sdc", "sdd"};
     for (int k = 1; k <= 1000; k++) {
         for (int d = 0; d < 4; d++)
