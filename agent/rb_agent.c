@@ -97,6 +97,10 @@ static int s_send(rb_agent_t *a, const rb_msg_t *m)
         rb_warn("cannot send %s to %s", rb_msg_type_name(m->type), a->o.coordinator);
         return -EIO;
     }
+    /* Any message shows the coordinator we are alive: a HEARTBEAT only after
+     * a heartbeat interval of silence (during a phase the SAMPLEs stand in for
+     * them, which halves what a coordinator of a large fleet receives). */
+    a->next_heartbeat = rb_mono_ns() + a->o.heartbeat_ns;
     return 0;
 }
 

@@ -145,6 +145,17 @@ static void s_reject(s_run_t *r, const char *fmt, ...)
 }
 
 /* Sends m to the agent whose routing id is id (len bytes). 0 or -errno. */
+/* Sends an encoded message to the peer with routing id id. */
+static int s_send_raw(s_run_t *r, const void *id, size_t idlen, const void *buf, size_t len)
+{
+    zmsg_t *z = zmsg_new();
+    zmsg_addmem(z, id, idlen);
+    zmsg_addmem(z, buf, len);
+    int rc = zmsg_send(&z, r->router);
+    zmsg_destroy(&z);
+    return rc < 0 ? -EHOSTUNREACH : 0;
+}
+
 static int s_send_to(s_run_t *r, const void *id, size_t idlen, const rb_msg_t *m)
 {
     rb_err_t err;
@@ -156,13 +167,9 @@ static int s_send_to(s_run_t *r, const void *id, size_t idlen, const rb_msg_t *m
         rb_error("cannot encode %s: %s", rb_msg_type_name(m->type), err.msg);
         return rc;
     }
-    zmsg_t *z = zmsg_new();
-    zmsg_addmem(z, id, idlen);
-    zmsg_addmem(z, buf, len);
+    rc = s_send_raw(r, id, idlen, buf, len);
     free(buf);
-    rc = zmsg_send(&z, r->router);
-    zmsg_destroy(&z);
-    return rc < 0 ? -EHOSTUNREACH : 0;
+    return rc;
 }
 
 static void s_send(s_run_t *r, rb_node_t *n, const rb_msg_t *m)
@@ -636,12 +643,23 @@ static void s_pump(s_run_t *r, int timeout_ms)
             rb_node_out(n, RB_NODE_LOST, "silent for %.1f s",
                         (double)(now - n->last_seen_ns) / 1e9);
     }
-    if (now >= r->next_hb) {
+    if (now >= r->next_hb) { /* one HEARTBEAT, encoded once, to every node */
         rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};
         hb.u.heartbeat.t_ns = now;
-        for (uint32_t i = 0; i < r->fleet.n; i++)
-            if (s_node_open(&r->fleet.nodes[i]))
-                s_send(r, &r->fleet.nodes[i], &hb);
+        void *buf = NULL;
+        size_t len = 0;
+        rb_err_t err;
+        rb_err_clear(&err);
+        if (rb_msg_encode(&hb, &buf, &len, &err) < 0)
+            s_fail(r, "cannot encode HEARTBEAT: %s", err.msg);
+        for (uint32_t i = 0; buf && i < r->fleet.n; i++) {
+            rb_node_t *n = &r->fleet.nodes[i];
+            if (s_node_open(n) &&
+                s_send_raw(r, n->hello.name, strlen(n->hello.name), buf, len) < 0 &&
+                n->state != RB_AGENT_GONE)
+                rb_node_out(n, RB_NODE_LOST, "cannot reach agent %s (disconnected)", n->hello.name);
+        }
+        free(buf);
         r->next_hb = now + r->o->heartbeat_ns;
     }
     s_reap_children(r);

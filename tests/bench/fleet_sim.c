@@ -85,6 +85,8 @@ static void s_send(s_agent_t *a, const rb_msg_t *m)
         exit(1);
     }
     a->due = 1; /* a send may take in the notification of a message to receive */
+    if (a->state != S_HELLO)
+        a->next_hb = s_now() + S_HB_NS; /* as an agent: HEARTBEAT only after silence */
     if (zmq_send(a->sock, buf, len, ZMQ_DONTWAIT) < 0)
         fprintf(stderr, "fleet-sim: %s: send %s: %s\n", a->name, rb_msg_type_name(m->type),
                 zmq_strerror(zmq_errno()));
