@@ -240,6 +240,26 @@ static void *s_aligned(size_t len)
 
 /* ---- laying out files ---- */
 
+/* Writes n bytes of buf at off: a stamped block when stamp, else a block
+ * marked with its offset (blocks differ: no dedup). Returns the bytes
+ * written (a short write is the caller's to go on from) or -errno. */
+static ssize_t s_prefill_put(int fd, const char *path, void *buf, uint64_t n, uint64_t off,
+                             int stamp, const rb_prefill_t *pf, uint64_t file, rb_err_t *err)
+{
+    if (stamp)
+        rb_verify_stamp(buf, n, pf->run_hash, pf->node, file, off, 0);
+    else
+        ((uint64_t *)buf)[0] = off;
+    ssize_t got;
+    do
+        got = pwrite(fd, buf, n, (off_t)off);
+    while (got < 0 && errno == EINTR);
+    if (got <= 0)
+        return rb_err_set(err, got < 0 ? -errno : -EIO, "prefill %s at offset %llu: %s", path,
+                          (unsigned long long)off, got < 0 ? strerror(errno) : "no progress");
+    return got;
+}
+
 /* Writes this node's region of a shared file (pf->region of pf->nregions). */
 static int s_prefill_region(int fd, const char *path, const char *name, void *buf,
                             const rb_prefill_t *pf, uint64_t *written, rb_err_t *err)
@@ -253,16 +273,10 @@ static int s_prefill_region(int fd, const char *path, const char *name, void *bu
             n = pf->bs < size - rel ? pf->bs : size - rel;
         if (n > room)
             n = room;
-        if (pf->verify && n == pf->bs && n >= RB_VERIFY_HDR)
-            rb_verify_stamp(buf, n, pf->run_hash, pf->node, file, off, 0);
-        else
-            ((uint64_t *)buf)[0] = off; /* blocks differ: no dedup */
-        ssize_t got = pwrite(fd, buf, n, (off_t)off);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return rb_err_set(err, got < 0 ? -errno : -EIO, "prefill %s at offset %llu: %s", path,
-                              (unsigned long long)off, got < 0 ? strerror(errno) : "no progress");
+        ssize_t got = s_prefill_put(fd, path, buf, n, off,
+                                    pf->verify && n == pf->bs && n >= RB_VERIFY_HDR, pf, file, err);
+        if (got < 0)
+            return (int)got;
         rel += (uint64_t)got;
         *written += (uint64_t)got;
     }
@@ -279,16 +293,11 @@ static int s_prefill_file(int fd, const char *path, const char *name, void *buf,
         uint64_t n = pf->end - off < chunk ? pf->end - off : chunk;
         if (pf->verify && off < pf->start)
             n = pf->start - off < chunk ? pf->start - off : chunk;
-        if (pf->verify && off >= pf->start && n == chunk && n >= RB_VERIFY_HDR)
-            rb_verify_stamp(buf, n, pf->run_hash, pf->node, file, off, 0);
-        else
-            ((uint64_t *)buf)[0] = off; /* blocks differ: no dedup */
-        ssize_t got = pwrite(fd, buf, n, (off_t)off);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return rb_err_set(err, got < 0 ? -errno : -EIO, "prefill %s at offset %llu: %s", path,
-                              (unsigned long long)off, got < 0 ? strerror(errno) : "no progress");
+        ssize_t got = s_prefill_put(
+            fd, path, buf, n, off,
+            pf->verify && off >= pf->start && n == chunk && n >= RB_VERIFY_HDR, pf, file, err);
+        if (got < 0)
+            return (int)got;
         off += (uint64_t)got;
         *written += (uint64_t)got;
     }
