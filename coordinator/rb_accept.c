@@ -436,11 +436,6 @@ int rb_accept_end(rb_accept_t *a, rb_err_t *err)
                   S_CHECK_LIST);
 }
 
-static bool s_is_meta(const rb_phase_spec_t *ph)
-{
-    return ph->njobs && ph->jobs[0].rw == RB_RW_META;
-}
-
 uint32_t rb_accept_match_phases(const char *name, const rb_phase_spec_t *phases, uint32_t nphases,
                                 bool *hit)
 {
@@ -461,7 +456,8 @@ uint32_t rb_accept_match_phases(const char *name, const rb_phase_spec_t *phases,
     uint32_t n = 0;
     size_t len = strlen(name);
     for (uint32_t p = 0; p < nphases; p++) {
-        const char *op = s_is_meta(&phases[p]) ? rb_meta_op_name(phases[p].jobs[0].meta_op) : NULL;
+        const char *op =
+            rb_phase_is_meta(&phases[p]) ? rb_meta_op_name(phases[p].jobs[0].meta_op) : NULL;
         if (op && strncmp(phases[p].name, name, len) == 0 && phases[p].name[len] == '.' &&
             strcmp(phases[p].name + len + 1, op) == 0) {
             hit[p] = true;
@@ -520,7 +516,7 @@ static int s_resolve_set(rb_accept_t *a, rb_accept_set_t *s, const rb_phase_spec
         }
         /* a bandwidth limit named for a metadata step is a mistake, not a pass */
         for (uint32_t p = 0; p < nphases; p++) {
-            if (!hit[p] || !s_is_meta(&phases[p]))
+            if (!hit[p] || !rb_phase_is_meta(&phases[p]))
                 continue;
             for (int c = 0; c < RB_ACCEPT_NCHECKS; c++)
                 if (s->limit_line[c] && s_checks[c].bw)
@@ -541,7 +537,7 @@ static int s_resolve_set(rb_accept_t *a, rb_accept_set_t *s, const rb_phase_spec
     for (uint32_t p = 0; p < nphases; p++) {
         if (hit[p]) {
             s->phases[s->nphases++] = p;
-            data = data || !s_is_meta(&phases[p]);
+            data = data || !rb_phase_is_meta(&phases[p]);
         }
     }
     /* every check must apply to some phase, or it could never fail */
@@ -762,7 +758,7 @@ static int s_eval_phase(const rb_accept_set_t *s, const rb_phase_spec_t *spec,
         rb_accept_row_t *r = by[c];
         if (!r)
             continue;
-        if (s_checks[c].bw && s_is_meta(spec)) {
+        if (s_checks[c].bw && rb_phase_is_meta(spec)) {
             r->measured = NAN;
             r->verdict = RB_ACCEPT_NA;
             r->note = "bandwidth does not apply to a metadata step";
@@ -845,7 +841,7 @@ int rb_accept_eval(const rb_accept_t *a, const rb_phase_spec_t *specs, uint32_t 
                     rb_accept_result_fini(out);
                     return -ENOMEM;
                 }
-            } else if (s_is_meta(&specs[p])) {
+            } else if (rb_phase_is_meta(&specs[p])) {
                 for (uint32_t r = 0; r < n; r++) {
                     if (s_checks[rows[r].check].bw) {
                         rows[r].verdict = RB_ACCEPT_NA;

@@ -1835,7 +1835,7 @@ static int s_phase(const rb_run_result_t *r, uint32_t p, s_samples_t *smp, FILE 
 {
     const rb_phase_agg_t *a = &r->phases[p];
     const rb_phase_spec_t *sp = &r->specs[p];
-    int meta = sp->njobs && sp->jobs[0].rw == RB_RW_META;
+    int meta = rb_phase_is_meta(sp);
     char b1[64];
     fprintf(f, "<section id=\"phase-%u\">\n<h2>", p + 1);
     s_textf(f, "Phase %u/%u: %s", p + 1, r->nphases, a->name);

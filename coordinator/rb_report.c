@@ -369,7 +369,7 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
         rb_jw_obj_end(&w);
         s_json_access(&w, sp);
         s_json_honesty(&w, a);
-        if (sp->njobs && sp->jobs[0].rw == RB_RW_META) {
+        if (rb_phase_is_meta(sp)) {
             const rb_job_spec_t *mj = &sp->jobs[0];
             rb_jw_str(&w, "meta_op", rb_meta_op_name(mj->meta_op));
             rb_jw_str(&w, "meta_order", mj->meta_random ? "random" : "sequential");
@@ -719,7 +719,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
     for (uint32_t p = 0; p < r->nphases; p++) {
         const rb_phase_agg_t *a = &r->phases[p];
         const rb_phase_spec_t *sp = &r->specs[p];
-        if (sp->njobs && sp->jobs[0].rw == RB_RW_META)
+        if (rb_phase_is_meta(sp))
             fprintf(f,
                     "\nphase %u/%u  %s  meta %s %s, %" PRIu64
                     " files a worker%s, %u workers on %u nodes%s\n",
@@ -738,7 +738,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
         if (s_covered(a) < a->nnodes)
             fprintf(f, "  %-28s %u of %u nodes completed the phase\n", "coverage", s_covered(a),
                     a->nnodes);
-        if (sp->njobs && sp->jobs[0].rw == RB_RW_META) {
+        if (rb_phase_is_meta(sp)) {
             /* metadata: operations are the figure; bytes only when files have content */
             double opr[4];
             s_op_rates(a, opr);

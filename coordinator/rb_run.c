@@ -1066,8 +1066,7 @@ static double s_progress(const s_run_t *r, const rb_phase_spec_t *ph, double ela
             total += (double)js->numjobs * (double)js->size * (js->loops ? js->loops : 1) *
                      r->phase_nodes;
     }
-    done =
-        ph->njobs && ph->jobs[0].rw == RB_RW_META ? (double)r->phase_ops : (double)r->phase_bytes;
+    done = rb_phase_is_meta(ph) ? (double)r->phase_ops : (double)r->phase_bytes;
     double f = -1;
     if (size_bound && total > 0)
         f = done / total;

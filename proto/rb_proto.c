@@ -93,6 +93,11 @@ rb_rw_t rb_rw_parse(const char *s)
     return strcmp(s, "readwrite") == 0 ? RB_RW_RW : RB_RW_NONE; /* fio's other spelling */
 }
 
+int rb_phase_is_meta(const rb_phase_spec_t *ph)
+{
+    return ph->njobs && ph->jobs[0].rw == RB_RW_META;
+}
+
 int rb_rw_reads(rb_rw_t rw)
 {
     return rw == RB_RW_READ || rw == RB_RW_RANDREAD || rw == RB_RW_RW || rw == RB_RW_RANDRW ||

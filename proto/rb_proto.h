@@ -204,6 +204,9 @@ typedef struct rb_phase_spec {
     rb_job_spec_t *jobs; /* njobs entries */
 } rb_phase_spec_t;
 
+/* 1 for a metadata step (its jobs are rw=meta: figures in operations, not bytes). */
+int rb_phase_is_meta(const rb_phase_spec_t *ph);
+
 /* ---- message bodies ---- */
 
 typedef struct rb_root_info {
