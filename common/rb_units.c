@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
 #include "rb_time.h"
@@ -233,5 +234,74 @@ int rb_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out)
     if (v < min || v > max)
         return -ERANGE;
     *out = v;
+    return 0;
+}
+
+int rb_parse_fixed(const char *s, int decimals, const char *suffix, uint64_t max_whole,
+                   uint64_t *out)
+{
+    uint64_t whole = 0, frac = 0, one = 1;
+    int n = 0;
+    const char *p = s;
+    if (*p < '0' || *p > '9')
+        return -EINVAL;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        whole = whole * 10 + (uint64_t)(*p - '0');
+        if (whole > max_whole)
+            return -ERANGE;
+    }
+    if (*p == '.') {
+        p++;
+        if (*p < '0' || *p > '9')
+            return -EINVAL;
+        for (; *p >= '0' && *p <= '9'; p++, n++) {
+            if (n == decimals)
+                return -ERANGE;
+            frac = frac * 10 + (uint64_t)(*p - '0');
+        }
+    }
+    if (strcmp(p, suffix) != 0)
+        return -EINVAL;
+    for (int i = 0; i < decimals; i++)
+        one *= 10;
+    for (; n < decimals; n++)
+        frac *= 10;
+    *out = whole * one + frac;
+    return 0;
+}
+
+int rb_parse_decimal(const char *s, size_t len, uint64_t max_whole, rb_decimal_t *d, size_t *used)
+{
+    const char *p = s, *end = s + len;
+    d->whole = d->frac = 0;
+    d->den = 1;
+    if (p == end || *p < '0' || *p > '9')
+        return -EINVAL;
+    for (; p < end && *p >= '0' && *p <= '9'; p++) {
+        d->whole = d->whole * 10 + (unsigned)(*p - '0');
+        if (d->whole > max_whole)
+            return -ERANGE;
+    }
+    if (p < end && *p == '.') {
+        p++;
+        if (p == end || *p < '0' || *p > '9')
+            return -EINVAL;
+        for (int i = 0; p < end && *p >= '0' && *p <= '9'; p++, i++) {
+            if (i < 18) { /* beyond, digits past any unit's precision */
+                d->frac = d->frac * 10 + (unsigned)(*p - '0');
+                d->den *= 10;
+            }
+        }
+    }
+    *used = (size_t)(p - s);
+    return 0;
+}
+
+int rb_decimal_scale(const rb_decimal_t *d, uint64_t scale, uint64_t max, uint64_t *out)
+{
+    unsigned __int128 v = d->whole * scale + (d->frac * scale + d->den / 2) / d->den;
+    if (v > max)
+        return -ERANGE;
+    *out = (uint64_t)v;
     return 0;
 }

@@ -31,4 +31,27 @@ char *rb_fmt_size_exact(char *buf, size_t len, uint64_t bytes);
 /* A whole decimal number from min to max (digits only). 0, -EINVAL or -ERANGE. */
 int rb_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
+/* A fixed-point number, DIGITS[.DIGITS] then exactly suffix ("" or "%"),
+ * into units of 10^-decimals ("12.5%" with 4 decimals and "%": 125000).
+ * -EINVAL on junk or a missing suffix, -ERANGE when the whole part passes
+ * max_whole or there are more than decimals decimals. max_whole times
+ * 10^decimals must fit in 64 bits. */
+int rb_parse_fixed(const char *s, int decimals, const char *suffix, uint64_t max_whole,
+                   uint64_t *out);
+
+/* A decimal number with a fraction, to be multiplied by a unit: whole +
+ * frac / den (the first 18 decimals: beyond any unit's precision). */
+typedef struct rb_decimal {
+    unsigned __int128 whole, frac, den;
+} rb_decimal_t;
+
+/* Parses DIGITS[.DIGITS] at the start of s (at most len characters) into d
+ * and says in *used how many it took: -EINVAL when s does not start with a
+ * digit or a '.' has no digit after it, -ERANGE when the whole part passes
+ * max_whole. */
+int rb_parse_decimal(const char *s, size_t len, uint64_t max_whole, rb_decimal_t *d, size_t *used);
+
+/* d times scale, rounded to the nearest: -ERANGE above max. */
+int rb_decimal_scale(const rb_decimal_t *d, uint64_t scale, uint64_t max, uint64_t *out);
+
 #endif

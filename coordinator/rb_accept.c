@@ -188,35 +188,13 @@ static int s_parse_bw(const char *s, uint64_t *out)
     int rc = rb_parse_size(unit, &scale); /* "1k" is the suffix's value */
     if (rc < 0)
         return rc;
-
-    /* the number: DIGITS or DIGITS.DIGITS */
-    const char *p = num;
-    unsigned __int128 whole = 0, frac = 0, den = 1;
-    if (*p < '0' || *p > '9')
+    rb_decimal_t d; /* the number: DIGITS or DIGITS.DIGITS */
+    size_t used;
+    if ((rc = rb_parse_decimal(num, nd, UINT64_MAX, &d, &used)) < 0)
+        return rc;
+    if (used != nd)
         return -EINVAL;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        whole = whole * 10 + (unsigned)(*p - '0');
-        if (whole > UINT64_MAX)
-            return -ERANGE;
-    }
-    if (*p == '.') {
-        p++;
-        if (*p < '0' || *p > '9')
-            return -EINVAL;
-        for (int i = 0; *p >= '0' && *p <= '9'; p++, i++) {
-            if (i < 18) {
-                frac = frac * 10 + (unsigned)(*p - '0');
-                den *= 10;
-            }
-        }
-    }
-    if (*p)
-        return -EINVAL;
-    unsigned __int128 v = whole * scale + (frac * scale + den / 2) / den;
-    if (v > UINT64_MAX)
-        return -ERANGE;
-    *out = (uint64_t)v;
-    return 0;
+    return rb_decimal_scale(&d, scale, UINT64_MAX, out);
 }
 
 /* Checks the syntax of a phases= list: comma-separated names, none empty, none twice. */
@@ -281,31 +259,10 @@ int rb_accept_phase_list_check(const char *val, char *why, size_t whylen)
  * millionths. 0, -EINVAL (no '%', junk) or -ERANGE (too many decimals or too large). */
 static int s_parse_spread(const char *s, uint64_t *out)
 {
-    uint64_t whole = 0, frac = 0;
-    int decimals = 0;
-    const char *p = s;
-    if (*p < '0' || *p > '9')
-        return -EINVAL;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        whole = whole * 10 + (uint64_t)(*p - '0');
-        if (whole > S_SPREAD_MAX / (S_SPREAD_ONE / 100))
-            return -ERANGE;
-    }
-    if (*p == '.') {
-        p++;
-        if (*p < '0' || *p > '9')
-            return -EINVAL;
-        for (; *p >= '0' && *p <= '9'; p++, decimals++) {
-            if (decimals == S_SPREAD_DECIMALS)
-                return -ERANGE;
-            frac = frac * 10 + (uint64_t)(*p - '0');
-        }
-    }
-    if (strcmp(p, "%") != 0)
-        return -EINVAL;
-    for (; decimals < S_SPREAD_DECIMALS; decimals++)
-        frac *= 10;
-    uint64_t v = whole * (S_SPREAD_ONE / 100) + frac;
+    uint64_t v;
+    int rc = rb_parse_fixed(s, S_SPREAD_DECIMALS, "%", S_SPREAD_MAX / (S_SPREAD_ONE / 100), &v);
+    if (rc < 0)
+        return rc;
     if (v > S_SPREAD_MAX)
         return -ERANGE;
     *out = v;

@@ -180,26 +180,12 @@ static int s_parse_amount(const char *s, bool per_s, uint64_t *out)
     size_t len = strlen(s);
     if (per_s && len >= 2 && strcasecmp(s + len - 2, "/s") == 0)
         len -= 2;
-    const char *p = s, *end = s + len;
-    unsigned __int128 whole = 0, frac = 0, den = 1;
-    if (p == end || *p < '0' || *p > '9')
-        return -EINVAL;
-    for (; p < end && *p >= '0' && *p <= '9'; p++) {
-        whole = whole * 10 + (unsigned)(*p - '0');
-        if (whole > S_MAX_BYTES)
-            return -ERANGE;
-    }
-    if (p < end && *p == '.') {
-        p++;
-        if (p == end || *p < '0' || *p > '9')
-            return -EINVAL;
-        for (int i = 0; p < end && *p >= '0' && *p <= '9'; p++, i++) {
-            if (i < 18) {
-                frac = frac * 10 + (unsigned)(*p - '0');
-                den *= 10;
-            }
-        }
-    }
+    rb_decimal_t d;
+    size_t used;
+    int rc = rb_parse_decimal(s, len, S_MAX_BYTES, &d, &used);
+    if (rc < 0)
+        return rc;
+    const char *p = s + used, *end = s + len;
     char unit[8];
     size_t ulen = (size_t)(end - p);
     if (ulen >= sizeof unit)
@@ -212,11 +198,7 @@ static int s_parse_amount(const char *s, bool per_s, uint64_t *out)
             scale = units[i].scale;
     if (!scale)
         return -EINVAL;
-    unsigned __int128 v = whole * scale + (frac * scale + den / 2) / den;
-    if (v > S_MAX_BYTES)
-        return -ERANGE;
-    *out = (uint64_t)v;
-    return 0;
+    return rb_decimal_scale(&d, scale, S_MAX_BYTES, out);
 }
 
 /* Checks the syntax of a phases= list (rb_accept_phase_list_check). */
@@ -233,33 +215,7 @@ static int s_phase_list(const rb_project_t *p, rb_err_t *err, unsigned line, con
  * far too large). */
 static int s_parse_fixed(const char *s, bool pct, uint64_t *out)
 {
-    const int decimals = pct ? 4 : 6;
-    uint64_t whole = 0, frac = 0;
-    int n = 0;
-    const char *p = s;
-    if (*p < '0' || *p > '9')
-        return -EINVAL;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        whole = whole * 10 + (uint64_t)(*p - '0');
-        if (whole > 1000000)
-            return -ERANGE;
-    }
-    if (*p == '.') {
-        p++;
-        if (*p < '0' || *p > '9')
-            return -EINVAL;
-        for (; *p >= '0' && *p <= '9'; p++, n++) {
-            if (n == decimals)
-                return -ERANGE;
-            frac = frac * 10 + (uint64_t)(*p - '0');
-        }
-    }
-    if (pct ? strcmp(p, "%") != 0 : *p != '\0')
-        return -EINVAL;
-    for (; n < decimals; n++)
-        frac *= 10;
-    *out = whole * (pct ? S_ONE / 100 : S_ONE) + frac;
-    return 0;
+    return rb_parse_fixed(s, pct ? 4 : 6, pct ? "%" : "", 1000000, out);
 }
 
 #define S_AMOUNT_HELP                                                                              \

@@ -572,6 +572,37 @@ static void test_log_long_line(void **state)
     assert_ptr_equal(strchr(out, '\n'), out + n - 1); /* one line */
 }
 
+/* Fixed-point and scaled decimals, as acceptance and projection read them. */
+static void test_decimals(void **state)
+{
+    (void)state;
+    uint64_t v = 0;
+    assert_int_equal(rb_parse_fixed("12.5%", 4, "%", 10000, &v), 0);
+    assert_int_equal(v, 125000);
+    assert_int_equal(rb_parse_fixed("0.5", 6, "", 1000000, &v), 0);
+    assert_int_equal(v, 500000);
+    assert_int_equal(rb_parse_fixed("1.23456%", 4, "%", 10000, &v), -ERANGE);
+    assert_int_equal(rb_parse_fixed("10001%", 4, "%", 10000, &v), -ERANGE);
+    assert_int_equal(rb_parse_fixed("5", 4, "%", 10000, &v), -EINVAL);
+    assert_int_equal(rb_parse_fixed("5.%", 4, "%", 10000, &v), -EINVAL);
+    assert_int_equal(rb_parse_fixed(".5%", 4, "%", 10000, &v), -EINVAL);
+    rb_decimal_t d;
+    size_t used = 0;
+    assert_int_equal(rb_parse_decimal("1.5GB", 5, 1000, &d, &used), 0);
+    assert_int_equal(used, 3);
+    assert_int_equal(rb_decimal_scale(&d, 1000000000ull, UINT64_MAX, &v), 0);
+    assert_int_equal(v, 1500000000ull);
+    /* rounded to the nearest: 1/3 of 10 */
+    assert_int_equal(rb_parse_decimal("0.333333333333333333333", 23, 10, &d, &used), 0);
+    assert_int_equal(used, 23);
+    assert_int_equal(rb_decimal_scale(&d, 10, UINT64_MAX, &v), 0);
+    assert_int_equal(v, 3);
+    assert_int_equal(rb_parse_decimal("2000", 4, 1000, &d, &used), -ERANGE);
+    assert_int_equal(rb_parse_decimal("2.x", 3, 1000, &d, &used), -EINVAL);
+    assert_int_equal(rb_parse_decimal("20", 2, 1000, &d, &used), 0);
+    assert_int_equal(rb_decimal_scale(&d, 100, 1999, &v), -ERANGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -590,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_log),
         cmocka_unit_test(test_log_keeps_errno),
         cmocka_unit_test(test_log_long_line),
+        cmocka_unit_test(test_decimals),
     };
     return cmocka_run_group_tests_name("common", tests, NULL, NULL);
 }
