@@ -33,58 +33,24 @@ void rb_fleet_fini(rb_fleet_t *f)
         free(n->done);
     }
     free(f->nodes);
-    free(f->slots);
+    rb_names_fini(&f->index);
     memset(f, 0, sizeof *f);
 }
 
-/* FNV-1a of a node name. */
-static uint32_t s_hash(const char *s)
+static const char *s_name_at(const void *ctx, uint32_t i)
 {
-    uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 16777619u;
-    return h;
-}
-
-/* The slot holding name, or the empty slot where it would go. */
-static uint32_t *s_slot(const rb_fleet_t *f, const char *name)
-{
-    uint32_t mask = f->nslots - 1;
-    for (uint32_t i = s_hash(name) & mask;; i = (i + 1) & mask) {
-        uint32_t *slot = &f->slots[i];
-        if (!*slot || strcmp(f->nodes[*slot - 1].hello.name, name) == 0)
-            return slot;
-    }
-}
-
-/* Makes a table of nslots slots and puts every node in it. 0 or -ENOMEM. */
-static int s_rehash(rb_fleet_t *f, uint32_t nslots)
-{
-    uint32_t *slots = calloc(nslots, sizeof *slots);
-    if (!slots)
-        return -1;
-    free(f->slots);
-    f->slots = slots;
-    f->nslots = nslots;
-    for (uint32_t i = 0; i < f->n; i++)
-        *s_slot(f, f->nodes[i].hello.name) = i + 1;
-    return 0;
+    return ((const rb_fleet_t *)ctx)->nodes[i].hello.name;
 }
 
 rb_node_t *rb_fleet_find(rb_fleet_t *f, const char *name)
 {
-    if (!f->nslots)
-        return NULL;
-    uint32_t *slot = s_slot(f, name);
-    return *slot ? &f->nodes[*slot - 1] : NULL;
+    uint32_t i = rb_names_find(&f->index, name, s_name_at, f);
+    return i == UINT32_MAX ? NULL : &f->nodes[i];
 }
 
 void rb_fleet_reindex(rb_fleet_t *f)
 {
-    if (f->nslots)
-        memset(f->slots, 0, f->nslots * sizeof *f->slots);
-    for (uint32_t i = 0; i < f->n; i++)
-        *s_slot(f, f->nodes[i].hello.name) = i + 1;
+    rb_names_rebuild(&f->index, f->n, s_name_at, f);
 }
 
 rb_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now)
@@ -97,7 +63,7 @@ rb_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now
         f->nodes = nodes;
         f->cap = cap;
     }
-    if (2 * (f->n + 1) > f->nslots && s_rehash(f, f->nslots ? 2 * f->nslots : 64) < 0)
+    if (rb_names_grow(&f->index, f->n, s_name_at, f) < 0)
         return NULL;
     rb_node_t *n = &f->nodes[f->n];
     memset(n, 0, sizeof *n);
@@ -117,7 +83,7 @@ rb_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now
     n->status = RB_NODE_OK;
     n->best_rtt_ns = UINT64_MAX;
     n->last_seen_ns = now;
-    *s_slot(f, n->hello.name) = f->n + 1;
+    rb_names_put(&f->index, f->n, s_name_at, f);
     f->nstate[n->state]++;
     f->n++;
     return n;

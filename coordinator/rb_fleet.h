@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "rb_aggregate.h"
+#include "rb_names.h"
 #include "rb_proto.h"
 
 #define RB_FLEET_PINGS 7 /* clock probes per agent; the minimum-RTT one is kept */
@@ -67,8 +68,7 @@ typedef struct rb_fleet {
     uint32_t cap;
     rb_node_t *nodes;
     uint32_t nphases;                  /* length of each node's done[] */
-    uint32_t *slots;                   /* open-addressing table by name: node index + 1, 0 empty */
-    uint32_t nslots;                   /* a power of two, at least twice n */
+    rb_names_t index;                  /* nodes by name */
     uint32_t nstate[RB_AGENT_NSTATES]; /* nodes in each state */
 } rb_fleet_t;
 

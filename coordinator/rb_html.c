@@ -24,6 +24,7 @@
 
 #include "rb_findings.h"
 #include "rb_html.h"
+#include "rb_names.h"
 #include "rb_project.h"
 #include "rb_units.h"
 
@@ -172,8 +173,7 @@ typedef struct s_samples {
     s_smp_phase_t *ph;          /* per phase of the run (owned) */
     uint32_t nnames, namecap;   /* names known, room */
     char (*names)[RB_NAME_MAX]; /* node and rack names (owned) */
-    uint32_t *slot;             /* hash table of the names: index + 1, 0 when free (owned) */
-    uint32_t nslot;             /* its size, a power of two above twice nnames */
+    rb_names_t index;           /* the names, found in O(1) (owned) */
     size_t bad;                 /* lines that could not be read (a cut last line) */
 } s_samples_t;
 
@@ -186,52 +186,25 @@ static void s_samples_fini(s_samples_t *s)
     free(s->ph);
     free(s->line);
     free(s->names);
-    free(s->slot);
+    rb_names_fini(&s->index);
     memset(s, 0, sizeof *s);
 }
 
-/* FNV-1a of a name as the table keeps it (at most RB_NAME_MAX - 1 bytes). */
-static uint32_t s_hash(const char *name)
+static const char *s_name_at(const void *ctx, uint32_t i)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < RB_NAME_MAX - 1 && name[i]; i++)
-        h = (h ^ (unsigned char)name[i]) * 16777619u;
-    return h;
-}
-
-/* Doubles the hash table (names are found in O(1): a fleet's samples.csv
- * has thousands of them on every interval). 0 or -ENOMEM. */
-static int s_rehash(s_samples_t *s)
-{
-    uint32_t n = s->nslot ? 2 * s->nslot : 64;
-    uint32_t *slot = calloc(n, sizeof *slot);
-    if (!slot)
-        return -ENOMEM;
-    for (uint32_t i = 0; i < s->nnames; i++) {
-        uint32_t h = s_hash(s->names[i]) & (n - 1);
-        while (slot[h])
-            h = (h + 1) & (n - 1);
-        slot[h] = i + 1;
-    }
-    free(s->slot);
-    s->slot = slot;
-    s->nslot = n;
-    return 0;
+    return ((const s_samples_t *)ctx)->names[i];
 }
 
 /* Index of name in the table, added when new and add is set; UINT32_MAX
  * when out of memory, or when it is new and add is not set. */
 static uint32_t s_name(s_samples_t *s, const char *name, int add)
 {
-    if (add && 2 * ((size_t)s->nnames + 1) > s->nslot && s_rehash(s) < 0)
-        return UINT32_MAX;
-    if (!s->nslot)
-        return UINT32_MAX;
-    uint32_t h = s_hash(name) & (s->nslot - 1);
-    for (; s->slot[h]; h = (h + 1) & (s->nslot - 1))
-        if (strncmp(s->names[s->slot[h] - 1], name, RB_NAME_MAX - 1) == 0)
-            return s->slot[h] - 1;
-    if (!add)
+    char key[RB_NAME_MAX]; /* as the table keeps it */
+    snprintf(key, sizeof key, "%s", name);
+    uint32_t i = rb_names_find(&s->index, key, s_name_at, s);
+    if (i != UINT32_MAX || !add)
+        return i;
+    if (rb_names_grow(&s->index, s->nnames, s_name_at, s) < 0)
         return UINT32_MAX;
     if (s->nnames == s->namecap) {
         uint32_t cap = s->namecap ? 2 * s->namecap : 16;
@@ -241,8 +214,8 @@ static uint32_t s_name(s_samples_t *s, const char *name, int add)
         s->names = p;
         s->namecap = cap;
     }
-    snprintf(s->names[s->nnames], RB_NAME_MAX, "%s", name);
-    s->slot[h] = s->nnames + 1;
+    memcpy(s->names[s->nnames], key, sizeof key);
+    rb_names_put(&s->index, s->nnames, s_name_at, s);
     return s->nnames++;
 }
 

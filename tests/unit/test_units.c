@@ -18,6 +18,7 @@
 #include "rb_log.h"
 #include "rb_rand.h"
 #include "rb_time.h"
+#include "rb_names.h"
 #include "rb_units.h"
 
 #define SENTINEL 0xdeadbeefcafef00dULL
@@ -603,6 +604,42 @@ static void test_decimals(void **state)
     assert_int_equal(rb_decimal_scale(&d, 100, 1999, &v), -ERANGE);
 }
 
+static const char *s_at(const void *ctx, uint32_t i)
+{
+    return ((const char(*)[16])ctx)[i];
+}
+
+/* The name index: 1,000 names through several growths, found at their
+ * positions, strangers not; after the caller reverses its array, a rebuild
+ * finds each at its new place. */
+static void test_names(void **state)
+{
+    (void)state;
+    static char names[1000][16];
+    rb_names_t x = {0};
+    assert_int_equal(rb_names_find(&x, "n0", s_at, names), UINT32_MAX);
+    for (uint32_t i = 0; i < 1000; i++) {
+        snprintf(names[i], sizeof names[i], "n%u", i);
+        assert_int_equal(rb_names_grow(&x, i, s_at, names), 0);
+        rb_names_put(&x, i, s_at, names);
+    }
+    assert_true(x.nslots >= 2000);
+    for (uint32_t i = 0; i < 1000; i++)
+        assert_int_equal(rb_names_find(&x, names[i], s_at, names), i);
+    assert_int_equal(rb_names_find(&x, "n1000", s_at, names), UINT32_MAX);
+    for (uint32_t i = 0; i < 500; i++) {
+        char t[16];
+        memcpy(t, names[i], sizeof t);
+        memcpy(names[i], names[999 - i], sizeof t);
+        memcpy(names[999 - i], t, sizeof t);
+    }
+    rb_names_rebuild(&x, 1000, s_at, names);
+    assert_int_equal(rb_names_find(&x, "n0", s_at, names), 999);
+    assert_int_equal(rb_names_find(&x, "n999", s_at, names), 0);
+    rb_names_fini(&x);
+    assert_int_equal(rb_names_find(&x, "n0", s_at, names), UINT32_MAX);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -622,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_log_keeps_errno),
         cmocka_unit_test(test_log_long_line),
         cmocka_unit_test(test_decimals),
+        cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests_name("common", tests, NULL, NULL);
 }

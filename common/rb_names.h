@@ -1,0 +1,35 @@
+/* An index of names kept elsewhere: name -> position in the caller's own
+ * array, found in O(1). The caller stores the names; the index stores
+ * positions and asks the caller for the name at one (name_at). Open
+ * addressing over FNV-1a, at most half full. Used for the coordinator's
+ * fleet (every message names its agent) and report.html's samples.csv
+ * reader (thousands of names on every interval). */
+#ifndef RB_NAMES_H
+#define RB_NAMES_H
+
+#include <stdint.h>
+
+typedef const char *(*rb_name_at_fn)(const void *ctx, uint32_t i);
+
+typedef struct rb_names {
+    uint32_t *slots; /* position + 1, 0 for a free slot */
+    uint32_t nslots; /* a power of two, 0 before the first rb_names_fit */
+} rb_names_t;
+
+/* Position of name, or UINT32_MAX when it is not in the index. */
+uint32_t rb_names_find(const rb_names_t *x, const char *name, rb_name_at_fn at, const void *ctx);
+
+/* Makes room for one name more than the have already in (positions 0 ..
+ * have-1, placed again when the table grows). 0 or -ENOMEM. */
+int rb_names_grow(rb_names_t *x, uint32_t have, rb_name_at_fn at, const void *ctx);
+
+/* Puts position i (whose name is not in the index) in, after rb_names_grow. */
+void rb_names_put(rb_names_t *x, uint32_t i, rb_name_at_fn at, const void *ctx);
+
+/* Empties the index and puts positions 0 .. n-1 in again (after the caller
+ * reordered its array). */
+void rb_names_rebuild(rb_names_t *x, uint32_t n, rb_name_at_fn at, const void *ctx);
+
+void rb_names_fini(rb_names_t *x);
+
+#endif
