@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "rb_agent.h"
+#include "rb_signal.h"
 #include "rb_auth.h"
 #include "rb_cleanup.h"
 #include "rb_engine.h"
@@ -1020,12 +1021,7 @@ void rb_agent_stop(rb_agent_t *a)
 
 void rb_agent_catch_signals(void)
 {
-    zsys_handler_set(NULL);
-    struct sigaction sa = {.sa_handler = s_on_signal};
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    rb_signals_catch(s_on_signal);
 }
 
 void rb_agent_destroy(rb_agent_t **p)

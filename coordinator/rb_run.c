@@ -25,6 +25,7 @@
 #include "rb_report.h"
 #include "rb_result.h"
 #include "rb_run.h"
+#include "rb_signal.h"
 #include "rb_time.h"
 #include "rb_units.h"
 
@@ -1714,12 +1715,7 @@ int rb_run(const rb_run_opts_t *o)
         free(r->want);
         return 2;
     }
-    zsys_handler_set(NULL);
-    struct sigaction sa = {.sa_handler = s_on_signal};
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    rb_signals_catch(s_on_signal);
 
     r->t_start = rb_mono_ns();
     r->wall_start = rb_wall_ns();
