@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# A run folder made by the release before the layered coordinator (the
+# fixture in tests/unit/fixtures/run-before-redesign: plan.ini, summary.json,
+# samples.csv, telemetry.csv of a 3-node run with a data phase, a mixed
+# phase, metadata steps, racks, [acceptance] and [capacity]) must render
+# byte for byte as that release rendered it, in every format of
+# `rackbench report`. expected/report.FORMAT holds those renderings.
+# Likewise `rackbench check PLAN --ram 64G` (its notes, warnings and
+# normalised print) of every plan in CHECK_DIR gives CHECK_DIR/PLAN.out
+# byte for byte: the shipped plans, the fixture run's plan, and a plan with
+# every job option set away from its default.
+#
+#   test_report_fixture.sh BIN_DIR FIXTURE_DIR CHECK_DIR
+set -euo pipefail
+
+bin=${1:?usage: test_report_fixture.sh BIN_DIR FIXTURE_DIR}
+fixture=${2:?FIXTURE_DIR}
+checks=$(realpath "${3:?CHECK_DIR}")
+bin=$(realpath "$bin")
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+fail=0
+for format in text json csv html; do
+    if ! "$bin/rackbench" report "$fixture" --format "$format" >"$out/report.$format"; then
+        echo "FAIL: rackbench report --format $format exited $?" >&2
+        fail=1
+        continue
+    fi
+    if ! cmp -s "$fixture/expected/report.$format" "$out/report.$format"; then
+        echo "FAIL: --format $format differs from the release's rendering:" >&2
+        diff -u "$fixture/expected/report.$format" "$out/report.$format" | head -40 >&2 || true
+        fail=1
+    else
+        echo "ok: --format $format renders byte for byte as before"
+    fi
+done
+for plan in "$checks"/*.ini; do
+    name=$(basename "$plan" .ini)
+    (cd "$checks" && "$bin/rackbench" check "$name.ini" --ram 64G) >"$out/$name.out" 2>&1 || true
+    if ! cmp -s "$checks/$name.out" "$out/$name.out"; then
+        echo "FAIL: rackbench check $name.ini differs from the release's:" >&2
+        diff -u "$checks/$name.out" "$out/$name.out" | head -40 >&2 || true
+        fail=1
+    else
+        echo "ok: rackbench check $name.ini prints byte for byte as before"
+    fi
+done
+[ "$fail" = 0 ] && echo "all renderings match" || echo "some renderings differ"
+exit "$fail"
