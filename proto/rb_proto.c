@@ -213,11 +213,6 @@ _Static_assert(sizeof(rb_rw_t) == sizeof(unsigned) && sizeof(rb_sync_mode_t) == 
     static const s_field_t name##_fields[] = {__VA_ARGS__};                                        \
     static const s_layout_t name = {name##_fields, sizeof(name##_fields) / sizeof(s_field_t), check}
 
-#define S_IODEPTH_MAX    65536 /* IOs in flight per worker */
-#define S_NRFILES_MAX    65536 /* files per worker */
-#define S_META_DIRS_MAX  65536 /* directories per level */
-#define S_META_DEPTH_MAX 16    /* directory tree levels */
-
 static int s_check_hist(s_ctx_t *c, const void *base);
 static int s_check_job(s_ctx_t *c, const void *base);
 static int s_check_phase(s_ctx_t *c, const void *base);
@@ -238,8 +233,8 @@ S_LAYOUT(
     F_KIND(rb_job_spec_t, time_based, S_BOOL), F_U64(rb_job_spec_t, runtime_ns),
     F_STR(rb_job_spec_t, directory, 0), F_STR(rb_job_spec_t, filename_format, 0),
     F_STR(rb_job_spec_t, filename, SF_FILE), F_STR(rb_job_spec_t, ioengine, SF_FILE | SF_NONEMPTY),
-    F_U32R(rb_job_spec_t, iodepth, 1, S_IODEPTH_MAX), F_U32(rb_job_spec_t, rwmixread, 100),
-    F_U32R(rb_job_spec_t, nrfiles, 1, S_NRFILES_MAX), F_U64(rb_job_spec_t, filesize),
+    F_U32R(rb_job_spec_t, iodepth, 1, RB_IODEPTH_MAX), F_U32(rb_job_spec_t, rwmixread, 100),
+    F_U32R(rb_job_spec_t, nrfiles, 1, RB_NRFILES_MAX), F_U64(rb_job_spec_t, filesize),
     F_U64(rb_job_spec_t, offset), F_ENUM(rb_job_spec_t, sync_mode, s_sync_enum),
     F_U32(rb_job_spec_t, fsync_every, UINT32_MAX),
     F_U32(rb_job_spec_t, fdatasync_every, UINT32_MAX), F_KIND(rb_job_spec_t, end_fsync, S_BOOL),
@@ -251,9 +246,9 @@ S_LAYOUT(
     F_ENUM(rb_job_spec_t, verify, s_verify_enum), F_KIND(rb_job_spec_t, do_verify, S_BOOL),
     F_KIND(rb_job_spec_t, verify_fatal, S_BOOL), F_U64(rb_job_spec_t, rate),
     F_ENUM(rb_job_spec_t, meta_op, s_meta_enum), F_U64(rb_job_spec_t, meta_files),
-    F_U64(rb_job_spec_t, meta_filesize), F_U32(rb_job_spec_t, meta_dirs, S_META_DIRS_MAX),
-    F_U32(rb_job_spec_t, meta_depth, S_META_DEPTH_MAX),
-    F_U32(rb_job_spec_t, meta_branch, S_META_DIRS_MAX), F_KIND(rb_job_spec_t, meta_random, S_BOOL),
+    F_U64(rb_job_spec_t, meta_filesize), F_U32(rb_job_spec_t, meta_dirs, RB_META_DIRS_MAX),
+    F_U32(rb_job_spec_t, meta_depth, RB_META_DEPTH_MAX),
+    F_U32(rb_job_spec_t, meta_branch, RB_META_DIRS_MAX), F_KIND(rb_job_spec_t, meta_random, S_BOOL),
     F_KIND(rb_job_spec_t, meta_shared, S_BOOL), F_KIND(rb_job_spec_t, meta_sync, S_BOOL),
     F_KIND(rb_job_spec_t, meta_renamed, S_BOOL), F_KIND(rb_job_spec_t, shared_file, S_BOOL),
     F_ENUM(rb_job_spec_t, layout, s_layout_enum), F_U64(rb_job_spec_t, transfer),

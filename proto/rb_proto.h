@@ -17,19 +17,12 @@
 
 #include "rb_err.h"
 #include "rb_hist.h"
+#include "rb_limits.h"
 
 #define RB_PROTO_VERSION   4
 #define RB_PROTO_MAX_FRAME (160u << 20) /* bytes; a larger frame is refused unread */
 
-/* Bounds of strings (including the NUL) and arrays in messages. */
-#define RB_NAME_MAX     64   /* node, rack, job, phase, run id */
-#define RB_PATH_MAX     1024 /* directory, root paths */
-#define RB_REASON_MAX   1024 /* refusal/error messages */
-#define RB_MAX_ROOTS    64
-#define RB_MAX_PHASES   256
-#define RB_MAX_JOBS     256  /* jobs per phase */
-#define RB_MAX_WORKERS  4096 /* workers per agent per phase */
-#define RB_MAX_CHECKPTS 1024 /* progress checkpoints per worker */
+/* Bounds of strings and arrays in messages: rb_limits.h. */
 
 /* Every message type, once: X(enum suffix, wire name). */
 #define RB_MSG_TYPES(X)                                                                            \
@@ -125,9 +118,6 @@ typedef enum {
 /* Name of a shared-file layout ("strided"); NULL if unknown. And back (-1 if unknown). */
 const char *rb_layout_mode_name(rb_layout_mode_t m);
 int rb_layout_mode_parse(const char *s);
-
-#define RB_ENGINE_NAME_MAX 16
-#define RB_PATTERN_MAX     64
 
 /* One job of a phase: what each of its numjobs workers does on every agent.
  * Sizes in bytes, times in ns; field meanings follow fio's options of the same name. */

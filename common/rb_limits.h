@@ -1,0 +1,23 @@
+/* Limits shared by the plan, the wire and the agent: one place for each
+ * bound, so that a plan the coordinator accepts is one the decoder and the
+ * agent accept too. Lengths of strings include the NUL. */
+#ifndef RB_LIMITS_H
+#define RB_LIMITS_H
+
+#define RB_NAME_MAX     64   /* node, rack, job, phase, run id */
+#define RB_PATH_MAX     1024 /* directory, root paths */
+#define RB_REASON_MAX   1024 /* refusal/error messages */
+#define RB_MAX_ROOTS    64
+#define RB_MAX_PHASES   256
+#define RB_MAX_JOBS     256  /* jobs per phase */
+#define RB_MAX_WORKERS  4096 /* workers per agent per phase */
+#define RB_MAX_CHECKPTS 1024 /* progress checkpoints per worker */
+
+#define RB_ENGINE_NAME_MAX 16    /* ioengine names */
+#define RB_PATTERN_MAX     64    /* buffer_pattern bytes */
+#define RB_IODEPTH_MAX     65536 /* IOs in flight per worker */
+#define RB_NRFILES_MAX     65536 /* files per worker (the agent opens them all) */
+#define RB_META_DIRS_MAX   65536 /* meta_dirs and meta_branch: directories per level */
+#define RB_META_DEPTH_MAX  16    /* meta_depth: directory tree levels */
+
+#endif

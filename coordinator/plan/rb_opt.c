@@ -1,0 +1,1000 @@
+/* The job-option table (rb_opt.h) and what is generic about its rows:
+ * reading a value by its kind, the defaults, the normalised print, the
+ * "did you mean" suggestion and the option lists of docs/plan.md. */
+#include "rb_opt.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rb_engine_info.h"
+#include "rb_plan_int.h"
+#include "rb_units.h"
+
+#define S_NS_PER_S 1000000000ull
+
+/* The field f of rb_job_spec_t. */
+#define J(f) .off = offsetof(rb_job_spec_t, f), .size = sizeof(((rb_job_spec_t *)0)->f)
+#define NAMES(a) .names = (a), .nnames = sizeof(a) / sizeof((a)[0])
+
+static const rb_opt_name_t s_rw_names[] = {
+    {"read", RB_RW_READ},           {"write", RB_RW_WRITE},     {"randread", RB_RW_RANDREAD},
+    {"randwrite", RB_RW_RANDWRITE}, {"rw", RB_RW_RW},           {"readwrite", RB_RW_RW},
+    {"randrw", RB_RW_RANDRW},       {"rewrite", RB_RW_REWRITE}, {"reread", RB_RW_REREAD},
+    {"meta", RB_RW_META},
+};
+static const rb_opt_name_t s_sync_names[] = {
+    {"none", RB_SYNC_NONE}, {"sync", RB_SYNC_SYNC}, {"dsync", RB_SYNC_DSYNC}};
+static const rb_opt_name_t s_verify_names[] = {{"0", RB_VERIFY_NONE},
+                                               {"crc32c", RB_VERIFY_CRC32C}};
+static const rb_opt_name_t s_layout_names[] = {{"segmented", RB_LAYOUT_SEGMENTED},
+                                               {"strided", RB_LAYOUT_STRIDED}};
+static const rb_opt_name_t s_order_names[] = {{"sequential", 0}, {"random", 1}};
+
+static rb_opt_print_fn s_print_bsrange, s_print_u64, s_print_ioengine, s_print_zero_buffers,
+    s_print_pattern, s_print_layout, s_print_transfer, s_print_read_from, s_print_stripe_count,
+    s_print_stripe_size, s_print_directory, s_print_str, s_print_size, s_print_enum,
+    s_print_meta_op;
+static rb_opt_parse_fn s_layout_value;
+
+/* clang-format off */
+/* In the order of the normalised print; rows that are not printed stand
+ * beside the option they belong with. */
+static const rb_opt_t s_rows[] = {
+    /* access pattern and sizes */
+    {"rw", "readwrite", RB_OPT_CUSTOM, 0, J(rw), NAMES(s_rw_names), .parse = rb_opt_value_rw,
+     .print = s_print_enum, .def = "read", .type = "access pattern",
+     .doc = "what each worker does: read, write, randread, randwrite, rw, randrw, rewrite, reread, meta",
+     .ref = "rw-also-readwrite"},
+    {"rwmixread", NULL, RB_OPT_COUNT, 0, J(rwmixread), .min = 0, .max = 100, .def = "50",
+     .type = "0 .. 100", .doc = "% of the IOs of a mixed pattern that read", .ref = "rwmixread-rwmixwrite"},
+    {"rwmixwrite", NULL, RB_OPT_CUSTOM, RB_OPT_F_NOPRINT, .min = 0, .max = 100,
+     .parse = rb_opt_value_rwmixwrite, .type = "0 .. 100", .def_doc = "`50`",
+     .doc = "% that write: sets rwmixread to 100 minus it", .ref = "rwmixread-rwmixwrite"},
+    {"bs", "blocksize", RB_OPT_SIZE, 0, J(bs), .def = "4k", .type = "size",
+     .doc = "bytes per IO", .ref = "bs-also-blocksize"},
+    {"bsrange", "blocksize_range", RB_OPT_CUSTOM, 0, .parse = rb_opt_value_bsrange,
+     .print = s_print_bsrange, .type = "size range", .def_doc = "`bs`-`bs`",
+     .doc = "IO sizes drawn from MIN-MAX, in multiples of MIN; wins over bs",
+     .ref = "bsrange-also-blocksize_range"},
+    {"size", NULL, RB_OPT_SIZE, 0, J(size), .type = "size", .def_doc = "none (or `filesize` × `nrfiles`)",
+     .doc = "bytes of IO per worker and pass, over all its files", .ref = "size"},
+    {"filesize", NULL, RB_OPT_CUSTOM, 0, J(filesize), .parse = rb_opt_value_filesize,
+     .print = s_print_size, .type = "size", .def_doc = "`0` (`size` / `nrfiles`)",
+     .doc = "bytes per file", .ref = "filesize"},
+    {"nrfiles", "nr_files", RB_OPT_COUNT, 0, J(nrfiles), .min = 1, .max = RB_NRFILES_MAX,
+     .def = "1", .type = "1 .. 65536", .doc = "files per worker", .ref = "nrfiles-also-nr_files"},
+    {"offset", "fileoffset", RB_OPT_SIZE, RB_OPT_F_ZERO, J(offset), .type = "size", .def_doc = "`0`",
+     .doc = "where IO starts in each file", .ref = "offset-also-fileoffset"},
+    {"numjobs", NULL, RB_OPT_COUNT, RB_OPT_F_PRINT_META, J(numjobs), .min = 1,
+     .max = RB_MAX_WORKERS, .def = "1", .type = "1 .. 4096", .doc = "workers per agent",
+     .ref = "numjobs"},
+    /* engine and depth */
+    {"ioengine", NULL, RB_OPT_CUSTOM, 0, J(ioengine), .parse = rb_opt_value_ioengine,
+     .print = s_print_ioengine, .def = "sync", .type = "engine name",
+     .doc = "how IO is issued: sync (psync), libaio, io_uring, null", .ref = "ioengine"},
+    {"iodepth", NULL, RB_OPT_COUNT, 0, J(iodepth), .min = 1, .max = RB_IODEPTH_MAX, .def = "1",
+     .type = "1 .. 65536", .doc = "IOs in flight per worker (async engines)", .ref = "iodepth"},
+    /* caching and syncing */
+    {"direct", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(direct), .type = "boolean", .def_doc = "`0`",
+     .doc = "O_DIRECT: past the page cache", .ref = "direct"},
+    {"buffered", NULL, RB_OPT_INVBOOL, RB_OPT_F_BARE | RB_OPT_F_NOPRINT, J(direct),
+     .type = "boolean", .def_doc = "`1`", .doc = "the opposite of direct", .ref = "buffered"},
+    {"sync", NULL, RB_OPT_CUSTOM, RB_OPT_F_BARE, J(sync_mode), NAMES(s_sync_names),
+     .parse = rb_opt_value_sync, .print = s_print_enum, .type = "`none`, `sync`, `dsync` (or a boolean)",
+     .def_doc = "`none`", .doc = "O_SYNC or O_DSYNC on every write", .ref = "sync"},
+    {"dsync", NULL, RB_OPT_CUSTOM, RB_OPT_F_BARE | RB_OPT_F_NOPRINT, .parse = rb_opt_value_dsync,
+     .type = "boolean", .def_doc = "`0`", .doc = "sync=dsync", .ref = "dsync"},
+    {"fsync", NULL, RB_OPT_COUNT, RB_OPT_F_ZERO, J(fsync_every), .min = 0, .max = UINT32_MAX,
+     .type = "0 .. 4294967295", .def_doc = "`0`", .doc = "fsync after this many writes",
+     .ref = "fsync-fdatasync"},
+    {"fdatasync", NULL, RB_OPT_COUNT, RB_OPT_F_ZERO, J(fdatasync_every), .min = 0,
+     .max = UINT32_MAX, .type = "0 .. 4294967295", .def_doc = "`0`",
+     .doc = "fdatasync after this many writes", .ref = "fsync-fdatasync"},
+    {"end_fsync", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(end_fsync), .type = "boolean",
+     .def_doc = "`0`", .doc = "fsync every file when the job's IO is done", .ref = "end_fsync"},
+    {"fsync_on_close", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(fsync_on_close), .type = "boolean",
+     .def_doc = "`0`", .doc = "fsync a file before closing it", .ref = "fsync_on_close"},
+    /* time */
+    {"runtime", "timeout", RB_OPT_DURATION, 0, J(runtime_ns), .type = "duration",
+     .def_doc = "`0` (no limit)", .doc = "stop the job after this long", .ref = "runtime-also-timeout"},
+    {"time_based", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(time_based), .type = "boolean",
+     .def_doc = "`0`", .doc = "loop over size until runtime", .ref = "time_based"},
+    {"ramp_time", NULL, RB_OPT_DURATION, 0, J(ramp_ns), .type = "duration", .def_doc = "`0`",
+     .doc = "run this long before counting anything", .ref = "ramp_time"},
+    {"loops", NULL, RB_OPT_COUNT, 0, J(loops), .min = 1, .max = UINT32_MAX, .def = "1",
+     .type = "1 .. 4294967295", .doc = "passes over the files", .ref = "loops"},
+    {"randrepeat", NULL, RB_OPT_BOOL, RB_OPT_F_BARE | RB_OPT_F_PRINT_META, J(randrepeat),
+     .def = "1", .type = "boolean", .doc = "the same random sequence every run", .ref = "randrepeat"},
+    {"randseed", NULL, RB_OPT_CUSTOM, RB_OPT_F_PRINT_META, J(randseed), .parse = rb_opt_value_seed,
+     .print = s_print_u64, .def = "0x89", .type = "64-bit number",
+     .def_doc = "`137` (`0x89`, fio's default)", .doc = "seed of the random sequence", .ref = "randseed"},
+    {"norandommap", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(norandommap), .type = "boolean",
+     .def_doc = "`0`", .doc = "random offsets may repeat within a pass", .ref = "norandommap"},
+    /* data */
+    {"overwrite", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(overwrite), .type = "boolean",
+     .def_doc = "`0`", .doc = "lay files out before GO so that writes overwrite", .ref = "overwrite"},
+    {"zero_buffers", NULL, RB_OPT_CUSTOM, RB_OPT_F_BARE, .parse = rb_opt_value_zero_buffers,
+     .print = s_print_zero_buffers, .type = "boolean", .def_doc = "`0`",
+     .doc = "write buffers of zeros", .ref = "zero_buffers"},
+    {"buffer_pattern", NULL, RB_OPT_CUSTOM, 0, .parse = rb_opt_value_pattern,
+     .print = s_print_pattern, .type = "byte pattern", .def_doc = "none (random data)",
+     .doc = "write buffers repeating these bytes", .ref = "buffer_pattern"},
+    {"refill_buffers", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(refill_buffers), .type = "boolean",
+     .def_doc = "`0`", .doc = "new random contents for every write", .ref = "refill_buffers"},
+    /* verification */
+    {"verify", NULL, RB_OPT_CUSTOM, 0, J(verify), NAMES(s_verify_names),
+     .parse = rb_opt_value_verify, .print = s_print_enum, .type = "`crc32c` or `0`",
+     .def_doc = "`0`", .doc = "a header and checksum in every block, checked on reads", .ref = "verify"},
+    {"do_verify", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(do_verify), .def = "1", .type = "boolean",
+     .doc = "read back and check after a write job", .ref = "do_verify"},
+    {"verify_fatal", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(verify_fatal), .type = "boolean",
+     .def_doc = "`0`", .doc = "stop the worker at the first mismatch", .ref = "verify_fatal"},
+    /* rate */
+    {"rate", NULL, RB_OPT_SIZE, RB_OPT_F_ZERO, J(rate), .type = "size per second",
+     .def_doc = "`0` (no cap)", .doc = "bytes per second cap per worker", .ref = "rate"},
+    /* across nodes, with IOR's meanings */
+    {"file_per_worker", NULL, RB_OPT_INVBOOL, RB_OPT_F_BARE, J(shared_file), .type = "boolean",
+     .def_doc = "`1`", .doc = "0: one file for every worker of every node (IOR's N-1)",
+     .ref = "file_per_worker"},
+    {"layout", NULL, RB_OPT_CUSTOM, 0, J(layout), NAMES(s_layout_names), .parse = s_layout_value,
+     .print = s_print_layout, .type = "`segmented` or `strided`", .def_doc = "`segmented`",
+     .doc = "how the workers share one file", .ref = "layout"},
+    {"transfer", NULL, RB_OPT_SIZE, 0, J(transfer), .print = s_print_transfer, .type = "size",
+     .def_doc = "`bs`", .doc = "bytes per interleaved piece of a strided file", .ref = "transfer"},
+    {"read_from", NULL, RB_OPT_CUSTOM, 0, .parse = rb_opt_value_read_from,
+     .print = s_print_read_from, .type = "`self`, `neighbour`, `shift:K`", .def_doc = "`self`",
+     .doc = "read the data another node wrote", .ref = "read_from"},
+    {"stonewall_time", NULL, RB_OPT_DURATION, 0, J(stonewall_ns), .type = "duration",
+     .def_doc = "`0` (none)", .doc = "stop every worker this long after its start",
+     .ref = "stonewall_time"},
+    {"wearout", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(wearout), .type = "boolean", .def_doc = "`0`",
+     .doc = "after the stonewall, go on to the busiest worker's count", .ref = "wearout"},
+    {"drop_caches", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(drop_caches), .type = "boolean",
+     .def_doc = "`0`", .doc = "drop the page cache before the job's phase", .ref = "drop_caches"},
+    /* Lustre striping of the run folder (lfs setstripe -c -S) */
+    {"lustre_stripe_count", NULL, RB_OPT_CUSTOM, 0, .min = 0, .max = RB_LUSTRE_STRIPE_MAX,
+     .parse = rb_opt_value_lustre_stripe_count, .print = s_print_stripe_count,
+     .type = "-1, 0 .. 65535", .def_doc = "`0` (leave it)", .doc = "lfs setstripe -c of the run folder",
+     .ref = "lustre_stripe_count-lustre_stripe_size"},
+    {"lustre_stripe_size", NULL, RB_OPT_CUSTOM, 0, .parse = rb_opt_value_lustre_stripe_size,
+     .print = s_print_stripe_size, .type = "size, a multiple of 64k", .def_doc = "`0` (leave it)",
+     .doc = "lfs setstripe -S of the run folder", .ref = "lustre_stripe_count-lustre_stripe_size"},
+    /* files */
+    {"directory", NULL, RB_OPT_CUSTOM, RB_OPT_F_EMPTY | RB_OPT_F_PRINT_META,
+     .parse = rb_opt_value_directory, .print = s_print_directory, .type = "path",
+     .def_doc = "the agent's first `--root`", .doc = "where the job's files are", .ref = "directory"},
+    {"filename", NULL, RB_OPT_CUSTOM, RB_OPT_F_EMPTY, J(filename), .parse = rb_opt_value_filename,
+     .print = s_print_str, .type = "file name or absolute path",
+     .def_doc = "none (one file per worker)", .doc = "one file that all the job's workers share",
+     .ref = "filename"},
+    {"filename_format", NULL, RB_OPT_CUSTOM, RB_OPT_F_PRINT_META, J(filename_format),
+     .parse = rb_opt_value_filename_format, .print = s_print_str, .def = "$jobname.$jobnum.$filenum",
+     .type = "pattern", .doc = "names of the job's files", .ref = "filename_format"},
+    /* phases, names, reporting */
+    {"stonewall", "wait_for_previous", RB_OPT_CUSTOM, RB_OPT_F_BARE | RB_OPT_F_NOPRINT,
+     .parse = rb_opt_value_stonewall, .type = "boolean", .def_doc = "`0`",
+     .doc = "start a new phase once every earlier job is done on every node",
+     .ref = "stonewall-also-wait_for_previous"},
+    {"name", NULL, RB_OPT_CUSTOM, RB_OPT_F_JOB | RB_OPT_F_NOPRINT, .parse = rb_opt_value_name,
+     .type = "job name", .def_doc = "the section name", .doc = "the job's name", .ref = "name"},
+    {"description", NULL, RB_OPT_CUSTOM, RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT,
+     .parse = rb_opt_value_description, .type = "text", .def_doc = "empty",
+     .doc = "free text", .ref = "description"},
+    {"group_reporting", NULL, RB_OPT_CUSTOM, RB_OPT_F_BARE | RB_OPT_F_NOPRINT,
+     .parse = rb_opt_value_group_reporting, .type = "boolean", .def_doc = "always on",
+     .doc = "rackbench always reports a job's workers together", .ref = "group_reporting"},
+    {"sample_interval", NULL, RB_OPT_CUSTOM, RB_OPT_F_GLOBAL | RB_OPT_F_NOPRINT,
+     .parse = rb_opt_value_sample_interval, .type = "duration, 100ms .. 1h", .def_doc = "`1s`",
+     .doc = "how often agents send samples", .ref = "sample_interval"},
+    /* rackbench's metadata workload (rw=meta) */
+    {"meta_ops", NULL, RB_OPT_CUSTOM, RB_OPT_F_META | RB_OPT_F_PRINT_META,
+     .parse = rb_opt_value_meta_ops, .print = s_print_meta_op, .def = "create,stat,delete",
+     .type = "list of metadata operations", .doc = "the steps, each a phase", .ref = "meta_ops"},
+    {"meta_files", NULL, RB_OPT_SIZE, RB_OPT_F_META | RB_OPT_F_PRINT_META, J(meta_files),
+     .print = s_print_u64, .type = "count, 1 or more", .def_doc = "none (required for `rw=meta`)",
+     .doc = "files per worker", .ref = "meta_files"},
+    {"meta_filesize", NULL, RB_OPT_SIZE, RB_OPT_F_META | RB_OPT_F_PRINT_META | RB_OPT_F_ZERO,
+     J(meta_filesize), .type = "size", .def_doc = "`0` (empty files)",
+     .doc = "bytes written at create and write, read at read", .ref = "meta_filesize"},
+    {"meta_dirs", NULL, RB_OPT_COUNT, RB_OPT_F_META | RB_OPT_F_PRINT_META, J(meta_dirs), .min = 1,
+     .max = RB_META_DIRS_MAX, .def = "1", .type = "1 .. 65536",
+     .doc = "flat directories per worker", .ref = "meta_dirs-meta_depth-meta_branch"},
+    {"meta_depth", NULL, RB_OPT_COUNT, RB_OPT_F_META | RB_OPT_F_PRINT_META, J(meta_depth),
+     .min = 0, .max = RB_META_DEPTH_MAX, .type = "0 .. 16", .def_doc = "`0` (flat)",
+     .doc = "directory tree depth", .ref = "meta_dirs-meta_depth-meta_branch"},
+    {"meta_branch", NULL, RB_OPT_COUNT, RB_OPT_F_META | RB_OPT_F_PRINT_META, J(meta_branch),
+     .min = 1, .max = RB_META_DIRS_MAX, .def = "1", .type = "1 .. 65536",
+     .doc = "directories per tree level", .ref = "meta_dirs-meta_depth-meta_branch"},
+    {"meta_order", NULL, RB_OPT_ENUM, RB_OPT_F_META | RB_OPT_F_PRINT_META, J(meta_random),
+     NAMES(s_order_names), .type = "`sequential` or `random`", .def_doc = "`sequential`",
+     .doc = "files in order or in a random permutation", .ref = "meta_order"},
+    {"meta_shared_dir", NULL, RB_OPT_BOOL, RB_OPT_F_BARE | RB_OPT_F_META | RB_OPT_F_PRINT_META,
+     J(meta_shared), .type = "boolean", .def_doc = "`0`",
+     .doc = "one directory for every worker of every node", .ref = "meta_shared_dir"},
+    {"meta_sync", NULL, RB_OPT_BOOL, RB_OPT_F_BARE | RB_OPT_F_META | RB_OPT_F_PRINT_META,
+     J(meta_sync), .type = "boolean", .def_doc = "`0`", .doc = "fsync each file and its directory",
+     .ref = "meta_sync"},
+    {"meta_renamed", NULL, RB_OPT_BOOL, RB_OPT_F_BARE | RB_OPT_F_META | RB_OPT_F_PRINT_META,
+     J(meta_renamed), .type = "boolean", .def_doc = "`0` (set by expansion)",
+     .doc = "an earlier step renamed the files", .ref = "meta_renamed"},
+
+    /* fio options that cannot change the IO that reaches the storage */
+#define IGN(k, w) {k, NULL, RB_OPT_IGNORED, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT, .group = (w)}
+    IGN("thread", RB_OPT_WHY_MACHINERY), IGN("gtod_reduce", RB_OPT_WHY_MACHINERY),
+    IGN("clocksource", RB_OPT_WHY_MACHINERY),
+    {"kb_base", NULL, RB_OPT_IGNORED, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT,
+     .parse = rb_opt_value_kb_base, .group = RB_OPT_WHY_UNITS},
+    IGN("disable_lat", RB_OPT_WHY_REPORT), IGN("disable_clat", RB_OPT_WHY_REPORT),
+    IGN("disable_slat", RB_OPT_WHY_REPORT), IGN("disable_bw_measurement", RB_OPT_WHY_REPORT),
+    IGN("disable_bw", RB_OPT_WHY_REPORT), IGN("lat_percentiles", RB_OPT_WHY_REPORT),
+    IGN("clat_percentiles", RB_OPT_WHY_REPORT), IGN("slat_percentiles", RB_OPT_WHY_REPORT),
+    IGN("percentile_list", RB_OPT_WHY_REPORT), IGN("significant_figures", RB_OPT_WHY_REPORT),
+    IGN("unit_base", RB_OPT_WHY_REPORT), IGN("unified_rw_reporting", RB_OPT_WHY_REPORT),
+    IGN("new_group", RB_OPT_WHY_REPORT), IGN("stats", RB_OPT_WHY_REPORT),
+    IGN("disk_util", RB_OPT_WHY_REPORT), IGN("bwavgtime", RB_OPT_WHY_REPORT),
+    IGN("iopsavgtime", RB_OPT_WHY_REPORT), IGN("error_dump", RB_OPT_WHY_REPORT),
+    IGN("block_error_percentiles", RB_OPT_WHY_REPORT), IGN("per_job_logs", RB_OPT_WHY_REPORT),
+    IGN("write_bw_log", RB_OPT_WHY_REPORT), IGN("write_lat_log", RB_OPT_WHY_REPORT),
+    IGN("write_iops_log", RB_OPT_WHY_REPORT), IGN("write_hist_log", RB_OPT_WHY_REPORT),
+    IGN("log_avg_msec", RB_OPT_WHY_REPORT), IGN("log_hist_msec", RB_OPT_WHY_REPORT),
+    IGN("log_hist_coarseness", RB_OPT_WHY_REPORT), IGN("log_max_value", RB_OPT_WHY_REPORT),
+    IGN("log_offset", RB_OPT_WHY_REPORT), IGN("log_prio", RB_OPT_WHY_REPORT),
+    IGN("log_entries", RB_OPT_WHY_REPORT), IGN("log_compression", RB_OPT_WHY_REPORT),
+    IGN("log_compression_cpus", RB_OPT_WHY_REPORT), IGN("log_store_compressed", RB_OPT_WHY_REPORT),
+    IGN("log_unix_epoch", RB_OPT_WHY_REPORT), IGN("log_alternate_epoch", RB_OPT_WHY_REPORT),
+    IGN("log_alternate_epoch_clock_id", RB_OPT_WHY_REPORT),
+#undef IGN
+
+    /* fio options that would change what is measured and that rackbench does not run yet */
+#define NY(k, a) {k, NULL, RB_OPT_NOT_YET, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT, .group = (a)}
+#define NYE(k, a, e) {k, NULL, RB_OPT_NOT_YET, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT, .group = (a), .engine = (e)}
+    NY("wait_for", RB_OPT_AREA_FILES), NY("unique_filename", RB_OPT_AREA_FILES),
+    NY("lockfile", RB_OPT_AREA_FILES), NY("opendir", RB_OPT_AREA_FILES),
+    NY("openfiles", RB_OPT_AREA_FILES), NY("file_service_type", RB_OPT_AREA_FILES),
+    NY("fallocate", RB_OPT_AREA_FILES), NY("fadvise_hint", RB_OPT_AREA_FILES),
+    NY("write_hint", RB_OPT_AREA_FILES), NY("create_serialize", RB_OPT_AREA_FILES),
+    NY("create_fsync", RB_OPT_AREA_FILES), NY("create_on_open", RB_OPT_AREA_FILES),
+    NY("create_only", RB_OPT_AREA_FILES), NY("allow_file_create", RB_OPT_AREA_FILES),
+    NY("allow_mounted_write", RB_OPT_AREA_FILES), NY("pre_read", RB_OPT_AREA_FILES),
+    NY("invalidate", RB_OPT_AREA_FILES), NY("unlink", RB_OPT_AREA_FILES),
+    NY("unlink_each_loop", RB_OPT_AREA_FILES), NY("ioscheduler", RB_OPT_AREA_FILES),
+    NY("file_append", RB_OPT_AREA_FILES), NY("fill_device", RB_OPT_AREA_FILES),
+    NY("fill_fs", RB_OPT_AREA_FILES), NY("io_size", RB_OPT_AREA_FILES),
+    NY("io_limit", RB_OPT_AREA_FILES), NY("number_ios", RB_OPT_AREA_FILES),
+    NY("offset_align", RB_OPT_AREA_FILES), NY("offset_increment", RB_OPT_AREA_FILES),
+    NY("rw_sequencer", RB_OPT_AREA_PATTERN), NY("bssplit", RB_OPT_AREA_PATTERN),
+    NY("bs_unaligned", RB_OPT_AREA_PATTERN), NY("blocksize_unaligned", RB_OPT_AREA_PATTERN),
+    NY("bs_is_seq_rand", RB_OPT_AREA_PATTERN), NY("ba", RB_OPT_AREA_PATTERN),
+    NY("blockalign", RB_OPT_AREA_PATTERN), NY("softrandommap", RB_OPT_AREA_PATTERN),
+    NY("random_generator", RB_OPT_AREA_PATTERN), NY("random_distribution", RB_OPT_AREA_PATTERN),
+    NY("percentage_random", RB_OPT_AREA_PATTERN), NY("percentage_sequential", RB_OPT_AREA_PATTERN),
+    NY("allrandrepeat", RB_OPT_AREA_PATTERN), NY("rwmixcycle", RB_OPT_AREA_PATTERN),
+    NY("write_barrier", RB_OPT_AREA_PATTERN), NY("sync_file_range", RB_OPT_AREA_PATTERN),
+    NY("atomic", RB_OPT_AREA_PATTERN), NY("zonemode", RB_OPT_AREA_PATTERN),
+    NY("zonesize", RB_OPT_AREA_PATTERN), NY("zonecapacity", RB_OPT_AREA_PATTERN),
+    NY("zonerange", RB_OPT_AREA_PATTERN), NY("zoneskip", RB_OPT_AREA_PATTERN),
+    NY("read_beyond_wp", RB_OPT_AREA_PATTERN), NY("max_open_zones", RB_OPT_AREA_PATTERN),
+    NY("job_max_open_zones", RB_OPT_AREA_PATTERN), NY("ignore_zone_limits", RB_OPT_AREA_PATTERN),
+    NY("zone_reset_threshold", RB_OPT_AREA_PATTERN), NY("zone_reset_frequency", RB_OPT_AREA_PATTERN),
+    NY("fdp", RB_OPT_AREA_PATTERN), NY("fdp_pli", RB_OPT_AREA_PATTERN),
+    NY("iodepth_batch", RB_OPT_AREA_QUEUE), NY("iodepth_batch_submit", RB_OPT_AREA_QUEUE),
+    NY("iodepth_batch_complete", RB_OPT_AREA_QUEUE),
+    NY("iodepth_batch_complete_min", RB_OPT_AREA_QUEUE),
+    NY("iodepth_batch_complete_max", RB_OPT_AREA_QUEUE), NY("iodepth_low", RB_OPT_AREA_QUEUE),
+    NY("serialize_overlap", RB_OPT_AREA_QUEUE), NY("io_submit_mode", RB_OPT_AREA_QUEUE),
+    NYE("hipri", RB_OPT_AREA_QUEUE, "io_uring"), NYE("fixedbufs", RB_OPT_AREA_QUEUE, "io_uring"),
+    NYE("registerfiles", RB_OPT_AREA_QUEUE, "io_uring"),
+    NYE("sqthread_poll", RB_OPT_AREA_QUEUE, "io_uring"),
+    NYE("sqthread_poll_cpu", RB_OPT_AREA_QUEUE, "io_uring"),
+    NYE("nonvectored", RB_OPT_AREA_QUEUE, "io_uring"), NYE("uncached", RB_OPT_AREA_QUEUE, "io_uring"),
+    NYE("nowait", RB_OPT_AREA_QUEUE, "io_uring"), NYE("force_async", RB_OPT_AREA_QUEUE, "io_uring"),
+    NYE("userspace_reap", RB_OPT_AREA_QUEUE, "libaio"),
+    NY("cmdprio_percentage", RB_OPT_AREA_QUEUE), NY("cmdprio_class", RB_OPT_AREA_QUEUE),
+    NY("cmdprio", RB_OPT_AREA_QUEUE), NY("cmdprio_bssplit", RB_OPT_AREA_QUEUE),
+    NY("scramble_buffers", RB_OPT_AREA_BUFFERS), NY("buffer_compress_percentage", RB_OPT_AREA_BUFFERS),
+    NY("buffer_compress_chunk", RB_OPT_AREA_BUFFERS), NY("dedupe_percentage", RB_OPT_AREA_BUFFERS),
+    NY("dedupe_global", RB_OPT_AREA_BUFFERS), NY("dedupe_mode", RB_OPT_AREA_BUFFERS),
+    NY("dedupe_working_set_percentage", RB_OPT_AREA_BUFFERS), NY("mem", RB_OPT_AREA_BUFFERS),
+    NY("iomem", RB_OPT_AREA_BUFFERS), NY("iomem_align", RB_OPT_AREA_BUFFERS),
+    NY("mem_align", RB_OPT_AREA_BUFFERS), NY("hugepage-size", RB_OPT_AREA_BUFFERS),
+    NY("lockmem", RB_OPT_AREA_BUFFERS),
+    NY("startdelay", RB_OPT_AREA_TIMING), NY("thinktime", RB_OPT_AREA_TIMING),
+    NY("thinktime_spin", RB_OPT_AREA_TIMING), NY("thinktime_blocks", RB_OPT_AREA_TIMING),
+    NY("thinktime_blocks_type", RB_OPT_AREA_TIMING), NY("thinktime_iotime", RB_OPT_AREA_TIMING),
+    NY("rate_min", RB_OPT_AREA_TIMING), NY("ratemin", RB_OPT_AREA_TIMING),
+    NY("rate_iops", RB_OPT_AREA_TIMING), NY("rate_iops_min", RB_OPT_AREA_TIMING),
+    NY("rate_process", RB_OPT_AREA_TIMING), NY("rate_cycle", RB_OPT_AREA_TIMING),
+    NY("ratecycle", RB_OPT_AREA_TIMING), NY("rate_ignore_thinktime", RB_OPT_AREA_TIMING),
+    NY("max_latency", RB_OPT_AREA_TIMING), NY("latency_target", RB_OPT_AREA_TIMING),
+    NY("latency_window", RB_OPT_AREA_TIMING), NY("latency_percentile", RB_OPT_AREA_TIMING),
+    NY("latency_run", RB_OPT_AREA_TIMING), NY("steadystate", RB_OPT_AREA_TIMING),
+    NY("ss", RB_OPT_AREA_TIMING), NY("steadystate_duration", RB_OPT_AREA_TIMING),
+    NY("ss_dur", RB_OPT_AREA_TIMING), NY("steadystate_ramp_time", RB_OPT_AREA_TIMING),
+    NY("ss_ramp", RB_OPT_AREA_TIMING), NY("flow_id", RB_OPT_AREA_TIMING),
+    NY("flow", RB_OPT_AREA_TIMING), NY("flow_watermark", RB_OPT_AREA_TIMING),
+    NY("flow_sleep", RB_OPT_AREA_TIMING),
+    NY("verify_only", RB_OPT_AREA_VERIFY), NY("verify_interval", RB_OPT_AREA_VERIFY),
+    NY("verify_offset", RB_OPT_AREA_VERIFY), NY("verify_pattern", RB_OPT_AREA_VERIFY),
+    NY("verify_dump", RB_OPT_AREA_VERIFY), NY("verify_async", RB_OPT_AREA_VERIFY),
+    NY("verify_async_cpus", RB_OPT_AREA_VERIFY), NY("verify_backlog", RB_OPT_AREA_VERIFY),
+    NY("verify_backlog_batch", RB_OPT_AREA_VERIFY), NY("verify_state_save", RB_OPT_AREA_VERIFY),
+    NY("verify_state_load", RB_OPT_AREA_VERIFY), NY("experimental_verify", RB_OPT_AREA_VERIFY),
+    NY("verifysort", RB_OPT_AREA_VERIFY), NY("verifysort_nr", RB_OPT_AREA_VERIFY),
+    NY("trim_percentage", RB_OPT_AREA_VERIFY), NY("trim_verify_zero", RB_OPT_AREA_VERIFY),
+    NY("trim_backlog", RB_OPT_AREA_VERIFY), NY("trim_backlog_batch", RB_OPT_AREA_VERIFY),
+    NY("nice", RB_OPT_AREA_PROCESS), NY("prio", RB_OPT_AREA_PROCESS),
+    NY("prioclass", RB_OPT_AREA_PROCESS), NY("cpumask", RB_OPT_AREA_PROCESS),
+    NY("cpus_allowed", RB_OPT_AREA_PROCESS), NY("cpus_allowed_policy", RB_OPT_AREA_PROCESS),
+    NY("numa_cpu_nodes", RB_OPT_AREA_PROCESS), NY("numa_mem_policy", RB_OPT_AREA_PROCESS),
+    NY("gtod_cpu", RB_OPT_AREA_PROCESS), NY("cgroup", RB_OPT_AREA_PROCESS),
+    NY("cgroup_weight", RB_OPT_AREA_PROCESS), NY("cgroup_nodelete", RB_OPT_AREA_PROCESS),
+    NY("uid", RB_OPT_AREA_PROCESS), NY("gid", RB_OPT_AREA_PROCESS),
+    NY("exitall", RB_OPT_AREA_PROCESS), NY("exit_what", RB_OPT_AREA_PROCESS),
+    NY("exitall_on_error", RB_OPT_AREA_PROCESS), NY("continue_on_error", RB_OPT_AREA_PROCESS),
+    NY("ignore_error", RB_OPT_AREA_PROCESS), NY("exec_prerun", RB_OPT_AREA_PROCESS),
+    NY("exec_postrun", RB_OPT_AREA_PROCESS), NY("profile", RB_OPT_AREA_PROCESS),
+    NY("gpu_dev_id", RB_OPT_AREA_PROCESS),
+    NY("write_iolog", RB_OPT_AREA_REPLAY), NY("read_iolog", RB_OPT_AREA_REPLAY),
+    NY("read_iolog_chunked", RB_OPT_AREA_REPLAY), NY("replay_no_stall", RB_OPT_AREA_REPLAY),
+    NY("replay_redirect", RB_OPT_AREA_REPLAY), NY("replay_scale", RB_OPT_AREA_REPLAY),
+    NY("replay_align", RB_OPT_AREA_REPLAY), NY("replay_time_scale", RB_OPT_AREA_REPLAY),
+    NY("replay_skip", RB_OPT_AREA_REPLAY), NY("merge_blktrace_file", RB_OPT_AREA_REPLAY),
+    NY("merge_blktrace_scalars", RB_OPT_AREA_REPLAY), NY("merge_blktrace_iters", RB_OPT_AREA_REPLAY),
+#undef NY
+#undef NYE
+};
+/* clang-format on */
+
+#define S_NROWS (sizeof s_rows / sizeof s_rows[0])
+_Static_assert(S_NROWS <= RB_OPT_MAX_ROWS, "RB_OPT_MAX_ROWS is too small for the table");
+
+static const char *const s_why_text[] = {
+    [RB_OPT_WHY_MACHINERY] = "it only tunes fio's own machinery",
+    [RB_OPT_WHY_REPORT] = "it only shapes fio's own reports and logs",
+    [RB_OPT_WHY_UNITS] = "rackbench sizes are always powers of 1024, as with kb_base=1024",
+};
+
+const char *rb_opt_why_text(rb_opt_why_t why)
+{
+    return (unsigned)why <= RB_OPT_WHY_UNITS ? s_why_text[why] : "";
+}
+
+/* 1 when name is key or one of the comma-separated aliases. */
+static bool s_names_match(const rb_opt_t *o, const char *name)
+{
+    if (!strcmp(o->key, name))
+        return true;
+    size_t n = strlen(name);
+    for (const char *c = o->aliases; c && *c;) {
+        const char *end = strchr(c, ',');
+        size_t len = end ? (size_t)(end - c) : strlen(c);
+        if (len == n && !strncmp(c, name, n))
+            return true;
+        c = end ? end + 1 : NULL;
+    }
+    return false;
+}
+
+const rb_opt_t *rb_opt_find(const char *key)
+{
+    for (size_t i = 0; key && i < S_NROWS; i++)
+        if (s_names_match(&s_rows[i], key))
+            return &s_rows[i];
+    return NULL;
+}
+
+size_t rb_opt_count(void)
+{
+    return S_NROWS;
+}
+
+const rb_opt_t *rb_opt_at(size_t i)
+{
+    return i < S_NROWS ? &s_rows[i] : NULL;
+}
+
+size_t rb_opt_index(const rb_opt_t *opt)
+{
+    return (size_t)(opt - s_rows);
+}
+
+const char *rb_opt_enum_name(const rb_opt_t *opt, unsigned v)
+{
+    for (size_t i = 0; opt && i < opt->nnames; i++)
+        if (opt->names[i].value == v)
+            return opt->names[i].name;
+    return NULL;
+}
+
+/* Edit distance of two short strings ignoring case, a swap of neighbours
+ * counting as one edit; returns cap+1 when larger than cap. */
+static size_t s_distance(const char *a, const char *b, size_t cap)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 32 || lb > 32 || (la > lb ? la - lb : lb - la) > cap)
+        return cap + 1;
+    size_t d[33][33];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        for (size_t j = 1; j <= lb; j++) {
+            char ai = (char)tolower((unsigned char)a[i - 1]);
+            char bj = (char)tolower((unsigned char)b[j - 1]);
+            size_t best = d[i - 1][j - 1] + (ai != bj);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && ai == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == bj && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    }
+    return d[la][lb];
+}
+
+/* The best of o's names for key so far: copies it into best (len bytes) and updates *best_d. */
+static void s_suggest_row(const rb_opt_t *o, const char *key, size_t cap, char *best, size_t len,
+                          size_t *best_d)
+{
+    char name[64];
+    const char *c = o->key;
+    for (bool first = true; c && *c; first = false) {
+        const char *end = first ? NULL : strchr(c, ',');
+        size_t n = end ? (size_t)(end - c) : strlen(c);
+        if (n < sizeof name) {
+            memcpy(name, c, n);
+            name[n] = '\0';
+            size_t d = s_distance(key, name, cap);
+            if (d < *best_d) {
+                *best_d = d;
+                snprintf(best, len, "%s", name);
+            }
+        }
+        c = first ? o->aliases : (end ? end + 1 : NULL);
+    }
+}
+
+const char *rb_opt_suggest(const char *key, char *buf, size_t len)
+{
+    size_t cap = strlen(key) <= 4 ? 1 : 2; /* short names are all close to each other */
+    size_t best_d = cap + 1;
+    if (!len)
+        return NULL;
+    buf[0] = '\0';
+    /* rackbench's options first, then fio's ignored ones; never one not supported yet */
+    for (size_t i = 0; i < S_NROWS; i++)
+        if (s_rows[i].kind != RB_OPT_IGNORED && s_rows[i].kind != RB_OPT_NOT_YET)
+            s_suggest_row(&s_rows[i], key, cap, buf, len, &best_d);
+    for (size_t i = 0; i < S_NROWS; i++)
+        if (s_rows[i].kind == RB_OPT_IGNORED)
+            s_suggest_row(&s_rows[i], key, cap, buf, len, &best_d);
+    return buf[0] ? buf : NULL;
+}
+
+/* ---- reading values ---- */
+
+int rb_opt_value_size(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                      bool zero_ok, uint64_t *out)
+{
+    int rc = rb_parse_size(val, out);
+    if (rc == -ERANGE)
+        return rb_plan_fail(ps, line, "%s=%.64s is too large", key, val);
+    if (rc < 0) {
+        if (strchr(val, '%'))
+            return rb_plan_fail(ps, line, "%s as a percentage (%s=%.64s) is not supported yet",
+                                key, key, val);
+        if (strchr(val, ',') || strchr(val, ':'))
+            return rb_plan_fail(ps, line,
+                                "%s with several values (%s=%.64s) is not supported yet", key,
+                                key, val);
+        return rb_plan_fail(ps, line,
+                            "bad size '%.64s' for %s (a whole number with k, M, G, T or P)", val,
+                            key);
+    }
+    if (*out == 0 && !zero_ok)
+        return rb_plan_fail(ps, line, "%s must be greater than 0", key);
+    return 0;
+}
+
+int rb_opt_value_duration(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                          uint64_t *out)
+{
+    int rc = rb_parse_duration_ns(val, S_NS_PER_S, out);
+    if (rc == -ERANGE)
+        return rb_plan_fail(ps, line, "%s=%.64s is too large", key, val);
+    if (rc < 0)
+        return rb_plan_fail(ps, line,
+                            "bad duration '%.64s' for %s (a number of seconds, or with ns, us, "
+                            "ms, s, m, h, d)",
+                            val, key);
+    return 0;
+}
+
+int rb_opt_value_bool(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                      bool *out)
+{
+    int b = 0;
+    if (rb_parse_bool(val, &b) < 0)
+        return rb_plan_fail(ps, line, "bad value '%.64s' for %s (1/0, true/false, yes/no, on/off)",
+                            val, key);
+    *out = b != 0;
+    return 0;
+}
+
+int rb_opt_value_uint(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                      uint64_t min, uint64_t max, uint64_t *out)
+{
+    uint64_t n = 0;
+    bool over = false;
+    for (const char *c = val; *c; c++) {
+        if (*c < '0' || *c > '9')
+            return rb_plan_fail(ps, line, "bad number '%.64s' for %s", val, key);
+        if (!over) {
+            n = n * 10 + (uint64_t)(*c - '0');
+            over = n > max;
+        }
+    }
+    if (over || n < min)
+        return rb_plan_fail(ps, line, "%s=%.64s is out of range (%" PRIu64 "..%" PRIu64 ")", key,
+                            val, min, max);
+    *out = n;
+    return 0;
+}
+
+/* Stores v into the row's field (1, 4 or 8 bytes). */
+static void s_store(rb_job_spec_t *js, const rb_opt_t *opt, uint64_t v)
+{
+    char *p = (char *)js + opt->off;
+    if (opt->size == 1) {
+        uint8_t u = (uint8_t)v;
+        memcpy(p, &u, 1);
+    } else if (opt->size == 4) {
+        uint32_t u = (uint32_t)v;
+        memcpy(p, &u, 4);
+    } else if (opt->size == 8) {
+        memcpy(p, &v, 8);
+    }
+}
+
+/* The row's field (1, 4 or 8 bytes) as a number. */
+static uint64_t s_load(const rb_job_spec_t *js, const rb_opt_t *opt)
+{
+    const char *p = (const char *)js + opt->off;
+    if (opt->size == 1)
+        return *(const uint8_t *)p;
+    if (opt->size == 4) {
+        uint32_t u;
+        memcpy(&u, p, 4);
+        return u;
+    }
+    uint64_t u = 0;
+    if (opt->size == 8)
+        memcpy(&u, p, 8);
+    return u;
+}
+
+/* Reads val by the row's kind into its field. */
+static int s_read_kind(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                       const char *key, const char *val, unsigned line)
+{
+    uint64_t n = 0;
+    bool b = false;
+    int rc = 0;
+    switch (opt->kind) {
+    case RB_OPT_SIZE:
+        rc = rb_opt_value_size(ps, line, key, val, (opt->flags & RB_OPT_F_ZERO) != 0, &n);
+        break;
+    case RB_OPT_DURATION:
+        rc = rb_opt_value_duration(ps, line, key, val, &n);
+        break;
+    case RB_OPT_COUNT:
+        rc = rb_opt_value_uint(ps, line, key, val, opt->min, opt->max, &n);
+        break;
+    case RB_OPT_BOOL:
+    case RB_OPT_INVBOOL:
+        rc = rb_opt_value_bool(ps, line, key, val, &b);
+        n = (opt->kind == RB_OPT_BOOL) == b;
+        break;
+    case RB_OPT_ENUM: {
+        size_t i = 0;
+        while (i < opt->nnames && strcmp(opt->names[i].name, val) != 0)
+            i++;
+        if (i == opt->nnames) {
+            char list[128] = "";
+            for (size_t k = 0; k < opt->nnames; k++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                         k == 0                  ? ""
+                         : k + 1 == opt->nnames ? " or "
+                                                 : ", ",
+                         opt->names[k].name);
+            return rb_plan_fail(ps, line, "bad value '%.64s' for %s (%s)", val, key, list);
+        }
+        n = opt->names[i].value;
+        break;
+    }
+    case RB_OPT_CUSTOM:
+        return opt->parse(ps, o, opt, key, val, line);
+    case RB_OPT_IGNORED:
+    case RB_OPT_NOT_YET:
+        return 0;
+    }
+    if (rc == 0)
+        s_store(&o->spec, opt, n);
+    return rc;
+}
+
+int rb_opt_apply(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
+                 const char *val, unsigned line)
+{
+    if (opt->kind == RB_OPT_NOT_YET)
+        return rb_plan_fail(ps, line, "option '%.64s' is not supported yet", key);
+    if (opt->kind == RB_OPT_IGNORED) {
+        int rc = opt->parse ? opt->parse(ps, o, opt, key, val, line) : 0;
+        if (rc < 0)
+            return rc;
+        return rb_plan_note(ps, line, "option '%s' is ignored: %s", key,
+                            rb_opt_why_text((rb_opt_why_t)opt->group));
+    }
+    if (!val) {
+        if (!(opt->flags & RB_OPT_F_BARE))
+            return rb_plan_fail(ps, line, "option '%s' needs a value (%s=...)", key, key);
+        val = "1";
+    }
+    if (!*val && !(opt->flags & RB_OPT_F_EMPTY))
+        return rb_plan_fail(ps, line, "option '%s' has an empty value", key);
+    /* a job's own meta_* option needs rw=meta, checked once the job is read */
+    if ((opt->flags & RB_OPT_F_META) && !ps->in_global && !o->meta_line) {
+        o->meta_key = opt->key;
+        o->meta_line = line;
+    }
+    if ((opt->flags & RB_OPT_F_JOB) && ps->in_global)
+        return rb_plan_fail(ps, line, "option '%s' belongs in a job section, not in [global]",
+                            opt->key);
+    if ((opt->flags & RB_OPT_F_GLOBAL) && !ps->in_global)
+        return rb_plan_fail(ps, line, "option '%s' belongs in [global]", opt->key);
+    int rc = s_read_kind(ps, o, opt, key, val, line);
+    if (rc == 0)
+        o->line[rb_opt_index(opt)] = line;
+    return rc;
+}
+
+unsigned rb_plan_job_line(const rb_plan_job_t *o, const char *key)
+{
+    const rb_opt_t *opt = rb_opt_find(key);
+    return opt ? o->line[rb_opt_index(opt)] : 0;
+}
+
+/* ---- defaults ---- */
+
+/* The job settings with every default read from the table once. */
+static void s_job_defaults(rb_plan_job_t *o)
+{
+    rb_plan_parser_t ps;
+    rb_err_t err;
+    memset(&ps, 0, sizeof ps);
+    ps.source = "<defaults>";
+    ps.err = &err;
+    memset(o, 0, sizeof *o);
+    for (size_t i = 0; i < S_NROWS; i++)
+        if (s_rows[i].def)
+            (void)s_read_kind(&ps, o, &s_rows[i], s_rows[i].key, s_rows[i].def, 0);
+    o->spec.bs_max = o->spec.bs;
+    o->name = "";
+    free(ps.notes);
+}
+
+void rb_plan_spec_defaults(rb_job_spec_t *js)
+{
+    static rb_plan_job_t defaults;
+    static bool made;
+    if (!made) { /* the plan parser runs on one thread: no race */
+        s_job_defaults(&defaults);
+        made = true;
+    }
+    *js = defaults.spec;
+}
+
+void rb_plan_job_defaults(rb_plan_job_t *o)
+{
+    s_job_defaults(o);
+}
+
+/* ---- the normalised print ---- */
+
+/* A duration in the largest unit that keeps it exact; rb_parse_duration_ns reads it back. */
+static const char *s_fmt_duration(char *buf, size_t len, uint64_t ns)
+{
+    static const struct {
+        uint64_t ns;
+        const char *suffix;
+    } units[] = {{S_NS_PER_S, "s"}, {1000000, "ms"}, {1000, "us"}, {1, "ns"}};
+    if (ns == 0) {
+        snprintf(buf, len, "0");
+        return buf;
+    }
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (ns % units[i].ns == 0) {
+            snprintf(buf, len, "%" PRIu64 "%s", ns / units[i].ns, units[i].suffix);
+            break;
+        }
+    }
+    return buf;
+}
+
+static void s_print_size(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    char a[64];
+    (void)gd;
+    fprintf(f, "%s=%s\n", opt->key, rb_fmt_size_exact(a, sizeof a, s_load(js, opt)));
+}
+
+static void s_print_u64(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    fprintf(f, "%s=%" PRIu64 "\n", opt->key, s_load(js, opt));
+}
+
+static void s_print_enum(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    const char *name = rb_opt_enum_name(opt, (unsigned)s_load(js, opt));
+    fprintf(f, "%s=%s\n", opt->key, name ? name : opt->names[0].name);
+}
+
+static void s_print_str(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    fprintf(f, "%s=%s\n", opt->key, (const char *)js + opt->off);
+}
+
+static void s_print_bsrange(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    char a[64], b[64];
+    (void)gd;
+    fprintf(f, "%s=%s-%s\n", opt->key, rb_fmt_size_exact(a, sizeof a, js->bs),
+            rb_fmt_size_exact(b, sizeof b, js->bs_max > js->bs ? js->bs_max : js->bs));
+}
+
+static void s_print_ioengine(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                             FILE *f)
+{
+    (void)gd;
+    fprintf(f, "%s=%s\n", opt->key, js->ioengine[0] ? js->ioengine : opt->def);
+}
+
+static void s_print_zero_buffers(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                                 FILE *f)
+{
+    (void)gd;
+    fprintf(f, "%s=%d\n", opt->key, js->buffer_mode == RB_BUF_ZERO ? 1 : 0);
+}
+
+static void s_print_pattern(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    if (js->buffer_mode != RB_BUF_PATTERN || !js->pattern_len)
+        return;
+    fprintf(f, "%s=0x", opt->key);
+    for (uint32_t i = 0; i < js->pattern_len && i < RB_PATTERN_MAX; i++)
+        fprintf(f, "%02x", js->pattern[i]);
+    fprintf(f, "\n");
+}
+
+/* Only for a shared file: the layout of one file that every worker writes. */
+static void s_print_layout(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    if (js->shared_file)
+        s_print_enum(opt, js, gd, f);
+}
+
+static void s_print_transfer(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                             FILE *f)
+{
+    if (js->shared_file && js->layout == RB_LAYOUT_STRIDED && js->transfer)
+        s_print_size(opt, js, gd, f);
+}
+
+static void s_print_read_from(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                              FILE *f)
+{
+    (void)gd;
+    if (js->read_shift)
+        fprintf(f, "%s=shift:%" PRIu32 "\n", opt->key, js->read_shift);
+    else
+        fprintf(f, "%s=self\n", opt->key);
+}
+
+/* Only when set: they concern Lustre alone. */
+static void s_print_stripe_count(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                                 FILE *f)
+{
+    (void)gd;
+    if (js->lustre_stripe_count == RB_LUSTRE_STRIPE_ALL)
+        fprintf(f, "%s=-1\n", opt->key);
+    else if (js->lustre_stripe_count)
+        fprintf(f, "%s=%" PRIu32 "\n", opt->key, js->lustre_stripe_count);
+}
+
+static void s_print_stripe_size(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                                FILE *f)
+{
+    char a[64];
+    (void)gd;
+    if (js->lustre_stripe_size)
+        fprintf(f, "%s=%s\n", opt->key, rb_fmt_size_exact(a, sizeof a, js->lustre_stripe_size));
+}
+
+/* An unset directory is written empty when [global] sets one, so it is not inherited. */
+static void s_print_directory(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                              FILE *f)
+{
+    if (js->directory[0] || (gd && gd[0]))
+        fprintf(f, "%s=%s\n", opt->key, js->directory);
+}
+
+/* A metadata step is one operation: meta_ops names it. */
+static void s_print_meta_op(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                            FILE *f)
+{
+    (void)gd;
+    const char *op = rb_meta_op_name(js->meta_op);
+    fprintf(f, "%s=%s\n", opt->key, op ? op : "create");
+}
+
+/* One row's lines. */
+static void s_print_row(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    char a[64];
+    if (opt->print) {
+        opt->print(opt, js, gd, f);
+        return;
+    }
+    switch (opt->kind) {
+    case RB_OPT_SIZE:
+        s_print_size(opt, js, gd, f);
+        break;
+    case RB_OPT_DURATION:
+        fprintf(f, "%s=%s\n", opt->key, s_fmt_duration(a, sizeof a, s_load(js, opt)));
+        break;
+    case RB_OPT_COUNT:
+        s_print_u64(opt, js, gd, f);
+        break;
+    case RB_OPT_BOOL:
+        fprintf(f, "%s=%d\n", opt->key, s_load(js, opt) ? 1 : 0);
+        break;
+    case RB_OPT_INVBOOL:
+        fprintf(f, "%s=%d\n", opt->key, s_load(js, opt) ? 0 : 1);
+        break;
+    case RB_OPT_ENUM:
+        s_print_enum(opt, js, gd, f);
+        break;
+    default:
+        break;
+    }
+}
+
+void rb_opt_print_job(const rb_job_spec_t *js, const char *global_dir, FILE *f)
+{
+    for (size_t i = 0; i < S_NROWS; i++)
+        if (!(s_rows[i].flags & (RB_OPT_F_NOPRINT | RB_OPT_F_META)))
+            s_print_row(&s_rows[i], js, global_dir, f);
+}
+
+void rb_opt_print_meta_step(const rb_job_spec_t *js, const char *global_dir, FILE *f)
+{
+    /* rw=meta, the meta_* options, then the others a step keeps */
+    s_print_row(rb_opt_find("rw"), js, global_dir, f);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < S_NROWS; i++)
+            if ((s_rows[i].flags & RB_OPT_F_PRINT_META) &&
+                !(s_rows[i].flags & RB_OPT_F_META) == (pass == 1))
+                s_print_row(&s_rows[i], js, global_dir, f);
+}
+
+void rb_opt_print_global(uint64_t interval_ns, const char *directory, FILE *f)
+{
+    char a[64];
+    fprintf(f, "sample_interval=%s\n", s_fmt_duration(a, sizeof a, interval_ns));
+    if (directory && directory[0])
+        fprintf(f, "directory=%s\n", directory);
+}
+
+/* ---- the option lists of docs/plan.md ---- */
+
+static int s_layout_value(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                          const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    int m = rb_layout_mode_parse(val);
+    if (m < 0)
+        return rb_plan_fail(ps, line, "%s=%.64s: expected segmented or strided", key, val);
+    o->spec.layout = (rb_layout_mode_t)m;
+    return 0;
+}
+
+/* The names of a row for the docs: `key`, `alias`, ... */
+static void s_doc_names(const rb_opt_t *o, FILE *f)
+{
+    fprintf(f, "`%s`", o->key);
+    for (const char *c = o->aliases; c && *c;) {
+        const char *end = strchr(c, ',');
+        int n = end ? (int)(end - c) : (int)strlen(c);
+        fprintf(f, ", `%.*s`", n, c);
+        c = end ? end + 1 : NULL;
+    }
+}
+
+static const char *const s_area_text[RB_OPT_NAREAS] = {
+    [RB_OPT_AREA_FILES] = "files and layout",
+    [RB_OPT_AREA_PATTERN] = "IO pattern and sizes",
+    [RB_OPT_AREA_QUEUE] = "queueing and engine options",
+    [RB_OPT_AREA_BUFFERS] = "buffers and memory",
+    [RB_OPT_AREA_TIMING] = "timing and rates",
+    [RB_OPT_AREA_VERIFY] = "verification",
+    [RB_OPT_AREA_PROCESS] = "processes, CPUs, priorities",
+    [RB_OPT_AREA_REPLAY] = "replay",
+};
+
+void rb_opt_doc_markdown(FILE *f)
+{
+    fprintf(f, "| option | type | default | where | what it does |\n");
+    fprintf(f, "| --- | --- | --- | --- | --- |\n");
+    for (size_t i = 0; i < S_NROWS; i++) {
+        const rb_opt_t *o = &s_rows[i];
+        if (o->kind == RB_OPT_IGNORED || o->kind == RB_OPT_NOT_YET)
+            continue;
+        fprintf(f, "| ");
+        if (o->ref)
+            fprintf(f, "[");
+        s_doc_names(o, f);
+        if (o->ref)
+            fprintf(f, "](#%s)", o->ref);
+        const char *where = o->flags & RB_OPT_F_GLOBAL ? "`[global]`"
+                            : o->flags & RB_OPT_F_JOB  ? "job"
+                            : o->flags & RB_OPT_F_META ? "`rw=meta` job, `[global]`"
+                                                       : "job, `[global]`";
+        fprintf(f, " | %s | ", o->type ? o->type : "");
+        if (o->def_doc)
+            fprintf(f, "%s", o->def_doc);
+        else
+            fprintf(f, "`%s`", o->def ? o->def : "0");
+        fprintf(f, " | %s | %s |\n", where, o->doc ? o->doc : "");
+    }
+    fprintf(f, "\nfio options accepted with a note, since they cannot change the IO that "
+               "reaches the storage:\n\n");
+    fprintf(f, "| why | options |\n| --- | --- |\n");
+    for (unsigned why = 0; why <= RB_OPT_WHY_UNITS; why++) {
+        fprintf(f, "| %s |", rb_opt_why_text((rb_opt_why_t)why));
+        const char *sep = " ";
+        for (size_t i = 0; i < S_NROWS; i++) {
+            if (s_rows[i].kind == RB_OPT_IGNORED && s_rows[i].group == why) {
+                fprintf(f, "%s`%s`", sep, s_rows[i].key);
+                sep = ", ";
+            }
+        }
+        fprintf(f, " |\n");
+    }
+    fprintf(f, "\nfio options not supported yet (refused, naming the option and its line):\n\n");
+    fprintf(f, "| area | options |\n| --- | --- |\n");
+    for (unsigned area = 0; area < RB_OPT_NAREAS; area++) {
+        fprintf(f, "| %s |", s_area_text[area]);
+        const char *sep = " ";
+        for (size_t i = 0; i < S_NROWS; i++) {
+            if (s_rows[i].kind == RB_OPT_NOT_YET && s_rows[i].group == area) {
+                fprintf(f, "%s`%s`", sep, s_rows[i].key);
+                if (s_rows[i].engine)
+                    fprintf(f, " (%s)", s_rows[i].engine);
+                sep = ", ";
+            }
+        }
+        fprintf(f, " |\n");
+    }
+}

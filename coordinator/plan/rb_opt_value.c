@@ -1,0 +1,669 @@
+/* The value readers of the job-option table's RB_OPT_CUSTOM rows: values
+ * that are more than a size, a duration, a number, a boolean or a name
+ * (fio's patterns, ranges, file names, lists), and options whose value
+ * sets more than one field. Each reads into a job's settings (rb_plan_job_t)
+ * and names the plan's line when it refuses a value. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rb_engine_info.h"
+#include "rb_plan_int.h"
+#include "rb_units.h"
+
+#define S_RW_LIST       "read, write, randread, randwrite, rw, readwrite, randrw, rewrite, reread, meta"
+#define S_META_OP_LIST  "create, stat, read, write, rename, delete"
+#define S_MIN_INTERVAL_NS (100ull * 1000000ull)
+#define S_MAX_INTERVAL_NS (3600ull * 1000000000ull)
+
+/* fio access patterns rackbench does not run. */
+static const char *const s_fio_rw_other[] = {"trim",       "randtrim", "trimwrite", "randtrimwrite",
+                                             "filecreate", "filestat", "filedelete"};
+
+/* fio's verify types other than crc32c: refused by name. */
+static const char *const s_fio_verify[] = {
+    "md5",      "crc64",    "crc32",    "crc16",    "crc7",   "sha1", "sha256",  "sha512",
+    "sha3-224", "sha3-256", "sha3-384", "sha3-512", "xxhash", "meta", "pattern", "null",
+};
+
+static bool s_in_list(const char *const *list, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(list[i], key))
+            return true;
+    return false;
+}
+
+static char *s_trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        s[--n] = '\0';
+    return s;
+}
+
+static int s_hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c = (char)tolower((unsigned char)c);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* randseed: decimal or 0x hexadecimal, any 64-bit value. */
+static int s_seed_value(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                        uint64_t *out)
+{
+    const char *c = val;
+    unsigned base = 10;
+    uint64_t n = 0;
+    if (c[0] == '0' && (c[1] == 'x' || c[1] == 'X')) {
+        base = 16;
+        c += 2;
+    }
+    if (!*c)
+        return rb_plan_fail(ps, line, "bad number '%.64s' for %s", val, key);
+    for (; *c; c++) {
+        int d = s_hexval(*c);
+        if (d < 0 || (unsigned)d >= base)
+            return rb_plan_fail(ps, line, "bad number '%.64s' for %s (decimal, or hexadecimal with 0x)",
+                          val, key);
+        if (n > (UINT64_MAX - (uint64_t)d) / base)
+            return rb_plan_fail(ps, line, "%s=%.64s is too large", key, val);
+        n = n * base + (uint64_t)d;
+    }
+    *out = n;
+    return 0;
+}
+
+
+int rb_opt_value_rw(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
+                    const char *val, unsigned line)
+{
+    for (size_t i = 0; i < opt->nnames; i++) {
+        if (!strcmp(opt->names[i].name, val)) {
+            o->spec.rw = (rb_rw_t)opt->names[i].value;
+            return 0;
+        }
+    }
+    /* fio's "randread:8" / "write:4k" offset modifier, or a fio pattern rackbench lacks */
+    if (strchr(val, ':') ||
+        s_in_list(s_fio_rw_other, sizeof s_fio_rw_other / sizeof s_fio_rw_other[0], val))
+        return rb_plan_fail(ps, line, "%s=%.64s is not supported yet (%s)", key, val, S_RW_LIST);
+    return rb_plan_fail(ps, line, "bad value '%.64s' for %s (%s)", val, key, S_RW_LIST);
+}
+
+/* bsrange / blocksize_range: "MIN-MAX" or "MIN:MAX" (fio's irange), one range for all directions.
+ */
+static int s_bsrange_value(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                           uint64_t *min, uint64_t *max)
+{
+    if (strchr(val, ',') || strchr(val, '/'))
+        return rb_plan_fail(ps, line, "%s with several ranges (%s=%.64s) is not supported yet", key, key,
+                      val);
+    const char *sep = val[0] ? strpbrk(val + 1, "-:") : NULL;
+    if (!sep)
+        return rb_plan_fail(ps, line, "bad range '%.64s' for %s (MIN-MAX, such as 4k-64k)", val, key);
+    char lo[64], hi[64];
+    size_t nlo = (size_t)(sep - val);
+    if (nlo >= sizeof lo || strlen(sep + 1) >= sizeof hi)
+        return rb_plan_fail(ps, line, "bad range '%.64s' for %s (MIN-MAX, such as 4k-64k)", val, key);
+    memcpy(lo, val, nlo);
+    lo[nlo] = '\0';
+    snprintf(hi, sizeof hi, "%s", sep + 1);
+    int rc = rb_opt_value_size(ps, line, key, s_trim(lo), false, min);
+    if (rc == 0)
+        rc = rb_opt_value_size(ps, line, key, s_trim(hi), false, max);
+    if (rc == 0 && *max < *min)
+        return rb_plan_fail(ps, line, "%s=%.64s: the largest size must not be smaller than the smallest",
+                      key, val);
+    return rc;
+}
+
+
+/* fio's sync=: none/0, sync/1, dsync, and the booleans of older fio. */
+static int s_sync_value(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                        rb_sync_mode_t *out)
+{
+    int b = 0;
+    if (!strcmp(val, "none")) {
+        *out = RB_SYNC_NONE;
+    } else if (!strcmp(val, "sync")) {
+        *out = RB_SYNC_SYNC;
+    } else if (!strcmp(val, "dsync")) {
+        *out = RB_SYNC_DSYNC;
+    } else if (rb_parse_bool(val, &b) == 0) {
+        *out = b ? RB_SYNC_SYNC : RB_SYNC_NONE;
+    } else {
+        return rb_plan_fail(ps, line, "bad value '%.64s' for %s (none, sync, dsync, 0 or 1)", val, key);
+    }
+    return 0;
+}
+
+
+static int s_verify_value(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                          rb_verify_t *out)
+{
+    if (!strcmp(val, "crc32c") || !strcmp(val, "crc32c-intel")) {
+        *out = RB_VERIFY_CRC32C;
+        return 0;
+    }
+    if (!strcmp(val, "0") || !strcmp(val, "none")) {
+        *out = RB_VERIFY_NONE;
+        return 0;
+    }
+    if (s_in_list(s_fio_verify, sizeof s_fio_verify / sizeof s_fio_verify[0], val))
+        return rb_plan_fail(ps, line, "%s=%.64s is not supported (rackbench has crc32c, or 0 for none)",
+                      key, val);
+    return rb_plan_fail(ps, line, "bad value '%.64s' for %s (crc32c, or 0 for none)", val, key);
+}
+
+
+/* fio's pattern syntax, without files and formats: any sequence of 0x hex
+ * bytes, "quoted text" and decimal numbers (INT_MIN..INT_MAX, written
+ * little-endian in as few bytes as hold them, 0 as one byte), so
+ * 0xdeadbeef"abc"-12 is 4 + 3 + 4 bytes. */
+static int s_pattern_value(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                           uint8_t *out, uint32_t *out_len)
+{
+    uint8_t buf[RB_PATTERN_MAX];
+    size_t n = 0;
+    const char *c = val;
+    while (*c) {
+        size_t need = 0;
+        if (*c == '"') {
+            const char *end = strchr(c + 1, '"');
+            if (!end)
+                return rb_plan_fail(ps, line, "%s=%.64s: a string without its closing '\"'", key, val);
+            need = (size_t)(end - c - 1);
+            if (need == 0)
+                return rb_plan_fail(ps, line, "%s=%.64s: an empty string \"\"", key, val);
+            if (n + need > sizeof buf)
+                goto too_long;
+            memcpy(buf + n, c + 1, need);
+            n += need;
+            c = end + 1;
+        } else if (*c == '\'') {
+            return rb_plan_fail(ps, line,
+                          "%s=%.64s: a pattern read from a file ('NAME') is not supported yet "
+                          "(give the bytes as 0x..., \"text\" or a number)",
+                          key, val);
+        } else if (c[0] == '0' && (c[1] == 'x' || c[1] == 'X')) {
+            const char *h = c + 2;
+            size_t nd = 0;
+            while (s_hexval(h[nd]) >= 0)
+                nd++;
+            if (nd > 0 && (h[nd] == 'x' || h[nd] == 'X') && h[nd - 1] == '0')
+                nd--; /* "0xff0x14": the last 0 starts the next number */
+            if (nd == 0)
+                return rb_plan_fail(ps, line, "%s=%.64s: '0x' without hex digits", key, val);
+            need = (nd + 1) / 2;
+            if (n + need > sizeof buf)
+                goto too_long;
+            size_t i = 0;
+            if (nd % 2) /* an odd digit count: the first digit is a byte of its own */
+                buf[n++] = (uint8_t)s_hexval(h[i++]);
+            for (; i < nd; i += 2)
+                buf[n++] = (uint8_t)(s_hexval(h[i]) << 4 | s_hexval(h[i + 1]));
+            c = h + nd;
+        } else if (*c == '-' || *c == '+' || (*c >= '0' && *c <= '9')) {
+            bool neg = *c == '-';
+            const char *d = (*c == '-' || *c == '+') ? c + 1 : c;
+            uint64_t v = 0;
+            size_t nd = 0;
+            /* digits up to a "0x" that starts the next number, as fio reads "-100xab" */
+            while (d[nd] >= '0' && d[nd] <= '9' &&
+                   !(d[nd] == '0' && (d[nd + 1] == 'x' || d[nd + 1] == 'X'))) {
+                if (v <= (uint64_t)INT_MAX + 1)
+                    v = v * 10 + (uint64_t)(d[nd] - '0');
+                nd++;
+            }
+            if (nd == 0)
+                return rb_plan_fail(ps, line, "%s=%.64s: a sign without a number", key, val);
+            if (v > (neg ? (uint64_t)INT_MAX + 1 : (uint64_t)INT_MAX))
+                return rb_plan_fail(ps, line, "%s=%.64s: a decimal number out of range (%d..%d)", key,
+                              val, INT_MIN, INT_MAX);
+            uint32_t u = neg ? (uint32_t)(0u - (uint32_t)v) : (uint32_t)v;
+            uint8_t le[4];
+            size_t nb = 0;
+            do {
+                le[nb++] = (uint8_t)(u & 0xff);
+                u >>= 8;
+            } while (u);
+            if (n + nb > sizeof buf)
+                goto too_long;
+            memcpy(buf + n, le, nb);
+            n += nb;
+            c = d + nd;
+        } else {
+            return rb_plan_fail(ps, line,
+                          "bad value '%.64s' for %s (0x hex bytes, \"text\" or a decimal number, "
+                          "such as 0xdeadbeef)",
+                          val, key);
+        }
+    }
+    memset(out, 0, RB_PATTERN_MAX);
+    memcpy(out, buf, n);
+    *out_len = (uint32_t)n;
+    return 0;
+too_long:
+    return rb_plan_fail(ps, line, "%s=%.64s is longer than %d bytes", key, val, RB_PATTERN_MAX);
+}
+
+
+/* filename=: a plain name in the job's directory, or an absolute path split
+ * into its folder and name. "" clears it. */
+static int s_filename_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line, const char *key,
+                            const char *val)
+{
+    if (!*val) {
+        o->spec.filename[0] = '\0';
+        o->filename_abs = false;
+        return 0;
+    }
+    if (strchr(val, ':'))
+        return rb_plan_fail(ps, line,
+                      "%s=%.64s: several files separated by ':' are not supported yet (one "
+                      "file only)",
+                      key, val);
+    const char *slash = strrchr(val, '/');
+    if (slash && val[0] != '/')
+        return rb_plan_fail(ps, line,
+                      "%s=%.64s: a relative name with '/' is not supported (a plain name in the "
+                      "job's directory, or an absolute path)",
+                      key, val);
+    const char *base = slash ? slash + 1 : val;
+    size_t len = strlen(base);
+    if (len == 0)
+        return rb_plan_fail(ps, line, "%s=%.64s names a folder, not a file", key, val);
+    if (len >= RB_NAME_MAX)
+        return rb_plan_fail(ps, line, "%s: the file name '%.40s...' is longer than %d characters", key,
+                      base, RB_NAME_MAX - 1);
+    if (!strcmp(base, ".") || !strcmp(base, ".."))
+        return rb_plan_fail(ps, line, "%s=%.64s names a folder, not a file", key, val);
+    if (!strcmp(base, "-"))
+        return rb_plan_fail(ps, line, "%s=- (standard input or output) is not supported", key);
+    for (const char *c = base; *c; c++)
+        if (!rb_plan_name_char(*c))
+            return rb_plan_fail(ps, line,
+                          "%s=%.64s: character '%c' is not allowed in a file name (only A-Z a-z "
+                          "0-9 . _ -)",
+                          key, val, isprint((unsigned char)*c) ? *c : '?');
+    if (slash) {
+        size_t dlen = slash == val ? 1 : (size_t)(slash - val);
+        if (dlen >= RB_PATH_MAX)
+            return rb_plan_fail(ps, line, "%s: the folder is longer than %d characters", key,
+                          RB_PATH_MAX - 1);
+        if (o->spec.directory[0])
+            return rb_plan_fail(ps, line,
+                          "%s=%.64s is an absolute path but the job also has directory=%.64s "
+                          "(line %u), which fio would put in front of it: give one of them "
+                          "(directory= empty clears it)",
+                          key, val, o->spec.directory, rb_plan_job_line(o, "directory"));
+        memcpy(o->fn_dir, val, dlen);
+        o->fn_dir[dlen] = '\0';
+    }
+    memcpy(o->spec.filename, base, len + 1);
+    o->filename_abs = slash != NULL;
+    return 0;
+}
+
+
+static int s_directory_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line, const char *val)
+{
+    size_t len = strlen(val);
+    if (len >= RB_PATH_MAX)
+        return rb_plan_fail(ps, line, "directory is longer than %d characters", RB_PATH_MAX - 1);
+    if (strchr(val, ':'))
+        return rb_plan_fail(ps, line,
+                      "directory '%.64s': several directories separated by ':' are not "
+                      "supported yet",
+                      val);
+    if (len && o->filename_abs)
+        return rb_plan_fail(ps, line,
+                      "directory=%.64s: the job's filename is an absolute path (line %u), which "
+                      "fio would put after it: give one of them",
+                      val, rb_plan_job_line(o, "filename"));
+    memcpy(o->spec.directory, val, len + 1);
+    if (ps->in_global)
+        memcpy(ps->directory, val, len + 1);
+    return 0;
+}
+
+
+static int s_filename_format_value(rb_plan_parser_t *ps, unsigned line, const char *val, char *out)
+{
+    static const char *const vars[] = {"$jobname", "$jobnum", "$filenum"};
+    size_t len = strlen(val);
+    if (len >= RB_NAME_MAX)
+        return rb_plan_fail(ps, line, "filename_format is longer than %d characters", RB_NAME_MAX - 1);
+    for (const char *c = val; *c;) {
+        if (*c == '$') {
+            size_t n = 0;
+            for (size_t i = 0; i < sizeof vars / sizeof vars[0] && !n; i++)
+                if (!strncmp(c, vars[i], strlen(vars[i])))
+                    n = strlen(vars[i]);
+            if (!n)
+                return rb_plan_fail(ps, line,
+                              "filename_format '%s': only $jobname, $jobnum and $filenum may be "
+                              "used",
+                              val);
+            c += n;
+        } else if (rb_plan_name_char(*c)) {
+            c++;
+        } else {
+            return rb_plan_fail(ps, line,
+                          "filename_format '%s': character '%c' is not allowed (only A-Z a-z "
+                          "0-9 . _ - and $jobname, $jobnum, $filenum)",
+                          val, isprint((unsigned char)*c) ? *c : '?');
+        }
+    }
+    memcpy(out, val, len + 1);
+    return 0;
+}
+
+
+/* meta_ops: a comma-separated list of metadata operations, each at most once, in the order
+ * they run. */
+static int s_meta_ops_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line, const char *key,
+                            const char *val)
+{
+    rb_meta_op_t ops[RB_PLAN_META_NOPS];
+    uint32_t n = 0;
+    for (const char *c = val;;) {
+        const char *end = strchr(c, ',');
+        size_t len = end ? (size_t)(end - c) : strlen(c);
+        while (len && (*c == ' ' || *c == '\t')) {
+            c++;
+            len--;
+        }
+        while (len && (c[len - 1] == ' ' || c[len - 1] == '\t'))
+            len--;
+        if (!len)
+            return rb_plan_fail(ps, line, "%s=%.64s has an empty entry (a comma-separated list of %s)",
+                          key, val, S_META_OP_LIST);
+        char word[16];
+        rb_meta_op_t op = RB_META_NONE;
+        if (len < sizeof word) {
+            memcpy(word, c, len);
+            word[len] = '\0';
+            op = rb_meta_op_parse(word);
+        }
+        if (op == RB_META_NONE)
+            return rb_plan_fail(ps, line, "unknown metadata operation '%.*s' in %s (%s)",
+                          (int)(len > 32 ? 32 : len), c, key, S_META_OP_LIST);
+        for (uint32_t i = 0; i < n; i++)
+            if (ops[i] == op)
+                return rb_plan_fail(ps, line, "%s=%.64s lists '%s' twice (each operation runs once)", key,
+                              val, rb_meta_op_name(op));
+        ops[n++] = op; /* at most RB_PLAN_META_NOPS: each of them once */
+        if (!end)
+            break;
+        c = end + 1;
+    }
+    memcpy(o->meta_ops, ops, n * sizeof ops[0]);
+    o->nmeta_ops = n;
+    return 0;
+}
+
+
+/* read_from=self|neighbour|neighbor|shift:K → how many nodes on (0 = self). */
+static int s_read_from_value(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                             uint32_t *shift)
+{
+    if (!strcmp(val, "self")) {
+        *shift = 0;
+        return 0;
+    }
+    if (!strcmp(val, "neighbour") || !strcmp(val, "neighbor")) {
+        *shift = 1;
+        return 0;
+    }
+    if (!strncmp(val, "shift:", 6)) {
+        uint64_t k;
+        const char *v = val + 6;
+        if (rb_parse_size(v, &k) == 0 && strspn(v, "0123456789") == strlen(v) && k < UINT32_MAX) {
+            *shift = (uint32_t)k;
+            return 0;
+        }
+    }
+    return rb_plan_fail(ps, line, "%s=%.64s: expected self, neighbour or shift:K (K nodes further on)",
+                  key, val);
+}
+
+
+/* ---- the rows' readers ---- */
+
+/* fio: the later of rwmixread and rwmixwrite decides. */
+int rb_opt_value_rwmixwrite(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                            const char *key, const char *val, unsigned line)
+{
+    uint64_t u = 0;
+    int rc = rb_opt_value_uint(ps, line, key, val, opt->min, opt->max, &u);
+    if (rc == 0)
+        o->spec.rwmixread = 100 - (uint32_t)u;
+    return rc;
+}
+
+int rb_opt_value_bsrange(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                         const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    return s_bsrange_value(ps, line, key, val, &o->bsrange_min, &o->bsrange_max);
+}
+
+int rb_opt_value_filesize(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                          const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    if (val[0] >= '0' && val[0] <= '9' && strpbrk(val, "-:"))
+        return rb_plan_fail(ps, line, "%s as a range (%s=%.64s) is not supported yet", key, key,
+                            val);
+    return rb_opt_value_size(ps, line, key, val, true, &o->spec.filesize);
+}
+
+/* sync and psync are one engine here: pread/pwrite is what sync does. */
+int rb_opt_value_ioengine(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                          const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    const rb_engine_info_t *e = rb_engine_info_find(val);
+    if (!e) {
+        char list[256];
+        return rb_plan_fail(ps, line, "%s=%.64s is not supported (rackbench has %s)", key, val,
+                            rb_engine_info_list(list, sizeof list));
+    }
+    snprintf(o->spec.ioengine, sizeof o->spec.ioengine, "%s", e->name);
+    return 0;
+}
+
+int rb_opt_value_sync(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                      const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    return s_sync_value(ps, line, key, val, &o->spec.sync_mode);
+}
+
+int rb_opt_value_dsync(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                       const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    bool b = false;
+    int rc = rb_opt_value_bool(ps, line, key, val, &b);
+    if (rc == 0 && b)
+        o->spec.sync_mode = RB_SYNC_DSYNC;
+    else if (rc == 0 && o->spec.sync_mode == RB_SYNC_DSYNC)
+        o->spec.sync_mode = RB_SYNC_NONE;
+    return rc;
+}
+
+int rb_opt_value_seed(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                      const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    return s_seed_value(ps, line, key, val, &o->spec.randseed);
+}
+
+int rb_opt_value_pattern(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                         const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    int rc = s_pattern_value(ps, line, key, val, o->spec.pattern, &o->spec.pattern_len);
+    if (rc == 0)
+        o->spec.buffer_mode = RB_BUF_PATTERN;
+    return rc;
+}
+
+/* The later of zero_buffers and buffer_pattern decides. */
+int rb_opt_value_zero_buffers(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                              const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    rb_job_spec_t *js = &o->spec;
+    bool b = false;
+    int rc = rb_opt_value_bool(ps, line, key, val, &b);
+    if (rc == 0 && b) {
+        js->buffer_mode = RB_BUF_ZERO;
+        js->pattern_len = 0;
+        memset(js->pattern, 0, sizeof js->pattern);
+    } else if (rc == 0 && js->buffer_mode == RB_BUF_ZERO) {
+        js->buffer_mode = RB_BUF_RANDOM;
+    }
+    return rc;
+}
+
+int rb_opt_value_verify(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                        const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    return s_verify_value(ps, line, key, val, &o->spec.verify);
+}
+
+int rb_opt_value_stonewall(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                           const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    return rb_opt_value_bool(ps, line, key, val, &o->stonewall);
+}
+
+int rb_opt_value_directory(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                           const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    (void)key;
+    return s_directory_value(ps, o, line, val);
+}
+
+int rb_opt_value_filename(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                          const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    return s_filename_value(ps, o, line, key, val);
+}
+
+int rb_opt_value_filename_format(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                                 const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    (void)key;
+    return s_filename_format_value(ps, line, val, o->spec.filename_format);
+}
+
+int rb_opt_value_name(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                      const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    (void)key;
+    o->name = val;
+    o->name_line = line;
+    (void)ps;
+    return 0;
+}
+
+/* Free text, not used. */
+int rb_opt_value_description(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                             const char *key, const char *val, unsigned line)
+{
+    (void)ps, (void)o, (void)opt, (void)key, (void)val, (void)line;
+    return 0;
+}
+
+/* rackbench always groups; the value must still be a boolean. */
+int rb_opt_value_group_reporting(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                                 const char *key, const char *val, unsigned line)
+{
+    (void)o, (void)opt;
+    bool b = false;
+    return rb_opt_value_bool(ps, line, key, val, &b);
+}
+
+int rb_opt_value_sample_interval(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                                 const char *key, const char *val, unsigned line)
+{
+    (void)o, (void)opt;
+    int rc = rb_opt_value_duration(ps, line, key, val, &ps->interval_ns);
+    if (rc == 0 && (ps->interval_ns < S_MIN_INTERVAL_NS || ps->interval_ns > S_MAX_INTERVAL_NS))
+        return rb_plan_fail(ps, line, "sample_interval=%.64s is out of range (100ms..1h)", val);
+    return rc;
+}
+
+int rb_opt_value_read_from(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                           const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    return s_read_from_value(ps, line, key, val, &o->spec.read_shift);
+}
+
+int rb_opt_value_lustre_stripe_count(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                                     const char *key, const char *val, unsigned line)
+{
+    uint64_t n = 0;
+    if (!strcmp(val, "-1")) {
+        o->spec.lustre_stripe_count = RB_LUSTRE_STRIPE_ALL;
+        return 0;
+    }
+    int rc = rb_opt_value_uint(ps, line, key, val, opt->min, opt->max, &n);
+    if (rc == 0)
+        o->spec.lustre_stripe_count = (uint32_t)n;
+    return rc;
+}
+
+int rb_opt_value_lustre_stripe_size(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                                    const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    int rc = rb_opt_value_size(ps, line, key, val, true, &o->spec.lustre_stripe_size);
+    if (rc == 0 && o->spec.lustre_stripe_size % 65536)
+        return rb_plan_fail(ps, line, "%s=%.64s: not a multiple of 64k (lfs setstripe -S)", key,
+                            val);
+    return rc;
+}
+
+int rb_opt_value_meta_ops(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                          const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    return s_meta_ops_value(ps, o, line, key, val);
+}
+
+/* Only the default 1024 leaves sizes as rackbench reads them. */
+int rb_opt_value_kb_base(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                         const char *key, const char *val, unsigned line)
+{
+    (void)o, (void)opt;
+    if (!val || !*val)
+        return rb_plan_fail(ps, line, "option '%s' needs a value (%s=...)", key, key);
+    if (!strcmp(val, "1000"))
+        return rb_plan_fail(ps, line,
+                            "%s=1000 is not supported yet (rackbench sizes are powers of 1024)",
+                            key);
+    if (strcmp(val, "1024") != 0)
+        return rb_plan_fail(ps, line, "bad value '%.64s' for %s (1024 or 1000)", val, key);
+    return 0;
+}

@@ -1,0 +1,123 @@
+/* What the files of plan/ share while one plan file is read: the parser's
+ * state, a job's settings as they are read, the error and note sinks, and
+ * the value readers the option table names. Not for use outside plan/. */
+#ifndef RB_PLAN_INT_H
+#define RB_PLAN_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rb_opt.h"
+#include "rb_plan.h"
+
+struct rb_accept;
+struct rb_project;
+
+#define RB_PLAN_META_NOPS 6u /* operations a metadata job may list, each once */
+
+/* Everything one job section sets, inherited from [global]. */
+typedef struct rb_plan_job {
+    rb_job_spec_t spec;                      /* the fields sent to agents; spec.name unused */
+    bool stonewall;                          /* starts a new phase */
+    uint64_t bsrange_min;                    /* bsrange's smallest IO */
+    uint64_t bsrange_max;                    /* bsrange's largest IO */
+    bool filename_abs;                       /* filename= was an absolute path ... */
+    char fn_dir[RB_PATH_MAX];                /* ... and this is its folder */
+    const char *name;                        /* effective name, points into the work buffer */
+    unsigned name_line;                      /* where name was set: section line or name= line */
+    rb_meta_op_t meta_ops[RB_PLAN_META_NOPS]; /* rw=meta: the steps, in order */
+    uint32_t nmeta_ops;                      /* entries of meta_ops */
+    const char *meta_key;                    /* first meta_* option in the job's own section ... */
+    unsigned meta_line;                      /* ... and its line (0: none) */
+    unsigned line[RB_OPT_MAX_ROWS];          /* per table row: the line in effect (0: default) */
+} rb_plan_job_t;
+
+/* A name seen so far, for duplicate detection; line 0 marks an empty slot. */
+typedef struct rb_plan_seen {
+    char name[RB_NAME_MAX];
+    unsigned line;
+} rb_plan_seen_t;
+
+struct rb_plan_section;
+
+typedef struct rb_plan_parser {
+    const char *source;                     /* borrowed; names the plan in messages */
+    rb_err_t *err;                          /* borrowed; the caller's error */
+    uint64_t interval_ns;                   /* [global] sample_interval */
+    char directory[RB_PATH_MAX];            /* [global] directory */
+    rb_phase_spec_t *phases;                /* owned until handed to the plan */
+    uint32_t nphases;                       /* entries of phases that are initialised */
+    uint32_t cap_phases;                    /* allocated entries of phases */
+    uint32_t cap_jobs;                      /* allocated jobs of the last phase */
+    uint32_t phase_workers;                 /* sum of numjobs in the last phase */
+    rb_plan_job_t global;                   /* defaults for jobs that follow */
+    rb_plan_job_t job;                      /* the job being read */
+    const struct rb_plan_section *section;  /* the section being read; NULL before the first */
+    bool in_global;                         /* the section is [global] */
+    unsigned job_line;                      /* line of the current job's section header */
+    bool after_meta;                        /* the last job was a metadata job: the next starts a phase */
+    rb_plan_seen_t *seen;                   /* open-addressing set of job names */
+    size_t cap_seen;                        /* slots in seen, a power of two or 0 */
+    size_t nseen;                           /* used slots */
+    char *notes;                            /* owned until handed to the plan; NUL-terminated */
+    size_t notes_len;                       /* bytes used in notes, without the NUL */
+    size_t notes_cap;                       /* bytes allocated for notes */
+    unsigned nnotes;                        /* notes kept */
+    unsigned notes_dropped;                 /* notes beyond the limit */
+    struct rb_accept *accept;               /* [acceptance] sections, owned until handed over */
+    rb_plan_rack_t *racks;                  /* [rack NAME] sections, owned until handed over */
+    uint32_t nracks, cap_racks;
+    uint32_t rack_nodes;                    /* nodes listed in all of them */
+    struct rb_project *project;             /* the [capacity] section, owned until handed over */
+} rb_plan_parser_t;
+
+/* Records "SOURCE:LINE: message" (or "SOURCE: message" when line is 0) as
+ * the parser's error; returns -EINVAL. */
+__attribute__((format(printf, 3, 4))) int rb_plan_fail(rb_plan_parser_t *ps, unsigned line,
+                                                       const char *fmt, ...);
+
+/* Records that memory ran out; returns -ENOMEM. */
+int rb_plan_nomem(rb_plan_parser_t *ps);
+
+/* Adds the note "SOURCE:LINE: message" (past the limit only counts it). 0 or -ENOMEM. */
+__attribute__((format(printf, 3, 4))) int rb_plan_note(rb_plan_parser_t *ps, unsigned line,
+                                                       const char *fmt, ...);
+
+/* The line where the job's option key was set (0: its default), by table row. */
+unsigned rb_plan_job_line(const rb_plan_job_t *o, const char *key);
+
+/* Sets js to every option's default, as the table gives them. */
+void rb_plan_spec_defaults(rb_job_spec_t *js);
+
+/* Sets o to a job's settings before any option: the table's defaults, no lines. */
+void rb_plan_job_defaults(rb_plan_job_t *o);
+
+/* Reads key=val into the job o through the option's row; val is NULL for a
+ * bare key. 0, or -EINVAL/-ENOMEM with the error recorded. */
+int rb_opt_apply(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
+                 const char *val, unsigned line);
+
+/* The generic readers, for value readers that need them. */
+int rb_opt_value_size(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                      bool zero_ok, uint64_t *out);
+int rb_opt_value_bool(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                      bool *out);
+int rb_opt_value_uint(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                      uint64_t min, uint64_t max, uint64_t *out);
+int rb_opt_value_duration(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                          uint64_t *out);
+
+/* Value readers of the RB_OPT_CUSTOM rows (rb_opt_value.c). */
+rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
+    rb_opt_value_filesize, rb_opt_value_ioengine, rb_opt_value_sync, rb_opt_value_dsync,
+    rb_opt_value_seed, rb_opt_value_pattern, rb_opt_value_zero_buffers, rb_opt_value_verify,
+    rb_opt_value_stonewall, rb_opt_value_directory, rb_opt_value_filename,
+    rb_opt_value_filename_format, rb_opt_value_name, rb_opt_value_description,
+    rb_opt_value_group_reporting, rb_opt_value_sample_interval, rb_opt_value_read_from,
+    rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size, rb_opt_value_meta_ops,
+    rb_opt_value_kb_base;
+
+/* 1 when c may stand in a job or file name: A-Z a-z 0-9 . _ - */
+bool rb_plan_name_char(char c);
+
+#endif

@@ -1,0 +1,74 @@
+/* The table of IO engines by name (rb_engine_info.h). */
+#include "rb_engine_info.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const rb_engine_info_t s_engines[] = {
+    {"sync", "psync", 0, "pread and pwrite, one IO at a time (fio's psync)"},
+    {"libaio", NULL, RB_ENGINE_F_ASYNC, "Linux native asynchronous IO, iodepth IOs in flight"},
+    {"io_uring", NULL, RB_ENGINE_F_ASYNC,
+     "io_uring with registered files and buffers, iodepth IOs in flight"},
+    {"null", NULL, RB_ENGINE_F_NO_DATA | RB_ENGINE_F_ASYNC,
+     "no IO at all: rackbench's own cost per IO"},
+};
+
+#define S_NENGINES (sizeof s_engines / sizeof s_engines[0])
+
+/* 1 when name is one of the comma-separated names of list. */
+static int s_in_names(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *c = list; c && *c;) {
+        const char *end = strchr(c, ',');
+        size_t len = end ? (size_t)(end - c) : strlen(c);
+        if (len == n && !strncmp(c, name, n))
+            return 1;
+        c = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+const rb_engine_info_t *rb_engine_info_find(const char *name)
+{
+    for (size_t i = 0; name && i < S_NENGINES; i++)
+        if (!strcmp(s_engines[i].name, name) || s_in_names(s_engines[i].aliases, name))
+            return &s_engines[i];
+    return NULL;
+}
+
+size_t rb_engine_info_count(void)
+{
+    return S_NENGINES;
+}
+
+const rb_engine_info_t *rb_engine_info_at(size_t i)
+{
+    return i < S_NENGINES ? &s_engines[i] : NULL;
+}
+
+char *rb_engine_info_list(char *buf, size_t len)
+{
+    size_t n = 0;
+    if (!len)
+        return buf;
+    buf[0] = '\0';
+    for (size_t i = 0; i < S_NENGINES; i++) {
+        const char *names[2] = {s_engines[i].name, s_engines[i].aliases};
+        for (size_t k = 0; k < 2; k++) {
+            if (!names[k])
+                continue;
+            int w = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", names[k]);
+            if (w < 0 || (size_t)w >= len - n)
+                return buf;
+            n += (size_t)w;
+        }
+    }
+    return buf;
+}
+
+int rb_engine_moves_data(const char *name)
+{
+    const rb_engine_info_t *e = rb_engine_info_find(name);
+    return !e || !(e->flags & RB_ENGINE_F_NO_DATA);
+}
