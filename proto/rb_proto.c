@@ -584,6 +584,19 @@ static int s_check_plan(s_ctx_t *c, const void *base)
     return 0;
 }
 
+int rb_proto_job_limits(size_t off, uint64_t *min, uint64_t *max)
+{
+    for (size_t i = 0; i < s_job_layout.n; i++) {
+        const s_field_t *f = &s_job_layout.fields[i];
+        if (f->off != off || (f->kind != S_U32 && f->kind != S_U64))
+            continue;
+        *min = f->min;
+        *max = f->max;
+        return 0;
+    }
+    return -ENOENT;
+}
+
 /* ---- freeing ---- */
 
 static void s_free_fields(const s_layout_t *l, void *base)

@@ -197,6 +197,11 @@ typedef struct rb_phase_spec {
 /* 1 for a metadata step (its jobs are rw=meta: figures in operations, not bytes). */
 int rb_phase_is_meta(const rb_phase_spec_t *ph);
 
+/* The range the decoder accepts for the integer field of rb_job_spec_t at
+ * offset off (so that the plan's option table can be checked against it).
+ * 0, or -ENOENT when no integer field is there. */
+int rb_proto_job_limits(size_t off, uint64_t *min, uint64_t *max);
+
 /* ---- message bodies ---- */
 
 typedef struct rb_root_info {

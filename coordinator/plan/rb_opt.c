@@ -943,7 +943,8 @@ static const char *const s_area_text[RB_OPT_NAREAS] = {
     [RB_OPT_AREA_REPLAY] = "replay",
 };
 
-void rb_opt_doc_markdown(FILE *f)
+/* The table of rackbench's options. */
+static void s_doc_options(FILE *f)
 {
     fprintf(f, "| option | type | default | where | what it does |\n");
     fprintf(f, "| --- | --- | --- | --- | --- |\n");
@@ -968,8 +969,11 @@ void rb_opt_doc_markdown(FILE *f)
             fprintf(f, "`%s`", o->def ? o->def : "0");
         fprintf(f, " | %s | %s |\n", where, o->doc ? o->doc : "");
     }
-    fprintf(f, "\nfio options accepted with a note, since they cannot change the IO that "
-               "reaches the storage:\n\n");
+}
+
+/* fio's options accepted with a note, by why. */
+static void s_doc_ignored(FILE *f)
+{
     fprintf(f, "| why | options |\n| --- | --- |\n");
     for (unsigned why = 0; why <= RB_OPT_WHY_UNITS; why++) {
         fprintf(f, "| %s |", rb_opt_why_text((rb_opt_why_t)why));
@@ -982,7 +986,11 @@ void rb_opt_doc_markdown(FILE *f)
         }
         fprintf(f, " |\n");
     }
-    fprintf(f, "\nfio options not supported yet (refused, naming the option and its line):\n\n");
+}
+
+/* fio's options not supported yet, by area; an engine's own named beside it. */
+static void s_doc_not_yet(FILE *f)
+{
     fprintf(f, "| area | options |\n| --- | --- |\n");
     for (unsigned area = 0; area < RB_OPT_NAREAS; area++) {
         fprintf(f, "| %s |", s_area_text[area]);
@@ -998,3 +1006,18 @@ void rb_opt_doc_markdown(FILE *f)
         fprintf(f, " |\n");
     }
 }
+
+int rb_opt_doc_markdown(const char *part, FILE *f)
+{
+    if (!strcmp(part, "options"))
+        s_doc_options(f);
+    else if (!strcmp(part, "ignored"))
+        s_doc_ignored(f);
+    else if (!strcmp(part, "not-yet"))
+        s_doc_not_yet(f);
+    else
+        return -EINVAL;
+    return 0;
+}
+
+const char *const rb_opt_doc_parts[] = {"options", "ignored", "not-yet", NULL};

@@ -130,10 +130,14 @@ void rb_opt_print_job(const rb_job_spec_t *js, const char *global_dir, FILE *f);
  * meta_ops naming the step's one operation. */
 void rb_opt_print_meta_step(const rb_job_spec_t *js, const char *global_dir, FILE *f);
 
-/* Writes the Markdown that docs/plan.md holds between the markers
- * "<!-- options: generated -->" and "<!-- options: end -->": the table of
- * options, then the ignored and the not-yet-supported fio options. */
-void rb_opt_doc_markdown(FILE *f);
+/* Writes one generated part of docs/plan.md, the Markdown it holds between
+ * "<!-- generated: PART -->" and "<!-- end: PART -->": "options" (the table
+ * of options), "ignored" (fio's accepted with a note) or "not-yet" (fio's
+ * refused for now). 0, or -EINVAL for another part. */
+int rb_opt_doc_markdown(const char *part, FILE *f);
+
+/* The parts rb_opt_doc_markdown writes, NULL-terminated. */
+extern const char *const rb_opt_doc_parts[];
 
 /* Names of RB_OPT_ENUM rows: the name printed for value v, or NULL. */
 const char *rb_opt_enum_name(const rb_opt_t *opt, unsigned v);

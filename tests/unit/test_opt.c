@@ -1,0 +1,259 @@
+/* The job-option table (coordinator/plan/rb_opt.h): every row is complete
+ * and consistent, its limits are ones the wire decoder accepts, its engine
+ * rows name real engines, and docs/plan.md holds exactly the option lists
+ * the table writes.
+ *
+ *   test_opt                  the checks
+ *   test_opt --update FILE    rewrites the generated parts of FILE (docs/plan.md) */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rb_engine_info.h"
+#include "rb_opt.h"
+#include "rb_plan.h"
+
+#ifndef RB_DOCS_PLAN
+#define RB_DOCS_PLAN "docs/plan.md"
+#endif
+
+/* The whole of a file, NUL-terminated; NULL if it cannot be read. */
+static char *s_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    for (size_t n; buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0;) {
+        len += n;
+        if (len + 1 == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = nb;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+/* What rb_opt_doc_markdown writes for part, in a new string. */
+static char *s_generated(const char *part)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    assert_int_equal(rb_opt_doc_markdown(part, f), 0);
+    fclose(f);
+    return text;
+}
+
+/* The text between "<!-- generated: PART -->\n" and "<!-- end: PART -->" in
+ * doc: *start and *end point at it; 0, or -1 when the markers are missing. */
+static int s_block(const char *doc, const char *part, const char **start, const char **end)
+{
+    char open[64], close[64];
+    snprintf(open, sizeof open, "<!-- generated: %s -->\n", part);
+    snprintf(close, sizeof close, "<!-- end: %s -->", part);
+    const char *a = strstr(doc, open);
+    const char *b = a ? strstr(a, close) : NULL;
+    if (!a || !b)
+        return -1;
+    *start = a + strlen(open);
+    *end = b;
+    return 0;
+}
+
+static void test_docs_match_table(void **state)
+{
+    (void)state;
+    char *doc = s_slurp(RB_DOCS_PLAN);
+    assert_non_null(doc);
+    for (const char *const *part = rb_opt_doc_parts; *part; part++) {
+        const char *a, *b;
+        if (s_block(doc, *part, &a, &b) < 0)
+            fail_msg("docs/plan.md has no <!-- generated: %s --> ... <!-- end: %s --> block",
+                     *part, *part);
+        char *want = s_generated(*part);
+        if (strlen(want) != (size_t)(b - a) || memcmp(want, a, (size_t)(b - a)) != 0)
+            fail_msg("docs/plan.md's '%s' list differs from the option table; run "
+                     "build/bin/test_opt --update docs/plan.md and commit the result",
+                     *part);
+        free(want);
+    }
+    free(doc);
+}
+
+static void test_rows_complete(void **state)
+{
+    (void)state;
+    assert_true(rb_opt_count() > 0);
+    assert_true(rb_opt_count() <= RB_OPT_MAX_ROWS);
+    for (size_t i = 0; i < rb_opt_count(); i++) {
+        const rb_opt_t *o = rb_opt_at(i);
+        assert_int_equal(rb_opt_index(o), i);
+        if (o->kind == RB_OPT_IGNORED || o->kind == RB_OPT_NOT_YET)
+            continue;
+        if (!o->type || !o->doc || !o->ref)
+            fail_msg("option '%s' lacks its type, doc or docs anchor", o->key);
+        if (o->kind != RB_OPT_CUSTOM && o->size != 1 && o->size != 4 && o->size != 8)
+            fail_msg("option '%s' is read by kind but has no 1, 4 or 8-byte field", o->key);
+        if (o->kind == RB_OPT_CUSTOM && !o->parse)
+            fail_msg("custom option '%s' has no parse function", o->key);
+        if (o->kind == RB_OPT_ENUM && !o->nnames)
+            fail_msg("option '%s' is an enum without names", o->key);
+        if (o->kind == RB_OPT_COUNT && o->min > o->max)
+            fail_msg("option '%s': min %llu above max %llu", o->key, (unsigned long long)o->min,
+                     (unsigned long long)o->max);
+        if (o->off + o->size > sizeof(rb_job_spec_t))
+            fail_msg("option '%s': its field is outside rb_job_spec_t", o->key);
+    }
+}
+
+/* Every key and alias names one row. */
+static void test_names_unique(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < rb_opt_count(); i++) {
+        const rb_opt_t *o = rb_opt_at(i);
+        if (rb_opt_find(o->key) != o)
+            fail_msg("'%s' finds another row first: it is in the table twice", o->key);
+        char alias[64];
+        for (const char *c = o->aliases; c && *c;) {
+            const char *end = strchr(c, ',');
+            size_t n = end ? (size_t)(end - c) : strlen(c);
+            assert_true(n < sizeof alias);
+            memcpy(alias, c, n);
+            alias[n] = '\0';
+            if (rb_opt_find(alias) != o)
+                fail_msg("alias '%s' of '%s' finds another row", alias, o->key);
+            c = end ? end + 1 : NULL;
+        }
+    }
+}
+
+/* The decoder accepts every value the plan accepts, up to the same maximum. */
+static void test_wire_limits(void **state)
+{
+    (void)state;
+    unsigned checked = 0;
+    for (size_t i = 0; i < rb_opt_count(); i++) {
+        const rb_opt_t *o = rb_opt_at(i);
+        if (o->kind != RB_OPT_COUNT || !o->size)
+            continue;
+        uint64_t min = 0, max = 0;
+        if (rb_proto_job_limits(o->off, &min, &max) < 0)
+            fail_msg("option '%s': the wire has no integer field at its offset", o->key);
+        if (min > o->min || max != o->max)
+            fail_msg("option '%s': plan %llu..%llu, wire %llu..%llu", o->key,
+                     (unsigned long long)o->min, (unsigned long long)o->max,
+                     (unsigned long long)min, (unsigned long long)max);
+        checked++;
+    }
+    assert_true(checked >= 10);
+}
+
+/* An engine's own options name an engine both sides know. */
+static void test_engine_rows(void **state)
+{
+    (void)state;
+    unsigned n = 0;
+    for (size_t i = 0; i < rb_opt_count(); i++) {
+        const rb_opt_t *o = rb_opt_at(i);
+        if (!o->engine)
+            continue;
+        if (!rb_engine_info_find(o->engine))
+            fail_msg("option '%s' belongs to engine '%s', which is not in rb_engine_info",
+                     o->key, o->engine);
+        n++;
+    }
+    assert_true(n > 0);
+    assert_false(rb_engine_moves_data("null"));
+    assert_true(rb_engine_moves_data("sync"));
+    assert_string_equal(rb_engine_info_find("psync")->name, "sync");
+}
+
+/* An option each kind: the default comes from the table, and a value set
+ * in a plan reaches its field through the same row. */
+static void test_defaults_and_fields(void **state)
+{
+    (void)state;
+    static const char plan[] = "[a]\nsize=1M\n\n[b]\nsize=1M\niodepth=7\nbuffered=0\n"
+                               "rwmixwrite=30\nfile_per_worker=1\n";
+    rb_plan_t *p = NULL;
+    rb_err_t err;
+    rb_err_clear(&err);
+    assert_int_equal(rb_plan_parse(plan, sizeof plan - 1, "t.ini", &p, &err), 0);
+    const rb_job_spec_t *a = &p->phases[0].jobs[0], *b = &p->phases[0].jobs[1];
+    assert_int_equal(a->bs, 4096);
+    assert_int_equal(a->iodepth, 1);
+    assert_int_equal(a->rwmixread, 50);
+    assert_int_equal(a->randseed, 0x89);
+    assert_string_equal(a->ioengine, "sync");
+    assert_string_equal(a->filename_format, "$jobname.$jobnum.$filenum");
+    assert_int_equal(b->iodepth, 7);
+    assert_int_equal(b->direct, 1);
+    assert_int_equal(b->rwmixread, 70);
+    assert_int_equal(b->shared_file, 0);
+    rb_plan_destroy(&p);
+}
+
+/* Rewrites the generated parts of path. */
+static int s_update(const char *path)
+{
+    char *doc = s_slurp(path);
+    if (!doc) {
+        fprintf(stderr, "test_opt: cannot read %s\n", path);
+        return 2;
+    }
+    for (const char *const *part = rb_opt_doc_parts; *part; part++) {
+        const char *a, *b;
+        if (s_block(doc, *part, &a, &b) < 0) {
+            fprintf(stderr, "test_opt: %s has no <!-- generated: %s --> block\n", path, *part);
+            free(doc);
+            return 2;
+        }
+        char *gen = s_generated(*part);
+        size_t head = (size_t)(a - doc), glen = strlen(gen), tail = strlen(b);
+        char *out = malloc(head + glen + tail + 1);
+        memcpy(out, doc, head);
+        memcpy(out + head, gen, glen);
+        memcpy(out + head + glen, b, tail + 1);
+        free(gen);
+        free(doc);
+        doc = out;
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f || fputs(doc, f) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "test_opt: cannot write %s\n", path);
+        free(doc);
+        return 2;
+    }
+    free(doc);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && !strcmp(argv[1], "--update"))
+        return s_update(argv[2]);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rows_complete),       cmocka_unit_test(test_names_unique),
+        cmocka_unit_test(test_wire_limits),         cmocka_unit_test(test_engine_rows),
+        cmocka_unit_test(test_defaults_and_fields), cmocka_unit_test(test_docs_match_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
