@@ -17,7 +17,7 @@
 #define S_NS_PER_S 1000000000ull
 
 /* The field f of rb_job_spec_t. */
-#define J(f) .off = offsetof(rb_job_spec_t, f), .size = sizeof(((rb_job_spec_t *)0)->f)
+#define J(f)     .off = offsetof(rb_job_spec_t, f), .size = sizeof(((rb_job_spec_t *)0)->f)
 #define NAMES(a) .names = (a), .nnames = sizeof(a) / sizeof((a)[0])
 
 static const rb_opt_name_t s_rw_names[] = {
@@ -28,16 +28,11 @@ static const rb_opt_name_t s_rw_names[] = {
 };
 static const rb_opt_name_t s_sync_names[] = {
     {"none", RB_SYNC_NONE}, {"sync", RB_SYNC_SYNC}, {"dsync", RB_SYNC_DSYNC}};
-static const rb_opt_name_t s_verify_names[] = {{"0", RB_VERIFY_NONE},
-                                               {"crc32c", RB_VERIFY_CRC32C}};
+static const rb_opt_name_t s_verify_names[] = {{"0", RB_VERIFY_NONE}, {"crc32c", RB_VERIFY_CRC32C}};
 static const rb_opt_name_t s_layout_names[] = {{"segmented", RB_LAYOUT_SEGMENTED},
                                                {"strided", RB_LAYOUT_STRIDED}};
 static const rb_opt_name_t s_order_names[] = {{"sequential", 0}, {"random", 1}};
 
-static rb_opt_print_fn s_print_bsrange, s_print_u64, s_print_ioengine, s_print_zero_buffers,
-    s_print_pattern, s_print_layout, s_print_transfer, s_print_read_from, s_print_stripe_count,
-    s_print_stripe_size, s_print_directory, s_print_str, s_print_size, s_print_enum,
-    s_print_meta_op;
 static rb_opt_parse_fn s_layout_value;
 
 /* clang-format off */
@@ -46,7 +41,7 @@ static rb_opt_parse_fn s_layout_value;
 static const rb_opt_t s_rows[] = {
     /* access pattern and sizes */
     {"rw", "readwrite", RB_OPT_CUSTOM, 0, J(rw), NAMES(s_rw_names), .parse = rb_opt_value_rw,
-     .print = s_print_enum, .def = "read", .type = "access pattern",
+     .print = rb_opt_print_enum, .def = "read", .type = "access pattern",
      .doc = "what each worker does: read, write, randread, randwrite, rw, randrw, rewrite, reread, meta",
      .ref = "rw-also-readwrite"},
     {"rwmixread", NULL, RB_OPT_COUNT, 0, J(rwmixread), .min = 0, .max = 100, .def = "50",
@@ -57,13 +52,13 @@ static const rb_opt_t s_rows[] = {
     {"bs", "blocksize", RB_OPT_SIZE, 0, J(bs), .def = "4k", .type = "size",
      .doc = "bytes per IO", .ref = "bs-also-blocksize"},
     {"bsrange", "blocksize_range", RB_OPT_CUSTOM, 0, .parse = rb_opt_value_bsrange,
-     .print = s_print_bsrange, .type = "size range", .def_doc = "`bs`-`bs`",
+     .print = rb_opt_print_bsrange, .type = "size range", .def_doc = "`bs`-`bs`",
      .doc = "IO sizes drawn from MIN-MAX, in multiples of MIN; wins over bs",
      .ref = "bsrange-also-blocksize_range"},
     {"size", NULL, RB_OPT_SIZE, 0, J(size), .type = "size", .def_doc = "none (or `filesize` × `nrfiles`)",
      .doc = "bytes of IO per worker and pass, over all its files", .ref = "size"},
     {"filesize", NULL, RB_OPT_CUSTOM, 0, J(filesize), .parse = rb_opt_value_filesize,
-     .print = s_print_size, .type = "size", .def_doc = "`0` (`size` / `nrfiles`)",
+     .print = rb_opt_print_size, .type = "size", .def_doc = "`0` (`size` / `nrfiles`)",
      .doc = "bytes per file", .ref = "filesize"},
     {"nrfiles", "nr_files", RB_OPT_COUNT, 0, J(nrfiles), .min = 1, .max = RB_NRFILES_MAX,
      .def = "1", .type = "1 .. 65536", .doc = "files per worker", .ref = "nrfiles-also-nr_files"},
@@ -74,7 +69,7 @@ static const rb_opt_t s_rows[] = {
      .ref = "numjobs"},
     /* engine and depth */
     {"ioengine", NULL, RB_OPT_CUSTOM, 0, J(ioengine), .parse = rb_opt_value_ioengine,
-     .print = s_print_ioengine, .def = "sync", .type = "engine name",
+     .print = rb_opt_print_ioengine, .def = "sync", .type = "engine name",
      .doc = "how IO is issued: sync (psync), libaio, io_uring, null", .ref = "ioengine"},
     {"iodepth", NULL, RB_OPT_COUNT, 0, J(iodepth), .min = 1, .max = RB_IODEPTH_MAX, .def = "1",
      .type = "1 .. 65536", .doc = "IOs in flight per worker (async engines)", .ref = "iodepth"},
@@ -84,7 +79,7 @@ static const rb_opt_t s_rows[] = {
     {"buffered", NULL, RB_OPT_INVBOOL, RB_OPT_F_BARE | RB_OPT_F_NOPRINT, J(direct),
      .type = "boolean", .def_doc = "`1`", .doc = "the opposite of direct", .ref = "buffered"},
     {"sync", NULL, RB_OPT_CUSTOM, RB_OPT_F_BARE, J(sync_mode), NAMES(s_sync_names),
-     .parse = rb_opt_value_sync, .print = s_print_enum, .type = "`none`, `sync`, `dsync` (or a boolean)",
+     .parse = rb_opt_value_sync, .print = rb_opt_print_enum, .type = "`none`, `sync`, `dsync` (or a boolean)",
      .def_doc = "`none`", .doc = "O_SYNC or O_DSYNC on every write", .ref = "sync"},
     {"dsync", NULL, RB_OPT_CUSTOM, RB_OPT_F_BARE | RB_OPT_F_NOPRINT, .parse = rb_opt_value_dsync,
      .type = "boolean", .def_doc = "`0`", .doc = "sync=dsync", .ref = "dsync"},
@@ -110,7 +105,7 @@ static const rb_opt_t s_rows[] = {
     {"randrepeat", NULL, RB_OPT_BOOL, RB_OPT_F_BARE | RB_OPT_F_PRINT_META, J(randrepeat),
      .def = "1", .type = "boolean", .doc = "the same random sequence every run", .ref = "randrepeat"},
     {"randseed", NULL, RB_OPT_CUSTOM, RB_OPT_F_PRINT_META, J(randseed), .parse = rb_opt_value_seed,
-     .print = s_print_u64, .def = "0x89", .type = "64-bit number",
+     .print = rb_opt_print_u64, .def = "0x89", .type = "64-bit number",
      .def_doc = "`137` (`0x89`, fio's default)", .doc = "seed of the random sequence", .ref = "randseed"},
     {"norandommap", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(norandommap), .type = "boolean",
      .def_doc = "`0`", .doc = "random offsets may repeat within a pass", .ref = "norandommap"},
@@ -118,16 +113,16 @@ static const rb_opt_t s_rows[] = {
     {"overwrite", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(overwrite), .type = "boolean",
      .def_doc = "`0`", .doc = "lay files out before GO so that writes overwrite", .ref = "overwrite"},
     {"zero_buffers", NULL, RB_OPT_CUSTOM, RB_OPT_F_BARE, .parse = rb_opt_value_zero_buffers,
-     .print = s_print_zero_buffers, .type = "boolean", .def_doc = "`0`",
+     .print = rb_opt_print_zero_buffers, .type = "boolean", .def_doc = "`0`",
      .doc = "write buffers of zeros", .ref = "zero_buffers"},
     {"buffer_pattern", NULL, RB_OPT_CUSTOM, 0, .parse = rb_opt_value_pattern,
-     .print = s_print_pattern, .type = "byte pattern", .def_doc = "none (random data)",
+     .print = rb_opt_print_pattern, .type = "byte pattern", .def_doc = "none (random data)",
      .doc = "write buffers repeating these bytes", .ref = "buffer_pattern"},
     {"refill_buffers", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(refill_buffers), .type = "boolean",
      .def_doc = "`0`", .doc = "new random contents for every write", .ref = "refill_buffers"},
     /* verification */
     {"verify", NULL, RB_OPT_CUSTOM, 0, J(verify), NAMES(s_verify_names),
-     .parse = rb_opt_value_verify, .print = s_print_enum, .type = "`crc32c` or `0`",
+     .parse = rb_opt_value_verify, .print = rb_opt_print_enum, .type = "`crc32c` or `0`",
      .def_doc = "`0`", .doc = "a header and checksum in every block, checked on reads", .ref = "verify"},
     {"do_verify", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(do_verify), .def = "1", .type = "boolean",
      .doc = "read back and check after a write job", .ref = "do_verify"},
@@ -141,12 +136,12 @@ static const rb_opt_t s_rows[] = {
      .def_doc = "`1`", .doc = "0: one file for every worker of every node (IOR's N-1)",
      .ref = "file_per_worker"},
     {"layout", NULL, RB_OPT_CUSTOM, 0, J(layout), NAMES(s_layout_names), .parse = s_layout_value,
-     .print = s_print_layout, .type = "`segmented` or `strided`", .def_doc = "`segmented`",
+     .print = rb_opt_print_layout, .type = "`segmented` or `strided`", .def_doc = "`segmented`",
      .doc = "how the workers share one file", .ref = "layout"},
-    {"transfer", NULL, RB_OPT_SIZE, 0, J(transfer), .print = s_print_transfer, .type = "size",
+    {"transfer", NULL, RB_OPT_SIZE, 0, J(transfer), .print = rb_opt_print_transfer, .type = "size",
      .def_doc = "`bs`", .doc = "bytes per interleaved piece of a strided file", .ref = "transfer"},
     {"read_from", NULL, RB_OPT_CUSTOM, 0, .parse = rb_opt_value_read_from,
-     .print = s_print_read_from, .type = "`self`, `neighbour`, `shift:K`", .def_doc = "`self`",
+     .print = rb_opt_print_read_from, .type = "`self`, `neighbour`, `shift:K`", .def_doc = "`self`",
      .doc = "read the data another node wrote", .ref = "read_from"},
     {"stonewall_time", NULL, RB_OPT_DURATION, 0, J(stonewall_ns), .type = "duration",
      .def_doc = "`0` (none)", .doc = "stop every worker this long after its start",
@@ -157,22 +152,22 @@ static const rb_opt_t s_rows[] = {
      .def_doc = "`0`", .doc = "drop the page cache before the job's phase", .ref = "drop_caches"},
     /* Lustre striping of the run folder (lfs setstripe -c -S) */
     {"lustre_stripe_count", NULL, RB_OPT_CUSTOM, 0, .min = 0, .max = RB_LUSTRE_STRIPE_MAX,
-     .parse = rb_opt_value_lustre_stripe_count, .print = s_print_stripe_count,
+     .parse = rb_opt_value_lustre_stripe_count, .print = rb_opt_print_stripe_count,
      .type = "-1, 0 .. 65535", .def_doc = "`0` (leave it)", .doc = "lfs setstripe -c of the run folder",
      .ref = "lustre_stripe_count-lustre_stripe_size"},
     {"lustre_stripe_size", NULL, RB_OPT_CUSTOM, 0, .parse = rb_opt_value_lustre_stripe_size,
-     .print = s_print_stripe_size, .type = "size, a multiple of 64k", .def_doc = "`0` (leave it)",
+     .print = rb_opt_print_stripe_size, .type = "size, a multiple of 64k", .def_doc = "`0` (leave it)",
      .doc = "lfs setstripe -S of the run folder", .ref = "lustre_stripe_count-lustre_stripe_size"},
     /* files */
     {"directory", NULL, RB_OPT_CUSTOM, RB_OPT_F_EMPTY | RB_OPT_F_PRINT_META,
-     .parse = rb_opt_value_directory, .print = s_print_directory, .type = "path",
+     .parse = rb_opt_value_directory, .print = rb_opt_print_directory, .type = "path",
      .def_doc = "the agent's first `--root`", .doc = "where the job's files are", .ref = "directory"},
     {"filename", NULL, RB_OPT_CUSTOM, RB_OPT_F_EMPTY, J(filename), .parse = rb_opt_value_filename,
-     .print = s_print_str, .type = "file name or absolute path",
+     .print = rb_opt_print_str, .type = "file name or absolute path",
      .def_doc = "none (one file per worker)", .doc = "one file that all the job's workers share",
      .ref = "filename"},
     {"filename_format", NULL, RB_OPT_CUSTOM, RB_OPT_F_PRINT_META, J(filename_format),
-     .parse = rb_opt_value_filename_format, .print = s_print_str, .def = "$jobname.$jobnum.$filenum",
+     .parse = rb_opt_value_filename_format, .print = rb_opt_print_str, .def = "$jobname.$jobnum.$filenum",
      .type = "pattern", .doc = "names of the job's files", .ref = "filename_format"},
     /* phases, names, reporting */
     {"stonewall", "wait_for_previous", RB_OPT_CUSTOM, RB_OPT_F_BARE | RB_OPT_F_NOPRINT,
@@ -192,10 +187,10 @@ static const rb_opt_t s_rows[] = {
      .doc = "how often agents send samples", .ref = "sample_interval"},
     /* rackbench's metadata workload (rw=meta) */
     {"meta_ops", NULL, RB_OPT_CUSTOM, RB_OPT_F_META | RB_OPT_F_PRINT_META,
-     .parse = rb_opt_value_meta_ops, .print = s_print_meta_op, .def = "create,stat,delete",
+     .parse = rb_opt_value_meta_ops, .print = rb_opt_print_meta_op, .def = "create,stat,delete",
      .type = "list of metadata operations", .doc = "the steps, each a phase", .ref = "meta_ops"},
     {"meta_files", NULL, RB_OPT_SIZE, RB_OPT_F_META | RB_OPT_F_PRINT_META, J(meta_files),
-     .print = s_print_u64, .type = "count, 1 or more", .def_doc = "none (required for `rw=meta`)",
+     .print = rb_opt_print_u64, .type = "count, 1 or more", .def_doc = "none (required for `rw=meta`)",
      .doc = "files per worker", .ref = "meta_files"},
     {"meta_filesize", NULL, RB_OPT_SIZE, RB_OPT_F_META | RB_OPT_F_PRINT_META | RB_OPT_F_ZERO,
      J(meta_filesize), .type = "size", .def_doc = "`0` (empty files)",
@@ -489,15 +484,13 @@ int rb_opt_value_size(rb_plan_parser_t *ps, unsigned line, const char *key, cons
         return rb_plan_fail(ps, line, "%s=%.64s is too large", key, val);
     if (rc < 0) {
         if (strchr(val, '%'))
-            return rb_plan_fail(ps, line, "%s as a percentage (%s=%.64s) is not supported yet",
-                                key, key, val);
-        if (strchr(val, ',') || strchr(val, ':'))
-            return rb_plan_fail(ps, line,
-                                "%s with several values (%s=%.64s) is not supported yet", key,
+            return rb_plan_fail(ps, line, "%s as a percentage (%s=%.64s) is not supported yet", key,
                                 key, val);
-        return rb_plan_fail(ps, line,
-                            "bad size '%.64s' for %s (a whole number with k, M, G, T or P)", val,
-                            key);
+        if (strchr(val, ',') || strchr(val, ':'))
+            return rb_plan_fail(ps, line, "%s with several values (%s=%.64s) is not supported yet",
+                                key, key, val);
+        return rb_plan_fail(
+            ps, line, "bad size '%.64s' for %s (a whole number with k, M, G, T or P)", val, key);
     }
     if (*out == 0 && !zero_ok)
         return rb_plan_fail(ps, line, "%s must be greater than 0", key);
@@ -565,7 +558,7 @@ static void s_store(rb_job_spec_t *js, const rb_opt_t *opt, uint64_t v)
 }
 
 /* The row's field (1, 4 or 8 bytes) as a number. */
-static uint64_t s_load(const rb_job_spec_t *js, const rb_opt_t *opt)
+uint64_t rb_opt_load(const rb_job_spec_t *js, const rb_opt_t *opt)
 {
     const char *p = (const char *)js + opt->off;
     if (opt->size == 1)
@@ -582,8 +575,8 @@ static uint64_t s_load(const rb_job_spec_t *js, const rb_opt_t *opt)
 }
 
 /* Reads val by the row's kind into its field. */
-static int s_read_kind(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
-                       const char *key, const char *val, unsigned line)
+static int s_read_kind(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
+                       const char *val, unsigned line)
 {
     uint64_t n = 0;
     bool b = false;
@@ -611,9 +604,9 @@ static int s_read_kind(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *o
             char list[128] = "";
             for (size_t k = 0; k < opt->nnames; k++)
                 snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
-                         k == 0                  ? ""
+                         k == 0                 ? ""
                          : k + 1 == opt->nnames ? " or "
-                                                 : ", ",
+                                                : ", ",
                          opt->names[k].name);
             return rb_plan_fail(ps, line, "bad value '%.64s' for %s (%s)", val, key, list);
         }
@@ -707,208 +700,6 @@ void rb_plan_job_defaults(rb_plan_job_t *o)
     s_job_defaults(o);
 }
 
-/* ---- the normalised print ---- */
-
-/* A duration in the largest unit that keeps it exact; rb_parse_duration_ns reads it back. */
-static const char *s_fmt_duration(char *buf, size_t len, uint64_t ns)
-{
-    static const struct {
-        uint64_t ns;
-        const char *suffix;
-    } units[] = {{S_NS_PER_S, "s"}, {1000000, "ms"}, {1000, "us"}, {1, "ns"}};
-    if (ns == 0) {
-        snprintf(buf, len, "0");
-        return buf;
-    }
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        if (ns % units[i].ns == 0) {
-            snprintf(buf, len, "%" PRIu64 "%s", ns / units[i].ns, units[i].suffix);
-            break;
-        }
-    }
-    return buf;
-}
-
-static void s_print_size(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
-{
-    char a[64];
-    (void)gd;
-    fprintf(f, "%s=%s\n", opt->key, rb_fmt_size_exact(a, sizeof a, s_load(js, opt)));
-}
-
-static void s_print_u64(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
-{
-    (void)gd;
-    fprintf(f, "%s=%" PRIu64 "\n", opt->key, s_load(js, opt));
-}
-
-static void s_print_enum(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
-{
-    (void)gd;
-    const char *name = rb_opt_enum_name(opt, (unsigned)s_load(js, opt));
-    fprintf(f, "%s=%s\n", opt->key, name ? name : opt->names[0].name);
-}
-
-static void s_print_str(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
-{
-    (void)gd;
-    fprintf(f, "%s=%s\n", opt->key, (const char *)js + opt->off);
-}
-
-static void s_print_bsrange(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
-{
-    char a[64], b[64];
-    (void)gd;
-    fprintf(f, "%s=%s-%s\n", opt->key, rb_fmt_size_exact(a, sizeof a, js->bs),
-            rb_fmt_size_exact(b, sizeof b, js->bs_max > js->bs ? js->bs_max : js->bs));
-}
-
-static void s_print_ioengine(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
-                             FILE *f)
-{
-    (void)gd;
-    fprintf(f, "%s=%s\n", opt->key, js->ioengine[0] ? js->ioengine : opt->def);
-}
-
-static void s_print_zero_buffers(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
-                                 FILE *f)
-{
-    (void)gd;
-    fprintf(f, "%s=%d\n", opt->key, js->buffer_mode == RB_BUF_ZERO ? 1 : 0);
-}
-
-static void s_print_pattern(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
-{
-    (void)gd;
-    if (js->buffer_mode != RB_BUF_PATTERN || !js->pattern_len)
-        return;
-    fprintf(f, "%s=0x", opt->key);
-    for (uint32_t i = 0; i < js->pattern_len && i < RB_PATTERN_MAX; i++)
-        fprintf(f, "%02x", js->pattern[i]);
-    fprintf(f, "\n");
-}
-
-/* Only for a shared file: the layout of one file that every worker writes. */
-static void s_print_layout(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
-{
-    if (js->shared_file)
-        s_print_enum(opt, js, gd, f);
-}
-
-static void s_print_transfer(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
-                             FILE *f)
-{
-    if (js->shared_file && js->layout == RB_LAYOUT_STRIDED && js->transfer)
-        s_print_size(opt, js, gd, f);
-}
-
-static void s_print_read_from(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
-                              FILE *f)
-{
-    (void)gd;
-    if (js->read_shift)
-        fprintf(f, "%s=shift:%" PRIu32 "\n", opt->key, js->read_shift);
-    else
-        fprintf(f, "%s=self\n", opt->key);
-}
-
-/* Only when set: they concern Lustre alone. */
-static void s_print_stripe_count(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
-                                 FILE *f)
-{
-    (void)gd;
-    if (js->lustre_stripe_count == RB_LUSTRE_STRIPE_ALL)
-        fprintf(f, "%s=-1\n", opt->key);
-    else if (js->lustre_stripe_count)
-        fprintf(f, "%s=%" PRIu32 "\n", opt->key, js->lustre_stripe_count);
-}
-
-static void s_print_stripe_size(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
-                                FILE *f)
-{
-    char a[64];
-    (void)gd;
-    if (js->lustre_stripe_size)
-        fprintf(f, "%s=%s\n", opt->key, rb_fmt_size_exact(a, sizeof a, js->lustre_stripe_size));
-}
-
-/* An unset directory is written empty when [global] sets one, so it is not inherited. */
-static void s_print_directory(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
-                              FILE *f)
-{
-    if (js->directory[0] || (gd && gd[0]))
-        fprintf(f, "%s=%s\n", opt->key, js->directory);
-}
-
-/* A metadata step is one operation: meta_ops names it. */
-static void s_print_meta_op(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
-                            FILE *f)
-{
-    (void)gd;
-    const char *op = rb_meta_op_name(js->meta_op);
-    fprintf(f, "%s=%s\n", opt->key, op ? op : "create");
-}
-
-/* One row's lines. */
-static void s_print_row(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
-{
-    char a[64];
-    if (opt->print) {
-        opt->print(opt, js, gd, f);
-        return;
-    }
-    switch (opt->kind) {
-    case RB_OPT_SIZE:
-        s_print_size(opt, js, gd, f);
-        break;
-    case RB_OPT_DURATION:
-        fprintf(f, "%s=%s\n", opt->key, s_fmt_duration(a, sizeof a, s_load(js, opt)));
-        break;
-    case RB_OPT_COUNT:
-        s_print_u64(opt, js, gd, f);
-        break;
-    case RB_OPT_BOOL:
-        fprintf(f, "%s=%d\n", opt->key, s_load(js, opt) ? 1 : 0);
-        break;
-    case RB_OPT_INVBOOL:
-        fprintf(f, "%s=%d\n", opt->key, s_load(js, opt) ? 0 : 1);
-        break;
-    case RB_OPT_ENUM:
-        s_print_enum(opt, js, gd, f);
-        break;
-    default:
-        break;
-    }
-}
-
-void rb_opt_print_job(const rb_job_spec_t *js, const char *global_dir, FILE *f)
-{
-    for (size_t i = 0; i < S_NROWS; i++)
-        if (!(s_rows[i].flags & (RB_OPT_F_NOPRINT | RB_OPT_F_META)))
-            s_print_row(&s_rows[i], js, global_dir, f);
-}
-
-void rb_opt_print_meta_step(const rb_job_spec_t *js, const char *global_dir, FILE *f)
-{
-    /* rw=meta, the meta_* options, then the others a step keeps */
-    s_print_row(rb_opt_find("rw"), js, global_dir, f);
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < S_NROWS; i++)
-            if ((s_rows[i].flags & RB_OPT_F_PRINT_META) &&
-                !(s_rows[i].flags & RB_OPT_F_META) == (pass == 1))
-                s_print_row(&s_rows[i], js, global_dir, f);
-}
-
-void rb_opt_print_global(uint64_t interval_ns, const char *directory, FILE *f)
-{
-    char a[64];
-    fprintf(f, "sample_interval=%s\n", s_fmt_duration(a, sizeof a, interval_ns));
-    if (directory && directory[0])
-        fprintf(f, "directory=%s\n", directory);
-}
-
-/* ---- the option lists of docs/plan.md ---- */
-
 static int s_layout_value(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
                           const char *key, const char *val, unsigned line)
 {
@@ -919,105 +710,3 @@ static int s_layout_value(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t
     o->spec.layout = (rb_layout_mode_t)m;
     return 0;
 }
-
-/* The names of a row for the docs: `key`, `alias`, ... */
-static void s_doc_names(const rb_opt_t *o, FILE *f)
-{
-    fprintf(f, "`%s`", o->key);
-    for (const char *c = o->aliases; c && *c;) {
-        const char *end = strchr(c, ',');
-        int n = end ? (int)(end - c) : (int)strlen(c);
-        fprintf(f, ", `%.*s`", n, c);
-        c = end ? end + 1 : NULL;
-    }
-}
-
-static const char *const s_area_text[RB_OPT_NAREAS] = {
-    [RB_OPT_AREA_FILES] = "files and layout",
-    [RB_OPT_AREA_PATTERN] = "IO pattern and sizes",
-    [RB_OPT_AREA_QUEUE] = "queueing and engine options",
-    [RB_OPT_AREA_BUFFERS] = "buffers and memory",
-    [RB_OPT_AREA_TIMING] = "timing and rates",
-    [RB_OPT_AREA_VERIFY] = "verification",
-    [RB_OPT_AREA_PROCESS] = "processes, CPUs, priorities",
-    [RB_OPT_AREA_REPLAY] = "replay",
-};
-
-/* The table of rackbench's options. */
-static void s_doc_options(FILE *f)
-{
-    fprintf(f, "| option | type | default | where | what it does |\n");
-    fprintf(f, "| --- | --- | --- | --- | --- |\n");
-    for (size_t i = 0; i < S_NROWS; i++) {
-        const rb_opt_t *o = &s_rows[i];
-        if (o->kind == RB_OPT_IGNORED || o->kind == RB_OPT_NOT_YET)
-            continue;
-        fprintf(f, "| ");
-        if (o->ref)
-            fprintf(f, "[");
-        s_doc_names(o, f);
-        if (o->ref)
-            fprintf(f, "](#%s)", o->ref);
-        const char *where = o->flags & RB_OPT_F_GLOBAL ? "`[global]`"
-                            : o->flags & RB_OPT_F_JOB  ? "job"
-                            : o->flags & RB_OPT_F_META ? "`rw=meta` job, `[global]`"
-                                                       : "job, `[global]`";
-        fprintf(f, " | %s | ", o->type ? o->type : "");
-        if (o->def_doc)
-            fprintf(f, "%s", o->def_doc);
-        else
-            fprintf(f, "`%s`", o->def ? o->def : "0");
-        fprintf(f, " | %s | %s |\n", where, o->doc ? o->doc : "");
-    }
-}
-
-/* fio's options accepted with a note, by why. */
-static void s_doc_ignored(FILE *f)
-{
-    fprintf(f, "| why | options |\n| --- | --- |\n");
-    for (unsigned why = 0; why <= RB_OPT_WHY_UNITS; why++) {
-        fprintf(f, "| %s |", rb_opt_why_text((rb_opt_why_t)why));
-        const char *sep = " ";
-        for (size_t i = 0; i < S_NROWS; i++) {
-            if (s_rows[i].kind == RB_OPT_IGNORED && s_rows[i].group == why) {
-                fprintf(f, "%s`%s`", sep, s_rows[i].key);
-                sep = ", ";
-            }
-        }
-        fprintf(f, " |\n");
-    }
-}
-
-/* fio's options not supported yet, by area; an engine's own named beside it. */
-static void s_doc_not_yet(FILE *f)
-{
-    fprintf(f, "| area | options |\n| --- | --- |\n");
-    for (unsigned area = 0; area < RB_OPT_NAREAS; area++) {
-        fprintf(f, "| %s |", s_area_text[area]);
-        const char *sep = " ";
-        for (size_t i = 0; i < S_NROWS; i++) {
-            if (s_rows[i].kind == RB_OPT_NOT_YET && s_rows[i].group == area) {
-                fprintf(f, "%s`%s`", sep, s_rows[i].key);
-                if (s_rows[i].engine)
-                    fprintf(f, " (%s)", s_rows[i].engine);
-                sep = ", ";
-            }
-        }
-        fprintf(f, " |\n");
-    }
-}
-
-int rb_opt_doc_markdown(const char *part, FILE *f)
-{
-    if (!strcmp(part, "options"))
-        s_doc_options(f);
-    else if (!strcmp(part, "ignored"))
-        s_doc_ignored(f);
-    else if (!strcmp(part, "not-yet"))
-        s_doc_not_yet(f);
-    else
-        return -EINVAL;
-    return 0;
-}
-
-const char *const rb_opt_doc_parts[] = {"options", "ignored", "not-yet", NULL};

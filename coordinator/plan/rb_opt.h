@@ -83,24 +83,24 @@ typedef void rb_opt_print_fn(const rb_opt_t *opt, const rb_job_spec_t *js, const
                              FILE *f);
 
 struct rb_opt {
-    const char *key;             /* as written in a plan and printed */
-    const char *aliases;         /* fio's other names, comma-separated, or NULL */
-    rb_opt_kind_t kind;          /* the value and how it is read */
-    unsigned flags;              /* RB_OPT_F_* */
-    size_t off;                  /* the field of rb_job_spec_t it fills ... */
-    size_t size;                 /* ... and its size; 0: no field of its own */
-    uint64_t min, max;           /* RB_OPT_COUNT: the range */
-    const rb_opt_name_t *names;  /* RB_OPT_ENUM: the names ... */
-    size_t nnames;               /* ... and how many */
-    rb_opt_parse_fn *parse;      /* RB_OPT_CUSTOM, or a check after the generic read; or NULL */
-    rb_opt_print_fn *print;      /* the print, when the generic one by kind does not fit */
-    const char *def;             /* the default as plan text, read by the parser; NULL: 0 */
-    const char *type;            /* the docs' type column ("size", "1 .. 65536") */
-    const char *def_doc;         /* the docs' default column; NULL: `def` */
-    const char *doc;             /* one line: what it does */
-    const char *ref;             /* the anchor of its section in docs/plan.md, or NULL */
-    const char *engine;          /* the engine whose option it is (as fio's ops->options), or NULL */
-    unsigned group;              /* RB_OPT_IGNORED: rb_opt_why_t; RB_OPT_NOT_YET: rb_opt_area_t */
+    const char *key;            /* as written in a plan and printed */
+    const char *aliases;        /* fio's other names, comma-separated, or NULL */
+    rb_opt_kind_t kind;         /* the value and how it is read */
+    unsigned flags;             /* RB_OPT_F_* */
+    size_t off;                 /* the field of rb_job_spec_t it fills ... */
+    size_t size;                /* ... and its size; 0: no field of its own */
+    uint64_t min, max;          /* RB_OPT_COUNT: the range */
+    const rb_opt_name_t *names; /* RB_OPT_ENUM: the names ... */
+    size_t nnames;              /* ... and how many */
+    rb_opt_parse_fn *parse;     /* RB_OPT_CUSTOM, or a check after the generic read; or NULL */
+    rb_opt_print_fn *print;     /* the print, when the generic one by kind does not fit */
+    const char *def;            /* the default as plan text, read by the parser; NULL: 0 */
+    const char *type;           /* the docs' type column ("size", "1 .. 65536") */
+    const char *def_doc;        /* the docs' default column; NULL: `def` */
+    const char *doc;            /* one line: what it does */
+    const char *ref;            /* the anchor of its section in docs/plan.md, or NULL */
+    const char *engine;         /* the engine whose option it is (as fio's ops->options), or NULL */
+    unsigned group;             /* RB_OPT_IGNORED: rb_opt_why_t; RB_OPT_NOT_YET: rb_opt_area_t */
 };
 
 /* The row of key or of one of its aliases; NULL when neither rackbench nor fio has it. */

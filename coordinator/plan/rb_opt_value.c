@@ -15,8 +15,8 @@
 #include "rb_plan_int.h"
 #include "rb_units.h"
 
-#define S_RW_LIST       "read, write, randread, randwrite, rw, readwrite, randrw, rewrite, reread, meta"
-#define S_META_OP_LIST  "create, stat, read, write, rename, delete"
+#define S_RW_LIST         "read, write, randread, randwrite, rw, readwrite, randrw, rewrite, reread, meta"
+#define S_META_OP_LIST    "create, stat, read, write, rename, delete"
 #define S_MIN_INTERVAL_NS (100ull * 1000000ull)
 #define S_MAX_INTERVAL_NS (3600ull * 1000000000ull)
 
@@ -72,8 +72,8 @@ static int s_seed_value(rb_plan_parser_t *ps, unsigned line, const char *key, co
     for (; *c; c++) {
         int d = s_hexval(*c);
         if (d < 0 || (unsigned)d >= base)
-            return rb_plan_fail(ps, line, "bad number '%.64s' for %s (decimal, or hexadecimal with 0x)",
-                          val, key);
+            return rb_plan_fail(
+                ps, line, "bad number '%.64s' for %s (decimal, or hexadecimal with 0x)", val, key);
         if (n > (UINT64_MAX - (uint64_t)d) / base)
             return rb_plan_fail(ps, line, "%s=%.64s is too large", key, val);
         n = n * base + (uint64_t)d;
@@ -81,7 +81,6 @@ static int s_seed_value(rb_plan_parser_t *ps, unsigned line, const char *key, co
     *out = n;
     return 0;
 }
-
 
 int rb_opt_value_rw(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
                     const char *val, unsigned line)
@@ -105,15 +104,17 @@ static int s_bsrange_value(rb_plan_parser_t *ps, unsigned line, const char *key,
                            uint64_t *min, uint64_t *max)
 {
     if (strchr(val, ',') || strchr(val, '/'))
-        return rb_plan_fail(ps, line, "%s with several ranges (%s=%.64s) is not supported yet", key, key,
-                      val);
+        return rb_plan_fail(ps, line, "%s with several ranges (%s=%.64s) is not supported yet", key,
+                            key, val);
     const char *sep = val[0] ? strpbrk(val + 1, "-:") : NULL;
     if (!sep)
-        return rb_plan_fail(ps, line, "bad range '%.64s' for %s (MIN-MAX, such as 4k-64k)", val, key);
+        return rb_plan_fail(ps, line, "bad range '%.64s' for %s (MIN-MAX, such as 4k-64k)", val,
+                            key);
     char lo[64], hi[64];
     size_t nlo = (size_t)(sep - val);
     if (nlo >= sizeof lo || strlen(sep + 1) >= sizeof hi)
-        return rb_plan_fail(ps, line, "bad range '%.64s' for %s (MIN-MAX, such as 4k-64k)", val, key);
+        return rb_plan_fail(ps, line, "bad range '%.64s' for %s (MIN-MAX, such as 4k-64k)", val,
+                            key);
     memcpy(lo, val, nlo);
     lo[nlo] = '\0';
     snprintf(hi, sizeof hi, "%s", sep + 1);
@@ -121,11 +122,10 @@ static int s_bsrange_value(rb_plan_parser_t *ps, unsigned line, const char *key,
     if (rc == 0)
         rc = rb_opt_value_size(ps, line, key, s_trim(hi), false, max);
     if (rc == 0 && *max < *min)
-        return rb_plan_fail(ps, line, "%s=%.64s: the largest size must not be smaller than the smallest",
-                      key, val);
+        return rb_plan_fail(
+            ps, line, "%s=%.64s: the largest size must not be smaller than the smallest", key, val);
     return rc;
 }
-
 
 /* fio's sync=: none/0, sync/1, dsync, and the booleans of older fio. */
 static int s_sync_value(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
@@ -141,11 +141,11 @@ static int s_sync_value(rb_plan_parser_t *ps, unsigned line, const char *key, co
     } else if (rb_parse_bool(val, &b) == 0) {
         *out = b ? RB_SYNC_SYNC : RB_SYNC_NONE;
     } else {
-        return rb_plan_fail(ps, line, "bad value '%.64s' for %s (none, sync, dsync, 0 or 1)", val, key);
+        return rb_plan_fail(ps, line, "bad value '%.64s' for %s (none, sync, dsync, 0 or 1)", val,
+                            key);
     }
     return 0;
 }
-
 
 static int s_verify_value(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
                           rb_verify_t *out)
@@ -159,11 +159,10 @@ static int s_verify_value(rb_plan_parser_t *ps, unsigned line, const char *key, 
         return 0;
     }
     if (s_in_list(s_fio_verify, sizeof s_fio_verify / sizeof s_fio_verify[0], val))
-        return rb_plan_fail(ps, line, "%s=%.64s is not supported (rackbench has crc32c, or 0 for none)",
-                      key, val);
+        return rb_plan_fail(
+            ps, line, "%s=%.64s is not supported (rackbench has crc32c, or 0 for none)", key, val);
     return rb_plan_fail(ps, line, "bad value '%.64s' for %s (crc32c, or 0 for none)", val, key);
 }
-
 
 /* fio's pattern syntax, without files and formats: any sequence of 0x hex
  * bytes, "quoted text" and decimal numbers (INT_MIN..INT_MAX, written
@@ -180,7 +179,8 @@ static int s_pattern_value(rb_plan_parser_t *ps, unsigned line, const char *key,
         if (*c == '"') {
             const char *end = strchr(c + 1, '"');
             if (!end)
-                return rb_plan_fail(ps, line, "%s=%.64s: a string without its closing '\"'", key, val);
+                return rb_plan_fail(ps, line, "%s=%.64s: a string without its closing '\"'", key,
+                                    val);
             need = (size_t)(end - c - 1);
             if (need == 0)
                 return rb_plan_fail(ps, line, "%s=%.64s: an empty string \"\"", key, val);
@@ -190,10 +190,11 @@ static int s_pattern_value(rb_plan_parser_t *ps, unsigned line, const char *key,
             n += need;
             c = end + 1;
         } else if (*c == '\'') {
-            return rb_plan_fail(ps, line,
-                          "%s=%.64s: a pattern read from a file ('NAME') is not supported yet "
-                          "(give the bytes as 0x..., \"text\" or a number)",
-                          key, val);
+            return rb_plan_fail(
+                ps, line,
+                "%s=%.64s: a pattern read from a file ('NAME') is not supported yet "
+                "(give the bytes as 0x..., \"text\" or a number)",
+                key, val);
         } else if (c[0] == '0' && (c[1] == 'x' || c[1] == 'X')) {
             const char *h = c + 2;
             size_t nd = 0;
@@ -227,8 +228,8 @@ static int s_pattern_value(rb_plan_parser_t *ps, unsigned line, const char *key,
             if (nd == 0)
                 return rb_plan_fail(ps, line, "%s=%.64s: a sign without a number", key, val);
             if (v > (neg ? (uint64_t)INT_MAX + 1 : (uint64_t)INT_MAX))
-                return rb_plan_fail(ps, line, "%s=%.64s: a decimal number out of range (%d..%d)", key,
-                              val, INT_MIN, INT_MAX);
+                return rb_plan_fail(ps, line, "%s=%.64s: a decimal number out of range (%d..%d)",
+                                    key, val, INT_MIN, INT_MAX);
             uint32_t u = neg ? (uint32_t)(0u - (uint32_t)v) : (uint32_t)v;
             uint8_t le[4];
             size_t nb = 0;
@@ -242,10 +243,11 @@ static int s_pattern_value(rb_plan_parser_t *ps, unsigned line, const char *key,
             n += nb;
             c = d + nd;
         } else {
-            return rb_plan_fail(ps, line,
-                          "bad value '%.64s' for %s (0x hex bytes, \"text\" or a decimal number, "
-                          "such as 0xdeadbeef)",
-                          val, key);
+            return rb_plan_fail(
+                ps, line,
+                "bad value '%.64s' for %s (0x hex bytes, \"text\" or a decimal number, "
+                "such as 0xdeadbeef)",
+                val, key);
         }
     }
     memset(out, 0, RB_PATTERN_MAX);
@@ -255,7 +257,6 @@ static int s_pattern_value(rb_plan_parser_t *ps, unsigned line, const char *key,
 too_long:
     return rb_plan_fail(ps, line, "%s=%.64s is longer than %d bytes", key, val, RB_PATTERN_MAX);
 }
-
 
 /* filename=: a plain name in the job's directory, or an absolute path split
  * into its folder and name. "" clears it. */
@@ -269,43 +270,45 @@ static int s_filename_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned lin
     }
     if (strchr(val, ':'))
         return rb_plan_fail(ps, line,
-                      "%s=%.64s: several files separated by ':' are not supported yet (one "
-                      "file only)",
-                      key, val);
+                            "%s=%.64s: several files separated by ':' are not supported yet (one "
+                            "file only)",
+                            key, val);
     const char *slash = strrchr(val, '/');
     if (slash && val[0] != '/')
-        return rb_plan_fail(ps, line,
-                      "%s=%.64s: a relative name with '/' is not supported (a plain name in the "
-                      "job's directory, or an absolute path)",
-                      key, val);
+        return rb_plan_fail(
+            ps, line,
+            "%s=%.64s: a relative name with '/' is not supported (a plain name in the "
+            "job's directory, or an absolute path)",
+            key, val);
     const char *base = slash ? slash + 1 : val;
     size_t len = strlen(base);
     if (len == 0)
         return rb_plan_fail(ps, line, "%s=%.64s names a folder, not a file", key, val);
     if (len >= RB_NAME_MAX)
-        return rb_plan_fail(ps, line, "%s: the file name '%.40s...' is longer than %d characters", key,
-                      base, RB_NAME_MAX - 1);
+        return rb_plan_fail(ps, line, "%s: the file name '%.40s...' is longer than %d characters",
+                            key, base, RB_NAME_MAX - 1);
     if (!strcmp(base, ".") || !strcmp(base, ".."))
         return rb_plan_fail(ps, line, "%s=%.64s names a folder, not a file", key, val);
     if (!strcmp(base, "-"))
         return rb_plan_fail(ps, line, "%s=- (standard input or output) is not supported", key);
     for (const char *c = base; *c; c++)
         if (!rb_plan_name_char(*c))
-            return rb_plan_fail(ps, line,
-                          "%s=%.64s: character '%c' is not allowed in a file name (only A-Z a-z "
-                          "0-9 . _ -)",
-                          key, val, isprint((unsigned char)*c) ? *c : '?');
+            return rb_plan_fail(
+                ps, line,
+                "%s=%.64s: character '%c' is not allowed in a file name (only A-Z a-z "
+                "0-9 . _ -)",
+                key, val, isprint((unsigned char)*c) ? *c : '?');
     if (slash) {
         size_t dlen = slash == val ? 1 : (size_t)(slash - val);
         if (dlen >= RB_PATH_MAX)
             return rb_plan_fail(ps, line, "%s: the folder is longer than %d characters", key,
-                          RB_PATH_MAX - 1);
+                                RB_PATH_MAX - 1);
         if (o->spec.directory[0])
             return rb_plan_fail(ps, line,
-                          "%s=%.64s is an absolute path but the job also has directory=%.64s "
-                          "(line %u), which fio would put in front of it: give one of them "
-                          "(directory= empty clears it)",
-                          key, val, o->spec.directory, rb_plan_job_line(o, "directory"));
+                                "%s=%.64s is an absolute path but the job also has directory=%.64s "
+                                "(line %u), which fio would put in front of it: give one of them "
+                                "(directory= empty clears it)",
+                                key, val, o->spec.directory, rb_plan_job_line(o, "directory"));
         memcpy(o->fn_dir, val, dlen);
         o->fn_dir[dlen] = '\0';
     }
@@ -314,7 +317,6 @@ static int s_filename_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned lin
     return 0;
 }
 
-
 static int s_directory_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line, const char *val)
 {
     size_t len = strlen(val);
@@ -322,27 +324,28 @@ static int s_directory_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned li
         return rb_plan_fail(ps, line, "directory is longer than %d characters", RB_PATH_MAX - 1);
     if (strchr(val, ':'))
         return rb_plan_fail(ps, line,
-                      "directory '%.64s': several directories separated by ':' are not "
-                      "supported yet",
-                      val);
+                            "directory '%.64s': several directories separated by ':' are not "
+                            "supported yet",
+                            val);
     if (len && o->filename_abs)
-        return rb_plan_fail(ps, line,
-                      "directory=%.64s: the job's filename is an absolute path (line %u), which "
-                      "fio would put after it: give one of them",
-                      val, rb_plan_job_line(o, "filename"));
+        return rb_plan_fail(
+            ps, line,
+            "directory=%.64s: the job's filename is an absolute path (line %u), which "
+            "fio would put after it: give one of them",
+            val, rb_plan_job_line(o, "filename"));
     memcpy(o->spec.directory, val, len + 1);
     if (ps->in_global)
         memcpy(ps->directory, val, len + 1);
     return 0;
 }
 
-
 static int s_filename_format_value(rb_plan_parser_t *ps, unsigned line, const char *val, char *out)
 {
     static const char *const vars[] = {"$jobname", "$jobnum", "$filenum"};
     size_t len = strlen(val);
     if (len >= RB_NAME_MAX)
-        return rb_plan_fail(ps, line, "filename_format is longer than %d characters", RB_NAME_MAX - 1);
+        return rb_plan_fail(ps, line, "filename_format is longer than %d characters",
+                            RB_NAME_MAX - 1);
     for (const char *c = val; *c;) {
         if (*c == '$') {
             size_t n = 0;
@@ -350,24 +353,24 @@ static int s_filename_format_value(rb_plan_parser_t *ps, unsigned line, const ch
                 if (!strncmp(c, vars[i], strlen(vars[i])))
                     n = strlen(vars[i]);
             if (!n)
-                return rb_plan_fail(ps, line,
-                              "filename_format '%s': only $jobname, $jobnum and $filenum may be "
-                              "used",
-                              val);
+                return rb_plan_fail(
+                    ps, line,
+                    "filename_format '%s': only $jobname, $jobnum and $filenum may be "
+                    "used",
+                    val);
             c += n;
         } else if (rb_plan_name_char(*c)) {
             c++;
         } else {
             return rb_plan_fail(ps, line,
-                          "filename_format '%s': character '%c' is not allowed (only A-Z a-z "
-                          "0-9 . _ - and $jobname, $jobnum, $filenum)",
-                          val, isprint((unsigned char)*c) ? *c : '?');
+                                "filename_format '%s': character '%c' is not allowed (only A-Z a-z "
+                                "0-9 . _ - and $jobname, $jobnum, $filenum)",
+                                val, isprint((unsigned char)*c) ? *c : '?');
         }
     }
     memcpy(out, val, len + 1);
     return 0;
 }
-
 
 /* meta_ops: a comma-separated list of metadata operations, each at most once, in the order
  * they run. */
@@ -386,8 +389,9 @@ static int s_meta_ops_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned lin
         while (len && (c[len - 1] == ' ' || c[len - 1] == '\t'))
             len--;
         if (!len)
-            return rb_plan_fail(ps, line, "%s=%.64s has an empty entry (a comma-separated list of %s)",
-                          key, val, S_META_OP_LIST);
+            return rb_plan_fail(ps, line,
+                                "%s=%.64s has an empty entry (a comma-separated list of %s)", key,
+                                val, S_META_OP_LIST);
         char word[16];
         rb_meta_op_t op = RB_META_NONE;
         if (len < sizeof word) {
@@ -397,11 +401,12 @@ static int s_meta_ops_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned lin
         }
         if (op == RB_META_NONE)
             return rb_plan_fail(ps, line, "unknown metadata operation '%.*s' in %s (%s)",
-                          (int)(len > 32 ? 32 : len), c, key, S_META_OP_LIST);
+                                (int)(len > 32 ? 32 : len), c, key, S_META_OP_LIST);
         for (uint32_t i = 0; i < n; i++)
             if (ops[i] == op)
-                return rb_plan_fail(ps, line, "%s=%.64s lists '%s' twice (each operation runs once)", key,
-                              val, rb_meta_op_name(op));
+                return rb_plan_fail(ps, line,
+                                    "%s=%.64s lists '%s' twice (each operation runs once)", key,
+                                    val, rb_meta_op_name(op));
         ops[n++] = op; /* at most RB_PLAN_META_NOPS: each of them once */
         if (!end)
             break;
@@ -411,7 +416,6 @@ static int s_meta_ops_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned lin
     o->nmeta_ops = n;
     return 0;
 }
-
 
 /* read_from=self|neighbour|neighbor|shift:K → how many nodes on (0 = self). */
 static int s_read_from_value(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
@@ -433,10 +437,9 @@ static int s_read_from_value(rb_plan_parser_t *ps, unsigned line, const char *ke
             return 0;
         }
     }
-    return rb_plan_fail(ps, line, "%s=%.64s: expected self, neighbour or shift:K (K nodes further on)",
-                  key, val);
+    return rb_plan_fail(
+        ps, line, "%s=%.64s: expected self, neighbour or shift:K (K nodes further on)", key, val);
 }
-
 
 /* ---- the rows' readers ---- */
 
@@ -483,15 +486,15 @@ int rb_opt_value_ioengine(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t
     return 0;
 }
 
-int rb_opt_value_sync(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
-                      const char *key, const char *val, unsigned line)
+int rb_opt_value_sync(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
+                      const char *val, unsigned line)
 {
     (void)opt;
     return s_sync_value(ps, line, key, val, &o->spec.sync_mode);
 }
 
-int rb_opt_value_dsync(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
-                       const char *key, const char *val, unsigned line)
+int rb_opt_value_dsync(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
+                       const char *val, unsigned line)
 {
     (void)opt;
     bool b = false;
@@ -503,8 +506,8 @@ int rb_opt_value_dsync(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *o
     return rc;
 }
 
-int rb_opt_value_seed(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
-                      const char *key, const char *val, unsigned line)
+int rb_opt_value_seed(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
+                      const char *val, unsigned line)
 {
     (void)opt;
     return s_seed_value(ps, line, key, val, &o->spec.randseed);
@@ -575,8 +578,8 @@ int rb_opt_value_filename_format(rb_plan_parser_t *ps, rb_plan_job_t *o, const r
     return s_filename_format_value(ps, line, val, o->spec.filename_format);
 }
 
-int rb_opt_value_name(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
-                      const char *key, const char *val, unsigned line)
+int rb_opt_value_name(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
+                      const char *val, unsigned line)
 {
     (void)opt;
     (void)key;
@@ -660,9 +663,8 @@ int rb_opt_value_kb_base(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t 
     if (!val || !*val)
         return rb_plan_fail(ps, line, "option '%s' needs a value (%s=...)", key, key);
     if (!strcmp(val, "1000"))
-        return rb_plan_fail(ps, line,
-                            "%s=1000 is not supported yet (rackbench sizes are powers of 1024)",
-                            key);
+        return rb_plan_fail(
+            ps, line, "%s=1000 is not supported yet (rackbench sizes are powers of 1024)", key);
     if (strcmp(val, "1024") != 0)
         return rb_plan_fail(ps, line, "bad value '%.64s' for %s (1024 or 1000)", val, key);
     return 0;

@@ -17,19 +17,19 @@ struct rb_project;
 
 /* Everything one job section sets, inherited from [global]. */
 typedef struct rb_plan_job {
-    rb_job_spec_t spec;                      /* the fields sent to agents; spec.name unused */
-    bool stonewall;                          /* starts a new phase */
-    uint64_t bsrange_min;                    /* bsrange's smallest IO */
-    uint64_t bsrange_max;                    /* bsrange's largest IO */
-    bool filename_abs;                       /* filename= was an absolute path ... */
-    char fn_dir[RB_PATH_MAX];                /* ... and this is its folder */
-    const char *name;                        /* effective name, points into the work buffer */
-    unsigned name_line;                      /* where name was set: section line or name= line */
+    rb_job_spec_t spec;                       /* the fields sent to agents; spec.name unused */
+    bool stonewall;                           /* starts a new phase */
+    uint64_t bsrange_min;                     /* bsrange's smallest IO */
+    uint64_t bsrange_max;                     /* bsrange's largest IO */
+    bool filename_abs;                        /* filename= was an absolute path ... */
+    char fn_dir[RB_PATH_MAX];                 /* ... and this is its folder */
+    const char *name;                         /* effective name, points into the work buffer */
+    unsigned name_line;                       /* where name was set: section line or name= line */
     rb_meta_op_t meta_ops[RB_PLAN_META_NOPS]; /* rw=meta: the steps, in order */
-    uint32_t nmeta_ops;                      /* entries of meta_ops */
-    const char *meta_key;                    /* first meta_* option in the job's own section ... */
-    unsigned meta_line;                      /* ... and its line (0: none) */
-    unsigned line[RB_OPT_MAX_ROWS];          /* per table row: the line in effect (0: default) */
+    uint32_t nmeta_ops;                       /* entries of meta_ops */
+    const char *meta_key;                     /* first meta_* option in the job's own section ... */
+    unsigned meta_line;                       /* ... and its line (0: none) */
+    unsigned line[RB_OPT_MAX_ROWS];           /* per table row: the line in effect (0: default) */
 } rb_plan_job_t;
 
 /* A name seen so far, for duplicate detection; line 0 marks an empty slot. */
@@ -41,34 +41,34 @@ typedef struct rb_plan_seen {
 struct rb_plan_section;
 
 typedef struct rb_plan_parser {
-    const char *source;                     /* borrowed; names the plan in messages */
-    rb_err_t *err;                          /* borrowed; the caller's error */
-    uint64_t interval_ns;                   /* [global] sample_interval */
-    char directory[RB_PATH_MAX];            /* [global] directory */
-    rb_phase_spec_t *phases;                /* owned until handed to the plan */
-    uint32_t nphases;                       /* entries of phases that are initialised */
-    uint32_t cap_phases;                    /* allocated entries of phases */
-    uint32_t cap_jobs;                      /* allocated jobs of the last phase */
-    uint32_t phase_workers;                 /* sum of numjobs in the last phase */
-    rb_plan_job_t global;                   /* defaults for jobs that follow */
-    rb_plan_job_t job;                      /* the job being read */
-    const struct rb_plan_section *section;  /* the section being read; NULL before the first */
-    bool in_global;                         /* the section is [global] */
-    unsigned job_line;                      /* line of the current job's section header */
-    bool after_meta;                        /* the last job was a metadata job: the next starts a phase */
-    rb_plan_seen_t *seen;                   /* open-addressing set of job names */
-    size_t cap_seen;                        /* slots in seen, a power of two or 0 */
-    size_t nseen;                           /* used slots */
-    char *notes;                            /* owned until handed to the plan; NUL-terminated */
-    size_t notes_len;                       /* bytes used in notes, without the NUL */
-    size_t notes_cap;                       /* bytes allocated for notes */
-    unsigned nnotes;                        /* notes kept */
-    unsigned notes_dropped;                 /* notes beyond the limit */
-    struct rb_accept *accept;               /* [acceptance] sections, owned until handed over */
-    rb_plan_rack_t *racks;                  /* [rack NAME] sections, owned until handed over */
+    const char *source;                    /* borrowed; names the plan in messages */
+    rb_err_t *err;                         /* borrowed; the caller's error */
+    uint64_t interval_ns;                  /* [global] sample_interval */
+    char directory[RB_PATH_MAX];           /* [global] directory */
+    rb_phase_spec_t *phases;               /* owned until handed to the plan */
+    uint32_t nphases;                      /* entries of phases that are initialised */
+    uint32_t cap_phases;                   /* allocated entries of phases */
+    uint32_t cap_jobs;                     /* allocated jobs of the last phase */
+    uint32_t phase_workers;                /* sum of numjobs in the last phase */
+    rb_plan_job_t global;                  /* defaults for jobs that follow */
+    rb_plan_job_t job;                     /* the job being read */
+    const struct rb_plan_section *section; /* the section being read; NULL before the first */
+    bool in_global;                        /* the section is [global] */
+    unsigned job_line;                     /* line of the current job's section header */
+    bool after_meta;          /* the last job was a metadata job: the next starts a phase */
+    rb_plan_seen_t *seen;     /* open-addressing set of job names */
+    size_t cap_seen;          /* slots in seen, a power of two or 0 */
+    size_t nseen;             /* used slots */
+    char *notes;              /* owned until handed to the plan; NUL-terminated */
+    size_t notes_len;         /* bytes used in notes, without the NUL */
+    size_t notes_cap;         /* bytes allocated for notes */
+    unsigned nnotes;          /* notes kept */
+    unsigned notes_dropped;   /* notes beyond the limit */
+    struct rb_accept *accept; /* [acceptance] sections, owned until handed over */
+    rb_plan_rack_t *racks;    /* [rack NAME] sections, owned until handed over */
     uint32_t nracks, cap_racks;
-    uint32_t rack_nodes;                    /* nodes listed in all of them */
-    struct rb_project *project;             /* the [capacity] section, owned until handed over */
+    uint32_t rack_nodes;        /* nodes listed in all of them */
+    struct rb_project *project; /* the [capacity] section, owned until handed over */
 } rb_plan_parser_t;
 
 /* Records "SOURCE:LINE: message" (or "SOURCE: message" when line is 0) as
@@ -116,6 +116,34 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_group_reporting, rb_opt_value_sample_interval, rb_opt_value_read_from,
     rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size, rb_opt_value_meta_ops,
     rb_opt_value_kb_base;
+
+/* 1 for a section name that only a reserved section may use (acceptance,
+ * capacity, rack ...), whether rackbench has that section or not. */
+bool rb_plan_section_reserved(const char *name);
+
+/* Completes the job section being read (rb_plan_job.c): settles, checks and
+ * adds it (or its metadata steps) to the plan's phases. */
+int rb_plan_job_finish(rb_plan_parser_t *ps);
+
+/* [rack NAME] sections (rb_plan_rack.c), as handlers of the section table. */
+bool rb_plan_rack_match(char *name, char **arg);
+int rb_plan_rack_begin(rb_plan_parser_t *ps, char *name, unsigned line);
+int rb_plan_rack_option(rb_plan_parser_t *ps, char *key, char *val, unsigned line);
+int rb_plan_rack_end(rb_plan_parser_t *ps);
+int rb_plan_rack_print(const rb_plan_t *p, FILE *f);
+
+/* Frees n racks and their node lists; safe on NULL. */
+void rb_plan_racks_free(rb_plan_rack_t *racks, uint32_t n);
+
+/* The print functions the table's rows name (rb_opt_print.c). */
+rb_opt_print_fn rb_opt_print_bsrange, rb_opt_print_u64, rb_opt_print_ioengine,
+    rb_opt_print_zero_buffers, rb_opt_print_pattern, rb_opt_print_layout, rb_opt_print_transfer,
+    rb_opt_print_read_from, rb_opt_print_stripe_count, rb_opt_print_stripe_size,
+    rb_opt_print_directory, rb_opt_print_str, rb_opt_print_size, rb_opt_print_enum,
+    rb_opt_print_meta_op;
+
+/* The row's field (1, 4 or 8 bytes) of js as a number. */
+uint64_t rb_opt_load(const rb_job_spec_t *js, const rb_opt_t *opt);
 
 /* 1 when c may stand in a job or file name: A-Z a-z 0-9 . _ - */
 bool rb_plan_name_char(char c);

@@ -85,8 +85,8 @@ static void test_docs_match_table(void **state)
     for (const char *const *part = rb_opt_doc_parts; *part; part++) {
         const char *a, *b;
         if (s_block(doc, *part, &a, &b) < 0)
-            fail_msg("docs/plan.md has no <!-- generated: %s --> ... <!-- end: %s --> block",
-                     *part, *part);
+            fail_msg("docs/plan.md has no <!-- generated: %s --> ... <!-- end: %s --> block", *part,
+                     *part);
         char *want = s_generated(*part);
         if (strlen(want) != (size_t)(b - a) || memcmp(want, a, (size_t)(b - a)) != 0)
             fail_msg("docs/plan.md's '%s' list differs from the option table; run "
@@ -176,8 +176,8 @@ static void test_engine_rows(void **state)
         if (!o->engine)
             continue;
         if (!rb_engine_info_find(o->engine))
-            fail_msg("option '%s' belongs to engine '%s', which is not in rb_engine_info",
-                     o->key, o->engine);
+            fail_msg("option '%s' belongs to engine '%s', which is not in rb_engine_info", o->key,
+                     o->engine);
         n++;
     }
     assert_true(n > 0);

@@ -1,0 +1,312 @@
+/* The job-option table's output: the normalised print of `rackbench check`
+ * (every option of a job explicit, in table order, re-reading to the same
+ * job) and the option lists of docs/plan.md. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rb_opt.h"
+#include "rb_plan_int.h"
+#include "rb_units.h"
+
+#define S_NS_PER_S 1000000000ull
+
+/* ---- the normalised print ---- */
+
+/* A duration in the largest unit that keeps it exact; rb_parse_duration_ns reads it back. */
+static const char *s_fmt_duration(char *buf, size_t len, uint64_t ns)
+{
+    static const struct {
+        uint64_t ns;
+        const char *suffix;
+    } units[] = {{S_NS_PER_S, "s"}, {1000000, "ms"}, {1000, "us"}, {1, "ns"}};
+    if (ns == 0) {
+        snprintf(buf, len, "0");
+        return buf;
+    }
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (ns % units[i].ns == 0) {
+            snprintf(buf, len, "%" PRIu64 "%s", ns / units[i].ns, units[i].suffix);
+            break;
+        }
+    }
+    return buf;
+}
+
+void rb_opt_print_size(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    char a[64];
+    (void)gd;
+    fprintf(f, "%s=%s\n", opt->key, rb_fmt_size_exact(a, sizeof a, rb_opt_load(js, opt)));
+}
+
+void rb_opt_print_u64(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    fprintf(f, "%s=%" PRIu64 "\n", opt->key, rb_opt_load(js, opt));
+}
+
+void rb_opt_print_enum(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    const char *name = rb_opt_enum_name(opt, (unsigned)rb_opt_load(js, opt));
+    fprintf(f, "%s=%s\n", opt->key, name ? name : opt->names[0].name);
+}
+
+void rb_opt_print_str(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    fprintf(f, "%s=%s\n", opt->key, (const char *)js + opt->off);
+}
+
+void rb_opt_print_bsrange(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    char a[64], b[64];
+    (void)gd;
+    fprintf(f, "%s=%s-%s\n", opt->key, rb_fmt_size_exact(a, sizeof a, js->bs),
+            rb_fmt_size_exact(b, sizeof b, js->bs_max > js->bs ? js->bs_max : js->bs));
+}
+
+void rb_opt_print_ioengine(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    fprintf(f, "%s=%s\n", opt->key, js->ioengine[0] ? js->ioengine : opt->def);
+}
+
+void rb_opt_print_zero_buffers(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                               FILE *f)
+{
+    (void)gd;
+    fprintf(f, "%s=%d\n", opt->key, js->buffer_mode == RB_BUF_ZERO ? 1 : 0);
+}
+
+void rb_opt_print_pattern(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    if (js->buffer_mode != RB_BUF_PATTERN || !js->pattern_len)
+        return;
+    fprintf(f, "%s=0x", opt->key);
+    for (uint32_t i = 0; i < js->pattern_len && i < RB_PATTERN_MAX; i++)
+        fprintf(f, "%02x", js->pattern[i]);
+    fprintf(f, "\n");
+}
+
+/* Only for a shared file: the layout of one file that every worker writes. */
+void rb_opt_print_layout(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    if (js->shared_file)
+        rb_opt_print_enum(opt, js, gd, f);
+}
+
+void rb_opt_print_transfer(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    if (js->shared_file && js->layout == RB_LAYOUT_STRIDED && js->transfer)
+        rb_opt_print_size(opt, js, gd, f);
+}
+
+void rb_opt_print_read_from(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    if (js->read_shift)
+        fprintf(f, "%s=shift:%" PRIu32 "\n", opt->key, js->read_shift);
+    else
+        fprintf(f, "%s=self\n", opt->key);
+}
+
+/* Only when set: they concern Lustre alone. */
+void rb_opt_print_stripe_count(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                               FILE *f)
+{
+    (void)gd;
+    if (js->lustre_stripe_count == RB_LUSTRE_STRIPE_ALL)
+        fprintf(f, "%s=-1\n", opt->key);
+    else if (js->lustre_stripe_count)
+        fprintf(f, "%s=%" PRIu32 "\n", opt->key, js->lustre_stripe_count);
+}
+
+void rb_opt_print_stripe_size(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    char a[64];
+    (void)gd;
+    if (js->lustre_stripe_size)
+        fprintf(f, "%s=%s\n", opt->key, rb_fmt_size_exact(a, sizeof a, js->lustre_stripe_size));
+}
+
+/* An unset directory is written empty when [global] sets one, so it is not inherited. */
+void rb_opt_print_directory(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    if (js->directory[0] || (gd && gd[0]))
+        fprintf(f, "%s=%s\n", opt->key, js->directory);
+}
+
+/* A metadata step is one operation: meta_ops names it. */
+void rb_opt_print_meta_op(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    const char *op = rb_meta_op_name(js->meta_op);
+    fprintf(f, "%s=%s\n", opt->key, op ? op : "create");
+}
+
+/* One row's lines. */
+static void s_print_row(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    char a[64];
+    if (opt->print) {
+        opt->print(opt, js, gd, f);
+        return;
+    }
+    switch (opt->kind) {
+    case RB_OPT_SIZE:
+        rb_opt_print_size(opt, js, gd, f);
+        break;
+    case RB_OPT_DURATION:
+        fprintf(f, "%s=%s\n", opt->key, s_fmt_duration(a, sizeof a, rb_opt_load(js, opt)));
+        break;
+    case RB_OPT_COUNT:
+        rb_opt_print_u64(opt, js, gd, f);
+        break;
+    case RB_OPT_BOOL:
+        fprintf(f, "%s=%d\n", opt->key, rb_opt_load(js, opt) ? 1 : 0);
+        break;
+    case RB_OPT_INVBOOL:
+        fprintf(f, "%s=%d\n", opt->key, rb_opt_load(js, opt) ? 0 : 1);
+        break;
+    case RB_OPT_ENUM:
+        rb_opt_print_enum(opt, js, gd, f);
+        break;
+    default:
+        break;
+    }
+}
+
+void rb_opt_print_job(const rb_job_spec_t *js, const char *global_dir, FILE *f)
+{
+    for (size_t i = 0; i < rb_opt_count(); i++)
+        if (!(rb_opt_at(i)->flags & (RB_OPT_F_NOPRINT | RB_OPT_F_META)))
+            s_print_row(rb_opt_at(i), js, global_dir, f);
+}
+
+void rb_opt_print_meta_step(const rb_job_spec_t *js, const char *global_dir, FILE *f)
+{
+    /* rw=meta, the meta_* options, then the others a step keeps */
+    s_print_row(rb_opt_find("rw"), js, global_dir, f);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < rb_opt_count(); i++)
+            if ((rb_opt_at(i)->flags & RB_OPT_F_PRINT_META) &&
+                !(rb_opt_at(i)->flags & RB_OPT_F_META) == (pass == 1))
+                s_print_row(rb_opt_at(i), js, global_dir, f);
+}
+
+void rb_opt_print_global(uint64_t interval_ns, const char *directory, FILE *f)
+{
+    char a[64];
+    fprintf(f, "sample_interval=%s\n", s_fmt_duration(a, sizeof a, interval_ns));
+    if (directory && directory[0])
+        fprintf(f, "directory=%s\n", directory);
+}
+
+/* ---- the option lists of docs/plan.md ---- */
+
+/* The names of a row for the docs: `key`, `alias`, ... */
+static void s_doc_names(const rb_opt_t *o, FILE *f)
+{
+    fprintf(f, "`%s`", o->key);
+    for (const char *c = o->aliases; c && *c;) {
+        const char *end = strchr(c, ',');
+        int n = end ? (int)(end - c) : (int)strlen(c);
+        fprintf(f, ", `%.*s`", n, c);
+        c = end ? end + 1 : NULL;
+    }
+}
+
+static const char *const s_area_text[RB_OPT_NAREAS] = {
+    [RB_OPT_AREA_FILES] = "files and layout",
+    [RB_OPT_AREA_PATTERN] = "IO pattern and sizes",
+    [RB_OPT_AREA_QUEUE] = "queueing and engine options",
+    [RB_OPT_AREA_BUFFERS] = "buffers and memory",
+    [RB_OPT_AREA_TIMING] = "timing and rates",
+    [RB_OPT_AREA_VERIFY] = "verification",
+    [RB_OPT_AREA_PROCESS] = "processes, CPUs, priorities",
+    [RB_OPT_AREA_REPLAY] = "replay",
+};
+
+/* The table of rackbench's options. */
+static void s_doc_options(FILE *f)
+{
+    fprintf(f, "| option | type | default | where | what it does |\n");
+    fprintf(f, "| --- | --- | --- | --- | --- |\n");
+    for (size_t i = 0; i < rb_opt_count(); i++) {
+        const rb_opt_t *o = rb_opt_at(i);
+        if (o->kind == RB_OPT_IGNORED || o->kind == RB_OPT_NOT_YET)
+            continue;
+        fprintf(f, "| ");
+        if (o->ref)
+            fprintf(f, "[");
+        s_doc_names(o, f);
+        if (o->ref)
+            fprintf(f, "](#%s)", o->ref);
+        const char *where = o->flags & RB_OPT_F_GLOBAL ? "`[global]`"
+                            : o->flags & RB_OPT_F_JOB  ? "job"
+                            : o->flags & RB_OPT_F_META ? "`rw=meta` job, `[global]`"
+                                                       : "job, `[global]`";
+        fprintf(f, " | %s | ", o->type ? o->type : "");
+        if (o->def_doc)
+            fprintf(f, "%s", o->def_doc);
+        else
+            fprintf(f, "`%s`", o->def ? o->def : "0");
+        fprintf(f, " | %s | %s |\n", where, o->doc ? o->doc : "");
+    }
+}
+
+/* fio's options accepted with a note, by why. */
+static void s_doc_ignored(FILE *f)
+{
+    fprintf(f, "| why | options |\n| --- | --- |\n");
+    for (unsigned why = 0; why <= RB_OPT_WHY_UNITS; why++) {
+        fprintf(f, "| %s |", rb_opt_why_text((rb_opt_why_t)why));
+        const char *sep = " ";
+        for (size_t i = 0; i < rb_opt_count(); i++) {
+            if (rb_opt_at(i)->kind == RB_OPT_IGNORED && rb_opt_at(i)->group == why) {
+                fprintf(f, "%s`%s`", sep, rb_opt_at(i)->key);
+                sep = ", ";
+            }
+        }
+        fprintf(f, " |\n");
+    }
+}
+
+/* fio's options not supported yet, by area; an engine's own named beside it. */
+static void s_doc_not_yet(FILE *f)
+{
+    fprintf(f, "| area | options |\n| --- | --- |\n");
+    for (unsigned area = 0; area < RB_OPT_NAREAS; area++) {
+        fprintf(f, "| %s |", s_area_text[area]);
+        const char *sep = " ";
+        for (size_t i = 0; i < rb_opt_count(); i++) {
+            if (rb_opt_at(i)->kind == RB_OPT_NOT_YET && rb_opt_at(i)->group == area) {
+                fprintf(f, "%s`%s`", sep, rb_opt_at(i)->key);
+                if (rb_opt_at(i)->engine)
+                    fprintf(f, " (%s)", rb_opt_at(i)->engine);
+                sep = ", ";
+            }
+        }
+        fprintf(f, " |\n");
+    }
+}
+
+int rb_opt_doc_markdown(const char *part, FILE *f)
+{
+    if (!strcmp(part, "options"))
+        s_doc_options(f);
+    else if (!strcmp(part, "ignored"))
+        s_doc_ignored(f);
+    else if (!strcmp(part, "not-yet"))
+        s_doc_not_yet(f);
+    else
+        return -EINVAL;
+    return 0;
+}
+
+const char *const rb_opt_doc_parts[] = {"options", "ignored", "not-yet", NULL};

@@ -1,0 +1,417 @@
+/* A job section once read: its options settled as fio settles them, the
+ * rules across its options checked (each error naming the line of an option
+ * it involves, or the job's), a metadata job expanded into one step per
+ * operation, and the job added to its phase. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rb_plan_int.h"
+#include "rb_units.h"
+
+static uint64_t s_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* Adds name to the set; returns 0 if new, the first line if seen, or -ENOMEM. */
+static long s_seen_add(rb_plan_parser_t *ps, const char *name, unsigned line)
+{
+    if ((ps->nseen + 1) * 2 > ps->cap_seen) {
+        size_t cap = ps->cap_seen ? ps->cap_seen * 2 : 64;
+        rb_plan_seen_t *slots = calloc(cap, sizeof *slots);
+        if (!slots)
+            return -ENOMEM;
+        for (size_t i = 0; i < ps->cap_seen; i++) {
+            if (!ps->seen[i].line)
+                continue;
+            size_t k = s_hash(ps->seen[i].name) & (cap - 1);
+            while (slots[k].line)
+                k = (k + 1) & (cap - 1);
+            slots[k] = ps->seen[i];
+        }
+        free(ps->seen);
+        ps->seen = slots;
+        ps->cap_seen = cap;
+    }
+    size_t k = s_hash(name) & (ps->cap_seen - 1);
+    while (ps->seen[k].line) {
+        if (!strcmp(ps->seen[k].name, name))
+            return ps->seen[k].line;
+        k = (k + 1) & (ps->cap_seen - 1);
+    }
+    strcpy(ps->seen[k].name, name); /* caller checked the length */
+    ps->seen[k].line = line;
+    ps->nseen++;
+    return 0;
+}
+
+/* Settles a metadata job: only the options that shape the file set and its
+ * workers are kept, everything about data IO is left at its default, so
+ * size is 0 and bs 4k. Errors name the job's section line or the option's. */
+static int s_settle_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name, unsigned line)
+{
+    const rb_job_spec_t *js = &o->spec;
+    if (js->filename[0])
+        return rb_plan_fail(
+            ps, rb_plan_job_line(o, "filename"),
+            "job '%s': filename= names one file, but rw=meta works on meta_files files "
+            "(name their set with filename_format)",
+            name);
+    if (!js->meta_files)
+        return rb_plan_fail(
+            ps, line, "job '%s' has no meta_files (files per worker, required for rw=meta)", name);
+    if (js->meta_dirs > 1 && js->meta_depth > 0)
+        return rb_plan_fail(ps,
+                            rb_plan_job_line(o, "meta_dirs") > rb_plan_job_line(o, "meta_depth")
+                                ? rb_plan_job_line(o, "meta_dirs")
+                                : rb_plan_job_line(o, "meta_depth"),
+                            "job '%s': meta_dirs=%" PRIu32 " and meta_depth=%" PRIu32
+                            " together (flat directories or a tree, not both)",
+                            name, js->meta_dirs, js->meta_depth);
+    if (js->meta_shared && (js->meta_dirs > 1 || js->meta_depth > 0)) {
+        unsigned at = js->meta_dirs > 1 ? rb_plan_job_line(o, "meta_dirs")
+                                        : rb_plan_job_line(o, "meta_depth");
+        return rb_plan_fail(ps,
+                            at > rb_plan_job_line(o, "meta_shared_dir")
+                                ? at
+                                : rb_plan_job_line(o, "meta_shared_dir"),
+                            "job '%s': meta_shared_dir puts every file in one shared directory: no "
+                            "meta_dirs or meta_depth with it",
+                            name);
+    }
+    rb_job_spec_t m;
+    rb_plan_spec_defaults(&m);
+    memcpy(m.name, js->name, sizeof m.name);
+    m.rw = RB_RW_META;
+    m.numjobs = js->numjobs;
+    m.randrepeat = js->randrepeat; /* meta_order=random draws from the job's seed */
+    m.randseed = js->randseed;
+    memcpy(m.directory, js->directory, sizeof m.directory);
+    memcpy(m.filename_format, js->filename_format, sizeof m.filename_format);
+    m.meta_files = js->meta_files;
+    m.meta_filesize = js->meta_filesize;
+    m.meta_dirs = js->meta_dirs;
+    m.meta_depth = js->meta_depth;
+    m.meta_branch = js->meta_branch;
+    m.meta_random = js->meta_random;
+    m.meta_shared = js->meta_shared;
+    m.meta_sync = js->meta_sync;
+    m.meta_renamed = js->meta_renamed;
+    o->spec = m;
+    return 0;
+}
+
+/* Checks the options that work across nodes: a shared file (IOR's N-1),
+ * whose data a read gets, stonewalling. Errors name the option's line. */
+static int s_settle_across(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name, unsigned line)
+{
+    rb_job_spec_t *js = &o->spec;
+    char a[64], b[64];
+    uint64_t t = js->transfer ? js->transfer : js->bs;
+    if (js->read_shift && (!rb_rw_reads(js->rw) || rb_rw_writes(js->rw)))
+        return rb_plan_fail(ps, rb_plan_job_line(o, "read_from"),
+                            "job '%s': read_from is for jobs that only read (rw=%s writes)", name,
+                            rb_rw_name(js->rw));
+    if (js->wearout && !js->stonewall_ns)
+        return rb_plan_fail(ps, rb_plan_job_line(o, "wearout"),
+                            "job '%s': wearout needs stonewall_time", name);
+    if (!js->shared_file) {
+        if (js->layout != RB_LAYOUT_SEGMENTED && rb_plan_job_line(o, "layout"))
+            return rb_plan_fail(
+                ps, rb_plan_job_line(o, "layout"),
+                "job '%s': layout= is the layout of a shared file (file_per_worker=0)", name);
+        if (js->transfer && rb_plan_job_line(o, "transfer"))
+            return rb_plan_fail(ps, rb_plan_job_line(o, "transfer"),
+                                "job '%s': transfer= is the piece size of a strided shared file "
+                                "(file_per_worker=0, layout=strided)",
+                                name);
+        return 0;
+    }
+    if (js->filename[0])
+        return rb_plan_fail(
+            ps,
+            rb_plan_job_line(o, "filename") > rb_plan_job_line(o, "file_per_worker")
+                ? rb_plan_job_line(o, "filename")
+                : rb_plan_job_line(o, "file_per_worker"),
+            "job '%s': file_per_worker=0 makes one file for all workers of all nodes; "
+            "filename= names a file per node (use one or the other)",
+            name);
+    if (js->nrfiles != 1)
+        return rb_plan_fail(ps,
+                            rb_plan_job_line(o, "nrfiles") > rb_plan_job_line(o, "file_per_worker")
+                                ? rb_plan_job_line(o, "nrfiles")
+                                : rb_plan_job_line(o, "file_per_worker"),
+                            "job '%s': file_per_worker=0 makes one file: nrfiles must be 1", name);
+    if (js->layout == RB_LAYOUT_STRIDED) {
+        unsigned at = rb_plan_job_line(o, "transfer") ? rb_plan_job_line(o, "transfer") : line;
+        if (js->bs_max != js->bs || t % js->bs)
+            return rb_plan_fail(ps, at,
+                                "job '%s': a strided layout needs one block size dividing transfer "
+                                "(transfer %s, bs %s)",
+                                name, rb_fmt_size_exact(a, sizeof a, t),
+                                rb_fmt_size_exact(b, sizeof b, js->bs));
+        if (js->size % t)
+            return rb_plan_fail(ps, at,
+                                "job '%s': size %s per worker is not a whole number of transfer=%s "
+                                "pieces",
+                                name, rb_fmt_size_exact(a, sizeof a, js->size),
+                                rb_fmt_size_exact(b, sizeof b, t));
+    } else if (js->transfer && rb_plan_job_line(o, "transfer")) {
+        return rb_plan_fail(ps, rb_plan_job_line(o, "transfer"),
+                            "job '%s': transfer= is the piece size of layout=strided (this job is "
+                            "segmented)",
+                            name);
+    }
+    return 0;
+}
+
+/* Settles what depends on several options (fio semantics) and checks the
+ * job as a whole; errors name the job's section line. */
+static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name, unsigned line)
+{
+    rb_job_spec_t *js = &o->spec;
+    char a[64], b[64], c[64];
+
+    if (js->rw == RB_RW_META)
+        return s_settle_meta(ps, o, name, line);
+    if (o->meta_line)
+        return rb_plan_fail(ps, o->meta_line,
+                            "option '%s' applies only to rw=meta (job '%s' has rw=%s)", o->meta_key,
+                            name, rb_rw_name(js->rw));
+    js->meta_files = 0; /* [global] meta_* options leave other jobs as they are */
+    js->meta_filesize = 0;
+    js->meta_dirs = 0;
+    js->meta_depth = 0;
+    js->meta_branch = 0;
+    js->meta_random = 0;
+    js->meta_shared = 0;
+    js->meta_sync = 0;
+    js->meta_renamed = 0;
+
+    /* fio: a filename names the files, so nrfiles is not used */
+    if (js->filename[0] && js->nrfiles != 1) {
+        int rc =
+            rb_plan_note(ps, rb_plan_job_line(o, "nrfiles"),
+                         "option 'nrfiles' is ignored in job '%s': filename= names the one file "
+                         "its workers share, as in fio",
+                         name);
+        if (rc < 0)
+            return rc;
+        js->nrfiles = 1;
+    }
+    if (o->filename_abs)
+        memcpy(js->directory, o->fn_dir, sizeof js->directory);
+
+    if (!rb_plan_job_line(o, "size")) {
+        if (!js->filesize)
+            return rb_plan_fail(
+                ps, line,
+                "job '%s' has no size (size= bytes per worker, or filesize= bytes per "
+                "file, is required)",
+                name);
+        if (js->filesize > UINT64_MAX / js->nrfiles)
+            return rb_plan_fail(ps, line,
+                                "job '%s': filesize %s times nrfiles %" PRIu32 " is too large",
+                                name, rb_fmt_size_exact(a, sizeof a, js->filesize), js->nrfiles);
+        js->size = js->filesize * js->nrfiles;
+    }
+
+    /* fio: a block size range wins over bs */
+    if (rb_plan_job_line(o, "bsrange")) {
+        js->bs = o->bsrange_min;
+        js->bs_max = o->bsrange_max;
+    } else {
+        js->bs_max = js->bs;
+    }
+    const char *what = js->bs_max == js->bs ? "bs" : "the largest bsrange block";
+    rb_fmt_size_exact(a, sizeof a, js->bs_max);
+    if (js->bs_max > js->size)
+        return rb_plan_fail(ps, line, "job '%s': %s %s is larger than size %s", name, what, a,
+                            rb_fmt_size_exact(b, sizeof b, js->size));
+    if (js->filesize && js->bs_max > js->filesize)
+        return rb_plan_fail(ps, line, "job '%s': %s %s is larger than filesize %s", name, what, a,
+                            rb_fmt_size_exact(b, sizeof b, js->filesize));
+    if (!js->filesize && js->bs_max > js->size / js->nrfiles)
+        return rb_plan_fail(ps, line,
+                            "job '%s': %s %s is larger than each file (size %s / nrfiles %" PRIu32
+                            " = %s)",
+                            name, what, a, rb_fmt_size_exact(b, sizeof b, js->size), js->nrfiles,
+                            rb_fmt_size_exact(c, sizeof c, js->size / js->nrfiles));
+    if (js->time_based && js->runtime_ns == 0)
+        return rb_plan_fail(ps, line, "job '%s': time_based needs a runtime", name);
+    return s_settle_across(ps, o, name, line);
+}
+
+/* Appends js to the last phase, or to a new one; errors name line. */
+static int s_add_job(rb_plan_parser_t *ps, const rb_job_spec_t *js, bool new_phase, unsigned line)
+{
+    const char *name = js->name;
+    if (ps->nphases == 0 || new_phase) {
+        if (ps->nphases == RB_MAX_PHASES)
+            return rb_plan_fail(ps, line, "job '%s' starts phase %u, more than %u phases", name,
+                                ps->nphases + 1, RB_MAX_PHASES);
+        if (ps->nphases == ps->cap_phases) {
+            uint32_t cap = ps->cap_phases ? ps->cap_phases * 2 : 4;
+            rb_phase_spec_t *ph = realloc(ps->phases, cap * sizeof *ph);
+            if (!ph)
+                return rb_plan_nomem(ps);
+            ps->phases = ph;
+            ps->cap_phases = cap;
+        }
+        rb_phase_spec_t *ph = &ps->phases[ps->nphases++];
+        memset(ph, 0, sizeof *ph);
+        memcpy(ph->name, name, strlen(name) + 1);
+        ps->cap_jobs = 0;
+        ps->phase_workers = 0;
+    }
+    rb_phase_spec_t *ph = &ps->phases[ps->nphases - 1];
+    if (ph->njobs == RB_MAX_JOBS)
+        return rb_plan_fail(ps, line, "job '%s': phase '%s' has more than %u jobs", name, ph->name,
+                            RB_MAX_JOBS);
+    if (ps->phase_workers + js->numjobs > RB_MAX_WORKERS)
+        return rb_plan_fail(ps, line,
+                            "job '%s': phase '%s' would run %u workers per agent, more than %u "
+                            "(sum of numjobs)",
+                            name, ph->name, ps->phase_workers + js->numjobs, RB_MAX_WORKERS);
+    if (ph->njobs == ps->cap_jobs) {
+        uint32_t cap = ps->cap_jobs ? ps->cap_jobs * 2 : 4;
+        rb_job_spec_t *jobs = realloc(ph->jobs, cap * sizeof *jobs);
+        if (!jobs)
+            return rb_plan_nomem(ps);
+        ph->jobs = jobs;
+        ps->cap_jobs = cap;
+    }
+    ph->jobs[ph->njobs++] = *js;
+    ps->phase_workers += js->numjobs;
+    return 0;
+}
+
+/* Adds a name to the set of job names; 0, or -EINVAL naming the first use. */
+static int s_name_unique(rb_plan_parser_t *ps, const char *name, unsigned line)
+{
+    long first = s_seen_add(ps, name, line);
+    if (first < 0)
+        return rb_plan_nomem(ps);
+    if (first > 0)
+        return rb_plan_fail(ps, line, "duplicate job name '%s' (first at line %ld)", name, first);
+    return 0;
+}
+
+/* filename_format of a metadata job: the job's name J unless given, and $jobname
+ * read as J, so that every step works on the same files. */
+static int s_meta_fnfmt(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *base, size_t base_len)
+{
+    rb_job_spec_t *js = &o->spec;
+    char out[RB_NAME_MAX];
+    size_t n = 0;
+    if (!rb_plan_job_line(o, "filename_format")) {
+        memcpy(js->filename_format, base, base_len); /* base_len < RB_NAME_MAX */
+        js->filename_format[base_len] = '\0';
+        return 0;
+    }
+    for (const char *c = js->filename_format; *c;) {
+        const char *add = c;
+        size_t len = 1;
+        if (!strncmp(c, "$jobname", 8)) {
+            add = base;
+            len = base_len;
+            c += 8;
+        } else {
+            c++;
+        }
+        if (n + len >= sizeof out)
+            return rb_plan_fail(ps, rb_plan_job_line(o, "filename_format"),
+                                "filename_format '%s' with $jobname as '%.*s' is longer than %d "
+                                "characters",
+                                js->filename_format, (int)base_len, base, RB_NAME_MAX - 1);
+        memcpy(out + n, add, len);
+        n += len;
+    }
+    out[n] = '\0';
+    memcpy(js->filename_format, out, n + 1);
+    return 0;
+}
+
+/* Expands a metadata job J into one phase per operation of meta_ops, named
+ * "J.OP". A section "J.OP" with the single operation OP is that step of job J
+ * itself (it is how rb_plan_print writes steps). */
+static int s_finish_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line)
+{
+    rb_job_spec_t *js = &o->spec;
+    const char *name = js->name;
+    size_t len = strlen(name), base_len = len;
+    if (o->nmeta_ops == 1) {
+        const char *op = rb_meta_op_name(o->meta_ops[0]);
+        size_t n = strlen(op);
+        if (len > n + 1 && name[len - n - 1] == '.' && !strcmp(name + len - n, op))
+            base_len = len - n - 1;
+    }
+    int rc = s_meta_fnfmt(ps, o, name, base_len);
+    if (rc == 0)
+        rc = s_name_unique(ps, name, line);
+    uint8_t renamed = js->meta_renamed;
+    for (uint32_t i = 0; i < o->nmeta_ops && rc == 0; i++) {
+        rb_job_spec_t step = *js;
+        const char *op = rb_meta_op_name(o->meta_ops[i]);
+        if (base_len == len) {
+            if (len + 1 + strlen(op) >= RB_NAME_MAX)
+                return rb_plan_fail(ps, o->name_line,
+                                    "job '%s': step name '%s.%s' is longer than %d characters",
+                                    name, name, op, RB_NAME_MAX - 1);
+            snprintf(step.name, sizeof step.name, "%s.%s", name, op);
+            rc = s_name_unique(ps, step.name, line);
+            if (rc < 0)
+                return rc;
+        }
+        step.meta_op = o->meta_ops[i];
+        step.meta_renamed = renamed;
+        rc = s_add_job(ps, &step, true, line);
+        if (o->meta_ops[i] == RB_META_RENAME)
+            renamed = 1;
+    }
+    ps->after_meta = true;
+    return rc;
+}
+
+/* Checks the job just read and appends it to its phase. */
+int rb_plan_job_finish(rb_plan_parser_t *ps)
+{
+    rb_plan_job_t *o = &ps->job;
+    rb_job_spec_t *js = &o->spec;
+    unsigned line = ps->job_line;
+    const char *name = o->name;
+    size_t len = strlen(name);
+
+    if (len == 0)
+        return rb_plan_fail(ps, o->name_line, "job name is empty");
+    if (len >= RB_NAME_MAX)
+        return rb_plan_fail(ps, o->name_line, "job name '%.40s...' is longer than %d characters",
+                            name, RB_NAME_MAX - 1);
+    for (const char *c = name; *c; c++)
+        if (!rb_plan_name_char(*c))
+            return rb_plan_fail(ps, o->name_line,
+                                "job name '%s' has a character other than A-Z a-z 0-9 . _ -", name);
+    if (!strcmp(name, "global") || rb_plan_section_reserved(name))
+        return rb_plan_fail(ps, o->name_line, "job name '%s' is reserved", name);
+    memcpy(js->name, name, len + 1);
+
+    int rc = s_settle_job(ps, o, name, line);
+    if (rc < 0)
+        return rc;
+
+    if (js->rw == RB_RW_META)
+        return s_finish_meta(ps, o, line);
+    rc = s_name_unique(ps, name, line);
+    if (rc < 0)
+        return rc;
+    bool new_phase = o->stonewall || ps->after_meta;
+    ps->after_meta = false;
+    return s_add_job(ps, js, new_phase, line);
+}
