@@ -6,10 +6,10 @@
 
 static const rb_engine_info_t s_engines[] = {
     {"sync", "psync", 0, "pread and pwrite, one IO at a time (fio's psync)"},
-    {"libaio", NULL, RB_ENGINE_F_ASYNC, "Linux native asynchronous IO, iodepth IOs in flight"},
-    {"io_uring", NULL, RB_ENGINE_F_ASYNC,
+    {"libaio", NULL, RB_ENGINE_INFO_F_ASYNC, "Linux native asynchronous IO, iodepth IOs in flight"},
+    {"io_uring", NULL, RB_ENGINE_INFO_F_ASYNC,
      "io_uring with registered files and buffers, iodepth IOs in flight"},
-    {"null", NULL, RB_ENGINE_F_NO_DATA | RB_ENGINE_F_ASYNC,
+    {"null", NULL, RB_ENGINE_INFO_F_NO_DATA | RB_ENGINE_INFO_F_ASYNC,
      "no IO at all: rackbench's own cost per IO"},
 };
 
@@ -70,5 +70,5 @@ char *rb_engine_info_list(char *buf, size_t len)
 int rb_engine_moves_data(const char *name)
 {
     const rb_engine_info_t *e = rb_engine_info_find(name);
-    return !e || !(e->flags & RB_ENGINE_F_NO_DATA);
+    return !e || !(e->flags & RB_ENGINE_INFO_F_NO_DATA);
 }

@@ -10,14 +10,14 @@
 #include <stddef.h>
 
 enum {
-    RB_ENGINE_F_NO_DATA = 1u << 0, /* moves no data: figures are rackbench's own cost per IO */
-    RB_ENGINE_F_ASYNC = 1u << 1,   /* keeps iodepth IOs in flight (sync keeps one) */
+    RB_ENGINE_INFO_F_NO_DATA = 1u << 0, /* moves no data: figures are rackbench's own cost per IO */
+    RB_ENGINE_INFO_F_ASYNC = 1u << 1,   /* keeps iodepth IOs in flight (sync keeps one) */
 };
 
 typedef struct rb_engine_info {
     const char *name;    /* as written in plans and sent on the wire */
     const char *aliases; /* other names a plan may use, comma-separated, or NULL */
-    unsigned flags;      /* RB_ENGINE_F_* */
+    unsigned flags;      /* RB_ENGINE_INFO_F_* */
     const char *doc;     /* one line for the docs */
 } rb_engine_info_t;
 

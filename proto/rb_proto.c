@@ -3,6 +3,8 @@
  * other code sees them. */
 #include "rb_proto.h"
 
+#include "rb_job_rules.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -517,24 +519,13 @@ static const char *s_str_rule(const s_field_t *f, const char *s)
 
 /* A job's rules across fields: a size range that is one, a pattern to repeat,
  * Lustre striping lfs accepts. */
+/* The rules of any job, a part of the plan's own (rb_job_rules.h). */
 static int s_check_job(s_ctx_t *c, const void *base)
 {
-    const rb_job_spec_t *j = base;
-    if (j->bs_max < j->bs)
-        return s_fail(c, "bs_max", -1, "%" PRIu64 ", below bs %" PRIu64, j->bs_max, j->bs);
-    if (j->buffer_mode == RB_BUF_PATTERN && j->pattern_len == 0)
-        return s_fail(c, "pattern", -1, "empty, but buffer_mode is \"pattern\"");
-    if ((j->rw == RB_RW_META) != (j->meta_op != RB_META_NONE))
-        return s_fail(c, "meta_op", -1, "%s, but rw is %s", s_meta_names[j->meta_op],
-                      s_rw_names[j->rw] ? s_rw_names[j->rw] : "?");
-    if (j->lustre_stripe_count > RB_LUSTRE_STRIPE_MAX &&
-        j->lustre_stripe_count != RB_LUSTRE_STRIPE_ALL)
-        return s_fail(c, "lustre_stripe_count", -1, "%" PRIu32 ", more than %d",
-                      j->lustre_stripe_count, RB_LUSTRE_STRIPE_MAX);
-    if (j->lustre_stripe_size % 65536)
-        return s_fail(c, "lustre_stripe_size", -1, "%" PRIu64 ", not a multiple of 64 KiB",
-                      j->lustre_stripe_size);
-    return 0;
+    rb_job_rule_t rule;
+    if (rb_job_rules_check_wire(base, &rule) == 0)
+        return 0;
+    return s_fail(c, rule.field, -1, "%s", rule.why);
 }
 
 /* Reads are a part of all IO: read_bytes <= bytes, read_ops <= ops. */

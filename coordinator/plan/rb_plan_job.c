@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rb_job_rules.h"
 #include "rb_plan_int.h"
 #include "rb_units.h"
 
@@ -52,6 +53,23 @@ static long s_seen_add(rb_plan_parser_t *ps, const char *name, unsigned line)
     return 0;
 }
 
+/* Checks the settled job against the rules across its options (shared with
+ * the wire decoder); an error names the latest line of an option involved,
+ * or the job's section line. */
+static int s_rules(rb_plan_parser_t *ps, const rb_plan_job_t *o, unsigned line)
+{
+    rb_job_rule_t rule;
+    if (rb_job_rules_check(&o->spec, &rule) == 0)
+        return 0;
+    unsigned at = 0;
+    for (int i = 0; i < 2; i++) {
+        unsigned l = rule.opts[i] ? rb_plan_job_line(o, rule.opts[i]) : 0;
+        if (l > at)
+            at = l;
+    }
+    return rb_plan_fail(ps, at ? at : line, "%s", rule.why);
+}
+
 /* Settles a metadata job: only the options that shape the file set and its
  * workers are kept, everything about data IO is left at its default, so
  * size is 0 and bs 4k. Errors name the job's section line or the option's. */
@@ -64,28 +82,6 @@ static int s_settle_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *nam
             "job '%s': filename= names one file, but rw=meta works on meta_files files "
             "(name their set with filename_format)",
             name);
-    if (!js->meta_files)
-        return rb_plan_fail(
-            ps, line, "job '%s' has no meta_files (files per worker, required for rw=meta)", name);
-    if (js->meta_dirs > 1 && js->meta_depth > 0)
-        return rb_plan_fail(ps,
-                            rb_plan_job_line(o, "meta_dirs") > rb_plan_job_line(o, "meta_depth")
-                                ? rb_plan_job_line(o, "meta_dirs")
-                                : rb_plan_job_line(o, "meta_depth"),
-                            "job '%s': meta_dirs=%" PRIu32 " and meta_depth=%" PRIu32
-                            " together (flat directories or a tree, not both)",
-                            name, js->meta_dirs, js->meta_depth);
-    if (js->meta_shared && (js->meta_dirs > 1 || js->meta_depth > 0)) {
-        unsigned at = js->meta_dirs > 1 ? rb_plan_job_line(o, "meta_dirs")
-                                        : rb_plan_job_line(o, "meta_depth");
-        return rb_plan_fail(ps,
-                            at > rb_plan_job_line(o, "meta_shared_dir")
-                                ? at
-                                : rb_plan_job_line(o, "meta_shared_dir"),
-                            "job '%s': meta_shared_dir puts every file in one shared directory: no "
-                            "meta_dirs or meta_depth with it",
-                            name);
-    }
     rb_job_spec_t m;
     rb_plan_spec_defaults(&m);
     memcpy(m.name, js->name, sizeof m.name);
@@ -105,71 +101,10 @@ static int s_settle_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *nam
     m.meta_sync = js->meta_sync;
     m.meta_renamed = js->meta_renamed;
     o->spec = m;
-    return 0;
-}
-
-/* Checks the options that work across nodes: a shared file (IOR's N-1),
- * whose data a read gets, stonewalling. Errors name the option's line. */
-static int s_settle_across(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name, unsigned line)
-{
-    rb_job_spec_t *js = &o->spec;
-    char a[64], b[64];
-    uint64_t t = js->transfer ? js->transfer : js->bs;
-    if (js->read_shift && (!rb_rw_reads(js->rw) || rb_rw_writes(js->rw)))
-        return rb_plan_fail(ps, rb_plan_job_line(o, "read_from"),
-                            "job '%s': read_from is for jobs that only read (rw=%s writes)", name,
-                            rb_rw_name(js->rw));
-    if (js->wearout && !js->stonewall_ns)
-        return rb_plan_fail(ps, rb_plan_job_line(o, "wearout"),
-                            "job '%s': wearout needs stonewall_time", name);
-    if (!js->shared_file) {
-        if (js->layout != RB_LAYOUT_SEGMENTED && rb_plan_job_line(o, "layout"))
-            return rb_plan_fail(
-                ps, rb_plan_job_line(o, "layout"),
-                "job '%s': layout= is the layout of a shared file (file_per_worker=0)", name);
-        if (js->transfer && rb_plan_job_line(o, "transfer"))
-            return rb_plan_fail(ps, rb_plan_job_line(o, "transfer"),
-                                "job '%s': transfer= is the piece size of a strided shared file "
-                                "(file_per_worker=0, layout=strided)",
-                                name);
-        return 0;
-    }
-    if (js->filename[0])
-        return rb_plan_fail(
-            ps,
-            rb_plan_job_line(o, "filename") > rb_plan_job_line(o, "file_per_worker")
-                ? rb_plan_job_line(o, "filename")
-                : rb_plan_job_line(o, "file_per_worker"),
-            "job '%s': file_per_worker=0 makes one file for all workers of all nodes; "
-            "filename= names a file per node (use one or the other)",
-            name);
-    if (js->nrfiles != 1)
-        return rb_plan_fail(ps,
-                            rb_plan_job_line(o, "nrfiles") > rb_plan_job_line(o, "file_per_worker")
-                                ? rb_plan_job_line(o, "nrfiles")
-                                : rb_plan_job_line(o, "file_per_worker"),
-                            "job '%s': file_per_worker=0 makes one file: nrfiles must be 1", name);
-    if (js->layout == RB_LAYOUT_STRIDED) {
-        unsigned at = rb_plan_job_line(o, "transfer") ? rb_plan_job_line(o, "transfer") : line;
-        if (js->bs_max != js->bs || t % js->bs)
-            return rb_plan_fail(ps, at,
-                                "job '%s': a strided layout needs one block size dividing transfer "
-                                "(transfer %s, bs %s)",
-                                name, rb_fmt_size_exact(a, sizeof a, t),
-                                rb_fmt_size_exact(b, sizeof b, js->bs));
-        if (js->size % t)
-            return rb_plan_fail(ps, at,
-                                "job '%s': size %s per worker is not a whole number of transfer=%s "
-                                "pieces",
-                                name, rb_fmt_size_exact(a, sizeof a, js->size),
-                                rb_fmt_size_exact(b, sizeof b, t));
-    } else if (js->transfer && rb_plan_job_line(o, "transfer")) {
-        return rb_plan_fail(ps, rb_plan_job_line(o, "transfer"),
-                            "job '%s': transfer= is the piece size of layout=strided (this job is "
-                            "segmented)",
-                            name);
-    }
-    return 0;
+    /* the rules see a step: its operation is the first of meta_ops */
+    rb_plan_job_t step = *o;
+    step.spec.meta_op = o->meta_ops[0];
+    return s_rules(ps, &step, line);
 }
 
 /* Settles what depends on several options (fio semantics) and checks the
@@ -177,7 +112,7 @@ static int s_settle_across(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *n
 static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name, unsigned line)
 {
     rb_job_spec_t *js = &o->spec;
-    char a[64], b[64], c[64];
+    char a[64];
 
     if (js->rw == RB_RW_META)
         return s_settle_meta(ps, o, name, line);
@@ -230,23 +165,7 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     } else {
         js->bs_max = js->bs;
     }
-    const char *what = js->bs_max == js->bs ? "bs" : "the largest bsrange block";
-    rb_fmt_size_exact(a, sizeof a, js->bs_max);
-    if (js->bs_max > js->size)
-        return rb_plan_fail(ps, line, "job '%s': %s %s is larger than size %s", name, what, a,
-                            rb_fmt_size_exact(b, sizeof b, js->size));
-    if (js->filesize && js->bs_max > js->filesize)
-        return rb_plan_fail(ps, line, "job '%s': %s %s is larger than filesize %s", name, what, a,
-                            rb_fmt_size_exact(b, sizeof b, js->filesize));
-    if (!js->filesize && js->bs_max > js->size / js->nrfiles)
-        return rb_plan_fail(ps, line,
-                            "job '%s': %s %s is larger than each file (size %s / nrfiles %" PRIu32
-                            " = %s)",
-                            name, what, a, rb_fmt_size_exact(b, sizeof b, js->size), js->nrfiles,
-                            rb_fmt_size_exact(c, sizeof c, js->size / js->nrfiles));
-    if (js->time_based && js->runtime_ns == 0)
-        return rb_plan_fail(ps, line, "job '%s': time_based needs a runtime", name);
-    return s_settle_across(ps, o, name, line);
+    return s_rules(ps, o, line);
 }
 
 /* Appends js to the last phase, or to a new one; errors name line. */

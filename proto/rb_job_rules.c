@@ -1,0 +1,167 @@
+/* The rules across a job's options (rb_job_rules.h). */
+#include "rb_job_rules.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rb_units.h"
+
+/* Fills out and returns -EINVAL. */
+__attribute__((format(printf, 5, 6))) static int s_broken(rb_job_rule_t *out, const char *field,
+                                                          const char *opt0, const char *opt1,
+                                                          const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->why, sizeof out->why, fmt, ap);
+    va_end(ap);
+    out->field = field;
+    out->opts[0] = opt0;
+    out->opts[1] = opt1;
+    return -EINVAL;
+}
+
+/* What holds of any job, whatever its pattern: what the wire decoder checks
+ * (its messages name the field, so they do not name the job). */
+static int s_any(const rb_job_spec_t *j, rb_job_rule_t *out)
+{
+    if (j->bs_max < j->bs)
+        return s_broken(out, "bs_max", "bsrange", NULL, "%" PRIu64 ", below bs %" PRIu64, j->bs_max,
+                        j->bs);
+    if (j->buffer_mode == RB_BUF_PATTERN && j->pattern_len == 0)
+        return s_broken(out, "pattern", "buffer_pattern", NULL,
+                        "empty, but buffer_mode is \"pattern\"");
+    if ((j->rw == RB_RW_META) != (j->meta_op != RB_META_NONE))
+        return s_broken(out, "meta_op", "rw", NULL, "%s, but rw is %s",
+                        rb_meta_op_name(j->meta_op) ? rb_meta_op_name(j->meta_op) : "none",
+                        rb_rw_name(j->rw) ? rb_rw_name(j->rw) : "?");
+    if (j->lustre_stripe_count > RB_LUSTRE_STRIPE_MAX &&
+        j->lustre_stripe_count != RB_LUSTRE_STRIPE_ALL)
+        return s_broken(out, "lustre_stripe_count", "lustre_stripe_count", NULL,
+                        "%" PRIu32 ", more than %d", j->lustre_stripe_count, RB_LUSTRE_STRIPE_MAX);
+    if (j->lustre_stripe_size % 65536)
+        return s_broken(out, "lustre_stripe_size", "lustre_stripe_size", NULL,
+                        "%" PRIu64 ", not a multiple of 64 KiB", j->lustre_stripe_size);
+    return 0;
+}
+
+/* A metadata step: a set of files, flat directories or a tree. */
+static int s_meta(const rb_job_spec_t *j, rb_job_rule_t *out)
+{
+    if (!j->meta_files)
+        return s_broken(out, "meta_files", NULL, NULL,
+                        "job '%s' has no meta_files (files per worker, required for rw=meta)",
+                        j->name);
+    if (j->meta_dirs > 1 && j->meta_depth > 0)
+        return s_broken(out, "meta_depth", "meta_dirs", "meta_depth",
+                        "job '%s': meta_dirs=%" PRIu32 " and meta_depth=%" PRIu32
+                        " together (flat directories or a tree, not both)",
+                        j->name, j->meta_dirs, j->meta_depth);
+    if (j->meta_shared && (j->meta_dirs > 1 || j->meta_depth > 0))
+        return s_broken(out, "meta_shared", j->meta_dirs > 1 ? "meta_dirs" : "meta_depth",
+                        "meta_shared_dir",
+                        "job '%s': meta_shared_dir puts every file in one shared directory: no "
+                        "meta_dirs or meta_depth with it",
+                        j->name);
+    return 0;
+}
+
+/* Block sizes within the files, and time_based with a runtime. */
+static int s_sizes(const rb_job_spec_t *j, rb_job_rule_t *out)
+{
+    char a[64], b[64], c[64];
+    const char *what = j->bs_max == j->bs ? "bs" : "the largest bsrange block";
+    rb_fmt_size_exact(a, sizeof a, j->bs_max);
+    if (j->bs_max > j->size)
+        return s_broken(out, "bs_max", NULL, NULL, "job '%s': %s %s is larger than size %s",
+                        j->name, what, a, rb_fmt_size_exact(b, sizeof b, j->size));
+    if (j->filesize && j->bs_max > j->filesize)
+        return s_broken(out, "bs_max", NULL, NULL, "job '%s': %s %s is larger than filesize %s",
+                        j->name, what, a, rb_fmt_size_exact(b, sizeof b, j->filesize));
+    if (!j->filesize && j->nrfiles && j->bs_max > j->size / j->nrfiles)
+        return s_broken(out, "bs_max", NULL, NULL,
+                        "job '%s': %s %s is larger than each file (size %s / nrfiles %" PRIu32
+                        " = %s)",
+                        j->name, what, a, rb_fmt_size_exact(b, sizeof b, j->size), j->nrfiles,
+                        rb_fmt_size_exact(c, sizeof c, j->size / j->nrfiles));
+    if (j->time_based && j->runtime_ns == 0)
+        return s_broken(out, "runtime_ns", NULL, NULL, "job '%s': time_based needs a runtime",
+                        j->name);
+    return 0;
+}
+
+/* Across nodes: a shared file (IOR's N-1), whose data a read gets, stonewalling. */
+static int s_across(const rb_job_spec_t *j, rb_job_rule_t *out)
+{
+    char a[64], b[64];
+    uint64_t t = j->transfer ? j->transfer : j->bs;
+    if (j->read_shift && (!rb_rw_reads(j->rw) || rb_rw_writes(j->rw)))
+        return s_broken(out, "read_shift", "read_from", NULL,
+                        "job '%s': read_from is for jobs that only read (rw=%s writes)", j->name,
+                        rb_rw_name(j->rw));
+    if (j->wearout && !j->stonewall_ns)
+        return s_broken(out, "wearout", "wearout", NULL, "job '%s': wearout needs stonewall_time",
+                        j->name);
+    if (!j->shared_file) {
+        if (j->layout != RB_LAYOUT_SEGMENTED)
+            return s_broken(out, "layout", "layout", NULL,
+                            "job '%s': layout= is the layout of a shared file (file_per_worker=0)",
+                            j->name);
+        if (j->transfer)
+            return s_broken(out, "transfer", "transfer", NULL,
+                            "job '%s': transfer= is the piece size of a strided shared file "
+                            "(file_per_worker=0, layout=strided)",
+                            j->name);
+        return 0;
+    }
+    if (j->filename[0])
+        return s_broken(out, "filename", "filename", "file_per_worker",
+                        "job '%s': file_per_worker=0 makes one file for all workers of all nodes; "
+                        "filename= names a file per node (use one or the other)",
+                        j->name);
+    if (j->nrfiles != 1)
+        return s_broken(out, "nrfiles", "nrfiles", "file_per_worker",
+                        "job '%s': file_per_worker=0 makes one file: nrfiles must be 1", j->name);
+    if (j->layout == RB_LAYOUT_STRIDED) {
+        if (j->bs_max != j->bs || !j->bs || t % j->bs)
+            return s_broken(out, "transfer", "transfer", NULL,
+                            "job '%s': a strided layout needs one block size dividing transfer "
+                            "(transfer %s, bs %s)",
+                            j->name, rb_fmt_size_exact(a, sizeof a, t),
+                            rb_fmt_size_exact(b, sizeof b, j->bs));
+        if (j->size % t)
+            return s_broken(out, "transfer", "transfer", NULL,
+                            "job '%s': size %s per worker is not a whole number of transfer=%s "
+                            "pieces",
+                            j->name, rb_fmt_size_exact(a, sizeof a, j->size),
+                            rb_fmt_size_exact(b, sizeof b, t));
+    } else if (j->transfer) {
+        return s_broken(out, "transfer", "transfer", NULL,
+                        "job '%s': transfer= is the piece size of layout=strided (this job is "
+                        "segmented)",
+                        j->name);
+    }
+    return 0;
+}
+
+int rb_job_rules_check_wire(const rb_job_spec_t *js, rb_job_rule_t *out)
+{
+    memset(out, 0, sizeof *out);
+    return s_any(js, out);
+}
+
+int rb_job_rules_check(const rb_job_spec_t *js, rb_job_rule_t *out)
+{
+    memset(out, 0, sizeof *out);
+    int rc = s_any(js, out);
+    if (rc == 0 && js->rw == RB_RW_META)
+        return s_meta(js, out);
+    if (rc == 0)
+        rc = s_sizes(js, out);
+    if (rc == 0)
+        rc = s_across(js, out);
+    return rc;
+}
