@@ -8,7 +8,15 @@
 
 #include <stdint.h>
 
-#define RB_ENGINE_OPS_VERSION 1
+/* 2: the table carries flags. */
+#define RB_ENGINE_OPS_VERSION 2
+
+/* What an engine is, for the runner to ask instead of comparing names. */
+#define RB_ENGINE_F_NO_DATA (1u << 0) /* moves no data: the runner opens no file */
+#define RB_ENGINE_F_WANT_DIRECT                                                                    \
+    (1u << 1) /* asynchronous only with O_DIRECT (buffered IO                                      \
+                 completes inside commit) */
+#define RB_ENGINE_F_ALL (RB_ENGINE_F_NO_DATA | RB_ENGINE_F_WANT_DIRECT)
 
 typedef enum { RB_IO_READ = 0, RB_IO_WRITE = 1 } rb_io_dir_t;
 
@@ -48,6 +56,7 @@ typedef struct rb_engine {
 typedef struct rb_engine_ops {
     const char *name; /* as written in plans: ioengine=NAME */
     unsigned version; /* RB_ENGINE_OPS_VERSION */
+    unsigned flags;   /* RB_ENGINE_F_* */
     /* Sets up e->priv for iodepth IOs; 0 or -errno (-ENOSYS: the kernel
      * lacks what the engine needs). Optional. */
     int (*init)(rb_engine_t *e);
@@ -72,8 +81,8 @@ const rb_engine_ops_t *rb_engine_find(const char *name);
 /* Names of the engines this build has, for messages ("sync, libaio, ..."); static storage. */
 const char *rb_engine_names(void);
 
-/* Checks a table before use: version and the ops an engine must have.
- * Returns 0 or -EINVAL. */
+/* Checks a table before use: version, known flags and the ops an engine
+ * must have. Returns 0 or -EINVAL. */
 int rb_engine_check(const rb_engine_ops_t *ops);
 
 /* Sets up e for ops with iodepth (checked first). 0 or -errno. */

@@ -185,7 +185,8 @@ int rb_job_filename(const rb_job_spec_t *job, uint32_t worker, uint32_t filenum,
 
 int rb_job_uses_files(const rb_job_spec_t *job)
 {
-    return strcmp(job->ioengine, "null") != 0;
+    const rb_engine_ops_t *ops = rb_engine_find(job->ioengine[0] ? job->ioengine : "sync");
+    return !ops || !(ops->flags & RB_ENGINE_F_NO_DATA);
 }
 
 uint64_t rb_job_filesize(const rb_job_spec_t *job)

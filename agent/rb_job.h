@@ -20,7 +20,8 @@ typedef struct rb_phase rb_phase_t;
 int rb_job_filename(const rb_job_spec_t *job, uint32_t worker, uint32_t filenum, char *out,
                     size_t len);
 
-/* 1 if the job's engine touches files (every engine but null). */
+/* 1 if the job's engine touches files: all but those flagged
+ * RB_ENGINE_F_NO_DATA (null); an unknown engine counts as touching them. */
 int rb_job_uses_files(const rb_job_spec_t *job);
 
 /* Bytes of IO region in each of the job's files (filesize, or size / nrfiles). */

@@ -196,6 +196,7 @@ static void s_cleanup(rb_engine_t *e)
 const rb_engine_ops_t rb_engine_libaio = {
     .name = "libaio",
     .version = RB_ENGINE_OPS_VERSION,
+    .flags = RB_ENGINE_F_WANT_DIRECT,
     .init = s_init,
     .queue = s_queue,
     .commit = s_commit,
