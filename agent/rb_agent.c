@@ -18,6 +18,8 @@
 #include "rb_cleanup.h"
 #include "rb_engine.h"
 #include "rb_job.h"
+#include "rb_phase.h"
+#include "rb_prefill.h"
 #include "rb_layout.h"
 #include "rb_log.h"
 #include "rb_lustre.h"
@@ -229,8 +231,8 @@ static void *s_prep_main(void *arg)
     int rc = 0;
     for (uint32_t i = 0; i < rb_layout_count(a->layout) && rc == 0; i++) {
         const rb_layout_item_t *it = rb_layout_item(a->layout, i);
-        rc = rb_job_prefill(a->sb, it->rundir, a->plan.u.plan.run_id, it->name, &it->pf,
-                            &a->prefill_bytes, &a->prep_err);
+        rc = rb_prefill_write(a->sb, it->rundir, a->plan.u.plan.run_id, it->name, &it->pf,
+                              &a->prefill_bytes, &a->prep_err);
     }
     if (rc == 0)
         s_drop_caches(a, 0);
@@ -287,10 +289,10 @@ static void s_read_caps(const rb_agent_t *a, const rb_phase_spec_t *ph, uint64_t
 }
 
 /* Where this agent stands in the run, from its PLAN. */
-static rb_run_ctx_t s_ctx(const rb_agent_t *a)
+static rb_job_ctx_t s_ctx(const rb_agent_t *a)
 {
     const rb_msg_plan_t *pl = &a->plan.u.plan;
-    return (rb_run_ctx_t){.run_id = pl->run_id,
+    return (rb_job_ctx_t){.run_id = pl->run_id,
                           .rank = pl->node_rank,
                           .nnodes = pl->nnodes ? pl->nnodes : 1,
                           .lead = pl->lead[0] ? pl->lead : a->o.name,
@@ -300,12 +302,12 @@ static rb_run_ctx_t s_ctx(const rb_agent_t *a)
 
 /* Checks the cross-node options of a job: a shared file's layout, whose data
  * a read gets, stonewalling. 0 or -errno with err set. */
-static int s_check_across(const rb_job_spec_t *js, const rb_run_ctx_t *ctx, rb_err_t *err)
+static int s_check_across(const rb_job_spec_t *js, const rb_job_ctx_t *ctx, rb_err_t *err)
 {
     uint64_t t = js->transfer ? js->transfer : js->bs;
     if (js->read_shift && (!rb_rw_reads(js->rw) || rb_rw_writes(js->rw)))
         return rb_err_set(err, -EINVAL, "job %s: read_from is for phases that only read", js->name);
-    if (js->read_shift && !js->shared_file && !rb_run_peer(ctx, js->read_shift)[0])
+    if (js->read_shift && !js->shared_file && !rb_job_peer(ctx, js->read_shift)[0])
         return rb_err_set(err, -EINVAL,
                           "job %s: reads from the node %u on, but the plan names no such node",
                           js->name, js->read_shift);
@@ -439,7 +441,7 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
         for (uint32_t j = 0; j < ph->njobs; j++) {
             const rb_job_spec_t *js = &ph->jobs[j];
             char dir[RB_PATH_MAX];
-            rb_run_ctx_t ctx = s_ctx(a);
+            rb_job_ctx_t ctx = s_ctx(a);
             int rc = rb_sandbox_check_device(a->sb, js->directory, js->filename, err);
             if (rc == 0)
                 rc = s_check_job(js, err);
@@ -570,7 +572,7 @@ static void s_on_go(rb_agent_t *a, const rb_msg_go_t *go)
         return;
     }
     uint64_t t_local = (uint64_t)((int64_t)go->t_go_ns + go->offset_ns);
-    rb_run_ctx_t ctx = s_ctx(a);
+    rb_job_ctx_t ctx = s_ctx(a);
     uint64_t caps[RB_MAX_JOBS];
     s_read_caps(a, &pl->phases[go->phase], caps);
     ctx.caps = caps;
