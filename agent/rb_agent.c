@@ -4,7 +4,6 @@
 #include <czmq.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,7 +14,6 @@
 #include "rb_agent.h"
 #include "rb_signal.h"
 #include "rb_auth.h"
-#include "rb_cleanup.h"
 #include "rb_engine.h"
 #include "rb_job.h"
 #include "rb_phase.h"
@@ -28,7 +26,6 @@
 #include "rb_telemetry.h"
 #include "rb_time.h"
 #include "rb_verify.h"
-#include "rb_units.h"
 
 #define S_HELLO_EVERY_NS (1 * RB_NS_PER_S)
 #define S_POLL_MS        10
@@ -1042,184 +1039,4 @@ void rb_agent_destroy(rb_agent_t **p)
     free(a->snap);
     free(a);
     *p = NULL;
-}
-
-static void s_usage(FILE *f)
-{
-    fprintf(
-        f, "usage: rackbench-agent --coordinator ENDPOINT --name NODE --root DIR [--root DIR...]\n"
-           "                       [--rack RACK] [--once] [--heartbeat DURATION]\n"
-           "                       [--lost-after DURATION] [--no-telemetry] [--quiet | --verbose]\n"
-           "                       [--reserve PCT] [--allow-device /dev/X ...]\n"
-           "       rackbench-agent --cleanup --root DIR [--root DIR...]\n"
-           "\n"
-           "Connects to a rackbench coordinator (e.g. tcp://head:7770), runs the plans it\n"
-           "sends, and only ever creates files inside its --root folders.\n"
-           "  --key FILE     this agent's secret key (NAME.key_secret; rackbench keygen)\n"
-           "  --coordinator-key FILE   the coordinator's public key (NAME.key): CURVE,\n"
-           "                 required on tcp://; the agent talks to that coordinator only\n"
-           "  --insecure     no CURVE: only on loopback or ipc:// endpoints\n"
-           "  --once         exit after one run (exit 0 if it went well, 3 if not)\n"
-           "  --heartbeat    heartbeat period during a run (default 1s)\n"
-           "  --lost-after   coordinator silent this long: stop IO, clean up (default 3 "
-           "heartbeats)\n"
-           "  --no-telemetry do not read /proc and /sys for host telemetry\n"
-           "  --proc-root, --sys-root DIR   read them from DIR (default /proc, /sys)\n"
-           "  --reserve PCT  refuse a plan that leaves less than PCT%% of a file system free\n"
-           "                 (0-90, default 5)\n"
-           "  --allow-device /dev/X  a block device plans may name (repeatable; raw device\n"
-           "                 IO is not supported yet: such plans are refused saying so)\n"
-           "  --cleanup      remove what crashed runs left under the roots (rackbench.*\n"
-           "                 folders an agent made) and exit (0, or 3 on an error)\n");
-}
-
-int rb_agent_main(int argc, char **argv)
-{
-    static const struct option longopts[] = {
-        {"coordinator", required_argument, NULL, 'c'},
-        {"key", required_argument, NULL, 'k'},
-        {"coordinator-key", required_argument, NULL, 'C'},
-        {"insecure", no_argument, NULL, 'I'},
-        {"name", required_argument, NULL, 'n'},
-        {"rack", required_argument, NULL, 'r'},
-        {"root", required_argument, NULL, 'R'},
-        {"once", no_argument, NULL, 'o'},
-        {"heartbeat", required_argument, NULL, 'H'},
-        {"lost-after", required_argument, NULL, 'L'},
-        {"no-telemetry", no_argument, NULL, 'T'},
-        {"proc-root", required_argument, NULL, 'P'},
-        {"sys-root", required_argument, NULL, 'S'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"verbose", no_argument, NULL, 'v'},
-        {"version", no_argument, NULL, 'V'},
-        {"help", no_argument, NULL, 'h'},
-        {"reserve", required_argument, NULL, 'e'},
-        {"allow-device", required_argument, NULL, 'D'},
-        {"cleanup", no_argument, NULL, 'X'},
-        {NULL, 0, NULL, 0},
-    };
-    rb_agent_opts_t o = {.reserve_pct = RB_AGENT_RESERVE_PCT};
-    int cleanup = 0;
-    rb_err_t err;
-    int c;
-    rb_err_clear(&err);
-    rb_log_set_ident("rackbench-agent");
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'c':
-            o.coordinator = optarg;
-            break;
-        case 'k':
-            o.key_file = optarg;
-            break;
-        case 'C':
-            o.coordinator_key = optarg;
-            break;
-        case 'I':
-            o.insecure = 1;
-            break;
-        case 'n':
-            o.name = optarg;
-            break;
-        case 'r':
-            o.rack = optarg;
-            break;
-        case 'R':
-            if (o.nroots == RB_AGENT_MAX_ROOTS) {
-                fprintf(stderr, "rackbench-agent: at most %d --root\n", RB_AGENT_MAX_ROOTS);
-                return 2;
-            }
-            o.roots[o.nroots++] = optarg;
-            break;
-        case 'o':
-            o.once = 1;
-            break;
-        case 'e': {
-            char *end;
-            long pct = strtol(optarg, &end, 10);
-            if (end == optarg || (*end && strcmp(end, "%") != 0) || pct < 0 ||
-                pct > RB_AGENT_RESERVE_MAX) {
-                fprintf(stderr, "rackbench-agent: --reserve %s: expected 0 to %d (%%)\n", optarg,
-                        RB_AGENT_RESERVE_MAX);
-                return 2;
-            }
-            o.reserve_pct = (int)pct;
-            break;
-        }
-        case 'D':
-            if (o.ndevices == RB_AGENT_MAX_DEVICES) {
-                fprintf(stderr, "rackbench-agent: at most %d --allow-device\n",
-                        RB_AGENT_MAX_DEVICES);
-                return 2;
-            }
-            o.devices[o.ndevices++] = optarg;
-            break;
-        case 'X':
-            cleanup = 1;
-            break;
-        case 'T':
-            o.no_telemetry = 1;
-            break;
-        case 'P':
-            o.proc_root = optarg;
-            break;
-        case 'S':
-            o.sys_root = optarg;
-            break;
-        case 'H':
-        case 'L': {
-            uint64_t ns;
-            if (rb_parse_duration_ns(optarg, RB_NS_PER_S, &ns) < 0 || ns < 10 * RB_NS_PER_MS) {
-                fprintf(stderr, "rackbench-agent: --%s %s: expected a duration of 10ms or more\n",
-                        c == 'H' ? "heartbeat" : "lost-after", optarg);
-                return 2;
-            }
-            *(c == 'H' ? &o.heartbeat_ns : &o.lost_after_ns) = ns;
-            break;
-        }
-        case 'q':
-            rb_log_set_level(RB_LOG_WARN);
-            break;
-        case 'v':
-            rb_log_set_level(RB_LOG_DEBUG);
-            break;
-        case 'V':
-            printf("rackbench-agent %s (protocol %d)\n", RB_VERSION, RB_PROTO_VERSION);
-            return 0;
-        case 'h':
-            s_usage(stdout);
-            return 0;
-        default:
-            fprintf(stderr, "rackbench-agent: unknown or incomplete option '%s'\n",
-                    argv[optind - 1]);
-            s_usage(stderr);
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        fprintf(stderr, "rackbench-agent: unexpected argument '%s'\n", argv[optind]);
-        return 2;
-    }
-    if (cleanup)
-        return rb_cleanup_main(o.roots, o.nroots);
-    if (o.name) {
-        char ident[RB_NAME_MAX + 32];
-        snprintf(ident, sizeof ident, "rackbench-agent[%s]", o.name);
-        rb_log_set_ident(ident);
-    }
-    /* Our own handlers: stop IO and remove files on SIGINT/SIGTERM. */
-    rb_agent_catch_signals();
-
-    rb_agent_t *a = rb_agent_new(&o, &err);
-    if (!a) {
-        fprintf(stderr, "rackbench-agent: %s\n", err.msg);
-        s_usage(stderr);
-        return 2;
-    }
-    rb_info("connecting to %s as %s (rack %s)", o.coordinator, o.name, o.rack ? o.rack : "default");
-    int code = rb_agent_run(a);
-    rb_agent_destroy(&a);
-    zsys_shutdown();
-    return code;
 }
