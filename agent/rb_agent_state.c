@@ -303,7 +303,7 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
     a->rundirs = calloc(pl->nphases, sizeof *a->rundirs);
     if (!a->rundirs)
         return rb_err_set(err, -ENOMEM, "out of memory");
-    uint8_t striped[RB_MAX_RUNDIRS] = {0};
+    uint8_t striped[RB_SANDBOX_MAX_RUNDIRS] = {0};
     for (uint32_t p = 0; p < pl->nphases; p++) {
         const rb_phase_spec_t *ph = &pl->phases[p];
         uint64_t workers = 0, bufmem = 0;
@@ -331,7 +331,7 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
             if (rc < 0)
                 return rc;
             a->rundirs[p][j] = rc;
-            if (rc < RB_MAX_RUNDIRS && (rc = s_lustre(a, js, rc, striped, err)) < 0)
+            if (rc < RB_SANDBOX_MAX_RUNDIRS && (rc = s_lustre(a, js, rc, striped, err)) < 0)
                 return rc;
         }
         if (workers > RB_MAX_WORKERS)
@@ -346,7 +346,7 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
     a->layout = rb_layout_new(pl, a->rundirs, pl->run_id, err);
     if (!a->layout)
         return err->code ? err->code : -ENOMEM;
-    for (int i = 0; i < RB_MAX_RUNDIRS && rb_sandbox_rundir_path(a->sb, i); i++) {
+    for (int i = 0; i < RB_SANDBOX_MAX_RUNDIRS && rb_sandbox_rundir_path(a->sb, i); i++) {
         int rc = rb_sandbox_check_space(a->sb, i, rb_layout_need(a->layout, i),
                                         (unsigned)a->o.reserve_pct, err);
         if (rc < 0)

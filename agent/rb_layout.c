@@ -24,7 +24,7 @@ struct rb_layout {
     s_ent_t *tab; /* open addressing, cap entries */
     uint64_t cap;
     uint32_t nitems, capitems;
-    uint64_t meta_need[RB_MAX_RUNDIRS]; /* bytes metadata steps create, per run folder */
+    uint64_t meta_need[RB_SANDBOX_MAX_RUNDIRS]; /* bytes metadata steps create, per run folder */
     rb_layout_item_t *items;
 };
 
@@ -214,7 +214,7 @@ void rb_layout_destroy(rb_layout_t **p)
 
 uint64_t rb_layout_need(const rb_layout_t *l, int rundir)
 {
-    uint64_t n = rundir >= 0 && rundir < RB_MAX_RUNDIRS ? l->meta_need[rundir] : 0;
+    uint64_t n = rundir >= 0 && rundir < RB_SANDBOX_MAX_RUNDIRS ? l->meta_need[rundir] : 0;
     for (uint64_t i = 0; i < l->cap; i++)
         if (l->tab[i].used && l->tab[i].rundir == rundir)
             n += l->tab[i].max_end;

@@ -82,7 +82,7 @@ static int s_is_write(rb_worker_t *w)
 
 /* Fills a write buffer: contents per buffer_mode, a tag so no two blocks are
  * alike, and a verify header when asked. */
-static void s_prepare_write(rb_worker_t *w, rb_io_t *io, const rb_worker_file_t *f)
+static void s_prepare_write(rb_worker_t *w, rb_engine_io_t *io, const rb_worker_file_t *f)
 {
     const rb_job_spec_t *s = w->spec;
     if (s->refill_buffers && s->buffer_mode == RB_BUF_RANDOM)
@@ -96,7 +96,7 @@ static void s_prepare_write(rb_worker_t *w, rb_io_t *io, const rb_worker_file_t 
     }
 }
 
-static void s_release(rb_worker_t *w, rb_io_t *io)
+static void s_release(rb_worker_t *w, rb_engine_io_t *io)
 {
     w->free[w->nfree++] = io;
 }
@@ -120,7 +120,7 @@ static int s_sync_files(rb_worker_t *w, int data_only)
 }
 
 /* Accounts one completed IO; requeues the rest of a short one. 1 if requeued. */
-static int s_complete(rb_worker_t *w, rb_io_t *io, uint64_t now)
+static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
 {
     const rb_job_spec_t *s = w->spec;
     rb_worker_slot_t *sl = io->runner;
@@ -141,7 +141,8 @@ static int s_complete(rb_worker_t *w, rb_io_t *io, uint64_t now)
                            (unsigned long long)(sl->off0 + sl->len0));
         else
             rb_worker_fail(w, (int)io->result, f->path, io->off, "%s: %s",
-                           io->dir == RB_IO_READ ? "read" : "write", strerror((int)-io->result));
+                           io->dir == RB_ENGINE_READ ? "read" : "write",
+                           strerror((int)-io->result));
         w->halt = 1;
         io->buf = sl->base;
         s_release(w, io);
@@ -150,7 +151,7 @@ static int s_complete(rb_worker_t *w, rb_io_t *io, uint64_t now)
     io->buf = sl->base;
     io->off = sl->off0;
     io->len = sl->len0;
-    if (io->dir == RB_IO_READ && s->verify == RB_VERIFY_CRC32C) {
+    if (io->dir == RB_ENGINE_READ && s->verify == RB_VERIFY_CRC32C) {
         char why[160];
         if (rb_verify_check(io->buf, io->len, w->run_hash, w->expect, f->hash, io->off, why,
                             sizeof why)) {
@@ -167,7 +168,7 @@ static int s_complete(rb_worker_t *w, rb_io_t *io, uint64_t now)
             w->t_start = w->count_from;
             rb_worker_checkpoint(w, w->t_start, 0);
         }
-        rb_worker_count(w, io->dir == RB_IO_READ, io->len, now - io->t_issue_ns, now);
+        rb_worker_count(w, io->dir == RB_ENGINE_READ, io->len, now - io->t_issue_ns, now);
     }
     s_release(w, io);
     return 0;
@@ -208,26 +209,26 @@ static int s_wait_wearout(rb_worker_t *w)
 }
 
 /* The one submit path: hands io to the engine and answers what became of it.
- * RB_Q_COMPLETED: done and accounted (a short IO on a synchronous engine goes
- * on at once), *now the completion time. RB_Q_QUEUED: queued and committed,
- * *inflight counts it. RB_Q_BUSY: not taken, still the caller's to offer
+ * RB_ENGINE_Q_COMPLETED: done and accounted (a short IO on a synchronous engine goes
+ * on at once), *now the completion time. RB_ENGINE_Q_QUEUED: queued and committed,
+ * *inflight counts it. RB_ENGINE_Q_BUSY: not taken, still the caller's to offer
  * again after reaping. -1: the worker failed, the slot is released. A queued
  * IO is committed at once, as fio does by default (iodepth_batch_submit=1):
  * holding the IOs of a reaped burst back to submit them together measured
  * ~10% fewer IOPS at QD32 here, the device seeing bursts instead of a steady
  * queue. */
-static int s_issue(rb_worker_t *w, rb_io_t *io, uint32_t *inflight, uint64_t *now)
+static int s_issue(rb_worker_t *w, rb_engine_io_t *io, uint32_t *inflight, uint64_t *now)
 {
     const rb_engine_ops_t *ops = w->eng.ops;
     for (;;) {
         int rc = ops->queue(&w->eng, io);
-        if (rc == RB_Q_COMPLETED) {
+        if (rc == RB_ENGINE_Q_COMPLETED) {
             *now = rb_mono_ns();
             if (s_complete(w, io, *now))
                 continue; /* the rest of a short IO */
-            return RB_Q_COMPLETED;
+            return RB_ENGINE_Q_COMPLETED;
         }
-        if (rc == RB_Q_QUEUED) {
+        if (rc == RB_ENGINE_Q_QUEUED) {
             int c = ops->commit ? ops->commit(&w->eng) : 0;
             if (c < 0) {
                 rb_worker_fail(w, c, w->files[io->file_index].path, io->off, "%s submit: %s",
@@ -237,10 +238,10 @@ static int s_issue(rb_worker_t *w, rb_io_t *io, uint32_t *inflight, uint64_t *no
                 return -1;
             }
             (*inflight)++;
-            return RB_Q_QUEUED;
+            return RB_ENGINE_Q_QUEUED;
         }
-        if (rc == RB_Q_BUSY)
-            return RB_Q_BUSY;
+        if (rc == RB_ENGINE_Q_BUSY)
+            return RB_ENGINE_Q_BUSY;
         RB_WORKER_ADD(&w->errors, 1);
         rb_worker_fail(w, rc < 0 ? rc : -EIO, w->files[io->file_index].path, io->off,
                        "%s queue: %s", ops->name,
@@ -265,7 +266,8 @@ static int s_reap(rb_worker_t *w, uint32_t *inflight, unsigned min)
     uint64_t now = rb_mono_ns(), t;
     for (int i = 0; i < n; i++) {
         (*inflight)--;
-        if (s_complete(w, w->done[i], now) && s_issue(w, w->done[i], inflight, &t) == RB_Q_BUSY)
+        if (s_complete(w, w->done[i], now) &&
+            s_issue(w, w->done[i], inflight, &t) == RB_ENGINE_Q_BUSY)
             w->retry[w->nretry++] = w->done[i];
     }
     return n;
@@ -277,8 +279,8 @@ static void s_retry(rb_worker_t *w, uint32_t *inflight)
 {
     uint64_t t;
     while (w->nretry) {
-        rb_io_t *io = w->retry[--w->nretry];
-        if (s_issue(w, io, inflight, &t) == RB_Q_BUSY) {
+        rb_engine_io_t *io = w->retry[--w->nretry];
+        if (s_issue(w, io, inflight, &t) == RB_ENGINE_Q_BUSY) {
             w->retry[w->nretry++] = io;
             return;
         }
@@ -287,7 +289,7 @@ static void s_retry(rb_worker_t *w, uint32_t *inflight)
 
 /* BUSY with nothing in flight would never clear: an engine bug. Fails the
  * worker on io. */
-static void s_busy_idle(rb_worker_t *w, const rb_io_t *io)
+static void s_busy_idle(rb_worker_t *w, const rb_engine_io_t *io)
 {
     rb_worker_fail(w, -EIO, w->files[io->file_index].path, io->off,
                    "%s is busy with no IO in flight", w->eng.ops->name);
@@ -313,13 +315,13 @@ static int s_drain(rb_worker_t *w, uint32_t *inflight)
 
 /* Takes a free slot and fills it with the worker's next IO. NULL at the end
  * of the pass. */
-static rb_io_t *s_fill(rb_worker_t *w)
+static rb_engine_io_t *s_fill(rb_worker_t *w)
 {
     uint32_t fi;
     uint64_t off, len;
     if (s_next(w, &fi, &off, &len))
         return NULL;
-    rb_io_t *io = w->free[--w->nfree];
+    rb_engine_io_t *io = w->free[--w->nfree];
     rb_worker_slot_t *sl = io->runner;
     io->file_index = fi;
     io->fd = w->files[fi].fd;
@@ -327,8 +329,8 @@ static rb_io_t *s_fill(rb_worker_t *w)
     io->len = sl->len0 = len;
     io->buf = sl->base;
     io->result = 0;
-    io->dir = s_is_write(w) ? RB_IO_WRITE : RB_IO_READ;
-    if (io->dir == RB_IO_WRITE) {
+    io->dir = s_is_write(w) ? RB_ENGINE_WRITE : RB_ENGINE_READ;
+    if (io->dir == RB_ENGINE_WRITE) {
         s_prepare_write(w, io, &w->files[fi]);
         w->files[fi].dirty = 1;
         w->writes_since_sync++; /* fsync=N counts writes issued */
@@ -342,15 +344,15 @@ static rb_io_t *s_fill(rb_worker_t *w)
  * the retry stack first, then the IO the engine was busy for (*pending), then
  * new ones. Returns 1 once every pass is issued, else 0; *stop is set when
  * the worker must stop issuing. */
-static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_io_t **pending, uint64_t passes,
-                        int *stop)
+static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pending,
+                        uint64_t passes, int *stop)
 {
     const uint32_t every = w->spec->fsync_every ? w->spec->fsync_every : w->spec->fdatasync_every;
     s_retry(w, inflight);
     if (w->nretry)
         return 0; /* busy: reap first */
     while (!*stop && (*pending || w->nfree)) {
-        rb_io_t *io = *pending;
+        rb_engine_io_t *io = *pending;
         if (!io && !(io = s_fill(w))) {
             if (w->pass >= passes)
                 return 1;
@@ -360,13 +362,13 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_io_t **pending, u
         *pending = NULL;
         uint64_t now = 0;
         int rc = s_issue(w, io, inflight, &now);
-        if (rc == RB_Q_BUSY) {
+        if (rc == RB_ENGINE_Q_BUSY) {
             *pending = io;
             return 0;
         }
         if (rc < 0)
             *stop = 1;
-        else if (rc == RB_Q_COMPLETED)
+        else if (rc == RB_ENGINE_Q_COMPLETED)
             *stop = s_stop_issuing(w, now, *inflight); /* a sync engine never leaves otherwise */
         else if (w->rops + w->wops + *inflight >= w->op_limit)
             *stop = 1;
@@ -397,7 +399,7 @@ static void s_run(rb_worker_t *w)
     const rb_job_spec_t *s = w->spec;
     uint32_t inflight = 0;
     uint64_t passes = s->time_based ? UINT64_MAX : (s->loops ? s->loops : 1);
-    rb_io_t *pending = NULL; /* answered BUSY: queue again after reaping */
+    rb_engine_io_t *pending = NULL; /* answered BUSY: queue again after reaping */
     int pass_over = 0;
     const uint32_t every = s->fsync_every ? s->fsync_every : s->fdatasync_every;
 

@@ -28,7 +28,7 @@ typedef struct rb_worker_file {
     char path[RB_PATH_MAX]; /* for messages */
 } rb_worker_file_t;
 
-/* What the data workload keeps per IO slot beside the engine's rb_io_t. */
+/* What the data workload keeps per IO slot beside the engine's rb_engine_io_t. */
 typedef struct rb_worker_slot {
     void *base;    /* the slot's buffer */
     uint64_t off0; /* offset of the whole IO (for partial completions) */
@@ -56,15 +56,15 @@ typedef struct rb_worker {
     uint32_t nfiles;
     rb_worker_file_t *files;
     rb_engine_t eng;
-    int eng_ready;  /* rb_engine_init succeeded */
-    uint32_t depth; /* == spec->iodepth */
-    rb_io_t *ios;   /* depth slots */
+    int eng_ready;       /* rb_engine_init succeeded */
+    uint32_t depth;      /* == spec->iodepth */
+    rb_engine_io_t *ios; /* depth slots */
     rb_worker_slot_t *slots;
-    rb_io_t **free; /* stack of free slots */
+    rb_engine_io_t **free; /* stack of free slots */
     uint32_t nfree;
-    rb_io_t **retry; /* stack of short IOs' rests the engine answered BUSY for */
+    rb_engine_io_t **retry; /* stack of short IOs' rests the engine answered BUSY for */
     uint32_t nretry;
-    rb_io_t **done;         /* scratch for getevents */
+    rb_engine_io_t **done;  /* scratch for getevents */
     rb_perm_t perm;         /* random pass order */
     uint64_t units;         /* bs-sized units per pass, all files */
     uint64_t unit_per_file; /* bs-sized units in each file */
