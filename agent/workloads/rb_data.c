@@ -119,7 +119,8 @@ static int s_sync_files(rb_worker_t *w, int data_only)
     return 0;
 }
 
-/* Accounts one completed IO; requeues the rest of a short one. 1 if requeued. */
+/* Accounts one completed IO. 1 when it was short: io then holds the rest,
+ * for the caller to offer to the engine again. */
 static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
 {
     const rb_job_spec_t *s = w->spec;
@@ -209,14 +210,15 @@ static int s_wait_wearout(rb_worker_t *w)
 }
 
 /* The one submit path: hands io to the engine and answers what became of it.
- * RB_ENGINE_Q_COMPLETED: done and accounted (a short IO on a synchronous engine goes
- * on at once), *now the completion time. RB_ENGINE_Q_QUEUED: queued and committed,
- * *inflight counts it. RB_ENGINE_Q_BUSY: not taken, still the caller's to offer
- * again after reaping. -1: the worker failed, the slot is released. A queued
- * IO is committed at once, as fio does by default (iodepth_batch_submit=1):
- * holding the IOs of a reaped burst back to submit them together measured
- * ~10% fewer IOPS at QD32 here, the device seeing bursts instead of a steady
- * queue. */
+ * RB_ENGINE_Q_COMPLETED: done and accounted (a short IO on a synchronous
+ * engine goes on at once), *now the completion time. RB_ENGINE_Q_QUEUED:
+ * queued and committed, *inflight counts it. RB_ENGINE_Q_BUSY: not taken,
+ * still the caller's to offer again after reaping. -1: the worker failed,
+ * the slot is released.
+ * A queued IO is committed at once, as fio does by default
+ * (iodepth_batch_submit=1): holding the IOs of a reaped burst back to submit
+ * them together measured ~10% fewer IOPS at QD32 here, the device seeing
+ * bursts instead of a steady queue. */
 static int s_issue(rb_worker_t *w, rb_engine_io_t *io, uint32_t *inflight, uint64_t *now)
 {
     const rb_engine_ops_t *ops = w->eng.ops;
