@@ -1,11 +1,10 @@
-/* The agent's control loop: one DEALER socket to the coordinator, a state
- * machine for the run (idle → prepared → running a phase → ... → cleaned),
- * and the sampler, all on the main thread; IO happens in worker threads. */
+/* The agent's connection: one DEALER socket to the coordinator (CURVE
+ * unless it may be off), HELLO until a coordinator answers, heartbeats,
+ * and a coordinator that falls silent; each message goes to the run's state
+ * machine (rb_agent_state.c). All on the main thread; IO happens in worker
+ * threads. */
 #include <czmq.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,64 +12,17 @@
 #include <unistd.h>
 
 #include "rb_agent.h"
-#include "rb_signal.h"
+#include "rb_agent_int.h"
 #include "rb_auth.h"
-#include "rb_cleanup.h"
-#include "rb_engine.h"
-#include "rb_job.h"
-#include "rb_layout.h"
 #include "rb_log.h"
-#include "rb_lustre.h"
 #include "rb_proto.h"
 #include "rb_sandbox.h"
+#include "rb_signal.h"
 #include "rb_telemetry.h"
 #include "rb_time.h"
-#include "rb_verify.h"
-#include "rb_units.h"
 
 #define S_HELLO_EVERY_NS (1 * RB_NS_PER_S)
 #define S_POLL_MS        10
-#define S_MAX_EXTENTS    64 /* stonewalled data sets remembered in a run */
-
-enum { S_IDLE, S_PREPARING, S_READY, S_RUNNING };
-
-struct rb_agent {
-    rb_agent_opts_t o; /* options (strings borrowed from argv) */
-    zsock_t *sock;     /* DEALER to the coordinator */
-    zpoller_t *poller;
-    rb_sandbox_t *sb;
-    int state;           /* S_* */
-    int attached;        /* a coordinator answered our HELLO */
-    uint64_t last_heard; /* last message from the coordinator */
-    uint64_t next_hello, next_heartbeat;
-    int exit_code; /* what rb_agent_run returns */
-    int quit;      /* leave the loop */
-    int stop;      /* rb_agent_stop was called (atomic: from another thread) */
-    /* the current run */
-    rb_msg_t plan;  /* decoded PLAN (owns phases) */
-    int **rundirs;  /* [phase][job] → sandbox run folder */
-    pthread_t prep; /* lays out files for read phases */
-    int prep_started;
-    int prep_done; /* release-stored by the prep thread */
-    int prep_rc;
-    rb_err_t prep_err;
-    uint64_t prefill_bytes;
-    rb_layout_t *layout; /* the plan\'s files on this agent */
-    rb_phase_t *phase;   /* phase running, or NULL */
-    uint64_t next_sample;
-    int run_failed;            /* some phase reported an error */
-    rb_telemetry_t *tel;       /* host telemetry, NULL when not read */
-    rb_telemetry_snap_t *snap; /* its last reading */
-    rb_telem_t telem;          /* the same, for the wire */
-    /* data sets a worn-out write left short: a later read reads only that much */
-    struct {
-        char key[RB_PATH_MAX + RB_NAME_MAX * 2]; /* s_data_key of the writing job */
-        uint64_t bytes;                          /* bytes of each worker's file or region */
-    } extents[S_MAX_EXTENTS];
-    uint32_t nextents;
-    uint8_t drop_done;   /* the page cache was dropped before the coming phase */
-    int32_t drop_status; /* 0, or -errno of a failed drop */
-};
 
 static volatile sig_atomic_t s_signalled;
 
@@ -80,7 +32,7 @@ static void s_on_signal(int sig)
     s_signalled = 1;
 }
 
-static int s_send(rb_agent_t *a, const rb_msg_t *m)
+int rb_agent_send(rb_agent_t *a, const rb_msg_t *m)
 {
     rb_err_t err;
     void *buf = NULL;
@@ -105,14 +57,14 @@ static int s_send(rb_agent_t *a, const rb_msg_t *m)
     return 0;
 }
 
-static void s_send_reason(rb_agent_t *a, rb_msg_type_t type, int code, const char *reason)
+void rb_agent_send_reason(rb_agent_t *a, rb_msg_type_t type, int code, const char *reason)
 {
     rb_msg_t m = {.type = type};
     rb_msg_reason_t *r = type == RB_MSG_REFUSED ? &m.u.refused : &m.u.error;
     snprintf(r->run_id, sizeof r->run_id, "%s", a->plan.u.plan.run_id);
     r->code = code;
     snprintf(r->reason, sizeof r->reason, "%s", reason);
-    s_send(a, &m);
+    rb_agent_send(a, &m);
 }
 
 /* A /proc/meminfo figure in bytes ("Cached:"), 0 when unknown. */
@@ -128,32 +80,6 @@ static uint64_t s_meminfo(const char *key)
     if (f)
         fclose(f);
     return (uint64_t)kb * 1024;
-}
-
-/* drop_caches: when a job of phase p reads and asks for it, writes dirty
- * data back and drops the page cache (root only), so the phase reads from
- * the disks; the outcome goes into the phase's DONE. */
-static void s_drop_caches(rb_agent_t *a, uint32_t p)
-{
-    const rb_msg_plan_t *pl = &a->plan.u.plan;
-    int want = 0;
-    a->drop_done = 0;
-    a->drop_status = 0;
-    for (uint32_t j = 0; p < pl->nphases && j < pl->phases[p].njobs; j++)
-        want |= pl->phases[p].jobs[j].drop_caches && rb_rw_reads(pl->phases[p].jobs[j].rw);
-    if (!want)
-        return;
-    sync();
-    int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
-    if (fd < 0 || write(fd, "3\n", 2) != 2)
-        a->drop_status = -errno;
-    else
-        a->drop_done = 1;
-    if (fd >= 0)
-        close(fd);
-    if (a->drop_status)
-        rb_warn("phase %s: cannot drop the page cache: %s", pl->phases[p].name,
-                strerror(-a->drop_status));
 }
 
 static void s_send_hello(rb_agent_t *a)
@@ -173,419 +99,7 @@ static void s_send_hello(rb_agent_t *a)
     for (uint32_t i = 0; i < rb_sandbox_nroots(a->sb) && i < RB_MAX_ROOTS; i++)
         if (rb_sandbox_root_info(a->sb, i, &h->roots[h->nroots]) == 0)
             h->nroots++;
-    s_send(a, &m);
-}
-
-static void s_free_rundirs(rb_agent_t *a)
-{
-    if (a->rundirs) {
-        for (uint32_t p = 0; p < a->plan.u.plan.nphases; p++)
-            free(a->rundirs[p]);
-        free(a->rundirs);
-        a->rundirs = NULL;
-    }
-}
-
-/* Ends the current run: stops IO, removes files, forgets the plan. */
-static int s_end_run(rb_agent_t *a, uint64_t *removed, rb_err_t *err)
-{
-    if (a->phase)
-        rb_phase_stop(a->phase);
-    rb_phase_destroy(&a->phase);
-    if (a->prep_started) {
-        pthread_join(a->prep, NULL);
-        a->prep_started = 0;
-    }
-    int rc = rb_sandbox_cleanup(a->sb, removed, err);
-    rb_layout_destroy(&a->layout);
-    s_free_rundirs(a);
-    rb_msg_fini(&a->plan);
-    a->state = S_IDLE;
-    return rc;
-}
-
-/* Leaves a run without the coordinator's say-so (lost it, or a signal). */
-static void s_abandon_run(rb_agent_t *a, const char *why)
-{
-    uint64_t removed = 0;
-    rb_err_t err;
-    rb_err_clear(&err);
-    rb_warn("abandoning run %s: %s", a->plan.u.plan.run_id, why);
-    if (s_end_run(a, &removed, &err) < 0)
-        rb_error("cleanup: %s", err.msg);
-    a->exit_code = 3;
-    if (a->o.once)
-        a->quit = 1;
-}
-
-static int s_run_active(const rb_agent_t *a)
-{
-    return a->state != S_IDLE;
-}
-
-static void *s_prep_main(void *arg)
-{
-    rb_agent_t *a = arg;
-    int rc = 0;
-    for (uint32_t i = 0; i < rb_layout_count(a->layout) && rc == 0; i++) {
-        const rb_layout_item_t *it = rb_layout_item(a->layout, i);
-        rc = rb_job_prefill(a->sb, it->rundir, a->plan.u.plan.run_id, it->name, &it->pf,
-                            &a->prefill_bytes, &a->prep_err);
-    }
-    if (rc == 0)
-        s_drop_caches(a, 0);
-    a->prep_rc = rc;
-    __atomic_store_n(&a->prep_done, 1, __ATOMIC_RELEASE);
-    return NULL;
-}
-
-/* What names a job's data set: its folder, its files and how they are laid
- * out. A read with the same key reads what the write with it wrote. */
-static void s_data_key(const rb_job_spec_t *js, char *out, size_t len)
-{
-    snprintf(out, len, "%s|%s|%s|%d|%d|%llu", js->directory, js->filename, js->filename_format,
-             js->shared_file, (int)js->layout,
-             (unsigned long long)(js->transfer ? js->transfer : js->bs));
-}
-
-/* WEAROUT for a write job of one file per worker: every worker writes
- * exactly ops blocks, the rest of its file (or region) stays unwritten, and
- * later reads of the set must stop there (as IOR reads what a stonewalled
- * write left). */
-static void s_note_extent(rb_agent_t *a, const rb_job_spec_t *js, uint64_t ops)
-{
-    char key[sizeof a->extents[0].key];
-    if (!rb_rw_writes(js->rw) || rb_rw_reads(js->rw) || js->nrfiles > 1 || js->bs_max != js->bs ||
-        rb_rw_random(js->rw))
-        return; /* a random or mixed write leaves holes anywhere: nothing to cap */
-    s_data_key(js, key, sizeof key);
-    uint32_t i = 0;
-    while (i < a->nextents && strcmp(a->extents[i].key, key) != 0)
-        i++;
-    if (i == S_MAX_EXTENTS)
-        return;
-    if (i == a->nextents)
-        a->nextents++;
-    snprintf(a->extents[i].key, sizeof a->extents[i].key, "%s", key);
-    a->extents[i].bytes = ops > UINT64_MAX / js->bs ? UINT64_MAX : ops * js->bs;
-}
-
-/* Blocks of each file a read job of the phase may read (0 = all). */
-static void s_read_caps(const rb_agent_t *a, const rb_phase_spec_t *ph, uint64_t *caps)
-{
-    char key[sizeof a->extents[0].key];
-    for (uint32_t j = 0; j < ph->njobs; j++) {
-        const rb_job_spec_t *js = &ph->jobs[j];
-        caps[j] = 0;
-        if (!rb_rw_reads(js->rw) || rb_rw_writes(js->rw) || !js->bs)
-            continue;
-        s_data_key(js, key, sizeof key);
-        for (uint32_t i = 0; i < a->nextents; i++)
-            if (!strcmp(a->extents[i].key, key))
-                caps[j] = a->extents[i].bytes / js->bs ? a->extents[i].bytes / js->bs : 1;
-    }
-}
-
-/* Where this agent stands in the run, from its PLAN. */
-static rb_run_ctx_t s_ctx(const rb_agent_t *a)
-{
-    const rb_msg_plan_t *pl = &a->plan.u.plan;
-    return (rb_run_ctx_t){.run_id = pl->run_id,
-                          .rank = pl->node_rank,
-                          .nnodes = pl->nnodes ? pl->nnodes : 1,
-                          .lead = pl->lead[0] ? pl->lead : a->o.name,
-                          .peers = pl->peers,
-                          .npeers = pl->npeers};
-}
-
-/* Checks the cross-node options of a job: a shared file's layout, whose data
- * a read gets, stonewalling. 0 or -errno with err set. */
-static int s_check_across(const rb_job_spec_t *js, const rb_run_ctx_t *ctx, rb_err_t *err)
-{
-    uint64_t t = js->transfer ? js->transfer : js->bs;
-    if (js->read_shift && (!rb_rw_reads(js->rw) || rb_rw_writes(js->rw)))
-        return rb_err_set(err, -EINVAL, "job %s: read_from is for phases that only read", js->name);
-    if (js->read_shift && !js->shared_file && !rb_run_peer(ctx, js->read_shift)[0])
-        return rb_err_set(err, -EINVAL,
-                          "job %s: reads from the node %u on, but the plan names no such node",
-                          js->name, js->read_shift);
-    if (js->shared_file && (js->filename[0] || js->nrfiles > 1 || js->rw == RB_RW_META))
-        return rb_err_set(err, -EINVAL,
-                          "job %s: a shared file is one file: no filename, nrfiles or rw=meta",
-                          js->name);
-    if (js->shared_file && js->layout == RB_LAYOUT_STRIDED &&
-        (t % js->bs || (js->bs_max > js->bs) || rb_job_filesize(js) % t))
-        return rb_err_set(err, -EINVAL,
-                          "job %s: strided layout needs a fixed bs dividing transfer=%llu, and "
-                          "a size per worker that is a multiple of it",
-                          js->name, (unsigned long long)t);
-    if (js->wearout && !js->stonewall_ns)
-        return rb_err_set(err, -EINVAL, "job %s: wearout needs stonewall_time", js->name);
-    if (js->stonewall_ns && js->rw == RB_RW_META)
-        return rb_err_set(err, -EINVAL, "job %s: stonewall_time is for data phases", js->name);
-    return 0;
-}
-
-/* Checks one job against what this agent can run. 0 or -errno with err set. */
-static int s_check_job(const rb_job_spec_t *js, rb_err_t *err)
-{
-    const char *eng = js->ioengine[0] ? js->ioengine : "sync";
-    const rb_engine_ops_t *ops = rb_engine_find(eng);
-    uint64_t bmax = js->bs_max > js->bs ? js->bs_max : js->bs;
-    if (!rb_rw_name(js->rw))
-        return rb_err_set(err, -EINVAL, "job %s: unknown access pattern", js->name);
-    if (!ops)
-        return rb_err_set(err, -ENOENT, "job %s: ioengine=%s is not in this agent (it has %s)",
-                          js->name, eng, rb_engine_names());
-    if (js->rw == RB_RW_META) {
-        if (js->meta_op == RB_META_NONE || js->meta_files == 0 || js->numjobs == 0)
-            return rb_err_set(err, -EINVAL, "job %s: a metadata step needs an operation and files",
-                              js->name);
-        if (js->meta_shared && (js->meta_dirs > 1 || js->meta_depth))
-            return rb_err_set(err, -EINVAL,
-                              "job %s: meta_shared_dir puts every file in one folder: no "
-                              "meta_dirs or meta_depth",
-                              js->name);
-        return 0;
-    }
-    if (js->bs == 0 || js->numjobs == 0 || rb_job_filesize(js) < js->bs)
-        return rb_err_set(err, -EINVAL, "job %s: bs=%llu, file size %llu, numjobs=%u", js->name,
-                          (unsigned long long)js->bs, (unsigned long long)rb_job_filesize(js),
-                          js->numjobs);
-    if (js->direct && (js->bs % 512 || bmax % 512 || js->offset % 512))
-        return rb_err_set(err, -EINVAL,
-                          "job %s: bs=%llu, bs_max=%llu, offset=%llu: direct IO needs multiples "
-                          "of 512",
-                          js->name, (unsigned long long)js->bs, (unsigned long long)bmax,
-                          (unsigned long long)js->offset);
-    if (js->time_based && !js->runtime_ns)
-        return rb_err_set(err, -EINVAL, "job %s: time_based without runtime", js->name);
-    if (js->verify && (bmax != js->bs || js->bs < RB_VERIFY_HDR))
-        return rb_err_set(err, -EINVAL,
-                          "job %s: verify needs one block size of at least %u bytes (no bsrange)",
-                          js->name, RB_VERIFY_HDR);
-    /* A kernel without the engine's facility: say so now, not at GO. */
-    rb_engine_t e;
-    int rc = rb_engine_init(&e, ops, js->iodepth ? js->iodepth : 1);
-    if (rc < 0)
-        return rb_err_set(err, rc, "job %s: ioengine=%s cannot start here: %s", js->name, eng,
-                          rc == -ENOSYS  ? "not supported by this kernel"
-                          : rc == -EPERM ? "disabled on this host"
-                                         : strerror(-rc));
-    rb_engine_fini(&e);
-    return 0;
-}
-
-/* lustre_stripe_count / lustre_stripe_size of job js on run folder idx
- * (and, for a shared file, on the run's shared folder beside it): applied
- * with lfs when the folder is on Lustre, else noted in the log. Once per
- * folder (done[] marks it). 0 or -errno with err set for a REFUSED. */
-static int s_lustre(rb_agent_t *a, const rb_job_spec_t *js, int idx, uint8_t *done, rb_err_t *err)
-{
-    if (!js->lustre_stripe_count && !js->lustre_stripe_size)
-        return 0;
-    const char *run = rb_sandbox_rundir_path(a->sb, idx);
-    char dirs[2][RB_PATH_MAX];
-    int n = 0;
-    if (!(done[idx] & 1)) {
-        snprintf(dirs[n++], sizeof dirs[0], "%s", run ? run : "");
-        done[idx] |= 1;
-    }
-    if (js->shared_file && !(done[idx] & 2)) {
-        int fd = rb_sandbox_shared_dir(a->sb, idx, a->plan.u.plan.run_id, err);
-        if (fd < 0)
-            return fd;
-        close(fd);
-        const char *slash = run ? strrchr(run, '/') : NULL;
-        snprintf(dirs[n++], sizeof dirs[0], "%.*s/rackbench.%s.shared",
-                 slash ? (int)(slash - run) : 0, run ? run : "", a->plan.u.plan.run_id);
-        done[idx] |= 2;
-    }
-    for (int i = 0; i < n; i++) {
-        int rc = rb_lustre_setstripe(dirs[i], js->lustre_stripe_count, js->lustre_stripe_size, err);
-        if (rc < 0)
-            return rc;
-        if (rc == 0)
-            rb_info("job %s: lustre_stripe_count/lustre_stripe_size skipped: %s is not on Lustre",
-                    js->name, dirs[i]);
-        else
-            rb_info("job %s: lfs setstripe applied to %s", js->name, dirs[i]);
-    }
-    return 0;
-}
-
-/* Checks a plan against this agent (sandbox, engines, capacity, memory),
- * makes its run folders and works out which files to lay out. Returns 0 or
- * -errno with err set for a REFUSED. */
-static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
-{
-    const rb_msg_plan_t *pl = &a->plan.u.plan;
-    uint64_t ram = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
-    if (pl->nphases == 0)
-        return rb_err_set(err, -EINVAL, "plan has no phases");
-    if (pl->interval_ns < 10 * RB_NS_PER_MS)
-        return rb_err_set(err, -EINVAL, "sample interval %llu ns is below 10 ms",
-                          (unsigned long long)pl->interval_ns);
-    a->rundirs = calloc(pl->nphases, sizeof *a->rundirs);
-    if (!a->rundirs)
-        return rb_err_set(err, -ENOMEM, "out of memory");
-    uint8_t striped[RB_MAX_RUNDIRS] = {0};
-    for (uint32_t p = 0; p < pl->nphases; p++) {
-        const rb_phase_spec_t *ph = &pl->phases[p];
-        uint64_t workers = 0, bufmem = 0;
-        a->rundirs[p] = calloc(ph->njobs ? ph->njobs : 1, sizeof(int));
-        if (!a->rundirs[p])
-            return rb_err_set(err, -ENOMEM, "out of memory");
-        for (uint32_t j = 0; j < ph->njobs; j++) {
-            const rb_job_spec_t *js = &ph->jobs[j];
-            char dir[RB_PATH_MAX];
-            rb_run_ctx_t ctx = s_ctx(a);
-            int rc = rb_sandbox_check_device(a->sb, js->directory, js->filename, err);
-            if (rc == 0)
-                rc = s_check_job(js, err);
-            if (rc == 0)
-                rc = s_check_across(js, &ctx, err);
-            if (rc < 0)
-                return rc;
-            uint64_t bmax = js->bs_max > js->bs ? js->bs_max : js->bs;
-            workers += js->numjobs;
-            bufmem += (uint64_t)js->numjobs * (js->iodepth ? js->iodepth : 1) * bmax;
-            rc = rb_sandbox_resolve(a->sb, js->directory, dir, sizeof dir, err);
-            if (rc < 0)
-                return rc;
-            rc = rb_sandbox_rundir(a->sb, dir, pl->run_id, a->o.name, err);
-            if (rc < 0)
-                return rc;
-            a->rundirs[p][j] = rc;
-            if (rc < RB_MAX_RUNDIRS && (rc = s_lustre(a, js, rc, striped, err)) < 0)
-                return rc;
-        }
-        if (workers > RB_MAX_WORKERS)
-            return rb_err_set(err, -E2BIG, "phase %s: %llu workers, at most %d", ph->name,
-                              (unsigned long long)workers, RB_MAX_WORKERS);
-        if (bufmem > ram / 2)
-            return rb_err_set(err, -ENOMEM,
-                              "phase %s: IO buffers need %llu bytes, over half of this node's "
-                              "RAM (%llu bytes)",
-                              ph->name, (unsigned long long)bufmem, (unsigned long long)ram);
-    }
-    a->layout = rb_layout_new(pl, a->rundirs, pl->run_id, err);
-    if (!a->layout)
-        return err->code ? err->code : -ENOMEM;
-    for (int i = 0; i < RB_MAX_RUNDIRS && rb_sandbox_rundir_path(a->sb, i); i++) {
-        int rc = rb_sandbox_check_space(a->sb, i, rb_layout_need(a->layout, i),
-                                        (unsigned)a->o.reserve_pct, err);
-        if (rc < 0)
-            return rc;
-    }
-    return 0;
-}
-
-static void s_on_plan(rb_agent_t *a, rb_msg_t *m)
-{
-    rb_err_t err;
-    rb_err_clear(&err);
-    if (s_run_active(a)) {
-        rb_msg_t busy = {.type = RB_MSG_REFUSED};
-        snprintf(busy.u.refused.run_id, sizeof busy.u.refused.run_id, "%s", m->u.plan.run_id);
-        busy.u.refused.code = -EBUSY;
-        snprintf(busy.u.refused.reason, sizeof busy.u.refused.reason,
-                 "agent %s is busy with run %s", a->o.name, a->plan.u.plan.run_id);
-        s_send(a, &busy);
-        rb_msg_fini(m);
-        return;
-    }
-    a->plan = *m; /* take over the decoded arrays */
-    memset(m, 0, sizeof *m);
-    a->state = S_PREPARING;
-    a->run_failed = 0;
-    a->nextents = 0;
-    a->prefill_bytes = 0;
-    int rc = s_accept_plan(a, &err);
-    if (rc < 0) {
-        uint64_t removed = 0;
-        rb_warn("refusing plan %s: %s", a->plan.u.plan.run_id, err.msg);
-        s_send_reason(a, RB_MSG_REFUSED, rc, err.msg);
-        s_end_run(a, &removed, NULL);
-        if (a->o.once) {
-            a->exit_code = 3;
-            a->quit = 1;
-        }
-        return;
-    }
-    rb_err_clear(&a->prep_err);
-    a->prep_done = 0;
-    a->prep_rc = 0;
-    rc = pthread_create(&a->prep, NULL, s_prep_main, a);
-    if (rc != 0) {
-        a->prep_rc = -rc;
-        rb_err_set(&a->prep_err, -rc, "cannot start preparation: %s", strerror(rc));
-        a->prep_done = 1;
-    } else {
-        a->prep_started = 1;
-    }
-}
-
-static void s_check_prep(rb_agent_t *a)
-{
-    if (a->state != S_PREPARING || !__atomic_load_n(&a->prep_done, __ATOMIC_ACQUIRE))
-        return;
-    if (a->prep_started) {
-        pthread_join(a->prep, NULL);
-        a->prep_started = 0;
-    }
-    if (a->prep_rc < 0) {
-        s_send_reason(a, RB_MSG_REFUSED, a->prep_rc, a->prep_err.msg);
-        s_abandon_run(a, a->prep_err.msg);
-        return;
-    }
-    rb_msg_t r = {.type = RB_MSG_READY};
-    snprintf(r.u.ready.run_id, sizeof r.u.ready.run_id, "%s", a->plan.u.plan.run_id);
-    r.u.ready.prefill_bytes = a->prefill_bytes;
-    s_send(a, &r);
-    a->state = S_READY;
-}
-
-static void s_send_done_error(rb_agent_t *a, uint32_t phase, int code, const char *msg)
-{
-    rb_msg_t d = {.type = RB_MSG_DONE};
-    snprintf(d.u.done.run_id, sizeof d.u.done.run_id, "%s", a->plan.u.plan.run_id);
-    d.u.done.phase = phase;
-    d.u.done.status = code;
-    snprintf(d.u.done.error, sizeof d.u.done.error, "%s", msg);
-    s_send(a, &d);
-}
-
-static void s_on_go(rb_agent_t *a, const rb_msg_go_t *go)
-{
-    const rb_msg_plan_t *pl = &a->plan.u.plan;
-    rb_err_t err;
-    rb_err_clear(&err);
-    if (a->state != S_READY || strcmp(go->run_id, pl->run_id) != 0 || go->phase >= pl->nphases) {
-        char why[RB_REASON_MAX];
-        snprintf(why, sizeof why, "GO for run %s phase %u does not fit: agent %s %s run %s",
-                 go->run_id, go->phase, a->o.name,
-                 a->state == S_READY ? "is ready for" : "is not ready in", pl->run_id);
-        s_send_reason(a, RB_MSG_ERROR, -EINVAL, why);
-        return;
-    }
-    uint64_t t_local = (uint64_t)((int64_t)go->t_go_ns + go->offset_ns);
-    rb_run_ctx_t ctx = s_ctx(a);
-    uint64_t caps[RB_MAX_JOBS];
-    s_read_caps(a, &pl->phases[go->phase], caps);
-    ctx.caps = caps;
-    a->phase = rb_phase_start(&pl->phases[go->phase], go->phase, a->sb, a->rundirs[go->phase], &ctx,
-                              t_local, &err);
-    if (!a->phase) {
-        rb_error("phase %s: %s", pl->phases[go->phase].name, err.msg);
-        s_send_done_error(a, go->phase, err.code ? err.code : -EIO, err.msg);
-        a->run_failed = 1;
-        return;
-    }
-    a->state = S_RUNNING;
-    a->next_sample = t_local + pl->interval_ns;
-    if (a->tel) /* prime at GO: the phase's first sample then has rates */
-        rb_telemetry_sample(a->tel, t_local > rb_mono_ns() ? rb_mono_ns() : t_local, a->snap);
+    rb_agent_send(a, &m);
 }
 
 /* Host telemetry: the devices under the roots (and their members), read
@@ -607,178 +121,6 @@ static void s_telemetry_open(rb_agent_t *a)
         rb_warn("no host telemetry: %s", a->snap ? err.msg : "out of memory");
 }
 
-static uint64_t s_u64(double v)
-{
-    return v > 0 ? (uint64_t)(v + 0.5) : 0;
-}
-
-/* Reads the host now; 1 with a->telem filled for the interval since the
- * previous reading, 0 on a first (priming) reading or without telemetry. */
-static int s_telemetry_read(rb_agent_t *a, uint64_t now)
-{
-    if (!a->tel)
-        return 0;
-    int rc = rb_telemetry_sample(a->tel, now, a->snap);
-    if (rc < 0) {
-        rb_warn("host telemetry stops: %s", rb_telemetry_error(a->tel));
-        rb_telemetry_destroy(&a->tel);
-        return 0;
-    }
-    if (rc == 0)
-        return 0;
-    const rb_telemetry_snap_t *s = a->snap;
-    rb_telem_t *t = &a->telem;
-    memset(t, 0, sizeof *t);
-    t->user_pm = (uint32_t)s_u64((s->cpu.user + s->cpu.nice) * 10);
-    t->system_pm = (uint32_t)s_u64(s->cpu.system * 10);
-    t->iowait_pm = (uint32_t)s_u64(s->cpu.iowait * 10);
-    t->idle_pm = (uint32_t)s_u64(s->cpu.idle * 10);
-    t->irq_pm = (uint32_t)s_u64((s->cpu.irq + s->cpu.softirq) * 10);
-    if (t->user_pm > 1000)
-        t->user_pm = 1000;
-    if (t->system_pm > 1000)
-        t->system_pm = 1000;
-    if (t->iowait_pm > 1000)
-        t->iowait_pm = 1000;
-    if (t->idle_pm > 1000)
-        t->idle_pm = 1000;
-    if (t->irq_pm > 1000)
-        t->irq_pm = 1000;
-    t->ncpu = s->cpu.ncpu;
-    t->load1_m = (uint32_t)s_u64(s->cpu.load1 * 1000);
-    t->ctxt_per_s = s_u64(s->cpu.ctxt_per_s);
-    t->cached = s->mem.cached;
-    t->dirty = s->mem.dirty;
-    t->writeback = s->mem.writeback;
-    for (uint32_t i = 0; i < s->ndevs && t->ndevs < RB_TELEM_DEVS; i++) {
-        const rb_tel_dev_t *d = &s->devs[i];
-        if (!d->present)
-            continue;
-        rb_telem_dev_t *w = &t->devs[t->ndevs++];
-        snprintf(w->name, sizeof w->name, "%s", d->info.name);
-        snprintf(w->parent, sizeof w->parent, "%s", d->info.parent);
-        w->member = d->info.role == RB_TEL_MEMBER;
-        w->rd_bps = s_u64(d->rd_bps);
-        w->wr_bps = s_u64(d->wr_bps);
-        w->rd_iops = s_u64(d->rd_iops);
-        w->wr_iops = s_u64(d->wr_iops);
-        w->util_pm = (uint32_t)s_u64(d->util_pct * 10);
-        if (w->util_pm > 1000)
-            w->util_pm = 1000;
-        w->qdepth_m = s_u64(d->queue_depth * 1000);
-        w->await_us = s_u64(d->await_ms * 1000);
-        /* this interval's bytes, exactly: the device's own counters */
-        w->rd_bytes = s_u64(d->rd_bps * s->interval_s);
-        w->wr_bytes = s_u64(d->wr_bps * s->interval_s);
-    }
-    for (uint32_t i = 0; i < s->nnics && t->nnics < RB_TELEM_NICS; i++) {
-        rb_telem_nic_t *w = &t->nics[t->nnics++];
-        snprintf(w->name, sizeof w->name, "%s", s->nics[i].name);
-        w->rx_bps = s_u64(s->nics[i].rx_bps);
-        w->tx_bps = s_u64(s->nics[i].tx_bps);
-        w->speed_mbps = s->nics[i].speed_mbps;
-    }
-    return 1;
-}
-
-static void s_send_sample(rb_agent_t *a, uint64_t now)
-{
-    rb_msg_t s = {.type = RB_MSG_SAMPLE};
-    rb_phase_sample(a->phase, a->plan.u.plan.run_id, &s.u.sample);
-    if (s_telemetry_read(a, rb_mono_ns())) {
-        s.u.sample.ntelem = 1;
-        s.u.sample.telem = &a->telem;
-    }
-    s_send(a, &s);
-    while (a->next_sample <= now)
-        a->next_sample += a->plan.u.plan.interval_ns;
-}
-
-/* The phase's workers are done (or told to stop): last sample, totals, DONE.
- * When the run goes on, the page cache is dropped for the next phase before
- * DONE, so the coordinator's next GO comes after it. */
-static void s_finish_phase(rb_agent_t *a, int go_on)
-{
-    s_send_sample(a, rb_mono_ns());
-    rb_msg_t d = {.type = RB_MSG_DONE};
-    if (rb_phase_collect(a->phase, a->plan.u.plan.run_id, &d.u.done) < 0) {
-        rb_error("phase %s: %s", a->plan.u.plan.phases[d.u.done.phase].name, d.u.done.error);
-        a->run_failed = 1;
-    }
-    d.u.done.caches_dropped = a->drop_done;
-    d.u.done.drop_status = a->drop_status;
-    if (go_on)
-        s_drop_caches(a, d.u.done.phase + 1);
-    s_send(a, &d);
-    rb_phase_destroy(&a->phase);
-    a->state = S_READY;
-}
-
-/* stonewall_time with wearout: tells the coordinator when a job's workers
- * have all stopped at their stonewall, with the most ops any of them did. */
-static void s_check_stonewalls(rb_agent_t *a)
-{
-    const rb_msg_plan_t *pl = &a->plan.u.plan;
-    uint32_t p = rb_phase_index(a->phase);
-    const rb_phase_spec_t *ph = &pl->phases[p];
-    uint64_t ops;
-    for (uint32_t j = 0; j < ph->njobs; j++) {
-        if (!ph->jobs[j].wearout || !ph->jobs[j].stonewall_ns ||
-            !rb_phase_stonewalled(a->phase, j, &ops))
-            continue;
-        rb_msg_t m = {.type = RB_MSG_STONEWALL};
-        snprintf(m.u.stonewall.run_id, sizeof m.u.stonewall.run_id, "%s", pl->run_id);
-        m.u.stonewall.phase = p;
-        m.u.stonewall.job = j;
-        m.u.stonewall.ops = ops;
-        s_send(a, &m);
-    }
-}
-
-static void s_tick_phase(rb_agent_t *a, uint64_t now)
-{
-    if (a->state != S_RUNNING)
-        return;
-    /* before DONE: a node whose workers all finished early tells it too */
-    s_check_stonewalls(a);
-    if (rb_phase_finished(a->phase)) {
-        s_finish_phase(a, 1);
-        return;
-    }
-    if (now >= a->next_sample)
-        s_send_sample(a, now);
-}
-
-static void s_on_end(rb_agent_t *a, const char *run_id, int aborted)
-{
-    uint64_t removed = 0;
-    rb_err_t err;
-    rb_err_clear(&err);
-    if (!s_run_active(a) || strcmp(run_id, a->plan.u.plan.run_id) != 0) {
-        if (aborted)
-            return; /* nothing of ours to abort */
-    }
-    if (aborted && a->state == S_RUNNING) {
-        /* Report what was done until now, as a phase that ended early. */
-        rb_phase_stop(a->phase);
-        s_finish_phase(a, 0);
-    }
-    rb_msg_t e = {.type = RB_MSG_END};
-    snprintf(e.u.end.run_id, sizeof e.u.end.run_id, "%s", run_id);
-    int failed = a->run_failed;
-    e.u.end.status = s_end_run(a, &removed, &err);
-    e.u.end.removed_files = removed;
-    if (e.u.end.status < 0)
-        rb_error("cleanup: %s", err.msg);
-    s_send(a, &e);
-    rb_info("run %s %s; %llu files removed", run_id, aborted ? "aborted" : "ended",
-            (unsigned long long)removed);
-    if (a->o.once) {
-        a->exit_code = failed || e.u.end.status < 0 ? 3 : 0;
-        a->quit = 1;
-    }
-}
-
 static void s_handle(rb_agent_t *a, zframe_t *f)
 {
     rb_msg_t m;
@@ -787,8 +129,8 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
     int rc = rb_msg_decode(zframe_data(f), zframe_size(f), &m, &err);
     if (rc < 0) {
         rb_error("bad message from coordinator %s: %s", a->o.coordinator, err.msg);
-        s_send_reason(a, RB_MSG_ERROR, rc, err.msg);
-        if (rc == -EPROTO && a->o.once && !s_run_active(a)) {
+        rb_agent_send_reason(a, RB_MSG_ERROR, rc, err.msg);
+        if (rc == -EPROTO && a->o.once && !rb_agent_state_active(a)) {
             a->exit_code = 3;
             a->quit = 1;
         }
@@ -802,42 +144,36 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
         p.u.pong.seq = m.u.ping.seq;
         p.u.pong.t_coord_ns = m.u.ping.t_coord_ns;
         p.u.pong.t_agent_ns = rb_mono_ns();
-        s_send(a, &p);
+        rb_agent_send(a, &p);
         break;
     }
     case RB_MSG_PLAN:
-        s_on_plan(a, &m);
+        rb_agent_state_plan(a, &m);
         break;
     case RB_MSG_GO:
-        s_on_go(a, &m.u.go);
+        rb_agent_state_go(a, &m.u.go);
         break;
     case RB_MSG_HEARTBEAT:
         break;
     case RB_MSG_WEAROUT:
-        if (a->state == S_RUNNING && strcmp(m.u.wearout.run_id, a->plan.u.plan.run_id) == 0 &&
-            rb_phase_index(a->phase) == m.u.wearout.phase &&
-            m.u.wearout.job < a->plan.u.plan.phases[m.u.wearout.phase].njobs) {
-            rb_phase_wearout(a->phase, m.u.wearout.job, m.u.wearout.ops);
-            s_note_extent(a, &a->plan.u.plan.phases[m.u.wearout.phase].jobs[m.u.wearout.job],
-                          m.u.wearout.ops);
-        }
+        rb_agent_state_wearout(a, &m.u.wearout);
         break;
     case RB_MSG_END:
-        s_on_end(a, m.u.end.run_id, 0);
+        rb_agent_state_end(a, m.u.end.run_id, 0);
         break;
     case RB_MSG_ABORT:
         rb_warn("coordinator aborts run %s: %s", m.u.abort.run_id, m.u.abort.reason);
-        s_on_end(a, m.u.abort.run_id, 1);
+        rb_agent_state_end(a, m.u.abort.run_id, 1);
         break;
     case RB_MSG_ERROR:
-        if (m.u.error.code == -ENOTCONN && !s_run_active(a)) {
+        if (m.u.error.code == -ENOTCONN && !rb_agent_state_active(a)) {
             /* A new coordinator that has not met us: introduce ourselves now. */
             a->attached = 0;
             a->next_hello = 0;
             break;
         }
         rb_error("coordinator reports: %s", m.u.error.reason);
-        if (a->o.once && !s_run_active(a)) {
+        if (a->o.once && !rb_agent_state_active(a)) {
             a->exit_code = 3;
             a->quit = 1;
         }
@@ -980,21 +316,20 @@ int rb_agent_run(rb_agent_t *a)
         uint64_t now = rb_mono_ns();
         int stopped = __atomic_load_n(&a->stop, __ATOMIC_ACQUIRE);
         if (s_signalled || stopped) {
-            if (s_run_active(a))
-                s_abandon_run(a, stopped ? "stopped" : "interrupted by a signal");
+            if (rb_agent_state_active(a))
+                rb_agent_state_abandon(a, stopped ? "stopped" : "interrupted by a signal");
             else
                 a->exit_code = 0;
             break;
         }
-        s_check_prep(a);
-        s_tick_phase(a, now);
+        rb_agent_state_tick(a, now);
         if (a->attached && now - a->last_heard > a->o.lost_after_ns) {
             a->attached = 0;
-            if (s_run_active(a)) {
+            if (rb_agent_state_active(a)) {
                 char why[256];
                 snprintf(why, sizeof why, "coordinator %s silent for %.1f s", a->o.coordinator,
                          (double)(now - a->last_heard) / 1e9);
-                s_abandon_run(a, why);
+                rb_agent_state_abandon(a, why);
             } else if (a->o.once) {
                 a->exit_code = 3;
                 a->quit = 1;
@@ -1007,7 +342,7 @@ int rb_agent_run(rb_agent_t *a)
         if (a->attached && now >= a->next_heartbeat) {
             rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};
             hb.u.heartbeat.t_ns = now;
-            s_send(a, &hb);
+            rb_agent_send(a, &hb);
             a->next_heartbeat = now + a->o.heartbeat_ns;
         }
     }
@@ -1029,10 +364,7 @@ void rb_agent_destroy(rb_agent_t **p)
     if (!p || !*p)
         return;
     rb_agent_t *a = *p;
-    if (s_run_active(a)) {
-        uint64_t removed = 0;
-        s_end_run(a, &removed, NULL);
-    }
+    rb_agent_state_close(a);
     zpoller_destroy(&a->poller);
     zsock_destroy(&a->sock);
     rb_sandbox_destroy(&a->sb);
@@ -1040,184 +372,4 @@ void rb_agent_destroy(rb_agent_t **p)
     free(a->snap);
     free(a);
     *p = NULL;
-}
-
-static void s_usage(FILE *f)
-{
-    fprintf(
-        f, "usage: rackbench-agent --coordinator ENDPOINT --name NODE --root DIR [--root DIR...]\n"
-           "                       [--rack RACK] [--once] [--heartbeat DURATION]\n"
-           "                       [--lost-after DURATION] [--no-telemetry] [--quiet | --verbose]\n"
-           "                       [--reserve PCT] [--allow-device /dev/X ...]\n"
-           "       rackbench-agent --cleanup --root DIR [--root DIR...]\n"
-           "\n"
-           "Connects to a rackbench coordinator (e.g. tcp://head:7770), runs the plans it\n"
-           "sends, and only ever creates files inside its --root folders.\n"
-           "  --key FILE     this agent's secret key (NAME.key_secret; rackbench keygen)\n"
-           "  --coordinator-key FILE   the coordinator's public key (NAME.key): CURVE,\n"
-           "                 required on tcp://; the agent talks to that coordinator only\n"
-           "  --insecure     no CURVE: only on loopback or ipc:// endpoints\n"
-           "  --once         exit after one run (exit 0 if it went well, 3 if not)\n"
-           "  --heartbeat    heartbeat period during a run (default 1s)\n"
-           "  --lost-after   coordinator silent this long: stop IO, clean up (default 3 "
-           "heartbeats)\n"
-           "  --no-telemetry do not read /proc and /sys for host telemetry\n"
-           "  --proc-root, --sys-root DIR   read them from DIR (default /proc, /sys)\n"
-           "  --reserve PCT  refuse a plan that leaves less than PCT%% of a file system free\n"
-           "                 (0-90, default 5)\n"
-           "  --allow-device /dev/X  a block device plans may name (repeatable; raw device\n"
-           "                 IO is not supported yet: such plans are refused saying so)\n"
-           "  --cleanup      remove what crashed runs left under the roots (rackbench.*\n"
-           "                 folders an agent made) and exit (0, or 3 on an error)\n");
-}
-
-int rb_agent_main(int argc, char **argv)
-{
-    static const struct option longopts[] = {
-        {"coordinator", required_argument, NULL, 'c'},
-        {"key", required_argument, NULL, 'k'},
-        {"coordinator-key", required_argument, NULL, 'C'},
-        {"insecure", no_argument, NULL, 'I'},
-        {"name", required_argument, NULL, 'n'},
-        {"rack", required_argument, NULL, 'r'},
-        {"root", required_argument, NULL, 'R'},
-        {"once", no_argument, NULL, 'o'},
-        {"heartbeat", required_argument, NULL, 'H'},
-        {"lost-after", required_argument, NULL, 'L'},
-        {"no-telemetry", no_argument, NULL, 'T'},
-        {"proc-root", required_argument, NULL, 'P'},
-        {"sys-root", required_argument, NULL, 'S'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"verbose", no_argument, NULL, 'v'},
-        {"version", no_argument, NULL, 'V'},
-        {"help", no_argument, NULL, 'h'},
-        {"reserve", required_argument, NULL, 'e'},
-        {"allow-device", required_argument, NULL, 'D'},
-        {"cleanup", no_argument, NULL, 'X'},
-        {NULL, 0, NULL, 0},
-    };
-    rb_agent_opts_t o = {.reserve_pct = RB_AGENT_RESERVE_PCT};
-    int cleanup = 0;
-    rb_err_t err;
-    int c;
-    rb_err_clear(&err);
-    rb_log_set_ident("rackbench-agent");
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'c':
-            o.coordinator = optarg;
-            break;
-        case 'k':
-            o.key_file = optarg;
-            break;
-        case 'C':
-            o.coordinator_key = optarg;
-            break;
-        case 'I':
-            o.insecure = 1;
-            break;
-        case 'n':
-            o.name = optarg;
-            break;
-        case 'r':
-            o.rack = optarg;
-            break;
-        case 'R':
-            if (o.nroots == RB_AGENT_MAX_ROOTS) {
-                fprintf(stderr, "rackbench-agent: at most %d --root\n", RB_AGENT_MAX_ROOTS);
-                return 2;
-            }
-            o.roots[o.nroots++] = optarg;
-            break;
-        case 'o':
-            o.once = 1;
-            break;
-        case 'e': {
-            char *end;
-            long pct = strtol(optarg, &end, 10);
-            if (end == optarg || (*end && strcmp(end, "%") != 0) || pct < 0 ||
-                pct > RB_AGENT_RESERVE_MAX) {
-                fprintf(stderr, "rackbench-agent: --reserve %s: expected 0 to %d (%%)\n", optarg,
-                        RB_AGENT_RESERVE_MAX);
-                return 2;
-            }
-            o.reserve_pct = (int)pct;
-            break;
-        }
-        case 'D':
-            if (o.ndevices == RB_AGENT_MAX_DEVICES) {
-                fprintf(stderr, "rackbench-agent: at most %d --allow-device\n",
-                        RB_AGENT_MAX_DEVICES);
-                return 2;
-            }
-            o.devices[o.ndevices++] = optarg;
-            break;
-        case 'X':
-            cleanup = 1;
-            break;
-        case 'T':
-            o.no_telemetry = 1;
-            break;
-        case 'P':
-            o.proc_root = optarg;
-            break;
-        case 'S':
-            o.sys_root = optarg;
-            break;
-        case 'H':
-        case 'L': {
-            uint64_t ns;
-            if (rb_parse_duration_ns(optarg, RB_NS_PER_S, &ns) < 0 || ns < 10 * RB_NS_PER_MS) {
-                fprintf(stderr, "rackbench-agent: --%s %s: expected a duration of 10ms or more\n",
-                        c == 'H' ? "heartbeat" : "lost-after", optarg);
-                return 2;
-            }
-            *(c == 'H' ? &o.heartbeat_ns : &o.lost_after_ns) = ns;
-            break;
-        }
-        case 'q':
-            rb_log_set_level(RB_LOG_WARN);
-            break;
-        case 'v':
-            rb_log_set_level(RB_LOG_DEBUG);
-            break;
-        case 'V':
-            printf("rackbench-agent %s (protocol %d)\n", RB_VERSION, RB_PROTO_VERSION);
-            return 0;
-        case 'h':
-            s_usage(stdout);
-            return 0;
-        default:
-            fprintf(stderr, "rackbench-agent: unknown or incomplete option '%s'\n",
-                    argv[optind - 1]);
-            s_usage(stderr);
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        fprintf(stderr, "rackbench-agent: unexpected argument '%s'\n", argv[optind]);
-        return 2;
-    }
-    if (cleanup)
-        return rb_cleanup_main(o.roots, o.nroots);
-    if (o.name) {
-        char ident[RB_NAME_MAX + 32];
-        snprintf(ident, sizeof ident, "rackbench-agent[%s]", o.name);
-        rb_log_set_ident(ident);
-    }
-    /* Our own handlers: stop IO and remove files on SIGINT/SIGTERM. */
-    rb_agent_catch_signals();
-
-    rb_agent_t *a = rb_agent_new(&o, &err);
-    if (!a) {
-        fprintf(stderr, "rackbench-agent: %s\n", err.msg);
-        s_usage(stderr);
-        return 2;
-    }
-    rb_info("connecting to %s as %s (rack %s)", o.coordinator, o.name, o.rack ? o.rack : "default");
-    int code = rb_agent_run(a);
-    rb_agent_destroy(&a);
-    zsys_shutdown();
-    return code;
 }

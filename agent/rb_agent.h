@@ -58,8 +58,4 @@ void rb_agent_catch_signals(void);
 /* Stops what runs, removes the run's files, closes, frees; nulls *p. */
 void rb_agent_destroy(rb_agent_t **p);
 
-/* The whole rackbench-agent command line; returns the exit code
- * (0 ok, 2 bad usage, 3 failure). */
-int rb_agent_main(int argc, char **argv);
-
 #endif

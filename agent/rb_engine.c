@@ -57,6 +57,8 @@ int rb_engine_check(const rb_engine_ops_t *ops)
 {
     if (!ops || ops->version != RB_ENGINE_OPS_VERSION || !ops->name || !ops->queue)
         return -EINVAL;
+    if (ops->flags & ~RB_ENGINE_F_ALL)
+        return -EINVAL; /* a flag this runner does not know */
     /* An engine that can answer QUEUED must be able to submit and reap. */
     if ((ops->commit == NULL) != (ops->getevents == NULL))
         return -EINVAL;

@@ -8,25 +8,33 @@
 
 #include <stdint.h>
 
-#define RB_ENGINE_OPS_VERSION 1
+/* 2: the table carries flags. */
+#define RB_ENGINE_OPS_VERSION 2
 
-typedef enum { RB_IO_READ = 0, RB_IO_WRITE = 1 } rb_io_dir_t;
+/* What an engine is, for the runner to ask instead of comparing names. */
+#define RB_ENGINE_F_NO_DATA (1u << 0) /* moves no data: the runner opens no file */
+#define RB_ENGINE_F_WANT_DIRECT                                                                    \
+    (1u << 1) /* asynchronous only with O_DIRECT (buffered IO                                      \
+                 completes inside commit) */
+#define RB_ENGINE_F_ALL (RB_ENGINE_F_NO_DATA | RB_ENGINE_F_WANT_DIRECT)
 
-enum { RB_Q_COMPLETED = 0, RB_Q_QUEUED = 1, RB_Q_BUSY = 2 };
+typedef enum { RB_ENGINE_READ = 0, RB_ENGINE_WRITE = 1 } rb_engine_dir_t;
+
+enum { RB_ENGINE_Q_COMPLETED = 0, RB_ENGINE_Q_QUEUED = 1, RB_ENGINE_Q_BUSY = 2 };
 
 /* One IO in flight; lives in the runner's preallocated ring, never malloc'ed per IO. */
-typedef struct rb_io {
+typedef struct rb_engine_io {
     int fd;              /* open file */
     unsigned file_index; /* index of fd in the files given to setup() */
     unsigned buf_index;  /* index of buf's slot in the buffers given to setup() */
-    rb_io_dir_t dir;     /* read or write */
+    rb_engine_dir_t dir; /* read or write */
     void *buf;           /* aligned buffer of len bytes */
     uint64_t len;        /* bytes to move */
     uint64_t off;        /* file offset */
     int64_t result;      /* bytes moved, or -errno; set on completion */
     uint64_t t_issue_ns; /* when the runner queued it */
     void *runner;        /* the runner's per-IO state; engines leave it alone */
-} rb_io_t;
+} rb_engine_io_t;
 
 /* What a worker will use, given once before its first IO so that engines
  * can register files and buffers with the kernel. */
@@ -48,19 +56,20 @@ typedef struct rb_engine {
 typedef struct rb_engine_ops {
     const char *name; /* as written in plans: ioengine=NAME */
     unsigned version; /* RB_ENGINE_OPS_VERSION */
+    unsigned flags;   /* RB_ENGINE_F_* */
     /* Sets up e->priv for iodepth IOs; 0 or -errno (-ENOSYS: the kernel
      * lacks what the engine needs). Optional. */
     int (*init)(rb_engine_t *e);
     /* Learns the worker's files and buffers before the first IO (may register
      * them); 0 or -errno. Optional. */
     int (*setup)(rb_engine_t *e, const rb_engine_res_t *res);
-    /* Starts io; returns RB_Q_* or -errno (the IO was not started). Required. */
-    int (*queue)(rb_engine_t *e, rb_io_t *io);
+    /* Starts io; returns RB_ENGINE_Q_* or -errno (the IO was not started). Required. */
+    int (*queue)(rb_engine_t *e, rb_engine_io_t *io);
     /* Submits what queue() answered QUEUED for; 0 or -errno. Optional for sync engines. */
     int (*commit)(rb_engine_t *e);
     /* Waits for at least min completions, stores up to max pointers in done[];
      * returns the count or -errno. Optional for sync engines. */
-    int (*getevents)(rb_engine_t *e, unsigned min, unsigned max, rb_io_t **done);
+    int (*getevents)(rb_engine_t *e, unsigned min, unsigned max, rb_engine_io_t **done);
     /* Releases e->priv. Optional. */
     void (*cleanup)(rb_engine_t *e);
 } rb_engine_ops_t;
@@ -72,8 +81,8 @@ const rb_engine_ops_t *rb_engine_find(const char *name);
 /* Names of the engines this build has, for messages ("sync, libaio, ..."); static storage. */
 const char *rb_engine_names(void);
 
-/* Checks a table before use: version and the ops an engine must have.
- * Returns 0 or -EINVAL. */
+/* Checks a table before use: version, known flags and the ops an engine
+ * must have. Returns 0 or -EINVAL. */
 int rb_engine_check(const rb_engine_ops_t *ops);
 
 /* Sets up e for ops with iodepth (checked first). 0 or -errno. */

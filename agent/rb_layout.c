@@ -24,7 +24,7 @@ struct rb_layout {
     s_ent_t *tab; /* open addressing, cap entries */
     uint64_t cap;
     uint32_t nitems, capitems;
-    uint64_t meta_need[RB_MAX_RUNDIRS]; /* bytes metadata steps create, per run folder */
+    uint64_t meta_need[RB_SANDBOX_MAX_RUNDIRS]; /* bytes metadata steps create, per run folder */
     rb_layout_item_t *items;
 };
 
@@ -81,6 +81,85 @@ static int s_needs_layout(const rb_job_spec_t *js)
            (js->overwrite && rb_rw_writes(js->rw));
 }
 
+/* One walk over the files of job js (in run folder rundir): walk 0 records
+ * how large each gets and what must be laid out before GO for it; walk 1
+ * records what its writes leave for later phases. 0 or -errno with err set. */
+static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec_t *js, int rundir,
+                      int walk, uint64_t run_hash, rb_err_t *err)
+{
+    uint64_t end = js->offset + rb_job_filesize(js);
+    if (!rb_job_uses_files(js))
+        return 0; /* an engine that moves no data needs neither space nor layout */
+    if (js->rw == RB_RW_META) {
+        /* its steps make their own files: count the space once */
+        if (walk == 0 && js->meta_op == RB_META_CREATE)
+            l->meta_need[rundir] += (uint64_t)js->numjobs * js->meta_files * js->meta_filesize;
+        return 0;
+    }
+    for (uint32_t w = 0; w < s_workers(js); w++) {
+        for (uint32_t f = 0; f < s_files(js); f++) {
+            char name[RB_NAME_MAX * 2], key[sizeof name + 16];
+            /* this node's region of a shared file: its own worker's */
+            uint32_t region = pl->node_rank * js->numjobs + w;
+            int bad = js->shared_file ? rb_job_shared_name(js, pl->lead, name, sizeof name)
+                                      : rb_job_filename(js, w, f, name, sizeof name);
+            if (js->shared_file) {
+                snprintf(key, sizeof key, "%s#%u", name, region);
+                end = rb_job_filesize(js);
+            } else {
+                snprintf(key, sizeof key, "%s", name);
+            }
+            if (bad < 0)
+                return rb_err_set(err, -EINVAL, "job %s: bad file name format '%s'", js->name,
+                                  js->filename_format);
+            s_ent_t *e = s_find(l, rundir, key);
+            if (walk == 1) {
+                if (rb_rw_writes(js->rw)) {
+                    if (end > e->pending_end)
+                        e->pending_end = end;
+                    e->pending_stamped = js->verify == RB_VERIFY_CRC32C;
+                }
+                continue;
+            }
+            if (end > e->max_end)
+                e->max_end = end;
+            int verify = js->verify == RB_VERIFY_CRC32C && rb_rw_reads(js->rw);
+            if (!s_needs_layout(js) || (e->written_end >= end && (!verify || e->stamped)))
+                continue;
+            rb_prefill_t pf = {.start = js->offset,
+                               .end = end,
+                               .bs = js->bs,
+                               .direct = js->direct,
+                               .verify = js->verify == RB_VERIFY_CRC32C,
+                               .run_hash = run_hash,
+                               .node = pl->node_rank + 1,
+                               .shared = js->shared_file,
+                               .job = js,
+                               .nregions = rb_job_region_count(js, pl->nnodes),
+                               .region = region};
+            if (s_add_item(l, rundir, name, &pf) < 0)
+                return rb_err_set(err, -ENOMEM, "out of memory");
+            e->written_end = end;
+            e->stamped = pf.verify;
+        }
+    }
+    return 0;
+}
+
+/* At the end of a phase: what its writes left is there for the next ones. */
+static void s_settle_phase(rb_layout_t *l)
+{
+    for (uint64_t i = 0; i < l->cap; i++) {
+        s_ent_t *e = &l->tab[i];
+        if (!e->used || !e->pending_end)
+            continue;
+        if (e->pending_end > e->written_end)
+            e->written_end = e->pending_end;
+        e->stamped = e->pending_stamped;
+        e->pending_end = 0;
+    }
+}
+
 rb_layout_t *rb_layout_new(const rb_msg_plan_t *pl, int *const *rundirs, const char *run_id,
                            rb_err_t *err)
 {
@@ -112,81 +191,13 @@ rb_layout_t *rb_layout_new(const rb_msg_plan_t *pl, int *const *rundirs, const c
          * writes count only for later phases. */
         for (int walk = 0; walk < 2; walk++) {
             for (uint32_t j = 0; j < ph->njobs; j++) {
-                const rb_job_spec_t *js = &ph->jobs[j];
-                uint64_t end = js->offset + rb_job_filesize(js);
-                if (!rb_job_uses_files(js))
-                    continue; /* the null engine needs neither space nor layout */
-                if (js->rw == RB_RW_META) {
-                    /* its steps make their own files: count the space once */
-                    if (walk == 0 && js->meta_op == RB_META_CREATE)
-                        l->meta_need[rundirs[p][j]] +=
-                            (uint64_t)js->numjobs * js->meta_files * js->meta_filesize;
-                    continue;
-                }
-                for (uint32_t w = 0; w < s_workers(js); w++) {
-                    for (uint32_t f = 0; f < s_files(js); f++) {
-                        char name[RB_NAME_MAX * 2], key[sizeof name + 16];
-                        /* this node's region of a shared file: its own worker's */
-                        uint32_t region = pl->node_rank * js->numjobs + w;
-                        int bad = js->shared_file
-                                      ? rb_job_shared_name(js, pl->lead, name, sizeof name)
-                                      : rb_job_filename(js, w, f, name, sizeof name);
-                        if (js->shared_file) {
-                            snprintf(key, sizeof key, "%s#%u", name, region);
-                            end = rb_job_filesize(js);
-                        } else {
-                            snprintf(key, sizeof key, "%s", name);
-                        }
-                        if (bad < 0) {
-                            rb_err_set(err, -EINVAL, "job %s: bad file name format '%s'", js->name,
-                                       js->filename_format);
-                            rb_layout_destroy(&l);
-                            return NULL;
-                        }
-                        s_ent_t *e = s_find(l, rundirs[p][j], key);
-                        if (walk == 0) {
-                            if (end > e->max_end)
-                                e->max_end = end;
-                            int verify = js->verify == RB_VERIFY_CRC32C && rb_rw_reads(js->rw);
-                            if (!s_needs_layout(js) ||
-                                (e->written_end >= end && (!verify || e->stamped)))
-                                continue;
-                            rb_prefill_t pf = {.start = js->offset,
-                                               .end = end,
-                                               .bs = js->bs,
-                                               .direct = js->direct,
-                                               .verify = js->verify == RB_VERIFY_CRC32C,
-                                               .run_hash = run_hash,
-                                               .node = pl->node_rank + 1,
-                                               .shared = js->shared_file,
-                                               .job = js,
-                                               .nregions = rb_job_region_count(js, pl->nnodes),
-                                               .region = region};
-                            if (s_add_item(l, rundirs[p][j], name, &pf) < 0) {
-                                rb_err_set(err, -ENOMEM, "out of memory");
-                                rb_layout_destroy(&l);
-                                return NULL;
-                            }
-                            e->written_end = end;
-                            e->stamped = pf.verify;
-                        } else if (rb_rw_writes(js->rw)) {
-                            if (end > e->pending_end)
-                                e->pending_end = end;
-                            e->pending_stamped = js->verify == RB_VERIFY_CRC32C;
-                        }
-                    }
+                if (s_walk_job(l, pl, &ph->jobs[j], rundirs[p][j], walk, run_hash, err) < 0) {
+                    rb_layout_destroy(&l);
+                    return NULL;
                 }
             }
         }
-        for (uint64_t i = 0; i < l->cap; i++) {
-            s_ent_t *e = &l->tab[i];
-            if (!e->used || !e->pending_end)
-                continue;
-            if (e->pending_end > e->written_end)
-                e->written_end = e->pending_end;
-            e->stamped = e->pending_stamped;
-            e->pending_end = 0;
-        }
+        s_settle_phase(l);
     }
     return l;
 }
@@ -203,7 +214,7 @@ void rb_layout_destroy(rb_layout_t **p)
 
 uint64_t rb_layout_need(const rb_layout_t *l, int rundir)
 {
-    uint64_t n = rundir >= 0 && rundir < RB_MAX_RUNDIRS ? l->meta_need[rundir] : 0;
+    uint64_t n = rundir >= 0 && rundir < RB_SANDBOX_MAX_RUNDIRS ? l->meta_need[rundir] : 0;
     for (uint64_t i = 0; i < l->cap; i++)
         if (l->tab[i].used && l->tab[i].rundir == rundir)
             n += l->tab[i].max_end;

@@ -8,6 +8,7 @@
 
 #include "rb_err.h"
 #include "rb_job.h"
+#include "rb_prefill.h"
 #include "rb_proto.h"
 
 #define RB_LAYOUT_MAX_FILES (1u << 22) /* file uses per plan and agent */

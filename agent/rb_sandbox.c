@@ -26,12 +26,12 @@ struct rb_sandbox {
     char node[RB_NAME_MAX]; /* node name, from the first run folder */
     int nshared;            /* shared folders used by the current run */
     char shared[S_MAX_SHARED][RB_PATH_MAX];
-    uint32_t ndevices;                      /* block devices allowed */
-    char devices[RB_MAX_DEVICES][PATH_MAX]; /* their resolved paths */
-    uint32_t nroots;                        /* roots added */
-    char roots[RB_MAX_ROOTS][PATH_MAX];     /* resolved root paths */
-    int nrundirs;                           /* run folders made for the current run */
-    s_rundir_t rundirs[RB_MAX_RUNDIRS];
+    uint32_t ndevices;                              /* block devices allowed */
+    char devices[RB_SANDBOX_MAX_DEVICES][PATH_MAX]; /* their resolved paths */
+    uint32_t nroots;                                /* roots added */
+    char roots[RB_MAX_ROOTS][PATH_MAX];             /* resolved root paths */
+    int nrundirs;                                   /* run folders made for the current run */
+    s_rundir_t rundirs[RB_SANDBOX_MAX_RUNDIRS];
 };
 
 rb_sandbox_t *rb_sandbox_new(void)
@@ -179,8 +179,9 @@ int rb_sandbox_rundir(rb_sandbox_t *sb, const char *resolved_dir, const char *ru
     for (int i = 0; i < sb->nrundirs; i++)
         if (strcmp(sb->rundirs[i].path, path) == 0)
             return i;
-    if (sb->nrundirs >= RB_MAX_RUNDIRS)
-        return rb_err_set(err, -E2BIG, "a plan may use at most %d directories", RB_MAX_RUNDIRS);
+    if (sb->nrundirs >= RB_SANDBOX_MAX_RUNDIRS)
+        return rb_err_set(err, -E2BIG, "a plan may use at most %d directories",
+                          RB_SANDBOX_MAX_RUNDIRS);
     if (mkdir(path, 0700) < 0)
         return rb_err_set(err, -errno, "run folder %s: %s", path,
                           errno == EEXIST ? "already exists (left by another run?)"
@@ -413,9 +414,9 @@ int rb_sandbox_allow_device(rb_sandbox_t *sb, const char *path, rb_err_t *err)
 {
     char real[PATH_MAX];
     struct stat st;
-    if (sb->ndevices >= RB_MAX_DEVICES)
+    if (sb->ndevices >= RB_SANDBOX_MAX_DEVICES)
         return rb_err_set(err, -E2BIG, "--allow-device %s: at most %d devices", path,
-                          RB_MAX_DEVICES);
+                          RB_SANDBOX_MAX_DEVICES);
     if (!realpath(path, real))
         return rb_err_set(err, -errno, "--allow-device %s: %s", path, strerror(errno));
     if (stat(real, &st) < 0)
@@ -473,8 +474,8 @@ int rb_sandbox_check_device(const rb_sandbox_t *sb, const char *directory, const
                       named, real, real);
 }
 
-int rb_space_check(const char *path, uint64_t need, uint64_t free_bytes, uint64_t total_bytes,
-                   unsigned reserve_pct, rb_err_t *err)
+int rb_sandbox_space_check(const char *path, uint64_t need, uint64_t free_bytes,
+                           uint64_t total_bytes, unsigned reserve_pct, rb_err_t *err)
 {
     char sneed[32], sfree[32], sres[32];
     uint64_t reserve = total_bytes / 100 * reserve_pct;
@@ -494,5 +495,5 @@ int rb_sandbox_check_space(const rb_sandbox_t *sb, int idx, uint64_t need, unsig
     uint64_t fr = 0, total = 0;
     if (rb_sandbox_rundir_space(sb, idx, &fr, &total) < 0)
         return 0;
-    return rb_space_check(sb->rundirs[idx].path, need, fr, total, reserve_pct, err);
+    return rb_sandbox_space_check(sb->rundirs[idx].path, need, fr, total, reserve_pct, err);
 }

@@ -11,8 +11,8 @@
 #include "rb_err.h"
 #include "rb_proto.h"
 
-#define RB_MAX_RUNDIRS 16
-#define RB_MAX_DEVICES 16
+#define RB_SANDBOX_MAX_RUNDIRS 16
+#define RB_SANDBOX_MAX_DEVICES 16
 
 typedef struct rb_sandbox rb_sandbox_t;
 
@@ -108,10 +108,10 @@ int rb_sandbox_check_device(const rb_sandbox_t *sb, const char *directory, const
 /* Checks that need bytes leave at least reserve_pct % of the file system
  * (free_bytes free out of total_bytes) free; path names it in the message.
  * 0, or -ENOSPC with err giving the figures. */
-int rb_space_check(const char *path, uint64_t need, uint64_t free_bytes, uint64_t total_bytes,
-                   unsigned reserve_pct, rb_err_t *err);
+int rb_sandbox_space_check(const char *path, uint64_t need, uint64_t free_bytes,
+                           uint64_t total_bytes, unsigned reserve_pct, rb_err_t *err);
 
-/* rb_space_check for the file system of run folder idx. 0 (also when its
+/* rb_sandbox_space_check for the file system of run folder idx. 0 (also when its
  * space cannot be read) or -ENOSPC with err set. */
 int rb_sandbox_check_space(const rb_sandbox_t *sb, int idx, uint64_t need, unsigned reserve_pct,
                            rb_err_t *err);

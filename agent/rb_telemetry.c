@@ -520,7 +520,9 @@ static void s_dev_rates(const s_dev_t *d, double dt_s, rb_tel_dev_t *o)
         o->wr_await_ms = (double)dv[S_WR_MS] / (double)dv[S_WR_IOS];
 }
 
-int rb_telemetry_sample(rb_telemetry_t *t, uint64_t now_ns, rb_telemetry_snap_t *out)
+/* Reads every source into t's current figures; a failure leaves the
+ * previous sample in place. 0 or -errno with t->err set. */
+static int s_read_all(rb_telemetry_t *t)
 {
     rb_err_clear(&t->err);
     t->ncpu = 0;
@@ -534,7 +536,6 @@ int rb_telemetry_sample(rb_telemetry_t *t, uint64_t now_ns, rb_telemetry_snap_t 
     for (uint32_t i = 0; i < RB_TEL_MAX_NICS; i++)
         t->nics[i].seen = 0;
 
-    /* Read everything first: a failure leaves the previous sample in place. */
     int rc = s_read_lines(t, t->p_stat, s_stat_line);
     if (rc == 0 && !t->cpu_line)
         rc = rb_err_set(&t->err, -EBADMSG, "telemetry: %s: no aggregate cpu line", t->p_stat);
@@ -546,6 +547,41 @@ int rb_telemetry_sample(rb_telemetry_t *t, uint64_t now_ns, rb_telemetry_snap_t 
         rc = s_read_lines(t, t->p_diskstats, s_diskstats_line);
     if (rc == 0)
         rc = s_read_lines(t, t->p_netdev, s_netdev_line);
+    return rc;
+}
+
+/* The interfaces into out (rates over dt_s when rates); frees the slots of
+ * those that are gone. */
+static void s_nics_out(rb_telemetry_t *t, int rates, double dt_s, rb_telemetry_snap_t *out)
+{
+    out->nics_dropped = t->nics_dropped;
+    for (uint32_t i = 0; i < RB_TEL_MAX_NICS; i++) {
+        s_nic_t *n = &t->nics[i];
+        if (!n->name[0])
+            continue;
+        if (!n->seen) {
+            n->name[0] = '\0'; /* gone: its slot is free again */
+            n->have = 0;
+            continue;
+        }
+        rb_tel_nic_t *o = &out->nics[out->nnics++];
+        snprintf(o->name, sizeof o->name, "%s", n->name);
+        o->rx_bytes = n->rx;
+        o->tx_bytes = n->tx;
+        o->speed_mbps = s_speed(t, n->name);
+        if (rates && n->have) {
+            o->rx_bps = (double)s_delta(n->rx, n->prev_rx) / dt_s;
+            o->tx_bps = (double)s_delta(n->tx, n->prev_tx) / dt_s;
+        }
+        n->prev_rx = n->rx;
+        n->prev_tx = n->tx;
+        n->have = 1;
+    }
+}
+
+int rb_telemetry_sample(rb_telemetry_t *t, uint64_t now_ns, rb_telemetry_snap_t *out)
+{
+    int rc = s_read_all(t);
     if (rc < 0)
         return rc;
 
@@ -596,29 +632,7 @@ int rb_telemetry_sample(rb_telemetry_t *t, uint64_t now_ns, rb_telemetry_snap_t 
         d->have = 1;
     }
 
-    out->nics_dropped = t->nics_dropped;
-    for (uint32_t i = 0; i < RB_TEL_MAX_NICS; i++) {
-        s_nic_t *n = &t->nics[i];
-        if (!n->name[0])
-            continue;
-        if (!n->seen) {
-            n->name[0] = '\0'; /* gone: its slot is free again */
-            n->have = 0;
-            continue;
-        }
-        rb_tel_nic_t *o = &out->nics[out->nnics++];
-        snprintf(o->name, sizeof o->name, "%s", n->name);
-        o->rx_bytes = n->rx;
-        o->tx_bytes = n->tx;
-        o->speed_mbps = s_speed(t, n->name);
-        if (rates && n->have) {
-            o->rx_bps = (double)s_delta(n->rx, n->prev_rx) / dt_s;
-            o->tx_bps = (double)s_delta(n->tx, n->prev_tx) / dt_s;
-        }
-        n->prev_rx = n->rx;
-        n->prev_tx = n->tx;
-        n->have = 1;
-    }
+    s_nics_out(t, rates, dt_s, out);
     t->have = 1;
     t->prev_ns = now_ns;
     return rates ? 1 : 0;

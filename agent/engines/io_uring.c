@@ -108,7 +108,7 @@ static int s_setup(rb_engine_t *e, const rb_engine_res_t *res)
 
 /* The registered slot is used only when it is the same file / memory the IO
  * names, so a stale index can never send bytes to the wrong place. */
-static int s_fixed_buf(const s_uring_t *p, const rb_io_t *io)
+static int s_fixed_buf(const s_uring_t *p, const rb_engine_io_t *io)
 {
     if (io->buf_index >= p->nbufs)
         return 0;
@@ -116,16 +116,16 @@ static int s_fixed_buf(const s_uring_t *p, const rb_io_t *io)
     return b >= slot && io->len <= p->buf_len && b - slot <= p->buf_len - io->len;
 }
 
-static int s_queue(rb_engine_t *e, rb_io_t *io)
+static int s_queue(rb_engine_t *e, rb_engine_io_t *io)
 {
     s_uring_t *p = e->priv;
-    if (io->len > UINT_MAX || (io->dir != RB_IO_READ && io->dir != RB_IO_WRITE))
+    if (io->len > UINT_MAX || (io->dir != RB_ENGINE_READ && io->dir != RB_ENGINE_WRITE))
         return -EINVAL;
     if (p->inflight >= e->iodepth)
-        return RB_Q_BUSY;
+        return RB_ENGINE_Q_BUSY;
     struct io_uring_sqe *sqe = io_uring_get_sqe(&p->ring);
     if (!sqe)
-        return RB_Q_BUSY;
+        return RB_ENGINE_Q_BUSY;
     int fd = io->fd;
     unsigned flags = 0;
     if (io->file_index < p->nfiles && p->files[io->file_index] == io->fd) {
@@ -134,12 +134,12 @@ static int s_queue(rb_engine_t *e, rb_io_t *io)
     }
     unsigned len = (unsigned)io->len;
     if (s_fixed_buf(p, io)) {
-        if (io->dir == RB_IO_READ)
+        if (io->dir == RB_ENGINE_READ)
             io_uring_prep_read_fixed(sqe, fd, io->buf, len, io->off, (int)io->buf_index);
         else
             io_uring_prep_write_fixed(sqe, fd, io->buf, len, io->off, (int)io->buf_index);
     } else {
-        if (io->dir == RB_IO_READ)
+        if (io->dir == RB_ENGINE_READ)
             io_uring_prep_read(sqe, fd, io->buf, len, io->off);
         else
             io_uring_prep_write(sqe, fd, io->buf, len, io->off);
@@ -147,7 +147,7 @@ static int s_queue(rb_engine_t *e, rb_io_t *io)
     io_uring_sqe_set_flags(sqe, flags);
     io_uring_sqe_set_data(sqe, io);
     p->inflight++;
-    return RB_Q_QUEUED;
+    return RB_ENGINE_Q_QUEUED;
 }
 
 /* Submits what is in the SQ. A refused submission (-EAGAIN/-EBUSY: the kernel
@@ -183,7 +183,7 @@ static int s_commit(rb_engine_t *e)
 
 /* Reaps until min IOs are handed back or none is left outstanding; entries
  * a refused submission left in the SQ go in as reaping makes room. */
-static int s_getevents(rb_engine_t *e, unsigned min, unsigned max, rb_io_t **done)
+static int s_getevents(rb_engine_t *e, unsigned min, unsigned max, rb_engine_io_t **done)
 {
     s_uring_t *p = e->priv;
     unsigned n = 0;
@@ -213,7 +213,7 @@ static int s_getevents(rb_engine_t *e, unsigned min, unsigned max, rb_io_t **don
         }
         unsigned got = io_uring_peek_batch_cqe(&p->ring, p->cqes, max - n);
         for (unsigned i = 0; i < got; i++) {
-            rb_io_t *io = io_uring_cqe_get_data(p->cqes[i]);
+            rb_engine_io_t *io = io_uring_cqe_get_data(p->cqes[i]);
             if (!io)
                 continue; /* not ours; nothing else submits here */
             io->result = p->cqes[i]->res;

@@ -69,22 +69,22 @@ static int s_init(rb_engine_t *e)
     return 0;
 }
 
-static int s_queue(rb_engine_t *e, rb_io_t *io)
+static int s_queue(rb_engine_t *e, rb_engine_io_t *io)
 {
     s_aio_t *p = e->priv;
     if (io->off > (uint64_t)LLONG_MAX || io->len > (uint64_t)LONG_MAX ||
-        (io->dir != RB_IO_READ && io->dir != RB_IO_WRITE))
+        (io->dir != RB_ENGINE_READ && io->dir != RB_ENGINE_WRITE))
         return -EINVAL;
     if (p->nfree == 0)
-        return RB_Q_BUSY;
+        return RB_ENGINE_Q_BUSY;
     struct iocb *cb = p->free[--p->nfree];
-    if (io->dir == RB_IO_READ)
+    if (io->dir == RB_ENGINE_READ)
         io_prep_pread(cb, io->fd, io->buf, (size_t)io->len, (long long)io->off);
     else
         io_prep_pwrite(cb, io->fd, io->buf, (size_t)io->len, (long long)io->off);
     cb->data = io;
     p->pend[p->npend++] = cb;
-    return RB_Q_QUEUED;
+    return RB_ENGINE_Q_QUEUED;
 }
 
 /* Hands pend[] to the kernel. io_submit() may accept fewer than asked (the
@@ -114,7 +114,7 @@ static int s_submit(s_aio_t *p)
             nanosleep(&ts, NULL);
         } else {
             struct iocb *cb = p->pend[i++];
-            ((rb_io_t *)cb->data)->result = r;
+            ((rb_engine_io_t *)cb->data)->result = r;
             p->failed[p->nfailed++] = cb;
         }
     }
@@ -142,7 +142,7 @@ static int64_t s_result(const struct io_event *ev)
 
 /* Reaps until min IOs are handed back or none is left outstanding; IOs
  * still pending after an -EAGAIN are submitted as reaping makes room. */
-static int s_getevents(rb_engine_t *e, unsigned min, unsigned max, rb_io_t **done)
+static int s_getevents(rb_engine_t *e, unsigned min, unsigned max, rb_engine_io_t **done)
 {
     s_aio_t *p = e->priv;
     unsigned n = 0;
@@ -171,7 +171,7 @@ static int s_getevents(rb_engine_t *e, unsigned min, unsigned max, rb_io_t **don
             return n > 0 ? (int)n : r;
         for (int i = 0; i < r; i++) {
             struct io_event *ev = &p->events[i];
-            rb_io_t *io = ev->data;
+            rb_engine_io_t *io = ev->data;
             io->result = s_result(ev);
             done[n++] = io;
             p->free[p->nfree++] = ev->obj;
@@ -196,6 +196,7 @@ static void s_cleanup(rb_engine_t *e)
 const rb_engine_ops_t rb_engine_libaio = {
     .name = "libaio",
     .version = RB_ENGINE_OPS_VERSION,
+    .flags = RB_ENGINE_F_WANT_DIRECT,
     .init = s_init,
     .queue = s_queue,
     .commit = s_commit,

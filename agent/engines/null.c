@@ -8,9 +8,9 @@
 #include "rb_engine.h"
 
 typedef struct {
-    rb_io_t **ring; /* iodepth slots of IOs queued and not yet handed back */
-    unsigned head;  /* slot of the oldest queued IO */
-    unsigned count; /* IOs queued and not yet handed back */
+    rb_engine_io_t **ring; /* iodepth slots of IOs queued and not yet handed back */
+    unsigned head;         /* slot of the oldest queued IO */
+    unsigned count;        /* IOs queued and not yet handed back */
 } s_null_t;
 
 static int s_init(rb_engine_t *e)
@@ -27,20 +27,20 @@ static int s_init(rb_engine_t *e)
     return 0;
 }
 
-static int s_queue(rb_engine_t *e, rb_io_t *io)
+static int s_queue(rb_engine_t *e, rb_engine_io_t *io)
 {
     s_null_t *p = e->priv;
     io->result = (int64_t)io->len;
     if (e->iodepth == 1)
-        return RB_Q_COMPLETED;
+        return RB_ENGINE_Q_COMPLETED;
     if (p->count == e->iodepth)
-        return RB_Q_BUSY;
+        return RB_ENGINE_Q_BUSY;
     unsigned slot = p->head + p->count;
     if (slot >= e->iodepth)
         slot -= e->iodepth;
     p->ring[slot] = io;
     p->count++;
-    return RB_Q_QUEUED;
+    return RB_ENGINE_Q_QUEUED;
 }
 
 static int s_commit(rb_engine_t *e)
@@ -50,7 +50,7 @@ static int s_commit(rb_engine_t *e)
 }
 
 /* Everything queued is already complete, so min never makes it wait. */
-static int s_getevents(rb_engine_t *e, unsigned min, unsigned max, rb_io_t **done)
+static int s_getevents(rb_engine_t *e, unsigned min, unsigned max, rb_engine_io_t **done)
 {
     (void)min;
     s_null_t *p = e->priv;
@@ -77,6 +77,7 @@ static void s_cleanup(rb_engine_t *e)
 const rb_engine_ops_t rb_engine_null = {
     .name = "null",
     .version = RB_ENGINE_OPS_VERSION,
+    .flags = RB_ENGINE_F_NO_DATA,
     .init = s_init,
     .queue = s_queue,
     .commit = s_commit,

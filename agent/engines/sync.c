@@ -5,16 +5,16 @@
 
 #include "rb_engine.h"
 
-static int s_queue(rb_engine_t *e, rb_io_t *io)
+static int s_queue(rb_engine_t *e, rb_engine_io_t *io)
 {
     (void)e;
     ssize_t n;
     do {
-        n = io->dir == RB_IO_READ ? pread(io->fd, io->buf, io->len, (off_t)io->off)
-                                  : pwrite(io->fd, io->buf, io->len, (off_t)io->off);
+        n = io->dir == RB_ENGINE_READ ? pread(io->fd, io->buf, io->len, (off_t)io->off)
+                                      : pwrite(io->fd, io->buf, io->len, (off_t)io->off);
     } while (n < 0 && errno == EINTR);
     io->result = n < 0 ? -errno : n;
-    return RB_Q_COMPLETED;
+    return RB_ENGINE_Q_COMPLETED;
 }
 
 const rb_engine_ops_t rb_engine_sync = {

@@ -69,7 +69,7 @@ typedef struct {
     unsigned nfiles;              /* files opened */
     unsigned char *bufs;          /* qd slots of S_BS bytes, contiguous, aligned */
     unsigned char *expect;        /* one block of expected data */
-    rb_io_t ios[S_MAX_QD];        /* one IO per buffer slot */
+    rb_engine_io_t ios[S_MAX_QD]; /* one IO per buffer slot */
     int direct;                   /* files are O_DIRECT */
 } s_ctx_t;
 
@@ -215,57 +215,58 @@ static void s_give_res(s_ctx_t *c)
 
 /* ---- the runner loop ---- */
 
-static void s_complete(s_ctx_t *c, rb_io_t *io, int64_t want)
+static void s_complete(s_ctx_t *c, rb_engine_io_t *io, int64_t want)
 {
     if (io->result != want)
         print_error("%s: %s of file %u at %llu: result %lld, want %lld\n", c->engine,
-                    io->dir == RB_IO_READ ? "read" : "write", io->file_index,
+                    io->dir == RB_ENGINE_READ ? "read" : "write", io->file_index,
                     (unsigned long long)io->off, (long long)io->result, (long long)want);
     assert_true(io->result == want);
-    if (io->dir == RB_IO_READ && !s_is_null(c) && want > 0)
+    if (io->dir == RB_ENGINE_READ && !s_is_null(c) && want > 0)
         s_check(c, io->buf, (size_t)want, io->file_index, io->off);
 }
 
 /* Moves blks[0..n) between the files and the engine, c->qd IOs at a time, the
  * way the job runner does: queue until BUSY or out of slots, commit, reap at
  * most reap_max. Writes carry the block's pattern; reads are checked. */
-static void s_run(s_ctx_t *c, rb_io_dir_t dir, const s_blk_t *blks, unsigned n, unsigned reap_max,
-                  s_stats_t *st)
+static void s_run(s_ctx_t *c, rb_engine_dir_t dir, const s_blk_t *blks, unsigned n,
+                  unsigned reap_max, s_stats_t *st)
 {
     unsigned slots[S_MAX_QD], nfree = 0, next = 0, out = 0;
     int taken[S_MAX_QD] = {0};
-    rb_io_t *done[S_MAX_QD];
+    rb_engine_io_t *done[S_MAX_QD];
     memset(st, 0, sizeof *st);
     for (unsigned k = c->qd; k-- > 0;)
         slots[nfree++] = k;
     while (next < n || out > 0) {
         while (next < n && nfree > 0) {
             unsigned k = slots[nfree - 1];
-            rb_io_t *io = &c->ios[k];
+            rb_engine_io_t *io = &c->ios[k];
             unsigned char *buf = c->bufs + (size_t)k * S_BS;
-            *io = (rb_io_t){.fd = c->fds[blks[next].file],
-                            .file_index = blks[next].file,
-                            .buf_index = k,
-                            .dir = dir,
-                            .buf = buf,
-                            .len = S_BS,
-                            .off = blks[next].off,
-                            .result = INT64_MIN};
-            if (dir == RB_IO_WRITE)
+            *io = (rb_engine_io_t){.fd = c->fds[blks[next].file],
+                                   .file_index = blks[next].file,
+                                   .buf_index = k,
+                                   .dir = dir,
+                                   .buf = buf,
+                                   .len = S_BS,
+                                   .off = blks[next].off,
+                                   .result = INT64_MIN};
+            if (dir == RB_ENGINE_WRITE)
                 s_fill(buf, S_BS, io->file_index, io->off);
             else
                 memset(buf, 0xa5, S_BS); /* a read that moves nothing cannot pass */
             int rc = c->ops->queue(&c->eng, io);
             if (rc < 0)
                 print_error("%s: queue: %s\n", c->engine, strerror(-rc));
-            assert_true(rc == RB_Q_COMPLETED || rc == RB_Q_QUEUED || rc == RB_Q_BUSY);
-            if (rc == RB_Q_BUSY) {
+            assert_true(rc == RB_ENGINE_Q_COMPLETED || rc == RB_ENGINE_Q_QUEUED ||
+                        rc == RB_ENGINE_Q_BUSY);
+            if (rc == RB_ENGINE_Q_BUSY) {
                 st->busy++;
                 break;
             }
             nfree--;
             next++;
-            if (rc == RB_Q_COMPLETED) {
+            if (rc == RB_ENGINE_Q_COMPLETED) {
                 st->completed++;
                 s_complete(c, io, S_BS);
                 slots[nfree++] = k;
@@ -299,12 +300,12 @@ static void s_run(s_ctx_t *c, rb_io_dir_t dir, const s_blk_t *blks, unsigned n, 
 }
 
 /* Runs one IO to completion; returns what queue() answered (>= 0). */
-static int s_one(s_ctx_t *c, rb_io_t *io)
+static int s_one(s_ctx_t *c, rb_engine_io_t *io)
 {
     int rc = c->ops->queue(&c->eng, io);
-    assert_true(rc == RB_Q_COMPLETED || rc == RB_Q_QUEUED);
-    if (rc == RB_Q_QUEUED) {
-        rb_io_t *done[1];
+    assert_true(rc == RB_ENGINE_Q_COMPLETED || rc == RB_ENGINE_Q_QUEUED);
+    if (rc == RB_ENGINE_Q_QUEUED) {
+        rb_engine_io_t *done[1];
         assert_int_equal(c->ops->commit(&c->eng), 0);
         assert_int_equal(c->ops->getevents(&c->eng, 1, 1, done), 1);
         assert_ptr_equal(done[0], io);
@@ -347,11 +348,11 @@ static void s_seq(s_ctx_t *c, unsigned qd)
     s_give_res(c);
     for (unsigned i = 0; i < S_NBLOCKS; i++)
         blks[i] = (s_blk_t){f, (uint64_t)i * S_BS};
-    s_run(c, RB_IO_WRITE, blks, S_NBLOCKS, qd, &st);
+    s_run(c, RB_ENGINE_WRITE, blks, S_NBLOCKS, qd, &st);
     assert_int_equal(st.queued + st.completed, S_NBLOCKS);
     if (s_is_null(c) && qd == 1)
         assert_int_equal(st.completed, S_NBLOCKS); /* null at iodepth 1 completes at once */
-    s_run(c, RB_IO_READ, blks, S_NBLOCKS, qd, &st);
+    s_run(c, RB_ENGINE_READ, blks, S_NBLOCKS, qd, &st);
     assert_int_equal(st.queued + st.completed, S_NBLOCKS);
     if (!s_is_null(c))
         s_verify_file(c, f, S_NBLOCKS);
@@ -378,9 +379,9 @@ static void test_random_qd16(void **state)
     for (unsigned i = 0; i < S_NBLOCKS; i++)
         blks[i] = (s_blk_t){f, (uint64_t)i * S_BS};
     s_shuffle(blks, S_NBLOCKS, 42);
-    s_run(c, RB_IO_WRITE, blks, S_NBLOCKS, 16, &st);
+    s_run(c, RB_ENGINE_WRITE, blks, S_NBLOCKS, 16, &st);
     s_shuffle(blks, S_NBLOCKS, 7);
-    s_run(c, RB_IO_READ, blks, S_NBLOCKS, 3, &st); /* reap in small batches too */
+    s_run(c, RB_ENGINE_READ, blks, S_NBLOCKS, 3, &st); /* reap in small batches too */
     assert_int_equal(st.queued + st.completed, S_NBLOCKS);
     if (!s_is_null(c))
         s_verify_file(c, f, S_NBLOCKS);
@@ -394,35 +395,35 @@ static void test_inflight_qd16(void **state)
     s_ctx_t *c = *state;
     s_blk_t blks[S_NBLOCKS];
     s_stats_t st;
-    rb_io_t *done[S_MAX_QD];
+    rb_engine_io_t *done[S_MAX_QD];
     s_begin(c, 16);
     unsigned f = s_open(c, "inflight", 1);
     s_give_res(c);
 
     unsigned queued = 0, completed = 0;
     for (unsigned k = 0; k < 16; k++) {
-        rb_io_t *io = &c->ios[k];
-        *io = (rb_io_t){.fd = c->fds[f],
-                        .file_index = f,
-                        .buf_index = k,
-                        .dir = RB_IO_WRITE,
-                        .buf = c->bufs + (size_t)k * S_BS,
-                        .len = S_BS,
-                        .off = (uint64_t)k * S_BS,
-                        .result = INT64_MIN};
+        rb_engine_io_t *io = &c->ios[k];
+        *io = (rb_engine_io_t){.fd = c->fds[f],
+                               .file_index = f,
+                               .buf_index = k,
+                               .dir = RB_ENGINE_WRITE,
+                               .buf = c->bufs + (size_t)k * S_BS,
+                               .len = S_BS,
+                               .off = (uint64_t)k * S_BS,
+                               .result = INT64_MIN};
         s_fill(io->buf, S_BS, f, io->off);
         int rc = c->ops->queue(&c->eng, io);
-        assert_true(rc == RB_Q_COMPLETED || rc == RB_Q_QUEUED);
-        queued += rc == RB_Q_QUEUED;
-        completed += rc == RB_Q_COMPLETED;
+        assert_true(rc == RB_ENGINE_Q_COMPLETED || rc == RB_ENGINE_Q_QUEUED);
+        queued += rc == RB_ENGINE_Q_QUEUED;
+        completed += rc == RB_ENGINE_Q_COMPLETED;
     }
     if (!c->ops->commit) {
         assert_int_equal(completed, 16);
         print_message("%s: synchronous, every IO completes inside queue()\n", c->engine);
     } else {
         assert_int_equal(queued, 16);
-        rb_io_t extra = c->ios[0];
-        assert_int_equal(c->ops->queue(&c->eng, &extra), RB_Q_BUSY);
+        rb_engine_io_t extra = c->ios[0];
+        assert_int_equal(c->ops->queue(&c->eng, &extra), RB_ENGINE_Q_BUSY);
         assert_int_equal(c->ops->commit(&c->eng), 0);
         assert_int_equal(c->ops->getevents(&c->eng, 16, 16, done), 16);
         int seen[16] = {0};
@@ -438,7 +439,7 @@ static void test_inflight_qd16(void **state)
 
     for (unsigned i = 0; i < S_NBLOCKS; i++)
         blks[i] = (s_blk_t){f, (uint64_t)i * S_BS};
-    s_run(c, RB_IO_WRITE, blks, S_NBLOCKS, 16, &st);
+    s_run(c, RB_ENGINE_WRITE, blks, S_NBLOCKS, 16, &st);
     if (c->ops->commit) {
         print_message("%s: %u IOs outstanding at the first reap (iodepth 16)\n", c->engine,
                       st.first_reap);
@@ -464,14 +465,14 @@ static void test_short_read_eof(void **state)
         assert_int_equal(pwrite(c->fds[f], b, S_BS, (off_t)i * S_BS), S_BS);
     }
     const uint64_t eof = 2 * S_BS;
-    rb_io_t io = {.fd = c->fds[f],
-                  .file_index = f,
-                  .buf_index = 1,
-                  .dir = RB_IO_READ,
-                  .buf = c->bufs + S_BS,
-                  .len = S_BS,
-                  .off = eof - 2048,
-                  .result = INT64_MIN};
+    rb_engine_io_t io = {.fd = c->fds[f],
+                         .file_index = f,
+                         .buf_index = 1,
+                         .dir = RB_ENGINE_READ,
+                         .buf = c->bufs + S_BS,
+                         .len = S_BS,
+                         .off = eof - 2048,
+                         .result = INT64_MIN};
     memset(io.buf, 0xa5, S_BS);
     s_one(c, &io);
     s_complete(c, &io, 2048);
@@ -504,64 +505,64 @@ static void test_io_error(void **state)
     s_give_res(c);
 
     /* a write through a read-only fd */
-    rb_io_t io = {.fd = ro,
-                  .file_index = rof,
-                  .buf_index = 0,
-                  .dir = RB_IO_WRITE,
-                  .buf = c->bufs,
-                  .len = S_BS,
-                  .off = 0,
-                  .result = INT64_MIN};
+    rb_engine_io_t io = {.fd = ro,
+                         .file_index = rof,
+                         .buf_index = 0,
+                         .dir = RB_ENGINE_WRITE,
+                         .buf = c->bufs,
+                         .len = S_BS,
+                         .off = 0,
+                         .result = INT64_MIN};
     int rc = s_one(c, &io);
     print_message("%s: write to O_RDONLY fd: queue() answered %s, io->result %lld\n", c->engine,
-                  rc == RB_Q_COMPLETED ? "COMPLETED" : "QUEUED", (long long)io.result);
+                  rc == RB_ENGINE_Q_COMPLETED ? "COMPLETED" : "QUEUED", (long long)io.result);
     assert_true(io.result == -EBADF);
 
     /* a read from no file at all */
-    io = (rb_io_t){.fd = -1,
-                   .file_index = UINT_MAX,
-                   .buf_index = 0,
-                   .dir = RB_IO_READ,
-                   .buf = c->bufs,
-                   .len = S_BS,
-                   .off = 0,
-                   .result = INT64_MIN};
+    io = (rb_engine_io_t){.fd = -1,
+                          .file_index = UINT_MAX,
+                          .buf_index = 0,
+                          .dir = RB_ENGINE_READ,
+                          .buf = c->bufs,
+                          .len = S_BS,
+                          .off = 0,
+                          .result = INT64_MIN};
     s_one(c, &io);
     assert_true(io.result == -EBADF);
 
     /* a misaligned O_DIRECT buffer: -EINVAL, or moved anyway where the file
      * system falls back to buffered IO (ext4 does) */
     if (c->direct) {
-        io = (rb_io_t){.fd = c->fds[rw],
-                       .file_index = rw,
-                       .buf_index = 0,
-                       .dir = RB_IO_WRITE,
-                       .buf = c->bufs + 1,
-                       .len = S_BS - 512,
-                       .off = 0,
-                       .result = INT64_MIN};
+        io = (rb_engine_io_t){.fd = c->fds[rw],
+                              .file_index = rw,
+                              .buf_index = 0,
+                              .dir = RB_ENGINE_WRITE,
+                              .buf = c->bufs + 1,
+                              .len = S_BS - 512,
+                              .off = 0,
+                              .result = INT64_MIN};
         s_one(c, &io);
         assert_true(io.result == -EINVAL || io.result == (int64_t)io.len);
     }
 
     /* one bad IO in the middle of a batch (libaio: a partial io_submit) */
-    rb_io_t *done[S_MAX_QD];
+    rb_engine_io_t *done[S_MAX_QD];
     unsigned n = 0;
     for (unsigned k = 0; k < 8; k++) {
-        rb_io_t *x = &c->ios[k];
+        rb_engine_io_t *x = &c->ios[k];
         unsigned fi = k == 3 ? rof : rw;
-        *x = (rb_io_t){.fd = c->fds[fi],
-                       .file_index = fi,
-                       .buf_index = k,
-                       .dir = RB_IO_WRITE,
-                       .buf = c->bufs + (size_t)k * S_BS,
-                       .len = S_BS,
-                       .off = (uint64_t)k * S_BS,
-                       .result = INT64_MIN};
+        *x = (rb_engine_io_t){.fd = c->fds[fi],
+                              .file_index = fi,
+                              .buf_index = k,
+                              .dir = RB_ENGINE_WRITE,
+                              .buf = c->bufs + (size_t)k * S_BS,
+                              .len = S_BS,
+                              .off = (uint64_t)k * S_BS,
+                              .result = INT64_MIN};
         s_fill(x->buf, S_BS, rw, x->off);
         rc = c->ops->queue(&c->eng, x);
-        assert_true(rc == RB_Q_COMPLETED || rc == RB_Q_QUEUED);
-        n += rc == RB_Q_QUEUED;
+        assert_true(rc == RB_ENGINE_Q_COMPLETED || rc == RB_ENGINE_Q_QUEUED);
+        n += rc == RB_ENGINE_Q_QUEUED;
     }
     if (n > 0) {
         assert_int_equal(c->ops->commit(&c->eng), 0);
@@ -643,8 +644,8 @@ static void test_setup_files_bufs(void **state)
     for (unsigned i = 0; i < NF * PER; i++)
         blks[i] = (s_blk_t){i % NF, (uint64_t)(i / NF) * S_BS};
     s_shuffle(blks, NF * PER, 99);
-    s_run(c, RB_IO_WRITE, blks, NF * PER, c->qd, &st);
-    s_run(c, RB_IO_READ, blks, NF * PER, c->qd, &st);
+    s_run(c, RB_ENGINE_WRITE, blks, NF * PER, c->qd, &st);
+    s_run(c, RB_ENGINE_READ, blks, NF * PER, c->qd, &st);
     if (s_is_null(c))
         return;
     for (unsigned i = 0; i < NF; i++)
@@ -654,14 +655,14 @@ static void test_setup_files_bufs(void **state)
      * bytes must come from slot 5 and land in file 2. */
     unsigned char *slot5 = c->bufs + 5 * (size_t)S_BS;
     s_fill(slot5, S_BS, 2, PER * S_BS);
-    rb_io_t io = {.fd = c->fds[2],
-                  .file_index = 0,
-                  .buf_index = 0,
-                  .dir = RB_IO_WRITE,
-                  .buf = slot5,
-                  .len = S_BS,
-                  .off = PER * S_BS,
-                  .result = INT64_MIN};
+    rb_engine_io_t io = {.fd = c->fds[2],
+                         .file_index = 0,
+                         .buf_index = 0,
+                         .dir = RB_ENGINE_WRITE,
+                         .buf = slot5,
+                         .len = S_BS,
+                         .off = PER * S_BS,
+                         .result = INT64_MIN};
     s_one(c, &io);
     s_complete(c, &io, S_BS);
     s_verify_file(c, 2, PER + 1);
@@ -706,11 +707,11 @@ static void test_names_match_find(void **state)
     print_message("engines: %s\n", names);
 }
 
-static int s_q(rb_engine_t *e, rb_io_t *io)
+static int s_q(rb_engine_t *e, rb_engine_io_t *io)
 {
     (void)e;
     (void)io;
-    return RB_Q_COMPLETED;
+    return RB_ENGINE_Q_COMPLETED;
 }
 
 static int s_commit0(rb_engine_t *e)
@@ -719,7 +720,7 @@ static int s_commit0(rb_engine_t *e)
     return 0;
 }
 
-static int s_getev0(rb_engine_t *e, unsigned min, unsigned max, rb_io_t **done)
+static int s_getev0(rb_engine_t *e, unsigned min, unsigned max, rb_engine_io_t **done)
 {
     (void)e, (void)min, (void)max, (void)done;
     return 0;

@@ -20,6 +20,7 @@
 
 #include "rb_engine.h"
 #include "rb_job.h"
+#include "rb_phase.h"
 #include "rb_sandbox.h"
 #include "rb_time.h"
 #include "rb_verify.h"
@@ -78,10 +79,10 @@ static rb_job_spec_t s_job(const char *name, rb_rw_t rw, const char *engine, uin
 }
 
 /* The run as one node alone sees it. */
-static const rb_run_ctx_t s_alone = {.run_id = RUN_ID, .rank = 0, .nnodes = 1, .lead = "n1"};
+static const rb_job_ctx_t s_alone = {.run_id = RUN_ID, .rank = 0, .nnodes = 1, .lead = "n1"};
 
 /* Runs one job as a phase to its end as the node ctx says; fills done (arrays copied out). */
-static int s_run_as(rb_sandbox_t *sb, int rundir, rb_job_spec_t *job, const rb_run_ctx_t *ctx,
+static int s_run_as(rb_sandbox_t *sb, int rundir, rb_job_spec_t *job, const rb_job_ctx_t *ctx,
                     rb_msg_done_t *done, rb_job_stat_t *js, char *err_msg)
 {
     rb_phase_spec_t ph = {.njobs = 1, .jobs = job};
@@ -555,7 +556,7 @@ static void test_shared_file(void **state)
         w.layout = strided ? RB_LAYOUT_STRIDED : RB_LAYOUT_SEGMENTED;
         w.transfer = 8192;
         w.verify = RB_VERIFY_CRC32C;
-        rb_run_ctx_t ctx = {.run_id = RUN_ID, .rank = 0, .nnodes = 2, .lead = "n1"};
+        rb_job_ctx_t ctx = {.run_id = RUN_ID, .rank = 0, .nnodes = 2, .lead = "n1"};
         for (uint32_t rank = 0; rank < 2; rank++) {
             ctx.rank = rank;
             assert_int_equal(s_run_as(sb, rd, &w, &ctx, &done, &js, msg), 0);
@@ -620,9 +621,9 @@ static void test_read_from_peer(void **state)
     rb_job_stat_t js;
     char msg[RB_ERR_MSG_MAX];
     rb_peer_t peers[1] = {{.shift = 1, .name = "n2"}};
-    rb_run_ctx_t c1 = {
+    rb_job_ctx_t c1 = {
         .run_id = RUN_ID, .rank = 0, .nnodes = 2, .lead = "n1", .peers = peers, .npeers = 1};
-    rb_run_ctx_t c2 = {.run_id = RUN_ID, .rank = 1, .nnodes = 2, .lead = "n1"};
+    rb_job_ctx_t c2 = {.run_id = RUN_ID, .rank = 1, .nnodes = 2, .lead = "n1"};
     rb_job_spec_t w = s_job("w", RB_RW_WRITE, "sync", 4096, 1 << 20);
     w.verify = RB_VERIFY_CRC32C;
     assert_int_equal(s_run_as(sb2, rd2, &w, &c2, &done, &js, msg), 0);

@@ -193,18 +193,18 @@ static void test_space(void **state)
     const uint64_t G = 1ull << 30;
     rb_err_clear(&err);
     /* 100 GiB file system, 10 GiB free: 5% reserve is 5 GiB */
-    assert_int_equal(rb_space_check("/fs", 5 * G, 10 * G, 100 * G, 5, &err), 0);
-    assert_int_equal(rb_space_check("/fs", 5 * G + 1, 10 * G, 100 * G, 5, &err), -ENOSPC);
+    assert_int_equal(rb_sandbox_space_check("/fs", 5 * G, 10 * G, 100 * G, 5, &err), 0);
+    assert_int_equal(rb_sandbox_space_check("/fs", 5 * G + 1, 10 * G, 100 * G, 5, &err), -ENOSPC);
     assert_non_null(strstr(err.msg, "/fs: the plan needs"));
     assert_non_null(strstr(err.msg, "(5%) must stay free"));
     rb_err_clear(&err);
-    assert_int_equal(rb_space_check("/fs", 10 * G, 10 * G, 100 * G, 0, &err), 0);
-    assert_int_equal(rb_space_check("/fs", 10 * G + 1, 10 * G, 100 * G, 0, &err), -ENOSPC);
+    assert_int_equal(rb_sandbox_space_check("/fs", 10 * G, 10 * G, 100 * G, 0, &err), 0);
+    assert_int_equal(rb_sandbox_space_check("/fs", 10 * G + 1, 10 * G, 100 * G, 0, &err), -ENOSPC);
     rb_err_clear(&err);
-    assert_int_equal(rb_space_check("/fs", 0, 10 * G, 100 * G, 10, &err), 0);
-    assert_int_equal(rb_space_check("/fs", 1, 10 * G, 100 * G, 10, &err), -ENOSPC);
+    assert_int_equal(rb_sandbox_space_check("/fs", 0, 10 * G, 100 * G, 10, &err), 0);
+    assert_int_equal(rb_sandbox_space_check("/fs", 1, 10 * G, 100 * G, 10, &err), -ENOSPC);
     rb_err_clear(&err);
-    assert_int_equal(rb_space_check("/fs", 1, 10 * G, 100 * G, 90, &err), -ENOSPC);
+    assert_int_equal(rb_sandbox_space_check("/fs", 1, 10 * G, 100 * G, 90, &err), -ENOSPC);
 }
 
 static void test_cleanup_names(void **state)

@@ -1,0 +1,91 @@
+/* What the agent's two halves share: the connection (rb_agent.c: socket,
+ * HELLO, heartbeats, a lost coordinator) and the run's state machine
+ * (rb_agent_state.c: PLAN, READY, GO, SAMPLE, DONE, END). Private to the
+ * agent class: nothing outside these two files includes it. */
+#ifndef RB_AGENT_INT_H
+#define RB_AGENT_INT_H
+
+#include <czmq.h>
+#include <pthread.h>
+#include <stdint.h>
+
+#include "rb_agent.h"
+#include "rb_layout.h"
+#include "rb_phase.h"
+#include "rb_proto.h"
+#include "rb_sandbox.h"
+#include "rb_telemetry.h"
+
+#define RB_AGENT_MAX_EXTENTS 64 /* stonewalled data sets remembered in a run */
+
+struct rb_agent {
+    rb_agent_opts_t o; /* options (strings borrowed from argv) */
+    zsock_t *sock;     /* DEALER to the coordinator */
+    zpoller_t *poller;
+    rb_sandbox_t *sb;
+    int state;           /* where the run stands (rb_agent_state.c) */
+    int attached;        /* a coordinator answered our HELLO */
+    uint64_t last_heard; /* last message from the coordinator */
+    uint64_t next_hello, next_heartbeat;
+    int exit_code; /* what rb_agent_run returns */
+    int quit;      /* leave the loop */
+    int stop;      /* rb_agent_stop was called (atomic: from another thread) */
+    /* the current run */
+    rb_msg_t plan;  /* decoded PLAN (owns phases) */
+    int **rundirs;  /* [phase][job] → sandbox run folder */
+    pthread_t prep; /* lays out files for read phases */
+    int prep_started;
+    int prep_done; /* release-stored by the prep thread */
+    int prep_rc;
+    rb_err_t prep_err;
+    uint64_t prefill_bytes;
+    rb_layout_t *layout; /* the plan\'s files on this agent */
+    rb_phase_t *phase;   /* phase running, or NULL */
+    uint64_t next_sample;
+    int run_failed;            /* some phase reported an error */
+    rb_telemetry_t *tel;       /* host telemetry, NULL when not read */
+    rb_telemetry_snap_t *snap; /* its last reading */
+    rb_telem_t telem;          /* the same, for the wire */
+    /* data sets a worn-out write left short: a later read reads only that much */
+    struct {
+        char key[RB_PATH_MAX + RB_NAME_MAX * 2]; /* s_data_key of the writing job */
+        uint64_t bytes;                          /* bytes of each worker's file or region */
+    } extents[RB_AGENT_MAX_EXTENTS];
+    uint32_t nextents;
+    uint8_t drop_done;   /* the page cache was dropped before the coming phase */
+    int32_t drop_status; /* 0, or -errno of a failed drop */
+};
+
+/* Encodes and sends m to the coordinator; 0 or -errno (logged). */
+int rb_agent_send(rb_agent_t *a, const rb_msg_t *m);
+
+/* Sends a REFUSED or ERROR for the current run with code and reason. */
+void rb_agent_send_reason(rb_agent_t *a, rb_msg_type_t type, int code, const char *reason);
+
+/* 1 while a run is on (from PLAN to END). */
+int rb_agent_state_active(const rb_agent_t *a);
+
+/* PLAN: checks the plan, lays out its files in the background, then READY
+ * (from rb_agent_state_tick); REFUSED with the reason. Takes over m's arrays. */
+void rb_agent_state_plan(rb_agent_t *a, rb_msg_t *m);
+
+/* GO: starts the phase at the local equivalent of the coordinator's time. */
+void rb_agent_state_go(rb_agent_t *a, const rb_msg_go_t *go);
+
+/* WEAROUT: lets a stonewalled job go on to the coordinator's op count. */
+void rb_agent_state_wearout(rb_agent_t *a, const rb_msg_wear_t *w);
+
+/* END or ABORT (aborted) of run run_id: stops, removes the run's files, answers END. */
+void rb_agent_state_end(rb_agent_t *a, const char *run_id, int aborted);
+
+/* Timers on the main thread: READY once the layout is done; samples, stonewalls
+ * and DONE of the running phase. */
+void rb_agent_state_tick(rb_agent_t *a, uint64_t now);
+
+/* Leaves a run without the coordinator's say-so (lost it, or a signal). */
+void rb_agent_state_abandon(rb_agent_t *a, const char *why);
+
+/* Ends whatever run is on, removing its files, without a word to the coordinator. */
+void rb_agent_state_close(rb_agent_t *a);
+
+#endif

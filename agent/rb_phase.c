@@ -1,0 +1,350 @@
+/* Runs one phase's workers and turns their counters into samples and totals.
+ *
+ * The phase starts one thread per worker; each sleeps until GO, runs its
+ * job's workload (rb_workload_for) through the workload table, and closes
+ * its measured window. The main thread reads the workers' counters with
+ * relaxed atomics (single writer each) for samples, and their results after
+ * joining them for DONE. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rb_phase.h"
+#include "rb_time.h"
+#include "rb_verify.h"
+#include "rb_workload.h"
+
+#define S_CP_STEP0_NS (1 * RB_NS_PER_MS) /* first spacing of progress checkpoints */
+
+typedef struct s_jobacc {
+    rb_job_stat_t prev; /* totals at the previous sample (hist unused) */
+    rb_hist_t hprev;    /* merged histogram at the previous sample */
+    rb_hist_t now;      /* scratch: merged histogram now */
+    rb_hist_t delta;    /* sent in the sample */
+    rb_hist_t total;    /* final, sent in DONE */
+} s_jobacc_t;
+
+struct rb_phase {
+    const rb_phase_spec_t *spec; /* borrowed */
+    uint32_t index;              /* phase index in the plan */
+    uint64_t t_go;               /* local monotonic start time */
+    int stop;                    /* set to ask workers to stop */
+    uint32_t nworkers;
+    rb_worker_t *w;
+    s_jobacc_t *acc;   /* per job */
+    rb_hist_t scratch; /* one worker's snapshot */
+    uint32_t sample_seq;
+    uint64_t t_last_sample;
+    uint64_t *target;           /* per job: wearout ops (0 until told), atomic */
+    uint8_t *sw_sent;           /* per job: STONEWALL reported */
+    rb_job_stat_t *sjobs;       /* sample arrays, spec->njobs */
+    rb_job_stat_t *djobs;       /* done arrays, spec->njobs */
+    rb_worker_stat_t *dworkers; /* done array, nworkers */
+};
+
+static void *s_worker_main(void *arg)
+{
+    rb_worker_t *w = arg;
+    const rb_job_spec_t *s = w->spec;
+    const rb_workload_ops_t *wl = rb_workload_for(s);
+    rb_sleep_until_ns(w->t_go);
+    uint64_t begin = rb_mono_ns();
+    w->count_from = begin + s->ramp_ns;
+    w->deadline = s->runtime_ns ? w->count_from + s->runtime_ns : UINT64_MAX;
+    w->sw_at = s->stonewall_ns ? w->count_from + s->stonewall_ns : UINT64_MAX;
+    w->op_limit = UINT64_MAX;
+    w->rate_start = begin;
+    if (!s->ramp_ns) {
+        w->t_start = w->t_end = begin;
+        rb_worker_checkpoint(w, begin, 0);
+    }
+    wl->run(w);
+    if (!w->t_start)
+        w->t_start = w->t_end = rb_mono_ns(); /* ended during ramp-up: nothing counted */
+    uint64_t bytes = w->rbytes + w->wbytes;
+    if (!w->ncp || w->cp[w->ncp - 1].t_ns != w->t_end || w->cp[w->ncp - 1].bytes != bytes)
+        rb_worker_checkpoint(w, w->t_end, bytes);
+    if (wl->finish)
+        wl->finish(w);
+    __atomic_store_n(&w->finished, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+/* ---- the phase ---- */
+
+static void s_join_all(rb_phase_t *ph)
+{
+    for (uint32_t i = 0; i < ph->nworkers; i++) {
+        if (ph->w[i].started) {
+            pthread_join(ph->w[i].thread, NULL);
+            ph->w[i].started = 0;
+        }
+    }
+}
+
+static void s_worker_free(rb_worker_t *w)
+{
+    if (w->spec)
+        rb_workload_for(w->spec)->fini(w);
+    free(w->bufs);
+    free(w->cp);
+}
+
+void rb_phase_destroy(rb_phase_t **p)
+{
+    if (!p || !*p)
+        return;
+    rb_phase_t *ph = *p;
+    rb_phase_stop(ph);
+    s_join_all(ph);
+    for (uint32_t i = 0; i < ph->nworkers; i++)
+        s_worker_free(&ph->w[i]);
+    free(ph->w);
+    free(ph->acc);
+    free(ph->sjobs);
+    free(ph->djobs);
+    free(ph->dworkers);
+    free(ph->target);
+    free(ph->sw_sent);
+    free(ph);
+    *p = NULL;
+}
+
+rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandbox_t *sb,
+                           const int *rundirs, const rb_job_ctx_t *ctx, uint64_t t_go_ns,
+                           rb_err_t *err)
+{
+    rb_phase_t *ph = calloc(1, sizeof *ph);
+    if (!ph) {
+        rb_err_set(err, -ENOMEM, "out of memory");
+        return NULL;
+    }
+    ph->spec = spec;
+    ph->index = index;
+    ph->t_go = t_go_ns;
+    ph->t_last_sample = t_go_ns;
+    uint32_t n = 0;
+    for (uint32_t j = 0; j < spec->njobs; j++)
+        n += spec->jobs[j].numjobs;
+    ph->nworkers = n;
+    ph->w = calloc(n ? n : 1, sizeof *ph->w);
+    ph->acc = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->acc);
+    ph->sjobs = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->sjobs);
+    ph->djobs = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->djobs);
+    ph->dworkers = calloc(n ? n : 1, sizeof *ph->dworkers);
+    ph->target = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->target);
+    ph->sw_sent = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->sw_sent);
+    if (!ph->w || !ph->acc || !ph->sjobs || !ph->djobs || !ph->dworkers || !ph->target ||
+        !ph->sw_sent) {
+        rb_err_set(err, -ENOMEM, "out of memory for %u workers", n);
+        rb_phase_destroy(&ph);
+        return NULL;
+    }
+    for (uint32_t j = 0; j < spec->njobs; j++) {
+        rb_hist_init(&ph->acc[j].hprev);
+        rb_hist_init(&ph->acc[j].total);
+        ph->target[j] = UINT64_MAX;
+    }
+    uint64_t run_hash = rb_verify_hash(ctx->run_id);
+    uint32_t nnodes = ctx->nnodes ? ctx->nnodes : 1;
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < spec->njobs; j++) {
+        const rb_job_spec_t *js = &spec->jobs[j];
+        for (uint32_t i = 0; i < js->numjobs; i++, k++) {
+            rb_worker_t *w = &ph->w[k];
+            w->spec = js;
+            w->job = j;
+            w->index = i;
+            w->cp_step = S_CP_STEP0_NS;
+            w->run_hash = run_hash;
+            /* Whose data: a shared file's regions are numbered node by node;
+             * a read from K nodes on gets that node's worker's data. */
+            w->nregions = rb_job_region_count(js, nnodes);
+            w->node_tag = ctx->rank + 1;
+            uint32_t src = (uint32_t)((ctx->rank + (uint64_t)js->read_shift) % nnodes);
+            if (js->shared_file)
+                w->region = (uint32_t)(((uint64_t)ctx->rank * js->numjobs + i +
+                                        (uint64_t)js->read_shift * js->numjobs) %
+                                       w->nregions);
+            else
+                w->region = i;
+            w->expect = src + 1;
+            w->stop = &ph->stop;
+            w->target = &ph->target[j];
+            w->t_go = t_go_ns;
+            rb_hist_init(&w->hist);
+            w->cp = calloc(RB_MAX_CHECKPTS, sizeof *w->cp);
+            /* randrepeat: the same sequence every run; else a new one. */
+            uint64_t seed = js->randseed ^ rb_verify_hash(js->name) ^ ((uint64_t)i * 0x9e37u);
+            if (!js->randrepeat)
+                seed ^= rb_wall_ns();
+            int rc = w->cp ? rb_workload_for(js)->setup(w, sb, rundirs[j], ctx, seed, err)
+                           : rb_err_set(err, -ENOMEM, "job %s: out of memory", js->name);
+            if (rc < 0) {
+                ph->nworkers = k + 1;
+                rb_phase_destroy(&ph);
+                return NULL;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        int rc = pthread_create(&ph->w[i].thread, NULL, s_worker_main, &ph->w[i]);
+        if (rc != 0) {
+            rb_err_set(err, -rc, "cannot start worker %u of %u: %s", i, n, strerror(rc));
+            rb_phase_destroy(&ph);
+            return NULL;
+        }
+        ph->w[i].started = 1;
+    }
+    return ph;
+}
+
+uint32_t rb_phase_index(const rb_phase_t *ph)
+{
+    return ph->index;
+}
+
+int rb_phase_finished(rb_phase_t *ph)
+{
+    for (uint32_t i = 0; i < ph->nworkers; i++)
+        if (!__atomic_load_n(&ph->w[i].finished, __ATOMIC_ACQUIRE))
+            return 0;
+    return 1;
+}
+
+void rb_phase_stop(rb_phase_t *ph)
+{
+    RB_WORKER_STORE(&ph->stop, 1);
+}
+
+/* Adds a worker's live counters into a job stat. */
+static void s_add_live(rb_job_stat_t *js, rb_worker_t *w)
+{
+    uint64_t rb = RB_WORKER_LOAD(&w->rbytes), ro = RB_WORKER_LOAD(&w->rops);
+    js->bytes += rb + RB_WORKER_LOAD(&w->wbytes);
+    js->ops += ro + RB_WORKER_LOAD(&w->wops);
+    js->read_bytes += rb;
+    js->read_ops += ro;
+    js->errors += RB_WORKER_LOAD(&w->errors);
+    js->verify_errors += RB_WORKER_LOAD(&w->verify_errors);
+}
+
+void rb_phase_sample(rb_phase_t *ph, const char *run_id, rb_msg_sample_t *out)
+{
+    const rb_phase_spec_t *spec = ph->spec;
+    uint64_t now = rb_mono_ns();
+    memset(out, 0, sizeof *out);
+    snprintf(out->run_id, sizeof out->run_id, "%s", run_id);
+    out->phase = ph->index;
+    out->seq = ph->sample_seq++;
+    out->t_start_ns = ph->t_last_sample;
+    out->t_end_ns = now;
+    ph->t_last_sample = now;
+    out->njobs = spec->njobs;
+    out->jobs = ph->sjobs;
+    for (uint32_t j = 0; j < spec->njobs; j++) {
+        s_jobacc_t *a = &ph->acc[j];
+        rb_job_stat_t cur = {.job = j};
+        rb_hist_init(&a->now);
+        for (uint32_t i = 0; i < ph->nworkers; i++) {
+            rb_worker_t *w = &ph->w[i];
+            if (w->job != j)
+                continue;
+            /* Counters first, histogram after: the histogram may run a few IOs
+             * ahead, never behind; both catch up exactly in the next sample. */
+            s_add_live(&cur, w);
+            rb_hist_snapshot(&ph->scratch, &w->hist);
+            rb_hist_merge(&a->now, &ph->scratch);
+        }
+        rb_hist_delta(&a->delta, &a->now, &a->hprev);
+        a->hprev = a->now;
+        rb_job_stat_t *js = &ph->sjobs[j];
+        *js = (rb_job_stat_t){.job = j,
+                              .bytes = cur.bytes - a->prev.bytes,
+                              .ops = cur.ops - a->prev.ops,
+                              .errors = cur.errors - a->prev.errors,
+                              .read_bytes = cur.read_bytes - a->prev.read_bytes,
+                              .read_ops = cur.read_ops - a->prev.read_ops,
+                              .verify_errors = cur.verify_errors - a->prev.verify_errors,
+                              .hist = &a->delta};
+        a->prev = cur;
+    }
+}
+
+int rb_phase_stonewalled(rb_phase_t *ph, uint32_t j, uint64_t *max_ops)
+{
+    if (j >= ph->spec->njobs || ph->sw_sent[j])
+        return 0;
+    uint64_t most = 0;
+    for (uint32_t i = 0; i < ph->nworkers; i++) {
+        rb_worker_t *w = &ph->w[i];
+        if (w->job != j)
+            continue;
+        uint64_t ops;
+        if (__atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
+            ops = w->rops + w->wops;
+        else if (__atomic_load_n(&w->sw_wait, __ATOMIC_ACQUIRE))
+            ops = w->sw_ops;
+        else
+            return 0;
+        if (ops > most)
+            most = ops;
+    }
+    ph->sw_sent[j] = 1;
+    *max_ops = most;
+    return 1;
+}
+
+void rb_phase_wearout(rb_phase_t *ph, uint32_t j, uint64_t ops)
+{
+    if (j < ph->spec->njobs)
+        __atomic_store_n(&ph->target[j], ops == UINT64_MAX ? ops - 1 : ops, __ATOMIC_RELEASE);
+}
+
+int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
+{
+    const rb_phase_spec_t *spec = ph->spec;
+    s_join_all(ph);
+    memset(out, 0, sizeof *out);
+    snprintf(out->run_id, sizeof out->run_id, "%s", run_id);
+    out->phase = ph->index;
+    out->nworkers = ph->nworkers;
+    out->workers = ph->dworkers;
+    out->njobs = spec->njobs;
+    out->jobs = ph->djobs;
+    for (uint32_t j = 0; j < spec->njobs; j++) {
+        rb_hist_init(&ph->acc[j].total);
+        ph->djobs[j] = (rb_job_stat_t){.job = j, .hist = &ph->acc[j].total};
+    }
+    for (uint32_t i = 0; i < ph->nworkers; i++) {
+        rb_worker_t *w = &ph->w[i];
+        rb_worker_stat_t *ws = &ph->dworkers[i];
+        *ws = (rb_worker_stat_t){.job = w->job,
+                                 .worker = w->index,
+                                 .t_start_ns = w->t_start,
+                                 .t_end_ns = w->t_end,
+                                 .bytes = w->rbytes + w->wbytes,
+                                 .ops = w->rops + w->wops,
+                                 .errors = w->errors,
+                                 .read_bytes = w->rbytes,
+                                 .read_ops = w->rops,
+                                 .verify_errors = w->verify_errors,
+                                 .ncheckpts = w->ncp,
+                                 .checkpts = w->cp,
+                                 .sw_t_ns = w->sw_t,
+                                 .sw_bytes = w->sw_bytes,
+                                 .sw_ops = w->sw_ops};
+        rb_job_stat_t *js = &ph->djobs[w->job];
+        s_add_live(js, w);
+        rb_hist_merge(js->hist, &w->hist);
+        if (w->status && !out->status) {
+            out->status = w->status;
+            snprintf(out->error, sizeof out->error, "%s", w->error);
+            snprintf(out->error_path, sizeof out->error_path, "%s", w->error_path);
+            out->error_offset = w->error_offset;
+        }
+    }
+    return out->status;
+}

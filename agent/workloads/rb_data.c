@@ -1,0 +1,670 @@
+/* The data workload: sequential and random passes over a worker's files
+ * through the job's ioengine. The worker's ring holds iodepth IO slots with
+ * one buffer each; the loop fills free slots with the next IOs (offsets from
+ * a sequential cursor or a pseudo-random permutation, so that a random pass
+ * touches every block once) and hands each to s_issue, the one submit path:
+ * queue() answers COMPLETED, QUEUED (then commit(), whose failure fails the
+ * worker) or BUSY (reap, then offer the IO again), so synchronous and
+ * asynchronous engines share the loop. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rb_time.h"
+#include "rb_verify.h"
+#include "rb_workload.h"
+
+#define S_MAX_FILES 65536
+
+static void s_new_pass(rb_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    w->next_unit = 0;
+    for (uint32_t i = 0; i < w->nfiles; i++)
+        w->files[i].cursor = s->offset;
+    if (rb_rw_random(s->rw) && !s->norandommap)
+        rb_perm_init(&w->perm, w->units, rb_rand_next(&w->rng));
+    w->pass++;
+}
+
+/* Picks the next IO of the pass: file, offset, length. 0, or 1 at the end of the pass. */
+static int s_next(rb_worker_t *w, uint32_t *file, uint64_t *off, uint64_t *len)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint64_t end = s->offset + w->unit_per_file * s->bs;
+    uint64_t want = s->bs;
+    if (s->bs_max > s->bs)
+        want = s->bs * (1 + rb_rand_next(&w->rng) % (s->bs_max / s->bs));
+    if (rb_rw_random(s->rw)) {
+        if (w->next_unit == w->units)
+            return 1;
+        uint64_t u =
+            s->norandommap ? rb_rand_next(&w->rng) % w->units : rb_perm_at(&w->perm, w->next_unit);
+        w->next_unit++;
+        *file = (uint32_t)(u % w->nfiles);
+        *off = s->offset + (u / w->nfiles) * s->bs;
+        *len = want < end - *off ? want : end - *off;
+    } else {
+        /* Round robin over the files, one IO each, as fio does by default. */
+        for (uint32_t tries = 0; tries < w->nfiles; tries++) {
+            uint32_t f = (uint32_t)(w->next_unit++ % w->nfiles);
+            if (w->files[f].cursor < end) {
+                *file = f;
+                *off = w->files[f].cursor;
+                goto found;
+            }
+        }
+        return 1;
+    found:
+        *len = want < end - *off ? want : end - *off;
+    }
+    /* offsets so far are in the worker's own region: place it in the file */
+    uint64_t room;
+    *off = rb_job_map(s, w->nregions, w->region, *off - s->offset, &room);
+    if (*len > room)
+        *len = room;
+    if (!rb_rw_random(s->rw))
+        w->files[*file].cursor += *len;
+    return 0;
+}
+
+static int s_is_write(rb_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    if (s->rw == RB_RW_RW || s->rw == RB_RW_RANDRW)
+        return rb_rand_next(&w->rng) % 100 >= s->rwmixread;
+    return rb_rw_writes(s->rw);
+}
+
+/* Fills a write buffer: contents per buffer_mode, a tag so no two blocks are
+ * alike, and a verify header when asked. */
+static void s_prepare_write(rb_worker_t *w, rb_engine_io_t *io, const rb_worker_file_t *f)
+{
+    const rb_job_spec_t *s = w->spec;
+    if (s->refill_buffers && s->buffer_mode == RB_BUF_RANDOM)
+        rb_rand_fill(&w->rng, io->buf, io->len);
+    if (s->verify == RB_VERIFY_CRC32C) {
+        rb_verify_stamp(io->buf, io->len, w->run_hash, w->node_tag, f->hash, io->off, w->pass);
+    } else if (s->buffer_mode == RB_BUF_RANDOM && io->len >= 16) {
+        uint64_t *tag = io->buf;
+        tag[0] = io->off;
+        tag[1] = w->run_hash ^ w->pass ^ ((uint64_t)w->index << 32);
+    }
+}
+
+static void s_release(rb_worker_t *w, rb_engine_io_t *io)
+{
+    w->free[w->nfree++] = io;
+}
+
+static int s_sync_files(rb_worker_t *w, int data_only)
+{
+    for (uint32_t i = 0; i < w->nfiles; i++) {
+        rb_worker_file_t *f = &w->files[i];
+        if (!f->dirty || f->fd < 0)
+            continue;
+        if ((data_only ? fdatasync(f->fd) : fsync(f->fd)) < 0) {
+            RB_WORKER_ADD(&w->errors, 1);
+            rb_worker_fail(w, -errno, f->path, 0, "%s: %s", data_only ? "fdatasync" : "fsync",
+                           strerror(errno));
+            w->halt = 1;
+            return -1;
+        }
+        f->dirty = 0;
+    }
+    return 0;
+}
+
+/* Accounts one completed IO. 1 when it was short: io then holds the rest,
+ * for the caller to offer to the engine again. */
+static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
+{
+    const rb_job_spec_t *s = w->spec;
+    rb_worker_slot_t *sl = io->runner;
+    rb_worker_file_t *f = &w->files[io->file_index];
+    if (io->result > 0 && (uint64_t)io->result < io->len) {
+        /* Short transfer: move on within the same IO, as fio does. */
+        io->buf = (char *)io->buf + io->result;
+        io->off += (uint64_t)io->result;
+        io->len -= (uint64_t)io->result;
+        io->result = 0;
+        return 1;
+    }
+    if (io->result < 0 || (io->result == 0 && io->len > 0)) {
+        RB_WORKER_ADD(&w->errors, 1);
+        if (io->result == 0)
+            rb_worker_fail(w, -ENODATA, f->path, io->off,
+                           "read at end of file (the file ends before %llu)",
+                           (unsigned long long)(sl->off0 + sl->len0));
+        else
+            rb_worker_fail(w, (int)io->result, f->path, io->off, "%s: %s",
+                           io->dir == RB_ENGINE_READ ? "read" : "write",
+                           strerror((int)-io->result));
+        w->halt = 1;
+        io->buf = sl->base;
+        s_release(w, io);
+        return 0;
+    }
+    io->buf = sl->base;
+    io->off = sl->off0;
+    io->len = sl->len0;
+    if (io->dir == RB_ENGINE_READ && s->verify == RB_VERIFY_CRC32C) {
+        char why[160];
+        if (rb_verify_check(io->buf, io->len, w->run_hash, w->expect, f->hash, io->off, why,
+                            sizeof why)) {
+            RB_WORKER_ADD(&w->verify_errors, 1);
+            RB_WORKER_ADD(&w->errors, 1);
+            rb_worker_fail(w, -EBADMSG, f->path, io->off, "verify: %s", why);
+            if (s->verify_fatal)
+                w->halt = 1;
+        }
+    }
+    if (now >= w->count_from) {
+        if (w->t_start < w->count_from || !w->t_start) {
+            /* First counted IO after ramp-up: the measured window opens here. */
+            w->t_start = w->count_from;
+            rb_worker_checkpoint(w, w->t_start, 0);
+        }
+        rb_worker_count(w, io->dir == RB_ENGINE_READ, io->len, now - io->t_issue_ns, now);
+    }
+    s_release(w, io);
+    return 0;
+}
+
+static void s_rate_wait(rb_worker_t *w, uint64_t len)
+{
+    const rb_job_spec_t *s = w->spec;
+    if (!s->rate)
+        return;
+    w->rate_bytes += len;
+    uint64_t due = w->rate_start + (uint64_t)((double)w->rate_bytes * 1e9 / (double)s->rate);
+    if (due > rb_mono_ns())
+        rb_sleep_until_ns(due);
+}
+
+/* 1 when the worker must stop issuing: asked to, failed, out of time, at
+ * its stonewall, or (wearout) with enough ops done or in flight. */
+static int s_stop_issuing(rb_worker_t *w, uint64_t now, uint32_t inflight)
+{
+    return rb_worker_stopped(w) || w->halt || now >= w->deadline || now >= w->sw_at ||
+           w->rops + w->wops + inflight >= w->op_limit;
+}
+
+/* At the stonewall with wearout: waits for the op count to go on to. 1 with
+ * w->op_limit set, 0 when the phase was stopped meanwhile. */
+static int s_wait_wearout(rb_worker_t *w)
+{
+    uint64_t *t = w->target;
+    __atomic_store_n(&w->sw_wait, 1, __ATOMIC_RELEASE);
+    while (__atomic_load_n(t, __ATOMIC_ACQUIRE) == UINT64_MAX) {
+        if (rb_worker_stopped(w))
+            return 0;
+        rb_sleep_until_ns(rb_mono_ns() + RB_NS_PER_MS);
+    }
+    w->op_limit = __atomic_load_n(t, __ATOMIC_ACQUIRE);
+    return 1;
+}
+
+/* The one submit path: hands io to the engine and answers what became of it.
+ * RB_ENGINE_Q_COMPLETED: done and accounted (a short IO on a synchronous
+ * engine goes on at once), *now the completion time. RB_ENGINE_Q_QUEUED:
+ * queued and committed, *inflight counts it. RB_ENGINE_Q_BUSY: not taken,
+ * still the caller's to offer again after reaping. -1: the worker failed,
+ * the slot is released.
+ * A queued IO is committed at once, as fio does by default
+ * (iodepth_batch_submit=1): holding the IOs of a reaped burst back to submit
+ * them together measured ~10% fewer IOPS at QD32 here, the device seeing
+ * bursts instead of a steady queue. */
+static int s_issue(rb_worker_t *w, rb_engine_io_t *io, uint32_t *inflight, uint64_t *now)
+{
+    const rb_engine_ops_t *ops = w->eng.ops;
+    for (;;) {
+        int rc = ops->queue(&w->eng, io);
+        if (rc == RB_ENGINE_Q_COMPLETED) {
+            *now = rb_mono_ns();
+            if (s_complete(w, io, *now))
+                continue; /* the rest of a short IO */
+            return RB_ENGINE_Q_COMPLETED;
+        }
+        if (rc == RB_ENGINE_Q_QUEUED) {
+            int c = ops->commit ? ops->commit(&w->eng) : 0;
+            if (c < 0) {
+                rb_worker_fail(w, c, w->files[io->file_index].path, io->off, "%s submit: %s",
+                               ops->name, strerror(-c));
+                w->halt = 1; /* never submitted: nothing to reap */
+                s_release(w, io);
+                return -1;
+            }
+            (*inflight)++;
+            return RB_ENGINE_Q_QUEUED;
+        }
+        if (rc == RB_ENGINE_Q_BUSY)
+            return RB_ENGINE_Q_BUSY;
+        RB_WORKER_ADD(&w->errors, 1);
+        rb_worker_fail(w, rc < 0 ? rc : -EIO, w->files[io->file_index].path, io->off,
+                       "%s queue: %s", ops->name,
+                       rc < 0 ? strerror(-rc) : "unknown answer from queue()");
+        w->halt = 1;
+        s_release(w, io);
+        return -1;
+    }
+}
+
+/* Reaps at least min completions (all in flight when min == inflight); the
+ * rest of a short IO goes back through s_issue, or onto the retry stack when
+ * the engine is busy. The count reaped, or -errno with the worker failed. */
+static int s_reap(rb_worker_t *w, uint32_t *inflight, unsigned min)
+{
+    int n = w->eng.ops->getevents(&w->eng, min, *inflight, w->done);
+    if (n < 0) {
+        rb_worker_fail(w, n, NULL, 0, "%s getevents: %s", w->eng.ops->name, strerror(-n));
+        w->halt = 1;
+        return n;
+    }
+    uint64_t now = rb_mono_ns(), t;
+    for (int i = 0; i < n; i++) {
+        (*inflight)--;
+        if (s_complete(w, w->done[i], now) &&
+            s_issue(w, w->done[i], inflight, &t) == RB_ENGINE_Q_BUSY)
+            w->retry[w->nretry++] = w->done[i];
+    }
+    return n;
+}
+
+/* Offers the retry stack to the engine again until it is empty or the engine
+ * is busy. */
+static void s_retry(rb_worker_t *w, uint32_t *inflight)
+{
+    uint64_t t;
+    while (w->nretry) {
+        rb_engine_io_t *io = w->retry[--w->nretry];
+        if (s_issue(w, io, inflight, &t) == RB_ENGINE_Q_BUSY) {
+            w->retry[w->nretry++] = io;
+            return;
+        }
+    }
+}
+
+/* BUSY with nothing in flight would never clear: an engine bug. Fails the
+ * worker on io. */
+static void s_busy_idle(rb_worker_t *w, const rb_engine_io_t *io)
+{
+    rb_worker_fail(w, -EIO, w->files[io->file_index].path, io->off,
+                   "%s is busy with no IO in flight", w->eng.ops->name);
+    w->halt = 1;
+}
+
+/* Waits for every IO in flight and every rest on the retry stack. 0, or -1
+ * with the worker failed. */
+static int s_drain(rb_worker_t *w, uint32_t *inflight)
+{
+    for (;;) {
+        s_retry(w, inflight);
+        if (!*inflight) {
+            if (!w->nretry)
+                return 0;
+            s_busy_idle(w, w->retry[w->nretry - 1]);
+            return -1;
+        }
+        if (s_reap(w, inflight, *inflight) < 0)
+            return -1;
+    }
+}
+
+/* Takes a free slot and fills it with the worker's next IO. NULL at the end
+ * of the pass. */
+static rb_engine_io_t *s_fill(rb_worker_t *w)
+{
+    uint32_t fi;
+    uint64_t off, len;
+    if (s_next(w, &fi, &off, &len))
+        return NULL;
+    rb_engine_io_t *io = w->free[--w->nfree];
+    rb_worker_slot_t *sl = io->runner;
+    io->file_index = fi;
+    io->fd = w->files[fi].fd;
+    io->off = sl->off0 = off;
+    io->len = sl->len0 = len;
+    io->buf = sl->base;
+    io->result = 0;
+    io->dir = s_is_write(w) ? RB_ENGINE_WRITE : RB_ENGINE_READ;
+    if (io->dir == RB_ENGINE_WRITE) {
+        s_prepare_write(w, io, &w->files[fi]);
+        w->files[fi].dirty = 1;
+        w->writes_since_sync++; /* fsync=N counts writes issued */
+    }
+    s_rate_wait(w, len);
+    io->t_issue_ns = rb_mono_ns();
+    return io;
+}
+
+/* Issues IOs while there are free slots and nothing says stop: the rests on
+ * the retry stack first, then the IO the engine was busy for (*pending), then
+ * new ones. Returns 1 once every pass is issued, else 0; *stop is set when
+ * the worker must stop issuing. */
+static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pending,
+                        uint64_t passes, int *stop)
+{
+    const uint32_t every = w->spec->fsync_every ? w->spec->fsync_every : w->spec->fdatasync_every;
+    s_retry(w, inflight);
+    if (w->nretry)
+        return 0; /* busy: reap first */
+    while (!*stop && (*pending || w->nfree)) {
+        rb_engine_io_t *io = *pending;
+        if (!io && !(io = s_fill(w))) {
+            if (w->pass >= passes)
+                return 1;
+            s_new_pass(w);
+            continue;
+        }
+        *pending = NULL;
+        uint64_t now = 0;
+        int rc = s_issue(w, io, inflight, &now);
+        if (rc == RB_ENGINE_Q_BUSY) {
+            *pending = io;
+            return 0;
+        }
+        if (rc < 0)
+            *stop = 1;
+        else if (rc == RB_ENGINE_Q_COMPLETED)
+            *stop = s_stop_issuing(w, now, *inflight); /* a sync engine never leaves otherwise */
+        else if (w->rops + w->wops + *inflight >= w->op_limit)
+            *stop = 1;
+        if (every && w->writes_since_sync >= every)
+            return 0; /* the N-th write since the last sync: drain, then sync */
+    }
+    return 0;
+}
+
+/* At the end of the issuing: the stonewall figures, when stonewall_time
+ * stopped it. 1 when a wearout target says to go on. */
+static int s_at_stonewall(rb_worker_t *w, int pass_over)
+{
+    if (w->sw_at == UINT64_MAX || pass_over || w->halt || rb_worker_stopped(w) ||
+        rb_mono_ns() < w->sw_at)
+        return 0;
+    /* stonewall_time: what is done by now is the stonewall figure */
+    w->sw_t = w->t_end ? w->t_end : rb_mono_ns();
+    w->sw_bytes = w->rbytes + w->wbytes;
+    w->sw_ops = w->rops + w->wops;
+    w->sw_at = UINT64_MAX;
+    return w->spec->wearout && rb_mono_ns() < w->deadline && s_wait_wearout(w);
+}
+
+/* The IO loop of one worker over its passes. */
+static void s_run(rb_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint32_t inflight = 0;
+    uint64_t passes = s->time_based ? UINT64_MAX : (s->loops ? s->loops : 1);
+    rb_engine_io_t *pending = NULL; /* answered BUSY: queue again after reaping */
+    int pass_over = 0;
+    const uint32_t every = s->fsync_every ? s->fsync_every : s->fdatasync_every;
+
+    s_new_pass(w);
+    do {
+        for (;;) {
+            int stop = s_stop_issuing(w, rb_mono_ns(), inflight);
+            if (!pass_over)
+                pass_over = s_issue_some(w, &inflight, &pending, passes, &stop);
+            else
+                s_retry(w, &inflight);
+            /* fsync=N / fdatasync=N: drain, then sync the files written. */
+            if (every && w->writes_since_sync >= every) {
+                s_drain(w, &inflight);
+                s_sync_files(w, !s->fsync_every);
+                w->writes_since_sync = 0;
+            }
+            if (inflight) {
+                if (s_reap(w, &inflight, 1) < 0)
+                    break;
+                continue;
+            }
+            if (pending || w->nretry) {
+                s_busy_idle(w, pending ? pending : w->retry[w->nretry - 1]);
+                break;
+            }
+            if (stop || pass_over)
+                break;
+        }
+        if (pending)
+            s_release(w, pending);
+        pending = NULL;
+        s_drain(w, &inflight);
+        while (w->nretry)
+            s_release(w, w->retry[--w->nretry]);
+    } while (s_at_stonewall(w, pass_over));
+    if ((s->end_fsync || s->fsync_on_close) && !rb_worker_stopped(w)) {
+        s_sync_files(w, 0);
+        uint64_t now = rb_mono_ns();
+        if (w->t_start && now > w->t_end)
+            w->t_end = now; /* the flush is part of the job's time */
+    }
+}
+/* do_verify: read back what the worker wrote and check every block; not
+ * counted. A worker its stonewall stopped wrote the first of its blocks
+ * only (round robin over its files); one writing at random, anywhere. */
+static void s_verify_back(rb_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    void *buf = w->slots[0].base;
+    if (w->sw_t && rb_rw_random(s->rw))
+        return;
+    for (uint32_t i = 0; i < w->nfiles && !rb_worker_stopped(w); i++) {
+        rb_worker_file_t *f = &w->files[i];
+        uint64_t blocks = w->unit_per_file;
+        if (w->sw_t && w->pass <= 1) {
+            uint64_t mine = w->wops / w->nfiles + (i < w->wops % w->nfiles);
+            blocks = mine < blocks ? mine : blocks;
+        }
+        uint64_t end = s->offset + blocks * s->bs;
+        for (uint64_t rel = 0; s->offset + rel + s->bs <= end; rel += s->bs) {
+            uint64_t off = rb_job_map(s, w->nregions, w->region, rel, NULL);
+            ssize_t n = pread(f->fd, buf, s->bs, (off_t)off);
+            char why[160];
+            if (n != (ssize_t)s->bs) {
+                RB_WORKER_ADD(&w->errors, 1);
+                rb_worker_fail(w, n < 0 ? -errno : -ENODATA, f->path, off, "verify read: %s",
+                               n < 0 ? strerror(errno) : "short read");
+                return;
+            }
+            if (rb_verify_check(buf, s->bs, w->run_hash, w->expect, f->hash, off, why,
+                                sizeof why)) {
+                RB_WORKER_ADD(&w->verify_errors, 1);
+                RB_WORKER_ADD(&w->errors, 1);
+                rb_worker_fail(w, -EBADMSG, f->path, off, "verify: %s", why);
+                if (s->verify_fatal)
+                    return;
+            }
+        }
+    }
+}
+
+/* Opens (or, for the null engine, only names) the worker's files with flags
+ * into fdv[]; sizes a file to write up front. 0 or -errno with err set. */
+static int s_open_files(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx_t *ctx,
+                        int flags, int *fdv, rb_err_t *err)
+{
+    const rb_job_spec_t *s = w->spec;
+    int rc = 0;
+    const char *peer = rb_job_peer(ctx, s->read_shift);
+    for (uint32_t i = 0; i < w->nfiles && rc == 0; i++) {
+        char name[RB_NAME_MAX * 2];
+        rb_worker_file_t *f = &w->files[i];
+        rc = s->shared_file ? rb_job_shared_name(s, ctx->lead, name, sizeof name)
+                            : rb_job_filename(s, w->index, i, name, sizeof name);
+        if (rc < 0) {
+            rb_err_set(err, rc, "job %s: bad file name", s->name);
+            break;
+        }
+        snprintf(f->path, sizeof f->path, "%s/%s", rb_sandbox_rundir_path(sb, rundir), name);
+        f->hash = rb_verify_hash(name);
+        if (!rb_job_uses_files(s)) {
+            fdv[i] = -1; /* an engine that moves nothing: no file at all */
+            continue;
+        }
+        if (s->shared_file)
+            f->fd = rb_sandbox_open_shared(sb, rundir, ctx->run_id, name, flags, f->path,
+                                           sizeof f->path, err);
+        else if (peer[0])
+            f->fd = rb_sandbox_open_peer(sb, rundir, ctx->run_id, peer, name, flags, f->path,
+                                         sizeof f->path, err);
+        else
+            f->fd = rb_sandbox_open(sb, rundir, name, flags, err);
+        rc = f->fd < 0 ? f->fd : 0;
+        fdv[i] = f->fd;
+        /* As fio: a file to write is sized up front (sparse, nothing
+         * allocated), so writes land inside it rather than extending it one
+         * block at a time, which serialises direct writes on ext4 and XFS. */
+        struct stat st;
+        uint64_t end = s->offset + rb_job_filesize(s) * (s->shared_file ? w->nregions : 1);
+        if (rc == 0 && rb_rw_writes(s->rw) && fstat(f->fd, &st) == 0 &&
+            (uint64_t)st.st_size < end && ftruncate(f->fd, (off_t)end) < 0)
+            rc = rb_err_set(err, -errno, "size %s to %llu bytes: %s", f->path,
+                            (unsigned long long)end, strerror(errno));
+    }
+    return rc;
+}
+
+/* Fills the buffers per buffer_mode and puts every slot on the free stack. */
+static void s_ring_init(rb_worker_t *w, uint64_t seed, uint64_t bmax)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint32_t depth = w->depth;
+    rb_rand_seed(&w->rng, seed);
+    if (s->buffer_mode == RB_BUF_RANDOM)
+        rb_rand_fill(&w->rng, w->bufs, (size_t)(depth * bmax));
+    else if (s->buffer_mode == RB_BUF_PATTERN && s->pattern_len)
+        for (uint64_t i = 0; i < depth * bmax; i++)
+            ((uint8_t *)w->bufs)[i] = s->pattern[i % s->pattern_len];
+    else
+        memset(w->bufs, 0, (size_t)(depth * bmax));
+    for (uint32_t i = 0; i < depth; i++) {
+        w->slots[i].base = (char *)w->bufs + i * bmax;
+        w->ios[i].runner = &w->slots[i];
+        w->ios[i].buf_index = i;
+        w->free[w->nfree++] = &w->ios[i];
+    }
+}
+
+/* Sets up the engine for the worker's files fdv[] and buffers. 0 or -errno with err set. */
+static int s_engine_start(rb_worker_t *w, const rb_engine_ops_t *ops, const int *fdv, uint64_t bmax,
+                          rb_err_t *err)
+{
+    const rb_job_spec_t *s = w->spec;
+    int rc = rb_engine_init(&w->eng, ops, w->depth);
+    if (rc < 0)
+        return rb_err_set(err, rc, "job %s: ioengine=%s: %s", s->name, ops->name,
+                          rc == -ENOSYS  ? "not supported by this kernel"
+                          : rc == -EPERM ? "disabled on this host"
+                                         : strerror(-rc));
+    w->eng_ready = 1;
+    if (!ops->setup)
+        return 0;
+    rb_engine_res_t res = {
+        .fds = fdv, .nfds = w->nfiles, .bufs = w->bufs, .nbufs = w->depth, .buf_len = bmax};
+    rc = ops->setup(&w->eng, &res);
+    if (rc < 0)
+        rb_err_set(err, rc, "job %s: ioengine=%s setup: %s", s->name, ops->name, strerror(-rc));
+    return rc;
+}
+
+/* Opens a worker's files, sets up its ring, buffers and engine. 0 or -errno. */
+static int s_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx_t *ctx,
+                   uint64_t seed, rb_err_t *err)
+{
+    const rb_job_spec_t *s = w->spec;
+    const rb_engine_ops_t *ops = rb_engine_find(s->ioengine[0] ? s->ioengine : "sync");
+    uint32_t depth = s->iodepth ? s->iodepth : 1;
+    uint64_t bmax = s->bs_max > s->bs ? s->bs_max : s->bs;
+    if (!ops)
+        return rb_err_set(err, -ENOENT, "job %s: ioengine=%s is not in this agent (it has %s)",
+                          s->name, s->ioengine, rb_engine_names());
+    w->nfiles = s->filename[0] ? 1 : (s->nrfiles ? s->nrfiles : 1);
+    if (w->nfiles > S_MAX_FILES)
+        return rb_err_set(err, -E2BIG, "job %s: %u files per worker", s->name, w->nfiles);
+    w->depth = depth;
+    w->files = calloc(w->nfiles, sizeof *w->files);
+    w->ios = calloc(depth, sizeof *w->ios);
+    w->slots = calloc(depth, sizeof *w->slots);
+    w->free = calloc(depth, sizeof *w->free);
+    w->retry = calloc(depth, sizeof *w->retry);
+    w->done = calloc(depth, sizeof *w->done);
+    w->bufs = rb_worker_aligned((size_t)(depth * bmax));
+    if (!w->files || !w->ios || !w->slots || !w->free || !w->retry || !w->done || !w->bufs)
+        return rb_err_set(err, -ENOMEM, "job %s: out of memory for %u IOs of %llu bytes", s->name,
+                          depth, (unsigned long long)bmax);
+    for (uint32_t i = 0; i < w->nfiles; i++)
+        w->files[i].fd = -1;
+    int fds[64]; /* most workers have a few files: no allocation for them */
+    int *fdv = w->nfiles <= 64 ? fds : calloc(w->nfiles, sizeof *fdv);
+    if (!fdv)
+        return rb_err_set(err, -ENOMEM, "out of memory");
+    int reads = rb_rw_reads(s->rw) || (s->verify && s->do_verify);
+    int flags = (rb_rw_writes(s->rw) ? (reads ? O_RDWR : O_WRONLY) | O_CREAT : O_RDONLY) |
+                (s->direct ? O_DIRECT : 0) |
+                (s->sync_mode == RB_SYNC_SYNC    ? O_SYNC
+                 : s->sync_mode == RB_SYNC_DSYNC ? O_DSYNC
+                                                 : 0);
+    int rc = s_open_files(w, sb, rundir, ctx, flags, fdv, err);
+    if (rc == 0) {
+        s_ring_init(w, seed, bmax);
+        rc = s_engine_start(w, ops, fdv, bmax, err);
+    }
+    if (fdv != fds)
+        free(fdv);
+    if (rc < 0)
+        return rc;
+    w->unit_per_file = rb_job_filesize(s) / s->bs;
+    if (ctx->caps && ctx->caps[w->job] && ctx->caps[w->job] < w->unit_per_file)
+        w->unit_per_file = ctx->caps[w->job]; /* only what a stonewalled write left */
+    w->units = w->unit_per_file * w->nfiles;
+    if (w->units == 0)
+        return rb_err_set(err, -EINVAL, "job %s: files smaller than one block", s->name);
+    return 0;
+}
+
+/* do_verify after a write-only pass, when verify headers were stamped. */
+static void s_finish(rb_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    if (s->verify == RB_VERIFY_CRC32C && s->do_verify && rb_rw_writes(s->rw) &&
+        rb_job_uses_files(s) && !rb_rw_reads(s->rw) && !w->status)
+        s_verify_back(w);
+}
+
+static void s_fini(rb_worker_t *w)
+{
+    if (w->eng_ready)
+        rb_engine_fini(&w->eng);
+    w->eng_ready = 0;
+    for (uint32_t i = 0; w->files && i < w->nfiles; i++) {
+        if (w->files[i].fd < 0)
+            continue;
+        if (w->spec->fsync_on_close && w->files[i].dirty)
+            fsync(w->files[i].fd);
+        close(w->files[i].fd);
+    }
+    free(w->files);
+    free(w->ios);
+    free(w->slots);
+    free(w->free);
+    free(w->retry);
+    free(w->done);
+    w->files = NULL;
+    w->ios = NULL;
+    w->slots = NULL;
+    w->free = w->retry = w->done = NULL;
+}
+
+const rb_workload_ops_t rb_data_workload = {
+    .name = "data",
+    .setup = s_setup,
+    .run = s_run,
+    .finish = s_finish,
+    .fini = s_fini,
+};

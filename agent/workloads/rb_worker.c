@@ -1,0 +1,63 @@
+/* What every workload does the same way with its worker: name the first
+ * failure, keep bounded progress checkpoints, and count a measured operation,
+ * so that data and metadata figures mean the same thing. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "rb_worker.h"
+
+#define S_ALIGN 4096
+
+void rb_worker_checkpoint(rb_worker_t *w, uint64_t t, uint64_t bytes)
+{
+    if (w->ncp == RB_MAX_CHECKPTS) {
+        /* Keep every other point and double the spacing: bounded memory,
+         * resolution of at most 2/RB_MAX_CHECKPTS of the phase. */
+        for (uint32_t i = 0; i < RB_MAX_CHECKPTS / 2; i++)
+            w->cp[i] = w->cp[2 * i + 1];
+        w->ncp = RB_MAX_CHECKPTS / 2;
+        w->cp_step *= 2;
+    }
+    w->cp[w->ncp].t_ns = t;
+    w->cp[w->ncp].bytes = bytes;
+    w->ncp++;
+    w->last_cp = t;
+}
+
+void rb_worker_fail(rb_worker_t *w, int code, const char *path, uint64_t off, const char *fmt, ...)
+{
+    if (w->status)
+        return;
+    char what[RB_REASON_MAX / 2];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    w->status = code;
+    snprintf(w->error, sizeof w->error, "%s at offset %llu of %s", what, (unsigned long long)off,
+             path ? path : "?");
+    snprintf(w->error_path, sizeof w->error_path, "%s", path ? path : "");
+    w->error_offset = off;
+}
+
+void rb_worker_count(rb_worker_t *w, int is_read, uint64_t bytes, uint64_t lat_ns, uint64_t now)
+{
+    rb_hist_record(&w->hist, lat_ns);
+    if (is_read) {
+        RB_WORKER_ADD(&w->rbytes, bytes);
+        RB_WORKER_ADD(&w->rops, 1);
+    } else {
+        RB_WORKER_ADD(&w->wbytes, bytes);
+        RB_WORKER_ADD(&w->wops, 1);
+    }
+    w->t_end = now;
+    if (now - w->last_cp >= w->cp_step)
+        rb_worker_checkpoint(w, now, w->rbytes + w->wbytes);
+}
+
+void *rb_worker_aligned(size_t len)
+{
+    void *p = NULL;
+    return posix_memalign(&p, S_ALIGN, len ? len : S_ALIGN) == 0 ? p : NULL;
+}

@@ -1,0 +1,128 @@
+/* One worker of a phase, as the phase runner and the workloads share it:
+ * its job, its live counters (single writer, read by the sampler with
+ * relaxed atomics), its results and what each workload keeps for its loop.
+ * The phase owns the workers; a workload sees only its own. */
+#ifndef RB_WORKER_H
+#define RB_WORKER_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "rb_engine.h"
+#include "rb_hist.h"
+#include "rb_perm.h"
+#include "rb_proto.h"
+#include "rb_rand.h"
+
+/* Relaxed loads and stores of the counters the sampler reads while the worker runs. */
+#define RB_WORKER_LOAD(p)     __atomic_load_n((p), __ATOMIC_RELAXED)
+#define RB_WORKER_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define RB_WORKER_ADD(p, v)   RB_WORKER_STORE((p), RB_WORKER_LOAD(p) + (v))
+
+/* One open file of the data workload. */
+typedef struct rb_worker_file {
+    int fd;
+    uint64_t hash;          /* rb_verify_hash(name) */
+    uint64_t cursor;        /* next sequential offset */
+    int dirty;              /* written since the last fsync */
+    char path[RB_PATH_MAX]; /* for messages */
+} rb_worker_file_t;
+
+/* What the data workload keeps per IO slot beside the engine's rb_engine_io_t. */
+typedef struct rb_worker_slot {
+    void *base;    /* the slot's buffer */
+    uint64_t off0; /* offset of the whole IO (for partial completions) */
+    uint64_t len0; /* length of the whole IO */
+} rb_worker_slot_t;
+
+typedef struct rb_worker {
+    /* given by the phase */
+    const rb_job_spec_t *spec; /* borrowed from the phase spec */
+    uint32_t job;              /* index of spec in the phase */
+    uint32_t index;            /* 0 .. numjobs-1 */
+    const int *stop;           /* the phase's stop flag (relaxed atomic) */
+    uint64_t *target;          /* wearout ops for the job: UINT64_MAX until told (atomic) */
+    uint64_t t_go;             /* local monotonic start time */
+    uint64_t run_hash;         /* rb_verify_hash(run id) */
+    uint32_t nregions;         /* workers sharing the IO layout (rb_job_map) */
+    uint32_t region;           /* whose region this worker's IOs go to */
+    uint32_t node_tag;         /* rank + 1 of this node: stamped in verify headers */
+    uint32_t expect;           /* rank + 1 of the node whose data reads must find */
+    rb_rand_t rng;             /* offsets, sizes, read/write choice, buffer refills */
+    void *bufs;                /* the workload's buffers, aligned */
+    pthread_t thread;
+    int started; /* thread was created */
+    /* data workload: files, engine and IO ring */
+    uint32_t nfiles;
+    rb_worker_file_t *files;
+    rb_engine_t eng;
+    int eng_ready;       /* rb_engine_init succeeded */
+    uint32_t depth;      /* == spec->iodepth */
+    rb_engine_io_t *ios; /* depth slots */
+    rb_worker_slot_t *slots;
+    rb_engine_io_t **free; /* stack of free slots */
+    uint32_t nfree;
+    rb_engine_io_t **retry; /* stack of short IOs' rests the engine answered BUSY for */
+    uint32_t nretry;
+    rb_engine_io_t **done;  /* scratch for getevents */
+    rb_perm_t perm;         /* random pass order */
+    uint64_t units;         /* bs-sized units per pass, all files */
+    uint64_t unit_per_file; /* bs-sized units in each file */
+    uint64_t next_unit;     /* position in the pass */
+    uint64_t pass;          /* passes begun */
+    uint64_t rate_start;    /* rate limiting: origin and bytes issued since */
+    uint64_t rate_bytes;
+    uint64_t writes_since_sync;
+    /* metadata workload (rw=meta) */
+    int *mdirs; /* leaf directories the files spread over */
+    uint32_t nmdirs;
+    char mpath[RB_PATH_MAX];       /* the file set's folder, for messages */
+    char mprefix[RB_NAME_MAX * 2]; /* file names start with this */
+    /* the measured window, set at GO */
+    uint64_t count_from;             /* IOs completing before this are ramp-up */
+    uint64_t deadline;               /* stop issuing at this time */
+    uint64_t sw_at;                  /* stonewall_time: stop issuing at this time */
+    uint64_t op_limit;               /* wearout: stop issuing once this many ops are done */
+    uint64_t sw_t, sw_bytes, sw_ops; /* at the stonewall (sw_t 0: never reached) */
+    int sw_wait;                     /* release-stored 1 while waiting for the wearout target */
+    /* live, written by the worker, read by the sampler (relaxed atomics) */
+    /* Reads and writes count apart, so any snapshot is consistent: the
+     * totals are sums, never a total and a part read at different times. */
+    uint64_t rbytes, wbytes, rops, wops, errors, verify_errors;
+    int finished;   /* release-stored 1 at the end */
+    rb_hist_t hist; /* per-IO latency, ns */
+    /* results, read after join */
+    uint64_t t_start, t_end;
+    int status; /* 0 or -errno of the first failure */
+    int halt;   /* stop issuing: an IO error, or verify_fatal */
+    char error[RB_REASON_MAX];
+    char error_path[RB_PATH_MAX];
+    uint64_t error_offset;
+    rb_checkpt_t *cp; /* RB_MAX_CHECKPTS entries */
+    uint32_t ncp;
+    uint64_t cp_step; /* current checkpoint spacing, ns */
+    uint64_t last_cp;
+} rb_worker_t;
+
+/* Records the first failure of the worker (code, "what at offset off of
+ * path"); later ones only count. path may be NULL (unknown). */
+void rb_worker_fail(rb_worker_t *w, int code, const char *path, uint64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Adds a progress checkpoint (t, bytes so far), thinning the list when full. */
+void rb_worker_checkpoint(rb_worker_t *w, uint64_t t, uint64_t bytes);
+
+/* Counts one measured operation of bytes that took lat_ns and ended at now:
+ * histogram, counters, end time, checkpoint when due. */
+void rb_worker_count(rb_worker_t *w, int is_read, uint64_t bytes, uint64_t lat_ns, uint64_t now);
+
+/* len bytes (at least one page) aligned for O_DIRECT, or NULL; free() them. */
+void *rb_worker_aligned(size_t len);
+
+/* 1 once the phase asked its workers to stop. */
+static inline int rb_worker_stopped(const rb_worker_t *w)
+{
+    return RB_WORKER_LOAD(w->stop);
+}
+
+#endif

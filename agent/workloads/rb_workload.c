@@ -1,0 +1,7 @@
+/* Which workload runs a job: the plan's rw says it, nothing else. */
+#include "rb_workload.h"
+
+const rb_workload_ops_t *rb_workload_for(const rb_job_spec_t *job)
+{
+    return job->rw == RB_RW_META ? &rb_metadata_workload : &rb_data_workload;
+}
