@@ -241,7 +241,7 @@ static const rb_opt_t s_rows[] = {
     IGN("log_entries", RB_OPT_WHY_REPORT), IGN("log_compression", RB_OPT_WHY_REPORT),
     IGN("log_compression_cpus", RB_OPT_WHY_REPORT), IGN("log_store_compressed", RB_OPT_WHY_REPORT),
     IGN("log_unix_epoch", RB_OPT_WHY_REPORT), IGN("log_alternate_epoch", RB_OPT_WHY_REPORT),
-    IGN("log_alternate_epoch_clock_id", RB_OPT_WHY_REPORT),
+    IGN("log_alternate_epoch_clock_id", RB_OPT_WHY_REPORT), IGN("log_issue_time", RB_OPT_WHY_REPORT),
 #undef IGN
 
     /* fio options that would change what is measured and that rackbench does not run yet */

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "rb_engine.h"
 #include "rb_engine_info.h"
 #include "rb_opt.h"
 #include "rb_plan.h"
@@ -186,6 +187,25 @@ static void test_engine_rows(void **state)
     assert_string_equal(rb_engine_info_find("psync")->name, "sync");
 }
 
+/* The agent's engines and the table both sides share agree: every engine in
+ * the table that this build has is named alike and moves data alike. */
+static void test_engines_agree(void **state)
+{
+    (void)state;
+    unsigned found = 0;
+    for (size_t i = 0; i < rb_engine_info_count(); i++) {
+        const rb_engine_info_t *info = rb_engine_info_at(i);
+        const rb_engine_ops_t *ops = rb_engine_find(info->name);
+        if (!ops)
+            continue; /* not built here (no libaio or liburing) */
+        found++;
+        assert_string_equal(ops->name, info->name);
+        if ((!(ops->flags & RB_ENGINE_F_NO_DATA)) != (rb_engine_moves_data(info->name) != 0))
+            fail_msg("engine %s: the agent's no-data flag and proto's table disagree", info->name);
+    }
+    assert_true(found >= 2); /* sync and null are always built */
+}
+
 /* An option each kind: the default comes from the table, and a value set
  * in a plan reaches its field through the same row. */
 static void test_defaults_and_fields(void **state)
@@ -208,6 +228,22 @@ static void test_defaults_and_fields(void **state)
     assert_int_equal(b->direct, 1);
     assert_int_equal(b->rwmixread, 70);
     assert_int_equal(b->shared_file, 0);
+    rb_plan_destroy(&p);
+}
+
+/* fio's log_issue_time (issue times in fio's latency logs) changes no IO:
+ * it is accepted with a note naming it and its line, as the table says. */
+static void test_ignored_with_note(void **state)
+{
+    (void)state;
+    static const char plan[] = "[a]\nsize=1M\nlog_issue_time=1\n";
+    rb_plan_t *p = NULL;
+    rb_err_t err;
+    rb_err_clear(&err);
+    assert_int_equal(rb_plan_parse(plan, sizeof plan - 1, "t.ini", &p, &err), 0);
+    assert_non_null(p->notes);
+    assert_string_equal(p->notes, "t.ini:3: option 'log_issue_time' is ignored: it only shapes "
+                                  "fio's own reports and logs\n");
     rb_plan_destroy(&p);
 }
 
@@ -254,6 +290,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_rows_complete),       cmocka_unit_test(test_names_unique),
         cmocka_unit_test(test_wire_limits),         cmocka_unit_test(test_engine_rows),
         cmocka_unit_test(test_defaults_and_fields), cmocka_unit_test(test_docs_match_table),
+        cmocka_unit_test(test_engines_agree),       cmocka_unit_test(test_ignored_with_note),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
