@@ -26,7 +26,7 @@
 #define BS      (64u << 10)
 #define PIECE   (128u << 10)
 
-/* A verify header as written on disk (agent/rb_verify.c), read independently. */
+/* A verify header as written on disk (agent/job/rb_verify.c), read independently. */
 typedef struct {
     uint32_t magic, crc;
     uint64_t run, file, offset, gen;
