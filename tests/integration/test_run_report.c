@@ -118,7 +118,7 @@ static void test_report_killed_run(void **state)
 {
     (void)state;
     paths_t p;
-    char text[4096], samples[4400];
+    char text[4096];
     s_paths(&p, "report-killed");
     snprintf(text, sizeof text,
              "[global]\ndirectory=%s/data\nbs=64k\nsize=4m\ndirect=1\nnumjobs=2\n"
@@ -130,19 +130,8 @@ static void test_report_killed_run(void **state)
     int pid = it_sh_bg(p.out, p.err, "'%s' run --local 2 --quiet --out '%s' '%s'",
                        it_bin("rackbench"), p.runs, p.plan);
     /* wait for the second phase's samples */
-    int long_rows = 0;
-    for (int i = 0; i < 200 && long_rows < 10; i++) {
-        usleep(50000);
-        if (it_run_folder(p.runs, p.folder, sizeof p.folder) < 0)
-            continue;
-        snprintf(samples, sizeof samples, "%s/samples.csv", p.folder);
-        char *t = it_read(samples);
-        long_rows = 0;
-        for (const char *c = t; c && (c = strstr(c, ",long,")); c++)
-            long_rows++;
-        free(t);
-    }
-    assert_true(long_rows >= 10);
+    assert_int_equal(it_wait_for_samples(p.runs, ",long,", 10, it_deadline(30000)), 0);
+    assert_int_equal(it_run_folder(p.runs, p.folder, sizeof p.folder), 0);
     assert_int_equal(it_kill_matching(SIGKILL, "rackbench", " run ", p.plan, NULL), 1);
     assert_int_equal(it_wait(pid), 128 + SIGKILL);
     it_kill_matching(SIGKILL, "rackbench-agent", p.dir, NULL); /* not to wait for them */
