@@ -143,8 +143,8 @@ static void s_agent_lost(const char *accept, int want_code)
              data, 4 * RB_TEST_TIME_SCALE, accept);
     it_write(p.plan, text);
     int pid = it_sh_bg(p.out, p.err,
-                       "'%s' run --local 3 --heartbeat 200ms --lost-after 1s --out '%s' '%s'",
-                       it_bin("rackbench"), p.runs, p.plan);
+                       "'%s' run --local 3 --heartbeat 200ms --lost-after %ds --out '%s' '%s'",
+                       it_bin("rackbench"), RB_TEST_TIME_SCALE, p.runs, p.plan);
     /* once the coordinator has local-2's first sample of the write phase (it
      * is writing, and the run knows it), kill it without a chance to clean up */
     assert_int_equal(it_wait_for_samples(p.runs, ",w,local-2,", 1, it_deadline(30000)), 0);
@@ -219,8 +219,8 @@ static void test_coordinator_lost(void **state)
     it_write(p.plan, text);
     int agent = it_sh_bg(aout, aerr,
                          "'%s' --coordinator '%s' --name solo --root '%s' --once "
-                         "--heartbeat 200ms --lost-after 1s",
-                         it_bin("rackbench-agent"), ep, data);
+                         "--heartbeat 200ms --lost-after %ds",
+                         it_bin("rackbench-agent"), ep, data, RB_TEST_TIME_SCALE);
     int coord = it_sh_bg(p.out, p.err, "'%s' run --expect 1 --bind '%s' --out '%s' '%s'",
                          it_bin("rackbench"), ep, p.runs, p.plan);
     /* wait until the agent's file is being written and the coordinator has
@@ -263,15 +263,17 @@ static void test_agent_restarted(void **state)
              4 * RB_TEST_TIME_SCALE);
     it_write(p.plan, text);
     const char *agent = "'%s' --coordinator '%s' --name %s --root '%s' --once --heartbeat 200ms "
-                        "--lost-after 2s";
+                        "--lost-after %ds";
     int coord = it_sh_bg(p.out, p.err,
-                         "'%s' run --expect 2 --bind '%s' --heartbeat 200ms --lost-after 2s "
+                         "'%s' run --expect 2 --bind '%s' --heartbeat 200ms --lost-after %ds "
                          "--quiet --out '%s' '%s'",
-                         it_bin("rackbench"), ep, p.runs, p.plan);
+                         it_bin("rackbench"), ep, 2 * RB_TEST_TIME_SCALE, p.runs, p.plan);
     char cmd[9000];
-    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a1", data);
+    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a1", data,
+             2 * RB_TEST_TIME_SCALE);
     int a1 = it_sh_bg(NULL, NULL, "%s", cmd);
-    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a2", data);
+    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a2", data,
+             2 * RB_TEST_TIME_SCALE);
     int a2 = it_sh_bg(NULL, e1, "%s", cmd);
     assert_true(it_wait_for_files(data, 2, it_deadline(30000)) >= 2);
     assert_int_equal(it_kill_matching(SIGKILL, "rackbench-agent", "--name a2 ", data, NULL), 1);

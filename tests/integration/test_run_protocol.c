@@ -112,10 +112,11 @@ static void test_out_of_sequence(void **state)
     snprintf(ep, sizeof ep, "ipc://%s/coord.sock", dir);
     it_sh(NULL, NULL, "mkdir -p '%s'", data);
     it_write(plan, "[w]\nrw=write\nbs=64k\nsize=1m\n");
-    int coord = it_sh_bg(out, err,
-                         "'%s' run --expect 2 --bind '%s' --heartbeat 200ms --lost-after 1s "
-                         "--wait 10s --quiet --out '%s' '%s'",
-                         it_bin("rackbench"), ep, runs, plan);
+    int coord =
+        it_sh_bg(out, err,
+                 "'%s' run --expect 2 --bind '%s' --heartbeat 200ms --lost-after %ds "
+                 "--wait %ds --quiet --out '%s' '%s'",
+                 it_bin("rackbench"), ep, RB_TEST_TIME_SCALE, 10 * RB_TEST_TIME_SCALE, runs, plan);
     int agent = it_sh_bg(NULL, NULL, "'%s' --coordinator '%s' --name real --root '%s' --once",
                          it_bin("rackbench-agent"), ep, data);
     zsock_t *s = zsock_new(ZMQ_DEALER);
