@@ -128,23 +128,9 @@ int it_wait_until(int (*ready)(void *arg), void *arg, uint64_t deadline)
     }
 }
 
-static int s_exists(void *arg)
-{
-    return access((const char *)arg, F_OK) == 0;
-}
-
-int it_wait_for_file(const char *path, uint64_t deadline)
-{
-    int rc = it_wait_until(s_exists, (void *)path, deadline);
-    if (rc < 0)
-        fprintf(stderr, "%s did not appear in time\n", path);
-    return rc;
-}
-
-/* What a count-of-text wait looks for, and what it saw last. */
+/* What a samples wait looks for, and what it saw last. */
 typedef struct {
-    const char *runs_dir; /* when set: the samples.csv of its one run folder */
-    const char *path;     /* otherwise this file */
+    const char *runs_dir; /* its one run folder holds the samples.csv */
     const char *text;     /* what to find */
     int want;             /* at least this many times */
     int seen;             /* found the last time it looked */
@@ -154,32 +140,15 @@ static int s_holds(void *arg)
 {
     s_find_t *f = arg;
     char folder[4096], samples[4200];
-    const char *path = f->path;
-    if (f->runs_dir) {
-        if (it_run_folder(f->runs_dir, folder, sizeof folder) < 0)
-            return 0;
-        snprintf(samples, sizeof samples, "%s/samples.csv", folder);
-        path = samples;
-    }
-    char *t = it_read(path);
+    if (it_run_folder(f->runs_dir, folder, sizeof folder) < 0)
+        return 0;
+    snprintf(samples, sizeof samples, "%s/samples.csv", folder);
+    char *t = it_read(samples);
     f->seen = 0;
     for (const char *c = t; c && (c = strstr(c, f->text)); c++)
         f->seen++;
     free(t);
     return f->seen >= f->want;
-}
-
-int it_wait_for_line(const char *path, const char *text, uint64_t deadline)
-{
-    s_find_t f = {.path = path, .text = text, .want = 1};
-    int rc = it_wait_until(s_holds, &f, deadline);
-    if (rc < 0) {
-        char *t = it_read(path);
-        fprintf(stderr, "'%s' did not appear in %s in time; it holds:\n%s\n", text, path,
-                t ? t : "(unreadable)");
-        free(t);
-    }
-    return rc;
 }
 
 int it_wait_for_samples(const char *runs_dir, const char *text, int n, uint64_t deadline)

@@ -1,6 +1,6 @@
 /* Helpers for integration tests that start the real rackbench binaries:
  * a scratch folder on a real file system, running a command with its output
- * captured, waiting for what a run shows (a file, a line, a sample, an exit)
+ * captured, waiting for what a run shows (its files, its samples, an exit)
  * with a deadline, and reading what a run left behind. */
 #ifndef IT_UTIL_H
 #define IT_UTIL_H
@@ -52,13 +52,6 @@ uint64_t it_deadline(unsigned ms);
  * deadline passes (returns -ETIMEDOUT). ready is called once more at the
  * deadline, so a slow machine's last look still counts. */
 int it_wait_until(int (*ready)(void *arg), void *arg, uint64_t deadline);
-
-/* Waits until path exists; 0 or -ETIMEDOUT (the path printed). */
-int it_wait_for_file(const char *path, uint64_t deadline);
-
-/* Waits until the file at path holds text (a line of a log, usually);
- * 0 or -ETIMEDOUT (the text and what the file held printed). */
-int it_wait_for_line(const char *path, const char *text, uint64_t deadline);
 
 /* Waits until at least n regular files are below path (it_count_files);
  * the count reached, or -ETIMEDOUT (the count printed). */
