@@ -64,7 +64,12 @@ for n in "${sizes[@]}"; do
         --lost-after 10s --out "$work/runs-$n" >"$work/coord-$n.out" \
         2> >(perl -MTime::HiRes=time -ne '$|=1; printf "%.3f %s", time, $_' >"$log") &
     cpid=$!
-    sleep 0.3
+    # the simulators connect once the coordinator's socket exists (10 s at most)
+    for _ in $(seq 1 200); do
+        [ -S "${ep#ipc://}" ] && break
+        kill -0 "$cpid" 2>/dev/null || break
+        sleep 0.05
+    done
     procs=$(( (n + per_proc - 1) / per_proc ))
     spids=()
     for ((p = 0; p < procs; p++)); do

@@ -13,6 +13,7 @@
 
 #include "it_util.h"
 #include "rb_json.h"
+#include "rb_time.h"
 
 const char *it_scratch(const char *test_name)
 {
@@ -105,10 +106,104 @@ int it_sh_bg(const char *out_path, const char *err_path, const char *fmt, ...)
 
 int it_wait(int pid)
 {
+    int code = it_wait_exit(pid, it_deadline(IT_COMMAND_MS));
+    return code == -ETIMEDOUT ? -1 : code;
+}
+
+uint64_t it_deadline(unsigned ms)
+{
+    return rb_mono_ns() + (uint64_t)ms * RB_TEST_TIME_SCALE * RB_NS_PER_MS;
+}
+
+int it_wait_until(int (*ready)(void *arg), void *arg, uint64_t deadline)
+{
+    for (;;) {
+        int past = rb_mono_ns() >= deadline;
+        if (ready(arg))
+            return 0;
+        if (past)
+            return -ETIMEDOUT;
+        uint64_t next = rb_mono_ns() + 10 * RB_NS_PER_MS;
+        rb_sleep_until_ns(next < deadline ? next : deadline);
+    }
+}
+
+/* What a samples wait looks for, and what it saw last. */
+typedef struct {
+    const char *runs_dir; /* its one run folder holds the samples.csv */
+    const char *text;     /* what to find */
+    int want;             /* at least this many times */
+    int seen;             /* found the last time it looked */
+} s_find_t;
+
+static int s_holds(void *arg)
+{
+    s_find_t *f = arg;
+    char folder[4096], samples[4200];
+    if (it_run_folder(f->runs_dir, folder, sizeof folder) < 0)
+        return 0;
+    snprintf(samples, sizeof samples, "%s/samples.csv", folder);
+    char *t = it_read(samples);
+    f->seen = 0;
+    for (const char *c = t; c && (c = strstr(c, f->text)); c++)
+        f->seen++;
+    free(t);
+    return f->seen >= f->want;
+}
+
+int it_wait_for_samples(const char *runs_dir, const char *text, int n, uint64_t deadline)
+{
+    s_find_t f = {.runs_dir = runs_dir, .text = text, .want = n};
+    int rc = it_wait_until(s_holds, &f, deadline);
+    if (rc < 0)
+        fprintf(stderr, "samples.csv in %s holds '%s' %d times, not %d, at the deadline\n",
+                runs_dir, text, f.seen, n);
+    return rc;
+}
+
+/* A file count to reach below a path, and the last count. */
+typedef struct {
+    const char *path; /* the folder */
+    int want;         /* at least this many files */
+    int seen;         /* the last count */
+} s_files_t;
+
+static int s_enough_files(void *arg)
+{
+    s_files_t *f = arg;
+    f->seen = it_count_files(f->path);
+    return f->seen >= f->want;
+}
+
+int it_wait_for_files(const char *path, int n, uint64_t deadline)
+{
+    s_files_t f = {.path = path, .want = n};
+    if (it_wait_until(s_enough_files, &f, deadline) < 0) {
+        fprintf(stderr, "%d files below %s, not %d, at the deadline\n", f.seen, path, n);
+        return -ETIMEDOUT;
+    }
+    return f.seen;
+}
+
+int it_wait_exit(int pid, uint64_t deadline)
+{
     int st;
-    if (waitpid((pid_t)pid, &st, 0) < 0)
-        return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    for (;;) {
+        pid_t r = waitpid((pid_t)pid, &st, WNOHANG);
+        if (r == (pid_t)pid)
+            return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (rb_mono_ns() >= deadline) {
+            fprintf(stderr, "pid %d still running at its deadline: killed\n", pid);
+            kill((pid_t)pid, SIGKILL);
+            while (waitpid((pid_t)pid, &st, 0) < 0 && errno == EINTR)
+                ;
+            return -ETIMEDOUT;
+        }
+        uint64_t next = rb_mono_ns() + 10 * RB_NS_PER_MS;
+        rb_sleep_until_ns(next < deadline ? next : deadline);
+    }
 }
 
 int it_kill_matching(int sig, const char *word, ...)

@@ -1,10 +1,22 @@
 /* Helpers for integration tests that start the real rackbench binaries:
  * a scratch folder on a real file system, running a command with its output
- * captured, and reading what a run left behind. */
+ * captured, waiting for what a run shows (its files, its samples, an exit)
+ * with a deadline, and reading what a run left behind. */
 #ifndef IT_UTIL_H
 #define IT_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+/* The factor on every deadline and timing ceiling (tests/CMakeLists.txt:
+ * 1, or 4 under the sanitizers). */
+#ifndef RB_TEST_TIME_SCALE
+#define RB_TEST_TIME_SCALE 1
+#endif
+
+/* How long it_sh and it_wait wait for one command before killing it, in ms
+ * (scaled): far above any run of these tests, below ctest's limit. */
+#define IT_COMMAND_MS 240000
 
 /* Makes a fresh scratch folder under the build tree (a real disk file system,
  * so O_DIRECT works) and returns its path (static storage). */
@@ -28,8 +40,31 @@ int it_sh(const char *out_path, const char *err_path, const char *fmt, ...)
 int it_sh_bg(const char *out_path, const char *err_path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Waits for a background command; returns its exit code as it_sh does. */
+/* Waits for a background command; returns its exit code as it_sh does.
+ * After IT_COMMAND_MS it kills the command, says so, and returns -1. */
 int it_wait(int pid);
+
+/* A deadline ms from now, scaled by RB_TEST_TIME_SCALE, on rb_mono_ns()'s
+ * clock: what the it_wait_for_... calls take. */
+uint64_t it_deadline(unsigned ms);
+
+/* Calls ready(arg) every 10 ms until it returns nonzero (returns 0) or the
+ * deadline passes (returns -ETIMEDOUT). ready is called once more at the
+ * deadline, so a slow machine's last look still counts. */
+int it_wait_until(int (*ready)(void *arg), void *arg, uint64_t deadline);
+
+/* Waits until at least n regular files are below path (it_count_files);
+ * the count reached, or -ETIMEDOUT (the count printed). */
+int it_wait_for_files(const char *path, int n, uint64_t deadline);
+
+/* Waits until the samples.csv of the one run folder in runs_dir holds text
+ * at least n times (",PHASE,NODE," finds a node's samples of a phase: the
+ * coordinator has seen that node in that phase); 0 or -ETIMEDOUT. */
+int it_wait_for_samples(const char *runs_dir, const char *text, int n, uint64_t deadline);
+
+/* Waits for a background command until the deadline; its exit code as
+ * it_sh gives it, or -ETIMEDOUT with the command killed (SIGKILL). */
+int it_wait_exit(int pid, uint64_t deadline);
 
 /* Sends sig to every process whose command line contains all of the given
  * words (NULL-terminated list); returns how many were signalled. */

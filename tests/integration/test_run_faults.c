@@ -138,27 +138,17 @@ static void s_agent_lost(const char *accept, int want_code)
     snprintf(data, sizeof data, "%s/data", p.dir);
     snprintf(text, sizeof text,
              "[global]\ndirectory=%s\nbs=256k\nsize=8M\ndirect=1\n\n"
-             "[w]\nrw=write\ntime_based\nruntime=4s\n"
+             "[w]\nrw=write\ntime_based\nruntime=%ds\n"
              "[r]\nstonewall\nrw=read\n%s",
-             data, accept);
+             data, 4 * RB_TEST_TIME_SCALE, accept);
     it_write(p.plan, text);
     int pid = it_sh_bg(p.out, p.err,
-                       "'%s' run --local 3 --heartbeat 200ms --lost-after 1s --out '%s' '%s'",
-                       it_bin("rackbench"), p.runs, p.plan);
-    /* wait until local-2 is writing, then kill it without a chance to clean up */
-    int killed = 0;
-    for (int i = 0; i < 100 && !killed; i++) {
-        usleep(100000);
-        DIR *d = opendir(data);
-        struct dirent *de;
-        int writing = 0;
-        while (d && (de = readdir(d)))
-            writing |= strstr(de->d_name, "local-2") != NULL;
-        if (d)
-            closedir(d);
-        if (writing && i >= 15)
-            killed = it_kill_matching(SIGKILL, "rackbench-agent", "--name local-2 ", data, NULL);
-    }
+                       "'%s' run --local 3 --heartbeat 200ms --lost-after %ds --out '%s' '%s'",
+                       it_bin("rackbench"), RB_TEST_TIME_SCALE, p.runs, p.plan);
+    /* once the coordinator has local-2's first sample of the write phase (it
+     * is writing, and the run knows it), kill it without a chance to clean up */
+    assert_int_equal(it_wait_for_samples(p.runs, ",w,local-2,", 1, it_deadline(30000)), 0);
+    int killed = it_kill_matching(SIGKILL, "rackbench-agent", "--name local-2 ", data, NULL);
     assert_int_equal(killed, 1);
     int code = it_wait(pid);
     assert_int_equal(code, want_code);
@@ -224,22 +214,19 @@ static void test_coordinator_lost(void **state)
     snprintf(aerr, sizeof aerr, "%s/agent.err", p.dir);
     it_sh(NULL, NULL, "mkdir -p '%s'", data);
     snprintf(text, sizeof text,
-             "[w]\nrw=write\nbs=256k\nsize=8M\ndirect=1\ntime_based\nruntime=30s\n");
+             "[w]\nrw=write\nbs=256k\nsize=8M\ndirect=1\ntime_based\nruntime=%ds\n",
+             30 * RB_TEST_TIME_SCALE);
     it_write(p.plan, text);
     int agent = it_sh_bg(aout, aerr,
                          "'%s' --coordinator '%s' --name solo --root '%s' --once "
-                         "--heartbeat 200ms --lost-after 1s",
-                         it_bin("rackbench-agent"), ep, data);
+                         "--heartbeat 200ms --lost-after %ds",
+                         it_bin("rackbench-agent"), ep, data, RB_TEST_TIME_SCALE);
     int coord = it_sh_bg(p.out, p.err, "'%s' run --expect 1 --bind '%s' --out '%s' '%s'",
                          it_bin("rackbench"), ep, p.runs, p.plan);
-    /* wait until the agent's file is being written */
-    int writing = 0;
-    for (int i = 0; i < 100 && !writing; i++) {
-        usleep(100000);
-        writing = it_count_files(data) > 0;
-    }
-    assert_true(writing);
-    usleep(300000);
+    /* wait until the agent's file is being written and the coordinator has
+     * its first sample: the phase is under way on both sides */
+    assert_true(it_wait_for_files(data, 1, it_deadline(30000)) >= 1);
+    assert_int_equal(it_wait_for_samples(p.runs, ",w,solo,", 1, it_deadline(30000)), 0);
     assert_int_equal(it_kill_matching(SIGKILL, "rackbench", " run ", p.plan, NULL), 1);
     assert_int_equal(it_wait(coord), 128 + SIGKILL);
     assert_int_equal(it_wait(agent), 3);
@@ -272,25 +259,23 @@ static void test_agent_restarted(void **state)
     snprintf(e2, sizeof e2, "%s/a2-again.err", p.dir);
     it_sh(NULL, NULL, "mkdir -p '%s'", data);
     snprintf(text, sizeof text,
-             "[w]\nrw=write\nbs=256k\nsize=8M\ndirect=1\ntime_based\nruntime=4s\n");
+             "[w]\nrw=write\nbs=256k\nsize=8M\ndirect=1\ntime_based\nruntime=%ds\n",
+             4 * RB_TEST_TIME_SCALE);
     it_write(p.plan, text);
     const char *agent = "'%s' --coordinator '%s' --name %s --root '%s' --once --heartbeat 200ms "
-                        "--lost-after 2s";
+                        "--lost-after %ds";
     int coord = it_sh_bg(p.out, p.err,
-                         "'%s' run --expect 2 --bind '%s' --heartbeat 200ms --lost-after 2s "
+                         "'%s' run --expect 2 --bind '%s' --heartbeat 200ms --lost-after %ds "
                          "--quiet --out '%s' '%s'",
-                         it_bin("rackbench"), ep, p.runs, p.plan);
+                         it_bin("rackbench"), ep, 2 * RB_TEST_TIME_SCALE, p.runs, p.plan);
     char cmd[9000];
-    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a1", data);
+    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a1", data,
+             2 * RB_TEST_TIME_SCALE);
     int a1 = it_sh_bg(NULL, NULL, "%s", cmd);
-    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a2", data);
+    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a2", data,
+             2 * RB_TEST_TIME_SCALE);
     int a2 = it_sh_bg(NULL, e1, "%s", cmd);
-    int writing = 0;
-    for (int i = 0; i < 100 && writing < 2; i++) {
-        usleep(100000);
-        writing = it_count_files(data);
-    }
-    assert_true(writing >= 2);
+    assert_true(it_wait_for_files(data, 2, it_deadline(30000)) >= 2);
     assert_int_equal(it_kill_matching(SIGKILL, "rackbench-agent", "--name a2 ", data, NULL), 1);
     it_wait(a2);
     int again = it_sh_bg(NULL, e2, "%s", cmd); /* the same name, a new process */
@@ -323,18 +308,15 @@ static void test_interrupted(void **state)
     snprintf(data, sizeof data, "%s/data", p.dir);
     snprintf(text, sizeof text,
              "[global]\ndirectory=%s\nbs=256k\nsize=8M\ndirect=1\n\n"
-             "[w]\nrw=write\nnumjobs=2\ntime_based\nruntime=30s\n",
-             data);
+             "[w]\nrw=write\nnumjobs=2\ntime_based\nruntime=%ds\n",
+             data, 30 * RB_TEST_TIME_SCALE);
     it_write(p.plan, text);
     int pid = it_sh_bg(p.out, p.err, "'%s' run --local 2 --out '%s' '%s'", it_bin("rackbench"),
                        p.runs, p.plan);
-    int writing = 0;
-    for (int i = 0; i < 100 && writing < 4; i++) {
-        usleep(100000);
-        writing = it_count_files(data);
-    }
-    assert_int_equal(writing, 4);
-    usleep(500000);
+    /* every worker's file, and a sample of each node: data has moved */
+    assert_int_equal(it_wait_for_files(data, 4, it_deadline(30000)), 4);
+    assert_int_equal(it_wait_for_samples(p.runs, ",w,local-1,", 1, it_deadline(30000)), 0);
+    assert_int_equal(it_wait_for_samples(p.runs, ",w,local-2,", 1, it_deadline(30000)), 0);
     assert_int_equal(it_kill_matching(SIGINT, "rackbench", " run ", p.plan, NULL), 1);
     assert_int_equal(it_wait(pid), 3);
     assert_true(s_contains(p.err, "interrupted during phase w"));
@@ -350,7 +332,8 @@ static void test_interrupted(void **state)
     assert_true(rb_json_bool(rb_json_get(ph, "partial"), 0));
     assert_int_equal(rb_json_num(rb_json_get(ph, "workers"), 0), 4);
     assert_true(rb_json_num(rb_json_get(ph, "bytes"), 0) > 0);
-    assert_true(rb_json_num(rb_json_get(ph, "window_s"), 99) < 20);
+    /* the interrupt ended the phase, not its runtime */
+    assert_true(rb_json_num(rb_json_get(ph, "window_s"), 99) < 20 * RB_TEST_TIME_SCALE);
     rb_json_free(&j);
     assert_int_equal(it_count_files(data), 0);
     it_rmtree(p.dir);

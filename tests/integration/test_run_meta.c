@@ -33,6 +33,21 @@ static int s_shared_files(const char *data, char *found, size_t len)
     return n;
 }
 
+/* The shared folder a wait looks for, and what it saw last. */
+typedef struct {
+    const char *data; /* the agents' root */
+    char *found;      /* the shared folder's path, when there is one */
+    size_t len;       /* of found */
+    int n;            /* its file count, -1 while there is none */
+} s_shared_t;
+
+static int s_all_shared(void *arg)
+{
+    s_shared_t *w = arg;
+    w->n = s_shared_files(w->data, w->found, w->len);
+    return w->n == 6000;
+}
+
 static void test_meta_shared_and_private(void **state)
 {
     (void)state;
@@ -59,7 +74,7 @@ static void test_meta_shared_and_private(void **state)
              "bs=4k\n"
              "size=1G\n"
              "time_based\n"
-             "runtime=3s\n"
+             "runtime=%ds\n"
              "\n"
              "[easy]\n"
              "rw=meta\n"
@@ -68,7 +83,7 @@ static void test_meta_shared_and_private(void **state)
              "meta_filesize=4k\n"
              "meta_dirs=4\n"
              "meta_order=random\n",
-             data);
+             data, 3 * RB_TEST_TIME_SCALE);
     it_write(plan, text);
     snprintf(runs, sizeof runs, "%s/runs", dir);
     snprintf(out, sizeof out, "%s/stdout", dir);
@@ -76,12 +91,10 @@ static void test_meta_shared_and_private(void **state)
     int pid = it_sh_bg(out, err, "'%s' run --local 3 --quiet --out '%s' '%s'", it_bin("rackbench"),
                        runs, plan);
     /* all 3 agents × 2 workers × 1000 files, in one folder, none lost to a collision */
-    int n = -1;
-    for (int i = 0; i < 100 && n != 6000; i++) {
-        usleep(50000);
-        n = s_shared_files(data, shared, sizeof shared);
-    }
-    assert_int_equal(n, 6000);
+    s_shared_t w = {.data = data, .found = shared, .len = sizeof shared, .n = -1};
+    if (it_wait_until(s_all_shared, &w, it_deadline(30000)) < 0)
+        fprintf(stderr, "the shared folder held %d files at the deadline\n", w.n);
+    assert_int_equal(w.n, 6000);
     int code = it_wait(pid);
     assert_int_equal(it_show_failure(code, err), 0);
     rb_json_t *j = it_summary(runs, folder, sizeof folder);

@@ -49,12 +49,14 @@ static void s_send(zsock_t *s, const rb_msg_t *m)
     assert_int_equal(zframe_send(&f, s, 0), 0);
 }
 
-/* Waits up to ms for a message of type t; 1 with m filled (caller finis). */
+/* Waits up to ms (scaled by RB_TEST_TIME_SCALE) for a message of type t;
+ * 1 with m filled (caller finis). */
 static int s_expect(zsock_t *s, rb_msg_type_t t, int ms, rb_msg_t *m)
 {
     zpoller_t *p = zpoller_new(s, NULL);
     int got = 0;
-    for (int64_t end = zclock_mono() + ms; !got && zclock_mono() < end;) {
+    for (int64_t end = zclock_mono() + (int64_t)ms * RB_TEST_TIME_SCALE;
+         !got && zclock_mono() < end;) {
         if (!zpoller_wait(p, 50))
             continue;
         zframe_t *f = zframe_recv(s);
@@ -110,10 +112,11 @@ static void test_out_of_sequence(void **state)
     snprintf(ep, sizeof ep, "ipc://%s/coord.sock", dir);
     it_sh(NULL, NULL, "mkdir -p '%s'", data);
     it_write(plan, "[w]\nrw=write\nbs=64k\nsize=1m\n");
-    int coord = it_sh_bg(out, err,
-                         "'%s' run --expect 2 --bind '%s' --heartbeat 200ms --lost-after 1s "
-                         "--wait 10s --quiet --out '%s' '%s'",
-                         it_bin("rackbench"), ep, runs, plan);
+    int coord =
+        it_sh_bg(out, err,
+                 "'%s' run --expect 2 --bind '%s' --heartbeat 200ms --lost-after %ds "
+                 "--wait %ds --quiet --out '%s' '%s'",
+                 it_bin("rackbench"), ep, RB_TEST_TIME_SCALE, 10 * RB_TEST_TIME_SCALE, runs, plan);
     int agent = it_sh_bg(NULL, NULL, "'%s' --coordinator '%s' --name real --root '%s' --once",
                          it_bin("rackbench-agent"), ep, data);
     zsock_t *s = zsock_new(ZMQ_DEALER);

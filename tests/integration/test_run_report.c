@@ -118,7 +118,7 @@ static void test_report_killed_run(void **state)
 {
     (void)state;
     paths_t p;
-    char text[4096], samples[4400];
+    char text[4096];
     s_paths(&p, "report-killed");
     snprintf(text, sizeof text,
              "[global]\ndirectory=%s/data\nbs=64k\nsize=4m\ndirect=1\nnumjobs=2\n"
@@ -130,19 +130,8 @@ static void test_report_killed_run(void **state)
     int pid = it_sh_bg(p.out, p.err, "'%s' run --local 2 --quiet --out '%s' '%s'",
                        it_bin("rackbench"), p.runs, p.plan);
     /* wait for the second phase's samples */
-    int long_rows = 0;
-    for (int i = 0; i < 200 && long_rows < 10; i++) {
-        usleep(50000);
-        if (it_run_folder(p.runs, p.folder, sizeof p.folder) < 0)
-            continue;
-        snprintf(samples, sizeof samples, "%s/samples.csv", p.folder);
-        char *t = it_read(samples);
-        long_rows = 0;
-        for (const char *c = t; c && (c = strstr(c, ",long,")); c++)
-            long_rows++;
-        free(t);
-    }
-    assert_true(long_rows >= 10);
+    assert_int_equal(it_wait_for_samples(p.runs, ",long,", 10, it_deadline(30000)), 0);
+    assert_int_equal(it_run_folder(p.runs, p.folder, sizeof p.folder), 0);
     assert_int_equal(it_kill_matching(SIGKILL, "rackbench", " run ", p.plan, NULL), 1);
     assert_int_equal(it_wait(pid), 128 + SIGKILL);
     it_kill_matching(SIGKILL, "rackbench-agent", p.dir, NULL); /* not to wait for them */
@@ -183,8 +172,16 @@ static void test_report_killed_run(void **state)
     it_rmtree(p.dir);
 }
 
-/* Before and after: twice the rate is a significant change; a run against
- * itself changes nothing. */
+/* Before and after: twice the rate is a significant change for the better;
+ * a run against itself changes nothing.
+ *
+ * The rate caps hold per worker, but the aggregate bandwidth is bytes over
+ * the window from the first start to the last end, and the start skew of
+ * each run lengthens that window by its own amount: on a loaded machine or
+ * under the sanitizers "twice the rate" reads anywhere near +100% (+110.5%
+ * was seen). So the change is judged by its sign, its verdict and a range
+ * no noise can reach from a doubling's neighbourhood (+50% .. +200%), not
+ * by its digits. */
 static void test_compare(void **state)
 {
     (void)state;
@@ -221,8 +218,39 @@ static void test_compare(void **state)
     char *o = it_read(p.rep);
     const char *line = strstr(o, "aggregate bandwidth");
     assert_non_null(line);
-    assert_non_null(strstr(line, "+100"));
-    assert_non_null(strstr(line, "significant: better"));
+    const char *end = strchr(line, '\n');
+    const char *verdict = strstr(line, "significant: better");
+    assert_non_null(verdict);
+    assert_true(!end || verdict < end);
+    /* the change column: the signed percentage just before the verdict */
+    const char *c = verdict;
+    while (c > line && c[-1] == ' ')
+        c--;
+    assert_true(c > line && c[-1] == '%');
+    while (c > line && c[-1] != ' ')
+        c--;
+    double pct = 0;
+    assert_int_equal(sscanf(c, "%lf%%", &pct), 1);
+    if (*c != '+' || pct < 50 || pct > 200)
+        fprintf(stderr, "compare: twice the rate read as %.1f%%:\n%s\n", pct, o);
+    assert_true(*c == '+');
+    assert_true(pct >= 50 && pct <= 200);
+    free(o);
+    /* and in JSON: the same figure, a positive change in that range */
+    assert_int_equal(
+        it_sh(p.rep, p.err, "'%s' compare '%s' '%s' --format json", it_bin("rackbench"), a, b), 0);
+    o = it_read(p.rep);
+    rb_err_t jerr;
+    rb_err_clear(&jerr);
+    rb_json_t *jab = rb_json_parse(o, strlen(o), &jerr);
+    assert_non_null(jab);
+    assert_string_equal(rb_json_str(rb_json_path(jab, "phases.0.figures.0.name")), "aggregate_bw");
+    double change = rb_json_num(rb_json_path(jab, "phases.0.figures.0.change"), -1);
+    assert_true(change >= 0.5 && change <= 2.0);
+    assert_float_equal(change * 100, pct, 0.051);
+    assert_string_equal(rb_json_str(rb_json_path(jab, "phases.0.figures.0.verdict")),
+                        "significant: better");
+    rb_json_free(&jab);
     free(o);
     assert_int_equal(
         it_sh(p.rep, p.err, "'%s' compare '%s' '%s' --format json", it_bin("rackbench"), a, a), 0);

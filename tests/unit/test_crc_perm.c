@@ -8,8 +8,8 @@
  * path are held to the same reference.
  *
  * rb_perm is checked for being a bijection of [0, n), for depending on the
- * seed and for not being nearly sorted; ns per rb_perm_at is printed, not
- * judged. */
+ * seed and for not being nearly sorted. How fast either one runs is not a
+ * test: tests/bench/bench_crc_perm.c prints that. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -28,7 +28,6 @@
 #include "rb_crc32c.h"
 #include "rb_perm.h"
 #include "rb_rand.h"
-#include "rb_time.h"
 
 #define CHILD_FLAG "--crc-portable-child"
 
@@ -138,30 +137,6 @@ static void test_crc_chaining(void **state)
         crc = rb_crc32c(crc, buf + off + pos, len - pos);
         assert_int_equal(crc, whole);
     }
-    free(buf);
-}
-
-static void test_crc_speed(void **state)
-{
-    (void)state;
-    enum { LEN = 1 << 20 };
-    unsigned char *buf = malloc(LEN);
-    rb_rand_t r;
-    volatile uint32_t sink = 0;
-    uint64_t bytes = 0, t0, t;
-
-    assert_non_null(buf);
-    rb_rand_seed(&r, 7);
-    rb_rand_fill(&r, buf, LEN);
-    sink ^= rb_crc32c(0, buf, LEN); /* warm up, make the path choice */
-    t0 = rb_mono_ns();
-    do {
-        sink ^= rb_crc32c(sink, buf, LEN);
-        bytes += LEN;
-        t = rb_mono_ns();
-    } while (t - t0 < 250 * RB_NS_PER_MS);
-    print_message("crc32c %s path: %.2f GB/s\n", s_is_child ? "portable (forced)" : "default",
-                  (double)bytes / (double)(t - t0));
     free(buf);
 }
 
@@ -315,24 +290,6 @@ static void test_perm_not_sorted(void **state)
     }
 }
 
-static void test_perm_speed(void **state)
-{
-    (void)state;
-    enum { CALLS = 1 << 23 };
-    rb_perm_t p;
-    volatile uint64_t sink = 0;
-    uint64_t acc = 0, t0, t1;
-
-    rb_perm_init(&p, (1ULL << 30) + 3, 1234);
-    t0 = rb_mono_ns();
-    for (uint64_t i = 0; i < CALLS; i++)
-        acc ^= rb_perm_at(&p, i);
-    t1 = rb_mono_ns();
-    sink = acc;
-    (void)sink;
-    print_message("rb_perm_at, n = 2^30+3: %.1f ns per call\n", (double)(t1 - t0) / (double)CALLS);
-}
-
 int main(int argc, char **argv)
 {
     s_argv0 = argv[0];
@@ -342,17 +299,15 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_crc_vectors),
         cmocka_unit_test(test_crc_random_vs_reference),
         cmocka_unit_test(test_crc_chaining),
-        cmocka_unit_test(test_crc_speed),
     };
     if (s_is_child)
         return cmocka_run_group_tests_name("crc32c, portable path", crc_tests, NULL, NULL);
 
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crc_vectors),       cmocka_unit_test(test_crc_random_vs_reference),
-        cmocka_unit_test(test_crc_chaining),      cmocka_unit_test(test_crc_speed),
-        cmocka_unit_test(test_crc_portable_path), cmocka_unit_test(test_perm_bijection),
-        cmocka_unit_test(test_perm_huge),         cmocka_unit_test(test_perm_seeds_differ),
-        cmocka_unit_test(test_perm_not_sorted),   cmocka_unit_test(test_perm_speed),
+        cmocka_unit_test(test_crc_chaining),      cmocka_unit_test(test_crc_portable_path),
+        cmocka_unit_test(test_perm_bijection),    cmocka_unit_test(test_perm_huge),
+        cmocka_unit_test(test_perm_seeds_differ), cmocka_unit_test(test_perm_not_sorted),
     };
     return cmocka_run_group_tests_name("crc32c and perm", tests, NULL, NULL);
 }

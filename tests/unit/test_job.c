@@ -47,6 +47,33 @@ static const char *s_engines[] = {"sync", "libaio", "io_uring"};
 static char s_root[4096];
 static double s_secs; /* the last run's first worker: end - start */
 
+/* How long one phase of these tests may run before the test gives up on it:
+ * far above the slowest one (4 MiB at 8 MiB/s), scaled for the sanitizers. */
+#define PHASE_DEADLINE_NS (60 * RB_TEST_TIME_SCALE * RB_NS_PER_S)
+
+/* Waits for the phase's workers to end; fails the test at the deadline. */
+static void s_wait_finished(rb_phase_t *p)
+{
+    uint64_t end = rb_mono_ns() + PHASE_DEADLINE_NS;
+    while (!rb_phase_finished(p)) {
+        if (rb_mono_ns() > end)
+            fail_msg("the phase did not finish in %d s", 60 * RB_TEST_TIME_SCALE);
+        usleep(1000);
+    }
+}
+
+/* Waits until every worker of job 0 has reached its stonewall (rb_phase_stonewalled
+ * says so once); the busiest one's ops into most. Fails at the deadline. */
+static void s_wait_stonewalled(rb_phase_t *p, uint64_t *most)
+{
+    uint64_t end = rb_mono_ns() + PHASE_DEADLINE_NS;
+    while (!rb_phase_stonewalled(p, 0, most)) {
+        if (rb_mono_ns() > end)
+            fail_msg("the phase did not reach its stonewall in %d s", 60 * RB_TEST_TIME_SCALE);
+        usleep(1000);
+    }
+}
+
 static int s_have(const char *engine)
 {
     const rb_engine_ops_t *ops = rb_engine_find(engine);
@@ -95,8 +122,7 @@ static int s_run_as(rb_sandbox_t *sb, int rundir, rb_job_spec_t *job, const rb_j
         snprintf(err_msg, RB_ERR_MSG_MAX, "%s", err.msg);
         return err.code ? err.code : -EIO;
     }
-    while (!rb_phase_finished(p))
-        usleep(1000);
+    s_wait_finished(p);
     int rc = rb_phase_collect(p, RUN_ID, done);
     *js = done->jobs[0];
     js->hist = NULL;
@@ -673,13 +699,13 @@ static void test_stonewall_wearout(void **state)
     rb_phase_spec_t ph = {.njobs = 1, .jobs = &j};
     rb_msg_done_t done;
     rb_phase_t *p = s_start(sb, rd, &ph);
-    while (!rb_phase_finished(p))
-        usleep(1000);
+    s_wait_finished(p);
     rb_phase_collect(p, RUN_ID, &done);
     for (uint32_t i = 0; i < 2; i++) {
         const rb_worker_stat_t *w = &done.workers[i];
         double t = (double)(w->t_end_ns - w->t_start_ns) / 1e9;
-        assert_true(t >= 0.28 && t < 0.5);
+        /* stopped at 300 ms, minutes before its 1 GiB at 4 MiB/s */
+        assert_true(t >= 0.28 && t < 1.0 * RB_TEST_TIME_SCALE);
         assert_true(w->sw_t_ns > 0);
         assert_int_equal(w->sw_bytes, w->bytes);
         assert_true(w->bytes > 0 && w->bytes < (8 << 20));
@@ -689,14 +715,12 @@ static void test_stonewall_wearout(void **state)
     j.wearout = 1;
     p = s_start(sb, rd, &ph);
     uint64_t most = 0;
-    while (!rb_phase_stonewalled(p, 0, &most))
-        usleep(1000);
+    s_wait_stonewalled(p, &most);
     assert_false(rb_phase_finished(p)); /* waiting for the target */
     uint64_t again;
     assert_false(rb_phase_stonewalled(p, 0, &again)); /* said once */
     rb_phase_wearout(p, 0, most + 40);
-    while (!rb_phase_finished(p))
-        usleep(1000);
+    s_wait_finished(p);
     rb_phase_collect(p, RUN_ID, &done);
     for (uint32_t i = 0; i < 2; i++) {
         const rb_worker_stat_t *w = &done.workers[i];
