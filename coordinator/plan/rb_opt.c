@@ -242,6 +242,11 @@ static const rb_opt_t s_rows[] = {
     IGN("log_compression_cpus", RB_OPT_WHY_REPORT), IGN("log_store_compressed", RB_OPT_WHY_REPORT),
     IGN("log_unix_epoch", RB_OPT_WHY_REPORT), IGN("log_alternate_epoch", RB_OPT_WHY_REPORT),
     IGN("log_alternate_epoch_clock_id", RB_OPT_WHY_REPORT), IGN("log_issue_time", RB_OPT_WHY_REPORT),
+    /* io_uring's own: how it registers what it uses; only with ioengine=io_uring */
+    {"fixedbufs", NULL, RB_OPT_IGNORED, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT,
+     .group = RB_OPT_WHY_REGISTER, .engine = "io_uring"},
+    {"registerfiles", NULL, RB_OPT_IGNORED, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT,
+     .group = RB_OPT_WHY_REGISTER, .engine = "io_uring"},
 #undef IGN
 
     /* fio options that would change what is measured and that rackbench does not run yet */
@@ -281,8 +286,7 @@ static const rb_opt_t s_rows[] = {
     NY("iodepth_batch_complete_min", RB_OPT_AREA_QUEUE),
     NY("iodepth_batch_complete_max", RB_OPT_AREA_QUEUE), NY("iodepth_low", RB_OPT_AREA_QUEUE),
     NY("serialize_overlap", RB_OPT_AREA_QUEUE), NY("io_submit_mode", RB_OPT_AREA_QUEUE),
-    NYE("hipri", RB_OPT_AREA_QUEUE, "io_uring"), NYE("fixedbufs", RB_OPT_AREA_QUEUE, "io_uring"),
-    NYE("registerfiles", RB_OPT_AREA_QUEUE, "io_uring"),
+    NYE("hipri", RB_OPT_AREA_QUEUE, "io_uring"),
     NYE("sqthread_poll", RB_OPT_AREA_QUEUE, "io_uring"),
     NYE("sqthread_poll_cpu", RB_OPT_AREA_QUEUE, "io_uring"),
     NYE("nonvectored", RB_OPT_AREA_QUEUE, "io_uring"), NYE("uncached", RB_OPT_AREA_QUEUE, "io_uring"),
@@ -351,11 +355,13 @@ static const char *const s_why_text[] = {
     [RB_OPT_WHY_MACHINERY] = "it only tunes fio's own machinery",
     [RB_OPT_WHY_REPORT] = "it only shapes fio's own reports and logs",
     [RB_OPT_WHY_UNITS] = "rackbench sizes are always powers of 1024, as with kb_base=1024",
+    [RB_OPT_WHY_REGISTER] = "rackbench's io_uring always registers its files and buffers, which "
+                            "changes no IO that reaches the storage",
 };
 
 const char *rb_opt_why_text(rb_opt_why_t why)
 {
-    return (unsigned)why <= RB_OPT_WHY_UNITS ? s_why_text[why] : "";
+    return (unsigned)why < RB_OPT_NWHYS ? s_why_text[why] : "";
 }
 
 /* 1 when name is key or one of the comma-separated aliases. */
@@ -633,6 +639,7 @@ int rb_opt_apply(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, co
         int rc = opt->parse ? opt->parse(ps, o, opt, key, val, line) : 0;
         if (rc < 0)
             return rc;
+        o->line[rb_opt_index(opt)] = line; /* an engine's own is checked against the engine */
         return rb_plan_note(ps, line, "option '%s' is ignored: %s", key,
                             rb_opt_why_text((rb_opt_why_t)opt->group));
     }

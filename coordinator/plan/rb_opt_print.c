@@ -264,12 +264,14 @@ static void s_doc_options(FILE *f)
 static void s_doc_ignored(FILE *f)
 {
     fprintf(f, "| why | options |\n| --- | --- |\n");
-    for (unsigned why = 0; why <= RB_OPT_WHY_UNITS; why++) {
+    for (unsigned why = 0; why < RB_OPT_NWHYS; why++) {
         fprintf(f, "| %s |", rb_opt_why_text((rb_opt_why_t)why));
         const char *sep = " ";
         for (size_t i = 0; i < rb_opt_count(); i++) {
             if (rb_opt_at(i)->kind == RB_OPT_IGNORED && rb_opt_at(i)->group == why) {
                 fprintf(f, "%s`%s`", sep, rb_opt_at(i)->key);
+                if (rb_opt_at(i)->engine)
+                    fprintf(f, " (%s)", rb_opt_at(i)->engine);
                 sep = ", ";
             }
         }

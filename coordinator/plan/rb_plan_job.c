@@ -107,6 +107,20 @@ static int s_settle_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *nam
     return s_rules(ps, &step, line);
 }
 
+/* An engine's own options (rows that name an engine, as fio's ops->options)
+ * stand only in a job of that engine, as in fio. */
+static int s_engine_options(rb_plan_parser_t *ps, const rb_plan_job_t *o, const char *name)
+{
+    for (size_t i = 0; i < rb_opt_count(); i++) {
+        const rb_opt_t *opt = rb_opt_at(i);
+        if (opt->engine && o->line[i] && strcmp(opt->engine, o->spec.ioengine) != 0)
+            return rb_plan_fail(ps, o->line[i],
+                                "option '%s' belongs to ioengine=%s (job '%s' has ioengine=%s)",
+                                opt->key, opt->engine, name, o->spec.ioengine);
+    }
+    return 0;
+}
+
 /* Settles what depends on several options (fio semantics) and checks the
  * job as a whole; errors name the job's section line. */
 static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name, unsigned line)
@@ -114,6 +128,9 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     rb_job_spec_t *js = &o->spec;
     char a[64];
 
+    int rc = s_engine_options(ps, o, name);
+    if (rc < 0)
+        return rc;
     if (js->rw == RB_RW_META)
         return s_settle_meta(ps, o, name, line);
     if (o->meta_line)
@@ -132,11 +149,10 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
 
     /* fio: a filename names the files, so nrfiles is not used */
     if (js->filename[0] && js->nrfiles != 1) {
-        int rc =
-            rb_plan_note(ps, rb_plan_job_line(o, "nrfiles"),
-                         "option 'nrfiles' is ignored in job '%s': filename= names the one file "
-                         "its workers share, as in fio",
-                         name);
+        rc = rb_plan_note(ps, rb_plan_job_line(o, "nrfiles"),
+                          "option 'nrfiles' is ignored in job '%s': filename= names the one file "
+                          "its workers share, as in fio",
+                          name);
         if (rc < 0)
             return rc;
         js->nrfiles = 1;

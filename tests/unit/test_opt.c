@@ -247,6 +247,27 @@ static void test_ignored_with_note(void **state)
     rb_plan_destroy(&p);
 }
 
+/* An engine's own option (fixedbufs, io_uring's) is accepted in a job of
+ * that engine, with a note, and refused in a job of another, naming it. */
+static void test_engine_options(void **state)
+{
+    (void)state;
+    static const char ok[] = "[a]\nsize=1M\nioengine=io_uring\nfixedbufs\n";
+    static const char bad[] = "[global]\nregisterfiles=1\n[a]\nsize=1M\nioengine=libaio\n";
+    rb_plan_t *p = NULL;
+    rb_err_t err;
+    rb_err_clear(&err);
+    assert_int_equal(rb_plan_parse(ok, sizeof ok - 1, "t.ini", &p, &err), 0);
+    assert_non_null(p->notes);
+    assert_non_null(
+        strstr(p->notes, "t.ini:4: option 'fixedbufs' is ignored: rackbench's io_uring"));
+    rb_plan_destroy(&p);
+    assert_int_equal(rb_plan_parse(bad, sizeof bad - 1, "t.ini", &p, &err), -EINVAL);
+    assert_null(p);
+    assert_string_equal(err.msg, "t.ini:2: option 'registerfiles' belongs to ioengine=io_uring "
+                                 "(job 'a' has ioengine=libaio)");
+}
+
 /* Rewrites the generated parts of path. */
 static int s_update(const char *path)
 {
@@ -291,6 +312,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_wire_limits),         cmocka_unit_test(test_engine_rows),
         cmocka_unit_test(test_defaults_and_fields), cmocka_unit_test(test_docs_match_table),
         cmocka_unit_test(test_engines_agree),       cmocka_unit_test(test_ignored_with_note),
+        cmocka_unit_test(test_engine_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
