@@ -1,0 +1,109 @@
+/* What the files of proto/ share to encode and decode messages: the kinds
+ * of field, the layout tables that describe every body once, the context
+ * that names the field at fault, and the helpers both directions use. Not
+ * for use outside proto/. */
+#ifndef RB_PROTO_INT_H
+#define RB_PROTO_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rb_proto.h"
+
+typedef enum {
+    RB_PK_U32,      /* uint32_t, within min .. max */
+    RB_PK_U64,      /* uint64_t, within min .. max */
+    RB_PK_ERRNO,    /* int32_t, 0 or a negative errno */
+    RB_PK_I64,      /* int64_t */
+    RB_PK_BOOL,     /* uint8_t 0 or 1; a msgpack boolean on the wire */
+    RB_PK_STR,      /* char[size], NUL-terminated, no NUL inside; flags add rules */
+    RB_PK_ENUM,     /* an enum, as its name in en on the wire */
+    RB_PK_BIN,      /* uint8_t[size] and a uint32_t length: msgpack bin of at most max bytes */
+    RB_PK_HIST,     /* rb_hist_t *, a sparse map described by sub */
+    RB_PK_BUCKETS,  /* rb_hist_t.b: flat [index, count, ...] of the non-empty buckets */
+    RB_PK_CHECKPTS, /* rb_checkpt_t * and a count: [[t_ns, bytes], ...], t_ns not decreasing */
+    RB_PK_ARRAY,    /* pointer to elements described by sub, and a count */
+    RB_PK_INLINE,   /* like RB_PK_ARRAY, but the elements live inside the struct */
+} rb_proto_kind_t;
+
+/* Extra rules of an RB_PK_STR. */
+enum {
+    RB_PK_F_NONEMPTY = 1, /* "" is refused */
+    RB_PK_F_FILE = 2,     /* one path component: no '/', not "." or ".." */
+};
+
+/* An enum that travels as a string. */
+typedef struct rb_proto_enum {
+    const char *what;         /* what it is, for messages: "access pattern" */
+    const char *const *names; /* wire name by value; NULL for a value without one */
+    unsigned n;               /* entries in names */
+} rb_proto_enum_t;
+
+typedef struct rb_proto_layout rb_proto_layout_t;
+typedef struct rb_proto_ctx rb_proto_ctx_t;
+
+typedef struct rb_proto_field {
+    const char *key;      /* wire key, equal to the struct field's name */
+    rb_proto_kind_t kind; /* C type and wire form */
+    size_t off;           /* offset of the value, the inline array or the array pointer */
+    size_t size; /* RB_PK_STR, RB_PK_BIN: capacity (RB_PK_STR with the NUL); arrays: element size */
+    size_t count_off; /* arrays, RB_PK_BIN: offset of the uint32_t element or byte count */
+    uint64_t min;     /* integers: smallest value */
+    uint64_t max;     /* integers: largest value; arrays: most elements; RB_PK_BIN: most bytes */
+    unsigned flags;   /* RB_PK_STR: SF_* rules */
+    const rb_proto_enum_t *en;    /* RB_PK_ENUM: names */
+    const rb_proto_layout_t *sub; /* RB_PK_HIST, RB_PK_ARRAY, RB_PK_INLINE: layout of one element */
+} rb_proto_field_t;
+
+struct rb_proto_layout {
+    const rb_proto_field_t *fields;                    /* in wire order */
+    size_t n;                                          /* entries in fields */
+    int (*check)(rb_proto_ctx_t *c, const void *base); /* rule across fields, or NULL */
+};
+
+#define RB_PROTO_MAX_DEPTH 8
+
+struct rb_proto_ctx {
+    rb_err_t *err;    /* where failures go (may be NULL) */
+    const char *type; /* wire name of the message; NULL while unknown */
+    int code;         /* what a bad field returns: -EINVAL encoding, -EBADMSG decoding */
+    int depth;        /* entries used in at[] */
+    struct {
+        const char *key;      /* array or map field entered */
+        long idx;             /* element index, -1 for a map */
+    } at[RB_PROTO_MAX_DEPTH]; /* path from the message map to the current map */
+};
+
+/* Wire names of the message types, and the layout of each type's body. */
+extern const char *const rb_proto_type_names[RB_MSG_COUNT];
+extern const rb_proto_layout_t *const rb_proto_bodies[RB_MSG_COUNT];
+
+/* Bytes of rb_msg_t a message of type t uses (its header and its body). */
+size_t rb_proto_msg_used(rb_msg_type_t t);
+
+/* Enters (and leaves) field key, element idx (-1: a map), for messages. */
+void rb_proto_enter(rb_proto_ctx_t *c, const char *key, long idx);
+void rb_proto_leave(rb_proto_ctx_t *c);
+
+/* Records "TYPE: field 'PATH.key[idx]': what" as c's error; returns c->code. */
+__attribute__((format(printf, 4, 5))) int rb_proto_fail(rb_proto_ctx_t *c, const char *key,
+                                                        long idx, const char *fmt, ...);
+
+/* An integer outside its field's range: "0 out of range (min 1, max 65536)"; returns c->code. */
+int rb_proto_fail_range(rb_proto_ctx_t *c, const char *key, long idx, uint64_t v, uint64_t min,
+                        uint64_t max);
+
+/* Records that memory ran out; returns -ENOMEM. */
+int rb_proto_nomem(rb_proto_ctx_t *c);
+
+/* src[0..len) with anything unprintable as '?', cut to cap; returns dst. */
+const char *rb_proto_printable(char *dst, size_t cap, const char *src, size_t len);
+
+/* Where field f of base is, and its element or byte count. */
+void *rb_proto_ptr(const void *base, const rb_proto_field_t *f);
+uint32_t *rb_proto_count(const void *base, const rb_proto_field_t *f);
+
+/* Why string s breaks f's rules (RB_PK_F_*), or NULL. */
+const char *rb_proto_str_rule(const rb_proto_field_t *f, const char *s);
+
+#endif
