@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "rb_accept.h"
+#include "rb_accept_result.h"
 #include "rb_aggregate.h"
 #include "rb_project.h"
 

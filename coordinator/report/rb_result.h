@@ -9,7 +9,7 @@
 #include <limits.h>
 #include <stdint.h>
 
-#include "rb_accept.h"
+#include "rb_accept_result.h"
 #include "rb_err.h"
 #include "rb_plan.h"
 #include "rb_project.h"
