@@ -25,7 +25,7 @@
 #include "rb_findings.h"
 #include "rb_html.h"
 #include "rb_names.h"
-#include "rb_project.h"
+#include "rb_project_result.h"
 #include "rb_units.h"
 
 #define S_TAIL        0.5     /* a node's last interval shorter than this many is not drawn */

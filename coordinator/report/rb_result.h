@@ -12,7 +12,7 @@
 #include "rb_accept_result.h"
 #include "rb_err.h"
 #include "rb_plan.h"
-#include "rb_project.h"
+#include "rb_project_result.h"
 #include "rb_report.h"
 
 typedef struct rb_loaded_run {
