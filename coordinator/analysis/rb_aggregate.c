@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rb_aggregate.h"
+#include "rb_engine_flags.h"
 #include "rb_stats.h"
 
 const char *rb_node_status_name(rb_node_status_t s)
@@ -183,7 +184,7 @@ uint64_t rb_phase_buffered_set(const rb_phase_spec_t *spec)
         const rb_job_spec_t *js = &spec->jobs[j];
         uint32_t nf = js->nrfiles ? js->nrfiles : 1;
         uint64_t fsz = js->filesize ? js->filesize : js->size / nf;
-        if (js->direct || js->rw == RB_RW_META || !strcmp(js->ioengine, "null"))
+        if (js->direct || js->rw == RB_RW_META || !rb_engine_moves_data(js->ioengine))
             continue;
         if (js->shared_file)
             set += (uint64_t)js->numjobs * fsz; /* this node's regions */
