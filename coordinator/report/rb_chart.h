@@ -10,8 +10,7 @@
 #include "rb_aggregate.h"
 #include "rb_hist.h"
 
-#define RB_CHART_NODE_LINES 32  /* more nodes: their slowest, median and fastest, not a line each  \
-                                 */
+#define RB_CHART_NODE_LINES  32 /* more nodes: the slowest, median and fastest, no line each */
 #define RB_CHART_RACK_LINES  32 /* more racks: no line per rack */
 #define RB_CHART_STRAG_LINES 4  /* straggler nodes with a line of their own, at most */
 
