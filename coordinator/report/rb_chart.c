@@ -358,6 +358,40 @@ static int s_by_median(const void *a, const void *b)
     return x->line < y->line ? -1 : x->line > y->line;
 }
 
+/* One node's row of the bar chart at height y: its name, then a bar to its
+ * median sl[1] and a whisker from sl[0] to sl[2] over its n intervals, or
+ * "no samples" when n is 0. */
+static void s_node_row(FILE *f, const rb_svg_plot_t *pl, const rb_chart_series_t *s, uint32_t l,
+                       uint32_t n, const double *sl, rb_svg_axis_t ax, s_unit_t u, double y)
+{
+    char color[32], b[3][64];
+    fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", pl->x - 8, y + 4);
+    rb_svg_esc(f, s->node[l]);
+    fputs("</text>\n", f);
+    if (!n) {
+        fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">no samples</text>\n", pl->x + 6,
+                y + 4);
+        return;
+    }
+    for (int j = 0; j < 3; j++)
+        snprintf(b[j], sizeof b[j], "%.*f", ax.dec + 2, sl[j] / u.div);
+    rb_svg_color(color, sizeof color, l, 0);
+    fprintf(f,
+            "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+            "fill=\"%s\"><title>",
+            pl->x, y - 6, rb_svg_px(pl, sl[1] / u.div) - pl->x, 12.0, color);
+    rb_svg_esc(f, s->node[l]);
+    if (s->shift)
+        fprintf(f, ": median %s, min %s, max %s %s over %u spans of %u intervals</title></rect>\n",
+                b[1], b[0], b[2], u.name, n, 1u << s->shift);
+    else
+        fprintf(f, ": median %s, min %s, max %s %s over %u intervals</title></rect>\n", b[1], b[0],
+                b[2], u.name, n);
+    fprintf(f, "<path class=\"whisker\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\"/>\n",
+            rb_svg_px(pl, sl[0] / u.div), y, rb_svg_px(pl, sl[2] / u.div),
+            rb_svg_px(pl, sl[0] / u.div), y - 5, y + 5, rb_svg_px(pl, sl[2] / u.div), y - 5, y + 5);
+}
+
 /* Per node: a bar to the median of its interval rates, a whisker min..max.
  * Over S_NODE_BARS nodes, only the S_BARS_END slowest and fastest by median,
  * a separator between them. 0 or -ENOMEM. */
@@ -393,7 +427,7 @@ int rb_chart_nodes(FILE *f, const rb_chart_series_t *s, const char *phase, int o
     s_unit_t u = s_rate_unit(max, ops);
     rb_svg_axis_t ax = rb_svg_axis(max / u.div, 8);
     rb_svg_plot_t pl = {170, 10, S_CHART_W - 170 - 24, rows * S_NODE_ROW_PX, ax.max, 1};
-    char title[S_TEXT_MAX], label[256], color[32], b[3][64], per[48], in[48];
+    char title[S_TEXT_MAX], label[256], per[48], in[48];
     const char *rate = ops ? "operations per second" : "bandwidth";
     if (s->shift) {
         snprintf(per, sizeof per, "per %u sample intervals", 1u << s->shift);
@@ -426,37 +460,8 @@ int rb_chart_nodes(FILE *f, const rb_chart_series_t *s, const char *phase, int o
                     pl.x - 160, y, pl.x + pl.w, y, pl.x + pl.w / 2, y - 3, nrank - 2 * S_BARS_END);
             continue;
         }
-        uint32_t l = show[i++], n = cnt[l];
-        const double *sl = st + 3 * (size_t)l;
-        fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", pl.x - 8,
-                y + 4);
-        rb_svg_esc(f, s->node[l]);
-        fputs("</text>\n", f);
-        if (!n) {
-            fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">no samples</text>\n", pl.x + 6,
-                    y + 4);
-            continue;
-        }
-        for (int j = 0; j < 3; j++)
-            snprintf(b[j], sizeof b[j], "%.*f", ax.dec + 2, sl[j] / u.div);
-        rb_svg_color(color, sizeof color, l, 0);
-        fprintf(f,
-                "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-                "fill=\"%s\"><title>",
-                pl.x, y - 6, rb_svg_px(&pl, sl[1] / u.div) - pl.x, 12.0, color);
-        rb_svg_esc(f, s->node[l]);
-        if (s->shift)
-            fprintf(f,
-                    ": median %s, min %s, max %s %s over %u spans of %u intervals</title></rect>\n",
-                    b[1], b[0], b[2], u.name, n, 1u << s->shift);
-        else
-            fprintf(f, ": median %s, min %s, max %s %s over %u intervals</title></rect>\n", b[1],
-                    b[0], b[2], u.name, n);
-        fprintf(f,
-                "<path class=\"whisker\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\"/>\n",
-                rb_svg_px(&pl, sl[0] / u.div), y, rb_svg_px(&pl, sl[2] / u.div),
-                rb_svg_px(&pl, sl[0] / u.div), y - 5, y + 5, rb_svg_px(&pl, sl[2] / u.div), y - 5,
-                y + 5);
+        uint32_t l = show[i++];
+        s_node_row(f, &pl, s, l, cnt[l], st + 3 * (size_t)l, ax, u, y);
     }
     fputs("</svg>\n", f);
     if (nn > S_NODE_BARS) {
