@@ -310,6 +310,142 @@ static void s_json_honesty(rb_jw_t *w, const rb_phase_agg_t *a)
     rb_jw_obj_end(w);
 }
 
+/* The "nodes" of the run: every agent, how it went and its clock. */
+static void s_json_run_nodes(rb_jw_t *w, const rb_run_result_t *r)
+{
+    rb_jw_arr_begin(w, "nodes");
+    for (uint32_t i = 0; i < r->nnodes; i++) {
+        const rb_report_node_t *n = &r->nodes[i];
+        rb_jw_obj_begin(w, NULL);
+        rb_jw_str(w, "name", n->name);
+        rb_jw_str(w, "rack", n->rack);
+        rb_jw_str(w, "hostname", n->hostname);
+        rb_jw_str(w, "version", n->version);
+        rb_jw_str(w, "status", rb_node_status_name(n->status));
+        rb_jw_str(w, "error", n->status != RB_NODE_OK ? n->error : NULL);
+        rb_jw_u64(w, "cores", n->cores);
+        rb_jw_u64(w, "ram_bytes", n->ram_bytes);
+        rb_jw_num(w, "clock_offset_s", (double)n->clock_offset_ns / 1e9);
+        rb_jw_num(w, "clock_rtt_s", (double)n->clock_rtt_ns / 1e9);
+        rb_jw_u64(w, "removed_files", n->removed_files);
+        if (n->lost_at_s >= 0)
+            rb_jw_num(w, "lost_at_s", n->lost_at_s);
+        else
+            rb_jw_null(w, "lost_at_s");
+        rb_jw_obj_end(w);
+    }
+    rb_jw_arr_end(w);
+}
+
+/* The "nodes" of a phase: each node's figures in it. */
+static void s_json_phase_nodes(rb_jw_t *w, const rb_phase_agg_t *a)
+{
+    rb_jw_arr_begin(w, "nodes");
+    for (uint32_t n = 0; n < a->nnodes; n++) {
+        const rb_agg_node_t *an = &a->nodes[n];
+        rb_jw_obj_begin(w, NULL);
+        rb_jw_str(w, "name", an->name);
+        rb_jw_str(w, "rack", an->rack);
+        rb_jw_str(w, "status", rb_node_status_name(an->status));
+        rb_jw_str(w, "error", an->error[0] ? an->error : NULL);
+        rb_jw_u64(w, "workers", an->workers);
+        rb_jw_u64(w, "bytes", an->bytes);
+        rb_jw_u64(w, "ops", an->ops);
+        rb_jw_u64(w, "errors", an->errors);
+        rb_jw_num(w, "window_s", an->window_s);
+        rb_jw_num(w, "bw", an->bw);
+        rb_jw_num(w, "iops", an->iops);
+        /* its first worker start after the phase's first (the start skew by node) */
+        rb_jw_num(w, "start_s",
+                  an->t_first && a->t_first_start && an->t_first >= a->t_first_start
+                      ? (double)(an->t_first - a->t_first_start) / 1e9
+                      : 0);
+        rb_jw_obj_end(w);
+    }
+    rb_jw_arr_end(w);
+}
+
+/* One phase object of "phases", members in the order of docs/report-schema.md. */
+static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spec_t *sp)
+{
+    rb_jw_obj_begin(w, NULL);
+    rb_jw_str(w, "name", a->name);
+    rb_jw_str(w, "rw", rb_rw_name(a->rw));
+    rb_jw_u64(w, "bs", a->bs);
+    rb_jw_bool(w, "direct", a->direct);
+    rb_jw_arr_begin(w, "jobs");
+    for (uint32_t j = 0; j < sp->njobs; j++)
+        rb_jw_str(w, NULL, sp->jobs[j].name);
+    rb_jw_arr_end(w);
+    rb_jw_bool(w, "partial", a->partial);
+    rb_jw_bool(w, "from_samples", a->from_samples);
+    rb_jw_obj_begin(w, "coverage");
+    rb_jw_u64(w, "nodes", s_covered(a));
+    rb_jw_u64(w, "of", a->nnodes);
+    rb_jw_obj_end(w);
+    s_json_access(w, sp);
+    s_json_honesty(w, a);
+    if (rb_phase_is_meta(sp)) {
+        const rb_job_spec_t *mj = &sp->jobs[0];
+        rb_jw_str(w, "meta_op", rb_meta_op_name(mj->meta_op));
+        rb_jw_str(w, "meta_order", mj->meta_random ? "random" : "sequential");
+        rb_jw_str(w, "meta_set", mj->filename_format);
+        rb_jw_u64(w, "meta_files_per_worker", mj->meta_files);
+        rb_jw_bool(w, "meta_shared_dir", mj->meta_shared);
+    }
+    rb_jw_str(w, "ioengine", a->njobs ? a->jobs[0].ioengine : "sync");
+    rb_jw_u64(w, "iodepth", a->njobs ? a->jobs[0].iodepth : 1);
+    rb_jw_u64(w, "workers", a->nworkers);
+    rb_jw_u64(w, "bytes", a->bytes);
+    rb_jw_u64(w, "ops", a->ops);
+    rb_jw_u64(w, "errors", a->errors);
+    rb_jw_u64(w, "read_bytes", a->read_bytes);
+    rb_jw_u64(w, "read_ops", a->read_ops);
+    rb_jw_u64(w, "write_bytes", a->bytes - a->read_bytes);
+    rb_jw_u64(w, "write_ops", a->ops - a->read_ops);
+    rb_jw_u64(w, "verify_errors", a->verify_errors);
+    if (a->error_code) {
+        rb_jw_obj_begin(w, "first_error");
+        rb_jw_str(w, "node", a->error_node);
+        rb_jw_str(w, "path", a->error_path);
+        rb_jw_u64(w, "offset", a->error_offset);
+        rb_jw_i64(w, "errno", -a->error_code);
+        rb_jw_str(w, "message", a->error);
+        rb_jw_obj_end(w);
+    } else {
+        rb_jw_null(w, "first_error");
+    }
+    rb_jw_num(w, "window_s", a->window_s);
+    rb_jw_num(w, "aggregate_bw", a->aggregate_bw);
+    rb_jw_num(w, "sum_of_rates_bw", a->sum_of_rates_bw);
+    rb_jw_num(w, "stonewall_bw", a->stonewall_bw);
+    rb_jw_num(w, "stonewall_s", a->stonewall_s);
+    rb_jw_num(w, "iops", a->iops);
+    rb_jw_num(w, "start_skew_s", a->start_skew_s);
+    rb_jw_num(w, "clock_error_s", a->clock_error_s);
+    double opr[4];
+    s_op_rates(a, opr);
+    rb_jw_num(w, "sum_of_rates_iops", opr[0]);
+    rb_jw_obj_begin(w, "worker_iops");
+    rb_jw_num(w, "min", opr[1]);
+    rb_jw_num(w, "avg", opr[2]);
+    rb_jw_num(w, "max", opr[3]);
+    rb_jw_obj_end(w);
+    rb_jw_obj_begin(w, "worker_bw");
+    rb_jw_num(w, "min", a->worker_bw_min);
+    rb_jw_num(w, "avg", a->worker_bw_avg);
+    rb_jw_num(w, "max", a->worker_bw_max);
+    rb_jw_obj_end(w);
+    s_json_lat(w, &a->hist);
+    s_json_hist(w, &a->hist);
+    s_json_jobs(w, a);
+    s_json_phase_nodes(w, a);
+    s_json_rollups(w, a);
+    s_json_findings(w, a);
+    s_json_devices(w, a);
+    rb_jw_obj_end(w);
+}
+
 int rb_report_json(const rb_run_result_t *r, FILE *f)
 {
     rb_jw_t w;
@@ -326,131 +462,10 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
     rb_jw_str(&w, "status", r->running ? "running" : r->status ? "failed" : "ok");
     rb_jw_str(&w, "error", r->status ? r->error : NULL);
     rb_jw_u64(&w, "dropped_messages", r->dropped_messages);
-    rb_jw_arr_begin(&w, "nodes");
-    for (uint32_t i = 0; i < r->nnodes; i++) {
-        const rb_report_node_t *n = &r->nodes[i];
-        rb_jw_obj_begin(&w, NULL);
-        rb_jw_str(&w, "name", n->name);
-        rb_jw_str(&w, "rack", n->rack);
-        rb_jw_str(&w, "hostname", n->hostname);
-        rb_jw_str(&w, "version", n->version);
-        rb_jw_str(&w, "status", rb_node_status_name(n->status));
-        rb_jw_str(&w, "error", n->status != RB_NODE_OK ? n->error : NULL);
-        rb_jw_u64(&w, "cores", n->cores);
-        rb_jw_u64(&w, "ram_bytes", n->ram_bytes);
-        rb_jw_num(&w, "clock_offset_s", (double)n->clock_offset_ns / 1e9);
-        rb_jw_num(&w, "clock_rtt_s", (double)n->clock_rtt_ns / 1e9);
-        rb_jw_u64(&w, "removed_files", n->removed_files);
-        if (n->lost_at_s >= 0)
-            rb_jw_num(&w, "lost_at_s", n->lost_at_s);
-        else
-            rb_jw_null(&w, "lost_at_s");
-        rb_jw_obj_end(&w);
-    }
-    rb_jw_arr_end(&w);
+    s_json_run_nodes(&w, r);
     rb_jw_arr_begin(&w, "phases");
-    for (uint32_t p = 0; p < r->nphases; p++) {
-        const rb_phase_agg_t *a = &r->phases[p];
-        const rb_phase_spec_t *sp = &r->specs[p];
-        rb_jw_obj_begin(&w, NULL);
-        rb_jw_str(&w, "name", a->name);
-        rb_jw_str(&w, "rw", rb_rw_name(a->rw));
-        rb_jw_u64(&w, "bs", a->bs);
-        rb_jw_bool(&w, "direct", a->direct);
-        rb_jw_arr_begin(&w, "jobs");
-        for (uint32_t j = 0; j < sp->njobs; j++)
-            rb_jw_str(&w, NULL, sp->jobs[j].name);
-        rb_jw_arr_end(&w);
-        rb_jw_bool(&w, "partial", a->partial);
-        rb_jw_bool(&w, "from_samples", a->from_samples);
-        rb_jw_obj_begin(&w, "coverage");
-        rb_jw_u64(&w, "nodes", s_covered(a));
-        rb_jw_u64(&w, "of", a->nnodes);
-        rb_jw_obj_end(&w);
-        s_json_access(&w, sp);
-        s_json_honesty(&w, a);
-        if (rb_phase_is_meta(sp)) {
-            const rb_job_spec_t *mj = &sp->jobs[0];
-            rb_jw_str(&w, "meta_op", rb_meta_op_name(mj->meta_op));
-            rb_jw_str(&w, "meta_order", mj->meta_random ? "random" : "sequential");
-            rb_jw_str(&w, "meta_set", mj->filename_format);
-            rb_jw_u64(&w, "meta_files_per_worker", mj->meta_files);
-            rb_jw_bool(&w, "meta_shared_dir", mj->meta_shared);
-        }
-        rb_jw_str(&w, "ioengine", a->njobs ? a->jobs[0].ioengine : "sync");
-        rb_jw_u64(&w, "iodepth", a->njobs ? a->jobs[0].iodepth : 1);
-        rb_jw_u64(&w, "workers", a->nworkers);
-        rb_jw_u64(&w, "bytes", a->bytes);
-        rb_jw_u64(&w, "ops", a->ops);
-        rb_jw_u64(&w, "errors", a->errors);
-        rb_jw_u64(&w, "read_bytes", a->read_bytes);
-        rb_jw_u64(&w, "read_ops", a->read_ops);
-        rb_jw_u64(&w, "write_bytes", a->bytes - a->read_bytes);
-        rb_jw_u64(&w, "write_ops", a->ops - a->read_ops);
-        rb_jw_u64(&w, "verify_errors", a->verify_errors);
-        if (a->error_code) {
-            rb_jw_obj_begin(&w, "first_error");
-            rb_jw_str(&w, "node", a->error_node);
-            rb_jw_str(&w, "path", a->error_path);
-            rb_jw_u64(&w, "offset", a->error_offset);
-            rb_jw_i64(&w, "errno", -a->error_code);
-            rb_jw_str(&w, "message", a->error);
-            rb_jw_obj_end(&w);
-        } else {
-            rb_jw_null(&w, "first_error");
-        }
-        rb_jw_num(&w, "window_s", a->window_s);
-        rb_jw_num(&w, "aggregate_bw", a->aggregate_bw);
-        rb_jw_num(&w, "sum_of_rates_bw", a->sum_of_rates_bw);
-        rb_jw_num(&w, "stonewall_bw", a->stonewall_bw);
-        rb_jw_num(&w, "stonewall_s", a->stonewall_s);
-        rb_jw_num(&w, "iops", a->iops);
-        rb_jw_num(&w, "start_skew_s", a->start_skew_s);
-        rb_jw_num(&w, "clock_error_s", a->clock_error_s);
-        double opr[4];
-        s_op_rates(a, opr);
-        rb_jw_num(&w, "sum_of_rates_iops", opr[0]);
-        rb_jw_obj_begin(&w, "worker_iops");
-        rb_jw_num(&w, "min", opr[1]);
-        rb_jw_num(&w, "avg", opr[2]);
-        rb_jw_num(&w, "max", opr[3]);
-        rb_jw_obj_end(&w);
-        rb_jw_obj_begin(&w, "worker_bw");
-        rb_jw_num(&w, "min", a->worker_bw_min);
-        rb_jw_num(&w, "avg", a->worker_bw_avg);
-        rb_jw_num(&w, "max", a->worker_bw_max);
-        rb_jw_obj_end(&w);
-        s_json_lat(&w, &a->hist);
-        s_json_hist(&w, &a->hist);
-        s_json_jobs(&w, a);
-        rb_jw_arr_begin(&w, "nodes");
-        for (uint32_t n = 0; n < a->nnodes; n++) {
-            const rb_agg_node_t *an = &a->nodes[n];
-            rb_jw_obj_begin(&w, NULL);
-            rb_jw_str(&w, "name", an->name);
-            rb_jw_str(&w, "rack", an->rack);
-            rb_jw_str(&w, "status", rb_node_status_name(an->status));
-            rb_jw_str(&w, "error", an->error[0] ? an->error : NULL);
-            rb_jw_u64(&w, "workers", an->workers);
-            rb_jw_u64(&w, "bytes", an->bytes);
-            rb_jw_u64(&w, "ops", an->ops);
-            rb_jw_u64(&w, "errors", an->errors);
-            rb_jw_num(&w, "window_s", an->window_s);
-            rb_jw_num(&w, "bw", an->bw);
-            rb_jw_num(&w, "iops", an->iops);
-            /* its first worker start after the phase's first (the start skew by node) */
-            rb_jw_num(&w, "start_s",
-                      an->t_first && a->t_first_start && an->t_first >= a->t_first_start
-                          ? (double)(an->t_first - a->t_first_start) / 1e9
-                          : 0);
-            rb_jw_obj_end(&w);
-        }
-        rb_jw_arr_end(&w);
-        s_json_rollups(&w, a);
-        s_json_findings(&w, a);
-        s_json_devices(&w, a);
-        rb_jw_obj_end(&w);
-    }
+    for (uint32_t p = 0; p < r->nphases; p++)
+        s_json_phase(&w, &r->phases[p], &r->specs[p]);
     rb_jw_arr_end(&w);
     s_json_accept(&w, r->accept);
     rb_project_json(&w, r->projection);
