@@ -711,9 +711,97 @@ static void s_text_accept(FILE *f, const rb_accept_result_t *acc)
     fprintf(f, "%s\n", rb_accept_verdict(acc, line, sizeof line));
 }
 
+/* Phase p of run r in report.txt: its line, its figures, then its jobs,
+ * steady state, findings, nodes and devices. */
+static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
+{
+    char b1[64], b2[64], b3[64];
+    const rb_phase_agg_t *a = &r->phases[p];
+    const rb_phase_spec_t *sp = &r->specs[p];
+    if (rb_phase_is_meta(sp))
+        fprintf(f,
+                "\nphase %u/%u  %s  meta %s %s, %" PRIu64
+                " files a worker%s, %u workers on %u nodes%s\n",
+                p + 1, r->nphases, a->name, rb_meta_op_name(sp->jobs[0].meta_op),
+                sp->jobs[0].meta_random ? "random" : "sequential", sp->jobs[0].meta_files,
+                sp->jobs[0].meta_shared ? " in one shared folder" : "", a->nworkers, a->nnodes,
+                a->partial ? "  PARTIAL" : "");
+    else
+        fprintf(f, "\nphase %u/%u  %s  %s bs=%s %s %s qd%u  %u job%s, %u workers on %u nodes%s\n",
+                p + 1, r->nphases, a->name, rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?",
+                rb_fmt_size_exact(b1, sizeof b1, a->bs), a->direct ? "direct" : "buffered",
+                a->njobs ? a->jobs[0].ioengine : "sync", a->njobs ? a->jobs[0].iodepth : 1,
+                sp->njobs, sp->njobs == 1 ? "" : "s", a->nworkers, a->nnodes,
+                a->partial ? "  PARTIAL" : "");
+    if (s_covered(a) < a->nnodes)
+        fprintf(f, "  %-28s %u of %u nodes completed the phase\n", "coverage", s_covered(a),
+                a->nnodes);
+    if (rb_phase_is_meta(sp)) {
+        /* metadata: operations are the figure; bytes only when files have content */
+        double opr[4];
+        s_op_rates(a, opr);
+        fprintf(f, "  %-28s %.0f ops/s\n", "aggregate (parent sees)", a->iops);
+        fprintf(f, "  %-28s %.0f ops/s\n", "sum of rates (children see)", opr[0]);
+        fprintf(f, "  %-28s min %.0f  avg %.0f  max %.0f ops/s\n", "per worker", opr[1], opr[2],
+                opr[3]);
+        fprintf(f, "  %-28s %" PRIu64 " ops, %s in %.3f s, %" PRIu64 " errors\n", "done", a->ops,
+                rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
+        s_text_skew(f, a);
+        s_text_lat(f, "latency", &a->hist);
+        if (a->error_code)
+            fprintf(f, "  %-28s %s: %s\n", "first error", a->error_node, a->error);
+        s_text_nodes(f, a);
+        return;
+    }
+    fprintf(f, "  %-28s %s\n", "aggregate (parent sees)",
+            rb_fmt_bw(b1, sizeof b1, a->aggregate_bw));
+    fprintf(f, "  %-28s %s\n", "sum of rates (children see)",
+            rb_fmt_bw(b1, sizeof b1, a->sum_of_rates_bw));
+    if (a->from_samples) {
+        fprintf(f,
+                "  %-28s the run was cut off in this phase: its figures add up its "
+                "samples; no latency, no per-worker figures\n",
+                "REBUILT FROM SAMPLES");
+    } else {
+        fprintf(f, "  %-28s %s  (until the first worker ended, %.3f s)\n", "stonewall",
+                rb_fmt_bw(b1, sizeof b1, a->stonewall_bw), a->stonewall_s);
+        fprintf(f, "  %-28s min %s  avg %s  max %s\n", "per worker",
+                rb_fmt_bw(b1, sizeof b1, a->worker_bw_min),
+                rb_fmt_bw(b2, sizeof b2, a->worker_bw_avg),
+                rb_fmt_bw(b3, sizeof b3, a->worker_bw_max));
+    }
+    fprintf(f, "  %-28s %.0f  (%" PRIu64 " ops)\n", "IOPS", a->iops, a->ops);
+    fprintf(f, "  %-28s %s in %.3f s, %" PRIu64 " errors\n", "moved",
+            rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
+    s_text_skew(f, a);
+    s_text_lat(f, "latency", &a->hist);
+    s_text_access(f, sp);
+    s_text_honesty(f, a);
+    if (a->read_ops && a->read_ops != a->ops)
+        fprintf(f, "  %-28s read %s in %" PRIu64 " ops, write %s in %" PRIu64 " ops\n", "mix",
+                rb_fmt_size(b1, sizeof b1, (double)a->read_bytes), a->read_ops,
+                rb_fmt_size(b2, sizeof b2, (double)(a->bytes - a->read_bytes)),
+                a->ops - a->read_ops);
+    if (a->verify_errors)
+        fprintf(f, "  %-28s %" PRIu64 " blocks failed verification\n", "VERIFY", a->verify_errors);
+    if (a->error_code)
+        fprintf(f, "  %-28s %s: %s\n", "first error", a->error_node, a->error);
+    if (a->njobs > 1)
+        for (uint32_t j = 0; j < a->njobs; j++) {
+            const rb_agg_job_t *aj = &a->jobs[j];
+            fprintf(f, "  job %-16s %s %s qd%u  %s  %.0f IOPS\n", aj->name, rb_rw_name(aj->rw),
+                    aj->ioengine, aj->iodepth, rb_fmt_bw(b1, sizeof b1, aj->bw), aj->iops);
+            s_text_lat(f, "    latency", aj->hist);
+        }
+    s_text_steady(f, a);
+    s_text_findings(f, a);
+    s_text_nodes(f, a);
+    s_text_devices(f, a);
+}
+
 int rb_report_text(const rb_run_result_t *r, FILE *f)
 {
-    char when[32], b1[64], b2[64], b3[64];
+    char when[32];
     uint32_t ok = 0;
     for (uint32_t i = 0; i < r->nnodes; i++)
         ok += r->nodes[i].status == RB_NODE_OK;
@@ -731,91 +819,8 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
             fprintf(f, "node %s: %s: %s%s\n", r->nodes[i].name,
                     rb_node_status_name(r->nodes[i].status), r->nodes[i].error,
                     s_lost_at(r->nodes[i].lost_at_s));
-    for (uint32_t p = 0; p < r->nphases; p++) {
-        const rb_phase_agg_t *a = &r->phases[p];
-        const rb_phase_spec_t *sp = &r->specs[p];
-        if (rb_phase_is_meta(sp))
-            fprintf(f,
-                    "\nphase %u/%u  %s  meta %s %s, %" PRIu64
-                    " files a worker%s, %u workers on %u nodes%s\n",
-                    p + 1, r->nphases, a->name, rb_meta_op_name(sp->jobs[0].meta_op),
-                    sp->jobs[0].meta_random ? "random" : "sequential", sp->jobs[0].meta_files,
-                    sp->jobs[0].meta_shared ? " in one shared folder" : "", a->nworkers, a->nnodes,
-                    a->partial ? "  PARTIAL" : "");
-        else
-            fprintf(f,
-                    "\nphase %u/%u  %s  %s bs=%s %s %s qd%u  %u job%s, %u workers on %u nodes%s\n",
-                    p + 1, r->nphases, a->name, rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?",
-                    rb_fmt_size_exact(b1, sizeof b1, a->bs), a->direct ? "direct" : "buffered",
-                    a->njobs ? a->jobs[0].ioengine : "sync", a->njobs ? a->jobs[0].iodepth : 1,
-                    sp->njobs, sp->njobs == 1 ? "" : "s", a->nworkers, a->nnodes,
-                    a->partial ? "  PARTIAL" : "");
-        if (s_covered(a) < a->nnodes)
-            fprintf(f, "  %-28s %u of %u nodes completed the phase\n", "coverage", s_covered(a),
-                    a->nnodes);
-        if (rb_phase_is_meta(sp)) {
-            /* metadata: operations are the figure; bytes only when files have content */
-            double opr[4];
-            s_op_rates(a, opr);
-            fprintf(f, "  %-28s %.0f ops/s\n", "aggregate (parent sees)", a->iops);
-            fprintf(f, "  %-28s %.0f ops/s\n", "sum of rates (children see)", opr[0]);
-            fprintf(f, "  %-28s min %.0f  avg %.0f  max %.0f ops/s\n", "per worker", opr[1], opr[2],
-                    opr[3]);
-            fprintf(f, "  %-28s %" PRIu64 " ops, %s in %.3f s, %" PRIu64 " errors\n", "done",
-                    a->ops, rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
-            s_text_skew(f, a);
-            s_text_lat(f, "latency", &a->hist);
-            if (a->error_code)
-                fprintf(f, "  %-28s %s: %s\n", "first error", a->error_node, a->error);
-            s_text_nodes(f, a);
-            continue;
-        }
-        fprintf(f, "  %-28s %s\n", "aggregate (parent sees)",
-                rb_fmt_bw(b1, sizeof b1, a->aggregate_bw));
-        fprintf(f, "  %-28s %s\n", "sum of rates (children see)",
-                rb_fmt_bw(b1, sizeof b1, a->sum_of_rates_bw));
-        if (a->from_samples) {
-            fprintf(f,
-                    "  %-28s the run was cut off in this phase: its figures add up its "
-                    "samples; no latency, no per-worker figures\n",
-                    "REBUILT FROM SAMPLES");
-        } else {
-            fprintf(f, "  %-28s %s  (until the first worker ended, %.3f s)\n", "stonewall",
-                    rb_fmt_bw(b1, sizeof b1, a->stonewall_bw), a->stonewall_s);
-            fprintf(f, "  %-28s min %s  avg %s  max %s\n", "per worker",
-                    rb_fmt_bw(b1, sizeof b1, a->worker_bw_min),
-                    rb_fmt_bw(b2, sizeof b2, a->worker_bw_avg),
-                    rb_fmt_bw(b3, sizeof b3, a->worker_bw_max));
-        }
-        fprintf(f, "  %-28s %.0f  (%" PRIu64 " ops)\n", "IOPS", a->iops, a->ops);
-        fprintf(f, "  %-28s %s in %.3f s, %" PRIu64 " errors\n", "moved",
-                rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
-        s_text_skew(f, a);
-        s_text_lat(f, "latency", &a->hist);
-        s_text_access(f, sp);
-        s_text_honesty(f, a);
-        if (a->read_ops && a->read_ops != a->ops)
-            fprintf(f, "  %-28s read %s in %" PRIu64 " ops, write %s in %" PRIu64 " ops\n", "mix",
-                    rb_fmt_size(b1, sizeof b1, (double)a->read_bytes), a->read_ops,
-                    rb_fmt_size(b2, sizeof b2, (double)(a->bytes - a->read_bytes)),
-                    a->ops - a->read_ops);
-        if (a->verify_errors)
-            fprintf(f, "  %-28s %" PRIu64 " blocks failed verification\n", "VERIFY",
-                    a->verify_errors);
-        if (a->error_code)
-            fprintf(f, "  %-28s %s: %s\n", "first error", a->error_node, a->error);
-        if (a->njobs > 1)
-            for (uint32_t j = 0; j < a->njobs; j++) {
-                const rb_agg_job_t *aj = &a->jobs[j];
-                fprintf(f, "  job %-16s %s %s qd%u  %s  %.0f IOPS\n", aj->name, rb_rw_name(aj->rw),
-                        aj->ioengine, aj->iodepth, rb_fmt_bw(b1, sizeof b1, aj->bw), aj->iops);
-                s_text_lat(f, "    latency", aj->hist);
-            }
-        s_text_steady(f, a);
-        s_text_findings(f, a);
-        s_text_nodes(f, a);
-        s_text_devices(f, a);
-    }
+    for (uint32_t p = 0; p < r->nphases; p++)
+        s_text_phase(f, r, p);
     s_text_meta(r, f);
     if (r->accept)
         s_text_accept(f, r->accept);
