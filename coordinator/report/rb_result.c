@@ -756,6 +756,34 @@ static int s_fail(rb_loaded_run_t *out, rb_err_t *err, int code, const char *fmt
     return code;
 }
 
+/* The "nodes" of summary.json into out->nodes (allocated here). 0 or -ENOMEM. */
+static int s_run_nodes(const rb_json_t *nodes, rb_loaded_run_t *out)
+{
+    rb_run_result_t *res = &out->res;
+    res->nnodes = (uint32_t)rb_json_len(nodes);
+    out->nodes = calloc(res->nnodes ? res->nnodes : 1, sizeof *out->nodes);
+    if (!out->nodes)
+        return -ENOMEM;
+    res->nodes = out->nodes;
+    for (uint32_t i = 0; i < res->nnodes; i++) {
+        const rb_json_t *n = rb_json_at(nodes, i);
+        rb_report_node_t *o = &out->nodes[i];
+        s_str(n, "name", o->name, sizeof o->name);
+        s_str(n, "rack", o->rack, sizeof o->rack);
+        s_str(n, "hostname", o->hostname, sizeof o->hostname);
+        s_str(n, "version", o->version, sizeof o->version);
+        o->status = s_status(rb_json_str(rb_json_get(n, "status")));
+        s_str(n, "error", o->error, sizeof o->error);
+        o->cores = (uint32_t)s_u64(n, "cores");
+        o->ram_bytes = s_u64(n, "ram_bytes");
+        o->clock_offset_ns = (int64_t)llround(s_num(n, "clock_offset_s") * 1e9);
+        o->clock_rtt_ns = (uint64_t)llround(s_num(n, "clock_rtt_s") * 1e9);
+        o->removed_files = s_u64(n, "removed_files");
+        o->lost_at_s = rb_json_num(rb_json_get(n, "lost_at_s"), -1);
+    }
+    return 0;
+}
+
 int rb_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
 {
     char path[PATH_MAX + 32];
@@ -802,29 +830,9 @@ int rb_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
         res->status = st && !strcmp(st, "failed");
         s_str(j, "error", res->error, sizeof res->error);
         res->dropped_messages = (uint32_t)s_u64(j, "dropped_messages");
-        const rb_json_t *nodes = rb_json_get(j, "nodes");
-        res->nnodes = (uint32_t)rb_json_len(nodes);
-        out->nodes = calloc(res->nnodes ? res->nnodes : 1, sizeof *out->nodes);
-        if (!out->nodes) {
+        if (s_run_nodes(rb_json_get(j, "nodes"), out) < 0) {
             rb_json_free(&j);
             return s_fail(out, err, -ENOMEM, "%s: out of memory%s", dir, "");
-        }
-        res->nodes = out->nodes;
-        for (uint32_t i = 0; i < res->nnodes; i++) {
-            const rb_json_t *n = rb_json_at(nodes, i);
-            rb_report_node_t *o = &out->nodes[i];
-            s_str(n, "name", o->name, sizeof o->name);
-            s_str(n, "rack", o->rack, sizeof o->rack);
-            s_str(n, "hostname", o->hostname, sizeof o->hostname);
-            s_str(n, "version", o->version, sizeof o->version);
-            o->status = s_status(rb_json_str(rb_json_get(n, "status")));
-            s_str(n, "error", o->error, sizeof o->error);
-            o->cores = (uint32_t)s_u64(n, "cores");
-            o->ram_bytes = s_u64(n, "ram_bytes");
-            o->clock_offset_ns = (int64_t)llround(s_num(n, "clock_offset_s") * 1e9);
-            o->clock_rtt_ns = (uint64_t)llround(s_num(n, "clock_rtt_s") * 1e9);
-            o->removed_files = s_u64(n, "removed_files");
-            o->lost_at_s = rb_json_num(rb_json_get(n, "lost_at_s"), -1);
         }
         const rb_json_t *phases = rb_json_get(j, "phases");
         if (rb_json_len(phases) > pl->nphases) {
