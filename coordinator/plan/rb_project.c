@@ -225,6 +225,9 @@ static int s_parse_fixed(const char *s, bool pct, uint64_t *out)
     "a number with k, M, G, T or P (powers of 1000, as disks are sold; TB and PB too) or KiB, "    \
     "MiB, GiB, TiB, PiB (powers of 1024)"
 
+/* Reads val of key k into p. Longer than a hundred lines on purpose: one
+ * case per [capacity] key, so each key's syntax, range and message read
+ * side by side. 0, or -EINVAL naming the key and the line. */
 static int s_value(rb_project_t *p, rb_err_t *err, unsigned line, rb_cap_key_t k, const char *key,
                    const char *val)
 {
