@@ -541,9 +541,6 @@ static int s_honesty(rb_phase_agg_t *a, const s_tel_t *t, const char *const *hos
     return rc;
 }
 
-/* Longer than a hundred lines on purpose: one pass per kind of finding
- * (devices, imbalance, CPU and NIC, honesty) over series read once, so the
- * series are read and freed in one place. */
 int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const char *dir,
                            double interval_s, const char *const *hosts)
 {
