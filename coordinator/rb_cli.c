@@ -15,6 +15,7 @@
 #include "rb_log.h"
 #include "rb_plan.h"
 #include "rb_report.h"
+#include "rb_reporter.h"
 #include "rb_result.h"
 #include "rb_run.h"
 #include "rb_time.h"
@@ -244,28 +245,6 @@ static int s_run(int argc, char **argv)
     return code;
 }
 
-/* One row per phase and node, rack and the cluster, for spreadsheets. */
-static void s_report_csv(const rb_run_result_t *r, FILE *f)
-{
-    fprintf(f, "phase,scope,name,rack,status,nodes,bytes,ops,window_s,bw,iops,partial\n");
-    for (uint32_t p = 0; p < r->nphases; p++) {
-        const rb_phase_agg_t *a = &r->phases[p];
-        for (uint32_t n = 0; n < a->nnodes; n++) {
-            const rb_agg_node_t *an = &a->nodes[n];
-            fprintf(f, "%s,node,%s,%s,%s,1,%llu,%llu,%.9g,%.9g,%.9g,%d\n", a->name, an->name,
-                    an->rack, rb_node_status_name(an->status), (unsigned long long)an->bytes,
-                    (unsigned long long)an->ops, an->window_s, an->bw, an->iops, a->partial);
-        }
-        for (uint32_t k = 0; k <= a->nracks; k++) {
-            const rb_agg_group_t *g = k < a->nracks ? &a->racks[k] : &a->cluster;
-            fprintf(f, "%s,%s,%s,%s,,%u,%llu,%llu,%.9g,%.9g,%.9g,%d\n", a->name,
-                    k < a->nracks ? "rack" : "cluster", g->name, k < a->nracks ? g->name : "",
-                    g->nodes, (unsigned long long)g->bytes, (unsigned long long)g->ops, g->window_s,
-                    g->aggregate_bw, g->iops, a->partial);
-        }
-    }
-}
-
 /* rackbench report RUN_DIR: renders a run folder again, also one whose run
  * was cut off. Exit codes as the run's: 0, 1 (acceptance), 3 (failed or
  * did not finish); 2 for a bad call or a folder that cannot be read. */
@@ -289,10 +268,11 @@ static int s_report(int argc, char **argv)
         fprintf(stderr, "rackbench report: which run folder? (rackbench report RUN_DIR)\n");
         return 2;
     }
-    if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv") &&
-        strcmp(format, "html")) {
-        fprintf(stderr, "rackbench report: --format %s: expected text, json, csv or html\n",
-                format);
+    const rb_reporter_t *rep = rb_reporter_find(format);
+    if (!rep) {
+        char names[128];
+        fprintf(stderr, "rackbench report: --format %s: expected %s\n", format,
+                rb_reporter_names(names, sizeof names));
         return 2;
     }
     rb_loaded_run_t run;
@@ -307,12 +287,7 @@ static int s_report(int argc, char **argv)
                 "rackbench report: %s: the run did not finish; %u phase%s reported%s (partial)\n",
                 dir, run.res.nphases, run.res.nphases == 1 ? "" : "s",
                 run.from_samples ? ", the last from its samples only" : "");
-    int rc = !strcmp(format, "json")   ? rb_report_json(&run.res, stdout)
-             : !strcmp(format, "text") ? rb_report_text(&run.res, stdout)
-             : !strcmp(format, "html") ? rb_report_html(&run.res, run.dir, stdout)
-                                       : 0;
-    if (!strcmp(format, "csv"))
-        s_report_csv(&run.res, stdout);
+    int rc = rep->render(&run.res, run.dir, stdout);
     fflush(stdout);
     int code = rc < 0                                      ? 3
                : run.res.status || run.res.running         ? 3

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rb_aggregate.h"
+#include "rb_engine_info.h"
 #include "rb_stats.h"
 
 const char *rb_node_status_name(rb_node_status_t s)
@@ -183,7 +184,7 @@ uint64_t rb_phase_buffered_set(const rb_phase_spec_t *spec)
         const rb_job_spec_t *js = &spec->jobs[j];
         uint32_t nf = js->nrfiles ? js->nrfiles : 1;
         uint64_t fsz = js->filesize ? js->filesize : js->size / nf;
-        if (js->direct || js->rw == RB_RW_META || !strcmp(js->ioengine, "null"))
+        if (js->direct || js->rw == RB_RW_META || !rb_engine_moves_data(js->ioengine))
             continue;
         if (js->shared_file)
             set += (uint64_t)js->numjobs * fsz; /* this node's regions */
@@ -372,6 +373,97 @@ void rb_aggregate_add_hists(rb_phase_agg_t *out, const rb_hist_t *hists, uint32_
     }
 }
 
+/* The workers of all nodes of a phase, as they add up. */
+typedef struct s_span {
+    uint64_t first_start, last_start;    /* earliest and latest worker start, coordinator ns */
+    uint64_t first_end, last_end;        /* earliest and latest worker end, likewise */
+    double rate_sum, rate_min, rate_max; /* over the workers' rates, bytes/s */
+    uint32_t nrates;                     /* workers with a rate */
+} s_span_t;
+
+/* Adds node ni's DONE (or its absence) to an, to out's totals and to sp. */
+static void s_add_node(const rb_agg_input_t *ni, rb_agg_node_t *an, rb_phase_agg_t *out,
+                       s_span_t *sp)
+{
+    snprintf(an->name, sizeof an->name, "%s", ni->name);
+    snprintf(an->rack, sizeof an->rack, "%s", ni->rack);
+    an->status = ni->status;
+    const rb_msg_done_t *d = ni->done;
+    if (!d) {
+        if (an->status == RB_NODE_OK)
+            an->status = RB_NODE_MISSING;
+        out->partial = 1;
+        return;
+    }
+    if (d->status != 0) {
+        an->status = RB_NODE_FAILED;
+        snprintf(an->error, sizeof an->error, "%s", d->error);
+        if (!out->error_code) {
+            out->error_code = d->status;
+            snprintf(out->error_node, sizeof out->error_node, "%s", ni->name);
+            snprintf(out->error_path, sizeof out->error_path, "%s", d->error_path);
+            snprintf(out->error, sizeof out->error, "%s", d->error);
+            out->error_offset = d->error_offset;
+        }
+    }
+    if (an->status != RB_NODE_OK)
+        out->partial = 1;
+    uint64_t nfirst = UINT64_MAX, nlast = 0;
+    for (uint32_t i = 0; i < d->nworkers; i++) {
+        const rb_worker_stat_t *w = &d->workers[i];
+        if (w->t_end_ns < w->t_start_ns || w->t_start_ns == 0)
+            continue; /* never started: no time to count */
+        uint64_t s = s_coord(w->t_start_ns, ni->offset_ns);
+        uint64_t e = s_coord(w->t_end_ns, ni->offset_ns);
+        an->workers++;
+        an->bytes += w->bytes;
+        an->ops += w->ops;
+        an->errors += w->errors;
+        out->read_bytes += w->read_bytes;
+        out->read_ops += w->read_ops;
+        out->verify_errors += w->verify_errors;
+        if (s < nfirst)
+            nfirst = s;
+        if (e > nlast)
+            nlast = e;
+        if (s > sp->last_start)
+            sp->last_start = s;
+        if (e < sp->first_end)
+            sp->first_end = e;
+        if (e > s) {
+            double r = (double)w->bytes * 1e9 / (double)(e - s);
+            sp->rate_sum += r;
+            if (r < sp->rate_min)
+                sp->rate_min = r;
+            if (r > sp->rate_max)
+                sp->rate_max = r;
+            sp->nrates++;
+        }
+    }
+    for (uint32_t j = 0; j < d->njobs; j++)
+        if (d->jobs[j].hist)
+            rb_hist_merge(&out->hist, d->jobs[j].hist);
+    if (an->workers) {
+        if ((double)ni->rtt_ns / 2e9 > out->clock_error_s)
+            out->clock_error_s = (double)ni->rtt_ns / 2e9;
+        if (nfirst < sp->first_start)
+            sp->first_start = nfirst;
+        if (nlast > sp->last_end)
+            sp->last_end = nlast;
+        an->window_s = (double)(nlast - nfirst) / 1e9;
+        an->t_first = nfirst;
+        an->t_last = nlast;
+        if (nlast > nfirst) {
+            an->bw = (double)an->bytes / an->window_s;
+            an->iops = (double)an->ops / an->window_s;
+        }
+    }
+    out->nworkers += an->workers;
+    out->bytes += an->bytes;
+    out->ops += an->ops;
+    out->errors += an->errors;
+}
+
 int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint32_t nnodes,
                        rb_phase_agg_t *out)
 {
@@ -388,121 +480,40 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
         return -ENOMEM;
     out->nnodes = nnodes;
 
-    uint64_t first_start = UINT64_MAX, last_start = 0, first_end = UINT64_MAX, last_end = 0;
-    double rate_sum = 0, rate_min = DBL_MAX, rate_max = 0;
-    uint32_t nrates = 0;
+    s_span_t sp = {.first_start = UINT64_MAX, .first_end = UINT64_MAX, .rate_min = DBL_MAX};
 
-    for (uint32_t n = 0; n < nnodes; n++) {
-        const rb_agg_input_t *ni = &in[n];
-        rb_agg_node_t *an = &out->nodes[n];
-        snprintf(an->name, sizeof an->name, "%s", ni->name);
-        snprintf(an->rack, sizeof an->rack, "%s", ni->rack);
-        an->status = ni->status;
-        const rb_msg_done_t *d = ni->done;
-        if (!d) {
-            if (an->status == RB_NODE_OK)
-                an->status = RB_NODE_MISSING;
-            out->partial = 1;
-            continue;
-        }
-        if (d->status != 0) {
-            an->status = RB_NODE_FAILED;
-            snprintf(an->error, sizeof an->error, "%s", d->error);
-            if (!out->error_code) {
-                out->error_code = d->status;
-                snprintf(out->error_node, sizeof out->error_node, "%s", ni->name);
-                snprintf(out->error_path, sizeof out->error_path, "%s", d->error_path);
-                snprintf(out->error, sizeof out->error, "%s", d->error);
-                out->error_offset = d->error_offset;
-            }
-        }
-        if (an->status != RB_NODE_OK)
-            out->partial = 1;
-        uint64_t nfirst = UINT64_MAX, nlast = 0;
-        for (uint32_t i = 0; i < d->nworkers; i++) {
-            const rb_worker_stat_t *w = &d->workers[i];
-            if (w->t_end_ns < w->t_start_ns || w->t_start_ns == 0)
-                continue; /* never started: no time to count */
-            uint64_t s = s_coord(w->t_start_ns, ni->offset_ns);
-            uint64_t e = s_coord(w->t_end_ns, ni->offset_ns);
-            an->workers++;
-            an->bytes += w->bytes;
-            an->ops += w->ops;
-            an->errors += w->errors;
-            out->read_bytes += w->read_bytes;
-            out->read_ops += w->read_ops;
-            out->verify_errors += w->verify_errors;
-            if (s < nfirst)
-                nfirst = s;
-            if (e > nlast)
-                nlast = e;
-            if (s > last_start)
-                last_start = s;
-            if (e < first_end)
-                first_end = e;
-            if (e > s) {
-                double r = (double)w->bytes * 1e9 / (double)(e - s);
-                rate_sum += r;
-                if (r < rate_min)
-                    rate_min = r;
-                if (r > rate_max)
-                    rate_max = r;
-                nrates++;
-            }
-        }
-        for (uint32_t j = 0; j < d->njobs; j++)
-            if (d->jobs[j].hist)
-                rb_hist_merge(&out->hist, d->jobs[j].hist);
-        if (an->workers) {
-            if ((double)ni->rtt_ns / 2e9 > out->clock_error_s)
-                out->clock_error_s = (double)ni->rtt_ns / 2e9;
-            if (nfirst < first_start)
-                first_start = nfirst;
-            if (nlast > last_end)
-                last_end = nlast;
-            an->window_s = (double)(nlast - nfirst) / 1e9;
-            an->t_first = nfirst;
-            an->t_last = nlast;
-            if (nlast > nfirst) {
-                an->bw = (double)an->bytes / an->window_s;
-                an->iops = (double)an->ops / an->window_s;
-            }
-        }
-        out->nworkers += an->workers;
-        out->bytes += an->bytes;
-        out->ops += an->ops;
-        out->errors += an->errors;
-    }
+    for (uint32_t n = 0; n < nnodes; n++)
+        s_add_node(&in[n], &out->nodes[n], out, &sp);
     s_cache(spec, in, nnodes, out);
     if (s_rollups(out) < 0)
         return -ENOMEM;
     if (out->nworkers == 0)
         return s_jobs_and_rows(spec, in, nnodes, out);
 
-    out->t_first_start = first_start;
-    out->t_last_end = last_end;
-    out->window_s = (double)(last_end - first_start) / 1e9;
-    out->start_skew_s = (double)(last_start - first_start) / 1e9;
-    if (last_end > first_start) {
+    out->t_first_start = sp.first_start;
+    out->t_last_end = sp.last_end;
+    out->window_s = (double)(sp.last_end - sp.first_start) / 1e9;
+    out->start_skew_s = (double)(sp.last_start - sp.first_start) / 1e9;
+    if (sp.last_end > sp.first_start) {
         out->aggregate_bw = (double)out->bytes / out->window_s;
         out->iops = (double)out->ops / out->window_s;
     }
-    out->sum_of_rates_bw = rate_sum;
-    if (nrates) {
-        out->worker_bw_min = rate_min;
-        out->worker_bw_max = rate_max;
-        out->worker_bw_avg = rate_sum / nrates;
+    out->sum_of_rates_bw = sp.rate_sum;
+    if (sp.nrates) {
+        out->worker_bw_min = sp.rate_min;
+        out->worker_bw_max = sp.rate_max;
+        out->worker_bw_avg = sp.rate_sum / sp.nrates;
     }
     /* Stonewall: what everyone had moved when the first worker finished. */
-    if (first_end > first_start) {
+    if (sp.first_end > sp.first_start) {
         double moved = 0;
         for (uint32_t n = 0; n < nnodes; n++) {
             const rb_msg_done_t *d = in[n].done;
             for (uint32_t i = 0; d && i < d->nworkers; i++)
                 if (d->workers[i].t_start_ns && d->workers[i].t_end_ns >= d->workers[i].t_start_ns)
-                    moved += rb_worker_bytes_at(&d->workers[i], in[n].offset_ns, first_end);
+                    moved += rb_worker_bytes_at(&d->workers[i], in[n].offset_ns, sp.first_end);
         }
-        out->stonewall_s = (double)(first_end - first_start) / 1e9;
+        out->stonewall_s = (double)(sp.first_end - sp.first_start) / 1e9;
         out->stonewall_bw = moved / out->stonewall_s;
     }
     s_stonewall_time(spec, in, nnodes, out);

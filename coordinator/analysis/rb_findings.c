@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rb_engine_info.h"
 #include "rb_findings.h"
 #include "rb_stats.h"
 #include "rb_units.h"
@@ -638,7 +639,7 @@ int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const
     int direct = spec->njobs > 0, reads = 0, writes = 0;
     for (uint32_t j = 0; j < spec->njobs; j++) {
         const rb_job_spec_t *js = &spec->jobs[j];
-        direct &= js->direct && js->rw != RB_RW_META && strcmp(js->ioengine, "null") != 0;
+        direct &= js->direct && js->rw != RB_RW_META && rb_engine_moves_data(js->ioengine);
         reads |= rb_rw_reads(js->rw);
         writes |= rb_rw_writes(js->rw);
     }

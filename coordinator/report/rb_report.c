@@ -310,6 +310,142 @@ static void s_json_honesty(rb_jw_t *w, const rb_phase_agg_t *a)
     rb_jw_obj_end(w);
 }
 
+/* The "nodes" of the run: every agent, how it went and its clock. */
+static void s_json_run_nodes(rb_jw_t *w, const rb_run_result_t *r)
+{
+    rb_jw_arr_begin(w, "nodes");
+    for (uint32_t i = 0; i < r->nnodes; i++) {
+        const rb_report_node_t *n = &r->nodes[i];
+        rb_jw_obj_begin(w, NULL);
+        rb_jw_str(w, "name", n->name);
+        rb_jw_str(w, "rack", n->rack);
+        rb_jw_str(w, "hostname", n->hostname);
+        rb_jw_str(w, "version", n->version);
+        rb_jw_str(w, "status", rb_node_status_name(n->status));
+        rb_jw_str(w, "error", n->status != RB_NODE_OK ? n->error : NULL);
+        rb_jw_u64(w, "cores", n->cores);
+        rb_jw_u64(w, "ram_bytes", n->ram_bytes);
+        rb_jw_num(w, "clock_offset_s", (double)n->clock_offset_ns / 1e9);
+        rb_jw_num(w, "clock_rtt_s", (double)n->clock_rtt_ns / 1e9);
+        rb_jw_u64(w, "removed_files", n->removed_files);
+        if (n->lost_at_s >= 0)
+            rb_jw_num(w, "lost_at_s", n->lost_at_s);
+        else
+            rb_jw_null(w, "lost_at_s");
+        rb_jw_obj_end(w);
+    }
+    rb_jw_arr_end(w);
+}
+
+/* The "nodes" of a phase: each node's figures in it. */
+static void s_json_phase_nodes(rb_jw_t *w, const rb_phase_agg_t *a)
+{
+    rb_jw_arr_begin(w, "nodes");
+    for (uint32_t n = 0; n < a->nnodes; n++) {
+        const rb_agg_node_t *an = &a->nodes[n];
+        rb_jw_obj_begin(w, NULL);
+        rb_jw_str(w, "name", an->name);
+        rb_jw_str(w, "rack", an->rack);
+        rb_jw_str(w, "status", rb_node_status_name(an->status));
+        rb_jw_str(w, "error", an->error[0] ? an->error : NULL);
+        rb_jw_u64(w, "workers", an->workers);
+        rb_jw_u64(w, "bytes", an->bytes);
+        rb_jw_u64(w, "ops", an->ops);
+        rb_jw_u64(w, "errors", an->errors);
+        rb_jw_num(w, "window_s", an->window_s);
+        rb_jw_num(w, "bw", an->bw);
+        rb_jw_num(w, "iops", an->iops);
+        /* its first worker start after the phase's first (the start skew by node) */
+        rb_jw_num(w, "start_s",
+                  an->t_first && a->t_first_start && an->t_first >= a->t_first_start
+                      ? (double)(an->t_first - a->t_first_start) / 1e9
+                      : 0);
+        rb_jw_obj_end(w);
+    }
+    rb_jw_arr_end(w);
+}
+
+/* One phase object of "phases", members in the order of docs/report-schema.md. */
+static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spec_t *sp)
+{
+    rb_jw_obj_begin(w, NULL);
+    rb_jw_str(w, "name", a->name);
+    rb_jw_str(w, "rw", rb_rw_name(a->rw));
+    rb_jw_u64(w, "bs", a->bs);
+    rb_jw_bool(w, "direct", a->direct);
+    rb_jw_arr_begin(w, "jobs");
+    for (uint32_t j = 0; j < sp->njobs; j++)
+        rb_jw_str(w, NULL, sp->jobs[j].name);
+    rb_jw_arr_end(w);
+    rb_jw_bool(w, "partial", a->partial);
+    rb_jw_bool(w, "from_samples", a->from_samples);
+    rb_jw_obj_begin(w, "coverage");
+    rb_jw_u64(w, "nodes", s_covered(a));
+    rb_jw_u64(w, "of", a->nnodes);
+    rb_jw_obj_end(w);
+    s_json_access(w, sp);
+    s_json_honesty(w, a);
+    if (rb_phase_is_meta(sp)) {
+        const rb_job_spec_t *mj = &sp->jobs[0];
+        rb_jw_str(w, "meta_op", rb_meta_op_name(mj->meta_op));
+        rb_jw_str(w, "meta_order", mj->meta_random ? "random" : "sequential");
+        rb_jw_str(w, "meta_set", mj->filename_format);
+        rb_jw_u64(w, "meta_files_per_worker", mj->meta_files);
+        rb_jw_bool(w, "meta_shared_dir", mj->meta_shared);
+    }
+    rb_jw_str(w, "ioengine", a->njobs ? a->jobs[0].ioengine : "sync");
+    rb_jw_u64(w, "iodepth", a->njobs ? a->jobs[0].iodepth : 1);
+    rb_jw_u64(w, "workers", a->nworkers);
+    rb_jw_u64(w, "bytes", a->bytes);
+    rb_jw_u64(w, "ops", a->ops);
+    rb_jw_u64(w, "errors", a->errors);
+    rb_jw_u64(w, "read_bytes", a->read_bytes);
+    rb_jw_u64(w, "read_ops", a->read_ops);
+    rb_jw_u64(w, "write_bytes", a->bytes - a->read_bytes);
+    rb_jw_u64(w, "write_ops", a->ops - a->read_ops);
+    rb_jw_u64(w, "verify_errors", a->verify_errors);
+    if (a->error_code) {
+        rb_jw_obj_begin(w, "first_error");
+        rb_jw_str(w, "node", a->error_node);
+        rb_jw_str(w, "path", a->error_path);
+        rb_jw_u64(w, "offset", a->error_offset);
+        rb_jw_i64(w, "errno", -a->error_code);
+        rb_jw_str(w, "message", a->error);
+        rb_jw_obj_end(w);
+    } else {
+        rb_jw_null(w, "first_error");
+    }
+    rb_jw_num(w, "window_s", a->window_s);
+    rb_jw_num(w, "aggregate_bw", a->aggregate_bw);
+    rb_jw_num(w, "sum_of_rates_bw", a->sum_of_rates_bw);
+    rb_jw_num(w, "stonewall_bw", a->stonewall_bw);
+    rb_jw_num(w, "stonewall_s", a->stonewall_s);
+    rb_jw_num(w, "iops", a->iops);
+    rb_jw_num(w, "start_skew_s", a->start_skew_s);
+    rb_jw_num(w, "clock_error_s", a->clock_error_s);
+    double opr[4];
+    s_op_rates(a, opr);
+    rb_jw_num(w, "sum_of_rates_iops", opr[0]);
+    rb_jw_obj_begin(w, "worker_iops");
+    rb_jw_num(w, "min", opr[1]);
+    rb_jw_num(w, "avg", opr[2]);
+    rb_jw_num(w, "max", opr[3]);
+    rb_jw_obj_end(w);
+    rb_jw_obj_begin(w, "worker_bw");
+    rb_jw_num(w, "min", a->worker_bw_min);
+    rb_jw_num(w, "avg", a->worker_bw_avg);
+    rb_jw_num(w, "max", a->worker_bw_max);
+    rb_jw_obj_end(w);
+    s_json_lat(w, &a->hist);
+    s_json_hist(w, &a->hist);
+    s_json_jobs(w, a);
+    s_json_phase_nodes(w, a);
+    s_json_rollups(w, a);
+    s_json_findings(w, a);
+    s_json_devices(w, a);
+    rb_jw_obj_end(w);
+}
+
 int rb_report_json(const rb_run_result_t *r, FILE *f)
 {
     rb_jw_t w;
@@ -326,131 +462,10 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
     rb_jw_str(&w, "status", r->running ? "running" : r->status ? "failed" : "ok");
     rb_jw_str(&w, "error", r->status ? r->error : NULL);
     rb_jw_u64(&w, "dropped_messages", r->dropped_messages);
-    rb_jw_arr_begin(&w, "nodes");
-    for (uint32_t i = 0; i < r->nnodes; i++) {
-        const rb_report_node_t *n = &r->nodes[i];
-        rb_jw_obj_begin(&w, NULL);
-        rb_jw_str(&w, "name", n->name);
-        rb_jw_str(&w, "rack", n->rack);
-        rb_jw_str(&w, "hostname", n->hostname);
-        rb_jw_str(&w, "version", n->version);
-        rb_jw_str(&w, "status", rb_node_status_name(n->status));
-        rb_jw_str(&w, "error", n->status != RB_NODE_OK ? n->error : NULL);
-        rb_jw_u64(&w, "cores", n->cores);
-        rb_jw_u64(&w, "ram_bytes", n->ram_bytes);
-        rb_jw_num(&w, "clock_offset_s", (double)n->clock_offset_ns / 1e9);
-        rb_jw_num(&w, "clock_rtt_s", (double)n->clock_rtt_ns / 1e9);
-        rb_jw_u64(&w, "removed_files", n->removed_files);
-        if (n->lost_at_s >= 0)
-            rb_jw_num(&w, "lost_at_s", n->lost_at_s);
-        else
-            rb_jw_null(&w, "lost_at_s");
-        rb_jw_obj_end(&w);
-    }
-    rb_jw_arr_end(&w);
+    s_json_run_nodes(&w, r);
     rb_jw_arr_begin(&w, "phases");
-    for (uint32_t p = 0; p < r->nphases; p++) {
-        const rb_phase_agg_t *a = &r->phases[p];
-        const rb_phase_spec_t *sp = &r->specs[p];
-        rb_jw_obj_begin(&w, NULL);
-        rb_jw_str(&w, "name", a->name);
-        rb_jw_str(&w, "rw", rb_rw_name(a->rw));
-        rb_jw_u64(&w, "bs", a->bs);
-        rb_jw_bool(&w, "direct", a->direct);
-        rb_jw_arr_begin(&w, "jobs");
-        for (uint32_t j = 0; j < sp->njobs; j++)
-            rb_jw_str(&w, NULL, sp->jobs[j].name);
-        rb_jw_arr_end(&w);
-        rb_jw_bool(&w, "partial", a->partial);
-        rb_jw_bool(&w, "from_samples", a->from_samples);
-        rb_jw_obj_begin(&w, "coverage");
-        rb_jw_u64(&w, "nodes", s_covered(a));
-        rb_jw_u64(&w, "of", a->nnodes);
-        rb_jw_obj_end(&w);
-        s_json_access(&w, sp);
-        s_json_honesty(&w, a);
-        if (rb_phase_is_meta(sp)) {
-            const rb_job_spec_t *mj = &sp->jobs[0];
-            rb_jw_str(&w, "meta_op", rb_meta_op_name(mj->meta_op));
-            rb_jw_str(&w, "meta_order", mj->meta_random ? "random" : "sequential");
-            rb_jw_str(&w, "meta_set", mj->filename_format);
-            rb_jw_u64(&w, "meta_files_per_worker", mj->meta_files);
-            rb_jw_bool(&w, "meta_shared_dir", mj->meta_shared);
-        }
-        rb_jw_str(&w, "ioengine", a->njobs ? a->jobs[0].ioengine : "sync");
-        rb_jw_u64(&w, "iodepth", a->njobs ? a->jobs[0].iodepth : 1);
-        rb_jw_u64(&w, "workers", a->nworkers);
-        rb_jw_u64(&w, "bytes", a->bytes);
-        rb_jw_u64(&w, "ops", a->ops);
-        rb_jw_u64(&w, "errors", a->errors);
-        rb_jw_u64(&w, "read_bytes", a->read_bytes);
-        rb_jw_u64(&w, "read_ops", a->read_ops);
-        rb_jw_u64(&w, "write_bytes", a->bytes - a->read_bytes);
-        rb_jw_u64(&w, "write_ops", a->ops - a->read_ops);
-        rb_jw_u64(&w, "verify_errors", a->verify_errors);
-        if (a->error_code) {
-            rb_jw_obj_begin(&w, "first_error");
-            rb_jw_str(&w, "node", a->error_node);
-            rb_jw_str(&w, "path", a->error_path);
-            rb_jw_u64(&w, "offset", a->error_offset);
-            rb_jw_i64(&w, "errno", -a->error_code);
-            rb_jw_str(&w, "message", a->error);
-            rb_jw_obj_end(&w);
-        } else {
-            rb_jw_null(&w, "first_error");
-        }
-        rb_jw_num(&w, "window_s", a->window_s);
-        rb_jw_num(&w, "aggregate_bw", a->aggregate_bw);
-        rb_jw_num(&w, "sum_of_rates_bw", a->sum_of_rates_bw);
-        rb_jw_num(&w, "stonewall_bw", a->stonewall_bw);
-        rb_jw_num(&w, "stonewall_s", a->stonewall_s);
-        rb_jw_num(&w, "iops", a->iops);
-        rb_jw_num(&w, "start_skew_s", a->start_skew_s);
-        rb_jw_num(&w, "clock_error_s", a->clock_error_s);
-        double opr[4];
-        s_op_rates(a, opr);
-        rb_jw_num(&w, "sum_of_rates_iops", opr[0]);
-        rb_jw_obj_begin(&w, "worker_iops");
-        rb_jw_num(&w, "min", opr[1]);
-        rb_jw_num(&w, "avg", opr[2]);
-        rb_jw_num(&w, "max", opr[3]);
-        rb_jw_obj_end(&w);
-        rb_jw_obj_begin(&w, "worker_bw");
-        rb_jw_num(&w, "min", a->worker_bw_min);
-        rb_jw_num(&w, "avg", a->worker_bw_avg);
-        rb_jw_num(&w, "max", a->worker_bw_max);
-        rb_jw_obj_end(&w);
-        s_json_lat(&w, &a->hist);
-        s_json_hist(&w, &a->hist);
-        s_json_jobs(&w, a);
-        rb_jw_arr_begin(&w, "nodes");
-        for (uint32_t n = 0; n < a->nnodes; n++) {
-            const rb_agg_node_t *an = &a->nodes[n];
-            rb_jw_obj_begin(&w, NULL);
-            rb_jw_str(&w, "name", an->name);
-            rb_jw_str(&w, "rack", an->rack);
-            rb_jw_str(&w, "status", rb_node_status_name(an->status));
-            rb_jw_str(&w, "error", an->error[0] ? an->error : NULL);
-            rb_jw_u64(&w, "workers", an->workers);
-            rb_jw_u64(&w, "bytes", an->bytes);
-            rb_jw_u64(&w, "ops", an->ops);
-            rb_jw_u64(&w, "errors", an->errors);
-            rb_jw_num(&w, "window_s", an->window_s);
-            rb_jw_num(&w, "bw", an->bw);
-            rb_jw_num(&w, "iops", an->iops);
-            /* its first worker start after the phase's first (the start skew by node) */
-            rb_jw_num(&w, "start_s",
-                      an->t_first && a->t_first_start && an->t_first >= a->t_first_start
-                          ? (double)(an->t_first - a->t_first_start) / 1e9
-                          : 0);
-            rb_jw_obj_end(&w);
-        }
-        rb_jw_arr_end(&w);
-        s_json_rollups(&w, a);
-        s_json_findings(&w, a);
-        s_json_devices(&w, a);
-        rb_jw_obj_end(&w);
-    }
+    for (uint32_t p = 0; p < r->nphases; p++)
+        s_json_phase(&w, &r->phases[p], &r->specs[p]);
     rb_jw_arr_end(&w);
     s_json_accept(&w, r->accept);
     rb_project_json(&w, r->projection);
@@ -696,9 +711,97 @@ static void s_text_accept(FILE *f, const rb_accept_result_t *acc)
     fprintf(f, "%s\n", rb_accept_verdict(acc, line, sizeof line));
 }
 
+/* Phase p of run r in report.txt: its line, its figures, then its jobs,
+ * steady state, findings, nodes and devices. */
+static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
+{
+    char b1[64], b2[64], b3[64];
+    const rb_phase_agg_t *a = &r->phases[p];
+    const rb_phase_spec_t *sp = &r->specs[p];
+    if (rb_phase_is_meta(sp))
+        fprintf(f,
+                "\nphase %u/%u  %s  meta %s %s, %" PRIu64
+                " files a worker%s, %u workers on %u nodes%s\n",
+                p + 1, r->nphases, a->name, rb_meta_op_name(sp->jobs[0].meta_op),
+                sp->jobs[0].meta_random ? "random" : "sequential", sp->jobs[0].meta_files,
+                sp->jobs[0].meta_shared ? " in one shared folder" : "", a->nworkers, a->nnodes,
+                a->partial ? "  PARTIAL" : "");
+    else
+        fprintf(f, "\nphase %u/%u  %s  %s bs=%s %s %s qd%u  %u job%s, %u workers on %u nodes%s\n",
+                p + 1, r->nphases, a->name, rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?",
+                rb_fmt_size_exact(b1, sizeof b1, a->bs), a->direct ? "direct" : "buffered",
+                a->njobs ? a->jobs[0].ioengine : "sync", a->njobs ? a->jobs[0].iodepth : 1,
+                sp->njobs, sp->njobs == 1 ? "" : "s", a->nworkers, a->nnodes,
+                a->partial ? "  PARTIAL" : "");
+    if (s_covered(a) < a->nnodes)
+        fprintf(f, "  %-28s %u of %u nodes completed the phase\n", "coverage", s_covered(a),
+                a->nnodes);
+    if (rb_phase_is_meta(sp)) {
+        /* metadata: operations are the figure; bytes only when files have content */
+        double opr[4];
+        s_op_rates(a, opr);
+        fprintf(f, "  %-28s %.0f ops/s\n", "aggregate (parent sees)", a->iops);
+        fprintf(f, "  %-28s %.0f ops/s\n", "sum of rates (children see)", opr[0]);
+        fprintf(f, "  %-28s min %.0f  avg %.0f  max %.0f ops/s\n", "per worker", opr[1], opr[2],
+                opr[3]);
+        fprintf(f, "  %-28s %" PRIu64 " ops, %s in %.3f s, %" PRIu64 " errors\n", "done", a->ops,
+                rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
+        s_text_skew(f, a);
+        s_text_lat(f, "latency", &a->hist);
+        if (a->error_code)
+            fprintf(f, "  %-28s %s: %s\n", "first error", a->error_node, a->error);
+        s_text_nodes(f, a);
+        return;
+    }
+    fprintf(f, "  %-28s %s\n", "aggregate (parent sees)",
+            rb_fmt_bw(b1, sizeof b1, a->aggregate_bw));
+    fprintf(f, "  %-28s %s\n", "sum of rates (children see)",
+            rb_fmt_bw(b1, sizeof b1, a->sum_of_rates_bw));
+    if (a->from_samples) {
+        fprintf(f,
+                "  %-28s the run was cut off in this phase: its figures add up its "
+                "samples; no latency, no per-worker figures\n",
+                "REBUILT FROM SAMPLES");
+    } else {
+        fprintf(f, "  %-28s %s  (until the first worker ended, %.3f s)\n", "stonewall",
+                rb_fmt_bw(b1, sizeof b1, a->stonewall_bw), a->stonewall_s);
+        fprintf(f, "  %-28s min %s  avg %s  max %s\n", "per worker",
+                rb_fmt_bw(b1, sizeof b1, a->worker_bw_min),
+                rb_fmt_bw(b2, sizeof b2, a->worker_bw_avg),
+                rb_fmt_bw(b3, sizeof b3, a->worker_bw_max));
+    }
+    fprintf(f, "  %-28s %.0f  (%" PRIu64 " ops)\n", "IOPS", a->iops, a->ops);
+    fprintf(f, "  %-28s %s in %.3f s, %" PRIu64 " errors\n", "moved",
+            rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
+    s_text_skew(f, a);
+    s_text_lat(f, "latency", &a->hist);
+    s_text_access(f, sp);
+    s_text_honesty(f, a);
+    if (a->read_ops && a->read_ops != a->ops)
+        fprintf(f, "  %-28s read %s in %" PRIu64 " ops, write %s in %" PRIu64 " ops\n", "mix",
+                rb_fmt_size(b1, sizeof b1, (double)a->read_bytes), a->read_ops,
+                rb_fmt_size(b2, sizeof b2, (double)(a->bytes - a->read_bytes)),
+                a->ops - a->read_ops);
+    if (a->verify_errors)
+        fprintf(f, "  %-28s %" PRIu64 " blocks failed verification\n", "VERIFY", a->verify_errors);
+    if (a->error_code)
+        fprintf(f, "  %-28s %s: %s\n", "first error", a->error_node, a->error);
+    if (a->njobs > 1)
+        for (uint32_t j = 0; j < a->njobs; j++) {
+            const rb_agg_job_t *aj = &a->jobs[j];
+            fprintf(f, "  job %-16s %s %s qd%u  %s  %.0f IOPS\n", aj->name, rb_rw_name(aj->rw),
+                    aj->ioengine, aj->iodepth, rb_fmt_bw(b1, sizeof b1, aj->bw), aj->iops);
+            s_text_lat(f, "    latency", aj->hist);
+        }
+    s_text_steady(f, a);
+    s_text_findings(f, a);
+    s_text_nodes(f, a);
+    s_text_devices(f, a);
+}
+
 int rb_report_text(const rb_run_result_t *r, FILE *f)
 {
-    char when[32], b1[64], b2[64], b3[64];
+    char when[32];
     uint32_t ok = 0;
     for (uint32_t i = 0; i < r->nnodes; i++)
         ok += r->nodes[i].status == RB_NODE_OK;
@@ -716,91 +819,8 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
             fprintf(f, "node %s: %s: %s%s\n", r->nodes[i].name,
                     rb_node_status_name(r->nodes[i].status), r->nodes[i].error,
                     s_lost_at(r->nodes[i].lost_at_s));
-    for (uint32_t p = 0; p < r->nphases; p++) {
-        const rb_phase_agg_t *a = &r->phases[p];
-        const rb_phase_spec_t *sp = &r->specs[p];
-        if (rb_phase_is_meta(sp))
-            fprintf(f,
-                    "\nphase %u/%u  %s  meta %s %s, %" PRIu64
-                    " files a worker%s, %u workers on %u nodes%s\n",
-                    p + 1, r->nphases, a->name, rb_meta_op_name(sp->jobs[0].meta_op),
-                    sp->jobs[0].meta_random ? "random" : "sequential", sp->jobs[0].meta_files,
-                    sp->jobs[0].meta_shared ? " in one shared folder" : "", a->nworkers, a->nnodes,
-                    a->partial ? "  PARTIAL" : "");
-        else
-            fprintf(f,
-                    "\nphase %u/%u  %s  %s bs=%s %s %s qd%u  %u job%s, %u workers on %u nodes%s\n",
-                    p + 1, r->nphases, a->name, rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?",
-                    rb_fmt_size_exact(b1, sizeof b1, a->bs), a->direct ? "direct" : "buffered",
-                    a->njobs ? a->jobs[0].ioengine : "sync", a->njobs ? a->jobs[0].iodepth : 1,
-                    sp->njobs, sp->njobs == 1 ? "" : "s", a->nworkers, a->nnodes,
-                    a->partial ? "  PARTIAL" : "");
-        if (s_covered(a) < a->nnodes)
-            fprintf(f, "  %-28s %u of %u nodes completed the phase\n", "coverage", s_covered(a),
-                    a->nnodes);
-        if (rb_phase_is_meta(sp)) {
-            /* metadata: operations are the figure; bytes only when files have content */
-            double opr[4];
-            s_op_rates(a, opr);
-            fprintf(f, "  %-28s %.0f ops/s\n", "aggregate (parent sees)", a->iops);
-            fprintf(f, "  %-28s %.0f ops/s\n", "sum of rates (children see)", opr[0]);
-            fprintf(f, "  %-28s min %.0f  avg %.0f  max %.0f ops/s\n", "per worker", opr[1], opr[2],
-                    opr[3]);
-            fprintf(f, "  %-28s %" PRIu64 " ops, %s in %.3f s, %" PRIu64 " errors\n", "done",
-                    a->ops, rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
-            s_text_skew(f, a);
-            s_text_lat(f, "latency", &a->hist);
-            if (a->error_code)
-                fprintf(f, "  %-28s %s: %s\n", "first error", a->error_node, a->error);
-            s_text_nodes(f, a);
-            continue;
-        }
-        fprintf(f, "  %-28s %s\n", "aggregate (parent sees)",
-                rb_fmt_bw(b1, sizeof b1, a->aggregate_bw));
-        fprintf(f, "  %-28s %s\n", "sum of rates (children see)",
-                rb_fmt_bw(b1, sizeof b1, a->sum_of_rates_bw));
-        if (a->from_samples) {
-            fprintf(f,
-                    "  %-28s the run was cut off in this phase: its figures add up its "
-                    "samples; no latency, no per-worker figures\n",
-                    "REBUILT FROM SAMPLES");
-        } else {
-            fprintf(f, "  %-28s %s  (until the first worker ended, %.3f s)\n", "stonewall",
-                    rb_fmt_bw(b1, sizeof b1, a->stonewall_bw), a->stonewall_s);
-            fprintf(f, "  %-28s min %s  avg %s  max %s\n", "per worker",
-                    rb_fmt_bw(b1, sizeof b1, a->worker_bw_min),
-                    rb_fmt_bw(b2, sizeof b2, a->worker_bw_avg),
-                    rb_fmt_bw(b3, sizeof b3, a->worker_bw_max));
-        }
-        fprintf(f, "  %-28s %.0f  (%" PRIu64 " ops)\n", "IOPS", a->iops, a->ops);
-        fprintf(f, "  %-28s %s in %.3f s, %" PRIu64 " errors\n", "moved",
-                rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
-        s_text_skew(f, a);
-        s_text_lat(f, "latency", &a->hist);
-        s_text_access(f, sp);
-        s_text_honesty(f, a);
-        if (a->read_ops && a->read_ops != a->ops)
-            fprintf(f, "  %-28s read %s in %" PRIu64 " ops, write %s in %" PRIu64 " ops\n", "mix",
-                    rb_fmt_size(b1, sizeof b1, (double)a->read_bytes), a->read_ops,
-                    rb_fmt_size(b2, sizeof b2, (double)(a->bytes - a->read_bytes)),
-                    a->ops - a->read_ops);
-        if (a->verify_errors)
-            fprintf(f, "  %-28s %" PRIu64 " blocks failed verification\n", "VERIFY",
-                    a->verify_errors);
-        if (a->error_code)
-            fprintf(f, "  %-28s %s: %s\n", "first error", a->error_node, a->error);
-        if (a->njobs > 1)
-            for (uint32_t j = 0; j < a->njobs; j++) {
-                const rb_agg_job_t *aj = &a->jobs[j];
-                fprintf(f, "  job %-16s %s %s qd%u  %s  %.0f IOPS\n", aj->name, rb_rw_name(aj->rw),
-                        aj->ioengine, aj->iodepth, rb_fmt_bw(b1, sizeof b1, aj->bw), aj->iops);
-                s_text_lat(f, "    latency", aj->hist);
-            }
-        s_text_steady(f, a);
-        s_text_findings(f, a);
-        s_text_nodes(f, a);
-        s_text_devices(f, a);
-    }
+    for (uint32_t p = 0; p < r->nphases; p++)
+        s_text_phase(f, r, p);
     s_text_meta(r, f);
     if (r->accept)
         s_text_accept(f, r->accept);

@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "rb_accept.h"
+#include "rb_accept_result.h"
 #include "rb_aggregate.h"
-#include "rb_project.h"
+#include "rb_project_result.h"
 
 #define RB_SUMMARY_SCHEMA "rackbench.summary/1"
 

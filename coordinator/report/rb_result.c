@@ -99,9 +99,147 @@ static int s_index_of_job(const rb_phase_agg_t *a, const char *name)
     return -1;
 }
 
+/* Reads the "nodes" of a phase object into a->nodes, which the caller sized. */
+static int s_phase_nodes(const rb_json_t *nodes, rb_phase_agg_t *a)
+{
+    for (uint32_t i = 0; i < a->nnodes; i++) {
+        const rb_json_t *n = rb_json_at(nodes, i);
+        rb_agg_node_t *an = &a->nodes[i];
+        s_str(n, "name", an->name, sizeof an->name);
+        s_str(n, "rack", an->rack, sizeof an->rack);
+        an->status = s_status(rb_json_str(rb_json_get(n, "status")));
+        s_str(n, "error", an->error, sizeof an->error);
+        an->workers = (uint32_t)s_u64(n, "workers");
+        an->bytes = s_u64(n, "bytes");
+        an->ops = s_u64(n, "ops");
+        an->errors = s_u64(n, "errors");
+        an->window_s = s_num(n, "window_s");
+        an->bw = s_num(n, "bw");
+        an->iops = s_num(n, "iops");
+        /* starts on a clock of its own: the phase's first start at 1 s */
+        if (an->workers) {
+            a->t_first_start = 1000000000ULL;
+            an->t_first = a->t_first_start + (uint64_t)llround(s_num(n, "start_s") * 1e9);
+            an->t_last = an->t_first + (uint64_t)llround(an->window_s * 1e9);
+        }
+    }
+    return 0;
+}
+
+/* Reads the "job_stats" into a->jobs (sized by the caller), histograms
+ * included. 0, -EINVAL or -ENOMEM. */
+static int s_phase_jobs(const rb_json_t *jobs, rb_phase_agg_t *a)
+{
+    for (uint32_t j = 0; j < a->njobs; j++) {
+        const rb_json_t *jo = rb_json_at(jobs, j);
+        rb_agg_job_t *aj = &a->jobs[j];
+        s_str(jo, "name", aj->name, sizeof aj->name);
+        aj->rw = rb_rw_parse(rb_json_str(rb_json_get(jo, "rw")));
+        s_str(jo, "ioengine", aj->ioengine, sizeof aj->ioengine);
+        aj->iodepth = (uint32_t)s_u64(jo, "iodepth");
+        aj->bs = s_u64(jo, "bs");
+        aj->workers = (uint32_t)s_u64(jo, "workers");
+        aj->bytes = s_u64(jo, "bytes");
+        aj->ops = s_u64(jo, "ops");
+        aj->read_bytes = s_u64(jo, "read_bytes");
+        aj->read_ops = s_u64(jo, "read_ops");
+        aj->errors = s_u64(jo, "errors");
+        aj->verify_errors = s_u64(jo, "verify_errors");
+        aj->window_s = s_num(jo, "window_s");
+        aj->bw = s_num(jo, "bw");
+        aj->iops = s_num(jo, "iops");
+        aj->hist = malloc(sizeof *aj->hist);
+        if (!aj->hist)
+            return -ENOMEM;
+        if (s_hist(jo, aj->hist) < 0)
+            return -EINVAL;
+    }
+    return 0;
+}
+
+/* Reads the "per_worker" rows into a->rows (sized by the caller); -EINVAL
+ * for a row that names no node or job of the phase. */
+static int s_phase_workers(const rb_json_t *rows, rb_phase_agg_t *a)
+{
+    for (size_t i = 0; i < rb_json_len(rows); i++) {
+        const rb_json_t *r = rb_json_at(rows, i);
+        int n = s_index_of_node(a, rb_json_str(rb_json_get(r, "node")));
+        int j = s_index_of_job(a, rb_json_str(rb_json_get(r, "job")));
+        if (n < 0 || j < 0)
+            return -EINVAL;
+        rb_agg_worker_t *row = &a->rows[a->nrows++];
+        row->node = (uint32_t)n;
+        row->job = (uint32_t)j;
+        row->worker = (uint32_t)s_u64(r, "worker");
+        row->bytes = s_u64(r, "bytes");
+        row->ops = s_u64(r, "ops");
+        row->errors = s_u64(r, "errors");
+        row->start_s = s_num(r, "start_s");
+        row->time_s = s_num(r, "time_s");
+        row->bw = s_num(r, "bw");
+    }
+    return 0;
+}
+
+/* Reads the "findings" into a; -EINVAL for an unknown kind, -ENOMEM. */
+static int s_phase_findings(const rb_json_t *fs, rb_phase_agg_t *a)
+{
+    static const rb_finding_kind_t kinds[] = {RB_FIND_STRAGGLER,    RB_FIND_IMBALANCE,
+                                              RB_FIND_CPU_BOUND,    RB_FIND_NIC_BOUND,
+                                              RB_FIND_DEVICE_BOUND, RB_FIND_HONESTY};
+    for (size_t i = 0; i < rb_json_len(fs); i++) {
+        const rb_json_t *fo = rb_json_at(fs, i);
+        const char *kind = rb_json_str(rb_json_get(fo, "kind"));
+        rb_finding_t fi = {.first_seen_s = rb_json_num(rb_json_get(fo, "first_seen_s"), -1)};
+        size_t k = 0;
+        while (k < sizeof kinds / sizeof kinds[0] &&
+               (!kind || strcmp(kind, rb_finding_kind_name(kinds[k])) != 0))
+            k++;
+        if (k == sizeof kinds / sizeof kinds[0])
+            return -EINVAL;
+        fi.kind = kinds[k];
+        s_str(fo, "node", fi.node, sizeof fi.node);
+        s_str(fo, "device", fi.device, sizeof fi.device);
+        s_str(fo, "evidence", fi.evidence, sizeof fi.evidence);
+        fi.value = s_num(fo, "value");
+        fi.reference = s_num(fo, "reference");
+        if (rb_finding_add(a, &fi) < 0)
+            return -ENOMEM;
+    }
+    return 0;
+}
+
+/* Reads the "devices" into a->devs; -ENOMEM. */
+static int s_phase_devices(const rb_json_t *devs, rb_phase_agg_t *a)
+{
+    if (rb_json_len(devs)) {
+        a->devs = calloc(rb_json_len(devs), sizeof *a->devs);
+        if (!a->devs)
+            return -ENOMEM;
+    }
+    for (size_t i = 0; i < rb_json_len(devs); i++) {
+        const rb_json_t *d = rb_json_at(devs, i);
+        rb_agg_dev_t *ad = &a->devs[a->ndevs++];
+        s_str(d, "node", ad->node, sizeof ad->node);
+        s_str(d, "device", ad->device, sizeof ad->device);
+        s_str(d, "parent", ad->parent, sizeof ad->parent);
+        ad->member = rb_json_bool(rb_json_get(d, "member"), 0);
+        ad->intervals = (uint32_t)s_u64(d, "intervals");
+        ad->util_median = s_num(d, "util_median");
+        ad->util_max = s_num(d, "util_max");
+        ad->rd_bps_median = s_num(d, "rd_bps_median");
+        ad->wr_bps_median = s_num(d, "wr_bps_median");
+        ad->await_ms_median = s_num(d, "await_ms_median");
+        ad->rd_bytes = s_u64(d, "rd_bytes");
+        ad->wr_bytes = s_u64(d, "wr_bytes");
+    }
+    return 0;
+}
+
 /* One phase object of summary.json into a. -EINVAL/-ENOMEM. */
 static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
 {
+    int rc;
     memset(a, 0, sizeof *a);
     s_str(o, "name", a->name, sizeof a->name);
     a->rw = rb_rw_parse(rb_json_str(rb_json_get(o, "rw")));
@@ -171,116 +309,21 @@ static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
     a->rows = calloc(rb_json_len(rows) ? rb_json_len(rows) : 1, sizeof *a->rows);
     if (!a->nodes || !a->jobs || !a->racks || !a->rows)
         return -ENOMEM;
-    for (uint32_t i = 0; i < a->nnodes; i++) {
-        const rb_json_t *n = rb_json_at(nodes, i);
-        rb_agg_node_t *an = &a->nodes[i];
-        s_str(n, "name", an->name, sizeof an->name);
-        s_str(n, "rack", an->rack, sizeof an->rack);
-        an->status = s_status(rb_json_str(rb_json_get(n, "status")));
-        s_str(n, "error", an->error, sizeof an->error);
-        an->workers = (uint32_t)s_u64(n, "workers");
-        an->bytes = s_u64(n, "bytes");
-        an->ops = s_u64(n, "ops");
-        an->errors = s_u64(n, "errors");
-        an->window_s = s_num(n, "window_s");
-        an->bw = s_num(n, "bw");
-        an->iops = s_num(n, "iops");
-        /* starts on a clock of its own: the phase's first start at 1 s */
-        if (an->workers) {
-            a->t_first_start = 1000000000ULL;
-            an->t_first = a->t_first_start + (uint64_t)llround(s_num(n, "start_s") * 1e9);
-            an->t_last = an->t_first + (uint64_t)llround(an->window_s * 1e9);
-        }
-    }
-    for (uint32_t j = 0; j < a->njobs; j++) {
-        const rb_json_t *jo = rb_json_at(jobs, j);
-        rb_agg_job_t *aj = &a->jobs[j];
-        s_str(jo, "name", aj->name, sizeof aj->name);
-        aj->rw = rb_rw_parse(rb_json_str(rb_json_get(jo, "rw")));
-        s_str(jo, "ioengine", aj->ioengine, sizeof aj->ioengine);
-        aj->iodepth = (uint32_t)s_u64(jo, "iodepth");
-        aj->bs = s_u64(jo, "bs");
-        aj->workers = (uint32_t)s_u64(jo, "workers");
-        aj->bytes = s_u64(jo, "bytes");
-        aj->ops = s_u64(jo, "ops");
-        aj->read_bytes = s_u64(jo, "read_bytes");
-        aj->read_ops = s_u64(jo, "read_ops");
-        aj->errors = s_u64(jo, "errors");
-        aj->verify_errors = s_u64(jo, "verify_errors");
-        aj->window_s = s_num(jo, "window_s");
-        aj->bw = s_num(jo, "bw");
-        aj->iops = s_num(jo, "iops");
-        aj->hist = malloc(sizeof *aj->hist);
-        if (!aj->hist)
-            return -ENOMEM;
-        if (s_hist(jo, aj->hist) < 0)
-            return -EINVAL;
-    }
-    for (size_t i = 0; i < rb_json_len(rows); i++) {
-        const rb_json_t *r = rb_json_at(rows, i);
-        int n = s_index_of_node(a, rb_json_str(rb_json_get(r, "node")));
-        int j = s_index_of_job(a, rb_json_str(rb_json_get(r, "job")));
-        if (n < 0 || j < 0)
-            return -EINVAL;
-        rb_agg_worker_t *row = &a->rows[a->nrows++];
-        row->node = (uint32_t)n;
-        row->job = (uint32_t)j;
-        row->worker = (uint32_t)s_u64(r, "worker");
-        row->bytes = s_u64(r, "bytes");
-        row->ops = s_u64(r, "ops");
-        row->errors = s_u64(r, "errors");
-        row->start_s = s_num(r, "start_s");
-        row->time_s = s_num(r, "time_s");
-        row->bw = s_num(r, "bw");
-    }
+    if ((rc = s_phase_nodes(nodes, a)) < 0)
+        return rc;
+    if ((rc = s_phase_jobs(jobs, a)) < 0)
+        return rc;
+    if ((rc = s_phase_workers(rows, a)) < 0)
+        return rc;
     for (uint32_t k = 0; k < a->nracks; k++)
         s_group(rb_json_at(racks, k), &a->racks[k]);
     s_group(rb_json_get(o, "cluster"), &a->cluster);
     const rb_json_t *fs = rb_json_get(o, "findings");
-    static const rb_finding_kind_t kinds[] = {RB_FIND_STRAGGLER,    RB_FIND_IMBALANCE,
-                                              RB_FIND_CPU_BOUND,    RB_FIND_NIC_BOUND,
-                                              RB_FIND_DEVICE_BOUND, RB_FIND_HONESTY};
-    for (size_t i = 0; i < rb_json_len(fs); i++) {
-        const rb_json_t *fo = rb_json_at(fs, i);
-        const char *kind = rb_json_str(rb_json_get(fo, "kind"));
-        rb_finding_t fi = {.first_seen_s = rb_json_num(rb_json_get(fo, "first_seen_s"), -1)};
-        size_t k = 0;
-        while (k < sizeof kinds / sizeof kinds[0] &&
-               (!kind || strcmp(kind, rb_finding_kind_name(kinds[k])) != 0))
-            k++;
-        if (k == sizeof kinds / sizeof kinds[0])
-            return -EINVAL;
-        fi.kind = kinds[k];
-        s_str(fo, "node", fi.node, sizeof fi.node);
-        s_str(fo, "device", fi.device, sizeof fi.device);
-        s_str(fo, "evidence", fi.evidence, sizeof fi.evidence);
-        fi.value = s_num(fo, "value");
-        fi.reference = s_num(fo, "reference");
-        if (rb_finding_add(a, &fi) < 0)
-            return -ENOMEM;
-    }
+    if ((rc = s_phase_findings(fs, a)) < 0)
+        return rc;
     const rb_json_t *devs = rb_json_get(o, "devices");
-    if (rb_json_len(devs)) {
-        a->devs = calloc(rb_json_len(devs), sizeof *a->devs);
-        if (!a->devs)
-            return -ENOMEM;
-    }
-    for (size_t i = 0; i < rb_json_len(devs); i++) {
-        const rb_json_t *d = rb_json_at(devs, i);
-        rb_agg_dev_t *ad = &a->devs[a->ndevs++];
-        s_str(d, "node", ad->node, sizeof ad->node);
-        s_str(d, "device", ad->device, sizeof ad->device);
-        s_str(d, "parent", ad->parent, sizeof ad->parent);
-        ad->member = rb_json_bool(rb_json_get(d, "member"), 0);
-        ad->intervals = (uint32_t)s_u64(d, "intervals");
-        ad->util_median = s_num(d, "util_median");
-        ad->util_max = s_num(d, "util_max");
-        ad->rd_bps_median = s_num(d, "rd_bps_median");
-        ad->wr_bps_median = s_num(d, "wr_bps_median");
-        ad->await_ms_median = s_num(d, "await_ms_median");
-        ad->rd_bytes = s_u64(d, "rd_bytes");
-        ad->wr_bytes = s_u64(d, "wr_bytes");
-    }
+    if ((rc = s_phase_devices(devs, a)) < 0)
+        return rc;
     const rb_json_t *st = rb_json_get(o, "steady");
     if (rb_json_type(st) == RB_JSON_OBJ) {
         a->steady.intervals = (uint32_t)s_u64(st, "intervals");
@@ -713,6 +756,34 @@ static int s_fail(rb_loaded_run_t *out, rb_err_t *err, int code, const char *fmt
     return code;
 }
 
+/* The "nodes" of summary.json into out->nodes (allocated here). 0 or -ENOMEM. */
+static int s_run_nodes(const rb_json_t *nodes, rb_loaded_run_t *out)
+{
+    rb_run_result_t *res = &out->res;
+    res->nnodes = (uint32_t)rb_json_len(nodes);
+    out->nodes = calloc(res->nnodes ? res->nnodes : 1, sizeof *out->nodes);
+    if (!out->nodes)
+        return -ENOMEM;
+    res->nodes = out->nodes;
+    for (uint32_t i = 0; i < res->nnodes; i++) {
+        const rb_json_t *n = rb_json_at(nodes, i);
+        rb_report_node_t *o = &out->nodes[i];
+        s_str(n, "name", o->name, sizeof o->name);
+        s_str(n, "rack", o->rack, sizeof o->rack);
+        s_str(n, "hostname", o->hostname, sizeof o->hostname);
+        s_str(n, "version", o->version, sizeof o->version);
+        o->status = s_status(rb_json_str(rb_json_get(n, "status")));
+        s_str(n, "error", o->error, sizeof o->error);
+        o->cores = (uint32_t)s_u64(n, "cores");
+        o->ram_bytes = s_u64(n, "ram_bytes");
+        o->clock_offset_ns = (int64_t)llround(s_num(n, "clock_offset_s") * 1e9);
+        o->clock_rtt_ns = (uint64_t)llround(s_num(n, "clock_rtt_s") * 1e9);
+        o->removed_files = s_u64(n, "removed_files");
+        o->lost_at_s = rb_json_num(rb_json_get(n, "lost_at_s"), -1);
+    }
+    return 0;
+}
+
 int rb_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
 {
     char path[PATH_MAX + 32];
@@ -759,29 +830,9 @@ int rb_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
         res->status = st && !strcmp(st, "failed");
         s_str(j, "error", res->error, sizeof res->error);
         res->dropped_messages = (uint32_t)s_u64(j, "dropped_messages");
-        const rb_json_t *nodes = rb_json_get(j, "nodes");
-        res->nnodes = (uint32_t)rb_json_len(nodes);
-        out->nodes = calloc(res->nnodes ? res->nnodes : 1, sizeof *out->nodes);
-        if (!out->nodes) {
+        if (s_run_nodes(rb_json_get(j, "nodes"), out) < 0) {
             rb_json_free(&j);
             return s_fail(out, err, -ENOMEM, "%s: out of memory%s", dir, "");
-        }
-        res->nodes = out->nodes;
-        for (uint32_t i = 0; i < res->nnodes; i++) {
-            const rb_json_t *n = rb_json_at(nodes, i);
-            rb_report_node_t *o = &out->nodes[i];
-            s_str(n, "name", o->name, sizeof o->name);
-            s_str(n, "rack", o->rack, sizeof o->rack);
-            s_str(n, "hostname", o->hostname, sizeof o->hostname);
-            s_str(n, "version", o->version, sizeof o->version);
-            o->status = s_status(rb_json_str(rb_json_get(n, "status")));
-            s_str(n, "error", o->error, sizeof o->error);
-            o->cores = (uint32_t)s_u64(n, "cores");
-            o->ram_bytes = s_u64(n, "ram_bytes");
-            o->clock_offset_ns = (int64_t)llround(s_num(n, "clock_offset_s") * 1e9);
-            o->clock_rtt_ns = (uint64_t)llround(s_num(n, "clock_rtt_s") * 1e9);
-            o->removed_files = s_u64(n, "removed_files");
-            o->lost_at_s = rb_json_num(rb_json_get(n, "lost_at_s"), -1);
         }
         const rb_json_t *phases = rb_json_get(j, "phases");
         if (rb_json_len(phases) > pl->nphases) {

@@ -9,10 +9,10 @@
 #include <limits.h>
 #include <stdint.h>
 
-#include "rb_accept.h"
+#include "rb_accept_result.h"
 #include "rb_err.h"
 #include "rb_plan.h"
-#include "rb_project.h"
+#include "rb_project_result.h"
 #include "rb_report.h"
 
 typedef struct rb_loaded_run {

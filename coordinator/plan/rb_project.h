@@ -1,18 +1,20 @@
-/* What N racks of the box under test would deliver: a plan's [capacity]
- * section describes one unit (disks, RAID layout, height, what df shows),
- * and after a run every figure is worked out from the median node of the
- * phases measured, each line labelled measured or projected, with the
- * source it comes from (docs/projection.md). */
+/* The unit under test as a plan's [capacity] section describes it (disks,
+ * RAID layout, height, what df shows): reading, the RAID model, resolving
+ * and printing. What N racks of it would deliver after a run is
+ * rb_project_result.h (docs/projection.md). */
 #ifndef RB_PROJECT_H
 #define RB_PROJECT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "rb_aggregate.h"
 #include "rb_err.h"
-#include "rb_json.h"
 #include "rb_proto.h"
+
+#define RB_PROJECT_ONE        1000000u /* fs_overhead and derate are millionths of this */
+#define RB_PROJECT_SOURCE_MAX 320      /* a line's source, a model in words */
 
 /* RAID layouts of a group; see rb_project_raid_parity for the model. */
 typedef enum {
@@ -118,56 +120,20 @@ uint64_t rb_project_raid_parity(rb_raid_t r, uint64_t n);
 /* "raid6", ...; "?" when out of range. */
 const char *rb_project_raid_name(rb_raid_t r);
 
-typedef enum {
-    RB_PROJECT_MEASURED = 0, /* a figure this run measured, or the user's df figure */
-    RB_PROJECT_PROJECTED     /* arithmetic on measured figures and the unit's description */
-} rb_project_kind_t;
+/* The key's name in the plan and in summary.json ("disks", "fs_overhead");
+ * "?" when out of range. */
+const char *rb_project_key_name(rb_cap_key_t k);
 
-#define RB_PROJECT_LABEL_MAX  48
-#define RB_PROJECT_SOURCE_MAX 320
-#define RB_PROJECT_NOTES_MAX  8
+/* Millionths as a fixed-point number without trailing zeros into buf: with
+ * pct a percentage ("8%", "2.5%"), else a fraction of 1 ("0.5"); returns buf. */
+const char *rb_project_fixed_text(char *buf, size_t len, uint64_t millionths, bool pct);
 
-/* One line of the projection. */
-typedef struct rb_project_line {
-    char label[RB_PROJECT_LABEL_MAX];   /* "usable capacity per rack" */
-    double value;                       /* in unit; NAN when nothing could be measured */
-    const char *unit;                   /* "B", "B/s", "units" or "racks" (static) */
-    rb_project_kind_t kind;             /* measured or projected */
-    char source[RB_PROJECT_SOURCE_MAX]; /* where the value comes from, in words */
-    const char *phase;                  /* the phase measured (borrowed), NULL for capacity */
-} rb_project_line_t;
+/* v with three significant digits and a unit of powers of 1000 (1024 when
+ * binary) followed by per: "568 TB", "1.50 GB/s"; "-" for NAN. Returns buf. */
+const char *rb_project_human(char *buf, size_t len, double v, bool binary, const char *per);
 
-typedef struct rb_project_result {
-    const rb_project_t *unit;     /* the description (borrowed) */
-    const rb_phase_spec_t *specs; /* the plan's phases (borrowed), for names */
-    uint32_t nlines;
-    rb_project_line_t *lines; /* nlines entries (owned): capacity, then phase by phase */
-    uint32_t nnotes;
-    char notes[RB_PROJECT_NOTES_MAX][RB_PROJECT_SOURCE_MAX]; /* what was left out, and why */
-} rb_project_result_t;
-
-/* Works out the projection of description p from a run: specs are the plan's
- * nphases phases, aggs the figures of the first nrun of them. A phase's
- * measured throughput per unit is the median bandwidth of the nodes that
- * completed it (one node is one unit). out is the caller's, released with
- * rb_project_result_fini; all zero when p is NULL. Returns 0 or -ENOMEM. */
-int rb_project_eval(const rb_project_t *p, const rb_phase_spec_t *specs, uint32_t nphases,
-                    const rb_phase_agg_t *aggs, uint32_t nrun, rb_project_result_t *out);
-
-/* Frees what r owns; safe twice. */
-void rb_project_result_fini(rb_project_result_t *r);
-
-/* Writes the member "projection" of summary.json: null when r is NULL or has
- * no description, else {"unit": {...}, "lines": [...], "notes": [...]}. */
-void rb_project_json(rb_jw_t *w, const rb_project_result_t *r);
-
-/* A line's value for people ("568 TB", "12.0 GB/s", "2 racks", "-"), and
- * "measured" / "projected". */
-const char *rb_project_line_value(char *buf, size_t len, const rb_project_line_t *l);
-const char *rb_project_kind_name(rb_project_kind_t k);
-
-/* Writes the "projection" section of report.txt (nothing when r is NULL or
- * has no description). */
-void rb_project_text(FILE *f, const rb_project_result_t *r);
+/* The RAID model of p in words ("raid6: 3 groups of 16 = 1 hot spare + 2
+ * parity + 13 data disks; ..."), for sources and comments. Returns buf. */
+const char *rb_project_model_words(char *buf, size_t len, const rb_project_t *p);
 
 #endif

@@ -1,0 +1,307 @@
+/* The evaluation half of acceptance: a finished run's figures judged against
+ * the plan's [acceptance] sets (plan/rb_accept.h), one row per check and
+ * phase, never letting a check pass where nothing was measured. It lives
+ * apart from the description so that the plan parser links no aggregator. */
+#include "rb_accept_result.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rb_hist.h"
+#include "rb_units.h"
+
+#define S_REL_TOLERANCE 1e-12 /* the spread's division may round */
+
+static int s_cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Per-node bandwidth figures of a phase: the lowest over all its nodes (one
+ * that did not complete counts as 0) and the spread over those that did. */
+static int s_node_figures(const rb_phase_agg_t *ag, rb_accept_row_t *min_row,
+                          rb_accept_row_t *spread_row)
+{
+    double *bw = malloc((ag->nnodes ? ag->nnodes : 1) * sizeof *bw);
+    if (!bw)
+        return -ENOMEM;
+    uint32_t nok = 0;
+    double lowest = INFINITY;
+    for (uint32_t n = 0; n < ag->nnodes; n++) {
+        bool ok = ag->nodes[n].status == RB_NODE_OK;
+        double v = ok ? ag->nodes[n].bw : 0;
+        if (ok)
+            bw[nok++] = v;
+        if (v < lowest)
+            lowest = v;
+    }
+    min_row->measured = ag->nnodes ? lowest : NAN;
+    if (!ag->nnodes)
+        min_row->note = "no node took part";
+    else if (nok < ag->nnodes)
+        min_row->note = "a node did not complete the phase and counts as 0";
+
+    qsort(bw, nok, sizeof *bw, s_cmp_double);
+    if (nok == 0) {
+        spread_row->measured = NAN;
+        spread_row->note = "no node completed the phase";
+    } else {
+        double median = nok % 2 ? bw[nok / 2] : (bw[nok / 2 - 1] + bw[nok / 2]) / 2;
+        double range = bw[nok - 1] - bw[0];
+        if (range == 0) {
+            spread_row->measured = 0;
+        } else if (median > 0) {
+            spread_row->measured = range / median * 100;
+        } else {
+            spread_row->measured = NAN;
+            spread_row->note = "the median node bandwidth is 0";
+        }
+        if (nok < ag->nnodes && !spread_row->note)
+            spread_row->note = "over the nodes that completed the phase";
+    }
+    free(bw);
+    return 0;
+}
+
+/* The limit of check c in the unit of summary.json. */
+static double s_limit(rb_accept_check_t c, uint64_t v)
+{
+    switch (c) {
+    case RB_ACCEPT_MAX_NODE_SPREAD:
+        return (double)v / (RB_ACCEPT_SPREAD_ONE / 100);
+    case RB_ACCEPT_MAX_P99_LAT:
+    case RB_ACCEPT_MAX_P999_LAT:
+    case RB_ACCEPT_MAX_MEAN_LAT:
+        return (double)v / 1e3;
+    default:
+        return (double)v;
+    }
+}
+
+/* Judges a row whose measured value is known (or NAN: a fail). */
+static rb_accept_verdict_t s_judge(rb_accept_check_t c, uint64_t limit, double measured,
+                                   const rb_hist_t *h)
+{
+    if (isnan(measured))
+        return RB_ACCEPT_FAIL;
+    switch (c) {
+    case RB_ACCEPT_MAX_NODE_SPREAD: {
+        double lim = (double)limit / RB_ACCEPT_SPREAD_ONE * 100;
+        return measured <= lim * (1 + S_REL_TOLERANCE) ? RB_ACCEPT_PASS : RB_ACCEPT_FAIL;
+    }
+    case RB_ACCEPT_MAX_P99_LAT:
+        return rb_hist_percentile(h, 99) <= limit ? RB_ACCEPT_PASS : RB_ACCEPT_FAIL;
+    case RB_ACCEPT_MAX_P999_LAT:
+        return rb_hist_percentile(h, 99.9) <= limit ? RB_ACCEPT_PASS : RB_ACCEPT_FAIL;
+    case RB_ACCEPT_MAX_MEAN_LAT:
+        return rb_hist_mean(h) <= (double)limit ? RB_ACCEPT_PASS : RB_ACCEPT_FAIL;
+    case RB_ACCEPT_MIN_NODES:
+    case RB_ACCEPT_MAX_ERRORS:
+    case RB_ACCEPT_MIN_IOPS:
+    case RB_ACCEPT_MIN_AGGREGATE_BW:
+    case RB_ACCEPT_MIN_NODE_BW:
+    default:
+        if (rb_accept_check_is_min(c))
+            return measured >= (double)limit ? RB_ACCEPT_PASS : RB_ACCEPT_FAIL;
+        return measured <= (double)limit ? RB_ACCEPT_PASS : RB_ACCEPT_FAIL;
+    }
+}
+
+/* Fills the rows of one set on one phase that ran. */
+static int s_eval_phase(const rb_accept_set_t *s, const rb_phase_spec_t *spec,
+                        const rb_phase_agg_t *ag, rb_accept_row_t *rows)
+{
+    rb_accept_row_t *by[RB_ACCEPT_NCHECKS] = {0};
+    for (int c = 0, k = 0; c < RB_ACCEPT_NCHECKS; c++)
+        if (s->limit_line[c])
+            by[c] = &rows[k++];
+    if (by[RB_ACCEPT_MIN_NODE_BW] || by[RB_ACCEPT_MAX_NODE_SPREAD]) {
+        rb_accept_row_t scratch_min = {0}, scratch_spread = {0};
+        rb_accept_row_t *mr = by[RB_ACCEPT_MIN_NODE_BW] ? by[RB_ACCEPT_MIN_NODE_BW] : &scratch_min;
+        rb_accept_row_t *sr =
+            by[RB_ACCEPT_MAX_NODE_SPREAD] ? by[RB_ACCEPT_MAX_NODE_SPREAD] : &scratch_spread;
+        if (s_node_figures(ag, mr, sr) < 0)
+            return -ENOMEM;
+    }
+    const rb_hist_t *h = &ag->hist;
+    uint32_t nok = 0;
+    for (uint32_t n = 0; n < ag->nnodes; n++)
+        nok += ag->nodes[n].status == RB_NODE_OK;
+    for (int c = 0; c < RB_ACCEPT_NCHECKS; c++) {
+        rb_accept_row_t *r = by[c];
+        if (!r)
+            continue;
+        if (rb_accept_check_is_bw(c) && rb_phase_is_meta(spec)) {
+            r->measured = NAN;
+            r->verdict = RB_ACCEPT_NA;
+            r->note = "bandwidth does not apply to a metadata step";
+            continue;
+        }
+        switch ((rb_accept_check_t)c) {
+        case RB_ACCEPT_MIN_AGGREGATE_BW:
+            r->measured = ag->aggregate_bw;
+            break;
+        case RB_ACCEPT_MAX_P99_LAT:
+            r->measured = h->count ? (double)rb_hist_percentile(h, 99) / 1e3 : NAN;
+            break;
+        case RB_ACCEPT_MAX_P999_LAT:
+            r->measured = h->count ? (double)rb_hist_percentile(h, 99.9) / 1e3 : NAN;
+            break;
+        case RB_ACCEPT_MAX_MEAN_LAT:
+            r->measured = h->count ? rb_hist_mean(h) / 1e3 : NAN;
+            break;
+        case RB_ACCEPT_MIN_IOPS:
+            r->measured = ag->iops;
+            break;
+        case RB_ACCEPT_MIN_NODES:
+            r->measured = nok;
+            break;
+        case RB_ACCEPT_MAX_ERRORS:
+            r->measured = (double)(ag->errors + ag->verify_errors);
+            break;
+        default: /* per-node figures, filled above */
+            break;
+        }
+        if (c >= RB_ACCEPT_MAX_P99_LAT && c <= RB_ACCEPT_MAX_MEAN_LAT && !h->count)
+            r->note = "no latency was recorded";
+        r->verdict = s_judge((rb_accept_check_t)c, s->limit[c], r->measured, h);
+        if (ag->partial && !r->note)
+            r->note = "the phase is partial";
+    }
+    return 0;
+}
+
+int rb_accept_eval(const rb_accept_t *a, const rb_phase_spec_t *specs, uint32_t nphases,
+                   const rb_phase_agg_t *aggs, uint32_t nrun, rb_accept_result_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!a)
+        return 0;
+    size_t total = 0;
+    for (uint32_t i = 0; i < a->nsets; i++) {
+        uint32_t nchecks = 0;
+        for (int c = 0; c < RB_ACCEPT_NCHECKS; c++)
+            nchecks += a->sets[i].limit_line[c] != 0;
+        total += (size_t)nchecks * a->sets[i].nphases;
+    }
+    out->rows = calloc(total ? total : 1, sizeof *out->rows);
+    if (!out->rows)
+        return -ENOMEM;
+    for (uint32_t i = 0; i < a->nsets; i++) {
+        const rb_accept_set_t *s = &a->sets[i];
+        for (uint32_t k = 0; k < s->nphases; k++) {
+            uint32_t p = s->phases[k];
+            if (p >= nphases)
+                continue;
+            rb_accept_row_t *rows = &out->rows[out->nrows];
+            uint32_t n = 0;
+            for (int c = 0; c < RB_ACCEPT_NCHECKS; c++) {
+                if (!s->limit_line[c])
+                    continue;
+                rows[n] = (rb_accept_row_t){.set = s->name,
+                                            .check = (rb_accept_check_t)c,
+                                            .phase = specs[p].name,
+                                            .limit = s_limit((rb_accept_check_t)c, s->limit[c]),
+                                            .measured = NAN,
+                                            .verdict = RB_ACCEPT_FAIL,
+                                            .note = "the phase did not run"};
+                n++;
+            }
+            if (p < nrun) {
+                for (uint32_t r = 0; r < n; r++)
+                    rows[r].note = NULL;
+                if (s_eval_phase(s, &specs[p], &aggs[p], rows) < 0) {
+                    rb_accept_result_fini(out);
+                    return -ENOMEM;
+                }
+            } else if (rb_phase_is_meta(&specs[p])) {
+                for (uint32_t r = 0; r < n; r++) {
+                    if (rb_accept_check_is_bw(rows[r].check)) {
+                        rows[r].verdict = RB_ACCEPT_NA;
+                        rows[r].note = "bandwidth does not apply to a metadata step";
+                    }
+                }
+            }
+            out->nrows += n;
+        }
+    }
+    for (uint32_t r = 0; r < out->nrows; r++) {
+        out->nfailed += out->rows[r].verdict == RB_ACCEPT_FAIL;
+        out->nna += out->rows[r].verdict == RB_ACCEPT_NA;
+    }
+    return 0;
+}
+
+void rb_accept_result_fini(rb_accept_result_t *r)
+{
+    if (!r)
+        return;
+    free(r->rows);
+    r->rows = NULL;
+    r->nrows = r->nfailed = r->nna = 0;
+}
+
+char *rb_accept_verdict(const rb_accept_result_t *r, char *buf, size_t len)
+{
+    uint32_t n = r->nrows - r->nna;
+    char na[48] = "";
+    if (r->nna)
+        snprintf(na, sizeof na, "; %u not applicable", r->nna);
+    if (r->nfailed)
+        snprintf(buf, len, "acceptance: FAIL (%u of %u check%s failed%s)", r->nfailed, n,
+                 n == 1 ? "" : "s", na);
+    else
+        snprintf(buf, len, "acceptance: PASS (%u check%s%s)", n, n == 1 ? "" : "s", na);
+    return buf;
+}
+
+/* v with three significant digits and a unit ("5.00 ms", "12.5 us", "250 ns"). */
+static void s_sig3(char *buf, size_t len, double v, const char *unit)
+{
+    if (v >= 99.95)
+        snprintf(buf, len, "%.0f%s", v, unit);
+    else if (v >= 9.995)
+        snprintf(buf, len, "%.1f%s", v, unit);
+    else
+        snprintf(buf, len, "%.2f%s", v, unit);
+}
+
+/* A limit or measured value of check c (in its summary.json unit) for people. */
+void rb_accept_value_text(char *buf, size_t len, rb_accept_check_t c, double v)
+{
+    if (isnan(v)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    switch (c) {
+    case RB_ACCEPT_MIN_AGGREGATE_BW:
+    case RB_ACCEPT_MIN_NODE_BW:
+        rb_fmt_bw(buf, len, v);
+        break;
+    case RB_ACCEPT_MAX_NODE_SPREAD:
+        s_sig3(buf, len, v, "%");
+        break;
+    case RB_ACCEPT_MAX_P99_LAT:
+    case RB_ACCEPT_MAX_P999_LAT:
+    case RB_ACCEPT_MAX_MEAN_LAT:
+        if (v >= 1e6 - 0.5)
+            s_sig3(buf, len, v / 1e6, " s");
+        else if (v >= 1e3 - 0.5)
+            s_sig3(buf, len, v / 1e3, " ms");
+        else if (v >= 1 - 0.0005)
+            s_sig3(buf, len, v, " us");
+        else
+            snprintf(buf, len, "%.0f ns", v * 1e3);
+        break;
+    case RB_ACCEPT_MIN_IOPS:
+        snprintf(buf, len, "%.0f IOPS", v);
+        break;
+    default:
+        snprintf(buf, len, "%.0f", v);
+        break;
+    }
+}

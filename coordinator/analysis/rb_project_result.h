@@ -1,0 +1,67 @@
+/* A run's projection to N racks of the unit a plan's [capacity] section
+ * describes (rb_project.h): lines labelled measured or projected, each with
+ * its source, and their renderings in summary.json and report.txt. Apart
+ * from the description so that the plan layer needs no aggregator. */
+#ifndef RB_PROJECT_RESULT_H
+#define RB_PROJECT_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rb_aggregate.h"
+#include "rb_json.h"
+#include "rb_project.h"
+
+typedef enum {
+    RB_PROJECT_MEASURED = 0, /* a figure this run measured, or the user's df figure */
+    RB_PROJECT_PROJECTED     /* arithmetic on measured figures and the unit's description */
+} rb_project_kind_t;
+
+#define RB_PROJECT_LABEL_MAX 48
+#define RB_PROJECT_NOTES_MAX 8
+
+/* One line of the projection. */
+typedef struct rb_project_line {
+    char label[RB_PROJECT_LABEL_MAX];   /* "usable capacity per rack" */
+    double value;                       /* in unit; NAN when nothing could be measured */
+    const char *unit;                   /* "B", "B/s", "units" or "racks" (static) */
+    rb_project_kind_t kind;             /* measured or projected */
+    char source[RB_PROJECT_SOURCE_MAX]; /* where the value comes from, in words */
+    const char *phase;                  /* the phase measured (borrowed), NULL for capacity */
+} rb_project_line_t;
+
+typedef struct rb_project_result {
+    const rb_project_t *unit;     /* the description (borrowed) */
+    const rb_phase_spec_t *specs; /* the plan's phases (borrowed), for names */
+    uint32_t nlines;
+    rb_project_line_t *lines; /* nlines entries (owned): capacity, then phase by phase */
+    uint32_t nnotes;
+    char notes[RB_PROJECT_NOTES_MAX][RB_PROJECT_SOURCE_MAX]; /* what was left out, and why */
+} rb_project_result_t;
+
+/* Works out the projection of description p from a run: specs are the plan's
+ * nphases phases, aggs the figures of the first nrun of them. A phase's
+ * measured throughput per unit is the median bandwidth of the nodes that
+ * completed it (one node is one unit). out is the caller's, released with
+ * rb_project_result_fini; all zero when p is NULL. Returns 0 or -ENOMEM. */
+int rb_project_eval(const rb_project_t *p, const rb_phase_spec_t *specs, uint32_t nphases,
+                    const rb_phase_agg_t *aggs, uint32_t nrun, rb_project_result_t *out);
+
+/* Frees what r owns; safe twice. */
+void rb_project_result_fini(rb_project_result_t *r);
+
+/* Writes the member "projection" of summary.json: null when r is NULL or has
+ * no description, else {"unit": {...}, "lines": [...], "notes": [...]}. */
+void rb_project_json(rb_jw_t *w, const rb_project_result_t *r);
+
+/* A line's value for people ("568 TB", "12.0 GB/s", "2 racks", "-"), and
+ * "measured" / "projected". */
+const char *rb_project_line_value(char *buf, size_t len, const rb_project_line_t *l);
+const char *rb_project_kind_name(rb_project_kind_t k);
+
+/* Writes the "projection" section of report.txt (nothing when r is NULL or
+ * has no description). */
+void rb_project_text(FILE *f, const rb_project_result_t *r);
+
+#endif

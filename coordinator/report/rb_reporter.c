@@ -1,0 +1,118 @@
+/* The table of a run's renderings (rb_reporter.h), so that a new format is
+ * one row, seen alike by `rackbench report --format` and by the run that
+ * writes its folder; and the csv rendering, which is nowhere else. */
+#include "rb_reporter.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rb_html.h"
+
+static int s_text(const rb_run_result_t *r, const char *run_dir, FILE *f)
+{
+    (void)run_dir;
+    return rb_report_text(r, f);
+}
+
+static int s_json(const rb_run_result_t *r, const char *run_dir, FILE *f)
+{
+    (void)run_dir;
+    return rb_report_json(r, f);
+}
+
+/* One row per phase and node, rack and the cluster, for spreadsheets. */
+static int s_csv(const rb_run_result_t *r, const char *run_dir, FILE *f)
+{
+    (void)run_dir;
+    fprintf(f, "phase,scope,name,rack,status,nodes,bytes,ops,window_s,bw,iops,partial\n");
+    for (uint32_t p = 0; p < r->nphases; p++) {
+        const rb_phase_agg_t *a = &r->phases[p];
+        for (uint32_t n = 0; n < a->nnodes; n++) {
+            const rb_agg_node_t *an = &a->nodes[n];
+            fprintf(f, "%s,node,%s,%s,%s,1,%llu,%llu,%.9g,%.9g,%.9g,%d\n", a->name, an->name,
+                    an->rack, rb_node_status_name(an->status), (unsigned long long)an->bytes,
+                    (unsigned long long)an->ops, an->window_s, an->bw, an->iops, a->partial);
+        }
+        for (uint32_t k = 0; k <= a->nracks; k++) {
+            const rb_agg_group_t *g = k < a->nracks ? &a->racks[k] : &a->cluster;
+            fprintf(f, "%s,%s,%s,%s,,%u,%llu,%llu,%.9g,%.9g,%.9g,%d\n", a->name,
+                    k < a->nracks ? "rack" : "cluster", g->name, k < a->nracks ? g->name : "",
+                    g->nodes, (unsigned long long)g->bytes, (unsigned long long)g->ops, g->window_s,
+                    g->aggregate_bw, g->iops, a->partial);
+        }
+    }
+    return 0;
+}
+
+static int s_html(const rb_run_result_t *r, const char *run_dir, FILE *f)
+{
+    return rb_report_html(r, run_dir, f);
+}
+
+static const rb_reporter_t s_reporters[] = {
+    {"text", "report.txt", 0, s_text},
+    {"json", "summary.json", 1, s_json},
+    {"csv", NULL, 0, s_csv},
+    {"html", "report.html", 0, s_html},
+};
+
+#define S_NREPORTERS (sizeof s_reporters / sizeof *s_reporters)
+
+size_t rb_reporter_count(void)
+{
+    return S_NREPORTERS;
+}
+
+const rb_reporter_t *rb_reporter_at(size_t i)
+{
+    return i < S_NREPORTERS ? &s_reporters[i] : NULL;
+}
+
+const rb_reporter_t *rb_reporter_find(const char *name)
+{
+    for (size_t i = 0; name && i < S_NREPORTERS; i++)
+        if (strcmp(s_reporters[i].name, name) == 0)
+            return &s_reporters[i];
+    return NULL;
+}
+
+const char *rb_reporter_names(char *buf, size_t len)
+{
+    size_t n = 0;
+    if (len)
+        buf[0] = '\0';
+    for (size_t i = 0; i < S_NREPORTERS && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s",
+                              i == 0                 ? ""
+                              : i + 1 < S_NREPORTERS ? ", "
+                                                     : " or ",
+                              s_reporters[i].name);
+    return buf;
+}
+
+int rb_reporter_write(const rb_reporter_t *rep, const rb_run_result_t *r, const char *run_dir,
+                      rb_err_t *err)
+{
+    char path[PATH_MAX], tmp[PATH_MAX + 8];
+    if (!rep || !rep->file)
+        return rb_err_set(err, -EINVAL, "%s: no file to write", rep ? rep->name : "?");
+    snprintf(path, sizeof path, "%s/%s", run_dir, rep->file);
+    /* a durable file is written aside, then renamed: a reader, or a
+     * coordinator killed meanwhile, never sees half of one */
+    snprintf(tmp, sizeof tmp, "%s.new", path);
+    FILE *f = fopen(rep->durable ? tmp : path, "w");
+    if (!f)
+        return rb_err_set(err, -EIO, "cannot write %s: %s", path, strerror(errno));
+    int ok = rep->render(r, run_dir, f) >= 0;
+    if (rep->durable)
+        ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    ok = fclose(f) == 0 && ok;
+    if (ok && rep->durable)
+        ok = rename(tmp, path) == 0;
+    if (!ok)
+        return rb_err_set(err, -EIO, "cannot write %s: %s", path, strerror(errno));
+    return 0;
+}

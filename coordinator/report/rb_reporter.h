@@ -1,0 +1,44 @@
+/* One table of the renderings of a run: text, json, csv and html, each with
+ * its --format name, the file a run leaves in its folder and the function
+ * that writes it. `rackbench report --format` looks a rendering up here, and
+ * a run writes its folder by going through the same rows. */
+#ifndef RB_REPORTER_H
+#define RB_REPORTER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "rb_err.h"
+#include "rb_report.h"
+
+/* A rendering of a run. Writes r to f; run_dir is the run folder, for the
+ * renderings that also read samples.csv or plan.ini from it. 0 or -errno. */
+typedef int (*rb_reporter_fn)(const rb_run_result_t *r, const char *run_dir, FILE *f);
+
+/* One row of the table. */
+typedef struct rb_reporter {
+    const char *name;      /* --format's word: "text", "json", "csv", "html" */
+    const char *file;      /* what a run leaves in its folder ("report.txt"); NULL: nothing */
+    int durable;           /* 1: rewritten while readers may look, so written aside,
+                            * synced and renamed into place (summary.json) */
+    rb_reporter_fn render; /* writes the rendering */
+} rb_reporter_t;
+
+/* Rows in the table, and row i of them (NULL past the end), in the order
+ * the usage lists them: text, json, csv, html. */
+size_t rb_reporter_count(void);
+const rb_reporter_t *rb_reporter_at(size_t i);
+
+/* The row whose name is name, or NULL. */
+const rb_reporter_t *rb_reporter_find(const char *name);
+
+/* The names for a message into buf: "text, json, csv or html"; returns buf. */
+const char *rb_reporter_names(char *buf, size_t len);
+
+/* Writes rep's rendering of r into run_dir/rep->file (durable rows aside,
+ * synced and renamed). 0, -EINVAL for a row without a file, or -EIO with
+ * err saying "cannot write PATH: why". */
+int rb_reporter_write(const rb_reporter_t *rep, const rb_run_result_t *r, const char *run_dir,
+                      rb_err_t *err);
+
+#endif

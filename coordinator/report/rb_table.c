@@ -1,0 +1,423 @@
+/* The tables of report.html, apart from the page that places them: a
+ * phase's headline figures and notes, its node, rack and cluster roll-up,
+ * its devices, the acceptance checks and the projection. Every text from a
+ * run goes out escaped (rb_svg.h); every figure comes from the result. */
+#include "rb_table.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rb_findings.h"
+#include "rb_svg.h"
+#include "rb_units.h"
+
+#define S_TEXT_MAX 4096 /* one formatted text, before escaping */
+#define S_DEV_ROWS 64   /* more devices: the table shows the busiest and the least busy ... */
+#define S_DEV_END  16   /* ... this many of each, and every device a finding names */
+
+/* A row of a two-column table: the label is markup, the value text. */
+void rb_table_kv(FILE *f, const char *label, const char *fmt, ...)
+{
+    char buf[S_TEXT_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fprintf(f, "<tr><th scope=\"row\">%s</th><td>", label);
+    rb_svg_esc(f, buf);
+    fputs("</td></tr>\n", f);
+}
+
+/* The phase's headline figures. */
+void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f)
+{
+    char b1[64], b2[64], b3[64];
+    const rb_hist_t *h = &a->hist;
+    fputs("<table class=\"kv\">\n", f);
+    if (meta) {
+        rb_table_kv(f, "aggregate (parent sees)", "%.0f operations/s", a->iops);
+    } else {
+        rb_table_kv(f, "aggregate bandwidth (parent sees)", "%s",
+                    rb_fmt_bw(b1, sizeof b1, a->aggregate_bw));
+        rb_table_kv(f, "sum of rates (children see)", "%s",
+                    rb_fmt_bw(b1, sizeof b1, a->sum_of_rates_bw));
+        rb_table_kv(f, "IOPS", "%.0f", a->iops);
+    }
+    rb_table_kv(f, "moved", "%s (%" PRIu64 " bytes) in %" PRIu64 " operations",
+                rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->bytes, a->ops);
+    rb_table_kv(f, "window", "%.3f s (last worker end - first worker start)", a->window_s);
+    rb_table_kv(f, "start skew", "%.3f ms", a->start_skew_s * 1e3);
+    rb_table_kv(f, "errors", "%" PRIu64, a->errors);
+    if (a->verify_errors)
+        rb_table_kv(f, "verify errors", "%" PRIu64 " blocks failed verification", a->verify_errors);
+    rb_table_kv(f, "latency (&#181;s)",
+                "p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  mean %.1f (percentiles within %.2f%%)",
+                (double)rb_hist_percentile(h, 50) / 1e3, (double)rb_hist_percentile(h, 99) / 1e3,
+                (double)rb_hist_percentile(h, 99.9) / 1e3, h->count ? (double)h->max / 1e3 : 0,
+                rb_hist_mean(h) / 1e3, RB_HIST_REL_ERROR * 100);
+    if (a->from_samples)
+        fputs(
+            "<tr><th scope=\"row\">rebuilt</th><td class=\"bad\">the run was cut off in this "
+            "phase: its figures add up its samples; no latency, no per-worker figures</td></tr>\n",
+            f);
+    if (a->partial)
+        fputs("<tr><th scope=\"row\">partial</th><td class=\"bad\">PARTIAL: some node did not "
+              "finish this phase cleanly</td></tr>\n",
+              f);
+    if (a->cache_influenced) {
+        fputs("<tr><th scope=\"row\">page cache</th><td class=\"bad\">", f);
+        rb_svg_textf(f,
+                     "CACHE-INFLUENCED: buffered data of %s per node is under 2 x RAM (%s on the "
+                     "smallest node): these figures measure the page cache, not the disks",
+                     rb_fmt_size(b1, sizeof b1, (double)a->buffered_set),
+                     rb_fmt_size(b2, sizeof b2, (double)a->ram_min));
+        fputs("</td></tr>\n", f);
+    }
+    if (a->sw_limit_ns)
+        rb_table_kv(f, "stonewall_time",
+                    "%s in %.3f s = %s; %u workers stopped at %.3f s, ops per worker %" PRIu64
+                    "..%" PRIu64 "%s",
+                    rb_fmt_size(b1, sizeof b1, (double)a->sw_bytes), a->sw_s,
+                    rb_fmt_bw(b2, sizeof b2, a->sw_bw), a->sw_stopped, (double)a->sw_limit_ns / 1e9,
+                    a->sw_ops_min, a->sw_ops_max,
+                    a->wearout ? "; the figures above include the wear-out" : "");
+    if (a->error_code)
+        rb_table_kv(f, "first error", "%s: %s", a->error_node, a->error);
+    if (!meta && a->steady.intervals > 0)
+        rb_table_kv(
+            f, "steady state",
+            "median %s, min %s, peak %s over %u intervals of %.3f s; sustained for %.1f s at "
+            ">= 90%% of peak",
+            rb_fmt_bw(b1, sizeof b1, a->steady.median_bw),
+            rb_fmt_bw(b2, sizeof b2, a->steady.min_bw), rb_fmt_bw(b3, sizeof b3, a->steady.peak_bw),
+            a->steady.intervals, a->steady.interval_s, a->steady.sustained_s);
+    fputs("</table>\n", f);
+}
+
+/* Start skew and nodes well below the median node. */
+int rb_table_notes(const rb_phase_agg_t *a, int meta, FILE *f)
+{
+    uint32_t n = 0, late = UINT32_MAX;
+    for (uint32_t i = 0; i < a->nnodes; i++) {
+        const rb_agg_node_t *an = &a->nodes[i];
+        n += an->workers > 0;
+        if (an->t_first && (late == UINT32_MAX || an->t_first > a->nodes[late].t_first))
+            late = i;
+    }
+    fputs("<h3>Notes</h3>\n<ul class=\"notes\">\n<li>", f);
+    rb_svg_textf(f, "Start skew %.3f ms: the last worker started that long after the first",
+                 a->start_skew_s * 1e3);
+    if (a->clock_error_s > 0)
+        rb_svg_textf(f,
+                     " (on the coordinator's clock, through clock offsets each within %.3f ms: "
+                     "the true skew is within %.3f ms of it)",
+                     a->clock_error_s * 1e3, 2 * a->clock_error_s * 1e3);
+    if (late != UINT32_MAX && a->nnodes > 1 && a->t_first_start &&
+        a->nodes[late].t_first > a->t_first_start)
+        rb_svg_textf(f, "; the last node to start was %s, %.3f ms after the first worker",
+                     a->nodes[late].name,
+                     (double)(a->nodes[late].t_first - a->t_first_start) / 1e6);
+    fputs(".</li>\n", f);
+    for (uint32_t i = 0; i < a->nnodes; i++) {
+        const rb_agg_node_t *an = &a->nodes[i];
+        if (an->status != RB_NODE_OK) {
+            fputs("<li class=\"bad\">", f);
+            rb_svg_textf(f, "%s did not complete the phase: %s%s%s", an->name,
+                         rb_node_status_name(an->status), an->error[0] ? ": " : "", an->error);
+            fputs("</li>\n", f);
+        }
+    }
+    /* the findings of report.txt and summary.json, the same words */
+    for (uint32_t i = 0; i < a->nfindings; i++) {
+        const rb_finding_t *x = &a->findings[i];
+        fputs("<li class=\"bad\">", f);
+        rb_svg_textf(f, "Finding, %s: %s: %s", rb_finding_kind_name(x->kind),
+                     x->device[0] ? x->device : x->node, x->evidence);
+        if (x->first_seen_s >= 0)
+            rb_svg_textf(f, ", from %.1f s on", x->first_seen_s);
+        fputs(".</li>\n", f);
+    }
+    if (n > 2 && !meta)
+        fprintf(f,
+                "<li class=\"note\">Stragglers: %s. A node is one when its bandwidth is below the "
+                "median node's by more than %.0f median absolute deviations and more than %.0f%% "
+                "(docs/metrics.md).</li>\n",
+                a->nfindings ? "see the findings" : "none", RB_STRAGGLER_MADS,
+                RB_STRAGGLER_MARGIN * 100);
+    fputs("</ul>\n", f);
+    return 0;
+}
+
+/* One bandwidth (or rate) cell. */
+static void s_td_rate(FILE *f, double v, int meta)
+{
+    char b[64];
+    fputs("<td class=\"n\">", f);
+    if (meta) {
+        fprintf(f, "%.0f ops/s", v);
+    } else {
+        /* binary units, and the decimal ones in parentheses on a line of their own */
+        char *dec = strstr(rb_fmt_bw(b, sizeof b, v), " (");
+        if (dec)
+            *dec++ = 0;
+        rb_svg_esc(f, b);
+        if (dec) {
+            fputs("<br/><span class=\"dec\">", f);
+            rb_svg_esc(f, dec);
+            fputs("</span>", f);
+        }
+    }
+    fputs("</td>", f);
+}
+
+static void s_group_row(FILE *f, const rb_agg_group_t *g, const char *cls, int meta)
+{
+    char b[64];
+    fprintf(f, "<tr class=\"%s\"><td>", cls);
+    if (strcmp(cls, "rack") == 0)
+        fputs("rack ", f);
+    rb_svg_esc(f, g->name);
+    fprintf(f, "</td><td></td><td class=\"n\">%u</td><td class=\"n\">", g->nodes);
+    rb_svg_esc(f, rb_fmt_size(b, sizeof b, (double)g->bytes));
+    fputs("</td>", f);
+    s_td_rate(f, meta ? g->iops : g->aggregate_bw, meta);
+    if (meta) {
+        fputs("<td></td><td></td><td></td></tr>\n", f);
+        return;
+    }
+    s_td_rate(f, g->node_bw_median, 0);
+    s_td_rate(f, g->node_bw_min, 0);
+    s_td_rate(f, g->node_bw_max, 0);
+    fputs("</tr>\n", f);
+}
+
+/* A device ranked by its median utilisation. */
+typedef struct s_dev_rank {
+    double util;
+    uint32_t i;
+} s_dev_rank_t;
+
+static int s_by_util(const void *x, const void *y)
+{
+    const s_dev_rank_t *a = x, *b = y;
+    if (a->util != b->util)
+        return a->util < b->util ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Which of the phase's devices the table shows: all of them up to S_DEV_ROWS;
+ * above, the S_DEV_END least busy and the S_DEV_END busiest by median
+ * utilisation, and every device a finding names. show[] gets 1 for those;
+ * returns how many, or 0 when out of memory (then all are shown). */
+static uint32_t s_devices_shown(const rb_phase_agg_t *a, uint8_t *show)
+{
+    uint32_t n = a->ndevs, shown = 0;
+    s_dev_rank_t *rk = malloc(n * sizeof *rk);
+    if (!rk)
+        return 0;
+    for (uint32_t i = 0; i < n; i++)
+        rk[i] = (s_dev_rank_t){a->devs[i].util_median, i};
+    qsort(rk, n, sizeof *rk, s_by_util);
+    for (uint32_t k = 0; k < n; k++)
+        show[rk[k].i] = k < S_DEV_END || k >= n - S_DEV_END;
+    free(rk);
+    for (uint32_t j = 0; j < a->nfindings; j++) {
+        const rb_finding_t *x = &a->findings[j];
+        for (uint32_t i = 0; x->device[0] && i < n; i++)
+            if (strcmp(a->devs[i].node, x->node) == 0 && strcmp(a->devs[i].device, x->device) == 0)
+                show[i] = 1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        shown += show[i];
+    return shown;
+}
+
+/* A row saying how many devices the table left out here, if any. */
+static void s_devices_gap(FILE *f, uint32_t *skipped)
+{
+    if (*skipped)
+        fprintf(f, "<tr><td class=\"none\" colspan=\"10\">%u devices not shown</td></tr>\n",
+                *skipped);
+    *skipped = 0;
+}
+
+/* Per node and device, from host telemetry: a cell shaded by how busy. */
+void rb_table_devices(const rb_phase_agg_t *a, FILE *f)
+{
+    char b1[64], b2[64], b3[64], b4[64];
+    if (!a->ndevs)
+        return;
+    uint8_t *show = a->ndevs > S_DEV_ROWS ? calloc(a->ndevs, 1) : NULL;
+    uint32_t shown = show ? s_devices_shown(a, show) : 0;
+    if (!shown) {
+        free(show);
+        show = NULL;
+    }
+    fputs("<h3>Devices (host telemetry, medians over the sample intervals)</h3>\n", f);
+    if (show)
+        rb_svg_textf(f,
+                     "<p class=\"note\">%u devices; shown: the %u least busy and the %u busiest by "
+                     "median utilisation, and every device a finding names (%u rows). Every device "
+                     "is in summary.json (devices) and telemetry.csv.</p>\n",
+                     a->ndevs, S_DEV_END, S_DEV_END, shown);
+    fputs("<table>\n"
+          "<tr><th>node</th><th>device</th><th>member of</th><th>busy %</th><th>max %</th>"
+          "<th>read/s</th><th>write/s</th><th>await ms</th><th>read</th><th>written</th></tr>\n",
+          f);
+    uint32_t skipped = 0;
+    for (uint32_t i = 0; i < a->ndevs; i++) {
+        if (show && !show[i]) {
+            skipped++;
+            continue;
+        }
+        s_devices_gap(f, &skipped);
+        const rb_agg_dev_t *d = &a->devs[i];
+        int shade = (int)(d->util_median * 2.55);
+        fputs("<tr><td>", f);
+        rb_svg_esc(f, d->node);
+        fputs("</td><td>", f);
+        rb_svg_esc(f, d->device);
+        fputs("</td><td>", f);
+        rb_svg_esc(f, d->member ? d->parent : "(root)");
+        fprintf(f,
+                "</td><td class=\"n\" style=\"background:rgb(255,%d,%d)\">%.1f</td>"
+                "<td class=\"n\">%.1f</td>",
+                255 - shade / 2, 255 - shade, d->util_median, d->util_max);
+        fputs("<td class=\"n\">", f);
+        rb_svg_esc(f, rb_fmt_size(b1, sizeof b1, d->rd_bps_median));
+        fputs("</td><td class=\"n\">", f);
+        rb_svg_esc(f, rb_fmt_size(b2, sizeof b2, d->wr_bps_median));
+        fprintf(f, "</td><td class=\"n\">%.2f</td><td class=\"n\">", d->await_ms_median);
+        rb_svg_esc(f, rb_fmt_size(b3, sizeof b3, (double)d->rd_bytes));
+        fputs("</td><td class=\"n\">", f);
+        rb_svg_esc(f, rb_fmt_size(b4, sizeof b4, (double)d->wr_bytes));
+        fputs("</td></tr>\n", f);
+    }
+    s_devices_gap(f, &skipped);
+    fputs("</table>\n", f);
+    free(show);
+}
+
+/* node -> rack -> cluster. */
+void rb_table_rollups(const rb_phase_agg_t *a, int meta, FILE *f)
+{
+    char b[64];
+    fprintf(f,
+            "<h3>Nodes, racks, cluster</h3>\n<table>\n<tr><th>node / rack</th><th>status</th>"
+            "<th class=\"n\">nodes</th><th class=\"n\">moved</th><th class=\"n\">%s</th>"
+            "<th class=\"n\">node median</th><th class=\"n\">node min</th>"
+            "<th class=\"n\">node max</th></tr>\n",
+            meta ? "operations/s" : "bandwidth");
+    for (uint32_t g = 0; g < a->nracks; g++) {
+        for (uint32_t i = 0; i < a->nnodes; i++) {
+            const rb_agg_node_t *an = &a->nodes[i];
+            if (strcmp(an->rack, a->racks[g].name) != 0)
+                continue;
+            fputs("<tr><td>", f);
+            rb_svg_esc(f, an->name);
+            fprintf(f, "</td><td%s>", an->status != RB_NODE_OK ? " class=\"bad\"" : "");
+            rb_svg_esc(f, rb_node_status_name(an->status));
+            fputs("</td><td></td><td class=\"n\">", f);
+            rb_svg_esc(f, rb_fmt_size(b, sizeof b, (double)an->bytes));
+            fputs("</td>", f);
+            s_td_rate(f, meta ? an->iops : an->bw, meta);
+            fputs("<td></td><td></td><td></td></tr>\n", f);
+        }
+        s_group_row(f, &a->racks[g], "rack", meta);
+    }
+    s_group_row(f, &a->cluster, "cluster", meta);
+    fputs("</table>\n", f);
+    if (!meta)
+        fputs("<p class=\"note\">A node&#8217;s bandwidth is its bytes over its own window; a "
+              "rack&#8217;s and the cluster&#8217;s are their bytes over their window (first "
+              "worker start to last worker end); median, min and max are of their nodes&#8217; "
+              "bandwidths.</p>\n",
+              f);
+}
+
+void rb_table_accept(const rb_accept_result_t *acc, FILE *f)
+{
+    static const char *const verdicts[] = {
+        [RB_ACCEPT_PASS] = "PASS", [RB_ACCEPT_FAIL] = "FAIL", [RB_ACCEPT_NA] = "n/a"};
+    static const char *const cls[] = {
+        [RB_ACCEPT_PASS] = "pass", [RB_ACCEPT_FAIL] = "fail", [RB_ACCEPT_NA] = "note"};
+    char buf[80], line[RB_REASON_MAX];
+    int sets = 0;
+    for (uint32_t i = 0; i < acc->nrows; i++)
+        sets |= acc->rows[i].set[0] != 0;
+    fputs("<section id=\"acceptance\">\n<h2>Acceptance</h2>\n<table>\n<tr>", f);
+    if (sets)
+        fputs("<th>set</th>", f);
+    fputs("<th>phase</th><th>check</th><th class=\"n\">limit</th><th class=\"n\">measured</th>"
+          "<th>result</th><th>note</th></tr>\n",
+          f);
+    for (uint32_t i = 0; i < acc->nrows; i++) {
+        const rb_accept_row_t *row = &acc->rows[i];
+        int v = (unsigned)row->verdict <= RB_ACCEPT_NA ? (int)row->verdict : -1;
+        fputs("<tr>", f);
+        if (sets) {
+            fputs("<td>", f);
+            rb_svg_esc(f, row->set[0] ? row->set : "-");
+            fputs("</td>", f);
+        }
+        fputs("<td>", f);
+        rb_svg_esc(f, row->phase);
+        fputs("</td><td>", f);
+        rb_svg_esc(f, rb_accept_check_name(row->check));
+        fprintf(f, "</td><td class=\"n\">%s ",
+                rb_accept_check_is_min(row->check) ? "&#8805;" : "&#8804;");
+        rb_accept_value_text(buf, sizeof buf, row->check, row->limit);
+        rb_svg_esc(f, buf);
+        fputs("</td><td class=\"n\">", f);
+        rb_accept_value_text(buf, sizeof buf, row->check, row->measured);
+        rb_svg_esc(f, buf);
+        fprintf(f, "</td><td class=\"%s\">%s</td><td>", v < 0 ? "fail" : cls[v],
+                v < 0 ? "?" : verdicts[v]);
+        rb_svg_esc(f, row->note ? row->note : "");
+        fputs("</td></tr>\n", f);
+    }
+    fprintf(f, "</table>\n<p class=\"%s\">", acc->nfailed ? "fail" : "pass");
+    rb_svg_esc(f, rb_accept_verdict(acc, line, sizeof line));
+    fputs("</p>\n</section>\n", f);
+}
+
+/* The projection table: every line labelled measured or projected, with
+ * its source beside it. */
+void rb_table_projection(const rb_run_result_t *r, FILE *f)
+{
+    const rb_project_result_t *p = r->projection;
+    if (!p || !p->unit)
+        return;
+    char v[112];
+    fputs("<section id=\"projection\">\n<h2>Projection</h2>\n<p class=\"note\">One node is one "
+          "unit. <b>measured</b>: this run, or what df shows on a real unit; "
+          "<b>projected</b>: arithmetic on those. See docs/projection.md.</p>\n"
+          "<table>\n<tr><th>phase</th><th>line</th><th>value</th><th>kind</th>"
+          "<th>source</th></tr>\n",
+          f);
+    for (uint32_t i = 0; i < p->nlines; i++) {
+        const rb_project_line_t *l = &p->lines[i];
+        fputs("<tr><td>", f);
+        rb_svg_esc(f, l->phase ? l->phase : "-");
+        fputs("</td><td>", f);
+        rb_svg_esc(f, l->label);
+        fputs("</td><td class=\"num\">", f);
+        rb_svg_esc(f, rb_project_line_value(v, sizeof v, l));
+        fprintf(f, "</td><td class=\"%s\">", rb_project_kind_name(l->kind));
+        rb_svg_esc(f, rb_project_kind_name(l->kind));
+        fputs("</td><td>", f);
+        rb_svg_esc(f, l->source);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+    for (uint32_t i = 0; i < p->nnotes; i++) {
+        fputs("<p class=\"note\">note: ", f);
+        rb_svg_esc(f, p->notes[i]);
+        fputs("</p>\n", f);
+    }
+    fputs("</section>\n", f);
+}

@@ -1,0 +1,36 @@
+/* The tables of report.html: key/value rows, a phase's figures, notes,
+ * roll-up and devices, the acceptance checks and the projection. Each
+ * writes well-formed XHTML to f, run text escaped. */
+#ifndef RB_TABLE_H
+#define RB_TABLE_H
+
+#include <stdio.h>
+
+#include "rb_report.h"
+
+/* A row of a two-column table: label is markup (not escaped), the value
+ * printf-formatted, then escaped. */
+void rb_table_kv(FILE *f, const char *label, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The headline figures of phase a (meta: a metadata step, in operations). */
+void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f);
+
+/* The notes of phase a: start skew, stragglers, findings. 0 or -ENOMEM. */
+int rb_table_notes(const rb_phase_agg_t *a, int meta, FILE *f);
+
+/* The roll-up table of phase a: node -> rack -> cluster. */
+void rb_table_rollups(const rb_phase_agg_t *a, int meta, FILE *f);
+
+/* Per node and device of phase a, from host telemetry: a cell shaded by how
+ * busy; past 64 devices the least and the most busy, and those a finding names. */
+void rb_table_devices(const rb_phase_agg_t *a, FILE *f);
+
+/* The acceptance section: every check judged, and the verdict. */
+void rb_table_accept(const rb_accept_result_t *acc, FILE *f);
+
+/* The projection table of run r (nothing without one): every line labelled
+ * measured or projected, with its source beside it. */
+void rb_table_projection(const rb_run_result_t *r, FILE *f);
+
+#endif
