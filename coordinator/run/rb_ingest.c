@@ -251,3 +251,17 @@ void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
         rb_warn("phase %s: %s %s: %s", a->name, rb_finding_kind_name(a->findings[i].kind),
                 a->findings[i].node, a->findings[i].evidence);
 }
+
+void rb_ingest_phase_start(rb_run_ctx_t *r, uint32_t p)
+{
+    r->cur_phase = p;
+    rb_ingest_wearout_reset(r, &r->plan->phases[p]);
+    r->nser = 0;
+    r->nsamples = 0;
+    if (r->lag || (r->lag = malloc(sizeof *r->lag)))
+        rb_hist_init(r->lag);
+    if (r->capser) {
+        memset(r->ser_bytes, 0, r->capser * sizeof *r->ser_bytes);
+        memset(r->ser_secs, 0, r->capser * sizeof *r->ser_secs);
+    }
+}

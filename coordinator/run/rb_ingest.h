@@ -22,6 +22,10 @@ void rb_ingest_stonewall(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_wear_t *w);
  * them all how many ops each worker goes on to: the busiest one's. */
 void rb_ingest_check_wearout(rb_run_ctx_t *r);
 
+/* Makes phase p the current one: its series, counts and wearout
+ * bookkeeping start empty. */
+void rb_ingest_phase_start(rb_run_ctx_t *r, uint32_t p);
+
 /* Frees the wearout bookkeeping; makes it anew for phase ph (NULL: none). */
 void rb_ingest_wearout_reset(rb_run_ctx_t *r, const rb_phase_spec_t *ph);
 

@@ -155,7 +155,9 @@ void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t l
     rb_msg_fini(&m);
 }
 
-static void s_run_phase(rb_run_ctx_t *r, uint32_t p)
+/* Sends GO for phase p to every ready node, after a clock round, far
+ * enough ahead that the farthest one hears it in time. */
+static void s_go(rb_run_ctx_t *r, uint32_t p)
 {
     const rb_phase_spec_t *ph = &r->plan->phases[p];
     rb_clock_round(r);
@@ -163,16 +165,7 @@ static void s_run_phase(rb_run_ctx_t *r, uint32_t p)
     for (uint32_t i = 0; i < r->fleet.n; i++)
         if (r->fleet.nodes[i].state == RB_AGENT_READY && r->fleet.nodes[i].best_rtt_ns > max_rtt)
             max_rtt = r->fleet.nodes[i].best_rtt_ns;
-    r->cur_phase = p;
-    rb_ingest_wearout_reset(r, ph);
-    r->nser = 0;
-    r->nsamples = 0;
-    if (r->lag || (r->lag = malloc(sizeof *r->lag)))
-        rb_hist_init(r->lag);
-    if (r->capser) {
-        memset(r->ser_bytes, 0, r->capser * sizeof *r->ser_bytes);
-        memset(r->ser_secs, 0, r->capser * sizeof *r->ser_secs);
-    }
+    rb_ingest_phase_start(r, p);
     r->t_go = rb_mono_ns() + S_GO_LEAD_NS + 2 * max_rtt;
     rb_info("phase %u/%u %s: GO for %u agents", p + 1, r->plan->nphases, ph->name,
             rb_fleet_count(&r->fleet, RB_AGENT_READY));
@@ -195,6 +188,13 @@ static void s_run_phase(rb_run_ctx_t *r, uint32_t p)
         r->fleet.nodes[i].live_bytes = 0;
         r->fleet.nodes[i].live_seen = 0;
     }
+}
+
+/* Collects phase ph until no node runs it (or an interrupted phase's wait
+ * for its totals runs out), printing the progress line. 1 when the phase was
+ * stopped before its end, else 0. */
+static int s_collect(rb_run_ctx_t *r, const rb_phase_spec_t *ph)
+{
     /* Agents sample at GO + k intervals; print a quarter interval later so
      * that interval's samples have arrived. */
     r->next_live = r->t_go + r->plan->interval_ns + r->plan->interval_ns / 4;
@@ -234,6 +234,14 @@ static void s_run_phase(rb_run_ctx_t *r, uint32_t p)
                  ph->name, (unsigned long long)r->nsamples,
                  (double)rb_hist_percentile(r->lag, 50) / 1e6,
                  (double)rb_hist_percentile(r->lag, 99) / 1e6, (double)r->lag->max / 1e6);
+    return abort_deadline != 0;
+}
+
+/* Phase p's figures from the nodes' DONEs and the phase's series, then its
+ * findings; the nodes that finished it are ready for the next. */
+static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
+{
+    const rb_phase_spec_t *ph = &r->plan->phases[p];
     rb_agg_input_t *in = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *in);
     if (!in) {
         rb_run_fail(r, "out of memory");
@@ -259,7 +267,7 @@ static void s_run_phase(rb_run_ctx_t *r, uint32_t p)
     r->job_hists = NULL;
     for (uint32_t i = 0; i < r->fleet.n; i++) /* figures made: the DONEs have served */
         rb_fleet_drop_done(&r->fleet.nodes[i], p);
-    if (abort_deadline)
+    if (stopped)
         r->aggs[p].partial = 1; /* stopped before its end */
     uint64_t ramp = 0;
     for (uint32_t j = 0; j < ph->njobs; j++)
@@ -274,6 +282,12 @@ static void s_run_phase(rb_run_ctx_t *r, uint32_t p)
         rb_folder_write_progress(r);
     char b[64];
     rb_info("phase %s: %s aggregate", ph->name, rb_fmt_bw(b, sizeof b, r->aggs[p].aggregate_bw));
+}
+
+static void s_run_phase(rb_run_ctx_t *r, uint32_t p)
+{
+    s_go(r, p);
+    s_figures(r, p, s_collect(r, &r->plan->phases[p]));
 }
 
 /* Tells every agent still with us to end (or abort) and waits for them to clean up. */
