@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rb_csv.h"
 #include "rb_findings.h"
 #include "rb_stats.h"
 #include "rb_units.h"
@@ -307,10 +308,10 @@ static int s_tel_read(const rb_phase_agg_t *a, const char *dir, double interval_
     rb_name_idx_t *by_name = rb_agg_nodes_by_name(a->nodes, a->nnodes);
     int rc = t->head && t->tail && by_name ? 0 : -ENOMEM;
     while (rc == 0 && fgets(line, sizeof line, f)) {
-        char *fld[32];
+        char *fld[RB_CSV_TEL_NCOLS + 2];
         int nf = 0;
         line[strcspn(line, "\r\n")] = '\0';
-        for (char *p = line; nf < 32;) {
+        for (char *p = line; nf < RB_CSV_TEL_NCOLS + 2;) {
             fld[nf++] = p;
             char *c = strchr(p, ',');
             if (!c)
@@ -318,31 +319,37 @@ static int s_tel_read(const rb_phase_agg_t *a, const char *dir, double interval_
             *c = '\0';
             p = c + 1;
         }
-        if (nf < 30 || strcmp(fld[1], a->name) != 0)
+        if (nf < RB_CSV_TEL_NCOLS || strcmp(fld[RB_CSV_TEL_PHASE], a->name) != 0)
             continue;
-        uint32_t node = rb_agg_node_lookup(by_name, a->nnodes, fld[2]);
+        uint32_t node = rb_agg_node_lookup(by_name, a->nnodes, fld[RB_CSV_TEL_NODE]);
         if (node == a->nnodes)
             continue;
-        long k = lround(strtod(fld[0], NULL) / interval_s);
-        char kind = fld[3][0];
-        s_ser_t *s = s_tel_get(t, node, kind, kind == 'h' ? "host" : fld[4]);
+        long k = lround(strtod(fld[RB_CSV_TEL_T_S], NULL) / interval_s);
+        char kind = fld[RB_CSV_TEL_KIND][0];
+        s_ser_t *s = s_tel_get(t, node, kind, kind == 'h' ? "host" : fld[RB_CSV_TEL_NAME]);
         if (!s) {
             rc = -ENOMEM;
             break;
         }
         if (kind == 'd') {
-            snprintf(s->parent, sizeof s->parent, "%s", fld[5]);
-            s->member = atoi(fld[6]);
-            s->rd_bytes += strtoull(fld[14], NULL, 10);
-            s->wr_bytes += strtoull(fld[15], NULL, 10);
-            rc = s_ser_push(t, s, k, strtod(fld[11], NULL), strtod(fld[7], NULL),
-                            strtod(fld[8], NULL), strtod(fld[13], NULL));
+            snprintf(s->parent, sizeof s->parent, "%s", fld[RB_CSV_TEL_PARENT]);
+            s->member = atoi(fld[RB_CSV_TEL_MEMBER]);
+            s->rd_bytes += strtoull(fld[RB_CSV_TEL_RD_BYTES], NULL, 10);
+            s->wr_bytes += strtoull(fld[RB_CSV_TEL_WR_BYTES], NULL, 10);
+            rc = s_ser_push(t, s, k, strtod(fld[RB_CSV_TEL_UTIL_PCT], NULL),
+                            strtod(fld[RB_CSV_TEL_RD_BPS], NULL),
+                            strtod(fld[RB_CSV_TEL_WR_BPS], NULL),
+                            strtod(fld[RB_CSV_TEL_AWAIT_MS], NULL));
         } else if (kind == 'n') {
-            s->speed_bps = strtod(fld[18], NULL) * 1e6 / 8;
-            rc = s_ser_push(t, s, k, 0, strtod(fld[16], NULL), strtod(fld[17], NULL), 0);
+            s->speed_bps = strtod(fld[RB_CSV_TEL_SPEED_MBPS], NULL) * 1e6 / 8;
+            rc = s_ser_push(t, s, k, 0, strtod(fld[RB_CSV_TEL_RX_BPS], NULL),
+                            strtod(fld[RB_CSV_TEL_TX_BPS], NULL), 0);
         } else if (kind == 'h') {
-            s->ncpu = (uint32_t)strtoul(fld[24], NULL, 10);
-            rc = s_ser_push(t, s, k, strtod(fld[19], NULL) + strtod(fld[20], NULL), 0, 0, 0);
+            s->ncpu = (uint32_t)strtoul(fld[RB_CSV_TEL_NCPU], NULL, 10);
+            rc = s_ser_push(t, s, k,
+                            strtod(fld[RB_CSV_TEL_CPU_USER], NULL) +
+                                strtod(fld[RB_CSV_TEL_CPU_SYSTEM], NULL),
+                            0, 0, 0);
         }
     }
     fclose(f);

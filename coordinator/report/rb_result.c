@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rb_csv.h"
 #include "rb_findings.h"
 #include "rb_json.h"
 #include "rb_result.h"
@@ -313,9 +314,9 @@ typedef struct s_row {
 /* Splits one samples.csv line. 1 for a row, 0 for the header or a torn line. */
 static int s_parse_row(char *line, s_row_t *r)
 {
-    char *f[14];
+    char *f[RB_CSV_SMP_NCOLS];
     int n = 0;
-    for (char *p = line; n < 14; n++) {
+    for (char *p = line; n < RB_CSV_SMP_NCOLS; n++) {
         f[n] = p;
         char *c = strchr(p, ',');
         if (!c) {
@@ -325,27 +326,28 @@ static int s_parse_row(char *line, s_row_t *r)
         *c = '\0';
         p = c + 1;
     }
-    if (n < 9 || !strcmp(f[0], "t_s"))
+    if (n < RB_CSV_SMP_ERRORS + 1 ||
+        !strcmp(f[RB_CSV_SMP_T_S], rb_csv_samples.names[RB_CSV_SMP_T_S]))
         return 0;
     char *end;
-    r->t_s = strtod(f[0], &end);
-    if (end == f[0])
+    r->t_s = strtod(f[RB_CSV_SMP_T_S], &end);
+    if (end == f[RB_CSV_SMP_T_S])
         return 0;
-    snprintf(r->phase, sizeof r->phase, "%s", f[1]);
-    snprintf(r->node, sizeof r->node, "%s", f[2]);
-    snprintf(r->rack, sizeof r->rack, "%s", f[3]);
-    snprintf(r->job, sizeof r->job, "%s", f[4]);
-    r->interval_s = strtod(f[5], NULL);
-    r->bytes = strtod(f[6], NULL);
-    r->ops = strtod(f[7], NULL);
-    r->errors = strtod(f[8], NULL);
+    snprintf(r->phase, sizeof r->phase, "%s", f[RB_CSV_SMP_PHASE]);
+    snprintf(r->node, sizeof r->node, "%s", f[RB_CSV_SMP_NODE]);
+    snprintf(r->rack, sizeof r->rack, "%s", f[RB_CSV_SMP_RACK]);
+    snprintf(r->job, sizeof r->job, "%s", f[RB_CSV_SMP_JOB]);
+    r->interval_s = strtod(f[RB_CSV_SMP_INTERVAL_S], NULL);
+    r->bytes = strtod(f[RB_CSV_SMP_BYTES], NULL);
+    r->ops = strtod(f[RB_CSV_SMP_OPS], NULL);
+    r->errors = strtod(f[RB_CSV_SMP_ERRORS], NULL);
     return 1;
 }
 
 static FILE *s_open_samples(const char *dir)
 {
     char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/samples.csv", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, rb_csv_samples.file);
     return fopen(path, "re");
 }
 
@@ -442,17 +444,14 @@ int rb_samples_values(const char *dir, const char *phase, const char *column, do
     int col = -1, rc = 0;
     uint32_t cap = 0;
     if (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = '\0';
-        int i = 0;
-        for (char *t = strtok(line, ","); t; t = strtok(NULL, ","), i++)
-            if (!strcmp(t, column))
-                col = i;
+        int i = rb_csv_index(line, column);
+        col = i >= 0 ? i : -1;
     }
     while (col >= 0 && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = '\0';
-        char *fld[16];
+        char *fld[RB_CSV_SMP_NCOLS + 2];
         int nf = 0;
-        for (char *p = line; nf < 16;) {
+        for (char *p = line; nf < RB_CSV_SMP_NCOLS + 2;) {
             fld[nf++] = p;
             char *c = strchr(p, ',');
             if (!c)
@@ -460,7 +459,7 @@ int rb_samples_values(const char *dir, const char *phase, const char *column, do
             *c = '\0';
             p = c + 1;
         }
-        if (nf <= col || nf < 2 || strcmp(fld[1], phase) != 0)
+        if (nf <= col || nf <= RB_CSV_SMP_PHASE || strcmp(fld[RB_CSV_SMP_PHASE], phase) != 0)
             continue;
         if (*n == cap) {
             cap = cap ? 2 * cap : 256;

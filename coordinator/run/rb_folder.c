@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "rb_accept.h"
+#include "rb_csv.h"
 #include "rb_folder.h"
 #include "rb_fs.h"
 #include "rb_html.h"
@@ -189,19 +190,19 @@ int rb_folder_make(rb_run_ctx_t *r)
         return rc;
     }
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/samples.csv", r->dir);
+    snprintf(path, sizeof path, "%s/%s", r->dir, rb_csv_samples.file);
     if (!(r->samples = fopen(path, "w"))) {
         rb_run_fail(r, "%s: %s", path, strerror(errno));
         return -errno;
     }
     setvbuf(r->samples, NULL, _IOFBF, S_CSV_BUF);
-    rb_samples_csv_header(r->samples);
-    snprintf(path, sizeof path, "%s/telemetry.csv", r->dir);
+    rb_csv_header(&rb_csv_samples, r->samples);
+    snprintf(path, sizeof path, "%s/%s", r->dir, rb_csv_telemetry.file);
     if (!(r->telemetry = fopen(path, "w"))) {
         rb_run_fail(r, "%s: %s", path, strerror(errno));
         return -errno;
     }
     setvbuf(r->telemetry, NULL, _IOFBF, S_CSV_BUF);
-    rb_telemetry_csv_header(r->telemetry);
+    rb_csv_header(&rb_csv_telemetry, r->telemetry);
     return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rb_csv.h"
 #include "rb_findings.h"
 #include "rb_ingest.h"
 #include "rb_log.h"
@@ -76,7 +77,7 @@ void rb_ingest_sample(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_sample_t *s)
         if (js->job >= ph->njobs)
             continue;
         if (r->samples)
-            rb_samples_csv_row(r->samples, t_s, ph->name, n->hello.name, n->hello.rack,
+            rb_csv_samples_row(r->samples, t_s, ph->name, n->hello.name, n->hello.rack,
                                ph->jobs[js->job].name, interval_s, js);
         r->live_bytes += js->bytes;
         r->live_ops += js->ops;
@@ -91,7 +92,7 @@ void rb_ingest_sample(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_sample_t *s)
     if (r->lag)
         rb_hist_record(r->lag, now > end ? now - end : 0);
     if (r->telemetry && s->ntelem && s->telem)
-        rb_telemetry_csv_rows(r->telemetry, t_s, ph->name, n->hello.name, s->telem);
+        rb_csv_telemetry_rows(r->telemetry, t_s, ph->name, n->hello.name, s->telem);
     r->unflushed = 1; /* rb_router_pump flushes them, at most every S_FLUSH_NS */
 }
 
