@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "rb_findings.h"
 #include "rb_proto.h"
 
 /* samples.csv: one row per node, job and sample interval. */
@@ -104,6 +105,12 @@ void rb_csv_samples_row(FILE *f, double t_s, const char *phase, const char *node
  * one "host" row (CPU, memory), one per device, one per NIC. */
 void rb_csv_telemetry_rows(FILE *f, double t_s, const char *phase, const char *node,
                            const rb_telem_t *t);
+
+/* Adds to ts (node node) the rows rb_csv_telemetry_rows() writes for t, with
+ * the values a reader of telemetry.csv gets from them, so that findings made
+ * from memory are those made from the file. 0 or -ENOMEM. */
+int rb_csv_telemetry_series(rb_tel_series_t *ts, uint32_t node, double t_s, double interval_s,
+                            const rb_telem_t *t);
 
 /* A time as samples.csv and telemetry.csv give it back: t_s printed with
  * their 3 decimals and read again, so that figures made from the rows in

@@ -12,7 +12,7 @@
 #include "rb_ingest.h"
 #include "rb_log.h"
 #include "rb_report.h"
-#include "rb_result.h"
+#include "rb_series.h"
 #include "rb_router.h"
 #include "rb_time.h"
 
@@ -72,10 +72,16 @@ void rb_ingest_sample(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_sample_t *s)
     double t_s = ((double)end - (double)r->t_go) / 1e9;
     double interval_s =
         s->t_end_ns > s->t_start_ns ? (double)(s->t_end_ns - s->t_start_ns) / 1e9 : 0;
+    /* the times as the CSV files give them back, for the findings' series */
+    double t_csv = rb_csv_time(t_s), iv_csv = rb_csv_time(interval_s);
+    uint32_t idx = (uint32_t)(n - r->fleet.nodes);
     for (uint32_t j = 0; j < s->njobs; j++) {
         const rb_job_stat_t *js = &s->jobs[j];
         if (js->job >= ph->njobs)
             continue;
+        if (r->node_series &&
+            rb_series_add(r->node_series, idx, t_csv, iv_csv, (double)js->bytes) < 0)
+            rb_series_destroy(&r->node_series); /* out of memory: stragglers without series */
         if (r->samples)
             rb_csv_samples_row(r->samples, t_s, ph->name, n->hello.name, n->hello.rack,
                                ph->jobs[js->job].name, interval_s, js);
@@ -93,6 +99,9 @@ void rb_ingest_sample(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_sample_t *s)
         rb_hist_record(r->lag, now > end ? now - end : 0);
     if (r->telemetry && s->ntelem && s->telem)
         rb_csv_telemetry_rows(r->telemetry, t_s, ph->name, n->hello.name, s->telem);
+    if (r->tel && s->ntelem && s->telem &&
+        rb_csv_telemetry_series(r->tel, idx, t_s, (double)r->plan->interval_ns / 1e9, s->telem) < 0)
+        r->tel_failed = 1;
     r->unflushed = 1; /* rb_router_pump flushes them, at most every S_FLUSH_NS */
 }
 
@@ -225,28 +234,29 @@ void rb_ingest_wearout_reset(rb_run_ctx_t *r, const rb_phase_spec_t *ph)
 }
 
 /* What the phase shows beyond its figures: stragglers, with when each began
- * to lag (from the per-node series in samples.csv). */
+ * to lag, from the per-node series of its samples; bounds, imbalanced disks
+ * and the honesty check from its telemetry series. Both were built as the
+ * samples came, from the values the CSV files hold: the files are not read
+ * again. */
 void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
 {
     rb_phase_agg_t *a = &r->aggs[p];
     double **series = NULL, interval = (double)r->plan->interval_ns / 1e9;
     uint32_t nint = 0;
-    if (r->samples)
-        fflush(r->samples);
     double point_s = interval;
-    if (rb_samples_node_series(r->dir, a->name, interval, a->nodes, a->nnodes, &series, &nint,
-                               &point_s) < 0)
+    if (!r->node_series || rb_series_take(r->node_series, &series, &nint, &point_s) < 0)
         series = NULL;
     if (rb_find_stragglers(a, (const double *const *)series, nint, point_s) < 0)
         rb_run_fail(r, "out of memory");
-    rb_samples_series_free(series, a->nnodes);
+    rb_series_free(series, a->nnodes);
+    rb_series_destroy(&r->node_series);
     const char **hosts = calloc(a->nnodes ? a->nnodes : 1, sizeof *hosts);
     for (uint32_t i = 0; hosts && i < a->nnodes && i < r->fleet.n; i++)
         hosts[i] = r->fleet.nodes[i].hello.hostname;
-    if (r->telemetry)
-        fflush(r->telemetry);
-    if (!hosts || rb_find_from_telemetry(a, &r->plan->phases[p], r->dir, interval, hosts) < 0)
+    if (!hosts || !r->tel || r->tel_failed ||
+        rb_find_from_tel_series(a, &r->plan->phases[p], r->tel, interval, hosts) < 0)
         rb_run_fail(r, "out of memory");
+    rb_tel_series_destroy(&r->tel);
     free(hosts);
     for (uint32_t i = 0; i < a->nfindings; i++)
         rb_warn("phase %s: %s %s: %s", a->name, rb_finding_kind_name(a->findings[i].kind),
@@ -255,6 +265,12 @@ void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
 
 void rb_ingest_phase_start(rb_run_ctx_t *r, uint32_t p)
 {
+    double interval = (double)r->plan->interval_ns / 1e9;
+    rb_series_destroy(&r->node_series);
+    rb_tel_series_destroy(&r->tel);
+    r->node_series = rb_series_new(r->fleet.n, interval);
+    r->tel = rb_tel_series_new(r->fleet.n);
+    r->tel_failed = 0;
     r->cur_phase = p;
     rb_ingest_wearout_reset(r, &r->plan->phases[p]);
     r->nser = 0;

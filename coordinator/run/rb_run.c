@@ -407,6 +407,8 @@ out:
     free(r->ser_secs);
     free(r->lag);
     free(r->job_hists);
+    rb_series_destroy(&r->node_series);
+    rb_tel_series_destroy(&r->tel);
     rb_fleet_fini(&r->fleet);
     zpoller_destroy(&r->poller);
     zsock_destroy(&r->router);
