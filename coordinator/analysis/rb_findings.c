@@ -540,25 +540,12 @@ static int s_honesty(rb_phase_agg_t *a, const s_tel_t *t, const char *const *hos
     return rc;
 }
 
-int rb_find_from_tel_series(rb_phase_agg_t *a, const rb_phase_spec_t *spec, rb_tel_series_t *t,
-                            double interval_s, const char *const *hosts)
+/* Per node and device figures (a->devs, room for every device series
+ * made), and the device-bound findings. 0 or -ENOMEM. */
+static int s_tel_devices(rb_phase_agg_t *a, const s_tel_t *t, double *scratch)
 {
     char said[64];
-    if (interval_s <= 0)
-        return 0;
-    if (!t->means)
-        s_tel_means(t);
-    t->means = 1;
     int rc = 0;
-    uint32_t ndev = 0, most = 1;
-    for (uint32_t i = 0; i < t->n; i++) {
-        ndev += t->s[i].kind == 'd';
-        most = t->s[i].n > most ? t->s[i].n : most;
-    }
-    double *scratch = calloc(most, sizeof *scratch);
-    if (rc == 0 && (!scratch || (ndev && !(a->devs = calloc(ndev, sizeof *a->devs)))))
-        rc = -ENOMEM;
-    /* per node and device, and device-bound ones */
     for (uint32_t i = 0; rc == 0 && i < t->n; i++) {
         const s_ser_t *s = &t->s[i];
         if (s->kind != 'd' || !s->n)
@@ -589,19 +576,13 @@ int rb_find_from_tel_series(rb_phase_agg_t *a, const rb_phase_spec_t *spec, rb_t
             rc = rb_finding_add(a, &f);
         }
     }
-    /* imbalanced members: each parent of each node once */
-    for (uint32_t i = 0; rc == 0 && i < t->n; i++) {
-        const s_ser_t *s = &t->s[i];
-        int seen = 0;
-        if (s->kind != 'd' || !s->member)
-            continue;
-        for (uint32_t j = t->head[s->node]; j - 1 < i && !seen; j = t->s[j - 1].next)
-            seen = t->s[j - 1].kind == 'd' && t->s[j - 1].member &&
-                   !strcmp(t->s[j - 1].parent, s->parent);
-        if (!seen)
-            rc = s_imbalance(a, t, i, interval_s);
-    }
-    /* CPU and NIC bound */
+    return rc;
+}
+
+/* CPU- and NIC-bound findings. 0 or -ENOMEM. */
+static int s_tel_bounds(rb_phase_agg_t *a, const s_tel_t *t, double *scratch)
+{
+    int rc = 0;
     for (uint32_t i = 0; rc == 0 && i < t->n; i++) {
         const s_ser_t *s = &t->s[i];
         const rb_agg_node_t *an = &a->nodes[s->node];
@@ -636,6 +617,44 @@ int rb_find_from_tel_series(rb_phase_agg_t *a, const rb_phase_spec_t *spec, rb_t
             rc = rb_finding_add(a, &f);
         }
     }
+    return rc;
+}
+
+int rb_find_from_tel_series(rb_phase_agg_t *a, const rb_phase_spec_t *spec, rb_tel_series_t *t,
+                            double interval_s, const char *const *hosts)
+{
+    if (interval_s <= 0)
+        return 0;
+    if (!t->means)
+        s_tel_means(t);
+    t->means = 1;
+    int rc = 0;
+    uint32_t ndev = 0, most = 1;
+    for (uint32_t i = 0; i < t->n; i++) {
+        ndev += t->s[i].kind == 'd';
+        most = t->s[i].n > most ? t->s[i].n : most;
+    }
+    double *scratch = calloc(most, sizeof *scratch);
+    if (rc == 0 && (!scratch || (ndev && !(a->devs = calloc(ndev, sizeof *a->devs)))))
+        rc = -ENOMEM;
+    /* per node and device, and device-bound ones */
+    if (rc == 0)
+        rc = s_tel_devices(a, t, scratch);
+    /* imbalanced members: each parent of each node once */
+    for (uint32_t i = 0; rc == 0 && i < t->n; i++) {
+        const s_ser_t *s = &t->s[i];
+        int seen = 0;
+        if (s->kind != 'd' || !s->member)
+            continue;
+        for (uint32_t j = t->head[s->node]; j - 1 < i && !seen; j = t->s[j - 1].next)
+            seen = t->s[j - 1].kind == 'd' && t->s[j - 1].member &&
+                   !strcmp(t->s[j - 1].parent, s->parent);
+        if (!seen)
+            rc = s_imbalance(a, t, i, interval_s);
+    }
+    /* CPU and NIC bound */
+    if (rc == 0)
+        rc = s_tel_bounds(a, t, scratch);
     /* honesty: direct IO that only reads or only writes, host by host */
     int direct = spec->njobs > 0, reads = 0, writes = 0;
     for (uint32_t j = 0; j < spec->njobs; j++) {

@@ -320,28 +320,24 @@ static void s_finish_agents(rb_run_ctx_t *r)
     }
 }
 
-int rb_run(const rb_run_opts_t *o)
+/* The options, before anything is made: --nodes, the security options,
+ * which agents take part, --local's directory. 0, or 2 (the exit code of
+ * bad usage) with the reason printed. */
+static int s_check_opts(rb_run_ctx_t *r)
 {
-    rb_run_ctx_t run = {.o = o, .plan = o->plan, .gathering = 1, .tty = isatty(STDERR_FILENO)};
-    rb_run_ctx_t *r = &run;
-    int code = 3;
-
+    const rb_run_opts_t *o = r->o;
     if (o->nodes && rb_join_parse_nodes(r, o->nodes) < 0) {
         fprintf(stderr,
                 "rackbench: --nodes %s: expected names of [A-Za-z0-9._-] separated by ','\n",
                 o->nodes);
-        free(r->want);
         return 2;
     }
-    if (rb_router_check_security(r)) {
-        free(r->want);
+    if (rb_router_check_security(r))
         return 2;
-    }
     r->expect = o->local ? o->local : r->want ? r->nwant : o->expect;
     if (r->expect == 0) {
         fprintf(stderr, "rackbench run: say which agents take part: --local N, --expect N or "
                         "--nodes a,b,c\n");
-        free(r->want);
         return 2;
     }
     if (o->local && !r->plan->directory[0]) {
@@ -349,6 +345,18 @@ int rb_run(const rb_run_opts_t *o)
                 "rackbench run: --local needs a directory for the local agents' files: "
                 "set directory= in [global] of %s\n",
                 r->plan->source);
+        return 2;
+    }
+    return 0;
+}
+
+int rb_run(const rb_run_opts_t *o)
+{
+    rb_run_ctx_t run = {.o = o, .plan = o->plan, .gathering = 1, .tty = isatty(STDERR_FILENO)};
+    rb_run_ctx_t *r = &run;
+    int code = 3;
+
+    if (s_check_opts(r)) {
         free(r->want);
         return 2;
     }
