@@ -80,3 +80,14 @@ void rb_progress_line(rb_run_ctx_t *r, const rb_phase_spec_t *ph, uint64_t now, 
         r->fleet.nodes[i].live_seen = 0;
     }
 }
+
+void rb_progress_start(rb_run_ctx_t *r)
+{
+    r->live_bytes = r->live_ops = 0;
+    r->phase_bytes = r->phase_ops = 0;
+    r->phase_nodes = rb_fleet_count(&r->fleet, RB_AGENT_RUNNING);
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        r->fleet.nodes[i].live_bytes = 0;
+        r->fleet.nodes[i].live_seen = 0;
+    }
+}

@@ -181,13 +181,7 @@ static void s_go(rb_run_ctx_t *r, uint32_t p)
         rb_node_set_state(n, RB_AGENT_RUNNING);
         rb_router_send(r, n, &go);
     }
-    r->live_bytes = r->live_ops = 0;
-    r->phase_bytes = r->phase_ops = 0;
-    r->phase_nodes = rb_fleet_count(&r->fleet, RB_AGENT_RUNNING);
-    for (uint32_t i = 0; i < r->fleet.n; i++) {
-        r->fleet.nodes[i].live_bytes = 0;
-        r->fleet.nodes[i].live_seen = 0;
-    }
+    rb_progress_start(r);
 }
 
 /* Collects phase ph until no node runs it (or an interrupted phase's wait
