@@ -64,6 +64,7 @@
     X(DIRTY, "dirty", "host: dirty pages, bytes")                                                  \
     X(WRITEBACK, "writeback", "host: pages under writeback, bytes")
 
+/* A table row as an enum member (RB_CSV_SMP_BYTES, RB_CSV_TEL_UTIL_PCT, ...). */
 #define RB_CSV_ENUM_SMP(id, name, doc) RB_CSV_SMP_##id,
 #define RB_CSV_ENUM_TEL(id, name, doc) RB_CSV_TEL_##id,
 

@@ -17,7 +17,6 @@
 #include "rb_log.h"
 #include "rb_project.h"
 #include "rb_report.h"
-#include "rb_result.h"
 #include "rb_time.h"
 
 #define S_CSV_BUF (1 << 20) /* stdio buffer of samples.csv and telemetry.csv */

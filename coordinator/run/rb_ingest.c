@@ -11,7 +11,6 @@
 #include "rb_findings.h"
 #include "rb_ingest.h"
 #include "rb_log.h"
-#include "rb_report.h"
 #include "rb_series.h"
 #include "rb_router.h"
 #include "rb_time.h"
