@@ -140,13 +140,17 @@ typedef struct s_ser {
     uint32_t next;               /* index + 1 of the node's next series, 0 for none */
 } s_ser_t;
 
-typedef struct s_tel {
+struct rb_tel_series {
     s_ser_t *s;
     uint32_t n, cap;
-    unsigned shift; /* a point holds the intervals k with the same k >> shift */
-    uint32_t *head; /* per node: index + 1 of its first series (in order), 0 for none */
-    uint32_t *tail; /* per node: index + 1 of its last series */
-} s_tel_t;
+    unsigned shift;  /* a point holds the intervals k with the same k >> shift */
+    uint32_t *head;  /* per node: index + 1 of its first series (in order), 0 for none */
+    uint32_t *tail;  /* per node: index + 1 of its last series */
+    uint32_t nnodes; /* nodes of the phase */
+    int means;       /* the points are means (s_tel_means done): no more rows */
+};
+
+typedef struct rb_tel_series s_tel_t;
 
 static void s_tel_free(s_tel_t *t)
 {
@@ -295,61 +299,57 @@ static double s_med(const double *v, uint32_t n, double *scratch)
     return rb_median(scratch, n);
 }
 
-/* Reads the phase's rows of telemetry.csv into t. */
-static int s_tel_read(const rb_phase_agg_t *a, const char *dir, double interval_s, s_tel_t *t)
+rb_tel_series_t *rb_tel_series_new(uint32_t nnodes)
 {
-    char path[RB_PATH_MAX + 32], line[1024];
-    snprintf(path, sizeof path, "%s/telemetry.csv", dir);
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return 0;
-    t->head = calloc(a->nnodes ? a->nnodes : 1, sizeof *t->head);
-    t->tail = calloc(a->nnodes ? a->nnodes : 1, sizeof *t->tail);
-    rb_name_idx_t *by_name = rb_agg_nodes_by_name(a->nodes, a->nnodes);
-    int rc = t->head && t->tail && by_name ? 0 : -ENOMEM;
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        char *fld[32];
-        int nf = 0;
-        line[strcspn(line, "\r\n")] = '\0';
-        for (char *p = line; nf < 32;) {
-            fld[nf++] = p;
-            char *c = strchr(p, ',');
-            if (!c)
-                break;
-            *c = '\0';
-            p = c + 1;
-        }
-        if (nf < 30 || strcmp(fld[1], a->name) != 0)
-            continue;
-        uint32_t node = rb_agg_node_lookup(by_name, a->nnodes, fld[2]);
-        if (node == a->nnodes)
-            continue;
-        long k = lround(strtod(fld[0], NULL) / interval_s);
-        char kind = fld[3][0];
-        s_ser_t *s = s_tel_get(t, node, kind, kind == 'h' ? "host" : fld[4]);
-        if (!s) {
-            rc = -ENOMEM;
-            break;
-        }
-        if (kind == 'd') {
-            snprintf(s->parent, sizeof s->parent, "%s", fld[5]);
-            s->member = atoi(fld[6]);
-            s->rd_bytes += strtoull(fld[14], NULL, 10);
-            s->wr_bytes += strtoull(fld[15], NULL, 10);
-            rc = s_ser_push(t, s, k, strtod(fld[11], NULL), strtod(fld[7], NULL),
-                            strtod(fld[8], NULL), strtod(fld[13], NULL));
-        } else if (kind == 'n') {
-            s->speed_bps = strtod(fld[18], NULL) * 1e6 / 8;
-            rc = s_ser_push(t, s, k, 0, strtod(fld[16], NULL), strtod(fld[17], NULL), 0);
-        } else if (kind == 'h') {
-            s->ncpu = (uint32_t)strtoul(fld[24], NULL, 10);
-            rc = s_ser_push(t, s, k, strtod(fld[19], NULL) + strtod(fld[20], NULL), 0, 0, 0);
-        }
+    s_tel_t *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->nnodes = nnodes;
+    t->head = calloc(nnodes ? nnodes : 1, sizeof *t->head);
+    t->tail = calloc(nnodes ? nnodes : 1, sizeof *t->tail);
+    if (!t->head || !t->tail) {
+        s_tel_free(t);
+        free(t);
+        return NULL;
     }
-    fclose(f);
-    free(by_name);
-    s_tel_means(t);
-    return rc;
+    return t;
+}
+
+void rb_tel_series_destroy(rb_tel_series_t **p)
+{
+    if (!*p)
+        return;
+    s_tel_free(*p);
+    free(*p);
+    *p = NULL;
+}
+
+int rb_tel_series_add(rb_tel_series_t *t, uint32_t node, double t_s, double interval_s,
+                      const rb_tel_row_t *row)
+{
+    if (node >= t->nnodes || interval_s <= 0 || t->means)
+        return 0;
+    long k = lround(t_s / interval_s);
+    char kind = row->kind;
+    s_ser_t *s = s_tel_get(t, node, kind, kind == 'h' ? "host" : row->name);
+    if (!s)
+        return -ENOMEM;
+    if (kind == 'd') {
+        snprintf(s->parent, sizeof s->parent, "%s", row->parent);
+        s->member = row->member;
+        s->rd_bytes += row->rd_bytes;
+        s->wr_bytes += row->wr_bytes;
+        return s_ser_push(t, s, k, row->util, row->rd, row->wr, row->await_ms);
+    }
+    if (kind == 'n') {
+        s->speed_bps = row->speed_bps;
+        return s_ser_push(t, s, k, 0, row->rd, row->wr, 0);
+    }
+    if (kind == 'h') {
+        s->ncpu = row->ncpu;
+        return s_ser_push(t, s, k, row->util, 0, 0, 0);
+    }
+    return 0;
 }
 
 /* "N intervals", or "N means of M intervals" once the series were coarsened. */
@@ -541,25 +541,14 @@ static int s_honesty(rb_phase_agg_t *a, const s_tel_t *t, const char *const *hos
     return rc;
 }
 
-int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const char *dir,
-                           double interval_s, const char *const *hosts)
+/* Per node and device figures (a->devs, room for every device series
+ * made), and the device-bound findings. 0 or -ENOMEM. */
+static int s_tel_devices(rb_phase_agg_t *a, const s_tel_t *t, double *scratch)
 {
-    s_tel_t t = {0};
     char said[64];
-    if (interval_s <= 0)
-        return 0;
-    int rc = s_tel_read(a, dir, interval_s, &t);
-    uint32_t ndev = 0, most = 1;
-    for (uint32_t i = 0; i < t.n; i++) {
-        ndev += t.s[i].kind == 'd';
-        most = t.s[i].n > most ? t.s[i].n : most;
-    }
-    double *scratch = calloc(most, sizeof *scratch);
-    if (rc == 0 && (!scratch || (ndev && !(a->devs = calloc(ndev, sizeof *a->devs)))))
-        rc = -ENOMEM;
-    /* per node and device, and device-bound ones */
-    for (uint32_t i = 0; rc == 0 && i < t.n; i++) {
-        const s_ser_t *s = &t.s[i];
+    int rc = 0;
+    for (uint32_t i = 0; rc == 0 && i < t->n; i++) {
+        const s_ser_t *s = &t->s[i];
         if (s->kind != 'd' || !s->n)
             continue;
         rb_agg_dev_t *d = &a->devs[a->ndevs++];
@@ -584,25 +573,19 @@ int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const
             snprintf(f.device, sizeof f.device, "%s", d->device);
             snprintf(f.evidence, sizeof f.evidence,
                      "busy %.0f%% of the time (median of %s): the device is the limit",
-                     d->util_median, s_points_said(&t, s->n, said, sizeof said));
+                     d->util_median, s_points_said(t, s->n, said, sizeof said));
             rc = rb_finding_add(a, &f);
         }
     }
-    /* imbalanced members: each parent of each node once */
-    for (uint32_t i = 0; rc == 0 && i < t.n; i++) {
-        const s_ser_t *s = &t.s[i];
-        int seen = 0;
-        if (s->kind != 'd' || !s->member)
-            continue;
-        for (uint32_t j = t.head[s->node]; j - 1 < i && !seen; j = t.s[j - 1].next)
-            seen = t.s[j - 1].kind == 'd' && t.s[j - 1].member &&
-                   !strcmp(t.s[j - 1].parent, s->parent);
-        if (!seen)
-            rc = s_imbalance(a, &t, i, interval_s);
-    }
-    /* CPU and NIC bound */
-    for (uint32_t i = 0; rc == 0 && i < t.n; i++) {
-        const s_ser_t *s = &t.s[i];
+    return rc;
+}
+
+/* CPU- and NIC-bound findings. 0 or -ENOMEM. */
+static int s_tel_bounds(rb_phase_agg_t *a, const s_tel_t *t, double *scratch)
+{
+    int rc = 0;
+    for (uint32_t i = 0; rc == 0 && i < t->n; i++) {
+        const s_ser_t *s = &t->s[i];
         const rb_agg_node_t *an = &a->nodes[s->node];
         rb_finding_t f = {.first_seen_s = -1};
         snprintf(f.node, sizeof f.node, "%s", an->name);
@@ -635,6 +618,44 @@ int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const
             rc = rb_finding_add(a, &f);
         }
     }
+    return rc;
+}
+
+int rb_find_from_tel_series(rb_phase_agg_t *a, const rb_phase_spec_t *spec, rb_tel_series_t *t,
+                            double interval_s, const char *const *hosts)
+{
+    if (interval_s <= 0)
+        return 0;
+    if (!t->means)
+        s_tel_means(t);
+    t->means = 1;
+    int rc = 0;
+    uint32_t ndev = 0, most = 1;
+    for (uint32_t i = 0; i < t->n; i++) {
+        ndev += t->s[i].kind == 'd';
+        most = t->s[i].n > most ? t->s[i].n : most;
+    }
+    double *scratch = calloc(most, sizeof *scratch);
+    if (rc == 0 && (!scratch || (ndev && !(a->devs = calloc(ndev, sizeof *a->devs)))))
+        rc = -ENOMEM;
+    /* per node and device, and device-bound ones */
+    if (rc == 0)
+        rc = s_tel_devices(a, t, scratch);
+    /* imbalanced members: each parent of each node once */
+    for (uint32_t i = 0; rc == 0 && i < t->n; i++) {
+        const s_ser_t *s = &t->s[i];
+        int seen = 0;
+        if (s->kind != 'd' || !s->member)
+            continue;
+        for (uint32_t j = t->head[s->node]; j - 1 < i && !seen; j = t->s[j - 1].next)
+            seen = t->s[j - 1].kind == 'd' && t->s[j - 1].member &&
+                   !strcmp(t->s[j - 1].parent, s->parent);
+        if (!seen)
+            rc = s_imbalance(a, t, i, interval_s);
+    }
+    /* CPU and NIC bound */
+    if (rc == 0)
+        rc = s_tel_bounds(a, t, scratch);
     /* honesty: direct IO that only reads or only writes, host by host */
     int direct = spec->njobs > 0, reads = 0, writes = 0;
     for (uint32_t j = 0; j < spec->njobs; j++) {
@@ -644,8 +665,7 @@ int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const
         writes |= rb_rw_writes(js->rw);
     }
     if (rc == 0 && direct && reads != writes && hosts)
-        rc = s_honesty(a, &t, hosts, reads);
+        rc = s_honesty(a, t, hosts, reads);
     free(scratch);
-    s_tel_free(&t);
     return rc;
 }

@@ -53,14 +53,49 @@ int rb_find_stragglers(rb_phase_agg_t *a, const double *const *series, uint32_t 
 #define RB_HONESTY_MIN        (16ull << 20) /* bytes below which the cross-check says nothing */
 #define RB_FIND_MIN_INTERVALS 3             /* samples a bound or imbalance needs to be called */
 
-/* From dir/telemetry.csv, the phase's per node and device figures
+/* One node's host telemetry of one interval, one device, NIC or the host
+ * itself, as the findings take it (the values of a telemetry.csv row). */
+typedef struct rb_tel_row {
+    char kind;                   /* 'h' host, 'd' device, 'n' NIC */
+    const char *name;            /* device or NIC name (borrowed) */
+    const char *parent;          /* device: the device it is a member of, "" for none */
+    int member;                  /* device: 1 for a member of parent */
+    double util;                 /* device: % busy; host: user + system CPU % */
+    double rd, wr;               /* device: bytes/s read and written; NIC: rx and tx bytes/s */
+    double await_ms;             /* device: mean time a request took */
+    uint64_t rd_bytes, wr_bytes; /* device: bytes in the interval */
+    double speed_bps;            /* NIC: link speed in bytes/s (0 unknown) */
+    uint32_t ncpu;               /* host: CPUs online */
+} rb_tel_row_t;
+
+/* A phase's telemetry series, per node and device, NIC or host, in bounded
+ * memory whatever the phase's length (means of 2, 4, ... intervals once a
+ * series would hold too many points). */
+typedef struct rb_tel_series rb_tel_series_t;
+
+/* Empty series for a phase of nnodes nodes (node n is a->nodes[n] of the
+ * phase's figures). NULL on -ENOMEM. */
+rb_tel_series_t *rb_tel_series_new(uint32_t nnodes);
+
+/* Frees the series and nulls *p; safe twice. */
+void rb_tel_series_destroy(rb_tel_series_t **p);
+
+/* Adds one row of node node for the interval ending t_s seconds after GO
+ * (intervals of interval_s). Rows come in the order they arrived. A node out
+ * of range, or a row after rb_find_from_tel_series, is passed over.
+ * 0 or -ENOMEM. */
+int rb_tel_series_add(rb_tel_series_t *t, uint32_t node, double t_s, double interval_s,
+                      const rb_tel_row_t *row);
+
+/* From the phase's telemetry series t, the per node and device figures
  * (a->devs) and what they show (a->findings): imbalanced member disks,
  * CPU-, NIC- and device-bound nodes, and for a phase of direct IO that only
  * reads or only writes, devices that moved fewer bytes than the engines
  * reported (per host: hosts[n] is the host of a->nodes[n], nodes of one host
- * share its devices). Nothing when there is no telemetry. 0 or -ENOMEM. */
-int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const char *dir,
-                           double interval_s, const char *const *hosts);
+ * share its devices). Nothing when there is no telemetry. t takes no more
+ * rows afterwards. 0 or -ENOMEM. */
+int rb_find_from_tel_series(rb_phase_agg_t *a, const rb_phase_spec_t *spec, rb_tel_series_t *t,
+                            double interval_s, const char *const *hosts);
 
 /* Adds one finding to a phase (copied). 0 or -ENOMEM. */
 int rb_finding_add(rb_phase_agg_t *a, const rb_finding_t *f);

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "rb_chart.h"
+#include "rb_csv.h"
 #include "rb_findings.h"
 #include "rb_html.h"
 #include "rb_names.h"
@@ -39,7 +40,6 @@
 #define S_CELL_FLOOR  1024    /* ... unless that leaves a line fewer points than this */
 #define S_LEN_MAX     65536   /* distinct interval lengths a phase's median is exact over */
 #define S_PLAN_MAX    4194304 /* bytes of plan.ini shown at most */
-#define S_CSV_FIELDS  14      /* columns of samples.csv */
 
 /* ---------------------------------------------------------------------------
  * samples.csv */
@@ -205,7 +205,7 @@ static int s_num(const char *text, double *out)
 static int s_row_parse(const rb_run_result_t *r, char *line, uint32_t *last, s_row_t *row)
 {
     size_t len = strlen(line);
-    char *fld[S_CSV_FIELDS];
+    char *fld[RB_CSV_SMP_NCOLS];
     int n = 0;
     if (len == 0 || line[len - 1] != '\n')
         return -EBADMSG; /* the run was cut off while writing it */
@@ -215,27 +215,28 @@ static int s_row_parse(const rb_run_result_t *r, char *line, uint32_t *last, s_r
         fld[n++] = p;
         if (!comma)
             break;
-        if (n == S_CSV_FIELDS)
+        if (n == RB_CSV_SMP_NCOLS)
             return -EBADMSG;
         *comma = 0;
         p = comma + 1;
     }
-    if (n != S_CSV_FIELDS)
+    if (n != RB_CSV_SMP_NCOLS)
         return -EBADMSG;
-    if (s_num(fld[0], &row->t_s) < 0 || s_num(fld[5], &row->iv_s) < 0 ||
-        s_num(fld[6], &row->bytes) < 0 || s_num(fld[7], &row->ops) < 0)
+    if (s_num(fld[RB_CSV_SMP_T_S], &row->t_s) < 0 ||
+        s_num(fld[RB_CSV_SMP_INTERVAL_S], &row->iv_s) < 0 ||
+        s_num(fld[RB_CSV_SMP_BYTES], &row->bytes) < 0 || s_num(fld[RB_CSV_SMP_OPS], &row->ops) < 0)
         return -EBADMSG;
-    if (*last >= r->nphases || strcmp(r->phases[*last].name, fld[1]) != 0) {
+    if (*last >= r->nphases || strcmp(r->phases[*last].name, fld[RB_CSV_SMP_PHASE]) != 0) {
         uint32_t p = 0;
-        while (p < r->nphases && strcmp(r->phases[p].name, fld[1]) != 0)
+        while (p < r->nphases && strcmp(r->phases[p].name, fld[RB_CSV_SMP_PHASE]) != 0)
             p++;
         if (p == r->nphases)
             return 0;
         *last = p;
     }
     row->phase = *last;
-    row->node = fld[2];
-    row->rack = fld[3];
+    row->node = fld[RB_CSV_SMP_NODE];
+    row->rack = fld[RB_CSV_SMP_RACK];
     return 1;
 }
 
@@ -251,7 +252,7 @@ static int s_samples_read(s_samples_t *s, const rb_run_result_t *r, const char *
     if (!s->ph)
         return -ENOMEM;
     s->nphases = r->nphases;
-    snprintf(path, sizeof path, "%s/samples.csv", run_dir);
+    snprintf(path, sizeof path, "%s/%s", run_dir, rb_csv_samples.file);
     s->in = fopen(path, "r");
     if (!s->in)
         return 0;

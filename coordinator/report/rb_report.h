@@ -54,16 +54,4 @@ int rb_report_json(const rb_run_result_t *r, FILE *f);
 /* Writes the human report to f. Returns 0 or -errno. */
 int rb_report_text(const rb_run_result_t *r, FILE *f);
 
-/* Header of samples.csv, and one row of it (one node, job and interval). */
-void rb_samples_csv_header(FILE *f);
-void rb_samples_csv_row(FILE *f, double t_s, const char *phase, const char *node, const char *rack,
-                        const char *job, double interval_s, const rb_job_stat_t *js);
-
-/* Header of telemetry.csv, and the rows of one node's host telemetry of
- * one interval: one "host" row (CPU, memory), one per device, one per NIC
- * (columns in docs/telemetry.md). */
-void rb_telemetry_csv_header(FILE *f);
-void rb_telemetry_csv_rows(FILE *f, double t_s, const char *phase, const char *node,
-                           const rb_telem_t *t);
-
 #endif

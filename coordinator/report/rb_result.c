@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rb_csv.h"
 #include "rb_findings.h"
 #include "rb_json.h"
 #include "rb_result.h"
@@ -356,9 +357,9 @@ typedef struct s_row {
 /* Splits one samples.csv line. 1 for a row, 0 for the header or a torn line. */
 static int s_parse_row(char *line, s_row_t *r)
 {
-    char *f[14];
+    char *f[RB_CSV_SMP_NCOLS];
     int n = 0;
-    for (char *p = line; n < 14; n++) {
+    for (char *p = line; n < RB_CSV_SMP_NCOLS; n++) {
         f[n] = p;
         char *c = strchr(p, ',');
         if (!c) {
@@ -368,27 +369,28 @@ static int s_parse_row(char *line, s_row_t *r)
         *c = '\0';
         p = c + 1;
     }
-    if (n < 9 || !strcmp(f[0], "t_s"))
+    if (n < RB_CSV_SMP_ERRORS + 1 ||
+        !strcmp(f[RB_CSV_SMP_T_S], rb_csv_samples.names[RB_CSV_SMP_T_S]))
         return 0;
     char *end;
-    r->t_s = strtod(f[0], &end);
-    if (end == f[0])
+    r->t_s = strtod(f[RB_CSV_SMP_T_S], &end);
+    if (end == f[RB_CSV_SMP_T_S])
         return 0;
-    snprintf(r->phase, sizeof r->phase, "%s", f[1]);
-    snprintf(r->node, sizeof r->node, "%s", f[2]);
-    snprintf(r->rack, sizeof r->rack, "%s", f[3]);
-    snprintf(r->job, sizeof r->job, "%s", f[4]);
-    r->interval_s = strtod(f[5], NULL);
-    r->bytes = strtod(f[6], NULL);
-    r->ops = strtod(f[7], NULL);
-    r->errors = strtod(f[8], NULL);
+    snprintf(r->phase, sizeof r->phase, "%s", f[RB_CSV_SMP_PHASE]);
+    snprintf(r->node, sizeof r->node, "%s", f[RB_CSV_SMP_NODE]);
+    snprintf(r->rack, sizeof r->rack, "%s", f[RB_CSV_SMP_RACK]);
+    snprintf(r->job, sizeof r->job, "%s", f[RB_CSV_SMP_JOB]);
+    r->interval_s = strtod(f[RB_CSV_SMP_INTERVAL_S], NULL);
+    r->bytes = strtod(f[RB_CSV_SMP_BYTES], NULL);
+    r->ops = strtod(f[RB_CSV_SMP_OPS], NULL);
+    r->errors = strtod(f[RB_CSV_SMP_ERRORS], NULL);
     return 1;
 }
 
 static FILE *s_open_samples(const char *dir)
 {
     char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/samples.csv", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, rb_csv_samples.file);
     return fopen(path, "re");
 }
 
@@ -408,9 +410,7 @@ static int s_next_row(FILE *f, const char *phase, s_row_t *r)
 /* The sample interval a row covers (its start over interval_s), or -1. */
 static long s_interval_of(const s_row_t *r, double interval_s)
 {
-    double start = r->t_s - r->interval_s;
-    long k = interval_s > 0 ? lround((start > 0 ? start : 0) / interval_s) : -1;
-    return k < (1L << 24) ? k : -1;
+    return rb_series_interval(r->t_s, r->interval_s, interval_s);
 }
 
 /* Grows *v from cap to ncap entries, the new ones 0. 0 or -ENOMEM. */
@@ -473,6 +473,77 @@ int rb_samples_series(const char *dir, const char *phase, double interval_s, dou
     return rc;
 }
 
+/* ---- telemetry.csv ---- */
+
+/* The phase's rows of telemetry.csv in f into t, each row's values as
+ * rb_tel_row_t takes them. 0 or -ENOMEM. */
+static int s_tel_read(const rb_phase_agg_t *a, FILE *f, double interval_s, rb_tel_series_t *t)
+{
+    char line[1024];
+    rb_name_idx_t *by_name = rb_agg_nodes_by_name(a->nodes, a->nnodes);
+    int rc = by_name ? 0 : -ENOMEM;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        char *fld[RB_CSV_TEL_NCOLS + 2];
+        int nf = 0;
+        line[strcspn(line, "\r\n")] = '\0';
+        for (char *p = line; nf < RB_CSV_TEL_NCOLS + 2;) {
+            fld[nf++] = p;
+            char *c = strchr(p, ',');
+            if (!c)
+                break;
+            *c = '\0';
+            p = c + 1;
+        }
+        if (nf < RB_CSV_TEL_NCOLS || strcmp(fld[RB_CSV_TEL_PHASE], a->name) != 0)
+            continue;
+        uint32_t node = rb_agg_node_lookup(by_name, a->nnodes, fld[RB_CSV_TEL_NODE]);
+        if (node == a->nnodes)
+            continue;
+        rb_tel_row_t row = {.kind = fld[RB_CSV_TEL_KIND][0], .name = fld[RB_CSV_TEL_NAME]};
+        if (row.kind == 'd') {
+            row.parent = fld[RB_CSV_TEL_PARENT];
+            row.member = atoi(fld[RB_CSV_TEL_MEMBER]);
+            row.rd_bytes = strtoull(fld[RB_CSV_TEL_RD_BYTES], NULL, 10);
+            row.wr_bytes = strtoull(fld[RB_CSV_TEL_WR_BYTES], NULL, 10);
+            row.util = strtod(fld[RB_CSV_TEL_UTIL_PCT], NULL);
+            row.rd = strtod(fld[RB_CSV_TEL_RD_BPS], NULL);
+            row.wr = strtod(fld[RB_CSV_TEL_WR_BPS], NULL);
+            row.await_ms = strtod(fld[RB_CSV_TEL_AWAIT_MS], NULL);
+        } else if (row.kind == 'n') {
+            row.speed_bps = strtod(fld[RB_CSV_TEL_SPEED_MBPS], NULL) * 1e6 / 8;
+            row.rd = strtod(fld[RB_CSV_TEL_RX_BPS], NULL);
+            row.wr = strtod(fld[RB_CSV_TEL_TX_BPS], NULL);
+        } else if (row.kind == 'h') {
+            row.ncpu = (uint32_t)strtoul(fld[RB_CSV_TEL_NCPU], NULL, 10);
+            row.util =
+                strtod(fld[RB_CSV_TEL_CPU_USER], NULL) + strtod(fld[RB_CSV_TEL_CPU_SYSTEM], NULL);
+        }
+        rc = rb_tel_series_add(t, node, strtod(fld[RB_CSV_TEL_T_S], NULL), interval_s, &row);
+    }
+    free(by_name);
+    return rc;
+}
+
+int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const char *dir,
+                           double interval_s, const char *const *hosts)
+{
+    char path[RB_PATH_MAX + 32];
+    if (interval_s <= 0)
+        return 0;
+    rb_tel_series_t *t = rb_tel_series_new(a->nnodes);
+    if (!t)
+        return -ENOMEM;
+    snprintf(path, sizeof path, "%s/%s", dir, rb_csv_telemetry.file);
+    FILE *f = fopen(path, "re");
+    int rc = f ? s_tel_read(a, f, interval_s, t) : 0;
+    if (f)
+        fclose(f);
+    if (rc == 0)
+        rc = rb_find_from_tel_series(a, spec, t, interval_s, hosts);
+    rb_tel_series_destroy(&t);
+    return rc;
+}
+
 int rb_samples_values(const char *dir, const char *phase, const char *column, double **vals,
                       uint32_t *n)
 {
@@ -485,17 +556,14 @@ int rb_samples_values(const char *dir, const char *phase, const char *column, do
     int col = -1, rc = 0;
     uint32_t cap = 0;
     if (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = '\0';
-        int i = 0;
-        for (char *t = strtok(line, ","); t; t = strtok(NULL, ","), i++)
-            if (!strcmp(t, column))
-                col = i;
+        int i = rb_csv_index(line, column);
+        col = i >= 0 ? i : -1;
     }
     while (col >= 0 && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = '\0';
-        char *fld[16];
+        char *fld[RB_CSV_SMP_NCOLS + 2];
         int nf = 0;
-        for (char *p = line; nf < 16;) {
+        for (char *p = line; nf < RB_CSV_SMP_NCOLS + 2;) {
             fld[nf++] = p;
             char *c = strchr(p, ',');
             if (!c)
@@ -503,7 +571,7 @@ int rb_samples_values(const char *dir, const char *phase, const char *column, do
             *c = '\0';
             p = c + 1;
         }
-        if (nf <= col || nf < 2 || strcmp(fld[1], phase) != 0)
+        if (nf <= col || nf <= RB_CSV_SMP_PHASE || strcmp(fld[RB_CSV_SMP_PHASE], phase) != 0)
             continue;
         if (*n == cap) {
             cap = cap ? 2 * cap : 256;
@@ -529,21 +597,7 @@ int rb_samples_values(const char *dir, const char *phase, const char *column, do
 
 void rb_samples_series_free(double **series, uint32_t nnodes)
 {
-    for (uint32_t i = 0; series && i < nnodes; i++)
-        free(series[i]);
-    free(series);
-}
-
-/* Merges the points of every node's series two by two (cap points each). */
-static void s_halve(double **bytes, uint32_t nnodes, uint32_t cap)
-{
-    for (uint32_t m = 0; m < nnodes; m++) {
-        if (!bytes[m])
-            continue;
-        for (uint32_t j = 0; j < cap / 2; j++)
-            bytes[m][j] = bytes[m][2 * j] + bytes[m][2 * j + 1];
-        memset(bytes[m] + cap / 2, 0, (cap - cap / 2) * sizeof *bytes[m]);
-    }
+    rb_series_free(series, nnodes);
 }
 
 int rb_samples_node_series(const char *dir, const char *phase, double interval_s,
@@ -557,69 +611,18 @@ int rb_samples_node_series(const char *dir, const char *phase, double interval_s
     if (!f)
         return -errno;
     s_row_t r;
-    /* bytes per node and point (cap points, each 2^shift intervals: at most
-     * RB_SERIES_POINTS, whatever the phase's length); the length of each
-     * interval (one a phase, not one a node: kept whole) */
-    uint32_t cap = 0, ncap = 0, n = 0;
-    unsigned shift = 0;
-    double **bytes = calloc(nnodes ? nnodes : 1, sizeof *bytes), *secs = NULL;
+    rb_series_t *ser = rb_series_new(nnodes, interval_s);
     rb_name_idx_t *by_name = rb_agg_nodes_by_name(nodes, nnodes);
-    int rc = bytes && by_name ? 0 : -ENOMEM;
-    while (rc == 0 && s_next_row(f, phase, &r)) {
-        uint32_t i = rb_agg_node_lookup(by_name, nnodes, r.node);
-        long k = s_interval_of(&r, interval_s);
-        if (i == nnodes || k < 0)
-            continue;
-        if ((uint32_t)k >= ncap) {
-            uint32_t nc = s_cap_for(ncap, k);
-            if ((rc = s_grow(&secs, ncap, nc)) < 0)
-                break;
-            ncap = nc;
-        }
-        if (r.interval_s > secs[k])
-            secs[k] = r.interval_s;
-        if ((uint32_t)k + 1 > n)
-            n = (uint32_t)k + 1;
-        while ((k >> shift) >= RB_SERIES_POINTS) { /* a long phase: coarser points */
-            s_halve(bytes, nnodes, cap);
-            shift++;
-        }
-        long p = k >> shift;
-        if ((uint32_t)p >= cap) {
-            uint32_t nc = s_cap_for(cap, p);
-            for (uint32_t m = 0; m < nnodes && rc == 0; m++)
-                if (bytes[m])
-                    rc = s_grow(&bytes[m], cap, nc);
-            cap = nc;
-        }
-        if (rc == 0 && !bytes[i] && !(bytes[i] = calloc(cap, sizeof **bytes)))
-            rc = -ENOMEM;
-        if (rc < 0)
-            break;
-        bytes[i][p] += r.bytes;
-    }
+    int rc = ser && by_name ? 0 : -ENOMEM;
+    while (rc == 0 && s_next_row(f, phase, &r))
+        rc = rb_series_add(ser, rb_agg_node_lookup(by_name, nnodes, r.node), r.t_s, r.interval_s,
+                           r.bytes);
     fclose(f);
     free(by_name);
-    if (n && secs && secs[n - 1] < interval_s / 2)
-        n--; /* the phase's tail */
-    uint32_t np = n ? ((n - 1) >> shift) + 1 : 0;
-    for (uint32_t q = 0; rc == 0 && q < np; q++) {
-        double len = 0; /* the point's intervals, the tail left out */
-        for (uint32_t k = q << shift; k < n && k < (q + 1) << shift; k++)
-            len += secs[k];
-        for (uint32_t i = 0; i < nnodes; i++)
-            if (bytes[i])
-                bytes[i][q] = len > 0 ? bytes[i][q] / len : 0;
-    }
-    free(secs);
-    if (rc < 0) {
-        rb_samples_series_free(bytes, nnodes);
-        return rc;
-    }
-    *series = bytes;
-    *nint = np;
-    *point_s = interval_s * (double)(1u << shift);
-    return 0;
+    if (rc == 0)
+        rc = rb_series_take(ser, series, nint, point_s);
+    rb_series_destroy(&ser);
+    return rc;
 }
 
 /* What the samples of one node and job add up to. */

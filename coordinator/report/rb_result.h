@@ -14,6 +14,7 @@
 #include "rb_plan.h"
 #include "rb_project_result.h"
 #include "rb_report.h"
+#include "rb_series.h"
 
 typedef struct rb_loaded_run {
     rb_run_result_t res;      /* what the renderers take; points into the members below */
@@ -51,11 +52,17 @@ int rb_samples_series(const char *dir, const char *phase, double interval_s, dou
  * mean rates of 2, 4, ... consecutive intervals (*point_s is that many
  * intervals), so that memory is bounded by the nodes, not by the phase's
  * length. Free with rb_samples_series_free(series, nnodes). 0 or -errno. */
-#define RB_SERIES_POINTS 512
 int rb_samples_node_series(const char *dir, const char *phase, double interval_s,
                            const rb_agg_node_t *nodes, uint32_t nnodes, double ***series,
                            uint32_t *nint, double *point_s);
 void rb_samples_series_free(double **series, uint32_t nnodes);
+
+/* rb_find_from_tel_series() over the rows of phase a->name in
+ * dir/telemetry.csv (nodes by name in a->nodes): the phase's per node and
+ * device figures and the findings they show. Nothing when there is no
+ * telemetry.csv. 0 or -ENOMEM. */
+int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const char *dir,
+                           double interval_s, const char *const *hosts);
 
 /* Every value of column `column` (a samples.csv header name, such as
  * "lat_p99_us") in the rows of phase `phase`. *vals (caller frees) is NULL

@@ -1,0 +1,148 @@
+/* The CSV files of a run folder in one place: their column tables, the
+ * writers that print rows in the tables' order, and the helpers readers use
+ * to find their columns. A column added or moved here moves in every writer
+ * and reader at once. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rb_csv.h"
+#include "rb_hist.h"
+
+#define S_NAME(id, name, doc) name,
+#define S_DOC(id, name, doc)  doc,
+
+static const char *const s_smp_names[] = {RB_CSV_SAMPLES_COLUMNS(S_NAME)};
+static const char *const s_smp_docs[] = {RB_CSV_SAMPLES_COLUMNS(S_DOC)};
+static const char *const s_tel_names[] = {RB_CSV_TELEMETRY_COLUMNS(S_NAME)};
+static const char *const s_tel_docs[] = {RB_CSV_TELEMETRY_COLUMNS(S_DOC)};
+
+const rb_csv_schema_t rb_csv_samples = {"samples.csv", RB_CSV_SMP_NCOLS, s_smp_names, s_smp_docs};
+const rb_csv_schema_t rb_csv_telemetry = {"telemetry.csv", RB_CSV_TEL_NCOLS, s_tel_names,
+                                          s_tel_docs};
+
+int rb_csv_header(const rb_csv_schema_t *schema, FILE *f)
+{
+    for (uint32_t c = 0; c < schema->ncols; c++) {
+        if (c)
+            fputc(',', f);
+        fputs(schema->names[c], f);
+    }
+    fputc('\n', f);
+    return ferror(f) ? -EIO : 0;
+}
+
+int rb_csv_index(const char *header, const char *name)
+{
+    size_t nl = strlen(name);
+    int i = 0;
+    for (const char *p = header;; i++) {
+        size_t len = strcspn(p, ",\r\n");
+        if (len == nl && memcmp(p, name, nl) == 0)
+            return i;
+        if (p[len] != ',')
+            return -ENOENT;
+        p += len + 1;
+    }
+}
+
+int rb_csv_map(const rb_csv_schema_t *schema, const char *header, int *idx)
+{
+    int found = 0;
+    for (uint32_t c = 0; c < schema->ncols; c++) {
+        int i = rb_csv_index(header, schema->names[c]);
+        idx[c] = i >= 0 ? i : -1;
+        found += i >= 0;
+    }
+    return found;
+}
+
+static double s_us(uint64_t ns)
+{
+    return (double)ns / 1e3;
+}
+
+void rb_csv_samples_row(FILE *f, double t_s, const char *phase, const char *node, const char *rack,
+                        const char *job, double interval_s, const rb_job_stat_t *js)
+{
+    const rb_hist_t *h = js->hist;
+    double bw = interval_s > 0 ? (double)js->bytes / interval_s : 0;
+    double iops = interval_s > 0 ? (double)js->ops / interval_s : 0;
+    /* the columns of RB_CSV_SAMPLES_COLUMNS, in its order */
+    fprintf(f,
+            "%.3f,%s,%s,%s,%s,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.0f,%.1f,%.1f,%.1f,%.1f\n",
+            t_s, phase, node, rack, job, interval_s, js->bytes, js->ops, js->errors, bw, iops,
+            h ? s_us(rb_hist_percentile(h, 50)) : 0, h ? s_us(rb_hist_percentile(h, 99)) : 0,
+            h && h->count ? s_us(h->max) : 0);
+}
+
+void rb_csv_telemetry_rows(FILE *f, double t_s, const char *phase, const char *node,
+                           const rb_telem_t *t)
+{
+    /* the columns of RB_CSV_TELEMETRY_COLUMNS, in its order; a row of one
+     * kind leaves the others' columns empty */
+    fprintf(f,
+            "%.3f,%s,%s,host,,,,,,,,,,,,,,,,%.1f,%.1f,%.1f,%.1f,%.1f,%u,%.2f,%" PRIu64 ",%" PRIu64
+            ",%" PRIu64 ",%" PRIu64 "\n",
+            t_s, phase, node, t->user_pm / 10.0, t->system_pm / 10.0, t->iowait_pm / 10.0,
+            t->idle_pm / 10.0, t->irq_pm / 10.0, t->ncpu, t->load1_m / 1000.0, t->ctxt_per_s,
+            t->cached, t->dirty, t->writeback);
+    for (uint32_t i = 0; i < t->ndevs && i < RB_TELEM_DEVS; i++) {
+        const rb_telem_dev_t *d = &t->devs[i];
+        fprintf(f,
+                "%.3f,%s,%s,dev,%s,%s,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                ",%.1f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",,,,,,,,,,,,,,\n",
+                t_s, phase, node, d->name, d->parent, d->member, d->rd_bps, d->wr_bps, d->rd_iops,
+                d->wr_iops, d->util_pm / 10.0, d->qdepth_m / 1000.0, d->await_us / 1000.0,
+                d->rd_bytes, d->wr_bytes);
+    }
+    for (uint32_t i = 0; i < t->nnics && i < RB_TELEM_NICS; i++) {
+        const rb_telem_nic_t *n = &t->nics[i];
+        fprintf(f, "%.3f,%s,%s,nic,%s,,,,,,,,,,,,%" PRIu64 ",%" PRIu64 ",%u,,,,,,,,,,,\n", t_s,
+                phase, node, n->name, n->rx_bps, n->tx_bps, n->speed_mbps);
+    }
+}
+
+int rb_csv_telemetry_series(rb_tel_series_t *ts, uint32_t node, double t_s, double interval_s,
+                            const rb_telem_t *t)
+{
+    /* the values of the rows above as text read back: a decimal printed
+     * with as many places as the integer it is over a power of ten has, or
+     * an integer, is read back as the double it was computed as */
+    double at = rb_csv_time(t_s);
+    rb_tel_row_t host = {
+        .kind = 'h', .name = "", .util = t->user_pm / 10.0 + t->system_pm / 10.0, .ncpu = t->ncpu};
+    int rc = rb_tel_series_add(ts, node, at, interval_s, &host);
+    for (uint32_t i = 0; rc == 0 && i < t->ndevs && i < RB_TELEM_DEVS; i++) {
+        const rb_telem_dev_t *d = &t->devs[i];
+        rb_tel_row_t row = {.kind = 'd',
+                            .name = d->name,
+                            .parent = d->parent,
+                            .member = d->member,
+                            .util = d->util_pm / 10.0,
+                            .rd = (double)d->rd_bps,
+                            .wr = (double)d->wr_bps,
+                            .await_ms = d->await_us / 1000.0,
+                            .rd_bytes = d->rd_bytes,
+                            .wr_bytes = d->wr_bytes};
+        rc = rb_tel_series_add(ts, node, at, interval_s, &row);
+    }
+    for (uint32_t i = 0; rc == 0 && i < t->nnics && i < RB_TELEM_NICS; i++) {
+        const rb_telem_nic_t *n = &t->nics[i];
+        rb_tel_row_t row = {.kind = 'n',
+                            .name = n->name,
+                            .rd = (double)n->rx_bps,
+                            .wr = (double)n->tx_bps,
+                            .speed_bps = (double)n->speed_mbps * 1e6 / 8};
+        rc = rb_tel_series_add(ts, node, at, interval_s, &row);
+    }
+    return rc;
+}
+
+double rb_csv_time(double t_s)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.3f", t_s);
+    return strtod(buf, NULL);
+}

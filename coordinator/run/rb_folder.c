@@ -1,0 +1,207 @@
+/* The run folder runs/<run-id>/ as the run writes it: plan.ini, the CSV
+ * files, summary.json after each phase (a run cut off can be rendered),
+ * and the reports at the end. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rb_accept.h"
+#include "rb_csv.h"
+#include "rb_folder.h"
+#include "rb_fs.h"
+#include "rb_html.h"
+#include "rb_log.h"
+#include "rb_project.h"
+#include "rb_report.h"
+#include "rb_time.h"
+
+#define S_CSV_BUF (1 << 20) /* stdio buffer of samples.csv and telemetry.csv */
+static int s_write_file(const char *dir, const char *name, const char *text)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -errno;
+    fputs(text, f);
+    return fclose(f) == 0 ? 0 : -errno;
+}
+
+/* The run so far as the reports take it; nodes has r->fleet.n entries. */
+static rb_run_result_t s_result(rb_run_ctx_t *r, rb_report_node_t *nodes, int *failed_nodes)
+{
+    *failed_nodes = 0;
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        const rb_node_t *n = &r->fleet.nodes[i];
+        rb_report_node_t *o = &nodes[i];
+        snprintf(o->name, sizeof o->name, "%s", n->hello.name);
+        snprintf(o->rack, sizeof o->rack, "%s", n->hello.rack);
+        snprintf(o->hostname, sizeof o->hostname, "%s", n->hello.hostname);
+        snprintf(o->version, sizeof o->version, "%s", n->hello.agent_version);
+        o->status = n->status;
+        snprintf(o->error, sizeof o->error, "%s", n->error);
+        o->cores = n->hello.cores;
+        o->ram_bytes = n->hello.ram_bytes;
+        o->clock_offset_ns = n->offset_ns;
+        o->clock_rtt_ns = n->best_rtt_ns == UINT64_MAX ? 0 : n->best_rtt_ns;
+        o->removed_files = n->removed_files;
+        o->lost_at_s = n->status == RB_NODE_LOST && n->out_ns > r->t_start
+                           ? (double)(n->out_ns - r->t_start) / 1e9
+                           : -1;
+        *failed_nodes += n->status != RB_NODE_OK;
+    }
+    rb_run_result_t res = {.plan_source = r->plan->source,
+                           .started_wall_ns = r->wall_start,
+                           .duration_s = (double)(rb_mono_ns() - r->t_start) / 1e9,
+                           .status = r->failed,
+                           .nnodes = r->fleet.n,
+                           .nodes = nodes,
+                           .nphases = r->phases_run,
+                           .specs = r->plan->phases,
+                           .phases = r->aggs};
+    snprintf(res.run_id, sizeof res.run_id, "%s", r->run_id);
+    snprintf(res.error, sizeof res.error, "%s", r->error);
+    res.dropped_messages = r->dropped;
+    return res;
+}
+
+/* summary.json, replaced whole (written aside, then renamed): a reader, or
+ * a coordinator killed meanwhile, never leaves half of one. */
+static int s_write_summary(const rb_run_ctx_t *r, const rb_run_result_t *res)
+{
+    char path[PATH_MAX], tmp[PATH_MAX + 8];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/summary.json", r->dir);
+    snprintf(tmp, sizeof tmp, "%s.new", path);
+    if (!(f = fopen(tmp, "w")) || rb_report_json(res, f) < 0 || fflush(f) != 0 ||
+        fsync(fileno(f)) < 0 || fclose(f) != 0 || rename(tmp, path) < 0) {
+        rb_error("cannot write %s: %s", path, strerror(errno));
+        return -EIO;
+    }
+    return 0;
+}
+
+/* After each phase: summary.json of the phases so far, marked running, so
+ * that `rackbench report` can render a run that was cut off. */
+void rb_folder_write_progress(rb_run_ctx_t *r)
+{
+    int failed_nodes;
+    rb_report_node_t *nodes = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *nodes);
+    if (!nodes)
+        return;
+    rb_run_result_t res = s_result(r, nodes, &failed_nodes);
+    res.running = 1;
+    s_write_summary(r, &res);
+    free(nodes);
+}
+
+int rb_folder_write_reports(rb_run_ctx_t *r)
+{
+    int failed_nodes;
+    rb_report_node_t *nodes = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *nodes);
+    if (!nodes)
+        return -ENOMEM;
+    rb_run_result_t res = s_result(r, nodes, &failed_nodes);
+    rb_accept_result_t acc;
+    if (rb_accept_eval(r->plan->accept, r->plan->phases, r->plan->nphases, r->aggs, r->phases_run,
+                       &acc) < 0) {
+        rb_run_fail(r, "out of memory judging the acceptance checks");
+        res.status = r->failed;
+    }
+    if (!r->failed && failed_nodes) {
+        /* Lost nodes fail the run, unless the plan says how many it needs
+         * (min_nodes) and every phase still had them. */
+        uint32_t lost = 0, min_rows = 0, min_failed = 0;
+        for (uint32_t i = 0; i < r->fleet.n; i++)
+            lost += r->fleet.nodes[i].status == RB_NODE_LOST;
+        for (uint32_t i = 0; r->plan->accept && i < acc.nrows; i++) {
+            min_rows += acc.rows[i].check == RB_ACCEPT_MIN_NODES;
+            min_failed +=
+                acc.rows[i].check == RB_ACCEPT_MIN_NODES && acc.rows[i].verdict == RB_ACCEPT_FAIL;
+        }
+        if (lost == (uint32_t)failed_nodes && min_rows && !min_failed) {
+            rb_warn("%u of %u nodes were lost; every phase still had the nodes min_nodes asks for",
+                    lost, r->fleet.n);
+        } else {
+            rb_run_fail(r, "%d of %u nodes did not complete the run cleanly", failed_nodes,
+                        r->fleet.n);
+            res.status = r->failed;
+            snprintf(res.error, sizeof res.error, "%s", r->error);
+        }
+    }
+    res.accept = r->plan->accept ? &acc : NULL;
+    r->accept_failed = acc.nfailed > 0;
+    rb_project_result_t proj;
+    if (rb_project_eval(r->plan->project, r->plan->phases, r->plan->nphases, r->aggs, r->phases_run,
+                        &proj) < 0) {
+        rb_run_fail(r, "out of memory working out the projection");
+        res.status = r->failed;
+    }
+    res.projection = r->plan->project ? &proj : NULL;
+    int rc = s_write_summary(r, &res);
+    char path[PATH_MAX];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/report.txt", r->dir);
+    if (!(f = fopen(path, "w")) || rb_report_text(&res, f) < 0 || fclose(f) != 0) {
+        rc = -EIO;
+        rb_error("cannot write %s: %s", path, strerror(errno));
+    }
+    snprintf(path, sizeof path, "%s/report.html", r->dir);
+    if (!(f = fopen(path, "w")) || rb_report_html(&res, r->dir, f) < 0 || fclose(f) != 0) {
+        rc = -EIO;
+        rb_error("cannot write %s: %s", path, strerror(errno));
+    }
+    rb_report_text(&res, stdout);
+    printf("\nrun folder: %s\n", r->dir);
+    fflush(stdout);
+    rb_accept_result_fini(&acc);
+    rb_project_result_fini(&proj);
+    free(nodes);
+    return rc;
+}
+
+int rb_folder_make(rb_run_ctx_t *r)
+{
+    char stamp[32];
+    time_t t = (time_t)(r->wall_start / RB_NS_PER_S);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    snprintf(r->run_id, sizeof r->run_id, "%s-%04x", stamp,
+             (unsigned)((r->wall_start / 1000 ^ (uint64_t)getpid() * 2654435761u) & 0xffff));
+    const char *out = r->o->out_dir ? r->o->out_dir : "runs";
+    int rc = rb_mkdirs(out);
+    if (rc < 0) {
+        rb_run_fail(r, "--out %s: %s", out, strerror(-rc));
+        return rc;
+    }
+    snprintf(r->dir, sizeof r->dir, "%s/%s", out, r->run_id);
+    if (mkdir(r->dir, 0755) < 0) {
+        rb_run_fail(r, "run folder %s: %s", r->dir, strerror(errno));
+        return -errno;
+    }
+    if ((rc = s_write_file(r->dir, "plan.ini", r->plan->text)) < 0) {
+        rb_run_fail(r, "%s/plan.ini: %s", r->dir, strerror(-rc));
+        return rc;
+    }
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", r->dir, rb_csv_samples.file);
+    if (!(r->samples = fopen(path, "w"))) {
+        rb_run_fail(r, "%s: %s", path, strerror(errno));
+        return -errno;
+    }
+    setvbuf(r->samples, NULL, _IOFBF, S_CSV_BUF);
+    rb_csv_header(&rb_csv_samples, r->samples);
+    snprintf(path, sizeof path, "%s/%s", r->dir, rb_csv_telemetry.file);
+    if (!(r->telemetry = fopen(path, "w"))) {
+        rb_run_fail(r, "%s: %s", path, strerror(errno));
+        return -errno;
+    }
+    setvbuf(r->telemetry, NULL, _IOFBF, S_CSV_BUF);
+    rb_csv_header(&rb_csv_telemetry, r->telemetry);
+    return 0;
+}

@@ -1,0 +1,20 @@
+/* The run folder: made with plan.ini and the CSV files' headers at the
+ * start, summary.json after each phase, the reports at the end. */
+#ifndef RB_FOLDER_H
+#define RB_FOLDER_H
+
+#include "rb_run_int.h"
+
+/* Names the run, makes its folder, writes plan.ini and opens samples.csv and
+ * telemetry.csv with their headers. 0, or -errno with the run failed. */
+int rb_folder_make(rb_run_ctx_t *r);
+
+/* summary.json of the phases so far, marked running, so that `rackbench
+ * report` can render a run that was cut off. */
+void rb_folder_write_progress(rb_run_ctx_t *r);
+
+/* Judges the acceptance checks and the projection, writes summary.json,
+ * report.txt and report.html, and prints the report. 0 or -errno. */
+int rb_folder_write_reports(rb_run_ctx_t *r);
+
+#endif

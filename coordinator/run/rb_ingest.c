@@ -1,0 +1,283 @@
+/* Ingest of what agents send during a phase: each SAMPLE goes to the run
+ * folder's CSV files as it arrives and into the phase's in-memory series,
+ * each DONE into the phase's histograms and totals; the phase's findings
+ * come from those series. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rb_csv.h"
+#include "rb_findings.h"
+#include "rb_ingest.h"
+#include "rb_log.h"
+#include "rb_series.h"
+#include "rb_router.h"
+#include "rb_time.h"
+
+/* Adds a node's bytes of sample interval seq to the cluster series. */
+static void s_series_add(rb_run_ctx_t *r, uint32_t seq, double bytes, double secs)
+{
+    if (seq >= r->capser) {
+        uint32_t cap = r->capser ? r->capser : 64;
+        while (cap <= seq && cap < (1u << 24))
+            cap *= 2;
+        if (seq >= cap)
+            return; /* beyond any run: not counted */
+        double *b = realloc(r->ser_bytes, cap * sizeof *b);
+        if (b)
+            r->ser_bytes = b;
+        double *t = b ? realloc(r->ser_secs, cap * sizeof *t) : NULL;
+        if (!b || !t)
+            return;
+        r->ser_secs = t;
+        memset(b + r->capser, 0, (cap - r->capser) * sizeof *b);
+        memset(t + r->capser, 0, (cap - r->capser) * sizeof *t);
+        r->capser = cap;
+    }
+    r->ser_bytes[seq] += bytes;
+    if (secs > r->ser_secs[seq])
+        r->ser_secs[seq] = secs;
+    if (seq + 1 > r->nser)
+        r->nser = seq + 1;
+}
+
+/* A message that does not fit where the run stands (another run, another
+ * phase, a phase the node is not running): dropped, counted, logged, and the
+ * agent is told why. */
+static void s_out_of_sequence(rb_run_ctx_t *r, rb_node_t *n, const char *what, const char *run_id,
+                              uint32_t phase)
+{
+    char why[RB_REASON_MAX];
+    r->dropped++;
+    snprintf(why, sizeof why,
+             "%s for run %s phase %u dropped: the coordinator runs %s phase %u, and agent %s is "
+             "%s it",
+             what, run_id, phase, r->run_id, r->cur_phase, n->hello.name,
+             n->state == RB_AGENT_RUNNING ? "in" : "not in");
+    rb_warn("%s", why);
+    rb_router_send_reason(r, n, RB_MSG_ERROR, -EPROTO, why);
+}
+
+void rb_ingest_sample(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_sample_t *s)
+{
+    if (strcmp(s->run_id, r->run_id) != 0 || s->phase != r->cur_phase ||
+        s->phase >= r->plan->nphases || n->state != RB_AGENT_RUNNING) {
+        s_out_of_sequence(r, n, "SAMPLE", s->run_id, s->phase);
+        return;
+    }
+    const rb_phase_spec_t *ph = &r->plan->phases[s->phase];
+    uint64_t end = (uint64_t)((int64_t)s->t_end_ns - n->offset_ns);
+    double t_s = ((double)end - (double)r->t_go) / 1e9;
+    double interval_s =
+        s->t_end_ns > s->t_start_ns ? (double)(s->t_end_ns - s->t_start_ns) / 1e9 : 0;
+    /* the times as the CSV files give them back, for the findings' series */
+    double t_csv = rb_csv_time(t_s), iv_csv = rb_csv_time(interval_s);
+    uint32_t idx = (uint32_t)(n - r->fleet.nodes);
+    for (uint32_t j = 0; j < s->njobs; j++) {
+        const rb_job_stat_t *js = &s->jobs[j];
+        if (js->job >= ph->njobs)
+            continue;
+        if (r->node_series &&
+            rb_series_add(r->node_series, idx, t_csv, iv_csv, (double)js->bytes) < 0)
+            rb_series_destroy(&r->node_series); /* out of memory: stragglers without series */
+        if (r->samples)
+            rb_csv_samples_row(r->samples, t_s, ph->name, n->hello.name, n->hello.rack,
+                               ph->jobs[js->job].name, interval_s, js);
+        r->live_bytes += js->bytes;
+        r->live_ops += js->ops;
+        r->phase_bytes += js->bytes;
+        r->phase_ops += js->ops;
+        n->live_bytes += js->bytes;
+        n->live_seen = 1;
+        s_series_add(r, s->seq, (double)js->bytes, interval_s);
+    }
+    uint64_t now = rb_mono_ns();
+    r->nsamples++;
+    if (r->lag)
+        rb_hist_record(r->lag, now > end ? now - end : 0);
+    if (r->telemetry && s->ntelem && s->telem)
+        rb_csv_telemetry_rows(r->telemetry, t_s, ph->name, n->hello.name, s->telem);
+    if (r->tel && s->ntelem && s->telem &&
+        rb_csv_telemetry_series(r->tel, idx, t_s, (double)r->plan->interval_ns / 1e9, s->telem) < 0)
+        r->tel_failed = 1;
+    r->unflushed = 1; /* rb_router_pump flushes them, at most every S_FLUSH_NS */
+}
+
+void rb_ingest_done(rb_run_ctx_t *r, rb_node_t *n, rb_msg_t *m)
+{
+    rb_msg_done_t *d = &m->u.done;
+    if (strcmp(d->run_id, r->run_id) != 0 || d->phase != r->cur_phase ||
+        n->state != RB_AGENT_RUNNING) {
+        s_out_of_sequence(r, n, "DONE", d->run_id, d->phase);
+        return;
+    }
+    const rb_phase_spec_t *ph = &r->plan->phases[d->phase];
+    /* The DONE must describe the phase we sent: one entry per worker and job. */
+    for (uint32_t i = 0; i < d->nworkers; i++) {
+        if (d->workers[i].job >= ph->njobs ||
+            d->workers[i].worker >= ph->jobs[d->workers[i].job].numjobs) {
+            rb_node_out(n, RB_NODE_FAILED, "DONE for phase %s names a worker the plan lacks",
+                        ph->name);
+            return;
+        }
+    }
+    for (uint32_t i = 0; i < d->njobs; i++) {
+        if (d->jobs[i].job >= ph->njobs) {
+            rb_node_out(n, RB_NODE_FAILED, "DONE for phase %s names job %u, the plan has %u",
+                        ph->name, d->jobs[i].job, ph->njobs);
+            return;
+        }
+    }
+    /* Its histograms join the phase's now: kept per node until the phase's
+     * end they would cost 20 KiB a job and node (320 MiB at 16,000 nodes). */
+    if (!r->job_hists && ph->njobs) {
+        r->job_hists = malloc(ph->njobs * sizeof *r->job_hists);
+        if (!r->job_hists) {
+            rb_run_fail(r, "out of memory merging the DONE of agent %s", n->hello.name);
+            return;
+        }
+        for (uint32_t j = 0; j < ph->njobs; j++)
+            rb_hist_init(&r->job_hists[j]);
+    }
+    for (uint32_t i = 0; i < d->njobs; i++) {
+        if (d->jobs[i].hist)
+            rb_hist_merge(&r->job_hists[d->jobs[i].job], d->jobs[i].hist);
+        free(d->jobs[i].hist);
+        d->jobs[i].hist = NULL;
+    }
+    if (d->status != 0) {
+        rb_warn("agent %s: phase %s failed: %s", n->hello.name, ph->name, d->error);
+        if (n->status == RB_NODE_OK) {
+            n->status = RB_NODE_FAILED;
+            snprintf(n->error, sizeof n->error, "phase %s: %s", ph->name, d->error);
+        }
+    }
+    rb_msg_done_t *keep = malloc(sizeof *keep);
+    if (!keep) {
+        rb_run_fail(r, "out of memory keeping the DONE of agent %s", n->hello.name);
+        return;
+    }
+    *keep = *d; /* take over the arrays */
+    memset(d, 0, sizeof *d);
+    n->done[keep->phase] = keep;
+    rb_node_set_state(n, RB_AGENT_PHASE_DONE);
+}
+
+/* STONEWALL: one node's workers of a wearout job all stopped at their stonewall. */
+void rb_ingest_stonewall(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_wear_t *w)
+{
+    if (!r->sw_got || strcmp(w->run_id, r->run_id) != 0 || w->phase != r->cur_phase ||
+        w->job >= r->plan->phases[w->phase].njobs || n->state != RB_AGENT_RUNNING)
+        return;
+    uint32_t nj = r->plan->phases[w->phase].njobs;
+    uint8_t *got = &r->sw_got[(size_t)(n - r->fleet.nodes) * nj + w->job];
+    if (*got)
+        return;
+    *got = 1;
+    r->sw_count[w->job]++;
+    if (w->ops > r->sw_max[w->job])
+        r->sw_max[w->job] = w->ops;
+}
+
+/* Once every node still in the phase has stopped at its stonewall, tells
+ * them all how many ops each worker goes on to: the busiest one's. */
+void rb_ingest_check_wearout(rb_run_ctx_t *r)
+{
+    if (!r->sw_got)
+        return;
+    const rb_phase_spec_t *ph = &r->plan->phases[r->cur_phase];
+    uint32_t in_phase = rb_fleet_count(&r->fleet, RB_AGENT_RUNNING) +
+                        rb_fleet_count(&r->fleet, RB_AGENT_PHASE_DONE);
+    for (uint32_t j = 0; j < ph->njobs; j++) {
+        if (r->sw_sent[j] || !ph->jobs[j].wearout || r->sw_count[j] < in_phase)
+            continue;
+        r->sw_sent[j] = 1;
+        rb_msg_t m = {.type = RB_MSG_WEAROUT};
+        snprintf(m.u.wearout.run_id, sizeof m.u.wearout.run_id, "%s", r->run_id);
+        m.u.wearout.phase = r->cur_phase;
+        m.u.wearout.job = j;
+        m.u.wearout.ops = r->sw_max[j];
+        rb_info("phase %s: job %s stonewalled on every node; wear-out to %llu ops per worker",
+                ph->name, ph->jobs[j].name, (unsigned long long)r->sw_max[j]);
+        for (uint32_t i = 0; i < r->fleet.n; i++)
+            if (r->fleet.nodes[i].state == RB_AGENT_RUNNING)
+                rb_router_send(r, &r->fleet.nodes[i], &m);
+    }
+}
+
+/* Frees the wearout bookkeeping; makes it anew for a phase with wearout jobs. */
+void rb_ingest_wearout_reset(rb_run_ctx_t *r, const rb_phase_spec_t *ph)
+{
+    free(r->sw_got);
+    free(r->sw_count);
+    free(r->sw_max);
+    free(r->sw_sent);
+    r->sw_got = NULL;
+    r->sw_count = NULL;
+    r->sw_max = NULL;
+    r->sw_sent = NULL;
+    int any = 0;
+    for (uint32_t j = 0; ph && j < ph->njobs; j++)
+        any |= ph->jobs[j].wearout;
+    if (!any)
+        return;
+    r->sw_got = calloc((size_t)(r->fleet.n ? r->fleet.n : 1) * ph->njobs, 1);
+    r->sw_count = calloc(ph->njobs, sizeof *r->sw_count);
+    r->sw_max = calloc(ph->njobs, sizeof *r->sw_max);
+    r->sw_sent = calloc(ph->njobs, 1);
+    if (!r->sw_got || !r->sw_count || !r->sw_max || !r->sw_sent) {
+        rb_run_fail(r, "out of memory");
+        rb_ingest_wearout_reset(r, NULL);
+    }
+}
+
+/* What the phase shows beyond its figures: stragglers, with when each began
+ * to lag, from the per-node series of its samples; bounds, imbalanced disks
+ * and the honesty check from its telemetry series. Both were built as the
+ * samples came, from the values the CSV files hold: the files are not read
+ * again. */
+void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
+{
+    rb_phase_agg_t *a = &r->aggs[p];
+    double **series = NULL, interval = (double)r->plan->interval_ns / 1e9;
+    uint32_t nint = 0;
+    double point_s = interval;
+    if (!r->node_series || rb_series_take(r->node_series, &series, &nint, &point_s) < 0)
+        series = NULL;
+    if (rb_find_stragglers(a, (const double *const *)series, nint, point_s) < 0)
+        rb_run_fail(r, "out of memory");
+    rb_series_free(series, a->nnodes);
+    rb_series_destroy(&r->node_series);
+    const char **hosts = calloc(a->nnodes ? a->nnodes : 1, sizeof *hosts);
+    for (uint32_t i = 0; hosts && i < a->nnodes && i < r->fleet.n; i++)
+        hosts[i] = r->fleet.nodes[i].hello.hostname;
+    if (!hosts || !r->tel || r->tel_failed ||
+        rb_find_from_tel_series(a, &r->plan->phases[p], r->tel, interval, hosts) < 0)
+        rb_run_fail(r, "out of memory");
+    rb_tel_series_destroy(&r->tel);
+    free(hosts);
+    for (uint32_t i = 0; i < a->nfindings; i++)
+        rb_warn("phase %s: %s %s: %s", a->name, rb_finding_kind_name(a->findings[i].kind),
+                a->findings[i].node, a->findings[i].evidence);
+}
+
+void rb_ingest_phase_start(rb_run_ctx_t *r, uint32_t p)
+{
+    double interval = (double)r->plan->interval_ns / 1e9;
+    rb_series_destroy(&r->node_series);
+    rb_tel_series_destroy(&r->tel);
+    r->node_series = rb_series_new(r->fleet.n, interval);
+    r->tel = rb_tel_series_new(r->fleet.n);
+    r->tel_failed = 0;
+    r->cur_phase = p;
+    rb_ingest_wearout_reset(r, &r->plan->phases[p]);
+    r->nser = 0;
+    r->nsamples = 0;
+    if (r->lag || (r->lag = malloc(sizeof *r->lag)))
+        rb_hist_init(r->lag);
+    if (r->capser) {
+        memset(r->ser_bytes, 0, r->capser * sizeof *r->ser_bytes);
+        memset(r->ser_secs, 0, r->capser * sizeof *r->ser_secs);
+    }
+}

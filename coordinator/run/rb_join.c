@@ -1,0 +1,248 @@
+/* The agents of a run: who may join (names, --nodes, how many), the wait
+ * for them, the order they take (ranks do not depend on who said HELLO
+ * first) and the PLAN each one gets. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rb_auth.h"
+#include "rb_join.h"
+#include "rb_local.h"
+#include "rb_log.h"
+#include "rb_router.h"
+#include "rb_time.h"
+
+#define S_NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
+
+static int s_wanted(const rb_run_ctx_t *r, const char *name)
+{
+    if (!r->want)
+        return 1;
+    const char *p = r->want;
+    for (uint32_t i = 0; i < r->nwant; i++, p += strlen(p) + 1)
+        if (strcmp(p, name) == 0)
+            return 1;
+    return 0;
+}
+
+void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint64_t now)
+{
+    rb_node_t *n = rb_fleet_find(&r->fleet, h->name);
+    if (n && h->pid != n->hello.pid && !r->gathering) {
+        /* A new process under a known name: the agent restarted mid-run and
+         * knows nothing of it. The node is out; the agent is told so. */
+        if (n->state != RB_AGENT_GONE) {
+            rb_warn("agent %s restarted mid-run (pid %u, now %u): it is lost to this run", h->name,
+                    n->hello.pid, h->pid);
+            rb_node_out(n, RB_NODE_LOST, "restarted mid-run (pid %u, now %u)", n->hello.pid,
+                        h->pid);
+        }
+        rb_msg_t over = rb_router_reason_msg(r, RB_MSG_ERROR, -ECANCELED, "");
+        snprintf(over.u.error.reason, sizeof over.u.error.reason,
+                 "run %s is over for agent %s: it restarted while the run went on", r->run_id,
+                 h->name);
+        rb_router_send_to(r, id, strlen(id), &over);
+        return;
+    }
+    if (n) {
+        n->last_seen_ns = now;
+        return; /* repeated HELLO: it has not heard us yet */
+    }
+    rb_msg_t no = {.type = RB_MSG_ERROR};
+    no.u.error.code = -EPERM;
+    if (strcmp(id, h->name) != 0) {
+        snprintf(no.u.error.reason, sizeof no.u.error.reason,
+                 "HELLO name '%s' differs from the routing id '%s'", h->name, id);
+    } else if (strspn(h->name, S_NAME_CHARS) != strlen(h->name) ||
+               strspn(h->rack, S_NAME_CHARS) != strlen(h->rack) || !h->rack[0]) {
+        snprintf(no.u.error.reason, sizeof no.u.error.reason,
+                 "node name '%s' or rack '%s' has characters outside [A-Za-z0-9._-]", h->name,
+                 h->rack);
+    } else if (!r->gathering) {
+        snprintf(no.u.error.reason, sizeof no.u.error.reason, "run %s has started without agent %s",
+                 r->run_id, h->name);
+    } else if (!s_wanted(r, h->name)) {
+        snprintf(no.u.error.reason, sizeof no.u.error.reason, "agent %s is not in --nodes",
+                 h->name);
+    } else if (r->fleet.n >= r->expect) {
+        snprintf(no.u.error.reason, sizeof no.u.error.reason,
+                 "agent %s is one more than the %u expected", h->name, r->expect);
+    } else {
+        n = rb_fleet_add(&r->fleet, h, now);
+        if (!n) {
+            rb_run_fail(r, "out of memory registering agent %s", h->name);
+            return;
+        }
+        rb_info("agent %s (rack %s, host %s, %u cores, %s) joined", h->name, h->rack, h->hostname,
+                h->cores, h->agent_version);
+        rb_router_ping(r, n);
+        return;
+    }
+    rb_run_reject(r, "turned away peer %s: %s", id, no.u.error.reason);
+    rb_router_send_to(r, id, strlen(id), &no);
+}
+
+int rb_join_parse_nodes(rb_run_ctx_t *r, const char *csv)
+{
+    r->want = strdup(csv);
+    if (!r->want)
+        return -ENOMEM;
+    size_t len = strlen(r->want);
+    r->nwant = 0;
+    const char *start = r->want;
+    for (size_t i = 0; i <= len; i++) {
+        if (r->want[i] != ',' && r->want[i] != '\0')
+            continue;
+        r->want[i] = '\0';
+        size_t nl = strlen(start);
+        if (nl == 0 || nl >= RB_NAME_MAX || strspn(start, S_NAME_CHARS) != nl)
+            return -EINVAL;
+        r->nwant++;
+        start = r->want + i + 1;
+    }
+    return 0;
+}
+
+int rb_join_gather(rb_run_ctx_t *r)
+{
+    uint64_t deadline = rb_mono_ns() + r->o->wait_ns;
+    while (!r->failed && !rb_run_interrupted) {
+        if (r->fleet.n == r->expect && rb_fleet_count(&r->fleet, RB_AGENT_SYNCED) == r->expect)
+            break;
+        if (rb_mono_ns() > deadline) {
+            char missing[RB_REASON_MAX] = "";
+            if (r->want) {
+                const char *p = r->want;
+                for (uint32_t i = 0; i < r->nwant; i++, p += strlen(p) + 1)
+                    if (!rb_fleet_find(&r->fleet, p)) {
+                        size_t u = strlen(missing);
+                        snprintf(missing + u, sizeof missing - u, " %s", p);
+                    }
+            }
+            char refused[RB_REASON_MAX / 2] = "", keys[RB_REASON_MAX / 2];
+            uint32_t nref = rb_auth_server_refused(r->auth, keys, sizeof keys);
+            if (nref)
+                snprintf(refused, sizeof refused, "; refused %u peer%s with unknown keys: %s", nref,
+                         nref == 1 ? "" : "s", keys);
+            rb_run_fail(r, "%u of %u agents joined (%u with clocks synced) within %.0f s%s%s%s%s",
+                        r->fleet.n, r->expect, rb_fleet_count(&r->fleet, RB_AGENT_SYNCED),
+                        (double)r->o->wait_ns / 1e9, missing[0] ? "; missing:" : "", missing,
+                        refused, r->nrejects ? "; see the turned-away peers above" : "");
+            return -ETIMEDOUT;
+        }
+        if (rb_fleet_active(&r->fleet) < r->fleet.n) {
+            rb_run_fail(r, "an agent was lost while joining");
+            return -EIO;
+        }
+        rb_router_pump(r, RB_RUN_POLL_MS);
+    }
+    if (rb_run_interrupted)
+        rb_run_fail(r, "interrupted");
+    rb_local_drop_keys(r); /* the local agents read theirs when they started */
+    r->gathering = 0;
+    return r->failed ? -EIO : 0;
+}
+
+/* Nodes taking part first, in the order of --nodes (their rank field holds
+ * their place in it while sorting), else by name: a run's ranks (and its
+ * reports' node order) do not depend on which agent said HELLO first. */
+static int s_by_place(const void *a, const void *b)
+{
+    const rb_node_t *x = a, *y = b;
+    int xin = x->state == RB_AGENT_SYNCED, yin = y->state == RB_AGENT_SYNCED;
+    if (xin != yin)
+        return xin ? -1 : 1;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return strcmp(x->hello.name, y->hello.name);
+}
+
+/* Puts the nodes that take part first, in rank order (rank = index), and
+ * lists the read_from shifts the plan uses, once. 0, or -E2BIG with the run
+ * failed. Before any phase: nothing holds a node's address yet. */
+static int s_rank_nodes(rb_run_ctx_t *r, uint32_t *count, uint32_t *shifts, uint32_t *nshifts)
+{
+    *nshifts = 0;
+    for (uint32_t p = 0; p < r->plan->nphases; p++) {
+        for (uint32_t j = 0; j < r->plan->phases[p].njobs; j++) {
+            uint32_t k = r->plan->phases[p].jobs[j].read_shift, seen = 0;
+            for (uint32_t i = 0; i < *nshifts; i++)
+                seen |= shifts[i] == k;
+            if (!k || seen)
+                continue;
+            if (*nshifts == RB_MAX_PEERS) {
+                rb_run_fail(r, "the plan uses more than %d read_from shifts", RB_MAX_PEERS);
+                return -E2BIG;
+            }
+            shifts[(*nshifts)++] = k;
+        }
+    }
+    for (uint32_t i = 0; i < r->fleet.n; i++)
+        r->fleet.nodes[i].rank = UINT32_MAX;
+    const char *p = r->want;
+    for (uint32_t i = 0; p && i < r->nwant; i++, p += strlen(p) + 1) {
+        rb_node_t *n = rb_fleet_find(&r->fleet, p);
+        if (n)
+            n->rank = i;
+    }
+    qsort(r->fleet.nodes, r->fleet.n, sizeof *r->fleet.nodes, s_by_place);
+    rb_fleet_reindex(&r->fleet);
+    *count = 0;
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        r->fleet.nodes[i].rank = i;
+        *count += r->fleet.nodes[i].state == RB_AGENT_SYNCED;
+    }
+    return 0;
+}
+
+int rb_join_send_plan(rb_run_ctx_t *r)
+{
+    rb_msg_t m = {.type = RB_MSG_PLAN};
+    rb_msg_plan_t *pl = &m.u.plan;
+    rb_node_t *order = r->fleet.nodes;
+    uint32_t count = 0, shifts[RB_MAX_PEERS], nshifts = 0;
+    if (s_rank_nodes(r, &count, shifts, &nshifts) < 0)
+        return -EIO;
+    /* [rack NAME] sections place nodes in racks, over the agents' --rack */
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        const char *rack = rb_plan_rack_of(r->plan, r->fleet.nodes[i].hello.name);
+        if (rack)
+            snprintf(r->fleet.nodes[i].hello.rack, sizeof r->fleet.nodes[i].hello.rack, "%s", rack);
+    }
+    for (uint32_t k = 0; k < r->plan->nracks; k++)
+        for (uint32_t i = 0; i < r->plan->racks[k].nnodes; i++)
+            if (!rb_fleet_find(&r->fleet, r->plan->racks[k].nodes[i]))
+                rb_warn("[rack %s] lists node %s, which is not in this run", r->plan->racks[k].name,
+                        r->plan->racks[k].nodes[i]);
+    snprintf(pl->run_id, sizeof pl->run_id, "%s", r->run_id);
+    pl->interval_ns = r->plan->interval_ns;
+    pl->nphases = r->plan->nphases;
+    pl->phases = r->plan->phases;
+    pl->nnodes = count ? count : 1;
+    if (count)
+        snprintf(pl->lead, sizeof pl->lead, "%s", order[0].hello.name);
+    for (uint32_t i = 0; i < count; i++) {
+        rb_node_t *n = &order[i];
+        pl->node_rank = i;
+        pl->npeers = nshifts;
+        for (uint32_t k = 0; k < nshifts; k++) {
+            pl->peers[k].shift = shifts[k];
+            snprintf(pl->peers[k].name, sizeof pl->peers[k].name, "%s",
+                     order[(uint32_t)((i + (uint64_t)shifts[k]) % count)].hello.name);
+        }
+        rb_node_set_state(n, RB_AGENT_PLANNED);
+        rb_router_send(r, n, &m);
+    }
+    while (!r->failed && !rb_run_interrupted) {
+        if (rb_fleet_count(&r->fleet, RB_AGENT_PLANNED) == 0)
+            break;
+        rb_router_pump(r, RB_RUN_POLL_MS);
+    }
+    if (rb_run_interrupted)
+        rb_run_fail(r, "interrupted");
+    if (!r->failed && rb_fleet_count(&r->fleet, RB_AGENT_READY) != r->fleet.n)
+        rb_run_fail(r, "%u of %u agents became ready", rb_fleet_count(&r->fleet, RB_AGENT_READY),
+                    r->fleet.n);
+    return r->failed ? -EIO : 0;
+}

@@ -1,0 +1,25 @@
+/* Which agents take part and in what order: HELLOs (who may join), the
+ * --nodes list, the wait for the expected agents, their ranks, and the PLAN
+ * each one gets until it is READY. */
+#ifndef RB_JOIN_H
+#define RB_JOIN_H
+
+#include "rb_run_int.h"
+
+/* Parses --nodes (comma-separated names) into r->want. 0, -EINVAL for a bad
+ * name, -ENOMEM. */
+int rb_join_parse_nodes(rb_run_ctx_t *r, const char *csv);
+
+/* A HELLO from the peer with routing id id: registers the agent and sends
+ * its first clock probe, or turns it away with an ERROR saying why. */
+void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint64_t now);
+
+/* Waits for the expected agents to join with their clocks synced. 0, or
+ * -ETIMEDOUT / -EIO with the run failed. */
+int rb_join_gather(rb_run_ctx_t *r);
+
+/* Ranks the nodes, sends each its PLAN and waits for every READY. 0, or
+ * -EIO with the run failed. */
+int rb_join_send_plan(rb_run_ctx_t *r);
+
+#endif

@@ -1,0 +1,253 @@
+/* --local: the agents the coordinator starts on this machine itself (the
+ * embedded default: one box, no set-up), their ephemeral keys, and their
+ * exits weighed against their nodes' states. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rb_auth.h"
+#include "rb_fs.h"
+#include "rb_local.h"
+#include "rb_log.h"
+#include "rb_time.h"
+
+static int s_exit_code(int status)
+{
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+#define S_EXIT_GRACE_NS (1 * RB_NS_PER_S) /* for an END sent just before a clean exit */
+
+void rb_local_reap(rb_run_ctx_t *r)
+{
+    uint64_t now = rb_mono_ns();
+    for (uint32_t i = 0; i < r->nchildren; i++) {
+        rb_local_child_t *c = &r->children[i];
+        if (c->pid && waitpid(c->pid, &c->status, WNOHANG) == c->pid) {
+            c->pid = 0;
+            c->exited_ns = now;
+        }
+        if (c->pid || c->judged)
+            continue;
+        rb_node_t *n = rb_fleet_find(&r->fleet, c->name);
+        int code = s_exit_code(c->status);
+        if (n && n->state == RB_AGENT_ENDED) {
+            c->judged = 1;
+            continue;
+        }
+        /* An agent that exits cleanly right after its END: the message may
+         * still be on its way through the socket. Wait a moment for it. */
+        if (code == 0 && n && n->state != RB_AGENT_GONE && now - c->exited_ns < S_EXIT_GRACE_NS)
+            continue;
+        c->judged = 1;
+        if (n && n->state != RB_AGENT_GONE)
+            rb_node_out(n, RB_NODE_LOST, "local agent process exited with code %d", code);
+        else if (!n && r->gathering)
+            rb_run_fail(r,
+                        "local agent %s exited with code %d before joining (see its message above)",
+                        c->name, code);
+    }
+}
+
+/* Removes the local agents' key folder, if any. */
+void rb_local_drop_keys(rb_run_ctx_t *r)
+{
+    if (!r->keydir[0])
+        return;
+    DIR *d = opendir(r->keydir);
+    struct dirent *de;
+    char path[PATH_MAX + 300];
+    while (d && (de = readdir(d)))
+        if (de->d_name[0] != '.') {
+            snprintf(path, sizeof path, "%s/%s", r->keydir, de->d_name);
+            unlink(path);
+        }
+    if (d)
+        closedir(d);
+    if (rmdir(r->keydir) < 0)
+        rb_warn("cannot remove the local agents' key folder %s: %s", r->keydir, strerror(errno));
+    r->keydir[0] = '\0';
+}
+
+/* --local: an ephemeral key pair for the coordinator and one per agent, in a
+ * 0700 folder beside the run folders: the agents' secret keys and the
+ * coordinator's public key, for the agents to read when they start. */
+int rb_local_keys(rb_run_ctx_t *r, zcert_t *server, zcertstore_t *store, rb_err_t *err)
+{
+    const char *out = r->o->out_dir ? r->o->out_dir : "runs";
+    char path[PATH_MAX + 100];
+    snprintf(r->keydir, sizeof r->keydir, "%s/.keys-%s-XXXXXX", out, r->run_id);
+    if (!mkdtemp(r->keydir)) {
+        r->keydir[0] = '\0';
+        return rb_err_set(err, -errno, "cannot make a key folder in %s: %s", out, strerror(errno));
+    }
+    snprintf(path, sizeof path, "%s/coordinator.key", r->keydir);
+    if (rb_auth_save(server, path, 0, err) < 0)
+        return err->code;
+    for (uint32_t i = 0; i < r->o->local; i++) {
+        zcert_t *cert = zcert_new();
+        if (!cert)
+            return rb_err_set(err, -ENOMEM, "cannot make a key pair");
+        snprintf(path, sizeof path, "%s/local-%u.key_secret", r->keydir, i + 1);
+        zcert_set_meta(cert, "name", "local-%u", i + 1);
+        int rc = rb_auth_save(cert, path, 1, err);
+        if (rc == 0)
+            zcertstore_insert(store, &cert);
+        zcert_destroy(&cert);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int s_agent_bin(const rb_run_opts_t *o, char *out, size_t len)
+{
+    if (o->agent_bin) {
+        snprintf(out, len, "%s", o->agent_bin);
+        return 0;
+    }
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n < 0)
+        return -errno;
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash)
+        *slash = '\0';
+    snprintf(out, len, "%s/rackbench-agent", self);
+    return access(out, X_OK) == 0 ? 0 : -errno;
+}
+
+int rb_local_start(rb_run_ctx_t *r)
+{
+    char bin[PATH_MAX], root[PATH_MAX];
+    const rb_run_opts_t *o = r->o;
+    int rc = s_agent_bin(o, bin, sizeof bin);
+    if (rc < 0) {
+        rb_run_fail(r, "cannot find rackbench-agent beside rackbench (%s); use --agent-bin",
+                    strerror(-rc));
+        return rc;
+    }
+    snprintf(root, sizeof root, "%s", r->plan->directory);
+    if ((rc = rb_mkdirs(root)) < 0) {
+        rb_run_fail(r, "directory %s: %s", root, strerror(-rc));
+        return rc;
+    }
+    r->children = calloc(o->local, sizeof *r->children);
+    if (!r->children)
+        return -ENOMEM;
+    char hb[32], lost[32];
+    snprintf(hb, sizeof hb, "%llums", (unsigned long long)(o->heartbeat_ns / RB_NS_PER_MS));
+    snprintf(lost, sizeof lost, "%llums", (unsigned long long)(o->lost_after_ns / RB_NS_PER_MS));
+    fflush(NULL);
+    for (uint32_t i = 0; i < o->local; i++) {
+        rb_local_child_t *c = &r->children[i];
+        snprintf(c->name, sizeof c->name, "local-%u", i + 1);
+        const char *argv[] = {bin,
+                              "--coordinator",
+                              r->endpoint,
+                              "--name",
+                              c->name,
+                              "--rack",
+                              "local",
+                              "--root",
+                              root,
+                              "--once",
+                              "--heartbeat",
+                              hb,
+                              "--lost-after",
+                              lost,
+                              o->verbose ? "--verbose" : "--quiet",
+                              NULL,
+                              NULL,
+                              NULL,
+                              NULL,
+                              NULL};
+        char key[PATH_MAX], ckey[PATH_MAX];
+        size_t na = sizeof argv / sizeof argv[0] - 5;
+        if (o->insecure) {
+            argv[na] = "--insecure";
+        } else {
+            snprintf(key, sizeof key, "%s/%s.key_secret", r->keydir, c->name);
+            snprintf(ckey, sizeof ckey, "%s/coordinator.key", r->keydir);
+            argv[na] = "--key";
+            argv[na + 1] = key;
+            argv[na + 2] = "--coordinator-key";
+            argv[na + 3] = ckey;
+        }
+        pid_t pid = fork();
+        if (pid < 0) {
+            rb_run_fail(r, "cannot start local agent %s: %s", c->name, strerror(errno));
+            return -errno;
+        }
+        if (pid == 0) {
+            /* The agent goes when we go, even if we are killed. */
+            prctl(PR_SET_PDEATHSIG, SIGTERM);
+            /* Its own process group: a Ctrl-C reaches the coordinator only,
+             * which stops the run in order and collects what was done. */
+            setpgid(0, 0);
+            execv(bin, (char *const *)argv);
+            fprintf(stderr, "rackbench: cannot run %s: %s\n", bin, strerror(errno));
+            _exit(127);
+        }
+        c->pid = pid;
+        r->nchildren++;
+    }
+    return 0;
+}
+
+/* A local agent that ended the run but then exited with an error (a failed
+ * clean-up, a sanitizer report) spoils the run as much as an IO error. */
+static void s_check_child_exits(rb_run_ctx_t *r)
+{
+    for (uint32_t i = 0; i < r->nchildren; i++) {
+        rb_local_child_t *c = &r->children[i];
+        rb_node_t *n = rb_fleet_find(&r->fleet, c->name);
+        int code = s_exit_code(c->status);
+        if (c->pid || !n || n->status != RB_NODE_OK || code == 0)
+            continue;
+        n->status = RB_NODE_FAILED;
+        snprintf(n->error, sizeof n->error, "local agent process exited with code %d", code);
+        rb_warn("local agent %s exited with code %d", c->name, code);
+    }
+}
+
+void rb_local_stop(rb_run_ctx_t *r)
+{
+    /* Agents that confirmed the end exit by themselves; the others are told to. */
+    for (uint32_t i = 0; i < r->nchildren; i++) {
+        rb_local_child_t *c = &r->children[i];
+        rb_node_t *n = rb_fleet_find(&r->fleet, c->name);
+        if (c->pid && (!n || n->state != RB_AGENT_ENDED))
+            kill(c->pid, SIGTERM);
+    }
+    uint64_t deadline = rb_mono_ns() + 5 * RB_NS_PER_S;
+    for (;;) {
+        uint32_t alive = 0;
+        for (uint32_t i = 0; i < r->nchildren; i++) {
+            rb_local_child_t *c = &r->children[i];
+            if (c->pid && waitpid(c->pid, &c->status, WNOHANG) == c->pid)
+                c->pid = 0;
+            alive += c->pid != 0;
+        }
+        if (!alive)
+            break;
+        if (rb_mono_ns() > deadline) {
+            for (uint32_t i = 0; i < r->nchildren; i++)
+                if (r->children[i].pid) {
+                    rb_warn("local agent %s still running; killing it", r->children[i].name);
+                    kill(r->children[i].pid, SIGKILL);
+                    waitpid(r->children[i].pid, &r->children[i].status, 0);
+                    r->children[i].pid = 0;
+                }
+            break;
+        }
+        usleep(10000);
+    }
+    s_check_child_exits(r);
+}

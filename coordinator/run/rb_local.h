@@ -1,0 +1,27 @@
+/* The agents `rackbench run --local N` starts on this machine: their key
+ * pairs, their processes, and how their exits weigh on the run. */
+#ifndef RB_LOCAL_H
+#define RB_LOCAL_H
+
+#include "rb_run_int.h"
+
+/* Makes an ephemeral key pair for the coordinator (server, saved) and one
+ * per local agent (public keys added to store) in a 0700 folder, r->keydir.
+ * 0 or -errno with err set. */
+int rb_local_keys(rb_run_ctx_t *r, zcert_t *server, zcertstore_t *store, rb_err_t *err);
+
+/* Removes the local agents' key folder, if any; safe twice. */
+void rb_local_drop_keys(rb_run_ctx_t *r);
+
+/* Starts o->local agents against r->endpoint. 0, or -errno with the run failed. */
+int rb_local_start(rb_run_ctx_t *r);
+
+/* Reaps local agents that exited; marks their nodes lost (or fails the run
+ * for one that exited before joining). */
+void rb_local_reap(rb_run_ctx_t *r);
+
+/* Stops the local agents still running (SIGTERM, then SIGKILL after 5 s) and
+ * fails the nodes of those that exited with an error. */
+void rb_local_stop(rb_run_ctx_t *r);
+
+#endif

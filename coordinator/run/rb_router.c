@@ -1,0 +1,258 @@
+/* The run's ROUTER socket: one socket for every agent, so that one
+ * coordinator serves thousands of nodes. Sending, the receive pump with its
+ * timers (CSV flush, silent agents, heartbeats), binding and CURVE. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rb_auth.h"
+#include "rb_local.h"
+#include "rb_log.h"
+#include "rb_router.h"
+#include "rb_time.h"
+
+#define S_DEFAULT_BIND "tcp://*:7770"
+#define S_TICK_NS      (10 * RB_NS_PER_MS) /* the timers' loops over the fleet, at most this often */
+#define S_FLUSH_NS     (50 * RB_NS_PER_MS) /* samples reach the file this soon (interval >= 100 ms) */
+int rb_router_send_raw(rb_run_ctx_t *r, const void *id, size_t idlen, const void *buf, size_t len)
+{
+    zmsg_t *z = zmsg_new();
+    zmsg_addmem(z, id, idlen);
+    zmsg_addmem(z, buf, len);
+    int rc = zmsg_send(&z, r->router);
+    zmsg_destroy(&z);
+    return rc < 0 ? -EHOSTUNREACH : 0;
+}
+
+int rb_router_send_to(rb_run_ctx_t *r, const void *id, size_t idlen, const rb_msg_t *m)
+{
+    rb_err_t err;
+    void *buf = NULL;
+    size_t len = 0;
+    rb_err_clear(&err);
+    int rc = rb_msg_encode(m, &buf, &len, &err);
+    if (rc < 0) {
+        rb_error("cannot encode %s: %s", rb_msg_type_name(m->type), err.msg);
+        return rc;
+    }
+    rc = rb_router_send_raw(r, id, idlen, buf, len);
+    free(buf);
+    return rc;
+}
+
+void rb_router_send(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_t *m)
+{
+    int rc = rb_router_send_to(r, n->hello.name, strlen(n->hello.name), m);
+    if (rc == -EHOSTUNREACH && n->state != RB_AGENT_GONE)
+        rb_node_out(n, RB_NODE_LOST, "cannot reach agent %s (disconnected)", n->hello.name);
+    else if (rc < 0)
+        rb_run_fail(r, "cannot build the %s message for agent %s (%s)", rb_msg_type_name(m->type),
+                    n->hello.name, strerror(-rc));
+}
+
+void rb_router_ping(rb_run_ctx_t *r, rb_node_t *n)
+{
+    rb_msg_t m = {.type = RB_MSG_PING};
+    m.u.ping.seq = n->pings;
+    m.u.ping.t_coord_ns = rb_mono_ns();
+    rb_router_send(r, n, &m);
+}
+
+/* An ABORT or ERROR of this run with a code and a reason. */
+rb_msg_t rb_router_reason_msg(const rb_run_ctx_t *r, rb_msg_type_t type, int code,
+                              const char *reason)
+{
+    rb_msg_t m = {.type = type};
+    rb_msg_reason_t *b = type == RB_MSG_ABORT ? &m.u.abort : &m.u.error;
+    snprintf(b->run_id, sizeof b->run_id, "%s", r->run_id);
+    b->code = code;
+    snprintf(b->reason, sizeof b->reason, "%s", reason);
+    return m;
+}
+
+void rb_router_send_reason(rb_run_ctx_t *r, rb_node_t *n, rb_msg_type_t type, int code,
+                           const char *reason)
+{
+    rb_msg_t m = rb_router_reason_msg(r, type, code, reason);
+    rb_router_send(r, n, &m);
+}
+
+/* Waits up to timeout_ms for messages, handles them, then the timers. */
+void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
+{
+    zsock_t *which = zpoller_wait(r->poller, timeout_ms);
+    uint64_t now;
+    while (which || (zsock_events(r->router) & ZMQ_POLLIN)) {
+        which = NULL;
+        zmsg_t *z = zmsg_recv(r->router);
+        if (!z)
+            break;
+        zframe_t *idf = zmsg_first(z);
+        zframe_t *body = zmsg_next(z);
+        if (idf && body && zmsg_size(z) == 2 && zframe_size(idf) < RB_NAME_MAX) {
+            char id[RB_NAME_MAX];
+            memcpy(id, zframe_data(idf), zframe_size(idf));
+            id[zframe_size(idf)] = '\0';
+            if (strlen(id) == zframe_size(idf))
+                rb_run_dispatch(r, id, zframe_data(body), zframe_size(body), rb_mono_ns());
+        }
+        zmsg_destroy(&z);
+    }
+    now = rb_mono_ns();
+    if (r->unflushed && now >= r->next_flush) {
+        /* On disk soon after they arrive (a killed run is still reported),
+         * without a write per sample. */
+        if (r->samples)
+            fflush(r->samples);
+        if (r->telemetry)
+            fflush(r->telemetry);
+        r->unflushed = 0;
+        r->next_flush = now + S_FLUSH_NS;
+    }
+    if (now < r->next_tick)
+        return; /* the loops over the fleet below, at most every S_TICK_NS */
+    r->next_tick = now + S_TICK_NS;
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        rb_node_t *n = &r->fleet.nodes[i];
+        if (rb_run_node_open(n) && now - n->last_seen_ns > r->o->lost_after_ns)
+            rb_node_out(n, RB_NODE_LOST, "silent for %.1f s",
+                        (double)(now - n->last_seen_ns) / 1e9);
+    }
+    if (now >= r->next_hb) { /* one HEARTBEAT, encoded once, to every node */
+        rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};
+        hb.u.heartbeat.t_ns = now;
+        void *buf = NULL;
+        size_t len = 0;
+        rb_err_t err;
+        rb_err_clear(&err);
+        if (rb_msg_encode(&hb, &buf, &len, &err) < 0)
+            rb_run_fail(r, "cannot encode HEARTBEAT: %s", err.msg);
+        for (uint32_t i = 0; buf && i < r->fleet.n; i++) {
+            rb_node_t *n = &r->fleet.nodes[i];
+            if (rb_run_node_open(n) &&
+                rb_router_send_raw(r, n->hello.name, strlen(n->hello.name), buf, len) < 0 &&
+                n->state != RB_AGENT_GONE)
+                rb_node_out(n, RB_NODE_LOST, "cannot reach agent %s (disconnected)", n->hello.name);
+        }
+        free(buf);
+        r->next_hb = now + r->o->heartbeat_ns;
+    }
+    rb_local_reap(r);
+}
+
+const char *rb_router_endpoint(const rb_run_opts_t *o)
+{
+    return o->bind ? o->bind : o->local ? "tcp://127.0.0.1:*" : S_DEFAULT_BIND;
+}
+
+/* CURVE on the ROUTER socket before it binds: the coordinator's keys and
+ * the ZAP handler with the allowed keys (for --local, made here). */
+static int s_secure(rb_run_ctx_t *r)
+{
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (r->o->insecure)
+        rb_warn("--insecure: no CURVE on %s; anyone who can reach it may join",
+                rb_router_endpoint(r->o));
+    if (!r->cert)
+        return 0;
+    if (r->o->local)
+        rb_local_keys(r, r->cert, r->allowed, &err);
+    if (!err.code)
+        r->auth = rb_auth_server_new(r->router, r->cert, &r->allowed, &err);
+    if (!r->auth) {
+        rb_run_fail(r, "%s", err.code ? err.msg : "out of memory");
+        return -EACCES;
+    }
+    rb_info("CURVE on: %u allowed agent key%s", r->nallowed, r->nallowed == 1 ? "" : "s");
+    return 0;
+}
+
+int rb_router_bind(rb_run_ctx_t *r)
+{
+    const char *ep = rb_router_endpoint(r->o);
+    r->router = zsock_new(ZMQ_ROUTER);
+    if (!r->router) {
+        rb_run_fail(r, "cannot create a ZeroMQ socket");
+        return -ENOMEM;
+    }
+    if (s_secure(r) < 0)
+        return -EACCES;
+    zsock_set_router_mandatory(r->router, 1);
+    zsock_set_linger(r->router, 1000);
+    zsock_set_sndhwm(r->router, 100000);
+    zsock_set_rcvhwm(r->router, 100000);
+    zsock_set_maxmsgsize(r->router, RB_PROTO_MAX_FRAME);
+    int port = zsock_bind(r->router, "%s", ep);
+    if (port < 0) {
+        rb_run_fail(r, "--bind %s: %s", ep, zmq_strerror(zmq_errno()));
+        return -EADDRINUSE;
+    }
+    if (port > 0 && strstr(ep, "tcp://") == ep) {
+        /* Wildcard port: agents connect to what the system chose. */
+        char host[200];
+        const char *h = ep + 6;
+        size_t hl = strcspn(h, ":");
+        snprintf(host, sizeof host, "%.*s", (int)hl, h);
+        if (strcmp(host, "*") == 0 || strcmp(host, "0.0.0.0") == 0)
+            snprintf(host, sizeof host, "127.0.0.1");
+        snprintf(r->endpoint, sizeof r->endpoint, "tcp://%s:%d", host, port);
+    } else {
+        snprintf(r->endpoint, sizeof r->endpoint, "%s", ep);
+    }
+    r->poller = zpoller_new(r->router, NULL);
+    rb_info("run %s: coordinator on %s, waiting for %u agents", r->run_id, r->endpoint, r->expect);
+    if (r->o->on_bound)
+        r->o->on_bound(r->endpoint, r->o->on_bound_arg);
+    return 0;
+}
+
+/* The security options, before anything is created: checks them and loads
+ * the keys (for --local, makes the coordinator's). 0 or the exit code 2. */
+int rb_router_check_security(rb_run_ctx_t *r)
+{
+    const rb_run_opts_t *o = r->o;
+    rb_err_t err;
+    rb_err_clear(&err);
+    int curve = 1;
+    int given = o->key_public != NULL; /* keys in memory */
+    if (o->local && !o->insecure && (o->key_file || o->allow_dir || given))
+        rb_err_set(&err, -EINVAL,
+                   "--local makes keys of its own for its agents; --key and --allow-keys are for "
+                   "agents started elsewhere (--expect, --nodes)");
+    else if (given && (o->key_file || o->allow_dir))
+        rb_err_set(&err, -EINVAL, "keys are given in memory: --key and --allow-keys do not apply");
+    else if (!o->local || o->insecure)
+        curve =
+            rb_auth_check("--bind", rb_router_endpoint(o), "--key", given ? "(given)" : o->key_file,
+                          "--allow-keys", given ? "(given)" : o->allow_dir, o->insecure, &err);
+    if (curve > 0 && given) {
+        r->cert = rb_auth_cert_from_txt(o->key_public, o->key_secret, &err);
+        r->allowed = r->cert ? zcertstore_new(NULL) : NULL;
+        for (uint32_t i = 0; r->allowed && !err.code && i < o->nallow_public; i++) {
+            zcert_t *c = rb_auth_cert_from_txt(o->allow_public[i], NULL, &err);
+            if (c && !zcertstore_lookup(r->allowed, zcert_public_txt(c))) {
+                zcertstore_insert(r->allowed, &c);
+                r->nallowed++;
+            }
+            zcert_destroy(&c);
+        }
+    } else if (curve > 0 && o->local) {
+        r->cert = zcert_new();
+        r->allowed = zcertstore_new(NULL);
+        r->nallowed = o->local;
+    } else if (curve > 0) {
+        r->cert = rb_auth_load_secret(o->key_file, &err);
+        if (r->cert)
+            r->allowed = rb_auth_load_store(o->allow_dir, &r->nallowed, &err);
+    }
+    if (curve > 0 && !err.code && (!r->cert || !r->allowed))
+        rb_err_set(&err, -ENOMEM, "out of memory");
+    if (!err.code)
+        return 0;
+    fprintf(stderr, "rackbench run: %s\n", err.msg);
+    zcert_destroy(&r->cert);
+    zcertstore_destroy(&r->allowed);
+    return 2;
+}

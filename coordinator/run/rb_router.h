@@ -1,0 +1,46 @@
+/* The run's one ROUTER socket: binding it (with CURVE when asked), sending
+ * to agents by routing id, and the pump that receives messages, flushes the
+ * CSV files, marks silent agents lost and sends the heartbeats. */
+#ifndef RB_ROUTER_H
+#define RB_ROUTER_H
+
+#include "rb_run_int.h"
+
+/* The security options, before anything is created: checks them and loads
+ * the keys (for --local, makes the coordinator's). 0 or the exit code 2. */
+int rb_router_check_security(rb_run_ctx_t *r);
+
+/* Creates the ROUTER socket, secures it and binds it; fills r->endpoint and
+ * calls o->on_bound. 0, or -errno with the run failed. */
+int rb_router_bind(rb_run_ctx_t *r);
+
+/* The endpoint to bind: --bind, else loopback for --local, else the default. */
+const char *rb_router_endpoint(const rb_run_opts_t *o);
+
+/* Sends an encoded message (borrowed) to the peer with routing id id.
+ * 0 or -EHOSTUNREACH. */
+int rb_router_send_raw(rb_run_ctx_t *r, const void *id, size_t idlen, const void *buf, size_t len);
+
+/* Encodes m and sends it to the peer with routing id id. 0 or -errno. */
+int rb_router_send_to(rb_run_ctx_t *r, const void *id, size_t idlen, const rb_msg_t *m);
+
+/* Sends m to node n; an unreachable node is marked lost, a message that
+ * cannot be built fails the run. */
+void rb_router_send(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_t *m);
+
+/* Sends node n a clock probe (PING) stamped now. */
+void rb_router_ping(rb_run_ctx_t *r, rb_node_t *n);
+
+/* An ABORT or ERROR of this run with a code and a reason. */
+rb_msg_t rb_router_reason_msg(const rb_run_ctx_t *r, rb_msg_type_t type, int code,
+                              const char *reason);
+
+/* Sends node n an ABORT or ERROR of this run with a code and a reason. */
+void rb_router_send_reason(rb_run_ctx_t *r, rb_node_t *n, rb_msg_type_t type, int code,
+                           const char *reason);
+
+/* Waits up to timeout_ms for messages, handles them, then the timers:
+ * CSV flush, silent agents, heartbeats, local agents' exits. */
+void rb_router_pump(rb_run_ctx_t *r, int timeout_ms);
+
+#endif

@@ -1,0 +1,110 @@
+/* What the pieces of the run controller share: the state of one run (the
+ * socket, the fleet, the run folder's files, the current phase and what its
+ * samples and DONEs add up to), and the few helpers every piece uses. Inside
+ * coordinator/run/ only: the rest of the coordinator sees rb_run.h. */
+#ifndef RB_RUN_INT_H
+#define RB_RUN_INT_H
+
+#include <czmq.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "rb_aggregate.h"
+#include "rb_auth.h"
+#include "rb_findings.h"
+#include "rb_fleet.h"
+#include "rb_hist.h"
+#include "rb_run.h"
+#include "rb_series.h"
+
+#define RB_RUN_POLL_MS     20 /* the run's loops wait this long for messages */
+#define RB_RUN_MAX_REJECTS 8  /* turned-away peers remembered for the error message */
+
+typedef struct rb_local_child {
+    pid_t pid; /* local agent process, 0 once reaped */
+    char name[RB_NAME_MAX];
+    int status;         /* waitpid status once reaped */
+    uint64_t exited_ns; /* when it was reaped (0: running) */
+    int judged;         /* its exit was weighed against its node's state */
+} rb_local_child_t;
+
+typedef struct rb_run_ctx {
+    const rb_run_opts_t *o;
+    const rb_plan_t *plan;
+    zsock_t *router;
+    zpoller_t *poller;
+    char endpoint[256]; /* what agents connect to (local runs) */
+    rb_fleet_t fleet;
+    uint32_t expect; /* agents to wait for */
+    char *want;      /* copy of --nodes, NUL-separated names */
+    uint32_t nwant;
+    char run_id[RB_NAME_MAX];
+    char dir[PATH_MAX]; /* run folder */
+    FILE *samples;      /* samples.csv, appended as samples arrive */
+    FILE *telemetry;    /* telemetry.csv, likewise */
+    rb_local_child_t *children;
+    uint32_t nchildren;
+    uint64_t t_start; /* coordinator clock at start */
+    uint64_t wall_start;
+    uint64_t next_hb;
+    uint64_t next_tick;  /* when rb_router_pump next looks for silent agents */
+    uint64_t next_flush; /* when rb_router_pump next flushes the CSV files */
+    int unflushed;       /* rows written since the last flush */
+    int gathering;       /* still accepting HELLOs */
+    uint32_t cur_phase;  /* phase running (valid in phases) */
+    uint64_t t_go;       /* its GO time, coordinator clock */
+    uint64_t live_bytes; /* bytes in samples since the last progress line */
+    uint64_t live_ops;
+    uint64_t next_live;
+    uint64_t phase_bytes, phase_ops; /* in samples since GO */
+    uint32_t phase_nodes;            /* nodes sent GO for the current phase */
+    int tty;                         /* stderr is a terminal: one updating progress line */
+    int failed;                      /* the run failed */
+    char error[RB_REASON_MAX];       /* why (first cause) */
+    char rejects[RB_RUN_MAX_REJECTS][RB_REASON_MAX]; /* peers we turned away */
+    uint32_t nrejects;
+    rb_phase_agg_t *aggs; /* per phase that ran */
+    uint32_t phases_run;
+    /* wearout of the current phase, per job: STONEWALLs heard, the most ops */
+    uint8_t *sw_got;    /* [node * njobs + job]: that node's STONEWALL came */
+    uint32_t *sw_count; /* nodes heard, per job */
+    uint64_t *sw_max;   /* most ops of any worker, per job */
+    uint8_t *sw_sent;   /* WEAROUT sent, per job */
+    int accept_failed;  /* a check of the plan's [acceptance] failed */
+    uint32_t dropped;   /* agents' messages that did not fit the run: dropped */
+    uint32_t probing;   /* nodes in the clock round with probes out */
+    /* the current phase's cluster series: bytes and length of each sample interval */
+    double *ser_bytes, *ser_secs;
+    uint32_t nser, capser;
+    rb_hist_t *lag;           /* the current phase: sample interval end to its aggregation, ns */
+    rb_hist_t *job_hists;     /* the current phase: each job's latency from the DONEs so far */
+    rb_series_t *node_series; /* the current phase: each node's bandwidth, for the stragglers */
+    rb_tel_series_t *tel;     /* the current phase: host telemetry series, for the findings */
+    int tel_failed;           /* out of memory adding to tel: no telemetry findings */
+    uint64_t nsamples;        /* samples aggregated in the current phase */
+    rb_auth_server_t *auth;   /* CURVE: the ZAP handler checking agents' keys */
+    zcert_t *cert;            /* CURVE: the coordinator's keys, until applied */
+    zcertstore_t *allowed;    /* CURVE: the agents' keys, until handed to auth */
+    uint32_t nallowed;        /* how many */
+    char keydir[PATH_MAX];    /* --local: folder of the local agents' keys, until they joined */
+} rb_run_ctx_t;
+
+/* Set by SIGINT/SIGTERM during a run; the loops stop in order. */
+extern volatile sig_atomic_t rb_run_interrupted;
+
+/* Fails the run with a message (the first cause is kept and logged). */
+void rb_run_fail(rb_run_ctx_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Logs a peer turned away, once per message; the first few are kept. */
+void rb_run_reject(rb_run_ctx_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* 1 while a node still takes part: neither out of the run nor done with it. */
+int rb_run_node_open(const rb_node_t *n);
+
+/* Decodes one message from the peer with routing id id and acts on it. */
+void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t len, uint64_t now);
+
+#endif
