@@ -11,7 +11,6 @@
 #include "rb_auth.h"
 #include "rb_cli.h"
 #include "rb_compare.h"
-#include "rb_html.h"
 #include "rb_log.h"
 #include "rb_plan.h"
 #include "rb_report.h"

@@ -9,14 +9,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rb_accept.h"
+#include "rb_accept_result.h"
 #include "rb_csv.h"
 #include "rb_folder.h"
 #include "rb_fs.h"
-#include "rb_html.h"
 #include "rb_log.h"
-#include "rb_project.h"
+#include "rb_project_result.h"
 #include "rb_report.h"
+#include "rb_reporter.h"
 #include "rb_time.h"
 
 #define S_CSV_BUF (1 << 20) /* stdio buffer of samples.csv and telemetry.csv */
@@ -69,20 +69,34 @@ static rb_run_result_t s_result(rb_run_ctx_t *r, rb_report_node_t *nodes, int *f
     return res;
 }
 
-/* summary.json, replaced whole (written aside, then renamed): a reader, or
- * a coordinator killed meanwhile, never leaves half of one. */
+/* summary.json through the reporter table: replaced whole (written aside,
+ * synced, then renamed), so that a reader, or a coordinator killed
+ * meanwhile, never leaves half of one. */
 static int s_write_summary(const rb_run_ctx_t *r, const rb_run_result_t *res)
 {
-    char path[PATH_MAX], tmp[PATH_MAX + 8];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/summary.json", r->dir);
-    snprintf(tmp, sizeof tmp, "%s.new", path);
-    if (!(f = fopen(tmp, "w")) || rb_report_json(res, f) < 0 || fflush(f) != 0 ||
-        fsync(fileno(f)) < 0 || fclose(f) != 0 || rename(tmp, path) < 0) {
-        rb_error("cannot write %s: %s", path, strerror(errno));
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (rb_reporter_write(rb_reporter_find("json"), res, r->dir, &err) < 0) {
+        rb_error("%s", err.msg);
         return -EIO;
     }
     return 0;
+}
+
+/* Every file a run leaves in its folder, one reporter row each. */
+static int s_write_files(const rb_run_ctx_t *r, const rb_run_result_t *res)
+{
+    int rc = 0;
+    for (size_t i = 0; i < rb_reporter_count(); i++) {
+        const rb_reporter_t *rep = rb_reporter_at(i);
+        rb_err_t err;
+        rb_err_clear(&err);
+        if (rep->file && rb_reporter_write(rep, res, r->dir, &err) < 0) {
+            rb_error("%s", err.msg);
+            rc = -EIO;
+        }
+    }
+    return rc;
 }
 
 /* After each phase: summary.json of the phases so far, marked running, so
@@ -142,19 +156,7 @@ int rb_folder_write_reports(rb_run_ctx_t *r)
         res.status = r->failed;
     }
     res.projection = r->plan->project ? &proj : NULL;
-    int rc = s_write_summary(r, &res);
-    char path[PATH_MAX];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/report.txt", r->dir);
-    if (!(f = fopen(path, "w")) || rb_report_text(&res, f) < 0 || fclose(f) != 0) {
-        rc = -EIO;
-        rb_error("cannot write %s: %s", path, strerror(errno));
-    }
-    snprintf(path, sizeof path, "%s/report.html", r->dir);
-    if (!(f = fopen(path, "w")) || rb_report_html(&res, r->dir, f) < 0 || fclose(f) != 0) {
-        rc = -EIO;
-        rb_error("cannot write %s: %s", path, strerror(errno));
-    }
+    int rc = s_write_files(r, &res);
     rb_report_text(&res, stdout);
     printf("\nrun folder: %s\n", r->dir);
     fflush(stdout);
