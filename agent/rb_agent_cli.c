@@ -135,7 +135,7 @@ static int s_option(int c, rb_agent_opts_t *o, int *cleanup, char **argv)
     case 'H':
     case 'L': {
         uint64_t ns;
-        if (rb_parse_duration_ns(optarg, RB_NS_PER_S, &ns) < 0 || ns < 10 * RB_NS_PER_MS) {
+        if (rb_units_parse_duration_ns(optarg, RB_NS_PER_S, &ns) < 0 || ns < 10 * RB_NS_PER_MS) {
             fprintf(stderr, "rackbench-agent: --%s %s: expected a duration of 10ms or more\n",
                     c == 'H' ? "heartbeat" : "lost-after", optarg);
             return 2;

@@ -6,7 +6,7 @@
 
 #include "rb_fs.h"
 
-int rb_mkdirs(const char *path)
+int rb_fs_mkdirs(const char *path)
 {
     char tmp[PATH_MAX];
     if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp)

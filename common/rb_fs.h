@@ -4,6 +4,6 @@
 
 /* Makes path and every missing folder above it (mode 0755), as mkdir -p.
  * 0 or -errno. */
-int rb_mkdirs(const char *path);
+int rb_fs_mkdirs(const char *path);
 
 #endif

@@ -13,7 +13,7 @@ static int s_cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double rb_tel_median(double *v, uint32_t n)
+double rb_stats_median(double *v, uint32_t n)
 {
     if (!v || n == 0)
         return 0.0;
@@ -23,8 +23,8 @@ double rb_tel_median(double *v, uint32_t n)
     return (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
-int rb_tel_imbalanced(const double *util, uint32_t nmembers, uint32_t nintervals, double ratio,
-                      double most, uint32_t *which)
+int rb_stats_imbalanced(const double *util, uint32_t nmembers, uint32_t nintervals, double ratio,
+                        double most, uint32_t *which)
 {
     if (!which || (!util && nmembers > 0 && nintervals > 0) || !isfinite(ratio) || ratio <= 0 ||
         !(most >= 0.0 && most <= 1.0))
@@ -50,7 +50,7 @@ int rb_tel_imbalanced(const double *util, uint32_t nmembers, uint32_t nintervals
             for (uint32_t s = 0; s < nmembers; s++)
                 if (s != m)
                     sib[k++] = u[s];
-            double med = rb_tel_median(sib, k);
+            double med = rb_stats_median(sib, k);
             if (u[m] > 0 && u[m] >= ratio * med)
                 hot[m]++;
         }

@@ -5,11 +5,11 @@
 
 #include <stdint.h>
 
-#define RB_STATS_MAX_MEMBERS 64 /* members rb_tel_imbalanced judges at once */
+#define RB_STATS_MAX_MEMBERS 64 /* members rb_stats_imbalanced judges at once */
 
 /* Median of v[0 .. n-1] (mean of the middle two for an even n; 0 for n = 0).
  * Sorts v in place. */
-double rb_tel_median(double *v, uint32_t n);
+double rb_stats_median(double *v, uint32_t n);
 
 /* Below this utilisation (%) every member is idle and the interval is left
  * out of the imbalance judgement. */
@@ -23,7 +23,7 @@ double rb_tel_median(double *v, uint32_t n);
  * intervals, and sets *which to the one hot most often (the lowest index on
  * a tie); 0 when none is. -EINVAL on bad arguments, -E2BIG for more than
  * RB_STATS_MAX_MEMBERS members. Non-finite or negative utils count as 0. */
-int rb_tel_imbalanced(const double *util, uint32_t nmembers, uint32_t nintervals, double ratio,
-                      double most, uint32_t *which);
+int rb_stats_imbalanced(const double *util, uint32_t nmembers, uint32_t nintervals, double ratio,
+                        double most, uint32_t *which);
 
 #endif

@@ -23,7 +23,7 @@ uint64_t rb_wall_ns(void)
     return s_now(CLOCK_REALTIME);
 }
 
-void rb_sleep_until_ns(uint64_t t_ns)
+void rb_time_sleep_until_ns(uint64_t t_ns)
 {
     struct timespec ts = {
         .tv_sec = (time_t)(t_ns / RB_NS_PER_S),

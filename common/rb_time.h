@@ -16,6 +16,6 @@ uint64_t rb_mono_ns(void);
 uint64_t rb_wall_ns(void);
 
 /* Sleeps until the monotonic clock reads t_ns; returns at once if it has passed. */
-void rb_sleep_until_ns(uint64_t t_ns);
+void rb_time_sleep_until_ns(uint64_t t_ns);
 
 #endif

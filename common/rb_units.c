@@ -36,7 +36,7 @@ static int s_digits(const char **p, uint64_t *out)
     return n;
 }
 
-int rb_parse_size(const char *s, uint64_t *out)
+int rb_units_parse_size(const char *s, uint64_t *out)
 {
     static const char suffixes[] = "kmgtp";
     uint64_t v;
@@ -85,7 +85,7 @@ static const struct {
 /* The number is "DIGITS" or "DIGITS.DIGITS" (a digit on both sides of the
  * point). The fraction is computed in integers and rounded to the nearest ns.
  * With default_unit_ns == 0, a bare number (no suffix) is refused. */
-int rb_parse_duration_ns(const char *s, uint64_t default_unit_ns, uint64_t *out)
+int rb_units_parse_duration_ns(const char *s, uint64_t default_unit_ns, uint64_t *out)
 {
     uint64_t ip;
     uint64_t fnum = 0;
@@ -129,7 +129,7 @@ int rb_parse_duration_ns(const char *s, uint64_t default_unit_ns, uint64_t *out)
     return 0;
 }
 
-int rb_parse_bool(const char *s, int *out)
+int rb_units_parse_bool(const char *s, int *out)
 {
     static const char *const yes[] = {"1", "true", "yes", "on"};
     static const char *const no[] = {"0", "false", "no", "off"};
@@ -180,14 +180,14 @@ static const char *const s_bin_units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"
 static const char *const s_dec_units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
 #define S_NUNITS (sizeof s_bin_units / sizeof s_bin_units[0])
 
-char *rb_fmt_size(char *buf, size_t len, double bytes)
+char *rb_units_fmt_size(char *buf, size_t len, double bytes)
 {
     if (len == 0)
         return buf;
     return s_fmt_scaled(buf, len, bytes, 1024.0, s_bin_units, S_NUNITS, "");
 }
 
-char *rb_fmt_bw(char *buf, size_t len, double bytes_per_s)
+char *rb_units_fmt_bw(char *buf, size_t len, double bytes_per_s)
 {
     char bin[32];
     char dec[32];
@@ -200,7 +200,7 @@ char *rb_fmt_bw(char *buf, size_t len, double bytes_per_s)
     return buf;
 }
 
-char *rb_fmt_size_exact(char *buf, size_t len, uint64_t bytes)
+char *rb_units_fmt_size_exact(char *buf, size_t len, uint64_t bytes)
 {
     static const char suffixes[] = "kMGTP";
     int u = -1;
@@ -218,7 +218,7 @@ char *rb_fmt_size_exact(char *buf, size_t len, uint64_t bytes)
     return buf;
 }
 
-int rb_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+int rb_units_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
     uint64_t v = 0;
     if (!*s)
@@ -237,8 +237,8 @@ int rb_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out)
     return 0;
 }
 
-int rb_parse_fixed(const char *s, int decimals, const char *suffix, uint64_t max_whole,
-                   uint64_t *out)
+int rb_units_parse_fixed(const char *s, int decimals, const char *suffix, uint64_t max_whole,
+                         uint64_t *out)
 {
     uint64_t whole = 0, frac = 0, one = 1;
     int n = 0;
@@ -270,7 +270,8 @@ int rb_parse_fixed(const char *s, int decimals, const char *suffix, uint64_t max
     return 0;
 }
 
-int rb_parse_decimal(const char *s, size_t len, uint64_t max_whole, rb_decimal_t *d, size_t *used)
+int rb_units_parse_decimal(const char *s, size_t len, uint64_t max_whole, rb_decimal_t *d,
+                           size_t *used)
 {
     const char *p = s, *end = s + len;
     d->whole = d->frac = 0;
@@ -297,7 +298,7 @@ int rb_parse_decimal(const char *s, size_t len, uint64_t max_whole, rb_decimal_t
     return 0;
 }
 
-int rb_decimal_scale(const rb_decimal_t *d, uint64_t scale, uint64_t max, uint64_t *out)
+int rb_units_decimal_scale(const rb_decimal_t *d, uint64_t scale, uint64_t max, uint64_t *out)
 {
     unsigned __int128 v = d->whole * scale + (d->frac * scale + d->den / 2) / d->den;
     if (v > max)

@@ -9,35 +9,35 @@
 /* Parses a size: a decimal integer with an optional suffix k, m, g, t, p
  * (any case, optionally followed by "b" or "ib"; all mean powers of 1024).
  * Returns 0, -EINVAL on anything else (empty, junk, negative), -ERANGE on overflow. */
-int rb_parse_size(const char *s, uint64_t *out);
+int rb_units_parse_size(const char *s, uint64_t *out);
 
 /* Parses a duration into ns: a decimal number (fractions allowed) with an
  * optional suffix ns, us, ms, s, m, h, d; a bare number is in units of
  * default_unit_ns (fio: seconds for runtime). Returns 0, -EINVAL, -ERANGE. */
-int rb_parse_duration_ns(const char *s, uint64_t default_unit_ns, uint64_t *out);
+int rb_units_parse_duration_ns(const char *s, uint64_t default_unit_ns, uint64_t *out);
 
 /* Parses a boolean option value: 1/0, true/false, yes/no, on/off. Returns 0 or -EINVAL. */
-int rb_parse_bool(const char *s, int *out);
+int rb_units_parse_bool(const char *s, int *out);
 
 /* Formats bytes with a binary unit ("256 MiB", "1.50 GiB") into buf; returns buf. */
-char *rb_fmt_size(char *buf, size_t len, double bytes);
+char *rb_units_fmt_size(char *buf, size_t len, double bytes);
 
 /* Formats a bandwidth in bytes/s as "1.19 GiB/s (1.28 GB/s)" into buf; returns buf. */
-char *rb_fmt_bw(char *buf, size_t len, double bytes_per_s);
+char *rb_units_fmt_bw(char *buf, size_t len, double bytes_per_s);
 
 /* Formats a size the way a plan writes it, exactly ("1M", "4k", "1000"); returns buf. */
-char *rb_fmt_size_exact(char *buf, size_t len, uint64_t bytes);
+char *rb_units_fmt_size_exact(char *buf, size_t len, uint64_t bytes);
 
 /* A whole decimal number from min to max (digits only). 0, -EINVAL or -ERANGE. */
-int rb_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int rb_units_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /* A fixed-point number, DIGITS[.DIGITS] then exactly suffix ("" or "%"),
  * into units of 10^-decimals ("12.5%" with 4 decimals and "%": 125000).
  * -EINVAL on junk or a missing suffix, -ERANGE when the whole part passes
  * max_whole or there are more than decimals decimals. max_whole times
  * 10^decimals must fit in 64 bits. */
-int rb_parse_fixed(const char *s, int decimals, const char *suffix, uint64_t max_whole,
-                   uint64_t *out);
+int rb_units_parse_fixed(const char *s, int decimals, const char *suffix, uint64_t max_whole,
+                         uint64_t *out);
 
 /* A decimal number with a fraction, to be multiplied by a unit: whole +
  * frac / den (the first 18 decimals: beyond any unit's precision). */
@@ -49,9 +49,10 @@ typedef struct rb_decimal {
  * and says in *used how many it took: -EINVAL when s does not start with a
  * digit or a '.' has no digit after it, -ERANGE when the whole part passes
  * max_whole. */
-int rb_parse_decimal(const char *s, size_t len, uint64_t max_whole, rb_decimal_t *d, size_t *used);
+int rb_units_parse_decimal(const char *s, size_t len, uint64_t max_whole, rb_decimal_t *d,
+                           size_t *used);
 
 /* d times scale, rounded to the nearest: -ERANGE above max. */
-int rb_decimal_scale(const rb_decimal_t *d, uint64_t scale, uint64_t max, uint64_t *out);
+int rb_units_decimal_scale(const rb_decimal_t *d, uint64_t scale, uint64_t max, uint64_t *out);
 
 #endif

@@ -73,16 +73,16 @@ static void s_check_cache(const rb_plan_t *plan, uint64_t ram, int ram_given)
         int drops = 1;
         for (uint32_t j = 0; j < ph->njobs; j++)
             drops &= ph->jobs[j].drop_caches || !rb_rw_reads(ph->jobs[j].rw);
-        if (!rb_phase_cache_influenced(ph, ram, drops))
+        if (!rb_aggregate_cache_influenced(ph, ram, drops))
             continue;
         fprintf(stderr,
                 "rackbench: warning: phase %s is cache-influenced: buffered data of %s per node is "
                 "under 2 x RAM (%s, %s): its figures will measure the page cache, not the disks "
                 "(use direct=1, or at least %s per node)\n",
-                ph->name, rb_fmt_size(b1, sizeof b1, (double)rb_phase_buffered_set(ph)),
-                rb_fmt_size(b2, sizeof b2, (double)ram),
+                ph->name, rb_units_fmt_size(b1, sizeof b1, (double)rb_phase_buffered_set(ph)),
+                rb_units_fmt_size(b2, sizeof b2, (double)ram),
                 ram_given ? "as --ram says" : "this machine's; --ram SIZE for the nodes'",
-                rb_fmt_size(b3, sizeof b3, 2.0 * (double)ram));
+                rb_units_fmt_size(b3, sizeof b3, 2.0 * (double)ram));
     }
 }
 
@@ -90,7 +90,7 @@ static int s_check(int argc, char **argv)
 {
     uint64_t ram = 0;
     if (argc == 4 && !strcmp(argv[2], "--ram")) {
-        if (rb_parse_size(argv[3], &ram) < 0 || !ram) {
+        if (rb_units_parse_size(argv[3], &ram) < 0 || !ram) {
             fprintf(stderr, "rackbench check: --ram %s: expected a size (64G)\n", argv[3]);
             return 2;
         }
@@ -126,7 +126,7 @@ static int s_count(const char *opt, const char *val, uint32_t *out)
 
 static int s_duration(const char *opt, const char *val, uint64_t *out)
 {
-    if (rb_parse_duration_ns(val, RB_NS_PER_S, out) < 0 || *out < 10 * RB_NS_PER_MS) {
+    if (rb_units_parse_duration_ns(val, RB_NS_PER_S, out) < 0 || *out < 10 * RB_NS_PER_MS) {
         fprintf(stderr, "rackbench run: %s %s: expected a duration of 10ms or more (30s, 1500ms)\n",
                 opt, val);
         return -1;
@@ -277,7 +277,7 @@ static int s_report(int argc, char **argv)
     rb_loaded_run_t run;
     rb_err_t err;
     rb_err_clear(&err);
-    if (rb_run_load(dir, &run, &err) < 0) {
+    if (rb_result_run_load(dir, &run, &err) < 0) {
         fprintf(stderr, "rackbench report: %s\n", err.msg);
         return 2;
     }
@@ -292,7 +292,7 @@ static int s_report(int argc, char **argv)
                : run.res.status || run.res.running         ? 3
                : run.res.accept && run.res.accept->nfailed ? 1
                                                            : 0;
-    rb_run_unload(&run);
+    rb_result_run_unload(&run);
     return code;
 }
 
@@ -322,16 +322,16 @@ static int s_compare(int argc, char **argv)
     rb_err_t err;
     for (int i = 0; i < 2; i++) {
         rb_err_clear(&err);
-        if (rb_run_load(dirs[i], &runs[i], &err) < 0) {
+        if (rb_result_run_load(dirs[i], &runs[i], &err) < 0) {
             fprintf(stderr, "rackbench compare: %s\n", err.msg);
             if (i)
-                rb_run_unload(&runs[0]);
+                rb_result_run_unload(&runs[0]);
             return 2;
         }
     }
     int rc = rb_compare(&runs[0], &runs[1], !strcmp(format, "json"), stdout);
-    rb_run_unload(&runs[0]);
-    rb_run_unload(&runs[1]);
+    rb_result_run_unload(&runs[0]);
+    rb_result_run_unload(&runs[1]);
     return rc < 0 ? 3 : 0;
 }
 

@@ -129,7 +129,7 @@ int rb_mpi_node_name(const char *fmt, const char *host, int rank, char *out, siz
 
 static int s_duration(const char *opt, const char *val, uint64_t *out)
 {
-    if (rb_parse_duration_ns(val, RB_NS_PER_S, out) < 0 || *out < 10 * RB_NS_PER_MS) {
+    if (rb_units_parse_duration_ns(val, RB_NS_PER_S, out) < 0 || *out < 10 * RB_NS_PER_MS) {
         fprintf(stderr, "rackbench-mpi: %s %s: expected a duration of 10ms or more (30s, 1500ms)\n",
                 opt, val);
         return -EINVAL;
@@ -283,7 +283,7 @@ static void s_make_agent(s_rank_t *k, const char *endpoint)
     for (int i = 0; i < o->nroots; i++)
         ao.roots[ao.nroots++] = o->roots[i];
     if (!ao.nroots) {
-        int rc = rb_mkdirs(k->setup.root);
+        int rc = rb_fs_mkdirs(k->setup.root);
         if (rc < 0) {
             rb_error("root %s: %s", k->setup.root, strerror(-rc));
             k->agent_code = 3;

@@ -23,7 +23,7 @@
 #define S_PATH_MAX     240 /* zcert_load() builds path + "_secret" in 256 bytes */
 #define S_NO_SECRET    "0000000000000000000000000000000000000000"
 
-rb_ep_kind_t rb_ep_kind(const char *ep)
+rb_auth_ep_kind_t rb_auth_ep_kind(const char *ep)
 {
     if (!strncmp(ep, "ipc://", 6))
         return RB_EP_IPC;
@@ -67,9 +67,9 @@ rb_ep_kind_t rb_ep_kind(const char *ep)
     return RB_EP_NETWORK;
 }
 
-int rb_ep_is_local(const char *ep)
+int rb_auth_ep_is_local(const char *ep)
 {
-    return rb_ep_kind(ep) != RB_EP_NETWORK;
+    return rb_auth_ep_kind(ep) != RB_EP_NETWORK;
 }
 
 int rb_auth_check(const char *ep_opt, const char *ep, const char *key_opt, const char *key,
@@ -79,7 +79,7 @@ int rb_auth_check(const char *ep_opt, const char *ep, const char *key_opt, const
         if (key || peer)
             return rb_err_set(err, -EINVAL, "--insecure turns CURVE off; it cannot go with %s",
                               key ? key_opt : peer_opt);
-        if (!rb_ep_is_local(ep))
+        if (!rb_auth_ep_is_local(ep))
             return rb_err_set(err, -EINVAL,
                               "--insecure is allowed only on loopback (127.0.0.0/8, ::1, "
                               "localhost) or ipc:// endpoints, and %s %s can be reached from "
@@ -94,7 +94,7 @@ int rb_auth_check(const char *ep_opt, const char *ep, const char *key_opt, const
         return rb_err_set(err, -EINVAL, "%s is given but %s is missing", peer_opt, key_opt);
     if (key)
         return 1;
-    if (rb_ep_kind(ep) == RB_EP_IPC || rb_ep_kind(ep) == RB_EP_INPROC)
+    if (rb_auth_ep_kind(ep) == RB_EP_IPC || rb_auth_ep_kind(ep) == RB_EP_INPROC)
         return 0;
     return rb_err_set(err, -EINVAL,
                       "%s %s is not ipc://, so CURVE is on (the default), and %s and %s are "

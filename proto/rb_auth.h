@@ -12,20 +12,20 @@
 #include "rb_err.h"
 
 /* What an endpoint can reach, for deciding whether CURVE may be off. */
-typedef enum rb_ep_kind {
+typedef enum rb_auth_ep_kind {
     RB_EP_IPC,      /* ipc://: a socket file, guarded by its folder's permissions */
     RB_EP_INPROC,   /* inproc://: inside this process */
     RB_EP_LOOPBACK, /* tcp:// on 127.0.0.0/8, ::1 or localhost */
     RB_EP_NETWORK,  /* tcp:// on any other address or name, or any other transport */
-} rb_ep_kind_t;
+} rb_auth_ep_kind_t;
 
 /* Classifies a ZeroMQ endpoint as written on the command line. Anything not
  * recognised as local (a host name, "*", 0.0.0.0, an interface) is
  * RB_EP_NETWORK. */
-rb_ep_kind_t rb_ep_kind(const char *endpoint);
+rb_auth_ep_kind_t rb_auth_ep_kind(const char *endpoint);
 
 /* 1 if the endpoint cannot be reached from another host (ipc, inproc, loopback). */
-int rb_ep_is_local(const char *endpoint);
+int rb_auth_ep_is_local(const char *endpoint);
 
 /* Checks one side's security options. ep_opt/ep name the endpoint option and
  * its value ("--bind", "tcp://head:7770"); key_opt/key the own secret key option

@@ -67,7 +67,7 @@ char *rb_engine_info_list(char *buf, size_t len)
     return buf;
 }
 
-int rb_engine_moves_data(const char *name)
+int rb_engine_info_moves_data(const char *name)
 {
     const rb_engine_info_t *e = rb_engine_info_find(name);
     return !e || !(e->flags & RB_ENGINE_INFO_F_NO_DATA);

@@ -32,6 +32,6 @@ const rb_engine_info_t *rb_engine_info_at(size_t i);
 char *rb_engine_info_list(char *buf, size_t len);
 
 /* 1 unless the engine named moves no data (an unknown name counts as moving data). */
-int rb_engine_moves_data(const char *name);
+int rb_engine_info_moves_data(const char *name);
 
 #endif

@@ -74,19 +74,19 @@ static int s_sizes(const rb_job_spec_t *j, rb_job_rule_t *out)
 {
     char a[64], b[64], c[64];
     const char *what = j->bs_max == j->bs ? "bs" : "the largest bsrange block";
-    rb_fmt_size_exact(a, sizeof a, j->bs_max);
+    rb_units_fmt_size_exact(a, sizeof a, j->bs_max);
     if (j->bs_max > j->size)
         return s_broken(out, "bs_max", NULL, NULL, "job '%s': %s %s is larger than size %s",
-                        j->name, what, a, rb_fmt_size_exact(b, sizeof b, j->size));
+                        j->name, what, a, rb_units_fmt_size_exact(b, sizeof b, j->size));
     if (j->filesize && j->bs_max > j->filesize)
         return s_broken(out, "bs_max", NULL, NULL, "job '%s': %s %s is larger than filesize %s",
-                        j->name, what, a, rb_fmt_size_exact(b, sizeof b, j->filesize));
+                        j->name, what, a, rb_units_fmt_size_exact(b, sizeof b, j->filesize));
     if (!j->filesize && j->nrfiles && j->bs_max > j->size / j->nrfiles)
         return s_broken(out, "bs_max", NULL, NULL,
                         "job '%s': %s %s is larger than each file (size %s / nrfiles %" PRIu32
                         " = %s)",
-                        j->name, what, a, rb_fmt_size_exact(b, sizeof b, j->size), j->nrfiles,
-                        rb_fmt_size_exact(c, sizeof c, j->size / j->nrfiles));
+                        j->name, what, a, rb_units_fmt_size_exact(b, sizeof b, j->size), j->nrfiles,
+                        rb_units_fmt_size_exact(c, sizeof c, j->size / j->nrfiles));
     if (j->time_based && j->runtime_ns == 0)
         return s_broken(out, "runtime_ns", NULL, NULL, "job '%s': time_based needs a runtime",
                         j->name);
@@ -130,14 +130,14 @@ static int s_across(const rb_job_spec_t *j, rb_job_rule_t *out)
             return s_broken(out, "transfer", "transfer", NULL,
                             "job '%s': a strided layout needs one block size dividing transfer "
                             "(transfer %s, bs %s)",
-                            j->name, rb_fmt_size_exact(a, sizeof a, t),
-                            rb_fmt_size_exact(b, sizeof b, j->bs));
+                            j->name, rb_units_fmt_size_exact(a, sizeof a, t),
+                            rb_units_fmt_size_exact(b, sizeof b, j->bs));
         if (j->size % t)
             return s_broken(out, "transfer", "transfer", NULL,
                             "job '%s': size %s per worker is not a whole number of transfer=%s "
                             "pieces",
-                            j->name, rb_fmt_size_exact(a, sizeof a, j->size),
-                            rb_fmt_size_exact(b, sizeof b, t));
+                            j->name, rb_units_fmt_size_exact(a, sizeof a, j->size),
+                            rb_units_fmt_size_exact(b, sizeof b, t));
     } else if (j->transfer) {
         return s_broken(out, "transfer", "transfer", NULL,
                         "job '%s': transfer= is the piece size of layout=strided (this job is "

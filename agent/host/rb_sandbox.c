@@ -484,9 +484,9 @@ int rb_sandbox_space_check(const char *path, uint64_t need, uint64_t free_bytes,
     return rb_err_set(err, -ENOSPC,
                       "%s: the plan needs %s, %s are free and %s (%u%%) must stay free "
                       "(--reserve)",
-                      path, rb_fmt_size(sneed, sizeof sneed, (double)need),
-                      rb_fmt_size(sfree, sizeof sfree, (double)free_bytes),
-                      rb_fmt_size(sres, sizeof sres, (double)reserve), reserve_pct);
+                      path, rb_units_fmt_size(sneed, sizeof sneed, (double)need),
+                      rb_units_fmt_size(sfree, sizeof sfree, (double)free_bytes),
+                      rb_units_fmt_size(sres, sizeof sres, (double)reserve), reserve_pct);
 }
 
 int rb_sandbox_check_space(const rb_sandbox_t *sb, int idx, uint64_t need, unsigned reserve_pct,

@@ -183,7 +183,7 @@ static void s_rate_wait(rb_worker_t *w, uint64_t len)
     w->rate_bytes += len;
     uint64_t due = w->rate_start + (uint64_t)((double)w->rate_bytes * 1e9 / (double)s->rate);
     if (due > rb_mono_ns())
-        rb_sleep_until_ns(due);
+        rb_time_sleep_until_ns(due);
 }
 
 /* 1 when the worker must stop issuing: asked to, failed, out of time, at
@@ -203,7 +203,7 @@ static int s_wait_wearout(rb_worker_t *w)
     while (__atomic_load_n(t, __ATOMIC_ACQUIRE) == UINT64_MAX) {
         if (rb_worker_stopped(w))
             return 0;
-        rb_sleep_until_ns(rb_mono_ns() + RB_NS_PER_MS);
+        rb_time_sleep_until_ns(rb_mono_ns() + RB_NS_PER_MS);
     }
     w->op_limit = __atomic_load_n(t, __ATOMIC_ACQUIRE);
     return 1;

@@ -175,8 +175,8 @@ static int s_eval_phase(const rb_accept_set_t *s, const rb_phase_spec_t *spec,
     return 0;
 }
 
-int rb_accept_eval(const rb_accept_t *a, const rb_phase_spec_t *specs, uint32_t nphases,
-                   const rb_phase_agg_t *aggs, uint32_t nrun, rb_accept_result_t *out)
+int rb_accept_result_eval(const rb_accept_t *a, const rb_phase_spec_t *specs, uint32_t nphases,
+                          const rb_phase_agg_t *aggs, uint32_t nrun, rb_accept_result_t *out)
 {
     memset(out, 0, sizeof *out);
     if (!a)
@@ -245,7 +245,7 @@ void rb_accept_result_fini(rb_accept_result_t *r)
     r->nrows = r->nfailed = r->nna = 0;
 }
 
-char *rb_accept_verdict(const rb_accept_result_t *r, char *buf, size_t len)
+char *rb_accept_result_verdict(const rb_accept_result_t *r, char *buf, size_t len)
 {
     uint32_t n = r->nrows - r->nna;
     char na[48] = "";
@@ -271,7 +271,7 @@ static void s_sig3(char *buf, size_t len, double v, const char *unit)
 }
 
 /* A limit or measured value of check c (in its summary.json unit) for people. */
-void rb_accept_value_text(char *buf, size_t len, rb_accept_check_t c, double v)
+void rb_accept_result_value_text(char *buf, size_t len, rb_accept_check_t c, double v)
 {
     if (isnan(v)) {
         snprintf(buf, len, "-");
@@ -280,7 +280,7 @@ void rb_accept_value_text(char *buf, size_t len, rb_accept_check_t c, double v)
     switch (c) {
     case RB_ACCEPT_MIN_AGGREGATE_BW:
     case RB_ACCEPT_MIN_NODE_BW:
-        rb_fmt_bw(buf, len, v);
+        rb_units_fmt_bw(buf, len, v);
         break;
     case RB_ACCEPT_MAX_NODE_SPREAD:
         s_sig3(buf, len, v, "%");

@@ -17,7 +17,7 @@ typedef enum {
 } rb_accept_verdict_t;
 
 /* One check judged on one phase. Names are borrowed from the description and
- * the phase specs given to rb_accept_eval, which must outlive the result. */
+ * the phase specs given to rb_accept_result_eval, which must outlive the result. */
 typedef struct rb_accept_row {
     const char *set;             /* the set's name, "" for [acceptance] */
     rb_accept_check_t check;     /* what is checked */
@@ -39,18 +39,18 @@ typedef struct rb_accept_result {
  * figures of the first nrun of them (the phases that ran; a phase not run
  * fails every check with nothing measured). out is the caller's and released
  * with rb_accept_result_fini. Returns 0 or -ENOMEM. */
-int rb_accept_eval(const rb_accept_t *a, const rb_phase_spec_t *specs, uint32_t nphases,
-                   const rb_phase_agg_t *aggs, uint32_t nrun, rb_accept_result_t *out);
+int rb_accept_result_eval(const rb_accept_t *a, const rb_phase_spec_t *specs, uint32_t nphases,
+                          const rb_phase_agg_t *aggs, uint32_t nrun, rb_accept_result_t *out);
 
 /* Frees what r owns; safe twice. */
 void rb_accept_result_fini(rb_accept_result_t *r);
 
 /* Writes "acceptance: PASS (N checks)" or "acceptance: FAIL (k of N checks
  * failed)" into buf, N counting the rows that apply; returns buf. */
-char *rb_accept_verdict(const rb_accept_result_t *r, char *buf, size_t len);
+char *rb_accept_result_verdict(const rb_accept_result_t *r, char *buf, size_t len);
 
 /* A limit or measured value of check c (in its summary.json unit) for
  * people: "1.22 GiB/s (1.31 GB/s)", "457 us", "25.0%", "-" for NAN. */
-void rb_accept_value_text(char *buf, size_t len, rb_accept_check_t c, double v);
+void rb_accept_result_value_text(char *buf, size_t len, rb_accept_check_t c, double v);
 
 #endif

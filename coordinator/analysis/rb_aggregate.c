@@ -9,7 +9,7 @@
 #include "rb_engine_info.h"
 #include "rb_stats.h"
 
-const char *rb_node_status_name(rb_node_status_t s)
+const char *rb_aggregate_node_status_name(rb_node_status_t s)
 {
     switch (s) {
     case RB_NODE_OK:
@@ -32,7 +32,7 @@ static uint64_t s_coord(uint64_t t_node, int64_t offset_ns)
     return (uint64_t)((int64_t)t_node - offset_ns);
 }
 
-double rb_worker_bytes_at(const rb_worker_stat_t *w, int64_t offset_ns, uint64_t t)
+double rb_aggregate_worker_bytes_at(const rb_worker_stat_t *w, int64_t offset_ns, uint64_t t)
 {
     uint64_t start = s_coord(w->t_start_ns, offset_ns);
     uint64_t end = s_coord(w->t_end_ns, offset_ns);
@@ -57,11 +57,6 @@ double rb_worker_bytes_at(const rb_worker_stat_t *w, int64_t offset_ns, uint64_t
         b0 = b1;
     }
     return (double)w->bytes;
-}
-
-double rb_median(double *v, uint32_t n)
-{
-    return rb_tel_median(v, n);
 }
 
 /* Sums a group of nodes (a rack, or all when rack is NULL) into g; scratch
@@ -89,7 +84,7 @@ static void s_group(const rb_phase_agg_t *a, const char *rack, rb_agg_group_t *g
         if (nbw == 1 || an->bw < g->node_bw_min)
             g->node_bw_min = an->bw;
     }
-    g->node_bw_median = rb_median(scratch, nbw);
+    g->node_bw_median = rb_stats_median(scratch, nbw);
     if (last > first) {
         g->window_s = (double)(last - first) / 1e9;
         g->aggregate_bw = (double)g->bytes / g->window_s;
@@ -151,11 +146,11 @@ void rb_aggregate_steady(rb_phase_agg_t *out, const double *bytes, const double 
     }
     st->intervals = m;
     st->sustained_s = best * interval_s;
-    st->median_bw = rb_median(bw, m);
+    st->median_bw = rb_stats_median(bw, m);
     free(bw);
 }
 
-void rb_phase_agg_fini(rb_phase_agg_t *out)
+void rb_aggregate_phase_fini(rb_phase_agg_t *out)
 {
     free(out->findings);
     out->findings = NULL;
@@ -184,7 +179,7 @@ uint64_t rb_phase_buffered_set(const rb_phase_spec_t *spec)
         const rb_job_spec_t *js = &spec->jobs[j];
         uint32_t nf = js->nrfiles ? js->nrfiles : 1;
         uint64_t fsz = js->filesize ? js->filesize : js->size / nf;
-        if (js->direct || js->rw == RB_RW_META || !rb_engine_moves_data(js->ioengine))
+        if (js->direct || js->rw == RB_RW_META || !rb_engine_info_moves_data(js->ioengine))
             continue;
         if (js->shared_file)
             set += (uint64_t)js->numjobs * fsz; /* this node's regions */
@@ -202,7 +197,7 @@ static int s_reads_once(const rb_job_spec_t *js)
     return !js->time_based && js->loops <= 1 && !(rb_rw_random(js->rw) && js->norandommap);
 }
 
-int rb_phase_cache_influenced(const rb_phase_spec_t *spec, uint64_t ram, int dropped)
+int rb_aggregate_cache_influenced(const rb_phase_spec_t *spec, uint64_t ram, int dropped)
 {
     uint64_t set = rb_phase_buffered_set(spec);
     if (!set || !ram || set >= 2 * ram)
@@ -282,7 +277,7 @@ static void s_cache(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint3
         }
     }
     int all_dropped = reported && out->caches_dropped == reported;
-    out->cache_influenced = rb_phase_cache_influenced(spec, out->ram_min, all_dropped);
+    out->cache_influenced = rb_aggregate_cache_influenced(spec, out->ram_min, all_dropped);
 }
 
 /* Per job and per worker figures (after the phase window is known). */
@@ -511,7 +506,8 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
             const rb_msg_done_t *d = in[n].done;
             for (uint32_t i = 0; d && i < d->nworkers; i++)
                 if (d->workers[i].t_start_ns && d->workers[i].t_end_ns >= d->workers[i].t_start_ns)
-                    moved += rb_worker_bytes_at(&d->workers[i], in[n].offset_ns, sp.first_end);
+                    moved +=
+                        rb_aggregate_worker_bytes_at(&d->workers[i], in[n].offset_ns, sp.first_end);
         }
         out->stonewall_s = (double)(sp.first_end - sp.first_start) / 1e9;
         out->stonewall_bw = moved / out->stonewall_s;
@@ -525,7 +521,7 @@ static int s_by_name(const void *a, const void *b)
     return strcmp(((const rb_name_idx_t *)a)->name, ((const rb_name_idx_t *)b)->name);
 }
 
-rb_name_idx_t *rb_agg_nodes_by_name(const rb_agg_node_t *nodes, uint32_t nnodes)
+rb_name_idx_t *rb_aggregate_nodes_by_name(const rb_agg_node_t *nodes, uint32_t nnodes)
 {
     rb_name_idx_t *v = calloc(nnodes ? nnodes : 1, sizeof *v);
     if (!v)

@@ -19,7 +19,7 @@ typedef enum {
 } rb_node_status_t;
 
 /* "ok", "failed", "lost", "refused", "missing". */
-const char *rb_node_status_name(rb_node_status_t s);
+const char *rb_aggregate_node_status_name(rb_node_status_t s);
 
 /* One node's input to a phase's figures. */
 typedef struct rb_agg_input {
@@ -178,10 +178,10 @@ uint64_t rb_phase_buffered_set(const rb_phase_spec_t *spec);
  * phase that only reads, each block once, after the cache was dropped
  * (dropped = 1); and one that only writes and syncs what it wrote
  * (end_fsync, fsync_on_close, sync or dsync on every job). */
-int rb_phase_cache_influenced(const rb_phase_spec_t *spec, uint64_t ram, int dropped);
+int rb_aggregate_cache_influenced(const rb_phase_spec_t *spec, uint64_t ram, int dropped);
 
 /* Computes a phase's figures from nnodes inputs into out (which the caller
- * releases with rb_phase_agg_fini). Returns 0 or -ENOMEM. */
+ * releases with rb_aggregate_phase_fini). Returns 0 or -ENOMEM. */
 int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint32_t nnodes,
                        rb_phase_agg_t *out);
 
@@ -194,7 +194,7 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
 void rb_aggregate_add_hists(rb_phase_agg_t *out, const rb_hist_t *hists, uint32_t njobs);
 
 /* Frees what out owns; safe twice. */
-void rb_phase_agg_fini(rb_phase_agg_t *out);
+void rb_aggregate_phase_fini(rb_phase_agg_t *out);
 
 /* Fills out->steady from the cluster's bytes in each sample interval:
  * bytes[i] moved in interval i after GO, in secs[i] seconds (NULL: each
@@ -203,12 +203,9 @@ void rb_phase_agg_fini(rb_phase_agg_t *out);
 void rb_aggregate_steady(rb_phase_agg_t *out, const double *bytes, const double *secs, uint32_t n,
                          double interval_s, double ramp_s);
 
-/* Median of n values (sorts them in place); 0 when n is 0. */
-double rb_median(double *v, uint32_t n);
-
 /* Bytes a worker had moved at coordinator time t, interpolated linearly
  * between its progress checkpoints (0 before its start, all after its end). */
-double rb_worker_bytes_at(const rb_worker_stat_t *w, int64_t offset_ns, uint64_t t);
+double rb_aggregate_worker_bytes_at(const rb_worker_stat_t *w, int64_t offset_ns, uint64_t t);
 
 /* A name and where it is, for finding nodes by name in O(log n). */
 typedef struct rb_name_idx {
@@ -218,9 +215,9 @@ typedef struct rb_name_idx {
 
 /* The nodes' names sorted, to look up with rb_agg_node_lookup(); the caller
  * frees the array. NULL when out of memory. */
-rb_name_idx_t *rb_agg_nodes_by_name(const rb_agg_node_t *nodes, uint32_t nnodes);
+rb_name_idx_t *rb_aggregate_nodes_by_name(const rb_agg_node_t *nodes, uint32_t nnodes);
 
-/* Index of the node called name in an array sorted by rb_agg_nodes_by_name(),
+/* Index of the node called name in an array sorted by rb_aggregate_nodes_by_name(),
  * or nnodes when there is none. */
 uint32_t rb_agg_node_lookup(const rb_name_idx_t *by_name, uint32_t nnodes, const char *name);
 

@@ -10,7 +10,7 @@
 #include "rb_stats.h"
 #include "rb_units.h"
 
-const char *rb_finding_kind_name(rb_finding_kind_t k)
+const char *rb_findings_kind_name(rb_finding_kind_t k)
 {
     static const char *const names[] = {
         [RB_FIND_STRAGGLER] = "straggler",       [RB_FIND_IMBALANCE] = "imbalanced-disk",
@@ -19,7 +19,7 @@ const char *rb_finding_kind_name(rb_finding_kind_t k)
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
-int rb_finding_add(rb_phase_agg_t *a, const rb_finding_t *f)
+int rb_findings_add(rb_phase_agg_t *a, const rb_finding_t *f)
 {
     rb_finding_t *n = realloc(a->findings, (a->nfindings + 1) * sizeof *n);
     if (!n)
@@ -36,7 +36,7 @@ static void s_interval_medians(const double *const *series, uint32_t nnodes, uin
     for (uint32_t k = 0; k < nint; k++) {
         for (uint32_t i = 0; i < nnodes; i++)
             scratch[i] = series[i] ? series[i][k] : 0;
-        meds[k] = rb_median(scratch, nnodes);
+        meds[k] = rb_stats_median(scratch, nnodes);
     }
 }
 
@@ -57,8 +57,8 @@ static double s_first_seen(const double *const *series, uint32_t n, uint32_t nin
     return since < 0 ? -1 : (double)since * interval_s;
 }
 
-int rb_find_stragglers(rb_phase_agg_t *a, const double *const *series, uint32_t nint,
-                       double interval_s)
+int rb_findings_stragglers(rb_phase_agg_t *a, const double *const *series, uint32_t nint,
+                           double interval_s)
 {
     uint32_t m = 0;
     double *bw = calloc(a->nnodes ? a->nnodes : 1, sizeof *bw);
@@ -74,10 +74,10 @@ int rb_find_stragglers(rb_phase_agg_t *a, const double *const *series, uint32_t 
             bw[m++] = a->nodes[n].bw;
     int rc = 0;
     if (m >= 3) {
-        double med = rb_median(bw, m);
+        double med = rb_stats_median(bw, m);
         for (uint32_t i = 0; i < m; i++)
             dev[i] = fabs(bw[i] - med);
-        double mad = rb_median(dev, m);
+        double mad = rb_stats_median(dev, m);
         for (uint32_t n = 0; n < a->nnodes && rc == 0; n++) {
             const rb_agg_node_t *an = &a->nodes[n];
             if (!an->workers || an->window_s <= 0)
@@ -99,9 +99,9 @@ int rb_find_stragglers(rb_phase_agg_t *a, const double *const *series, uint32_t 
             char b1[64], b2[64];
             snprintf(f.evidence, sizeof f.evidence,
                      "%s against a median node of %s (%.0f%% of it; MAD %.1f%% of the median)",
-                     rb_fmt_bw(b1, sizeof b1, an->bw), rb_fmt_bw(b2, sizeof b2, med),
+                     rb_units_fmt_bw(b1, sizeof b1, an->bw), rb_units_fmt_bw(b2, sizeof b2, med),
                      med > 0 ? an->bw / med * 100 : 0, med > 0 ? mad / med * 100 : 0);
-            rc = rb_finding_add(a, &f);
+            rc = rb_findings_add(a, &f);
         }
     }
     free(bw);
@@ -296,10 +296,10 @@ static int s_ser_push(s_tel_t *t, s_ser_t *s, long k0, double util, double rd, d
 static double s_med(const double *v, uint32_t n, double *scratch)
 {
     memcpy(scratch, v, n * sizeof *v);
-    return rb_median(scratch, n);
+    return rb_stats_median(scratch, n);
 }
 
-rb_tel_series_t *rb_tel_series_new(uint32_t nnodes)
+rb_findings_tel_series_t *rb_findings_tel_series_new(uint32_t nnodes)
 {
     s_tel_t *t = calloc(1, sizeof *t);
     if (!t)
@@ -315,7 +315,7 @@ rb_tel_series_t *rb_tel_series_new(uint32_t nnodes)
     return t;
 }
 
-void rb_tel_series_destroy(rb_tel_series_t **p)
+void rb_findings_tel_series_destroy(rb_findings_tel_series_t **p)
 {
     if (!*p)
         return;
@@ -324,8 +324,8 @@ void rb_tel_series_destroy(rb_tel_series_t **p)
     *p = NULL;
 }
 
-int rb_tel_series_add(rb_tel_series_t *t, uint32_t node, double t_s, double interval_s,
-                      const rb_tel_row_t *row)
+int rb_findings_tel_series_add(rb_findings_tel_series_t *t, uint32_t node, double t_s,
+                               double interval_s, const rb_tel_row_t *row)
 {
     if (node >= t->nnodes || interval_s <= 0 || t->means)
         return 0;
@@ -397,9 +397,9 @@ static int s_imbalance(rb_phase_agg_t *a, s_tel_t *t, uint32_t first, double int
         rows += all;
     }
     uint32_t which = 0;
-    int hot = rows < RB_FIND_MIN_INTERVALS
-                  ? 0
-                  : rb_tel_imbalanced(util, m, rows, RB_IMBALANCE_RATIO, RB_IMBALANCE_MOST, &which);
+    int hot = rows < RB_FIND_MIN_INTERVALS ? 0
+                                           : rb_stats_imbalanced(util, m, rows, RB_IMBALANCE_RATIO,
+                                                                 RB_IMBALANCE_MOST, &which);
     int rc = 0;
     if (hot > 0) {
         const s_ser_t *w = &t->s[idx[which]];
@@ -415,7 +415,7 @@ static int s_imbalance(rb_phase_agg_t *a, s_tel_t *t, uint32_t first, double int
                     sib[ns++] = util[(size_t)i * m + j];
         }
         if (mine && sib) {
-            double mu = rb_median(mine, rows), su = rb_median(sib, ns);
+            double mu = rb_stats_median(mine, rows), su = rb_stats_median(sib, ns);
             for (uint32_t i = 0; i < w->n && first_k < 0; i++)
                 first_k =
                     w->util[i] >= RB_IMBALANCE_RATIO * su && su > 0 ? w->k[i] << t->shift : -1;
@@ -429,7 +429,7 @@ static int s_imbalance(rb_phase_agg_t *a, s_tel_t *t, uint32_t first, double int
                      "member of %s busy %.0f%% of the time against its %u siblings' %.0f%% (median "
                      "of %s): a failing or slower drive?",
                      w->parent, mu, m - 1, su, s_points_said(t, rows, said, sizeof said));
-            rc = rb_finding_add(a, &f);
+            rc = rb_findings_add(a, &f);
         } else {
             rc = -ENOMEM;
         }
@@ -529,9 +529,9 @@ static int s_honesty(rb_phase_agg_t *a, const s_tel_t *t, const char *const *hos
         snprintf(f.evidence, sizeof f.evidence,
                  "its devices %s %s, the engines reported %s (%.0f%%): the device moved less than "
                  "reported: cache or compression in the path",
-                 reads ? "read" : "wrote", rb_fmt_size(b1, sizeof b1, (double)dev[n]),
-                 rb_fmt_size(b2, sizeof b2, (double)eng[n]), ratio * 100);
-        rc = rb_finding_add(a, &f);
+                 reads ? "read" : "wrote", rb_units_fmt_size(b1, sizeof b1, (double)dev[n]),
+                 rb_units_fmt_size(b2, sizeof b2, (double)eng[n]), ratio * 100);
+        rc = rb_findings_add(a, &f);
     }
     free(hn);
     free(first);
@@ -574,7 +574,7 @@ static int s_tel_devices(rb_phase_agg_t *a, const s_tel_t *t, double *scratch)
             snprintf(f.evidence, sizeof f.evidence,
                      "busy %.0f%% of the time (median of %s): the device is the limit",
                      d->util_median, s_points_said(t, s->n, said, sizeof said));
-            rc = rb_finding_add(a, &f);
+            rc = rb_findings_add(a, &f);
         }
     }
     return rc;
@@ -601,11 +601,11 @@ static int s_tel_bounds(rb_phase_agg_t *a, const s_tel_t *t, double *scratch)
                      "user+system %.1f of %u cores busy (median) with %u workers: the CPU is the "
                      "limit",
                      busy, s->ncpu, an->workers);
-            rc = rb_finding_add(a, &f);
+            rc = rb_findings_add(a, &f);
         } else if (s->kind == 'n' && s->rows >= RB_FIND_MIN_INTERVALS && s->speed_bps > 0) {
             for (uint32_t q = 0; q < s->n; q++)
                 scratch[q] = (s->rd[q] + s->wr[q]) / s->speed_bps;
-            double share = rb_median(scratch, s->n);
+            double share = rb_stats_median(scratch, s->n);
             if (share < RB_BOUND_SHARE)
                 continue;
             f.kind = RB_FIND_NIC_BOUND;
@@ -615,14 +615,15 @@ static int s_tel_bounds(rb_phase_agg_t *a, const s_tel_t *t, double *scratch)
             snprintf(f.evidence, sizeof f.evidence,
                      "rx+tx at %.0f%% of its %.0f Mb/s link (median): the network is the limit",
                      share * 100, s->speed_bps * 8 / 1e6);
-            rc = rb_finding_add(a, &f);
+            rc = rb_findings_add(a, &f);
         }
     }
     return rc;
 }
 
-int rb_find_from_tel_series(rb_phase_agg_t *a, const rb_phase_spec_t *spec, rb_tel_series_t *t,
-                            double interval_s, const char *const *hosts)
+int rb_findings_from_tel_series(rb_phase_agg_t *a, const rb_phase_spec_t *spec,
+                                rb_findings_tel_series_t *t, double interval_s,
+                                const char *const *hosts)
 {
     if (interval_s <= 0)
         return 0;
@@ -660,7 +661,7 @@ int rb_find_from_tel_series(rb_phase_agg_t *a, const rb_phase_spec_t *spec, rb_t
     int direct = spec->njobs > 0, reads = 0, writes = 0;
     for (uint32_t j = 0; j < spec->njobs; j++) {
         const rb_job_spec_t *js = &spec->jobs[j];
-        direct &= js->direct && js->rw != RB_RW_META && rb_engine_moves_data(js->ioengine);
+        direct &= js->direct && js->rw != RB_RW_META && rb_engine_info_moves_data(js->ioengine);
         reads |= rb_rw_reads(js->rw);
         writes |= rb_rw_writes(js->rw);
     }

@@ -33,7 +33,7 @@ typedef struct rb_finding {
 } rb_finding_t;
 
 /* "straggler", "imbalanced-disk", "cpu-bound", "nic-bound", "device-bound", "honesty". */
-const char *rb_finding_kind_name(rb_finding_kind_t k);
+const char *rb_findings_kind_name(rb_finding_kind_t k);
 
 /* Stragglers of a phase: nodes that did IO whose bandwidth is below the
  * median node's by more than RB_STRAGGLER_MADS median absolute deviations
@@ -42,8 +42,8 @@ const char *rb_finding_kind_name(rb_finding_kind_t k);
  * node n of a->nodes, nint intervals of interval_s each, NULL for none), the
  * finding says from which interval on the node stayed below that margin of
  * the interval's median. Returns 0 or -ENOMEM. */
-int rb_find_stragglers(rb_phase_agg_t *a, const double *const *series, uint32_t nint,
-                       double interval_s);
+int rb_findings_stragglers(rb_phase_agg_t *a, const double *const *series, uint32_t nint,
+                           double interval_s);
 
 #define RB_IMBALANCE_RATIO    1.3  /* a member this busy against its siblings' median ... */
 #define RB_IMBALANCE_MOST     0.5  /* ... in more than this share of the busy intervals */
@@ -71,21 +71,21 @@ typedef struct rb_tel_row {
 /* A phase's telemetry series, per node and device, NIC or host, in bounded
  * memory whatever the phase's length (means of 2, 4, ... intervals once a
  * series would hold too many points). */
-typedef struct rb_tel_series rb_tel_series_t;
+typedef struct rb_tel_series rb_findings_tel_series_t;
 
 /* Empty series for a phase of nnodes nodes (node n is a->nodes[n] of the
  * phase's figures). NULL on -ENOMEM. */
-rb_tel_series_t *rb_tel_series_new(uint32_t nnodes);
+rb_findings_tel_series_t *rb_findings_tel_series_new(uint32_t nnodes);
 
 /* Frees the series and nulls *p; safe twice. */
-void rb_tel_series_destroy(rb_tel_series_t **p);
+void rb_findings_tel_series_destroy(rb_findings_tel_series_t **p);
 
 /* Adds one row of node node for the interval ending t_s seconds after GO
  * (intervals of interval_s). Rows come in the order they arrived. A node out
- * of range, or a row after rb_find_from_tel_series, is passed over.
+ * of range, or a row after rb_findings_from_tel_series, is passed over.
  * 0 or -ENOMEM. */
-int rb_tel_series_add(rb_tel_series_t *t, uint32_t node, double t_s, double interval_s,
-                      const rb_tel_row_t *row);
+int rb_findings_tel_series_add(rb_findings_tel_series_t *t, uint32_t node, double t_s,
+                               double interval_s, const rb_tel_row_t *row);
 
 /* From the phase's telemetry series t, the per node and device figures
  * (a->devs) and what they show (a->findings): imbalanced member disks,
@@ -94,10 +94,11 @@ int rb_tel_series_add(rb_tel_series_t *t, uint32_t node, double t_s, double inte
  * reported (per host: hosts[n] is the host of a->nodes[n], nodes of one host
  * share its devices). Nothing when there is no telemetry. t takes no more
  * rows afterwards. 0 or -ENOMEM. */
-int rb_find_from_tel_series(rb_phase_agg_t *a, const rb_phase_spec_t *spec, rb_tel_series_t *t,
-                            double interval_s, const char *const *hosts);
+int rb_findings_from_tel_series(rb_phase_agg_t *a, const rb_phase_spec_t *spec,
+                                rb_findings_tel_series_t *t, double interval_s,
+                                const char *const *hosts);
 
 /* Adds one finding to a phase (copied). 0 or -ENOMEM. */
-int rb_finding_add(rb_phase_agg_t *a, const rb_finding_t *f);
+int rb_findings_add(rb_phase_agg_t *a, const rb_finding_t *f);
 
 #endif

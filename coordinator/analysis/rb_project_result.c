@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rb_stats.h"
 #include "rb_units.h"
 
 #define S_REL_TOLERANCE 1e-12 /* a quotient of doubles may round up */
@@ -165,7 +166,7 @@ static void s_eval_phase(const rb_project_t *p, const rb_phase_spec_t *spec,
         l->phase = name;
         return;
     }
-    double median = rb_median(scratch, nok); /* sorts */
+    double median = rb_stats_median(scratch, nok); /* sorts */
     char range[120] = "";
     if (nok > 1)
         snprintf(range, sizeof range, "; nodes from %s to %s",
@@ -233,8 +234,8 @@ static void s_eval_phase(const rb_project_t *p, const rb_phase_spec_t *spec,
     }
 }
 
-int rb_project_eval(const rb_project_t *p, const rb_phase_spec_t *specs, uint32_t nphases,
-                    const rb_phase_agg_t *aggs, uint32_t nrun, rb_project_result_t *out)
+int rb_project_result_eval(const rb_project_t *p, const rb_phase_spec_t *specs, uint32_t nphases,
+                           const rb_phase_agg_t *aggs, uint32_t nrun, rb_project_result_t *out)
 {
     memset(out, 0, sizeof *out);
     if (!p || !p->line)
@@ -293,7 +294,7 @@ static void s_json_u64(rb_jw_t *w, const rb_project_t *p, rb_cap_key_t k, uint64
         rb_jw_null(w, rb_project_key_name(k));
 }
 
-void rb_project_json(rb_jw_t *w, const rb_project_result_t *r)
+void rb_project_result_json(rb_jw_t *w, const rb_project_result_t *r)
 {
     if (!r || !r->unit) {
         rb_jw_null(w, "projection");
@@ -385,17 +386,17 @@ static const char *s_value_text(char *buf, size_t len, const rb_project_line_t *
     return buf;
 }
 
-const char *rb_project_line_value(char *buf, size_t len, const rb_project_line_t *l)
+const char *rb_project_result_line_value(char *buf, size_t len, const rb_project_line_t *l)
 {
     return s_value_text(buf, len, l);
 }
 
-const char *rb_project_kind_name(rb_project_kind_t k)
+const char *rb_project_result_kind_name(rb_project_kind_t k)
 {
     return s_kind(k);
 }
 
-void rb_project_text(FILE *f, const rb_project_result_t *r)
+void rb_project_result_text(FILE *f, const rb_project_result_t *r)
 {
     if (!r || !r->unit)
         return;

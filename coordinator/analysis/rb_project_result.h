@@ -45,23 +45,23 @@ typedef struct rb_project_result {
  * measured throughput per unit is the median bandwidth of the nodes that
  * completed it (one node is one unit). out is the caller's, released with
  * rb_project_result_fini; all zero when p is NULL. Returns 0 or -ENOMEM. */
-int rb_project_eval(const rb_project_t *p, const rb_phase_spec_t *specs, uint32_t nphases,
-                    const rb_phase_agg_t *aggs, uint32_t nrun, rb_project_result_t *out);
+int rb_project_result_eval(const rb_project_t *p, const rb_phase_spec_t *specs, uint32_t nphases,
+                           const rb_phase_agg_t *aggs, uint32_t nrun, rb_project_result_t *out);
 
 /* Frees what r owns; safe twice. */
 void rb_project_result_fini(rb_project_result_t *r);
 
 /* Writes the member "projection" of summary.json: null when r is NULL or has
  * no description, else {"unit": {...}, "lines": [...], "notes": [...]}. */
-void rb_project_json(rb_jw_t *w, const rb_project_result_t *r);
+void rb_project_result_json(rb_jw_t *w, const rb_project_result_t *r);
 
 /* A line's value for people ("568 TB", "12.0 GB/s", "2 racks", "-"), and
  * "measured" / "projected". */
-const char *rb_project_line_value(char *buf, size_t len, const rb_project_line_t *l);
-const char *rb_project_kind_name(rb_project_kind_t k);
+const char *rb_project_result_line_value(char *buf, size_t len, const rb_project_line_t *l);
+const char *rb_project_result_kind_name(rb_project_kind_t k);
 
 /* Writes the "projection" section of report.txt (nothing when r is NULL or
  * has no description). */
-void rb_project_text(FILE *f, const rb_project_result_t *r);
+void rb_project_result_text(FILE *f, const rb_project_result_t *r);
 
 #endif

@@ -169,7 +169,7 @@ int rb_accept_begin(rb_accept_t *a, const char *name, unsigned line, rb_err_t *e
 }
 
 /* A bandwidth: a decimal number, fractions allowed, with rackbench's size
- * units (powers of 1024, rb_parse_size's suffixes) and an optional "/s";
+ * units (powers of 1024, rb_units_parse_size's suffixes) and an optional "/s";
  * rounded to the nearest byte per second. 0, -EINVAL or -ERANGE. */
 static int s_parse_bw(const char *s, uint64_t *out)
 {
@@ -187,16 +187,16 @@ static int s_parse_bw(const char *s, uint64_t *out)
     memcpy(unit + 1, s + nd, len - nd);
     unit[len - nd + 1] = '\0';
     uint64_t scale = 0;
-    int rc = rb_parse_size(unit, &scale); /* "1k" is the suffix's value */
+    int rc = rb_units_parse_size(unit, &scale); /* "1k" is the suffix's value */
     if (rc < 0)
         return rc;
     rb_decimal_t d; /* the number: DIGITS or DIGITS.DIGITS */
     size_t used;
-    if ((rc = rb_parse_decimal(num, nd, UINT64_MAX, &d, &used)) < 0)
+    if ((rc = rb_units_parse_decimal(num, nd, UINT64_MAX, &d, &used)) < 0)
         return rc;
     if (used != nd)
         return -EINVAL;
-    return rb_decimal_scale(&d, scale, UINT64_MAX, out);
+    return rb_units_decimal_scale(&d, scale, UINT64_MAX, out);
 }
 
 /* Checks the syntax of a phases= list: comma-separated names, none empty, none twice. */
@@ -262,7 +262,8 @@ int rb_accept_phase_list_check(const char *val, char *why, size_t whylen)
 static int s_parse_spread(const char *s, uint64_t *out)
 {
     uint64_t v;
-    int rc = rb_parse_fixed(s, S_SPREAD_DECIMALS, "%", S_SPREAD_MAX / (S_SPREAD_ONE / 100), &v);
+    int rc =
+        rb_units_parse_fixed(s, S_SPREAD_DECIMALS, "%", S_SPREAD_MAX / (S_SPREAD_ONE / 100), &v);
     if (rc < 0)
         return rc;
     if (v > S_SPREAD_MAX)
@@ -303,7 +304,7 @@ static int s_value(const rb_accept_t *a, rb_err_t *err, unsigned line, rb_accept
     case RB_ACCEPT_MAX_P99_LAT:
     case RB_ACCEPT_MAX_P999_LAT:
     case RB_ACCEPT_MAX_MEAN_LAT:
-        rc = rb_parse_duration_ns(val, 0, out);
+        rc = rb_units_parse_duration_ns(val, 0, out);
         if (rc == -ERANGE)
             return s_fail(a, err, line, "%s=%.64s is too large", key, val);
         if (rc < 0)
@@ -315,7 +316,7 @@ static int s_value(const rb_accept_t *a, rb_err_t *err, unsigned line, rb_accept
             return s_fail(a, err, line, "%s must be greater than 0", key);
         return 0;
     case RB_ACCEPT_MIN_IOPS:
-        rc = rb_parse_count(val, 1, UINT64_MAX, out);
+        rc = rb_units_parse_count(val, 1, UINT64_MAX, out);
         if (rc == -ERANGE)
             return s_fail(a, err, line, "%s=%.64s is out of range (1 or more)", key, val);
         if (rc < 0)
@@ -323,14 +324,14 @@ static int s_value(const rb_accept_t *a, rb_err_t *err, unsigned line, rb_accept
                           val, key);
         return 0;
     case RB_ACCEPT_MIN_NODES:
-        rc = rb_parse_count(val, 1, S_MAX_NODES, out);
+        rc = rb_units_parse_count(val, 1, S_MAX_NODES, out);
         if (rc == -ERANGE)
             return s_fail(a, err, line, "%s=%.64s is out of range (1..%u)", key, val, S_MAX_NODES);
         if (rc < 0)
             return s_fail(a, err, line, "bad number '%.64s' for %s", val, key);
         return 0;
     case RB_ACCEPT_MAX_ERRORS:
-        rc = rb_parse_count(val, 0, UINT64_MAX, out);
+        rc = rb_units_parse_count(val, 0, UINT64_MAX, out);
         if (rc == -ERANGE)
             return s_fail(a, err, line, "%s=%.64s is too large", key, val);
         if (rc < 0)
@@ -522,7 +523,7 @@ int rb_accept_resolve(rb_accept_t *a, const rb_phase_spec_t *phases, uint32_t np
     return rc;
 }
 
-/* A duration in the largest unit that keeps it exact; rb_parse_duration_ns reads it back. */
+/* A duration in the largest unit that keeps it exact; rb_units_parse_duration_ns reads it back. */
 static const char *s_fmt_duration(char *buf, size_t len, uint64_t ns)
 {
     static const struct {
@@ -577,7 +578,7 @@ int rb_accept_print(const rb_accept_t *a, const rb_phase_spec_t *phases, uint32_
             switch ((rb_accept_check_t)c) {
             case RB_ACCEPT_MIN_AGGREGATE_BW:
             case RB_ACCEPT_MIN_NODE_BW:
-                rb_fmt_size_exact(buf, sizeof buf, v);
+                rb_units_fmt_size_exact(buf, sizeof buf, v);
                 break;
             case RB_ACCEPT_MAX_NODE_SPREAD:
                 s_fmt_spread(buf, sizeof buf, v);

@@ -485,7 +485,7 @@ const char *rb_opt_suggest(const char *key, char *buf, size_t len)
 int rb_opt_value_size(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
                       bool zero_ok, uint64_t *out)
 {
-    int rc = rb_parse_size(val, out);
+    int rc = rb_units_parse_size(val, out);
     if (rc == -ERANGE)
         return rb_plan_fail(ps, line, "%s=%.64s is too large", key, val);
     if (rc < 0) {
@@ -506,7 +506,7 @@ int rb_opt_value_size(rb_plan_parser_t *ps, unsigned line, const char *key, cons
 int rb_opt_value_duration(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
                           uint64_t *out)
 {
-    int rc = rb_parse_duration_ns(val, S_NS_PER_S, out);
+    int rc = rb_units_parse_duration_ns(val, S_NS_PER_S, out);
     if (rc == -ERANGE)
         return rb_plan_fail(ps, line, "%s=%.64s is too large", key, val);
     if (rc < 0)
@@ -521,7 +521,7 @@ int rb_opt_value_bool(rb_plan_parser_t *ps, unsigned line, const char *key, cons
                       bool *out)
 {
     int b = 0;
-    if (rb_parse_bool(val, &b) < 0)
+    if (rb_units_parse_bool(val, &b) < 0)
         return rb_plan_fail(ps, line, "bad value '%.64s' for %s (1/0, true/false, yes/no, on/off)",
                             val, key);
     *out = b != 0;

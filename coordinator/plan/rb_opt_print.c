@@ -15,7 +15,7 @@
 
 /* ---- the normalised print ---- */
 
-/* A duration in the largest unit that keeps it exact; rb_parse_duration_ns reads it back. */
+/* A duration in the largest unit that keeps it exact; rb_units_parse_duration_ns reads it back. */
 static const char *s_fmt_duration(char *buf, size_t len, uint64_t ns)
 {
     static const struct {
@@ -39,7 +39,7 @@ void rb_opt_print_size(const rb_opt_t *opt, const rb_job_spec_t *js, const char 
 {
     char a[64];
     (void)gd;
-    fprintf(f, "%s=%s\n", opt->key, rb_fmt_size_exact(a, sizeof a, rb_opt_load(js, opt)));
+    fprintf(f, "%s=%s\n", opt->key, rb_units_fmt_size_exact(a, sizeof a, rb_opt_load(js, opt)));
 }
 
 void rb_opt_print_u64(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
@@ -65,8 +65,8 @@ void rb_opt_print_bsrange(const rb_opt_t *opt, const rb_job_spec_t *js, const ch
 {
     char a[64], b[64];
     (void)gd;
-    fprintf(f, "%s=%s-%s\n", opt->key, rb_fmt_size_exact(a, sizeof a, js->bs),
-            rb_fmt_size_exact(b, sizeof b, js->bs_max > js->bs ? js->bs_max : js->bs));
+    fprintf(f, "%s=%s-%s\n", opt->key, rb_units_fmt_size_exact(a, sizeof a, js->bs),
+            rb_units_fmt_size_exact(b, sizeof b, js->bs_max > js->bs ? js->bs_max : js->bs));
 }
 
 void rb_opt_print_ioengine(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
@@ -131,7 +131,8 @@ void rb_opt_print_stripe_size(const rb_opt_t *opt, const rb_job_spec_t *js, cons
     char a[64];
     (void)gd;
     if (js->lustre_stripe_size)
-        fprintf(f, "%s=%s\n", opt->key, rb_fmt_size_exact(a, sizeof a, js->lustre_stripe_size));
+        fprintf(f, "%s=%s\n", opt->key,
+                rb_units_fmt_size_exact(a, sizeof a, js->lustre_stripe_size));
 }
 
 /* An unset directory is written empty when [global] sets one, so it is not inherited. */

@@ -138,7 +138,7 @@ static int s_sync_value(rb_plan_parser_t *ps, unsigned line, const char *key, co
         *out = RB_SYNC_SYNC;
     } else if (!strcmp(val, "dsync")) {
         *out = RB_SYNC_DSYNC;
-    } else if (rb_parse_bool(val, &b) == 0) {
+    } else if (rb_units_parse_bool(val, &b) == 0) {
         *out = b ? RB_SYNC_SYNC : RB_SYNC_NONE;
     } else {
         return rb_plan_fail(ps, line, "bad value '%.64s' for %s (none, sync, dsync, 0 or 1)", val,
@@ -432,7 +432,8 @@ static int s_read_from_value(rb_plan_parser_t *ps, unsigned line, const char *ke
     if (!strncmp(val, "shift:", 6)) {
         uint64_t k;
         const char *v = val + 6;
-        if (rb_parse_size(v, &k) == 0 && strspn(v, "0123456789") == strlen(v) && k < UINT32_MAX) {
+        if (rb_units_parse_size(v, &k) == 0 && strspn(v, "0123456789") == strlen(v) &&
+            k < UINT32_MAX) {
             *shift = (uint32_t)k;
             return 0;
         }

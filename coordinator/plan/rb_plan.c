@@ -528,7 +528,7 @@ int rb_plan_print(const rb_plan_t *p, FILE *f)
     return 0;
 }
 
-uint32_t rb_phase_workers(const rb_phase_spec_t *ph)
+uint32_t rb_plan_phase_workers(const rb_phase_spec_t *ph)
 {
     uint32_t n = 0;
     if (!ph)

@@ -70,6 +70,6 @@ const char *rb_plan_rack_of(const rb_plan_t *p, const char *node);
 int rb_plan_absolute_dirs(rb_plan_t *p, rb_err_t *err);
 
 /* Total workers of a phase on one agent (sum of numjobs). */
-uint32_t rb_phase_workers(const rb_phase_spec_t *ph);
+uint32_t rb_plan_phase_workers(const rb_phase_spec_t *ph);
 
 #endif

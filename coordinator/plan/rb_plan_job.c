@@ -168,9 +168,9 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
                 "file, is required)",
                 name);
         if (js->filesize > UINT64_MAX / js->nrfiles)
-            return rb_plan_fail(ps, line,
-                                "job '%s': filesize %s times nrfiles %" PRIu32 " is too large",
-                                name, rb_fmt_size_exact(a, sizeof a, js->filesize), js->nrfiles);
+            return rb_plan_fail(
+                ps, line, "job '%s': filesize %s times nrfiles %" PRIu32 " is too large", name,
+                rb_units_fmt_size_exact(a, sizeof a, js->filesize), js->nrfiles);
         js->size = js->filesize * js->nrfiles;
     }
 

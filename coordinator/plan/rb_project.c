@@ -185,7 +185,7 @@ static int s_parse_amount(const char *s, bool per_s, uint64_t *out)
         len -= 2;
     rb_decimal_t d;
     size_t used;
-    int rc = rb_parse_decimal(s, len, S_MAX_BYTES, &d, &used);
+    int rc = rb_units_parse_decimal(s, len, S_MAX_BYTES, &d, &used);
     if (rc < 0)
         return rc;
     const char *p = s + used, *end = s + len;
@@ -201,7 +201,7 @@ static int s_parse_amount(const char *s, bool per_s, uint64_t *out)
             scale = units[i].scale;
     if (!scale)
         return -EINVAL;
-    return rb_decimal_scale(&d, scale, S_MAX_BYTES, out);
+    return rb_units_decimal_scale(&d, scale, S_MAX_BYTES, out);
 }
 
 /* Checks the syntax of a phases= list (rb_accept_phase_list_check). */
@@ -218,7 +218,7 @@ static int s_phase_list(const rb_project_t *p, rb_err_t *err, unsigned line, con
  * far too large). */
 static int s_parse_fixed(const char *s, bool pct, uint64_t *out)
 {
-    return rb_parse_fixed(s, pct ? 4 : 6, pct ? "%" : "", 1000000, out);
+    return rb_units_parse_fixed(s, pct ? 4 : 6, pct ? "%" : "", 1000000, out);
 }
 
 #define S_AMOUNT_HELP                                                                              \
@@ -235,7 +235,7 @@ static int s_value(rb_project_t *p, rb_err_t *err, unsigned line, rb_cap_key_t k
     int rc;
     switch (k) {
     case RB_CAP_DISKS:
-        rc = rb_parse_count(val, 1, S_MAX_DISKS, &v);
+        rc = rb_units_parse_count(val, 1, S_MAX_DISKS, &v);
         if (rc == -ERANGE)
             return s_fail(p, err, line, "disks=%.64s is out of range (1..%u)", val, S_MAX_DISKS);
         if (rc < 0)
@@ -243,7 +243,7 @@ static int s_value(rb_project_t *p, rb_err_t *err, unsigned line, rb_cap_key_t k
         p->disks = v;
         return 0;
     case RB_CAP_RAID_GROUP:
-        rc = rb_parse_count(val, 1, S_MAX_DISKS, &v);
+        rc = rb_units_parse_count(val, 1, S_MAX_DISKS, &v);
         if (rc == -ERANGE)
             return s_fail(p, err, line, "raid_group=%.64s is out of range (1..%u)", val,
                           S_MAX_DISKS);
@@ -255,7 +255,7 @@ static int s_value(rb_project_t *p, rb_err_t *err, unsigned line, rb_cap_key_t k
         p->raid_group = v;
         return 0;
     case RB_CAP_HOT_SPARES:
-        rc = rb_parse_count(val, 0, S_MAX_DISKS, &v);
+        rc = rb_units_parse_count(val, 0, S_MAX_DISKS, &v);
         if (rc == -ERANGE)
             return s_fail(p, err, line, "hot_spares_per_group=%.64s is out of range (0..%u)", val,
                           S_MAX_DISKS);
@@ -265,7 +265,7 @@ static int s_value(rb_project_t *p, rb_err_t *err, unsigned line, rb_cap_key_t k
         return 0;
     case RB_CAP_UNIT_HEIGHT_U:
     case RB_CAP_RACK_HEIGHT_U:
-        rc = rb_parse_count(val, 1, S_MAX_U, &v);
+        rc = rb_units_parse_count(val, 1, S_MAX_U, &v);
         if (rc == -ERANGE)
             return s_fail(p, err, line, "%s=%.64s is out of range (1..%u)", key, val, S_MAX_U);
         if (rc < 0)
@@ -278,7 +278,7 @@ static int s_value(rb_project_t *p, rb_err_t *err, unsigned line, rb_cap_key_t k
             p->rack_height_u = v;
         return 0;
     case RB_CAP_UNITS_PER_RACK:
-        rc = rb_parse_count(val, 1, S_MAX_UNITS, &v);
+        rc = rb_units_parse_count(val, 1, S_MAX_UNITS, &v);
         if (rc == -ERANGE)
             return s_fail(p, err, line, "units_per_rack=%.64s is out of range (1..%u)", val,
                           S_MAX_UNITS);

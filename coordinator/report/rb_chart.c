@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rb_findings.h"
+#include "rb_stats.h"
 #include "rb_svg.h"
 
 #define S_TEXT_MAX    4096                          /* one formatted text, before escaping */
@@ -50,7 +51,7 @@ static double s_kth(double *v, uint32_t n, uint32_t k)
     return v[k];
 }
 
-/* The median of n values as rb_median() gives it (the mean of the middle two
+/* The median of n values as rb_stats_median() gives it (the mean of the middle two
  * when n is even; 0 when n is 0), reordering them but not sorting. */
 static double s_median(double *v, uint32_t n)
 {

@@ -41,7 +41,7 @@ static double s_run_spread(const rb_loaded_run_t *r, const char *phase, s_series
     double *v = NULL, spread = -1;
     uint32_t n = 0;
     if (kind == S_LAT) {
-        if (rb_samples_values(r->dir, phase, "lat_p99_us", &v, &n) == 0) {
+        if (rb_result_samples_values(r->dir, phase, "lat_p99_us", &v, &n) == 0) {
             uint32_t m = 0;
             for (uint32_t i = 0; i < n; i++)
                 if (v[i] > 0)
@@ -52,7 +52,7 @@ static double s_run_spread(const rb_loaded_run_t *r, const char *phase, s_series
         return spread;
     }
     double *bytes = NULL, *ops = NULL, *secs = NULL, interval = (double)r->plan->interval_ns / 1e9;
-    if (rb_samples_series(r->dir, phase, interval, &bytes, &ops, &secs, &n) == 0 && n) {
+    if (rb_result_samples_series(r->dir, phase, interval, &bytes, &ops, &secs, &n) == 0 && n) {
         v = calloc(n, sizeof *v);
         uint32_t m = 0;
         for (uint32_t i = 0; v && i < n; i++)
@@ -104,7 +104,7 @@ static void s_fmt(char *buf, size_t len, size_t fig, double v)
     if (isnan(v))
         snprintf(buf, len, "-");
     else if (s_figs[fig].series == S_BW)
-        rb_fmt_bw(buf, len, v);
+        rb_units_fmt_bw(buf, len, v);
     else if (s_figs[fig].series == S_IOPS)
         snprintf(buf, len, "%.0f", v);
     else

@@ -104,8 +104,8 @@ void rb_csv_telemetry_rows(FILE *f, double t_s, const char *phase, const char *n
     }
 }
 
-int rb_csv_telemetry_series(rb_tel_series_t *ts, uint32_t node, double t_s, double interval_s,
-                            const rb_telem_t *t)
+int rb_csv_telemetry_series(rb_findings_tel_series_t *ts, uint32_t node, double t_s,
+                            double interval_s, const rb_telem_t *t)
 {
     /* the values of the rows above as text read back: a decimal printed
      * with as many places as the integer it is over a power of ten has, or
@@ -113,7 +113,7 @@ int rb_csv_telemetry_series(rb_tel_series_t *ts, uint32_t node, double t_s, doub
     double at = rb_csv_time(t_s);
     rb_tel_row_t host = {
         .kind = 'h', .name = "", .util = t->user_pm / 10.0 + t->system_pm / 10.0, .ncpu = t->ncpu};
-    int rc = rb_tel_series_add(ts, node, at, interval_s, &host);
+    int rc = rb_findings_tel_series_add(ts, node, at, interval_s, &host);
     for (uint32_t i = 0; rc == 0 && i < t->ndevs && i < RB_TELEM_DEVS; i++) {
         const rb_telem_dev_t *d = &t->devs[i];
         rb_tel_row_t row = {.kind = 'd',
@@ -126,7 +126,7 @@ int rb_csv_telemetry_series(rb_tel_series_t *ts, uint32_t node, double t_s, doub
                             .await_ms = d->await_us / 1000.0,
                             .rd_bytes = d->rd_bytes,
                             .wr_bytes = d->wr_bytes};
-        rc = rb_tel_series_add(ts, node, at, interval_s, &row);
+        rc = rb_findings_tel_series_add(ts, node, at, interval_s, &row);
     }
     for (uint32_t i = 0; rc == 0 && i < t->nnics && i < RB_TELEM_NICS; i++) {
         const rb_telem_nic_t *n = &t->nics[i];
@@ -135,7 +135,7 @@ int rb_csv_telemetry_series(rb_tel_series_t *ts, uint32_t node, double t_s, doub
                             .rd = (double)n->rx_bps,
                             .wr = (double)n->tx_bps,
                             .speed_bps = (double)n->speed_mbps * 1e6 / 8};
-        rc = rb_tel_series_add(ts, node, at, interval_s, &row);
+        rc = rb_findings_tel_series_add(ts, node, at, interval_s, &row);
     }
     return rc;
 }

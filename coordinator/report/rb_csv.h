@@ -110,8 +110,8 @@ void rb_csv_telemetry_rows(FILE *f, double t_s, const char *phase, const char *n
 /* Adds to ts (node node) the rows rb_csv_telemetry_rows() writes for t, with
  * the values a reader of telemetry.csv gets from them, so that findings made
  * from memory are those made from the file. 0 or -ENOMEM. */
-int rb_csv_telemetry_series(rb_tel_series_t *ts, uint32_t node, double t_s, double interval_s,
-                            const rb_telem_t *t);
+int rb_csv_telemetry_series(rb_findings_tel_series_t *ts, uint32_t node, double t_s,
+                            double interval_s, const rb_telem_t *t);
 
 /* A time as samples.csv and telemetry.csv give it back: t_s printed with
  * their 3 decimals and read again, so that figures made from the rows in

@@ -461,7 +461,7 @@ static int s_series_build(s_samples_t *smp, const rb_run_result_t *r, uint32_t p
         return 0;
     uint32_t most = a->nnodes + smp->nnames;
     uint32_t *line = malloc((smp->nnames ? smp->nnames : 1) * sizeof *line);
-    rb_name_idx_t *by_name = rb_agg_nodes_by_name(a->nodes, a->nnodes);
+    rb_name_idx_t *by_name = rb_aggregate_nodes_by_name(a->nodes, a->nnodes);
     out->node = calloc(most ? most : 1, sizeof *out->node);
     out->rack = calloc(most ? most : 1, sizeof *out->rack);
     out->rname = calloc(most ? most : 1, sizeof *out->rname);
@@ -617,13 +617,13 @@ static void s_head(const rb_run_result_t *r, FILE *f)
         fputs("</td><td>", f);
         rb_svg_esc(f, n->hostname);
         fprintf(f, "</td><td%s>", n->status != RB_NODE_OK ? " class=\"bad\"" : "");
-        rb_svg_esc(f, rb_node_status_name(n->status));
+        rb_svg_esc(f, rb_aggregate_node_status_name(n->status));
         if (n->status != RB_NODE_OK && n->error[0]) {
             fputs(": ", f);
             rb_svg_esc(f, n->error);
         }
         fprintf(f, "</td><td class=\"n\">%u</td><td class=\"n\">", n->cores);
-        rb_svg_esc(f, rb_fmt_size(b1, sizeof b1, (double)n->ram_bytes));
+        rb_svg_esc(f, rb_units_fmt_size(b1, sizeof b1, (double)n->ram_bytes));
         fprintf(f, "</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f</td></tr>\n",
                 (double)n->clock_offset_ns / 1e6, (double)n->clock_rtt_ns / 1e6);
     }
@@ -647,9 +647,10 @@ static int s_phase(const rb_run_result_t *r, uint32_t p, s_samples_t *smp, FILE 
     else
         rb_svg_textf(f, "%s bs=%s %s, %s qd%u, %u job%s, %u workers on %u nodes",
                      rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?",
-                     rb_fmt_size_exact(b1, sizeof b1, a->bs), a->direct ? "direct" : "buffered",
-                     a->njobs ? a->jobs[0].ioengine : "sync", a->njobs ? a->jobs[0].iodepth : 1,
-                     sp->njobs, sp->njobs == 1 ? "" : "s", a->nworkers, a->nnodes);
+                     rb_units_fmt_size_exact(b1, sizeof b1, a->bs),
+                     a->direct ? "direct" : "buffered", a->njobs ? a->jobs[0].ioengine : "sync",
+                     a->njobs ? a->jobs[0].iodepth : 1, sp->njobs, sp->njobs == 1 ? "" : "s",
+                     a->nworkers, a->nnodes);
     fputs("</p>\n", f);
     rb_table_figures(a, meta, f);
 
@@ -742,7 +743,7 @@ static int s_plan(const char *run_dir, FILE *f)
     return 0;
 }
 
-int rb_report_html(const rb_run_result_t *r, const char *run_dir, FILE *f)
+int rb_html_report(const rb_run_result_t *r, const char *run_dir, FILE *f)
 {
     s_samples_t smp;
     int rc = s_samples_read(&smp, r, run_dir);

@@ -14,7 +14,7 @@
  * run_dir/samples.csv and the text of run_dir/plan.ini (either may be missing
  * or cut short: the page says so). The markup is well-formed XML as well as
  * HTML. Returns 0, -ENOMEM or -EIO. */
-int rb_report_html(const rb_run_result_t *r, const char *run_dir, FILE *f);
+int rb_html_report(const rb_run_result_t *r, const char *run_dir, FILE *f);
 
 /* For tests and tuning: the cells (nodes x points) a phase's time series may
  * hold, 8,000,000 by default (0 restores it); a line keeps 1024 points at

@@ -186,7 +186,7 @@ static void s_json_findings(rb_jw_t *w, const rb_phase_agg_t *a)
     for (uint32_t i = 0; i < a->nfindings; i++) {
         const rb_finding_t *f = &a->findings[i];
         rb_jw_obj_begin(w, NULL);
-        rb_jw_str(w, "kind", rb_finding_kind_name(f->kind));
+        rb_jw_str(w, "kind", rb_findings_kind_name(f->kind));
         rb_jw_str(w, "node", f->node);
         rb_jw_str(w, "device", f->device[0] ? f->device : NULL);
         rb_jw_str(w, "evidence", f->evidence);
@@ -321,7 +321,7 @@ static void s_json_run_nodes(rb_jw_t *w, const rb_run_result_t *r)
         rb_jw_str(w, "rack", n->rack);
         rb_jw_str(w, "hostname", n->hostname);
         rb_jw_str(w, "version", n->version);
-        rb_jw_str(w, "status", rb_node_status_name(n->status));
+        rb_jw_str(w, "status", rb_aggregate_node_status_name(n->status));
         rb_jw_str(w, "error", n->status != RB_NODE_OK ? n->error : NULL);
         rb_jw_u64(w, "cores", n->cores);
         rb_jw_u64(w, "ram_bytes", n->ram_bytes);
@@ -346,7 +346,7 @@ static void s_json_phase_nodes(rb_jw_t *w, const rb_phase_agg_t *a)
         rb_jw_obj_begin(w, NULL);
         rb_jw_str(w, "name", an->name);
         rb_jw_str(w, "rack", an->rack);
-        rb_jw_str(w, "status", rb_node_status_name(an->status));
+        rb_jw_str(w, "status", rb_aggregate_node_status_name(an->status));
         rb_jw_str(w, "error", an->error[0] ? an->error : NULL);
         rb_jw_u64(w, "workers", an->workers);
         rb_jw_u64(w, "bytes", an->bytes);
@@ -468,7 +468,7 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
         s_json_phase(&w, &r->phases[p], &r->specs[p]);
     rb_jw_arr_end(&w);
     s_json_accept(&w, r->accept);
-    rb_project_json(&w, r->projection);
+    rb_project_result_json(&w, r->projection);
     rb_jw_obj_end(&w);
     return rb_jw_finish(&w);
 }
@@ -483,7 +483,7 @@ static void s_text_access(FILE *f, const rb_phase_spec_t *sp)
             snprintf(who, sizeof who, "%s: ", js->name);
         if (js->shared_file && js->layout == RB_LAYOUT_STRIDED)
             fprintf(f, "  %-28s %sone file for all workers, strided in %s pieces\n", "layout", who,
-                    rb_fmt_size_exact(b, sizeof b, js->transfer ? js->transfer : js->bs));
+                    rb_units_fmt_size_exact(b, sizeof b, js->transfer ? js->transfer : js->bs));
         else if (js->shared_file)
             fprintf(f, "  %-28s %sone file for all workers, a segment each\n", "layout", who);
         if (js->read_shift)
@@ -500,16 +500,16 @@ static void s_text_honesty(FILE *f, const rb_phase_agg_t *a)
         fprintf(f,
                 "  %-28s %s in %.3f s = %s; %u workers stopped at %.3f s, ops per worker "
                 "%" PRIu64 "..%" PRIu64 "%s\n",
-                "stonewall_time", rb_fmt_size(b1, sizeof b1, (double)a->sw_bytes), a->sw_s,
-                rb_fmt_bw(b2, sizeof b2, a->sw_bw), a->sw_stopped, (double)a->sw_limit_ns / 1e9,
-                a->sw_ops_min, a->sw_ops_max,
+                "stonewall_time", rb_units_fmt_size(b1, sizeof b1, (double)a->sw_bytes), a->sw_s,
+                rb_units_fmt_bw(b2, sizeof b2, a->sw_bw), a->sw_stopped,
+                (double)a->sw_limit_ns / 1e9, a->sw_ops_min, a->sw_ops_max,
                 a->wearout ? "; the figures above include the wear-out" : "");
     if (a->cache_influenced)
         fprintf(f,
                 "  %-28s buffered data of %s per node is under 2 x RAM (%s on the smallest "
                 "node): these figures measure the page cache, not the disks\n",
-                "CACHE-INFLUENCED", rb_fmt_size(b1, sizeof b1, (double)a->buffered_set),
-                rb_fmt_size(b3, sizeof b3, (double)a->ram_min));
+                "CACHE-INFLUENCED", rb_units_fmt_size(b1, sizeof b1, (double)a->buffered_set),
+                rb_units_fmt_size(b3, sizeof b3, (double)a->ram_min));
     if (a->caches_dropped || a->drop_failed)
         fprintf(f, "  %-28s dropped on %u of %u nodes before the phase%s%s\n", "page cache",
                 a->caches_dropped, a->nnodes, a->drop_failed ? "; could not drop: " : "",
@@ -549,8 +549,9 @@ static void s_text_nodes(FILE *f, const rb_phase_agg_t *a)
     for (uint32_t n = 0; n < a->nnodes; n++) {
         const rb_agg_node_t *an = &a->nodes[n];
         fprintf(f, "  %-16s %-10s %-8s %12s %24s %10.0f\n", an->name, an->rack,
-                rb_node_status_name(an->status), rb_fmt_size(b1, sizeof b1, (double)an->bytes),
-                rb_fmt_bw(b2, sizeof b2, an->bw), an->iops);
+                rb_aggregate_node_status_name(an->status),
+                rb_units_fmt_size(b1, sizeof b1, (double)an->bytes),
+                rb_units_fmt_bw(b2, sizeof b2, an->bw), an->iops);
         if (an->error[0])
             fprintf(f, "    error: %s\n", an->error);
     }
@@ -560,10 +561,11 @@ static void s_text_nodes(FILE *f, const rb_phase_agg_t *a)
         const rb_agg_group_t *g = k < a->nracks ? &a->racks[k] : &a->cluster;
         fprintf(f, "  %-5s %-21s %3u nodes %12s %24s  node median %s (%s .. %s)\n",
                 k < a->nracks ? "rack" : "", g->name, g->nodes,
-                rb_fmt_size(b1, sizeof b1, (double)g->bytes),
-                rb_fmt_bw(b2, sizeof b2, g->aggregate_bw),
-                rb_fmt_bw(b3, sizeof b3, g->node_bw_median),
-                rb_fmt_bw(b4, sizeof b4, g->node_bw_min), rb_fmt_bw(b5, sizeof b5, g->node_bw_max));
+                rb_units_fmt_size(b1, sizeof b1, (double)g->bytes),
+                rb_units_fmt_bw(b2, sizeof b2, g->aggregate_bw),
+                rb_units_fmt_bw(b3, sizeof b3, g->node_bw_median),
+                rb_units_fmt_bw(b4, sizeof b4, g->node_bw_min),
+                rb_units_fmt_bw(b5, sizeof b5, g->node_bw_max));
     }
 }
 
@@ -575,7 +577,7 @@ static void s_text_findings(FILE *f, const rb_phase_agg_t *a)
         char since[48] = "";
         if (x->first_seen_s >= 0)
             snprintf(since, sizeof since, ", from %.1f s on", x->first_seen_s);
-        fprintf(f, "  %-28s %s%s%s: %s%s\n", "FINDING", rb_finding_kind_name(x->kind), " ",
+        fprintf(f, "  %-28s %s%s%s: %s%s\n", "FINDING", rb_findings_kind_name(x->kind), " ",
                 x->device[0] ? x->device : x->node, x->evidence, since);
     }
 }
@@ -592,10 +594,10 @@ static void s_text_devices(FILE *f, const rb_phase_agg_t *a)
         const rb_agg_dev_t *d = &a->devs[i];
         fprintf(f, "  %-16s %-14s %-12s %7.1f %7.1f %14s %14s %9.2f %10s %10s\n", d->node,
                 d->device, d->member ? d->parent : "(root)", d->util_median, d->util_max,
-                rb_fmt_size(b1, sizeof b1, d->rd_bps_median),
-                rb_fmt_size(b2, sizeof b2, d->wr_bps_median), d->await_ms_median,
-                rb_fmt_size(b3, sizeof b3, (double)d->rd_bytes),
-                rb_fmt_size(b4, sizeof b4, (double)d->wr_bytes));
+                rb_units_fmt_size(b1, sizeof b1, d->rd_bps_median),
+                rb_units_fmt_size(b2, sizeof b2, d->wr_bps_median), d->await_ms_median,
+                rb_units_fmt_size(b3, sizeof b3, (double)d->rd_bytes),
+                rb_units_fmt_size(b4, sizeof b4, (double)d->wr_bytes));
     }
 }
 
@@ -609,8 +611,8 @@ static void s_text_steady(FILE *f, const rb_phase_agg_t *a)
     fprintf(f,
             "  %-28s median %s, min %s, peak %s over %u intervals of %.3g s; %.3g s at >= 90%% "
             "of peak\n",
-            "steady state", rb_fmt_bw(b1, sizeof b1, st->median_bw),
-            rb_fmt_bw(b2, sizeof b2, st->min_bw), rb_fmt_bw(b3, sizeof b3, st->peak_bw),
+            "steady state", rb_units_fmt_bw(b1, sizeof b1, st->median_bw),
+            rb_units_fmt_bw(b2, sizeof b2, st->min_bw), rb_units_fmt_bw(b3, sizeof b3, st->peak_bw),
             st->intervals, st->interval_s, st->sustained_s);
 }
 
@@ -680,10 +682,10 @@ static void s_text_accept(FILE *f, const rb_accept_result_t *acc)
         wphase = n > wphase ? n : wphase;
         n = (int)strlen(rb_accept_check_name(row->check));
         wcheck = n > wcheck ? n : wcheck;
-        rb_accept_value_text(meas, sizeof meas, row->check, row->limit);
+        rb_accept_result_value_text(meas, sizeof meas, row->check, row->limit);
         n = (int)strlen(meas) + 3;
         wlim = n > wlim ? n : wlim;
-        rb_accept_value_text(meas, sizeof meas, row->check, row->measured);
+        rb_accept_result_value_text(meas, sizeof meas, row->check, row->measured);
         n = (int)strlen(meas);
         wmeas = n > wmeas ? n : wmeas;
     }
@@ -696,9 +698,9 @@ static void s_text_accept(FILE *f, const rb_accept_result_t *acc)
             wmeas, "measured", "result");
     for (uint32_t i = 0; i < acc->nrows; i++) {
         const rb_accept_row_t *row = &acc->rows[i];
-        rb_accept_value_text(meas, sizeof meas, row->check, row->limit);
+        rb_accept_result_value_text(meas, sizeof meas, row->check, row->limit);
         snprintf(lim, sizeof lim, "%s %s", rb_accept_check_is_min(row->check) ? ">=" : "<=", meas);
-        rb_accept_value_text(meas, sizeof meas, row->check, row->measured);
+        rb_accept_result_value_text(meas, sizeof meas, row->check, row->measured);
         if (wset)
             fprintf(f, "  %-*s", wset, row->set[0] ? row->set : "-");
         fprintf(f, "  %-*s  %-*s  %-*s  %-*s  %s", wphase, row->phase, wcheck,
@@ -708,7 +710,7 @@ static void s_text_accept(FILE *f, const rb_accept_result_t *acc)
             fprintf(f, "%*s(%s)", row->verdict == RB_ACCEPT_NA ? 3 : 2, "", row->note);
         fputc('\n', f);
     }
-    fprintf(f, "%s\n", rb_accept_verdict(acc, line, sizeof line));
+    fprintf(f, "%s\n", rb_accept_result_verdict(acc, line, sizeof line));
 }
 
 /* Phase p of run r in report.txt: its line, its figures, then its jobs,
@@ -729,7 +731,7 @@ static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
     else
         fprintf(f, "\nphase %u/%u  %s  %s bs=%s %s %s qd%u  %u job%s, %u workers on %u nodes%s\n",
                 p + 1, r->nphases, a->name, rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?",
-                rb_fmt_size_exact(b1, sizeof b1, a->bs), a->direct ? "direct" : "buffered",
+                rb_units_fmt_size_exact(b1, sizeof b1, a->bs), a->direct ? "direct" : "buffered",
                 a->njobs ? a->jobs[0].ioengine : "sync", a->njobs ? a->jobs[0].iodepth : 1,
                 sp->njobs, sp->njobs == 1 ? "" : "s", a->nworkers, a->nnodes,
                 a->partial ? "  PARTIAL" : "");
@@ -745,7 +747,7 @@ static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
         fprintf(f, "  %-28s min %.0f  avg %.0f  max %.0f ops/s\n", "per worker", opr[1], opr[2],
                 opr[3]);
         fprintf(f, "  %-28s %" PRIu64 " ops, %s in %.3f s, %" PRIu64 " errors\n", "done", a->ops,
-                rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
+                rb_units_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
         s_text_skew(f, a);
         s_text_lat(f, "latency", &a->hist);
         if (a->error_code)
@@ -754,9 +756,9 @@ static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
         return;
     }
     fprintf(f, "  %-28s %s\n", "aggregate (parent sees)",
-            rb_fmt_bw(b1, sizeof b1, a->aggregate_bw));
+            rb_units_fmt_bw(b1, sizeof b1, a->aggregate_bw));
     fprintf(f, "  %-28s %s\n", "sum of rates (children see)",
-            rb_fmt_bw(b1, sizeof b1, a->sum_of_rates_bw));
+            rb_units_fmt_bw(b1, sizeof b1, a->sum_of_rates_bw));
     if (a->from_samples) {
         fprintf(f,
                 "  %-28s the run was cut off in this phase: its figures add up its "
@@ -764,23 +766,23 @@ static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
                 "REBUILT FROM SAMPLES");
     } else {
         fprintf(f, "  %-28s %s  (until the first worker ended, %.3f s)\n", "stonewall",
-                rb_fmt_bw(b1, sizeof b1, a->stonewall_bw), a->stonewall_s);
+                rb_units_fmt_bw(b1, sizeof b1, a->stonewall_bw), a->stonewall_s);
         fprintf(f, "  %-28s min %s  avg %s  max %s\n", "per worker",
-                rb_fmt_bw(b1, sizeof b1, a->worker_bw_min),
-                rb_fmt_bw(b2, sizeof b2, a->worker_bw_avg),
-                rb_fmt_bw(b3, sizeof b3, a->worker_bw_max));
+                rb_units_fmt_bw(b1, sizeof b1, a->worker_bw_min),
+                rb_units_fmt_bw(b2, sizeof b2, a->worker_bw_avg),
+                rb_units_fmt_bw(b3, sizeof b3, a->worker_bw_max));
     }
     fprintf(f, "  %-28s %.0f  (%" PRIu64 " ops)\n", "IOPS", a->iops, a->ops);
     fprintf(f, "  %-28s %s in %.3f s, %" PRIu64 " errors\n", "moved",
-            rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
+            rb_units_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
     s_text_skew(f, a);
     s_text_lat(f, "latency", &a->hist);
     s_text_access(f, sp);
     s_text_honesty(f, a);
     if (a->read_ops && a->read_ops != a->ops)
         fprintf(f, "  %-28s read %s in %" PRIu64 " ops, write %s in %" PRIu64 " ops\n", "mix",
-                rb_fmt_size(b1, sizeof b1, (double)a->read_bytes), a->read_ops,
-                rb_fmt_size(b2, sizeof b2, (double)(a->bytes - a->read_bytes)),
+                rb_units_fmt_size(b1, sizeof b1, (double)a->read_bytes), a->read_ops,
+                rb_units_fmt_size(b2, sizeof b2, (double)(a->bytes - a->read_bytes)),
                 a->ops - a->read_ops);
     if (a->verify_errors)
         fprintf(f, "  %-28s %" PRIu64 " blocks failed verification\n", "VERIFY", a->verify_errors);
@@ -790,7 +792,7 @@ static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
         for (uint32_t j = 0; j < a->njobs; j++) {
             const rb_agg_job_t *aj = &a->jobs[j];
             fprintf(f, "  job %-16s %s %s qd%u  %s  %.0f IOPS\n", aj->name, rb_rw_name(aj->rw),
-                    aj->ioengine, aj->iodepth, rb_fmt_bw(b1, sizeof b1, aj->bw), aj->iops);
+                    aj->ioengine, aj->iodepth, rb_units_fmt_bw(b1, sizeof b1, aj->bw), aj->iops);
             s_text_lat(f, "    latency", aj->hist);
         }
     s_text_steady(f, a);
@@ -817,14 +819,14 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
     for (uint32_t i = 0; i < r->nnodes; i++)
         if (r->nodes[i].status != RB_NODE_OK)
             fprintf(f, "node %s: %s: %s%s\n", r->nodes[i].name,
-                    rb_node_status_name(r->nodes[i].status), r->nodes[i].error,
+                    rb_aggregate_node_status_name(r->nodes[i].status), r->nodes[i].error,
                     s_lost_at(r->nodes[i].lost_at_s));
     for (uint32_t p = 0; p < r->nphases; p++)
         s_text_phase(f, r, p);
     s_text_meta(r, f);
     if (r->accept)
         s_text_accept(f, r->accept);
-    rb_project_text(f, r->projection);
+    rb_project_result_text(f, r->projection);
     fflush(f);
     return ferror(f) ? -EIO : 0;
 }

@@ -33,8 +33,9 @@ static int s_csv(const rb_run_result_t *r, const char *run_dir, FILE *f)
         for (uint32_t n = 0; n < a->nnodes; n++) {
             const rb_agg_node_t *an = &a->nodes[n];
             fprintf(f, "%s,node,%s,%s,%s,1,%llu,%llu,%.9g,%.9g,%.9g,%d\n", a->name, an->name,
-                    an->rack, rb_node_status_name(an->status), (unsigned long long)an->bytes,
-                    (unsigned long long)an->ops, an->window_s, an->bw, an->iops, a->partial);
+                    an->rack, rb_aggregate_node_status_name(an->status),
+                    (unsigned long long)an->bytes, (unsigned long long)an->ops, an->window_s,
+                    an->bw, an->iops, a->partial);
         }
         for (uint32_t k = 0; k <= a->nracks; k++) {
             const rb_agg_group_t *g = k < a->nracks ? &a->racks[k] : &a->cluster;
@@ -49,7 +50,7 @@ static int s_csv(const rb_run_result_t *r, const char *run_dir, FILE *f)
 
 static int s_html(const rb_run_result_t *r, const char *run_dir, FILE *f)
 {
-    return rb_report_html(r, run_dir, f);
+    return rb_html_report(r, run_dir, f);
 }
 
 static const rb_reporter_t s_reporters[] = {

@@ -39,7 +39,7 @@ static rb_node_status_t s_status(const char *s)
     static const rb_node_status_t all[] = {RB_NODE_OK, RB_NODE_FAILED, RB_NODE_LOST,
                                            RB_NODE_REFUSED, RB_NODE_MISSING};
     for (size_t i = 0; s && i < sizeof all / sizeof all[0]; i++)
-        if (!strcmp(s, rb_node_status_name(all[i])))
+        if (!strcmp(s, rb_aggregate_node_status_name(all[i])))
             return all[i];
     return RB_NODE_MISSING;
 }
@@ -194,7 +194,7 @@ static int s_phase_findings(const rb_json_t *fs, rb_phase_agg_t *a)
         rb_finding_t fi = {.first_seen_s = rb_json_num(rb_json_get(fo, "first_seen_s"), -1)};
         size_t k = 0;
         while (k < sizeof kinds / sizeof kinds[0] &&
-               (!kind || strcmp(kind, rb_finding_kind_name(kinds[k])) != 0))
+               (!kind || strcmp(kind, rb_findings_kind_name(kinds[k])) != 0))
             k++;
         if (k == sizeof kinds / sizeof kinds[0])
             return -EINVAL;
@@ -204,7 +204,7 @@ static int s_phase_findings(const rb_json_t *fs, rb_phase_agg_t *a)
         s_str(fo, "evidence", fi.evidence, sizeof fi.evidence);
         fi.value = s_num(fo, "value");
         fi.reference = s_num(fo, "reference");
-        if (rb_finding_add(a, &fi) < 0)
+        if (rb_findings_add(a, &fi) < 0)
             return -ENOMEM;
     }
     return 0;
@@ -433,8 +433,8 @@ static uint32_t s_cap_for(uint32_t cap, long k)
     return nc;
 }
 
-int rb_samples_series(const char *dir, const char *phase, double interval_s, double **bytes,
-                      double **ops, double **secs, uint32_t *n)
+int rb_result_samples_series(const char *dir, const char *phase, double interval_s, double **bytes,
+                             double **ops, double **secs, uint32_t *n)
 {
     *bytes = *ops = *secs = NULL;
     *n = 0;
@@ -477,10 +477,11 @@ int rb_samples_series(const char *dir, const char *phase, double interval_s, dou
 
 /* The phase's rows of telemetry.csv in f into t, each row's values as
  * rb_tel_row_t takes them. 0 or -ENOMEM. */
-static int s_tel_read(const rb_phase_agg_t *a, FILE *f, double interval_s, rb_tel_series_t *t)
+static int s_tel_read(const rb_phase_agg_t *a, FILE *f, double interval_s,
+                      rb_findings_tel_series_t *t)
 {
     char line[1024];
-    rb_name_idx_t *by_name = rb_agg_nodes_by_name(a->nodes, a->nnodes);
+    rb_name_idx_t *by_name = rb_aggregate_nodes_by_name(a->nodes, a->nnodes);
     int rc = by_name ? 0 : -ENOMEM;
     while (rc == 0 && fgets(line, sizeof line, f)) {
         char *fld[RB_CSV_TEL_NCOLS + 2];
@@ -518,19 +519,20 @@ static int s_tel_read(const rb_phase_agg_t *a, FILE *f, double interval_s, rb_te
             row.util =
                 strtod(fld[RB_CSV_TEL_CPU_USER], NULL) + strtod(fld[RB_CSV_TEL_CPU_SYSTEM], NULL);
         }
-        rc = rb_tel_series_add(t, node, strtod(fld[RB_CSV_TEL_T_S], NULL), interval_s, &row);
+        rc = rb_findings_tel_series_add(t, node, strtod(fld[RB_CSV_TEL_T_S], NULL), interval_s,
+                                        &row);
     }
     free(by_name);
     return rc;
 }
 
-int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const char *dir,
-                           double interval_s, const char *const *hosts)
+int rb_result_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const char *dir,
+                                  double interval_s, const char *const *hosts)
 {
     char path[RB_PATH_MAX + 32];
     if (interval_s <= 0)
         return 0;
-    rb_tel_series_t *t = rb_tel_series_new(a->nnodes);
+    rb_findings_tel_series_t *t = rb_findings_tel_series_new(a->nnodes);
     if (!t)
         return -ENOMEM;
     snprintf(path, sizeof path, "%s/%s", dir, rb_csv_telemetry.file);
@@ -539,13 +541,13 @@ int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const
     if (f)
         fclose(f);
     if (rc == 0)
-        rc = rb_find_from_tel_series(a, spec, t, interval_s, hosts);
-    rb_tel_series_destroy(&t);
+        rc = rb_findings_from_tel_series(a, spec, t, interval_s, hosts);
+    rb_findings_tel_series_destroy(&t);
     return rc;
 }
 
-int rb_samples_values(const char *dir, const char *phase, const char *column, double **vals,
-                      uint32_t *n)
+int rb_result_samples_values(const char *dir, const char *phase, const char *column, double **vals,
+                             uint32_t *n)
 {
     *vals = NULL;
     *n = 0;
@@ -595,14 +597,14 @@ int rb_samples_values(const char *dir, const char *phase, const char *column, do
     return rc;
 }
 
-void rb_samples_series_free(double **series, uint32_t nnodes)
+void rb_result_samples_series_free(double **series, uint32_t nnodes)
 {
     rb_series_free(series, nnodes);
 }
 
-int rb_samples_node_series(const char *dir, const char *phase, double interval_s,
-                           const rb_agg_node_t *nodes, uint32_t nnodes, double ***series,
-                           uint32_t *nint, double *point_s)
+int rb_result_samples_node_series(const char *dir, const char *phase, double interval_s,
+                                  const rb_agg_node_t *nodes, uint32_t nnodes, double ***series,
+                                  uint32_t *nint, double *point_s)
 {
     *series = NULL;
     *nint = 0;
@@ -612,7 +614,7 @@ int rb_samples_node_series(const char *dir, const char *phase, double interval_s
         return -errno;
     s_row_t r;
     rb_series_t *ser = rb_series_new(nnodes, interval_s);
-    rb_name_idx_t *by_name = rb_agg_nodes_by_name(nodes, nnodes);
+    rb_name_idx_t *by_name = rb_aggregate_nodes_by_name(nodes, nnodes);
     int rc = ser && by_name ? 0 : -ENOMEM;
     while (rc == 0 && s_next_row(f, phase, &r))
         rc = rb_series_add(ser, rb_agg_node_lookup(by_name, nnodes, r.node), r.t_s, r.interval_s,
@@ -724,7 +726,7 @@ static int s_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, do
         out->nrows = 0; /* per worker figures are not in the samples */
         double *b = NULL, *o = NULL, *t = NULL;
         uint32_t m = 0;
-        if (rb_samples_series(dir, spec->name, interval_s, &b, &o, &t, &m) == 0)
+        if (rb_result_samples_series(dir, spec->name, interval_s, &b, &o, &t, &m) == 0)
             rb_aggregate_steady(out, b, t, m, interval_s, 0);
         free(b);
         free(o);
@@ -739,10 +741,10 @@ static int s_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, do
 
 /* ---- the folder ---- */
 
-void rb_run_unload(rb_loaded_run_t *out)
+void rb_result_run_unload(rb_loaded_run_t *out)
 {
     for (uint32_t p = 0; out->phases && p < out->res.nphases; p++)
-        rb_phase_agg_fini(&out->phases[p]);
+        rb_aggregate_phase_fini(&out->phases[p]);
     free(out->phases);
     free(out->nodes);
     rb_accept_result_fini(&out->acc);
@@ -755,7 +757,7 @@ static int s_fail(rb_loaded_run_t *out, rb_err_t *err, int code, const char *fmt
                   const char *b)
 {
     rb_err_set(err, code, fmt, a, b);
-    rb_run_unload(out);
+    rb_result_run_unload(out);
     return code;
 }
 
@@ -787,7 +789,7 @@ static int s_run_nodes(const rb_json_t *nodes, rb_loaded_run_t *out)
     return 0;
 }
 
-int rb_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
+int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
 {
     char path[PATH_MAX + 32];
     memset(out, 0, sizeof *out);
@@ -795,7 +797,7 @@ int rb_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
     snprintf(path, sizeof path, "%s/plan.ini", dir);
     int rc = rb_plan_load(path, &out->plan, err);
     if (rc < 0) {
-        rb_run_unload(out);
+        rb_result_run_unload(out);
         return rc;
     }
     const rb_plan_t *pl = out->plan;
@@ -870,14 +872,14 @@ int rb_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
         out->from_samples = 1;
     }
     if (pl->accept) {
-        if (rb_accept_eval(pl->accept, pl->phases, pl->nphases, out->phases, res->nphases,
-                           &out->acc) < 0)
+        if (rb_accept_result_eval(pl->accept, pl->phases, pl->nphases, out->phases, res->nphases,
+                                  &out->acc) < 0)
             return s_fail(out, err, -ENOMEM, "%s: out of memory%s", dir, "");
         res->accept = &out->acc;
     }
     if (pl->project) {
-        if (rb_project_eval(pl->project, pl->phases, pl->nphases, out->phases, res->nphases,
-                            &out->proj) < 0)
+        if (rb_project_result_eval(pl->project, pl->phases, pl->nphases, out->phases, res->nphases,
+                                   &out->proj) < 0)
             return s_fail(out, err, -ENOMEM, "%s: out of memory%s", dir, "");
         res->projection = &out->proj;
     }

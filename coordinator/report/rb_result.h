@@ -29,21 +29,21 @@ typedef struct rb_loaded_run {
 } rb_loaded_run_t;
 
 /* Reads the run folder dir into out (the caller's, released with
- * rb_run_unload). A folder without summary.json (a run killed before its
+ * rb_result_run_unload). A folder without summary.json (a run killed before its
  * first phase ended) or with one that says "running" is read as far as it
  * goes and flagged partial. Returns 0, or -errno with err naming the file
  * and what is wrong. */
-int rb_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err);
+int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err);
 
 /* Frees what out holds; safe twice. */
-void rb_run_unload(rb_loaded_run_t *out);
+void rb_result_run_unload(rb_loaded_run_t *out);
 
 /* Per sample interval of phase `phase` in dir/samples.csv: the cluster's
  * bytes and ops (all nodes and jobs) and the interval's length. *n gets the
  * number of intervals; the arrays (caller frees) are NULL when there are
  * none. 0 or -errno (-ENOENT without samples.csv). */
-int rb_samples_series(const char *dir, const char *phase, double interval_s, double **bytes,
-                      double **ops, double **secs, uint32_t *n);
+int rb_result_samples_series(const char *dir, const char *phase, double interval_s, double **bytes,
+                             double **ops, double **secs, uint32_t *n);
 
 /* Bandwidth per sample interval of each node of a phase (series[n] for
  * nodes[n], NULL for a node without samples), from dir/samples.csv; *nint
@@ -51,23 +51,23 @@ int rb_samples_series(const char *dir, const char *phase, double interval_s, dou
  * phase of more than RB_SERIES_POINTS intervals gives points that are the
  * mean rates of 2, 4, ... consecutive intervals (*point_s is that many
  * intervals), so that memory is bounded by the nodes, not by the phase's
- * length. Free with rb_samples_series_free(series, nnodes). 0 or -errno. */
-int rb_samples_node_series(const char *dir, const char *phase, double interval_s,
-                           const rb_agg_node_t *nodes, uint32_t nnodes, double ***series,
-                           uint32_t *nint, double *point_s);
-void rb_samples_series_free(double **series, uint32_t nnodes);
+ * length. Free with rb_result_samples_series_free(series, nnodes). 0 or -errno. */
+int rb_result_samples_node_series(const char *dir, const char *phase, double interval_s,
+                                  const rb_agg_node_t *nodes, uint32_t nnodes, double ***series,
+                                  uint32_t *nint, double *point_s);
+void rb_result_samples_series_free(double **series, uint32_t nnodes);
 
-/* rb_find_from_tel_series() over the rows of phase a->name in
+/* rb_findings_from_tel_series() over the rows of phase a->name in
  * dir/telemetry.csv (nodes by name in a->nodes): the phase's per node and
  * device figures and the findings they show. Nothing when there is no
  * telemetry.csv. 0 or -ENOMEM. */
-int rb_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const char *dir,
-                           double interval_s, const char *const *hosts);
+int rb_result_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const char *dir,
+                                  double interval_s, const char *const *hosts);
 
 /* Every value of column `column` (a samples.csv header name, such as
  * "lat_p99_us") in the rows of phase `phase`. *vals (caller frees) is NULL
  * when there are none. 0 or -errno (-ENOENT without samples.csv or column). */
-int rb_samples_values(const char *dir, const char *phase, const char *column, double **vals,
-                      uint32_t *n);
+int rb_result_samples_values(const char *dir, const char *phase, const char *column, double **vals,
+                             uint32_t *n);
 
 #endif

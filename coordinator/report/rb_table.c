@@ -42,13 +42,13 @@ void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f)
         rb_table_kv(f, "aggregate (parent sees)", "%.0f operations/s", a->iops);
     } else {
         rb_table_kv(f, "aggregate bandwidth (parent sees)", "%s",
-                    rb_fmt_bw(b1, sizeof b1, a->aggregate_bw));
+                    rb_units_fmt_bw(b1, sizeof b1, a->aggregate_bw));
         rb_table_kv(f, "sum of rates (children see)", "%s",
-                    rb_fmt_bw(b1, sizeof b1, a->sum_of_rates_bw));
+                    rb_units_fmt_bw(b1, sizeof b1, a->sum_of_rates_bw));
         rb_table_kv(f, "IOPS", "%.0f", a->iops);
     }
     rb_table_kv(f, "moved", "%s (%" PRIu64 " bytes) in %" PRIu64 " operations",
-                rb_fmt_size(b1, sizeof b1, (double)a->bytes), a->bytes, a->ops);
+                rb_units_fmt_size(b1, sizeof b1, (double)a->bytes), a->bytes, a->ops);
     rb_table_kv(f, "window", "%.3f s (last worker end - first worker start)", a->window_s);
     rb_table_kv(f, "start skew", "%.3f ms", a->start_skew_s * 1e3);
     rb_table_kv(f, "errors", "%" PRIu64, a->errors);
@@ -73,17 +73,17 @@ void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f)
         rb_svg_textf(f,
                      "CACHE-INFLUENCED: buffered data of %s per node is under 2 x RAM (%s on the "
                      "smallest node): these figures measure the page cache, not the disks",
-                     rb_fmt_size(b1, sizeof b1, (double)a->buffered_set),
-                     rb_fmt_size(b2, sizeof b2, (double)a->ram_min));
+                     rb_units_fmt_size(b1, sizeof b1, (double)a->buffered_set),
+                     rb_units_fmt_size(b2, sizeof b2, (double)a->ram_min));
         fputs("</td></tr>\n", f);
     }
     if (a->sw_limit_ns)
         rb_table_kv(f, "stonewall_time",
                     "%s in %.3f s = %s; %u workers stopped at %.3f s, ops per worker %" PRIu64
                     "..%" PRIu64 "%s",
-                    rb_fmt_size(b1, sizeof b1, (double)a->sw_bytes), a->sw_s,
-                    rb_fmt_bw(b2, sizeof b2, a->sw_bw), a->sw_stopped, (double)a->sw_limit_ns / 1e9,
-                    a->sw_ops_min, a->sw_ops_max,
+                    rb_units_fmt_size(b1, sizeof b1, (double)a->sw_bytes), a->sw_s,
+                    rb_units_fmt_bw(b2, sizeof b2, a->sw_bw), a->sw_stopped,
+                    (double)a->sw_limit_ns / 1e9, a->sw_ops_min, a->sw_ops_max,
                     a->wearout ? "; the figures above include the wear-out" : "");
     if (a->error_code)
         rb_table_kv(f, "first error", "%s: %s", a->error_node, a->error);
@@ -92,9 +92,10 @@ void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f)
             f, "steady state",
             "median %s, min %s, peak %s over %u intervals of %.3f s; sustained for %.1f s at "
             ">= 90%% of peak",
-            rb_fmt_bw(b1, sizeof b1, a->steady.median_bw),
-            rb_fmt_bw(b2, sizeof b2, a->steady.min_bw), rb_fmt_bw(b3, sizeof b3, a->steady.peak_bw),
-            a->steady.intervals, a->steady.interval_s, a->steady.sustained_s);
+            rb_units_fmt_bw(b1, sizeof b1, a->steady.median_bw),
+            rb_units_fmt_bw(b2, sizeof b2, a->steady.min_bw),
+            rb_units_fmt_bw(b3, sizeof b3, a->steady.peak_bw), a->steady.intervals,
+            a->steady.interval_s, a->steady.sustained_s);
     fputs("</table>\n", f);
 }
 
@@ -127,7 +128,8 @@ int rb_table_notes(const rb_phase_agg_t *a, int meta, FILE *f)
         if (an->status != RB_NODE_OK) {
             fputs("<li class=\"bad\">", f);
             rb_svg_textf(f, "%s did not complete the phase: %s%s%s", an->name,
-                         rb_node_status_name(an->status), an->error[0] ? ": " : "", an->error);
+                         rb_aggregate_node_status_name(an->status), an->error[0] ? ": " : "",
+                         an->error);
             fputs("</li>\n", f);
         }
     }
@@ -135,7 +137,7 @@ int rb_table_notes(const rb_phase_agg_t *a, int meta, FILE *f)
     for (uint32_t i = 0; i < a->nfindings; i++) {
         const rb_finding_t *x = &a->findings[i];
         fputs("<li class=\"bad\">", f);
-        rb_svg_textf(f, "Finding, %s: %s: %s", rb_finding_kind_name(x->kind),
+        rb_svg_textf(f, "Finding, %s: %s: %s", rb_findings_kind_name(x->kind),
                      x->device[0] ? x->device : x->node, x->evidence);
         if (x->first_seen_s >= 0)
             rb_svg_textf(f, ", from %.1f s on", x->first_seen_s);
@@ -161,7 +163,7 @@ static void s_td_rate(FILE *f, double v, int meta)
         fprintf(f, "%.0f ops/s", v);
     } else {
         /* binary units, and the decimal ones in parentheses on a line of their own */
-        char *dec = strstr(rb_fmt_bw(b, sizeof b, v), " (");
+        char *dec = strstr(rb_units_fmt_bw(b, sizeof b, v), " (");
         if (dec)
             *dec++ = 0;
         rb_svg_esc(f, b);
@@ -182,7 +184,7 @@ static void s_group_row(FILE *f, const rb_agg_group_t *g, const char *cls, int m
         fputs("rack ", f);
     rb_svg_esc(f, g->name);
     fprintf(f, "</td><td></td><td class=\"n\">%u</td><td class=\"n\">", g->nodes);
-    rb_svg_esc(f, rb_fmt_size(b, sizeof b, (double)g->bytes));
+    rb_svg_esc(f, rb_units_fmt_size(b, sizeof b, (double)g->bytes));
     fputs("</td>", f);
     s_td_rate(f, meta ? g->iops : g->aggregate_bw, meta);
     if (meta) {
@@ -288,13 +290,13 @@ void rb_table_devices(const rb_phase_agg_t *a, FILE *f)
                 "<td class=\"n\">%.1f</td>",
                 255 - shade / 2, 255 - shade, d->util_median, d->util_max);
         fputs("<td class=\"n\">", f);
-        rb_svg_esc(f, rb_fmt_size(b1, sizeof b1, d->rd_bps_median));
+        rb_svg_esc(f, rb_units_fmt_size(b1, sizeof b1, d->rd_bps_median));
         fputs("</td><td class=\"n\">", f);
-        rb_svg_esc(f, rb_fmt_size(b2, sizeof b2, d->wr_bps_median));
+        rb_svg_esc(f, rb_units_fmt_size(b2, sizeof b2, d->wr_bps_median));
         fprintf(f, "</td><td class=\"n\">%.2f</td><td class=\"n\">", d->await_ms_median);
-        rb_svg_esc(f, rb_fmt_size(b3, sizeof b3, (double)d->rd_bytes));
+        rb_svg_esc(f, rb_units_fmt_size(b3, sizeof b3, (double)d->rd_bytes));
         fputs("</td><td class=\"n\">", f);
-        rb_svg_esc(f, rb_fmt_size(b4, sizeof b4, (double)d->wr_bytes));
+        rb_svg_esc(f, rb_units_fmt_size(b4, sizeof b4, (double)d->wr_bytes));
         fputs("</td></tr>\n", f);
     }
     s_devices_gap(f, &skipped);
@@ -320,9 +322,9 @@ void rb_table_rollups(const rb_phase_agg_t *a, int meta, FILE *f)
             fputs("<tr><td>", f);
             rb_svg_esc(f, an->name);
             fprintf(f, "</td><td%s>", an->status != RB_NODE_OK ? " class=\"bad\"" : "");
-            rb_svg_esc(f, rb_node_status_name(an->status));
+            rb_svg_esc(f, rb_aggregate_node_status_name(an->status));
             fputs("</td><td></td><td class=\"n\">", f);
-            rb_svg_esc(f, rb_fmt_size(b, sizeof b, (double)an->bytes));
+            rb_svg_esc(f, rb_units_fmt_size(b, sizeof b, (double)an->bytes));
             fputs("</td>", f);
             s_td_rate(f, meta ? an->iops : an->bw, meta);
             fputs("<td></td><td></td><td></td></tr>\n", f);
@@ -370,10 +372,10 @@ void rb_table_accept(const rb_accept_result_t *acc, FILE *f)
         rb_svg_esc(f, rb_accept_check_name(row->check));
         fprintf(f, "</td><td class=\"n\">%s ",
                 rb_accept_check_is_min(row->check) ? "&#8805;" : "&#8804;");
-        rb_accept_value_text(buf, sizeof buf, row->check, row->limit);
+        rb_accept_result_value_text(buf, sizeof buf, row->check, row->limit);
         rb_svg_esc(f, buf);
         fputs("</td><td class=\"n\">", f);
-        rb_accept_value_text(buf, sizeof buf, row->check, row->measured);
+        rb_accept_result_value_text(buf, sizeof buf, row->check, row->measured);
         rb_svg_esc(f, buf);
         fprintf(f, "</td><td class=\"%s\">%s</td><td>", v < 0 ? "fail" : cls[v],
                 v < 0 ? "?" : verdicts[v]);
@@ -381,7 +383,7 @@ void rb_table_accept(const rb_accept_result_t *acc, FILE *f)
         fputs("</td></tr>\n", f);
     }
     fprintf(f, "</table>\n<p class=\"%s\">", acc->nfailed ? "fail" : "pass");
-    rb_svg_esc(f, rb_accept_verdict(acc, line, sizeof line));
+    rb_svg_esc(f, rb_accept_result_verdict(acc, line, sizeof line));
     fputs("</p>\n</section>\n", f);
 }
 
@@ -406,9 +408,9 @@ void rb_table_projection(const rb_run_result_t *r, FILE *f)
         fputs("</td><td>", f);
         rb_svg_esc(f, l->label);
         fputs("</td><td class=\"num\">", f);
-        rb_svg_esc(f, rb_project_line_value(v, sizeof v, l));
-        fprintf(f, "</td><td class=\"%s\">", rb_project_kind_name(l->kind));
-        rb_svg_esc(f, rb_project_kind_name(l->kind));
+        rb_svg_esc(f, rb_project_result_line_value(v, sizeof v, l));
+        fprintf(f, "</td><td class=\"%s\">", rb_project_result_kind_name(l->kind));
+        rb_svg_esc(f, rb_project_result_kind_name(l->kind));
         fputs("</td><td>", f);
         rb_svg_esc(f, l->source);
         fputs("</td></tr>\n", f);

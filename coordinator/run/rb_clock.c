@@ -91,13 +91,13 @@ void rb_clock_pong(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_pong_t *p, uint64
     if (p->t_coord_ns > now)
         return; /* from the future: not one of our probes */
     if (n->state == RB_AGENT_SYNCING) {
-        rb_node_clock_sample(n, p->t_coord_ns, p->t_agent_ns, now);
+        rb_fleet_node_clock_sample(n, p->t_coord_ns, p->t_agent_ns, now);
         if (n->pings < RB_FLEET_PINGS)
             rb_router_ping(r, n);
         else
-            rb_node_set_state(n, RB_AGENT_SYNCED);
+            rb_fleet_node_set_state(n, RB_AGENT_SYNCED);
     } else if (n->probe_left && n->state == RB_AGENT_READY) {
-        rb_node_clock_sample(n, p->t_coord_ns, p->t_agent_ns, now);
+        rb_fleet_node_clock_sample(n, p->t_coord_ns, p->t_agent_ns, now);
         if (--n->probe_left)
             rb_router_ping(r, n);
         else

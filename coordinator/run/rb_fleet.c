@@ -89,14 +89,14 @@ rb_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now
     return n;
 }
 
-void rb_node_set_state(rb_node_t *node, rb_agent_state_t st)
+void rb_fleet_node_set_state(rb_node_t *node, rb_agent_state_t st)
 {
     node->fleet->nstate[node->state]--;
     node->fleet->nstate[st]++;
     node->state = st;
 }
 
-void rb_node_clock_sample(rb_node_t *node, uint64_t t_sent, uint64_t t_agent, uint64_t t_recv)
+void rb_fleet_node_clock_sample(rb_node_t *node, uint64_t t_sent, uint64_t t_agent, uint64_t t_recv)
 {
     if (t_recv < t_sent)
         return;
@@ -109,10 +109,10 @@ void rb_node_clock_sample(rb_node_t *node, uint64_t t_sent, uint64_t t_agent, ui
     }
 }
 
-void rb_node_out(rb_node_t *node, rb_node_status_t status, const char *fmt, ...)
+void rb_fleet_node_out(rb_node_t *node, rb_node_status_t status, const char *fmt, ...)
 {
     va_list ap;
-    rb_node_set_state(node, RB_AGENT_GONE);
+    rb_fleet_node_set_state(node, RB_AGENT_GONE);
     if (!node->out_ns)
         node->out_ns = rb_mono_ns();
     if (node->status == RB_NODE_OK) {

@@ -46,7 +46,7 @@ typedef struct rb_node_hello {
 
 typedef struct rb_node {
     rb_node_hello_t hello;     /* as the agent introduced itself */
-    rb_agent_state_t state;    /* read freely; changed only by rb_node_set_state() */
+    rb_agent_state_t state;    /* read freely; changed only by rb_fleet_node_set_state() */
     struct rb_fleet *fleet;    /* the fleet it belongs to (its state counts) */
     rb_node_status_t status;   /* how it ends up in the report */
     char error[RB_REASON_MAX]; /* why it is not ok */
@@ -93,15 +93,16 @@ rb_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now
 void rb_fleet_reindex(rb_fleet_t *f);
 
 /* Moves a node to state st, keeping the fleet's counts. */
-void rb_node_set_state(rb_node_t *node, rb_agent_state_t st);
+void rb_fleet_node_set_state(rb_node_t *node, rb_agent_state_t st);
 
 /* Takes one clock probe: sent at t_sent and answered at t_recv (coordinator
  * clock) with the agent's clock reading t_agent. Keeps the estimate of the
  * probe with the smallest round trip: offset = t_agent - (t_sent + t_recv) / 2. */
-void rb_node_clock_sample(rb_node_t *node, uint64_t t_sent, uint64_t t_agent, uint64_t t_recv);
+void rb_fleet_node_clock_sample(rb_node_t *node, uint64_t t_sent, uint64_t t_agent,
+                                uint64_t t_recv);
 
 /* Marks a node out of the run with a status and a reason. */
-void rb_node_out(rb_node_t *node, rb_node_status_t status, const char *fmt, ...)
+void rb_fleet_node_out(rb_node_t *node, rb_node_status_t status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Nodes in state st, and nodes still taking part (not GONE); O(1). */

@@ -121,8 +121,8 @@ int rb_folder_write_reports(rb_run_ctx_t *r)
         return -ENOMEM;
     rb_run_result_t res = s_result(r, nodes, &failed_nodes);
     rb_accept_result_t acc;
-    if (rb_accept_eval(r->plan->accept, r->plan->phases, r->plan->nphases, r->aggs, r->phases_run,
-                       &acc) < 0) {
+    if (rb_accept_result_eval(r->plan->accept, r->plan->phases, r->plan->nphases, r->aggs,
+                              r->phases_run, &acc) < 0) {
         rb_run_fail(r, "out of memory judging the acceptance checks");
         res.status = r->failed;
     }
@@ -150,8 +150,8 @@ int rb_folder_write_reports(rb_run_ctx_t *r)
     res.accept = r->plan->accept ? &acc : NULL;
     r->accept_failed = acc.nfailed > 0;
     rb_project_result_t proj;
-    if (rb_project_eval(r->plan->project, r->plan->phases, r->plan->nphases, r->aggs, r->phases_run,
-                        &proj) < 0) {
+    if (rb_project_result_eval(r->plan->project, r->plan->phases, r->plan->nphases, r->aggs,
+                               r->phases_run, &proj) < 0) {
         rb_run_fail(r, "out of memory working out the projection");
         res.status = r->failed;
     }
@@ -176,7 +176,7 @@ int rb_folder_make(rb_run_ctx_t *r)
     snprintf(r->run_id, sizeof r->run_id, "%s-%04x", stamp,
              (unsigned)((r->wall_start / 1000 ^ (uint64_t)getpid() * 2654435761u) & 0xffff));
     const char *out = r->o->out_dir ? r->o->out_dir : "runs";
-    int rc = rb_mkdirs(out);
+    int rc = rb_fs_mkdirs(out);
     if (rc < 0) {
         rb_run_fail(r, "--out %s: %s", out, strerror(-rc));
         return rc;

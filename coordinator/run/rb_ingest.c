@@ -117,15 +117,15 @@ void rb_ingest_done(rb_run_ctx_t *r, rb_node_t *n, rb_msg_t *m)
     for (uint32_t i = 0; i < d->nworkers; i++) {
         if (d->workers[i].job >= ph->njobs ||
             d->workers[i].worker >= ph->jobs[d->workers[i].job].numjobs) {
-            rb_node_out(n, RB_NODE_FAILED, "DONE for phase %s names a worker the plan lacks",
-                        ph->name);
+            rb_fleet_node_out(n, RB_NODE_FAILED, "DONE for phase %s names a worker the plan lacks",
+                              ph->name);
             return;
         }
     }
     for (uint32_t i = 0; i < d->njobs; i++) {
         if (d->jobs[i].job >= ph->njobs) {
-            rb_node_out(n, RB_NODE_FAILED, "DONE for phase %s names job %u, the plan has %u",
-                        ph->name, d->jobs[i].job, ph->njobs);
+            rb_fleet_node_out(n, RB_NODE_FAILED, "DONE for phase %s names job %u, the plan has %u",
+                              ph->name, d->jobs[i].job, ph->njobs);
             return;
         }
     }
@@ -161,7 +161,7 @@ void rb_ingest_done(rb_run_ctx_t *r, rb_node_t *n, rb_msg_t *m)
     *keep = *d; /* take over the arrays */
     memset(d, 0, sizeof *d);
     n->done[keep->phase] = keep;
-    rb_node_set_state(n, RB_AGENT_PHASE_DONE);
+    rb_fleet_node_set_state(n, RB_AGENT_PHASE_DONE);
 }
 
 /* STONEWALL: one node's workers of a wearout job all stopped at their stonewall. */
@@ -245,7 +245,7 @@ void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
     double point_s = interval;
     if (!r->node_series || rb_series_take(r->node_series, &series, &nint, &point_s) < 0)
         series = NULL;
-    if (rb_find_stragglers(a, (const double *const *)series, nint, point_s) < 0)
+    if (rb_findings_stragglers(a, (const double *const *)series, nint, point_s) < 0)
         rb_run_fail(r, "out of memory");
     rb_series_free(series, a->nnodes);
     rb_series_destroy(&r->node_series);
@@ -253,12 +253,12 @@ void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
     for (uint32_t i = 0; hosts && i < a->nnodes && i < r->fleet.n; i++)
         hosts[i] = r->fleet.nodes[i].hello.hostname;
     if (!hosts || !r->tel || r->tel_failed ||
-        rb_find_from_tel_series(a, &r->plan->phases[p], r->tel, interval, hosts) < 0)
+        rb_findings_from_tel_series(a, &r->plan->phases[p], r->tel, interval, hosts) < 0)
         rb_run_fail(r, "out of memory");
-    rb_tel_series_destroy(&r->tel);
+    rb_findings_tel_series_destroy(&r->tel);
     free(hosts);
     for (uint32_t i = 0; i < a->nfindings; i++)
-        rb_warn("phase %s: %s %s: %s", a->name, rb_finding_kind_name(a->findings[i].kind),
+        rb_warn("phase %s: %s %s: %s", a->name, rb_findings_kind_name(a->findings[i].kind),
                 a->findings[i].node, a->findings[i].evidence);
 }
 
@@ -266,9 +266,9 @@ void rb_ingest_phase_start(rb_run_ctx_t *r, uint32_t p)
 {
     double interval = (double)r->plan->interval_ns / 1e9;
     rb_series_destroy(&r->node_series);
-    rb_tel_series_destroy(&r->tel);
+    rb_findings_tel_series_destroy(&r->tel);
     r->node_series = rb_series_new(r->fleet.n, interval);
-    r->tel = rb_tel_series_new(r->fleet.n);
+    r->tel = rb_findings_tel_series_new(r->fleet.n);
     r->tel_failed = 0;
     r->cur_phase = p;
     rb_ingest_wearout_reset(r, &r->plan->phases[p]);

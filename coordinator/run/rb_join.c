@@ -35,8 +35,8 @@ void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint64_t 
         if (n->state != RB_AGENT_GONE) {
             rb_warn("agent %s restarted mid-run (pid %u, now %u): it is lost to this run", h->name,
                     n->hello.pid, h->pid);
-            rb_node_out(n, RB_NODE_LOST, "restarted mid-run (pid %u, now %u)", n->hello.pid,
-                        h->pid);
+            rb_fleet_node_out(n, RB_NODE_LOST, "restarted mid-run (pid %u, now %u)", n->hello.pid,
+                              h->pid);
         }
         rb_msg_t over = rb_router_reason_msg(r, RB_MSG_ERROR, -ECANCELED, "");
         snprintf(over.u.error.reason, sizeof over.u.error.reason,
@@ -231,7 +231,7 @@ int rb_join_send_plan(rb_run_ctx_t *r)
             snprintf(pl->peers[k].name, sizeof pl->peers[k].name, "%s",
                      order[(uint32_t)((i + (uint64_t)shifts[k]) % count)].hello.name);
         }
-        rb_node_set_state(n, RB_AGENT_PLANNED);
+        rb_fleet_node_set_state(n, RB_AGENT_PLANNED);
         rb_router_send(r, n, &m);
     }
     while (!r->failed && !rb_run_interrupted) {

@@ -46,7 +46,7 @@ void rb_local_reap(rb_run_ctx_t *r)
             continue;
         c->judged = 1;
         if (n && n->state != RB_AGENT_GONE)
-            rb_node_out(n, RB_NODE_LOST, "local agent process exited with code %d", code);
+            rb_fleet_node_out(n, RB_NODE_LOST, "local agent process exited with code %d", code);
         else if (!n && r->gathering)
             rb_run_fail(r,
                         "local agent %s exited with code %d before joining (see its message above)",
@@ -134,7 +134,7 @@ int rb_local_start(rb_run_ctx_t *r)
         return rc;
     }
     snprintf(root, sizeof root, "%s", r->plan->directory);
-    if ((rc = rb_mkdirs(root)) < 0) {
+    if ((rc = rb_fs_mkdirs(root)) < 0) {
         rb_run_fail(r, "directory %s: %s", root, strerror(-rc));
         return rc;
     }

@@ -45,7 +45,7 @@ void rb_router_send(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_t *m)
 {
     int rc = rb_router_send_to(r, n->hello.name, strlen(n->hello.name), m);
     if (rc == -EHOSTUNREACH && n->state != RB_AGENT_GONE)
-        rb_node_out(n, RB_NODE_LOST, "cannot reach agent %s (disconnected)", n->hello.name);
+        rb_fleet_node_out(n, RB_NODE_LOST, "cannot reach agent %s (disconnected)", n->hello.name);
     else if (rc < 0)
         rb_run_fail(r, "cannot build the %s message for agent %s (%s)", rb_msg_type_name(m->type),
                     n->hello.name, strerror(-rc));
@@ -116,8 +116,8 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
     for (uint32_t i = 0; i < r->fleet.n; i++) {
         rb_node_t *n = &r->fleet.nodes[i];
         if (rb_run_node_open(n) && now - n->last_seen_ns > r->o->lost_after_ns)
-            rb_node_out(n, RB_NODE_LOST, "silent for %.1f s",
-                        (double)(now - n->last_seen_ns) / 1e9);
+            rb_fleet_node_out(n, RB_NODE_LOST, "silent for %.1f s",
+                              (double)(now - n->last_seen_ns) / 1e9);
     }
     if (now >= r->next_hb) { /* one HEARTBEAT, encoded once, to every node */
         rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};
@@ -133,7 +133,8 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
             if (rb_run_node_open(n) &&
                 rb_router_send_raw(r, n->hello.name, strlen(n->hello.name), buf, len) < 0 &&
                 n->state != RB_AGENT_GONE)
-                rb_node_out(n, RB_NODE_LOST, "cannot reach agent %s (disconnected)", n->hello.name);
+                rb_fleet_node_out(n, RB_NODE_LOST, "cannot reach agent %s (disconnected)",
+                                  n->hello.name);
         }
         free(buf);
         r->next_hb = now + r->o->heartbeat_ns;

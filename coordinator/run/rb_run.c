@@ -80,7 +80,7 @@ void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t l
                  "coordinator cannot read your message: %s", err.msg);
         rb_router_send_to(r, id, strlen(id), &e);
         if (n && n->state != RB_AGENT_GONE)
-            rb_node_out(n, RB_NODE_FAILED, "bad message from agent: %s", err.msg);
+            rb_fleet_node_out(n, RB_NODE_FAILED, "bad message from agent: %s", err.msg);
         else
             rb_run_reject(r, "peer %s: %s", id, err.msg);
         return;
@@ -109,16 +109,16 @@ void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t l
         break;
     case RB_MSG_READY:
         if (n->state == RB_AGENT_PLANNED && strcmp(m.u.ready.run_id, r->run_id) == 0) {
-            rb_node_set_state(n, RB_AGENT_READY);
+            rb_fleet_node_set_state(n, RB_AGENT_READY);
             if (m.u.ready.prefill_bytes) {
                 char b[32];
                 rb_info("agent %s laid out %s for read phases", n->hello.name,
-                        rb_fmt_size(b, sizeof b, (double)m.u.ready.prefill_bytes));
+                        rb_units_fmt_size(b, sizeof b, (double)m.u.ready.prefill_bytes));
             }
         }
         break;
     case RB_MSG_REFUSED:
-        rb_node_out(n, RB_NODE_REFUSED, "%s", m.u.refused.reason);
+        rb_fleet_node_out(n, RB_NODE_REFUSED, "%s", m.u.refused.reason);
         rb_run_fail(r, "agent %s refused the plan: %s", n->hello.name, m.u.refused.reason);
         break;
     case RB_MSG_SAMPLE:
@@ -138,7 +138,7 @@ void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t l
             n->status = RB_NODE_FAILED;
             snprintf(n->error, sizeof n->error, "cleanup failed (%s)", strerror(-m.u.end.status));
         }
-        rb_node_set_state(n, RB_AGENT_ENDED);
+        rb_fleet_node_set_state(n, RB_AGENT_ENDED);
         break;
     case RB_MSG_ERROR:
         rb_warn("agent %s reports: %s", n->hello.name, m.u.error.reason);
@@ -178,7 +178,7 @@ static void s_go(rb_run_ctx_t *r, uint32_t p)
         go.u.go.phase = p;
         go.u.go.t_go_ns = r->t_go;
         go.u.go.offset_ns = n->offset_ns;
-        rb_node_set_state(n, RB_AGENT_RUNNING);
+        rb_fleet_node_set_state(n, RB_AGENT_RUNNING);
         rb_router_send(r, n, &go);
     }
     rb_progress_start(r);
@@ -251,7 +251,7 @@ static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
                                  .ram_bytes = n->hello.ram_bytes,
                                  .rtt_ns = n->best_rtt_ns == UINT64_MAX ? 0 : n->best_rtt_ns};
         if (n->state == RB_AGENT_PHASE_DONE)
-            rb_node_set_state(n, RB_AGENT_READY);
+            rb_fleet_node_set_state(n, RB_AGENT_READY);
     }
     if (rb_aggregate_phase(ph, in, r->fleet.n, &r->aggs[p]) < 0)
         rb_run_fail(r, "out of memory");
@@ -275,7 +275,8 @@ static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
     if (p + 1 < r->plan->nphases)
         rb_folder_write_progress(r);
     char b[64];
-    rb_info("phase %s: %s aggregate", ph->name, rb_fmt_bw(b, sizeof b, r->aggs[p].aggregate_bw));
+    rb_info("phase %s: %s aggregate", ph->name,
+            rb_units_fmt_bw(b, sizeof b, r->aggs[p].aggregate_bw));
 }
 
 static void s_run_phase(rb_run_ctx_t *r, uint32_t p)
@@ -310,7 +311,7 @@ static void s_finish_agents(rb_run_ctx_t *r)
     for (uint32_t i = 0; i < r->fleet.n; i++) {
         rb_node_t *n = &r->fleet.nodes[i];
         if (rb_run_node_open(n))
-            rb_node_out(n, RB_NODE_LOST, "did not confirm the end of the run");
+            rb_fleet_node_out(n, RB_NODE_LOST, "did not confirm the end of the run");
     }
 }
 
@@ -400,7 +401,7 @@ out:
         fclose(r->telemetry);
     rb_local_stop(r);
     for (uint32_t p = 0; r->aggs && p < r->plan->nphases; p++)
-        rb_phase_agg_fini(&r->aggs[p]);
+        rb_aggregate_phase_fini(&r->aggs[p]);
     free(r->aggs);
     free(r->children);
     free(r->want);
@@ -410,7 +411,7 @@ out:
     free(r->lag);
     free(r->job_hists);
     rb_series_destroy(&r->node_series);
-    rb_tel_series_destroy(&r->tel);
+    rb_findings_tel_series_destroy(&r->tel);
     rb_fleet_fini(&r->fleet);
     zpoller_destroy(&r->poller);
     zsock_destroy(&r->router);

@@ -82,14 +82,14 @@ typedef struct rb_run_ctx {
     rb_hist_t *lag;           /* the current phase: sample interval end to its aggregation, ns */
     rb_hist_t *job_hists;     /* the current phase: each job's latency from the DONEs so far */
     rb_series_t *node_series; /* the current phase: each node's bandwidth, for the stragglers */
-    rb_tel_series_t *tel;     /* the current phase: host telemetry series, for the findings */
-    int tel_failed;           /* out of memory adding to tel: no telemetry findings */
-    uint64_t nsamples;        /* samples aggregated in the current phase */
-    rb_auth_server_t *auth;   /* CURVE: the ZAP handler checking agents' keys */
-    zcert_t *cert;            /* CURVE: the coordinator's keys, until applied */
-    zcertstore_t *allowed;    /* CURVE: the agents' keys, until handed to auth */
-    uint32_t nallowed;        /* how many */
-    char keydir[PATH_MAX];    /* --local: folder of the local agents' keys, until they joined */
+    rb_findings_tel_series_t *tel; /* the current phase: host telemetry series, for the findings */
+    int tel_failed;                /* out of memory adding to tel: no telemetry findings */
+    uint64_t nsamples;             /* samples aggregated in the current phase */
+    rb_auth_server_t *auth;        /* CURVE: the ZAP handler checking agents' keys */
+    zcert_t *cert;                 /* CURVE: the coordinator's keys, until applied */
+    zcertstore_t *allowed;         /* CURVE: the agents' keys, until handed to auth */
+    uint32_t nallowed;             /* how many */
+    char keydir[PATH_MAX]; /* --local: folder of the local agents' keys, until they joined */
 } rb_run_ctx_t;
 
 /* Set by SIGINT/SIGTERM during a run; the loops stop in order. */

@@ -124,7 +124,7 @@ int it_wait_until(int (*ready)(void *arg), void *arg, uint64_t deadline)
         if (past)
             return -ETIMEDOUT;
         uint64_t next = rb_mono_ns() + 10 * RB_NS_PER_MS;
-        rb_sleep_until_ns(next < deadline ? next : deadline);
+        rb_time_sleep_until_ns(next < deadline ? next : deadline);
     }
 }
 
@@ -202,7 +202,7 @@ int it_wait_exit(int pid, uint64_t deadline)
             return -ETIMEDOUT;
         }
         uint64_t next = rb_mono_ns() + 10 * RB_NS_PER_MS;
-        rb_sleep_until_ns(next < deadline ? next : deadline);
+        rb_time_sleep_until_ns(next < deadline ? next : deadline);
     }
 }
 

@@ -361,7 +361,7 @@ static void test_eval_boundaries(void **state)
         aggs[i] = ph[i].agg;
 
     rb_accept_result_t r;
-    assert_int_equal(rb_accept_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
     assert_int_equal(r.nrows, 12);
     assert_int_equal(r.nna, 0);
     assert_int_equal(r.nfailed, 6);
@@ -389,20 +389,21 @@ static void test_eval_boundaries(void **state)
     x = s_row(&r, "", "stream-read", RB_ACCEPT_MAX_P99_LAT);
     assert_float_equal(x->measured, 5000.001, 1e-9);
     char buf[128];
-    assert_string_equal(rb_accept_verdict(&r, buf, sizeof buf),
+    assert_string_equal(rb_accept_result_verdict(&r, buf, sizeof buf),
                         "acceptance: FAIL (6 of 12 checks failed)");
     rb_accept_result_fini(&r);
     rb_accept_result_fini(&r);
 
     /* the same figures for both phases: a pass */
     aggs[1] = ph[0].agg;
-    assert_int_equal(rb_accept_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
     assert_int_equal(r.nfailed, 0);
-    assert_string_equal(rb_accept_verdict(&r, buf, sizeof buf), "acceptance: PASS (12 checks)");
+    assert_string_equal(rb_accept_result_verdict(&r, buf, sizeof buf),
+                        "acceptance: PASS (12 checks)");
     rb_accept_result_fini(&r);
 
     /* the run stopped after the first phase: the second fails with nothing measured */
-    assert_int_equal(rb_accept_eval(p->accept, p->phases, p->nphases, aggs, 1, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 1, &r), 0);
     assert_int_equal(r.nfailed, 6);
     x = s_row(&r, "", "stream-read", RB_ACCEPT_MAX_ERRORS);
     assert_true(isnan(x->measured));
@@ -432,7 +433,7 @@ static void test_eval_nodes(void **state)
     s_phase(&ph[1], "stream-read", 1, 1, even, NULL, 4);
     aggs[0] = ph[0].agg;
     aggs[1] = ph[1].agg;
-    assert_int_equal(rb_accept_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
     assert_int_equal(r.nrows, 4);
     const rb_accept_row_t *x = s_row(&r, "", "stream-write", RB_ACCEPT_MAX_NODE_SPREAD);
     assert_float_equal(x->measured, 25.0, 1e-9);
@@ -454,7 +455,7 @@ static void test_eval_nodes(void **state)
     const rb_node_status_t st[] = {RB_NODE_OK, RB_NODE_LOST, RB_NODE_OK, RB_NODE_OK};
     s_phase(&ph[1], "stream-read", 1, 1, even, st, 4);
     aggs[1] = ph[1].agg;
-    assert_int_equal(rb_accept_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
     x = s_row(&r, "", "stream-read", RB_ACCEPT_MIN_NODE_BW);
     assert_float_equal(x->measured, 0, 0);
     assert_int_equal(x->verdict, RB_ACCEPT_FAIL);
@@ -470,7 +471,7 @@ static void test_eval_nodes(void **state)
     s_phase(&ph[1], "stream-read", 1, 1, odd, gone, 2);
     aggs[0] = ph[0].agg;
     aggs[1] = ph[1].agg;
-    assert_int_equal(rb_accept_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
     x = s_row(&r, "", "stream-write", RB_ACCEPT_MAX_NODE_SPREAD);
     assert_float_equal(x->measured, 0, 0);
     assert_int_equal(x->verdict, RB_ACCEPT_PASS);
@@ -484,7 +485,7 @@ static void test_eval_nodes(void **state)
     const double zero[] = {0, 0};
     s_phase(&ph[0], "stream-write", 0, 0, zero, NULL, 2);
     aggs[0] = ph[0].agg;
-    assert_int_equal(rb_accept_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
     x = s_row(&r, "", "stream-write", RB_ACCEPT_MAX_NODE_SPREAD);
     assert_float_equal(x->measured, 0, 0);
     x = s_row(&r, "", "stream-write", RB_ACCEPT_MIN_NODE_BW);
@@ -514,7 +515,7 @@ static void test_eval_na_and_sets(void **state)
         aggs[i] = ph[i].agg;
     }
     rb_accept_result_t r;
-    assert_int_equal(rb_accept_eval(p->accept, p->phases, p->nphases, aggs, 4, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 4, &r), 0);
     assert_int_equal(r.nrows, 4 * 2 + 2);
     assert_int_equal(r.nna, 2);
     assert_int_equal(r.nfailed, 1);
@@ -533,7 +534,7 @@ static void test_eval_na_and_sets(void **state)
     assert_int_equal(x->verdict, RB_ACCEPT_PASS);
     assert_float_equal(x->measured, 150, 0);
     char buf[128];
-    assert_string_equal(rb_accept_verdict(&r, buf, sizeof buf),
+    assert_string_equal(rb_accept_result_verdict(&r, buf, sizeof buf),
                         "acceptance: FAIL (1 of 8 checks failed; 2 not applicable)");
 
     /* what the report makes of it: the table, the verdict, the JSON object */

@@ -65,7 +65,7 @@ static void test_definitions(void **state)
     assert_int_equal(rb_aggregate_phase(&s_phase, in3, 3, &a3), 0);
     assert_float_equal(a3.clock_error_s, 0.0005, 1e-12);
     assert_float_equal(a3.start_skew_s, 0.5, 1e-9);
-    rb_phase_agg_fini(&a3);
+    rb_aggregate_phase_fini(&a3);
     assert_int_equal(a.bytes, 400 * MB);
     assert_int_equal(a.ops, 400);
     assert_int_equal(a.nworkers, 2);
@@ -88,8 +88,8 @@ static void test_definitions(void **state)
     assert_float_equal(a.nodes[1].bw, 200.0 * MB, 1); /* 300 MB over 1.5 s */
     assert_float_equal(a.nodes[1].window_s, 1.5, 1e-9);
     assert_int_equal(a.partial, 0);
-    rb_phase_agg_fini(&a);
-    rb_phase_agg_fini(&a);
+    rb_aggregate_phase_fini(&a);
+    rb_aggregate_phase_fini(&a);
 }
 
 /* The coordinator merges each DONE's histograms as it arrives and frees
@@ -147,8 +147,8 @@ static void test_hists_merged_on_arrival(void **state)
     }
     assert_true(rb_hist_percentile(merged.jobs[1].hist, 50) >
                 rb_hist_percentile(merged.jobs[0].hist, 50));
-    rb_phase_agg_fini(&kept);
-    rb_phase_agg_fini(&merged);
+    rb_aggregate_phase_fini(&kept);
+    rb_aggregate_phase_fini(&merged);
 }
 
 /* Interpolation between checkpoints, before start and after end. */
@@ -159,13 +159,13 @@ static void test_bytes_at(void **state)
     rb_worker_stat_t w = s_worker(1 * SEC, 5 * SEC, 60);
     w.checkpts = cp;
     w.ncheckpts = 2;
-    assert_float_equal(rb_worker_bytes_at(&w, 0, 0), 0, 1e-9);
-    assert_float_equal(rb_worker_bytes_at(&w, 0, 1 * SEC + SEC / 2), 5, 1e-9);
-    assert_float_equal(rb_worker_bytes_at(&w, 0, 3 * SEC), 30, 1e-9);
-    assert_float_equal(rb_worker_bytes_at(&w, 0, 4 * SEC + SEC / 2), 55, 1e-9);
-    assert_float_equal(rb_worker_bytes_at(&w, 0, 9 * SEC), 60, 1e-9);
+    assert_float_equal(rb_aggregate_worker_bytes_at(&w, 0, 0), 0, 1e-9);
+    assert_float_equal(rb_aggregate_worker_bytes_at(&w, 0, 1 * SEC + SEC / 2), 5, 1e-9);
+    assert_float_equal(rb_aggregate_worker_bytes_at(&w, 0, 3 * SEC), 30, 1e-9);
+    assert_float_equal(rb_aggregate_worker_bytes_at(&w, 0, 4 * SEC + SEC / 2), 55, 1e-9);
+    assert_float_equal(rb_aggregate_worker_bytes_at(&w, 0, 9 * SEC), 60, 1e-9);
     /* the same on a node whose clock is 1 s behind */
-    assert_float_equal(rb_worker_bytes_at(&w, -(int64_t)SEC, 4 * SEC), 30, 1e-9);
+    assert_float_equal(rb_aggregate_worker_bytes_at(&w, -(int64_t)SEC, 4 * SEC), 30, 1e-9);
 }
 
 /* A node without DONE, and one that failed: the phase is partial, the others count. */
@@ -187,7 +187,7 @@ static void test_partial(void **state)
     assert_int_equal(a.nodes[2].status, RB_NODE_FAILED);
     assert_string_equal(a.nodes[2].error, d3.error);
     assert_float_equal(a.aggregate_bw, 10.0 * MB, 1);
-    rb_phase_agg_fini(&a);
+    rb_aggregate_phase_fini(&a);
 }
 
 /* stonewall_time: two workers stopped at their stonewall (4 s after a 10 s
@@ -227,7 +227,7 @@ static void test_stonewall_time(void **state)
     /* the phase's own figures are the wear-out's: 90 MB in 7 s */
     assert_int_equal(a.bytes, 90 * MB);
     assert_float_equal(a.window_s, 7.0, 1e-9);
-    rb_phase_agg_fini(&a);
+    rb_aggregate_phase_fini(&a);
 }
 
 /* The burn-in lesson: a buffered working set under twice the memory
@@ -246,22 +246,22 @@ static void test_cache_influenced(void **state)
                        .loops = 1};
     rb_phase_spec_t ph = {.name = "r", .njobs = 1, .jobs = &j};
     assert_int_equal(rb_phase_buffered_set(&ph), 4 * G);
-    assert_true(rb_phase_cache_influenced(&ph, 24 * G, 0)); /* 4 GiB on 24 GiB */
-    assert_false(rb_phase_cache_influenced(&ph, 2 * G, 0)); /* 4 GiB = 2 x 2 GiB */
-    assert_true(rb_phase_cache_influenced(&ph, 2 * G + 1, 0));
-    assert_false(rb_phase_cache_influenced(&ph, 24 * G, 1)); /* dropped, read once */
+    assert_true(rb_aggregate_cache_influenced(&ph, 24 * G, 0)); /* 4 GiB on 24 GiB */
+    assert_false(rb_aggregate_cache_influenced(&ph, 2 * G, 0)); /* 4 GiB = 2 x 2 GiB */
+    assert_true(rb_aggregate_cache_influenced(&ph, 2 * G + 1, 0));
+    assert_false(rb_aggregate_cache_influenced(&ph, 24 * G, 1)); /* dropped, read once */
     j.loops = 2;
-    assert_true(rb_phase_cache_influenced(&ph, 24 * G, 1)); /* the second pass is cached */
+    assert_true(rb_aggregate_cache_influenced(&ph, 24 * G, 1)); /* the second pass is cached */
     j.loops = 1;
     j.direct = 1;
     assert_int_equal(rb_phase_buffered_set(&ph), 0);
-    assert_false(rb_phase_cache_influenced(&ph, 24 * G, 0));
+    assert_false(rb_aggregate_cache_influenced(&ph, 24 * G, 0));
     j.direct = 0;
     j.rw = RB_RW_WRITE;
-    assert_true(rb_phase_cache_influenced(&ph, 24 * G, 1));
+    assert_true(rb_aggregate_cache_influenced(&ph, 24 * G, 1));
     j.end_fsync = 1;
-    assert_false(rb_phase_cache_influenced(&ph, 24 * G, 0)); /* the flush is timed */
-    j.shared_file = 1;                                       /* this node's regions only */
+    assert_false(rb_aggregate_cache_influenced(&ph, 24 * G, 0)); /* the flush is timed */
+    j.shared_file = 1;                                           /* this node's regions only */
     assert_int_equal(rb_phase_buffered_set(&ph), 4 * G);
     j.shared_file = 0;
     snprintf(j.filename, sizeof j.filename, "one");
@@ -282,7 +282,7 @@ static void test_cache_influenced(void **state)
     assert_int_equal(a.caches_dropped, 1);
     assert_int_equal(a.drop_failed, 1);
     assert_int_equal(a.drop_status, -13);
-    rb_phase_agg_fini(&a);
+    rb_aggregate_phase_fini(&a);
 }
 
 /* Node -> rack -> cluster: sums equal the nodes' sums, each rack's window
@@ -319,7 +319,7 @@ static void test_rollups(void **state)
     assert_float_equal(a.cluster.aggregate_bw, 175.0 * MB, 1e-3);
     assert_float_equal(a.cluster.node_bw_median, 125.0 * MB, 1e-3);
     assert_float_equal(a.cluster.aggregate_bw, a.aggregate_bw, 1e-3);
-    rb_phase_agg_fini(&a);
+    rb_aggregate_phase_fini(&a);
 }
 
 /* A drive's burst then its steady rate: 2.7 GB/s for 3 s, then 1.3-1.5. */
@@ -390,26 +390,26 @@ static void test_stragglers(void **state)
     double s1[] = {100, 100, 100, 100, 100}, s2[] = {101, 101, 101, 101, 101};
     double s3[] = {100, 100, 40, 40, 40}, s4[] = {99, 99, 99, 99, 99};
     const double *series[4] = {s1, s2, s3, s4};
-    assert_int_equal(rb_find_stragglers(&a, series, 5, 1.0), 0);
+    assert_int_equal(rb_findings_stragglers(&a, series, 5, 1.0), 0);
     assert_int_equal(a.nfindings, 1);
     assert_int_equal(a.findings[0].kind, RB_FIND_STRAGGLER);
     assert_string_equal(a.findings[0].node, "n3");
     assert_float_equal(a.findings[0].reference, 99.5 * MB, 1);
     assert_float_equal(a.findings[0].first_seen_s, 2.0, 1e-9);
     assert_non_null(strstr(a.findings[0].evidence, "60% of it"));
-    assert_string_equal(rb_finding_kind_name(a.findings[0].kind), "straggler");
-    rb_phase_agg_fini(&a);
+    assert_string_equal(rb_findings_kind_name(a.findings[0].kind), "straggler");
+    rb_aggregate_phase_fini(&a);
     const double even[4] = {100 * MB, 97 * MB, 103 * MB, 95.5 * MB};
     s_four(&a, even);
-    assert_int_equal(rb_find_stragglers(&a, NULL, 0, 1.0), 0);
+    assert_int_equal(rb_findings_stragglers(&a, NULL, 0, 1.0), 0);
     assert_int_equal(a.nfindings, 0);
-    rb_phase_agg_fini(&a);
+    rb_aggregate_phase_fini(&a);
     const double two[4] = {100 * MB, 10 * MB, 0, 0};
     s_four(&a, two);
     a.nodes[2].workers = a.nodes[3].workers = 0; /* only two nodes did IO */
-    assert_int_equal(rb_find_stragglers(&a, NULL, 0, 1.0), 0);
+    assert_int_equal(rb_findings_stragglers(&a, NULL, 0, 1.0), 0);
     assert_int_equal(a.nfindings, 0);
-    rb_phase_agg_fini(&a);
+    rb_aggregate_phase_fini(&a);
 }
 
 /* dir/telemetry.csv made anew with its header line, its path into path. */
@@ -467,7 +467,7 @@ static void test_telemetry_findings(void **state)
     rb_job_spec_t j = {.name = "w", .rw = RB_RW_WRITE, .direct = 1, .ioengine = "libaio"};
     rb_phase_spec_t ph = {.name = "w", .njobs = 1, .jobs = &j};
     const char *hosts[] = {"h1", "h2", "h3", "h4"};
-    assert_int_equal(rb_find_from_telemetry(&a, &ph, dir, 1.0, hosts), 0);
+    assert_int_equal(rb_result_find_from_telemetry(&a, &ph, dir, 1.0, hosts), 0);
     int imb = 0, cpu = 0, nic = 0, busy = 0, honest = 0;
     for (uint32_t i = 0; i < a.nfindings; i++) {
         const rb_finding_t *f = &a.findings[i];
@@ -503,7 +503,7 @@ static void test_telemetry_findings(void **state)
     assert_string_equal(a.devs[1].device, "sda");
     assert_float_equal(a.devs[1].util_median, 90, 1e-9);
     assert_int_equal(a.devs[0].wr_bytes, 2000000000);
-    rb_phase_agg_fini(&a);
+    rb_aggregate_phase_fini(&a);
     /* the same members all within 5% of each other: no imbalance */
     char path[512];
     FILE *f = s_tel_csv(dir, path, sizeof path);
@@ -514,9 +514,9 @@ static void test_telemetry_findings(void **state)
     fclose(f);
     s_four(&a, bw);
     snprintf(a.name, sizeof a.name, "w");
-    assert_int_equal(rb_find_from_telemetry(&a, &ph, dir, 1.0, hosts), 0);
+    assert_int_equal(rb_result_find_from_telemetry(&a, &ph, dir, 1.0, hosts), 0);
     assert_int_equal(a.nfindings, 0);
-    rb_phase_agg_fini(&a);
+    rb_aggregate_phase_fini(&a);
     unlink(path);
     rmdir(dir);
 }
@@ -531,14 +531,14 @@ static void test_clock_offset(void **state)
     rb_node_t *n = rb_fleet_add(&f, &h, 0);
     assert_non_null(n);
     /* true offset +500: agent reads t+500 at the probe's midpoint */
-    rb_node_clock_sample(n, 1000, 1000 + 400 + 500, 1800); /* rtt 800, asymmetric */
-    rb_node_clock_sample(n, 5000, 5000 + 50 + 500, 5100);  /* rtt 100, symmetric */
-    rb_node_clock_sample(n, 9000, 9000 + 10 + 500, 9600);  /* rtt 600 */
+    rb_fleet_node_clock_sample(n, 1000, 1000 + 400 + 500, 1800); /* rtt 800, asymmetric */
+    rb_fleet_node_clock_sample(n, 5000, 5000 + 50 + 500, 5100);  /* rtt 100, symmetric */
+    rb_fleet_node_clock_sample(n, 9000, 9000 + 10 + 500, 9600);  /* rtt 600 */
     assert_int_equal(n->pings, 3);
     assert_int_equal(n->best_rtt_ns, 100);
     assert_int_equal(n->offset_ns, 500);
     /* an agent behind the coordinator gives a negative offset */
-    rb_node_clock_sample(n, 20000, 20000 + 20 - 7000, 20040);
+    rb_fleet_node_clock_sample(n, 20000, 20000 + 20 - 7000, 20040);
     assert_int_equal(n->offset_ns, -7000);
     assert_ptr_equal(rb_fleet_find(&f, "n1"), n);
     assert_null(rb_fleet_find(&f, "n2"));
@@ -567,8 +567,8 @@ static void test_fleet_scale(void **state)
     }
     assert_int_equal(rb_fleet_count(&f, RB_AGENT_SYNCING), N);
     for (uint32_t i = 0; i < N; i += 2)
-        rb_node_set_state(&f.nodes[i], RB_AGENT_RUNNING);
-    rb_node_out(&f.nodes[1], RB_NODE_LOST, "gone");
+        rb_fleet_node_set_state(&f.nodes[i], RB_AGENT_RUNNING);
+    rb_fleet_node_out(&f.nodes[1], RB_NODE_LOST, "gone");
     assert_int_equal(rb_fleet_count(&f, RB_AGENT_RUNNING), N / 2);
     assert_int_equal(rb_fleet_count(&f, RB_AGENT_SYNCING), N / 2 - 1);
     assert_int_equal(rb_fleet_active(&f), N - 1);
@@ -592,7 +592,7 @@ static void test_node_lookup(void **state)
 {
     (void)state;
     rb_agg_node_t nodes[4] = {{.name = "c"}, {.name = "a"}, {.name = "d"}, {.name = "b"}};
-    rb_name_idx_t *by = rb_agg_nodes_by_name(nodes, 4);
+    rb_name_idx_t *by = rb_aggregate_nodes_by_name(nodes, 4);
     assert_non_null(by);
     assert_int_equal(rb_agg_node_lookup(by, 4, "a"), 1);
     assert_int_equal(rb_agg_node_lookup(by, 4, "b"), 3);
@@ -600,7 +600,7 @@ static void test_node_lookup(void **state)
     assert_int_equal(rb_agg_node_lookup(by, 4, "d"), 2);
     assert_int_equal(rb_agg_node_lookup(by, 4, "e"), 4);
     free(by);
-    by = rb_agg_nodes_by_name(nodes, 0);
+    by = rb_aggregate_nodes_by_name(nodes, 0);
     assert_int_equal(rb_agg_node_lookup(by, 0, "a"), 0);
     free(by);
 }
@@ -631,7 +631,7 @@ static void test_honesty_shared_host(void **state)
     rb_job_spec_t j = {.name = "w", .rw = RB_RW_WRITE, .direct = 1, .ioengine = "libaio"};
     rb_phase_spec_t ph = {.name = "w", .njobs = 1, .jobs = &j};
     const char *hosts[] = {"hb", "ha", "hb", "hb"};
-    assert_int_equal(rb_find_from_telemetry(&a, &ph, dir, 1.0, hosts), 0);
+    assert_int_equal(rb_result_find_from_telemetry(&a, &ph, dir, 1.0, hosts), 0);
     uint32_t honest = 0;
     for (uint32_t i = 0; i < a.nfindings; i++) {
         const rb_finding_t *x = &a.findings[i];
@@ -644,17 +644,17 @@ static void test_honesty_shared_host(void **state)
         assert_non_null(strstr(x->evidence, "(33%)"));
     }
     assert_int_equal(honest, 1);
-    rb_phase_agg_fini(&a);
+    rb_aggregate_phase_fini(&a);
     /* a read phase: the devices read nothing, so they have no say */
     j.rw = RB_RW_READ;
     s_four(&a, bw);
     snprintf(a.name, sizeof a.name, "w");
     for (int i = 0; i < 4; i++)
         a.nodes[i].bytes = 500000000;
-    assert_int_equal(rb_find_from_telemetry(&a, &ph, dir, 1.0, hosts), 0);
+    assert_int_equal(rb_result_find_from_telemetry(&a, &ph, dir, 1.0, hosts), 0);
     for (uint32_t i = 0; i < a.nfindings; i++)
         assert_int_not_equal(a.findings[i].kind, RB_FIND_HONESTY);
-    rb_phase_agg_fini(&a);
+    rb_aggregate_phase_fini(&a);
     unlink(path);
     rmdir(dir);
 }
@@ -686,7 +686,7 @@ static void test_telemetry_long(void **state)
     snprintf(a.name, sizeof a.name, "w");
     rb_job_spec_t j = {.name = "w", .rw = RB_RW_WRITE, .direct = 1, .ioengine = "libaio"};
     rb_phase_spec_t ph = {.name = "w", .njobs = 1, .jobs = &j};
-    assert_int_equal(rb_find_from_telemetry(&a, &ph, dir, 1.0, NULL), 0);
+    assert_int_equal(rb_result_find_from_telemetry(&a, &ph, dir, 1.0, NULL), 0);
     int imb = 0, busy = 0;
     for (uint32_t i = 0; i < a.nfindings; i++) {
         const rb_finding_t *x = &a.findings[i];
@@ -720,7 +720,7 @@ static void test_telemetry_long(void **state)
         }
     }
     assert_int_equal(seen, 1);
-    rb_phase_agg_fini(&a);
+    rb_aggregate_phase_fini(&a);
     unlink(path);
     rmdir(dir);
 }
@@ -757,29 +757,29 @@ static void test_series_long(void **state)
     s_four(&a, bw);
     double **series = NULL, point_s = 0;
     uint32_t nint = 0;
-    assert_int_equal(rb_samples_node_series(dir, "w", 1.0, a.nodes, 4, &series, &nint, &point_s),
-                     0);
+    assert_int_equal(
+        rb_result_samples_node_series(dir, "w", 1.0, a.nodes, 4, &series, &nint, &point_s), 0);
     assert_int_equal(nint, 500);
     assert_float_equal(point_s, 4.0, 1e-12);
     assert_float_equal(series[0][0], 100e6, 1);
     assert_float_equal(series[0][499], 100e6, 1);
     assert_float_equal(series[2][299], 100e6, 1); /* intervals 1,197..1,200 */
     assert_float_equal(series[2][300], 40e6, 1);  /* 1,201..1,204 */
-    assert_int_equal(rb_find_stragglers(&a, (const double *const *)series, nint, point_s), 0);
+    assert_int_equal(rb_findings_stragglers(&a, (const double *const *)series, nint, point_s), 0);
     assert_int_equal(a.nfindings, 1);
     assert_string_equal(a.findings[0].node, "n3");
     assert_float_equal(a.findings[0].first_seen_s, 1200, 1e-9);
-    rb_samples_series_free(series, 4);
-    rb_phase_agg_fini(&a);
+    rb_result_samples_series_free(series, 4);
+    rb_aggregate_phase_fini(&a);
     s_four(&a, bw);
     assert_int_equal(
-        rb_samples_node_series(dir, "short", 1.0, a.nodes, 4, &series, &nint, &point_s), 0);
+        rb_result_samples_node_series(dir, "short", 1.0, a.nodes, 4, &series, &nint, &point_s), 0);
     assert_float_equal(point_s, 1.0, 1e-12);
     assert_int_equal(nint, 10);
     assert_float_equal(series[1][0], 20e6, 1); /* interval 1, node n2 */
     assert_float_equal(series[3][9], 40e6, 1);
-    rb_samples_series_free(series, 4);
-    rb_phase_agg_fini(&a);
+    rb_result_samples_series_free(series, 4);
+    rb_aggregate_phase_fini(&a);
     unlink(path);
     rmdir(dir);
 }

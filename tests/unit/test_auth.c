@@ -18,16 +18,16 @@
 static void test_endpoint_kind(void **state)
 {
     (void)state;
-    assert_int_equal(rb_ep_kind("ipc:///tmp/x.sock"), RB_EP_IPC);
-    assert_int_equal(rb_ep_kind("ipc://@abstract"), RB_EP_IPC);
-    assert_int_equal(rb_ep_kind("inproc://here"), RB_EP_INPROC);
-    assert_int_equal(rb_ep_kind("tcp://127.0.0.1:7770"), RB_EP_LOOPBACK);
-    assert_int_equal(rb_ep_kind("tcp://127.0.0.1:*"), RB_EP_LOOPBACK);
-    assert_int_equal(rb_ep_kind("tcp://127.200.3.4:7770"), RB_EP_LOOPBACK);
-    assert_int_equal(rb_ep_kind("tcp://localhost:7770"), RB_EP_LOOPBACK);
-    assert_int_equal(rb_ep_kind("tcp://LocalHost:7770"), RB_EP_LOOPBACK);
-    assert_int_equal(rb_ep_kind("tcp://[::1]:7770"), RB_EP_LOOPBACK);
-    assert_int_equal(rb_ep_kind("tcp://[::ffff:127.0.0.1]:7770"), RB_EP_LOOPBACK);
+    assert_int_equal(rb_auth_ep_kind("ipc:///tmp/x.sock"), RB_EP_IPC);
+    assert_int_equal(rb_auth_ep_kind("ipc://@abstract"), RB_EP_IPC);
+    assert_int_equal(rb_auth_ep_kind("inproc://here"), RB_EP_INPROC);
+    assert_int_equal(rb_auth_ep_kind("tcp://127.0.0.1:7770"), RB_EP_LOOPBACK);
+    assert_int_equal(rb_auth_ep_kind("tcp://127.0.0.1:*"), RB_EP_LOOPBACK);
+    assert_int_equal(rb_auth_ep_kind("tcp://127.200.3.4:7770"), RB_EP_LOOPBACK);
+    assert_int_equal(rb_auth_ep_kind("tcp://localhost:7770"), RB_EP_LOOPBACK);
+    assert_int_equal(rb_auth_ep_kind("tcp://LocalHost:7770"), RB_EP_LOOPBACK);
+    assert_int_equal(rb_auth_ep_kind("tcp://[::1]:7770"), RB_EP_LOOPBACK);
+    assert_int_equal(rb_auth_ep_kind("tcp://[::ffff:127.0.0.1]:7770"), RB_EP_LOOPBACK);
 }
 
 static void test_endpoint_network(void **state)
@@ -56,12 +56,12 @@ static void test_endpoint_network(void **state)
         "TCP://127.0.0.1:1",
     };
     for (size_t i = 0; i < sizeof net / sizeof net[0]; i++) {
-        if (rb_ep_kind(net[i]) != RB_EP_NETWORK)
+        if (rb_auth_ep_kind(net[i]) != RB_EP_NETWORK)
             fail_msg("%s should count as reachable from other hosts", net[i]);
-        assert_false(rb_ep_is_local(net[i]));
+        assert_false(rb_auth_ep_is_local(net[i]));
     }
-    assert_true(rb_ep_is_local("tcp://127.0.0.1:1"));
-    assert_true(rb_ep_is_local("ipc:///x"));
+    assert_true(rb_auth_ep_is_local("tcp://127.0.0.1:1"));
+    assert_true(rb_auth_ep_is_local("ipc:///x"));
 }
 
 static void test_check_rules(void **state)

@@ -85,7 +85,7 @@ static void s_build(fixture_t *fx)
             snprintf(d[2].error, sizeof d[2].error, "read <x> & \"y\" failed");
         }
         assert_int_equal(rb_aggregate_phase(&fx->specs[p], in, 3, &fx->aggs[p]), 0);
-        assert_int_equal(rb_find_stragglers(&fx->aggs[p], NULL, 0, 1.0), 0);
+        assert_int_equal(rb_findings_stragglers(&fx->aggs[p], NULL, 0, 1.0), 0);
     }
     fx->rows[0] = (rb_accept_row_t){.set = "",
                                     .check = RB_ACCEPT_MIN_AGGREGATE_BW,
@@ -113,8 +113,8 @@ static void s_build(fixture_t *fx)
 
 static void s_fini(fixture_t *fx)
 {
-    rb_phase_agg_fini(&fx->aggs[0]);
-    rb_phase_agg_fini(&fx->aggs[1]);
+    rb_aggregate_phase_fini(&fx->aggs[0]);
+    rb_aggregate_phase_fini(&fx->aggs[1]);
 }
 
 static void s_write(const char *name, const char *text)
@@ -134,7 +134,7 @@ static char *s_render(fixture_t *fx)
     snprintf(path, sizeof path, "%s/report.html", s_dir);
     FILE *f = fopen(path, "w+");
     assert_non_null(f);
-    assert_int_equal(rb_report_html(&fx->r, s_dir, f), 0);
+    assert_int_equal(rb_html_report(&fx->r, s_dir, f), 0);
     long len = ftell(f);
     assert_true(len > 0);
     char *page = calloc(1, (size_t)len + 1);
@@ -329,7 +329,7 @@ static void s_fleet(fleet_t *fx, uint32_t n, uint32_t nracks, uint32_t slow)
         in[i] = (rb_agg_input_t){fx->names[i], fx->racks[i], 0, RB_NODE_OK, &d[i], 1ULL << 34, 0};
     }
     assert_int_equal(rb_aggregate_phase(&fx->spec, in, n, &fx->agg), 0);
-    assert_int_equal(rb_find_stragglers(&fx->agg, NULL, 0, 1.0), 0);
+    assert_int_equal(rb_findings_stragglers(&fx->agg, NULL, 0, 1.0), 0);
     free(w);
     free(js);
     free(d);
@@ -346,7 +346,7 @@ static void s_fleet(fleet_t *fx, uint32_t n, uint32_t nracks, uint32_t slow)
 
 static void s_fleet_fini(fleet_t *fx)
 {
-    rb_phase_agg_fini(&fx->agg);
+    rb_aggregate_phase_fini(&fx->agg);
     free(fx->nodes);
     free(fx->names);
     free(fx->racks);
@@ -378,7 +378,7 @@ static char *s_render_run(const rb_run_result_t *r)
     snprintf(path, sizeof path, "%s/report.html", s_dir);
     FILE *f = fopen(path, "w+");
     assert_non_null(f);
-    assert_int_equal(rb_report_html(r, s_dir, f), 0);
+    assert_int_equal(rb_html_report(r, s_dir, f), 0);
     long len = ftell(f);
     assert_true(len > 0);
     char *page = calloc(1, (size_t)len + 1);

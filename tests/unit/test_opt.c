@@ -182,8 +182,8 @@ static void test_engine_rows(void **state)
         n++;
     }
     assert_true(n > 0);
-    assert_false(rb_engine_moves_data("null"));
-    assert_true(rb_engine_moves_data("sync"));
+    assert_false(rb_engine_info_moves_data("null"));
+    assert_true(rb_engine_info_moves_data("sync"));
     assert_string_equal(rb_engine_info_find("psync")->name, "sync");
 }
 
@@ -200,7 +200,7 @@ static void test_engines_agree(void **state)
             continue; /* not built here (no libaio or liburing) */
         found++;
         assert_string_equal(ops->name, info->name);
-        if ((!(ops->flags & RB_ENGINE_F_NO_DATA)) != (rb_engine_moves_data(info->name) != 0))
+        if ((!(ops->flags & RB_ENGINE_F_NO_DATA)) != (rb_engine_info_moves_data(info->name) != 0))
             fail_msg("engine %s: the agent's no-data flag and proto's table disagree", info->name);
     }
     assert_true(found >= 2); /* sync and null are always built */

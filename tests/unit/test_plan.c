@@ -389,7 +389,7 @@ static void test_full_plan(void **state)
     assert_int_equal(j->time_based, 0);
     assert_int_equal(j->runtime_ns, 0);
     assert_string_equal(j->directory, "/data/other");
-    assert_int_equal(rb_phase_workers(ph), 5);
+    assert_int_equal(rb_plan_phase_workers(ph), 5);
 
     ph = &p->phases[1];
     assert_string_equal(ph->name, "readback");
@@ -405,7 +405,7 @@ static void test_full_plan(void **state)
     assert_int_equal(j->runtime_ns, 1500 * MS);
     assert_string_equal(j->directory, "/data/bench");
     assert_string_equal(j->filename_format, "$jobname-$jobnum.$filenum.dat");
-    assert_int_equal(rb_phase_workers(ph), 1);
+    assert_int_equal(rb_plan_phase_workers(ph), 1);
 
     rb_plan_destroy(&p);
     assert_null(p);
@@ -936,7 +936,7 @@ static void test_limits(void **state)
     p = s_parse_ok(b.buf, b.len, "t.ini");
     assert_int_equal(p->nphases, 1);
     assert_int_equal(p->phases[0].njobs, RB_MAX_JOBS);
-    assert_int_equal(rb_phase_workers(&p->phases[0]), RB_MAX_JOBS);
+    assert_int_equal(rb_plan_phase_workers(&p->phases[0]), RB_MAX_JOBS);
     rb_plan_destroy(&p);
     s_add(&b, "[over]\nsize=4k\n");
     s_expect_error(b.buf, b.len, 2 * RB_MAX_JOBS + 1, "more than 256 jobs");
@@ -1121,7 +1121,7 @@ static void test_velocibunny(void **state)
     assert_int_equal(j->nrfiles, 2);
     assert_int_equal(j->filesize, 0); /* each file gets size / nrfiles = 4 GiB */
     assert_string_equal(j->ioengine, "sync");
-    assert_int_equal(rb_phase_workers(&p->phases[0]), 16);
+    assert_int_equal(rb_plan_phase_workers(&p->phases[0]), 16);
     assert_null(p->notes);
     s_assert_round_trip(p);
     rb_plan_destroy(&p);

@@ -436,14 +436,14 @@ static void test_median(void **state)
 {
     (void)state;
     double a[] = {5, 1, 3};
-    s_near(rb_tel_median(a, 3), 3.0);
+    s_near(rb_stats_median(a, 3), 3.0);
     double b[] = {60, 90, 61, 59};
-    s_near(rb_tel_median(b, 4), 60.5);
-    s_near(rb_tel_median(NULL, 0), 0.0);
+    s_near(rb_stats_median(b, 4), 60.5);
+    s_near(rb_stats_median(NULL, 0), 0.0);
     double c[] = {7};
-    s_near(rb_tel_median(c, 1), 7.0);
+    s_near(rb_stats_median(c, 1), 7.0);
     double d[] = {NAN, 2, 1, NAN, 3}; /* NaNs sort first, deterministically */
-    s_near(rb_tel_median(d, 5), 1.0);
+    s_near(rb_stats_median(d, 5), 1.0);
 }
 
 #define S_NM 4
@@ -461,7 +461,7 @@ static void test_imbalanced(void **state)
         u[i][2] = 61.0 - (i % 2);
         u[i][3] = 60.0 + (i % 4) * 0.5;
     }
-    assert_int_equal(rb_tel_imbalanced(&u[0][0], S_NM, S_NI, 1.3, 0.5, &which), 1);
+    assert_int_equal(rb_stats_imbalanced(&u[0][0], S_NM, S_NI, 1.3, 0.5, &which), 1);
     assert_int_equal(which, 0);
 
     /* the hot one is sdc, and only in 6 of 10 intervals: still most of them */
@@ -470,37 +470,38 @@ static void test_imbalanced(void **state)
         u[i][2] = i < 6 ? 85.0 : 62.0;
     }
     which = 99;
-    assert_int_equal(rb_tel_imbalanced(&u[0][0], S_NM, S_NI, 1.3, 0.5, &which), 1);
+    assert_int_equal(rb_stats_imbalanced(&u[0][0], S_NM, S_NI, 1.3, 0.5, &which), 1);
     assert_int_equal(which, 2);
     /* in 5 of 10: not more than half */
     u[5][2] = 62.0;
-    assert_int_equal(rb_tel_imbalanced(&u[0][0], S_NM, S_NI, 1.3, 0.5, &which), 0);
+    assert_int_equal(rb_stats_imbalanced(&u[0][0], S_NM, S_NI, 1.3, 0.5, &which), 0);
 
     /* all within 5% of each other: none */
     for (int i = 0; i < S_NI; i++)
         for (int m = 0; m < S_NM; m++)
             u[i][m] = 60.0 + ((i + m) % 4);
-    assert_int_equal(rb_tel_imbalanced(&u[0][0], S_NM, S_NI, 1.3, 0.5, &which), 0);
+    assert_int_equal(rb_stats_imbalanced(&u[0][0], S_NM, S_NI, 1.3, 0.5, &which), 0);
 
     /* idle intervals are left out: sda hot in 3 of the 4 busy ones */
     for (int i = 0; i < S_NI; i++)
         for (int m = 0; m < S_NM; m++)
             u[i][m] = i < 4 ? (m == 0 && i != 3 ? 90.0 : 60.0) : (m == 0 ? 0.5 : 0.0);
     which = 99;
-    assert_int_equal(rb_tel_imbalanced(&u[0][0], S_NM, S_NI, 1.3, 0.5, &which), 1);
+    assert_int_equal(rb_stats_imbalanced(&u[0][0], S_NM, S_NI, 1.3, 0.5, &which), 1);
     assert_int_equal(which, 0);
 
     /* garbage utils (NaN, negative) count as 0, and bad arguments are refused */
     u[0][1] = NAN;
     u[1][2] = -5.0;
-    assert_true(rb_tel_imbalanced(&u[0][0], S_NM, S_NI, 1.3, 0.5, &which) >= 0);
-    assert_int_equal(rb_tel_imbalanced(&u[0][0], 1, S_NI, 1.3, 0.5, &which), 0);
-    assert_int_equal(rb_tel_imbalanced(&u[0][0], S_NM, 0, 1.3, 0.5, &which), 0);
-    assert_int_equal(rb_tel_imbalanced(NULL, S_NM, S_NI, 1.3, 0.5, &which), -EINVAL);
-    assert_int_equal(rb_tel_imbalanced(&u[0][0], S_NM, S_NI, 1.3, 0.5, NULL), -EINVAL);
-    assert_int_equal(rb_tel_imbalanced(&u[0][0], S_NM, S_NI, NAN, 0.5, &which), -EINVAL);
-    assert_int_equal(rb_tel_imbalanced(&u[0][0], S_NM, S_NI, 1.3, 1.5, &which), -EINVAL);
-    assert_int_equal(rb_tel_imbalanced(&u[0][0], RB_TEL_MAX_DEVS + 1, 1, 1.3, 0.5, &which), -E2BIG);
+    assert_true(rb_stats_imbalanced(&u[0][0], S_NM, S_NI, 1.3, 0.5, &which) >= 0);
+    assert_int_equal(rb_stats_imbalanced(&u[0][0], 1, S_NI, 1.3, 0.5, &which), 0);
+    assert_int_equal(rb_stats_imbalanced(&u[0][0], S_NM, 0, 1.3, 0.5, &which), 0);
+    assert_int_equal(rb_stats_imbalanced(NULL, S_NM, S_NI, 1.3, 0.5, &which), -EINVAL);
+    assert_int_equal(rb_stats_imbalanced(&u[0][0], S_NM, S_NI, 1.3, 0.5, NULL), -EINVAL);
+    assert_int_equal(rb_stats_imbalanced(&u[0][0], S_NM, S_NI, NAN, 0.5, &which), -EINVAL);
+    assert_int_equal(rb_stats_imbalanced(&u[0][0], S_NM, S_NI, 1.3, 1.5, &which), -EINVAL);
+    assert_int_equal(rb_stats_imbalanced(&u[0][0], RB_TEL_MAX_DEVS + 1, 1, 1.3, 0.5, &which),
+                     -E2BIG);
 }
 
 /* This machine: the build folder's disk must count a 4 MiB O_DIRECT write. */
@@ -560,7 +561,7 @@ static void test_real_machine(void **state)
     free(buf);
     unlink(path);
 
-    rb_sleep_until_ns(t0 + 100 * RB_NS_PER_MS);
+    rb_time_sleep_until_ns(t0 + 100 * RB_NS_PER_MS);
     int rc = rb_telemetry_sample(t, rb_mono_ns(), &b);
     if (rc != 1)
         fail_msg("sample: %d %s", rc, rb_telemetry_error(t));

@@ -28,10 +28,10 @@
 static void s_size_ok(const char *s, uint64_t want)
 {
     uint64_t v = SENTINEL;
-    int rc = rb_parse_size(s, &v);
+    int rc = rb_units_parse_size(s, &v);
     if (rc != 0 || v != want)
-        print_error("rb_parse_size(\"%s\") = %d, %llu; want %llu\n", s, rc, (unsigned long long)v,
-                    (unsigned long long)want);
+        print_error("rb_units_parse_size(\"%s\") = %d, %llu; want %llu\n", s, rc,
+                    (unsigned long long)v, (unsigned long long)want);
     assert_int_equal(rc, 0);
     assert_true(v == want);
 }
@@ -39,9 +39,9 @@ static void s_size_ok(const char *s, uint64_t want)
 static void s_size_bad(const char *s, int want_rc)
 {
     uint64_t v = SENTINEL;
-    int rc = rb_parse_size(s, &v);
+    int rc = rb_units_parse_size(s, &v);
     if (rc != want_rc)
-        print_error("rb_parse_size(\"%s\") = %d; want %d\n", s ? s : "(null)", rc, want_rc);
+        print_error("rb_units_parse_size(\"%s\") = %d; want %d\n", s ? s : "(null)", rc, want_rc);
     assert_int_equal(rc, want_rc);
     assert_true(v == SENTINEL); /* out is left alone on error */
 }
@@ -109,9 +109,9 @@ static void test_parse_size_rejects(void **state)
 static void s_dur_ok(const char *s, uint64_t unit, uint64_t want)
 {
     uint64_t v = SENTINEL;
-    int rc = rb_parse_duration_ns(s, unit, &v);
+    int rc = rb_units_parse_duration_ns(s, unit, &v);
     if (rc != 0 || v != want)
-        print_error("rb_parse_duration_ns(\"%s\") = %d, %llu; want %llu\n", s, rc,
+        print_error("rb_units_parse_duration_ns(\"%s\") = %d, %llu; want %llu\n", s, rc,
                     (unsigned long long)v, (unsigned long long)want);
     assert_int_equal(rc, 0);
     assert_true(v == want);
@@ -120,9 +120,10 @@ static void s_dur_ok(const char *s, uint64_t unit, uint64_t want)
 static void s_dur_bad(const char *s, uint64_t unit, int want_rc)
 {
     uint64_t v = SENTINEL;
-    int rc = rb_parse_duration_ns(s, unit, &v);
+    int rc = rb_units_parse_duration_ns(s, unit, &v);
     if (rc != want_rc)
-        print_error("rb_parse_duration_ns(\"%s\") = %d; want %d\n", s ? s : "(null)", rc, want_rc);
+        print_error("rb_units_parse_duration_ns(\"%s\") = %d; want %d\n", s ? s : "(null)", rc,
+                    want_rc);
     assert_int_equal(rc, want_rc);
     assert_true(v == SENTINEL);
 }
@@ -201,21 +202,21 @@ static void test_parse_bool(void **state)
 
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
         int v = -7;
-        assert_int_equal(rb_parse_bool(yes[i], &v), 0);
+        assert_int_equal(rb_units_parse_bool(yes[i], &v), 0);
         assert_int_equal(v, 1);
     }
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
         int v = -7;
-        assert_int_equal(rb_parse_bool(no[i], &v), 0);
+        assert_int_equal(rb_units_parse_bool(no[i], &v), 0);
         assert_int_equal(v, 0);
     }
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int v = -7;
-        assert_int_equal(rb_parse_bool(bad[i], &v), -EINVAL);
+        assert_int_equal(rb_units_parse_bool(bad[i], &v), -EINVAL);
         assert_int_equal(v, -7);
     }
     int v = -7;
-    assert_int_equal(rb_parse_bool(NULL, &v), -EINVAL);
+    assert_int_equal(rb_units_parse_bool(NULL, &v), -EINVAL);
     assert_int_equal(v, -7);
 }
 
@@ -225,7 +226,7 @@ static void s_fmt_size_is(double bytes, const char *want)
 {
     char buf[64];
     memset(buf, 'x', sizeof buf);
-    assert_ptr_equal(rb_fmt_size(buf, sizeof buf, bytes), buf);
+    assert_ptr_equal(rb_units_fmt_size(buf, sizeof buf, bytes), buf);
     assert_string_equal(buf, want);
 }
 
@@ -255,17 +256,17 @@ static void test_fmt_size(void **state)
     s_fmt_size_is(-4096, "-4.00 KiB");
 
     char small[5];
-    assert_ptr_equal(rb_fmt_size(small, sizeof small, 4096), small);
+    assert_ptr_equal(rb_units_fmt_size(small, sizeof small, 4096), small);
     assert_string_equal(small, "4.00");
     char none[1] = {'z'};
-    assert_ptr_equal(rb_fmt_size(none, 0, 4096), none);
+    assert_ptr_equal(rb_units_fmt_size(none, 0, 4096), none);
     assert_int_equal(none[0], 'z');
 }
 
 static void s_fmt_bw_is(double bps, const char *want)
 {
     char buf[64];
-    assert_ptr_equal(rb_fmt_bw(buf, sizeof buf, bps), buf);
+    assert_ptr_equal(rb_units_fmt_bw(buf, sizeof buf, bps), buf);
     assert_string_equal(buf, want);
 }
 
@@ -285,7 +286,7 @@ static void test_fmt_bw(void **state)
 static void s_fmt_exact_is(uint64_t v, const char *want)
 {
     char buf[32];
-    assert_ptr_equal(rb_fmt_size_exact(buf, sizeof buf, v), buf);
+    assert_ptr_equal(rb_units_fmt_size_exact(buf, sizeof buf, v), buf);
     assert_string_equal(buf, want);
 }
 
@@ -309,7 +310,7 @@ static void test_fmt_size_exact(void **state)
     s_fmt_exact_is(1ULL << 60, "1024P");
     s_fmt_exact_is(UINT64_MAX, "18446744073709551615");
 
-    /* What it prints, rb_parse_size reads back to the same value. */
+    /* What it prints, rb_units_parse_size reads back to the same value. */
     rb_rand_t r;
     rb_rand_seed(&r, 42);
     for (int i = 0; i < 10000; i++) {
@@ -317,8 +318,8 @@ static void test_fmt_size_exact(void **state)
         uint64_t v = (x >> (x & 63)) << ((x >> 6) & 63);
         char buf[32];
         uint64_t back = SENTINEL;
-        rb_fmt_size_exact(buf, sizeof buf, v);
-        assert_int_equal(rb_parse_size(buf, &back), 0);
+        rb_units_fmt_size_exact(buf, sizeof buf, v);
+        assert_int_equal(rb_units_parse_size(buf, &back), 0);
         assert_true(back == v);
     }
 }
@@ -467,15 +468,15 @@ static void test_time(void **state)
     assert_true(wall / RB_NS_PER_S + 1 >= now_s && wall / RB_NS_PER_S <= now_s + 1);
 
     uint64_t target = rb_mono_ns() + 20 * RB_NS_PER_MS;
-    rb_sleep_until_ns(target);
+    rb_time_sleep_until_ns(target);
     uint64_t after = rb_mono_ns();
     assert_true(after >= target);
     assert_true(after < target + 2 * RB_TEST_TIME_SCALE * RB_NS_PER_S);
 
     /* A time in the past returns at once. */
     uint64_t before = rb_mono_ns();
-    rb_sleep_until_ns(before - RB_NS_PER_S);
-    rb_sleep_until_ns(0);
+    rb_time_sleep_until_ns(before - RB_NS_PER_S);
+    rb_time_sleep_until_ns(0);
     assert_true(rb_mono_ns() - before < 100 * RB_TEST_TIME_SCALE * RB_NS_PER_MS);
 }
 
@@ -578,30 +579,30 @@ static void test_decimals(void **state)
 {
     (void)state;
     uint64_t v = 0;
-    assert_int_equal(rb_parse_fixed("12.5%", 4, "%", 10000, &v), 0);
+    assert_int_equal(rb_units_parse_fixed("12.5%", 4, "%", 10000, &v), 0);
     assert_int_equal(v, 125000);
-    assert_int_equal(rb_parse_fixed("0.5", 6, "", 1000000, &v), 0);
+    assert_int_equal(rb_units_parse_fixed("0.5", 6, "", 1000000, &v), 0);
     assert_int_equal(v, 500000);
-    assert_int_equal(rb_parse_fixed("1.23456%", 4, "%", 10000, &v), -ERANGE);
-    assert_int_equal(rb_parse_fixed("10001%", 4, "%", 10000, &v), -ERANGE);
-    assert_int_equal(rb_parse_fixed("5", 4, "%", 10000, &v), -EINVAL);
-    assert_int_equal(rb_parse_fixed("5.%", 4, "%", 10000, &v), -EINVAL);
-    assert_int_equal(rb_parse_fixed(".5%", 4, "%", 10000, &v), -EINVAL);
+    assert_int_equal(rb_units_parse_fixed("1.23456%", 4, "%", 10000, &v), -ERANGE);
+    assert_int_equal(rb_units_parse_fixed("10001%", 4, "%", 10000, &v), -ERANGE);
+    assert_int_equal(rb_units_parse_fixed("5", 4, "%", 10000, &v), -EINVAL);
+    assert_int_equal(rb_units_parse_fixed("5.%", 4, "%", 10000, &v), -EINVAL);
+    assert_int_equal(rb_units_parse_fixed(".5%", 4, "%", 10000, &v), -EINVAL);
     rb_decimal_t d;
     size_t used = 0;
-    assert_int_equal(rb_parse_decimal("1.5GB", 5, 1000, &d, &used), 0);
+    assert_int_equal(rb_units_parse_decimal("1.5GB", 5, 1000, &d, &used), 0);
     assert_int_equal(used, 3);
-    assert_int_equal(rb_decimal_scale(&d, 1000000000ull, UINT64_MAX, &v), 0);
+    assert_int_equal(rb_units_decimal_scale(&d, 1000000000ull, UINT64_MAX, &v), 0);
     assert_int_equal(v, 1500000000ull);
     /* rounded to the nearest: 1/3 of 10 */
-    assert_int_equal(rb_parse_decimal("0.333333333333333333333", 23, 10, &d, &used), 0);
+    assert_int_equal(rb_units_parse_decimal("0.333333333333333333333", 23, 10, &d, &used), 0);
     assert_int_equal(used, 23);
-    assert_int_equal(rb_decimal_scale(&d, 10, UINT64_MAX, &v), 0);
+    assert_int_equal(rb_units_decimal_scale(&d, 10, UINT64_MAX, &v), 0);
     assert_int_equal(v, 3);
-    assert_int_equal(rb_parse_decimal("2000", 4, 1000, &d, &used), -ERANGE);
-    assert_int_equal(rb_parse_decimal("2.x", 3, 1000, &d, &used), -EINVAL);
-    assert_int_equal(rb_parse_decimal("20", 2, 1000, &d, &used), 0);
-    assert_int_equal(rb_decimal_scale(&d, 100, 1999, &v), -ERANGE);
+    assert_int_equal(rb_units_parse_decimal("2000", 4, 1000, &d, &used), -ERANGE);
+    assert_int_equal(rb_units_parse_decimal("2.x", 3, 1000, &d, &used), -EINVAL);
+    assert_int_equal(rb_units_parse_decimal("20", 2, 1000, &d, &used), 0);
+    assert_int_equal(rb_units_decimal_scale(&d, 100, 1999, &v), -ERANGE);
 }
 
 static const char *s_at(const void *ctx, uint32_t i)
