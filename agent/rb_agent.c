@@ -53,7 +53,7 @@ int rb_agent_send(rb_agent_t *a, const rb_msg_t *m)
     /* Any message shows the coordinator we are alive: a HEARTBEAT only after
      * a heartbeat interval of silence (during a phase the SAMPLEs stand in for
      * them, which halves what a coordinator of a large fleet receives). */
-    a->next_heartbeat = rb_mono_ns() + a->o.heartbeat_ns;
+    a->next_heartbeat = rb_time_mono_ns() + a->o.heartbeat_ns;
     return 0;
 }
 
@@ -136,14 +136,14 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
         }
         return;
     }
-    a->last_heard = rb_mono_ns();
+    a->last_heard = rb_time_mono_ns();
     a->attached = 1;
     switch (m.type) {
     case RB_MSG_PING: {
         rb_msg_t p = {.type = RB_MSG_PONG};
         p.u.pong.seq = m.u.ping.seq;
         p.u.pong.t_coord_ns = m.u.ping.t_coord_ns;
-        p.u.pong.t_agent_ns = rb_mono_ns();
+        p.u.pong.t_agent_ns = rb_time_mono_ns();
         rb_agent_send(a, &p);
         break;
     }
@@ -313,7 +313,7 @@ int rb_agent_run(rb_agent_t *a)
                 zframe_destroy(&f);
             }
         }
-        uint64_t now = rb_mono_ns();
+        uint64_t now = rb_time_mono_ns();
         int stopped = __atomic_load_n(&a->stop, __ATOMIC_ACQUIRE);
         if (s_signalled || stopped) {
             if (rb_agent_state_active(a))

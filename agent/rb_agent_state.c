@@ -459,7 +459,8 @@ void rb_agent_state_go(rb_agent_t *a, const rb_msg_go_t *go)
     a->state = S_RUNNING;
     a->next_sample = t_local + pl->interval_ns;
     if (a->tel) /* prime at GO: the phase's first sample then has rates */
-        rb_telemetry_sample(a->tel, t_local > rb_mono_ns() ? rb_mono_ns() : t_local, a->snap);
+        rb_telemetry_sample(a->tel, t_local > rb_time_mono_ns() ? rb_time_mono_ns() : t_local,
+                            a->snap);
 }
 
 static uint64_t s_u64(double v)
@@ -506,7 +507,7 @@ static int s_telemetry_read(rb_agent_t *a, uint64_t now)
     t->dirty = s->mem.dirty;
     t->writeback = s->mem.writeback;
     for (uint32_t i = 0; i < s->ndevs && t->ndevs < RB_TELEM_DEVS; i++) {
-        const rb_tel_dev_t *d = &s->devs[i];
+        const rb_telemetry_dev_t *d = &s->devs[i];
         if (!d->present)
             continue;
         rb_telem_dev_t *w = &t->devs[t->ndevs++];
@@ -540,7 +541,7 @@ static void s_send_sample(rb_agent_t *a, uint64_t now)
 {
     rb_msg_t s = {.type = RB_MSG_SAMPLE};
     rb_phase_sample(a->phase, a->plan.u.plan.run_id, &s.u.sample);
-    if (s_telemetry_read(a, rb_mono_ns())) {
+    if (s_telemetry_read(a, rb_time_mono_ns())) {
         s.u.sample.ntelem = 1;
         s.u.sample.telem = &a->telem;
     }
@@ -554,7 +555,7 @@ static void s_send_sample(rb_agent_t *a, uint64_t now)
  * DONE, so the coordinator's next GO comes after it. */
 static void s_finish_phase(rb_agent_t *a, int go_on)
 {
-    s_send_sample(a, rb_mono_ns());
+    s_send_sample(a, rb_time_mono_ns());
     rb_msg_t d = {.type = RB_MSG_DONE};
     if (rb_phase_collect(a->phase, a->plan.u.plan.run_id, &d.u.done) < 0) {
         rb_error("phase %s: %s", a->plan.u.plan.phases[d.u.done.phase].name, d.u.done.error);

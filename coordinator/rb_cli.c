@@ -79,7 +79,8 @@ static void s_check_cache(const rb_plan_t *plan, uint64_t ram, int ram_given)
                 "rackbench: warning: phase %s is cache-influenced: buffered data of %s per node is "
                 "under 2 x RAM (%s, %s): its figures will measure the page cache, not the disks "
                 "(use direct=1, or at least %s per node)\n",
-                ph->name, rb_units_fmt_size(b1, sizeof b1, (double)rb_phase_buffered_set(ph)),
+                ph->name,
+                rb_units_fmt_size(b1, sizeof b1, (double)rb_aggregate_phase_buffered_set(ph)),
                 rb_units_fmt_size(b2, sizeof b2, (double)ram),
                 ram_given ? "as --ram says" : "this machine's; --ram SIZE for the nodes'",
                 rb_units_fmt_size(b3, sizeof b3, 2.0 * (double)ram));
@@ -134,6 +135,9 @@ static int s_duration(const char *opt, const char *val, uint64_t *out)
     return 0;
 }
 
+/* `rackbench run`: its options (one table, then one case each), the plan,
+ * and the run. Most of its length is the option table and the checks of
+ * each option's value, which read best in one place. */
 static int s_run(int argc, char **argv)
 {
     /* clang-format off */

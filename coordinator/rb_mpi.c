@@ -351,12 +351,12 @@ static void s_finish(s_rank_t *k)
         if (!over) {
             MPI_Test(&req, &over, MPI_STATUS_IGNORE);
             if (over)
-                over_at = rb_mono_ns();
+                over_at = rb_time_mono_ns();
         }
         int done = !k->started || __atomic_load_n(&k->done, __ATOMIC_ACQUIRE);
         if (over && done)
             break;
-        if (over && !done && !stopped && rb_mono_ns() - over_at > S_GRACE_NS) {
+        if (over && !done && !stopped && rb_time_mono_ns() - over_at > S_GRACE_NS) {
             rb_warn("agent %s still running after the run ended: stopping it", k->name);
             rb_agent_stop(k->agent);
             stopped = 1;

@@ -96,7 +96,7 @@ rb_rw_t rb_rw_parse(const char *s)
     return strcmp(s, "readwrite") == 0 ? RB_RW_RW : RB_RW_NONE; /* fio's other spelling */
 }
 
-int rb_phase_is_meta(const rb_phase_spec_t *ph)
+int rb_phase_spec_is_meta(const rb_phase_spec_t *ph)
 {
     return ph->njobs && ph->jobs[0].rw == RB_RW_META;
 }
@@ -560,7 +560,7 @@ static void s_free_fields(const rb_proto_layout_t *l, void *base)
     }
 }
 
-void rb_phases_free(rb_phase_spec_t **phases, uint32_t nphases)
+void rb_phase_specs_free(rb_phase_spec_t **phases, uint32_t nphases)
 {
     if (!phases || !*phases)
         return;
@@ -612,6 +612,9 @@ static int s_enc_hist(s_enc_t *e, const rb_proto_field_t *f, const rb_hist_t *h)
     return rc;
 }
 
+/* Writes one field as its kind says. One case per kind of field, each a
+ * few lines: the switch is the encoder's table of wire forms, kept whole so
+ * that it reads beside the decoder's (rb_proto_decode.c), hence its length. */
 static int s_enc_field(s_enc_t *e, const rb_proto_field_t *f, const void *base)
 {
     const void *p = rb_proto_ptr(base, f);

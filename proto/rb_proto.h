@@ -195,7 +195,7 @@ typedef struct rb_phase_spec {
 } rb_phase_spec_t;
 
 /* 1 for a metadata step (its jobs are rw=meta: figures in operations, not bytes). */
-int rb_phase_is_meta(const rb_phase_spec_t *ph);
+int rb_phase_spec_is_meta(const rb_phase_spec_t *ph);
 
 /* The range the decoder accepts for the integer field of rb_job_spec_t at
  * offset off (so that the plan's option table can be checked against it).
@@ -433,6 +433,6 @@ void rb_msg_fini(rb_msg_t *m);
 
 /* Frees an array of phases with their jobs (as built by the plan parser or
  * the decoder) and nulls the pointer. */
-void rb_phases_free(rb_phase_spec_t **phases, uint32_t nphases);
+void rb_phase_specs_free(rb_phase_spec_t **phases, uint32_t nphases);
 
 #endif

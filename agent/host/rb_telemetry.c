@@ -35,7 +35,7 @@ enum {
 };
 
 typedef struct s_dev {
-    rb_tel_devinfo_t info;
+    rb_telemetry_devinfo_t info;
     int have;                   /* prev holds the counters of the previous sample */
     int seen;                   /* listed in diskstats during the current sample */
     uint64_t cur[S_DS_FIELDS];  /* counters read by the current sample */
@@ -70,7 +70,7 @@ struct rb_telemetry {
     uint32_t ncpu;                   /* cpuN lines in the current sample */
     int cpu_line;                    /* the aggregate cpu line was found */
     double load1;                    /* 1-minute load, current sample */
-    rb_tel_mem_t mem;                /* memory figures, current sample */
+    rb_telemetry_mem_t mem;          /* memory figures, current sample */
     rb_err_t err;                    /* why the last failed call failed */
     char buf[S_LINE_MAX];            /* line buffer of the file being read */
 };
@@ -204,8 +204,8 @@ static int s_partition_disk(const rb_telemetry_t *t, const char *sysname, char *
 
 /* Tracks device name (diskstats form) with role and parent, then its
  * members: a partition's disk, or a device's slaves, recursively. */
-static int s_track(rb_telemetry_t *t, const char *name, rb_tel_role_t role, const char *parent,
-                   int depth, rb_err_t *err)
+static int s_track(rb_telemetry_t *t, const char *name, rb_telemetry_role_t role,
+                   const char *parent, int depth, rb_err_t *err)
 {
     char sysname[RB_TEL_NAME_MAX], disk[RB_TEL_NAME_MAX], path[PATH_MAX];
     if (depth > RB_TEL_MAX_DEPTH)
@@ -355,7 +355,7 @@ uint32_t rb_telemetry_ndevs(const rb_telemetry_t *t)
     return t->ndevs;
 }
 
-const rb_tel_devinfo_t *rb_telemetry_dev(const rb_telemetry_t *t, uint32_t i)
+const rb_telemetry_devinfo_t *rb_telemetry_dev(const rb_telemetry_t *t, uint32_t i)
 {
     return i < t->ndevs ? &t->devs[i].info : NULL;
 }
@@ -497,7 +497,7 @@ static uint32_t s_speed(const rb_telemetry_t *t, const char *name)
 }
 
 /* Rates of device d over dt_s seconds from its cur and prev counters. */
-static void s_dev_rates(const s_dev_t *d, double dt_s, rb_tel_dev_t *o)
+static void s_dev_rates(const s_dev_t *d, double dt_s, rb_telemetry_dev_t *o)
 {
     uint64_t dv[S_DS_FIELDS];
     for (int i = 0; i < S_DS_FIELDS; i++)
@@ -564,7 +564,7 @@ static void s_nics_out(rb_telemetry_t *t, int rates, double dt_s, rb_telemetry_s
             n->have = 0;
             continue;
         }
-        rb_tel_nic_t *o = &out->nics[out->nnics++];
+        rb_telemetry_nic_t *o = &out->nics[out->nnics++];
         snprintf(o->name, sizeof o->name, "%s", n->name);
         o->rx_bytes = n->rx;
         o->tx_bytes = n->tx;
@@ -591,7 +591,7 @@ int rb_telemetry_sample(rb_telemetry_t *t, uint64_t now_ns, rb_telemetry_snap_t 
     out->t_ns = now_ns;
     out->interval_s = dt_s;
 
-    rb_tel_cpu_t *c = &out->cpu;
+    rb_telemetry_cpu_t *c = &out->cpu;
     c->ncpu = t->ncpu;
     c->load1 = t->load1;
     if (rates) {
@@ -616,7 +616,7 @@ int rb_telemetry_sample(rb_telemetry_t *t, uint64_t now_ns, rb_telemetry_snap_t 
     out->devs_dropped = t->dropped;
     for (uint32_t i = 0; i < t->ndevs; i++) {
         s_dev_t *d = &t->devs[i];
-        rb_tel_dev_t *o = &out->devs[i];
+        rb_telemetry_dev_t *o = &out->devs[i];
         o->info = d->info;
         o->present = d->seen;
         if (!d->seen) {

@@ -20,31 +20,31 @@
 #define RB_TEL_MAX_DEPTH 8  /* levels of slaves followed (dm on md on partitions on disks) */
 
 /* Why a device is tracked. */
-typedef enum rb_tel_role {
+typedef enum rb_telemetry_role {
     RB_TEL_ROOT = 0,   /* holds the file system of a --root, or added by name */
     RB_TEL_MEMBER = 1, /* a slave of its parent (md/dm member) or the disk of a partition */
-} rb_tel_role_t;
+} rb_telemetry_role_t;
 
 /* A tracked block device. */
-typedef struct rb_tel_devinfo {
+typedef struct rb_telemetry_devinfo {
     char name[RB_TEL_NAME_MAX];   /* as /proc/diskstats names it ("sda", "md0", "dm-0") */
     char parent[RB_TEL_NAME_MAX]; /* the device it is a member of; "" for a root */
-    rb_tel_role_t role;           /* root, or member of parent */
+    rb_telemetry_role_t role;     /* root, or member of parent */
     int partition;                /* 1 when the device is a partition of a disk */
-} rb_tel_devinfo_t;
+} rb_telemetry_devinfo_t;
 
 /* CPU figures over the interval. The states are percentages of all online
  * cores' time and sum to ~100 (guest time is inside user and nice). */
-typedef struct rb_tel_cpu {
+typedef struct rb_telemetry_cpu {
     double user, nice, system, idle, iowait, irq, softirq, steal; /* % */
     uint32_t ncpu;     /* online cores ("cpuN" lines of /proc/stat) */
     double load1;      /* 1-minute load average, as read */
     double ctxt_per_s; /* context switches per second, all cores */
-} rb_tel_cpu_t;
+} rb_telemetry_cpu_t;
 
 /* One block device over the interval (bytes are 512-byte sectors × 512). */
-typedef struct rb_tel_dev {
-    rb_tel_devinfo_t info;
+typedef struct rb_telemetry_dev_sample {
+    rb_telemetry_devinfo_t info;
     int present;                 /* 0 when /proc/diskstats did not list it this time */
     double rd_bps, wr_bps;       /* bytes per second read / written */
     double rd_iops, wr_iops;     /* reads / writes completed per second */
@@ -55,36 +55,36 @@ typedef struct rb_tel_dev {
     double wr_await_ms;          /* mean time per completed write */
     uint32_t inflight;           /* IOs in flight when read */
     uint64_t rd_bytes, wr_bytes; /* cumulative since the device appeared (boot) */
-} rb_tel_dev_t;
+} rb_telemetry_dev_t;
 
 /* One network interface over the interval. */
-typedef struct rb_tel_nic {
+typedef struct rb_telemetry_nic {
     char name[RB_TEL_NAME_MAX];
     double rx_bps, tx_bps;       /* bytes per second received / sent */
     uint64_t rx_bytes, tx_bytes; /* cumulative, as /proc/net/dev counts them */
     uint32_t speed_mbps;         /* link speed in Mb/s; 0 = unknown */
-} rb_tel_nic_t;
+} rb_telemetry_nic_t;
 
 /* Memory, as read at the sample (not rates). */
-typedef struct rb_tel_mem {
+typedef struct rb_telemetry_mem {
     uint64_t total;     /* MemTotal, bytes */
     uint64_t cached;    /* Cached: page cache, bytes */
     uint64_t dirty;     /* Dirty: waiting to be written, bytes */
     uint64_t writeback; /* Writeback: being written now, bytes */
-} rb_tel_mem_t;
+} rb_telemetry_mem_t;
 
 /* One sample. Lives in the caller's memory (about 12 KiB). */
 typedef struct rb_telemetry_snap {
     uint64_t t_ns;     /* the now_ns given to rb_telemetry_sample */
     double interval_s; /* since the previous sample; 0 on a priming sample */
-    rb_tel_cpu_t cpu;
-    rb_tel_mem_t mem;
+    rb_telemetry_cpu_t cpu;
+    rb_telemetry_mem_t mem;
     uint32_t ndevs;        /* devs[0 .. ndevs-1]: every tracked device, in the order found */
     uint32_t devs_dropped; /* devices found but not tracked: more than RB_TEL_MAX_DEVS */
-    rb_tel_dev_t devs[RB_TEL_MAX_DEVS];
+    rb_telemetry_dev_t devs[RB_TEL_MAX_DEVS];
     uint32_t nnics;        /* nics[0 .. nnics-1]: interfaces listed this time, lo left out */
     uint32_t nics_dropped; /* interfaces listed this time beyond RB_TEL_MAX_NICS */
-    rb_tel_nic_t nics[RB_TEL_MAX_NICS];
+    rb_telemetry_nic_t nics[RB_TEL_MAX_NICS];
 } rb_telemetry_snap_t;
 
 typedef struct rb_telemetry rb_telemetry_t;
@@ -114,7 +114,7 @@ int rb_telemetry_add_devno(rb_telemetry_t *t, uint32_t major, uint32_t minor, rb
 /* Tracked devices (at most RB_TEL_MAX_DEVS), device i (borrowed; NULL past
  * the end), and the devices found that did not fit. */
 uint32_t rb_telemetry_ndevs(const rb_telemetry_t *t);
-const rb_tel_devinfo_t *rb_telemetry_dev(const rb_telemetry_t *t, uint32_t i);
+const rb_telemetry_devinfo_t *rb_telemetry_dev(const rb_telemetry_t *t, uint32_t i);
 uint32_t rb_telemetry_dropped(const rb_telemetry_t *t);
 
 /* Reads the counters at now_ns (CLOCK_MONOTONIC) and fills out. The first

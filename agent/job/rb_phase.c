@@ -50,7 +50,7 @@ static void *s_worker_main(void *arg)
     const rb_job_spec_t *s = w->spec;
     const rb_workload_ops_t *wl = rb_workload_for(s);
     rb_time_sleep_until_ns(w->t_go);
-    uint64_t begin = rb_mono_ns();
+    uint64_t begin = rb_time_mono_ns();
     w->count_from = begin + s->ramp_ns;
     w->deadline = s->runtime_ns ? w->count_from + s->runtime_ns : UINT64_MAX;
     w->sw_at = s->stonewall_ns ? w->count_from + s->stonewall_ns : UINT64_MAX;
@@ -62,7 +62,7 @@ static void *s_worker_main(void *arg)
     }
     wl->run(w);
     if (!w->t_start)
-        w->t_start = w->t_end = rb_mono_ns(); /* ended during ramp-up: nothing counted */
+        w->t_start = w->t_end = rb_time_mono_ns(); /* ended during ramp-up: nothing counted */
     uint64_t bytes = w->rbytes + w->wbytes;
     if (!w->ncp || w->cp[w->ncp - 1].t_ns != w->t_end || w->cp[w->ncp - 1].bytes != bytes)
         rb_worker_checkpoint(w, w->t_end, bytes);
@@ -179,7 +179,7 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
             /* randrepeat: the same sequence every run; else a new one. */
             uint64_t seed = js->randseed ^ rb_verify_hash(js->name) ^ ((uint64_t)i * 0x9e37u);
             if (!js->randrepeat)
-                seed ^= rb_wall_ns();
+                seed ^= rb_time_wall_ns();
             int rc = w->cp ? rb_workload_for(js)->setup(w, sb, rundirs[j], ctx, seed, err)
                            : rb_err_set(err, -ENOMEM, "job %s: out of memory", js->name);
             if (rc < 0) {
@@ -234,7 +234,7 @@ static void s_add_live(rb_job_stat_t *js, rb_worker_t *w)
 void rb_phase_sample(rb_phase_t *ph, const char *run_id, rb_msg_sample_t *out)
 {
     const rb_phase_spec_t *spec = ph->spec;
-    uint64_t now = rb_mono_ns();
+    uint64_t now = rb_time_mono_ns();
     memset(out, 0, sizeof *out);
     snprintf(out->run_id, sizeof out->run_id, "%s", run_id);
     out->phase = ph->index;

@@ -112,7 +112,7 @@ int rb_prefill_write(rb_sandbox_t *sb, int rundir, const char *run_id, const cha
     int rc = buf ? 0 : rb_err_set(err, -ENOMEM, "prefill %s: out of memory", path);
     if (buf) {
         rb_rand_t r;
-        rb_rand_seed(&r, rb_mono_ns() ^ rb_verify_hash(name) ^ pf->region);
+        rb_rand_seed(&r, rb_time_mono_ns() ^ rb_verify_hash(name) ^ pf->region);
         rb_rand_fill(&r, buf, chunk);
         rc = pf->shared ? s_prefill_region(fd, path, name, buf, pf, written, err)
                         : s_prefill_file(fd, path, name, buf, chunk, from, pf, written, err);

@@ -182,7 +182,7 @@ static void s_rate_wait(rb_worker_t *w, uint64_t len)
         return;
     w->rate_bytes += len;
     uint64_t due = w->rate_start + (uint64_t)((double)w->rate_bytes * 1e9 / (double)s->rate);
-    if (due > rb_mono_ns())
+    if (due > rb_time_mono_ns())
         rb_time_sleep_until_ns(due);
 }
 
@@ -203,7 +203,7 @@ static int s_wait_wearout(rb_worker_t *w)
     while (__atomic_load_n(t, __ATOMIC_ACQUIRE) == UINT64_MAX) {
         if (rb_worker_stopped(w))
             return 0;
-        rb_time_sleep_until_ns(rb_mono_ns() + RB_NS_PER_MS);
+        rb_time_sleep_until_ns(rb_time_mono_ns() + RB_NS_PER_MS);
     }
     w->op_limit = __atomic_load_n(t, __ATOMIC_ACQUIRE);
     return 1;
@@ -225,7 +225,7 @@ static int s_issue(rb_worker_t *w, rb_engine_io_t *io, uint32_t *inflight, uint6
     for (;;) {
         int rc = ops->queue(&w->eng, io);
         if (rc == RB_ENGINE_Q_COMPLETED) {
-            *now = rb_mono_ns();
+            *now = rb_time_mono_ns();
             if (s_complete(w, io, *now))
                 continue; /* the rest of a short IO */
             return RB_ENGINE_Q_COMPLETED;
@@ -265,7 +265,7 @@ static int s_reap(rb_worker_t *w, uint32_t *inflight, unsigned min)
         w->halt = 1;
         return n;
     }
-    uint64_t now = rb_mono_ns(), t;
+    uint64_t now = rb_time_mono_ns(), t;
     for (int i = 0; i < n; i++) {
         (*inflight)--;
         if (s_complete(w, w->done[i], now) &&
@@ -338,7 +338,7 @@ static rb_engine_io_t *s_fill(rb_worker_t *w)
         w->writes_since_sync++; /* fsync=N counts writes issued */
     }
     s_rate_wait(w, len);
-    io->t_issue_ns = rb_mono_ns();
+    io->t_issue_ns = rb_time_mono_ns();
     return io;
 }
 
@@ -385,14 +385,14 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pen
 static int s_at_stonewall(rb_worker_t *w, int pass_over)
 {
     if (w->sw_at == UINT64_MAX || pass_over || w->halt || rb_worker_stopped(w) ||
-        rb_mono_ns() < w->sw_at)
+        rb_time_mono_ns() < w->sw_at)
         return 0;
     /* stonewall_time: what is done by now is the stonewall figure */
-    w->sw_t = w->t_end ? w->t_end : rb_mono_ns();
+    w->sw_t = w->t_end ? w->t_end : rb_time_mono_ns();
     w->sw_bytes = w->rbytes + w->wbytes;
     w->sw_ops = w->rops + w->wops;
     w->sw_at = UINT64_MAX;
-    return w->spec->wearout && rb_mono_ns() < w->deadline && s_wait_wearout(w);
+    return w->spec->wearout && rb_time_mono_ns() < w->deadline && s_wait_wearout(w);
 }
 
 /* The IO loop of one worker over its passes. */
@@ -408,7 +408,7 @@ static void s_run(rb_worker_t *w)
     s_new_pass(w);
     do {
         for (;;) {
-            int stop = s_stop_issuing(w, rb_mono_ns(), inflight);
+            int stop = s_stop_issuing(w, rb_time_mono_ns(), inflight);
             if (!pass_over)
                 pass_over = s_issue_some(w, &inflight, &pending, passes, &stop);
             else
@@ -440,7 +440,7 @@ static void s_run(rb_worker_t *w)
     } while (s_at_stonewall(w, pass_over));
     if ((s->end_fsync || s->fsync_on_close) && !rb_worker_stopped(w)) {
         s_sync_files(w, 0);
-        uint64_t now = rb_mono_ns();
+        uint64_t now = rb_time_mono_ns();
         if (w->t_start && now > w->t_end)
             w->t_end = now; /* the flush is part of the job's time */
     }

@@ -188,9 +188,9 @@ static void s_meta_run(rb_worker_t *w)
     for (uint64_t k = 0; k < s->meta_files && !rb_worker_stopped(w); k++) {
         uint64_t i = s->meta_random ? rb_perm_at(&perm, k) : k;
         int is_read;
-        uint64_t t0 = rb_mono_ns();
+        uint64_t t0 = rb_time_mono_ns();
         int64_t got = s_meta_op(w, i, &is_read);
-        uint64_t t1 = rb_mono_ns();
+        uint64_t t1 = rb_time_mono_ns();
         if (got < 0) {
             char name[RB_NAME_MAX * 2], path[RB_PATH_MAX];
             s_meta_name(w, i, s->meta_renamed, name, sizeof name);

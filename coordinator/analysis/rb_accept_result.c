@@ -135,7 +135,7 @@ static int s_eval_phase(const rb_accept_set_t *s, const rb_phase_spec_t *spec,
         rb_accept_row_t *r = by[c];
         if (!r)
             continue;
-        if (rb_accept_check_is_bw(c) && rb_phase_is_meta(spec)) {
+        if (rb_accept_check_is_bw(c) && rb_phase_spec_is_meta(spec)) {
             r->measured = NAN;
             r->verdict = RB_ACCEPT_NA;
             r->note = "bandwidth does not apply to a metadata step";
@@ -218,7 +218,7 @@ int rb_accept_result_eval(const rb_accept_t *a, const rb_phase_spec_t *specs, ui
                     rb_accept_result_fini(out);
                     return -ENOMEM;
                 }
-            } else if (rb_phase_is_meta(&specs[p])) {
+            } else if (rb_phase_spec_is_meta(&specs[p])) {
                 for (uint32_t r = 0; r < n; r++) {
                     if (rb_accept_check_is_bw(rows[r].check)) {
                         rows[r].verdict = RB_ACCEPT_NA;

@@ -172,7 +172,7 @@ void rb_aggregate_phase_fini(rb_phase_agg_t *out)
     out->nnodes = out->njobs = out->nrows = 0;
 }
 
-uint64_t rb_phase_buffered_set(const rb_phase_spec_t *spec)
+uint64_t rb_aggregate_phase_buffered_set(const rb_phase_spec_t *spec)
 {
     uint64_t set = 0;
     for (uint32_t j = 0; j < spec->njobs; j++) {
@@ -199,7 +199,7 @@ static int s_reads_once(const rb_job_spec_t *js)
 
 int rb_aggregate_cache_influenced(const rb_phase_spec_t *spec, uint64_t ram, int dropped)
 {
-    uint64_t set = rb_phase_buffered_set(spec);
+    uint64_t set = rb_aggregate_phase_buffered_set(spec);
     if (!set || !ram || set >= 2 * ram)
         return 0;
     int reads_once = 1, writes_synced = 1;
@@ -261,7 +261,7 @@ static void s_cache(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint3
                     rb_phase_agg_t *out)
 {
     uint32_t reported = 0;
-    out->buffered_set = rb_phase_buffered_set(spec);
+    out->buffered_set = rb_aggregate_phase_buffered_set(spec);
     for (uint32_t n = 0; n < nnodes; n++) {
         const rb_msg_done_t *d = in[n].done;
         if (in[n].ram_bytes && (!out->ram_min || in[n].ram_bytes < out->ram_min))
@@ -518,24 +518,26 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
 
 static int s_by_name(const void *a, const void *b)
 {
-    return strcmp(((const rb_name_idx_t *)a)->name, ((const rb_name_idx_t *)b)->name);
+    return strcmp(((const rb_aggregate_name_idx_t *)a)->name,
+                  ((const rb_aggregate_name_idx_t *)b)->name);
 }
 
-rb_name_idx_t *rb_aggregate_nodes_by_name(const rb_agg_node_t *nodes, uint32_t nnodes)
+rb_aggregate_name_idx_t *rb_aggregate_nodes_by_name(const rb_agg_node_t *nodes, uint32_t nnodes)
 {
-    rb_name_idx_t *v = calloc(nnodes ? nnodes : 1, sizeof *v);
+    rb_aggregate_name_idx_t *v = calloc(nnodes ? nnodes : 1, sizeof *v);
     if (!v)
         return NULL;
     for (uint32_t i = 0; i < nnodes; i++)
-        v[i] = (rb_name_idx_t){.name = nodes[i].name, .idx = i};
+        v[i] = (rb_aggregate_name_idx_t){.name = nodes[i].name, .idx = i};
     qsort(v, nnodes, sizeof *v, s_by_name);
     return v;
 }
 
-uint32_t rb_agg_node_lookup(const rb_name_idx_t *by_name, uint32_t nnodes, const char *name)
+uint32_t rb_aggregate_node_lookup(const rb_aggregate_name_idx_t *by_name, uint32_t nnodes,
+                                  const char *name)
 {
-    rb_name_idx_t key = {.name = name};
-    const rb_name_idx_t *hit =
+    rb_aggregate_name_idx_t key = {.name = name};
+    const rb_aggregate_name_idx_t *hit =
         nnodes ? bsearch(&key, by_name, nnodes, sizeof key, s_by_name) : NULL;
     return hit ? hit->idx : nnodes;
 }

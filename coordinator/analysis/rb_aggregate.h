@@ -171,7 +171,7 @@ typedef struct rb_phase_agg {
 
 /* Bytes of file data one node's workers of the phase reach through the page
  * cache (jobs without direct=1): its working set. */
-uint64_t rb_phase_buffered_set(const rb_phase_spec_t *spec);
+uint64_t rb_aggregate_phase_buffered_set(const rb_phase_spec_t *spec);
 
 /* 1 when the phase's figures measure the page cache more than the disks on
  * a node with ram bytes of memory: buffered data under 2 × ram. Exempt: a
@@ -208,17 +208,18 @@ void rb_aggregate_steady(rb_phase_agg_t *out, const double *bytes, const double 
 double rb_aggregate_worker_bytes_at(const rb_worker_stat_t *w, int64_t offset_ns, uint64_t t);
 
 /* A name and where it is, for finding nodes by name in O(log n). */
-typedef struct rb_name_idx {
+typedef struct rb_aggregate_name_idx {
     const char *name; /* borrowed from the nodes */
     uint32_t idx;     /* index into the nodes */
-} rb_name_idx_t;
+} rb_aggregate_name_idx_t;
 
-/* The nodes' names sorted, to look up with rb_agg_node_lookup(); the caller
+/* The nodes' names sorted, to look up with rb_aggregate_node_lookup(); the caller
  * frees the array. NULL when out of memory. */
-rb_name_idx_t *rb_aggregate_nodes_by_name(const rb_agg_node_t *nodes, uint32_t nnodes);
+rb_aggregate_name_idx_t *rb_aggregate_nodes_by_name(const rb_agg_node_t *nodes, uint32_t nnodes);
 
 /* Index of the node called name in an array sorted by rb_aggregate_nodes_by_name(),
  * or nnodes when there is none. */
-uint32_t rb_agg_node_lookup(const rb_name_idx_t *by_name, uint32_t nnodes, const char *name);
+uint32_t rb_aggregate_node_lookup(const rb_aggregate_name_idx_t *by_name, uint32_t nnodes,
+                                  const char *name);
 
 #endif

@@ -140,7 +140,7 @@ typedef struct s_ser {
     uint32_t next;               /* index + 1 of the node's next series, 0 for none */
 } s_ser_t;
 
-struct rb_tel_series {
+struct rb_findings_tel_series {
     s_ser_t *s;
     uint32_t n, cap;
     unsigned shift;  /* a point holds the intervals k with the same k >> shift */
@@ -150,7 +150,7 @@ struct rb_tel_series {
     int means;       /* the points are means (s_tel_means done): no more rows */
 };
 
-typedef struct rb_tel_series s_tel_t;
+typedef struct rb_findings_tel_series s_tel_t;
 
 static void s_tel_free(s_tel_t *t)
 {
@@ -325,7 +325,7 @@ void rb_findings_tel_series_destroy(rb_findings_tel_series_t **p)
 }
 
 int rb_findings_tel_series_add(rb_findings_tel_series_t *t, uint32_t node, double t_s,
-                               double interval_s, const rb_tel_row_t *row)
+                               double interval_s, const rb_findings_tel_row_t *row)
 {
     if (node >= t->nnodes || interval_s <= 0 || t->means)
         return 0;

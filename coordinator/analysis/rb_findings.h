@@ -55,7 +55,7 @@ int rb_findings_stragglers(rb_phase_agg_t *a, const double *const *series, uint3
 
 /* One node's host telemetry of one interval, one device, NIC or the host
  * itself, as the findings take it (the values of a telemetry.csv row). */
-typedef struct rb_tel_row {
+typedef struct rb_findings_tel_row {
     char kind;                   /* 'h' host, 'd' device, 'n' NIC */
     const char *name;            /* device or NIC name (borrowed) */
     const char *parent;          /* device: the device it is a member of, "" for none */
@@ -66,12 +66,12 @@ typedef struct rb_tel_row {
     uint64_t rd_bytes, wr_bytes; /* device: bytes in the interval */
     double speed_bps;            /* NIC: link speed in bytes/s (0 unknown) */
     uint32_t ncpu;               /* host: CPUs online */
-} rb_tel_row_t;
+} rb_findings_tel_row_t;
 
 /* A phase's telemetry series, per node and device, NIC or host, in bounded
  * memory whatever the phase's length (means of 2, 4, ... intervals once a
  * series would hold too many points). */
-typedef struct rb_tel_series rb_findings_tel_series_t;
+typedef struct rb_findings_tel_series rb_findings_tel_series_t;
 
 /* Empty series for a phase of nnodes nodes (node n is a->nodes[n] of the
  * phase's figures). NULL on -ENOMEM. */
@@ -85,7 +85,7 @@ void rb_findings_tel_series_destroy(rb_findings_tel_series_t **p);
  * of range, or a row after rb_findings_from_tel_series, is passed over.
  * 0 or -ENOMEM. */
 int rb_findings_tel_series_add(rb_findings_tel_series_t *t, uint32_t node, double t_s,
-                               double interval_s, const rb_tel_row_t *row);
+                               double interval_s, const rb_findings_tel_row_t *row);
 
 /* From the phase's telemetry series t, the per node and device figures
  * (a->devs) and what they show (a->findings): imbalanced member disks,

@@ -417,7 +417,7 @@ uint32_t rb_accept_match_phases(const char *name, const rb_phase_spec_t *phases,
     size_t len = strlen(name);
     for (uint32_t p = 0; p < nphases; p++) {
         const char *op =
-            rb_phase_is_meta(&phases[p]) ? rb_meta_op_name(phases[p].jobs[0].meta_op) : NULL;
+            rb_phase_spec_is_meta(&phases[p]) ? rb_meta_op_name(phases[p].jobs[0].meta_op) : NULL;
         if (op && strncmp(phases[p].name, name, len) == 0 && phases[p].name[len] == '.' &&
             strcmp(phases[p].name + len + 1, op) == 0) {
             hit[p] = true;
@@ -476,7 +476,7 @@ static int s_resolve_set(rb_accept_t *a, rb_accept_set_t *s, const rb_phase_spec
         }
         /* a bandwidth limit named for a metadata step is a mistake, not a pass */
         for (uint32_t p = 0; p < nphases; p++) {
-            if (!hit[p] || !rb_phase_is_meta(&phases[p]))
+            if (!hit[p] || !rb_phase_spec_is_meta(&phases[p]))
                 continue;
             for (int c = 0; c < RB_ACCEPT_NCHECKS; c++)
                 if (s->limit_line[c] && s_checks[c].bw)
@@ -497,7 +497,7 @@ static int s_resolve_set(rb_accept_t *a, rb_accept_set_t *s, const rb_phase_spec
     for (uint32_t p = 0; p < nphases; p++) {
         if (hit[p]) {
             s->phases[s->nphases++] = p;
-            data = data || !rb_phase_is_meta(&phases[p]);
+            data = data || !rb_phase_spec_is_meta(&phases[p]);
         }
     }
     /* every check must apply to some phase, or it could never fail */

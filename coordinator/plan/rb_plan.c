@@ -397,7 +397,7 @@ int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **
     free(ps.seen);
     if (rc < 0) {
         if (ps.phases)
-            rb_phases_free(&ps.phases, ps.nphases);
+            rb_phase_specs_free(&ps.phases, ps.nphases);
         free(ps.notes);
         rb_accept_destroy(&ps.accept);
         rb_plan_racks_free(ps.racks, ps.nracks);
@@ -486,7 +486,7 @@ void rb_plan_destroy(rb_plan_t **p)
         return;
     rb_plan_t *plan = *p;
     if (plan->phases)
-        rb_phases_free(&plan->phases, plan->nphases);
+        rb_phase_specs_free(&plan->phases, plan->nphases);
     free(plan->source);
     free(plan->text);
     free(plan->notes);

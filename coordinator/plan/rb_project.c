@@ -525,7 +525,7 @@ int rb_project_resolve(rb_project_t *p, const rb_phase_spec_t *phases, uint32_t 
     const unsigned pl = p->key_line[RB_CAP_PHASES];
     if (!p->phases_text) {
         for (uint32_t i = 0; i < nphases; i++)
-            hit[i] = !rb_phase_is_meta(&phases[i]);
+            hit[i] = !rb_phase_spec_is_meta(&phases[i]);
     } else {
         for (const char *q = p->phases_text; rc == 0;) {
             char name[RB_NAME_MAX];
@@ -553,7 +553,7 @@ int rb_project_resolve(rb_project_t *p, const rb_phase_spec_t *phases, uint32_t 
             q += m + 1;
         }
         for (uint32_t i = 0; i < nphases && rc == 0; i++)
-            if (hit[i] && rb_phase_is_meta(&phases[i]))
+            if (hit[i] && rb_phase_spec_is_meta(&phases[i]))
                 rc = s_fail(p, err, pl,
                             "phases: '%s' is a metadata step: it is measured in operations, not "
                             "bytes, so it gives no throughput to project",

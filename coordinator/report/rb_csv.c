@@ -111,30 +111,30 @@ int rb_csv_telemetry_series(rb_findings_tel_series_t *ts, uint32_t node, double 
      * with as many places as the integer it is over a power of ten has, or
      * an integer, is read back as the double it was computed as */
     double at = rb_csv_time(t_s);
-    rb_tel_row_t host = {
+    rb_findings_tel_row_t host = {
         .kind = 'h', .name = "", .util = t->user_pm / 10.0 + t->system_pm / 10.0, .ncpu = t->ncpu};
     int rc = rb_findings_tel_series_add(ts, node, at, interval_s, &host);
     for (uint32_t i = 0; rc == 0 && i < t->ndevs && i < RB_TELEM_DEVS; i++) {
         const rb_telem_dev_t *d = &t->devs[i];
-        rb_tel_row_t row = {.kind = 'd',
-                            .name = d->name,
-                            .parent = d->parent,
-                            .member = d->member,
-                            .util = d->util_pm / 10.0,
-                            .rd = (double)d->rd_bps,
-                            .wr = (double)d->wr_bps,
-                            .await_ms = d->await_us / 1000.0,
-                            .rd_bytes = d->rd_bytes,
-                            .wr_bytes = d->wr_bytes};
+        rb_findings_tel_row_t row = {.kind = 'd',
+                                     .name = d->name,
+                                     .parent = d->parent,
+                                     .member = d->member,
+                                     .util = d->util_pm / 10.0,
+                                     .rd = (double)d->rd_bps,
+                                     .wr = (double)d->wr_bps,
+                                     .await_ms = d->await_us / 1000.0,
+                                     .rd_bytes = d->rd_bytes,
+                                     .wr_bytes = d->wr_bytes};
         rc = rb_findings_tel_series_add(ts, node, at, interval_s, &row);
     }
     for (uint32_t i = 0; rc == 0 && i < t->nnics && i < RB_TELEM_NICS; i++) {
         const rb_telem_nic_t *n = &t->nics[i];
-        rb_tel_row_t row = {.kind = 'n',
-                            .name = n->name,
-                            .rd = (double)n->rx_bps,
-                            .wr = (double)n->tx_bps,
-                            .speed_bps = (double)n->speed_mbps * 1e6 / 8};
+        rb_findings_tel_row_t row = {.kind = 'n',
+                                     .name = n->name,
+                                     .rd = (double)n->rx_bps,
+                                     .wr = (double)n->tx_bps,
+                                     .speed_bps = (double)n->speed_mbps * 1e6 / 8};
         rc = rb_findings_tel_series_add(ts, node, at, interval_s, &row);
     }
     return rc;

@@ -32,6 +32,7 @@
 #include "rb_project_result.h"
 #include "rb_svg.h"
 #include "rb_table.h"
+#include "rb_time.h"
 #include "rb_units.h"
 
 #define S_TAIL        0.5     /* a node's last interval shorter than this many is not drawn */
@@ -461,7 +462,7 @@ static int s_series_build(s_samples_t *smp, const rb_run_result_t *r, uint32_t p
         return 0;
     uint32_t most = a->nnodes + smp->nnames;
     uint32_t *line = malloc((smp->nnames ? smp->nnames : 1) * sizeof *line);
-    rb_name_idx_t *by_name = rb_aggregate_nodes_by_name(a->nodes, a->nnodes);
+    rb_aggregate_name_idx_t *by_name = rb_aggregate_nodes_by_name(a->nodes, a->nnodes);
     out->node = calloc(most ? most : 1, sizeof *out->node);
     out->rack = calloc(most ? most : 1, sizeof *out->rack);
     out->rname = calloc(most ? most : 1, sizeof *out->rname);
@@ -475,7 +476,7 @@ static int s_series_build(s_samples_t *smp, const rb_run_result_t *r, uint32_t p
         out->rack[out->nn++] = s_rack_of(out, a->nodes[i].rack);
     }
     for (uint32_t j = 0; j < smp->nnames; j++) {
-        uint32_t i = rb_agg_node_lookup(by_name, a->nnodes, smp->names[j]);
+        uint32_t i = rb_aggregate_node_lookup(by_name, a->nnodes, smp->names[j]);
         line[j] = i < a->nnodes ? i : UINT32_MAX;
     }
     free(by_name);
@@ -562,21 +563,13 @@ static const char *const s_css =
     "margin-right:4px;border-top:2px solid}\n"
     ".legend .sw.cluster{border-top-width:3px}.legend .sw.rack{border-top-style:dashed}\n";
 
-static void s_iso_time(char *buf, size_t len, uint64_t wall_ns)
-{
-    time_t t = (time_t)(wall_ns / 1000000000ULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static void s_head(const rb_run_result_t *r, FILE *f)
 {
     char when[32], b1[64];
     uint32_t ok = 0;
     for (uint32_t i = 0; i < r->nnodes; i++)
         ok += r->nodes[i].status == RB_NODE_OK;
-    s_iso_time(when, sizeof when, r->started_wall_ns);
+    rb_time_iso(when, sizeof when, r->started_wall_ns);
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>", f);
     rb_svg_textf(f, "rackbench run %s", r->run_id);
     fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", s_css);
@@ -634,7 +627,7 @@ static int s_phase(const rb_run_result_t *r, uint32_t p, s_samples_t *smp, FILE 
 {
     const rb_phase_agg_t *a = &r->phases[p];
     const rb_phase_spec_t *sp = &r->specs[p];
-    int meta = rb_phase_is_meta(sp);
+    int meta = rb_phase_spec_is_meta(sp);
     char b1[64];
     fprintf(f, "<section id=\"phase-%u\">\n<h2>", p + 1);
     rb_svg_textf(f, "Phase %u/%u: %s", p + 1, r->nphases, a->name);

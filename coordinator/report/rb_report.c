@@ -11,6 +11,7 @@
 #include "rb_json.h"
 #include "rb_findings.h"
 #include "rb_report.h"
+#include "rb_time.h"
 #include "rb_units.h"
 
 static double s_us(uint64_t ns)
@@ -151,14 +152,6 @@ static void s_json_accept(rb_jw_t *w, const rb_accept_result_t *acc)
     }
     rb_jw_arr_end(w);
     rb_jw_obj_end(w);
-}
-
-static void s_iso_time(char *buf, size_t len, uint64_t wall_ns)
-{
-    time_t t = (time_t)(wall_ns / 1000000000ULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 static void s_json_group(rb_jw_t *w, const char *key, const rb_agg_group_t *g)
@@ -385,7 +378,7 @@ static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spe
     rb_jw_obj_end(w);
     s_json_access(w, sp);
     s_json_honesty(w, a);
-    if (rb_phase_is_meta(sp)) {
+    if (rb_phase_spec_is_meta(sp)) {
         const rb_job_spec_t *mj = &sp->jobs[0];
         rb_jw_str(w, "meta_op", rb_meta_op_name(mj->meta_op));
         rb_jw_str(w, "meta_order", mj->meta_random ? "random" : "sequential");
@@ -450,7 +443,7 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
 {
     rb_jw_t w;
     char when[32];
-    s_iso_time(when, sizeof when, r->started_wall_ns);
+    rb_time_iso(when, sizeof when, r->started_wall_ns);
     rb_jw_init(&w, f);
     rb_jw_obj_begin(&w, NULL);
     rb_jw_str(&w, "schema", RB_SUMMARY_SCHEMA);
@@ -720,7 +713,7 @@ static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
     char b1[64], b2[64], b3[64];
     const rb_phase_agg_t *a = &r->phases[p];
     const rb_phase_spec_t *sp = &r->specs[p];
-    if (rb_phase_is_meta(sp))
+    if (rb_phase_spec_is_meta(sp))
         fprintf(f,
                 "\nphase %u/%u  %s  meta %s %s, %" PRIu64
                 " files a worker%s, %u workers on %u nodes%s\n",
@@ -738,7 +731,7 @@ static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
     if (s_covered(a) < a->nnodes)
         fprintf(f, "  %-28s %u of %u nodes completed the phase\n", "coverage", s_covered(a),
                 a->nnodes);
-    if (rb_phase_is_meta(sp)) {
+    if (rb_phase_spec_is_meta(sp)) {
         /* metadata: operations are the figure; bytes only when files have content */
         double opr[4];
         s_op_rates(a, opr);
@@ -807,7 +800,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
     uint32_t ok = 0;
     for (uint32_t i = 0; i < r->nnodes; i++)
         ok += r->nodes[i].status == RB_NODE_OK;
-    s_iso_time(when, sizeof when, r->started_wall_ns);
+    rb_time_iso(when, sizeof when, r->started_wall_ns);
     fprintf(f, "rackbench %s  run %s  %s\n", RB_VERSION, r->run_id, when);
     fprintf(f, "plan %s  nodes %u (%u ok)  %.1f s  %s\n", r->plan_source, r->nnodes, ok,
             r->duration_s,

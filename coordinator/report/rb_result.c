@@ -12,6 +12,7 @@
 #include "rb_findings.h"
 #include "rb_json.h"
 #include "rb_result.h"
+#include "rb_time.h"
 
 #define S_MAX_SAMPLE_LINE 1024
 
@@ -337,15 +338,6 @@ static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
     return 0;
 }
 
-static uint64_t s_wall_ns(const char *iso)
-{
-    struct tm tm;
-    memset(&tm, 0, sizeof tm);
-    if (!iso || !strptime(iso, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        return 0;
-    return (uint64_t)timegm(&tm) * 1000000000ULL;
-}
-
 /* ---- samples.csv ---- */
 
 typedef struct s_row {
@@ -476,12 +468,12 @@ int rb_result_samples_series(const char *dir, const char *phase, double interval
 /* ---- telemetry.csv ---- */
 
 /* The phase's rows of telemetry.csv in f into t, each row's values as
- * rb_tel_row_t takes them. 0 or -ENOMEM. */
+ * rb_findings_tel_row_t takes them. 0 or -ENOMEM. */
 static int s_tel_read(const rb_phase_agg_t *a, FILE *f, double interval_s,
                       rb_findings_tel_series_t *t)
 {
     char line[1024];
-    rb_name_idx_t *by_name = rb_aggregate_nodes_by_name(a->nodes, a->nnodes);
+    rb_aggregate_name_idx_t *by_name = rb_aggregate_nodes_by_name(a->nodes, a->nnodes);
     int rc = by_name ? 0 : -ENOMEM;
     while (rc == 0 && fgets(line, sizeof line, f)) {
         char *fld[RB_CSV_TEL_NCOLS + 2];
@@ -497,10 +489,10 @@ static int s_tel_read(const rb_phase_agg_t *a, FILE *f, double interval_s,
         }
         if (nf < RB_CSV_TEL_NCOLS || strcmp(fld[RB_CSV_TEL_PHASE], a->name) != 0)
             continue;
-        uint32_t node = rb_agg_node_lookup(by_name, a->nnodes, fld[RB_CSV_TEL_NODE]);
+        uint32_t node = rb_aggregate_node_lookup(by_name, a->nnodes, fld[RB_CSV_TEL_NODE]);
         if (node == a->nnodes)
             continue;
-        rb_tel_row_t row = {.kind = fld[RB_CSV_TEL_KIND][0], .name = fld[RB_CSV_TEL_NAME]};
+        rb_findings_tel_row_t row = {.kind = fld[RB_CSV_TEL_KIND][0], .name = fld[RB_CSV_TEL_NAME]};
         if (row.kind == 'd') {
             row.parent = fld[RB_CSV_TEL_PARENT];
             row.member = atoi(fld[RB_CSV_TEL_MEMBER]);
@@ -614,11 +606,11 @@ int rb_result_samples_node_series(const char *dir, const char *phase, double int
         return -errno;
     s_row_t r;
     rb_series_t *ser = rb_series_new(nnodes, interval_s);
-    rb_name_idx_t *by_name = rb_aggregate_nodes_by_name(nodes, nnodes);
+    rb_aggregate_name_idx_t *by_name = rb_aggregate_nodes_by_name(nodes, nnodes);
     int rc = ser && by_name ? 0 : -ENOMEM;
     while (rc == 0 && s_next_row(f, phase, &r))
-        rc = rb_series_add(ser, rb_agg_node_lookup(by_name, nnodes, r.node), r.t_s, r.interval_s,
-                           r.bytes);
+        rc = rb_series_add(ser, rb_aggregate_node_lookup(by_name, nnodes, r.node), r.t_s,
+                           r.interval_s, r.bytes);
     fclose(f);
     free(by_name);
     if (rc == 0)
@@ -828,7 +820,7 @@ int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
         s_str(j, "plan", out->source, sizeof out->source);
         if (out->source[0])
             res->plan_source = out->source;
-        res->started_wall_ns = s_wall_ns(rb_json_str(rb_json_get(j, "started")));
+        res->started_wall_ns = rb_time_iso_parse(rb_json_str(rb_json_get(j, "started")));
         res->duration_s = s_num(j, "duration_s");
         const char *st = rb_json_str(rb_json_get(j, "status"));
         res->running = st && !strcmp(st, "running");

@@ -32,22 +32,22 @@ void rb_clock_round(rb_run_ctx_t *r)
         free(old_rtt);
         return; /* the offsets of before */
     }
-    uint64_t t0 = rb_mono_ns(), deadline = t0 + S_ROUND_NS + (uint64_t)ready * 200000;
+    uint64_t t0 = rb_time_mono_ns(), deadline = t0 + S_ROUND_NS + (uint64_t)ready * 200000;
     uint64_t recount = t0;
     r->probing = 0;
-    while (!r->failed && !rb_run_interrupted && rb_mono_ns() < deadline) {
-        if (rb_mono_ns() >= recount) { /* a node lost in the round answers no more */
+    while (!r->failed && !rb_run_interrupted && rb_time_mono_ns() < deadline) {
+        if (rb_time_mono_ns() >= recount) { /* a node lost in the round answers no more */
             r->probing = 0;
             for (uint32_t i = 0; i < next; i++) {
-                rb_node_t *n = &r->fleet.nodes[i];
+                rb_fleet_node_t *n = &r->fleet.nodes[i];
                 if (n->probe_left && n->state != RB_AGENT_READY)
                     n->probe_left = 0;
                 r->probing += n->probe_left > 0;
             }
-            recount = rb_mono_ns() + 100 * RB_NS_PER_MS;
+            recount = rb_time_mono_ns() + 100 * RB_NS_PER_MS;
         }
         while (next < nn && r->probing < S_ROUND_INFLIGHT) {
-            rb_node_t *n = &r->fleet.nodes[next];
+            rb_fleet_node_t *n = &r->fleet.nodes[next];
             old_off[next] = n->offset_ns;
             old_rtt[next] = n->best_rtt_ns;
             next++;
@@ -65,7 +65,7 @@ void rb_clock_round(rb_run_ctx_t *r)
     uint32_t kept = 0;
     uint64_t max_rtt = 0;
     for (uint32_t i = 0; i < next; i++) {
-        rb_node_t *n = &r->fleet.nodes[i];
+        rb_fleet_node_t *n = &r->fleet.nodes[i];
         n->probe_left = 0;
         if (n->best_rtt_ns == UINT64_MAX) { /* no answer: as it was */
             n->offset_ns = old_off[i];
@@ -79,14 +79,14 @@ void rb_clock_round(rb_run_ctx_t *r)
     free(old_off);
     free(old_rtt);
     rb_debug("clock round: %u nodes in %.1f ms, largest round trip %.3f ms%s", ready,
-             (double)(rb_mono_ns() - t0) / 1e6, (double)max_rtt / 1e6,
+             (double)(rb_time_mono_ns() - t0) / 1e6, (double)max_rtt / 1e6,
              kept ? " (some nodes kept their offsets: no answer)" : "");
     if (kept)
         rb_warn("clock round: %u of %u nodes did not answer in time and keep their earlier offsets",
                 kept, ready);
 }
 
-void rb_clock_pong(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_pong_t *p, uint64_t now)
+void rb_clock_pong(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_pong_t *p, uint64_t now)
 {
     if (p->t_coord_ns > now)
         return; /* from the future: not one of our probes */

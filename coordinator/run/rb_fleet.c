@@ -13,7 +13,7 @@ void rb_fleet_init(rb_fleet_t *f, uint32_t nphases)
     f->nphases = nphases;
 }
 
-void rb_fleet_drop_done(rb_node_t *n, uint32_t phase)
+void rb_fleet_drop_done(rb_fleet_node_t *n, uint32_t phase)
 {
     if (!n->done || phase >= n->fleet->nphases || !n->done[phase])
         return;
@@ -27,7 +27,7 @@ void rb_fleet_drop_done(rb_node_t *n, uint32_t phase)
 void rb_fleet_fini(rb_fleet_t *f)
 {
     for (uint32_t i = 0; i < f->n; i++) {
-        rb_node_t *n = &f->nodes[i];
+        rb_fleet_node_t *n = &f->nodes[i];
         for (uint32_t p = 0; n->done && p < f->nphases; p++)
             rb_fleet_drop_done(n, p);
         free(n->done);
@@ -42,7 +42,7 @@ static const char *s_name_at(const void *ctx, uint32_t i)
     return ((const rb_fleet_t *)ctx)->nodes[i].hello.name;
 }
 
-rb_node_t *rb_fleet_find(rb_fleet_t *f, const char *name)
+rb_fleet_node_t *rb_fleet_find(rb_fleet_t *f, const char *name)
 {
     uint32_t i = rb_names_find(&f->index, name, s_name_at, f);
     return i == UINT32_MAX ? NULL : &f->nodes[i];
@@ -53,11 +53,11 @@ void rb_fleet_reindex(rb_fleet_t *f)
     rb_names_rebuild(&f->index, f->n, s_name_at, f);
 }
 
-rb_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now)
+rb_fleet_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now)
 {
     if (f->n == f->cap) {
         uint32_t cap = f->cap ? f->cap * 2 : 16;
-        rb_node_t *nodes = realloc(f->nodes, cap * sizeof *nodes);
+        rb_fleet_node_t *nodes = realloc(f->nodes, cap * sizeof *nodes);
         if (!nodes)
             return NULL;
         f->nodes = nodes;
@@ -65,7 +65,7 @@ rb_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now
     }
     if (rb_names_grow(&f->index, f->n, s_name_at, f) < 0)
         return NULL;
-    rb_node_t *n = &f->nodes[f->n];
+    rb_fleet_node_t *n = &f->nodes[f->n];
     memset(n, 0, sizeof *n);
     n->done = calloc(f->nphases ? f->nphases : 1, sizeof *n->done);
     if (!n->done)
@@ -89,14 +89,15 @@ rb_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now
     return n;
 }
 
-void rb_fleet_node_set_state(rb_node_t *node, rb_agent_state_t st)
+void rb_fleet_node_set_state(rb_fleet_node_t *node, rb_agent_state_t st)
 {
     node->fleet->nstate[node->state]--;
     node->fleet->nstate[st]++;
     node->state = st;
 }
 
-void rb_fleet_node_clock_sample(rb_node_t *node, uint64_t t_sent, uint64_t t_agent, uint64_t t_recv)
+void rb_fleet_node_clock_sample(rb_fleet_node_t *node, uint64_t t_sent, uint64_t t_agent,
+                                uint64_t t_recv)
 {
     if (t_recv < t_sent)
         return;
@@ -109,12 +110,12 @@ void rb_fleet_node_clock_sample(rb_node_t *node, uint64_t t_sent, uint64_t t_age
     }
 }
 
-void rb_fleet_node_out(rb_node_t *node, rb_node_status_t status, const char *fmt, ...)
+void rb_fleet_node_out(rb_fleet_node_t *node, rb_node_status_t status, const char *fmt, ...)
 {
     va_list ap;
     rb_fleet_node_set_state(node, RB_AGENT_GONE);
     if (!node->out_ns)
-        node->out_ns = rb_mono_ns();
+        node->out_ns = rb_time_mono_ns();
     if (node->status == RB_NODE_OK) {
         node->status = status;
         va_start(ap, fmt);

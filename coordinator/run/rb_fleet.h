@@ -61,12 +61,12 @@ typedef struct rb_node {
     uint64_t out_ns;           /* when it went out of the run (coordinator clock; 0: it did not) */
     uint64_t live_bytes;       /* bytes in its samples since the last progress line */
     int live_seen;             /* it sent a sample since the last progress line */
-} rb_node_t;
+} rb_fleet_node_t;
 
 typedef struct rb_fleet {
     uint32_t n; /* nodes registered */
     uint32_t cap;
-    rb_node_t *nodes;
+    rb_fleet_node_t *nodes;
     uint32_t nphases;                  /* length of each node's done[] */
     rb_names_t index;                  /* nodes by name */
     uint32_t nstate[RB_AGENT_NSTATES]; /* nodes in each state */
@@ -77,32 +77,32 @@ typedef struct rb_fleet {
 void rb_fleet_init(rb_fleet_t *f, uint32_t nphases);
 
 /* Frees node n's DONE for a phase, once the phase's figures are made. */
-void rb_fleet_drop_done(rb_node_t *n, uint32_t phase);
+void rb_fleet_drop_done(rb_fleet_node_t *n, uint32_t phase);
 
 /* Frees every node and its DONE messages; safe twice. */
 void rb_fleet_fini(rb_fleet_t *f);
 
 /* Node by name, or NULL. */
-rb_node_t *rb_fleet_find(rb_fleet_t *f, const char *name);
+rb_fleet_node_t *rb_fleet_find(rb_fleet_t *f, const char *name);
 
 /* Registers a node from its HELLO (copied). Returns it, or NULL on -ENOMEM.
  * The nodes array may move: earlier node pointers are stale after a call. */
-rb_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now);
+rb_fleet_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now);
 
 /* Finds the nodes again after the caller reordered f->nodes (qsort). */
 void rb_fleet_reindex(rb_fleet_t *f);
 
 /* Moves a node to state st, keeping the fleet's counts. */
-void rb_fleet_node_set_state(rb_node_t *node, rb_agent_state_t st);
+void rb_fleet_node_set_state(rb_fleet_node_t *node, rb_agent_state_t st);
 
 /* Takes one clock probe: sent at t_sent and answered at t_recv (coordinator
  * clock) with the agent's clock reading t_agent. Keeps the estimate of the
  * probe with the smallest round trip: offset = t_agent - (t_sent + t_recv) / 2. */
-void rb_fleet_node_clock_sample(rb_node_t *node, uint64_t t_sent, uint64_t t_agent,
+void rb_fleet_node_clock_sample(rb_fleet_node_t *node, uint64_t t_sent, uint64_t t_agent,
                                 uint64_t t_recv);
 
 /* Marks a node out of the run with a status and a reason. */
-void rb_fleet_node_out(rb_node_t *node, rb_node_status_t status, const char *fmt, ...)
+void rb_fleet_node_out(rb_fleet_node_t *node, rb_node_status_t status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Nodes in state st, and nodes still taking part (not GONE); O(1). */

@@ -36,7 +36,7 @@ static rb_run_result_t s_result(rb_run_ctx_t *r, rb_report_node_t *nodes, int *f
 {
     *failed_nodes = 0;
     for (uint32_t i = 0; i < r->fleet.n; i++) {
-        const rb_node_t *n = &r->fleet.nodes[i];
+        const rb_fleet_node_t *n = &r->fleet.nodes[i];
         rb_report_node_t *o = &nodes[i];
         snprintf(o->name, sizeof o->name, "%s", n->hello.name);
         snprintf(o->rack, sizeof o->rack, "%s", n->hello.rack);
@@ -56,7 +56,7 @@ static rb_run_result_t s_result(rb_run_ctx_t *r, rb_report_node_t *nodes, int *f
     }
     rb_run_result_t res = {.plan_source = r->plan->source,
                            .started_wall_ns = r->wall_start,
-                           .duration_s = (double)(rb_mono_ns() - r->t_start) / 1e9,
+                           .duration_s = (double)(rb_time_mono_ns() - r->t_start) / 1e9,
                            .status = r->failed,
                            .nnodes = r->fleet.n,
                            .nodes = nodes,

@@ -45,8 +45,8 @@ static void s_series_add(rb_run_ctx_t *r, uint32_t seq, double bytes, double sec
 /* A message that does not fit where the run stands (another run, another
  * phase, a phase the node is not running): dropped, counted, logged, and the
  * agent is told why. */
-static void s_out_of_sequence(rb_run_ctx_t *r, rb_node_t *n, const char *what, const char *run_id,
-                              uint32_t phase)
+static void s_out_of_sequence(rb_run_ctx_t *r, rb_fleet_node_t *n, const char *what,
+                              const char *run_id, uint32_t phase)
 {
     char why[RB_REASON_MAX];
     r->dropped++;
@@ -59,7 +59,7 @@ static void s_out_of_sequence(rb_run_ctx_t *r, rb_node_t *n, const char *what, c
     rb_router_send_reason(r, n, RB_MSG_ERROR, -EPROTO, why);
 }
 
-void rb_ingest_sample(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_sample_t *s)
+void rb_ingest_sample(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_sample_t *s)
 {
     if (strcmp(s->run_id, r->run_id) != 0 || s->phase != r->cur_phase ||
         s->phase >= r->plan->nphases || n->state != RB_AGENT_RUNNING) {
@@ -92,7 +92,7 @@ void rb_ingest_sample(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_sample_t *s)
         n->live_seen = 1;
         s_series_add(r, s->seq, (double)js->bytes, interval_s);
     }
-    uint64_t now = rb_mono_ns();
+    uint64_t now = rb_time_mono_ns();
     r->nsamples++;
     if (r->lag)
         rb_hist_record(r->lag, now > end ? now - end : 0);
@@ -104,7 +104,7 @@ void rb_ingest_sample(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_sample_t *s)
     r->unflushed = 1; /* rb_router_pump flushes them, at most every S_FLUSH_NS */
 }
 
-void rb_ingest_done(rb_run_ctx_t *r, rb_node_t *n, rb_msg_t *m)
+void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
 {
     rb_msg_done_t *d = &m->u.done;
     if (strcmp(d->run_id, r->run_id) != 0 || d->phase != r->cur_phase ||
@@ -165,7 +165,7 @@ void rb_ingest_done(rb_run_ctx_t *r, rb_node_t *n, rb_msg_t *m)
 }
 
 /* STONEWALL: one node's workers of a wearout job all stopped at their stonewall. */
-void rb_ingest_stonewall(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_wear_t *w)
+void rb_ingest_stonewall(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_wear_t *w)
 {
     if (!r->sw_got || strcmp(w->run_id, r->run_id) != 0 || w->phase != r->cur_phase ||
         w->job >= r->plan->phases[w->phase].njobs || n->state != RB_AGENT_RUNNING)

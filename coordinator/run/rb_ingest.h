@@ -9,14 +9,14 @@
 
 /* One SAMPLE of node n: rows of the CSV files, the live and phase counts,
  * the cluster series. One that does not fit the run is dropped and counted. */
-void rb_ingest_sample(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_sample_t *s);
+void rb_ingest_sample(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_sample_t *s);
 
 /* The DONE in m of node n: checked against the plan, its histograms merged,
  * the rest taken over (m is left empty). */
-void rb_ingest_done(rb_run_ctx_t *r, rb_node_t *n, rb_msg_t *m);
+void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m);
 
 /* STONEWALL: one node's workers of a wearout job all stopped at their stonewall. */
-void rb_ingest_stonewall(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_wear_t *w);
+void rb_ingest_stonewall(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_wear_t *w);
 
 /* Once every node still in the phase has stopped at its stonewall, tells
  * them all how many ops each worker goes on to: the busiest one's. */

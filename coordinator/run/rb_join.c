@@ -28,7 +28,7 @@ static int s_wanted(const rb_run_ctx_t *r, const char *name)
 
 void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint64_t now)
 {
-    rb_node_t *n = rb_fleet_find(&r->fleet, h->name);
+    rb_fleet_node_t *n = rb_fleet_find(&r->fleet, h->name);
     if (n && h->pid != n->hello.pid && !r->gathering) {
         /* A new process under a known name: the agent restarted mid-run and
          * knows nothing of it. The node is out; the agent is told so. */
@@ -106,11 +106,11 @@ int rb_join_parse_nodes(rb_run_ctx_t *r, const char *csv)
 
 int rb_join_gather(rb_run_ctx_t *r)
 {
-    uint64_t deadline = rb_mono_ns() + r->o->wait_ns;
+    uint64_t deadline = rb_time_mono_ns() + r->o->wait_ns;
     while (!r->failed && !rb_run_interrupted) {
         if (r->fleet.n == r->expect && rb_fleet_count(&r->fleet, RB_AGENT_SYNCED) == r->expect)
             break;
-        if (rb_mono_ns() > deadline) {
+        if (rb_time_mono_ns() > deadline) {
             char missing[RB_REASON_MAX] = "";
             if (r->want) {
                 const char *p = r->want;
@@ -149,7 +149,7 @@ int rb_join_gather(rb_run_ctx_t *r)
  * reports' node order) do not depend on which agent said HELLO first. */
 static int s_by_place(const void *a, const void *b)
 {
-    const rb_node_t *x = a, *y = b;
+    const rb_fleet_node_t *x = a, *y = b;
     int xin = x->state == RB_AGENT_SYNCED, yin = y->state == RB_AGENT_SYNCED;
     if (xin != yin)
         return xin ? -1 : 1;
@@ -182,7 +182,7 @@ static int s_rank_nodes(rb_run_ctx_t *r, uint32_t *count, uint32_t *shifts, uint
         r->fleet.nodes[i].rank = UINT32_MAX;
     const char *p = r->want;
     for (uint32_t i = 0; p && i < r->nwant; i++, p += strlen(p) + 1) {
-        rb_node_t *n = rb_fleet_find(&r->fleet, p);
+        rb_fleet_node_t *n = rb_fleet_find(&r->fleet, p);
         if (n)
             n->rank = i;
     }
@@ -200,7 +200,7 @@ int rb_join_send_plan(rb_run_ctx_t *r)
 {
     rb_msg_t m = {.type = RB_MSG_PLAN};
     rb_msg_plan_t *pl = &m.u.plan;
-    rb_node_t *order = r->fleet.nodes;
+    rb_fleet_node_t *order = r->fleet.nodes;
     uint32_t count = 0, shifts[RB_MAX_PEERS], nshifts = 0;
     if (s_rank_nodes(r, &count, shifts, &nshifts) < 0)
         return -EIO;
@@ -223,7 +223,7 @@ int rb_join_send_plan(rb_run_ctx_t *r)
     if (count)
         snprintf(pl->lead, sizeof pl->lead, "%s", order[0].hello.name);
     for (uint32_t i = 0; i < count; i++) {
-        rb_node_t *n = &order[i];
+        rb_fleet_node_t *n = &order[i];
         pl->node_rank = i;
         pl->npeers = nshifts;
         for (uint32_t k = 0; k < nshifts; k++) {

@@ -25,7 +25,7 @@ static int s_exit_code(int status)
 
 void rb_local_reap(rb_run_ctx_t *r)
 {
-    uint64_t now = rb_mono_ns();
+    uint64_t now = rb_time_mono_ns();
     for (uint32_t i = 0; i < r->nchildren; i++) {
         rb_local_child_t *c = &r->children[i];
         if (c->pid && waitpid(c->pid, &c->status, WNOHANG) == c->pid) {
@@ -34,7 +34,7 @@ void rb_local_reap(rb_run_ctx_t *r)
         }
         if (c->pid || c->judged)
             continue;
-        rb_node_t *n = rb_fleet_find(&r->fleet, c->name);
+        rb_fleet_node_t *n = rb_fleet_find(&r->fleet, c->name);
         int code = s_exit_code(c->status);
         if (n && n->state == RB_AGENT_ENDED) {
             c->judged = 1;
@@ -207,7 +207,7 @@ static void s_check_child_exits(rb_run_ctx_t *r)
 {
     for (uint32_t i = 0; i < r->nchildren; i++) {
         rb_local_child_t *c = &r->children[i];
-        rb_node_t *n = rb_fleet_find(&r->fleet, c->name);
+        rb_fleet_node_t *n = rb_fleet_find(&r->fleet, c->name);
         int code = s_exit_code(c->status);
         if (c->pid || !n || n->status != RB_NODE_OK || code == 0)
             continue;
@@ -222,11 +222,11 @@ void rb_local_stop(rb_run_ctx_t *r)
     /* Agents that confirmed the end exit by themselves; the others are told to. */
     for (uint32_t i = 0; i < r->nchildren; i++) {
         rb_local_child_t *c = &r->children[i];
-        rb_node_t *n = rb_fleet_find(&r->fleet, c->name);
+        rb_fleet_node_t *n = rb_fleet_find(&r->fleet, c->name);
         if (c->pid && (!n || n->state != RB_AGENT_ENDED))
             kill(c->pid, SIGTERM);
     }
-    uint64_t deadline = rb_mono_ns() + 5 * RB_NS_PER_S;
+    uint64_t deadline = rb_time_mono_ns() + 5 * RB_NS_PER_S;
     for (;;) {
         uint32_t alive = 0;
         for (uint32_t i = 0; i < r->nchildren; i++) {
@@ -237,7 +237,7 @@ void rb_local_stop(rb_run_ctx_t *r)
         }
         if (!alive)
             break;
-        if (rb_mono_ns() > deadline) {
+        if (rb_time_mono_ns() > deadline) {
             for (uint32_t i = 0; i < r->nchildren; i++)
                 if (r->children[i].pid) {
                     rb_warn("local agent %s still running; killing it", r->children[i].name);

@@ -27,7 +27,7 @@ static double s_progress(const rb_run_ctx_t *r, const rb_phase_spec_t *ph, doubl
             total += (double)js->numjobs * (double)js->size * (js->loops ? js->loops : 1) *
                      r->phase_nodes;
     }
-    done = rb_phase_is_meta(ph) ? (double)r->phase_ops : (double)r->phase_bytes;
+    done = rb_phase_spec_is_meta(ph) ? (double)r->phase_ops : (double)r->phase_bytes;
     double f = -1;
     if (size_bound && total > 0)
         f = done / total;
@@ -43,9 +43,9 @@ void rb_progress_line(rb_run_ctx_t *r, const rb_phase_spec_t *ph, uint64_t now, 
 {
     char b[64], slow[RB_NAME_MAX + 48] = "";
     uint32_t seen = 0;
-    const rb_node_t *slowest = NULL;
+    const rb_fleet_node_t *slowest = NULL;
     for (uint32_t i = 0; i < r->fleet.n; i++) {
-        rb_node_t *n = &r->fleet.nodes[i];
+        rb_fleet_node_t *n = &r->fleet.nodes[i];
         if (n->live_seen) {
             seen++;
             if (!slowest || n->live_bytes < slowest->live_bytes)

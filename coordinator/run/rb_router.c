@@ -41,7 +41,7 @@ int rb_router_send_to(rb_run_ctx_t *r, const void *id, size_t idlen, const rb_ms
     return rc;
 }
 
-void rb_router_send(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_t *m)
+void rb_router_send(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_t *m)
 {
     int rc = rb_router_send_to(r, n->hello.name, strlen(n->hello.name), m);
     if (rc == -EHOSTUNREACH && n->state != RB_AGENT_GONE)
@@ -51,11 +51,11 @@ void rb_router_send(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_t *m)
                     n->hello.name, strerror(-rc));
 }
 
-void rb_router_ping(rb_run_ctx_t *r, rb_node_t *n)
+void rb_router_ping(rb_run_ctx_t *r, rb_fleet_node_t *n)
 {
     rb_msg_t m = {.type = RB_MSG_PING};
     m.u.ping.seq = n->pings;
-    m.u.ping.t_coord_ns = rb_mono_ns();
+    m.u.ping.t_coord_ns = rb_time_mono_ns();
     rb_router_send(r, n, &m);
 }
 
@@ -71,7 +71,7 @@ rb_msg_t rb_router_reason_msg(const rb_run_ctx_t *r, rb_msg_type_t type, int cod
     return m;
 }
 
-void rb_router_send_reason(rb_run_ctx_t *r, rb_node_t *n, rb_msg_type_t type, int code,
+void rb_router_send_reason(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_type_t type, int code,
                            const char *reason)
 {
     rb_msg_t m = rb_router_reason_msg(r, type, code, reason);
@@ -95,11 +95,11 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
             memcpy(id, zframe_data(idf), zframe_size(idf));
             id[zframe_size(idf)] = '\0';
             if (strlen(id) == zframe_size(idf))
-                rb_run_dispatch(r, id, zframe_data(body), zframe_size(body), rb_mono_ns());
+                rb_run_dispatch(r, id, zframe_data(body), zframe_size(body), rb_time_mono_ns());
         }
         zmsg_destroy(&z);
     }
-    now = rb_mono_ns();
+    now = rb_time_mono_ns();
     if (r->unflushed && now >= r->next_flush) {
         /* On disk soon after they arrive (a killed run is still reported),
          * without a write per sample. */
@@ -114,7 +114,7 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
         return; /* the loops over the fleet below, at most every S_TICK_NS */
     r->next_tick = now + S_TICK_NS;
     for (uint32_t i = 0; i < r->fleet.n; i++) {
-        rb_node_t *n = &r->fleet.nodes[i];
+        rb_fleet_node_t *n = &r->fleet.nodes[i];
         if (rb_run_node_open(n) && now - n->last_seen_ns > r->o->lost_after_ns)
             rb_fleet_node_out(n, RB_NODE_LOST, "silent for %.1f s",
                               (double)(now - n->last_seen_ns) / 1e9);
@@ -129,7 +129,7 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
         if (rb_msg_encode(&hb, &buf, &len, &err) < 0)
             rb_run_fail(r, "cannot encode HEARTBEAT: %s", err.msg);
         for (uint32_t i = 0; buf && i < r->fleet.n; i++) {
-            rb_node_t *n = &r->fleet.nodes[i];
+            rb_fleet_node_t *n = &r->fleet.nodes[i];
             if (rb_run_node_open(n) &&
                 rb_router_send_raw(r, n->hello.name, strlen(n->hello.name), buf, len) < 0 &&
                 n->state != RB_AGENT_GONE)

@@ -26,17 +26,17 @@ int rb_router_send_to(rb_run_ctx_t *r, const void *id, size_t idlen, const rb_ms
 
 /* Sends m to node n; an unreachable node is marked lost, a message that
  * cannot be built fails the run. */
-void rb_router_send(rb_run_ctx_t *r, rb_node_t *n, const rb_msg_t *m);
+void rb_router_send(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_t *m);
 
 /* Sends node n a clock probe (PING) stamped now. */
-void rb_router_ping(rb_run_ctx_t *r, rb_node_t *n);
+void rb_router_ping(rb_run_ctx_t *r, rb_fleet_node_t *n);
 
 /* An ABORT or ERROR of this run with a code and a reason. */
 rb_msg_t rb_router_reason_msg(const rb_run_ctx_t *r, rb_msg_type_t type, int code,
                               const char *reason);
 
 /* Sends node n an ABORT or ERROR of this run with a code and a reason. */
-void rb_router_send_reason(rb_run_ctx_t *r, rb_node_t *n, rb_msg_type_t type, int code,
+void rb_router_send_reason(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_type_t type, int code,
                            const char *reason);
 
 /* Waits up to timeout_ms for messages, handles them, then the timers:

@@ -61,7 +61,7 @@ void rb_run_reject(rb_run_ctx_t *r, const char *fmt, ...)
         snprintf(r->rejects[r->nrejects++], RB_REASON_MAX, "%s", msg);
 }
 
-int rb_run_node_open(const rb_node_t *n)
+int rb_run_node_open(const rb_fleet_node_t *n)
 {
     return n->state != RB_AGENT_GONE && n->state != RB_AGENT_ENDED;
 }
@@ -72,7 +72,7 @@ void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t l
     rb_err_t err;
     rb_err_clear(&err);
     int rc = rb_msg_decode(data, len, &m, &err);
-    rb_node_t *n = rb_fleet_find(&r->fleet, id);
+    rb_fleet_node_t *n = rb_fleet_find(&r->fleet, id);
     if (rc < 0) {
         rb_msg_t e = {.type = RB_MSG_ERROR};
         e.u.error.code = rc;
@@ -166,11 +166,11 @@ static void s_go(rb_run_ctx_t *r, uint32_t p)
         if (r->fleet.nodes[i].state == RB_AGENT_READY && r->fleet.nodes[i].best_rtt_ns > max_rtt)
             max_rtt = r->fleet.nodes[i].best_rtt_ns;
     rb_ingest_phase_start(r, p);
-    r->t_go = rb_mono_ns() + S_GO_LEAD_NS + 2 * max_rtt;
+    r->t_go = rb_time_mono_ns() + S_GO_LEAD_NS + 2 * max_rtt;
     rb_info("phase %u/%u %s: GO for %u agents", p + 1, r->plan->nphases, ph->name,
             rb_fleet_count(&r->fleet, RB_AGENT_READY));
     for (uint32_t i = 0; i < r->fleet.n; i++) {
-        rb_node_t *n = &r->fleet.nodes[i];
+        rb_fleet_node_t *n = &r->fleet.nodes[i];
         if (n->state != RB_AGENT_READY)
             continue;
         rb_msg_t go = {.type = RB_MSG_GO};
@@ -203,13 +203,13 @@ static int s_collect(rb_run_ctx_t *r, const rb_phase_spec_t *ph)
                 if (r->fleet.nodes[i].state == RB_AGENT_RUNNING)
                     rb_router_send_reason(r, &r->fleet.nodes[i], RB_MSG_ABORT, -ECANCELED,
                                           r->error);
-            abort_deadline = rb_mono_ns() + S_ABORT_WAIT_NS;
+            abort_deadline = rb_time_mono_ns() + S_ABORT_WAIT_NS;
         }
-        if (abort_deadline && rb_mono_ns() > abort_deadline)
+        if (abort_deadline && rb_time_mono_ns() > abort_deadline)
             break;
         rb_router_pump(r, RB_RUN_POLL_MS);
         rb_ingest_check_wearout(r);
-        uint64_t now = rb_mono_ns();
+        uint64_t now = rb_time_mono_ns();
         if (now >= r->next_live) {
             if (!r->o->quiet) {
                 rb_progress_line(r, ph, now, (double)(now - last_live) / 1e9);
@@ -242,7 +242,7 @@ static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
         return;
     }
     for (uint32_t i = 0; i < r->fleet.n; i++) {
-        rb_node_t *n = &r->fleet.nodes[i];
+        rb_fleet_node_t *n = &r->fleet.nodes[i];
         in[i] = (rb_agg_input_t){.name = n->hello.name,
                                  .rack = n->hello.rack,
                                  .offset_ns = n->offset_ns,
@@ -293,14 +293,14 @@ static void s_finish_agents(rb_run_ctx_t *r)
     if (r->failed)
         m = rb_router_reason_msg(r, RB_MSG_ABORT, -ECANCELED, r->error);
     for (uint32_t i = 0; i < r->fleet.n; i++) {
-        rb_node_t *n = &r->fleet.nodes[i];
+        rb_fleet_node_t *n = &r->fleet.nodes[i];
         /* No verdict on a failed send: an agent may have ended and gone
          * already; one that never confirms is marked lost below. */
         if (rb_run_node_open(n))
             rb_router_send_to(r, n->hello.name, strlen(n->hello.name), &m);
     }
-    uint64_t deadline = rb_mono_ns() + S_END_WAIT_NS;
-    while (rb_mono_ns() < deadline) {
+    uint64_t deadline = rb_time_mono_ns() + S_END_WAIT_NS;
+    while (rb_time_mono_ns() < deadline) {
         uint32_t waiting = 0;
         for (uint32_t i = 0; i < r->fleet.n; i++)
             waiting += rb_run_node_open(&r->fleet.nodes[i]);
@@ -309,7 +309,7 @@ static void s_finish_agents(rb_run_ctx_t *r)
         rb_router_pump(r, RB_RUN_POLL_MS);
     }
     for (uint32_t i = 0; i < r->fleet.n; i++) {
-        rb_node_t *n = &r->fleet.nodes[i];
+        rb_fleet_node_t *n = &r->fleet.nodes[i];
         if (rb_run_node_open(n))
             rb_fleet_node_out(n, RB_NODE_LOST, "did not confirm the end of the run");
     }
@@ -357,8 +357,8 @@ int rb_run(const rb_run_opts_t *o)
     }
     rb_signals_catch(s_on_signal);
 
-    r->t_start = rb_mono_ns();
-    r->wall_start = rb_wall_ns();
+    r->t_start = rb_time_mono_ns();
+    r->wall_start = rb_time_wall_ns();
     r->next_hb = r->t_start;
     rb_fleet_init(&r->fleet, r->plan->nphases);
     r->aggs = calloc(r->plan->nphases, sizeof *r->aggs);

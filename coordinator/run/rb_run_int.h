@@ -102,7 +102,7 @@ void rb_run_fail(rb_run_ctx_t *r, const char *fmt, ...) __attribute__((format(pr
 void rb_run_reject(rb_run_ctx_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* 1 while a node still takes part: neither out of the run nor done with it. */
-int rb_run_node_open(const rb_node_t *n);
+int rb_run_node_open(const rb_fleet_node_t *n);
 
 /* Decodes one message from the peer with routing id id and acts on it. */
 void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t len, uint64_t now);

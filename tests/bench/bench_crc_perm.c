@@ -38,11 +38,11 @@ static double s_crc_gbs(uint64_t ns)
     rb_rand_seed(&r, 7);
     rb_rand_fill(&r, buf, LEN);
     sink ^= rb_crc32c(0, buf, LEN); /* warm up, make the path choice */
-    t0 = rb_mono_ns();
+    t0 = rb_time_mono_ns();
     do {
         sink ^= rb_crc32c(sink, buf, LEN);
         bytes += LEN;
-        t = rb_mono_ns();
+        t = rb_time_mono_ns();
     } while (t - t0 < ns);
     free(buf);
     return (double)bytes / (double)(t - t0);
@@ -58,12 +58,12 @@ static double s_perm_ns(uint64_t ns)
     uint64_t acc = 0, calls = 0, t0, t;
 
     rb_perm_init(&p, (1ULL << 30) + 3, 1234);
-    t0 = rb_mono_ns();
+    t0 = rb_time_mono_ns();
     do {
         for (uint64_t i = 0; i < BATCH; i++)
             acc ^= rb_perm_at(&p, calls + i);
         calls += BATCH;
-        t = rb_mono_ns();
+        t = rb_time_mono_ns();
     } while (t - t0 < ns);
     sink = acc;
     (void)sink;

@@ -112,18 +112,18 @@ int it_wait(int pid)
 
 uint64_t it_deadline(unsigned ms)
 {
-    return rb_mono_ns() + (uint64_t)ms * RB_TEST_TIME_SCALE * RB_NS_PER_MS;
+    return rb_time_mono_ns() + (uint64_t)ms * RB_TEST_TIME_SCALE * RB_NS_PER_MS;
 }
 
 int it_wait_until(int (*ready)(void *arg), void *arg, uint64_t deadline)
 {
     for (;;) {
-        int past = rb_mono_ns() >= deadline;
+        int past = rb_time_mono_ns() >= deadline;
         if (ready(arg))
             return 0;
         if (past)
             return -ETIMEDOUT;
-        uint64_t next = rb_mono_ns() + 10 * RB_NS_PER_MS;
+        uint64_t next = rb_time_mono_ns() + 10 * RB_NS_PER_MS;
         rb_time_sleep_until_ns(next < deadline ? next : deadline);
     }
 }
@@ -194,14 +194,14 @@ int it_wait_exit(int pid, uint64_t deadline)
             return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
         if (r < 0 && errno != EINTR)
             return -1;
-        if (rb_mono_ns() >= deadline) {
+        if (rb_time_mono_ns() >= deadline) {
             fprintf(stderr, "pid %d still running at its deadline: killed\n", pid);
             kill((pid_t)pid, SIGKILL);
             while (waitpid((pid_t)pid, &st, 0) < 0 && errno == EINTR)
                 ;
             return -ETIMEDOUT;
         }
-        uint64_t next = rb_mono_ns() + 10 * RB_NS_PER_MS;
+        uint64_t next = rb_time_mono_ns() + 10 * RB_NS_PER_MS;
         rb_time_sleep_until_ns(next < deadline ? next : deadline);
     }
 }

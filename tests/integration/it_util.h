@@ -44,7 +44,7 @@ int it_sh_bg(const char *out_path, const char *err_path, const char *fmt, ...)
  * After IT_COMMAND_MS it kills the command, says so, and returns -1. */
 int it_wait(int pid);
 
-/* A deadline ms from now, scaled by RB_TEST_TIME_SCALE, on rb_mono_ns()'s
+/* A deadline ms from now, scaled by RB_TEST_TIME_SCALE, on rb_time_mono_ns()'s
  * clock: what the it_wait_for_... calls take. */
 uint64_t it_deadline(unsigned ms);
 

@@ -245,7 +245,7 @@ static void test_cache_influenced(void **state)
                        .nrfiles = 1,
                        .loops = 1};
     rb_phase_spec_t ph = {.name = "r", .njobs = 1, .jobs = &j};
-    assert_int_equal(rb_phase_buffered_set(&ph), 4 * G);
+    assert_int_equal(rb_aggregate_phase_buffered_set(&ph), 4 * G);
     assert_true(rb_aggregate_cache_influenced(&ph, 24 * G, 0)); /* 4 GiB on 24 GiB */
     assert_false(rb_aggregate_cache_influenced(&ph, 2 * G, 0)); /* 4 GiB = 2 x 2 GiB */
     assert_true(rb_aggregate_cache_influenced(&ph, 2 * G + 1, 0));
@@ -254,7 +254,7 @@ static void test_cache_influenced(void **state)
     assert_true(rb_aggregate_cache_influenced(&ph, 24 * G, 1)); /* the second pass is cached */
     j.loops = 1;
     j.direct = 1;
-    assert_int_equal(rb_phase_buffered_set(&ph), 0);
+    assert_int_equal(rb_aggregate_phase_buffered_set(&ph), 0);
     assert_false(rb_aggregate_cache_influenced(&ph, 24 * G, 0));
     j.direct = 0;
     j.rw = RB_RW_WRITE;
@@ -262,10 +262,10 @@ static void test_cache_influenced(void **state)
     j.end_fsync = 1;
     assert_false(rb_aggregate_cache_influenced(&ph, 24 * G, 0)); /* the flush is timed */
     j.shared_file = 1;                                           /* this node's regions only */
-    assert_int_equal(rb_phase_buffered_set(&ph), 4 * G);
+    assert_int_equal(rb_aggregate_phase_buffered_set(&ph), 4 * G);
     j.shared_file = 0;
     snprintf(j.filename, sizeof j.filename, "one");
-    assert_int_equal(rb_phase_buffered_set(&ph), G);
+    assert_int_equal(rb_aggregate_phase_buffered_set(&ph), G);
     /* in a run: the node with the least memory decides, and drops are counted */
     j.filename[0] = '\0';
     j.rw = RB_RW_READ;
@@ -528,7 +528,7 @@ static void test_clock_offset(void **state)
     rb_fleet_t f;
     rb_msg_hello_t h = {.name = "n1", .rack = "r"};
     rb_fleet_init(&f, 1);
-    rb_node_t *n = rb_fleet_add(&f, &h, 0);
+    rb_fleet_node_t *n = rb_fleet_add(&f, &h, 0);
     assert_non_null(n);
     /* true offset +500: agent reads t+500 at the probe's midpoint */
     rb_fleet_node_clock_sample(n, 1000, 1000 + 400 + 500, 1800); /* rtt 800, asymmetric */
@@ -550,7 +550,8 @@ static void test_clock_offset(void **state)
  * over the fleet, also after the fleet grows and after it is reordered. */
 static int s_by_name_desc(const void *a, const void *b)
 {
-    return strcmp(((const rb_node_t *)b)->hello.name, ((const rb_node_t *)a)->hello.name);
+    return strcmp(((const rb_fleet_node_t *)b)->hello.name,
+                  ((const rb_fleet_node_t *)a)->hello.name);
 }
 
 static void test_fleet_scale(void **state)
@@ -576,7 +577,7 @@ static void test_fleet_scale(void **state)
     rb_fleet_reindex(&f);
     for (uint32_t i = 0; i < N; i++) {
         snprintf(name, sizeof name, "node-%05u", i);
-        rb_node_t *n = rb_fleet_find(&f, name);
+        rb_fleet_node_t *n = rb_fleet_find(&f, name);
         assert_non_null(n);
         assert_string_equal(n->hello.name, name);
         assert_int_equal(n - f.nodes, N - 1 - i);
@@ -592,16 +593,16 @@ static void test_node_lookup(void **state)
 {
     (void)state;
     rb_agg_node_t nodes[4] = {{.name = "c"}, {.name = "a"}, {.name = "d"}, {.name = "b"}};
-    rb_name_idx_t *by = rb_aggregate_nodes_by_name(nodes, 4);
+    rb_aggregate_name_idx_t *by = rb_aggregate_nodes_by_name(nodes, 4);
     assert_non_null(by);
-    assert_int_equal(rb_agg_node_lookup(by, 4, "a"), 1);
-    assert_int_equal(rb_agg_node_lookup(by, 4, "b"), 3);
-    assert_int_equal(rb_agg_node_lookup(by, 4, "c"), 0);
-    assert_int_equal(rb_agg_node_lookup(by, 4, "d"), 2);
-    assert_int_equal(rb_agg_node_lookup(by, 4, "e"), 4);
+    assert_int_equal(rb_aggregate_node_lookup(by, 4, "a"), 1);
+    assert_int_equal(rb_aggregate_node_lookup(by, 4, "b"), 3);
+    assert_int_equal(rb_aggregate_node_lookup(by, 4, "c"), 0);
+    assert_int_equal(rb_aggregate_node_lookup(by, 4, "d"), 2);
+    assert_int_equal(rb_aggregate_node_lookup(by, 4, "e"), 4);
     free(by);
     by = rb_aggregate_nodes_by_name(nodes, 0);
-    assert_int_equal(rb_agg_node_lookup(by, 0, "a"), 0);
+    assert_int_equal(rb_aggregate_node_lookup(by, 0, "a"), 0);
     free(by);
 }
 

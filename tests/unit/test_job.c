@@ -54,9 +54,9 @@ static double s_secs; /* the last run's first worker: end - start */
 /* Waits for the phase's workers to end; fails the test at the deadline. */
 static void s_wait_finished(rb_phase_t *p)
 {
-    uint64_t end = rb_mono_ns() + PHASE_DEADLINE_NS;
+    uint64_t end = rb_time_mono_ns() + PHASE_DEADLINE_NS;
     while (!rb_phase_finished(p)) {
-        if (rb_mono_ns() > end)
+        if (rb_time_mono_ns() > end)
             fail_msg("the phase did not finish in %d s", 60 * RB_TEST_TIME_SCALE);
         usleep(1000);
     }
@@ -66,9 +66,9 @@ static void s_wait_finished(rb_phase_t *p)
  * says so once); the busiest one's ops into most. Fails at the deadline. */
 static void s_wait_stonewalled(rb_phase_t *p, uint64_t *most)
 {
-    uint64_t end = rb_mono_ns() + PHASE_DEADLINE_NS;
+    uint64_t end = rb_time_mono_ns() + PHASE_DEADLINE_NS;
     while (!rb_phase_stonewalled(p, 0, most)) {
-        if (rb_mono_ns() > end)
+        if (rb_time_mono_ns() > end)
             fail_msg("the phase did not reach its stonewall in %d s", 60 * RB_TEST_TIME_SCALE);
         usleep(1000);
     }
@@ -117,7 +117,7 @@ static int s_run_as(rb_sandbox_t *sb, int rundir, rb_job_spec_t *job, const rb_j
     int rundirs[1] = {rundir};
     rb_err_t err;
     rb_err_clear(&err);
-    rb_phase_t *p = rb_phase_start(&ph, 0, sb, rundirs, ctx, rb_mono_ns(), &err);
+    rb_phase_t *p = rb_phase_start(&ph, 0, sb, rundirs, ctx, rb_time_mono_ns(), &err);
     if (!p) {
         snprintf(err_msg, RB_ERR_MSG_MAX, "%s", err.msg);
         return err.code ? err.code : -EIO;
@@ -679,7 +679,7 @@ static rb_phase_t *s_start(rb_sandbox_t *sb, int rundir, rb_phase_spec_t *ph)
     int rundirs[1] = {rundir};
     rb_err_t err;
     rb_err_clear(&err);
-    rb_phase_t *p = rb_phase_start(ph, 0, sb, rundirs, &s_alone, rb_mono_ns(), &err);
+    rb_phase_t *p = rb_phase_start(ph, 0, sb, rundirs, &s_alone, rb_time_mono_ns(), &err);
     assert_non_null(p);
     return p;
 }

@@ -1138,10 +1138,10 @@ static void test_fini_twice(void **state)
     }
     rb_msg_t p;
     build(RB_MSG_PLAN, false, &p);
-    rb_phases_free(&p.u.plan.phases, p.u.plan.nphases);
+    rb_phase_specs_free(&p.u.plan.phases, p.u.plan.nphases);
     assert_null(p.u.plan.phases);
-    rb_phases_free(&p.u.plan.phases, p.u.plan.nphases);
-    rb_phases_free(NULL, 3);
+    rb_phase_specs_free(&p.u.plan.phases, p.u.plan.nphases);
+    rb_phase_specs_free(NULL, 3);
 }
 
 static void test_version(void **state)
@@ -1576,7 +1576,7 @@ static void test_oversized_frame(void **state)
     void *out = (void *)1;
     size_t olen = 1;
     build(RB_MSG_PLAN, false, &m);
-    rb_phases_free(&m.u.plan.phases, m.u.plan.nphases);
+    rb_phase_specs_free(&m.u.plan.phases, m.u.plan.nphases);
     memset(m.u.plan.run_id, 'r', RB_NAME_MAX - 1);
     m.u.plan.interval_ns = UINT64_MAX;
     m.u.plan.node_rank = UINT32_MAX - 1;
@@ -1801,7 +1801,7 @@ static void test_encode_invalid(void **state)
     m.u.plan.nphases = 3;
     rb_msg_fini(&m);
     build(RB_MSG_PLAN, false, &m);
-    rb_phases_free(&m.u.plan.phases, m.u.plan.nphases); /* count left, array gone */
+    rb_phase_specs_free(&m.u.plan.phases, m.u.plan.nphases); /* count left, array gone */
     expect_einval(&m, "'phases': 3 entries but no array");
     m.u.plan.nphases = 0;
 

@@ -67,7 +67,7 @@ static rb_telemetry_t *s_new(void)
     return t;
 }
 
-static const rb_tel_dev_t *s_dev(const rb_telemetry_snap_t *s, const char *name)
+static const rb_telemetry_dev_t *s_dev(const rb_telemetry_snap_t *s, const char *name)
 {
     for (uint32_t i = 0; i < s->ndevs; i++)
         if (strcmp(s->devs[i].info.name, name) == 0)
@@ -76,7 +76,7 @@ static const rb_tel_dev_t *s_dev(const rb_telemetry_snap_t *s, const char *name)
     return NULL;
 }
 
-static const rb_tel_nic_t *s_nic(const rb_telemetry_snap_t *s, const char *name)
+static const rb_telemetry_nic_t *s_nic(const rb_telemetry_snap_t *s, const char *name)
 {
     for (uint32_t i = 0; i < s->nnics; i++)
         if (strcmp(s->nics[i].name, name) == 0)
@@ -92,7 +92,7 @@ static void s_near(double got, double want)
 
 static void s_member(const rb_telemetry_t *t, uint32_t i, const char *name, const char *parent)
 {
-    const rb_tel_devinfo_t *d = rb_telemetry_dev(t, i);
+    const rb_telemetry_devinfo_t *d = rb_telemetry_dev(t, i);
     assert_non_null(d);
     assert_string_equal(d->name, name);
     assert_string_equal(d->parent, parent);
@@ -107,7 +107,7 @@ static void test_slaves_walk(void **state)
     rb_err_clear(&err);
     assert_int_equal(rb_telemetry_add_device(t, "md0", &err), 0);
     assert_int_equal(rb_telemetry_ndevs(t), 5);
-    const rb_tel_devinfo_t *d = rb_telemetry_dev(t, 0);
+    const rb_telemetry_devinfo_t *d = rb_telemetry_dev(t, 0);
     assert_string_equal(d->name, "md0");
     assert_string_equal(d->parent, "");
     assert_int_equal(d->role, RB_TEL_ROOT);
@@ -151,7 +151,7 @@ static void test_dm_on_md_and_partitions(void **state)
     rb_err_clear(&err);
     assert_int_equal(rb_telemetry_add_devno(t, 8, 1, &err), 0);
     assert_int_equal(rb_telemetry_ndevs(t), 2);
-    const rb_tel_devinfo_t *d = rb_telemetry_dev(t, 0);
+    const rb_telemetry_devinfo_t *d = rb_telemetry_dev(t, 0);
     assert_string_equal(d->name, "sda1");
     assert_int_equal(d->role, RB_TEL_ROOT);
     assert_int_equal(d->partition, 1);
@@ -192,7 +192,7 @@ static void test_priming_sample(void **state)
     s_near(a.cpu.load1, 1.0);
     assert_true(a.cpu.user == 0.0 && a.cpu.idle == 0.0 && a.cpu.ctxt_per_s == 0.0);
     assert_int_equal(a.ndevs, 6);
-    const rb_tel_dev_t *sda = s_dev(&a, "sda");
+    const rb_telemetry_dev_t *sda = s_dev(&a, "sda");
     assert_int_equal(sda->present, 1);
     assert_int_equal(sda->wr_bytes, 20480000ULL * 512);
     assert_int_equal(sda->rd_bytes, 2560000ULL * 512);
@@ -210,7 +210,7 @@ static void test_cpu_mem_rates(void **state)
     static rb_telemetry_snap_t a, b;
     rb_telemetry_t *t = s_two_samples(&a, &b);
     s_near(b.interval_s, 1.0);
-    const rb_tel_cpu_t *c = &b.cpu;
+    const rb_telemetry_cpu_t *c = &b.cpu;
     /* 400 ticks over 4 cores: 20 user, 12 system, 296 idle, 68 iowait, 4 softirq */
     s_near(c->user, 5.0);
     s_near(c->nice, 0.0);
@@ -242,7 +242,7 @@ static void test_disk_rates(void **state)
     assert_int_equal(b.devs_dropped, 0);
 
     /* sda (20-field line): 100 reads of 128 KiB, 400 writes of 256 KiB */
-    const rb_tel_dev_t *d = s_dev(&b, "sda");
+    const rb_telemetry_dev_t *d = s_dev(&b, "sda");
     assert_int_equal(d->present, 1);
     assert_string_equal(d->info.parent, "md0");
     s_near(d->rd_bps, 12.5 * MiB);
@@ -301,7 +301,7 @@ static void test_nic_rates(void **state)
     assert_int_equal(b.nnics, 3);
     assert_int_equal(b.nics_dropped, 0);
     assert_null(s_nic(&b, "lo"));
-    const rb_tel_nic_t *n = s_nic(&b, "eth0");
+    const rb_telemetry_nic_t *n = s_nic(&b, "eth0");
     assert_non_null(n);
     s_near(n->rx_bps, 500e6);
     s_near(n->tx_bps, 12.5e6);
@@ -321,11 +321,11 @@ static void test_nic_rates(void **state)
 
 static void s_all_zero(const rb_telemetry_snap_t *s)
 {
-    const rb_tel_cpu_t *c = &s->cpu;
+    const rb_telemetry_cpu_t *c = &s->cpu;
     assert_true(c->user == 0 && c->system == 0 && c->idle == 0 && c->iowait == 0 &&
                 c->softirq == 0 && c->ctxt_per_s == 0);
     for (uint32_t i = 0; i < s->ndevs; i++) {
-        const rb_tel_dev_t *d = &s->devs[i];
+        const rb_telemetry_dev_t *d = &s->devs[i];
         assert_int_equal(d->present, 1);
         assert_true(d->rd_bps == 0 && d->wr_bps == 0 && d->rd_iops == 0 && d->wr_iops == 0 &&
                     d->util_pct == 0 && d->queue_depth == 0 && d->await_ms == 0);
@@ -531,13 +531,13 @@ static void test_real_machine(void **state)
         fail_msg("%s", err.msg);
     assert_true(rb_telemetry_ndevs(t) >= 1);
     for (uint32_t i = 0; i < rb_telemetry_ndevs(t); i++) {
-        const rb_tel_devinfo_t *d = rb_telemetry_dev(t, i);
+        const rb_telemetry_devinfo_t *d = rb_telemetry_dev(t, i);
         print_message("device %s: %s%s%s\n", d->name, d->role == RB_TEL_ROOT ? "root" : "member",
                       d->role == RB_TEL_ROOT ? "" : " of ", d->parent);
     }
 
     static rb_telemetry_snap_t a, b;
-    uint64_t t0 = rb_mono_ns();
+    uint64_t t0 = rb_time_mono_ns();
     if (rb_telemetry_sample(t, t0, &a) != 0)
         fail_msg("%s", rb_telemetry_error(t));
     assert_true(a.devs[0].present);
@@ -562,12 +562,12 @@ static void test_real_machine(void **state)
     unlink(path);
 
     rb_time_sleep_until_ns(t0 + 100 * RB_NS_PER_MS);
-    int rc = rb_telemetry_sample(t, rb_mono_ns(), &b);
+    int rc = rb_telemetry_sample(t, rb_time_mono_ns(), &b);
     if (rc != 1)
         fail_msg("sample: %d %s", rc, rb_telemetry_error(t));
     assert_true(b.interval_s >= 0.1);
     for (uint32_t i = 0; i < b.ndevs; i++) {
-        const rb_tel_dev_t *d = &b.devs[i];
+        const rb_telemetry_dev_t *d = &b.devs[i];
         assert_true(d->rd_bps >= 0 && d->wr_bps >= 0 && d->util_pct >= 0 && d->util_pct <= 100 &&
                     d->queue_depth >= 0 && d->await_ms >= 0);
         print_message("%s over %.3f s: wrote %llu bytes (%.1f MiB/s), util %.1f%%, await %.2f "
@@ -576,7 +576,7 @@ static void test_real_machine(void **state)
                       (unsigned long long)(d->wr_bytes - a.devs[i].wr_bytes), d->wr_bps / MiB,
                       d->util_pct, d->await_ms, d->queue_depth, (unsigned long long)d->wr_bytes);
     }
-    const rb_tel_dev_t *d = &b.devs[0];
+    const rb_telemetry_dev_t *d = &b.devs[0];
     assert_true(d->wr_bytes >= a.devs[0].wr_bytes + len);
     s_near(d->wr_bps * b.interval_s, (double)(d->wr_bytes - a.devs[0].wr_bytes));
     assert_true(b.cpu.ncpu >= 1);

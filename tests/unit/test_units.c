@@ -459,25 +459,25 @@ static void test_rand_fill(void **state)
 static void test_time(void **state)
 {
     (void)state;
-    uint64_t t0 = rb_mono_ns();
-    uint64_t t1 = rb_mono_ns();
+    uint64_t t0 = rb_time_mono_ns();
+    uint64_t t1 = rb_time_mono_ns();
     assert_true(t1 >= t0);
 
-    uint64_t wall = rb_wall_ns();
+    uint64_t wall = rb_time_wall_ns();
     uint64_t now_s = (uint64_t)time(NULL);
     assert_true(wall / RB_NS_PER_S + 1 >= now_s && wall / RB_NS_PER_S <= now_s + 1);
 
-    uint64_t target = rb_mono_ns() + 20 * RB_NS_PER_MS;
+    uint64_t target = rb_time_mono_ns() + 20 * RB_NS_PER_MS;
     rb_time_sleep_until_ns(target);
-    uint64_t after = rb_mono_ns();
+    uint64_t after = rb_time_mono_ns();
     assert_true(after >= target);
     assert_true(after < target + 2 * RB_TEST_TIME_SCALE * RB_NS_PER_S);
 
     /* A time in the past returns at once. */
-    uint64_t before = rb_mono_ns();
+    uint64_t before = rb_time_mono_ns();
     rb_time_sleep_until_ns(before - RB_NS_PER_S);
     rb_time_sleep_until_ns(0);
-    assert_true(rb_mono_ns() - before < 100 * RB_TEST_TIME_SCALE * RB_NS_PER_MS);
+    assert_true(rb_time_mono_ns() - before < 100 * RB_TEST_TIME_SCALE * RB_NS_PER_MS);
 }
 
 /* ---- rb_log ----------------------------------------------------------- */
