@@ -54,4 +54,18 @@ int rb_report_json(const rb_run_result_t *r, FILE *f);
 /* Writes the human report to f. Returns 0 or -errno. */
 int rb_report_text(const rb_run_result_t *r, FILE *f);
 
+/* What summary.json and report.txt both print (rb_report.c). */
+
+/* ns as microseconds. */
+double rb_report_us(uint64_t ns);
+
+/* Per-worker operation rates (ops / own time) of a phase: sum, min, avg, max. */
+void rb_report_op_rates(const rb_phase_agg_t *a, double out[4]);
+
+/* Nodes that completed the phase cleanly. */
+uint32_t rb_report_covered(const rb_phase_agg_t *a);
+
+/* " (at 12.3 s)" for a node lost s seconds into the phase; "" for s < 0 (static buffer). */
+const char *rb_report_lost_at(double s);
+
 #endif
