@@ -1,0 +1,409 @@
+/* Run folders' CSV files read back: samples.csv into per-node series and
+ * phase figures (a run cut off before its DONEs), telemetry.csv into the
+ * findings (rb_result.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "rb_csv.h"
+#include "rb_findings.h"
+#include "rb_json.h"
+#include "rb_result.h"
+#include "rb_time.h"
+
+#define S_MAX_SAMPLE_LINE 1024 /* longest samples.csv line read */
+
+/* ---- samples.csv ---- */
+
+typedef struct s_row {
+    double t_s, interval_s;
+    char phase[RB_NAME_MAX], node[RB_NAME_MAX], rack[RB_NAME_MAX], job[RB_NAME_MAX];
+    double bytes, ops, errors;
+} s_row_t;
+
+/* Splits one samples.csv line. 1 for a row, 0 for the header or a torn line. */
+static int s_parse_row(char *line, s_row_t *r)
+{
+    char *f[RB_CSV_SMP_NCOLS];
+    int n = 0;
+    for (char *p = line; n < RB_CSV_SMP_NCOLS; n++) {
+        f[n] = p;
+        char *c = strchr(p, ',');
+        if (!c) {
+            n++;
+            break;
+        }
+        *c = '\0';
+        p = c + 1;
+    }
+    if (n < RB_CSV_SMP_ERRORS + 1 ||
+        !strcmp(f[RB_CSV_SMP_T_S], rb_csv_samples.names[RB_CSV_SMP_T_S]))
+        return 0;
+    char *end;
+    r->t_s = strtod(f[RB_CSV_SMP_T_S], &end);
+    if (end == f[RB_CSV_SMP_T_S])
+        return 0;
+    snprintf(r->phase, sizeof r->phase, "%s", f[RB_CSV_SMP_PHASE]);
+    snprintf(r->node, sizeof r->node, "%s", f[RB_CSV_SMP_NODE]);
+    snprintf(r->rack, sizeof r->rack, "%s", f[RB_CSV_SMP_RACK]);
+    snprintf(r->job, sizeof r->job, "%s", f[RB_CSV_SMP_JOB]);
+    r->interval_s = strtod(f[RB_CSV_SMP_INTERVAL_S], NULL);
+    r->bytes = strtod(f[RB_CSV_SMP_BYTES], NULL);
+    r->ops = strtod(f[RB_CSV_SMP_OPS], NULL);
+    r->errors = strtod(f[RB_CSV_SMP_ERRORS], NULL);
+    return 1;
+}
+
+static FILE *s_open_samples(const char *dir)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/%s", dir, rb_csv_samples.file);
+    return fopen(path, "re");
+}
+
+/* The next row of phase in samples.csv f (a torn line or another phase's
+ * rows are passed over): 1 with r filled, 0 at the end. */
+static int s_next_row(FILE *f, const char *phase, s_row_t *r)
+{
+    char line[S_MAX_SAMPLE_LINE];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (s_parse_row(line, r) && strcmp(r->phase, phase) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The sample interval a row covers (its start over interval_s), or -1. */
+static long s_interval_of(const s_row_t *r, double interval_s)
+{
+    return rb_series_interval(r->t_s, r->interval_s, interval_s);
+}
+
+/* Grows *v from cap to ncap entries, the new ones 0. 0 or -ENOMEM. */
+static int s_grow(double **v, uint32_t cap, uint32_t ncap)
+{
+    double *n = realloc(*v, ncap * sizeof *n);
+    if (!n)
+        return -ENOMEM;
+    memset(n + cap, 0, (ncap - cap) * sizeof *n);
+    *v = n;
+    return 0;
+}
+
+/* The capacity that holds index k: cap doubled from 64 as often as needed. */
+static uint32_t s_cap_for(uint32_t cap, long k)
+{
+    uint32_t nc = cap ? cap : 64;
+    while (nc <= (uint32_t)k)
+        nc *= 2;
+    return nc;
+}
+
+int rb_result_samples_series(const char *dir, const char *phase, double interval_s, double **bytes,
+                             double **ops, double **secs, uint32_t *n)
+{
+    *bytes = *ops = *secs = NULL;
+    *n = 0;
+    FILE *f = s_open_samples(dir);
+    if (!f)
+        return -errno;
+    uint32_t cap = 0;
+    s_row_t r;
+    int rc = 0;
+    while (s_next_row(f, phase, &r)) {
+        long k = s_interval_of(&r, interval_s);
+        if (k < 0)
+            continue;
+        if ((uint32_t)k >= cap) {
+            uint32_t nc = s_cap_for(cap, k);
+            if ((rc = s_grow(bytes, cap, nc)) < 0 || (rc = s_grow(ops, cap, nc)) < 0 ||
+                (rc = s_grow(secs, cap, nc)) < 0)
+                break;
+            cap = nc;
+        }
+        (*bytes)[k] += r.bytes;
+        (*ops)[k] += r.ops;
+        if (r.interval_s > (*secs)[k])
+            (*secs)[k] = r.interval_s;
+        if ((uint32_t)k + 1 > *n)
+            *n = (uint32_t)k + 1;
+    }
+    fclose(f);
+    if (rc < 0) {
+        free(*bytes);
+        free(*ops);
+        free(*secs);
+        *bytes = *ops = *secs = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+/* ---- telemetry.csv ---- */
+
+/* The phase's rows of telemetry.csv in f into t, each row's values as
+ * rb_findings_tel_row_t takes them. 0 or -ENOMEM. */
+static int s_tel_read(const rb_phase_agg_t *a, FILE *f, double interval_s,
+                      rb_findings_tel_series_t *t)
+{
+    char line[1024];
+    rb_aggregate_name_idx_t *by_name = rb_aggregate_nodes_by_name(a->nodes, a->nnodes);
+    int rc = by_name ? 0 : -ENOMEM;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        char *fld[RB_CSV_TEL_NCOLS + 2];
+        int nf = 0;
+        line[strcspn(line, "\r\n")] = '\0';
+        for (char *p = line; nf < RB_CSV_TEL_NCOLS + 2;) {
+            fld[nf++] = p;
+            char *c = strchr(p, ',');
+            if (!c)
+                break;
+            *c = '\0';
+            p = c + 1;
+        }
+        if (nf < RB_CSV_TEL_NCOLS || strcmp(fld[RB_CSV_TEL_PHASE], a->name) != 0)
+            continue;
+        uint32_t node = rb_aggregate_node_lookup(by_name, a->nnodes, fld[RB_CSV_TEL_NODE]);
+        if (node == a->nnodes)
+            continue;
+        rb_findings_tel_row_t row = {.kind = fld[RB_CSV_TEL_KIND][0], .name = fld[RB_CSV_TEL_NAME]};
+        if (row.kind == 'd') {
+            row.parent = fld[RB_CSV_TEL_PARENT];
+            row.member = atoi(fld[RB_CSV_TEL_MEMBER]);
+            row.rd_bytes = strtoull(fld[RB_CSV_TEL_RD_BYTES], NULL, 10);
+            row.wr_bytes = strtoull(fld[RB_CSV_TEL_WR_BYTES], NULL, 10);
+            row.util = strtod(fld[RB_CSV_TEL_UTIL_PCT], NULL);
+            row.rd = strtod(fld[RB_CSV_TEL_RD_BPS], NULL);
+            row.wr = strtod(fld[RB_CSV_TEL_WR_BPS], NULL);
+            row.await_ms = strtod(fld[RB_CSV_TEL_AWAIT_MS], NULL);
+        } else if (row.kind == 'n') {
+            row.speed_bps = strtod(fld[RB_CSV_TEL_SPEED_MBPS], NULL) * 1e6 / 8;
+            row.rd = strtod(fld[RB_CSV_TEL_RX_BPS], NULL);
+            row.wr = strtod(fld[RB_CSV_TEL_TX_BPS], NULL);
+        } else if (row.kind == 'h') {
+            row.ncpu = (uint32_t)strtoul(fld[RB_CSV_TEL_NCPU], NULL, 10);
+            row.util =
+                strtod(fld[RB_CSV_TEL_CPU_USER], NULL) + strtod(fld[RB_CSV_TEL_CPU_SYSTEM], NULL);
+        }
+        rc = rb_findings_tel_series_add(t, node, strtod(fld[RB_CSV_TEL_T_S], NULL), interval_s,
+                                        &row);
+    }
+    free(by_name);
+    return rc;
+}
+
+int rb_result_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const char *dir,
+                                  double interval_s, const char *const *hosts)
+{
+    char path[RB_PATH_MAX + 32];
+    if (interval_s <= 0)
+        return 0;
+    rb_findings_tel_series_t *t = rb_findings_tel_series_new(a->nnodes);
+    if (!t)
+        return -ENOMEM;
+    snprintf(path, sizeof path, "%s/%s", dir, rb_csv_telemetry.file);
+    FILE *f = fopen(path, "re");
+    int rc = f ? s_tel_read(a, f, interval_s, t) : 0;
+    if (f)
+        fclose(f);
+    if (rc == 0)
+        rc = rb_findings_from_tel_series(a, spec, t, interval_s, hosts);
+    rb_findings_tel_series_destroy(&t);
+    return rc;
+}
+
+int rb_result_samples_values(const char *dir, const char *phase, const char *column, double **vals,
+                             uint32_t *n)
+{
+    *vals = NULL;
+    *n = 0;
+    FILE *f = s_open_samples(dir);
+    if (!f)
+        return -errno;
+    char line[S_MAX_SAMPLE_LINE];
+    int col = -1, rc = 0;
+    uint32_t cap = 0;
+    if (fgets(line, sizeof line, f)) {
+        int i = rb_csv_index(line, column);
+        col = i >= 0 ? i : -1;
+    }
+    while (col >= 0 && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char *fld[RB_CSV_SMP_NCOLS + 2];
+        int nf = 0;
+        for (char *p = line; nf < RB_CSV_SMP_NCOLS + 2;) {
+            fld[nf++] = p;
+            char *c = strchr(p, ',');
+            if (!c)
+                break;
+            *c = '\0';
+            p = c + 1;
+        }
+        if (nf <= col || nf <= RB_CSV_SMP_PHASE || strcmp(fld[RB_CSV_SMP_PHASE], phase) != 0)
+            continue;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 256;
+            double *v = realloc(*vals, cap * sizeof *v);
+            if (!v) {
+                rc = -ENOMEM;
+                break;
+            }
+            *vals = v;
+        }
+        (*vals)[(*n)++] = strtod(fld[col], NULL);
+    }
+    fclose(f);
+    if (col < 0)
+        rc = -ENOENT;
+    if (rc < 0) {
+        free(*vals);
+        *vals = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+void rb_result_samples_series_free(double **series, uint32_t nnodes)
+{
+    rb_series_free(series, nnodes);
+}
+
+int rb_result_samples_node_series(const char *dir, const char *phase, double interval_s,
+                                  const rb_agg_node_t *nodes, uint32_t nnodes, double ***series,
+                                  uint32_t *nint, double *point_s)
+{
+    *series = NULL;
+    *nint = 0;
+    *point_s = interval_s;
+    FILE *f = s_open_samples(dir);
+    if (!f)
+        return -errno;
+    s_row_t r;
+    rb_series_t *ser = rb_series_new(nnodes, interval_s);
+    rb_aggregate_name_idx_t *by_name = rb_aggregate_nodes_by_name(nodes, nnodes);
+    int rc = ser && by_name ? 0 : -ENOMEM;
+    while (rc == 0 && s_next_row(f, phase, &r))
+        rc = rb_series_add(ser, rb_aggregate_node_lookup(by_name, nnodes, r.node), r.t_s,
+                           r.interval_s, r.bytes);
+    fclose(f);
+    free(by_name);
+    if (rc == 0)
+        rc = rb_series_take(ser, series, nint, point_s);
+    rb_series_destroy(&ser);
+    return rc;
+}
+
+/* What the samples of one node and job add up to. */
+typedef struct s_acc {
+    char node[RB_NAME_MAX], rack[RB_NAME_MAX];
+    uint32_t job;
+    double first, last, bytes, ops, errors;
+} s_acc_t;
+
+static int s_cmp_acc(const void *a, const void *b)
+{
+    const s_acc_t *x = a, *y = b;
+    int c = strcmp(x->node, y->node);
+    return c ? c : (x->job > y->job) - (x->job < y->job);
+}
+
+/* The phase that was running when the run was cut off, from its samples:
+ * per node and job what the samples add up to, over the time they cover.
+ * Latency and per-worker figures are not in samples: they stay empty. */
+int rb_result_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, double interval_s,
+                                 rb_phase_agg_t *out)
+{
+    FILE *f = s_open_samples(dir);
+    if (!f)
+        return -ENOENT;
+    s_row_t r;
+    uint32_t n = 0, cap = 16;
+    s_acc_t *acc = calloc(cap, sizeof *acc);
+    int rc = acc ? 0 : -ENOMEM;
+    while (rc == 0 && s_next_row(f, spec->name, &r)) {
+        uint32_t j = 0;
+        while (j < spec->njobs && strcmp(spec->jobs[j].name, r.job) != 0)
+            j++;
+        if (j == spec->njobs)
+            continue;
+        uint32_t i = 0;
+        while (i < n && (strcmp(acc[i].node, r.node) != 0 || acc[i].job != j))
+            i++;
+        if (i == n) {
+            if (n == cap) {
+                s_acc_t *na = realloc(acc, 2 * cap * sizeof *acc);
+                if (!na) {
+                    rc = -ENOMEM;
+                    break;
+                }
+                acc = na;
+                cap *= 2;
+            }
+            memset(&acc[n], 0, sizeof acc[n]);
+            snprintf(acc[n].node, sizeof acc[n].node, "%s", r.node);
+            snprintf(acc[n].rack, sizeof acc[n].rack, "%s", r.rack);
+            acc[n].job = j;
+            acc[n].first = r.t_s - r.interval_s;
+            n++;
+        }
+        if (r.t_s - r.interval_s < acc[i].first)
+            acc[i].first = r.t_s - r.interval_s;
+        if (r.t_s > acc[i].last)
+            acc[i].last = r.t_s;
+        acc[i].bytes += r.bytes;
+        acc[i].ops += r.ops;
+        acc[i].errors += r.errors;
+    }
+    fclose(f);
+    if (rc < 0 || n == 0) {
+        free(acc);
+        return rc < 0 ? rc : -ENOENT;
+    }
+    /* one DONE per node, one "worker" per job: what the aggregator takes;
+     * sorted by node, each node's entries are next to each other */
+    qsort(acc, n, sizeof *acc, s_cmp_acc);
+    rb_agg_input_t *in = calloc(n, sizeof *in);
+    rb_msg_done_t *done = calloc(n, sizeof *done);
+    rb_worker_stat_t *ws = calloc(n, sizeof *ws);
+    uint32_t nn = 0;
+    if (!in || !done || !ws)
+        rc = -ENOMEM;
+    for (uint32_t i = 0; rc == 0 && i < n; i++) {
+        if (nn == 0 || strcmp(in[nn - 1].name, acc[i].node) != 0) {
+            in[nn] = (rb_agg_input_t){.name = acc[i].node, .rack = acc[i].rack, .done = &done[nn]};
+            done[nn].workers = &ws[i];
+            nn++;
+        }
+        rb_worker_stat_t *w = &ws[i];
+        done[nn - 1].nworkers++;
+        /* times in ns on a clock starting 1 s before GO: 0 means "never started" */
+        *w = (rb_worker_stat_t){.job = acc[i].job,
+                                .t_start_ns = (uint64_t)llround((acc[i].first + 1) * 1e9),
+                                .t_end_ns = (uint64_t)llround((acc[i].last + 1) * 1e9),
+                                .bytes = (uint64_t)acc[i].bytes,
+                                .ops = (uint64_t)acc[i].ops,
+                                .errors = (uint64_t)acc[i].errors};
+    }
+    if (rc == 0)
+        rc = rb_aggregate_phase(spec, in, nn, out);
+    if (rc == 0) {
+        out->partial = 1;
+        out->from_samples = 1;
+        out->nrows = 0; /* per worker figures are not in the samples */
+        double *b = NULL, *o = NULL, *t = NULL;
+        uint32_t m = 0;
+        if (rb_result_samples_series(dir, spec->name, interval_s, &b, &o, &t, &m) == 0)
+            rb_aggregate_steady(out, b, t, m, interval_s, 0);
+        free(b);
+        free(o);
+        free(t);
+    }
+    free(in);
+    free(done);
+    free(ws);
+    free(acc);
+    return rc;
+}
