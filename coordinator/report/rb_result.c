@@ -14,7 +14,6 @@
 #include "rb_result.h"
 #include "rb_time.h"
 
-
 /* ---- summary.json ---- */
 
 static double s_num(const rb_json_t *o, const char *key)
