@@ -355,8 +355,9 @@ static const char *const s_why_text[] = {
     [RB_OPT_WHY_MACHINERY] = "it only tunes fio's own machinery",
     [RB_OPT_WHY_REPORT] = "it only shapes fio's own reports and logs",
     [RB_OPT_WHY_UNITS] = "rackbench sizes are always powers of 1024, as with kb_base=1024",
-    [RB_OPT_WHY_REGISTER] = "rackbench's io_uring always registers its files and buffers, which "
-                            "changes no IO that reaches the storage",
+    /* one literal per entry: a line break inside reads as a missing comma to clang */
+    [RB_OPT_WHY_REGISTER] = ("rackbench's io_uring always registers its files and buffers, "
+                             "which changes no IO that reaches the storage"),
 };
 
 const char *rb_opt_why_text(rb_opt_why_t why)
