@@ -158,6 +158,13 @@ static int s_job_option(rb_plan_parser_t *ps, char *key, char *val, unsigned lin
     return rb_opt_apply(ps, ps->in_global ? &ps->global : &ps->job, opt, key, val, line);
 }
 
+/* The jobs' phases. */
+static void s_jobs_destroy(rb_plan_t *p)
+{
+    if (p->phases)
+        rb_phase_specs_free(&p->phases, p->nphases);
+}
+
 static int s_global_end(rb_plan_parser_t *ps)
 {
     (void)ps;
@@ -199,6 +206,11 @@ static int s_accept_print(const rb_plan_t *p, FILE *f)
     return rb_accept_print(p->accept, p->phases, p->nphases, f);
 }
 
+static void s_accept_destroy(rb_plan_t *p)
+{
+    rb_accept_destroy(&p->accept);
+}
+
 /* [capacity]: rb_project.h. */
 static bool s_capacity_match(char *name, char **arg)
 {
@@ -234,6 +246,18 @@ static int s_capacity_print(const rb_plan_t *p, FILE *f)
     return rb_project_print(p->project, p->phases, p->nphases, f);
 }
 
+static void s_capacity_destroy(rb_plan_t *p)
+{
+    rb_project_destroy(&p->project);
+}
+
+static void s_rack_destroy(rb_plan_t *p)
+{
+    rb_plan_racks_free(p->racks, p->nracks);
+    p->racks = NULL;
+    p->nracks = 0;
+}
+
 /* A kind of section: how its header is recognised, read, completed, checked
  * against the plan's phases once all is read, and printed. */
 typedef struct rb_plan_section {
@@ -244,18 +268,19 @@ typedef struct rb_plan_section {
     int (*end)(rb_plan_parser_t *ps);          /* its last line read */
     int (*resolve)(rb_plan_parser_t *ps);      /* every section read; or NULL */
     int (*print)(const rb_plan_t *p, FILE *f); /* after the jobs, in table order; or NULL */
+    void (*destroy)(rb_plan_t *p);             /* frees what it put in the plan; or NULL */
 } rb_plan_section_t;
 
 /* In the order the normalised print writes them; [global] and jobs first. */
 static const rb_plan_section_t s_sections[] = {
-    {"[global]", s_global_match, s_global_begin, s_job_option, s_global_end, NULL, NULL},
-    {"job", s_job_match, s_job_begin, s_job_option, rb_plan_job_finish, NULL, NULL},
+    {"[global]", s_global_match, s_global_begin, s_job_option, s_global_end, NULL, NULL, NULL},
+    {"job", s_job_match, s_job_begin, s_job_option, rb_plan_job_finish, NULL, NULL, s_jobs_destroy},
     {"[acceptance]", s_accept_match, s_accept_begin, s_accept_option, s_accept_end,
-     s_accept_resolve, s_accept_print},
+     s_accept_resolve, s_accept_print, s_accept_destroy},
     {"[rack]", rb_plan_rack_match, rb_plan_rack_begin, rb_plan_rack_option, rb_plan_rack_end, NULL,
-     rb_plan_rack_print},
+     rb_plan_rack_print, s_rack_destroy},
     {"[capacity]", s_capacity_match, s_capacity_begin, s_capacity_option, s_capacity_end,
-     s_capacity_resolve, s_capacity_print},
+     s_capacity_resolve, s_capacity_print, s_capacity_destroy},
 };
 
 #define S_NSECTIONS (sizeof s_sections / sizeof s_sections[0])
@@ -395,16 +420,7 @@ int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **
     int rc = s_parse_all(&ps, work, len);
     free(work);
     free(ps.seen);
-    if (rc < 0) {
-        if (ps.phases)
-            rb_phase_specs_free(&ps.phases, ps.nphases);
-        free(ps.notes);
-        rb_accept_destroy(&ps.accept);
-        rb_plan_racks_free(ps.racks, ps.nracks);
-        rb_project_destroy(&ps.project);
-        rb_plan_destroy(&plan);
-        return rc;
-    }
+    /* what was read goes to the plan, which on failure frees it all */
     plan->interval_ns = ps.interval_ns;
     memcpy(plan->directory, ps.directory, sizeof plan->directory);
     plan->nphases = ps.nphases;
@@ -414,6 +430,10 @@ int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **
     plan->racks = ps.racks;
     plan->nracks = ps.nracks;
     plan->project = ps.project;
+    if (rc < 0) {
+        rb_plan_destroy(&plan);
+        return rc;
+    }
     *out = plan;
     return 0;
 }
@@ -485,14 +505,12 @@ void rb_plan_destroy(rb_plan_t **p)
     if (!p || !*p)
         return;
     rb_plan_t *plan = *p;
-    if (plan->phases)
-        rb_phase_specs_free(&plan->phases, plan->nphases);
     free(plan->source);
     free(plan->text);
     free(plan->notes);
-    rb_accept_destroy(&plan->accept);
-    rb_plan_racks_free(plan->racks, plan->nracks);
-    rb_project_destroy(&plan->project);
+    for (size_t i = 0; i < S_NSECTIONS; i++)
+        if (s_sections[i].destroy)
+            s_sections[i].destroy(plan);
     free(plan);
     *p = NULL;
 }
