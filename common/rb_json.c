@@ -184,7 +184,9 @@ static size_t s_put_utf8(char *out, unsigned long cp)
 }
 
 /* Parses a string at ps->p (on the opening quote) into a new NUL-terminated buffer.
- * Bytes >= 0x80 are copied as they are (UTF-8 is not validated). */
+ * Bytes >= 0x80 are copied as they are (UTF-8 is not validated). About a
+ * hundred lines: every escape of RFC 8259, \u surrogate pairs among them, is
+ * decoded in the one copying loop, which reads best whole. */
 static int s_parse_string(s_parser_t *ps, char **out, size_t *out_len)
 {
     const char *open = ps->p;
