@@ -22,8 +22,7 @@ struct rb_series {
     int rc;            /* the first error */
 };
 
-/* Grows *v from cap to ncap entries, the new ones 0. 0 or -ENOMEM. */
-static int s_grow(double **v, uint32_t cap, uint32_t ncap)
+int rb_series_grow(double **v, uint32_t cap, uint32_t ncap)
 {
     double *n = realloc(*v, ncap * sizeof *n);
     if (!n)
@@ -33,8 +32,7 @@ static int s_grow(double **v, uint32_t cap, uint32_t ncap)
     return 0;
 }
 
-/* The capacity that holds index k: cap doubled from 64 as often as needed. */
-static uint32_t s_cap_for(uint32_t cap, long k)
+uint32_t rb_series_cap_for(uint32_t cap, long k)
 {
     uint32_t nc = cap ? cap : 64;
     while (nc <= (uint32_t)k)
@@ -100,8 +98,8 @@ int rb_series_add(rb_series_t *s, uint32_t node, double t_s, double iv_s, double
     if (s->rc < 0 || node >= s->nnodes || k < 0)
         return s->rc;
     if ((uint32_t)k >= s->ncap) {
-        uint32_t nc = s_cap_for(s->ncap, k);
-        if ((s->rc = s_grow(&s->secs, s->ncap, nc)) < 0)
+        uint32_t nc = rb_series_cap_for(s->ncap, k);
+        if ((s->rc = rb_series_grow(&s->secs, s->ncap, nc)) < 0)
             return s->rc;
         s->ncap = nc;
     }
@@ -115,10 +113,10 @@ int rb_series_add(rb_series_t *s, uint32_t node, double t_s, double iv_s, double
     }
     long p = k >> s->shift;
     if ((uint32_t)p >= s->cap) {
-        uint32_t nc = s_cap_for(s->cap, p);
+        uint32_t nc = rb_series_cap_for(s->cap, p);
         for (uint32_t m = 0; m < s->nnodes && s->rc == 0; m++)
             if (s->bytes[m])
-                s->rc = s_grow(&s->bytes[m], s->cap, nc);
+                s->rc = rb_series_grow(&s->bytes[m], s->cap, nc);
         s->cap = nc;
     }
     if (s->rc == 0 && !s->bytes[node] && !(s->bytes[node] = calloc(s->cap, sizeof **s->bytes)))

@@ -38,4 +38,10 @@ int rb_series_take(rb_series_t *s, double ***series, uint32_t *nint, double *poi
 /* Frees series handed over for nnodes nodes; NULL is fine. */
 void rb_series_free(double **series, uint32_t nnodes);
 
+/* Grows *v from cap to ncap entries (doubles), the new ones 0. 0 or -ENOMEM. */
+int rb_series_grow(double **v, uint32_t cap, uint32_t ncap);
+
+/* The capacity that holds index k: cap (64 if 0) doubled as often as needed. */
+uint32_t rb_series_cap_for(uint32_t cap, long k);
+
 #endif

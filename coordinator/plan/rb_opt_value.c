@@ -38,16 +38,6 @@ static bool s_in_list(const char *const *list, size_t n, const char *key)
     return false;
 }
 
-static char *s_trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        s[--n] = '\0';
-    return s;
-}
-
 static int s_hexval(char c)
 {
     if (c >= '0' && c <= '9')
@@ -118,9 +108,9 @@ static int s_bsrange_value(rb_plan_parser_t *ps, unsigned line, const char *key,
     memcpy(lo, val, nlo);
     lo[nlo] = '\0';
     snprintf(hi, sizeof hi, "%s", sep + 1);
-    int rc = rb_opt_value_size(ps, line, key, s_trim(lo), false, min);
+    int rc = rb_opt_value_size(ps, line, key, rb_plan_trim(lo), false, min);
     if (rc == 0)
-        rc = rb_opt_value_size(ps, line, key, s_trim(hi), false, max);
+        rc = rb_opt_value_size(ps, line, key, rb_plan_trim(hi), false, max);
     if (rc == 0 && *max < *min)
         return rb_plan_fail(
             ps, line, "%s=%.64s: the largest size must not be smaller than the smallest", key, val);

@@ -78,7 +78,7 @@ int rb_plan_note(rb_plan_parser_t *ps, unsigned line, const char *fmt, ...)
     return s_notes_append(ps, text);
 }
 
-static char *s_trim(char *s)
+char *rb_plan_trim(char *s)
 {
     while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\v' || *s == '\f')
         s++;
@@ -296,10 +296,10 @@ static int s_section(rb_plan_parser_t *ps, char *s, unsigned line)
     char *close = strchr(s, ']');
     if (!close)
         return rb_plan_fail(ps, line, "'[' without ']'");
-    if (*s_trim(close + 1))
+    if (*rb_plan_trim(close + 1))
         return rb_plan_fail(ps, line, "text after ']'");
     *close = '\0';
-    char *name = s_trim(s + 1);
+    char *name = rb_plan_trim(s + 1);
     if (!*name)
         return rb_plan_fail(ps, line, "empty section name '[]'");
     const rb_plan_section_t *sec = NULL;
@@ -321,7 +321,7 @@ static int s_section(rb_plan_parser_t *ps, char *s, unsigned line)
 static int s_line(rb_plan_parser_t *ps, char *raw, unsigned line)
 {
     s_strip_comment(raw);
-    char *s = s_trim(raw);
+    char *s = rb_plan_trim(raw);
     if (!*s)
         return 0;
     if (*s == '[')
@@ -337,9 +337,9 @@ static int s_line(rb_plan_parser_t *ps, char *raw, unsigned line)
     char *val = NULL;
     if (eq) {
         *eq = '\0';
-        val = s_trim(eq + 1);
+        val = rb_plan_trim(eq + 1);
     }
-    char *key = s_trim(s);
+    char *key = rb_plan_trim(s);
     if (!*key)
         return rb_plan_fail(ps, line, "empty option name before '='");
     return ps->section->option(ps, key, val, line);

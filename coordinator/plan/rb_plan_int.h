@@ -145,6 +145,10 @@ rb_opt_print_fn rb_opt_print_bsrange, rb_opt_print_u64, rb_opt_print_ioengine,
 /* The row's field (1, 4 or 8 bytes) of js as a number. */
 uint64_t rb_opt_load(const rb_job_spec_t *js, const rb_opt_t *opt);
 
+/* Cuts blanks (space, tab, CR, VT, FF) off both ends of s, in place; returns
+ * the first character kept. */
+char *rb_plan_trim(char *s);
+
 /* 1 when c may stand in a job or file name: A-Z a-z 0-9 . _ - */
 bool rb_plan_name_char(char c);
 

@@ -10,16 +10,6 @@
 #include "rb_plan_int.h"
 #include "rb_units.h"
 
-static char *s_trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        s[--n] = '\0';
-    return s;
-}
-
 /* "rack NAME" → NAME (trimmed); NULL for any other section. */
 static char *s_rack_section(char *name)
 {
@@ -114,7 +104,7 @@ int rb_plan_rack_option(rb_plan_parser_t *ps, char *key, char *val, unsigned lin
     if (!val || !*val)
         return rb_plan_fail(ps, line, "nodes= needs node names: nodes=a,b,c");
     for (char *save = NULL, *t = strtok_r(val, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        char *name = s_trim(t), *lb = strchr(name, '['), *rb = lb ? strchr(lb, ']') : NULL;
+        char *name = rb_plan_trim(t), *lb = strchr(name, '['), *rb = lb ? strchr(lb, ']') : NULL;
         unsigned lo, hi;
         int w1 = 0, w2 = 0;
         if (!lb) {

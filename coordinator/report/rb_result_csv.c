@@ -82,26 +82,6 @@ static long s_interval_of(const s_row_t *r, double interval_s)
     return rb_series_interval(r->t_s, r->interval_s, interval_s);
 }
 
-/* Grows *v from cap to ncap entries, the new ones 0. 0 or -ENOMEM. */
-static int s_grow(double **v, uint32_t cap, uint32_t ncap)
-{
-    double *n = realloc(*v, ncap * sizeof *n);
-    if (!n)
-        return -ENOMEM;
-    memset(n + cap, 0, (ncap - cap) * sizeof *n);
-    *v = n;
-    return 0;
-}
-
-/* The capacity that holds index k: cap doubled from 64 as often as needed. */
-static uint32_t s_cap_for(uint32_t cap, long k)
-{
-    uint32_t nc = cap ? cap : 64;
-    while (nc <= (uint32_t)k)
-        nc *= 2;
-    return nc;
-}
-
 int rb_result_samples_series(const char *dir, const char *phase, double interval_s, double **bytes,
                              double **ops, double **secs, uint32_t *n)
 {
@@ -118,9 +98,9 @@ int rb_result_samples_series(const char *dir, const char *phase, double interval
         if (k < 0)
             continue;
         if ((uint32_t)k >= cap) {
-            uint32_t nc = s_cap_for(cap, k);
-            if ((rc = s_grow(bytes, cap, nc)) < 0 || (rc = s_grow(ops, cap, nc)) < 0 ||
-                (rc = s_grow(secs, cap, nc)) < 0)
+            uint32_t nc = rb_series_cap_for(cap, k);
+            if ((rc = rb_series_grow(bytes, cap, nc)) < 0 ||
+                (rc = rb_series_grow(ops, cap, nc)) < 0 || (rc = rb_series_grow(secs, cap, nc)) < 0)
                 break;
             cap = nc;
         }
