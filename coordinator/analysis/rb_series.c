@@ -139,8 +139,10 @@ int rb_series_take(rb_series_t *s, double ***series, uint32_t *nint, double *poi
         n--; /* the phase's tail */
     uint32_t np = n ? ((n - 1) >> s->shift) + 1 : 0;
     for (uint32_t q = 0; q < np; q++) {
-        double len = 0; /* the point's intervals, the tail left out */
-        for (uint32_t k = q << s->shift; k < n && k < (q + 1) << s->shift; k++)
+        /* the point's intervals; a short tail that shares the point with
+         * full intervals counts with its own seconds, as its bytes do */
+        double len = 0;
+        for (uint32_t k = q << s->shift; k < s->n && k < (q + 1) << s->shift; k++)
             len += s->secs[k];
         for (uint32_t i = 0; i < s->nnodes; i++)
             if (s->bytes[i])

@@ -29,7 +29,9 @@ int rb_series_add(rb_series_t *s, uint32_t node, double t_s, double iv_s, double
 
 /* Hands over the series: (*series)[n] the rates of node n per point (NULL
  * for a node without samples), *nint points of *point_s seconds each, the
- * phase's short tail left out. A phase of more than RB_SERIES_POINTS
+ * phase's short tail (under half an interval) left out when it would be a
+ * point of its own, and counted with its own seconds when it shares a point
+ * with full intervals. A phase of more than RB_SERIES_POINTS
  * intervals gives points that are the mean rates of 2, 4, ... consecutive
  * intervals. Free with rb_series_free(*series, nnodes); s is left empty.
  * 0 or -ENOMEM. */
