@@ -14,6 +14,7 @@
 
 #include "rb_aggregate.h"
 #include "rb_compare.h"
+#include "rb_csv.h"
 #include "rb_findings.h"
 #include "rb_fleet.h"
 #include "rb_result.h"
@@ -418,10 +419,7 @@ static FILE *s_tel_csv(const char *dir, char *path, size_t len)
     snprintf(path, len, "%s/telemetry.csv", dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fputs("t_s,phase,node,kind,name,parent,member,rd_bps,wr_bps,rd_iops,wr_iops,util_pct,"
-          "queue_depth,await_ms,rd_bytes,wr_bytes,rx_bps,tx_bps,speed_mbps,cpu_user,cpu_system,"
-          "cpu_iowait,cpu_idle,cpu_irq,ncpu,load1,ctxt_per_s,cached,dirty,writeback\n",
-          f);
+    assert_int_equal(rb_csv_header(&rb_csv_telemetry, f), 0);
     return f;
 }
 
@@ -740,9 +738,7 @@ static void test_series_long(void **state)
     snprintf(path, sizeof path, "%s/samples.csv", dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fputs("t_s,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,lat_p50_us,lat_p99_us,"
-          "lat_max_us\n",
-          f);
+    assert_int_equal(rb_csv_header(&rb_csv_samples, f), 0);
     for (int k = 1; k <= 2001; k++)
         for (int n = 1; n <= 4; n++) {
             double iv = k == 2001 ? 0.2 : 1.0, rate = n == 3 && k > 1200 ? 40e6 : 100e6;

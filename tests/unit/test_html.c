@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "rb_csv.h"
 #include "rb_findings.h"
 #include "rb_html.h"
 
@@ -164,20 +165,32 @@ static int s_count(const char *page, const char *what)
     return n;
 }
 
-/* 1 s intervals; a: 100 MB each and a 0.1 s tail, b: 100 MB, c: 50 MB. */
-static const char *s_csv =
-    "t_s,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,lat_p50_us,lat_p99_us,"
-    "lat_max_us\n"
-    "1.000,w,a,r1,w,1.000,100000000,100,0,100000000,100.0,1.0,2.0,3.0\n"
-    "1.001,w,b,r1,w,1.000,100000000,100,0,100000000,100.0,1.0,2.0,3.0\n"
-    "1.002,w,c,r2,w,1.000,50000000,50,0,50000000,50.0,1.0,2.0,3.0\n"
-    "2.000,w,a,r1,w,1.000,100000000,100,0,100000000,100.0,1.0,2.0,3.0\n"
-    "2.001,w,b,r1,w,1.000,100000000,100,0,100000000,100.0,1.0,2.0,3.0\n"
-    "2.002,w,c,r2,w,1.000,50000000,50,0,50000000,50.0,1.0,2.0,3.0\n"
-    "3.000,w,a,r1,w,1.000,100000000,100,0,100000000,100.0,1.0,2.0,3.0\n"
-    "3.001,w,b,r1,w,1.000,100000000,100,0,100000000,100.0,1.0,2.0,3.0\n"
-    "3.002,w,c,r2,w,1.000,50000000,50,0,50000000,50.0,1.0,2.0,3.0\n"
-    "3.100,w,a,r1,w,0.100,1000000,1,0,10000000,10.0,1.0,2.0,3.0\n";
+/* samples.csv's header line, built from its column table, then rows
+ * (caller frees). */
+static char *s_samples(const char *rows)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(rb_csv_header(&rb_csv_samples, f), 0);
+    fputs(rows, f);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+/* 1 s intervals; a: 100 MB each and a 0.1 s tail, b: 100 MB, c: 50 MB
+ * (the rows of samples.csv after its header line). */
+static const char *s_csv_rows = "1.000,w,a,r1,w,1.000,100000000,100,0,100000000,100.0,1.0,2.0,3.0\n"
+                                "1.001,w,b,r1,w,1.000,100000000,100,0,100000000,100.0,1.0,2.0,3.0\n"
+                                "1.002,w,c,r2,w,1.000,50000000,50,0,50000000,50.0,1.0,2.0,3.0\n"
+                                "2.000,w,a,r1,w,1.000,100000000,100,0,100000000,100.0,1.0,2.0,3.0\n"
+                                "2.001,w,b,r1,w,1.000,100000000,100,0,100000000,100.0,1.0,2.0,3.0\n"
+                                "2.002,w,c,r2,w,1.000,50000000,50,0,50000000,50.0,1.0,2.0,3.0\n"
+                                "3.000,w,a,r1,w,1.000,100000000,100,0,100000000,100.0,1.0,2.0,3.0\n"
+                                "3.001,w,b,r1,w,1.000,100000000,100,0,100000000,100.0,1.0,2.0,3.0\n"
+                                "3.002,w,c,r2,w,1.000,50000000,50,0,50000000,50.0,1.0,2.0,3.0\n"
+                                "3.100,w,a,r1,w,0.100,1000000,1,0,10000000,10.0,1.0,2.0,3.0\n";
 
 static void test_page(void **state)
 {
@@ -191,7 +204,9 @@ static void test_page(void **state)
                                           .min_bw = 1.3e9,
                                           .peak_bw = 2.7e9,
                                           .sustained_s = 3.0};
-    s_write("samples.csv", s_csv);
+    char *csv = s_samples(s_csv_rows);
+    s_write("samples.csv", csv);
+    free(csv);
     s_write("plan.ini", "; a <plan> & \"quotes\" 'too'\n[w]\nrw=write\nbad=\xff\xfe\n");
     char *page = s_render(&fx);
 
@@ -359,9 +374,7 @@ static void s_fleet_samples(const fleet_t *fx, uint32_t nint, uint32_t slow)
     snprintf(path, sizeof path, "%s/samples.csv", s_dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fputs("t_s,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,lat_p50_us,lat_p99_us,"
-          "lat_max_us\n",
-          f);
+    assert_int_equal(rb_csv_header(&rb_csv_samples, f), 0);
     for (uint32_t k = 1; k <= nint; k++)
         for (uint32_t i = 0; i < fx->r.nnodes; i++) {
             double b = s_fleet_rate(i, slow);
@@ -601,9 +614,7 @@ static void test_long_run(void **state)
     snprintf(path, sizeof path, "%s/samples.csv", s_dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fputs("t_s,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,lat_p50_us,lat_p99_us,"
-          "lat_max_us\n",
-          f);
+    assert_int_equal(rb_csv_header(&rb_csv_samples, f), 0);
     for (int k = 0; k < NK; k++) {
         double a = k % 2 ? 20e6 : 100e6;
         fprintf(f, "%d.000,w,n000,r0,w,1.000,%.0f,1,0,%.0f,1.0,1.0,2.0,3.0\n", k + 1, a, a);
@@ -672,9 +683,7 @@ static void test_cell_budget(void **state)
     snprintf(path, sizeof path, "%s/samples.csv", s_dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fputs("t_s,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,lat_p50_us,lat_p99_us,"
-          "lat_max_us\n",
-          f);
+    assert_int_equal(rb_csv_header(&rb_csv_samples, f), 0);
     for (int k = 0; k < NK; k++)
         for (int i = 0; i < NN; i++) {
             double b = (i + 1) * ((k % 8 < 4 ? 100 : 20) + (k % 4 ? -10 : 30)) * 1e6 / 2;
@@ -770,8 +779,9 @@ static void test_cut_samples(void **state)
     (void)state;
     fixture_t fx;
     s_build(&fx);
-    size_t len = strlen(s_csv);
-    char *cut = strdup(s_csv);
+    char *csv = s_samples(s_csv_rows);
+    size_t len = strlen(csv);
+    char *cut = strdup(csv);
     assert_non_null(cut);
     cut[len - 20] = 0; /* inside the tail row */
     s_write("samples.csv", cut);
@@ -781,7 +791,7 @@ static void test_cut_samples(void **state)
     free(page);
     /* lines that are not samples: left out and counted, never drawn */
     char bad[2048];
-    snprintf(bad, sizeof bad, "%.*s%s", (int)(strstr(s_csv, "3.100,w,a") - s_csv), s_csv,
+    snprintf(bad, sizeof bad, "%.*s%s", (int)(strstr(csv, "3.100,w,a") - csv), csv,
              "x,y\n"
              "1.0,w,a,r1,w,-1.0,5,5,0,0,0,0,0,0\n"
              "1.0,w,a,r1,w,nan,5,5,0,0,0,0,0,0\n"
@@ -795,6 +805,7 @@ static void test_cut_samples(void **state)
     assert_null(strstr(page, "Not drawn"));
     free(page);
     assert_int_not_equal(s_xmllint(), 1);
+    free(csv);
     s_fini(&fx);
 }
 
@@ -804,9 +815,9 @@ static void test_empty_phase(void **state)
     (void)state;
     fixture_t fx;
     s_build(&fx);
-    s_write("samples.csv", "t_s,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,"
-                           "lat_p50_us,lat_p99_us,lat_max_us\n"
-                           "1.000,w,a,r1,w,1.000,0,0,0,0,0.0,0.0,0.0,0.0\n");
+    char *csv = s_samples("1.000,w,a,r1,w,1.000,0,0,0,0,0.0,0.0,0.0,0.0\n");
+    s_write("samples.csv", csv);
+    free(csv);
     rb_hist_init(&fx.aggs[0].hist);
     char *page = s_render(&fx);
     assert_non_null(strstr(page, "no latency was recorded"));

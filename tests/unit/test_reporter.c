@@ -1,0 +1,241 @@
+/* The table of a run's renderings (rb_reporter): its rows and names, each
+ * rendering of the fixture run folder (a run of the release before the
+ * layered coordinator) byte for byte as that release rendered it, and the
+ * writing of a row's file into a run folder. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "rb_reporter.h"
+#include "rb_result.h"
+
+static rb_loaded_run_t s_run; /* the fixture, loaded once for the group */
+
+static int s_setup(void **state)
+{
+    (void)state;
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (rb_run_load(RB_FIXTURE_RUN, &s_run, &err) < 0) {
+        fprintf(stderr, "cannot load %s: %s\n", RB_FIXTURE_RUN, err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int s_teardown(void **state)
+{
+    (void)state;
+    rb_run_unload(&s_run);
+    rb_run_unload(&s_run); /* safe twice */
+    return 0;
+}
+
+/* The whole of path (caller frees), its length into *len; NULL when absent. */
+static char *s_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 65536;
+            buf = realloc(buf, cap);
+            assert_non_null(buf);
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+/* Fails unless got (glen bytes) is the fixture's expected/report.FORMAT. */
+static void s_expect(const char *format, const char *got, size_t glen)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/expected/report.%s", RB_FIXTURE_RUN, format);
+    size_t wlen;
+    char *want = s_slurp(path, &wlen);
+    assert_non_null(want);
+    size_t i = 0;
+    while (i < wlen && i < glen && want[i] == got[i])
+        i++;
+    if (i < wlen || i < glen)
+        fail_msg("--format %s: %zu bytes, want %zu; first difference at byte %zu", format, glen,
+                 wlen, i);
+    free(want);
+}
+
+static void test_table(void **state)
+{
+    (void)state;
+    const char *names[] = {"text", "json", "csv", "html"};
+    const char *files[] = {"report.txt", "summary.json", NULL, "report.html"};
+    assert_int_equal(rb_reporter_count(), 4);
+    for (size_t i = 0; i < 4; i++) {
+        const rb_reporter_t *rep = rb_reporter_find(names[i]);
+        assert_non_null(rep);
+        assert_ptr_equal(rep, rb_reporter_at(i));
+        assert_string_equal(rep->name, names[i]);
+        if (files[i])
+            assert_string_equal(rep->file, files[i]);
+        else
+            assert_null(rep->file);
+        assert_non_null(rep->render);
+        /* only summary.json is rewritten while readers may look */
+        assert_int_equal(rep->durable, i == 1);
+    }
+    assert_null(rb_reporter_at(4));
+    assert_null(rb_reporter_find("xml"));
+    assert_null(rb_reporter_find("TEXT"));
+    assert_null(rb_reporter_find(""));
+    assert_null(rb_reporter_find(NULL));
+}
+
+static void test_names(void **state)
+{
+    (void)state;
+    char buf[128];
+    assert_ptr_equal(rb_reporter_names(buf, sizeof buf), buf);
+    assert_string_equal(buf, "text, json, csv or html");
+    /* a buffer too small keeps a terminated prefix */
+    char small[8];
+    memset(small, 'x', sizeof small);
+    rb_reporter_names(small, sizeof small);
+    assert_string_equal(small, "text, j");
+}
+
+/* Each rendering of the fixture is the release's, byte for byte. */
+static void test_render_fixture(void **state)
+{
+    (void)state;
+    const char *formats[] = {"text", "json", "csv", "html"};
+    for (size_t i = 0; i < 4; i++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        assert_non_null(f);
+        const rb_reporter_t *rep = rb_reporter_find(formats[i]);
+        assert_non_null(rep);
+        assert_int_equal(rep->render(&s_run.res, s_run.dir, f), 0);
+        assert_int_equal(fclose(f), 0);
+        s_expect(formats[i], buf, len);
+        free(buf);
+    }
+}
+
+/* A temporary run folder under the build tree. */
+static void s_dir(char *dir, size_t len, const char *tag)
+{
+    mkdir(RB_TEST_TMP, 0755);
+    snprintf(dir, len, "%s/%s-%d", RB_TEST_TMP, tag, (int)getpid());
+    mkdir(dir, 0755);
+}
+
+static int s_exists(const char *dir, const char *file)
+{
+    char path[4200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    return stat(path, &st) == 0;
+}
+
+static void s_remove(const char *dir, const char *file)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    unlink(path);
+}
+
+/* Writes rep's file into dir and checks it against the fixture's rendering. */
+static void s_write_and_check(const char *dir, const char *format)
+{
+    const rb_reporter_t *rep = rb_reporter_find(format);
+    rb_err_t err;
+    rb_err_clear(&err);
+    assert_int_equal(rb_reporter_write(rep, &s_run.res, dir, &err), 0);
+    assert_int_equal(err.code, 0);
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%s/%s", dir, rep->file);
+    snprintf(tmp, sizeof tmp, "%s.new", rep->file);
+    size_t len;
+    char *got = s_slurp(path, &len);
+    assert_non_null(got);
+    s_expect(format, got, len);
+    free(got);
+    assert_false(s_exists(dir, tmp)); /* nothing left aside */
+}
+
+static void test_write(void **state)
+{
+    (void)state;
+    char dir[4096];
+    s_dir(dir, sizeof dir, "write");
+    s_write_and_check(dir, "text");
+    s_write_and_check(dir, "json");
+    /* a durable row written again replaces the file whole */
+    char path[4200];
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("stale, and longer than nothing at all\n", f);
+    fclose(f);
+    s_write_and_check(dir, "json");
+    s_remove(dir, "report.txt");
+    s_remove(dir, "summary.json");
+    assert_int_equal(rmdir(dir), 0); /* nothing else was left in it */
+}
+
+static void test_write_errors(void **state)
+{
+    (void)state;
+    rb_err_t err;
+    /* a row without a file */
+    rb_err_clear(&err);
+    assert_int_equal(rb_reporter_write(rb_reporter_find("csv"), &s_run.res, RB_TEST_TMP, &err),
+                     -EINVAL);
+    assert_int_equal(err.code, -EINVAL);
+    assert_non_null(strstr(err.msg, "csv"));
+    rb_err_clear(&err);
+    assert_int_equal(rb_reporter_write(NULL, &s_run.res, RB_TEST_TMP, &err), -EINVAL);
+
+    /* a folder that does not exist, for a plain and a durable row */
+    char dir[4096], want[4200];
+    snprintf(dir, sizeof dir, "%s/no-such-folder-%d", RB_TEST_TMP, (int)getpid());
+    const char *formats[] = {"text", "json", "html"};
+    for (size_t i = 0; i < 3; i++) {
+        const rb_reporter_t *rep = rb_reporter_find(formats[i]);
+        rb_err_clear(&err);
+        assert_int_equal(rb_reporter_write(rep, &s_run.res, dir, &err), -EIO);
+        assert_int_equal(err.code, -EIO);
+        snprintf(want, sizeof want, "cannot write %s/%s: ", dir, rep->file);
+        if (strncmp(err.msg, want, strlen(want)) != 0)
+            fail_msg("message \"%s\", want it to start with \"%s\"", err.msg, want);
+        assert_non_null(strstr(err.msg, strerror(ENOENT)));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table),          cmocka_unit_test(test_names),
+        cmocka_unit_test(test_render_fixture), cmocka_unit_test(test_write),
+        cmocka_unit_test(test_write_errors),
+    };
+    return cmocka_run_group_tests(tests, s_setup, s_teardown);
+}
