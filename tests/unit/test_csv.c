@@ -140,7 +140,7 @@ static void s_rmdir(const char *dir, const char *file)
 }
 
 /* Rows of two nodes over three 1 s intervals, the last one 0.8 s long,
- * read back through rb_samples_series and rb_samples_values. */
+ * read back through rb_result_samples_series and rb_result_samples_values. */
 static void test_samples_round_trip(void **state)
 {
     (void)state;
@@ -170,7 +170,7 @@ static void test_samples_round_trip(void **state)
 
     double *bytes, *ops, *secs;
     uint32_t n;
-    assert_int_equal(rb_samples_series(dir, "write", 1.0, &bytes, &ops, &secs, &n), 0);
+    assert_int_equal(rb_result_samples_series(dir, "write", 1.0, &bytes, &ops, &secs, &n), 0);
     assert_int_equal(n, 3);
     for (int k = 0; k < 3; k++) {
         assert_true(bytes[k] == 2.0 * 1000 * (k + 1) + 1);
@@ -182,28 +182,28 @@ static void test_samples_round_trip(void **state)
     free(secs);
 
     double *v;
-    assert_int_equal(rb_samples_values(dir, "write", "bytes", &v, &n), 0);
+    assert_int_equal(rb_result_samples_values(dir, "write", "bytes", &v, &n), 0);
     assert_int_equal(n, 6);
     assert_true(v[0] == 1000 && v[1] == 1001 && v[4] == 3000 && v[5] == 3001);
     free(v);
-    assert_int_equal(rb_samples_values(dir, "write", "errors", &v, &n), 0);
+    assert_int_equal(rb_result_samples_values(dir, "write", "errors", &v, &n), 0);
     assert_int_equal(n, 6);
     assert_true(v[0] == 0 && v[1] == 1);
     free(v);
     /* bw is bytes over the interval, printed without decimals */
-    assert_int_equal(rb_samples_values(dir, "write", "bw", &v, &n), 0);
+    assert_int_equal(rb_result_samples_values(dir, "write", "bw", &v, &n), 0);
     assert_int_equal(n, 6);
     assert_true(v[0] == 1000 && v[4] == 3750); /* 3000 / 0.8 */
     free(v);
-    assert_int_equal(rb_samples_values(dir, "write", "lat_max_us", &v, &n), 0);
+    assert_int_equal(rb_result_samples_values(dir, "write", "lat_max_us", &v, &n), 0);
     assert_int_equal(n, 6);
     assert_true(v[0] == 5.0);
     free(v);
-    assert_int_equal(rb_samples_values(dir, "read", "ops", &v, &n), 0);
+    assert_int_equal(rb_result_samples_values(dir, "read", "ops", &v, &n), 0);
     assert_int_equal(n, 3);
     assert_true(v[0] == 7);
     free(v);
-    assert_int_equal(rb_samples_values(dir, "write", "no_such_column", &v, &n), -ENOENT);
+    assert_int_equal(rb_result_samples_values(dir, "write", "no_such_column", &v, &n), -ENOENT);
     assert_null(v);
     s_rmdir(dir, "samples.csv");
 }

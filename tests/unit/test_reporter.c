@@ -25,7 +25,7 @@ static int s_setup(void **state)
     (void)state;
     rb_err_t err;
     rb_err_clear(&err);
-    if (rb_run_load(RB_FIXTURE_RUN, &s_run, &err) < 0) {
+    if (rb_result_run_load(RB_FIXTURE_RUN, &s_run, &err) < 0) {
         fprintf(stderr, "cannot load %s: %s\n", RB_FIXTURE_RUN, err.msg);
         return -1;
     }
@@ -35,8 +35,8 @@ static int s_setup(void **state)
 static int s_teardown(void **state)
 {
     (void)state;
-    rb_run_unload(&s_run);
-    rb_run_unload(&s_run); /* safe twice */
+    rb_result_run_unload(&s_run);
+    rb_result_run_unload(&s_run); /* safe twice */
     return 0;
 }
 

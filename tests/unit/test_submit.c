@@ -261,12 +261,12 @@ static int s_run(rb_sandbox_t *sb, int rundir, rb_job_spec_t *job, rb_job_stat_t
     int rundirs[1] = {rundir};
     rb_err_t err;
     rb_err_clear(&err);
-    rb_phase_t *p = rb_phase_start(&ph, 0, sb, rundirs, &s_alone, rb_mono_ns(), &err);
+    rb_phase_t *p = rb_phase_start(&ph, 0, sb, rundirs, &s_alone, rb_time_mono_ns(), &err);
     if (!p)
         fail_msg("the phase did not start: %s", err.msg);
-    uint64_t end = rb_mono_ns() + PHASE_DEADLINE_NS;
+    uint64_t end = rb_time_mono_ns() + PHASE_DEADLINE_NS;
     while (!rb_phase_finished(p)) {
-        if (rb_mono_ns() > end) {
+        if (rb_time_mono_ns() > end) {
             rb_phase_stop(p);
             rb_phase_destroy(&p);
             fail_msg("the phase did not finish in %d s", 60 * RB_TEST_TIME_SCALE);
