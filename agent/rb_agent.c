@@ -20,6 +20,7 @@
 #include "rb_signal.h"
 #include "rb_telemetry.h"
 #include "rb_time.h"
+#include "rb_names.h"
 
 #define S_HELLO_EVERY_NS (1 * RB_NS_PER_S)
 #define S_POLL_MS        10
@@ -223,9 +224,7 @@ rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
         return NULL;
     }
     size_t nl = strlen(opts->name);
-    if (nl == 0 || nl >= RB_NAME_MAX ||
-        strspn(opts->name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                           "0123456789._-") != nl) {
+    if (nl == 0 || nl >= RB_NAME_MAX || rb_names_span(opts->name) != nl) {
         rb_err_set(err, -EINVAL, "--name '%s': use 1-%d of [A-Za-z0-9._-]", opts->name,
                    RB_NAME_MAX - 1);
         return NULL;

@@ -66,3 +66,17 @@ void rb_names_fini(rb_names_t *x)
     x->slots = NULL;
     x->nslots = 0;
 }
+
+int rb_names_char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
+}
+
+size_t rb_names_span(const char *s)
+{
+    size_t n = 0;
+    while (s[n] && rb_names_char(s[n]))
+        n++;
+    return n;
+}

@@ -7,7 +7,18 @@
 #ifndef RB_NAMES_H
 #define RB_NAMES_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+/* The characters of every name rackbench shares (node, rack, job, key,
+ * acceptance set): one rule, here. */
+#define RB_NAMES_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
+
+/* 1 when c is one of RB_NAMES_CHARS (A-Z a-z 0-9 . _ -), else 0. */
+int rb_names_char(char c);
+
+/* Length of the run of RB_NAMES_CHARS at the start of s. */
+size_t rb_names_span(const char *s);
 
 typedef const char *(*rb_name_at_fn)(const void *ctx, uint32_t i);
 

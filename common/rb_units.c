@@ -306,3 +306,22 @@ int rb_units_decimal_scale(const rb_decimal_t *d, uint64_t scale, uint64_t max, 
     *out = (uint64_t)v;
     return 0;
 }
+
+char *rb_units_fmt_duration_exact(char *buf, size_t len, uint64_t ns)
+{
+    static const struct {
+        uint64_t ns;
+        const char *suffix;
+    } units[] = {{1000000000ull, "s"}, {1000000ull, "ms"}, {1000ull, "us"}, {1, "ns"}};
+    if (ns == 0) {
+        snprintf(buf, len, "0");
+        return buf;
+    }
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (ns % units[i].ns == 0) {
+            snprintf(buf, len, "%" PRIu64 "%s", ns / units[i].ns, units[i].suffix);
+            break;
+        }
+    }
+    return buf;
+}

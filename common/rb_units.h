@@ -28,6 +28,11 @@ char *rb_units_fmt_bw(char *buf, size_t len, double bytes_per_s);
 /* Formats a size the way a plan writes it, exactly ("1M", "4k", "1000"); returns buf. */
 char *rb_units_fmt_size_exact(char *buf, size_t len, uint64_t bytes);
 
+/* Formats a duration the way a plan writes it, exactly, in the largest unit
+ * that keeps it whole ("30s", "1500ms", "250us", "7ns"; "0" for 0), which
+ * rb_units_parse_duration_ns reads back; returns buf. */
+char *rb_units_fmt_duration_exact(char *buf, size_t len, uint64_t ns);
+
 /* A whole decimal number from min to max (digits only). 0, -EINVAL or -ERANGE. */
 int rb_units_parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 

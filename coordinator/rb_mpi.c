@@ -34,11 +34,12 @@
 #include "rb_run.h"
 #include "rb_time.h"
 #include "rb_units.h"
+#include "rb_names.h"
 
 #define S_KEY_LEN      41 /* Z85 key and its NUL */
 #define S_EP_LEN       256
 #define S_GRACE_NS     (10 * RB_NS_PER_S) /* after the run, before an agent is stopped */
-#define S_NAME_CHARS   "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
+#define S_NAME_CHARS   RB_NAMES_CHARS
 #define S_DEFAULT_NAME "%h-%r"
 
 /* What every rank parsed from the same command line. */

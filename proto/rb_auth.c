@@ -17,6 +17,7 @@
 
 #include "rb_auth.h"
 #include "rb_log.h"
+#include "rb_names.h"
 
 #define S_ZAP_ENDPOINT "inproc://zeromq.zap.01"
 #define S_MAX_REFUSED  16  /* keys kept for the message; the count goes on */
@@ -129,8 +130,7 @@ int rb_auth_keygen(const char *dir, const char *name, char *public_txt, rb_err_t
 {
     char pub[PATH_MAX], sec[PATH_MAX];
     size_t nl = strlen(name);
-    if (nl == 0 || nl > 63 || name[0] == '.' ||
-        strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != nl)
+    if (nl == 0 || nl > 63 || name[0] == '.' || rb_names_span(name) != nl)
         return rb_err_set(err, -EINVAL,
                           "key name '%s': use 1-63 of [A-Za-z0-9._-], not starting with '.' "
                           "(--name NAME)",

@@ -15,6 +15,7 @@
 #include "rb_cleanup.h"
 #include "rb_proto.h"
 #include "rb_sandbox.h"
+#include "rb_names.h"
 
 #define S_MAX_DEPTH  16 /* folders below a root searched for leftovers */
 #define S_RUN_ID_LEN 20 /* YYYYMMDD-HHMMSS-xxxx */
@@ -41,7 +42,7 @@ int rb_cleanup_name_ok(const char *name)
     const char *node = name + pl + S_RUN_ID_LEN + 1;
     size_t nl = strlen(node);
     return nl > 0 && nl < RB_NAME_MAX && strcmp(node, ".") != 0 && strcmp(node, "..") != 0 &&
-           strspn(node, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == nl;
+           rb_names_span(node) == nl;
 }
 
 /* 1 if name is a shared folder ("rackbench.RUN.shared"). */

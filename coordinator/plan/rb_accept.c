@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "rb_units.h"
+#include "rb_names.h"
 
 #define S_SPREAD_ONE      RB_ACCEPT_SPREAD_ONE
 #define S_SPREAD_MAX      (100u * S_SPREAD_ONE) /* 10000% */
@@ -115,12 +116,6 @@ static const char *s_label(const rb_accept_set_t *s, char *buf, size_t len)
     return buf;
 }
 
-static bool s_name_char(char c)
-{
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
-           c == '_' || c == '-';
-}
-
 const char *rb_accept_section(const char *section)
 {
     static const char word[] = "acceptance";
@@ -144,7 +139,7 @@ int rb_accept_begin(rb_accept_t *a, const char *name, unsigned line, rb_err_t *e
         return s_fail(a, err, line, "acceptance set name '%.40s...' is longer than %d characters",
                       name, RB_NAME_MAX - 1);
     for (const char *c = name; *c; c++)
-        if (!s_name_char(*c))
+        if (!rb_names_char(*c))
             return s_fail(a, err, line,
                           "acceptance set name '%s' has a character other than A-Z a-z 0-9 . _ -",
                           name);
@@ -230,7 +225,7 @@ int rb_accept_phase_list_check(const char *val, char *why, size_t whylen)
             return -EINVAL;
         }
         for (const char *c = b; c < e; c++)
-            if (!s_name_char(*c)) {
+            if (!rb_names_char(*c)) {
                 snprintf(why, whylen,
                          "phases: '%.*s' is not a phase name (A-Z a-z 0-9 . _ -, separated by ',')",
                          (int)(e - b), b);
@@ -523,22 +518,6 @@ int rb_accept_resolve(rb_accept_t *a, const rb_phase_spec_t *phases, uint32_t np
     return rc;
 }
 
-/* A duration in the largest unit that keeps it exact; rb_units_parse_duration_ns reads it back. */
-static const char *s_fmt_duration(char *buf, size_t len, uint64_t ns)
-{
-    static const struct {
-        uint64_t ns;
-        const char *suffix;
-    } units[] = {{1000000000ull, "s"}, {1000000ull, "ms"}, {1000ull, "us"}, {1, "ns"}};
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        if (ns % units[i].ns == 0) {
-            snprintf(buf, len, "%" PRIu64 "%s", ns / units[i].ns, units[i].suffix);
-            break;
-        }
-    }
-    return buf;
-}
-
 /* Millionths as a percentage, without trailing zeros ("25%", "7.5%"). */
 static const char *s_fmt_spread(char *buf, size_t len, uint64_t millionths)
 {
@@ -586,7 +565,10 @@ int rb_accept_print(const rb_accept_t *a, const rb_phase_spec_t *phases, uint32_
             case RB_ACCEPT_MAX_P99_LAT:
             case RB_ACCEPT_MAX_P999_LAT:
             case RB_ACCEPT_MAX_MEAN_LAT:
-                s_fmt_duration(buf, sizeof buf, v);
+                if (v)
+                    rb_units_fmt_duration_exact(buf, sizeof buf, v);
+                else
+                    snprintf(buf, sizeof buf, "0s"); /* as this print has always written 0 */
                 break;
             default:
                 snprintf(buf, sizeof buf, "%" PRIu64, v);

@@ -11,29 +11,8 @@
 #include "rb_plan_int.h"
 #include "rb_units.h"
 
-#define S_NS_PER_S 1000000000ull
 
 /* ---- the normalised print ---- */
-
-/* A duration in the largest unit that keeps it exact; rb_units_parse_duration_ns reads it back. */
-static const char *s_fmt_duration(char *buf, size_t len, uint64_t ns)
-{
-    static const struct {
-        uint64_t ns;
-        const char *suffix;
-    } units[] = {{S_NS_PER_S, "s"}, {1000000, "ms"}, {1000, "us"}, {1, "ns"}};
-    if (ns == 0) {
-        snprintf(buf, len, "0");
-        return buf;
-    }
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        if (ns % units[i].ns == 0) {
-            snprintf(buf, len, "%" PRIu64 "%s", ns / units[i].ns, units[i].suffix);
-            break;
-        }
-    }
-    return buf;
-}
 
 void rb_opt_print_size(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {
@@ -163,7 +142,8 @@ static void s_print_row(const rb_opt_t *opt, const rb_job_spec_t *js, const char
         rb_opt_print_size(opt, js, gd, f);
         break;
     case RB_OPT_DURATION:
-        fprintf(f, "%s=%s\n", opt->key, s_fmt_duration(a, sizeof a, rb_opt_load(js, opt)));
+        fprintf(f, "%s=%s\n", opt->key,
+                rb_units_fmt_duration_exact(a, sizeof a, rb_opt_load(js, opt)));
         break;
     case RB_OPT_COUNT:
         rb_opt_print_u64(opt, js, gd, f);
@@ -203,7 +183,7 @@ void rb_opt_print_meta_step(const rb_job_spec_t *js, const char *global_dir, FIL
 void rb_opt_print_global(uint64_t interval_ns, const char *directory, FILE *f)
 {
     char a[64];
-    fprintf(f, "sample_interval=%s\n", s_fmt_duration(a, sizeof a, interval_ns));
+    fprintf(f, "sample_interval=%s\n", rb_units_fmt_duration_exact(a, sizeof a, interval_ns));
     if (directory && directory[0])
         fprintf(f, "directory=%s\n", directory);
 }

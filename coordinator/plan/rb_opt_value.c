@@ -14,6 +14,7 @@
 #include "rb_engine_info.h"
 #include "rb_plan_int.h"
 #include "rb_units.h"
+#include "rb_names.h"
 
 #define S_RW_LIST         "read, write, randread, randwrite, rw, readwrite, randrw, rewrite, reread, meta"
 #define S_META_OP_LIST    "create, stat, read, write, rename, delete"
@@ -282,7 +283,7 @@ static int s_filename_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned lin
     if (!strcmp(base, "-"))
         return rb_plan_fail(ps, line, "%s=- (standard input or output) is not supported", key);
     for (const char *c = base; *c; c++)
-        if (!rb_plan_name_char(*c))
+        if (!rb_names_char(*c))
             return rb_plan_fail(
                 ps, line,
                 "%s=%.64s: character '%c' is not allowed in a file name (only A-Z a-z "
@@ -349,7 +350,7 @@ static int s_filename_format_value(rb_plan_parser_t *ps, unsigned line, const ch
                     "used",
                     val);
             c += n;
-        } else if (rb_plan_name_char(*c)) {
+        } else if (rb_names_char(*c)) {
             c++;
         } else {
             return rb_plan_fail(ps, line,

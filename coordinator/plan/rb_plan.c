@@ -20,6 +20,7 @@
 #include "rb_plan_int.h"
 #include "rb_project.h"
 #include "rb_units.h"
+#include "rb_names.h"
 
 #define S_DEFAULT_INTERVAL_NS 1000000000ull
 #define S_MAX_NOTES           100u /* notes kept; more are counted in one last line */
@@ -98,12 +99,6 @@ static void s_strip_comment(char *s)
             return;
         }
     }
-}
-
-bool rb_plan_name_char(char c)
-{
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
-           c == '_' || c == '-';
 }
 
 bool rb_plan_section_reserved(const char *name)

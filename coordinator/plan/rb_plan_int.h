@@ -9,6 +9,7 @@
 
 #include "rb_opt.h"
 #include "rb_plan.h"
+#include "rb_names.h"
 
 struct rb_accept;
 struct rb_project;
@@ -148,8 +149,5 @@ uint64_t rb_opt_load(const rb_job_spec_t *js, const rb_opt_t *opt);
 /* Cuts blanks (space, tab, CR, VT, FF) off both ends of s, in place; returns
  * the first character kept. */
 char *rb_plan_trim(char *s);
-
-/* 1 when c may stand in a job or file name: A-Z a-z 0-9 . _ - */
-bool rb_plan_name_char(char c);
 
 #endif

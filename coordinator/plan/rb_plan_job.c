@@ -12,6 +12,7 @@
 #include "rb_job_rules.h"
 #include "rb_plan_int.h"
 #include "rb_units.h"
+#include "rb_names.h"
 
 static uint64_t s_hash(const char *s)
 {
@@ -330,7 +331,7 @@ int rb_plan_job_finish(rb_plan_parser_t *ps)
         return rb_plan_fail(ps, o->name_line, "job name '%.40s...' is longer than %d characters",
                             name, RB_NAME_MAX - 1);
     for (const char *c = name; *c; c++)
-        if (!rb_plan_name_char(*c))
+        if (!rb_names_char(*c))
             return rb_plan_fail(ps, o->name_line,
                                 "job name '%s' has a character other than A-Z a-z 0-9 . _ -", name);
     if (!strcmp(name, "global") || rb_plan_section_reserved(name))

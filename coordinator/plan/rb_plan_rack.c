@@ -9,6 +9,7 @@
 
 #include "rb_plan_int.h"
 #include "rb_units.h"
+#include "rb_names.h"
 
 /* "rack NAME" → NAME (trimmed); NULL for any other section. */
 static char *s_rack_section(char *name)
@@ -41,9 +42,7 @@ const char *rb_plan_rack_of(const rb_plan_t *p, const char *node)
 int rb_plan_rack_begin(rb_plan_parser_t *ps, char *name, unsigned line)
 {
     size_t len = strlen(name);
-    if (!len || len >= RB_NAME_MAX ||
-        strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                     "0123456789._-") != len)
+    if (!len || len >= RB_NAME_MAX || rb_names_span(name) != len)
         return rb_plan_fail(ps, line, "rack name '%.64s': use 1-%d of A-Z a-z 0-9 . _ -", name,
                             RB_NAME_MAX - 1);
     for (uint32_t i = 0; i < ps->nracks; i++)
@@ -72,9 +71,7 @@ static int s_rack_add(rb_plan_parser_t *ps, const char *node, unsigned line)
 {
     rb_plan_rack_t *r = &ps->racks[ps->nracks - 1];
     size_t len = strlen(node);
-    if (!len || len >= RB_NAME_MAX ||
-        strspn(node, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                     "0123456789._-") != len)
+    if (!len || len >= RB_NAME_MAX || rb_names_span(node) != len)
         return rb_plan_fail(ps, line, "[rack %s]: node name '%.64s': use 1-%d of A-Z a-z 0-9 . _ -",
                             r->name, node, RB_NAME_MAX - 1);
     for (uint32_t k = 0; k < ps->nracks; k++)

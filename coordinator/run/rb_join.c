@@ -12,8 +12,9 @@
 #include "rb_log.h"
 #include "rb_router.h"
 #include "rb_time.h"
+#include "rb_names.h"
 
-#define S_NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
+#define S_NAME_CHARS RB_NAMES_CHARS
 
 static int s_wanted(const rb_run_ctx_t *r, const char *name)
 {
