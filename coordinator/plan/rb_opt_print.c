@@ -11,7 +11,6 @@
 #include "rb_plan_int.h"
 #include "rb_units.h"
 
-
 /* ---- the normalised print ---- */
 
 void rb_opt_print_size(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
