@@ -38,6 +38,14 @@ void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint64_t 
                     n->hello.pid, h->pid);
             rb_fleet_node_out(n, RB_NODE_LOST, "restarted mid-run (pid %u, now %u)", n->hello.pid,
                               h->pid);
+        } else if (!strstr(n->error, "restarted mid-run")) {
+            /* Already out (a send found it gone, or it fell silent) before
+             * the new process said HELLO: both are said, in their order. */
+            rb_warn("agent %s restarted mid-run (pid %u, now %u) after it was out", h->name,
+                    n->hello.pid, h->pid);
+            size_t len = strlen(n->error);
+            snprintf(n->error + len, sizeof n->error - len, "%srestarted mid-run (pid %u, now %u)",
+                     len ? "; then it " : "", n->hello.pid, h->pid);
         }
         rb_msg_t over = rb_router_reason_msg(r, RB_MSG_ERROR, -ECANCELED, "");
         snprintf(over.u.error.reason, sizeof over.u.error.reason,
