@@ -276,6 +276,9 @@ static void test_agent_restarted(void **state)
              2 * RB_TEST_TIME_SCALE);
     int a2 = it_sh_bg(NULL, e1, "%s", cmd);
     assert_true(it_wait_for_files(data, 2, it_deadline(30000)) >= 2);
+    /* mid-run: once the coordinator has a2's samples of the phase, not
+     * while it still gathers the nodes' READY */
+    assert_int_equal(it_wait_for_samples(p.runs, ",w,a2,", 1, it_deadline(30000)), 0);
     assert_int_equal(it_kill_matching(SIGKILL, "rackbench-agent", "--name a2 ", data, NULL), 1);
     it_wait(a2);
     int again = it_sh_bg(NULL, e2, "%s", cmd); /* the same name, a new process */
