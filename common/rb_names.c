@@ -80,3 +80,16 @@ size_t rb_names_span(const char *s)
         n++;
     return n;
 }
+
+int rb_names_in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *c = list; c && *c;) {
+        const char *end = strchr(c, ',');
+        size_t len = end ? (size_t)(end - c) : strlen(c);
+        if (len == n && !strncmp(c, name, n))
+            return 1;
+        c = end ? end + 1 : NULL;
+    }
+    return 0;
+}

@@ -17,6 +17,10 @@
 /* 1 when c is one of RB_NAMES_CHARS (A-Z a-z 0-9 . _ -), else 0. */
 int rb_names_char(char c);
 
+/* 1 when name is one of the comma-separated names of list ("a,b,c"; NULL
+ * is an empty list), else 0. */
+int rb_names_in_list(const char *list, const char *name);
+
 /* Length of the run of RB_NAMES_CHARS at the start of s. */
 size_t rb_names_span(const char *s);
 

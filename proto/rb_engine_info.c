@@ -1,6 +1,8 @@
 /* The table of IO engines by name (rb_engine_info.h). */
 #include "rb_engine_info.h"
 
+#include "rb_names.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -15,24 +17,10 @@ static const rb_engine_info_t s_engines[] = {
 
 #define S_NENGINES (sizeof s_engines / sizeof s_engines[0])
 
-/* 1 when name is one of the comma-separated names of list. */
-static int s_in_names(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *c = list; c && *c;) {
-        const char *end = strchr(c, ',');
-        size_t len = end ? (size_t)(end - c) : strlen(c);
-        if (len == n && !strncmp(c, name, n))
-            return 1;
-        c = end ? end + 1 : NULL;
-    }
-    return 0;
-}
-
 const rb_engine_info_t *rb_engine_info_find(const char *name)
 {
     for (size_t i = 0; name && i < S_NENGINES; i++)
-        if (!strcmp(s_engines[i].name, name) || s_in_names(s_engines[i].aliases, name))
+        if (!strcmp(s_engines[i].name, name) || rb_names_in_list(s_engines[i].aliases, name))
             return &s_engines[i];
     return NULL;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rb_engine_info.h"
+#include "rb_names.h"
 #include "rb_plan_int.h"
 #include "rb_units.h"
 
@@ -368,17 +369,7 @@ const char *rb_opt_why_text(rb_opt_why_t why)
 /* 1 when name is key or one of the comma-separated aliases. */
 static bool s_names_match(const rb_opt_t *o, const char *name)
 {
-    if (!strcmp(o->key, name))
-        return true;
-    size_t n = strlen(name);
-    for (const char *c = o->aliases; c && *c;) {
-        const char *end = strchr(c, ',');
-        size_t len = end ? (size_t)(end - c) : strlen(c);
-        if (len == n && !strncmp(c, name, n))
-            return true;
-        c = end ? end + 1 : NULL;
-    }
-    return false;
+    return !strcmp(o->key, name) || rb_names_in_list(o->aliases, name);
 }
 
 const rb_opt_t *rb_opt_find(const char *key)
