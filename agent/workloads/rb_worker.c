@@ -41,21 +41,6 @@ void rb_worker_fail(rb_worker_t *w, int code, const char *path, uint64_t off, co
     w->error_offset = off;
 }
 
-void rb_worker_count(rb_worker_t *w, int is_read, uint64_t bytes, uint64_t lat_ns, uint64_t now)
-{
-    rb_hist_record(&w->hist, lat_ns);
-    if (is_read) {
-        RB_WORKER_ADD(&w->rbytes, bytes);
-        RB_WORKER_ADD(&w->rops, 1);
-    } else {
-        RB_WORKER_ADD(&w->wbytes, bytes);
-        RB_WORKER_ADD(&w->wops, 1);
-    }
-    w->t_end = now;
-    if (now - w->last_cp >= w->cp_step)
-        rb_worker_checkpoint(w, now, w->rbytes + w->wbytes);
-}
-
 void *rb_worker_aligned(size_t len)
 {
     void *p = NULL;

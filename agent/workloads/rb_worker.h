@@ -113,8 +113,23 @@ void rb_worker_fail(rb_worker_t *w, int code, const char *path, uint64_t off, co
 void rb_worker_checkpoint(rb_worker_t *w, uint64_t t, uint64_t bytes);
 
 /* Counts one measured operation of bytes that took lat_ns and ended at now:
- * histogram, counters, end time, checkpoint when due. */
-void rb_worker_count(rb_worker_t *w, int is_read, uint64_t bytes, uint64_t lat_ns, uint64_t now);
+ * histogram, counters, end time, checkpoint when due. Inline: it runs once
+ * an IO, and a call into another file cost the null engine 4% at depth 1. */
+static inline void rb_worker_count(rb_worker_t *w, int is_read, uint64_t bytes, uint64_t lat_ns,
+                                   uint64_t now)
+{
+    rb_hist_record(&w->hist, lat_ns);
+    if (is_read) {
+        RB_WORKER_ADD(&w->rbytes, bytes);
+        RB_WORKER_ADD(&w->rops, 1);
+    } else {
+        RB_WORKER_ADD(&w->wbytes, bytes);
+        RB_WORKER_ADD(&w->wops, 1);
+    }
+    w->t_end = now;
+    if (now - w->last_cp >= w->cp_step)
+        rb_worker_checkpoint(w, now, w->rbytes + w->wbytes);
+}
 
 /* len bytes (at least one page) aligned for O_DIRECT, or NULL; free() them. */
 void *rb_worker_aligned(size_t len);
