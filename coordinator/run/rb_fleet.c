@@ -53,6 +53,18 @@ void rb_fleet_reindex(rb_fleet_t *f)
     rb_names_rebuild(&f->index, f->n, s_name_at, f);
 }
 
+static void s_take_hello(rb_fleet_node_t *n, const rb_msg_hello_t *hello)
+{
+    memcpy(n->hello.name, hello->name, sizeof n->hello.name);
+    memcpy(n->hello.rack, hello->rack, sizeof n->hello.rack);
+    memcpy(n->hello.hostname, hello->hostname, sizeof n->hello.hostname);
+    memcpy(n->hello.agent_version, hello->agent_version, sizeof n->hello.agent_version);
+    n->hello.pid = hello->pid;
+    n->hello.cores = hello->cores;
+    n->hello.ram_bytes = hello->ram_bytes;
+    n->hello.cache_bytes = hello->cache_bytes;
+}
+
 rb_fleet_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now)
 {
     if (f->n == f->cap) {
@@ -70,14 +82,7 @@ rb_fleet_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64
     n->done = calloc(f->nphases ? f->nphases : 1, sizeof *n->done);
     if (!n->done)
         return NULL;
-    memcpy(n->hello.name, hello->name, sizeof n->hello.name);
-    memcpy(n->hello.rack, hello->rack, sizeof n->hello.rack);
-    memcpy(n->hello.hostname, hello->hostname, sizeof n->hello.hostname);
-    memcpy(n->hello.agent_version, hello->agent_version, sizeof n->hello.agent_version);
-    n->hello.pid = hello->pid;
-    n->hello.cores = hello->cores;
-    n->hello.ram_bytes = hello->ram_bytes;
-    n->hello.cache_bytes = hello->cache_bytes;
+    s_take_hello(n, hello);
     n->fleet = f;
     n->state = RB_AGENT_SYNCING;
     n->status = RB_NODE_OK;
@@ -87,6 +92,16 @@ rb_fleet_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64
     f->nstate[n->state]++;
     f->n++;
     return n;
+}
+
+void rb_fleet_node_rejoin(rb_fleet_node_t *node, const rb_msg_hello_t *hello, uint64_t now)
+{
+    s_take_hello(node, hello);
+    node->offset_ns = 0;
+    node->best_rtt_ns = UINT64_MAX;
+    node->pings = 0;
+    node->last_seen_ns = now;
+    rb_fleet_node_set_state(node, RB_AGENT_SYNCING);
 }
 
 void rb_fleet_node_set_state(rb_fleet_node_t *node, rb_agent_state_t st)

@@ -95,6 +95,11 @@ void rb_fleet_reindex(rb_fleet_t *f);
 /* Moves a node to state st, keeping the fleet's counts. */
 void rb_fleet_node_set_state(rb_fleet_node_t *node, rb_agent_state_t st);
 
+/* The node's agent restarted before the run began: its new process
+ * (hello) takes the node's place, and its clock is probed again from
+ * scratch. */
+void rb_fleet_node_rejoin(rb_fleet_node_t *node, const rb_msg_hello_t *hello, uint64_t now);
+
 /* Takes one clock probe: sent at t_sent and answered at t_recv (coordinator
  * clock) with the agent's clock reading t_agent. Keeps the estimate of the
  * probe with the smallest round trip: offset = t_agent - (t_sent + t_recv) / 2. */

@@ -161,6 +161,34 @@ int it_wait_for_samples(const char *runs_dir, const char *text, int n, uint64_t 
     return rc;
 }
 
+/* What a text wait looks for: a needle in a file. */
+typedef struct {
+    const char *path;
+    const char *text;
+} s_text_t;
+
+static int s_has_text(void *arg)
+{
+    const s_text_t *x = arg;
+    char *t = it_read(x->path);
+    int found = t && strstr(t, x->text);
+    free(t);
+    return found;
+}
+
+int it_wait_for_text(const char *path, const char *text, uint64_t deadline)
+{
+    s_text_t x = {.path = path, .text = text};
+    int rc = it_wait_until(s_has_text, &x, deadline);
+    if (rc < 0) {
+        char *t = it_read(path);
+        fprintf(stderr, "'%s' not in %s at the deadline:\n%s\n", text, path,
+                t ? t : "(unreadable)");
+        free(t);
+    }
+    return rc;
+}
+
 /* A file count to reach below a path, and the last count. */
 typedef struct {
     const char *path; /* the folder */

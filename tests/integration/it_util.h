@@ -62,6 +62,10 @@ int it_wait_for_files(const char *path, int n, uint64_t deadline);
  * coordinator has seen that node in that phase); 0 or -ETIMEDOUT. */
 int it_wait_for_samples(const char *runs_dir, const char *text, int n, uint64_t deadline);
 
+/* Waits until the file at path holds text (a log line a process wrote);
+ * 0, or -ETIMEDOUT with the file's content printed. */
+int it_wait_for_text(const char *path, const char *text, uint64_t deadline);
+
 /* Waits for a background command until the deadline; its exit code as
  * it_sh gives it, or -ETIMEDOUT with the command killed (SIGKILL). */
 int it_wait_exit(int pid, uint64_t deadline);

@@ -244,6 +244,54 @@ static void test_coordinator_lost(void **state)
     it_rmtree(p.dir);
 }
 
+/* An agent killed after it joined, while the run still waits for its other
+ * node, and started again under its name: the new process takes the old
+ * one's place (its clock probed afresh) and the run goes on with both
+ * nodes; exit 0. */
+static void test_agent_restarted_while_joining(void **state)
+{
+    (void)state;
+    paths_t p;
+    char data[4200], ep[4300], cmd[9000];
+    s_paths(&p, "rejoin");
+    snprintf(data, sizeof data, "%s/data", p.dir);
+    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
+    it_sh(NULL, NULL, "mkdir -p '%s'", data);
+    it_write(p.plan, "[w]\nrw=write\nbs=64k\nsize=1M\n");
+    const char *agent = "'%s' --coordinator '%s' --name %s --root '%s' --once --heartbeat 200ms "
+                        "--lost-after %ds";
+    int coord = it_sh_bg(p.out, p.err,
+                         "'%s' run --expect 2 --bind '%s' --wait %ds --heartbeat 200ms "
+                         "--lost-after %ds --out '%s' '%s'",
+                         it_bin("rackbench"), ep, 60 * RB_TEST_TIME_SCALE, 10 * RB_TEST_TIME_SCALE,
+                         p.runs, p.plan);
+    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a1", data,
+             10 * RB_TEST_TIME_SCALE);
+    int a1 = it_sh_bg(NULL, NULL, "%s", cmd);
+    assert_int_equal(it_wait_for_text(p.err, "agent a1 (rack", it_deadline(30000)), 0);
+    assert_int_equal(it_kill_matching(SIGKILL, "rackbench-agent", "--name a1 ", data, NULL), 1);
+    it_wait(a1);
+    int again = it_sh_bg(NULL, NULL, "%s", cmd); /* the same name, a new process */
+    assert_int_equal(it_wait_for_text(p.err, "agent a1 restarted before the run began",
+                                      it_deadline(30000)),
+                     0);
+    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a2", data,
+             10 * RB_TEST_TIME_SCALE);
+    int a2 = it_sh_bg(NULL, NULL, "%s", cmd);
+    assert_int_equal(it_wait(coord), 0);
+    assert_int_equal(it_wait(again), 0);
+    assert_int_equal(it_wait(a2), 0);
+    rb_json_t *j = s_summary(&p);
+    assert_string_equal(rb_json_str(rb_json_get(j, "status")), "ok");
+    const rb_json_t *nodes = rb_json_get(j, "nodes");
+    assert_int_equal(rb_json_len(nodes), 2);
+    for (size_t i = 0; i < rb_json_len(nodes); i++)
+        assert_string_equal(rb_json_str(rb_json_get(rb_json_at(nodes, i), "status")), "ok");
+    assert_int_equal(rb_json_num(rb_json_path(j, "phases.0.coverage.nodes"), 0), 2);
+    rb_json_free(&j);
+    it_rmtree(p.dir);
+}
+
 /* An agent killed mid-phase and started again under its name: the new
  * process is told the run is over for it, the node is lost to the run, the
  * other node finishes the phase; exit 3. */
@@ -348,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_refused_outside_root), cmocka_unit_test(test_no_agents),
         cmocka_unit_test(test_agent_usage),          cmocka_unit_test(test_agent_lost),
         cmocka_unit_test(test_agent_lost_min_nodes), cmocka_unit_test(test_agent_restarted),
+        cmocka_unit_test(test_agent_restarted_while_joining),
         cmocka_unit_test(test_coordinator_lost),     cmocka_unit_test(test_interrupted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
