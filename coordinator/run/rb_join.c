@@ -58,8 +58,8 @@ void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint64_t 
         /* Restarted while the run gathers its nodes: the new process knows
          * nothing of the old one's clock probes, which would otherwise be
          * waited for until --wait ran out. It joins afresh. */
-        rb_info("agent %s restarted before the run began (pid %u, now %u): it joins again",
-                h->name, n->hello.pid, h->pid);
+        rb_info("agent %s restarted before the run began (pid %u, now %u): it joins again", h->name,
+                n->hello.pid, h->pid);
         rb_fleet_node_rejoin(n, h, now);
         rb_router_ping(r, n);
         return;

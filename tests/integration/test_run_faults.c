@@ -272,9 +272,8 @@ static void test_agent_restarted_while_joining(void **state)
     assert_int_equal(it_kill_matching(SIGKILL, "rackbench-agent", "--name a1 ", data, NULL), 1);
     it_wait(a1);
     int again = it_sh_bg(NULL, NULL, "%s", cmd); /* the same name, a new process */
-    assert_int_equal(it_wait_for_text(p.err, "agent a1 restarted before the run began",
-                                      it_deadline(30000)),
-                     0);
+    assert_int_equal(
+        it_wait_for_text(p.err, "agent a1 restarted before the run began", it_deadline(30000)), 0);
     snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a2", data,
              10 * RB_TEST_TIME_SCALE);
     int a2 = it_sh_bg(NULL, NULL, "%s", cmd);
@@ -393,11 +392,15 @@ static void test_interrupted(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_refused_outside_root), cmocka_unit_test(test_no_agents),
-        cmocka_unit_test(test_agent_usage),          cmocka_unit_test(test_agent_lost),
-        cmocka_unit_test(test_agent_lost_min_nodes), cmocka_unit_test(test_agent_restarted),
+        cmocka_unit_test(test_refused_outside_root),
+        cmocka_unit_test(test_no_agents),
+        cmocka_unit_test(test_agent_usage),
+        cmocka_unit_test(test_agent_lost),
+        cmocka_unit_test(test_agent_lost_min_nodes),
+        cmocka_unit_test(test_agent_restarted),
         cmocka_unit_test(test_agent_restarted_while_joining),
-        cmocka_unit_test(test_coordinator_lost),     cmocka_unit_test(test_interrupted),
+        cmocka_unit_test(test_coordinator_lost),
+        cmocka_unit_test(test_interrupted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
