@@ -65,6 +65,50 @@ int rb_units_parse_size(const char *s, uint64_t *out)
     return 0;
 }
 
+int rb_units_parse_fio_size(const char *s, unsigned kb_base, uint64_t *out)
+{
+    static const char prefixes[] = "kmgtp";
+    uint64_t v = 0;
+    int n;
+
+    if (!s || (kb_base != 1000 && kb_base != 1024))
+        return -EINVAL;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s += 2;
+        for (n = 0; isxdigit((unsigned char)*s); s++, n++) {
+            unsigned d =
+                (unsigned)(s_isdigit(*s) ? *s - '0' : tolower((unsigned char)*s) - 'a' + 10);
+            if (v > (UINT64_MAX - d) / 16)
+                return -ERANGE;
+            v = v * 16 + d;
+        }
+    } else if ((n = s_digits(&s, &v)) < 0) {
+        return n;
+    }
+    if (n == 0)
+        return -EINVAL;
+    uint64_t unit = 1;
+    if (*s && strcasecmp(s, "b") != 0) {
+        const char *p = strchr(prefixes, tolower((unsigned char)*s));
+        if (!p || !*p)
+            return -EINVAL;
+        const char *rest = s + 1;
+        unsigned base = kb_base;
+        /* fio's rule as fio 3.x reads it: "kib" takes the other base
+         * (kb_base=1024: 1000), while "k", "kb" and "ki" take kb_base */
+        if (!strcasecmp(rest, "ib"))
+            base = kb_base == 1024 ? 1000 : 1024;
+        else if (*rest && strcasecmp(rest, "b") != 0 && strcasecmp(rest, "i") != 0)
+            return -EINVAL;
+        for (long i = 0; i <= p - prefixes; i++)
+            unit *= base;
+    }
+    if (v > UINT64_MAX / unit)
+        return -ERANGE;
+    *out = v * unit;
+    return 0;
+}
+
 static const struct {
     const char *name;
     uint64_t ns;

@@ -11,6 +11,15 @@
  * Returns 0, -EINVAL on anything else (empty, junk, negative), -ERANGE on overflow. */
 int rb_units_parse_size(const char *s, uint64_t *out);
 
+/* Parses a size of a plan's job option exactly as fio reads it: a decimal
+ * or 0x-hexadecimal integer with an optional suffix k, m, g, t, p (any
+ * case) in powers of kb_base (1024 or 1000), optionally followed by "b" or
+ * "i"; "kib", "mib" ... take the other base (with kb_base=1024, "4KiB" is
+ * 4000 bytes and "4Ki" 4096, as fio reads them). Anything after the number
+ * that fio would silently drop ("1.5k", "2m5") is -EINVAL here. Returns 0,
+ * -EINVAL or -ERANGE. */
+int rb_units_parse_fio_size(const char *s, unsigned kb_base, uint64_t *out);
+
 /* Parses a duration into ns: a decimal number (fractions allowed) with an
  * optional suffix ns, us, ms, s, m, h, d; a bare number is in units of
  * default_unit_ns (fio: seconds for runtime). Returns 0, -EINVAL, -ERANGE. */

@@ -24,7 +24,7 @@ static void s_usage(FILE *f)
 {
     fprintf(f,
             "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
-            "       rackbench check PLAN [--ram SIZE]\n"
+            "       rackbench check PLAN [--ram SIZE] [--set KEY=VALUE]... [--section NAME]...\n"
             "       rackbench report RUN_DIR [--format text|json|csv|html]\n"
             "       rackbench compare RUN_A RUN_B [--format text|json]\n"
             "       rackbench keygen DIR [--name NAME]\n"
@@ -45,6 +45,8 @@ static void s_usage(FILE *f)
             "  --key FILE         the coordinator's secret key (NAME.key_secret)\n"
             "  --allow-keys DIR   public keys (NAME.key) of the agents allowed to join\n"
             "  --insecure         no CURVE: only on loopback or ipc:// endpoints\n"
+            "  --set KEY=VALUE    a [global] option, after the plan's own (repeatable)\n"
+            "  --section NAME     run only this job section (repeatable), as fio's --section\n"
             "\n"
             "exit codes: 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n");
 }
@@ -87,25 +89,98 @@ static void s_check_cache(const rb_plan_t *plan, uint64_t ram, int ram_given)
     }
 }
 
+#define S_MAX_ARGS 256 /* --set and --section options at the most */
+
+/* The --set and --section options of check and run. */
+typedef struct {
+    const char *sets[S_MAX_ARGS];
+    const char *sections[S_MAX_ARGS];
+    uint32_t nsets, nsections;
+} s_plan_args_t;
+
+/* Takes one --set KEY=VALUE or --section NAME. 0, or 2 with the reason said. */
+static int s_plan_arg(const char *cmd, s_plan_args_t *a, int set, const char *val)
+{
+    uint32_t *n = set ? &a->nsets : &a->nsections;
+    if (*n == S_MAX_ARGS) {
+        fprintf(stderr, "rackbench %s: more than %d %s options\n", cmd, S_MAX_ARGS,
+                set ? "--set" : "--section");
+        return 2;
+    }
+    if (set && (!strchr(val, '=') || val[0] == '=' || strchr(val, '\n'))) {
+        fprintf(stderr, "rackbench %s: --set %s: expected KEY=VALUE (an option of [global])\n", cmd,
+                val);
+        return 2;
+    }
+    if (!set && (!*val || strchr(val, '\n'))) {
+        fprintf(stderr, "rackbench %s: --section '%s': expected a job section's name\n", cmd, val);
+        return 2;
+    }
+    (set ? a->sets : a->sections)[(*n)++] = val;
+    return 0;
+}
+
+/* Reads the plan with the --set and --section options; every problem it
+ * has is said, one line each. 0, or 2 (the exit code of a bad plan). */
+static int s_load_plan(const char *path, const s_plan_args_t *a, rb_plan_t **plan)
+{
+    rb_plan_input_t in = {
+        .sets = a->sets, .nsets = a->nsets, .sections = a->sections, .nsections = a->nsections};
+    rb_err_t err;
+    rb_err_clear(&err);
+    int rc = rb_plan_load_input(path, &in, plan, &err);
+    if (rc < 0) {
+        if (!in.nproblems) {
+            fprintf(stderr, "rackbench: %s\n", err.msg);
+        } else {
+            for (const char *l = in.problems; l && *l;) {
+                size_t n = strcspn(l, "\n");
+                fprintf(stderr, "rackbench: %.*s\n", (int)n, l);
+                l += n + (l[n] == '\n');
+            }
+            if (in.nproblems > 1)
+                fprintf(stderr, "rackbench: %u problems in %s\n", in.nproblems, path);
+        }
+    }
+    rb_plan_input_fini(&in);
+    return rc < 0 ? 2 : 0;
+}
+
+/* `rackbench check PLAN [--ram SIZE] [--set K=V]... [--section NAME]...` */
 static int s_check(int argc, char **argv)
 {
+    static const struct option longopts[] = {
+        {"ram", required_argument, NULL, 'r'},
+        {"set", required_argument, NULL, 's'},
+        {"section", required_argument, NULL, 'S'},
+        {NULL, 0, NULL, 0},
+    };
     uint64_t ram = 0;
-    if (argc == 4 && !strcmp(argv[2], "--ram")) {
-        if (rb_units_parse_size(argv[3], &ram) < 0 || !ram) {
-            fprintf(stderr, "rackbench check: --ram %s: expected a size (64G)\n", argv[3]);
+    s_plan_args_t pa = {0};
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        if (c == 'r' && (rb_units_parse_size(optarg, &ram) < 0 || !ram)) {
+            fprintf(stderr, "rackbench check: --ram %s: expected a size (64G)\n", optarg);
             return 2;
         }
-    } else if (argc != 2) {
-        fprintf(stderr, "rackbench check: expected one plan file, and --ram SIZE optionally\n");
+        if ((c == 's' || c == 'S') && s_plan_arg("check", &pa, c == 's', optarg))
+            return 2;
+        if (c == '?') {
+            fprintf(stderr, "rackbench check: unknown or incomplete option '%s'\n",
+                    argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "rackbench check: expected one plan file, and --ram SIZE, --set KEY=VALUE, "
+                        "--section NAME optionally\n");
         return 2;
     }
     rb_plan_t *plan = NULL;
-    rb_err_t err;
-    rb_err_clear(&err);
-    if (rb_plan_load(argv[1], &plan, &err) < 0) {
-        fprintf(stderr, "rackbench: %s\n", err.msg);
+    if (s_load_plan(argv[optind], &pa, &plan))
         return 2;
-    }
     s_print_notes(plan);
     s_check_cache(plan, ram, ram != 0);
     int rc = rb_plan_print(plan, stdout);
@@ -149,10 +224,12 @@ static int s_run(int argc, char **argv)
         {"agent-bin", required_argument, NULL, 'a'}, {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},         {"key", required_argument, NULL, 'k'},
         {"allow-keys", required_argument, NULL, 'K'}, {"insecure", no_argument, NULL, 'I'},
+        {"set", required_argument, NULL, 's'},       {"section", required_argument, NULL, 'S'},
         {NULL, 0, NULL, 0},
     };
     /* clang-format on */
     rb_run_opts_t o = {.wait_ns = 30 * RB_NS_PER_S, .heartbeat_ns = RB_NS_PER_S};
+    s_plan_args_t pa = {0};
     int c, ways = 0;
     optind = 1;
     opterr = 0;
@@ -209,6 +286,11 @@ static int s_run(int argc, char **argv)
         case 'I':
             o.insecure = 1;
             break;
+        case 's':
+        case 'S':
+            if (s_plan_arg("run", &pa, c == 's', optarg))
+                return 2;
+            break;
         default:
             fprintf(stderr, "rackbench run: unknown or incomplete option '%s'\n", argv[optind - 1]);
             s_usage(stderr);
@@ -230,8 +312,14 @@ static int s_run(int argc, char **argv)
     rb_plan_t *plan = NULL;
     rb_err_t err;
     rb_err_clear(&err);
-    if (rb_plan_load(argv[optind], &plan, &err) < 0) {
-        fprintf(stderr, "rackbench: %s\n", err.msg);
+    if (s_load_plan(argv[optind], &pa, &plan))
+        return 2;
+    if (plan->host_keywords && !o.local) {
+        fprintf(stderr,
+                "rackbench run: %s uses $ncpus, $mb_memory or $pagesize, which are this "
+                "machine's figures, not the nodes': give the values with ${VAR} or --set\n",
+                argv[optind]);
+        rb_plan_destroy(&plan);
         return 2;
     }
     s_print_notes(plan);

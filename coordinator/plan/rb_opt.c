@@ -175,11 +175,15 @@ static const rb_opt_t s_rows[] = {
      .parse = rb_opt_value_stonewall, .type = "boolean", .def_doc = "`0`",
      .doc = "start a new phase once every earlier job is done on every node",
      .ref = "stonewall-also-wait_for_previous"},
-    {"name", NULL, RB_OPT_CUSTOM, RB_OPT_F_JOB | RB_OPT_F_NOPRINT, .parse = rb_opt_value_name,
+    {"name", NULL, RB_OPT_CUSTOM, RB_OPT_F_NOPRINT, .parse = rb_opt_value_name,
      .type = "job name", .def_doc = "the section name", .doc = "the job's name", .ref = "name"},
     {"description", NULL, RB_OPT_CUSTOM, RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT,
      .parse = rb_opt_value_description, .type = "text", .def_doc = "empty",
      .doc = "free text", .ref = "description"},
+    {"kb_base", NULL, RB_OPT_CUSTOM, RB_OPT_F_NOPRINT, .parse = rb_opt_value_kb_base,
+     .type = "1024 or 1000", .def_doc = "`1024`",
+     .doc = "what k, M, G ... mean in the sizes that follow (\"Xib\" takes the other base, as fio reads it)",
+     .ref = "kb_base"},
     {"group_reporting", NULL, RB_OPT_CUSTOM, RB_OPT_F_BARE | RB_OPT_F_NOPRINT,
      .parse = rb_opt_value_group_reporting, .type = "boolean", .def_doc = "always on",
      .doc = "rackbench always reports a job's workers together", .ref = "group_reporting"},
@@ -222,8 +226,6 @@ static const rb_opt_t s_rows[] = {
 #define IGN(k, w) {k, NULL, RB_OPT_IGNORED, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT, .group = (w)}
     IGN("thread", RB_OPT_WHY_MACHINERY), IGN("gtod_reduce", RB_OPT_WHY_MACHINERY),
     IGN("clocksource", RB_OPT_WHY_MACHINERY),
-    {"kb_base", NULL, RB_OPT_IGNORED, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT,
-     .parse = rb_opt_value_kb_base, .group = RB_OPT_WHY_UNITS},
     IGN("disable_lat", RB_OPT_WHY_REPORT), IGN("disable_clat", RB_OPT_WHY_REPORT),
     IGN("disable_slat", RB_OPT_WHY_REPORT), IGN("disable_bw_measurement", RB_OPT_WHY_REPORT),
     IGN("disable_bw", RB_OPT_WHY_REPORT), IGN("lat_percentiles", RB_OPT_WHY_REPORT),
@@ -355,7 +357,6 @@ _Static_assert(S_NROWS <= RB_OPT_MAX_ROWS, "RB_OPT_MAX_ROWS is too small for the
 static const char *const s_why_text[] = {
     [RB_OPT_WHY_MACHINERY] = "it only tunes fio's own machinery",
     [RB_OPT_WHY_REPORT] = "it only shapes fio's own reports and logs",
-    [RB_OPT_WHY_UNITS] = "rackbench sizes are always powers of 1024, as with kb_base=1024",
     /* one literal per entry: a line break inside reads as a missing comma to clang */
     [RB_OPT_WHY_REGISTER] = ("rackbench's io_uring always registers its files and buffers, "
                              "which changes no IO that reaches the storage"),
@@ -474,10 +475,33 @@ const char *rb_opt_suggest(const char *key, char *buf, size_t len)
 
 /* ---- reading values ---- */
 
+/* The kb_base of the section being read; fio's 1024 for the table's defaults. */
+static unsigned s_kb_base(const rb_plan_parser_t *ps)
+{
+    unsigned kb = ps->in_global ? ps->global.kb_base : ps->job.kb_base;
+    return kb ? kb : 1024;
+}
+
+/* A value in parentheses, as fio's arithmetic: 0, or -EALREADY with the
+ * problem said. */
+static int s_expr(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                  uint64_t *out)
+{
+    const char *why = NULL;
+    if (rb_plan_expr_eval(val, s_kb_base(ps), out, &why) == 0)
+        return 0;
+    rb_plan_fail(ps, line, "%s=%.64s: %s", key, val, why);
+    return -EALREADY;
+}
+
 int rb_opt_value_size(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
                       bool zero_ok, uint64_t *out)
 {
-    int rc = rb_units_parse_size(val, out);
+    unsigned kb = s_kb_base(ps);
+    int rc =
+        val[0] == '(' ? s_expr(ps, line, key, val, out) : rb_units_parse_fio_size(val, kb, out);
+    if (rc == -EALREADY)
+        return -EINVAL; /* said */
     if (rc == -ERANGE)
         return rb_plan_fail(ps, line, "%s=%.64s is too large", key, val);
     if (rc < 0) {
@@ -488,7 +512,9 @@ int rb_opt_value_size(rb_plan_parser_t *ps, unsigned line, const char *key, cons
             return rb_plan_fail(ps, line, "%s with several values (%s=%.64s) is not supported yet",
                                 key, key, val);
         return rb_plan_fail(
-            ps, line, "bad size '%.64s' for %s (a whole number with k, M, G, T or P)", val, key);
+            ps, line,
+            "bad size '%.64s' for %s (a whole number, or 0x hexadecimal, with k, M, G, T or P)",
+            val, key);
     }
     if (*out == 0 && !zero_ok)
         return rb_plan_fail(ps, line, "%s must be greater than 0", key);
@@ -498,6 +524,15 @@ int rb_opt_value_size(rb_plan_parser_t *ps, unsigned line, const char *key, cons
 int rb_opt_value_duration(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
                           uint64_t *out)
 {
+    if (val[0] == '(') { /* fio: microseconds in an expression */
+        int rc = s_expr(ps, line, key, val, out);
+        if (rc < 0)
+            return -EINVAL;
+        if (*out > UINT64_MAX / 1000)
+            return rb_plan_fail(ps, line, "%s=%.64s is too large", key, val);
+        *out *= 1000;
+        return 0;
+    }
     int rc = rb_units_parse_duration_ns(val, S_NS_PER_S, out);
     if (rc == -ERANGE)
         return rb_plan_fail(ps, line, "%s=%.64s is too large", key, val);
@@ -525,6 +560,12 @@ int rb_opt_value_uint(rb_plan_parser_t *ps, unsigned line, const char *key, cons
 {
     uint64_t n = 0;
     bool over = false;
+    if (val[0] == '(') {
+        if (s_expr(ps, line, key, val, &n) < 0)
+            return -EINVAL;
+        val = "";
+        over = n > max;
+    }
     for (const char *c = val; *c; c++) {
         if (*c < '0' || *c > '9')
             return rb_plan_fail(ps, line, "bad number '%.64s' for %s", val, key);
@@ -679,6 +720,7 @@ static void s_job_defaults(rb_plan_job_t *o)
         if (s_rows[i].def)
             (void)s_read_kind(&ps, o, &s_rows[i], s_rows[i].key, s_rows[i].def, 0);
     o->spec.bs_max = o->spec.bs;
+    o->kb_base = 1024;
     o->name = "";
     free(ps.notes);
 }

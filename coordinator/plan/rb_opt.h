@@ -46,7 +46,6 @@ enum {
 typedef enum {
     RB_OPT_WHY_MACHINERY, /* it picks how fio itself runs */
     RB_OPT_WHY_REPORT,    /* it shapes fio's own reports and logs */
-    RB_OPT_WHY_UNITS,     /* kb_base: only fio's default 1024 is accepted */
     RB_OPT_WHY_REGISTER,  /* io_uring's registration: rackbench always registers */
     RB_OPT_NWHYS
 } rb_opt_why_t;

@@ -574,10 +574,13 @@ int rb_opt_value_name(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *op
                       const char *val, unsigned line)
 {
     (void)opt;
-    (void)key;
+    if (ps->in_global) /* fio names each job by its section, whatever [global] says */
+        return rb_plan_note(ps, line,
+                            "option '%s' in [global] names no job: each job is named by "
+                            "its section, as in fio",
+                            key);
     o->name = val;
     o->name_line = line;
-    (void)ps;
     return 0;
 }
 
@@ -651,13 +654,9 @@ int rb_opt_value_meta_ops(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t
 int rb_opt_value_kb_base(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
                          const char *key, const char *val, unsigned line)
 {
-    (void)o, (void)opt;
-    if (!val || !*val)
-        return rb_plan_fail(ps, line, "option '%s' needs a value (%s=...)", key, key);
-    if (!strcmp(val, "1000"))
-        return rb_plan_fail(
-            ps, line, "%s=1000 is not supported yet (rackbench sizes are powers of 1024)", key);
-    if (strcmp(val, "1024") != 0)
+    (void)opt;
+    if (strcmp(val, "1000") != 0 && strcmp(val, "1024") != 0)
         return rb_plan_fail(ps, line, "bad value '%.64s' for %s (1024 or 1000)", val, key);
+    o->kb_base = val[3] == '4' ? 1024 : 1000;
     return 0;
 }

@@ -25,17 +25,76 @@
 #define S_DEFAULT_INTERVAL_NS 1000000000ull
 #define S_MAX_NOTES           100u /* notes kept; more are counted in one last line */
 
-/* Records "SOURCE:LINE: message" (or "SOURCE: message" when line is 0). */
+#define S_MAX_PROBLEMS 100u /* problems listed; more are counted in one last line */
+
+/* Appends one line of text (with its '\n') to a growing buffer. 0 or -ENOMEM. */
+static int s_append_line(char **buf, size_t *len, size_t *cap, const char *text)
+{
+    size_t n = strlen(text);
+    if (*len + n + 2 > *cap) {
+        size_t c = (*len + n + 2) * 2;
+        char *p = realloc(*buf, c);
+        if (!p)
+            return -ENOMEM;
+        *buf = p;
+        *cap = c;
+    }
+    memcpy(*buf + *len, text, n);
+    *len += n;
+    (*buf)[(*len)++] = '\n';
+    (*buf)[*len] = '\0';
+    return 0;
+}
+
+/* Where line (of the expanded text; 0: the whole plan) came from, as
+ * "FILE:LINE" or "FILE". */
+static void s_where(const rb_plan_parser_t *ps, unsigned line, char *buf, size_t len)
+{
+    if (line && ps->map && line <= ps->nmap) {
+        const rb_plan_srcline_t *m = &ps->map[line - 1];
+        if (m->line)
+            snprintf(buf, len, "%s:%u", m->file, m->line);
+        else
+            snprintf(buf, len, "%s", m->file);
+    } else if (line) {
+        snprintf(buf, len, "%s:%u", ps->source, line);
+    } else {
+        snprintf(buf, len, "%s", ps->source);
+    }
+}
+
+/* Keeps "WHERE: what" as a problem of the plan; the first is also err's. */
+static int s_problem(rb_plan_parser_t *ps, const char *where, const char *what)
+{
+    char text[RB_ERR_MSG_MAX + RB_PATH_MAX];
+    snprintf(text, sizeof text, "%s: %s", where, what);
+    ps->section_failed = true;
+    if (ps->nproblems++ < S_MAX_PROBLEMS &&
+        s_append_line(&ps->problems, &ps->problems_len, &ps->problems_cap, text) < 0)
+        return rb_plan_nomem(ps);
+    return rb_err_set(ps->err, -EINVAL, "%s", text);
+}
+
 int rb_plan_fail(rb_plan_parser_t *ps, unsigned line, const char *fmt, ...)
 {
-    char what[RB_ERR_MSG_MAX];
+    char what[RB_ERR_MSG_MAX], where[RB_PATH_MAX + 16];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    if (line)
-        return rb_err_set(ps->err, -EINVAL, "%s:%u: %s", ps->source, line, what);
-    return rb_err_set(ps->err, -EINVAL, "%s: %s", ps->source, what);
+    s_where(ps, line, where, sizeof where);
+    return s_problem(ps, where, what);
+}
+
+int rb_plan_fail_at(rb_plan_parser_t *ps, const char *file, unsigned line, const char *fmt, ...)
+{
+    char what[RB_ERR_MSG_MAX], where[RB_PATH_MAX + 16];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    snprintf(where, sizeof where, "%s:%u", file, line);
+    return s_problem(ps, where, what);
 }
 
 int rb_plan_nomem(rb_plan_parser_t *ps)
@@ -46,19 +105,8 @@ int rb_plan_nomem(rb_plan_parser_t *ps)
 /* Appends one line of text (with its '\n') to the notes. 0 or -ENOMEM. */
 static int s_notes_append(rb_plan_parser_t *ps, const char *text)
 {
-    size_t n = strlen(text);
-    if (ps->notes_len + n + 2 > ps->notes_cap) {
-        size_t cap = (ps->notes_len + n + 2) * 2;
-        char *p = realloc(ps->notes, cap);
-        if (!p)
-            return rb_plan_nomem(ps);
-        ps->notes = p;
-        ps->notes_cap = cap;
-    }
-    memcpy(ps->notes + ps->notes_len, text, n);
-    ps->notes_len += n;
-    ps->notes[ps->notes_len++] = '\n';
-    ps->notes[ps->notes_len] = '\0';
+    if (s_append_line(&ps->notes, &ps->notes_len, &ps->notes_cap, text) < 0)
+        return rb_plan_nomem(ps);
     return 0;
 }
 
@@ -69,12 +117,13 @@ int rb_plan_note(rb_plan_parser_t *ps, unsigned line, const char *fmt, ...)
         ps->notes_dropped++;
         return 0;
     }
-    char what[RB_ERR_MSG_MAX], text[RB_ERR_MSG_MAX + 256];
+    char what[RB_ERR_MSG_MAX], where[RB_PATH_MAX + 16], text[RB_ERR_MSG_MAX + RB_PATH_MAX + 32];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    snprintf(text, sizeof text, "%s:%u: %s", ps->source, line, what);
+    s_where(ps, line, where, sizeof where);
+    snprintf(text, sizeof text, "%s: %s", where, what);
     ps->nnotes++;
     return s_notes_append(ps, text);
 }
@@ -166,6 +215,32 @@ static int s_global_end(rb_plan_parser_t *ps)
     return 0;
 }
 
+/* A section module's answer (rb_accept, rb_project keep their own
+ * rb_err_t): its "SOURCE:LINE: what" becomes a problem of the plan at that
+ * line, so that it is listed with the others and its line mapped. */
+static int s_adopt(rb_plan_parser_t *ps, int rc, const rb_err_t *e)
+{
+    if (rc >= 0)
+        return rc;
+    if (rc == -ENOMEM)
+        return rb_plan_nomem(ps);
+    const char *m = e->msg;
+    size_t n = strlen(ps->source);
+    unsigned line = 0;
+    if (!strncmp(m, ps->source, n) && m[n] == ':') {
+        m += n + 1;
+        char *end;
+        unsigned long l = strtoul(m, &end, 10);
+        if (end != m && end[0] == ':') {
+            line = (unsigned)l;
+            m = end + 1;
+        }
+        while (*m == ' ')
+            m++;
+    }
+    return rb_plan_fail(ps, line, "%s", m);
+}
+
 /* [acceptance] and [acceptance NAME]: rb_accept.h. */
 static bool s_accept_match(char *name, char **arg)
 {
@@ -178,22 +253,32 @@ static int s_accept_begin(rb_plan_parser_t *ps, char *arg, unsigned line)
 {
     if (!ps->accept && !(ps->accept = rb_accept_new(ps->source)))
         return rb_plan_nomem(ps);
-    return rb_accept_begin(ps->accept, arg, line, ps->err);
+    rb_err_t e;
+    rb_err_clear(&e);
+    return s_adopt(ps, rb_accept_begin(ps->accept, arg, line, &e), &e);
 }
 
 static int s_accept_option(rb_plan_parser_t *ps, char *key, char *val, unsigned line)
 {
-    return rb_accept_option(ps->accept, key, val, line, ps->err);
+    rb_err_t e;
+    rb_err_clear(&e);
+    return s_adopt(ps, rb_accept_option(ps->accept, key, val, line, &e), &e);
 }
 
 static int s_accept_end(rb_plan_parser_t *ps)
 {
-    return rb_accept_end(ps->accept, ps->err);
+    rb_err_t e;
+    rb_err_clear(&e);
+    return s_adopt(ps, rb_accept_end(ps->accept, &e), &e);
 }
 
 static int s_accept_resolve(rb_plan_parser_t *ps)
 {
-    return ps->accept ? rb_accept_resolve(ps->accept, ps->phases, ps->nphases, ps->err) : 0;
+    if (!ps->accept)
+        return 0;
+    rb_err_t e;
+    rb_err_clear(&e);
+    return s_adopt(ps, rb_accept_resolve(ps->accept, ps->phases, ps->nphases, &e), &e);
 }
 
 static int s_accept_print(const rb_plan_t *p, FILE *f)
@@ -218,22 +303,32 @@ static int s_capacity_begin(rb_plan_parser_t *ps, char *arg, unsigned line)
     (void)arg;
     if (!ps->project && !(ps->project = rb_project_new(ps->source)))
         return rb_plan_nomem(ps);
-    return rb_project_begin(ps->project, line, ps->err);
+    rb_err_t e;
+    rb_err_clear(&e);
+    return s_adopt(ps, rb_project_begin(ps->project, line, &e), &e);
 }
 
 static int s_capacity_option(rb_plan_parser_t *ps, char *key, char *val, unsigned line)
 {
-    return rb_project_option(ps->project, key, val, line, ps->err);
+    rb_err_t e;
+    rb_err_clear(&e);
+    return s_adopt(ps, rb_project_option(ps->project, key, val, line, &e), &e);
 }
 
 static int s_capacity_end(rb_plan_parser_t *ps)
 {
-    return rb_project_end(ps->project, ps->err);
+    rb_err_t e;
+    rb_err_clear(&e);
+    return s_adopt(ps, rb_project_end(ps->project, &e), &e);
 }
 
 static int s_capacity_resolve(rb_plan_parser_t *ps)
 {
-    return ps->project ? rb_project_resolve(ps->project, ps->phases, ps->nphases, ps->err) : 0;
+    if (!ps->project)
+        return 0;
+    rb_err_t e;
+    rb_err_clear(&e);
+    return s_adopt(ps, rb_project_resolve(ps->project, ps->phases, ps->nphases, &e), &e);
 }
 
 static int s_capacity_print(const rb_plan_t *p, FILE *f)
@@ -283,12 +378,37 @@ static const rb_plan_section_t s_sections[] = {
 /* Completes the section being read. */
 static int s_end_section(rb_plan_parser_t *ps)
 {
-    return ps->section ? ps->section->end(ps) : 0;
+    /* a section with a problem is not completed: its checks would only
+     * repeat the problem in other words */
+    int rc = ps->section && !ps->section_failed && !ps->skip_section ? ps->section->end(ps) : 0;
+    ps->section_failed = false;
+    return rc;
+}
+
+/* 1 when --section leaves the job section name out. */
+static bool s_left_out(rb_plan_parser_t *ps, const char *name)
+{
+    const rb_plan_input_t *in = ps->input;
+    if (!in || !in->nsections)
+        return false;
+    bool out = true;
+    for (uint32_t i = 0; i < in->nsections; i++)
+        if (!strcmp(in->sections[i], name)) {
+            out = false;
+            if (ps->sections_found)
+                ps->sections_found[i] = true;
+        }
+    return out;
 }
 
 static int s_section(rb_plan_parser_t *ps, char *s, unsigned line)
 {
-    char *close = strchr(s, ']');
+    int rc0 = s_end_section(ps);
+    if (rc0 < 0)
+        return rc0;
+    ps->section = NULL;
+    ps->skip_section = true; /* until the header is read */
+    char *close = strrchr(s, ']');
     if (!close)
         return rb_plan_fail(ps, line, "'[' without ']'");
     if (*rb_plan_trim(close + 1))
@@ -306,24 +426,32 @@ static int s_section(rb_plan_parser_t *ps, char *s, unsigned line)
                 sec = &s_sections[i];
     if (!sec)
         return rb_plan_fail(ps, line, "section [%.64s] is not supported yet", name);
-    int rc = s_end_section(ps);
-    if (rc < 0)
-        return rc;
     ps->section = sec;
-    return sec->begin(ps, arg, line);
+    ps->skip_section = false;
+    if (sec->match == s_job_match && s_left_out(ps, name)) {
+        ps->skip_section = true; /* --section: read as fio does, not at all */
+        return 0;
+    }
+    int rc = sec->begin(ps, arg, line);
+    if (rc < 0)
+        ps->skip_section = true; /* a header refused: its lines are not read */
+    return rc;
 }
 
 static int s_line(rb_plan_parser_t *ps, char *raw, unsigned line)
 {
+    if (ps->map && line <= ps->nmap && ps->map[line - 1].failed) {
+        ps->section_failed = true; /* its problem is said already */
+        return 0;
+    }
     s_strip_comment(raw);
     char *s = rb_plan_trim(raw);
     if (!*s)
         return 0;
     if (*s == '[')
         return s_section(ps, s, line);
-    if (!strncmp(s, "include", 7) && (s[7] == ' ' || s[7] == '\t'))
-        return rb_plan_fail(ps, line,
-                            "fio's 'include FILE' is not supported yet (put the options here)");
+    if (ps->skip_section)
+        return 0; /* the header was refused, or --section leaves the job out */
     if (!ps->section)
         return rb_plan_fail(ps, line,
                             "'%.64s' is outside any section (start with [global] or [job])", s);
@@ -340,24 +468,39 @@ static int s_line(rb_plan_parser_t *ps, char *raw, unsigned line)
     return ps->section->option(ps, key, val, line);
 }
 
+/* --section names a job section the plan does not have: said, as fio would
+ * run nothing. */
+static void s_check_sections(rb_plan_parser_t *ps)
+{
+    const rb_plan_input_t *in = ps->input;
+    for (uint32_t i = 0; in && ps->sections_found && i < in->nsections; i++)
+        if (!ps->sections_found[i])
+            (void)rb_plan_fail(ps, 0, "--section %s: the plan has no job section [%s]",
+                               in->sections[i], in->sections[i]);
+}
+
+/* Reads every line, going on after a problem so that all of them are said
+ * at once; only running out of memory stops it. */
 static int s_parse_all(rb_plan_parser_t *ps, char *work, size_t len)
 {
     unsigned line = 0;
     char *p = work, *end = work + len;
+    int rc;
     while (p < end) {
         line++;
         char *nl = memchr(p, '\n', (size_t)(end - p));
         char *next = nl ? nl + 1 : end;
         if (nl)
             *nl = '\0';
-        int rc = s_line(ps, p, line);
-        if (rc < 0)
+        if ((rc = s_line(ps, p, line)) == -ENOMEM)
             return rc;
         p = next;
     }
-    int rc = s_end_section(ps);
-    if (rc < 0)
+    if ((rc = s_end_section(ps)) == -ENOMEM)
         return rc;
+    s_check_sections(ps);
+    if (ps->nproblems)
+        return -EINVAL; /* the checks across sections would repeat them */
     if (ps->nphases == 0)
         return rb_plan_fail(ps, 0,
                             "the plan has no jobs (add a [job] section with at least size=)");
@@ -372,49 +515,92 @@ static int s_parse_all(rb_plan_parser_t *ps, char *work, size_t len)
     return 0;
 }
 
-int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **out, rb_err_t *err)
+/* Hands the problems to in (when given), with a last line counting those
+ * past the limit; frees them otherwise. */
+static void s_hand_problems(rb_plan_parser_t *ps, rb_plan_input_t *in)
+{
+    if (ps->nproblems > S_MAX_PROBLEMS) {
+        char text[128];
+        snprintf(text, sizeof text, "%s: %u more problems", ps->source,
+                 ps->nproblems - S_MAX_PROBLEMS);
+        (void)s_append_line(&ps->problems, &ps->problems_len, &ps->problems_cap, text);
+    }
+    if (in) {
+        free(in->problems);
+        in->problems = ps->problems;
+        in->nproblems = ps->nproblems;
+    } else {
+        free(ps->problems);
+    }
+    ps->problems = NULL;
+}
+
+/* Frees what the parser holds apart from the plan. */
+static void s_parser_fini(rb_plan_parser_t *ps)
+{
+    free(ps->work);
+    free(ps->map);
+    for (uint32_t i = 0; i < ps->nfiles; i++)
+        free(ps->files[i]);
+    free(ps->files);
+    free(ps->seen);
+    free(ps->sections_found);
+    free(ps->problems);
+}
+
+int rb_plan_parse_input(const char *text, size_t len, const char *source, const char *path,
+                        rb_plan_input_t *in, rb_plan_t **out, rb_err_t *err)
 {
     rb_plan_parser_t ps;
     memset(&ps, 0, sizeof ps);
     ps.source = source ? source : "<plan>";
+    ps.path = path;
+    ps.input = in;
     ps.err = err;
     ps.interval_ns = S_DEFAULT_INTERVAL_NS;
     rb_plan_job_defaults(&ps.global);
 
-    if (!out || (!text && len))
-        return rb_err_set(err, -EINVAL, "%s: no plan text given", ps.source);
-    if (len > RB_PLAN_MAX_BYTES)
-        return rb_plan_fail(&ps, 0, "the plan is %zu bytes, more than the limit of %u", len,
-                            RB_PLAN_MAX_BYTES);
-    const char *nul = len ? memchr(text, '\0', len) : NULL;
-    if (nul) {
+    int rc = 0;
+    if (!out || (!text && len)) {
+        rc = rb_err_set(err, -EINVAL, "%s: no plan text given", ps.source);
+    } else if (len > RB_PLAN_MAX_BYTES) {
+        rc = rb_plan_fail(&ps, 0, "the plan is %zu bytes, more than the limit of %u", len,
+                          RB_PLAN_MAX_BYTES);
+    } else if (memchr(text ? text : "", '\0', len)) {
         unsigned line = 1;
-        for (const char *c = text; c < nul; c++)
+        for (const char *c = text; *c; c++)
             line += *c == '\n';
-        return rb_plan_fail(&ps, line, "NUL byte in the plan (not a text file?)");
+        rc = rb_plan_fail(&ps, line, "NUL byte in the plan (not a text file?)");
     }
-
-    rb_plan_t *plan = calloc(1, sizeof *plan);
-    char *work = malloc(len + 1);
+    if (rc == 0 && in && in->nsections &&
+        !(ps.sections_found = calloc(in->nsections, sizeof *ps.sections_found)))
+        rc = rb_plan_nomem(&ps);
+    if (rc == 0)
+        rc = rb_plan_source_expand(&ps, text ? text : "", len);
+    rb_plan_t *plan = NULL;
+    if (rc == -ENOMEM || (rc < 0 && !ps.nproblems)) {
+        s_hand_problems(&ps, in);
+        s_parser_fini(&ps);
+        return rc;
+    }
+    plan = calloc(1, sizeof *plan);
     if (plan) {
         plan->source = strdup(ps.source);
-        plan->text = malloc(len + 1);
+        /* the run folder keeps what ran: the expanded text when it differs */
+        plan->text = ps.expanded ? strdup(ps.work ? ps.work : "") : strndup(text ? text : "", len);
     }
-    if (!plan || !work || !plan->source || !plan->text) {
-        free(work);
+    if (!plan || !plan->source || !plan->text) {
         rb_plan_destroy(&plan);
-        return rb_plan_nomem(&ps);
+        rc = rb_plan_nomem(&ps);
+        s_hand_problems(&ps, in);
+        s_parser_fini(&ps);
+        return rc;
     }
-    if (len) {
-        memcpy(plan->text, text, len);
-        memcpy(work, text, len);
-    }
-    plan->text[len] = '\0';
-    work[len] = '\0';
+    plan->host_keywords = ps.host_keywords;
 
-    int rc = s_parse_all(&ps, work, len);
-    free(work);
-    free(ps.seen);
+    rc = s_parse_all(&ps, ps.work ? ps.work : plan->text, ps.work ? ps.work_len : 0);
+    if (rc == 0 && ps.nproblems)
+        rc = -EINVAL;
     /* what was read goes to the plan, which on failure frees it all */
     plan->interval_ns = ps.interval_ns;
     memcpy(plan->directory, ps.directory, sizeof plan->directory);
@@ -425,6 +611,8 @@ int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **
     plan->racks = ps.racks;
     plan->nracks = ps.nracks;
     plan->project = ps.project;
+    s_hand_problems(&ps, in);
+    s_parser_fini(&ps);
     if (rc < 0) {
         rb_plan_destroy(&plan);
         return rc;
@@ -433,7 +621,26 @@ int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **
     return 0;
 }
 
+int rb_plan_parse(const char *text, size_t len, const char *source, rb_plan_t **out, rb_err_t *err)
+{
+    return rb_plan_parse_input(text, len, source, NULL, NULL, out, err);
+}
+
+void rb_plan_input_fini(rb_plan_input_t *in)
+{
+    if (!in)
+        return;
+    free(in->problems);
+    in->problems = NULL;
+    in->nproblems = 0;
+}
+
 int rb_plan_load(const char *path, rb_plan_t **out, rb_err_t *err)
+{
+    return rb_plan_load_input(path, NULL, out, err);
+}
+
+int rb_plan_load_input(const char *path, rb_plan_input_t *in, rb_plan_t **out, rb_err_t *err)
 {
     if (!path || !out)
         return rb_err_set(err, -EINVAL, "no plan path given");
@@ -490,7 +697,7 @@ int rb_plan_load(const char *path, rb_plan_t **out, rb_err_t *err)
         len += (size_t)n;
     }
     close(fd);
-    int rc = rb_plan_parse(buf, len, path, out, err);
+    int rc = rb_plan_parse_input(buf, len, path, path, in, out, err);
     free(buf);
     return rc;
 }

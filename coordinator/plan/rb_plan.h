@@ -7,6 +7,7 @@
 #ifndef RB_PLAN_H
 #define RB_PLAN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -36,6 +37,7 @@ typedef struct rb_plan {
     char directory[RB_PATH_MAX]; /* [global] directory, "" if unset (used by --local) */
     uint32_t nphases;
     rb_phase_spec_t *phases; /* nphases entries, each with its jobs */
+    bool host_keywords;      /* a value used $ncpus, $mb_memory or $pagesize: this machine's */
     char *notes; /* "SOURCE:LINE: option 'x' is ignored: why" lines, each ending in '\n',
                   * for fio options accepted without effect; NULL if none */
     uint32_t nracks;
@@ -43,6 +45,30 @@ typedef struct rb_plan {
     struct rb_accept *accept;   /* [acceptance] sections (rb_accept.h), owned; NULL if none */
     struct rb_project *project; /* the [capacity] section (rb_project.h), owned; NULL if none */
 } rb_plan_t;
+
+/* What a plan is read with besides its text, as fio's command line gives
+ * it: --set options and --section names; and where every problem of the
+ * plan goes. Caller memory; rb_plan_input_fini frees what the parser put in. */
+typedef struct rb_plan_input {
+    const char *const *sets;     /* "key=value" lines put at the end of each [global] */
+    uint32_t nsets;              /* ... (or in a [global] of their own before the first job) */
+    const char *const *sections; /* only these job sections run (--section); */
+    uint32_t nsections;          /* 0: all of them */
+    char *problems;              /* out: every problem, one "FILE:LINE: what" line each */
+    uint32_t nproblems;          /* out: how many (the first is also in err) */
+} rb_plan_input_t;
+
+/* Frees what a parse put in in (its problems); safe on NULL and twice. */
+void rb_plan_input_fini(rb_plan_input_t *in);
+
+/* As rb_plan_parse, with in's --set options and --section names; path (or
+ * NULL) is where includes are found from. Every problem of the plan is read
+ * in one pass: in->problems lists them all, err holds the first. */
+int rb_plan_parse_input(const char *text, size_t len, const char *source, const char *path,
+                        rb_plan_input_t *in, rb_plan_t **out, rb_err_t *err);
+
+/* As rb_plan_load, with in as for rb_plan_parse_input. */
+int rb_plan_load_input(const char *path, rb_plan_input_t *in, rb_plan_t **out, rb_err_t *err);
 
 /* Parses len bytes of plan text; source names it in messages. On success
  * *out is a new plan the caller destroys. On failure returns -EINVAL (or

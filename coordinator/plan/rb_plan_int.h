@@ -20,6 +20,7 @@ struct rb_project;
 typedef struct rb_plan_job {
     rb_job_spec_t spec;                       /* the fields sent to agents; spec.name unused */
     bool stonewall;                           /* starts a new phase */
+    unsigned kb_base;                         /* 1024 or 1000: what k, M ... mean in sizes */
     uint64_t bsrange_min;                     /* bsrange's smallest IO */
     uint64_t bsrange_max;                     /* bsrange's largest IO */
     bool filename_abs;                        /* filename= was an absolute path ... */
@@ -40,6 +41,13 @@ typedef struct rb_plan_seen {
 } rb_plan_seen_t;
 
 struct rb_plan_section;
+
+/* Where a line of the expanded text came from. */
+typedef struct rb_plan_srcline {
+    const char *file; /* the plan, an included file, or "--set" */
+    unsigned line;
+    bool failed; /* its expansion had a problem (said): the line stands empty */
+} rb_plan_srcline_t;
 
 typedef struct rb_plan_parser {
     const char *source;                    /* borrowed; names the plan in messages */
@@ -70,7 +78,40 @@ typedef struct rb_plan_parser {
     uint32_t nracks, cap_racks;
     uint32_t rack_nodes;        /* nodes listed in all of them */
     struct rb_project *project; /* the [capacity] section, owned until handed over */
+    /* the text read: the plan with its includes, variables and --set options */
+    const rb_plan_input_t *input; /* borrowed; NULL: none */
+    const char *path;             /* the plan's file (includes are found from it), or NULL */
+    char *work;                   /* the expanded text (owned) */
+    size_t work_len, work_cap;
+    rb_plan_srcline_t *map; /* per line of work: its file and line */
+    uint32_t nmap, cap_map;
+    char **files; /* the included files' names the map points to (owned) */
+    uint32_t nfiles;
+    bool expanded;       /* work differs from the plan's text */
+    bool host_keywords;  /* $ncpus, $mb_memory or $pagesize was used */
+    bool in_global_src;  /* expanding: inside a [global] section */
+    bool sets_done_here; /* expanding: that section has its --set lines */
+    char *problems;      /* every problem, one line each (owned until handed over) */
+    size_t problems_len, problems_cap;
+    unsigned nproblems;   /* problems found */
+    bool section_failed;  /* the section being read had a problem: it is not completed */
+    bool skip_section;    /* the section's header was refused or --section leaves it out */
+    bool *sections_found; /* per --section name: the plan has that job section (owned) */
 } rb_plan_parser_t;
+
+/* Records a problem at file:line of a source (before the expanded text has
+ * that line); returns -EINVAL. */
+__attribute__((format(printf, 4, 5))) int rb_plan_fail_at(rb_plan_parser_t *ps, const char *file,
+                                                          unsigned line, const char *fmt, ...);
+
+/* Evaluates fio's arithmetic "(EXPR)" (rb_plan_expr.c): whole numbers with
+ * size suffixes in powers of kb_base, + - * / % ^. 0, or -EINVAL/-ERANGE
+ * with *why saying what is wrong. */
+int rb_plan_expr_eval(const char *text, unsigned kb_base, uint64_t *out, const char **why);
+
+/* Expands the plan's text into ps->work (rb_plan_source.c): includes,
+ * variables, keywords, --set. 0, or -EINVAL (problems recorded) / -ENOMEM. */
+int rb_plan_source_expand(rb_plan_parser_t *ps, const char *text, size_t len);
 
 /* Records "SOURCE:LINE: message" (or "SOURCE: message" when line is 0) as
  * the parser's error; returns -EINVAL. */

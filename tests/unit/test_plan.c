@@ -601,7 +601,6 @@ static const s_bad_t s_bad[] = {
     {"[global]\nsample_interval=10ms\n[a]\nsize=1M\n", 2, "sample_interval=10ms is out of range"},
     {"[global]\nsample_interval=2h\n[a]\nsize=1M\n", 2, "sample_interval=2h is out of range"},
     {"[a]\nsize=1M\nsample_interval=1s\n", 3, "'sample_interval' belongs in [global]"},
-    {"[global]\nname=x\n[a]\nsize=1M\n", 2, "'name' belongs in a job section"},
     {"[a]\n\nbs=1M\nsize=4k\n", 1, "job 'a': bs 1M is larger than size 4k"},
     {"[a]\nsize=1M\n[b]\nsize=1M\n\n[a]\nsize=1M\n", 6, "duplicate job name 'a' (first at line 1)"},
     {"[a]\nsize=1M\n[b]\nname=a\nsize=1M\n", 3, "duplicate job name 'a'"},
@@ -745,10 +744,13 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\ngtod_cpu=1\n", 3, "option 'gtod_cpu' is not supported yet"},
     {"[a]\nsize=1M\nwrite_iolog=x.log\n", 3, "option 'write_iolog' is not supported yet"},
     {"[a]\nsize=1M\nhipri\n", 3, "option 'hipri' is not supported yet"},
-    {"[a]\nsize=1M\nkb_base=1000\n", 3, "kb_base=1000 is not supported yet"},
+    {"[a]\nsize=1.5k\n", 2, "bad size '1.5k' for size"},
+    {"[a]\nsize=2m5\n", 2, "bad size '2m5' for size"},
+    {"[a]\nsize=0x\n", 2, "bad size '0x' for size"},
     {"[a]\nsize=1M\nkb_base=12\n", 3, "bad value '12' for kb_base (1024 or 1000)"},
     {"[a]\nsize=1M\nkb_base\n", 3, "option 'kb_base' needs a value"},
-    {"[global]\ninclude common.fio\n", 2, "fio's 'include FILE' is not supported yet"},
+    {"[global]\ninclude common.fio\n", 2,
+     "include 'common.fio': cannot read common.fio: No such file"},
     {"[a]\nsize=1M\ngtod_reduse=1\n", 3,
      "unknown option 'gtod_reduse' (did you mean 'gtod_reduce'?)"},
     /* metadata jobs (rw=meta) */
@@ -890,6 +892,146 @@ static void test_errors(void **state)
             len += 2; /* the text goes on past its NUL */
         s_expect_error(s_bad[i].text, len, s_bad[i].line, s_bad[i].what);
     }
+}
+
+/* fio's job-file syntax: every problem in one pass, name= in [global],
+ * include, ${VAR}, $keywords, arithmetic, --set and --section. */
+static rb_plan_t *s_parse_in(const char *text, rb_plan_input_t *in, const char *path, int want_rc)
+{
+    rb_plan_t *p = NULL;
+    rb_err_t err;
+    rb_err_clear(&err);
+    int rc = rb_plan_parse_input(text, strlen(text), path ? path : "t.ini", path, in, &p, &err);
+    if (rc != want_rc)
+        fail_msg("rc %d, not %d: %s\n%s", rc, want_rc, err.msg,
+                 in && in->problems ? in->problems : "");
+    return p;
+}
+
+static void test_fio_syntax(void **state)
+{
+    (void)state;
+    /* every problem at once, in file order, each with its line */
+    rb_plan_input_t in = {0};
+    s_parse_in("[global]\nbs=4q\n[a]\nsize=1M\niodepth=x\nrw=reed\n[b]\nsize=1M\nfoo=1\n", &in,
+               NULL, -EINVAL);
+    assert_int_equal(in.nproblems, 4);
+    assert_string_equal(in.problems, "t.ini:2: bad size '4q' for bs (a whole number, or 0x "
+                                     "hexadecimal, with k, M, G, T or P)\n"
+                                     "t.ini:5: bad number 'x' for iodepth\n"
+                                     "t.ini:6: bad value 'reed' for rw (read, write, randread, "
+                                     "randwrite, rw, readwrite, randrw, rewrite, reread, meta)\n"
+                                     "t.ini:9: unknown option 'foo'\n");
+    rb_plan_input_fini(&in);
+
+    /* name= in [global] names no job, as in fio */
+    rb_plan_t *p = s_parse_in("[global]\nname=all\n[a]\nsize=1M\n", NULL, NULL, 0);
+    assert_string_equal(p->phases[0].jobs[0].name, "a");
+    assert_non_null(strstr(p->notes, "t.ini:2: option 'name' in [global] names no job"));
+    rb_plan_destroy(&p);
+
+    /* ${VAR}, with a default, and unset */
+    setenv("RB_TEST_SIZE", "2M", 1);
+    unsetenv("RB_TEST_UNSET");
+    p = s_parse_in("[a]\nsize=${RB_TEST_SIZE}\nbs=${RB_TEST_UNSET:-8k}\n", NULL, NULL, 0);
+    assert_int_equal(p->phases[0].jobs[0].size, 2 << 20);
+    assert_int_equal(p->phases[0].jobs[0].bs, 8 << 10);
+    assert_non_null(strstr(p->text, "size=2M\n")); /* the run folder keeps what ran */
+    rb_plan_destroy(&p);
+    s_parse_in("[a]\nsize=1M\nbs=${RB_TEST_UNSET}\n", &in, NULL, -EINVAL);
+    assert_int_equal(in.nproblems, 1);
+    assert_non_null(
+        strstr(in.problems, "t.ini:3: environment variable 'RB_TEST_UNSET' is not set"));
+    rb_plan_input_fini(&in);
+
+    /* fio's keywords and arithmetic */
+    long page = sysconf(_SC_PAGESIZE);
+    p = s_parse_in("[a]\nsize=64*$pagesize\nbs=(2*2k)\niodepth=(3+1)*2\nruntime=(1500000)\n"
+                   "time_based\n",
+                   NULL, NULL, -EINVAL);
+    assert_null(p);
+    p = s_parse_in("[a]\nsize=64*$pagesize\nbs=(2*2k)\niodepth=(2^3)\nruntime=(1500000)\n"
+                   "time_based\n",
+                   NULL, NULL, 0);
+    assert_int_equal(p->phases[0].jobs[0].size, 64 * page);
+    assert_int_equal(p->phases[0].jobs[0].bs, 4096);
+    assert_int_equal(p->phases[0].jobs[0].iodepth, 8);
+    assert_int_equal(p->phases[0].jobs[0].runtime_ns, 1500000000ull);
+    assert_true(p->host_keywords);
+    rb_plan_destroy(&p);
+
+    /* --set goes at the end of [global] (or in one of its own); --section keeps jobs */
+    const char *sets[] = {"size=3M", "bs=64k"};
+    const char *secs[] = {"b"};
+    rb_plan_input_t in2 = {.sets = sets, .nsets = 2, .sections = secs, .nsections = 1};
+    p = s_parse_in("[global]\nsize=1M\n[a]\nrw=write\n[b]\nrw=read\nstonewall\n", &in2, NULL, 0);
+    assert_int_equal(p->nphases, 1);
+    assert_int_equal(p->phases[0].njobs, 1);
+    assert_string_equal(p->phases[0].jobs[0].name, "b");
+    assert_int_equal(p->phases[0].jobs[0].size, 3 << 20);
+    assert_int_equal(p->phases[0].jobs[0].bs, 64 << 10);
+    rb_plan_destroy(&p);
+    rb_plan_input_t in3 = {.sets = sets, .nsets = 1};
+    p = s_parse_in("[a]\nrw=write\n", &in3, NULL, 0);
+    assert_int_equal(p->phases[0].jobs[0].size, 3 << 20);
+    rb_plan_destroy(&p);
+    const char *nosec[] = {"zz"};
+    rb_plan_input_t in4 = {.sections = nosec, .nsections = 1};
+    s_parse_in("[a]\nsize=1M\n", &in4, NULL, -EINVAL);
+    assert_non_null(strstr(in4.problems, "--section zz: the plan has no job section [zz]"));
+    rb_plan_input_fini(&in4);
+    const char *badset[] = {"sise=1M"};
+    rb_plan_input_t in5 = {.sets = badset, .nsets = 1};
+    s_parse_in("[a]\nsize=1M\n", &in5, NULL, -EINVAL);
+    assert_non_null(strstr(in5.problems, "--set:1: unknown option 'sise' (did you mean 'size'?)"));
+    rb_plan_input_fini(&in5);
+
+    /* include, relative to the including file, nested; problems name the file and line */
+    char dir[] = "/tmp/rb-test-include-XXXXXX", path[256], text[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/glob.fio", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "; shared\nbs=16k\ninclude deeper.fio\n");
+    fclose(f);
+    snprintf(path, sizeof path, "%s/deeper.fio", dir);
+    f = fopen(path, "w");
+    fprintf(f, "iodepth=4\nbogus=1\n");
+    fclose(f);
+    snprintf(path, sizeof path, "%s/main.fio", dir);
+    snprintf(text, sizeof text, "[global]\ninclude glob.fio\n[a]\nsize=1M\n");
+    s_parse_in(text, &in, path, -EINVAL);
+    char want[512];
+    snprintf(want, sizeof want, "%s/deeper.fio:2: unknown option 'bogus'", dir);
+    assert_non_null(strstr(in.problems, want));
+    rb_plan_input_fini(&in);
+    snprintf(path, sizeof path, "%s/deeper.fio", dir);
+    f = fopen(path, "w");
+    fprintf(f, "iodepth=4\n");
+    fclose(f);
+    snprintf(path, sizeof path, "%s/main.fio", dir);
+    p = s_parse_in(text, NULL, path, 0);
+    assert_int_equal(p->phases[0].jobs[0].bs, 16 << 10);
+    assert_int_equal(p->phases[0].jobs[0].iodepth, 4);
+    rb_plan_destroy(&p);
+    snprintf(path, sizeof path, "%s/deeper.fio", dir);
+    f = fopen(path, "w");
+    fprintf(f, "include deeper.fio\n");
+    fclose(f);
+    snprintf(path, sizeof path, "%s/main.fio", dir);
+    s_parse_in(text, &in, path, -EINVAL);
+    assert_non_null(strstr(in.problems, "nested includes"));
+    rb_plan_input_fini(&in);
+    snprintf(path, sizeof path, "%s/deeper.fio", dir);
+    f = fopen(path, "w");
+    fprintf(f, "[sneaky]\n");
+    fclose(f);
+    snprintf(path, sizeof path, "%s/main.fio", dir);
+    s_parse_in(text, &in, path, -EINVAL);
+    assert_non_null(strstr(in.problems, "deeper.fio:1: an included file may not hold [sections]"));
+    rb_plan_input_fini(&in);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 /* Appends to a growing buffer. */
@@ -1136,6 +1278,31 @@ static void test_sizes(void **state)
     assert_int_equal(p->phases[0].jobs[0].bs, 4 << 10);
     rb_plan_destroy(&p);
 
+    /* suffixes as fio reads them: "Xib" takes the other base, "X", "Xb" and
+     * "Xi" take kb_base; 0x is hexadecimal; kb_base applies to what follows */
+    static const struct {
+        const char *text;
+        uint64_t bytes;
+    } fio_sizes[] = {
+        {"[a]\nbs=1000\nsize=4KiB\n", 4000},
+        {"[a]\nbs=1000\nsize=4Ki\n", 4096},
+        {"[a]\nbs=1000\nsize=4kb\n", 4096},
+        {"[a]\nbs=1000\nsize=2MiB\n", 2000000},
+        {"[a]\nbs=1000\nsize=2mi\n", 2 << 20},
+        {"[a]\nbs=1000\nsize=0x1000\n", 4096},
+        {"[a]\nbs=1000\nsize=1000b\n", 1000},
+        {"[a]\nbs=1000\nkb_base=1000\nsize=4k\n", 4000},
+        {"[a]\nbs=1000\nkb_base=1000\nsize=4KiB\n", 4096},
+        {"[global]\nkb_base=1000\n[a]\nsize=1M\n", 1000000},
+        {"[a]\nbs=1000\nsize=1M\nkb_base=1000\n", 1 << 20},
+    };
+    for (size_t i = 0; i < sizeof fio_sizes / sizeof fio_sizes[0]; i++) {
+        p = s_parse_str(fio_sizes[i].text);
+        assert_int_equal(p->phases[0].jobs[0].size, fio_sizes[i].bytes);
+        s_assert_round_trip(p);
+        rb_plan_destroy(&p);
+    }
+
     /* filesize alone: size is filesize x nrfiles; with size too, both are kept */
     p = s_parse_str("[a]\nfilesize=3M\nnrfiles=5\n[b]\nfilesize=3M\nsize=1M\nnrfiles=2\n");
     assert_int_equal(p->phases[0].jobs[0].size, 15 << 20);
@@ -1327,7 +1494,6 @@ static void test_ignored_notes(void **state)
                                "size=1M\n"
                                "clat_percentiles=0\n"
                                "write_bw_log=bw\n"
-                               "kb_base=1024\n"
                                "disable_slat=1\n");
     assert_non_null(p->notes);
     assert_string_equal(
@@ -1338,9 +1504,7 @@ static void test_ignored_notes(void **state)
                   "reports and logs\n"
                   "t.ini:8: option 'write_bw_log' is ignored: it only shapes fio's own reports "
                   "and logs\n"
-                  "t.ini:9: option 'kb_base' is ignored: rackbench sizes are always powers of "
-                  "1024, as with kb_base=1024\n"
-                  "t.ini:10: option 'disable_slat' is ignored: it only shapes fio's own reports "
+                  "t.ini:9: option 'disable_slat' is ignored: it only shapes fio's own reports "
                   "and logs\n");
     /* the job is what it would be without them */
     rb_plan_t *q = s_parse_str("[a]\nsize=1M\n");
@@ -2042,6 +2206,7 @@ int main(void)
         cmocka_unit_test(test_global_after_job),
         cmocka_unit_test(test_fio_style_inline_comments),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_fio_syntax),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_every_option),
         cmocka_unit_test(test_aliases),

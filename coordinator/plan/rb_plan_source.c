@@ -1,0 +1,375 @@
+/* What a plan file becomes before its sections are read, as fio prepares a
+ * job file: `include FILE` lines replaced by the file, `${VAR}` and fio's
+ * `$ncpus`, `$mb_memory`, `$pagesize` replaced in values, and the command
+ * line's --set options put at the end of each [global] section. The parser
+ * then reads one text, and every line of it remembers the file and line it
+ * came from, for messages. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rb_plan_int.h"
+
+#define S_INCLUDE_DEPTH 16 /* nested includes at the most (a loop ends here) */
+
+/* Appends n bytes of text and a newline as one line of the expanded text,
+ * which came from file:line. 0 or -ENOMEM. */
+static int s_emit(rb_plan_parser_t *ps, const char *text, size_t n, const char *file, unsigned line)
+{
+    if (ps->work_len + n + 2 > ps->work_cap) {
+        size_t cap = (ps->work_len + n + 2) * 2;
+        char *w = realloc(ps->work, cap);
+        if (!w)
+            return rb_plan_nomem(ps);
+        ps->work = w;
+        ps->work_cap = cap;
+    }
+    if (ps->nmap == ps->cap_map) {
+        uint32_t cap = ps->cap_map ? ps->cap_map * 2 : 256;
+        rb_plan_srcline_t *m = realloc(ps->map, cap * sizeof *m);
+        if (!m)
+            return rb_plan_nomem(ps);
+        ps->map = m;
+        ps->cap_map = cap;
+    }
+    memcpy(ps->work + ps->work_len, text, n);
+    ps->work_len += n;
+    ps->work[ps->work_len++] = '\n';
+    ps->work[ps->work_len] = '\0';
+    ps->map[ps->nmap].file = file;
+    ps->map[ps->nmap].line = line;
+    ps->map[ps->nmap].failed = false;
+    ps->nmap++;
+    return 0;
+}
+
+/* Keeps a copy of a file name for the map; NULL when memory ran out. */
+static const char *s_keep_name(rb_plan_parser_t *ps, const char *name)
+{
+    char **names = realloc(ps->files, (ps->nfiles + 1) * sizeof *names);
+    if (!names)
+        return NULL;
+    ps->files = names;
+    names[ps->nfiles] = strdup(name);
+    return names[ps->nfiles] ? names[ps->nfiles++] : NULL;
+}
+
+/* A problem at file:line before the expanded text has that line. */
+static int s_fail_at(rb_plan_parser_t *ps, const char *file, unsigned line, const char *what)
+{
+    return rb_plan_fail_at(ps, file, line, "%s", what);
+}
+
+/* The value of a reserved keyword of fio on this machine, or -1. */
+static long long s_keyword(const char *name, size_t n)
+{
+    if (n == 5 && !strncmp(name, "ncpus", 5))
+        return sysconf(_SC_NPROCESSORS_ONLN);
+    if (n == 8 && !strncmp(name, "pagesize", 8))
+        return sysconf(_SC_PAGESIZE);
+    if (n == 9 && !strncmp(name, "mb_memory", 9)) {
+        long long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+        return pages > 0 && size > 0 ? pages / (1048576 / size) : -1;
+    }
+    return -1;
+}
+
+/* Appends n bytes to the growing string *out (len, cap). 0 or -ENOMEM. */
+static int s_put(char **out, size_t *len, size_t *cap, const char *s, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        size_t c = (*len + n + 1) * 2;
+        char *o = realloc(*out, c);
+        if (!o)
+            return -ENOMEM;
+        *out = o;
+        *cap = c;
+    }
+    memcpy(*out + *len, s, n);
+    *len += n;
+    (*out)[*len] = '\0';
+    return 0;
+}
+
+/* Expands ${VAR}, ${VAR:-default} and fio's $keywords in a value. A value
+ * in which a keyword was replaced and that holds arithmetic becomes a
+ * parenthesised expression, as fio evaluates it ("8*$mb_memory"). *out is
+ * the new value (caller frees). 0, -EINVAL with the problem recorded, or
+ * -ENOMEM. */
+static int s_expand_value(rb_plan_parser_t *ps, const char *file, unsigned line, const char *val,
+                          char **out)
+{
+    char *o = NULL;
+    size_t len = 0, cap = 0;
+    int keyword = 0, rc = s_put(&o, &len, &cap, "", 0);
+    for (const char *c = val; *c && rc == 0;) {
+        if (c[0] == '$' && c[1] == '{') {
+            const char *end = strchr(c + 2, '}');
+            if (!end) {
+                free(o);
+                return rb_plan_fail_at(ps, file, line, "'${' without '}' in '%.64s'", val);
+            }
+            size_t n = (size_t)(end - c - 2);
+            char name[256];
+            if (n >= sizeof name) {
+                free(o);
+                return rb_plan_fail_at(ps, file, line, "variable name too long in '%.64s'", val);
+            }
+            memcpy(name, c + 2, n);
+            name[n] = '\0';
+            char *dflt = strstr(name, ":-");
+            if (dflt) {
+                *dflt = '\0';
+                dflt += 2;
+            }
+            const char *v = getenv(name);
+            if ((!v || !*v) && dflt)
+                v = dflt;
+            if (!v) {
+                free(o);
+                return rb_plan_fail_at(
+                    ps, file, line,
+                    "environment variable '%s' is not set (set it, give it a default as "
+                    "${%s:-VALUE}, or pass --set)",
+                    name, name);
+            }
+            rc = s_put(&o, &len, &cap, v, strlen(v));
+            c = end + 1;
+            continue;
+        }
+        if (c[0] == '$' && isalpha((unsigned char)c[1])) {
+            size_t n = 1;
+            while (isalnum((unsigned char)c[n]) || c[n] == '_')
+                n++;
+            long long k = s_keyword(c + 1, n - 1);
+            if (k >= 0) {
+                char num[32];
+                snprintf(num, sizeof num, "%lld", k);
+                rc = s_put(&o, &len, &cap, num, strlen(num));
+                keyword = 1;
+                ps->host_keywords = true;
+                c += n;
+                continue;
+            }
+        }
+        rc = s_put(&o, &len, &cap, c, 1);
+        c++;
+    }
+    if (rc == 0 && keyword && o[0] != '(' && strpbrk(o, "+-*/%^")) {
+        char *w = malloc(len + 3);
+        if (!w) {
+            rc = -ENOMEM;
+        } else {
+            snprintf(w, len + 3, "(%s)", o);
+            free(o);
+            o = w;
+        }
+    }
+    if (rc < 0) {
+        free(o);
+        return rb_plan_nomem(ps);
+    }
+    *out = o;
+    return 0;
+}
+
+/* The --set options as lines at the end of a [global] section. */
+static int s_emit_sets(rb_plan_parser_t *ps)
+{
+    const rb_plan_input_t *in = ps->input;
+    for (uint32_t i = 0; in && i < in->nsets; i++) {
+        int rc = s_emit(ps, in->sets[i], strlen(in->sets[i]), "--set", i + 1);
+        if (rc < 0)
+            return rc;
+    }
+    ps->sets_done_here = true;
+    return 0;
+}
+
+static int s_expand(rb_plan_parser_t *ps, const char *text, size_t len, const char *file,
+                    const char *dir, unsigned depth);
+
+/* Reads an include file into the expanded text. */
+static int s_include(rb_plan_parser_t *ps, const char *name, const char *file, unsigned line,
+                     const char *dir, unsigned depth)
+{
+    char path[RB_PATH_MAX];
+    if (!*name)
+        return s_fail_at(ps, file, line, "'include' without a file name");
+    if (depth >= S_INCLUDE_DEPTH)
+        return rb_plan_fail_at(
+            ps, file, line, "include '%s': more than %d nested includes (does it include itself?)",
+            name, S_INCLUDE_DEPTH);
+    if (name[0] == '/' || !dir || !*dir)
+        snprintf(path, sizeof path, "%s", name);
+    else if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
+        return rb_plan_fail_at(ps, file, line, "include '%.64s': path too long", name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+        (uint64_t)st.st_size > RB_PLAN_MAX_BYTES) {
+        int e = fd < 0 ? errno : (S_ISREG(st.st_mode) ? EFBIG : EINVAL);
+        if (fd >= 0)
+            close(fd);
+        return rb_plan_fail_at(ps, file, line, "include '%s': cannot read %s: %s", name, path,
+                               e == EINVAL ? "not a regular file" : strerror(e));
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    size_t got = 0;
+    while (buf && got < (size_t)st.st_size) {
+        ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    if (!buf)
+        return rb_plan_nomem(ps);
+    const char *kept = s_keep_name(ps, path);
+    char subdir[RB_PATH_MAX];
+    snprintf(subdir, sizeof subdir, "%s", path);
+    char *slash = strrchr(subdir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        subdir[0] = '\0';
+    int rc = kept ? s_expand(ps, buf, got, kept, subdir, depth + 1) : rb_plan_nomem(ps);
+    free(buf);
+    return rc;
+}
+
+/* One line of a file: an include, a header, a value to expand, or as it is. */
+static int s_expand_line(rb_plan_parser_t *ps, char *raw, const char *file, unsigned line,
+                         const char *dir, unsigned depth)
+{
+    const char *s = raw;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (!strncmp(s, "include", 7) && (s[7] == ' ' || s[7] == '\t')) {
+        char name[RB_PATH_MAX];
+        snprintf(name, sizeof name, "%s", s + 8);
+        return s_include(ps, rb_plan_trim(name), file, line, dir, depth);
+    }
+    if (*s == '[') {
+        if (depth > 0)
+            return s_fail_at(ps, file, line, "an included file may not hold [sections]");
+        if (ps->in_global_src && !ps->sets_done_here) {
+            int rc = s_emit_sets(ps);
+            if (rc < 0)
+                return rc;
+        }
+        const char *close = strchr(s, ']');
+        ps->in_global_src = close && (size_t)(close - s) == 7 && !strncmp(s, "[global]", 8);
+        ps->sets_done_here = false;
+        return s_emit(ps, raw, strlen(raw), file, line);
+    }
+    const char *eq = strchr(s, '=');
+    const char *dollar = strchr(s, '$');
+    if (*s == ';' || *s == '#' || !eq || !dollar || dollar < eq)
+        return s_emit(ps, raw, strlen(raw), file, line);
+    /* a value to expand: the part before a comment, as the parser cuts it */
+    size_t n = strlen(s);
+    for (const char *c = eq; *c; c++)
+        if ((*c == ';' || *c == '#') && (c[-1] == ' ' || c[-1] == '\t')) {
+            n = (size_t)(c - s);
+            break;
+        }
+    char *val = strndup(eq + 1, n - (size_t)(eq + 1 - s)), *exp = NULL;
+    if (!val)
+        return rb_plan_nomem(ps);
+    int rc = s_expand_value(ps, file, line, rb_plan_trim(val), &exp);
+    free(val);
+    if (rc < 0)
+        return rc;
+    char *out = NULL;
+    size_t olen = 0, ocap = 0;
+    if (s_put(&out, &olen, &ocap, s, (size_t)(eq + 1 - s)) < 0 ||
+        s_put(&out, &olen, &ocap, exp, strlen(exp)) < 0) {
+        free(out);
+        free(exp);
+        return rb_plan_nomem(ps);
+    }
+    free(exp);
+    ps->expanded = true;
+    rc = s_emit(ps, out, olen, file, line);
+    free(out);
+    return rc;
+}
+
+static int s_expand(rb_plan_parser_t *ps, const char *text, size_t len, const char *file,
+                    const char *dir, unsigned depth)
+{
+    unsigned line = 0;
+    const char *p = text, *end = text + len;
+    if (depth > 0)
+        ps->expanded = true;
+    while (p < end) {
+        line++;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = (size_t)((nl ? nl : end) - p);
+        char *raw = strndup(p, n);
+        if (!raw)
+            return rb_plan_nomem(ps);
+        int rc = memchr(p, '\0', n)
+                     ? rb_plan_fail_at(ps, file, line, "NUL byte in the plan (not a text file?)")
+                     : s_expand_line(ps, raw, file, line, dir, depth);
+        free(raw);
+        if (rc == -ENOMEM)
+            return rc;
+        if (rc < 0) {
+            /* an empty line in its place, marked: its section is not completed */
+            if ((rc = s_emit(ps, "", 0, file, line)) < 0)
+                return rc;
+            ps->map[ps->nmap - 1].failed = true;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    return 0;
+}
+
+int rb_plan_source_expand(rb_plan_parser_t *ps, const char *text, size_t len)
+{
+    const rb_plan_input_t *in = ps->input;
+    char dir[RB_PATH_MAX] = "";
+    if (ps->path) {
+        snprintf(dir, sizeof dir, "%s", ps->path);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = '\0';
+        else
+            dir[0] = '\0';
+    }
+    if (in && in->nsets) {
+        ps->expanded = true;
+        /* no [global] before the first job: the options go in one of their own */
+        const char *c = text, *end = text + len;
+        bool global_first = false;
+        while (c < end) {
+            const char *nl = memchr(c, '\n', (size_t)(end - c));
+            const char *e = nl ? nl : end, *s = c;
+            while (s < e && (*s == ' ' || *s == '\t'))
+                s++;
+            if (s < e && *s == '[') {
+                global_first = e - s >= 8 && !strncmp(s, "[global]", 8);
+                break;
+            }
+            c = nl ? nl + 1 : end;
+        }
+        if (!global_first) {
+            int rc = s_emit(ps, "[global]", 8, "--set", 0);
+            if (rc == 0)
+                rc = s_emit_sets(ps);
+            if (rc < 0)
+                return rc;
+        }
+    }
+    int rc = s_expand(ps, text, len, ps->source, dir, 0);
+    if (rc == 0 && ps->in_global_src && !ps->sets_done_here)
+        rc = s_emit_sets(ps);
+    return rc;
+}
