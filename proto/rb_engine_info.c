@@ -8,7 +8,8 @@
 
 static const rb_engine_info_t s_engines[] = {
     {"sync", "psync", 0, "pread and pwrite, one IO at a time (fio's psync)"},
-    {"libaio", NULL, RB_ENGINE_INFO_F_ASYNC, "Linux native asynchronous IO, iodepth IOs in flight"},
+    {"libaio", "aio,linuxaio", RB_ENGINE_INFO_F_ASYNC,
+     "Linux native asynchronous IO, iodepth IOs in flight"},
     {"io_uring", NULL, RB_ENGINE_INFO_F_ASYNC,
      "io_uring with registered files and buffers, iodepth IOs in flight"},
     {"null", NULL, RB_ENGINE_INFO_F_NO_DATA | RB_ENGINE_INFO_F_ASYNC,
@@ -46,10 +47,15 @@ char *rb_engine_info_list(char *buf, size_t len)
         for (size_t k = 0; k < 2; k++) {
             if (!names[k])
                 continue;
-            int w = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", names[k]);
-            if (w < 0 || (size_t)w >= len - n)
-                return buf;
-            n += (size_t)w;
+            /* a comma-separated alias list reads as more names of the list */
+            for (const char *a = names[k]; *a;) {
+                size_t an = strcspn(a, ",");
+                int w = snprintf(buf + n, len - n, "%s%.*s", n ? ", " : "", (int)an, a);
+                if (w < 0 || (size_t)w >= len - n)
+                    return buf;
+                n += (size_t)w;
+                a += an + (a[an] == ',');
+            }
         }
     }
     return buf;

@@ -23,6 +23,8 @@ cases=(
   "keyword-arithmetic|[j]\nrw=write\nbs=4k\nsize=256*\$pagesize|exact"
   "environment|[j]\nrw=write\nbs=64k\nsize=\${RB_SEM_SIZE}|exact"
   "name-in-global|[global]\nname=everything\nrw=write\nbs=64k\nsize=1M\n[a]\n[b]|exact"
+  "aio-is-libaio|[j]\nioengine=aio\nrw=read\nbs=4k\nsize=1M\ndirect=1\niodepth=4|exact"
+  "linuxaio-is-libaio|[j]\nioengine=linuxaio\nrw=write\nbs=4k\nsize=1M\ndirect=1\niodepth=4|exact"
   "rwmix-70|[j]\nrw=randrw\nrwmixread=70\nbs=4k\nsize=8M|mix"
   "rwmixwrite-20|[j]\nrw=rw\nrwmixwrite=20\nbs=4k\nsize=8M|mix"
 )

@@ -637,7 +637,7 @@ static const s_bad_t s_bad[] = {
     {"; only comments\n\n", 0, "the plan has no jobs"},
     /* ioengine and iodepth */
     {"[a]\nsize=1M\nioengine=posixaio\n", 3,
-     "ioengine=posixaio is not supported (rackbench has sync, psync, libaio, io_uring, null)"},
+     "ioengine=posixaio is not supported (rackbench has sync, psync, libaio, aio, linuxaio, io_uring, null)"},
     {"[global]\nioengine=external:/x.so\n[a]\nsize=1M\n", 2,
      "ioengine=external:/x.so is not supported"},
     {"[a]\nsize=1M\niodepth=0\n", 3, "iodepth=0 is out of range (1..65536)"},
