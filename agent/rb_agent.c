@@ -1,8 +1,10 @@
 /* The agent's connection: one DEALER socket to the coordinator (CURVE
  * unless it may be off), HELLO until a coordinator answers, heartbeats,
  * and a coordinator that falls silent; each message goes to the run's state
- * machine (rb_agent_state.c). All on the main thread; IO happens in worker
- * threads. */
+ * machine (rb_agent_state.c). A failed handshake (a refused key, a wrong
+ * coordinator key) is explained from the socket's monitor, and the socket is
+ * made anew after a short wait, as ZeroMQ does not connect again by itself.
+ * All on the main thread; IO happens in worker threads. */
 #include <czmq.h>
 #include <errno.h>
 #include <signal.h>
@@ -24,6 +26,9 @@
 
 #define S_HELLO_EVERY_NS (1 * RB_NS_PER_S)
 #define S_POLL_MS        10
+#define S_RETRY_MIN_NS   (250 * RB_NS_PER_MS) /* first wait before a new socket */
+#define S_RETRY_MAX_NS   (4 * RB_NS_PER_S)    /* the wait doubles up to this */
+#define S_NOTE_EVERY_NS  (600 * RB_NS_PER_S)  /* a failure that goes on is counted this often */
 
 static volatile sig_atomic_t s_signalled;
 
@@ -44,11 +49,27 @@ int rb_agent_send(rb_agent_t *a, const rb_msg_t *m)
         rb_error("cannot encode %s: %s", rb_msg_type_name(m->type), err.msg);
         return rc;
     }
+    if (!a->sock) { /* between two sockets after a failed handshake */
+        free(buf);
+        rb_debug("%s to %s not sent: not connected", rb_msg_type_name(m->type), a->o.coordinator);
+        return -ENOTCONN;
+    }
+    /* Never blocking: a send that would block has no connection to go to
+     * (ZeroMQ dropped it after a failed handshake) or a full queue. */
     zframe_t *f = zframe_new(buf, len);
     free(buf);
-    if (!f || zframe_send(&f, a->sock, 0) < 0) {
+    if (!f || zframe_send(&f, a->sock, ZFRAME_DONTWAIT) < 0) {
+        int e = f ? zmq_errno() : ENOMEM;
         zframe_destroy(&f);
-        rb_warn("cannot send %s to %s", rb_msg_type_name(m->type), a->o.coordinator);
+        if (e == EAGAIN) {
+            if (!a->failures)
+                rb_warn("cannot send %s to %s: no connection to it; connecting again",
+                        rb_msg_type_name(m->type), a->o.coordinator);
+            a->reopen = 1;
+            return -ENOTCONN;
+        }
+        rb_warn("cannot send %s to %s: %s", rb_msg_type_name(m->type), a->o.coordinator,
+                strerror(e));
         return -EIO;
     }
     /* Any message shows the coordinator we are alive: a HEARTBEAT only after
@@ -186,9 +207,9 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
     rb_msg_fini(&m);
 }
 
-/* CURVE on the DEALER socket before it connects, unless it may be off
- * (ipc://, or --insecure on loopback). 0 or -errno with err set. */
-static int s_secure(rb_agent_t *a, rb_err_t *err)
+/* The keys for CURVE, unless it may be off (ipc://, or --insecure on
+ * loopback): into a->cert and a->server. 0 or -errno with err set. */
+static int s_load_keys(rb_agent_t *a, rb_err_t *err)
 {
     const rb_agent_opts_t *o = &a->o;
     int given = o->key_public != NULL; /* keys in memory */
@@ -202,19 +223,166 @@ static int s_secure(rb_agent_t *a, rb_err_t *err)
         return curve;
     if (!zsys_has_curve())
         return rb_err_set(err, -ENOTSUP, "this libzmq was built without CURVE security");
-    zcert_t *cert = given ? rb_auth_cert_from_txt(o->key_public, o->key_secret, err)
-                          : rb_auth_load_secret(o->key_file, err);
-    zcert_t *server = !cert   ? NULL
-                      : given ? rb_auth_cert_from_txt(o->coordinator_public, NULL, err)
-                              : rb_auth_load_public(o->coordinator_key, err);
-    if (server) {
-        rb_auth_client_apply(a->sock, cert, server);
-        rb_info("CURVE on: this agent's key %s, the coordinator's %s", zcert_public_txt(cert),
-                zcert_public_txt(server));
-    }
-    zcert_destroy(&cert);
-    zcert_destroy(&server);
+    a->cert = given ? rb_auth_cert_from_txt(o->key_public, o->key_secret, err)
+                    : rb_auth_load_secret(o->key_file, err);
+    a->server = !a->cert ? NULL
+                : given  ? rb_auth_cert_from_txt(o->coordinator_public, NULL, err)
+                         : rb_auth_load_public(o->coordinator_key, err);
+    if (a->server)
+        rb_info("CURVE on: this agent's key %s, the coordinator's %s", zcert_public_txt(a->cert),
+                zcert_public_txt(a->server));
     return err->code;
+}
+
+/* Closes the socket (and its monitor) at once, dropping what it queued. */
+static void s_close(rb_agent_t *a)
+{
+    zpoller_destroy(&a->poller);
+    rb_auth_monitor_stop(a->sock, &a->monitor);
+    if (a->sock)
+        zsock_set_linger(a->sock, 0);
+    zsock_destroy(&a->sock);
+}
+
+/* Makes the DEALER socket, with CURVE if keys were loaded, and connects it.
+ * 0 or -errno with err set. */
+static int s_open(rb_agent_t *a, rb_err_t *err)
+{
+    a->sock = zsock_new(ZMQ_DEALER);
+    if (!a->sock)
+        return rb_err_set(err, -ENOMEM, "cannot create a ZeroMQ socket");
+    zsock_set_identity(a->sock, a->o.name);
+    if (a->cert)
+        rb_auth_client_apply(a->sock, a->cert, a->server);
+    zsock_set_linger(a->sock, 2000);
+    zsock_set_sndhwm(a->sock, 100000);
+    zsock_set_maxmsgsize(a->sock, RB_PROTO_MAX_FRAME);
+    rb_err_t merr;
+    rb_err_clear(&merr);
+    a->monitor = rb_auth_monitor_start(a->sock, &merr);
+    if (!a->monitor)
+        rb_warn("handshake failures will not be explained: %s", merr.msg);
+    if (zsock_connect(a->sock, "%s", a->o.coordinator) < 0) {
+        rb_err_set(err, -EINVAL, "--coordinator %s: %s", a->o.coordinator, zmq_strerror(errno));
+        s_close(a);
+        return err->code;
+    }
+    a->poller = zpoller_new(a->sock, a->monitor, NULL);
+    if (!a->poller) {
+        s_close(a);
+        return rb_err_set(err, -ENOMEM, "out of memory");
+    }
+    a->next_hello = 0;
+    return 0;
+}
+
+/* Says how often each failure logged came again since, if it did. */
+static void s_failure_count(rb_agent_t *a, uint64_t now)
+{
+    for (int o = 0; o < RB_AUTH_OUTCOMES; o++) {
+        uint32_t n = a->failure_repeats[o];
+        if (n)
+            rb_warn("handshake with %s failed %u more time%s the same way (%s)", a->o.coordinator,
+                    n, n == 1 ? "" : "s", rb_auth_outcome_name((rb_auth_outcome_t)o));
+        a->failure_repeats[o] = 0;
+    }
+    a->failure_note_at = now + S_NOTE_EVERY_NS;
+}
+
+/* One line on what a failed handshake means and what to check. */
+static void s_failure_explain(const rb_agent_t *a, const rb_auth_event_t *ev)
+{
+    const char *ep = a->o.coordinator;
+    char detail[128], ckey[RB_PATH_MAX + 32];
+    rb_auth_event_detail(ev, detail, sizeof detail);
+    if (a->o.coordinator_key)
+        snprintf(ckey, sizeof ckey, "--coordinator-key %s", a->o.coordinator_key);
+    else
+        snprintf(ckey, sizeof ckey, "the coordinator key given to this agent");
+    switch (ev->outcome) {
+    case RB_AUTH_REFUSED:
+        rb_warn("coordinator %s refused this agent: its public key %s is not in the "
+                "coordinator's --allow-keys; add this agent's NAME.key file (beside its --key) "
+                "to that folder; trying again every few seconds",
+                ep, a->cert ? zcert_public_txt(a->cert) : "(none)");
+        break;
+    case RB_AUTH_ZAP_FAILED:
+        rb_warn("coordinator %s could not check this agent's key (%s); trying again", ep, detail);
+        break;
+    case RB_AUTH_CLOSED:
+        rb_warn("handshake with %s failed (the coordinator closed the connection: %s): the "
+                "coordinator's public key does not match %s, or the coordinator runs with "
+                "another --key or without CURVE; compare their public-key lines; trying again",
+                ep, detail, ckey);
+        break;
+    case RB_AUTH_KEY_MISMATCH:
+        rb_warn("handshake with %s failed (%s: a CURVE message did not decrypt): the "
+                "coordinator's public key does not match %s; trying again",
+                ep, detail, ckey);
+        break;
+    case RB_AUTH_MECHANISM:
+        if (a->cert)
+            rb_warn("handshake with %s failed: this agent uses CURVE and the coordinator does "
+                    "not (is it started with --insecure?); trying again",
+                    ep);
+        else
+            rb_warn("handshake with %s failed: the coordinator uses CURVE and this agent does "
+                    "not (--insecure): give it --key and --coordinator-key (docs/security.md); "
+                    "trying again",
+                    ep);
+        break;
+    default:
+        rb_warn("handshake with %s failed (%s): is a rackbench coordinator of this version "
+                "listening there? trying again",
+                ep, detail);
+        break;
+    }
+}
+
+/* Reads the socket's handshake events: each kind of failure is explained
+ * once, then counted, and the socket is made anew; a success ends it. */
+static void s_watch(rb_agent_t *a, uint64_t now)
+{
+    rb_auth_event_t ev;
+    while (a->monitor && rb_auth_monitor_read(a->monitor, &ev) == 1) {
+        if (ev.outcome == RB_AUTH_NONE)
+            continue;
+        /* Without CURVE only a coordinator that wants it closes mid-handshake. */
+        if (ev.outcome == RB_AUTH_CLOSED && !a->cert)
+            ev.outcome = RB_AUTH_MECHANISM;
+        if (ev.outcome == RB_AUTH_SUCCEEDED) {
+            if (a->failures) {
+                s_failure_count(a, now);
+                rb_info("handshake with %s succeeded", a->o.coordinator);
+            }
+            a->failures = 0;
+            a->retry_ns = 0;
+            continue;
+        }
+        if (!(a->failures & (1u << ev.outcome))) {
+            s_failure_explain(a, &ev);
+            if (!a->failures) /* the first since a success: counted from now */
+                a->failure_note_at = now + S_NOTE_EVERY_NS;
+            a->failures |= 1u << ev.outcome;
+        } else {
+            a->failure_repeats[ev.outcome]++;
+            if (now >= a->failure_note_at)
+                s_failure_count(a, now);
+        }
+        a->reopen = 1;
+    }
+}
+
+/* Closes a socket ZeroMQ gave up on, to make it anew after a wait that
+ * doubles with each failure in a row, up to S_RETRY_MAX_NS. */
+static void s_reopen_later(rb_agent_t *a, uint64_t now)
+{
+    s_close(a);
+    a->reopen = 0;
+    a->retry_ns = !a->retry_ns                       ? S_RETRY_MIN_NS
+                  : a->retry_ns * 2 > S_RETRY_MAX_NS ? S_RETRY_MAX_NS
+                                                     : a->retry_ns * 2;
+    a->reopen_at = now + a->retry_ns;
 }
 
 rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
@@ -270,49 +438,40 @@ rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
     }
     if (!opts->no_telemetry)
         s_telemetry_open(a);
-    a->sock = zsock_new(ZMQ_DEALER);
-    if (!a->sock) {
-        rb_err_set(err, -ENOMEM, "cannot create a ZeroMQ socket");
+    if (s_load_keys(a, err) < 0 || s_open(a, err) < 0) {
         rb_agent_destroy(&a);
         return NULL;
     }
-    zsock_set_identity(a->sock, opts->name);
-    if (s_secure(a, err) < 0) {
-        rb_agent_destroy(&a);
-        return NULL;
-    }
-    zsock_set_linger(a->sock, 2000);
-    zsock_set_sndhwm(a->sock, 100000);
-    zsock_set_maxmsgsize(a->sock, RB_PROTO_MAX_FRAME);
-    if (zsock_connect(a->sock, "%s", opts->coordinator) < 0) {
-        rb_err_set(err, -EINVAL, "--coordinator %s: %s", opts->coordinator, zmq_strerror(errno));
-        rb_agent_destroy(&a);
-        return NULL;
-    }
-    a->poller = zpoller_new(a->sock, NULL);
     return a;
 }
 
 int rb_agent_run(rb_agent_t *a)
 {
     while (!a->quit) {
-        zsock_t *which = zpoller_wait(a->poller, S_POLL_MS);
-        if (which) {
+        if (a->poller)
+            zpoller_wait(a->poller, S_POLL_MS);
+        else
+            zclock_sleep(S_POLL_MS);
+        /* What is waiting, before the timers. */
+        while (!a->quit && a->sock && (zsock_events(a->sock) & ZMQ_POLLIN)) {
             zframe_t *f = zframe_recv(a->sock);
-            if (f) {
-                s_handle(a, f);
-                zframe_destroy(&f);
-            }
-            /* Drain what else is waiting before the timers. */
-            while (!a->quit && (zsock_events(a->sock) & ZMQ_POLLIN)) {
-                f = zframe_recv(a->sock);
-                if (!f)
-                    break;
-                s_handle(a, f);
-                zframe_destroy(&f);
-            }
+            if (!f)
+                break;
+            s_handle(a, f);
+            zframe_destroy(&f);
         }
         uint64_t now = rb_time_mono_ns();
+        s_watch(a, now);
+        if (a->reopen)
+            s_reopen_later(a, now);
+        if (!a->sock && now >= a->reopen_at) {
+            rb_err_t err;
+            rb_err_clear(&err);
+            if (s_open(a, &err) < 0) {
+                rb_error("%s", err.msg);
+                s_reopen_later(a, now);
+            }
+        }
         int stopped = __atomic_load_n(&a->stop, __ATOMIC_ACQUIRE);
         if (s_signalled || stopped) {
             if (rb_agent_state_active(a))
@@ -334,7 +493,7 @@ int rb_agent_run(rb_agent_t *a)
                 a->quit = 1;
             }
         }
-        if (!a->attached && now >= a->next_hello) {
+        if (a->sock && !a->attached && now >= a->next_hello) {
             s_send_hello(a);
             a->next_hello = now + S_HELLO_EVERY_NS;
         }
@@ -364,8 +523,14 @@ void rb_agent_destroy(rb_agent_t **p)
         return;
     rb_agent_t *a = *p;
     rb_agent_state_close(a);
+    if (a->sock)
+        s_watch(a, rb_time_mono_ns());
+    s_failure_count(a, rb_time_mono_ns());
     zpoller_destroy(&a->poller);
+    rb_auth_monitor_stop(a->sock, &a->monitor);
     zsock_destroy(&a->sock);
+    zcert_destroy(&a->cert);
+    zcert_destroy(&a->server);
     rb_sandbox_destroy(&a->sb);
     rb_telemetry_destroy(&a->tel);
     free(a->snap);

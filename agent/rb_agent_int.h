@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "rb_agent.h"
+#include "rb_auth.h"
 #include "rb_layout.h"
 #include "rb_phase.h"
 #include "rb_proto.h"
@@ -20,8 +21,18 @@
 
 struct rb_agent {
     rb_agent_opts_t o; /* options (strings borrowed from argv) */
-    zsock_t *sock;     /* DEALER to the coordinator */
-    zpoller_t *poller;
+    zsock_t *sock;     /* DEALER to the coordinator; NULL while waiting to connect again */
+    zsock_t *monitor;  /* sock's handshake events (rb_auth_monitor_start), or NULL */
+    zpoller_t *poller; /* sock and monitor */
+    zcert_t *cert;     /* CURVE: this agent's key pair, NULL without CURVE */
+    zcert_t *server;   /* CURVE: the coordinator's public key */
+    /* after a failed handshake ZeroMQ does not connect again: the socket is made anew */
+    int reopen;         /* close sock at the next turn of the loop */
+    uint64_t reopen_at; /* while sock is NULL: when to make it again */
+    uint64_t retry_ns;  /* the wait before that (doubles up to a few seconds) */
+    uint32_t failures;  /* kinds of failure logged since a success (bits) */
+    uint32_t failure_repeats[RB_AUTH_OUTCOMES]; /* each one again since it was logged or counted */
+    uint64_t failure_note_at;                   /* when the counts are said next while they go on */
     rb_sandbox_t *sb;
     int state;           /* where the run stands (rb_agent_state.c) */
     int attached;        /* a coordinator answered our HELLO */

@@ -474,3 +474,133 @@ void rb_auth_server_destroy(rb_auth_server_t **p)
     free(s);
     *p = NULL;
 }
+
+/* Handshake events: ZeroMQ reports a CURVE failure only to a socket
+ * monitor, and does not reconnect after one (a refused key, a mechanism
+ * mismatch); the agent and the coordinator read these events to say what
+ * failed and, on the agent, to connect again. */
+#define S_MONITOR_EVENTS                                                                           \
+    (ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |                        \
+     ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH)
+
+const char *rb_auth_outcome_name(rb_auth_outcome_t o)
+{
+    switch (o) {
+    case RB_AUTH_SUCCEEDED:
+        return "handshake succeeded";
+    case RB_AUTH_REFUSED:
+        return "key refused";
+    case RB_AUTH_ZAP_FAILED:
+        return "key check failed";
+    case RB_AUTH_KEY_MISMATCH:
+        return "keys do not match";
+    case RB_AUTH_MECHANISM:
+        return "CURVE on one side only";
+    case RB_AUTH_PROTOCOL:
+        return "protocol error";
+    case RB_AUTH_CLOSED:
+        return "closed during the handshake";
+    default:
+        return "no handshake";
+    }
+}
+
+const char *rb_auth_event_detail(const rb_auth_event_t *ev, char *buf, size_t len)
+{
+    switch (ev->outcome) {
+    case RB_AUTH_REFUSED:
+    case RB_AUTH_ZAP_FAILED:
+        snprintf(buf, len, "ZAP status %u", ev->value);
+        break;
+    case RB_AUTH_KEY_MISMATCH:
+    case RB_AUTH_MECHANISM:
+    case RB_AUTH_PROTOCOL:
+        snprintf(buf, len, "ZMTP error 0x%08x", ev->value);
+        break;
+    case RB_AUTH_CLOSED:
+        snprintf(buf, len, "%s", ev->value ? strerror((int)ev->value) : "no detail");
+        break;
+    default:
+        snprintf(buf, len, "event value %u", ev->value);
+        break;
+    }
+    return buf;
+}
+
+zsock_t *rb_auth_monitor_start(zsock_t *sock, rb_err_t *err)
+{
+    static unsigned s_count; /* monitors made by this process: their endpoints differ */
+    char ep[96];
+    snprintf(ep, sizeof ep, "inproc://rb-auth-monitor-%d-%u", (int)getpid(),
+             __atomic_add_fetch(&s_count, 1, __ATOMIC_RELAXED));
+    if (zmq_socket_monitor(zsock_resolve(sock), ep, S_MONITOR_EVENTS) < 0) {
+        rb_err_set(err, -zmq_errno(), "cannot watch the socket's handshakes: %s",
+                   zmq_strerror(zmq_errno()));
+        return NULL;
+    }
+    zsock_t *mon = zsock_new(ZMQ_PAIR);
+    if (!mon || zsock_connect(mon, "%s", ep) < 0) {
+        rb_err_set(err, -ENOMEM, "cannot watch the socket's handshakes (%s)", ep);
+        zsock_destroy(&mon);
+        zmq_socket_monitor(zsock_resolve(sock), NULL, 0);
+        return NULL;
+    }
+    return mon;
+}
+
+static rb_auth_outcome_t s_outcome(uint16_t event, uint32_t value)
+{
+    switch (event) {
+    case ZMQ_EVENT_HANDSHAKE_SUCCEEDED:
+        return RB_AUTH_SUCCEEDED;
+    case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
+        return value == 400 ? RB_AUTH_REFUSED : RB_AUTH_ZAP_FAILED;
+    case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
+        if (value == ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC)
+            return RB_AUTH_KEY_MISMATCH;
+        if (value == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH)
+            return RB_AUTH_MECHANISM;
+        return RB_AUTH_PROTOCOL;
+    case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
+        return RB_AUTH_CLOSED;
+    default:
+        return RB_AUTH_NONE;
+    }
+}
+
+int rb_auth_monitor_read(zsock_t *mon, rb_auth_event_t *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    if (!mon || !(zsock_events(mon) & ZMQ_POLLIN))
+        return 0;
+    zmsg_t *m = zmsg_recv(mon);
+    if (!m)
+        return 0;
+    /* Two frames: 2 bytes of event and 4 of value (host order), the endpoint. */
+    zframe_t *head = zmsg_first(m), *ep = zmsg_next(m);
+    if (head && zframe_size(head) == 6) {
+        uint16_t event;
+        uint32_t value;
+        memcpy(&event, zframe_data(head), sizeof event);
+        memcpy(&value, zframe_data(head) + 2, sizeof value);
+        ev->outcome = s_outcome(event, value);
+        ev->value = value;
+    }
+    if (ep) {
+        size_t n =
+            zframe_size(ep) < sizeof ev->endpoint ? zframe_size(ep) : sizeof ev->endpoint - 1;
+        memcpy(ev->endpoint, zframe_data(ep), n);
+        ev->endpoint[n] = '\0';
+    }
+    zmsg_destroy(&m);
+    return 1;
+}
+
+void rb_auth_monitor_stop(zsock_t *sock, zsock_t **mon)
+{
+    if (!mon || !*mon)
+        return;
+    if (sock)
+        zmq_socket_monitor(zsock_resolve(sock), NULL, 0);
+    zsock_destroy(mon);
+}

@@ -86,4 +86,44 @@ uint32_t rb_auth_server_refused(rb_auth_server_t *s, char *desc, size_t len);
 /* Stops the ZAP handler and frees; nulls *p; safe twice. */
 void rb_auth_server_destroy(rb_auth_server_t **p);
 
+/* How a ZMTP handshake ended, from a socket monitor's event. */
+typedef enum rb_auth_outcome {
+    RB_AUTH_NONE = 0,     /* not a handshake event */
+    RB_AUTH_SUCCEEDED,    /* the handshake (and the key check, if any) passed */
+    RB_AUTH_REFUSED,      /* the server's key check said no (ZAP status 400) */
+    RB_AUTH_ZAP_FAILED,   /* the key check could not be made (ZAP status 300 or 500) */
+    RB_AUTH_KEY_MISMATCH, /* a CURVE box did not open: a side holds the wrong key */
+    RB_AUTH_MECHANISM,    /* one side uses CURVE and the other does not */
+    RB_AUTH_PROTOCOL,     /* another ZMTP or ZAP protocol error */
+    RB_AUTH_CLOSED,       /* the peer closed the connection during the handshake */
+    RB_AUTH_OUTCOMES
+} rb_auth_outcome_t;
+
+/* One handshake event of a watched socket. */
+typedef struct rb_auth_event {
+    rb_auth_outcome_t outcome;
+    uint32_t value;     /* as the monitor gave it: ZAP status, ZMQ_PROTOCOL_ERROR_*, errno */
+    char endpoint[256]; /* the endpoint of the socket it happened on */
+} rb_auth_event_t;
+
+/* A few words for an outcome ("key refused"); static storage. */
+const char *rb_auth_outcome_name(rb_auth_outcome_t o);
+
+/* The monitor's detail of ev into buf ("ZAP status 400", "ZMTP error
+ * 0x11000001", "Broken pipe"); returns buf. */
+const char *rb_auth_event_detail(const rb_auth_event_t *ev, char *buf, size_t len);
+
+/* Watches the handshakes of sock (borrowed) with a ZeroMQ socket monitor.
+ * Returns the monitor's socket, to poll beside sock and read with
+ * rb_auth_monitor_read (stop it with rb_auth_monitor_stop), or NULL with
+ * err set. */
+zsock_t *rb_auth_monitor_start(zsock_t *sock, rb_err_t *err);
+
+/* Reads one waiting event of mon without blocking: 1 with ev filled, 0 when
+ * none waits. Events other than handshakes come as RB_AUTH_NONE. */
+int rb_auth_monitor_read(zsock_t *mon, rb_auth_event_t *ev);
+
+/* Stops watching sock and destroys *mon; nulls *mon; safe twice. */
+void rb_auth_monitor_stop(zsock_t *sock, zsock_t **mon);
+
 #endif

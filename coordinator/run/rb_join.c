@@ -144,10 +144,12 @@ int rb_join_gather(rb_run_ctx_t *r)
             if (nref)
                 snprintf(refused, sizeof refused, "; refused %u peer%s with unknown keys: %s", nref,
                          nref == 1 ? "" : "s", keys);
-            rb_run_fail(r, "%u of %u agents joined (%u with clocks synced) within %.0f s%s%s%s%s",
+            char failed[RB_REASON_MAX / 2];
+            rb_router_handshakes(r, failed, sizeof failed);
+            rb_run_fail(r, "%u of %u agents joined (%u with clocks synced) within %.0f s%s%s%s%s%s",
                         r->fleet.n, r->expect, rb_fleet_count(&r->fleet, RB_AGENT_SYNCED),
                         (double)r->o->wait_ns / 1e9, missing[0] ? "; missing:" : "", missing,
-                        refused, r->nrejects ? "; see the turned-away peers above" : "");
+                        refused, failed, r->nrejects ? "; see the turned-away peers above" : "");
             return -ETIMEDOUT;
         }
         if (rb_fleet_active(&r->fleet) < r->fleet.n) {

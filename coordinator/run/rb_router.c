@@ -78,11 +78,76 @@ void rb_router_send_reason(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_type_t ty
     rb_router_send(r, n, &m);
 }
 
+/* A failed handshake: counted, and each kind explained once. A refused
+ * key is the ZAP handler's to log; a peer closing mid-handshake says
+ * nothing about keys. */
+static void s_handshake(rb_run_ctx_t *r, const rb_auth_event_t *ev)
+{
+    if (ev->outcome == RB_AUTH_NONE || ev->outcome == RB_AUTH_SUCCEEDED)
+        return;
+    uint32_t n = ++r->handshakes_failed[ev->outcome];
+    char detail[128];
+    rb_auth_event_detail(ev, detail, sizeof detail);
+    if (ev->outcome == RB_AUTH_REFUSED || ev->outcome == RB_AUTH_CLOSED) {
+        rb_debug("a handshake on %s failed: %s (%s)", r->endpoint,
+                 rb_auth_outcome_name(ev->outcome), detail);
+        return;
+    }
+    if (n > 1)
+        return;
+    if (ev->outcome == RB_AUTH_KEY_MISMATCH)
+        rb_warn("a CURVE handshake on %s failed (%s): a peer's HELLO did not decrypt with this "
+                "coordinator's key pair, whose public key %s is not the one that agent holds: "
+                "check its --coordinator-key, or this coordinator's --key; further failures are "
+                "counted",
+                r->endpoint, detail, r->cert ? zcert_public_txt(r->cert) : "(none)");
+    else if (ev->outcome == RB_AUTH_MECHANISM && r->auth)
+        rb_warn("a peer on %s does not use CURVE (an agent started with --insecure?): turned "
+                "away; further ones are counted",
+                r->endpoint);
+    else if (ev->outcome == RB_AUTH_MECHANISM)
+        rb_warn("a peer on %s uses CURVE and this coordinator runs with --insecure: turned "
+                "away; further ones are counted",
+                r->endpoint);
+    else
+        rb_warn("a handshake on %s failed (%s, %s); further failures are counted", r->endpoint,
+                rb_auth_outcome_name(ev->outcome), detail);
+}
+
+void rb_router_handshakes(const rb_run_ctx_t *r, char *buf, size_t len)
+{
+    const uint32_t *f = r->handshakes_failed;
+    size_t u = 0;
+    buf[0] = '\0';
+    if (f[RB_AUTH_KEY_MISMATCH])
+        u += (size_t)snprintf(buf + u, len - u,
+                              "; %u CURVE handshake%s failed because the keys do not match: the "
+                              "agents may hold a different coordinator key (their "
+                              "--coordinator-key must hold the public key %s of this "
+                              "coordinator)",
+                              f[RB_AUTH_KEY_MISMATCH], f[RB_AUTH_KEY_MISMATCH] == 1 ? "" : "s",
+                              r->cert ? zcert_public_txt(r->cert) : "(none)");
+    if (f[RB_AUTH_MECHANISM] && u < len)
+        u += (size_t)snprintf(buf + u, len - u, "; turned away %u handshake%s %s",
+                              f[RB_AUTH_MECHANISM], f[RB_AUTH_MECHANISM] == 1 ? "" : "s",
+                              r->auth ? "without CURVE (agents with --insecure?)"
+                                      : "with CURVE (this coordinator runs with --insecure)");
+    uint32_t other = f[RB_AUTH_ZAP_FAILED] + f[RB_AUTH_PROTOCOL];
+    if (other && u < len)
+        snprintf(buf + u, len - u, "; %u handshake%s failed otherwise (see the warnings above)",
+                 other, other == 1 ? "" : "s");
+}
+
 /* Waits up to timeout_ms for messages, handles them, then the timers. */
 void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
 {
     zsock_t *which = zpoller_wait(r->poller, timeout_ms);
     uint64_t now;
+    rb_auth_event_t ev;
+    while (r->monitor && rb_auth_monitor_read(r->monitor, &ev) == 1)
+        s_handshake(r, &ev);
+    if (which != r->router)
+        which = NULL;
     while (which || (zsock_events(r->router) & ZMQ_POLLIN)) {
         which = NULL;
         zmsg_t *z = zmsg_recv(r->router);
@@ -202,7 +267,12 @@ int rb_router_bind(rb_run_ctx_t *r)
     } else {
         snprintf(r->endpoint, sizeof r->endpoint, "%s", ep);
     }
-    r->poller = zpoller_new(r->router, NULL);
+    rb_err_t err;
+    rb_err_clear(&err);
+    r->monitor = rb_auth_monitor_start(r->router, &err);
+    if (!r->monitor)
+        rb_warn("handshake failures will not be explained: %s", err.msg);
+    r->poller = zpoller_new(r->router, r->monitor, NULL);
     rb_info("run %s: coordinator on %s, waiting for %u agents", r->run_id, r->endpoint, r->expect);
     if (r->o->on_bound)
         r->o->on_bound(r->endpoint, r->o->on_bound_arg);

@@ -39,6 +39,11 @@ rb_msg_t rb_router_reason_msg(const rb_run_ctx_t *r, rb_msg_type_t type, int cod
 void rb_router_send_reason(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_type_t type, int code,
                            const char *reason);
 
+/* What the failed handshakes say, for the message of a failed join: ";
+ * 5 CURVE handshakes failed because the keys do not match: …" into buf, or
+ * "" when none failed. Refused keys are the ZAP handler's (rb_auth.h). */
+void rb_router_handshakes(const rb_run_ctx_t *r, char *buf, size_t len);
+
 /* Waits up to timeout_ms for messages, handles them, then the timers:
  * CSV flush, silent agents, heartbeats, local agents' exits. */
 void rb_router_pump(rb_run_ctx_t *r, int timeout_ms);

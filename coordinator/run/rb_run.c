@@ -414,6 +414,7 @@ out:
     rb_findings_tel_series_destroy(&r->tel);
     rb_fleet_fini(&r->fleet);
     zpoller_destroy(&r->poller);
+    rb_auth_monitor_stop(r->router, &r->monitor);
     zsock_destroy(&r->router);
     rb_auth_server_destroy(&r->auth);
     zcert_destroy(&r->cert);

@@ -35,8 +35,10 @@ typedef struct rb_run_ctx {
     const rb_run_opts_t *o;
     const rb_plan_t *plan;
     zsock_t *router;
+    zsock_t *monitor; /* the router's handshake events (rb_auth_monitor_start), or NULL */
     zpoller_t *poller;
-    char endpoint[256]; /* what agents connect to (local runs) */
+    uint32_t handshakes_failed[RB_AUTH_OUTCOMES]; /* failed handshakes by outcome */
+    char endpoint[256];                           /* what agents connect to (local runs) */
     rb_fleet_t fleet;
     uint32_t expect; /* agents to wait for */
     char *want;      /* copy of --nodes, NUL-separated names */

@@ -1,7 +1,9 @@
 /* CURVE on the control plane, with the real binaries: rackbench keygen, a
  * run over tcp:// with an allowed agent key, an agent whose key is not
- * allowed (refused and named), the usage errors of --insecure and of a tcp
- * endpoint without keys, and --local runs, which make keys of their own. */
+ * allowed (refused and named, and joining a later run once it is allowed),
+ * what both sides say when the keys do not match, the usage errors of
+ * --insecure and of a tcp endpoint without keys, and --local runs, which
+ * make keys of their own. */
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <netinet/in.h>
@@ -191,6 +193,222 @@ static void test_tcp_refused(void **state)
     it_rmtree(p.dir);
 }
 
+/* How many times needle is in the file at path. */
+static int s_count_text(const char *path, const char *needle)
+{
+    char *t = it_read(path);
+    int n = 0;
+    for (const char *q = t ? strstr(t, needle) : NULL; q; q = strstr(q + 1, needle))
+        n++;
+    free(t);
+    return n;
+}
+
+static char s_daemon_dir[4096]; /* scratch folder of a test's daemon agent, "" when none */
+
+/* After a test that starts a daemon agent: a failed assertion must not leave
+ * it running. */
+static int s_kill_daemon(void **state)
+{
+    (void)state;
+    if (s_daemon_dir[0])
+        it_kill_matching(SIGKILL, "rackbench-agent", s_daemon_dir, NULL);
+    s_daemon_dir[0] = '\0';
+    return 0;
+}
+
+/* Stops the daemon agent named name (started by it_sh_bg as pid) and waits
+ * for it: exit 0. */
+static void s_stop_agent(const paths_t *p, const char *name, int pid)
+{
+    char word[128];
+    snprintf(word, sizeof word, "--name %s", name);
+    assert_int_equal(it_kill_matching(SIGTERM, "rackbench-agent", word, p->dir, NULL), 1);
+    assert_int_equal(it_show_failure(it_wait_exit(pid, it_deadline(20000)), p->aerr), 0);
+}
+
+/* Issue 19, 1: a daemon agent refused by one run (its key not yet allowed)
+ * joins the next run, started after its key was added to --allow-keys,
+ * without being restarted: it makes its socket anew after a failed
+ * handshake, as ZeroMQ does not connect again by itself. */
+static void test_refused_agent_rejoins(void **state)
+{
+    (void)state;
+    paths_t p;
+    char pub[64], coord[64], ep[64], text[512];
+    s_paths(&p, "rejoins");
+    snprintf(s_daemon_dir, sizeof s_daemon_dir, "%s", p.dir);
+    s_keygen(&p, "coord", coord, sizeof coord);
+    s_keygen(&p, "node01", pub, sizeof pub);
+    s_keygen(&p, "node02", text, sizeof text);
+    it_sh(NULL, NULL, "cp '%s/node02.key' '%s/'", p.keys, p.allow);
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", s_free_port());
+    int agent = it_sh_bg(p.aout, p.aerr,
+                         "'%s' --coordinator %s --name node01 --root '%s' --key "
+                         "'%s/node01.key_secret' --coordinator-key '%s/coord.key'",
+                         it_bin("rackbench-agent"), ep, p.data, p.keys, p.keys);
+    int code = it_sh(p.out, p.err,
+                     "'%s' run --nodes node01 --wait 3s --bind %s --key "
+                     "'%s/coord.key_secret' --allow-keys '%s' --out '%s' '%s'",
+                     it_bin("rackbench"), ep, p.keys, p.allow, p.runs, p.plan);
+    assert_int_equal(code, 3);
+    assert_true(s_contains(p.err, "0 of 1 agents joined"));
+    assert_true(s_contains(p.err, "missing: node01"));
+    assert_true(s_contains(p.err, pub));
+    snprintf(text, sizeof text, "refused this agent: its public key %s is not in", pub);
+    assert_int_equal(it_wait_for_text(p.aerr, text, it_deadline(10000)), 0);
+
+    it_sh(NULL, NULL, "cp '%s/node01.key' '%s/'", p.keys, p.allow);
+    it_rmtree(p.runs);
+    code = it_sh(p.out, p.err,
+                 "'%s' run --nodes node01 --wait %ds --bind %s --key "
+                 "'%s/coord.key_secret' --allow-keys '%s' --out '%s' '%s'",
+                 it_bin("rackbench"), 30 * RB_TEST_TIME_SCALE, ep, p.keys, p.allow, p.runs, p.plan);
+    assert_int_equal(it_show_failure(code, p.err), 0);
+    assert_true(s_contains(p.err, "CURVE on: 2 allowed agent keys"));
+    snprintf(text, sizeof text, "handshake with %s succeeded", ep);
+    assert_true(s_contains(p.aerr, text));
+    s_stop_agent(&p, "node01", agent);
+    assert_int_equal(it_count_files(p.data), 0);
+    it_rmtree(p.dir);
+}
+
+/* Issue 19, 8: a refused agent says which key was refused and where to add
+ * it, once, then how often it happened again; the coordinator names the
+ * refused key. */
+static void test_curve_failure_explained_refused(void **state)
+{
+    (void)state;
+    paths_t p;
+    char pub[64], stranger[64], ep[64], text[512];
+    s_paths(&p, "explrefused");
+    snprintf(s_daemon_dir, sizeof s_daemon_dir, "%s", p.dir);
+    s_keygen(&p, "coord", pub, sizeof pub);
+    s_keygen(&p, "a1", pub, sizeof pub);
+    s_keygen(&p, "stranger", stranger, sizeof stranger);
+    it_sh(NULL, NULL, "cp '%s/a1.key' '%s/'", p.keys, p.allow);
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", s_free_port());
+    int agent = it_sh_bg(p.aout, p.aerr,
+                         "'%s' --coordinator %s --name stranger --root '%s' --key "
+                         "'%s/stranger.key_secret' --coordinator-key '%s/coord.key'",
+                         it_bin("rackbench-agent"), ep, p.data, p.keys, p.keys);
+    /* long enough for several attempts: 0.25, 0.5, 1, 2 s apart */
+    int code = it_sh(p.out, p.err,
+                     "'%s' run --expect 1 --wait 6s --bind %s --key '%s/coord.key_secret' "
+                     "--allow-keys '%s' --out '%s' '%s'",
+                     it_bin("rackbench"), ep, p.keys, p.allow, p.runs, p.plan);
+    assert_int_equal(code, 3);
+    snprintf(text, sizeof text, "refused 1 peer with unknown keys: %s from 127.0.0.1", stranger);
+    assert_true(s_contains(p.err, text));
+    snprintf(text, sizeof text,
+             "coordinator %s refused this agent: its public key %s is not in the "
+             "coordinator's --allow-keys; add this agent's NAME.key file",
+             ep, stranger);
+    assert_int_equal(it_wait_for_text(p.aerr, text, it_deadline(10000)), 0);
+    s_stop_agent(&p, "stranger", agent);
+    /* one line, then a count */
+    assert_int_equal(s_count_text(p.aerr, "refused this agent"), 1);
+    assert_true(s_contains(p.aerr, "the same way (key refused)"));
+    assert_int_equal(s_count_text(p.aerr, "cannot send"), 0);
+    it_rmtree(p.dir);
+}
+
+/* An agent and a coordinator whose keys do not match: the agent holds
+ * agent_ckey as the coordinator's key, the coordinator runs with coord_key;
+ * both say the keys do not match and what to check. */
+static void s_key_mismatch(const char *name, const char *agent_ckey, const char *coord_key)
+{
+    paths_t p;
+    char pub[64], coord_pub[64], other_pub[64], ep[64], text[4800];
+    s_paths(&p, name);
+    snprintf(s_daemon_dir, sizeof s_daemon_dir, "%s", p.dir);
+    s_keygen(&p, "coord", coord_pub, sizeof coord_pub);
+    s_keygen(&p, "other", other_pub, sizeof other_pub);
+    s_keygen(&p, "a1", pub, sizeof pub);
+    it_sh(NULL, NULL, "cp '%s/a1.key' '%s/'", p.keys, p.allow);
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", s_free_port());
+    int agent = it_sh_bg(p.aout, p.aerr,
+                         "'%s' --coordinator %s --name a1 --root '%s' --key "
+                         "'%s/a1.key_secret' --coordinator-key '%s/%s.key'",
+                         it_bin("rackbench-agent"), ep, p.data, p.keys, p.keys, agent_ckey);
+    int code = it_sh(p.out, p.err,
+                     "'%s' run --expect 1 --wait 3s --bind %s --key '%s/%s.key_secret' "
+                     "--allow-keys '%s' --out '%s' '%s'",
+                     it_bin("rackbench"), ep, p.keys, coord_key, p.allow, p.runs, p.plan);
+    assert_int_equal(code, 3);
+    const char *used = strcmp(coord_key, "coord") == 0 ? coord_pub : other_pub;
+    snprintf(text, sizeof text,
+             "a peer's HELLO did not decrypt with this coordinator's key pair, whose public key "
+             "%s is not the one that agent holds",
+             used);
+    assert_true(s_contains(p.err, text));
+    assert_int_equal(s_count_text(p.err, "did not decrypt"), 1);
+    snprintf(text, sizeof text,
+             "failed because the keys do not match: the agents may hold a different coordinator "
+             "key (their --coordinator-key must hold the public key %s of this coordinator)",
+             used);
+    assert_true(s_contains(p.err, text));
+    snprintf(text, sizeof text,
+             "the coordinator's public key does not match --coordinator-key %s/%s.key, or the "
+             "coordinator runs with another --key or without CURVE",
+             p.keys, agent_ckey);
+    assert_int_equal(it_wait_for_text(p.aerr, text, it_deadline(10000)), 0);
+    snprintf(text, sizeof text, "handshake with %s failed (the coordinator closed the connection",
+             ep);
+    assert_true(s_contains(p.aerr, text));
+    s_stop_agent(&p, "a1", agent);
+    assert_int_equal(s_count_text(p.aerr, "does not match"), 1);
+    it_rmtree(p.dir);
+}
+
+/* Issue 19, 8: the agent holds another key than the coordinator's. */
+static void test_curve_failure_explained_wrong_coordinator_key(void **state)
+{
+    (void)state;
+    s_key_mismatch("explwrongckey", "other", "coord");
+}
+
+/* Issue 19, 8: the coordinator runs with another key pair than the one
+ * whose public key the agents hold. */
+static void test_curve_failure_explained_wrong_key_pair(void **state)
+{
+    (void)state;
+    s_key_mismatch("explwrongpair", "coord", "other");
+}
+
+/* Issue 19, 8: an agent without CURVE (--insecure) and a coordinator with
+ * it: the agent says to give it keys, the coordinator counts peers without
+ * CURVE. */
+static void test_curve_failure_explained_insecure_agent(void **state)
+{
+    (void)state;
+    paths_t p;
+    char pub[64], ep[64], text[512];
+    s_paths(&p, "explinsecure");
+    snprintf(s_daemon_dir, sizeof s_daemon_dir, "%s", p.dir);
+    s_keygen(&p, "coord", pub, sizeof pub);
+    s_keygen(&p, "a1", pub, sizeof pub);
+    it_sh(NULL, NULL, "cp '%s/a1.key' '%s/'", p.keys, p.allow);
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", s_free_port());
+    int agent = it_sh_bg(p.aout, p.aerr, "'%s' --coordinator %s --name a1 --root '%s' --insecure",
+                         it_bin("rackbench-agent"), ep, p.data);
+    int code = it_sh(p.out, p.err,
+                     "'%s' run --expect 1 --wait 3s --bind %s --key '%s/coord.key_secret' "
+                     "--allow-keys '%s' --out '%s' '%s'",
+                     it_bin("rackbench"), ep, p.keys, p.allow, p.runs, p.plan);
+    assert_int_equal(code, 3);
+    assert_true(s_contains(p.err, "does not use CURVE (an agent started with --insecure?)"));
+    assert_true(s_contains(p.err, "without CURVE (agents with --insecure?)"));
+    snprintf(text, sizeof text,
+             "handshake with %s failed: the coordinator uses CURVE and this agent does not "
+             "(--insecure): give it --key and --coordinator-key",
+             ep);
+    assert_int_equal(it_wait_for_text(p.aerr, text, it_deadline(10000)), 0);
+    s_stop_agent(&p, "a1", agent);
+    assert_int_equal(s_count_text(p.aerr, "the coordinator uses CURVE"), 1);
+    it_rmtree(p.dir);
+}
+
 /* --insecure on an address other hosts can reach is a usage error saying
  * why, for the coordinator and the agent. */
 static void test_insecure_network(void **state)
@@ -299,10 +517,19 @@ static void test_local_keys(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_keygen),           cmocka_unit_test(test_tcp_allowed),
-        cmocka_unit_test(test_tcp_refused),      cmocka_unit_test(test_insecure_network),
-        cmocka_unit_test(test_tcp_without_keys), cmocka_unit_test(test_insecure_loopback),
+        cmocka_unit_test(test_keygen),
+        cmocka_unit_test(test_tcp_allowed),
+        cmocka_unit_test(test_tcp_refused),
+        cmocka_unit_test(test_insecure_network),
+        cmocka_unit_test(test_tcp_without_keys),
+        cmocka_unit_test(test_insecure_loopback),
         cmocka_unit_test(test_local_keys),
+        cmocka_unit_test_teardown(test_refused_agent_rejoins, s_kill_daemon),
+        cmocka_unit_test_teardown(test_curve_failure_explained_refused, s_kill_daemon),
+        cmocka_unit_test_teardown(test_curve_failure_explained_wrong_coordinator_key,
+                                  s_kill_daemon),
+        cmocka_unit_test_teardown(test_curve_failure_explained_wrong_key_pair, s_kill_daemon),
+        cmocka_unit_test_teardown(test_curve_failure_explained_insecure_agent, s_kill_daemon),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

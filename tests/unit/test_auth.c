@@ -1,5 +1,6 @@
 /* rb_auth: which endpoints count as local (loopback, ipc://) for --insecure,
- * the rules for when CURVE keys are required, and key files. */
+ * the rules for when CURVE keys are required, key files, and what a socket
+ * monitor says of a handshake. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,11 @@
 #include <cmocka.h>
 
 #include "rb_auth.h"
+#include "rb_time.h"
+
+#ifndef RB_TEST_TIME_SCALE
+#define RB_TEST_TIME_SCALE 1
+#endif
 
 static void test_endpoint_kind(void **state)
 {
@@ -169,12 +175,92 @@ static void test_cert_from_txt(void **state)
     zcert_destroy(&orig);
 }
 
+/* Reads mon until an event of another outcome than RB_AUTH_NONE comes, for
+ * 10 s (scaled); that outcome, or RB_AUTH_NONE. */
+static rb_auth_outcome_t s_next_outcome(zsock_t *mon)
+{
+    uint64_t deadline = rb_time_mono_ns() + 10ull * RB_TEST_TIME_SCALE * RB_NS_PER_S;
+    rb_auth_event_t ev;
+    while (rb_time_mono_ns() < deadline) {
+        if (rb_auth_monitor_read(mon, &ev) == 1) {
+            if (ev.outcome != RB_AUTH_NONE)
+                return ev.outcome;
+        } else {
+            zclock_sleep(5);
+        }
+    }
+    return RB_AUTH_NONE;
+}
+
+/* One client of the server at ep: its keys, the server key it holds; the
+ * outcome its monitor and the server's report. */
+static void s_handshake(const char *ep, zsock_t *server_mon, zcert_t *client, zcert_t *server_pub,
+                        rb_auth_outcome_t want_client, rb_auth_outcome_t want_server)
+{
+    zsock_t *c = zsock_new(ZMQ_DEALER);
+    assert_non_null(c);
+    rb_auth_client_apply(c, client, server_pub);
+    rb_err_t err;
+    rb_err_clear(&err);
+    zsock_t *mon = rb_auth_monitor_start(c, &err);
+    assert_non_null(mon);
+    assert_int_equal(zsock_connect(c, "%s", ep), 0);
+    assert_int_equal(s_next_outcome(mon), want_client);
+    assert_int_equal(s_next_outcome(server_mon), want_server);
+    rb_auth_monitor_stop(c, &mon);
+    assert_null(mon);
+    rb_auth_monitor_stop(c, &mon); /* safe twice */
+    zsock_set_linger(c, 0);
+    zsock_destroy(&c);
+}
+
+/* An allowed key succeeds on both sides; a key not allowed is refused with
+ * ZAP status 400; a client holding another server key makes the server
+ * fail to decrypt (a key mismatch) and sees the connection closed. */
+static void test_monitor_handshake_outcomes(void **state)
+{
+    (void)state;
+    zcert_t *server = zcert_new(), *allowed = zcert_new(), *stranger = zcert_new();
+    zcert_t *other = zcert_new();
+    zcertstore_t *store = zcertstore_new(NULL);
+    zcert_t *copy = zcert_dup(allowed);
+    zcertstore_insert(store, &copy);
+    zsock_t *router = zsock_new(ZMQ_ROUTER);
+    rb_err_t err;
+    rb_err_clear(&err);
+    rb_auth_server_t *auth = rb_auth_server_new(router, server, &store, &err);
+    assert_non_null(auth);
+    zsock_t *smon = rb_auth_monitor_start(router, &err);
+    assert_non_null(smon);
+    int port = zsock_bind(router, "tcp://127.0.0.1:*");
+    assert_true(port > 0);
+    char ep[64];
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", port);
+
+    s_handshake(ep, smon, allowed, server, RB_AUTH_SUCCEEDED, RB_AUTH_SUCCEEDED);
+    s_handshake(ep, smon, stranger, server, RB_AUTH_REFUSED, RB_AUTH_REFUSED);
+    assert_int_equal(rb_auth_server_refused(auth, NULL, 0), 1);
+    s_handshake(ep, smon, allowed, other, RB_AUTH_CLOSED, RB_AUTH_KEY_MISMATCH);
+
+    rb_auth_event_t ev = {.outcome = RB_AUTH_REFUSED, .value = 400};
+    char detail[64];
+    assert_string_equal(rb_auth_event_detail(&ev, detail, sizeof detail), "ZAP status 400");
+    assert_string_equal(rb_auth_outcome_name(RB_AUTH_REFUSED), "key refused");
+    rb_auth_monitor_stop(router, &smon);
+    zsock_destroy(&router);
+    rb_auth_server_destroy(&auth);
+    zcert_destroy(&server);
+    zcert_destroy(&allowed);
+    zcert_destroy(&stranger);
+    zcert_destroy(&other);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_endpoint_kind), cmocka_unit_test(test_endpoint_network),
         cmocka_unit_test(test_check_rules),   cmocka_unit_test(test_keygen_and_load),
-        cmocka_unit_test(test_cert_from_txt),
+        cmocka_unit_test(test_cert_from_txt), cmocka_unit_test(test_monitor_handshake_outcomes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
