@@ -24,11 +24,29 @@ static void s_new_pass(rb_worker_t *w)
 {
     const rb_job_spec_t *s = w->spec;
     w->next_unit = 0;
+    w->pass_bytes = 0;
+    if (w->covered)
+        memset(w->covered, 0, (size_t)((w->units + 7) / 8));
     for (uint32_t i = 0; i < w->nfiles; i++)
         w->files[i].cursor = s->offset;
     if (rb_rw_random(s->rw) && !s->norandommap)
         rb_perm_init(&w->perm, w->units, rb_rand_next(&w->rng));
     w->pass++;
+}
+
+/* A random IO of len bytes from unit u: as fio's random map, it ends where
+ * an earlier IO already went, so a pass moves each unit once and its bytes
+ * are the job's size. Marks the units it covers; the length kept. */
+static uint64_t s_cover(rb_worker_t *w, uint64_t u, uint64_t len)
+{
+    uint64_t bs = w->spec->bs, k = 0;
+    /* the units of one file are u, u + nfiles, u + 2 nfiles, ... */
+    for (uint64_t v = u; k * bs < len && v < w->units; v += w->nfiles, k++) {
+        if (k && (w->covered[v / 8] >> (v % 8) & 1))
+            break;
+        w->covered[v / 8] |= (uint8_t)(1u << (v % 8));
+    }
+    return k * bs < len ? k * bs : len;
 }
 
 /* Picks the next IO of the pass: file, offset, length. 0, or 1 at the end of the pass. */
@@ -39,15 +57,26 @@ static int s_next(rb_worker_t *w, uint32_t *file, uint64_t *off, uint64_t *len)
     uint64_t want = s->bs;
     if (s->bs_max > s->bs)
         want = s->bs * (1 + rb_rand_next(&w->rng) % (s->bs_max / s->bs));
+    uint64_t unit = UINT64_MAX; /* a random IO's first unit */
     if (rb_rw_random(s->rw)) {
-        if (w->next_unit == w->units)
-            return 1;
-        uint64_t u =
-            s->norandommap ? rb_rand_next(&w->rng) % w->units : rb_perm_at(&w->perm, w->next_unit);
-        w->next_unit++;
+        uint64_t u;
+        if (s->norandommap) {
+            /* as fio: IOs until the pass's bytes are issued, the last one whole */
+            if (w->pass_bytes >= w->units * s->bs)
+                return 1;
+            u = rb_rand_next(&w->rng) % w->units;
+        } else {
+            /* every unit once: one an earlier, larger IO covered is passed over */
+            do {
+                if (w->next_unit == w->units)
+                    return 1;
+                u = rb_perm_at(&w->perm, w->next_unit++);
+            } while (w->covered && (w->covered[u / 8] >> (u % 8) & 1));
+        }
         *file = (uint32_t)(u % w->nfiles);
         *off = s->offset + (u / w->nfiles) * s->bs;
         *len = want < end - *off ? want : end - *off;
+        unit = u;
     } else {
         /* Round robin over the files, one IO each, as fio does by default. */
         for (uint32_t tries = 0; tries < w->nfiles; tries++) {
@@ -67,8 +96,11 @@ static int s_next(rb_worker_t *w, uint32_t *file, uint64_t *off, uint64_t *len)
     *off = rb_job_map(s, w->nregions, w->region, *off - s->offset, &room);
     if (*len > room)
         *len = room;
+    if (w->covered && unit != UINT64_MAX)
+        *len = s_cover(w, unit, *len);
     if (!rb_rw_random(s->rw))
         w->files[*file].cursor += *len;
+    w->pass_bytes += *len;
     return 0;
 }
 
@@ -625,6 +657,15 @@ static int s_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ct
     w->units = w->unit_per_file * w->nfiles;
     if (w->units == 0)
         return rb_err_set(err, -EINVAL, "job %s: files smaller than one block", s->name);
+    if (rb_rw_random(s->rw) && !s->norandommap && bmax > s->bs) {
+        w->covered = calloc((size_t)((w->units + 7) / 8), 1);
+        if (!w->covered)
+            return rb_err_set(err, -ENOMEM,
+                              "job %s: out of memory for the random map of %llu blocks (%llu MiB; "
+                              "norandommap needs none)",
+                              s->name, (unsigned long long)w->units,
+                              (unsigned long long)(w->units / 8 >> 20) + 1);
+    }
     return 0;
 }
 
@@ -655,6 +696,8 @@ static void s_fini(rb_worker_t *w)
     free(w->free);
     free(w->retry);
     free(w->done);
+    free(w->covered);
+    w->covered = NULL;
     w->files = NULL;
     w->ios = NULL;
     w->slots = NULL;

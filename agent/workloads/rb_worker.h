@@ -69,6 +69,8 @@ typedef struct rb_worker {
     uint64_t units;         /* bs-sized units per pass, all files */
     uint64_t unit_per_file; /* bs-sized units in each file */
     uint64_t next_unit;     /* position in the pass */
+    uint8_t *covered;       /* random pass with IOs of several sizes: units done (bits) */
+    uint64_t pass_bytes;    /* bytes issued in this pass (norandommap ends on them) */
     uint64_t pass;          /* passes begun */
     uint64_t rate_start;    /* rate limiting: origin and bytes issued since */
     uint64_t rate_bytes;

@@ -25,6 +25,9 @@ cases=(
   "name-in-global|[global]\nname=everything\nrw=write\nbs=64k\nsize=1M\n[a]\n[b]|exact"
   "aio-is-libaio|[j]\nioengine=aio\nrw=read\nbs=4k\nsize=1M\ndirect=1\niodepth=4|exact"
   "linuxaio-is-libaio|[j]\nioengine=linuxaio\nrw=write\nbs=4k\nsize=1M\ndirect=1\niodepth=4|exact"
+  "bsrange-randwrite|[j]\nrw=randwrite\nbsrange=4k-64k\nsize=1M|exact"
+  "bsrange-randread|[j]\nrw=randread\nbsrange=4k-64k\nsize=1M|exact"
+  "bsrange-write|[j]\nrw=write\nbsrange=4k-64k\nsize=1M|exact"
   "rwmix-70|[j]\nrw=randrw\nrwmixread=70\nbs=4k\nsize=8M|mix"
   "rwmixwrite-20|[j]\nrw=rw\nrwmixwrite=20\nbs=4k\nsize=8M|mix"
 )
