@@ -389,6 +389,116 @@ static void test_interrupted(void **state)
     it_rmtree(p.dir);
 }
 
+/* ---- a rate-limited job stopped (issue 19, item 2) ----
+ * rate=4k with bs=64k: each worker's first IO is due 16 s after GO, so a
+ * stop that waited for the rate sleep would take that long. Every way of
+ * stopping such a run ends it, and removes its files, within 3 s. */
+
+#define S_RATE_PLAN "bs=64k\nsize=1M\n\n[w]\nrw=write\nrate=4k\n"
+
+static int s_no_files(void *arg)
+{
+    return it_count_files(arg) == 0;
+}
+
+/* Ctrl-C on a coordinator whose --local agents sleep in their rate wait. */
+static void test_rate_limited_stop_sigint(void **state)
+{
+    (void)state;
+    paths_t p;
+    char text[9000], data[4200];
+    s_paths(&p, "ratesigint");
+    snprintf(data, sizeof data, "%s/data", p.dir);
+    snprintf(text, sizeof text, "[global]\ndirectory=%s\n" S_RATE_PLAN, data);
+    it_write(p.plan, text);
+    int pid = it_sh_bg(p.out, p.err, "'%s' run --local 2 --out '%s' '%s'", it_bin("rackbench"),
+                       p.runs, p.plan);
+    assert_int_equal(it_wait_for_files(data, 2, it_deadline(30000)), 2);
+    assert_int_equal(it_wait_for_samples(p.runs, ",w,local-1,", 1, it_deadline(30000)), 0);
+    assert_int_equal(it_wait_for_samples(p.runs, ",w,local-2,", 1, it_deadline(30000)), 0);
+    assert_int_equal(it_kill_matching(SIGINT, "rackbench", " run ", p.plan, NULL), 1);
+    assert_int_equal(it_wait_exit(pid, it_deadline(3000)), 3);
+    assert_int_equal(it_count_files(data), 0);
+    assert_true(s_contains(p.err, "interrupted during phase w"));
+    char *err = it_read(p.err);
+    assert_non_null(err);
+    assert_null(strstr(err, "still running; killing it"));
+    free(err);
+    rb_json_t *j = s_summary(&p);
+    const rb_json_t *nodes = rb_json_get(j, "nodes");
+    assert_int_equal(rb_json_len(nodes), 2);
+    for (size_t i = 0; i < 2; i++)
+        assert_string_equal(rb_json_str(rb_json_get(rb_json_at(nodes, i), "status")), "ok");
+    rb_json_free(&j);
+    it_rmtree(p.dir);
+}
+
+/* A daemon agent in its rate wait and its coordinator: starts both, waits
+ * until the phase runs on both sides; the pids into *agent and *coord. */
+static void s_rate_daemon(paths_t *p, const char *data, const char *ep, const char *aerr,
+                          int *agent, int *coord)
+{
+    it_sh(NULL, NULL, "mkdir -p '%s'", data);
+    it_write(p->plan, "[global]\n" S_RATE_PLAN);
+    *agent = it_sh_bg(NULL, aerr,
+                      "'%s' --coordinator '%s' --name solo --root '%s' --once "
+                      "--heartbeat 200ms --lost-after %ds",
+                      it_bin("rackbench-agent"), ep, data, RB_TEST_TIME_SCALE);
+    *coord = it_sh_bg(p->out, p->err, "'%s' run --expect 1 --bind '%s' --out '%s' '%s'",
+                      it_bin("rackbench"), ep, p->runs, p->plan);
+    assert_true(it_wait_for_files(data, 1, it_deadline(30000)) >= 1);
+    assert_int_equal(it_wait_for_samples(p->runs, ",w,solo,", 1, it_deadline(30000)), 0);
+}
+
+/* SIGTERM to the coordinator: it sends ABORT, the agent stops at once,
+ * reports, removes its file and confirms; the run ends within 3 s. */
+static void test_rate_limited_stop_abort(void **state)
+{
+    (void)state;
+    paths_t p;
+    char data[4200], ep[4300], aerr[4300];
+    s_paths(&p, "rateabort");
+    snprintf(data, sizeof data, "%s/data", p.dir);
+    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
+    snprintf(aerr, sizeof aerr, "%s/agent.err", p.dir);
+    int agent, coord;
+    s_rate_daemon(&p, data, ep, aerr, &agent, &coord);
+    assert_int_equal(it_kill_matching(SIGTERM, "rackbench", " run ", p.plan, NULL), 1);
+    uint64_t deadline = it_deadline(3000);
+    assert_int_equal(it_wait_exit(coord, deadline), 3);
+    assert_int_equal(it_wait_until(s_no_files, data, deadline), 0);
+    assert_int_equal(it_wait_exit(agent, deadline), 0); /* it did what it was told */
+    assert_true(s_contains(aerr, "coordinator aborts run"));
+    rb_json_t *j = s_summary(&p);
+    const rb_json_t *n = rb_json_at(rb_json_get(j, "nodes"), 0);
+    assert_string_equal(rb_json_str(rb_json_get(n, "status")), "ok");
+    assert_int_equal(rb_json_num(rb_json_get(n, "removed_files"), 0), 1);
+    rb_json_free(&j);
+    it_rmtree(p.dir);
+}
+
+/* The coordinator killed: the agent notices the silence after --lost-after
+ * (1 s) and abandons the run, its file gone within 3 s more. */
+static void test_rate_limited_stop_coordinator_killed(void **state)
+{
+    (void)state;
+    paths_t p;
+    char data[4200], ep[4300], aerr[4300];
+    s_paths(&p, "ratekilled");
+    snprintf(data, sizeof data, "%s/data", p.dir);
+    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
+    snprintf(aerr, sizeof aerr, "%s/agent.err", p.dir);
+    int agent, coord;
+    s_rate_daemon(&p, data, ep, aerr, &agent, &coord);
+    assert_int_equal(it_kill_matching(SIGKILL, "rackbench", " run ", p.plan, NULL), 1);
+    assert_int_equal(it_wait(coord), 128 + SIGKILL);
+    uint64_t deadline = it_deadline(1000 + 3000);
+    assert_int_equal(it_wait_until(s_no_files, data, deadline), 0);
+    assert_int_equal(it_wait_exit(agent, deadline), 3);
+    assert_true(s_contains(aerr, "abandoning run"));
+    it_rmtree(p.dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -401,6 +511,9 @@ int main(void)
         cmocka_unit_test(test_agent_restarted_while_joining),
         cmocka_unit_test(test_coordinator_lost),
         cmocka_unit_test(test_interrupted),
+        cmocka_unit_test(test_rate_limited_stop_sigint),
+        cmocka_unit_test(test_rate_limited_stop_abort),
+        cmocka_unit_test(test_rate_limited_stop_coordinator_killed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
