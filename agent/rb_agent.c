@@ -177,6 +177,11 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
         if (a->o.once && !rb_agent_state_active(a)) {
             a->exit_code = 3;
             a->quit = 1;
+        } else if (m.u.error.code == -ECANCELED && !rb_agent_state_active(a)) {
+            /* The run it joined is over before it began (or over for
+             * it): wait for the next coordinator, as after a lost one. */
+            a->attached = 0;
+            a->next_hello = rb_time_mono_ns() + S_HELLO_EVERY_NS;
         }
         break;
     default:

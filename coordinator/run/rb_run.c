@@ -285,19 +285,31 @@ static void s_run_phase(rb_run_ctx_t *r, uint32_t p)
     s_figures(r, p, s_collect(r, &r->plan->phases[p]));
 }
 
-/* Tells every agent still with us to end (or abort) and waits for them to clean up. */
+/* Tells every agent still with us to end (or abort) and waits for them to
+ * clean up. An agent that never got a PLAN (the run failed while it
+ * gathered its nodes) has nothing to clean up and knows no run to confirm:
+ * it is told the run did not start, with why, and not waited for. */
 static void s_finish_agents(rb_run_ctx_t *r)
 {
     rb_msg_t m = {.type = RB_MSG_END};
     snprintf(m.u.end.run_id, sizeof m.u.end.run_id, "%s", r->run_id);
     if (r->failed)
         m = rb_router_reason_msg(r, RB_MSG_ABORT, -ECANCELED, r->error);
+    rb_msg_t unplanned = rb_router_reason_msg(r, RB_MSG_ERROR, -ECANCELED, "");
+    snprintf(unplanned.u.error.reason, sizeof unplanned.u.error.reason, "run %s did not start: %s",
+             r->run_id, r->failed ? r->error : "it ended");
     for (uint32_t i = 0; i < r->fleet.n; i++) {
         rb_fleet_node_t *n = &r->fleet.nodes[i];
+        if (!rb_run_node_open(n))
+            continue;
         /* No verdict on a failed send: an agent may have ended and gone
          * already; one that never confirms is marked lost below. */
-        if (rb_run_node_open(n))
-            rb_router_send_to(r, n->hello.name, strlen(n->hello.name), &m);
+        if (n->state == RB_AGENT_SYNCING || n->state == RB_AGENT_SYNCED) {
+            rb_router_send_to(r, n->hello.name, strlen(n->hello.name), &unplanned);
+            rb_fleet_node_set_state(n, RB_AGENT_ENDED);
+            continue;
+        }
+        rb_router_send_to(r, n->hello.name, strlen(n->hello.name), &m);
     }
     uint64_t deadline = rb_time_mono_ns() + S_END_WAIT_NS;
     while (rb_time_mono_ns() < deadline) {

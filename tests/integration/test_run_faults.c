@@ -221,8 +221,11 @@ static void test_coordinator_lost(void **state)
                          "'%s' --coordinator '%s' --name solo --root '%s' --once "
                          "--heartbeat 200ms --lost-after %ds",
                          it_bin("rackbench-agent"), ep, data, RB_TEST_TIME_SCALE);
-    int coord = it_sh_bg(p.out, p.err, "'%s' run --expect 1 --bind '%s' --out '%s' '%s'",
-                         it_bin("rackbench"), ep, p.runs, p.plan);
+    /* the coordinator's heartbeat well inside the agent's --lost-after: a
+     * live coordinator is never taken for a lost one */
+    int coord =
+        it_sh_bg(p.out, p.err, "'%s' run --expect 1 --bind '%s' --heartbeat 200ms --out '%s' '%s'",
+                 it_bin("rackbench"), ep, p.runs, p.plan);
     /* wait until the agent's file is being written and the coordinator has
      * its first sample: the phase is under way on both sides */
     assert_true(it_wait_for_files(data, 1, it_deadline(30000)) >= 1);
@@ -444,7 +447,8 @@ static void s_rate_daemon(paths_t *p, const char *data, const char *ep, const ch
                       "'%s' --coordinator '%s' --name solo --root '%s' --once "
                       "--heartbeat 200ms --lost-after %ds",
                       it_bin("rackbench-agent"), ep, data, RB_TEST_TIME_SCALE);
-    *coord = it_sh_bg(p->out, p->err, "'%s' run --expect 1 --bind '%s' --out '%s' '%s'",
+    *coord = it_sh_bg(p->out, p->err,
+                      "'%s' run --expect 1 --bind '%s' --heartbeat 200ms --out '%s' '%s'",
                       it_bin("rackbench"), ep, p->runs, p->plan);
     assert_true(it_wait_for_files(data, 1, it_deadline(30000)) >= 1);
     assert_int_equal(it_wait_for_samples(p->runs, ",w,solo,", 1, it_deadline(30000)), 0);
@@ -499,6 +503,61 @@ static void test_rate_limited_stop_coordinator_killed(void **state)
     it_rmtree(p.dir);
 }
 
+/* --expect 4 with 3 agents (issue 19, item 3): the run fails right after
+ * --wait, naming the join, not 30 s later; the agents that joined never got
+ * a PLAN, so none is waited for or called lost; they are told the run did
+ * not start and, as daemons, join the next run at once. */
+static void test_failed_join_not_lost(void **state)
+{
+    (void)state;
+    paths_t p;
+    char data[4200], ep[4300], aerr[4300];
+    s_paths(&p, "failedjoin");
+    snprintf(data, sizeof data, "%s/data", p.dir);
+    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
+    snprintf(aerr, sizeof aerr, "%s/rt1.err", p.dir);
+    it_sh(NULL, NULL, "mkdir -p '%s'", data);
+    it_write(p.plan, "[w]\nrw=write\nbs=64k\nsize=1M\n");
+    int agents[3];
+    for (int i = 0; i < 3; i++)
+        agents[i] = it_sh_bg(NULL, i == 0 ? aerr : NULL,
+                             "'%s' --coordinator '%s' --name rt%d --root '%s' --heartbeat 200ms",
+                             it_bin("rackbench-agent"), ep, i + 1, data);
+    int wait_s = 4 * RB_TEST_TIME_SCALE;
+    int coord =
+        it_sh_bg(p.out, p.err,
+                 "'%s' run --expect 4 --wait %ds --bind '%s' --heartbeat 200ms --out '%s' '%s'",
+                 it_bin("rackbench"), wait_s, ep, p.runs, p.plan);
+    assert_int_equal(it_wait_exit(coord, it_deadline(4000 + 5000)), 3);
+    assert_true(s_contains(p.err, "3 of 4 agents joined"));
+    char *err = it_read(p.err);
+    assert_non_null(err);
+    assert_null(strstr(err, "lost"));
+    free(err);
+    rb_json_t *j = s_summary(&p);
+    assert_string_equal(rb_json_str(rb_json_get(j, "status")), "failed");
+    assert_non_null(strstr(rb_json_str(rb_json_get(j, "error")), "3 of 4 agents joined"));
+    const rb_json_t *nodes = rb_json_get(j, "nodes");
+    assert_int_equal(rb_json_len(nodes), 3);
+    for (size_t i = 0; i < 3; i++)
+        assert_string_equal(rb_json_str(rb_json_get(rb_json_at(nodes, i), "status")), "ok");
+    rb_json_free(&j);
+    assert_int_equal(
+        it_wait_for_text(aerr, "did not start: 3 of 4 agents joined", it_deadline(5000)), 0);
+    /* the same daemons take the next run */
+    it_rmtree(p.runs);
+    int again =
+        it_sh_bg(p.out, p.err,
+                 "'%s' run --expect 3 --wait 30s --bind '%s' --heartbeat 200ms --out '%s' '%s'",
+                 it_bin("rackbench"), ep, p.runs, p.plan);
+    assert_int_equal(it_wait_exit(again, it_deadline(30000)), 0);
+    for (int i = 0; i < 3; i++) {
+        kill(agents[i], SIGTERM);
+        assert_int_equal(it_wait_exit(agents[i], it_deadline(10000)), 0);
+    }
+    it_rmtree(p.dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -514,6 +573,7 @@ int main(void)
         cmocka_unit_test(test_rate_limited_stop_sigint),
         cmocka_unit_test(test_rate_limited_stop_abort),
         cmocka_unit_test(test_rate_limited_stop_coordinator_killed),
+        cmocka_unit_test(test_failed_join_not_lost),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
