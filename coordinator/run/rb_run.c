@@ -359,7 +359,8 @@ static int s_check_opts(rb_run_ctx_t *r)
 
 int rb_run(const rb_run_opts_t *o)
 {
-    rb_run_ctx_t run = {.o = o, .plan = o->plan, .gathering = 1, .tty = isatty(STDERR_FILENO)};
+    rb_run_ctx_t run = {
+        .o = o, .plan = o->plan, .gathering = 1, .tty = isatty(STDERR_FILENO), .keylock = -1};
     rb_run_ctx_t *r = &run;
     int code = 3;
 
