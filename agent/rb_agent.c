@@ -289,6 +289,8 @@ rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
     zsock_set_linger(a->sock, 2000);
     zsock_set_sndhwm(a->sock, 100000);
     zsock_set_maxmsgsize(a->sock, RB_PROTO_MAX_FRAME);
+    if (strncmp(opts->coordinator, "tcp://[", 7) == 0)
+        zsock_set_ipv6(a->sock, 1); /* an IPv6 address, tcp://[::1]:7770 */
     if (zsock_connect(a->sock, "%s", opts->coordinator) < 0) {
         rb_err_set(err, -EINVAL, "--coordinator %s: %s", opts->coordinator, zmq_strerror(errno));
         rb_agent_destroy(&a);

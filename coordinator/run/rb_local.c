@@ -128,6 +128,9 @@ int rb_local_keys(rb_run_ctx_t *r, zcert_t *server, zcertstore_t *store, rb_err_
 {
     const char *out = r->o->out_dir ? r->o->out_dir : "runs";
     char path[PATH_MAX + 100], made[PATH_MAX];
+    int rc = rb_fs_mkdirs(out); /* before the run folder, which comes after the bind */
+    if (rc < 0)
+        return rb_err_set(err, rc, "--out %s: %s", out, strerror(-rc));
     s_drop_stale_keys(out);
     snprintf(made, sizeof made, "%s/.new-keys-XXXXXX", out);
     if (!mkdtemp(made))
@@ -152,7 +155,7 @@ int rb_local_keys(rb_run_ctx_t *r, zcert_t *server, zcertstore_t *store, rb_err_
             return rb_err_set(err, -ENOMEM, "cannot make a key pair");
         snprintf(path, sizeof path, "%s/local-%u.key_secret", r->keydir, i + 1);
         zcert_set_meta(cert, "name", "local-%u", i + 1);
-        int rc = rb_auth_save(cert, path, 1, err);
+        rc = rb_auth_save(cert, path, 1, err);
         if (rc == 0)
             zcertstore_insert(store, &cert);
         zcert_destroy(&cert);

@@ -375,16 +375,20 @@ int rb_run(const rb_run_opts_t *o)
     r->next_hb = r->t_start;
     rb_fleet_init(&r->fleet, r->plan->nphases);
     r->aggs = calloc(r->plan->nphases, sizeof *r->aggs);
-    if (!r->aggs || rb_folder_make(r) < 0 || rb_router_bind(r) < 0) {
+    rb_folder_name(r);
+    /* The socket before the run folder: an endpoint that cannot be bound
+     * is an error of the call (exit 2), and leaves no folder behind. */
+    if (!r->aggs || rb_router_bind(r) < 0 || rb_folder_make(r) < 0) {
         if (!r->failed)
             rb_run_fail(r, "out of memory");
-        code = r->dir[0] ? 3 : 2;
+        code = r->dir[0] || !r->aggs ? 3 : 2;
         goto out;
     }
     if (o->local && rb_local_start(r) < 0)
         goto report;
     if (rb_join_gather(r) < 0 || rb_join_send_plan(r) < 0)
         goto finish;
+    rb_folder_write_progress(r); /* the nodes, for a run killed in its first phase */
     for (uint32_t p = 0; p < r->plan->nphases && !r->failed; p++) {
         if (rb_fleet_active(&r->fleet) == 0) {
             rb_run_fail(r, "no agent left to run phase %s", r->plan->phases[p].name);
