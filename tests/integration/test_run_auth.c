@@ -132,6 +132,36 @@ static void test_keygen(void **state)
     it_rmtree(p.dir);
 }
 
+/* keygen DIR with DIR's parents missing makes them, as the docs say
+ * (issue 19, item 9): the parents 0755 as mkdir -p, DIR itself 0700. */
+static void test_keygen_makes_parents(void **state)
+{
+    (void)state;
+    paths_t p;
+    char dir[4400], parent[4400];
+    s_paths(&p, "keygenparents");
+    snprintf(parent, sizeof parent, "%s/a/b", p.keys);
+    snprintf(dir, sizeof dir, "%s/x", parent);
+    int code = it_sh(p.out, p.err, "'%s' keygen '%s' --name n1", it_bin("rackbench"), dir);
+    assert_int_equal(it_show_failure(code, p.err), 0);
+    assert_int_equal(s_mode(dir, "."), 0700);
+    assert_int_equal(s_mode(parent, "."), 0755);
+    assert_int_equal(s_mode(dir, "n1.key_secret"), 0600);
+    assert_int_equal(s_mode(dir, "n1.key"), 0644);
+    /* a trailing slash names the same folder */
+    code = it_sh(p.out, p.err, "'%s' keygen '%s/y/' --name n2", it_bin("rackbench"), parent);
+    assert_int_equal(it_show_failure(code, p.err), 0);
+    snprintf(dir, sizeof dir, "%s/y", parent);
+    assert_int_equal(s_mode(dir, "n2.key_secret"), 0600);
+    /* a parent that is a file: exit 2 naming it */
+    snprintf(dir, sizeof dir, "%s/file", p.dir);
+    it_write(dir, "not a folder\n");
+    code = it_sh(p.out, p.err, "'%s' keygen '%s/keys' --name n3", it_bin("rackbench"), dir);
+    assert_int_equal(code, 2);
+    assert_true(s_contains(p.err, dir));
+    it_rmtree(p.dir);
+}
+
 /* A run over tcp:// on loopback with an agent whose key is allowed. */
 static void test_tcp_allowed(void **state)
 {
@@ -419,6 +449,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_keygen),
+        cmocka_unit_test(test_keygen_makes_parents),
         cmocka_unit_test(test_tcp_allowed),
         cmocka_unit_test(test_tcp_refused),
         cmocka_unit_test(test_insecure_network),
