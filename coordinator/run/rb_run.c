@@ -249,7 +249,11 @@ static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
                                  .status = n->state == RB_AGENT_GONE ? n->status : RB_NODE_OK,
                                  .done = n->done[p],
                                  .ram_bytes = n->hello.ram_bytes,
-                                 .rtt_ns = n->best_rtt_ns == UINT64_MAX ? 0 : n->best_rtt_ns};
+                                 .rtt_ns = n->best_rtt_ns == UINT64_MAX ? 0 : n->best_rtt_ns,
+                                 .sampled_bytes = n->phase_bytes,
+                                 .sampled_ops = n->phase_ops,
+                                 .sampled_first_ns = n->phase_first_ns,
+                                 .sampled_last_ns = n->phase_last_ns};
         if (n->state == RB_AGENT_PHASE_DONE)
             rb_fleet_node_set_state(n, RB_AGENT_READY);
     }

@@ -177,6 +177,24 @@ static void s_agent_lost(const char *accept, int want_code)
     assert_true(rb_json_num(rb_json_get(r, "read_bytes"), 0) > 0);
     rb_json_free(&j);
     assert_true(s_contains(p.out, "2 of 3 nodes completed the phase"));
+    /* test_lost_node_bytes_from_samples: the lost node's row in the phase it
+     * was lost holds what its samples add up to, not 0 B */
+    long sampled = it_sh_number(
+        p.dir, "awk -F, '$2==\"w\" && $3==\"local-2\" {s+=$7} END {print s+0}' '%s/samples.csv'",
+        p.folder);
+    assert_true(sampled > 0);
+    j = s_summary(&p);
+    const rb_json_t *pn = rb_json_path(j, "phases.0.nodes");
+    int seen = 0;
+    for (size_t i = 0; i < rb_json_len(pn); i++) {
+        const rb_json_t *n = rb_json_at(pn, i);
+        if (strcmp(rb_json_str(rb_json_get(n, "name")), "local-2") != 0)
+            continue;
+        seen = 1;
+        assert_int_equal((long)rb_json_num(rb_json_get(n, "bytes"), -1), sampled);
+    }
+    assert_true(seen);
+    rb_json_free(&j);
     /* the others cleaned up; only the killed agent's run folder may remain */
     DIR *d = opendir(data);
     struct dirent *de;
