@@ -385,7 +385,7 @@ int rb_run(const rb_run_opts_t *o)
     if (!r->aggs || rb_router_bind(r) < 0 || rb_folder_make(r) < 0) {
         if (!r->failed)
             rb_run_fail(r, "out of memory");
-        code = r->dir[0] || !r->aggs ? 3 : 2;
+        code = r->dir[0] || !r->aggs || rb_run_interrupted ? 3 : 2;
         goto out;
     }
     if (o->local && rb_local_start(r) < 0)
