@@ -326,9 +326,12 @@ static void test_agent_restarted(void **state)
     snprintf(e1, sizeof e1, "%s/a2.err", p.dir);
     snprintf(e2, sizeof e2, "%s/a2-again.err", p.dir);
     it_sh(NULL, NULL, "mkdir -p '%s'", data);
+    /* long enough that the restarted agent's HELLO comes while the run
+     * still goes, on a loaded machine too: a coordinator that has exited
+     * cannot tell it anything */
     snprintf(text, sizeof text,
              "[w]\nrw=write\nbs=256k\nsize=8M\ndirect=1\ntime_based\nruntime=%ds\n",
-             4 * RB_TEST_TIME_SCALE);
+             10 * RB_TEST_TIME_SCALE);
     it_write(p.plan, text);
     const char *agent = "'%s' --coordinator '%s' --name %s --root '%s' --once --heartbeat 200ms "
                         "--lost-after %ds";
