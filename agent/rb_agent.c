@@ -198,6 +198,11 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
         if (a->o.once && !rb_agent_state_active(a)) {
             a->exit_code = 3;
             a->quit = 1;
+        } else if (m.u.error.code == -ECANCELED && !rb_agent_state_active(a)) {
+            /* The run it joined is over before it began (or over for
+             * it): wait for the next coordinator, as after a lost one. */
+            a->attached = 0;
+            a->next_hello = rb_time_mono_ns() + S_HELLO_EVERY_NS;
         }
         break;
     default:
@@ -257,6 +262,8 @@ static int s_open(rb_agent_t *a, rb_err_t *err)
     zsock_set_linger(a->sock, 2000);
     zsock_set_sndhwm(a->sock, 100000);
     zsock_set_maxmsgsize(a->sock, RB_PROTO_MAX_FRAME);
+    if (strncmp(a->o.coordinator, "tcp://[", 7) == 0)
+        zsock_set_ipv6(a->sock, 1); /* an IPv6 address, tcp://[::1]:7770 */
     rb_err_t merr;
     rb_err_clear(&merr);
     a->monitor = rb_auth_monitor_start(a->sock, &merr);

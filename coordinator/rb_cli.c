@@ -31,7 +31,7 @@ static void s_usage(FILE *f)
             "       rackbench version\n"
             "\n"
             "run options:\n"
-            "  --local N          start N agents on this machine (rooted at the plan's directory)\n"
+            "  --local N          start N agents here (up to 256), rooted at the plan's directory\n"
             "  --expect N         wait for N agents to connect\n"
             "  --nodes a,b,c      wait for exactly these agents\n"
             "  --bind ENDPOINT    coordinator socket (default tcp://*:7770; --local: loopback)\n"
@@ -238,6 +238,13 @@ static int s_run(int argc, char **argv)
         case 'l':
             if (s_count("--local", optarg, &o.local) < 0)
                 return 2;
+            if (o.local > RB_RUN_LOCAL_MAX) {
+                fprintf(stderr,
+                        "rackbench run: --local %s: at most %d agents on one machine; run "
+                        "agents on more machines with --expect or --nodes\n",
+                        optarg, RB_RUN_LOCAL_MAX);
+                return 2;
+            }
             ways++;
             break;
         case 'e':

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "rb_auth.h"
+#include "rb_fs.h"
 #include "rb_log.h"
 #include "rb_names.h"
 
@@ -140,6 +141,20 @@ int rb_auth_keygen(const char *dir, const char *name, char *public_txt, rb_err_t
     if (strlen(sec) > S_PATH_MAX)
         return rb_err_set(err, -ENAMETOOLONG, "%s: path too long (at most %d bytes)", sec,
                           S_PATH_MAX);
+    /* The folders above DIR as mkdir -p makes them; DIR itself 0700. */
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof parent, "%s", dir);
+    size_t pl = strlen(parent);
+    while (pl > 1 && parent[pl - 1] == '/')
+        parent[--pl] = '\0';
+    char *slash = strrchr(parent, '/');
+    int rc = 0;
+    if (slash && slash != parent) {
+        *slash = '\0';
+        rc = rb_fs_mkdirs(parent);
+    }
+    if (rc < 0)
+        return rb_err_set(err, rc, "%s: %s", parent, strerror(-rc));
     if (mkdir(dir, 0700) < 0 && errno != EEXIST)
         return rb_err_set(err, -errno, "%s: %s", dir, strerror(errno));
     struct stat st;
@@ -157,7 +172,7 @@ int rb_auth_keygen(const char *dir, const char *name, char *public_txt, rb_err_t
     zcert_set_meta(cert, "name", "%s", name);
     zcert_set_meta(cert, "host", "%s", host);
     zcert_set_meta(cert, "created-by", "rackbench %s", RB_VERSION);
-    int rc = rb_auth_save(cert, sec, 1, err);
+    rc = rb_auth_save(cert, sec, 1, err);
     if (rc == 0 && (rc = rb_auth_save(cert, pub, 0, err)) < 0)
         unlink(sec);
     if (rc == 0 && public_txt)

@@ -49,7 +49,7 @@ static void *s_worker_main(void *arg)
     rb_worker_t *w = arg;
     const rb_job_spec_t *s = w->spec;
     const rb_workload_ops_t *wl = rb_workload_for(s);
-    rb_time_sleep_until_ns(w->t_go);
+    rb_worker_sleep_until(w, w->t_go); /* stopped before GO: the workload ends at once */
     uint64_t begin = rb_time_mono_ns();
     w->count_from = begin + s->ramp_ns;
     w->deadline = s->runtime_ns ? w->count_from + s->runtime_ns : UINT64_MAX;

@@ -207,15 +207,26 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
     return 0;
 }
 
-static void s_rate_wait(rb_worker_t *w, uint64_t len)
+/* Waits until the rate allows len more bytes: 0, then issue them. -ECANCELED
+ * when the phase stops the worker meanwhile, or its deadline or stonewall
+ * comes first (the IO would not be issued then: the wait ends there, and a
+ * stop ends it within one RB_WORKER_SLICE_NS, however far the IO was due). */
+static int s_rate_wait(rb_worker_t *w, uint64_t len)
 {
     const rb_job_spec_t *s = w->spec;
     if (!s->rate)
-        return;
+        return 0;
+    uint64_t due =
+        w->rate_start + (uint64_t)((double)(w->rate_bytes + len) * 1e9 / (double)s->rate);
+    uint64_t end = w->deadline < w->sw_at ? w->deadline : w->sw_at;
+    if (due > end) {
+        rb_worker_sleep_until(w, end);
+        return -ECANCELED;
+    }
+    if (rb_worker_sleep_until(w, due) < 0)
+        return -ECANCELED;
     w->rate_bytes += len;
-    uint64_t due = w->rate_start + (uint64_t)((double)w->rate_bytes * 1e9 / (double)s->rate);
-    if (due > rb_time_mono_ns())
-        rb_time_sleep_until_ns(due);
+    return 0;
 }
 
 /* 1 when the worker must stop issuing: asked to, failed, out of time, at
@@ -347,14 +358,19 @@ static int s_drain(rb_worker_t *w, uint32_t *inflight)
     }
 }
 
-/* Takes a free slot and fills it with the worker's next IO. NULL at the end
- * of the pass. */
-static rb_engine_io_t *s_fill(rb_worker_t *w)
+/* Takes a free slot and fills it with the worker's next IO, once the rate
+ * allows it. NULL at the end of the pass, or with *stop set when the worker
+ * must stop issuing before the IO was due. */
+static rb_engine_io_t *s_fill(rb_worker_t *w, int *stop)
 {
     uint32_t fi;
     uint64_t off, len;
     if (s_next(w, &fi, &off, &len))
         return NULL;
+    if (s_rate_wait(w, len) < 0) {
+        *stop = 1;
+        return NULL;
+    }
     rb_engine_io_t *io = w->free[--w->nfree];
     rb_worker_slot_t *sl = io->runner;
     io->file_index = fi;
@@ -369,7 +385,6 @@ static rb_engine_io_t *s_fill(rb_worker_t *w)
         w->files[fi].dirty = 1;
         w->writes_since_sync++; /* fsync=N counts writes issued */
     }
-    s_rate_wait(w, len);
     io->t_issue_ns = rb_time_mono_ns();
     return io;
 }
@@ -387,7 +402,9 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pen
         return 0; /* busy: reap first */
     while (!*stop && (*pending || w->nfree)) {
         rb_engine_io_t *io = *pending;
-        if (!io && !(io = s_fill(w))) {
+        if (!io && !(io = s_fill(w, stop))) {
+            if (*stop)
+                break;
             if (w->pass >= passes)
                 return 1;
             s_new_pass(w);

@@ -1,10 +1,12 @@
 /* What every workload does the same way with its worker: name the first
  * failure, keep bounded progress checkpoints, and count a measured operation,
  * so that data and metadata figures mean the same thing. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "rb_time.h"
 #include "rb_worker.h"
 
 #define S_ALIGN 4096
@@ -45,4 +47,16 @@ void *rb_worker_aligned(size_t len)
 {
     void *p = NULL;
     return posix_memalign(&p, S_ALIGN, len ? len : S_ALIGN) == 0 ? p : NULL;
+}
+
+int rb_worker_sleep_until(const rb_worker_t *w, uint64_t t_ns)
+{
+    for (;;) {
+        if (rb_worker_stopped(w))
+            return -ECANCELED;
+        uint64_t now = rb_time_mono_ns();
+        if (now >= t_ns)
+            return 0;
+        rb_time_sleep_until_ns(t_ns - now > RB_WORKER_SLICE_NS ? now + RB_WORKER_SLICE_NS : t_ns);
+    }
 }

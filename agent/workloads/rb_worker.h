@@ -19,6 +19,11 @@
 #define RB_WORKER_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 #define RB_WORKER_ADD(p, v)   RB_WORKER_STORE((p), RB_WORKER_LOAD(p) + (v))
 
+/* The longest a worker sleeps without looking at its phase's stop flag (a
+ * rate wait, the wait for GO): what ABORT, a lost coordinator or a signal
+ * wait for at most. */
+#define RB_WORKER_SLICE_NS (20ULL * 1000 * 1000)
+
 /* One open file of the data workload. */
 typedef struct rb_worker_file {
     int fd;
@@ -141,5 +146,10 @@ static inline int rb_worker_stopped(const rb_worker_t *w)
 {
     return RB_WORKER_LOAD(w->stop);
 }
+
+/* Sleeps until the monotonic clock reads t_ns, in slices of at most
+ * RB_WORKER_SLICE_NS so that a stop of the phase ends the sleep within one
+ * slice. 0 once t_ns is reached, -ECANCELED when the phase stopped first. */
+int rb_worker_sleep_until(const rb_worker_t *w, uint64_t t_ns);
 
 #endif

@@ -388,6 +388,15 @@ static void s_add_node(const rb_agg_input_t *ni, rb_agg_node_t *an, rb_phase_agg
         if (an->status == RB_NODE_OK)
             an->status = RB_NODE_MISSING;
         out->partial = 1;
+        /* Its row shows what its samples add up to; the phase's figures
+         * and roll-ups count the nodes that reported it (workers stays 0). */
+        an->bytes = ni->sampled_bytes;
+        an->ops = ni->sampled_ops;
+        if (ni->sampled_last_ns > ni->sampled_first_ns) {
+            an->window_s = (double)(ni->sampled_last_ns - ni->sampled_first_ns) / 1e9;
+            an->bw = (double)an->bytes / an->window_s;
+            an->iops = (double)an->ops / an->window_s;
+        }
         return;
     }
     if (d->status != 0) {

@@ -30,6 +30,10 @@ typedef struct rb_agg_input {
     const rb_msg_done_t *done; /* borrowed; NULL when the node sent none */
     uint64_t ram_bytes;        /* the node's memory, from its HELLO (0: unknown) */
     uint64_t rtt_ns;           /* round trip of the probe that set offset_ns (0: unknown) */
+    /* A node without a DONE (lost mid-phase): what its samples of the phase
+     * add up to, for its row; the times on the coordinator clock (0: none). */
+    uint64_t sampled_bytes, sampled_ops;
+    uint64_t sampled_first_ns, sampled_last_ns;
 } rb_agg_input_t;
 
 typedef struct rb_agg_node {

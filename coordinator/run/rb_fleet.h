@@ -60,6 +60,10 @@ typedef struct rb_node {
     uint32_t rank;             /* its place in the run (neighbours, shared-file regions) */
     uint64_t out_ns;           /* when it went out of the run (coordinator clock; 0: it did not) */
     uint64_t live_bytes;       /* bytes in its samples since the last progress line */
+    uint64_t phase_bytes;      /* bytes in its samples of the current phase */
+    uint64_t phase_ops;        /* ops likewise */
+    uint64_t phase_first_ns;   /* its samples of the phase cover this.. (coordinator clock) */
+    uint64_t phase_last_ns;    /* ..to this (0: no sample yet) */
     int live_seen;             /* it sent a sample since the last progress line */
 } rb_fleet_node_t;
 

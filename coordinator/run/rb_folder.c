@@ -166,7 +166,7 @@ int rb_folder_write_reports(rb_run_ctx_t *r)
     return rc;
 }
 
-int rb_folder_make(rb_run_ctx_t *r)
+void rb_folder_name(rb_run_ctx_t *r)
 {
     char stamp[32];
     time_t t = (time_t)(r->wall_start / RB_NS_PER_S);
@@ -175,6 +175,10 @@ int rb_folder_make(rb_run_ctx_t *r)
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
     snprintf(r->run_id, sizeof r->run_id, "%s-%04x", stamp,
              (unsigned)((r->wall_start / 1000 ^ (uint64_t)getpid() * 2654435761u) & 0xffff));
+}
+
+int rb_folder_make(rb_run_ctx_t *r)
+{
     const char *out = r->o->out_dir ? r->o->out_dir : "runs";
     int rc = rb_fs_mkdirs(out);
     if (rc < 0) {
@@ -205,5 +209,7 @@ int rb_folder_make(rb_run_ctx_t *r)
     }
     setvbuf(r->telemetry, NULL, _IOFBF, S_CSV_BUF);
     rb_csv_header(&rb_csv_telemetry, r->telemetry);
+    /* A run killed from here on still renders with its start time. */
+    rb_folder_write_progress(r);
     return 0;
 }

@@ -5,8 +5,12 @@
 
 #include "rb_run_int.h"
 
-/* Names the run, makes its folder, writes plan.ini and opens samples.csv and
- * telemetry.csv with their headers. 0, or -errno with the run failed. */
+/* Names the run (r->run_id) from its start time; nothing is made yet. */
+void rb_folder_name(rb_run_ctx_t *r);
+
+/* Makes the run's folder, writes plan.ini, opens samples.csv and
+ * telemetry.csv with their headers, and a first summary.json (running: the
+ * start time, no node yet). 0, or -errno with the run failed. */
 int rb_folder_make(rb_run_ctx_t *r);
 
 /* summary.json of the phases so far, marked running, so that `rackbench

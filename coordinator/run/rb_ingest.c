@@ -74,6 +74,11 @@ void rb_ingest_sample(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_sample_t
     /* the times as the CSV files give them back, for the findings' series */
     double t_csv = rb_csv_time(t_s), iv_csv = rb_csv_time(interval_s);
     uint32_t idx = (uint32_t)(n - r->fleet.nodes);
+    uint64_t begin = (uint64_t)((int64_t)s->t_start_ns - n->offset_ns);
+    if (!n->phase_last_ns || begin < n->phase_first_ns)
+        n->phase_first_ns = begin;
+    if (end > n->phase_last_ns)
+        n->phase_last_ns = end;
     for (uint32_t j = 0; j < s->njobs; j++) {
         const rb_job_stat_t *js = &s->jobs[j];
         if (js->job >= ph->njobs)
@@ -89,6 +94,8 @@ void rb_ingest_sample(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_sample_t
         r->phase_bytes += js->bytes;
         r->phase_ops += js->ops;
         n->live_bytes += js->bytes;
+        n->phase_bytes += js->bytes;
+        n->phase_ops += js->ops;
         n->live_seen = 1;
         s_series_add(r, s->seq, (double)js->bytes, interval_s);
     }
@@ -271,6 +278,10 @@ void rb_ingest_phase_start(rb_run_ctx_t *r, uint32_t p)
     r->tel = rb_findings_tel_series_new(r->fleet.n);
     r->tel_failed = 0;
     r->cur_phase = p;
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        rb_fleet_node_t *n = &r->fleet.nodes[i];
+        n->phase_bytes = n->phase_ops = n->phase_first_ns = n->phase_last_ns = 0;
+    }
     rb_ingest_wearout_reset(r, &r->plan->phases[p]);
     r->nser = 0;
     r->nsamples = 0;

@@ -95,6 +95,7 @@ void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint64_t 
         }
         rb_info("agent %s (rack %s, host %s, %u cores, %s) joined", h->name, h->rack, h->hostname,
                 h->cores, h->agent_version);
+        rb_local_joined(r, h->name);
         rb_router_ping(r, n);
         return;
     }

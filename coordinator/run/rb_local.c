@@ -3,9 +3,11 @@
  * exits weighed against their nodes' states. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,48 +56,106 @@ void rb_local_reap(rb_run_ctx_t *r)
     }
 }
 
-/* Removes the local agents' key folder, if any. */
-void rb_local_drop_keys(rb_run_ctx_t *r)
+/* Removes the files of a key folder and the folder; -errno of the rmdir. */
+static int s_rm_keydir(const char *dir)
 {
-    if (!r->keydir[0])
-        return;
-    DIR *d = opendir(r->keydir);
+    DIR *d = opendir(dir);
     struct dirent *de;
     char path[PATH_MAX + 300];
     while (d && (de = readdir(d)))
-        if (de->d_name[0] != '.') {
-            snprintf(path, sizeof path, "%s/%s", r->keydir, de->d_name);
+        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
+            snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
             unlink(path);
         }
     if (d)
         closedir(d);
-    if (rmdir(r->keydir) < 0)
-        rb_warn("cannot remove the local agents' key folder %s: %s", r->keydir, strerror(errno));
-    r->keydir[0] = '\0';
+    return rmdir(dir) < 0 ? -errno : 0;
+}
+
+/* Removes the local agents' key folder, if any. */
+void rb_local_drop_keys(rb_run_ctx_t *r)
+{
+    if (r->keydir[0]) {
+        int rc = s_rm_keydir(r->keydir);
+        if (rc < 0)
+            rb_warn("cannot remove the local agents' key folder %s: %s", r->keydir, strerror(-rc));
+        r->keydir[0] = '\0';
+    }
+    if (r->keylock >= 0)
+        close(r->keylock);
+    r->keylock = -1;
+}
+
+void rb_local_joined(rb_run_ctx_t *r, const char *name)
+{
+    char path[PATH_MAX + 300];
+    if (!r->o->local || !r->keydir[0])
+        return;
+    snprintf(path, sizeof path, "%s/%s.key_secret", r->keydir, name);
+    unlink(path);
+}
+
+/* Removes the key folders in out that no coordinator holds any more: a
+ * coordinator holds a flock on its folder while it runs, which the kernel
+ * drops when the process dies, however it dies (SIGKILL included). */
+static void s_drop_stale_keys(const char *out)
+{
+    DIR *d = opendir(out);
+    struct dirent *de;
+    char path[PATH_MAX + 300];
+    while (d && (de = readdir(d))) {
+        if (strncmp(de->d_name, ".keys-", 6) != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", out, de->d_name);
+        int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0 && s_rm_keydir(path) == 0)
+            rb_info("removed %s, the local agents' keys of a coordinator that was killed", path);
+        close(fd);
+    }
+    if (d)
+        closedir(d);
 }
 
 /* --local: an ephemeral key pair for the coordinator and one per agent, in a
  * 0700 folder beside the run folders: the agents' secret keys and the
- * coordinator's public key, for the agents to read when they start. */
+ * coordinator's public key, for the agents to read when they start. The
+ * folder is made under a name the sweep of stale folders does not look at,
+ * locked, then renamed: a folder named .keys-* is always either locked by a
+ * live coordinator or stale. */
 int rb_local_keys(rb_run_ctx_t *r, zcert_t *server, zcertstore_t *store, rb_err_t *err)
 {
     const char *out = r->o->out_dir ? r->o->out_dir : "runs";
-    char path[PATH_MAX + 100];
-    snprintf(r->keydir, sizeof r->keydir, "%s/.keys-%s-XXXXXX", out, r->run_id);
-    if (!mkdtemp(r->keydir)) {
-        r->keydir[0] = '\0';
+    char path[PATH_MAX + 100], made[PATH_MAX];
+    int rc = rb_fs_mkdirs(out); /* before the run folder, which comes after the bind */
+    if (rc < 0)
+        return rb_err_set(err, rc, "--out %s: %s", out, strerror(-rc));
+    s_drop_stale_keys(out);
+    snprintf(made, sizeof made, "%s/.new-keys-XXXXXX", out);
+    if (!mkdtemp(made))
         return rb_err_set(err, -errno, "cannot make a key folder in %s: %s", out, strerror(errno));
+    r->keylock = open(made, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    snprintf(r->keydir, sizeof r->keydir, "%s/.keys-%s-%s", out, r->run_id,
+             made + strlen(out) + strlen("/.new-keys-"));
+    if (r->keylock < 0 || flock(r->keylock, LOCK_EX) < 0 || rename(made, r->keydir) < 0) {
+        int e = errno;
+        rmdir(made);
+        r->keydir[0] = '\0';
+        return rb_err_set(err, -e, "cannot lock a key folder in %s: %s", out, strerror(e));
     }
     snprintf(path, sizeof path, "%s/coordinator.key", r->keydir);
     if (rb_auth_save(server, path, 0, err) < 0)
         return err->code;
     for (uint32_t i = 0; i < r->o->local; i++) {
+        if (rb_run_interrupted)
+            return rb_err_set(err, -EINTR, "interrupted while making the local agents' keys");
         zcert_t *cert = zcert_new();
         if (!cert)
             return rb_err_set(err, -ENOMEM, "cannot make a key pair");
         snprintf(path, sizeof path, "%s/local-%u.key_secret", r->keydir, i + 1);
         zcert_set_meta(cert, "name", "local-%u", i + 1);
-        int rc = rb_auth_save(cert, path, 1, err);
+        rc = rb_auth_save(cert, path, 1, err);
         if (rc == 0)
             zcertstore_insert(store, &cert);
         zcert_destroy(&cert);
@@ -146,6 +206,11 @@ int rb_local_start(rb_run_ctx_t *r)
     snprintf(lost, sizeof lost, "%llums", (unsigned long long)(o->lost_after_ns / RB_NS_PER_MS));
     fflush(NULL);
     for (uint32_t i = 0; i < o->local; i++) {
+        if (rb_run_interrupted) {
+            rb_run_fail(r, "interrupted while starting the local agents (%u of %u started)", i,
+                        o->local);
+            return -EINTR;
+        }
         rb_local_child_t *c = &r->children[i];
         snprintf(c->name, sizeof c->name, "local-%u", i + 1);
         const char *argv[] = {bin,

@@ -6,12 +6,17 @@
 #include "rb_run_int.h"
 
 /* Makes an ephemeral key pair for the coordinator (server, saved) and one
- * per local agent (public keys added to store) in a 0700 folder, r->keydir.
- * 0 or -errno with err set. */
+ * per local agent (public keys added to store) in a 0700 folder, r->keydir,
+ * locked while the coordinator lives; first removes the folders of killed
+ * coordinators. 0 or -errno with err set (-EINTR on SIGINT/SIGTERM). */
 int rb_local_keys(rb_run_ctx_t *r, zcert_t *server, zcertstore_t *store, rb_err_t *err);
 
-/* Removes the local agents' key folder, if any; safe twice. */
+/* Removes the local agents' key folder, if any, and lets go of its lock;
+ * safe twice. */
 void rb_local_drop_keys(rb_run_ctx_t *r);
+
+/* Local agent name has joined: it has read its secret key, whose file goes. */
+void rb_local_joined(rb_run_ctx_t *r, const char *name);
 
 /* Starts o->local agents against r->endpoint. 0, or -errno with the run failed. */
 int rb_local_start(rb_run_ctx_t *r);

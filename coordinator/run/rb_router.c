@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "rb_auth.h"
 #include "rb_local.h"
@@ -235,9 +236,49 @@ static int s_secure(rb_run_ctx_t *r)
     return 0;
 }
 
+/* What "cannot bind" means, for the usual reasons. */
+static const char *s_bind_hint(int e)
+{
+    switch (e) {
+    case EADDRINUSE:
+        return " (another coordinator or program listens there)";
+    case EADDRNOTAVAIL:
+    case ENODEV:
+        return " (no interface of this machine has that address)";
+    case EACCES:
+        return " (a port below 1024 needs privileges)";
+    default:
+        return "";
+    }
+}
+
+/* The endpoint as ZeroMQ binds it into out: tcp://localhost:P (which
+ * ZeroMQ would take for an interface name) as tcp://127.0.0.1:P. *ipv6 is
+ * set for a bracketed IPv6 address (tcp://[::1]:P), which needs ZMQ_IPV6. */
+static void s_bind_endpoint(const char *ep, char *out, size_t len, int *ipv6)
+{
+    *ipv6 = 0;
+    if (strncmp(ep, "tcp://", 6) != 0) {
+        snprintf(out, len, "%s", ep);
+        return;
+    }
+    const char *h = ep + 6;
+    *ipv6 = h[0] == '[';
+    const char *colon = strrchr(h, ':');
+    size_t hl = colon ? (size_t)(colon - h) : 0;
+    if ((hl == 9 && strncasecmp(h, "localhost", 9) == 0) ||
+        (hl == 10 && strncasecmp(h, "localhost.", 10) == 0))
+        snprintf(out, len, "tcp://127.0.0.1%s", colon);
+    else
+        snprintf(out, len, "%s", ep);
+}
+
 int rb_router_bind(rb_run_ctx_t *r)
 {
-    const char *ep = rb_router_endpoint(r->o);
+    const char *given = rb_router_endpoint(r->o);
+    char ep[sizeof r->endpoint];
+    int ipv6;
+    s_bind_endpoint(given, ep, sizeof ep, &ipv6);
     r->router = zsock_new(ZMQ_ROUTER);
     if (!r->router) {
         rb_run_fail(r, "cannot create a ZeroMQ socket");
@@ -250,16 +291,19 @@ int rb_router_bind(rb_run_ctx_t *r)
     zsock_set_sndhwm(r->router, 100000);
     zsock_set_rcvhwm(r->router, 100000);
     zsock_set_maxmsgsize(r->router, RB_PROTO_MAX_FRAME);
+    if (ipv6)
+        zsock_set_ipv6(r->router, 1);
     int port = zsock_bind(r->router, "%s", ep);
     if (port < 0) {
-        rb_run_fail(r, "--bind %s: %s", ep, zmq_strerror(zmq_errno()));
-        return -EADDRINUSE;
+        int e = zmq_errno();
+        rb_run_fail(r, "cannot bind --bind %s: %s%s", given, zmq_strerror(e), s_bind_hint(e));
+        return -e;
     }
     if (port > 0 && strstr(ep, "tcp://") == ep) {
         /* Wildcard port: agents connect to what the system chose. */
         char host[200];
         const char *h = ep + 6;
-        size_t hl = strcspn(h, ":");
+        size_t hl = h[0] == '[' ? strcspn(h, "]") + 1 : strcspn(h, ":");
         snprintf(host, sizeof host, "%.*s", (int)hl, h);
         if (strcmp(host, "*") == 0 || strcmp(host, "0.0.0.0") == 0)
             snprintf(host, sizeof host, "127.0.0.1");

@@ -249,7 +249,11 @@ static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
                                  .status = n->state == RB_AGENT_GONE ? n->status : RB_NODE_OK,
                                  .done = n->done[p],
                                  .ram_bytes = n->hello.ram_bytes,
-                                 .rtt_ns = n->best_rtt_ns == UINT64_MAX ? 0 : n->best_rtt_ns};
+                                 .rtt_ns = n->best_rtt_ns == UINT64_MAX ? 0 : n->best_rtt_ns,
+                                 .sampled_bytes = n->phase_bytes,
+                                 .sampled_ops = n->phase_ops,
+                                 .sampled_first_ns = n->phase_first_ns,
+                                 .sampled_last_ns = n->phase_last_ns};
         if (n->state == RB_AGENT_PHASE_DONE)
             rb_fleet_node_set_state(n, RB_AGENT_READY);
     }
@@ -285,19 +289,31 @@ static void s_run_phase(rb_run_ctx_t *r, uint32_t p)
     s_figures(r, p, s_collect(r, &r->plan->phases[p]));
 }
 
-/* Tells every agent still with us to end (or abort) and waits for them to clean up. */
+/* Tells every agent still with us to end (or abort) and waits for them to
+ * clean up. An agent that never got a PLAN (the run failed while it
+ * gathered its nodes) has nothing to clean up and knows no run to confirm:
+ * it is told the run did not start, with why, and not waited for. */
 static void s_finish_agents(rb_run_ctx_t *r)
 {
     rb_msg_t m = {.type = RB_MSG_END};
     snprintf(m.u.end.run_id, sizeof m.u.end.run_id, "%s", r->run_id);
     if (r->failed)
         m = rb_router_reason_msg(r, RB_MSG_ABORT, -ECANCELED, r->error);
+    rb_msg_t unplanned = rb_router_reason_msg(r, RB_MSG_ERROR, -ECANCELED, "");
+    snprintf(unplanned.u.error.reason, sizeof unplanned.u.error.reason, "run %s did not start: %s",
+             r->run_id, r->failed ? r->error : "it ended");
     for (uint32_t i = 0; i < r->fleet.n; i++) {
         rb_fleet_node_t *n = &r->fleet.nodes[i];
+        if (!rb_run_node_open(n))
+            continue;
         /* No verdict on a failed send: an agent may have ended and gone
          * already; one that never confirms is marked lost below. */
-        if (rb_run_node_open(n))
-            rb_router_send_to(r, n->hello.name, strlen(n->hello.name), &m);
+        if (n->state == RB_AGENT_SYNCING || n->state == RB_AGENT_SYNCED) {
+            rb_router_send_to(r, n->hello.name, strlen(n->hello.name), &unplanned);
+            rb_fleet_node_set_state(n, RB_AGENT_ENDED);
+            continue;
+        }
+        rb_router_send_to(r, n->hello.name, strlen(n->hello.name), &m);
     }
     uint64_t deadline = rb_time_mono_ns() + S_END_WAIT_NS;
     while (rb_time_mono_ns() < deadline) {
@@ -347,7 +363,8 @@ static int s_check_opts(rb_run_ctx_t *r)
 
 int rb_run(const rb_run_opts_t *o)
 {
-    rb_run_ctx_t run = {.o = o, .plan = o->plan, .gathering = 1, .tty = isatty(STDERR_FILENO)};
+    rb_run_ctx_t run = {
+        .o = o, .plan = o->plan, .gathering = 1, .tty = isatty(STDERR_FILENO), .keylock = -1};
     rb_run_ctx_t *r = &run;
     int code = 3;
 
@@ -362,16 +379,20 @@ int rb_run(const rb_run_opts_t *o)
     r->next_hb = r->t_start;
     rb_fleet_init(&r->fleet, r->plan->nphases);
     r->aggs = calloc(r->plan->nphases, sizeof *r->aggs);
-    if (!r->aggs || rb_folder_make(r) < 0 || rb_router_bind(r) < 0) {
+    rb_folder_name(r);
+    /* The socket before the run folder: an endpoint that cannot be bound
+     * is an error of the call (exit 2), and leaves no folder behind. */
+    if (!r->aggs || rb_router_bind(r) < 0 || rb_folder_make(r) < 0) {
         if (!r->failed)
             rb_run_fail(r, "out of memory");
-        code = r->dir[0] ? 3 : 2;
+        code = r->dir[0] || !r->aggs || rb_run_interrupted ? 3 : 2;
         goto out;
     }
     if (o->local && rb_local_start(r) < 0)
         goto report;
     if (rb_join_gather(r) < 0 || rb_join_send_plan(r) < 0)
         goto finish;
+    rb_folder_write_progress(r); /* the nodes, for a run killed in its first phase */
     for (uint32_t p = 0; p < r->plan->nphases && !r->failed; p++) {
         if (rb_fleet_active(&r->fleet) == 0) {
             rb_run_fail(r, "no agent left to run phase %s", r->plan->phases[p].name);

@@ -9,6 +9,11 @@
 
 #include "rb_plan.h"
 
+/* The most agents --local starts on one machine: each is a process with its
+ * own sockets and threads, and more than this only measures the machine's
+ * scheduler; a larger fleet runs agents on more machines (--expect). */
+#define RB_RUN_LOCAL_MAX 256
+
 typedef struct rb_run_opts {
     const rb_plan_t *plan;  /* borrowed, validated */
     const char *bind;       /* ROUTER endpoint; NULL → default */

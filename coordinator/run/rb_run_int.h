@@ -92,6 +92,7 @@ typedef struct rb_run_ctx {
     zcertstore_t *allowed;         /* CURVE: the agents' keys, until handed to auth */
     uint32_t nallowed;             /* how many */
     char keydir[PATH_MAX]; /* --local: folder of the local agents' keys, until they joined */
+    int keylock;           /* open on keydir, flock()ed while it is ours (-1: none) */
 } rb_run_ctx_t;
 
 /* Set by SIGINT/SIGTERM during a run; the loops stop in order. */

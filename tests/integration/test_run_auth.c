@@ -134,6 +134,36 @@ static void test_keygen(void **state)
     it_rmtree(p.dir);
 }
 
+/* keygen DIR with DIR's parents missing makes them, as the docs say
+ * (issue 19, item 9): the parents 0755 as mkdir -p, DIR itself 0700. */
+static void test_keygen_makes_parents(void **state)
+{
+    (void)state;
+    paths_t p;
+    char dir[4400], parent[4400];
+    s_paths(&p, "keygenparents");
+    snprintf(parent, sizeof parent, "%s/a/b", p.keys);
+    snprintf(dir, sizeof dir, "%s/x", parent);
+    int code = it_sh(p.out, p.err, "'%s' keygen '%s' --name n1", it_bin("rackbench"), dir);
+    assert_int_equal(it_show_failure(code, p.err), 0);
+    assert_int_equal(s_mode(dir, "."), 0700);
+    assert_int_equal(s_mode(parent, "."), 0755);
+    assert_int_equal(s_mode(dir, "n1.key_secret"), 0600);
+    assert_int_equal(s_mode(dir, "n1.key"), 0644);
+    /* a trailing slash names the same folder */
+    code = it_sh(p.out, p.err, "'%s' keygen '%s/y/' --name n2", it_bin("rackbench"), parent);
+    assert_int_equal(it_show_failure(code, p.err), 0);
+    snprintf(dir, sizeof dir, "%s/y", parent);
+    assert_int_equal(s_mode(dir, "n2.key_secret"), 0600);
+    /* a parent that is a file: exit 2 naming it */
+    snprintf(dir, sizeof dir, "%s/file", p.dir);
+    it_write(dir, "not a folder\n");
+    code = it_sh(p.out, p.err, "'%s' keygen '%s/keys' --name n3", it_bin("rackbench"), dir);
+    assert_int_equal(code, 2);
+    assert_true(s_contains(p.err, dir));
+    it_rmtree(p.dir);
+}
+
 /* A run over tcp:// on loopback with an agent whose key is allowed. */
 static void test_tcp_allowed(void **state)
 {
@@ -514,10 +544,130 @@ static void test_local_keys(void **state)
     it_rmtree(p.dir);
 }
 
+/* ---- binding (issue 19, item 7) ---- */
+
+/* The port of the endpoint the coordinator said it is on ("coordinator on
+ * tcp://HOST:PORT"), once it said so; -1 after the deadline. */
+static int s_bound_port(const char *err_path, const char *host)
+{
+    char text[300];
+    snprintf(text, sizeof text, "coordinator on tcp://%s:", host);
+    if (it_wait_for_text(err_path, text, it_deadline(30000)) < 0)
+        return -1;
+    char *t = it_read(err_path);
+    assert_non_null(t);
+    int port = atoi(strstr(t, text) + strlen(text));
+    free(t);
+    return port;
+}
+
+/* A run on a bind endpoint documented for --insecure (bind) with a daemon
+ * agent connecting to connect_fmt (%d: the port the coordinator chose). */
+static void s_bind_run(const char *name, const char *bind, const char *said,
+                       const char *connect_fmt)
+{
+    paths_t p;
+    char ep[128];
+    s_paths(&p, name);
+    int coord = it_sh_bg(p.out, p.err,
+                         "'%s' run --expect 1 --wait 30s --insecure --bind '%s' "
+                         "--out '%s' '%s'",
+                         it_bin("rackbench"), bind, p.runs, p.plan);
+    int port = s_bound_port(p.err, said);
+    assert_true(port > 0);
+    snprintf(ep, sizeof ep, connect_fmt, port);
+    int agent =
+        it_sh_bg(p.aout, p.aerr, "'%s' --coordinator '%s' --insecure --name a1 --root '%s' --once",
+                 it_bin("rackbench-agent"), ep, p.data);
+    assert_int_equal(it_show_failure(it_wait_exit(coord, it_deadline(60000)), p.err), 0);
+    assert_int_equal(it_show_failure(it_wait_exit(agent, it_deadline(10000)), p.aerr), 0);
+    it_rmtree(p.dir);
+}
+
+/* tcp://localhost:PORT, which ZeroMQ took for an interface name: binds (as
+ * 127.0.0.1) and serves an agent connecting to localhost. */
+static void test_bind_localhost(void **state)
+{
+    (void)state;
+    s_bind_run("bindlocalhost", "tcp://localhost:*", "127.0.0.1", "tcp://localhost:%d");
+}
+
+/* tcp://[::1]:PORT, which needs ZMQ_IPV6 on both sides. */
+static void test_bind_ipv6_loopback(void **state)
+{
+    (void)state;
+    int fd = socket(AF_INET6, SOCK_STREAM, 0);
+    struct sockaddr_in6 a = {.sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+    int ok = fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0;
+    if (fd >= 0)
+        close(fd);
+    if (!ok)
+        skip(); /* no IPv6 loopback on this machine */
+    s_bind_run("bindipv6", "tcp://[::1]:*", "[::1]", "tcp://[::1]:%d");
+}
+
+/* A bind that fails (the port taken): exit 2 naming the endpoint and the
+ * reason, and no run folder left behind. */
+static void test_bind_failure(void **state)
+{
+    (void)state;
+    paths_t p;
+    char ep[64], text[200];
+    s_paths(&p, "bindfail");
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof a;
+    assert_true(fd >= 0);
+    assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(fd, 1), 0);
+    assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", ntohs(a.sin_port));
+    int code = it_sh(p.out, p.err, "'%s' run --expect 1 --insecure --bind %s --out '%s' '%s'",
+                     it_bin("rackbench"), ep, p.runs, p.plan);
+    close(fd);
+    assert_int_equal(code, 2);
+    snprintf(text, sizeof text, "cannot bind --bind %s: Address already in use", ep);
+    assert_true(s_contains(p.err, text));
+    DIR *d = opendir(p.runs);
+    struct dirent *de;
+    int entries = 0;
+    while (d && (de = readdir(d)))
+        entries += de->d_name[0] != '.' || strncmp(de->d_name, ".keys-", 6) == 0;
+    if (d)
+        closedir(d);
+    assert_int_equal(entries, 0);
+    /* --local's keys are made before the bind, and go with the failure too */
+    char text2[4400];
+    snprintf(text2, sizeof text2, "[global]\ndirectory=%s\nbs=64k\nsize=1M\n\n[w]\nrw=write\n",
+             p.data);
+    it_write(p.plan, text2);
+    fd = socket(AF_INET, SOCK_STREAM, 0);
+    a.sin_port = 0;
+    assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(fd, 1), 0);
+    assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", ntohs(a.sin_port));
+    code = it_sh(p.out, p.err, "'%s' run --local 2 --bind %s --out '%s' '%s'", it_bin("rackbench"),
+                 ep, p.runs, p.plan);
+    close(fd);
+    assert_int_equal(code, 2);
+    snprintf(text, sizeof text, "cannot bind --bind %s", ep);
+    assert_true(s_contains(p.err, text));
+    d = opendir(p.runs);
+    entries = 0;
+    while (d && (de = readdir(d)))
+        entries += strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
+    if (d)
+        closedir(d);
+    assert_int_equal(entries, 0);
+    it_rmtree(p.dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_keygen),
+        cmocka_unit_test(test_keygen_makes_parents),
         cmocka_unit_test(test_tcp_allowed),
         cmocka_unit_test(test_tcp_refused),
         cmocka_unit_test(test_insecure_network),
@@ -530,6 +680,9 @@ int main(void)
                                   s_kill_daemon),
         cmocka_unit_test_teardown(test_curve_failure_explained_wrong_key_pair, s_kill_daemon),
         cmocka_unit_test_teardown(test_curve_failure_explained_insecure_agent, s_kill_daemon),
+        cmocka_unit_test(test_bind_localhost),
+        cmocka_unit_test(test_bind_ipv6_loopback),
+        cmocka_unit_test(test_bind_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -177,6 +177,24 @@ static void s_agent_lost(const char *accept, int want_code)
     assert_true(rb_json_num(rb_json_get(r, "read_bytes"), 0) > 0);
     rb_json_free(&j);
     assert_true(s_contains(p.out, "2 of 3 nodes completed the phase"));
+    /* test_lost_node_bytes_from_samples: the lost node's row in the phase it
+     * was lost holds what its samples add up to, not 0 B */
+    long sampled = it_sh_number(
+        p.dir, "awk -F, '$2==\"w\" && $3==\"local-2\" {s+=$7} END {print s+0}' '%s/samples.csv'",
+        p.folder);
+    assert_true(sampled > 0);
+    j = s_summary(&p);
+    const rb_json_t *pn = rb_json_path(j, "phases.0.nodes");
+    int seen = 0;
+    for (size_t i = 0; i < rb_json_len(pn); i++) {
+        const rb_json_t *n = rb_json_at(pn, i);
+        if (strcmp(rb_json_str(rb_json_get(n, "name")), "local-2") != 0)
+            continue;
+        seen = 1;
+        assert_int_equal((long)rb_json_num(rb_json_get(n, "bytes"), -1), sampled);
+    }
+    assert_true(seen);
+    rb_json_free(&j);
     /* the others cleaned up; only the killed agent's run folder may remain */
     DIR *d = opendir(data);
     struct dirent *de;
@@ -221,8 +239,11 @@ static void test_coordinator_lost(void **state)
                          "'%s' --coordinator '%s' --name solo --root '%s' --once "
                          "--heartbeat 200ms --lost-after %ds",
                          it_bin("rackbench-agent"), ep, data, RB_TEST_TIME_SCALE);
-    int coord = it_sh_bg(p.out, p.err, "'%s' run --expect 1 --bind '%s' --out '%s' '%s'",
-                         it_bin("rackbench"), ep, p.runs, p.plan);
+    /* the coordinator's heartbeat well inside the agent's --lost-after: a
+     * live coordinator is never taken for a lost one */
+    int coord =
+        it_sh_bg(p.out, p.err, "'%s' run --expect 1 --bind '%s' --heartbeat 200ms --out '%s' '%s'",
+                 it_bin("rackbench"), ep, p.runs, p.plan);
     /* wait until the agent's file is being written and the coordinator has
      * its first sample: the phase is under way on both sides */
     assert_true(it_wait_for_files(data, 1, it_deadline(30000)) >= 1);
@@ -305,9 +326,12 @@ static void test_agent_restarted(void **state)
     snprintf(e1, sizeof e1, "%s/a2.err", p.dir);
     snprintf(e2, sizeof e2, "%s/a2-again.err", p.dir);
     it_sh(NULL, NULL, "mkdir -p '%s'", data);
+    /* long enough that the restarted agent's HELLO comes while the run
+     * still goes, on a loaded machine too: a coordinator that has exited
+     * cannot tell it anything */
     snprintf(text, sizeof text,
              "[w]\nrw=write\nbs=256k\nsize=8M\ndirect=1\ntime_based\nruntime=%ds\n",
-             4 * RB_TEST_TIME_SCALE);
+             10 * RB_TEST_TIME_SCALE);
     it_write(p.plan, text);
     const char *agent = "'%s' --coordinator '%s' --name %s --root '%s' --once --heartbeat 200ms "
                         "--lost-after %ds";
@@ -389,6 +413,172 @@ static void test_interrupted(void **state)
     it_rmtree(p.dir);
 }
 
+/* ---- a rate-limited job stopped (issue 19, item 2) ----
+ * rate=4k with bs=64k: each worker's first IO is due 16 s after GO, so a
+ * stop that waited for the rate sleep would take that long. Every way of
+ * stopping such a run ends it, and removes its files, within 3 s. */
+
+#define S_RATE_PLAN "bs=64k\nsize=1M\n\n[w]\nrw=write\nrate=4k\n"
+
+static int s_no_files(void *arg)
+{
+    return it_count_files(arg) == 0;
+}
+
+/* Ctrl-C on a coordinator whose --local agents sleep in their rate wait. */
+static void test_rate_limited_stop_sigint(void **state)
+{
+    (void)state;
+    paths_t p;
+    char text[9000], data[4200];
+    s_paths(&p, "ratesigint");
+    snprintf(data, sizeof data, "%s/data", p.dir);
+    snprintf(text, sizeof text, "[global]\ndirectory=%s\n" S_RATE_PLAN, data);
+    it_write(p.plan, text);
+    int pid = it_sh_bg(p.out, p.err, "'%s' run --local 2 --out '%s' '%s'", it_bin("rackbench"),
+                       p.runs, p.plan);
+    assert_int_equal(it_wait_for_files(data, 2, it_deadline(30000)), 2);
+    assert_int_equal(it_wait_for_samples(p.runs, ",w,local-1,", 1, it_deadline(30000)), 0);
+    assert_int_equal(it_wait_for_samples(p.runs, ",w,local-2,", 1, it_deadline(30000)), 0);
+    assert_int_equal(it_kill_matching(SIGINT, "rackbench", " run ", p.plan, NULL), 1);
+    assert_int_equal(it_wait_exit(pid, it_deadline(3000)), 3);
+    assert_int_equal(it_count_files(data), 0);
+    assert_true(s_contains(p.err, "interrupted during phase w"));
+    char *err = it_read(p.err);
+    assert_non_null(err);
+    assert_null(strstr(err, "still running; killing it"));
+    free(err);
+    rb_json_t *j = s_summary(&p);
+    const rb_json_t *nodes = rb_json_get(j, "nodes");
+    assert_int_equal(rb_json_len(nodes), 2);
+    for (size_t i = 0; i < 2; i++)
+        assert_string_equal(rb_json_str(rb_json_get(rb_json_at(nodes, i), "status")), "ok");
+    rb_json_free(&j);
+    it_rmtree(p.dir);
+}
+
+/* A daemon agent in its rate wait and its coordinator: starts both, waits
+ * until the phase runs on both sides; the pids into *agent and *coord. */
+static void s_rate_daemon(paths_t *p, const char *data, const char *ep, const char *aerr,
+                          int *agent, int *coord)
+{
+    it_sh(NULL, NULL, "mkdir -p '%s'", data);
+    it_write(p->plan, "[global]\n" S_RATE_PLAN);
+    *agent = it_sh_bg(NULL, aerr,
+                      "'%s' --coordinator '%s' --name solo --root '%s' --once "
+                      "--heartbeat 200ms --lost-after %ds",
+                      it_bin("rackbench-agent"), ep, data, RB_TEST_TIME_SCALE);
+    *coord = it_sh_bg(p->out, p->err,
+                      "'%s' run --expect 1 --bind '%s' --heartbeat 200ms --out '%s' '%s'",
+                      it_bin("rackbench"), ep, p->runs, p->plan);
+    assert_true(it_wait_for_files(data, 1, it_deadline(30000)) >= 1);
+    assert_int_equal(it_wait_for_samples(p->runs, ",w,solo,", 1, it_deadline(30000)), 0);
+}
+
+/* SIGTERM to the coordinator: it sends ABORT, the agent stops at once,
+ * reports, removes its file and confirms; the run ends within 3 s. */
+static void test_rate_limited_stop_abort(void **state)
+{
+    (void)state;
+    paths_t p;
+    char data[4200], ep[4300], aerr[4300];
+    s_paths(&p, "rateabort");
+    snprintf(data, sizeof data, "%s/data", p.dir);
+    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
+    snprintf(aerr, sizeof aerr, "%s/agent.err", p.dir);
+    int agent, coord;
+    s_rate_daemon(&p, data, ep, aerr, &agent, &coord);
+    assert_int_equal(it_kill_matching(SIGTERM, "rackbench", " run ", p.plan, NULL), 1);
+    uint64_t deadline = it_deadline(3000);
+    assert_int_equal(it_wait_exit(coord, deadline), 3);
+    assert_int_equal(it_wait_until(s_no_files, data, deadline), 0);
+    assert_int_equal(it_wait_exit(agent, deadline), 0); /* it did what it was told */
+    assert_true(s_contains(aerr, "coordinator aborts run"));
+    rb_json_t *j = s_summary(&p);
+    const rb_json_t *n = rb_json_at(rb_json_get(j, "nodes"), 0);
+    assert_string_equal(rb_json_str(rb_json_get(n, "status")), "ok");
+    assert_int_equal(rb_json_num(rb_json_get(n, "removed_files"), 0), 1);
+    rb_json_free(&j);
+    it_rmtree(p.dir);
+}
+
+/* The coordinator killed: the agent notices the silence after --lost-after
+ * (1 s) and abandons the run, its file gone within 3 s more. */
+static void test_rate_limited_stop_coordinator_killed(void **state)
+{
+    (void)state;
+    paths_t p;
+    char data[4200], ep[4300], aerr[4300];
+    s_paths(&p, "ratekilled");
+    snprintf(data, sizeof data, "%s/data", p.dir);
+    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
+    snprintf(aerr, sizeof aerr, "%s/agent.err", p.dir);
+    int agent, coord;
+    s_rate_daemon(&p, data, ep, aerr, &agent, &coord);
+    assert_int_equal(it_kill_matching(SIGKILL, "rackbench", " run ", p.plan, NULL), 1);
+    assert_int_equal(it_wait(coord), 128 + SIGKILL);
+    uint64_t deadline = it_deadline(1000 + 3000);
+    assert_int_equal(it_wait_until(s_no_files, data, deadline), 0);
+    assert_int_equal(it_wait_exit(agent, deadline), 3);
+    assert_true(s_contains(aerr, "abandoning run"));
+    it_rmtree(p.dir);
+}
+
+/* --expect 4 with 3 agents (issue 19, item 3): the run fails right after
+ * --wait, naming the join, not 30 s later; the agents that joined never got
+ * a PLAN, so none is waited for or called lost; they are told the run did
+ * not start and, as daemons, join the next run at once. */
+static void test_failed_join_not_lost(void **state)
+{
+    (void)state;
+    paths_t p;
+    char data[4200], ep[4300], aerr[4300];
+    s_paths(&p, "failedjoin");
+    snprintf(data, sizeof data, "%s/data", p.dir);
+    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
+    snprintf(aerr, sizeof aerr, "%s/rt1.err", p.dir);
+    it_sh(NULL, NULL, "mkdir -p '%s'", data);
+    it_write(p.plan, "[w]\nrw=write\nbs=64k\nsize=1M\n");
+    int agents[3];
+    for (int i = 0; i < 3; i++)
+        agents[i] = it_sh_bg(NULL, i == 0 ? aerr : NULL,
+                             "'%s' --coordinator '%s' --name rt%d --root '%s' --heartbeat 200ms",
+                             it_bin("rackbench-agent"), ep, i + 1, data);
+    int wait_s = 4 * RB_TEST_TIME_SCALE;
+    int coord =
+        it_sh_bg(p.out, p.err,
+                 "'%s' run --expect 4 --wait %ds --bind '%s' --heartbeat 200ms --out '%s' '%s'",
+                 it_bin("rackbench"), wait_s, ep, p.runs, p.plan);
+    assert_int_equal(it_wait_exit(coord, it_deadline(4000 + 5000)), 3);
+    assert_true(s_contains(p.err, "3 of 4 agents joined"));
+    char *err = it_read(p.err);
+    assert_non_null(err);
+    assert_null(strstr(err, "lost"));
+    free(err);
+    rb_json_t *j = s_summary(&p);
+    assert_string_equal(rb_json_str(rb_json_get(j, "status")), "failed");
+    assert_non_null(strstr(rb_json_str(rb_json_get(j, "error")), "3 of 4 agents joined"));
+    const rb_json_t *nodes = rb_json_get(j, "nodes");
+    assert_int_equal(rb_json_len(nodes), 3);
+    for (size_t i = 0; i < 3; i++)
+        assert_string_equal(rb_json_str(rb_json_get(rb_json_at(nodes, i), "status")), "ok");
+    rb_json_free(&j);
+    assert_int_equal(
+        it_wait_for_text(aerr, "did not start: 3 of 4 agents joined", it_deadline(5000)), 0);
+    /* the same daemons take the next run */
+    it_rmtree(p.runs);
+    int again =
+        it_sh_bg(p.out, p.err,
+                 "'%s' run --expect 3 --wait 30s --bind '%s' --heartbeat 200ms --out '%s' '%s'",
+                 it_bin("rackbench"), ep, p.runs, p.plan);
+    assert_int_equal(it_wait_exit(again, it_deadline(30000)), 0);
+    for (int i = 0; i < 3; i++) {
+        kill(agents[i], SIGTERM);
+        assert_int_equal(it_wait_exit(agents[i], it_deadline(10000)), 0);
+    }
+    it_rmtree(p.dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -401,6 +591,10 @@ int main(void)
         cmocka_unit_test(test_agent_restarted_while_joining),
         cmocka_unit_test(test_coordinator_lost),
         cmocka_unit_test(test_interrupted),
+        cmocka_unit_test(test_rate_limited_stop_sigint),
+        cmocka_unit_test(test_rate_limited_stop_abort),
+        cmocka_unit_test(test_rate_limited_stop_coordinator_killed),
+        cmocka_unit_test(test_failed_join_not_lost),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,9 @@
  * then read 32 MiB each with O_DIRECT; the run folder must hold exactly those
  * bytes, consistent figures, samples from every agent, and no data file may
  * be left behind. */
+#include <dirent.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +17,7 @@
 
 #include "it_util.h"
 #include "rb_json.h"
+#include "rb_time.h"
 
 #define MIB (1024.0 * 1024.0)
 
@@ -205,12 +208,165 @@ static void test_shipped_plans(void **state)
     it_rmtree(dir);
 }
 
+/* ---- --local's start (issue 19, item 6) ---- */
+
+/* Entries of dir whose names start with prefix (0 if dir does not exist). */
+static int s_entries(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    int n = 0;
+    while (d && (de = readdir(d)))
+        n += strncmp(de->d_name, prefix, strlen(prefix)) == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* A key folder in runs holding at least one file: the keys are written. */
+static int s_keys_written(void *arg)
+{
+    char path[4400];
+    const char *runs = arg;
+    DIR *d = opendir(runs);
+    struct dirent *de;
+    int n = 0;
+    while (d && (de = readdir(d)))
+        if (strncmp(de->d_name, ".keys-", 6) == 0) {
+            snprintf(path, sizeof path, "%s/%s", runs, de->d_name);
+            n += it_count_files(path);
+        }
+    if (d)
+        closedir(d);
+    return n > 0;
+}
+
+/* --local 100000 passed the range check of counts and then started agents
+ * for minutes: a count above the limit is refused at once, naming it. */
+static void test_local_over_limit(void **state)
+{
+    (void)state;
+    const char *dir = it_scratch("localmax");
+    char plan[4200], text[8192], out[4200], err[4200], runs[4200];
+    snprintf(plan, sizeof plan, "%s/plan.ini", dir);
+    snprintf(text, sizeof text, s_plan_fmt, dir);
+    it_write(plan, text);
+    snprintf(runs, sizeof runs, "%s/runs", dir);
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    int code =
+        it_sh(out, err, "'%s' run --local 100000 --out '%s' '%s'", it_bin("rackbench"), runs, plan);
+    assert_int_equal(code, 2);
+    char *e = it_read(err);
+    assert_non_null(e);
+    assert_non_null(strstr(e, "--local 100000: at most 256 agents on one machine"));
+    free(e);
+    assert_int_equal(s_entries(runs, ""), 0); /* nothing made */
+    char data[4300];
+    snprintf(data, sizeof data, "%s/data", dir);
+    assert_int_equal(it_count_files(data), 0);
+    it_rmtree(dir);
+}
+
+/* SIGTERM while 64 local agents start and join: the coordinator stops
+ * within a few seconds, with no key file and no agent process left. */
+static void test_local_start_sigterm(void **state)
+{
+    (void)state;
+    const char *dir = it_scratch("localterm");
+    char plan[4200], text[8192], out[4200], err[4200], runs[4200], data[4300];
+    snprintf(plan, sizeof plan, "%s/plan.ini", dir);
+    snprintf(text, sizeof text, s_plan_fmt, dir);
+    it_write(plan, text);
+    snprintf(runs, sizeof runs, "%s/runs", dir);
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    snprintf(data, sizeof data, "%s/data", dir);
+    int pid =
+        it_sh_bg(out, err, "'%s' run --local 64 --out '%s' '%s'", it_bin("rackbench"), runs, plan);
+    assert_int_equal(it_wait_until(s_keys_written, runs, it_deadline(30000)), 0);
+    /* to the coordinator itself (it_sh_bg execs it): a match by command
+     * line could also hit a child between fork and exec */
+    assert_int_equal(kill(pid, SIGTERM), 0);
+    assert_int_equal(it_wait_exit(pid, it_deadline(8000)), 3);
+    char *e = it_read(err);
+    assert_non_null(e);
+    assert_non_null(strstr(e, "interrupted"));
+    assert_null(strstr(e, "still running; killing it"));
+    free(e);
+    assert_int_equal(s_entries(runs, ".keys-"), 0);
+    assert_int_equal(s_entries(runs, ".new-keys-"), 0);
+    assert_int_equal(it_kill_matching(0, "rackbench-agent", data, NULL), 0);
+    it_rmtree(dir);
+}
+
+/* A coordinator SIGKILLed before its local agents read their keys leaves
+ * its key folder; the next run with the same --out removes it (it is no
+ * longer held by a live coordinator), and no agent outlives the killed one. */
+static void test_local_sigkill_keys_removed(void **state)
+{
+    (void)state;
+    const char *dir = it_scratch("localkill");
+    char plan[4200], text[8192], out[4200], err[4200], runs[4200], data[4300], slow[4300];
+    snprintf(plan, sizeof plan, "%s/plan.ini", dir);
+    snprintf(text, sizeof text, s_plan_fmt, dir);
+    it_write(plan, text);
+    snprintf(runs, sizeof runs, "%s/runs", dir);
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    snprintf(data, sizeof data, "%s/data", dir);
+    /* agents that never join: their keys stay unread on disk; each one
+     * leaves started/PID (its pid, which exec keeps) */
+    char started[4300], script[9000];
+    snprintf(slow, sizeof slow, "%s/never-joins", dir);
+    snprintf(started, sizeof started, "%s/started", dir);
+    snprintf(script, sizeof script, "#!/bin/sh\ntouch '%s'/$$\nexec sleep 600\n", started);
+    it_sh(NULL, NULL, "mkdir -p '%s'", started);
+    it_write(slow, script);
+    it_sh(NULL, NULL, "chmod +x '%s'", slow);
+    int pid = it_sh_bg(out, err, "'%s' run --local 8 --agent-bin '%s' --out '%s' '%s'",
+                       it_bin("rackbench"), slow, runs, plan);
+    /* every agent started (no child of the coordinator is between fork
+     * and exec, with the coordinator's command line, any more) */
+    assert_int_equal(it_wait_for_files(started, 8, it_deadline(30000)), 8);
+    assert_true(s_keys_written(runs));
+    assert_int_equal(kill(pid, SIGKILL), 0);
+    assert_int_equal(it_wait(pid), 128 + SIGKILL);
+    assert_int_equal(s_entries(runs, ".keys-"), 1);
+    int code =
+        it_sh(out, err, "'%s' run --local 1 --out '%s' '%s'", it_bin("rackbench"), runs, plan);
+    assert_int_equal(it_show_failure(code, err), 0);
+    char *e = it_read(err);
+    assert_non_null(e);
+    assert_non_null(strstr(e, "the local agents' keys of a coordinator that was killed"));
+    free(e);
+    assert_int_equal(s_entries(runs, ".keys-"), 0);
+    /* the killed coordinator's agents went with it (SIGTERM from the kernel) */
+    DIR *d = opendir(started);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        int apid = atoi(de->d_name);
+        if (apid <= 0)
+            continue;
+        uint64_t until = it_deadline(10000);
+        while (kill(apid, 0) == 0 && rb_time_mono_ns() < until)
+            usleep(10000);
+        assert_int_not_equal(kill(apid, 0), 0);
+    }
+    if (d)
+        closedir(d);
+    it_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_local_three_agents),
         cmocka_unit_test(test_check),
         cmocka_unit_test(test_shipped_plans),
+        cmocka_unit_test(test_local_over_limit),
+        cmocka_unit_test(test_local_start_sigterm),
+        cmocka_unit_test(test_local_sigkill_keys_removed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -172,6 +172,53 @@ static void test_report_killed_run(void **state)
     it_rmtree(p.dir);
 }
 
+/* The coordinator is killed in the first (and only) phase: the report has
+ * the run's real start time and its nodes, not 1970-01-01T00:00:00Z and
+ * "nodes 0 (0 ok)" (issue 19, item 7). */
+static void test_report_killed_first_phase(void **state)
+{
+    (void)state;
+    paths_t p;
+    char text[4096];
+    s_paths(&p, "report-killed1");
+    snprintf(text, sizeof text,
+             "[global]\ndirectory=%s/data\nbs=64k\nsize=4m\nsample_interval=100ms\n"
+             "[w]\nrw=write\ntime_based\nruntime=60s\nrate=1m\n",
+             p.dir);
+    it_write(p.plan, text);
+    int pid = it_sh_bg(p.out, p.err, "'%s' run --local 2 --quiet --out '%s' '%s'",
+                       it_bin("rackbench"), p.runs, p.plan);
+    assert_int_equal(it_wait_for_samples(p.runs, ",w,local-1,", 2, it_deadline(30000)), 0);
+    assert_int_equal(it_wait_for_samples(p.runs, ",w,local-2,", 2, it_deadline(30000)), 0);
+    assert_int_equal(it_run_folder(p.runs, p.folder, sizeof p.folder), 0);
+    assert_int_equal(it_kill_matching(SIGKILL, "rackbench", " run ", p.plan, NULL), 1);
+    assert_int_equal(it_wait(pid), 128 + SIGKILL);
+    it_kill_matching(SIGKILL, "rackbench-agent", p.dir, NULL); /* not to wait for them */
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' report '%s'", it_bin("rackbench"), p.folder), 3);
+    char *o = it_read(p.rep);
+    assert_non_null(o);
+    assert_null(strstr(o, "1970-01-01"));
+    assert_non_null(strstr(o, "nodes 2 (2 ok)"));
+    assert_non_null(strstr(o, "DID NOT FINISH (partial)"));
+    free(o);
+    assert_int_equal(
+        it_sh(p.rep, p.err, "'%s' report '%s' --format json", it_bin("rackbench"), p.folder), 3);
+    char *js = it_read(p.rep);
+    rb_err_t err;
+    rb_err_clear(&err);
+    rb_json_t *j = rb_json_parse(js, strlen(js), &err);
+    assert_non_null(j);
+    const char *started = rb_json_str(rb_json_get(j, "started"));
+    assert_non_null(started);
+    assert_true(strncmp(started, "1970", 4) != 0);
+    /* the folder's name is the start time (local time): the same day, give or take one */
+    assert_true(strncmp(started, strrchr(p.folder, '/') + 1, 4) == 0);
+    assert_int_equal(rb_json_len(rb_json_get(j, "nodes")), 2);
+    rb_json_free(&j);
+    free(js);
+    it_rmtree(p.dir);
+}
+
 /* Before and after: twice the rate is a significant change for the better;
  * a run against itself changes nothing.
  *
@@ -302,6 +349,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_finished_run),
         cmocka_unit_test(test_report_killed_run),
+        cmocka_unit_test(test_report_killed_first_phase),
         cmocka_unit_test(test_report_bad_folder),
         cmocka_unit_test(test_compare),
     };

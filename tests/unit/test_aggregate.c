@@ -55,13 +55,15 @@ static void test_definitions(void **state)
     rb_job_stat_t j2 = {.bytes = 300 * MB, .ops = 300, .hist = &h2};
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1, .njobs = 1, .jobs = &j1};
     rb_msg_done_t d2 = {.nworkers = 1, .workers = &w2, .njobs = 1, .jobs = &j2};
-    rb_agg_input_t in[] = {{"a", "r1", 0, RB_NODE_OK, &d1, 0, 200000},
-                           {"b", "r1", (int64_t)(100 * SEC), RB_NODE_OK, &d2, 0, 1000000}};
+    rb_agg_input_t in[] = {
+        {"a", "r1", 0, RB_NODE_OK, &d1, 0, 200000, 0, 0, 0, 0},
+        {"b", "r1", (int64_t)(100 * SEC), RB_NODE_OK, &d2, 0, 1000000, 0, 0, 0, 0}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 2, &a), 0);
     assert_float_equal(a.clock_error_s, 0.0005, 1e-12); /* b's half round trip */
     /* a node that sent no DONE: its poor offset (10 ms round trip) does not count */
-    rb_agg_input_t in3[] = {in[0], in[1], {"c", "r1", 0, RB_NODE_LOST, NULL, 0, 10000000}};
+    rb_agg_input_t in3[] = {
+        in[0], in[1], {"c", "r1", 0, RB_NODE_LOST, NULL, 0, 10000000, 0, 0, 0, 0}};
     rb_phase_agg_t a3;
     assert_int_equal(rb_aggregate_phase(&s_phase, in3, 3, &a3), 0);
     assert_float_equal(a3.clock_error_s, 0.0005, 1e-12);
@@ -177,9 +179,9 @@ static void test_partial(void **state)
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1};
     rb_msg_done_t d3 = {.status = -5, .nworkers = 0};
     snprintf(d3.error, sizeof d3.error, "write /x at offset 0: Input/output error");
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0},
-                           {"b", "r", 0, RB_NODE_LOST, NULL, 0, 0},
-                           {"c", "r", 0, RB_NODE_OK, &d3, 0, 0}};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0, 0, 0, 0, 0},
+                           {"b", "r", 0, RB_NODE_LOST, NULL, 0, 0, 0, 0, 0, 0},
+                           {"c", "r", 0, RB_NODE_OK, &d3, 0, 0, 0, 0, 0, 0}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 3, &a), 0);
     assert_int_equal(a.partial, 1);
@@ -188,6 +190,38 @@ static void test_partial(void **state)
     assert_int_equal(a.nodes[2].status, RB_NODE_FAILED);
     assert_string_equal(a.nodes[2].error, d3.error);
     assert_float_equal(a.aggregate_bw, 10.0 * MB, 1);
+    rb_aggregate_phase_fini(&a);
+}
+
+/* A node lost mid-phase sent no DONE, but its samples of the phase hold
+ * 6 MB in 3 s: its row shows them (it said 0 B, issue 19 item 9); the
+ * phase's figures and the roll-ups count only the node that reported. */
+static void test_lost_node_bytes_from_samples(void **state)
+{
+    (void)state;
+    rb_worker_stat_t w1 = s_worker(SEC, 2 * SEC, 10 * MB);
+    rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0, 0, 0, 0, 0},
+                           {.name = "b",
+                            .rack = "r",
+                            .status = RB_NODE_LOST,
+                            .sampled_bytes = 6 * MB,
+                            .sampled_ops = 6,
+                            .sampled_first_ns = SEC,
+                            .sampled_last_ns = 4 * SEC}};
+    rb_phase_agg_t a;
+    assert_int_equal(rb_aggregate_phase(&s_phase, in, 2, &a), 0);
+    assert_int_equal(a.partial, 1);
+    assert_int_equal(a.nodes[1].status, RB_NODE_LOST);
+    assert_int_equal(a.nodes[1].bytes, 6 * MB);
+    assert_int_equal(a.nodes[1].ops, 6);
+    assert_float_equal(a.nodes[1].window_s, 3.0, 1e-9);
+    assert_float_equal(a.nodes[1].bw, 2.0 * MB, 1);
+    assert_int_equal(a.nodes[1].workers, 0);
+    assert_int_equal(a.bytes, 10 * MB);
+    assert_float_equal(a.aggregate_bw, 10.0 * MB, 1);
+    assert_int_equal(a.cluster.nodes, 1);
+    assert_int_equal(a.cluster.bytes, 10 * MB);
     rb_aggregate_phase_fini(&a);
 }
 
@@ -213,7 +247,7 @@ static void test_stonewall_time(void **state)
     w[1].worker = 1;
     w[2].worker = 2;
     rb_msg_done_t d = {.nworkers = 3, .workers = w};
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d, 0, 0}};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d, 0, 0, 0, 0, 0, 0}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&ph, in, 1, &a), 0);
     assert_int_equal(a.sw_limit_ns, 4 * SEC);
@@ -274,8 +308,8 @@ static void test_cache_influenced(void **state)
     rb_worker_stat_t w = s_worker(SEC, 2 * SEC, G);
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w, .caches_dropped = 1};
     rb_msg_done_t d2 = {.nworkers = 1, .workers = &w, .drop_status = -13};
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 64 * G, 0},
-                           {"b", "r", 0, RB_NODE_OK, &d2, 3 * G, 0}};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 64 * G, 0, 0, 0, 0, 0},
+                           {"b", "r", 0, RB_NODE_OK, &d2, 3 * G, 0, 0, 0, 0, 0}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&ph, in, 2, &a), 0);
     assert_int_equal(a.ram_min, 3 * G);
@@ -299,7 +333,7 @@ static void test_rollups(void **state)
     const char *names[] = {"a1", "a2", "b1", "b2"}, *racks[] = {"ra", "ra", "rb", "rb"};
     for (int i = 0; i < 4; i++) {
         d[i] = (rb_msg_done_t){.nworkers = 1, .workers = &w[i]};
-        in[i] = (rb_agg_input_t){names[i], racks[i], 0, RB_NODE_OK, &d[i], 0, 0};
+        in[i] = (rb_agg_input_t){names[i], racks[i], 0, RB_NODE_OK, &d[i], 0, 0, 0, 0, 0, 0};
     }
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 4, &a), 0);
@@ -787,6 +821,7 @@ int main(void)
         cmocka_unit_test(test_definitions),
         cmocka_unit_test(test_bytes_at),
         cmocka_unit_test(test_partial),
+        cmocka_unit_test(test_lost_node_bytes_from_samples),
         cmocka_unit_test(test_clock_offset),
         cmocka_unit_test(test_fleet_scale),
         cmocka_unit_test(test_node_lookup),
