@@ -24,6 +24,38 @@ __attribute__((format(printf, 5, 6))) static int s_broken(rb_job_rule_t *out, co
     return -EINVAL;
 }
 
+/* One direction's sizes: within bs..bs_max, each a multiple of bs (offsets
+ * are in units of it), a split's weights adding up to 100. */
+static int s_dir_sizes(const rb_job_spec_t *j, const char *field, uint64_t lo, uint64_t hi,
+                       const rb_bs_part_t *split, uint32_t n, rb_job_rule_t *out)
+{
+    if (!lo && !hi && !n)
+        return 0; /* not given: the direction goes by bs and bs_max */
+    char a[32], b[32], c[32];
+    const char *dir = field[3] == 'r' ? "reads" : "writes";
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (split[i].bs < lo || split[i].bs > hi || (j->bs && split[i].bs % j->bs))
+            return s_broken(out, field, "bssplit", NULL,
+                            "bssplit size %s of %s is not a multiple of the smallest IO size, %s "
+                            "(IOs are placed in units of it)",
+                            rb_units_fmt_size_exact(a, sizeof a, split[i].bs), dir,
+                            rb_units_fmt_size_exact(c, sizeof c, j->bs));
+        sum += split[i].perc;
+    }
+    if (lo < j->bs || hi < lo || hi > j->bs_max || (j->bs && (lo % j->bs || hi % j->bs)))
+        return s_broken(out, field, "bs", "bsrange",
+                        "the IO sizes of %s (%s to %s) are not multiples of the smallest IO size, "
+                        "%s (IOs are placed in units of it)",
+                        dir, rb_units_fmt_size_exact(a, sizeof a, lo),
+                        rb_units_fmt_size_exact(b, sizeof b, hi),
+                        rb_units_fmt_size_exact(c, sizeof c, j->bs));
+    if (n && sum != 100)
+        return s_broken(out, field, "bssplit", NULL,
+                        "bssplit weights add up to %" PRIu32 ", not 100", sum);
+    return 0;
+}
+
 /* What holds of any job, whatever its pattern: what the wire decoder checks
  * (its messages name the field, so they do not name the job). */
 static int s_any(const rb_job_spec_t *j, rb_job_rule_t *out)
@@ -31,6 +63,13 @@ static int s_any(const rb_job_spec_t *j, rb_job_rule_t *out)
     if (j->bs_max < j->bs)
         return s_broken(out, "bs_max", "bsrange", NULL, "%" PRIu64 ", below bs %" PRIu64, j->bs_max,
                         j->bs);
+    int rc = s_dir_sizes(j, "bs_read", j->bs_read, j->bs_read_max, j->bssplit_read,
+                         j->nbssplit_read, out);
+    if (rc == 0)
+        rc = s_dir_sizes(j, "bs_write", j->bs_write, j->bs_write_max, j->bssplit_write,
+                         j->nbssplit_write, out);
+    if (rc < 0)
+        return rc;
     if (j->buffer_mode == RB_BUF_PATTERN && j->pattern_len == 0)
         return s_broken(out, "pattern", "buffer_pattern", NULL,
                         "empty, but buffer_mode is \"pattern\"");

@@ -181,13 +181,19 @@ S_LAYOUT(s_hist_layout, s_check_hist, F_U64(rb_hist_t, count), F_U64(rb_hist_t, 
 S_LAYOUT(s_root_layout, NULL, F_STR(rb_root_info_t, path, 0), F_U64(rb_root_info_t, free_bytes),
          F_U64(rb_root_info_t, total_bytes));
 
+S_LAYOUT(s_bs_part_layout, NULL, F_U64(rb_bs_part_t, bs), F_U32R(rb_bs_part_t, perc, 1, 100));
+
 S_LAYOUT(
     s_job_layout, s_check_job, F_STR(rb_job_spec_t, name, 0), F_ENUM(rb_job_spec_t, rw, s_rw_enum),
-    F_U64(rb_job_spec_t, bs), F_U64(rb_job_spec_t, bs_max), F_U64(rb_job_spec_t, size),
-    F_U32(rb_job_spec_t, numjobs, RB_MAX_WORKERS), F_KIND(rb_job_spec_t, direct, RB_PK_BOOL),
-    F_KIND(rb_job_spec_t, time_based, RB_PK_BOOL), F_U64(rb_job_spec_t, runtime_ns),
-    F_STR(rb_job_spec_t, directory, 0), F_STR(rb_job_spec_t, filename_format, 0),
-    F_STR(rb_job_spec_t, filename, RB_PK_F_FILE),
+    F_U64(rb_job_spec_t, bs), F_U64(rb_job_spec_t, bs_max), F_U64(rb_job_spec_t, bs_read),
+    F_U64(rb_job_spec_t, bs_read_max), F_U64(rb_job_spec_t, bs_write),
+    F_U64(rb_job_spec_t, bs_write_max),
+    F_INLINE(rb_job_spec_t, bssplit_read, nbssplit_read, RB_BSSPLIT_MAX, s_bs_part_layout),
+    F_INLINE(rb_job_spec_t, bssplit_write, nbssplit_write, RB_BSSPLIT_MAX, s_bs_part_layout),
+    F_U64(rb_job_spec_t, size), F_U32(rb_job_spec_t, numjobs, RB_MAX_WORKERS),
+    F_KIND(rb_job_spec_t, direct, RB_PK_BOOL), F_KIND(rb_job_spec_t, time_based, RB_PK_BOOL),
+    F_U64(rb_job_spec_t, runtime_ns), F_STR(rb_job_spec_t, directory, 0),
+    F_STR(rb_job_spec_t, filename_format, 0), F_STR(rb_job_spec_t, filename, RB_PK_F_FILE),
     F_STR(rb_job_spec_t, ioengine, RB_PK_F_FILE | RB_PK_F_NONEMPTY),
     F_U32R(rb_job_spec_t, iodepth, 1, RB_IODEPTH_MAX), F_U32(rb_job_spec_t, rwmixread, 100),
     F_U32R(rb_job_spec_t, nrfiles, 1, RB_NRFILES_MAX), F_U64(rb_job_spec_t, filesize),

@@ -19,8 +19,8 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   4
-#define RB_PROTO_MAX_FRAME (160u << 20) /* bytes; a larger frame is refused unread */
+#define RB_PROTO_VERSION   5
+#define RB_PROTO_MAX_FRAME (320u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
 
@@ -119,20 +119,33 @@ typedef enum {
 const char *rb_layout_mode_name(rb_layout_mode_t m);
 int rb_layout_mode_parse(const char *s);
 
+/* One entry of bssplit: perc percent of a direction's IOs are bs bytes. */
+typedef struct rb_bs_part {
+    uint64_t bs;
+    uint32_t perc; /* 1..100 */
+} rb_bs_part_t;
+
 /* One job of a phase: what each of its numjobs workers does on every agent.
  * Sizes in bytes, times in ns; field meanings follow fio's options of the same name. */
 typedef struct rb_job_spec {
-    char name[RB_NAME_MAX];            /* section name in the plan */
-    rb_rw_t rw;                        /* access pattern */
-    uint64_t bs;                       /* bytes per IO (smallest, with bsrange) */
-    uint64_t bs_max;                   /* largest IO with bsrange; == bs without */
-    uint64_t size;                     /* bytes of IO per worker per pass, all files */
-    uint32_t numjobs;                  /* workers per agent */
-    uint8_t direct;                    /* 1 = O_DIRECT */
-    uint8_t time_based;                /* 1 = loop over size until runtime */
-    uint64_t runtime_ns;               /* 0 = no time limit */
-    char directory[RB_PATH_MAX];       /* "" = the agent's first root */
-    char filename_format[RB_NAME_MAX]; /* "$jobname.$jobnum.$filenum" style */
+    char name[RB_NAME_MAX]; /* section name in the plan */
+    rb_rw_t rw;             /* access pattern */
+    uint64_t bs;            /* bytes per IO (smallest, with bsrange) */
+    uint64_t bs_max;        /* largest IO with bsrange; == bs without */
+    /* per direction (fio's bs=R,W, bsrange=R,W, bssplit=R,W); bs and bs_max
+     * are the smallest and largest of them all (offsets are in units of bs) */
+    uint64_t bs_read, bs_read_max;              /* reads: smallest and largest IO */
+    uint64_t bs_write, bs_write_max;            /* writes: smallest and largest IO */
+    uint32_t nbssplit_read, nbssplit_write;     /* 0: no bssplit for it */
+    rb_bs_part_t bssplit_read[RB_BSSPLIT_MAX];  /* weights of reads' sizes */
+    rb_bs_part_t bssplit_write[RB_BSSPLIT_MAX]; /* weights of writes' sizes */
+    uint64_t size;                              /* bytes of IO per worker per pass, all files */
+    uint32_t numjobs;                           /* workers per agent */
+    uint8_t direct;                             /* 1 = O_DIRECT */
+    uint8_t time_based;                         /* 1 = loop over size until runtime */
+    uint64_t runtime_ns;                        /* 0 = no time limit */
+    char directory[RB_PATH_MAX];                /* "" = the agent's first root */
+    char filename_format[RB_NAME_MAX];          /* "$jobname.$jobnum.$filenum" style */
     char filename[RB_NAME_MAX]; /* fio filename=: one file shared by all workers ("" = none) */
     char ioengine[RB_ENGINE_NAME_MAX]; /* "sync", "libaio", "io_uring", "null" */
     uint32_t iodepth;                  /* IOs in flight per worker, >= 1 */

@@ -25,38 +25,129 @@ static void s_new_pass(rb_worker_t *w)
     const rb_job_spec_t *s = w->spec;
     w->next_unit = 0;
     w->pass_bytes = 0;
-    if (w->covered)
-        memset(w->covered, 0, (size_t)((w->units + 7) / 8));
+    if (w->covered) {
+        memset(w->covered, 0, (size_t)((w->units + 63) / 64) * sizeof *w->covered);
+        memset(w->full, 0, (size_t)((w->units + 4095) / 4096) * sizeof *w->full);
+        w->ncovered = 0;
+    }
     for (uint32_t i = 0; i < w->nfiles; i++)
-        w->files[i].cursor = s->offset;
+        w->files[i].cursor[0] = w->files[i].cursor[1] = s->offset;
     if (rb_rw_random(s->rw) && !s->norandommap)
         rb_perm_init(&w->perm, w->units, rb_rand_next(&w->rng));
     w->pass++;
 }
 
-/* A random IO of len bytes from unit u: as fio's random map, it ends where
- * an earlier IO already went, so a pass moves each unit once and its bytes
- * are the job's size. Marks the units it covers; the length kept. */
+/* The random map of a pass with IOs of several sizes, as fio keeps one:
+ * each block of each file is done once. Bits file by file; a word that is
+ * all done is marked in full[] so that a search passes over it. */
+static int s_done(const rb_worker_t *w, uint64_t c)
+{
+    return (int)(w->covered[c / 64] >> (c % 64) & 1);
+}
+
+static void s_mark(rb_worker_t *w, uint64_t c)
+{
+    w->covered[c / 64] |= 1ull << (c % 64);
+    if (w->covered[c / 64] == UINT64_MAX)
+        w->full[c / 4096] |= 1ull << (c / 64 % 64);
+    w->ncovered++;
+}
+
+/* The first block not done in [from, to) of the map, or UINT64_MAX. */
+static uint64_t s_free_in(const rb_worker_t *w, uint64_t from, uint64_t to)
+{
+    uint64_t c = from;
+    while (c < to) {
+        uint64_t word = c / 64;
+        if (c % 4096 == 0 && w->full[c / 4096] == UINT64_MAX) {
+            c += 4096; /* 64 words all done */
+            continue;
+        }
+        if (c % 64 == 0 && (w->full[word / 64] >> (word % 64) & 1)) {
+            c += 64; /* a word all done */
+            continue;
+        }
+        uint64_t bits = ~w->covered[word] & (UINT64_MAX << (c % 64));
+        if (bits) {
+            uint64_t hit = word * 64 + (uint64_t)__builtin_ctzll(bits);
+            return hit < to ? hit : UINT64_MAX;
+        }
+        c = (word + 1) * 64;
+    }
+    return UINT64_MAX;
+}
+
+/* A random block as fio picks it: a random place, then the next block not
+ * done from there in its file (around to the file's start), else in the
+ * next files. *u is the unit (block * nfiles + file); 1 when all are done. */
+static int s_pick_free(rb_worker_t *w, uint64_t *u)
+{
+    if (w->ncovered >= w->units)
+        return 1;
+    uint64_t r = rb_rand_next(&w->rng) % w->units, upf = w->unit_per_file;
+    uint32_t f0 = (uint32_t)(r % w->nfiles);
+    uint64_t b = r / w->nfiles;
+    for (uint32_t k = 0; k < w->nfiles; k++) {
+        uint32_t f = (uint32_t)((f0 + k) % w->nfiles);
+        uint64_t base = (uint64_t)f * upf, start = k ? 0 : b;
+        uint64_t c = s_free_in(w, base + start, base + upf);
+        if (c == UINT64_MAX && start)
+            c = s_free_in(w, base, base + start);
+        if (c != UINT64_MAX) {
+            *u = (c - base) * w->nfiles + f;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Marks the blocks of a random IO of len bytes from unit u, up to the first
+ * one done already, where fio's random map ends it too. The length kept. */
 static uint64_t s_cover(rb_worker_t *w, uint64_t u, uint64_t len)
 {
-    uint64_t bs = w->spec->bs, k = 0;
-    /* the units of one file are u, u + nfiles, u + 2 nfiles, ... */
-    for (uint64_t v = u; k * bs < len && v < w->units; v += w->nfiles, k++) {
-        if (k && (w->covered[v / 8] >> (v % 8) & 1))
+    uint64_t bs = w->spec->bs, upf = w->unit_per_file, k = 0;
+    uint64_t f = u % w->nfiles, b = u / w->nfiles, c = f * upf + b;
+    for (; k * bs < len && b + k < upf; k++) {
+        if (k && s_done(w, c + k))
             break;
-        w->covered[v / 8] |= (uint8_t)(1u << (v % 8));
+        s_mark(w, c + k);
     }
     return k * bs < len ? k * bs : len;
 }
 
+/* The size of a read (wr 0) or a write (wr 1), as fio draws it: by the
+ * direction's bssplit weights, else uniformly in its bsrange in units of
+ * the smallest size, else its bs. */
+static uint64_t s_want(rb_worker_t *w, int wr)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint32_t n = wr ? s->nbssplit_write : s->nbssplit_read;
+    if (n) {
+        const rb_bs_part_t *p = wr ? s->bssplit_write : s->bssplit_read;
+        uint32_t r = (uint32_t)(rb_rand_next(&w->rng) % 100);
+        for (uint32_t i = 0; i < n; i++) {
+            if (r < p[i].perc)
+                return p[i].bs;
+            r -= p[i].perc;
+        }
+        return p[n - 1].bs;
+    }
+    uint64_t lo = wr ? s->bs_write : s->bs_read, hi = wr ? s->bs_write_max : s->bs_read_max;
+    if (!lo) { /* one range for both */
+        lo = s->bs;
+        hi = s->bs_max > s->bs ? s->bs_max : s->bs;
+    }
+    if (hi > lo)
+        return lo + s->bs * (rb_rand_next(&w->rng) % ((hi - lo) / s->bs + 1));
+    return lo;
+}
+
 /* Picks the next IO of the pass: file, offset, length. 0, or 1 at the end of the pass. */
-static int s_next(rb_worker_t *w, uint32_t *file, uint64_t *off, uint64_t *len)
+static int s_next(rb_worker_t *w, int wr, uint32_t *file, uint64_t *off, uint64_t *len)
 {
     const rb_job_spec_t *s = w->spec;
     uint64_t end = s->offset + w->unit_per_file * s->bs;
-    uint64_t want = s->bs;
-    if (s->bs_max > s->bs)
-        want = s->bs * (1 + rb_rand_next(&w->rng) % (s->bs_max / s->bs));
+    uint64_t want = s_want(w, wr);
     uint64_t unit = UINT64_MAX; /* a random IO's first unit */
     if (rb_rw_random(s->rw)) {
         uint64_t u;
@@ -65,25 +156,30 @@ static int s_next(rb_worker_t *w, uint32_t *file, uint64_t *off, uint64_t *len)
             if (w->pass_bytes >= w->units * s->bs)
                 return 1;
             u = rb_rand_next(&w->rng) % w->units;
+        } else if (w->covered) {
+            if (s_pick_free(w, &u))
+                return 1;
         } else {
-            /* every unit once: one an earlier, larger IO covered is passed over */
-            do {
-                if (w->next_unit == w->units)
-                    return 1;
-                u = rb_perm_at(&w->perm, w->next_unit++);
-            } while (w->covered && (w->covered[u / 8] >> (u % 8) & 1));
+            /* one size: every unit once, in a random order */
+            if (w->next_unit == w->units)
+                return 1;
+            u = rb_perm_at(&w->perm, w->next_unit++);
         }
         *file = (uint32_t)(u % w->nfiles);
         *off = s->offset + (u / w->nfiles) * s->bs;
         *len = want < end - *off ? want : end - *off;
         unit = u;
     } else {
-        /* Round robin over the files, one IO each, as fio does by default. */
+        /* Round robin over the files, one IO each, as fio does by default;
+         * reads and writes each go on from their own last offset, as in
+         * fio, and the pass ends once its bytes are issued. */
+        if (w->pass_bytes >= w->units * s->bs)
+            return 1;
         for (uint32_t tries = 0; tries < w->nfiles; tries++) {
             uint32_t f = (uint32_t)(w->next_unit++ % w->nfiles);
-            if (w->files[f].cursor < end) {
+            if (w->files[f].cursor[wr] < end) {
                 *file = f;
-                *off = w->files[f].cursor;
+                *off = w->files[f].cursor[wr];
                 goto found;
             }
         }
@@ -99,7 +195,7 @@ static int s_next(rb_worker_t *w, uint32_t *file, uint64_t *off, uint64_t *len)
     if (w->covered && unit != UINT64_MAX)
         *len = s_cover(w, unit, *len);
     if (!rb_rw_random(s->rw))
-        w->files[*file].cursor += *len;
+        w->files[*file].cursor[wr] += *len;
     w->pass_bytes += *len;
     return 0;
 }
@@ -365,7 +461,8 @@ static rb_engine_io_t *s_fill(rb_worker_t *w, int *stop)
 {
     uint32_t fi;
     uint64_t off, len;
-    if (s_next(w, &fi, &off, &len))
+    int wr = s_is_write(w); /* first: the direction picks the size */
+    if (s_next(w, wr, &fi, &off, &len))
         return NULL;
     if (s_rate_wait(w, len) < 0) {
         *stop = 1;
@@ -379,7 +476,7 @@ static rb_engine_io_t *s_fill(rb_worker_t *w, int *stop)
     io->len = sl->len0 = len;
     io->buf = sl->base;
     io->result = 0;
-    io->dir = s_is_write(w) ? RB_ENGINE_WRITE : RB_ENGINE_READ;
+    io->dir = wr ? RB_ENGINE_WRITE : RB_ENGINE_READ;
     if (io->dir == RB_ENGINE_WRITE) {
         s_prepare_write(w, io, &w->files[fi]);
         w->files[fi].dirty = 1;
@@ -675,8 +772,9 @@ static int s_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ct
     if (w->units == 0)
         return rb_err_set(err, -EINVAL, "job %s: files smaller than one block", s->name);
     if (rb_rw_random(s->rw) && !s->norandommap && bmax > s->bs) {
-        w->covered = calloc((size_t)((w->units + 7) / 8), 1);
-        if (!w->covered)
+        w->covered = calloc((size_t)((w->units + 63) / 64), sizeof *w->covered);
+        w->full = calloc((size_t)((w->units + 4095) / 4096), sizeof *w->full);
+        if (!w->covered || !w->full)
             return rb_err_set(err, -ENOMEM,
                               "job %s: out of memory for the random map of %llu blocks (%llu MiB; "
                               "norandommap needs none)",
@@ -714,7 +812,8 @@ static void s_fini(rb_worker_t *w)
     free(w->retry);
     free(w->done);
     free(w->covered);
-    w->covered = NULL;
+    free(w->full);
+    w->covered = w->full = NULL;
     w->files = NULL;
     w->ios = NULL;
     w->slots = NULL;

@@ -28,7 +28,7 @@
 typedef struct rb_worker_file {
     int fd;
     uint64_t hash;          /* rb_verify_hash(name) */
-    uint64_t cursor;        /* next sequential offset */
+    uint64_t cursor[2];     /* next sequential offset of reads [0] and writes [1] */
     int dirty;              /* written since the last fsync */
     char path[RB_PATH_MAX]; /* for messages */
 } rb_worker_file_t;
@@ -74,7 +74,10 @@ typedef struct rb_worker {
     uint64_t units;         /* bs-sized units per pass, all files */
     uint64_t unit_per_file; /* bs-sized units in each file */
     uint64_t next_unit;     /* position in the pass */
-    uint8_t *covered;       /* random pass with IOs of several sizes: units done (bits) */
+    uint64_t *covered;      /* random pass with IOs of several sizes: blocks done, a bit
+                             * each, file by file (file * unit_per_file + block) */
+    uint64_t *full;         /* ... a bit per word of covered that is all done */
+    uint64_t ncovered;      /* blocks done in this pass */
     uint64_t pass_bytes;    /* bytes issued in this pass (norandommap ends on them) */
     uint64_t pass;          /* passes begun */
     uint64_t rate_start;    /* rate limiting: origin and bytes issued since */

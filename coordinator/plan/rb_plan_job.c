@@ -122,6 +122,55 @@ static int s_engine_options(rb_plan_parser_t *ps, const rb_plan_job_t *o, const 
     return 0;
 }
 
+/* The IO sizes of each direction, as fio takes them: bssplit wins over
+ * bsrange, which wins over bs, wherever each was written. A direction the
+ * job does not do takes the other's, so that it bounds nothing. bs and
+ * bs_max become the smallest and largest of all (offsets go by bs). */
+static void s_settle_sizes(const rb_plan_job_t *o, rb_job_spec_t *js)
+{
+    uint64_t lo[2], hi[2];
+    bool range = rb_plan_job_line(o, "bsrange") != 0, split = rb_plan_job_line(o, "bssplit") != 0;
+    for (int d = 0; d < 2; d++) {
+        lo[d] = hi[d] = o->bs_rw[d];
+        if (range && o->bsrange_min[d]) {
+            lo[d] = o->bsrange_min[d];
+            hi[d] = o->bsrange_max[d];
+        }
+        if (split && o->nbssplit[d]) {
+            lo[d] = UINT64_MAX;
+            hi[d] = 0;
+            for (uint32_t i = 0; i < o->nbssplit[d]; i++) {
+                lo[d] = o->bssplit[d][i].bs < lo[d] ? o->bssplit[d][i].bs : lo[d];
+                hi[d] = o->bssplit[d][i].bs > hi[d] ? o->bssplit[d][i].bs : hi[d];
+            }
+        }
+    }
+    bool reads = rb_rw_reads(js->rw) || (js->verify && js->do_verify),
+         writes = rb_rw_writes(js->rw);
+    int only = reads && !writes ? 0 : writes && !reads ? 1 : -1;
+    js->nbssplit_read = split ? o->nbssplit[0] : 0;
+    js->nbssplit_write = split ? o->nbssplit[1] : 0;
+    memcpy(js->bssplit_read, o->bssplit[0], sizeof js->bssplit_read);
+    memcpy(js->bssplit_write, o->bssplit[1], sizeof js->bssplit_write);
+    if (only >= 0) { /* the direction it does not do takes the other's */
+        lo[1 - only] = lo[only];
+        hi[1 - only] = hi[only];
+        if (only == 0) {
+            js->nbssplit_write = js->nbssplit_read;
+            memcpy(js->bssplit_write, js->bssplit_read, sizeof js->bssplit_write);
+        } else {
+            js->nbssplit_read = js->nbssplit_write;
+            memcpy(js->bssplit_read, js->bssplit_write, sizeof js->bssplit_read);
+        }
+    }
+    js->bs_read = lo[0];
+    js->bs_read_max = hi[0];
+    js->bs_write = lo[1];
+    js->bs_write_max = hi[1];
+    js->bs = lo[0] < lo[1] ? lo[0] : lo[1];
+    js->bs_max = hi[0] > hi[1] ? hi[0] : hi[1];
+}
+
 /* Settles what depends on several options (fio semantics) and checks the
  * job as a whole; errors name the job's section line. */
 static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name, unsigned line)
@@ -175,13 +224,7 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
         js->size = js->filesize * js->nrfiles;
     }
 
-    /* fio: a block size range wins over bs */
-    if (rb_plan_job_line(o, "bsrange")) {
-        js->bs = o->bsrange_min;
-        js->bs_max = o->bsrange_max;
-    } else {
-        js->bs_max = js->bs;
-    }
+    s_settle_sizes(o, js);
     return s_rules(ps, o, line);
 }
 

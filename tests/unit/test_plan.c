@@ -590,7 +590,10 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=-1M\n", 2, "bad size '-1M' for size"},
     {"[a]\nsize=1M\nbs=0\n", 3, "bs must be greater than 0"},
     {"[a]\nsize=0\n", 2, "size must be greater than 0"},
-    {"[a]\nsize=1M\nbs=4k,8k\n", 3, "not supported yet"},
+    {"[a]\nsize=1M\nbs=4k,6k\nrw=randrw\n", 3,
+     "the IO sizes of writes (6k to 6k) are not multiples of the smallest IO size, 4k"},
+    {"[a]\nsize=1M\nbssplit=4k/50:6k/50\nrw=randread\n", 3, "bssplit size 6k of reads"},
+    {"[a]\nsize=1M\nbs=4k,8k,16k,32k\n", 3, "more than three values"},
     {"[a]\nsize=50%\n", 2, "not supported yet"},
     {"[a]\nsize=1M\nnumjobs=0\n", 3, "numjobs=0 is out of range (1..4096)"},
     {"[a]\nsize=1M\nnumjobs=4097\n", 3, "numjobs=4097 is out of range"},
@@ -637,7 +640,8 @@ static const s_bad_t s_bad[] = {
     {"; only comments\n\n", 0, "the plan has no jobs"},
     /* ioengine and iodepth */
     {"[a]\nsize=1M\nioengine=posixaio\n", 3,
-     "ioengine=posixaio is not supported (rackbench has sync, psync, libaio, aio, linuxaio, io_uring, null)"},
+     "ioengine=posixaio is not supported (rackbench has sync, psync, libaio, aio, linuxaio, "
+     "io_uring, null)"},
     {"[global]\nioengine=external:/x.so\n[a]\nsize=1M\n", 2,
      "ioengine=external:/x.so is not supported"},
     {"[a]\nsize=1M\niodepth=0\n", 3, "iodepth=0 is out of range (1..65536)"},
@@ -652,14 +656,16 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nbsrange=8k-4k\n", 3,
      "bsrange=8k-4k: the largest size must not be smaller than the smallest"},
     {"[a]\nsize=1M\nbsrange=4k\n", 3, "bad range '4k' for bsrange"},
-    {"[a]\nsize=1M\nbsrange=1k-4k,2k-8k\n", 3, "bsrange with several ranges"},
+    {"[a]\nsize=1M\nbsrange=1k-4k,2k\n", 3, "bad range '2k' for bsrange"},
     {"[a]\nsize=1M\nblocksize_range=0-4k\n", 3, "blocksize_range must be greater than 0"},
     {"[a]\nsize=1M\nbsrange=4k-2M\n", 1,
      "job 'a': the largest bsrange block 2M is larger than size 1M"},
     {"[a]\nsize=1M\nfilesize=4k\nbs=8k\n", 1, "job 'a': bs 8k is larger than filesize 4k"},
     {"[a]\nsize=8k\nnrfiles=4\nbs=4k\n", 1,
      "job 'a': bs 4k is larger than each file (size 8k / nrfiles 4 = 2k)"},
-    {"[a]\nsize=1M\nbssplit=4k/50:64k/50\n", 3, "option 'bssplit' is not supported yet"},
+    {"[a]\nsize=1M\nbssplit=4k/50:64k/60\n", 3, "percentages add up to 110, more than 100"},
+    {"[a]\nsize=1M\nbssplit=4k/50:64k/40\n", 3, "percentages add up to 90, not 100"},
+    {"[a]\nsize=1M\nbssplit=4k/x\n", 3, "bad percentage 'x'"},
     /* sizes, files, offsets */
     {"[a]\nsize=1M\nnrfiles=0\n", 3, "nrfiles=0 is out of range (1..65536)"},
     {"[a]\nsize=1M\nnr_files=65537\n", 3, "nr_files=65537 is out of range (1..65536)"},
@@ -1302,6 +1308,36 @@ static void test_sizes(void **state)
         s_assert_round_trip(p);
         rb_plan_destroy(&p);
     }
+
+    /* sizes per direction (bs=R,W), weights (bssplit), and a direction the
+     * job does not do taking the other's */
+    p = s_parse_str("[a]\nrw=rw\nbs=8k,32k\nsize=1M\n");
+    assert_int_equal(p->phases[0].jobs[0].bs_read, 8 << 10);
+    assert_int_equal(p->phases[0].jobs[0].bs_write, 32 << 10);
+    assert_int_equal(p->phases[0].jobs[0].bs, 8 << 10);
+    assert_int_equal(p->phases[0].jobs[0].bs_max, 32 << 10);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+    p = s_parse_str("[a]\nrw=randrw\nbssplit=4k/50:8k/:64k/,16k/100\nsize=1M\n");
+    const rb_job_spec_t *js = &p->phases[0].jobs[0];
+    assert_int_equal(js->nbssplit_read, 3);
+    assert_int_equal(js->bssplit_read[1].bs, 8 << 10);
+    assert_int_equal(js->bssplit_read[1].perc, 25);
+    assert_int_equal(js->bssplit_read[2].perc, 25);
+    assert_int_equal(js->nbssplit_write, 1);
+    assert_int_equal(js->bs_write, 16 << 10);
+    assert_int_equal(js->bs_read_max, 64 << 10);
+    assert_int_equal(js->bs, 4 << 10);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+    p = s_parse_str("[a]\nrw=read\nbs=4k,64k\nsize=1M\n");
+    assert_int_equal(p->phases[0].jobs[0].bs_max, 4 << 10);
+    rb_plan_destroy(&p);
+    p = s_parse_str("[a]\nrw=randwrite\nbsrange=1k-4k,2k-8k\nsize=1M\n");
+    assert_int_equal(p->phases[0].jobs[0].bs_write, 2 << 10);
+    assert_int_equal(p->phases[0].jobs[0].bs_write_max, 8 << 10);
+    assert_int_equal(p->phases[0].jobs[0].bs, 2 << 10);
+    rb_plan_destroy(&p);
 
     /* filesize alone: size is filesize x nrfiles; with size too, both are kept */
     p = s_parse_str("[a]\nfilesize=3M\nnrfiles=5\n[b]\nfilesize=3M\nsize=1M\nnrfiles=2\n");

@@ -114,6 +114,19 @@ static void fill_job_meta(rb_job_spec_t *jb, uint32_t k)
 
 /* Version 4: across nodes, a shared strided file read from K nodes on,
  * stonewalled with wearout and the page cache dropped first. */
+/* Version 5: sizes per direction, writes by bssplit weights. */
+static void fill_job_v5(rb_job_spec_t *jb, uint32_t k)
+{
+    jb->bs_max = jb->bs * (16 << k);
+    jb->bs_read = jb->bs;
+    jb->bs_read_max = jb->bs * 4;
+    jb->bs_write = jb->bs * 2;
+    jb->bs_write_max = jb->bs_max;
+    jb->nbssplit_write = 2;
+    jb->bssplit_write[0] = (rb_bs_part_t){jb->bs * 2, 30};
+    jb->bssplit_write[1] = (rb_bs_part_t){jb->bs_max, 70};
+}
+
 static void fill_job_v4(rb_job_spec_t *jb, uint32_t k)
 {
     jb->shared_file = 1;
@@ -245,8 +258,10 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
                     strcpy(jb->directory, "/mnt/disk0/rb");
                 strcpy(jb->filename_format, "$jobname.$jobnum.$filenum");
                 fill_job_v2(jb, i * 2 + j);
-                if (i == 1)
+                if (i == 1) {
                     fill_job_v4(jb, j);
+                    fill_job_v5(jb, j);
+                }
                 if (i == 2)
                     fill_job_meta(jb, j);
             }
@@ -1150,13 +1165,13 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 4);
+    assert_int_equal(RB_PROTO_VERSION, 5);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 3 from peer, this build speaks 4");
+    expect_bad(buf, len, -EPROTO, "protocol version 4 from peer, this build speaks 5");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 4");
+    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 5");
     free(buf);
     buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
@@ -1165,7 +1180,7 @@ static void test_version(void **state)
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
     buf = hand_frame(7, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 4");
+    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 5");
     free(buf);
     buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);
@@ -1529,8 +1544,12 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     snprintf(jb->name, 12, "j%u_%u", i, j); /* kept distinct, still 63 bytes */
     jb->name[strlen(jb->name)] = 'n';
     jb->rw = RB_RW_RANDWRITE;
-    jb->bs = UINT64_MAX;
-    jb->bs_max = UINT64_MAX;
+    jb->bs = jb->bs_max = UINT64_MAX;
+    jb->bs_read = jb->bs_read_max = jb->bs_write = jb->bs_write_max = UINT64_MAX;
+    jb->nbssplit_read = jb->nbssplit_write = RB_BSSPLIT_MAX;
+    for (uint32_t k = 0; k < RB_BSSPLIT_MAX; k++)
+        jb->bssplit_read[k] = jb->bssplit_write[k] =
+            (rb_bs_part_t){UINT64_MAX, k ? 1 : 100 - (RB_BSSPLIT_MAX - 1)};
     jb->size = UINT64_MAX;
     jb->numjobs = RB_MAX_WORKERS / RB_MAX_JOBS;
     jb->runtime_ns = UINT64_MAX;
@@ -1601,8 +1620,9 @@ static void test_oversized_frame(void **state)
     }
     assert_int_equal(rb_msg_encode(&m, &out, &olen, &err), 0);
 
-    /* 2102 bytes per job, 131.4 MiB in all: RB_PROTO_MAX_FRAME is 160 MiB since version 4. */
-    assert_true(olen > (128u << 20) && olen <= RB_PROTO_MAX_FRAME);
+    /* 4645 bytes per job (64 bssplit sizes each way), 290.3 MiB in all: RB_PROTO_MAX_FRAME is
+     * 320 MiB since version 5. */
+    assert_true(olen > (256u << 20) && olen <= RB_PROTO_MAX_FRAME);
     rb_msg_t back;
     assert_int_equal(rb_msg_decode(out, olen, &back, &err), 0);
     assert_int_equal(back.u.plan.nphases, RB_MAX_PHASES);
@@ -1852,15 +1872,16 @@ static void expect_keys(rb_msg_type_t t, const char *prefix, const char *keys)
     free(buf);
 }
 
-/* Version 2's, 3's and 4's keys are on the wire, in every job, so that
+/* Version 2's to 5's keys are on the wire, in every job, so that
  * test_missing_each_key and the other per-key tests, which walk the keys of
  * real frames, cover each of them (on a metadata job, with values away from
  * their defaults). */
-static void test_v4_keys(void **state)
+static void test_v5_keys(void **state)
 {
     (void)state;
     const char *job_stat = "job bytes ops errors read_bytes read_ops verify_errors hist";
-    const char *job = "name rw bs bs_max size numjobs direct time_based runtime_ns directory "
+    const char *job = "name rw bs bs_max bs_read bs_read_max bs_write bs_write_max bssplit_read "
+                      "bssplit_write size numjobs direct time_based runtime_ns directory "
                       "filename_format filename ioengine iodepth rwmixread nrfiles filesize "
                       "offset sync_mode fsync_every fdatasync_every end_fsync fsync_on_close "
                       "ramp_ns loops randrepeat randseed norandommap overwrite buffer_mode "
@@ -2130,9 +2151,17 @@ static void test_encode_invalid_v2(void **state)
     jb->loops = 0;
     expect_einval(&m, "'phases[1].jobs[1].loops': 0 out of range (min 1");
     jb->loops = 1;
+    uint64_t bs_max = jb->bs_max;
     jb->bs_max = jb->bs - 1;
     expect_einval(&m, "'phases[1].jobs[1].bs_max': 8191, below bs 8192");
-    jb->bs_max = jb->bs;
+    jb->bs_max = bs_max;
+    jb->bs_write = jb->bs + 512;
+    expect_einval(&m, "'phases[1].jobs[1].bs_write': the IO sizes of writes (8704 to 256k) are "
+                      "not multiples of the smallest IO size, 8k");
+    jb->bs_write = jb->bs * 2;
+    jb->bssplit_write[1].perc = 60;
+    expect_einval(&m, "'phases[1].jobs[1].bs_write': bssplit weights add up to 90, not 100");
+    jb->bssplit_write[1].perc = 70;
     strcpy(jb->filename, "../x");
     expect_einval(&m, "'phases[1].jobs[1].filename': contains '/'");
     strcpy(jb->filename, "..");
@@ -2315,7 +2344,7 @@ int main(void)
         cmocka_unit_test(test_hostile_headers),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_encode_invalid),
-        cmocka_unit_test(test_v4_keys),
+        cmocka_unit_test(test_v5_keys),
         cmocka_unit_test(test_enum_strings),
         cmocka_unit_test(test_job_rules),
         cmocka_unit_test(test_read_counts),
