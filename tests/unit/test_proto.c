@@ -92,6 +92,13 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->do_verify = 1;
     jb->verify_fatal = (uint8_t)(k % 2);
     jb->rate = (100ull << 20) + k;
+    jb->number_ios = 1000 + k; /* version 5 */
+    jb->io_size = (8ull << 20) + k;
+    jb->unlink = (uint8_t)(k % 2);
+    jb->unlink_each_loop = (uint8_t) !(k % 2);
+    jb->startdelay_ns = 1000000000ull + k;
+    jb->startdelay_max_ns = 5000000000ull + k;
+    jb->offset_increment = (1ull << 20) * (k + 1);
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -545,6 +552,13 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->do_verify, t->do_verify);
                 assert_int_equal(s->verify_fatal, t->verify_fatal);
                 assert_int_equal(s->rate, t->rate);
+                assert_int_equal(s->number_ios, t->number_ios);
+                assert_int_equal(s->io_size, t->io_size);
+                assert_int_equal(s->unlink, t->unlink);
+                assert_int_equal(s->unlink_each_loop, t->unlink_each_loop);
+                assert_int_equal(s->startdelay_ns, t->startdelay_ns);
+                assert_int_equal(s->startdelay_max_ns, t->startdelay_max_ns);
+                assert_int_equal(s->offset_increment, t->offset_increment);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1150,13 +1164,13 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 4);
+    assert_int_equal(RB_PROTO_VERSION, 5);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 3 from peer, this build speaks 4");
+    expect_bad(buf, len, -EPROTO, "protocol version 4 from peer, this build speaks 5");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 4");
+    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 5");
     free(buf);
     buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
@@ -1165,7 +1179,7 @@ static void test_version(void **state)
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
     buf = hand_frame(7, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 4");
+    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 5");
     free(buf);
     buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);
@@ -1542,6 +1556,9 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->rwmixread = 100;
     jb->nrfiles = 65536;
     jb->filesize = jb->offset = jb->ramp_ns = jb->randseed = jb->rate = UINT64_MAX;
+    jb->number_ios = jb->io_size = jb->offset_increment = UINT64_MAX;
+    jb->startdelay_ns = jb->startdelay_max_ns = UINT64_MAX;
+    jb->unlink = jb->unlink_each_loop = 1;
     jb->sync_mode = RB_SYNC_DSYNC;
     jb->fsync_every = jb->fdatasync_every = jb->loops = UINT32_MAX;
     jb->buffer_mode = RB_BUF_PATTERN;
@@ -1601,7 +1618,7 @@ static void test_oversized_frame(void **state)
     }
     assert_int_equal(rb_msg_encode(&m, &out, &olen, &err), 0);
 
-    /* 2102 bytes per job, 131.4 MiB in all: RB_PROTO_MAX_FRAME is 160 MiB since version 4. */
+    /* 2241 bytes per job, 140.1 MiB in all: RB_PROTO_MAX_FRAME is 160 MiB since version 4. */
     assert_true(olen > (128u << 20) && olen <= RB_PROTO_MAX_FRAME);
     rb_msg_t back;
     assert_int_equal(rb_msg_decode(out, olen, &back, &err), 0);
@@ -1852,11 +1869,11 @@ static void expect_keys(rb_msg_type_t t, const char *prefix, const char *keys)
     free(buf);
 }
 
-/* Version 2's, 3's and 4's keys are on the wire, in every job, so that
+/* Version 2's to 5's keys are on the wire, in every job, so that
  * test_missing_each_key and the other per-key tests, which walk the keys of
  * real frames, cover each of them (on a metadata job, with values away from
  * their defaults). */
-static void test_v4_keys(void **state)
+static void test_v5_keys(void **state)
 {
     (void)state;
     const char *job_stat = "job bytes ops errors read_bytes read_ops verify_errors hist";
@@ -1867,7 +1884,9 @@ static void test_v4_keys(void **state)
                       "refill_buffers pattern verify do_verify verify_fatal rate meta_op "
                       "meta_files meta_filesize meta_dirs meta_depth meta_branch meta_random "
                       "meta_shared meta_sync meta_renamed shared_file layout transfer read_shift "
-                      "stonewall_ns wearout drop_caches lustre_stripe_count lustre_stripe_size";
+                      "stonewall_ns wearout drop_caches lustre_stripe_count lustre_stripe_size "
+                      "number_ios io_size unlink unlink_each_loop startdelay_ns "
+                      "startdelay_max_ns offset_increment";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
@@ -2315,7 +2334,7 @@ int main(void)
         cmocka_unit_test(test_hostile_headers),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_encode_invalid),
-        cmocka_unit_test(test_v4_keys),
+        cmocka_unit_test(test_v5_keys),
         cmocka_unit_test(test_enum_strings),
         cmocka_unit_test(test_job_rules),
         cmocka_unit_test(test_read_counts),
