@@ -226,12 +226,13 @@ static int s_check_job(const rb_job_spec_t *js, rb_err_t *err)
         return rb_err_set(err, -EINVAL, "job %s: bs=%llu, file size %llu, numjobs=%u", js->name,
                           (unsigned long long)js->bs, (unsigned long long)rb_job_filesize(js),
                           js->numjobs);
-    if (js->direct && (js->bs % 512 || bmax % 512 || js->offset % 512))
+    if (js->direct &&
+        (js->bs % 512 || bmax % 512 || js->offset % 512 || js->offset_increment % 512))
         return rb_err_set(err, -EINVAL,
-                          "job %s: bs=%llu, bs_max=%llu, offset=%llu: direct IO needs multiples "
-                          "of 512",
+                          "job %s: bs=%llu, bs_max=%llu, offset=%llu, offset_increment=%llu: "
+                          "direct IO needs multiples of 512",
                           js->name, (unsigned long long)js->bs, (unsigned long long)bmax,
-                          (unsigned long long)js->offset);
+                          (unsigned long long)js->offset, (unsigned long long)js->offset_increment);
     if (js->time_based && !js->runtime_ns)
         return rb_err_set(err, -EINVAL, "job %s: time_based without runtime", js->name);
     if (js->verify && (bmax != js->bs || js->bs < RB_VERIFY_HDR))

@@ -81,6 +81,10 @@ static int s_any(const rb_job_spec_t *j, rb_job_rule_t *out)
         j->lustre_stripe_count != RB_LUSTRE_STRIPE_ALL)
         return s_broken(out, "lustre_stripe_count", "lustre_stripe_count", NULL,
                         "%" PRIu32 ", more than %d", j->lustre_stripe_count, RB_LUSTRE_STRIPE_MAX);
+    if (j->startdelay_max_ns < j->startdelay_ns)
+        return s_broken(out, "startdelay_max_ns", "startdelay", NULL,
+                        "%" PRIu64 ", below startdelay_ns %" PRIu64, j->startdelay_max_ns,
+                        j->startdelay_ns);
     if (j->lustre_stripe_size % 65536)
         return s_broken(out, "lustre_stripe_size", "lustre_stripe_size", NULL,
                         "%" PRIu64 ", not a multiple of 64 KiB", j->lustre_stripe_size);
@@ -108,6 +112,59 @@ static int s_meta(const rb_job_spec_t *j, rb_job_rule_t *out)
     return 0;
 }
 
+/* offset_increment: the last worker's region must end within a file's
+ * largest offset; verified blocks must fall where the layout stamps them. */
+static int s_increment(const rb_job_spec_t *j, rb_job_rule_t *out)
+{
+    char a[64], b[64];
+    uint64_t inc = j->offset_increment, k = j->numjobs > 1 ? j->numjobs - 1 : 0;
+    uint64_t room = (uint64_t)INT64_MAX - (j->size < (uint64_t)INT64_MAX ? j->size : INT64_MAX);
+    if (!inc)
+        return 0;
+    if (j->offset > room || (k && inc > (room - j->offset) / k))
+        return s_broken(out, "offset_increment", "offset_increment", "numjobs",
+                        "job '%s': offset %s + offset_increment %s × %" PRIu64
+                        " workers + size goes past the largest file offset",
+                        j->name, rb_units_fmt_size_exact(a, sizeof a, j->offset),
+                        rb_units_fmt_size_exact(b, sizeof b, inc), k);
+    if (j->verify != RB_VERIFY_NONE && j->bs && inc % j->bs)
+        return s_broken(out, "offset_increment", "offset_increment", "verify",
+                        "job '%s': with verify, offset_increment %s must be a multiple of bs %s",
+                        j->name, rb_units_fmt_size_exact(a, sizeof a, inc),
+                        rb_units_fmt_size_exact(b, sizeof b, j->bs));
+    return 0;
+}
+
+/* unlink and unlink_each_loop remove the job's own files, one node's. */
+static int s_unlink(const rb_job_spec_t *j, rb_job_rule_t *out)
+{
+    const char *opt = j->unlink_each_loop ? "unlink_each_loop" : "unlink";
+    if (!j->unlink && !j->unlink_each_loop)
+        return 0;
+    if (j->shared_file)
+        return s_broken(out, j->unlink_each_loop ? "unlink_each_loop" : "unlink", opt,
+                        "file_per_worker",
+                        "job '%s': %s removes a node's own files; the shared file of "
+                        "file_per_worker=0 is removed by node 0 at the end of the run",
+                        j->name, opt);
+    if (j->read_shift)
+        return s_broken(out, j->unlink_each_loop ? "unlink_each_loop" : "unlink", opt, "read_from",
+                        "job '%s': %s removes the job's own files, but read_from reads another "
+                        "node's",
+                        j->name, opt);
+    if (j->unlink_each_loop && !rb_rw_writes(j->rw) && j->loops > 1 && !j->time_based)
+        return s_broken(out, "unlink_each_loop", "unlink_each_loop", "loops",
+                        "job '%s': unlink_each_loop removes the files rw=%s reads before its next "
+                        "loop (fio fails there: the file is gone); it is for jobs that write",
+                        j->name, rb_rw_name(j->rw));
+    if (j->unlink_each_loop && (j->rw == RB_RW_RW || j->rw == RB_RW_RANDRW))
+        return s_broken(out, "unlink_each_loop", "unlink_each_loop", "rw",
+                        "job '%s': unlink_each_loop with a mixed pattern (rw=%s) is not "
+                        "supported yet",
+                        j->name, rb_rw_name(j->rw));
+    return 0;
+}
+
 /* Block sizes within the files, and time_based with a runtime. */
 static int s_sizes(const rb_job_spec_t *j, rb_job_rule_t *out)
 {
@@ -129,7 +186,7 @@ static int s_sizes(const rb_job_spec_t *j, rb_job_rule_t *out)
     if (j->time_based && j->runtime_ns == 0)
         return s_broken(out, "runtime_ns", NULL, NULL, "job '%s': time_based needs a runtime",
                         j->name);
-    return 0;
+    return s_increment(j, out);
 }
 
 /* Across nodes: a shared file (IOR's N-1), whose data a read gets, stonewalling. */
@@ -143,6 +200,14 @@ static int s_across(const rb_job_spec_t *j, rb_job_rule_t *out)
                         rb_rw_name(j->rw));
     if (j->wearout && !j->stonewall_ns)
         return s_broken(out, "wearout", "wearout", NULL, "job '%s': wearout needs stonewall_time",
+                        j->name);
+    int rc = s_unlink(j, out);
+    if (rc < 0)
+        return rc;
+    if (j->shared_file && j->offset_increment)
+        return s_broken(out, "offset_increment", "offset_increment", "file_per_worker",
+                        "job '%s': offset_increment places the workers of a job in their files; "
+                        "those of file_per_worker=0 have their regions by layout=",
                         j->name);
     if (!j->shared_file) {
         if (j->layout != RB_LAYOUT_SEGMENTED)

@@ -227,6 +227,18 @@ int rb_sandbox_open(rb_sandbox_t *sb, int idx, const char *name, int flags, rb_e
     return s_check_written(fd, flags, path, err);
 }
 
+int rb_sandbox_unlink(rb_sandbox_t *sb, int idx, const char *name, rb_err_t *err)
+{
+    if (idx < 0 || idx >= sb->nrundirs || sb->rundirs[idx].fd < 0)
+        return rb_err_set(err, -EINVAL, "file %s: no such run folder", name);
+    if (!name[0] || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+        return rb_err_set(err, -EINVAL, "file name '%s' is not a plain name", name);
+    if (unlinkat(sb->rundirs[idx].fd, name, 0) < 0 && errno != ENOENT)
+        return rb_err_set(err, -errno, "remove %s/%s: %s", sb->rundirs[idx].path, name,
+                          strerror(errno));
+    return 0;
+}
+
 int64_t rb_sandbox_file_size(rb_sandbox_t *sb, int idx, const char *name)
 {
     struct stat st;

@@ -61,6 +61,10 @@ int rb_sandbox_rundir_space(const rb_sandbox_t *sb, int idx, uint64_t *free_byte
  * Returns an fd the caller closes, or -errno with err naming the path. */
 int rb_sandbox_open(rb_sandbox_t *sb, int idx, const char *name, int flags, rb_err_t *err);
 
+/* Removes file name from run folder idx (unlink, unlink_each_loop); one
+ * already gone is no error. 0 or -errno with err naming the path. */
+int rb_sandbox_unlink(rb_sandbox_t *sb, int idx, const char *name, rb_err_t *err);
+
 /* Size of file name in run folder idx, or -errno (-ENOENT when absent). */
 int64_t rb_sandbox_file_size(rb_sandbox_t *sb, int idx, const char *name);
 

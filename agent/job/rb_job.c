@@ -72,6 +72,11 @@ const char *rb_job_peer(const rb_job_ctx_t *ctx, uint32_t shift)
     return "";
 }
 
+uint64_t rb_job_offset(const rb_job_spec_t *job, uint32_t worker)
+{
+    return job->offset + (uint64_t)worker * job->offset_increment;
+}
+
 uint32_t rb_job_region_count(const rb_job_spec_t *job, uint32_t nnodes)
 {
     return job->shared_file ? job->numjobs * (nnodes ? nnodes : 1) : job->numjobs;
@@ -83,7 +88,7 @@ uint64_t rb_job_map(const rb_job_spec_t *job, uint32_t nregions, uint32_t region
     if (room)
         *room = UINT64_MAX;
     if (!job->shared_file)
-        return job->offset + rel;
+        return rb_job_offset(job, region) + rel;
     if (job->layout == RB_LAYOUT_SEGMENTED)
         return job->offset + (uint64_t)region * rb_job_filesize(job) + rel;
     uint64_t t = job->transfer ? job->transfer : job->bs;

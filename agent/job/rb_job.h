@@ -23,15 +23,19 @@ int rb_job_uses_files(const rb_job_spec_t *job);
 /* Bytes of IO region in each of the job's files (filesize, or size / nrfiles). */
 uint64_t rb_job_filesize(const rb_job_spec_t *job);
 
+/* Where worker w (0 .. numjobs-1 on this agent) starts in a file of its
+ * own or the job's filename=: offset + w × offset_increment (fio's). */
+uint64_t rb_job_offset(const rb_job_spec_t *job, uint32_t worker);
+
 /* Workers of a job across the run: numjobs on every node for a shared file
  * (they all share one file), else numjobs (each node has its own files). */
 uint32_t rb_job_region_count(const rb_job_spec_t *job, uint32_t nnodes);
 
 /* File offset of byte rel (0 <= rel < the job's filesize) of the IO region
- * that worker region (0 .. nregions-1) owns: offset + rel for a file of its
- * own; offset + region * filesize + rel in a segmented shared file; in a
- * strided one, transfer-sized pieces of the regions interleave. *room, when
- * not NULL, gets the bytes from there to the end of the piece. */
+ * that worker region (0 .. nregions-1) owns: rb_job_offset(region) + rel
+ * for a file of its own (region is then the worker); offset + region * filesize + rel in a
+ * segmented shared file; in a strided one, transfer-sized pieces of the regions interleave. *room,
+ * when not NULL, gets the bytes from there to the end of the piece. */
 uint64_t rb_job_map(const rb_job_spec_t *job, uint32_t nregions, uint32_t region, uint64_t rel,
                     uint64_t *room);
 

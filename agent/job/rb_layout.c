@@ -18,6 +18,8 @@ typedef struct s_ent {
     uint64_t pending_end;            /* written by the phase being walked */
     int stamped;                     /* what is written carries verify headers */
     int pending_stamped;
+    int removed;         /* an earlier phase's job removed it (unlink) */
+    int pending_removed; /* the phase being walked removes it */
 } s_ent_t;
 
 struct rb_layout {
@@ -75,6 +77,12 @@ static uint32_t s_files(const rb_job_spec_t *js)
     return js->filename[0] || js->shared_file ? 1 : (js->nrfiles ? js->nrfiles : 1);
 }
 
+/* 1 when the job leaves no files behind (unlink). */
+static int s_removes(const rb_job_spec_t *js)
+{
+    return js->unlink;
+}
+
 static int s_needs_layout(const rb_job_spec_t *js)
 {
     return rb_rw_reads(js->rw) || js->rw == RB_RW_REWRITE ||
@@ -87,7 +95,7 @@ static int s_needs_layout(const rb_job_spec_t *js)
 static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec_t *js, int rundir,
                       int walk, uint64_t run_hash, rb_err_t *err)
 {
-    uint64_t end = js->offset + rb_job_filesize(js);
+    uint64_t start = js->offset, end;
     if (!rb_job_uses_files(js))
         return 0; /* an engine that moves no data needs neither space nor layout */
     if (js->rw == RB_RW_META) {
@@ -105,15 +113,23 @@ static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec
                                       : rb_job_filename(js, w, f, name, sizeof name);
             if (js->shared_file) {
                 snprintf(key, sizeof key, "%s#%u", name, region);
+                start = js->offset;
                 end = rb_job_filesize(js);
             } else {
+                /* offset_increment: a file of the job's workers (filename=)
+                 * spans all their regions; a worker's own, its own region */
                 snprintf(key, sizeof key, "%s", name);
+                uint32_t last = js->numjobs ? js->numjobs - 1 : 0;
+                start = rb_job_offset(js, w);
+                end = rb_job_offset(js, s_workers(js) == 1 ? last : w) + rb_job_filesize(js);
             }
             if (bad < 0)
                 return rb_err_set(err, -EINVAL, "job %s: bad file name format '%s'", js->name,
                                   js->filename_format);
             s_ent_t *e = s_find(l, rundir, key);
             if (walk == 1) {
+                if (s_removes(js))
+                    e->pending_removed = 1;
                 if (rb_rw_writes(js->rw)) {
                     if (end > e->pending_end)
                         e->pending_end = end;
@@ -126,7 +142,12 @@ static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec
             int verify = js->verify == RB_VERIFY_CRC32C && rb_rw_reads(js->rw);
             if (!s_needs_layout(js) || (e->written_end >= end && (!verify || e->stamped)))
                 continue;
-            rb_prefill_t pf = {.start = js->offset,
+            if (e->removed)
+                return rb_err_set(err, -EINVAL,
+                                  "job %s reads %s, which a job of an earlier phase removes "
+                                  "(unlink): files are laid out once, before the first phase",
+                                  js->name, name);
+            rb_prefill_t pf = {.start = start,
                                .end = end,
                                .bs = js->bs,
                                .direct = js->direct,
@@ -151,12 +172,19 @@ static void s_settle_phase(rb_layout_t *l)
 {
     for (uint64_t i = 0; i < l->cap; i++) {
         s_ent_t *e = &l->tab[i];
+        if (e->used && e->pending_removed) {
+            e->written_end = e->pending_end = 0;
+            e->stamped = e->pending_stamped = e->pending_removed = 0;
+            e->removed = 1;
+            continue;
+        }
         if (!e->used || !e->pending_end)
             continue;
         if (e->pending_end > e->written_end)
             e->written_end = e->pending_end;
         e->stamped = e->pending_stamped;
         e->pending_end = 0;
+        e->removed = 0;
     }
 }
 

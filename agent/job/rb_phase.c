@@ -49,18 +49,22 @@ static void *s_worker_main(void *arg)
     rb_worker_t *w = arg;
     const rb_job_spec_t *s = w->spec;
     const rb_workload_ops_t *wl = rb_workload_for(s);
-    rb_worker_sleep_until(w, w->t_go); /* stopped before GO: the workload ends at once */
-    uint64_t begin = rb_time_mono_ns();
-    w->count_from = begin + s->ramp_ns;
-    w->deadline = s->runtime_ns ? w->count_from + s->runtime_ns : UINT64_MAX;
-    w->sw_at = s->stonewall_ns ? w->count_from + s->stonewall_ns : UINT64_MAX;
-    w->op_limit = UINT64_MAX;
-    w->rate_start = begin;
-    if (!s->ramp_ns) {
-        w->t_start = w->t_end = begin;
-        rb_worker_checkpoint(w, begin, 0);
+    /* GO, then startdelay: the worker's time (ramp, runtime) begins after both;
+     * a worker stopped before it began does nothing */
+    uint64_t start = w->t_go + w->delay_ns < w->t_go ? UINT64_MAX : w->t_go + w->delay_ns;
+    if (rb_worker_sleep_until(w, start) == 0) {
+        uint64_t begin = rb_time_mono_ns();
+        w->count_from = begin + s->ramp_ns;
+        w->deadline = s->runtime_ns ? w->count_from + s->runtime_ns : UINT64_MAX;
+        w->sw_at = s->stonewall_ns ? w->count_from + s->stonewall_ns : UINT64_MAX;
+        w->op_limit = UINT64_MAX;
+        w->rate_start = begin;
+        if (!s->ramp_ns) {
+            w->t_start = w->t_end = begin;
+            rb_worker_checkpoint(w, begin, 0);
+        }
+        wl->run(w);
     }
-    wl->run(w);
     if (!w->t_start)
         w->t_start = w->t_end = rb_time_mono_ns(); /* ended during ramp-up: nothing counted */
     uint64_t bytes = w->rbytes + w->wbytes;
@@ -174,12 +178,21 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
             w->stop = &ph->stop;
             w->target = &ph->target[j];
             w->t_go = t_go_ns;
+            w->delay_ns = js->startdelay_ns;
             rb_hist_init(&w->hist);
             w->cp = calloc(RB_MAX_CHECKPTS, sizeof *w->cp);
             /* randrepeat: the same sequence every run; else a new one. */
             uint64_t seed = js->randseed ^ rb_verify_hash(js->name) ^ ((uint64_t)i * 0x9e37u);
             if (!js->randrepeat)
                 seed ^= rb_time_wall_ns();
+            if (js->startdelay_max_ns > js->startdelay_ns) {
+                /* a range: each worker draws its own, from a sequence of its own */
+                rb_rand_t r;
+                uint64_t span = js->startdelay_max_ns - js->startdelay_ns;
+                rb_rand_seed(&r, seed ^ 0x5ad1e1a7u);
+                uint64_t x = rb_rand_next(&r);
+                w->delay_ns += span == UINT64_MAX ? x : x % (span + 1);
+            }
             int rc = w->cp ? rb_workload_for(js)->setup(w, sb, rundirs[j], ctx, seed, err)
                            : rb_err_set(err, -ENOMEM, "job %s: out of memory", js->name);
             if (rc < 0) {

@@ -19,6 +19,7 @@
 #include "rb_workload.h"
 
 #define S_MAX_FILES 65536
+#define S_RENEW     2 /* s_issue_some: a pass is over, the files go before the next one */
 
 static void s_new_pass(rb_worker_t *w)
 {
@@ -325,12 +326,32 @@ static int s_rate_wait(rb_worker_t *w, uint64_t len)
     return 0;
 }
 
+/* fio's io_size and number_ios: 1 once the worker has issued io_size ×
+ * loops bytes, or its counted and in-flight IOs reach number_ios × loops. */
+static inline int s_at_limit(const rb_worker_t *w, uint32_t inflight)
+{
+    return w->issued_bytes >= w->byte_limit || w->rops + w->wops + inflight >= w->ios_limit;
+}
+
 /* 1 when the worker must stop issuing: asked to, failed, out of time, at
- * its stonewall, or (wearout) with enough ops done or in flight. */
+ * its stonewall, at its io_size or number_ios, or (wearout) with enough ops
+ * done or in flight. */
 static int s_stop_issuing(rb_worker_t *w, uint64_t now, uint32_t inflight)
 {
     return rb_worker_stopped(w) || w->halt || now >= w->deadline || now >= w->sw_at ||
-           w->rops + w->wops + inflight >= w->op_limit;
+           w->rops + w->wops + inflight >= w->op_limit || s_at_limit(w, inflight);
+}
+
+/* After its loops, a worker with io_size begins another pass while at least
+ * its largest block of io_size is left and number_ios is not reached, as
+ * fio goes on looping over size. */
+static int s_more_passes(const rb_worker_t *w, uint32_t inflight)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint64_t bmax = s->bs_max > s->bs ? s->bs_max : s->bs;
+    if (!s->io_size || s->time_based || s_at_limit(w, inflight))
+        return 0;
+    return w->issued_bytes < s->io_size && s->io_size - w->issued_bytes >= bmax;
 }
 
 /* At the stonewall with wearout: waits for the op count to go on to. 1 with
@@ -477,6 +498,7 @@ static rb_engine_io_t *s_fill(rb_worker_t *w, int *stop)
     io->buf = sl->base;
     io->result = 0;
     io->dir = wr ? RB_ENGINE_WRITE : RB_ENGINE_READ;
+    w->issued_bytes += len;
     if (io->dir == RB_ENGINE_WRITE) {
         s_prepare_write(w, io, &w->files[fi]);
         w->files[fi].dirty = 1;
@@ -488,8 +510,9 @@ static rb_engine_io_t *s_fill(rb_worker_t *w, int *stop)
 
 /* Issues IOs while there are free slots and nothing says stop: the rests on
  * the retry stack first, then the IO the engine was busy for (*pending), then
- * new ones. Returns 1 once every pass is issued, else 0; *stop is set when
- * the worker must stop issuing. */
+ * new ones. Returns 1 once every pass is issued, S_RENEW at the end of a pass
+ * when unlink_each_loop removes the files before the next, else 0; *stop is
+ * set when the worker must stop issuing. */
 static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pending,
                         uint64_t passes, int *stop)
 {
@@ -502,8 +525,10 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pen
         if (!io && !(io = s_fill(w, stop))) {
             if (*stop)
                 break;
-            if (w->pass >= passes)
+            if (w->pass >= passes && !s_more_passes(w, *inflight))
                 return 1;
+            if (w->spec->unlink_each_loop && !w->spec->time_based)
+                return S_RENEW;
             s_new_pass(w);
             continue;
         }
@@ -518,7 +543,7 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pen
             *stop = 1;
         else if (rc == RB_ENGINE_Q_COMPLETED)
             *stop = s_stop_issuing(w, now, *inflight); /* a sync engine never leaves otherwise */
-        else if (w->rops + w->wops + *inflight >= w->op_limit)
+        else if (w->rops + w->wops + *inflight >= w->op_limit || s_at_limit(w, *inflight))
             *stop = 1;
         if (every && w->writes_since_sync >= every)
             return 0; /* the N-th write since the last sync: drain, then sync */
@@ -541,18 +566,32 @@ static int s_at_stonewall(rb_worker_t *w, int pass_over)
     return w->spec->wearout && rb_time_mono_ns() < w->deadline && s_wait_wearout(w);
 }
 
+static int s_renew_files(rb_worker_t *w);
+
+/* a × b, or UINT64_MAX when that does not fit. */
+static uint64_t s_mul_sat(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
 /* The IO loop of one worker over its passes. */
 static void s_run(rb_worker_t *w)
 {
     const rb_job_spec_t *s = w->spec;
     uint32_t inflight = 0;
-    uint64_t passes = s->time_based ? UINT64_MAX : (s->loops ? s->loops : 1);
+    uint64_t loops = s->loops ? s->loops : 1;
+    uint64_t passes = s->time_based ? UINT64_MAX : loops;
     rb_engine_io_t *pending = NULL; /* answered BUSY: queue again after reaping */
-    int pass_over = 0;
+    int pass_over = 0, again;
     const uint32_t every = s->fsync_every ? s->fsync_every : s->fdatasync_every;
 
+    /* fio's io_size and number_ios hold for loops together; time_based runs
+     * to its runtime whatever they say, as in fio */
+    w->byte_limit = s->io_size && !s->time_based ? s_mul_sat(s->io_size, loops) : UINT64_MAX;
+    w->ios_limit = s->number_ios && !s->time_based ? s_mul_sat(s->number_ios, loops) : UINT64_MAX;
     s_new_pass(w);
     do {
+        again = 0;
         for (;;) {
             int stop = s_stop_issuing(w, rb_time_mono_ns(), inflight);
             if (!pass_over)
@@ -583,7 +622,16 @@ static void s_run(rb_worker_t *w)
         s_drain(w, &inflight);
         while (w->nretry)
             s_release(w, w->retry[--w->nretry]);
-    } while (s_at_stonewall(w, pass_over));
+        if (pass_over == S_RENEW) {
+            /* unlink_each_loop: the files go, and come anew for a writer */
+            pass_over = 1;
+            if (!s_stop_issuing(w, rb_time_mono_ns(), 0) && s_renew_files(w) == 1) {
+                pass_over = 0;
+                again = 1;
+                s_new_pass(w);
+            }
+        }
+    } while (again || s_at_stonewall(w, pass_over));
     if ((s->end_fsync || s->fsync_on_close) && !rb_worker_stopped(w)) {
         s_sync_files(w, 0);
         uint64_t now = rb_time_mono_ns();
@@ -630,6 +678,23 @@ static void s_verify_back(rb_worker_t *w)
     }
 }
 
+/* As fio: a file to write is sized up front (sparse, nothing allocated) to
+ * the end of the worker's region, so writes land inside it rather than
+ * extending it one block at a time, which serialises direct writes on ext4
+ * and XFS. 0 or -errno with err set. */
+static int s_size_up(rb_worker_t *w, rb_worker_file_t *f, rb_err_t *err)
+{
+    const rb_job_spec_t *s = w->spec;
+    struct stat st;
+    uint64_t end = s->shared_file ? s->offset + rb_job_filesize(s) * w->nregions
+                                  : rb_job_offset(s, w->index) + rb_job_filesize(s);
+    if (rb_rw_writes(s->rw) && fstat(f->fd, &st) == 0 && (uint64_t)st.st_size < end &&
+        ftruncate(f->fd, (off_t)end) < 0)
+        return rb_err_set(err, -errno, "size %s to %llu bytes: %s", f->path,
+                          (unsigned long long)end, strerror(errno));
+    return 0;
+}
+
 /* Opens (or, for the null engine, only names) the worker's files with flags
  * into fdv[]; sizes a file to write up front. 0 or -errno with err set. */
 static int s_open_files(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx_t *ctx,
@@ -663,17 +728,86 @@ static int s_open_files(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_j
             f->fd = rb_sandbox_open(sb, rundir, name, flags, err);
         rc = f->fd < 0 ? f->fd : 0;
         fdv[i] = f->fd;
-        /* As fio: a file to write is sized up front (sparse, nothing
-         * allocated), so writes land inside it rather than extending it one
-         * block at a time, which serialises direct writes on ext4 and XFS. */
-        struct stat st;
-        uint64_t end = s->offset + rb_job_filesize(s) * (s->shared_file ? w->nregions : 1);
-        if (rc == 0 && rb_rw_writes(s->rw) && fstat(f->fd, &st) == 0 &&
-            (uint64_t)st.st_size < end && ftruncate(f->fd, (off_t)end) < 0)
-            rc = rb_err_set(err, -errno, "size %s to %llu bytes: %s", f->path,
-                            (unsigned long long)end, strerror(errno));
+        if (rc == 0)
+            rc = s_size_up(w, f, err);
     }
     return rc;
+}
+
+static int s_engine_start(rb_worker_t *w, const rb_engine_ops_t *ops, const int *fdv, uint64_t bmax,
+                          rb_err_t *err);
+
+/* unlink_each_loop between two passes, as fio does before each loop after
+ * the first: the worker's files are removed; a worker that writes makes them
+ * anew, opened as before, and its engine takes the new ones. 1 to go on with
+ * the next pass; 0 when there is nothing left to read (the plan refuses
+ * such a job: fio fails on it), or the worker failed. */
+static int s_renew_files(rb_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (!rb_job_uses_files(s))
+        return 1;
+    const rb_engine_ops_t *ops = w->eng.ops;
+    int writes = rb_rw_writes(s->rw);
+    if (writes && w->eng_ready) {
+        rb_engine_fini(&w->eng);
+        w->eng_ready = 0;
+    }
+    int fds[64];
+    int *fdv = w->nfiles <= 64 ? fds : calloc(w->nfiles, sizeof *fdv);
+    int rc = fdv ? 0 : rb_err_set(&err, -ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < w->nfiles && rc == 0; i++) {
+        rb_worker_file_t *f = &w->files[i];
+        char name[RB_NAME_MAX * 2];
+        rc = rb_job_filename(s, w->index, i, name, sizeof name);
+        if (rc < 0) {
+            rb_err_set(&err, rc, "job %s: bad file name", s->name);
+            break;
+        }
+        rc = rb_sandbox_unlink(w->sb, w->rundir, name, &err);
+        if (rc < 0 || !writes)
+            continue;
+        if (f->fd >= 0)
+            close(f->fd);
+        f->fd = fdv[i] = rb_sandbox_open(w->sb, w->rundir, name, w->oflags, &err);
+        f->dirty = 0;
+        rc = f->fd < 0 ? f->fd : s_size_up(w, f, &err);
+    }
+    if (rc == 0 && writes) {
+        uint64_t bmax = s->bs_max > s->bs ? s->bs_max : s->bs;
+        rc = s_engine_start(w, ops, fdv, bmax, &err);
+    }
+    if (fdv && fdv != fds)
+        free(fdv);
+    if (rc < 0) {
+        rb_worker_fail(w, rc, NULL, 0, "unlink_each_loop: %s", err.msg);
+        w->halt = 1;
+        return 0;
+    }
+    return writes;
+}
+
+/* unlink: removes the worker's files once it is done (they stay open until
+ * fini). 0 or -errno with the worker failed. */
+static int s_unlink_files(rb_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    rb_err_t err;
+    rb_err_clear(&err);
+    for (uint32_t i = 0; rb_job_uses_files(s) && i < w->nfiles; i++) {
+        char name[RB_NAME_MAX * 2];
+        int rc = rb_job_filename(s, w->index, i, name, sizeof name);
+        if (rc == 0)
+            rc = rb_sandbox_unlink(w->sb, w->rundir, name, &err);
+        if (rc < 0) {
+            rb_worker_fail(w, rc, w->files[i].path, 0, "unlink: %s",
+                           err.msg[0] ? err.msg : strerror(-rc));
+            return rc;
+        }
+    }
+    return 0;
 }
 
 /* Fills the buffers per buffer_mode and puts every slot on the free stack. */
@@ -756,6 +890,9 @@ static int s_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ct
                 (s->sync_mode == RB_SYNC_SYNC    ? O_SYNC
                  : s->sync_mode == RB_SYNC_DSYNC ? O_DSYNC
                                                  : 0);
+    w->sb = sb;
+    w->rundir = rundir;
+    w->oflags = flags;
     int rc = s_open_files(w, sb, rundir, ctx, flags, fdv, err);
     if (rc == 0) {
         s_ring_init(w, seed, bmax);
@@ -784,13 +921,16 @@ static int s_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ct
     return 0;
 }
 
-/* do_verify after a write-only pass, when verify headers were stamped. */
+/* do_verify after a write-only pass, when verify headers were stamped;
+ * then unlink, as fio removes a job's files when it is done. */
 static void s_finish(rb_worker_t *w)
 {
     const rb_job_spec_t *s = w->spec;
     if (s->verify == RB_VERIFY_CRC32C && s->do_verify && rb_rw_writes(s->rw) &&
         rb_job_uses_files(s) && !rb_rw_reads(s->rw) && !w->status)
         s_verify_back(w);
+    if (s->unlink)
+        s_unlink_files(w);
 }
 
 static void s_fini(rb_worker_t *w)

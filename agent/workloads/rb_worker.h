@@ -40,6 +40,8 @@ typedef struct rb_worker_slot {
     uint64_t len0; /* length of the whole IO */
 } rb_worker_slot_t;
 
+struct rb_sandbox;
+
 typedef struct rb_worker {
     /* given by the phase */
     const rb_job_spec_t *spec; /* borrowed from the phase spec */
@@ -48,6 +50,7 @@ typedef struct rb_worker {
     const int *stop;           /* the phase's stop flag (relaxed atomic) */
     uint64_t *target;          /* wearout ops for the job: UINT64_MAX until told (atomic) */
     uint64_t t_go;             /* local monotonic start time */
+    uint64_t delay_ns;         /* startdelay drawn for this worker: it starts at t_go + this */
     uint64_t run_hash;         /* rb_verify_hash(run id) */
     uint32_t nregions;         /* workers sharing the IO layout (rb_job_map) */
     uint32_t region;           /* whose region this worker's IOs go to */
@@ -83,6 +86,12 @@ typedef struct rb_worker {
     uint64_t rate_start;    /* rate limiting: origin and bytes issued since */
     uint64_t rate_bytes;
     uint64_t writes_since_sync;
+    uint64_t issued_bytes; /* bytes issued since the start (io_size counts them) */
+    uint64_t byte_limit;   /* io_size × loops: stop issuing there (UINT64_MAX: none) */
+    uint64_t ios_limit;    /* number_ios × loops: counted and in-flight IOs to stop at */
+    struct rb_sandbox *sb; /* where its files are, to remove them (unlink) ... */
+    int rundir;            /* ... in this run folder ... */
+    int oflags;            /* ... and open them anew (unlink_each_loop) */
     /* metadata workload (rw=meta) */
     int *mdirs; /* leaf directories the files spread over */
     uint32_t nmdirs;

@@ -167,6 +167,19 @@ void rb_opt_print_meta_op(const rb_opt_t *opt, const rb_job_spec_t *js, const ch
     fprintf(f, "%s=%s\n", opt->key, op ? op : "create");
 }
 
+/* A duration, or MIN-MAX when each worker draws its own. */
+void rb_opt_print_startdelay(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    char a[64], b[64];
+    (void)gd;
+    rb_units_fmt_duration_exact(a, sizeof a, js->startdelay_ns);
+    if (js->startdelay_max_ns > js->startdelay_ns)
+        fprintf(f, "%s=%s-%s\n", opt->key, a,
+                rb_units_fmt_duration_exact(b, sizeof b, js->startdelay_max_ns));
+    else
+        fprintf(f, "%s=%s\n", opt->key, a);
+}
+
 /* One row's lines. */
 static void s_print_row(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {

@@ -788,3 +788,60 @@ int rb_opt_value_bssplit(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t 
     }
     return rc;
 }
+
+/* io_size / io_limit: bytes, or "N%" of size (1 to 100, as fio takes it),
+ * settled once the job's size is known. */
+int rb_opt_value_io_size(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                         const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    size_t n = strlen(val);
+    if (n > 1 && val[n - 1] == '%') {
+        uint64_t pct = 0;
+        char num[16];
+        if (n - 1 >= sizeof num)
+            return rb_plan_fail(ps, line, "bad percentage '%.64s' for %s (1%% to 100%%)", val, key);
+        memcpy(num, val, n - 1);
+        num[n - 1] = '\0';
+        if (rb_opt_value_uint(ps, line, key, rb_plan_trim(num), 1, 100, &pct) < 0)
+            return -EINVAL;
+        o->io_size_pct = (uint32_t)pct;
+        o->spec.io_size = 0;
+        return 0;
+    }
+    o->io_size_pct = 0;
+    return rb_opt_value_size(ps, line, key, val, true, &o->spec.io_size);
+}
+
+/* startdelay: a duration, or a range "MIN-MAX" (or "MIN:MAX", fio's irange)
+ * from which each worker draws its own. */
+int rb_opt_value_startdelay(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                            const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    const char *sep = val[0] ? strpbrk(val + 1, "-:") : NULL;
+    uint64_t lo = 0, hi = 0;
+    if (!sep) {
+        if (rb_opt_value_duration(ps, line, key, val, &lo) < 0)
+            return -EINVAL;
+        o->spec.startdelay_ns = o->spec.startdelay_max_ns = lo;
+        return 0;
+    }
+    char a[64], b[64];
+    size_t na = (size_t)(sep - val);
+    if (na >= sizeof a || strlen(sep + 1) >= sizeof b)
+        return rb_plan_fail(ps, line, "bad range '%.64s' for %s (MIN-MAX, such as 1s-5s)", val,
+                            key);
+    memcpy(a, val, na);
+    a[na] = '\0';
+    snprintf(b, sizeof b, "%s", sep + 1);
+    if (rb_opt_value_duration(ps, line, key, rb_plan_trim(a), &lo) < 0 ||
+        rb_opt_value_duration(ps, line, key, rb_plan_trim(b), &hi) < 0)
+        return -EINVAL;
+    if (hi < lo)
+        return rb_plan_fail(ps, line, "%s=%.64s: the end of the range must not be before its start",
+                            key, val);
+    o->spec.startdelay_ns = lo;
+    o->spec.startdelay_max_ns = hi;
+    return 0;
+}

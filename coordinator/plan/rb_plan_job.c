@@ -224,6 +224,10 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
         js->size = js->filesize * js->nrfiles;
     }
 
+    /* fio: io_size=N% is N% of size */
+    if (o->io_size_pct)
+        js->io_size = js->size / 100 * o->io_size_pct + js->size % 100 * o->io_size_pct / 100;
+
     s_settle_sizes(o, js);
     return s_rules(ps, o, line);
 }

@@ -14,18 +14,18 @@ static double s_progress(const rb_run_ctx_t *r, const rb_phase_spec_t *ph, doubl
     int size_bound = 1;
     for (uint32_t j = 0; j < ph->njobs; j++) {
         const rb_job_spec_t *js = &ph->jobs[j];
-        double t = (double)(js->ramp_ns + js->runtime_ns) / 1e9;
+        double t = (double)(js->startdelay_max_ns + js->ramp_ns + js->runtime_ns) / 1e9;
         if (js->stonewall_ns && (!js->runtime_ns || js->stonewall_ns < js->runtime_ns))
-            t = (double)(js->ramp_ns + js->stonewall_ns) / 1e9;
+            t = (double)(js->startdelay_max_ns + js->ramp_ns + js->stonewall_ns) / 1e9;
         if (js->runtime_ns || js->stonewall_ns)
             limit_s = t > limit_s ? t : limit_s;
         if (js->time_based)
             size_bound = 0;
         else if (js->rw == RB_RW_META)
             total += (double)js->numjobs * (double)js->meta_files * r->phase_nodes;
-        else
-            total += (double)js->numjobs * (double)js->size * (js->loops ? js->loops : 1) *
-                     r->phase_nodes;
+        else /* io_size, when set, is what a worker moves per loop */
+            total += (double)js->numjobs * (double)(js->io_size ? js->io_size : js->size) *
+                     (js->loops ? js->loops : 1) * r->phase_nodes;
     }
     done = rb_phase_spec_is_meta(ph) ? (double)r->phase_ops : (double)r->phase_bytes;
     double f = -1;

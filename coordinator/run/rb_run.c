@@ -269,8 +269,8 @@ static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
         r->aggs[p].partial = 1; /* stopped before its end */
     uint64_t ramp = 0;
     for (uint32_t j = 0; j < ph->njobs; j++)
-        if (ph->jobs[j].ramp_ns > ramp)
-            ramp = ph->jobs[j].ramp_ns;
+        if (ph->jobs[j].startdelay_max_ns + ph->jobs[j].ramp_ns > ramp)
+            ramp = ph->jobs[j].startdelay_max_ns + ph->jobs[j].ramp_ns; /* before it: idle */
     rb_aggregate_steady(&r->aggs[p], r->ser_bytes, r->ser_secs, r->nser,
                         (double)r->plan->interval_ns / 1e9, (double)ramp / 1e9);
     rb_ingest_findings(r, p);

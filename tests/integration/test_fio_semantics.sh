@@ -2,7 +2,12 @@
 # The same small, size-bound job run by fio and by `rackbench run --local 1`
 # moves the same bytes: read and written exactly, and for a mix the same
 # share of reads within a few points. Each case is fio job text; DIR stands
-# for a folder of the run's own.
+# for a folder of the run's own. A "files" case also leaves the same files:
+# as many as fio leaves in its folder, the agent removes at the end of the
+# run (what unlink did not remove before). Then three checks of their own:
+# which bytes of which files offset_increment writes (seen in the run folder
+# while a later phase waits out its startdelay), that startdelay delays a
+# worker, and that SIGINT during a startdelay ends the run at once.
 #   test_fio_semantics.sh BIN_DIR SCRATCH
 set -uo pipefail
 bin=$1
@@ -37,6 +42,30 @@ cases=(
   "bs-writes-only|[j]\nrw=write\nbs=,64k\nsize=4M|sizes"
   "rwmix-70|[j]\nrw=randrw\nrwmixread=70\nbs=4k\nsize=8M|mix"
   "rwmixwrite-20|[j]\nrw=rw\nrwmixwrite=20\nbs=4k\nsize=8M|mix"
+  "number_ios|[j]\nrw=write\nbs=4k\nsize=1M\nnumber_ios=10|exact"
+  "number_ios-times-loops|[j]\nrw=write\nbs=4k\nsize=1M\nnumber_ios=10\nloops=3|exact"
+  "number_ios-past-size|[j]\nrw=read\nbs=4k\nsize=64k\nnumber_ios=100|exact"
+  "number_ios-randread|[j]\nrw=randread\nbs=4k\nsize=1M\nnumber_ios=7|exact"
+  "number_ios-iodepth|[j]\nioengine=libaio\ndirect=1\niodepth=8\nrw=read\nbs=4k\nsize=1M\nnumber_ios=13|exact"
+  "number_ios-suffix|[j]\nrw=write\nbs=4k\nsize=8M\nnumber_ios=1k|exact"
+  "io_size-below-size|[j]\nrw=write\nbs=4k\nsize=1M\nio_size=256k|exact"
+  "io_size-loops-over-size|[j]\nrw=write\nbs=4k\nsize=256k\nio_size=1M|exact"
+  "io_size-rounds-up-a-block|[j]\nrw=write\nbs=4k\nsize=256k\nio_size=1001k|exact"
+  "io_size-no-pass-for-less-than-a-block|[j]\nrw=write\nbs=4k\nsize=256k\nio_size=258k|exact"
+  "io_size-a-pass-for-a-block|[j]\nrw=write\nbs=4k\nsize=256k\nio_size=262k|exact"
+  "io_size-read|[j]\nrw=read\nbs=4k\nsize=256k\nio_size=1M|exact"
+  "io_size-randread|[j]\nrw=randread\nbs=4k\nsize=256k\nio_size=600k|exact"
+  "io_size-randwrite-norandommap|[j]\nrw=randwrite\nnorandommap\nbs=4k\nsize=256k\nio_size=600k|exact"
+  "io_size-percent|[j]\nrw=write\nbs=4k\nsize=1M\nio_size=10%|exact"
+  "io_size-times-loops|[j]\nrw=write\nbs=4k\nsize=256k\nio_size=100k\nloops=3|exact"
+  "io_size-past-loops|[j]\nrw=write\nbs=4k\nsize=256k\nio_size=1M\nloops=2|exact"
+  "io_limit-and-number_ios|[j]\nrw=randrw\nbs=4k\nsize=1M\nnumber_ios=50\nio_limit=100k|total"
+  "files-kept|[j]\nrw=write\nbs=4k\nsize=64k\nnumjobs=2|files"
+  "unlink|[j]\nrw=write\nbs=4k\nsize=64k\nunlink=1\n[k]\nrw=read\nbs=4k\nsize=64k\nunlink=1\n[l]\nrw=write\nbs=4k\nsize=64k|files"
+  "unlink_each_loop-write|[j]\nrw=write\nbs=4k\nsize=64k\nunlink_each_loop=1\nloops=3|files"
+  "unlink_each_loop-once|[j]\nrw=read\nbs=4k\nsize=64k\nunlink_each_loop=1|files"
+  "offset_increment|[j]\nrw=write\nbs=4k\nsize=64k\noffset_increment=1M\nnumjobs=3|exact"
+  "startdelay|[a]\nrw=write\nbs=4k\nsize=64k\n[b]\nrw=write\nbs=4k\nsize=64k\nstartdelay=1s|exact"
 )
 
 # bytes and IOs read and written of fio's JSON (all jobs)
@@ -56,6 +85,40 @@ p = json.load(open(sys.argv[1]))["phases"]
 print(*(sum(x[d + k] for x in p) for d in ("read_", "write_") for k in ("bytes", "ops")))' "$1"
 }
 
+# files the agents removed at the end of the run, of a summary.json
+rb_removed() {
+    python3 -c '
+import json, sys
+print(sum(n["removed_files"] for n in json.load(open(sys.argv[1]))["nodes"]))' "$1"
+}
+
+# each regular file of a folder but those named in $2 (a space-separated
+# list): name, size and the byte ranges that hold data (SEEK_DATA/SEEK_HOLE)
+file_map() {
+    python3 -c '
+import os, sys
+d, skip = sys.argv[1], sys.argv[2].split()
+for name in sorted(os.listdir(d)):
+    p = os.path.join(d, name)
+    if name in skip or not os.path.isfile(p):
+        continue
+    fd = os.open(p, os.O_RDONLY)
+    os.fsync(fd)
+    size, off, runs = os.fstat(fd).st_size, 0, []
+    while off < size:
+        try:
+            a = os.lseek(fd, off, os.SEEK_DATA)
+        except OSError:
+            break
+        b = os.lseek(fd, a, os.SEEK_HOLE)
+        runs.append("%d-%d" % (a, b))
+        off = b
+    os.close(fd)
+    print(name, size, ",".join(runs))' "$1" "${2:-}"
+}
+
+scale=${RB_TEST_TIME_SCALE:-1}
+
 for c in "${cases[@]}"; do
     IFS='|' read -r name text how <<< "$c"
     d=$scratch/$name
@@ -70,22 +133,36 @@ for c in "${cases[@]}"; do
     if ! "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1; then
         echo "FAIL $name: rackbench failed:"; cat "$d/rb.out"; fail=1; continue
     fi
+    summary="$(ls -d "$d"/runs/*/ | head -1)/summary.json"
     read -r fr fro fw fwo <<< "$(fio_bytes "$d/fio.json")"
-    read -r rr rro rw rwo <<< "$(rb_bytes "$(ls -d "$d"/runs/*/ | head -1)/summary.json")"
-    if [ "$how" = exact ]; then
+    read -r rr rro rw rwo <<< "$(rb_bytes "$summary")"
+    if [ "$how" = exact ] || [ "$how" = files ]; then
         if [ "$fr" != "$rr" ] || [ "$fw" != "$rw" ]; then
             echo "FAIL $name: fio read $fr written $fw, rackbench read $rr written $rw"; fail=1
+        elif [ "$how" = files ]; then
+            left=$(find "$d/fio" -type f | wc -l)
+            removed=$(rb_removed "$summary")
+            if [ "$left" != "$removed" ]; then
+                echo "FAIL $name: fio left $left files, rackbench's agent removed $removed at the end"; fail=1
+            else
+                echo "ok   $name: read $rr written $rw, $left files left, as fio"
+            fi
         else
             echo "ok   $name: read $rr written $rw, as fio"
         fi
-        continue
-    fi
-    # mix: the same total, reads' share of the bytes within 5 points;
-    # sizes: the same bytes, each direction's mean IO size within 10%
-    # (fio's random map ends some IOs early, as rackbench's does);
-    # mixsizes: totals within one largest IO (each stops once its bytes are
-    # issued), reads' share of the IOs within 8 points, mean sizes within 10%
-    verdict=$(python3 -c '
+    elif [ "$how" = total ]; then
+        if [ $((fr + fw)) != $((rr + rw)) ]; then
+            echo "FAIL $name: fio moved $((fr + fw)) bytes, rackbench $((rr + rw))"; fail=1
+        else
+            echo "ok   $name: $((rr + rw)) bytes in all, as fio"
+        fi
+    else
+        # mix: the same total, reads' share of the bytes within 5 points;
+        # sizes: the same bytes, each direction's mean IO size within 10%
+        # (fio's random map ends some IOs early, as rackbench's does);
+        # mixsizes: totals within one largest IO (each stops once its bytes are
+        # issued), reads' share of the IOs within 8 points, mean sizes within 10%
+        verdict=$(python3 -c '
 import sys
 how = sys.argv[1]
 fr, fro, fw, fwo, rr, rro, rw, rwo = map(int, sys.argv[2:])
@@ -107,9 +184,79 @@ else:
     for d, a, b in (("read", mean(rr, rro), mean(fr, fro)), ("write", mean(rw, rwo), mean(fw, fwo))):
         if not near(a, b, 0.10): why.append("mean %s size" % d)
     text = "read %d in %d IOs (fio %d in %d), written %d in %d IOs (fio %d in %d)" % (
-        rr, rro, fr, fro, rw, rwo, fw, fwo)
+            rr, rro, fr, fro, rw, rwo, fw, fwo)
 print("FAIL" if why else "ok", text + ("; " + ", ".join(why) if why else ""))' "$how" "$fr" "$fro" "$fw" "$fwo" "$rr" "$rro" "$rw" "$rwo")
-    echo "${verdict%% *} $name: ${verdict#* }"
-    [ "${verdict%% *}" = ok ] || fail=1
+        echo "${verdict%% *} $name: ${verdict#* }"
+        [ "${verdict%% *}" = ok ] || fail=1
+    fi
+    if [ "$name" = startdelay ]; then
+        # [b] starts at least its startdelay after [a], which starts at GO
+        verdict=$(python3 -c '
+import json, sys
+j, scale = json.load(open(sys.argv[1])), float(sys.argv[2])
+w = {x["job"]: x["start_s"] for p in j["phases"] for x in p["per_worker"]}
+late = w["b"] - w["a"]
+ok = 0.95 <= late <= 1 + 2 * scale
+print("ok" if ok else "FAIL", "[b] started %.3f s after [a] (startdelay=1s)" % late)' "$summary" "$scale")
+        echo "${verdict%% *} $name-timing: ${verdict#* }"
+        [ "${verdict%% *}" = ok ] || fail=1
+    fi
+done
+
+# A run whose second phase waits out a long startdelay: once that phase's
+# file is there, the first phase's files are as it left them; then SIGINT
+# must end the run within a few seconds. Prints the file map of the first
+# phase's files and the seconds from SIGINT to exit.
+held_run() {
+    local d=$1 body=$2
+    mkdir -p "$d/rb"
+    printf '[global]\ndirectory=%s\n%s\n[hold]\nstonewall\nrw=write\nbs=4k\nsize=4k\nstartdelay=600s\n' \
+        "$d/rb" "$body" > "$d/rb.fio"
+    "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1 &
+    local pid=$! folder="" t0 t1
+    for _ in $(seq 1 $((200 * scale))); do
+        folder=$(ls -d "$d"/rb/rackbench.*.local-1 2> /dev/null | head -1)
+        [ -n "$folder" ] && [ -e "$folder/hold.0.0" ] && break
+        folder=""
+        sleep 0.1
+    done
+    if [ -z "$folder" ]; then
+        echo "FAIL: the held run never reached its second phase:"; cat "$d/rb.out"
+        kill -INT $pid; wait $pid; return 1
+    fi
+    file_map "$folder" hold.0.0 > "$d/rb.map"
+    t0=$(date +%s.%N)
+    kill -INT $pid
+    wait $pid
+    t1=$(date +%s.%N)
+    python3 -c 'import sys; print("%.2f" % (float(sys.argv[2]) - float(sys.argv[1])))' "$t0" "$t1" > "$d/rb.stop"
+}
+
+# offset_increment: the same files, of the same sizes, with data where fio puts it
+for c in "per-worker|[j]\nrw=write\nbs=4k\nsize=64k\noffset_increment=1M\nnumjobs=3" \
+         "filename|[j]\nrw=write\nbs=4k\nsize=64k\nfilename=shared\noffset=8k\noffset_increment=100k\nnumjobs=3"; do
+    IFS='|' read -r name text <<< "$c"
+    d=$scratch/offset_increment-$name
+    mkdir -p "$d/fio"
+    body=$(printf '%b' "$text")
+    printf '[global]\ndirectory=%s\nfallocate=none\n%s\n' "$d/fio" "$body" > "$d/fio.fio"
+    if ! fio --output="$d/fio.out" "$d/fio.fio" > /dev/null 2>&1; then
+        echo "FAIL offset_increment-$name: fio failed:"; cat "$d/fio.out"; fail=1; continue
+    fi
+    file_map "$d/fio" > "$d/fio.map"
+    held_run "$d" "$body" || { fail=1; continue; }
+    if ! cmp -s "$d/fio.map" "$d/rb.map"; then
+        echo "FAIL offset_increment-$name: files (name size data) differ: fio"; cat "$d/fio.map"
+        echo "rackbench"; cat "$d/rb.map"; fail=1
+    else
+        echo "ok   offset_increment-$name: $(tr '\n' ' ' < "$d/rb.map")as fio"
+    fi
+    # SIGINT while [hold] waits out its startdelay: the run ends at once
+    stop=$(cat "$d/rb.stop")
+    if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) <= 5 * float(sys.argv[2]) else 1)' "$stop" "$scale"; then
+        echo "ok   startdelay-sigint: the run ended ${stop} s after SIGINT during a 600 s startdelay"
+    else
+        echo "FAIL startdelay-sigint: the run took ${stop} s to end after SIGINT during a startdelay"; fail=1
+    fi
 done
 exit $fail

@@ -674,7 +674,32 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\noffset=10%\n", 3, "offset as a percentage (offset=10%) is not supported yet"},
     {"[a]\nsize=1M\noffset=-4k\n", 3, "bad size '-4k' for offset"},
     {"[a]\nfilesize=0\n", 1, "job 'a' has no size"},
-    {"[a]\nsize=1M\nio_size=4M\n", 3, "option 'io_size' is not supported yet"},
+    {"[a]\nsize=1M\nfill_fs=1\n", 3, "option 'fill_fs' is not supported yet"},
+    {"[a]\nsize=1M\nio_size=101%\n", 3, "io_size=101 is out of range (1..100)"},
+    {"[a]\nsize=1M\nio_size=0%\n", 3, "io_size=0 is out of range (1..100)"},
+    {"[a]\nsize=1M\nio_size=lots\n", 3, "bad size 'lots' for io_size"},
+    {"[a]\nsize=1M\nio_limit=1x%\n", 3, "bad number '1x' for io_limit"},
+    {"[a]\nsize=1M\nnumber_ios=-3\n", 3, "for number_ios"},
+    {"[a]\nsize=1M\nnumber_ios=2%\n", 3, "number_ios as a percentage"},
+    {"[a]\nsize=1M\nstartdelay=soon\n", 3, "bad duration 'soon' for startdelay"},
+    {"[a]\nsize=1M\nstartdelay=5s-1s\n", 3, "startdelay=5s-1s: the end of the range"},
+    {"[a]\nsize=1M\nstartdelay=1s-\n", 3, "for startdelay"},
+    {"[a]\nsize=1M\nunlink=maybe\n", 3, "bad value 'maybe' for unlink"},
+    {"[a]\nsize=1M\nrw=write\nnumjobs=2\noffset_increment=50%\n", 5,
+     "offset_increment as a percentage"},
+    {"[a]\nsize=1M\nrw=write\nfile_per_worker=0\noffset_increment=1M\n", 5,
+     "offset_increment places the workers"},
+    {"[a]\nsize=1M\nrw=write\nnumjobs=3\noffset=1P\noffset_increment=4096P\n", 6,
+     "goes past the largest file offset"},
+    {"[a]\nsize=1M\nrw=write\nverify=crc32c\nnumjobs=2\noffset_increment=6k\n", 6,
+     "offset_increment 6k must be a multiple of bs 4k"},
+    {"[a]\nsize=1M\nrw=write\nunlink=1\nfile_per_worker=0\n", 5,
+     "the shared file of file_per_worker=0 is removed by node 0"},
+    {"[a]\nsize=1M\nrw=read\nread_from=neighbour\nunlink\n", 5, "read_from reads another"},
+    {"[a]\nsize=1M\nrw=read\nloops=2\nunlink_each_loop=1\n", 5,
+     "unlink_each_loop removes the files rw=read reads"},
+    {"[a]\nsize=1M\nrw=randrw\nunlink_each_loop=1\n", 4,
+     "unlink_each_loop with a mixed pattern (rw=randrw) is not supported yet"},
     /* syncs */
     {"[a]\nsize=1M\nsync=maybe\n", 3, "bad value 'maybe' for sync (none, sync, dsync, 0 or 1)"},
     {"[a]\nsize=1M\ndsync=2\n", 3, "bad value '2' for dsync"},
@@ -1676,7 +1701,59 @@ static void test_lustre_stripes(void **state)
     size_t len;
     char *text = s_print(p, &len);
     assert_non_null(strstr(text, "drop_caches=0\nlustre_stripe_count=-1\nlustre_stripe_size=4M\n"));
-    assert_non_null(strstr(text, "drop_caches=0\nlustre_stripe_count=8\nfilename="));
+    assert_non_null(strstr(
+        text, "drop_caches=0\nlustre_stripe_count=8\nunlink=0\nunlink_each_loop=0\nfilename="));
+    free(text);
+    s_assert_round_trip(p);
+    s_assert_codec_accepts(p);
+    rb_plan_destroy(&p);
+}
+
+/* fio's number_ios, io_size (io_limit, a share of size), unlink,
+ * unlink_each_loop, startdelay (a range too) and offset_increment: their
+ * values, their print, and both survive print and the codec. */
+static void test_io_limits_and_files(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nbs=4k\nsize=1M\nrw=write\n"
+                               "[a]\nnumber_ios=1k\nio_size=4M\nunlink\nstartdelay=1500ms\n"
+                               "[b]\nio_limit=25%\nunlink_each_loop=1\nstartdelay=1s-5s\n"
+                               "numjobs=4\nfilename=one\noffset=8k\noffset_increment=2M\n"
+                               "[c]\nfilesize=3M\nnrfiles=2\nio_size=10%\nstartdelay=2:3\n"
+                               "[d]\nio_size=10%\nio_size=12k\n");
+    const rb_job_spec_t *a = &p->phases[0].jobs[0], *b = &p->phases[0].jobs[1];
+    const rb_job_spec_t *c = &p->phases[0].jobs[2], *d = &p->phases[0].jobs[3];
+    assert_int_equal(a->number_ios, 1024);
+    assert_int_equal(a->io_size, 4 << 20);
+    assert_true(a->unlink);
+    assert_false(a->unlink_each_loop);
+    assert_int_equal(a->startdelay_ns, 1500 * MS);
+    assert_int_equal(a->startdelay_max_ns, 1500 * MS);
+    assert_int_equal(a->offset_increment, 0);
+    assert_int_equal(b->number_ios, 0);
+    assert_int_equal(b->io_size, 256 << 10);
+    assert_false(b->unlink);
+    assert_true(b->unlink_each_loop);
+    assert_int_equal(b->startdelay_ns, 1 * S);
+    assert_int_equal(b->startdelay_max_ns, 5 * S);
+    assert_int_equal(b->offset, 8 << 10);
+    assert_int_equal(b->offset_increment, 2 << 20);
+    /* a share of size (not of filesize), rounded down as fio */
+    assert_int_equal(c->size, 1 << 20);
+    assert_int_equal(c->filesize, 3 << 20);
+    assert_int_equal(c->io_size, 104857);
+    assert_int_equal(c->startdelay_ns, 2 * S);
+    assert_int_equal(c->startdelay_max_ns, 3 * S);
+    assert_int_equal(d->io_size, 12 << 10); /* the later value wins */
+    size_t len;
+    char *text = s_print(p, &len);
+    assert_non_null(strstr(text, "size=1M\nfilesize=0\nio_size=4M\nnumber_ios=1024\n"));
+    assert_non_null(strstr(text, "time_based=0\nstartdelay=1500ms\nramp_time=0\n"));
+    assert_non_null(strstr(text, "unlink=1\nunlink_each_loop=0\n"));
+    assert_non_null(strstr(text, "io_size=256k\nnumber_ios=0\n"));
+    assert_non_null(strstr(text, "offset=8k\noffset_increment=2M\nnumjobs=4\n"));
+    assert_non_null(strstr(text, "startdelay=1s-5s\n"));
+    assert_non_null(strstr(text, "unlink=0\nunlink_each_loop=1\n"));
     free(text);
     s_assert_round_trip(p);
     s_assert_codec_accepts(p);
@@ -1729,16 +1806,19 @@ static void test_round_trip(void **state)
     char *text = s_print(p, &len);
     /* normalised: every option explicit, one stonewall for two phases */
     assert_non_null(strstr(text, "[global]\nsample_interval=500ms\ndirectory=/data/bench\n"));
-    assert_non_null(strstr(text, "\n[seqwrite]\nrw=write\nrwmixread=50\nbs=1M\nbsrange=1M-1M\n"
-                                 "size=64M\nfilesize=0\nnrfiles=1\noffset=0\nnumjobs=4\n"
-                                 "ioengine=sync\niodepth=1\ndirect=1\nsync=none\nfsync=0\n"
-                                 "fdatasync=0\nend_fsync=0\nfsync_on_close=0\nruntime=30s\n"
-                                 "time_based=1\nramp_time=0\nloops=1\nrandrepeat=1\n"
-                                 "randseed=137\nnorandommap=0\noverwrite=0\nzero_buffers=0\n"
-                                 "refill_buffers=0\nverify=0\ndo_verify=1\nverify_fatal=0\n"
-                                 "rate=0\nfile_per_worker=1\nread_from=self\nstonewall_time=0\n"
-                                 "wearout=0\ndrop_caches=0\ndirectory=/data/bench\nfilename=\n"
-                                 "filename_format=$jobname.$jobnum.$filenum\n"));
+    assert_non_null(strstr(text,
+                           "\n[seqwrite]\nrw=write\nrwmixread=50\nbs=1M\nbsrange=1M-1M\n"
+                           "size=64M\nfilesize=0\nio_size=0\nnumber_ios=0\nnrfiles=1\noffset=0\n"
+                           "offset_increment=0\nnumjobs=4\n"
+                           "ioengine=sync\niodepth=1\ndirect=1\nsync=none\nfsync=0\n"
+                           "fdatasync=0\nend_fsync=0\nfsync_on_close=0\nruntime=30s\n"
+                           "time_based=1\nstartdelay=0\nramp_time=0\nloops=1\nrandrepeat=1\n"
+                           "randseed=137\nnorandommap=0\noverwrite=0\nzero_buffers=0\n"
+                           "refill_buffers=0\nverify=0\ndo_verify=1\nverify_fatal=0\n"
+                           "rate=0\nfile_per_worker=1\nread_from=self\nstonewall_time=0\n"
+                           "wearout=0\ndrop_caches=0\nunlink=0\nunlink_each_loop=0\n"
+                           "directory=/data/bench\nfilename=\n"
+                           "filename_format=$jobname.$jobnum.$filenum\n"));
     assert_non_null(strstr(text, "\n[readback]\nstonewall\nrw=read\n"));
     assert_non_null(strstr(text, "runtime=1500ms\n"));
     const char *sw = strstr(text, "\nstonewall\n");
@@ -1761,18 +1841,20 @@ static void test_round_trip(void **state)
     /* every option away from its default */
     p = s_parse_str(s_every);
     text = s_print(p, &len);
-    assert_non_null(strstr(text, "\n[prep]\nrw=write\nrwmixread=50\nbs=64k\nbsrange=64k-64k\n"
-                                 "size=10M\nfilesize=3M\nnrfiles=4\noffset=1M\nnumjobs=2\n"
-                                 "ioengine=libaio\niodepth=32\ndirect=1\nsync=dsync\nfsync=8\n"
-                                 "fdatasync=16\nend_fsync=1\nfsync_on_close=1\nruntime=60s\n"
-                                 "time_based=1\nramp_time=2s\nloops=3\nrandrepeat=0\n"
-                                 "randseed=3735928559\nnorandommap=1\noverwrite=1\n"
-                                 "zero_buffers=0\nbuffer_pattern=0xdeadbeef616263f4ffffff\n"
-                                 "refill_buffers=1\nverify=crc32c\ndo_verify=0\n"
-                                 "verify_fatal=1\nrate=10M\nfile_per_worker=1\nread_from=self\n"
-                                 "stonewall_time=0\nwearout=0\ndrop_caches=0\n"
-                                 "directory=/data/g\nfilename=\n"
-                                 "filename_format=pre.$jobnum.$filenum\n"));
+    assert_non_null(strstr(text,
+                           "\n[prep]\nrw=write\nrwmixread=50\nbs=64k\nbsrange=64k-64k\n"
+                           "size=10M\nfilesize=3M\nio_size=0\nnumber_ios=0\nnrfiles=4\noffset=1M\n"
+                           "offset_increment=0\nnumjobs=2\n"
+                           "ioengine=libaio\niodepth=32\ndirect=1\nsync=dsync\nfsync=8\n"
+                           "fdatasync=16\nend_fsync=1\nfsync_on_close=1\nruntime=60s\n"
+                           "time_based=1\nstartdelay=0\nramp_time=2s\nloops=3\nrandrepeat=0\n"
+                           "randseed=3735928559\nnorandommap=1\noverwrite=1\n"
+                           "zero_buffers=0\nbuffer_pattern=0xdeadbeef616263f4ffffff\n"
+                           "refill_buffers=1\nverify=crc32c\ndo_verify=0\n"
+                           "verify_fatal=1\nrate=10M\nfile_per_worker=1\nread_from=self\n"
+                           "stonewall_time=0\nwearout=0\ndrop_caches=0\nunlink=0\n"
+                           "unlink_each_loop=0\ndirectory=/data/g\nfilename=\n"
+                           "filename_format=pre.$jobnum.$filenum\n"));
     assert_non_null(strstr(text, "\n[mixed]\nstonewall\nrw=randrw\nrwmixread=70\nbs=4k\n"
                                  "bsrange=4k-64k\n"));
     assert_non_null(strstr(text, "zero_buffers=1\nrefill_buffers=0\n"));
@@ -2255,6 +2337,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_across_nodes),
         cmocka_unit_test(test_lustre_stripes),
+        cmocka_unit_test(test_io_limits_and_files),
         cmocka_unit_test(test_racks),
         cmocka_unit_test(test_load),
         cmocka_unit_test(test_meta_expansion),

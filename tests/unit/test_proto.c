@@ -92,6 +92,13 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->do_verify = 1;
     jb->verify_fatal = (uint8_t)(k % 2);
     jb->rate = (100ull << 20) + k;
+    jb->number_ios = 1000 + k; /* version 5 */
+    jb->io_size = (8ull << 20) + k;
+    jb->unlink = (uint8_t)(k % 2);
+    jb->unlink_each_loop = (uint8_t) !(k % 2);
+    jb->startdelay_ns = 1000000000ull + k;
+    jb->startdelay_max_ns = 5000000000ull + k;
+    jb->offset_increment = (1ull << 20) * (k + 1);
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -560,6 +567,13 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->do_verify, t->do_verify);
                 assert_int_equal(s->verify_fatal, t->verify_fatal);
                 assert_int_equal(s->rate, t->rate);
+                assert_int_equal(s->number_ios, t->number_ios);
+                assert_int_equal(s->io_size, t->io_size);
+                assert_int_equal(s->unlink, t->unlink);
+                assert_int_equal(s->unlink_each_loop, t->unlink_each_loop);
+                assert_int_equal(s->startdelay_ns, t->startdelay_ns);
+                assert_int_equal(s->startdelay_max_ns, t->startdelay_max_ns);
+                assert_int_equal(s->offset_increment, t->offset_increment);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1561,6 +1575,9 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->rwmixread = 100;
     jb->nrfiles = 65536;
     jb->filesize = jb->offset = jb->ramp_ns = jb->randseed = jb->rate = UINT64_MAX;
+    jb->number_ios = jb->io_size = jb->offset_increment = UINT64_MAX;
+    jb->startdelay_ns = jb->startdelay_max_ns = UINT64_MAX;
+    jb->unlink = jb->unlink_each_loop = 1;
     jb->sync_mode = RB_SYNC_DSYNC;
     jb->fsync_every = jb->fdatasync_every = jb->loops = UINT32_MAX;
     jb->buffer_mode = RB_BUF_PATTERN;
@@ -1620,7 +1637,7 @@ static void test_oversized_frame(void **state)
     }
     assert_int_equal(rb_msg_encode(&m, &out, &olen, &err), 0);
 
-    /* 4645 bytes per job (64 bssplit sizes each way), 290.3 MiB in all: RB_PROTO_MAX_FRAME is
+    /* 4784 bytes per job (64 bssplit sizes each way), 299.0 MiB in all: RB_PROTO_MAX_FRAME is
      * 320 MiB since version 5. */
     assert_true(olen > (256u << 20) && olen <= RB_PROTO_MAX_FRAME);
     rb_msg_t back;
@@ -1888,7 +1905,9 @@ static void test_v5_keys(void **state)
                       "refill_buffers pattern verify do_verify verify_fatal rate meta_op "
                       "meta_files meta_filesize meta_dirs meta_depth meta_branch meta_random "
                       "meta_shared meta_sync meta_renamed shared_file layout transfer read_shift "
-                      "stonewall_ns wearout drop_caches lustre_stripe_count lustre_stripe_size";
+                      "stonewall_ns wearout drop_caches lustre_stripe_count lustre_stripe_size "
+                      "number_ios io_size unlink unlink_each_loop startdelay_ns "
+                      "startdelay_max_ns offset_increment";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
