@@ -97,6 +97,9 @@ rb_fleet_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64
 void rb_fleet_node_rejoin(rb_fleet_node_t *node, const rb_msg_hello_t *hello, uint64_t now)
 {
     s_take_hello(node, hello);
+    node->status = RB_NODE_OK; /* taken for lost while joining: back */
+    node->error[0] = '\0';
+    node->out_ns = 0;
     node->offset_ns = 0;
     node->best_rtt_ns = UINT64_MAX;
     node->pings = 0;

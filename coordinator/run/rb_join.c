@@ -54,12 +54,16 @@ void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint64_t 
         rb_router_send_to(r, id, strlen(id), &over);
         return;
     }
-    if (n && h->pid != n->hello.pid && n->state != RB_AGENT_GONE) {
-        /* Restarted while the run gathers its nodes: the new process knows
-         * nothing of the old one's clock probes, which would otherwise be
-         * waited for until --wait ran out. It joins afresh. */
-        rb_info("agent %s restarted before the run began (pid %u, now %u): it joins again", h->name,
-                n->hello.pid, h->pid);
+    if (n && r->gathering && (h->pid != n->hello.pid || n->state == RB_AGENT_GONE)) {
+        /* Restarted (or back after it was taken for lost) while the run
+         * gathers its nodes: the new process knows nothing of the old one's
+         * clock probes, which would otherwise be waited for until --wait ran
+         * out. It joins afresh. */
+        if (h->pid != n->hello.pid)
+            rb_info("agent %s restarted before the run began (pid %u, now %u): it joins again",
+                    h->name, n->hello.pid, h->pid);
+        else
+            rb_info("agent %s is back before the run began: it joins again", h->name);
         rb_fleet_node_rejoin(n, h, now);
         rb_router_ping(r, n);
         return;
@@ -145,15 +149,25 @@ int rb_join_gather(rb_run_ctx_t *r)
             if (nref)
                 snprintf(refused, sizeof refused, "; refused %u peer%s with unknown keys: %s", nref,
                          nref == 1 ? "" : "s", keys);
-            char failed[RB_REASON_MAX / 2];
+            char failed[RB_REASON_MAX / 2], lost[RB_REASON_MAX / 2] = "";
             rb_router_handshakes(r, failed, sizeof failed);
-            rb_run_fail(r, "%u of %u agents joined (%u with clocks synced) within %.0f s%s%s%s%s%s",
+            for (uint32_t i = 0; i < r->fleet.n; i++) {
+                const rb_fleet_node_t *n = &r->fleet.nodes[i];
+                size_t u = strlen(lost);
+                if (n->state == RB_AGENT_GONE && u + strlen(n->hello.name) + 40 < sizeof lost)
+                    snprintf(lost + u, sizeof lost - u, "%s%s",
+                             u ? " " : "; lost while joining: ", n->hello.name);
+            }
+            rb_run_fail(r,
+                        "%u of %u agents joined (%u with clocks synced) within %.0f s%s%s%s%s%s%s",
                         r->fleet.n, r->expect, rb_fleet_count(&r->fleet, RB_AGENT_SYNCED),
-                        (double)r->o->wait_ns / 1e9, missing[0] ? "; missing:" : "", missing,
+                        (double)r->o->wait_ns / 1e9, missing[0] ? "; missing:" : "", missing, lost,
                         refused, failed, r->nrejects ? "; see the turned-away peers above" : "");
             return -ETIMEDOUT;
         }
-        if (rb_fleet_active(&r->fleet) < r->fleet.n) {
+        /* A local agent lost while joining does not come back (this run
+         * started it); another may: it is waited for until --wait. */
+        if (r->o->local && rb_fleet_active(&r->fleet) < r->fleet.n) {
             rb_run_fail(r, "an agent was lost while joining");
             return -EIO;
         }
