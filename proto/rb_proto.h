@@ -171,7 +171,7 @@ typedef struct rb_job_spec {
     rb_verify_t verify;                /* block header + checksum on writes, checked on reads */
     uint8_t do_verify;                 /* read back and check after a write job (fio do_verify) */
     uint8_t verify_fatal;              /* stop the worker at the first mismatch */
-    uint64_t rate;                     /* bytes/s cap per worker (0 = none) */
+    uint64_t rate;                     /* reads' bytes/s cap per worker (0 = none) */
     /* fio's limits of a worker's IO, its start and its files (version 5) */
     uint64_t number_ios;        /* stop after number_ios × loops IOs (0 = no limit) */
     uint64_t io_size;           /* do io_size × loops bytes, looping over size (0 = size) */
@@ -180,6 +180,10 @@ typedef struct rb_job_spec {
     uint64_t startdelay_ns;     /* each worker starts this long after GO, or, a range ... */
     uint64_t startdelay_max_ns; /* ... at a random point up to this (>= startdelay_ns) */
     uint64_t offset_increment; /* worker k (0 .. numjobs-1, per agent) starts at offset + k × it */
+    /* fio's rate=R,W and rate_iops=R,W: each direction on its own (rate is reads') */
+    uint64_t rate_write;      /* writes' bytes/s cap per worker (0 = none) */
+    uint64_t rate_iops;       /* reads' IOs/s cap per worker (0 = none) */
+    uint64_t rate_iops_write; /* writes' IOs/s cap per worker (0 = none) */
     /* rw=meta: filename_format names the file set shared by a job's steps */
     rb_meta_op_t meta_op;   /* this step's operation */
     uint64_t meta_files;    /* files per worker */

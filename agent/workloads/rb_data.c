@@ -7,6 +7,7 @@
  * worker) or BUSY (reap, then offer the IO again), so synchronous and
  * asynchronous engines share the loop. */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -304,26 +305,49 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
     return 0;
 }
 
-/* Waits until the rate allows len more bytes: 0, then issue them. -ECANCELED
- * when the phase stops the worker meanwhile, or its deadline or stonewall
- * comes first (the IO would not be issued then: the wait ends there, and a
- * stop ends it within one RB_WORKER_SLICE_NS, however far the IO was due). */
-static int s_rate_wait(rb_worker_t *w, uint64_t len)
+/* When a direction's next IO is due under rate and rate_iops, as fio
+ * reckons it: once the bytes and IOs it issued so far fit the caps. */
+static uint64_t s_due(const rb_worker_t *w, int wr)
 {
     const rb_job_spec_t *s = w->spec;
-    if (!s->rate)
+    uint64_t bps = wr ? s->rate_write : s->rate, iops = wr ? s->rate_iops_write : s->rate_iops;
+    uint64_t due = w->rate_start;
+    if (bps) {
+        uint64_t t = w->rate_start + (uint64_t)((double)w->rate_bytes[wr] * 1e9 / (double)bps);
+        due = t > due ? t : due;
+    }
+    if (iops) {
+        uint64_t t = w->rate_start + (uint64_t)((double)w->rate_ios[wr] * 1e9 / (double)iops);
+        due = t > due ? t : due;
+    }
+    return due;
+}
+
+/* Waits until the rate allows an IO of direction *wr: 0, then issue it.
+ * In a mix, as fio does, a direction that must wait gives way to the other
+ * when that one is due, so that each keeps its own cap. -ECANCELED when the
+ * phase stops the worker meanwhile, or its deadline or stonewall comes
+ * first (the wait ends there; a stop ends it within one RB_WORKER_SLICE_NS,
+ * however far the IO was due). */
+static int s_rate_pick(rb_worker_t *w, int *wr)
+{
+    const rb_job_spec_t *s = w->spec;
+    if (!s->rate && !s->rate_write && !s->rate_iops && !s->rate_iops_write)
         return 0;
-    uint64_t due =
-        w->rate_start + (uint64_t)((double)(w->rate_bytes + len) * 1e9 / (double)s->rate);
+    bool mixed =
+        (s->rw == RB_RW_RW || s->rw == RB_RW_RANDRW) && s->rwmixread > 0 && s->rwmixread < 100;
+    uint64_t due = s_due(w, *wr), other = mixed ? s_due(w, !*wr) : UINT64_MAX;
+    uint64_t now = rb_time_mono_ns();
+    if (due > now && other < due) {
+        *wr = !*wr; /* the other direction is due first */
+        due = other;
+    }
     uint64_t end = w->deadline < w->sw_at ? w->deadline : w->sw_at;
     if (due > end) {
         rb_worker_sleep_until(w, end);
         return -ECANCELED;
     }
-    if (rb_worker_sleep_until(w, due) < 0)
-        return -ECANCELED;
-    w->rate_bytes += len;
-    return 0;
+    return due > now && rb_worker_sleep_until(w, due) < 0 ? -ECANCELED : 0;
 }
 
 /* fio's io_size and number_ios: 1 once the worker has issued io_size ×
@@ -483,12 +507,14 @@ static rb_engine_io_t *s_fill(rb_worker_t *w, int *stop)
     uint32_t fi;
     uint64_t off, len;
     int wr = s_is_write(w); /* first: the direction picks the size */
-    if (s_next(w, wr, &fi, &off, &len))
-        return NULL;
-    if (s_rate_wait(w, len) < 0) {
+    if (s_rate_pick(w, &wr) < 0) {
         *stop = 1;
         return NULL;
     }
+    if (s_next(w, wr, &fi, &off, &len))
+        return NULL;
+    w->rate_bytes[wr] += len;
+    w->rate_ios[wr]++;
     rb_engine_io_t *io = w->free[--w->nfree];
     rb_worker_slot_t *sl = io->runner;
     io->file_index = fi;

@@ -84,7 +84,8 @@ typedef struct rb_worker {
     uint64_t pass_bytes;    /* bytes issued in this pass (norandommap ends on them) */
     uint64_t pass;          /* passes begun */
     uint64_t rate_start;    /* rate limiting: origin and bytes issued since */
-    uint64_t rate_bytes;
+    uint64_t rate_bytes[2]; /* ... per direction (reads, writes), as fio caps each */
+    uint64_t rate_ios[2];
     uint64_t writes_since_sync;
     uint64_t issued_bytes; /* bytes issued since the start (io_size counts them) */
     uint64_t byte_limit;   /* io_size × loops: stop issuing there (UINT64_MAX: none) */

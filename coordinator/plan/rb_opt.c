@@ -146,8 +146,13 @@ static const rb_opt_t s_rows[] = {
     {"verify_fatal", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(verify_fatal), .type = "boolean",
      .def_doc = "`0`", .doc = "stop the worker at the first mismatch", .ref = "verify_fatal"},
     /* rate */
-    {"rate", NULL, RB_OPT_SIZE, RB_OPT_F_ZERO, J(rate), .type = "size per second",
-     .def_doc = "`0` (no cap)", .doc = "bytes per second cap per worker", .ref = "rate"},
+    {"rate", NULL, RB_OPT_CUSTOM, RB_OPT_F_ZERO, J(rate), .parse = rb_opt_value_rate,
+     .print = rb_opt_print_rate, .def = "0", .type = "size per second[,size]",
+     .doc = "bytes per second cap per worker, reads and writes each (`R,W` apart)", .ref = "rate"},
+    {"rate_iops", NULL, RB_OPT_CUSTOM, RB_OPT_F_ZERO, J(rate_iops), .parse = rb_opt_value_rate,
+     .print = rb_opt_print_rate, .def = "0", .type = "count per second[,count]",
+     .doc = "IOs per second cap per worker, reads and writes each (`R,W` apart)",
+     .ref = "rate_iops"},
     /* across nodes, with IOR's meanings */
     {"file_per_worker", NULL, RB_OPT_INVBOOL, RB_OPT_F_BARE, J(shared_file), .type = "boolean",
      .def_doc = "`1`", .doc = "0: one file for every worker of every node (IOR's N-1)",
@@ -246,6 +251,7 @@ static const rb_opt_t s_rows[] = {
     /* fio options that cannot change the IO that reaches the storage */
 #define IGN(k, w) {k, NULL, RB_OPT_IGNORED, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT, .group = (w)}
     IGN("thread", RB_OPT_WHY_MACHINERY), IGN("gtod_reduce", RB_OPT_WHY_MACHINERY),
+    IGN("io_submit_mode", RB_OPT_WHY_MACHINERY),
     IGN("clocksource", RB_OPT_WHY_MACHINERY),
     IGN("disable_lat", RB_OPT_WHY_REPORT), IGN("disable_clat", RB_OPT_WHY_REPORT),
     IGN("disable_slat", RB_OPT_WHY_REPORT), IGN("disable_bw_measurement", RB_OPT_WHY_REPORT),
@@ -306,7 +312,7 @@ static const rb_opt_t s_rows[] = {
     NY("iodepth_batch_complete", RB_OPT_AREA_QUEUE),
     NY("iodepth_batch_complete_min", RB_OPT_AREA_QUEUE),
     NY("iodepth_batch_complete_max", RB_OPT_AREA_QUEUE), NY("iodepth_low", RB_OPT_AREA_QUEUE),
-    NY("serialize_overlap", RB_OPT_AREA_QUEUE), NY("io_submit_mode", RB_OPT_AREA_QUEUE),
+    NY("serialize_overlap", RB_OPT_AREA_QUEUE),
     NYE("hipri", RB_OPT_AREA_QUEUE, "io_uring"),
     NYE("sqthread_poll", RB_OPT_AREA_QUEUE, "io_uring"),
     NYE("sqthread_poll_cpu", RB_OPT_AREA_QUEUE, "io_uring"),
@@ -326,7 +332,7 @@ static const rb_opt_t s_rows[] = {
     NY("thinktime_spin", RB_OPT_AREA_TIMING), NY("thinktime_blocks", RB_OPT_AREA_TIMING),
     NY("thinktime_blocks_type", RB_OPT_AREA_TIMING), NY("thinktime_iotime", RB_OPT_AREA_TIMING),
     NY("rate_min", RB_OPT_AREA_TIMING), NY("ratemin", RB_OPT_AREA_TIMING),
-    NY("rate_iops", RB_OPT_AREA_TIMING), NY("rate_iops_min", RB_OPT_AREA_TIMING),
+    NY("rate_iops_min", RB_OPT_AREA_TIMING),
     NY("rate_process", RB_OPT_AREA_TIMING), NY("rate_cycle", RB_OPT_AREA_TIMING),
     NY("ratecycle", RB_OPT_AREA_TIMING), NY("rate_ignore_thinktime", RB_OPT_AREA_TIMING),
     NY("max_latency", RB_OPT_AREA_TIMING), NY("latency_target", RB_OPT_AREA_TIMING),

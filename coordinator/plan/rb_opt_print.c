@@ -344,3 +344,22 @@ int rb_opt_doc_markdown(const char *part, FILE *f)
 }
 
 const char *const rb_opt_doc_parts[] = {"options", "ignored", "not-yet", NULL};
+
+void rb_opt_print_rate(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    char a[64], b[64];
+    (void)gd;
+    bool iops = !strcmp(opt->key, "rate_iops");
+    uint64_t r = iops ? js->rate_iops : js->rate, w = iops ? js->rate_iops_write : js->rate_write;
+    if (iops) {
+        snprintf(a, sizeof a, "%" PRIu64, r);
+        snprintf(b, sizeof b, "%" PRIu64, w);
+    } else {
+        rb_units_fmt_size_exact(a, sizeof a, r);
+        rb_units_fmt_size_exact(b, sizeof b, w);
+    }
+    if (r == w)
+        fprintf(f, "%s=%s\n", opt->key, a);
+    else
+        fprintf(f, "%s=%s,%s\n", opt->key, a, b);
+}

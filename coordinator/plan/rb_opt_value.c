@@ -845,3 +845,29 @@ int rb_opt_value_startdelay(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt
     o->spec.startdelay_max_ns = hi;
     return 0;
 }
+
+/* rate (bytes/s, fio's size units) and rate_iops (IOs/s) per direction:
+ * "1m" caps reads and writes each, "1m,500k" apart, ",500k" writes only. */
+int rb_opt_value_rate(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
+                      const char *val, unsigned line)
+{
+    char buf[256];
+    const char *part[2];
+    uint64_t v[2] = {0, 0};
+    bool iops = !strcmp(opt->key, "rate_iops");
+    int rc = s_per_dir(ps, line, key, val, buf, sizeof buf, part);
+    for (int d = 0; rc == 0 && d < 2; d++)
+        if (*part[d])
+            rc = iops ? rb_opt_value_uint(ps, line, key, part[d], 0, UINT64_MAX, &v[d])
+                      : rb_opt_value_size(ps, line, key, part[d], true, &v[d]);
+    if (rc < 0)
+        return rc;
+    if (iops) {
+        o->spec.rate_iops = v[0];
+        o->spec.rate_iops_write = v[1];
+    } else {
+        o->spec.rate = v[0];
+        o->spec.rate_write = v[1];
+    }
+    return 0;
+}

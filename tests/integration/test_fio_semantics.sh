@@ -40,6 +40,10 @@ cases=(
   "bs-per-direction|[j]\nrw=rw\nbs=4k,64k\nsize=16M|mixsizes"
   "bssplit-per-direction|[j]\nrw=rw\nbssplit=4k/50:8k/50,64k/100\nsize=16M|mixsizes"
   "bs-writes-only|[j]\nrw=write\nbs=,64k\nsize=4M|sizes"
+  "rate-each-direction|[j]\nrw=randrw\nbs=4k\nsize=64M\nrate=1m\ntime_based\nruntime=3|rate"
+  "rate-apart|[j]\nrw=randrw\nbs=4k\nsize=64M\nrate=1m,256k\ntime_based\nruntime=3|rate"
+  "rate_iops|[j]\nrw=randread\nbs=4k\nsize=64M\nrate_iops=200\ntime_based\nruntime=3|rate"
+  "rate_iops-libaio|[j]\nrw=read\nioengine=libaio\niodepth=32\ndirect=1\nsize=64M\nrate_iops=1000\ntime_based\nruntime=3|rate"
   "rwmix-70|[j]\nrw=randrw\nrwmixread=70\nbs=4k\nsize=8M|mix"
   "rwmixwrite-20|[j]\nrw=rw\nrwmixwrite=20\nbs=4k\nsize=8M|mix"
   "number_ios|[j]\nrw=write\nbs=4k\nsize=1M\nnumber_ios=10|exact"
@@ -161,7 +165,9 @@ for c in "${cases[@]}"; do
         # sizes: the same bytes, each direction's mean IO size within 10%
         # (fio's random map ends some IOs early, as rackbench's does);
         # mixsizes: totals within one largest IO (each stops once its bytes are
-        # issued), reads' share of the IOs within 8 points, mean sizes within 10%
+        # issued), reads' share of the IOs within 8 points, mean sizes within 10%;
+        # rate: a time-based job under rate or rate_iops, each direction's
+        # bytes within 15% of fio's
         verdict=$(python3 -c '
 import sys
 how = sys.argv[1]
@@ -170,7 +176,12 @@ why = []
 mean = lambda b, n: b / n if n else 0
 def near(a, b, tol):
     return abs(a - b) <= tol * max(a, b)
-if how == "mix":
+if how == "rate":
+    # a time-based, rate-capped job: each direction within 15% of fio
+    for d, a, b in (("read", rr, fr), ("write", rw, fw)):
+        if not near(a, b, 0.15): why.append("%s bytes" % d)
+    text = "read %d written %d in the runtime (fio %d and %d)" % (rr, rw, fr, fw)
+elif how == "mix":
     fs, rs = 100 * fr / (fr + fw), 100 * rr / (rr + rw)
     if fr + fw != rr + rw: why.append("totals differ")
     if abs(fs - rs) > 5: why.append("read share")

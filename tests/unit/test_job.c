@@ -375,7 +375,7 @@ static void test_sync_and_rate(void **state)
     rb_job_spec_t j;
     j = s_job("r", RB_RW_WRITE, "sync", 65536, 4 << 20);
     j.direct = 0;
-    j.rate = 8 << 20; /* 4 MiB at 8 MiB/s: at least half a second */
+    j.rate = j.rate_write = 8 << 20; /* 4 MiB at 8 MiB/s: at least half a second */
     assert_int_equal(s_run(sb, rd, &j, &done, &js, msg), 0);
     assert_true(s_secs > 0.45);
     s_drop(&sb);
@@ -694,7 +694,7 @@ static void test_stonewall_wearout(void **state)
     rb_job_spec_t j = s_job("sw", RB_RW_WRITE, "sync", 4096, 1ull << 30);
     j.numjobs = 2;
     j.direct = 0;
-    j.rate = 4 << 20; /* 1 GiB would take minutes: the stonewall must end it */
+    j.rate = j.rate_write = 4 << 20; /* 1 GiB would take minutes: the stonewall must end it */
     j.stonewall_ns = 300 * RB_NS_PER_MS;
     rb_phase_spec_t ph = {.njobs = 1, .jobs = &j};
     rb_msg_done_t done;

@@ -748,11 +748,9 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nverify_fatal=2\n", 3, "bad value '2' for verify_fatal"},
     {"[a]\nsize=1M\nverify_pattern=0xff\n", 3, "option 'verify_pattern' is not supported yet"},
     /* rates */
-    {"[a]\nsize=1M\nrate=1m,500k\n", 3,
-     "rate with several values (rate=1m,500k) is not supported yet"},
-    {"[a]\nsize=1M\nrate=,500k\n", 3, "rate with several values (rate=,500k) is not supported yet"},
     {"[a]\nsize=1M\nrate=fast\n", 3, "bad size 'fast' for rate"},
-    {"[a]\nsize=1M\nrate_iops=100\n", 3, "option 'rate_iops' is not supported yet"},
+    {"[a]\nsize=1M\nrate_iops=1k\n", 3, "bad number '1k' for rate_iops"},
+    {"[a]\nsize=1M\nrate=1m,2m,3m,4m\n", 3, "more than three values"},
     /* file names */
     {"[a]\nsize=1M\nfilename=a/b\n", 3, "filename=a/b: a relative name with '/' is not supported"},
     {"[a]\nsize=1M\nfilename=/dev/sda:/dev/sdb\n", 3, "several files separated by ':'"},
@@ -1364,6 +1362,15 @@ static void test_sizes(void **state)
     assert_int_equal(p->phases[0].jobs[0].bs, 2 << 10);
     rb_plan_destroy(&p);
 
+    /* rate and rate_iops cap reads and writes each, or apart (R,W), as fio */
+    p = s_parse_str("[a]\nrw=randrw\nsize=1M\nrate=1m,500k\nrate_iops=,200\n");
+    assert_int_equal(p->phases[0].jobs[0].rate, 1 << 20);
+    assert_int_equal(p->phases[0].jobs[0].rate_write, 500 << 10);
+    assert_int_equal(p->phases[0].jobs[0].rate_iops, 0);
+    assert_int_equal(p->phases[0].jobs[0].rate_iops_write, 200);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
     /* filesize alone: size is filesize x nrfiles; with size too, both are kept */
     p = s_parse_str("[a]\nfilesize=3M\nnrfiles=5\n[b]\nfilesize=3M\nsize=1M\nnrfiles=2\n");
     assert_int_equal(p->phases[0].jobs[0].size, 15 << 20);
@@ -1806,19 +1813,19 @@ static void test_round_trip(void **state)
     char *text = s_print(p, &len);
     /* normalised: every option explicit, one stonewall for two phases */
     assert_non_null(strstr(text, "[global]\nsample_interval=500ms\ndirectory=/data/bench\n"));
-    assert_non_null(strstr(text,
-                           "\n[seqwrite]\nrw=write\nrwmixread=50\nbs=1M\nbsrange=1M-1M\n"
-                           "size=64M\nfilesize=0\nio_size=0\nnumber_ios=0\nnrfiles=1\noffset=0\n"
-                           "offset_increment=0\nnumjobs=4\n"
-                           "ioengine=sync\niodepth=1\ndirect=1\nsync=none\nfsync=0\n"
-                           "fdatasync=0\nend_fsync=0\nfsync_on_close=0\nruntime=30s\n"
-                           "time_based=1\nstartdelay=0\nramp_time=0\nloops=1\nrandrepeat=1\n"
-                           "randseed=137\nnorandommap=0\noverwrite=0\nzero_buffers=0\n"
-                           "refill_buffers=0\nverify=0\ndo_verify=1\nverify_fatal=0\n"
-                           "rate=0\nfile_per_worker=1\nread_from=self\nstonewall_time=0\n"
-                           "wearout=0\ndrop_caches=0\nunlink=0\nunlink_each_loop=0\n"
-                           "directory=/data/bench\nfilename=\n"
-                           "filename_format=$jobname.$jobnum.$filenum\n"));
+    assert_non_null(
+        strstr(text, "\n[seqwrite]\nrw=write\nrwmixread=50\nbs=1M\nbsrange=1M-1M\n"
+                     "size=64M\nfilesize=0\nio_size=0\nnumber_ios=0\nnrfiles=1\noffset=0\n"
+                     "offset_increment=0\nnumjobs=4\n"
+                     "ioengine=sync\niodepth=1\ndirect=1\nsync=none\nfsync=0\n"
+                     "fdatasync=0\nend_fsync=0\nfsync_on_close=0\nruntime=30s\n"
+                     "time_based=1\nstartdelay=0\nramp_time=0\nloops=1\nrandrepeat=1\n"
+                     "randseed=137\nnorandommap=0\noverwrite=0\nzero_buffers=0\n"
+                     "refill_buffers=0\nverify=0\ndo_verify=1\nverify_fatal=0\n"
+                     "rate=0\nrate_iops=0\nfile_per_worker=1\nread_from=self\nstonewall_time=0\n"
+                     "wearout=0\ndrop_caches=0\nunlink=0\nunlink_each_loop=0\n"
+                     "directory=/data/bench\nfilename=\n"
+                     "filename_format=$jobname.$jobnum.$filenum\n"));
     assert_non_null(strstr(text, "\n[readback]\nstonewall\nrw=read\n"));
     assert_non_null(strstr(text, "runtime=1500ms\n"));
     const char *sw = strstr(text, "\nstonewall\n");
@@ -1841,20 +1848,20 @@ static void test_round_trip(void **state)
     /* every option away from its default */
     p = s_parse_str(s_every);
     text = s_print(p, &len);
-    assert_non_null(strstr(text,
-                           "\n[prep]\nrw=write\nrwmixread=50\nbs=64k\nbsrange=64k-64k\n"
-                           "size=10M\nfilesize=3M\nio_size=0\nnumber_ios=0\nnrfiles=4\noffset=1M\n"
-                           "offset_increment=0\nnumjobs=2\n"
-                           "ioengine=libaio\niodepth=32\ndirect=1\nsync=dsync\nfsync=8\n"
-                           "fdatasync=16\nend_fsync=1\nfsync_on_close=1\nruntime=60s\n"
-                           "time_based=1\nstartdelay=0\nramp_time=2s\nloops=3\nrandrepeat=0\n"
-                           "randseed=3735928559\nnorandommap=1\noverwrite=1\n"
-                           "zero_buffers=0\nbuffer_pattern=0xdeadbeef616263f4ffffff\n"
-                           "refill_buffers=1\nverify=crc32c\ndo_verify=0\n"
-                           "verify_fatal=1\nrate=10M\nfile_per_worker=1\nread_from=self\n"
-                           "stonewall_time=0\nwearout=0\ndrop_caches=0\nunlink=0\n"
-                           "unlink_each_loop=0\ndirectory=/data/g\nfilename=\n"
-                           "filename_format=pre.$jobnum.$filenum\n"));
+    assert_non_null(
+        strstr(text, "\n[prep]\nrw=write\nrwmixread=50\nbs=64k\nbsrange=64k-64k\n"
+                     "size=10M\nfilesize=3M\nio_size=0\nnumber_ios=0\nnrfiles=4\noffset=1M\n"
+                     "offset_increment=0\nnumjobs=2\n"
+                     "ioengine=libaio\niodepth=32\ndirect=1\nsync=dsync\nfsync=8\n"
+                     "fdatasync=16\nend_fsync=1\nfsync_on_close=1\nruntime=60s\n"
+                     "time_based=1\nstartdelay=0\nramp_time=2s\nloops=3\nrandrepeat=0\n"
+                     "randseed=3735928559\nnorandommap=1\noverwrite=1\n"
+                     "zero_buffers=0\nbuffer_pattern=0xdeadbeef616263f4ffffff\n"
+                     "refill_buffers=1\nverify=crc32c\ndo_verify=0\n"
+                     "verify_fatal=1\nrate=10M\nrate_iops=0\nfile_per_worker=1\nread_from=self\n"
+                     "stonewall_time=0\nwearout=0\ndrop_caches=0\nunlink=0\n"
+                     "unlink_each_loop=0\ndirectory=/data/g\nfilename=\n"
+                     "filename_format=pre.$jobnum.$filenum\n"));
     assert_non_null(strstr(text, "\n[mixed]\nstonewall\nrw=randrw\nrwmixread=70\nbs=4k\n"
                                  "bsrange=4k-64k\n"));
     assert_non_null(strstr(text, "zero_buffers=1\nrefill_buffers=0\n"));

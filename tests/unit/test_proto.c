@@ -99,6 +99,9 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->startdelay_ns = 1000000000ull + k;
     jb->startdelay_max_ns = 5000000000ull + k;
     jb->offset_increment = (1ull << 20) * (k + 1);
+    jb->rate_write = (50ull << 20) + k;
+    jb->rate_iops = 1000 + k;
+    jb->rate_iops_write = 500 + k;
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -574,6 +577,9 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->startdelay_ns, t->startdelay_ns);
                 assert_int_equal(s->startdelay_max_ns, t->startdelay_max_ns);
                 assert_int_equal(s->offset_increment, t->offset_increment);
+                assert_int_equal(s->rate_write, t->rate_write);
+                assert_int_equal(s->rate_iops, t->rate_iops);
+                assert_int_equal(s->rate_iops_write, t->rate_iops_write);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1576,6 +1582,7 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->nrfiles = 65536;
     jb->filesize = jb->offset = jb->ramp_ns = jb->randseed = jb->rate = UINT64_MAX;
     jb->number_ios = jb->io_size = jb->offset_increment = UINT64_MAX;
+    jb->rate_write = jb->rate_iops = jb->rate_iops_write = UINT64_MAX;
     jb->startdelay_ns = jb->startdelay_max_ns = UINT64_MAX;
     jb->unlink = jb->unlink_each_loop = 1;
     jb->sync_mode = RB_SYNC_DSYNC;
@@ -1907,7 +1914,7 @@ static void test_v5_keys(void **state)
                       "meta_shared meta_sync meta_renamed shared_file layout transfer read_shift "
                       "stonewall_ns wearout drop_caches lustre_stripe_count lustre_stripe_size "
                       "number_ios io_size unlink unlink_each_loop startdelay_ns "
-                      "startdelay_max_ns offset_increment";
+                      "startdelay_max_ns offset_increment rate_write rate_iops rate_iops_write";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
