@@ -131,6 +131,13 @@ void rb_opt_print_job(const rb_job_spec_t *js, const char *global_dir, FILE *f);
  * meta_ops naming the step's one operation. */
 void rb_opt_print_meta_step(const rb_job_spec_t *js, const char *global_dir, FILE *f);
 
+struct rb_jw;
+
+/* Writes a job's options into the open JSON object of w, as `rackbench
+ * check` prints them (the same rows, keys and values, in table order; each
+ * value a string in plan notation). 0, or -ENOMEM. */
+int rb_opt_json_job(struct rb_jw *w, const rb_job_spec_t *js, const char *global_dir);
+
 /* Writes one generated part of docs/plan.md, the Markdown it holds between
  * "<!-- generated: PART -->" and "<!-- end: PART -->": "options" (the table
  * of options), "ignored" (fio's accepted with a note) or "not-yet" (fio's

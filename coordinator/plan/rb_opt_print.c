@@ -5,8 +5,10 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "rb_jw.h"
 #include "rb_opt.h"
 #include "rb_plan_int.h"
 #include "rb_units.h"
@@ -362,4 +364,33 @@ void rb_opt_print_rate(const rb_opt_t *opt, const rb_job_spec_t *js, const char 
         fprintf(f, "%s=%s\n", opt->key, a);
     else
         fprintf(f, "%s=%s,%s\n", opt->key, a, b);
+}
+
+int rb_opt_json_job(struct rb_jw *w, const rb_job_spec_t *js, const char *global_dir)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return -ENOMEM;
+    if (js->rw == RB_RW_META)
+        rb_opt_print_meta_step(js, global_dir, f);
+    else
+        rb_opt_print_job(js, global_dir, f);
+    if (fclose(f) != 0 || !text) {
+        free(text);
+        return -ENOMEM;
+    }
+    /* the print's "key=value" lines, one member each */
+    for (char *line = text, *next; *line; line = next) {
+        next = strchr(line, '\n');
+        next = next ? (*next = '\0', next + 1) : line + strlen(line);
+        char *eq = strchr(line, '=');
+        if (!eq)
+            continue;
+        *eq = '\0';
+        rb_jw_str(w, line, eq + 1);
+    }
+    free(text);
+    return 0;
 }

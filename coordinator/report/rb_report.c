@@ -10,6 +10,7 @@
 
 #include "rb_json.h"
 #include "rb_findings.h"
+#include "rb_opt.h"
 #include "rb_report.h"
 #include "rb_time.h"
 #include "rb_units.h"
@@ -369,6 +370,15 @@ static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spe
     rb_jw_arr_begin(w, "jobs");
     for (uint32_t j = 0; j < sp->njobs; j++)
         rb_jw_str(w, NULL, sp->jobs[j].name);
+    rb_jw_arr_end(w);
+    /* each job's options, from the option table as `rackbench check` prints them */
+    rb_jw_arr_begin(w, "job_options");
+    for (uint32_t j = 0; j < sp->njobs; j++) {
+        rb_jw_obj_begin(w, NULL);
+        rb_jw_str(w, "name", sp->jobs[j].name);
+        (void)rb_opt_json_job(w, &sp->jobs[j], NULL);
+        rb_jw_obj_end(w);
+    }
     rb_jw_arr_end(w);
     rb_jw_bool(w, "partial", a->partial);
     rb_jw_bool(w, "from_samples", a->from_samples);
