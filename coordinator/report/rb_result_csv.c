@@ -15,6 +15,77 @@
 
 #define S_MAX_SAMPLE_LINE 1024 /* longest samples.csv line read */
 
+#define S_MAX_COLS 64 /* columns of a CSV file read (a schema's and any the file adds) */
+
+_Static_assert(RB_CSV_SMP_NCOLS <= S_MAX_COLS && RB_CSV_TEL_NCOLS <= S_MAX_COLS,
+               "a schema has more columns than a reader keeps");
+
+/* A CSV file of a run folder read by its header line: each row's fields in
+ * the schema's order, whatever order the file has them in ("" for a column
+ * the file lacks), so that a folder written with other columns reads too. */
+typedef struct s_csv {
+    FILE *f;
+    const rb_csv_schema_t *schema;
+    int idx[S_MAX_COLS]; /* per schema column: its place in the file, or -1 */
+    int nhdr;            /* columns of the header: a shorter row is torn */
+    char line[S_MAX_SAMPLE_LINE];
+    const char *fld[S_MAX_COLS]; /* the row's fields, in schema order */
+} s_csv_t;
+
+/* Opens dir's file of schema and reads its header. 0, or -errno. */
+static int s_csv_open(s_csv_t *c, const char *dir, const rb_csv_schema_t *schema)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/%s", dir, schema->file);
+    c->schema = schema;
+    c->f = fopen(path, "re");
+    if (!c->f)
+        return -errno;
+    c->nhdr = 0;
+    if (!fgets(c->line, sizeof c->line, c->f) || rb_csv_map(schema, c->line, c->idx) <= 0) {
+        fclose(c->f);
+        c->f = NULL;
+        return -ENODATA; /* empty, or no header this build knows */
+    }
+    for (const char *p = c->line; *p && *p != '\n' && *p != '\r'; p++)
+        c->nhdr += *p == ',';
+    c->nhdr++;
+    return 0;
+}
+
+/* The next whole row (a torn one is passed over): 1 with c->fld set, 0 at the end. */
+static int s_csv_next(s_csv_t *c)
+{
+    while (fgets(c->line, sizeof c->line, c->f)) {
+        c->line[strcspn(c->line, "\r\n")] = '\0';
+        const char *raw[S_MAX_COLS];
+        int n = 0;
+        for (char *p = c->line; n < S_MAX_COLS; n++) {
+            raw[n] = p;
+            char *comma = strchr(p, ',');
+            if (!comma) {
+                n++;
+                break;
+            }
+            *comma = '\0';
+            p = comma + 1;
+        }
+        if (n < c->nhdr)
+            continue;
+        for (uint32_t k = 0; k < c->schema->ncols; k++)
+            c->fld[k] = c->idx[k] >= 0 && c->idx[k] < n ? raw[c->idx[k]] : "";
+        return 1;
+    }
+    return 0;
+}
+
+static void s_csv_close(s_csv_t *c)
+{
+    if (c->f)
+        fclose(c->f);
+    c->f = NULL;
+}
+
 /* ---- samples.csv ---- */
 
 typedef struct s_row {
@@ -23,24 +94,10 @@ typedef struct s_row {
     double bytes, ops, errors;
 } s_row_t;
 
-/* Splits one samples.csv line. 1 for a row, 0 for the header or a torn line. */
-static int s_parse_row(char *line, s_row_t *r)
+/* One samples.csv row's fields (schema order) into r. 1, or 0 when its
+ * time is not a number. */
+static int s_parse_row(const char *const *f, s_row_t *r)
 {
-    char *f[RB_CSV_SMP_NCOLS];
-    int n = 0;
-    for (char *p = line; n < RB_CSV_SMP_NCOLS; n++) {
-        f[n] = p;
-        char *c = strchr(p, ',');
-        if (!c) {
-            n++;
-            break;
-        }
-        *c = '\0';
-        p = c + 1;
-    }
-    if (n < RB_CSV_SMP_ERRORS + 1 ||
-        !strcmp(f[RB_CSV_SMP_T_S], rb_csv_samples.names[RB_CSV_SMP_T_S]))
-        return 0;
     char *end;
     r->t_s = strtod(f[RB_CSV_SMP_T_S], &end);
     if (end == f[RB_CSV_SMP_T_S])
@@ -56,23 +113,13 @@ static int s_parse_row(char *line, s_row_t *r)
     return 1;
 }
 
-static FILE *s_open_samples(const char *dir)
-{
-    char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/%s", dir, rb_csv_samples.file);
-    return fopen(path, "re");
-}
-
-/* The next row of phase in samples.csv f (a torn line or another phase's
+/* The next row of phase in samples.csv (a torn line or another phase's
  * rows are passed over): 1 with r filled, 0 at the end. */
-static int s_next_row(FILE *f, const char *phase, s_row_t *r)
+static int s_next_row(s_csv_t *c, const char *phase, s_row_t *r)
 {
-    char line[S_MAX_SAMPLE_LINE];
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (s_parse_row(line, r) && strcmp(r->phase, phase) == 0)
+    while (s_csv_next(c))
+        if (s_parse_row(c->fld, r) && strcmp(r->phase, phase) == 0)
             return 1;
-    }
     return 0;
 }
 
@@ -87,13 +134,13 @@ int rb_result_samples_series(const char *dir, const char *phase, double interval
 {
     *bytes = *ops = *secs = NULL;
     *n = 0;
-    FILE *f = s_open_samples(dir);
-    if (!f)
-        return -errno;
+    s_csv_t c;
+    int rc = s_csv_open(&c, dir, &rb_csv_samples);
+    if (rc < 0)
+        return rc;
     uint32_t cap = 0;
     s_row_t r;
-    int rc = 0;
-    while (s_next_row(f, phase, &r)) {
+    while (s_next_row(&c, phase, &r)) {
         long k = s_interval_of(&r, interval_s);
         if (k < 0)
             continue;
@@ -111,7 +158,7 @@ int rb_result_samples_series(const char *dir, const char *phase, double interval
         if ((uint32_t)k + 1 > *n)
             *n = (uint32_t)k + 1;
     }
-    fclose(f);
+    s_csv_close(&c);
     if (rc < 0) {
         free(*bytes);
         free(*ops);
@@ -126,25 +173,14 @@ int rb_result_samples_series(const char *dir, const char *phase, double interval
 
 /* The phase's rows of telemetry.csv in f into t, each row's values as
  * rb_findings_tel_row_t takes them. 0 or -ENOMEM. */
-static int s_tel_read(const rb_phase_agg_t *a, FILE *f, double interval_s,
+static int s_tel_read(const rb_phase_agg_t *a, s_csv_t *c, double interval_s,
                       rb_findings_tel_series_t *t)
 {
-    char line[1024];
     rb_aggregate_name_idx_t *by_name = rb_aggregate_nodes_by_name(a->nodes, a->nnodes);
     int rc = by_name ? 0 : -ENOMEM;
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        char *fld[RB_CSV_TEL_NCOLS + 2];
-        int nf = 0;
-        line[strcspn(line, "\r\n")] = '\0';
-        for (char *p = line; nf < RB_CSV_TEL_NCOLS + 2;) {
-            fld[nf++] = p;
-            char *c = strchr(p, ',');
-            if (!c)
-                break;
-            *c = '\0';
-            p = c + 1;
-        }
-        if (nf < RB_CSV_TEL_NCOLS || strcmp(fld[RB_CSV_TEL_PHASE], a->name) != 0)
+    while (rc == 0 && s_csv_next(c)) {
+        const char *const *fld = c->fld;
+        if (strcmp(fld[RB_CSV_TEL_PHASE], a->name) != 0)
             continue;
         uint32_t node = rb_aggregate_node_lookup(by_name, a->nnodes, fld[RB_CSV_TEL_NODE]);
         if (node == a->nnodes)
@@ -178,17 +214,14 @@ static int s_tel_read(const rb_phase_agg_t *a, FILE *f, double interval_s,
 int rb_result_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec, const char *dir,
                                   double interval_s, const char *const *hosts)
 {
-    char path[RB_PATH_MAX + 32];
     if (interval_s <= 0)
         return 0;
     rb_findings_tel_series_t *t = rb_findings_tel_series_new(a->nnodes);
     if (!t)
         return -ENOMEM;
-    snprintf(path, sizeof path, "%s/%s", dir, rb_csv_telemetry.file);
-    FILE *f = fopen(path, "re");
-    int rc = f ? s_tel_read(a, f, interval_s, t) : 0;
-    if (f)
-        fclose(f);
+    s_csv_t c;
+    int rc = s_csv_open(&c, dir, &rb_csv_telemetry) == 0 ? s_tel_read(a, &c, interval_s, t) : 0;
+    s_csv_close(&c);
     if (rc == 0)
         rc = rb_findings_from_tel_series(a, spec, t, interval_s, hosts);
     rb_findings_tel_series_destroy(&t);
@@ -200,29 +233,21 @@ int rb_result_samples_values(const char *dir, const char *phase, const char *col
 {
     *vals = NULL;
     *n = 0;
-    FILE *f = s_open_samples(dir);
-    if (!f)
-        return -errno;
-    char line[S_MAX_SAMPLE_LINE];
-    int col = -1, rc = 0;
+    int col = -1;
+    for (uint32_t k = 0; k < rb_csv_samples.ncols; k++)
+        if (!strcmp(rb_csv_samples.names[k], column))
+            col = (int)k;
+    if (col < 0)
+        return -ENOENT;
+    s_csv_t c;
+    int rc = s_csv_open(&c, dir, &rb_csv_samples);
+    if (rc < 0)
+        return rc == -ENODATA ? -ENOENT : rc;
+    if (c.idx[col] < 0)
+        col = -1; /* a folder written without that column */
     uint32_t cap = 0;
-    if (fgets(line, sizeof line, f)) {
-        int i = rb_csv_index(line, column);
-        col = i >= 0 ? i : -1;
-    }
-    while (col >= 0 && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = '\0';
-        char *fld[RB_CSV_SMP_NCOLS + 2];
-        int nf = 0;
-        for (char *p = line; nf < RB_CSV_SMP_NCOLS + 2;) {
-            fld[nf++] = p;
-            char *c = strchr(p, ',');
-            if (!c)
-                break;
-            *c = '\0';
-            p = c + 1;
-        }
-        if (nf <= col || nf <= RB_CSV_SMP_PHASE || strcmp(fld[RB_CSV_SMP_PHASE], phase) != 0)
+    while (col >= 0 && s_csv_next(&c)) {
+        if (strcmp(c.fld[RB_CSV_SMP_PHASE], phase) != 0)
             continue;
         if (*n == cap) {
             cap = cap ? 2 * cap : 256;
@@ -233,9 +258,9 @@ int rb_result_samples_values(const char *dir, const char *phase, const char *col
             }
             *vals = v;
         }
-        (*vals)[(*n)++] = strtod(fld[col], NULL);
+        (*vals)[(*n)++] = strtod(c.fld[col], NULL);
     }
-    fclose(f);
+    s_csv_close(&c);
     if (col < 0)
         rc = -ENOENT;
     if (rc < 0) {
@@ -258,17 +283,18 @@ int rb_result_samples_node_series(const char *dir, const char *phase, double int
     *series = NULL;
     *nint = 0;
     *point_s = interval_s;
-    FILE *f = s_open_samples(dir);
-    if (!f)
-        return -errno;
+    s_csv_t c;
+    int rc = s_csv_open(&c, dir, &rb_csv_samples);
+    if (rc < 0)
+        return rc;
     s_row_t r;
     rb_series_t *ser = rb_series_new(nnodes, interval_s);
     rb_aggregate_name_idx_t *by_name = rb_aggregate_nodes_by_name(nodes, nnodes);
-    int rc = ser && by_name ? 0 : -ENOMEM;
-    while (rc == 0 && s_next_row(f, phase, &r))
+    rc = ser && by_name ? 0 : -ENOMEM;
+    while (rc == 0 && s_next_row(&c, phase, &r))
         rc = rb_series_add(ser, rb_aggregate_node_lookup(by_name, nnodes, r.node), r.t_s,
                            r.interval_s, r.bytes);
-    fclose(f);
+    s_csv_close(&c);
     free(by_name);
     if (rc == 0)
         rc = rb_series_take(ser, series, nint, point_s);
@@ -296,14 +322,14 @@ static int s_cmp_acc(const void *a, const void *b)
 int rb_result_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, double interval_s,
                                  rb_phase_agg_t *out)
 {
-    FILE *f = s_open_samples(dir);
-    if (!f)
+    s_csv_t c;
+    if (s_csv_open(&c, dir, &rb_csv_samples) < 0)
         return -ENOENT;
     s_row_t r;
     uint32_t n = 0, cap = 16;
     s_acc_t *acc = calloc(cap, sizeof *acc);
     int rc = acc ? 0 : -ENOMEM;
-    while (rc == 0 && s_next_row(f, spec->name, &r)) {
+    while (rc == 0 && s_next_row(&c, spec->name, &r)) {
         uint32_t j = 0;
         while (j < spec->njobs && strcmp(spec->jobs[j].name, r.job) != 0)
             j++;
@@ -337,7 +363,7 @@ int rb_result_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, d
         acc[i].ops += r.ops;
         acc[i].errors += r.errors;
     }
-    fclose(f);
+    s_csv_close(&c);
     if (rc < 0 || n == 0) {
         free(acc);
         return rc < 0 ? rc : -ENOENT;
