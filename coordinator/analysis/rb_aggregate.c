@@ -525,28 +525,40 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
     return s_jobs_and_rows(spec, in, nnodes, out);
 }
 
-static int s_by_name(const void *a, const void *b)
+static const char *s_node_name_at(const void *ctx, uint32_t i)
 {
-    return strcmp(((const rb_aggregate_name_idx_t *)a)->name,
-                  ((const rb_aggregate_name_idx_t *)b)->name);
+    return ((const rb_aggregate_name_idx_t *)ctx)->nodes[i].name;
 }
 
 rb_aggregate_name_idx_t *rb_aggregate_nodes_by_name(const rb_agg_node_t *nodes, uint32_t nnodes)
 {
-    rb_aggregate_name_idx_t *v = calloc(nnodes ? nnodes : 1, sizeof *v);
-    if (!v)
+    rb_aggregate_name_idx_t *x = calloc(1, sizeof *x);
+    if (!x)
         return NULL;
-    for (uint32_t i = 0; i < nnodes; i++)
-        v[i] = (rb_aggregate_name_idx_t){.name = nodes[i].name, .idx = i};
-    qsort(v, nnodes, sizeof *v, s_by_name);
-    return v;
+    x->nodes = nodes;
+    for (uint32_t i = 0; i < nnodes; i++) {
+        if (rb_names_grow(&x->names, i, s_node_name_at, x) < 0) {
+            rb_aggregate_name_idx_destroy(x);
+            return NULL;
+        }
+        if (rb_names_find(&x->names, nodes[i].name, s_node_name_at, x) == UINT32_MAX)
+            rb_names_put(&x->names, i, s_node_name_at, x); /* the first of a name wins */
+    }
+    return x;
 }
 
 uint32_t rb_aggregate_node_lookup(const rb_aggregate_name_idx_t *by_name, uint32_t nnodes,
                                   const char *name)
 {
-    rb_aggregate_name_idx_t key = {.name = name};
-    const rb_aggregate_name_idx_t *hit =
-        nnodes ? bsearch(&key, by_name, nnodes, sizeof key, s_by_name) : NULL;
-    return hit ? hit->idx : nnodes;
+    uint32_t i =
+        nnodes ? rb_names_find(&by_name->names, name, s_node_name_at, by_name) : UINT32_MAX;
+    return i < nnodes ? i : nnodes;
+}
+
+void rb_aggregate_name_idx_destroy(rb_aggregate_name_idx_t *by_name)
+{
+    if (!by_name)
+        return;
+    rb_names_fini(&by_name->names);
+    free(by_name);
 }

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "rb_names.h"
 #include "rb_hist.h"
 #include "rb_proto.h"
 
@@ -211,19 +212,22 @@ void rb_aggregate_steady(rb_phase_agg_t *out, const double *bytes, const double 
  * between its progress checkpoints (0 before its start, all after its end). */
 double rb_aggregate_worker_bytes_at(const rb_worker_stat_t *w, int64_t offset_ns, uint64_t t);
 
-/* A name and where it is, for finding nodes by name in O(log n). */
+/* The nodes by name: the one name index of the tree (rb_names, as the
+ * coordinator's fleet keeps its nodes), over an array it borrows. */
 typedef struct rb_aggregate_name_idx {
-    const char *name; /* borrowed from the nodes */
-    uint32_t idx;     /* index into the nodes */
+    rb_names_t names;
+    const rb_agg_node_t *nodes; /* borrowed */
 } rb_aggregate_name_idx_t;
 
-/* The nodes' names sorted, to look up with rb_aggregate_node_lookup(); the caller
- * frees the array. NULL when out of memory. */
+/* An index of the nodes' names, to look up with rb_aggregate_node_lookup();
+ * free it with rb_aggregate_name_idx_destroy. NULL when out of memory. */
 rb_aggregate_name_idx_t *rb_aggregate_nodes_by_name(const rb_agg_node_t *nodes, uint32_t nnodes);
 
-/* Index of the node called name in an array sorted by rb_aggregate_nodes_by_name(),
- * or nnodes when there is none. */
+/* Index of the node called name, or nnodes when there is none. */
 uint32_t rb_aggregate_node_lookup(const rb_aggregate_name_idx_t *by_name, uint32_t nnodes,
                                   const char *name);
+
+/* Frees an index of rb_aggregate_nodes_by_name; safe on NULL. */
+void rb_aggregate_name_idx_destroy(rb_aggregate_name_idx_t *by_name);
 
 #endif

@@ -467,7 +467,7 @@ static int s_series_build(s_samples_t *smp, const rb_run_result_t *r, uint32_t p
     out->rack = calloc(most ? most : 1, sizeof *out->rack);
     out->rname = calloc(most ? most : 1, sizeof *out->rname);
     if (!line || !by_name || !out->node || !out->rack || !out->rname) {
-        free(by_name);
+        rb_aggregate_name_idx_destroy(by_name);
         goto nomem;
     }
     /* lines: the phase's nodes in rank order, then any stranger */
@@ -479,7 +479,7 @@ static int s_series_build(s_samples_t *smp, const rb_run_result_t *r, uint32_t p
         uint32_t i = rb_aggregate_node_lookup(by_name, a->nnodes, smp->names[j]);
         line[j] = i < a->nnodes ? i : UINT32_MAX;
     }
-    free(by_name);
+    rb_aggregate_name_idx_destroy(by_name);
     int64_t kmax = -1;
     s_row_t row;
     s_pass_start(smp, p);

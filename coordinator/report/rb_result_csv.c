@@ -207,7 +207,7 @@ static int s_tel_read(const rb_phase_agg_t *a, s_csv_t *c, double interval_s,
         rc = rb_findings_tel_series_add(t, node, strtod(fld[RB_CSV_TEL_T_S], NULL), interval_s,
                                         &row);
     }
-    free(by_name);
+    rb_aggregate_name_idx_destroy(by_name);
     return rc;
 }
 
@@ -295,7 +295,7 @@ int rb_result_samples_node_series(const char *dir, const char *phase, double int
         rc = rb_series_add(ser, rb_aggregate_node_lookup(by_name, nnodes, r.node), r.t_s,
                            r.interval_s, r.bytes);
     s_csv_close(&c);
-    free(by_name);
+    rb_aggregate_name_idx_destroy(by_name);
     if (rc == 0)
         rc = rb_series_take(ser, series, nint, point_s);
     rb_series_destroy(&ser);

@@ -632,10 +632,10 @@ static void test_node_lookup(void **state)
     assert_int_equal(rb_aggregate_node_lookup(by, 4, "c"), 0);
     assert_int_equal(rb_aggregate_node_lookup(by, 4, "d"), 2);
     assert_int_equal(rb_aggregate_node_lookup(by, 4, "e"), 4);
-    free(by);
+    rb_aggregate_name_idx_destroy(by);
     by = rb_aggregate_nodes_by_name(nodes, 0);
     assert_int_equal(rb_aggregate_node_lookup(by, 0, "a"), 0);
-    free(by);
+    rb_aggregate_name_idx_destroy(by);
 }
 
 /* Honesty per host: n1, n3 and n4 share host "hb" and its vda, which each
