@@ -47,6 +47,7 @@ struct rb_agent {
     pthread_t prep; /* lays out files for read phases */
     int prep_started;
     int prep_done; /* release-stored by the prep thread */
+    int prep_stop; /* set (atomically) to stop the layout: the run ends */
     int prep_rc;
     rb_err_t prep_err;
     uint64_t prefill_bytes;

@@ -67,6 +67,7 @@ static int s_end_run(rb_agent_t *a, uint64_t *removed, rb_err_t *err)
         rb_phase_stop(a->phase);
     rb_phase_destroy(&a->phase);
     if (a->prep_started) {
+        __atomic_store_n(&a->prep_stop, 1, __ATOMIC_RELEASE); /* no wait for a large layout */
         pthread_join(a->prep, NULL);
         a->prep_started = 0;
     }
@@ -104,7 +105,7 @@ static void *s_prep_main(void *arg)
     for (uint32_t i = 0; i < rb_layout_count(a->layout) && rc == 0; i++) {
         const rb_layout_item_t *it = rb_layout_item(a->layout, i);
         rc = rb_prefill_write(a->sb, it->rundir, a->plan.u.plan.run_id, it->name, &it->pf,
-                              &a->prefill_bytes, &a->prep_err);
+                              &a->prep_stop, &a->prefill_bytes, &a->prep_err);
     }
     if (rc == 0)
         s_drop_caches(a, 0);
@@ -389,6 +390,7 @@ void rb_agent_state_plan(rb_agent_t *a, rb_msg_t *m)
     }
     rb_err_clear(&a->prep_err);
     a->prep_done = 0;
+    a->prep_stop = 0;
     a->prep_rc = 0;
     rc = pthread_create(&a->prep, NULL, s_prep_main, a);
     if (rc != 0) {
