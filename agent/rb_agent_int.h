@@ -51,6 +51,7 @@ struct rb_agent {
     int prep_rc;
     rb_err_t prep_err;
     uint64_t prefill_bytes;
+    rb_msg_t *space;     /* SPACE of the current PLAN (allocated with the agent) */
     rb_layout_t *layout; /* the plan\'s files on this agent */
     rb_phase_t *phase;   /* phase running, or NULL */
     uint64_t next_sample;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "rb_accept.h"
 #include "rb_auth.h"
@@ -13,6 +14,7 @@
 #include "rb_log.h"
 #include "rb_router.h"
 #include "rb_time.h"
+#include "rb_units.h"
 #include "rb_names.h"
 
 #define S_NAME_CHARS RB_NAMES_CHARS
@@ -294,6 +296,62 @@ static int s_ready_enough(rb_run_ctx_t *r, uint32_t need, uint32_t planned)
                     "(with [acceptance] min_nodes it goes on with the ready ones)",
                     left, planned, lost[0] ? lost : "?");
     return -EIO;
+}
+
+void rb_join_space(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_space_t *sp)
+{
+    if (n->state != RB_AGENT_PLANNED || strcmp(sp->run_id, r->run_id) != 0)
+        return;
+    for (uint32_t k = 0; k < sp->nfs && k < RB_MAX_ROOTS; k++) {
+        const rb_space_info_t *f = &sp->fs[k];
+        if (!f->need_bytes)
+            continue;
+        if (r->nspace == r->space_cap) {
+            uint32_t cap = r->space_cap ? 2 * r->space_cap : 16;
+            rb_run_space_t *p = realloc(r->space, cap * sizeof *p);
+            if (!p) {
+                rb_run_fail(r, "out of memory");
+                return;
+            }
+            r->space = p;
+            r->space_cap = cap;
+        }
+        rb_run_space_t *e = &r->space[r->nspace++];
+        e->node = (uint32_t)(n - r->fleet.nodes);
+        snprintf(e->node_name, sizeof e->node_name, "%s", n->hello.name);
+        snprintf(e->host, sizeof e->host, "%s", n->hello.hostname);
+        e->fs = *f;
+        /* the file system of this entry, over every node that reported it */
+        uint64_t need = 0, fr = 0, reserve = 0;
+        uint32_t nodes = 0;
+        char names[RB_REASON_MAX / 2] = "";
+        for (uint32_t i = 0; i < r->nspace; i++) {
+            const rb_run_space_t *o = &r->space[i];
+            if (o->fs.dev != f->dev || o->fs.total_bytes != f->total_bytes ||
+                strcmp(o->host, e->host) != 0)
+                continue;
+            need += o->fs.need_bytes;
+            /* the freest reading: the one taken before any node laid out */
+            fr = o->fs.free_bytes > fr ? o->fs.free_bytes : fr;
+            reserve = o->fs.reserve_bytes > reserve ? o->fs.reserve_bytes : reserve;
+            size_t u = strlen(names);
+            if (!strstr(names, o->node_name) && u + 4 < sizeof names)
+                snprintf(names + u, sizeof names - u, "%s%s", u ? ", " : "", o->node_name);
+            nodes++;
+        }
+        if (nodes < 2 || (need <= fr && fr - need >= reserve))
+            continue; /* one node alone: its agent checked it */
+        char sneed[32], sfree[32], sres[32];
+        rb_run_fail(r,
+                    "the file system of %s (device %u:%u on host %s) is shared by nodes %s: "
+                    "together the plan needs %s there, %s are free and %s must stay free "
+                    "(--reserve)",
+                    f->path, major((dev_t)f->dev), minor((dev_t)f->dev), e->host, names,
+                    rb_units_fmt_size(sneed, sizeof sneed, (double)need),
+                    rb_units_fmt_size(sfree, sizeof sfree, (double)fr),
+                    rb_units_fmt_size(sres, sizeof sres, (double)reserve));
+        return;
+    }
 }
 
 int rb_join_send_plan(rb_run_ctx_t *r)

@@ -359,6 +359,24 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
         m->u.end.removed_files = 12;
         m->u.end.status = -EACCES;
         break;
+    case RB_MSG_SPACE: {
+        rb_msg_space_t *sp = &m->u.space;
+        strcpy(sp->run_id, "r1");
+        sp->nfs = big ? RB_MAX_ROOTS : 1;
+        for (uint32_t i = 0; i < sp->nfs; i++) {
+            rb_space_info_t *f = &sp->fs[i];
+            if (big)
+                memset(f->path, 'd', RB_PATH_MAX - 1);
+            else
+                strcpy(f->path, "/mnt/disk3");
+            f->dev = big ? UINT64_MAX : 0x803;
+            f->need_bytes = big ? UINT64_MAX : 150ull << 20;
+            f->free_bytes = (253ull << 20) + i;
+            f->total_bytes = 1ull << 30;
+            f->reserve_bytes = big ? UINT64_MAX : 51ull << 20;
+        }
+        break;
+    }
     default:
         fail_msg("no builder for type %d", t);
     }
@@ -651,6 +669,12 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
         assert_string_equal(a->u.end.run_id, b->u.end.run_id);
         assert_int_equal(a->u.end.removed_files, b->u.end.removed_files);
         assert_int_equal(a->u.end.status, b->u.end.status);
+        break;
+    case RB_MSG_SPACE:
+        assert_string_equal(a->u.space.run_id, b->u.space.run_id);
+        assert_int_equal(a->u.space.nfs, b->u.space.nfs);
+        /* fixed layout, zeroed beyond the count: all bytes compare */
+        assert_memory_equal(a->u.space.fs, b->u.space.fs, a->u.space.nfs * sizeof *a->u.space.fs);
         break;
     default:
         fail_msg("no comparison for type %d", a->type);
@@ -1150,13 +1174,13 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 4);
+    assert_int_equal(RB_PROTO_VERSION, 5);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 3 from peer, this build speaks 4");
+    expect_bad(buf, len, -EPROTO, "protocol version 4 from peer, this build speaks 5");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 4");
+    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 5");
     free(buf);
     buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
@@ -1165,7 +1189,7 @@ static void test_version(void **state)
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
     buf = hand_frame(7, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 4");
+    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 5");
     free(buf);
     buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);
