@@ -258,7 +258,7 @@ double rb_findings_min_window_bw(const rb_phase_agg_t *a, double window_s)
         if (k + 1 >= w && sum / w < best)
             best = sum / w;
     }
-    return best;
+    return best > 0 ? best : 0; /* the running sum's rounding: never -0 */
 }
 
 /* ---- from host telemetry ---- */

@@ -268,7 +268,7 @@ void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
     free(hosts);
     for (uint32_t i = 0; i < a->nfindings; i++)
         rb_warn("phase %s: %s %s: %s", a->name, rb_findings_kind_name(a->findings[i].kind),
-                a->findings[i].node, a->findings[i].evidence);
+                a->findings[i].node[0] ? a->findings[i].node : "cluster", a->findings[i].evidence);
 }
 
 void rb_ingest_phase_start(rb_run_ctx_t *r, uint32_t p)
