@@ -324,7 +324,6 @@ void rb_join_space(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_space_t *sp
         /* the file system of this entry, over every node that reported it */
         uint64_t need = 0, fr = 0, reserve = 0;
         uint32_t nodes = 0;
-        char names[RB_REASON_MAX / 2] = "";
         for (uint32_t i = 0; i < r->nspace; i++) {
             const rb_run_space_t *o = &r->space[i];
             if (o->fs.dev != f->dev || o->fs.total_bytes != f->total_bytes ||
@@ -334,13 +333,21 @@ void rb_join_space(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_space_t *sp
             /* the freest reading: the one taken before any node laid out */
             fr = o->fs.free_bytes > fr ? o->fs.free_bytes : fr;
             reserve = o->fs.reserve_bytes > reserve ? o->fs.reserve_bytes : reserve;
-            size_t u = strlen(names);
-            if (!strstr(names, o->node_name) && u + 4 < sizeof names)
-                snprintf(names + u, sizeof names - u, "%s%s", u ? ", " : "", o->node_name);
             nodes++;
         }
         if (nodes < 2 || (need <= fr && fr - need >= reserve))
-            continue; /* one node alone: its agent checked it */
+            continue;                       /* one node alone: its agent checked it */
+        char names[RB_REASON_MAX / 2] = ""; /* in rank order, whoever reported first */
+        for (uint32_t idx = 0; idx < r->fleet.n; idx++)
+            for (uint32_t i = 0; i < r->nspace; i++) {
+                const rb_run_space_t *o = &r->space[i];
+                size_t u = strlen(names);
+                if (o->node != idx || o->fs.dev != f->dev || o->fs.total_bytes != f->total_bytes ||
+                    strcmp(o->host, e->host) != 0 || u + 4 >= sizeof names)
+                    continue;
+                snprintf(names + u, sizeof names - u, "%s%s", u ? ", " : "", o->node_name);
+                break;
+            }
         char sneed[32], sfree[32], sres[32];
         rb_run_fail(r,
                     "the file system of %s (device %u:%u on host %s) is shared by nodes %s: "
