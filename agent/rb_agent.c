@@ -426,7 +426,8 @@ rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
     if (!a->o.lost_after_ns)
         a->o.lost_after_ns = 3 * a->o.heartbeat_ns;
     a->sb = rb_sandbox_new();
-    if (!a->sb) {
+    a->space = calloc(1, sizeof *a->space);
+    if (!a->sb || !a->space) {
         rb_err_set(err, -ENOMEM, "out of memory");
         rb_agent_destroy(&a);
         return NULL;
@@ -541,6 +542,7 @@ void rb_agent_destroy(rb_agent_t **p)
     rb_sandbox_destroy(&a->sb);
     rb_telemetry_destroy(&a->tel);
     free(a->snap);
+    free(a->space);
     free(a);
     *p = NULL;
 }

@@ -47,9 +47,11 @@ struct rb_agent {
     pthread_t prep; /* lays out files for read phases */
     int prep_started;
     int prep_done; /* release-stored by the prep thread */
+    int prep_stop; /* set (atomically) to stop the layout: the run ends */
     int prep_rc;
     rb_err_t prep_err;
     uint64_t prefill_bytes;
+    rb_msg_t *space;     /* SPACE of the current PLAN (allocated with the agent) */
     rb_layout_t *layout; /* the plan\'s files on this agent */
     rb_phase_t *phase;   /* phase running, or NULL */
     uint64_t next_sample;

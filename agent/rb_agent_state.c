@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rb_agent_int.h"
@@ -67,6 +68,7 @@ static int s_end_run(rb_agent_t *a, uint64_t *removed, rb_err_t *err)
         rb_phase_stop(a->phase);
     rb_phase_destroy(&a->phase);
     if (a->prep_started) {
+        __atomic_store_n(&a->prep_stop, 1, __ATOMIC_RELEASE); /* no wait for a large layout */
         pthread_join(a->prep, NULL);
         a->prep_started = 0;
     }
@@ -104,7 +106,7 @@ static void *s_prep_main(void *arg)
     for (uint32_t i = 0; i < rb_layout_count(a->layout) && rc == 0; i++) {
         const rb_layout_item_t *it = rb_layout_item(a->layout, i);
         rc = rb_prefill_write(a->sb, it->rundir, a->plan.u.plan.run_id, it->name, &it->pf,
-                              &a->prefill_bytes, &a->prep_err);
+                              &a->prep_stop, &a->prefill_bytes, &a->prep_err);
     }
     if (rc == 0)
         s_drop_caches(a, 0);
@@ -289,6 +291,51 @@ static int s_lustre(rb_agent_t *a, const rb_job_spec_t *js, int idx, uint8_t *do
     return 0;
 }
 
+/* What the plan writes on each file system of this agent (run folders on
+ * one device add up), into a->space for the coordinator, which adds up the
+ * nodes sharing one; each must leave --reserve free. 0 or -ENOSPC with err
+ * set for a REFUSED. */
+static int s_check_space(rb_agent_t *a, rb_err_t *err)
+{
+    rb_msg_space_t *sp = &a->space->u.space;
+    int first[RB_MAX_ROOTS]; /* the run folder that names each file system */
+    a->space->type = RB_MSG_SPACE;
+    snprintf(sp->run_id, sizeof sp->run_id, "%s", a->plan.u.plan.run_id);
+    sp->nfs = 0;
+    for (int i = 0; i < RB_SANDBOX_MAX_RUNDIRS && rb_sandbox_rundir_path(a->sb, i); i++) {
+        const char *path = rb_sandbox_rundir_path(a->sb, i);
+        uint64_t fr = 0, total = 0;
+        struct stat st;
+        if (stat(path, &st) < 0 || rb_sandbox_rundir_space(a->sb, i, &fr, &total) < 0)
+            continue;
+        uint32_t k = 0;
+        while (k < sp->nfs && sp->fs[k].dev != (uint64_t)st.st_dev)
+            k++;
+        if (k == RB_MAX_ROOTS)
+            continue;
+        if (k == sp->nfs) {
+            rb_space_info_t *f = &sp->fs[sp->nfs++];
+            const char *slash = strrchr(path, '/');
+            size_t len = slash && slash != path ? (size_t)(slash - path) : strlen(path);
+            *f = (rb_space_info_t){.dev = (uint64_t)st.st_dev,
+                                   .free_bytes = fr,
+                                   .total_bytes = total,
+                                   .reserve_bytes = total / 100 * (uint64_t)a->o.reserve_pct};
+            snprintf(f->path, sizeof f->path, "%.*s", (int)len, path);
+            first[k] = i;
+        }
+        sp->fs[k].need_bytes += rb_layout_need(a->layout, i);
+    }
+    for (uint32_t k = 0; k < sp->nfs; k++) {
+        int rc = rb_sandbox_space_check(rb_sandbox_rundir_path(a->sb, first[k]),
+                                        sp->fs[k].need_bytes, sp->fs[k].free_bytes,
+                                        sp->fs[k].total_bytes, (unsigned)a->o.reserve_pct, err);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
 /* Checks a plan against this agent (sandbox, engines, capacity, memory),
  * makes its run folders and works out which files to lay out. Returns 0 or
  * -errno with err set for a REFUSED. */
@@ -347,13 +394,7 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
     a->layout = rb_layout_new(pl, a->rundirs, pl->run_id, err);
     if (!a->layout)
         return err->code ? err->code : -ENOMEM;
-    for (int i = 0; i < RB_SANDBOX_MAX_RUNDIRS && rb_sandbox_rundir_path(a->sb, i); i++) {
-        int rc = rb_sandbox_check_space(a->sb, i, rb_layout_need(a->layout, i),
-                                        (unsigned)a->o.reserve_pct, err);
-        if (rc < 0)
-            return rc;
-    }
-    return 0;
+    return s_check_space(a, err);
 }
 
 void rb_agent_state_plan(rb_agent_t *a, rb_msg_t *m)
@@ -388,8 +429,10 @@ void rb_agent_state_plan(rb_agent_t *a, rb_msg_t *m)
         }
         return;
     }
+    rb_agent_send(a, a->space); /* before any layout: the coordinator adds nodes up */
     rb_err_clear(&a->prep_err);
     a->prep_done = 0;
+    a->prep_stop = 0;
     a->prep_rc = 0;
     rc = pthread_create(&a->prep, NULL, s_prep_main, a);
     if (rc != 0) {

@@ -268,6 +268,13 @@ S_LAYOUT(s_body_PLAN, s_check_plan, F_STR(rb_msg_plan_t, run_id, 0),
 S_LAYOUT(s_body_READY, NULL, F_STR(rb_msg_ready_t, run_id, 0),
          F_U64(rb_msg_ready_t, prefill_bytes));
 
+S_LAYOUT(s_space_layout, NULL, F_STR(rb_space_info_t, path, 0), F_U64(rb_space_info_t, dev),
+         F_U64(rb_space_info_t, need_bytes), F_U64(rb_space_info_t, free_bytes),
+         F_U64(rb_space_info_t, total_bytes), F_U64(rb_space_info_t, reserve_bytes));
+
+S_LAYOUT(s_body_SPACE, NULL, F_STR(rb_msg_space_t, run_id, 0),
+         F_INLINE(rb_msg_space_t, fs, nfs, RB_MAX_ROOTS, s_space_layout));
+
 S_LAYOUT(s_body_REFUSED, NULL, F_STR(rb_msg_reason_t, run_id, 0),
          F_KIND(rb_msg_reason_t, code, RB_PK_ERRNO), F_STR(rb_msg_reason_t, reason, 0));
 #define s_body_ABORT s_body_REFUSED
@@ -340,7 +347,7 @@ static const size_t s_body_sizes[RB_MSG_COUNT] = {
     [RB_MSG_DONE] = sizeof(rb_msg_done_t),      [RB_MSG_HEARTBEAT] = sizeof(rb_msg_heartbeat_t),
     [RB_MSG_ABORT] = sizeof(rb_msg_reason_t),   [RB_MSG_ERROR] = sizeof(rb_msg_reason_t),
     [RB_MSG_STONEWALL] = sizeof(rb_msg_wear_t), [RB_MSG_WEAROUT] = sizeof(rb_msg_wear_t),
-    [RB_MSG_END] = sizeof(rb_msg_end_t),
+    [RB_MSG_END] = sizeof(rb_msg_end_t),        [RB_MSG_SPACE] = sizeof(rb_msg_space_t),
 };
 
 size_t rb_proto_msg_used(rb_msg_type_t t)

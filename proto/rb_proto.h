@@ -40,7 +40,8 @@
     X(ERROR, "ERROR")         /* both ways: a failure the peer must know about */                  \
     X(STONEWALL, "STONEWALL") /* agent → coord: a job's workers reached stonewall_time */        \
     X(WEAROUT, "WEAROUT")     /* coord → agent: ops every worker of the job goes on to */        \
-    X(END, "END")             /* coord → agent: run over, clean up; agent → coord: cleaned */
+    X(END, "END")             /* coord → agent: run over, clean up; agent → coord: cleaned */  \
+    X(SPACE, "SPACE")         /* agent → coord: what a PLAN will write on each file system */
 
 typedef enum {
     RB_MSG_NONE = 0,
@@ -279,6 +280,24 @@ typedef struct rb_msg_plan {
     rb_phase_spec_t *phases; /* nphases entries (owned by the message when decoded) */
 } rb_msg_plan_t;
 
+/* One file system a PLAN writes on, as the agent sees it when it accepts the
+ * PLAN (before it lays anything out): the coordinator adds up the needs of
+ * the nodes that share it (same host and device). */
+typedef struct rb_space_info {
+    char path[RB_PATH_MAX]; /* a directory of the plan on it, resolved */
+    uint64_t dev;           /* its st_dev */
+    uint64_t need_bytes;    /* what the plan writes there on this node, at most */
+    uint64_t free_bytes;    /* statvfs f_bavail * f_frsize */
+    uint64_t total_bytes;   /* statvfs f_blocks * f_frsize */
+    uint64_t reserve_bytes; /* what must stay free there (the agent's --reserve) */
+} rb_space_info_t;
+
+typedef struct rb_msg_space {
+    char run_id[RB_NAME_MAX];
+    uint32_t nfs;
+    rb_space_info_t fs[RB_MAX_ROOTS];
+} rb_msg_space_t;
+
 typedef struct rb_msg_ready {
     char run_id[RB_NAME_MAX];
     uint64_t prefill_bytes; /* bytes written to lay out files for read phases */
@@ -426,6 +445,7 @@ typedef struct rb_msg {
         rb_msg_pong_t pong;
         rb_msg_plan_t plan;
         rb_msg_ready_t ready;
+        rb_msg_space_t space;
         rb_msg_reason_t refused;
         rb_msg_go_t go;
         rb_msg_sample_t sample;

@@ -17,6 +17,11 @@
 #define S_ALIGN      4096
 #define S_PREFILL_BS (1u << 20)
 
+static int s_stopped(const int *stop)
+{
+    return stop && __atomic_load_n(stop, __ATOMIC_ACQUIRE);
+}
+
 static void *s_aligned(size_t len)
 {
     void *p = NULL;
@@ -45,11 +50,14 @@ static ssize_t s_prefill_put(int fd, const char *path, void *buf, uint64_t n, ui
 
 /* Writes this node's region of a shared file (pf->region of pf->nregions). */
 static int s_prefill_region(int fd, const char *path, const char *name, void *buf,
-                            const rb_prefill_t *pf, uint64_t *written, rb_err_t *err)
+                            const rb_prefill_t *pf, const int *stop, uint64_t *written,
+                            rb_err_t *err)
 {
     const rb_job_spec_t *js = pf->job;
     uint64_t size = rb_job_filesize(js), file = rb_verify_hash(name);
     for (uint64_t rel = 0; rel < size;) {
+        if (s_stopped(stop))
+            return rb_err_set(err, -ECANCELED, "prefill %s: stopped", path);
         uint64_t room, off = rb_job_map(js, pf->nregions, pf->region, rel, &room);
         uint64_t n = size - rel < S_PREFILL_BS ? size - rel : S_PREFILL_BS;
         if (pf->verify)
@@ -69,10 +77,13 @@ static int s_prefill_region(int fd, const char *path, const char *name, void *bu
 /* Writes a file of the agent's own from offset from to pf->end, chunk bytes
  * at a time (one stamped block each when verifying). */
 static int s_prefill_file(int fd, const char *path, const char *name, void *buf, uint64_t chunk,
-                          uint64_t from, const rb_prefill_t *pf, uint64_t *written, rb_err_t *err)
+                          uint64_t from, const rb_prefill_t *pf, const int *stop, uint64_t *written,
+                          rb_err_t *err)
 {
     uint64_t file = rb_verify_hash(name);
     for (uint64_t off = from; off < pf->end;) {
+        if (s_stopped(stop))
+            return rb_err_set(err, -ECANCELED, "prefill %s: stopped", path);
         uint64_t n = pf->end - off < chunk ? pf->end - off : chunk;
         if (pf->verify && off < pf->start)
             n = pf->start - off < chunk ? pf->start - off : chunk;
@@ -88,7 +99,7 @@ static int s_prefill_file(int fd, const char *path, const char *name, void *buf,
 }
 
 int rb_prefill_write(rb_sandbox_t *sb, int rundir, const char *run_id, const char *name,
-                     const rb_prefill_t *pf, uint64_t *written, rb_err_t *err)
+                     const rb_prefill_t *pf, const int *stop, uint64_t *written, rb_err_t *err)
 {
     char path[RB_PATH_MAX];
     uint64_t from = 0;
@@ -114,8 +125,8 @@ int rb_prefill_write(rb_sandbox_t *sb, int rundir, const char *run_id, const cha
         rb_rand_t r;
         rb_rand_seed(&r, rb_time_mono_ns() ^ rb_verify_hash(name) ^ pf->region);
         rb_rand_fill(&r, buf, chunk);
-        rc = pf->shared ? s_prefill_region(fd, path, name, buf, pf, written, err)
-                        : s_prefill_file(fd, path, name, buf, chunk, from, pf, written, err);
+        rc = pf->shared ? s_prefill_region(fd, path, name, buf, pf, stop, written, err)
+                        : s_prefill_file(fd, path, name, buf, chunk, from, pf, stop, written, err);
     }
     if (rc == 0 && fsync(fd) < 0)
         rc = rb_err_set(err, -errno, "prefill %s: fsync: %s", path, strerror(errno));

@@ -29,8 +29,10 @@ typedef struct rb_prefill {
  * needed), fsyncs it and drops it from the page cache, so that a read phase
  * measures the disk. For a shared file, writes this node's region of it in
  * the shared folder (run_id names it). Adds the bytes written to *written.
- * 0 or -errno. */
+ * Stops between writes once *stop (read atomically; NULL: never) is set, so
+ * that an abort need not wait for a large layout. 0, -ECANCELED when
+ * stopped, or -errno. */
 int rb_prefill_write(rb_sandbox_t *sb, int rundir, const char *run_id, const char *name,
-                     const rb_prefill_t *pf, uint64_t *written, rb_err_t *err);
+                     const rb_prefill_t *pf, const int *stop, uint64_t *written, rb_err_t *err);
 
 #endif

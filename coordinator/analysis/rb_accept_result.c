@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rb_findings.h"
 #include "rb_hist.h"
 #include "rb_units.h"
 
@@ -77,6 +78,8 @@ static double s_limit(rb_accept_check_t c, uint64_t v)
     case RB_ACCEPT_MAX_P999_LAT:
     case RB_ACCEPT_MAX_MEAN_LAT:
         return (double)v / 1e3;
+    case RB_ACCEPT_MAX_STALL:
+        return (double)v / 1e9;
     default:
         return (double)v;
     }
@@ -99,6 +102,9 @@ static rb_accept_verdict_t s_judge(rb_accept_check_t c, uint64_t limit, double m
         return rb_hist_percentile(h, 99.9) <= limit ? RB_ACCEPT_PASS : RB_ACCEPT_FAIL;
     case RB_ACCEPT_MAX_MEAN_LAT:
         return rb_hist_mean(h) <= (double)limit ? RB_ACCEPT_PASS : RB_ACCEPT_FAIL;
+    case RB_ACCEPT_MAX_STALL:
+        return measured <= (double)limit / 1e9 * (1 + S_REL_TOLERANCE) ? RB_ACCEPT_PASS
+                                                                       : RB_ACCEPT_FAIL;
     case RB_ACCEPT_MIN_NODES:
     case RB_ACCEPT_MAX_ERRORS:
     case RB_ACCEPT_MIN_IOPS:
@@ -163,11 +169,25 @@ static int s_eval_phase(const rb_accept_set_t *s, const rb_phase_spec_t *spec,
         case RB_ACCEPT_MAX_ERRORS:
             r->measured = (double)(ag->errors + ag->verify_errors);
             break;
+        case RB_ACCEPT_MIN_INTERVAL_BW:
+            r->measured = rb_findings_min_window_bw(ag, 0);
+            break;
+        case RB_ACCEPT_MIN_SUSTAINED_BW:
+            r->measured = rb_findings_min_window_bw(ag, (double)s->sustained_window_ns / 1e9);
+            if (!isnan(r->measured) &&
+                ag->nbw_points * ag->bw_point_s < (double)s->sustained_window_ns / 1e9 - 1e-9)
+                r->note = "the phase is shorter than the window: over the whole phase";
+            break;
+        case RB_ACCEPT_MAX_STALL:
+            r->measured = ag->nbw_points ? ag->max_stall_s : NAN;
+            break;
         default: /* per-node figures, filled above */
             break;
         }
         if (c >= RB_ACCEPT_MAX_P99_LAT && c <= RB_ACCEPT_MAX_MEAN_LAT && !h->count)
             r->note = "no latency was recorded";
+        if (c >= RB_ACCEPT_MIN_INTERVAL_BW && c <= RB_ACCEPT_MAX_STALL && !ag->nbw_points)
+            r->note = "no samples of every node's IO";
         r->verdict = s_judge((rb_accept_check_t)c, s->limit[c], r->measured, h);
         if (ag->partial && !r->note)
             r->note = "the phase is partial";
@@ -280,7 +300,12 @@ void rb_accept_result_value_text(char *buf, size_t len, rb_accept_check_t c, dou
     switch (c) {
     case RB_ACCEPT_MIN_AGGREGATE_BW:
     case RB_ACCEPT_MIN_NODE_BW:
+    case RB_ACCEPT_MIN_INTERVAL_BW:
+    case RB_ACCEPT_MIN_SUSTAINED_BW:
         rb_units_fmt_bw(buf, len, v);
+        break;
+    case RB_ACCEPT_MAX_STALL:
+        s_sig3(buf, len, v, " s");
         break;
     case RB_ACCEPT_MAX_NODE_SPREAD:
         s_sig3(buf, len, v, "%");

@@ -154,6 +154,9 @@ void rb_aggregate_phase_fini(rb_phase_agg_t *out)
 {
     free(out->findings);
     out->findings = NULL;
+    free(out->bw_points);
+    out->bw_points = NULL;
+    out->nbw_points = 0;
     out->nfindings = 0;
     free(out->devs);
     out->devs = NULL;

@@ -170,6 +170,14 @@ typedef struct rb_phase_agg {
     int from_samples;       /* rebuilt from samples.csv: no latency, no per-worker rows */
     uint32_t nfindings;
     struct rb_finding *findings; /* what was seen beyond the figures (rb_findings.h), owned */
+    /* The cluster's bandwidth point by point (rb_findings_stalls), over the
+     * points every node that completed the phase was moving data: the worst
+     * interval, the worst window and the stalls are read from it. */
+    uint32_t nbw_points;
+    double *bw_points;  /* nbw_points entries (owned), bytes/s */
+    double bw_point_s;  /* each point's length (an interval, or 2, 4, ... of them) */
+    double bw_point_t0; /* the first point's start, seconds after GO */
+    double max_stall_s; /* the longest stall finding of the phase, 0 for none */
     uint32_t ndevs;
     rb_agg_dev_t *devs; /* per node and device, from telemetry.csv (owned) */
 } rb_phase_agg_t;

@@ -12,10 +12,13 @@
 
 const char *rb_findings_kind_name(rb_finding_kind_t k)
 {
-    static const char *const names[] = {
-        [RB_FIND_STRAGGLER] = "straggler",       [RB_FIND_IMBALANCE] = "imbalanced-disk",
-        [RB_FIND_CPU_BOUND] = "cpu-bound",       [RB_FIND_NIC_BOUND] = "nic-bound",
-        [RB_FIND_DEVICE_BOUND] = "device-bound", [RB_FIND_HONESTY] = "honesty"};
+    static const char *const names[] = {[RB_FIND_STRAGGLER] = "straggler",
+                                        [RB_FIND_IMBALANCE] = "imbalanced-disk",
+                                        [RB_FIND_CPU_BOUND] = "cpu-bound",
+                                        [RB_FIND_NIC_BOUND] = "nic-bound",
+                                        [RB_FIND_DEVICE_BOUND] = "device-bound",
+                                        [RB_FIND_HONESTY] = "honesty",
+                                        [RB_FIND_STALL] = "stall"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
@@ -108,6 +111,154 @@ int rb_findings_stragglers(rb_phase_agg_t *a, const double *const *series, uint3
     free(dev);
     free(meds);
     return rc;
+}
+
+/* ---- stalls ---- */
+
+/* The first and last point at which series v (n points) moved data: *lo >
+ * *hi when it never did. */
+static void s_active(const double *v, uint32_t n, uint32_t *lo, uint32_t *hi)
+{
+    *lo = 1;
+    *hi = 0;
+    for (uint32_t k = 0; v && k < n; k++) {
+        if (v[k] <= 0)
+            continue;
+        if (*lo > *hi)
+            *lo = k;
+        *hi = k;
+    }
+}
+
+/* Appends the stalls of series v over points lo..hi (its median med): runs
+ * of at least RB_STALL_INTERVALS points below RB_STALL_FRACTION of med that
+ * end before hi (the series recovered). Runs inside one of the cluster's
+ * stalls (the ncl findings from index cl0) are left to it. 0 or -ENOMEM. */
+static int s_stall_runs(rb_phase_agg_t *a, const char *node, const double *v, uint32_t lo,
+                        uint32_t hi, double med, double point_s, double t0, uint32_t cl0,
+                        uint32_t ncl)
+{
+    double low = RB_STALL_FRACTION * med;
+    uint32_t k = lo;
+    while (med > 0 && k <= hi) {
+        if (v[k] >= low) {
+            k++;
+            continue;
+        }
+        uint32_t start = k;
+        double sum = 0;
+        while (k <= hi && v[k] < low)
+            sum += v[k++];
+        uint32_t len = k - start;
+        if (len < RB_STALL_INTERVALS || k > hi)
+            continue; /* too short, or the end of the node's IO */
+        double at = t0 + start * point_s, length = len * point_s;
+        int inside = 0;
+        for (uint32_t i = cl0; i < cl0 + ncl && node[0]; i++) {
+            const rb_finding_t *c = &a->findings[i];
+            inside |=
+                at >= c->first_seen_s - 1e-9 && at + length <= c->first_seen_s + c->length_s + 1e-9;
+        }
+        if (inside)
+            continue;
+        rb_finding_t f = {.kind = RB_FIND_STALL,
+                          .value = sum / len,
+                          .reference = med,
+                          .first_seen_s = at,
+                          .length_s = length};
+        snprintf(f.node, sizeof f.node, "%s", node);
+        char b1[64], b2[64];
+        snprintf(f.evidence, sizeof f.evidence,
+                 "%s for %.1f s from %.1f s after GO: %s against a median of %s (under %.0f%% "
+                 "of it)",
+                 node[0] ? "the node slowed down" : "every node slowed down", length, at,
+                 rb_units_fmt_bw(b1, sizeof b1, f.value), rb_units_fmt_bw(b2, sizeof b2, med),
+                 RB_STALL_FRACTION * 100);
+        if (rb_findings_add(a, &f) < 0)
+            return -ENOMEM;
+        if (length > a->max_stall_s)
+            a->max_stall_s = length;
+    }
+    return 0;
+}
+
+int rb_findings_stalls(rb_phase_agg_t *a, const double *const *series, uint32_t nint,
+                       double interval_s)
+{
+    free(a->bw_points);
+    a->bw_points = NULL;
+    a->nbw_points = 0;
+    a->bw_point_s = interval_s;
+    a->bw_point_t0 = 0;
+    a->max_stall_s = 0;
+    if (!series || !nint || interval_s <= 0)
+        return 0;
+    /* the points every node that completed the phase moved data in */
+    uint32_t lo = 0, hi = nint - 1, nok = 0;
+    for (uint32_t n = 0; n < a->nnodes; n++) {
+        uint32_t l, h;
+        if (a->nodes[n].status != RB_NODE_OK || !series[n])
+            continue;
+        s_active(series[n], nint, &l, &h);
+        if (l > h)
+            continue;
+        lo = l > lo ? l : lo;
+        hi = h < hi ? h : hi;
+        nok++;
+    }
+    if (!nok || lo > hi)
+        return 0;
+    uint32_t m = hi - lo + 1;
+    double *bw = calloc(m, sizeof *bw), *scratch = calloc(nint, sizeof *scratch);
+    if (!bw || !scratch) {
+        free(bw);
+        free(scratch);
+        return -ENOMEM;
+    }
+    for (uint32_t k = 0; k < m; k++)
+        for (uint32_t n = 0; n < a->nnodes; n++)
+            bw[k] += series[n] ? series[n][lo + k] : 0;
+    a->bw_points = bw;
+    a->nbw_points = m;
+    a->bw_point_t0 = lo * interval_s;
+    memcpy(scratch, bw, m * sizeof *bw);
+    uint32_t before = a->nfindings;
+    int rc = s_stall_runs(a, "", bw, 0, m - 1, rb_stats_median(scratch, m), interval_s,
+                          a->bw_point_t0, 0, 0);
+    uint32_t ncl = a->nfindings - before;
+    for (uint32_t n = 0; n < a->nnodes && rc == 0; n++) {
+        uint32_t l, h;
+        if (a->nodes[n].status != RB_NODE_OK || !series[n])
+            continue;
+        s_active(series[n], nint, &l, &h);
+        if (l > h)
+            continue;
+        memcpy(scratch, series[n] + l, (h - l + 1) * sizeof *scratch);
+        double med = rb_stats_median(scratch, h - l + 1);
+        rc = s_stall_runs(a, a->nodes[n].name, series[n], l, h, med, interval_s, 0, before, ncl);
+    }
+    free(scratch);
+    return rc;
+}
+
+double rb_findings_min_window_bw(const rb_phase_agg_t *a, double window_s)
+{
+    if (!a->nbw_points || !a->bw_points || a->bw_point_s <= 0)
+        return NAN;
+    uint32_t w = (uint32_t)ceil(window_s / a->bw_point_s - 1e-9);
+    if (w < 1)
+        w = 1;
+    if (w > a->nbw_points)
+        w = a->nbw_points; /* a phase shorter than the window: its whole length */
+    double sum = 0, best = INFINITY;
+    for (uint32_t k = 0; k < a->nbw_points; k++) {
+        sum += a->bw_points[k];
+        if (k >= w)
+            sum -= a->bw_points[k - w];
+        if (k + 1 >= w && sum / w < best)
+            best = sum / w;
+    }
+    return best > 0 ? best : 0; /* the running sum's rounding: never -0 */
 }
 
 /* ---- from host telemetry ---- */

@@ -20,6 +20,7 @@ typedef enum {
     RB_FIND_NIC_BOUND,     /* a NIC near its link speed */
     RB_FIND_DEVICE_BOUND,  /* a device near 100% busy */
     RB_FIND_HONESTY,       /* the device moved other bytes than the engines reported */
+    RB_FIND_STALL,         /* a node, or the cluster, nearly stopped for a while */
 } rb_finding_kind_t;
 
 typedef struct rb_finding {
@@ -30,9 +31,11 @@ typedef struct rb_finding {
     double value;             /* the figure judged (e.g. the node's bw) */
     double reference;         /* what it was judged against (e.g. the median) */
     double first_seen_s;      /* seconds after GO it began; -1 when unknown */
+    double length_s;          /* stall: how long it lasted; 0 for other kinds */
 } rb_finding_t;
 
-/* "straggler", "imbalanced-disk", "cpu-bound", "nic-bound", "device-bound", "honesty". */
+/* "straggler", "imbalanced-disk", "cpu-bound", "nic-bound", "device-bound", "honesty",
+ * "stall". */
 const char *rb_findings_kind_name(rb_finding_kind_t k);
 
 /* Stragglers of a phase: nodes that did IO whose bandwidth is below the
@@ -44,6 +47,24 @@ const char *rb_findings_kind_name(rb_finding_kind_t k);
  * the interval's median. Returns 0 or -ENOMEM. */
 int rb_findings_stragglers(rb_phase_agg_t *a, const double *const *series, uint32_t nint,
                            double interval_s);
+
+#define RB_STALL_FRACTION  0.25 /* below this share of its own median ... */
+#define RB_STALL_INTERVALS 2    /* ... for at least this many points in a row: a stall */
+
+/* Stalls of a phase, from the per-node series (as rb_findings_stragglers
+ * takes them): a node whose rate stays below RB_STALL_FRACTION of its own
+ * median for RB_STALL_INTERVALS points or more and then recovers, or the
+ * cluster (node "", the nodes' sum) likewise; a node's stall inside a
+ * cluster stall is the cluster's. Fills a->bw_points (the cluster's rate per
+ * point over the points every node that completed the phase moved data)
+ * and a->max_stall_s, and appends the stall findings with their start
+ * (first_seen_s) and length_s. Returns 0 or -ENOMEM. */
+int rb_findings_stalls(rb_phase_agg_t *a, const double *const *series, uint32_t nint,
+                       double interval_s);
+
+/* The lowest mean of the cluster's rate over window_s (as many whole points
+ * as cover it, at least one) in a->bw_points; NAN when it has no point. */
+double rb_findings_min_window_bw(const rb_phase_agg_t *a, double window_s);
 
 #define RB_IMBALANCE_RATIO    1.3  /* a member this busy against its siblings' median ... */
 #define RB_IMBALANCE_MOST     0.5  /* ... in more than this share of the busy intervals */

@@ -97,6 +97,22 @@ int rb_series_add(rb_series_t *s, uint32_t node, double t_s, double iv_s, double
     long k = rb_series_interval(t_s, iv_s, s->interval_s);
     if (s->rc < 0 || node >= s->nnodes || k < 0)
         return s->rc;
+    /* A sample over several intervals: the node could not report (it was
+     * stopped, or starved of CPU). What it moved is counted in the last of
+     * them, the earlier ones are intervals in which it moved nothing that
+     * it could show; each keeps its own length, so that the node's long
+     * sample does not stretch the other nodes' intervals. */
+    if (s->interval_s > 0 && iv_s > 1.5 * s->interval_s) {
+        long last = rb_series_interval(t_s, s->interval_s, s->interval_s);
+        if (last > k) {
+            for (long j = k; j < last && s->rc == 0; j++)
+                s->rc = rb_series_add(s, node, (double)(j + 1) * s->interval_s, s->interval_s, 0);
+            if (s->rc < 0)
+                return s->rc;
+            k = last;
+            iv_s = s->interval_s;
+        }
+    }
     if ((uint32_t)k >= s->ncap) {
         uint32_t nc = rb_series_cap_for(s->ncap, k);
         if ((s->rc = rb_series_grow(&s->secs, s->ncap, nc)) < 0)

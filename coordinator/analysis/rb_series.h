@@ -23,7 +23,9 @@ void rb_series_destroy(rb_series_t **p);
 long rb_series_interval(double t_s, double iv_s, double interval_s);
 
 /* Adds a sample of node node: bytes over the iv_s seconds up to t_s (after
- * GO). A node out of range or a sample outside any interval is passed over.
+ * GO). A sample over more than 1.5 intervals (the node could not report
+ * meanwhile) counts its bytes in its last interval and nothing in the ones
+ * before. A node out of range or a sample outside any interval is passed over.
  * 0, or -ENOMEM (kept: later calls and rb_series_take return it). */
 int rb_series_add(rb_series_t *s, uint32_t node, double t_s, double iv_s, double bytes);
 

@@ -34,11 +34,14 @@ static const struct {
     [RB_ACCEPT_MIN_IOPS] = {"min_iops", "ops/s", true, false},
     [RB_ACCEPT_MIN_NODES] = {"min_nodes", "nodes", true, false},
     [RB_ACCEPT_MAX_ERRORS] = {"max_errors", "errors", false, false},
+    [RB_ACCEPT_MIN_INTERVAL_BW] = {"min_interval_bw", "B/s", true, true},
+    [RB_ACCEPT_MIN_SUSTAINED_BW] = {"min_sustained_bw", "B/s", true, true},
+    [RB_ACCEPT_MAX_STALL] = {"max_stall", "s", false, true},
 };
 
 #define S_CHECK_LIST                                                                               \
     "min_aggregate_bw, min_node_bw, max_node_spread, max_p99_lat, max_p999_lat, max_mean_lat, "    \
-    "min_iops, min_nodes, max_errors"
+    "min_iops, min_nodes, max_errors, min_interval_bw, min_sustained_bw, max_stall"
 #define S_KEY_LIST S_CHECK_LIST ", phases"
 
 const char *rb_accept_check_name(rb_accept_check_t c)
@@ -160,6 +163,7 @@ int rb_accept_begin(rb_accept_t *a, const char *name, unsigned line, rb_err_t *e
     memset(s, 0, sizeof *s);
     memcpy(s->name, name, len + 1);
     s->line = line;
+    s->sustained_window_ns = RB_ACCEPT_SUSTAINED_WINDOW_NS;
     return 0;
 }
 
@@ -267,11 +271,60 @@ static int s_parse_spread(const char *s, uint64_t *out)
     return 0;
 }
 
+/* min_sustained_bw's value: BANDWIDTH or BANDWIDTH/WINDOW, WINDOW a duration
+ * with its unit ("1G/10s", "500M/s/30s"; "1G/s" is a bandwidth alone), the
+ * window into *window_ns (left as it is without one). 0 or -EINVAL/-ERANGE
+ * with err set. */
+static int s_sustained(const rb_accept_t *a, rb_err_t *err, unsigned line, const char *key,
+                       const char *val, uint64_t *out, uint64_t *window_ns)
+{
+    char bw[64];
+    const char *slash = strrchr(val, '/');
+    size_t n = strlen(val);
+    if (slash && slash[1] >= '0' && slash[1] <= '9') {
+        n = (size_t)(slash - val);
+        int rc = rb_units_parse_duration_ns(slash + 1, 0, window_ns);
+        if (rc < 0 || *window_ns == 0)
+            return s_fail(a, err, line,
+                          "bad window '%.64s' for %s (BANDWIDTH/WINDOW, the window a duration "
+                          "with its unit greater than 0, e.g. 1G/10s)",
+                          slash + 1, key);
+    }
+    if (n >= sizeof bw)
+        return s_fail(a, err, line, "bad bandwidth '%.64s' for %s", val, key);
+    memcpy(bw, val, n);
+    bw[n] = '\0';
+    int rc = s_parse_bw(bw, out);
+    if (rc == -ERANGE)
+        return s_fail(a, err, line, "%s=%.64s is too large", key, val);
+    if (rc < 0)
+        return s_fail(a, err, line,
+                      "bad bandwidth '%.64s' for %s (bytes/s with k, M, G, T or P and an optional "
+                      "/s, then an optional /WINDOW: e.g. 1G/10s)",
+                      val, key);
+    if (*out == 0)
+        return s_fail(a, err, line, "%s must be greater than 0", key);
+    return 0;
+}
+
 static int s_value(const rb_accept_t *a, rb_err_t *err, unsigned line, rb_accept_check_t c,
                    const char *key, const char *val, uint64_t *out)
 {
     int rc;
     switch (c) {
+    case RB_ACCEPT_MIN_SUSTAINED_BW:
+        return s_sustained(a, err, line, key, val, out, &a->sets[a->nsets - 1].sustained_window_ns);
+    case RB_ACCEPT_MAX_STALL:
+        rc = rb_units_parse_duration_ns(val, 0, out);
+        if (rc == -ERANGE)
+            return s_fail(a, err, line, "%s=%.64s is too large", key, val);
+        if (rc < 0)
+            return s_fail(a, err, line,
+                          "bad duration '%.64s' for %s (a number with a unit: ms or s, e.g. 2s; "
+                          "0s allows no stall)",
+                          val, key);
+        return 0;
+    case RB_ACCEPT_MIN_INTERVAL_BW:
     case RB_ACCEPT_MIN_AGGREGATE_BW:
     case RB_ACCEPT_MIN_NODE_BW:
         rc = s_parse_bw(val, out);
@@ -557,7 +610,22 @@ int rb_accept_print(const rb_accept_t *a, const rb_phase_spec_t *phases, uint32_
             switch ((rb_accept_check_t)c) {
             case RB_ACCEPT_MIN_AGGREGATE_BW:
             case RB_ACCEPT_MIN_NODE_BW:
+            case RB_ACCEPT_MIN_INTERVAL_BW:
                 rb_units_fmt_size_exact(buf, sizeof buf, v);
+                break;
+            case RB_ACCEPT_MIN_SUSTAINED_BW: {
+                char win[32];
+                rb_units_fmt_size_exact(buf, sizeof buf, v);
+                rb_units_fmt_duration_exact(win, sizeof win, s->sustained_window_ns);
+                size_t used = strlen(buf);
+                snprintf(buf + used, sizeof buf - used, "/%s", win);
+                break;
+            }
+            case RB_ACCEPT_MAX_STALL:
+                if (v)
+                    rb_units_fmt_duration_exact(buf, sizeof buf, v);
+                else
+                    snprintf(buf, sizeof buf, "0s");
                 break;
             case RB_ACCEPT_MAX_NODE_SPREAD:
                 s_fmt_spread(buf, sizeof buf, v);

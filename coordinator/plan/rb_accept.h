@@ -12,8 +12,9 @@
 #include "rb_err.h"
 #include "rb_proto.h"
 
-#define RB_ACCEPT_MAX_SETS   64       /* acceptance sections in one plan */
-#define RB_ACCEPT_SPREAD_ONE 1000000u /* max_node_spread limits are millionths: 25% = 250000 */
+#define RB_ACCEPT_MAX_SETS            64       /* acceptance sections in one plan */
+#define RB_ACCEPT_SPREAD_ONE          1000000u /* max_node_spread limits are millionths: 25% = 250000 */
+#define RB_ACCEPT_SUSTAINED_WINDOW_NS (10ull * 1000000000ull) /* min_sustained_bw's default */
 
 /* The checks, in the order they are printed and judged. */
 typedef enum {
@@ -26,6 +27,9 @@ typedef enum {
     RB_ACCEPT_MIN_IOPS,         /* the phase's iops, operations/s */
     RB_ACCEPT_MIN_NODES,        /* nodes whose status in the phase is ok */
     RB_ACCEPT_MAX_ERRORS,       /* errors + verify_errors of the phase */
+    RB_ACCEPT_MIN_INTERVAL_BW,  /* the cluster's slowest sample interval, bytes/s */
+    RB_ACCEPT_MIN_SUSTAINED_BW, /* the cluster's slowest window of sustained_window_ns, bytes/s */
+    RB_ACCEPT_MAX_STALL,        /* the longest stall finding, ns (0 when none) */
     RB_ACCEPT_NCHECKS
 } rb_accept_check_t;
 
@@ -36,6 +40,7 @@ typedef struct rb_accept_set {
     unsigned line;                          /* line of its section header */
     uint64_t limit[RB_ACCEPT_NCHECKS];      /* each check's limit ... */
     unsigned limit_line[RB_ACCEPT_NCHECKS]; /* ... and its line; 0: the check is not set */
+    uint64_t sustained_window_ns;           /* min_sustained_bw's window (BW/WINDOW) */
     char *phases_text;                      /* phases= as written (owned); NULL: every phase */
     unsigned phases_line;                   /* line of phases= (0: not given) */
     uint32_t nphases;                       /* phases the set judges, once resolved ... */

@@ -190,9 +190,29 @@ static void s_json_findings(rb_jw_t *w, const rb_phase_agg_t *a)
             rb_jw_num(w, "first_seen_s", f->first_seen_s);
         else
             rb_jw_null(w, "first_seen_s");
+        if (f->kind == RB_FIND_STALL)
+            rb_jw_num(w, "length_s", f->length_s);
         rb_jw_obj_end(w);
     }
     rb_jw_arr_end(w);
+}
+
+/* interval_bw of a phase: the cluster's rate point by point (the worst
+ * interval and window are judged on it); left out without samples. */
+static void s_json_interval_bw(rb_jw_t *w, const rb_phase_agg_t *a)
+{
+    if (!a->nbw_points)
+        return;
+    rb_jw_obj_begin(w, "interval_bw");
+    rb_jw_num(w, "t0_s", a->bw_point_t0);
+    rb_jw_num(w, "point_s", a->bw_point_s);
+    rb_jw_num(w, "min_bw", rb_findings_min_window_bw(a, 0));
+    rb_jw_num(w, "max_stall_s", a->max_stall_s);
+    rb_jw_arr_begin(w, "bw");
+    for (uint32_t k = 0; k < a->nbw_points; k++)
+        rb_jw_num(w, NULL, a->bw_points[k]);
+    rb_jw_arr_end(w);
+    rb_jw_obj_end(w);
 }
 
 /* devices[] of a phase: per node and device, from its host telemetry. */
@@ -445,6 +465,7 @@ static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spe
     s_json_phase_nodes(w, a);
     s_json_rollups(w, a);
     s_json_findings(w, a);
+    s_json_interval_bw(w, a);
     s_json_devices(w, a);
     rb_jw_obj_end(w);
 }

@@ -184,9 +184,9 @@ static int s_phase_workers(const rb_json_t *rows, rb_phase_agg_t *a)
 /* Reads the "findings" into a; -EINVAL for an unknown kind, -ENOMEM. */
 static int s_phase_findings(const rb_json_t *fs, rb_phase_agg_t *a)
 {
-    static const rb_finding_kind_t kinds[] = {RB_FIND_STRAGGLER,    RB_FIND_IMBALANCE,
-                                              RB_FIND_CPU_BOUND,    RB_FIND_NIC_BOUND,
-                                              RB_FIND_DEVICE_BOUND, RB_FIND_HONESTY};
+    static const rb_finding_kind_t kinds[] = {
+        RB_FIND_STRAGGLER,    RB_FIND_IMBALANCE, RB_FIND_CPU_BOUND, RB_FIND_NIC_BOUND,
+        RB_FIND_DEVICE_BOUND, RB_FIND_HONESTY,   RB_FIND_STALL};
     for (size_t i = 0; i < rb_json_len(fs); i++) {
         const rb_json_t *fo = rb_json_at(fs, i);
         const char *kind = rb_json_str(rb_json_get(fo, "kind"));
@@ -203,6 +203,9 @@ static int s_phase_findings(const rb_json_t *fs, rb_phase_agg_t *a)
         s_str(fo, "evidence", fi.evidence, sizeof fi.evidence);
         fi.value = s_num(fo, "value");
         fi.reference = s_num(fo, "reference");
+        fi.length_s = s_num(fo, "length_s");
+        if (fi.kind == RB_FIND_STALL && fi.length_s > a->max_stall_s)
+            a->max_stall_s = fi.length_s;
         if (rb_findings_add(a, &fi) < 0)
             return -ENOMEM;
     }
@@ -324,6 +327,18 @@ static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
     const rb_json_t *devs = rb_json_get(o, "devices");
     if ((rc = s_phase_devices(devs, a)) < 0)
         return rc;
+    const rb_json_t *ib = rb_json_get(o, "interval_bw");
+    const rb_json_t *pts = rb_json_get(ib, "bw");
+    if (rb_json_type(ib) == RB_JSON_OBJ && rb_json_len(pts)) {
+        a->bw_points = calloc(rb_json_len(pts), sizeof *a->bw_points);
+        if (!a->bw_points)
+            return -ENOMEM;
+        a->nbw_points = (uint32_t)rb_json_len(pts);
+        for (uint32_t k = 0; k < a->nbw_points; k++)
+            a->bw_points[k] = rb_json_num(rb_json_at(pts, k), 0);
+        a->bw_point_t0 = s_num(ib, "t0_s");
+        a->bw_point_s = s_num(ib, "point_s");
+    }
     const rb_json_t *st = rb_json_get(o, "steady");
     if (rb_json_type(st) == RB_JSON_OBJ) {
         a->steady.intervals = (uint32_t)s_u64(st, "intervals");

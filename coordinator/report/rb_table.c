@@ -138,8 +138,11 @@ int rb_table_notes(const rb_phase_agg_t *a, int meta, FILE *f)
         const rb_finding_t *x = &a->findings[i];
         fputs("<li class=\"bad\">", f);
         rb_svg_textf(f, "Finding, %s: %s: %s", rb_findings_kind_name(x->kind),
-                     x->device[0] ? x->device : x->node, x->evidence);
-        if (x->first_seen_s >= 0)
+                     x->device[0] ? x->device
+                     : x->node[0] ? x->node
+                                  : "cluster",
+                     x->evidence);
+        if (x->first_seen_s >= 0 && x->kind != RB_FIND_STALL)
             rb_svg_textf(f, ", from %.1f s on", x->first_seen_s);
         fputs(".</li>\n", f);
     }

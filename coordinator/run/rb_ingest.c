@@ -240,7 +240,8 @@ void rb_ingest_wearout_reset(rb_run_ctx_t *r, const rb_phase_spec_t *ph)
 }
 
 /* What the phase shows beyond its figures: stragglers, with when each began
- * to lag, from the per-node series of its samples; bounds, imbalanced disks
+ * to lag, and stalls, with when and how long, from the per-node series of
+ * its samples; bounds, imbalanced disks
  * and the honesty check from its telemetry series. Both were built as the
  * samples came, from the values the CSV files hold: the files are not read
  * again. */
@@ -252,7 +253,8 @@ void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
     double point_s = interval;
     if (!r->node_series || rb_series_take(r->node_series, &series, &nint, &point_s) < 0)
         series = NULL;
-    if (rb_findings_stragglers(a, (const double *const *)series, nint, point_s) < 0)
+    if (rb_findings_stragglers(a, (const double *const *)series, nint, point_s) < 0 ||
+        rb_findings_stalls(a, (const double *const *)series, nint, point_s) < 0)
         rb_run_fail(r, "out of memory");
     rb_series_free(series, a->nnodes);
     rb_series_destroy(&r->node_series);
@@ -266,7 +268,7 @@ void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
     free(hosts);
     for (uint32_t i = 0; i < a->nfindings; i++)
         rb_warn("phase %s: %s %s: %s", a->name, rb_findings_kind_name(a->findings[i].kind),
-                a->findings[i].node, a->findings[i].evidence);
+                a->findings[i].node[0] ? a->findings[i].node : "cluster", a->findings[i].evidence);
 }
 
 void rb_ingest_phase_start(rb_run_ctx_t *r, uint32_t p)

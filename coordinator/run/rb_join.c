@@ -5,13 +5,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
+#include "rb_accept.h"
 #include "rb_auth.h"
 #include "rb_join.h"
 #include "rb_local.h"
 #include "rb_log.h"
 #include "rb_router.h"
 #include "rb_time.h"
+#include "rb_units.h"
 #include "rb_names.h"
 
 #define S_NAME_CHARS RB_NAMES_CHARS
@@ -232,6 +235,146 @@ static int s_rank_nodes(rb_run_ctx_t *r, uint32_t *count, uint32_t *shifts, uint
     return 0;
 }
 
+/* The nodes a run needs ready at GO: the largest min_nodes of the plan's
+ * acceptance sets, or every node that got the PLAN when no set has one. */
+static uint32_t s_min_nodes(const rb_run_ctx_t *r, uint32_t planned)
+{
+    uint32_t need = 0;
+    const rb_accept_t *a = r->plan->accept;
+    for (uint32_t i = 0; a && i < a->nsets; i++)
+        if (a->sets[i].limit_line[RB_ACCEPT_MIN_NODES] &&
+            a->sets[i].limit[RB_ACCEPT_MIN_NODES] > need)
+            need = (uint32_t)a->sets[i].limit[RB_ACCEPT_MIN_NODES];
+    return need && need < planned ? need : planned;
+}
+
+/* A job that reads another node's files (read_from) cannot run without
+ * every node that got the PLAN: its name, or NULL. */
+static const char *s_needs_every_node(const rb_run_ctx_t *r)
+{
+    for (uint32_t p = 0; p < r->plan->nphases; p++)
+        for (uint32_t j = 0; j < r->plan->phases[p].njobs; j++)
+            if (r->plan->phases[p].jobs[j].read_shift)
+                return r->plan->phases[p].jobs[j].name;
+    return NULL;
+}
+
+/* After the wait for READY: 0 when every node that got the PLAN is ready,
+ * or when at least need are and the plan can do without the others (they
+ * stay in the run as lost, each phase partial); else the run fails (-EIO)
+ * naming the nodes lost, and its end tells the others to remove their files. */
+static int s_ready_enough(rb_run_ctx_t *r, uint32_t need, uint32_t planned)
+{
+    uint32_t ready = rb_fleet_count(&r->fleet, RB_AGENT_READY);
+    if (ready == planned)
+        return 0;
+    char lost[RB_REASON_MAX / 2] = "";
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        const rb_fleet_node_t *n = &r->fleet.nodes[i];
+        size_t u = strlen(lost);
+        if (n->rank < planned && n->state == RB_AGENT_GONE && u + 4 < sizeof lost)
+            snprintf(lost + u, sizeof lost - u, "%s%s (%s)", u ? ", " : "", n->hello.name,
+                     n->error);
+    }
+    const char *job = s_needs_every_node(r);
+    if (ready >= need && ready > 0 && !job && rb_fleet_count(&r->fleet, RB_AGENT_PLANNED) == 0) {
+        rb_warn("%u of %u agents became ready; lost before GO: %s; the run goes on with the "
+                "ready ones, as [acceptance] min_nodes=%u allows, and every phase is partial",
+                ready, planned, lost[0] ? lost : "?", need);
+        for (uint32_t i = 0; i < r->fleet.n; i++) {
+            rb_fleet_node_t *n = &r->fleet.nodes[i];
+            char why[RB_REASON_MAX];
+            if (n->rank >= planned || n->state != RB_AGENT_GONE ||
+                strncmp(n->error, "lost", 4) == 0)
+                continue;
+            snprintf(why, sizeof why, "lost before GO, while the nodes laid out their files: %s",
+                     n->error);
+            snprintf(n->error, sizeof n->error, "%s", why);
+        }
+        return 0;
+    }
+    uint32_t left = ready + rb_fleet_count(&r->fleet, RB_AGENT_PLANNED);
+    if (job)
+        rb_run_fail(r,
+                    "%u of %u agents left before GO (lost: %s); job %s reads other nodes' "
+                    "files (read_from), so the run cannot go on without them",
+                    left, planned, lost[0] ? lost : "?", job);
+    else if (need < planned)
+        rb_run_fail(r,
+                    "%u of %u agents left before GO (lost: %s); [acceptance] min_nodes=%u "
+                    "cannot be met",
+                    left, planned, lost[0] ? lost : "?", need);
+    else
+        rb_run_fail(r,
+                    "%u of %u agents left before GO (lost: %s); the run needs every node "
+                    "(with [acceptance] min_nodes it goes on with the ready ones)",
+                    left, planned, lost[0] ? lost : "?");
+    return -EIO;
+}
+
+void rb_join_space(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_space_t *sp)
+{
+    if (n->state != RB_AGENT_PLANNED || strcmp(sp->run_id, r->run_id) != 0)
+        return;
+    for (uint32_t k = 0; k < sp->nfs && k < RB_MAX_ROOTS; k++) {
+        const rb_space_info_t *f = &sp->fs[k];
+        if (!f->need_bytes)
+            continue;
+        if (r->nspace == r->space_cap) {
+            uint32_t cap = r->space_cap ? 2 * r->space_cap : 16;
+            rb_run_space_t *p = realloc(r->space, cap * sizeof *p);
+            if (!p) {
+                rb_run_fail(r, "out of memory");
+                return;
+            }
+            r->space = p;
+            r->space_cap = cap;
+        }
+        rb_run_space_t *e = &r->space[r->nspace++];
+        e->node = (uint32_t)(n - r->fleet.nodes);
+        snprintf(e->node_name, sizeof e->node_name, "%s", n->hello.name);
+        snprintf(e->host, sizeof e->host, "%s", n->hello.hostname);
+        e->fs = *f;
+        /* the file system of this entry, over every node that reported it */
+        uint64_t need = 0, fr = 0, reserve = 0;
+        uint32_t nodes = 0;
+        for (uint32_t i = 0; i < r->nspace; i++) {
+            const rb_run_space_t *o = &r->space[i];
+            if (o->fs.dev != f->dev || o->fs.total_bytes != f->total_bytes ||
+                strcmp(o->host, e->host) != 0)
+                continue;
+            need += o->fs.need_bytes;
+            /* the freest reading: the one taken before any node laid out */
+            fr = o->fs.free_bytes > fr ? o->fs.free_bytes : fr;
+            reserve = o->fs.reserve_bytes > reserve ? o->fs.reserve_bytes : reserve;
+            nodes++;
+        }
+        if (nodes < 2 || (need <= fr && fr - need >= reserve))
+            continue;                       /* one node alone: its agent checked it */
+        char names[RB_REASON_MAX / 2] = ""; /* in rank order, whoever reported first */
+        for (uint32_t idx = 0; idx < r->fleet.n; idx++)
+            for (uint32_t i = 0; i < r->nspace; i++) {
+                const rb_run_space_t *o = &r->space[i];
+                size_t u = strlen(names);
+                if (o->node != idx || o->fs.dev != f->dev || o->fs.total_bytes != f->total_bytes ||
+                    strcmp(o->host, e->host) != 0 || u + 4 >= sizeof names)
+                    continue;
+                snprintf(names + u, sizeof names - u, "%s%s", u ? ", " : "", o->node_name);
+                break;
+            }
+        char sneed[32], sfree[32], sres[32];
+        rb_run_fail(r,
+                    "the file system of %s (device %u:%u on host %s) is shared by nodes %s: "
+                    "together the plan needs %s there, %s are free and %s must stay free "
+                    "(--reserve)",
+                    f->path, major((dev_t)f->dev), minor((dev_t)f->dev), e->host, names,
+                    rb_units_fmt_size(sneed, sizeof sneed, (double)need),
+                    rb_units_fmt_size(sfree, sizeof sfree, (double)fr),
+                    rb_units_fmt_size(sres, sizeof sres, (double)reserve));
+        return;
+    }
+}
+
 int rb_join_send_plan(rb_run_ctx_t *r)
 {
     rb_msg_t m = {.type = RB_MSG_PLAN};
@@ -270,15 +413,18 @@ int rb_join_send_plan(rb_run_ctx_t *r)
         rb_fleet_node_set_state(n, RB_AGENT_PLANNED);
         rb_router_send(r, n, &m);
     }
+    /* Wait for every READY, or until too few nodes are left to go on: the
+     * others are then aborted at once, their layout stopped. */
+    uint32_t need = s_min_nodes(r, count);
     while (!r->failed && !rb_run_interrupted) {
-        if (rb_fleet_count(&r->fleet, RB_AGENT_PLANNED) == 0)
+        uint32_t planned = rb_fleet_count(&r->fleet, RB_AGENT_PLANNED);
+        if (planned == 0 || planned + rb_fleet_count(&r->fleet, RB_AGENT_READY) < need)
             break;
         rb_router_pump(r, RB_RUN_POLL_MS);
     }
     if (rb_run_interrupted)
         rb_run_fail(r, "interrupted");
-    if (!r->failed && rb_fleet_count(&r->fleet, RB_AGENT_READY) != r->fleet.n)
-        rb_run_fail(r, "%u of %u agents became ready", rb_fleet_count(&r->fleet, RB_AGENT_READY),
-                    r->fleet.n);
-    return r->failed ? -EIO : 0;
+    if (r->failed)
+        return -EIO;
+    return s_ready_enough(r, need, count);
 }

@@ -18,6 +18,12 @@ void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint64_t 
  * -ETIMEDOUT / -EIO with the run failed. */
 int rb_join_gather(rb_run_ctx_t *r);
 
+/* A SPACE from node n: keeps its file systems and fails the run, before
+ * GO, when the nodes sharing one (same host, same device and size) need
+ * together more than it has free beyond the largest of their reserves,
+ * naming the file system, the nodes, the need and the free space. */
+void rb_join_space(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_space_t *sp);
+
 /* Ranks the nodes, sends each its PLAN and waits for every READY. 0, or
  * -EIO with the run failed. */
 int rb_join_send_plan(rb_run_ctx_t *r);

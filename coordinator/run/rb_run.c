@@ -117,6 +117,9 @@ void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t l
             }
         }
         break;
+    case RB_MSG_SPACE:
+        rb_join_space(r, n, &m.u.space);
+        break;
     case RB_MSG_REFUSED:
         rb_fleet_node_out(n, RB_NODE_REFUSED, "%s", m.u.refused.reason);
         rb_run_fail(r, "agent %s refused the plan: %s", n->hello.name, m.u.refused.reason);
@@ -426,6 +429,7 @@ out:
     free(r->aggs);
     free(r->children);
     free(r->want);
+    free(r->space);
     rb_ingest_wearout_reset(r, NULL);
     free(r->ser_bytes);
     free(r->ser_secs);

@@ -31,6 +31,15 @@ typedef struct rb_local_child {
     int judged;         /* its exit was weighed against its node's state */
 } rb_local_child_t;
 
+/* One node's share of one file system, from its SPACE: the nodes on one
+ * host and device add up (rb_join_space). */
+typedef struct rb_run_space {
+    uint32_t node;               /* index in the fleet when it came (names it) */
+    char node_name[RB_NAME_MAX]; /* the node */
+    char host[RB_NAME_MAX];      /* its HELLO's hostname */
+    rb_space_info_t fs;          /* as the agent saw it */
+} rb_run_space_t;
+
 typedef struct rb_run_ctx {
     const rb_run_opts_t *o;
     const rb_plan_t *plan;
@@ -68,6 +77,8 @@ typedef struct rb_run_ctx {
     char error[RB_REASON_MAX];       /* why (first cause) */
     char rejects[RB_RUN_MAX_REJECTS][RB_REASON_MAX]; /* peers we turned away */
     uint32_t nrejects;
+    rb_run_space_t *space; /* every SPACE entry of the run's nodes (owned) */
+    uint32_t nspace, space_cap;
     rb_phase_agg_t *aggs; /* per phase that ran */
     uint32_t phases_run;
     /* wearout of the current phase, per job: STONEWALLs heard, the most ops */

@@ -17,6 +17,7 @@
 
 #include "it_util.h"
 #include "rb_json.h"
+#include "rb_time.h"
 
 typedef struct paths {
     char dir[4096], plan[4200], runs[4200], out[4200], err[4200], folder[4200];
@@ -215,6 +216,94 @@ static void test_agent_lost_min_nodes(void **state)
 {
     (void)state;
     s_agent_lost("[acceptance]\nmin_nodes=2\n", 0);
+}
+
+/* test_agent_lost_during_prefill: an agent killed while the agents lay out
+ * the files of a read phase. With [acceptance] min_nodes=2 the run goes on
+ * with the two ready nodes (the lost one reported, every phase partial,
+ * exit 0); without it the run fails at once, the others stop their layout
+ * and remove their files, well before the layout could have ended. */
+static void s_lost_during_prefill(int min_nodes)
+{
+    paths_t p;
+    char text[9000], data[4200];
+    s_paths(&p, min_nodes ? "prefill_min" : "prefill");
+    snprintf(data, sizeof data, "%s/data", p.dir);
+    /* one file an agent; 8 GiB each when the run must stop mid-layout (it
+     * would take many seconds), 2 GiB when the others must finish theirs */
+    snprintf(text, sizeof text,
+             "[global]\ndirectory=%s\nbs=1M\nsize=%s\ndirect=1\n\n"
+             "[r]\nrw=read\ntime_based\nruntime=1s\n%s",
+             data, min_nodes ? "2G" : "8G", min_nodes ? "[acceptance]\nmin_nodes=2\n" : "");
+    it_write(p.plan, text);
+    int pid = it_sh_bg(p.out, p.err,
+                       "'%s' run --local 3 --heartbeat 200ms --lost-after %ds --out '%s' '%s'",
+                       it_bin("rackbench"), 2 * RB_TEST_TIME_SCALE, p.runs, p.plan);
+    /* every agent has accepted the PLAN and opened its file: the layout runs */
+    assert_true(it_wait_for_files(data, 3, it_deadline(30000)) >= 3);
+    assert_int_equal(it_kill_matching(SIGKILL, "rackbench-agent", "--name local-2 ", data, NULL),
+                     1);
+    uint64_t killed = rb_time_mono_ns();
+    int code = it_wait_exit(pid, it_deadline(min_nodes ? 60000 : 20000));
+    double took = (double)(rb_time_mono_ns() - killed) / 1e9;
+    it_show_failure(code, p.err);
+    assert_int_equal(code, min_nodes ? 0 : 3);
+    char *log = it_read(p.err);
+    assert_non_null(log);
+    assert_null(strstr(log, "agent local-2 laid out")); /* it was killed mid-layout */
+    free(log);
+    rb_json_t *j = s_summary(&p);
+    const rb_json_t *nodes = rb_json_get(j, "nodes");
+    assert_int_equal(rb_json_len(nodes), 3);
+    for (size_t i = 0; i < rb_json_len(nodes); i++) {
+        const rb_json_t *n = rb_json_at(nodes, i);
+        int lost = strcmp(rb_json_str(rb_json_get(n, "name")), "local-2") == 0;
+        assert_string_equal(rb_json_str(rb_json_get(n, "status")), lost ? "lost" : "ok");
+    }
+    const rb_json_t *phases = rb_json_get(j, "phases");
+    if (min_nodes) {
+        assert_string_equal(rb_json_str(rb_json_get(j, "status")), "ok");
+        assert_int_equal(rb_json_len(phases), 1);
+        const rb_json_t *ph = rb_json_at(phases, 0);
+        assert_true(rb_json_bool(rb_json_get(ph, "partial"), 0));
+        assert_true(rb_json_num(rb_json_get(ph, "read_bytes"), 0) > 0);
+        assert_int_equal(rb_json_num(rb_json_path(ph, "coverage.nodes"), 0), 2);
+        assert_int_equal(rb_json_num(rb_json_path(ph, "coverage.of"), 0), 3);
+        assert_true(s_contains(p.err, "lost before GO: local-2"));
+        assert_true(s_contains(p.err, "min_nodes=2 allows"));
+    } else {
+        assert_string_equal(rb_json_str(rb_json_get(j, "status")), "failed");
+        assert_int_equal(rb_json_len(phases), 0);
+        assert_non_null(strstr(rb_json_str(rb_json_get(j, "error")), "lost: local-2"));
+        /* the others were stopped mid-layout (16 GiB still to write) */
+        assert_true(took < 6.0 * RB_TEST_TIME_SCALE);
+        for (size_t i = 0; i < rb_json_len(nodes); i++) {
+            const rb_json_t *n = rb_json_at(nodes, i);
+            if (strcmp(rb_json_str(rb_json_get(n, "name")), "local-2") != 0)
+                assert_true(rb_json_num(rb_json_get(n, "removed_files"), 0) >= 1);
+        }
+    }
+    rb_json_free(&j);
+    /* the others removed their files; only the killed agent's folder may remain */
+    DIR *d = opendir(data);
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        assert_true(!strstr(de->d_name, "local-1") && !strstr(de->d_name, "local-3"));
+    if (d)
+        closedir(d);
+    it_rmtree(p.dir);
+}
+
+static void test_agent_lost_during_prefill(void **state)
+{
+    (void)state;
+    s_lost_during_prefill(0);
+}
+
+static void test_agent_lost_during_prefill_min_nodes(void **state)
+{
+    (void)state;
+    s_lost_during_prefill(1);
 }
 
 /* The coordinator dies mid-phase: an agent it did not start (a daemon on a
@@ -587,6 +676,8 @@ int main(void)
         cmocka_unit_test(test_agent_usage),
         cmocka_unit_test(test_agent_lost),
         cmocka_unit_test(test_agent_lost_min_nodes),
+        cmocka_unit_test(test_agent_lost_during_prefill),
+        cmocka_unit_test(test_agent_lost_during_prefill_min_nodes),
         cmocka_unit_test(test_agent_restarted),
         cmocka_unit_test(test_agent_restarted_while_joining),
         cmocka_unit_test(test_coordinator_lost),

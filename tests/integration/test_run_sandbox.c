@@ -227,11 +227,76 @@ static void test_cleanup(void **state)
     it_rmtree(p.dir);
 }
 
+/* test_reserve_shared_filesystem: two --local agents whose roots are one
+ * small tmpfs. A plan that fits one agent but not two is refused before GO
+ * with the file system, the nodes, the need and the free space; no phase
+ * runs, no file stays. The same plan on one agent, and a smaller one on
+ * two, run. */
+static char s_mounted[4200];
+
+static int s_unmount(void **state)
+{
+    (void)state;
+    if (s_mounted[0])
+        it_sh(NULL, NULL, "umount '%s'", s_mounted);
+    s_mounted[0] = '\0';
+    return 0;
+}
+
+static int s_run_local(paths_t *p, int nodes, const char *size)
+{
+    char text[9000];
+    snprintf(text, sizeof text, "[global]\ndirectory=%s\nbs=64k\nsize=%s\n[w]\nrw=write\n", p->data,
+             size);
+    it_write(p->plan, text);
+    it_rmtree(p->runs);
+    return it_sh(p->out, p->err, "'%s' run --local %d --out '%s' '%s'", it_bin("rackbench"), nodes,
+                 p->runs, p->plan);
+}
+
+static void test_reserve_shared_filesystem(void **state)
+{
+    (void)state;
+    paths_t p;
+    s_paths(&p, "sandbox-reserve-shared");
+    if (it_sh(NULL, p.err, "mount -t tmpfs -o size=8m rbtest '%s'", p.data) != 0) {
+        printf("cannot mount a tmpfs (not root?): test skipped\n");
+        it_rmtree(p.dir);
+        skip();
+    }
+    snprintf(s_mounted, sizeof s_mounted, "%s", p.data);
+    /* 5 MiB each: one agent leaves 3 MiB of 8 (over the 5% reserve), two need 10 */
+    int code = s_run_local(&p, 2, "5M");
+    assert_int_equal(code, 3);
+    assert_true(s_contains(p.err, "the file system of "));
+    assert_true(s_contains(p.err, "is shared by nodes local-1, local-2"));
+    assert_true(s_contains(p.err, "together the plan needs 10.0 MiB there"));
+    assert_true(s_contains(p.err, "are free and"));
+    assert_true(s_contains(p.err, "must stay free (--reserve)"));
+    char *sum = NULL, folder[4200];
+    assert_int_equal(it_run_folder(p.runs, folder, sizeof folder), 0);
+    char path[8400];
+    snprintf(path, sizeof path, "%s/summary.json", folder);
+    sum = it_read(path);
+    assert_non_null(sum);
+    assert_non_null(strstr(sum, "is shared by nodes local-1, local-2"));
+    assert_non_null(strstr(sum, "\"phases\": []"));
+    free(sum);
+    assert_int_equal(it_count_files(p.data), 0);
+    /* one agent alone fits; two with 3 MiB each fit too */
+    assert_int_equal(it_show_failure(s_run_local(&p, 1, "5M"), p.err), 0);
+    assert_int_equal(it_show_failure(s_run_local(&p, 2, "3M"), p.err), 0);
+    assert_int_equal(it_count_files(p.data), 0);
+    s_unmount(NULL);
+    it_rmtree(p.dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_planted_file),
         cmocka_unit_test(test_reserve),
+        cmocka_unit_test_teardown(test_reserve_shared_filesystem, s_unmount),
         cmocka_unit_test(test_devices),
         cmocka_unit_test(test_cleanup),
     };

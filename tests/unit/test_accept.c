@@ -604,6 +604,62 @@ static void test_eval_na_and_sets(void **state)
     rb_plan_destroy(&p);
 }
 
+/* min_interval_bw, min_sustained_bw (its window) and max_stall: parsed,
+ * printed back, and judged on the cluster's bandwidth per interval; a phase
+ * without such intervals fails them with nothing measured. */
+static void test_stall_checks(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse("[acceptance]\n" /* 15 */
+                           "phases=stream-write,stream-read\n"
+                           "min_interval_bw=100\n"
+                           "min_sustained_bw=200/3s\n"
+                           "max_stall=2s\n");
+    const rb_accept_set_t *set = &p->accept->sets[0];
+    assert_int_equal(set->limit[RB_ACCEPT_MIN_SUSTAINED_BW], 200);
+    assert_int_equal(set->sustained_window_ns, 3000 * MS);
+    assert_int_equal(set->limit[RB_ACCEPT_MAX_STALL], 2000 * MS);
+    char out[4096] = "";
+    FILE *f = fmemopen(out, sizeof out, "w");
+    assert_non_null(f);
+    assert_int_equal(rb_accept_print(p->accept, p->phases, p->nphases, f), 0);
+    fclose(f);
+    assert_non_null(strstr(out, "min_interval_bw=100\nmin_sustained_bw=200/3s\nmax_stall=2s\n"));
+
+    static s_phase_t ph[2];
+    const double bw[] = {300, 300, 300};
+    s_phase(&ph[0], "stream-write", 900, 1, bw, NULL, 3);
+    s_phase(&ph[1], "stream-read", 900, 1, bw, NULL, 3);
+    /* 300 each second, then 100 for 2 s (a stall of 2 s), then 300 again */
+    double pts[] = {300, 300, 100, 100, 300, 300};
+    ph[0].agg.bw_points = pts;
+    ph[0].agg.nbw_points = 6;
+    ph[0].agg.bw_point_s = 1;
+    ph[0].agg.max_stall_s = 2;
+    rb_phase_agg_t aggs[2] = {ph[0].agg, ph[1].agg};
+    rb_accept_result_t r;
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(r.nrows, 6);
+    const rb_accept_row_t *x = s_row(&r, "", "stream-write", RB_ACCEPT_MIN_INTERVAL_BW);
+    assert_float_equal(x->measured, 100, 1e-9);
+    assert_int_equal(x->verdict, RB_ACCEPT_PASS);
+    x = s_row(&r, "", "stream-write", RB_ACCEPT_MIN_SUSTAINED_BW);
+    assert_float_equal(x->measured, 500 / 3.0, 1e-9); /* 300, 100, 100 */
+    assert_int_equal(x->verdict, RB_ACCEPT_FAIL);
+    x = s_row(&r, "", "stream-write", RB_ACCEPT_MAX_STALL);
+    assert_float_equal(x->limit, 2, 1e-12);
+    assert_float_equal(x->measured, 2, 1e-12);
+    assert_int_equal(x->verdict, RB_ACCEPT_PASS); /* at the limit */
+    /* no intervals: nothing measured, a fail with why */
+    x = s_row(&r, "", "stream-read", RB_ACCEPT_MAX_STALL);
+    assert_true(isnan(x->measured));
+    assert_int_equal(x->verdict, RB_ACCEPT_FAIL);
+    assert_string_equal(x->note, "no samples of every node's IO");
+    assert_int_equal(r.nfailed, 4);
+    rb_accept_result_fini(&r);
+    rb_plan_destroy(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -612,6 +668,7 @@ int main(void)
         cmocka_unit_test(test_eval_boundaries),
         cmocka_unit_test(test_eval_nodes),
         cmocka_unit_test(test_eval_na_and_sets),
+        cmocka_unit_test(test_stall_checks),
     };
     return cmocka_run_group_tests_name("accept", tests, NULL, NULL);
 }

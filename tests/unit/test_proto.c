@@ -384,6 +384,24 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
         m->u.end.removed_files = 12;
         m->u.end.status = -EACCES;
         break;
+    case RB_MSG_SPACE: {
+        rb_msg_space_t *sp = &m->u.space;
+        strcpy(sp->run_id, "r1");
+        sp->nfs = big ? RB_MAX_ROOTS : 1;
+        for (uint32_t i = 0; i < sp->nfs; i++) {
+            rb_space_info_t *f = &sp->fs[i];
+            if (big)
+                memset(f->path, 'd', RB_PATH_MAX - 1);
+            else
+                strcpy(f->path, "/mnt/disk3");
+            f->dev = big ? UINT64_MAX : 0x803;
+            f->need_bytes = big ? UINT64_MAX : 150ull << 20;
+            f->free_bytes = (253ull << 20) + i;
+            f->total_bytes = 1ull << 30;
+            f->reserve_bytes = big ? UINT64_MAX : 51ull << 20;
+        }
+        break;
+    }
     default:
         fail_msg("no builder for type %d", t);
     }
@@ -686,6 +704,12 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
         assert_string_equal(a->u.end.run_id, b->u.end.run_id);
         assert_int_equal(a->u.end.removed_files, b->u.end.removed_files);
         assert_int_equal(a->u.end.status, b->u.end.status);
+        break;
+    case RB_MSG_SPACE:
+        assert_string_equal(a->u.space.run_id, b->u.space.run_id);
+        assert_int_equal(a->u.space.nfs, b->u.space.nfs);
+        /* fixed layout, zeroed beyond the count: all bytes compare */
+        assert_memory_equal(a->u.space.fs, b->u.space.fs, a->u.space.nfs * sizeof *a->u.space.fs);
         break;
     default:
         fail_msg("no comparison for type %d", a->type);

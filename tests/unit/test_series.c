@@ -19,6 +19,7 @@
 
 #include "rb_aggregate.h"
 #include "rb_csv.h"
+#include "rb_findings.h"
 #include "rb_result.h"
 #include "rb_series.h"
 
@@ -312,6 +313,76 @@ static void test_tail_in_coarse_point(void **state)
                  last);
 }
 
+/* A node silent for several intervals (stopped) sends one long sample: its
+ * bytes count in the last interval it covers, the ones before moved
+ * nothing, and the other nodes' intervals keep their own length. */
+static void test_long_sample_split(void **state)
+{
+    (void)state;
+    rb_series_t *s = rb_series_new(2, 1.0);
+    assert_non_null(s);
+    for (int k = 0; k < 8; k++) {
+        assert_int_equal(rb_series_add(s, 0, k + 1.0, 1.0, 100), 0);
+        if (k < 2 || k > 4)
+            assert_int_equal(rb_series_add(s, 1, k + 1.0, 1.0, 100), 0);
+    }
+    assert_int_equal(rb_series_add(s, 1, 5.0, 3.0, 150), 0); /* intervals 2, 3, 4 */
+    double **ser = NULL, point_s = 0;
+    uint32_t nint = 0;
+    assert_int_equal(rb_series_take(s, &ser, &nint, &point_s), 0);
+    assert_int_equal(nint, 8);
+    for (uint32_t k = 0; k < 8; k++)
+        assert_float_equal(ser[0][k], 100, 1e-9);
+    static const double want[8] = {100, 100, 0, 0, 150, 100, 100, 100};
+    for (uint32_t k = 0; k < 8; k++)
+        assert_float_equal(ser[1][k], want[k], 1e-9);
+
+    /* the stall: node 1, from 2 s for 2 s; the cluster dipped to 100 B/s */
+    rb_phase_agg_t a = {.nnodes = 2};
+    rb_agg_node_t nodes[2] = {{.name = "n1"}, {.name = "n2"}};
+    a.nodes = nodes;
+    assert_int_equal(rb_findings_stalls(&a, (const double *const *)ser, nint, point_s), 0);
+    assert_int_equal(a.nfindings, 1);
+    assert_int_equal(a.findings[0].kind, RB_FIND_STALL);
+    assert_string_equal(a.findings[0].node, "n2");
+    assert_float_equal(a.findings[0].first_seen_s, 2.0, 1e-9);
+    assert_float_equal(a.findings[0].length_s, 2.0, 1e-9);
+    assert_float_equal(a.max_stall_s, 2.0, 1e-9);
+    assert_int_equal(a.nbw_points, 8);
+    assert_float_equal(rb_findings_min_window_bw(&a, 0), 100, 1e-9);
+    assert_float_equal(rb_findings_min_window_bw(&a, 2), 100, 1e-9);
+    assert_float_equal(rb_findings_min_window_bw(&a, 3), (200 + 100 + 100) / 3.0, 1e-9);
+    assert_float_equal(rb_findings_min_window_bw(&a, 100), 1450 / 8.0, 1e-9);
+    free(a.findings);
+    free(a.bw_points);
+    rb_series_free(ser, 2);
+    rb_series_destroy(&s);
+}
+
+/* Every node stops together: one stall of the cluster, none of its nodes;
+ * a node that finishes early, or a dip of one interval, is no stall. */
+static void test_cluster_stall(void **state)
+{
+    (void)state;
+    double n1[10] = {10, 10, 10, 1, 0, 0, 10, 10, 10, 10};
+    double n2[10] = {10, 10, 10, 0, 0, 1, 10, 2, 10, 0};
+    double n3[10] = {10, 10, 10, 0, 0, 0, 10, 10, 0, 0};
+    const double *ser[3] = {n1, n2, n3};
+    rb_phase_agg_t a = {.nnodes = 3};
+    rb_agg_node_t nodes[3] = {{.name = "n1"}, {.name = "n2"}, {.name = "n3"}};
+    a.nodes = nodes;
+    assert_int_equal(rb_findings_stalls(&a, ser, 10, 0.5), 0);
+    /* active points: 0..7 (n3 stops after 7); cluster 30,30,30,1,0,1,30,22 */
+    assert_int_equal(a.nbw_points, 8);
+    assert_int_equal(a.nfindings, 1);
+    assert_string_equal(a.findings[0].node, "");
+    assert_float_equal(a.findings[0].first_seen_s, 1.5, 1e-9);
+    assert_float_equal(a.findings[0].length_s, 1.5, 1e-9);
+    assert_float_equal(rb_findings_min_window_bw(&a, 0), 0, 1e-9);
+    free(a.findings);
+    free(a.bw_points);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -325,6 +396,8 @@ int main(void)
         cmocka_unit_test(test_interval_length_per_phase),
         cmocka_unit_test(test_same_as_samples_csv),
         cmocka_unit_test(test_tail_in_coarse_point),
+        cmocka_unit_test(test_long_sample_split),
+        cmocka_unit_test(test_cluster_stall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
