@@ -1,0 +1,335 @@
+/* The data workload's files and ring: a worker's files opened (and sized,
+ * renewed for unlink_each_loop, removed for unlink), its IO slots and
+ * buffers, its engine started, and do_verify's read back after the IO. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rb_data_int.h"
+#include "rb_time.h"
+#include "rb_verify.h"
+
+/* do_verify: read back what the worker wrote and check every block; not
+ * counted. A worker its stonewall stopped wrote the first of its blocks
+ * only (round robin over its files); one writing at random, anywhere. */
+void rb_data_verify_back(rb_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    void *buf = w->slots[0].base;
+    if (w->sw_t && rb_rw_random(s->rw))
+        return;
+    for (uint32_t i = 0; i < w->nfiles && !rb_worker_stopped(w); i++) {
+        rb_worker_file_t *f = &w->files[i];
+        uint64_t blocks = w->unit_per_file;
+        if (w->sw_t && w->pass <= 1) {
+            uint64_t mine = w->wops / w->nfiles + (i < w->wops % w->nfiles);
+            blocks = mine < blocks ? mine : blocks;
+        }
+        uint64_t end = s->offset + blocks * s->bs;
+        for (uint64_t rel = 0; s->offset + rel + s->bs <= end; rel += s->bs) {
+            uint64_t off = rb_job_map(s, w->nregions, w->region, rel, NULL);
+            ssize_t n = pread(f->fd, buf, s->bs, (off_t)off);
+            char why[160];
+            if (n != (ssize_t)s->bs) {
+                RB_WORKER_ADD(&w->errors, 1);
+                rb_worker_fail(w, n < 0 ? -errno : -ENODATA, f->path, off, "verify read: %s",
+                               n < 0 ? strerror(errno) : "short read");
+                return;
+            }
+            if (rb_verify_check(buf, s->bs, w->run_hash, w->expect, f->hash, off, why,
+                                sizeof why)) {
+                RB_WORKER_ADD(&w->verify_errors, 1);
+                RB_WORKER_ADD(&w->errors, 1);
+                rb_worker_fail(w, -EBADMSG, f->path, off, "verify: %s", why);
+                if (s->verify_fatal)
+                    return;
+            }
+        }
+    }
+}
+
+/* As fio: a file to write is sized up front (sparse, nothing allocated) to
+ * the end of the worker's region, so writes land inside it rather than
+ * extending it one block at a time, which serialises direct writes on ext4
+ * and XFS. 0 or -errno with err set. */
+static int s_size_up(rb_worker_t *w, rb_worker_file_t *f, rb_err_t *err)
+{
+    const rb_job_spec_t *s = w->spec;
+    struct stat st;
+    uint64_t end = s->shared_file ? s->offset + rb_job_filesize(s) * w->nregions
+                                  : rb_job_offset(s, w->index) + rb_job_filesize(s);
+    if (rb_rw_writes(s->rw) && fstat(f->fd, &st) == 0 && (uint64_t)st.st_size < end &&
+        ftruncate(f->fd, (off_t)end) < 0)
+        return rb_err_set(err, -errno, "size %s to %llu bytes: %s", f->path,
+                          (unsigned long long)end, strerror(errno));
+    return 0;
+}
+
+/* Opens (or, for the null engine, only names) the worker's files with flags
+ * into fdv[]; sizes a file to write up front. 0 or -errno with err set. */
+static int s_open_files(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx_t *ctx,
+                        int flags, int *fdv, rb_err_t *err)
+{
+    const rb_job_spec_t *s = w->spec;
+    int rc = 0;
+    const char *peer = rb_job_peer(ctx, s->read_shift);
+    for (uint32_t i = 0; i < w->nfiles && rc == 0; i++) {
+        char name[RB_NAME_MAX * 2];
+        rb_worker_file_t *f = &w->files[i];
+        rc = s->shared_file ? rb_job_shared_name(s, ctx->lead, name, sizeof name)
+                            : rb_job_filename(s, w->index, i, name, sizeof name);
+        if (rc < 0) {
+            rb_err_set(err, rc, "job %s: bad file name", s->name);
+            break;
+        }
+        snprintf(f->path, sizeof f->path, "%s/%s", rb_sandbox_rundir_path(sb, rundir), name);
+        f->hash = rb_verify_hash(name);
+        if (!rb_job_uses_files(s)) {
+            fdv[i] = -1; /* an engine that moves nothing: no file at all */
+            continue;
+        }
+        if (s->shared_file)
+            f->fd = rb_sandbox_open_shared(sb, rundir, ctx->run_id, name, flags, f->path,
+                                           sizeof f->path, err);
+        else if (peer[0])
+            f->fd = rb_sandbox_open_peer(sb, rundir, ctx->run_id, peer, name, flags, f->path,
+                                         sizeof f->path, err);
+        else
+            f->fd = rb_sandbox_open(sb, rundir, name, flags, err);
+        rc = f->fd < 0 ? f->fd : 0;
+        fdv[i] = f->fd;
+        if (rc == 0)
+            rc = s_size_up(w, f, err);
+    }
+    return rc;
+}
+
+static int s_engine_start(rb_worker_t *w, const rb_engine_ops_t *ops, const int *fdv, uint64_t bmax,
+                          rb_err_t *err);
+
+/* unlink_each_loop between two passes, as fio does before each loop after
+ * the first: the worker's files are removed; a worker that writes makes them
+ * anew, opened as before, and its engine takes the new ones. 1 to go on with
+ * the next pass; 0 when there is nothing left to read (the plan refuses
+ * such a job: fio fails on it), or the worker failed. */
+int rb_data_renew_files(rb_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (!rb_job_uses_files(s))
+        return 1;
+    const rb_engine_ops_t *ops = w->eng.ops;
+    int writes = rb_rw_writes(s->rw);
+    if (writes && w->eng_ready) {
+        rb_engine_fini(&w->eng);
+        w->eng_ready = 0;
+    }
+    int fds[64];
+    int *fdv = w->nfiles <= 64 ? fds : calloc(w->nfiles, sizeof *fdv);
+    int rc = fdv ? 0 : rb_err_set(&err, -ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < w->nfiles && rc == 0; i++) {
+        rb_worker_file_t *f = &w->files[i];
+        char name[RB_NAME_MAX * 2];
+        rc = rb_job_filename(s, w->index, i, name, sizeof name);
+        if (rc < 0) {
+            rb_err_set(&err, rc, "job %s: bad file name", s->name);
+            break;
+        }
+        rc = rb_sandbox_unlink(w->sb, w->rundir, name, &err);
+        if (rc < 0 || !writes)
+            continue;
+        if (f->fd >= 0)
+            close(f->fd);
+        f->fd = fdv[i] = rb_sandbox_open(w->sb, w->rundir, name, w->oflags, &err);
+        f->dirty = 0;
+        rc = f->fd < 0 ? f->fd : s_size_up(w, f, &err);
+    }
+    if (rc == 0 && writes) {
+        uint64_t bmax = s->bs_max > s->bs ? s->bs_max : s->bs;
+        rc = s_engine_start(w, ops, fdv, bmax, &err);
+    }
+    if (fdv && fdv != fds)
+        free(fdv);
+    if (rc < 0) {
+        rb_worker_fail(w, rc, NULL, 0, "unlink_each_loop: %s", err.msg);
+        w->halt = 1;
+        return 0;
+    }
+    return writes;
+}
+
+/* unlink: removes the worker's files once it is done (they stay open until
+ * fini). 0 or -errno with the worker failed. */
+int rb_data_unlink_files(rb_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    rb_err_t err;
+    rb_err_clear(&err);
+    for (uint32_t i = 0; rb_job_uses_files(s) && i < w->nfiles; i++) {
+        char name[RB_NAME_MAX * 2];
+        int rc = rb_job_filename(s, w->index, i, name, sizeof name);
+        if (rc == 0)
+            rc = rb_sandbox_unlink(w->sb, w->rundir, name, &err);
+        if (rc < 0) {
+            rb_worker_fail(w, rc, w->files[i].path, 0, "unlink: %s",
+                           err.msg[0] ? err.msg : strerror(-rc));
+            return rc;
+        }
+    }
+    return 0;
+}
+
+/* Fills the buffers per buffer_mode and puts every slot on the free stack. */
+static void s_ring_init(rb_worker_t *w, uint64_t seed, uint64_t bmax)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint32_t depth = w->depth;
+    rb_rand_seed(&w->rng, seed);
+    if (s->buffer_mode == RB_BUF_RANDOM)
+        rb_rand_fill(&w->rng, w->bufs, (size_t)(depth * bmax));
+    else if (s->buffer_mode == RB_BUF_PATTERN && s->pattern_len)
+        for (uint64_t i = 0; i < depth * bmax; i++)
+            ((uint8_t *)w->bufs)[i] = s->pattern[i % s->pattern_len];
+    else
+        memset(w->bufs, 0, (size_t)(depth * bmax));
+    for (uint32_t i = 0; i < depth; i++) {
+        w->slots[i].base = (char *)w->bufs + i * bmax;
+        w->ios[i].runner = &w->slots[i];
+        w->ios[i].buf_index = i;
+        w->free[w->nfree++] = &w->ios[i];
+    }
+}
+
+/* Sets up the engine for the worker's files fdv[] and buffers. 0 or -errno with err set. */
+static int s_engine_start(rb_worker_t *w, const rb_engine_ops_t *ops, const int *fdv, uint64_t bmax,
+                          rb_err_t *err)
+{
+    const rb_job_spec_t *s = w->spec;
+    int rc = rb_engine_init(&w->eng, ops, w->depth);
+    if (rc < 0)
+        return rb_err_set(err, rc, "job %s: ioengine=%s: %s", s->name, ops->name,
+                          rc == -ENOSYS  ? "not supported by this kernel"
+                          : rc == -EPERM ? "disabled on this host"
+                                         : strerror(-rc));
+    w->eng_ready = 1;
+    if (!ops->setup)
+        return 0;
+    rb_engine_res_t res = {
+        .fds = fdv, .nfds = w->nfiles, .bufs = w->bufs, .nbufs = w->depth, .buf_len = bmax};
+    rc = ops->setup(&w->eng, &res);
+    if (rc < 0)
+        rb_err_set(err, rc, "job %s: ioengine=%s setup: %s", s->name, ops->name, strerror(-rc));
+    return rc;
+}
+
+/* Opens a worker's files, sets up its ring, buffers and engine. 0 or -errno. */
+int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx_t *ctx,
+                  uint64_t seed, rb_err_t *err)
+{
+    const rb_job_spec_t *s = w->spec;
+    const rb_engine_ops_t *ops = rb_engine_find(s->ioengine[0] ? s->ioengine : "sync");
+    uint32_t depth = s->iodepth ? s->iodepth : 1;
+    uint64_t bmax = s->bs_max > s->bs ? s->bs_max : s->bs;
+    if (!ops)
+        return rb_err_set(err, -ENOENT, "job %s: ioengine=%s is not in this agent (it has %s)",
+                          s->name, s->ioengine, rb_engine_names());
+    w->nfiles = s->filename[0] ? 1 : (s->nrfiles ? s->nrfiles : 1);
+    if (w->nfiles > RB_DATA_MAX_FILES)
+        return rb_err_set(err, -E2BIG, "job %s: %u files per worker", s->name, w->nfiles);
+    w->depth = depth;
+    w->files = calloc(w->nfiles, sizeof *w->files);
+    w->ios = calloc(depth, sizeof *w->ios);
+    w->slots = calloc(depth, sizeof *w->slots);
+    w->free = calloc(depth, sizeof *w->free);
+    w->retry = calloc(depth, sizeof *w->retry);
+    w->done = calloc(depth, sizeof *w->done);
+    w->bufs = rb_worker_aligned((size_t)(depth * bmax));
+    if (!w->files || !w->ios || !w->slots || !w->free || !w->retry || !w->done || !w->bufs)
+        return rb_err_set(err, -ENOMEM, "job %s: out of memory for %u IOs of %llu bytes", s->name,
+                          depth, (unsigned long long)bmax);
+    for (uint32_t i = 0; i < w->nfiles; i++)
+        w->files[i].fd = -1;
+    int fds[64]; /* most workers have a few files: no allocation for them */
+    int *fdv = w->nfiles <= 64 ? fds : calloc(w->nfiles, sizeof *fdv);
+    if (!fdv)
+        return rb_err_set(err, -ENOMEM, "out of memory");
+    int reads = rb_rw_reads(s->rw) || (s->verify && s->do_verify);
+    int flags = (rb_rw_writes(s->rw) ? (reads ? O_RDWR : O_WRONLY) | O_CREAT : O_RDONLY) |
+                (s->direct ? O_DIRECT : 0) |
+                (s->sync_mode == RB_SYNC_SYNC    ? O_SYNC
+                 : s->sync_mode == RB_SYNC_DSYNC ? O_DSYNC
+                                                 : 0);
+    w->sb = sb;
+    w->rundir = rundir;
+    w->oflags = flags;
+    int rc = s_open_files(w, sb, rundir, ctx, flags, fdv, err);
+    if (rc == 0) {
+        s_ring_init(w, seed, bmax);
+        rc = s_engine_start(w, ops, fdv, bmax, err);
+    }
+    if (fdv != fds)
+        free(fdv);
+    if (rc < 0)
+        return rc;
+    w->unit_per_file = rb_job_filesize(s) / s->bs;
+    if (ctx->caps && ctx->caps[w->job] && ctx->caps[w->job] < w->unit_per_file)
+        w->unit_per_file = ctx->caps[w->job]; /* only what a stonewalled write left */
+    w->units = w->unit_per_file * w->nfiles;
+    if (w->units == 0)
+        return rb_err_set(err, -EINVAL, "job %s: files smaller than one block", s->name);
+    if (rb_rw_random(s->rw) && !s->norandommap && bmax > s->bs) {
+        w->covered = calloc((size_t)((w->units + 63) / 64), sizeof *w->covered);
+        w->full = calloc((size_t)((w->units + 4095) / 4096), sizeof *w->full);
+        if (!w->covered || !w->full)
+            return rb_err_set(err, -ENOMEM,
+                              "job %s: out of memory for the random map of %llu blocks (%llu MiB; "
+                              "norandommap needs none)",
+                              s->name, (unsigned long long)w->units,
+                              (unsigned long long)(w->units / 8 >> 20) + 1);
+    }
+    return 0;
+}
+
+/* do_verify after a write-only pass, when verify headers were stamped;
+ * then unlink, as fio removes a job's files when it is done. */
+void rb_data_finish(rb_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    if (s->verify == RB_VERIFY_CRC32C && s->do_verify && rb_rw_writes(s->rw) &&
+        rb_job_uses_files(s) && !rb_rw_reads(s->rw) && !w->status)
+        rb_data_verify_back(w);
+    if (s->unlink)
+        rb_data_unlink_files(w);
+}
+
+void rb_data_fini(rb_worker_t *w)
+{
+    if (w->eng_ready)
+        rb_engine_fini(&w->eng);
+    w->eng_ready = 0;
+    for (uint32_t i = 0; w->files && i < w->nfiles; i++) {
+        if (w->files[i].fd < 0)
+            continue;
+        if (w->spec->fsync_on_close && w->files[i].dirty)
+            fsync(w->files[i].fd);
+        close(w->files[i].fd);
+    }
+    free(w->files);
+    free(w->ios);
+    free(w->slots);
+    free(w->free);
+    free(w->retry);
+    free(w->done);
+    free(w->covered);
+    free(w->full);
+    w->covered = w->full = NULL;
+    w->files = NULL;
+    w->ios = NULL;
+    w->slots = NULL;
+    w->free = w->retry = w->done = NULL;
+}

@@ -1,0 +1,29 @@
+/* What the data workload's two files share (not for use elsewhere): its
+ * loop over the IOs (rb_data.c) and the worker's files and ring, set up,
+ * renewed, verified and closed (rb_data_files.c). */
+#ifndef RB_DATA_INT_H
+#define RB_DATA_INT_H
+
+#include "rb_workload.h"
+
+#define RB_DATA_MAX_FILES 65536 /* files per worker at the most */
+
+/* fsync (or fdatasync with data_only) every file the worker wrote since the
+ * last; 0, or -1 with the worker failed. */
+int rb_data_sync_files(rb_worker_t *w, int data_only);
+
+/* Opens a worker's files, sets up its ring, buffers and engine. 0 or -errno. */
+int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx_t *ctx,
+                  uint64_t seed, rb_err_t *err);
+
+/* unlink_each_loop: the files go and come back empty before the next loop.
+ * 1 when they did, 0 when there is nothing to do, -1 with the worker failed. */
+int rb_data_renew_files(rb_worker_t *w);
+
+/* After the IO: do_verify's read back, unlink's removal. */
+void rb_data_finish(rb_worker_t *w);
+
+/* Closes the worker's files and engine and frees its ring. */
+void rb_data_fini(rb_worker_t *w);
+
+#endif

@@ -1,0 +1,209 @@
+/* The option readers of values per direction, fio's "R[,W[,T]]" form:
+ * bs, bsrange, bssplit (sizes by weight), rate and rate_iops. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rb_plan_int.h"
+#include "rb_units.h"
+
+/* fio's per-direction values "R[,W[,T]]": an empty part is the default (""),
+ * and the last part given goes on to the directions after it, unless the
+ * value ends in a comma. Fills part[0] (reads) and part[1] (writes) with
+ * pointers into buf; trims (part 3) have no IO here and are only read. */
+static int s_per_dir(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                     char *buf, size_t len, const char *part[2])
+{
+    if (strlen(val) >= len)
+        return rb_plan_fail(ps, line, "%s=%.64s...: too long", key, val);
+    snprintf(buf, len, "%s", val);
+    const char *parts[3] = {"", "", ""};
+    int n = 0;
+    for (char *c = buf, *start = buf;; c++) {
+        if (*c != ',' && *c)
+            continue;
+        if (n == 3)
+            return rb_plan_fail(ps, line, "%s=%.64s: more than three values (reads, writes, trims)",
+                                key, val);
+        bool end = !*c;
+        *c = '\0';
+        parts[n++] = rb_plan_trim(start);
+        if (end)
+            break;
+        start = c + 1;
+    }
+    for (int i = n; i < 2; i++)
+        parts[i] = parts[n - 1];
+    part[0] = parts[0];
+    part[1] = parts[1];
+    return 0;
+}
+
+/* bsrange / blocksize_range: "MIN-MAX" or "MIN:MAX" (fio's irange). */
+static int s_range_value(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                         uint64_t *min, uint64_t *max)
+{
+    const char *sep = val[0] ? strpbrk(val + 1, "-:") : NULL;
+    if (!sep)
+        return rb_plan_fail(ps, line, "bad range '%.64s' for %s (MIN-MAX, such as 4k-64k)", val,
+                            key);
+    char lo[64], hi[64];
+    size_t nlo = (size_t)(sep - val);
+    if (nlo >= sizeof lo || strlen(sep + 1) >= sizeof hi)
+        return rb_plan_fail(ps, line, "bad range '%.64s' for %s (MIN-MAX, such as 4k-64k)", val,
+                            key);
+    memcpy(lo, val, nlo);
+    lo[nlo] = '\0';
+    snprintf(hi, sizeof hi, "%s", sep + 1);
+    int rc = rb_opt_value_size(ps, line, key, rb_plan_trim(lo), false, min);
+    if (rc == 0)
+        rc = rb_opt_value_size(ps, line, key, rb_plan_trim(hi), false, max);
+    if (rc == 0 && *max < *min)
+        return rb_plan_fail(
+            ps, line, "%s=%.64s: the largest size must not be smaller than the smallest", key, val);
+    return rc;
+}
+
+/* bsrange per direction; an empty part is bs's ("bsrange=,4k-8k"). */
+static int s_bsrange_value(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                           uint64_t min[2], uint64_t max[2])
+{
+    char buf[256];
+    const char *part[2];
+    int rc = s_per_dir(ps, line, key, val, buf, sizeof buf, part);
+    for (int d = 0; rc == 0 && d < 2; d++) {
+        if (!*part[d]) { /* 0: the direction keeps bs */
+            min[d] = max[d] = 0;
+            continue;
+        }
+        rc = s_range_value(ps, line, key, part[d], &min[d], &max[d]);
+    }
+    return rc;
+}
+
+/* fio: the later of rwmixread and rwmixwrite decides. */
+int rb_opt_value_rwmixwrite(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                            const char *key, const char *val, unsigned line)
+{
+    uint64_t u = 0;
+    int rc = rb_opt_value_uint(ps, line, key, val, opt->min, opt->max, &u);
+    if (rc == 0)
+        o->spec.rwmixread = 100 - (uint32_t)u;
+    return rc;
+}
+
+int rb_opt_value_bsrange(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                         const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    return s_bsrange_value(ps, line, key, val, o->bsrange_min, o->bsrange_max);
+}
+
+/* bs / blocksize per direction: "4k", "4k,64k", ",8k" (reads keep 4k). */
+int rb_opt_value_bs(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
+                    const char *val, unsigned line)
+{
+    (void)opt;
+    char buf[256];
+    const char *part[2];
+    uint64_t v[2];
+    int rc = s_per_dir(ps, line, key, val, buf, sizeof buf, part);
+    for (int d = 0; rc == 0 && d < 2; d++)
+        rc = *part[d] ? rb_opt_value_size(ps, line, key, part[d], false, &v[d]) : (v[d] = 4096, 0);
+    if (rc < 0)
+        return rc;
+    o->bs_rw[0] = o->spec.bs = v[0];
+    o->bs_rw[1] = v[1];
+    return 0;
+}
+
+/* One direction of bssplit: "SIZE/PERC:SIZE/PERC..."; an empty PERC shares
+ * what the others leave, evenly (the last one takes the rest), as fio. */
+static int s_bssplit_dir(rb_plan_parser_t *ps, unsigned line, const char *key, char *text,
+                         rb_bs_part_t *out, uint32_t *nout)
+{
+    uint32_t n = 0, sum = 0, blank = 0;
+    bool noperc[RB_BSSPLIT_MAX] = {false};
+    for (char *tok = text, *next; tok && *tok; tok = next) {
+        next = strchr(tok, ':');
+        if (next)
+            *next++ = '\0';
+        if (n == RB_BSSPLIT_MAX)
+            return rb_plan_fail(ps, line, "%s: more than %d sizes in one direction", key,
+                                RB_BSSPLIT_MAX);
+        char *slash = strchr(tok, '/');
+        if (slash)
+            *slash = '\0';
+        uint64_t bs, perc = 0;
+        int rc = rb_opt_value_size(ps, line, key, rb_plan_trim(tok), false, &bs);
+        if (rc < 0)
+            return rc;
+        const char *p = slash ? rb_plan_trim(slash + 1) : "";
+        if (*p && rb_units_parse_count(p, 0, 100, &perc) < 0)
+            return rb_plan_fail(ps, line, "%s: bad percentage '%.32s' (a whole number 0 .. 100)",
+                                key, p);
+        noperc[n] = !*p;
+        blank += !*p;
+        sum += (uint32_t)perc;
+        out[n].bs = bs;
+        out[n].perc = (uint32_t)perc;
+        n++;
+    }
+    if (sum > 100)
+        return rb_plan_fail(ps, line, "%s: the percentages add up to %u, more than 100", key, sum);
+    for (uint32_t i = 0, left = 100 - sum, seen = 0; blank && i < n; i++)
+        if (noperc[i])
+            out[i].perc = ++seen == blank ? left - (blank - 1) * (left / blank) : left / blank;
+    uint32_t kept = 0, total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        total += out[i].perc;
+        if (out[i].perc) /* a size of 0% is never issued */
+            out[kept++] = out[i];
+    }
+    if (n && total != 100)
+        return rb_plan_fail(ps, line, "%s: the percentages add up to %u, not 100", key, total);
+    *nout = kept;
+    return 0;
+}
+
+/* bssplit: a weighted list of sizes per direction, "4k/10:64k/90,8k/100". */
+int rb_opt_value_bssplit(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                         const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    char buf[4096], one[2048];
+    const char *part[2];
+    int rc = s_per_dir(ps, line, key, val, buf, sizeof buf, part);
+    for (int d = 0; rc == 0 && d < 2; d++) {
+        snprintf(one, sizeof one, "%s", part[d]);
+        o->nbssplit[d] = 0;
+        rc = s_bssplit_dir(ps, line, key, one, o->bssplit[d], &o->nbssplit[d]);
+    }
+    return rc;
+}
+
+/* rate (bytes/s, fio's size units) and rate_iops (IOs/s) per direction:
+ * "1m" caps reads and writes each, "1m,500k" apart, ",500k" writes only. */
+int rb_opt_value_rate(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
+                      const char *val, unsigned line)
+{
+    char buf[256];
+    const char *part[2];
+    uint64_t v[2] = {0, 0};
+    bool iops = !strcmp(opt->key, "rate_iops");
+    int rc = s_per_dir(ps, line, key, val, buf, sizeof buf, part);
+    for (int d = 0; rc == 0 && d < 2; d++)
+        if (*part[d])
+            rc = iops ? rb_opt_value_uint(ps, line, key, part[d], 0, UINT64_MAX, &v[d])
+                      : rb_opt_value_size(ps, line, key, part[d], true, &v[d]);
+    if (rc < 0)
+        return rc;
+    if (iops) {
+        o->spec.rate_iops = v[0];
+        o->spec.rate_iops_write = v[1];
+    } else {
+        o->spec.rate = v[0];
+        o->spec.rate_write = v[1];
+    }
+    return 0;
+}
