@@ -27,23 +27,27 @@
 
 #define S_MAX_PROBLEMS 100u /* problems listed; more are counted in one last line */
 
-/* Appends one line of text (with its '\n') to a growing buffer. 0 or -ENOMEM. */
-static int s_append_line(char **buf, size_t *len, size_t *cap, const char *text)
+int rb_plan_text_put(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 {
-    size_t n = strlen(text);
-    if (*len + n + 2 > *cap) {
-        size_t c = (*len + n + 2) * 2;
+    if (*len + n + 1 > *cap) {
+        size_t c = (*len + n + 1) * 2;
         char *p = realloc(*buf, c);
         if (!p)
             return -ENOMEM;
         *buf = p;
         *cap = c;
     }
-    memcpy(*buf + *len, text, n);
+    memcpy(*buf + *len, s, n);
     *len += n;
-    (*buf)[(*len)++] = '\n';
     (*buf)[*len] = '\0';
     return 0;
+}
+
+/* Appends one line of text (with its '\n') to a growing buffer. 0 or -ENOMEM. */
+static int s_append_line(char **buf, size_t *len, size_t *cap, const char *text)
+{
+    int rc = rb_plan_text_put(buf, len, cap, text, strlen(text));
+    return rc < 0 ? rc : rb_plan_text_put(buf, len, cap, "\n", 1);
 }
 
 /* Where line (of the expanded text; 0: the whole plan) came from, as

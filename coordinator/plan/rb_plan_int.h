@@ -113,6 +113,10 @@ __attribute__((format(printf, 4, 5))) int rb_plan_fail_at(rb_plan_parser_t *ps, 
  * with *why saying what is wrong. */
 int rb_plan_expr_eval(const char *text, unsigned kb_base, uint64_t *out, const char **why);
 
+/* Appends n bytes of s to the growing NUL-terminated text *buf (len bytes
+ * used, cap allocated). 0 or -ENOMEM. */
+int rb_plan_text_put(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
+
 /* Expands the plan's text into ps->work (rb_plan_source.c): includes,
  * variables, keywords, --set. 0, or -EINVAL (problems recorded) / -ENOMEM. */
 int rb_plan_source_expand(rb_plan_parser_t *ps, const char *text, size_t len);

@@ -21,14 +21,6 @@
  * which came from file:line. 0 or -ENOMEM. */
 static int s_emit(rb_plan_parser_t *ps, const char *text, size_t n, const char *file, unsigned line)
 {
-    if (ps->work_len + n + 2 > ps->work_cap) {
-        size_t cap = (ps->work_len + n + 2) * 2;
-        char *w = realloc(ps->work, cap);
-        if (!w)
-            return rb_plan_nomem(ps);
-        ps->work = w;
-        ps->work_cap = cap;
-    }
     if (ps->nmap == ps->cap_map) {
         uint32_t cap = ps->cap_map ? ps->cap_map * 2 : 256;
         rb_plan_srcline_t *m = realloc(ps->map, cap * sizeof *m);
@@ -37,10 +29,9 @@ static int s_emit(rb_plan_parser_t *ps, const char *text, size_t n, const char *
         ps->map = m;
         ps->cap_map = cap;
     }
-    memcpy(ps->work + ps->work_len, text, n);
-    ps->work_len += n;
-    ps->work[ps->work_len++] = '\n';
-    ps->work[ps->work_len] = '\0';
+    if (rb_plan_text_put(&ps->work, &ps->work_len, &ps->work_cap, text, n) < 0 ||
+        rb_plan_text_put(&ps->work, &ps->work_len, &ps->work_cap, "\n", 1) < 0)
+        return rb_plan_nomem(ps);
     ps->map[ps->nmap].file = file;
     ps->map[ps->nmap].line = line;
     ps->map[ps->nmap].failed = false;
@@ -79,23 +70,6 @@ static long long s_keyword(const char *name, size_t n)
     return -1;
 }
 
-/* Appends n bytes to the growing string *out (len, cap). 0 or -ENOMEM. */
-static int s_put(char **out, size_t *len, size_t *cap, const char *s, size_t n)
-{
-    if (*len + n + 1 > *cap) {
-        size_t c = (*len + n + 1) * 2;
-        char *o = realloc(*out, c);
-        if (!o)
-            return -ENOMEM;
-        *out = o;
-        *cap = c;
-    }
-    memcpy(*out + *len, s, n);
-    *len += n;
-    (*out)[*len] = '\0';
-    return 0;
-}
-
 /* Expands ${VAR}, ${VAR:-default} and fio's $keywords in a value. A value
  * in which a keyword was replaced and that holds arithmetic becomes a
  * parenthesised expression, as fio evaluates it ("8*$mb_memory"). *out is
@@ -106,7 +80,7 @@ static int s_expand_value(rb_plan_parser_t *ps, const char *file, unsigned line,
 {
     char *o = NULL;
     size_t len = 0, cap = 0;
-    int keyword = 0, rc = s_put(&o, &len, &cap, "", 0);
+    int keyword = 0, rc = rb_plan_text_put(&o, &len, &cap, "", 0);
     for (const char *c = val; *c && rc == 0;) {
         if (c[0] == '$' && c[1] == '{') {
             const char *end = strchr(c + 2, '}');
@@ -138,7 +112,7 @@ static int s_expand_value(rb_plan_parser_t *ps, const char *file, unsigned line,
                     "${%s:-VALUE}, or pass --set)",
                     name, name);
             }
-            rc = s_put(&o, &len, &cap, v, strlen(v));
+            rc = rb_plan_text_put(&o, &len, &cap, v, strlen(v));
             c = end + 1;
             continue;
         }
@@ -150,14 +124,14 @@ static int s_expand_value(rb_plan_parser_t *ps, const char *file, unsigned line,
             if (k >= 0) {
                 char num[32];
                 snprintf(num, sizeof num, "%lld", k);
-                rc = s_put(&o, &len, &cap, num, strlen(num));
+                rc = rb_plan_text_put(&o, &len, &cap, num, strlen(num));
                 keyword = 1;
                 ps->host_keywords = true;
                 c += n;
                 continue;
             }
         }
-        rc = s_put(&o, &len, &cap, c, 1);
+        rc = rb_plan_text_put(&o, &len, &cap, c, 1);
         c++;
     }
     if (rc == 0 && keyword && o[0] != '(' && strpbrk(o, "+-*/%^")) {
@@ -288,8 +262,8 @@ static int s_expand_line(rb_plan_parser_t *ps, char *raw, const char *file, unsi
         return rc;
     char *out = NULL;
     size_t olen = 0, ocap = 0;
-    if (s_put(&out, &olen, &ocap, s, (size_t)(eq + 1 - s)) < 0 ||
-        s_put(&out, &olen, &ocap, exp, strlen(exp)) < 0) {
+    if (rb_plan_text_put(&out, &olen, &ocap, s, (size_t)(eq + 1 - s)) < 0 ||
+        rb_plan_text_put(&out, &olen, &ocap, exp, strlen(exp)) < 0) {
         free(out);
         free(exp);
         return rb_plan_nomem(ps);
