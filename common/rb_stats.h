@@ -11,6 +11,22 @@
  * Sorts v in place. */
 double rb_stats_median(double *v, uint32_t n);
 
+/* Mean, sample standard deviation (n - 1; 0 for one value), min and max of
+ * n values, NANs left out (n counts those kept). */
+typedef struct rb_stats_summary {
+    uint32_t n;
+    double mean, stddev, min, max;
+} rb_stats_summary_t;
+
+void rb_stats_summarise(const double *v, uint32_t n, rb_stats_summary_t *out);
+
+/* Welch's t-test of two samples given by their summaries: 1 when their
+ * means differ at the two-sided 95% level, 0 when they do not, -1 when it
+ * cannot be told (a side with fewer than 2 values, or both without spread
+ * and equal). *ci_rel gets the half width of the 95% interval of the
+ * difference of means relative to a's mean (NAN when it cannot be told). */
+int rb_stats_welch(const rb_stats_summary_t *a, const rb_stats_summary_t *b, double *ci_rel);
+
 /* Below this utilisation (%) every member is idle and the interval is left
  * out of the imbalance judgement. */
 #define RB_TEL_IDLE_PCT 1.0

@@ -27,6 +27,7 @@ static void s_usage(FILE *f)
             "       rackbench check PLAN [--ram SIZE] [--set KEY=VALUE]... [--section NAME]...\n"
             "       rackbench report RUN_DIR [--format text|json|csv|html]\n"
             "       rackbench compare RUN_A RUN_B [--format text|json]\n"
+            "       rackbench compare BEFORE... --vs AFTER... [--format text|json]\n"
             "       rackbench keygen DIR [--name NAME]\n"
             "       rackbench version\n"
             "\n"
@@ -72,6 +73,8 @@ static void s_check_cache(const rb_plan_t *plan, uint64_t ram, int ram_given)
         ram = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
     for (uint32_t p = 0; p < plan->nphases; p++) {
         const rb_phase_spec_t *ph = &plan->phases[p];
+        if (plan->iters && plan->iters[p].iteration > 0)
+            continue; /* said for its first iteration */
         int drops = 1;
         for (uint32_t j = 0; j < ph->njobs; j++)
             drops &= ph->jobs[j].drop_caches || !rb_rw_reads(ph->jobs[j].rw);
@@ -81,7 +84,7 @@ static void s_check_cache(const rb_plan_t *plan, uint64_t ram, int ram_given)
                 "rackbench: warning: phase %s is cache-influenced: buffered data of %s per node is "
                 "under 2 x RAM (%s, %s): its figures will measure the page cache, not the disks "
                 "(use direct=1, or at least %s per node)\n",
-                ph->name,
+                plan->iters ? plan->iters[p].base : ph->name,
                 rb_units_fmt_size(b1, sizeof b1, (double)rb_aggregate_phase_buffered_set(ph)),
                 rb_units_fmt_size(b2, sizeof b2, (double)ram),
                 ram_given ? "as --ram says" : "this machine's; --ram SIZE for the nodes'",
@@ -395,43 +398,67 @@ static int s_report(int argc, char **argv)
     return code;
 }
 
-/* rackbench compare RUN_A RUN_B: 0, or 2 for a bad call or folder. */
+/* rackbench compare BEFORE... [--vs AFTER...]: 0, or 2 for a bad call or folder. */
+#define S_COMPARE_MAX_RUNS 64 /* run folders a side */
 static int s_compare(int argc, char **argv)
 {
-    const char *dirs[2] = {NULL, NULL}, *format = "text";
-    int nd = 0;
+    const char *dirs[2][S_COMPARE_MAX_RUNS], *format = "text";
+    uint32_t nd[2] = {0, 0};
+    int side = 0, vs = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--format") && i + 1 < argc)
+        if (!strcmp(argv[i], "--format") && i + 1 < argc) {
             format = argv[++i];
-        else if (argv[i][0] != '-' && nd < 2)
-            dirs[nd++] = argv[i];
-        else {
+        } else if (!strcmp(argv[i], "--vs") && !vs) {
+            vs = 1;
+            side = 1;
+        } else if (argv[i][0] != '-' && nd[side] < S_COMPARE_MAX_RUNS) {
+            dirs[side][nd[side]++] = argv[i];
+        } else {
             fprintf(stderr,
-                    "rackbench compare: unexpected '%s' (usage: rackbench compare RUN_A "
-                    "RUN_B [--format text|json])\n",
-                    argv[i]);
+                    "rackbench compare: unexpected '%s' (usage: rackbench compare RUN_A RUN_B, "
+                    "or rackbench compare BEFORE... --vs AFTER..., with at most %d runs a side; "
+                    "[--format text|json])\n",
+                    argv[i], S_COMPARE_MAX_RUNS);
             return 2;
         }
     }
-    if (nd != 2 || (strcmp(format, "text") && strcmp(format, "json"))) {
-        fprintf(stderr, "rackbench compare: expected two run folders and --format text or json\n");
+    if (!vs && nd[0] == 2) { /* RUN_A RUN_B */
+        dirs[1][0] = dirs[0][1];
+        nd[0] = nd[1] = 1;
+    }
+    if (!nd[0] || !nd[1] || (strcmp(format, "text") && strcmp(format, "json"))) {
+        fprintf(stderr, "rackbench compare: expected two run folders (or BEFORE... --vs "
+                        "AFTER...) and --format text or json\n");
         return 2;
     }
-    rb_loaded_run_t runs[2];
+    rb_loaded_run_t *runs[2] = {calloc(nd[0], sizeof *runs[0]), calloc(nd[1], sizeof *runs[1])};
+    uint32_t loaded[2] = {0, 0};
+    int code = 0;
+    if (!runs[0] || !runs[1]) {
+        fprintf(stderr, "rackbench compare: out of memory\n");
+        code = 3;
+    }
     rb_err_t err;
-    for (int i = 0; i < 2; i++) {
-        rb_err_clear(&err);
-        if (rb_result_run_load(dirs[i], &runs[i], &err) < 0) {
-            fprintf(stderr, "rackbench compare: %s\n", err.msg);
-            if (i)
-                rb_result_run_unload(&runs[0]);
-            return 2;
+    for (int s = 0; s < 2 && !code; s++) {
+        for (uint32_t i = 0; i < nd[s] && !code; i++) {
+            rb_err_clear(&err);
+            if (rb_result_run_load(dirs[s][i], &runs[s][i], &err) < 0) {
+                fprintf(stderr, "rackbench compare: %s\n", err.msg);
+                code = 2;
+            } else {
+                loaded[s]++;
+            }
         }
     }
-    int rc = rb_compare(&runs[0], &runs[1], !strcmp(format, "json"), stdout);
-    rb_result_run_unload(&runs[0]);
-    rb_result_run_unload(&runs[1]);
-    return rc < 0 ? 3 : 0;
+    if (!code &&
+        rb_compare_runs(runs[0], nd[0], runs[1], nd[1], !strcmp(format, "json"), stdout) < 0)
+        code = 3;
+    for (int s = 0; s < 2; s++) {
+        for (uint32_t i = 0; i < loaded[s]; i++)
+            rb_result_run_unload(&runs[s][i]);
+        free(runs[s]);
+    }
+    return code;
 }
 
 /* rackbench keygen DIR [--name NAME]: a CURVE key pair for a coordinator or

@@ -195,8 +195,75 @@ static int s_eval_phase(const rb_accept_set_t *s, const rb_phase_spec_t *spec,
     return 0;
 }
 
-int rb_accept_result_eval(const rb_accept_t *a, const rb_phase_spec_t *specs, uint32_t nphases,
-                          const rb_phase_agg_t *aggs, uint32_t nrun, rb_accept_result_t *out)
+/* A row judged on the mean of its iterations: the measured value against
+ * the limit, latencies in us against a limit in ns. */
+static rb_accept_verdict_t s_judge_mean(rb_accept_check_t c, uint64_t limit, double measured)
+{
+    if (isnan(measured))
+        return RB_ACCEPT_FAIL;
+    switch (c) {
+    case RB_ACCEPT_MAX_P99_LAT:
+    case RB_ACCEPT_MAX_P999_LAT:
+    case RB_ACCEPT_MAX_MEAN_LAT:
+        return measured * 1e3 <= (double)limit * (1 + S_REL_TOLERANCE) ? RB_ACCEPT_PASS
+                                                                       : RB_ACCEPT_FAIL;
+    default:
+        return s_judge(c, limit, measured, NULL);
+    }
+}
+
+/* iterations=mean: the rows of set s (n per phase, nrows in all, in the
+ * order of s->phases) of each repeated phase become one row per check, on
+ * the mean of its iterations. Returns the rows kept, moved to the front. */
+static uint32_t s_collapse_mean(const rb_accept_set_t *s, const rb_plan_iter_t *iters,
+                                uint32_t nphases, rb_accept_row_t *rows, uint32_t n)
+{
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < s->nphases; k++) {
+        uint32_t p = s->phases[k];
+        const rb_plan_iter_t *it = p < nphases ? &iters[p] : NULL;
+        if (!it || it->iterations < 2) {
+            memmove(&rows[kept], &rows[k * n], n * sizeof *rows);
+            kept += n;
+            continue;
+        }
+        bool first = true; /* the first of its group in this set */
+        for (uint32_t q = 0; q < k && first; q++)
+            first = !(s->phases[q] < nphases && iters[s->phases[q]].group == it->group);
+        if (!first)
+            continue;
+        for (uint32_t r = 0; r < n; r++) {
+            rb_accept_row_t row = rows[k * n + r];
+            double sum = 0;
+            uint32_t got = 0, seen = 0;
+            bool na = row.verdict == RB_ACCEPT_NA;
+            for (uint32_t q = k; q < s->nphases; q++) {
+                uint32_t pq = s->phases[q];
+                if (pq >= nphases || iters[pq].group != it->group)
+                    continue;
+                seen++;
+                double v = rows[q * n + r].measured;
+                if (!isnan(v)) {
+                    sum += v;
+                    got++;
+                }
+            }
+            row.phase = it->base;
+            if (!na) {
+                row.measured = got == seen && got ? sum / got : NAN;
+                row.verdict = s_judge_mean(row.check, s->limit[row.check], row.measured);
+                row.note =
+                    got == seen ? "the mean of its iterations" : "an iteration was not measured";
+            }
+            rows[kept++] = row;
+        }
+    }
+    return kept;
+}
+
+int rb_accept_result_eval(const rb_accept_t *a, const rb_phase_spec_t *specs,
+                          const rb_plan_iter_t *iters, uint32_t nphases, const rb_phase_agg_t *aggs,
+                          uint32_t nrun, rb_accept_result_t *out)
 {
     memset(out, 0, sizeof *out);
     if (!a)
@@ -213,11 +280,18 @@ int rb_accept_result_eval(const rb_accept_t *a, const rb_phase_spec_t *specs, ui
         return -ENOMEM;
     for (uint32_t i = 0; i < a->nsets; i++) {
         const rb_accept_set_t *s = &a->sets[i];
+        uint32_t set_first = out->nrows, nchecks = 0;
+        for (int c = 0; c < RB_ACCEPT_NCHECKS; c++)
+            nchecks += s->limit_line[c] != 0;
         for (uint32_t k = 0; k < s->nphases; k++) {
             uint32_t p = s->phases[k];
-            if (p >= nphases)
-                continue;
             rb_accept_row_t *rows = &out->rows[out->nrows];
+            if (p >= nphases) { /* cannot be: resolved against these phases */
+                for (uint32_t r = 0; r < nchecks; r++)
+                    rows[r] = (rb_accept_row_t){.set = s->name, .phase = "?", .measured = NAN};
+                out->nrows += nchecks;
+                continue;
+            }
             uint32_t n = 0;
             for (int c = 0; c < RB_ACCEPT_NCHECKS; c++) {
                 if (!s->limit_line[c])
@@ -248,6 +322,9 @@ int rb_accept_result_eval(const rb_accept_t *a, const rb_phase_spec_t *specs, ui
             }
             out->nrows += n;
         }
+        if (s->iter_mean && iters && nchecks)
+            out->nrows =
+                set_first + s_collapse_mean(s, iters, nphases, &out->rows[set_first], nchecks);
     }
     for (uint32_t r = 0; r < out->nrows; r++) {
         out->nfailed += out->rows[r].verdict == RB_ACCEPT_FAIL;

@@ -9,6 +9,7 @@
 
 #include "rb_accept.h"
 #include "rb_aggregate.h"
+#include "rb_plan.h"
 
 typedef enum {
     RB_ACCEPT_PASS = 0,
@@ -35,12 +36,15 @@ typedef struct rb_accept_result {
     uint32_t nna;          /* rows that do not apply */
 } rb_accept_result_t;
 
-/* Judges every set on the run: specs are the plan's nphases phases, aggs the
- * figures of the first nrun of them (the phases that ran; a phase not run
- * fails every check with nothing measured). out is the caller's and released
- * with rb_accept_result_fini. Returns 0 or -ENOMEM. */
-int rb_accept_result_eval(const rb_accept_t *a, const rb_phase_spec_t *specs, uint32_t nphases,
-                          const rb_phase_agg_t *aggs, uint32_t nrun, rb_accept_result_t *out);
+/* Judges every set on the run: specs are the plan's nphases phases (iters
+ * their iterations, or NULL), aggs the figures of the first nrun of them
+ * (the phases that ran; a phase not run fails every check with nothing
+ * measured). A set with iterations=mean judges a repeated phase once, on
+ * the mean of its iterations' figures (the row named by its base name). out is the caller's and
+ * released with rb_accept_result_fini. Returns 0 or -ENOMEM. */
+int rb_accept_result_eval(const rb_accept_t *a, const rb_phase_spec_t *specs,
+                          const rb_plan_iter_t *iters, uint32_t nphases, const rb_phase_agg_t *aggs,
+                          uint32_t nrun, rb_accept_result_t *out);
 
 /* Frees what r owns; safe twice. */
 void rb_accept_result_fini(rb_accept_result_t *r);

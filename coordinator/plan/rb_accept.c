@@ -42,7 +42,7 @@ static const struct {
 #define S_CHECK_LIST                                                                               \
     "min_aggregate_bw, min_node_bw, max_node_spread, max_p99_lat, max_p999_lat, max_mean_lat, "    \
     "min_iops, min_nodes, max_errors, min_interval_bw, min_sustained_bw, max_stall"
-#define S_KEY_LIST S_CHECK_LIST ", phases"
+#define S_KEY_LIST S_CHECK_LIST ", phases, iterations"
 
 const char *rb_accept_check_name(rb_accept_check_t c)
 {
@@ -229,9 +229,10 @@ int rb_accept_phase_list_check(const char *val, char *why, size_t whylen)
             return -EINVAL;
         }
         for (const char *c = b; c < e; c++)
-            if (!rb_names_char(*c)) {
+            if (!rb_names_char(*c) && *c != '#') { /* NAME#k: one iteration */
                 snprintf(why, whylen,
-                         "phases: '%.*s' is not a phase name (A-Z a-z 0-9 . _ -, separated by ',')",
+                         "phases: '%.*s' is not a phase name (A-Z a-z 0-9 . _ - #, separated by "
+                         "',')",
                          (int)(e - b), b);
                 return -EINVAL;
             }
@@ -399,6 +400,19 @@ int rb_accept_option(rb_accept_t *a, const char *key, const char *val, unsigned 
     char label[RB_NAME_MAX + 16];
     s_label(s, label, sizeof label);
 
+    if (strcmp(key, "iterations") == 0) {
+        if (s->iter_line)
+            return s_fail(a, err, line, "option '%s' is given twice in %s (first at line %u)", key,
+                          label, s->iter_line);
+        if (!val || (strcmp(val, "worst") && strcmp(val, "mean")))
+            return s_fail(a, err, line,
+                          "iterations=%.64s in %s: expected worst (every iteration must pass) "
+                          "or mean (the mean of a repeated phase's iterations is judged)",
+                          val ? val : "", label);
+        s->iter_mean = !strcmp(val, "mean");
+        s->iter_line = line;
+        return 0;
+    }
     bool phases = strcmp(key, "phases") == 0;
     int c = -1;
     for (int i = 0; i < RB_ACCEPT_NCHECKS && !phases; i++)
@@ -453,15 +467,18 @@ uint32_t rb_accept_match_phases(const char *name, const rb_phase_spec_t *phases,
             return 1;
         }
     }
+    uint32_t n = 0; /* a job's phase: each of its iterations */
     for (uint32_t p = 0; p < nphases; p++) {
         for (uint32_t j = 0; j < phases[p].njobs; j++) {
             if (strcmp(phases[p].jobs[j].name, name) == 0) {
                 hit[p] = true;
-                return 1;
+                n++;
+                break;
             }
         }
     }
-    uint32_t n = 0;
+    if (n)
+        return n;
     size_t len = strlen(name);
     for (uint32_t p = 0; p < nphases; p++) {
         const char *op =
@@ -596,6 +613,8 @@ int rb_accept_print(const rb_accept_t *a, const rb_phase_spec_t *phases, uint32_
         const rb_accept_set_t *s = &a->sets[i];
         char buf[64], label[RB_NAME_MAX + 16];
         fprintf(f, "\n%s\n", s_label(s, label, sizeof label));
+        if (s->iter_line)
+            fprintf(f, "iterations=%s\n", s->iter_mean ? "mean" : "worst");
         if (s->phases_text) {
             fprintf(f, "phases=");
             for (uint32_t k = 0; k < s->nphases; k++)

@@ -43,6 +43,8 @@ typedef struct rb_accept_set {
     uint64_t sustained_window_ns;           /* min_sustained_bw's window (BW/WINDOW) */
     char *phases_text;                      /* phases= as written (owned); NULL: every phase */
     unsigned phases_line;                   /* line of phases= (0: not given) */
+    bool iter_mean;                         /* iterations=mean: a repeated phase by its mean */
+    unsigned iter_line;                     /* line of iterations= (0: worst, the default) */
     uint32_t nphases;                       /* phases the set judges, once resolved ... */
     uint32_t *phases;                       /* ... their indexes in the plan, ascending (owned) */
 } rb_accept_set_t;

@@ -670,3 +670,27 @@ int rb_opt_value_startdelay(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt
     o->spec.startdelay_max_ns = hi;
     return 0;
 }
+
+int rb_opt_value_iterations(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                            const char *key, const char *val, unsigned line)
+{
+    uint64_t n = 0;
+    int rc = rb_opt_value_uint(ps, line, key, val, opt->min, opt->max, &n);
+    if (rc == 0)
+        o->iterations = (uint32_t)n;
+    return rc;
+}
+
+int rb_opt_value_iterate(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                         const char *key, const char *val, unsigned line)
+{
+    (void)o, (void)opt;
+    if (strcmp(val, "phase") && strcmp(val, "plan"))
+        return rb_plan_fail(ps, line,
+                            "%s=%.64s: expected phase (each phase N times in a row) or "
+                            "plan (the whole plan N times)",
+                            key, val);
+    ps->iterate_plan = !strcmp(val, "plan");
+    ps->iterate_line = line;
+    return 0;
+}

@@ -508,6 +508,8 @@ static int s_parse_all(rb_plan_parser_t *ps, char *work, size_t len)
     if (ps->nphases == 0)
         return rb_plan_fail(ps, 0,
                             "the plan has no jobs (add a [job] section with at least size=)");
+    if ((rc = rb_plan_job_iterate(ps, &ps->iters)) < 0)
+        return rc;
     for (size_t i = 0; i < S_NSECTIONS; i++)
         if (s_sections[i].resolve && (rc = s_sections[i].resolve(ps)) < 0)
             return rc;
@@ -544,6 +546,8 @@ static void s_parser_fini(rb_plan_parser_t *ps)
 {
     free(ps->work);
     free(ps->map);
+    free(ps->ph_iters);
+    free(ps->ph_iters_line);
     for (uint32_t i = 0; i < ps->nfiles; i++)
         free(ps->files[i]);
     free(ps->files);
@@ -610,6 +614,8 @@ int rb_plan_parse_input(const char *text, size_t len, const char *source, const 
     memcpy(plan->directory, ps.directory, sizeof plan->directory);
     plan->nphases = ps.nphases;
     plan->phases = ps.phases;
+    plan->iters = ps.iters;
+    plan->iterate_plan = ps.iterate_plan;
     plan->notes = ps.notes;
     plan->accept = ps.accept;
     plan->racks = ps.racks;
@@ -714,6 +720,7 @@ void rb_plan_destroy(rb_plan_t **p)
     free(plan->source);
     free(plan->text);
     free(plan->notes);
+    free(plan->iters);
     for (size_t i = 0; i < S_NSECTIONS; i++)
         if (s_sections[i].destroy)
             s_sections[i].destroy(plan);
@@ -731,13 +738,20 @@ int rb_plan_print(const rb_plan_t *p, FILE *f)
     fprintf(f, "\n; every option is explicit; a job with stonewall starts a new phase\n");
     fprintf(f, "[global]\n");
     rb_opt_print_global(p->interval_ns, p->directory, f);
+    if (p->iterate_plan)
+        fprintf(f, "iterate=plan\n");
     for (uint32_t i = 0; i < p->nphases; i++) {
         const rb_phase_spec_t *ph = &p->phases[i];
+        const rb_plan_iter_t *it = p->iters ? &p->iters[i] : NULL;
+        if (it && it->iteration > 0)
+            continue; /* a repetition: iterations= of its first says it */
         for (uint32_t j = 0; j < ph->njobs; j++) {
             const rb_job_spec_t *js = &ph->jobs[j];
             fprintf(f, "\n[%s]\n", js->name);
             if (i > 0 && j == 0)
                 fprintf(f, "stonewall\n");
+            if (it && it->iterations > 1)
+                fprintf(f, "iterations=%u\n", it->iterations);
             if (js->rw == RB_RW_META)
                 rb_opt_print_meta_step(js, p->directory, f);
             else

@@ -30,6 +30,16 @@ typedef struct rb_plan_rack {
     char (*nodes)[RB_NAME_MAX]; /* nnodes names (owned) */
 } rb_plan_rack_t;
 
+/* Where a phase stands among the repetitions of iterations=N: its copies
+ * are phases of their own (named "NAME#1" .. "NAME#N"), run one after the
+ * other (or, with iterate=plan, once per round of the whole plan). */
+typedef struct rb_plan_iter {
+    uint32_t group;         /* index of the phase's first iteration */
+    uint32_t iteration;     /* 0 .. iterations-1 */
+    uint32_t iterations;    /* N (1: not repeated) */
+    char base[RB_NAME_MAX]; /* the phase's name without "#k" */
+} rb_plan_iter_t;
+
 typedef struct rb_plan {
     char *source;                /* file path or label used in messages */
     char *text;                  /* the plan as read (NUL-terminated) */
@@ -37,6 +47,8 @@ typedef struct rb_plan {
     char directory[RB_PATH_MAX]; /* [global] directory, "" if unset (used by --local) */
     uint32_t nphases;
     rb_phase_spec_t *phases; /* nphases entries, each with its jobs */
+    rb_plan_iter_t *iters;   /* nphases entries: each phase's iteration (owned) */
+    bool iterate_plan;       /* iterate=plan: the whole plan repeats, not each phase */
     bool host_keywords;      /* a value used $ncpus, $mb_memory or $pagesize: this machine's */
     char *notes; /* "SOURCE:LINE: option 'x' is ignored: why" lines, each ending in '\n',
                   * for fio options accepted without effect; NULL if none */

@@ -27,6 +27,7 @@ typedef struct rb_plan_job {
     uint32_t nbssplit[2];                     /* bssplit's entries per direction */
     rb_bs_part_t bssplit[2][RB_BSSPLIT_MAX];  /* ... and the entries */
     uint32_t io_size_pct;                     /* io_size=N%: N (1 .. 100), from size; 0: bytes */
+    uint32_t iterations;                      /* iterations=N: the phase runs N times */
     bool filename_abs;                        /* filename= was an absolute path ... */
     char fn_dir[RB_PATH_MAX];                 /* ... and this is its folder */
     const char *name;                         /* effective name, points into the work buffer */
@@ -63,6 +64,11 @@ typedef struct rb_plan_parser {
     uint32_t cap_phases;                   /* allocated entries of phases */
     uint32_t cap_jobs;                     /* allocated jobs of the last phase */
     uint32_t phase_workers;                /* sum of numjobs in the last phase */
+    uint32_t *ph_iters;                    /* per phase: iterations=N of its jobs */
+    unsigned *ph_iters_line;               /* ... and the line that set it (0: default) */
+    rb_plan_iter_t *iters;                 /* after rb_plan_job_iterate: per phase */
+    bool iterate_plan;                     /* [global] iterate=plan */
+    unsigned iterate_line;                 /* ... its line */
     rb_plan_job_t global;                  /* defaults for jobs that follow */
     rb_plan_job_t job;                     /* the job being read */
     const struct rb_plan_section *section; /* the section being read; NULL before the first */
@@ -166,7 +172,13 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_group_reporting, rb_opt_value_sample_interval, rb_opt_value_read_from,
     rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size, rb_opt_value_meta_ops,
     rb_opt_value_kb_base, rb_opt_value_bs, rb_opt_value_bssplit, rb_opt_value_io_size,
-    rb_opt_value_startdelay, rb_opt_value_rate;
+    rb_opt_value_startdelay, rb_opt_value_rate, rb_opt_value_iterations, rb_opt_value_iterate;
+
+/* Repeats the phases read as their iterations= ask (rb_plan_job.c): each
+ * phase N times in a row, or with iterate=plan the whole plan N times; the
+ * copies of a phase repeated are named "NAME#1" .. "NAME#N". *out gets one
+ * entry per phase after (caller frees). 0, or -EINVAL / -ENOMEM recorded. */
+int rb_plan_job_iterate(rb_plan_parser_t *ps, rb_plan_iter_t **out);
 
 /* 1 for a section name that only a reserved section may use (acceptance,
  * capacity, rack ...), whether rackbench has that section or not. */

@@ -233,9 +233,11 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
 }
 
 /* Appends js to the last phase, or to a new one; errors name line. */
-static int s_add_job(rb_plan_parser_t *ps, const rb_job_spec_t *js, bool new_phase, unsigned line)
+static int s_add_job(rb_plan_parser_t *ps, const rb_plan_job_t *o, const rb_job_spec_t *js,
+                     bool new_phase, unsigned line)
 {
     const char *name = js->name;
+    unsigned iline = rb_plan_job_line(o, "iterations");
     if (ps->nphases == 0 || new_phase) {
         if (ps->nphases == RB_MAX_PHASES)
             return rb_plan_fail(ps, line, "job '%s' starts phase %u, more than %u phases", name,
@@ -243,11 +245,20 @@ static int s_add_job(rb_plan_parser_t *ps, const rb_job_spec_t *js, bool new_pha
         if (ps->nphases == ps->cap_phases) {
             uint32_t cap = ps->cap_phases ? ps->cap_phases * 2 : 4;
             rb_phase_spec_t *ph = realloc(ps->phases, cap * sizeof *ph);
-            if (!ph)
+            if (ph)
+                ps->phases = ph;
+            uint32_t *it = realloc(ps->ph_iters, cap * sizeof *it);
+            if (it)
+                ps->ph_iters = it;
+            unsigned *il = realloc(ps->ph_iters_line, cap * sizeof *il);
+            if (il)
+                ps->ph_iters_line = il;
+            if (!ph || !it || !il)
                 return rb_plan_nomem(ps);
-            ps->phases = ph;
             ps->cap_phases = cap;
         }
+        ps->ph_iters[ps->nphases] = o->iterations ? o->iterations : 1;
+        ps->ph_iters_line[ps->nphases] = iline;
         rb_phase_spec_t *ph = &ps->phases[ps->nphases++];
         memset(ph, 0, sizeof *ph);
         memcpy(ph->name, name, strlen(name) + 1);
@@ -255,6 +266,13 @@ static int s_add_job(rb_plan_parser_t *ps, const rb_job_spec_t *js, bool new_pha
         ps->phase_workers = 0;
     }
     rb_phase_spec_t *ph = &ps->phases[ps->nphases - 1];
+    uint32_t want = o->iterations ? o->iterations : 1;
+    if (ps->ph_iters[ps->nphases - 1] != want)
+        return rb_plan_fail(ps, iline ? iline : line,
+                            "job '%s': iterations=%u, but its phase '%s' runs %u times (every "
+                            "job of a phase repeats with it: set iterations on its first job, "
+                            "or give each its own phase with stonewall)",
+                            name, want, ph->name, ps->ph_iters[ps->nphases - 1]);
     if (ph->njobs == RB_MAX_JOBS)
         return rb_plan_fail(ps, line, "job '%s': phase '%s' has more than %u jobs", name, ph->name,
                             RB_MAX_JOBS);
@@ -355,7 +373,7 @@ static int s_finish_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line)
         }
         step.meta_op = o->meta_ops[i];
         step.meta_renamed = renamed;
-        rc = s_add_job(ps, &step, true, line);
+        rc = s_add_job(ps, o, &step, true, line);
         if (o->meta_ops[i] == RB_META_RENAME)
             renamed = 1;
     }
@@ -396,5 +414,107 @@ int rb_plan_job_finish(rb_plan_parser_t *ps)
         return rc;
     bool new_phase = o->stonewall || ps->after_meta;
     ps->after_meta = false;
-    return s_add_job(ps, js, new_phase, line);
+    return s_add_job(ps, o, js, new_phase, line);
+}
+
+/* A deep copy of phase src as iteration k of n: its jobs copied, its name
+ * "NAME#k" when n > 1. */
+static int s_copy_phase(rb_plan_parser_t *ps, rb_phase_spec_t *dst, const rb_phase_spec_t *src,
+                        uint32_t k, uint32_t n, unsigned line)
+{
+    *dst = *src;
+    dst->jobs = malloc((src->njobs ? src->njobs : 1) * sizeof *dst->jobs);
+    if (!dst->jobs)
+        return rb_plan_nomem(ps);
+    memcpy(dst->jobs, src->jobs, src->njobs * sizeof *dst->jobs);
+    if (n > 1 && (size_t)snprintf(dst->name, sizeof dst->name, "%s#%u", src->name, k + 1) >=
+                     sizeof dst->name) {
+        free(dst->jobs);
+        dst->jobs = NULL;
+        dst->njobs = 0;
+        return rb_plan_fail(ps, line,
+                            "phase '%s' with iterations: '%s#%u' is longer than %d "
+                            "characters",
+                            src->name, src->name, n, RB_NAME_MAX - 1);
+    }
+    return 0;
+}
+
+int rb_plan_job_iterate(rb_plan_parser_t *ps, rb_plan_iter_t **out)
+{
+    uint32_t n = ps->nphases, total = 0, rounds = 1;
+    for (uint32_t p = 0; p < n; p++) {
+        uint32_t k = ps->ph_iters[p];
+        unsigned line = ps->ph_iters_line[p];
+        if (k > 1 && rb_phase_spec_is_meta(&ps->phases[p]) && !ps->iterate_plan)
+            return rb_plan_fail(ps, line,
+                                "metadata step '%s' with iterations=%u: its files must be made "
+                                "again before it can repeat, so repeat the whole plan "
+                                "(iterate=plan in [global])",
+                                ps->phases[p].name, k);
+        if (ps->iterate_plan && k != ps->ph_iters[0])
+            return rb_plan_fail(ps, line ? line : ps->iterate_line,
+                                "iterate=plan (line %u) repeats the whole plan, so every phase "
+                                "needs the same iterations: '%s' has %u, '%s' has %u (set "
+                                "iterations in [global])",
+                                ps->iterate_line, ps->phases[0].name, ps->ph_iters[0],
+                                ps->phases[p].name, k);
+        total += k;
+        if (total > RB_MAX_PHASES)
+            return rb_plan_fail(ps, line ? line : ps->iterate_line,
+                                "with iterations the plan has more than %u phases (phase '%s' "
+                                "runs %u times)",
+                                RB_MAX_PHASES, ps->phases[p].name, k);
+    }
+    if (ps->iterate_plan && n)
+        rounds = ps->ph_iters[0];
+    rb_plan_iter_t *iters = calloc(total ? total : 1, sizeof *iters);
+    if (!iters)
+        return rb_plan_nomem(ps);
+    if (total == n) { /* nothing repeats */
+        for (uint32_t p = 0; p < n; p++) {
+            iters[p] = (rb_plan_iter_t){.group = p, .iteration = 0, .iterations = 1};
+            memcpy(iters[p].base, ps->phases[p].name, sizeof iters[p].base);
+        }
+        *out = iters;
+        return 0;
+    }
+    rb_phase_spec_t *phases = calloc(total, sizeof *phases);
+    uint32_t *first = calloc(n, sizeof *first);
+    if (!phases || !first) {
+        free(phases);
+        free(first);
+        free(iters);
+        return rb_plan_nomem(ps);
+    }
+    uint32_t m = 0;
+    int rc = 0;
+    for (uint32_t r = 0; r < rounds && rc == 0; r++) {
+        for (uint32_t p = 0; p < n && rc == 0; p++) {
+            uint32_t k = ps->ph_iters[p];
+            uint32_t from = ps->iterate_plan ? r : 0, to = ps->iterate_plan ? r + 1 : k;
+            for (uint32_t i = from; i < to && rc == 0; i++) {
+                rc = s_copy_phase(ps, &phases[m], &ps->phases[p], i, k, ps->ph_iters_line[p]);
+                if (rc < 0)
+                    break;
+                if (i == 0)
+                    first[p] = m;
+                iters[m] = (rb_plan_iter_t){.group = first[p], .iteration = i, .iterations = k};
+                memcpy(iters[m].base, ps->phases[p].name, sizeof iters[m].base);
+                m++;
+            }
+        }
+    }
+    free(first);
+    if (rc < 0) {
+        rb_phase_specs_free(&phases, m);
+        free(iters);
+        return rc;
+    }
+    rb_phase_specs_free(&ps->phases, ps->nphases);
+    ps->phases = phases;
+    ps->nphases = total;
+    ps->cap_phases = total;
+    *out = iters;
+    return 0;
 }

@@ -1,7 +1,13 @@
-/* `rackbench compare RUN_A RUN_B`: the headline figures of each phase the
- * two runs share, side by side, with the change in percent; a change is
- * called significant only when it is larger than the spread of the
- * per-interval samples of both runs (burn-in before and after tuning). */
+/* `rackbench compare BEFORE... [--vs AFTER...]`: the headline figures of
+ * each phase the two sides share, side by side, with the change in
+ * percent. Each side's measurements of a phase are every iteration
+ * (iterations=N) of every run given for it; a change is called significant
+ * only when Welch's t-test over those says so at 95% (and it is at least
+ * 1%). With one measurement a side, run-to-run noise is unknown and no
+ * verdict is given: the spread between one run's intervals says nothing
+ * about the next run. It warns when the runs differ in what they measure
+ * (rw, bs, iodepth, engine, workers, nodes ...), judges each node's
+ * bandwidth the same way, and lists acceptance results that changed. */
 #ifndef RB_COMPARE_H
 #define RB_COMPARE_H
 
@@ -12,6 +18,8 @@
 
 #define RB_COMPARE_MIN_INTERVALS 3    /* fewer per-interval samples: no verdict */
 #define RB_COMPARE_MIN_CHANGE    0.01 /* a change below 1% is never called significant */
+#define RB_COMPARE_MAX_MEAS      4096 /* measurements of one phase on one side, at most */
+#define RB_COMPARE_NODES_ALL     16   /* up to this many nodes, every node's row is shown */
 
 /* Relative spread of n per-interval values: (p75 - p25) / median, the
  * interquartile range over the median (robust to a burst or a stall).
@@ -19,8 +27,13 @@
  * RB_COMPARE_MIN_INTERVALS, or a median of 0). */
 double rb_compare_spread(double *v, uint32_t n);
 
-/* Writes the comparison of run a (before) and b (after) to f, as text or
- * (json != 0) as JSON. Returns 0 or -errno. */
+/* Writes the comparison of the runs before[0 .. nbefore-1] with
+ * after[0 .. nafter-1] to f, as text or (json != 0) as JSON. Returns 0 or
+ * -errno. */
+int rb_compare_runs(const rb_loaded_run_t *before, uint32_t nbefore, const rb_loaded_run_t *after,
+                    uint32_t nafter, int json, FILE *f);
+
+/* rb_compare_runs of one run a side. */
 int rb_compare(const rb_loaded_run_t *a, const rb_loaded_run_t *b, int json, FILE *f);
 
 #endif

@@ -752,6 +752,8 @@ int rb_html_report(const rb_run_result_t *r, const char *run_dir, FILE *f)
         rc = s_phase(r, p, &smp, f);
     if (rc < 0)
         goto out;
+    if ((rc = rb_table_iterations(r, f)) < 0)
+        goto out;
     if (r->accept)
         rb_table_accept(r->accept, f);
     rb_table_projection(r, f);

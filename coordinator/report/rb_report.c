@@ -5,11 +5,13 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "rb_json.h"
 #include "rb_findings.h"
+#include "rb_iter.h"
 #include "rb_opt.h"
 #include "rb_report.h"
 #include "rb_time.h"
@@ -380,10 +382,14 @@ static void s_json_phase_nodes(rb_jw_t *w, const rb_phase_agg_t *a)
 }
 
 /* One phase object of "phases", members in the order of docs/report-schema.md. */
-static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spec_t *sp)
+static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spec_t *sp,
+                         const rb_plan_iter_t *it)
 {
     rb_jw_obj_begin(w, NULL);
     rb_jw_str(w, "name", a->name);
+    rb_jw_str(w, "group", it ? it->base : a->name);
+    rb_jw_u64(w, "iteration", it ? it->iteration + 1 : 1);
+    rb_jw_u64(w, "iterations", it ? it->iterations : 1);
     rb_jw_str(w, "rw", rb_rw_name(a->rw));
     rb_jw_u64(w, "bs", a->bs);
     rb_jw_bool(w, "direct", a->direct);
@@ -470,6 +476,43 @@ static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spe
     rb_jw_obj_end(w);
 }
 
+/* "iterations": each repeated phase's figures over its iterations (IOR's
+ * summary of -i repetitions). */
+static int s_json_iterations(rb_jw_t *w, const rb_run_result_t *r)
+{
+    rb_iter_group_t *g = NULL;
+    uint32_t n = 0;
+    if (rb_iter_groups(r->iters, r->nplanned, r->phases, r->nphases, &g, &n) < 0)
+        return -ENOMEM;
+    rb_jw_arr_begin(w, "iterations");
+    for (uint32_t i = 0; i < n; i++) {
+        rb_jw_obj_begin(w, NULL);
+        rb_jw_str(w, "phase", g[i].name);
+        rb_jw_u64(w, "iterations", g[i].iterations);
+        rb_jw_u64(w, "ran", g[i].ran);
+        rb_jw_u64(w, "partial", g[i].partial);
+        rb_jw_arr_begin(w, "phases");
+        for (uint32_t p = g[i].first; p < r->nphases; p++)
+            if (r->iters[p].group == g[i].first)
+                rb_jw_str(w, NULL, r->phases[p].name);
+        rb_jw_arr_end(w);
+        for (int f = 0; f < RB_ITER_NFIGS; f++) {
+            const rb_stats_summary_t *s = &g[i].fig[f];
+            rb_jw_obj_begin(w, rb_iter_fig_name((rb_iter_fig_t)f));
+            rb_jw_u64(w, "n", s->n);
+            rb_jw_num(w, "mean", s->mean);
+            rb_jw_num(w, "stddev", s->stddev);
+            rb_jw_num(w, "min", s->min);
+            rb_jw_num(w, "max", s->max);
+            rb_jw_obj_end(w);
+        }
+        rb_jw_obj_end(w);
+    }
+    rb_jw_arr_end(w);
+    free(g);
+    return 0;
+}
+
 int rb_report_json(const rb_run_result_t *r, FILE *f)
 {
     rb_jw_t w;
@@ -489,8 +532,10 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
     s_json_run_nodes(&w, r);
     rb_jw_arr_begin(&w, "phases");
     for (uint32_t p = 0; p < r->nphases; p++)
-        s_json_phase(&w, &r->phases[p], &r->specs[p]);
+        s_json_phase(&w, &r->phases[p], &r->specs[p], r->iters ? &r->iters[p] : NULL);
     rb_jw_arr_end(&w);
+    if (s_json_iterations(&w, r) < 0)
+        return -ENOMEM;
     s_json_accept(&w, r->accept);
     rb_project_result_json(&w, r->projection);
     rb_jw_obj_end(&w);

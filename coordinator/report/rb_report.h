@@ -41,6 +41,8 @@ typedef struct rb_run_result {
     rb_report_node_t *nodes;      /* borrowed */
     uint32_t nphases;             /* phases that ran (or began) */
     const rb_phase_spec_t *specs; /* borrowed, nphases entries at least */
+    const rb_plan_iter_t *iters;  /* borrowed, as specs: each phase's iteration (NULL: none) */
+    uint32_t nplanned;            /* phases the plan has (iters' entries) */
     rb_phase_agg_t *phases;       /* borrowed, nphases entries */
     /* the acceptance checks judged (borrowed); NULL when the plan has none */
     const rb_accept_result_t *accept;

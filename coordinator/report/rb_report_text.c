@@ -4,9 +4,11 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rb_findings.h"
+#include "rb_iter.h"
 #include "rb_report.h"
 #include "rb_time.h"
 #include "rb_units.h"
@@ -342,6 +344,43 @@ static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
     s_text_devices(f, a);
 }
 
+/* IOR's summary of its -i repetitions: per repeated phase the max, min,
+ * mean and standard deviation of its bandwidth and IOPS over the iterations,
+ * its mean p99 and mean time. */
+static int s_text_iterations(FILE *f, const rb_run_result_t *r)
+{
+    rb_iter_group_t *g = NULL;
+    uint32_t n = 0;
+    if (rb_iter_groups(r->iters, r->nplanned, r->phases, r->nphases, &g, &n) < 0)
+        return -ENOMEM;
+    if (n)
+        fprintf(f,
+                "\niterations: each repeated phase over its iterations (stddev: sample, n-1)\n"
+                "  %-16s %5s %13s %13s %13s %13s %9s %9s %9s %10s %9s\n",
+                "phase", "ran", "max bw", "min bw", "mean bw", "stddev", "max iops", "min iops",
+                "mean iops", "p99 mean", "time mean");
+    for (uint32_t i = 0; i < n; i++) {
+        const rb_stats_summary_t *bw = &g[i].fig[RB_ITER_BW], *io = &g[i].fig[RB_ITER_IOPS];
+        const rb_stats_summary_t *lat = &g[i].fig[RB_ITER_P99_US], *t = &g[i].fig[RB_ITER_TIME_S];
+        char b[4][32], ran[16], p99[24];
+        const double bv[4] = {bw->max, bw->min, bw->mean, bw->stddev};
+        for (int k = 0; k < 4; k++) { /* one unit, IEC, to fit the columns */
+            rb_units_fmt_size(b[k], sizeof b[k] - 2, bv[k]);
+            strcat(b[k], "/s");
+        }
+        snprintf(ran, sizeof ran, "%u/%u", g[i].ran, g[i].iterations);
+        if (lat->n)
+            snprintf(p99, sizeof p99, "%.1f us", lat->mean);
+        else
+            snprintf(p99, sizeof p99, "-");
+        fprintf(f, "  %-16s %5s %13s %13s %13s %13s %9.0f %9.0f %9.0f %10s %8.3fs%s\n", g[i].name,
+                ran, b[0], b[1], b[2], b[3], io->max, io->min, io->mean, p99, t->mean,
+                g[i].partial ? "  (partial)" : "");
+    }
+    free(g);
+    return 0;
+}
+
 int rb_report_text(const rb_run_result_t *r, FILE *f)
 {
     char when[32];
@@ -365,6 +404,8 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
     for (uint32_t p = 0; p < r->nphases; p++)
         s_text_phase(f, r, p);
     s_text_meta(r, f);
+    if (s_text_iterations(f, r) < 0)
+        return -ENOMEM;
     if (r->accept)
         s_text_accept(f, r->accept);
     rb_project_result_text(f, r->projection);

@@ -416,6 +416,8 @@ int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
     rb_run_result_t *res = &out->res;
     res->plan_source = pl->source;
     res->specs = pl->phases;
+    res->iters = pl->iters;
+    res->nplanned = pl->nphases;
     out->phases = calloc(pl->nphases ? pl->nphases : 1, sizeof *out->phases);
     if (!out->phases)
         return s_fail(out, err, -ENOMEM, "%s: out of memory%s", dir, "");
@@ -484,8 +486,8 @@ int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
         out->from_samples = 1;
     }
     if (pl->accept) {
-        if (rb_accept_result_eval(pl->accept, pl->phases, pl->nphases, out->phases, res->nphases,
-                                  &out->acc) < 0)
+        if (rb_accept_result_eval(pl->accept, pl->phases, pl->iters, pl->nphases, out->phases,
+                                  res->nphases, &out->acc) < 0)
             return s_fail(out, err, -ENOMEM, "%s: out of memory%s", dir, "");
         res->accept = &out->acc;
     }

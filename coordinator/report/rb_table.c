@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rb_findings.h"
+#include "rb_iter.h"
 #include "rb_svg.h"
 #include "rb_units.h"
 
@@ -388,6 +389,59 @@ void rb_table_accept(const rb_accept_result_t *acc, FILE *f)
     fprintf(f, "</table>\n<p class=\"%s\">", acc->nfailed ? "fail" : "pass");
     rb_svg_esc(f, rb_accept_result_verdict(acc, line, sizeof line));
     fputs("</p>\n</section>\n", f);
+}
+
+int rb_table_iterations(const rb_run_result_t *r, FILE *f)
+{
+    rb_iter_group_t *g = NULL;
+    uint32_t n = 0;
+    if (rb_iter_groups(r->iters, r->nplanned, r->phases, r->nphases, &g, &n) < 0)
+        return -ENOMEM;
+    if (!n) {
+        free(g);
+        return 0;
+    }
+    fputs("<section id=\"iterations\">\n<h2>Iterations</h2>\n<p class=\"note\">Each repeated "
+          "phase over its iterations; stddev is the sample standard deviation (n-1).</p>\n"
+          "<table>\n<tr><th>phase</th><th class=\"n\">ran</th><th>figure</th>"
+          "<th class=\"n\">mean</th><th class=\"n\">stddev</th><th class=\"n\">min</th>"
+          "<th class=\"n\">max</th></tr>\n",
+          f);
+    static const char *const label[RB_ITER_NFIGS] = {"aggregate bandwidth", "IOPS", "latency p99",
+                                                     "time"};
+    for (uint32_t i = 0; i < n; i++) {
+        for (int k = 0; k < RB_ITER_NFIGS; k++) {
+            const rb_stats_summary_t *st = &g[i].fig[k];
+            const double v[4] = {st->mean, st->stddev, st->min, st->max};
+            fputs("<tr><td>", f);
+            if (k == 0)
+                rb_svg_esc(f, g[i].name);
+            fputs("</td><td class=\"n\">", f);
+            if (k == 0)
+                fprintf(f, "%u/%u%s", g[i].ran, g[i].iterations, g[i].partial ? " (partial)" : "");
+            fprintf(f, "</td><td>%s</td>", label[k]);
+            for (int c = 0; c < 4; c++) {
+                char buf[64];
+                if (!st->n)
+                    snprintf(buf, sizeof buf, "-");
+                else if (k == RB_ITER_BW)
+                    rb_units_fmt_bw(buf, sizeof buf, v[c]);
+                else if (k == RB_ITER_IOPS)
+                    snprintf(buf, sizeof buf, "%.0f", v[c]);
+                else if (k == RB_ITER_P99_US)
+                    snprintf(buf, sizeof buf, "%.1f us", v[c]);
+                else
+                    snprintf(buf, sizeof buf, "%.3f s", v[c]);
+                fputs("<td class=\"n\">", f);
+                rb_svg_esc(f, buf);
+                fputs("</td>", f);
+            }
+            fputs("</tr>\n", f);
+        }
+    }
+    fputs("</table>\n</section>\n", f);
+    free(g);
+    return 0;
 }
 
 /* The projection table: every line labelled measured or projected, with

@@ -29,6 +29,10 @@ void rb_table_devices(const rb_phase_agg_t *a, FILE *f);
 /* The acceptance section: every check judged, and the verdict. */
 void rb_table_accept(const rb_accept_result_t *acc, FILE *f);
 
+/* The iterations table: each repeated phase's figures over its iterations
+ * (nothing when no phase repeats). 0 or -ENOMEM. */
+int rb_table_iterations(const rb_run_result_t *r, FILE *f);
+
 /* The projection table of run r (nothing without one): every line labelled
  * measured or projected, with its source beside it. */
 void rb_table_projection(const rb_run_result_t *r, FILE *f);

@@ -62,6 +62,8 @@ static rb_run_result_t s_result(rb_run_ctx_t *r, rb_report_node_t *nodes, int *f
                            .nodes = nodes,
                            .nphases = r->phases_run,
                            .specs = r->plan->phases,
+                           .iters = r->plan->iters,
+                           .nplanned = r->plan->nphases,
                            .phases = r->aggs};
     snprintf(res.run_id, sizeof res.run_id, "%s", r->run_id);
     snprintf(res.error, sizeof res.error, "%s", r->error);
@@ -121,8 +123,8 @@ int rb_folder_write_reports(rb_run_ctx_t *r)
         return -ENOMEM;
     rb_run_result_t res = s_result(r, nodes, &failed_nodes);
     rb_accept_result_t acc;
-    if (rb_accept_result_eval(r->plan->accept, r->plan->phases, r->plan->nphases, r->aggs,
-                              r->phases_run, &acc) < 0) {
+    if (rb_accept_result_eval(r->plan->accept, r->plan->phases, r->plan->iters, r->plan->nphases,
+                              r->aggs, r->phases_run, &acc) < 0) {
         rb_run_fail(r, "out of memory judging the acceptance checks");
         res.status = r->failed;
     }

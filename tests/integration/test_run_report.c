@@ -219,13 +219,26 @@ static void test_report_killed_first_phase(void **state)
     it_rmtree(p.dir);
 }
 
-/* Before and after: twice the rate is a significant change for the better;
- * a run against itself changes nothing.
+/* The verdict compare prints on the line of figure label in text o. */
+static int s_verdict_is(const char *o, const char *label, const char *verdict)
+{
+    const char *line = strstr(o, label);
+    if (!line)
+        return 0;
+    const char *end = strchr(line, '\n');
+    const char *v = strstr(line, verdict);
+    return v && (!end || v < end);
+}
+
+/* Before and after, each run repeating its phase (iterations=3): twice the
+ * rate is a significant change for the better; two runs of one plan are
+ * within noise; one measurement a side gives no verdict; a run against
+ * itself changes nothing; runs that measure different things are warned of.
  *
  * The rate caps hold per worker, but the aggregate bandwidth is bytes over
  * the window from the first start to the last end, and the start skew of
- * each run lengthens that window by its own amount: on a loaded machine or
- * under the sanitizers "twice the rate" reads anywhere near +100% (+110.5%
+ * each iteration lengthens that window by its own amount: on a loaded machine
+ * or under the sanitizers "twice the rate" reads anywhere near +100% (+110.5%
  * was seen). So the change is judged by its sign, its verdict and a range
  * no noise can reach from a doubling's neighbourhood (+50% .. +200%), not
  * by its digits. */
@@ -233,42 +246,44 @@ static void test_compare(void **state)
 {
     (void)state;
     paths_t p;
-    char text[4096], runs2[4300], a[4200], b[4200];
+    char text[4096], runs[4][4300], a[4][4200];
     s_paths(&p, "compare");
-    snprintf(runs2, sizeof runs2, "%s/runs2", p.dir);
-    const char *rates[] = {"8m", "16m"};
-    for (int i = 0; i < 2; i++) {
+    /* A and A2: one plan twice; B: twice the rate; C: one iteration, bs differs */
+    const char *rates[] = {"8m", "8m", "16m", "8m"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(runs[i], sizeof runs[i], "%s/runs%d", p.dir, i);
         snprintf(text, sizeof text,
-                 "[global]\ndirectory=%s/data\nbs=64k\nsize=1g\ndirect=1\n"
-                 "sample_interval=200ms\n"
-                 "[w]\nrw=write\ntime_based\nruntime=2s\nrate=%s\n",
-                 p.dir, rates[i]);
+                 "[global]\ndirectory=%s/data\nbs=%s\nsize=1g\ndirect=1\n"
+                 "sample_interval=200ms\n%s"
+                 "[w]\nrw=write\ntime_based\nruntime=%s\nrate=%s\n",
+                 p.dir, i == 3 ? "128k" : "64k", i == 3 ? "" : "iterations=3\n",
+                 i == 3 ? "1s" : "2s", rates[i]);
         it_write(p.plan, text);
         assert_int_equal(it_sh(p.out, p.err, "'%s' run --local 2 %s --out '%s' '%s'",
-                               it_bin("rackbench"), i ? "--quiet" : "", i ? runs2 : p.runs, p.plan),
+                               it_bin("rackbench"), i ? "--quiet" : "", runs[i], p.plan),
                          0);
         if (i == 0) {
             /* not a terminal: a progress line per interval, kept in the log */
             char *e = it_read(p.err);
             const char *l = strstr(e, "rackbench:     ");
             assert_non_null(l);
-            assert_non_null(strstr(l, "  w  "));
+            assert_non_null(strstr(l, "  w#1  "));
             assert_non_null(strstr(l, "nodes 2/2  slowest local-"));
             assert_non_null(strstr(l, "% ETA "));
             assert_null(strstr(e, "\r"));
             free(e);
         }
+        assert_int_equal(it_run_folder(runs[i], a[i], sizeof a[i]), 0);
     }
-    assert_int_equal(it_run_folder(p.runs, a, sizeof a), 0);
-    assert_int_equal(it_run_folder(runs2, b, sizeof b), 0);
-    assert_int_equal(it_sh(p.rep, p.err, "'%s' compare '%s' '%s'", it_bin("rackbench"), a, b), 0);
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' compare '%s' '%s'", it_bin("rackbench"), a[0], a[2]),
+                     0);
     char *o = it_read(p.rep);
+    assert_non_null(strstr(o, "phase w  (3 measurements before, 3 after)"));
+    assert_null(strstr(o, "WARNING"));
     const char *line = strstr(o, "aggregate bandwidth");
     assert_non_null(line);
-    const char *end = strchr(line, '\n');
     const char *verdict = strstr(line, "significant: better");
-    assert_non_null(verdict);
-    assert_true(!end || verdict < end);
+    assert_true(s_verdict_is(o, "aggregate bandwidth", "significant: better"));
     /* the change column: the signed percentage just before the verdict */
     const char *c = verdict;
     while (c > line && c[-1] == ' ')
@@ -284,8 +299,9 @@ static void test_compare(void **state)
     assert_true(pct >= 50 && pct <= 200);
     free(o);
     /* and in JSON: the same figure, a positive change in that range */
-    assert_int_equal(
-        it_sh(p.rep, p.err, "'%s' compare '%s' '%s' --format json", it_bin("rackbench"), a, b), 0);
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' compare '%s' '%s' --format json",
+                           it_bin("rackbench"), a[0], a[2]),
+                     0);
     o = it_read(p.rep);
     rb_err_t jerr;
     rb_err_clear(&jerr);
@@ -295,12 +311,27 @@ static void test_compare(void **state)
     double change = rb_json_num(rb_json_path(jab, "phases.0.figures.0.change"), -1);
     assert_true(change >= 0.5 && change <= 2.0);
     assert_float_equal(change * 100, pct, 0.051);
+    assert_int_equal(rb_json_num(rb_json_path(jab, "phases.0.figures.0.n_before"), 0), 3);
+    assert_int_equal(rb_json_num(rb_json_path(jab, "phases.0.figures.0.n_after"), 0), 3);
     assert_string_equal(rb_json_str(rb_json_path(jab, "phases.0.figures.0.verdict")),
+                        "significant: better");
+    assert_string_equal(rb_json_str(rb_json_path(jab, "phases.0.nodes.0.verdict")),
                         "significant: better");
     rb_json_free(&jab);
     free(o);
-    assert_int_equal(
-        it_sh(p.rep, p.err, "'%s' compare '%s' '%s' --format json", it_bin("rackbench"), a, a), 0);
+    /* one plan run twice: within noise, by its iterations */
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' compare '%s' '%s'", it_bin("rackbench"), a[0], a[1]),
+                     0);
+    o = it_read(p.rep);
+    if (!s_verdict_is(o, "aggregate bandwidth", "within noise"))
+        fprintf(stderr, "compare of one plan twice:\n%s\n", o);
+    assert_true(s_verdict_is(o, "aggregate bandwidth", "within noise"));
+    assert_true(s_verdict_is(o, "IOPS", "within noise"));
+    free(o);
+    /* a run against itself */
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' compare '%s' '%s' --format json",
+                           it_bin("rackbench"), a[0], a[0]),
+                     0);
     o = it_read(p.rep);
     rb_err_t err;
     rb_err_clear(&err);
@@ -311,7 +342,100 @@ static void test_compare(void **state)
     assert_string_equal(rb_json_str(rb_json_path(j, "phases.0.figures.0.verdict")), "within noise");
     rb_json_free(&j);
     free(o);
-    assert_int_equal(it_sh(p.rep, p.err, "'%s' compare '%s'", it_bin("rackbench"), a), 2);
+    /* one measurement a side: no verdict, and the bs that differs is warned of */
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' compare '%s' '%s' --vs '%s'", it_bin("rackbench"),
+                           a[3], a[3], a[3]),
+                     0);
+    o = it_read(p.rep);
+    assert_true(s_verdict_is(o, "aggregate bandwidth", "within noise") == 0);
+    free(o);
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' compare '%s' '%s'", it_bin("rackbench"), a[3], a[3]),
+                     0);
+    o = it_read(p.rep);
+    assert_true(s_verdict_is(o, "aggregate bandwidth", "noise unknown: one measurement a side"));
+    free(o);
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' compare '%s' '%s' --vs '%s'", it_bin("rackbench"),
+                           a[0], a[1], a[3]),
+                     0);
+    o = it_read(p.rep);
+    assert_non_null(strstr(o, "phase w  (6 measurements before, 1 after)"));
+    assert_non_null(strstr(o, "WARNING: the runs differ in what they measure: bs 64k vs 128k"));
+    free(o);
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' compare '%s'", it_bin("rackbench"), a[0]), 2);
+    it_rmtree(p.dir);
+}
+
+/* iterations=3 of a rate-limited, size-bound write: every iteration moves
+ * the same bytes at the rate asked, summary.json sums them up as IOR's -i,
+ * and acceptance judges the mean (one row) or every iteration (three). */
+static void test_iterations(void **state)
+{
+    (void)state;
+    paths_t p;
+    char text[4096];
+    s_paths(&p, "iterations");
+    snprintf(text, sizeof text,
+             "[global]\ndirectory=%s/data\nbs=64k\nsize=2m\nrate=4m\n"
+             "[w]\nrw=write\niterations=3\n"
+             "[acceptance]\niterations=mean\nmin_aggregate_bw=1m\n"
+             "[acceptance each]\nphases=w\nmin_iops=1\n",
+             p.dir);
+    it_write(p.plan, text);
+    assert_int_equal(it_sh(p.out, p.err, "'%s' run --local 2 --quiet --out '%s' '%s'",
+                           it_bin("rackbench"), p.runs, p.plan),
+                     0);
+    assert_int_equal(it_run_folder(p.runs, p.folder, sizeof p.folder), 0);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/summary.json", p.folder);
+    char *js = it_read(path);
+    rb_err_t err;
+    rb_err_clear(&err);
+    rb_json_t *j = rb_json_parse(js, strlen(js), &err);
+    assert_non_null(j);
+    assert_int_equal(rb_json_len(rb_json_get(j, "phases")), 3);
+    for (int i = 0; i < 3; i++) {
+        char key[64], want[16];
+        snprintf(key, sizeof key, "phases.%d.name", i);
+        snprintf(want, sizeof want, "w#%d", i + 1);
+        assert_string_equal(rb_json_str(rb_json_path(j, key)), want);
+        snprintf(key, sizeof key, "phases.%d.group", i);
+        assert_string_equal(rb_json_str(rb_json_path(j, key)), "w");
+        snprintf(key, sizeof key, "phases.%d.iteration", i);
+        assert_int_equal(rb_json_num(rb_json_path(j, key), 0), i + 1);
+        snprintf(key, sizeof key, "phases.%d.bytes", i);
+        assert_int_equal(rb_json_num(rb_json_path(j, key), 0), 2 * 2 * 1048576); /* 2 nodes */
+    }
+    assert_int_equal(rb_json_len(rb_json_get(j, "iterations")), 1);
+    assert_string_equal(rb_json_str(rb_json_path(j, "iterations.0.phase")), "w");
+    assert_int_equal(rb_json_num(rb_json_path(j, "iterations.0.ran"), 0), 3);
+    assert_int_equal(rb_json_num(rb_json_path(j, "iterations.0.aggregate_bw.n"), 0), 3);
+    double mean = rb_json_num(rb_json_path(j, "iterations.0.aggregate_bw.mean"), 0);
+    double sd = rb_json_num(rb_json_path(j, "iterations.0.aggregate_bw.stddev"), -1);
+    double mn = rb_json_num(rb_json_path(j, "iterations.0.aggregate_bw.min"), 0);
+    double mx = rb_json_num(rb_json_path(j, "iterations.0.aggregate_bw.max"), 0);
+    /* 2 workers at 4 MiB/s each: 8 MiB/s, a little over for the IO at t=0 */
+    if (mean < 7.0 * 1048576 || mean > 9.5 * 1048576)
+        fprintf(stderr, "iterations: mean aggregate_bw %.0f\n", mean);
+    assert_true(mean >= 7.0 * 1048576 && mean <= 9.5 * 1048576);
+    assert_true(mn <= mean && mean <= mx);
+    assert_true(sd >= 0 && sd < 0.1 * mean);
+    /* the mean set judges w once, the other every iteration */
+    assert_int_equal(rb_json_len(rb_json_path(j, "acceptance.checks")), 4);
+    assert_string_equal(rb_json_str(rb_json_path(j, "acceptance.checks.0.phase")), "w");
+    assert_string_equal(rb_json_str(rb_json_path(j, "acceptance.checks.1.phase")), "w#1");
+    assert_string_equal(rb_json_str(rb_json_path(j, "acceptance.checks.3.phase")), "w#3");
+    assert_true(rb_json_bool(rb_json_path(j, "acceptance.passed"), 0));
+    rb_json_free(&j);
+    free(js);
+    snprintf(path, sizeof path, "%s/report.txt", p.folder);
+    char *txt = it_read(path);
+    assert_non_null(strstr(txt, "\niterations: each repeated phase over its iterations"));
+    assert_non_null(strstr(txt, "the mean of its iterations"));
+    free(txt);
+    snprintf(path, sizeof path, "%s/report.html", p.folder);
+    char *html = it_read(path);
+    assert_non_null(strstr(html, "<section id=\"iterations\">"));
+    free(html);
     it_rmtree(p.dir);
 }
 
@@ -352,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_report_killed_first_phase),
         cmocka_unit_test(test_report_bad_folder),
         cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_iterations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -361,7 +361,8 @@ static void test_eval_boundaries(void **state)
         aggs[i] = ph[i].agg;
 
     rb_accept_result_t r;
-    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->iters, p->nphases, aggs, 2, &r),
+                     0);
     assert_int_equal(r.nrows, 12);
     assert_int_equal(r.nna, 0);
     assert_int_equal(r.nfailed, 6);
@@ -396,14 +397,16 @@ static void test_eval_boundaries(void **state)
 
     /* the same figures for both phases: a pass */
     aggs[1] = ph[0].agg;
-    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->iters, p->nphases, aggs, 2, &r),
+                     0);
     assert_int_equal(r.nfailed, 0);
     assert_string_equal(rb_accept_result_verdict(&r, buf, sizeof buf),
                         "acceptance: PASS (12 checks)");
     rb_accept_result_fini(&r);
 
     /* the run stopped after the first phase: the second fails with nothing measured */
-    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 1, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->iters, p->nphases, aggs, 1, &r),
+                     0);
     assert_int_equal(r.nfailed, 6);
     x = s_row(&r, "", "stream-read", RB_ACCEPT_MAX_ERRORS);
     assert_true(isnan(x->measured));
@@ -433,7 +436,8 @@ static void test_eval_nodes(void **state)
     s_phase(&ph[1], "stream-read", 1, 1, even, NULL, 4);
     aggs[0] = ph[0].agg;
     aggs[1] = ph[1].agg;
-    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->iters, p->nphases, aggs, 2, &r),
+                     0);
     assert_int_equal(r.nrows, 4);
     const rb_accept_row_t *x = s_row(&r, "", "stream-write", RB_ACCEPT_MAX_NODE_SPREAD);
     assert_float_equal(x->measured, 25.0, 1e-9);
@@ -455,7 +459,8 @@ static void test_eval_nodes(void **state)
     const rb_node_status_t st[] = {RB_NODE_OK, RB_NODE_LOST, RB_NODE_OK, RB_NODE_OK};
     s_phase(&ph[1], "stream-read", 1, 1, even, st, 4);
     aggs[1] = ph[1].agg;
-    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->iters, p->nphases, aggs, 2, &r),
+                     0);
     x = s_row(&r, "", "stream-read", RB_ACCEPT_MIN_NODE_BW);
     assert_float_equal(x->measured, 0, 0);
     assert_int_equal(x->verdict, RB_ACCEPT_FAIL);
@@ -471,7 +476,8 @@ static void test_eval_nodes(void **state)
     s_phase(&ph[1], "stream-read", 1, 1, odd, gone, 2);
     aggs[0] = ph[0].agg;
     aggs[1] = ph[1].agg;
-    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->iters, p->nphases, aggs, 2, &r),
+                     0);
     x = s_row(&r, "", "stream-write", RB_ACCEPT_MAX_NODE_SPREAD);
     assert_float_equal(x->measured, 0, 0);
     assert_int_equal(x->verdict, RB_ACCEPT_PASS);
@@ -485,7 +491,8 @@ static void test_eval_nodes(void **state)
     const double zero[] = {0, 0};
     s_phase(&ph[0], "stream-write", 0, 0, zero, NULL, 2);
     aggs[0] = ph[0].agg;
-    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->iters, p->nphases, aggs, 2, &r),
+                     0);
     x = s_row(&r, "", "stream-write", RB_ACCEPT_MAX_NODE_SPREAD);
     assert_float_equal(x->measured, 0, 0);
     x = s_row(&r, "", "stream-write", RB_ACCEPT_MIN_NODE_BW);
@@ -515,7 +522,8 @@ static void test_eval_na_and_sets(void **state)
         aggs[i] = ph[i].agg;
     }
     rb_accept_result_t r;
-    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 4, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->iters, p->nphases, aggs, 4, &r),
+                     0);
     assert_int_equal(r.nrows, 4 * 2 + 2);
     assert_int_equal(r.nna, 2);
     assert_int_equal(r.nfailed, 1);
@@ -638,7 +646,8 @@ static void test_stall_checks(void **state)
     ph[0].agg.max_stall_s = 2;
     rb_phase_agg_t aggs[2] = {ph[0].agg, ph[1].agg};
     rb_accept_result_t r;
-    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->iters, p->nphases, aggs, 2, &r),
+                     0);
     assert_int_equal(r.nrows, 6);
     const rb_accept_row_t *x = s_row(&r, "", "stream-write", RB_ACCEPT_MIN_INTERVAL_BW);
     assert_float_equal(x->measured, 100, 1e-9);

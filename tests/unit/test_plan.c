@@ -912,6 +912,69 @@ static void s_expect_error(const char *text, size_t len, unsigned line, const ch
                  text, prefix, what, err.msg);
 }
 
+/* iterations=N: a phase repeated as phases of its own, named NAME#k, in a
+ * row or (iterate=plan) round by round; what may not repeat is refused. */
+static void s_bad_str(const char *text, unsigned line, const char *what)
+{
+    s_expect_error(text, strlen(text), line, what);
+}
+
+static void test_iterations(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=1m\niterations=2\n"
+                               "[w]\nrw=write\n[w2]\nrw=write\n"
+                               "[r]\nstonewall\nrw=read\niterations=3\n");
+    assert_int_equal(p->nphases, 5);
+    const char *names[] = {"w#1", "w#2", "r#1", "r#2", "r#3"};
+    for (uint32_t i = 0; i < 5; i++) {
+        assert_string_equal(p->phases[i].name, names[i]);
+        assert_string_equal(p->iters[i].base, i < 2 ? "w" : "r");
+        assert_int_equal(p->iters[i].iteration, i < 2 ? i : i - 2);
+        assert_int_equal(p->iters[i].iterations, i < 2 ? 2 : 3);
+        assert_int_equal(p->iters[i].group, i < 2 ? 0 : 2);
+    }
+    assert_int_equal(p->phases[1].njobs, 2); /* both jobs of the phase repeat */
+    assert_string_equal(p->phases[1].jobs[1].name, "w2");
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    /* the whole plan, round by round; metadata steps may repeat so */
+    p = s_parse_str("[global]\nsize=1m\niterations=2\niterate=plan\n"
+                    "[w]\nrw=write\n[m]\nrw=meta\nmeta_files=4\n");
+    const char *order[] = {"w#1", "m.create#1", "m.stat#1", "m.delete#1",
+                           "w#2", "m.create#2", "m.stat#2", "m.delete#2"};
+    assert_int_equal(p->nphases, 8);
+    for (uint32_t i = 0; i < 8; i++)
+        assert_string_equal(p->phases[i].name, order[i]);
+    assert_int_equal(p->iters[5].group, 1);
+    assert_true(p->iterate_plan);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    /* a plan without iterations keeps its names */
+    p = s_parse_str("[w]\nrw=write\nsize=1m\n");
+    assert_string_equal(p->phases[0].name, "w");
+    assert_int_equal(p->iters[0].iterations, 1);
+    rb_plan_destroy(&p);
+
+    s_bad_str("[w]\nrw=write\nsize=1m\niterations=2\n[w2]\nrw=write\nsize=1m\n", 5,
+              "job 'w2': iterations=1, but its phase 'w' runs 2 times");
+    s_bad_str("[m]\nrw=meta\nmeta_files=2\niterations=2\n", 4,
+              "metadata step 'm.create' with iterations=2");
+    s_bad_str("[global]\niterate=plan\n[w]\nrw=write\nsize=1m\niterations=2\n"
+              "[r]\nstonewall\nrw=read\nsize=1m\n",
+              2, "iterate=plan (line 2) repeats the whole plan");
+    s_bad_str("[w]\nrw=write\nsize=1m\niterations=200\n[r]\nstonewall\nrw=read\nsize=1m\n"
+              "iterations=100\n",
+              9, "with iterations the plan has more than 256 phases");
+    s_bad_str("[w]\nrw=write\nsize=1m\niterations=0\n", 4, "iterations");
+    s_bad_str("[global]\niterate=round\n[w]\nrw=write\nsize=1m\n", 2,
+              "iterate=round: expected phase");
+    s_bad_str("[w]\nrw=write\nsize=1m\n[acceptance]\niterations=best\nmin_iops=1\n", 5,
+              "iterations=best in [acceptance]: expected worst");
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -2343,6 +2406,7 @@ int main(void)
         cmocka_unit_test(test_ignored_notes),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_across_nodes),
+        cmocka_unit_test(test_iterations),
         cmocka_unit_test(test_lustre_stripes),
         cmocka_unit_test(test_io_limits_and_files),
         cmocka_unit_test(test_racks),
