@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "rb_agent_int.h"
+#include "rb_fs.h"
 #include "rb_engine.h"
 #include "rb_job.h"
 #include "rb_layout.h"
@@ -322,6 +323,9 @@ static int s_check_space(rb_agent_t *a, rb_err_t *err)
                                    .total_bytes = total,
                                    .reserve_bytes = total / 100 * (uint64_t)a->o.reserve_pct};
             snprintf(f->path, sizeof f->path, "%.*s", (int)len, path);
+            if (rb_fs_mount_of(path, f->fs_type, sizeof f->fs_type, f->source, sizeof f->source) ==
+                0)
+                f->shared = (uint8_t)rb_fs_type_shared(f->fs_type);
             first[k] = i;
         }
         sp->fs[k].need_bytes += rb_layout_need(a->layout, i);

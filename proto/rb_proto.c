@@ -270,7 +270,9 @@ S_LAYOUT(s_body_READY, NULL, F_STR(rb_msg_ready_t, run_id, 0),
 
 S_LAYOUT(s_space_layout, NULL, F_STR(rb_space_info_t, path, 0), F_U64(rb_space_info_t, dev),
          F_U64(rb_space_info_t, need_bytes), F_U64(rb_space_info_t, free_bytes),
-         F_U64(rb_space_info_t, total_bytes), F_U64(rb_space_info_t, reserve_bytes));
+         F_U64(rb_space_info_t, total_bytes), F_U64(rb_space_info_t, reserve_bytes),
+         F_STR(rb_space_info_t, fs_type, 0), F_STR(rb_space_info_t, source, 0),
+         F_KIND(rb_space_info_t, shared, RB_PK_BOOL));
 
 S_LAYOUT(s_body_SPACE, NULL, F_STR(rb_msg_space_t, run_id, 0),
          F_INLINE(rb_msg_space_t, fs, nfs, RB_MAX_ROOTS, s_space_layout));

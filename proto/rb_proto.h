@@ -19,7 +19,7 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   5
+#define RB_PROTO_VERSION   6
 #define RB_PROTO_MAX_FRAME (320u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -284,12 +284,15 @@ typedef struct rb_msg_plan {
  * PLAN (before it lays anything out): the coordinator adds up the needs of
  * the nodes that share it (same host and device). */
 typedef struct rb_space_info {
-    char path[RB_PATH_MAX]; /* a directory of the plan on it, resolved */
-    uint64_t dev;           /* its st_dev */
-    uint64_t need_bytes;    /* what the plan writes there on this node, at most */
-    uint64_t free_bytes;    /* statvfs f_bavail * f_frsize */
-    uint64_t total_bytes;   /* statvfs f_blocks * f_frsize */
-    uint64_t reserve_bytes; /* what must stay free there (the agent's --reserve) */
+    char path[RB_PATH_MAX];    /* a directory of the plan on it, resolved */
+    uint64_t dev;              /* its st_dev */
+    uint64_t need_bytes;       /* what the plan writes there on this node, at most */
+    uint64_t free_bytes;       /* statvfs f_bavail * f_frsize */
+    uint64_t total_bytes;      /* statvfs f_blocks * f_frsize */
+    uint64_t reserve_bytes;    /* what must stay free there (the agent's --reserve) */
+    char fs_type[RB_NAME_MAX]; /* its mount's type ("ext4", "fuse.glusterfs"), "" unknown */
+    char source[RB_PATH_MAX];  /* its mount's source ("/dev/vda1", "gfs1:/vol0") */
+    uint8_t shared;            /* a type that several hosts mount: one source is one FS */
 } rb_space_info_t;
 
 typedef struct rb_msg_space {

@@ -312,6 +312,17 @@ static int s_ready_enough(rb_run_ctx_t *r, uint32_t need, uint32_t planned)
     return -EIO;
 }
 
+/* 1 when entries o and e are one file system: the same device of one host,
+ * or one source of a file system type that several hosts mount. */
+static int s_same_fs(const rb_run_space_t *o, const rb_run_space_t *e)
+{
+    if (o->fs.total_bytes != e->fs.total_bytes)
+        return 0;
+    if (o->fs.shared && e->fs.shared && o->fs.source[0])
+        return strcmp(o->fs.fs_type, e->fs.fs_type) == 0 && strcmp(o->fs.source, e->fs.source) == 0;
+    return o->fs.dev == e->fs.dev && strcmp(o->host, e->host) == 0;
+}
+
 void rb_join_space(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_space_t *sp)
 {
     if (n->state != RB_AGENT_PLANNED || strcmp(sp->run_id, r->run_id) != 0)
@@ -340,8 +351,7 @@ void rb_join_space(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_space_t *sp
         uint32_t nodes = 0;
         for (uint32_t i = 0; i < r->nspace; i++) {
             const rb_run_space_t *o = &r->space[i];
-            if (o->fs.dev != f->dev || o->fs.total_bytes != f->total_bytes ||
-                strcmp(o->host, e->host) != 0)
+            if (!s_same_fs(o, e))
                 continue;
             need += o->fs.need_bytes;
             /* the freest reading: the one taken before any node laid out */
@@ -356,21 +366,30 @@ void rb_join_space(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_space_t *sp
             for (uint32_t i = 0; i < r->nspace; i++) {
                 const rb_run_space_t *o = &r->space[i];
                 size_t u = strlen(names);
-                if (o->node != idx || o->fs.dev != f->dev || o->fs.total_bytes != f->total_bytes ||
-                    strcmp(o->host, e->host) != 0 || u + 4 >= sizeof names)
+                if (o->node != idx || !s_same_fs(o, e) || u + 4 >= sizeof names)
                     continue;
                 snprintf(names + u, sizeof names - u, "%s%s", u ? ", " : "", o->node_name);
                 break;
             }
         char sneed[32], sfree[32], sres[32];
-        rb_run_fail(r,
-                    "the file system of %s (device %u:%u on host %s) is shared by nodes %s: "
-                    "together the plan needs %s there, %s are free and %s must stay free "
-                    "(--reserve)",
-                    f->path, major((dev_t)f->dev), minor((dev_t)f->dev), e->host, names,
-                    rb_units_fmt_size(sneed, sizeof sneed, (double)need),
-                    rb_units_fmt_size(sfree, sizeof sfree, (double)fr),
-                    rb_units_fmt_size(sres, sizeof sres, (double)reserve));
+        if (f->shared && f->source[0])
+            rb_run_fail(r,
+                        "the file system of %s (%s %s, mounted on every host) is shared by "
+                        "nodes %s: together the plan needs %s there, %s are free and %s must "
+                        "stay free (--reserve)",
+                        f->path, f->fs_type, f->source, names,
+                        rb_units_fmt_size(sneed, sizeof sneed, (double)need),
+                        rb_units_fmt_size(sfree, sizeof sfree, (double)fr),
+                        rb_units_fmt_size(sres, sizeof sres, (double)reserve));
+        else
+            rb_run_fail(r,
+                        "the file system of %s (device %u:%u on host %s) is shared by nodes %s: "
+                        "together the plan needs %s there, %s are free and %s must stay free "
+                        "(--reserve)",
+                        f->path, major((dev_t)f->dev), minor((dev_t)f->dev), e->host, names,
+                        rb_units_fmt_size(sneed, sizeof sneed, (double)need),
+                        rb_units_fmt_size(sfree, sizeof sfree, (double)fr),
+                        rb_units_fmt_size(sres, sizeof sres, (double)reserve));
         return;
     }
 }

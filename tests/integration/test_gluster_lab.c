@@ -75,12 +75,14 @@ static void test_up_and_run(void **state)
     /* the plan as shipped, sizes scaled down, and a hold while the test
      * looks into the bricks. The bandwidth limits are scaled down with the
      * sizes: 16 MiB a worker measures the lab's start-up more than its
-     * bricks, and on a busy machine it missed 80 MiB/s now and then; the
-     * checks that speak of the lab (no errors, every node) stay as shipped. */
+     * bricks, and on a busy machine it missed 80 MiB/s now and then (and
+     * 250 file creates a second); the checks that speak of the lab (no
+     * errors, every node) stay as shipped. */
     snprintf(plan, sizeof plan, "%s/plan.ini", s_dir);
     code = it_sh(plan, NULL,
                  "sed -e 's/^size=.*/size=16m/' -e 's/^meta_files=.*/meta_files=50/' "
                  "-e 's/^runtime=.*/runtime=3s/' -e 's/^min_aggregate_bw=.*/min_aggregate_bw=1k/' "
+                 "-e 's/^min_iops=.*/min_iops=1/' "
                  "'%s/deploy/plans/gluster-acceptance.ini'",
                  RB_IT_SRC);
     assert_int_equal(code, 0);
@@ -133,6 +135,25 @@ static void test_up_and_run(void **state)
     assert_non_null(strstr(o ? o : "", "the data of the node 1 further on, verified"));
     free(o);
     /* the run removed its files from the volume */
+    assert_int_equal(s_brick_files(1, "all"), 0);
+    assert_int_equal(s_brick_files(2, "all"), 0);
+
+    /* the volume is one file system seen from three hosts: 3 x 900 MiB do
+     * not fit its 2 GiB, though each node's share alone would, so the run
+     * is refused before anything is laid out, naming the mount's source */
+    it_write(plan, "[global]\ndirectory=acceptance\nbs=1m\n[w]\nrw=write\nsize=900m\n");
+    snprintf(args, sizeof args,
+             "env RB_BIN='%s' RB_GLAB_STATE='%s' '%s/deploy/gluster-lab.sh' run '%s' --wait 30s "
+             "--out '%s'",
+             RB_IT_BIN, s_state, RB_IT_SRC, plan, runs);
+    code = it_sh(s_out, s_out, "%s 2>&1", args);
+    assert_int_not_equal(code, 0);
+    char *e = it_read(s_out);
+    if (!strstr(e ? e : "", "fuse.glusterfs") || !strstr(e ? e : "", "is shared by nodes"))
+        fprintf(stderr, "shared volume, too big a plan (exit %d):\n%s\n", code, e ? e : "");
+    assert_non_null(strstr(e ? e : "", "mounted on every host) is shared by nodes"));
+    assert_non_null(strstr(e ? e : "", "fuse.glusterfs"));
+    free(e);
     assert_int_equal(s_brick_files(1, "all"), 0);
     assert_int_equal(s_brick_files(2, "all"), 0);
 }

@@ -398,6 +398,14 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
             f->need_bytes = big ? UINT64_MAX : 150ull << 20;
             f->free_bytes = (253ull << 20) + i;
             f->total_bytes = 1ull << 30;
+            if (big) {
+                memset(f->fs_type, 't', RB_NAME_MAX - 1);
+                memset(f->source, 's', RB_PATH_MAX - 1);
+            } else {
+                strcpy(f->fs_type, "fuse.glusterfs");
+                strcpy(f->source, "gfs1:/vol0");
+            }
+            f->shared = !big;
             f->reserve_bytes = big ? UINT64_MAX : 51ull << 20;
         }
         break;
@@ -1209,13 +1217,13 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 5);
+    assert_int_equal(RB_PROTO_VERSION, 6);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 4 from peer, this build speaks 5");
+    expect_bad(buf, len, -EPROTO, "protocol version 5 from peer, this build speaks 6");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 5");
+    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 6");
     free(buf);
     buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
@@ -1224,7 +1232,7 @@ static void test_version(void **state)
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
     buf = hand_frame(7, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 5");
+    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 6");
     free(buf);
     buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);
