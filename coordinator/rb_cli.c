@@ -317,6 +317,12 @@ static int s_run(int argc, char **argv)
         fprintf(stderr, "rackbench run: use one of --local, --expect, --nodes\n");
         return 2;
     }
+    if (ways == 0) {
+        fprintf(stderr, "rackbench run: no agents: give --local N (start N here), --expect N "
+                        "(wait for N to connect) or --nodes a,b,c (wait for these); "
+                        "rackbench run --help for more\n");
+        return 2;
+    }
     if (!o.lost_after_ns)
         o.lost_after_ns = 3 * o.heartbeat_ns;
     rb_plan_t *plan = NULL;
@@ -509,6 +515,13 @@ int rb_cli_main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
+    /* SUBCOMMAND --help (or -h), anywhere after it: its help, exit 0 */
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        if ((!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) && rb_cli_help(cmd, stdout) == 0)
+            return 0;
+    }
     if (strcmp(cmd, "run") == 0)
         return s_run(argc - 1, argv + 1);
     if (strcmp(cmd, "check") == 0)

@@ -185,6 +185,41 @@ static void test_check(void **state)
     it_rmtree(dir);
 }
 
+/* --help on every subcommand: exit 0, its usage and an example on stdout;
+ * a run with no way to get agents: one line naming the three ways, exit 2. */
+static void test_cli_help(void **state)
+{
+    (void)state;
+    const char *dir = it_scratch("cli-help");
+    char plan[4200], out[4200], err[4200], want[64];
+    snprintf(plan, sizeof plan, "%s/plan.ini", dir);
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    const char *cmds[] = {"run", "check", "report", "compare", "keygen"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        for (int h = 0; h < 2; h++) {
+            assert_int_equal(it_sh(out, err, "'%s' %s %s", it_bin("rackbench"), cmds[i],
+                                   h ? "x.ini -h" : "--help"),
+                             0);
+            char *o = it_read(out);
+            snprintf(want, sizeof want, "usage: rackbench %s", cmds[i]);
+            assert_non_null(strstr(o, want));
+            assert_non_null(strstr(o, "example"));
+            free(o);
+        }
+    }
+    it_write(plan, "[w]\nrw=write\nsize=1m\n");
+    assert_int_equal(it_sh(out, err, "'%s' run '%s'", it_bin("rackbench"), plan), 2);
+    char *e = it_read(err);
+    assert_non_null(strstr(e, "rackbench run: no agents: give --local N"));
+    assert_non_null(strstr(e, "--expect N"));
+    assert_non_null(strstr(e, "--nodes a,b,c"));
+    assert_null(strstr(e, "CURVE"));
+    assert_ptr_equal(strchr(e, '\n'), e + strlen(e) - 1); /* one line */
+    free(e);
+    it_rmtree(dir);
+}
+
 /* Every plan shipped in deploy/plans stays valid. */
 static void test_shipped_plans(void **state)
 {
@@ -363,6 +398,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_local_three_agents),
         cmocka_unit_test(test_check),
+        cmocka_unit_test(test_cli_help),
         cmocka_unit_test(test_shipped_plans),
         cmocka_unit_test(test_local_over_limit),
         cmocka_unit_test(test_local_start_sigterm),

@@ -1,0 +1,108 @@
+/* `rackbench SUBCOMMAND --help`: what each subcommand does, its options
+ * and an example (see rb_cli.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "rb_cli.h"
+
+typedef struct s_help {
+    const char *cmd;
+    const char *text;
+} s_help_t;
+
+static const s_help_t s_helps[] = {
+    {"run",
+     "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
+     "\n"
+     "Runs the plan (fio's job-file syntax) on agents and writes a run folder\n"
+     "(summary.json, report.txt, report.html, samples.csv, telemetry.csv).\n"
+     "\n"
+     "agents, one of:\n"
+     "  --local N          start N agents here (up to 256), rooted at the plan's directory\n"
+     "  --expect N         wait for N agents to connect (rackbench-agent on each node)\n"
+     "  --nodes a,b,c      wait for exactly these agents\n"
+     "options:\n"
+     "  --bind ENDPOINT    coordinator socket (default tcp://*:7770; --local: loopback)\n"
+     "  --out DIR          parent folder of run folders (default runs)\n"
+     "  --wait DURATION    how long to wait for agents (default 30s)\n"
+     "  --heartbeat DUR    heartbeat period (default 1s)\n"
+     "  --lost-after DUR   an agent silent this long is lost (default 3 heartbeats)\n"
+     "  --agent-bin PATH   rackbench-agent to start for --local\n"
+     "  --quiet            no progress lines\n"
+     "  --verbose          more detail, also from local agents\n"
+     "  --key FILE         the coordinator's secret key (NAME.key_secret)\n"
+     "  --allow-keys DIR   public keys (NAME.key) of the agents allowed to join\n"
+     "  --insecure         no CURVE: only on loopback or ipc:// endpoints\n"
+     "  --set KEY=VALUE    a [global] option, after the plan's own (repeatable)\n"
+     "  --section NAME     run only this job section (repeatable), as fio's --section\n"
+     "\n"
+     "examples:\n"
+     "  rackbench run deploy/plans/quickstart.ini --local 4\n"
+     "  rackbench run burnin.ini --expect 8 --key keys/head.key_secret --allow-keys keys/agents\n"
+     "  rackbench run job.fio --local 1 --set size=1G --section seq-read\n"
+     "\n"
+     "exit codes: 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n"},
+    {"check", "usage: rackbench check PLAN [--ram SIZE] [--set KEY=VALUE]... [--section NAME]...\n"
+              "\n"
+              "Reads the plan as a run would, says every problem at once (file and line),\n"
+              "and prints it normalised: every option explicit, one phase per stonewall.\n"
+              "\n"
+              "  --ram SIZE         the nodes' memory, for the page-cache warning (default: this "
+              "machine's)\n"
+              "  --set KEY=VALUE    a [global] option, after the plan's own (repeatable)\n"
+              "  --section NAME     only this job section (repeatable)\n"
+              "\n"
+              "example:\n"
+              "  rackbench check my-fio-job.fio --ram 256G\n"
+              "\n"
+              "exit codes: 0 the plan is good, 2 it is not (or a bad call)\n"},
+    {"report",
+     "usage: rackbench report RUN_DIR [--format text|json|csv|html]\n"
+     "\n"
+     "Renders a run folder again, also one whose run was cut off (flagged partial).\n"
+     "\n"
+     "  --format F         text (report.txt, the default), json (summary.json), csv, html\n"
+     "\n"
+     "example:\n"
+     "  rackbench report runs/20261202-061500-ab12 --format html > report.html\n"
+     "\n"
+     "exit codes: as the run's: 0 ok, 1 acceptance failed, 3 failed or did not finish;\n"
+     "2 for a bad call or a folder that cannot be read\n"},
+    {"compare", "usage: rackbench compare RUN_A RUN_B [--format text|json]\n"
+                "       rackbench compare BEFORE... --vs AFTER... [--format text|json]\n"
+                "\n"
+                "Puts the headline figures of each phase side by side with the change. A\n"
+                "change is significant only when Welch's t-test over each side's\n"
+                "measurements (every iteration of every run) says so at 95% and it is at\n"
+                "least 1%; with one measurement a side the noise is unknown and no verdict\n"
+                "is given (use iterations=N in the plan, or several runs a side). Warns when\n"
+                "the runs measure different things; judges each node; lists acceptance changes.\n"
+                "\n"
+                "example:\n"
+                "  rackbench compare runs/before-1 runs/before-2 --vs runs/after-1 runs/after-2\n"
+                "\n"
+                "exit codes: 0, 2 for a bad call or folder, 3 when the output cannot be written\n"},
+    {"keygen", "usage: rackbench keygen DIR [--name NAME]\n"
+               "\n"
+               "Makes a CURVE key pair in DIR (created with its parents): NAME.key (public,\n"
+               "to give to the other side) and NAME.key_secret (kept where it is made).\n"
+               "\n"
+               "  --name NAME        the key's name (default: this host's name)\n"
+               "\n"
+               "example:\n"
+               "  rackbench keygen keys --name head && rackbench keygen keys/agents --name node01\n"
+               "\n"
+               "exit codes: 0, 2 for a bad call or a key that exists already\n"},
+    {"version", "usage: rackbench version\n\nPrints rackbench's version.\n"},
+};
+
+int rb_cli_help(const char *cmd, FILE *f)
+{
+    for (size_t i = 0; i < sizeof s_helps / sizeof s_helps[0]; i++) {
+        if (strcmp(cmd, s_helps[i].cmd) == 0) {
+            fputs(s_helps[i].text, f);
+            return 0;
+        }
+    }
+    return -1;
+}
