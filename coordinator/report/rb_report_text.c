@@ -117,11 +117,9 @@ static void s_text_findings(FILE *f, const rb_phase_agg_t *a)
         char since[48] = "";
         if (x->first_seen_s >= 0 && x->kind != RB_FIND_STALL) /* a stall says when itself */
             snprintf(since, sizeof since, ", from %.1f s on", x->first_seen_s);
-        fprintf(f, "  %-28s %s%s%s: %s%s\n", "FINDING", rb_findings_kind_name(x->kind), " ",
-                x->device[0] ? x->device
-                : x->node[0] ? x->node
-                             : "cluster",
-                x->evidence, since);
+        fprintf(f, "  %-28s %s %s%s%s: %s%s\n", "FINDING", rb_findings_kind_name(x->kind),
+                x->node[0] ? x->node : "cluster", x->device[0] ? " " : "", x->device, x->evidence,
+                since);
     }
 }
 

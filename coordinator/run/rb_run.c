@@ -282,8 +282,11 @@ static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
     if (p + 1 < r->plan->nphases)
         rb_folder_write_progress(r);
     char b[64];
-    rb_info("phase %s: %s aggregate", ph->name,
-            rb_units_fmt_bw(b, sizeof b, r->aggs[p].aggregate_bw));
+    if (rb_phase_spec_is_meta(ph))
+        rb_info("phase %s: %.0f operations/s aggregate", ph->name, r->aggs[p].iops);
+    else
+        rb_info("phase %s: %s aggregate", ph->name,
+                rb_units_fmt_bw(b, sizeof b, r->aggs[p].aggregate_bw));
 }
 
 static void s_run_phase(rb_run_ctx_t *r, uint32_t p)
