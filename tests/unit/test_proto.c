@@ -1209,13 +1209,13 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 5);
+    assert_int_equal(RB_PROTO_VERSION, 6);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 4 from peer, this build speaks 5");
+    expect_bad(buf, len, -EPROTO, "protocol version 5 from peer, this build speaks 6");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 5");
+    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 6");
     free(buf);
     buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
@@ -1224,7 +1224,7 @@ static void test_version(void **state)
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
     buf = hand_frame(7, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 5");
+    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 6");
     free(buf);
     buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);
@@ -1920,7 +1920,7 @@ static void expect_keys(rb_msg_type_t t, const char *prefix, const char *keys)
     free(buf);
 }
 
-/* Version 2's to 5's keys are on the wire, in every job, so that
+/* Version 2's to 6's keys are on the wire, in every job, so that
  * test_missing_each_key and the other per-key tests, which walk the keys of
  * real frames, cover each of them (on a metadata job, with values away from
  * their defaults). */
@@ -1930,7 +1930,7 @@ static void test_v5_keys(void **state)
     const char *job_stat = "job bytes ops errors read_bytes read_ops verify_errors hist";
     const char *job = "name rw bs bs_max bs_read bs_read_max bs_write bs_write_max bssplit_read "
                       "bssplit_write size numjobs direct time_based runtime_ns directory "
-                      "filename_format filename ioengine iodepth rwmixread nrfiles filesize "
+                      "filename_format filename device ioengine iodepth rwmixread nrfiles filesize "
                       "offset sync_mode fsync_every fdatasync_every end_fsync fsync_on_close "
                       "ramp_ns loops randrepeat randseed norandommap overwrite buffer_mode "
                       "refill_buffers pattern verify do_verify verify_fatal rate meta_op "
