@@ -28,6 +28,22 @@ int rb_devjob_path(const rb_job_spec_t *js, unsigned i, char *out, size_t len)
     return 0;
 }
 
+unsigned rb_devjob_count(const rb_job_spec_t *js)
+{
+    unsigned n = js->device[0] ? 1 : 0;
+    for (const char *p = js->device; *p; p++)
+        n += *p == ':';
+    return n;
+}
+
+int rb_devjob_file(const rb_job_spec_t *js, unsigned worker, unsigned i, char *out, size_t len)
+{
+    unsigned n = rb_devjob_count(js), files = js->nrfiles ? js->nrfiles : 1;
+    if (n > files && js->numjobs >= n) /* worker sets, one per device */
+        return rb_devjob_path(js, worker / (js->numjobs / n), out, len);
+    return rb_devjob_path(js, i, out, len);
+}
+
 /* @devices: the allowed idle devices, as a ':' list in js->device. */
 static int s_expand_all(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err)
 {
@@ -49,8 +65,16 @@ static int s_expand_all(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err)
                               js->name);
         used += (size_t)k;
     }
+    if (js->offset_increment)
+        return rb_err_set(err, -EINVAL,
+                          "job %s: offset_increment with filename=%s is not supported yet",
+                          js->name, RB_DEVICES_ALL);
+    if ((uint64_t)js->numjobs * n > RB_MAX_WORKERS)
+        return rb_err_set(err, -E2BIG, "job %s: %u workers on each of %u devices, at most %d",
+                          js->name, js->numjobs, n, RB_MAX_WORKERS);
     memcpy(js->device, list, used + 1);
-    js->nrfiles = n;
+    js->nrfiles = 1;
+    js->numjobs *= n; /* worker set k on device k */
     return 0;
 }
 
@@ -93,7 +117,8 @@ int rb_devjob_claim(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err)
                                (uint64_t)(js->numjobs ? js->numjobs - 1 : 0) * js->offset_increment;
     if (strcmp(js->device, RB_DEVICES_ALL) == 0 && s_expand_all(sb, js, err) < 0)
         return err->code;
-    for (uint32_t i = 0; i < js->nrfiles; i++) {
+    unsigned ndev = rb_devjob_count(js);
+    for (uint32_t i = 0; i < ndev; i++) {
         if (rb_devjob_path(js, i, path, sizeof path) < 0)
             return rb_err_set(err, -EINVAL, "job %s: filename=%.64s names %" PRIu32 " devices",
                               js->name, js->device, i);

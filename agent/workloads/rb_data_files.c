@@ -83,7 +83,7 @@ static int s_open_files(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_j
     for (uint32_t i = 0; i < w->nfiles && rc == 0; i++) {
         char name[RB_PATH_MAX];
         rb_worker_file_t *f = &w->files[i];
-        rc = s->device[0]     ? rb_devjob_path(s, i, name, sizeof name)
+        rc = s->device[0]     ? rb_devjob_file(s, w->index, i, name, sizeof name)
              : s->shared_file ? rb_job_shared_name(s, ctx->lead, name, sizeof name)
                               : rb_job_filename(s, w->index, i, name, sizeof name);
         if (rc < 0) {

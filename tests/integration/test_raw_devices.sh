@@ -11,7 +11,9 @@
 #    each refused (exit 3) naming the node, the device and the reason, and
 #    their sha256sum does not change; :wipe lets the ext4 one be written;
 #    direct IO below the logical block size is refused; --list-devices says
-#    all of it.
+#    all of it;
+#  - filename=@devices writes numjobs workers' bytes on each allowed device
+#    that is idle, and nothing on the others.
 #   test_raw_devices.sh BIN_DIR SCRATCH
 set -uo pipefail
 bin=$1
@@ -240,6 +242,33 @@ if [ $code = 3 ] && grep -qF "bs 2k is not a multiple of the logical block size 
     ok "bs=2k direct on $Q (4 KiB blocks) refused"
 else
     bad "bs=2k direct on $Q: exit $code: $out"
+fi
+
+# ---- filename=@devices: one worker set on each allowed device that is idle ----
+psum0=$(sha256sum < "$P")
+plan "[w]\ndirectory=\nrw=write\nbs=64k\nsize=8M\nnumjobs=2\nfilename=@devices" > "$scratch/all.ini"
+w0=$(for d in $B $C $M $P; do sectors $d; done | awk '{ print $2 }' | paste -sd' ')
+rm -rf "$scratch/runs"
+if rb "$scratch/all.ini" "--allow-device=$B" "--allow-device=$C" "--allow-device=$M" "--allow-device=$P"; then
+    w1=$(for d in $B $C $M $P; do sectors $d; done | awk '{ print $2 }' | paste -sd' ')
+    wd=$(python3 -c 'import sys; a, b = (list(map(int, s.split())) for s in sys.argv[1:3]); print(*((y - x) * 512 for x, y in zip(a, b)))' "$w0" "$w1")
+    read -r rr rw <<< "$(rb_bytes "$scratch/runs")"
+    if [ "$wd" != "$((16 * mib)) $((16 * mib)) 0 0" ] || [ "$rw" != $((32 * mib)) ]; then
+        bad "@devices: bytes written on $B $C $M $P: $wd (16 MiB on each idle one expected), summary $rw"
+    elif [ "$(sha256sum < "$P")" != "$psum0" ]; then
+        bad "@devices: the partitioned $P changed"
+    else
+        ok "@devices: 2 workers of 8 MiB on each of $B and $C ($wd), none on the mounted $M or the partitioned $P"
+    fi
+else
+    bad "@devices: $out"
+fi
+rb "$scratch/all.ini" "--allow-device=$M" "--allow-device=$P"
+code=$?
+if [ $code = 3 ] && grep -q "no allowed device is idle and free to write" <<< "$out"; then
+    ok "@devices with no idle device refused"
+else
+    bad "@devices with no idle device: exit $code: $out"
 fi
 
 exit $fail
