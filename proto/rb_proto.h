@@ -20,7 +20,7 @@
 #include "rb_limits.h"
 
 #define RB_PROTO_VERSION   6
-#define RB_PROTO_MAX_FRAME (320u << 20) /* bytes; a larger frame is refused unread */
+#define RB_PROTO_MAX_FRAME (384u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
 

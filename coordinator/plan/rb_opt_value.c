@@ -602,6 +602,20 @@ int rb_opt_value_name(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *op
     return 0;
 }
 
+/* file_service_type: fio's default, roundrobin (switching files after each
+ * IO, also written roundrobin:1), is what the workers do; the others are not. */
+int rb_opt_value_file_service_type(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                                   const char *key, const char *val, unsigned line)
+{
+    (void)o, (void)opt;
+    if (!strcmp(val, "roundrobin") || !strcmp(val, "roundrobin:1"))
+        return 0;
+    return rb_plan_fail(ps, line,
+                        "%s=%.64s is not supported yet: a worker goes over its files round robin, "
+                        "one IO on each in turn (roundrobin, fio's default)",
+                        key, val);
+}
+
 /* Free text, not used. */
 int rb_opt_value_description(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
                              const char *key, const char *val, unsigned line)

@@ -754,6 +754,8 @@ static const s_bad_t s_bad[] = {
     /* file names */
     {"[a]\nsize=1M\nfilename=a/b\n", 3, "filename=a/b: a relative name with '/' is not supported"},
     {"[a]\nsize=1M\nfilename=/data/a:/data/b\n", 3, "several files separated by ':'"},
+    {"[a]\nsize=1M\nfile_service_type=random\n", 3,
+     "file_service_type=random is not supported yet"},
     {"[a]\nsize=1M\nfilename=/dev/sda:/data/b\n", 3, "'/data/b' is not a device under /dev/"},
     {"[a]\nsize=1M\nfilename=/dev/sd a\n", 3, "character ' ' is not allowed in a device path"},
     {"[a]\nsize=1M\nfilename=/dev/../etc/x\n", 3, "'..' is not allowed in a device path"},
@@ -950,7 +952,7 @@ static rb_plan_t *s_parse_in(const char *text, rb_plan_input_t *in, const char *
 static void test_devices(void **state)
 {
     (void)state;
-    const char *text = "[global]\nbs=64k\n[w]\nrw=write\nnrfiles=7\n"
+    const char *text = "[global]\nbs=64k\nfile_service_type=roundrobin\n[w]\nrw=write\nnrfiles=7\n"
                        "filename=/dev/loop0:/dev/disk/by-id/x-1\n[r]\nrw=read\nsize=1M\n"
                        "filename=@devices\n";
     rb_plan_t *p = s_parse_in(text, NULL, NULL, 0);
