@@ -164,11 +164,10 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_seed, rb_opt_value_pattern, rb_opt_value_zero_buffers, rb_opt_value_verify,
     rb_opt_value_stonewall, rb_opt_value_directory, rb_opt_value_filename,
     rb_opt_value_filename_format, rb_opt_value_name, rb_opt_value_description,
-    rb_opt_value_file_service_type,
-    rb_opt_value_group_reporting, rb_opt_value_sample_interval, rb_opt_value_read_from,
-    rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size, rb_opt_value_meta_ops,
-    rb_opt_value_kb_base, rb_opt_value_bs, rb_opt_value_bssplit, rb_opt_value_io_size,
-    rb_opt_value_startdelay, rb_opt_value_rate;
+    rb_opt_value_file_service_type, rb_opt_value_group_reporting, rb_opt_value_sample_interval,
+    rb_opt_value_read_from, rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size,
+    rb_opt_value_meta_ops, rb_opt_value_kb_base, rb_opt_value_bs, rb_opt_value_bssplit,
+    rb_opt_value_io_size, rb_opt_value_startdelay, rb_opt_value_rate;
 
 /* 1 for a section name that only a reserved section may use (acceptance,
  * capacity, rack ...), whether rackbench has that section or not. */

@@ -91,7 +91,9 @@ A=$(mkloop a) || exit 1
 plan "[w]\ndirectory=\nrw=write\nbs=64k\nfilename=$A\nstonewall\n[r]\ndirectory=\nrw=read\nbs=64k\nsize=32M\nfilename=$A\nstonewall" > "$scratch/rw.ini"
 read -r r0 w0 <<< "$(sectors "$A")"
 rm -rf "$scratch/runs"
-if rb "$scratch/rw.ini" "--allow-device=$A"; then
+# allowed through a link to it, as /dev/disk/by-id/ names are: the real node counts
+ln -s "$A" "$scratch/disk-a"
+if rb "$scratch/rw.ini" "--allow-device=$scratch/disk-a"; then
     read -r r1 w1 <<< "$(sectors "$A")"
     read -r rr rw <<< "$(rb_bytes "$scratch/runs")"
     dr=$(((r1 - r0) * 512)) dw=$(((w1 - w0) * 512))
@@ -109,6 +111,9 @@ fi
 # ---- fio beside rackbench ----
 B=$(mkloop b) || exit 1
 C=$(mkloop c) || exit 1
+# allowed by a glob over links to them (a glob of /dev/ would match other loop devices)
+mkdir "$scratch/links" && ln -s "$A" "$scratch/links/disk-a" && ln -s "$B" "$scratch/links/disk-b" &&
+    ln -s "$C" "$scratch/links/disk-c"
 cases=(
   "whole-device|[j]\nrw=write\nbs=1M\nfilename=$A"
   "randread|[j]\nrw=randread\nbs=4k\nsize=8M\niodepth=8\nfilename=$A"
@@ -128,7 +133,7 @@ for c in "${cases[@]}"; do
     fi
     s1=$(for d in $A $B $C; do sectors $d; done | awk '{ print $2 }' | paste -sd' ')
     rm -rf "$scratch/runs"
-    if ! rb "$scratch/$name.ini" "--allow-device=$A" "--allow-device=$B" "--allow-device=$C"; then
+    if ! rb "$scratch/$name.ini" "--allow-device=$scratch/links/disk-*"; then
         bad "$name: rackbench failed: $out"; continue
     fi
     s2=$(for d in $A $B $C; do sectors $d; done | awk '{ print $2 }' | paste -sd' ')
