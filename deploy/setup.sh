@@ -3,8 +3,8 @@
 # As root it installs what is missing; otherwise it prints the apt line and stops.
 # With --test it adds what only the tests need (deploy/test.sh passes it):
 # fio, the peer the plan semantics are checked against, fdisk (sfdisk) and
-# e2fsprogs (mkfs.ext4) for
-# the partitioned and formatted loop devices of the raw-device safety test,
+# e2fsprogs (mkfs.ext4) for the partitioned and formatted loop devices of the
+# raw-device safety test,
 # xmllint, a headless Chromium with python3 to check report.html, and clang
 # for the libFuzzer targets, Open MPI for rackbench-mpi and its test,
 # GlusterFS (server, FUSE client, xfsprogs for the bricks) for the lab of
