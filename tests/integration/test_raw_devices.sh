@@ -7,7 +7,8 @@
 #  - the same jobs through Debian's fio and rackbench: the same bytes, and
 #    on each device of a filename= list the same sectors written;
 #  - safety: a mounted device, one with an ext4 signature, one with a
-#    partition table, one open exclusively elsewhere and one not allowed are
+#    partition table, one open exclusively elsewhere, one an md/dm holder
+#    has (shown through a /sys of the test's own) and one not allowed are
 #    each refused (exit 3) naming the node, the device and the reason, and
 #    their sha256sum does not change; :wipe lets the ext4 one be written;
 #    direct IO below the logical block size is refused; --list-devices says
@@ -215,6 +216,28 @@ for e in "${expect[@]}"; do
     fi
 done
 head -1 "$scratch/list" | grep -q "DEVICE.*SIZE.*READ.*WRITE.*REASON" || bad "--list-devices header: $(head -1 "$scratch/list")"
+
+# a member of md, dm or LVM: this kernel has no device-mapper, so the
+# holder is shown to the agent through a /sys of the test's own (--sys-root)
+H=$(mkloop member) || exit 1
+sys=$scratch/sys
+mkdir -p "$sys/dev/block/$(stat -c '%t:%T' "$H" | python3 -c 'import sys; a, b = sys.stdin.read().split(":"); print("%d:%d" % (int(a, 16), int(b, 16)))')/holders/dm-7" "$sys/class/block/$(basename "$H")"
+hsum=$(sha256sum < "$H")
+plan "[w]\ndirectory=\nrw=write\nbs=64k\nsize=1M\nfilename=$H" > "$scratch/h.ini"
+rb "$scratch/h.ini" "--allow-device=$H:wipe" "--sys-root=$sys"
+code=$?
+if [ $code = 3 ] && grep -qF "device $H" <<< "$out" && grep -q "it is a member of dm-7 (md, dm or LVM" <<< "$out" &&
+   [ "$(sha256sum < "$H")" = "$hsum" ]; then
+    ok "write on $H, held by dm-7, refused even with :wipe, unchanged"
+else
+    bad "write on $H held by dm-7: exit $code: $out"
+fi
+line=$(timeout 30 "$bin/rackbench-agent" --list-devices --sys-root "$sys" "--allow-device=$H" | awk -v d="$H" '$1 == d')
+if grep -q "no *no *it is a member of dm-7" <<< "$line"; then
+    ok "--list-devices: $line"
+else
+    bad "--list-devices of $H held by dm-7: '$line'"
+fi
 
 # reads need no :wipe; the run writes nothing
 sum0=$(sha256sum < "$S")
