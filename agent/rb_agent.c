@@ -438,6 +438,7 @@ rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
             return NULL;
         }
     }
+    rb_sandbox_set_sys_root(a->sb, opts->sys_root);
     for (int i = 0; i < opts->ndevices; i++) {
         if (rb_sandbox_allow_device(a->sb, opts->devices[i], err) < 0) {
             rb_agent_destroy(&a);

@@ -10,6 +10,7 @@
 #include "rb_agent.h"
 #include "rb_agent_cli.h"
 #include "rb_cleanup.h"
+#include "rb_device.h"
 #include "rb_log.h"
 #include "rb_proto.h"
 #include "rb_time.h"
@@ -36,6 +37,7 @@ static const struct option s_longopts[] = {
     {"reserve", required_argument, NULL, 'e'},
     {"allow-device", required_argument, NULL, 'D'},
     {"cleanup", no_argument, NULL, 'X'},
+    {"list-devices", no_argument, NULL, 'Y'},
     {NULL, 0, NULL, 0},
 };
 
@@ -45,8 +47,9 @@ static void s_usage(FILE *f)
         f, "usage: rackbench-agent --coordinator ENDPOINT --name NODE --root DIR [--root DIR...]\n"
            "                       [--rack RACK] [--once] [--heartbeat DURATION]\n"
            "                       [--lost-after DURATION] [--no-telemetry] [--quiet | --verbose]\n"
-           "                       [--reserve PCT] [--allow-device /dev/X ...]\n"
+           "                       [--reserve PCT] [--allow-device PATTERN[:wipe] ...]\n"
            "       rackbench-agent --cleanup --root DIR [--root DIR...]\n"
+           "       rackbench-agent --list-devices [--allow-device PATTERN[:wipe] ...]\n"
            "\n"
            "Connects to a rackbench coordinator (e.g. tcp://head:7770), runs the plans it\n"
            "sends, and only ever creates files inside its --root folders.\n"
@@ -62,8 +65,11 @@ static void s_usage(FILE *f)
            "  --proc-root, --sys-root DIR   read them from DIR (default /proc, /sys)\n"
            "  --reserve PCT  refuse a plan that leaves less than PCT%% of a file system free\n"
            "                 (0-90, default 5)\n"
-           "  --allow-device /dev/X  a block device plans may name (repeatable; raw device\n"
-           "                 IO is not supported yet: such plans are refused saying so)\n"
+           "  --allow-device PATTERN  block devices plans may read and write: a path, a glob\n"
+           "                 (/dev/sd*) or a /dev/disk/by-id/ name (repeatable); one that is\n"
+           "                 mounted or in use is refused, and one holding partitions, a file\n"
+           "                 system or RAID signature is written only with /dev/X:wipe\n"
+           "  --list-devices every block device, whether it may be read and written, why not\n"
            "  --cleanup      remove what crashed runs left under the roots (rackbench.*\n"
            "                 folders an agent made) and exit (0, or 3 on an error)\n");
 }
@@ -123,6 +129,9 @@ static int s_option(int c, rb_agent_opts_t *o, int *cleanup, char **argv)
     case 'X':
         *cleanup = 1;
         return -1;
+    case 'Y':
+        *cleanup = 2;
+        return -1;
     case 'T':
         o->no_telemetry = 1;
         return -1;
@@ -180,8 +189,18 @@ int rb_agent_cli_main(int argc, char **argv)
         fprintf(stderr, "rackbench-agent: unexpected argument '%s'\n", argv[optind]);
         return 2;
     }
-    if (cleanup)
+    if (cleanup == 1)
         return rb_cleanup_main(o.roots, o.nroots);
+    if (cleanup == 2) {
+        rb_device_allow_t allow = {0};
+        for (int i = 0; i < o.ndevices; i++) {
+            if (rb_device_allow_add(&allow, o.devices[i], &err) < 0) {
+                fprintf(stderr, "rackbench-agent: %s\n", err.msg);
+                return 2;
+            }
+        }
+        return rb_device_list_main(&allow, o.sys_root, stdout);
+    }
     if (o.name) {
         char ident[RB_NAME_MAX + 32];
         snprintf(ident, sizeof ident, "rackbench-agent[%s]", o.name);

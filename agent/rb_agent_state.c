@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "rb_agent_int.h"
+#include "rb_devjob.h"
 #include "rb_fs.h"
 #include "rb_engine.h"
 #include "rb_job.h"
@@ -366,7 +367,10 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
             const rb_job_spec_t *js = &ph->jobs[j];
             char dir[RB_PATH_MAX];
             rb_job_ctx_t ctx = s_ctx(a);
-            int rc = rb_sandbox_check_device(a->sb, js->directory, js->filename, err);
+            /* a job on devices is settled against them here (its size) */
+            int rc = js->device[0]
+                         ? rb_devjob_claim(a->sb, (rb_job_spec_t *)js, err)
+                         : rb_sandbox_check_device(a->sb, js->directory, js->filename, err);
             if (rc == 0)
                 rc = s_check_job(js, err);
             if (rc == 0)
@@ -376,6 +380,9 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
             uint64_t bmax = js->bs_max > js->bs ? js->bs_max : js->bs;
             workers += js->numjobs;
             bufmem += (uint64_t)js->numjobs * (js->iodepth ? js->iodepth : 1) * bmax;
+            a->rundirs[p][j] = -1;
+            if (js->device[0])
+                continue; /* no run folder: the job's IO goes to its devices */
             rc = rb_sandbox_resolve(a->sb, js->directory, dir, sizeof dir, err);
             if (rc < 0)
                 return rc;

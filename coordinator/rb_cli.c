@@ -41,6 +41,8 @@ static void s_usage(FILE *f)
             "  --heartbeat DUR    heartbeat period (default 1s)\n"
             "  --lost-after DUR   agent silent this long is lost (default 3 heartbeats)\n"
             "  --agent-bin PATH   rackbench-agent to start for --local\n"
+            "  --agent-arg ARG    one more argument for each --local agent (repeatable):\n"
+            "                     --agent-arg --allow-device=/dev/sdb\n"
             "  --quiet            no progress lines\n"
             "  --verbose          more detail, also from local agents\n"
             "  --key FILE         the coordinator's secret key (NAME.key_secret)\n"
@@ -228,7 +230,7 @@ static int s_run(int argc, char **argv)
         {"verbose", no_argument, NULL, 'v'},         {"key", required_argument, NULL, 'k'},
         {"allow-keys", required_argument, NULL, 'K'}, {"insecure", no_argument, NULL, 'I'},
         {"set", required_argument, NULL, 's'},       {"section", required_argument, NULL, 'S'},
-        {NULL, 0, NULL, 0},
+        {"agent-arg", required_argument, NULL, 'A'}, {NULL, 0, NULL, 0},
     };
     /* clang-format on */
     rb_run_opts_t o = {.wait_ns = 30 * RB_NS_PER_S, .heartbeat_ns = RB_NS_PER_S};
@@ -279,6 +281,13 @@ static int s_run(int argc, char **argv)
             break;
         case 'a':
             o.agent_bin = optarg;
+            break;
+        case 'A':
+            if (o.nagent_args == RB_RUN_AGENT_ARGS_MAX) {
+                fprintf(stderr, "rackbench run: at most %d --agent-arg\n", RB_RUN_AGENT_ARGS_MAX);
+                return 2;
+            }
+            o.agent_args[o.nagent_args++] = optarg;
             break;
         case 'q':
             o.quiet = 1;
@@ -339,6 +348,10 @@ static int s_run(int argc, char **argv)
         return 2;
     }
     s_print_notes(plan);
+    if (o.nagent_args && !o.local) {
+        fprintf(stderr, "rackbench run: --agent-arg is for the agents of --local\n");
+        return 2;
+    }
     if (o.local && rb_plan_absolute_dirs(plan, &err) < 0) {
         fprintf(stderr, "rackbench run: %s\n", err.msg);
         rb_plan_destroy(&plan);

@@ -2,7 +2,9 @@
 # Installs what rackbench needs to build and test from Debian's packages.
 # As root it installs what is missing; otherwise it prints the apt line and stops.
 # With --test it adds what only the tests need (deploy/test.sh passes it):
-# fio, the peer the plan semantics are checked against,
+# fio, the peer the plan semantics are checked against, fdisk (sfdisk) and
+# e2fsprogs (mkfs.ext4) for the partitioned and formatted loop devices of the
+# raw-device safety test,
 # xmllint, a headless Chromium with python3 to check report.html, and clang
 # for the libFuzzer targets, Open MPI for rackbench-mpi and its test,
 # GlusterFS (server, FUSE client, xfsprogs for the bricks) for the lab of
@@ -19,9 +21,9 @@ set -euo pipefail
 
 packages=(build-essential cmake pkg-config clang-format git
           libzmq3-dev libczmq-dev libmsgpack-dev libcmocka-dev
-          libaio-dev liburing-dev)
+          libaio-dev liburing-dev libblkid-dev)
 if [ "${1:-}" = --test ]; then
-    packages+=(fio libxml2-utils chromium python3 clang openmpi-bin libopenmpi-dev
+    packages+=(fio fdisk e2fsprogs libxml2-utils chromium python3 clang openmpi-bin libopenmpi-dev
                glusterfs-server glusterfs-client xfsprogs
                slurmctld slurmd slurm-client munge systemd systemd-container)
 fi

@@ -171,6 +171,11 @@ static int s_sizes(const rb_job_spec_t *j, rb_job_rule_t *out)
     char a[64], b[64], c[64];
     const char *what = j->bs_max == j->bs ? "bs" : "the largest bsrange block";
     rb_units_fmt_size_exact(a, sizeof a, j->bs_max);
+    if (j->device[0] && !j->size) /* the device's size: the agent checks there */
+        return j->time_based && j->runtime_ns == 0
+                   ? s_broken(out, "runtime_ns", NULL, NULL, "job '%s': time_based needs a runtime",
+                              j->name)
+                   : s_increment(j, out);
     if (j->bs_max > j->size)
         return s_broken(out, "bs_max", NULL, NULL, "job '%s': %s %s is larger than size %s",
                         j->name, what, a, rb_units_fmt_size_exact(b, sizeof b, j->size));
@@ -187,6 +192,33 @@ static int s_sizes(const rb_job_spec_t *j, rb_job_rule_t *out)
         return s_broken(out, "runtime_ns", NULL, NULL, "job '%s': time_based needs a runtime",
                         j->name);
     return s_increment(j, out);
+}
+
+/* Raw block devices (filename=/dev/X): nothing that makes, removes or
+ * stripes files, and no file shared across nodes. */
+static int s_device(const rb_job_spec_t *j, rb_job_rule_t *out)
+{
+    static const struct {
+        const char *field, *opt, *what;
+    } no[] = {
+        {"shared_file", "file_per_worker", "file_per_worker=0 (one file for every node)"},
+        {"read_shift", "read_from", "read_from (another node's files)"},
+        {"unlink", "unlink", "unlink (a device is never removed)"},
+        {"unlink_each_loop", "unlink_each_loop", "unlink_each_loop (a device is never removed)"},
+        {"lustre_stripe_count", "lustre_stripe_count", "Lustre striping"},
+        {"lustre_stripe_size", "lustre_stripe_size", "Lustre striping"},
+    };
+    uint64_t set[] = {j->shared_file,      j->read_shift,          j->unlink,
+                      j->unlink_each_loop, j->lustre_stripe_count, j->lustre_stripe_size};
+    if (!j->device[0])
+        return 0;
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        if (set[i])
+            return s_broken(out, no[i].field, no[i].opt, "filename",
+                            "job '%s': filename=%.64s names block devices, which do not go with "
+                            "%s",
+                            j->name, j->device, no[i].what);
+    return 0;
 }
 
 /* Across nodes: a shared file (IOR's N-1), whose data a read gets, stonewalling. */
@@ -263,6 +295,8 @@ int rb_job_rules_check(const rb_job_spec_t *js, rb_job_rule_t *out)
     int rc = s_any(js, out);
     if (rc == 0 && js->rw == RB_RW_META)
         return s_meta(js, out);
+    if (rc == 0)
+        rc = s_device(js, out);
     if (rc == 0)
         rc = s_sizes(js, out);
     if (rc == 0)

@@ -194,6 +194,7 @@ S_LAYOUT(
     F_KIND(rb_job_spec_t, direct, RB_PK_BOOL), F_KIND(rb_job_spec_t, time_based, RB_PK_BOOL),
     F_U64(rb_job_spec_t, runtime_ns), F_STR(rb_job_spec_t, directory, 0),
     F_STR(rb_job_spec_t, filename_format, 0), F_STR(rb_job_spec_t, filename, RB_PK_F_FILE),
+    F_STR(rb_job_spec_t, device, 0),
     F_STR(rb_job_spec_t, ioengine, RB_PK_F_FILE | RB_PK_F_NONEMPTY),
     F_U32R(rb_job_spec_t, iodepth, 1, RB_IODEPTH_MAX), F_U32(rb_job_spec_t, rwmixread, 100),
     F_U32R(rb_job_spec_t, nrfiles, 1, RB_NRFILES_MAX), F_U64(rb_job_spec_t, filesize),

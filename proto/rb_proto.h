@@ -19,8 +19,8 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   6
-#define RB_PROTO_MAX_FRAME (320u << 20) /* bytes; a larger frame is refused unread */
+#define RB_PROTO_VERSION   7
+#define RB_PROTO_MAX_FRAME (384u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
 
@@ -148,6 +148,10 @@ typedef struct rb_job_spec {
     char directory[RB_PATH_MAX];                /* "" = the agent's first root */
     char filename_format[RB_NAME_MAX];          /* "$jobname.$jobnum.$filenum" style */
     char filename[RB_NAME_MAX]; /* fio filename=: one file shared by all workers ("" = none) */
+    /* fio filename= naming raw block devices (version 6): "/dev/X", "/dev/X:/dev/Y"
+     * (each worker's files, round robin) or "@devices" (the agent's allowed idle ones);
+     * "" = none. size 0 then means each device's size. */
+    char device[RB_PATH_MAX];
     char ioengine[RB_ENGINE_NAME_MAX]; /* "sync", "libaio", "io_uring", "null" */
     uint32_t iodepth;                  /* IOs in flight per worker, >= 1 */
     uint32_t rwmixread;                /* % reads of a mixed pattern (0..100) */
@@ -208,6 +212,9 @@ typedef struct rb_job_spec {
     uint32_t lustre_stripe_count; /* -c: 0 = leave it, RB_LUSTRE_STRIPE_ALL = -1 (all OSTs) */
     uint64_t lustre_stripe_size;  /* -S in bytes, a multiple of 64 KiB; 0 = leave it */
 } rb_job_spec_t;
+
+/* filename= naming every block device an agent may use and nothing else holds. */
+#define RB_DEVICES_ALL "@devices"
 
 /* lustre_stripe_count meaning lfs's -1: stripe over every OST. */
 #define RB_LUSTRE_STRIPE_ALL UINT32_MAX

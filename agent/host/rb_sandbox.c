@@ -22,15 +22,24 @@ typedef struct s_rundir {
 
 #define S_MAX_SHARED 16
 
+/* A block device held for a run. */
+typedef struct s_claim {
+    rb_device_info_t info; /* its probe */
+    int fd;                /* open O_EXCL until cleanup */
+    int write;             /* the run may write it */
+} s_claim_t;
+
 struct rb_sandbox {
     char node[RB_NAME_MAX]; /* node name, from the first run folder */
     int nshared;            /* shared folders used by the current run */
     char shared[S_MAX_SHARED][RB_PATH_MAX];
-    uint32_t ndevices;                              /* block devices allowed */
-    char devices[RB_SANDBOX_MAX_DEVICES][PATH_MAX]; /* their resolved paths */
-    uint32_t nroots;                                /* roots added */
-    char roots[RB_MAX_ROOTS][PATH_MAX];             /* resolved root paths */
-    int nrundirs;                                   /* run folders made for the current run */
+    rb_device_allow_t allow; /* --allow-device patterns */
+    char sys_root[PATH_MAX]; /* where /sys is read ("" = /sys) */
+    uint32_t nclaims;        /* devices held for the current run */
+    s_claim_t claims[RB_SANDBOX_MAX_DEVICES];
+    uint32_t nroots;                    /* roots added */
+    char roots[RB_MAX_ROOTS][PATH_MAX]; /* resolved root paths */
+    int nrundirs;                       /* run folders made for the current run */
     s_rundir_t rundirs[RB_SANDBOX_MAX_RUNDIRS];
 };
 
@@ -419,37 +428,128 @@ int rb_sandbox_cleanup(rb_sandbox_t *sb, uint64_t *removed, rb_err_t *err)
             rc = rb_err_set(err, -errno, "remove %s: %s", rd->path, strerror(errno));
     }
     sb->nrundirs = 0;
+    for (uint32_t i = 0; i < sb->nclaims; i++)
+        close(sb->claims[i].fd);
+    sb->nclaims = 0;
     return rc;
 }
 
-int rb_sandbox_allow_device(rb_sandbox_t *sb, const char *path, rb_err_t *err)
+int rb_sandbox_allow_device(rb_sandbox_t *sb, const char *arg, rb_err_t *err)
 {
-    char real[PATH_MAX];
-    struct stat st;
-    if (sb->ndevices >= RB_SANDBOX_MAX_DEVICES)
-        return rb_err_set(err, -E2BIG, "--allow-device %s: at most %d devices", path,
-                          RB_SANDBOX_MAX_DEVICES);
+    return rb_device_allow_add(&sb->allow, arg, err);
+}
+
+const rb_device_allow_t *rb_sandbox_allowed(const rb_sandbox_t *sb)
+{
+    return &sb->allow;
+}
+
+void rb_sandbox_set_sys_root(rb_sandbox_t *sb, const char *sys_root)
+{
+    snprintf(sb->sys_root, sizeof sb->sys_root, "%s", sys_root ? sys_root : "");
+}
+
+static const char *s_sys(const rb_sandbox_t *sb)
+{
+    return sb->sys_root[0] ? sb->sys_root : "/sys";
+}
+
+static s_claim_t *s_claim_find(rb_sandbox_t *sb, const char *real)
+{
+    for (uint32_t i = 0; i < sb->nclaims; i++)
+        if (strcmp(sb->claims[i].info.path, real) == 0)
+            return &sb->claims[i];
+    return NULL;
+}
+
+const rb_device_info_t *rb_sandbox_claim_device(rb_sandbox_t *sb, const char *path, int write,
+                                                rb_err_t *err)
+{
+    char real[PATH_MAX], why[768];
+    const char *what = write ? "written" : "read";
+    if (!realpath(path, real)) {
+        rb_err_set(err, -errno, "device %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    s_claim_t *c = s_claim_find(sb, real);
+    if (c) {
+        if (write && !c->write) {
+            int rc = rb_device_refusal(&sb->allow, &c->info, 'w', why, sizeof why);
+            if (rc < 0) {
+                rb_err_set(err, rc, "device %s (%s) may not be %s: %s", path, real, what, why);
+                return NULL;
+            }
+            c->write = 1;
+        }
+        return &c->info;
+    }
+    if (sb->nclaims >= RB_SANDBOX_MAX_DEVICES) {
+        rb_err_set(err, -E2BIG, "device %s: a plan may use at most %d devices", path,
+                   RB_SANDBOX_MAX_DEVICES);
+        return NULL;
+    }
+    c = &sb->claims[sb->nclaims];
+    if (!rb_device_allow_match(&sb->allow, real)) { /* not even probed */
+        rb_err_set(err, -EACCES,
+                   "device %s (%s) may not be %s: not allowed on this agent (start it with "
+                   "--allow-device %s)",
+                   path, real, what, real);
+        return NULL;
+    }
+    if (rb_device_probe(real, s_sys(sb), 1, &c->info, err) < 0)
+        return NULL;
+    int rc = rb_device_refusal(&sb->allow, &c->info, write ? 'w' : 'r', why, sizeof why);
+    if (rc < 0) {
+        rb_err_set(err, rc, "device %s (%s) may not be %s: %s", path, real, what, why);
+        return NULL;
+    }
+    /* held exclusively: no mount, md or other exclusive user meanwhile */
+    c->fd = open(real, O_RDONLY | O_EXCL | O_CLOEXEC);
+    if (c->fd < 0) {
+        int e = errno;
+        rb_err_set(
+            err, e == EBUSY ? -EBUSY : -e, "device %s (%s) may not be %s: %s", path, real, what,
+            e == EBUSY ? "it is open exclusively elsewhere (O_EXCL: device busy)" : strerror(e));
+        return NULL;
+    }
+    c->write = write;
+    sb->nclaims++;
+    return &c->info;
+}
+
+int rb_sandbox_open_device(rb_sandbox_t *sb, const char *path, int flags, rb_err_t *err)
+{
+    char real[PATH_MAX], self[64];
     if (!realpath(path, real))
-        return rb_err_set(err, -errno, "--allow-device %s: %s", path, strerror(errno));
-    if (stat(real, &st) < 0)
-        return rb_err_set(err, -errno, "--allow-device %s: %s", path, strerror(errno));
-    if (!S_ISBLK(st.st_mode))
-        return rb_err_set(err, -ENOTBLK, "--allow-device %s (%s): not a block device", path, real);
-    for (uint32_t i = 0; i < sb->ndevices; i++)
-        if (strcmp(sb->devices[i], real) == 0)
-            return 0;
-    snprintf(sb->devices[sb->ndevices++], PATH_MAX, "%s", real);
-    return 0;
+        return rb_err_set(err, -errno, "device %s: %s", path, strerror(errno));
+    s_claim_t *c = s_claim_find(sb, real);
+    int writes = (flags & O_ACCMODE) != O_RDONLY;
+    if (!c || (writes && !c->write) || (flags & (O_CREAT | O_TRUNC)))
+        return rb_err_set(err, -EPERM, "device %s (%s): not claimed for %s by this run", path, real,
+                          writes ? "writing" : "reading");
+    /* the very device held, whatever its path leads to now */
+    snprintf(self, sizeof self, "/proc/self/fd/%d", c->fd);
+    int fd = open(self, flags | O_CLOEXEC);
+    if (fd < 0)
+        return rb_err_set(err, -errno, "open device %s: %s", real, strerror(errno));
+    return fd;
 }
 
-uint32_t rb_sandbox_ndevices(const rb_sandbox_t *sb)
+uint32_t rb_sandbox_idle_devices(const rb_sandbox_t *sb, int write, char (*out)[PATH_MAX],
+                                 uint32_t max)
 {
-    return sb->ndevices;
-}
-
-const char *rb_sandbox_device(const rb_sandbox_t *sb, uint32_t i)
-{
-    return i < sb->ndevices ? sb->devices[i] : NULL;
+    static char all[1024][PATH_MAX];
+    uint32_t n = rb_device_list(s_sys(sb), all, 1024), k = 0;
+    for (uint32_t i = 0; i < n && k < max; i++) {
+        rb_device_info_t d;
+        char why[768];
+        if (!rb_device_allow_match(&sb->allow, all[i]) ||
+            rb_device_probe(all[i], s_sys(sb), 1, &d, NULL) < 0 ||
+            rb_device_refusal(&sb->allow, &d, write ? 'w' : 'r', why, sizeof why) < 0)
+            continue;
+        snprintf(out[k++], PATH_MAX, "%s", d.path);
+    }
+    return k;
 }
 
 /* 1 with the resolved path in real if path leads to a block device. */
@@ -474,12 +574,11 @@ int rb_sandbox_check_device(const rb_sandbox_t *sb, const char *directory, const
         if (!dir[0] || !s_is_blockdev(dir, real))
             return 0;
     }
-    for (uint32_t i = 0; i < sb->ndevices; i++)
-        if (strcmp(sb->devices[i], real) == 0)
-            return rb_err_set(err, -EOPNOTSUPP,
-                              "device %s (%s) is allowed, but IO on raw block devices is not "
-                              "supported yet: use a file system on it",
-                              named, real);
+    if (rb_device_allow_match(&sb->allow, real))
+        return rb_err_set(err, -EOPNOTSUPP,
+                          "device %s (%s) is named through directory=: name a raw device with "
+                          "filename=%s",
+                          named, real, real);
     return rb_err_set(err, -EACCES,
                       "device %s (%s) is a block device this agent may not use: start it with "
                       "--allow-device %s to allow it",

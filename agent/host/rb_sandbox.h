@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "rb_device.h"
 #include "rb_err.h"
 #include "rb_proto.h"
 
@@ -92,20 +93,41 @@ int rb_sandbox_open_shared(rb_sandbox_t *sb, int idx, const char *run_id, const 
 int rb_sandbox_open_peer(rb_sandbox_t *sb, int idx, const char *run_id, const char *peer,
                          const char *name, int flags, char *path, size_t pathlen, rb_err_t *err);
 
-/* Allows plans to name the block device at path (--allow-device): resolved
- * with realpath, it must exist and be a block device. 0 or -errno with err
- * naming the path. */
-int rb_sandbox_allow_device(rb_sandbox_t *sb, const char *path, rb_err_t *err);
+/* Allows plans to name the block devices of one --allow-device argument: a
+ * path, a glob or a /dev/disk/by-id/ name, with ":wipe" for an exact one
+ * (rb_device_allow_add). 0 or -errno with err naming it. */
+int rb_sandbox_allow_device(rb_sandbox_t *sb, const char *arg, rb_err_t *err);
 
-/* Number of allowed devices, and device i's resolved path (borrowed). */
-uint32_t rb_sandbox_ndevices(const rb_sandbox_t *sb);
-const char *rb_sandbox_device(const rb_sandbox_t *sb, uint32_t i);
+/* The --allow-device patterns (borrowed). */
+const rb_device_allow_t *rb_sandbox_allowed(const rb_sandbox_t *sb);
+
+/* Where /sys is read when devices are probed (default "/sys"); copied. */
+void rb_sandbox_set_sys_root(rb_sandbox_t *sb, const char *sys_root);
+
+/* Claims the block device at path for the current run: it must be allowed,
+ * not in use, and, when write is set, hold nothing writing would destroy
+ * unless allowed with ":wipe". It is then held open with O_EXCL until
+ * cleanup. A device claimed already is checked again for write. Returns
+ * its probe (borrowed, valid until cleanup), or NULL with err naming the
+ * device and the reason (err->code -EACCES or -EBUSY). Nothing is written. */
+const rb_device_info_t *rb_sandbox_claim_device(rb_sandbox_t *sb, const char *path, int write,
+                                                rb_err_t *err);
+
+/* Opens a claimed device again with flags (open(2) flags without O_CREAT or
+ * O_TRUNC; writing needs a claim for write). fd the caller closes, or -errno. */
+int rb_sandbox_open_device(rb_sandbox_t *sb, const char *path, int flags, rb_err_t *err);
+
+/* The allowed devices that are idle (not in use and, when write is set,
+ * holding nothing, or allowed with ":wipe"): real paths into out, up to max.
+ * Returns the count. */
+uint32_t rb_sandbox_idle_devices(const rb_sandbox_t *sb, int write, char (*out)[PATH_MAX],
+                                 uint32_t max);
 
 /* Checks whether a job's directory, or its directory joined with filename
  * ("" for none), names a block device (symlinks followed; a relative
  * directory is under the first root). 0 when neither does; -EACCES when the
  * device is not allowed (err names it and the option that allows it);
- * -EOPNOTSUPP when it is allowed, as IO on raw devices is not supported yet. */
+ * -EOPNOTSUPP when it is allowed: a device is named with filename=/dev/X. */
 int rb_sandbox_check_device(const rb_sandbox_t *sb, const char *directory, const char *filename,
                             rb_err_t *err);
 

@@ -96,8 +96,8 @@ static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec
                       int walk, uint64_t run_hash, rb_err_t *err)
 {
     uint64_t start = js->offset, end;
-    if (!rb_job_uses_files(js))
-        return 0; /* an engine that moves no data needs neither space nor layout */
+    if (!rb_job_uses_files(js) || js->device[0])
+        return 0; /* no data moved, or raw devices: neither space nor layout */
     if (js->rw == RB_RW_META) {
         /* its steps make their own files: count the space once */
         if (walk == 0 && js->meta_op == RB_META_CREATE)

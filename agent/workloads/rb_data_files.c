@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "rb_data_int.h"
+#include "rb_devjob.h"
 #include "rb_time.h"
 #include "rb_verify.h"
 
@@ -60,6 +61,8 @@ static int s_size_up(rb_worker_t *w, rb_worker_file_t *f, rb_err_t *err)
 {
     const rb_job_spec_t *s = w->spec;
     struct stat st;
+    if (s->device[0])
+        return 0; /* a device has the size it has */
     uint64_t end = s->shared_file ? s->offset + rb_job_filesize(s) * w->nregions
                                   : rb_job_offset(s, w->index) + rb_job_filesize(s);
     if (rb_rw_writes(s->rw) && fstat(f->fd, &st) == 0 && (uint64_t)st.st_size < end &&
@@ -78,21 +81,27 @@ static int s_open_files(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_j
     int rc = 0;
     const char *peer = rb_job_peer(ctx, s->read_shift);
     for (uint32_t i = 0; i < w->nfiles && rc == 0; i++) {
-        char name[RB_NAME_MAX * 2];
+        char name[RB_PATH_MAX];
         rb_worker_file_t *f = &w->files[i];
-        rc = s->shared_file ? rb_job_shared_name(s, ctx->lead, name, sizeof name)
-                            : rb_job_filename(s, w->index, i, name, sizeof name);
+        rc = s->device[0]     ? rb_devjob_file(s, w->index, i, name, sizeof name)
+             : s->shared_file ? rb_job_shared_name(s, ctx->lead, name, sizeof name)
+                              : rb_job_filename(s, w->index, i, name, sizeof name);
         if (rc < 0) {
             rb_err_set(err, rc, "job %s: bad file name", s->name);
             break;
         }
-        snprintf(f->path, sizeof f->path, "%s/%s", rb_sandbox_rundir_path(sb, rundir), name);
+        if (s->device[0])
+            snprintf(f->path, sizeof f->path, "%s", name);
+        else
+            snprintf(f->path, sizeof f->path, "%s/%s", rb_sandbox_rundir_path(sb, rundir), name);
         f->hash = rb_verify_hash(name);
         if (!rb_job_uses_files(s)) {
             fdv[i] = -1; /* an engine that moves nothing: no file at all */
             continue;
         }
-        if (s->shared_file)
+        if (s->device[0])
+            f->fd = rb_sandbox_open_device(sb, name, flags & ~O_CREAT, err);
+        else if (s->shared_file)
             f->fd = rb_sandbox_open_shared(sb, rundir, ctx->run_id, name, flags, f->path,
                                            sizeof f->path, err);
         else if (peer[0])

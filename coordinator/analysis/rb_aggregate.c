@@ -187,7 +187,9 @@ uint64_t rb_aggregate_phase_buffered_set(const rb_phase_spec_t *spec)
         if (js->shared_file)
             set += (uint64_t)js->numjobs * fsz; /* this node's regions */
         else if (js->filename[0])
-            set += fsz; /* one file for all the node's workers */
+            set += fsz;         /* one file for all the node's workers */
+        else if (js->device[0]) /* devices the workers share (a size 0: the agent's to know) */
+            set += (uint64_t)nf * fsz;
         else
             set += (uint64_t)js->numjobs * nf * fsz;
     }

@@ -155,6 +155,20 @@ void rb_opt_print_stripe_size(const rb_opt_t *opt, const rb_job_spec_t *js, cons
 }
 
 /* An unset directory is written empty when [global] sets one, so it is not inherited. */
+/* size=: none for a job on devices that takes their size. */
+void rb_opt_print_job_size(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    if (!js->device[0] || js->size)
+        rb_opt_print_size(opt, js, gd, f);
+}
+
+/* filename=: the job's devices when it names some, else its file. */
+void rb_opt_print_filename(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    fprintf(f, "%s=%s\n", opt->key, js->device[0] ? js->device : js->filename);
+}
+
 void rb_opt_print_directory(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {
     if (js->directory[0] || (gd && gd[0]))

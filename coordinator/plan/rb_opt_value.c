@@ -220,6 +220,62 @@ too_long:
     return rb_plan_fail(ps, line, "%s=%.64s is longer than %d bytes", key, val, RB_PATTERN_MAX);
 }
 
+/* 1 if filename= names raw block devices: "@devices", or a path (or the
+ * first of a ':' list) under /dev/. */
+static int s_names_device(const char *val)
+{
+    return !strcmp(val, RB_DEVICES_ALL) || !strncmp(val, "/dev/", 5);
+}
+
+/* filename=/dev/X[:/dev/Y...] or filename=@devices: raw block devices, each
+ * an absolute path under /dev/ of plain characters; the agent checks that it
+ * may use them. nrfiles becomes the count, as fio's list sets it. */
+static int s_device_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line, const char *key,
+                          const char *val)
+{
+    size_t len = strlen(val);
+    uint32_t n = 1;
+    if (len >= RB_PATH_MAX)
+        return rb_plan_fail(ps, line, "%s: the device list is longer than %d characters", key,
+                            RB_PATH_MAX - 1);
+    if (o->spec.directory[0])
+        return rb_plan_fail(ps, line,
+                            "%s=%.64s names a device but the job also has directory=%.64s "
+                            "(line %u), which fio would put in front of it: give one of them "
+                            "(directory= empty clears it)",
+                            key, val, o->spec.directory, rb_plan_job_line(o, "directory"));
+    if (strcmp(val, RB_DEVICES_ALL) != 0) {
+        for (const char *p = val; *p;) {
+            const char *end = strchr(p, ':');
+            size_t plen = end ? (size_t)(end - p) : strlen(p);
+            if (plen < 6 || strncmp(p, "/dev/", 5) != 0)
+                return rb_plan_fail(ps, line,
+                                    "%s=%.64s: '%.*s' is not a device under /dev/ (a list "
+                                    "separated by ':' names raw block devices only)",
+                                    key, val, (int)(plen > 64 ? 64 : plen), p);
+            for (size_t i = 0; i < plen; i++)
+                if (!rb_names_char(p[i]) && p[i] != '/')
+                    return rb_plan_fail(
+                        ps, line,
+                        "%s=%.64s: character '%c' is not allowed in a device path (only "
+                        "A-Z a-z 0-9 . _ - /)",
+                        key, val, isprint((unsigned char)p[i]) ? p[i] : '?');
+            if (strstr(p, "/..") && strstr(p, "/..") < p + plen)
+                return rb_plan_fail(ps, line, "%s=%.64s: '..' is not allowed in a device path", key,
+                                    val);
+            if (!end)
+                break;
+            p = end + 1;
+            n++;
+        }
+    }
+    memcpy(o->spec.device, val, len + 1);
+    o->spec.filename[0] = '\0';
+    o->filename_abs = false;
+    o->device_files = n;
+    return 0;
+}
+
 /* filename=: a plain name in the job's directory, or an absolute path split
  * into its folder and name. "" clears it. */
 static int s_filename_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line, const char *key,
@@ -227,9 +283,13 @@ static int s_filename_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned lin
 {
     if (!*val) {
         o->spec.filename[0] = '\0';
+        o->spec.device[0] = '\0';
         o->filename_abs = false;
         return 0;
     }
+    if (s_names_device(val))
+        return s_device_value(ps, o, line, key, val);
+    o->spec.device[0] = '\0';
     if (strchr(val, ':'))
         return rb_plan_fail(ps, line,
                             "%s=%.64s: several files separated by ':' are not supported yet (one "
@@ -289,6 +349,11 @@ static int s_directory_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned li
                             "directory '%.64s': several directories separated by ':' are not "
                             "supported yet",
                             val);
+    if (len && o->spec.device[0])
+        return rb_plan_fail(ps, line,
+                            "directory=%.64s: the job's filename names a device (line %u), "
+                            "which fio would put it in front of: give one of them",
+                            val, rb_plan_job_line(o, "filename"));
     if (len && o->filename_abs)
         return rb_plan_fail(
             ps, line,
@@ -535,6 +600,20 @@ int rb_opt_value_name(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *op
     o->name = val;
     o->name_line = line;
     return 0;
+}
+
+/* file_service_type: fio's default, roundrobin (switching files after each
+ * IO, also written roundrobin:1), is what the workers do; the others are not. */
+int rb_opt_value_file_service_type(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                                   const char *key, const char *val, unsigned line)
+{
+    (void)o, (void)opt;
+    if (!strcmp(val, "roundrobin") || !strcmp(val, "roundrobin:1"))
+        return 0;
+    return rb_plan_fail(ps, line,
+                        "%s=%.64s is not supported yet: a worker goes over its files round robin, "
+                        "one IO on each in turn (roundrobin, fio's default)",
+                        key, val);
 }
 
 /* Free text, not used. */

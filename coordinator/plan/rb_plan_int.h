@@ -30,6 +30,7 @@ typedef struct rb_plan_job {
     uint32_t iterations;                      /* iterations=N: the phase runs N times */
     bool filename_abs;                        /* filename= was an absolute path ... */
     char fn_dir[RB_PATH_MAX];                 /* ... and this is its folder */
+    uint32_t device_files;                    /* devices filename= names (its list's length) */
     const char *name;                         /* effective name, points into the work buffer */
     unsigned name_line;                       /* where name was set: section line or name= line */
     rb_meta_op_t meta_ops[RB_PLAN_META_NOPS]; /* rw=meta: the steps, in order */
@@ -169,10 +170,11 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_seed, rb_opt_value_pattern, rb_opt_value_zero_buffers, rb_opt_value_verify,
     rb_opt_value_stonewall, rb_opt_value_directory, rb_opt_value_filename,
     rb_opt_value_filename_format, rb_opt_value_name, rb_opt_value_description,
-    rb_opt_value_group_reporting, rb_opt_value_sample_interval, rb_opt_value_read_from,
-    rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size, rb_opt_value_meta_ops,
-    rb_opt_value_kb_base, rb_opt_value_bs, rb_opt_value_bssplit, rb_opt_value_io_size,
-    rb_opt_value_startdelay, rb_opt_value_rate, rb_opt_value_iterations, rb_opt_value_iterate;
+    rb_opt_value_file_service_type, rb_opt_value_group_reporting, rb_opt_value_sample_interval,
+    rb_opt_value_read_from, rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size,
+    rb_opt_value_meta_ops, rb_opt_value_kb_base, rb_opt_value_bs, rb_opt_value_bssplit,
+    rb_opt_value_io_size, rb_opt_value_startdelay, rb_opt_value_rate, rb_opt_value_iterations,
+    rb_opt_value_iterate;
 
 /* Repeats the phases read as their iterations= ask (rb_plan_job.c): each
  * phase N times in a row, or with iterate=plan the whole plan N times; the
@@ -203,7 +205,8 @@ rb_opt_print_fn rb_opt_print_bs, rb_opt_print_bssplit, rb_opt_print_bsrange, rb_
     rb_opt_print_ioengine, rb_opt_print_zero_buffers, rb_opt_print_pattern, rb_opt_print_layout,
     rb_opt_print_transfer, rb_opt_print_read_from, rb_opt_print_stripe_count,
     rb_opt_print_stripe_size, rb_opt_print_directory, rb_opt_print_str, rb_opt_print_size,
-    rb_opt_print_enum, rb_opt_print_meta_op, rb_opt_print_startdelay, rb_opt_print_rate;
+    rb_opt_print_enum, rb_opt_print_meta_op, rb_opt_print_startdelay, rb_opt_print_rate,
+    rb_opt_print_filename, rb_opt_print_job_size;
 
 /* The row's field (1, 4 or 8 bytes) of js as a number. */
 uint64_t rb_opt_load(const rb_job_spec_t *js, const rb_opt_t *opt);

@@ -77,6 +77,11 @@ static int s_rules(rb_plan_parser_t *ps, const rb_plan_job_t *o, unsigned line)
 static int s_settle_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name, unsigned line)
 {
     const rb_job_spec_t *js = &o->spec;
+    if (js->device[0])
+        return rb_plan_fail(ps, rb_plan_job_line(o, "filename"),
+                            "job '%s': filename=%.64s names block devices, but rw=meta works on "
+                            "files of a file system",
+                            name, js->device);
     if (js->filename[0])
         return rb_plan_fail(
             ps, rb_plan_job_line(o, "filename"),
@@ -209,8 +214,22 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     }
     if (o->filename_abs)
         memcpy(js->directory, o->fn_dir, sizeof js->directory);
+    /* fio: a list of files in filename= is the job's nrfiles */
+    if (js->device[0]) {
+        if (rb_plan_job_line(o, "nrfiles") && js->nrfiles != o->device_files) {
+            rc = rb_plan_note(ps, rb_plan_job_line(o, "nrfiles"),
+                              "option 'nrfiles' is ignored in job '%s': filename= names its "
+                              "%" PRIu32 " device(s), as in fio",
+                              name, o->device_files);
+            if (rc < 0)
+                return rc;
+        }
+        js->nrfiles = o->device_files ? o->device_files : 1;
+    }
 
-    if (!rb_plan_job_line(o, "size")) {
+    if (!rb_plan_job_line(o, "size") && js->device[0] && !js->filesize) {
+        js->size = 0; /* each device's size, as the agent finds it */
+    } else if (!rb_plan_job_line(o, "size")) {
         if (!js->filesize)
             return rb_plan_fail(
                 ps, line,
@@ -225,6 +244,11 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     }
 
     /* fio: io_size=N% is N% of size */
+    if (o->io_size_pct && !js->size)
+        return rb_plan_fail(ps, rb_plan_job_line(o, "io_size"),
+                            "job '%s': io_size=%u%% of a device's size is not supported (give "
+                            "size= or io_size= in bytes)",
+                            name, o->io_size_pct);
     if (o->io_size_pct)
         js->io_size = js->size / 100 * o->io_size_pct + js->size % 100 * o->io_size_pct / 100;
 

@@ -120,10 +120,13 @@ void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
         return;
     }
     const rb_phase_spec_t *ph = &r->plan->phases[d->phase];
-    /* The DONE must describe the phase we sent: one entry per worker and job. */
+    /* The DONE must describe the phase we sent: one entry per worker and job
+     * (filename=@devices: numjobs on each of the agent's devices). */
     for (uint32_t i = 0; i < d->nworkers; i++) {
-        if (d->workers[i].job >= ph->njobs ||
-            d->workers[i].worker >= ph->jobs[d->workers[i].job].numjobs) {
+        const rb_job_spec_t *js =
+            d->workers[i].job < ph->njobs ? &ph->jobs[d->workers[i].job] : NULL;
+        if (!js || d->workers[i].worker >=
+                       (strcmp(js->device, RB_DEVICES_ALL) == 0 ? RB_MAX_WORKERS : js->numjobs)) {
             rb_fleet_node_out(n, RB_NODE_FAILED, "DONE for phase %s names a worker the plan lacks",
                               ph->name);
             return;

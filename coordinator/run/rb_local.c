@@ -232,11 +232,11 @@ int rb_local_start(rb_run_ctx_t *r)
                               NULL,
                               NULL,
                               NULL,
-                              NULL};
+                              [19 + RB_RUN_AGENT_ARGS_MAX] = NULL};
         char key[PATH_MAX], ckey[PATH_MAX];
-        size_t na = sizeof argv / sizeof argv[0] - 5;
+        size_t na = 15;
         if (o->insecure) {
-            argv[na] = "--insecure";
+            argv[na++] = "--insecure";
         } else {
             snprintf(key, sizeof key, "%s/%s.key_secret", r->keydir, c->name);
             snprintf(ckey, sizeof ckey, "%s/coordinator.key", r->keydir);
@@ -244,7 +244,10 @@ int rb_local_start(rb_run_ctx_t *r)
             argv[na + 1] = key;
             argv[na + 2] = "--coordinator-key";
             argv[na + 3] = ckey;
+            na += 4;
         }
+        for (uint32_t k = 0; k < o->nagent_args; k++) /* after the keys, before the NULL */
+            argv[na + k] = o->agent_args[k];
         pid_t pid = fork();
         if (pid < 0) {
             rb_run_fail(r, "cannot start local agent %s: %s", c->name, strerror(errno));

@@ -12,7 +12,8 @@
 /* The most agents --local starts on one machine: each is a process with its
  * own sockets and threads, and more than this only measures the machine's
  * scheduler; a larger fleet runs agents on more machines (--expect). */
-#define RB_RUN_LOCAL_MAX 256
+#define RB_RUN_LOCAL_MAX      256
+#define RB_RUN_AGENT_ARGS_MAX 32 /* --agent-arg at most */
 
 typedef struct rb_run_opts {
     const rb_plan_t *plan;  /* borrowed, validated */
@@ -25,11 +26,13 @@ typedef struct rb_run_opts {
     uint64_t heartbeat_ns;  /* heartbeat period */
     uint64_t lost_after_ns; /* agent silent this long → lost */
     const char *agent_bin;  /* rackbench-agent for --local; NULL → beside this binary */
-    int quiet;              /* no live progress lines */
-    int verbose;            /* more logging, also from local agents */
-    const char *key_file;   /* --key: the coordinator's secret certificate */
-    const char *allow_dir;  /* --allow-keys: folder of allowed agents' public keys */
-    int insecure;           /* --insecure: no CURVE (loopback and ipc:// only) */
+    const char *agent_args[RB_RUN_AGENT_ARGS_MAX]; /* --agent-arg: more for each local agent */
+    uint32_t nagent_args;
+    int quiet;             /* no live progress lines */
+    int verbose;           /* more logging, also from local agents */
+    const char *key_file;  /* --key: the coordinator's secret certificate */
+    const char *allow_dir; /* --allow-keys: folder of allowed agents' public keys */
+    int insecure;          /* --insecure: no CURVE (loopback and ipc:// only) */
     /* Keys handed over in memory instead of --key/--allow-keys files (rackbench-mpi):
      * the coordinator's key pair and the allowed agents' public keys, Z85 text. */
     const char *key_public;          /* NULL: none given */

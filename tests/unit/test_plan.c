@@ -753,7 +753,17 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nrate=1m,2m,3m,4m\n", 3, "more than three values"},
     /* file names */
     {"[a]\nsize=1M\nfilename=a/b\n", 3, "filename=a/b: a relative name with '/' is not supported"},
-    {"[a]\nsize=1M\nfilename=/dev/sda:/dev/sdb\n", 3, "several files separated by ':'"},
+    {"[a]\nsize=1M\nfilename=/data/a:/data/b\n", 3, "several files separated by ':'"},
+    {"[a]\nsize=1M\nfile_service_type=random\n", 3,
+     "file_service_type=random is not supported yet"},
+    {"[a]\nsize=1M\nfilename=/dev/sda:/data/b\n", 3, "'/data/b' is not a device under /dev/"},
+    {"[a]\nsize=1M\nfilename=/dev/sd a\n", 3, "character ' ' is not allowed in a device path"},
+    {"[a]\nsize=1M\nfilename=/dev/../etc/x\n", 3, "'..' is not allowed in a device path"},
+    {"[a]\ndirectory=/d\nfilename=/dev/sda\n", 3, "names a device but the job also has directory"},
+    {"[a]\nfilename=/dev/sda\nunlink=1\n", 3, "which do not go with unlink"},
+    {"[a]\nfilename=/dev/sda\nfile_per_worker=0\n", 3, "which do not go with file_per_worker=0"},
+    {"[a]\nfilename=/dev/sda\nio_size=50%\n", 3, "io_size=50% of a device's size"},
+    {"[a]\nrw=meta\nmeta_files=4\nfilename=/dev/sda\n", 4, "names block devices, but rw=meta"},
     {"[a]\nsize=1M\nfilename=a\\:b\n", 3, "several files separated by ':'"},
     {"[a]\nsize=1M\nfilename=/data/\n", 3, "filename=/data/ names a folder, not a file"},
     {"[a]\nsize=1M\nfilename=/data/..\n", 3, "names a folder, not a file"},
@@ -998,6 +1008,40 @@ static rb_plan_t *s_parse_in(const char *text, rb_plan_input_t *in, const char *
         fail_msg("rc %d, not %d: %s\n%s", rc, want_rc, err.msg,
                  in && in->problems ? in->problems : "");
     return p;
+}
+
+/* filename= naming raw block devices: a list is the job's nrfiles, size
+ * may be left to the devices, and the print gives the list back. */
+static void test_devices(void **state)
+{
+    (void)state;
+    const char *text = "[global]\nbs=64k\nfile_service_type=roundrobin\n[w]\nrw=write\nnrfiles=7\n"
+                       "filename=/dev/loop0:/dev/disk/by-id/x-1\n[r]\nrw=read\nsize=1M\n"
+                       "filename=@devices\n";
+    rb_plan_t *p = s_parse_in(text, NULL, NULL, 0);
+    assert_non_null(p);
+    const rb_job_spec_t *w = &p->phases[0].jobs[0], *r = &p->phases[0].jobs[1];
+    assert_string_equal(w->device, "/dev/loop0:/dev/disk/by-id/x-1");
+    assert_string_equal(w->filename, "");
+    assert_int_equal(w->nrfiles, 2);
+    assert_int_equal(w->size, 0);
+    assert_string_equal(r->device, "@devices");
+    assert_int_equal(r->nrfiles, 1);
+    assert_int_equal(r->size, 1 << 20);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    rb_plan_print(p, f);
+    fclose(f);
+    assert_non_null(strstr(out, "filename=/dev/loop0:/dev/disk/by-id/x-1\n"));
+    assert_non_null(strstr(out, "filename=@devices\n"));
+    rb_plan_t *again = s_parse_in(out, NULL, NULL, 0);
+    assert_non_null(again);
+    assert_string_equal(again->phases[0].jobs[0].device, w->device);
+    assert_int_equal(again->phases[0].jobs[0].size, 0);
+    free(out);
+    rb_plan_destroy(&again);
+    rb_plan_destroy(&p);
 }
 
 static void test_fio_syntax(void **state)
@@ -2394,6 +2438,7 @@ int main(void)
         cmocka_unit_test(test_global_after_job),
         cmocka_unit_test(test_fio_style_inline_comments),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_devices),
         cmocka_unit_test(test_fio_syntax),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_every_option),

@@ -271,6 +271,7 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
                 if (i == 1) {
                     fill_job_v4(jb, j);
                     fill_job_v5(jb, j);
+                    snprintf(jb->device, sizeof jb->device, "/dev/sd%c:/dev/sdz", 'b' + j);
                 }
                 if (i == 2)
                     fill_job_meta(jb, j);
@@ -571,6 +572,7 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_string_equal(s->filename_format, t->filename_format);
                 assert_int_equal(s->bs_max, t->bs_max);
                 assert_string_equal(s->filename, t->filename);
+                assert_string_equal(s->device, t->device);
                 assert_string_equal(s->ioengine, t->ioengine);
                 assert_int_equal(s->iodepth, t->iodepth);
                 assert_int_equal(s->rwmixread, t->rwmixread);
@@ -1217,13 +1219,13 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 6);
+    assert_int_equal(RB_PROTO_VERSION, 7);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 5 from peer, this build speaks 6");
+    expect_bad(buf, len, -EPROTO, "protocol version 6 from peer, this build speaks 7");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 6");
+    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 7");
     free(buf);
     buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
@@ -1231,8 +1233,8 @@ static void test_version(void **state)
     expect_bad(buf, len, -EPROTO, needle);
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
-    buf = hand_frame(7, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 6");
+    buf = hand_frame(8, "REBALANCE", &len, 0);
+    expect_bad(buf, len, -EPROTO, "protocol version 8 from peer, this build speaks 7");
     free(buf);
     buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);
@@ -1608,6 +1610,7 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     memset(jb->directory, 'd', RB_PATH_MAX - 1);
     memset(jb->filename_format, 'F', RB_NAME_MAX - 1);
     memset(jb->filename, 'f', RB_NAME_MAX - 1);
+    memset(jb->device, 'v', RB_PATH_MAX - 1);
     memset(jb->ioengine, 'e', RB_ENGINE_NAME_MAX - 1);
     jb->iodepth = 65536;
     jb->rwmixread = 100;
@@ -1676,9 +1679,9 @@ static void test_oversized_frame(void **state)
     }
     assert_int_equal(rb_msg_encode(&m, &out, &olen, &err), 0);
 
-    /* 4784 bytes per job (64 bssplit sizes each way), 299.0 MiB in all: RB_PROTO_MAX_FRAME is
-     * 320 MiB since version 5. */
-    assert_true(olen > (256u << 20) && olen <= RB_PROTO_MAX_FRAME);
+    /* 5815 bytes per job (64 bssplit sizes each way, a device list of 1023 characters),
+     * 363.5 MiB in all: RB_PROTO_MAX_FRAME is 384 MiB since version 6. */
+    assert_true(olen > (352u << 20) && olen <= RB_PROTO_MAX_FRAME);
     rb_msg_t back;
     assert_int_equal(rb_msg_decode(out, olen, &back, &err), 0);
     assert_int_equal(back.u.plan.nphases, RB_MAX_PHASES);
@@ -1928,7 +1931,7 @@ static void expect_keys(rb_msg_type_t t, const char *prefix, const char *keys)
     free(buf);
 }
 
-/* Version 2's to 5's keys are on the wire, in every job, so that
+/* Version 2's to 6's keys are on the wire, in every job, so that
  * test_missing_each_key and the other per-key tests, which walk the keys of
  * real frames, cover each of them (on a metadata job, with values away from
  * their defaults). */
@@ -1938,7 +1941,7 @@ static void test_v5_keys(void **state)
     const char *job_stat = "job bytes ops errors read_bytes read_ops verify_errors hist";
     const char *job = "name rw bs bs_max bs_read bs_read_max bs_write bs_write_max bssplit_read "
                       "bssplit_write size numjobs direct time_based runtime_ns directory "
-                      "filename_format filename ioengine iodepth rwmixread nrfiles filesize "
+                      "filename_format filename device ioengine iodepth rwmixread nrfiles filesize "
                       "offset sync_mode fsync_every fdatasync_every end_fsync fsync_on_close "
                       "ramp_ns loops randrepeat randseed norandommap overwrite buffer_mode "
                       "refill_buffers pattern verify do_verify verify_fatal rate meta_op "

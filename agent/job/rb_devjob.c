@@ -1,0 +1,159 @@
+/* Settles a job on raw block devices against the devices this agent has:
+ * fio takes a device's size when size= is not given, and O_DIRECT on a
+ * device needs IO aligned to its logical block size. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rb_devjob.h"
+#include "rb_job.h"
+#include "rb_job_rules.h"
+#include "rb_units.h"
+
+int rb_devjob_path(const rb_job_spec_t *js, unsigned i, char *out, size_t len)
+{
+    const char *p = js->device;
+    for (unsigned k = 0; k < i && p; k++) {
+        p = strchr(p, ':');
+        p = p ? p + 1 : NULL;
+    }
+    if (!p || !*p)
+        return -EINVAL;
+    size_t n = strcspn(p, ":");
+    if (n + 1 > len)
+        return -ENAMETOOLONG;
+    memcpy(out, p, n);
+    out[n] = '\0';
+    return 0;
+}
+
+unsigned rb_devjob_count(const rb_job_spec_t *js)
+{
+    unsigned n = js->device[0] ? 1 : 0;
+    for (const char *p = js->device; *p; p++)
+        n += *p == ':';
+    return n;
+}
+
+int rb_devjob_file(const rb_job_spec_t *js, unsigned worker, unsigned i, char *out, size_t len)
+{
+    unsigned n = rb_devjob_count(js), files = js->nrfiles ? js->nrfiles : 1;
+    if (n > files && js->numjobs >= n) /* worker sets, one per device */
+        return rb_devjob_path(js, worker / (js->numjobs / n), out, len);
+    return rb_devjob_path(js, i, out, len);
+}
+
+/* @devices: the allowed idle devices, as a ':' list in js->device. */
+static int s_expand_all(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err)
+{
+    static char found[RB_SANDBOX_MAX_DEVICES][PATH_MAX];
+    int write = rb_rw_writes(js->rw);
+    uint32_t n = rb_sandbox_idle_devices(sb, write, found, RB_SANDBOX_MAX_DEVICES);
+    char list[RB_PATH_MAX];
+    size_t used = 0;
+    if (n == 0)
+        return rb_err_set(err, -ENODEV,
+                          "job %s: filename=%s: no allowed device is idle%s on this agent "
+                          "(rackbench-agent --list-devices says why)",
+                          js->name, RB_DEVICES_ALL, write ? " and free to write" : "");
+    list[0] = '\0';
+    for (uint32_t i = 0; i < n; i++) {
+        int k = snprintf(list + used, sizeof list - used, "%s%s", i ? ":" : "", found[i]);
+        if (k < 0 || (size_t)k >= sizeof list - used)
+            return rb_err_set(err, -ENAMETOOLONG, "job %s: the list of devices is too long",
+                              js->name);
+        used += (size_t)k;
+    }
+    if (js->offset_increment)
+        return rb_err_set(err, -EINVAL,
+                          "job %s: offset_increment with filename=%s is not supported yet",
+                          js->name, RB_DEVICES_ALL);
+    if ((uint64_t)js->numjobs * n > RB_MAX_WORKERS)
+        return rb_err_set(err, -E2BIG, "job %s: %u workers on each of %u devices, at most %d",
+                          js->name, js->numjobs, n, RB_MAX_WORKERS);
+    memcpy(js->device, list, used + 1);
+    js->nrfiles = 1;
+    js->numjobs *= n; /* worker set k on device k */
+    return 0;
+}
+
+/* With direct, every IO size and offset a multiple of the device's logical block size. */
+static int s_aligned(const rb_job_spec_t *js, const char *path, uint32_t lbs, rb_err_t *err)
+{
+    static const char *const what[] = {"bs",     "the largest IO size", "bs (reads)", "bs (writes)",
+                                       "offset", "offset_increment"};
+    uint64_t v[] = {js->bs,       js->bs_max, js->bs_read,
+                    js->bs_write, js->offset, js->offset_increment};
+    for (size_t i = 0; js->direct && i < sizeof v / sizeof v[0]; i++) {
+        char a[64], b[64];
+        if (v[i] % lbs == 0)
+            continue;
+        return rb_err_set(err, -EINVAL,
+                          "job %s: %s %s is not a multiple of the logical block size of %s (%s): "
+                          "direct IO on a device needs it",
+                          js->name, what[i], rb_units_fmt_size_exact(a, sizeof a, v[i]), path,
+                          rb_units_fmt_size_exact(b, sizeof b, lbs));
+    }
+    for (uint32_t i = 0; js->direct && i < js->nbssplit_read + js->nbssplit_write; i++) {
+        uint64_t bs = i < js->nbssplit_read ? js->bssplit_read[i].bs
+                                            : js->bssplit_write[i - js->nbssplit_read].bs;
+        char a[64], b[64];
+        if (bs % lbs)
+            return rb_err_set(err, -EINVAL,
+                              "job %s: bssplit size %s is not a multiple of the logical block "
+                              "size of %s (%s): direct IO on a device needs it",
+                              js->name, rb_units_fmt_size_exact(a, sizeof a, bs), path,
+                              rb_units_fmt_size_exact(b, sizeof b, lbs));
+    }
+    return 0;
+}
+
+int rb_devjob_claim(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err)
+{
+    char path[RB_PATH_MAX], a[64], b[64];
+    int write = rb_rw_writes(js->rw);
+    uint64_t dsize = 0, last = js->offset +
+                               (uint64_t)(js->numjobs ? js->numjobs - 1 : 0) * js->offset_increment;
+    if (strcmp(js->device, RB_DEVICES_ALL) == 0 && s_expand_all(sb, js, err) < 0)
+        return err->code;
+    unsigned ndev = rb_devjob_count(js);
+    for (uint32_t i = 0; i < ndev; i++) {
+        if (rb_devjob_path(js, i, path, sizeof path) < 0)
+            return rb_err_set(err, -EINVAL, "job %s: filename=%.64s names %" PRIu32 " devices",
+                              js->name, js->device, i);
+        const rb_device_info_t *d = rb_sandbox_claim_device(sb, path, write, err);
+        if (!d)
+            return err->code ? err->code : -EACCES;
+        int rc = s_aligned(js, path, d->lbs, err);
+        if (rc < 0)
+            return rc;
+        if (!js->size && !js->filesize && i > 0 && d->size != dsize)
+            return rb_err_set(err, -EINVAL,
+                              "job %s: its devices are of different sizes (%s before, %s is %s): "
+                              "give size=",
+                              js->name, rb_units_fmt_size_exact(a, sizeof a, dsize), path,
+                              rb_units_fmt_size_exact(b, sizeof b, d->size));
+        if (i == 0 || d->size < dsize)
+            dsize = d->size;
+    }
+    if (!js->size && !js->filesize) {
+        if (last >= dsize)
+            return rb_err_set(err, -EINVAL, "job %s: offset %s is past the end of its device (%s)",
+                              js->name, rb_units_fmt_size_exact(a, sizeof a, last),
+                              rb_units_fmt_size_exact(b, sizeof b, dsize));
+        js->filesize = dsize - last; /* fio: the device's size from the offset on */
+        js->size = js->filesize * js->nrfiles;
+    } else if (last + rb_job_filesize(js) > dsize) {
+        return rb_err_set(err, -EINVAL,
+                          "job %s: offset %s and %s per device go past the end of its device "
+                          "(%s)",
+                          js->name, rb_units_fmt_size_exact(a, sizeof a, last),
+                          rb_units_fmt_size_exact(b, sizeof b, rb_job_filesize(js)),
+                          rb_units_fmt_size_exact(path, sizeof path, dsize));
+    }
+    rb_job_rule_t rule;
+    if (rb_job_rules_check(js, &rule) < 0)
+        return rb_err_set(err, -EINVAL, "%s", rule.why);
+    return 0;
+}

@@ -1,0 +1,33 @@
+/* A job on raw block devices (filename=/dev/X[:/dev/Y...]): its devices
+ * claimed from the sandbox for the run, its size settled from theirs, its
+ * block sizes checked against their logical block size. */
+#ifndef RB_DEVJOB_H
+#define RB_DEVJOB_H
+
+#include <stddef.h>
+
+#include "rb_proto.h"
+#include "rb_sandbox.h"
+
+/* Device i (0 .. nrfiles-1) of js's device list into out. 0, or -EINVAL
+ * when there is no such entry, -ENAMETOOLONG. */
+int rb_devjob_path(const rb_job_spec_t *js, unsigned i, char *out, size_t len);
+
+/* Devices in js's list (':'-separated entries). */
+unsigned rb_devjob_count(const rb_job_spec_t *js);
+
+/* The device of file i of worker w: entry i of the list, or, when the list
+ * has more devices than the job has files (@devices: one worker set per
+ * device), the device of w's set. 0 or -errno as rb_devjob_path. */
+int rb_devjob_file(const rb_job_spec_t *js, unsigned worker, unsigned i, char *out, size_t len);
+
+/* Claims every device of js (for write when it writes), and settles js: with
+ * no size, each device's size from offset on (they must be of one size);
+ * with one, it must fit on each. With direct, IO sizes and offsets must be
+ * multiples of each device's logical block size. @devices becomes the list
+ * of the allowed idle devices, with numjobs workers on each (numjobs times
+ * their count in all). 0 or -errno with err naming the job, the
+ * device and why. */
+int rb_devjob_claim(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err);
+
+#endif

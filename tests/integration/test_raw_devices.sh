@@ -1,0 +1,302 @@
+#!/usr/bin/env bash
+# Raw block devices on loop devices of the test's own (root only):
+#  - a write and a read phase through `rackbench run --local 1` with the
+#    agent's --allow-device: the bytes of summary.json are the sectors
+#    /proc/diskstats counts for that loop device (writes exactly, reads
+#    within the few blocks libblkid reads when the agent probes it);
+#  - the same jobs through Debian's fio and rackbench: the same bytes, and
+#    on each device of a filename= list the same sectors written;
+#  - safety: a mounted device, one with an ext4 signature, one with a
+#    partition table, one open exclusively elsewhere, one an md/dm holder
+#    has (shown through a /sys of the test's own) and one not allowed are
+#    each refused (exit 3) naming the node, the device and the reason, and
+#    their sha256sum does not change; :wipe lets the ext4 one be written;
+#    direct IO below the logical block size is refused; --list-devices says
+#    all of it;
+#  - filename=@devices writes numjobs workers' bytes on each allowed device
+#    that is idle, and nothing on the others.
+#   test_raw_devices.sh BIN_DIR SCRATCH
+set -uo pipefail
+bin=$1
+[ "$(id -u)" -eq 0 ] || { echo "needs root (loop devices)"; exit 77; }
+for t in losetup partx mkfs.ext4 sfdisk fio python3 sha256sum mount; do
+    command -v $t > /dev/null || { echo "$t is not installed (deploy/setup.sh --test)"; exit 77; }
+done
+scratch=$2/raw-devices.$$
+mkdir -p "$scratch"
+holder=
+# every loop device made is listed in $scratch/loops (mkloop runs in a subshell)
+cleanup() {
+    [ -n "$holder" ] && kill "$holder" 2> /dev/null && wait "$holder" 2> /dev/null
+    mountpoint -q "$scratch/mnt" && umount "$scratch/mnt"
+    [ -f "$scratch/loops" ] && while read -r l; do losetup -d "$l" 2> /dev/null; done < "$scratch/loops"
+    rm -rf "$scratch"
+}
+trap cleanup EXIT
+fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+
+# a new loop device on a zeroed image of 64 MiB: its path (extra losetup options after NAME)
+mkloop() {
+    local img=$scratch/$1.img
+    shift
+    truncate -s 64M "$img"
+    local l
+    l=$(losetup --find --show --direct-io=on "$@" "$img") || { echo "losetup failed" >&2; exit 1; }
+    echo "$l" >> "$scratch/loops"
+    echo "$l"
+}
+
+# sectors read and written of a device, from /proc/diskstats
+sectors() {
+    awk -v n="$(basename "$1")" '$3 == n { print $6, $10 }' /proc/diskstats
+}
+
+# bytes read and written of the last run folder under $1 (summary.json, all phases)
+rb_bytes() {
+    python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["phases"]
+print(*(sum(x[d] for x in p) for d in ("read_bytes", "write_bytes")))' "$(ls -d "$1"/*/ | tail -1)/summary.json"
+}
+
+# bytes read and written of fio's JSON
+fio_bytes() {
+    python3 -c '
+import json, sys
+t = open(sys.argv[1]).read()
+j = json.loads(t[t.index("{"):])["jobs"]
+print(*(sum(x[d]["io_bytes"] for x in j) for d in ("read", "write")))' "$1"
+}
+
+# rackbench run of plan $1 with --local 1 and agent arguments $2..: exit code; output in $out
+rb() {
+    local plan=$1
+    shift
+    local args=()
+    for a in "$@"; do args+=(--agent-arg "$a"); done
+    out=$(timeout 120 "$bin/rackbench" run "$plan" --local 1 --quiet --out "$scratch/runs" "${args[@]}" 2>&1)
+}
+
+# a plan whose jobs have no directory: [global] gives the local agents' one, each job clears it
+plan() {
+    printf '[global]\ndirectory=%s\nioengine=libaio\ndirect=1\niodepth=4\n' "$scratch/root"
+    printf '%b\n' "$1"
+}
+
+mib=1048576
+
+# ---- bytes against /proc/diskstats ----
+A=$(mkloop a) || exit 1
+plan "[w]\ndirectory=\nrw=write\nbs=64k\nfilename=$A\nstonewall\n[r]\ndirectory=\nrw=read\nbs=64k\nsize=32M\nfilename=$A\nstonewall" > "$scratch/rw.ini"
+read -r r0 w0 <<< "$(sectors "$A")"
+rm -rf "$scratch/runs"
+# allowed through a link to it, as /dev/disk/by-id/ names are: the real node counts
+ln -s "$A" "$scratch/disk-a"
+if rb "$scratch/rw.ini" "--allow-device=$scratch/disk-a"; then
+    read -r r1 w1 <<< "$(sectors "$A")"
+    read -r rr rw <<< "$(rb_bytes "$scratch/runs")"
+    dr=$(((r1 - r0) * 512)) dw=$(((w1 - w0) * 512))
+    if [ "$rw" != $((64 * mib)) ] || [ "$dw" != "$rw" ]; then
+        bad "diskstats: wrote $rw bytes (the device's 64 MiB expected), diskstats says $dw"
+    elif [ "$rr" != $((32 * mib)) ] || [ "$dr" -lt "$rr" ] || [ "$dr" -gt $((rr + 4 * mib)) ]; then
+        bad "diskstats: read $rr bytes (32 MiB expected), diskstats says $dr"
+    else
+        ok "diskstats: wrote $rw bytes (the whole device) and read $rr, diskstats $dw and $dr"
+    fi
+else
+    bad "raw write and read phases: $out"
+fi
+
+# ---- fio beside rackbench ----
+B=$(mkloop b) || exit 1
+C=$(mkloop c) || exit 1
+# allowed by a glob over links to them (a glob of /dev/ would match other loop devices)
+mkdir "$scratch/links" && ln -s "$A" "$scratch/links/disk-a" && ln -s "$B" "$scratch/links/disk-b" &&
+    ln -s "$C" "$scratch/links/disk-c"
+cases=(
+  "whole-device|[j]\nrw=write\nbs=1M\nfilename=$A"
+  "randread|[j]\nrw=randread\nbs=4k\nsize=8M\niodepth=8\nfilename=$A"
+  "list-whole|[j]\nrw=write\nbs=64k\nfilename=$B:$C"
+  "list-size|[j]\nrw=randwrite\nbs=4k\nsize=8M\nfilename=$B:$C"
+  "list-numjobs|[j]\nrw=write\nbs=64k\nsize=4M\nnumjobs=2\nfilename=$B:$C"
+  "offset|[j]\nrw=write\nbs=64k\noffset=16M\nfilename=$C"
+)
+for c in "${cases[@]}"; do
+    IFS='|' read -r name text <<< "$c"
+    body=$(printf '%b' "$text")
+    printf '[global]\nioengine=libaio\ndirect=1\niodepth=4\n%s\n' "$body" > "$scratch/$name.fio"
+    plan "$(printf '%s' "$body" | sed 's/^\[j\]$/[j]\ndirectory=/')" > "$scratch/$name.ini"
+    s0=$(for d in $A $B $C; do sectors $d; done | awk '{ print $2 }' | paste -sd' ')
+    if ! timeout 120 fio --output-format=json --output="$scratch/$name.json" "$scratch/$name.fio" > "$scratch/$name.out" 2>&1; then
+        bad "$name: fio failed: $(cat "$scratch/$name.out")"; continue
+    fi
+    s1=$(for d in $A $B $C; do sectors $d; done | awk '{ print $2 }' | paste -sd' ')
+    rm -rf "$scratch/runs"
+    if ! rb "$scratch/$name.ini" "--allow-device=$scratch/links/disk-*"; then
+        bad "$name: rackbench failed: $out"; continue
+    fi
+    s2=$(for d in $A $B $C; do sectors $d; done | awk '{ print $2 }' | paste -sd' ')
+    fiod=$(python3 -c 'import sys; a, b = (list(map(int, s.split())) for s in sys.argv[1:3]); print(*(y - x for x, y in zip(a, b)))' "$s0" "$s1")
+    rbd=$(python3 -c 'import sys; a, b = (list(map(int, s.split())) for s in sys.argv[1:3]); print(*(y - x for x, y in zip(a, b)))' "$s1" "$s2")
+    read -r fr fw <<< "$(fio_bytes "$scratch/$name.json")"
+    read -r rr rw <<< "$(rb_bytes "$scratch/runs")"
+    if [ "$fr" != "$rr" ] || [ "$fw" != "$rw" ]; then
+        bad "$name: fio read $fr written $fw, rackbench read $rr written $rw"
+    elif [ "$fiod" != "$rbd" ]; then
+        bad "$name: sectors written on $A $B $C: fio $fiod, rackbench $rbd"
+    else
+        ok "$name: read $rr written $rw, sectors written per device $rbd, as fio"
+    fi
+done
+
+# ---- safety ----
+M=$(mkloop mounted) || exit 1
+S=$(mkloop signed) || exit 1
+P=$(mkloop parted -P) || exit 1
+N=$(mkloop notallowed) || exit 1
+X=$(mkloop held) || exit 1
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$M" && mkdir -p "$scratch/mnt" &&
+    mount -o ro "$M" "$scratch/mnt" || { bad "cannot mount $M"; }
+mkfs.ext4 -q -F "$S"
+printf 'label: dos\n,16M,L\n' | sfdisk -q "$P" > /dev/null 2>&1
+# the kernel's partition (sysfs) even where no udev makes its /dev node
+part=/sys/block/$(basename "$P")/$(basename "$P")p1
+[ -e "$part" ] || partx -a "$P" 2> /dev/null
+for i in $(seq 50); do [ -e "$part" ] && break; sleep 0.1; done
+[ -e "$part" ] || bad "no partition $part after sfdisk"
+python3 -c 'import os, sys, time; os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); print("held", flush=True); time.sleep(600)' "$X" > "$scratch/held" &
+holder=$!
+for i in $(seq 100); do grep -q held "$scratch/held" && break; sleep 0.05; done
+allow=("--allow-device=$M" "--allow-device=$S" "--allow-device=$P" "--allow-device=$X")
+declare -A why=([$M]="it is mounted (at $scratch/mnt)" [$S]="TYPE=ext4"
+                [$P]="it has partitions ($(basename "$P")p1)"
+                [$X]="open exclusively elsewhere" [$N]="not allowed on this agent")
+for d in $M $S $P $X $N; do
+    sum0=$(sha256sum < "$d")
+    plan "[w]\ndirectory=\nrw=write\nbs=64k\nsize=1M\nfilename=$d" > "$scratch/w.ini"
+    rb "$scratch/w.ini" "${allow[@]}"
+    code=$?
+    sum1=$(sha256sum < "$d")
+    if [ $code != 3 ]; then
+        bad "write on $d: exit $code, not 3: $out"
+    elif ! grep -q "local-1" <<< "$out" || ! grep -qF "device $d" <<< "$out" ||
+         ! grep -qF "${why[$d]}" <<< "$out"; then
+        bad "write on $d: the refusal does not name the node, the device and '${why[$d]}': $out"
+    elif [ "$sum0" != "$sum1" ]; then
+        bad "write on $d: refused, but its sha256sum changed"
+    else
+        ok "write on $d refused: $(grep -m1 'refused' <<< "$out" | sed 's/^error: //')"
+    fi
+done
+Q=$(mkloop fourk --sector-size 4096) || exit 1
+# ---- --list-devices ----
+timeout 30 "$bin/rackbench-agent" --list-devices "${allow[@]}" "--allow-device=$A" > "$scratch/list" 2>&1
+# device | read | write | reason
+expect=(
+  "$A|yes|yes|"
+  "$M|no|no|it is mounted"
+  "$S|yes|no|TYPE=ext4"
+  "$P|yes|no|it has partitions"
+  "$X|no|no|open exclusively elsewhere"
+  "$N|no|no|not allowed on this agent"
+  "$Q|no|no|not allowed on this agent"
+)
+for e in "${expect[@]}"; do
+    IFS='|' read -r d r w reason <<< "$e"
+    line=$(awk -v d="$d" '$1 == d' "$scratch/list")
+    read -r _ _ _ _ _ gr gw _ <<< "$line"
+    [ -z "$line" ] && { bad "--list-devices has no line for $d"; continue; }
+    # SIZE is two words ("64.0 MiB")
+    if [ "$gr" != "$r" ] || [ "$gw" != "$w" ] || ! grep -qF "$reason" <<< "$line"; then
+        bad "--list-devices $d: '$line', expected read $r write $w '$reason'"
+    else
+        ok "--list-devices: $line"
+    fi
+done
+head -1 "$scratch/list" | grep -q "DEVICE.*SIZE.*READ.*WRITE.*REASON" || bad "--list-devices header: $(head -1 "$scratch/list")"
+
+# a member of md, dm or LVM: this kernel has no device-mapper, so the
+# holder is shown to the agent through a /sys of the test's own (--sys-root)
+H=$(mkloop member) || exit 1
+sys=$scratch/sys
+mkdir -p "$sys/dev/block/$(stat -c '%t:%T' "$H" | python3 -c 'import sys; a, b = sys.stdin.read().split(":"); print("%d:%d" % (int(a, 16), int(b, 16)))')/holders/dm-7" "$sys/class/block/$(basename "$H")"
+hsum=$(sha256sum < "$H")
+plan "[w]\ndirectory=\nrw=write\nbs=64k\nsize=1M\nfilename=$H" > "$scratch/h.ini"
+rb "$scratch/h.ini" "--allow-device=$H:wipe" "--sys-root=$sys"
+code=$?
+if [ $code = 3 ] && grep -qF "device $H" <<< "$out" && grep -q "it is a member of dm-7 (md, dm or LVM" <<< "$out" &&
+   [ "$(sha256sum < "$H")" = "$hsum" ]; then
+    ok "write on $H, held by dm-7, refused even with :wipe, unchanged"
+else
+    bad "write on $H held by dm-7: exit $code: $out"
+fi
+line=$(timeout 30 "$bin/rackbench-agent" --list-devices --sys-root "$sys" "--allow-device=$H" | awk -v d="$H" '$1 == d')
+if grep -q "no *no *it is a member of dm-7" <<< "$line"; then
+    ok "--list-devices: $line"
+else
+    bad "--list-devices of $H held by dm-7: '$line'"
+fi
+
+# reads need no :wipe; the run writes nothing
+sum0=$(sha256sum < "$S")
+plan "[r]\ndirectory=\nrw=read\nbs=64k\nsize=1M\nfilename=$S" > "$scratch/r.ini"
+if rb "$scratch/r.ini" "${allow[@]}" && [ "$(sha256sum < "$S")" = "$sum0" ]; then
+    ok "read of $S (an ext4 signature) without :wipe, unchanged"
+else
+    bad "read of $S without :wipe: $out"
+fi
+# :wipe writes over the signature
+plan "[w]\ndirectory=\nrw=write\nbs=64k\nsize=1M\nfilename=$S" > "$scratch/w.ini"
+if rb "$scratch/w.ini" "--allow-device=$S:wipe" && [ "$(sha256sum < "$S")" != "$sum0" ]; then
+    ok "write on $S with --allow-device $S:wipe"
+else
+    bad "write on $S with :wipe: $out"
+fi
+# :wipe names one exact device
+if timeout 10 "$bin/rackbench-agent" --list-devices --allow-device '/dev/loop*:wipe' > "$scratch/l.out" 2>&1; then
+    bad "--allow-device '/dev/loop*:wipe' accepted"
+elif grep -q "exact device" "$scratch/l.out"; then
+    ok "--allow-device '/dev/loop*:wipe' refused: $(cat "$scratch/l.out")"
+else
+    bad "--allow-device '/dev/loop*:wipe': $(cat "$scratch/l.out")"
+fi
+# direct IO below the logical block size
+plan "[w]\ndirectory=\nrw=write\nbs=2k\nsize=1M\nfilename=$Q" > "$scratch/q.ini"
+rb "$scratch/q.ini" "--allow-device=$Q"
+code=$?
+if [ $code = 3 ] && grep -qF "bs 2k is not a multiple of the logical block size of $Q (4k)" <<< "$out"; then
+    ok "bs=2k direct on $Q (4 KiB blocks) refused"
+else
+    bad "bs=2k direct on $Q: exit $code: $out"
+fi
+
+# ---- filename=@devices: one worker set on each allowed device that is idle ----
+psum0=$(sha256sum < "$P")
+plan "[w]\ndirectory=\nrw=write\nbs=64k\nsize=8M\nnumjobs=2\nfilename=@devices" > "$scratch/all.ini"
+w0=$(for d in $B $C $M $P; do sectors $d; done | awk '{ print $2 }' | paste -sd' ')
+rm -rf "$scratch/runs"
+if rb "$scratch/all.ini" "--allow-device=$B" "--allow-device=$C" "--allow-device=$M" "--allow-device=$P"; then
+    w1=$(for d in $B $C $M $P; do sectors $d; done | awk '{ print $2 }' | paste -sd' ')
+    wd=$(python3 -c 'import sys; a, b = (list(map(int, s.split())) for s in sys.argv[1:3]); print(*((y - x) * 512 for x, y in zip(a, b)))' "$w0" "$w1")
+    read -r rr rw <<< "$(rb_bytes "$scratch/runs")"
+    if [ "$wd" != "$((16 * mib)) $((16 * mib)) 0 0" ] || [ "$rw" != $((32 * mib)) ]; then
+        bad "@devices: bytes written on $B $C $M $P: $wd (16 MiB on each idle one expected), summary $rw"
+    elif [ "$(sha256sum < "$P")" != "$psum0" ]; then
+        bad "@devices: the partitioned $P changed"
+    else
+        ok "@devices: 2 workers of 8 MiB on each of $B and $C ($wd), none on the mounted $M or the partitioned $P"
+    fi
+else
+    bad "@devices: $out"
+fi
+rb "$scratch/all.ini" "--allow-device=$M" "--allow-device=$P"
+code=$?
+if [ $code = 3 ] && grep -q "no allowed device is idle and free to write" <<< "$out"; then
+    ok "@devices with no idle device refused"
+else
+    bad "@devices with no idle device: exit $code: $out"
+fi
+
+exit $fail
