@@ -67,7 +67,7 @@ static void s_eval_capacity(const rb_project_t *p, rb_project_result_t *r)
 {
     char a[48], b[48], c[48], words[RB_PROJECT_SOURCE_MAX], rack[96];
     double raw = 0, after = 0, usable = 0;
-    bool measured = p->key_line[RB_CAP_USABLE_PER_UNIT] != 0;
+    bool given = p->key_line[RB_CAP_USABLE_PER_UNIT] != 0; /* given: typed in */
     if (p->has_model) {
         raw = (double)((unsigned __int128)p->disks * p->disk_size);
         unsigned __int128 data = (unsigned __int128)p->data_disks * p->disk_size;
@@ -77,7 +77,7 @@ static void s_eval_capacity(const rb_project_t *p, rb_project_result_t *r)
                rb_project_human(a, sizeof a, (double)p->disk_size, false, ""));
         s_line(r, "capacity after RAID per unit", after, "B", RB_PROJECT_PROJECTED, "%s",
                rb_project_model_words(words, sizeof words, p));
-        if (!measured) {
+        if (!given) {
             /* rounded down to the byte: the file system keeps the rest */
             usable = (double)(data * (RB_PROJECT_ONE - p->fs_overhead_ppm) / RB_PROJECT_ONE);
             if (p->key_line[RB_CAP_FS_OVERHEAD])
@@ -90,19 +90,20 @@ static void s_eval_capacity(const rb_project_t *p, rb_project_result_t *r)
                        "%s after RAID, no fs_overhead given; not measured",
                        rb_project_human(a, sizeof a, after, false, ""));
             s_note(r, "usable capacity per unit is projected from the RAID model: "
-                      "usable_per_unit= (what df shows on a real unit) makes it measured");
+                      "usable_per_unit= (what df shows on a real unit) gives it");
         }
     }
-    if (measured) {
+    if (given) {
         usable = (double)p->usable_per_unit;
         if (p->has_model && raw > 0)
-            s_line(r, "usable capacity per unit", usable, "B", RB_PROJECT_MEASURED,
-                   "usable_per_unit, as df shows on a unit; %.1f%% of raw lost to redundancy, "
-                   "spares and the file system",
+            s_line(r, "usable capacity per unit", usable, "B", RB_PROJECT_GIVEN,
+                   "usable_per_unit in the plan, as df shows on a unit (typed in, not measured "
+                   "by this run); %.1f%% of raw lost to redundancy, spares and the file system",
                    (raw - usable) / raw * 100);
         else
-            s_line(r, "usable capacity per unit", usable, "B", RB_PROJECT_MEASURED,
-                   "usable_per_unit, as df shows on a unit");
+            s_line(r, "usable capacity per unit", usable, "B", RB_PROJECT_GIVEN,
+                   "usable_per_unit in the plan, as df shows on a unit (typed in, not measured "
+                   "by this run)");
         if (p->has_model && usable > after)
             s_note(r,
                    "usable_per_unit (%s) is more than the RAID model leaves (%s): was it read "
@@ -111,9 +112,9 @@ static void s_eval_capacity(const rb_project_t *p, rb_project_result_t *r)
                    rb_project_human(a, sizeof a, usable, false, ""),
                    rb_project_human(b, sizeof b, after, false, ""));
     }
-    if (usable <= 0 && !measured && !p->has_model)
+    if (usable <= 0 && !given && !p->has_model)
         return;
-    const char *from = measured ? "measured" : "projected";
+    const char *from = given ? "given" : "projected";
     if (p->units_per_rack) {
         s_line(r, "usable capacity per rack", usable * (double)p->units_per_rack, "B",
                RB_PROJECT_PROJECTED, "%s a unit (%s) x %s",
@@ -122,7 +123,7 @@ static void s_eval_capacity(const rb_project_t *p, rb_project_result_t *r)
     }
     if (p->key_line[RB_CAP_TARGET_CAPACITY] && usable > 0) {
         double target = (double)p->target_capacity;
-        unsigned __int128 per_unit = measured ? p->usable_per_unit
+        unsigned __int128 per_unit = given ? p->usable_per_unit
                                               : (unsigned __int128)p->data_disks * p->disk_size *
                                                     (RB_PROJECT_ONE - p->fs_overhead_ppm) /
                                                     RB_PROJECT_ONE;
@@ -282,7 +283,7 @@ void rb_project_result_fini(rb_project_result_t *r)
 
 static const char *s_kind(rb_project_kind_t k)
 {
-    return k == RB_PROJECT_MEASURED ? "measured" : "projected";
+    return k == RB_PROJECT_MEASURED ? "measured" : k == RB_PROJECT_GIVEN ? "given" : "projected";
 }
 
 /* A member with the key's value, or null when the key was not given. */
@@ -411,8 +412,8 @@ void rb_project_result_text(FILE *f, const rb_project_result_t *r)
         n = (int)strlen(s_value_text(v, sizeof v, l));
         wvalue = n > wvalue ? n : wvalue;
     }
-    fprintf(f, "\nprojection (one node is one unit; measured: this run, or what df shows; "
-               "projected: arithmetic on those)\n");
+    fprintf(f, "\nprojection (one node is one unit; measured: this run; given: typed into the "
+               "plan; projected: arithmetic on those)\n");
     fprintf(f, "  %-*s  %-*s  %-*s  %-9s  %s\n", wphase, "phase", wlabel, "line", wvalue, "value",
             "kind", "source");
     for (uint32_t i = 0; i < r->nlines; i++) {

@@ -453,8 +453,8 @@ void rb_table_projection(const rb_run_result_t *r, FILE *f)
         return;
     char v[112];
     fputs("<section id=\"projection\">\n<h2>Projection</h2>\n<p class=\"note\">One node is one "
-          "unit. <b>measured</b>: this run, or what df shows on a real unit; "
-          "<b>projected</b>: arithmetic on those. See docs/projection.md.</p>\n"
+          "unit. <b>measured</b>: this run; <b>given</b>: typed into the plan (what df shows "
+          "on a real unit); <b>projected</b>: arithmetic on those. See docs/projection.md.</p>\n"
           "<table>\n<tr><th>phase</th><th>line</th><th>value</th><th>kind</th>"
           "<th>source</th></tr>\n",
           f);

@@ -113,7 +113,7 @@ static void test_run(void **state)
     const rb_json_t *lines = rb_json_get(pj, "lines");
 
     const rb_json_t *l = s_line(lines, "usable capacity per unit", NULL);
-    assert_string_equal(rb_json_str(rb_json_get(l, "kind")), "measured");
+    assert_string_equal(rb_json_str(rb_json_get(l, "kind")), "given"); /* typed in */
     assert_float_equal(rb_json_num(rb_json_get(l, "value"), 0), 71e12, 0);
     l = s_line(lines, "usable capacity per rack", NULL);
     assert_string_equal(rb_json_str(rb_json_get(l, "kind")), "projected");

@@ -167,12 +167,13 @@ static void test_jr5(void **state)
     s_expect(&r, NULL, "raw capacity per unit", 96 * TB, RB_PROJECT_PROJECTED, "48 disks x 2 TB");
     s_expect(&r, NULL, "capacity after RAID per unit", 78 * TB, RB_PROJECT_PROJECTED,
              "raid6: 3 groups of 16 = 1 hot spare + 2 parity + 13 data disks");
-    s_expect(&r, NULL, "usable capacity per unit", 71 * TB, RB_PROJECT_MEASURED,
-             "usable_per_unit, as df shows on a unit; 26.0% of raw lost");
+    s_expect(&r, NULL, "usable capacity per unit", 71 * TB, RB_PROJECT_GIVEN,
+             "usable_per_unit in the plan, as df shows on a unit (typed in, not measured by this "
+             "run); 26.0% of raw lost");
     s_expect(&r, NULL, "usable capacity per rack", 568 * TB, RB_PROJECT_PROJECTED,
-             "71 TB a unit (measured) x 8 units a rack (41U / 5U)");
+             "71 TB a unit (given) x 8 units a rack (41U / 5U)");
     s_expect(&r, NULL, "units for target_capacity", 15, RB_PROJECT_PROJECTED,
-             "1 PB / 71 TB a unit (measured) = 14.08, rounded up");
+             "1 PB / 71 TB a unit (given) = 14.08, rounded up");
     s_expect(&r, NULL, "racks for target_capacity", 2, RB_PROJECT_PROJECTED,
              "1 PB / 568 TB a rack = 1.76, rounded up");
     s_expect(&r, "seqwrite", "throughput per unit", 1.5 * GB, RB_PROJECT_MEASURED,
@@ -203,7 +204,7 @@ static void test_jr5(void **state)
     p = s_parse("[capacity]\ndisks=48\ndisk_size=2T\nraid=raid6\nraid_group=16\n"
                 "hot_spares_per_group=1\nusable_per_unit=71TiB\nunits_per_rack=8\n");
     assert_int_equal(rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, &r), 0);
-    s_expect(&r, NULL, "usable capacity per unit", 71.0 * (1ull << 40), RB_PROJECT_MEASURED, NULL);
+    s_expect(&r, NULL, "usable capacity per unit", 71.0 * (1ull << 40), RB_PROJECT_GIVEN, NULL);
     assert_int_equal(r.nnotes, 1);
     assert_string_equal(r.notes[0], "usable_per_unit (78.1 TB) is more than the RAID model leaves "
                                     "(78 TB): was it read from df -h, whose T is TiB, rounded? "
@@ -217,7 +218,7 @@ static void test_jr5(void **state)
                 "target_capacity=1PB\n");
     assert_int_equal(rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, &r), 0);
     s_expect(&r, NULL, "usable capacity per rack", 568 * TB, RB_PROJECT_PROJECTED,
-             "71 TB a unit (measured) x 8 units a rack");
+             "71 TB a unit (given) x 8 units a rack");
     s_expect(&r, NULL, "racks for target_capacity", 2, RB_PROJECT_PROJECTED, NULL);
     /* every data phase by default, metadata steps left out */
     assert_int_equal(p->project->nphases, 2);
@@ -233,8 +234,8 @@ static void test_jr5(void **state)
     s_expect(&r, NULL, "usable capacity per rack", 639 * TB, RB_PROJECT_PROJECTED, "(48U / 5U)");
     /* no model: the df figure alone */
     assert_null(s_find(&r, NULL, "raw capacity per unit"));
-    s_expect(&r, NULL, "usable capacity per unit", 71 * TB, RB_PROJECT_MEASURED,
-             "usable_per_unit, as df shows on a unit");
+    s_expect(&r, NULL, "usable capacity per unit", 71 * TB, RB_PROJECT_GIVEN,
+             "usable_per_unit in the plan, as df shows on a unit");
     rb_project_result_fini(&r);
     rb_plan_destroy(&p);
 }
@@ -595,14 +596,14 @@ static void test_render(void **state)
     FILE *f = open_memstream(&text, &len);
     assert_int_equal(rb_report_text(&res, f), 0);
     fclose(f);
-    assert_non_null(strstr(text, "\nprojection (one node is one unit; measured: this run, or what "
-                                 "df shows; projected: arithmetic on those)\n"));
+    assert_non_null(strstr(text, "\nprojection (one node is one unit; measured: this run; given: "
+                                 "typed into the plan; projected: arithmetic on those)\n"));
     /* columns as wide as their widest cell: 8, 28, 22, 9 */
     s_expect_row(text, "phase", "line", "value", "kind", "source\n");
-    s_expect_row(text, "-", "usable capacity per unit", "71 TB (64.6 TiB)", "measured",
-                 "usable_per_unit, as df shows on a unit");
+    s_expect_row(text, "-", "usable capacity per unit", "71 TB (64.6 TiB)", "given",
+                 "usable_per_unit in the plan, as df shows on a unit");
     s_expect_row(text, "-", "usable capacity per rack", "568 TB (517 TiB)", "projected",
-                 "71 TB a unit (measured) x 8 units a rack (41U / 5U)\n");
+                 "71 TB a unit (given) x 8 units a rack (41U / 5U)\n");
     s_expect_row(text, "-", "racks for target_capacity", "2 racks", "projected",
                  "1 PB / 568 TB a rack = 1.76, rounded up\n");
     /* the median node, not the best */
@@ -644,7 +645,7 @@ static void test_render(void **state)
     assert_string_equal(rb_json_str(rb_json_get(l, "label")), "usable capacity per unit");
     assert_float_equal(rb_json_num(rb_json_get(l, "value"), 0), 71e12, 0);
     assert_string_equal(rb_json_str(rb_json_get(l, "unit")), "B");
-    assert_string_equal(rb_json_str(rb_json_get(l, "kind")), "measured");
+    assert_string_equal(rb_json_str(rb_json_get(l, "kind")), "given");
     assert_int_equal(rb_json_type(rb_json_get(l, "phase")), RB_JSON_NULL);
     l = rb_json_at(lines, 3);
     assert_string_equal(rb_json_str(rb_json_get(l, "kind")), "projected");
