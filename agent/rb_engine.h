@@ -32,7 +32,9 @@ typedef struct rb_engine_io {
     uint64_t len;        /* bytes to move */
     uint64_t off;        /* file offset */
     int64_t result;      /* bytes moved, or -errno; set on completion */
-    uint64_t t_issue_ns; /* when the runner queued it */
+    uint64_t t_issue_ns; /* when the runner prepared it (fio's start_time) */
+    uint64_t t_sub_ns;   /* when the engine took it, queued and committed (fio's issue_time);
+                          * 0 while not submitted, and for an IO that completed in queue() */
     void *runner;        /* the runner's per-IO state; engines leave it alone */
 } rb_engine_io_t;
 

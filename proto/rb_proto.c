@@ -96,6 +96,18 @@ rb_rw_t rb_rw_parse(const char *s)
     return strcmp(s, "readwrite") == 0 ? RB_RW_RW : RB_RW_NONE; /* fio's other spelling */
 }
 
+const char *rb_dir_name(rb_dir_t d)
+{
+    static const char *const names[RB_NDIRS] = {"read", "write", "trim"};
+    return (unsigned)d < RB_NDIRS ? names[d] : "?";
+}
+
+const char *rb_lat_kind_name(rb_lat_kind_t k)
+{
+    static const char *const names[RB_NLATS] = {"lat", "slat", "clat"};
+    return (unsigned)k < RB_NLATS ? names[k] : "?";
+}
+
 int rb_phase_spec_is_meta(const rb_phase_spec_t *ph)
 {
     return ph->njobs && ph->jobs[0].rw == RB_RW_META;
@@ -153,6 +165,12 @@ _Static_assert(sizeof(rb_rw_t) == sizeof(unsigned) && sizeof(rb_sync_mode_t) == 
     {S_AT(T, f, RB_PK_BIN), .size = sizeof(S_MEMBER(T, f)), .count_off = offsetof(T, cnt), \
      .max = sizeof(S_MEMBER(T, f))}
 #define F_HIST(T, f)         {S_AT(T, f, RB_PK_HIST), .sub = &s_hist_layout}
+#define F_LAT(d, k, name) \
+    {.key = name, .kind = RB_PK_HIST, .off = offsetof(rb_job_stat_t, lat[d][k]), \
+     .sub = &s_hist_layout}
+#define F_LATS(d, dn) \
+    F_LAT(d, RB_LAT_LAT, dn "_lat"), F_LAT(d, RB_LAT_SLAT, dn "_slat"), \
+    F_LAT(d, RB_LAT_CLAT, dn "_clat")
 #define F_ARRAY(T, f, cnt, mx, layout) \
     {S_AT(T, f, RB_PK_ARRAY), .size = sizeof(*S_MEMBER(T, f)), .count_off = offsetof(T, cnt), \
      .max = (mx), .sub = &(layout)}
@@ -231,14 +249,20 @@ S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
 S_LAYOUT(s_job_stat_layout, s_check_job_stat, F_U32(rb_job_stat_t, job, RB_MAX_JOBS - 1),
          F_U64(rb_job_stat_t, bytes), F_U64(rb_job_stat_t, ops), F_U64(rb_job_stat_t, errors),
          F_U64(rb_job_stat_t, read_bytes), F_U64(rb_job_stat_t, read_ops),
-         F_U64(rb_job_stat_t, verify_errors), F_HIST(rb_job_stat_t, hist));
+         F_U64(rb_job_stat_t, verify_errors), F_HIST(rb_job_stat_t, hist),
+         /* version 6 */
+         F_U64(rb_job_stat_t, write_bytes), F_U64(rb_job_stat_t, write_ops),
+         F_U64(rb_job_stat_t, trim_bytes), F_U64(rb_job_stat_t, trim_ops),
+         F_LATS(RB_DIR_READ, "read"), F_LATS(RB_DIR_WRITE, "write"), F_LATS(RB_DIR_TRIM, "trim"));
 
 S_LAYOUT(s_worker_layout, s_check_worker, F_U32(rb_worker_stat_t, job, RB_MAX_JOBS - 1),
          F_U32(rb_worker_stat_t, worker, RB_MAX_WORKERS - 1), F_U64(rb_worker_stat_t, t_start_ns),
          F_U64(rb_worker_stat_t, t_end_ns), F_U64(rb_worker_stat_t, bytes),
          F_U64(rb_worker_stat_t, ops), F_U64(rb_worker_stat_t, errors),
          F_U64(rb_worker_stat_t, read_bytes), F_U64(rb_worker_stat_t, read_ops),
-         F_U64(rb_worker_stat_t, verify_errors),
+         F_U64(rb_worker_stat_t, verify_errors), F_U64(rb_worker_stat_t, write_bytes),
+         F_U64(rb_worker_stat_t, write_ops), F_U64(rb_worker_stat_t, trim_bytes),
+         F_U64(rb_worker_stat_t, trim_ops),
          F_CHECKPTS(rb_worker_stat_t, checkpts, ncheckpts, RB_MAX_CHECKPTS),
          F_U64(rb_worker_stat_t, sw_t_ns), F_U64(rb_worker_stat_t, sw_bytes),
          F_U64(rb_worker_stat_t, sw_ops));
@@ -486,29 +510,43 @@ static int s_check_job(rb_proto_ctx_t *c, const void *base)
     return rb_proto_fail(c, rule.field, -1, "%s", rule.why);
 }
 
-/* Reads are a part of all IO: read_bytes <= bytes, read_ops <= ops. */
-static int s_check_reads(rb_proto_ctx_t *c, uint64_t bytes, uint64_t ops, uint64_t read_bytes,
-                         uint64_t read_ops)
+/* The directions are parts of all IO: reads, writes and trims add up to at
+ * most bytes and ops (each part, and their sum, checked without overflow). */
+static int s_check_dirs(rb_proto_ctx_t *c, uint64_t bytes, uint64_t ops,
+                        const uint64_t db[RB_NDIRS], const uint64_t dops[RB_NDIRS])
 {
-    if (read_bytes > bytes)
-        return rb_proto_fail(c, "read_bytes", -1, "%" PRIu64 ", more than bytes %" PRIu64,
-                             read_bytes, bytes);
-    if (read_ops > ops)
-        return rb_proto_fail(c, "read_ops", -1, "%" PRIu64 ", more than ops %" PRIu64, read_ops,
-                             ops);
+    static const char *const kb[RB_NDIRS] = {"read_bytes", "write_bytes", "trim_bytes"};
+    static const char *const ko[RB_NDIRS] = {"read_ops", "write_ops", "trim_ops"};
+    uint64_t left_b = bytes, left_o = ops;
+    for (int d = 0; d < RB_NDIRS; d++) {
+        if (db[d] > left_b)
+            return rb_proto_fail(c, kb[d], -1,
+                                 "%" PRIu64 ": the directions add up to more than bytes %" PRIu64,
+                                 db[d], bytes);
+        if (dops[d] > left_o)
+            return rb_proto_fail(c, ko[d], -1,
+                                 "%" PRIu64 ": the directions add up to more than ops %" PRIu64,
+                                 dops[d], ops);
+        left_b -= db[d];
+        left_o -= dops[d];
+    }
     return 0;
 }
 
 static int s_check_job_stat(rb_proto_ctx_t *c, const void *base)
 {
     const rb_job_stat_t *js = base;
-    return s_check_reads(c, js->bytes, js->ops, js->read_bytes, js->read_ops);
+    const uint64_t db[RB_NDIRS] = {js->read_bytes, js->write_bytes, js->trim_bytes};
+    const uint64_t dops[RB_NDIRS] = {js->read_ops, js->write_ops, js->trim_ops};
+    return s_check_dirs(c, js->bytes, js->ops, db, dops);
 }
 
 static int s_check_worker(rb_proto_ctx_t *c, const void *base)
 {
     const rb_worker_stat_t *w = base;
-    return s_check_reads(c, w->bytes, w->ops, w->read_bytes, w->read_ops);
+    const uint64_t db[RB_NDIRS] = {w->read_bytes, w->write_bytes, w->trim_bytes};
+    const uint64_t dops[RB_NDIRS] = {w->read_ops, w->write_ops, w->trim_ops};
+    return s_check_dirs(c, w->bytes, w->ops, db, dops);
 }
 
 /* The workers of a phase on one agent must fit in one DONE message. */

@@ -15,6 +15,7 @@
 /* samples.csv: one row per node, job and sample interval. */
 #define RB_CSV_SAMPLES_COLUMNS(X)                                                                  \
     X(T_S, "t_s", "seconds from GO to the interval's end, coordinator clock")                      \
+    X(T_UTC_NS, "t_utc_ns", "the interval's end, coordinator clock as UTC ns since the epoch")     \
     X(PHASE, "phase", "phase name")                                                                \
     X(NODE, "node", "node name")                                                                   \
     X(RACK, "rack", "rack of the node")                                                            \
@@ -34,6 +35,7 @@
  * empty (docs/telemetry.md). */
 #define RB_CSV_TELEMETRY_COLUMNS(X)                                                                \
     X(T_S, "t_s", "seconds from GO to the interval's end, coordinator clock")                      \
+    X(T_UTC_NS, "t_utc_ns", "the interval's end, coordinator clock as UTC ns since the epoch")     \
     X(PHASE, "phase", "phase name")                                                                \
     X(NODE, "node", "node name")                                                                   \
     X(KIND, "kind", "host, dev or nic")                                                            \
@@ -98,14 +100,16 @@ int rb_csv_index(const char *header, const char *name);
  * Returns how many columns were found. */
 int rb_csv_map(const rb_csv_schema_t *schema, const char *header, int *idx);
 
-/* One row of samples.csv: one node, job and interval. */
-void rb_csv_samples_row(FILE *f, double t_s, const char *phase, const char *node, const char *rack,
-                        const char *job, double interval_s, const rb_job_stat_t *js);
+/* One row of samples.csv: one node, job and interval; utc_ns its end on the
+ * wall clock (t_utc_ns). */
+void rb_csv_samples_row(FILE *f, double t_s, uint64_t utc_ns, const char *phase, const char *node,
+                        const char *rack, const char *job, double interval_s,
+                        const rb_job_stat_t *js);
 
 /* The rows of telemetry.csv of one node's host telemetry of one interval:
- * one "host" row (CPU, memory), one per device, one per NIC. */
-void rb_csv_telemetry_rows(FILE *f, double t_s, const char *phase, const char *node,
-                           const rb_telem_t *t);
+ * one "host" row (CPU, memory), one per device, one per NIC; utc_ns as above. */
+void rb_csv_telemetry_rows(FILE *f, double t_s, uint64_t utc_ns, const char *phase,
+                           const char *node, const rb_telem_t *t);
 
 /* Adds to ts (node node) the rows rb_csv_telemetry_rows() writes for t, with
  * the values a reader of telemetry.csv gets from them, so that findings made

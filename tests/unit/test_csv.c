@@ -176,11 +176,11 @@ static void test_samples_round_trip(void **state)
                                 .ops = (uint64_t)(10 * (k + 1) + n),
                                 .errors = (uint64_t)n,
                                 .hist = &h};
-            rb_csv_samples_row(f, t[k], "write", n ? "n2" : "n1", "r1", "j1", iv[k], &js);
+            rb_csv_samples_row(f, t[k], 0, "write", n ? "n2" : "n1", "r1", "j1", iv[k], &js);
         }
         /* another phase's row is not counted */
         rb_job_stat_t other = {.bytes = 777777, .ops = 7};
-        rb_csv_samples_row(f, t[k], "read", "n1", "r1", "j1", iv[k], &other);
+        rb_csv_samples_row(f, t[k], 0, "read", "n1", "r1", "j1", iv[k], &other);
     }
     assert_int_equal(fclose(f), 0);
 
@@ -306,7 +306,7 @@ static void test_telemetry_round_trip(void **state)
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
     assert_int_equal(rb_csv_header(&rb_csv_telemetry, f), 0);
-    rb_csv_telemetry_rows(f, 4.0004, "write", "n1", &t);
+    rb_csv_telemetry_rows(f, 4.0004, 0, "write", "n1", &t);
     assert_int_equal(fclose(f), 0);
 
     char *save = NULL, *line = strtok_r(buf, "\n", &save);
