@@ -519,14 +519,21 @@ static int s_check_dirs(rb_proto_ctx_t *c, uint64_t bytes, uint64_t ops,
     static const char *const ko[RB_NDIRS] = {"read_ops", "write_ops", "trim_ops"};
     uint64_t left_b = bytes, left_o = ops;
     for (int d = 0; d < RB_NDIRS; d++) {
+        if (db[d] > left_b && d == 0)
+            return rb_proto_fail(c, kb[d], -1, "%" PRIu64 ", more than bytes %" PRIu64, db[d],
+                                 bytes);
         if (db[d] > left_b)
             return rb_proto_fail(c, kb[d], -1,
-                                 "%" PRIu64 ": the directions add up to more than bytes %" PRIu64,
-                                 db[d], bytes);
+                                 "%" PRIu64 ", more than the %" PRIu64
+                                 " bytes the directions before it leave of %" PRIu64,
+                                 db[d], left_b, bytes);
+        if (dops[d] > left_o && d == 0)
+            return rb_proto_fail(c, ko[d], -1, "%" PRIu64 ", more than ops %" PRIu64, dops[d], ops);
         if (dops[d] > left_o)
             return rb_proto_fail(c, ko[d], -1,
-                                 "%" PRIu64 ": the directions add up to more than ops %" PRIu64,
-                                 dops[d], ops);
+                                 "%" PRIu64 ", more than the %" PRIu64
+                                 " ops the directions before it leave of %" PRIu64,
+                                 dops[d], left_o, ops);
         left_b -= db[d];
         left_o -= dops[d];
     }

@@ -1,4 +1,6 @@
 /* The latency sets and summaries of rb_lat.h. */
+#include <math.h>
+
 #include "rb_lat.h"
 
 void rb_lat_summary_of(rb_lat_summary_t *s, const rb_hist_t *h)
@@ -6,7 +8,7 @@ void rb_lat_summary_of(rb_lat_summary_t *s, const rb_hist_t *h)
     *s = (rb_lat_summary_t){.count = h->count};
     if (!h->count)
         return;
-    s->mean = rb_hist_mean(h);
+    s->mean = round(rb_hist_mean(h)); /* whole ns: summary.json reads back exactly */
     s->min = h->min;
     s->p50 = rb_hist_percentile(h, 50);
     s->p90 = rb_hist_percentile(h, 90);

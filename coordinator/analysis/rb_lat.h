@@ -10,7 +10,8 @@
 #include "rb_proto.h"
 
 /* What a histogram says, for rows that keep no histogram (a node's, a
- * rack's): count, and mean, percentiles and extremes in ns (0 when empty). */
+ * rack's): count, and mean (rounded to whole ns), percentiles and extremes
+ * in ns (0 when empty). */
 typedef struct rb_lat_summary {
     uint64_t count;
     double mean;

@@ -23,10 +23,11 @@
  * docs/telemetry.md (the table of telemetry.csv's columns) list them, in
  * their order; docs/report-schema.md points at both. */
 #define DOC_SAMPLES_HEADER                                                                         \
-    "t_s,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,lat_p50_us,lat_p99_us,"           \
+    "t_s,t_utc_ns,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,lat_p50_us,lat_p99_us,"  \
     "lat_max_us\n"
 #define DOC_TELEMETRY_HEADER                                                                       \
-    "t_s,phase,node,kind,name,parent,member,rd_bps,wr_bps,rd_iops,wr_iops,util_pct,queue_depth,"   \
+    "t_s,t_utc_ns,phase,node,kind,name,parent,member,rd_bps,wr_bps,rd_iops,wr_iops,util_pct,"      \
+    "queue_depth,"                                                                                 \
     "await_ms,rd_bytes,wr_bytes,rx_bps,tx_bps,speed_mbps,cpu_user,cpu_system,cpu_iowait,"          \
     "cpu_idle,cpu_irq,ncpu,load1,ctxt_per_s,cached,dirty,writeback\n"
 
@@ -105,10 +106,12 @@ static void test_map_reordered_missing_unknown(void **state)
         assert_int_equal(idx[c], c);
     free(smp);
 
-    /* reordered, "ops" missing, an unknown "extra" column in between */
+    /* reordered, "ops" missing, an unknown "extra" column in between; no
+     * t_utc_ns, as in files from before it */
     const char *hdr = "node,bytes,extra,t_s,phase,rack,job,interval_s,errors,bw,iops,lat_p50_us,"
                       "lat_p99_us,lat_max_us\n";
-    assert_int_equal(rb_csv_map(&rb_csv_samples, hdr, idx), RB_CSV_SMP_NCOLS - 1);
+    assert_int_equal(rb_csv_map(&rb_csv_samples, hdr, idx), RB_CSV_SMP_NCOLS - 2);
+    assert_int_equal(idx[RB_CSV_SMP_T_UTC_NS], -1);
     assert_int_equal(idx[RB_CSV_SMP_NODE], 0);
     assert_int_equal(idx[RB_CSV_SMP_BYTES], 1);
     assert_int_equal(idx[RB_CSV_SMP_T_S], 3);
