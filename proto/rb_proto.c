@@ -32,116 +32,8 @@ const char *rb_msg_type_name(rb_msg_type_t t)
     return rb_proto_type_names[t];
 }
 
-/* Wire names of the enums that travel as strings, indexed by value; NULL for
- * a value with no wire name. */
-static const char *const s_rw_names[] = {
-    [RB_RW_READ] = "read",           [RB_RW_WRITE] = "write",   [RB_RW_RANDREAD] = "randread",
-    [RB_RW_RANDWRITE] = "randwrite", [RB_RW_RW] = "rw",         [RB_RW_RANDRW] = "randrw",
-    [RB_RW_REWRITE] = "rewrite",     [RB_RW_REREAD] = "reread", [RB_RW_META] = "meta",
-};
-static const char *const s_meta_names[] = {
-    [RB_META_NONE] = "none",     [RB_META_CREATE] = "create", [RB_META_STAT] = "stat",
-    [RB_META_READ] = "read",     [RB_META_WRITE] = "write",   [RB_META_RENAME] = "rename",
-    [RB_META_DELETE] = "delete",
-};
-static const char *const s_sync_names[] = {
-    [RB_SYNC_NONE] = "none", [RB_SYNC_SYNC] = "sync", [RB_SYNC_DSYNC] = "dsync"};
-static const char *const s_buf_names[] = {
-    [RB_BUF_RANDOM] = "random", [RB_BUF_ZERO] = "zero", [RB_BUF_PATTERN] = "pattern"};
-static const char *const s_verify_names[] = {
-    [RB_VERIFY_NONE] = "none", [RB_VERIFY_CRC32C] = "crc32c"};
-static const char *const s_layout_names[] = {
-    [RB_LAYOUT_SEGMENTED] = "segmented", [RB_LAYOUT_STRIDED] = "strided"};
-
-#define S_NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
-const char *rb_rw_name(rb_rw_t rw)
-{
-    return (unsigned)rw < S_NELEM(s_rw_names) ? s_rw_names[rw] : NULL;
-}
-
-const char *rb_meta_op_name(rb_meta_op_t op)
-{
-    return (unsigned)op < S_NELEM(s_meta_names) ? s_meta_names[op] : NULL;
-}
-
-rb_meta_op_t rb_meta_op_parse(const char *s)
-{
-    for (unsigned i = 1; s && i < S_NELEM(s_meta_names); i++)
-        if (strcmp(s, s_meta_names[i]) == 0)
-            return (rb_meta_op_t)i;
-    return RB_META_NONE;
-}
-
-const char *rb_layout_mode_name(rb_layout_mode_t m)
-{
-    return (unsigned)m < S_NELEM(s_layout_names) ? s_layout_names[m] : NULL;
-}
-
-int rb_layout_mode_parse(const char *s)
-{
-    for (unsigned i = 0; s && i < S_NELEM(s_layout_names); i++)
-        if (strcmp(s, s_layout_names[i]) == 0)
-            return (int)i;
-    return -1;
-}
-
-rb_rw_t rb_rw_parse(const char *s)
-{
-    if (!s)
-        return RB_RW_NONE;
-    for (unsigned i = 0; i < S_NELEM(s_rw_names); i++)
-        if (s_rw_names[i] && strcmp(s, s_rw_names[i]) == 0)
-            return (rb_rw_t)i;
-    return strcmp(s, "readwrite") == 0 ? RB_RW_RW : RB_RW_NONE; /* fio's other spelling */
-}
-
-const char *rb_dir_name(rb_dir_t d)
-{
-    static const char *const names[RB_NDIRS] = {"read", "write", "trim"};
-    return (unsigned)d < RB_NDIRS ? names[d] : "?";
-}
-
-const char *rb_lat_kind_name(rb_lat_kind_t k)
-{
-    static const char *const names[RB_NLATS] = {"lat", "slat", "clat"};
-    return (unsigned)k < RB_NLATS ? names[k] : "?";
-}
-
-int rb_phase_spec_is_meta(const rb_phase_spec_t *ph)
-{
-    return ph->njobs && ph->jobs[0].rw == RB_RW_META;
-}
-
-int rb_rw_reads(rb_rw_t rw)
-{
-    return rw == RB_RW_READ || rw == RB_RW_RANDREAD || rw == RB_RW_RW || rw == RB_RW_RANDRW ||
-           rw == RB_RW_REREAD;
-}
-
-int rb_rw_writes(rb_rw_t rw)
-{
-    return rw == RB_RW_WRITE || rw == RB_RW_RANDWRITE || rw == RB_RW_RW || rw == RB_RW_RANDRW ||
-           rw == RB_RW_REWRITE;
-}
-
-int rb_rw_random(rb_rw_t rw)
-{
-    return rw == RB_RW_RANDREAD || rw == RB_RW_RANDWRITE || rw == RB_RW_RANDRW;
-}
-
 /* ---- layouts: every body is described once, and the describing tables drive
  * encoding, decoding and freeing alike ---- */
-
-static const rb_proto_enum_t s_rw_enum = {"access pattern", s_rw_names, S_NELEM(s_rw_names)};
-static const rb_proto_enum_t s_sync_enum = {"sync mode", s_sync_names, S_NELEM(s_sync_names)};
-static const rb_proto_enum_t s_buf_enum = {"buffer mode", s_buf_names, S_NELEM(s_buf_names)};
-static const rb_proto_enum_t s_verify_enum = {"verify method", s_verify_names,
-                                              S_NELEM(s_verify_names)};
-static const rb_proto_enum_t s_meta_enum = {"metadata operation", s_meta_names,
-                                            S_NELEM(s_meta_names)};
-static const rb_proto_enum_t s_layout_enum = {"shared-file layout", s_layout_names,
-                                              S_NELEM(s_layout_names)};
 
 /* RB_PK_ENUM values are read and written as unsigned int. */
 _Static_assert(sizeof(rb_rw_t) == sizeof(unsigned) && sizeof(rb_sync_mode_t) == sizeof(unsigned) &&
@@ -202,10 +94,10 @@ S_LAYOUT(s_root_layout, NULL, F_STR(rb_root_info_t, path, 0), F_U64(rb_root_info
 S_LAYOUT(s_bs_part_layout, NULL, F_U64(rb_bs_part_t, bs), F_U32R(rb_bs_part_t, perc, 1, 100));
 
 S_LAYOUT(
-    s_job_layout, s_check_job, F_STR(rb_job_spec_t, name, 0), F_ENUM(rb_job_spec_t, rw, s_rw_enum),
-    F_U64(rb_job_spec_t, bs), F_U64(rb_job_spec_t, bs_max), F_U64(rb_job_spec_t, bs_read),
-    F_U64(rb_job_spec_t, bs_read_max), F_U64(rb_job_spec_t, bs_write),
-    F_U64(rb_job_spec_t, bs_write_max),
+    s_job_layout, s_check_job, F_STR(rb_job_spec_t, name, 0),
+    F_ENUM(rb_job_spec_t, rw, rb_proto_rw_enum), F_U64(rb_job_spec_t, bs),
+    F_U64(rb_job_spec_t, bs_max), F_U64(rb_job_spec_t, bs_read), F_U64(rb_job_spec_t, bs_read_max),
+    F_U64(rb_job_spec_t, bs_write), F_U64(rb_job_spec_t, bs_write_max),
     F_INLINE(rb_job_spec_t, bssplit_read, nbssplit_read, RB_BSSPLIT_MAX, s_bs_part_layout),
     F_INLINE(rb_job_spec_t, bssplit_write, nbssplit_write, RB_BSSPLIT_MAX, s_bs_part_layout),
     F_U64(rb_job_spec_t, size), F_U32(rb_job_spec_t, numjobs, RB_MAX_WORKERS),
@@ -215,26 +107,28 @@ S_LAYOUT(
     F_STR(rb_job_spec_t, ioengine, RB_PK_F_FILE | RB_PK_F_NONEMPTY),
     F_U32R(rb_job_spec_t, iodepth, 1, RB_IODEPTH_MAX), F_U32(rb_job_spec_t, rwmixread, 100),
     F_U32R(rb_job_spec_t, nrfiles, 1, RB_NRFILES_MAX), F_U64(rb_job_spec_t, filesize),
-    F_U64(rb_job_spec_t, offset), F_ENUM(rb_job_spec_t, sync_mode, s_sync_enum),
+    F_U64(rb_job_spec_t, offset), F_ENUM(rb_job_spec_t, sync_mode, rb_proto_sync_enum),
     F_U32(rb_job_spec_t, fsync_every, UINT32_MAX),
     F_U32(rb_job_spec_t, fdatasync_every, UINT32_MAX), F_KIND(rb_job_spec_t, end_fsync, RB_PK_BOOL),
     F_KIND(rb_job_spec_t, fsync_on_close, RB_PK_BOOL), F_U64(rb_job_spec_t, ramp_ns),
     F_U32R(rb_job_spec_t, loops, 1, UINT32_MAX), F_KIND(rb_job_spec_t, randrepeat, RB_PK_BOOL),
     F_U64(rb_job_spec_t, randseed), F_KIND(rb_job_spec_t, norandommap, RB_PK_BOOL),
-    F_KIND(rb_job_spec_t, overwrite, RB_PK_BOOL), F_ENUM(rb_job_spec_t, buffer_mode, s_buf_enum),
+    F_KIND(rb_job_spec_t, overwrite, RB_PK_BOOL),
+    F_ENUM(rb_job_spec_t, buffer_mode, rb_proto_buf_enum),
     F_KIND(rb_job_spec_t, refill_buffers, RB_PK_BOOL), F_BIN(rb_job_spec_t, pattern, pattern_len),
-    F_ENUM(rb_job_spec_t, verify, s_verify_enum), F_KIND(rb_job_spec_t, do_verify, RB_PK_BOOL),
-    F_KIND(rb_job_spec_t, verify_fatal, RB_PK_BOOL), F_U64(rb_job_spec_t, rate),
-    F_ENUM(rb_job_spec_t, meta_op, s_meta_enum), F_U64(rb_job_spec_t, meta_files),
-    F_U64(rb_job_spec_t, meta_filesize), F_U32(rb_job_spec_t, meta_dirs, RB_META_DIRS_MAX),
+    F_ENUM(rb_job_spec_t, verify, rb_proto_verify_enum),
+    F_KIND(rb_job_spec_t, do_verify, RB_PK_BOOL), F_KIND(rb_job_spec_t, verify_fatal, RB_PK_BOOL),
+    F_U64(rb_job_spec_t, rate), F_ENUM(rb_job_spec_t, meta_op, rb_proto_meta_enum),
+    F_U64(rb_job_spec_t, meta_files), F_U64(rb_job_spec_t, meta_filesize),
+    F_U32(rb_job_spec_t, meta_dirs, RB_META_DIRS_MAX),
     F_U32(rb_job_spec_t, meta_depth, RB_META_DEPTH_MAX),
     F_U32(rb_job_spec_t, meta_branch, RB_META_DIRS_MAX),
     F_KIND(rb_job_spec_t, meta_random, RB_PK_BOOL), F_KIND(rb_job_spec_t, meta_shared, RB_PK_BOOL),
     F_KIND(rb_job_spec_t, meta_sync, RB_PK_BOOL), F_KIND(rb_job_spec_t, meta_renamed, RB_PK_BOOL),
-    F_KIND(rb_job_spec_t, shared_file, RB_PK_BOOL), F_ENUM(rb_job_spec_t, layout, s_layout_enum),
-    F_U64(rb_job_spec_t, transfer), F_U32(rb_job_spec_t, read_shift, UINT32_MAX),
-    F_U64(rb_job_spec_t, stonewall_ns), F_KIND(rb_job_spec_t, wearout, RB_PK_BOOL),
-    F_KIND(rb_job_spec_t, drop_caches, RB_PK_BOOL),
+    F_KIND(rb_job_spec_t, shared_file, RB_PK_BOOL),
+    F_ENUM(rb_job_spec_t, layout, rb_proto_layout_enum), F_U64(rb_job_spec_t, transfer),
+    F_U32(rb_job_spec_t, read_shift, UINT32_MAX), F_U64(rb_job_spec_t, stonewall_ns),
+    F_KIND(rb_job_spec_t, wearout, RB_PK_BOOL), F_KIND(rb_job_spec_t, drop_caches, RB_PK_BOOL),
     F_U32(rb_job_spec_t, lustre_stripe_count, UINT32_MAX), F_U64(rb_job_spec_t, lustre_stripe_size),
     /* version 5 */
     F_U64(rb_job_spec_t, number_ios), F_U64(rb_job_spec_t, io_size),
