@@ -16,7 +16,10 @@
 #define RB_ENGINE_F_WANT_DIRECT                                                                    \
     (1u << 1) /* asynchronous only with O_DIRECT (buffered IO                                      \
                  completes inside commit) */
-#define RB_ENGINE_F_ALL (RB_ENGINE_F_NO_DATA | RB_ENGINE_F_WANT_DIRECT)
+/* its queue and commit reach no kernel: no submission to time (the runner
+ * records no slat for its IOs, and their clat is their lat) */
+#define RB_ENGINE_F_NO_SLAT (1u << 2)
+#define RB_ENGINE_F_ALL     (RB_ENGINE_F_NO_DATA | RB_ENGINE_F_WANT_DIRECT | RB_ENGINE_F_NO_SLAT)
 
 typedef enum { RB_ENGINE_READ = 0, RB_ENGINE_WRITE = 1 } rb_engine_dir_t;
 

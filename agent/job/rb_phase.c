@@ -46,7 +46,7 @@ static void s_merge_worker(rb_hist_t *h, const rb_worker_t *w, rb_hist_t *scratc
 {
     for (int d = 0; d < 2; d++) {
         for (int k = 0; k < RB_NLATS; k++) {
-            const rb_hist_t *src = &w->lat[d][k];
+            const rb_hist_t *src = k == RB_LAT_CLAT ? rb_worker_clat(w, d) : &w->lat[d][k];
             if (live) {
                 rb_hist_snapshot(scratch, src);
                 src = scratch;

@@ -424,7 +424,8 @@ static inline int s_issue(rb_worker_t *w, rb_engine_io_t *io, uint32_t *inflight
                 s_release(w, io);
                 return -1;
             }
-            if (!io->t_sub_ns) /* a short IO's rest keeps its first submission */
+            /* fio's issue_time; a short IO's rest keeps its first submission */
+            if (!io->t_sub_ns && !(ops->flags & RB_ENGINE_F_NO_SLAT))
                 io->t_sub_ns = rb_time_mono_ns();
             (*inflight)++;
             return RB_ENGINE_Q_QUEUED;

@@ -146,15 +146,22 @@ static inline void rb_worker_count(rb_worker_t *w, int is_read, uint64_t bytes, 
                                    uint64_t slat_ns, uint64_t now)
 {
     rb_hist_t *h = w->lat[is_read ? 0 : 1];
-    rb_hist_record(&h[RB_LAT_LAT], lat_ns);
+    /* An IO without slat has clat = lat: while a direction has no slat at
+     * all, clat is not recorded apart and the sampler takes lat for it
+     * (rb_worker_clat), one histogram less on the path of synchronous
+     * engines. An engine answers the same way every time, but should one
+     * mix, clat becomes lat so far at its first slat and is recorded since. */
     if (slat_ns != RB_WORKER_NO_SLAT) {
         if (slat_ns > lat_ns)
             slat_ns = lat_ns;
+        if (!h[RB_LAT_SLAT].count && h[RB_LAT_LAT].count)
+            rb_hist_snapshot(&h[RB_LAT_CLAT], &h[RB_LAT_LAT]);
         rb_hist_record(&h[RB_LAT_SLAT], slat_ns);
         rb_hist_record(&h[RB_LAT_CLAT], lat_ns - slat_ns);
-    } else {
+    } else if (h[RB_LAT_SLAT].count) {
         rb_hist_record(&h[RB_LAT_CLAT], lat_ns);
     }
+    rb_hist_record(&h[RB_LAT_LAT], lat_ns);
     if (is_read) {
         RB_WORKER_ADD(&w->rbytes, bytes);
         RB_WORKER_ADD(&w->rops, 1);
@@ -165,6 +172,14 @@ static inline void rb_worker_count(rb_worker_t *w, int is_read, uint64_t bytes, 
     w->t_end = now;
     if (now - w->last_cp >= w->cp_step)
         rb_worker_checkpoint(w, now, w->rbytes + w->wbytes);
+}
+
+/* The histogram that holds the clat of direction d (0 reads, 1 writes) of
+ * w: its lat while the direction has no slat (rb_worker_count). */
+static inline const rb_hist_t *rb_worker_clat(const rb_worker_t *w, int d)
+{
+    return RB_WORKER_LOAD(&w->lat[d][RB_LAT_SLAT].count) ? &w->lat[d][RB_LAT_CLAT]
+                                                         : &w->lat[d][RB_LAT_LAT];
 }
 
 /* len bytes (at least one page) aligned for O_DIRECT, or NULL; free() them. */

@@ -122,8 +122,9 @@ static int s_csv_utc(const char *path, uint64_t lo, uint64_t hi, double go)
     return rows;
 }
 
-/* A randrw rwmixread=70 phase of 8 MiB in 4 KiB IOs through engine. */
-static void s_mixed(const char *engine, int async)
+/* A randrw rwmixread=70 phase of 8 MiB in 4 KiB IOs through engine at
+ * iodepth qd; async: the engine queues IOs (slat taken). */
+static void s_mixed(const char *engine, int qd, int async)
 {
     paths_t p;
     char text[8192], name[64], path[4400];
@@ -133,7 +134,7 @@ static void s_mixed(const char *engine, int async)
              "[global]\ndirectory=%s/data\nsample_interval=100ms\n"
              "[mix]\nrw=randrw\nrwmixread=70\nbs=4k\nsize=8m\ndirect=1\nioengine=%s\n"
              "iodepth=%d\n",
-             p.dir, engine, async ? 8 : 1);
+             p.dir, engine, qd);
     it_write(p.plan, text);
     uint64_t before = s_utc_now();
     int code = it_sh(p.out, p.err, "'%s' run --local 1 --quiet --out '%s' '%s'",
@@ -205,19 +206,26 @@ static void s_mixed(const char *engine, int async)
 static void test_mixed_libaio(void **state)
 {
     (void)state;
-    s_mixed("libaio", 1);
+    s_mixed("libaio", 8, 1);
 }
 
 static void test_mixed_io_uring(void **state)
 {
     (void)state;
-    s_mixed("io_uring", 1);
+    s_mixed("io_uring", 8, 1);
 }
 
 static void test_mixed_sync(void **state)
 {
     (void)state;
-    s_mixed("sync", 0);
+    s_mixed("sync", 1, 0);
+}
+
+/* null queues at depth 8, but its submission reaches no kernel: no slat. */
+static void test_mixed_null(void **state)
+{
+    (void)state;
+    s_mixed("null", 8, 0);
 }
 
 /* The value of column col of the line of text that starts with prefix. */
@@ -319,9 +327,8 @@ static void test_node_latency(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mixed_libaio),
-        cmocka_unit_test(test_mixed_io_uring),
-        cmocka_unit_test(test_mixed_sync),
+        cmocka_unit_test(test_mixed_libaio), cmocka_unit_test(test_mixed_io_uring),
+        cmocka_unit_test(test_mixed_sync),   cmocka_unit_test(test_mixed_null),
         cmocka_unit_test(test_node_latency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
