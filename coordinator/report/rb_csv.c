@@ -67,16 +67,21 @@ void rb_csv_samples_row(FILE *f, double t_s, uint64_t utc_ns, const char *phase,
                         const char *rack, const char *job, double interval_s,
                         const rb_job_stat_t *js)
 {
-    const rb_hist_t *h = js->hist;
+    const rb_hist_t *h = js->hist, *r = js->lat[RB_DIR_READ][RB_LAT_LAT],
+                    *w = js->lat[RB_DIR_WRITE][RB_LAT_LAT];
     double bw = interval_s > 0 ? (double)js->bytes / interval_s : 0;
     double iops = interval_s > 0 ? (double)js->ops / interval_s : 0;
     /* the columns of RB_CSV_SAMPLES_COLUMNS, in its order */
     fprintf(f,
             "%.3f,%" PRIu64 ",%s,%s,%s,%s,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-            ",%.0f,%.1f,%.1f,%.1f,%.1f\n",
+            ",%.0f,%.1f,%.1f,%.1f,%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+            ",%.1f,%.1f,%.1f,%.1f\n",
             t_s, utc_ns, phase, node, rack, job, interval_s, js->bytes, js->ops, js->errors, bw,
             iops, h ? s_us(rb_hist_percentile(h, 50)) : 0, h ? s_us(rb_hist_percentile(h, 99)) : 0,
-            h && h->count ? s_us(h->max) : 0);
+            h && h->count ? s_us(h->max) : 0, js->read_bytes, js->read_ops, js->write_bytes,
+            js->write_ops, r ? s_us(rb_hist_percentile(r, 50)) : 0,
+            r ? s_us(rb_hist_percentile(r, 99)) : 0, w ? s_us(rb_hist_percentile(w, 50)) : 0,
+            w ? s_us(rb_hist_percentile(w, 99)) : 0);
 }
 
 void rb_csv_telemetry_rows(FILE *f, double t_s, uint64_t utc_ns, const char *phase,

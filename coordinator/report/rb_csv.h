@@ -28,7 +28,15 @@
     X(IOPS, "iops", "ops / interval_s")                                                            \
     X(LAT_P50_US, "lat_p50_us", "median latency of the interval, microseconds")                    \
     X(LAT_P99_US, "lat_p99_us", "99th percentile latency of the interval, microseconds")           \
-    X(LAT_MAX_US, "lat_max_us", "largest latency of the interval, microseconds")
+    X(LAT_MAX_US, "lat_max_us", "largest latency of the interval, microseconds")                   \
+    X(READ_BYTES, "read_bytes", "of bytes, those read")                                            \
+    X(READ_OPS, "read_ops", "of ops, the reads")                                                   \
+    X(WRITE_BYTES, "write_bytes", "of bytes, those written")                                       \
+    X(WRITE_OPS, "write_ops", "of ops, the writes")                                                \
+    X(READ_LAT_P50_US, "read_lat_p50_us", "median latency of the interval's reads, microseconds")  \
+    X(READ_LAT_P99_US, "read_lat_p99_us", "99th percentile latency of its reads, microseconds")    \
+    X(WRITE_LAT_P50_US, "write_lat_p50_us", "median latency of its writes, microseconds")          \
+    X(WRITE_LAT_P99_US, "write_lat_p99_us", "99th percentile latency of its writes, microseconds")
 
 /* telemetry.csv: per node and interval one "host" row, one "dev" row per
  * device and one "nic" row per NIC; a row leaves the other kinds' columns

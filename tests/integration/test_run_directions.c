@@ -122,6 +122,30 @@ static int s_csv_utc(const char *path, uint64_t lo, uint64_t hi, double go)
     return rows;
 }
 
+/* The sum of the column called name over the rows of a CSV file. */
+static double s_csv_sum(const char *path, const char *name)
+{
+    char *text = it_read(path);
+    assert_non_null(text);
+    int col = -1, c = 0;
+    for (const char *p = text; *p && *p != '\n'; c++) {
+        size_t n = strcspn(p, ",\n");
+        if (n == strlen(name) && !strncmp(p, name, n))
+            col = c;
+        p += n + (p[n] == ',');
+    }
+    assert_true(col >= 0);
+    double sum = 0;
+    for (char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        const char *f = line + 1;
+        for (int k = 0; k < col; k++)
+            f = strchr(f, ',') + 1;
+        sum += atof(f);
+    }
+    free(text);
+    return sum;
+}
+
 /* A randrw rwmixread=70 phase of 8 MiB in 4 KiB IOs through engine at
  * iodepth qd; async: the engine queues IOs (slat taken). */
 static void s_mixed(const char *engine, int qd, int async)
@@ -185,6 +209,9 @@ static void s_mixed(const char *engine, int qd, int async)
     assert_int_equal(iso[strlen(iso) - 1], 'Z');
     snprintf(path, sizeof path, "%s/samples.csv", p.folder);
     assert_true(s_csv_utc(path, before, after, go) >= 1);
+    /* its rows per direction add up to the phase's */
+    assert_float_equal(s_csv_sum(path, "read_ops"), rops, 0);
+    assert_float_equal(s_csv_sum(path, "write_bytes"), wr, 0);
     snprintf(path, sizeof path, "%s/telemetry.csv", p.folder);
     assert_true(s_csv_utc(path, before, after, go) >= 1);
     rb_json_free(&j);

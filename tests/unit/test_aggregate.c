@@ -574,6 +574,8 @@ static void s_header_without_utc(const rb_csv_schema_t *schema, FILE *f)
     fclose(m);
     if ((at = strstr(buf, ",t_utc_ns")))
         memmove(at, at + strlen(",t_utc_ns"), strlen(at + strlen(",t_utc_ns")) + 1);
+    if ((at = strstr(buf, "lat_max_us,"))) /* nor the direction columns after it */
+        strcpy(at, "lat_max_us\n");
     fputs(buf, f);
     free(buf);
 }

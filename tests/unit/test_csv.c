@@ -24,7 +24,8 @@
  * their order; docs/report-schema.md points at both. */
 #define DOC_SAMPLES_HEADER                                                                         \
     "t_s,t_utc_ns,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,lat_p50_us,lat_p99_us,"  \
-    "lat_max_us\n"
+    "lat_max_us,read_bytes,read_ops,write_bytes,write_ops,read_lat_p50_us,read_lat_p99_us,"        \
+    "write_lat_p50_us,write_lat_p99_us\n"
 #define DOC_TELEMETRY_HEADER                                                                       \
     "t_s,t_utc_ns,phase,node,kind,name,parent,member,rd_bps,wr_bps,rd_iops,wr_iops,util_pct,"      \
     "queue_depth,"                                                                                 \
@@ -110,7 +111,7 @@ static void test_map_reordered_missing_unknown(void **state)
      * t_utc_ns, as in files from before it */
     const char *hdr = "node,bytes,extra,t_s,phase,rack,job,interval_s,errors,bw,iops,lat_p50_us,"
                       "lat_p99_us,lat_max_us\n";
-    assert_int_equal(rb_csv_map(&rb_csv_samples, hdr, idx), RB_CSV_SMP_NCOLS - 2);
+    assert_int_equal(rb_csv_map(&rb_csv_samples, hdr, idx), RB_CSV_SMP_NCOLS - 10);
     assert_int_equal(idx[RB_CSV_SMP_T_UTC_NS], -1);
     assert_int_equal(idx[RB_CSV_SMP_NODE], 0);
     assert_int_equal(idx[RB_CSV_SMP_BYTES], 1);
