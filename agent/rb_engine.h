@@ -16,7 +16,10 @@
 #define RB_ENGINE_F_WANT_DIRECT                                                                    \
     (1u << 1) /* asynchronous only with O_DIRECT (buffered IO                                      \
                  completes inside commit) */
-#define RB_ENGINE_F_ALL (RB_ENGINE_F_NO_DATA | RB_ENGINE_F_WANT_DIRECT)
+/* its queue and commit reach no kernel: no submission to time (the runner
+ * records no slat for its IOs, and their clat is their lat) */
+#define RB_ENGINE_F_NO_SLAT (1u << 2)
+#define RB_ENGINE_F_ALL     (RB_ENGINE_F_NO_DATA | RB_ENGINE_F_WANT_DIRECT | RB_ENGINE_F_NO_SLAT)
 
 typedef enum { RB_ENGINE_READ = 0, RB_ENGINE_WRITE = 1 } rb_engine_dir_t;
 
@@ -32,7 +35,9 @@ typedef struct rb_engine_io {
     uint64_t len;        /* bytes to move */
     uint64_t off;        /* file offset */
     int64_t result;      /* bytes moved, or -errno; set on completion */
-    uint64_t t_issue_ns; /* when the runner queued it */
+    uint64_t t_issue_ns; /* when the runner prepared it (fio's start_time) */
+    uint64_t t_sub_ns;   /* when the engine took it, queued and committed (fio's issue_time);
+                          * 0 while not submitted, and for an IO that completed in queue() */
     void *runner;        /* the runner's per-IO state; engines leave it alone */
 } rb_engine_io_t;
 

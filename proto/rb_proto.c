@@ -32,104 +32,8 @@ const char *rb_msg_type_name(rb_msg_type_t t)
     return rb_proto_type_names[t];
 }
 
-/* Wire names of the enums that travel as strings, indexed by value; NULL for
- * a value with no wire name. */
-static const char *const s_rw_names[] = {
-    [RB_RW_READ] = "read",           [RB_RW_WRITE] = "write",   [RB_RW_RANDREAD] = "randread",
-    [RB_RW_RANDWRITE] = "randwrite", [RB_RW_RW] = "rw",         [RB_RW_RANDRW] = "randrw",
-    [RB_RW_REWRITE] = "rewrite",     [RB_RW_REREAD] = "reread", [RB_RW_META] = "meta",
-};
-static const char *const s_meta_names[] = {
-    [RB_META_NONE] = "none",     [RB_META_CREATE] = "create", [RB_META_STAT] = "stat",
-    [RB_META_READ] = "read",     [RB_META_WRITE] = "write",   [RB_META_RENAME] = "rename",
-    [RB_META_DELETE] = "delete",
-};
-static const char *const s_sync_names[] = {
-    [RB_SYNC_NONE] = "none", [RB_SYNC_SYNC] = "sync", [RB_SYNC_DSYNC] = "dsync"};
-static const char *const s_buf_names[] = {
-    [RB_BUF_RANDOM] = "random", [RB_BUF_ZERO] = "zero", [RB_BUF_PATTERN] = "pattern"};
-static const char *const s_verify_names[] = {
-    [RB_VERIFY_NONE] = "none", [RB_VERIFY_CRC32C] = "crc32c"};
-static const char *const s_layout_names[] = {
-    [RB_LAYOUT_SEGMENTED] = "segmented", [RB_LAYOUT_STRIDED] = "strided"};
-
-#define S_NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
-const char *rb_rw_name(rb_rw_t rw)
-{
-    return (unsigned)rw < S_NELEM(s_rw_names) ? s_rw_names[rw] : NULL;
-}
-
-const char *rb_meta_op_name(rb_meta_op_t op)
-{
-    return (unsigned)op < S_NELEM(s_meta_names) ? s_meta_names[op] : NULL;
-}
-
-rb_meta_op_t rb_meta_op_parse(const char *s)
-{
-    for (unsigned i = 1; s && i < S_NELEM(s_meta_names); i++)
-        if (strcmp(s, s_meta_names[i]) == 0)
-            return (rb_meta_op_t)i;
-    return RB_META_NONE;
-}
-
-const char *rb_layout_mode_name(rb_layout_mode_t m)
-{
-    return (unsigned)m < S_NELEM(s_layout_names) ? s_layout_names[m] : NULL;
-}
-
-int rb_layout_mode_parse(const char *s)
-{
-    for (unsigned i = 0; s && i < S_NELEM(s_layout_names); i++)
-        if (strcmp(s, s_layout_names[i]) == 0)
-            return (int)i;
-    return -1;
-}
-
-rb_rw_t rb_rw_parse(const char *s)
-{
-    if (!s)
-        return RB_RW_NONE;
-    for (unsigned i = 0; i < S_NELEM(s_rw_names); i++)
-        if (s_rw_names[i] && strcmp(s, s_rw_names[i]) == 0)
-            return (rb_rw_t)i;
-    return strcmp(s, "readwrite") == 0 ? RB_RW_RW : RB_RW_NONE; /* fio's other spelling */
-}
-
-int rb_phase_spec_is_meta(const rb_phase_spec_t *ph)
-{
-    return ph->njobs && ph->jobs[0].rw == RB_RW_META;
-}
-
-int rb_rw_reads(rb_rw_t rw)
-{
-    return rw == RB_RW_READ || rw == RB_RW_RANDREAD || rw == RB_RW_RW || rw == RB_RW_RANDRW ||
-           rw == RB_RW_REREAD;
-}
-
-int rb_rw_writes(rb_rw_t rw)
-{
-    return rw == RB_RW_WRITE || rw == RB_RW_RANDWRITE || rw == RB_RW_RW || rw == RB_RW_RANDRW ||
-           rw == RB_RW_REWRITE;
-}
-
-int rb_rw_random(rb_rw_t rw)
-{
-    return rw == RB_RW_RANDREAD || rw == RB_RW_RANDWRITE || rw == RB_RW_RANDRW;
-}
-
 /* ---- layouts: every body is described once, and the describing tables drive
  * encoding, decoding and freeing alike ---- */
-
-static const rb_proto_enum_t s_rw_enum = {"access pattern", s_rw_names, S_NELEM(s_rw_names)};
-static const rb_proto_enum_t s_sync_enum = {"sync mode", s_sync_names, S_NELEM(s_sync_names)};
-static const rb_proto_enum_t s_buf_enum = {"buffer mode", s_buf_names, S_NELEM(s_buf_names)};
-static const rb_proto_enum_t s_verify_enum = {"verify method", s_verify_names,
-                                              S_NELEM(s_verify_names)};
-static const rb_proto_enum_t s_meta_enum = {"metadata operation", s_meta_names,
-                                            S_NELEM(s_meta_names)};
-static const rb_proto_enum_t s_layout_enum = {"shared-file layout", s_layout_names,
-                                              S_NELEM(s_layout_names)};
 
 /* RB_PK_ENUM values are read and written as unsigned int. */
 _Static_assert(sizeof(rb_rw_t) == sizeof(unsigned) && sizeof(rb_sync_mode_t) == sizeof(unsigned) &&
@@ -153,6 +57,12 @@ _Static_assert(sizeof(rb_rw_t) == sizeof(unsigned) && sizeof(rb_sync_mode_t) == 
     {S_AT(T, f, RB_PK_BIN), .size = sizeof(S_MEMBER(T, f)), .count_off = offsetof(T, cnt), \
      .max = sizeof(S_MEMBER(T, f))}
 #define F_HIST(T, f)         {S_AT(T, f, RB_PK_HIST), .sub = &s_hist_layout}
+#define F_LAT(d, k, name) \
+    {.key = name, .kind = RB_PK_HIST, .off = offsetof(rb_job_stat_t, lat[d][k]), \
+     .sub = &s_hist_layout}
+#define F_LATS(d, dn) \
+    F_LAT(d, RB_LAT_LAT, dn "_lat"), F_LAT(d, RB_LAT_SLAT, dn "_slat"), \
+    F_LAT(d, RB_LAT_CLAT, dn "_clat")
 #define F_ARRAY(T, f, cnt, mx, layout) \
     {S_AT(T, f, RB_PK_ARRAY), .size = sizeof(*S_MEMBER(T, f)), .count_off = offsetof(T, cnt), \
      .max = (mx), .sub = &(layout)}
@@ -184,10 +94,10 @@ S_LAYOUT(s_root_layout, NULL, F_STR(rb_root_info_t, path, 0), F_U64(rb_root_info
 S_LAYOUT(s_bs_part_layout, NULL, F_U64(rb_bs_part_t, bs), F_U32R(rb_bs_part_t, perc, 1, 100));
 
 S_LAYOUT(
-    s_job_layout, s_check_job, F_STR(rb_job_spec_t, name, 0), F_ENUM(rb_job_spec_t, rw, s_rw_enum),
-    F_U64(rb_job_spec_t, bs), F_U64(rb_job_spec_t, bs_max), F_U64(rb_job_spec_t, bs_read),
-    F_U64(rb_job_spec_t, bs_read_max), F_U64(rb_job_spec_t, bs_write),
-    F_U64(rb_job_spec_t, bs_write_max),
+    s_job_layout, s_check_job, F_STR(rb_job_spec_t, name, 0),
+    F_ENUM(rb_job_spec_t, rw, rb_proto_rw_enum), F_U64(rb_job_spec_t, bs),
+    F_U64(rb_job_spec_t, bs_max), F_U64(rb_job_spec_t, bs_read), F_U64(rb_job_spec_t, bs_read_max),
+    F_U64(rb_job_spec_t, bs_write), F_U64(rb_job_spec_t, bs_write_max),
     F_INLINE(rb_job_spec_t, bssplit_read, nbssplit_read, RB_BSSPLIT_MAX, s_bs_part_layout),
     F_INLINE(rb_job_spec_t, bssplit_write, nbssplit_write, RB_BSSPLIT_MAX, s_bs_part_layout),
     F_U64(rb_job_spec_t, size), F_U32(rb_job_spec_t, numjobs, RB_MAX_WORKERS),
@@ -198,26 +108,28 @@ S_LAYOUT(
     F_STR(rb_job_spec_t, ioengine, RB_PK_F_FILE | RB_PK_F_NONEMPTY),
     F_U32R(rb_job_spec_t, iodepth, 1, RB_IODEPTH_MAX), F_U32(rb_job_spec_t, rwmixread, 100),
     F_U32R(rb_job_spec_t, nrfiles, 1, RB_NRFILES_MAX), F_U64(rb_job_spec_t, filesize),
-    F_U64(rb_job_spec_t, offset), F_ENUM(rb_job_spec_t, sync_mode, s_sync_enum),
+    F_U64(rb_job_spec_t, offset), F_ENUM(rb_job_spec_t, sync_mode, rb_proto_sync_enum),
     F_U32(rb_job_spec_t, fsync_every, UINT32_MAX),
     F_U32(rb_job_spec_t, fdatasync_every, UINT32_MAX), F_KIND(rb_job_spec_t, end_fsync, RB_PK_BOOL),
     F_KIND(rb_job_spec_t, fsync_on_close, RB_PK_BOOL), F_U64(rb_job_spec_t, ramp_ns),
     F_U32R(rb_job_spec_t, loops, 1, UINT32_MAX), F_KIND(rb_job_spec_t, randrepeat, RB_PK_BOOL),
     F_U64(rb_job_spec_t, randseed), F_KIND(rb_job_spec_t, norandommap, RB_PK_BOOL),
-    F_KIND(rb_job_spec_t, overwrite, RB_PK_BOOL), F_ENUM(rb_job_spec_t, buffer_mode, s_buf_enum),
+    F_KIND(rb_job_spec_t, overwrite, RB_PK_BOOL),
+    F_ENUM(rb_job_spec_t, buffer_mode, rb_proto_buf_enum),
     F_KIND(rb_job_spec_t, refill_buffers, RB_PK_BOOL), F_BIN(rb_job_spec_t, pattern, pattern_len),
-    F_ENUM(rb_job_spec_t, verify, s_verify_enum), F_KIND(rb_job_spec_t, do_verify, RB_PK_BOOL),
-    F_KIND(rb_job_spec_t, verify_fatal, RB_PK_BOOL), F_U64(rb_job_spec_t, rate),
-    F_ENUM(rb_job_spec_t, meta_op, s_meta_enum), F_U64(rb_job_spec_t, meta_files),
-    F_U64(rb_job_spec_t, meta_filesize), F_U32(rb_job_spec_t, meta_dirs, RB_META_DIRS_MAX),
+    F_ENUM(rb_job_spec_t, verify, rb_proto_verify_enum),
+    F_KIND(rb_job_spec_t, do_verify, RB_PK_BOOL), F_KIND(rb_job_spec_t, verify_fatal, RB_PK_BOOL),
+    F_U64(rb_job_spec_t, rate), F_ENUM(rb_job_spec_t, meta_op, rb_proto_meta_enum),
+    F_U64(rb_job_spec_t, meta_files), F_U64(rb_job_spec_t, meta_filesize),
+    F_U32(rb_job_spec_t, meta_dirs, RB_META_DIRS_MAX),
     F_U32(rb_job_spec_t, meta_depth, RB_META_DEPTH_MAX),
     F_U32(rb_job_spec_t, meta_branch, RB_META_DIRS_MAX),
     F_KIND(rb_job_spec_t, meta_random, RB_PK_BOOL), F_KIND(rb_job_spec_t, meta_shared, RB_PK_BOOL),
     F_KIND(rb_job_spec_t, meta_sync, RB_PK_BOOL), F_KIND(rb_job_spec_t, meta_renamed, RB_PK_BOOL),
-    F_KIND(rb_job_spec_t, shared_file, RB_PK_BOOL), F_ENUM(rb_job_spec_t, layout, s_layout_enum),
-    F_U64(rb_job_spec_t, transfer), F_U32(rb_job_spec_t, read_shift, UINT32_MAX),
-    F_U64(rb_job_spec_t, stonewall_ns), F_KIND(rb_job_spec_t, wearout, RB_PK_BOOL),
-    F_KIND(rb_job_spec_t, drop_caches, RB_PK_BOOL),
+    F_KIND(rb_job_spec_t, shared_file, RB_PK_BOOL),
+    F_ENUM(rb_job_spec_t, layout, rb_proto_layout_enum), F_U64(rb_job_spec_t, transfer),
+    F_U32(rb_job_spec_t, read_shift, UINT32_MAX), F_U64(rb_job_spec_t, stonewall_ns),
+    F_KIND(rb_job_spec_t, wearout, RB_PK_BOOL), F_KIND(rb_job_spec_t, drop_caches, RB_PK_BOOL),
     F_U32(rb_job_spec_t, lustre_stripe_count, UINT32_MAX), F_U64(rb_job_spec_t, lustre_stripe_size),
     /* version 5 */
     F_U64(rb_job_spec_t, number_ios), F_U64(rb_job_spec_t, io_size),
@@ -232,14 +144,20 @@ S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
 S_LAYOUT(s_job_stat_layout, s_check_job_stat, F_U32(rb_job_stat_t, job, RB_MAX_JOBS - 1),
          F_U64(rb_job_stat_t, bytes), F_U64(rb_job_stat_t, ops), F_U64(rb_job_stat_t, errors),
          F_U64(rb_job_stat_t, read_bytes), F_U64(rb_job_stat_t, read_ops),
-         F_U64(rb_job_stat_t, verify_errors), F_HIST(rb_job_stat_t, hist));
+         F_U64(rb_job_stat_t, verify_errors), F_HIST(rb_job_stat_t, hist),
+         /* version 6 */
+         F_U64(rb_job_stat_t, write_bytes), F_U64(rb_job_stat_t, write_ops),
+         F_U64(rb_job_stat_t, trim_bytes), F_U64(rb_job_stat_t, trim_ops),
+         F_LATS(RB_DIR_READ, "read"), F_LATS(RB_DIR_WRITE, "write"), F_LATS(RB_DIR_TRIM, "trim"));
 
 S_LAYOUT(s_worker_layout, s_check_worker, F_U32(rb_worker_stat_t, job, RB_MAX_JOBS - 1),
          F_U32(rb_worker_stat_t, worker, RB_MAX_WORKERS - 1), F_U64(rb_worker_stat_t, t_start_ns),
          F_U64(rb_worker_stat_t, t_end_ns), F_U64(rb_worker_stat_t, bytes),
          F_U64(rb_worker_stat_t, ops), F_U64(rb_worker_stat_t, errors),
          F_U64(rb_worker_stat_t, read_bytes), F_U64(rb_worker_stat_t, read_ops),
-         F_U64(rb_worker_stat_t, verify_errors),
+         F_U64(rb_worker_stat_t, verify_errors), F_U64(rb_worker_stat_t, write_bytes),
+         F_U64(rb_worker_stat_t, write_ops), F_U64(rb_worker_stat_t, trim_bytes),
+         F_U64(rb_worker_stat_t, trim_ops),
          F_CHECKPTS(rb_worker_stat_t, checkpts, ncheckpts, RB_MAX_CHECKPTS),
          F_U64(rb_worker_stat_t, sw_t_ns), F_U64(rb_worker_stat_t, sw_bytes),
          F_U64(rb_worker_stat_t, sw_ops));
@@ -489,29 +407,50 @@ static int s_check_job(rb_proto_ctx_t *c, const void *base)
     return rb_proto_fail(c, rule.field, -1, "%s", rule.why);
 }
 
-/* Reads are a part of all IO: read_bytes <= bytes, read_ops <= ops. */
-static int s_check_reads(rb_proto_ctx_t *c, uint64_t bytes, uint64_t ops, uint64_t read_bytes,
-                         uint64_t read_ops)
+/* The directions are parts of all IO: reads, writes and trims add up to at
+ * most bytes and ops (each part, and their sum, checked without overflow). */
+static int s_check_dirs(rb_proto_ctx_t *c, uint64_t bytes, uint64_t ops,
+                        const uint64_t db[RB_NDIRS], const uint64_t dops[RB_NDIRS])
 {
-    if (read_bytes > bytes)
-        return rb_proto_fail(c, "read_bytes", -1, "%" PRIu64 ", more than bytes %" PRIu64,
-                             read_bytes, bytes);
-    if (read_ops > ops)
-        return rb_proto_fail(c, "read_ops", -1, "%" PRIu64 ", more than ops %" PRIu64, read_ops,
-                             ops);
+    static const char *const kb[RB_NDIRS] = {"read_bytes", "write_bytes", "trim_bytes"};
+    static const char *const ko[RB_NDIRS] = {"read_ops", "write_ops", "trim_ops"};
+    uint64_t left_b = bytes, left_o = ops;
+    for (int d = 0; d < RB_NDIRS; d++) {
+        if (db[d] > left_b && d == 0)
+            return rb_proto_fail(c, kb[d], -1, "%" PRIu64 ", more than bytes %" PRIu64, db[d],
+                                 bytes);
+        if (db[d] > left_b)
+            return rb_proto_fail(c, kb[d], -1,
+                                 "%" PRIu64 ", more than the %" PRIu64
+                                 " bytes the directions before it leave of %" PRIu64,
+                                 db[d], left_b, bytes);
+        if (dops[d] > left_o && d == 0)
+            return rb_proto_fail(c, ko[d], -1, "%" PRIu64 ", more than ops %" PRIu64, dops[d], ops);
+        if (dops[d] > left_o)
+            return rb_proto_fail(c, ko[d], -1,
+                                 "%" PRIu64 ", more than the %" PRIu64
+                                 " ops the directions before it leave of %" PRIu64,
+                                 dops[d], left_o, ops);
+        left_b -= db[d];
+        left_o -= dops[d];
+    }
     return 0;
 }
 
 static int s_check_job_stat(rb_proto_ctx_t *c, const void *base)
 {
     const rb_job_stat_t *js = base;
-    return s_check_reads(c, js->bytes, js->ops, js->read_bytes, js->read_ops);
+    const uint64_t db[RB_NDIRS] = {js->read_bytes, js->write_bytes, js->trim_bytes};
+    const uint64_t dops[RB_NDIRS] = {js->read_ops, js->write_ops, js->trim_ops};
+    return s_check_dirs(c, js->bytes, js->ops, db, dops);
 }
 
 static int s_check_worker(rb_proto_ctx_t *c, const void *base)
 {
     const rb_worker_stat_t *w = base;
-    return s_check_reads(c, w->bytes, w->ops, w->read_bytes, w->read_ops);
+    const uint64_t db[RB_NDIRS] = {w->read_bytes, w->write_bytes, w->trim_bytes};
+    const uint64_t dops[RB_NDIRS] = {w->read_ops, w->write_ops, w->trim_ops};
+    return s_check_dirs(c, w->bytes, w->ops, db, dops);
 }
 
 /* The workers of a phase on one agent must fit in one DONE message. */

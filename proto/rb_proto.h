@@ -19,7 +19,7 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   7
+#define RB_PROTO_VERSION   8
 #define RB_PROTO_MAX_FRAME (384u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -327,6 +327,22 @@ typedef struct rb_msg_go {
     int64_t offset_ns; /* agent clock - coordinator clock, as estimated */
 } rb_msg_go_t;
 
+/* The directions of IO, counted apart as fio does (its read, write and trim
+ * blocks). rackbench issues no trims yet: their counts travel, and stay 0. */
+typedef enum { RB_DIR_READ = 0, RB_DIR_WRITE = 1, RB_DIR_TRIM = 2 } rb_dir_t;
+#define RB_NDIRS 3
+
+/* fio's three latencies of an IO (docs/metrics.md): lat from the IO's
+ * preparation to its completion, slat from preparation to submission (only
+ * for an IO the engine queued), clat from submission to completion. */
+typedef enum { RB_LAT_LAT = 0, RB_LAT_SLAT = 1, RB_LAT_CLAT = 2 } rb_lat_kind_t;
+#define RB_NLATS 3
+
+/* "read", "write", "trim"; "?" for another value. */
+const char *rb_dir_name(rb_dir_t d);
+/* "lat", "slat", "clat"; "?" for another value. */
+const char *rb_lat_kind_name(rb_lat_kind_t k);
+
 /* One job's share of a sample or of a phase's totals on one agent. */
 typedef struct rb_job_stat {
     uint32_t job;           /* index into the phase's jobs */
@@ -337,6 +353,12 @@ typedef struct rb_job_stat {
     uint64_t read_ops;      /* of ops, the reads */
     uint64_t verify_errors; /* blocks whose check failed */
     rb_hist_t *hist;        /* latency of completed ops, ns (owned by the message when decoded) */
+    /* version 6: per direction (read_* above are the reads') */
+    uint64_t write_bytes, write_ops; /* of bytes and ops, the writes */
+    uint64_t trim_bytes, trim_ops;   /* of bytes and ops, the trims */
+    /* per direction and latency, ns; NULL travels as empty ("read_lat",
+     * "read_slat", "read_clat", "write_lat", ...; owned when decoded) */
+    rb_hist_t *lat[RB_NDIRS][RB_NLATS];
 } rb_job_stat_t;
 
 /* Host telemetry of one sample interval (docs/telemetry.md), in integers:
@@ -404,6 +426,8 @@ typedef struct rb_worker_stat {
     uint64_t read_bytes;
     uint64_t read_ops;
     uint64_t verify_errors;
+    uint64_t write_bytes, write_ops; /* version 6: the writes' share */
+    uint64_t trim_bytes, trim_ops;   /* ... and the trims' */
     uint32_t ncheckpts;
     rb_checkpt_t *checkpts; /* progress over time, increasing t_ns (for stonewall figures) */
     uint64_t sw_t_ns;       /* stonewall_time: when it stopped issuing (0 = finished before) */

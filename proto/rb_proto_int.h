@@ -39,6 +39,10 @@ typedef struct rb_proto_enum {
     unsigned n;               /* entries in names */
 } rb_proto_enum_t;
 
+/* The enums of the job layout, with their wire names (rb_proto_names.c). */
+extern const rb_proto_enum_t rb_proto_rw_enum, rb_proto_sync_enum, rb_proto_buf_enum,
+    rb_proto_verify_enum, rb_proto_meta_enum, rb_proto_layout_enum;
+
 typedef struct rb_proto_layout rb_proto_layout_t;
 typedef struct rb_proto_ctx rb_proto_ctx_t;
 

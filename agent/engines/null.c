@@ -77,7 +77,7 @@ static void s_cleanup(rb_engine_t *e)
 const rb_engine_ops_t rb_engine_null = {
     .name = "null",
     .version = RB_ENGINE_OPS_VERSION,
-    .flags = RB_ENGINE_F_NO_DATA,
+    .flags = RB_ENGINE_F_NO_DATA | RB_ENGINE_F_NO_SLAT,
     .init = s_init,
     .queue = s_queue,
     .commit = s_commit,

@@ -18,13 +18,45 @@
 
 #define S_CP_STEP0_NS (1 * RB_NS_PER_MS) /* first spacing of progress checkpoints */
 
+/* A job's histograms, as channels: 0 all IOs' lat, then 1 + 3 × dir + kind
+ * for reads' and writes' lat, slat and clat (rb_lat_kind_t). */
+#define S_NCH           (1 + 2 * RB_NLATS)
+#define S_CH(dir, kind) (1 + (dir)*RB_NLATS + (kind))
+
 typedef struct s_jobacc {
-    rb_job_stat_t prev; /* totals at the previous sample (hist unused) */
-    rb_hist_t hprev;    /* merged histogram at the previous sample */
-    rb_hist_t now;      /* scratch: merged histogram now */
-    rb_hist_t delta;    /* sent in the sample */
-    rb_hist_t total;    /* final, sent in DONE */
+    rb_job_stat_t prev;     /* totals at the previous sample (hists unused) */
+    rb_hist_t hprev[S_NCH]; /* merged histograms at the previous sample */
+    rb_hist_t now[S_NCH];   /* scratch: merged histograms now */
+    rb_hist_t delta[S_NCH]; /* sent in the sample */
+    rb_hist_t total[S_NCH]; /* final, sent in DONE */
 } s_jobacc_t;
+
+/* Points js's histograms at the channels h. */
+static void s_point_hists(rb_job_stat_t *js, rb_hist_t *h)
+{
+    js->hist = &h[0];
+    for (int d = 0; d < 2; d++)
+        for (int k = 0; k < RB_NLATS; k++)
+            js->lat[d][k] = &h[S_CH(d, k)];
+}
+
+/* Merges a worker's histograms into channels h (the all-IOs one from its
+ * reads' and writes' lat); snapshots through scratch when live. */
+static void s_merge_worker(rb_hist_t *h, const rb_worker_t *w, rb_hist_t *scratch, int live)
+{
+    for (int d = 0; d < 2; d++) {
+        for (int k = 0; k < RB_NLATS; k++) {
+            const rb_hist_t *src = k == RB_LAT_CLAT ? rb_worker_clat(w, d) : &w->lat[d][k];
+            if (live) {
+                rb_hist_snapshot(scratch, src);
+                src = scratch;
+            }
+            rb_hist_merge(&h[S_CH(d, k)], src);
+            if (k == RB_LAT_LAT)
+                rb_hist_merge(&h[0], src);
+        }
+    }
+}
 
 struct rb_phase {
     const rb_phase_spec_t *spec; /* borrowed */
@@ -147,8 +179,10 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
         return NULL;
     }
     for (uint32_t j = 0; j < spec->njobs; j++) {
-        rb_hist_init(&ph->acc[j].hprev);
-        rb_hist_init(&ph->acc[j].total);
+        for (int c = 0; c < S_NCH; c++) {
+            rb_hist_init(&ph->acc[j].hprev[c]);
+            rb_hist_init(&ph->acc[j].total[c]);
+        }
         ph->target[j] = UINT64_MAX;
     }
     uint64_t run_hash = rb_verify_hash(ctx->run_id);
@@ -179,7 +213,9 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
             w->target = &ph->target[j];
             w->t_go = t_go_ns;
             w->delay_ns = js->startdelay_ns;
-            rb_hist_init(&w->hist);
+            for (int d = 0; d < 2; d++)
+                for (int kind = 0; kind < RB_NLATS; kind++)
+                    rb_hist_init(&w->lat[d][kind]);
             w->cp = calloc(RB_MAX_CHECKPTS, sizeof *w->cp);
             /* randrepeat: the same sequence every run; else a new one. */
             uint64_t seed = js->randseed ^ rb_verify_hash(js->name) ^ ((uint64_t)i * 0x9e37u);
@@ -236,10 +272,13 @@ void rb_phase_stop(rb_phase_t *ph)
 static void s_add_live(rb_job_stat_t *js, rb_worker_t *w)
 {
     uint64_t rb = RB_WORKER_LOAD(&w->rbytes), ro = RB_WORKER_LOAD(&w->rops);
-    js->bytes += rb + RB_WORKER_LOAD(&w->wbytes);
-    js->ops += ro + RB_WORKER_LOAD(&w->wops);
+    uint64_t wb = RB_WORKER_LOAD(&w->wbytes), wo = RB_WORKER_LOAD(&w->wops);
+    js->bytes += rb + wb;
+    js->ops += ro + wo;
     js->read_bytes += rb;
     js->read_ops += ro;
+    js->write_bytes += wb;
+    js->write_ops += wo;
     js->errors += RB_WORKER_LOAD(&w->errors);
     js->verify_errors += RB_WORKER_LOAD(&w->verify_errors);
 }
@@ -260,19 +299,21 @@ void rb_phase_sample(rb_phase_t *ph, const char *run_id, rb_msg_sample_t *out)
     for (uint32_t j = 0; j < spec->njobs; j++) {
         s_jobacc_t *a = &ph->acc[j];
         rb_job_stat_t cur = {.job = j};
-        rb_hist_init(&a->now);
+        for (int c = 0; c < S_NCH; c++)
+            rb_hist_init(&a->now[c]);
         for (uint32_t i = 0; i < ph->nworkers; i++) {
             rb_worker_t *w = &ph->w[i];
             if (w->job != j)
                 continue;
-            /* Counters first, histogram after: the histogram may run a few IOs
+            /* Counters first, histograms after: they may run a few IOs
              * ahead, never behind; both catch up exactly in the next sample. */
             s_add_live(&cur, w);
-            rb_hist_snapshot(&ph->scratch, &w->hist);
-            rb_hist_merge(&a->now, &ph->scratch);
+            s_merge_worker(a->now, w, &ph->scratch, 1);
         }
-        rb_hist_delta(&a->delta, &a->now, &a->hprev);
-        a->hprev = a->now;
+        for (int c = 0; c < S_NCH; c++) {
+            rb_hist_delta(&a->delta[c], &a->now[c], &a->hprev[c]);
+            a->hprev[c] = a->now[c];
+        }
         rb_job_stat_t *js = &ph->sjobs[j];
         *js = (rb_job_stat_t){.job = j,
                               .bytes = cur.bytes - a->prev.bytes,
@@ -280,8 +321,10 @@ void rb_phase_sample(rb_phase_t *ph, const char *run_id, rb_msg_sample_t *out)
                               .errors = cur.errors - a->prev.errors,
                               .read_bytes = cur.read_bytes - a->prev.read_bytes,
                               .read_ops = cur.read_ops - a->prev.read_ops,
-                              .verify_errors = cur.verify_errors - a->prev.verify_errors,
-                              .hist = &a->delta};
+                              .write_bytes = cur.write_bytes - a->prev.write_bytes,
+                              .write_ops = cur.write_ops - a->prev.write_ops,
+                              .verify_errors = cur.verify_errors - a->prev.verify_errors};
+        s_point_hists(js, a->delta);
         a->prev = cur;
     }
 }
@@ -328,8 +371,10 @@ int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
     out->njobs = spec->njobs;
     out->jobs = ph->djobs;
     for (uint32_t j = 0; j < spec->njobs; j++) {
-        rb_hist_init(&ph->acc[j].total);
-        ph->djobs[j] = (rb_job_stat_t){.job = j, .hist = &ph->acc[j].total};
+        for (int c = 0; c < S_NCH; c++)
+            rb_hist_init(&ph->acc[j].total[c]);
+        ph->djobs[j] = (rb_job_stat_t){.job = j};
+        s_point_hists(&ph->djobs[j], ph->acc[j].total);
     }
     for (uint32_t i = 0; i < ph->nworkers; i++) {
         rb_worker_t *w = &ph->w[i];
@@ -343,6 +388,8 @@ int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
                                  .errors = w->errors,
                                  .read_bytes = w->rbytes,
                                  .read_ops = w->rops,
+                                 .write_bytes = w->wbytes,
+                                 .write_ops = w->wops,
                                  .verify_errors = w->verify_errors,
                                  .ncheckpts = w->ncp,
                                  .checkpts = w->cp,
@@ -351,7 +398,7 @@ int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
                                  .sw_ops = w->sw_ops};
         rb_job_stat_t *js = &ph->djobs[w->job];
         s_add_live(js, w);
-        rb_hist_merge(js->hist, &w->hist);
+        s_merge_worker(ph->acc[w->job].total, w, NULL, 0);
         if (w->status && !out->status) {
             out->status = w->status;
             snprintf(out->error, sizeof out->error, "%s", w->error);

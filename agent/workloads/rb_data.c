@@ -299,7 +299,8 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
             w->t_start = w->count_from;
             rb_worker_checkpoint(w, w->t_start, 0);
         }
-        rb_worker_count(w, io->dir == RB_ENGINE_READ, io->len, now - io->t_issue_ns, now);
+        rb_worker_count(w, io->dir == RB_ENGINE_READ, io->len, now - io->t_issue_ns,
+                        io->t_sub_ns ? io->t_sub_ns - io->t_issue_ns : RB_WORKER_NO_SLAT, now);
     }
     s_release(w, io);
     return 0;
@@ -423,6 +424,9 @@ static inline int s_issue(rb_worker_t *w, rb_engine_io_t *io, uint32_t *inflight
                 s_release(w, io);
                 return -1;
             }
+            /* fio's issue_time; a short IO's rest keeps its first submission */
+            if (!io->t_sub_ns && !(ops->flags & RB_ENGINE_F_NO_SLAT))
+                io->t_sub_ns = rb_time_mono_ns();
             (*inflight)++;
             return RB_ENGINE_Q_QUEUED;
         }
@@ -530,6 +534,7 @@ static rb_engine_io_t *s_fill(rb_worker_t *w, int *stop)
         w->files[fi].dirty = 1;
         w->writes_since_sync++; /* fsync=N counts writes issued */
     }
+    io->t_sub_ns = 0;
     io->t_issue_ns = rb_time_mono_ns();
     return io;
 }

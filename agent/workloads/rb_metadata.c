@@ -200,7 +200,7 @@ static void s_meta_run(rb_worker_t *w)
                            strerror((int)-got));
             continue;
         }
-        rb_worker_count(w, is_read, (uint64_t)got, t1 - t0, t1);
+        rb_worker_count(w, is_read, (uint64_t)got, t1 - t0, RB_WORKER_NO_SLAT, t1);
     }
 }
 

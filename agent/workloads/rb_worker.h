@@ -109,8 +109,10 @@ typedef struct rb_worker {
     /* Reads and writes count apart, so any snapshot is consistent: the
      * totals are sums, never a total and a part read at different times. */
     uint64_t rbytes, wbytes, rops, wops, errors, verify_errors;
-    int finished;   /* release-stored 1 at the end */
-    rb_hist_t hist; /* per-IO latency, ns */
+    int finished; /* release-stored 1 at the end */
+    /* per-IO latency, ns, of reads [0] and writes [1]: fio's lat, slat and
+     * clat (rb_lat_kind_t); slat only for IOs the engine queued */
+    rb_hist_t lat[2][RB_NLATS];
     /* results, read after join */
     uint64_t t_start, t_end;
     int status; /* 0 or -errno of the first failure */
@@ -132,13 +134,34 @@ void rb_worker_fail(rb_worker_t *w, int code, const char *path, uint64_t off, co
 /* Adds a progress checkpoint (t, bytes so far), thinning the list when full. */
 void rb_worker_checkpoint(rb_worker_t *w, uint64_t t, uint64_t bytes);
 
-/* Counts one measured operation of bytes that took lat_ns and ended at now:
- * histogram, counters, end time, checkpoint when due. Inline: it runs once
+/* slat_ns of an IO that completed in its submission (a synchronous engine). */
+#define RB_WORKER_NO_SLAT UINT64_MAX
+
+/* Counts one measured operation of bytes that took lat_ns (prepared to
+ * completed) and ended at now, of which slat_ns from its preparation to its
+ * submission (RB_WORKER_NO_SLAT: done in the submission, clat is lat):
+ * histograms, counters, end time, checkpoint when due. Inline: it runs once
  * an IO, and a call into another file cost the null engine 4% at depth 1. */
 static inline void rb_worker_count(rb_worker_t *w, int is_read, uint64_t bytes, uint64_t lat_ns,
-                                   uint64_t now)
+                                   uint64_t slat_ns, uint64_t now)
 {
-    rb_hist_record(&w->hist, lat_ns);
+    rb_hist_t *h = w->lat[is_read ? 0 : 1];
+    /* An IO without slat has clat = lat: while a direction has no slat at
+     * all, clat is not recorded apart and the sampler takes lat for it
+     * (rb_worker_clat), one histogram less on the path of synchronous
+     * engines. An engine answers the same way every time, but should one
+     * mix, clat becomes lat so far at its first slat and is recorded since. */
+    if (slat_ns != RB_WORKER_NO_SLAT) {
+        if (slat_ns > lat_ns)
+            slat_ns = lat_ns;
+        if (!h[RB_LAT_SLAT].count && h[RB_LAT_LAT].count)
+            rb_hist_snapshot(&h[RB_LAT_CLAT], &h[RB_LAT_LAT]);
+        rb_hist_record(&h[RB_LAT_SLAT], slat_ns);
+        rb_hist_record(&h[RB_LAT_CLAT], lat_ns - slat_ns);
+    } else if (h[RB_LAT_SLAT].count) {
+        rb_hist_record(&h[RB_LAT_CLAT], lat_ns);
+    }
+    rb_hist_record(&h[RB_LAT_LAT], lat_ns);
     if (is_read) {
         RB_WORKER_ADD(&w->rbytes, bytes);
         RB_WORKER_ADD(&w->rops, 1);
@@ -149,6 +172,14 @@ static inline void rb_worker_count(rb_worker_t *w, int is_read, uint64_t bytes, 
     w->t_end = now;
     if (now - w->last_cp >= w->cp_step)
         rb_worker_checkpoint(w, now, w->rbytes + w->wbytes);
+}
+
+/* The histogram that holds the clat of direction d (0 reads, 1 writes) of
+ * w: its lat while the direction has no slat (rb_worker_count). */
+static inline const rb_hist_t *rb_worker_clat(const rb_worker_t *w, int d)
+{
+    return RB_WORKER_LOAD(&w->lat[d][RB_LAT_SLAT].count) ? &w->lat[d][RB_LAT_CLAT]
+                                                         : &w->lat[d][RB_LAT_LAT];
 }
 
 /* len bytes (at least one page) aligned for O_DIRECT, or NULL; free() them. */

@@ -59,6 +59,30 @@ double rb_aggregate_worker_bytes_at(const rb_worker_stat_t *w, int64_t offset_ns
     return (double)w->bytes;
 }
 
+/* A worker's bytes and ops of direction d. */
+static void s_worker_dir(const rb_worker_stat_t *w, int d, uint64_t *bytes, uint64_t *ops)
+{
+    *bytes = d == RB_DIR_READ ? w->read_bytes : d == RB_DIR_WRITE ? w->write_bytes : w->trim_bytes;
+    *ops = d == RB_DIR_READ ? w->read_ops : d == RB_DIR_WRITE ? w->write_ops : w->trim_ops;
+}
+
+/* Rates of each direction over window_s (0 without a window). */
+static void s_dir_rates(rb_agg_dir_t dir[RB_NDIRS], double window_s)
+{
+    for (int d = 0; d < RB_NDIRS; d++) {
+        dir[d].bw = window_s > 0 ? (double)dir[d].bytes / window_s : 0;
+        dir[d].iops = window_s > 0 ? (double)dir[d].ops / window_s : 0;
+    }
+}
+
+/* The cluster's latency row: the phase's merged histograms. */
+static void s_cluster_lat(rb_phase_agg_t *a)
+{
+    rb_lat_summary_of(&a->cluster.lat.all, &a->hist);
+    for (int d = 0; d < RB_NDIRS; d++)
+        rb_lat_summary_of(&a->cluster.lat.dir[d], &a->lat[d][RB_LAT_LAT]);
+}
+
 /* Sums a group of nodes (a rack, or all when rack is NULL) into g; scratch
  * holds nnodes doubles. */
 static void s_group(const rb_phase_agg_t *a, const char *rack, rb_agg_group_t *g, double *scratch)
@@ -74,6 +98,10 @@ static void s_group(const rb_phase_agg_t *a, const char *rack, rb_agg_group_t *g
         g->nodes++;
         g->bytes += an->bytes;
         g->ops += an->ops;
+        for (int d = 0; d < RB_NDIRS; d++) {
+            g->dir[d].bytes += an->dir[d].bytes;
+            g->dir[d].ops += an->dir[d].ops;
+        }
         if (an->t_first < first)
             first = an->t_first;
         if (an->t_last > last)
@@ -90,6 +118,7 @@ static void s_group(const rb_phase_agg_t *a, const char *rack, rb_agg_group_t *g
         g->aggregate_bw = (double)g->bytes / g->window_s;
         g->iops = (double)g->ops / g->window_s;
     }
+    s_dir_rates(g->dir, g->window_s);
 }
 
 /* Node -> rack -> cluster: one group per rack, in order of first appearance. */
@@ -165,7 +194,7 @@ void rb_aggregate_phase_fini(rb_phase_agg_t *out)
     out->racks = NULL;
     out->nracks = 0;
     for (uint32_t j = 0; out->jobs && j < out->njobs; j++)
-        free(out->jobs[j].hist);
+        free(out->jobs[j].lats);
     free(out->jobs);
     free(out->rows);
     free(out->nodes);
@@ -308,20 +337,21 @@ static int s_jobs_and_rows(const rb_phase_spec_t *spec, const rb_agg_input_t *in
         aj->rw = js->rw;
         aj->iodepth = js->iodepth ? js->iodepth : 1;
         aj->bs = js->bs;
-        aj->hist = malloc(sizeof *aj->hist);
-        if (!aj->hist) {
+        aj->lats = malloc(sizeof *aj->lats);
+        if (!aj->lats) {
             free(span);
             return -ENOMEM;
         }
-        rb_hist_init(aj->hist);
+        rb_lat_set_init(aj->lats);
+        aj->hist = &aj->lats->all;
         span[2 * j] = UINT64_MAX; /* first start */
         span[2 * j + 1] = 0;      /* last end */
     }
     for (uint32_t n = 0; n < nnodes; n++) {
         const rb_msg_done_t *d = in[n].done;
         for (uint32_t i = 0; d && i < d->njobs; i++)
-            if (d->jobs[i].job < spec->njobs && d->jobs[i].hist)
-                rb_hist_merge(out->jobs[d->jobs[i].job].hist, d->jobs[i].hist);
+            if (d->jobs[i].job < spec->njobs)
+                rb_lat_set_add_stat(out->jobs[d->jobs[i].job].lats, &d->jobs[i]);
         for (uint32_t i = 0; d && i < d->nworkers; i++) {
             const rb_worker_stat_t *w = &d->workers[i];
             if (w->job >= spec->njobs || w->t_start_ns == 0 || w->t_end_ns < w->t_start_ns)
@@ -336,6 +366,12 @@ static int s_jobs_and_rows(const rb_phase_spec_t *spec, const rb_agg_input_t *in
             aj->read_bytes += w->read_bytes;
             aj->read_ops += w->read_ops;
             aj->verify_errors += w->verify_errors;
+            for (int dd = 0; dd < RB_NDIRS; dd++) {
+                uint64_t b, o;
+                s_worker_dir(w, dd, &b, &o);
+                aj->dir[dd].bytes += b;
+                aj->dir[dd].ops += o;
+            }
             if (s < span[2 * w->job])
                 span[2 * w->job] = s;
             if (e > span[2 * w->job + 1])
@@ -359,18 +395,81 @@ static int s_jobs_and_rows(const rb_phase_spec_t *spec, const rb_agg_input_t *in
         aj->window_s = (double)(span[2 * j + 1] - span[2 * j]) / 1e9;
         aj->bw = (double)aj->bytes / aj->window_s;
         aj->iops = (double)aj->ops / aj->window_s;
+        s_dir_rates(aj->dir, aj->window_s);
     }
     free(span);
     return 0;
 }
 
-void rb_aggregate_add_hists(rb_phase_agg_t *out, const rb_hist_t *hists, uint32_t njobs)
+/* Adds a set into the phase's histograms (and a job's set, when given). */
+static void s_add_set(rb_phase_agg_t *out, rb_lat_set_t *job, const rb_lat_set_t *src)
 {
-    for (uint32_t j = 0; j < njobs; j++) {
-        if (j < out->njobs && out->jobs[j].hist)
-            rb_hist_merge(out->jobs[j].hist, &hists[j]);
-        rb_hist_merge(&out->hist, &hists[j]);
+    rb_hist_merge(&out->hist, &src->all);
+    if (job)
+        rb_hist_merge(&job->all, &src->all);
+    for (int d = 0; d < RB_NDIRS; d++) {
+        for (int k = 0; k < RB_NLATS; k++) {
+            rb_hist_merge(&out->lat[d][k], &src->dir[d][k]);
+            if (job)
+                rb_hist_merge(&job->dir[d][k], &src->dir[d][k]);
+        }
     }
+}
+
+void rb_aggregate_add_hists(rb_phase_agg_t *out, const rb_lat_set_t *hists, uint32_t njobs)
+{
+    for (uint32_t j = 0; j < njobs; j++)
+        s_add_set(out, j < out->njobs ? out->jobs[j].lats : NULL, &hists[j]);
+    s_cluster_lat(out);
+}
+
+void rb_aggregate_add_rack_hists(rb_phase_agg_t *out, const char *rack, const rb_hist_t *all,
+                                 const rb_hist_t dir[RB_NDIRS])
+{
+    for (uint32_t k = 0; k < out->nracks; k++) {
+        if (strcmp(out->racks[k].name, rack) != 0)
+            continue;
+        rb_lat_summary_of(&out->racks[k].lat.all, all);
+        for (int d = 0; d < RB_NDIRS; d++)
+            rb_lat_summary_of(&out->racks[k].lat.dir[d], &dir[d]);
+    }
+}
+
+/* Latency of each node and rack from the DONEs' histograms, where they kept
+ * them (else from in->lat, summed on arrival). */
+static int s_node_lats(const rb_agg_input_t *in, uint32_t nnodes, rb_phase_agg_t *out)
+{
+    rb_lat_set_t *set = malloc(sizeof *set);
+    rb_hist_t *rack = malloc((1 + RB_NDIRS) * sizeof *rack);
+    if (!set || !rack) {
+        free(set);
+        free(rack);
+        return -ENOMEM;
+    }
+    for (uint32_t k = 0; k < out->nracks; k++) {
+        for (int i = 0; i <= RB_NDIRS; i++)
+            rb_hist_init(&rack[i]);
+        for (uint32_t n = 0; n < nnodes; n++) {
+            const rb_msg_done_t *d = in[n].done;
+            if (strcmp(out->nodes[n].rack, out->racks[k].name) != 0)
+                continue;
+            rb_lat_set_init(set);
+            for (uint32_t j = 0; d && j < d->njobs; j++)
+                rb_lat_set_add_stat(set, &d->jobs[j]);
+            if (set->all.count)
+                rb_lat_node_of(&out->nodes[n].lat, set);
+            else if (in[n].lat)
+                out->nodes[n].lat = *in[n].lat;
+            rb_hist_merge(&rack[0], &set->all);
+            for (int dd = 0; dd < RB_NDIRS; dd++)
+                rb_hist_merge(&rack[1 + dd], &set->dir[dd][RB_LAT_LAT]);
+        }
+        if (rack[0].count)
+            rb_aggregate_add_rack_hists(out, out->racks[k].name, &rack[0], &rack[1]);
+    }
+    free(set);
+    free(rack);
+    return 0;
 }
 
 /* The workers of all nodes of a phase, as they add up. */
@@ -428,6 +527,12 @@ static void s_add_node(const rb_agg_input_t *ni, rb_agg_node_t *an, rb_phase_agg
         an->bytes += w->bytes;
         an->ops += w->ops;
         an->errors += w->errors;
+        for (int dd = 0; dd < RB_NDIRS; dd++) {
+            uint64_t b, o;
+            s_worker_dir(w, dd, &b, &o);
+            an->dir[dd].bytes += b;
+            an->dir[dd].ops += o;
+        }
         out->read_bytes += w->read_bytes;
         out->read_ops += w->read_ops;
         out->verify_errors += w->verify_errors;
@@ -449,9 +554,15 @@ static void s_add_node(const rb_agg_input_t *ni, rb_agg_node_t *an, rb_phase_agg
             sp->nrates++;
         }
     }
-    for (uint32_t j = 0; j < d->njobs; j++)
-        if (d->jobs[j].hist)
-            rb_hist_merge(&out->hist, d->jobs[j].hist);
+    for (uint32_t j = 0; j < d->njobs; j++) {
+        const rb_job_stat_t *js = &d->jobs[j];
+        if (js->hist)
+            rb_hist_merge(&out->hist, js->hist);
+        for (int dd = 0; dd < RB_NDIRS; dd++)
+            for (int k = 0; k < RB_NLATS; k++)
+                if (js->lat[dd][k])
+                    rb_hist_merge(&out->lat[dd][k], js->lat[dd][k]);
+    }
     if (an->workers) {
         if ((double)ni->rtt_ns / 2e9 > out->clock_error_s)
             out->clock_error_s = (double)ni->rtt_ns / 2e9;
@@ -466,6 +577,7 @@ static void s_add_node(const rb_agg_input_t *ni, rb_agg_node_t *an, rb_phase_agg
             an->bw = (double)an->bytes / an->window_s;
             an->iops = (double)an->ops / an->window_s;
         }
+        s_dir_rates(an->dir, an->window_s);
     }
     out->nworkers += an->workers;
     out->bytes += an->bytes;
@@ -478,6 +590,9 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
 {
     memset(out, 0, sizeof *out);
     rb_hist_init(&out->hist);
+    for (int d = 0; d < RB_NDIRS; d++)
+        for (int k = 0; k < RB_NLATS; k++)
+            rb_hist_init(&out->lat[d][k]);
     snprintf(out->name, sizeof out->name, "%s", spec->name);
     if (spec->njobs) {
         out->rw = spec->jobs[0].rw;
@@ -494,8 +609,9 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
     for (uint32_t n = 0; n < nnodes; n++)
         s_add_node(&in[n], &out->nodes[n], out, &sp);
     s_cache(spec, in, nnodes, out);
-    if (s_rollups(out) < 0)
+    if (s_rollups(out) < 0 || s_node_lats(in, nnodes, out) < 0)
         return -ENOMEM;
+    s_cluster_lat(out);
     if (out->nworkers == 0)
         return s_jobs_and_rows(spec, in, nnodes, out);
 
@@ -507,6 +623,13 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
         out->aggregate_bw = (double)out->bytes / out->window_s;
         out->iops = (double)out->ops / out->window_s;
     }
+    for (uint32_t n = 0; n < nnodes; n++) {
+        for (int d = 0; d < RB_NDIRS; d++) {
+            out->dir[d].bytes += out->nodes[n].workers ? out->nodes[n].dir[d].bytes : 0;
+            out->dir[d].ops += out->nodes[n].workers ? out->nodes[n].dir[d].ops : 0;
+        }
+    }
+    s_dir_rates(out->dir, out->window_s);
     out->sum_of_rates_bw = sp.rate_sum;
     if (sp.nrates) {
         out->worker_bw_min = sp.rate_min;

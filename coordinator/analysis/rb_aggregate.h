@@ -8,6 +8,7 @@
 
 #include "rb_names.h"
 #include "rb_hist.h"
+#include "rb_lat.h"
 #include "rb_proto.h"
 
 /* How a node ended a phase or the run. */
@@ -22,6 +23,14 @@ typedef enum {
 /* "ok", "failed", "lost", "refused", "missing". */
 const char *rb_aggregate_node_status_name(rb_node_status_t s);
 
+/* One direction's share (reads, writes or trims) of a job, node, rack or
+ * phase: bytes and ops, and their rates over the window of what it is a
+ * share of (the same window as the total's). */
+typedef struct rb_agg_dir {
+    uint64_t bytes, ops;
+    double bw, iops;
+} rb_agg_dir_t;
+
 /* One node's input to a phase's figures. */
 typedef struct rb_agg_input {
     const char *name;  /* borrowed */
@@ -35,6 +44,9 @@ typedef struct rb_agg_input {
      * add up to, for its row; the times on the coordinator clock (0: none). */
     uint64_t sampled_bytes, sampled_ops;
     uint64_t sampled_first_ns, sampled_last_ns;
+    /* Its latency when its DONE's histograms were merged and freed on
+     * arrival (NULL: from the DONE's histograms, or none). */
+    const rb_node_lat_t *lat;
 } rb_agg_input_t;
 
 typedef struct rb_agg_node {
@@ -44,10 +56,12 @@ typedef struct rb_agg_node {
     char error[RB_REASON_MAX];
     uint32_t workers;
     uint64_t bytes, ops, errors;
-    double window_s;          /* its last worker end - its first worker start */
-    double bw;                /* bytes / window_s */
-    double iops;              /* ops / window_s */
-    uint64_t t_first, t_last; /* those start and end, coordinator clock (0: none) */
+    double window_s;            /* its last worker end - its first worker start */
+    double bw;                  /* bytes / window_s */
+    double iops;                /* ops / window_s */
+    uint64_t t_first, t_last;   /* those start and end, coordinator clock (0: none) */
+    rb_agg_dir_t dir[RB_NDIRS]; /* per direction, rates over window_s */
+    rb_node_lat_t lat;          /* its latency, all IOs and per direction */
 } rb_agg_node_t;
 
 /* One job of a phase across all nodes. */
@@ -59,9 +73,11 @@ typedef struct rb_agg_job {
     uint64_t bs;
     uint32_t workers;
     uint64_t bytes, ops, errors, read_bytes, read_ops, verify_errors;
-    double window_s; /* its last worker end - its first worker start */
-    double bw, iops; /* over window_s */
-    rb_hist_t *hist; /* merged over its workers on all nodes (owned) */
+    double window_s;            /* its last worker end - its first worker start */
+    double bw, iops;            /* over window_s */
+    rb_hist_t *hist;            /* merged over its workers on all nodes (== &lats->all) */
+    rb_agg_dir_t dir[RB_NDIRS]; /* per direction, rates over window_s */
+    rb_lat_set_t *lats;         /* all its histograms, merged likewise (owned) */
 } rb_agg_job_t;
 
 /* One worker's row, for iozone's per-process figures. */
@@ -85,6 +101,8 @@ typedef struct rb_agg_group {
     double aggregate_bw; /* bytes / window_s */
     double iops;         /* ops / window_s */
     double node_bw_median, node_bw_min, node_bw_max; /* of its nodes' bw */
+    rb_agg_dir_t dir[RB_NDIRS];                      /* per direction, rates over window_s */
+    rb_node_lat_t lat; /* from its nodes' histograms merged (count 0: unknown) */
 } rb_agg_group_t;
 
 /* The cluster's bandwidth interval by interval, after ramp_time: what it
@@ -130,8 +148,13 @@ typedef struct rb_phase_agg {
     double worker_bw_min, worker_bw_avg, worker_bw_max; /* per-worker rates */
     uint64_t t_first_start;                             /* coordinator clock, ns */
     uint64_t t_last_end;                                /* coordinator clock, ns */
-    rb_hist_t hist; /* latency of all ops of all nodes, merged */
-    int partial;    /* some node did not finish this phase cleanly */
+    rb_hist_t hist;                    /* latency of all ops of all nodes, merged */
+    rb_hist_t lat[RB_NDIRS][RB_NLATS]; /* per direction: lat, slat, clat, merged likewise */
+    rb_agg_dir_t dir[RB_NDIRS];        /* per direction, rates over window_s */
+    /* the coordinator's wall clock (UTC ns since the epoch; 0: unknown) at
+     * the phase's GO, its first worker start and its last worker end */
+    uint64_t go_utc_ns, first_start_utc_ns, last_end_utc_ns;
+    int partial; /* some node did not finish this phase cleanly */
     uint64_t read_bytes, read_ops, verify_errors;
     /* the first failure reported, by node order */
     char error_node[RB_NAME_MAX];
@@ -204,7 +227,12 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
  * phase's end costs a few KiB, not 20 KiB a job; it hands rb_aggregate_phase
  * DONEs without histograms, then their sum through this. The figures come
  * out the same as from DONEs that kept them. */
-void rb_aggregate_add_hists(rb_phase_agg_t *out, const rb_hist_t *hists, uint32_t njobs);
+void rb_aggregate_add_hists(rb_phase_agg_t *out, const rb_lat_set_t *hists, uint32_t njobs);
+
+/* Adds the latency of rack's nodes merged elsewhere (all IOs, and each
+ * direction's lat) to that rack's row, as rb_aggregate_add_hists does for jobs. */
+void rb_aggregate_add_rack_hists(rb_phase_agg_t *out, const char *rack, const rb_hist_t *all,
+                                 const rb_hist_t dir[RB_NDIRS]);
 
 /* Frees what out owns; safe twice. */
 void rb_aggregate_phase_fini(rb_phase_agg_t *out);

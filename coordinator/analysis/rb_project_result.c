@@ -124,9 +124,9 @@ static void s_eval_capacity(const rb_project_t *p, rb_project_result_t *r)
     if (p->key_line[RB_CAP_TARGET_CAPACITY] && usable > 0) {
         double target = (double)p->target_capacity;
         unsigned __int128 per_unit = given ? p->usable_per_unit
-                                              : (unsigned __int128)p->data_disks * p->disk_size *
-                                                    (RB_PROJECT_ONE - p->fs_overhead_ppm) /
-                                                    RB_PROJECT_ONE;
+                                           : (unsigned __int128)p->data_disks * p->disk_size *
+                                                 (RB_PROJECT_ONE - p->fs_overhead_ppm) /
+                                                 RB_PROJECT_ONE;
         if (per_unit == 0)
             return;
         unsigned __int128 units = (p->target_capacity + per_unit - 1) / per_unit;

@@ -15,8 +15,8 @@
 
 typedef enum {
     RB_PROJECT_MEASURED = 0, /* a figure this run measured */
-    RB_PROJECT_PROJECTED,    /* arithmetic on measured or given figures and the unit's description */
-    RB_PROJECT_GIVEN         /* a figure typed into the plan (usable_per_unit: what df showed) */
+    RB_PROJECT_PROJECTED, /* arithmetic on measured or given figures and the unit's description */
+    RB_PROJECT_GIVEN      /* a figure typed into the plan (usable_per_unit: what df showed) */
 } rb_project_kind_t;
 
 #define RB_PROJECT_LABEL_MAX 48

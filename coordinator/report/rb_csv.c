@@ -63,44 +63,52 @@ static double s_us(uint64_t ns)
     return (double)ns / 1e3;
 }
 
-void rb_csv_samples_row(FILE *f, double t_s, const char *phase, const char *node, const char *rack,
-                        const char *job, double interval_s, const rb_job_stat_t *js)
+void rb_csv_samples_row(FILE *f, double t_s, uint64_t utc_ns, const char *phase, const char *node,
+                        const char *rack, const char *job, double interval_s,
+                        const rb_job_stat_t *js)
 {
-    const rb_hist_t *h = js->hist;
+    const rb_hist_t *h = js->hist, *r = js->lat[RB_DIR_READ][RB_LAT_LAT],
+                    *w = js->lat[RB_DIR_WRITE][RB_LAT_LAT];
     double bw = interval_s > 0 ? (double)js->bytes / interval_s : 0;
     double iops = interval_s > 0 ? (double)js->ops / interval_s : 0;
     /* the columns of RB_CSV_SAMPLES_COLUMNS, in its order */
     fprintf(f,
-            "%.3f,%s,%s,%s,%s,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.0f,%.1f,%.1f,%.1f,%.1f\n",
-            t_s, phase, node, rack, job, interval_s, js->bytes, js->ops, js->errors, bw, iops,
-            h ? s_us(rb_hist_percentile(h, 50)) : 0, h ? s_us(rb_hist_percentile(h, 99)) : 0,
-            h && h->count ? s_us(h->max) : 0);
+            "%.3f,%" PRIu64 ",%s,%s,%s,%s,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+            ",%.0f,%.1f,%.1f,%.1f,%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+            ",%.1f,%.1f,%.1f,%.1f\n",
+            t_s, utc_ns, phase, node, rack, job, interval_s, js->bytes, js->ops, js->errors, bw,
+            iops, h ? s_us(rb_hist_percentile(h, 50)) : 0, h ? s_us(rb_hist_percentile(h, 99)) : 0,
+            h && h->count ? s_us(h->max) : 0, js->read_bytes, js->read_ops, js->write_bytes,
+            js->write_ops, r ? s_us(rb_hist_percentile(r, 50)) : 0,
+            r ? s_us(rb_hist_percentile(r, 99)) : 0, w ? s_us(rb_hist_percentile(w, 50)) : 0,
+            w ? s_us(rb_hist_percentile(w, 99)) : 0);
 }
 
-void rb_csv_telemetry_rows(FILE *f, double t_s, const char *phase, const char *node,
-                           const rb_telem_t *t)
+void rb_csv_telemetry_rows(FILE *f, double t_s, uint64_t utc_ns, const char *phase,
+                           const char *node, const rb_telem_t *t)
 {
     /* the columns of RB_CSV_TELEMETRY_COLUMNS, in its order; a row of one
      * kind leaves the others' columns empty */
     fprintf(f,
-            "%.3f,%s,%s,host,,,,,,,,,,,,,,,,%.1f,%.1f,%.1f,%.1f,%.1f,%u,%.2f,%" PRIu64 ",%" PRIu64
-            ",%" PRIu64 ",%" PRIu64 "\n",
-            t_s, phase, node, t->user_pm / 10.0, t->system_pm / 10.0, t->iowait_pm / 10.0,
+            "%.3f,%" PRIu64 ",%s,%s,host,,,,,,,,,,,,,,,,%.1f,%.1f,%.1f,%.1f,%.1f,%u,%.2f,%" PRIu64
+            ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+            t_s, utc_ns, phase, node, t->user_pm / 10.0, t->system_pm / 10.0, t->iowait_pm / 10.0,
             t->idle_pm / 10.0, t->irq_pm / 10.0, t->ncpu, t->load1_m / 1000.0, t->ctxt_per_s,
             t->cached, t->dirty, t->writeback);
     for (uint32_t i = 0; i < t->ndevs && i < RB_TELEM_DEVS; i++) {
         const rb_telem_dev_t *d = &t->devs[i];
         fprintf(f,
-                "%.3f,%s,%s,dev,%s,%s,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                "%.3f,%" PRIu64 ",%s,%s,dev,%s,%s,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
                 ",%.1f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",,,,,,,,,,,,,,\n",
-                t_s, phase, node, d->name, d->parent, d->member, d->rd_bps, d->wr_bps, d->rd_iops,
-                d->wr_iops, d->util_pm / 10.0, d->qdepth_m / 1000.0, d->await_us / 1000.0,
-                d->rd_bytes, d->wr_bytes);
+                t_s, utc_ns, phase, node, d->name, d->parent, d->member, d->rd_bps, d->wr_bps,
+                d->rd_iops, d->wr_iops, d->util_pm / 10.0, d->qdepth_m / 1000.0,
+                d->await_us / 1000.0, d->rd_bytes, d->wr_bytes);
     }
     for (uint32_t i = 0; i < t->nnics && i < RB_TELEM_NICS; i++) {
         const rb_telem_nic_t *n = &t->nics[i];
-        fprintf(f, "%.3f,%s,%s,nic,%s,,,,,,,,,,,,%" PRIu64 ",%" PRIu64 ",%u,,,,,,,,,,,\n", t_s,
-                phase, node, n->name, n->rx_bps, n->tx_bps, n->speed_mbps);
+        fprintf(f,
+                "%.3f,%" PRIu64 ",%s,%s,nic,%s,,,,,,,,,,,,%" PRIu64 ",%" PRIu64 ",%u,,,,,,,,,,,\n",
+                t_s, utc_ns, phase, node, n->name, n->rx_bps, n->tx_bps, n->speed_mbps);
     }
 }
 

@@ -15,6 +15,7 @@
 /* samples.csv: one row per node, job and sample interval. */
 #define RB_CSV_SAMPLES_COLUMNS(X)                                                                  \
     X(T_S, "t_s", "seconds from GO to the interval's end, coordinator clock")                      \
+    X(T_UTC_NS, "t_utc_ns", "the interval's end, coordinator clock as UTC ns since the epoch")     \
     X(PHASE, "phase", "phase name")                                                                \
     X(NODE, "node", "node name")                                                                   \
     X(RACK, "rack", "rack of the node")                                                            \
@@ -27,13 +28,22 @@
     X(IOPS, "iops", "ops / interval_s")                                                            \
     X(LAT_P50_US, "lat_p50_us", "median latency of the interval, microseconds")                    \
     X(LAT_P99_US, "lat_p99_us", "99th percentile latency of the interval, microseconds")           \
-    X(LAT_MAX_US, "lat_max_us", "largest latency of the interval, microseconds")
+    X(LAT_MAX_US, "lat_max_us", "largest latency of the interval, microseconds")                   \
+    X(READ_BYTES, "read_bytes", "of bytes, those read")                                            \
+    X(READ_OPS, "read_ops", "of ops, the reads")                                                   \
+    X(WRITE_BYTES, "write_bytes", "of bytes, those written")                                       \
+    X(WRITE_OPS, "write_ops", "of ops, the writes")                                                \
+    X(READ_LAT_P50_US, "read_lat_p50_us", "median latency of the interval's reads, microseconds")  \
+    X(READ_LAT_P99_US, "read_lat_p99_us", "99th percentile latency of its reads, microseconds")    \
+    X(WRITE_LAT_P50_US, "write_lat_p50_us", "median latency of its writes, microseconds")          \
+    X(WRITE_LAT_P99_US, "write_lat_p99_us", "99th percentile latency of its writes, microseconds")
 
 /* telemetry.csv: per node and interval one "host" row, one "dev" row per
  * device and one "nic" row per NIC; a row leaves the other kinds' columns
  * empty (docs/telemetry.md). */
 #define RB_CSV_TELEMETRY_COLUMNS(X)                                                                \
     X(T_S, "t_s", "seconds from GO to the interval's end, coordinator clock")                      \
+    X(T_UTC_NS, "t_utc_ns", "the interval's end, coordinator clock as UTC ns since the epoch")     \
     X(PHASE, "phase", "phase name")                                                                \
     X(NODE, "node", "node name")                                                                   \
     X(KIND, "kind", "host, dev or nic")                                                            \
@@ -98,14 +108,16 @@ int rb_csv_index(const char *header, const char *name);
  * Returns how many columns were found. */
 int rb_csv_map(const rb_csv_schema_t *schema, const char *header, int *idx);
 
-/* One row of samples.csv: one node, job and interval. */
-void rb_csv_samples_row(FILE *f, double t_s, const char *phase, const char *node, const char *rack,
-                        const char *job, double interval_s, const rb_job_stat_t *js);
+/* One row of samples.csv: one node, job and interval; utc_ns its end on the
+ * wall clock (t_utc_ns). */
+void rb_csv_samples_row(FILE *f, double t_s, uint64_t utc_ns, const char *phase, const char *node,
+                        const char *rack, const char *job, double interval_s,
+                        const rb_job_stat_t *js);
 
 /* The rows of telemetry.csv of one node's host telemetry of one interval:
- * one "host" row (CPU, memory), one per device, one per NIC. */
-void rb_csv_telemetry_rows(FILE *f, double t_s, const char *phase, const char *node,
-                           const rb_telem_t *t);
+ * one "host" row (CPU, memory), one per device, one per NIC; utc_ns as above. */
+void rb_csv_telemetry_rows(FILE *f, double t_s, uint64_t utc_ns, const char *phase,
+                           const char *node, const rb_telem_t *t);
 
 /* Adds to ts (node node) the rows rb_csv_telemetry_rows() writes for t, with
  * the values a reader of telemetry.csv gets from them, so that findings made

@@ -89,6 +89,8 @@ typedef struct s_samples {
     char (*names)[RB_NAME_MAX]; /* node and rack names (owned) */
     rb_names_t index;           /* the names, found in O(1) (owned) */
     size_t bad;                 /* lines that could not be read (a cut last line) */
+    int idx[RB_CSV_SMP_NCOLS];  /* each column's field in the file (its header; -1: none) */
+    int ncols;                  /* fields of a whole row */
 } s_samples_t;
 
 static void s_samples_fini(s_samples_t *s)
@@ -203,26 +205,29 @@ static int s_num(const char *text, double *out)
 /* Parses one line (with its newline) of samples.csv into row, the line
  * split in place; *last caches the phase of the last row. 1: a row; 0: a
  * row of a phase this run does not know; -EBADMSG. */
-static int s_row_parse(const rb_run_result_t *r, char *line, uint32_t *last, s_row_t *row)
+static int s_row_parse(const rb_run_result_t *r, const s_samples_t *s, char *line, uint32_t *last,
+                       s_row_t *row)
 {
     size_t len = strlen(line);
-    char *fld[RB_CSV_SMP_NCOLS];
+    char *raw[RB_CSV_SMP_NCOLS * 2], *fld[RB_CSV_SMP_NCOLS], none[] = "";
     int n = 0;
     if (len == 0 || line[len - 1] != '\n')
         return -EBADMSG; /* the run was cut off while writing it */
     line[--len] = 0;
     for (char *p = line;;) {
         char *comma = strchr(p, ',');
-        fld[n++] = p;
+        raw[n++] = p;
         if (!comma)
             break;
-        if (n == RB_CSV_SMP_NCOLS)
+        if (n == s->ncols)
             return -EBADMSG;
         *comma = 0;
         p = comma + 1;
     }
-    if (n != RB_CSV_SMP_NCOLS)
+    if (n != s->ncols)
         return -EBADMSG;
+    for (int c = 0; c < RB_CSV_SMP_NCOLS; c++)
+        fld[c] = s->idx[c] >= 0 ? raw[s->idx[c]] : none;
     if (s_num(fld[RB_CSV_SMP_T_S], &row->t_s) < 0 ||
         s_num(fld[RB_CSV_SMP_INTERVAL_S], &row->iv_s) < 0 ||
         s_num(fld[RB_CSV_SMP_BYTES], &row->bytes) < 0 || s_num(fld[RB_CSV_SMP_OPS], &row->ops) < 0)
@@ -249,6 +254,9 @@ static int s_samples_read(s_samples_t *s, const rb_run_result_t *r, const char *
     char path[RB_PATH_MAX + 32];
     memset(s, 0, sizeof *s);
     s->last = UINT32_MAX;
+    s->ncols = RB_CSV_SMP_NCOLS; /* without a header: this build's columns */
+    for (int c = 0; c < RB_CSV_SMP_NCOLS; c++)
+        s->idx[c] = c;
     s->ph = calloc(r->nphases ? r->nphases : 1, sizeof *s->ph);
     if (!s->ph)
         return -ENOMEM;
@@ -262,10 +270,17 @@ static int s_samples_read(s_samples_t *s, const rb_run_result_t *r, const char *
     for (int first = 1; (n = getline(&s->line, &s->linecap, s->in)) > 0; first = 0) {
         uint64_t at = s->end;
         s->end += (uint64_t)n;
-        if (first && strncmp(s->line, "t_s,", 4) == 0)
-            continue; /* the header */
+        if (first && strncmp(s->line, "t_s,", 4) == 0) { /* the header: columns by name */
+            s->ncols = 1;
+            for (const char *c = s->line; *c; c++)
+                s->ncols += *c == ',';
+            if (s->ncols > 2 * RB_CSV_SMP_NCOLS ||
+                rb_csv_map(&rb_csv_samples, s->line, s->idx) <= 0)
+                s->ncols = 0; /* no row can be read */
+            continue;
+        }
         s_row_t row;
-        int rc = s_row_parse(r, s->line, &s->last, &row);
+        int rc = s_row_parse(r, s, s->line, &s->last, &row);
         s->bad += rc < 0;
         if (rc <= 0)
             continue;
@@ -297,7 +312,7 @@ static int s_pass_next(s_samples_t *s, const rb_run_result_t *r, uint32_t p, s_r
     while (s->in && s->pos < s->ph[p].hi && s->pos < s->end &&
            (n = getline(&s->line, &s->linecap, s->in)) > 0) {
         s->pos += (uint64_t)n;
-        if (s_row_parse(r, s->line, &s->last, row) == 1 && row->phase == p)
+        if (s_row_parse(r, s, s->line, &s->last, row) == 1 && row->phase == p)
             return 1;
     }
     return 0;

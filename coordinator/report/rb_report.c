@@ -22,9 +22,9 @@ double rb_report_us(uint64_t ns)
     return (double)ns / 1e3;
 }
 
-static void s_json_lat(rb_jw_t *w, const rb_hist_t *h)
+static void s_json_lat_as(rb_jw_t *w, const char *key, const rb_hist_t *h)
 {
-    rb_jw_obj_begin(w, "lat_us");
+    rb_jw_obj_begin(w, key);
     rb_jw_u64(w, "count", h->count);
     rb_jw_num(w, "min", h->count ? rb_report_us(h->min) : 0);
     rb_jw_num(w, "mean", rb_hist_mean(h) / 1e3);
@@ -41,12 +41,17 @@ static void s_json_lat(rb_jw_t *w, const rb_hist_t *h)
     rb_jw_obj_end(w);
 }
 
+static void s_json_lat(rb_jw_t *w, const rb_hist_t *h)
+{
+    s_json_lat_as(w, "lat_us", h);
+}
+
 /* The histogram itself, so that a run folder can be read back exactly
  * (rackbench report): count, sum, min, max (ns) and [index, count] of every
  * bucket that is not empty. */
-static void s_json_hist(rb_jw_t *w, const rb_hist_t *h)
+static void s_json_hist_as(rb_jw_t *w, const char *key, const rb_hist_t *h)
 {
-    rb_jw_obj_begin(w, "lat_hist");
+    rb_jw_obj_begin(w, key);
     rb_jw_u64(w, "count", h->count);
     rb_jw_u64(w, "sum", h->sum);
     rb_jw_u64(w, "min", h->count ? h->min : 0);
@@ -62,6 +67,98 @@ static void s_json_hist(rb_jw_t *w, const rb_hist_t *h)
     }
     rb_jw_arr_end(w);
     rb_jw_obj_end(w);
+}
+
+static void s_json_hist(rb_jw_t *w, const rb_hist_t *h)
+{
+    s_json_hist_as(w, "lat_hist", h);
+}
+
+/* A row's latency without its histogram: count, mean, p50, p90, p99,
+ * p99.9, min and max in us. */
+static void s_json_lat_summary(rb_jw_t *w, const char *key, const rb_lat_summary_t *s)
+{
+    rb_jw_obj_begin(w, key);
+    rb_jw_u64(w, "count", s->count);
+    rb_jw_num(w, "min", rb_report_us(s->min));
+    rb_jw_num(w, "mean", s->mean / 1e3);
+    rb_jw_num(w, "p50", rb_report_us(s->p50));
+    rb_jw_num(w, "p90", rb_report_us(s->p90));
+    rb_jw_num(w, "p99", rb_report_us(s->p99));
+    rb_jw_num(w, "p99.9", rb_report_us(s->p999));
+    rb_jw_num(w, "max", rb_report_us(s->max));
+    rb_jw_obj_end(w);
+}
+
+/* One direction's counts and rates, the members every "directions" entry has. */
+static void s_json_dir_counts(rb_jw_t *w, const rb_agg_dir_t *d)
+{
+    rb_jw_u64(w, "bytes", d->bytes);
+    rb_jw_u64(w, "ops", d->ops);
+    rb_jw_num(w, "bw", d->bw);
+    rb_jw_num(w, "iops", d->iops);
+}
+
+/* "directions" of a phase or job: per direction its counts, rates and its
+ * three latencies with their histograms (slat null where none was taken:
+ * the IOs completed as they were submitted). */
+static void s_json_dirs_full(rb_jw_t *w, const rb_agg_dir_t dir[RB_NDIRS],
+                             const rb_hist_t (*lat)[RB_NLATS])
+{
+    rb_jw_obj_begin(w, "directions");
+    for (int d = 0; d < RB_NDIRS; d++) {
+        rb_jw_obj_begin(w, rb_dir_name((rb_dir_t)d));
+        s_json_dir_counts(w, &dir[d]);
+        for (int k = 0; k < RB_NLATS; k++) {
+            char us[16], hk[16];
+            snprintf(us, sizeof us, "%s_us", rb_lat_kind_name((rb_lat_kind_t)k));
+            snprintf(hk, sizeof hk, "%s_hist", rb_lat_kind_name((rb_lat_kind_t)k));
+            if (k == RB_LAT_SLAT && !lat[d][k].count) {
+                rb_jw_null(w, us);
+                rb_jw_null(w, hk);
+                continue;
+            }
+            s_json_lat_as(w, us, &lat[d][k]);
+            s_json_hist_as(w, hk, &lat[d][k]);
+        }
+        rb_jw_obj_end(w);
+    }
+    rb_jw_obj_end(w);
+}
+
+/* "lat_us" and "directions" of a node, rack or the cluster: summaries only. */
+static void s_json_dirs_summary(rb_jw_t *w, const rb_agg_dir_t dir[RB_NDIRS],
+                                const rb_node_lat_t *lat)
+{
+    s_json_lat_summary(w, "lat_us", &lat->all);
+    rb_jw_obj_begin(w, "directions");
+    for (int d = 0; d < RB_NDIRS; d++) {
+        rb_jw_obj_begin(w, rb_dir_name((rb_dir_t)d));
+        s_json_dir_counts(w, &dir[d]);
+        s_json_lat_summary(w, "lat_us", &lat->dir[d]);
+        rb_jw_obj_end(w);
+    }
+    rb_jw_obj_end(w);
+}
+
+/* A wall-clock time as "<key>" (ISO 8601 UTC with ns) and "<key>_ns"; null
+ * for an unknown one. */
+static void s_json_utc(rb_jw_t *w, const char *key, uint64_t ns)
+{
+    char k[48], iso[64], day[32];
+    snprintf(k, sizeof k, "%s_ns", key);
+    if (!ns) {
+        rb_jw_null(w, key);
+        rb_jw_null(w, k);
+        return;
+    }
+    time_t t = (time_t)(ns / 1000000000ULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(iso, sizeof iso, "%s.%09" PRIu64 "Z", day, (uint64_t)(ns % 1000000000ULL));
+    rb_jw_str(w, key, iso);
+    rb_jw_u64(w, k, ns);
 }
 
 static void s_json_jobs(rb_jw_t *w, const rb_phase_agg_t *a)
@@ -87,6 +184,7 @@ static void s_json_jobs(rb_jw_t *w, const rb_phase_agg_t *a)
         rb_jw_num(w, "iops", aj->iops);
         s_json_lat(w, aj->hist);
         s_json_hist(w, aj->hist);
+        s_json_dirs_full(w, aj->dir, (const rb_hist_t(*)[RB_NLATS])aj->lats->dir);
         rb_jw_obj_end(w);
     }
     rb_jw_arr_end(w);
@@ -172,6 +270,7 @@ static void s_json_group(rb_jw_t *w, const char *key, const rb_agg_group_t *g)
     rb_jw_num(w, "min", g->node_bw_min);
     rb_jw_num(w, "max", g->node_bw_max);
     rb_jw_obj_end(w);
+    s_json_dirs_summary(w, g->dir, &g->lat);
     rb_jw_obj_end(w);
 }
 
@@ -376,6 +475,7 @@ static void s_json_phase_nodes(rb_jw_t *w, const rb_phase_agg_t *a)
                   an->t_first && a->t_first_start && an->t_first >= a->t_first_start
                       ? (double)(an->t_first - a->t_first_start) / 1e9
                       : 0);
+        s_json_dirs_summary(w, an->dir, &an->lat);
         rb_jw_obj_end(w);
     }
     rb_jw_arr_end(w);
@@ -432,6 +532,9 @@ static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spe
     rb_jw_u64(w, "read_ops", a->read_ops);
     rb_jw_u64(w, "write_bytes", a->bytes - a->read_bytes);
     rb_jw_u64(w, "write_ops", a->ops - a->read_ops);
+    s_json_utc(w, "go_utc", a->go_utc_ns);
+    s_json_utc(w, "first_start_utc", a->first_start_utc_ns);
+    s_json_utc(w, "last_end_utc", a->last_end_utc_ns);
     rb_jw_u64(w, "verify_errors", a->verify_errors);
     if (a->error_code) {
         rb_jw_obj_begin(w, "first_error");
@@ -467,6 +570,7 @@ static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spe
     rb_jw_obj_end(w);
     s_json_lat(w, &a->hist);
     s_json_hist(w, &a->hist);
+    s_json_dirs_full(w, a->dir, (const rb_hist_t(*)[RB_NLATS])a->lat);
     s_json_jobs(w, a);
     s_json_phase_nodes(w, a);
     s_json_rollups(w, a);

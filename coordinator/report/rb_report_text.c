@@ -80,18 +80,33 @@ static void s_text_lat(FILE *f, const char *label, const rb_hist_t *h)
             rb_hist_mean(h) / 1e3, rb_hist_stdev(h) / 1e3, RB_HIST_REL_ERROR * 100);
 }
 
-/* One row per node of a phase. */
+/* A latency in us for a table cell: "-" when none was recorded. */
+static const char *s_cell_us(char *buf, size_t len, uint64_t count, uint64_t ns)
+{
+    if (!count)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.1f", rb_report_us(ns));
+    return buf;
+}
+
+/* One row per node of a phase, with its latency (all its IOs). */
 static void s_text_nodes(FILE *f, const rb_phase_agg_t *a)
 {
-    char b1[64], b2[64];
-    fprintf(f, "  %-16s %-10s %-8s %12s %24s %10s\n", "node", "rack", "status", "bytes",
-            "bandwidth", "IOPS");
+    char b1[64], b2[64], l1[24], l2[24], l3[24], l4[24];
+    fprintf(f, "  %-16s %-10s %-8s %12s %24s %10s %8s %8s %8s %8s\n", "node", "rack", "status",
+            "bytes", "bandwidth", "IOPS", "p50 us", "p99 us", "p99.9 us", "max us");
     for (uint32_t n = 0; n < a->nnodes; n++) {
         const rb_agg_node_t *an = &a->nodes[n];
-        fprintf(f, "  %-16s %-10s %-8s %12s %24s %10.0f\n", an->name, an->rack,
+        const rb_lat_summary_t *l = &an->lat.all;
+        fprintf(f, "  %-16s %-10s %-8s %12s %24s %10.0f %8s %8s %8s %8s\n", an->name, an->rack,
                 rb_aggregate_node_status_name(an->status),
                 rb_units_fmt_size(b1, sizeof b1, (double)an->bytes),
-                rb_units_fmt_bw(b2, sizeof b2, an->bw), an->iops);
+                rb_units_fmt_bw(b2, sizeof b2, an->bw), an->iops,
+                s_cell_us(l1, sizeof l1, l->count, l->p50),
+                s_cell_us(l2, sizeof l2, l->count, l->p99),
+                s_cell_us(l3, sizeof l3, l->count, l->p999),
+                s_cell_us(l4, sizeof l4, l->count, l->max));
         if (an->error[0])
             fprintf(f, "    error: %s\n", an->error);
     }
@@ -106,6 +121,39 @@ static void s_text_nodes(FILE *f, const rb_phase_agg_t *a)
                 rb_units_fmt_bw(b3, sizeof b3, g->node_bw_median),
                 rb_units_fmt_bw(b4, sizeof b4, g->node_bw_min),
                 rb_units_fmt_bw(b5, sizeof b5, g->node_bw_max));
+    }
+}
+
+/* Per direction: its bytes, ops and rates, and its latencies (slat and clat
+ * where the engine queued the IOs). Directions apart when more than one
+ * moved data; the three latencies whenever slat was taken. */
+static void s_text_dirs(FILE *f, const rb_agg_dir_t dir[RB_NDIRS], const rb_hist_t (*lat)[RB_NLATS],
+                        const char *indent)
+{
+    char b1[64], b2[64], label[48];
+    int moved = 0, slat = 0;
+    for (int d = 0; d < RB_NDIRS; d++) {
+        moved += dir[d].ops > 0;
+        slat |= lat[d][RB_LAT_SLAT].count > 0;
+    }
+    if (moved < 2 && !slat)
+        return;
+    for (int d = 0; d < RB_NDIRS; d++) {
+        if (!dir[d].ops)
+            continue;
+        snprintf(label, sizeof label, "%s%s", indent, rb_dir_name((rb_dir_t)d));
+        fprintf(f, "  %-28s %s in %" PRIu64 " ops, %s, %.0f IOPS\n", label,
+                rb_units_fmt_size(b1, sizeof b1, (double)dir[d].bytes), dir[d].ops,
+                rb_units_fmt_bw(b2, sizeof b2, dir[d].bw), dir[d].iops);
+        for (int k = 0; k < RB_NLATS; k++) {
+            if (k != RB_LAT_LAT && !slat)
+                continue;
+            snprintf(label, sizeof label, "%s  %s", indent, rb_lat_kind_name((rb_lat_kind_t)k));
+            if (k == RB_LAT_SLAT && !lat[d][k].count)
+                fprintf(f, "  %-28s none: the IOs completed as they were submitted\n", label);
+            else
+                s_text_lat(f, label, &lat[d][k]);
+        }
     }
 }
 
@@ -325,6 +373,7 @@ static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
                 rb_units_fmt_size(b1, sizeof b1, (double)a->read_bytes), a->read_ops,
                 rb_units_fmt_size(b2, sizeof b2, (double)(a->bytes - a->read_bytes)),
                 a->ops - a->read_ops);
+    s_text_dirs(f, a->dir, (const rb_hist_t(*)[RB_NLATS])a->lat, "");
     if (a->verify_errors)
         fprintf(f, "  %-28s %" PRIu64 " blocks failed verification\n", "VERIFY", a->verify_errors);
     if (a->error_code)
@@ -335,6 +384,7 @@ static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
             fprintf(f, "  job %-16s %s %s qd%u  %s  %.0f IOPS\n", aj->name, rb_rw_name(aj->rw),
                     aj->ioengine, aj->iodepth, rb_units_fmt_bw(b1, sizeof b1, aj->bw), aj->iops);
             s_text_lat(f, "    latency", aj->hist);
+            s_text_dirs(f, aj->dir, (const rb_hist_t(*)[RB_NLATS])aj->lats->dir, "  ");
         }
     s_text_steady(f, a);
     s_text_findings(f, a);

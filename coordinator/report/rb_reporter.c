@@ -23,26 +23,55 @@ static int s_json(const rb_run_result_t *r, const char *run_dir, FILE *f)
     return rb_report_json(r, f);
 }
 
+/* The latency and per-direction columns of a csv row: all IOs' p50, p99,
+ * p99.9 and max, then per direction bytes, ops, bw, iops and lat p99 (us;
+ * empty where no latency was recorded). */
+static void s_csv_lat_dirs(FILE *f, const rb_agg_dir_t dir[RB_NDIRS], const rb_node_lat_t *lat)
+{
+    const rb_lat_summary_t *l = &lat->all;
+    if (l->count)
+        fprintf(f, ",%.3f,%.3f,%.3f,%.3f", l->p50 / 1e3, l->p99 / 1e3, l->p999 / 1e3, l->max / 1e3);
+    else
+        fputs(",,,,", f);
+    for (int d = 0; d < RB_NDIRS; d++) {
+        fprintf(f, ",%llu,%llu,%.9g,%.9g", (unsigned long long)dir[d].bytes,
+                (unsigned long long)dir[d].ops, dir[d].bw, dir[d].iops);
+        if (lat->dir[d].count)
+            fprintf(f, ",%.3f", lat->dir[d].p99 / 1e3);
+        else
+            fputc(',', f);
+    }
+    fputc('\n', f);
+}
+
 /* One row per phase and node, rack and the cluster, for spreadsheets. */
 static int s_csv(const rb_run_result_t *r, const char *run_dir, FILE *f)
 {
     (void)run_dir;
-    fprintf(f, "phase,scope,name,rack,status,nodes,bytes,ops,window_s,bw,iops,partial\n");
+    fprintf(f, "phase,scope,name,rack,status,nodes,bytes,ops,window_s,bw,iops,partial,"
+               "lat_p50_us,lat_p99_us,lat_p99.9_us,lat_max_us");
+    for (int d = 0; d < RB_NDIRS; d++) {
+        const char *dn = rb_dir_name((rb_dir_t)d);
+        fprintf(f, ",%s_bytes,%s_ops,%s_bw,%s_iops,%s_lat_p99_us", dn, dn, dn, dn, dn);
+    }
+    fputc('\n', f);
     for (uint32_t p = 0; p < r->nphases; p++) {
         const rb_phase_agg_t *a = &r->phases[p];
         for (uint32_t n = 0; n < a->nnodes; n++) {
             const rb_agg_node_t *an = &a->nodes[n];
-            fprintf(f, "%s,node,%s,%s,%s,1,%llu,%llu,%.9g,%.9g,%.9g,%d\n", a->name, an->name,
+            fprintf(f, "%s,node,%s,%s,%s,1,%llu,%llu,%.9g,%.9g,%.9g,%d", a->name, an->name,
                     an->rack, rb_aggregate_node_status_name(an->status),
                     (unsigned long long)an->bytes, (unsigned long long)an->ops, an->window_s,
                     an->bw, an->iops, a->partial);
+            s_csv_lat_dirs(f, an->dir, &an->lat);
         }
         for (uint32_t k = 0; k <= a->nracks; k++) {
             const rb_agg_group_t *g = k < a->nracks ? &a->racks[k] : &a->cluster;
-            fprintf(f, "%s,%s,%s,%s,,%u,%llu,%llu,%.9g,%.9g,%.9g,%d\n", a->name,
+            fprintf(f, "%s,%s,%s,%s,,%u,%llu,%llu,%.9g,%.9g,%.9g,%d", a->name,
                     k < a->nracks ? "rack" : "cluster", g->name, k < a->nracks ? g->name : "",
                     g->nodes, (unsigned long long)g->bytes, (unsigned long long)g->ops, g->window_s,
                     g->aggregate_bw, g->iops, a->partial);
+            s_csv_lat_dirs(f, g->dir, &g->lat);
         }
     }
     return 0;

@@ -43,11 +43,11 @@ static rb_node_status_t s_status(const char *s)
     return RB_NODE_MISSING;
 }
 
-/* "lat_hist" back into a histogram; an empty or missing one stays empty. */
-static int s_hist(const rb_json_t *o, rb_hist_t *h)
+/* The histogram at key back into h; an empty, null or missing one stays empty. */
+static int s_hist_key(const rb_json_t *o, const char *key, rb_hist_t *h)
 {
     rb_hist_init(h);
-    const rb_json_t *j = rb_json_get(o, "lat_hist");
+    const rb_json_t *j = rb_json_get(o, key);
     if (!j || !s_u64(j, "count"))
         return 0;
     const rb_json_t *b = rb_json_get(j, "buckets");
@@ -68,6 +68,83 @@ static int s_hist(const rb_json_t *o, rb_hist_t *h)
     return total == h->count ? 0 : -EINVAL;
 }
 
+/* A wall-clock time from its ISO 8601 text ("2026-12-02T05:15:29.123456789Z"),
+ * exact where the "_ns" integer, read as a double, is not; 0 when missing. */
+static uint64_t s_utc(const rb_json_t *o, const char *key)
+{
+    const char *iso = rb_json_str(rb_json_get(o, key));
+    char whole[32];
+    const char *dot = iso ? strchr(iso, '.') : NULL;
+    if (!dot || (size_t)(dot - iso) >= sizeof whole - 1)
+        return 0;
+    snprintf(whole, sizeof whole, "%.*sZ", (int)(dot - iso), iso);
+    uint64_t s = rb_time_iso_parse(whole), frac = 0;
+    int digits = 0;
+    for (const char *p = dot + 1; *p >= '0' && *p <= '9' && digits < 9; p++, digits++)
+        frac = frac * 10 + (uint64_t)(*p - '0');
+    for (; digits < 9; digits++)
+        frac *= 10;
+    return s ? s + frac : 0;
+}
+
+/* "lat_hist" back into a histogram. */
+static int s_hist(const rb_json_t *o, rb_hist_t *h)
+{
+    return s_hist_key(o, "lat_hist", h);
+}
+
+/* One direction's counts and rates. */
+static void s_dir_counts(const rb_json_t *o, rb_agg_dir_t *d)
+{
+    d->bytes = s_u64(o, "bytes");
+    d->ops = s_u64(o, "ops");
+    d->bw = s_num(o, "bw");
+    d->iops = s_num(o, "iops");
+}
+
+/* "directions" of a phase or job, histograms included (a summary from
+ * before them has none: all stays 0). */
+static int s_dirs_full(const rb_json_t *o, rb_agg_dir_t dir[RB_NDIRS], rb_hist_t (*lat)[RB_NLATS])
+{
+    const rb_json_t *ds = rb_json_get(o, "directions");
+    for (int d = 0; d < RB_NDIRS; d++) {
+        const rb_json_t *dj = rb_json_get(ds, rb_dir_name((rb_dir_t)d));
+        s_dir_counts(dj, &dir[d]);
+        for (int k = 0; k < RB_NLATS; k++) {
+            char key[16];
+            snprintf(key, sizeof key, "%s_hist", rb_lat_kind_name((rb_lat_kind_t)k));
+            if (s_hist_key(dj, key, &lat[d][k]) < 0)
+                return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+/* A latency summary in us back into ns. */
+static void s_lat_summary(const rb_json_t *o, rb_lat_summary_t *s)
+{
+    s->count = s_u64(o, "count");
+    s->mean = s_num(o, "mean") * 1e3;
+    s->min = (uint64_t)llround(s_num(o, "min") * 1e3);
+    s->p50 = (uint64_t)llround(s_num(o, "p50") * 1e3);
+    s->p90 = (uint64_t)llround(s_num(o, "p90") * 1e3);
+    s->p99 = (uint64_t)llround(s_num(o, "p99") * 1e3);
+    s->p999 = (uint64_t)llround(s_num(o, "p99.9") * 1e3);
+    s->max = (uint64_t)llround(s_num(o, "max") * 1e3);
+}
+
+/* "lat_us" and "directions" of a node, rack or the cluster. */
+static void s_dirs_summary(const rb_json_t *o, rb_agg_dir_t dir[RB_NDIRS], rb_node_lat_t *lat)
+{
+    const rb_json_t *ds = rb_json_get(o, "directions");
+    s_lat_summary(rb_json_get(o, "lat_us"), &lat->all);
+    for (int d = 0; d < RB_NDIRS; d++) {
+        const rb_json_t *dj = rb_json_get(ds, rb_dir_name((rb_dir_t)d));
+        s_dir_counts(dj, &dir[d]);
+        s_lat_summary(rb_json_get(dj, "lat_us"), &lat->dir[d]);
+    }
+}
+
 static void s_group(const rb_json_t *o, rb_agg_group_t *g)
 {
     s_str(o, "name", g->name, sizeof g->name);
@@ -81,6 +158,7 @@ static void s_group(const rb_json_t *o, rb_agg_group_t *g)
     g->node_bw_median = s_num(bw, "median");
     g->node_bw_min = s_num(bw, "min");
     g->node_bw_max = s_num(bw, "max");
+    s_dirs_summary(o, g->dir, &g->lat);
 }
 
 static int s_index_of_node(const rb_phase_agg_t *a, const char *name)
@@ -116,6 +194,7 @@ static int s_phase_nodes(const rb_json_t *nodes, rb_phase_agg_t *a)
         an->window_s = s_num(n, "window_s");
         an->bw = s_num(n, "bw");
         an->iops = s_num(n, "iops");
+        s_dirs_summary(n, an->dir, &an->lat);
         /* starts on a clock of its own: the phase's first start at 1 s */
         if (an->workers) {
             a->t_first_start = 1000000000ULL;
@@ -148,10 +227,12 @@ static int s_phase_jobs(const rb_json_t *jobs, rb_phase_agg_t *a)
         aj->window_s = s_num(jo, "window_s");
         aj->bw = s_num(jo, "bw");
         aj->iops = s_num(jo, "iops");
-        aj->hist = malloc(sizeof *aj->hist);
-        if (!aj->hist)
+        aj->lats = malloc(sizeof *aj->lats);
+        if (!aj->lats)
             return -ENOMEM;
-        if (s_hist(jo, aj->hist) < 0)
+        rb_lat_set_init(aj->lats);
+        aj->hist = &aj->lats->all;
+        if (s_hist(jo, aj->hist) < 0 || s_dirs_full(jo, aj->dir, aj->lats->dir) < 0)
             return -EINVAL;
     }
     return 0;
@@ -298,8 +379,11 @@ static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
     a->caches_dropped = (uint32_t)s_u64(c, "dropped_nodes");
     a->drop_failed = (uint32_t)s_u64(c, "drop_failed_nodes");
     a->drop_status = -(int32_t)s_u64(c, "drop_errno");
-    if (s_hist(o, &a->hist) < 0)
+    if (s_hist(o, &a->hist) < 0 || s_dirs_full(o, a->dir, a->lat) < 0)
         return -EINVAL;
+    a->go_utc_ns = s_utc(o, "go_utc");
+    a->first_start_utc_ns = s_utc(o, "first_start_utc");
+    a->last_end_utc_ns = s_utc(o, "last_end_utc");
 
     const rb_json_t *nodes = rb_json_get(o, "nodes"), *jobs = rb_json_get(o, "job_stats");
     const rb_json_t *rows = rb_json_get(o, "per_worker"), *racks = rb_json_get(o, "racks");

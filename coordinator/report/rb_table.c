@@ -34,6 +34,50 @@ void rb_table_kv(FILE *f, const char *label, const char *fmt, ...)
 }
 
 /* The phase's headline figures. */
+/* One latency histogram's figures in us, for a cell. */
+static void s_lat_text(char *buf, size_t len, const rb_hist_t *h)
+{
+    snprintf(buf, len, "p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  mean %.1f",
+             (double)rb_hist_percentile(h, 50) / 1e3, (double)rb_hist_percentile(h, 99) / 1e3,
+             (double)rb_hist_percentile(h, 99.9) / 1e3, h->count ? (double)h->max / 1e3 : 0,
+             rb_hist_mean(h) / 1e3);
+}
+
+/* Per direction rows: when more than one direction moved data, or the
+ * engine queued IOs (slat and clat apart). */
+static void s_dirs(const rb_phase_agg_t *a, FILE *f)
+{
+    char b1[64], b2[64], l[3][160];
+    int moved = 0, slat = 0;
+    for (int d = 0; d < RB_NDIRS; d++) {
+        moved += a->dir[d].ops > 0;
+        slat |= a->lat[d][RB_LAT_SLAT].count > 0;
+    }
+    if (moved < 2 && !slat)
+        return;
+    for (int d = 0; d < RB_NDIRS; d++) {
+        const rb_agg_dir_t *ad = &a->dir[d];
+        if (!ad->ops)
+            continue;
+        for (int k = 0; k < RB_NLATS; k++)
+            s_lat_text(l[k], sizeof l[k], &a->lat[d][k]);
+        rb_table_kv(f, rb_dir_name((rb_dir_t)d), "%s in %" PRIu64 " operations, %s, %.0f IOPS",
+                    rb_units_fmt_size(b1, sizeof b1, (double)ad->bytes), ad->ops,
+                    rb_units_fmt_bw(b2, sizeof b2, ad->bw), ad->iops);
+        for (int k = 0; k < RB_NLATS; k++) {
+            char label[48];
+            if (k != RB_LAT_LAT && !slat)
+                continue;
+            snprintf(label, sizeof label, "%s %s (&#181;s)", rb_dir_name((rb_dir_t)d),
+                     rb_lat_kind_name((rb_lat_kind_t)k));
+            rb_table_kv(f, label, "%s",
+                        k == RB_LAT_SLAT && !a->lat[d][k].count
+                            ? "none: the IOs completed as they were submitted"
+                            : l[k]);
+        }
+    }
+}
+
 void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f)
 {
     char b1[64], b2[64], b3[64];
@@ -60,6 +104,7 @@ void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f)
                 (double)rb_hist_percentile(h, 50) / 1e3, (double)rb_hist_percentile(h, 99) / 1e3,
                 (double)rb_hist_percentile(h, 99.9) / 1e3, h->count ? (double)h->max / 1e3 : 0,
                 rb_hist_mean(h) / 1e3, RB_HIST_REL_ERROR * 100);
+    s_dirs(a, f);
     if (a->from_samples)
         fputs(
             "<tr><th scope=\"row\">rebuilt</th><td class=\"bad\">the run was cut off in this "
@@ -180,6 +225,18 @@ static void s_td_rate(FILE *f, double v, int meta)
     fputs("</td>", f);
 }
 
+/* p50, p99, p99.9 and max cells of a latency summary (empty when none). */
+static void s_td_lat(FILE *f, const rb_lat_summary_t *l)
+{
+    const uint64_t v[4] = {l->p50, l->p99, l->p999, l->max};
+    for (int i = 0; i < 4; i++) {
+        if (l->count)
+            fprintf(f, "<td class=\"n\">%.1f</td>", (double)v[i] / 1e3);
+        else
+            fputs("<td></td>", f);
+    }
+}
+
 static void s_group_row(FILE *f, const rb_agg_group_t *g, const char *cls, int meta)
 {
     char b[64];
@@ -192,12 +249,15 @@ static void s_group_row(FILE *f, const rb_agg_group_t *g, const char *cls, int m
     fputs("</td>", f);
     s_td_rate(f, meta ? g->iops : g->aggregate_bw, meta);
     if (meta) {
-        fputs("<td></td><td></td><td></td></tr>\n", f);
+        fputs("<td></td><td></td><td></td>", f);
+        s_td_lat(f, &g->lat.all);
+        fputs("</tr>\n", f);
         return;
     }
     s_td_rate(f, g->node_bw_median, 0);
     s_td_rate(f, g->node_bw_min, 0);
     s_td_rate(f, g->node_bw_max, 0);
+    s_td_lat(f, &g->lat.all);
     fputs("</tr>\n", f);
 }
 
@@ -316,7 +376,9 @@ void rb_table_rollups(const rb_phase_agg_t *a, int meta, FILE *f)
             "<h3>Nodes, racks, cluster</h3>\n<table>\n<tr><th>node / rack</th><th>status</th>"
             "<th class=\"n\">nodes</th><th class=\"n\">moved</th><th class=\"n\">%s</th>"
             "<th class=\"n\">node median</th><th class=\"n\">node min</th>"
-            "<th class=\"n\">node max</th></tr>\n",
+            "<th class=\"n\">node max</th><th class=\"n\">p50 &#181;s</th>"
+            "<th class=\"n\">p99 &#181;s</th><th class=\"n\">p99.9 &#181;s</th>"
+            "<th class=\"n\">max &#181;s</th></tr>\n",
             meta ? "operations/s" : "bandwidth");
     for (uint32_t g = 0; g < a->nracks; g++) {
         for (uint32_t i = 0; i < a->nnodes; i++) {
@@ -331,7 +393,9 @@ void rb_table_rollups(const rb_phase_agg_t *a, int meta, FILE *f)
             rb_svg_esc(f, rb_units_fmt_size(b, sizeof b, (double)an->bytes));
             fputs("</td>", f);
             s_td_rate(f, meta ? an->iops : an->bw, meta);
-            fputs("<td></td><td></td><td></td></tr>\n", f);
+            fputs("<td></td><td></td><td></td>", f);
+            s_td_lat(f, &an->lat.all);
+            fputs("</tr>\n", f);
         }
         s_group_row(f, &a->racks[g], "rack", meta);
     }

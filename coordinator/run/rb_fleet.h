@@ -65,6 +65,8 @@ typedef struct rb_node {
     uint64_t phase_first_ns;   /* its samples of the phase cover this.. (coordinator clock) */
     uint64_t phase_last_ns;    /* ..to this (0: no sample yet) */
     int live_seen;             /* it sent a sample since the last progress line */
+    int phase_lat_set;         /* phase_lat holds its DONE's latency of the current phase */
+    rb_node_lat_t phase_lat;   /* ... summed over its jobs when the DONE came */
 } rb_fleet_node_t;
 
 typedef struct rb_fleet {

@@ -87,8 +87,8 @@ void rb_ingest_sample(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_sample_t
             rb_series_add(r->node_series, idx, t_csv, iv_csv, (double)js->bytes) < 0)
             rb_series_destroy(&r->node_series); /* out of memory: stragglers without series */
         if (r->samples)
-            rb_csv_samples_row(r->samples, t_s, ph->name, n->hello.name, n->hello.rack,
-                               ph->jobs[js->job].name, interval_s, js);
+            rb_csv_samples_row(r->samples, t_s, rb_run_utc(r, end), ph->name, n->hello.name,
+                               n->hello.rack, ph->jobs[js->job].name, interval_s, js);
         r->live_bytes += js->bytes;
         r->live_ops += js->ops;
         r->phase_bytes += js->bytes;
@@ -104,11 +104,33 @@ void rb_ingest_sample(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_sample_t
     if (r->lag)
         rb_hist_record(r->lag, now > end ? now - end : 0);
     if (r->telemetry && s->ntelem && s->telem)
-        rb_csv_telemetry_rows(r->telemetry, t_s, ph->name, n->hello.name, s->telem);
+        rb_csv_telemetry_rows(r->telemetry, t_s, rb_run_utc(r, end), ph->name, n->hello.name,
+                              s->telem);
     if (r->tel && s->ntelem && s->telem &&
         rb_csv_telemetry_series(r->tel, idx, t_s, (double)r->plan->interval_ns / 1e9, s->telem) < 0)
         r->tel_failed = 1;
     r->unflushed = 1; /* rb_router_pump flushes them, at most every S_FLUSH_NS */
+}
+
+/* Adds a node's latency (set) to its rack's. */
+static void s_rack_lat_add(rb_run_ctx_t *r, const char *rack, const rb_lat_set_t *set)
+{
+    uint32_t k = 0;
+    while (k < r->nrack_lats && strcmp(r->rack_lats[k].name, rack) != 0)
+        k++;
+    if (k == r->nrack_lats) {
+        rb_run_rack_lat_t *more = realloc(r->rack_lats, (k + 1) * sizeof *more);
+        if (!more)
+            return; /* out of memory: the rack's row goes without latency */
+        r->rack_lats = more;
+        snprintf(more[k].name, sizeof more[k].name, "%s", rack);
+        for (int i = 0; i <= RB_NDIRS; i++)
+            rb_hist_init(&more[k].h[i]);
+        r->nrack_lats++;
+    }
+    rb_hist_merge(&r->rack_lats[k].h[0], &set->all);
+    for (int d = 0; d < RB_NDIRS; d++)
+        rb_hist_merge(&r->rack_lats[k].h[1 + d], &set->dir[d][RB_LAT_LAT]);
 }
 
 void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
@@ -148,14 +170,29 @@ void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
             return;
         }
         for (uint32_t j = 0; j < ph->njobs; j++)
-            rb_hist_init(&r->job_hists[j]);
+            rb_lat_set_init(&r->job_hists[j]);
     }
+    if (!r->node_lat && !(r->node_lat = malloc(sizeof *r->node_lat))) {
+        rb_run_fail(r, "out of memory merging the DONE of agent %s", n->hello.name);
+        return;
+    }
+    rb_lat_set_init(r->node_lat);
     for (uint32_t i = 0; i < d->njobs; i++) {
-        if (d->jobs[i].hist)
-            rb_hist_merge(&r->job_hists[d->jobs[i].job], d->jobs[i].hist);
-        free(d->jobs[i].hist);
-        d->jobs[i].hist = NULL;
+        rb_job_stat_t *js = &d->jobs[i];
+        rb_lat_set_add_stat(&r->job_hists[js->job], js);
+        rb_lat_set_add_stat(r->node_lat, js);
+        free(js->hist);
+        js->hist = NULL;
+        for (int dd = 0; dd < RB_NDIRS; dd++) {
+            for (int k = 0; k < RB_NLATS; k++) {
+                free(js->lat[dd][k]);
+                js->lat[dd][k] = NULL;
+            }
+        }
     }
+    rb_lat_node_of(&n->phase_lat, r->node_lat);
+    n->phase_lat_set = 1;
+    s_rack_lat_add(r, n->hello.rack, r->node_lat);
     if (d->status != 0) {
         rb_warn("agent %s: phase %s failed: %s", n->hello.name, ph->name, d->error);
         if (n->status == RB_NODE_OK) {
@@ -286,10 +323,14 @@ void rb_ingest_phase_start(rb_run_ctx_t *r, uint32_t p)
     for (uint32_t i = 0; i < r->fleet.n; i++) {
         rb_fleet_node_t *n = &r->fleet.nodes[i];
         n->phase_bytes = n->phase_ops = n->phase_first_ns = n->phase_last_ns = 0;
+        n->phase_lat_set = 0;
     }
     rb_ingest_wearout_reset(r, &r->plan->phases[p]);
     r->nser = 0;
     r->nsamples = 0;
+    free(r->rack_lats);
+    r->rack_lats = NULL;
+    r->nrack_lats = 0;
     if (r->lag || (r->lag = malloc(sizeof *r->lag)))
         rb_hist_init(r->lag);
     if (r->capser) {

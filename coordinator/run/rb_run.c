@@ -234,6 +234,21 @@ static int s_collect(rb_run_ctx_t *r, const rb_phase_spec_t *ph)
     return abort_deadline != 0;
 }
 
+uint64_t rb_run_utc(const rb_run_ctx_t *r, uint64_t t)
+{
+    if (!t || !r->wall_start)
+        return 0;
+    return (uint64_t)((int64_t)r->wall_start + ((int64_t)t - (int64_t)r->t_start));
+}
+
+/* The phase's GO, first start and last end on the wall clock. */
+static void s_wall_times(const rb_run_ctx_t *r, rb_phase_agg_t *a)
+{
+    a->go_utc_ns = rb_run_utc(r, r->t_go);
+    a->first_start_utc_ns = rb_run_utc(r, a->t_first_start);
+    a->last_end_utc_ns = rb_run_utc(r, a->t_last_end);
+}
+
 /* Phase p's figures from the nodes' DONEs and the phase's series, then its
  * findings; the nodes that finished it are ready for the next. */
 static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
@@ -256,14 +271,21 @@ static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
                                  .sampled_bytes = n->phase_bytes,
                                  .sampled_ops = n->phase_ops,
                                  .sampled_first_ns = n->phase_first_ns,
-                                 .sampled_last_ns = n->phase_last_ns};
+                                 .sampled_last_ns = n->phase_last_ns,
+                                 .lat = n->phase_lat_set ? &n->phase_lat : NULL};
         if (n->state == RB_AGENT_PHASE_DONE)
             rb_fleet_node_set_state(n, RB_AGENT_READY);
     }
     if (rb_aggregate_phase(ph, in, r->fleet.n, &r->aggs[p]) < 0)
         rb_run_fail(r, "out of memory");
-    else if (r->job_hists)
-        rb_aggregate_add_hists(&r->aggs[p], r->job_hists, ph->njobs);
+    else {
+        if (r->job_hists)
+            rb_aggregate_add_hists(&r->aggs[p], r->job_hists, ph->njobs);
+        for (uint32_t k = 0; k < r->nrack_lats; k++)
+            rb_aggregate_add_rack_hists(&r->aggs[p], r->rack_lats[k].name, &r->rack_lats[k].h[0],
+                                        &r->rack_lats[k].h[1]);
+        s_wall_times(r, &r->aggs[p]);
+    }
     free(r->job_hists);
     r->job_hists = NULL;
     for (uint32_t i = 0; i < r->fleet.n; i++) /* figures made: the DONEs have served */
@@ -438,6 +460,8 @@ out:
     free(r->ser_secs);
     free(r->lag);
     free(r->job_hists);
+    free(r->node_lat);
+    free(r->rack_lats);
     rb_series_destroy(&r->node_series);
     rb_findings_tel_series_destroy(&r->tel);
     rb_fleet_fini(&r->fleet);

@@ -40,6 +40,13 @@ typedef struct rb_run_space {
     rb_space_info_t fs;          /* as the agent saw it */
 } rb_run_space_t;
 
+/* One rack's latency in the current phase, merged from its nodes' DONEs:
+ * all IOs, then each direction's lat. */
+typedef struct rb_run_rack_lat {
+    char name[RB_NAME_MAX];
+    rb_hist_t h[1 + RB_NDIRS];
+} rb_run_rack_lat_t;
+
 typedef struct rb_run_ctx {
     const rb_run_opts_t *o;
     const rb_plan_t *plan;
@@ -92,8 +99,11 @@ typedef struct rb_run_ctx {
     /* the current phase's cluster series: bytes and length of each sample interval */
     double *ser_bytes, *ser_secs;
     uint32_t nser, capser;
-    rb_hist_t *lag;           /* the current phase: sample interval end to its aggregation, ns */
-    rb_hist_t *job_hists;     /* the current phase: each job's latency from the DONEs so far */
+    rb_hist_t *lag;          /* the current phase: sample interval end to its aggregation, ns */
+    rb_lat_set_t *job_hists; /* the current phase: each job's latency from the DONEs so far */
+    rb_lat_set_t *node_lat;  /* scratch: one DONE's latency, summed over its jobs */
+    rb_run_rack_lat_t *rack_lats; /* the current phase: each rack's latency from the DONEs */
+    uint32_t nrack_lats;
     rb_series_t *node_series; /* the current phase: each node's bandwidth, for the stragglers */
     rb_findings_tel_series_t *tel; /* the current phase: host telemetry series, for the findings */
     int tel_failed;                /* out of memory adding to tel: no telemetry findings */
@@ -108,6 +118,10 @@ typedef struct rb_run_ctx {
 
 /* Set by SIGINT/SIGTERM during a run; the loops stop in order. */
 extern volatile sig_atomic_t rb_run_interrupted;
+
+/* Coordinator clock t → UTC ns since the epoch, from the pair of clocks read
+ * at the run's start (docs/metrics.md); 0 stays 0 (unknown). */
+uint64_t rb_run_utc(const rb_run_ctx_t *r, uint64_t t);
 
 /* Fails the run with a message (the first cause is kept and logged). */
 void rb_run_fail(rb_run_ctx_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

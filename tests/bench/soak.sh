@@ -135,10 +135,11 @@ if [ -z "$samples" ]; then
     echo "soak: no samples.csv"
     fail=1
 else
-    awk -F, -v iv="$interval_s" -v rt="$runtime" -v nodes="$nodes" 'NR > 1 && $2 == "soak" {
-            seen[$3]++
-            if (($3 in last) && $1 - last[$3] > 1.5 * iv) gaps[$3]++
-            last[$3] = $1
+    # columns t_s, t_utc_ns, phase, node, ...
+    awk -F, -v iv="$interval_s" -v rt="$runtime" -v nodes="$nodes" 'NR > 1 && $3 == "soak" {
+            seen[$4]++
+            if (($4 in last) && $1 - last[$4] > 1.5 * iv) gaps[$4]++
+            last[$4] = $1
         }
         END {
             per = int(rt / iv + 0.5) # full intervals; a short last one may come on top

@@ -201,11 +201,11 @@ static void test_stall_finding(void **state)
     assert_string_equal(rb_json_str(rb_json_get(j, "status")), "ok");
     /* the gap in local-2's samples: its one long sample after the stop */
     long gap_ms = it_sh_number(c.dir,
-                               "awk -F, '$3==\"local-2\" && $6>0.4 {print int($6*1000); exit}' "
+                               "awk -F, '$4==\"local-2\" && $7>0.4 {print int($7*1000); exit}' "
                                "'%s/samples.csv'",
                                c.folder);
     long gap_end_ms = it_sh_number(c.dir,
-                                   "awk -F, '$3==\"local-2\" && $6>0.4 {print int($1*1000); "
+                                   "awk -F, '$4==\"local-2\" && $7>0.4 {print int($1*1000); "
                                    "exit}' '%s/samples.csv'",
                                    c.folder);
     assert_true(gap_ms > 0 && gap_end_ms > gap_ms);

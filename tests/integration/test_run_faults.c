@@ -181,7 +181,7 @@ static void s_agent_lost(const char *accept, int want_code)
     /* test_lost_node_bytes_from_samples: the lost node's row in the phase it
      * was lost holds what its samples add up to, not 0 B */
     long sampled = it_sh_number(
-        p.dir, "awk -F, '$2==\"w\" && $3==\"local-2\" {s+=$7} END {print s+0}' '%s/samples.csv'",
+        p.dir, "awk -F, '$3==\"w\" && $4==\"local-2\" {s+=$8} END {print s+0}' '%s/samples.csv'",
         p.folder);
     assert_true(sampled > 0);
     j = s_summary(&p);

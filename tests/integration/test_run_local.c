@@ -120,14 +120,14 @@ static void test_local_three_agents(void **state)
     snprintf(path, sizeof path, "%s/samples.csv", folder);
     char *csv = it_read(path);
     assert_non_null(csv);
-    assert_true(strncmp(csv, "t_s,phase,node,", 15) == 0);
+    assert_true(strncmp(csv, "t_s,t_utc_ns,phase,node,", 24) == 0);
     double bytes[3][2] = {{0}};
     for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
         char phase[64], node[64];
         double t, iv, b;
-        assert_int_equal(
-            sscanf(line + 1, "%lf,%63[^,],%63[^,],%*[^,],%*[^,],%lf,%lf", &t, phase, node, &iv, &b),
-            5);
+        assert_int_equal(sscanf(line + 1, "%lf,%*[^,],%63[^,],%63[^,],%*[^,],%*[^,],%lf,%lf", &t,
+                                phase, node, &iv, &b),
+                         5);
         int n = node[6] - '1';
         assert_true(strncmp(node, "local-", 6) == 0 && n >= 0 && n < 3);
         bytes[n][strcmp(phase, "seqread") == 0] += b;

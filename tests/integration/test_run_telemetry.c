@@ -83,7 +83,7 @@ static void test_device_telemetry(void **state)
     snprintf(path, sizeof path, "%s/telemetry.csv", folder);
     char *csv = it_read(path);
     assert_non_null(csv);
-    assert_non_null(strstr(csv, "t_s,phase,node,kind,name,parent,member,rd_bps,wr_bps"));
+    assert_non_null(strstr(csv, "t_s,t_utc_ns,phase,node,kind,name,parent,member,rd_bps,wr_bps"));
     assert_non_null(strstr(csv, ",w,local-1,host,"));
     assert_non_null(strstr(csv, ",w,local-3,dev,"));
     free(csv);

@@ -17,6 +17,8 @@
 #include "rb_csv.h"
 #include "rb_findings.h"
 #include "rb_fleet.h"
+#include "rb_json.h"
+#include "rb_report.h"
 #include "rb_result.h"
 
 #define MB  1000000ULL
@@ -56,14 +58,14 @@ static void test_definitions(void **state)
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1, .njobs = 1, .jobs = &j1};
     rb_msg_done_t d2 = {.nworkers = 1, .workers = &w2, .njobs = 1, .jobs = &j2};
     rb_agg_input_t in[] = {
-        {"a", "r1", 0, RB_NODE_OK, &d1, 0, 200000, 0, 0, 0, 0},
-        {"b", "r1", (int64_t)(100 * SEC), RB_NODE_OK, &d2, 0, 1000000, 0, 0, 0, 0}};
+        {"a", "r1", 0, RB_NODE_OK, &d1, 0, 200000, 0, 0, 0, 0, NULL},
+        {"b", "r1", (int64_t)(100 * SEC), RB_NODE_OK, &d2, 0, 1000000, 0, 0, 0, 0, NULL}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 2, &a), 0);
     assert_float_equal(a.clock_error_s, 0.0005, 1e-12); /* b's half round trip */
     /* a node that sent no DONE: its poor offset (10 ms round trip) does not count */
     rb_agg_input_t in3[] = {
-        in[0], in[1], {"c", "r1", 0, RB_NODE_LOST, NULL, 0, 10000000, 0, 0, 0, 0}};
+        in[0], in[1], {"c", "r1", 0, RB_NODE_LOST, NULL, 0, 10000000, 0, 0, 0, 0, NULL}};
     rb_phase_agg_t a3;
     assert_int_equal(rb_aggregate_phase(&s_phase, in3, 3, &a3), 0);
     assert_float_equal(a3.clock_error_s, 0.0005, 1e-12);
@@ -115,6 +117,7 @@ static void test_hists_merged_on_arrival(void **state)
             for (int k = 0; k < 50 + 40 * n; k++)
                 rb_hist_record(&h[n][j], (uint64_t)(1000 * (n + 1) * (j + 1) + 37 * k));
             js[n][j] = (rb_job_stat_t){.job = (uint32_t)j, .bytes = MB, .hist = &h[n][j]};
+            js[n][j].lat[RB_DIR_READ][RB_LAT_LAT] = &h[n][j];
             ws[n][j] = s_worker(SEC, 2 * SEC, MB);
             ws[n][j].job = (uint32_t)j;
         }
@@ -127,17 +130,35 @@ static void test_hists_merged_on_arrival(void **state)
     }
     rb_phase_agg_t kept, merged;
     assert_int_equal(rb_aggregate_phase(&ph, in, 3, &kept), 0);
-    rb_hist_t sum[2];
-    for (int j = 0; j < 2; j++) {
-        rb_hist_init(&sum[j]);
-        for (int n = 0; n < 3; n++) {
-            rb_hist_merge(&sum[j], &h[n][j]);
+    rb_lat_set_t *sum = calloc(2, sizeof *sum), *node = malloc(sizeof *node);
+    rb_node_lat_t nl[3];
+    assert_non_null(sum);
+    assert_non_null(node);
+    for (int j = 0; j < 2; j++)
+        rb_lat_set_init(&sum[j]);
+    for (int n = 0; n < 3; n++) {
+        rb_lat_set_init(node);
+        for (int j = 0; j < 2; j++) {
+            rb_lat_set_add_stat(&sum[j], &js[n][j]);
+            rb_lat_set_add_stat(node, &js[n][j]);
             js[n][j].hist = NULL;
+            js[n][j].lat[RB_DIR_READ][RB_LAT_LAT] = NULL;
         }
+        rb_lat_node_of(&nl[n], node);
+        in[n].lat = &nl[n]; /* as the coordinator sums each DONE on arrival */
     }
     assert_int_equal(rb_aggregate_phase(&ph, in, 3, &merged), 0);
     assert_int_equal(merged.hist.count, 0); /* nothing in the DONEs any more */
     rb_aggregate_add_hists(&merged, sum, 2);
+    assert_memory_equal(merged.lat, kept.lat, sizeof kept.lat);
+    for (int n = 0; n < 3; n++) {
+        assert_memory_equal(&merged.nodes[n].lat, &kept.nodes[n].lat, sizeof kept.nodes[n].lat);
+        assert_int_equal(merged.nodes[n].lat.all.count, 2 * (50 + 40 * n));
+    }
+    assert_int_equal(merged.cluster.lat.all.p99, kept.cluster.lat.all.p99);
+    assert_int_equal(kept.racks[0].lat.dir[RB_DIR_READ].count, 2 * (50 + 90 + 130));
+    free(sum);
+    free(node);
     assert_int_equal(merged.hist.count, kept.hist.count);
     assert_int_equal(merged.hist.count, 2 * (50 + 90 + 130));
     assert_int_equal(merged.hist.min, kept.hist.min);
@@ -145,6 +166,7 @@ static void test_hists_merged_on_arrival(void **state)
     assert_memory_equal(&merged.hist, &kept.hist, sizeof kept.hist);
     for (int j = 0; j < 2; j++) {
         assert_memory_equal(merged.jobs[j].hist, kept.jobs[j].hist, sizeof *kept.jobs[j].hist);
+        assert_memory_equal(merged.jobs[j].lats, kept.jobs[j].lats, sizeof *kept.jobs[j].lats);
         assert_int_equal(rb_hist_percentile(merged.jobs[j].hist, 99),
                          rb_hist_percentile(kept.jobs[j].hist, 99));
     }
@@ -152,6 +174,99 @@ static void test_hists_merged_on_arrival(void **state)
                 rb_hist_percentile(merged.jobs[0].hist, 50));
     rb_aggregate_phase_fini(&kept);
     rb_aggregate_phase_fini(&merged);
+}
+
+/* Per direction: a 70/30 mix on two racks of one node each. Each
+ * direction's bytes, ops and rates add up node -> rack -> cluster over the
+ * same windows as the totals; its histograms merge apart from the other's;
+ * each node's latency is its own (node b is 10 x slower); summary.json
+ * holds them. */
+static void test_directions(void **state)
+{
+    (void)state;
+    rb_job_spec_t job = {.name = "mix", .rw = RB_RW_RANDRW, .bs = 4096, .numjobs = 1};
+    rb_phase_spec_t ph = {.name = "mix", .njobs = 1, .jobs = &job};
+    rb_hist_t h[2][RB_NDIRS][RB_NLATS], all[2];
+    rb_job_stat_t js[2];
+    rb_worker_stat_t ws[2];
+    rb_msg_done_t d[2];
+    rb_agg_input_t in[2];
+    for (int n = 0; n < 2; n++) {
+        uint64_t slow = n ? 10 : 1;
+        js[n] = (rb_job_stat_t){.bytes = 1000 * 4096, .ops = 1000, .hist = &all[n]};
+        rb_hist_init(&all[n]);
+        for (int dd = 0; dd < RB_NDIRS; dd++) {
+            for (int k = 0; k < RB_NLATS; k++) {
+                rb_hist_init(&h[n][dd][k]);
+                js[n].lat[dd][k] = &h[n][dd][k];
+            }
+        }
+        for (int i = 0; i < 1000; i++) {
+            int dd = i % 10 < 7 ? RB_DIR_READ : RB_DIR_WRITE;
+            uint64_t lat = slow * (dd == RB_DIR_READ ? 100000 : 300000), slat = slow * 1000;
+            rb_hist_record(&all[n], lat);
+            rb_hist_record(&h[n][dd][RB_LAT_LAT], lat);
+            rb_hist_record(&h[n][dd][RB_LAT_SLAT], slat);
+            rb_hist_record(&h[n][dd][RB_LAT_CLAT], lat - slat);
+        }
+        ws[n] = s_worker(SEC, 3 * SEC, 1000 * 4096);
+        ws[n].ops = 1000;
+        ws[n].read_bytes = 700 * 4096;
+        ws[n].read_ops = 700;
+        ws[n].write_bytes = 300 * 4096;
+        ws[n].write_ops = 300;
+        d[n] = (rb_msg_done_t){.nworkers = 1, .workers = &ws[n], .njobs = 1, .jobs = &js[n]};
+        in[n] = (rb_agg_input_t){.name = n ? "b" : "a", .rack = n ? "r2" : "r1", .done = &d[n]};
+    }
+    rb_phase_agg_t a;
+    assert_int_equal(rb_aggregate_phase(&ph, in, 2, &a), 0);
+    assert_int_equal(a.dir[RB_DIR_READ].bytes, 2 * 700 * 4096);
+    assert_int_equal(a.dir[RB_DIR_WRITE].ops, 600);
+    assert_int_equal(a.dir[RB_DIR_TRIM].ops, 0);
+    assert_float_equal(a.dir[RB_DIR_READ].iops, 1400 / 2.0, 1e-9); /* over the 2 s window */
+    assert_float_equal(a.dir[RB_DIR_WRITE].bw, 600 * 4096 / 2.0, 1e-6);
+    assert_float_equal(a.dir[RB_DIR_READ].iops + a.dir[RB_DIR_WRITE].iops, a.iops, 1e-9);
+    assert_int_equal(a.jobs[0].dir[RB_DIR_READ].ops, 1400);
+    assert_int_equal(a.racks[1].dir[RB_DIR_WRITE].ops, 300);
+    assert_int_equal(a.cluster.dir[RB_DIR_READ].ops, 1400);
+    assert_int_equal(a.lat[RB_DIR_READ][RB_LAT_LAT].count, 1400);
+    assert_int_equal(a.lat[RB_DIR_WRITE][RB_LAT_SLAT].count, 600);
+    assert_int_equal(a.jobs[0].lats->dir[RB_DIR_WRITE][RB_LAT_CLAT].count, 600);
+    /* reads of node a took 100 us, writes 300 us: apart, not mixed */
+    assert_true(rb_hist_percentile(&a.lat[RB_DIR_READ][RB_LAT_LAT], 50) <
+                rb_hist_percentile(&a.lat[RB_DIR_WRITE][RB_LAT_LAT], 50));
+    const rb_node_lat_t *la = &a.nodes[0].lat, *lb = &a.nodes[1].lat;
+    assert_int_equal(la->all.count, 1000);
+    assert_int_equal(la->dir[RB_DIR_READ].count, 700);
+    assert_true(la->dir[RB_DIR_READ].p50 > 99000 && la->dir[RB_DIR_READ].p50 < 101000);
+    assert_true(lb->all.p50 > 9 * la->all.p50); /* b's own, 10 x slower */
+    assert_true(lb->all.max > 2900000 && lb->all.max <= 3000000);
+    assert_int_equal(a.racks[1].lat.all.p99, lb->all.p99);
+    assert_int_equal(a.cluster.lat.all.count, 2000);
+
+    /* summary.json and back */
+    rb_run_result_t r = {.run_id = "t", .nphases = 1, .phases = &a, .specs = &ph};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(rb_report_json(&r, f), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "\"directions\""));
+    assert_non_null(strstr(buf, "\"slat_hist\""));
+    rb_json_t *doc = rb_json_parse(buf, len, NULL);
+    assert_non_null(doc);
+    const rb_json_t *p0 = rb_json_at(rb_json_get(doc, "phases"), 0);
+    const rb_json_t *rd = rb_json_get(rb_json_get(p0, "directions"), "read");
+    assert_int_equal((uint64_t)rb_json_num(rb_json_get(rd, "ops"), 0), 1400);
+    assert_int_equal(
+        rb_json_type(rb_json_get(rb_json_get(rb_json_get(p0, "directions"), "trim"), "slat_us")),
+        RB_JSON_NULL);
+    const rb_json_t *nb = rb_json_at(rb_json_get(p0, "nodes"), 1);
+    assert_float_equal(rb_json_num(rb_json_get(rb_json_get(nb, "lat_us"), "p99.9"), 0),
+                       (double)lb->all.p999 / 1e3, 1e-9);
+    rb_json_free(&doc);
+    free(buf);
+    rb_aggregate_phase_fini(&a);
 }
 
 /* Interpolation between checkpoints, before start and after end. */
@@ -179,9 +294,9 @@ static void test_partial(void **state)
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1};
     rb_msg_done_t d3 = {.status = -5, .nworkers = 0};
     snprintf(d3.error, sizeof d3.error, "write /x at offset 0: Input/output error");
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0, 0, 0, 0, 0},
-                           {"b", "r", 0, RB_NODE_LOST, NULL, 0, 0, 0, 0, 0, 0},
-                           {"c", "r", 0, RB_NODE_OK, &d3, 0, 0, 0, 0, 0, 0}};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0, 0, 0, 0, 0, NULL},
+                           {"b", "r", 0, RB_NODE_LOST, NULL, 0, 0, 0, 0, 0, 0, NULL},
+                           {"c", "r", 0, RB_NODE_OK, &d3, 0, 0, 0, 0, 0, 0, NULL}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 3, &a), 0);
     assert_int_equal(a.partial, 1);
@@ -201,7 +316,7 @@ static void test_lost_node_bytes_from_samples(void **state)
     (void)state;
     rb_worker_stat_t w1 = s_worker(SEC, 2 * SEC, 10 * MB);
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1};
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0, 0, 0, 0, 0},
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0, 0, 0, 0, 0, NULL},
                            {.name = "b",
                             .rack = "r",
                             .status = RB_NODE_LOST,
@@ -247,7 +362,7 @@ static void test_stonewall_time(void **state)
     w[1].worker = 1;
     w[2].worker = 2;
     rb_msg_done_t d = {.nworkers = 3, .workers = w};
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d, 0, 0, 0, 0, 0, 0}};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d, 0, 0, 0, 0, 0, 0, NULL}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&ph, in, 1, &a), 0);
     assert_int_equal(a.sw_limit_ns, 4 * SEC);
@@ -308,8 +423,8 @@ static void test_cache_influenced(void **state)
     rb_worker_stat_t w = s_worker(SEC, 2 * SEC, G);
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w, .caches_dropped = 1};
     rb_msg_done_t d2 = {.nworkers = 1, .workers = &w, .drop_status = -13};
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 64 * G, 0, 0, 0, 0, 0},
-                           {"b", "r", 0, RB_NODE_OK, &d2, 3 * G, 0, 0, 0, 0, 0}};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 64 * G, 0, 0, 0, 0, 0, NULL},
+                           {"b", "r", 0, RB_NODE_OK, &d2, 3 * G, 0, 0, 0, 0, 0, NULL}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&ph, in, 2, &a), 0);
     assert_int_equal(a.ram_min, 3 * G);
@@ -333,7 +448,7 @@ static void test_rollups(void **state)
     const char *names[] = {"a1", "a2", "b1", "b2"}, *racks[] = {"ra", "ra", "rb", "rb"};
     for (int i = 0; i < 4; i++) {
         d[i] = (rb_msg_done_t){.nworkers = 1, .workers = &w[i]};
-        in[i] = (rb_agg_input_t){names[i], racks[i], 0, RB_NODE_OK, &d[i], 0, 0, 0, 0, 0, 0};
+        in[i] = (rb_agg_input_t){names[i], racks[i], 0, RB_NODE_OK, &d[i], 0, 0, 0, 0, 0, 0, NULL};
     }
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 4, &a), 0);
@@ -447,13 +562,31 @@ static void test_stragglers(void **state)
     rb_aggregate_phase_fini(&a);
 }
 
+/* The header line of schema as files before t_utc_ns had it: the rows
+ * these tests write leave it out, and readers map columns by the header. */
+static void s_header_without_utc(const rb_csv_schema_t *schema, FILE *f)
+{
+    char *buf = NULL, *at;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    assert_non_null(m);
+    assert_int_equal(rb_csv_header(schema, m), 0);
+    fclose(m);
+    if ((at = strstr(buf, ",t_utc_ns")))
+        memmove(at, at + strlen(",t_utc_ns"), strlen(at + strlen(",t_utc_ns")) + 1);
+    if ((at = strstr(buf, "lat_max_us,"))) /* nor the direction columns after it */
+        strcpy(at, "lat_max_us\n");
+    fputs(buf, f);
+    free(buf);
+}
+
 /* dir/telemetry.csv made anew with its header line, its path into path. */
 static FILE *s_tel_csv(const char *dir, char *path, size_t len)
 {
     snprintf(path, len, "%s/telemetry.csv", dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    assert_int_equal(rb_csv_header(&rb_csv_telemetry, f), 0);
+    s_header_without_utc(&rb_csv_telemetry, f);
     return f;
 }
 
@@ -772,7 +905,7 @@ static void test_series_long(void **state)
     snprintf(path, sizeof path, "%s/samples.csv", dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    assert_int_equal(rb_csv_header(&rb_csv_samples, f), 0);
+    s_header_without_utc(&rb_csv_samples, f);
     for (int k = 1; k <= 2001; k++)
         for (int n = 1; n <= 4; n++) {
             double iv = k == 2001 ? 0.2 : 1.0, rate = n == 3 && k > 1200 ? 40e6 : 100e6;
@@ -819,6 +952,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_definitions),
+        cmocka_unit_test(test_directions),
         cmocka_unit_test(test_bytes_at),
         cmocka_unit_test(test_partial),
         cmocka_unit_test(test_lost_node_bytes_from_samples),

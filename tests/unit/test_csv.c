@@ -23,10 +23,12 @@
  * docs/telemetry.md (the table of telemetry.csv's columns) list them, in
  * their order; docs/report-schema.md points at both. */
 #define DOC_SAMPLES_HEADER                                                                         \
-    "t_s,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,lat_p50_us,lat_p99_us,"           \
-    "lat_max_us\n"
+    "t_s,t_utc_ns,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,lat_p50_us,lat_p99_us,"  \
+    "lat_max_us,read_bytes,read_ops,write_bytes,write_ops,read_lat_p50_us,read_lat_p99_us,"        \
+    "write_lat_p50_us,write_lat_p99_us\n"
 #define DOC_TELEMETRY_HEADER                                                                       \
-    "t_s,phase,node,kind,name,parent,member,rd_bps,wr_bps,rd_iops,wr_iops,util_pct,queue_depth,"   \
+    "t_s,t_utc_ns,phase,node,kind,name,parent,member,rd_bps,wr_bps,rd_iops,wr_iops,util_pct,"      \
+    "queue_depth,"                                                                                 \
     "await_ms,rd_bytes,wr_bytes,rx_bps,tx_bps,speed_mbps,cpu_user,cpu_system,cpu_iowait,"          \
     "cpu_idle,cpu_irq,ncpu,load1,ctxt_per_s,cached,dirty,writeback\n"
 
@@ -105,10 +107,12 @@ static void test_map_reordered_missing_unknown(void **state)
         assert_int_equal(idx[c], c);
     free(smp);
 
-    /* reordered, "ops" missing, an unknown "extra" column in between */
+    /* reordered, "ops" missing, an unknown "extra" column in between; no
+     * t_utc_ns, as in files from before it */
     const char *hdr = "node,bytes,extra,t_s,phase,rack,job,interval_s,errors,bw,iops,lat_p50_us,"
                       "lat_p99_us,lat_max_us\n";
-    assert_int_equal(rb_csv_map(&rb_csv_samples, hdr, idx), RB_CSV_SMP_NCOLS - 1);
+    assert_int_equal(rb_csv_map(&rb_csv_samples, hdr, idx), RB_CSV_SMP_NCOLS - 10);
+    assert_int_equal(idx[RB_CSV_SMP_T_UTC_NS], -1);
     assert_int_equal(idx[RB_CSV_SMP_NODE], 0);
     assert_int_equal(idx[RB_CSV_SMP_BYTES], 1);
     assert_int_equal(idx[RB_CSV_SMP_T_S], 3);
@@ -176,11 +180,11 @@ static void test_samples_round_trip(void **state)
                                 .ops = (uint64_t)(10 * (k + 1) + n),
                                 .errors = (uint64_t)n,
                                 .hist = &h};
-            rb_csv_samples_row(f, t[k], "write", n ? "n2" : "n1", "r1", "j1", iv[k], &js);
+            rb_csv_samples_row(f, t[k], 0, "write", n ? "n2" : "n1", "r1", "j1", iv[k], &js);
         }
         /* another phase's row is not counted */
         rb_job_stat_t other = {.bytes = 777777, .ops = 7};
-        rb_csv_samples_row(f, t[k], "read", "n1", "r1", "j1", iv[k], &other);
+        rb_csv_samples_row(f, t[k], 0, "read", "n1", "r1", "j1", iv[k], &other);
     }
     assert_int_equal(fclose(f), 0);
 
@@ -306,7 +310,7 @@ static void test_telemetry_round_trip(void **state)
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
     assert_int_equal(rb_csv_header(&rb_csv_telemetry, f), 0);
-    rb_csv_telemetry_rows(f, 4.0004, "write", "n1", &t);
+    rb_csv_telemetry_rows(f, 4.0004, 0, "write", "n1", &t);
     assert_int_equal(fclose(f), 0);
 
     char *save = NULL, *line = strtok_r(buf, "\n", &save);

@@ -53,6 +53,16 @@ static void fill_job_stats(rb_job_stat_t *js, uint32_t n, unsigned step)
         js[i].read_ops = 300ull * (i + 1) + i;
         js[i].verify_errors = i + 1;
         js[i].hist = new_hist(step, i);
+        /* version 6: job 0 reads only (its read counts may reach the totals) */
+        js[i].lat[RB_DIR_READ][RB_LAT_LAT] = new_hist(step, i + 3);
+        if (i == 0)
+            continue;
+        js[i].write_bytes = (js[i].bytes - js[i].read_bytes) / 2;
+        js[i].write_ops = (js[i].ops - js[i].read_ops) / 2;
+        js[i].trim_bytes = 3;
+        js[i].trim_ops = 1;
+        js[i].lat[RB_DIR_WRITE][RB_LAT_SLAT] = new_hist(step, i + 5);
+        js[i].lat[RB_DIR_WRITE][RB_LAT_CLAT] = new_hist(step, i + 7);
     }
 }
 
@@ -348,6 +358,12 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
             w->errors = i + 1;
             w->read_bytes = (i % 2 ? 10ull << 30 : 3ull << 30) + i * (uint64_t) !(i % 2);
             w->read_ops = i % 2 ? 2621440 : 786432 + i;
+            if (i % 2 == 0) { /* version 6: the rest written, but for a trim */
+                w->write_bytes = w->bytes - w->read_bytes - 4096;
+                w->write_ops = w->ops - w->read_ops - 1;
+                w->trim_bytes = 4096;
+                w->trim_ops = 1;
+            }
             w->verify_errors = i;
             w->ncheckpts = big ? (i == 0 ? RB_MAX_CHECKPTS : i) : 2;
             if (w->ncheckpts) {
@@ -499,6 +515,13 @@ static void cmp_job_stats(const rb_job_stat_t *a, const rb_job_stat_t *b, uint32
         assert_int_equal(a[i].read_ops, b[i].read_ops);
         assert_int_equal(a[i].verify_errors, b[i].verify_errors);
         cmp_hist(a[i].hist, b[i].hist);
+        assert_int_equal(a[i].write_bytes, b[i].write_bytes);
+        assert_int_equal(a[i].write_ops, b[i].write_ops);
+        assert_int_equal(a[i].trim_bytes, b[i].trim_bytes);
+        assert_int_equal(a[i].trim_ops, b[i].trim_ops);
+        for (int d = 0; d < RB_NDIRS; d++)
+            for (int k = 0; k < RB_NLATS; k++)
+                cmp_hist(a[i].lat[d][k], b[i].lat[d][k]);
     }
 }
 
@@ -1219,13 +1242,13 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 7);
+    assert_int_equal(RB_PROTO_VERSION, 8);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 6 from peer, this build speaks 7");
+    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 8");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 7");
+    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 8");
     free(buf);
     buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
@@ -1233,8 +1256,8 @@ static void test_version(void **state)
     expect_bad(buf, len, -EPROTO, needle);
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
-    buf = hand_frame(8, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 8 from peer, this build speaks 7");
+    buf = hand_frame(9, "REBALANCE", &len, 0);
+    expect_bad(buf, len, -EPROTO, "protocol version 9 from peer, this build speaks 8");
     free(buf);
     buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);
@@ -1935,10 +1958,12 @@ static void expect_keys(rb_msg_type_t t, const char *prefix, const char *keys)
  * test_missing_each_key and the other per-key tests, which walk the keys of
  * real frames, cover each of them (on a metadata job, with values away from
  * their defaults). */
-static void test_v5_keys(void **state)
+static void test_v6_keys(void **state)
 {
     (void)state;
-    const char *job_stat = "job bytes ops errors read_bytes read_ops verify_errors hist";
+    const char *job_stat = "job bytes ops errors read_bytes read_ops verify_errors hist "
+                           "write_bytes write_ops trim_bytes trim_ops read_lat read_slat "
+                           "read_clat write_lat write_slat write_clat trim_lat trim_slat trim_clat";
     const char *job = "name rw bs bs_max bs_read bs_read_max bs_write bs_write_max bssplit_read "
                       "bssplit_write size numjobs direct time_based runtime_ns directory "
                       "filename_format filename device ioengine iodepth rwmixread nrfiles filesize "
@@ -1966,7 +1991,8 @@ static void test_v5_keys(void **state)
     expect_keys(RB_MSG_DONE, "jobs[1]", job_stat);
     expect_keys(RB_MSG_DONE, "workers[1]",
                 "job worker t_start_ns t_end_ns bytes ops errors read_bytes read_ops "
-                "verify_errors checkpts sw_t_ns sw_bytes sw_ops");
+                "verify_errors write_bytes write_ops trim_bytes trim_ops checkpts sw_t_ns "
+                "sw_bytes sw_ops");
     expect_keys(RB_MSG_DONE, "",
                 "run_id phase status error error_path error_offset workers jobs caches_dropped "
                 "drop_status");
@@ -2248,6 +2274,20 @@ static void test_encode_invalid_v2(void **state)
     expect_einval(&m, "SAMPLE: field 'jobs[0].read_ops': 1001, more than ops 1000");
     rb_msg_fini(&m);
 
+    /* version 6: reads, writes and trims are parts of all IO, their sum too */
+    build(RB_MSG_SAMPLE, true, &m);
+    rb_job_stat_t *j1 = &m.u.sample.jobs[1];
+    j1->write_bytes = j1->bytes - j1->read_bytes; /* with trim_bytes 3: 3 too many */
+    expect_einval(&m, "SAMPLE: field 'jobs[1].trim_bytes': 3, more than the 0 bytes the "
+                      "directions before it leave of 2000000");
+    j1->trim_bytes = 0;
+    j1->write_ops = j1->ops + 1;
+    expect_einval(&m, "SAMPLE: field 'jobs[1].write_ops'");
+    j1->write_ops = 0;
+    assert_int_equal(rb_msg_encode(&m, &buf, &len, &err), 0);
+    free(buf);
+    rb_msg_fini(&m);
+
     build(RB_MSG_DONE, false, &m);
     m.u.done.workers[1].read_ops = m.u.done.workers[1].ops + 1;
     expect_einval(&m, "DONE: field 'workers[1].read_ops': 2621441, more than ops 2621440");
@@ -2405,7 +2445,7 @@ int main(void)
         cmocka_unit_test(test_hostile_headers),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_encode_invalid),
-        cmocka_unit_test(test_v5_keys),
+        cmocka_unit_test(test_v6_keys),
         cmocka_unit_test(test_enum_strings),
         cmocka_unit_test(test_job_rules),
         cmocka_unit_test(test_read_counts),

@@ -253,10 +253,10 @@ static void test_same_as_samples_csv(void **state)
     for (uint32_t k = 0; k <= 1100; k++) {
         double iv = k == 1100 ? 0.3 : 1.0, t = k + iv;
         rb_job_stat_t a = {.bytes = 1000u * (k + 1)}, b = {.bytes = 5000}, x = {.bytes = 1};
-        rb_csv_samples_row(f, t, "w", "n1", "r", "j", iv, &a);
-        rb_csv_samples_row(f, t, "w", "n2", "r", "j", iv, &b);
-        rb_csv_samples_row(f, t, "w", "nX", "r", "j", iv, &x);
-        rb_csv_samples_row(f, t, "other", "n3", "r", "j", iv, &x);
+        rb_csv_samples_row(f, t, 0, "w", "n1", "r", "j", iv, &a);
+        rb_csv_samples_row(f, t, 0, "w", "n2", "r", "j", iv, &b);
+        rb_csv_samples_row(f, t, 0, "w", "nX", "r", "j", iv, &x);
+        rb_csv_samples_row(f, t, 0, "other", "n3", "r", "j", iv, &x);
         assert_int_equal(rb_series_add(s, 0, rb_csv_time(t), iv, (double)a.bytes), 0);
         assert_int_equal(rb_series_add(s, 1, rb_csv_time(t), iv, (double)b.bytes), 0);
     }

@@ -1,0 +1,43 @@
+/* The latency sets and summaries of rb_lat.h. */
+#include <math.h>
+
+#include "rb_lat.h"
+
+void rb_lat_summary_of(rb_lat_summary_t *s, const rb_hist_t *h)
+{
+    *s = (rb_lat_summary_t){.count = h->count};
+    if (!h->count)
+        return;
+    s->mean = round(rb_hist_mean(h)); /* whole ns: summary.json reads back exactly */
+    s->min = h->min;
+    s->p50 = rb_hist_percentile(h, 50);
+    s->p90 = rb_hist_percentile(h, 90);
+    s->p99 = rb_hist_percentile(h, 99);
+    s->p999 = rb_hist_percentile(h, 99.9);
+    s->max = h->max;
+}
+
+void rb_lat_set_init(rb_lat_set_t *s)
+{
+    rb_hist_init(&s->all);
+    for (int d = 0; d < RB_NDIRS; d++)
+        for (int k = 0; k < RB_NLATS; k++)
+            rb_hist_init(&s->dir[d][k]);
+}
+
+void rb_lat_set_add_stat(rb_lat_set_t *s, const rb_job_stat_t *js)
+{
+    if (js->hist)
+        rb_hist_merge(&s->all, js->hist);
+    for (int d = 0; d < RB_NDIRS; d++)
+        for (int k = 0; k < RB_NLATS; k++)
+            if (js->lat[d][k])
+                rb_hist_merge(&s->dir[d][k], js->lat[d][k]);
+}
+
+void rb_lat_node_of(rb_node_lat_t *nl, const rb_lat_set_t *s)
+{
+    rb_lat_summary_of(&nl->all, &s->all);
+    for (int d = 0; d < RB_NDIRS; d++)
+        rb_lat_summary_of(&nl->dir[d], &s->dir[d][RB_LAT_LAT]);
+}
