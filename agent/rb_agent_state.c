@@ -122,8 +122,8 @@ static void s_data_key(const rb_job_spec_t *js, char *out, size_t len)
     if (js->rw == RB_RW_META) { /* a metadata set: its folder, its name, its kind */
         int dir = js->meta_op == RB_META_MKDIR || js->meta_op == RB_META_STATDIR ||
                   js->meta_op == RB_META_RMDIR;
-        snprintf(out, len, "meta|%s|%s|%d|%d", js->directory, js->filename_format,
-                 js->meta_shared, dir);
+        snprintf(out, len, "meta|%s|%s|%d|%d", js->directory, js->filename_format, js->meta_shared,
+                 dir);
         return;
     }
     snprintf(out, len, "%s|%s|%s|%d|%d|%llu", js->directory, js->filename, js->filename_format,
@@ -198,8 +198,8 @@ static int s_check_across(const rb_job_spec_t *js, const rb_job_ctx_t *ctx, rb_e
 {
     uint64_t t = js->transfer ? js->transfer : js->bs;
     int meta = js->rw == RB_RW_META;
-    if (js->read_shift && (meta ? !rb_meta_op_looks(js->meta_op)
-                                : !rb_rw_reads(js->rw) || rb_rw_writes(js->rw)))
+    if (js->read_shift &&
+        (meta ? !rb_meta_op_looks(js->meta_op) : !rb_rw_reads(js->rw) || rb_rw_writes(js->rw)))
         return rb_err_set(err, -EINVAL, "job %s: read_from is for phases that only read", js->name);
     if (js->read_shift && !js->shared_file && !rb_job_peer(ctx, js->read_shift)[0])
         return rb_err_set(err, -EINVAL,

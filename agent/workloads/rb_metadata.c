@@ -162,8 +162,8 @@ static int s_dirs_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_j
 static void s_meta_name(const rb_worker_t *w, uint64_t i, char *out, size_t len)
 {
     const rb_job_spec_t *s = w->spec;
-    int dir = s->meta_op == RB_META_MKDIR || s->meta_op == RB_META_STATDIR ||
-              s->meta_op == RB_META_RMDIR;
+    int dir =
+        s->meta_op == RB_META_MKDIR || s->meta_op == RB_META_STATDIR || s->meta_op == RB_META_RMDIR;
     if (dir)
         snprintf(out, len, "%sdir.%llu", w->mprefix, (unsigned long long)i);
     else

@@ -16,8 +16,8 @@
 #include "rb_units.h"
 #include "rb_names.h"
 
-#define S_RW_LIST         "read, write, randread, randwrite, rw, readwrite, randrw, rewrite, reread, meta"
-#define S_META_OP_LIST \
+#define S_RW_LIST "read, write, randread, randwrite, rw, readwrite, randrw, rewrite, reread, meta"
+#define S_META_OP_LIST                                                                             \
     "create, stat, read, write, rename, delete, mkdir, statdir, rmdir, mktree, rmtree"
 #define S_MIN_INTERVAL_NS (100ull * 1000000ull)
 #define S_MAX_INTERVAL_NS (3600ull * 1000000000ull)

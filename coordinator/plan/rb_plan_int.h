@@ -35,8 +35,8 @@ typedef struct rb_plan_job {
     uint32_t nmeta_ops;                       /* entries of meta_ops */
     const char *meta_key;                     /* first meta_* option in the job's own section ... */
     unsigned meta_line;                       /* ... and its line (0: none) */
-    uint64_t meta_stonewall_ns;               /* meta_stonewall: create steps stop there (0: none) */
-    unsigned line[RB_OPT_MAX_ROWS];           /* per table row: the line in effect (0: default) */
+    uint64_t meta_stonewall_ns;     /* meta_stonewall: create steps stop there (0: none) */
+    unsigned line[RB_OPT_MAX_ROWS]; /* per table row: the line in effect (0: default) */
 } rb_plan_job_t;
 
 /* A name seen so far, for duplicate detection; line 0 marks an empty slot. */

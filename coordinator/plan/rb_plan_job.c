@@ -96,7 +96,7 @@ static int s_settle_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *nam
     m.meta_filesize = js->meta_filesize;
     /* mdtest -e follows -w unless given */
     m.meta_readsize = rb_plan_job_line(o, "meta_readsize") ? js->meta_readsize : js->meta_filesize;
-    m.read_shift = js->read_shift; /* its steps that only look (stat, read, statdir) */
+    m.read_shift = js->read_shift;         /* its steps that only look (stat, read, statdir) */
     m.stonewall_ns = o->meta_stonewall_ns; /* its create steps (create, mkdir) */
     m.wearout = o->meta_stonewall_ns != 0;
     m.meta_dirs = js->meta_dirs;
@@ -110,6 +110,10 @@ static int s_settle_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *nam
     /* the rules see a step: its operation is the first of meta_ops */
     rb_plan_job_t step = *o;
     step.spec.meta_op = o->meta_ops[0];
+    if (!rb_meta_op_looks(step.spec.meta_op))
+        step.spec.read_shift = 0; /* as the expansion leaves it */
+    if (!rb_meta_op_creates(step.spec.meta_op))
+        step.spec.stonewall_ns = step.spec.wearout = 0;
     return s_rules(ps, &step, line);
 }
 
