@@ -102,6 +102,56 @@ static void test_mpi_four_ranks(void **state)
     it_rmtree(dir);
 }
 
+/* mdtest's phases under MPI: a tree made and removed in timed steps, the
+ * 3901-byte files of mdtest-hard created with a stonewall and wear-out
+ * (every rank the same count), then stat and read from the next rank's
+ * files (mdtest -N 1), each file's stamp checked. */
+static void test_mpi_mdtest(void **state)
+{
+    (void)state;
+    const char *dir = it_scratch("mpi-mdtest");
+    char plan[4200], text[8192], runs[4200], out[4200], err[4200], folder[4200], path[4400];
+    snprintf(plan, sizeof plan, "%s/plan.ini", dir);
+    snprintf(text, sizeof text,
+             "[global]\ndirectory=%s/data\n\n"
+             "[md]\nrw=meta\nmeta_ops=mktree,create,stat,read,delete,rmtree\n"
+             "meta_files=200000\nmeta_filesize=3901\nmeta_depth=1\nmeta_branch=4\n"
+             "meta_stonewall=1s\nread_from=neighbour\n",
+             dir);
+    it_write(plan, text);
+    snprintf(runs, sizeof runs, "%s/runs", dir);
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    int code =
+        it_sh(out, err, S_MPIRUN " '%s' --out '%s'", RANKS, it_bin("rackbench-mpi"), plan, runs);
+    assert_int_equal(it_show_failure(code, err), 0);
+    rb_json_t *j = it_summary(runs, folder, sizeof folder);
+    assert_non_null(j);
+    const rb_json_t *phases = rb_json_get(j, "phases");
+    assert_int_equal(rb_json_len(phases), 6);
+    assert_int_equal(rb_json_num(rb_json_get(rb_json_at(phases, 0), "ops"), 0), RANKS * 5);
+    assert_int_equal(rb_json_num(rb_json_get(rb_json_at(phases, 5), "ops"), 0), RANKS * 5);
+    const rb_json_t *pw = rb_json_get(rb_json_at(phases, 1), "per_worker");
+    assert_int_equal(rb_json_len(pw), RANKS);
+    double each = rb_json_num(rb_json_get(rb_json_at(pw, 0), "ops"), 0);
+    assert_true(each > 0 && each < 200000);
+    for (size_t i = 0; i < RANKS; i++)
+        assert_int_equal(rb_json_num(rb_json_get(rb_json_at(pw, i), "ops"), 0), each);
+    for (size_t p = 1; p < 5; p++) {
+        const rb_json_t *ph = rb_json_at(phases, p);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "ops"), 0), each * RANKS);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "errors"), -1), 0);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "verify_errors"), -1), 0);
+    }
+    assert_string_equal(rb_json_str(rb_json_get(rb_json_at(phases, 3), "read_from")), "shift:1");
+    assert_int_equal(rb_json_num(rb_json_get(rb_json_at(phases, 3), "read_bytes"), 0),
+                     each * RANKS * 3901);
+    rb_json_free(&j);
+    snprintf(path, sizeof path, "%s/data", dir);
+    assert_int_equal(it_count_files(path), 0);
+    it_rmtree(dir);
+}
+
 /* A bad option: every rank stops with 2, rank 0 says why, no run folder. */
 static void test_mpi_bad_usage(void **state)
 {
@@ -134,6 +184,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mpi_four_ranks),
         cmocka_unit_test(test_mpi_bad_usage),
+        cmocka_unit_test(test_mpi_mdtest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
