@@ -51,6 +51,8 @@ directory=$dir/rb
 bs=1m
 size=${easy_mb}m
 direct=1
+; the read reads what the write wrote, as IOR's -w -r does
+filename_format=easy.\$jobnum.\$filenum
 [easy.write]
 rw=write
 end_fsync=1
@@ -66,6 +68,7 @@ bs=47008
 size=$(( hard_segs * 47008 ))
 file_per_worker=0
 layout=strided
+filename_format=hard.\$jobnum.\$filenum
 [hard.write]
 rw=write
 end_fsync=1
