@@ -7,6 +7,7 @@
  * and a file spoilt on disk is caught by the neighbour that reads it. */
 #include <dirent.h>
 #include <ftw.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -269,13 +270,86 @@ static void test_read_from_neighbour(void **state)
     it_rmtree(r.dir);
 }
 
+/* Checks summary.json's io500 member against a geometric mean worked out
+ * here from the phases' own figures. */
+static void s_check_io500(const rb_json_t *j)
+{
+    const char *bw[] = {"ior-easy-write", "ior-hard-write", "ior-easy-read", "ior-hard-read"};
+    const char *md[][2] = {
+        {"mdtest-easy-write", "mdtest-easy.create"},  {"mdtest-hard-write", "mdtest-hard.create"},
+        {"mdtest-easy-stat", "mdtest-easy.stat"},     {"mdtest-hard-stat", "mdtest-hard.stat"},
+        {"mdtest-easy-delete", "mdtest-easy.delete"}, {"mdtest-hard-read", "mdtest-hard.read"},
+        {"mdtest-hard-delete", "mdtest-hard.delete"}};
+    const rb_json_t *io = rb_json_get(j, "io500");
+    assert_non_null(io);
+    double lb = 0, lm = 0;
+    for (int i = 0; i < 4; i++) {
+        double v = rb_json_num(rb_json_get(s_phase(j, bw[i]), "aggregate_bw"), 0) / 1073741824.0;
+        assert_true(v > 0);
+        assert_true(fabs(rb_json_num(rb_json_get(rb_json_get(io, "phases"), bw[i]), 0) - v) <=
+                    1e-5 * v);
+        lb += log(v) / 4;
+    }
+    for (int i = 0; i < 7; i++) {
+        double v = rb_json_num(rb_json_get(s_phase(j, md[i][1]), "iops"), 0) / 1000.0;
+        assert_true(v > 0);
+        assert_true(fabs(rb_json_num(rb_json_get(rb_json_get(io, "phases"), md[i][0]), 0) - v) <=
+                    1e-5 * v);
+        lm += log(v) / 7;
+    }
+    double b = exp(lb), m = exp(lm), t = sqrt(b * m);
+    fprintf(stderr, "io500 (not valid): bw %.4f GiB/s, md %.4f kIOPS, total %.4f\n", b, m, t);
+    assert_true(fabs(rb_json_num(rb_json_get(io, "bw_score_gib_s"), 0) - b) <= 1e-5 * b);
+    assert_true(fabs(rb_json_num(rb_json_get(io, "md_score_kiops"), 0) - m) <= 1e-5 * m);
+    assert_true(fabs(rb_json_num(rb_json_get(io, "score"), 0) - t) <= 1e-5 * t);
+    assert_false(rb_json_bool(rb_json_get(io, "valid"), 1));
+}
+
+/* deploy/plans/io500.ini at lab scale on --local 4: IO500's phases in
+ * order, the scores from them, flagged not valid. */
+static void test_io500_local(void **state)
+{
+    (void)state;
+    char dir[4200], runs[4200], out[4200], err[4200], folder[4200];
+    snprintf(dir, sizeof dir, "%s", it_scratch("mdtest-io500"));
+    snprintf(runs, sizeof runs, "%s/runs", dir);
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    int code = it_sh(out, err,
+                     "env DIR='%s/data' STONEWALL=1s EASY_SIZE=16m HARD_SEGS=400 MD_FILES=200000 "
+                     "'%s' run '%s/deploy/plans/io500.ini' --local 4 --out '%s'",
+                     dir, it_bin("rackbench"), RB_IT_SRC, runs);
+    assert_int_equal(it_show_failure(code, err), 0);
+    rb_json_t *j = it_summary(runs, folder, sizeof folder);
+    assert_non_null(j);
+    const char *order[] = {"ior-easy-write",     "mdtest-easy.create", "ior-hard-write",
+                           "mdtest-hard.create", "ior-easy-read",      "mdtest-easy.stat",
+                           "ior-hard-read",      "mdtest-hard.stat",   "mdtest-easy.delete",
+                           "mdtest-hard.read",   "mdtest-hard.delete"};
+    const rb_json_t *phases = rb_json_get(j, "phases");
+    assert_int_equal(rb_json_len(phases), 11);
+    for (size_t i = 0; i < 11; i++) {
+        const rb_json_t *ph = rb_json_at(phases, i);
+        assert_string_equal(rb_json_str(rb_json_get(ph, "name")), order[i]);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "errors"), -1), 0);
+    }
+    s_check_io500(j);
+    rb_json_free(&j);
+    char *o = it_read(out);
+    assert_non_null(o);
+    assert_non_null(strstr(o, "[SCORE ] Bandwidth "));
+    assert_non_null(strstr(o, "[INVALID]"));
+    assert_non_null(strstr(o, "NOT a valid IO500 submission"));
+    free(o);
+    it_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_dir_and_tree_steps),
-        cmocka_unit_test(test_stonewall_wearout),
-        cmocka_unit_test(test_hard_sizes_on_disk),
-        cmocka_unit_test(test_read_from_neighbour),
+        cmocka_unit_test(test_dir_and_tree_steps), cmocka_unit_test(test_stonewall_wearout),
+        cmocka_unit_test(test_hard_sizes_on_disk), cmocka_unit_test(test_read_from_neighbour),
+        cmocka_unit_test(test_io500_local),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
