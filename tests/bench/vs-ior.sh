@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # rackbench against IOR and mdtest, side by side, with the same ranks
 # (mpirun -np 4: IOR's and mdtest's tasks, rackbench-mpi's ranks), the same
-# patterns and the same sizes, alternating peer, rackbench, peer, ... for
-# ROUNDS rounds, on DIR:
+# patterns and the same sizes, alternating (peer first in odd rounds,
+# rackbench first in even ones) for ROUNDS rounds, on DIR:
 #
 #   ior easy    N-N, 1 MiB transfers, O_DIRECT          write, read
 #   ior hard    N-1 strided, 47,008-byte transfers      write, read
@@ -18,7 +18,8 @@
 #
 # PEER_BIN holds ior and mdtest (the peers' build-ior.sh DEST builds them
 # into DEST/bin). Sizes: EASY_MB (MiB per rank, 256), HARD_SEGS (47,008-byte
-# pieces per rank, 2000), MDE_N and MDH_N (items per rank, 5000 and 2000).
+# pieces per rank, 2000), MDE_N and MDH_N (items per rank, 5000 and 2000);
+# SETTLE: seconds of quiet before each metadata run (see pair below).
 # Needs mpirun (Debian's Open MPI) and a build with rackbench-mpi. Not run
 # by ctest.
 set -euo pipefail
@@ -140,16 +141,36 @@ md_run() {
 }
 
 : >"$work/res"
+# pair FIRST CASE PEER_ARGS...: the peer and rackbench on one case, FIRST
+# (peer or rackbench) first. ext4 skips inodes deleted in the last few
+# seconds when it allocates new ones, so whichever tool creates right after
+# the other's delete pays for it: the order flips every round, and SETTLE
+# seconds (default 0) of quiet before each metadata run take it away.
+pair() {
+    local first=$1 c=$2
+    shift 2
+    local run=ior_run
+    case $c in md-*) run=md_run ;; esac
+    if [ "$first" = peer ]; then
+        settle "$c"; $run "$c" "$@" >>"$work/res"
+        settle "$c"; rb_run "$c" >>"$work/res"
+    else
+        settle "$c"; rb_run "$c" >>"$work/res"
+        settle "$c"; $run "$c" "$@" >>"$work/res"
+    fi
+}
+settle() {
+    case $1 in md-*) sync; sleep "${SETTLE:-0}" ;; esac
+}
+
 for r in $(seq 1 "$rounds"); do
     echo "round $r of $rounds" >&2
-    ior_run ior-easy -F -t 1m -b "${easy_mb}m" --posix.odirect >>"$work/res"
-    rb_run ior-easy >>"$work/res"
-    ior_run ior-hard -t 47008 -b 47008 -s "$hard_segs" >>"$work/res"
-    rb_run ior-hard >>"$work/res"
-    md_run md-easy -u -n "$mde_n" >>"$work/res"
-    rb_run md-easy >>"$work/res"
-    md_run md-hard -n "$mdh_n" -w 3901 -e 3901 >>"$work/res"
-    rb_run md-hard >>"$work/res"
+    first=peer
+    [ $(( r % 2 )) -eq 0 ] && first=rackbench
+    pair "$first" ior-easy -F -t 1m -b "${easy_mb}m" --posix.odirect
+    pair "$first" ior-hard -t 47008 -b 47008 -s "$hard_segs"
+    pair "$first" md-easy -u -n "$mde_n"
+    pair "$first" md-hard -n "$mdh_n" -w 3901 -e 3901
 done
 rm -rf "$dir/rb" "$dir/peer"
 
