@@ -197,4 +197,11 @@ for case in order:
             out += [m, (max(t[tool]) - min(t[tool])) / m if m else 0.0]
         print(f"{case:<9} {step:<7} {unit:<6} {out[0]:>12.1f} {out[1]:>6.0%} "
               f"{out[2]:>12.1f} {out[3]:>6.0%} {out[2] / out[0]:>6.2f}")
+print("each round, peer / rackbench:")
+for case in order:
+    for step in steps:
+        t = res.get((case, step))
+        if t and "peer" in t and "rackbench" in t:
+            print(f"  {case:<9} {step:<7} " + "  ".join(
+                f"{p:.0f}/{r:.0f}" for p, r in zip(t["peer"], t["rackbench"])))
 PY
