@@ -121,6 +121,13 @@ static void *s_prep_main(void *arg)
  * out. A read with the same key reads what the write with it wrote. */
 static void s_data_key(const rb_job_spec_t *js, char *out, size_t len)
 {
+    if (js->rw == RB_RW_META) { /* a metadata set: its folder, its name, its kind */
+        int dir = js->meta_op == RB_META_MKDIR || js->meta_op == RB_META_STATDIR ||
+                  js->meta_op == RB_META_RMDIR;
+        snprintf(out, len, "meta|%s|%s|%d|%d", js->directory, js->filename_format, js->meta_shared,
+                 dir);
+        return;
+    }
     snprintf(out, len, "%s|%s|%s|%d|%d|%llu", js->directory, js->filename, js->filename_format,
              js->shared_file, (int)js->layout,
              (unsigned long long)(js->transfer ? js->transfer : js->bs));
@@ -133,8 +140,9 @@ static void s_data_key(const rb_job_spec_t *js, char *out, size_t len)
 static void s_note_extent(rb_agent_t *a, const rb_job_spec_t *js, uint64_t ops)
 {
     char key[sizeof a->extents[0].key];
-    if (!rb_rw_writes(js->rw) || rb_rw_reads(js->rw) || js->nrfiles > 1 || js->bs_max != js->bs ||
-        rb_rw_random(js->rw))
+    int meta = js->rw == RB_RW_META;
+    if (!meta && (!rb_rw_writes(js->rw) || rb_rw_reads(js->rw) || js->nrfiles > 1 ||
+                  js->bs_max != js->bs || rb_rw_random(js->rw)))
         return; /* a random or mixed write leaves holes anywhere: nothing to cap */
     s_data_key(js, key, sizeof key);
     uint32_t i = 0;
@@ -145,7 +153,10 @@ static void s_note_extent(rb_agent_t *a, const rb_job_spec_t *js, uint64_t ops)
     if (i == a->nextents)
         a->nextents++;
     snprintf(a->extents[i].key, sizeof a->extents[i].key, "%s", key);
-    a->extents[i].bytes = ops > UINT64_MAX / js->bs ? UINT64_MAX : ops * js->bs;
+    if (meta)
+        a->extents[i].bytes = ops; /* items made by every worker */
+    else
+        a->extents[i].bytes = ops > UINT64_MAX / js->bs ? UINT64_MAX : ops * js->bs;
 }
 
 /* Blocks of each file a read job of the phase may read (0 = all). */
@@ -155,6 +166,13 @@ static void s_read_caps(const rb_agent_t *a, const rb_phase_spec_t *ph, uint64_t
     for (uint32_t j = 0; j < ph->njobs; j++) {
         const rb_job_spec_t *js = &ph->jobs[j];
         caps[j] = 0;
+        if (js->rw == RB_RW_META) {
+            s_data_key(js, key, sizeof key);
+            for (uint32_t i = 0; i < a->nextents; i++)
+                if (!strcmp(a->extents[i].key, key))
+                    caps[j] = a->extents[i].bytes ? a->extents[i].bytes : 1;
+            continue;
+        }
         if (!rb_rw_reads(js->rw) || rb_rw_writes(js->rw) || !js->bs)
             continue;
         s_data_key(js, key, sizeof key);
@@ -181,7 +199,9 @@ static rb_job_ctx_t s_ctx(const rb_agent_t *a)
 static int s_check_across(const rb_job_spec_t *js, const rb_job_ctx_t *ctx, rb_err_t *err)
 {
     uint64_t t = js->transfer ? js->transfer : js->bs;
-    if (js->read_shift && (!rb_rw_reads(js->rw) || rb_rw_writes(js->rw)))
+    int meta = js->rw == RB_RW_META;
+    if (js->read_shift &&
+        (meta ? !rb_meta_op_looks(js->meta_op) : !rb_rw_reads(js->rw) || rb_rw_writes(js->rw)))
         return rb_err_set(err, -EINVAL, "job %s: read_from is for phases that only read", js->name);
     if (js->read_shift && !js->shared_file && !rb_job_peer(ctx, js->read_shift)[0])
         return rb_err_set(err, -EINVAL,
@@ -199,8 +219,9 @@ static int s_check_across(const rb_job_spec_t *js, const rb_job_ctx_t *ctx, rb_e
                           js->name, (unsigned long long)t);
     if (js->wearout && !js->stonewall_ns)
         return rb_err_set(err, -EINVAL, "job %s: wearout needs stonewall_time", js->name);
-    if (js->stonewall_ns && js->rw == RB_RW_META)
-        return rb_err_set(err, -EINVAL, "job %s: stonewall_time is for data phases", js->name);
+    if (js->stonewall_ns && meta && !rb_meta_op_creates(js->meta_op))
+        return rb_err_set(err, -EINVAL, "job %s: meta_stonewall is for create and mkdir steps",
+                          js->name);
     return 0;
 }
 

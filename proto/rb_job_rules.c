@@ -109,6 +109,14 @@ static int s_meta(const rb_job_spec_t *j, rb_job_rule_t *out)
                         "job '%s': meta_shared_dir puts every file in one shared directory: no "
                         "meta_dirs or meta_depth with it",
                         j->name);
+    if (j->read_shift && !rb_meta_op_looks(j->meta_op) && j->meta_op != RB_META_NONE)
+        return s_broken(out, "read_shift", "read_from", NULL,
+                        "job '%s': read_from is for stat, read and statdir steps, not %s", j->name,
+                        rb_meta_op_name(j->meta_op));
+    if (j->stonewall_ns && !rb_meta_op_creates(j->meta_op) && j->meta_op != RB_META_NONE)
+        return s_broken(out, "stonewall_ns", "meta_stonewall", NULL,
+                        "job '%s': meta_stonewall is for create and mkdir steps, not %s", j->name,
+                        rb_meta_op_name(j->meta_op));
     return 0;
 }
 

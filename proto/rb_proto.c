@@ -136,7 +136,9 @@ S_LAYOUT(
     F_KIND(rb_job_spec_t, unlink, RB_PK_BOOL), F_KIND(rb_job_spec_t, unlink_each_loop, RB_PK_BOOL),
     F_U64(rb_job_spec_t, startdelay_ns), F_U64(rb_job_spec_t, startdelay_max_ns),
     F_U64(rb_job_spec_t, offset_increment), F_U64(rb_job_spec_t, rate_write),
-    F_U64(rb_job_spec_t, rate_iops), F_U64(rb_job_spec_t, rate_iops_write));
+    F_U64(rb_job_spec_t, rate_iops), F_U64(rb_job_spec_t, rate_iops_write),
+    /* version 9 */
+    F_U64(rb_job_spec_t, meta_readsize));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));

@@ -19,7 +19,7 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   8
+#define RB_PROTO_VERSION   9
 #define RB_PROTO_MAX_FRAME (384u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -79,6 +79,12 @@ typedef enum {
     RB_META_WRITE = 4,  /* "write": open, write meta_filesize bytes, close */
     RB_META_RENAME = 5, /* "rename": to the same name with ".r" appended */
     RB_META_DELETE = 6, /* "delete" */
+    /* version 9: mdtest's directory and tree phases */
+    RB_META_MKDIR = 7,   /* "mkdir": make meta_files directories (items, as mdtest -D) */
+    RB_META_STATDIR = 8, /* "statdir": stat() each of those directories */
+    RB_META_RMDIR = 9,   /* "rmdir": remove them */
+    RB_META_MKTREE = 10, /* "mktree": make the worker's folder and its tree (or flat dirs) */
+    RB_META_RMTREE = 11, /* "rmtree": remove them, leaves first */
 } rb_meta_op_t;
 
 /* Name of an access pattern ("read"); NULL if unknown. And back: RB_RW_NONE if unknown. */
@@ -88,6 +94,13 @@ rb_rw_t rb_rw_parse(const char *s);
 /* Name of a metadata operation ("create"); NULL if unknown. And back. */
 const char *rb_meta_op_name(rb_meta_op_t op);
 rb_meta_op_t rb_meta_op_parse(const char *s);
+
+/* 1 for the steps that only look at a file set (stat, read, statdir: they
+ * may work on another node's, read_from); 1 for those that make its items
+ * (create, mkdir: meta_stonewall stops them); 1 for the tree steps. */
+int rb_meta_op_looks(rb_meta_op_t op);
+int rb_meta_op_creates(rb_meta_op_t op);
+int rb_meta_op_tree(rb_meta_op_t op);
 
 /* 1 if the pattern reads / writes / picks offsets at random. */
 int rb_rw_reads(rb_rw_t rw);
@@ -192,7 +205,8 @@ typedef struct rb_job_spec {
     /* rw=meta: filename_format names the file set shared by a job's steps */
     rb_meta_op_t meta_op;   /* this step's operation */
     uint64_t meta_files;    /* files per worker */
-    uint64_t meta_filesize; /* bytes written at create/write, read at read */
+    uint64_t meta_filesize; /* bytes written at create/write (mdtest -w) */
+    uint64_t meta_readsize; /* bytes read at read (mdtest -e; version 9) */
     uint32_t meta_dirs;     /* flat directories per worker the files spread over */
     uint32_t meta_depth;    /* directory tree depth (0 = flat) */
     uint32_t meta_branch;   /* directories per tree level */

@@ -16,7 +16,8 @@ static const char *const s_rw_names[] = {
 static const char *const s_meta_names[] = {
     [RB_META_NONE] = "none",     [RB_META_CREATE] = "create", [RB_META_STAT] = "stat",
     [RB_META_READ] = "read",     [RB_META_WRITE] = "write",   [RB_META_RENAME] = "rename",
-    [RB_META_DELETE] = "delete",
+    [RB_META_DELETE] = "delete", [RB_META_MKDIR] = "mkdir",   [RB_META_STATDIR] = "statdir",
+    [RB_META_RMDIR] = "rmdir",   [RB_META_MKTREE] = "mktree", [RB_META_RMTREE] = "rmtree",
 };
 static const char *const s_sync_names[] = {
     [RB_SYNC_NONE] = "none", [RB_SYNC_SYNC] = "sync", [RB_SYNC_DSYNC] = "dsync"};
@@ -37,6 +38,21 @@ const char *rb_rw_name(rb_rw_t rw)
 const char *rb_meta_op_name(rb_meta_op_t op)
 {
     return (unsigned)op < S_NELEM(s_meta_names) ? s_meta_names[op] : NULL;
+}
+
+int rb_meta_op_looks(rb_meta_op_t op)
+{
+    return op == RB_META_STAT || op == RB_META_READ || op == RB_META_STATDIR;
+}
+
+int rb_meta_op_creates(rb_meta_op_t op)
+{
+    return op == RB_META_CREATE || op == RB_META_MKDIR;
+}
+
+int rb_meta_op_tree(rb_meta_op_t op)
+{
+    return op == RB_META_MKTREE || op == RB_META_RMTREE;
 }
 
 rb_meta_op_t rb_meta_op_parse(const char *s)

@@ -379,21 +379,6 @@ static int s_more_passes(const rb_worker_t *w, uint32_t inflight)
     return w->issued_bytes < s->io_size && s->io_size - w->issued_bytes >= bmax;
 }
 
-/* At the stonewall with wearout: waits for the op count to go on to. 1 with
- * w->op_limit set, 0 when the phase was stopped meanwhile. */
-static int s_wait_wearout(rb_worker_t *w)
-{
-    uint64_t *t = w->target;
-    __atomic_store_n(&w->sw_wait, 1, __ATOMIC_RELEASE);
-    while (__atomic_load_n(t, __ATOMIC_ACQUIRE) == UINT64_MAX) {
-        if (rb_worker_stopped(w))
-            return 0;
-        rb_time_sleep_until_ns(rb_time_mono_ns() + RB_NS_PER_MS);
-    }
-    w->op_limit = __atomic_load_n(t, __ATOMIC_ACQUIRE);
-    return 1;
-}
-
 /* The one submit path: hands io to the engine and answers what became of it.
  * RB_ENGINE_Q_COMPLETED: done and accounted (a short IO on a synchronous
  * engine goes on at once), *now the completion time. RB_ENGINE_Q_QUEUED:
@@ -594,7 +579,7 @@ static int s_at_stonewall(rb_worker_t *w, int pass_over)
     w->sw_bytes = w->rbytes + w->wbytes;
     w->sw_ops = w->rops + w->wops;
     w->sw_at = UINT64_MAX;
-    return w->spec->wearout && rb_time_mono_ns() < w->deadline && s_wait_wearout(w);
+    return w->spec->wearout && rb_time_mono_ns() < w->deadline && rb_worker_wait_target(w);
 }
 
 /* a × b, or UINT64_MAX when that does not fit. */

@@ -60,3 +60,16 @@ int rb_worker_sleep_until(const rb_worker_t *w, uint64_t t_ns)
         rb_time_sleep_until_ns(t_ns - now > RB_WORKER_SLICE_NS ? now + RB_WORKER_SLICE_NS : t_ns);
     }
 }
+
+int rb_worker_wait_target(rb_worker_t *w)
+{
+    uint64_t *t = w->target;
+    __atomic_store_n(&w->sw_wait, 1, __ATOMIC_RELEASE);
+    while (__atomic_load_n(t, __ATOMIC_ACQUIRE) == UINT64_MAX) {
+        if (rb_worker_stopped(w))
+            return 0;
+        rb_time_sleep_until_ns(rb_time_mono_ns() + RB_NS_PER_MS);
+    }
+    w->op_limit = __atomic_load_n(t, __ATOMIC_ACQUIRE);
+    return 1;
+}

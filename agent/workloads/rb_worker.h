@@ -98,6 +98,9 @@ typedef struct rb_worker {
     uint32_t nmdirs;
     char mpath[RB_PATH_MAX];       /* the file set's folder, for messages */
     char mprefix[RB_NAME_MAX * 2]; /* file names start with this */
+    uint64_t mcount;               /* items of this step: meta_files, or what a stonewalled
+                                    * create step left */
+    int mtop;                      /* the worker's own folder (tree steps), or -1 */
     /* the measured window, set at GO */
     uint64_t count_from;             /* IOs completing before this are ramp-up */
     uint64_t deadline;               /* stop issuing at this time */
@@ -190,6 +193,11 @@ static inline int rb_worker_stopped(const rb_worker_t *w)
 {
     return RB_WORKER_LOAD(w->stop);
 }
+
+/* At the stonewall with wearout: publishes that the worker waits, then waits
+ * for the op count its job goes on to. 1 with w->op_limit set, 0 when the
+ * phase was stopped meanwhile. */
+int rb_worker_wait_target(rb_worker_t *w);
 
 /* Sleeps until the monotonic clock reads t_ns, in slices of at most
  * RB_WORKER_SLICE_NS so that a stop of the phase ends the sleep within one

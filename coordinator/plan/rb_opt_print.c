@@ -128,6 +128,8 @@ void rb_opt_print_transfer(const rb_opt_t *opt, const rb_job_spec_t *js, const c
 void rb_opt_print_read_from(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {
     (void)gd;
+    if (js->rw == RB_RW_META && !js->read_shift)
+        return; /* a metadata step says it only when it works on another node's files */
     if (js->read_shift)
         fprintf(f, "%s=shift:%" PRIu32 "\n", opt->key, js->read_shift);
     else
@@ -181,6 +183,25 @@ void rb_opt_print_meta_op(const rb_opt_t *opt, const rb_job_spec_t *js, const ch
     (void)gd;
     const char *op = rb_meta_op_name(js->meta_op);
     fprintf(f, "%s=%s\n", opt->key, op ? op : "create");
+}
+
+/* Only when it differs from meta_filesize (which it follows by default). */
+void rb_opt_print_meta_readsize(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                                FILE *f)
+{
+    (void)gd;
+    if (js->meta_readsize != js->meta_filesize)
+        fprintf(f, "%s=%" PRIu64 "\n", opt->key, js->meta_readsize);
+}
+
+/* A create step's stonewall (it always wears out): only when set. */
+void rb_opt_print_meta_stonewall(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                                 FILE *f)
+{
+    char a[64];
+    (void)gd;
+    if (js->rw == RB_RW_META && js->stonewall_ns)
+        fprintf(f, "%s=%s\n", opt->key, rb_units_fmt_duration_exact(a, sizeof a, js->stonewall_ns));
 }
 
 /* A duration, or MIN-MAX when each worker draws its own. */

@@ -16,8 +16,9 @@
 #include "rb_units.h"
 #include "rb_names.h"
 
-#define S_RW_LIST         "read, write, randread, randwrite, rw, readwrite, randrw, rewrite, reread, meta"
-#define S_META_OP_LIST    "create, stat, read, write, rename, delete"
+#define S_RW_LIST "read, write, randread, randwrite, rw, readwrite, randrw, rewrite, reread, meta"
+#define S_META_OP_LIST                                                                             \
+    "create, stat, read, write, rename, delete, mkdir, statdir, rmdir, mktree, rmtree"
 #define S_MIN_INTERVAL_NS (100ull * 1000000ull)
 #define S_MAX_INTERVAL_NS (3600ull * 1000000000ull)
 
@@ -683,6 +684,13 @@ int rb_opt_value_meta_ops(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t
 }
 
 /* Only the default 1024 leaves sizes as rackbench reads them. */
+int rb_opt_value_meta_stonewall(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                                const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    return rb_opt_value_duration(ps, line, key, val, &o->meta_stonewall_ns);
+}
+
 int rb_opt_value_kb_base(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
                          const char *key, const char *val, unsigned line)
 {

@@ -99,6 +99,11 @@ static int s_settle_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *nam
     memcpy(m.filename_format, js->filename_format, sizeof m.filename_format);
     m.meta_files = js->meta_files;
     m.meta_filesize = js->meta_filesize;
+    /* mdtest -e follows -w unless given */
+    m.meta_readsize = rb_plan_job_line(o, "meta_readsize") ? js->meta_readsize : js->meta_filesize;
+    m.read_shift = js->read_shift;         /* its steps that only look (stat, read, statdir) */
+    m.stonewall_ns = o->meta_stonewall_ns; /* its create steps (create, mkdir) */
+    m.wearout = o->meta_stonewall_ns != 0;
     m.meta_dirs = js->meta_dirs;
     m.meta_depth = js->meta_depth;
     m.meta_branch = js->meta_branch;
@@ -110,6 +115,10 @@ static int s_settle_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *nam
     /* the rules see a step: its operation is the first of meta_ops */
     rb_plan_job_t step = *o;
     step.spec.meta_op = o->meta_ops[0];
+    if (!rb_meta_op_looks(step.spec.meta_op))
+        step.spec.read_shift = 0; /* as the expansion leaves it */
+    if (!rb_meta_op_creates(step.spec.meta_op))
+        step.spec.stonewall_ns = step.spec.wearout = 0;
     return s_rules(ps, &step, line);
 }
 
@@ -194,6 +203,7 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
                             name, rb_rw_name(js->rw));
     js->meta_files = 0; /* [global] meta_* options leave other jobs as they are */
     js->meta_filesize = 0;
+    js->meta_readsize = 0;
     js->meta_dirs = 0;
     js->meta_depth = 0;
     js->meta_branch = 0;
@@ -397,6 +407,19 @@ static int s_finish_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line)
         }
         step.meta_op = o->meta_ops[i];
         step.meta_renamed = renamed;
+        if (rb_meta_op_tree(step.meta_op) && step.meta_shared) {
+            unsigned at = rb_plan_job_line(o, "meta_shared_dir");
+            return rb_plan_fail(ps, at ? at : line,
+                                "job '%s': meta_ops=%s makes or removes each worker's own tree; "
+                                "meta_shared_dir=1 has one shared directory, made before GO",
+                                name, op);
+        }
+        if (!rb_meta_op_looks(step.meta_op))
+            step.read_shift = 0; /* another node's files are only looked at */
+        if (!rb_meta_op_creates(step.meta_op)) {
+            step.stonewall_ns = 0; /* later steps find what the stonewalled one made */
+            step.wearout = 0;
+        }
         rc = s_add_job(ps, o, &step, true, line);
         if (o->meta_ops[i] == RB_META_RENAME)
             renamed = 1;

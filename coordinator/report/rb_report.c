@@ -13,6 +13,7 @@
 #include "rb_findings.h"
 #include "rb_iter.h"
 #include "rb_opt.h"
+#include "rb_io500.h"
 #include "rb_report.h"
 #include "rb_time.h"
 #include "rb_units.h"
@@ -617,6 +618,28 @@ static int s_json_iterations(rb_jw_t *w, const rb_run_result_t *r)
     return 0;
 }
 
+/* IO500's scores, when the run has IO500's phases (rb_io500.h); else nothing. */
+static void s_json_io500(rb_jw_t *w, const rb_run_result_t *r)
+{
+    rb_io500_t io;
+    if (!rb_io500_compute(r->phases, r->specs, r->nphases, &io))
+        return;
+    rb_jw_obj_begin(w, "io500");
+    rb_jw_bool(w, "valid", io.valid);
+    rb_jw_str(w, "not_valid_because", io.why);
+    rb_jw_num(w, "stonewall_s", io.stonewall_s);
+    rb_jw_num(w, "bw_score_gib_s", io.bw_score);
+    rb_jw_num(w, "md_score_kiops", io.md_score);
+    rb_jw_num(w, "score", io.score);
+    rb_jw_obj_begin(w, "phases");
+    for (uint32_t i = 0; i < RB_IO500_NBW; i++)
+        rb_jw_num(w, rb_io500_bw_name(i, 0), io.bw[i]);
+    for (uint32_t i = 0; i < RB_IO500_NMD; i++)
+        rb_jw_num(w, rb_io500_md_name(i, 0), io.md[i]);
+    rb_jw_obj_end(w);
+    rb_jw_obj_end(w);
+}
+
 int rb_report_json(const rb_run_result_t *r, FILE *f)
 {
     rb_jw_t w;
@@ -640,6 +663,7 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
     rb_jw_arr_end(&w);
     if (s_json_iterations(&w, r) < 0)
         return -ENOMEM;
+    s_json_io500(&w, r);
     s_json_accept(&w, r->accept);
     rb_project_result_json(&w, r->projection);
     rb_jw_obj_end(&w);

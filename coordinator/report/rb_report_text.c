@@ -9,6 +9,7 @@
 
 #include "rb_findings.h"
 #include "rb_iter.h"
+#include "rb_io500.h"
 #include "rb_report.h"
 #include "rb_time.h"
 #include "rb_units.h"
@@ -429,6 +430,22 @@ static int s_text_iterations(FILE *f, const rb_run_result_t *r)
     return 0;
 }
 
+/* IO500's result lines and scores, as IO500 prints them, when the run has
+ * IO500's phases. */
+static void s_text_io500(const rb_run_result_t *r, FILE *f)
+{
+    rb_io500_t io;
+    if (!rb_io500_compute(r->phases, r->specs, r->nphases, &io))
+        return;
+    fprintf(f, "\nIO500 phases (%s: NOT a valid IO500 submission)\n", io.why);
+    for (uint32_t i = 0; i < RB_IO500_NBW; i++)
+        fprintf(f, "[RESULT] %20s %15.6f GiB/s\n", rb_io500_bw_name(i, 0), io.bw[i]);
+    for (uint32_t i = 0; i < RB_IO500_NMD; i++)
+        fprintf(f, "[RESULT] %20s %15.6f kIOPS\n", rb_io500_md_name(i, 0), io.md[i]);
+    fprintf(f, "[SCORE ] Bandwidth %.6f GiB/s : IOPS %.6f kiops : TOTAL %.6f [INVALID]\n",
+            io.bw_score, io.md_score, io.score);
+}
+
 int rb_report_text(const rb_run_result_t *r, FILE *f)
 {
     char when[32];
@@ -454,6 +471,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
     s_text_meta(r, f);
     if (s_text_iterations(f, r) < 0)
         return -ENOMEM;
+    s_text_io500(r, f);
     if (r->accept)
         s_text_accept(f, r->accept);
     rb_project_result_text(f, r->projection);

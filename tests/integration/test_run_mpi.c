@@ -2,6 +2,7 @@
  * every rank and the coordinator on rank 0, with keys and the endpoint
  * exchanged over MPI; the run folder must hold the four nodes' exact bytes
  * and a start skew, as `rackbench run` would. Exits 77 without mpirun. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -102,6 +103,109 @@ static void test_mpi_four_ranks(void **state)
     it_rmtree(dir);
 }
 
+/* mdtest's phases under MPI: a tree made and removed in timed steps, the
+ * 3901-byte files of mdtest-hard created with a stonewall and wear-out
+ * (every rank the same count), then stat and read from the next rank's
+ * files (mdtest -N 1), each file's stamp checked. */
+static void test_mpi_mdtest(void **state)
+{
+    (void)state;
+    const char *dir = it_scratch("mpi-mdtest");
+    char plan[4200], text[8192], runs[4200], out[4200], err[4200], folder[4200], path[4400];
+    snprintf(plan, sizeof plan, "%s/plan.ini", dir);
+    snprintf(text, sizeof text,
+             "[global]\ndirectory=%s/data\n\n"
+             "[md]\nrw=meta\nmeta_ops=mktree,create,stat,read,delete,rmtree\n"
+             "meta_files=200000\nmeta_filesize=3901\nmeta_depth=1\nmeta_branch=4\n"
+             "meta_stonewall=1s\nread_from=neighbour\n",
+             dir);
+    it_write(plan, text);
+    snprintf(runs, sizeof runs, "%s/runs", dir);
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    int code =
+        it_sh(out, err, S_MPIRUN " '%s' --out '%s'", RANKS, it_bin("rackbench-mpi"), plan, runs);
+    assert_int_equal(it_show_failure(code, err), 0);
+    rb_json_t *j = it_summary(runs, folder, sizeof folder);
+    assert_non_null(j);
+    const rb_json_t *phases = rb_json_get(j, "phases");
+    assert_int_equal(rb_json_len(phases), 6);
+    assert_int_equal(rb_json_num(rb_json_get(rb_json_at(phases, 0), "ops"), 0), RANKS * 5);
+    assert_int_equal(rb_json_num(rb_json_get(rb_json_at(phases, 5), "ops"), 0), RANKS * 5);
+    const rb_json_t *pw = rb_json_get(rb_json_at(phases, 1), "per_worker");
+    assert_int_equal(rb_json_len(pw), RANKS);
+    double each = rb_json_num(rb_json_get(rb_json_at(pw, 0), "ops"), 0);
+    assert_true(each > 0 && each < 200000);
+    for (size_t i = 0; i < RANKS; i++)
+        assert_int_equal(rb_json_num(rb_json_get(rb_json_at(pw, i), "ops"), 0), each);
+    for (size_t p = 1; p < 5; p++) {
+        const rb_json_t *ph = rb_json_at(phases, p);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "ops"), 0), each * RANKS);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "errors"), -1), 0);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "verify_errors"), -1), 0);
+    }
+    assert_string_equal(rb_json_str(rb_json_get(rb_json_at(phases, 3), "read_from")), "shift:1");
+    assert_int_equal(rb_json_num(rb_json_get(rb_json_at(phases, 3), "read_bytes"), 0),
+                     each * RANKS * 3901);
+    rb_json_free(&j);
+    snprintf(path, sizeof path, "%s/data", dir);
+    assert_int_equal(it_count_files(path), 0);
+    it_rmtree(dir);
+}
+
+/* The phase of the summary named name. */
+static const rb_json_t *s_phase(const rb_json_t *j, const char *name)
+{
+    const rb_json_t *phases = rb_json_get(j, "phases");
+    for (size_t i = 0; i < rb_json_len(phases); i++)
+        if (!strcmp(rb_json_str(rb_json_get(rb_json_at(phases, i), "name")), name))
+            return rb_json_at(phases, i);
+    fail_msg("no phase %s", name);
+    return NULL;
+}
+
+/* deploy/plans/io500.ini at lab scale under mpirun -np 4: the three scores
+ * match geometric means worked out here from the phases' figures. */
+static void test_mpi_io500(void **state)
+{
+    (void)state;
+    const char *dir = it_scratch("mpi-io500");
+    char runs[4200], out[4200], err[4200], folder[4200];
+    snprintf(runs, sizeof runs, "%s/runs", dir);
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    int code =
+        it_sh(out, err,
+              "env DIR='%s/data' STONEWALL=1s EASY_SIZE=16m HARD_SEGS=400 MD_FILES=200000 " S_MPIRUN
+              " '%s/deploy/plans/io500.ini' --out '%s'",
+              dir, RANKS, it_bin("rackbench-mpi"), RB_IT_SRC, runs);
+    assert_int_equal(it_show_failure(code, err), 0);
+    rb_json_t *j = it_summary(runs, folder, sizeof folder);
+    assert_non_null(j);
+    assert_int_equal(rb_json_len(rb_json_get(j, "phases")), 11);
+    const char *bw[] = {"ior-easy-write", "ior-hard-write", "ior-easy-read", "ior-hard-read"};
+    const char *md[] = {"mdtest-easy.create", "mdtest-hard.create", "mdtest-easy.stat",
+                        "mdtest-hard.stat",   "mdtest-easy.delete", "mdtest-hard.read",
+                        "mdtest-hard.delete"};
+    double lb = 0, lm = 0;
+    for (int i = 0; i < 4; i++)
+        lb +=
+            log(rb_json_num(rb_json_get(s_phase(j, bw[i]), "aggregate_bw"), 0) / 1073741824.0) / 4;
+    for (int i = 0; i < 7; i++)
+        lm += log(rb_json_num(rb_json_get(s_phase(j, md[i]), "iops"), 0) / 1000.0) / 7;
+    double b = exp(lb), m = exp(lm), t = sqrt(b * m);
+    const rb_json_t *io = rb_json_get(j, "io500");
+    assert_non_null(io);
+    fprintf(stderr, "io500 under MPI (not valid): bw %.4f GiB/s, md %.4f kIOPS, total %.4f\n", b, m,
+            t);
+    assert_true(b > 0 && m > 0);
+    assert_true(fabs(rb_json_num(rb_json_get(io, "bw_score_gib_s"), 0) - b) <= 1e-5 * b);
+    assert_true(fabs(rb_json_num(rb_json_get(io, "md_score_kiops"), 0) - m) <= 1e-5 * m);
+    assert_true(fabs(rb_json_num(rb_json_get(io, "score"), 0) - t) <= 1e-5 * t);
+    rb_json_free(&j);
+    it_rmtree(dir);
+}
+
 /* A bad option: every rank stops with 2, rank 0 says why, no run folder. */
 static void test_mpi_bad_usage(void **state)
 {
@@ -134,6 +238,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mpi_four_ranks),
         cmocka_unit_test(test_mpi_bad_usage),
+        cmocka_unit_test(test_mpi_mdtest),
+        cmocka_unit_test(test_mpi_io500),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -327,11 +327,70 @@ static void test_stonewall_and_cache(void **state)
     it_rmtree(dir);
 }
 
+/* IO500's ior-hard: 47,008-byte transfers (not a block multiple) into one
+ * shared file, N-1 strided; the file read back block by block from outside
+ * the run is where the layout puts each piece, written by the node owning
+ * it, and the neighbour's read of it verifies. */
+static void test_ior_hard_pieces(void **state)
+{
+    (void)state;
+    const uint64_t bs = 47008, pieces = 40, w = NODES * WORKERS;
+    const char *dir = it_scratch("shared-hard");
+    char plan[4200], text[8192], runs[4200], out[4200], err[4200], folder[4200];
+    char data[4200], hard[4600] = "";
+    snprintf(data, sizeof data, "%s/data", dir);
+    snprintf(plan, sizeof plan, "%s/plan.ini", dir);
+    snprintf(text, sizeof text,
+             "[global]\ndirectory=%s\nbs=47008\nsize=%llu\nverify=crc32c\nnumjobs=2\n"
+             "sample_interval=200ms\nfile_per_worker=0\nlayout=strided\n"
+             "filename_format=hard\n\n"
+             "[hard-write]\nrw=write\nend_fsync=1\n\n"
+             "[hold]\nstonewall\nrw=randread\nioengine=null\nverify=0\nfile_per_worker=1\n"
+             "layout=segmented\nfilename_format=hold\ntime_based\nruntime=%ds\n\n"
+             "[hard-read]\nstonewall\nrw=read\nread_from=neighbour\n",
+             data, (unsigned long long)(pieces * bs), 3 * RB_TEST_TIME_SCALE);
+    it_write(plan, text);
+    snprintf(runs, sizeof runs, "%s/runs", dir);
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    int pid = it_sh_bg(out, err, "'%s' run --local %d --quiet --out '%s' '%s'", it_bin("rackbench"),
+                       NODES, runs, plan);
+    assert_int_equal(it_wait_for_samples(runs, ",hold,", 1, it_deadline(60000)), 0);
+    s_find_shared(data, ".hard", hard, sizeof hard);
+    assert_true(hard[0]);
+    int fd = open(hard, O_RDONLY);
+    assert_true(fd >= 0);
+    struct stat st;
+    assert_int_equal(fstat(fd, &st), 0);
+    assert_int_equal(st.st_size, (off_t)(w * pieces * bs));
+    uint64_t good = 0;
+    for (uint64_t off = 0; off < (uint64_t)st.st_size; off += bs) {
+        s_hdr_t h;
+        assert_int_equal(pread(fd, &h, sizeof h, (off_t)off), (ssize_t)sizeof h);
+        uint64_t region = (off / bs) % w; /* piece k of region g at (k × W + g) × 47008 */
+        good += h.magic == 0x31564252u && h.offset == off && h.len == bs &&
+                h.node == region / WORKERS + 1;
+    }
+    close(fd);
+    assert_int_equal(good, w * pieces);
+    assert_int_equal(it_show_failure(it_wait(pid), err), 0);
+    rb_json_t *j = it_summary(runs, folder, sizeof folder);
+    assert_non_null(j);
+    const rb_json_t *back = rb_json_path(j, "phases.2");
+    assert_string_equal(rb_json_str(rb_json_get(back, "name")), "hard-read");
+    assert_int_equal(rb_json_num(rb_json_get(back, "verify_errors"), -1), 0);
+    assert_int_equal(rb_json_num(rb_json_get(back, "errors"), -1), 0);
+    assert_int_equal(rb_json_num(rb_json_get(back, "read_bytes"), 0), (double)(w * pieces * bs));
+    rb_json_free(&j);
+    it_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_file_and_neighbour_reads),
         cmocka_unit_test(test_stonewall_and_cache),
+        cmocka_unit_test(test_ior_hard_pieces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -426,6 +426,7 @@ static void test_meta_steps(void **state)
             rb_job_spec_t j = s_meta("set", ops[o], 1000, random);
             j.meta_dirs = 7;
             j.meta_filesize = ops[o] == RB_META_CREATE ? 0 : 512;
+            j.meta_readsize = j.meta_filesize; /* what the plan settles when not given */
             j.meta_renamed = (uint8_t)renamed;
             renamed |= ops[o] == RB_META_RENAME;
             assert_int_equal(s_run(sb, rd, &j, &done, &js, msg), 0);

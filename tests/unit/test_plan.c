@@ -796,11 +796,12 @@ static const s_bad_t s_bad[] = {
     {"[m]\nrw=meta\nmeta_ops=\nmeta_files=1\n", 3, "option 'meta_ops' has an empty value"},
     {"[m]\nrw=meta\nmeta_ops=create,,stat\nmeta_files=1\n", 3,
      "meta_ops=create,,stat has an empty entry (a comma-separated list of create, stat, read, "
-     "write, rename, delete)"},
+     "write, rename, delete, mkdir, statdir, rmdir, mktree, rmtree)"},
     {"[m]\nrw=meta\nmeta_ops=create,\nmeta_files=1\n", 3, "has an empty entry"},
     {"[m]\nrw=meta\nmeta_ops= , \nmeta_files=1\n", 3, "has an empty entry"},
     {"[m]\nrw=meta\nmeta_ops=create,list\nmeta_files=1\n", 3,
-     "unknown metadata operation 'list' in meta_ops (create, stat, read, write, rename, delete)"},
+     "unknown metadata operation 'list' in meta_ops (create, stat, read, write, rename, delete, "
+     "mkdir, statdir, rmdir, mktree, rmtree)"},
     {"[m]\nrw=meta\nmeta_ops=createeeeeeeeeeeeeeeeeeee\nmeta_files=1\n", 3,
      "unknown metadata operation 'createeeeeeeeeeeeeeeeeeee'"},
     {"[m]\nrw=meta\nmeta_ops=stat,create,stat\nmeta_files=1\n", 3,

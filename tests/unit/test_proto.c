@@ -112,6 +112,7 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->rate_write = (50ull << 20) + k;
     jb->rate_iops = 1000 + k;
     jb->rate_iops_write = 500 + k;
+    jb->meta_readsize = 3901 + k; /* version 6 */
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -631,6 +632,7 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->rate_write, t->rate_write);
                 assert_int_equal(s->rate_iops, t->rate_iops);
                 assert_int_equal(s->rate_iops_write, t->rate_iops_write);
+                assert_int_equal(s->meta_readsize, t->meta_readsize);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1092,15 +1094,16 @@ static void test_names(void **state)
     } ops[] = {
         {RB_META_NONE, "none"},     {RB_META_CREATE, "create"}, {RB_META_STAT, "stat"},
         {RB_META_READ, "read"},     {RB_META_WRITE, "write"},   {RB_META_RENAME, "rename"},
-        {RB_META_DELETE, "delete"},
+        {RB_META_DELETE, "delete"}, {RB_META_MKDIR, "mkdir"},   {RB_META_STATDIR, "statdir"},
+        {RB_META_RMDIR, "rmdir"},   {RB_META_MKTREE, "mktree"}, {RB_META_RMTREE, "rmtree"},
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         assert_string_equal(rb_meta_op_name(ops[i].op), ops[i].name);
         assert_int_equal(rb_meta_op_parse(ops[i].name), ops[i].op);
     }
-    assert_null(rb_meta_op_name((rb_meta_op_t)7));
+    assert_null(rb_meta_op_name((rb_meta_op_t)12));
     assert_null(rb_meta_op_name((rb_meta_op_t)-1));
-    assert_int_equal(rb_meta_op_parse("mkdir"), RB_META_NONE);
+    assert_int_equal(rb_meta_op_parse("mkdirs"), RB_META_NONE);
     assert_int_equal(rb_meta_op_parse("unlink"), RB_META_NONE);
     assert_int_equal(rb_meta_op_parse("CREATE"), RB_META_NONE);
     assert_int_equal(rb_meta_op_parse("create "), RB_META_NONE);
@@ -1242,13 +1245,13 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 8);
+    assert_int_equal(RB_PROTO_VERSION, 9);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 7 from peer, this build speaks 8");
+    expect_bad(buf, len, -EPROTO, "protocol version 8 from peer, this build speaks 9");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 8");
+    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 9");
     free(buf);
     buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
@@ -1256,8 +1259,8 @@ static void test_version(void **state)
     expect_bad(buf, len, -EPROTO, needle);
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
-    buf = hand_frame(9, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 9 from peer, this build speaks 8");
+    buf = hand_frame(10, "REBALANCE", &len, 0);
+    expect_bad(buf, len, -EPROTO, "protocol version 10 from peer, this build speaks 9");
     free(buf);
     buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);
@@ -1640,7 +1643,7 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->nrfiles = 65536;
     jb->filesize = jb->offset = jb->ramp_ns = jb->randseed = jb->rate = UINT64_MAX;
     jb->number_ios = jb->io_size = jb->offset_increment = UINT64_MAX;
-    jb->rate_write = jb->rate_iops = jb->rate_iops_write = UINT64_MAX;
+    jb->rate_write = jb->rate_iops = jb->rate_iops_write = jb->meta_readsize = UINT64_MAX;
     jb->startdelay_ns = jb->startdelay_max_ns = UINT64_MAX;
     jb->unlink = jb->unlink_each_loop = 1;
     jb->sync_mode = RB_SYNC_DSYNC;
@@ -1974,7 +1977,8 @@ static void test_v6_keys(void **state)
                       "meta_shared meta_sync meta_renamed shared_file layout transfer read_shift "
                       "stonewall_ns wearout drop_caches lustre_stripe_count lustre_stripe_size "
                       "number_ios io_size unlink unlink_each_loop startdelay_ns "
-                      "startdelay_max_ns offset_increment rate_write rate_iops rate_iops_write";
+                      "startdelay_max_ns offset_increment rate_write rate_iops rate_iops_write "
+                      "meta_readsize";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
@@ -2322,9 +2326,11 @@ static void test_meta_rules(void **state)
         {"phases[2].jobs[0].meta_op", put_str, "write", NULL},
         {"phases[2].jobs[0].meta_op", put_str, "rename", NULL},
         {"phases[2].jobs[1].meta_op", put_str, "delete", NULL},
-        {"phases[2].jobs[0].meta_op", put_str, "mkdir",
-         "PLAN: field 'phases[2].jobs[0].meta_op': unknown metadata operation 'mkdir' (one of "
-         "\"none\", \"create\", \"stat\", \"read\", \"write\", \"rename\", \"delete\")"},
+        {"phases[2].jobs[0].meta_op", put_str, "mkdir", NULL},
+        {"phases[2].jobs[0].meta_op", put_str, "mkdirs",
+         "PLAN: field 'phases[2].jobs[0].meta_op': unknown metadata operation 'mkdirs' (one of "
+         "\"none\", \"create\", \"stat\", \"read\", \"write\", \"rename\", \"delete\", "
+         "\"mkdir\", \"statdir\", \"rmdir\", \"mktree\", \"rmtree\")"},
         {"phases[2].jobs[0].meta_op", put_str, "CREATE",
          "'phases[2].jobs[0].meta_op': unknown metadata operation 'CREATE'"},
         {"phases[2].jobs[0].meta_op", put_str, "", "unknown metadata operation ''"},
@@ -2383,8 +2389,8 @@ static void test_encode_invalid_v3(void **state)
     build(RB_MSG_PLAN, false, &m);
     rb_job_spec_t *data = &m.u.plan.phases[1].jobs[0]; /* rw "randwrite" */
     rb_job_spec_t *meta = &m.u.plan.phases[2].jobs[0]; /* rw "meta", meta_op "delete" */
-    meta->meta_op = (rb_meta_op_t)7;
-    expect_einval(&m, "PLAN: field 'phases[2].jobs[0].meta_op': unknown metadata operation 7");
+    meta->meta_op = (rb_meta_op_t)12;
+    expect_einval(&m, "PLAN: field 'phases[2].jobs[0].meta_op': unknown metadata operation 12");
     meta->meta_op = RB_META_NONE;
     expect_einval(&m, "PLAN: field 'phases[2].jobs[0].meta_op': none, but rw is meta");
     meta->meta_op = RB_META_RENAME;

@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# rackbench against IOR and mdtest, side by side, with the same ranks
+# (mpirun -np 4: IOR's and mdtest's tasks, rackbench-mpi's ranks), the same
+# patterns and the same sizes, alternating (peer first in odd rounds,
+# rackbench first in even ones) for ROUNDS rounds, on DIR:
+#
+#   ior easy    N-N, 1 MiB transfers, O_DIRECT          write, read
+#   ior hard    N-1 strided, 47,008-byte transfers      write, read
+#   mdtest easy a folder per rank, empty files          write, stat, read, delete
+#   mdtest hard one shared folder, 3,901-byte files     write, stat, read, delete
+#
+# Prints, per case and phase, each tool's median and spread ((max - min) /
+# median over the rounds) and the ratio rackbench / peer of the medians.
+# Bandwidth in MiB/s (IOR's unit), metadata in operations/s. How each tool
+# times a phase: docs/metrics.md ("IOR, mdtest and rackbench").
+#
+#   tests/bench/vs-ior.sh PEER_BIN DIR [ROUNDS=3]
+#
+# PEER_BIN holds ior and mdtest (the peers' build-ior.sh DEST builds them
+# into DEST/bin). Sizes: EASY_MB (MiB per rank, 256), HARD_SEGS (47,008-byte
+# pieces per rank, 2000), MDE_N and MDH_N (items per rank, 5000 and 2000);
+# SETTLE: seconds of quiet before each metadata run (see pair below).
+# Needs mpirun (Debian's Open MPI) and a build with rackbench-mpi. Not run
+# by ctest.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. tests/bench/lib.sh
+[ $# -ge 2 ] || { echo "usage: $0 PEER_BIN DIR [ROUNDS]" >&2; exit 2; }
+bench_need mpirun openmpi-bin python3 python3
+peer=$(realpath "$1")
+for t in ior mdtest; do
+    [ -x "$peer/$t" ] || { echo "no $peer/$t (build-ior.sh DEST builds it)" >&2; exit 2; }
+done
+rbmpi=./build/bin/rackbench-mpi
+[ -x "$rbmpi" ] || { echo "no $rbmpi: build with Open MPI installed" >&2; exit 2; }
+dir=$(bench_disk_dir "$2")
+rounds=${3:-3}
+np=4
+easy_mb=${EASY_MB:-256}
+hard_segs=${HARD_SEGS:-2000}
+mde_n=${MDE_N:-5000}
+mdh_n=${MDH_N:-2000}
+mpi=(mpirun --allow-run-as-root --oversubscribe -np "$np")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The rackbench plans: one per case, the same IO as the peer's command line.
+cat >"$work/ior-easy.ini" <<PLAN
+; ior -w -r -F -t 1m -b ${easy_mb}m --posix.odirect -e
+[global]
+directory=$dir/rb
+bs=1m
+size=${easy_mb}m
+direct=1
+; the read reads what the write wrote, as IOR's -w -r does
+filename_format=easy.\$jobnum.\$filenum
+[easy.write]
+rw=write
+end_fsync=1
+[easy.read]
+stonewall
+rw=read
+PLAN
+cat >"$work/ior-hard.ini" <<PLAN
+; ior -w -r -t 47008 -b 47008 -s $hard_segs -e (one shared file, N-1 strided)
+[global]
+directory=$dir/rb
+bs=47008
+size=$(( hard_segs * 47008 ))
+file_per_worker=0
+layout=strided
+filename_format=hard.\$jobnum.\$filenum
+[hard.write]
+rw=write
+end_fsync=1
+[hard.read]
+stonewall
+rw=read
+PLAN
+cat >"$work/md-easy.ini" <<PLAN
+; mdtest -F -u -n $mde_n -C -T -E -r (empty files, a folder per rank)
+[global]
+directory=$dir/rb
+[mde]
+rw=meta
+meta_ops=create,stat,read,delete
+meta_files=$mde_n
+PLAN
+cat >"$work/md-hard.ini" <<PLAN
+; mdtest -F -n $mdh_n -w 3901 -e 3901 -C -T -E -r (one shared folder)
+[global]
+directory=$dir/rb
+[mdh]
+rw=meta
+meta_ops=create,stat,read,delete
+meta_files=$mdh_n
+meta_filesize=3901
+meta_shared_dir=1
+PLAN
+
+# rb_run CASE: rackbench-mpi of CASE's plan; prints "CASE PHASE rackbench VALUE".
+rb_run() {
+    rm -rf "$work/runs" "$dir/rb"
+    mkdir -p "$dir/rb"
+    "${mpi[@]}" "$rbmpi" "$work/$1.ini" --out "$work/runs" >"$work/rb.out" 2>"$work/rb.err" \
+        || { cat "$work/rb.err" >&2; exit 1; }
+    python3 - "$work/runs" "$1" <<'PY'
+import glob, json, sys
+j = json.load(open(glob.glob(sys.argv[1] + "/*/summary.json")[0]))
+for p in j["phases"]:
+    step = p["name"].split(".")[1]
+    step = {"create": "write", "delete": "delete"}.get(step, step)
+    v = p["iops"] if p["rw"] == "meta" else p["aggregate_bw"] / 2**20
+    print(sys.argv[2], step, "rackbench", v)
+PY
+}
+
+# ior_run CASE ARGS...: IOR's "Summary of all tests" rows; MiB/s (one repetition).
+ior_run() {
+    local c=$1
+    shift
+    rm -rf "$dir/peer"
+    mkdir -p "$dir/peer"
+    "${mpi[@]}" "$peer/ior" -w -r -e "$@" -o "$dir/peer/f" >"$work/peer.out" 2>&1 \
+        || { cat "$work/peer.out" >&2; exit 1; }
+    awk -v c="$c" '/^Summary of all tests/ { s = 1; next }
+        s && ($1 == "write" || $1 == "read") { print c, $1, "peer", $2 }' "$work/peer.out"
+}
+
+# md_run CASE ARGS...: mdtest's SUMMARY rate rows for files, operations/s.
+md_run() {
+    local c=$1
+    shift
+    rm -rf "$dir/peer"
+    mkdir -p "$dir/peer"
+    "${mpi[@]}" "$peer/mdtest" -F -C -T -E -r "$@" -d "$dir/peer" >"$work/peer.out" 2>&1 \
+        || { cat "$work/peer.out" >&2; exit 1; }
+    awk -v c="$c" '$1 == "File" {
+        s = $2 == "creation" ? "write" : $2 == "removal" ? "delete" : $2
+        print c, s, "peer", $(NF - 1) }' "$work/peer.out"
+}
+
+: >"$work/res"
+# pair FIRST CASE PEER_ARGS...: the peer and rackbench on one case, FIRST
+# (peer or rackbench) first. ext4 skips inodes deleted in the last few
+# seconds when it allocates new ones, so whichever tool creates right after
+# the other's delete pays for it: the order flips every round, and SETTLE
+# seconds (default 0) of quiet before each metadata run take it away.
+pair() {
+    local first=$1 c=$2
+    shift 2
+    local run=ior_run
+    case $c in md-*) run=md_run ;; esac
+    if [ "$first" = peer ]; then
+        settle "$c"; $run "$c" "$@" >>"$work/res"
+        settle "$c"; rb_run "$c" >>"$work/res"
+    else
+        settle "$c"; rb_run "$c" >>"$work/res"
+        settle "$c"; $run "$c" "$@" >>"$work/res"
+    fi
+}
+settle() {
+    case $1 in md-*) sync; sleep "${SETTLE:-0}" ;; esac
+}
+
+for r in $(seq 1 "$rounds"); do
+    echo "round $r of $rounds" >&2
+    first=peer
+    [ $(( r % 2 )) -eq 0 ] && first=rackbench
+    pair "$first" ior-easy -F -t 1m -b "${easy_mb}m" --posix.odirect
+    pair "$first" ior-hard -t 47008 -b 47008 -s "$hard_segs"
+    pair "$first" md-easy -u -n "$mde_n"
+    pair "$first" md-hard -n "$mdh_n" -w 3901 -e 3901
+done
+rm -rf "$dir/rb" "$dir/peer"
+
+python3 - "$work/res" "$rounds" "$np" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+res = {}
+for case, step, tool, v in rows:
+    res.setdefault((case, step), {}).setdefault(tool, []).append(float(v))
+print(f"rackbench vs IOR / mdtest, mpirun -np {sys.argv[3]}, {sys.argv[2]} rounds, alternating")
+print(f"{'case':<9} {'phase':<7} {'unit':<6} {'peer median':>12} {'spread':>7} "
+      f"{'rackbench':>12} {'spread':>7} {'ratio':>6}")
+order = ["ior-easy", "ior-hard", "md-easy", "md-hard"]
+steps = ["write", "stat", "read", "delete"]
+for case in order:
+    for step in steps:
+        t = res.get((case, step))
+        if not t or "peer" not in t or "rackbench" not in t:
+            continue
+        unit = "MiB/s" if case.startswith("ior") else "ops/s"
+        out = []
+        for tool in ("peer", "rackbench"):
+            m = statistics.median(t[tool])
+            out += [m, (max(t[tool]) - min(t[tool])) / m if m else 0.0]
+        print(f"{case:<9} {step:<7} {unit:<6} {out[0]:>12.1f} {out[1]:>6.0%} "
+              f"{out[2]:>12.1f} {out[3]:>6.0%} {out[2] / out[0]:>6.2f}")
+print("each round, peer / rackbench:")
+for case in order:
+    for step in steps:
+        t = res.get((case, step))
+        if t and "peer" in t and "rackbench" in t:
+            print(f"  {case:<9} {step:<7} " + "  ".join(
+                f"{p:.0f}/{r:.0f}" for p, r in zip(t["peer"], t["rackbench"])))
+PY
