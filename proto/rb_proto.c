@@ -138,7 +138,11 @@ S_LAYOUT(
     F_U64(rb_job_spec_t, offset_increment), F_U64(rb_job_spec_t, rate_write),
     F_U64(rb_job_spec_t, rate_iops), F_U64(rb_job_spec_t, rate_iops_write),
     /* version 9 */
-    F_U64(rb_job_spec_t, meta_readsize));
+    F_U64(rb_job_spec_t, meta_readsize),
+    /* version 10 */
+    F_U64(rb_job_spec_t, thinktime_ns), F_U64(rb_job_spec_t, thinktime_spin_ns),
+    F_U32(rb_job_spec_t, thinktime_blocks, UINT32_MAX),
+    F_KIND(rb_job_spec_t, thinktime_issued, RB_PK_BOOL));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));

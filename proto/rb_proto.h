@@ -19,7 +19,7 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   9
+#define RB_PROTO_VERSION   10
 #define RB_PROTO_MAX_FRAME (384u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -202,6 +202,13 @@ typedef struct rb_job_spec {
     uint64_t rate_write;      /* writes' bytes/s cap per worker (0 = none) */
     uint64_t rate_iops;       /* reads' IOs/s cap per worker (0 = none) */
     uint64_t rate_iops_write; /* writes' IOs/s cap per worker (0 = none) */
+    /* fio's thinktime (version 10): after thinktime_blocks IOs (completed, or
+     * issued), wait for every IO in flight, spin thinktime_spin_ns, then
+     * sleep the rest of thinktime_ns */
+    uint64_t thinktime_ns;      /* 0: no thinking */
+    uint64_t thinktime_spin_ns; /* of it, busy (CPU) */
+    uint32_t thinktime_blocks;  /* IOs between thinks (0 is read as 1) */
+    uint8_t thinktime_issued;   /* 1: count IOs issued, 0: completed (fio's default) */
     /* rw=meta: filename_format names the file set shared by a job's steps */
     rb_meta_op_t meta_op;   /* this step's operation */
     uint64_t meta_files;    /* files per worker */

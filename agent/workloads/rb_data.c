@@ -293,6 +293,7 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
                 w->halt = 1;
         }
     }
+    w->think_done++;
     if (now >= w->count_from) {
         if (w->t_start < w->count_from || !w->t_start) {
             /* First counted IO after ramp-up: the measured window opens here. */
@@ -471,6 +472,40 @@ static void s_busy_idle(rb_worker_t *w, const rb_engine_io_t *io)
     w->halt = 1;
 }
 
+/* fio's thinktime: the count it goes by (IOs completed, or issued). */
+static uint64_t s_think_count(const rb_worker_t *w)
+{
+    return w->spec->thinktime_issued ? w->rate_ios[0] + w->rate_ios[1] : w->think_done;
+}
+
+/* 1 when the worker is due to think: thinktime_blocks IOs since the last think. */
+static int s_think_due(const rb_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint64_t every = s->thinktime_blocks ? s->thinktime_blocks : 1;
+    return s->thinktime_ns && s_think_count(w) >= w->think_last + every;
+}
+
+/* Thinks (the IOs in flight are done): spins thinktime_spin, sleeps the rest
+ * of thinktime, neither past the deadline; count is what s_think_count said
+ * when it fell due. -ECANCELED when the worker is stopped meanwhile. */
+static int s_think(rb_worker_t *w, uint64_t count)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint64_t t0 = rb_time_mono_ns(), spin = s->thinktime_spin_ns;
+    uint64_t end = t0 + (s->thinktime_ns > spin ? s->thinktime_ns : spin);
+    uint64_t spin_end = t0 + spin;
+    if (end > w->deadline)
+        end = w->deadline;
+    if (spin_end > end)
+        spin_end = end;
+    w->think_last = count;
+    for (uint64_t now = t0; now < spin_end; now = rb_time_mono_ns())
+        if (rb_worker_stopped(w))
+            return -ECANCELED;
+    return rb_worker_sleep_until(w, end);
+}
+
 /* Waits for every IO in flight and every rest on the retry stack. 0, or -1
  * with the worker failed. */
 static int s_drain(rb_worker_t *w, uint32_t *inflight)
@@ -563,6 +598,8 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pen
             *stop = 1;
         if (every && w->writes_since_sync >= every)
             return 0; /* the N-th write since the last sync: drain, then sync */
+        if (s_think_due(w))
+            return 0; /* thinktime: drain, then think */
     }
     return 0;
 }
@@ -607,6 +644,11 @@ static void s_run(rb_worker_t *w)
     do {
         again = 0;
         for (;;) {
+            if (!pass_over && s_think_due(w)) {
+                uint64_t count = s_think_count(w);
+                if (s_drain(w, &inflight) < 0 || s_think(w, count) < 0)
+                    break;
+            }
             int stop = s_stop_issuing(w, rb_time_mono_ns(), inflight);
             if (!pass_over)
                 pass_over = s_issue_some(w, &inflight, &pending, passes, &stop);

@@ -87,6 +87,8 @@ typedef struct rb_worker {
     uint64_t rate_bytes[2]; /* ... per direction (reads, writes), as fio caps each */
     uint64_t rate_ios[2];
     uint64_t writes_since_sync;
+    uint64_t think_done;   /* thinktime: IOs completed (ramp-up too, as fio counts) ... */
+    uint64_t think_last;   /* ... and the count (completed or issued) at the last think */
     uint64_t issued_bytes; /* bytes issued since the start (io_size counts them) */
     uint64_t byte_limit;   /* io_size × loops: stop issuing there (UINT64_MAX: none) */
     uint64_t ios_limit;    /* number_ios × loops: counted and in-flight IOs to stop at */

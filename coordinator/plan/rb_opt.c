@@ -33,6 +33,7 @@ static const rb_opt_name_t s_verify_names[] = {{"0", RB_VERIFY_NONE}, {"crc32c",
 static const rb_opt_name_t s_layout_names[] = {{"segmented", RB_LAYOUT_SEGMENTED},
                                                {"strided", RB_LAYOUT_STRIDED}};
 static const rb_opt_name_t s_order_names[] = {{"sequential", 0}, {"random", 1}};
+static const rb_opt_name_t s_think_names[] = {{"complete", 0}, {"issue", 1}};
 
 static rb_opt_parse_fn s_layout_value;
 
@@ -154,6 +155,19 @@ static const rb_opt_t s_rows[] = {
      .print = rb_opt_print_rate, .def = "0", .type = "count per second[,count]",
      .doc = "IOs per second cap per worker, reads and writes each (`R,W` apart)",
      .ref = "rate_iops"},
+    {"thinktime", NULL, RB_OPT_CUSTOM, RB_OPT_F_ZERO, J(thinktime_ns), .parse = rb_opt_value_usec,
+     .print = rb_opt_print_thinktime, .def = "0", .type = "duration (a bare number is us)",
+     .doc = "wait this long after thinktime_blocks IOs, the IOs in flight done first",
+     .ref = "thinktime"},
+    {"thinktime_spin", NULL, RB_OPT_CUSTOM, RB_OPT_F_ZERO | RB_OPT_F_NOPRINT, J(thinktime_spin_ns),
+     .parse = rb_opt_value_usec, .def = "0", .type = "duration (a bare number is us)",
+     .doc = "of the thinktime, this much spinning on the CPU", .ref = "thinktime"},
+    {"thinktime_blocks", NULL, RB_OPT_COUNT, RB_OPT_F_NOPRINT, J(thinktime_blocks), .min = 1,
+     .max = UINT32_MAX, .def = "1", .type = "1 .. 4294967295",
+     .doc = "IOs between two thinktimes", .ref = "thinktime"},
+    {"thinktime_blocks_type", NULL, RB_OPT_ENUM, RB_OPT_F_NOPRINT, J(thinktime_issued),
+     NAMES(s_think_names), .def = "complete", .type = "`complete` or `issue`",
+     .doc = "thinktime_blocks counts IOs completed or issued", .ref = "thinktime"},
     /* across nodes, with IOR's meanings */
     {"file_per_worker", NULL, RB_OPT_INVBOOL, RB_OPT_F_BARE, J(shared_file), .type = "boolean",
      .def_doc = "`1`", .doc = "0: one file for every worker of every node (IOR's N-1)",
@@ -349,10 +363,7 @@ static const rb_opt_t s_rows[] = {
     NY("iomem", RB_OPT_AREA_BUFFERS), NY("iomem_align", RB_OPT_AREA_BUFFERS),
     NY("mem_align", RB_OPT_AREA_BUFFERS), NY("hugepage-size", RB_OPT_AREA_BUFFERS),
     NY("lockmem", RB_OPT_AREA_BUFFERS),
-    NY("thinktime", RB_OPT_AREA_TIMING),
-    NY("thinktime_spin", RB_OPT_AREA_TIMING), NY("thinktime_blocks", RB_OPT_AREA_TIMING),
-    NY("thinktime_blocks_type", RB_OPT_AREA_TIMING), NY("thinktime_iotime", RB_OPT_AREA_TIMING),
-    NY("rate_min", RB_OPT_AREA_TIMING), NY("ratemin", RB_OPT_AREA_TIMING),
+    NY("thinktime_iotime", RB_OPT_AREA_TIMING), NY("rate_min", RB_OPT_AREA_TIMING), NY("ratemin", RB_OPT_AREA_TIMING),
     NY("rate_iops_min", RB_OPT_AREA_TIMING),
     NY("rate_process", RB_OPT_AREA_TIMING), NY("rate_cycle", RB_OPT_AREA_TIMING),
     NY("ratecycle", RB_OPT_AREA_TIMING), NY("rate_ignore_thinktime", RB_OPT_AREA_TIMING),

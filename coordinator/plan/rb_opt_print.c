@@ -217,6 +217,23 @@ void rb_opt_print_startdelay(const rb_opt_t *opt, const rb_job_spec_t *js, const
         fprintf(f, "%s=%s\n", opt->key, a);
 }
 
+/* thinktime and its companions, only when it is set (fio's defaults otherwise). */
+void rb_opt_print_thinktime(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    char a[64];
+    (void)gd;
+    if (!js->thinktime_ns)
+        return;
+    fprintf(f, "%s=%s\n", opt->key, rb_units_fmt_duration_exact(a, sizeof a, js->thinktime_ns));
+    if (js->thinktime_spin_ns)
+        fprintf(f, "thinktime_spin=%s\n",
+                rb_units_fmt_duration_exact(a, sizeof a, js->thinktime_spin_ns));
+    if (js->thinktime_blocks != 1)
+        fprintf(f, "thinktime_blocks=%" PRIu32 "\n", js->thinktime_blocks);
+    if (js->thinktime_issued)
+        fprintf(f, "thinktime_blocks_type=issue\n");
+}
+
 /* One row's lines. */
 static void s_print_row(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {

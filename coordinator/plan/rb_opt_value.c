@@ -781,3 +781,23 @@ int rb_opt_value_iterate(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t 
     ps->iterate_line = line;
     return 0;
 }
+
+int rb_opt_value_usec(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
+                      const char *val, unsigned line)
+{
+    uint64_t ns = 0;
+    /* fio: a bare number (or an expression) is microseconds */
+    int rc = val[0] == '(' ? rb_opt_value_duration(ps, line, key, val, &ns)
+                           : rb_units_parse_duration_ns(val, 1000, &ns);
+    if (rc == -ERANGE)
+        return rb_plan_fail(ps, line, "%s=%.64s is too large", key, val);
+    if (rc < 0 && val[0] != '(')
+        return rb_plan_fail(ps, line,
+                            "bad duration '%.64s' for %s (a number of microseconds, or with ns, "
+                            "us, ms, s, m, h, d)",
+                            val, key);
+    if (rc < 0)
+        return rc;
+    memcpy((char *)&o->spec + opt->off, &ns, sizeof ns);
+    return 0;
+}

@@ -112,7 +112,11 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->rate_write = (50ull << 20) + k;
     jb->rate_iops = 1000 + k;
     jb->rate_iops_write = 500 + k;
-    jb->meta_readsize = 3901 + k; /* version 6 */
+    jb->meta_readsize = 3901 + k;       /* version 9 */
+    jb->thinktime_ns = 20000000ull + k; /* version 10 */
+    jb->thinktime_spin_ns = 5000000ull + k;
+    jb->thinktime_blocks = 16 + k;
+    jb->thinktime_issued = (uint8_t)(k % 2);
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -633,6 +637,10 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->rate_iops, t->rate_iops);
                 assert_int_equal(s->rate_iops_write, t->rate_iops_write);
                 assert_int_equal(s->meta_readsize, t->meta_readsize);
+                assert_int_equal(s->thinktime_ns, t->thinktime_ns);
+                assert_int_equal(s->thinktime_spin_ns, t->thinktime_spin_ns);
+                assert_int_equal(s->thinktime_blocks, t->thinktime_blocks);
+                assert_int_equal(s->thinktime_issued, t->thinktime_issued);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1245,13 +1253,13 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 9);
+    assert_int_equal(RB_PROTO_VERSION, 10);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 8 from peer, this build speaks 9");
+    expect_bad(buf, len, -EPROTO, "protocol version 9 from peer, this build speaks 10");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 9");
+    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 10");
     free(buf);
     buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
@@ -1259,8 +1267,8 @@ static void test_version(void **state)
     expect_bad(buf, len, -EPROTO, needle);
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
-    buf = hand_frame(10, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 10 from peer, this build speaks 9");
+    buf = hand_frame(11, "REBALANCE", &len, 0);
+    expect_bad(buf, len, -EPROTO, "protocol version 11 from peer, this build speaks 10");
     free(buf);
     buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);
@@ -1644,6 +1652,9 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->filesize = jb->offset = jb->ramp_ns = jb->randseed = jb->rate = UINT64_MAX;
     jb->number_ios = jb->io_size = jb->offset_increment = UINT64_MAX;
     jb->rate_write = jb->rate_iops = jb->rate_iops_write = jb->meta_readsize = UINT64_MAX;
+    jb->thinktime_ns = jb->thinktime_spin_ns = UINT64_MAX;
+    jb->thinktime_blocks = UINT32_MAX;
+    jb->thinktime_issued = 1;
     jb->startdelay_ns = jb->startdelay_max_ns = UINT64_MAX;
     jb->unlink = jb->unlink_each_loop = 1;
     jb->sync_mode = RB_SYNC_DSYNC;
@@ -1978,7 +1989,8 @@ static void test_v6_keys(void **state)
                       "stonewall_ns wearout drop_caches lustre_stripe_count lustre_stripe_size "
                       "number_ios io_size unlink unlink_each_loop startdelay_ns "
                       "startdelay_max_ns offset_increment rate_write rate_iops rate_iops_write "
-                      "meta_readsize";
+                      "meta_readsize thinktime_ns thinktime_spin_ns thinktime_blocks "
+                      "thinktime_issued";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
