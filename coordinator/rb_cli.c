@@ -48,6 +48,8 @@ static void s_usage(FILE *f)
             "  --key FILE         the coordinator's secret key (NAME.key_secret)\n"
             "  --allow-keys DIR   public keys (NAME.key) of the agents allowed to join\n"
             "  --insecure         no CURVE: only on loopback or ipc:// endpoints\n"
+            "  --metrics ADDR     serve Prometheus metrics at /metrics and the live report at /\n"
+            "                     ([HOST:]PORT; loopback unless HOST is given, which needs CURVE)\n"
             "  --set KEY=VALUE    a [global] option, after the plan's own (repeatable)\n"
             "  --section NAME     run only this job section (repeatable), as fio's --section\n"
             "\n"
@@ -230,7 +232,8 @@ static int s_run(int argc, char **argv)
         {"verbose", no_argument, NULL, 'v'},         {"key", required_argument, NULL, 'k'},
         {"allow-keys", required_argument, NULL, 'K'}, {"insecure", no_argument, NULL, 'I'},
         {"set", required_argument, NULL, 's'},       {"section", required_argument, NULL, 'S'},
-        {"agent-arg", required_argument, NULL, 'A'}, {NULL, 0, NULL, 0},
+        {"agent-arg", required_argument, NULL, 'A'}, {"metrics", required_argument, NULL, 'M'},
+        {NULL, 0, NULL, 0},
     };
     /* clang-format on */
     rb_run_opts_t o = {.wait_ns = 30 * RB_NS_PER_S, .heartbeat_ns = RB_NS_PER_S};
@@ -304,6 +307,9 @@ static int s_run(int argc, char **argv)
             break;
         case 'I':
             o.insecure = 1;
+            break;
+        case 'M':
+            o.metrics = optarg;
             break;
         case 's':
         case 'S':
@@ -402,7 +408,10 @@ static int s_report(int argc, char **argv)
         fprintf(stderr, "rackbench report: %s\n", err.msg);
         return 2;
     }
-    if (run.res.running)
+    if (run.res.live)
+        fprintf(stderr, "rackbench report: %s: the run is still running; %u phase%s so far\n", dir,
+                run.res.nphases, run.res.nphases == 1 ? "" : "s");
+    else if (run.res.running)
         fprintf(stderr,
                 "rackbench report: %s: the run did not finish; %u phase%s reported%s (partial)\n",
                 dir, run.res.nphases, run.res.nphases == 1 ? "" : "s",
