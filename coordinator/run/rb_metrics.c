@@ -105,9 +105,10 @@ void rb_metrics_sample(rb_run_ctx_t *r, uint32_t node, const rb_job_stat_t *js)
         const rb_hist_t *h = js->lat[d][RB_LAT_LAT];
         if (!h || !h->count)
             continue;
-        /* each bucket of the histogram by its middle (within RB_HIST_REL_ERROR) */
-        unsigned k = 0;
-        for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++) {
+        /* each bucket of the histogram by its middle (within RB_HIST_REL_ERROR),
+         * only those between its smallest and largest value */
+        unsigned k = 0, last = rb_hist_index(h->max);
+        for (unsigned i = rb_hist_index(h->min); i <= last && i < RB_HIST_NBUCKETS; i++) {
             if (!h->b[i])
                 continue;
             double mid = ((double)rb_hist_bucket_lo(i) + (double)rb_hist_bucket_hi(i)) / 2e9;
@@ -340,6 +341,11 @@ void rb_metrics_page(rb_run_ctx_t *r, uint64_t now, int force)
     }
     int rc = rb_reporter_find("html")->render(&run.res, run.dir, f);
     rb_result_run_unload(&run);
+    /* the page reads the whole samples.csv: on a long run of many nodes it
+     * is rebuilt less often, never taking more than a tenth of the loop */
+    uint64_t took = rb_time_mono_ns() - now;
+    if (now + 10 * took > m->next_page)
+        m->next_page = now + 10 * took;
     if (fclose(f) != 0 || rc < 0) {
         free(buf);
         return;
