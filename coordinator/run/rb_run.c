@@ -377,7 +377,7 @@ static int s_check_opts(rb_run_ctx_t *r)
                 o->nodes);
         return 2;
     }
-    if (rb_router_check_security(r) || rb_metrics_check(o))
+    if (rb_metrics_check(o) || rb_router_check_security(r))
         return 2;
     r->expect = o->local ? o->local : r->want ? r->nwant : o->expect;
     if (r->expect == 0) {
