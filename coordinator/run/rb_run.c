@@ -431,6 +431,8 @@ int rb_run(const rb_run_opts_t *o)
     if (rb_join_gather(r) < 0 || rb_join_send_plan(r) < 0)
         goto finish;
     rb_folder_write_progress(r); /* the nodes, for a run killed in its first phase */
+    rb_metrics_publish(r, "gathering");
+    rb_metrics_page(r, rb_time_mono_ns(), 1); /* the nodes, before the first GO */
     for (uint32_t p = 0; p < r->plan->nphases && !r->failed; p++) {
         if (rb_fleet_active(&r->fleet) == 0) {
             rb_run_fail(r, "no agent left to run phase %s", r->plan->phases[p].name);
