@@ -21,8 +21,9 @@ typedef enum { RB_HTTPD_METRICS = 0, RB_HTTPD_PAGE = 1 } rb_httpd_doc_t;
 int rb_httpd_parse_addr(const char *text, struct sockaddr_storage *addr, int *loopback,
                         rb_err_t *err);
 
-/* Starts serving on addr (as rb_httpd_parse_addr read it); both documents
- * answer 503 until first set. NULL with err set when it cannot listen. */
+/* Starts serving on the address text names (read as rb_httpd_parse_addr
+ * reads it); both documents answer 503 until first set. NULL with err set
+ * (naming the address) when it is malformed or cannot be listened on. */
 rb_httpd_t *rb_httpd_new(const char *text, rb_err_t *err);
 
 /* The port it listens on (the system's choice for port 0). */
