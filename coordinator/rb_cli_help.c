@@ -33,6 +33,8 @@ static const s_help_t s_helps[] = {
      "  --key FILE         the coordinator's secret key (NAME.key_secret)\n"
      "  --allow-keys DIR   public keys (NAME.key) of the agents allowed to join\n"
      "  --insecure         no CURVE: only on loopback or ipc:// endpoints\n"
+     "  --metrics ADDR     serve Prometheus metrics at /metrics and the live report at /\n"
+     "                     ([HOST:]PORT: a lone port is loopback; another host needs CURVE)\n"
      "  --set KEY=VALUE    a [global] option, after the plan's own (repeatable)\n"
      "  --section NAME     run only this job section (repeatable), as fio's --section\n"
      "\n"
@@ -40,6 +42,7 @@ static const s_help_t s_helps[] = {
      "  rackbench run deploy/plans/quickstart.ini --local 4\n"
      "  rackbench run burnin.ini --expect 8 --key keys/head.key_secret --allow-keys keys/agents\n"
      "  rackbench run job.fio --local 1 --set size=1G --section seq-read\n"
+     "  rackbench run burnin.ini --local 4 --metrics 9464   # Prometheus scrapes 127.0.0.1:9464\n"
      "\n"
      "exit codes: 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n"},
     {"check", "usage: rackbench check PLAN [--ram SIZE] [--set KEY=VALUE]... [--section NAME]...\n"

@@ -10,7 +10,8 @@
 # GlusterFS (server, FUSE client, xfsprogs for the bricks) for the lab of
 # deploy/gluster-lab.sh and its test, Slurm with munge for the lab of
 # deploy/slurm-lab.sh and its test, and systemd-analyze and systemd-nspawn
-# to check deploy/rackbench-agent.service and run it under systemd.
+# to check deploy/rackbench-agent.service and run it under systemd, and
+# Prometheus with curl to scrape a live run's --metrics and query it.
 #
 # Those packages' postinst scripts start their system services. The labs
 # start daemons of their own and need none of them, and where systemd is not
@@ -21,11 +22,11 @@ set -euo pipefail
 
 packages=(build-essential cmake pkg-config clang-format git
           libzmq3-dev libczmq-dev libmsgpack-dev libcmocka-dev
-          libaio-dev liburing-dev libblkid-dev)
+          libaio-dev liburing-dev libblkid-dev libmicrohttpd-dev)
 if [ "${1:-}" = --test ]; then
     packages+=(fio fdisk e2fsprogs libxml2-utils chromium python3 clang openmpi-bin libopenmpi-dev
                glusterfs-server glusterfs-client xfsprogs
-               slurmctld slurmd slurm-client munge systemd systemd-container)
+               slurmctld slurmd slurm-client munge systemd systemd-container prometheus curl)
 fi
 
 missing=()

@@ -596,10 +596,13 @@ static void s_head(const rb_run_result_t *r, FILE *f)
     rb_table_kv(f, "nodes", "%u (%u ok)", r->nnodes, ok);
     rb_table_kv(f, "rackbench", "%s", RB_VERSION);
     fprintf(f, "<tr><th scope=\"row\">status</th><td class=\"%s\">%s</td></tr>\n",
-            r->status || r->running ? "fail" : "pass",
-            r->running  ? "DID NOT FINISH (partial: the phases it reached)"
-            : r->status ? "FAILED"
-                        : "completed");
+            r->live                   ? "running"
+            : r->status || r->running ? "fail"
+                                      : "pass",
+            r->live      ? "RUNNING (the phases so far; this page reloads itself)"
+            : r->running ? "DID NOT FINISH (partial: the phases it reached)"
+            : r->status  ? "FAILED"
+                         : "completed");
     if (r->status)
         rb_table_kv(f, "error", "%s", r->error);
     fputs("</table>\n", f);

@@ -33,6 +33,7 @@ typedef struct rb_run_result {
     uint64_t started_wall_ns;  /* wall clock at start */
     double duration_s;         /* whole run, coordinator clock */
     int status;                /* 0 ok, else the run failed */
+    int live;                  /* running, and its coordinator still holds the folder */
     int running;               /* the run has not finished: written after a phase, or read
                               back from a folder whose run was cut off */
     uint32_t dropped_messages; /* agents' messages that did not fit the run, dropped */

@@ -456,9 +456,10 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
     fprintf(f, "rackbench %s  run %s  %s\n", RB_VERSION, r->run_id, when);
     fprintf(f, "plan %s  nodes %u (%u ok)  %.1f s  %s\n", r->plan_source, r->nnodes, ok,
             r->duration_s,
-            r->running  ? "DID NOT FINISH (partial)"
-            : r->status ? "FAILED"
-                        : "completed");
+            r->live      ? "RUNNING (the phases so far)"
+            : r->running ? "DID NOT FINISH (partial)"
+            : r->status  ? "FAILED"
+                         : "completed");
     if (r->status)
         fprintf(f, "error: %s\n", r->error);
     for (uint32_t i = 0; i < r->nnodes; i++)

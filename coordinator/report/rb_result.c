@@ -2,11 +2,15 @@
  * holds is read into the structures the run filled, so the reports render
  * the same from a folder as they did at the end of the run. */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rb_csv.h"
 #include "rb_findings.h"
@@ -485,6 +489,19 @@ static int s_run_nodes(const rb_json_t *nodes, rb_loaded_run_t *out)
     return 0;
 }
 
+/* 1 when dir's plan.ini is locked: its coordinator is still running it. */
+static int s_locked(const char *dir)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/plan.ini", dir);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    int locked = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+    close(fd);
+    return locked;
+}
+
 int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
 {
     char path[PATH_MAX + 32];
@@ -562,6 +579,8 @@ int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
         const char *slash = strrchr(dir, '/');
         snprintf(res->run_id, sizeof res->run_id, "%s", slash ? slash + 1 : dir);
     }
+    if (res->running)
+        res->live = s_locked(dir);
     /* the phase in progress when the run was cut off, from its samples */
     if (res->running && res->nphases < pl->nphases &&
         rb_result_phase_from_samples(dir, &pl->phases[res->nphases], (double)pl->interval_ns / 1e9,

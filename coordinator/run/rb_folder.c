@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -197,6 +199,13 @@ int rb_folder_make(rb_run_ctx_t *r)
         return rc;
     }
     char path[PATH_MAX];
+    /* plan.ini stays locked while the run goes: `rackbench report` tells a
+     * run still going from one cut off by whether it can lock it too */
+    snprintf(path, sizeof path, "%s/plan.ini", r->dir);
+    r->dirlock = open(path, O_RDONLY | O_CLOEXEC);
+    if (r->dirlock >= 0 && flock(r->dirlock, LOCK_EX | LOCK_NB) < 0)
+        rb_warn("%s: cannot lock it (%s): rackbench report will call the run cut off", path,
+                strerror(errno));
     snprintf(path, sizeof path, "%s/%s", r->dir, rb_csv_samples.file);
     if (!(r->samples = fopen(path, "w"))) {
         rb_run_fail(r, "%s: %s", path, strerror(errno));

@@ -11,6 +11,7 @@
 #include "rb_findings.h"
 #include "rb_ingest.h"
 #include "rb_log.h"
+#include "rb_metrics.h"
 #include "rb_series.h"
 #include "rb_router.h"
 #include "rb_time.h"
@@ -98,6 +99,7 @@ void rb_ingest_sample(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_sample_t
         n->phase_ops += js->ops;
         n->live_seen = 1;
         s_series_add(r, s->seq, (double)js->bytes, interval_s);
+        rb_metrics_sample(r, idx, js);
     }
     uint64_t now = rb_time_mono_ns();
     r->nsamples++;

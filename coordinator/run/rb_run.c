@@ -15,6 +15,7 @@
 #include "rb_join.h"
 #include "rb_local.h"
 #include "rb_log.h"
+#include "rb_metrics.h"
 #include "rb_progress.h"
 #include "rb_router.h"
 #include "rb_run.h"
@@ -184,6 +185,7 @@ static void s_go(rb_run_ctx_t *r, uint32_t p)
         rb_fleet_node_set_state(n, RB_AGENT_RUNNING);
         rb_router_send(r, n, &go);
     }
+    rb_metrics_publish(r, "running");
     rb_progress_start(r);
 }
 
@@ -213,7 +215,9 @@ static int s_collect(rb_run_ctx_t *r, const rb_phase_spec_t *ph)
         rb_router_pump(r, RB_RUN_POLL_MS);
         rb_ingest_check_wearout(r);
         uint64_t now = rb_time_mono_ns();
+        rb_metrics_page(r, now, 0);
         if (now >= r->next_live) {
+            rb_metrics_publish(r, "running");
             if (!r->o->quiet) {
                 rb_progress_line(r, ph, now, (double)(now - last_live) / 1e9);
                 drawn = 1;
@@ -303,6 +307,8 @@ static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
     free(in);
     if (p + 1 < r->plan->nphases)
         rb_folder_write_progress(r);
+    rb_metrics_publish(r, "running");
+    rb_metrics_page(r, rb_time_mono_ns(), 1);
     char b[64];
     if (rb_phase_spec_is_meta(ph))
         rb_info("phase %s: %.0f operations/s aggregate", ph->name, r->aggs[p].iops);
@@ -371,7 +377,7 @@ static int s_check_opts(rb_run_ctx_t *r)
                 o->nodes);
         return 2;
     }
-    if (rb_router_check_security(r))
+    if (rb_metrics_check(o) || rb_router_check_security(r))
         return 2;
     r->expect = o->local ? o->local : r->want ? r->nwant : o->expect;
     if (r->expect == 0) {
@@ -391,8 +397,12 @@ static int s_check_opts(rb_run_ctx_t *r)
 
 int rb_run(const rb_run_opts_t *o)
 {
-    rb_run_ctx_t run = {
-        .o = o, .plan = o->plan, .gathering = 1, .tty = isatty(STDERR_FILENO), .keylock = -1};
+    rb_run_ctx_t run = {.o = o,
+                        .plan = o->plan,
+                        .gathering = 1,
+                        .tty = isatty(STDERR_FILENO),
+                        .keylock = -1,
+                        .dirlock = -1};
     rb_run_ctx_t *r = &run;
     int code = 3;
 
@@ -410,7 +420,7 @@ int rb_run(const rb_run_opts_t *o)
     rb_folder_name(r);
     /* The socket before the run folder: an endpoint that cannot be bound
      * is an error of the call (exit 2), and leaves no folder behind. */
-    if (!r->aggs || rb_router_bind(r) < 0 || rb_folder_make(r) < 0) {
+    if (!r->aggs || rb_router_bind(r) < 0 || rb_metrics_start(r) < 0 || rb_folder_make(r) < 0) {
         if (!r->failed)
             rb_run_fail(r, "out of memory");
         code = r->dir[0] || !r->aggs || rb_run_interrupted ? 3 : 2;
@@ -421,6 +431,8 @@ int rb_run(const rb_run_opts_t *o)
     if (rb_join_gather(r) < 0 || rb_join_send_plan(r) < 0)
         goto finish;
     rb_folder_write_progress(r); /* the nodes, for a run killed in its first phase */
+    rb_metrics_publish(r, "gathering");
+    rb_metrics_page(r, rb_time_mono_ns(), 1); /* the nodes, before the first GO */
     for (uint32_t p = 0; p < r->plan->nphases && !r->failed; p++) {
         if (rb_fleet_active(&r->fleet) == 0) {
             rb_run_fail(r, "no agent left to run phase %s", r->plan->phases[p].name);
@@ -429,6 +441,7 @@ int rb_run(const rb_run_opts_t *o)
         s_run_phase(r, p);
     }
 finish:
+    rb_metrics_publish(r, "ended");
     s_finish_agents(r);
 report:
     if (r->samples) {
@@ -449,6 +462,9 @@ out:
     if (r->telemetry)
         fclose(r->telemetry);
     rb_local_stop(r);
+    rb_metrics_stop(r);
+    if (r->dirlock >= 0)
+        close(r->dirlock);
     for (uint32_t p = 0; r->aggs && p < r->plan->nphases; p++)
         rb_aggregate_phase_fini(&r->aggs[p]);
     free(r->aggs);

@@ -33,6 +33,7 @@ typedef struct rb_run_opts {
     const char *key_file;  /* --key: the coordinator's secret certificate */
     const char *allow_dir; /* --allow-keys: folder of allowed agents' public keys */
     int insecure;          /* --insecure: no CURVE (loopback and ipc:// only) */
+    const char *metrics;   /* --metrics ADDR: serve /metrics and the live page (NULL: no) */
     /* Keys handed over in memory instead of --key/--allow-keys files (rackbench-mpi):
      * the coordinator's key pair and the allowed agents' public keys, Z85 text. */
     const char *key_public;          /* NULL: none given */

@@ -47,6 +47,8 @@ typedef struct rb_run_rack_lat {
     rb_hist_t h[1 + RB_NDIRS];
 } rb_run_rack_lat_t;
 
+typedef struct rb_metrics rb_metrics_t; /* rb_metrics.h */
+
 typedef struct rb_run_ctx {
     const rb_run_opts_t *o;
     const rb_plan_t *plan;
@@ -114,6 +116,8 @@ typedef struct rb_run_ctx {
     uint32_t nallowed;             /* how many */
     char keydir[PATH_MAX]; /* --local: folder of the local agents' keys, until they joined */
     int keylock;           /* open on keydir, flock()ed while it is ours (-1: none) */
+    int dirlock;           /* open on the run folder's plan.ini, flock()ed while the run goes */
+    rb_metrics_t *metrics; /* --metrics: its server and counters, or NULL */
 } rb_run_ctx_t;
 
 /* Set by SIGINT/SIGTERM during a run; the loops stop in order. */

@@ -1,0 +1,31 @@
+/* rackbench run --metrics ADDR: the run's counters in Prometheus's text
+ * format at /metrics and the report so far at /, rebuilt by the run loop
+ * (docs/prometheus.md). Everything is a no-op without --metrics. */
+#ifndef RB_METRICS_H
+#define RB_METRICS_H
+
+#include "rb_run_int.h"
+
+/* Checks --metrics before anything is made: its syntax, and a non-loopback
+ * address only with CURVE on. 0, or 2 (bad usage) with the reason printed. */
+int rb_metrics_check(const rb_run_opts_t *o);
+
+/* Starts the server of --metrics. 0, or -errno with the run failed. */
+int rb_metrics_start(rb_run_ctx_t *r);
+
+/* Adds one job's share of one sample of node `node` (fleet index) to the
+ * node's counters and latency buckets. */
+void rb_metrics_sample(rb_run_ctx_t *r, uint32_t node, const rb_job_stat_t *js);
+
+/* Rebuilds /metrics from the counters and the run's state: "gathering",
+ * "running" (phase r->cur_phase) or "ended". */
+void rb_metrics_publish(rb_run_ctx_t *r, const char *state);
+
+/* Rebuilds / (report.html of the run folder so far, marked running) when
+ * its refresh is due or force is set. */
+void rb_metrics_page(rb_run_ctx_t *r, uint64_t now, int force);
+
+/* Stops the server and frees the counters; safe twice. */
+void rb_metrics_stop(rb_run_ctx_t *r);
+
+#endif

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# rackbench run --metrics, with the real parts: curl and Debian's Prometheus.
+#   test_prometheus.sh BIN_DIR SCRATCH metrics|prometheus
+# metrics: a non-loopback --metrics with --insecure, and a bad address, are
+#   refused with exit 2 naming the option; mid-run, /metrics has a HELP and
+#   TYPE line for every family, the node, rack and direction labels and the
+#   phase running, / is the report marked RUNNING that reloads itself, and
+#   `rackbench report` on the run folder says RUNNING.
+# prometheus: Prometheus scrapes a rate-limited run of two nodes every
+#   second; its rate of rackbench_bytes_total over the 10 s before the
+#   phase's end agrees with summary.json's aggregate_bw within 10%. Exit 77 without prometheus.
+set -uo pipefail
+bin=$1
+mode=$3
+scratch=$2/prometheus-$mode.$$
+for tool in curl python3; do
+    command -v $tool > /dev/null || { echo "$tool is not installed (deploy/setup.sh --test)"; exit 1; }
+done
+if [ "$mode" = prometheus ] && ! command -v prometheus > /dev/null; then
+    echo "prometheus is not installed (deploy/setup.sh --test installs it): skipped"
+    exit 77
+fi
+mkdir -p "$scratch/data"
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2> /dev/null; done
+    for p in "${pids[@]}"; do wait "$p" 2> /dev/null; done
+    [ -n "${RB_KEEP:-}" ] || rm -rf "$scratch"
+}
+trap cleanup EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+# wait_for SECONDS COMMAND...: runs COMMAND until it succeeds, at most SECONDS.
+wait_for() {
+    local deadline=$((SECONDS + $1)); shift
+    until "$@"; do
+        [ $SECONDS -lt $deadline ] || return 1
+        sleep 0.2
+    done
+}
+
+runtime=14
+cat > "$scratch/plan.ini" <<PLAN
+[global]
+directory=$scratch/data
+size=32m
+bs=4k
+time_based=1
+runtime=${runtime}s
+
+[mix]
+rw=randrw
+rwmixread=70
+rate=2m,1m
+PLAN
+
+if [ "$mode" = metrics ]; then
+    out=$("$bin/rackbench" run "$scratch/plan.ini" --local 2 --insecure --metrics 0.0.0.0:9 \
+          --out "$scratch/runs" 2>&1)
+    rc=$?
+    [ $rc -eq 2 ] || bad "non-loopback --metrics with --insecure: exit $rc, expected 2"
+    grep -q -- "--metrics 0.0.0.0:9" <<< "$out" || bad "the refusal does not name --metrics: $out"
+    out=$("$bin/rackbench" run "$scratch/plan.ini" --local 2 --metrics host:nine \
+          --out "$scratch/runs" 2>&1)
+    rc=$?
+    [ $rc -eq 2 ] || bad "--metrics host:nine: exit $rc, expected 2"
+    grep -q -- "--metrics host:nine" <<< "$out" || bad "the refusal does not name --metrics: $out"
+    [ ! -d "$scratch/runs" ] || bad "a refused run left a run folder"
+fi
+
+mport=$(free_port)
+if [ "$mode" = prometheus ]; then
+    pport=$(free_port)
+    cat > "$scratch/prometheus.yml" <<CFG
+global:
+  scrape_interval: 1s
+  scrape_timeout: 900ms
+scrape_configs:
+  - job_name: rackbench
+    static_configs:
+      - targets: ['127.0.0.1:$mport']
+CFG
+    prometheus --config.file="$scratch/prometheus.yml" --storage.tsdb.path="$scratch/tsdb" \
+        --web.listen-address="127.0.0.1:$pport" > "$scratch/prometheus.log" 2>&1 &
+    pids+=($!)
+    wait_for 60 curl -sf "http://127.0.0.1:$pport/-/ready" -o /dev/null ||
+        { cat "$scratch/prometheus.log"; echo "FAIL: prometheus not ready within 60 s"; exit 1; }
+    # its discovery hands targets to the scrapers a few seconds after it is
+    # ready: the run starts once the target is there, so that every second
+    # of it is scraped
+    has_target() { curl -sf "http://127.0.0.1:$pport/api/v1/targets" | grep -q "127.0.0.1:$mport"; }
+    wait_for 60 has_target || { echo "FAIL: prometheus has no target within 60 s"; exit 1; }
+fi
+
+"$bin/rackbench" run "$scratch/plan.ini" --local 2 --metrics "$mport" --out "$scratch/runs" \
+    --quiet > "$scratch/run.out" 2> "$scratch/run.err" &
+run_pid=$!
+pids+=($run_pid)
+metrics_url="http://127.0.0.1:$mport/metrics"
+has_phase() { curl -sf "$metrics_url" -o "$scratch/metrics.txt" &&
+              grep -q 'rackbench_phase_info{phase="mix",index="1"} 1' "$scratch/metrics.txt" &&
+              grep -q 'rackbench_bytes_total{node="local-2",rack="local",direction="read"} [1-9]' \
+                  "$scratch/metrics.txt"; }
+wait_for 60 has_phase || bad "no sample of phase mix at /metrics within 60 s"
+
+if [ "$mode" = metrics ]; then
+    m=$scratch/metrics.txt
+    for fam in bytes_total:counter ops_total:counter latency_seconds:histogram \
+               rack_bytes_total:counter rack_ops_total:counter rack_latency_seconds:histogram \
+               cluster_bytes_total:counter cluster_ops_total:counter \
+               cluster_latency_seconds:histogram nodes:gauge run_info:gauge phases:gauge \
+               phase_index:gauge phase_info:gauge findings:gauge phases_done:gauge; do
+        name=rackbench_${fam%%:*}
+        grep -q "^# HELP $name " "$m" || bad "no HELP line for $name"
+        grep -qx "# TYPE $name ${fam##*:}" "$m" || bad "no TYPE $name ${fam##*:}"
+    done
+    grep -q '^rackbench_ops_total{node="local-1",rack="local",direction="write"} [1-9]' "$m" ||
+        bad "no writes counted for local-1"
+    grep -q '^rackbench_latency_seconds_bucket{node="local-1",rack="local",direction="read",le="+Inf"} [1-9]' "$m" ||
+        bad "no read latency histogram for local-1"
+    grep -q '^rackbench_cluster_bytes_total{direction="trim"} 0$' "$m" || bad "trims counted"
+    grep -q '^rackbench_nodes{status="ok"} 2$' "$m" || bad "not 2 nodes ok"
+    grep -q '^rackbench_phase_index 1$' "$m" || bad "phase_index is not 1"
+    grep -q '^rackbench_run_info{run_id="[^"]*",state="running"} 1$' "$m" || bad "run_info not running"
+    # every line a comment or NAME{LABELS} VALUE
+    if grep -vE '^(# (HELP|TYPE) .*|rackbench_[a-z_]+(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? [-+0-9.eInf]+)$' "$m"; then
+        bad "lines above are not in the text format"
+    fi
+    page_running() { curl -sf "http://127.0.0.1:$mport/" -o "$scratch/page.html" &&
+                     grep -q 'RUNNING' "$scratch/page.html"; }
+    wait_for 30 page_running || bad "/ is not the report marked RUNNING"
+    grep -q '<meta http-equiv="refresh" content="[0-9]*"/>' "$scratch/page.html" ||
+        bad "/ does not reload itself"
+    grep -q '^<!DOCTYPE html>' "$scratch/page.html" || bad "/ is not an HTML page"
+    dir=$(ls -d "$scratch"/runs/*/ | head -1)
+    "$bin/rackbench" report "$dir" > "$scratch/report.txt" 2> "$scratch/report.err"
+    grep -q 'RUNNING' "$scratch/report.txt" || bad "rackbench report mid-run does not say RUNNING"
+    grep -q 'DID NOT FINISH' "$scratch/report.txt" && bad "rackbench report mid-run says DID NOT FINISH"
+    curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$mport/nothing" | grep -q 404 ||
+        bad "an unknown path is not 404"
+fi
+
+# the run ends on its own, in time
+wait_for $((runtime + 60)) bash -c "! kill -0 $run_pid 2> /dev/null" || bad "the run did not end"
+wait $run_pid
+rc=$?
+[ $rc -eq 0 ] || { cat "$scratch/run.err"; bad "run exit $rc"; }
+summary=$(ls "$scratch"/runs/*/summary.json | head -1)
+
+if [ "$mode" = metrics ]; then
+    dir=$(dirname "$summary")
+    "$bin/rackbench" report "$dir" > "$scratch/report.txt" 2>&1
+    grep -q 'RUNNING' "$scratch/report.txt" && bad "rackbench report after the run says RUNNING"
+fi
+
+if [ "$mode" = prometheus ]; then
+    # the rate over the 10 s that end a second before the phase's last IO
+    read -r agg mid < <(python3 - "$summary" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["phases"][0]
+print(p["aggregate_bw"], p["last_end_utc_ns"] / 1e9 - 1)
+PY
+)
+    query='sum(rate(rackbench_bytes_total[10s]))'
+    curl -sf "http://127.0.0.1:$pport/api/v1/query" --data-urlencode "query=$query" \
+        --data-urlencode "time=$mid" -o "$scratch/answer.json" || bad "query failed"
+    prom=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["data"]["result"]; print(r[0]["value"][1] if r else "none")' "$scratch/answer.json")
+    echo "Prometheus $query at $mid: $prom B/s; summary.json aggregate_bw: $agg B/s"
+    python3 -c 'import sys; p,a=sys.argv[1],float(sys.argv[2]); sys.exit(0 if p!="none" and abs(float(p)-a)<=0.1*a else 1)' "$prom" "$agg" ||
+        bad "Prometheus's rate ($prom B/s) is not within 10% of aggregate_bw ($agg B/s)"
+fi
+[ $fail -eq 0 ] && echo "ok"
+exit $fail
