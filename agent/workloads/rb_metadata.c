@@ -314,50 +314,35 @@ static void s_failed(rb_worker_t *w, int rc, const char *dir, const char *name)
     rb_worker_fail(w, rc, path, 0, "%s: %s", rb_meta_op_name(w->spec->meta_op), strerror(-rc));
 }
 
-/* mktree: makes directory name in parent and, above the last level, its
- * width children below it; each mkdir timed and counted. 0 or -errno. */
-static int s_tree_make(rb_worker_t *w, int parent, const char *path, const char *name,
-                       uint32_t level, uint32_t levels, uint64_t width)
+/* One directory of the tree, made or removed (and synced with meta_sync),
+ * timed and counted; a failure is counted and recorded. 0 or -errno. */
+static int s_tree_op(rb_worker_t *w, int parent, const char *path, const char *name, int remove)
 {
-    char sub[RB_PATH_MAX];
-    if (rb_worker_stopped(w))
-        return -ECANCELED;
     uint64_t t0 = rb_time_mono_ns();
-    int rc = mkdirat(parent, name, 0755) < 0 ? -errno : s_dir_sync(w, parent);
+    int rc = (remove ? unlinkat(parent, name, AT_REMOVEDIR) : mkdirat(parent, name, 0755)) < 0
+                 ? -errno
+                 : s_dir_sync(w, parent);
     uint64_t t1 = rb_time_mono_ns();
     if (rc < 0) {
         s_failed(w, rc, path, name);
         return rc;
     }
     rb_worker_count(w, 0, 0, t1 - t0, RB_WORKER_NO_SLAT, t1);
-    if (level == levels)
-        return 0;
-    int fd = openat(parent, name, S_DIRFL);
-    if (fd < 0) {
-        rc = -errno;
-        s_failed(w, rc, path, name);
-        return rc;
-    }
-    snprintf(sub, sizeof sub, "%s/%s", path, name);
-    for (uint64_t k = 0; k < width && rc == 0; k++) {
-        char child[32];
-        snprintf(child, sizeof child, "d%llu", (unsigned long long)k);
-        rc = s_tree_make(w, fd, sub, child, level + 1, levels, width);
-    }
-    close(fd);
-    return rc;
+    return 0;
 }
 
-/* rmtree: removes directory name of parent, its children first (leaves
- * first, as mdtest); each rmdir timed and counted. 0 or -errno. */
-static int s_tree_remove(rb_worker_t *w, int parent, const char *path, const char *name,
-                         uint32_t level, uint32_t levels, uint64_t width)
+/* mktree (remove 0): makes directory name in parent and, above the last
+ * level, its width children below it. rmtree (remove 1): the same tree
+ * removed, its children first (leaves first, as mdtest). Each directory is
+ * one timed operation. 0 or -errno. */
+static int s_tree_walk(rb_worker_t *w, int parent, const char *path, const char *name,
+                       uint32_t level, uint32_t levels, uint64_t width, int remove)
 {
-    char sub[RB_PATH_MAX];
-    int rc = 0;
     if (rb_worker_stopped(w))
         return -ECANCELED;
-    if (level < levels) {
+    int rc = remove ? 0 : s_tree_op(w, parent, path, name, 0);
+    if (rc == 0 && level < levels) {
+        char sub[RB_PATH_MAX];
         int fd = openat(parent, name, S_DIRFL);
         if (fd < 0) {
             rc = -errno;
@@ -368,21 +353,11 @@ static int s_tree_remove(rb_worker_t *w, int parent, const char *path, const cha
         for (uint64_t k = 0; k < width && rc == 0; k++) {
             char child[32];
             snprintf(child, sizeof child, "d%llu", (unsigned long long)k);
-            rc = s_tree_remove(w, fd, sub, child, level + 1, levels, width);
+            rc = s_tree_walk(w, fd, sub, child, level + 1, levels, width, remove);
         }
         close(fd);
-        if (rc < 0)
-            return rc;
     }
-    uint64_t t0 = rb_time_mono_ns();
-    rc = unlinkat(parent, name, AT_REMOVEDIR) < 0 ? -errno : s_dir_sync(w, parent);
-    uint64_t t1 = rb_time_mono_ns();
-    if (rc < 0) {
-        s_failed(w, rc, path, name);
-        return rc;
-    }
-    rb_worker_count(w, 0, 0, t1 - t0, RB_WORKER_NO_SLAT, t1);
-    return 0;
+    return rc == 0 && remove ? s_tree_op(w, parent, path, name, 1) : rc;
 }
 
 /* The tree steps: the worker's folder "SET.W" and everything below it. */
@@ -397,9 +372,9 @@ static void s_tree_run(rb_worker_t *w)
     snprintf(base, sizeof base, "%s.%u", set, w->index);
     snprintf(parent, sizeof parent, "%.*s", (int)(strlen(w->mpath) - strlen(base) - 1), w->mpath);
     if (s->meta_op == RB_META_MKTREE)
-        s_tree_make(w, w->mtop, parent, base, 0, levels, width);
+        s_tree_walk(w, w->mtop, parent, base, 0, levels, width, 0);
     else
-        s_tree_remove(w, w->mtop, parent, base, 0, levels, width);
+        s_tree_walk(w, w->mtop, parent, base, 0, levels, width, 1);
 }
 
 /* At meta_stonewall: what is done by now is the stonewall figure; with
