@@ -22,38 +22,18 @@
 
 static void s_usage(FILE *f)
 {
-    fprintf(
-        f, "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
-           "       rackbench check PLAN [--ram SIZE] [--set KEY=VALUE]... [--section NAME]...\n"
-           "       rackbench report RUN_DIR [--format text|json|csv|html]\n"
-           "       rackbench compare RUN_A RUN_B [--format text|json]\n"
-           "       rackbench compare BEFORE... --vs AFTER... [--format text|json]\n"
-           "       rackbench keygen DIR [--name NAME]\n"
-           "       rackbench version\n"
-           "\n"
-           "run options:\n"
-           "  --local N          start N agents here (up to 256), rooted at the plan's directory\n"
-           "  --expect N         wait for N agents to connect\n"
-           "  --nodes a,b,c      wait for exactly these agents\n"
-           "  --bind ENDPOINT    coordinator socket (default tcp://*:7770; --local: loopback)\n"
-           "  --out DIR          parent folder of run folders (default runs)\n"
-           "  --wait DURATION    how long to wait for agents (default 30s)\n"
-           "  --heartbeat DUR    heartbeat period (default 1s)\n"
-           "  --lost-after DUR   agent silent this long is lost (default 3 heartbeats)\n"
-           "  --agent-bin PATH   rackbench-agent to start for --local\n"
-           "  --agent-arg ARG    one more argument for each --local agent (repeatable):\n"
-           "                     --agent-arg --allow-device=/dev/sdb\n"
-           "  --quiet            no progress lines\n"
-           "  --verbose          more detail, also from local agents\n"
-           "  --key FILE         the coordinator's secret key (NAME.key_secret)\n"
-           "  --allow-keys DIR   public keys (NAME.key) of the agents allowed to join\n"
-           "  --insecure         no CURVE: only on loopback or ipc:// endpoints\n"
-           "  --metrics ADDR     serve Prometheus metrics at /metrics and the live report at /\n"
-           "                     ([HOST:]PORT: a lone port is loopback; another host needs CURVE)\n"
-           "  --set KEY=VALUE    a [global] option, after the plan's own (repeatable)\n"
-           "  --section NAME     run only this job section (repeatable), as fio's --section\n"
-           "\n"
-           "exit codes: 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n");
+    fprintf(f, "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
+               "       rackbench check PLAN [--ram SIZE] [--set KEY=VALUE]... [--section NAME]...\n"
+               "       rackbench report RUN_DIR [--format text|json|csv|html]\n"
+               "       rackbench compare RUN_A RUN_B [--format text|json]\n"
+               "       rackbench compare BEFORE... --vs AFTER... [--format text|json]\n"
+               "       rackbench keygen DIR [--name NAME]\n"
+               "       rackbench version\n"
+               "\n"
+               "run options:\n");
+    rb_cli_run_options(f);
+    fprintf(f, "\n"
+               "exit codes: 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n");
 }
 
 /* Options accepted but ignored are said once, on stderr. */

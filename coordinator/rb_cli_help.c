@@ -5,6 +5,31 @@
 
 #include "rb_cli.h"
 
+/* run's options, in its help and in rackbench's usage alike */
+#define S_RUN_OPTIONS                                                                              \
+    "agents, one of:\n"                                                                            \
+    "  --local N          start N agents here (up to 256), rooted at the plan's directory\n"       \
+    "  --expect N         wait for N agents to connect (rackbench-agent on each node)\n"           \
+    "  --nodes a,b,c      wait for exactly these agents\n"                                         \
+    "options:\n"                                                                                   \
+    "  --bind ENDPOINT    coordinator socket (default tcp://*:7770; --local: loopback)\n"          \
+    "  --out DIR          parent folder of run folders (default runs)\n"                           \
+    "  --wait DURATION    how long to wait for agents (default 30s)\n"                             \
+    "  --heartbeat DUR    heartbeat period (default 1s)\n"                                         \
+    "  --lost-after DUR   an agent silent this long is lost (default 3 heartbeats)\n"              \
+    "  --agent-bin PATH   rackbench-agent to start for --local\n"                                  \
+    "  --agent-arg ARG    one more argument for each --local agent (repeatable):\n"                \
+    "                     --agent-arg --allow-device=/dev/sdb\n"                                   \
+    "  --quiet            no progress lines\n"                                                     \
+    "  --verbose          more detail, also from local agents\n"                                   \
+    "  --key FILE         the coordinator's secret key (NAME.key_secret)\n"                        \
+    "  --allow-keys DIR   public keys (NAME.key) of the agents allowed to join\n"                  \
+    "  --insecure         no CURVE: only on loopback or ipc:// endpoints\n"                        \
+    "  --metrics ADDR     serve Prometheus metrics at /metrics and the live report at /\n"         \
+    "                     ([HOST:]PORT: a lone port is loopback; another host needs CURVE)\n"      \
+    "  --set KEY=VALUE    a [global] option, after the plan's own (repeatable)\n"                  \
+    "  --section NAME     run only this job section (repeatable), as fio's --section\n"
+
 typedef struct s_help {
     const char *cmd;
     const char *text;
@@ -16,28 +41,7 @@ static const s_help_t s_helps[] = {
      "\n"
      "Runs the plan (fio's job-file syntax) on agents and writes a run folder\n"
      "(summary.json, report.txt, report.html, samples.csv, telemetry.csv).\n"
-     "\n"
-     "agents, one of:\n"
-     "  --local N          start N agents here (up to 256), rooted at the plan's directory\n"
-     "  --expect N         wait for N agents to connect (rackbench-agent on each node)\n"
-     "  --nodes a,b,c      wait for exactly these agents\n"
-     "options:\n"
-     "  --bind ENDPOINT    coordinator socket (default tcp://*:7770; --local: loopback)\n"
-     "  --out DIR          parent folder of run folders (default runs)\n"
-     "  --wait DURATION    how long to wait for agents (default 30s)\n"
-     "  --heartbeat DUR    heartbeat period (default 1s)\n"
-     "  --lost-after DUR   an agent silent this long is lost (default 3 heartbeats)\n"
-     "  --agent-bin PATH   rackbench-agent to start for --local\n"
-     "  --quiet            no progress lines\n"
-     "  --verbose          more detail, also from local agents\n"
-     "  --key FILE         the coordinator's secret key (NAME.key_secret)\n"
-     "  --allow-keys DIR   public keys (NAME.key) of the agents allowed to join\n"
-     "  --insecure         no CURVE: only on loopback or ipc:// endpoints\n"
-     "  --metrics ADDR     serve Prometheus metrics at /metrics and the live report at /\n"
-     "                     ([HOST:]PORT: a lone port is loopback; another host needs CURVE)\n"
-     "  --set KEY=VALUE    a [global] option, after the plan's own (repeatable)\n"
-     "  --section NAME     run only this job section (repeatable), as fio's --section\n"
-     "\n"
+     "\n" S_RUN_OPTIONS "\n"
      "examples:\n"
      "  rackbench run deploy/plans/quickstart.ini --local 4\n"
      "  rackbench run burnin.ini --expect 8 --key keys/head.key_secret --allow-keys keys/agents\n"
@@ -98,6 +102,11 @@ static const s_help_t s_helps[] = {
                "exit codes: 0, 2 for a bad call or a key that exists already\n"},
     {"version", "usage: rackbench version\n\nPrints rackbench's version.\n"},
 };
+
+void rb_cli_run_options(FILE *f)
+{
+    fputs(S_RUN_OPTIONS, f);
+}
 
 int rb_cli_help(const char *cmd, FILE *f)
 {
