@@ -228,6 +228,17 @@ static int s_names_device(const char *val)
     return !strcmp(val, RB_DEVICES_ALL) || !strncmp(val, "/dev/", 5);
 }
 
+/* A filename= that fio would not put below directory= while the job has
+ * one: the problem, naming both lines. */
+static int s_directory_too(rb_plan_parser_t *ps, const rb_plan_job_t *o, unsigned line,
+                           const char *key, const char *val, const char *what)
+{
+    return rb_plan_fail(ps, line,
+                        "%s=%.64s %s but the job also has directory=%.64s (line %u), which fio "
+                        "would put in front of it: give one of them (directory= empty clears it)",
+                        key, val, what, o->spec.directory, rb_plan_job_line(o, "directory"));
+}
+
 /* filename=/dev/X[:/dev/Y...] or filename=@devices: raw block devices, each
  * an absolute path under /dev/ of plain characters; the agent checks that it
  * may use them. nrfiles becomes the count, as fio's list sets it. */
@@ -240,11 +251,7 @@ static int s_device_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line,
         return rb_plan_fail(ps, line, "%s: the device list is longer than %d characters", key,
                             RB_PATH_MAX - 1);
     if (o->spec.directory[0])
-        return rb_plan_fail(ps, line,
-                            "%s=%.64s names a device but the job also has directory=%.64s "
-                            "(line %u), which fio would put in front of it: give one of them "
-                            "(directory= empty clears it)",
-                            key, val, o->spec.directory, rb_plan_job_line(o, "directory"));
+        return s_directory_too(ps, o, line, key, val, "names a device");
     if (strcmp(val, RB_DEVICES_ALL) != 0) {
         for (const char *p = val; *p;) {
             const char *end = strchr(p, ':');
@@ -327,11 +334,7 @@ static int s_filename_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned lin
             return rb_plan_fail(ps, line, "%s: the folder is longer than %d characters", key,
                                 RB_PATH_MAX - 1);
         if (o->spec.directory[0])
-            return rb_plan_fail(ps, line,
-                                "%s=%.64s is an absolute path but the job also has directory=%.64s "
-                                "(line %u), which fio would put in front of it: give one of them "
-                                "(directory= empty clears it)",
-                                key, val, o->spec.directory, rb_plan_job_line(o, "directory"));
+            return s_directory_too(ps, o, line, key, val, "is an absolute path");
         memcpy(o->fn_dir, val, dlen);
         o->fn_dir[dlen] = '\0';
     }
