@@ -554,15 +554,8 @@ static void s_add_node(const rb_agg_input_t *ni, rb_agg_node_t *an, rb_phase_agg
             sp->nrates++;
         }
     }
-    for (uint32_t j = 0; j < d->njobs; j++) {
-        const rb_job_stat_t *js = &d->jobs[j];
-        if (js->hist)
-            rb_hist_merge(&out->hist, js->hist);
-        for (int dd = 0; dd < RB_NDIRS; dd++)
-            for (int k = 0; k < RB_NLATS; k++)
-                if (js->lat[dd][k])
-                    rb_hist_merge(&out->lat[dd][k], js->lat[dd][k]);
-    }
+    for (uint32_t j = 0; j < d->njobs; j++)
+        rb_lat_merge_stat(&out->hist, out->lat, &d->jobs[j]);
     if (an->workers) {
         if ((double)ni->rtt_ns / 2e9 > out->clock_error_s)
             out->clock_error_s = (double)ni->rtt_ns / 2e9;

@@ -25,14 +25,19 @@ void rb_lat_set_init(rb_lat_set_t *s)
             rb_hist_init(&s->dir[d][k]);
 }
 
-void rb_lat_set_add_stat(rb_lat_set_t *s, const rb_job_stat_t *js)
+void rb_lat_merge_stat(rb_hist_t *all, rb_hist_t dir[RB_NDIRS][RB_NLATS], const rb_job_stat_t *js)
 {
     if (js->hist)
-        rb_hist_merge(&s->all, js->hist);
+        rb_hist_merge(all, js->hist);
     for (int d = 0; d < RB_NDIRS; d++)
         for (int k = 0; k < RB_NLATS; k++)
             if (js->lat[d][k])
-                rb_hist_merge(&s->dir[d][k], js->lat[d][k]);
+                rb_hist_merge(&dir[d][k], js->lat[d][k]);
+}
+
+void rb_lat_set_add_stat(rb_lat_set_t *s, const rb_job_stat_t *js)
+{
+    rb_lat_merge_stat(&s->all, s->dir, js);
 }
 
 void rb_lat_node_of(rb_node_lat_t *nl, const rb_lat_set_t *s)

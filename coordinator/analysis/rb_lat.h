@@ -33,6 +33,10 @@ void rb_lat_set_init(rb_lat_set_t *s);
 /* Adds the histograms a job stat carries (NULL ones are empty) into s. */
 void rb_lat_set_add_stat(rb_lat_set_t *s, const rb_job_stat_t *js);
 
+/* Merges a job stat's histograms (all IOs' into all, each direction's and
+ * kind's into dir) wherever they are kept. */
+void rb_lat_merge_stat(rb_hist_t *all, rb_hist_t dir[RB_NDIRS][RB_NLATS], const rb_job_stat_t *js);
+
 /* One node's latency in a phase, summed over its jobs: all IOs, then reads',
  * writes' and trims' lat. */
 typedef struct rb_node_lat {
