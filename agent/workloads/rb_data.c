@@ -482,8 +482,9 @@ static uint64_t s_think_count(const rb_worker_t *w)
 static int s_think_due(const rb_worker_t *w)
 {
     const rb_job_spec_t *s = w->spec;
-    uint64_t every = s->thinktime_blocks ? s->thinktime_blocks : 1;
-    return s->thinktime_ns && s_think_count(w) >= w->think_last + every;
+    if (!s->thinktime_ns) /* the per-IO cost without thinktime: this test */
+        return 0;
+    return s_think_count(w) >= w->think_last + (s->thinktime_blocks ? s->thinktime_blocks : 1);
 }
 
 /* Thinks (the IOs in flight are done): spins thinktime_spin, sleeps the rest

@@ -546,8 +546,7 @@ static void s_parser_fini(rb_plan_parser_t *ps)
 {
     free(ps->work);
     free(ps->map);
-    free(ps->ph_iters);
-    free(ps->ph_iters_line);
+    free(ps->ph_iter);
     for (uint32_t i = 0; i < ps->nfiles; i++)
         free(ps->files[i]);
     free(ps->files);

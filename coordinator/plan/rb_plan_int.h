@@ -57,17 +57,19 @@ typedef struct rb_plan_srcline {
 } rb_plan_srcline_t;
 
 typedef struct rb_plan_parser {
-    const char *source;                    /* borrowed; names the plan in messages */
-    rb_err_t *err;                         /* borrowed; the caller's error */
-    uint64_t interval_ns;                  /* [global] sample_interval */
-    char directory[RB_PATH_MAX];           /* [global] directory */
-    rb_phase_spec_t *phases;               /* owned until handed to the plan */
-    uint32_t nphases;                      /* entries of phases that are initialised */
-    uint32_t cap_phases;                   /* allocated entries of phases */
-    uint32_t cap_jobs;                     /* allocated jobs of the last phase */
-    uint32_t phase_workers;                /* sum of numjobs in the last phase */
-    uint32_t *ph_iters;                    /* per phase: iterations=N of its jobs */
-    unsigned *ph_iters_line;               /* ... and the line that set it (0: default) */
+    const char *source;          /* borrowed; names the plan in messages */
+    rb_err_t *err;               /* borrowed; the caller's error */
+    uint64_t interval_ns;        /* [global] sample_interval */
+    char directory[RB_PATH_MAX]; /* [global] directory */
+    rb_phase_spec_t *phases;     /* owned until handed to the plan */
+    uint32_t nphases;            /* entries of phases that are initialised */
+    uint32_t cap_phases;         /* allocated entries of phases */
+    uint32_t cap_jobs;           /* allocated jobs of the last phase */
+    uint32_t phase_workers;      /* sum of numjobs in the last phase */
+    struct rb_plan_ph_iter {
+        uint32_t n;    /* per phase: iterations=N of its jobs ... */
+        unsigned line; /* ... and the line that set it (0: default) */
+    } * ph_iter;
     rb_plan_iter_t *iters;                 /* after rb_plan_job_iterate: per phase */
     bool iterate_plan;                     /* [global] iterate=plan */
     unsigned iterate_line;                 /* ... its line */

@@ -281,18 +281,15 @@ static int s_add_job(rb_plan_parser_t *ps, const rb_plan_job_t *o, const rb_job_
             rb_phase_spec_t *ph = realloc(ps->phases, cap * sizeof *ph);
             if (ph)
                 ps->phases = ph;
-            uint32_t *it = realloc(ps->ph_iters, cap * sizeof *it);
+            struct rb_plan_ph_iter *it = realloc(ps->ph_iter, cap * sizeof *it);
             if (it)
-                ps->ph_iters = it;
-            unsigned *il = realloc(ps->ph_iters_line, cap * sizeof *il);
-            if (il)
-                ps->ph_iters_line = il;
-            if (!ph || !it || !il)
+                ps->ph_iter = it;
+            if (!ph || !it)
                 return rb_plan_nomem(ps);
             ps->cap_phases = cap;
         }
-        ps->ph_iters[ps->nphases] = o->iterations ? o->iterations : 1;
-        ps->ph_iters_line[ps->nphases] = iline;
+        ps->ph_iter[ps->nphases] =
+            (struct rb_plan_ph_iter){o->iterations ? o->iterations : 1, iline};
         rb_phase_spec_t *ph = &ps->phases[ps->nphases++];
         memset(ph, 0, sizeof *ph);
         memcpy(ph->name, name, strlen(name) + 1);
@@ -301,12 +298,12 @@ static int s_add_job(rb_plan_parser_t *ps, const rb_plan_job_t *o, const rb_job_
     }
     rb_phase_spec_t *ph = &ps->phases[ps->nphases - 1];
     uint32_t want = o->iterations ? o->iterations : 1;
-    if (ps->ph_iters[ps->nphases - 1] != want)
+    if (ps->ph_iter[ps->nphases - 1].n != want)
         return rb_plan_fail(ps, iline ? iline : line,
                             "job '%s': iterations=%u, but its phase '%s' runs %u times (every "
                             "job of a phase repeats with it: set iterations on its first job, "
                             "or give each its own phase with stonewall)",
-                            name, want, ph->name, ps->ph_iters[ps->nphases - 1]);
+                            name, want, ph->name, ps->ph_iter[ps->nphases - 1].n);
     if (ph->njobs == RB_MAX_JOBS)
         return rb_plan_fail(ps, line, "job '%s': phase '%s' has more than %u jobs", name, ph->name,
                             RB_MAX_JOBS);
@@ -491,20 +488,20 @@ int rb_plan_job_iterate(rb_plan_parser_t *ps, rb_plan_iter_t **out)
 {
     uint32_t n = ps->nphases, total = 0, rounds = 1;
     for (uint32_t p = 0; p < n; p++) {
-        uint32_t k = ps->ph_iters[p];
-        unsigned line = ps->ph_iters_line[p];
+        uint32_t k = ps->ph_iter[p].n;
+        unsigned line = ps->ph_iter[p].line;
         if (k > 1 && rb_phase_spec_is_meta(&ps->phases[p]) && !ps->iterate_plan)
             return rb_plan_fail(ps, line,
                                 "metadata step '%s' with iterations=%u: its files must be made "
                                 "again before it can repeat, so repeat the whole plan "
                                 "(iterate=plan in [global])",
                                 ps->phases[p].name, k);
-        if (ps->iterate_plan && k != ps->ph_iters[0])
+        if (ps->iterate_plan && k != ps->ph_iter[0].n)
             return rb_plan_fail(ps, line ? line : ps->iterate_line,
                                 "iterate=plan (line %u) repeats the whole plan, so every phase "
                                 "needs the same iterations: '%s' has %u, '%s' has %u (set "
                                 "iterations in [global])",
-                                ps->iterate_line, ps->phases[0].name, ps->ph_iters[0],
+                                ps->iterate_line, ps->phases[0].name, ps->ph_iter[0].n,
                                 ps->phases[p].name, k);
         total += k;
         if (total > RB_MAX_PHASES)
@@ -514,7 +511,7 @@ int rb_plan_job_iterate(rb_plan_parser_t *ps, rb_plan_iter_t **out)
                                 RB_MAX_PHASES, ps->phases[p].name, k);
     }
     if (ps->iterate_plan && n)
-        rounds = ps->ph_iters[0];
+        rounds = ps->ph_iter[0].n;
     rb_plan_iter_t *iters = calloc(total ? total : 1, sizeof *iters);
     if (!iters)
         return rb_plan_nomem(ps);
@@ -538,10 +535,10 @@ int rb_plan_job_iterate(rb_plan_parser_t *ps, rb_plan_iter_t **out)
     int rc = 0;
     for (uint32_t r = 0; r < rounds && rc == 0; r++) {
         for (uint32_t p = 0; p < n && rc == 0; p++) {
-            uint32_t k = ps->ph_iters[p];
+            uint32_t k = ps->ph_iter[p].n;
             uint32_t from = ps->iterate_plan ? r : 0, to = ps->iterate_plan ? r + 1 : k;
             for (uint32_t i = from; i < to && rc == 0; i++) {
-                rc = s_copy_phase(ps, &phases[m], &ps->phases[p], i, k, ps->ph_iters_line[p]);
+                rc = s_copy_phase(ps, &phases[m], &ps->phases[p], i, k, ps->ph_iter[p].line);
                 if (rc < 0)
                     break;
                 if (i == 0)
