@@ -254,6 +254,21 @@ static void s_noise_text(char *buf, size_t len, const s_judged_t *j)
         snprintf(buf, len, "  (n %u/%u)", j->a.n, j->b.n);
 }
 
+/* One judged figure for people: label, both means, the change, the
+ * verdict and the noise it was judged on. */
+static void s_text_row(FILE *f, int width, const char *label, s_unit_t unit, const s_judged_t *j)
+{
+    char b1[48], b2[48], c[24], noise[64];
+    s_fmt(b1, sizeof b1, unit, j->a.mean);
+    s_fmt(b2, sizeof b2, unit, j->b.mean);
+    if (isnan(j->change))
+        snprintf(c, sizeof c, "-");
+    else
+        snprintf(c, sizeof c, "%+.1f%%", j->change * 100);
+    s_noise_text(noise, sizeof noise, j);
+    fprintf(f, "  %-*s %24s %24s %9s  %s%s\n", width, label, b1, b2, c, j->verdict, noise);
+}
+
 /* ---- per node ---- */
 
 /* Node name's bandwidth in each measurement of m (NAN where it is missing). */
@@ -303,18 +318,10 @@ static int s_nodes(rb_jw_t *w, FILE *f, int json, const s_meas_t *ma, uint32_t n
             quiet++;
             continue;
         }
-        char b1[48], b2[48], c[24], noise[64];
         if (!shown++)
             fprintf(f, "  %-24s %24s %24s %9s  %s\n", "node bandwidth", "before", "after", "change",
                     "verdict");
-        s_fmt(b1, sizeof b1, S_BW, j.a.mean);
-        s_fmt(b2, sizeof b2, S_BW, j.b.mean);
-        if (isnan(j.change))
-            snprintf(c, sizeof c, "-");
-        else
-            snprintf(c, sizeof c, "%+.1f%%", j.change * 100);
-        s_noise_text(noise, sizeof noise, &j);
-        fprintf(f, "  %-24s %24s %24s %9s  %s%s\n", name, b1, b2, c, j.verdict, noise);
+        s_text_row(f, 24, name, S_BW, &j);
     }
     /* nodes only after */
     for (uint32_t x = 0; nb && x < mb[0].agg->nnodes; x++) {
@@ -455,15 +462,7 @@ static int s_phase(rb_jw_t *w, FILE *f, int json, const char *name, const s_side
             rb_jw_obj_end(w);
             continue;
         }
-        char b1[48], b2[48], c[24], noise[64];
-        s_fmt(b1, sizeof b1, s_figs[i].unit, j.a.mean);
-        s_fmt(b2, sizeof b2, s_figs[i].unit, j.b.mean);
-        if (isnan(j.change))
-            snprintf(c, sizeof c, "-");
-        else
-            snprintf(c, sizeof c, "%+.1f%%", j.change * 100);
-        s_noise_text(noise, sizeof noise, &j);
-        fprintf(f, "  %-32s %24s %24s %9s  %s%s\n", s_figs[i].label, b1, b2, c, j.verdict, noise);
+        s_text_row(f, 32, s_figs[i].label, s_figs[i].unit, &j);
     }
     if (json)
         rb_jw_arr_end(w);
