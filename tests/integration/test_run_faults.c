@@ -238,8 +238,10 @@ static void s_lost_during_prefill(int min_nodes)
     it_write(p.plan, text);
     int pid = it_sh_bg(p.out, p.err,
                        "'%s' run --local 3 --heartbeat 200ms --lost-after %ds --out '%s' '%s'",
-                       it_bin("rackbench"), 2 * RB_TEST_TIME_SCALE, p.runs, p.plan);
-    /* every agent has accepted the PLAN and opened its file: the layout runs */
+                       it_bin("rackbench"), 10 * RB_TEST_TIME_SCALE, p.runs, p.plan);
+    /* every agent has accepted the PLAN and opened its file: the layout runs
+     * (the killed agent is seen to exit at once; --lost-after is for the
+     * others, whose heartbeats a loaded machine writing gigabytes delays) */
     assert_true(it_wait_for_files(data, 3, it_deadline(30000)) >= 3);
     assert_int_equal(it_kill_matching(SIGKILL, "rackbench-agent", "--name local-2 ", data, NULL),
                      1);
