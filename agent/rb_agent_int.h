@@ -55,6 +55,7 @@ struct rb_agent {
     rb_layout_t *layout; /* the plan\'s files on this agent */
     rb_phase_t *phase;   /* phase running, or NULL */
     uint64_t next_sample;
+    uint64_t interval_ns;      /* the running phase's sample interval (GO's, else the plan's) */
     int run_failed;            /* some phase reported an error */
     rb_telemetry_t *tel;       /* host telemetry, NULL when not read */
     rb_telemetry_snap_t *snap; /* its last reading */

@@ -519,6 +519,15 @@ void rb_agent_state_go(rb_agent_t *a, const rb_msg_go_t *go)
         rb_agent_send_reason(a, RB_MSG_ERROR, -EINVAL, why);
         return;
     }
+    if (go->interval_ns && go->interval_ns < 10 * RB_NS_PER_MS) {
+        char why[RB_REASON_MAX];
+        snprintf(why, sizeof why, "GO for phase %s: sample interval %llu ns is below 10 ms",
+                 pl->phases[go->phase].name, (unsigned long long)go->interval_ns);
+        s_send_done_error(a, go->phase, -EINVAL, why);
+        a->run_failed = 1;
+        return;
+    }
+    a->interval_ns = go->interval_ns ? go->interval_ns : pl->interval_ns;
     uint64_t t_local = (uint64_t)((int64_t)go->t_go_ns + go->offset_ns);
     rb_job_ctx_t ctx = s_ctx(a);
     uint64_t caps[RB_MAX_JOBS];
@@ -533,7 +542,7 @@ void rb_agent_state_go(rb_agent_t *a, const rb_msg_go_t *go)
         return;
     }
     a->state = S_RUNNING;
-    a->next_sample = t_local + pl->interval_ns;
+    a->next_sample = t_local + a->interval_ns;
     if (a->tel) /* prime at GO: the phase's first sample then has rates */
         rb_telemetry_sample(a->tel, t_local > rb_time_mono_ns() ? rb_time_mono_ns() : t_local,
                             a->snap);
@@ -623,7 +632,7 @@ static void s_send_sample(rb_agent_t *a, uint64_t now)
     }
     rb_agent_send(a, &s);
     while (a->next_sample <= now)
-        a->next_sample += a->plan.u.plan.interval_ns;
+        a->next_sample += a->interval_ns;
 }
 
 /* The phase's workers are done (or told to stop): last sample, totals, DONE.

@@ -209,7 +209,7 @@ S_LAYOUT(s_body_REFUSED, NULL, F_STR(rb_msg_reason_t, run_id, 0),
 
 S_LAYOUT(s_body_GO, NULL, F_STR(rb_msg_go_t, run_id, 0),
          F_U32(rb_msg_go_t, phase, RB_MAX_PHASES - 1), F_U64(rb_msg_go_t, t_go_ns),
-         F_KIND(rb_msg_go_t, offset_ns, RB_PK_I64));
+         F_KIND(rb_msg_go_t, offset_ns, RB_PK_I64), F_U64(rb_msg_go_t, interval_ns));
 
 S_LAYOUT(s_telem_dev_layout, NULL, F_STR(rb_telem_dev_t, name, RB_PK_F_NONEMPTY),
          F_STR(rb_telem_dev_t, parent, 0), F_KIND(rb_telem_dev_t, member, RB_PK_BOOL),

@@ -19,7 +19,7 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   10
+#define RB_PROTO_VERSION   11
 #define RB_PROTO_MAX_FRAME (384u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -343,9 +343,10 @@ typedef struct rb_msg_reason {
 
 typedef struct rb_msg_go {
     char run_id[RB_NAME_MAX];
-    uint32_t phase;    /* index into the plan's phases */
-    uint64_t t_go_ns;  /* start time on the coordinator's clock */
-    int64_t offset_ns; /* agent clock - coordinator clock, as estimated */
+    uint32_t phase;       /* index into the plan's phases */
+    uint64_t t_go_ns;     /* start time on the coordinator's clock */
+    int64_t offset_ns;    /* agent clock - coordinator clock, as estimated */
+    uint64_t interval_ns; /* this phase's sample interval (version 11); 0 = the plan's */
 } rb_msg_go_t;
 
 /* The directions of IO, counted apart as fio does (its read, write and trim

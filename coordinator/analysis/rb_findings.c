@@ -131,7 +131,7 @@ static void s_active(const double *v, uint32_t n, uint32_t *lo, uint32_t *hi)
 }
 
 /* Appends the stalls of series v over points lo..hi (its median med): runs
- * of at least RB_STALL_INTERVALS points below RB_STALL_FRACTION of med that
+ * of at least RB_STALL_INTERVALS points (and RB_STALL_MIN_S) below RB_STALL_FRACTION of med that
  * end before hi (the series recovered). Runs inside one of the cluster's
  * stalls (the ncl findings from index cl0) are left to it. 0 or -ENOMEM. */
 static int s_stall_runs(rb_phase_agg_t *a, const char *node, const double *v, uint32_t lo,
@@ -150,7 +150,7 @@ static int s_stall_runs(rb_phase_agg_t *a, const char *node, const double *v, ui
         while (k <= hi && v[k] < low)
             sum += v[k++];
         uint32_t len = k - start;
-        if (len < RB_STALL_INTERVALS || k > hi)
+        if (len < RB_STALL_INTERVALS || len * point_s < RB_STALL_MIN_S - 1e-9 || k > hi)
             continue; /* too short, or the end of the node's IO */
         double at = t0 + start * point_s, length = len * point_s;
         int inside = 0;

@@ -122,6 +122,7 @@ const char *rb_opt_suggest(const char *key, char *buf, size_t len);
 const char *rb_opt_why_text(rb_opt_why_t why);
 
 /* Writes [global]'s own lines: sample_interval, and directory when set. */
+/* interval_ns 0: sample_interval=auto. */
 void rb_opt_print_global(uint64_t interval_ns, const char *directory, FILE *f);
 
 /* Writes a data job's options, every one explicit, in table order. */

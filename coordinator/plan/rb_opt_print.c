@@ -288,7 +288,8 @@ void rb_opt_print_meta_step(const rb_job_spec_t *js, const char *global_dir, FIL
 void rb_opt_print_global(uint64_t interval_ns, const char *directory, FILE *f)
 {
     char a[64];
-    fprintf(f, "sample_interval=%s\n", rb_units_fmt_duration_exact(a, sizeof a, interval_ns));
+    fprintf(f, "sample_interval=%s\n",
+            interval_ns ? rb_units_fmt_duration_exact(a, sizeof a, interval_ns) : "auto");
     if (directory && directory[0])
         fprintf(f, "directory=%s\n", directory);
 }

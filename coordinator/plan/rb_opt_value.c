@@ -641,6 +641,12 @@ int rb_opt_value_sample_interval(rb_plan_parser_t *ps, rb_plan_job_t *o, const r
                                  const char *key, const char *val, unsigned line)
 {
     (void)o, (void)opt;
+    if (strcmp(val, "auto") == 0) {
+        ps->interval_auto = 1;
+        ps->interval_ns = RB_PLAN_AUTO_INTERVAL_MAX_NS;
+        return 0;
+    }
+    ps->interval_auto = 0;
     int rc = rb_opt_value_duration(ps, line, key, val, &ps->interval_ns);
     if (rc == 0 && (ps->interval_ns < S_MIN_INTERVAL_NS || ps->interval_ns > S_MAX_INTERVAL_NS))
         return rb_plan_fail(ps, line, "sample_interval=%.64s is out of range (100ms..1h)", val);

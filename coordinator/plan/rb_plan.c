@@ -22,7 +22,7 @@
 #include "rb_units.h"
 #include "rb_names.h"
 
-#define S_DEFAULT_INTERVAL_NS 1000000000ull
+#define S_DEFAULT_INTERVAL_NS RB_PLAN_AUTO_INTERVAL_MAX_NS
 #define S_MAX_NOTES           100u /* notes kept; more are counted in one last line */
 
 #define S_MAX_PROBLEMS 100u /* problems listed; more are counted in one last line */
@@ -565,6 +565,7 @@ int rb_plan_parse_input(const char *text, size_t len, const char *source, const 
     ps.input = in;
     ps.err = err;
     ps.interval_ns = S_DEFAULT_INTERVAL_NS;
+    ps.interval_auto = 1;
     rb_plan_job_defaults(&ps.global);
 
     int rc = 0;
@@ -610,6 +611,7 @@ int rb_plan_parse_input(const char *text, size_t len, const char *source, const 
         rc = -EINVAL;
     /* what was read goes to the plan, which on failure frees it all */
     plan->interval_ns = ps.interval_ns;
+    plan->interval_auto = ps.interval_auto;
     memcpy(plan->directory, ps.directory, sizeof plan->directory);
     plan->nphases = ps.nphases;
     plan->phases = ps.phases;
@@ -736,7 +738,7 @@ int rb_plan_print(const rb_plan_t *p, FILE *f)
         fputc(isprint((unsigned char)*c) ? *c : '?', f);
     fprintf(f, "\n; every option is explicit; a job with stonewall starts a new phase\n");
     fprintf(f, "[global]\n");
-    rb_opt_print_global(p->interval_ns, p->directory, f);
+    rb_opt_print_global(p->interval_auto ? 0 : p->interval_ns, p->directory, f);
     if (p->iterate_plan)
         fprintf(f, "iterate=plan\n");
     for (uint32_t i = 0; i < p->nphases; i++) {

@@ -40,10 +40,16 @@ typedef struct rb_plan_iter {
     char base[RB_NAME_MAX]; /* the phase's name without "#k" */
 } rb_plan_iter_t;
 
+/* sample_interval=auto: each phase's interval, chosen at its GO, lies in
+ * [MIN, MAX] (about a hundred intervals over the phase's expected length). */
+#define RB_PLAN_AUTO_INTERVAL_MIN_NS (100ull * 1000000ull)
+#define RB_PLAN_AUTO_INTERVAL_MAX_NS 1000000000ull
+
 typedef struct rb_plan {
     char *source;                /* file path or label used in messages */
     char *text;                  /* the plan as read (NUL-terminated) */
-    uint64_t interval_ns;        /* sample_interval (default 1 s) */
+    uint64_t interval_ns;        /* sample_interval; with interval_auto, the longest (1 s) */
+    uint8_t interval_auto;       /* sample_interval=auto (the default): chosen per phase */
     char directory[RB_PATH_MAX]; /* [global] directory, "" if unset (used by --local) */
     uint32_t nphases;
     rb_phase_spec_t *phases; /* nphases entries, each with its jobs */

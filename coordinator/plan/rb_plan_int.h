@@ -60,6 +60,7 @@ typedef struct rb_plan_parser {
     const char *source;          /* borrowed; names the plan in messages */
     rb_err_t *err;               /* borrowed; the caller's error */
     uint64_t interval_ns;        /* [global] sample_interval */
+    uint8_t interval_auto;       /* sample_interval=auto, or not given */
     char directory[RB_PATH_MAX]; /* [global] directory */
     rb_phase_spec_t *phases;     /* owned until handed to the plan */
     uint32_t nphases;            /* entries of phases that are initialised */

@@ -583,7 +583,8 @@ int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
         res->live = s_locked(dir);
     /* the phase in progress when the run was cut off, from its samples */
     if (res->running && res->nphases < pl->nphases &&
-        rb_result_phase_from_samples(dir, &pl->phases[res->nphases], (double)pl->interval_ns / 1e9,
+        rb_result_phase_from_samples(dir, &pl->phases[res->nphases],
+                                     pl->interval_auto ? 0 : (double)pl->interval_ns / 1e9,
                                      &out->phases[res->nphases]) == 0) {
         res->nphases++;
         out->from_samples = 1;

@@ -73,6 +73,7 @@ int rb_result_samples_values(const char *dir, const char *phase, const char *col
 /* The phase that was running when the run was cut off, from its samples in
  * dir: per node and job what the samples add up to, over the time they
  * cover (rb_result_csv.c). out is the caller's. 0 or -errno. */
+/* interval_s 0: the phase's own, the length most of its rows have. */
 int rb_result_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, double interval_s,
                                  rb_phase_agg_t *out);
 

@@ -92,6 +92,7 @@ typedef struct s_row {
     double t_s, interval_s;
     char phase[RB_NAME_MAX], node[RB_NAME_MAX], rack[RB_NAME_MAX], job[RB_NAME_MAX];
     double bytes, ops, errors;
+    double rd_bytes, rd_ops, wr_bytes, wr_ops; /* the reads' and writes' share (0: none) */
 } s_row_t;
 
 /* One samples.csv row's fields (schema order) into r. 1, or 0 when its
@@ -110,6 +111,10 @@ static int s_parse_row(const char *const *f, s_row_t *r)
     r->bytes = strtod(f[RB_CSV_SMP_BYTES], NULL);
     r->ops = strtod(f[RB_CSV_SMP_OPS], NULL);
     r->errors = strtod(f[RB_CSV_SMP_ERRORS], NULL);
+    r->rd_bytes = strtod(f[RB_CSV_SMP_READ_BYTES], NULL);
+    r->rd_ops = strtod(f[RB_CSV_SMP_READ_OPS], NULL);
+    r->wr_bytes = strtod(f[RB_CSV_SMP_WRITE_BYTES], NULL);
+    r->wr_ops = strtod(f[RB_CSV_SMP_WRITE_OPS], NULL);
     return 1;
 }
 
@@ -307,6 +312,7 @@ typedef struct s_acc {
     char node[RB_NAME_MAX], rack[RB_NAME_MAX];
     uint32_t job;
     double first, last, bytes, ops, errors;
+    double rd_bytes, rd_ops, wr_bytes, wr_ops;
 } s_acc_t;
 
 static int s_cmp_acc(const void *a, const void *b)
@@ -314,6 +320,37 @@ static int s_cmp_acc(const void *a, const void *b)
     const s_acc_t *x = a, *y = b;
     int c = strcmp(x->node, y->node);
     return c ? c : (x->job > y->job) - (x->job < y->job);
+}
+
+/* The lengths of a phase's sample rows, to the ms, and how many rows have
+ * each: the most common is the phase's interval (its first and last rows, a
+ * late node's long one, are the exceptions). */
+#define S_LENGTHS 32
+typedef struct s_lengths {
+    long ms[S_LENGTHS];
+    uint64_t count[S_LENGTHS];
+    uint32_t n;
+} s_lengths_t;
+
+static void s_lengths_add(s_lengths_t *l, double s)
+{
+    long ms = lround(s * 1000);
+    uint32_t i = 0;
+    while (i < l->n && l->ms[i] != ms)
+        i++;
+    if (i == l->n && l->n < S_LENGTHS)
+        l->ms[l->n++] = ms;
+    if (i < l->n)
+        l->count[i]++;
+}
+
+static double s_lengths_mode(const s_lengths_t *l)
+{
+    uint32_t best = 0;
+    for (uint32_t i = 1; i < l->n; i++)
+        if (l->count[i] > l->count[best])
+            best = i;
+    return l->n ? (double)l->ms[best] / 1000 : 0;
 }
 
 /* The phase that was running when the run was cut off, from its samples:
@@ -329,7 +366,9 @@ int rb_result_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, d
     uint32_t n = 0, cap = 16;
     s_acc_t *acc = calloc(cap, sizeof *acc);
     int rc = acc ? 0 : -ENOMEM;
+    s_lengths_t lengths = {0};
     while (rc == 0 && s_next_row(&c, spec->name, &r)) {
+        s_lengths_add(&lengths, r.interval_s);
         uint32_t j = 0;
         while (j < spec->njobs && strcmp(spec->jobs[j].name, r.job) != 0)
             j++;
@@ -362,6 +401,10 @@ int rb_result_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, d
         acc[i].bytes += r.bytes;
         acc[i].ops += r.ops;
         acc[i].errors += r.errors;
+        acc[i].rd_bytes += r.rd_bytes;
+        acc[i].rd_ops += r.rd_ops;
+        acc[i].wr_bytes += r.wr_bytes;
+        acc[i].wr_ops += r.wr_ops;
     }
     s_csv_close(&c);
     if (rc < 0 || n == 0) {
@@ -391,7 +434,11 @@ int rb_result_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, d
                                 .t_end_ns = (uint64_t)llround((acc[i].last + 1) * 1e9),
                                 .bytes = (uint64_t)acc[i].bytes,
                                 .ops = (uint64_t)acc[i].ops,
-                                .errors = (uint64_t)acc[i].errors};
+                                .errors = (uint64_t)acc[i].errors,
+                                .read_bytes = (uint64_t)acc[i].rd_bytes,
+                                .read_ops = (uint64_t)acc[i].rd_ops,
+                                .write_bytes = (uint64_t)acc[i].wr_bytes,
+                                .write_ops = (uint64_t)acc[i].wr_ops};
     }
     if (rc == 0)
         rc = rb_aggregate_phase(spec, in, nn, out);
@@ -401,7 +448,10 @@ int rb_result_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, d
         out->nrows = 0; /* per worker figures are not in the samples */
         double *b = NULL, *o = NULL, *t = NULL;
         uint32_t m = 0;
-        if (rb_result_samples_series(dir, spec->name, interval_s, &b, &o, &t, &m) == 0)
+        if (interval_s <= 0)
+            interval_s = s_lengths_mode(&lengths);
+        if (interval_s > 0 &&
+            rb_result_samples_series(dir, spec->name, interval_s, &b, &o, &t, &m) == 0)
             rb_aggregate_steady(out, b, t, m, interval_s, 0);
         free(b);
         free(o);

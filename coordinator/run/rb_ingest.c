@@ -109,7 +109,7 @@ void rb_ingest_sample(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_sample_t
         rb_csv_telemetry_rows(r->telemetry, t_s, rb_run_utc(r, end), ph->name, n->hello.name,
                               s->telem);
     if (r->tel && s->ntelem && s->telem &&
-        rb_csv_telemetry_series(r->tel, idx, t_s, (double)r->plan->interval_ns / 1e9, s->telem) < 0)
+        rb_csv_telemetry_series(r->tel, idx, t_s, (double)r->interval_ns / 1e9, s->telem) < 0)
         r->tel_failed = 1;
     r->unflushed = 1; /* rb_router_pump flushes them, at most every S_FLUSH_NS */
 }
@@ -290,7 +290,7 @@ void rb_ingest_wearout_reset(rb_run_ctx_t *r, const rb_phase_spec_t *ph)
 void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
 {
     rb_phase_agg_t *a = &r->aggs[p];
-    double **series = NULL, interval = (double)r->plan->interval_ns / 1e9;
+    double **series = NULL, interval = (double)r->interval_ns / 1e9;
     uint32_t nint = 0;
     double point_s = interval;
     if (!r->node_series || rb_series_take(r->node_series, &series, &nint, &point_s) < 0)
@@ -315,7 +315,7 @@ void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
 
 void rb_ingest_phase_start(rb_run_ctx_t *r, uint32_t p)
 {
-    double interval = (double)r->plan->interval_ns / 1e9;
+    double interval = (double)r->interval_ns / 1e9;
     rb_series_destroy(&r->node_series);
     rb_findings_tel_series_destroy(&r->tel);
     r->node_series = rb_series_new(r->fleet.n, interval);

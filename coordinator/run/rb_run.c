@@ -159,6 +159,71 @@ void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t l
     rb_msg_fini(&m);
 }
 
+/* The default rate a node is expected to reach before the run has measured
+ * one: it only sets how finely a phase is sampled, and is never reported. */
+#define S_GUESS_NODE_BW  (1024.0 * 1024 * 1024)
+#define S_GUESS_NODE_OPS 5000.0
+#define S_AUTO_POINTS    100 /* sample_interval=auto: about this many intervals a phase */
+
+/* The seconds phase p is expected to last: its runtime when time-based, else
+ * what a node moves (or the operations it does) over the fastest rate a
+ * node has shown in the phases before, capped by the runtime. */
+static double s_expected_s(const rb_run_ctx_t *r, uint32_t p)
+{
+    double node_bw = 0, node_ops = 0;
+    for (uint32_t q = 0; q < p && q < r->phases_run; q++)
+        for (uint32_t i = 0; i < r->aggs[q].nnodes; i++) {
+            const rb_agg_node_t *n = &r->aggs[q].nodes[i];
+            if (rb_phase_spec_is_meta(&r->plan->phases[q])) {
+                if (n->iops > node_ops)
+                    node_ops = n->iops;
+            } else if (n->bw > node_bw)
+                node_bw = n->bw;
+        }
+    node_bw = node_bw > 0 ? node_bw : S_GUESS_NODE_BW;
+    node_ops = node_ops > 0 ? node_ops : S_GUESS_NODE_OPS;
+    const rb_phase_spec_t *ph = &r->plan->phases[p];
+    double bytes = 0, ops = 0, longest = 0;
+    for (uint32_t j = 0; j < ph->njobs; j++) {
+        const rb_job_spec_t *js = &ph->jobs[j];
+        double before = (double)(js->startdelay_max_ns + js->ramp_ns) / 1e9;
+        double runtime = (double)js->runtime_ns / 1e9;
+        double t;
+        if (js->time_based && js->runtime_ns)
+            t = runtime;
+        else {
+            double loops = js->loops ? js->loops : 1;
+            if (js->rw == RB_RW_META)
+                ops += (double)js->meta_files * js->numjobs;
+            else
+                bytes += (double)(js->io_size ? js->io_size : js->size) * loops * js->numjobs;
+            continue;
+        }
+        if (before + t > longest)
+            longest = before + t;
+    }
+    double t_io = bytes / node_bw + ops / node_ops;
+    for (uint32_t j = 0; j < ph->njobs; j++) /* a size-bound job's runtime caps it */
+        if (!ph->jobs[j].time_based && ph->jobs[j].runtime_ns &&
+            t_io > (double)ph->jobs[j].runtime_ns / 1e9)
+            t_io = (double)ph->jobs[j].runtime_ns / 1e9;
+    return t_io > longest ? t_io : longest;
+}
+
+/* Phase p's sample interval: the plan's, or with sample_interval=auto about
+ * S_AUTO_POINTS intervals over the phase's expected length, in steps of
+ * 100 ms from 100 ms to 1 s. */
+static uint64_t s_phase_interval(const rb_run_ctx_t *r, uint32_t p)
+{
+    if (!r->plan->interval_auto)
+        return r->plan->interval_ns;
+    const uint64_t step = RB_PLAN_AUTO_INTERVAL_MIN_NS;
+    double want = s_expected_s(r, p) / S_AUTO_POINTS * 1e9;
+    uint64_t iv = want >= (double)RB_PLAN_AUTO_INTERVAL_MAX_NS ? RB_PLAN_AUTO_INTERVAL_MAX_NS
+                                                               : (uint64_t)want / step * step;
+    return iv < RB_PLAN_AUTO_INTERVAL_MIN_NS ? RB_PLAN_AUTO_INTERVAL_MIN_NS : iv;
+}
+
 /* Sends GO for phase p to every ready node, after a clock round, far
  * enough ahead that the farthest one hears it in time. */
 static void s_go(rb_run_ctx_t *r, uint32_t p)
@@ -169,6 +234,7 @@ static void s_go(rb_run_ctx_t *r, uint32_t p)
     for (uint32_t i = 0; i < r->fleet.n; i++)
         if (r->fleet.nodes[i].state == RB_AGENT_READY && r->fleet.nodes[i].best_rtt_ns > max_rtt)
             max_rtt = r->fleet.nodes[i].best_rtt_ns;
+    r->interval_ns = s_phase_interval(r, p);
     rb_ingest_phase_start(r, p);
     r->t_go = rb_time_mono_ns() + S_GO_LEAD_NS + 2 * max_rtt;
     rb_info("phase %u/%u %s: GO for %u agents", p + 1, r->plan->nphases, ph->name,
@@ -182,6 +248,7 @@ static void s_go(rb_run_ctx_t *r, uint32_t p)
         go.u.go.phase = p;
         go.u.go.t_go_ns = r->t_go;
         go.u.go.offset_ns = n->offset_ns;
+        go.u.go.interval_ns = r->interval_ns;
         rb_fleet_node_set_state(n, RB_AGENT_RUNNING);
         rb_router_send(r, n, &go);
     }
@@ -196,8 +263,11 @@ static int s_collect(rb_run_ctx_t *r, const rb_phase_spec_t *ph)
 {
     /* Agents sample at GO + k intervals; print a quarter interval later so
      * that interval's samples have arrived. */
-    r->next_live = r->t_go + r->plan->interval_ns + r->plan->interval_ns / 4;
-    uint64_t last_live = r->t_go + r->plan->interval_ns / 4;
+    uint64_t every = r->interval_ns;
+    while (every < RB_PLAN_AUTO_INTERVAL_MAX_NS) /* a line a second at most */
+        every += r->interval_ns;
+    r->next_live = r->t_go + every + r->interval_ns / 4;
+    uint64_t last_live = r->t_go + r->interval_ns / 4;
     uint64_t abort_deadline = 0;
     int drawn = 0;
     while (rb_fleet_count(&r->fleet, RB_AGENT_RUNNING) > 0) {
@@ -224,7 +294,7 @@ static int s_collect(rb_run_ctx_t *r, const rb_phase_spec_t *ph)
             }
             last_live = now;
             while (r->next_live <= now)
-                r->next_live += r->plan->interval_ns;
+                r->next_live += every;
         }
     }
     if (drawn && r->tty)
@@ -301,7 +371,7 @@ static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
         if (ph->jobs[j].startdelay_max_ns + ph->jobs[j].ramp_ns > ramp)
             ramp = ph->jobs[j].startdelay_max_ns + ph->jobs[j].ramp_ns; /* before it: idle */
     rb_aggregate_steady(&r->aggs[p], r->ser_bytes, r->ser_secs, r->nser,
-                        (double)r->plan->interval_ns / 1e9, (double)ramp / 1e9);
+                        (double)r->interval_ns / 1e9, (double)ramp / 1e9);
     rb_ingest_findings(r, p);
     r->phases_run = p + 1;
     free(in);

@@ -70,13 +70,14 @@ typedef struct rb_run_ctx {
     uint64_t t_start; /* coordinator clock at start */
     uint64_t wall_start;
     uint64_t next_hb;
-    uint64_t next_tick;  /* when rb_router_pump next looks for silent agents */
-    uint64_t next_flush; /* when rb_router_pump next flushes the CSV files */
-    int unflushed;       /* rows written since the last flush */
-    int gathering;       /* still accepting HELLOs */
-    uint32_t cur_phase;  /* phase running (valid in phases) */
-    uint64_t t_go;       /* its GO time, coordinator clock */
-    uint64_t live_bytes; /* bytes in samples since the last progress line */
+    uint64_t next_tick;   /* when rb_router_pump next looks for silent agents */
+    uint64_t next_flush;  /* when rb_router_pump next flushes the CSV files */
+    int unflushed;        /* rows written since the last flush */
+    int gathering;        /* still accepting HELLOs */
+    uint32_t cur_phase;   /* phase running (valid in phases) */
+    uint64_t t_go;        /* its GO time, coordinator clock */
+    uint64_t interval_ns; /* its sample interval (the plan's, or chosen at GO) */
+    uint64_t live_bytes;  /* bytes in samples since the last progress line */
     uint64_t live_ops;
     uint64_t next_live;
     uint64_t phase_bytes, phase_ops; /* in samples since GO */

@@ -1253,13 +1253,13 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 10);
+    assert_int_equal(RB_PROTO_VERSION, 11);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 9 from peer, this build speaks 10");
+    expect_bad(buf, len, -EPROTO, "protocol version 10 from peer, this build speaks 11");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 10");
+    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 11");
     free(buf);
     buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
@@ -1267,8 +1267,8 @@ static void test_version(void **state)
     expect_bad(buf, len, -EPROTO, needle);
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
-    buf = hand_frame(11, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 11 from peer, this build speaks 10");
+    buf = hand_frame(12, "REBALANCE", &len, 0);
+    expect_bad(buf, len, -EPROTO, "protocol version 12 from peer, this build speaks 11");
     free(buf);
     buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);

@@ -371,14 +371,23 @@ static void test_cluster_stall(void **state)
     rb_phase_agg_t a = {.nnodes = 3};
     rb_agg_node_t nodes[3] = {{.name = "n1"}, {.name = "n2"}, {.name = "n3"}};
     a.nodes = nodes;
-    assert_int_equal(rb_findings_stalls(&a, ser, 10, 0.5), 0);
+    assert_int_equal(rb_findings_stalls(&a, ser, 10, 1.0), 0);
     /* active points: 0..7 (n3 stops after 7); cluster 30,30,30,1,0,1,30,22 */
     assert_int_equal(a.nbw_points, 8);
     assert_int_equal(a.nfindings, 1);
     assert_string_equal(a.findings[0].node, "");
-    assert_float_equal(a.findings[0].first_seen_s, 1.5, 1e-9);
-    assert_float_equal(a.findings[0].length_s, 1.5, 1e-9);
+    assert_float_equal(a.findings[0].first_seen_s, 3.0, 1e-9);
+    assert_float_equal(a.findings[0].length_s, 3.0, 1e-9);
     assert_float_equal(rb_findings_min_window_bw(&a, 0), 0, 1e-9);
+    free(a.findings);
+    free(a.bw_points);
+    /* the same dip over points of 0.5 s lasts 1.5 s: under RB_STALL_MIN_S, no stall */
+    memset(&a, 0, sizeof a);
+    a.nnodes = 3;
+    a.nodes = nodes;
+    assert_int_equal(rb_findings_stalls(&a, ser, 10, 0.5), 0);
+    assert_int_equal(a.nfindings, 0);
+    assert_float_equal(a.max_stall_s, 0, 1e-9);
     free(a.findings);
     free(a.bw_points);
 }
