@@ -66,20 +66,37 @@ static double s_median(double *v, uint32_t n)
     return (lo + hi) / 2.0;
 }
 
-/* How a rate axis is shown: decimal units chosen by size, as dd prints. */
+/* How a rate axis is shown: binary units chosen by size, as the page's
+ * tables and fio print them (decimal ones after rb_chart_set_si(1)). */
 typedef struct s_unit {
     double div;         /* display value = rate / div */
     const char *name;   /* "GB/s" */
     const char *define; /* markup saying what the unit is */
 } s_unit_t;
 
+static int s_si; /* rb_chart_set_si() */
+
+void rb_chart_set_si(int si)
+{
+    s_si = si;
+}
+
+int rb_chart_si(void)
+{
+    return s_si;
+}
+
 static s_unit_t s_rate_unit(double max, int ops)
 {
     if (ops)
         return (s_unit_t){1, "operations/s", "operations per second"};
-    if (max >= 1e9)
+    if (s_si && max >= 1e9)
         return (s_unit_t){1e9, "GB/s", "1 GB/s = 10&#8313; bytes/s"};
-    return (s_unit_t){1e6, "MB/s", "1 MB/s = 10&#8310; bytes/s"};
+    if (s_si)
+        return (s_unit_t){1e6, "MB/s", "1 MB/s = 10&#8310; bytes/s"};
+    if (max >= 1073741824.0)
+        return (s_unit_t){1073741824.0, "GiB/s", "1 GiB/s = 2&#179;&#8304; bytes/s"};
+    return (s_unit_t){1048576.0, "MiB/s", "1 MiB/s = 2&#178;&#8304; bytes/s"};
 }
 
 /* The view of series s, phase a: how many intervals a point, which lines. */
@@ -216,6 +233,44 @@ static int s_chart_time(FILE *f, const rb_chart_series_t *s, const rb_chart_view
         }
     }
     fputs("</p>\n", f);
+    free(bv);
+    free(bt);
+    return 0;
+}
+
+int rb_chart_lines(FILE *f, const char *title, const char *ylabel, double div,
+                   const rb_chart_line_t *l, uint32_t n, uint32_t nk, double tmax)
+{
+    uint32_t width = (uint32_t)S_SERIES_W, per = nk > width ? (nk + width - 1) / width : 1;
+    uint32_t np = nk ? (nk + per - 1) / per : 1;
+    double *bv = malloc(np * sizeof *bv), *bt = malloc(np * sizeof *bt), vmax = 0;
+    if (!bv || !bt) {
+        free(bv);
+        free(bt);
+        return -ENOMEM;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        s_bucket(l[i].v, l[i].t, nk, per, bv, bt);
+        for (uint32_t b = 0; b < np; b++)
+            vmax = !isnan(bv[b]) && bv[b] > vmax ? bv[b] : vmax;
+    }
+    rb_svg_axis_t ax = rb_svg_axis(tmax, 10), ay = rb_svg_axis(vmax / div * 1.04, 6);
+    rb_svg_plot_t pl = {S_SERIES_X, 16, S_SERIES_W, 260, ax.max, ay.max};
+    rb_svg_open(f, S_CHART_W, pl.y + pl.h + 48, title);
+    rb_svg_frame(f, &pl);
+    rb_svg_x_axis(f, &pl, ax, "time after the phase&#8217;s GO (s)");
+    rb_svg_y_axis(f, &pl, ay, ylabel);
+    for (uint32_t i = 0; i < n; i++) {
+        s_bucket(l[i].v, l[i].t, nk, per, bv, bt);
+        rb_svg_line(f, &pl, bv, bt, np, div, l[i].dashed ? "rack" : "cluster", "", l[i].color,
+                    l[i].name);
+    }
+    fputs("</svg>\n<p class=\"legend\">", f);
+    for (uint32_t i = 0; i < n; i++)
+        s_legend_item(f, l[i].color, l[i].dashed ? "rack" : "cluster", "", l[i].name);
+    fputs("</p>\n", f);
+    if (per > 1)
+        fprintf(f, "<p class=\"note\">Each point is the mean of %u consecutive values.</p>\n", per);
     free(bv);
     free(bt);
     return 0;

@@ -68,6 +68,27 @@ int rb_chart_nodes(FILE *f, const rb_chart_series_t *s, const char *phase, int o
  * logarithmic in us; a line of text when h recorded nothing. */
 void rb_chart_latency(FILE *f, const rb_hist_t *h, const char *phase);
 
+/* The page's one unit system: binary (MiB/s, the default) or, with si 1,
+ * decimal (MB/s), for the charts and the tables alike. Not thread-safe: set
+ * it before rendering. rb_chart_si() tells which. */
+void rb_chart_set_si(int si);
+int rb_chart_si(void);
+
+/* A line of rb_chart_lines(): nk values v (NAN: none) at times t. */
+typedef struct rb_chart_line {
+    const double *v, *t;
+    const char *name;  /* legend and tooltip */
+    const char *color; /* its stroke */
+    int dashed;        /* drawn dashed (a second figure of one direction) */
+} rb_chart_line_t;
+
+/* A time chart of n lines of nk points each, from 0 to tmax s after GO and
+ * 0 to the highest point; y values are divided by div and the axis named
+ * by ylabel (markup); title says what is drawn (text). Points are the means
+ * of consecutive values when nk is wider than the plot. 0 or -ENOMEM. */
+int rb_chart_lines(FILE *f, const char *title, const char *ylabel, double div,
+                   const rb_chart_line_t *l, uint32_t n, uint32_t nk, double tmax);
+
 /* The notes under the time chart and under the spread chart: what a point
  * is, how the series was downsampled, what is left out. */
 void rb_chart_series_note(FILE *f, const rb_chart_series_t *s, const rb_chart_view_t *vw, int meta);

@@ -26,6 +26,7 @@
 
 #include "rb_chart.h"
 #include "rb_csv.h"
+#include "rb_html_tel.h"
 #include "rb_findings.h"
 #include "rb_html.h"
 #include "rb_names.h"
@@ -52,14 +53,28 @@
 
 /* A row as read; its names point into the line being read. */
 typedef struct s_row {
-    uint32_t phase;   /* index into the run's phases */
-    const char *node; /* its node's name */
-    const char *rack; /* its rack's name */
-    double t_s;       /* end of the interval, s after the phase's GO */
-    double iv_s;      /* its length on the node, s */
-    double bytes;     /* moved in it by one job's workers on the node */
-    double ops;       /* operations likewise */
+    uint32_t phase;          /* index into the run's phases */
+    const char *node;        /* its node's name */
+    const char *rack;        /* its rack's name */
+    double t_s;              /* end of the interval, s after the phase's GO */
+    double iv_s;             /* its length on the node, s */
+    double bytes;            /* moved in it by one job's workers on the node */
+    double ops;              /* operations likewise */
+    double dops[2];          /* of them, the reads and the writes (NAN: not in the file) */
+    double dp50[2], dp99[2]; /* their latency percentiles in the interval, us (NAN: none) */
 } s_row_t;
+
+/* What a series counts of a row. */
+enum { S_BYTES = 0, S_OPS = 1, S_READ_OPS = 2, S_WRITE_OPS = 3 };
+
+static double s_row_value(const s_row_t *row, int what)
+{
+    if (what == S_READ_OPS || what == S_WRITE_OPS) {
+        double v = row->dops[what - S_READ_OPS];
+        return isnan(v) ? 0 : v;
+    }
+    return what == S_OPS ? row->ops : row->bytes;
+}
 
 /* An interval length as samples.csv gives it, and how many rows give it. */
 typedef struct s_len {
@@ -239,6 +254,15 @@ static int s_row_parse(const rb_run_result_t *r, const s_samples_t *s, char *lin
         if (p == r->nphases)
             return 0;
         *last = p;
+    }
+    static const int cols[2][3] = {
+        {RB_CSV_SMP_READ_OPS, RB_CSV_SMP_READ_LAT_P50_US, RB_CSV_SMP_READ_LAT_P99_US},
+        {RB_CSV_SMP_WRITE_OPS, RB_CSV_SMP_WRITE_LAT_P50_US, RB_CSV_SMP_WRITE_LAT_P99_US}};
+    for (int d = 0; d < 2; d++) {
+        double *out[3] = {&row->dops[d], &row->dp50[d], &row->dp99[d]};
+        for (int c = 0; c < 3; c++)
+            if (!fld[cols[d][c]][0] || s_num(fld[cols[d][c]], out[c]) < 0)
+                *out[c] = NAN;
     }
     row->phase = *last;
     row->node = fld[RB_CSV_SMP_NODE];
@@ -434,7 +458,7 @@ static int s_cells(s_samples_t *smp, const rb_run_result_t *r, uint32_t p, int o
         if (row.iv_s < S_TAIL * out->iv || k < 0 || k >= out->nkall || l >= out->nn)
             continue; /* left out, or not there on the first read */
         size_t c = (size_t)l * out->nk + (size_t)(k >> sh);
-        out->v[c] += ops ? row.ops : row.bytes; /* all of the node's jobs */
+        out->v[c] += s_row_value(&row, ops); /* all of the node's jobs */
         out->t[c] = row.t_s > out->t[c] ? row.t_s : out->t[c];
         if (!sh) {
             len[c] = row.iv_s > len[c] ? row.iv_s : len[c];
@@ -554,7 +578,7 @@ nomem:
 
 static const char *const s_css =
     "body{font:14px/1.45 system-ui,sans-serif;color:#222;margin:1.5em auto;max-width:"
-    "1000px;padding:0 1em}\n"
+    "1400px;padding:0 1em}\n"
     "h1{font-size:1.5em}h2{font-size:1.25em;border-bottom:1px solid #ccc;margin-top:2em}\n"
     "h3{font-size:1.05em;margin:1.4em 0 .3em}\n"
     "table{border-collapse:collapse;margin:.4em 0}\n"
@@ -566,7 +590,7 @@ static const char *const s_css =
     ".fail,.bad{color:#b00;font-weight:700}.pass{color:#070}\n"
     ".note{color:#555}.none{color:#777;font-style:italic}.dec{color:#666;font-size:.9em}\n"
     "pre{background:#f6f6f6;padding:.6em;overflow:auto}\n"
-    "svg.chart{display:block;max-width:100%;height:auto;font-size:12px}\n"
+    "svg.chart{display:block;width:100%;max-width:1300px;height:auto;font-size:12px}\n"
     "svg .frame{fill:none;stroke:#444}svg .grid{stroke:#e2e2e2}svg .minor{stroke:#f0f0f0}\n"
     "svg .tick{fill:#333}svg .label{fill:#111;font-size:13px}\n"
     "svg polyline{fill:none}svg .node{stroke-width:1;opacity:.75}\n"
@@ -580,7 +604,7 @@ static const char *const s_css =
 
 static void s_head(const rb_run_result_t *r, FILE *f)
 {
-    char when[32], b1[64];
+    char when[32];
     uint32_t ok = 0;
     for (uint32_t i = 0; i < r->nnodes; i++)
         ok += r->nodes[i].status == RB_NODE_OK;
@@ -615,7 +639,15 @@ static void s_head(const rb_run_result_t *r, FILE *f)
         }
         fputs("</p>\n", f);
     }
-    fputs("<h2>Nodes</h2>\n<table>\n<tr><th>node</th><th>rack</th><th>host</th><th>status</th>"
+}
+
+/* The run's nodes: where they ran, their status, clocks. */
+static void s_nodes(const rb_run_result_t *r, FILE *f)
+{
+    char b1[64];
+    fputs("<h2 "
+          "id=\"nodes\">Nodes</h2>\n<table>\n<tr><th>node</th><th>rack</th><th>host</"
+          "th><th>status</th>"
           "<th class=\"n\">cores</th><th class=\"n\">RAM</th><th class=\"n\">clock offset "
           "(ms)</th><th class=\"n\">clock round trip (ms)</th></tr>\n",
           f);
@@ -641,7 +673,116 @@ static void s_head(const rb_run_result_t *r, FILE *f)
     fputs("</table>\n", f);
 }
 
-static int s_phase(const rb_run_result_t *r, uint32_t p, s_samples_t *smp, FILE *f)
+/* The slowest node's p50 and p99 of each direction in each cell of g's
+ * geometry (its interval, cells of 2^shift intervals), a pass: d50 and d99
+ * hold 2 * g->nk values, NAN where no row has one. */
+static void s_lat_cells(s_samples_t *smp, const rb_run_result_t *r, uint32_t p, const s_series_t *g,
+                        double *d50, double *d99)
+{
+    for (size_t i = 0; i < 2 * (size_t)g->nk; i++)
+        d50[i] = d99[i] = NAN;
+    s_row_t row;
+    s_pass_start(smp, p);
+    while (s_pass_next(smp, r, p, &row)) {
+        int64_t k = s_interval(&row, g->iv);
+        if (row.iv_s < S_TAIL * g->iv || k < 0 || k >= g->nkall)
+            continue;
+        size_t c = (size_t)(k >> g->shift);
+        for (int d = 0; d < 2; d++) {
+            double *a = &d50[(size_t)d * g->nk + c], *b = &d99[(size_t)d * g->nk + c];
+            if (!(row.dops[d] > 0))
+                continue;
+            if (!isnan(row.dp50[d]) && (isnan(*a) || row.dp50[d] > *a))
+                *a = row.dp50[d];
+            if (!isnan(row.dp99[d]) && (isnan(*b) || row.dp99[d] > *b))
+                *b = row.dp99[d];
+        }
+    }
+}
+
+/* IOPS and latency over time, read and write apart: the cluster's reads
+ * and writes per second, and the slowest node's p50 and p99 of each. */
+static int s_dir_charts(const rb_run_result_t *r, uint32_t p, s_samples_t *smp, FILE *f)
+{
+    static const char *const color[2] = {"#1f77b4", "#d62728"};
+    static const char *const name[2] = {"read", "write"};
+    const rb_phase_agg_t *a = &r->phases[p];
+    s_series_t s[2];
+    memset(s, 0, sizeof s);
+    rb_chart_line_t l[4];
+    uint32_t n = 0, nk = 0;
+    double tmax = 0, *d50 = NULL, *d99 = NULL;
+    int rc = 0, geo = -1;
+    char title[RB_NAME_MAX + 96], lname[4][48];
+    for (int d = 0; d < 2 && rc == 0; d++) {
+        if (!a->dir[d].ops)
+            continue;
+        if ((rc = s_series_build(smp, r, p, S_READ_OPS + d, &s[d])) < 0 || !s[d].nk)
+            continue;
+        if (geo < 0 || s[d].nk > nk) {
+            geo = d;
+            nk = s[d].nk;
+        }
+        tmax = s[d].tmax > tmax ? s[d].tmax : tmax;
+        snprintf(lname[n], sizeof lname[n], "%s IOPS (cluster)", name[d]);
+        l[n] = (rb_chart_line_t){.v = s[d].cv, .t = s[d].ct, .name = lname[n], .color = color[d]};
+        n++;
+    }
+    if (rc < 0 || !n)
+        goto out;
+    fputs("<h3>IOPS over time, per direction</h3>\n", f);
+    snprintf(title, sizeof title, "%s: reads and writes per second over time", a->name);
+    if ((rc = rb_chart_lines(f, title, "operations per second", 1, l, n, nk, tmax)) < 0)
+        goto out;
+    d50 = malloc(2 * (size_t)nk * sizeof *d50);
+    d99 = malloc(2 * (size_t)nk * sizeof *d99);
+    if (!d50 || !d99) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    s_lat_cells(smp, r, p, &s[geo], d50, d99);
+    uint32_t m = 0;
+    for (int d = 0; d < 2; d++) {
+        if (!a->dir[d].ops || !s[d].nk)
+            continue;
+        int any = 0;
+        for (uint32_t k = 0; k < nk; k++)
+            any |= !isnan(d99[(size_t)d * nk + k]);
+        if (!any)
+            continue;
+        snprintf(lname[m], sizeof lname[m], "%s p99", name[d]);
+        l[m] = (rb_chart_line_t){
+            .v = d99 + (size_t)d * nk, .t = s[geo].ct, .name = lname[m], .color = color[d]};
+        m++;
+        snprintf(lname[m], sizeof lname[m], "%s p50", name[d]);
+        l[m] = (rb_chart_line_t){.v = d50 + (size_t)d * nk,
+                                 .t = s[geo].ct,
+                                 .name = lname[m],
+                                 .color = color[d],
+                                 .dashed = 1};
+        m++;
+    }
+    if (!m)
+        goto out;
+    fputs("<h3>Latency over time, per direction</h3>\n", f);
+    snprintf(title, sizeof title, "%s: latency over time, the slowest node's p50 and p99", a->name);
+    if ((rc = rb_chart_lines(f, title, "latency (&#181;s)", 1, l, m, nk, tmax)) < 0)
+        goto out;
+    fputs("<p class=\"note\">In each sample interval, the highest p50 and p99 of any node "
+          "(each node&#8217;s from its own IOs of the interval, as samples.csv holds them): the "
+          "slowest node, not a percentile of the cluster. The phase&#8217;s percentiles over all "
+          "nodes are in the table above.</p>\n",
+          f);
+out:
+    free(d50);
+    free(d99);
+    s_series_fini(&s[0]);
+    s_series_fini(&s[1]);
+    return rc;
+}
+
+static int s_phase(const rb_run_result_t *r, uint32_t p, s_samples_t *smp, const rb_html_tel_t *tel,
+                   FILE *f)
 {
     const rb_phase_agg_t *a = &r->phases[p];
     const rb_phase_spec_t *sp = &r->specs[p];
@@ -708,6 +849,10 @@ static int s_phase(const rb_run_result_t *r, uint32_t p, s_samples_t *smp, FILE 
         fputs(".</p>\n", f);
     }
     s_series_fini(&s);
+    if (!meta && s_dir_charts(r, p, smp, f) < 0)
+        return -ENOMEM;
+    if (rb_html_tel_charts(f, tel, p, a->name) < 0)
+        return -ENOMEM;
     fputs("<h3>Latency percentiles</h3>\n", f);
     rb_chart_latency(f, &a->hist, a->name);
     if (a->hist.count)
@@ -757,32 +902,37 @@ static int s_plan(const char *run_dir, FILE *f)
 int rb_html_report(const rb_run_result_t *r, const char *run_dir, FILE *f)
 {
     s_samples_t smp;
+    rb_html_tel_t *tel = NULL;
     int rc = s_samples_read(&smp, r, run_dir);
-    if (rc < 0)
+    if (rc < 0 || (rc = rb_html_tel_read(r, run_dir, &tel)) < 0)
         goto out;
     s_head(r, f);
+    rb_table_summary(r, f);
+    if (r->accept)
+        rb_table_accept(r->accept, f);
+    rb_table_projection(r, f);
+    s_nodes(r, f);
     if (smp.bad)
         fprintf(f,
                 "<p class=\"note\">samples.csv: %zu line%s could not be read (a run cut short "
                 "leaves its last line incomplete) and %s left out.</p>\n",
                 smp.bad, smp.bad == 1 ? "" : "s", smp.bad == 1 ? "is" : "are");
     for (uint32_t p = 0; p < r->nphases && rc == 0; p++)
-        rc = s_phase(r, p, &smp, f);
+        rc = s_phase(r, p, &smp, tel, f);
     if (rc < 0)
         goto out;
     if ((rc = rb_table_iterations(r, f)) < 0)
         goto out;
-    if (r->accept)
-        rb_table_accept(r->accept, f);
-    rb_table_projection(r, f);
     if ((rc = s_plan(run_dir, f)) < 0)
         goto out;
     fprintf(f,
-            "<p class=\"note\">rackbench %s. Figures are defined in docs/metrics.md; bandwidths "
-            "in tables are in binary units with decimal ones in parentheses, charts in decimal "
-            "units.</p>\n</body>\n</html>\n",
-            RB_VERSION);
+            "<p class=\"note\">rackbench %s. Figures are defined in docs/metrics.md; rates are "
+            "in %s units throughout.</p>\n</body>\n</html>\n",
+            RB_VERSION,
+            rb_chart_si() ? "decimal (1 MB/s = 10&#8310; bytes/s)"
+                          : "binary (1 MiB/s = 2&#178;&#8304; bytes/s)");
 out:
+    rb_html_tel_destroy(&tel);
     s_samples_fini(&smp);
     if (rc < 0)
         return rc;

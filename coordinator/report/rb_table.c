@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rb_chart.h"
 #include "rb_findings.h"
 #include "rb_iter.h"
 #include "rb_svg.h"
@@ -19,6 +20,46 @@
 #define S_TEXT_MAX 4096 /* one formatted text, before escaping */
 #define S_DEV_ROWS 64   /* more devices: the table shows the busiest and the least busy ... */
 #define S_DEV_END  16   /* ... this many of each, and every device a finding names */
+
+/* A rate in the page's one unit system: "273 MiB/s", or "286 MB/s" when
+ * it is decimal (rb_chart_set_si). */
+/* A text with rates as rb_units_fmt_bw() writes them, each in two units
+ * ("273 MiB/s (286 MB/s)"), left with the page's one, in place: the first,
+ * or with rb_chart_set_si(1) the one in parentheses. */
+static char *s_one_unit(char *buf, size_t len)
+{
+    char out[512];
+    size_t o = 0;
+    const char *p = buf;
+    while (*p && o + 1 < sizeof out) {
+        const char *par = strstr(p, "/s (");
+        const char *close = par ? strchr(par + 4, ')') : NULL;
+        if (!par || !close || close - par < 6 || strncmp(close - 2, "/s", 2) != 0) {
+            o += (size_t)snprintf(out + o, sizeof out - o, "%s", p);
+            break;
+        }
+        /* the first rate: back over its unit and its number */
+        const char *start = par;
+        for (int words = 0; start > p && words < 2; start--)
+            if (start[-1] == ' ' && ++words == 2)
+                break;
+        if (rb_chart_si())
+            o += (size_t)snprintf(out + o, sizeof out - o, "%.*s%.*s", (int)(start - p), p,
+                                  (int)(close - (par + 4)), par + 4);
+        else
+            o += (size_t)snprintf(out + o, sizeof out - o, "%.*s", (int)(par + 2 - p), p);
+        o = o < sizeof out ? o : sizeof out - 1;
+        p = close + 1;
+    }
+    snprintf(buf, len, "%s", out);
+    return buf;
+}
+
+static char *s_bw(char *buf, size_t len, double bytes_per_s)
+{
+    rb_units_fmt_bw(buf, len, bytes_per_s);
+    return s_one_unit(buf, len);
+}
 
 /* A row of a two-column table: the label is markup, the value text. */
 void rb_table_kv(FILE *f, const char *label, const char *fmt, ...)
@@ -63,7 +104,7 @@ static void s_dirs(const rb_phase_agg_t *a, FILE *f)
             s_lat_text(l[k], sizeof l[k], &a->lat[d][k]);
         rb_table_kv(f, rb_dir_name((rb_dir_t)d), "%s in %" PRIu64 " operations, %s, %.0f IOPS",
                     rb_units_fmt_size(b1, sizeof b1, (double)ad->bytes), ad->ops,
-                    rb_units_fmt_bw(b2, sizeof b2, ad->bw), ad->iops);
+                    s_bw(b2, sizeof b2, ad->bw), ad->iops);
         for (int k = 0; k < RB_NLATS; k++) {
             char label[48];
             if (k != RB_LAT_LAT && !slat)
@@ -87,9 +128,9 @@ void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f)
         rb_table_kv(f, "aggregate (parent sees)", "%.0f operations/s", a->iops);
     } else {
         rb_table_kv(f, "aggregate bandwidth (parent sees)", "%s",
-                    rb_units_fmt_bw(b1, sizeof b1, a->aggregate_bw));
+                    s_bw(b1, sizeof b1, a->aggregate_bw));
         rb_table_kv(f, "sum of rates (children see)", "%s",
-                    rb_units_fmt_bw(b1, sizeof b1, a->sum_of_rates_bw));
+                    s_bw(b1, sizeof b1, a->sum_of_rates_bw));
         rb_table_kv(f, "IOPS", "%.0f", a->iops);
     }
     rb_table_kv(f, "moved", "%s (%" PRIu64 " bytes) in %" PRIu64 " operations",
@@ -128,8 +169,8 @@ void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f)
                     "%s in %.3f s = %s; %u workers stopped at %.3f s, ops per worker %" PRIu64
                     "..%" PRIu64 "%s",
                     rb_units_fmt_size(b1, sizeof b1, (double)a->sw_bytes), a->sw_s,
-                    rb_units_fmt_bw(b2, sizeof b2, a->sw_bw), a->sw_stopped,
-                    (double)a->sw_limit_ns / 1e9, a->sw_ops_min, a->sw_ops_max,
+                    s_bw(b2, sizeof b2, a->sw_bw), a->sw_stopped, (double)a->sw_limit_ns / 1e9,
+                    a->sw_ops_min, a->sw_ops_max,
                     a->wearout ? "; the figures above include the wear-out" : "");
     if (a->error_code)
         rb_table_kv(f, "first error", "%s: %s", a->error_node, a->error);
@@ -138,10 +179,9 @@ void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f)
             f, "steady state",
             "median %s, min %s, peak %s over %u intervals of %.3f s; sustained for %.1f s at "
             ">= 90%% of peak",
-            rb_units_fmt_bw(b1, sizeof b1, a->steady.median_bw),
-            rb_units_fmt_bw(b2, sizeof b2, a->steady.min_bw),
-            rb_units_fmt_bw(b3, sizeof b3, a->steady.peak_bw), a->steady.intervals,
-            a->steady.interval_s, a->steady.sustained_s);
+            s_bw(b1, sizeof b1, a->steady.median_bw), s_bw(b2, sizeof b2, a->steady.min_bw),
+            s_bw(b3, sizeof b3, a->steady.peak_bw), a->steady.intervals, a->steady.interval_s,
+            a->steady.sustained_s);
     fputs("</table>\n", f);
 }
 
@@ -182,12 +222,12 @@ int rb_table_notes(const rb_phase_agg_t *a, int meta, FILE *f)
     /* the findings of report.txt and summary.json, the same words */
     for (uint32_t i = 0; i < a->nfindings; i++) {
         const rb_finding_t *x = &a->findings[i];
+        char ev[sizeof x->evidence + 64];
+        snprintf(ev, sizeof ev, "%s", x->evidence);
         fputs("<li class=\"bad\">", f);
-        rb_svg_textf(f, "Finding, %s: %s: %s", rb_findings_kind_name(x->kind),
-                     x->device[0] ? x->device
-                     : x->node[0] ? x->node
-                                  : "cluster",
-                     x->evidence);
+        rb_svg_textf(f, "Finding, %s: %s%s%s: %s", rb_findings_kind_name(x->kind),
+                     x->node[0] ? x->node : "cluster", x->device[0] ? " " : "", x->device,
+                     s_one_unit(ev, sizeof ev));
         if (x->first_seen_s >= 0 && x->kind != RB_FIND_STALL)
             rb_svg_textf(f, ", from %.1f s on", x->first_seen_s);
         fputs(".</li>\n", f);
@@ -211,16 +251,7 @@ static void s_td_rate(FILE *f, double v, int meta)
     if (meta) {
         fprintf(f, "%.0f ops/s", v);
     } else {
-        /* binary units, and the decimal ones in parentheses on a line of their own */
-        char *dec = strstr(rb_units_fmt_bw(b, sizeof b, v), " (");
-        if (dec)
-            *dec++ = 0;
-        rb_svg_esc(f, b);
-        if (dec) {
-            fputs("<br/><span class=\"dec\">", f);
-            rb_svg_esc(f, dec);
-            fputs("</span>", f);
-        }
+        rb_svg_esc(f, s_bw(b, sizeof b, v));
     }
     fputs("</td>", f);
 }
@@ -441,9 +472,11 @@ void rb_table_accept(const rb_accept_result_t *acc, FILE *f)
         fprintf(f, "</td><td class=\"n\">%s ",
                 rb_accept_check_is_min(row->check) ? "&#8805;" : "&#8804;");
         rb_accept_result_value_text(buf, sizeof buf, row->check, row->limit);
+        s_one_unit(buf, sizeof buf);
         rb_svg_esc(f, buf);
         fputs("</td><td class=\"n\">", f);
         rb_accept_result_value_text(buf, sizeof buf, row->check, row->measured);
+        s_one_unit(buf, sizeof buf);
         rb_svg_esc(f, buf);
         fprintf(f, "</td><td class=\"%s\">%s</td><td>", v < 0 ? "fail" : cls[v],
                 v < 0 ? "?" : verdicts[v]);
@@ -489,7 +522,7 @@ int rb_table_iterations(const rb_run_result_t *r, FILE *f)
                 if (!st->n)
                     snprintf(buf, sizeof buf, "-");
                 else if (k == RB_ITER_BW)
-                    rb_units_fmt_bw(buf, sizeof buf, v[c]);
+                    s_bw(buf, sizeof buf, v[c]);
                 else if (k == RB_ITER_IOPS)
                     snprintf(buf, sizeof buf, "%.0f", v[c]);
                 else if (k == RB_ITER_P99_US)
@@ -543,4 +576,118 @@ void rb_table_projection(const rb_run_result_t *r, FILE *f)
         fputs("</p>\n", f);
     }
     fputs("</section>\n", f);
+}
+
+/* ---- the summary at the top of the page ---- */
+
+/* One row of the summary: a phase's figures in one direction (d), or all
+ * of them (d < 0, a metadata step or a phase of one direction). */
+static void s_summary_row(FILE *f, const rb_phase_agg_t *a, uint32_t p, int meta, int d, int first,
+                          uint32_t span)
+{
+    char b[64];
+    const rb_hist_t *h = d < 0 ? &a->hist : &a->lat[d][RB_LAT_LAT];
+    double bw = d < 0 ? a->aggregate_bw : a->dir[d].bw, iops = d < 0 ? a->iops : a->dir[d].iops;
+    fputs("<tr>", f);
+    if (first) {
+        uint32_t ok = 0;
+        for (uint32_t i = 0; i < a->nnodes; i++)
+            ok += a->nodes[i].status == RB_NODE_OK;
+        fprintf(f, "<td rowspan=\"%u\"><a href=\"#phase-%u\">", span, p + 1);
+        rb_svg_esc(f, a->name);
+        fprintf(f, "</a>%s</td><td rowspan=\"%u\">", a->partial ? " (partial)" : "", span);
+        rb_svg_esc(f, meta ? "metadata" : rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?");
+        fprintf(f, "</td><td rowspan=\"%u\" class=\"n%s\">%u/%u</td>", span,
+                ok < a->nnodes ? " bad" : "", ok, a->nnodes);
+    }
+    fputs("<td>", f);
+    rb_svg_esc(f, d < 0 ? "all" : rb_dir_name((rb_dir_t)d));
+    fputs("</td><td class=\"n\">", f);
+    if (meta)
+        fputs("-", f);
+    else
+        rb_svg_esc(f, s_bw(b, sizeof b, bw));
+    fprintf(f, "</td><td class=\"n\">%.0f</td>", iops);
+    if (h->count)
+        fprintf(f, "<td class=\"n\">%.1f</td><td class=\"n\">%.1f</td><td class=\"n\">%.1f</td>",
+                (double)rb_hist_percentile(h, 50) / 1e3, (double)rb_hist_percentile(h, 99) / 1e3,
+                (double)rb_hist_percentile(h, 99.9) / 1e3);
+    else
+        fputs("<td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">-</td>", f);
+    if (first) {
+        fprintf(f, "<td rowspan=\"%u\"%s>", span, a->nfindings ? " class=\"bad\"" : "");
+        if (!a->nfindings)
+            fputs("none", f);
+        for (uint32_t i = 0; i < a->nfindings; i++) {
+            const rb_finding_t *x = &a->findings[i];
+            int again = 0;
+            for (uint32_t j = 0; j < i; j++)
+                again |= a->findings[j].kind == x->kind;
+            if (again)
+                continue;
+            uint32_t n = 0;
+            for (uint32_t j = i; j < a->nfindings; j++)
+                n += a->findings[j].kind == x->kind;
+            fprintf(f, "%s%s", i ? ", " : "", rb_findings_kind_name(x->kind));
+            if (n > 1)
+                fprintf(f, " &#215;%u", n);
+        }
+        fputs("</td>", f);
+    }
+    fputs("</tr>\n", f);
+}
+
+void rb_table_summary(const rb_run_result_t *r, FILE *f)
+{
+    char b[160];
+    uint32_t ok = 0, lost = 0;
+    for (uint32_t i = 0; i < r->nnodes; i++) {
+        ok += r->nodes[i].status == RB_NODE_OK;
+        lost += r->nodes[i].status == RB_NODE_LOST;
+    }
+    fputs("<section id=\"summary\">\n<h2>Summary</h2>\n<table class=\"kv\">\n", f);
+    if (r->accept) {
+        int fail = r->accept->nfailed > 0;
+        fprintf(f, "<tr><th scope=\"row\">verdict</th><td class=\"%s\">", fail ? "fail" : "pass");
+        rb_svg_esc(f, rb_accept_result_verdict(r->accept, b, sizeof b));
+        fputs(" &#8212; <a href=\"#acceptance\">the checks</a></td></tr>\n", f);
+    } else {
+        rb_table_kv(f, "verdict", "none: the plan has no [acceptance]");
+    }
+    rb_table_kv(f, "nodes", "%u ok of %u%s", ok, r->nnodes,
+                lost             ? " (some lost: see Nodes)"
+                : ok < r->nnodes ? " (some failed: see Nodes)"
+                                 : "");
+    fputs("</table>\n", f);
+    if (!r->nphases) {
+        fputs("<p class=\"none\">no phase has finished yet</p>\n</section>\n", f);
+        return;
+    }
+    fputs("<table class=\"summary\">\n<tr><th>phase</th><th>rw</th><th class=\"n\">nodes ok</th>"
+          "<th>direction</th><th class=\"n\">bandwidth</th><th class=\"n\">IOPS</th>"
+          "<th class=\"n\">p50 &#181;s</th><th class=\"n\">p99 &#181;s</th>"
+          "<th class=\"n\">p99.9 &#181;s</th><th>findings</th></tr>\n",
+          f);
+    for (uint32_t p = 0; p < r->nphases; p++) {
+        const rb_phase_agg_t *a = &r->phases[p];
+        int meta = p < r->nphases && r->specs && rb_phase_spec_is_meta(&r->specs[p]);
+        uint32_t nd = 0;
+        for (int d = 0; d < RB_NDIRS && !meta; d++)
+            nd += a->dir[d].ops > 0;
+        if (nd < 2) {
+            int only = -1;
+            for (int d = 0; d < RB_NDIRS && !meta; d++)
+                only = a->dir[d].ops > 0 ? d : only;
+            s_summary_row(f, a, p, meta, meta ? -1 : only, 1, 1);
+            continue;
+        }
+        s_summary_row(f, a, p, meta, -1, 1, nd + 1);
+        for (int d = 0; d < RB_NDIRS; d++)
+            if (a->dir[d].ops > 0)
+                s_summary_row(f, a, p, meta, d, 0, 0);
+    }
+    fputs("</table>\n<p class=\"note\">Bandwidth and IOPS as the parent sees them (a phase's "
+          "bytes over its window); latency from the histograms merged over every node, per "
+          "direction. Each phase is shown in full below.</p>\n</section>\n",
+          f);
 }

@@ -5,7 +5,10 @@
 #   refused with exit 2 naming the option; mid-run, /metrics has a HELP and
 #   TYPE line for every family, the node, rack and direction labels and the
 #   phase running, / is the report marked RUNNING that reloads itself, and
-#   `rackbench report` on the run folder says RUNNING.
+#   `rackbench report` on the run folder says RUNNING; headless Chromium
+#   loads / mid-run and finds the summary and a drawn line (not dots) of
+#   the phase running, and paints it; after the run, report.html is no
+#   longer marked running.
 # prometheus: Prometheus scrapes a rate-limited run of two nodes every
 #   second; its rate of rackbench_bytes_total over the 10 s before the
 #   phase's end agrees with summary.json's aggregate_bw within 10%. Exit 77 without prometheus.
@@ -13,6 +16,7 @@ set -uo pipefail
 bin=$1
 mode=$3
 scratch=$2/prometheus-$mode.$$
+src=$(cd "$(dirname "$0")/../.." && pwd)
 for tool in curl python3; do
     command -v $tool > /dev/null || { echo "$tool is not installed (deploy/setup.sh --test)"; exit 1; }
 done
@@ -44,6 +48,7 @@ wait_for() {
 }
 
 runtime=14
+[ "$mode" = metrics ] && runtime=40 # room for a browser to load the live page mid-run
 cat > "$scratch/plan.ini" <<PLAN
 [global]
 directory=$scratch/data
@@ -142,6 +147,34 @@ if [ "$mode" = metrics ]; then
     grep -q 'DID NOT FINISH' "$scratch/report.txt" && bad "rackbench report mid-run says DID NOT FINISH"
     curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$mport/nothing" | grep -q 404 ||
         bad "an unknown path is not 404"
+    if command -v chromium > /dev/null; then
+        # the live page in a browser, mid-run: a line of several points, drawn
+        has_line() { curl -sf "http://127.0.0.1:$mport/" -o "$scratch/page.html" &&
+                     grep -q '<polyline class="cluster"' "$scratch/page.html"; }
+        wait_for 30 has_line || bad "/ has no line of the phase running within 30 s"
+        chrome() { timeout 60 chromium --headless --no-sandbox --disable-gpu \
+                   --disable-dev-shm-usage --hide-scrollbars --no-first-run \
+                   --user-data-dir="$scratch/chromium" --window-size=1400,2400 "$@" 2> /dev/null; }
+        chrome --dump-dom "http://127.0.0.1:$mport/" > "$scratch/live.dom" ||
+            bad "chromium could not load the live page"
+        kill -0 $run_pid 2> /dev/null || bad "the run ended before the browser loaded the page"
+        grep -q 'RUNNING' "$scratch/live.dom" || bad "the live page in the browser is not RUNNING"
+        grep -q '<section id="summary">' "$scratch/live.dom" || bad "the live page has no summary"
+        grep -q 'Phase 1/1: mix' "$scratch/live.dom" || bad "the live page lacks the phase running"
+        # a polyline of at least 3 points: "x,y x,y x,y"
+        grep -Eq '<polyline class="cluster"[^>]* points="[0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+' \
+            "$scratch/live.dom" || bad "the live page draws no line of 3 points or more"
+        grep -q 'IOPS over time, per direction' "$scratch/live.dom" ||
+            bad "the live page has no IOPS per direction"
+        chrome --screenshot="$scratch/live.png" "http://127.0.0.1:$mport/" > /dev/null ||
+            bad "chromium could not take a screenshot of the live page"
+        read -r w h colours permille < <(python3 "$src/tests/integration/png_stats.py" "$scratch/live.png")
+        echo "live page screenshot ${w}x${h}: $colours colours, $permille/1000 not background"
+        [ "${w:-0}" -eq 1400 ] && [ "${colours:-0}" -gt 10 ] && [ "${permille:-0}" -ge 5 ] ||
+            bad "the live page's screenshot is blank or one colour"
+    else
+        echo "chromium is not installed (deploy/setup.sh --test): the browser checks were skipped"
+    fi
 fi
 
 # the run ends on its own, in time
@@ -155,6 +188,8 @@ if [ "$mode" = metrics ]; then
     dir=$(dirname "$summary")
     "$bin/rackbench" report "$dir" > "$scratch/report.txt" 2>&1
     grep -q 'RUNNING' "$scratch/report.txt" && bad "rackbench report after the run says RUNNING"
+    grep -q 'RUNNING' "$dir/report.html" && bad "report.html after the run says RUNNING"
+    grep -q '<section id="summary">' "$dir/report.html" || bad "report.html has no summary"
 fi
 
 if [ "$mode" = prometheus ]; then

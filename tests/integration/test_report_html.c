@@ -22,7 +22,7 @@
  * --no-sandbox; its own profile folder so that runs do not meet. */
 #define S_CHROMIUM                                                                                 \
     "timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage "          \
-    "--hide-scrollbars --no-first-run --user-data-dir='%s/chromium' --window-size=1200,2000"
+    "--hide-scrollbars --no-first-run --user-data-dir='%s/chromium' --window-size=1400,2000"
 
 static const char *s_plan_fmt = "; 2 s a phase: 32 MiB at 16 MiB/s per node\n"
                                 "[global]\n"
@@ -82,9 +82,22 @@ static void test_report_html(void **state)
     assert_true(strncmp(html, "<!DOCTYPE html>", 15) == 0);
     assert_non_null(strstr(html, "</html>\n"));
     assert_null(strstr(html, "no samples"));
-    assert_int_equal(s_count(html, "<svg"), 2 * 3);
+    /* per phase: bandwidth, per node, IOPS and latency per direction, the
+     * hosts, latency percentiles (and the NICs where they moved bytes) */
+    assert_true(s_count(html, "<svg") >= 2 * 6);
+    assert_int_equal(s_count(html, "IOPS over time, per direction</h3>"), 2);
+    assert_int_equal(s_count(html, "Latency over time, per direction</h3>"), 2);
+    assert_int_equal(s_count(html, "Hosts over time: CPU and devices</h3>"), 2);
+    /* the summary first: the verdict and each phase's figures */
+    const char *sum = strstr(html, "<section id=\"summary\">");
+    assert_non_null(sum);
+    assert_true(sum < strstr(html, "<section id=\"phase-1\">"));
+    assert_non_null(strstr(sum, "<a href=\"#phase-1\">seqwrite</a>"));
+    assert_non_null(strstr(sum, "<a href=\"#phase-2\">seqread</a>"));
+    assert_null(strstr(html, " MB/s"));
     assert_null(strstr(html, "http:"));
     assert_null(strstr(html, "<script"));
+    int nsvg = s_count(html, "<svg");
     free(html);
     if (s_have("xmllint"))
         assert_int_equal(it_show_failure(it_sh(out, err, "xmllint --noout '%s'", page), err), 0);
@@ -100,9 +113,10 @@ static void test_report_html(void **state)
     assert_int_equal(it_show_failure(code, err), 0);
     char *dom = it_read(out);
     assert_non_null(dom);
-    assert_int_equal(s_count(dom, "<svg"), 2 * 3);
+    assert_int_equal(s_count(dom, "<svg"), nsvg);
     assert_true(s_count(dom, "<polyline") >= 2 * 4); /* 3 nodes and the cluster, each phase */
     assert_true(s_count(dom, "<rect class=\"bar\"") == 2 * 3);
+    assert_non_null(strstr(dom, "<section id=\"summary\">"));
     assert_non_null(strstr(dom, "Phase 1/2: seqwrite"));
     assert_non_null(strstr(dom, "Phase 2/2: seqread"));
     assert_non_null(strstr(dom, "<title>seqwrite: bandwidth over time"));
@@ -123,7 +137,7 @@ static void test_report_html(void **state)
     fprintf(stderr, "screenshot %ux%u: %u colours, %u/1000 of the pixels not background\n", w, h,
             colours, permille);
     free(stats);
-    assert_int_equal(w, 1200);
+    assert_int_equal(w, 1400);
     assert_int_equal(h, 2000);
     assert_true(colours > 10);
     assert_true(permille >= 5);

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "rb_chart.h"
 #include "rb_csv.h"
 #include "rb_findings.h"
 #include "rb_html.h"
@@ -848,8 +849,48 @@ static void test_empty_phase(void **state)
     s_fini(&fx);
 }
 
+/* The page's default unit system is binary: every rate of its tables and
+ * charts in MiB/s or GiB/s, none in decimal units; with SI, the reverse.
+ * The summary sits at the top, before the nodes and the first phase. */
+static void test_units_and_summary(void **state)
+{
+    (void)state;
+    fixture_t fx;
+    s_build(&fx);
+    char *csv = s_samples(s_csv_rows);
+    s_write("samples.csv", csv);
+    free(csv);
+    s_write("plan.ini", "[w]\nrw=write\n");
+    rb_chart_set_si(0);
+    char *page = s_render(&fx);
+    rb_chart_set_si(1);
+    assert_non_null(strstr(page, "(MiB/s)</title>"));
+    assert_non_null(strstr(page, "bandwidth (1 MiB/s = 2&#178;&#8304; bytes/s)"));
+    assert_non_null(strstr(page, " MiB/s</td>"));
+    assert_null(strstr(page, " MB/s"));
+    assert_null(strstr(page, " GB/s"));
+    assert_non_null(strstr(page, "rates are in binary (1 MiB/s"));
+    const char *sum = strstr(page, "<section id=\"summary\">");
+    const char *nodes = strstr(page, "<h2 id=\"nodes\">");
+    const char *ph1 = strstr(page, "<section id=\"phase-1\">");
+    assert_non_null(sum);
+    assert_non_null(nodes);
+    assert_non_null(ph1);
+    assert_true(sum < nodes && nodes < ph1);
+    assert_non_null(strstr(sum, "<td rowspan=\"1\"><a href=\"#phase-1\">w</a>"));
+    assert_non_null(strstr(sum, "straggler"));
+    free(page);
+    page = s_render(&fx);
+    assert_non_null(strstr(page, "(MB/s)</title>"));
+    assert_null(strstr(page, "MiB/s"));
+    free(page);
+    s_fini(&fx);
+}
+
 int main(void)
 {
+    /* the pixel checks below work in decimal rates */
+    rb_chart_set_si(1);
     snprintf(s_dir, sizeof s_dir, "%s", RB_TEST_TMP);
     if (mkdir(s_dir, 0755) < 0 && errno != EEXIST) {
         perror(s_dir);
@@ -860,7 +901,7 @@ int main(void)
         cmocka_unit_test(test_cut_samples), cmocka_unit_test(test_empty_phase),
         cmocka_unit_test(test_many_nodes),  cmocka_unit_test(test_many_devices),
         cmocka_unit_test(test_many_racks),  cmocka_unit_test(test_long_run),
-        cmocka_unit_test(test_cell_budget),
+        cmocka_unit_test(test_cell_budget), cmocka_unit_test(test_units_and_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
