@@ -84,6 +84,7 @@ static int s_check_phase(rb_proto_ctx_t *c, const void *base);
 static int s_check_plan(rb_proto_ctx_t *c, const void *base);
 static int s_check_job_stat(rb_proto_ctx_t *c, const void *base);
 static int s_check_worker(rb_proto_ctx_t *c, const void *base);
+static int s_check_done(rb_proto_ctx_t *c, const void *base);
 
 S_LAYOUT(s_hist_layout, s_check_hist, F_U64(rb_hist_t, count), F_U64(rb_hist_t, sum),
          F_U64(rb_hist_t, min), F_U64(rb_hist_t, max), F_KIND(rb_hist_t, b, RB_PK_BUCKETS));
@@ -166,7 +167,13 @@ S_LAYOUT(s_worker_layout, s_check_worker, F_U32(rb_worker_stat_t, job, RB_MAX_JO
          F_U64(rb_worker_stat_t, trim_ops),
          F_CHECKPTS(rb_worker_stat_t, checkpts, ncheckpts, RB_MAX_CHECKPTS),
          F_U64(rb_worker_stat_t, sw_t_ns), F_U64(rb_worker_stat_t, sw_bytes),
-         F_U64(rb_worker_stat_t, sw_ops));
+         F_U64(rb_worker_stat_t, sw_ops), F_U32(rb_worker_stat_t, dev, RB_MAX_DEVS));
+
+S_LAYOUT(s_dev_id_layout, NULL, F_STR(rb_dev_id_t, path, RB_PK_F_NONEMPTY),
+         F_STR(rb_dev_id_t, name, 0), F_STR(rb_dev_id_t, model, 0), F_STR(rb_dev_id_t, vendor, 0),
+         F_STR(rb_dev_id_t, serial, 0), F_STR(rb_dev_id_t, firmware, 0), F_U64(rb_dev_id_t, size),
+         F_U32(rb_dev_id_t, lbs, UINT32_MAX), F_U32(rb_dev_id_t, pbs, UINT32_MAX),
+         F_KIND(rb_dev_id_t, rotational, RB_PK_BOOL), F_STR(rb_dev_id_t, scheduler, 0));
 
 S_LAYOUT(s_peer_layout, NULL, F_U32(rb_peer_t, shift, UINT32_MAX),
          F_STR(rb_peer_t, name, RB_PK_F_NONEMPTY));
@@ -237,14 +244,16 @@ S_LAYOUT(s_body_SAMPLE, NULL, F_STR(rb_msg_sample_t, run_id, 0),
          F_ARRAY(rb_msg_sample_t, jobs, njobs, RB_MAX_JOBS, s_job_stat_layout),
          F_ARRAY(rb_msg_sample_t, telem, ntelem, 1, s_telem_layout));
 
-S_LAYOUT(s_body_DONE, NULL, F_STR(rb_msg_done_t, run_id, 0),
+S_LAYOUT(s_body_DONE, s_check_done, F_STR(rb_msg_done_t, run_id, 0),
          F_U32(rb_msg_done_t, phase, RB_MAX_PHASES - 1), F_KIND(rb_msg_done_t, status, RB_PK_ERRNO),
          F_STR(rb_msg_done_t, error, 0), F_STR(rb_msg_done_t, error_path, 0),
          F_U64(rb_msg_done_t, error_offset),
          F_ARRAY(rb_msg_done_t, workers, nworkers, RB_MAX_WORKERS, s_worker_layout),
          F_ARRAY(rb_msg_done_t, jobs, njobs, RB_MAX_JOBS, s_job_stat_layout),
          F_KIND(rb_msg_done_t, caches_dropped, RB_PK_BOOL),
-         F_KIND(rb_msg_done_t, drop_status, RB_PK_ERRNO));
+         F_KIND(rb_msg_done_t, drop_status, RB_PK_ERRNO),
+         F_ARRAY(rb_msg_done_t, devs, ndevs, RB_MAX_DEVS, s_dev_id_layout),
+         F_ARRAY(rb_msg_done_t, dev_stats, ndev_stats, RB_MAX_DEVS, s_job_stat_layout));
 
 S_LAYOUT(s_body_STONEWALL, NULL, F_STR(rb_msg_wear_t, run_id, 0),
          F_U32(rb_msg_wear_t, phase, RB_MAX_PHASES - 1), F_U32(rb_msg_wear_t, job, RB_MAX_JOBS - 1),
@@ -457,6 +466,23 @@ static int s_check_worker(rb_proto_ctx_t *c, const void *base)
     const uint64_t db[RB_NDIRS] = {w->read_bytes, w->write_bytes, w->trim_bytes};
     const uint64_t dops[RB_NDIRS] = {w->read_ops, w->write_ops, w->trim_ops};
     return s_check_dirs(c, w->bytes, w->ops, db, dops);
+}
+
+/* A DONE's workers and device figures name devices it lists. */
+static int s_check_done(rb_proto_ctx_t *c, const void *base)
+{
+    const rb_msg_done_t *d = base;
+    for (uint32_t i = 0; i < d->nworkers && d->workers; i++)
+        if (d->workers[i].dev > d->ndevs)
+            return rb_proto_fail(c, "workers", (int)i,
+                                 "dev %" PRIu32 " names none of %" PRIu32 " devices",
+                                 d->workers[i].dev, d->ndevs);
+    for (uint32_t i = 0; i < d->ndev_stats && d->dev_stats; i++)
+        if (d->dev_stats[i].job >= d->ndevs)
+            return rb_proto_fail(c, "dev_stats", (int)i,
+                                 "job %" PRIu32 " names none of %" PRIu32 " devices",
+                                 d->dev_stats[i].job, d->ndevs);
+    return 0;
 }
 
 /* The workers of a phase on one agent must fit in one DONE message. */

@@ -19,7 +19,7 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   11
+#define RB_PROTO_VERSION   12
 #define RB_PROTO_MAX_FRAME (384u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -455,7 +455,24 @@ typedef struct rb_worker_stat {
     uint64_t sw_t_ns;       /* stonewall_time: when it stopped issuing (0 = finished before) */
     uint64_t sw_bytes;      /* bytes done by then */
     uint64_t sw_ops;        /* ops done by then */
+    uint32_t dev;           /* version 12: 1 + its device's index in DONE's devs; 0 none */
 } rb_worker_stat_t;
+
+#define RB_MAX_DEVS 128 /* devices of one agent's phase with figures of their own */
+
+/* A block device a phase's workers ran on, as the agent found it (sysfs). */
+typedef struct rb_dev_id {
+    char path[RB_PATH_MAX];       /* as the job names it: /dev/loop3, a by-id name */
+    char name[RB_TELEM_NAME_MAX]; /* its kernel name, loop3 */
+    char model[RB_NAME_MAX];      /* device/model, "" unknown */
+    char vendor[RB_NAME_MAX];     /* device/vendor */
+    char serial[RB_NAME_MAX];     /* serial, device/serial or the wwid, "" unknown */
+    char firmware[RB_NAME_MAX];   /* device/rev or device/firmware_rev */
+    uint64_t size;                /* bytes */
+    uint32_t lbs, pbs;            /* logical and physical block size */
+    uint8_t rotational;           /* queue/rotational */
+    char scheduler[RB_NAME_MAX];  /* queue/scheduler's choice, "" none */
+} rb_dev_id_t;
 
 typedef struct rb_msg_done {
     char run_id[RB_NAME_MAX];
@@ -470,6 +487,12 @@ typedef struct rb_msg_done {
     rb_job_stat_t *jobs;    /* per job totals with full histograms */
     uint8_t caches_dropped; /* the page cache was dropped before the phase (drop_caches) */
     int32_t drop_status;    /* 0, or -errno when asked to drop it and that failed */
+    /* version 12: the devices whose workers ran on one device each, and each
+     * one's totals (dev_stats[i].job: its index in devs) */
+    uint32_t ndevs;
+    rb_dev_id_t *devs;
+    uint32_t ndev_stats;
+    rb_job_stat_t *dev_stats;
 } rb_msg_done_t;
 
 /* STONEWALL (agent → coord): every worker of job `job` stopped at its

@@ -44,6 +44,14 @@ int rb_devjob_file(const rb_job_spec_t *js, unsigned worker, unsigned i, char *o
     return rb_devjob_path(js, i, out, len);
 }
 
+int rb_devjob_worker_device(const rb_job_spec_t *js, unsigned worker, char *out, size_t len)
+{
+    unsigned n = rb_devjob_count(js), files = js->nrfiles ? js->nrfiles : 1;
+    if (n == 1 || (n > files && js->numjobs >= n))
+        return rb_devjob_file(js, worker, 0, out, len);
+    return -ENOENT;
+}
+
 /* @devices: the allowed idle devices, as a ':' list in js->device. */
 static int s_expand_all(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err)
 {

@@ -30,4 +30,9 @@ int rb_devjob_file(const rb_job_spec_t *js, unsigned worker, unsigned i, char *o
  * device and why. */
 int rb_devjob_claim(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err);
 
+/* The one device worker `worker` of js runs on into out: with one device,
+ * or one worker set per device. -ENOENT when it has none or goes over
+ * several (its files on different devices). */
+int rb_devjob_worker_device(const rb_job_spec_t *js, unsigned worker, char *out, size_t len);
+
 #endif

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rb_devid.h"
+#include "rb_devjob.h"
 #include "rb_phase.h"
 #include "rb_time.h"
 #include "rb_verify.h"
@@ -74,6 +76,10 @@ struct rb_phase {
     rb_job_stat_t *sjobs;       /* sample arrays, spec->njobs */
     rb_job_stat_t *djobs;       /* done arrays, spec->njobs */
     rb_worker_stat_t *dworkers; /* done array, nworkers */
+    uint32_t ndevs;             /* devices with workers of their own, at most RB_MAX_DEVS */
+    rb_dev_id_t *devs;          /* done array: what each one is */
+    rb_job_stat_t *ddevs;       /* done array: each one's totals */
+    rb_hist_t (*dh)[S_NCH];     /* each one's merged histograms */
 };
 
 static void *s_worker_main(void *arg)
@@ -142,6 +148,9 @@ void rb_phase_destroy(rb_phase_t **p)
     free(ph->sjobs);
     free(ph->djobs);
     free(ph->dworkers);
+    free(ph->devs);
+    free(ph->ddevs);
+    free(ph->dh);
     free(ph->target);
     free(ph->sw_sent);
     free(ph);
@@ -359,6 +368,34 @@ void rb_phase_wearout(rb_phase_t *ph, uint32_t j, uint64_t ops)
         __atomic_store_n(&ph->target[j], ops == UINT64_MAX ? ops - 1 : ops, __ATOMIC_RELEASE);
 }
 
+/* The device worker w runs on alone: 1 + its index in ph->devs (added
+ * when new), or 0 when it has none, spans several or there are too many. */
+static uint32_t s_worker_dev(rb_phase_t *ph, const rb_worker_t *w)
+{
+    char path[RB_PATH_MAX];
+    if (!w->spec->device[0] || rb_devjob_worker_device(w->spec, w->index, path, sizeof path) < 0)
+        return 0;
+    for (uint32_t i = 0; i < ph->ndevs; i++)
+        if (strcmp(ph->devs[i].path, path) == 0)
+            return i + 1;
+    if (ph->ndevs == RB_MAX_DEVS)
+        return 0;
+    if (!ph->devs) {
+        ph->devs = calloc(RB_MAX_DEVS, sizeof *ph->devs);
+        ph->ddevs = calloc(RB_MAX_DEVS, sizeof *ph->ddevs);
+        ph->dh = calloc(RB_MAX_DEVS, sizeof *ph->dh);
+        if (!ph->devs || !ph->ddevs || !ph->dh)
+            return 0; /* out of memory: no figures per device */
+    }
+    uint32_t k = ph->ndevs++;
+    rb_devid_read(path, &ph->devs[k]); /* what sysfs does not tell stays empty */
+    for (int c = 0; c < S_NCH; c++)
+        rb_hist_init(&ph->dh[k][c]);
+    ph->ddevs[k] = (rb_job_stat_t){.job = k};
+    s_point_hists(&ph->ddevs[k], ph->dh[k]);
+    return k + 1;
+}
+
 int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
 {
     const rb_phase_spec_t *spec = ph->spec;
@@ -399,6 +436,10 @@ int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
         rb_job_stat_t *js = &ph->djobs[w->job];
         s_add_live(js, w);
         s_merge_worker(ph->acc[w->job].total, w, NULL, 0);
+        if ((ws->dev = s_worker_dev(ph, w)) != 0) {
+            s_add_live(&ph->ddevs[ws->dev - 1], w);
+            s_merge_worker(ph->dh[ws->dev - 1], w, NULL, 0);
+        }
         if (w->status && !out->status) {
             out->status = w->status;
             snprintf(out->error, sizeof out->error, "%s", w->error);
@@ -406,5 +447,8 @@ int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
             out->error_offset = w->error_offset;
         }
     }
+    out->ndevs = out->ndev_stats = ph->ndevs;
+    out->devs = ph->devs;
+    out->dev_stats = ph->ddevs;
     return out->status;
 }

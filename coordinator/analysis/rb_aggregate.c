@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rb_aggregate.h"
+#include "rb_disks.h"
 #include "rb_engine_info.h"
 #include "rb_stats.h"
 
@@ -188,6 +189,7 @@ void rb_aggregate_phase_fini(rb_phase_agg_t *out)
     out->nbw_points = 0;
     out->nfindings = 0;
     free(out->devs);
+    free(out->disks);
     out->devs = NULL;
     out->ndevs = 0;
     free(out->racks);
@@ -605,6 +607,8 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
     if (s_rollups(out) < 0 || s_node_lats(in, nnodes, out) < 0)
         return -ENOMEM;
     s_cluster_lat(out);
+    if (rb_disks_aggregate(out, in, nnodes) < 0)
+        return -ENOMEM;
     if (out->nworkers == 0)
         return s_jobs_and_rows(spec, in, nnodes, out);
 

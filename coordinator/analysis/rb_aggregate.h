@@ -129,6 +129,27 @@ typedef struct rb_agg_dev {
     uint64_t rd_bytes, wr_bytes; /* what the device counted over the phase */
 } rb_agg_dev_t;
 
+/* One disk's figures in a phase: a raw block device whose workers ran on
+ * it alone (filename=/dev/X, @devices), from the node's DONE. */
+typedef struct rb_agg_disk {
+    char node[RB_NAME_MAX];
+    char path[RB_PATH_MAX]; /* as the job named it */
+    char name[RB_NAME_MAX]; /* kernel name */
+    char model[RB_NAME_MAX], vendor[RB_NAME_MAX], serial[RB_NAME_MAX], firmware[RB_NAME_MAX];
+    uint64_t size; /* bytes */
+    int rotational;
+    uint32_t workers;
+    uint64_t bytes, ops, errors;
+    double window_s;            /* its workers' last end - first start */
+    double bw, iops;            /* over window_s */
+    rb_agg_dir_t dir[RB_NDIRS]; /* per direction, rates over window_s */
+    rb_lat_summary_t lat;       /* from its own merged histogram (count 0: none) */
+    /* its family: the phase's disks of the same model and size */
+    uint32_t family_n;
+    double family_median_bw; /* 0 when the family has no disk that moved data */
+    double deviation;        /* bw / family_median_bw - 1 (0 without a median) */
+} rb_agg_disk_t;
+
 typedef struct rb_phase_agg {
     char name[RB_NAME_MAX];
     rb_rw_t rw;        /* of the phase's first job */
@@ -203,6 +224,8 @@ typedef struct rb_phase_agg {
     double max_stall_s; /* the longest stall finding of the phase, 0 for none */
     uint32_t ndevs;
     rb_agg_dev_t *devs; /* per node and device, from telemetry.csv (owned) */
+    uint32_t ndisks;
+    rb_agg_disk_t *disks; /* per node and raw device run on (owned), node order */
 } rb_phase_agg_t;
 
 /* Bytes of file data one node's workers of the phase reach through the page

@@ -18,7 +18,8 @@ const char *rb_findings_kind_name(rb_finding_kind_t k)
                                         [RB_FIND_NIC_BOUND] = "nic-bound",
                                         [RB_FIND_DEVICE_BOUND] = "device-bound",
                                         [RB_FIND_HONESTY] = "honesty",
-                                        [RB_FIND_STALL] = "stall"};
+                                        [RB_FIND_STALL] = "stall",
+                                        [RB_FIND_OUT_OF_FAMILY] = "out-of-family"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 

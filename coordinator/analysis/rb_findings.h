@@ -21,6 +21,7 @@ typedef enum {
     RB_FIND_DEVICE_BOUND,  /* a device near 100% busy */
     RB_FIND_HONESTY,       /* the device moved other bytes than the engines reported */
     RB_FIND_STALL,         /* a node, or the cluster, nearly stopped for a while */
+    RB_FIND_OUT_OF_FAMILY, /* a disk well below the disks of its model and size */
 } rb_finding_kind_t;
 
 typedef struct rb_finding {
@@ -35,7 +36,7 @@ typedef struct rb_finding {
 } rb_finding_t;
 
 /* "straggler", "imbalanced-disk", "cpu-bound", "nic-bound", "device-bound", "honesty",
- * "stall". */
+ * "stall", "out-of-family". */
 const char *rb_findings_kind_name(rb_finding_kind_t k);
 
 /* Stragglers of a phase: nodes that did IO whose bandwidth is below the

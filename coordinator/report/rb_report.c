@@ -341,6 +341,50 @@ static void s_json_devices(rb_jw_t *w, const rb_phase_agg_t *a)
     rb_jw_arr_end(w);
 }
 
+/* disks[] of a phase (only when it ran on raw devices): per node and disk
+ * what it is, what its own workers did, and its family. */
+static void s_json_disks(rb_jw_t *w, const rb_phase_agg_t *a)
+{
+    if (!a->ndisks)
+        return;
+    rb_jw_arr_begin(w, "disks");
+    for (uint32_t i = 0; i < a->ndisks; i++) {
+        const rb_agg_disk_t *d = &a->disks[i];
+        rb_jw_obj_begin(w, NULL);
+        rb_jw_str(w, "node", d->node);
+        rb_jw_str(w, "path", d->path);
+        rb_jw_str(w, "name", d->name);
+        rb_jw_str(w, "model", d->model);
+        rb_jw_str(w, "vendor", d->vendor);
+        rb_jw_str(w, "serial", d->serial);
+        rb_jw_str(w, "firmware", d->firmware);
+        rb_jw_u64(w, "size", d->size);
+        rb_jw_bool(w, "rotational", d->rotational);
+        rb_jw_u64(w, "workers", d->workers);
+        rb_jw_u64(w, "bytes", d->bytes);
+        rb_jw_u64(w, "ops", d->ops);
+        rb_jw_u64(w, "errors", d->errors);
+        rb_jw_num(w, "window_s", d->window_s);
+        rb_jw_num(w, "bw", d->bw);
+        rb_jw_num(w, "iops", d->iops);
+        s_json_lat_summary(w, "lat_us", &d->lat);
+        rb_jw_obj_begin(w, "directions");
+        for (int k = 0; k < RB_NDIRS; k++) {
+            rb_jw_obj_begin(w, rb_dir_name((rb_dir_t)k));
+            s_json_dir_counts(w, &d->dir[k]);
+            rb_jw_obj_end(w);
+        }
+        rb_jw_obj_end(w);
+        rb_jw_obj_begin(w, "family");
+        rb_jw_u64(w, "disks", d->family_n);
+        rb_jw_num(w, "median_bw", d->family_median_bw);
+        rb_jw_num(w, "deviation", d->deviation);
+        rb_jw_obj_end(w);
+        rb_jw_obj_end(w);
+    }
+    rb_jw_arr_end(w);
+}
+
 /* racks[], cluster and steady of a phase. */
 static void s_json_rollups(rb_jw_t *w, const rb_phase_agg_t *a)
 {
@@ -578,6 +622,7 @@ static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spe
     s_json_findings(w, a);
     s_json_interval_bw(w, a);
     s_json_devices(w, a);
+    s_json_disks(w, a);
     rb_jw_obj_end(w);
 }
 

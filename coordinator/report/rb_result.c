@@ -271,7 +271,7 @@ static int s_phase_findings(const rb_json_t *fs, rb_phase_agg_t *a)
 {
     static const rb_finding_kind_t kinds[] = {
         RB_FIND_STRAGGLER,    RB_FIND_IMBALANCE, RB_FIND_CPU_BOUND, RB_FIND_NIC_BOUND,
-        RB_FIND_DEVICE_BOUND, RB_FIND_HONESTY,   RB_FIND_STALL};
+        RB_FIND_DEVICE_BOUND, RB_FIND_HONESTY,   RB_FIND_STALL,     RB_FIND_OUT_OF_FAMILY};
     for (size_t i = 0; i < rb_json_len(fs); i++) {
         const rb_json_t *fo = rb_json_at(fs, i);
         const char *kind = rb_json_str(rb_json_get(fo, "kind"));
@@ -320,6 +320,42 @@ static int s_phase_devices(const rb_json_t *devs, rb_phase_agg_t *a)
         ad->await_ms_median = s_num(d, "await_ms_median");
         ad->rd_bytes = s_u64(d, "rd_bytes");
         ad->wr_bytes = s_u64(d, "wr_bytes");
+    }
+    return 0;
+}
+
+/* Reads the "disks" into a->disks (their families' figures as written); -ENOMEM. */
+static int s_phase_disks(const rb_json_t *ds, rb_phase_agg_t *a)
+{
+    if (rb_json_len(ds) && !(a->disks = calloc(rb_json_len(ds), sizeof *a->disks)))
+        return -ENOMEM;
+    for (size_t i = 0; i < rb_json_len(ds); i++) {
+        const rb_json_t *d = rb_json_at(ds, i);
+        rb_agg_disk_t *o = &a->disks[a->ndisks++];
+        s_str(d, "node", o->node, sizeof o->node);
+        s_str(d, "path", o->path, sizeof o->path);
+        s_str(d, "name", o->name, sizeof o->name);
+        s_str(d, "model", o->model, sizeof o->model);
+        s_str(d, "vendor", o->vendor, sizeof o->vendor);
+        s_str(d, "serial", o->serial, sizeof o->serial);
+        s_str(d, "firmware", o->firmware, sizeof o->firmware);
+        o->size = s_u64(d, "size");
+        o->rotational = rb_json_bool(rb_json_get(d, "rotational"), 0);
+        o->workers = (uint32_t)s_u64(d, "workers");
+        o->bytes = s_u64(d, "bytes");
+        o->ops = s_u64(d, "ops");
+        o->errors = s_u64(d, "errors");
+        o->window_s = s_num(d, "window_s");
+        o->bw = s_num(d, "bw");
+        o->iops = s_num(d, "iops");
+        s_lat_summary(rb_json_get(d, "lat_us"), &o->lat);
+        const rb_json_t *dirs = rb_json_get(d, "directions");
+        for (int k = 0; k < RB_NDIRS; k++)
+            s_dir_counts(rb_json_get(dirs, rb_dir_name((rb_dir_t)k)), &o->dir[k]);
+        const rb_json_t *fam = rb_json_get(d, "family");
+        o->family_n = (uint32_t)s_u64(fam, "disks");
+        o->family_median_bw = s_num(fam, "median_bw");
+        o->deviation = s_num(fam, "deviation");
     }
     return 0;
 }
@@ -413,7 +449,7 @@ static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
     if ((rc = s_phase_findings(fs, a)) < 0)
         return rc;
     const rb_json_t *devs = rb_json_get(o, "devices");
-    if ((rc = s_phase_devices(devs, a)) < 0)
+    if ((rc = s_phase_devices(devs, a)) < 0 || (rc = s_phase_disks(rb_json_get(o, "disks"), a)) < 0)
         return rc;
     const rb_json_t *ib = rb_json_get(o, "interval_bw");
     const rb_json_t *pts = rb_json_get(ib, "bw");

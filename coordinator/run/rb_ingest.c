@@ -9,6 +9,7 @@
 
 #include "rb_csv.h"
 #include "rb_findings.h"
+#include "rb_disks.h"
 #include "rb_ingest.h"
 #include "rb_log.h"
 #include "rb_metrics.h"
@@ -296,7 +297,8 @@ void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
     if (!r->node_series || rb_series_take(r->node_series, &series, &nint, &point_s) < 0)
         series = NULL;
     if (rb_findings_stragglers(a, (const double *const *)series, nint, point_s) < 0 ||
-        rb_findings_stalls(a, (const double *const *)series, nint, point_s) < 0)
+        rb_findings_stalls(a, (const double *const *)series, nint, point_s) < 0 ||
+        rb_disks_findings(a) < 0)
         rb_run_fail(r, "out of memory");
     rb_series_free(series, a->nnodes);
     rb_series_destroy(&r->node_series);

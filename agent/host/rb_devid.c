@@ -1,0 +1,84 @@
+/* What a block device is, from sysfs: model, vendor, serial, firmware,
+ * size, block sizes, rotational and scheduler, so that a burn-in report
+ * names each disk by its serial. */
+#include "rb_devid.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+/* The first line of dir/rel into out, spaces around it trimmed; 0 or -errno. */
+static int s_read(const char *dir, const char *rel, char *out, size_t len)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -errno;
+    char buf[512];
+    char *got = fgets(buf, sizeof buf, f);
+    fclose(f);
+    if (!got)
+        return -ENODATA;
+    char *s = buf, *e = buf + strlen(buf);
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = 0;
+    for (char *p = s; *p; p++)
+        if (!isprint((unsigned char)*p))
+            *p = '?';
+    snprintf(out, len, "%s", s);
+    return 0;
+}
+
+static uint64_t s_num(const char *dir, const char *rel)
+{
+    char b[64];
+    return s_read(dir, rel, b, sizeof b) == 0 ? strtoull(b, NULL, 10) : 0;
+}
+
+int rb_devid_read(const char *path, rb_dev_id_t *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->path, sizeof out->path, "%s", path);
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return -errno;
+    if (!S_ISBLK(st.st_mode))
+        return -ENOTBLK;
+    char sys[PATH_MAX], real[PATH_MAX];
+    snprintf(sys, sizeof sys, "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+    if (!realpath(sys, real))
+        return -errno;
+    const char *name = strrchr(real, '/');
+    snprintf(out->name, sizeof out->name, "%s", name ? name + 1 : real);
+    out->size = s_num(real, "size") * 512;
+    out->lbs = (uint32_t)s_num(real, "queue/logical_block_size");
+    out->pbs = (uint32_t)s_num(real, "queue/physical_block_size");
+    out->rotational = s_num(real, "queue/rotational") != 0;
+    s_read(real, "device/model", out->model, sizeof out->model);
+    s_read(real, "device/vendor", out->vendor, sizeof out->vendor);
+    if (s_read(real, "device/serial", out->serial, sizeof out->serial) < 0 &&
+        s_read(real, "serial", out->serial, sizeof out->serial) < 0 &&
+        s_read(real, "device/wwid", out->serial, sizeof out->serial) < 0)
+        s_read(real, "wwid", out->serial, sizeof out->serial);
+    if (s_read(real, "device/firmware_rev", out->firmware, sizeof out->firmware) < 0)
+        s_read(real, "device/rev", out->firmware, sizeof out->firmware);
+    char sched[256];
+    if (s_read(real, "queue/scheduler", sched, sizeof sched) == 0) {
+        char *a = strchr(sched, '['), *b = a ? strchr(a, ']') : NULL;
+        if (a && b) {
+            *b = 0;
+            snprintf(out->scheduler, sizeof out->scheduler, "%s", a + 1);
+        } else if (!strchr(sched, ' ')) {
+            snprintf(out->scheduler, sizeof out->scheduler, "%s", sched);
+        }
+    }
+    return 0;
+}

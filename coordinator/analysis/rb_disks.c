@@ -1,0 +1,142 @@
+/* Each raw disk's figures in a phase, from the DONEs: what its own workers
+ * moved over their own window and its own merged latency histogram; then
+ * its family (the phase's disks of the same model and size, over every
+ * node), the family's median, and the disks well below it. */
+#include "rb_disks.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rb_findings.h"
+#include "rb_stats.h"
+#include "rb_units.h"
+
+/* One disk k of DONE d of node in. */
+static void s_disk(const rb_agg_input_t *in, const rb_msg_done_t *d, const rb_job_stat_t *st,
+                   rb_agg_disk_t *o)
+{
+    const rb_dev_id_t *id = &d->devs[st->job];
+    memset(o, 0, sizeof *o);
+    snprintf(o->node, sizeof o->node, "%s", in->name);
+    snprintf(o->path, sizeof o->path, "%s", id->path);
+    snprintf(o->name, sizeof o->name, "%s", id->name);
+    snprintf(o->model, sizeof o->model, "%s", id->model);
+    snprintf(o->vendor, sizeof o->vendor, "%s", id->vendor);
+    snprintf(o->serial, sizeof o->serial, "%s", id->serial);
+    snprintf(o->firmware, sizeof o->firmware, "%s", id->firmware);
+    o->size = id->size;
+    o->rotational = id->rotational;
+    o->bytes = st->bytes;
+    o->ops = st->ops;
+    o->errors = st->errors;
+    o->dir[RB_DIR_READ].bytes = st->read_bytes;
+    o->dir[RB_DIR_READ].ops = st->read_ops;
+    o->dir[RB_DIR_WRITE].bytes = st->write_bytes;
+    o->dir[RB_DIR_WRITE].ops = st->write_ops;
+    o->dir[RB_DIR_TRIM].bytes = st->trim_bytes;
+    o->dir[RB_DIR_TRIM].ops = st->trim_ops;
+    uint64_t first = UINT64_MAX, last = 0;
+    for (uint32_t i = 0; i < d->nworkers; i++) {
+        const rb_worker_stat_t *w = &d->workers[i];
+        if (w->dev != st->job + 1)
+            continue;
+        o->workers++;
+        if (!w->t_start_ns || w->t_end_ns < w->t_start_ns)
+            continue;
+        first = w->t_start_ns < first ? w->t_start_ns : first;
+        last = w->t_end_ns > last ? w->t_end_ns : last;
+    }
+    o->window_s = last > first ? (double)(last - first) / 1e9 : 0;
+    if (o->window_s > 0) {
+        o->bw = (double)o->bytes / o->window_s;
+        o->iops = (double)o->ops / o->window_s;
+        for (int k = 0; k < RB_NDIRS; k++) {
+            o->dir[k].bw = (double)o->dir[k].bytes / o->window_s;
+            o->dir[k].iops = (double)o->dir[k].ops / o->window_s;
+        }
+    }
+    if (st->hist)
+        rb_lat_summary_of(&o->lat, st->hist);
+}
+
+static int s_same_family(const rb_agg_disk_t *a, const rb_agg_disk_t *b)
+{
+    return a->size == b->size && strcmp(a->model, b->model) == 0;
+}
+
+int rb_disks_family(rb_phase_agg_t *a)
+{
+    double *v = malloc((a->ndisks ? a->ndisks : 1) * sizeof *v);
+    if (!v)
+        return -ENOMEM;
+    for (uint32_t i = 0; i < a->ndisks; i++) {
+        uint32_t n = 0;
+        for (uint32_t j = 0; j < a->ndisks; j++)
+            if (s_same_family(&a->disks[i], &a->disks[j]))
+                v[n++] = a->disks[j].bw;
+        rb_agg_disk_t *d = &a->disks[i];
+        d->family_n = n;
+        d->family_median_bw = rb_stats_median(v, n);
+        d->deviation = d->family_median_bw > 0 ? d->bw / d->family_median_bw - 1 : 0;
+    }
+    free(v);
+    return 0;
+}
+
+int rb_disks_aggregate(rb_phase_agg_t *a, const rb_agg_input_t *in, uint32_t nnodes)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < nnodes; i++)
+        if (in[i].done && in[i].done->devs)
+            n += in[i].done->ndev_stats;
+    if (!n)
+        return 0;
+    a->disks = calloc(n, sizeof *a->disks);
+    if (!a->disks)
+        return -ENOMEM;
+    for (uint32_t i = 0; i < nnodes; i++) {
+        const rb_msg_done_t *d = in[i].done;
+        for (uint32_t k = 0; d && d->devs && d->dev_stats && k < d->ndev_stats; k++)
+            if (d->dev_stats[k].job < d->ndevs)
+                s_disk(&in[i], d, &d->dev_stats[k], &a->disks[a->ndisks++]);
+    }
+    return rb_disks_family(a);
+}
+
+int rb_disks_findings(rb_phase_agg_t *a)
+{
+    double *v = malloc((a->ndisks ? a->ndisks : 1) * sizeof *v);
+    if (!v)
+        return -ENOMEM;
+    int rc = 0;
+    for (uint32_t i = 0; i < a->ndisks && rc == 0; i++) {
+        const rb_agg_disk_t *d = &a->disks[i];
+        double m = d->family_median_bw;
+        if (d->family_n < RB_DISK_FAMILY_MIN || !(m > 0))
+            continue;
+        uint32_t n = 0;
+        for (uint32_t j = 0; j < a->ndisks; j++)
+            if (s_same_family(d, &a->disks[j]))
+                v[n++] = fabs(a->disks[j].bw - m);
+        double mad = rb_stats_median(v, n);
+        if (!(m - d->bw > RB_STRAGGLER_MADS * mad && m - d->bw > RB_STRAGGLER_MARGIN * m))
+            continue;
+        rb_finding_t f = {
+            .kind = RB_FIND_OUT_OF_FAMILY, .value = d->bw, .reference = m, .first_seen_s = -1};
+        snprintf(f.node, sizeof f.node, "%s", d->node);
+        snprintf(f.device, sizeof f.device, "%s", d->name[0] ? d->name : d->path);
+        char b1[64], b2[64], sz[32];
+        snprintf(f.evidence, sizeof f.evidence,
+                 "serial %s: %s against a median of %s of its family (%u disks of model %s, "
+                 "%s): %.0f%% below it",
+                 d->serial[0] ? d->serial : "unknown", rb_units_fmt_bw(b1, sizeof b1, d->bw),
+                 rb_units_fmt_bw(b2, sizeof b2, m), d->family_n, d->model[0] ? d->model : "unknown",
+                 rb_units_fmt_size_exact(sz, sizeof sz, d->size), (1 - d->bw / m) * 100);
+        rc = rb_findings_add(a, &f);
+    }
+    free(v);
+    return rc;
+}

@@ -1,0 +1,24 @@
+/* Per raw disk figures of a phase and the out-of-family finding: a disk
+ * well below the median of the phase's disks of its model and size, by the
+ * straggler rule (docs/metrics.md). */
+#ifndef RB_DISKS_H
+#define RB_DISKS_H
+
+#include "rb_aggregate.h"
+
+#define RB_DISK_FAMILY_MIN 3 /* disks a family needs before one is called out of it */
+
+/* Fills a->disks from the nodes' DONEs (their devs and dev_stats), then
+ * each disk's family figures. 0 or -ENOMEM. */
+int rb_disks_aggregate(rb_phase_agg_t *a, const rb_agg_input_t *in, uint32_t nnodes);
+
+/* Each disk's family (same model and size): its size, median bandwidth and
+ * the disk's deviation from it. 0 or -ENOMEM. */
+int rb_disks_family(rb_phase_agg_t *a);
+
+/* Adds an out-of-family finding for each disk below its family's median by
+ * more than RB_STRAGGLER_MADS MADs and RB_STRAGGLER_MARGIN of it (families
+ * of RB_DISK_FAMILY_MIN disks or more). 0 or -ENOMEM. */
+int rb_disks_findings(rb_phase_agg_t *a);
+
+#endif
