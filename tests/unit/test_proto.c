@@ -382,7 +382,28 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
             w->sw_t_ns = i ? 5000000000ull + i : 0;
             w->sw_bytes = (uint64_t)i << 30;
             w->sw_ops = (uint64_t)i << 18;
+            w->dev = i % 3; /* version 12: workers 1, 4 on device 0, 2, 5 on device 1 */
         }
+        d->ndevs = d->ndev_stats = 2;
+        d->devs = calloc(2, sizeof *d->devs);
+        assert_non_null(d->devs);
+        for (uint32_t k = 0; k < 2; k++) {
+            rb_dev_id_t *id = &d->devs[k];
+            snprintf(id->path, sizeof id->path, "/dev/disk/by-id/wwn-0x5000c500a%u", k);
+            snprintf(id->name, sizeof id->name, "sd%c", 'b' + k);
+            strcpy(id->model, "ST8000NM0055");
+            strcpy(id->vendor, "ATA");
+            snprintf(id->serial, sizeof id->serial, "ZA1%05u", k);
+            strcpy(id->firmware, "SN04");
+            id->size = 8001563222016ull;
+            id->lbs = 512;
+            id->pbs = 4096;
+            id->rotational = 1;
+            strcpy(id->scheduler, "mq-deadline");
+        }
+        d->dev_stats = calloc(2, sizeof *d->dev_stats);
+        assert_non_null(d->dev_stats);
+        fill_job_stats(d->dev_stats, 2, 1200); /* few buckets: the big DONE's size is its jobs' */
         d->caches_dropped = !big;
         d->drop_status = big ? -EACCES : 0;
         d->njobs = 2;
@@ -726,7 +747,25 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
             assert_int_equal(v->sw_t_ns, w->sw_t_ns);
             assert_int_equal(v->sw_bytes, w->sw_bytes);
             assert_int_equal(v->sw_ops, w->sw_ops);
+            assert_int_equal(v->dev, w->dev);
         }
+        assert_int_equal(x->ndevs, y->ndevs);
+        for (uint32_t k = 0; k < x->ndevs; k++) {
+            const rb_dev_id_t *u = &x->devs[k], *v = &y->devs[k];
+            assert_string_equal(u->path, v->path);
+            assert_string_equal(u->name, v->name);
+            assert_string_equal(u->model, v->model);
+            assert_string_equal(u->vendor, v->vendor);
+            assert_string_equal(u->serial, v->serial);
+            assert_string_equal(u->firmware, v->firmware);
+            assert_int_equal(u->size, v->size);
+            assert_int_equal(u->lbs, v->lbs);
+            assert_int_equal(u->pbs, v->pbs);
+            assert_int_equal(u->rotational, v->rotational);
+            assert_string_equal(u->scheduler, v->scheduler);
+        }
+        assert_int_equal(x->ndev_stats, y->ndev_stats);
+        cmp_job_stats(x->dev_stats, y->dev_stats, x->ndev_stats);
         assert_int_equal(x->caches_dropped, y->caches_dropped);
         assert_int_equal(x->drop_status, y->drop_status);
         assert_int_equal(x->njobs, y->njobs);
@@ -1253,13 +1292,13 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 11);
+    assert_int_equal(RB_PROTO_VERSION, 12);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 10 from peer, this build speaks 11");
+    expect_bad(buf, len, -EPROTO, "protocol version 11 from peer, this build speaks 12");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 11");
+    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 12");
     free(buf);
     buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
@@ -1267,8 +1306,8 @@ static void test_version(void **state)
     expect_bad(buf, len, -EPROTO, needle);
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
-    buf = hand_frame(12, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 12 from peer, this build speaks 11");
+    buf = hand_frame(13, "REBALANCE", &len, 0);
+    expect_bad(buf, len, -EPROTO, "protocol version 13 from peer, this build speaks 12");
     free(buf);
     buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);
@@ -1929,6 +1968,20 @@ static void test_encode_invalid(void **state)
     expect_einval(&m, "'jobs[0].job'");
     rb_msg_fini(&m);
 
+    /* version 12: a DONE's workers and device figures name devices it lists */
+    build(RB_MSG_DONE, false, &m);
+    m.u.done.workers[1].dev = 3;
+    expect_einval(&m, "DONE: field 'workers[1]': dev 3 names none of 2 devices");
+    m.u.done.workers[1].dev = RB_MAX_DEVS + 1;
+    expect_einval(&m, "'workers[1].dev'");
+    m.u.done.workers[1].dev = 1;
+    m.u.done.dev_stats[1].job = 2;
+    expect_einval(&m, "DONE: field 'dev_stats[1]': job 2 names none of 2 devices");
+    m.u.done.dev_stats[1].job = 1;
+    m.u.done.devs[0].path[0] = 0;
+    expect_einval(&m, "'devs[0].path'");
+    rb_msg_fini(&m);
+
     build(RB_MSG_DONE, false, &m);
     m.u.done.workers[1].checkpts[1].t_ns = m.u.done.workers[1].checkpts[0].t_ns - 1;
     expect_einval(&m, "DONE: field 'workers[1].checkpts[1].t_ns': 999 before the previous");
@@ -2008,10 +2061,13 @@ static void test_v6_keys(void **state)
     expect_keys(RB_MSG_DONE, "workers[1]",
                 "job worker t_start_ns t_end_ns bytes ops errors read_bytes read_ops "
                 "verify_errors write_bytes write_ops trim_bytes trim_ops checkpts sw_t_ns "
-                "sw_bytes sw_ops");
+                "sw_bytes sw_ops dev");
+    expect_keys(RB_MSG_DONE, "devs[1]",
+                "path name model vendor serial firmware size lbs pbs rotational scheduler");
+    expect_keys(RB_MSG_DONE, "dev_stats[0]", job_stat);
     expect_keys(RB_MSG_DONE, "",
                 "run_id phase status error error_path error_offset workers jobs caches_dropped "
-                "drop_status");
+                "drop_status devs dev_stats");
     expect_keys(RB_MSG_STONEWALL, "", "run_id phase job ops");
     expect_keys(RB_MSG_HELLO, "",
                 "name rack hostname agent_version pid cores ram_bytes cache_bytes roots");
