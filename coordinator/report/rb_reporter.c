@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rb_fiojson.h"
 #include "rb_html.h"
 
 static int s_text(const rb_run_result_t *r, const char *run_dir, FILE *f)
@@ -82,11 +83,25 @@ static int s_html(const rb_run_result_t *r, const char *run_dir, FILE *f)
     return rb_html_report(r, run_dir, f);
 }
 
+static int s_fio_json(const rb_run_result_t *r, const char *run_dir, FILE *f)
+{
+    (void)run_dir;
+    return rb_fiojson_render(r, 0, f);
+}
+
+static int s_fio_json_plus(const rb_run_result_t *r, const char *run_dir, FILE *f)
+{
+    (void)run_dir;
+    return rb_fiojson_render(r, 1, f);
+}
+
 static const rb_reporter_t s_reporters[] = {
     {"text", "report.txt", 0, s_text},
     {"json", "summary.json", 1, s_json},
     {"csv", NULL, 0, s_csv},
     {"html", "report.html", 0, s_html},
+    {"fio-json", "fio.json", 0, s_fio_json},
+    {"fio-json+", NULL, 0, s_fio_json_plus},
 };
 
 #define S_NREPORTERS (sizeof s_reporters / sizeof *s_reporters)

@@ -1,4 +1,5 @@
-/* One table of the renderings of a run: text, json, csv and html, each with
+/* One table of the renderings of a run: text, json, csv, html, and fio's
+ * JSON (fio-json, fio-json+), each with
  * its --format name, the file a run leaves in its folder and the function
  * that writes it. `rackbench report --format` looks a rendering up here, and
  * a run writes its folder by going through the same rows. */
@@ -17,7 +18,7 @@ typedef int (*rb_reporter_fn)(const rb_run_result_t *r, const char *run_dir, FIL
 
 /* One row of the table. */
 typedef struct rb_reporter {
-    const char *name;      /* --format's word: "text", "json", "csv", "html" */
+    const char *name;      /* --format's word: "text", "json", "csv", "html", "fio-json"... */
     const char *file;      /* what a run leaves in its folder ("report.txt"); NULL: nothing */
     int durable;           /* 1: rewritten while readers may look, so written aside,
                             * synced and renamed into place (summary.json) */
@@ -25,14 +26,14 @@ typedef struct rb_reporter {
 } rb_reporter_t;
 
 /* Rows in the table, and row i of them (NULL past the end), in the order
- * the usage lists them: text, json, csv, html. */
+ * the usage lists them: text, json, csv, html, fio-json, fio-json+. */
 size_t rb_reporter_count(void);
 const rb_reporter_t *rb_reporter_at(size_t i);
 
 /* The row whose name is name, or NULL. */
 const rb_reporter_t *rb_reporter_find(const char *name);
 
-/* The names for a message into buf: "text, json, csv or html"; returns buf. */
+/* The names for a message into buf: "text, json, ... or fio-json+"; returns buf. */
 const char *rb_reporter_names(char *buf, size_t len);
 
 /* Writes rep's rendering of r into run_dir/rep->file (durable rows aside,
