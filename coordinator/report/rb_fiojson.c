@@ -366,8 +366,14 @@ static int s_clients(rb_jw_t *w, const rb_run_result_t *r, int plus)
 int rb_fiojson_render(const rb_run_result_t *r, int plus, FILE *f)
 {
     char version[64], when[64] = "";
-    /* fio's timestamp is when it printed its results: the run's end */
-    uint64_t end_ns = r->started_wall_ns + (uint64_t)llround(r->duration_s * 1e9);
+    /* fio's timestamp is when its jobs ended: the last phase's end, exact
+     * in summary.json too (the run's start is kept there to the second) */
+    uint64_t end_ns = 0;
+    for (uint32_t p = 0; p < r->nphases; p++)
+        if (r->phases[p].last_end_utc_ns > end_ns)
+            end_ns = r->phases[p].last_end_utc_ns;
+    if (!end_ns)
+        end_ns = r->started_wall_ns;
     time_t t = (time_t)(end_ns / 1000000000ULL);
     struct tm tm;
     if (localtime_r(&t, &tm))

@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# fio's JSON of a real run (--output-format fio-json and fio-json+), read
+# by the tools made for fio's output. A randrw rwmixread=70 phase on libaio
+# (so that slat and clat exist) runs with --local 2 and prints fio-json+:
+#   1. Debian's fio_jsonplus_clat2csv turns it into CSV (and validates its
+#      CSV against the bins); the counts of each direction's rows add up to
+#      the phase's IOs of that direction and every latency lies within the
+#      direction's min and max (summary.json);
+#   2. the fio-json the run left in its folder (fio.json), read by the
+#      field paths fio-plot reads (jobs[] and, as fio's client/server mode,
+#      client_stats[] with a hostname per node and "All clients"), holds
+#      the bytes, IOPS, bandwidth and p99 of summary.json; `rackbench
+#      report --output-format fio-json` renders the same file byte for
+#      byte, and a comma list prints each format in turn;
+#   3. an unknown format is a usage error (exit 2) naming it and the valid
+#      ones, before any agent starts.
+#   test_fio_json.sh BIN_DIR SCRATCH
+set -uo pipefail
+bin=$(realpath "${1:?usage: test_fio_json.sh BIN_DIR SCRATCH}")
+scratch=${2:?SCRATCH}/fio-json.$$
+clat2csv=/usr/bin/fio_jsonplus_clat2csv
+[ -x "$clat2csv" ] || { echo "$clat2csv is missing (Debian's fio package has it)"; exit 1; }
+mkdir -p "$scratch/data"
+trap 'rm -rf "$scratch"' EXIT
+fail=0
+say() { echo "$@"; }
+bad() { echo "FAIL: $*" >&2; fail=1; }
+
+cat > "$scratch/plan.ini" <<EOF
+[global]
+directory=$scratch/data
+ioengine=libaio
+iodepth=4
+direct=1
+bs=4k
+size=4M
+
+[mixed]
+rw=randrw
+rwmixread=70
+EOF
+
+# 1. a real run, fio-json+ on stdout
+if ! "$bin/rackbench" run "$scratch/plan.ini" --local 2 --out "$scratch/runs" --quiet \
+        --output-format fio-json+ > "$scratch/plus.json" 2> "$scratch/run.err"; then
+    cat "$scratch/run.err" >&2
+    bad "rackbench run --output-format fio-json+ failed"
+    exit 1
+fi
+run=$(ls -d "$scratch"/runs/*/ | head -1)
+run=${run%/}
+grep -q "run folder: $run" "$scratch/run.err" || bad "the run folder is not said on stderr"
+[ -f "$run/fio.json" ] || bad "the run left no fio.json"
+
+(cd "$scratch" && "$clat2csv" plus.json clat.csv > clat2csv.out && "$clat2csv" plus.json clat.csv --validate >> clat2csv.out) \
+    || bad "fio_jsonplus_clat2csv failed on rackbench's fio-json+"
+grep -q "clat_job0.csv validated" "$scratch/clat2csv.out" || bad "fio_jsonplus_clat2csv did not validate its CSV"
+
+python3 - "$scratch" "$run" <<'EOF' || fail=1
+import csv, json, os, sys
+scratch, run = sys.argv[1], sys.argv[2]
+s = json.load(open(os.path.join(run, "summary.json")))
+plus = json.load(open(os.path.join(scratch, "plus.json")))
+ph = s["phases"][0]
+ok = True
+def bad(msg):
+    global ok
+    ok = False
+    print("FAIL:", msg, file=sys.stderr)
+
+# one CSV per jobs[] entry: the one job of the one phase
+files = sorted(f for f in os.listdir(scratch) if f.startswith("clat_job") and f.endswith(".csv"))
+if files != ["clat_job0.csv"]:
+    bad("fio_jsonplus_clat2csv made %s, not clat_job0.csv" % files)
+rows = list(csv.reader(open(os.path.join(scratch, "clat_job0.csv")), skipinitialspace=True))
+head = [h.strip() for h in rows[0]]
+for d in ("read", "write"):
+    sd = ph["directions"][d]
+    for kind in ("slat", "clat", "lat"):
+        col = head.index("%s_%s_ns_count" % (d, kind))
+        hist = sd["%s_hist" % kind]
+        lo, hi = hist["min"], hist["max"]
+        n = 0
+        for r in rows[1:]:
+            if len(r) > col and r[col].strip():
+                ns = int(r[0])
+                n += int(r[col])
+                if not lo <= ns <= hi:
+                    bad("%s %s: %d ns outside the run's %d..%d" % (d, kind, ns, lo, hi))
+        if n != sd["ops"] or n == 0:
+            bad("%s %s: the CSV counts %d IOs, the run %d" % (d, kind, n, sd["ops"]))
+        else:
+            print("ok: %s %s: %d IOs in the CSV as in the run, within %d..%d ns" % (d, kind, n, lo, hi))
+    # the bins and the percentiles of one histogram agree
+    clat = plus["jobs"][0][d]["clat_ns"]
+    if sum(clat["bins"].values()) != clat["N"]:
+        bad("%s clat bins add up to %d, N is %d" % (d, sum(clat["bins"].values()), clat["N"]))
+
+# 2. fio.json by fio-plot's paths
+fj = json.load(open(os.path.join(run, "fio.json")))
+for key in ("fio version", "timestamp", "timestamp_ms", "time", "global options", "jobs", "client_stats"):
+    if key not in fj:
+        bad("fio.json lacks %r" % key)
+if not fj["fio version"].startswith("rackbench-"):
+    bad("fio version says %r" % fj["fio version"])
+if "bins" in json.dumps(fj):
+    bad("fio-json holds json+'s bins")
+nodes = {n["name"]: n for n in ph["nodes"]}
+
+def fio_plot_row(record, mode, glob):
+    # the mapping fio-plot makes of one record (fiolib/jsonparsing.py)
+    opts = {**record["job options"], **glob}
+    return {"iodepth": int(opts["iodepth"]), "numjobs": int(opts["numjobs"]), "bs": opts["bs"],
+            "rw": opts["rw"], "bw": record[mode]["bw"], "iops": record[mode]["iops"],
+            "iops_stddev": record[mode]["iops_stddev"], "lat": record[mode]["lat_ns"]["mean"],
+            "lat_stddev": record[mode]["lat_ns"]["stddev"], "latency_ms": record["latency_ms"],
+            "latency_us": record["latency_us"], "latency_ns": record["latency_ns"],
+            "cpu_usr": record["usr_cpu"], "cpu_sys": record["sys_cpu"],
+            "hostname": record.get("hostname")}
+
+def close(a, b, rel=1e-9):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1)
+
+glob = fj["global options"]
+job = fj["jobs"][0]
+if job["jobname"] != "mixed" or job["rackbench"]["phase"] != "mixed":
+    bad("jobs[0] is %r" % job["jobname"])
+for d in ("read", "write"):
+    row = fio_plot_row(job, d, glob)
+    sd = ph["directions"][d]
+    if (row["iodepth"], row["numjobs"], row["bs"], row["rw"]) != (4, 1, "4k", "randrw"):
+        bad("job options read as %r" % ((row["iodepth"], row["numjobs"], row["bs"], row["rw"]),))
+    if job[d]["io_bytes"] != sd["bytes"] or job[d]["total_ios"] != sd["ops"]:
+        bad("%s: %d bytes %d IOs, summary.json %d %d" % (d, job[d]["io_bytes"], job[d]["total_ios"], sd["bytes"], sd["ops"]))
+    if not close(row["iops"], sd["iops"]) or row["bw"] != round(sd["bw"] / 1024):
+        bad("%s: iops %r bw %r KiB/s, summary.json %r %r B/s" % (d, row["iops"], row["bw"], sd["iops"], sd["bw"]))
+    p99 = job[d]["clat_ns"]["percentile"]["99.000000"]
+    if abs(p99 - sd["clat_us"]["p99"] * 1e3) > 1:
+        bad("%s: clat p99 %d ns, summary.json %r us" % (d, p99, sd["clat_us"]["p99"]))
+    if abs(row["lat"] - sd["lat_us"]["mean"] * 1e3) > 1:
+        bad("%s: lat mean %r ns, summary.json %r us" % (d, row["lat"], sd["lat_us"]["mean"]))
+    print("ok: jobs[0].%s: %d bytes, %.1f IOPS, %d KiB/s, clat p99 %d ns as summary.json" % (d, sd["bytes"], row["iops"], row["bw"], p99))
+
+# client_stats, as fio-plot takes it when it is there: hosts, then "All clients"
+hosts, allc = {}, None
+for rec in fj["client_stats"]:
+    if rec["jobname"] == "All clients":
+        allc = rec
+        continue
+    hosts[fio_plot_row(rec, "read", glob)["hostname"]] = rec
+if sorted(hosts) != sorted(nodes):
+    bad("client_stats hosts %s, nodes %s" % (sorted(hosts), sorted(nodes)))
+if allc is None:
+    bad("client_stats has no All clients")
+for d in ("read", "write"):
+    for name, rec in hosts.items():
+        nd = nodes[name]["directions"][d]
+        if rec[d]["io_bytes"] != nd["bytes"] or not close(rec[d]["iops"], nd["iops"]):
+            bad("%s %s: %d bytes %r IOPS, summary.json %d %r" % (name, d, rec[d]["io_bytes"], rec[d]["iops"], nd["bytes"], nd["iops"]))
+        p99 = rec[d]["lat_ns"]["percentile"]["99.000000"]
+        if abs(p99 - nd["lat_us"]["p99"] * 1e3) > 1:
+            bad("%s %s: lat p99 %d, summary.json %r us" % (name, d, p99, nd["lat_us"]["p99"]))
+    total = sum(rec[d]["io_bytes"] for rec in hosts.values())
+    if allc and (allc[d]["io_bytes"] != total or allc[d]["io_bytes"] != ph["directions"][d]["bytes"]):
+        bad("All clients %s: %d bytes, nodes %d" % (d, allc[d]["io_bytes"], total))
+    if allc and allc[d]["lat_ns"]["percentile"]["99.000000"] != job[d]["lat_ns"]["percentile"]["99.000000"]:
+        bad("All clients %s p99 differs from jobs[0]'s" % d)
+print("ok: client_stats: %s and All clients, as summary.json" % ", ".join(sorted(hosts)))
+sys.exit(0 if ok else 1)
+EOF
+
+"$bin/rackbench" report "$run" --output-format fio-json > "$scratch/again.json" \
+    || bad "rackbench report --output-format fio-json failed"
+cmp -s "$run/fio.json" "$scratch/again.json" && say "ok: rackbench report renders fio.json byte for byte" \
+    || bad "rackbench report --output-format fio-json differs from the run's fio.json"
+"$bin/rackbench" report "$run" --format fio-json+ | cmp -s - "$scratch/plus.json" \
+    && say "ok: --format fio-json+ renders the run's fio-json+" || bad "--format fio-json+ differs from the run's"
+"$bin/rackbench" report "$run" --output-format=fio-json,text > "$scratch/both.out" || bad "a comma list failed"
+python3 - "$scratch/both.out" "$run/fio.json" "$run/report.txt" <<'EOF' || bad "--output-format=fio-json,text is not fio.json then report.txt"
+import sys
+out, fj, txt = (open(p).read() for p in sys.argv[1:])
+sys.exit(0 if out == fj + txt else 1)
+EOF
+
+# 3. an unknown format: exit 2, named with the valid ones, nothing started
+for cmd in "run $scratch/plan.ini --local 1 --out $scratch/none --output-format fio-json,xml" \
+           "report $run --output-format xml" "report $run --format=xml"; do
+    # shellcheck disable=SC2086
+    "$bin/rackbench" $cmd > /dev/null 2> "$scratch/usage.err"
+    rc=$?
+    if [ "$rc" != 2 ] || ! grep -q "unknown format 'xml'" "$scratch/usage.err" \
+            || ! grep -q "fio-json or fio-json+" "$scratch/usage.err"; then
+        bad "rackbench ${cmd%% *} with an unknown format: exit $rc, said: $(cat "$scratch/usage.err")"
+    else
+        say "ok: rackbench ${cmd%% *}: $(cat "$scratch/usage.err") (exit 2)"
+    fi
+done
+[ ! -e "$scratch/none" ] || bad "a run with an unknown format made its --out folder"
+
+[ "$fail" = 0 ] && echo "fio's JSON: all checks passed"
+exit "$fail"
