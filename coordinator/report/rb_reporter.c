@@ -1,6 +1,6 @@
 /* The table of a run's renderings (rb_reporter.h), so that a new format is
- * one row, seen alike by `rackbench report --format` and by the run that
- * writes its folder; and the csv rendering, which is nowhere else. */
+ * one row, seen alike by `--output-format` and by the run that writes its
+ * folder; and the csv rendering, which is nowhere else. */
 #include "rb_reporter.h"
 
 #include <errno.h>

@@ -1,8 +1,9 @@
 /* One table of the renderings of a run: text, json, csv, html, and fio's
- * JSON (fio-json, fio-json+), each with
- * its --format name, the file a run leaves in its folder and the function
- * that writes it. `rackbench report --format` looks a rendering up here, and
- * a run writes its folder by going through the same rows. */
+ * JSON (fio-json, fio-json+), each with its --output-format name, the file
+ * a run leaves in its folder and the function that writes it. `rackbench
+ * report --output-format` and `rackbench run --output-format` look a
+ * rendering up here, and a run writes its folder by going through the same
+ * rows. */
 #ifndef RB_REPORTER_H
 #define RB_REPORTER_H
 
