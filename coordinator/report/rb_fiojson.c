@@ -9,11 +9,13 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "rb_jw.h"
 #include "rb_opt.h"
+#include "rb_result.h"
 
 /* fio's default percentile list, in hundredths: its "percentile" keys */
 static const unsigned s_pcts[] = {100,  500,  1000, 2000, 3000, 4000, 5000, 6000, 7000,
@@ -31,12 +33,13 @@ static const char *s_pct_key(char *buf, size_t len, unsigned hundredths)
  * direction over window_s, and either the histograms (lat, slat and clat
  * per direction, all IOs' lat) or, for a node, only its summaries. */
 typedef struct s_src {
-    const rb_agg_dir_t *dir;          /* RB_NDIRS entries */
-    const rb_hist_t (*lat)[RB_NLATS]; /* RB_NDIRS x kinds; NULL: summaries only */
-    const rb_hist_t *all;             /* all IOs' lat; NULL with lat */
-    const rb_node_lat_t *sum;         /* used when lat is NULL */
-    double window_s;                  /* the entry's window */
-    const rb_agg_dir_t *group;        /* the phase's directions, for bw_agg */
+    const rb_agg_dir_t *dir;            /* RB_NDIRS entries */
+    const rb_hist_t (*lat)[RB_NLATS];   /* RB_NDIRS x kinds; NULL: summaries only */
+    const rb_hist_t *all;               /* all IOs' lat; NULL with lat */
+    const rb_node_lat_t *sum;           /* used when lat is NULL */
+    double window_s;                    /* the entry's window */
+    const rb_agg_dir_t *group;          /* the phase's directions, for bw_agg */
+    const rb_result_dir_rates_t *rates; /* its samples' rates (NULL: none) */
 } s_src_t;
 
 /* The value a bucket stands for, as rb_hist_percentile gives it: its lower
@@ -116,6 +119,12 @@ static void s_lat_none(rb_jw_t *w, const char *key)
     s_lat_hist(w, key, &none, 0);
 }
 
+/* The sample standard deviation of a running summary (0 under 2 samples). */
+static double s_dev(const rb_result_rates_t *r)
+{
+    return r->n > 1 ? sqrt(r->m2 / (double)(r->n - 1)) : 0;
+}
+
 /* fio's "read", "write" or "trim" block of one direction. */
 static void s_dir(rb_jw_t *w, const s_src_t *s, int d, int plus)
 {
@@ -140,19 +149,22 @@ static void s_dir(rb_jw_t *w, const s_src_t *s, int d, int plus)
         s_lat_none(w, "clat_ns");
         s_lat_summary(w, "lat_ns", &s->sum->dir[d]);
     }
-    /* no bandwidth or IOPS log in this rendering: fio's figures of an
-     * unsampled job (samples.csv holds rackbench's intervals) */
-    rb_jw_u64(w, "bw_min", 0);
-    rb_jw_u64(w, "bw_max", 0);
+    /* the samples of samples.csv, as fio's of its bandwidth and IOPS logs
+     * (KiB/s and IOPS); none (0) for trims, or without samples */
+    rb_result_rates_t none = {0};
+    const rb_result_rates_t *bw = s->rates && d < 2 ? &s->rates->bw[d] : &none;
+    const rb_result_rates_t *io = s->rates && d < 2 ? &s->rates->iops[d] : &none;
+    rb_jw_u64(w, "bw_min", (uint64_t)llround(bw->min / 1024));
+    rb_jw_u64(w, "bw_max", (uint64_t)llround(bw->max / 1024));
     rb_jw_num(w, "bw_agg", s->group[d].bw > 0 ? dd->bw / s->group[d].bw * 100.0 : 0);
-    rb_jw_num(w, "bw_mean", 0);
-    rb_jw_num(w, "bw_dev", 0);
-    rb_jw_u64(w, "bw_samples", 0);
-    rb_jw_u64(w, "iops_min", 0);
-    rb_jw_u64(w, "iops_max", 0);
-    rb_jw_num(w, "iops_mean", 0);
-    rb_jw_num(w, "iops_stddev", 0);
-    rb_jw_u64(w, "iops_samples", 0);
+    rb_jw_num(w, "bw_mean", bw->mean / 1024);
+    rb_jw_num(w, "bw_dev", s_dev(bw) / 1024);
+    rb_jw_u64(w, "bw_samples", bw->n);
+    rb_jw_u64(w, "iops_min", (uint64_t)llround(io->min));
+    rb_jw_u64(w, "iops_max", (uint64_t)llround(io->max));
+    rb_jw_num(w, "iops_mean", io->mean);
+    rb_jw_num(w, "iops_stddev", s_dev(io));
+    rb_jw_u64(w, "iops_samples", io->n);
     rb_jw_obj_end(w);
 }
 
@@ -281,8 +293,16 @@ static const rb_report_node_t *s_report_node(const rb_run_result_t *r, const cha
     return NULL;
 }
 
+/* A phase's samples' rates: per job, per node and all (have 0: none). */
+typedef struct s_rates {
+    rb_result_dir_rates_t *jobs;  /* the phase's njobs entries (owned) */
+    rb_result_dir_rates_t *nodes; /* its nnodes entries (owned) */
+    rb_result_dir_rates_t all;
+    int have; /* read from samples.csv */
+} s_rates_t;
+
 /* "jobs": one entry per phase and job, over every node. */
-static int s_jobs(rb_jw_t *w, const rb_run_result_t *r, int plus)
+static int s_jobs(rb_jw_t *w, const rb_run_result_t *r, const s_rates_t *rt, int plus)
 {
     int rc = 0;
     rb_jw_arr_begin(w, "jobs");
@@ -306,7 +326,8 @@ static int s_jobs(rb_jw_t *w, const rb_run_result_t *r, int plus)
                            .lat = aj->lats ? (const rb_hist_t(*)[RB_NLATS])aj->lats->dir : NULL,
                            .all = aj->lats ? &aj->lats->all : NULL,
                            .window_s = aj->window_s,
-                           .group = a->dir};
+                           .group = a->dir,
+                           .rates = rt[p].have ? &rt[p].jobs[j] : NULL};
             rb_node_lat_t none;
             memset(&none, 0, sizeof none);
             src.sum = &none;
@@ -320,7 +341,7 @@ static int s_jobs(rb_jw_t *w, const rb_run_result_t *r, int plus)
 
 /* "client_stats": per phase an entry per node (all its jobs of the phase;
  * the job options are the phase's first job's), then "All clients". */
-static int s_clients(rb_jw_t *w, const rb_run_result_t *r, int plus)
+static int s_clients(rb_jw_t *w, const rb_run_result_t *r, const s_rates_t *rt, int plus)
 {
     int rc = 0;
     rb_jw_arr_begin(w, "client_stats");
@@ -340,8 +361,11 @@ static int s_clients(rb_jw_t *w, const rb_run_result_t *r, int plus)
                            .groupid = p,
                            .error =
                                an->status == RB_NODE_OK ? s_error(a, an->errors, an->name) : EIO};
-            s_src_t src = {
-                .dir = an->dir, .sum = &an->lat, .window_s = an->window_s, .group = a->dir};
+            s_src_t src = {.dir = an->dir,
+                           .sum = &an->lat,
+                           .window_s = an->window_s,
+                           .group = a->dir,
+                           .rates = rt[p].have ? &rt[p].nodes[n] : NULL};
             if (s_entry(w, &who, js, &src, plus) < 0)
                 rc = -1;
         }
@@ -355,7 +379,8 @@ static int s_clients(rb_jw_t *w, const rb_run_result_t *r, int plus)
                        .lat = (const rb_hist_t(*)[RB_NLATS])a->lat,
                        .all = &a->hist,
                        .window_s = a->window_s,
-                       .group = a->dir};
+                       .group = a->dir,
+                       .rates = rt[p].have ? &rt[p].all : NULL};
         if (s_entry(w, &all, js, &src, plus) < 0)
             rc = -1;
     }
@@ -363,8 +388,43 @@ static int s_clients(rb_jw_t *w, const rb_run_result_t *r, int plus)
     return rc;
 }
 
-int rb_fiojson_render(const rb_run_result_t *r, int plus, FILE *f)
+/* Every phase's samples' rates from run_dir/samples.csv (none without
+ * it); *out (caller frees with s_rates_free) has r->nphases entries. 0 or
+ * -ENOMEM. */
+static int s_rates_read(const rb_run_result_t *r, const char *run_dir, s_rates_t **out)
 {
+    s_rates_t *rt = calloc(r->nphases ? r->nphases : 1, sizeof *rt);
+    *out = rt;
+    if (!rt)
+        return -ENOMEM;
+    for (uint32_t p = 0; p < r->nphases; p++) {
+        const rb_phase_agg_t *a = &r->phases[p];
+        rt[p].jobs = calloc(a->njobs ? a->njobs : 1, sizeof *rt[p].jobs);
+        rt[p].nodes = calloc(a->nnodes ? a->nnodes : 1, sizeof *rt[p].nodes);
+        if (!rt[p].jobs || !rt[p].nodes)
+            return -ENOMEM;
+        rt[p].have = run_dir && rb_result_samples_rates(run_dir, a, r->interval_s, rt[p].jobs,
+                                                        rt[p].nodes, &rt[p].all) == 0;
+    }
+    return 0;
+}
+
+static void s_rates_free(s_rates_t *rt, uint32_t n)
+{
+    for (uint32_t p = 0; rt && p < n; p++) {
+        free(rt[p].jobs);
+        free(rt[p].nodes);
+    }
+    free(rt);
+}
+
+int rb_fiojson_render(const rb_run_result_t *r, const char *run_dir, int plus, FILE *f)
+{
+    s_rates_t *rt = NULL;
+    if (s_rates_read(r, run_dir, &rt) < 0) {
+        s_rates_free(rt, r->nphases);
+        return -ENOMEM;
+    }
     char version[64], when[64] = "";
     /* fio's timestamp is when its jobs ended: the last phase's end, exact
      * in summary.json too (the run's start is kept there to the second) */
@@ -389,11 +449,12 @@ int rb_fiojson_render(const rb_run_result_t *r, int plus, FILE *f)
     /* every option is in each job's "job options", as `rackbench check` prints it */
     rb_jw_obj_begin(&w, "global options");
     rb_jw_obj_end(&w);
-    int rc = s_jobs(&w, r, plus);
-    rc |= s_clients(&w, r, plus);
+    int rc = s_jobs(&w, r, rt, plus);
+    rc |= s_clients(&w, r, rt, plus);
     rb_jw_arr_begin(&w, "disk_util");
     rb_jw_arr_end(&w);
     rb_jw_obj_end(&w);
     int frc = rb_jw_finish(&w);
+    s_rates_free(rt, r->nphases);
     return rc < 0 ? -ENOMEM : frc;
 }

@@ -12,7 +12,9 @@
 #include "rb_report.h"
 
 /* Writes r to f as fio's JSON; plus = 1 adds json+'s "bins" (each latency
- * histogram's buckets, key the bucket's midpoint in ns). 0 or -errno. */
-int rb_fiojson_render(const rb_run_result_t *r, int plus, FILE *f);
+ * histogram's buckets, key the bucket's midpoint in ns). The bandwidth and
+ * IOPS samples come from run_dir/samples.csv (NULL, or no such file: none).
+ * 0 or -errno. */
+int rb_fiojson_render(const rb_run_result_t *r, const char *run_dir, int plus, FILE *f);
 
 #endif

@@ -85,14 +85,12 @@ static int s_html(const rb_run_result_t *r, const char *run_dir, FILE *f)
 
 static int s_fio_json(const rb_run_result_t *r, const char *run_dir, FILE *f)
 {
-    (void)run_dir;
-    return rb_fiojson_render(r, 0, f);
+    return rb_fiojson_render(r, run_dir, 0, f);
 }
 
 static int s_fio_json_plus(const rb_run_result_t *r, const char *run_dir, FILE *f)
 {
-    (void)run_dir;
-    return rb_fiojson_render(r, 1, f);
+    return rb_fiojson_render(r, run_dir, 1, f);
 }
 
 static const rb_reporter_t s_reporters[] = {

@@ -66,6 +66,7 @@ static rb_run_result_t s_result(rb_run_ctx_t *r, rb_report_node_t *nodes, int *f
                            .specs = r->plan->phases,
                            .iters = r->plan->iters,
                            .nplanned = r->plan->nphases,
+                           .interval_s = (double)r->plan->interval_ns / 1e9,
                            .phases = r->aggs};
     snprintf(res.run_id, sizeof res.run_id, "%s", r->run_id);
     snprintf(res.error, sizeof res.error, "%s", r->error);

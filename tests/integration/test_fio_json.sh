@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # fio's JSON of a real run (--output-format fio-json and fio-json+), read
 # by the tools made for fio's output. A randrw rwmixread=70 phase on libaio
-# (so that slat and clat exist) runs with --local 2 and prints fio-json+:
+# (so that slat and clat exist), then a paced randread of 3 s (so that each
+# node has whole sample intervals: fio's bw_ and iops_ samples), run with
+# --local 2 and print fio-json+:
 #   1. Debian's fio_jsonplus_clat2csv turns it into CSV (and validates its
-#      CSV against the bins); the counts of each direction's rows add up to
-#      the phase's IOs of that direction and every latency lies within the
-#      direction's min and max (summary.json);
+#      CSV against the bins), a file per phase; the counts of each
+#      direction's rows add up to the phase's IOs of that direction and
+#      every latency lies within the direction's min and max (summary.json);
 #   2. the fio-json the run left in its folder (fio.json), read by the
 #      field paths fio-plot reads (jobs[] and, as fio's client/server mode,
 #      client_stats[] with a hostname per node and "All clients"), holds
@@ -38,6 +40,13 @@ size=4M
 [mixed]
 rw=randrw
 rwmixread=70
+
+[paced]
+stonewall
+rw=randread
+rate_iops=200
+time_based
+runtime=3
 EOF
 
 # 1. a real run, fio-json+ on stdout
@@ -54,28 +63,27 @@ grep -q "run folder: $run" "$scratch/run.err" || bad "the run folder is not said
 
 (cd "$scratch" && "$clat2csv" plus.json clat.csv > clat2csv.out && "$clat2csv" plus.json clat.csv --validate >> clat2csv.out) \
     || bad "fio_jsonplus_clat2csv failed on rackbench's fio-json+"
-grep -q "clat_job0.csv validated" "$scratch/clat2csv.out" || bad "fio_jsonplus_clat2csv did not validate its CSV"
+grep -q "clat_job1.csv validated" "$scratch/clat2csv.out" || bad "fio_jsonplus_clat2csv did not validate its CSV"
 
 python3 - "$scratch" "$run" <<'EOF' || fail=1
 import csv, json, os, sys
 scratch, run = sys.argv[1], sys.argv[2]
 s = json.load(open(os.path.join(run, "summary.json")))
 plus = json.load(open(os.path.join(scratch, "plus.json")))
-ph = s["phases"][0]
 ok = True
 def bad(msg):
     global ok
     ok = False
     print("FAIL:", msg, file=sys.stderr)
 
-# one CSV per jobs[] entry: the one job of the one phase
+# one CSV per jobs[] entry: the one job of each phase
 files = sorted(f for f in os.listdir(scratch) if f.startswith("clat_job") and f.endswith(".csv"))
-if files != ["clat_job0.csv"]:
-    bad("fio_jsonplus_clat2csv made %s, not clat_job0.csv" % files)
-rows = list(csv.reader(open(os.path.join(scratch, "clat_job0.csv")), skipinitialspace=True))
-head = [h.strip() for h in rows[0]]
-for d in ("read", "write"):
-    sd = ph["directions"][d]
+if files != ["clat_job0.csv", "clat_job1.csv"]:
+    bad("fio_jsonplus_clat2csv made %s, not clat_job0.csv and clat_job1.csv" % files)
+for p, d in ((0, "read"), (0, "write"), (1, "read")):
+    rows = list(csv.reader(open(os.path.join(scratch, "clat_job%d.csv" % p)), skipinitialspace=True))
+    head = [h.strip() for h in rows[0]]
+    sd = s["phases"][p]["directions"][d]
     for kind in ("slat", "clat", "lat"):
         col = head.index("%s_%s_ns_count" % (d, kind))
         hist = sd["%s_hist" % kind]
@@ -86,13 +94,13 @@ for d in ("read", "write"):
                 ns = int(r[0])
                 n += int(r[col])
                 if not lo <= ns <= hi:
-                    bad("%s %s: %d ns outside the run's %d..%d" % (d, kind, ns, lo, hi))
+                    bad("phase %d %s %s: %d ns outside the run's %d..%d" % (p, d, kind, ns, lo, hi))
         if n != sd["ops"] or n == 0:
-            bad("%s %s: the CSV counts %d IOs, the run %d" % (d, kind, n, sd["ops"]))
+            bad("phase %d %s %s: the CSV counts %d IOs, the run %d" % (p, d, kind, n, sd["ops"]))
         else:
-            print("ok: %s %s: %d IOs in the CSV as in the run, within %d..%d ns" % (d, kind, n, lo, hi))
+            print("ok: phase %d %s %s: %d IOs in the CSV as in the run, within %d..%d ns" % (p, d, kind, n, lo, hi))
     # the bins and the percentiles of one histogram agree
-    clat = plus["jobs"][0][d]["clat_ns"]
+    clat = plus["jobs"][p][d]["clat_ns"]
     if sum(clat["bins"].values()) != clat["N"]:
         bad("%s clat bins add up to %d, N is %d" % (d, sum(clat["bins"].values()), clat["N"]))
 
@@ -105,6 +113,7 @@ if not fj["fio version"].startswith("rackbench-"):
     bad("fio version says %r" % fj["fio version"])
 if "bins" in json.dumps(fj):
     bad("fio-json holds json+'s bins")
+ph = s["phases"][0]
 nodes = {n["name"]: n for n in ph["nodes"]}
 
 def fio_plot_row(record, mode, glob):
@@ -143,7 +152,7 @@ for d in ("read", "write"):
 
 # client_stats, as fio-plot takes it when it is there: hosts, then "All clients"
 hosts, allc = {}, None
-for rec in fj["client_stats"]:
+for rec in (c for c in fj["client_stats"] if c["rackbench"]["phase"] == "mixed"):
     if rec["jobname"] == "All clients":
         allc = rec
         continue
@@ -166,6 +175,30 @@ for d in ("read", "write"):
     if allc and allc[d]["lat_ns"]["percentile"]["99.000000"] != job[d]["lat_ns"]["percentile"]["99.000000"]:
         bad("All clients %s p99 differs from jobs[0]'s" % d)
 print("ok: client_stats: %s and All clients, as summary.json" % ", ".join(sorted(hosts)))
+
+# the paced phase's samples (fio's bw_ and iops_): an interval a sample,
+# each entry's rate the sum of its rows', as fio sums its threads'
+paced = fj["jobs"][1]
+if paced["jobname"] != "paced" or paced["groupid"] != 1:
+    bad("jobs[1] is %r, group %r" % (paced["jobname"], paced["groupid"]))
+entries = [paced] + [c for c in fj["client_stats"] if c["rackbench"]["phase"] == "paced"]
+if len(entries) != 4:
+    bad("the paced phase has %d entries, not jobs[1], 2 nodes and All clients" % len(entries))
+for e in entries:
+    r = e["read"]
+    who = e.get("hostname") or e["jobname"]
+    if r["iops_samples"] < 2 or r["bw_samples"] != r["iops_samples"]:
+        bad("%s: %d IOPS samples, %d bandwidth samples" % (who, r["iops_samples"], r["bw_samples"]))
+    elif not (r["iops_min"] - 0.5 <= r["iops_mean"] <= r["iops_max"] + 0.5 and
+              r["bw_min"] - 0.5 <= r["bw_mean"] <= r["bw_max"] + 0.5):
+        bad("%s: min, mean, max out of order: %r" % (who, r))
+    elif not close(r["bw_mean"] * 1024, r["iops_mean"] * 4096, 1e-9):
+        bad("%s: bw_mean %r KiB/s is not iops_mean %r x 4k" % (who, r["bw_mean"], r["iops_mean"]))
+    elif not 0.5 * r["iops"] <= r["iops_mean"] <= 1.5 * r["iops"]:
+        bad("%s: iops_mean %r, the entry's IOPS %r" % (who, r["iops_mean"], r["iops"]))
+    else:
+        print("ok: %s: %d samples of %d..%d IOPS, mean %.1f (%.1f over the phase)" % (
+            who, r["iops_samples"], r["iops_min"], r["iops_max"], r["iops_mean"], r["iops"]))
 sys.exit(0 if ok else 1)
 EOF
 
