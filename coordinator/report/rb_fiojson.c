@@ -285,8 +285,13 @@ static int s_error(const rb_phase_agg_t *a, uint64_t errors, const char *node)
     return EIO;
 }
 
-static const rb_report_node_t *s_report_node(const rb_run_result_t *r, const char *name)
+/* The run's node called name (the phase's nodes are the run's, mostly in
+ * its order: at index hint first), or NULL. */
+static const rb_report_node_t *s_report_node(const rb_run_result_t *r, uint32_t hint,
+                                             const char *name)
 {
+    if (hint < r->nnodes && strcmp(r->nodes[hint].name, name) == 0)
+        return &r->nodes[hint];
     for (uint32_t i = 0; i < r->nnodes; i++)
         if (strcmp(r->nodes[i].name, name) == 0)
             return &r->nodes[i];
@@ -351,7 +356,7 @@ static int s_clients(rb_jw_t *w, const rb_run_result_t *r, const s_rates_t *rt, 
         const rb_job_spec_t *js = sp->njobs ? &sp->jobs[0] : NULL;
         for (uint32_t n = 0; n < a->nnodes; n++) {
             const rb_agg_node_t *an = &a->nodes[n];
-            const rb_report_node_t *rn = s_report_node(r, an->name);
+            const rb_report_node_t *rn = s_report_node(r, n, an->name);
             s_who_t who = {.jobname = a->name,
                            .phase = a->name,
                            .job = sp->njobs == 1 ? js->name : NULL,
