@@ -78,39 +78,17 @@ static void s_check_cache(const rb_plan_t *plan, uint64_t ram, int ram_given)
 
 #define S_MAX_ARGS 256 /* --set and --section options at the most */
 
-/* Reads a list of renderings, fio's --output-format: names of the reporter
- * table, comma-separated ("fio-json,text"), each printed in turn. 0, or 2
- * (a usage error) with the unknown name and the valid ones said. */
+/* --output-format LIST (or report's --format) into out: 0, or 2 (a usage
+ * error) with the unknown name and the valid ones said. */
 static int s_formats(const char *cmd, const char *opt, const char *list,
                      const rb_reporter_t *out[RB_RUN_OUTPUTS_MAX], uint32_t *n)
 {
-    char names[160];
-    *n = 0;
-    for (const char *p = list;;) {
-        size_t len = strcspn(p, ",");
-        char name[32] = "";
-        if (len < sizeof name) {
-            memcpy(name, p, len);
-            name[len] = '\0';
-        }
-        const rb_reporter_t *rep = len < sizeof name ? rb_reporter_find(name) : NULL;
-        if (!rep) {
-            fprintf(stderr,
-                    "rackbench %s: %s %s: unknown format '%.*s'; expected %s, or a comma list of "
-                    "them\n",
-                    cmd, opt, list, (int)len, p, rb_reporter_names(names, sizeof names));
-            return 2;
-        }
-        if (*n == RB_RUN_OUTPUTS_MAX) {
-            fprintf(stderr, "rackbench %s: %s %s: at most %d formats\n", cmd, opt, list,
-                    RB_RUN_OUTPUTS_MAX);
-            return 2;
-        }
-        out[(*n)++] = rep;
-        if (!p[len])
-            return 0;
-        p += len + 1;
-    }
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (rb_reporter_list(list, out, RB_RUN_OUTPUTS_MAX, n, &err) == 0)
+        return 0;
+    fprintf(stderr, "rackbench %s: %s %s: %s\n", cmd, opt, list, err.msg);
+    return 2;
 }
 
 /* The --set and --section options of check and run. */

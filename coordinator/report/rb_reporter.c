@@ -136,6 +136,32 @@ const char *rb_reporter_names(char *buf, size_t len)
     return buf;
 }
 
+int rb_reporter_list(const char *list, const rb_reporter_t **out, uint32_t max, uint32_t *n,
+                     rb_err_t *err)
+{
+    char names[160];
+    *n = 0;
+    for (const char *p = list;;) {
+        size_t len = strcspn(p, ",");
+        char name[32] = "";
+        if (len < sizeof name) {
+            memcpy(name, p, len);
+            name[len] = '\0';
+        }
+        const rb_reporter_t *rep = len < sizeof name ? rb_reporter_find(name) : NULL;
+        if (!rep)
+            return rb_err_set(
+                err, -EINVAL, "unknown format '%.*s'; expected %s, or a comma list of them",
+                (int)(len < 64 ? len : 64), p, rb_reporter_names(names, sizeof names));
+        if (*n == max)
+            return rb_err_set(err, -EINVAL, "at most %u formats", max);
+        out[(*n)++] = rep;
+        if (!p[len])
+            return 0;
+        p += len + 1;
+    }
+}
+
 int rb_reporter_write(const rb_reporter_t *rep, const rb_run_result_t *r, const char *run_dir,
                       rb_err_t *err)
 {

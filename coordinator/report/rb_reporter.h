@@ -8,6 +8,7 @@
 #define RB_REPORTER_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "rb_err.h"
@@ -36,6 +37,14 @@ const rb_reporter_t *rb_reporter_find(const char *name);
 
 /* The names for a message into buf: "text, json, ... or fio-json+"; returns buf. */
 const char *rb_reporter_names(char *buf, size_t len);
+
+/* Reads a list of renderings as fio's --output-format takes one: names of
+ * the table, comma-separated ("fio-json,text"), into out (at most max rows,
+ * in the list's order; *n gets how many). 0, or -EINVAL with err saying
+ * "unknown format 'NAME'; expected text, json, ... or fio-json+, or a comma
+ * list of them" (or that there are more than max). */
+int rb_reporter_list(const char *list, const rb_reporter_t **out, uint32_t max, uint32_t *n,
+                     rb_err_t *err);
 
 /* Writes rep's rendering of r into run_dir/rep->file (durable rows aside,
  * synced and renamed). 0, -EINVAL for a row without a file, or -EIO with
