@@ -2,8 +2,10 @@
  * percentile keys, the bins of fio-json+ (a bucket's midpoint, within the
  * recorded min and max, counts adding up to N), fio's latency_ns, _us and
  * _ms shares at their edges, no percentile or bins for an empty latency,
- * the entries' names, and a node's entry from its summary alone. The
- * tools made for fio's output read it in tests/integration/test_fio_json.sh. */
+ * the entries' names, a node's entry from its summary alone, and the
+ * list --output-format takes. The tools made for fio's output read it in
+ * tests/integration/test_fio_json.sh. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +20,7 @@
 #include "rb_fiojson.h"
 #include "rb_json.h"
 #include "rb_report.h"
+#include "rb_reporter.h"
 
 /* fio's own keys, in its order */
 static const char *const s_fio_pcts[] = {
@@ -228,13 +231,38 @@ static void test_clients(void **state)
     free(fx.lats);
 }
 
+/* --output-format's list: fio's comma list, each name a row of the
+ * reporter table; an unknown or empty name is named with the valid ones. */
+static void test_format_list(void **state)
+{
+    (void)state;
+    const rb_reporter_t *out[4];
+    uint32_t n = 0;
+    rb_err_t err;
+    rb_err_clear(&err);
+    assert_int_equal(rb_reporter_list("fio-json+,text", out, 4, &n, &err), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(out[0]->name, "fio-json+");
+    assert_null(out[0]->file); /* printed only */
+    assert_string_equal(out[1]->name, "text");
+    assert_string_equal(rb_reporter_find("fio-json")->file, "fio.json");
+    assert_int_equal(rb_reporter_list("json,xml", out, 4, &n, &err), -EINVAL);
+    assert_non_null(strstr(err.msg, "unknown format 'xml'"));
+    assert_non_null(strstr(err.msg, "text, json, csv, html, fio-json or fio-json+"));
+    rb_err_clear(&err);
+    assert_int_equal(rb_reporter_list("text,", out, 4, &n, &err), -EINVAL);
+    assert_non_null(strstr(err.msg, "unknown format ''"));
+    rb_err_clear(&err);
+    assert_int_equal(rb_reporter_list("text,text,text", out, 2, &n, &err), -EINVAL);
+    assert_non_null(strstr(err.msg, "at most 2"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_shape),
-        cmocka_unit_test(test_latency_shares),
-        cmocka_unit_test(test_bins),
-        cmocka_unit_test(test_clients),
+        cmocka_unit_test(test_shape),       cmocka_unit_test(test_latency_shares),
+        cmocka_unit_test(test_bins),        cmocka_unit_test(test_clients),
+        cmocka_unit_test(test_format_list),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
