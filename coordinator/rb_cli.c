@@ -24,7 +24,7 @@ static void s_usage(FILE *f)
 {
     fprintf(f, "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
                "       rackbench check PLAN [--ram SIZE] [--set KEY=VALUE]... [--section NAME]...\n"
-               "       rackbench report RUN_DIR [--format text|json|csv|html]\n"
+               "       rackbench report RUN_DIR [--output-format FORMAT[,FORMAT...]]\n"
                "       rackbench compare RUN_A RUN_B [--format text|json]\n"
                "       rackbench compare BEFORE... --vs AFTER... [--format text|json]\n"
                "       rackbench keygen DIR [--name NAME]\n"
@@ -77,6 +77,19 @@ static void s_check_cache(const rb_plan_t *plan, uint64_t ram, int ram_given)
 }
 
 #define S_MAX_ARGS 256 /* --set and --section options at the most */
+
+/* --output-format LIST (or report's --format) into out: 0, or 2 (a usage
+ * error) with the unknown name and the valid ones said. */
+static int s_formats(const char *cmd, const char *opt, const char *list,
+                     const rb_reporter_t *out[RB_RUN_OUTPUTS_MAX], uint32_t *n)
+{
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (rb_reporter_list(list, out, RB_RUN_OUTPUTS_MAX, n, &err) == 0)
+        return 0;
+    fprintf(stderr, "rackbench %s: %s %s: %s\n", cmd, opt, list, err.msg);
+    return 2;
+}
 
 /* The --set and --section options of check and run. */
 typedef struct {
@@ -213,10 +226,12 @@ static int s_run(int argc, char **argv)
         {"allow-keys", required_argument, NULL, 'K'}, {"insecure", no_argument, NULL, 'I'},
         {"set", required_argument, NULL, 's'},       {"section", required_argument, NULL, 'S'},
         {"agent-arg", required_argument, NULL, 'A'}, {"metrics", required_argument, NULL, 'M'},
+        {"output-format", required_argument, NULL, 'F'},
         {NULL, 0, NULL, 0},
     };
     /* clang-format on */
     rb_run_opts_t o = {.wait_ns = 30 * RB_NS_PER_S, .heartbeat_ns = RB_NS_PER_S};
+    const rb_reporter_t *outputs[RB_RUN_OUTPUTS_MAX];
     s_plan_args_t pa = {0};
     int c, ways = 0;
     optind = 1;
@@ -291,6 +306,11 @@ static int s_run(int argc, char **argv)
         case 'M':
             o.metrics = optarg;
             break;
+        case 'F':
+            if (s_formats("run", "--output-format", optarg, outputs, &o.noutputs))
+                return 2;
+            o.outputs = outputs;
+            break;
         case 's':
         case 'S':
             if (s_plan_arg("run", &pa, c == 's', optarg))
@@ -356,29 +376,36 @@ static int s_run(int argc, char **argv)
  * did not finish); 2 for a bad call or a folder that cannot be read. */
 static int s_report(int argc, char **argv)
 {
-    const char *dir = NULL, *format = "text";
+    const char *dir = NULL;
+    const rb_reporter_t *reps[RB_RUN_OUTPUTS_MAX] = {rb_reporter_find("text")};
+    uint32_t nreps = 1;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--format") && i + 1 < argc)
-            format = argv[++i];
-        else if (argv[i][0] != '-' && !dir)
+        /* --format (rackbench's first word for it) and fio's --output-format,
+         * each as "--opt VALUE" or "--opt=VALUE" */
+        const char *opt = NULL, *val = NULL;
+        for (int k = 0; k < 2 && !opt; k++) {
+            const char *name = k ? "--output-format" : "--format";
+            size_t len = strlen(name);
+            if (!strcmp(argv[i], name) && i + 1 < argc)
+                opt = name, val = argv[++i];
+            else if (!strncmp(argv[i], name, len) && argv[i][len] == '=')
+                opt = name, val = argv[i] + len + 1;
+        }
+        if (opt) {
+            if (s_formats("report", opt, val, reps, &nreps))
+                return 2;
+        } else if (argv[i][0] != '-' && !dir) {
             dir = argv[i];
-        else {
+        } else {
             fprintf(stderr,
                     "rackbench report: unexpected '%s' (usage: rackbench report RUN_DIR "
-                    "[--format text|json|csv|html])\n",
+                    "[--output-format FORMAT[,FORMAT...]])\n",
                     argv[i]);
             return 2;
         }
     }
     if (!dir) {
         fprintf(stderr, "rackbench report: which run folder? (rackbench report RUN_DIR)\n");
-        return 2;
-    }
-    const rb_reporter_t *rep = rb_reporter_find(format);
-    if (!rep) {
-        char names[128];
-        fprintf(stderr, "rackbench report: --format %s: expected %s\n", format,
-                rb_reporter_names(names, sizeof names));
         return 2;
     }
     rb_loaded_run_t run;
@@ -396,7 +423,9 @@ static int s_report(int argc, char **argv)
                 "rackbench report: %s: the run did not finish; %u phase%s reported%s (partial)\n",
                 dir, run.res.nphases, run.res.nphases == 1 ? "" : "s",
                 run.from_samples ? ", the last from its samples only" : "");
-    int rc = rep->render(&run.res, run.dir, stdout);
+    int rc = 0;
+    for (uint32_t i = 0; i < nreps && rc >= 0; i++)
+        rc = reps[i]->render(&run.res, run.dir, stdout);
     fflush(stdout);
     int code = rc < 0                                      ? 3
                : run.res.status || run.res.running         ? 3

@@ -28,7 +28,9 @@
     "  --metrics ADDR     serve Prometheus metrics at /metrics and the live report at /\n"         \
     "                     ([HOST:]PORT: a lone port is loopback; another host needs CURVE)\n"      \
     "  --set KEY=VALUE    a [global] option, after the plan's own (repeatable)\n"                  \
-    "  --section NAME     run only this job section (repeatable), as fio's --section\n"
+    "  --section NAME     run only this job section (repeatable), as fio's --section\n"            \
+    "  --output-format F  what to print at the end (default text): text, json, csv, html,\n"       \
+    "                     fio-json, fio-json+ (fio's JSON), or a comma list printed in turn\n"
 
 typedef struct s_help {
     const char *cmd;
@@ -40,13 +42,14 @@ static const s_help_t s_helps[] = {
      "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
      "\n"
      "Runs the plan (fio's job-file syntax) on agents and writes a run folder\n"
-     "(summary.json, report.txt, report.html, samples.csv, telemetry.csv).\n"
+     "(summary.json, report.txt, report.html, fio.json, samples.csv, telemetry.csv).\n"
      "\n" S_RUN_OPTIONS "\n"
      "examples:\n"
      "  rackbench run deploy/plans/quickstart.ini --local 4\n"
      "  rackbench run burnin.ini --expect 8 --key keys/head.key_secret --allow-keys keys/agents\n"
      "  rackbench run job.fio --local 1 --set size=1G --section seq-read\n"
      "  rackbench run burnin.ini --local 4 --metrics 9464   # Prometheus scrapes 127.0.0.1:9464\n"
+     "  rackbench run job.fio --local 2 --output-format fio-json+ > out.json   # as fio's json+\n"
      "\n"
      "exit codes: 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n"},
     {"check", "usage: rackbench check PLAN [--ram SIZE] [--set KEY=VALUE]... [--section NAME]...\n"
@@ -64,14 +67,18 @@ static const s_help_t s_helps[] = {
               "\n"
               "exit codes: 0 the plan is good, 2 it is not (or a bad call)\n"},
     {"report",
-     "usage: rackbench report RUN_DIR [--format text|json|csv|html]\n"
+     "usage: rackbench report RUN_DIR [--output-format FORMAT[,FORMAT...]]\n"
      "\n"
      "Renders a run folder again, also one whose run was cut off (flagged partial).\n"
      "\n"
-     "  --format F         text (report.txt, the default), json (summary.json), csv, html\n"
+     "  --output-format F  text (report.txt, the default), json (summary.json), csv, html,\n"
+     "                     fio-json (fio.json: fio's --output-format=json), fio-json+\n"
+     "                     (fio's json+, with latency bins); a comma list prints each in turn\n"
+     "  --format F         the same\n"
      "\n"
-     "example:\n"
+     "examples:\n"
      "  rackbench report runs/20261202-061500-ab12 --format html > report.html\n"
+     "  rackbench report runs/20261202-061500-ab12 --output-format fio-json+ > fio+.json\n"
      "\n"
      "exit codes: as the run's: 0 ok, 1 acceptance failed, 3 failed or did not finish;\n"
      "2 for a bad call or a folder that cannot be read\n"},

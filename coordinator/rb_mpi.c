@@ -31,6 +31,7 @@
 #include "rb_log.h"
 #include "rb_mpi.h"
 #include "rb_plan.h"
+#include "rb_reporter.h"
 #include "rb_run.h"
 #include "rb_time.h"
 #include "rb_units.h"
@@ -53,6 +54,8 @@ typedef struct s_opts {
     int nroots;
     uint64_t wait_ns, heartbeat_ns, lost_after_ns;
     int quiet, verbose;
+    const rb_reporter_t *outputs[RB_RUN_OUTPUTS_MAX]; /* --output-format, as rackbench run's */
+    uint32_t noutputs;
 } s_opts_t;
 
 /* What rank 0 sends every rank before the endpoint (collective 3). */
@@ -91,6 +94,7 @@ static void s_usage(FILE *f)
             "  --wait DURATION    how long to wait for the agents (default 30s)\n"
             "  --heartbeat DURATION, --lost-after DURATION   as rackbench run\n"
             "  --quiet, --verbose\n"
+            "  --output-format F  what rank 0 prints at the end, as rackbench run (default text)\n"
             "exit codes (rank 0): 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n");
 }
 
@@ -148,7 +152,8 @@ static int s_parse(int argc, char **argv, s_opts_t *o, int loud)
         {"bind", required_argument, NULL, 'b'},      {"wait", required_argument, NULL, 'w'},
         {"heartbeat", required_argument, NULL, 'H'}, {"lost-after", required_argument, NULL, 'L'},
         {"quiet", no_argument, NULL, 'q'},           {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},            {"output-format", required_argument, NULL, 'F'},
+        {NULL, 0, NULL, 0},
     };
     /* clang-format on */
     *o = (s_opts_t){
@@ -195,6 +200,15 @@ static int s_parse(int argc, char **argv, s_opts_t *o, int loud)
         case 'v':
             o->verbose = 1;
             break;
+        case 'F': {
+            rb_err_t ferr;
+            rb_err_clear(&ferr);
+            if (rb_reporter_list(optarg, o->outputs, RB_RUN_OUTPUTS_MAX, &o->noutputs, &ferr) < 0) {
+                fprintf(err, "rackbench-mpi: --output-format %s: %s\n", optarg, ferr.msg);
+                code = 2;
+            }
+            break;
+        }
         case 'h':
             if (loud)
                 s_usage(stdout);
@@ -418,6 +432,8 @@ static int s_coordinate(s_rank_t *k, rb_plan_t *plan, zcert_t *coord, char *keys
                         .lost_after_ns = o->lost_after_ns,
                         .quiet = o->quiet,
                         .verbose = o->verbose,
+                        .outputs = o->outputs,
+                        .noutputs = o->noutputs,
                         .key_public = zcert_public_txt(coord),
                         .key_secret = zcert_secret_txt(coord),
                         .allow_public = allow,

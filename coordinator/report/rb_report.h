@@ -37,6 +37,7 @@ typedef struct rb_run_result {
     int running;               /* the run has not finished: written after a phase, or read
                               back from a folder whose run was cut off */
     uint32_t dropped_messages; /* agents' messages that did not fit the run, dropped */
+    double interval_s;         /* the plan's sample interval (0: unknown) */
     char error[RB_REASON_MAX]; /* why it failed */
     uint32_t nnodes;
     rb_report_node_t *nodes;      /* borrowed */

@@ -1,6 +1,6 @@
 /* The table of a run's renderings (rb_reporter.h), so that a new format is
- * one row, seen alike by `rackbench report --format` and by the run that
- * writes its folder; and the csv rendering, which is nowhere else. */
+ * one row, seen alike by `--output-format` and by the run that writes its
+ * folder; and the csv rendering, which is nowhere else. */
 #include "rb_reporter.h"
 
 #include <errno.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rb_fiojson.h"
 #include "rb_html.h"
 
 static int s_text(const rb_run_result_t *r, const char *run_dir, FILE *f)
@@ -82,11 +83,23 @@ static int s_html(const rb_run_result_t *r, const char *run_dir, FILE *f)
     return rb_html_report(r, run_dir, f);
 }
 
+static int s_fio_json(const rb_run_result_t *r, const char *run_dir, FILE *f)
+{
+    return rb_fiojson_render(r, run_dir, 0, f);
+}
+
+static int s_fio_json_plus(const rb_run_result_t *r, const char *run_dir, FILE *f)
+{
+    return rb_fiojson_render(r, run_dir, 1, f);
+}
+
 static const rb_reporter_t s_reporters[] = {
     {"text", "report.txt", 0, s_text},
     {"json", "summary.json", 1, s_json},
     {"csv", NULL, 0, s_csv},
     {"html", "report.html", 0, s_html},
+    {"fio-json", "fio.json", 0, s_fio_json},
+    {"fio-json+", NULL, 0, s_fio_json_plus},
 };
 
 #define S_NREPORTERS (sizeof s_reporters / sizeof *s_reporters)
@@ -121,6 +134,32 @@ const char *rb_reporter_names(char *buf, size_t len)
                                                      : " or ",
                               s_reporters[i].name);
     return buf;
+}
+
+int rb_reporter_list(const char *list, const rb_reporter_t **out, uint32_t max, uint32_t *n,
+                     rb_err_t *err)
+{
+    char names[160];
+    *n = 0;
+    for (const char *p = list;;) {
+        size_t len = strcspn(p, ",");
+        char name[32] = "";
+        if (len < sizeof name) {
+            memcpy(name, p, len);
+            name[len] = '\0';
+        }
+        const rb_reporter_t *rep = len < sizeof name ? rb_reporter_find(name) : NULL;
+        if (!rep)
+            return rb_err_set(
+                err, -EINVAL, "unknown format '%.*s'; expected %s, or a comma list of them",
+                (int)(len < 64 ? len : 64), p, rb_reporter_names(names, sizeof names));
+        if (*n == max)
+            return rb_err_set(err, -EINVAL, "at most %u formats", max);
+        out[(*n)++] = rep;
+        if (!p[len])
+            return 0;
+        p += len + 1;
+    }
 }
 
 int rb_reporter_write(const rb_reporter_t *rep, const rb_run_result_t *r, const char *run_dir,

@@ -555,6 +555,7 @@ int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
     res->specs = pl->phases;
     res->iters = pl->iters;
     res->nplanned = pl->nphases;
+    res->interval_s = (double)pl->interval_ns / 1e9;
     out->phases = calloc(pl->nphases ? pl->nphases : 1, sizeof *out->phases);
     if (!out->phases)
         return s_fail(out, err, -ENOMEM, "%s: out of memory%s", dir, "");

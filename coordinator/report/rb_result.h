@@ -70,6 +70,31 @@ int rb_result_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec
 int rb_result_samples_values(const char *dir, const char *phase, const char *column, double **vals,
                              uint32_t *n);
 
+/* A running summary of rates (count, min, max, mean and the sum of squared
+ * deviations, Welford's), for fio's bw_ and iops_ figures. */
+typedef struct rb_result_rates {
+    uint64_t n;
+    double min, max, mean, m2;
+} rb_result_rates_t;
+
+/* fio's bandwidth and IOPS samples of one entry: reads' and writes' rates
+ * (samples.csv has no trims). */
+typedef struct rb_result_dir_rates {
+    rb_result_rates_t bw[2];   /* bytes/s, RB_DIR_READ and RB_DIR_WRITE */
+    rb_result_rates_t iops[2]; /* ops/s */
+} rb_result_dir_rates_t;
+
+/* fio's bandwidth and IOPS samples of phase a from dir/samples.csv: each
+ * sample interval (interval_s long) in which an entry has rows is one
+ * sample of its rates, the sum of its rows' (its nodes', or its jobs'):
+ * jobs[j] for a->jobs[j] over every node (a->njobs entries), nodes[n] for
+ * a->nodes[n] (a->nnodes) and all for the phase. Rows shorter than half an
+ * interval (a node's last) are left out. The caller's arrays are zeroed
+ * first. 0 or -errno (-ENOENT without samples.csv). */
+int rb_result_samples_rates(const char *dir, const rb_phase_agg_t *a, double interval_s,
+                            rb_result_dir_rates_t *jobs, rb_result_dir_rates_t *nodes,
+                            rb_result_dir_rates_t *all);
+
 /* The phase that was running when the run was cut off, from its samples in
  * dir: per node and job what the samples add up to, over the time they
  * cover (rb_result_csv.c). out is the caller's. 0 or -errno. */

@@ -92,7 +92,7 @@ typedef struct s_row {
     double t_s, interval_s;
     char phase[RB_NAME_MAX], node[RB_NAME_MAX], rack[RB_NAME_MAX], job[RB_NAME_MAX];
     double bytes, ops, errors;
-    double rd_bytes, rd_ops, wr_bytes, wr_ops; /* the reads' and writes' share (0: none) */
+    double dir_bytes[2], dir_ops[2]; /* reads' and writes' */
 } s_row_t;
 
 /* One samples.csv row's fields (schema order) into r. 1, or 0 when its
@@ -111,10 +111,10 @@ static int s_parse_row(const char *const *f, s_row_t *r)
     r->bytes = strtod(f[RB_CSV_SMP_BYTES], NULL);
     r->ops = strtod(f[RB_CSV_SMP_OPS], NULL);
     r->errors = strtod(f[RB_CSV_SMP_ERRORS], NULL);
-    r->rd_bytes = strtod(f[RB_CSV_SMP_READ_BYTES], NULL);
-    r->rd_ops = strtod(f[RB_CSV_SMP_READ_OPS], NULL);
-    r->wr_bytes = strtod(f[RB_CSV_SMP_WRITE_BYTES], NULL);
-    r->wr_ops = strtod(f[RB_CSV_SMP_WRITE_OPS], NULL);
+    r->dir_bytes[0] = strtod(f[RB_CSV_SMP_READ_BYTES], NULL);
+    r->dir_ops[0] = strtod(f[RB_CSV_SMP_READ_OPS], NULL);
+    r->dir_bytes[1] = strtod(f[RB_CSV_SMP_WRITE_BYTES], NULL);
+    r->dir_ops[1] = strtod(f[RB_CSV_SMP_WRITE_OPS], NULL);
     return 1;
 }
 
@@ -307,6 +307,117 @@ int rb_result_samples_node_series(const char *dir, const char *phase, double int
     return rc;
 }
 
+/* Adds one rate to a running summary (Welford's update). */
+static void s_rate_add(rb_result_rates_t *s, double v)
+{
+    if (!s->n || v < s->min)
+        s->min = v;
+    if (!s->n || v > s->max)
+        s->max = v;
+    s->n++;
+    double d = v - s->mean;
+    s->mean += d / (double)s->n;
+    s->m2 += d * (v - s->mean);
+}
+
+/* One entry's rates in one interval: reads' and writes' bytes/s and ops/s
+ * summed over its rows, and how many rows (0: no sample). */
+typedef struct s_rate_iv {
+    double bw[2], iops[2];
+    uint32_t rows;
+} s_rate_iv_t;
+
+static void s_rate_iv_add(s_rate_iv_t *iv, const s_row_t *row)
+{
+    for (int d = 0; d < 2; d++) {
+        iv->bw[d] += row->dir_bytes[d] / row->interval_s;
+        iv->iops[d] += row->dir_ops[d] / row->interval_s;
+    }
+    iv->rows++;
+}
+
+/* An interval with rows is one sample of the entry's rates. */
+static void s_rate_iv_take(rb_result_dir_rates_t *r, s_rate_iv_t *iv)
+{
+    if (iv->rows)
+        for (int d = 0; d < 2; d++) {
+            s_rate_add(&r->bw[d], iv->bw[d]);
+            s_rate_add(&r->iops[d], iv->iops[d]);
+        }
+    memset(iv, 0, sizeof *iv);
+}
+
+int rb_result_samples_rates(const char *dir, const rb_phase_agg_t *a, double interval_s,
+                            rb_result_dir_rates_t *jobs, rb_result_dir_rates_t *nodes,
+                            rb_result_dir_rates_t *all)
+{
+    memset(jobs, 0, a->njobs * sizeof *jobs);
+    memset(nodes, 0, a->nnodes * sizeof *nodes);
+    memset(all, 0, sizeof *all);
+    if (!(interval_s > 0))
+        return -EINVAL;
+    s_csv_t c;
+    int rc = s_csv_open(&c, dir, &rb_csv_samples);
+    if (rc < 0)
+        return rc;
+    /* a node's rows of one interval (one per job) are one SAMPLE's, written
+     * together: its intervals are summed as they come. The jobs' and the
+     * phase's sum over nodes, an interval per sample interval of the phase
+     * (k-major: [k][job 0 .. njobs - 1, then all]). */
+    uint32_t per_k = a->njobs + 1, cap = 0;
+    s_rate_iv_t *cur = calloc(a->nnodes ? a->nnodes : 1, sizeof *cur), *ivs = NULL;
+    long *cur_k = calloc(a->nnodes ? a->nnodes : 1, sizeof *cur_k);
+    rb_aggregate_name_idx_t *by_name = rb_aggregate_nodes_by_name(a->nodes, a->nnodes);
+    rc = cur && cur_k && by_name ? 0 : -ENOMEM;
+    uint32_t nk = 0;
+    s_row_t r;
+    while (rc == 0 && s_next_row(&c, a->name, &r)) {
+        long k = s_interval_of(&r, interval_s);
+        if (k < 0 || !(r.interval_s >= interval_s / 2))
+            continue; /* a node's last, short interval: no rate of a whole one */
+        if ((uint32_t)k >= cap) {
+            uint32_t nc = rb_series_cap_for(cap, k);
+            s_rate_iv_t *g = realloc(ivs, (size_t)nc * per_k * sizeof *g);
+            if (!g) {
+                rc = -ENOMEM;
+                break;
+            }
+            memset(g + (size_t)cap * per_k, 0, (size_t)(nc - cap) * per_k * sizeof *g);
+            ivs = g;
+            cap = nc;
+        }
+        if ((uint32_t)k + 1 > nk)
+            nk = (uint32_t)k + 1;
+        uint32_t n = rb_aggregate_node_lookup(by_name, a->nnodes, r.node);
+        if (n < a->nnodes) {
+            if (cur[n].rows && cur_k[n] != k)
+                s_rate_iv_take(&nodes[n], &cur[n]);
+            cur_k[n] = k;
+            s_rate_iv_add(&cur[n], &r);
+        }
+        for (uint32_t j = 0; j < a->njobs; j++) {
+            if (strcmp(a->jobs[j].name, r.job) == 0) {
+                s_rate_iv_add(&ivs[(size_t)k * per_k + j], &r);
+                break;
+            }
+        }
+        s_rate_iv_add(&ivs[(size_t)k * per_k + a->njobs], &r);
+    }
+    s_csv_close(&c);
+    for (uint32_t n = 0; rc == 0 && n < a->nnodes; n++)
+        s_rate_iv_take(&nodes[n], &cur[n]);
+    for (uint32_t k = 0; rc == 0 && k < nk; k++) {
+        for (uint32_t j = 0; j < a->njobs; j++)
+            s_rate_iv_take(&jobs[j], &ivs[(size_t)k * per_k + j]);
+        s_rate_iv_take(all, &ivs[(size_t)k * per_k + a->njobs]);
+    }
+    rb_aggregate_name_idx_destroy(by_name);
+    free(cur);
+    free(cur_k);
+    free(ivs);
+    return rc;
+}
+
 /* What the samples of one node and job add up to. */
 typedef struct s_acc {
     char node[RB_NAME_MAX], rack[RB_NAME_MAX];
@@ -401,10 +512,10 @@ int rb_result_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, d
         acc[i].bytes += r.bytes;
         acc[i].ops += r.ops;
         acc[i].errors += r.errors;
-        acc[i].rd_bytes += r.rd_bytes;
-        acc[i].rd_ops += r.rd_ops;
-        acc[i].wr_bytes += r.wr_bytes;
-        acc[i].wr_ops += r.wr_ops;
+        acc[i].rd_bytes += r.dir_bytes[0];
+        acc[i].rd_ops += r.dir_ops[0];
+        acc[i].wr_bytes += r.dir_bytes[1];
+        acc[i].wr_ops += r.dir_ops[1];
     }
     s_csv_close(&c);
     if (rc < 0 || n == 0) {

@@ -66,6 +66,7 @@ static rb_run_result_t s_result(rb_run_ctx_t *r, rb_report_node_t *nodes, int *f
                            .specs = r->plan->phases,
                            .iters = r->plan->iters,
                            .nplanned = r->plan->nphases,
+                           .interval_s = (double)r->plan->interval_ns / 1e9,
                            .phases = r->aggs};
     snprintf(res.run_id, sizeof res.run_id, "%s", r->run_id);
     snprintf(res.error, sizeof res.error, "%s", r->error);
@@ -161,8 +162,20 @@ int rb_folder_write_reports(rb_run_ctx_t *r)
     }
     res.projection = r->plan->project ? &proj : NULL;
     int rc = s_write_files(r, &res);
-    rb_report_text(&res, stdout);
-    printf("\nrun folder: %s\n", r->dir);
+    /* --output-format: each rendering in turn; the run folder's line stays
+     * with text only, so that stdout of any other is that format alone */
+    int text_only = 1;
+    for (uint32_t i = 0; i < r->o->noutputs; i++) {
+        if (r->o->outputs[i]->render(&res, r->dir, stdout) < 0)
+            rc = -EIO;
+        text_only &= strcmp(r->o->outputs[i]->name, "text") == 0;
+    }
+    if (!r->o->noutputs)
+        rb_report_text(&res, stdout);
+    if (text_only)
+        printf("\nrun folder: %s\n", r->dir);
+    else
+        fprintf(stderr, "rackbench: run folder: %s\n", r->dir);
     fflush(stdout);
     rb_accept_result_fini(&acc);
     rb_project_result_fini(&proj);

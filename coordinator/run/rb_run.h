@@ -14,6 +14,9 @@
  * scheduler; a larger fleet runs agents on more machines (--expect). */
 #define RB_RUN_LOCAL_MAX      256
 #define RB_RUN_AGENT_ARGS_MAX 32 /* --agent-arg at most */
+#define RB_RUN_OUTPUTS_MAX    8  /* --output-format: renderings at most */
+
+struct rb_reporter;
 
 typedef struct rb_run_opts {
     const rb_plan_t *plan;  /* borrowed, validated */
@@ -34,6 +37,10 @@ typedef struct rb_run_opts {
     const char *allow_dir; /* --allow-keys: folder of allowed agents' public keys */
     int insecure;          /* --insecure: no CURVE (loopback and ipc:// only) */
     const char *metrics;   /* --metrics ADDR: serve /metrics and the live page (NULL: no) */
+    /* --output-format: the renderings printed to stdout at the end, in turn
+     * (borrowed rows of the reporter table; none: text, with the run folder) */
+    const struct rb_reporter *const *outputs;
+    uint32_t noutputs;
     /* Keys handed over in memory instead of --key/--allow-keys files (rackbench-mpi):
      * the coordinator's key pair and the allowed agents' public keys, Z85 text. */
     const char *key_public;          /* NULL: none given */

@@ -1,0 +1,268 @@
+/* fio's JSON of a run (report/rb_fiojson.c) on a phase made by hand: fio's
+ * percentile keys, the bins of fio-json+ (a bucket's midpoint, within the
+ * recorded min and max, counts adding up to N), fio's latency_ns, _us and
+ * _ms shares at their edges, no percentile or bins for an empty latency,
+ * the entries' names, a node's entry from its summary alone, and the
+ * list --output-format takes. The tools made for fio's output read it in
+ * tests/integration/test_fio_json.sh. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rb_aggregate.h"
+#include "rb_fiojson.h"
+#include "rb_json.h"
+#include "rb_report.h"
+#include "rb_reporter.h"
+
+/* fio's own keys, in its order */
+static const char *const s_fio_pcts[] = {
+    "1.000000",  "5.000000",  "10.000000", "20.000000", "30.000000", "40.000000",
+    "50.000000", "60.000000", "70.000000", "80.000000", "90.000000", "95.000000",
+    "99.000000", "99.500000", "99.900000", "99.950000", "99.990000"};
+
+typedef struct fixture {
+    rb_job_spec_t job;
+    rb_phase_spec_t spec;
+    rb_phase_agg_t a;
+    rb_agg_node_t node;
+    rb_agg_job_t aj;
+    rb_lat_set_t *lats;
+    rb_report_node_t rn;
+    rb_run_result_t r;
+} fixture_t;
+
+/* One phase "p" of one job "j" on one node "n1": reads of 999 ns, 1000 ns,
+ * 1999 ns, 2.5 ms and 3 s (lat), their clat all 1001 ns, no slat, no writes. */
+static void s_fixture(fixture_t *fx)
+{
+    memset(fx, 0, sizeof *fx);
+    fx->job =
+        (rb_job_spec_t){.name = "j", .rw = RB_RW_RANDREAD, .bs = 4096, .numjobs = 1, .iodepth = 8};
+    fx->spec = (rb_phase_spec_t){.name = "p", .njobs = 1, .jobs = &fx->job};
+    fx->lats = malloc(sizeof *fx->lats);
+    assert_non_null(fx->lats);
+    rb_lat_set_init(fx->lats);
+    static const uint64_t lat[] = {999, 1000, 1999, 2500000, 3000000000ULL};
+    for (size_t i = 0; i < 5; i++) {
+        rb_hist_record(&fx->lats->all, lat[i]);
+        rb_hist_record(&fx->lats->dir[RB_DIR_READ][RB_LAT_LAT], lat[i]);
+        rb_hist_record(&fx->lats->dir[RB_DIR_READ][RB_LAT_CLAT], 1001);
+    }
+    rb_agg_dir_t rd = {.bytes = 5 * 4096, .ops = 5, .bw = 4096.0 * 5 / 3, .iops = 5 / 3.0};
+    snprintf(fx->aj.name, sizeof fx->aj.name, "j");
+    fx->aj.lats = fx->lats;
+    fx->aj.hist = &fx->lats->all;
+    fx->aj.window_s = 3;
+    fx->aj.dir[RB_DIR_READ] = rd;
+    snprintf(fx->node.name, sizeof fx->node.name, "n1");
+    fx->node.window_s = 3;
+    fx->node.dir[RB_DIR_READ] = rd;
+    fx->node.lat.dir[RB_DIR_READ] = (rb_lat_summary_t){.count = 5,
+                                                       .mean = 600000400,
+                                                       .min = 999,
+                                                       .p50 = 1992,
+                                                       .p90 = 3000000000ULL,
+                                                       .p99 = 3000000000ULL,
+                                                       .p999 = 3000000000ULL,
+                                                       .max = 3000000000ULL};
+    fx->node.lat.all = fx->node.lat.dir[RB_DIR_READ];
+    snprintf(fx->a.name, sizeof fx->a.name, "p");
+    fx->a.njobs = 1;
+    fx->a.jobs = &fx->aj;
+    fx->a.nnodes = 1;
+    fx->a.nodes = &fx->node;
+    fx->a.window_s = 3;
+    fx->a.dir[RB_DIR_READ] = rd;
+    fx->a.hist = fx->lats->all;
+    memcpy(fx->a.lat, fx->lats->dir, sizeof fx->a.lat);
+    fx->a.last_end_utc_ns = 1796220000123456789ULL;
+    snprintf(fx->rn.name, sizeof fx->rn.name, "n1");
+    snprintf(fx->rn.hostname, sizeof fx->rn.hostname, "host1");
+    fx->r = (rb_run_result_t){.run_id = "t",
+                              .nnodes = 1,
+                              .nodes = &fx->rn,
+                              .nphases = 1,
+                              .specs = &fx->spec,
+                              .phases = &fx->a};
+}
+
+static rb_json_t *s_render(fixture_t *fx, int plus)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(rb_fiojson_render(&fx->r, NULL, plus, f), 0);
+    fclose(f);
+    rb_json_t *doc = rb_json_parse(buf, len, NULL);
+    assert_non_null(doc);
+    assert_true((strstr(buf, "\"bins\"") != NULL) == plus);
+    free(buf);
+    return doc;
+}
+
+static double s_num(const rb_json_t *o, const char *key)
+{
+    const rb_json_t *v = rb_json_get(o, key);
+    if (!v)
+        fail_msg("no member %s", key);
+    return rb_json_num(v, -1);
+}
+
+/* The top level, the jobs entry's names and fio's 17 percentile keys. */
+static void test_shape(void **state)
+{
+    (void)state;
+    fixture_t fx;
+    s_fixture(&fx);
+    rb_json_t *doc = s_render(&fx, 0);
+    assert_string_equal(rb_json_str(rb_json_get(doc, "fio version")), "rackbench-" RB_VERSION);
+    assert_int_equal((uint64_t)s_num(doc, "timestamp"), 1796220000);
+    assert_int_equal((uint64_t)s_num(doc, "timestamp_ms"), 1796220000123ULL);
+    assert_int_equal(rb_json_len(rb_json_get(doc, "global options")), 0);
+    const rb_json_t *job = rb_json_at(rb_json_get(doc, "jobs"), 0);
+    assert_string_equal(rb_json_str(rb_json_get(job, "jobname")), "p/j");
+    const rb_json_t *opts = rb_json_get(job, "job options");
+    assert_string_equal(rb_json_str(rb_json_get(opts, "name")), "j");
+    assert_string_equal(rb_json_str(rb_json_get(opts, "rw")), "randread");
+    assert_string_equal(rb_json_str(rb_json_get(opts, "iodepth")), "8");
+    const rb_json_t *rd = rb_json_get(job, "read");
+    assert_int_equal((uint64_t)s_num(rd, "io_kbytes"), 20);
+    assert_int_equal((uint64_t)s_num(rd, "bw"), 7); /* 6826.7 B/s in KiB/s, rounded */
+    assert_int_equal((uint64_t)s_num(rd, "runtime"), 3000);
+    const rb_json_t *pct = rb_json_get(rb_json_get(rd, "lat_ns"), "percentile");
+    assert_int_equal(rb_json_len(pct), 17);
+    for (size_t i = 0; i < 17; i++)
+        assert_string_equal(rb_json_key_at(pct, i), s_fio_pcts[i]);
+    assert_int_equal((uint64_t)s_num(pct, "99.990000"), 3000000000ULL);
+    /* no slat taken, no writes: N 0 and nothing more, as fio */
+    const rb_json_t *slat = rb_json_get(rd, "slat_ns");
+    assert_int_equal((uint64_t)s_num(slat, "N"), 0);
+    assert_null(rb_json_get(slat, "percentile"));
+    assert_int_equal((uint64_t)s_num(rb_json_get(job, "write"), "runtime"), 0);
+    assert_null(rb_json_get(rb_json_get(rb_json_get(job, "write"), "clat_ns"), "percentile"));
+    rb_json_free(&doc);
+    free(fx.lats);
+}
+
+/* fio's latency shares: 999 ns under "1000" ns, 1000 and 1999 ns under
+ * "2" us, 2.5 ms under "4" ms, 3 s at ">=2000" ms. */
+static void test_latency_shares(void **state)
+{
+    (void)state;
+    fixture_t fx;
+    s_fixture(&fx);
+    rb_json_t *doc = s_render(&fx, 0);
+    const rb_json_t *job = rb_json_at(rb_json_get(doc, "jobs"), 0);
+    const rb_json_t *ns = rb_json_get(job, "latency_ns"), *us = rb_json_get(job, "latency_us");
+    const rb_json_t *ms = rb_json_get(job, "latency_ms");
+    assert_int_equal(rb_json_len(ns), 10);
+    assert_int_equal(rb_json_len(us), 10);
+    assert_int_equal(rb_json_len(ms), 12);
+    assert_float_equal(s_num(ns, "1000"), 20, 1e-9);
+    assert_float_equal(s_num(ns, "750"), 0, 1e-9);
+    assert_float_equal(s_num(us, "2"), 40, 1e-9);
+    assert_float_equal(s_num(ms, "4"), 20, 1e-9);
+    assert_float_equal(s_num(ms, ">=2000"), 20, 1e-9);
+    assert_string_equal(rb_json_key_at(ms, 11), ">=2000");
+    rb_json_free(&doc);
+    free(fx.lats);
+}
+
+/* fio-json+: the bins of every latency with IOs, each bucket's midpoint
+ * within min and max, adding up to N; a key of fio's own layout. */
+static void test_bins(void **state)
+{
+    (void)state;
+    fixture_t fx;
+    s_fixture(&fx);
+    rb_json_t *doc = s_render(&fx, 1);
+    const rb_json_t *rd = rb_json_get(rb_json_at(rb_json_get(doc, "jobs"), 0), "read");
+    /* every clat is 1001 ns: bucket [1000, 1008), midpoint 1004, brought to 1001 */
+    const rb_json_t *cb = rb_json_get(rb_json_get(rd, "clat_ns"), "bins");
+    assert_int_equal(rb_json_len(cb), 1);
+    assert_int_equal((uint64_t)s_num(cb, "1001"), 5);
+    const rb_json_t *lb = rb_json_get(rb_json_get(rd, "lat_ns"), "bins");
+    double sum = 0;
+    for (size_t i = 0; i < rb_json_len(lb); i++) {
+        unsigned long long v = strtoull(rb_json_key_at(lb, i), NULL, 10);
+        assert_true(v >= 999 && v <= 3000000000ULL);
+        sum += rb_json_num(rb_json_at(lb, i), 0);
+    }
+    assert_float_equal(sum, 5, 0);
+    /* 1999 ns: [1984, 2000), midpoint 1992, as fio's plat_idx_to_val gives it */
+    assert_int_equal((uint64_t)s_num(lb, "1992"), 1);
+    assert_null(rb_json_get(rb_json_get(rd, "slat_ns"), "bins"));
+    rb_json_free(&doc);
+    free(fx.lats);
+}
+
+/* client_stats: the node's entry from its summary (fio's keys of the
+ * percentiles it has, its hostname), then All clients from the phase. */
+static void test_clients(void **state)
+{
+    (void)state;
+    fixture_t fx;
+    s_fixture(&fx);
+    rb_json_t *doc = s_render(&fx, 0);
+    const rb_json_t *cs = rb_json_get(doc, "client_stats");
+    assert_int_equal(rb_json_len(cs), 2);
+    const rb_json_t *n = rb_json_at(cs, 0), *all = rb_json_at(cs, 1);
+    assert_string_equal(rb_json_str(rb_json_get(n, "jobname")), "p");
+    assert_string_equal(rb_json_str(rb_json_get(n, "hostname")), "n1");
+    assert_string_equal(rb_json_str(rb_json_get(rb_json_get(n, "rackbench"), "host")), "host1");
+    const rb_json_t *lat = rb_json_get(rb_json_get(n, "read"), "lat_ns");
+    assert_int_equal((uint64_t)s_num(lat, "N"), 5);
+    assert_int_equal((uint64_t)s_num(rb_json_get(lat, "percentile"), "50.000000"), 1992);
+    assert_int_equal(rb_json_len(rb_json_get(lat, "percentile")), 4);
+    assert_int_equal((uint64_t)s_num(rb_json_get(rb_json_get(n, "read"), "clat_ns"), "N"), 0);
+    assert_string_equal(rb_json_str(rb_json_get(all, "jobname")), "All clients");
+    assert_int_equal((uint64_t)s_num(rb_json_get(rb_json_get(all, "read"), "clat_ns"), "N"), 5);
+    assert_float_equal(s_num(rb_json_get(all, "read"), "bw_agg"), 100, 1e-9);
+    rb_json_free(&doc);
+    free(fx.lats);
+}
+
+/* --output-format's list: fio's comma list, each name a row of the
+ * reporter table; an unknown or empty name is named with the valid ones. */
+static void test_format_list(void **state)
+{
+    (void)state;
+    const rb_reporter_t *out[4];
+    uint32_t n = 0;
+    rb_err_t err;
+    rb_err_clear(&err);
+    assert_int_equal(rb_reporter_list("fio-json+,text", out, 4, &n, &err), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(out[0]->name, "fio-json+");
+    assert_null(out[0]->file); /* printed only */
+    assert_string_equal(out[1]->name, "text");
+    assert_string_equal(rb_reporter_find("fio-json")->file, "fio.json");
+    assert_int_equal(rb_reporter_list("json,xml", out, 4, &n, &err), -EINVAL);
+    assert_non_null(strstr(err.msg, "unknown format 'xml'"));
+    assert_non_null(strstr(err.msg, "text, json, csv, html, fio-json or fio-json+"));
+    rb_err_clear(&err);
+    assert_int_equal(rb_reporter_list("text,", out, 4, &n, &err), -EINVAL);
+    assert_non_null(strstr(err.msg, "unknown format ''"));
+    rb_err_clear(&err);
+    assert_int_equal(rb_reporter_list("text,text,text", out, 2, &n, &err), -EINVAL);
+    assert_non_null(strstr(err.msg, "at most 2"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shape),       cmocka_unit_test(test_latency_shares),
+        cmocka_unit_test(test_bins),        cmocka_unit_test(test_clients),
+        cmocka_unit_test(test_format_list),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
