@@ -22,15 +22,16 @@
 
 static void s_usage(FILE *f)
 {
-    fprintf(f, "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
-               "       rackbench check PLAN [--ram SIZE] [--set KEY=VALUE]... [--section NAME]...\n"
-               "       rackbench report RUN_DIR [--format text|json|csv|html]\n"
-               "       rackbench compare RUN_A RUN_B [--format text|json]\n"
-               "       rackbench compare BEFORE... --vs AFTER... [--format text|json]\n"
-               "       rackbench keygen DIR [--name NAME]\n"
-               "       rackbench version\n"
-               "\n"
-               "run options:\n");
+    fprintf(f,
+            "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
+            "       rackbench check PLAN [--ram SIZE] [--set KEY=VALUE]... [--section NAME]...\n"
+            "       rackbench report RUN_DIR [--format text|json|csv|html] [--units iec|si|both]\n"
+            "       rackbench compare RUN_A RUN_B [--format text|json]\n"
+            "       rackbench compare BEFORE... --vs AFTER... [--format text|json]\n"
+            "       rackbench keygen DIR [--name NAME]\n"
+            "       rackbench version\n"
+            "\n"
+            "run options:\n");
     rb_cli_run_options(f);
     fprintf(f, "\n"
                "exit codes: 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n");
@@ -197,6 +198,16 @@ static int s_duration(const char *opt, const char *val, uint64_t *out)
     return 0;
 }
 
+/* --units VALUE of rackbench cmd into *out: 0, or -1 with the message said. */
+static int s_units(const char *cmd, const char *val, rb_units_style_t *out)
+{
+    if (rb_units_parse_style(val, out) == 0)
+        return 0;
+    fprintf(stderr, "rackbench %s: --units %s: expected iec (MiB/s), si (MB/s) or both\n", cmd,
+            val);
+    return -1;
+}
+
 /* `rackbench run`: its options (one table, then one case each), the plan,
  * and the run. Most of its length is the option table and the checks of
  * each option's value, which read best in one place. */
@@ -213,6 +224,7 @@ static int s_run(int argc, char **argv)
         {"allow-keys", required_argument, NULL, 'K'}, {"insecure", no_argument, NULL, 'I'},
         {"set", required_argument, NULL, 's'},       {"section", required_argument, NULL, 'S'},
         {"agent-arg", required_argument, NULL, 'A'}, {"metrics", required_argument, NULL, 'M'},
+        {"units", required_argument, NULL, 'U'},
         {NULL, 0, NULL, 0},
     };
     /* clang-format on */
@@ -291,6 +303,10 @@ static int s_run(int argc, char **argv)
         case 'M':
             o.metrics = optarg;
             break;
+        case 'U':
+            if (s_units("run", optarg, &o.units) < 0)
+                return 2;
+            break;
         case 's':
         case 'S':
             if (s_plan_arg("run", &pa, c == 's', optarg))
@@ -357,15 +373,19 @@ static int s_run(int argc, char **argv)
 static int s_report(int argc, char **argv)
 {
     const char *dir = NULL, *format = "text";
+    rb_units_style_t units = RB_UNITS_IEC;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--format") && i + 1 < argc)
             format = argv[++i];
-        else if (argv[i][0] != '-' && !dir)
+        else if (!strcmp(argv[i], "--units") && i + 1 < argc) {
+            if (s_units("report", argv[++i], &units) < 0)
+                return 2;
+        } else if (argv[i][0] != '-' && !dir)
             dir = argv[i];
         else {
             fprintf(stderr,
                     "rackbench report: unexpected '%s' (usage: rackbench report RUN_DIR "
-                    "[--format text|json|csv|html])\n",
+                    "[--format text|json|csv|html] [--units iec|si|both])\n",
                     argv[i]);
             return 2;
         }
@@ -396,6 +416,7 @@ static int s_report(int argc, char **argv)
                 "rackbench report: %s: the run did not finish; %u phase%s reported%s (partial)\n",
                 dir, run.res.nphases, run.res.nphases == 1 ? "" : "s",
                 run.from_samples ? ", the last from its samples only" : "");
+    run.res.units = units;
     int rc = rep->render(&run.res, run.dir, stdout);
     fflush(stdout);
     int code = rc < 0                                      ? 3
