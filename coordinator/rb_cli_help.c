@@ -28,7 +28,9 @@
     "  --metrics ADDR     serve Prometheus metrics at /metrics and the live report at /\n"         \
     "                     ([HOST:]PORT: a lone port is loopback; another host needs CURVE)\n"      \
     "  --set KEY=VALUE    a [global] option, after the plan's own (repeatable)\n"                  \
-    "  --section NAME     run only this job section (repeatable), as fio's --section\n"
+    "  --section NAME     run only this job section (repeatable), as fio's --section\n"            \
+    "  --units U          report.txt's sizes and rates: iec (MiB/s, the default), si (MB/s),\n"    \
+    "                     or both; summary.json is the same whatever U\n"
 
 typedef struct s_help {
     const char *cmd;
@@ -64,14 +66,17 @@ static const s_help_t s_helps[] = {
               "\n"
               "exit codes: 0 the plan is good, 2 it is not (or a bad call)\n"},
     {"report",
-     "usage: rackbench report RUN_DIR [--format text|json|csv|html]\n"
+     "usage: rackbench report RUN_DIR [--format text|json|csv|html] [--units iec|si|both]\n"
      "\n"
      "Renders a run folder again, also one whose run was cut off (flagged partial).\n"
      "\n"
      "  --format F         text (report.txt, the default), json (summary.json), csv, html\n"
+     "  --units U          the text's sizes and rates: iec (MiB/s, powers of 1024: the\n"
+     "                     default, as fio reports), si (MB/s, powers of 1000), or both\n"
      "\n"
-     "example:\n"
+     "examples:\n"
      "  rackbench report runs/20261202-061500-ab12 --format html > report.html\n"
+     "  rackbench report runs/20261202-061500-ab12 --units si\n"
      "\n"
      "exit codes: as the run's: 0 ok, 1 acceptance failed, 3 failed or did not finish;\n"
      "2 for a bad call or a folder that cannot be read\n"},

@@ -2,6 +2,7 @@
  * terminal's width (rb_report_text). */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -259,12 +260,25 @@ static void s_text_findings(FILE *f, const rb_phase_agg_t *a, rb_units_style_t s
     }
 }
 
-/* Per node and device: how busy, how fast, what it counted. */
-static void s_text_devices(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
+/* A device row's place: its node's among the node rows, then its own. */
+typedef struct s_dev_order {
+    uint32_t node, dev;
+} s_dev_order_t;
+
+static int s_dev_order_cmp(const void *x, const void *y)
+{
+    const s_dev_order_t *a = x, *b = y;
+    if (a->node != b->node)
+        return a->node < b->node ? -1 : 1;
+    return (a->dev > b->dev) - (a->dev < b->dev);
+}
+
+/* Per node and device: how busy, how fast, what it counted. 0 or -ENOMEM. */
+static int s_text_devices(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
 {
     char b1[64], b2[64], b3[64], b4[64];
     if (!a->ndevs)
-        return;
+        return 0;
     int wname = 4, wdev = 6, wof = 6;
     for (uint32_t i = 0; i < a->ndevs; i++) {
         const rb_agg_dev_t *d = &a->devs[i];
@@ -277,8 +291,21 @@ static void s_text_devices(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st
     }
     fprintf(f, "  %-*s %-*s %-*s %6s %6s %10s %10s %8s %10s %10s\n", wname, "node", wdev, "device",
             wof, "of", "util%", "max%", "read/s", "write/s", "await ms", "read", "written");
+    /* in the order of the node rows (a node not among them last), as reported within one */
+    s_dev_order_t *order = calloc(a->ndevs, sizeof *order);
+    if (!order)
+        return -ENOMEM;
     for (uint32_t i = 0; i < a->ndevs; i++) {
-        const rb_agg_dev_t *d = &a->devs[i];
+        order[i] = (s_dev_order_t){a->nnodes, i};
+        for (uint32_t n = 0; n < a->nnodes; n++)
+            if (!strcmp(a->devs[i].node, a->nodes[n].name)) {
+                order[i].node = n;
+                break;
+            }
+    }
+    qsort(order, a->ndevs, sizeof *order, s_dev_order_cmp);
+    for (uint32_t k = 0; k < a->ndevs; k++) {
+        const rb_agg_dev_t *d = &a->devs[order[k].dev];
         fprintf(f, "  %-*s %-*s %-*s %6.1f %6.1f %10s %10s %8.2f %10s %10s\n", wname, d->node, wdev,
                 d->device, wof, d->member ? d->parent : "(root)", d->util_median, d->util_max,
                 rb_units_fmt_size_in(b1, sizeof b1, d->rd_bps_median, st),
@@ -286,6 +313,8 @@ static void s_text_devices(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st
                 rb_units_fmt_size_in(b3, sizeof b3, (double)d->rd_bytes, st),
                 rb_units_fmt_size_in(b4, sizeof b4, (double)d->wr_bytes, st));
     }
+    free(order);
+    return 0;
 }
 
 /* Steady state against peak, from the cluster's per-interval bandwidth. */
@@ -408,8 +437,8 @@ static void s_text_accept(FILE *f, const rb_accept_result_t *acc, rb_units_style
 }
 
 /* Phase p of run r in report.txt: its line, its figures, then its jobs,
- * steady state, findings, nodes and devices. */
-static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
+ * steady state, findings, nodes and devices. 0 or -ENOMEM. */
+static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
 {
     char b1[64], b2[64], b3[64];
     const rb_phase_agg_t *a = &r->phases[p];
@@ -452,7 +481,7 @@ static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
         if (a->error_code)
             s_field(f, "first error", "%s: %s", a->error_node, a->error);
         s_text_nodes(f, a, 1, st);
-        return;
+        return 0;
     }
     s_field(f, "aggregate (parent sees)", "%s",
             rb_units_fmt_bw_in(b1, sizeof b1, a->aggregate_bw, st));
@@ -500,7 +529,7 @@ static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
     s_text_steady(f, a, st);
     s_text_findings(f, a, st);
     s_text_nodes(f, a, 0, st);
-    s_text_devices(f, a, st);
+    return s_text_devices(f, a, st);
 }
 
 /* IOR's summary of its -i repetitions: per repeated phase the max, min,
@@ -586,29 +615,27 @@ static int s_use_cmp(const void *x, const void *y)
     return c ? c : (a->node > b->node) - (a->node < b->node);
 }
 
-/* The nodes of us (n entries, ascending) for people: "a..d" for three or
- * more in a row of the run's nodes, "a, c" for a few, else the first three,
- * the last and how many. */
+/* The nodes of us (n entries) for people: "all 4 nodes (a, b, c, d)",
+ * "all 16 nodes", "nodes a, c", or "nodes a, b, c and 5 more". */
 static void s_use_nodes(char *buf, size_t len, const rb_run_result_t *r, const s_use_t *us,
                         size_t n)
 {
-    int row = n >= 3;
-    for (size_t k = 1; k < n; k++)
-        row &= us[k].node == us[k - 1].node + 1;
-    if (row) {
-        snprintf(buf, len, "%s..%s", r->nodes[us[0].node].name, r->nodes[us[n - 1].node].name);
+    size_t o = 0, shown = n <= 4 ? n : 3;
+    int all = n == r->nnodes;
+    if (all && n > 4) {
+        snprintf(buf, len, "all %zu nodes", n);
         return;
     }
-    size_t o = 0;
-    buf[0] = '\0';
-    for (size_t k = 0; k < n && o < len; k++) {
-        if (n > 4 && k == 3) {
-            snprintf(buf + o, len - o, ", ..., %s (%zu nodes)", r->nodes[us[n - 1].node].name, n);
-            return;
-        }
-        int w = snprintf(buf + o, len - o, "%s%s", k ? ", " : "", r->nodes[us[k].node].name);
+    int w = all ? snprintf(buf, len, "all %zu nodes (", n) : snprintf(buf, len, "nodes ");
+    o = w > 0 ? (size_t)w : 0;
+    for (size_t k = 0; k < shown && o < len; k++) {
+        w = snprintf(buf + o, len - o, "%s%s", k ? ", " : "", r->nodes[us[k].node].name);
         o += w > 0 ? (size_t)w : 0;
     }
+    if (o < len)
+        snprintf(buf + o, len - o, "%s", all ? ")" : "");
+    if (!all && shown < n && o < len)
+        snprintf(buf + o, len - o, " and %zu more", n - shown);
 }
 
 /* Nodes on one host that report the same device (local agents on one
@@ -668,7 +695,7 @@ static int s_text_shared(FILE *f, const rb_run_result_t *r)
             who[h][0] = '\0';
         }
         snprintf(line, sizeof line,
-                 "nodes %s share device%s %s (host %s): %s counters are the device%s, not each "
+                 "%s share device%s %s (host %s): %s counters are the device%s, not each "
                  "node's",
                  who[g], ndev > 1 ? "s" : "", devs, us[g0[g]].host, ndev > 1 ? "their" : "its",
                  ndev > 1 ? "s'" : "'s");
@@ -689,12 +716,14 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
         ok += r->nodes[i].status == RB_NODE_OK;
     rb_time_iso(when, sizeof when, r->started_wall_ns);
     fprintf(f, "rackbench %s  run %s  %s\n", RB_VERSION, r->run_id, when);
-    fprintf(f, "plan %s  nodes %u (%u ok)  %.1f s  %s\n", r->plan_source, r->nnodes, ok,
-            r->duration_s,
-            r->live      ? "RUNNING (the phases so far)"
-            : r->running ? "DID NOT FINISH (partial)"
-            : r->status  ? "FAILED"
-                         : "completed");
+    char head[PATH_MAX + 128];
+    snprintf(head, sizeof head, "plan %s  nodes %u (%u ok)  %.1f s  %s", r->plan_source, r->nnodes,
+             ok, r->duration_s,
+             r->live      ? "RUNNING (the phases so far)"
+             : r->running ? "DID NOT FINISH (partial)"
+             : r->status  ? "FAILED"
+                          : "completed");
+    rb_text_wrap(f, head, 0, 0, RB_TEXT_WIDTH); /* a long plan path: the rest below it */
     if (r->status)
         fprintf(f, "error: %s\n", r->error);
     for (uint32_t i = 0; i < r->nnodes; i++)
@@ -706,7 +735,8 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
     if (s_text_shared(f, r) < 0)
         return -ENOMEM;
     for (uint32_t p = 0; p < r->nphases; p++)
-        s_text_phase(f, r, p);
+        if (s_text_phase(f, r, p) < 0)
+            return -ENOMEM;
     s_text_meta(r, f);
     if (s_text_iterations(f, r) < 0)
         return -ENOMEM;
