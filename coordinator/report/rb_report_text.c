@@ -186,8 +186,10 @@ static void s_text_nodes(FILE *f, const rb_phase_agg_t *a, int meta, rb_units_st
                 s_cell_us(l2, sizeof l2, l->count, l->p99),
                 s_cell_us(l3, sizeof l3, l->count, l->p999),
                 s_cell_us(l4, sizeof l4, l->count, l->max));
-        if (an->error[0])
-            fprintf(f, "    error: %s\n", an->error);
+        if (an->error[0]) {
+            fprintf(f, "    error: ");
+            rb_text_wrap(f, an->error, 11, 11, RB_TEXT_WIDTH);
+        }
     }
     /* node -> rack -> cluster, the group's name and size under node, rack and status */
     char b3[64], b4[64], b5[64], who[RB_NAME_MAX + 32], tail[256];
@@ -550,7 +552,7 @@ static int s_text_iterations(FILE *f, const rb_run_result_t *r)
     if (n)
         fprintf(f,
                 "\niterations: each repeated phase over its iterations (stddev: sample, n-1)\n"
-                "  %-*s %5s %11s %11s %11s %11s %8s %8s %9s %10s %9s\n",
+                "  %-*s %5s %10s %10s %10s %10s %8s %8s %9s %10s %9s\n",
                 wname, "phase", "ran", "max bw", "min bw", "mean bw", "stddev", "max iops",
                 "min iops", "mean iops", "p99 mean", "time mean");
     for (uint32_t i = 0; i < n; i++) {
@@ -565,7 +567,7 @@ static int s_text_iterations(FILE *f, const rb_run_result_t *r)
             snprintf(p99, sizeof p99, "%.1f us", lat->mean);
         else
             snprintf(p99, sizeof p99, "-");
-        fprintf(f, "  %-*s %5s %11s %11s %11s %11s %8.0f %8.0f %9.0f %10s %8.3fs%s\n", wname,
+        fprintf(f, "  %-*s %5s %10s %10s %10s %10s %8.0f %8.0f %9.0f %10s %8.3fs%s\n", wname,
                 g[i].name, ran, b[0], b[1], b[2], b[3], io->max, io->min, io->mean, p99, t->mean,
                 g[i].partial ? "  (partial)" : "");
     }
@@ -724,13 +726,17 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
              : r->status  ? "FAILED"
                           : "completed");
     rb_text_wrap(f, head, 0, 0, RB_TEXT_WIDTH); /* a long plan path: the rest below it */
-    if (r->status)
-        fprintf(f, "error: %s\n", r->error);
+    if (r->status) {
+        fprintf(f, "error: ");
+        rb_text_wrap(f, r->error, 7, 7, RB_TEXT_WIDTH);
+    }
     for (uint32_t i = 0; i < r->nnodes; i++)
-        if (r->nodes[i].status != RB_NODE_OK)
-            fprintf(f, "node %s: %s: %s%s\n", r->nodes[i].name,
-                    rb_aggregate_node_status_name(r->nodes[i].status), r->nodes[i].error,
-                    rb_report_lost_at(r->nodes[i].lost_at_s));
+        if (r->nodes[i].status != RB_NODE_OK) {
+            snprintf(head, sizeof head, "node %s: %s: %s%s", r->nodes[i].name,
+                     rb_aggregate_node_status_name(r->nodes[i].status), r->nodes[i].error,
+                     rb_report_lost_at(r->nodes[i].lost_at_s));
+            rb_text_wrap(f, head, 0, 4, RB_TEXT_WIDTH);
+        }
     s_text_units(f, r->units);
     if (s_text_shared(f, r) < 0)
         return -ENOMEM;
