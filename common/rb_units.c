@@ -244,6 +244,87 @@ char *rb_units_fmt_bw(char *buf, size_t len, double bytes_per_s)
     return buf;
 }
 
+int rb_units_parse_style(const char *s, rb_units_style_t *out)
+{
+    static const rb_units_style_t all[] = {RB_UNITS_IEC, RB_UNITS_SI, RB_UNITS_BOTH};
+    for (size_t i = 0; s && i < sizeof all / sizeof all[0]; i++)
+        if (!strcmp(s, rb_units_style_name(all[i]))) {
+            *out = all[i];
+            return 0;
+        }
+    return -EINVAL;
+}
+
+const char *rb_units_style_name(rb_units_style_t st)
+{
+    return st == RB_UNITS_SI ? "si" : st == RB_UNITS_BOTH ? "both" : "iec";
+}
+
+char *rb_units_fmt_size_in(char *buf, size_t len, double bytes, rb_units_style_t st)
+{
+    if (len == 0)
+        return buf;
+    if (st == RB_UNITS_SI)
+        return s_fmt_scaled(buf, len, bytes, 1000.0, s_dec_units, S_NUNITS, "");
+    return s_fmt_scaled(buf, len, bytes, 1024.0, s_bin_units, S_NUNITS, "");
+}
+
+char *rb_units_fmt_bw_in(char *buf, size_t len, double bytes_per_s, rb_units_style_t st)
+{
+    if (len == 0)
+        return buf;
+    if (st == RB_UNITS_SI)
+        return s_fmt_scaled(buf, len, bytes_per_s, 1000.0, s_dec_units, S_NUNITS, "/s");
+    if (st == RB_UNITS_IEC)
+        return s_fmt_scaled(buf, len, bytes_per_s, 1024.0, s_bin_units, S_NUNITS, "/s");
+    return rb_units_fmt_bw(buf, len, bytes_per_s);
+}
+
+/* The length of a rate as s_fmt_scaled writes it at the start of s
+ * ("-1.19 GiB/s": an optional sign, digits and a point, a space, one of
+ * units, "/s"), or 0 when s does not start with one. */
+static size_t s_rate_len(const char *s, const char *const *units, size_t nunits)
+{
+    size_t n = s[0] == '-';
+    size_t digits = strspn(s + n, "0123456789.");
+    if (!digits || s[n + digits] != ' ')
+        return 0;
+    n += digits + 1;
+    for (size_t u = 0; u < nunits; u++) {
+        size_t ul = strlen(units[u]);
+        if (!strncmp(s + n, units[u], ul) && !strncmp(s + n + ul, "/s", 2))
+            return n + ul + 2;
+    }
+    return 0;
+}
+
+char *rb_units_restyle(char *buf, size_t len, const char *text, rb_units_style_t st)
+{
+    size_t o = 0;
+    if (len == 0)
+        return buf;
+    for (size_t i = 0; text[i] && o + 1 < len;) {
+        size_t a = 0, b = 0;
+        int start = i == 0 || !(isalnum((unsigned char)text[i - 1]) || text[i - 1] == '.');
+        if (start && st != RB_UNITS_BOTH && (a = s_rate_len(text + i, s_bin_units, S_NUNITS)) &&
+            !strncmp(text + i + a, " (", 2) &&
+            (b = s_rate_len(text + i + a + 2, s_dec_units, S_NUNITS)) &&
+            text[i + a + 2 + b] == ')') {
+            const char *keep = st == RB_UNITS_IEC ? text + i : text + i + a + 2;
+            size_t klen = st == RB_UNITS_IEC ? a : b;
+            if (klen > len - 1 - o)
+                klen = len - 1 - o;
+            memcpy(buf + o, keep, klen);
+            o += klen;
+            i += a + 2 + b + 1;
+            continue;
+        }
+        buf[o++] = text[i++];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
 char *rb_units_fmt_size_exact(char *buf, size_t len, uint64_t bytes)
 {
     static const char suffixes[] = "kMGTP";

@@ -34,6 +34,35 @@ char *rb_units_fmt_size(char *buf, size_t len, double bytes);
 /* Formats a bandwidth in bytes/s as "1.19 GiB/s (1.28 GB/s)" into buf; returns buf. */
 char *rb_units_fmt_bw(char *buf, size_t len, double bytes_per_s);
 
+/* The units report.txt prints sizes and rates in (--units): IEC's powers of
+ * 1024 (MiB, MiB/s: fio's default reporting), SI's powers of 1000 (MB,
+ * MB/s), or both (a rate as "1.19 GiB/s (1.28 GB/s)", a size in IEC). */
+typedef enum rb_units_style {
+    RB_UNITS_IEC = 0,
+    RB_UNITS_SI,
+    RB_UNITS_BOTH,
+} rb_units_style_t;
+
+/* Reads "iec", "si" or "both" into *out. Returns 0 or -EINVAL. */
+int rb_units_parse_style(const char *s, rb_units_style_t *out);
+
+/* "iec", "si" or "both". */
+const char *rb_units_style_name(rb_units_style_t st);
+
+/* Formats bytes in style st: "256 MiB" (IEC, and BOTH), "268 MB" (SI); returns buf. */
+char *rb_units_fmt_size_in(char *buf, size_t len, double bytes, rb_units_style_t st);
+
+/* Formats bytes/s in style st: "1.19 GiB/s", "1.28 GB/s", or for BOTH as
+ * rb_units_fmt_bw does; returns buf. */
+char *rb_units_fmt_bw_in(char *buf, size_t len, double bytes_per_s, rb_units_style_t st);
+
+/* Copies text into buf (len bytes, always terminated) with every rate pair
+ * that rb_units_fmt_bw wrote in it ("1.19 GiB/s (1.28 GB/s)") put in style
+ * st: the IEC half, the SI half, or the pair unchanged; the rest of the text
+ * is copied as it is. For texts made before the style was known (findings'
+ * evidence, kept whole in summary.json). Returns buf. */
+char *rb_units_restyle(char *buf, size_t len, const char *text, rb_units_style_t st);
+
 /* Formats a size the way a plan writes it, exactly ("1M", "4k", "1000"); returns buf. */
 char *rb_units_fmt_size_exact(char *buf, size_t len, uint64_t bytes);
 

@@ -24,7 +24,7 @@ static void s_usage(FILE *f)
 {
     fprintf(f, "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
                "       rackbench check PLAN [--ram SIZE] [--set KEY=VALUE]... [--section NAME]...\n"
-               "       rackbench report RUN_DIR [--output-format FORMAT[,FORMAT...]]\n"
+               "       rackbench report RUN_DIR [--output-format FORMAT[,FORMAT...]] [--units iec|si|both]\n"
                "       rackbench compare RUN_A RUN_B [--format text|json]\n"
                "       rackbench compare BEFORE... --vs AFTER... [--format text|json]\n"
                "       rackbench keygen DIR [--name NAME]\n"
@@ -210,6 +210,16 @@ static int s_duration(const char *opt, const char *val, uint64_t *out)
     return 0;
 }
 
+/* --units VALUE of rackbench cmd into *out: 0, or -1 with the message said. */
+static int s_units(const char *cmd, const char *val, rb_units_style_t *out)
+{
+    if (rb_units_parse_style(val, out) == 0)
+        return 0;
+    fprintf(stderr, "rackbench %s: --units %s: expected iec (MiB/s), si (MB/s) or both\n", cmd,
+            val);
+    return -1;
+}
+
 /* `rackbench run`: its options (one table, then one case each), the plan,
  * and the run. Most of its length is the option table and the checks of
  * each option's value, which read best in one place. */
@@ -227,6 +237,7 @@ static int s_run(int argc, char **argv)
         {"set", required_argument, NULL, 's'},       {"section", required_argument, NULL, 'S'},
         {"agent-arg", required_argument, NULL, 'A'}, {"metrics", required_argument, NULL, 'M'},
         {"output-format", required_argument, NULL, 'F'},
+        {"units", required_argument, NULL, 'U'},
         {NULL, 0, NULL, 0},
     };
     /* clang-format on */
@@ -311,6 +322,10 @@ static int s_run(int argc, char **argv)
                 return 2;
             o.outputs = outputs;
             break;
+        case 'U':
+            if (s_units("run", optarg, &o.units) < 0)
+                return 2;
+            break;
         case 's':
         case 'S':
             if (s_plan_arg("run", &pa, c == 's', optarg))
@@ -377,6 +392,7 @@ static int s_run(int argc, char **argv)
 static int s_report(int argc, char **argv)
 {
     const char *dir = NULL;
+    rb_units_style_t units = RB_UNITS_IEC;
     const rb_reporter_t *reps[RB_RUN_OUTPUTS_MAX] = {rb_reporter_find("text")};
     uint32_t nreps = 1;
     for (int i = 1; i < argc; i++) {
@@ -394,12 +410,15 @@ static int s_report(int argc, char **argv)
         if (opt) {
             if (s_formats("report", opt, val, reps, &nreps))
                 return 2;
+        } else if (!strcmp(argv[i], "--units") && i + 1 < argc) {
+            if (s_units("report", argv[++i], &units) < 0)
+                return 2;
         } else if (argv[i][0] != '-' && !dir) {
             dir = argv[i];
         } else {
             fprintf(stderr,
                     "rackbench report: unexpected '%s' (usage: rackbench report RUN_DIR "
-                    "[--output-format FORMAT[,FORMAT...]])\n",
+                    "[--output-format FORMAT[,FORMAT...]] [--units iec|si|both])\n",
                     argv[i]);
             return 2;
         }
@@ -423,6 +442,7 @@ static int s_report(int argc, char **argv)
                 "rackbench report: %s: the run did not finish; %u phase%s reported%s (partial)\n",
                 dir, run.res.nphases, run.res.nphases == 1 ? "" : "s",
                 run.from_samples ? ", the last from its samples only" : "");
+    run.res.units = units;
     int rc = 0;
     for (uint32_t i = 0; i < nreps && rc >= 0; i++)
         rc = reps[i]->render(&run.res, run.dir, stdout);

@@ -30,7 +30,9 @@
     "  --set KEY=VALUE    a [global] option, after the plan's own (repeatable)\n"                  \
     "  --section NAME     run only this job section (repeatable), as fio's --section\n"            \
     "  --output-format F  what to print at the end (default text): text, json, csv, html,\n"       \
-    "                     fio-json, fio-json+ (fio's JSON), or a comma list printed in turn\n"
+    "                     fio-json, fio-json+ (fio's JSON), or a comma list printed in turn\n"       \
+    "  --units U          report.txt's sizes and rates: iec (MiB/s, the default), si (MB/s),\n"    \
+    "                     or both; summary.json is the same whatever U\n"
 
 typedef struct s_help {
     const char *cmd;
@@ -67,7 +69,7 @@ static const s_help_t s_helps[] = {
               "\n"
               "exit codes: 0 the plan is good, 2 it is not (or a bad call)\n"},
     {"report",
-     "usage: rackbench report RUN_DIR [--output-format FORMAT[,FORMAT...]]\n"
+     "usage: rackbench report RUN_DIR [--output-format FORMAT[,FORMAT...]] [--units iec|si|both]\n"
      "\n"
      "Renders a run folder again, also one whose run was cut off (flagged partial).\n"
      "\n"
@@ -75,10 +77,13 @@ static const s_help_t s_helps[] = {
      "                     fio-json (fio.json: fio's --output-format=json), fio-json+\n"
      "                     (fio's json+, with latency bins); a comma list prints each in turn\n"
      "  --format F         the same\n"
+     "  --units U          the text's sizes and rates: iec (MiB/s, powers of 1024: the\n"
+     "                     default, as fio reports), si (MB/s, powers of 1000), or both\n"
      "\n"
      "examples:\n"
      "  rackbench report runs/20261202-061500-ab12 --format html > report.html\n"
      "  rackbench report runs/20261202-061500-ab12 --output-format fio-json+ > fio+.json\n"
+     "  rackbench report runs/20261202-061500-ab12 --units si\n"
      "\n"
      "exit codes: as the run's: 0 ok, 1 acceptance failed, 3 failed or did not finish;\n"
      "2 for a bad call or a folder that cannot be read\n"},

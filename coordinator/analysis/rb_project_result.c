@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "rb_stats.h"
+#include "rb_text.h"
 #include "rb_units.h"
 
 #define S_REL_TOLERANCE 1e-12 /* a quotient of doubles may round up */
@@ -371,16 +372,22 @@ void rb_project_result_json(rb_jw_t *w, const rb_project_result_t *r)
     rb_jw_obj_end(w);
 }
 
-/* A line's value for people: "568 TB (517 TiB)", "1.50 GB/s (1.40 GiB/s)", "2 racks". */
-static const char *s_value_text(char *buf, size_t len, const rb_project_line_t *l)
+/* A line's value for people in style st: "517 TiB", "1.40 GiB/s" (IEC),
+ * "568 TB", "1.50 GB/s" (SI), "568 TB (517 TiB)" (both: powers of 1000
+ * first, as capacity is sold), or "2 racks". */
+static const char *s_value_text(char *buf, size_t len, const rb_project_line_t *l,
+                                rb_units_style_t st)
 {
     char d[48], b[48];
     if (isnan(l->value)) {
         snprintf(buf, len, "-");
     } else if (!strcmp(l->unit, "B") || !strcmp(l->unit, "B/s")) {
         const char *per = l->unit[1] ? "/s" : "";
-        snprintf(buf, len, "%s (%s)", rb_project_human(d, sizeof d, l->value, false, per),
-                 rb_project_human(b, sizeof b, l->value, true, per));
+        if (st == RB_UNITS_BOTH)
+            snprintf(buf, len, "%s (%s)", rb_project_human(d, sizeof d, l->value, false, per),
+                     rb_project_human(b, sizeof b, l->value, true, per));
+        else
+            rb_project_human(buf, len, l->value, st == RB_UNITS_IEC, per);
     } else {
         snprintf(buf, len, "%.0f %s", l->value, l->unit);
     }
@@ -389,7 +396,7 @@ static const char *s_value_text(char *buf, size_t len, const rb_project_line_t *
 
 const char *rb_project_result_line_value(char *buf, size_t len, const rb_project_line_t *l)
 {
-    return s_value_text(buf, len, l);
+    return s_value_text(buf, len, l, RB_UNITS_BOTH);
 }
 
 const char *rb_project_result_kind_name(rb_project_kind_t k)
@@ -397,7 +404,7 @@ const char *rb_project_result_kind_name(rb_project_kind_t k)
     return s_kind(k);
 }
 
-void rb_project_result_text(FILE *f, const rb_project_result_t *r)
+void rb_project_result_text(FILE *f, const rb_project_result_t *r, rb_units_style_t st)
 {
     if (!r || !r->unit)
         return;
@@ -409,18 +416,25 @@ void rb_project_result_text(FILE *f, const rb_project_result_t *r)
         wphase = n > wphase ? n : wphase;
         n = (int)strlen(l->label);
         wlabel = n > wlabel ? n : wlabel;
-        n = (int)strlen(s_value_text(v, sizeof v, l));
+        n = (int)strlen(s_value_text(v, sizeof v, l, st));
         wvalue = n > wvalue ? n : wvalue;
     }
     fprintf(f, "\nprojection (one node is one unit; measured: this run; given: typed into the "
                "plan; projected: arithmetic on those)\n");
+    if (st != RB_UNITS_BOTH)
+        fprintf(f, "  (sources in powers of 1000, as disks are sold and targets typed)\n");
     fprintf(f, "  %-*s  %-*s  %-*s  %-9s  %s\n", wphase, "phase", wlabel, "line", wvalue, "value",
             "kind", "source");
+    /* the source column wraps within the report's width, under itself */
+    const size_t scol = (size_t)(2 + wphase + 2 + wlabel + 2 + wvalue + 2 + 9 + 2);
     for (uint32_t i = 0; i < r->nlines; i++) {
         const rb_project_line_t *l = &r->lines[i];
-        fprintf(f, "  %-*s  %-*s  %-*s  %-9s  %s\n", wphase, l->phase ? l->phase : "-", wlabel,
-                l->label, wvalue, s_value_text(v, sizeof v, l), s_kind(l->kind), l->source);
+        fprintf(f, "  %-*s  %-*s  %-*s  %-9s  ", wphase, l->phase ? l->phase : "-", wlabel,
+                l->label, wvalue, s_value_text(v, sizeof v, l, st), s_kind(l->kind));
+        rb_text_wrap(f, l->source, scol, scol, RB_TEXT_WIDTH);
     }
-    for (uint32_t i = 0; i < r->nnotes; i++)
-        fprintf(f, "  note: %s\n", r->notes[i]);
+    for (uint32_t i = 0; i < r->nnotes; i++) {
+        fprintf(f, "  note: ");
+        rb_text_wrap(f, r->notes[i], 8, 8, RB_TEXT_WIDTH);
+    }
 }

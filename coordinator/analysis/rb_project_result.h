@@ -12,6 +12,7 @@
 #include "rb_aggregate.h"
 #include "rb_json.h"
 #include "rb_project.h"
+#include "rb_units.h"
 
 typedef enum {
     RB_PROJECT_MEASURED = 0, /* a figure this run measured */
@@ -62,7 +63,8 @@ const char *rb_project_result_line_value(char *buf, size_t len, const rb_project
 const char *rb_project_result_kind_name(rb_project_kind_t k);
 
 /* Writes the "projection" section of report.txt (nothing when r is NULL or
- * has no description). */
-void rb_project_result_text(FILE *f, const rb_project_result_t *r);
+ * has no description), its values in style st, its sources wrapped within
+ * RB_TEXT_WIDTH columns. */
+void rb_project_result_text(FILE *f, const rb_project_result_t *r, rb_units_style_t st);
 
 #endif

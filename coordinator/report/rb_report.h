@@ -9,6 +9,7 @@
 #include "rb_accept_result.h"
 #include "rb_aggregate.h"
 #include "rb_project_result.h"
+#include "rb_units.h"
 
 #define RB_SUMMARY_SCHEMA "rackbench.summary/1"
 
@@ -50,6 +51,7 @@ typedef struct rb_run_result {
     const rb_accept_result_t *accept;
     /* the [capacity] projection (borrowed); NULL when the plan has none */
     const rb_project_result_t *projection;
+    rb_units_style_t units; /* report.txt's sizes and rates (--units; 0: IEC); not summary.json's */
 } rb_run_result_t;
 
 /* Writes summary.json to f. Returns 0 or -errno. */

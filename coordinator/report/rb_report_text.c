@@ -2,17 +2,37 @@
  * terminal's width (rb_report_text). */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rb_engine_info.h"
 #include "rb_findings.h"
 #include "rb_iter.h"
 #include "rb_io500.h"
 #include "rb_report.h"
+#include "rb_text.h"
 #include "rb_time.h"
 #include "rb_units.h"
+
+#define S_LABEL 28 /* the label column of a phase's lines */
+
+/* One line of a phase: its label, then the text, wrapped within
+ * RB_TEXT_WIDTH under itself. */
+__attribute__((format(printf, 3, 4))) static void s_field(FILE *f, const char *label,
+                                                          const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    fprintf(f, "  %-*s ", S_LABEL, label);
+    rb_text_wrap(f, text, 3 + S_LABEL, 3 + S_LABEL, RB_TEXT_WIDTH);
+}
 
 /* Where the data is and whose it is, when not each worker's own file. */
 static void s_text_access(FILE *f, const rb_phase_spec_t *sp)
@@ -23,36 +43,53 @@ static void s_text_access(FILE *f, const rb_phase_spec_t *sp)
         if (sp->njobs > 1)
             snprintf(who, sizeof who, "%s: ", js->name);
         if (js->shared_file && js->layout == RB_LAYOUT_STRIDED)
-            fprintf(f, "  %-28s %sone file for all workers, strided in %s pieces\n", "layout", who,
+            s_field(f, "layout", "%sone file for all workers, strided in %s pieces", who,
                     rb_units_fmt_size_exact(b, sizeof b, js->transfer ? js->transfer : js->bs));
         else if (js->shared_file)
-            fprintf(f, "  %-28s %sone file for all workers, a segment each\n", "layout", who);
+            s_field(f, "layout", "%sone file for all workers, a segment each", who);
         if (js->read_shift)
-            fprintf(f, "  %-28s %sthe data of the node %u further on%s\n", "reads", who,
-                    js->read_shift, js->verify ? ", verified" : "");
+            s_field(f, "reads", "%sthe data of the node %u further on%s", who, js->read_shift,
+                    js->verify ? ", verified" : "");
+    }
+}
+
+/* Jobs whose engine keeps one IO in flight (sync, psync) but ask for more:
+ * their iodepth does nothing, as in fio. */
+static void s_text_iodepth(FILE *f, const rb_phase_spec_t *sp)
+{
+    char who[RB_NAME_MAX + 8] = "";
+    for (uint32_t j = 0; j < sp->njobs; j++) {
+        const rb_job_spec_t *js = &sp->jobs[j];
+        const rb_engine_info_t *e = rb_engine_info_find(js->ioengine);
+        if (!e || (e->flags & RB_ENGINE_INFO_F_ASYNC) || js->iodepth <= 1)
+            continue;
+        if (sp->njobs > 1)
+            snprintf(who, sizeof who, "%s: ", js->name);
+        s_field(f, "iodepth", "%s%s keeps one IO in flight per worker: iodepth=%u has no effect",
+                who, js->ioengine, js->iodepth);
     }
 }
 
 /* stonewall_time figures and the page cache verdict. */
-static void s_text_honesty(FILE *f, const rb_phase_agg_t *a)
+static void s_text_honesty(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
 {
     char b1[64], b2[64], b3[64];
     if (a->sw_limit_ns)
-        fprintf(f,
-                "  %-28s %s in %.3f s = %s; %u workers stopped at %.3f s, ops per worker "
-                "%" PRIu64 "..%" PRIu64 "%s\n",
-                "stonewall_time", rb_units_fmt_size(b1, sizeof b1, (double)a->sw_bytes), a->sw_s,
-                rb_units_fmt_bw(b2, sizeof b2, a->sw_bw), a->sw_stopped,
+        s_field(f, "stonewall_time",
+                "%s in %.3f s = %s; %u workers stopped at %.3f s, ops per worker "
+                "%" PRIu64 "..%" PRIu64 "%s",
+                rb_units_fmt_size_in(b1, sizeof b1, (double)a->sw_bytes, st), a->sw_s,
+                rb_units_fmt_bw_in(b2, sizeof b2, a->sw_bw, st), a->sw_stopped,
                 (double)a->sw_limit_ns / 1e9, a->sw_ops_min, a->sw_ops_max,
                 a->wearout ? "; the figures above include the wear-out" : "");
     if (a->cache_influenced)
-        fprintf(f,
-                "  %-28s buffered data of %s per node is under 2 x RAM (%s on the smallest "
-                "node): these figures measure the page cache, not the disks\n",
-                "CACHE-INFLUENCED", rb_units_fmt_size(b1, sizeof b1, (double)a->buffered_set),
-                rb_units_fmt_size(b3, sizeof b3, (double)a->ram_min));
+        s_field(f, "CACHE-INFLUENCED",
+                "buffered data of %s per node is under 2 x RAM (%s on the smallest "
+                "node): these figures measure the page cache, not the disks",
+                rb_units_fmt_size_in(b1, sizeof b1, (double)a->buffered_set, st),
+                rb_units_fmt_size_in(b3, sizeof b3, (double)a->ram_min, st));
     if (a->caches_dropped || a->drop_failed)
-        fprintf(f, "  %-28s dropped on %u of %u nodes before the phase%s%s\n", "page cache",
+        s_field(f, "page cache", "dropped on %u of %u nodes before the phase%s%s",
                 a->caches_dropped, a->nnodes, a->drop_failed ? "; could not drop: " : "",
                 a->drop_failed ? strerror(-a->drop_status) : "");
 }
@@ -66,19 +103,28 @@ static void s_text_skew(FILE *f, const rb_phase_agg_t *a)
     fputc('\n', f);
 }
 
+/* A latency line, in us (the report's head says so, and how exact): the
+ * percentiles, then mean and stdev, on a line of their own when the line
+ * would pass the report's width. */
 static void s_text_lat(FILE *f, const char *label, const rb_hist_t *h)
 {
+    char pct[160], mean[64];
     if (!h->count) {
-        fprintf(f, "  %-28s none recorded\n", label);
+        s_field(f, label, "none recorded");
         return;
     }
-    fprintf(f,
-            "  %-28s min %.1f  p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  mean %.1f  "
-            "stdev %.1f  (us, +-%.1f%%)\n",
-            label, h->count ? rb_report_us(h->min) : 0, rb_report_us(rb_hist_percentile(h, 50)),
-            rb_report_us(rb_hist_percentile(h, 90)), rb_report_us(rb_hist_percentile(h, 99)),
-            rb_report_us(rb_hist_percentile(h, 99.9)), h->count ? rb_report_us(h->max) : 0,
-            rb_hist_mean(h) / 1e3, rb_hist_stdev(h) / 1e3, RB_HIST_REL_ERROR * 100);
+    snprintf(pct, sizeof pct, "min %.1f  p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f",
+             rb_report_us(h->min), rb_report_us(rb_hist_percentile(h, 50)),
+             rb_report_us(rb_hist_percentile(h, 90)), rb_report_us(rb_hist_percentile(h, 99)),
+             rb_report_us(rb_hist_percentile(h, 99.9)), rb_report_us(h->max));
+    snprintf(mean, sizeof mean, "mean %.1f  stdev %.1f", rb_hist_mean(h) / 1e3,
+             rb_hist_stdev(h) / 1e3);
+    if (3 + S_LABEL + strlen(pct) + 2 + strlen(mean) <= RB_TEXT_WIDTH) {
+        s_field(f, label, "%s  %s", pct, mean);
+        return;
+    }
+    s_field(f, label, "%s", pct);
+    s_field(f, "", "%s", mean);
 }
 
 /* A latency in us for a table cell: "-" when none was recorded. */
@@ -91,37 +137,80 @@ static const char *s_cell_us(char *buf, size_t len, uint64_t count, uint64_t ns)
     return buf;
 }
 
-/* One row per node of a phase, with its latency (all its IOs). */
-static void s_text_nodes(FILE *f, const rb_phase_agg_t *a)
+/* The widest of at least min and each node's name (rack: its rack). */
+static int s_width(const rb_phase_agg_t *a, int rack, int min)
+{
+    int w = min;
+    for (uint32_t n = 0; n < a->nnodes; n++) {
+        int k = (int)strlen(rack ? a->nodes[n].rack : a->nodes[n].name);
+        w = k > w ? k : w;
+    }
+    return w;
+}
+
+/* One row per node of a phase, with its latency (all its IOs), then one per
+ * rack when there is more than one, and the cluster's. A metadata step's
+ * figure is its operations: ops and ops/s, and bytes only when its files
+ * have content. */
+static void s_text_nodes(FILE *f, const rb_phase_agg_t *a, int meta, rb_units_style_t st)
 {
     char b1[64], b2[64], l1[24], l2[24], l3[24], l4[24];
-    fprintf(f, "  %-16s %-10s %-8s %12s %24s %10s %8s %8s %8s %8s\n", "node", "rack", "status",
-            "bytes", "bandwidth", "IOPS", "p50 us", "p99 us", "p99.9 us", "max us");
+    const int wname = s_width(a, 0, 4), racks = a->nracks > 1;
+    const int wrack = racks ? s_width(a, 1, 4) : 0, wbw = st == RB_UNITS_BOTH ? 24 : 12;
+    const int bytes = !meta || a->bytes > 0;
+    fprintf(f, "  %-*s", wname, "node");
+    if (racks)
+        fprintf(f, " %-*s", wrack, "rack");
+    fprintf(f, " %-8s", "status");
+    if (bytes)
+        fprintf(f, " %10s", "bytes");
+    if (meta)
+        fprintf(f, " %12s %10s", "ops", "ops/s");
+    else
+        fprintf(f, " %*s %10s", wbw, "bandwidth", "IOPS");
+    fprintf(f, " %8s %8s %8s %8s\n", "p50 us", "p99 us", "p99.9 us", "max us");
     for (uint32_t n = 0; n < a->nnodes; n++) {
         const rb_agg_node_t *an = &a->nodes[n];
         const rb_lat_summary_t *l = &an->lat.all;
-        fprintf(f, "  %-16s %-10s %-8s %12s %24s %10.0f %8s %8s %8s %8s\n", an->name, an->rack,
-                rb_aggregate_node_status_name(an->status),
-                rb_units_fmt_size(b1, sizeof b1, (double)an->bytes),
-                rb_units_fmt_bw(b2, sizeof b2, an->bw), an->iops,
-                s_cell_us(l1, sizeof l1, l->count, l->p50),
+        fprintf(f, "  %-*s", wname, an->name);
+        if (racks)
+            fprintf(f, " %-*s", wrack, an->rack);
+        fprintf(f, " %-8s", rb_aggregate_node_status_name(an->status));
+        if (bytes)
+            fprintf(f, " %10s", rb_units_fmt_size_in(b1, sizeof b1, (double)an->bytes, st));
+        if (meta)
+            fprintf(f, " %12" PRIu64 " %10.0f", an->ops, an->iops);
+        else
+            fprintf(f, " %*s %10.0f", wbw, rb_units_fmt_bw_in(b2, sizeof b2, an->bw, st), an->iops);
+        fprintf(f, " %8s %8s %8s %8s\n", s_cell_us(l1, sizeof l1, l->count, l->p50),
                 s_cell_us(l2, sizeof l2, l->count, l->p99),
                 s_cell_us(l3, sizeof l3, l->count, l->p999),
                 s_cell_us(l4, sizeof l4, l->count, l->max));
-        if (an->error[0])
-            fprintf(f, "    error: %s\n", an->error);
+        if (an->error[0]) {
+            fprintf(f, "    error: ");
+            rb_text_wrap(f, an->error, 11, 11, RB_TEXT_WIDTH);
+        }
     }
-    /* node -> rack -> cluster */
-    char b3[64], b4[64], b5[64];
-    for (uint32_t k = 0; k <= a->nracks; k++) {
+    /* node -> rack -> cluster, the group's name and size under node, rack and status */
+    char b3[64], b4[64], b5[64], who[RB_NAME_MAX + 32], tail[256];
+    const int wwho = wname + (racks ? 1 + wrack : 0) + 1 + 8;
+    for (uint32_t k = racks ? 0 : a->nracks; k <= a->nracks; k++) {
         const rb_agg_group_t *g = k < a->nracks ? &a->racks[k] : &a->cluster;
-        fprintf(f, "  %-5s %-21s %3u nodes %12s %24s  node median %s (%s .. %s)\n",
-                k < a->nracks ? "rack" : "", g->name, g->nodes,
-                rb_units_fmt_size(b1, sizeof b1, (double)g->bytes),
-                rb_units_fmt_bw(b2, sizeof b2, g->aggregate_bw),
-                rb_units_fmt_bw(b3, sizeof b3, g->node_bw_median),
-                rb_units_fmt_bw(b4, sizeof b4, g->node_bw_min),
-                rb_units_fmt_bw(b5, sizeof b5, g->node_bw_max));
+        snprintf(who, sizeof who, "%s%s, %u node%s", k < a->nracks ? "rack " : "", g->name,
+                 g->nodes, g->nodes == 1 ? "" : "s");
+        int col = fprintf(f, "  %-*s", wwho, who);
+        if (bytes)
+            col += fprintf(f, " %10s", rb_units_fmt_size_in(b1, sizeof b1, (double)g->bytes, st));
+        if (meta) {
+            fprintf(f, " %12" PRIu64 " %10.0f\n", g->ops, g->iops);
+            continue;
+        }
+        col += fprintf(f, " %*s  ", wbw, rb_units_fmt_bw_in(b2, sizeof b2, g->aggregate_bw, st));
+        snprintf(tail, sizeof tail, "node median %s, min %s, max %s",
+                 rb_units_fmt_bw_in(b3, sizeof b3, g->node_bw_median, st),
+                 rb_units_fmt_bw_in(b4, sizeof b4, g->node_bw_min, st),
+                 rb_units_fmt_bw_in(b5, sizeof b5, g->node_bw_max, st));
+        rb_text_wrap(f, tail, (size_t)col, (size_t)col, RB_TEXT_WIDTH);
     }
 }
 
@@ -129,7 +218,7 @@ static void s_text_nodes(FILE *f, const rb_phase_agg_t *a)
  * where the engine queued the IOs). Directions apart when more than one
  * moved data; the three latencies whenever slat was taken. */
 static void s_text_dirs(FILE *f, const rb_agg_dir_t dir[RB_NDIRS], const rb_hist_t (*lat)[RB_NLATS],
-                        const char *indent)
+                        const char *indent, rb_units_style_t st)
 {
     char b1[64], b2[64], label[48];
     int moved = 0, slat = 0;
@@ -143,67 +232,106 @@ static void s_text_dirs(FILE *f, const rb_agg_dir_t dir[RB_NDIRS], const rb_hist
         if (!dir[d].ops)
             continue;
         snprintf(label, sizeof label, "%s%s", indent, rb_dir_name((rb_dir_t)d));
-        fprintf(f, "  %-28s %s in %" PRIu64 " ops, %s, %.0f IOPS\n", label,
-                rb_units_fmt_size(b1, sizeof b1, (double)dir[d].bytes), dir[d].ops,
-                rb_units_fmt_bw(b2, sizeof b2, dir[d].bw), dir[d].iops);
+        s_field(f, label, "%s in %" PRIu64 " ops, %s, %.0f IOPS",
+                rb_units_fmt_size_in(b1, sizeof b1, (double)dir[d].bytes, st), dir[d].ops,
+                rb_units_fmt_bw_in(b2, sizeof b2, dir[d].bw, st), dir[d].iops);
         for (int k = 0; k < RB_NLATS; k++) {
             if (k != RB_LAT_LAT && !slat)
                 continue;
             snprintf(label, sizeof label, "%s  %s", indent, rb_lat_kind_name((rb_lat_kind_t)k));
             if (k == RB_LAT_SLAT && !lat[d][k].count)
-                fprintf(f, "  %-28s none: the IOs completed as they were submitted\n", label);
+                s_field(f, label, "none: the IOs completed as they were submitted");
             else
                 s_text_lat(f, label, &lat[d][k]);
         }
     }
 }
 
-/* One line per finding. */
-static void s_text_findings(FILE *f, const rb_phase_agg_t *a)
+/* One finding a line (wrapped), naming its node ("cluster" for all of
+ * them); its evidence's rates in the report's units. */
+static void s_text_findings(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
 {
     for (uint32_t i = 0; i < a->nfindings; i++) {
         const rb_finding_t *x = &a->findings[i];
-        char since[48] = "";
+        char since[48] = "", ev[sizeof x->evidence];
         if (x->first_seen_s >= 0 && x->kind != RB_FIND_STALL) /* a stall says when itself */
             snprintf(since, sizeof since, ", from %.1f s on", x->first_seen_s);
-        fprintf(f, "  %-28s %s %s%s%s: %s%s\n", "FINDING", rb_findings_kind_name(x->kind),
-                x->node[0] ? x->node : "cluster", x->device[0] ? " " : "", x->device, x->evidence,
-                since);
+        s_field(f, "FINDING", "%s %s%s%s: %s%s", rb_findings_kind_name(x->kind),
+                x->node[0] ? x->node : "cluster", x->device[0] ? " " : "", x->device,
+                rb_units_restyle(ev, sizeof ev, x->evidence, st), since);
     }
 }
 
-/* Per node and device: how busy, how fast, what it counted. */
-static void s_text_devices(FILE *f, const rb_phase_agg_t *a)
+/* A device row's place: its node's among the node rows, then its own. */
+typedef struct s_dev_order {
+    uint32_t node, dev;
+} s_dev_order_t;
+
+static int s_dev_order_cmp(const void *x, const void *y)
+{
+    const s_dev_order_t *a = x, *b = y;
+    if (a->node != b->node)
+        return a->node < b->node ? -1 : 1;
+    return (a->dev > b->dev) - (a->dev < b->dev);
+}
+
+/* Per node and device: how busy, how fast, what it counted. 0 or -ENOMEM. */
+static int s_text_devices(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
 {
     char b1[64], b2[64], b3[64], b4[64];
     if (!a->ndevs)
-        return;
-    fprintf(f, "  %-16s %-14s %-12s %7s %7s %14s %14s %9s %10s %10s\n", "node", "device", "of",
-            "util%", "max%", "read/s", "write/s", "await ms", "read", "written");
+        return 0;
+    int wname = 4, wdev = 6, wof = 6;
     for (uint32_t i = 0; i < a->ndevs; i++) {
         const rb_agg_dev_t *d = &a->devs[i];
-        fprintf(f, "  %-16s %-14s %-12s %7.1f %7.1f %14s %14s %9.2f %10s %10s\n", d->node,
-                d->device, d->member ? d->parent : "(root)", d->util_median, d->util_max,
-                rb_units_fmt_size(b1, sizeof b1, d->rd_bps_median),
-                rb_units_fmt_size(b2, sizeof b2, d->wr_bps_median), d->await_ms_median,
-                rb_units_fmt_size(b3, sizeof b3, (double)d->rd_bytes),
-                rb_units_fmt_size(b4, sizeof b4, (double)d->wr_bytes));
+        int n = (int)strlen(d->node);
+        wname = n > wname ? n : wname;
+        n = (int)strlen(d->device);
+        wdev = n > wdev ? n : wdev;
+        n = d->member ? (int)strlen(d->parent) : 6;
+        wof = n > wof ? n : wof;
     }
+    fprintf(f, "  %-*s %-*s %-*s %6s %6s %10s %10s %8s %10s %10s\n", wname, "node", wdev, "device",
+            wof, "of", "util%", "max%", "read/s", "write/s", "await ms", "read", "written");
+    /* in the order of the node rows (a node not among them last), as reported within one */
+    s_dev_order_t *order = calloc(a->ndevs, sizeof *order);
+    if (!order)
+        return -ENOMEM;
+    for (uint32_t i = 0; i < a->ndevs; i++) {
+        order[i] = (s_dev_order_t){a->nnodes, i};
+        for (uint32_t n = 0; n < a->nnodes; n++)
+            if (!strcmp(a->devs[i].node, a->nodes[n].name)) {
+                order[i].node = n;
+                break;
+            }
+    }
+    qsort(order, a->ndevs, sizeof *order, s_dev_order_cmp);
+    for (uint32_t k = 0; k < a->ndevs; k++) {
+        const rb_agg_dev_t *d = &a->devs[order[k].dev];
+        fprintf(f, "  %-*s %-*s %-*s %6.1f %6.1f %10s %10s %8.2f %10s %10s\n", wname, d->node, wdev,
+                d->device, wof, d->member ? d->parent : "(root)", d->util_median, d->util_max,
+                rb_units_fmt_size_in(b1, sizeof b1, d->rd_bps_median, st),
+                rb_units_fmt_size_in(b2, sizeof b2, d->wr_bps_median, st), d->await_ms_median,
+                rb_units_fmt_size_in(b3, sizeof b3, (double)d->rd_bytes, st),
+                rb_units_fmt_size_in(b4, sizeof b4, (double)d->wr_bytes, st));
+    }
+    free(order);
+    return 0;
 }
 
 /* Steady state against peak, from the cluster's per-interval bandwidth. */
-static void s_text_steady(FILE *f, const rb_phase_agg_t *a)
+static void s_text_steady(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
 {
     char b1[64], b2[64], b3[64];
-    const rb_agg_steady_t *st = &a->steady;
-    if (!st->intervals)
+    const rb_agg_steady_t *sd = &a->steady;
+    if (!sd->intervals)
         return;
-    fprintf(f,
-            "  %-28s median %s, min %s, peak %s over %u intervals of %.3g s; %.3g s at >= 90%% "
-            "of peak\n",
-            "steady state", rb_units_fmt_bw(b1, sizeof b1, st->median_bw),
-            rb_units_fmt_bw(b2, sizeof b2, st->min_bw), rb_units_fmt_bw(b3, sizeof b3, st->peak_bw),
-            st->intervals, st->interval_s, st->sustained_s);
+    s_field(f, "steady state",
+            "median %s, min %s, peak %s over %u intervals of %.3g s; %.3g s at >= 90%% of peak",
+            rb_units_fmt_bw_in(b1, sizeof b1, sd->median_bw, st),
+            rb_units_fmt_bw_in(b2, sizeof b2, sd->min_bw, st),
+            rb_units_fmt_bw_in(b3, sizeof b3, sd->peak_bw, st), sd->intervals, sd->interval_s,
+            sd->sustained_s);
 }
 
 /* bonnie++'s table: per file set and order, the rate of each metadata step. */
@@ -211,7 +339,12 @@ static void s_text_meta(const rb_run_result_t *r, FILE *f)
 {
     static const rb_meta_op_t cols[] = {RB_META_CREATE, RB_META_STAT,   RB_META_READ,
                                         RB_META_WRITE,  RB_META_RENAME, RB_META_DELETE};
-    int header = 0;
+    int header = 0, wset = 8;
+    for (uint32_t p = 0; p < r->nphases; p++) {
+        const rb_job_spec_t *mj = r->specs[p].njobs ? &r->specs[p].jobs[0] : NULL;
+        int n = mj && mj->rw == RB_RW_META ? (int)strlen(mj->filename_format) : 0;
+        wset = n > wset ? n : wset;
+    }
     for (uint32_t p = 0; p < r->nphases; p++) {
         const rb_job_spec_t *mj = r->specs[p].njobs ? &r->specs[p].jobs[0] : NULL;
         int first = 1;
@@ -229,13 +362,13 @@ static void s_text_meta(const rb_run_result_t *r, FILE *f)
         if (!header) {
             fprintf(f, "\nmetadata, operations/s over all nodes (bonnie++ style; each step is a "
                        "phase above)\n");
-            fprintf(f, "  %-16s %-10s %9s", "file set", "order", "files");
+            fprintf(f, "  %-*s %-10s %9s", wset, "file set", "order", "files");
             for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
                 fprintf(f, " %9s", rb_meta_op_name(cols[c]));
             fputc('\n', f);
             header = 1;
         }
-        fprintf(f, "  %-16s %-10s %9" PRIu64, mj->filename_format,
+        fprintf(f, "  %-*s %-10s %9" PRIu64, wset, mj->filename_format,
                 mj->meta_random ? "random" : "sequential", r->phases[p].ops + r->phases[p].errors);
         for (size_t c = 0; c < sizeof cols / sizeof *cols; c++) {
             double rate = -1;
@@ -258,11 +391,11 @@ static void s_text_meta(const rb_run_result_t *r, FILE *f)
 }
 
 /* The PASS/FAIL table, one row per check and phase, and the verdict line. */
-static void s_text_accept(FILE *f, const rb_accept_result_t *acc)
+static void s_text_accept(FILE *f, const rb_accept_result_t *acc, rb_units_style_t st)
 {
     static const char *const verdicts[] = {
         [RB_ACCEPT_PASS] = "PASS", [RB_ACCEPT_FAIL] = "FAIL", [RB_ACCEPT_NA] = "n/a"};
-    char lim[80], meas[80], line[RB_REASON_MAX];
+    char lim[80], meas[80], one[80], line[RB_REASON_MAX];
     int wset = 0, wphase = 5, wcheck = 5, wlim = 5, wmeas = 8;
     for (uint32_t i = 0; i < acc->nrows; i++) {
         const rb_accept_row_t *row = &acc->rows[i];
@@ -272,11 +405,11 @@ static void s_text_accept(FILE *f, const rb_accept_result_t *acc)
         wphase = n > wphase ? n : wphase;
         n = (int)strlen(rb_accept_check_name(row->check));
         wcheck = n > wcheck ? n : wcheck;
-        rb_accept_result_value_text(meas, sizeof meas, row->check, row->limit);
-        n = (int)strlen(meas) + 3;
+        rb_accept_result_value_text(one, sizeof one, row->check, row->limit);
+        n = (int)strlen(rb_units_restyle(meas, sizeof meas, one, st)) + 3;
         wlim = n > wlim ? n : wlim;
-        rb_accept_result_value_text(meas, sizeof meas, row->check, row->measured);
-        n = (int)strlen(meas);
+        rb_accept_result_value_text(one, sizeof one, row->check, row->measured);
+        n = (int)strlen(rb_units_restyle(meas, sizeof meas, one, st));
         wmeas = n > wmeas ? n : wmeas;
     }
     if (wset > 0 && wset < 3)
@@ -288,9 +421,11 @@ static void s_text_accept(FILE *f, const rb_accept_result_t *acc)
             wmeas, "measured", "result");
     for (uint32_t i = 0; i < acc->nrows; i++) {
         const rb_accept_row_t *row = &acc->rows[i];
-        rb_accept_result_value_text(meas, sizeof meas, row->check, row->limit);
-        snprintf(lim, sizeof lim, "%s %s", rb_accept_check_is_min(row->check) ? ">=" : "<=", meas);
-        rb_accept_result_value_text(meas, sizeof meas, row->check, row->measured);
+        rb_accept_result_value_text(one, sizeof one, row->check, row->limit);
+        snprintf(lim, sizeof lim, "%s %s", rb_accept_check_is_min(row->check) ? ">=" : "<=",
+                 rb_units_restyle(meas, sizeof meas, one, st));
+        rb_accept_result_value_text(one, sizeof one, row->check, row->measured);
+        rb_units_restyle(meas, sizeof meas, one, st);
         if (wset)
             fprintf(f, "  %-*s", wset, row->set[0] ? row->set : "-");
         fprintf(f, "  %-*s  %-*s  %-*s  %-*s  %s", wphase, row->phase, wcheck,
@@ -304,12 +439,13 @@ static void s_text_accept(FILE *f, const rb_accept_result_t *acc)
 }
 
 /* Phase p of run r in report.txt: its line, its figures, then its jobs,
- * steady state, findings, nodes and devices. */
-static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
+ * steady state, findings, nodes and devices. 0 or -ENOMEM. */
+static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
 {
     char b1[64], b2[64], b3[64];
     const rb_phase_agg_t *a = &r->phases[p];
     const rb_phase_spec_t *sp = &r->specs[p];
+    const rb_units_style_t st = r->units;
     if (rb_phase_spec_is_meta(sp))
         fprintf(f,
                 "\nphase %u/%u  %s  meta %s %s, %" PRIu64
@@ -326,104 +462,113 @@ static void s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
                 sp->njobs, sp->njobs == 1 ? "" : "s", a->nworkers, a->nnodes,
                 a->partial ? "  PARTIAL" : "");
     if (rb_report_covered(a) < a->nnodes)
-        fprintf(f, "  %-28s %u of %u nodes completed the phase\n", "coverage", rb_report_covered(a),
+        s_field(f, "coverage", "%u of %u nodes completed the phase", rb_report_covered(a),
                 a->nnodes);
     if (rb_phase_spec_is_meta(sp)) {
         /* metadata: operations are the figure; bytes only when files have content */
         double opr[4];
         rb_report_op_rates(a, opr);
-        fprintf(f, "  %-28s %.0f ops/s\n", "aggregate (parent sees)", a->iops);
-        fprintf(f, "  %-28s %.0f ops/s\n", "sum of rates (children see)", opr[0]);
-        fprintf(f, "  %-28s min %.0f  avg %.0f  max %.0f ops/s\n", "per worker", opr[1], opr[2],
-                opr[3]);
-        fprintf(f, "  %-28s %" PRIu64 " ops, %s in %.3f s, %" PRIu64 " errors\n", "done", a->ops,
-                rb_units_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
+        s_field(f, "aggregate (parent sees)", "%.0f ops/s", a->iops);
+        s_field(f, "sum of rates (children see)", "%.0f ops/s", opr[0]);
+        s_field(f, "per worker", "min %.0f  avg %.0f  max %.0f ops/s", opr[1], opr[2], opr[3]);
+        if (a->bytes)
+            s_field(f, "done", "%" PRIu64 " ops, %s in %.3f s, %" PRIu64 " errors", a->ops,
+                    rb_units_fmt_size_in(b1, sizeof b1, (double)a->bytes, st), a->window_s,
+                    a->errors);
+        else
+            s_field(f, "done", "%" PRIu64 " ops in %.3f s, %" PRIu64 " errors", a->ops, a->window_s,
+                    a->errors);
         s_text_skew(f, a);
         s_text_lat(f, "latency", &a->hist);
         if (a->error_code)
-            fprintf(f, "  %-28s %s: %s\n", "first error", a->error_node, a->error);
-        s_text_nodes(f, a);
-        return;
+            s_field(f, "first error", "%s: %s", a->error_node, a->error);
+        s_text_nodes(f, a, 1, st);
+        return 0;
     }
-    fprintf(f, "  %-28s %s\n", "aggregate (parent sees)",
-            rb_units_fmt_bw(b1, sizeof b1, a->aggregate_bw));
-    fprintf(f, "  %-28s %s\n", "sum of rates (children see)",
-            rb_units_fmt_bw(b1, sizeof b1, a->sum_of_rates_bw));
+    s_field(f, "aggregate (parent sees)", "%s",
+            rb_units_fmt_bw_in(b1, sizeof b1, a->aggregate_bw, st));
+    s_field(f, "sum of rates (children see)", "%s",
+            rb_units_fmt_bw_in(b1, sizeof b1, a->sum_of_rates_bw, st));
     if (a->from_samples) {
-        fprintf(f,
-                "  %-28s the run was cut off in this phase: its figures add up its "
-                "samples; no latency, no per-worker figures\n",
-                "REBUILT FROM SAMPLES");
+        s_field(f, "REBUILT FROM SAMPLES",
+                "the run was cut off in this phase: its figures add up its "
+                "samples; no latency, no per-worker figures");
     } else {
-        fprintf(f, "  %-28s %s  (until the first worker ended, %.3f s)\n", "stonewall",
-                rb_units_fmt_bw(b1, sizeof b1, a->stonewall_bw), a->stonewall_s);
-        fprintf(f, "  %-28s min %s  avg %s  max %s\n", "per worker",
-                rb_units_fmt_bw(b1, sizeof b1, a->worker_bw_min),
-                rb_units_fmt_bw(b2, sizeof b2, a->worker_bw_avg),
-                rb_units_fmt_bw(b3, sizeof b3, a->worker_bw_max));
+        s_field(f, "stonewall", "%s  (until the first worker ended, %.3f s)",
+                rb_units_fmt_bw_in(b1, sizeof b1, a->stonewall_bw, st), a->stonewall_s);
+        s_field(f, "per worker", "min %s  avg %s  max %s",
+                rb_units_fmt_bw_in(b1, sizeof b1, a->worker_bw_min, st),
+                rb_units_fmt_bw_in(b2, sizeof b2, a->worker_bw_avg, st),
+                rb_units_fmt_bw_in(b3, sizeof b3, a->worker_bw_max, st));
     }
-    fprintf(f, "  %-28s %.0f  (%" PRIu64 " ops)\n", "IOPS", a->iops, a->ops);
-    fprintf(f, "  %-28s %s in %.3f s, %" PRIu64 " errors\n", "moved",
-            rb_units_fmt_size(b1, sizeof b1, (double)a->bytes), a->window_s, a->errors);
+    s_field(f, "IOPS", "%.0f  (%" PRIu64 " ops)", a->iops, a->ops);
+    s_field(f, "moved", "%s in %.3f s, %" PRIu64 " errors",
+            rb_units_fmt_size_in(b1, sizeof b1, (double)a->bytes, st), a->window_s, a->errors);
     s_text_skew(f, a);
     s_text_lat(f, "latency", &a->hist);
+    s_text_iodepth(f, sp);
     s_text_access(f, sp);
-    s_text_honesty(f, a);
+    s_text_honesty(f, a, st);
     if (a->read_ops && a->read_ops != a->ops)
-        fprintf(f, "  %-28s read %s in %" PRIu64 " ops, write %s in %" PRIu64 " ops\n", "mix",
-                rb_units_fmt_size(b1, sizeof b1, (double)a->read_bytes), a->read_ops,
-                rb_units_fmt_size(b2, sizeof b2, (double)(a->bytes - a->read_bytes)),
+        s_field(f, "mix", "read %s in %" PRIu64 " ops, write %s in %" PRIu64 " ops",
+                rb_units_fmt_size_in(b1, sizeof b1, (double)a->read_bytes, st), a->read_ops,
+                rb_units_fmt_size_in(b2, sizeof b2, (double)(a->bytes - a->read_bytes), st),
                 a->ops - a->read_ops);
-    s_text_dirs(f, a->dir, (const rb_hist_t(*)[RB_NLATS])a->lat, "");
+    s_text_dirs(f, a->dir, (const rb_hist_t(*)[RB_NLATS])a->lat, "", st);
     if (a->verify_errors)
-        fprintf(f, "  %-28s %" PRIu64 " blocks failed verification\n", "VERIFY", a->verify_errors);
+        s_field(f, "VERIFY", "%" PRIu64 " blocks failed verification", a->verify_errors);
     if (a->error_code)
-        fprintf(f, "  %-28s %s: %s\n", "first error", a->error_node, a->error);
+        s_field(f, "first error", "%s: %s", a->error_node, a->error);
     if (a->njobs > 1)
         for (uint32_t j = 0; j < a->njobs; j++) {
             const rb_agg_job_t *aj = &a->jobs[j];
             fprintf(f, "  job %-16s %s %s qd%u  %s  %.0f IOPS\n", aj->name, rb_rw_name(aj->rw),
-                    aj->ioengine, aj->iodepth, rb_units_fmt_bw(b1, sizeof b1, aj->bw), aj->iops);
+                    aj->ioengine, aj->iodepth, rb_units_fmt_bw_in(b1, sizeof b1, aj->bw, st),
+                    aj->iops);
             s_text_lat(f, "    latency", aj->hist);
-            s_text_dirs(f, aj->dir, (const rb_hist_t(*)[RB_NLATS])aj->lats->dir, "  ");
+            s_text_dirs(f, aj->dir, (const rb_hist_t(*)[RB_NLATS])aj->lats->dir, "  ", st);
         }
-    s_text_steady(f, a);
-    s_text_findings(f, a);
-    s_text_nodes(f, a);
-    s_text_devices(f, a);
+    s_text_steady(f, a, st);
+    s_text_findings(f, a, st);
+    s_text_nodes(f, a, 0, st);
+    return s_text_devices(f, a, st);
 }
 
 /* IOR's summary of its -i repetitions: per repeated phase the max, min,
  * mean and standard deviation of its bandwidth and IOPS over the iterations,
- * its mean p99 and mean time. */
+ * its mean p99 and mean time; rates in one unit (IEC for both), to fit. */
 static int s_text_iterations(FILE *f, const rb_run_result_t *r)
 {
     rb_iter_group_t *g = NULL;
     uint32_t n = 0;
     if (rb_iter_groups(r->iters, r->nplanned, r->phases, r->nphases, &g, &n) < 0)
         return -ENOMEM;
+    const rb_units_style_t st = r->units == RB_UNITS_SI ? RB_UNITS_SI : RB_UNITS_IEC;
+    int wname = 5;
+    for (uint32_t i = 0; i < n; i++) {
+        int k = (int)strlen(g[i].name);
+        wname = k > wname ? k : wname;
+    }
     if (n)
         fprintf(f,
                 "\niterations: each repeated phase over its iterations (stddev: sample, n-1)\n"
-                "  %-16s %5s %13s %13s %13s %13s %9s %9s %9s %10s %9s\n",
-                "phase", "ran", "max bw", "min bw", "mean bw", "stddev", "max iops", "min iops",
-                "mean iops", "p99 mean", "time mean");
+                "  %-*s %5s %10s %10s %10s %10s %8s %8s %9s %10s %9s\n",
+                wname, "phase", "ran", "max bw", "min bw", "mean bw", "stddev", "max iops",
+                "min iops", "mean iops", "p99 mean", "time mean");
     for (uint32_t i = 0; i < n; i++) {
         const rb_stats_summary_t *bw = &g[i].fig[RB_ITER_BW], *io = &g[i].fig[RB_ITER_IOPS];
         const rb_stats_summary_t *lat = &g[i].fig[RB_ITER_P99_US], *t = &g[i].fig[RB_ITER_TIME_S];
         char b[4][32], ran[16], p99[24];
         const double bv[4] = {bw->max, bw->min, bw->mean, bw->stddev};
-        for (int k = 0; k < 4; k++) { /* one unit, IEC, to fit the columns */
-            rb_units_fmt_size(b[k], sizeof b[k] - 2, bv[k]);
-            strcat(b[k], "/s");
-        }
+        for (int k = 0; k < 4; k++)
+            rb_units_fmt_bw_in(b[k], sizeof b[k], bv[k], st);
         snprintf(ran, sizeof ran, "%u/%u", g[i].ran, g[i].iterations);
         if (lat->n)
             snprintf(p99, sizeof p99, "%.1f us", lat->mean);
         else
             snprintf(p99, sizeof p99, "-");
-        fprintf(f, "  %-16s %5s %13s %13s %13s %13s %9.0f %9.0f %9.0f %10s %8.3fs%s\n", g[i].name,
-                ran, b[0], b[1], b[2], b[3], io->max, io->min, io->mean, p99, t->mean,
+        fprintf(f, "  %-*s %5s %10s %10s %10s %10s %8.0f %8.0f %9.0f %10s %8.3fs%s\n", wname,
+                g[i].name, ran, b[0], b[1], b[2], b[3], io->max, io->min, io->mean, p99, t->mean,
                 g[i].partial ? "  (partial)" : "");
     }
     free(g);
@@ -446,6 +591,125 @@ static void s_text_io500(const rb_run_result_t *r, FILE *f)
             io.bw_score, io.md_score, io.score);
 }
 
+/* Which units the report's figures are in. */
+static void s_text_units(FILE *f, rb_units_style_t st)
+{
+    static const char *const what[] = {
+        [RB_UNITS_IEC] = "sizes and rates in powers of 1024 (KiB, MiB, MiB/s)",
+        [RB_UNITS_SI] = "sizes and rates in powers of 1000 (kB, MB, MB/s)",
+        [RB_UNITS_BOTH] = "rates in powers of 1024 and of 1000 (MiB/s (MB/s)), sizes of 1024"};
+    fprintf(f, "units: %s; latencies in us, percentiles within +-%.1f%%\n",
+            what[st <= RB_UNITS_BOTH ? st : RB_UNITS_IEC], RB_HIST_REL_ERROR * 100);
+}
+
+/* A device one node reported in a phase, and the host the node runs on. */
+typedef struct s_use {
+    const char *host, *dev;
+    uint32_t node; /* in r->nodes */
+} s_use_t;
+
+static int s_use_cmp(const void *x, const void *y)
+{
+    const s_use_t *a = x, *b = y;
+    int c = strcmp(a->host, b->host);
+    if (!c)
+        c = strcmp(a->dev, b->dev);
+    return c ? c : (a->node > b->node) - (a->node < b->node);
+}
+
+/* The nodes of us (n entries) for people: "all 4 nodes (a, b, c, d)",
+ * "all 16 nodes", "nodes a, c", or "nodes a, b, c and 5 more". */
+static void s_use_nodes(char *buf, size_t len, const rb_run_result_t *r, const s_use_t *us,
+                        size_t n)
+{
+    size_t o = 0, shown = n <= 4 ? n : 3;
+    int all = n == r->nnodes;
+    if (all && n > 4) {
+        snprintf(buf, len, "all %zu nodes", n);
+        return;
+    }
+    int w = all ? snprintf(buf, len, "all %zu nodes (", n) : snprintf(buf, len, "nodes ");
+    o = w > 0 ? (size_t)w : 0;
+    for (size_t k = 0; k < shown && o < len; k++) {
+        w = snprintf(buf + o, len - o, "%s%s", k ? ", " : "", r->nodes[us[k].node].name);
+        o += w > 0 ? (size_t)w : 0;
+    }
+    if (o < len)
+        snprintf(buf + o, len - o, "%s", all ? ")" : "");
+    if (!all && shown < n && o < len)
+        snprintf(buf + o, len - o, " and %zu more", n - shown);
+}
+
+/* Nodes on one host that report the same device (local agents on one
+ * disk): each node's row shows the whole device's counters, said once for
+ * the run. 0 or -ENOMEM. */
+static int s_text_shared(FILE *f, const rb_run_result_t *r)
+{
+    size_t n = 0, cap = 0;
+    for (uint32_t p = 0; p < r->nphases; p++)
+        cap += r->phases[p].ndevs;
+    if (!cap)
+        return 0;
+    s_use_t *us = calloc(cap, sizeof *us);
+    if (!us)
+        return -ENOMEM;
+    for (uint32_t p = 0; p < r->nphases; p++)
+        for (uint32_t i = 0; i < r->phases[p].ndevs; i++) {
+            const rb_agg_dev_t *d = &r->phases[p].devs[i];
+            for (uint32_t k = 0; k < r->nnodes; k++)
+                if (r->nodes[k].hostname[0] && !strcmp(r->nodes[k].name, d->node)) {
+                    us[n++] = (s_use_t){r->nodes[k].hostname, d->device, k};
+                    break;
+                }
+        }
+    qsort(us, n, sizeof *us, s_use_cmp);
+    size_t m = 0; /* without repeats */
+    for (size_t i = 0; i < n; i++)
+        if (!m || s_use_cmp(&us[m - 1], &us[i]))
+            us[m++] = us[i];
+    /* groups of one host and device; the devices of one host and node set said together */
+    size_t ng = 0, *g0 = calloc(m + 1, sizeof *g0);
+    char(*who)[160] = calloc(m + 1, sizeof *who);
+    if (!g0 || !who) {
+        free(us);
+        free(g0);
+        free(who);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < m; i++)
+        if (!i || strcmp(us[i].host, us[i - 1].host) || strcmp(us[i].dev, us[i - 1].dev))
+            g0[ng++] = i;
+    g0[ng] = m;
+    for (size_t g = 0; g < ng; g++)
+        if (g0[g + 1] - g0[g] > 1)
+            s_use_nodes(who[g], sizeof who[g], r, &us[g0[g]], g0[g + 1] - g0[g]);
+    for (size_t g = 0; g < ng; g++) {
+        if (!who[g][0])
+            continue;
+        char devs[512], line[1024];
+        size_t o = (size_t)snprintf(devs, sizeof devs, "%s", us[g0[g]].dev), ndev = 1;
+        for (size_t h = g + 1; h < ng; h++) {
+            if (!who[h][0] || strcmp(who[h], who[g]) || strcmp(us[g0[h]].host, us[g0[g]].host))
+                continue;
+            if (o < sizeof devs)
+                o += (size_t)snprintf(devs + o, sizeof devs - o, ", %s", us[g0[h]].dev);
+            ndev++;
+            who[h][0] = '\0';
+        }
+        snprintf(line, sizeof line,
+                 "%s share device%s %s (host %s): %s counters are the device%s, not each "
+                 "node's",
+                 who[g], ndev > 1 ? "s" : "", devs, us[g0[g]].host, ndev > 1 ? "their" : "its",
+                 ndev > 1 ? "s'" : "'s");
+        fprintf(f, "note: ");
+        rb_text_wrap(f, line, 6, 6, RB_TEXT_WIDTH);
+    }
+    free(us);
+    free(g0);
+    free(who);
+    return 0;
+}
+
 int rb_report_text(const rb_run_result_t *r, FILE *f)
 {
     char when[32];
@@ -454,28 +718,38 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
         ok += r->nodes[i].status == RB_NODE_OK;
     rb_time_iso(when, sizeof when, r->started_wall_ns);
     fprintf(f, "rackbench %s  run %s  %s\n", RB_VERSION, r->run_id, when);
-    fprintf(f, "plan %s  nodes %u (%u ok)  %.1f s  %s\n", r->plan_source, r->nnodes, ok,
-            r->duration_s,
-            r->live      ? "RUNNING (the phases so far)"
-            : r->running ? "DID NOT FINISH (partial)"
-            : r->status  ? "FAILED"
-                         : "completed");
-    if (r->status)
-        fprintf(f, "error: %s\n", r->error);
+    char head[PATH_MAX + 128];
+    snprintf(head, sizeof head, "plan %s  nodes %u (%u ok)  %.1f s  %s", r->plan_source, r->nnodes,
+             ok, r->duration_s,
+             r->live      ? "RUNNING (the phases so far)"
+             : r->running ? "DID NOT FINISH (partial)"
+             : r->status  ? "FAILED"
+                          : "completed");
+    rb_text_wrap(f, head, 0, 0, RB_TEXT_WIDTH); /* a long plan path: the rest below it */
+    if (r->status) {
+        fprintf(f, "error: ");
+        rb_text_wrap(f, r->error, 7, 7, RB_TEXT_WIDTH);
+    }
     for (uint32_t i = 0; i < r->nnodes; i++)
-        if (r->nodes[i].status != RB_NODE_OK)
-            fprintf(f, "node %s: %s: %s%s\n", r->nodes[i].name,
-                    rb_aggregate_node_status_name(r->nodes[i].status), r->nodes[i].error,
-                    rb_report_lost_at(r->nodes[i].lost_at_s));
+        if (r->nodes[i].status != RB_NODE_OK) {
+            snprintf(head, sizeof head, "node %s: %s: %s%s", r->nodes[i].name,
+                     rb_aggregate_node_status_name(r->nodes[i].status), r->nodes[i].error,
+                     rb_report_lost_at(r->nodes[i].lost_at_s));
+            rb_text_wrap(f, head, 0, 4, RB_TEXT_WIDTH);
+        }
+    s_text_units(f, r->units);
+    if (s_text_shared(f, r) < 0)
+        return -ENOMEM;
     for (uint32_t p = 0; p < r->nphases; p++)
-        s_text_phase(f, r, p);
+        if (s_text_phase(f, r, p) < 0)
+            return -ENOMEM;
     s_text_meta(r, f);
     if (s_text_iterations(f, r) < 0)
         return -ENOMEM;
     s_text_io500(r, f);
     if (r->accept)
-        s_text_accept(f, r->accept);
-    rb_project_result_text(f, r->projection);
+        s_text_accept(f, r->accept, r->units);
+    rb_project_result_text(f, r->projection, r->units);
     fflush(f);
     return ferror(f) ? -EIO : 0;
 }

@@ -71,6 +71,7 @@ static rb_run_result_t s_result(rb_run_ctx_t *r, rb_report_node_t *nodes, int *f
     snprintf(res.run_id, sizeof res.run_id, "%s", r->run_id);
     snprintf(res.error, sizeof res.error, "%s", r->error);
     res.dropped_messages = r->dropped;
+    res.units = r->o->units;
     return res;
 }
 

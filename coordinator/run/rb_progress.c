@@ -53,8 +53,9 @@ void rb_progress_line(rb_run_ctx_t *r, const rb_phase_spec_t *ph, uint64_t now, 
         }
     }
     if (slowest && seen > 1 && span_s > 0)
-        snprintf(slow, sizeof slow, "  slowest %s %s", slowest->hello.name,
-                 rb_units_fmt_bw(b, sizeof b, (double)slowest->live_bytes / span_s));
+        snprintf(
+            slow, sizeof slow, "  slowest %s %s", slowest->hello.name,
+            rb_units_fmt_bw_in(b, sizeof b, (double)slowest->live_bytes / span_s, r->o->units));
     double elapsed = (double)(now - r->t_go) / 1e9, f = s_progress(r, ph, elapsed);
     char bar[64] = "";
     if (f >= 0) {
@@ -70,7 +71,8 @@ void rb_progress_line(rb_run_ctx_t *r, const rb_phase_spec_t *ph, uint64_t now, 
     }
     fprintf(stderr, "%srackbench: %7.1fs  %-16s %s  %8.0f IOPS  nodes %u/%u%s%s%s",
             r->tty ? "\r\033[K" : "", elapsed, ph->name,
-            rb_units_fmt_bw(b, sizeof b, span_s > 0 ? (double)r->live_bytes / span_s : 0),
+            rb_units_fmt_bw_in(b, sizeof b, span_s > 0 ? (double)r->live_bytes / span_s : 0,
+                               r->o->units),
             span_s > 0 ? (double)r->live_ops / span_s : 0, seen, r->phase_nodes, slow, bar,
             r->tty ? "" : "\n");
     r->live_bytes = 0;

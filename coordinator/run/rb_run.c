@@ -384,7 +384,7 @@ static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
         rb_info("phase %s: %.0f operations/s aggregate", ph->name, r->aggs[p].iops);
     else
         rb_info("phase %s: %s aggregate", ph->name,
-                rb_units_fmt_bw(b, sizeof b, r->aggs[p].aggregate_bw));
+                rb_units_fmt_bw_in(b, sizeof b, r->aggs[p].aggregate_bw, r->o->units));
 }
 
 static void s_run_phase(rb_run_ctx_t *r, uint32_t p)

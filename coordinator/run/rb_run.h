@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "rb_plan.h"
+#include "rb_units.h"
 
 /* The most agents --local starts on one machine: each is a process with its
  * own sockets and threads, and more than this only measures the machine's
@@ -31,12 +32,13 @@ typedef struct rb_run_opts {
     const char *agent_bin;  /* rackbench-agent for --local; NULL → beside this binary */
     const char *agent_args[RB_RUN_AGENT_ARGS_MAX]; /* --agent-arg: more for each local agent */
     uint32_t nagent_args;
-    int quiet;             /* no live progress lines */
-    int verbose;           /* more logging, also from local agents */
-    const char *key_file;  /* --key: the coordinator's secret certificate */
-    const char *allow_dir; /* --allow-keys: folder of allowed agents' public keys */
-    int insecure;          /* --insecure: no CURVE (loopback and ipc:// only) */
-    const char *metrics;   /* --metrics ADDR: serve /metrics and the live page (NULL: no) */
+    int quiet;              /* no live progress lines */
+    int verbose;            /* more logging, also from local agents */
+    const char *key_file;   /* --key: the coordinator's secret certificate */
+    const char *allow_dir;  /* --allow-keys: folder of allowed agents' public keys */
+    int insecure;           /* --insecure: no CURVE (loopback and ipc:// only) */
+    const char *metrics;    /* --metrics ADDR: serve /metrics and the live page (NULL: no) */
+    rb_units_style_t units; /* --units: report.txt's units (0: IEC) */
     /* --output-format: the renderings printed to stdout at the end, in turn
      * (borrowed rows of the reporter table; none: text, with the run folder) */
     const struct rb_reporter *const *outputs;

@@ -35,6 +35,49 @@ for format in text json csv html; do
         echo "ok: --format $format renders byte for byte as before"
     fi
 done
+# --units: IEC (the default) keeps every line within 120 columns; si shows
+# MB/s and no MiB/s; both shows both (the projection's sources are in
+# powers of 1000 whatever the units: as disks are sold)
+for units in iec si both; do
+    if ! "$bin/rackbench" report "$fixture" --units "$units" >"$out/units.$units"; then
+        echo "FAIL: rackbench report --units $units exited $?" >&2
+        fail=1
+    fi
+done
+if ! cmp -s "$out/units.iec" "$out/report.text"; then
+    echo "FAIL: --units iec is not the default rendering" >&2
+    fail=1
+fi
+wide=$(awk 'length($0) > 120' "$out/units.iec")
+if [ -n "$wide" ]; then
+    echo "FAIL: --units iec has lines over 120 columns:" >&2
+    echo "$wide" >&2
+    fail=1
+fi
+sed '/^projection/,$d' "$out/units.iec" >"$out/units.iec.figures"
+if grep -q 'MB/s' "$out/units.iec.figures" || ! grep -q 'MiB/s' "$out/units.iec.figures"; then
+    echo "FAIL: --units iec shows MB/s or no MiB/s" >&2
+    fail=1
+fi
+if ! grep -q ' MB/s' "$out/units.si" || grep -q 'iB/s' "$out/units.si"; then
+    echo "FAIL: --units si shows no MB/s, or an IEC rate" >&2
+    fail=1
+fi
+if ! grep -q 'MiB/s (.* MB/s)' "$out/units.both"; then
+    echo "FAIL: --units both does not show both" >&2
+    fail=1
+fi
+if "$bin/rackbench" report "$fixture" --units metric >/dev/null 2>"$out/units.err" ||
+    ! grep -q -- '--units metric: expected iec' "$out/units.err"; then
+    echo "FAIL: --units metric is not refused with a message" >&2
+    fail=1
+fi
+# metadata steps: ops/s, never a 0 B/s row
+if grep -q ' 0 B/s' "$out/units.iec"; then
+    echo "FAIL: a 0 B/s row in report.txt" >&2
+    fail=1
+fi
+[ "$fail" = 0 ] && echo "ok: --units iec, si and both"
 for plan in "$checks"/*.ini; do
     name=$(basename "$plan" .ini)
     (cd "$checks" && "$bin/rackbench" check "$name.ini" --ram 64G) >"$out/$name.out" 2>&1 || true

@@ -551,7 +551,8 @@ static void test_eval_na_and_sets(void **state)
                            .nphases = 4,
                            .specs = p->phases,
                            .phases = aggs,
-                           .accept = &r};
+                           .accept = &r,
+                           .units = RB_UNITS_BOTH};
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -566,6 +567,14 @@ static void test_eval_na_and_sets(void **state)
     assert_non_null(strstr(text, "n/a   (bandwidth does not apply to a metadata step)\n"));
     assert_non_null(strstr(text, "\n  md   md.stat       min_iops          >= 100 IOPS"));
     assert_non_null(strstr(text, "\nacceptance: FAIL (1 of 8 checks failed; 2 not applicable)\n"));
+    free(text);
+    /* in one unit (IEC, the default) */
+    res.units = RB_UNITS_IEC;
+    f = open_memstream(&text, &len);
+    assert_int_equal(rb_report_text(&res, f), 0);
+    fclose(f);
+    assert_non_null(strstr(text, "min_aggregate_bw  >= 1.00 KiB/s  2.00 KiB/s  PASS\n"));
+    assert_null(strstr(text, "kB/s"));
     free(text);
 
     f = open_memstream(&text, &len);

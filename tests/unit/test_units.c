@@ -19,6 +19,7 @@
 #include "rb_rand.h"
 #include "rb_time.h"
 #include "rb_names.h"
+#include "rb_text.h"
 #include "rb_units.h"
 
 #define SENTINEL 0xdeadbeefcafef00dULL
@@ -641,6 +642,65 @@ static void test_names(void **state)
     assert_int_equal(rb_names_find(&x, "n0", s_at, names), UINT32_MAX);
 }
 
+/* --units: the styles by name, sizes and rates in each, and the rate pairs
+ * of a text (findings' evidence) put in one style. */
+static void test_units_style(void **state)
+{
+    (void)state;
+    rb_units_style_t st;
+    assert_int_equal(rb_units_parse_style("iec", &st), 0);
+    assert_int_equal(st, RB_UNITS_IEC);
+    assert_int_equal(rb_units_parse_style("si", &st), 0);
+    assert_int_equal(st, RB_UNITS_SI);
+    assert_int_equal(rb_units_parse_style("both", &st), 0);
+    assert_int_equal(st, RB_UNITS_BOTH);
+    assert_int_equal(rb_units_parse_style("SI", &st), -EINVAL);
+    assert_int_equal(rb_units_parse_style("", &st), -EINVAL);
+    assert_string_equal(rb_units_style_name(RB_UNITS_BOTH), "both");
+
+    char b[64];
+    const double bw = 1.28e9; /* 1.19 GiB/s */
+    assert_string_equal(rb_units_fmt_bw_in(b, sizeof b, bw, RB_UNITS_IEC), "1.19 GiB/s");
+    assert_string_equal(rb_units_fmt_bw_in(b, sizeof b, bw, RB_UNITS_SI), "1.28 GB/s");
+    assert_string_equal(rb_units_fmt_bw_in(b, sizeof b, bw, RB_UNITS_BOTH),
+                        "1.19 GiB/s (1.28 GB/s)");
+    assert_string_equal(rb_units_fmt_size_in(b, sizeof b, 50331648, RB_UNITS_IEC), "48.0 MiB");
+    assert_string_equal(rb_units_fmt_size_in(b, sizeof b, 50331648, RB_UNITS_SI), "50.3 MB");
+    assert_string_equal(rb_units_fmt_size_in(b, sizeof b, 50331648, RB_UNITS_BOTH), "48.0 MiB");
+
+    const char *ev = "279 MiB/s (293 MB/s) against a median node of 1.19 GiB/s (1.28 GB/s) "
+                     "(23% of it; 48.0 MiB (x))";
+    char out[256];
+    assert_string_equal(rb_units_restyle(out, sizeof out, ev, RB_UNITS_IEC),
+                        "279 MiB/s against a median node of 1.19 GiB/s (23% of it; 48.0 MiB (x))");
+    assert_string_equal(rb_units_restyle(out, sizeof out, ev, RB_UNITS_SI),
+                        "293 MB/s against a median node of 1.28 GB/s (23% of it; 48.0 MiB (x))");
+    assert_string_equal(rb_units_restyle(out, sizeof out, ev, RB_UNITS_BOTH), ev);
+    /* a pair cut short, and no room: copied as far as it goes */
+    assert_string_equal(rb_units_restyle(out, sizeof out, "x 1 MiB/s (1 MB", RB_UNITS_IEC),
+                        "x 1 MiB/s (1 MB");
+    assert_string_equal(rb_units_restyle(out, 6, ev, RB_UNITS_IEC), "279 M");
+}
+
+/* Text wrapped at a width: at the gap between fields, under itself. */
+static void test_text_wrap(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    rb_text_wrap(f, "short", 4, 4, 20);
+    rb_text_wrap(f, "aaaa bbbb  cccc dddd eeee", 2, 2, 20);
+    rb_text_wrap(f, "averyveryverylongword and more", 0, 1, 10);
+    fclose(f);
+    assert_string_equal(text, "short\n"
+                              "aaaa bbbb\n"
+                              "  cccc dddd eeee\n"
+                              "averyveryverylongword\n"
+                              " and more\n");
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -661,6 +721,8 @@ int main(void)
         cmocka_unit_test(test_log_long_line),
         cmocka_unit_test(test_decimals),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_units_style),
+        cmocka_unit_test(test_text_wrap),
     };
     return cmocka_run_group_tests_name("common", tests, NULL, NULL);
 }

@@ -1,0 +1,53 @@
+/* Wrapping text at a width (rb_text.h). */
+#include "rb_text.h"
+
+#include <string.h>
+
+/* Where to break s, at most cap columns of it on this line: at the last
+ * double space within cap (a gap between fields), else after the last ", "
+ * or "; " (between clauses), in the second half or the last quarter of the
+ * line;
+ * else at the last space within cap, else at the first space after it (a
+ * word longer than the line); strlen(s) when there is no space at all. */
+static size_t s_break(const char *s, size_t cap)
+{
+    size_t gap = 0, clause = 0, space = 0;
+    for (size_t i = 1; i <= cap && s[i]; i++) {
+        if (s[i] != ' ')
+            continue;
+        if (s[i - 1] == ' ')
+            gap = i - 1;
+        else
+            space = i;
+        if (s[i - 1] == ',' || s[i - 1] == ';')
+            clause = i;
+    }
+    if (gap && gap >= cap / 2)
+        return gap;
+    if (clause && clause >= cap * 3 / 4)
+        return clause;
+    if (space)
+        return space;
+    const char *sp = strchr(s, ' ');
+    return sp ? (size_t)(sp - s) : strlen(s);
+}
+
+void rb_text_wrap(FILE *f, const char *text, size_t col, size_t indent, size_t width)
+{
+    const char *s = text;
+    for (;;) {
+        size_t cap = width > col ? width - col : 1, n = strlen(s);
+        if (n <= cap) {
+            fprintf(f, "%s\n", s);
+            return;
+        }
+        size_t b = s_break(s, cap);
+        fprintf(f, "%.*s\n", (int)b, s);
+        s += b;
+        s += strspn(s, " ");
+        if (!*s)
+            return;
+        fprintf(f, "%*s", (int)indent, "");
+        col = indent;
+    }
+}

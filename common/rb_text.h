@@ -1,0 +1,18 @@
+/* Text for people at a terminal's width: report.txt keeps its lines within
+ * RB_TEXT_WIDTH columns by wrapping its long fields, never by cutting a
+ * figure. */
+#ifndef RB_TEXT_H
+#define RB_TEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define RB_TEXT_WIDTH 120 /* report.txt's columns */
+
+/* Writes text to f and a newline, the line having col columns already:
+ * breaks it at spaces (at a gap of two, between fields, or after a comma
+ * or semicolon, where one is near the end of the line) so that no line passes width unless one word
+ * does; each further line starts with indent spaces. */
+void rb_text_wrap(FILE *f, const char *text, size_t col, size_t indent, size_t width);
+
+#endif
