@@ -24,7 +24,8 @@ static void s_usage(FILE *f)
 {
     fprintf(f, "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
                "       rackbench check PLAN [--ram SIZE] [--set KEY=VALUE]... [--section NAME]...\n"
-               "       rackbench report RUN_DIR [--output-format FORMAT[,FORMAT...]] [--units iec|si|both]\n"
+               "       rackbench report RUN_DIR [--output-format FORMAT[,FORMAT...]] [--units "
+               "iec|si|both]\n"
                "       rackbench compare RUN_A RUN_B [--format text|json]\n"
                "       rackbench compare BEFORE... --vs AFTER... [--format text|json]\n"
                "       rackbench keygen DIR [--name NAME]\n"

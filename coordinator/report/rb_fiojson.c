@@ -408,8 +408,10 @@ static int s_rates_read(const rb_run_result_t *r, const char *run_dir, s_rates_t
         rt[p].nodes = calloc(a->nnodes ? a->nnodes : 1, sizeof *rt[p].nodes);
         if (!rt[p].jobs || !rt[p].nodes)
             return -ENOMEM;
-        rt[p].have = run_dir && rb_result_samples_rates(run_dir, a, r->interval_s, rt[p].jobs,
-                                                        rt[p].nodes, &rt[p].all) == 0;
+        /* each phase at its own interval (sample_interval=auto), as samples.csv has it */
+        double iv = a->steady.interval_s > 0 ? a->steady.interval_s : 0;
+        rt[p].have = run_dir && rb_result_samples_rates(run_dir, a, iv, rt[p].jobs, rt[p].nodes,
+                                                        &rt[p].all) == 0;
     }
     return 0;
 }

@@ -347,6 +347,53 @@ static void s_rate_iv_take(rb_result_dir_rates_t *r, s_rate_iv_t *iv)
     memset(iv, 0, sizeof *iv);
 }
 
+/* The lengths of a phase's sample rows, to the ms, and how many rows have
+ * each: the most common is the phase's interval (its first and last rows, a
+ * late node's long one, are the exceptions). */
+#define S_LENGTHS 32
+typedef struct s_lengths {
+    long ms[S_LENGTHS];
+    uint64_t count[S_LENGTHS];
+    uint32_t n;
+} s_lengths_t;
+
+static void s_lengths_add(s_lengths_t *l, double s)
+{
+    long ms = lround(s * 1000);
+    uint32_t i = 0;
+    while (i < l->n && l->ms[i] != ms)
+        i++;
+    if (i == l->n && l->n < S_LENGTHS)
+        l->ms[l->n++] = ms;
+    if (i < l->n)
+        l->count[i]++;
+}
+
+static double s_lengths_mode(const s_lengths_t *l)
+{
+    uint32_t best = 0;
+    for (uint32_t i = 1; i < l->n; i++)
+        if (l->count[i] > l->count[best])
+            best = i;
+    return l->n ? (double)l->ms[best] / 1000 : 0;
+}
+
+/* Phase's own sample interval in dir's samples.csv (sample_interval=auto
+ * gives each phase its own): the length most of its rows have; 0 without
+ * rows. */
+static double s_phase_interval(const char *dir, const char *phase)
+{
+    s_csv_t c;
+    if (s_csv_open(&c, dir, &rb_csv_samples) < 0)
+        return 0;
+    s_lengths_t l = {0};
+    s_row_t r;
+    while (s_next_row(&c, phase, &r))
+        s_lengths_add(&l, r.interval_s);
+    s_csv_close(&c);
+    return s_lengths_mode(&l);
+}
+
 int rb_result_samples_rates(const char *dir, const rb_phase_agg_t *a, double interval_s,
                             rb_result_dir_rates_t *jobs, rb_result_dir_rates_t *nodes,
                             rb_result_dir_rates_t *all)
@@ -354,6 +401,8 @@ int rb_result_samples_rates(const char *dir, const rb_phase_agg_t *a, double int
     memset(jobs, 0, a->njobs * sizeof *jobs);
     memset(nodes, 0, a->nnodes * sizeof *nodes);
     memset(all, 0, sizeof *all);
+    if (!(interval_s > 0))
+        interval_s = s_phase_interval(dir, a->name);
     if (!(interval_s > 0))
         return -EINVAL;
     s_csv_t c;
@@ -431,37 +480,6 @@ static int s_cmp_acc(const void *a, const void *b)
     const s_acc_t *x = a, *y = b;
     int c = strcmp(x->node, y->node);
     return c ? c : (x->job > y->job) - (x->job < y->job);
-}
-
-/* The lengths of a phase's sample rows, to the ms, and how many rows have
- * each: the most common is the phase's interval (its first and last rows, a
- * late node's long one, are the exceptions). */
-#define S_LENGTHS 32
-typedef struct s_lengths {
-    long ms[S_LENGTHS];
-    uint64_t count[S_LENGTHS];
-    uint32_t n;
-} s_lengths_t;
-
-static void s_lengths_add(s_lengths_t *l, double s)
-{
-    long ms = lround(s * 1000);
-    uint32_t i = 0;
-    while (i < l->n && l->ms[i] != ms)
-        i++;
-    if (i == l->n && l->n < S_LENGTHS)
-        l->ms[l->n++] = ms;
-    if (i < l->n)
-        l->count[i]++;
-}
-
-static double s_lengths_mode(const s_lengths_t *l)
-{
-    uint32_t best = 0;
-    for (uint32_t i = 1; i < l->n; i++)
-        if (l->count[i] > l->count[best])
-            best = i;
-    return l->n ? (double)l->ms[best] / 1000 : 0;
 }
 
 /* The phase that was running when the run was cut off, from its samples:

@@ -84,10 +84,10 @@ static void s_expect(const char *format, const char *got, size_t glen)
 static void test_table(void **state)
 {
     (void)state;
-    const char *names[] = {"text", "json", "csv", "html"};
-    const char *files[] = {"report.txt", "summary.json", NULL, "report.html"};
-    assert_int_equal(rb_reporter_count(), 4);
-    for (size_t i = 0; i < 4; i++) {
+    const char *names[] = {"text", "json", "csv", "html", "fio-json", "fio-json+"};
+    const char *files[] = {"report.txt", "summary.json", NULL, "report.html", "fio.json", NULL};
+    assert_int_equal(rb_reporter_count(), 6);
+    for (size_t i = 0; i < 6; i++) {
         const rb_reporter_t *rep = rb_reporter_find(names[i]);
         assert_non_null(rep);
         assert_ptr_equal(rep, rb_reporter_at(i));
@@ -100,7 +100,7 @@ static void test_table(void **state)
         /* only summary.json is rewritten while readers may look */
         assert_int_equal(rep->durable, i == 1);
     }
-    assert_null(rb_reporter_at(4));
+    assert_null(rb_reporter_at(6));
     assert_null(rb_reporter_find("xml"));
     assert_null(rb_reporter_find("TEXT"));
     assert_null(rb_reporter_find(""));
@@ -112,7 +112,7 @@ static void test_names(void **state)
     (void)state;
     char buf[128];
     assert_ptr_equal(rb_reporter_names(buf, sizeof buf), buf);
-    assert_string_equal(buf, "text, json, csv or html");
+    assert_string_equal(buf, "text, json, csv, html, fio-json or fio-json+");
     /* a buffer too small keeps a terminated prefix */
     char small[8];
     memset(small, 'x', sizeof small);
