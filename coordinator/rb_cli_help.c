@@ -30,7 +30,7 @@
     "  --set KEY=VALUE    a [global] option, after the plan's own (repeatable)\n"                  \
     "  --section NAME     run only this job section (repeatable), as fio's --section\n"            \
     "  --output-format F  what to print at the end (default text): text, json, csv, html,\n"       \
-    "                     fio-json, fio-json+ (fio's JSON), or a comma list printed in turn\n"       \
+    "                     fio-json, fio-json+ (fio's JSON), or a comma list printed in turn\n"     \
     "  --units U          report.txt's sizes and rates: iec (MiB/s, the default), si (MB/s),\n"    \
     "                     or both; summary.json is the same whatever U\n"
 
