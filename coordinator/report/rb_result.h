@@ -90,7 +90,8 @@ typedef struct rb_result_dir_rates {
  * jobs[j] for a->jobs[j] over every node (a->njobs entries), nodes[n] for
  * a->nodes[n] (a->nnodes) and all for the phase. Rows shorter than half an
  * interval (a node's last) are left out; interval_s 0: the phase's own,
- * the length most of its rows have. The caller's arrays are zeroed first. 0 or -errno (-ENOENT without samples.csv). */
+ * the length most of its rows have. The caller's arrays are zeroed first. 0 or -errno (-ENOENT
+ * without samples.csv). */
 int rb_result_samples_rates(const char *dir, const rb_phase_agg_t *a, double interval_s,
                             rb_result_dir_rates_t *jobs, rb_result_dir_rates_t *nodes,
                             rb_result_dir_rates_t *all);
