@@ -12,6 +12,7 @@
 
 #include "rb_findings.h"
 #include "rb_hist.h"
+#include "rb_stats.h"
 #include "rb_units.h"
 
 #define S_REL_TOLERANCE 1e-12 /* the spread's division may round */
@@ -73,6 +74,7 @@ static double s_limit(rb_accept_check_t c, uint64_t v)
 {
     switch (c) {
     case RB_ACCEPT_MAX_NODE_SPREAD:
+    case RB_ACCEPT_MAX_DEVICE_SPREAD:
         return (double)v / (RB_ACCEPT_SPREAD_ONE / 100);
     case RB_ACCEPT_MAX_P99_LAT:
     case RB_ACCEPT_MAX_P999_LAT:
@@ -92,7 +94,8 @@ static rb_accept_verdict_t s_judge(rb_accept_check_t c, uint64_t limit, double m
     if (isnan(measured))
         return RB_ACCEPT_FAIL;
     switch (c) {
-    case RB_ACCEPT_MAX_NODE_SPREAD: {
+    case RB_ACCEPT_MAX_NODE_SPREAD:
+    case RB_ACCEPT_MAX_DEVICE_SPREAD: {
         double lim = (double)limit / RB_ACCEPT_SPREAD_ONE * 100;
         return measured <= lim * (1 + S_REL_TOLERANCE) ? RB_ACCEPT_PASS : RB_ACCEPT_FAIL;
     }
@@ -117,6 +120,46 @@ static rb_accept_verdict_t s_judge(rb_accept_check_t c, uint64_t limit, double m
     }
 }
 
+/* The raw disks' figures for min_device_bw, min_device_iops and
+ * max_device_spread: the slowest disk's, and the spread
+ * of their bandwidths. A phase without raw disks leaves them unmeasured. */
+static int s_disk_figures(const rb_phase_agg_t *ag, rb_accept_row_t *bw_row,
+                          rb_accept_row_t *iops_row, rb_accept_row_t *spread_row)
+{
+    if (!ag->ndisks) {
+        bw_row->measured = iops_row->measured = spread_row->measured = NAN;
+        bw_row->note = iops_row->note = spread_row->note = "the phase ran on no raw device";
+        return 0;
+    }
+    double *bw = malloc(ag->ndisks * sizeof *bw);
+    if (!bw)
+        return -ENOMEM;
+    uint32_t slow = 0, fewest = 0;
+    double lo = INFINITY, hi = 0;
+    for (uint32_t i = 0; i < ag->ndisks; i++) {
+        bw[i] = ag->disks[i].bw;
+        if (bw[i] < ag->disks[slow].bw)
+            slow = i;
+        if (ag->disks[i].iops < ag->disks[fewest].iops)
+            fewest = i;
+        lo = bw[i] < lo ? bw[i] : lo;
+        hi = bw[i] > hi ? bw[i] : hi;
+    }
+    bw_row->measured = ag->disks[slow].bw; /* the disks table names it, sorted */
+    bw_row->note = "the slowest disk";
+    iops_row->measured = ag->disks[fewest].iops;
+    iops_row->note = "the disk of fewest IOPS";
+    double med = rb_stats_median(bw, ag->ndisks);
+    if (med > 0) {
+        spread_row->measured = (hi - lo) / med * 100;
+    } else {
+        spread_row->measured = NAN;
+        spread_row->note = "the median disk bandwidth is 0";
+    }
+    free(bw);
+    return 0;
+}
+
 /* Fills the rows of one set on one phase that ran. */
 static int s_eval_phase(const rb_accept_set_t *s, const rb_phase_spec_t *spec,
                         const rb_phase_agg_t *ag, rb_accept_row_t *rows)
@@ -131,6 +174,15 @@ static int s_eval_phase(const rb_accept_set_t *s, const rb_phase_spec_t *spec,
         rb_accept_row_t *sr =
             by[RB_ACCEPT_MAX_NODE_SPREAD] ? by[RB_ACCEPT_MAX_NODE_SPREAD] : &scratch_spread;
         if (s_node_figures(ag, mr, sr) < 0)
+            return -ENOMEM;
+    }
+    if (by[RB_ACCEPT_MIN_DEVICE_BW] || by[RB_ACCEPT_MIN_DEVICE_IOPS] ||
+        by[RB_ACCEPT_MAX_DEVICE_SPREAD]) {
+        rb_accept_row_t sb = {0}, si = {0}, ss = {0};
+        if (s_disk_figures(ag, by[RB_ACCEPT_MIN_DEVICE_BW] ? by[RB_ACCEPT_MIN_DEVICE_BW] : &sb,
+                           by[RB_ACCEPT_MIN_DEVICE_IOPS] ? by[RB_ACCEPT_MIN_DEVICE_IOPS] : &si,
+                           by[RB_ACCEPT_MAX_DEVICE_SPREAD] ? by[RB_ACCEPT_MAX_DEVICE_SPREAD]
+                                                           : &ss) < 0)
             return -ENOMEM;
     }
     const rb_hist_t *h = &ag->hist;
@@ -379,12 +431,14 @@ void rb_accept_result_value_text(char *buf, size_t len, rb_accept_check_t c, dou
     case RB_ACCEPT_MIN_NODE_BW:
     case RB_ACCEPT_MIN_INTERVAL_BW:
     case RB_ACCEPT_MIN_SUSTAINED_BW:
+    case RB_ACCEPT_MIN_DEVICE_BW:
         rb_units_fmt_bw(buf, len, v);
         break;
     case RB_ACCEPT_MAX_STALL:
         s_sig3(buf, len, v, " s");
         break;
     case RB_ACCEPT_MAX_NODE_SPREAD:
+    case RB_ACCEPT_MAX_DEVICE_SPREAD:
         s_sig3(buf, len, v, "%");
         break;
     case RB_ACCEPT_MAX_P99_LAT:
@@ -400,6 +454,7 @@ void rb_accept_result_value_text(char *buf, size_t len, rb_accept_check_t c, dou
             snprintf(buf, len, "%.0f ns", v * 1e3);
         break;
     case RB_ACCEPT_MIN_IOPS:
+    case RB_ACCEPT_MIN_DEVICE_IOPS:
         snprintf(buf, len, "%.0f IOPS", v);
         break;
     default:

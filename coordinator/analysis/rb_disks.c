@@ -131,7 +131,7 @@ int rb_disks_findings(rb_phase_agg_t *a)
         char b1[64], b2[64], sz[32];
         snprintf(f.evidence, sizeof f.evidence,
                  "serial %s: %s against a median of %s of its family (%u disks of model %s, "
-                 "%s): %.0f%% below it",
+                 "%s): %.1f%% below it",
                  d->serial[0] ? d->serial : "unknown", rb_units_fmt_bw(b1, sizeof b1, d->bw),
                  rb_units_fmt_bw(b2, sizeof b2, m), d->family_n, d->model[0] ? d->model : "unknown",
                  rb_units_fmt_size_exact(sz, sizeof sz, d->size), (1 - d->bw / m) * 100);

@@ -37,11 +37,15 @@ static const struct {
     [RB_ACCEPT_MIN_INTERVAL_BW] = {"min_interval_bw", "B/s", true, true},
     [RB_ACCEPT_MIN_SUSTAINED_BW] = {"min_sustained_bw", "B/s", true, true},
     [RB_ACCEPT_MAX_STALL] = {"max_stall", "s", false, true},
+    [RB_ACCEPT_MIN_DEVICE_BW] = {"min_device_bw", "B/s", true, true},
+    [RB_ACCEPT_MIN_DEVICE_IOPS] = {"min_device_iops", "ops/s", true, false},
+    [RB_ACCEPT_MAX_DEVICE_SPREAD] = {"max_device_spread", "%", false, true},
 };
 
 #define S_CHECK_LIST                                                                               \
     "min_aggregate_bw, min_node_bw, max_node_spread, max_p99_lat, max_p999_lat, max_mean_lat, "    \
-    "min_iops, min_nodes, max_errors, min_interval_bw, min_sustained_bw, max_stall"
+    "min_iops, min_nodes, max_errors, min_interval_bw, min_sustained_bw, max_stall, "              \
+    "min_device_bw, min_device_iops, max_device_spread"
 #define S_KEY_LIST S_CHECK_LIST ", phases, iterations"
 
 const char *rb_accept_check_name(rb_accept_check_t c)
@@ -328,6 +332,7 @@ static int s_value(const rb_accept_t *a, rb_err_t *err, unsigned line, rb_accept
     case RB_ACCEPT_MIN_INTERVAL_BW:
     case RB_ACCEPT_MIN_AGGREGATE_BW:
     case RB_ACCEPT_MIN_NODE_BW:
+    case RB_ACCEPT_MIN_DEVICE_BW:
         rc = s_parse_bw(val, out);
         if (rc == -ERANGE)
             return s_fail(a, err, line, "%s=%.64s is too large", key, val);
@@ -340,6 +345,7 @@ static int s_value(const rb_accept_t *a, rb_err_t *err, unsigned line, rb_accept
             return s_fail(a, err, line, "%s must be greater than 0", key);
         return 0;
     case RB_ACCEPT_MAX_NODE_SPREAD:
+    case RB_ACCEPT_MAX_DEVICE_SPREAD:
         rc = s_parse_spread(val, out);
         if (rc == -ERANGE)
             return s_fail(a, err, line,
@@ -365,6 +371,7 @@ static int s_value(const rb_accept_t *a, rb_err_t *err, unsigned line, rb_accept
             return s_fail(a, err, line, "%s must be greater than 0", key);
         return 0;
     case RB_ACCEPT_MIN_IOPS:
+    case RB_ACCEPT_MIN_DEVICE_IOPS:
         rc = rb_units_parse_count(val, 1, UINT64_MAX, out);
         if (rc == -ERANGE)
             return s_fail(a, err, line, "%s=%.64s is out of range (1 or more)", key, val);
@@ -630,6 +637,7 @@ int rb_accept_print(const rb_accept_t *a, const rb_phase_spec_t *phases, uint32_
             case RB_ACCEPT_MIN_AGGREGATE_BW:
             case RB_ACCEPT_MIN_NODE_BW:
             case RB_ACCEPT_MIN_INTERVAL_BW:
+            case RB_ACCEPT_MIN_DEVICE_BW:
                 rb_units_fmt_size_exact(buf, sizeof buf, v);
                 break;
             case RB_ACCEPT_MIN_SUSTAINED_BW: {
@@ -647,6 +655,7 @@ int rb_accept_print(const rb_accept_t *a, const rb_phase_spec_t *phases, uint32_
                     snprintf(buf, sizeof buf, "0s");
                 break;
             case RB_ACCEPT_MAX_NODE_SPREAD:
+            case RB_ACCEPT_MAX_DEVICE_SPREAD:
                 s_fmt_spread(buf, sizeof buf, v);
                 break;
             case RB_ACCEPT_MAX_P99_LAT:

@@ -18,18 +18,21 @@
 
 /* The checks, in the order they are printed and judged. */
 typedef enum {
-    RB_ACCEPT_MIN_AGGREGATE_BW, /* the phase's aggregate_bw, bytes/s */
-    RB_ACCEPT_MIN_NODE_BW,      /* every node's bw, bytes/s; a node that did not complete is 0 */
-    RB_ACCEPT_MAX_NODE_SPREAD,  /* (max - min) / median of the completed nodes' bw */
-    RB_ACCEPT_MAX_P99_LAT,      /* latency p99 of the merged histogram, ns */
-    RB_ACCEPT_MAX_P999_LAT,     /* p99.9, ns */
-    RB_ACCEPT_MAX_MEAN_LAT,     /* mean, ns */
-    RB_ACCEPT_MIN_IOPS,         /* the phase's iops, operations/s */
-    RB_ACCEPT_MIN_NODES,        /* nodes whose status in the phase is ok */
-    RB_ACCEPT_MAX_ERRORS,       /* errors + verify_errors of the phase */
-    RB_ACCEPT_MIN_INTERVAL_BW,  /* the cluster's slowest sample interval, bytes/s */
-    RB_ACCEPT_MIN_SUSTAINED_BW, /* the cluster's slowest window of sustained_window_ns, bytes/s */
-    RB_ACCEPT_MAX_STALL,        /* the longest stall finding, ns (0 when none) */
+    RB_ACCEPT_MIN_AGGREGATE_BW,  /* the phase's aggregate_bw, bytes/s */
+    RB_ACCEPT_MIN_NODE_BW,       /* every node's bw, bytes/s; a node that did not complete is 0 */
+    RB_ACCEPT_MAX_NODE_SPREAD,   /* (max - min) / median of the completed nodes' bw */
+    RB_ACCEPT_MAX_P99_LAT,       /* latency p99 of the merged histogram, ns */
+    RB_ACCEPT_MAX_P999_LAT,      /* p99.9, ns */
+    RB_ACCEPT_MAX_MEAN_LAT,      /* mean, ns */
+    RB_ACCEPT_MIN_IOPS,          /* the phase's iops, operations/s */
+    RB_ACCEPT_MIN_NODES,         /* nodes whose status in the phase is ok */
+    RB_ACCEPT_MAX_ERRORS,        /* errors + verify_errors of the phase */
+    RB_ACCEPT_MIN_INTERVAL_BW,   /* the cluster's slowest sample interval, bytes/s */
+    RB_ACCEPT_MIN_SUSTAINED_BW,  /* the cluster's slowest window of sustained_window_ns, bytes/s */
+    RB_ACCEPT_MAX_STALL,         /* the longest stall finding, ns (0 when none) */
+    RB_ACCEPT_MIN_DEVICE_BW,     /* every raw disk's bw, bytes/s (phases on raw devices) */
+    RB_ACCEPT_MIN_DEVICE_IOPS,   /* every raw disk's iops */
+    RB_ACCEPT_MAX_DEVICE_SPREAD, /* (max - min) / median of the raw disks' bw */
     RB_ACCEPT_NCHECKS
 } rb_accept_check_t;
 

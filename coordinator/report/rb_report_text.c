@@ -319,6 +319,61 @@ static int s_text_devices(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
     return 0;
 }
 
+static int s_disk_cmp(const void *x, const void *y)
+{
+    const rb_agg_disk_t *a = *(const rb_agg_disk_t *const *)x,
+                        *b = *(const rb_agg_disk_t *const *)y;
+    if (a->deviation != b->deviation)
+        return a->deviation < b->deviation ? -1 : 1;
+    int c = strcmp(a->node, b->node);
+    return c ? c : strcmp(a->path, b->path);
+}
+
+/* Per raw disk: who it is (node, device, serial, model, size), what its own
+ * workers did, and how far from its family's median; the slowest first. */
+static int s_text_disks(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
+{
+    if (!a->ndisks)
+        return 0;
+    const rb_agg_disk_t **v = calloc(a->ndisks, sizeof *v);
+    if (!v)
+        return -ENOMEM;
+    int wn = 4, wd = 6, ws = 6, wm = 5;
+    for (uint32_t i = 0; i < a->ndisks; i++) {
+        const rb_agg_disk_t *d = v[i] = &a->disks[i];
+        int n = (int)strlen(d->node);
+        wn = n > wn ? n : wn;
+        n = (int)strlen(d->name[0] ? d->name : d->path);
+        wd = n > wd && n < 24 ? n : wd;
+        n = (int)strlen(d->serial);
+        ws = n > ws && n < 24 ? n : ws;
+        n = (int)strlen(d->model);
+        wm = n > wm && n < 20 ? n : wm;
+    }
+    qsort(v, a->ndisks, sizeof *v, s_disk_cmp);
+    fprintf(f, "  %-*s %-*.*s %-*.*s %-*.*s %9s %11s %8s %9s %9s\n", wn, "node", wd, wd, "device",
+            ws, ws, "serial", wm, wm, "model", "size", "bandwidth", "IOPS", "p99 us", "vs family");
+    for (uint32_t i = 0; i < a->ndisks; i++) {
+        const rb_agg_disk_t *d = v[i];
+        char sz[32], bw[32], p99[32], dev[16];
+        rb_units_fmt_size_in(sz, sizeof sz, (double)d->size, st);
+        rb_units_fmt_bw_in(bw, sizeof bw, d->bw, st);
+        if (d->lat.count)
+            snprintf(p99, sizeof p99, "%.1f", (double)d->lat.p99 / 1e3);
+        else
+            snprintf(p99, sizeof p99, "-");
+        if (d->family_n >= 2 && d->family_median_bw > 0)
+            snprintf(dev, sizeof dev, "%+.1f%%", d->deviation * 100);
+        else
+            snprintf(dev, sizeof dev, "alone");
+        fprintf(f, "  %-*s %-*.*s %-*.*s %-*.*s %9s %11s %8.0f %9s %9s\n", wn, d->node, wd, wd,
+                d->name[0] ? d->name : d->path, ws, ws, d->serial[0] ? d->serial : "-", wm, wm,
+                d->model[0] ? d->model : "-", sz, bw, d->iops, p99, dev);
+    }
+    free(v);
+    return 0;
+}
+
 /* Steady state against peak, from the cluster's per-interval bandwidth. */
 static void s_text_steady(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
 {
@@ -531,6 +586,8 @@ static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
     s_text_steady(f, a, st);
     s_text_findings(f, a, st);
     s_text_nodes(f, a, 0, st);
+    if (s_text_disks(f, a, st) < 0)
+        return -ENOMEM;
     return s_text_devices(f, a, st);
 }
 

@@ -691,3 +691,78 @@ void rb_table_summary(const rb_run_result_t *r, FILE *f)
           "direction. Each phase is shown in full below.</p>\n</section>\n",
           f);
 }
+
+/* ---- raw disks ---- */
+
+static int s_disk_dev_cmp(const void *x, const void *y)
+{
+    const rb_agg_disk_t *a = *(const rb_agg_disk_t *const *)x,
+                        *b = *(const rb_agg_disk_t *const *)y;
+    if (a->deviation != b->deviation)
+        return a->deviation < b->deviation ? -1 : 1;
+    int c = strcmp(a->node, b->node);
+    return c ? c : strcmp(a->path, b->path);
+}
+
+int rb_table_disks(const rb_phase_agg_t *a, FILE *f)
+{
+    if (!a->ndisks)
+        return 0;
+    const rb_agg_disk_t **v = calloc(a->ndisks, sizeof *v);
+    if (!v)
+        return -ENOMEM;
+    for (uint32_t i = 0; i < a->ndisks; i++)
+        v[i] = &a->disks[i];
+    qsort(v, a->ndisks, sizeof *v, s_disk_dev_cmp);
+    fputs("<h3>Disks, the farthest below their family first</h3>\n<table>\n<tr><th>node</th>"
+          "<th>device</th><th>serial</th><th>model</th><th>firmware</th><th class=\"n\">size</th>"
+          "<th class=\"n\">bandwidth</th><th class=\"n\">IOPS</th><th class=\"n\">p50 &#181;s</th>"
+          "<th class=\"n\">p99 &#181;s</th><th class=\"n\">max &#181;s</th>"
+          "<th class=\"n\">family median</th><th class=\"n\">vs family</th></tr>\n",
+          f);
+    for (uint32_t i = 0; i < a->ndisks; i++) {
+        const rb_agg_disk_t *d = v[i];
+        char b[64];
+        int out = 0;
+        for (uint32_t k = 0; k < a->nfindings; k++)
+            out |= a->findings[k].kind == RB_FIND_OUT_OF_FAMILY &&
+                   !strcmp(a->findings[k].node, d->node) &&
+                   !strcmp(a->findings[k].device, d->name[0] ? d->name : d->path);
+        fprintf(f, "<tr%s><td>", out ? " class=\"bad\"" : "");
+        rb_svg_esc(f, d->node);
+        fputs("</td><td>", f);
+        rb_svg_esc(f, d->name[0] ? d->name : d->path);
+        fputs("</td><td>", f);
+        rb_svg_esc(f, d->serial[0] ? d->serial : "-");
+        fputs("</td><td>", f);
+        rb_svg_esc(f, d->model[0] ? d->model : "-");
+        fputs("</td><td>", f);
+        rb_svg_esc(f, d->firmware[0] ? d->firmware : "-");
+        fputs("</td><td class=\"n\">", f);
+        rb_svg_esc(f, rb_units_fmt_size(b, sizeof b, (double)d->size));
+        fputs("</td><td class=\"n\">", f);
+        rb_svg_esc(f, s_bw(b, sizeof b, d->bw));
+        fprintf(f, "</td><td class=\"n\">%.0f</td>", d->iops);
+        if (d->lat.count)
+            fprintf(f,
+                    "<td class=\"n\">%.1f</td><td class=\"n\">%.1f</td><td class=\"n\">%.1f</td>",
+                    (double)d->lat.p50 / 1e3, (double)d->lat.p99 / 1e3, (double)d->lat.max / 1e3);
+        else
+            fputs("<td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">-</td>", f);
+        fputs("<td class=\"n\">", f);
+        if (d->family_n >= 2 && d->family_median_bw > 0) {
+            rb_svg_textf(f, "%s of %u", s_bw(b, sizeof b, d->family_median_bw), d->family_n);
+            fprintf(f, "</td><td class=\"n\">%+.1f%%</td></tr>\n", d->deviation * 100);
+        } else {
+            fputs("-</td><td class=\"n\">alone</td></tr>\n", f);
+        }
+    }
+    fputs("</table>\n<p class=\"note\">A disk&#8217;s family: the phase&#8217;s disks of the "
+          "same model and size, on every node. A disk more than 3 median absolute deviations "
+          "and 15% below its family&#8217;s median (of 3 disks or more) is an out-of-family "
+          "finding, in red. Each disk&#8217;s figures are its own workers&#8217;, over their "
+          "window, and its latency from its own merged histogram.</p>\n",
+          f);
+    free(v);
+    return 0;
+}

@@ -26,6 +26,10 @@ void rb_table_rollups(const rb_phase_agg_t *a, int meta, FILE *f);
  * busy; past 64 devices the least and the most busy, and those a finding names. */
 void rb_table_devices(const rb_phase_agg_t *a, FILE *f);
 
+/* A phase's raw disks: who each is, its figures and its family's, the
+ * farthest below its family first. 0 or -ENOMEM. */
+int rb_table_disks(const rb_phase_agg_t *a, FILE *f);
+
 /* The summary at the top of the page: the verdict, nodes ok, and per phase
  * and direction its bandwidth, IOPS, latency percentiles and findings. */
 void rb_table_summary(const rb_run_result_t *r, FILE *f);

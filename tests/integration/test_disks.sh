@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Every disk of a node: four loop devices of one size read through
+# filename=@devices by one agent, one of them slowed to 4 MiB/s by a cgroup
+# v1 blkio throttle on the processes of the run (root only):
+#  - summary.json has a disks[] entry for each, with its path, kernel name,
+#    size, its own bytes (16 MiB each), bandwidth, IOPS and latency, and its
+#    family (4 disks, the median);
+#  - the slowed disk is below 6 MiB/s, the others above 16 MiB/s, and it is
+#    the one out-of-family finding, naming the node and the device;
+#  - report.txt lists the disks, the slowed one first, and the FINDING;
+#    report.html has the disks table with its row marked;
+#  - acceptance: min_device_bw=8M fails measuring the slowed disk,
+#    min_device_iops=1 passes, max_device_spread=50% fails (exit 1).
+#   test_disks.sh BIN_DIR SCRATCH
+set -uo pipefail
+bin=$1
+[ "$(id -u)" -eq 0 ] || { echo "needs root (loop devices, cgroups)"; exit 77; }
+for t in losetup python3; do
+    command -v $t > /dev/null || { echo "$t is not installed (deploy/setup.sh --test)"; exit 77; }
+done
+blkio=/sys/fs/cgroup/blkio
+[ -w "$blkio" ] && [ -e "$blkio/blkio.throttle.read_bps_device" ] ||
+    { echo "no cgroup v1 blkio throttling here"; exit 77; }
+scratch=$2/disks.$$
+group=$blkio/rackbench-test-disks.$$
+mkdir -p "$scratch"
+cleanup() {
+    if [ -d "$group" ]; then
+        while read -r p; do echo "$p" > "$blkio/cgroup.procs" 2> /dev/null; done < "$group/cgroup.procs"
+        rmdir "$group" 2> /dev/null
+    fi
+    [ -f "$scratch/loops" ] && while read -r l; do losetup -d "$l" 2> /dev/null; done < "$scratch/loops"
+    [ -n "${RB_KEEP:-}" ] || rm -rf "$scratch"
+}
+trap cleanup EXIT
+fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+
+loops=()
+for i in 0 1 2 3; do
+    truncate -s 64M "$scratch/d$i.img"
+    l=$(losetup --find --show --direct-io=on "$scratch/d$i.img") || { echo "losetup failed"; exit 1; }
+    echo "$l" >> "$scratch/loops"
+    loops+=("$l")
+done
+slow=${loops[2]}
+slow_name=$(basename "$slow")
+mkdir "$group" || { echo "cannot make a blkio cgroup"; exit 77; }
+echo "$(cat "/sys/class/block/$slow_name/dev") 4194304" \
+    > "$group/blkio.throttle.read_bps_device" || { echo "cannot set a read throttle"; exit 77; }
+
+cat > "$scratch/plan.ini" <<PLAN
+[global]
+; the local agent's folder; the job clears it for its devices
+directory=$scratch/data
+rw=read
+bs=64k
+size=16m
+direct=1
+ioengine=libaio
+iodepth=4
+
+[burnin]
+directory=
+filename=@devices
+
+[acceptance]
+min_device_bw=8M
+min_device_iops=1
+max_device_spread=50%
+PLAN
+
+args=()
+for l in "${loops[@]}"; do args+=(--agent-arg "--allow-device=$l"); done
+# the run and its agent in the throttled group
+timeout 180 bash -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' _ "$group" \
+    "$bin/rackbench" run "$scratch/plan.ini" --local 1 --quiet --out "$scratch/runs" "${args[@]}" \
+    > "$scratch/out.txt" 2> "$scratch/err.txt"
+rc=$?
+[ $rc -eq 1 ] && ok "exit 1: acceptance failed" || { bad "exit $rc, expected 1"; cat "$scratch/err.txt"; }
+dir=$(ls -d "$scratch"/runs/*/ 2> /dev/null | tail -1)
+[ -n "$dir" ] || { echo "FAIL no run folder"; exit 1; }
+
+python3 - "$dir/summary.json" "$slow" "$slow_name" "${loops[@]}" <<'PY' || fail=1
+import json, sys
+summary, slow, slow_name, loops = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+s = json.load(open(summary))
+ph = s["phases"][0]
+bad = 0
+def check(cond, what):
+    global bad
+    print(("ok   " if cond else "FAIL ") + what)
+    bad |= not cond
+disks = ph.get("disks", [])
+check(sorted(d["path"] for d in disks) == sorted(loops), "a disks[] entry for each loop device")
+for d in disks:
+    check(d["node"] == "local-1" and d["name"] == d["path"].rsplit("/", 1)[1],
+          "%s: node and kernel name" % d["path"])
+    check(d["size"] == 64 << 20 and d["bytes"] == 16 << 20 and d["ops"] == 256,
+          "%s: size 64 MiB, 16 MiB in 256 reads of its own" % d["path"])
+    check(d["directions"]["read"]["bytes"] == d["bytes"] and d["lat_us"]["count"] == 256,
+          "%s: all reads, 256 latencies" % d["path"])
+    check(d["family"]["disks"] == 4 and d["family"]["median_bw"] > 0,
+          "%s: a family of 4 with a median" % d["path"])
+    if d["path"] == slow:
+        check(d["bw"] < 6 << 20, "slowed %s: %.2f MiB/s, under 6" % (d["path"], d["bw"] / 2**20))
+        check(d["family"]["deviation"] < -0.5, "slowed disk far below its family")
+    else:
+        check(d["bw"] > 16 << 20, "%s: %.1f MiB/s, over 16" % (d["path"], d["bw"] / 2**20))
+ooff = [f for f in ph["findings"] if f["kind"] == "out-of-family"]
+check(len(ooff) == 1 and ooff[0]["node"] == "local-1" and ooff[0]["device"] == slow_name,
+      "one out-of-family finding, local-1 %s: %s" % (slow_name, [f["device"] for f in ooff]))
+rows = {r["name"]: r for r in s["acceptance"]["checks"]}
+slow_bw = [d["bw"] for d in disks if d["path"] == slow][0]
+check(rows["min_device_bw"]["passed"] is False and abs(rows["min_device_bw"]["measured"] - slow_bw) < 1,
+      "min_device_bw fails on the slowed disk")
+check(rows["min_device_iops"]["passed"] is True, "min_device_iops passes")
+check(rows["max_device_spread"]["passed"] is False, "max_device_spread fails")
+sys.exit(bad)
+PY
+
+first=$(awk '/^  node +device +serial/ { getline; print $2; exit }' "$dir/report.txt")
+[ "$first" = "$slow_name" ] && ok "report.txt lists the slowed disk first" ||
+    bad "report.txt's first disk is '$first', not $slow_name"
+grep -q "FINDING.*out-of-family.*local-1.*$slow_name" "$dir/report.txt" &&
+    ok "report.txt has the out-of-family FINDING" || bad "no out-of-family FINDING in report.txt"
+grep -q "Disks, the farthest below their family first" "$dir/report.html" &&
+    grep -q "<tr class=\"bad\"><td>local-1</td><td>$slow_name</td>" "$dir/report.html" &&
+    ok "report.html marks the slowed disk" || bad "report.html has no marked disk row"
+# the run folder renders again the same
+"$bin/rackbench" report "$dir" > "$scratch/again.txt" 2> /dev/null
+cmp -s "$scratch/again.txt" "$dir/report.txt" && ok "rackbench report renders the disks again" ||
+    bad "rackbench report differs from report.txt"
+exit $fail
