@@ -6,16 +6,21 @@
  * made anew after a short wait, as ZeroMQ does not connect again by itself.
  * All on the main thread; IO happens in worker threads. */
 #include <czmq.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "rb_agent.h"
 #include "rb_agent_int.h"
 #include "rb_auth.h"
+#include "rb_devid.h"
+#include "rb_fs.h"
 #include "rb_log.h"
 #include "rb_proto.h"
 #include "rb_sandbox.h"
@@ -104,6 +109,85 @@ static uint64_t s_meminfo(const char *key)
     return (uint64_t)kb * 1024;
 }
 
+/* The first "model name" of /proc/cpuinfo (arm: "Hardware" or "Model"), or "". */
+static void s_cpu_model(char *out, size_t len)
+{
+    static const char *const keys[] = {"model name", "Model", "Hardware", "cpu model"};
+    FILE *f = fopen("/proc/cpuinfo", "re");
+    char line[512];
+    out[0] = 0;
+    for (size_t k = 0; f && k < sizeof keys / sizeof *keys && !out[0]; k++) {
+        rewind(f);
+        size_t kl = strlen(keys[k]);
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, keys[k], kl) != 0)
+                continue;
+            char *colon = line + kl + strspn(line + kl, " \t");
+            if (*colon != ':')
+                continue; /* "model" of "model name", or another key */
+            char *v = colon + 1;
+            v += strspn(v, " \t");
+            v[strcspn(v, "\n")] = 0;
+            snprintf(out, len, "%s", v);
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+}
+
+/* A line of sysfs file dir/name/leaf into out ("" when it cannot be read). */
+static void s_sys_line(const char *dir, const char *name, const char *leaf, char *out, size_t len)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s/%s", dir, name, leaf);
+    FILE *f = fopen(path, "re");
+    out[0] = 0;
+    if (f && fgets(out, (int)len, f))
+        out[strcspn(out, "\n")] = 0;
+    else
+        out[0] = 0;
+    if (f)
+        fclose(f);
+}
+
+/* The host's network interfaces but lo: name, link speed, address. */
+static void s_nics(rb_msg_hello_t *h)
+{
+    const char *dir = "/sys/class/net";
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) && h->nnics < RB_TELEM_NICS) {
+        if (e->d_name[0] == '.' || !strcmp(e->d_name, "lo") ||
+            strlen(e->d_name) >= RB_TELEM_NAME_MAX)
+            continue;
+        rb_nic_info_t *n = &h->nics[h->nnics++];
+        char speed[32];
+        snprintf(n->name, sizeof n->name, "%s", e->d_name);
+        s_sys_line(dir, e->d_name, "speed", speed, sizeof speed);
+        long v = speed[0] ? strtol(speed, NULL, 10) : 0;
+        n->speed_mbps = v > 0 && v < (long)UINT32_MAX ? (uint32_t)v : 0;
+        s_sys_line(dir, e->d_name, "address", n->mac, sizeof n->mac);
+    }
+    if (d)
+        closedir(d);
+}
+
+/* A root's mount (type, source, options) and, on a local block device, its disk. */
+static void s_root_mount(rb_root_info_t *r)
+{
+    if (rb_fs_mount_opts(r->path, r->fs_type, sizeof r->fs_type, r->source, sizeof r->source,
+                         r->options, sizeof r->options) < 0 ||
+        strncmp(r->source, "/dev/", 5) != 0)
+        return;
+    rb_dev_id_t id;
+    if (rb_devid_read(r->source, &id) == 0) {
+        snprintf(r->dev_model, sizeof r->dev_model, "%s", id.model);
+        snprintf(r->dev_serial, sizeof r->dev_serial, "%s", id.serial);
+        r->dev_rotational = id.rotational;
+    }
+}
+
 static void s_send_hello(rb_agent_t *a)
 {
     rb_msg_t m = {.type = RB_MSG_HELLO};
@@ -120,7 +204,12 @@ static void s_send_hello(rb_agent_t *a)
     h->cache_bytes = s_meminfo("Cached:");
     for (uint32_t i = 0; i < rb_sandbox_nroots(a->sb) && i < RB_MAX_ROOTS; i++)
         if (rb_sandbox_root_info(a->sb, i, &h->roots[h->nroots]) == 0)
-            h->nroots++;
+            s_root_mount(&h->roots[h->nroots++]);
+    struct utsname u;
+    if (uname(&u) == 0)
+        snprintf(h->kernel, sizeof h->kernel, "%s", u.release);
+    s_cpu_model(h->cpu_model, sizeof h->cpu_model);
+    s_nics(h);
     rb_agent_send(a, &m);
 }
 

@@ -53,6 +53,12 @@ static int s_under(const char *p, const char *m)
 
 int rb_fs_mount_of(const char *path, char *type, size_t type_len, char *source, size_t source_len)
 {
+    return rb_fs_mount_opts(path, type, type_len, source, source_len, NULL, 0);
+}
+
+int rb_fs_mount_opts(const char *path, char *type, size_t type_len, char *source, size_t source_len,
+                     char *opts, size_t opts_len)
+{
     char real[PATH_MAX];
     if (!realpath(path, real))
         return -errno;
@@ -64,11 +70,14 @@ int rb_fs_mount_of(const char *path, char *type, size_t type_len, char *source, 
     int found = 0;
     while (fgets(line, sizeof line, f)) {
         /* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER */
-        char *save = NULL, *fld[5];
+        char *save = NULL, *fld[6];
         int i = 0;
-        for (char *t = strtok_r(line, " \n", &save); t && i < 5; t = strtok_r(NULL, " \n", &save))
+        for (char *t = strtok_r(line, " \n", &save); t; t = strtok_r(NULL, " \n", &save)) {
             fld[i++] = t;
-        if (i < 5)
+            if (i == 6)
+                break; /* the rest, from the optional fields on, below */
+        }
+        if (i < 6)
             continue;
         char *t;
         while ((t = strtok_r(NULL, " \n", &save)) && strcmp(t, "-") != 0)
@@ -85,6 +94,8 @@ int rb_fs_mount_of(const char *path, char *type, size_t type_len, char *source, 
         s_unescape(src);
         snprintf(type, type_len, "%s", ty);
         snprintf(source, source_len, "%s", src);
+        if (opts && opts_len)
+            snprintf(opts, opts_len, "%s", fld[5]);
         best = n;
         found = 1; /* a later mount on the same point covers an earlier one */
     }

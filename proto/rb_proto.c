@@ -90,7 +90,13 @@ S_LAYOUT(s_hist_layout, s_check_hist, F_U64(rb_hist_t, count), F_U64(rb_hist_t, 
          F_U64(rb_hist_t, min), F_U64(rb_hist_t, max), F_KIND(rb_hist_t, b, RB_PK_BUCKETS));
 
 S_LAYOUT(s_root_layout, NULL, F_STR(rb_root_info_t, path, 0), F_U64(rb_root_info_t, free_bytes),
-         F_U64(rb_root_info_t, total_bytes));
+         F_U64(rb_root_info_t, total_bytes), F_STR(rb_root_info_t, fs_type, 0),
+         F_STR(rb_root_info_t, source, 0), F_STR(rb_root_info_t, options, 0),
+         F_STR(rb_root_info_t, dev_model, 0), F_STR(rb_root_info_t, dev_serial, 0),
+         F_KIND(rb_root_info_t, dev_rotational, RB_PK_BOOL));
+
+S_LAYOUT(s_nic_info_layout, NULL, F_STR(rb_nic_info_t, name, RB_PK_F_NONEMPTY),
+         F_U32(rb_nic_info_t, speed_mbps, UINT32_MAX), F_STR(rb_nic_info_t, mac, 0));
 
 S_LAYOUT(s_bs_part_layout, NULL, F_U64(rb_bs_part_t, bs), F_U32R(rb_bs_part_t, perc, 1, 100));
 
@@ -183,7 +189,9 @@ S_LAYOUT(s_body_HELLO, NULL, F_STR(rb_msg_hello_t, name, 0), F_STR(rb_msg_hello_
          F_STR(rb_msg_hello_t, hostname, 0), F_STR(rb_msg_hello_t, agent_version, 0),
          F_U32(rb_msg_hello_t, pid, UINT32_MAX), F_U32(rb_msg_hello_t, cores, UINT32_MAX),
          F_U64(rb_msg_hello_t, ram_bytes), F_U64(rb_msg_hello_t, cache_bytes),
-         F_INLINE(rb_msg_hello_t, roots, nroots, RB_MAX_ROOTS, s_root_layout));
+         F_INLINE(rb_msg_hello_t, roots, nroots, RB_MAX_ROOTS, s_root_layout),
+         F_STR(rb_msg_hello_t, kernel, 0), F_STR(rb_msg_hello_t, cpu_model, 0),
+         F_INLINE(rb_msg_hello_t, nics, nnics, RB_TELEM_NICS, s_nic_info_layout));
 
 S_LAYOUT(s_body_PING, NULL, F_U32(rb_msg_ping_t, seq, UINT32_MAX),
          F_U64(rb_msg_ping_t, t_coord_ns));

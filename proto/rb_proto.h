@@ -258,11 +258,31 @@ int rb_proto_job_limits(size_t off, uint64_t *min, uint64_t *max);
 
 /* ---- message bodies ---- */
 
+#define RB_TELEM_NAME_MAX 32 /* device and interface names */
+#define RB_TELEM_DEVS     64
+#define RB_TELEM_NICS     16
+
 typedef struct rb_root_info {
     char path[RB_PATH_MAX];
     uint64_t free_bytes;  /* statvfs f_bavail * f_frsize */
     uint64_t total_bytes; /* statvfs f_blocks * f_frsize */
+    /* version 12: the mount that holds it and, for a local block device, the disk */
+    char fs_type[RB_NAME_MAX];   /* "ext4", "fuse.glusterfs"; "" unknown */
+    char source[256];            /* "/dev/vda1", "gfs1:/vol0" (cut to fit) */
+    char options[128];           /* the mount's options, "rw,relatime" (cut to fit) */
+    char dev_model[RB_NAME_MAX]; /* the source's disk (sysfs), "" not a local device */
+    char dev_serial[RB_NAME_MAX];
+    uint8_t dev_rotational;
 } rb_root_info_t;
+
+#define RB_HW_TEXT_MAX 128 /* a CPU model as /proc/cpuinfo names it */
+
+/* A network interface of the host (version 12). */
+typedef struct rb_nic_info {
+    char name[RB_TELEM_NAME_MAX];
+    uint32_t speed_mbps; /* link speed, 0 unknown or down */
+    char mac[24];        /* its address, "" none */
+} rb_nic_info_t;
 
 typedef struct rb_msg_hello {
     char name[RB_NAME_MAX];
@@ -275,6 +295,11 @@ typedef struct rb_msg_hello {
     uint64_t cache_bytes; /* page cache now (/proc/meminfo Cached) */
     uint32_t nroots;
     rb_root_info_t roots[RB_MAX_ROOTS];
+    /* version 12: what the host is */
+    char kernel[RB_NAME_MAX];        /* uname's release */
+    char cpu_model[RB_HW_TEXT_MAX];  /* /proc/cpuinfo's model name, "" unknown */
+    uint32_t nnics;
+    rb_nic_info_t nics[RB_TELEM_NICS]; /* its interfaces but lo */
 } rb_msg_hello_t;
 
 typedef struct rb_msg_ping {
@@ -385,9 +410,7 @@ typedef struct rb_job_stat {
 
 /* Host telemetry of one sample interval (docs/telemetry.md), in integers:
  * per mille (‰) for shares, milli-units for averages. */
-#define RB_TELEM_NAME_MAX 32 /* device and interface names */
-#define RB_TELEM_DEVS     64
-#define RB_TELEM_NICS     16
+/* (RB_TELEM_NAME_MAX, RB_TELEM_DEVS and RB_TELEM_NICS are above, with HELLO's NICs) */
 
 typedef struct rb_telem_dev {
     char name[RB_TELEM_NAME_MAX];   /* as /proc/diskstats names it */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 /* The first line of dir/rel into out, spaces around it trimmed; 0 or -errno. */
 static int s_read(const char *dir, const char *rel, char *out, size_t len)
@@ -59,19 +60,26 @@ int rb_devid_read(const char *path, rb_dev_id_t *out)
     const char *name = strrchr(real, '/');
     snprintf(out->name, sizeof out->name, "%s", name ? name + 1 : real);
     out->size = s_num(real, "size") * 512;
-    out->lbs = (uint32_t)s_num(real, "queue/logical_block_size");
-    out->pbs = (uint32_t)s_num(real, "queue/physical_block_size");
-    out->rotational = s_num(real, "queue/rotational") != 0;
-    s_read(real, "device/model", out->model, sizeof out->model);
-    s_read(real, "device/vendor", out->vendor, sizeof out->vendor);
-    if (s_read(real, "device/serial", out->serial, sizeof out->serial) < 0 &&
-        s_read(real, "serial", out->serial, sizeof out->serial) < 0 &&
-        s_read(real, "device/wwid", out->serial, sizeof out->serial) < 0)
-        s_read(real, "wwid", out->serial, sizeof out->serial);
-    if (s_read(real, "device/firmware_rev", out->firmware, sizeof out->firmware) < 0)
-        s_read(real, "device/rev", out->firmware, sizeof out->firmware);
+    /* a partition: its disk, the folder above, says what the hardware is */
+    char part[PATH_MAX + 16], disk[PATH_MAX];
+    snprintf(part, sizeof part, "%s/partition", real);
+    snprintf(disk, sizeof disk, "%s", real);
+    if (access(part, F_OK) == 0 && strrchr(disk, '/'))
+        *strrchr(disk, '/') = 0;
+    char *dev = disk;
+    out->lbs = (uint32_t)s_num(dev, "queue/logical_block_size");
+    out->pbs = (uint32_t)s_num(dev, "queue/physical_block_size");
+    out->rotational = s_num(dev, "queue/rotational") != 0;
+    s_read(dev, "device/model", out->model, sizeof out->model);
+    s_read(dev, "device/vendor", out->vendor, sizeof out->vendor);
+    if (s_read(dev, "device/serial", out->serial, sizeof out->serial) < 0 &&
+        s_read(dev, "serial", out->serial, sizeof out->serial) < 0 &&
+        s_read(dev, "device/wwid", out->serial, sizeof out->serial) < 0)
+        s_read(dev, "wwid", out->serial, sizeof out->serial);
+    if (s_read(dev, "device/firmware_rev", out->firmware, sizeof out->firmware) < 0)
+        s_read(dev, "device/rev", out->firmware, sizeof out->firmware);
     char sched[256];
-    if (s_read(real, "queue/scheduler", sched, sizeof sched) == 0) {
+    if (s_read(dev, "queue/scheduler", sched, sizeof sched) == 0) {
         char *a = strchr(sched, '['), *b = a ? strchr(a, ']') : NULL;
         if (a && b) {
             *b = 0;

@@ -158,6 +158,7 @@ typedef struct rb_phase_agg {
     uint32_t nworkers; /* workers that reported, all nodes */
     uint64_t bytes, ops, errors;
     double window_s;        /* last worker end - first worker start */
+    double sample_interval_s; /* the phase's sample interval (0: unknown, an older run) */
     double aggregate_bw;    /* bytes / window_s ("parent sees") */
     double sum_of_rates_bw; /* sum of each worker's bytes / own time ("children see") */
     double stonewall_s;     /* first worker end - first worker start */

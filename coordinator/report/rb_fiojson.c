@@ -409,7 +409,9 @@ static int s_rates_read(const rb_run_result_t *r, const char *run_dir, s_rates_t
         if (!rt[p].jobs || !rt[p].nodes)
             return -ENOMEM;
         /* each phase at its own interval (sample_interval=auto), as samples.csv has it */
-        double iv = a->steady.interval_s > 0 ? a->steady.interval_s : 0;
+        double iv = a->sample_interval_s > 0   ? a->sample_interval_s
+                    : a->steady.interval_s > 0 ? a->steady.interval_s
+                                               : 0;
         rt[p].have = run_dir && rb_result_samples_rates(run_dir, a, iv, rt[p].jobs, rt[p].nodes,
                                                         &rt[p].all) == 0;
     }

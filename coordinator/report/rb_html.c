@@ -649,7 +649,8 @@ static void s_nodes(const rb_run_result_t *r, FILE *f)
           "id=\"nodes\">Nodes</h2>\n<table>\n<tr><th>node</th><th>rack</th><th>host</"
           "th><th>status</th>"
           "<th class=\"n\">cores</th><th class=\"n\">RAM</th><th class=\"n\">clock offset "
-          "(ms)</th><th class=\"n\">clock round trip (ms)</th></tr>\n",
+          "(ms)</th><th class=\"n\">clock round trip (ms)</th><th>kernel</th><th>CPU</th>"
+          "<th>NICs</th><th>file systems</th></tr>\n",
           f);
     for (uint32_t i = 0; i < r->nnodes; i++) {
         const rb_report_node_t *n = &r->nodes[i];
@@ -667,8 +668,35 @@ static void s_nodes(const rb_run_result_t *r, FILE *f)
         }
         fprintf(f, "</td><td class=\"n\">%u</td><td class=\"n\">", n->cores);
         rb_svg_esc(f, rb_units_fmt_size(b1, sizeof b1, (double)n->ram_bytes));
-        fprintf(f, "</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f</td></tr>\n",
+        fprintf(f, "</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f</td>",
                 (double)n->clock_offset_ns / 1e6, (double)n->clock_rtt_ns / 1e6);
+        const rb_msg_hello_t *h = n->hw;
+        if (!h) {
+            fputs("<td>-</td><td>-</td><td>-</td><td>-</td></tr>\n", f);
+            continue;
+        }
+        fputs("<td>", f);
+        rb_svg_esc(f, h->kernel[0] ? h->kernel : "-");
+        fputs("</td><td>", f);
+        rb_svg_esc(f, h->cpu_model[0] ? h->cpu_model : "-");
+        fputs("</td><td>", f);
+        for (uint32_t k = 0; k < h->nnics && k < RB_TELEM_NICS; k++) {
+            rb_svg_textf(f, "%s%s", k ? ", " : "", h->nics[k].name);
+            if (h->nics[k].speed_mbps)
+                rb_svg_textf(f, " %u Mb/s", h->nics[k].speed_mbps);
+        }
+        fputs("</td><td>", f);
+        for (uint32_t k = 0; k < h->nroots && k < RB_MAX_ROOTS; k++) {
+            const rb_root_info_t *rt = &h->roots[k];
+            rb_svg_textf(f, "%s%s %s %s (%s) on %s", k ? "; " : "", rt->path, rt->fs_type,
+                         rb_units_fmt_size(b1, sizeof b1, (double)rt->total_bytes), rt->options,
+                         rt->source);
+            if (rt->dev_model[0] || rt->dev_serial[0])
+                rb_svg_textf(f, ", disk%s%s%s, serial %s", rt->dev_model[0] ? " " : "",
+                             rt->dev_model, rt->dev_rotational ? " (rotational)" : "",
+                             rt->dev_serial[0] ? rt->dev_serial : "unknown");
+        }
+        fputs("</td></tr>\n", f);
     }
     fputs("</table>\n", f);
 }

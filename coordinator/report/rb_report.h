@@ -26,6 +26,9 @@ typedef struct rb_report_node {
     uint64_t clock_rtt_ns;
     uint64_t removed_files;
     double lost_at_s; /* when it was lost, seconds after the run began; < 0: it was not */
+    /* what the host is, as its HELLO said (kernel, CPU, NICs, its roots'
+     * mounts and disks); NULL when unknown. Borrowed. */
+    const rb_msg_hello_t *hw;
 } rb_report_node_t;
 
 typedef struct rb_run_result {

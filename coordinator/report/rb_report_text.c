@@ -767,6 +767,87 @@ static int s_text_shared(FILE *f, const rb_run_result_t *r)
     return 0;
 }
 
+/* A node's hardware in one line (its kernel, CPU, cores, RAM, NICs, its
+ * roots' file systems and disks), the nodes of one line said together. */
+static void s_hw_line(char *buf, size_t len, const rb_report_node_t *n, rb_units_style_t st)
+{
+    const rb_msg_hello_t *h = n->hw;
+    char ram[32];
+    size_t o = 0;
+    int w = snprintf(buf, len, "kernel %s, %s, %u cores, %s RAM", h->kernel[0] ? h->kernel : "?",
+                     h->cpu_model[0] ? h->cpu_model : "CPU unknown", n->cores,
+                     rb_units_fmt_size_in(ram, sizeof ram, (double)n->ram_bytes, st));
+    o = w > 0 && (size_t)w < len ? (size_t)w : len - 1;
+    for (uint32_t k = 0; k < h->nnics && o + 1 < len; k++) {
+        w = snprintf(buf + o, len - o, "%s%s", k ? ", " : "; NICs ", h->nics[k].name);
+        o += w > 0 ? (size_t)w : 0;
+        if (h->nics[k].speed_mbps && o + 1 < len) {
+            w = snprintf(buf + o, len - o, " %u Mb/s", h->nics[k].speed_mbps);
+            o += w > 0 ? (size_t)w : 0;
+        }
+    }
+    for (uint32_t k = 0; k < h->nroots && o + 1 < len; k++) {
+        const rb_root_info_t *rt = &h->roots[k];
+        char sz[32];
+        w = snprintf(buf + o, len - o, "; %s %s %s (%s) on %s", rt->path,
+                     rt->fs_type[0] ? rt->fs_type : "?",
+                     rb_units_fmt_size_in(sz, sizeof sz, (double)rt->total_bytes, st),
+                     rt->options[0] ? rt->options : "?", rt->source[0] ? rt->source : "?");
+        o += w > 0 ? (size_t)w : 0;
+        if (rt->dev_model[0] || rt->dev_serial[0]) {
+            w = snprintf(buf + o, len - o, ", disk%s%s%s, serial %s", rt->dev_model[0] ? " " : "",
+                         rt->dev_model, rt->dev_rotational ? " (rotational)" : "",
+                         rt->dev_serial[0] ? rt->dev_serial : "unknown");
+            o += w > 0 ? (size_t)w : 0;
+        }
+    }
+}
+
+/* The nodes' hardware: one line for the nodes alike, naming them. */
+static int s_text_hw(FILE *f, const rb_run_result_t *r)
+{
+    enum { L = 1024 };
+    char(*line)[L] = calloc(r->nnodes ? r->nnodes : 1, sizeof *line);
+    uint8_t *done = calloc(r->nnodes ? r->nnodes : 1, 1);
+    if (!line || !done) {
+        free(line);
+        free(done);
+        return -ENOMEM;
+    }
+    int any = 0;
+    for (uint32_t i = 0; i < r->nnodes; i++)
+        if (r->nodes[i].hw) {
+            s_hw_line(line[i], L, &r->nodes[i], r->units);
+            any = 1;
+        }
+    for (uint32_t i = 0; any && i < r->nnodes; i++) {
+        if (!r->nodes[i].hw || done[i])
+            continue;
+        char who[160];
+        uint32_t n = 0, shown = 0;
+        size_t o = 0;
+        for (uint32_t k = i; k < r->nnodes; k++) {
+            if (!r->nodes[k].hw || done[k] || strcmp(line[k], line[i]))
+                continue;
+            done[k] = 1;
+            if (shown < 4 && o + 1 < sizeof who) {
+                int w = snprintf(who + o, sizeof who - o, "%s%s", n ? ", " : "", r->nodes[k].name);
+                o += w > 0 ? (size_t)w : 0;
+                shown++;
+            }
+            n++;
+        }
+        if (n > shown && o + 1 < sizeof who)
+            snprintf(who + o, sizeof who - o, " and %u more", n - shown);
+        char text[L + 200];
+        snprintf(text, sizeof text, "hardware of %s%s: %s", n == 1 ? "" : "nodes ", who, line[i]);
+        rb_text_wrap(f, text, 0, 4, RB_TEXT_WIDTH);
+    }
+    free(line);
+    free(done);
+    return 0;
+}
+
 int rb_report_text(const rb_run_result_t *r, FILE *f)
 {
     char when[32];
@@ -795,7 +876,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
             rb_text_wrap(f, head, 0, 4, RB_TEXT_WIDTH);
         }
     s_text_units(f, r->units);
-    if (s_text_shared(f, r) < 0)
+    if (s_text_hw(f, r) < 0 || s_text_shared(f, r) < 0)
         return -ENOMEM;
     for (uint32_t p = 0; p < r->nphases; p++)
         if (s_text_phase(f, r, p) < 0)

@@ -579,6 +579,7 @@ int rb_result_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, d
         uint32_t m = 0;
         if (interval_s <= 0)
             interval_s = s_lengths_mode(&lengths);
+        out->sample_interval_s = interval_s;
         if (interval_s > 0 &&
             rb_result_samples_series(dir, spec->name, interval_s, &b, &o, &t, &m) == 0)
             rb_aggregate_steady(out, b, t, m, interval_s, 0);

@@ -42,6 +42,8 @@ typedef struct rb_node_hello {
     uint32_t cores;
     uint64_t ram_bytes;
     uint64_t cache_bytes;
+    rb_msg_hello_t *hw; /* the whole HELLO: what the host is, for the reports (owned; NULL
+                           when out of memory) */
 } rb_node_hello_t;
 
 typedef struct rb_node {

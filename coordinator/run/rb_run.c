@@ -359,6 +359,7 @@ static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
             rb_aggregate_add_rack_hists(&r->aggs[p], r->rack_lats[k].name, &r->rack_lats[k].h[0],
                                         &r->rack_lats[k].h[1]);
         s_wall_times(r, &r->aggs[p]);
+        r->aggs[p].sample_interval_s = (double)r->interval_ns / 1e9;
     }
     free(r->job_hists);
     r->job_hists = NULL;

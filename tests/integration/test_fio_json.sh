@@ -23,7 +23,7 @@ scratch=${2:?SCRATCH}/fio-json.$$
 clat2csv=/usr/bin/fio_jsonplus_clat2csv
 [ -x "$clat2csv" ] || { echo "$clat2csv is missing (Debian's fio package has it)"; exit 1; }
 mkdir -p "$scratch/data"
-trap 'rm -rf "$scratch"' EXIT
+trap '[ -n "${RB_KEEP:-}" ] || rm -rf "$scratch"' EXIT
 fail=0
 say() { echo "$@"; }
 bad() { echo "FAIL: $*" >&2; fail=1; }

@@ -138,7 +138,9 @@ static void s_agent_lost(const char *accept, int want_code)
     s_paths(&p, "lost");
     snprintf(data, sizeof data, "%s/data", p.dir);
     snprintf(text, sizeof text,
-             "[global]\ndirectory=%s\nbs=256k\nsize=8M\ndirect=1\n\n"
+             "[global]\ndirectory=%s\nbs=256k\nsize=8M\ndirect=1\n"
+             "; a sample a second: the kill comes a second into the phase\n"
+             "sample_interval=1s\n\n"
              "[w]\nrw=write\ntime_based\nruntime=%ds\n"
              "[r]\nstonewall\nrw=read\n%s",
              data, 4 * RB_TEST_TIME_SCALE, accept);

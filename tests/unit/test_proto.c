@@ -234,6 +234,21 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
             snprintf(h->roots[i].path, sizeof h->roots[i].path, "/mnt/disk%u", i);
             h->roots[i].free_bytes = (1ull << 40) + i;
             h->roots[i].total_bytes = UINT64_MAX - i;
+            /* version 12: the mount and its disk */
+            strcpy(h->roots[i].fs_type, i % 2 ? "xfs" : "fuse.glusterfs");
+            snprintf(h->roots[i].source, sizeof h->roots[i].source, "/dev/sd%c1", 'b' + i % 20);
+            strcpy(h->roots[i].options, "rw,noatime,attr2,inode64");
+            strcpy(h->roots[i].dev_model, "ST8000NM0055");
+            snprintf(h->roots[i].dev_serial, sizeof h->roots[i].dev_serial, "ZA%06u", i);
+            h->roots[i].dev_rotational = i % 2;
+        }
+        strcpy(h->kernel, "6.1.0-28-amd64");
+        memset(h->cpu_model, 'c', big ? RB_HW_TEXT_MAX - 1 : 40);
+        h->nnics = big ? RB_TELEM_NICS : 2;
+        for (uint32_t i = 0; i < h->nnics; i++) {
+            snprintf(h->nics[i].name, sizeof h->nics[i].name, "ens%u", i);
+            h->nics[i].speed_mbps = i ? 100000 : 0;
+            snprintf(h->nics[i].mac, sizeof h->nics[i].mac, "52:54:00:12:34:%02x", i);
         }
         break;
     }
@@ -578,6 +593,20 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
             assert_string_equal(x->roots[i].path, y->roots[i].path);
             assert_int_equal(x->roots[i].free_bytes, y->roots[i].free_bytes);
             assert_int_equal(x->roots[i].total_bytes, y->roots[i].total_bytes);
+            assert_string_equal(x->roots[i].fs_type, y->roots[i].fs_type);
+            assert_string_equal(x->roots[i].source, y->roots[i].source);
+            assert_string_equal(x->roots[i].options, y->roots[i].options);
+            assert_string_equal(x->roots[i].dev_model, y->roots[i].dev_model);
+            assert_string_equal(x->roots[i].dev_serial, y->roots[i].dev_serial);
+            assert_int_equal(x->roots[i].dev_rotational, y->roots[i].dev_rotational);
+        }
+        assert_string_equal(x->kernel, y->kernel);
+        assert_string_equal(x->cpu_model, y->cpu_model);
+        assert_int_equal(x->nnics, y->nnics);
+        for (uint32_t i = 0; i < x->nnics; i++) {
+            assert_string_equal(x->nics[i].name, y->nics[i].name);
+            assert_int_equal(x->nics[i].speed_mbps, y->nics[i].speed_mbps);
+            assert_string_equal(x->nics[i].mac, y->nics[i].mac);
         }
         break;
     }
@@ -2070,7 +2099,12 @@ static void test_v6_keys(void **state)
                 "drop_status devs dev_stats");
     expect_keys(RB_MSG_STONEWALL, "", "run_id phase job ops");
     expect_keys(RB_MSG_HELLO, "",
-                "name rack hostname agent_version pid cores ram_bytes cache_bytes roots");
+                "name rack hostname agent_version pid cores ram_bytes cache_bytes roots kernel "
+                "cpu_model nics");
+    expect_keys(RB_MSG_HELLO, "roots[1]",
+                "path free_bytes total_bytes fs_type source options dev_model dev_serial "
+                "dev_rotational");
+    expect_keys(RB_MSG_HELLO, "nics[1]", "name speed_mbps mac");
 
     /* The pattern is msgpack bin of exactly pattern_len bytes. */
     rb_msg_t m;
