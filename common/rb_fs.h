@@ -15,8 +15,8 @@ int rb_fs_mkdirs(const char *path);
 int rb_fs_mount_of(const char *path, char *type, size_t type_len, char *source, size_t source_len);
 
 /* rb_fs_mount_of, and the mount's options ("rw,noatime") into opts (NULL: not wanted). */
-int rb_fs_mount_opts(const char *path, char *type, size_t type_len, char *source,
-                     size_t source_len, char *opts, size_t opts_len);
+int rb_fs_mount_opts(const char *path, char *type, size_t type_len, char *source, size_t source_len,
+                     char *opts, size_t opts_len);
 
 /* 1 for a file system type that several hosts mount at once (NFS, CIFS,
  * GlusterFS, Lustre, CephFS, BeeGFS, GPFS, ...), so that one source seen
