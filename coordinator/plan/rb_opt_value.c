@@ -16,15 +16,16 @@
 #include "rb_units.h"
 #include "rb_names.h"
 
-#define S_RW_LIST "read, write, randread, randwrite, rw, readwrite, randrw, rewrite, reread, meta"
+#define S_RW_LIST                                                                                  \
+    "read, write, randread, randwrite, rw, readwrite, randrw, rewrite, reread, trim, randtrim, "   \
+    "trimwrite, randtrimwrite, meta"
 #define S_META_OP_LIST                                                                             \
     "create, stat, read, write, rename, delete, mkdir, statdir, rmdir, mktree, rmtree"
 #define S_MIN_INTERVAL_NS (100ull * 1000000ull)
 #define S_MAX_INTERVAL_NS (3600ull * 1000000000ull)
 
 /* fio access patterns rackbench does not run. */
-static const char *const s_fio_rw_other[] = {"trim",       "randtrim", "trimwrite", "randtrimwrite",
-                                             "filecreate", "filestat", "filedelete"};
+static const char *const s_fio_rw_other[] = {"filecreate", "filestat", "filedelete"};
 
 /* fio's verify types other than crc32c: refused by name. */
 static const char *const s_fio_verify[] = {
