@@ -85,8 +85,9 @@ static int s_removes(const rb_job_spec_t *js)
 
 static int s_needs_layout(const rb_job_spec_t *js)
 {
-    return rb_rw_reads(js->rw) || js->rw == RB_RW_REWRITE ||
-           (js->overwrite && rb_rw_writes(js->rw));
+    /* trims, as fio lays files out for them: there is something to discard */
+    return rb_rw_reads(js->rw) || js->rw == RB_RW_REWRITE || js->rw == RB_RW_TRIM ||
+           js->rw == RB_RW_RANDTRIM || (js->overwrite && rb_rw_writes(js->rw));
 }
 
 /* One walk over the files of job js (in run folder rundir): walk 0 records
