@@ -319,6 +319,23 @@ static int s_trims(const rb_job_spec_t *j, rb_job_rule_t *out)
     return 0;
 }
 
+/* A directory list ("/a:/b", fio's): each worker's files in one of them;
+ * not yet what shares or looks across them. */
+static int s_dirs(const rb_job_spec_t *j, rb_job_rule_t *out)
+{
+    if (!strchr(j->directory, ':'))
+        return 0;
+    const char *what = j->rw == RB_RW_META ? "rw=meta"
+                       : j->shared_file    ? "file_per_worker=0"
+                       : j->read_shift     ? "read_from"
+                                           : NULL;
+    if (what)
+        return s_broken(out, "directory", "directory", NULL,
+                        "job '%s': a list of directories (%.64s) with %s is not supported yet",
+                        j->name, j->directory, what);
+    return 0;
+}
+
 int rb_job_rules_check_wire(const rb_job_spec_t *js, rb_job_rule_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -329,6 +346,8 @@ int rb_job_rules_check(const rb_job_spec_t *js, rb_job_rule_t *out)
 {
     memset(out, 0, sizeof *out);
     int rc = s_any(js, out);
+    if (rc == 0)
+        rc = s_dirs(js, out);
     if (rc == 0 && js->rw == RB_RW_META)
         return s_meta(js, out);
     if (rc == 0)

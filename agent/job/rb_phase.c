@@ -229,7 +229,8 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
                 uint64_t x = rb_rand_next(&r);
                 w->delay_ns += span == UINT64_MAX ? x : x % (span + 1);
             }
-            int rc = w->cp ? rb_workload_for(js)->setup(w, sb, rundirs[j], ctx, seed, err)
+            int rd = RB_JOB_RUNDIR(rundirs, j, rb_job_dir_of(js, i)); /* fio: clone i % n */
+            int rc = w->cp ? rb_workload_for(js)->setup(w, sb, rd, ctx, seed, err)
                            : rb_err_set(err, -ENOMEM, "job %s: out of memory", js->name);
             if (rc < 0) {
                 ph->nworkers = k + 1;

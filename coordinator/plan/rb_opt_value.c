@@ -349,11 +349,20 @@ static int s_directory_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned li
     size_t len = strlen(val);
     if (len >= RB_PATH_MAX)
         return rb_plan_fail(ps, line, "directory is longer than %d characters", RB_PATH_MAX - 1);
-    if (strchr(val, ':'))
-        return rb_plan_fail(ps, line,
-                            "directory '%.64s': several directories separated by ':' are not "
-                            "supported yet",
-                            val);
+    /* fio's list "/a:/b": the job's workers (clones) go to them in turn */
+    uint32_t n = 1;
+    for (const char *c = val; *c; c++) {
+        if (*c != ':')
+            continue;
+        if (c == val || !c[1] || c[1] == ':')
+            return rb_plan_fail(ps, line,
+                                "directory '%.64s': an empty directory in the list (directories "
+                                "are separated by ':')",
+                                val);
+        if (++n > RB_DIRS_MAX)
+            return rb_plan_fail(ps, line, "directory '%.64s...': more than %d directories", val,
+                                RB_DIRS_MAX);
+    }
     if (len && o->spec.device[0])
         return rb_plan_fail(ps, line,
                             "directory=%.64s: the job's filename names a device (line %u), "

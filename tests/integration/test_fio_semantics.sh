@@ -12,9 +12,11 @@
 # strace, are fio's, one by one (in order, or as a set for random offsets),
 # and the trimmed bytes per direction are fio's; on a file, where fio has
 # no trim (its BLKDISCARD fails with ENOTTY), rackbench punches holes where
-# fio's null engine places its trims, and the file's blocks go. PART is
-# "base" (all but the trims), "trims" or "all" (the default): ctest runs the
-# first two apart, each within its timeout.
+# fio's null engine places its trims, and the file's blocks go. Directory
+# lists (directory=/a:/b:/c): the same files, of the same names and sizes,
+# in the same directories as fio's. PART is "base" (all before the trims),
+# "more" (the trims and directory lists) or "all" (the default): ctest runs
+# the first two apart, each within its timeout.
 #   test_fio_semantics.sh BIN_DIR SCRATCH [PART]
 set -uo pipefail
 bin=$1
@@ -135,7 +137,7 @@ for name in sorted(os.listdir(d)):
 
 scale=${RB_TEST_TIME_SCALE:-1}
 
-[ "$part" = trims ] && cases=()
+[ "$part" = more ] && cases=()
 for c in "${cases[@]}"; do
     IFS='|' read -r name text how <<< "$c"
     d=$scratch/$name
@@ -267,7 +269,7 @@ for n in sorted(os.listdir(d)):
 # offset_increment: the same files, of the same sizes, with data where fio puts it
 incs=("per-worker|[j]\nrw=write\nbs=4k\nsize=64k\noffset_increment=1M\nnumjobs=3" \
          "filename|[j]\nrw=write\nbs=4k\nsize=64k\nfilename=shared\noffset=8k\noffset_increment=100k\nnumjobs=3")
-[ "$part" = trims ] && incs=()
+[ "$part" = more ] && incs=()
 for c in "${incs[@]}"; do
     IFS='|' read -r name text <<< "$c"
     d=$scratch/offset_increment-$name
@@ -293,8 +295,63 @@ for c in "${incs[@]}"; do
         echo "FAIL startdelay-sigint: the run took ${stop} s to end after SIGINT during a startdelay"; fail=1
     fi
 done
-# ---- trims ----
 [ "$part" = base ] && exit $fail
+
+# ---- directory lists ----
+# fio gives clone k of a job the k-th directory of the list, round robin;
+# rackbench's files are in a run folder of each directory. Each directory's
+# files (name size), seen while a later phase waits out its startdelay.
+d=$scratch/dirs
+mkdir -p "$d/fio/d1" "$d/fio/d2" "$d/fio/d3" "$d/rb/d1" "$d/rb/d2" "$d/rb/d3"
+for c in "numjobs|rw=write\nbs=4k\nsize=64k\nnrfiles=2\nnumjobs=4" \
+         "filename|rw=write\nbs=4k\nsize=64k\nfilename=shared\nnumjobs=2"; do
+    IFS='|' read -r name text <<< "$c"
+    rm -rf "$d"/fio/d?/* "$d"/rb/d?/* "$d/runs"
+    body=$(printf '%b' "$text")
+    printf '[global]\nfallocate=none\ndirectory=%s\n[j]\n%s\n' "$d/fio/d1:$d/fio/d2:$d/fio/d3" "$body" > "$d/fio.fio"
+    printf '[global]\ndirectory=%s\n[j]\ndirectory=%s\n%s\n[hold]\nstonewall\nrw=write\nbs=4k\nsize=4k\nstartdelay=600s\n' \
+        "$d/rb" "$d/rb/d1:$d/rb/d2:$d/rb/d3" "$body" > "$d/rb.fio"
+    if ! fio --output="$d/fio.out" "$d/fio.fio" > /dev/null 2>&1; then
+        echo "FAIL dirs-$name: fio failed:"; cat "$d/fio.out"; fail=1; continue
+    fi
+    for k in 1 2 3; do
+        (cd "$d/fio/d$k" && for f in *; do [ -f "$f" ] && echo "d$k $f $(stat -c %s "$f")"; done)
+    done > "$d/fio.list"
+    "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1 &
+    pid=$!
+    held=
+    for _ in $(seq 1 $((200 * scale))); do
+        held=$(ls "$d"/rb/rackbench.*.local-1/hold.0.0 2> /dev/null | head -1)
+        [ -n "$held" ] && break
+        sleep 0.1
+    done
+    for k in 1 2 3; do
+        for f in "$d/rb/d$k"/rackbench.*.local-1/*; do [ -f "$f" ] && echo "d$k $(basename "$f") $(stat -c %s "$f")"; done
+    done > "$d/rb.list"
+    kill -INT $pid
+    wait $pid
+    if [ -z "$held" ]; then
+        echo "FAIL dirs-$name: the run never reached its second phase:"; cat "$d/rb.out"; fail=1
+    elif ! cmp -s "$d/fio.list" "$d/rb.list"; then
+        echo "FAIL dirs-$name: files (directory name size) differ: fio"; cat "$d/fio.list"
+        echo "rackbench"; cat "$d/rb.list"; fail=1
+    else
+        echo "ok   dirs-$name: $(tr '\n' ' ' < "$d/rb.list")as fio"
+    fi
+done
+# a directory of the list outside the agent's roots: refused, named with the roots
+printf '[global]\ndirectory=%s\n[j]\ndirectory=%s\nrw=write\nbs=4k\nsize=64k\nnumjobs=2\n' \
+    "$d/rb" "$d/rb/d1:$d/elsewhere" > "$d/out.fio"
+mkdir -p "$d/elsewhere"
+"$bin/rackbench" run "$d/out.fio" --local 1 --quiet --out "$d/runs" > "$d/out.out" 2>&1
+code=$?
+if [ $code = 3 ] && grep -qF "directory $d/elsewhere is outside the agent's roots ($d/rb" "$d/out.out"; then
+    echo "ok   dirs-outside-roots: refused, exit 3: $(grep -m1 -o "directory $d/elsewhere is outside[^)]*)" "$d/out.out")"
+else
+    echo "FAIL dirs-outside-roots: exit $code:"; cat "$d/out.out"; fail=1
+fi
+
+# ---- trims ----
 
 # The trims and writes strace saw on path $2 in trace $1, one "op offset
 # length" a line in order: BLKDISCARD and punched holes are trims; pwrite

@@ -571,6 +571,11 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\n\nfill_device=1\n", 4, "option 'fill_device' is not supported yet"},
     {"[global]\ncpus_allowed=0-3\n[a]\nsize=1M\n", 2, "option 'cpus_allowed' is not supported yet"},
     {"[a]\nsize=1M\nrw=filecreate\n", 3, "rw=filecreate is not supported yet"},
+    {"[a]\nsize=1M\ndirectory=/a::/b\n", 3,
+     "directory '/a::/b': an empty directory in the list (directories are separated by ':')"},
+    {"[a]\nsize=1M\ndirectory=/a:\n", 3, "directory '/a:': an empty directory in the list"},
+    {"[a]\nrw=meta\nmeta_ops=create\nmeta_files=4\ndirectory=/a:/b\n", 5,
+     "job 'a': a list of directories (/a:/b) with rw=meta is not supported yet"},
     {"[a]\nsize=1M\nrw=trim\nbssplit=4k/50:8k/50\n", 4,
      "job 'a': bssplit with rw=trim is not supported yet"},
     {"[a]\nsize=1M\nrw=randtrim\nverify=crc32c\n", 4,
@@ -638,7 +643,6 @@ static const s_bad_t s_bad[] = {
     {"; comment\n\n  # another\nbs=4k\n[a]\nsize=1M\n", 4, "outside any section"},
     {"[a]\nsize=1M\nfilename_format=x/$jobnum\n", 3, "character '/' is not allowed"},
     {"[a]\nsize=1M\nfilename_format=$job.$jobnum\n", 3, "only $jobname, $jobnum and $filenum"},
-    {"[a]\nsize=1M\ndirectory=/a:/b\n", 3, "separated by ':' are not supported yet"},
     {"[a]\r\nsize=1M\r\nbogus=1\r\n", 3, "unknown option 'bogus'"},
     {"[a]\nsize=1M\n\n\0\n", 4, "NUL byte"},
     {"[global]\nsize=1M\n", 0, "the plan has no jobs"},
@@ -1471,6 +1475,11 @@ static void test_sizes(void **state)
     p = s_parse_str("[a]\nrw=read\nbs=4k,64k\nsize=1M\n");
     assert_int_equal(p->phases[0].jobs[0].bs_max, 4 << 10);
     assert_int_equal(p->phases[0].jobs[0].bs_trim, 0); /* no trims: none of their own */
+    rb_plan_destroy(&p);
+    /* fio's directory list: kept whole, the agent spreads the workers over it */
+    p = s_parse_str("[a]\nsize=1M\nnumjobs=3\ndirectory=/d1:/d2:/d3\n");
+    assert_string_equal(p->phases[0].jobs[0].directory, "/d1:/d2:/d3");
+    s_assert_round_trip(p);
     rb_plan_destroy(&p);
     /* trims: the third part of bs (the last part given goes on, as in fio);
      * trims only, and reads and writes take the trims' sizes */
