@@ -335,6 +335,8 @@ for c in "numjobs|rw=write\nbs=4k\nsize=64k\nnrfiles=2\nnumjobs=4" \
     elif ! cmp -s "$d/fio.list" "$d/rb.list"; then
         echo "FAIL dirs-$name: files (directory name size) differ: fio"; cat "$d/fio.list"
         echo "rackbench"; cat "$d/rb.list"; fail=1
+    elif ls -d "$d"/rb/d?/rackbench.* > /dev/null 2>&1; then
+        echo "FAIL dirs-$name: run folders left after the run: $(ls -d "$d"/rb/d?/rackbench.*)"; fail=1
     else
         echo "ok   dirs-$name: $(tr '\n' ' ' < "$d/rb.list")as fio"
     fi
