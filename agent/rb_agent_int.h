@@ -43,7 +43,7 @@ struct rb_agent {
     int stop;      /* rb_agent_stop was called (atomic: from another thread) */
     /* the current run */
     rb_msg_t plan;  /* decoded PLAN (owns phases) */
-    int **rundirs;  /* [phase][job] → sandbox run folder */
+    int **rundirs;  /* [phase][job × RB_DIRS_MAX + dir] → sandbox run folder (RB_JOB_RUNDIR) */
     pthread_t prep; /* lays out files for read phases */
     int prep_started;
     int prep_done; /* release-stored by the prep thread */

@@ -381,7 +381,7 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
     for (uint32_t p = 0; p < pl->nphases; p++) {
         const rb_phase_spec_t *ph = &pl->phases[p];
         uint64_t workers = 0, bufmem = 0;
-        a->rundirs[p] = calloc(ph->njobs ? ph->njobs : 1, sizeof(int));
+        a->rundirs[p] = calloc((size_t)(ph->njobs ? ph->njobs : 1) * RB_DIRS_MAX, sizeof(int));
         if (!a->rundirs[p])
             return rb_err_set(err, -ENOMEM, "out of memory");
         for (uint32_t j = 0; j < ph->njobs; j++) {
@@ -401,18 +401,26 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
             uint64_t bmax = js->bs_max > js->bs ? js->bs_max : js->bs;
             workers += js->numjobs;
             bufmem += (uint64_t)js->numjobs * (js->iodepth ? js->iodepth : 1) * bmax;
-            a->rundirs[p][j] = -1;
+            for (uint32_t k = 0; k < RB_DIRS_MAX; k++)
+                RB_JOB_RUNDIR(a->rundirs[p], j, k) = -1;
             if (js->device[0])
                 continue; /* no run folder: the job's IO goes to its devices */
-            rc = rb_sandbox_resolve(a->sb, js->directory, dir, sizeof dir, err);
-            if (rc < 0)
-                return rc;
-            rc = rb_sandbox_rundir(a->sb, dir, pl->run_id, a->o.name, err);
-            if (rc < 0)
-                return rc;
-            a->rundirs[p][j] = rc;
-            if (rc < RB_SANDBOX_MAX_RUNDIRS && (rc = s_lustre(a, js, rc, striped, err)) < 0)
-                return rc;
+            /* a run folder in each directory of its list (fio's "/a:/b") */
+            for (uint32_t k = 0; k < rb_job_ndirs(js); k++) {
+                char one[RB_PATH_MAX];
+                if (rb_job_dir(js, k, one, sizeof one) < 0)
+                    return rb_err_set(err, -EINVAL, "job %s: bad directory list '%.64s'", js->name,
+                                      js->directory);
+                rc = rb_sandbox_resolve(a->sb, one, dir, sizeof dir, err);
+                if (rc < 0)
+                    return rc;
+                rc = rb_sandbox_rundir(a->sb, dir, pl->run_id, a->o.name, err);
+                if (rc < 0)
+                    return rc;
+                RB_JOB_RUNDIR(a->rundirs[p], j, k) = rc;
+                if (rc < RB_SANDBOX_MAX_RUNDIRS && (rc = s_lustre(a, js, rc, striped, err)) < 0)
+                    return rc;
+            }
         }
         if (workers > RB_MAX_WORKERS)
             return rb_err_set(err, -E2BIG, "phase %s: %llu workers, at most %d", ph->name,

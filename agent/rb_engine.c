@@ -1,7 +1,10 @@
 /* The explicit list of IO engines this build has, and the checks every
  * table passes before a worker uses it. */
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include "rb_engine.h"
 
@@ -46,6 +49,21 @@ const rb_engine_ops_t *rb_engine_find(const char *name)
         if (strcmp(s_engines[i]->name, name) == 0)
             return s_engines[i];
     return NULL;
+}
+
+int rb_engine_trim(const rb_engine_io_t *io)
+{
+    int rc;
+    do {
+        if (io->blkdev) {
+            uint64_t range[2] = {io->off, io->len};
+            rc = ioctl(io->fd, BLKDISCARD, range);
+        } else {
+            rc = fallocate(io->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)io->off,
+                           (off_t)io->len);
+        }
+    } while (rc < 0 && errno == EINTR);
+    return rc < 0 ? -errno : 0;
 }
 
 const char *rb_engine_names(void)

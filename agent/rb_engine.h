@@ -21,7 +21,9 @@
 #define RB_ENGINE_F_NO_SLAT (1u << 2)
 #define RB_ENGINE_F_ALL     (RB_ENGINE_F_NO_DATA | RB_ENGINE_F_WANT_DIRECT | RB_ENGINE_F_NO_SLAT)
 
-typedef enum { RB_ENGINE_READ = 0, RB_ENGINE_WRITE = 1 } rb_engine_dir_t;
+/* The directions, numbered as rb_dir_t. A trim discards len bytes at off:
+ * BLKDISCARD on a block device (fio's way), a hole punched in a file. */
+typedef enum { RB_ENGINE_READ = 0, RB_ENGINE_WRITE = 1, RB_ENGINE_TRIM = 2 } rb_engine_dir_t;
 
 enum { RB_ENGINE_Q_COMPLETED = 0, RB_ENGINE_Q_QUEUED = 1, RB_ENGINE_Q_BUSY = 2 };
 
@@ -30,7 +32,8 @@ typedef struct rb_engine_io {
     int fd;              /* open file */
     unsigned file_index; /* index of fd in the files given to setup() */
     unsigned buf_index;  /* index of buf's slot in the buffers given to setup() */
-    rb_engine_dir_t dir; /* read or write */
+    rb_engine_dir_t dir; /* read, write or trim */
+    int blkdev;          /* 1: fd is a block device (a trim is BLKDISCARD), 0: a file */
     void *buf;           /* aligned buffer of len bytes */
     uint64_t len;        /* bytes to move */
     uint64_t off;        /* file offset */
@@ -78,6 +81,11 @@ typedef struct rb_engine_ops {
     /* Releases e->priv. Optional. */
     void (*cleanup)(rb_engine_t *e);
 } rb_engine_ops_t;
+
+/* Does the trim io describes, at once (engines do trims synchronously, as
+ * fio's do): BLKDISCARD on a block device, fallocate(PUNCH_HOLE |
+ * KEEP_SIZE) on a file. 0 or -errno. */
+int rb_engine_trim(const rb_engine_io_t *io);
 
 /* Finds an engine by name ("psync" is an alias of "sync"); NULL if this
  * build has none of that name. */

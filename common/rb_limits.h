@@ -16,6 +16,7 @@
 #define RB_ENGINE_NAME_MAX 16    /* ioengine names */
 #define RB_PATTERN_MAX     64    /* buffer_pattern bytes */
 #define RB_BSSPLIT_MAX     64    /* bssplit entries per direction, as in fio */
+#define RB_DIRS_MAX        16    /* directories in one job's directory= list ("/a:/b") */
 #define RB_IODEPTH_MAX     65536 /* IOs in flight per worker */
 #define RB_NRFILES_MAX     65536 /* files per worker (the agent opens them all) */
 #define RB_META_DIRS_MAX   65536 /* meta_dirs and meta_branch: directories per level */

@@ -32,7 +32,7 @@ static int s_dir_sizes(const rb_job_spec_t *j, const char *field, uint64_t lo, u
     if (!lo && !hi && !n)
         return 0; /* not given: the direction goes by bs and bs_max */
     char a[32], b[32], c[32];
-    const char *dir = field[3] == 'r' ? "reads" : "writes";
+    const char *dir = field[3] == 'r' ? "reads" : field[3] == 'w' ? "writes" : "trims";
     uint32_t sum = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (split[i].bs < lo || split[i].bs > hi || (j->bs && split[i].bs % j->bs))
@@ -68,6 +68,8 @@ static int s_any(const rb_job_spec_t *j, rb_job_rule_t *out)
     if (rc == 0)
         rc = s_dir_sizes(j, "bs_write", j->bs_write, j->bs_write_max, j->bssplit_write,
                          j->nbssplit_write, out);
+    if (rc == 0)
+        rc = s_dir_sizes(j, "bs_trim", j->bs_trim, j->bs_trim_max, NULL, 0, out);
     if (rc < 0)
         return rc;
     if (j->buffer_mode == RB_BUF_PATTERN && j->pattern_len == 0)
@@ -291,6 +293,49 @@ static int s_across(const rb_job_spec_t *j, rb_job_rule_t *out)
     return 0;
 }
 
+/* Trims (rw=trim, randtrim, trimwrite, randtrimwrite): what rackbench does
+ * not do with them yet, and what they cannot go with. */
+static int s_trims(const rb_job_spec_t *j, rb_job_rule_t *out)
+{
+    if (!rb_rw_trims(j->rw))
+        return 0;
+    if (j->verify != RB_VERIFY_NONE)
+        return s_broken(out, "verify", "verify", "rw",
+                        "job '%s': verify with rw=%s is not supported yet (fio's trim_verify_* "
+                        "options neither)",
+                        j->name, rb_rw_name(j->rw));
+    if (j->rate || j->rate_write || j->rate_iops || j->rate_iops_write)
+        return s_broken(out, j->rate || j->rate_write ? "rate" : "rate_iops",
+                        j->rate || j->rate_write ? "rate" : "rate_iops", "rw",
+                        "job '%s': rate and rate_iops with rw=%s are not supported yet (trims "
+                        "have no cap of their own here)",
+                        j->name, rb_rw_name(j->rw));
+    if (j->shared_file || j->read_shift)
+        return s_broken(out, j->shared_file ? "shared_file" : "read_shift",
+                        j->shared_file ? "file_per_worker" : "read_from", "rw",
+                        "job '%s': rw=%s trims a node's own files or devices: no %s with it",
+                        j->name, rb_rw_name(j->rw),
+                        j->shared_file ? "file_per_worker=0" : "read_from");
+    return 0;
+}
+
+/* A directory list ("/a:/b", fio's): each worker's files in one of them;
+ * not yet what shares or looks across them. */
+static int s_dirs(const rb_job_spec_t *j, rb_job_rule_t *out)
+{
+    if (!strchr(j->directory, ':'))
+        return 0;
+    const char *what = j->rw == RB_RW_META ? "rw=meta"
+                       : j->shared_file    ? "file_per_worker=0"
+                       : j->read_shift     ? "read_from"
+                                           : NULL;
+    if (what)
+        return s_broken(out, "directory", "directory", NULL,
+                        "job '%s': a list of directories (%.64s) with %s is not supported yet",
+                        j->name, j->directory, what);
+    return 0;
+}
+
 int rb_job_rules_check_wire(const rb_job_spec_t *js, rb_job_rule_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -301,10 +346,14 @@ int rb_job_rules_check(const rb_job_spec_t *js, rb_job_rule_t *out)
 {
     memset(out, 0, sizeof *out);
     int rc = s_any(js, out);
+    if (rc == 0)
+        rc = s_dirs(js, out);
     if (rc == 0 && js->rw == RB_RW_META)
         return s_meta(js, out);
     if (rc == 0)
         rc = s_device(js, out);
+    if (rc == 0)
+        rc = s_trims(js, out);
     if (rc == 0)
         rc = s_sizes(js, out);
     if (rc == 0)

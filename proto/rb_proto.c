@@ -107,6 +107,7 @@ S_LAYOUT(
     F_U64(rb_job_spec_t, bs_write), F_U64(rb_job_spec_t, bs_write_max),
     F_INLINE(rb_job_spec_t, bssplit_read, nbssplit_read, RB_BSSPLIT_MAX, s_bs_part_layout),
     F_INLINE(rb_job_spec_t, bssplit_write, nbssplit_write, RB_BSSPLIT_MAX, s_bs_part_layout),
+    F_U64(rb_job_spec_t, bs_trim), F_U64(rb_job_spec_t, bs_trim_max), /* version 11 */
     F_U64(rb_job_spec_t, size), F_U32(rb_job_spec_t, numjobs, RB_MAX_WORKERS),
     F_KIND(rb_job_spec_t, direct, RB_PK_BOOL), F_KIND(rb_job_spec_t, time_based, RB_PK_BOOL),
     F_U64(rb_job_spec_t, runtime_ns), F_STR(rb_job_spec_t, directory, 0),

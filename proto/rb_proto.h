@@ -19,7 +19,7 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   12
+#define RB_PROTO_VERSION   13
 #define RB_PROTO_MAX_FRAME (384u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -68,6 +68,11 @@ typedef enum {
     RB_RW_REWRITE = 7,   /* "rewrite": sequential write over files that exist */
     RB_RW_REREAD = 8,    /* "reread": sequential read again, reported on its own */
     RB_RW_META = 9,      /* "meta": one metadata operation on many small files */
+    /* version 13: fio's trims (BLKDISCARD on a device, a punched hole in a file) */
+    RB_RW_TRIM = 10,          /* "trim": sequential trims */
+    RB_RW_RANDTRIM = 11,      /* "randtrim": random trims */
+    RB_RW_TRIMWRITE = 12,     /* "trimwrite": each block trimmed, then written */
+    RB_RW_RANDTRIMWRITE = 13, /* "randtrimwrite": the same at random offsets */
 } rb_rw_t;
 
 /* The operation of a metadata step (rw=meta); one per phase. */
@@ -102,9 +107,10 @@ int rb_meta_op_looks(rb_meta_op_t op);
 int rb_meta_op_creates(rb_meta_op_t op);
 int rb_meta_op_tree(rb_meta_op_t op);
 
-/* 1 if the pattern reads / writes / picks offsets at random. */
+/* 1 if the pattern reads / writes / trims / picks offsets at random. */
 int rb_rw_reads(rb_rw_t rw);
 int rb_rw_writes(rb_rw_t rw);
+int rb_rw_trims(rb_rw_t rw);
 int rb_rw_random(rb_rw_t rw);
 
 /* What write buffers hold. */
@@ -153,6 +159,7 @@ typedef struct rb_job_spec {
     uint32_t nbssplit_read, nbssplit_write;     /* 0: no bssplit for it */
     rb_bs_part_t bssplit_read[RB_BSSPLIT_MAX];  /* weights of reads' sizes */
     rb_bs_part_t bssplit_write[RB_BSSPLIT_MAX]; /* weights of writes' sizes */
+    uint64_t bs_trim, bs_trim_max;              /* version 13: trims' smallest and largest */
     uint64_t size;                              /* bytes of IO per worker per pass, all files */
     uint32_t numjobs;                           /* workers per agent */
     uint8_t direct;                             /* 1 = O_DIRECT */
@@ -296,8 +303,8 @@ typedef struct rb_msg_hello {
     uint32_t nroots;
     rb_root_info_t roots[RB_MAX_ROOTS];
     /* version 12: what the host is */
-    char kernel[RB_NAME_MAX];        /* uname's release */
-    char cpu_model[RB_HW_TEXT_MAX];  /* /proc/cpuinfo's model name, "" unknown */
+    char kernel[RB_NAME_MAX];       /* uname's release */
+    char cpu_model[RB_HW_TEXT_MAX]; /* /proc/cpuinfo's model name, "" unknown */
     uint32_t nnics;
     rb_nic_info_t nics[RB_TELEM_NICS]; /* its interfaces but lo */
 } rb_msg_hello_t;
@@ -375,7 +382,7 @@ typedef struct rb_msg_go {
 } rb_msg_go_t;
 
 /* The directions of IO, counted apart as fio does (its read, write and trim
- * blocks). rackbench issues no trims yet: their counts travel, and stay 0. */
+ * blocks; trims since version 13). */
 typedef enum { RB_DIR_READ = 0, RB_DIR_WRITE = 1, RB_DIR_TRIM = 2 } rb_dir_t;
 #define RB_NDIRS 3
 

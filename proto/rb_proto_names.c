@@ -9,9 +9,19 @@
 /* Wire names of the enums that travel as strings, indexed by value; NULL for
  * a value with no wire name. */
 static const char *const s_rw_names[] = {
-    [RB_RW_READ] = "read",           [RB_RW_WRITE] = "write",   [RB_RW_RANDREAD] = "randread",
-    [RB_RW_RANDWRITE] = "randwrite", [RB_RW_RW] = "rw",         [RB_RW_RANDRW] = "randrw",
-    [RB_RW_REWRITE] = "rewrite",     [RB_RW_REREAD] = "reread", [RB_RW_META] = "meta",
+    [RB_RW_READ] = "read",
+    [RB_RW_WRITE] = "write",
+    [RB_RW_RANDREAD] = "randread",
+    [RB_RW_RANDWRITE] = "randwrite",
+    [RB_RW_RW] = "rw",
+    [RB_RW_RANDRW] = "randrw",
+    [RB_RW_REWRITE] = "rewrite",
+    [RB_RW_REREAD] = "reread",
+    [RB_RW_META] = "meta",
+    [RB_RW_TRIM] = "trim",
+    [RB_RW_RANDTRIM] = "randtrim",
+    [RB_RW_TRIMWRITE] = "trimwrite",
+    [RB_RW_RANDTRIMWRITE] = "randtrimwrite",
 };
 static const char *const s_meta_names[] = {
     [RB_META_NONE] = "none",     [RB_META_CREATE] = "create", [RB_META_STAT] = "stat",
@@ -112,12 +122,19 @@ int rb_rw_reads(rb_rw_t rw)
 int rb_rw_writes(rb_rw_t rw)
 {
     return rw == RB_RW_WRITE || rw == RB_RW_RANDWRITE || rw == RB_RW_RW || rw == RB_RW_RANDRW ||
-           rw == RB_RW_REWRITE;
+           rw == RB_RW_REWRITE || rw == RB_RW_TRIMWRITE || rw == RB_RW_RANDTRIMWRITE;
+}
+
+int rb_rw_trims(rb_rw_t rw)
+{
+    return rw == RB_RW_TRIM || rw == RB_RW_RANDTRIM || rw == RB_RW_TRIMWRITE ||
+           rw == RB_RW_RANDTRIMWRITE;
 }
 
 int rb_rw_random(rb_rw_t rw)
 {
-    return rw == RB_RW_RANDREAD || rw == RB_RW_RANDWRITE || rw == RB_RW_RANDRW;
+    return rw == RB_RW_RANDREAD || rw == RB_RW_RANDWRITE || rw == RB_RW_RANDRW ||
+           rw == RB_RW_RANDTRIM || rw == RB_RW_RANDTRIMWRITE;
 }
 
 /* The enums as the codec's layouts name them (rb_proto_int.h). */

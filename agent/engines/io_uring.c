@@ -119,8 +119,14 @@ static int s_fixed_buf(const s_uring_t *p, const rb_engine_io_t *io)
 static int s_queue(rb_engine_t *e, rb_engine_io_t *io)
 {
     s_uring_t *p = e->priv;
-    if (io->len > UINT_MAX || (io->dir != RB_ENGINE_READ && io->dir != RB_ENGINE_WRITE))
+    if (io->len > UINT_MAX ||
+        (io->dir != RB_ENGINE_READ && io->dir != RB_ENGINE_WRITE && io->dir != RB_ENGINE_TRIM))
         return -EINVAL;
+    if (io->dir == RB_ENGINE_TRIM) { /* at once, as fio's io_uring does (do_io_u_trim) */
+        int rc = rb_engine_trim(io);
+        io->result = rc < 0 ? rc : (int64_t)io->len;
+        return RB_ENGINE_Q_COMPLETED;
+    }
     if (p->inflight >= e->iodepth)
         return RB_ENGINE_Q_BUSY;
     struct io_uring_sqe *sqe = io_uring_get_sqe(&p->ring);

@@ -1,5 +1,5 @@
 /* The plain engine: one pread/pwrite per IO, completed before queue() returns
- * (dd's way of moving data). */
+ * (dd's way of moving data); a trim is done there too (rb_engine_trim). */
 #include <errno.h>
 #include <unistd.h>
 
@@ -9,6 +9,11 @@ static int s_queue(rb_engine_t *e, rb_engine_io_t *io)
 {
     (void)e;
     ssize_t n;
+    if (io->dir == RB_ENGINE_TRIM) {
+        int rc = rb_engine_trim(io);
+        io->result = rc < 0 ? rc : (int64_t)io->len;
+        return RB_ENGINE_Q_COMPLETED;
+    }
     do {
         n = io->dir == RB_ENGINE_READ ? pread(io->fd, io->buf, io->len, (off_t)io->off)
                                       : pwrite(io->fd, io->buf, io->len, (off_t)io->off);

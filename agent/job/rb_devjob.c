@@ -56,7 +56,7 @@ int rb_devjob_worker_device(const rb_job_spec_t *js, unsigned worker, char *out,
 static int s_expand_all(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err)
 {
     static char found[RB_SANDBOX_MAX_DEVICES][PATH_MAX];
-    int write = rb_rw_writes(js->rw);
+    int write = rb_rw_writes(js->rw) || rb_rw_trims(js->rw); /* a trim destroys as a write */
     uint32_t n = rb_sandbox_idle_devices(sb, write, found, RB_SANDBOX_MAX_DEVICES);
     char list[RB_PATH_MAX];
     size_t used = 0;
@@ -89,19 +89,23 @@ static int s_expand_all(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err)
 /* With direct, every IO size and offset a multiple of the device's logical block size. */
 static int s_aligned(const rb_job_spec_t *js, const char *path, uint32_t lbs, rb_err_t *err)
 {
-    static const char *const what[] = {"bs",     "the largest IO size", "bs (reads)", "bs (writes)",
-                                       "offset", "offset_increment"};
-    uint64_t v[] = {js->bs,       js->bs_max, js->bs_read,
-                    js->bs_write, js->offset, js->offset_increment};
-    for (size_t i = 0; js->direct && i < sizeof v / sizeof v[0]; i++) {
+    static const char *const what[] = {
+        "bs",     "the largest IO size", "bs (reads)", "bs (writes)",
+        "offset", "offset_increment",    "bs (trims)", "the largest trim"};
+    uint64_t v[] = {js->bs,     js->bs_max,           js->bs_read, js->bs_write,
+                    js->offset, js->offset_increment, js->bs_trim, js->bs_trim_max};
+    /* BLKDISCARD takes whole logical blocks, direct or not */
+    int trims = rb_rw_trims(js->rw);
+    for (size_t i = 0; (js->direct || trims) && i < sizeof v / sizeof v[0]; i++) {
         char a[64], b[64];
         if (v[i] % lbs == 0)
             continue;
         return rb_err_set(err, -EINVAL,
                           "job %s: %s %s is not a multiple of the logical block size of %s (%s): "
-                          "direct IO on a device needs it",
+                          "%s needs it",
                           js->name, what[i], rb_units_fmt_size_exact(a, sizeof a, v[i]), path,
-                          rb_units_fmt_size_exact(b, sizeof b, lbs));
+                          rb_units_fmt_size_exact(b, sizeof b, lbs),
+                          js->direct ? "direct IO on a device" : "a trim (BLKDISCARD)");
     }
     for (uint32_t i = 0; js->direct && i < js->nbssplit_read + js->nbssplit_write; i++) {
         uint64_t bs = i < js->nbssplit_read ? js->bssplit_read[i].bs
@@ -120,7 +124,7 @@ static int s_aligned(const rb_job_spec_t *js, const char *path, uint32_t lbs, rb
 int rb_devjob_claim(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err)
 {
     char path[RB_PATH_MAX], a[64], b[64];
-    int write = rb_rw_writes(js->rw);
+    int write = rb_rw_writes(js->rw) || rb_rw_trims(js->rw); /* a trim destroys as a write */
     uint64_t dsize = 0, last = js->offset +
                                (uint64_t)(js->numjobs ? js->numjobs - 1 : 0) * js->offset_increment;
     if (strcmp(js->device, RB_DEVICES_ALL) == 0 && s_expand_all(sb, js, err) < 0)
@@ -133,6 +137,11 @@ int rb_devjob_claim(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err)
         const rb_device_info_t *d = rb_sandbox_claim_device(sb, path, write, err);
         if (!d)
             return err->code ? err->code : -EACCES;
+        if (rb_rw_trims(js->rw) && !d->discard)
+            return rb_err_set(err, -EOPNOTSUPP,
+                              "job %s: rw=%s trims, but device %s (%s) takes no discards (its "
+                              "queue/discard_max_bytes is 0)",
+                              js->name, rb_rw_name(js->rw), path, d->path);
         int rc = s_aligned(js, path, d->lbs, err);
         if (rc < 0)
             return rc;

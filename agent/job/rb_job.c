@@ -106,3 +106,34 @@ int rb_job_shared_name(const rb_job_spec_t *job, const char *lead, char *out, si
     int n = snprintf(out, len, "%s.%s", lead, name);
     return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
+
+uint32_t rb_job_ndirs(const rb_job_spec_t *job)
+{
+    uint32_t n = 1;
+    for (const char *c = job->directory; *c; c++)
+        n += *c == ':';
+    return n < RB_DIRS_MAX ? n : RB_DIRS_MAX;
+}
+
+int rb_job_dir(const rb_job_spec_t *job, uint32_t i, char *out, size_t len)
+{
+    const char *p = job->directory;
+    for (uint32_t k = 0; k < i; k++) {
+        p = strchr(p, ':');
+        if (!p)
+            return -EINVAL;
+        p++;
+    }
+    const char *end = strchr(p, ':');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (n >= len)
+        return -ENAMETOOLONG;
+    memcpy(out, p, n);
+    out[n] = '\0';
+    return 0;
+}
+
+uint32_t rb_job_dir_of(const rb_job_spec_t *job, uint32_t worker)
+{
+    return job->filename[0] ? 0 : worker % rb_job_ndirs(job);
+}

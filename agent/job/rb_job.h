@@ -42,6 +42,20 @@ uint64_t rb_job_map(const rb_job_spec_t *job, uint32_t nregions, uint32_t region
 /* Name of the job's shared file, "LEAD." and its first file name. 0 or -errno. */
 int rb_job_shared_name(const rb_job_spec_t *job, const char *lead, char *out, size_t len);
 
+/* The directories of the job's directory= list ("/a:/b:/c", fio's ':'
+ * list; "" is one, the agent's first root): their count (1 .. RB_DIRS_MAX),
+ * the i-th into out (0, or -ENAMETOOLONG / -EINVAL), and which one worker w
+ * uses: as in fio, clone w gets w % count, and with filename= (a file its
+ * workers share) the first. */
+uint32_t rb_job_ndirs(const rb_job_spec_t *job);
+int rb_job_dir(const rb_job_spec_t *job, uint32_t i, char *out, size_t len);
+uint32_t rb_job_dir_of(const rb_job_spec_t *job, uint32_t worker);
+
+/* The run folder (sandbox index) of worker w of job j, in the per-phase
+ * array the agent keeps: RB_DIRS_MAX slots a job, one for each of its
+ * directories. */
+#define RB_JOB_RUNDIR(rundirs, j, dir) ((rundirs)[(size_t)(j)*RB_DIRS_MAX + (dir)])
+
 /* Where this agent stands in the run: what shared files, cross-node reads
  * and verify headers need. All borrowed. */
 typedef struct rb_job_ctx {

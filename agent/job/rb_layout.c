@@ -85,16 +85,19 @@ static int s_removes(const rb_job_spec_t *js)
 
 static int s_needs_layout(const rb_job_spec_t *js)
 {
-    return rb_rw_reads(js->rw) || js->rw == RB_RW_REWRITE ||
-           (js->overwrite && rb_rw_writes(js->rw));
+    /* trims, as fio lays files out for them: there is something to discard */
+    return rb_rw_reads(js->rw) || js->rw == RB_RW_REWRITE || js->rw == RB_RW_TRIM ||
+           js->rw == RB_RW_RANDTRIM || (js->overwrite && rb_rw_writes(js->rw));
 }
 
-/* One walk over the files of job js (in run folder rundir): walk 0 records
+/* One walk over the files of job js (worker w's in run folder rundirs[its
+ * directory], RB_JOB_RUNDIR): walk 0 records
  * how large each gets and what must be laid out before GO for it; walk 1
  * records what its writes leave for later phases. 0 or -errno with err set. */
-static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec_t *js, int rundir,
-                      int walk, uint64_t run_hash, rb_err_t *err)
+static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec_t *js,
+                      const int *rundirs, int walk, uint64_t run_hash, rb_err_t *err)
 {
+    int rundir = rundirs[0];
     uint64_t start = js->offset, end;
     if (!rb_job_uses_files(js) || js->device[0])
         return 0; /* no data moved, or raw devices: neither space nor layout */
@@ -105,6 +108,7 @@ static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec
         return 0;
     }
     for (uint32_t w = 0; w < s_workers(js); w++) {
+        rundir = rundirs[rb_job_dir_of(js, w)];
         for (uint32_t f = 0; f < s_files(js); f++) {
             char name[RB_NAME_MAX * 2], key[sizeof name + 16];
             /* this node's region of a shared file: its own worker's */
@@ -219,7 +223,8 @@ rb_layout_t *rb_layout_new(const rb_msg_plan_t *pl, int *const *rundirs, const c
          * writes count only for later phases. */
         for (int walk = 0; walk < 2; walk++) {
             for (uint32_t j = 0; j < ph->njobs; j++) {
-                if (s_walk_job(l, pl, &ph->jobs[j], rundirs[p][j], walk, run_hash, err) < 0) {
+                if (s_walk_job(l, pl, &ph->jobs[j], &RB_JOB_RUNDIR(rundirs[p], j, 0), walk,
+                               run_hash, err) < 0) {
                     rb_layout_destroy(&l);
                     return NULL;
                 }

@@ -22,7 +22,8 @@ typedef struct rb_layout_item {
     rb_prefill_t pf;            /* how */
 } rb_layout_item_t;
 
-/* Walks the plan (rundirs[p][j] is job j of phase p's run folder). NULL with
+/* Walks the plan (RB_JOB_RUNDIR(rundirs[p], j, k) is the run folder of
+ * directory k of job j of phase p). NULL with
  * err set on -ENOMEM / -E2BIG / a bad file name. */
 rb_layout_t *rb_layout_new(const rb_msg_plan_t *pl, int *const *rundirs, const char *run_id,
                            rb_err_t *err);

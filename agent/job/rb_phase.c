@@ -21,8 +21,8 @@
 #define S_CP_STEP0_NS (1 * RB_NS_PER_MS) /* first spacing of progress checkpoints */
 
 /* A job's histograms, as channels: 0 all IOs' lat, then 1 + 3 × dir + kind
- * for reads' and writes' lat, slat and clat (rb_lat_kind_t). */
-#define S_NCH           (1 + 2 * RB_NLATS)
+ * for reads', writes' and trims' lat, slat and clat (rb_lat_kind_t). */
+#define S_NCH           (1 + RB_NDIRS * RB_NLATS)
 #define S_CH(dir, kind) (1 + (dir)*RB_NLATS + (kind))
 
 typedef struct s_jobacc {
@@ -37,7 +37,7 @@ typedef struct s_jobacc {
 static void s_point_hists(rb_job_stat_t *js, rb_hist_t *h)
 {
     js->hist = &h[0];
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < RB_NDIRS; d++)
         for (int k = 0; k < RB_NLATS; k++)
             js->lat[d][k] = &h[S_CH(d, k)];
 }
@@ -46,7 +46,7 @@ static void s_point_hists(rb_job_stat_t *js, rb_hist_t *h)
  * reads' and writes' lat); snapshots through scratch when live. */
 static void s_merge_worker(rb_hist_t *h, const rb_worker_t *w, rb_hist_t *scratch, int live)
 {
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < RB_NDIRS; d++) {
         for (int k = 0; k < RB_NLATS; k++) {
             const rb_hist_t *src = k == RB_LAT_CLAT ? rb_worker_clat(w, d) : &w->lat[d][k];
             if (live) {
@@ -105,7 +105,7 @@ static void *s_worker_main(void *arg)
     }
     if (!w->t_start)
         w->t_start = w->t_end = rb_time_mono_ns(); /* ended during ramp-up: nothing counted */
-    uint64_t bytes = w->rbytes + w->wbytes;
+    uint64_t bytes = rb_worker_bytes(w);
     if (!w->ncp || w->cp[w->ncp - 1].t_ns != w->t_end || w->cp[w->ncp - 1].bytes != bytes)
         rb_worker_checkpoint(w, w->t_end, bytes);
     if (wl->finish)
@@ -222,7 +222,7 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
             w->target = &ph->target[j];
             w->t_go = t_go_ns;
             w->delay_ns = js->startdelay_ns;
-            for (int d = 0; d < 2; d++)
+            for (int d = 0; d < RB_NDIRS; d++)
                 for (int kind = 0; kind < RB_NLATS; kind++)
                     rb_hist_init(&w->lat[d][kind]);
             w->cp = calloc(RB_MAX_CHECKPTS, sizeof *w->cp);
@@ -238,7 +238,8 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
                 uint64_t x = rb_rand_next(&r);
                 w->delay_ns += span == UINT64_MAX ? x : x % (span + 1);
             }
-            int rc = w->cp ? rb_workload_for(js)->setup(w, sb, rundirs[j], ctx, seed, err)
+            int rd = RB_JOB_RUNDIR(rundirs, j, rb_job_dir_of(js, i)); /* fio: clone i % n */
+            int rc = w->cp ? rb_workload_for(js)->setup(w, sb, rd, ctx, seed, err)
                            : rb_err_set(err, -ENOMEM, "job %s: out of memory", js->name);
             if (rc < 0) {
                 ph->nworkers = k + 1;
@@ -282,12 +283,15 @@ static void s_add_live(rb_job_stat_t *js, rb_worker_t *w)
 {
     uint64_t rb = RB_WORKER_LOAD(&w->rbytes), ro = RB_WORKER_LOAD(&w->rops);
     uint64_t wb = RB_WORKER_LOAD(&w->wbytes), wo = RB_WORKER_LOAD(&w->wops);
-    js->bytes += rb + wb;
-    js->ops += ro + wo;
+    uint64_t tb = RB_WORKER_LOAD(&w->tbytes), to = RB_WORKER_LOAD(&w->tops);
+    js->bytes += rb + wb + tb;
+    js->ops += ro + wo + to;
     js->read_bytes += rb;
     js->read_ops += ro;
     js->write_bytes += wb;
     js->write_ops += wo;
+    js->trim_bytes += tb;
+    js->trim_ops += to;
     js->errors += RB_WORKER_LOAD(&w->errors);
     js->verify_errors += RB_WORKER_LOAD(&w->verify_errors);
 }
@@ -332,6 +336,8 @@ void rb_phase_sample(rb_phase_t *ph, const char *run_id, rb_msg_sample_t *out)
                               .read_ops = cur.read_ops - a->prev.read_ops,
                               .write_bytes = cur.write_bytes - a->prev.write_bytes,
                               .write_ops = cur.write_ops - a->prev.write_ops,
+                              .trim_bytes = cur.trim_bytes - a->prev.trim_bytes,
+                              .trim_ops = cur.trim_ops - a->prev.trim_ops,
                               .verify_errors = cur.verify_errors - a->prev.verify_errors};
         s_point_hists(js, a->delta);
         a->prev = cur;
@@ -349,7 +355,7 @@ int rb_phase_stonewalled(rb_phase_t *ph, uint32_t j, uint64_t *max_ops)
             continue;
         uint64_t ops;
         if (__atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
-            ops = w->rops + w->wops;
+            ops = rb_worker_ops(w);
         else if (__atomic_load_n(&w->sw_wait, __ATOMIC_ACQUIRE))
             ops = w->sw_ops;
         else
@@ -420,13 +426,15 @@ int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
                                  .worker = w->index,
                                  .t_start_ns = w->t_start,
                                  .t_end_ns = w->t_end,
-                                 .bytes = w->rbytes + w->wbytes,
-                                 .ops = w->rops + w->wops,
+                                 .bytes = rb_worker_bytes(w),
+                                 .ops = rb_worker_ops(w),
                                  .errors = w->errors,
                                  .read_bytes = w->rbytes,
                                  .read_ops = w->rops,
                                  .write_bytes = w->wbytes,
                                  .write_ops = w->wops,
+                                 .trim_bytes = w->tbytes,
+                                 .trim_ops = w->tops,
                                  .verify_errors = w->verify_errors,
                                  .ncheckpts = w->ncp,
                                  .checkpts = w->cp,

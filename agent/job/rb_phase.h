@@ -15,7 +15,8 @@
 
 typedef struct rb_phase rb_phase_t;
 
-/* Opens every worker's files (rundirs[j] is job j's run folder), sets up its
+/* Opens every worker's files (RB_JOB_RUNDIR(rundirs, j, k) is the run folder
+ * of directory k of job j), sets up its
  * engine, buffers and ring, and starts the worker threads, which wait until
  * the monotonic clock reads t_go_ns. On failure returns NULL with err set
  * and nothing left running. */

@@ -32,8 +32,12 @@ static void s_new_pass(rb_worker_t *w)
         memset(w->full, 0, (size_t)((w->units + 4095) / 4096) * sizeof *w->full);
         w->ncovered = 0;
     }
-    for (uint32_t i = 0; i < w->nfiles; i++)
-        w->files[i].cursor[0] = w->files[i].cursor[1] = s->offset;
+    for (uint32_t i = 0; i < w->nfiles; i++) {
+        rb_worker_file_t *f = &w->files[i];
+        f->cursor[0] = f->cursor[1] = f->cursor[2] = s->offset;
+        f->last[RB_DIR_WRITE] = f->last[RB_DIR_TRIM] = UINT64_MAX;
+    }
+    w->tw_due = 0;
     if (rb_rw_random(s->rw) && !s->norandommap)
         rb_perm_init(&w->perm, w->units, rb_rand_next(&w->rng));
     w->pass++;
@@ -117,13 +121,13 @@ static uint64_t s_cover(rb_worker_t *w, uint64_t u, uint64_t len)
     return k * bs < len ? k * bs : len;
 }
 
-/* The size of a read (wr 0) or a write (wr 1), as fio draws it: by the
- * direction's bssplit weights, else uniformly in its bsrange in units of
+/* The size of a read (wr 0), a write (1) or a trim (2), as fio draws it: by
+ * the direction's bssplit weights, else uniformly in its bsrange in units of
  * the smallest size, else its bs. */
 static uint64_t s_want(rb_worker_t *w, int wr)
 {
     const rb_job_spec_t *s = w->spec;
-    uint32_t n = wr ? s->nbssplit_write : s->nbssplit_read;
+    uint32_t n = wr == RB_DIR_TRIM ? 0 : wr ? s->nbssplit_write : s->nbssplit_read;
     if (n) {
         const rb_bs_part_t *p = wr ? s->bssplit_write : s->bssplit_read;
         uint32_t r = (uint32_t)(rb_rand_next(&w->rng) % 100);
@@ -134,7 +138,8 @@ static uint64_t s_want(rb_worker_t *w, int wr)
         }
         return p[n - 1].bs;
     }
-    uint64_t lo = wr ? s->bs_write : s->bs_read, hi = wr ? s->bs_write_max : s->bs_read_max;
+    uint64_t lo = wr == RB_DIR_TRIM ? s->bs_trim : wr ? s->bs_write : s->bs_read;
+    uint64_t hi = wr == RB_DIR_TRIM ? s->bs_trim_max : wr ? s->bs_write_max : s->bs_read_max;
     if (!lo) { /* one range for both */
         lo = s->bs;
         hi = s->bs_max > s->bs ? s->bs_max : s->bs;
@@ -144,11 +149,33 @@ static uint64_t s_want(rb_worker_t *w, int wr)
     return lo;
 }
 
-/* Picks the next IO of the pass: file, offset, length. 0, or 1 at the end of the pass. */
-static int s_next(rb_worker_t *w, int wr, uint32_t *file, uint64_t *off, uint64_t *len)
+/* trimwrite: the direction of file f's next IO, as fio picks it: a trim
+ * when the file's last write began where its last trim did, else a write. */
+static int s_trimwrite_dir(const rb_worker_file_t *f)
+{
+    return f->last[RB_DIR_WRITE] == f->last[RB_DIR_TRIM] ? RB_DIR_TRIM : RB_DIR_WRITE;
+}
+
+/* Picks the next IO of the pass: file, offset, length. 0, or 1 at the end
+ * of the pass. A sequential trimwrite picks the direction here, per file
+ * (*wr is set); a random one issues the write of each trim next, at the
+ * trim's place. */
+static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint64_t *len)
 {
     const rb_job_spec_t *s = w->spec;
     uint64_t end = s->offset + w->unit_per_file * s->bs;
+    int tw = s->rw == RB_RW_TRIMWRITE || s->rw == RB_RW_RANDTRIMWRITE;
+    if (tw && w->tw_due) { /* randtrimwrite: where the last trim went */
+        *wrp = RB_DIR_WRITE;
+        *file = w->tw_file;
+        *off = w->tw_off;
+        *len = w->tw_len;
+        w->tw_due = 0;
+        return 0;
+    }
+    int wr = s->rw == RB_RW_RANDTRIMWRITE ? RB_DIR_TRIM : *wrp;
+    if (s->rw == RB_RW_TRIMWRITE)
+        wr = s_trimwrite_dir(&w->files[w->next_unit % w->nfiles]);
     uint64_t want = s_want(w, wr);
     uint64_t unit = UINT64_MAX; /* a random IO's first unit */
     if (rb_rw_random(s->rw)) {
@@ -173,12 +200,17 @@ static int s_next(rb_worker_t *w, int wr, uint32_t *file, uint64_t *off, uint64_
         unit = u;
     } else {
         /* Round robin over the files, one IO each, as fio does by default;
-         * reads and writes each go on from their own last offset, as in
-         * fio, and the pass ends once its bytes are issued. */
-        if (w->pass_bytes >= w->units * s->bs)
+         * reads, writes and trims each go on from their own last offset, as
+         * in fio, and the pass ends once its bytes are issued (trimwrite's
+         * twice: each block trimmed and written). */
+        if (w->pass_bytes >= w->units * s->bs * (tw ? 2 : 1))
             return 1;
         for (uint32_t tries = 0; tries < w->nfiles; tries++) {
             uint32_t f = (uint32_t)(w->next_unit++ % w->nfiles);
+            if (tw && tries) {
+                wr = s_trimwrite_dir(&w->files[f]);
+                want = s_want(w, wr);
+            }
             if (w->files[f].cursor[wr] < end) {
                 *file = f;
                 *off = w->files[f].cursor[wr];
@@ -189,6 +221,8 @@ static int s_next(rb_worker_t *w, int wr, uint32_t *file, uint64_t *off, uint64_
     found:
         *len = want < end - *off ? want : end - *off;
     }
+    if (tw)
+        w->files[*file].last[wr] = *off;
     /* offsets so far are in the worker's own region: place it in the file */
     uint64_t room;
     *off = rb_job_map(s, w->nregions, w->region, *off - s->offset, &room);
@@ -199,15 +233,26 @@ static int s_next(rb_worker_t *w, int wr, uint32_t *file, uint64_t *off, uint64_
     if (!rb_rw_random(s->rw))
         w->files[*file].cursor[wr] += *len;
     w->pass_bytes += *len;
+    if (s->rw == RB_RW_RANDTRIMWRITE) { /* its write comes next */
+        w->tw_due = 1;
+        w->tw_file = *file;
+        w->tw_off = *off;
+        w->tw_len = *len;
+    }
+    *wrp = wr;
     return 0;
 }
 
-static int s_is_write(rb_worker_t *w)
+/* The direction of the next IO (rb_dir_t): a mix draws it; trimwrite's is
+ * settled by s_next. */
+static int s_direction(rb_worker_t *w)
 {
     const rb_job_spec_t *s = w->spec;
     if (s->rw == RB_RW_RW || s->rw == RB_RW_RANDRW)
         return rb_rand_next(&w->rng) % 100 >= s->rwmixread;
-    return rb_rw_writes(s->rw);
+    if (s->rw == RB_RW_TRIM || s->rw == RB_RW_RANDTRIM)
+        return RB_DIR_TRIM;
+    return rb_rw_writes(s->rw) ? RB_DIR_WRITE : RB_DIR_READ;
 }
 
 /* Fills a write buffer: contents per buffer_mode, a tag so no two blocks are
@@ -272,7 +317,10 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
                            (unsigned long long)(sl->off0 + sl->len0));
         else
             rb_worker_fail(w, (int)io->result, f->path, io->off, "%s: %s",
-                           io->dir == RB_ENGINE_READ ? "read" : "write",
+                           io->dir == RB_ENGINE_READ    ? "read"
+                           : io->dir == RB_ENGINE_WRITE ? "write"
+                           : f->blkdev                  ? "trim (BLKDISCARD)"
+                                                        : "trim (punching a hole)",
                            strerror((int)-io->result));
         w->halt = 1;
         io->buf = sl->base;
@@ -300,7 +348,7 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
             w->t_start = w->count_from;
             rb_worker_checkpoint(w, w->t_start, 0);
         }
-        rb_worker_count(w, io->dir == RB_ENGINE_READ, io->len, now - io->t_issue_ns,
+        rb_worker_count(w, (int)io->dir, io->len, now - io->t_issue_ns,
                         io->t_sub_ns ? io->t_sub_ns - io->t_issue_ns : RB_WORKER_NO_SLAT, now);
     }
     s_release(w, io);
@@ -356,7 +404,7 @@ static int s_rate_pick(rb_worker_t *w, int *wr)
  * loops bytes, or its counted and in-flight IOs reach number_ios × loops. */
 static inline int s_at_limit(const rb_worker_t *w, uint32_t inflight)
 {
-    return w->issued_bytes >= w->byte_limit || w->rops + w->wops + inflight >= w->ios_limit;
+    return w->issued_bytes >= w->byte_limit || rb_worker_ops(w) + inflight >= w->ios_limit;
 }
 
 /* 1 when the worker must stop issuing: asked to, failed, out of time, at
@@ -365,7 +413,20 @@ static inline int s_at_limit(const rb_worker_t *w, uint32_t inflight)
 static int s_stop_issuing(rb_worker_t *w, uint64_t now, uint32_t inflight)
 {
     return rb_worker_stopped(w) || w->halt || now >= w->deadline || now >= w->sw_at ||
-           w->rops + w->wops + inflight >= w->op_limit || s_at_limit(w, inflight);
+           rb_worker_ops(w) + inflight >= w->op_limit || s_at_limit(w, inflight);
+}
+
+/* a × b, or UINT64_MAX when that does not fit. */
+static uint64_t s_mul_sat(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* 1 for trimwrite and randtrimwrite: each block trimmed and written, so
+ * that io_size and number_ios count twice, as in fio. */
+static int s_trimwrites(const rb_job_spec_t *s)
+{
+    return s->rw == RB_RW_TRIMWRITE || s->rw == RB_RW_RANDTRIMWRITE;
 }
 
 /* After its loops, a worker with io_size begins another pass while at least
@@ -375,9 +436,10 @@ static int s_more_passes(const rb_worker_t *w, uint32_t inflight)
 {
     const rb_job_spec_t *s = w->spec;
     uint64_t bmax = s->bs_max > s->bs ? s->bs_max : s->bs;
+    uint64_t io = s_mul_sat(s->io_size, s_trimwrites(s) ? 2 : 1);
     if (!s->io_size || s->time_based || s_at_limit(w, inflight))
         return 0;
-    return w->issued_bytes < s->io_size && s->io_size - w->issued_bytes >= bmax;
+    return w->issued_bytes < io && io - w->issued_bytes >= bmax;
 }
 
 /* The one submit path: hands io to the engine and answers what became of it.
@@ -475,7 +537,8 @@ static void s_busy_idle(rb_worker_t *w, const rb_engine_io_t *io)
 /* fio's thinktime: the count it goes by (IOs completed, or issued). */
 static uint64_t s_think_count(const rb_worker_t *w)
 {
-    return w->spec->thinktime_issued ? w->rate_ios[0] + w->rate_ios[1] : w->think_done;
+    return w->spec->thinktime_issued ? w->rate_ios[0] + w->rate_ios[1] + w->rate_ios[2]
+                                     : w->think_done;
 }
 
 /* 1 when the worker is due to think: thinktime_blocks IOs since the last think. */
@@ -531,12 +594,12 @@ static rb_engine_io_t *s_fill(rb_worker_t *w, int *stop)
 {
     uint32_t fi;
     uint64_t off, len;
-    int wr = s_is_write(w); /* first: the direction picks the size */
+    int wr = s_direction(w); /* first: the direction picks the size */
     if (s_rate_pick(w, &wr) < 0) {
         *stop = 1;
         return NULL;
     }
-    if (s_next(w, wr, &fi, &off, &len))
+    if (s_next(w, &wr, &fi, &off, &len))
         return NULL;
     w->rate_bytes[wr] += len;
     w->rate_ios[wr]++;
@@ -548,7 +611,8 @@ static rb_engine_io_t *s_fill(rb_worker_t *w, int *stop)
     io->len = sl->len0 = len;
     io->buf = sl->base;
     io->result = 0;
-    io->dir = wr ? RB_ENGINE_WRITE : RB_ENGINE_READ;
+    io->dir = (rb_engine_dir_t)wr;
+    io->blkdev = w->files[fi].blkdev;
     w->issued_bytes += len;
     if (io->dir == RB_ENGINE_WRITE) {
         s_prepare_write(w, io, &w->files[fi]);
@@ -595,7 +659,7 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pen
             *stop = 1;
         else if (rc == RB_ENGINE_Q_COMPLETED)
             *stop = s_stop_issuing(w, now, *inflight); /* a sync engine never leaves otherwise */
-        else if (w->rops + w->wops + *inflight >= w->op_limit || s_at_limit(w, *inflight))
+        else if (rb_worker_ops(w) + *inflight >= w->op_limit || s_at_limit(w, *inflight))
             *stop = 1;
         if (every && w->writes_since_sync >= every)
             return 0; /* the N-th write since the last sync: drain, then sync */
@@ -614,16 +678,10 @@ static int s_at_stonewall(rb_worker_t *w, int pass_over)
         return 0;
     /* stonewall_time: what is done by now is the stonewall figure */
     w->sw_t = w->t_end ? w->t_end : rb_time_mono_ns();
-    w->sw_bytes = w->rbytes + w->wbytes;
-    w->sw_ops = w->rops + w->wops;
+    w->sw_bytes = rb_worker_bytes(w);
+    w->sw_ops = rb_worker_ops(w);
     w->sw_at = UINT64_MAX;
     return w->spec->wearout && rb_time_mono_ns() < w->deadline && rb_worker_wait_target(w);
-}
-
-/* a × b, or UINT64_MAX when that does not fit. */
-static uint64_t s_mul_sat(uint64_t a, uint64_t b)
-{
-    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
 /* The IO loop of one worker over its passes. */
@@ -639,8 +697,11 @@ static void s_run(rb_worker_t *w)
 
     /* fio's io_size and number_ios hold for loops together; time_based runs
      * to its runtime whatever they say, as in fio */
-    w->byte_limit = s->io_size && !s->time_based ? s_mul_sat(s->io_size, loops) : UINT64_MAX;
-    w->ios_limit = s->number_ios && !s->time_based ? s_mul_sat(s->number_ios, loops) : UINT64_MAX;
+    uint64_t twice = s_trimwrites(s) ? 2 : 1;
+    w->byte_limit =
+        s->io_size && !s->time_based ? s_mul_sat(s->io_size, loops * twice) : UINT64_MAX;
+    w->ios_limit =
+        s->number_ios && !s->time_based ? s_mul_sat(s->number_ios, loops * twice) : UINT64_MAX;
     s_new_pass(w);
     do {
         again = 0;

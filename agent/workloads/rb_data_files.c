@@ -95,6 +95,7 @@ static int s_open_files(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_j
         else
             snprintf(f->path, sizeof f->path, "%s/%s", rb_sandbox_rundir_path(sb, rundir), name);
         f->hash = rb_verify_hash(name);
+        f->blkdev = s->device[0] != '\0';
         if (!rb_job_uses_files(s)) {
             fdv[i] = -1; /* an engine that moves nothing: no file at all */
             continue;
@@ -268,7 +269,9 @@ int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx
     if (!fdv)
         return rb_err_set(err, -ENOMEM, "out of memory");
     int reads = rb_rw_reads(s->rw) || (s->verify && s->do_verify);
-    int flags = (rb_rw_writes(s->rw) ? (reads ? O_RDWR : O_WRONLY) | O_CREAT : O_RDONLY) |
+    int flags = (rb_rw_writes(s->rw)  ? (reads ? O_RDWR : O_WRONLY) | O_CREAT
+                 : rb_rw_trims(s->rw) ? O_WRONLY /* trims only: the files are laid out */
+                                      : O_RDONLY) |
                 (s->direct ? O_DIRECT : 0) |
                 (s->sync_mode == RB_SYNC_SYNC    ? O_SYNC
                  : s->sync_mode == RB_SYNC_DSYNC ? O_DSYNC

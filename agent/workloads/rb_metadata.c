@@ -327,7 +327,7 @@ static int s_tree_op(rb_worker_t *w, int parent, const char *path, const char *n
         s_failed(w, rc, path, name);
         return rc;
     }
-    rb_worker_count(w, 0, 0, t1 - t0, RB_WORKER_NO_SLAT, t1);
+    rb_worker_count(w, RB_DIR_WRITE, 0, t1 - t0, RB_WORKER_NO_SLAT, t1);
     return 0;
 }
 
@@ -382,8 +382,8 @@ static void s_tree_run(rb_worker_t *w)
 static int s_at_stonewall(rb_worker_t *w, uint64_t now)
 {
     w->sw_t = w->t_end ? w->t_end : now;
-    w->sw_bytes = w->rbytes + w->wbytes;
-    w->sw_ops = w->rops + w->wops;
+    w->sw_bytes = rb_worker_bytes(w);
+    w->sw_ops = rb_worker_ops(w);
     w->sw_at = UINT64_MAX;
     return w->spec->wearout && now < w->deadline && rb_worker_wait_target(w);
 }
@@ -407,7 +407,7 @@ static void s_meta_run(rb_worker_t *w)
         uint64_t t0 = rb_time_mono_ns();
         if (t0 >= w->sw_at && !s_at_stonewall(w, t0))
             break;
-        if (w->rops + w->wops >= w->op_limit)
+        if (rb_worker_ops(w) >= w->op_limit)
             break; /* wearout: the busiest worker's count is reached */
         s_meta_name(w, i, name, sizeof name);
         t0 = rb_time_mono_ns();
@@ -419,8 +419,8 @@ static void s_meta_run(rb_worker_t *w)
             s_failed(w, (int)got, dir, name);
             continue;
         }
-        rb_worker_count(w, rb_meta_op_looks(s->meta_op), (uint64_t)got, t1 - t0, RB_WORKER_NO_SLAT,
-                        t1);
+        rb_worker_count(w, rb_meta_op_looks(s->meta_op) ? RB_DIR_READ : RB_DIR_WRITE, (uint64_t)got,
+                        t1 - t0, RB_WORKER_NO_SLAT, t1);
     }
 }
 

@@ -28,7 +28,10 @@
 typedef struct rb_worker_file {
     int fd;
     uint64_t hash;          /* rb_verify_hash(name) */
-    uint64_t cursor[2];     /* next sequential offset of reads [0] and writes [1] */
+    uint64_t cursor[3];     /* next sequential offset of reads [0], writes [1], trims [2] */
+    uint64_t last[3];       /* trimwrite: where the last IO of each direction began
+                             * (UINT64_MAX: none yet this pass), fio's last_start */
+    int blkdev;             /* a block device (trims are BLKDISCARD), not a file */
     int dirty;              /* written since the last fsync */
     char path[RB_PATH_MAX]; /* for messages */
 } rb_worker_file_t;
@@ -84,8 +87,12 @@ typedef struct rb_worker {
     uint64_t pass_bytes;    /* bytes issued in this pass (norandommap ends on them) */
     uint64_t pass;          /* passes begun */
     uint64_t rate_start;    /* rate limiting: origin and bytes issued since */
-    uint64_t rate_bytes[2]; /* ... per direction (reads, writes), as fio caps each */
-    uint64_t rate_ios[2];
+    uint64_t rate_bytes[3]; /* ... per direction (reads, writes, trims), as fio caps each */
+    uint64_t rate_ios[3];
+    /* randtrimwrite: the write that goes where the last trim went */
+    int tw_due;       /* 1 while it is not issued */
+    uint32_t tw_file; /* its file, offset (in the file) and length */
+    uint64_t tw_off, tw_len;
     uint64_t writes_since_sync;
     uint64_t think_done;   /* thinktime: IOs completed (ramp-up too, as fio counts) ... */
     uint64_t think_last;   /* ... and the count (completed or issued) at the last think */
@@ -113,11 +120,11 @@ typedef struct rb_worker {
     /* live, written by the worker, read by the sampler (relaxed atomics) */
     /* Reads and writes count apart, so any snapshot is consistent: the
      * totals are sums, never a total and a part read at different times. */
-    uint64_t rbytes, wbytes, rops, wops, errors, verify_errors;
+    uint64_t rbytes, wbytes, tbytes, rops, wops, tops, errors, verify_errors;
     int finished; /* release-stored 1 at the end */
-    /* per-IO latency, ns, of reads [0] and writes [1]: fio's lat, slat and
-     * clat (rb_lat_kind_t); slat only for IOs the engine queued */
-    rb_hist_t lat[2][RB_NLATS];
+    /* per-IO latency, ns, of reads, writes and trims (rb_dir_t): fio's lat,
+     * slat and clat (rb_lat_kind_t); slat only for IOs the engine queued */
+    rb_hist_t lat[RB_NDIRS][RB_NLATS];
     /* results, read after join */
     uint64_t t_start, t_end;
     int status; /* 0 or -errno of the first failure */
@@ -142,15 +149,26 @@ void rb_worker_checkpoint(rb_worker_t *w, uint64_t t, uint64_t bytes);
 /* slat_ns of an IO that completed in its submission (a synchronous engine). */
 #define RB_WORKER_NO_SLAT UINT64_MAX
 
-/* Counts one measured operation of bytes that took lat_ns (prepared to
+/* The worker's operations and bytes so far, all directions (worker's own view). */
+static inline uint64_t rb_worker_ops(const rb_worker_t *w)
+{
+    return w->rops + w->wops + w->tops;
+}
+
+static inline uint64_t rb_worker_bytes(const rb_worker_t *w)
+{
+    return w->rbytes + w->wbytes + w->tbytes;
+}
+
+/* Counts one measured operation (direction dir, rb_dir_t) of bytes that took lat_ns (prepared to
  * completed) and ended at now, of which slat_ns from its preparation to its
  * submission (RB_WORKER_NO_SLAT: done in the submission, clat is lat):
  * histograms, counters, end time, checkpoint when due. Inline: it runs once
  * an IO, and a call into another file cost the null engine 4% at depth 1. */
-static inline void rb_worker_count(rb_worker_t *w, int is_read, uint64_t bytes, uint64_t lat_ns,
+static inline void rb_worker_count(rb_worker_t *w, int dir, uint64_t bytes, uint64_t lat_ns,
                                    uint64_t slat_ns, uint64_t now)
 {
-    rb_hist_t *h = w->lat[is_read ? 0 : 1];
+    rb_hist_t *h = w->lat[dir];
     /* An IO without slat has clat = lat: while a direction has no slat at
      * all, clat is not recorded apart and the sampler takes lat for it
      * (rb_worker_clat), one histogram less on the path of synchronous
@@ -167,19 +185,22 @@ static inline void rb_worker_count(rb_worker_t *w, int is_read, uint64_t bytes, 
         rb_hist_record(&h[RB_LAT_CLAT], lat_ns);
     }
     rb_hist_record(&h[RB_LAT_LAT], lat_ns);
-    if (is_read) {
+    if (dir == RB_DIR_READ) {
         RB_WORKER_ADD(&w->rbytes, bytes);
         RB_WORKER_ADD(&w->rops, 1);
-    } else {
+    } else if (dir == RB_DIR_WRITE) {
         RB_WORKER_ADD(&w->wbytes, bytes);
         RB_WORKER_ADD(&w->wops, 1);
+    } else {
+        RB_WORKER_ADD(&w->tbytes, bytes);
+        RB_WORKER_ADD(&w->tops, 1);
     }
     w->t_end = now;
     if (now - w->last_cp >= w->cp_step)
-        rb_worker_checkpoint(w, now, w->rbytes + w->wbytes);
+        rb_worker_checkpoint(w, now, rb_worker_bytes(w));
 }
 
-/* The histogram that holds the clat of direction d (0 reads, 1 writes) of
+/* The histogram that holds the clat of direction d (rb_dir_t) of
  * w: its lat while the direction has no slat (rb_worker_count). */
 static inline const rb_hist_t *rb_worker_clat(const rb_worker_t *w, int d)
 {

@@ -157,16 +157,16 @@ typedef struct rb_phase_agg {
     int direct;        /* of the phase's first job */
     uint32_t nworkers; /* workers that reported, all nodes */
     uint64_t bytes, ops, errors;
-    double window_s;        /* last worker end - first worker start */
+    double window_s;          /* last worker end - first worker start */
     double sample_interval_s; /* the phase's sample interval (0: unknown, an older run) */
-    double aggregate_bw;    /* bytes / window_s ("parent sees") */
-    double sum_of_rates_bw; /* sum of each worker's bytes / own time ("children see") */
-    double stonewall_s;     /* first worker end - first worker start */
-    double stonewall_bw;    /* bytes moved by all workers until then / stonewall_s */
-    double iops;            /* ops / window_s */
-    double start_skew_s;    /* last worker start - first worker start */
-    double clock_error_s;   /* largest half round trip of a started node's offset: each offset
-                               is within this of the truth, start_skew_s within twice it */
+    double aggregate_bw;      /* bytes / window_s ("parent sees") */
+    double sum_of_rates_bw;   /* sum of each worker's bytes / own time ("children see") */
+    double stonewall_s;       /* first worker end - first worker start */
+    double stonewall_bw;      /* bytes moved by all workers until then / stonewall_s */
+    double iops;              /* ops / window_s */
+    double start_skew_s;      /* last worker start - first worker start */
+    double clock_error_s;     /* largest half round trip of a started node's offset: each offset
+                                 is within this of the truth, start_skew_s within twice it */
     double worker_bw_min, worker_bw_avg, worker_bw_max; /* per-worker rates */
     uint64_t t_first_start;                             /* coordinator clock, ns */
     uint64_t t_last_end;                                /* coordinator clock, ns */

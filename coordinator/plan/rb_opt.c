@@ -22,9 +22,19 @@
 #define NAMES(a) .names = (a), .nnames = sizeof(a) / sizeof((a)[0])
 
 static const rb_opt_name_t s_rw_names[] = {
-    {"read", RB_RW_READ},           {"write", RB_RW_WRITE},     {"randread", RB_RW_RANDREAD},
-    {"randwrite", RB_RW_RANDWRITE}, {"rw", RB_RW_RW},           {"readwrite", RB_RW_RW},
-    {"randrw", RB_RW_RANDRW},       {"rewrite", RB_RW_REWRITE}, {"reread", RB_RW_REREAD},
+    {"read", RB_RW_READ},
+    {"write", RB_RW_WRITE},
+    {"randread", RB_RW_RANDREAD},
+    {"randwrite", RB_RW_RANDWRITE},
+    {"rw", RB_RW_RW},
+    {"readwrite", RB_RW_RW},
+    {"randrw", RB_RW_RANDRW},
+    {"rewrite", RB_RW_REWRITE},
+    {"reread", RB_RW_REREAD},
+    {"trim", RB_RW_TRIM},
+    {"randtrim", RB_RW_RANDTRIM},
+    {"trimwrite", RB_RW_TRIMWRITE},
+    {"randtrimwrite", RB_RW_RANDTRIMWRITE},
     {"meta", RB_RW_META},
 };
 static const rb_opt_name_t s_sync_names[] = {
@@ -44,7 +54,7 @@ static const rb_opt_t s_rows[] = {
     /* access pattern and sizes */
     {"rw", "readwrite", RB_OPT_CUSTOM, 0, J(rw), NAMES(s_rw_names), .parse = rb_opt_value_rw,
      .print = rb_opt_print_enum, .def = "read", .type = "access pattern",
-     .doc = "what each worker does: read, write, randread, randwrite, rw, randrw, rewrite, reread, meta",
+     .doc = "what each worker does: read, write, randread, randwrite, rw, randrw, rewrite, reread, trim, randtrim, trimwrite, randtrimwrite, meta",
      .ref = "rw-also-readwrite"},
     {"rwmixread", NULL, RB_OPT_COUNT, 0, J(rwmixread), .min = 0, .max = 100, .def = "50",
      .type = "0 .. 100", .doc = "% of the IOs of a mixed pattern that read", .ref = "rwmixread-rwmixwrite"},

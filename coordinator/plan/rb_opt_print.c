@@ -43,22 +43,32 @@ void rb_opt_print_str(const rb_opt_t *opt, const rb_job_spec_t *js, const char *
 
 void rb_opt_print_bs(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {
-    char a[64], b[64];
+    char a[64], b[64], c[64];
     (void)gd;
-    if (js->bs_read == js->bs_write)
-        fprintf(f, "%s=%s\n", opt->key, rb_units_fmt_size_exact(a, sizeof a, js->bs_read));
+    rb_units_fmt_size_exact(a, sizeof a, js->bs_read);
+    rb_units_fmt_size_exact(b, sizeof b, js->bs_write);
+    if (js->bs_trim && js->bs_trim != js->bs_write) /* trims of their own: three parts */
+        fprintf(f, "%s=%s,%s,%s\n", opt->key, a, b,
+                rb_units_fmt_size_exact(c, sizeof c, js->bs_trim));
+    else if (js->bs_read == js->bs_write)
+        fprintf(f, "%s=%s\n", opt->key, a);
     else
-        fprintf(f, "%s=%s,%s\n", opt->key, rb_units_fmt_size_exact(a, sizeof a, js->bs_read),
-                rb_units_fmt_size_exact(b, sizeof b, js->bs_write));
+        fprintf(f, "%s=%s,%s\n", opt->key, a, b);
 }
 
 void rb_opt_print_bsrange(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {
-    char a[64], b[64], c[64], d[64];
+    char a[64], b[64], c[64], d[64], e[64], g[64];
     (void)gd;
     rb_units_fmt_size_exact(a, sizeof a, js->bs_read);
     rb_units_fmt_size_exact(b, sizeof b, js->bs_read_max);
-    if (js->bs_read == js->bs_write && js->bs_read_max == js->bs_write_max)
+    if (js->bs_trim && (js->bs_trim != js->bs_write || js->bs_trim_max != js->bs_write_max))
+        fprintf(f, "%s=%s-%s,%s-%s,%s-%s\n", opt->key, a, b,
+                rb_units_fmt_size_exact(c, sizeof c, js->bs_write),
+                rb_units_fmt_size_exact(d, sizeof d, js->bs_write_max),
+                rb_units_fmt_size_exact(e, sizeof e, js->bs_trim),
+                rb_units_fmt_size_exact(g, sizeof g, js->bs_trim_max));
+    else if (js->bs_read == js->bs_write && js->bs_read_max == js->bs_write_max)
         fprintf(f, "%s=%s-%s\n", opt->key, a, b);
     else
         fprintf(f, "%s=%s-%s,%s-%s\n", opt->key, a, b,
@@ -84,7 +94,7 @@ void rb_opt_print_bssplit(const rb_opt_t *opt, const rb_job_spec_t *js, const ch
     s_print_split(js->bssplit_read, js->nbssplit_read, f);
     fputc(',', f);
     s_print_split(js->bssplit_write, js->nbssplit_write, f);
-    /* the trailing comma: trims keep the default, as they have no IO here */
+    /* the trailing comma: trims keep the default (bssplit goes with no trim pattern) */
     fprintf(f, ",\n");
 }
 

@@ -16,15 +16,16 @@
 #include "rb_units.h"
 #include "rb_names.h"
 
-#define S_RW_LIST "read, write, randread, randwrite, rw, readwrite, randrw, rewrite, reread, meta"
+#define S_RW_LIST                                                                                  \
+    "read, write, randread, randwrite, rw, readwrite, randrw, rewrite, reread, trim, randtrim, "   \
+    "trimwrite, randtrimwrite, meta"
 #define S_META_OP_LIST                                                                             \
     "create, stat, read, write, rename, delete, mkdir, statdir, rmdir, mktree, rmtree"
 #define S_MIN_INTERVAL_NS (100ull * 1000000ull)
 #define S_MAX_INTERVAL_NS (3600ull * 1000000000ull)
 
 /* fio access patterns rackbench does not run. */
-static const char *const s_fio_rw_other[] = {"trim",       "randtrim", "trimwrite", "randtrimwrite",
-                                             "filecreate", "filestat", "filedelete"};
+static const char *const s_fio_rw_other[] = {"filecreate", "filestat", "filedelete"};
 
 /* fio's verify types other than crc32c: refused by name. */
 static const char *const s_fio_verify[] = {
@@ -348,11 +349,20 @@ static int s_directory_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned li
     size_t len = strlen(val);
     if (len >= RB_PATH_MAX)
         return rb_plan_fail(ps, line, "directory is longer than %d characters", RB_PATH_MAX - 1);
-    if (strchr(val, ':'))
-        return rb_plan_fail(ps, line,
-                            "directory '%.64s': several directories separated by ':' are not "
-                            "supported yet",
-                            val);
+    /* fio's list "/a:/b": the job's workers (clones) go to them in turn */
+    uint32_t n = 1;
+    for (const char *c = val; *c; c++) {
+        if (*c != ':')
+            continue;
+        if (c == val || !c[1] || c[1] == ':')
+            return rb_plan_fail(ps, line,
+                                "directory '%.64s': an empty directory in the list (directories "
+                                "are separated by ':')",
+                                val);
+        if (++n > RB_DIRS_MAX)
+            return rb_plan_fail(ps, line, "directory '%.64s...': more than %d directories", val,
+                                RB_DIRS_MAX);
+    }
     if (len && o->spec.device[0])
         return rb_plan_fail(ps, line,
                             "directory=%.64s: the job's filename names a device (line %u), "

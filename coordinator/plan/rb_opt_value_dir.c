@@ -9,10 +9,10 @@
 
 /* fio's per-direction values "R[,W[,T]]": an empty part is the default (""),
  * and the last part given goes on to the directions after it, unless the
- * value ends in a comma. Fills part[0] (reads) and part[1] (writes) with
- * pointers into buf; trims (part 3) have no IO here and are only read. */
+ * value ends in a comma. Fills part[0] (reads), part[1] (writes) and
+ * part[2] (trims) with pointers into buf. */
 static int s_per_dir(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
-                     char *buf, size_t len, const char *part[2])
+                     char *buf, size_t len, const char *part[3])
 {
     if (strlen(val) >= len)
         return rb_plan_fail(ps, line, "%s=%.64s...: too long", key, val);
@@ -32,10 +32,10 @@ static int s_per_dir(rb_plan_parser_t *ps, unsigned line, const char *key, const
             break;
         start = c + 1;
     }
-    for (int i = n; i < 2; i++)
+    for (int i = n; i < 3; i++)
         parts[i] = parts[n - 1];
-    part[0] = parts[0];
-    part[1] = parts[1];
+    for (int i = 0; i < 3; i++)
+        part[i] = parts[i];
     return 0;
 }
 
@@ -66,12 +66,12 @@ static int s_range_value(rb_plan_parser_t *ps, unsigned line, const char *key, c
 
 /* bsrange per direction; an empty part is bs's ("bsrange=,4k-8k"). */
 static int s_bsrange_value(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
-                           uint64_t min[2], uint64_t max[2])
+                           uint64_t min[3], uint64_t max[3])
 {
     char buf[256];
-    const char *part[2];
+    const char *part[3];
     int rc = s_per_dir(ps, line, key, val, buf, sizeof buf, part);
-    for (int d = 0; rc == 0 && d < 2; d++) {
+    for (int d = 0; rc == 0 && d < 3; d++) {
         if (!*part[d]) { /* 0: the direction keeps bs */
             min[d] = max[d] = 0;
             continue;
@@ -99,21 +99,23 @@ int rb_opt_value_bsrange(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t 
     return s_bsrange_value(ps, line, key, val, o->bsrange_min, o->bsrange_max);
 }
 
-/* bs / blocksize per direction: "4k", "4k,64k", ",8k" (reads keep 4k). */
+/* bs / blocksize per direction: "4k", "4k,64k", ",8k" (reads keep 4k),
+ * "4k,8k,16k" (trims 16k). */
 int rb_opt_value_bs(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
                     const char *val, unsigned line)
 {
     (void)opt;
     char buf[256];
-    const char *part[2];
-    uint64_t v[2];
+    const char *part[3];
+    uint64_t v[3];
     int rc = s_per_dir(ps, line, key, val, buf, sizeof buf, part);
-    for (int d = 0; rc == 0 && d < 2; d++)
+    for (int d = 0; rc == 0 && d < 3; d++)
         rc = *part[d] ? rb_opt_value_size(ps, line, key, part[d], false, &v[d]) : (v[d] = 4096, 0);
     if (rc < 0)
         return rc;
     o->bs_rw[0] = o->spec.bs = v[0];
     o->bs_rw[1] = v[1];
+    o->bs_rw[2] = v[2];
     return 0;
 }
 
@@ -172,7 +174,7 @@ int rb_opt_value_bssplit(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t 
 {
     (void)opt;
     char buf[4096], one[2048];
-    const char *part[2];
+    const char *part[3];
     int rc = s_per_dir(ps, line, key, val, buf, sizeof buf, part);
     for (int d = 0; rc == 0 && d < 2; d++) {
         snprintf(one, sizeof one, "%s", part[d]);
@@ -188,7 +190,7 @@ int rb_opt_value_rate(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *op
                       const char *val, unsigned line)
 {
     char buf[256];
-    const char *part[2];
+    const char *part[3];
     uint64_t v[2] = {0, 0};
     bool iops = !strcmp(opt->key, "rate_iops");
     int rc = s_per_dir(ps, line, key, val, buf, sizeof buf, part);

@@ -21,9 +21,9 @@ typedef struct rb_plan_job {
     rb_job_spec_t spec;                       /* the fields sent to agents; spec.name unused */
     bool stonewall;                           /* starts a new phase */
     unsigned kb_base;                         /* 1024 or 1000: what k, M ... mean in sizes */
-    uint64_t bs_rw[2];                        /* bs= for reads [0] and writes [1] */
-    uint64_t bsrange_min[2];                  /* bsrange's smallest IO, per direction */
-    uint64_t bsrange_max[2];                  /* bsrange's largest IO, per direction */
+    uint64_t bs_rw[3];                        /* bs= for reads [0], writes [1], trims [2] */
+    uint64_t bsrange_min[3];                  /* bsrange's smallest IO, per direction */
+    uint64_t bsrange_max[3];                  /* bsrange's largest IO, per direction */
     uint32_t nbssplit[2];                     /* bssplit's entries per direction */
     rb_bs_part_t bssplit[2][RB_BSSPLIT_MAX];  /* ... and the entries */
     uint32_t io_size_pct;                     /* io_size=N%: N (1 .. 100), from size; 0: bytes */

@@ -142,15 +142,15 @@ static int s_engine_options(rb_plan_parser_t *ps, const rb_plan_job_t *o, const 
  * bs_max become the smallest and largest of all (offsets go by bs). */
 static void s_settle_sizes(const rb_plan_job_t *o, rb_job_spec_t *js)
 {
-    uint64_t lo[2], hi[2];
+    uint64_t lo[3], hi[3];
     bool range = rb_plan_job_line(o, "bsrange") != 0, split = rb_plan_job_line(o, "bssplit") != 0;
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < 3; d++) {
         lo[d] = hi[d] = o->bs_rw[d];
         if (range && o->bsrange_min[d]) {
             lo[d] = o->bsrange_min[d];
             hi[d] = o->bsrange_max[d];
         }
-        if (split && o->nbssplit[d]) {
+        if (split && d < 2 && o->nbssplit[d]) {
             lo[d] = UINT64_MAX;
             hi[d] = 0;
             for (uint32_t i = 0; i < o->nbssplit[d]; i++) {
@@ -159,20 +159,27 @@ static void s_settle_sizes(const rb_plan_job_t *o, rb_job_spec_t *js)
             }
         }
     }
-    bool reads = rb_rw_reads(js->rw) || (js->verify && js->do_verify),
-         writes = rb_rw_writes(js->rw);
-    int only = reads && !writes ? 0 : writes && !reads ? 1 : -1;
+    bool does[3] = {rb_rw_reads(js->rw) || (js->verify && js->do_verify), rb_rw_writes(js->rw),
+                    rb_rw_trims(js->rw)};
     js->nbssplit_read = split ? o->nbssplit[0] : 0;
     js->nbssplit_write = split ? o->nbssplit[1] : 0;
     memcpy(js->bssplit_read, o->bssplit[0], sizeof js->bssplit_read);
     memcpy(js->bssplit_write, o->bssplit[1], sizeof js->bssplit_write);
-    if (only >= 0) { /* the direction it does not do takes the other's */
-        lo[1 - only] = lo[only];
-        hi[1 - only] = hi[only];
-        if (only == 0) {
+    if (!does[0] && !does[1] && !does[2])
+        does[0] = does[1] = true; /* none (an unset pattern): reads and writes as given */
+    if (!does[0] || !does[1]) {   /* the direction it does not do takes the other's */
+        int from = does[0] ? 0 : does[1] ? 1 : 2, to = does[0] ? 1 : 0;
+        if (!does[0] && !does[1]) { /* trims only: both take the trims' */
+            lo[0] = lo[1] = lo[2];
+            hi[0] = hi[1] = hi[2];
+        } else {
+            lo[to] = lo[from];
+            hi[to] = hi[from];
+        }
+        if (from == 0) {
             js->nbssplit_write = js->nbssplit_read;
             memcpy(js->bssplit_write, js->bssplit_read, sizeof js->bssplit_write);
-        } else {
+        } else if (from == 1) {
             js->nbssplit_read = js->nbssplit_write;
             memcpy(js->bssplit_read, js->bssplit_write, sizeof js->bssplit_read);
         }
@@ -181,8 +188,14 @@ static void s_settle_sizes(const rb_plan_job_t *o, rb_job_spec_t *js)
     js->bs_read_max = hi[0];
     js->bs_write = lo[1];
     js->bs_write_max = hi[1];
+    js->bs_trim = does[2] ? lo[2] : 0;
+    js->bs_trim_max = does[2] ? hi[2] : 0;
     js->bs = lo[0] < lo[1] ? lo[0] : lo[1];
     js->bs_max = hi[0] > hi[1] ? hi[0] : hi[1];
+    if (does[2]) {
+        js->bs = lo[2] < js->bs ? lo[2] : js->bs;
+        js->bs_max = hi[2] > js->bs_max ? hi[2] : js->bs_max;
+    }
 }
 
 /* Settles what depends on several options (fio semantics) and checks the
@@ -262,6 +275,11 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     if (o->io_size_pct)
         js->io_size = js->size / 100 * o->io_size_pct + js->size % 100 * o->io_size_pct / 100;
 
+    if (rb_rw_trims(js->rw) && rb_plan_job_line(o, "bssplit"))
+        return rb_plan_fail(ps, rb_plan_job_line(o, "bssplit"),
+                            "job '%s': bssplit with rw=%s is not supported yet (bs= or bsrange= "
+                            "give the trims' sizes)",
+                            name, rb_rw_name(js->rw));
     s_settle_sizes(o, js);
     return s_rules(ps, o, line);
 }

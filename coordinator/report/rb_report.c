@@ -611,8 +611,9 @@ static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spe
     rb_jw_u64(w, "errors", a->errors);
     rb_jw_u64(w, "read_bytes", a->read_bytes);
     rb_jw_u64(w, "read_ops", a->read_ops);
-    rb_jw_u64(w, "write_bytes", a->bytes - a->read_bytes);
-    rb_jw_u64(w, "write_ops", a->ops - a->read_ops);
+    /* what is neither read nor trimmed (directions has each on its own) */
+    rb_jw_u64(w, "write_bytes", a->bytes - a->read_bytes - a->dir[RB_DIR_TRIM].bytes);
+    rb_jw_u64(w, "write_ops", a->ops - a->read_ops - a->dir[RB_DIR_TRIM].ops);
     s_json_utc(w, "go_utc", a->go_utc_ns);
     s_json_utc(w, "first_start_utc", a->first_start_utc_ns);
     s_json_utc(w, "last_end_utc", a->last_end_utc_ns);

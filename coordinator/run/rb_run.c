@@ -463,6 +463,14 @@ static int s_check_opts(rb_run_ctx_t *r)
                 r->plan->source);
         return 2;
     }
+    if (o->local && strchr(r->plan->directory, ':')) {
+        fprintf(stderr,
+                "rackbench run: --local makes [global]'s directory the local agents' root, "
+                "which must be one folder, not a list (%s of %s): give the list in the jobs, "
+                "below that root\n",
+                r->plan->directory, r->plan->source);
+        return 2;
+    }
     return 0;
 }
 

@@ -7,10 +7,20 @@
 # run (what unlink did not remove before). Then three checks of their own:
 # which bytes of which files offset_increment writes (seen in the run folder
 # while a later phase waits out its startdelay), that startdelay delays a
-# worker, and that SIGINT during a startdelay ends the run at once.
-#   test_fio_semantics.sh BIN_DIR SCRATCH
+# worker, and that SIGINT during a startdelay ends the run at once. Trims:
+# on a loop device (as root) the trims and writes each makes, seen by
+# strace, are fio's, one by one (in order, or as a set for random offsets),
+# and the trimmed bytes per direction are fio's; on a file, where fio has
+# no trim (its BLKDISCARD fails with ENOTTY), rackbench punches holes where
+# fio's null engine places its trims, and the file's blocks go. Directory
+# lists (directory=/a:/b:/c): the same files, of the same names and sizes,
+# in the same directories as fio's. PART is "base" (all before the trims),
+# "more" (the trims and directory lists) or "all" (the default): ctest runs
+# the first two apart, each within its timeout.
+#   test_fio_semantics.sh BIN_DIR SCRATCH [PART]
 set -uo pipefail
 bin=$1
+part=${3:-all}
 scratch=$2/fio-semantics.$$
 command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 1; }
 mkdir -p "$scratch"
@@ -127,6 +137,7 @@ for name in sorted(os.listdir(d)):
 
 scale=${RB_TEST_TIME_SCALE:-1}
 
+[ "$part" = more ] && cases=()
 for c in "${cases[@]}"; do
     IFS='|' read -r name text how <<< "$c"
     d=$scratch/$name
@@ -240,6 +251,14 @@ held_run() {
         kill -INT $pid; wait $pid; return 1
     fi
     file_map "$folder" hold.0.0 > "$d/rb.map"
+    # each file's size and the bytes allocated to it (st_blocks)
+    python3 -c '
+import os, sys
+d = sys.argv[1]
+for n in sorted(os.listdir(d)):
+    if n != "hold.0.0" and os.path.isfile(os.path.join(d, n)):
+        st = os.stat(os.path.join(d, n))
+        print(n, st.st_size, st.st_blocks * 512)' "$folder" > "$d/rb.blocks"
     t0=$(date +%s.%N)
     kill -INT $pid
     wait $pid
@@ -248,8 +267,10 @@ held_run() {
 }
 
 # offset_increment: the same files, of the same sizes, with data where fio puts it
-for c in "per-worker|[j]\nrw=write\nbs=4k\nsize=64k\noffset_increment=1M\nnumjobs=3" \
-         "filename|[j]\nrw=write\nbs=4k\nsize=64k\nfilename=shared\noffset=8k\noffset_increment=100k\nnumjobs=3"; do
+incs=("per-worker|[j]\nrw=write\nbs=4k\nsize=64k\noffset_increment=1M\nnumjobs=3" \
+         "filename|[j]\nrw=write\nbs=4k\nsize=64k\nfilename=shared\noffset=8k\noffset_increment=100k\nnumjobs=3")
+[ "$part" = more ] && incs=()
+for c in "${incs[@]}"; do
     IFS='|' read -r name text <<< "$c"
     d=$scratch/offset_increment-$name
     mkdir -p "$d/fio"
@@ -274,4 +295,235 @@ for c in "per-worker|[j]\nrw=write\nbs=4k\nsize=64k\noffset_increment=1M\nnumjob
         echo "FAIL startdelay-sigint: the run took ${stop} s to end after SIGINT during a startdelay"; fail=1
     fi
 done
+[ "$part" = base ] && exit $fail
+
+# ---- directory lists ----
+# fio gives clone k of a job the k-th directory of the list, round robin;
+# rackbench's files are in a run folder of each directory. Each directory's
+# files (name size), seen while a later phase waits out its startdelay.
+d=$scratch/dirs
+mkdir -p "$d/fio/d1" "$d/fio/d2" "$d/fio/d3" "$d/rb/d1" "$d/rb/d2" "$d/rb/d3"
+for c in "numjobs|rw=write\nbs=4k\nsize=64k\nnrfiles=2\nnumjobs=4" \
+         "filename|rw=write\nbs=4k\nsize=64k\nfilename=shared\nnumjobs=2"; do
+    IFS='|' read -r name text <<< "$c"
+    rm -rf "$d"/fio/d?/* "$d"/rb/d?/* "$d/runs"
+    body=$(printf '%b' "$text")
+    printf '[global]\nfallocate=none\ndirectory=%s\n[j]\n%s\n' "$d/fio/d1:$d/fio/d2:$d/fio/d3" "$body" > "$d/fio.fio"
+    printf '[global]\ndirectory=%s\n[j]\ndirectory=%s\n%s\n[hold]\nstonewall\nrw=write\nbs=4k\nsize=4k\nstartdelay=600s\n' \
+        "$d/rb" "$d/rb/d1:$d/rb/d2:$d/rb/d3" "$body" > "$d/rb.fio"
+    if ! fio --output="$d/fio.out" "$d/fio.fio" > /dev/null 2>&1; then
+        echo "FAIL dirs-$name: fio failed:"; cat "$d/fio.out"; fail=1; continue
+    fi
+    for k in 1 2 3; do
+        (cd "$d/fio/d$k" && for f in *; do [ -f "$f" ] && echo "d$k $f $(stat -c %s "$f")"; done)
+    done > "$d/fio.list"
+    "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1 &
+    pid=$!
+    held=
+    for _ in $(seq 1 $((200 * scale))); do
+        held=$(ls "$d"/rb/rackbench.*.local-1/hold.0.0 2> /dev/null | head -1)
+        [ -n "$held" ] && break
+        sleep 0.1
+    done
+    for k in 1 2 3; do
+        for f in "$d/rb/d$k"/rackbench.*.local-1/*; do [ -f "$f" ] && echo "d$k $(basename "$f") $(stat -c %s "$f")"; done
+    done > "$d/rb.list"
+    kill -INT $pid
+    wait $pid
+    if [ -z "$held" ]; then
+        echo "FAIL dirs-$name: the run never reached its second phase:"; cat "$d/rb.out"; fail=1
+    elif ! cmp -s "$d/fio.list" "$d/rb.list"; then
+        echo "FAIL dirs-$name: files (directory name size) differ: fio"; cat "$d/fio.list"
+        echo "rackbench"; cat "$d/rb.list"; fail=1
+    elif ls -d "$d"/rb/d?/rackbench.* > /dev/null 2>&1; then
+        echo "FAIL dirs-$name: run folders left after the run: $(ls -d "$d"/rb/d?/rackbench.*)"; fail=1
+    else
+        echo "ok   dirs-$name: $(tr '\n' ' ' < "$d/rb.list")as fio"
+    fi
+done
+# a directory of the list outside the agent's roots: refused, named with the roots
+printf '[global]\ndirectory=%s\n[j]\ndirectory=%s\nrw=write\nbs=4k\nsize=64k\nnumjobs=2\n' \
+    "$d/rb" "$d/rb/d1:$d/elsewhere" > "$d/out.fio"
+mkdir -p "$d/elsewhere"
+"$bin/rackbench" run "$d/out.fio" --local 1 --quiet --out "$d/runs" > "$d/out.out" 2>&1
+code=$?
+if [ $code = 3 ] && grep -qF "directory $d/elsewhere is outside the agent's roots ($d/rb" "$d/out.out"; then
+    echo "ok   dirs-outside-roots: refused, exit 3: $(grep -m1 -o "directory $d/elsewhere is outside[^)]*)" "$d/out.out")"
+else
+    echo "FAIL dirs-outside-roots: exit $code:"; cat "$d/out.out"; fail=1
+fi
+
+# ---- trims ----
+
+# The trims and writes strace saw on path $2 in trace $1, one "op offset
+# length" a line in order: BLKDISCARD and punched holes are trims; pwrite
+# and libaio's IOCB_CMD_PWRITE are writes. With $3 = sort, as a sorted set.
+io_ops() {
+    python3 -c '
+import re, sys
+path, out = sys.argv[2], []
+fd = r"\d+<" + re.escape(path) + ">"
+for line in open(sys.argv[1]):
+    if "resumed>" in line:
+        continue
+    m = re.search(r"ioctl\(" + fd + r", BLKDISCARD, \[(\d+), (\d+)\]", line)
+    if m:
+        out.append(("trim", int(m[1]), int(m[2]))); continue
+    m = re.search(r"fallocate\(" + fd + r", FALLOC_FL_KEEP_SIZE\|FALLOC_FL_PUNCH_HOLE, (\d+), (\d+)\)", line)
+    if m:
+        out.append(("trim", int(m[1]), int(m[2]))); continue
+    m = re.search(r"pwrite64\(" + fd + r", .*, (\d+), (\d+)\) += ", line)
+    if m:
+        out.append(("write", int(m[2]), int(m[1]))); continue
+    for m in re.finditer(r"IOCB_CMD_PWRITE, aio_fildes=" + fd + r", .*?aio_nbytes=(\d+), aio_offset=(\d+)", line):
+        out.append(("write", int(m[2]), int(m[1])))
+if sys.argv[3:] == ["sort"]:
+    out.sort()
+for o in out:
+    print(*o)' "$@"
+}
+
+# trims and writes of fio's JSON and of a summary.json: bytes and ops of each
+fio_tw() {
+    python3 -c '
+import json, sys
+t = open(sys.argv[1]).read()
+j = json.loads(t[t.index("{"):])["jobs"]
+print(*(sum(x[d][k] for x in j) for d in ("trim", "write") for k in ("io_bytes", "total_ios")))' "$1"
+}
+rb_tw() {
+    python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["phases"]
+print(*(sum(x["directions"][d][k] for x in p) for d in ("trim", "write") for k in ("bytes", "ops")))' "$1"
+}
+
+# each trim of a trimwrite followed by the write of its block: 1 line a pair
+pairs_ok() {
+    python3 -c '
+import sys
+ops = [l.split() for l in open(sys.argv[1])]
+bad = [i for i in range(0, len(ops), 2)
+       if ops[i][0] != "trim" or i + 1 >= len(ops) or ops[i + 1][0] != "write" or ops[i][1] != ops[i + 1][1]]
+sys.exit(1 if bad or not ops else 0)' "$1"
+}
+
+if [ "$(id -u)" -ne 0 ] || ! command -v losetup > /dev/null || ! command -v strace > /dev/null; then
+    echo "skip trims on a loop device: needs root, losetup and strace"
+else
+    loop=
+    trap 'rm -rf "$scratch"; [ -n "$loop" ] && losetup -d "$loop"' EXIT
+    truncate -s 16M "$scratch/trim.img"
+    loop=$(losetup --find --show --direct-io=on "$scratch/trim.img")
+    # name | job options | how the IO is compared (order: one by one; set: as
+    # a sorted set; range: sizes drawn at random, so the same bytes, every
+    # trim of a size in the range and where the last one ended)
+    for c in "trim|rw=trim\nbs=16k\nsize=1M|order" \
+             "randtrim|rw=randtrim\nbs=16k\nsize=1M|set" \
+             "trimwrite|rw=trimwrite\nbs=16k\nsize=1M|order" \
+             "trimwrite-libaio|rw=trimwrite\nbs=16k\nsize=1M\nioengine=libaio\niodepth=4|order" \
+             "randtrimwrite|rw=randtrimwrite\nbs=16k\nsize=1M|set" \
+             "trimwrite-sizes|rw=trimwrite\nbs=4k,8k,16k\nsize=256k|order" \
+             "trim-bsrange|rw=trim\nbsrange=4k-4k,4k-4k,16k-64k\nsize=1M|range" \
+             "trim-io_uring|rw=randtrim\nbs=16k\nsize=1M\nioengine=io_uring\niodepth=8|set" \
+             "trim-number_ios|rw=trimwrite\nbs=16k\nsize=1M\nnumber_ios=5|order" \
+             "trim-offset|rw=trim\nbs=64k\nsize=512k\noffset=4M|order"; do
+        IFS='|' read -r name text how <<< "$c"
+        d=$scratch/dev-$name
+        mkdir -p "$d/root"
+        body=$(printf '%b' "$text")
+        printf '[j]\ndirect=1\nfilename=%s\n%s\n' "$loop" "$body" > "$d/fio.fio"
+        printf '[global]\ndirectory=%s\n[j]\ndirectory=\ndirect=1\nfilename=%s\n%s\n' "$d/root" "$loop" "$body" > "$d/rb.fio"
+        if ! strace -f -y -e trace=ioctl,pwrite64,io_submit -o "$d/fio.st" \
+                fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1; then
+            echo "FAIL trims-$name: fio failed:"; cat "$d/fio.out" "$d/fio.json"; fail=1; continue
+        fi
+        if ! strace -f -y -e trace=ioctl,pwrite64,io_submit -o "$d/rb.st" \
+                "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" \
+                --agent-arg "--allow-device=$loop" > "$d/rb.out" 2>&1; then
+            echo "FAIL trims-$name: rackbench failed:"; cat "$d/rb.out"; fail=1; continue
+        fi
+        summary="$(ls -d "$d"/runs/*/ | head -1)/summary.json"
+        sort=; [ "$how" = set ] && sort=sort
+        io_ops "$d/fio.st" "$loop" $sort > "$d/fio.ops"
+        io_ops "$d/rb.st" "$loop" $sort > "$d/rb.ops"
+        read -r ftb fto fwb fwo <<< "$(fio_tw "$d/fio.json")"
+        read -r rtb rto rwb rwo <<< "$(rb_tw "$summary")"
+        why=
+        if [ "$how" = range ]; then
+            [ "$ftb $fwb" = "$rtb $rwb" ] || why="fio trimmed $ftb, wrote $fwb; rackbench trimmed $rtb, wrote $rwb"
+        else
+            [ "$ftb $fto $fwb $fwo" = "$rtb $rto $rwb $rwo" ] ||
+                why="fio trimmed $ftb in $fto, wrote $fwb in $fwo; rackbench trimmed $rtb in $rto, wrote $rwb in $rwo"
+        fi
+        nf=$(grep -c . "$d/fio.ops") nr=$(grep -c . "$d/rb.ops")
+        [ "$nf" = $((fto + fwo)) ] || why="$why; strace saw $nf trims and writes of fio, its JSON says $((fto + fwo))"
+        [ "$nr" = $((rto + rwo)) ] || why="$why; strace saw $nr trims and writes of rackbench, its summary says $((rto + rwo))"
+        if [ "$how" = range ]; then
+            python3 -c '
+import sys
+ops, end = [l.split() for l in open(sys.argv[1])], 0
+for op, off, n in ops:
+    if op != "trim" or int(off) != end or not 16384 <= int(n) <= 65536 or int(n) % 4096:
+        sys.exit(1)
+    end += int(n)' "$d/rb.ops" || why="$why; a trim out of the range or not where the last one ended"
+        elif ! cmp -s "$d/fio.ops" "$d/rb.ops"; then
+            why="$why; the IOs differ (fio, rackbench): $(diff "$d/fio.ops" "$d/rb.ops" | head -6 | tr '\n' ' ')"
+        fi
+        case $name in
+            *trimwrite*|trim-number_ios)
+                [ "$how" = set ] && io_ops "$d/rb.st" "$loop" > "$d/rb.order" || cp "$d/rb.ops" "$d/rb.order"
+                [ "$name" = trimwrite-sizes ] || pairs_ok "$d/rb.order" || why="$why; a trim not followed by the write of its block" ;;
+        esac
+        if [ -n "$why" ]; then
+            echo "FAIL trims-$name: ${why#; }"; fail=1
+        else
+            echo "ok   trims-$name: $nr IOs on $loop ($how), trimmed $rtb in $rto, wrote $rwb in $rwo, as fio"
+        fi
+    done
+fi
+
+# A file: rackbench punches holes where fio would trim (fio's null engine
+# shows where; fio itself fails, BLKDISCARD on a file being ENOTTY)
+d=$scratch/file-trim
+mkdir -p "$d/fio" "$d/rb"
+body=$'[j]\nrw=trim\nbs=64k\nsize=1M\nio_size=512k'
+printf '[global]\ndirectory=%s\n%s\n' "$d/fio" "$body" > "$d/fio.fio"
+printf '[global]\ndirectory=%s\n%s\n' "$d/rb" "$body" > "$d/rb.fio"
+fio --output="$d/fio-real.out" "$d/fio.fio" > /dev/null 2>&1
+if ! grep -q "Inappropriate ioctl for device" "$d/fio-real.out"; then
+    echo "note file-trim: fio's trim of a file did not fail with ENOTTY: $(grep -m1 err= "$d/fio-real.out")"
+fi
+rm -f "$d"/fio/*
+fio --ioengine=null --write_iolog="$d/fio.log" --output="$d/fio.out" "$d/fio.fio" > /dev/null 2>&1
+awk '$3 == "trim" { print "trim", $4, $5 }' "$d/fio.log" > "$d/fio.ops"
+if command -v strace > /dev/null && strace -f -y -e trace=fallocate -o "$d/rb.st" \
+        "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1; then
+    f=$(grep -o "<$d/rb/[^>]*/j.0.0>" "$d/rb.st" | head -1 | tr -d '<>')
+    io_ops "$d/rb.st" "$f" > "$d/rb.ops"
+    summary="$(ls -d "$d"/runs/*/ | head -1)/summary.json"
+    read -r rtb rto _ _ <<< "$(rb_tw "$summary")"
+    if [ -s "$d/fio.ops" ] && cmp -s "$d/fio.ops" "$d/rb.ops" && [ "$rtb $rto" = "524288 8" ]; then
+        echo "ok   file-trim: $(wc -l < "$d/rb.ops") holes punched where fio places its trims, 512 KiB trimmed in 8"
+    else
+        echo "FAIL file-trim: trims differ (fio, rackbench; summary $rtb in $rto):"
+        diff "$d/fio.ops" "$d/rb.ops" | head; fail=1
+    fi
+else
+    echo "FAIL file-trim: rackbench failed:"; cat "$d/rb.out"; fail=1
+fi
+# the file's blocks: laid out whole, trimmed in its first half, seen while
+# a later phase waits out its startdelay
+d=$scratch/file-trim-held
+if held_run "$d" "$body"; then
+    read -r _ size alloc < "$d/rb.blocks"
+    if [ "$(cat "$d/rb.map")" = "j.0.0 1048576 524288-1048576" ] && [ "$size" = 1048576 ] &&
+       [ "$alloc" -le 524288 ]; then
+        echo "ok   file-trim-blocks: j.0.0 keeps its 1 MiB, data only in its second half, $alloc bytes allocated (of 1 MiB laid out)"
+    else
+        echo "FAIL file-trim-blocks: map $(cat "$d/rb.map"), size $size, $alloc bytes allocated"; fail=1
+    fi
+else
+    fail=1
+fi
 exit $fail

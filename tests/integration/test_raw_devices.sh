@@ -272,6 +272,50 @@ else
     bad "bs=2k direct on $Q: exit $code: $out"
 fi
 
+# ---- trims: what writes need, and a device that takes discards ----
+T=$(mkloop trims) || exit 1
+mkfs.ext4 -q -F "$T"
+tsum=$(sha256sum < "$T")
+plan "[t]\ndirectory=\nrw=trim\nbs=64k\nsize=4M\nfilename=$T" > "$scratch/t.ini"
+rb "$scratch/t.ini" "--allow-device=$T"
+code=$?
+if [ $code = 3 ] && grep -qF "device $T" <<< "$out" && grep -q "which writing would destroy (--allow-device $T:wipe" <<< "$out" &&
+   [ "$(sha256sum < "$T")" = "$tsum" ]; then
+    ok "trim of $T (an ext4 signature) without :wipe refused, unchanged"
+else
+    bad "trim of $T without :wipe: exit $code: $out"
+fi
+# no discard: the agent sees queue/discard_max_bytes 0 through a /sys of the test's own
+tsys=$scratch/sys-nodiscard
+tdev=$(stat -c '%t:%T' "$T" | python3 -c 'import sys; a, b = sys.stdin.read().split(":"); print("%d:%d" % (int(a, 16), int(b, 16)))')
+mkdir -p "$tsys/dev/block/$tdev/queue" "$tsys/dev/block/$tdev/holders" "$tsys/class/block/$(basename "$T")"
+echo 0 > "$tsys/dev/block/$tdev/queue/discard_max_bytes"
+rb "$scratch/t.ini" "--allow-device=$T:wipe" "--sys-root=$tsys"
+code=$?
+if [ $code = 3 ] && grep -qF "rw=trim trims, but device $T ($T) takes no discards (its queue/discard_max_bytes is 0)" <<< "$out" &&
+   [ "$(sha256sum < "$T")" = "$tsum" ]; then
+    ok "trim of $T without discard refused, unchanged"
+else
+    bad "trim of $T without discard: exit $code: $out"
+fi
+# :wipe: the trims reach the device, counted as trims
+t0=$(awk -v n="$(basename "$T")" '$3 == n { print $17 }' /proc/diskstats)
+rm -rf "$scratch/runs"
+if rb "$scratch/t.ini" "--allow-device=$T:wipe"; then
+    t1=$(awk -v n="$(basename "$T")" '$3 == n { print $17 }' /proc/diskstats)
+    read -r tb to <<< "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["phases"][0]["directions"]["trim"]
+print(d["bytes"], d["ops"])' "$(ls -d "$scratch"/runs/*/ | tail -1)/summary.json")"
+    if [ "$tb $to" = "$((4 * mib)) 64" ] && [ $(((t1 - t0) * 512)) = $((4 * mib)) ]; then
+        ok "trim of $T with :wipe: 4 MiB in 64 trims, $(((t1 - t0) * 512)) bytes discarded (/proc/diskstats)"
+    else
+        bad "trim of $T with :wipe: summary $tb in $to, diskstats $(((t1 - t0) * 512)) bytes discarded"
+    fi
+else
+    bad "trim of $T with :wipe: $out"
+fi
+
 # ---- filename=@devices: one worker set on each allowed device that is idle ----
 psum0=$(sha256sum < "$P")
 plan "[w]\ndirectory=\nrw=write\nbs=64k\nsize=8M\nnumjobs=2\nfilename=@devices" > "$scratch/all.ini"

@@ -486,6 +486,65 @@ static void test_short_read_eof(void **state)
     s_complete(c, &io, 0);
 }
 
+/* A trim of a file punches a hole: done in queue() (COMPLETED, as fio's
+ * engines do trims at once), its length in result, the blocks gone from the
+ * file (st_blocks shrinks, they read back as zeros), its size kept; a trim
+ * on a file opened read-only fails in result. */
+static void test_trim_file(void **state)
+{
+    s_ctx_t *c = *state;
+    if (s_is_null(c)) {
+        print_message("null: moves no data, trims nothing; skipped\n");
+        skip();
+    }
+    s_begin(c, 4);
+    unsigned f = s_open(c, "trim", 0);
+    s_give_res(c);
+    const unsigned n = 16;
+    for (unsigned i = 0; i < n; i++) {
+        s_fill(c->bufs, S_BS, f, (uint64_t)i * S_BS);
+        assert_int_equal(pwrite(c->fds[f], c->bufs, S_BS, (off_t)i * S_BS), S_BS);
+    }
+    assert_int_equal(fsync(c->fds[f]), 0);
+    struct stat before, after;
+    assert_int_equal(fstat(c->fds[f], &before), 0);
+    rb_engine_io_t io = {.fd = c->fds[f],
+                         .file_index = f,
+                         .dir = RB_ENGINE_TRIM,
+                         .buf = c->bufs,
+                         .len = 8 * S_BS,
+                         .off = 4 * S_BS,
+                         .result = INT64_MIN};
+    assert_int_equal(c->ops->queue(&c->eng, &io), RB_ENGINE_Q_COMPLETED);
+    if (io.result == -EOPNOTSUPP) {
+        print_message("%s: %s does not punch holes; skipped\n", c->engine, s_dir);
+        skip();
+    }
+    assert_int_equal(io.result, 8 * S_BS);
+    assert_int_equal(fstat(c->fds[f], &after), 0);
+    assert_int_equal(after.st_size, before.st_size);
+    assert_true(after.st_blocks < before.st_blocks);
+    print_message("%s: trim of 32 KiB: st_blocks %lld -> %lld\n", c->engine,
+                  (long long)before.st_blocks, (long long)after.st_blocks);
+    unsigned char *b = c->bufs + S_BS;
+    for (unsigned i = 0; i < n; i++) {
+        assert_int_equal(pread(c->fds[f], b, S_BS, (off_t)i * S_BS), S_BS);
+        if (i >= 4 && i < 12) {
+            for (unsigned k = 0; k < S_BS; k++)
+                assert_int_equal(b[k], 0);
+        } else {
+            s_check(c, b, S_BS, f, (uint64_t)i * S_BS);
+        }
+    }
+    int ro = open(c->paths[f], O_RDONLY);
+    assert_true(ro >= 0);
+    io.fd = ro;
+    io.result = INT64_MIN;
+    assert_int_equal(c->ops->queue(&c->eng, &io), RB_ENGINE_Q_COMPLETED);
+    assert_int_equal(io.result, -EBADF);
+    close(ro);
+}
+
 /* IO errors come back in io->result (queue() still answers COMPLETED or
  * QUEUED), one bad IO in a batch does not spoil the others, nothing crashes. */
 static void test_io_error(void **state)
@@ -827,6 +886,7 @@ int main(int argc, char **argv)
             cmocka_unit_test_setup_teardown(test_inflight_qd16, s_setup, s_teardown),
             cmocka_unit_test_setup_teardown(test_short_read_eof, s_setup, s_teardown),
             cmocka_unit_test_setup_teardown(test_io_error, s_setup, s_teardown),
+            cmocka_unit_test_setup_teardown(test_trim_file, s_setup, s_teardown),
             cmocka_unit_test_setup_teardown(test_setup_files_bufs, s_setup, s_teardown),
         };
         static char names[sizeof s_all_engines / sizeof s_all_engines[0]][16][64];

@@ -570,9 +570,20 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nRW=write\n", 3, "unknown option 'RW' (did you mean 'rw'?)"},
     {"[a]\nsize=1M\n\nfill_device=1\n", 4, "option 'fill_device' is not supported yet"},
     {"[global]\ncpus_allowed=0-3\n[a]\nsize=1M\n", 2, "option 'cpus_allowed' is not supported yet"},
-    {"[a]\nsize=1M\nrw=trim\n", 3, "rw=trim is not supported yet"},
-    {"[a]\nsize=1M\nreadwrite=randtrim\n", 3, "readwrite=randtrim is not supported yet"},
-    {"[a]\nsize=1M\nrw=trimwrite\n", 3, "rw=trimwrite is not supported yet"},
+    {"[a]\nsize=1M\nrw=filecreate\n", 3, "rw=filecreate is not supported yet"},
+    {"[a]\nsize=1M\ndirectory=/a::/b\n", 3,
+     "directory '/a::/b': an empty directory in the list (directories are separated by ':')"},
+    {"[a]\nsize=1M\ndirectory=/a:\n", 3, "directory '/a:': an empty directory in the list"},
+    {"[a]\nrw=meta\nmeta_ops=create\nmeta_files=4\ndirectory=/a:/b\n", 5,
+     "job 'a': a list of directories (/a:/b) with rw=meta is not supported yet"},
+    {"[a]\nsize=1M\nrw=trim\nbssplit=4k/50:8k/50\n", 4,
+     "job 'a': bssplit with rw=trim is not supported yet"},
+    {"[a]\nsize=1M\nrw=randtrim\nverify=crc32c\n", 4,
+     "job 'a': verify with rw=randtrim is not supported yet"},
+    {"[a]\nsize=1M\nrw=trimwrite\nrate=1m\n", 4,
+     "job 'a': rate and rate_iops with rw=trimwrite are not supported yet"},
+    {"[a]\nsize=1M\nrw=trim\nfile_per_worker=0\n", 4,
+     "job 'a': rw=trim trims a node's own files or devices: no file_per_worker=0 with it"},
     {"[a]\nsize=1M\nrw=randread:8\n", 3, "rw=randread:8 is not supported yet"},
     {"[a]\nsize=1M\nrw=sideways\n", 3, "bad value 'sideways' for rw"},
     {"[a]\nsize=1M\nrw=write;x\n", 3, "bad value 'write;x' for rw"},
@@ -632,7 +643,6 @@ static const s_bad_t s_bad[] = {
     {"; comment\n\n  # another\nbs=4k\n[a]\nsize=1M\n", 4, "outside any section"},
     {"[a]\nsize=1M\nfilename_format=x/$jobnum\n", 3, "character '/' is not allowed"},
     {"[a]\nsize=1M\nfilename_format=$job.$jobnum\n", 3, "only $jobname, $jobnum and $filenum"},
-    {"[a]\nsize=1M\ndirectory=/a:/b\n", 3, "separated by ':' are not supported yet"},
     {"[a]\r\nsize=1M\r\nbogus=1\r\n", 3, "unknown option 'bogus'"},
     {"[a]\nsize=1M\n\n\0\n", 4, "NUL byte"},
     {"[global]\nsize=1M\n", 0, "the plan has no jobs"},
@@ -1057,7 +1067,8 @@ static void test_fio_syntax(void **state)
                                      "hexadecimal, with k, M, G, T or P)\n"
                                      "t.ini:5: bad number 'x' for iodepth\n"
                                      "t.ini:6: bad value 'reed' for rw (read, write, randread, "
-                                     "randwrite, rw, readwrite, randrw, rewrite, reread, meta)\n"
+                                     "randwrite, rw, readwrite, randrw, rewrite, reread, trim, "
+                                     "randtrim, trimwrite, randtrimwrite, meta)\n"
                                      "t.ini:9: unknown option 'foo'\n");
     rb_plan_input_fini(&in);
 
@@ -1463,6 +1474,37 @@ static void test_sizes(void **state)
     rb_plan_destroy(&p);
     p = s_parse_str("[a]\nrw=read\nbs=4k,64k\nsize=1M\n");
     assert_int_equal(p->phases[0].jobs[0].bs_max, 4 << 10);
+    assert_int_equal(p->phases[0].jobs[0].bs_trim, 0); /* no trims: none of their own */
+    rb_plan_destroy(&p);
+    /* fio's directory list: kept whole, the agent spreads the workers over it */
+    p = s_parse_str("[a]\nsize=1M\nnumjobs=3\ndirectory=/d1:/d2:/d3\n");
+    assert_string_equal(p->phases[0].jobs[0].directory, "/d1:/d2:/d3");
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+    /* trims: the third part of bs (the last part given goes on, as in fio);
+     * trims only, and reads and writes take the trims' sizes */
+    p = s_parse_str("[a]\nrw=trimwrite\nbs=4k,8k,16k\nsize=1M\n");
+    js = &p->phases[0].jobs[0];
+    assert_int_equal(js->bs_write, 8 << 10);
+    assert_int_equal(js->bs_read, 8 << 10);
+    assert_int_equal(js->bs_trim, 16 << 10);
+    assert_int_equal(js->bs, 8 << 10);
+    assert_int_equal(js->bs_max, 16 << 10);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+    p = s_parse_str("[a]\nrw=randtrim\nbs=4k,64k\nsize=1M\n");
+    js = &p->phases[0].jobs[0];
+    assert_int_equal(js->bs_trim, 64 << 10);
+    assert_int_equal(js->bs_read, 64 << 10);
+    assert_int_equal(js->bs, 64 << 10);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+    p = s_parse_str("[a]\nrw=trim\nbsrange=4k-8k,4k-8k,16k-32k\nsize=1M\n");
+    js = &p->phases[0].jobs[0];
+    assert_int_equal(js->bs_trim, 16 << 10);
+    assert_int_equal(js->bs_trim_max, 32 << 10);
+    assert_int_equal(js->bs_max, 32 << 10);
+    s_assert_round_trip(p);
     rb_plan_destroy(&p);
     p = s_parse_str("[a]\nrw=randwrite\nbsrange=1k-4k,2k-8k\nsize=1M\n");
     assert_int_equal(p->phases[0].jobs[0].bs_write, 2 << 10);

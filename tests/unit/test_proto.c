@@ -112,8 +112,9 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->rate_write = (50ull << 20) + k;
     jb->rate_iops = 1000 + k;
     jb->rate_iops_write = 500 + k;
-    jb->meta_readsize = 3901 + k;       /* version 9 */
-    jb->thinktime_ns = 20000000ull + k; /* version 10 */
+    jb->meta_readsize = 3901 + k;               /* version 9 */
+    jb->thinktime_ns = 20000000ull + k;         /* version 10 */
+    jb->bs_trim = jb->bs_trim_max = jb->bs_max; /* version 13 */
     jb->thinktime_spin_ns = 5000000ull + k;
     jb->thinktime_blocks = 16 + k;
     jb->thinktime_issued = (uint8_t)(k % 2);
@@ -1140,6 +1141,10 @@ static void test_names(void **state)
         {RB_RW_REWRITE, "rewrite", 0, 1, 0},
         {RB_RW_REREAD, "reread", 1, 0, 0},
         {RB_RW_META, "meta", 0, 0, 0}, /* no data IO: its meta_op says what it does */
+        {RB_RW_TRIM, "trim", 0, 0, 0}, /* version 13: trims (rb_rw_trims) */
+        {RB_RW_RANDTRIM, "randtrim", 0, 0, 1},
+        {RB_RW_TRIMWRITE, "trimwrite", 0, 1, 0},
+        {RB_RW_RANDTRIMWRITE, "randtrimwrite", 0, 1, 1},
     };
     for (size_t i = 0; i < sizeof rws / sizeof rws[0]; i++) {
         assert_string_equal(rb_rw_name(rws[i].rw), rws[i].name);
@@ -1147,16 +1152,17 @@ static void test_names(void **state)
         assert_int_equal(rb_rw_reads(rws[i].rw), rws[i].reads);
         assert_int_equal(rb_rw_writes(rws[i].rw), rws[i].writes);
         assert_int_equal(rb_rw_random(rws[i].rw), rws[i].random);
+        assert_int_equal(rb_rw_trims(rws[i].rw), rws[i].rw >= RB_RW_TRIM);
     }
     assert_int_equal(rb_rw_parse("readwrite"), RB_RW_RW);
     assert_string_equal(rb_rw_name(rb_rw_parse("readwrite")), "rw"); /* one name on the wire */
     assert_null(rb_rw_name(RB_RW_NONE));
-    assert_null(rb_rw_name((rb_rw_t)10));
+    assert_null(rb_rw_name((rb_rw_t)14));
     assert_null(rb_rw_name((rb_rw_t)-1));
     assert_false(rb_rw_reads(RB_RW_NONE) || rb_rw_writes(RB_RW_NONE) || rb_rw_random(RB_RW_NONE));
-    assert_false(rb_rw_reads((rb_rw_t)10) || rb_rw_writes((rb_rw_t)10) ||
-                 rb_rw_random((rb_rw_t)10));
-    assert_int_equal(rb_rw_parse("trim"), RB_RW_NONE);
+    assert_false(rb_rw_reads((rb_rw_t)14) || rb_rw_writes((rb_rw_t)14) ||
+                 rb_rw_random((rb_rw_t)14));
+    assert_int_equal(rb_rw_parse("filecreate"), RB_RW_NONE);
     assert_int_equal(rb_rw_parse("READ"), RB_RW_NONE);
     assert_int_equal(rb_rw_parse("read "), RB_RW_NONE);
     assert_int_equal(rb_rw_parse(""), RB_RW_NONE);
@@ -1321,13 +1327,13 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 12);
+    assert_int_equal(RB_PROTO_VERSION, 13);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 11 from peer, this build speaks 12");
+    expect_bad(buf, len, -EPROTO, "protocol version 12 from peer, this build speaks 13");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 12");
+    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 13");
     free(buf);
     buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
@@ -1335,8 +1341,8 @@ static void test_version(void **state)
     expect_bad(buf, len, -EPROTO, needle);
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
-    buf = hand_frame(13, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 13 from peer, this build speaks 12");
+    buf = hand_frame(14, "REBALANCE", &len, 0);
+    expect_bad(buf, len, -EPROTO, "protocol version 14 from peer, this build speaks 13");
     free(buf);
     buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);
@@ -1533,10 +1539,11 @@ static void test_out_of_range(void **state)
          -EBADMSG,
          "PLAN: field 'phases[1].jobs': numjobs add up to 4097 workers, more than 4096"},
         {RB_MSG_PLAN,
-         {"phases[1].jobs[1].rw", put_str, "trim"},
+         {"phases[1].jobs[1].rw", put_str, "filecreate"},
          -EBADMSG,
-         "'phases[1].jobs[1].rw': unknown access pattern 'trim' (one of \"read\", \"write\", "
-         "\"randread\", \"randwrite\", \"rw\", \"randrw\", \"rewrite\", \"reread\", \"meta\")"},
+         "'phases[1].jobs[1].rw': unknown access pattern 'filecreate' (one of \"read\", "
+         "\"write\", \"randread\", \"randwrite\", \"rw\", \"randrw\", \"rewrite\", \"reread\", "
+         "\"meta\", \"trim\", \"randtrim\", \"trimwrite\", \"randtrimwrite\")"},
         {RB_MSG_PLAN,
          {"phases[1].jobs[1].rw", put_str, "a-very-long-pattern-name"},
          -EBADMSG,
@@ -1702,6 +1709,7 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->rw = RB_RW_RANDWRITE;
     jb->bs = jb->bs_max = UINT64_MAX;
     jb->bs_read = jb->bs_read_max = jb->bs_write = jb->bs_write_max = UINT64_MAX;
+    jb->bs_trim = jb->bs_trim_max = UINT64_MAX;
     jb->nbssplit_read = jb->nbssplit_write = RB_BSSPLIT_MAX;
     for (uint32_t k = 0; k < RB_BSSPLIT_MAX; k++)
         jb->bssplit_read[k] = jb->bssplit_write[k] =
@@ -2060,19 +2068,20 @@ static void test_v6_keys(void **state)
     const char *job_stat = "job bytes ops errors read_bytes read_ops verify_errors hist "
                            "write_bytes write_ops trim_bytes trim_ops read_lat read_slat "
                            "read_clat write_lat write_slat write_clat trim_lat trim_slat trim_clat";
-    const char *job = "name rw bs bs_max bs_read bs_read_max bs_write bs_write_max bssplit_read "
-                      "bssplit_write size numjobs direct time_based runtime_ns directory "
-                      "filename_format filename device ioengine iodepth rwmixread nrfiles filesize "
-                      "offset sync_mode fsync_every fdatasync_every end_fsync fsync_on_close "
-                      "ramp_ns loops randrepeat randseed norandommap overwrite buffer_mode "
-                      "refill_buffers pattern verify do_verify verify_fatal rate meta_op "
-                      "meta_files meta_filesize meta_dirs meta_depth meta_branch meta_random "
-                      "meta_shared meta_sync meta_renamed shared_file layout transfer read_shift "
-                      "stonewall_ns wearout drop_caches lustre_stripe_count lustre_stripe_size "
-                      "number_ios io_size unlink unlink_each_loop startdelay_ns "
-                      "startdelay_max_ns offset_increment rate_write rate_iops rate_iops_write "
-                      "meta_readsize thinktime_ns thinktime_spin_ns thinktime_blocks "
-                      "thinktime_issued";
+    const char *job =
+        "name rw bs bs_max bs_read bs_read_max bs_write bs_write_max bssplit_read "
+        "bssplit_write bs_trim bs_trim_max size numjobs direct time_based runtime_ns directory "
+        "filename_format filename device ioengine iodepth rwmixread nrfiles filesize "
+        "offset sync_mode fsync_every fdatasync_every end_fsync fsync_on_close "
+        "ramp_ns loops randrepeat randseed norandommap overwrite buffer_mode "
+        "refill_buffers pattern verify do_verify verify_fatal rate meta_op "
+        "meta_files meta_filesize meta_dirs meta_depth meta_branch meta_random "
+        "meta_shared meta_sync meta_renamed shared_file layout transfer read_shift "
+        "stonewall_ns wearout drop_caches lustre_stripe_count lustre_stripe_size "
+        "number_ios io_size unlink unlink_each_loop startdelay_ns "
+        "startdelay_max_ns offset_increment rate_write rate_iops rate_iops_write "
+        "meta_readsize thinktime_ns thinktime_spin_ns thinktime_blocks "
+        "thinktime_issued";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
@@ -2312,8 +2321,8 @@ static void test_encode_invalid_v2(void **state)
     rb_msg_t m;
     build(RB_MSG_PLAN, false, &m);
     rb_job_spec_t *jb = &m.u.plan.phases[1].jobs[1];
-    jb->rw = (rb_rw_t)10;
-    expect_einval(&m, "PLAN: field 'phases[1].jobs[1].rw': unknown access pattern 10");
+    jb->rw = (rb_rw_t)14;
+    expect_einval(&m, "PLAN: field 'phases[1].jobs[1].rw': unknown access pattern 14");
     jb->rw = RB_RW_RANDRW;
     jb->sync_mode = (rb_sync_mode_t)3;
     expect_einval(&m, "'phases[1].jobs[1].sync_mode': unknown sync mode 3");
