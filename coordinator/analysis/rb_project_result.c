@@ -236,15 +236,71 @@ static void s_eval_phase(const rb_project_t *p, const rb_phase_spec_t *spec,
     }
 }
 
+/* What the agents measured beside what [capacity] gives: the raw disks'
+ * size (the most common of the phases' disks) against disk_size, and each
+ * node's file systems (their median) against usable capacity per unit;
+ * a note flags each that differs by more than S_MISMATCH. */
+#define S_MISMATCH 0.05
+static void s_eval_measured(const rb_project_t *p, const rb_phase_agg_t *aggs, uint32_t nrun,
+                            const double *fs_bytes, uint32_t nfs, double *scratch, uint32_t room,
+                            rb_project_result_t *r)
+{
+    char a[48], b[48];
+    uint64_t best = 0;
+    uint32_t best_n = 0, all = 0;
+    for (uint32_t i = 0; i < nrun; i++)
+        for (uint32_t k = 0; k < aggs[i].ndisks; k++) {
+            uint64_t sz = aggs[i].disks[k].size;
+            uint32_t n = 0;
+            for (uint32_t j = 0; j < nrun; j++)
+                for (uint32_t m = 0; m < aggs[j].ndisks; m++)
+                    n += aggs[j].disks[m].size == sz;
+            all++;
+            if (n > best_n) {
+                best_n = n;
+                best = sz;
+            }
+        }
+    if (best) {
+        s_line(r, "disk size", (double)best, "B", RB_PROJECT_MEASURED,
+               "the most common size of the raw disks the run used (%u of %u, from sysfs)", best_n,
+               all);
+        if (p->key_line[RB_CAP_DISK_SIZE] && p->disk_size &&
+            fabs((double)best - (double)p->disk_size) > S_MISMATCH * (double)p->disk_size)
+            s_note(r, "mismatch: [capacity] gives disk_size %s, the disks the run used measure %s",
+                   rb_project_human(a, sizeof a, (double)p->disk_size, false, ""),
+                   rb_project_human(b, sizeof b, (double)best, false, ""));
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; fs_bytes && i < nfs && n < room; i++)
+        if (fs_bytes[i] > 0)
+            scratch[n++] = fs_bytes[i];
+    if (!n)
+        return;
+    double med = rb_stats_median(scratch, n);
+    s_line(r, "file systems per unit", med, "B", RB_PROJECT_MEASURED,
+           "the size of the file systems of each node's roots, as statvfs gives it (df): the "
+           "median of %u node%s",
+           n, n == 1 ? "" : "s");
+    double want = p->key_line[RB_CAP_USABLE_PER_UNIT] ? (double)p->usable_per_unit : 0;
+    if (want > 0 && fabs(med - want) > S_MISMATCH * want)
+        s_note(r,
+               "mismatch: [capacity] gives usable_per_unit %s, the nodes' file systems measure "
+               "%s (a node's roots may be a part of a unit, or share one file system)",
+               rb_project_human(a, sizeof a, want, false, ""),
+               rb_project_human(b, sizeof b, med, false, ""));
+}
+
 int rb_project_result_eval(const rb_project_t *p, const rb_phase_spec_t *specs, uint32_t nphases,
-                           const rb_phase_agg_t *aggs, uint32_t nrun, rb_project_result_t *out)
+                           const rb_phase_agg_t *aggs, uint32_t nrun, const double *fs_bytes,
+                           uint32_t nfs, rb_project_result_t *out)
 {
     memset(out, 0, sizeof *out);
     if (!p || !p->line)
         return 0;
-    /* at most 6 capacity lines and 7 a phase */
-    size_t cap = 6 + (size_t)7 * p->nphases;
-    uint32_t most = 1;
+    /* at most 6 capacity lines, 2 measured and 7 a phase */
+    size_t cap = 8 + (size_t)7 * p->nphases;
+    uint32_t most = fs_bytes && nfs > 1 ? nfs : 1;
     for (uint32_t i = 0; i < nrun && i < nphases; i++)
         most = aggs[i].nnodes > most ? aggs[i].nnodes : most;
     double *scratch = malloc(most * sizeof *scratch);
@@ -257,6 +313,7 @@ int rb_project_result_eval(const rb_project_t *p, const rb_phase_spec_t *specs, 
     out->unit = p;
     out->specs = specs;
     s_eval_capacity(p, out);
+    s_eval_measured(p, aggs, nrun < nphases ? nrun : nphases, fs_bytes, nfs, scratch, most, out);
     if (!p->units_per_rack)
         s_note(out, "per-rack lines are left out: [capacity] gives neither units_per_rack= nor "
                     "unit_height_u= and rack_height_u=");

@@ -46,9 +46,14 @@ typedef struct rb_project_result {
  * nphases phases, aggs the figures of the first nrun of them. A phase's
  * measured throughput per unit is the median bandwidth of the nodes that
  * completed it (one node is one unit). out is the caller's, released with
- * rb_project_result_fini; all zero when p is NULL. Returns 0 or -ENOMEM. */
+ * rb_project_result_fini; all zero when p is NULL. fs_bytes (nfs entries,
+ * NULL: none known) is each node's file systems' size as its agent measured
+ * them (statvfs of its roots): the median is shown beside usable capacity,
+ * and the raw disks of the phases beside disk_size, each flagged when it is
+ * not what the plan gives. Returns 0 or -ENOMEM. */
 int rb_project_result_eval(const rb_project_t *p, const rb_phase_spec_t *specs, uint32_t nphases,
-                           const rb_phase_agg_t *aggs, uint32_t nrun, rb_project_result_t *out);
+                           const rb_phase_agg_t *aggs, uint32_t nrun, const double *fs_bytes,
+                           uint32_t nfs, rb_project_result_t *out);
 
 /* Frees what r owns; safe twice. */
 void rb_project_result_fini(rb_project_result_t *r);

@@ -162,7 +162,7 @@ static void test_jr5(void **state)
     s_phase(&ph[1], "seqread", bw, NULL, 3);
     rb_phase_agg_t aggs[2] = {ph[0].agg, ph[1].agg};
     rb_project_result_t r;
-    assert_int_equal(rb_project_result_eval(u, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(rb_project_result_eval(u, p->phases, p->nphases, aggs, 2, NULL, 0, &r), 0);
 
     s_expect(&r, NULL, "raw capacity per unit", 96 * TB, RB_PROJECT_PROJECTED, "48 disks x 2 TB");
     s_expect(&r, NULL, "capacity after RAID per unit", 78 * TB, RB_PROJECT_PROJECTED,
@@ -203,7 +203,8 @@ static void test_jr5(void **state)
     /* df -h's "71T" is 71 TiB, more than 78 TB after RAID: a note says so */
     p = s_parse("[capacity]\ndisks=48\ndisk_size=2T\nraid=raid6\nraid_group=16\n"
                 "hot_spares_per_group=1\nusable_per_unit=71TiB\nunits_per_rack=8\n");
-    assert_int_equal(rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(
+        rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, NULL, 0, &r), 0);
     s_expect(&r, NULL, "usable capacity per unit", 71.0 * (1ull << 40), RB_PROJECT_GIVEN, NULL);
     assert_int_equal(r.nnotes, 1);
     assert_string_equal(r.notes[0], "usable_per_unit (78.1 TB) is more than the RAID model leaves "
@@ -216,7 +217,8 @@ static void test_jr5(void **state)
     p = s_parse("[capacity]\ndisks=48\ndisk_size=2TB\nraid=raid6\nraid_group=16\n"
                 "hot_spares_per_group=1\nusable_per_unit=71TB\nunits_per_rack=8\n"
                 "target_capacity=1PB\n");
-    assert_int_equal(rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(
+        rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, NULL, 0, &r), 0);
     s_expect(&r, NULL, "usable capacity per rack", 568 * TB, RB_PROJECT_PROJECTED,
              "71 TB a unit (given) x 8 units a rack");
     s_expect(&r, NULL, "racks for target_capacity", 2, RB_PROJECT_PROJECTED, NULL);
@@ -230,7 +232,8 @@ static void test_jr5(void **state)
     /* and 639 TB in a 48U rack: 9 units */
     p = s_parse("[capacity]\nusable_per_unit=71T\nunit_height_u=5\nrack_height_u=48\n");
     assert_int_equal(p->project->units_per_rack, 9);
-    assert_int_equal(rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(
+        rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, NULL, 0, &r), 0);
     s_expect(&r, NULL, "usable capacity per rack", 639 * TB, RB_PROJECT_PROJECTED, "(48U / 5U)");
     /* no model: the df figure alone */
     assert_null(s_find(&r, NULL, "raw capacity per unit"));
@@ -249,7 +252,8 @@ static void test_model_only(void **state)
                            "hot_spares_per_group=1\nfs_overhead=9%\nunits_per_rack=8\n"
                            "target_capacity=1P\n");
     rb_project_result_t r;
-    assert_int_equal(rb_project_result_eval(p->project, p->phases, p->nphases, NULL, 0, &r), 0);
+    assert_int_equal(
+        rb_project_result_eval(p->project, p->phases, p->nphases, NULL, 0, NULL, 0, &r), 0);
     s_expect(&r, NULL, "capacity after RAID per unit", 78 * TB, RB_PROJECT_PROJECTED, NULL);
     s_expect(&r, NULL, "usable capacity per unit", 70.98 * TB, RB_PROJECT_PROJECTED,
              "78 TB after RAID less fs_overhead 9%; not measured");
@@ -272,7 +276,8 @@ static void test_model_only(void **state)
     /* no fs_overhead: what the RAID model leaves, said so */
     p = s_parse("[capacity]\ndisks=12\ndisk_size=4T\nraid=raidz2\n");
     assert_int_equal(p->project->raid_group, 12); /* one group of every disk */
-    assert_int_equal(rb_project_result_eval(p->project, p->phases, p->nphases, NULL, 0, &r), 0);
+    assert_int_equal(
+        rb_project_result_eval(p->project, p->phases, p->nphases, NULL, 0, NULL, 0, &r), 0);
     s_expect(&r, NULL, "capacity after RAID per unit", 40 * TB, RB_PROJECT_PROJECTED,
              "raidz2: 1 group of 12 = 2 parity + 10 data disks; 10 data disks x 4 TB");
     s_expect(&r, NULL, "usable capacity per unit", 40 * TB, RB_PROJECT_PROJECTED,
@@ -292,7 +297,8 @@ static void test_model_only(void **state)
     assert_int_equal(p->project->groups, 3);
     assert_int_equal(p->project->data_disks, 3 * 7);
     assert_int_equal(p->project->unused_disks, 2);
-    assert_int_equal(rb_project_result_eval(p->project, p->phases, p->nphases, NULL, 0, &r), 0);
+    assert_int_equal(
+        rb_project_result_eval(p->project, p->phases, p->nphases, NULL, 0, NULL, 0, &r), 0);
     s_expect(&r, NULL, "capacity after RAID per unit", 21 * TB, RB_PROJECT_PROJECTED,
              "raid10: 3 groups of 16 = 2 hot spares + 7 mirror + 7 data disks; 21 data disks x "
              "1 TB; 2 disks left over");
@@ -310,7 +316,8 @@ static void test_targets(void **state)
     s_phase_t ph;
     s_phase(&ph, "seqwrite", bw, NULL, 1);
     rb_project_result_t r;
-    assert_int_equal(rb_project_result_eval(p->project, p->phases, p->nphases, &ph.agg, 1, &r), 0);
+    assert_int_equal(
+        rb_project_result_eval(p->project, p->phases, p->nphases, &ph.agg, 1, NULL, 0, &r), 0);
     s_expect(&r, "seqwrite", "throughput per unit", 1.5 * GB, RB_PROJECT_MEASURED,
              "phase seqwrite, median of 1 node; one node is one unit");
     s_expect(&r, "seqwrite", "units for target_bw", 16, RB_PROJECT_PROJECTED,
@@ -329,10 +336,63 @@ static void test_targets(void **state)
     /* a median of 0: no count of units meets the target, and that is said */
     static const double zero[] = {0};
     s_phase(&ph, "seqwrite", zero, NULL, 1);
-    assert_int_equal(rb_project_result_eval(p->project, p->phases, p->nphases, &ph.agg, 1, &r), 0);
+    assert_int_equal(
+        rb_project_result_eval(p->project, p->phases, p->nphases, &ph.agg, 1, NULL, 0, &r), 0);
     assert_null(s_find(&r, "seqwrite", "units for target_bw"));
     assert_non_null(strstr(r.notes[r.nnotes - 1], "the median node moved nothing"));
     rb_project_result_fini(&r);
+    rb_plan_destroy(&p);
+}
+
+/* What the agents measured beside what the plan gives: the disks' size
+ * (the most common of the raw disks) against disk_size, the median node's
+ * file systems against usable_per_unit, each mismatch flagged; figures that
+ * agree are shown without a note. */
+static void test_measured_beside_given(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse("[capacity]\ndisks=4\ndisk_size=8T\nraid=raid0\n"
+                           "usable_per_unit=30T\nphases=seqwrite\n");
+    static const double bw[] = {1.0 * GB, 1.0 * GB, 1.0 * GB};
+    s_phase_t ph;
+    s_phase(&ph, "seqwrite", bw, NULL, 3);
+    rb_agg_disk_t disks[3] = {
+        {.size = 4000787030016ull}, {.size = 4000787030016ull}, {.size = 8001563222016ull}};
+    ph.agg.disks = disks;
+    ph.agg.ndisks = 3;
+    double fs[3] = {12e12, 12.5e12, 0}; /* the third node's is unknown */
+    rb_project_result_t r;
+    assert_int_equal(
+        rb_project_result_eval(p->project, p->phases, p->nphases, &ph.agg, 1, fs, 3, &r), 0);
+    s_expect(&r, NULL, "disk size", 4000787030016.0, RB_PROJECT_MEASURED,
+             "the most common size of the raw disks the run used (2 of 3, from sysfs)");
+    s_expect(&r, NULL, "file systems per unit", 12.25e12, RB_PROJECT_MEASURED,
+             "the median of 2 nodes");
+    s_expect(&r, NULL, "usable capacity per unit", 30e12, RB_PROJECT_GIVEN, NULL);
+    int disk_note = 0, fs_note = 0;
+    for (uint32_t i = 0; i < r.nnotes; i++) {
+        disk_note |= strstr(r.notes[i], "mismatch: [capacity] gives disk_size 8 TB, the disks "
+                                        "the run used measure 4.00 TB") != NULL;
+        fs_note |= strstr(r.notes[i], "mismatch: [capacity] gives usable_per_unit 30 TB") != NULL;
+    }
+    assert_true(disk_note);
+    assert_true(fs_note);
+    rb_project_result_fini(&r);
+    /* figures that agree: no note */
+    rb_plan_t *q = s_parse("[capacity]\ndisks=4\ndisk_size=4000787030016\nraid=raid0\n"
+                           "usable_per_unit=12T\nphases=seqwrite\n");
+    assert_int_equal(
+        rb_project_result_eval(q->project, q->phases, q->nphases, &ph.agg, 1, fs, 3, &r), 0);
+    for (uint32_t i = 0; i < r.nnotes; i++)
+        assert_null(strstr(r.notes[i], "mismatch"));
+    rb_project_result_fini(&r);
+    /* nothing measured: no such lines */
+    assert_int_equal(
+        rb_project_result_eval(q->project, q->phases, q->nphases, NULL, 0, NULL, 0, &r), 0);
+    assert_null(s_find(&r, NULL, "disk size"));
+    assert_null(s_find(&r, NULL, "file systems per unit"));
+    rb_project_result_fini(&r);
+    rb_plan_destroy(&q);
     rb_plan_destroy(&p);
 }
 
@@ -349,7 +409,8 @@ static void test_median_not_best(void **state)
     s_phase(&ph[1], "seqread", bw, st, 3);
     rb_phase_agg_t aggs[2] = {ph[0].agg, ph[1].agg};
     rb_project_result_t r;
-    assert_int_equal(rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(
+        rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, NULL, 0, &r), 0);
     s_expect(&r, "seqwrite", "throughput per unit", 1.5 * GB, RB_PROJECT_MEASURED,
              "phase seqwrite, median of 3 nodes; nodes from 1 GB/s to 2.70 GB/s");
     s_expect(&r, "seqwrite", "throughput per rack", 12 * GB, RB_PROJECT_PROJECTED, NULL);
@@ -361,7 +422,8 @@ static void test_median_not_best(void **state)
     static const rb_node_status_t lost[] = {RB_NODE_LOST, RB_NODE_FAILED, RB_NODE_MISSING};
     s_phase(&ph[1], "seqread", bw, lost, 3);
     aggs[1] = ph[1].agg;
-    assert_int_equal(rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, &r), 0);
+    assert_int_equal(
+        rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, NULL, 0, &r), 0);
     const rb_project_line_t *l = s_line(&r, "seqread", "throughput per unit");
     assert_true(isnan(l->value));
     assert_non_null(strstr(l->source, "no node completed it"));
@@ -555,7 +617,8 @@ static void test_errors(void **state)
     rb_err_clear(&err);
     assert_int_equal(rb_plan_parse(meta_ok, strlen(meta_ok), "m.ini", &q, &err), 0);
     rb_project_result_t r;
-    assert_int_equal(rb_project_result_eval(q->project, q->phases, q->nphases, NULL, 0, &r), 0);
+    assert_int_equal(
+        rb_project_result_eval(q->project, q->phases, q->nphases, NULL, 0, NULL, 0, &r), 0);
     assert_non_null(
         strstr(r.notes[r.nnotes - 1], "no throughput lines: the plan has no data phase"));
     rb_project_result_fini(&r);
@@ -607,7 +670,8 @@ static void test_render(void **state)
     s_phase(&ph[1], "seqread", bw, NULL, 3);
     rb_phase_agg_t aggs[2] = {ph[0].agg, ph[1].agg};
     rb_project_result_t r;
-    assert_int_equal(rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 1, &r), 0);
+    assert_int_equal(
+        rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 1, NULL, 0, &r), 0);
     rb_run_result_t res = {.run_id = "r1",
                            .plan_source = "t.ini",
                            .nphases = 1,
@@ -724,7 +788,7 @@ static void test_render(void **state)
     rb_plan_destroy(&p);
 
     /* a plan without [capacity] evaluates to nothing */
-    assert_int_equal(rb_project_result_eval(NULL, NULL, 0, NULL, 0, &r), 0);
+    assert_int_equal(rb_project_result_eval(NULL, NULL, 0, NULL, 0, NULL, 0, &r), 0);
     assert_int_equal(r.nlines, 0);
     assert_null(r.unit);
 }
@@ -735,7 +799,7 @@ int main(void)
         cmocka_unit_test(test_jr5),     cmocka_unit_test(test_model_only),
         cmocka_unit_test(test_targets), cmocka_unit_test(test_median_not_best),
         cmocka_unit_test(test_units),   cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_render),
+        cmocka_unit_test(test_render),  cmocka_unit_test(test_measured_beside_given),
     };
     return cmocka_run_group_tests_name("project", tests, NULL, NULL);
 }
