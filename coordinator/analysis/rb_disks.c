@@ -140,3 +140,24 @@ int rb_disks_findings(rb_phase_agg_t *a)
     free(v);
     return rc;
 }
+
+static int s_deviation_cmp(const void *x, const void *y)
+{
+    const rb_agg_disk_t *a = *(const rb_agg_disk_t *const *)x,
+                        *b = *(const rb_agg_disk_t *const *)y;
+    if (a->deviation != b->deviation)
+        return a->deviation < b->deviation ? -1 : 1;
+    int c = strcmp(a->node, b->node);
+    return c ? c : strcmp(a->path, b->path);
+}
+
+const rb_agg_disk_t **rb_disks_by_deviation(const rb_phase_agg_t *a)
+{
+    const rb_agg_disk_t **v = calloc(a->ndisks ? a->ndisks : 1, sizeof *v);
+    if (!v)
+        return NULL;
+    for (uint32_t i = 0; i < a->ndisks; i++)
+        v[i] = &a->disks[i];
+    qsort(v, a->ndisks, sizeof *v, s_deviation_cmp);
+    return v;
+}

@@ -21,4 +21,9 @@ int rb_disks_family(rb_phase_agg_t *a);
  * of RB_DISK_FAMILY_MIN disks or more). 0 or -ENOMEM. */
 int rb_disks_findings(rb_phase_agg_t *a);
 
+/* The phase's disks from the farthest below its family to the farthest
+ * above (then by node and path), as the reports list them: a new array of
+ * a->ndisks pointers into a->disks, or NULL when out of memory. */
+const rb_agg_disk_t **rb_disks_by_deviation(const rb_phase_agg_t *a);
+
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rb_engine_info.h"
+#include "rb_disks.h"
 #include "rb_findings.h"
 #include "rb_iter.h"
 #include "rb_io500.h"
@@ -319,28 +320,18 @@ static int s_text_devices(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
     return 0;
 }
 
-static int s_disk_cmp(const void *x, const void *y)
-{
-    const rb_agg_disk_t *a = *(const rb_agg_disk_t *const *)x,
-                        *b = *(const rb_agg_disk_t *const *)y;
-    if (a->deviation != b->deviation)
-        return a->deviation < b->deviation ? -1 : 1;
-    int c = strcmp(a->node, b->node);
-    return c ? c : strcmp(a->path, b->path);
-}
-
 /* Per raw disk: who it is (node, device, serial, model, size), what its own
  * workers did, and how far from its family's median; the slowest first. */
 static int s_text_disks(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
 {
     if (!a->ndisks)
         return 0;
-    const rb_agg_disk_t **v = calloc(a->ndisks, sizeof *v);
+    const rb_agg_disk_t **v = rb_disks_by_deviation(a);
     if (!v)
         return -ENOMEM;
     int wn = 4, wd = 6, ws = 6, wm = 5;
     for (uint32_t i = 0; i < a->ndisks; i++) {
-        const rb_agg_disk_t *d = v[i] = &a->disks[i];
+        const rb_agg_disk_t *d = v[i];
         int n = (int)strlen(d->node);
         wn = n > wn ? n : wn;
         n = (int)strlen(d->name[0] ? d->name : d->path);
@@ -350,7 +341,6 @@ static int s_text_disks(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
         n = (int)strlen(d->model);
         wm = n > wm && n < 20 ? n : wm;
     }
-    qsort(v, a->ndisks, sizeof *v, s_disk_cmp);
     fprintf(f, "  %-*s %-*.*s %-*.*s %-*.*s %9s %11s %8s %9s %9s\n", wn, "node", wd, wd, "device",
             ws, ws, "serial", wm, wm, "model", "size", "bandwidth", "IOPS", "p99 us", "vs family");
     for (uint32_t i = 0; i < a->ndisks; i++) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rb_chart.h"
+#include "rb_disks.h"
 #include "rb_findings.h"
 #include "rb_iter.h"
 #include "rb_svg.h"
@@ -694,26 +695,13 @@ void rb_table_summary(const rb_run_result_t *r, FILE *f)
 
 /* ---- raw disks ---- */
 
-static int s_disk_dev_cmp(const void *x, const void *y)
-{
-    const rb_agg_disk_t *a = *(const rb_agg_disk_t *const *)x,
-                        *b = *(const rb_agg_disk_t *const *)y;
-    if (a->deviation != b->deviation)
-        return a->deviation < b->deviation ? -1 : 1;
-    int c = strcmp(a->node, b->node);
-    return c ? c : strcmp(a->path, b->path);
-}
-
 int rb_table_disks(const rb_phase_agg_t *a, FILE *f)
 {
     if (!a->ndisks)
         return 0;
-    const rb_agg_disk_t **v = calloc(a->ndisks, sizeof *v);
+    const rb_agg_disk_t **v = rb_disks_by_deviation(a);
     if (!v)
         return -ENOMEM;
-    for (uint32_t i = 0; i < a->ndisks; i++)
-        v[i] = &a->disks[i];
-    qsort(v, a->ndisks, sizeof *v, s_disk_dev_cmp);
     fputs("<h3>Disks, the farthest below their family first</h3>\n<table>\n<tr><th>node</th>"
           "<th>device</th><th>serial</th><th>model</th><th>firmware</th><th class=\"n\">size</th>"
           "<th class=\"n\">bandwidth</th><th class=\"n\">IOPS</th><th class=\"n\">p50 &#181;s</th>"
