@@ -51,7 +51,7 @@ int rb_findings_stragglers(rb_phase_agg_t *a, const double *const *series, uint3
 
 #define RB_STALL_FRACTION  0.25 /* below this share of its own median ... */
 #define RB_STALL_INTERVALS 2    /* ... for at least this many points in a row: a stall */
-#define RB_STALL_MIN_S     2.0  /* ... and for at least this long (intervals under 1 s) */
+#define RB_STALL_MIN_S     1.0  /* ... and for at least this long (intervals under 1 s) */
 
 /* Stalls of a phase, from the per-node series (as rb_findings_stragglers
  * takes them): a node whose rate stays below RB_STALL_FRACTION of its own

@@ -381,11 +381,11 @@ static void test_cluster_stall(void **state)
     assert_float_equal(rb_findings_min_window_bw(&a, 0), 0, 1e-9);
     free(a.findings);
     free(a.bw_points);
-    /* the same dip over points of 0.5 s lasts 1.5 s: under RB_STALL_MIN_S, no stall */
+    /* the same dip over points of 0.25 s lasts 0.75 s: under RB_STALL_MIN_S, no stall */
     memset(&a, 0, sizeof a);
     a.nnodes = 3;
     a.nodes = nodes;
-    assert_int_equal(rb_findings_stalls(&a, ser, 10, 0.5), 0);
+    assert_int_equal(rb_findings_stalls(&a, ser, 10, 0.25), 0);
     assert_int_equal(a.nfindings, 0);
     assert_float_equal(a.max_stall_s, 0, 1e-9);
     free(a.findings);
