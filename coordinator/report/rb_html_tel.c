@@ -147,6 +147,8 @@ int rb_html_tel_read(const rb_run_result_t *r, const char *run_dir, rb_html_tel_
                 c->tmax = ts > c->tmax ? ts : c->tmax;
                 continue;
             }
+            if (!c->n)
+                continue; /* a phase whose rows all end at 0 s: nothing to draw */
             uint32_t k = (uint32_t)(ts / c->cell_s);
             k = k < c->n ? k : c->n - 1;
             c->t[k] = ts > c->t[k] ? ts : c->t[k];
