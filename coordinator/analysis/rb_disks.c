@@ -122,7 +122,10 @@ int rb_disks_findings(rb_phase_agg_t *a)
             if (s_same_family(d, &a->disks[j]))
                 v[n++] = fabs(a->disks[j].bw - m);
         double mad = rb_stats_median(v, n);
-        if (!(m - d->bw > RB_STRAGGLER_MADS * mad && m - d->bw > RB_STRAGGLER_MARGIN * m))
+        /* the straggler rule, or a third of the median or less whatever the spread: a
+         * family of a few disks with one fast and one slow has a MAD as wide as the gap */
+        if (!(m - d->bw > RB_STRAGGLER_MADS * mad && m - d->bw > RB_STRAGGLER_MARGIN * m) &&
+            !(d->bw <= m * RB_DISK_FAR_BELOW))
             continue;
         rb_finding_t f = {
             .kind = RB_FIND_OUT_OF_FAMILY, .value = d->bw, .reference = m, .first_seen_s = -1};

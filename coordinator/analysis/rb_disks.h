@@ -7,6 +7,8 @@
 #include "rb_aggregate.h"
 
 #define RB_DISK_FAMILY_MIN 3 /* disks a family needs before one is called out of it */
+#define RB_DISK_FAR_BELOW                                                                          \
+    (1.0 / 3) /* at or below this share of the median: out, whatever the MAD */
 
 /* Fills a->disks from the nodes' DONEs (their devs and dev_stats), then
  * each disk's family figures. 0 or -ENOMEM. */
@@ -17,8 +19,9 @@ int rb_disks_aggregate(rb_phase_agg_t *a, const rb_agg_input_t *in, uint32_t nno
 int rb_disks_family(rb_phase_agg_t *a);
 
 /* Adds an out-of-family finding for each disk below its family's median by
- * more than RB_STRAGGLER_MADS MADs and RB_STRAGGLER_MARGIN of it (families
- * of RB_DISK_FAMILY_MIN disks or more). 0 or -ENOMEM. */
+ * more than RB_STRAGGLER_MADS MADs and RB_STRAGGLER_MARGIN of it, or at
+ * RB_DISK_FAR_BELOW of it or less (families of RB_DISK_FAMILY_MIN disks or
+ * more). 0 or -ENOMEM. */
 int rb_disks_findings(rb_phase_agg_t *a);
 
 /* The phase's disks from the farthest below its family to the farthest
