@@ -15,6 +15,7 @@
 #include "rb_iter.h"
 #include "rb_io500.h"
 #include "rb_report.h"
+#include "rb_report_text_int.h"
 #include "rb_text.h"
 #include "rb_time.h"
 #include "rb_units.h"
@@ -649,195 +650,6 @@ static void s_text_units(FILE *f, rb_units_style_t st)
             what[st <= RB_UNITS_BOTH ? st : RB_UNITS_IEC], RB_HIST_REL_ERROR * 100);
 }
 
-/* A device one node reported in a phase, and the host the node runs on. */
-typedef struct s_use {
-    const char *host, *dev;
-    uint32_t node; /* in r->nodes */
-} s_use_t;
-
-static int s_use_cmp(const void *x, const void *y)
-{
-    const s_use_t *a = x, *b = y;
-    int c = strcmp(a->host, b->host);
-    if (!c)
-        c = strcmp(a->dev, b->dev);
-    return c ? c : (a->node > b->node) - (a->node < b->node);
-}
-
-/* The nodes of us (n entries) for people: "all 4 nodes (a, b, c, d)",
- * "all 16 nodes", "nodes a, c", or "nodes a, b, c and 5 more". */
-static void s_use_nodes(char *buf, size_t len, const rb_run_result_t *r, const s_use_t *us,
-                        size_t n)
-{
-    size_t o = 0, shown = n <= 4 ? n : 3;
-    int all = n == r->nnodes;
-    if (all && n > 4) {
-        snprintf(buf, len, "all %zu nodes", n);
-        return;
-    }
-    int w = all ? snprintf(buf, len, "all %zu nodes (", n) : snprintf(buf, len, "nodes ");
-    o = w > 0 ? (size_t)w : 0;
-    for (size_t k = 0; k < shown && o < len; k++) {
-        w = snprintf(buf + o, len - o, "%s%s", k ? ", " : "", r->nodes[us[k].node].name);
-        o += w > 0 ? (size_t)w : 0;
-    }
-    if (o < len)
-        snprintf(buf + o, len - o, "%s", all ? ")" : "");
-    if (!all && shown < n && o < len)
-        snprintf(buf + o, len - o, " and %zu more", n - shown);
-}
-
-/* Nodes on one host that report the same device (local agents on one
- * disk): each node's row shows the whole device's counters, said once for
- * the run. 0 or -ENOMEM. */
-static int s_text_shared(FILE *f, const rb_run_result_t *r)
-{
-    size_t n = 0, cap = 0;
-    for (uint32_t p = 0; p < r->nphases; p++)
-        cap += r->phases[p].ndevs;
-    if (!cap)
-        return 0;
-    s_use_t *us = calloc(cap, sizeof *us);
-    if (!us)
-        return -ENOMEM;
-    for (uint32_t p = 0; p < r->nphases; p++)
-        for (uint32_t i = 0; i < r->phases[p].ndevs; i++) {
-            const rb_agg_dev_t *d = &r->phases[p].devs[i];
-            for (uint32_t k = 0; k < r->nnodes; k++)
-                if (r->nodes[k].hostname[0] && !strcmp(r->nodes[k].name, d->node)) {
-                    us[n++] = (s_use_t){r->nodes[k].hostname, d->device, k};
-                    break;
-                }
-        }
-    qsort(us, n, sizeof *us, s_use_cmp);
-    size_t m = 0; /* without repeats */
-    for (size_t i = 0; i < n; i++)
-        if (!m || s_use_cmp(&us[m - 1], &us[i]))
-            us[m++] = us[i];
-    /* groups of one host and device; the devices of one host and node set said together */
-    size_t ng = 0, *g0 = calloc(m + 1, sizeof *g0);
-    char(*who)[160] = calloc(m + 1, sizeof *who);
-    if (!g0 || !who) {
-        free(us);
-        free(g0);
-        free(who);
-        return -ENOMEM;
-    }
-    for (size_t i = 0; i < m; i++)
-        if (!i || strcmp(us[i].host, us[i - 1].host) || strcmp(us[i].dev, us[i - 1].dev))
-            g0[ng++] = i;
-    g0[ng] = m;
-    for (size_t g = 0; g < ng; g++)
-        if (g0[g + 1] - g0[g] > 1)
-            s_use_nodes(who[g], sizeof who[g], r, &us[g0[g]], g0[g + 1] - g0[g]);
-    for (size_t g = 0; g < ng; g++) {
-        if (!who[g][0])
-            continue;
-        char devs[512], line[1024];
-        size_t o = (size_t)snprintf(devs, sizeof devs, "%s", us[g0[g]].dev), ndev = 1;
-        for (size_t h = g + 1; h < ng; h++) {
-            if (!who[h][0] || strcmp(who[h], who[g]) || strcmp(us[g0[h]].host, us[g0[g]].host))
-                continue;
-            if (o < sizeof devs)
-                o += (size_t)snprintf(devs + o, sizeof devs - o, ", %s", us[g0[h]].dev);
-            ndev++;
-            who[h][0] = '\0';
-        }
-        snprintf(line, sizeof line,
-                 "%s share device%s %s (host %s): %s counters are the device%s, not each "
-                 "node's",
-                 who[g], ndev > 1 ? "s" : "", devs, us[g0[g]].host, ndev > 1 ? "their" : "its",
-                 ndev > 1 ? "s'" : "'s");
-        fprintf(f, "note: ");
-        rb_text_wrap(f, line, 6, 6, RB_TEXT_WIDTH);
-    }
-    free(us);
-    free(g0);
-    free(who);
-    return 0;
-}
-
-/* A node's hardware in one line (its kernel, CPU, cores, RAM, NICs, its
- * roots' file systems and disks), the nodes of one line said together. */
-static void s_hw_line(char *buf, size_t len, const rb_report_node_t *n, rb_units_style_t st)
-{
-    const rb_msg_hello_t *h = n->hw;
-    char ram[32];
-    size_t o = 0;
-    int w = snprintf(buf, len, "kernel %s, %s, %u cores, %s RAM", h->kernel[0] ? h->kernel : "?",
-                     h->cpu_model[0] ? h->cpu_model : "CPU unknown", n->cores,
-                     rb_units_fmt_size_in(ram, sizeof ram, (double)n->ram_bytes, st));
-    o = w > 0 && (size_t)w < len ? (size_t)w : len - 1;
-    for (uint32_t k = 0; k < h->nnics && o + 1 < len; k++) {
-        w = snprintf(buf + o, len - o, "%s%s", k ? ", " : "; NICs ", h->nics[k].name);
-        o += w > 0 ? (size_t)w : 0;
-        if (h->nics[k].speed_mbps && o + 1 < len) {
-            w = snprintf(buf + o, len - o, " %u Mb/s", h->nics[k].speed_mbps);
-            o += w > 0 ? (size_t)w : 0;
-        }
-    }
-    for (uint32_t k = 0; k < h->nroots && o + 1 < len; k++) {
-        const rb_root_info_t *rt = &h->roots[k];
-        char sz[32];
-        w = snprintf(buf + o, len - o, "; %s %s %s (%s) on %s", rt->path,
-                     rt->fs_type[0] ? rt->fs_type : "?",
-                     rb_units_fmt_size_in(sz, sizeof sz, (double)rt->total_bytes, st),
-                     rt->options[0] ? rt->options : "?", rt->source[0] ? rt->source : "?");
-        o += w > 0 ? (size_t)w : 0;
-        if (rt->dev_model[0] || rt->dev_serial[0]) {
-            w = snprintf(buf + o, len - o, ", disk%s%s%s, serial %s", rt->dev_model[0] ? " " : "",
-                         rt->dev_model, rt->dev_rotational ? " (rotational)" : "",
-                         rt->dev_serial[0] ? rt->dev_serial : "unknown");
-            o += w > 0 ? (size_t)w : 0;
-        }
-    }
-}
-
-/* The nodes' hardware: one line for the nodes alike, naming them. */
-static int s_text_hw(FILE *f, const rb_run_result_t *r)
-{
-    enum { L = 1024 };
-    char(*line)[L] = calloc(r->nnodes ? r->nnodes : 1, sizeof *line);
-    uint8_t *done = calloc(r->nnodes ? r->nnodes : 1, 1);
-    if (!line || !done) {
-        free(line);
-        free(done);
-        return -ENOMEM;
-    }
-    int any = 0;
-    for (uint32_t i = 0; i < r->nnodes; i++)
-        if (r->nodes[i].hw) {
-            s_hw_line(line[i], L, &r->nodes[i], r->units);
-            any = 1;
-        }
-    for (uint32_t i = 0; any && i < r->nnodes; i++) {
-        if (!r->nodes[i].hw || done[i])
-            continue;
-        char who[160];
-        uint32_t n = 0, shown = 0;
-        size_t o = 0;
-        for (uint32_t k = i; k < r->nnodes; k++) {
-            if (!r->nodes[k].hw || done[k] || strcmp(line[k], line[i]))
-                continue;
-            done[k] = 1;
-            if (shown < 4 && o + 1 < sizeof who) {
-                int w = snprintf(who + o, sizeof who - o, "%s%s", n ? ", " : "", r->nodes[k].name);
-                o += w > 0 ? (size_t)w : 0;
-                shown++;
-            }
-            n++;
-        }
-        if (n > shown && o + 1 < sizeof who)
-            snprintf(who + o, sizeof who - o, " and %u more", n - shown);
-        char text[L + 200];
-        snprintf(text, sizeof text, "hardware of %s%s: %s", n == 1 ? "" : "nodes ", who, line[i]);
-        rb_text_wrap(f, text, 0, 4, RB_TEXT_WIDTH);
-    }
-    free(line);
-    free(done);
-    return 0;
-}
-
 int rb_report_text(const rb_run_result_t *r, FILE *f)
 {
     char when[32];
@@ -866,7 +678,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
             rb_text_wrap(f, head, 0, 4, RB_TEXT_WIDTH);
         }
     s_text_units(f, r->units);
-    if (s_text_hw(f, r) < 0 || s_text_shared(f, r) < 0)
+    if (rb_report_text_hw(f, r) < 0 || rb_report_text_shared(f, r) < 0)
         return -ENOMEM;
     for (uint32_t p = 0; p < r->nphases; p++)
         if (s_text_phase(f, r, p) < 0)

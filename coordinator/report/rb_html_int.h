@@ -1,0 +1,20 @@
+/* What the files of report.html share: its run-level sections
+ * (rb_html_page.c), placed by the page (rb_html.c). */
+#ifndef RB_HTML_INT_H
+#define RB_HTML_INT_H
+
+#include <stdio.h>
+
+#include "rb_report.h"
+
+/* The document's head and style, the run (plan, start, status) and the
+ * links to its phases. */
+void rb_html_head(const rb_run_result_t *r, FILE *f);
+
+/* The nodes: rack, host, status, cores, RAM, clock, and what each host is. */
+void rb_html_nodes(const rb_run_result_t *r, FILE *f);
+
+/* The plan as the run read it (run_dir/plan.ini), escaped. 0 or -ENOMEM. */
+int rb_html_plan(const char *run_dir, FILE *f);
+
+#endif

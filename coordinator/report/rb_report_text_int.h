@@ -1,0 +1,17 @@
+/* What the files of report.txt share: its lines about the hosts
+ * (rb_report_text_hosts.c), placed by the report (rb_report_text.c). */
+#ifndef RB_REPORT_TEXT_INT_H
+#define RB_REPORT_TEXT_INT_H
+
+#include <stdio.h>
+
+#include "rb_report.h"
+
+/* The nodes' hardware: one line for the nodes alike, naming them. 0 or -ENOMEM. */
+int rb_report_text_hw(FILE *f, const rb_run_result_t *r);
+
+/* Nodes on one host that report the same device, said once for the run.
+ * 0 or -ENOMEM. */
+int rb_report_text_shared(FILE *f, const rb_run_result_t *r);
+
+#endif
