@@ -236,6 +236,14 @@ static void s_eval_phase(const rb_project_t *p, const rb_phase_spec_t *spec,
     }
 }
 
+double rb_project_fs_bytes(const rb_msg_hello_t *h)
+{
+    double sum = 0;
+    for (uint32_t k = 0; h && k < h->nroots && k < RB_MAX_ROOTS; k++)
+        sum += (double)h->roots[k].total_bytes;
+    return sum;
+}
+
 /* What the agents measured beside what [capacity] gives: the raw disks'
  * size (the most common of the phases' disks) against disk_size, and each
  * node's file systems (their median) against usable capacity per unit;

@@ -55,6 +55,10 @@ int rb_project_result_eval(const rb_project_t *p, const rb_phase_spec_t *specs, 
                            const rb_phase_agg_t *aggs, uint32_t nrun, const double *fs_bytes,
                            uint32_t nfs, rb_project_result_t *out);
 
+/* A node's file systems' size as its HELLO gives it: the sum over its
+ * roots of statvfs's total (0 for NULL), an entry of fs_bytes above. */
+double rb_project_fs_bytes(const rb_msg_hello_t *h);
+
 /* Frees what r owns; safe twice. */
 void rb_project_result_fini(rb_project_result_t *r);
 

@@ -670,11 +670,8 @@ int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
     }
     if (pl->project) {
         double *fs = calloc(res->nnodes ? res->nnodes : 1, sizeof *fs);
-        for (uint32_t i = 0; fs && i < res->nnodes; i++) {
-            const rb_msg_hello_t *h = out->nodes[i].hw;
-            for (uint32_t k = 0; h && k < h->nroots && k < RB_MAX_ROOTS; k++)
-                fs[i] += (double)h->roots[k].total_bytes;
-        }
+        for (uint32_t i = 0; fs && i < res->nnodes; i++)
+            fs[i] = rb_project_fs_bytes(out->nodes[i].hw);
         int rc = fs ? rb_project_result_eval(pl->project, pl->phases, pl->nphases, out->phases,
                                              res->nphases, fs, res->nnodes, &out->proj)
                     : -ENOMEM;
