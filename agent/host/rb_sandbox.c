@@ -535,14 +535,19 @@ int rb_sandbox_open_device(rb_sandbox_t *sb, const char *path, int flags, rb_err
     return fd;
 }
 
-uint32_t rb_sandbox_idle_devices(const rb_sandbox_t *sb, int write, char (*out)[PATH_MAX],
-                                 uint32_t max)
+uint32_t rb_sandbox_idle_devices(rb_sandbox_t *sb, int write, char (*out)[PATH_MAX], uint32_t max)
 {
     static char all[1024][PATH_MAX];
     uint32_t n = rb_device_list(s_sys(sb), all, 1024), k = 0;
     for (uint32_t i = 0; i < n && k < max; i++) {
         rb_device_info_t d;
-        char why[768];
+        char why[768], real[PATH_MAX];
+        /* one this run holds already (an earlier job's): idle for the run, as it was then */
+        const s_claim_t *c = realpath(all[i], real) ? s_claim_find(sb, real) : NULL;
+        if (c && rb_device_refusal(&sb->allow, &c->info, write ? 'w' : 'r', why, sizeof why) == 0)
+            snprintf(out[k++], PATH_MAX, "%s", c->info.path);
+        if (c)
+            continue;
         if (!rb_device_allow_match(&sb->allow, all[i]) ||
             rb_device_probe(all[i], s_sys(sb), 1, &d, NULL) < 0 ||
             rb_device_refusal(&sb->allow, &d, write ? 'w' : 'r', why, sizeof why) < 0)

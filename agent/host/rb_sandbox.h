@@ -119,9 +119,9 @@ int rb_sandbox_open_device(rb_sandbox_t *sb, const char *path, int flags, rb_err
 
 /* The allowed devices that are idle (not in use and, when write is set,
  * holding nothing, or allowed with ":wipe"): real paths into out, up to max.
- * Returns the count. */
-uint32_t rb_sandbox_idle_devices(const rb_sandbox_t *sb, int write, char (*out)[PATH_MAX],
-                                 uint32_t max);
+ * Those this run holds already (an earlier job's) count as idle. Returns
+ * the count. */
+uint32_t rb_sandbox_idle_devices(rb_sandbox_t *sb, int write, char (*out)[PATH_MAX], uint32_t max);
 
 /* Checks whether a job's directory, or its directory joined with filename
  * ("" for none), names a block device (symlinks followed; a relative
