@@ -19,7 +19,8 @@
     "  --lost-after DUR   an agent silent this long is lost (default 3 heartbeats)\n"              \
     "  --agent-bin PATH   rackbench-agent to start for --local\n"                                  \
     "  --agent-arg ARG    one more argument for each --local agent (repeatable):\n"                \
-    "                     --agent-arg --allow-device=/dev/sdb\n"                                   \
+    "                     --agent-arg --allow-device=/dev/sdb; {node} is each\n"                   \
+    "                     agent's name: --agent-arg --allow-device=/srv/{node}/disk1\n"            \
     "  --quiet            no progress lines\n"                                                     \
     "  --verbose          more detail, also from local agents\n"                                   \
     "  --key FILE         the coordinator's secret key (NAME.key_secret)\n"                        \

@@ -183,6 +183,37 @@ static int s_agent_bin(const rb_run_opts_t *o, char *out, size_t len)
     return access(out, X_OK) == 0 ? 0 : -errno;
 }
 
+/* An --agent-arg for the agent called name: each "{node}" in arg becomes
+ * name, so that each agent of --local can be given its own devices. */
+static const char *s_node_arg(const char *arg, const char *name, char *out, size_t len)
+{
+    size_t o = 0;
+    for (const char *p = arg; *p && o + 1 < len;) {
+        if (!strncmp(p, "{node}", 6)) {
+            int w = snprintf(out + o, len - o, "%s", name);
+            o = w > 0 && o + (size_t)w < len ? o + (size_t)w : len - 1;
+            p += 6;
+        } else {
+            out[o++] = *p++;
+        }
+    }
+    out[o] = '\0';
+    return out;
+}
+
+const char *rb_local_root(const rb_run_ctx_t *r)
+{
+    const rb_plan_t *p = r->plan;
+    if (p->directory[0])
+        return p->directory;
+    int devices = p->nphases > 0;
+    for (uint32_t i = 0; devices && i < p->nphases; i++)
+        for (uint32_t j = 0; devices && j < p->phases[i].njobs; j++)
+            devices = p->phases[i].jobs[j].device[0] != '\0';
+    /* raw devices only: the agents make no files, only their run folders, which go */
+    return devices ? (r->o->out_dir ? r->o->out_dir : "runs") : "";
+}
+
 int rb_local_start(rb_run_ctx_t *r)
 {
     char bin[PATH_MAX], root[PATH_MAX];
@@ -193,7 +224,7 @@ int rb_local_start(rb_run_ctx_t *r)
                     strerror(-rc));
         return rc;
     }
-    snprintf(root, sizeof root, "%s", r->plan->directory);
+    snprintf(root, sizeof root, "%s", rb_local_root(r));
     if ((rc = rb_fs_mkdirs(root)) < 0) {
         rb_run_fail(r, "directory %s: %s", root, strerror(-rc));
         return rc;
@@ -246,8 +277,9 @@ int rb_local_start(rb_run_ctx_t *r)
             argv[na + 3] = ckey;
             na += 4;
         }
-        for (uint32_t k = 0; k < o->nagent_args; k++) /* after the keys, before the NULL */
-            argv[na + k] = o->agent_args[k];
+        static char args[RB_RUN_AGENT_ARGS_MAX][PATH_MAX]; /* the child copies them at fork */
+        for (uint32_t k = 0; k < o->nagent_args; k++)      /* after the keys, before the NULL */
+            argv[na + k] = s_node_arg(o->agent_args[k], c->name, args[k], sizeof args[k]);
         pid_t pid = fork();
         if (pid < 0) {
             rb_run_fail(r, "cannot start local agent %s: %s", c->name, strerror(errno));

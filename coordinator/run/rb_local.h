@@ -21,6 +21,10 @@ void rb_local_joined(rb_run_ctx_t *r, const char *name);
 /* Starts o->local agents against r->endpoint. 0, or -errno with the run failed. */
 int rb_local_start(rb_run_ctx_t *r);
 
+/* The local agents' root: [global]'s directory, or for a plan whose every
+ * job is on raw devices, the parent of run folders; "" when there is none. */
+const char *rb_local_root(const rb_run_ctx_t *r);
+
 /* Reaps local agents that exited; marks their nodes lost (or fails the run
  * for one that exited before joining). */
 void rb_local_reap(rb_run_ctx_t *r);

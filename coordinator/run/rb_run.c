@@ -456,10 +456,10 @@ static int s_check_opts(rb_run_ctx_t *r)
                         "--nodes a,b,c\n");
         return 2;
     }
-    if (o->local && !r->plan->directory[0]) {
+    if (o->local && !rb_local_root(r)[0]) {
         fprintf(stderr,
                 "rackbench run: --local needs a directory for the local agents' files: "
-                "set directory= in [global] of %s\n",
+                "set directory= in [global] of %s (a plan only on raw devices needs none)\n",
                 r->plan->source);
         return 2;
     }
