@@ -188,6 +188,15 @@ static void s_root_mount(rb_root_info_t *r)
     }
 }
 
+/* The host's block devices, read once: probing 48 disks every second until a
+ * coordinator answers would be waste. */
+static void s_inventory(rb_agent_t *a)
+{
+    if (!a->inv && (a->inv = calloc(RB_MAX_DEVS, sizeof *a->inv)))
+        a->ninv = rb_devid_inventory(rb_sandbox_allowed(a->sb), a->o.sys_root, a->inv, RB_MAX_DEVS,
+                                     &a->inv_seen);
+}
+
 static void s_send_hello(rb_agent_t *a)
 {
     rb_msg_t m = {.type = RB_MSG_HELLO};
@@ -210,6 +219,10 @@ static void s_send_hello(rb_agent_t *a)
         snprintf(h->kernel, sizeof h->kernel, "%s", u.release);
     s_cpu_model(h->cpu_model, sizeof h->cpu_model);
     s_nics(h);
+    s_inventory(a);
+    h->devs = a->inv;
+    h->ndevs = a->ninv;
+    h->ndevs_seen = a->inv_seen > a->ninv ? a->inv_seen : 0;
     rb_agent_send(a, &m);
 }
 
@@ -228,8 +241,16 @@ static void s_telemetry_open(rb_agent_t *a)
     a->tel = a->snap ? rb_telemetry_new(a->o.proc_root ? a->o.proc_root : "/proc",
                                         a->o.sys_root ? a->o.sys_root : "/sys", roots, n, &err)
                      : NULL;
-    if (!a->tel)
+    if (!a->tel) {
         rb_warn("no host telemetry: %s", a->snap ? err.msg : "out of memory");
+        return;
+    }
+    /* and the disks it may test, which no root is on */
+    s_inventory(a);
+    for (uint32_t i = 0; i < a->ninv; i++)
+        if (a->inv[i].access != RB_DEV_NONE &&
+            rb_telemetry_add_device(a->tel, a->inv[i].name, &err) < 0)
+            rb_warn("no telemetry of %s: %s", a->inv[i].path, err.msg);
 }
 
 static void s_handle(rb_agent_t *a, zframe_t *f)
@@ -631,6 +652,7 @@ void rb_agent_destroy(rb_agent_t **p)
     zcert_destroy(&a->server);
     rb_sandbox_destroy(&a->sb);
     rb_telemetry_destroy(&a->tel);
+    free(a->inv);
     free(a->snap);
     free(a->space);
     free(a);

@@ -60,6 +60,8 @@ struct rb_agent {
     rb_telemetry_t *tel;       /* host telemetry, NULL when not read */
     rb_telemetry_snap_t *snap; /* its last reading */
     rb_telem_t telem;          /* the same, for the wire */
+    rb_dev_id_t *inv;          /* the host's block devices for HELLO, read once (RB_MAX_DEVS) */
+    uint32_t ninv, inv_seen;
     /* data sets a worn-out write left short: a later read reads only that much */
     struct {
         char key[RB_PATH_MAX + RB_NAME_MAX * 2]; /* s_data_key of the writing job */

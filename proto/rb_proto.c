@@ -180,7 +180,11 @@ S_LAYOUT(s_dev_id_layout, NULL, F_STR(rb_dev_id_t, path, RB_PK_F_NONEMPTY),
          F_STR(rb_dev_id_t, name, 0), F_STR(rb_dev_id_t, model, 0), F_STR(rb_dev_id_t, vendor, 0),
          F_STR(rb_dev_id_t, serial, 0), F_STR(rb_dev_id_t, firmware, 0), F_U64(rb_dev_id_t, size),
          F_U32(rb_dev_id_t, lbs, UINT32_MAX), F_U32(rb_dev_id_t, pbs, UINT32_MAX),
-         F_KIND(rb_dev_id_t, rotational, RB_PK_BOOL), F_STR(rb_dev_id_t, scheduler, 0));
+         F_KIND(rb_dev_id_t, rotational, RB_PK_BOOL), F_STR(rb_dev_id_t, scheduler, 0),
+         /* version 14 */
+         F_U32(rb_dev_id_t, read_ahead_kb, UINT32_MAX), F_U32(rb_dev_id_t, nr_requests, UINT32_MAX),
+         F_U32(rb_dev_id_t, queue_depth, UINT32_MAX), F_U32(rb_dev_id_t, access, RB_DEV_WRITE),
+         F_STR(rb_dev_id_t, use, 0));
 
 S_LAYOUT(s_peer_layout, NULL, F_U32(rb_peer_t, shift, UINT32_MAX),
          F_STR(rb_peer_t, name, RB_PK_F_NONEMPTY));
@@ -192,7 +196,10 @@ S_LAYOUT(s_body_HELLO, NULL, F_STR(rb_msg_hello_t, name, 0), F_STR(rb_msg_hello_
          F_U64(rb_msg_hello_t, ram_bytes), F_U64(rb_msg_hello_t, cache_bytes),
          F_INLINE(rb_msg_hello_t, roots, nroots, RB_MAX_ROOTS, s_root_layout),
          F_STR(rb_msg_hello_t, kernel, 0), F_STR(rb_msg_hello_t, cpu_model, 0),
-         F_INLINE(rb_msg_hello_t, nics, nnics, RB_TELEM_NICS, s_nic_info_layout));
+         F_INLINE(rb_msg_hello_t, nics, nnics, RB_TELEM_NICS, s_nic_info_layout),
+         /* version 14 */
+         F_ARRAY(rb_msg_hello_t, devs, ndevs, RB_MAX_DEVS, s_dev_id_layout),
+         F_U32(rb_msg_hello_t, ndevs_seen, UINT32_MAX));
 
 S_LAYOUT(s_body_PING, NULL, F_U32(rb_msg_ping_t, seq, UINT32_MAX),
          F_U64(rb_msg_ping_t, t_coord_ns));
@@ -578,6 +585,33 @@ void rb_msg_fini(rb_msg_t *m)
     if (m->type > RB_MSG_NONE && m->type < RB_MSG_COUNT)
         s_free_fields(rb_proto_bodies[m->type], &m->u);
     memset(m, 0, rb_proto_msg_used(m->type)); /* what decoding filled */
+}
+
+int rb_msg_hello_dup(const rb_msg_hello_t *h, rb_msg_hello_t **out)
+{
+    rb_msg_hello_t *c = malloc(sizeof *c);
+    if (!c)
+        return -ENOMEM;
+    *c = *h;
+    c->devs = NULL;
+    if (h->ndevs && !(c->devs = malloc(h->ndevs * sizeof *c->devs))) {
+        free(c);
+        return -ENOMEM;
+    }
+    if (h->ndevs)
+        memcpy(c->devs, h->devs, h->ndevs * sizeof *c->devs);
+    rb_msg_hello_free(out);
+    *out = c;
+    return 0;
+}
+
+void rb_msg_hello_free(rb_msg_hello_t **h)
+{
+    if (!h || !*h)
+        return;
+    free((*h)->devs);
+    free(*h);
+    *h = NULL;
 }
 
 /* ---- encoding ---- */

@@ -19,7 +19,7 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   13
+#define RB_PROTO_VERSION   14
 #define RB_PROTO_MAX_FRAME (384u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -307,6 +307,10 @@ typedef struct rb_msg_hello {
     char cpu_model[RB_HW_TEXT_MAX]; /* /proc/cpuinfo's model name, "" unknown */
     uint32_t nnics;
     rb_nic_info_t nics[RB_TELEM_NICS]; /* its interfaces but lo */
+    /* version 14: every block device of the host but partitions and empty ones */
+    uint32_t ndevs;
+    struct rb_dev_id *devs; /* malloc'd; rb_msg_hello_dup and rb_msg_hello_free copy and free */
+    uint32_t ndevs_seen;    /* how many there were, when more than RB_MAX_DEVS */
 } rb_msg_hello_t;
 
 typedef struct rb_msg_ping {
@@ -502,7 +506,15 @@ typedef struct rb_dev_id {
     uint32_t lbs, pbs;            /* logical and physical block size */
     uint8_t rotational;           /* queue/rotational */
     char scheduler[RB_NAME_MAX];  /* queue/scheduler's choice, "" none */
+    /* version 14: the queue as the kernel sets it, and, in HELLO, what the agent may do */
+    uint32_t read_ahead_kb; /* queue/read_ahead_kb */
+    uint32_t nr_requests;   /* queue/nr_requests: the block layer's queue depth */
+    uint32_t queue_depth;   /* device/queue_depth: the disk's own (SCSI, SATA), 0 unknown */
+    uint32_t access;        /* HELLO: RB_DEV_NONE, RB_DEV_READ or RB_DEV_WRITE */
+    char use[128];          /* HELLO: why it may not be read or written, "" when it may */
 } rb_dev_id_t;
+
+enum { RB_DEV_NONE = 0, RB_DEV_READ = 1, RB_DEV_WRITE = 2 };
 
 typedef struct rb_msg_done {
     char run_id[RB_NAME_MAX];
@@ -584,6 +596,11 @@ int rb_msg_decode(const void *buf, size_t len, rb_msg_t *m, rb_err_t *err);
  * histograms, checkpoints) and zeroes its type and the union member of that
  * type. Safe to call twice. */
 void rb_msg_fini(rb_msg_t *m);
+
+/* A HELLO's copy that owns its devices (*out, freed with rb_msg_hello_free),
+ * for keeping past the message's rb_msg_fini. 0 or -ENOMEM. */
+int rb_msg_hello_dup(const rb_msg_hello_t *h, rb_msg_hello_t **out);
+void rb_msg_hello_free(rb_msg_hello_t **h);
 
 /* Frees an array of phases with their jobs (as built by the plan parser or
  * the decoder) and nulls the pointer. */

@@ -1,7 +1,10 @@
 /* What a block device is, from sysfs: model, vendor, serial, firmware,
- * size, block sizes, rotational and scheduler, so that a burn-in report
- * names each disk by its serial. */
+ * size, block sizes, rotational, scheduler, read-ahead and queue depths,
+ * so that a burn-in report names each disk by its serial; and the host's
+ * inventory of them for HELLO. */
 #include "rb_devid.h"
+
+#include "rb_device.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -70,6 +73,9 @@ int rb_devid_read(const char *path, rb_dev_id_t *out)
     out->lbs = (uint32_t)s_num(dev, "queue/logical_block_size");
     out->pbs = (uint32_t)s_num(dev, "queue/physical_block_size");
     out->rotational = s_num(dev, "queue/rotational") != 0;
+    out->read_ahead_kb = (uint32_t)s_num(dev, "queue/read_ahead_kb");
+    out->nr_requests = (uint32_t)s_num(dev, "queue/nr_requests");
+    out->queue_depth = (uint32_t)s_num(dev, "device/queue_depth");
     s_read(dev, "device/model", out->model, sizeof out->model);
     s_read(dev, "device/vendor", out->vendor, sizeof out->vendor);
     if (s_read(dev, "device/serial", out->serial, sizeof out->serial) < 0 &&
@@ -89,4 +95,47 @@ int rb_devid_read(const char *path, rb_dev_id_t *out)
         }
     }
     return 0;
+}
+
+uint32_t rb_devid_inventory(const rb_device_allow_t *a, const char *sys_root, rb_dev_id_t *out,
+                            uint32_t max, uint32_t *seen)
+{
+    static char paths[1024][PATH_MAX];
+    uint32_t n = rb_device_list(sys_root, paths, 1024), k = 0;
+    const char *sys = sys_root ? sys_root : "/sys";
+    *seen = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name = paths[i] + strlen("/dev/");
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s/class/block/%s", sys, name);
+        /* a partition is its disk's; an unbound loop or an empty drive is nothing */
+        if (s_num(dir, "partition") || s_num(dir, "size") == 0)
+            continue;
+        (*seen)++;
+        if (k == max)
+            continue;
+        rb_dev_id_t *d = &out[k];
+        if (rb_devid_read(paths[i], d) < 0)
+            continue;
+        rb_device_info_t info;
+        rb_err_t err;
+        char why[512];
+        rb_err_clear(&err);
+        /* no exclusive open: HELLO may come again while a run holds the device */
+        if (rb_device_probe(paths[i], sys_root, 0, &info, &err) < 0) {
+            snprintf(d->use, sizeof d->use, "%s", err.msg);
+        } else if (!rb_device_allow_match(a, info.path)) {
+            const char *also = info.in_use[0] ? info.in_use : info.holds;
+            snprintf(d->use, sizeof d->use, "not allowed%s%s", also[0] ? "; " : "", also);
+        } else if (rb_device_refusal(a, &info, 'r', why, sizeof why) < 0) {
+            snprintf(d->use, sizeof d->use, "%s", why);
+        } else if (rb_device_refusal(a, &info, 'w', why, sizeof why) < 0) {
+            d->access = RB_DEV_READ;
+            snprintf(d->use, sizeof d->use, "%s (writing needs :wipe)", info.holds);
+        } else {
+            d->access = RB_DEV_WRITE;
+        }
+        k++;
+    }
+    return k;
 }

@@ -784,6 +784,7 @@ int rb_html_report(const rb_run_result_t *r, const char *run_dir, FILE *f)
         rb_table_accept(r->accept, f);
     rb_table_projection(r, f);
     rb_html_nodes(r, f);
+    rb_html_devices(r, f);
     if (smp.bad)
         fprintf(f,
                 "<p class=\"note\">samples.csv: %zu line%s could not be read (a run cut short "

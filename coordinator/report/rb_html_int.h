@@ -14,6 +14,9 @@ void rb_html_head(const rb_run_result_t *r, FILE *f);
 /* The nodes: rack, host, status, cores, RAM, clock, and what each host is. */
 void rb_html_nodes(const rb_run_result_t *r, FILE *f);
 
+/* Every node's block devices from its inventory. */
+void rb_html_devices(const rb_run_result_t *r, FILE *f);
+
 /* The plan as the run read it (run_dir/plan.ini), escaped. 0 or -ENOMEM. */
 int rb_html_plan(const char *run_dir, FILE *f);
 

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "rb_html_int.h"
+#include "rb_chart.h"
+#include "rb_inventory.h"
 #include "rb_svg.h"
 #include "rb_table.h"
 #include "rb_time.h"
@@ -136,6 +138,41 @@ void rb_html_nodes(const rb_run_result_t *r, FILE *f)
                              rt->dev_serial[0] ? rt->dev_serial : "unknown");
         }
         fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+/* Every node's block devices from its inventory (nothing when none said any). */
+void rb_html_devices(const rb_run_result_t *r, FILE *f)
+{
+    char c[RB_INV_NCOLS][RB_INV_CELL];
+    int any = 0;
+    for (uint32_t i = 0; i < r->nnodes && !any; i++)
+        any = r->nodes[i].hw && r->nodes[i].hw->ndevs;
+    if (!any)
+        return;
+    fputs("<h3 id=\"devices\">Devices of the nodes</h3>\n<table>\n<tr>", f);
+    for (int k = 0; k < RB_INV_NCOLS; k++)
+        fprintf(f, "<th%s>%s</th>", rb_inv_numeric(k) ? " class=\"n\"" : "", rb_inv_heads[k]);
+    fputs("<th>note</th></tr>\n", f);
+    for (uint32_t i = 0; i < r->nnodes; i++) {
+        const rb_msg_hello_t *h = r->nodes[i].hw;
+        for (uint32_t d = 0; h && d < h->ndevs; d++) {
+            rb_inv_cells(r->nodes[i].name, &h->devs[d], rb_chart_si() ? RB_UNITS_SI : RB_UNITS_IEC,
+                         c);
+            fputs("<tr>", f);
+            for (int k = 0; k < RB_INV_NCOLS; k++) {
+                fputs(rb_inv_numeric(k) ? "<td class=\"n\">" : "<td>", f);
+                rb_svg_esc(f, c[k]);
+                fputs("</td>", f);
+            }
+            fputs("<td>", f);
+            rb_svg_esc(f, rb_inv_note(&h->devs[d]));
+            fputs("</td></tr>\n", f);
+        }
+        if (h && h->ndevs_seen > h->ndevs)
+            fprintf(f, "<tr><td colspan=\"%d\">%u more devices than a HELLO carries</td></tr>\n",
+                    RB_INV_NCOLS + 1, h->ndevs_seen - h->ndevs);
     }
     fputs("</table>\n", f);
 }

@@ -15,6 +15,7 @@
 #include "rb_opt.h"
 #include "rb_io500.h"
 #include "rb_report.h"
+#include "rb_host_json.h"
 #include "rb_time.h"
 #include "rb_units.h"
 
@@ -470,40 +471,6 @@ static void s_json_honesty(rb_jw_t *w, const rb_phase_agg_t *a)
     rb_jw_obj_end(w);
 }
 
-/* A node's "host": its kernel, CPU, NICs and its roots' mounts and disks. */
-static void s_json_host(rb_jw_t *w, const rb_msg_hello_t *h)
-{
-    rb_jw_obj_begin(w, "host");
-    rb_jw_str(w, "kernel", h->kernel);
-    rb_jw_str(w, "cpu_model", h->cpu_model);
-    rb_jw_arr_begin(w, "nics");
-    for (uint32_t k = 0; k < h->nnics && k < RB_TELEM_NICS; k++) {
-        rb_jw_obj_begin(w, NULL);
-        rb_jw_str(w, "name", h->nics[k].name);
-        rb_jw_u64(w, "speed_mbps", h->nics[k].speed_mbps);
-        rb_jw_str(w, "mac", h->nics[k].mac);
-        rb_jw_obj_end(w);
-    }
-    rb_jw_arr_end(w);
-    rb_jw_arr_begin(w, "roots");
-    for (uint32_t k = 0; k < h->nroots && k < RB_MAX_ROOTS; k++) {
-        const rb_root_info_t *r = &h->roots[k];
-        rb_jw_obj_begin(w, NULL);
-        rb_jw_str(w, "path", r->path);
-        rb_jw_str(w, "fs_type", r->fs_type);
-        rb_jw_str(w, "source", r->source);
-        rb_jw_str(w, "options", r->options);
-        rb_jw_u64(w, "size", r->total_bytes);
-        rb_jw_u64(w, "free", r->free_bytes);
-        rb_jw_str(w, "dev_model", r->dev_model);
-        rb_jw_str(w, "dev_serial", r->dev_serial);
-        rb_jw_bool(w, "dev_rotational", r->dev_rotational);
-        rb_jw_obj_end(w);
-    }
-    rb_jw_arr_end(w);
-    rb_jw_obj_end(w);
-}
-
 /* The "nodes" of the run: every agent, how it went and its clock. */
 static void s_json_run_nodes(rb_jw_t *w, const rb_run_result_t *r)
 {
@@ -527,7 +494,7 @@ static void s_json_run_nodes(rb_jw_t *w, const rb_run_result_t *r)
         else
             rb_jw_null(w, "lost_at_s");
         if (n->hw)
-            s_json_host(w, n->hw);
+            rb_host_json_write(w, n->hw);
         rb_jw_obj_end(w);
     }
     rb_jw_arr_end(w);

@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "rb_report_text_int.h"
+#include "rb_inventory.h"
+
+#define S_INV_WIDEST 20 /* a longer cell is cut to this, so that a row stays in 120 columns */
 #include "rb_text.h"
 #include "rb_units.h"
 
@@ -197,4 +200,48 @@ int rb_report_text_hw(FILE *f, const rb_run_result_t *r)
     free(line);
     free(done);
     return 0;
+}
+
+/* Every node's block devices from its inventory: who each disk is, how the
+ * kernel queues it and whether the agent may read or write it. */
+void rb_report_text_devices(FILE *f, const rb_run_result_t *r)
+{
+    int w[RB_INV_NCOLS], any = 0;
+    char c[RB_INV_NCOLS][RB_INV_CELL];
+    for (int k = 0; k < RB_INV_NCOLS; k++)
+        w[k] = (int)strlen(rb_inv_heads[k]);
+    for (uint32_t i = 0; i < r->nnodes; i++)
+        for (uint32_t d = 0; r->nodes[i].hw && d < r->nodes[i].hw->ndevs; d++) {
+            rb_inv_cells(r->nodes[i].name, &r->nodes[i].hw->devs[d], r->units, c);
+            for (int k = 0; k < RB_INV_NCOLS; k++) {
+                int n = (int)strlen(c[k]);
+                w[k] = n > w[k] && n <= S_INV_WIDEST ? n : w[k];
+            }
+            any = 1;
+        }
+    if (!any)
+        return;
+    fprintf(f, "devices of the nodes:\n ");
+    for (int k = 0; k < RB_INV_NCOLS - 1; k++)
+        fprintf(f, rb_inv_numeric(k) ? " %*s" : " %-*s", w[k], rb_inv_heads[k]);
+    fprintf(f, " %s", rb_inv_heads[RB_INV_NCOLS - 1]);
+    fputc('\n', f);
+    for (uint32_t i = 0; i < r->nnodes; i++) {
+        const rb_msg_hello_t *h = r->nodes[i].hw;
+        for (uint32_t d = 0; h && d < h->ndevs; d++) {
+            rb_inv_cells(r->nodes[i].name, &h->devs[d], r->units, c);
+            fputc(' ', f);
+            for (int k = 0; k < RB_INV_NCOLS - 1; k++)
+                fprintf(f, rb_inv_numeric(k) ? " %*.*s" : " %-*.*s", w[k], w[k], c[k]);
+            fprintf(f, " %s", c[RB_INV_NCOLS - 1]);
+            fputc('\n', f);
+            if (rb_inv_note(&h->devs[d])[0]) {
+                fprintf(f, "%*s", 6, "");
+                rb_text_wrap(f, rb_inv_note(&h->devs[d]), 6, 6, RB_TEXT_WIDTH);
+            }
+        }
+        if (h && h->ndevs_seen > h->ndevs)
+            fprintf(f, "  %s: %u more devices than a HELLO carries\n", r->nodes[i].name,
+                    h->ndevs_seen - h->ndevs);
+    }
 }

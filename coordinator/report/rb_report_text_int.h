@@ -14,4 +14,7 @@ int rb_report_text_hw(FILE *f, const rb_run_result_t *r);
  * 0 or -ENOMEM. */
 int rb_report_text_shared(FILE *f, const rb_run_result_t *r);
 
+/* Every node's block devices from its inventory, one row each. */
+void rb_report_text_devices(FILE *f, const rb_run_result_t *r);
+
 #endif

@@ -14,6 +14,7 @@
 
 #include "rb_csv.h"
 #include "rb_findings.h"
+#include "rb_host_json.h"
 #include "rb_json.h"
 #include "rb_result.h"
 #include "rb_time.h"
@@ -484,7 +485,7 @@ void rb_result_run_unload(rb_loaded_run_t *out)
         rb_aggregate_phase_fini(&out->phases[p]);
     free(out->phases);
     for (uint32_t i = 0; out->hws && i < out->res.nnodes; i++)
-        free(out->hws[i]);
+        rb_msg_hello_free(&out->hws[i]);
     free(out->hws);
     free(out->nodes);
     rb_accept_result_fini(&out->acc);
@@ -529,34 +530,9 @@ static int s_run_nodes(const rb_json_t *nodes, rb_loaded_run_t *out)
         const rb_json_t *host = rb_json_get(n, "host");
         if (rb_json_type(host) != RB_JSON_OBJ)
             continue;
-        rb_msg_hello_t *h = out->hws[i] = calloc(1, sizeof *h);
-        if (!h)
+        if (rb_host_json_read(host, &out->hws[i]) < 0)
             return -ENOMEM;
-        o->hw = h;
-        s_str(host, "kernel", h->kernel, sizeof h->kernel);
-        s_str(host, "cpu_model", h->cpu_model, sizeof h->cpu_model);
-        const rb_json_t *nics = rb_json_get(host, "nics");
-        for (size_t k = 0; k < rb_json_len(nics) && h->nnics < RB_TELEM_NICS; k++) {
-            const rb_json_t *x = rb_json_at(nics, k);
-            rb_nic_info_t *c = &h->nics[h->nnics++];
-            s_str(x, "name", c->name, sizeof c->name);
-            c->speed_mbps = (uint32_t)s_u64(x, "speed_mbps");
-            s_str(x, "mac", c->mac, sizeof c->mac);
-        }
-        const rb_json_t *roots = rb_json_get(host, "roots");
-        for (size_t k = 0; k < rb_json_len(roots) && h->nroots < RB_MAX_ROOTS; k++) {
-            const rb_json_t *x = rb_json_at(roots, k);
-            rb_root_info_t *c = &h->roots[h->nroots++];
-            s_str(x, "path", c->path, sizeof c->path);
-            s_str(x, "fs_type", c->fs_type, sizeof c->fs_type);
-            s_str(x, "source", c->source, sizeof c->source);
-            s_str(x, "options", c->options, sizeof c->options);
-            c->total_bytes = s_u64(x, "size");
-            c->free_bytes = s_u64(x, "free");
-            s_str(x, "dev_model", c->dev_model, sizeof c->dev_model);
-            s_str(x, "dev_serial", c->dev_serial, sizeof c->dev_serial);
-            c->dev_rotational = rb_json_bool(rb_json_get(x, "dev_rotational"), 0);
-        }
+        o->hw = out->hws[i];
     }
     return 0;
 }

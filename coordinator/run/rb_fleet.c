@@ -31,7 +31,7 @@ void rb_fleet_fini(rb_fleet_t *f)
         for (uint32_t p = 0; n->done && p < f->nphases; p++)
             rb_fleet_drop_done(n, p);
         free(n->done);
-        free(n->hello.hw);
+        rb_msg_hello_free(&n->hello.hw);
     }
     free(f->nodes);
     rb_names_fini(&f->index);
@@ -64,8 +64,7 @@ static void s_take_hello(rb_fleet_node_t *n, const rb_msg_hello_t *hello)
     n->hello.cores = hello->cores;
     n->hello.ram_bytes = hello->ram_bytes;
     n->hello.cache_bytes = hello->cache_bytes;
-    if (n->hello.hw || (n->hello.hw = malloc(sizeof *n->hello.hw)))
-        memcpy(n->hello.hw, hello, sizeof *hello);
+    rb_msg_hello_dup(hello, &n->hello.hw); /* without memory, a node without its inventory */
 }
 
 rb_fleet_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now)

@@ -83,7 +83,7 @@ dir=$(ls -d "$scratch"/runs/*/ 2> /dev/null | tail -1)
 [ -n "$dir" ] || { echo "FAIL no run folder"; exit 1; }
 
 python3 - "$dir/summary.json" "$slow" "$slow_name" "${loops[@]}" <<'PY' || fail=1
-import json, sys
+import csv, json, os, sys
 summary, slow, slow_name, loops = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 s = json.load(open(summary))
 ph = s["phases"][0]
@@ -117,6 +117,27 @@ check(rows["min_device_bw"]["passed"] is False and abs(rows["min_device_bw"]["me
       "min_device_bw fails on the slowed disk")
 check(rows["min_device_iops"]["passed"] is True, "min_device_iops passes")
 check(rows["max_device_spread"]["passed"] is False, "max_device_spread fails")
+# the inventory: every device of the host, the allowed ones as sysfs says
+inv = {d["path"]: d for d in s["nodes"][0]["host"]["devices"]}
+for l in loops:
+    d = inv.get(l)
+    sysq = "/sys/class/block/%s/queue/" % os.path.basename(l)
+    check(d is not None and d["access"] == "write" and d["use"] == "",
+          "inventory: %s may be written" % l)
+    if d:
+        check(d["size"] == 64 << 20 and d["logical_block_size"] ==
+              int(open(sysq + "logical_block_size").read()),
+              "inventory: %s size and logical block size" % l)
+        check(d["read_ahead_kb"] == int(open(sysq + "read_ahead_kb").read()) and
+              d["nr_requests"] == int(open(sysq + "nr_requests").read()) and d["nr_requests"] > 0,
+              "inventory: %s read-ahead %d KiB, queue %d" % (l, d["read_ahead_kb"], d["nr_requests"]))
+others = [d for p, d in inv.items() if p not in loops]
+check(all(d["access"] == "none" and d["use"].startswith("not allowed") for d in others),
+      "inventory: the %d other devices are not allowed" % len(others))
+# host telemetry follows the raw disks, which no root is on
+seen = {r["name"] for r in csv.DictReader(open(os.path.join(os.path.dirname(summary), "telemetry.csv")))
+        if r["kind"] == "dev"}
+check(all(os.path.basename(l) in seen for l in loops), "telemetry.csv has every loop device")
 sys.exit(bad)
 PY
 
@@ -128,6 +149,11 @@ grep -q "FINDING.*out-of-family.*local-1.*$slow_name" "$dir/report.txt" &&
 grep -q "Disks, the farthest below their family first" "$dir/report.html" &&
     grep -q "<tr class=\"bad\"><td>local-1</td><td>$slow_name</td>" "$dir/report.html" &&
     ok "report.html marks the slowed disk" || bad "report.html has no marked disk row"
+grep -q "^devices of the nodes:" "$dir/report.txt" &&
+    grep -Eq "^  local-1 +$slow .* write$" "$dir/report.txt" &&
+    ok "report.txt lists the inventory" || bad "report.txt has no inventory row for $slow"
+grep -q '<h3 id="devices">Devices of the nodes</h3>' "$dir/report.html" &&
+    ok "report.html lists the inventory" || bad "report.html has no inventory"
 # the run folder renders again the same
 "$bin/rackbench" report "$dir" > "$scratch/again.txt" 2> /dev/null
 cmp -s "$scratch/again.txt" "$dir/report.txt" && ok "rackbench report renders the disks again" ||

@@ -214,6 +214,48 @@ static void fill_telem(rb_msg_sample_t *s, bool big)
     }
 }
 
+/* A disk as sysfs would describe it (k: which one). */
+static void fill_dev_id(rb_dev_id_t *id, uint32_t k)
+{
+    snprintf(id->path, sizeof id->path, "/dev/disk/by-id/wwn-0x5000c500a%u", k);
+    snprintf(id->name, sizeof id->name, "sd%c", 'b' + k % 20);
+    strcpy(id->model, "ST8000NM0055");
+    strcpy(id->vendor, "ATA");
+    snprintf(id->serial, sizeof id->serial, "ZA1%05u", k);
+    strcpy(id->firmware, "SN04");
+    id->size = 8001563222016ull;
+    id->lbs = 512;
+    id->pbs = 4096;
+    id->rotational = 1;
+    strcpy(id->scheduler, "mq-deadline");
+    /* version 14 */
+    id->read_ahead_kb = 128 + k;
+    id->nr_requests = 256;
+    id->queue_depth = k % 2 ? 32 : 0;
+    id->access = k % 3;
+    snprintf(id->use, sizeof id->use, "%s", k % 3 == 2 ? "" : "mounted at /srv/d");
+}
+
+static void cmp_dev_id(const rb_dev_id_t *u, const rb_dev_id_t *v)
+{
+    assert_string_equal(u->path, v->path);
+    assert_string_equal(u->name, v->name);
+    assert_string_equal(u->model, v->model);
+    assert_string_equal(u->vendor, v->vendor);
+    assert_string_equal(u->serial, v->serial);
+    assert_string_equal(u->firmware, v->firmware);
+    assert_int_equal(u->size, v->size);
+    assert_int_equal(u->lbs, v->lbs);
+    assert_int_equal(u->pbs, v->pbs);
+    assert_int_equal(u->rotational, v->rotational);
+    assert_string_equal(u->scheduler, v->scheduler);
+    assert_int_equal(u->read_ahead_kb, v->read_ahead_kb);
+    assert_int_equal(u->nr_requests, v->nr_requests);
+    assert_int_equal(u->queue_depth, v->queue_depth);
+    assert_int_equal(u->access, v->access);
+    assert_string_equal(u->use, v->use);
+}
+
 /* A message of each type; "big" ones have many entries and full histograms. */
 static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
 {
@@ -251,6 +293,13 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
             h->nics[i].speed_mbps = i ? 100000 : 0;
             snprintf(h->nics[i].mac, sizeof h->nics[i].mac, "52:54:00:12:34:%02x", i);
         }
+        /* version 14: every disk of a 48-bay unit, or of the biggest host */
+        h->ndevs = big ? RB_MAX_DEVS : 48;
+        h->devs = calloc(h->ndevs, sizeof *h->devs);
+        assert_non_null(h->devs);
+        for (uint32_t k = 0; k < h->ndevs; k++)
+            fill_dev_id(&h->devs[k], k);
+        h->ndevs_seen = big ? 300 : 0;
         break;
     }
     case RB_MSG_PING:
@@ -403,20 +452,8 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
         d->ndevs = d->ndev_stats = 2;
         d->devs = calloc(2, sizeof *d->devs);
         assert_non_null(d->devs);
-        for (uint32_t k = 0; k < 2; k++) {
-            rb_dev_id_t *id = &d->devs[k];
-            snprintf(id->path, sizeof id->path, "/dev/disk/by-id/wwn-0x5000c500a%u", k);
-            snprintf(id->name, sizeof id->name, "sd%c", 'b' + k);
-            strcpy(id->model, "ST8000NM0055");
-            strcpy(id->vendor, "ATA");
-            snprintf(id->serial, sizeof id->serial, "ZA1%05u", k);
-            strcpy(id->firmware, "SN04");
-            id->size = 8001563222016ull;
-            id->lbs = 512;
-            id->pbs = 4096;
-            id->rotational = 1;
-            strcpy(id->scheduler, "mq-deadline");
-        }
+        for (uint32_t k = 0; k < 2; k++)
+            fill_dev_id(&d->devs[k], k);
         d->dev_stats = calloc(2, sizeof *d->dev_stats);
         assert_non_null(d->dev_stats);
         fill_job_stats(d->dev_stats, 2, 1200); /* few buckets: the big DONE's size is its jobs' */
@@ -609,6 +646,10 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
             assert_int_equal(x->nics[i].speed_mbps, y->nics[i].speed_mbps);
             assert_string_equal(x->nics[i].mac, y->nics[i].mac);
         }
+        assert_int_equal(x->ndevs, y->ndevs);
+        for (uint32_t k = 0; k < x->ndevs; k++)
+            cmp_dev_id(&x->devs[k], &y->devs[k]);
+        assert_int_equal(x->ndevs_seen, y->ndevs_seen);
         break;
     }
     case RB_MSG_PING:
@@ -780,20 +821,8 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
             assert_int_equal(v->dev, w->dev);
         }
         assert_int_equal(x->ndevs, y->ndevs);
-        for (uint32_t k = 0; k < x->ndevs; k++) {
-            const rb_dev_id_t *u = &x->devs[k], *v = &y->devs[k];
-            assert_string_equal(u->path, v->path);
-            assert_string_equal(u->name, v->name);
-            assert_string_equal(u->model, v->model);
-            assert_string_equal(u->vendor, v->vendor);
-            assert_string_equal(u->serial, v->serial);
-            assert_string_equal(u->firmware, v->firmware);
-            assert_int_equal(u->size, v->size);
-            assert_int_equal(u->lbs, v->lbs);
-            assert_int_equal(u->pbs, v->pbs);
-            assert_int_equal(u->rotational, v->rotational);
-            assert_string_equal(u->scheduler, v->scheduler);
-        }
+        for (uint32_t k = 0; k < x->ndevs; k++)
+            cmp_dev_id(&x->devs[k], &y->devs[k]);
         assert_int_equal(x->ndev_stats, y->ndev_stats);
         cmp_job_stats(x->dev_stats, y->dev_stats, x->ndev_stats);
         assert_int_equal(x->caches_dropped, y->caches_dropped);
@@ -1327,13 +1356,15 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 13);
+    assert_int_equal(RB_PROTO_VERSION, 14);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 12 from peer, this build speaks 13");
+    expect_bad(buf, len, -EPROTO, "protocol version 13 from peer, this build speaks 14");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 13");
+    snprintf(needle, sizeof needle, "protocol version 1 from peer, this build speaks %d",
+             RB_PROTO_VERSION);
+    expect_bad(buf, len, -EPROTO, needle);
     free(buf);
     buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
@@ -1341,8 +1372,10 @@ static void test_version(void **state)
     expect_bad(buf, len, -EPROTO, needle);
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
-    buf = hand_frame(14, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 14 from peer, this build speaks 13");
+    buf = hand_frame(v + 1, "REBALANCE", &len, 0);
+    snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
+             RB_PROTO_VERSION + 1, RB_PROTO_VERSION);
+    expect_bad(buf, len, -EPROTO, needle);
     free(buf);
     buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);
@@ -2101,7 +2134,8 @@ static void test_v6_keys(void **state)
                 "verify_errors write_bytes write_ops trim_bytes trim_ops checkpts sw_t_ns "
                 "sw_bytes sw_ops dev");
     expect_keys(RB_MSG_DONE, "devs[1]",
-                "path name model vendor serial firmware size lbs pbs rotational scheduler");
+                "path name model vendor serial firmware size lbs pbs rotational scheduler "
+                "read_ahead_kb nr_requests queue_depth access use");
     expect_keys(RB_MSG_DONE, "dev_stats[0]", job_stat);
     expect_keys(RB_MSG_DONE, "",
                 "run_id phase status error error_path error_offset workers jobs caches_dropped "
@@ -2109,7 +2143,10 @@ static void test_v6_keys(void **state)
     expect_keys(RB_MSG_STONEWALL, "", "run_id phase job ops");
     expect_keys(RB_MSG_HELLO, "",
                 "name rack hostname agent_version pid cores ram_bytes cache_bytes roots kernel "
-                "cpu_model nics");
+                "cpu_model nics devs ndevs_seen");
+    expect_keys(RB_MSG_HELLO, "devs[1]",
+                "path name model vendor serial firmware size lbs pbs rotational scheduler "
+                "read_ahead_kb nr_requests queue_depth access use");
     expect_keys(RB_MSG_HELLO, "roots[1]",
                 "path free_bytes total_bytes fs_type source options dev_model dev_serial "
                 "dev_rotational");

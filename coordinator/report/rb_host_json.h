@@ -1,0 +1,19 @@
+/* A node's "host" in summary.json, both ways: its kernel, CPU, NICs, roots'
+ * mounts and every block device it has (the inventory of its HELLO). */
+#ifndef RB_HOST_JSON_H
+#define RB_HOST_JSON_H
+
+#include "rb_json.h"
+#include "rb_jw.h"
+#include "rb_proto.h"
+
+/* Writes "host": {...} of h into the object w is in. */
+void rb_host_json_write(rb_jw_t *w, const rb_msg_hello_t *h);
+
+/* Reads a "host" object into a new *out (rb_msg_hello_free); 0 or -ENOMEM. */
+int rb_host_json_read(const rb_json_t *host, rb_msg_hello_t **out);
+
+/* "none", "read" or "write" for a device's access (RB_DEV_*). */
+const char *rb_host_access_name(uint32_t access);
+
+#endif

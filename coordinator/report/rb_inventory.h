@@ -1,0 +1,42 @@
+/* The devices of the nodes' inventory (their HELLO) as table cells, the
+ * same for report.txt and report.html: who each disk is (model, serial,
+ * firmware, size), how the kernel queues it and what the agent may do. */
+#ifndef RB_INVENTORY_H
+#define RB_INVENTORY_H
+
+#include "rb_proto.h"
+#include "rb_units.h"
+
+enum {
+    RB_INV_NODE,
+    RB_INV_DEVICE,
+    RB_INV_MODEL,
+    RB_INV_SERIAL,
+    RB_INV_FIRMWARE,
+    RB_INV_SIZE,
+    RB_INV_ROT,
+    RB_INV_BLOCK,
+    RB_INV_SCHED,
+    RB_INV_RA,
+    RB_INV_QUEUE,
+    RB_INV_ACCESS,
+    RB_INV_NCOLS
+};
+
+#define RB_INV_CELL 48
+
+/* Column headings. */
+extern const char *const rb_inv_heads[RB_INV_NCOLS];
+
+/* Whether a column holds numbers (right-aligned). */
+int rb_inv_numeric(int col);
+
+/* The cells of device d of node, sizes in st; "-" where sysfs said nothing. */
+void rb_inv_cells(const char *node, const rb_dev_id_t *d, rb_units_style_t st,
+                  char cells[RB_INV_NCOLS][RB_INV_CELL]);
+
+/* What a row adds below it: why the device may not be used or written, ""
+ * when nothing ("not allowed" alone is the access column's "no"). */
+const char *rb_inv_note(const rb_dev_id_t *d);
+
+#endif
