@@ -106,6 +106,14 @@ int rb_disks_aggregate(rb_phase_agg_t *a, const rb_agg_input_t *in, uint32_t nno
     return rb_disks_family(a);
 }
 
+int rb_disks_below_family(double v, double median, double mad)
+{
+    /* the straggler rule, or a third of the median or less whatever the spread: a
+     * family of a few members with one fast and one slow has a MAD as wide as the gap */
+    return (median - v > RB_STRAGGLER_MADS * mad && median - v > RB_STRAGGLER_MARGIN * median) ||
+           v <= median * RB_DISK_FAR_BELOW;
+}
+
 int rb_disks_findings(rb_phase_agg_t *a)
 {
     double *v = malloc((a->ndisks ? a->ndisks : 1) * sizeof *v);
@@ -122,10 +130,7 @@ int rb_disks_findings(rb_phase_agg_t *a)
             if (s_same_family(d, &a->disks[j]))
                 v[n++] = fabs(a->disks[j].bw - m);
         double mad = rb_stats_median(v, n);
-        /* the straggler rule, or a third of the median or less whatever the spread: a
-         * family of a few disks with one fast and one slow has a MAD as wide as the gap */
-        if (!(m - d->bw > RB_STRAGGLER_MADS * mad && m - d->bw > RB_STRAGGLER_MARGIN * m) &&
-            !(d->bw <= m * RB_DISK_FAR_BELOW))
+        if (!rb_disks_below_family(d->bw, m, mad))
             continue;
         rb_finding_t f = {
             .kind = RB_FIND_OUT_OF_FAMILY, .value = d->bw, .reference = m, .first_seen_s = -1};

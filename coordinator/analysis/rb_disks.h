@@ -18,6 +18,11 @@ int rb_disks_aggregate(rb_phase_agg_t *a, const rb_agg_input_t *in, uint32_t nno
  * the disk's deviation from it. 0 or -ENOMEM. */
 int rb_disks_family(rb_phase_agg_t *a);
 
+/* Whether figure v is out of a family of median median and MAD mad: below
+ * the median by more than RB_STRAGGLER_MADS MADs and RB_STRAGGLER_MARGIN of
+ * it, or at RB_DISK_FAR_BELOW of it or less. */
+int rb_disks_below_family(double v, double median, double mad);
+
 /* Adds an out-of-family finding for each disk below its family's median by
  * more than RB_STRAGGLER_MADS MADs and RB_STRAGGLER_MARGIN of it, or at
  * RB_DISK_FAR_BELOW of it or less (families of RB_DISK_FAMILY_MIN disks or

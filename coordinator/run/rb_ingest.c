@@ -11,6 +11,7 @@
 #include "rb_findings.h"
 #include "rb_disks.h"
 #include "rb_ingest.h"
+#include "rb_nodefam.h"
 #include "rb_log.h"
 #include "rb_metrics.h"
 #include "rb_series.h"
@@ -303,8 +304,14 @@ void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
     rb_series_free(series, a->nnodes);
     rb_series_destroy(&r->node_series);
     const char **hosts = calloc(a->nnodes ? a->nnodes : 1, sizeof *hosts);
-    for (uint32_t i = 0; hosts && i < a->nnodes && i < r->fleet.n; i++)
+    const rb_msg_hello_t **hw = calloc(a->nnodes ? a->nnodes : 1, sizeof *hw);
+    for (uint32_t i = 0; hosts && hw && i < a->nnodes && i < r->fleet.n; i++) {
         hosts[i] = r->fleet.nodes[i].hello.hostname;
+        hw[i] = r->fleet.nodes[i].hello.hw;
+    }
+    if (!hw || rb_nodefam_findings(a, hw) < 0)
+        rb_run_fail(r, "out of memory");
+    free(hw);
     if (!hosts || !r->tel || r->tel_failed ||
         rb_findings_from_tel_series(a, &r->plan->phases[p], r->tel, interval, hosts) < 0)
         rb_run_fail(r, "out of memory");

@@ -18,6 +18,7 @@
 #include "rb_findings.h"
 #include "rb_fleet.h"
 #include "rb_json.h"
+#include "rb_nodefam.h"
 #include "rb_report.h"
 #include "rb_result.h"
 
@@ -948,6 +949,56 @@ static void test_series_long(void **state)
     rmdir(dir);
 }
 
+/* Nodes of one hardware against their own kind: the slow one of four alike
+ * is out of their family; among nodes all alike, the straggler says it. */
+static void test_node_families(void **state)
+{
+    (void)state;
+    rb_msg_hello_t hw[6];
+    rb_agg_node_t nodes[6];
+    const rb_msg_hello_t *p[6];
+    rb_dev_id_t disks[3] = {0};
+    memset(hw, 0, sizeof hw);
+    memset(nodes, 0, sizeof nodes);
+    for (int k = 0; k < 3; k++) {
+        strcpy(disks[k].model, "ST8000NM0055");
+        disks[k].size = 8001563222016ull;
+    }
+    for (int i = 0; i < 6; i++) {
+        strcpy(hw[i].cpu_model, i < 4 ? "AMD EPYC 7302" : "Intel Xeon Gold 6230");
+        hw[i].cores = i < 4 ? 32 : 40;
+        hw[i].ram_bytes = (256ull << 30) - (uint64_t)i * (3u << 20); /* the kernel's own share */
+        hw[i].nnics = 1;
+        hw[i].nics[0].speed_mbps = 25000;
+        hw[i].ndevs = i < 4 ? 3 : 2;
+        hw[i].devs = disks;
+        p[i] = &hw[i];
+        snprintf(nodes[i].name, sizeof nodes[i].name, "n%d", i);
+        nodes[i].bytes = 1;
+        nodes[i].bw = i == 2 ? 600e6 : 1000e6 + i * 5e6;
+    }
+    char key[512];
+    rb_nodefam_key(&hw[0], key, sizeof key);
+    assert_string_equal(key, "AMD EPYC 7302, 32 cores, 256 GiB RAM, NICs 25000 Mb/s x1, "
+                             "disks 3 x ST8000NM0055 7.28 TiB");
+    rb_phase_agg_t a = {.nnodes = 6, .nodes = nodes};
+    assert_int_equal(rb_nodefam_findings(&a, p), 0);
+    assert_int_equal(a.nfindings, 1);
+    assert_int_equal(a.findings[0].kind, RB_FIND_OUT_OF_FAMILY);
+    assert_string_equal(a.findings[0].node, "n2");
+    assert_string_equal(a.findings[0].device, "");
+    assert_non_null(
+        strstr(a.findings[0].evidence, "of its 4 nodes of the same hardware (AMD EPYC"));
+    free(a.findings);
+    /* all alike: nothing (the straggler rule covers them); unknown hardware: no family */
+    for (int i = 0; i < 6; i++)
+        p[i] = &hw[0];
+    p[5] = NULL;
+    rb_phase_agg_t b = {.nnodes = 6, .nodes = nodes};
+    assert_int_equal(rb_nodefam_findings(&b, p), 0);
+    assert_int_equal(b.nfindings, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -970,6 +1021,7 @@ int main(void)
         cmocka_unit_test(test_honesty_shared_host),
         cmocka_unit_test(test_telemetry_long),
         cmocka_unit_test(test_series_long),
+        cmocka_unit_test(test_node_families),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
