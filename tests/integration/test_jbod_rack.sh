@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# A rack's burn-in as deploy/plans/jbod-burnin.ini runs it, unchanged: four
+# nodes (--local 4), each allowed three clean loop disks of its own and a
+# fourth that is not safe to write (local-1: an ext4 signature, local-2:
+# mounted, local-3: a partition table, local-4: an ext4 signature), with one
+# disk of local-3 slowed by the cgroup v1 blkio throttle (reads, 4 MiB/s):
+#  - filename=@devices puts the writes on the 12 clean disks, 3 per node,
+#    and never writes the unsafe ones (their sha256sum does not change);
+#    reads go to every allowed disk but the mounted one;
+#  - seq-read has one out-of-family finding, naming exactly local-3 and the
+#    slowed disk; the acceptance fails (exit 1) on it;
+#  - each node's inventory (summary.json, report.txt) lists its disks with
+#    access write, the unsafe one with its reason and read only, and the
+#    other nodes' disks as not allowed.
+#   test_jbod_rack.sh BIN_DIR SCRATCH
+set -uo pipefail
+bin=$1
+src=$(cd "$(dirname "$0")/../.." && pwd)
+[ "$(id -u)" -eq 0 ] || { echo "needs root (loop devices, cgroups)"; exit 77; }
+for t in losetup partx python3 mkfs.ext4 sfdisk sha256sum mount; do
+    command -v $t > /dev/null || { echo "$t is not installed (deploy/setup.sh --test)"; exit 77; }
+done
+blkio=/sys/fs/cgroup/blkio
+[ -w "$blkio" ] && [ -e "$blkio/blkio.throttle.read_bps_device" ] ||
+    { echo "no cgroup v1 blkio throttling here"; exit 77; }
+scratch=$2/jbod-rack.$$
+group=$blkio/rackbench-test-jbod.$$
+mkdir -p "$scratch/mnt"
+cleanup() {
+    if [ -d "$group" ]; then
+        while read -r p; do echo "$p" > "$blkio/cgroup.procs" 2> /dev/null; done < "$group/cgroup.procs"
+        rmdir "$group" 2> /dev/null
+    fi
+    mountpoint -q "$scratch/mnt" && umount "$scratch/mnt"
+    [ -f "$scratch/loops" ] && while read -r l; do losetup -d "$l" 2> /dev/null; done < "$scratch/loops"
+    [ -n "${RB_KEEP:-}" ] || rm -rf "$scratch"
+}
+trap cleanup EXIT
+fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+
+# node K's disk J: a loop device on a 64 MiB image, linked as nodes/local-K/dJ
+args=()
+for k in 1 2 3 4; do
+    mkdir -p "$scratch/nodes/local-$k"
+    for j in 0 1 2 3; do
+        truncate -s 64M "$scratch/n$k-d$j.img"
+        part=()
+        [ $k$j = 33 ] && part=(-P) # the kernel reads its partition table
+        l=$(losetup --find --show --direct-io=on "${part[@]}" "$scratch/n$k-d$j.img") ||
+            { echo "losetup failed"; exit 1; }
+        echo "$l" >> "$scratch/loops"
+        ln -s "$l" "$scratch/nodes/local-$k/d$j"
+    done
+done
+for j in 0 1 2 3; do args+=(--agent-arg "--allow-device=$scratch/nodes/{node}/d$j"); done
+dev() { readlink "$scratch/nodes/local-$1/d$2"; }
+# (ext4 that writes nothing later: no lazy init, mounted read-only)
+mkfs.ext4 -q -F "$(dev 1 3)" && mkfs.ext4 -q -F "$(dev 4 3)" &&
+    mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$(dev 2 3)" &&
+    mount -o ro "$(dev 2 3)" "$scratch/mnt" || { echo "cannot prepare the unsafe disks"; exit 1; }
+printf 'label: dos\n,16M,L\n' | sfdisk -q "$(dev 3 3)" > /dev/null 2>&1
+p3=/sys/block/$(basename "$(dev 3 3)")/$(basename "$(dev 3 3)")p1
+[ -e "$p3" ] || partx -a "$(dev 3 3)" 2> /dev/null
+for i in $(seq 50); do [ -e "$p3" ] && break; sleep 0.1; done
+[ -e "$p3" ] || { echo "FAIL no partition $p3 after sfdisk"; exit 1; }
+for k in 1 2 3 4; do sha256sum "$(dev $k 3)"; done > "$scratch/before"
+slow=$(dev 3 1)
+slow_name=$(basename "$slow")
+mkdir "$group" || { echo "cannot make a blkio cgroup"; exit 77; }
+echo "$(cat "/sys/class/block/$slow_name/dev") 4194304" \
+    > "$group/blkio.throttle.read_bps_device" || { echo "cannot set a read throttle"; exit 77; }
+
+SIZE=16m RUNTIME=2s MIN_BW=1M timeout 300 bash -c \
+    'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' _ "$group" \
+    "$bin/rackbench" run "$src/deploy/plans/jbod-burnin.ini" --local 4 --quiet \
+    --out "$scratch/runs" "${args[@]}" > "$scratch/out.txt" 2> "$scratch/err.txt"
+rc=$?
+[ $rc -eq 1 ] && ok "exit 1: acceptance failed" || { bad "exit $rc, expected 1"; cat "$scratch/err.txt"; }
+for k in 1 2 3 4; do sha256sum "$(dev $k 3)"; done > "$scratch/after"
+cmp -s "$scratch/before" "$scratch/after" && ok "the four unsafe disks are unchanged" ||
+    bad "an unsafe disk changed: $(diff "$scratch/before" "$scratch/after")"
+dir=$(ls -d "$scratch"/runs/*/ 2> /dev/null | tail -1)
+[ -n "$dir" ] || { echo "FAIL no run folder"; exit 1; }
+
+python3 - "$dir/summary.json" "$scratch/nodes" "$slow_name" <<'PY' || fail=1
+import json, os, sys
+summary, nodes, slow_name = sys.argv[1:]
+s = json.load(open(summary))
+bad = 0
+def check(cond, what):
+    global bad
+    print(("ok   " if cond else "FAIL ") + what)
+    bad |= not cond
+own = {n: [os.path.realpath(os.path.join(nodes, n, "d%d" % j)) for j in range(4)]
+       for n in sorted(os.listdir(nodes))}
+for ph in s["phases"]:
+    got = sorted((d["node"], d["path"]) for d in ph.get("disks", []))
+    want = [(n, p) for n, ps in own.items() for p in ps[:3]]
+    if ph["name"] == "seq-write":
+        check(got == sorted(want), "seq-write: the 12 clean disks, 3 per node, and no other")
+    else:  # reads need no :wipe: the signed and the partitioned disks too, not the mounted one
+        want += [(n, own[n][3]) for n in ("local-1", "local-3", "local-4")]
+        check(got == sorted(want), "%s: the 12 clean disks and 3 unsafe to write but not "
+              "mounted, no other" % ph["name"])
+read = [p for p in s["phases"] if p["name"] == "seq-read"][0]
+ooff = [(f["node"], f["device"]) for f in read["findings"] if f["kind"] == "out-of-family"]
+check(ooff == [("local-3", slow_name)], "seq-read: out-of-family exactly local-3 %s: %s" %
+      (slow_name, ooff))
+why = {"local-1": "ext4", "local-2": "mounted", "local-3": "partition", "local-4": "ext4"}
+for n in s["nodes"]:
+    inv = {d["path"]: d for d in n["host"]["devices"]}
+    mine = own[n["name"]]
+    check(all(inv[p]["access"] == "write" and inv[p]["use"] == "" for p in mine[:3]),
+          "%s: its three disks may be written" % n["name"])
+    u = inv[mine[3]]
+    check(u["access"] in ("read", "none") and why[n["name"]] in u["use"],
+          "%s: %s not written: %s" % (n["name"], mine[3], u["use"]))
+    others = [p for m, ps in own.items() if m != n["name"] for p in ps]
+    check(all(inv[p]["access"] == "none" and inv[p]["use"].startswith("not allowed")
+              for p in others), "%s: the other nodes' 16 disks are not allowed" % n["name"])
+sys.exit(bad)
+PY
+grep -q "FINDING.*out-of-family.*local-3.*$slow_name" "$dir/report.txt" &&
+    ok "report.txt has the finding" || bad "no out-of-family FINDING in report.txt"
+[ "$(grep -Ec "^  local-[1-4] +/dev/loop[0-9]+ .* write$" "$dir/report.txt")" -eq 12 ] &&
+    ok "report.txt's inventory has 12 writable disks" || bad "report.txt's inventory is not 12 writable disks"
+exit $fail
