@@ -335,7 +335,7 @@ int rb_device_refusal(const rb_device_allow_t *a, const rb_device_info_t *d, int
 
 static int s_cmp(const void *x, const void *y)
 {
-    return strcmp((const char *)x, (const char *)y);
+    return strverscmp((const char *)x, (const char *)y); /* loop2 before loop10 */
 }
 
 uint32_t rb_device_list(const char *sys_root, char (*out)[PATH_MAX], uint32_t max)

@@ -74,7 +74,7 @@ echo "$(cat "/sys/class/block/$slow_name/dev") 4194304" \
 
 SIZE=16m RUNTIME=2s MIN_BW=1M timeout 300 bash -c \
     'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' _ "$group" \
-    "$bin/rackbench" run "$src/deploy/plans/jbod-burnin.ini" --local 4 --quiet \
+    "$bin/rackbench" run "$src/deploy/plans/jbod-burnin.ini" --local 4 --quiet --lost-after 30s \
     --out "$scratch/runs" "${args[@]}" > "$scratch/out.txt" 2> "$scratch/err.txt"
 rc=$?
 [ $rc -eq 1 ] && ok "exit 1: acceptance failed" || { bad "exit $rc, expected 1"; cat "$scratch/err.txt"; }
