@@ -133,11 +133,7 @@ typedef struct rb_agg_dev {
  * it alone (filename=/dev/X, @devices), from the node's DONE. */
 typedef struct rb_agg_disk {
     char node[RB_NAME_MAX];
-    char path[RB_PATH_MAX]; /* as the job named it */
-    char name[RB_NAME_MAX]; /* kernel name */
-    char model[RB_NAME_MAX], vendor[RB_NAME_MAX], serial[RB_NAME_MAX], firmware[RB_NAME_MAX];
-    uint64_t size; /* bytes */
-    int rotational;
+    rb_dev_id_t id; /* who it is, as the agent found it (path: as the job named it) */
     uint32_t workers;
     uint64_t bytes, ops, errors;
     double window_s;            /* its workers' last end - first start */

@@ -21,14 +21,7 @@ static void s_disk(const rb_agg_input_t *in, const rb_msg_done_t *d, const rb_jo
     const rb_dev_id_t *id = &d->devs[st->job];
     memset(o, 0, sizeof *o);
     snprintf(o->node, sizeof o->node, "%s", in->name);
-    snprintf(o->path, sizeof o->path, "%s", id->path);
-    snprintf(o->name, sizeof o->name, "%s", id->name);
-    snprintf(o->model, sizeof o->model, "%s", id->model);
-    snprintf(o->vendor, sizeof o->vendor, "%s", id->vendor);
-    snprintf(o->serial, sizeof o->serial, "%s", id->serial);
-    snprintf(o->firmware, sizeof o->firmware, "%s", id->firmware);
-    o->size = id->size;
-    o->rotational = id->rotational;
+    o->id = *id;
     o->bytes = st->bytes;
     o->ops = st->ops;
     o->errors = st->errors;
@@ -64,7 +57,7 @@ static void s_disk(const rb_agg_input_t *in, const rb_msg_done_t *d, const rb_jo
 
 static int s_same_family(const rb_agg_disk_t *a, const rb_agg_disk_t *b)
 {
-    return a->size == b->size && strcmp(a->model, b->model) == 0;
+    return a->id.size == b->id.size && strcmp(a->id.model, b->id.model) == 0;
 }
 
 int rb_disks_family(rb_phase_agg_t *a)
@@ -135,14 +128,15 @@ int rb_disks_findings(rb_phase_agg_t *a)
         rb_finding_t f = {
             .kind = RB_FIND_OUT_OF_FAMILY, .value = d->bw, .reference = m, .first_seen_s = -1};
         snprintf(f.node, sizeof f.node, "%s", d->node);
-        snprintf(f.device, sizeof f.device, "%s", d->name[0] ? d->name : d->path);
+        snprintf(f.device, sizeof f.device, "%s", d->id.name[0] ? d->id.name : d->id.path);
         char b1[64], b2[64], sz[32];
         snprintf(f.evidence, sizeof f.evidence,
                  "serial %s: %s against a median of %s of its family (%u disks of model %s, "
                  "%s): %.1f%% below it",
-                 d->serial[0] ? d->serial : "unknown", rb_units_fmt_bw(b1, sizeof b1, d->bw),
-                 rb_units_fmt_bw(b2, sizeof b2, m), d->family_n, d->model[0] ? d->model : "unknown",
-                 rb_units_fmt_size_exact(sz, sizeof sz, d->size), (1 - d->bw / m) * 100);
+                 d->id.serial[0] ? d->id.serial : "unknown", rb_units_fmt_bw(b1, sizeof b1, d->bw),
+                 rb_units_fmt_bw(b2, sizeof b2, m), d->family_n,
+                 d->id.model[0] ? d->id.model : "unknown",
+                 rb_units_fmt_size_exact(sz, sizeof sz, d->id.size), (1 - d->bw / m) * 100);
         rc = rb_findings_add(a, &f);
     }
     free(v);
@@ -156,7 +150,7 @@ static int s_deviation_cmp(const void *x, const void *y)
     if (a->deviation != b->deviation)
         return a->deviation < b->deviation ? -1 : 1;
     int c = strcmp(a->node, b->node);
-    return c ? c : strcmp(a->path, b->path);
+    return c ? c : strcmp(a->id.path, b->id.path);
 }
 
 const rb_agg_disk_t **rb_disks_by_deviation(const rb_phase_agg_t *a)

@@ -258,11 +258,11 @@ static void s_eval_measured(const rb_project_t *p, const rb_phase_agg_t *aggs, u
     uint32_t best_n = 0, all = 0;
     for (uint32_t i = 0; i < nrun; i++)
         for (uint32_t k = 0; k < aggs[i].ndisks; k++) {
-            uint64_t sz = aggs[i].disks[k].size;
+            uint64_t sz = aggs[i].disks[k].id.size;
             uint32_t n = 0;
             for (uint32_t j = 0; j < nrun; j++)
                 for (uint32_t m = 0; m < aggs[j].ndisks; m++)
-                    n += aggs[j].disks[m].size == sz;
+                    n += aggs[j].disks[m].id.size == sz;
             all++;
             if (n > best_n) {
                 best_n = n;

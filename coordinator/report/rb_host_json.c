@@ -15,26 +15,31 @@ const char *rb_host_access_name(uint32_t access)
     return access <= RB_DEV_WRITE ? s_access[access] : "none";
 }
 
+void rb_host_json_dev(rb_jw_t *w, const rb_dev_id_t *d)
+{
+    rb_jw_str(w, "path", d->path);
+    rb_jw_str(w, "name", d->name);
+    rb_jw_str(w, "model", d->model);
+    rb_jw_str(w, "vendor", d->vendor);
+    rb_jw_str(w, "serial", d->serial);
+    rb_jw_str(w, "firmware", d->firmware);
+    rb_jw_u64(w, "size", d->size);
+    rb_jw_bool(w, "rotational", d->rotational);
+    rb_jw_u64(w, "logical_block_size", d->lbs);
+    rb_jw_u64(w, "physical_block_size", d->pbs);
+    rb_jw_str(w, "scheduler", d->scheduler);
+    rb_jw_u64(w, "read_ahead_kb", d->read_ahead_kb);
+    rb_jw_u64(w, "nr_requests", d->nr_requests);
+    rb_jw_u64(w, "queue_depth", d->queue_depth);
+}
+
 static void s_json_devices(rb_jw_t *w, const rb_msg_hello_t *h)
 {
     rb_jw_arr_begin(w, "devices");
     for (uint32_t k = 0; k < h->ndevs && h->devs; k++) {
         const rb_dev_id_t *d = &h->devs[k];
         rb_jw_obj_begin(w, NULL);
-        rb_jw_str(w, "path", d->path);
-        rb_jw_str(w, "name", d->name);
-        rb_jw_str(w, "model", d->model);
-        rb_jw_str(w, "vendor", d->vendor);
-        rb_jw_str(w, "serial", d->serial);
-        rb_jw_str(w, "firmware", d->firmware);
-        rb_jw_u64(w, "size", d->size);
-        rb_jw_bool(w, "rotational", d->rotational);
-        rb_jw_u64(w, "logical_block_size", d->lbs);
-        rb_jw_u64(w, "physical_block_size", d->pbs);
-        rb_jw_str(w, "scheduler", d->scheduler);
-        rb_jw_u64(w, "read_ahead_kb", d->read_ahead_kb);
-        rb_jw_u64(w, "nr_requests", d->nr_requests);
-        rb_jw_u64(w, "queue_depth", d->queue_depth);
+        rb_host_json_dev(w, d);
         rb_jw_str(w, "access", rb_host_access_name(d->access));
         rb_jw_str(w, "use", d->use);
         rb_jw_obj_end(w);
@@ -96,7 +101,7 @@ static uint32_t s_u32(const rb_json_t *o, const char *key)
     return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
-static void s_read_device(const rb_json_t *x, rb_dev_id_t *d)
+void rb_host_json_dev_read(const rb_json_t *x, rb_dev_id_t *d)
 {
     s_str(x, "path", d->path, sizeof d->path);
     s_str(x, "name", d->name, sizeof d->name);
@@ -112,6 +117,11 @@ static void s_read_device(const rb_json_t *x, rb_dev_id_t *d)
     d->read_ahead_kb = s_u32(x, "read_ahead_kb");
     d->nr_requests = s_u32(x, "nr_requests");
     d->queue_depth = s_u32(x, "queue_depth");
+}
+
+static void s_read_device(const rb_json_t *x, rb_dev_id_t *d)
+{
+    rb_host_json_dev_read(x, d);
     const char *a = rb_json_str(rb_json_get(x, "access"));
     for (uint32_t k = 0; a && k <= RB_DEV_WRITE; k++)
         if (!strcmp(a, s_access[k]))

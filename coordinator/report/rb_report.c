@@ -353,14 +353,7 @@ static void s_json_disks(rb_jw_t *w, const rb_phase_agg_t *a)
         const rb_agg_disk_t *d = &a->disks[i];
         rb_jw_obj_begin(w, NULL);
         rb_jw_str(w, "node", d->node);
-        rb_jw_str(w, "path", d->path);
-        rb_jw_str(w, "name", d->name);
-        rb_jw_str(w, "model", d->model);
-        rb_jw_str(w, "vendor", d->vendor);
-        rb_jw_str(w, "serial", d->serial);
-        rb_jw_str(w, "firmware", d->firmware);
-        rb_jw_u64(w, "size", d->size);
-        rb_jw_bool(w, "rotational", d->rotational);
+        rb_host_json_dev(w, &d->id);
         rb_jw_u64(w, "workers", d->workers);
         rb_jw_u64(w, "bytes", d->bytes);
         rb_jw_u64(w, "ops", d->ops);

@@ -335,11 +335,11 @@ static int s_text_disks(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
         const rb_agg_disk_t *d = v[i];
         int n = (int)strlen(d->node);
         wn = n > wn ? n : wn;
-        n = (int)strlen(d->name[0] ? d->name : d->path);
+        n = (int)strlen(d->id.name[0] ? d->id.name : d->id.path);
         wd = n > wd && n < 24 ? n : wd;
-        n = (int)strlen(d->serial);
+        n = (int)strlen(d->id.serial);
         ws = n > ws && n < 24 ? n : ws;
-        n = (int)strlen(d->model);
+        n = (int)strlen(d->id.model);
         wm = n > wm && n < 20 ? n : wm;
     }
     fprintf(f, "  %-*s %-*.*s %-*.*s %-*.*s %9s %11s %8s %9s %9s\n", wn, "node", wd, wd, "device",
@@ -347,7 +347,7 @@ static int s_text_disks(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
     for (uint32_t i = 0; i < a->ndisks; i++) {
         const rb_agg_disk_t *d = v[i];
         char sz[32], bw[32], p99[32], dev[16];
-        rb_units_fmt_size_in(sz, sizeof sz, (double)d->size, st);
+        rb_units_fmt_size_in(sz, sizeof sz, (double)d->id.size, st);
         rb_units_fmt_bw_in(bw, sizeof bw, d->bw, st);
         if (d->lat.count)
             snprintf(p99, sizeof p99, "%.1f", (double)d->lat.p99 / 1e3);
@@ -358,8 +358,9 @@ static int s_text_disks(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
         else
             snprintf(dev, sizeof dev, "alone");
         fprintf(f, "  %-*s %-*.*s %-*.*s %-*.*s %9s %11s %8.0f %9s %9s\n", wn, d->node, wd, wd,
-                d->name[0] ? d->name : d->path, ws, ws, d->serial[0] ? d->serial : "-", wm, wm,
-                d->model[0] ? d->model : "-", sz, bw, d->iops, p99, dev);
+                d->id.name[0] ? d->id.name : d->id.path, ws, ws,
+                d->id.serial[0] ? d->id.serial : "-", wm, wm, d->id.model[0] ? d->id.model : "-",
+                sz, bw, d->iops, p99, dev);
     }
     free(v);
     return 0;

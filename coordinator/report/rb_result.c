@@ -334,14 +334,7 @@ static int s_phase_disks(const rb_json_t *ds, rb_phase_agg_t *a)
         const rb_json_t *d = rb_json_at(ds, i);
         rb_agg_disk_t *o = &a->disks[a->ndisks++];
         s_str(d, "node", o->node, sizeof o->node);
-        s_str(d, "path", o->path, sizeof o->path);
-        s_str(d, "name", o->name, sizeof o->name);
-        s_str(d, "model", o->model, sizeof o->model);
-        s_str(d, "vendor", o->vendor, sizeof o->vendor);
-        s_str(d, "serial", o->serial, sizeof o->serial);
-        s_str(d, "firmware", o->firmware, sizeof o->firmware);
-        o->size = s_u64(d, "size");
-        o->rotational = rb_json_bool(rb_json_get(d, "rotational"), 0);
+        rb_host_json_dev_read(d, &o->id);
         o->workers = (uint32_t)s_u64(d, "workers");
         o->bytes = s_u64(d, "bytes");
         o->ops = s_u64(d, "ops");

@@ -715,19 +715,19 @@ int rb_table_disks(const rb_phase_agg_t *a, FILE *f)
         for (uint32_t k = 0; k < a->nfindings; k++)
             out |= a->findings[k].kind == RB_FIND_OUT_OF_FAMILY &&
                    !strcmp(a->findings[k].node, d->node) &&
-                   !strcmp(a->findings[k].device, d->name[0] ? d->name : d->path);
+                   !strcmp(a->findings[k].device, d->id.name[0] ? d->id.name : d->id.path);
         fprintf(f, "<tr%s><td>", out ? " class=\"bad\"" : "");
         rb_svg_esc(f, d->node);
         fputs("</td><td>", f);
-        rb_svg_esc(f, d->name[0] ? d->name : d->path);
+        rb_svg_esc(f, d->id.name[0] ? d->id.name : d->id.path);
         fputs("</td><td>", f);
-        rb_svg_esc(f, d->serial[0] ? d->serial : "-");
+        rb_svg_esc(f, d->id.serial[0] ? d->id.serial : "-");
         fputs("</td><td>", f);
-        rb_svg_esc(f, d->model[0] ? d->model : "-");
+        rb_svg_esc(f, d->id.model[0] ? d->id.model : "-");
         fputs("</td><td>", f);
-        rb_svg_esc(f, d->firmware[0] ? d->firmware : "-");
+        rb_svg_esc(f, d->id.firmware[0] ? d->id.firmware : "-");
         fputs("</td><td class=\"n\">", f);
-        rb_svg_esc(f, rb_units_fmt_size(b, sizeof b, (double)d->size));
+        rb_svg_esc(f, rb_units_fmt_size(b, sizeof b, (double)d->id.size));
         fputs("</td><td class=\"n\">", f);
         rb_svg_esc(f, s_bw(b, sizeof b, d->bw));
         fprintf(f, "</td><td class=\"n\">%.0f</td>", d->iops);

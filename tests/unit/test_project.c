@@ -356,8 +356,9 @@ static void test_measured_beside_given(void **state)
     static const double bw[] = {1.0 * GB, 1.0 * GB, 1.0 * GB};
     s_phase_t ph;
     s_phase(&ph, "seqwrite", bw, NULL, 3);
-    rb_agg_disk_t disks[3] = {
-        {.size = 4000787030016ull}, {.size = 4000787030016ull}, {.size = 8001563222016ull}};
+    rb_agg_disk_t disks[3] = {{.id.size = 4000787030016ull},
+                              {.id.size = 4000787030016ull},
+                              {.id.size = 8001563222016ull}};
     ph.agg.disks = disks;
     ph.agg.ndisks = 3;
     double fs[3] = {12e12, 12.5e12, 0}; /* the third node's is unknown */
