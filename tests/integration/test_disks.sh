@@ -18,18 +18,13 @@ bin=$1
 for t in losetup python3; do
     command -v $t > /dev/null || { echo "$t is not installed (deploy/setup.sh --test)"; exit 77; }
 done
-blkio=/sys/fs/cgroup/blkio
-[ -w "$blkio" ] && [ -e "$blkio/blkio.throttle.read_bps_device" ] ||
-    { echo "no cgroup v1 blkio throttling here"; exit 77; }
+. "$(dirname "$0")/blkio_lib.sh"
+blkio_check
 scratch=$2/disks.$$
 group=$blkio/rackbench-test-disks.$$
 mkdir -p "$scratch"
 cleanup() {
-    if [ -d "$group" ]; then
-        while read -r p; do echo "$p" > "$blkio/cgroup.procs" 2> /dev/null; done < "$group/cgroup.procs"
-        rmdir "$group" 2> /dev/null
-    fi
-    [ -f "$scratch/loops" ] && while read -r l; do losetup -d "$l" 2> /dev/null; done < "$scratch/loops"
+    blkio_cleanup "$group" "$scratch/loops"
     [ -n "${RB_KEEP:-}" ] || rm -rf "$scratch"
 }
 trap cleanup EXIT
@@ -46,9 +41,7 @@ for i in 0 1 2 3; do
 done
 slow=${loops[2]}
 slow_name=$(basename "$slow")
-mkdir "$group" || { echo "cannot make a blkio cgroup"; exit 77; }
-echo "$(cat "/sys/class/block/$slow_name/dev") 4194304" \
-    > "$group/blkio.throttle.read_bps_device" || { echo "cannot set a read throttle"; exit 77; }
+blkio_throttle "$group" "$slow" 4194304
 
 cat > "$scratch/plan.ini" <<PLAN
 [global]

@@ -20,19 +20,14 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 for t in losetup partx python3 mkfs.ext4 sfdisk sha256sum mount; do
     command -v $t > /dev/null || { echo "$t is not installed (deploy/setup.sh --test)"; exit 77; }
 done
-blkio=/sys/fs/cgroup/blkio
-[ -w "$blkio" ] && [ -e "$blkio/blkio.throttle.read_bps_device" ] ||
-    { echo "no cgroup v1 blkio throttling here"; exit 77; }
+. "$(dirname "$0")/blkio_lib.sh"
+blkio_check
 scratch=$2/jbod-rack.$$
 group=$blkio/rackbench-test-jbod.$$
 mkdir -p "$scratch/mnt"
 cleanup() {
-    if [ -d "$group" ]; then
-        while read -r p; do echo "$p" > "$blkio/cgroup.procs" 2> /dev/null; done < "$group/cgroup.procs"
-        rmdir "$group" 2> /dev/null
-    fi
     mountpoint -q "$scratch/mnt" && umount "$scratch/mnt"
-    [ -f "$scratch/loops" ] && while read -r l; do losetup -d "$l" 2> /dev/null; done < "$scratch/loops"
+    blkio_cleanup "$group" "$scratch/loops"
     [ -n "${RB_KEEP:-}" ] || rm -rf "$scratch"
 }
 trap cleanup EXIT
@@ -68,9 +63,7 @@ for i in $(seq 50); do [ -e "$p3" ] && break; sleep 0.1; done
 for k in 1 2 3 4; do sha256sum "$(dev $k 3)"; done > "$scratch/before"
 slow=$(dev 3 1)
 slow_name=$(basename "$slow")
-mkdir "$group" || { echo "cannot make a blkio cgroup"; exit 77; }
-echo "$(cat "/sys/class/block/$slow_name/dev") 4194304" \
-    > "$group/blkio.throttle.read_bps_device" || { echo "cannot set a read throttle"; exit 77; }
+blkio_throttle "$group" "$slow" 4194304
 
 SIZE=16m RUNTIME=2s MIN_BW=1M timeout 300 bash -c \
     'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' _ "$group" \
