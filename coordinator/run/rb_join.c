@@ -487,13 +487,15 @@ int rb_join_send_plan(rb_run_ctx_t *r)
     uint32_t *cycles = NULL, nseeds = 0;
     if (s_random_cycles(r, count, &cycles, &nseeds) < 0)
         return -EIO;
-    for (uint32_t i = 0; i < count; i++) {
-        rb_fleet_node_t *n = &order[i];
-        pl->node_rank = i;
+    for (uint32_t i = 0; i < count; i++) /* too many peers fails before any PLAN */
         if (s_node_peers(r, pl, i, count, shifts, nshifts, cycles, nseeds) < 0) {
             free(cycles);
             return -EIO;
         }
+    for (uint32_t i = 0; i < count; i++) {
+        rb_fleet_node_t *n = &order[i];
+        pl->node_rank = i;
+        (void)s_node_peers(r, pl, i, count, shifts, nshifts, cycles, nseeds);
         rb_fleet_node_set_state(n, RB_AGENT_PLANNED);
         rb_router_send(r, n, &m);
     }
