@@ -389,6 +389,9 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
             char dir[RB_PATH_MAX];
             rb_job_ctx_t ctx = s_ctx(a);
             /* a job on devices is settled against them here (its size) */
+            /* read_from=random: this node's source in the cycle, as a shift */
+            if (rb_job_settle_random((rb_job_spec_t *)js, &ctx) < 0)
+                return rb_err_set(err, -ENOMEM, "out of memory");
             int rc = js->device[0]
                          ? rb_devjob_claim(a->sb, (rb_job_spec_t *)js, err)
                          : rb_sandbox_check_device(a->sb, js->directory, js->filename, err);

@@ -11,6 +11,8 @@
 
 #include <assert.h>
 
+#include "rb_rand.h"
+
 static uint64_t s_splitmix64(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
@@ -73,4 +75,18 @@ uint64_t rb_perm_at(const rb_perm_t *p, uint64_t i)
         x = s_feistel(p, x);
     while (x >= p->n);
     return x;
+}
+
+void rb_perm_cycle(uint32_t *next, uint32_t n, uint64_t seed)
+{
+    rb_rand_t r;
+    rb_rand_seed(&r, seed);
+    for (uint32_t i = 0; i < n; i++)
+        next[i] = i;
+    /* Sattolo: swapping with a j strictly below i leaves one cycle */
+    for (uint32_t i = n; i-- > 1;) {
+        uint32_t j = (uint32_t)(rb_rand_next(&r) % i), t = next[i];
+        next[i] = next[j];
+        next[j] = t;
+    }
 }

@@ -19,4 +19,10 @@ void rb_perm_init(rb_perm_t *p, uint64_t n, uint64_t seed);
  * results, all < n. Constant expected time (cycle walking over at most 4× n). */
 uint64_t rb_perm_at(const rb_perm_t *p, uint64_t i);
 
+/* Fills next[0 .. n) with a random cycle through [0, n) chosen by seed
+ * (Sattolo's shuffle over rb_rand): next[i] is the value after i, every
+ * value is the next of exactly one, and none is its own next when n > 1.
+ * The same n and seed give the same cycle on every machine. */
+void rb_perm_cycle(uint32_t *next, uint32_t n, uint64_t seed);
+
 #endif

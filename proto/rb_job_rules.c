@@ -348,6 +348,9 @@ int rb_job_rules_check(const rb_job_spec_t *js, rb_job_rule_t *out)
     int rc = s_any(js, out);
     if (rc == 0)
         rc = s_dirs(js, out);
+    if (rc == 0 && (js->read_seed || js->read_reseed) && js->read_shift != RB_READ_RANDOM)
+        rc = s_broken(out, "read_seed", "read_from_seed", "read_from",
+                      "job '%s': read_from_seed is the seed of read_from=random", js->name);
     if (rc == 0 && js->rw == RB_RW_META)
         return s_meta(js, out);
     if (rc == 0)

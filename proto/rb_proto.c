@@ -150,7 +150,10 @@ S_LAYOUT(
     /* version 10 */
     F_U64(rb_job_spec_t, thinktime_ns), F_U64(rb_job_spec_t, thinktime_spin_ns),
     F_U32(rb_job_spec_t, thinktime_blocks, UINT32_MAX),
-    F_KIND(rb_job_spec_t, thinktime_issued, RB_PK_BOOL));
+    F_KIND(rb_job_spec_t, thinktime_issued, RB_PK_BOOL),
+    /* version 15 */
+    F_U64(rb_job_spec_t, read_seed), F_KIND(rb_job_spec_t, read_reseed, RB_PK_BOOL),
+    F_U32(rb_job_spec_t, read_iteration, UINT32_MAX));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));

@@ -19,7 +19,7 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   14
+#define RB_PROTO_VERSION   15
 #define RB_PROTO_MAX_FRAME (384u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -232,14 +232,28 @@ typedef struct rb_job_spec {
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */
     uint64_t transfer;       /* strided: bytes per interleaved piece (a multiple of bs) */
-    uint32_t read_shift;     /* reads get the data of the worker this many nodes further on */
+    uint32_t read_shift;     /* reads get the data of the worker this many nodes further on,
+                              * or RB_READ_RANDOM (version 15) */
     uint64_t stonewall_ns;   /* stop every worker this long after its start (0 = never) */
     uint8_t wearout;         /* after the stonewall, go on to the busiest worker's op count */
     uint8_t drop_caches;     /* drop the page cache before this job's phase (reads) */
     /* Lustre: `lfs setstripe` on the run folder, when it is on Lustre */
     uint32_t lustre_stripe_count; /* -c: 0 = leave it, RB_LUSTRE_STRIPE_ALL = -1 (all OSTs) */
     uint64_t lustre_stripe_size;  /* -S in bytes, a multiple of 64 KiB; 0 = leave it */
+    /* read_from=random (version 15): the seed of the cycle through the nodes
+     * (read_from_seed's magnitude); read_reseed when it was negative, IOR's
+     * -X -N: the seed is then read_seed + read_iteration (rb_job_read_seed) */
+    uint64_t read_seed;
+    uint8_t read_reseed;
+    uint32_t read_iteration; /* the phase's iteration, 0 .. iterations-1 */
 } rb_job_spec_t;
+
+/* read_shift of read_from=random: node rank r reads the data of the node
+ * after it in a random cycle through every node (rb_perm_cycle over nnodes
+ * and read_seed), the same on every node: each node's data is read once, and
+ * never by its own node when there are two or more. The agent settles it to
+ * the shift of its own rank when the PLAN arrives. */
+#define RB_READ_RANDOM UINT32_MAX
 
 /* filename= naming every block device an agent may use and nothing else holds. */
 #define RB_DEVICES_ALL "@devices"
@@ -254,6 +268,10 @@ typedef struct rb_phase_spec {
     uint32_t njobs;
     rb_job_spec_t *jobs; /* njobs entries */
 } rb_phase_spec_t;
+
+/* The seed of read_from=random's cycle for this job: read_seed, plus the
+ * iteration with read_reseed. */
+uint64_t rb_job_read_seed(const rb_job_spec_t *js);
 
 /* 1 for a metadata step (its jobs are rw=meta: figures in operations, not bytes). */
 int rb_phase_spec_is_meta(const rb_phase_spec_t *ph);

@@ -108,6 +108,11 @@ const char *rb_lat_kind_name(rb_lat_kind_t k)
     return (unsigned)k < RB_NLATS ? names[k] : "?";
 }
 
+uint64_t rb_job_read_seed(const rb_job_spec_t *js)
+{
+    return js->read_seed + (js->read_reseed ? js->read_iteration : 0);
+}
+
 int rb_phase_spec_is_meta(const rb_phase_spec_t *ph)
 {
     return ph->njobs && ph->jobs[0].rw == RB_RW_META;

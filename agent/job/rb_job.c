@@ -4,10 +4,12 @@
  * what is written before GO is what the workers then read. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rb_engine.h"
 #include "rb_job.h"
+#include "rb_perm.h"
 
 int rb_job_filename(const rb_job_spec_t *job, uint32_t worker, uint32_t filenum, char *out,
                     size_t len)
@@ -70,6 +72,20 @@ const char *rb_job_peer(const rb_job_ctx_t *ctx, uint32_t shift)
         if (ctx->peers[i].shift == shift)
             return ctx->peers[i].name;
     return "";
+}
+
+int rb_job_settle_random(rb_job_spec_t *js, const rb_job_ctx_t *ctx)
+{
+    if (js->read_shift != RB_READ_RANDOM)
+        return 0;
+    uint32_t n = ctx->nnodes ? ctx->nnodes : 1, r = ctx->rank % n;
+    uint32_t *next = malloc((size_t)n * sizeof *next);
+    if (!next)
+        return -ENOMEM;
+    rb_perm_cycle(next, n, rb_job_read_seed(js));
+    js->read_shift = (next[r] + n - r) % n;
+    free(next);
+    return 0;
 }
 
 uint64_t rb_job_offset(const rb_job_spec_t *job, uint32_t worker)

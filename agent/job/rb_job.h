@@ -73,4 +73,9 @@ typedef struct rb_job_ctx {
  * or an unknown shift: the agent's own files). */
 const char *rb_job_peer(const rb_job_ctx_t *ctx, uint32_t shift);
 
+/* read_from=random: sets js's read_shift to how many nodes on this node's
+ * source lies in the cycle through ctx's nodes (rb_perm_cycle over nnodes
+ * and read_seed; 0 on one node); other jobs are left alone. 0 or -ENOMEM. */
+int rb_job_settle_random(rb_job_spec_t *js, const rb_job_ctx_t *ctx);
+
 #endif

@@ -140,10 +140,21 @@ void rb_opt_print_read_from(const rb_opt_t *opt, const rb_job_spec_t *js, const 
     (void)gd;
     if (js->rw == RB_RW_META && !js->read_shift)
         return; /* a metadata step says it only when it works on another node's files */
-    if (js->read_shift)
+    if (js->read_shift == RB_READ_RANDOM)
+        fprintf(f, "%s=random\n", opt->key);
+    else if (js->read_shift)
         fprintf(f, "%s=shift:%" PRIu32 "\n", opt->key, js->read_shift);
     else
         fprintf(f, "%s=self\n", opt->key);
+}
+
+/* Only with read_from=random, as given (negative: reseeded each iteration). */
+void rb_opt_print_read_from_seed(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                                 FILE *f)
+{
+    (void)gd;
+    if (js->read_shift == RB_READ_RANDOM)
+        fprintf(f, "%s=%s%" PRIu64 "\n", opt->key, js->read_reseed ? "-" : "", js->read_seed);
 }
 
 /* Only when set: they concern Lustre alone. */

@@ -458,31 +458,6 @@ static int s_meta_ops_value(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned lin
     return 0;
 }
 
-/* read_from=self|neighbour|neighbor|shift:K → how many nodes on (0 = self). */
-static int s_read_from_value(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
-                             uint32_t *shift)
-{
-    if (!strcmp(val, "self")) {
-        *shift = 0;
-        return 0;
-    }
-    if (!strcmp(val, "neighbour") || !strcmp(val, "neighbor")) {
-        *shift = 1;
-        return 0;
-    }
-    if (!strncmp(val, "shift:", 6)) {
-        uint64_t k;
-        const char *v = val + 6;
-        if (rb_units_parse_size(v, &k) == 0 && strspn(v, "0123456789") == strlen(v) &&
-            k < UINT32_MAX) {
-            *shift = (uint32_t)k;
-            return 0;
-        }
-    }
-    return rb_plan_fail(
-        ps, line, "%s=%.64s: expected self, neighbour or shift:K (K nodes further on)", key, val);
-}
-
 /* ---- the rows' readers ---- */
 
 int rb_opt_value_filesize(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
@@ -661,13 +636,6 @@ int rb_opt_value_sample_interval(rb_plan_parser_t *ps, rb_plan_job_t *o, const r
     if (rc == 0 && (ps->interval_ns < S_MIN_INTERVAL_NS || ps->interval_ns > S_MAX_INTERVAL_NS))
         return rb_plan_fail(ps, line, "sample_interval=%.64s is out of range (100ms..1h)", val);
     return rc;
-}
-
-int rb_opt_value_read_from(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
-                           const char *key, const char *val, unsigned line)
-{
-    (void)opt;
-    return s_read_from_value(ps, line, key, val, &o->spec.read_shift);
 }
 
 int rb_opt_value_lustre_stripe_count(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,

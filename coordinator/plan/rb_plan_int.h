@@ -175,10 +175,10 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_stonewall, rb_opt_value_directory, rb_opt_value_filename,
     rb_opt_value_filename_format, rb_opt_value_name, rb_opt_value_description,
     rb_opt_value_file_service_type, rb_opt_value_group_reporting, rb_opt_value_sample_interval,
-    rb_opt_value_read_from, rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size,
-    rb_opt_value_meta_ops, rb_opt_value_kb_base, rb_opt_value_bs, rb_opt_value_bssplit,
-    rb_opt_value_io_size, rb_opt_value_startdelay, rb_opt_value_rate, rb_opt_value_iterations,
-    rb_opt_value_iterate, rb_opt_value_meta_stonewall, rb_opt_value_usec;
+    rb_opt_value_read_from, rb_opt_value_read_from_seed, rb_opt_value_lustre_stripe_count,
+    rb_opt_value_lustre_stripe_size, rb_opt_value_meta_ops, rb_opt_value_kb_base, rb_opt_value_bs,
+    rb_opt_value_bssplit, rb_opt_value_io_size, rb_opt_value_startdelay, rb_opt_value_rate,
+    rb_opt_value_iterations, rb_opt_value_iterate, rb_opt_value_meta_stonewall, rb_opt_value_usec;
 
 /* Repeats the phases read as their iterations= ask (rb_plan_job.c): each
  * phase N times in a row, or with iterate=plan the whole plan N times; the
@@ -207,10 +207,10 @@ void rb_plan_racks_free(rb_plan_rack_t *racks, uint32_t n);
 /* The print functions the table's rows name (rb_opt_print.c). */
 rb_opt_print_fn rb_opt_print_bs, rb_opt_print_bssplit, rb_opt_print_bsrange, rb_opt_print_u64,
     rb_opt_print_ioengine, rb_opt_print_zero_buffers, rb_opt_print_pattern, rb_opt_print_layout,
-    rb_opt_print_transfer, rb_opt_print_read_from, rb_opt_print_stripe_count,
-    rb_opt_print_stripe_size, rb_opt_print_directory, rb_opt_print_str, rb_opt_print_size,
-    rb_opt_print_enum, rb_opt_print_meta_op, rb_opt_print_startdelay, rb_opt_print_rate,
-    rb_opt_print_filename, rb_opt_print_job_size, rb_opt_print_meta_readsize,
+    rb_opt_print_transfer, rb_opt_print_read_from, rb_opt_print_read_from_seed,
+    rb_opt_print_stripe_count, rb_opt_print_stripe_size, rb_opt_print_directory, rb_opt_print_str,
+    rb_opt_print_size, rb_opt_print_enum, rb_opt_print_meta_op, rb_opt_print_startdelay,
+    rb_opt_print_rate, rb_opt_print_filename, rb_opt_print_job_size, rb_opt_print_meta_readsize,
     rb_opt_print_meta_stonewall, rb_opt_print_thinktime;
 
 /* The row's field (1, 4 or 8 bytes) of js as a number. */

@@ -101,7 +101,9 @@ static int s_settle_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *nam
     m.meta_filesize = js->meta_filesize;
     /* mdtest -e follows -w unless given */
     m.meta_readsize = rb_plan_job_line(o, "meta_readsize") ? js->meta_readsize : js->meta_filesize;
-    m.read_shift = js->read_shift;         /* its steps that only look (stat, read, statdir) */
+    m.read_shift = js->read_shift; /* its steps that only look (stat, read, statdir) */
+    m.read_seed = js->read_seed;
+    m.read_reseed = js->read_reseed;
     m.stonewall_ns = o->meta_stonewall_ns; /* its create steps (create, mkdir) */
     m.wearout = o->meta_stonewall_ns != 0;
     m.meta_dirs = js->meta_dirs;
@@ -116,7 +118,7 @@ static int s_settle_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *nam
     rb_plan_job_t step = *o;
     step.spec.meta_op = o->meta_ops[0];
     if (!rb_meta_op_looks(step.spec.meta_op))
-        step.spec.read_shift = 0; /* as the expansion leaves it */
+        step.spec.read_shift = 0, step.spec.read_seed = step.spec.read_reseed = 0;
     if (!rb_meta_op_creates(step.spec.meta_op))
         step.spec.stonewall_ns = step.spec.wearout = 0;
     return s_rules(ps, &step, line);
@@ -429,8 +431,8 @@ static int s_finish_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line)
                                 "meta_shared_dir=1 has one shared directory, made before GO",
                                 name, op);
         }
-        if (!rb_meta_op_looks(step.meta_op))
-            step.read_shift = 0; /* another node's files are only looked at */
+        if (!rb_meta_op_looks(step.meta_op)) /* another node's files are only looked at */
+            step.read_shift = 0, step.read_seed = step.read_reseed = 0;
         if (!rb_meta_op_creates(step.meta_op)) {
             step.stonewall_ns = 0; /* later steps find what the stonewalled one made */
             step.wearout = 0;
@@ -489,6 +491,8 @@ static int s_copy_phase(rb_plan_parser_t *ps, rb_phase_spec_t *dst, const rb_pha
     if (!dst->jobs)
         return rb_plan_nomem(ps);
     memcpy(dst->jobs, src->jobs, src->njobs * sizeof *dst->jobs);
+    for (uint32_t j = 0; j < dst->njobs; j++) /* IOR's -X -N: seed N + the iteration */
+        dst->jobs[j].read_iteration = k;
     if (n > 1 && (size_t)snprintf(dst->name, sizeof dst->name, "%s#%u", src->name, k + 1) >=
                      sizeof dst->name) {
         free(dst->jobs);

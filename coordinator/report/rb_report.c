@@ -14,6 +14,7 @@
 #include "rb_iter.h"
 #include "rb_opt.h"
 #include "rb_io500.h"
+#include "rb_perm.h"
 #include "rb_report.h"
 #include "rb_host_json.h"
 #include "rb_time.h"
@@ -421,16 +422,38 @@ const char *rb_report_lost_at(double s)
     return buf;
 }
 
+/* read_from=random: the seed, and whose data each node read, in the
+ * phase's node order (rank order): the cycle every agent computed alike. */
+static void s_json_read_map(rb_jw_t *w, const rb_job_spec_t *js, const rb_phase_agg_t *a)
+{
+    uint32_t *next = a->nnodes ? malloc((size_t)a->nnodes * sizeof *next) : NULL;
+    rb_jw_u64(w, "read_seed", rb_job_read_seed(js));
+    if (!next) {
+        rb_jw_null(w, "read_map");
+        return;
+    }
+    rb_perm_cycle(next, a->nnodes, rb_job_read_seed(js));
+    rb_jw_obj_begin(w, "read_map");
+    for (uint32_t i = 0; i < a->nnodes; i++)
+        rb_jw_str(w, a->nodes[i].name, a->nodes[next[i]].name);
+    rb_jw_obj_end(w);
+    free(next);
+}
+
 /* How the phase's first job lays out its data across nodes, and whose it reads. */
-static void s_json_access(rb_jw_t *w, const rb_phase_spec_t *sp)
+static void s_json_access(rb_jw_t *w, const rb_phase_spec_t *sp, const rb_phase_agg_t *a)
 {
     const rb_job_spec_t *js = sp->njobs ? &sp->jobs[0] : NULL;
     char from[32] = "self";
-    if (js && js->read_shift)
+    if (js && js->read_shift == RB_READ_RANDOM)
+        snprintf(from, sizeof from, "random");
+    else if (js && js->read_shift)
         snprintf(from, sizeof from, "shift:%u", js->read_shift);
     rb_jw_bool(w, "file_per_worker", !js || !js->shared_file);
     rb_jw_str(w, "layout", js && js->shared_file ? rb_layout_mode_name(js->layout) : NULL);
     rb_jw_str(w, "read_from", from);
+    if (js && js->read_shift == RB_READ_RANDOM)
+        s_json_read_map(w, js, a);
 }
 
 /* stonewall_time figures (null without it), and the page cache verdict. */
@@ -553,7 +576,7 @@ static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spe
     rb_jw_u64(w, "nodes", rb_report_covered(a));
     rb_jw_u64(w, "of", a->nnodes);
     rb_jw_obj_end(w);
-    s_json_access(w, sp);
+    s_json_access(w, sp, a);
     s_json_honesty(w, a);
     if (rb_phase_spec_is_meta(sp)) {
         const rb_job_spec_t *mj = &sp->jobs[0];

@@ -49,7 +49,12 @@ static void s_text_access(FILE *f, const rb_phase_spec_t *sp)
                     rb_units_fmt_size_exact(b, sizeof b, js->transfer ? js->transfer : js->bs));
         else if (js->shared_file)
             s_field(f, "layout", "%sone file for all workers, a segment each", who);
-        if (js->read_shift)
+        if (js->read_shift == RB_READ_RANDOM)
+            s_field(f, "reads",
+                    "%sthe data of the next node in a random cycle through the nodes (seed "
+                    "%" PRIu64 ")%s",
+                    who, rb_job_read_seed(js), js->verify ? ", verified" : "");
+        else if (js->read_shift)
             s_field(f, "reads", "%sthe data of the node %u further on%s", who, js->read_shift,
                     js->verify ? ", verified" : "");
     }

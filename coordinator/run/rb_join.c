@@ -16,6 +16,7 @@
 #include "rb_time.h"
 #include "rb_units.h"
 #include "rb_names.h"
+#include "rb_perm.h"
 
 #define S_NAME_CHARS RB_NAMES_CHARS
 
@@ -208,7 +209,7 @@ static int s_rank_nodes(rb_run_ctx_t *r, uint32_t *count, uint32_t *shifts, uint
             uint32_t k = r->plan->phases[p].jobs[j].read_shift, seen = 0;
             for (uint32_t i = 0; i < *nshifts; i++)
                 seen |= shifts[i] == k;
-            if (!k || seen)
+            if (!k || seen || k == RB_READ_RANDOM) /* random: each node's own (s_random) */
                 continue;
             if (*nshifts == RB_MAX_PEERS) {
                 rb_run_fail(r, "the plan uses more than %d read_from shifts", RB_MAX_PEERS);
@@ -394,6 +395,69 @@ void rb_join_space(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_space_t *sp
     }
 }
 
+/* The cycles of the plan's read_from=random jobs through count nodes, one
+ * per seed: *cycles gets nseeds × count entries (caller frees; NULL with
+ * none). 0, or -E2BIG / -ENOMEM with the run failed. */
+static int s_random_cycles(rb_run_ctx_t *r, uint32_t count, uint32_t **cycles, uint32_t *nseeds)
+{
+    uint64_t seeds[RB_MAX_PEERS];
+    *nseeds = 0;
+    *cycles = NULL;
+    for (uint32_t p = 0; p < r->plan->nphases; p++)
+        for (uint32_t j = 0; j < r->plan->phases[p].njobs; j++) {
+            const rb_job_spec_t *js = &r->plan->phases[p].jobs[j];
+            uint32_t seen = 0;
+            for (uint32_t i = 0; i < *nseeds; i++)
+                seen |= seeds[i] == rb_job_read_seed(js);
+            if (js->read_shift != RB_READ_RANDOM || seen)
+                continue;
+            if (*nseeds == RB_MAX_PEERS) {
+                rb_run_fail(r, "the plan uses more than %d read_from_seed values", RB_MAX_PEERS);
+                return -E2BIG;
+            }
+            seeds[(*nseeds)++] = rb_job_read_seed(js);
+        }
+    if (!*nseeds || !count)
+        return 0;
+    *cycles = malloc((size_t)*nseeds * count * sizeof **cycles);
+    if (!*cycles) {
+        rb_run_fail(r, "out of memory");
+        return -ENOMEM;
+    }
+    for (uint32_t i = 0; i < *nseeds; i++)
+        rb_perm_cycle(*cycles + (size_t)i * count, count, seeds[i]);
+    return 0;
+}
+
+/* Node i's peers: the plan's shifts, then the node each random cycle gives
+ * it (as a shift), once each. 0, or -E2BIG with the run failed. */
+static int s_node_peers(rb_run_ctx_t *r, rb_msg_plan_t *pl, uint32_t i, uint32_t count,
+                        const uint32_t *shifts, uint32_t nshifts, const uint32_t *cycles,
+                        uint32_t nseeds)
+{
+    uint32_t all[2 * RB_MAX_PEERS], n = 0;
+    for (uint32_t k = 0; k < nshifts; k++)
+        all[n++] = shifts[k];
+    for (uint32_t c = 0; c < nseeds; c++) {
+        uint32_t k = (cycles[(size_t)c * count + i] + count - i) % count, seen = 0;
+        for (uint32_t x = 0; x < n; x++)
+            seen |= all[x] == k;
+        if (k && !seen)
+            all[n++] = k;
+    }
+    if (n > RB_MAX_PEERS) {
+        rb_run_fail(r, "the plan uses more than %d read_from shifts", RB_MAX_PEERS);
+        return -E2BIG;
+    }
+    pl->npeers = n;
+    for (uint32_t k = 0; k < n; k++) {
+        pl->peers[k].shift = all[k];
+        snprintf(pl->peers[k].name, sizeof pl->peers[k].name, "%s",
+                 r->fleet.nodes[(uint32_t)((i + (uint64_t)all[k]) % count)].hello.name);
+    }
+    return 0;
+}
+
 int rb_join_send_plan(rb_run_ctx_t *r)
 {
     rb_msg_t m = {.type = RB_MSG_PLAN};
@@ -420,18 +484,22 @@ int rb_join_send_plan(rb_run_ctx_t *r)
     pl->nnodes = count ? count : 1;
     if (count)
         snprintf(pl->lead, sizeof pl->lead, "%s", order[0].hello.name);
+    uint32_t *cycles = NULL, nseeds = 0;
+    if (s_random_cycles(r, count, &cycles, &nseeds) < 0)
+        return -EIO;
+    for (uint32_t i = 0; i < count; i++) /* too many peers fails before any PLAN */
+        if (s_node_peers(r, pl, i, count, shifts, nshifts, cycles, nseeds) < 0) {
+            free(cycles);
+            return -EIO;
+        }
     for (uint32_t i = 0; i < count; i++) {
         rb_fleet_node_t *n = &order[i];
         pl->node_rank = i;
-        pl->npeers = nshifts;
-        for (uint32_t k = 0; k < nshifts; k++) {
-            pl->peers[k].shift = shifts[k];
-            snprintf(pl->peers[k].name, sizeof pl->peers[k].name, "%s",
-                     order[(uint32_t)((i + (uint64_t)shifts[k]) % count)].hello.name);
-        }
+        (void)s_node_peers(r, pl, i, count, shifts, nshifts, cycles, nseeds);
         rb_fleet_node_set_state(n, RB_AGENT_PLANNED);
         rb_router_send(r, n, &m);
     }
+    free(cycles);
     /* Wait for every READY, or until too few nodes are left to go on: the
      * others are then aborted at once, their layout stopped. */
     uint32_t need = s_min_nodes(r, count);

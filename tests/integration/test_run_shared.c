@@ -185,6 +185,100 @@ static void test_shared_file_and_neighbour_reads(void **state)
     it_rmtree(dir);
 }
 
+/* Phase p's read_map checked as IOR's -Z -Z would want it, stricter: a
+ * permutation of the NODES4 nodes with no node on its own data; into map,
+ * map[i] the rank whose data rank i read. */
+#define NODES4 4
+static void s_read_map(const rb_json_t *j, int p, const char *name, uint64_t seed, int *map)
+{
+    char path[64];
+    snprintf(path, sizeof path, "phases.%d", p);
+    const rb_json_t *ph = rb_json_path(j, path);
+    assert_string_equal(rb_json_str(rb_json_get(ph, "name")), name);
+    assert_string_equal(rb_json_str(rb_json_get(ph, "read_from")), "random");
+    assert_int_equal(rb_json_num(rb_json_get(ph, "read_seed"), -1), (double)seed);
+    /* every block came from the node each agent computed, intact, all of it */
+    assert_int_equal(rb_json_num(rb_json_get(ph, "verify_errors"), -1), 0);
+    assert_int_equal(rb_json_num(rb_json_get(ph, "errors"), -1), 0);
+    assert_int_equal(rb_json_num(rb_json_get(ph, "read_bytes"), 0), (double)NODES4 * SIZE);
+    const rb_json_t *m = rb_json_get(ph, "read_map");
+    int hits[NODES4] = {0};
+    for (int i = 0; i < NODES4; i++) {
+        char me[16];
+        snprintf(me, sizeof me, "local-%d", i + 1);
+        const char *from = rb_json_str(rb_json_get(m, me));
+        assert_non_null(from);
+        assert_int_equal(strncmp(from, "local-", 6), 0);
+        map[i] = atoi(from + 6) - 1;
+        assert_true(map[i] >= 0 && map[i] < NODES4);
+        assert_int_not_equal(map[i], i); /* never its own */
+        hits[map[i]]++;
+    }
+    for (int i = 0; i < NODES4; i++)
+        assert_int_equal(hits[i], 1); /* each node's data read once */
+}
+
+/* IOR's -Z -X on four nodes: every node reads another's files, each node's
+ * once (the files' atime says each was read, the bytes that each was read
+ * once), the same mapping for the same seed, another for another seed, and
+ * a negative seed reseeded with each iteration. */
+static void test_random_reads(void **state)
+{
+    (void)state;
+    const char *dir = it_scratch("random");
+    char plan[4200], text[8192], runs[4200], out[4200], err[4200], folder[4200], data[4200];
+    snprintf(data, sizeof data, "%s/data", dir);
+    snprintf(plan, sizeof plan, "%s/plan.ini", dir);
+    snprintf(text, sizeof text,
+             "[global]\ndirectory=%s\nbs=64k\nsize=1m\ndirect=1\nverify=crc32c\n"
+             "sample_interval=200ms\nfilename_format=own\n"
+             "[w]\nrw=write\ndo_verify=0\n"
+             "[r8]\nstonewall\nrw=read\nread_from=random\nread_from_seed=8\n"
+             "; keeps the files while the test looks at their atime\n"
+             "[hold]\nstonewall\nrw=randread\nioengine=null\nverify=0\ntime_based\n"
+             "runtime=%ds\n"
+             "[again]\nstonewall\nrw=randread\nread_from=random\nread_from_seed=8\n"
+             "[r7]\nstonewall\nrw=read\nread_from=random\nread_from_seed=7\n"
+             "[neg]\nstonewall\nrw=read\nread_from=random\nread_from_seed=-7\n"
+             "iterations=2\n",
+             data, 3 * RB_TEST_TIME_SCALE);
+    it_write(plan, text);
+    snprintf(runs, sizeof runs, "%s/runs", dir);
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    int pid = it_sh_bg(out, err, "'%s' run --local %d --quiet --out '%s' '%s'", it_bin("rackbench"),
+                       NODES4, runs, plan);
+    assert_int_equal(it_wait_for_samples(runs, ",hold,", 1, it_deadline(60000)), 0);
+    /* r8 has read each node's file (relatime: the first read after the write
+     * moves atime past mtime), and read 4 files' worth in all: each once */
+    assert_int_equal(it_sh_number(dir,
+                                  "find '%s' -name own -type f -printf '%%A@ %%T@\\n' | "
+                                  "awk '$1 > $2 { n++ } END { print n + 0 }'",
+                                  data),
+                     NODES4);
+    int code = it_wait(pid);
+    assert_int_equal(it_show_failure(code, err), 0);
+    rb_json_t *j = it_summary(runs, folder, sizeof folder);
+    assert_non_null(j);
+    int r8[NODES4], again[NODES4], r7[NODES4], n1[NODES4], n2[NODES4];
+    s_read_map(j, 1, "r8", 8, r8);
+    s_read_map(j, 3, "again", 8, again);
+    s_read_map(j, 4, "r7", 7, r7);
+    s_read_map(j, 5, "neg#1", 7, n1);
+    s_read_map(j, 6, "neg#2", 8, n2);
+    assert_memory_equal(r8, again, sizeof r8); /* same seed, same mapping */
+    assert_memory_equal(r7, n1, sizeof r7);
+    assert_memory_equal(r8, n2, sizeof r8); /* -X -7: 7, then 8 */
+    assert_memory_not_equal(r7, r8, sizeof r7);
+    rb_json_free(&j);
+    char *o = it_read(out);
+    assert_non_null(strstr(o, "the data of the next node in a random cycle through the nodes "
+                              "(seed 8), verified"));
+    free(o);
+    assert_int_equal(it_count_files(data), 0);
+    it_rmtree(dir);
+}
+
 /* A per_worker figure of phase p. */
 static double s_worker_num(const rb_json_t *j, int p, size_t w, const char *key)
 {
@@ -391,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_shared_file_and_neighbour_reads),
         cmocka_unit_test(test_stonewall_and_cache),
         cmocka_unit_test(test_ior_hard_pieces),
+        cmocka_unit_test(test_random_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

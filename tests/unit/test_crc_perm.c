@@ -290,6 +290,43 @@ static void test_perm_not_sorted(void **state)
     }
 }
 
+/* read_from=random's cycle: for every node count, every value is some
+ * node's source exactly once, none its own (two or more nodes), one cycle
+ * through all of them; the same seed gives the same cycle, others differ. */
+static void test_perm_cycle(void **state)
+{
+    (void)state;
+    uint32_t a[300], b[300], seen[300];
+    for (uint32_t n = 1; n <= 300; n += n < 20 ? 1 : 37) {
+        uint32_t differ = 0;
+        for (uint64_t seed = 0; seed < 20; seed++) {
+            rb_perm_cycle(a, n, seed);
+            rb_perm_cycle(b, n, seed);
+            assert_memory_equal(a, b, n * sizeof a[0]);
+            memset(seen, 0, sizeof seen);
+            for (uint32_t i = 0; i < n; i++) {
+                assert_true(a[i] < n);
+                assert_true(n == 1 || a[i] != i);
+                seen[a[i]]++;
+            }
+            for (uint32_t i = 0; i < n; i++)
+                assert_int_equal(seen[i], 1);
+            uint32_t len = 0, x = 0;
+            do
+                x = a[x], len++;
+            while (x != 0);
+            assert_int_equal(len, n);
+            rb_perm_cycle(b, n, seed + 1);
+            differ += memcmp(a, b, n * sizeof a[0]) != 0;
+        }
+        /* from 4 nodes on there are (n-1)! >= 6 cycles: most seeds differ */
+        if (n >= 4)
+            assert_true(differ >= 14);
+    }
+    rb_perm_cycle(a, 1, 7);
+    assert_int_equal(a[0], 0); /* one node reads its own */
+}
+
 int main(int argc, char **argv)
 {
     s_argv0 = argv[0];
@@ -308,6 +345,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_crc_chaining),      cmocka_unit_test(test_crc_portable_path),
         cmocka_unit_test(test_perm_bijection),    cmocka_unit_test(test_perm_huge),
         cmocka_unit_test(test_perm_seeds_differ), cmocka_unit_test(test_perm_not_sorted),
+        cmocka_unit_test(test_perm_cycle),
     };
     return cmocka_run_group_tests_name("crc32c and perm", tests, NULL, NULL);
 }

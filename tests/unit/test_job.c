@@ -20,6 +20,7 @@
 
 #include "rb_engine.h"
 #include "rb_job.h"
+#include "rb_perm.h"
 #include "rb_phase.h"
 #include "rb_sandbox.h"
 #include "rb_time.h"
@@ -733,6 +734,47 @@ static void test_stonewall_wearout(void **state)
     s_drop(&sb);
 }
 
+/* read_from=random settled on each node: the shifts it gives the ranks make
+ * the cycle the coordinator draws (rb_perm_cycle), each rank another's
+ * source once; one node reads its own; other jobs keep their shift. */
+static void test_settle_random(void **state)
+{
+    (void)state;
+    for (uint32_t n = 1; n <= 9; n++) {
+        uint32_t next[9], hits[9] = {0};
+        rb_perm_cycle(next, n, 42);
+        for (uint32_t rank = 0; rank < n; rank++) {
+            rb_job_ctx_t ctx = {.run_id = RUN_ID, .rank = rank, .nnodes = n, .lead = "n1"};
+            rb_job_spec_t r = s_job("r", RB_RW_READ, "sync", 4096, 1 << 20);
+            r.read_shift = RB_READ_RANDOM;
+            r.read_seed = 42;
+            assert_int_equal(rb_job_settle_random(&r, &ctx), 0);
+            uint32_t src = (rank + r.read_shift) % n;
+            assert_int_equal(src, next[rank]);
+            assert_true(n == 1 ? r.read_shift == 0 : r.read_shift != 0);
+            hits[src]++;
+            assert_int_equal(rb_job_settle_random(&r, &ctx), 0); /* settled: left alone */
+            assert_int_equal((rank + r.read_shift) % n, src);
+        }
+        for (uint32_t i = 0; i < n; i++)
+            assert_int_equal(hits[i], 1);
+    }
+    /* reseeded: iteration 2 of read_from_seed=-42 draws with seed 44 */
+    uint32_t next[5];
+    rb_perm_cycle(next, 5, 44);
+    rb_job_ctx_t ctx = {.run_id = RUN_ID, .rank = 3, .nnodes = 5, .lead = "n1"};
+    rb_job_spec_t r = s_job("r", RB_RW_READ, "sync", 4096, 1 << 20);
+    r.read_shift = RB_READ_RANDOM;
+    r.read_seed = 42;
+    r.read_reseed = 1;
+    r.read_iteration = 2;
+    assert_int_equal(rb_job_settle_random(&r, &ctx), 0);
+    assert_int_equal((3 + r.read_shift) % 5, next[3]);
+    r.read_shift = 2;
+    assert_int_equal(rb_job_settle_random(&r, &ctx), 0);
+    assert_int_equal(r.read_shift, 2);
+}
+
 int main(void)
 {
     snprintf(s_root, sizeof s_root, "%s", RB_TEST_TMP);
@@ -744,6 +786,7 @@ int main(void)
         cmocka_unit_test(test_layout_map),        cmocka_unit_test(test_shared_file),
         cmocka_unit_test(test_read_from_peer),    cmocka_unit_test(test_stonewall_wearout),
         cmocka_unit_test(test_meta_errors),       cmocka_unit_test(test_meta_readonly_and_sync),
+        cmocka_unit_test(test_settle_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -887,7 +887,17 @@ static const s_bad_t s_bad[] = {
     {"[w]\nsize=1m\nrw=write\nread_from=neighbour\n", 4,
      "job 'w': read_from is for jobs that only read (rw=write writes)"},
     {"[r]\nsize=1m\nread_from=shift:x\n", 3,
-     "read_from=shift:x: expected self, neighbour or shift:K"},
+     "read_from=shift:x: expected self, neighbour, shift:K (K nodes further on) or random"},
+    {"[r]\nsize=1m\nread_from_seed=7\n", 3,
+     "job 'r': read_from_seed is the seed of read_from=random"},
+    {"[r]\nsize=1m\nread_from=random\nread_from_seed=7x\n", 4,
+     "read_from_seed=7x: expected a whole number"},
+    {"[r]\nsize=1m\nread_from=random\nread_from_seed=--7\n", 4,
+     "read_from_seed=--7: expected a whole number"},
+    {"[r]\nsize=1m\nread_from=random\nread_from_seed=99999999999999999999\n", 4,
+     "read_from_seed=99999999999999999999 is too large"},
+    {"[w]\nsize=1m\nrw=write\nread_from=random\n", 4,
+     "job 'w': read_from is for jobs that only read (rw=write writes)"},
     {"[r]\nsize=1m\nread_from=next\n", 3, "read_from=next: expected"},
     {"[r]\nsize=1m\nwearout\n", 3, "job 'r': wearout needs stonewall_time"},
     {"[r]\nsize=1m\nlayout=strided\n", 3,
@@ -1955,6 +1965,50 @@ static void test_across_nodes(void **state)
     rb_plan_destroy(&p);
 }
 
+/* IOR's -Z -X: read_from=random with its seed; a negative seed is reseeded
+ * with each iteration, as IOR's -X -N; both survive print. */
+static void test_read_random(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nbs=64k\nsize=4m\n"
+                               "[r]\nrw=read\nread_from=random\nread_from_seed=7\n"
+                               "[n]\nstonewall\nrw=read\nread_from=random\nread_from_seed=-7\n"
+                               "iterations=3\n"
+                               "[d]\nstonewall\nrw=read\nread_from=random\n");
+    assert_int_equal(p->nphases, 5);
+    const rb_job_spec_t *r = &p->phases[0].jobs[0], *d = &p->phases[4].jobs[0];
+    assert_int_equal(r->read_shift, RB_READ_RANDOM);
+    assert_int_equal(rb_job_read_seed(r), 7);
+    assert_false(r->read_reseed);
+    for (uint32_t k = 0; k < 3; k++) {
+        const rb_job_spec_t *n = &p->phases[1 + k].jobs[0];
+        assert_int_equal(n->read_shift, RB_READ_RANDOM);
+        assert_true(n->read_reseed);
+        assert_int_equal(n->read_seed, 7);
+        assert_int_equal(rb_job_read_seed(n), 7 + k); /* IOR: -X -7 gives 7, 8, 9 */
+    }
+    assert_int_equal(rb_job_read_seed(d), 0);
+    size_t len;
+    char *text = s_print(p, &len);
+    assert_non_null(strstr(text, "read_from=random\nread_from_seed=7\n"));
+    assert_non_null(strstr(text, "read_from=random\nread_from_seed=-7\n"));
+    assert_non_null(strstr(text, "read_from=random\nread_from_seed=0\n"));
+    free(text);
+    s_assert_round_trip(p);
+    s_assert_codec_accepts(p);
+    rb_plan_destroy(&p);
+    /* a metadata job's steps that look take it; the others drop it */
+    p = s_parse_str("[md]\nrw=meta\nmeta_files=10\nmeta_ops=create,stat,delete\n"
+                    "read_from=random\nread_from_seed=-3\n");
+    assert_int_equal(p->phases[0].jobs[0].read_shift, 0);
+    assert_int_equal(p->phases[0].jobs[0].read_seed, 0);
+    assert_int_equal(p->phases[1].jobs[0].read_shift, RB_READ_RANDOM);
+    assert_int_equal(rb_job_read_seed(&p->phases[1].jobs[0]), 3);
+    assert_int_equal(p->phases[2].jobs[0].read_shift, 0);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
 static void test_round_trip(void **state)
 {
     (void)state;
@@ -2494,6 +2548,7 @@ int main(void)
         cmocka_unit_test(test_ignored_notes),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_across_nodes),
+        cmocka_unit_test(test_read_random),
         cmocka_unit_test(test_iterations),
         cmocka_unit_test(test_lustre_stripes),
         cmocka_unit_test(test_io_limits_and_files),

@@ -118,6 +118,9 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->thinktime_spin_ns = 5000000ull + k;
     jb->thinktime_blocks = 16 + k;
     jb->thinktime_issued = (uint8_t)(k % 2);
+    jb->read_seed = 7 + k; /* version 15 */
+    jb->read_reseed = (uint8_t)(k % 2);
+    jb->read_iteration = k;
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -747,6 +750,9 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->layout, t->layout);
                 assert_int_equal(s->transfer, t->transfer);
                 assert_int_equal(s->read_shift, t->read_shift);
+                assert_int_equal(s->read_seed, t->read_seed);
+                assert_int_equal(s->read_reseed, t->read_reseed);
+                assert_int_equal(s->read_iteration, t->read_iteration);
                 assert_int_equal(s->stonewall_ns, t->stonewall_ns);
                 assert_int_equal(s->wearout, t->wearout);
                 assert_int_equal(s->drop_caches, t->drop_caches);
@@ -1356,9 +1362,9 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 14);
+    assert_int_equal(RB_PROTO_VERSION, 15);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 13 from peer, this build speaks 14");
+    expect_bad(buf, len, -EPROTO, "protocol version 14 from peer, this build speaks 15");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
@@ -1764,6 +1770,9 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->thinktime_ns = jb->thinktime_spin_ns = UINT64_MAX;
     jb->thinktime_blocks = UINT32_MAX;
     jb->thinktime_issued = 1;
+    jb->read_seed = UINT64_MAX;
+    jb->read_reseed = 1;
+    jb->read_iteration = UINT32_MAX;
     jb->startdelay_ns = jb->startdelay_max_ns = UINT64_MAX;
     jb->unlink = jb->unlink_each_loop = 1;
     jb->sync_mode = RB_SYNC_DSYNC;
@@ -2114,7 +2123,7 @@ static void test_v6_keys(void **state)
         "number_ios io_size unlink unlink_each_loop startdelay_ns "
         "startdelay_max_ns offset_increment rate_write rate_iops rate_iops_write "
         "meta_readsize thinktime_ns thinktime_spin_ns thinktime_blocks "
-        "thinktime_issued";
+        "thinktime_issued read_seed read_reseed read_iteration";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
