@@ -299,7 +299,10 @@ static const rb_opt_t s_rows[] = {
 
     /* fio options that cannot change the IO that reaches the storage */
 #define IGN(k, w) {k, NULL, RB_OPT_IGNORED, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT, .group = (w)}
-    IGN("thread", RB_OPT_WHY_MACHINERY), IGN("gtod_reduce", RB_OPT_WHY_MACHINERY),
+    /* fio takes "threads" too */
+    {"thread", "threads", RB_OPT_IGNORED, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT,
+     .group = RB_OPT_WHY_MACHINERY},
+    IGN("gtod_reduce", RB_OPT_WHY_MACHINERY),
     IGN("io_submit_mode", RB_OPT_WHY_MACHINERY),
     IGN("clocksource", RB_OPT_WHY_MACHINERY),
     IGN("disable_lat", RB_OPT_WHY_REPORT), IGN("disable_clat", RB_OPT_WHY_REPORT),
