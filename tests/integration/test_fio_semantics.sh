@@ -78,6 +78,7 @@ cases=(
   "io_size-times-loops|[j]\nrw=write\nbs=4k\nsize=256k\nio_size=100k\nloops=3|exact"
   "io_size-past-loops|[j]\nrw=write\nbs=4k\nsize=256k\nio_size=1M\nloops=2|exact"
   "io_limit-and-number_ios|[j]\nrw=randrw\nbs=4k\nsize=1M\nnumber_ios=50\nio_limit=100k|total"
+  "job-names-as-fio|[punch hole-fuzzer]\nrw=write\nbs=4k\nsize=64k\n[dup]\nrw=write\nbs=4k\nsize=64k\n[dup]\nstonewall\nrw=read\nbs=4k\nsize=64k\n[t] trailing text\nrw=write\nbs=4k\nsize=32k|files"
   "files-kept|[j]\nrw=write\nbs=4k\nsize=64k\nnumjobs=2|files"
   "unlink|[j]\nrw=write\nbs=4k\nsize=64k\nunlink=1\n[k]\nrw=read\nbs=4k\nsize=64k\nunlink=1\n[l]\nrw=write\nbs=4k\nsize=64k|files"
   "unlink_each_loop-write|[j]\nrw=write\nbs=4k\nsize=64k\nunlink_each_loop=1\nloops=3|files"
