@@ -150,7 +150,11 @@ S_LAYOUT(
     /* version 10 */
     F_U64(rb_job_spec_t, thinktime_ns), F_U64(rb_job_spec_t, thinktime_spin_ns),
     F_U32(rb_job_spec_t, thinktime_blocks, UINT32_MAX),
-    F_KIND(rb_job_spec_t, thinktime_issued, RB_PK_BOOL));
+    F_KIND(rb_job_spec_t, thinktime_issued, RB_PK_BOOL),
+    /* version 14 */
+    F_U32(rb_job_spec_t, size_pct, 100), F_U32(rb_job_spec_t, offset_pct, 100),
+    F_KIND(rb_job_spec_t, invalidate, RB_PK_BOOL),
+    F_U32(rb_job_spec_t, fadvise_hint, RB_FADVISE_RANDOM));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));

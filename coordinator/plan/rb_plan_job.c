@@ -278,6 +278,24 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
         js->size = js->filesize * js->nrfiles;
     }
 
+    /* size=N% and offset=N%: of a device, settled by the agent that holds it */
+    for (int k = 0; k < 2; k++) {
+        const char *key = k ? "offset" : "size";
+        uint32_t pct = k ? js->offset_pct : js->size_pct;
+        if (pct && !js->device[0])
+            return rb_plan_fail(ps, rb_plan_job_line(o, key),
+                                "job '%s': %s=%u%% of a file's size needs the file to be there "
+                                "before the job, and rackbench makes its files anew (fio refuses "
+                                "a file that is not there, EINVAL); it takes N%% of a device "
+                                "(filename=/dev/X)",
+                                name, key, pct);
+    }
+    if (js->size_pct && js->filesize)
+        return rb_plan_fail(ps, rb_plan_job_line(o, "size"),
+                            "job '%s': size=%u%% of each device and filesize= together are not "
+                            "supported",
+                            name, js->size_pct);
+
     /* fio: io_size=N% is N% of size */
     if (o->io_size_pct && !js->size)
         return rb_plan_fail(ps, rb_plan_job_line(o, "io_size"),

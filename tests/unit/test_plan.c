@@ -605,7 +605,12 @@ static const s_bad_t s_bad[] = {
      "the IO sizes of writes (6k to 6k) are not multiples of the smallest IO size, 4k"},
     {"[a]\nsize=1M\nbssplit=4k/50:6k/50\nrw=randread\n", 3, "bssplit size 6k of reads"},
     {"[a]\nsize=1M\nbs=4k,8k,16k,32k\n", 3, "more than three values"},
-    {"[a]\nsize=50%\n", 2, "not supported yet"},
+    {"[a]\nsize=50%\n", 2, "job 'a': size=50% of a file's size needs the file to be there"},
+    {"[a]\nsize=1M\noffset=10%\n", 3, "job 'a': offset=10% of a file's size needs the file"},
+    {"[a]\nfilename=/dev/sdb\nsize=0%\n", 3, "size=0 is out of range (1..100)"},
+    {"[a]\nfilename=/dev/sdb\noffset=101%\n", 3, "offset=101 is out of range (1..100)"},
+    {"[a]\nfilename=/dev/sdb\nsize=5%\nfilesize=1M\n", 3, "size=5% of each device and filesize"},
+    {"[a]\nsize=4z\n", 2, "size=4z: a count of zones (fio's z suffix) needs zonemode"},
     {"[a]\nsize=1M\nnumjobs=0\n", 3, "numjobs=0 is out of range (1..4096)"},
     {"[a]\nsize=1M\nnumjobs=4097\n", 3, "numjobs=4097 is out of range"},
     {"[a]\nsize=1M\nnumjobs=99999999999999999999\n", 3, "out of range"},
@@ -676,7 +681,6 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nnr_files=65537\n", 3, "nr_files=65537 is out of range (1..65536)"},
     {"[a]\nsize=1M\nfilesize=1M-4M\n", 3,
      "filesize as a range (filesize=1M-4M) is not supported yet"},
-    {"[a]\nsize=1M\noffset=10%\n", 3, "offset as a percentage (offset=10%) is not supported yet"},
     {"[a]\nsize=1M\noffset=-4k\n", 3, "bad size '-4k' for offset"},
     {"[a]\nfilesize=0\n", 1, "job 'a' has no size"},
     {"[a]\nsize=1M\nfill_fs=1\n", 3, "option 'fill_fs' is not supported yet"},
@@ -784,7 +788,7 @@ static const s_bad_t s_bad[] = {
     /* fio options that change what is measured */
     {"[a]\nsize=1M\nioscheduler=none\n", 3, "option 'ioscheduler' is not supported yet"},
     {"[a]\nsize=1M\nnice=5\n", 3, "option 'nice' is not supported yet"},
-    {"[a]\nsize=1M\ninvalidate=0\n", 3, "option 'invalidate' is not supported yet"},
+    {"[a]\nsize=1M\nfadvise_hint=maybe\n", 3, "bad value 'maybe' for fadvise_hint"},
     {"[a]\nsize=1M\ngtod_cpu=1\n", 3, "option 'gtod_cpu' is not supported yet"},
     {"[a]\nsize=1M\nwrite_iolog=x.log\n", 3, "option 'write_iolog' is not supported yet"},
     {"[a]\nsize=1M\nhipri\n", 3, "option 'hipri' is not supported yet"},
@@ -1746,6 +1750,45 @@ static void test_job_names_as_fio(void **state)
     rb_plan_destroy(&p);
 }
 
+/* size=N% and offset=N% of a device: carried to the agent, printed back. */
+static void test_device_percent(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[a]\nfilename=/dev/sdb\nrw=write\nbs=64k\nsize=30%\noffset=10%\n");
+    const rb_job_spec_t *js = &p->phases[0].jobs[0];
+    assert_int_equal(js->size_pct, 30);
+    assert_int_equal(js->offset_pct, 10);
+    assert_int_equal(js->size, 0);
+    assert_int_equal(js->offset, 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(rb_plan_print(p, f), 0);
+    fclose(f);
+    assert_non_null(strstr(text, "\nsize=30%\n"));
+    assert_non_null(strstr(text, "\noffset=10%\n"));
+    rb_plan_t *q = s_parse_str(text);
+    assert_int_equal(q->phases[0].jobs[0].size_pct, 30);
+    assert_int_equal(q->phases[0].jobs[0].offset_pct, 10);
+    rb_plan_destroy(&q);
+    free(text);
+    rb_plan_destroy(&p);
+
+    /* invalidate and fadvise_hint: fio's defaults, printed only away from them */
+    p = s_parse_str("[a]\nsize=1M\n[b]\nsize=1M\ninvalidate=0\nfadvise_hint=random\n");
+    assert_int_equal(p->phases[0].jobs[0].invalidate, 1);
+    assert_int_equal(p->phases[0].jobs[0].fadvise_hint, RB_FADVISE_PATTERN);
+    assert_int_equal(p->phases[0].jobs[1].invalidate, 0);
+    assert_int_equal(p->phases[0].jobs[1].fadvise_hint, RB_FADVISE_RANDOM);
+    f = open_memstream(&text, &len);
+    assert_int_equal(rb_plan_print(p, f), 0);
+    fclose(f);
+    assert_null(strstr(text, "invalidate=1"));
+    assert_non_null(strstr(text, "\ninvalidate=0\nfadvise_hint=random\n"));
+    free(text);
+    rb_plan_destroy(&p);
+}
+
 static void test_ignored_notes(void **state)
 {
     (void)state;
@@ -2537,6 +2580,7 @@ int main(void)
         cmocka_unit_test(test_buffers),
         cmocka_unit_test(test_sync_and_verify),
         cmocka_unit_test(test_job_names_as_fio),
+        cmocka_unit_test(test_device_percent),
         cmocka_unit_test(test_ignored_notes),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_across_nodes),
