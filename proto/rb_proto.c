@@ -153,7 +153,11 @@ S_LAYOUT(
     F_KIND(rb_job_spec_t, thinktime_issued, RB_PK_BOOL),
     /* version 15 */
     F_U64(rb_job_spec_t, read_seed), F_KIND(rb_job_spec_t, read_reseed, RB_PK_BOOL),
-    F_U32(rb_job_spec_t, read_iteration, UINT32_MAX));
+    F_U32(rb_job_spec_t, read_iteration, UINT32_MAX),
+    /* version 16 */
+    F_U32(rb_job_spec_t, size_pct, 100), F_U32(rb_job_spec_t, offset_pct, 100),
+    F_KIND(rb_job_spec_t, invalidate, RB_PK_BOOL),
+    F_U32(rb_job_spec_t, fadvise_hint, RB_FADVISE_RANDOM));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));

@@ -19,7 +19,7 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   15
+#define RB_PROTO_VERSION   16
 #define RB_PROTO_MAX_FRAME (384u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -216,6 +216,13 @@ typedef struct rb_job_spec {
     uint64_t thinktime_spin_ns; /* of it, busy (CPU) */
     uint32_t thinktime_blocks;  /* IOs between thinks (0 is read as 1) */
     uint8_t thinktime_issued;   /* 1: count IOs issued, 0: completed (fio's default) */
+    /* fio's size=N% and offset=N% of a device (version 16), settled by the
+     * agent that holds it: 0, or 1 .. 100 with size (offset) 0 */
+    uint32_t size_pct;   /* each device's IO region: N% of it, from the offset on */
+    uint32_t offset_pct; /* IO starts at N% of the device, rounded up to bs */
+    /* fio's page cache advice when a worker opens a file (version 16) */
+    uint8_t invalidate;    /* 1: drop the file's cached pages of the job's region first */
+    uint32_t fadvise_hint; /* RB_FADVISE_*: the access advice given then */
     /* rw=meta: filename_format names the file set shared by a job's steps */
     rb_meta_op_t meta_op;   /* this step's operation */
     uint64_t meta_files;    /* files per worker */
@@ -254,6 +261,14 @@ typedef struct rb_job_spec {
  * never by its own node when there are two or more. The agent settles it to
  * the shift of its own rank when the PLAN arrives. */
 #define RB_READ_RANDOM UINT32_MAX
+
+/* fadvise_hint: none, as the pattern is (fio's 1), or one for any pattern. */
+enum {
+    RB_FADVISE_NONE = 0,
+    RB_FADVISE_PATTERN = 1,
+    RB_FADVISE_SEQUENTIAL = 2,
+    RB_FADVISE_RANDOM = 3
+};
 
 /* filename= naming every block device an agent may use and nothing else holds. */
 #define RB_DEVICES_ALL "@devices"

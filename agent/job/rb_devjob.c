@@ -121,6 +121,34 @@ static int s_aligned(const rb_job_spec_t *js, const char *path, uint32_t lbs, rb
     return 0;
 }
 
+/* fio's offset=N% (the device's N%, rounded up to bs, then each worker's
+ * offset_increment) and size=N% (N% of the device, within it from the
+ * offset on, rounded down to bs), now that the device's size is known. */
+static int s_percent(rb_job_spec_t *js, uint64_t dsize, uint64_t *last, rb_err_t *err)
+{
+    uint64_t bs = js->bs ? js->bs : 1;
+    if (js->offset_pct) {
+        uint64_t off = dsize / 100 * js->offset_pct + dsize % 100 * js->offset_pct / 100;
+        js->offset = (off + bs - 1) / bs * bs;
+        *last = js->offset + (uint64_t)(js->numjobs ? js->numjobs - 1 : 0) * js->offset_increment;
+        js->offset_pct = 0;
+    }
+    if (js->size_pct && *last < dsize) {
+        uint64_t fs = dsize / 100 * js->size_pct + dsize % 100 * js->size_pct / 100;
+        if (fs > dsize - *last)
+            fs = dsize - *last;
+        if (fs < bs)
+            return rb_err_set(err, -EINVAL,
+                              "job %s: size=%" PRIu32 "%% of its device leaves less than one block "
+                              "from the offset on",
+                              js->name, js->size_pct);
+        js->filesize = fs - fs % bs;
+        js->size = js->filesize * js->nrfiles;
+        js->size_pct = 0;
+    }
+    return 0;
+}
+
 int rb_devjob_claim(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err)
 {
     char path[RB_PATH_MAX], a[64], b[64];
@@ -154,6 +182,8 @@ int rb_devjob_claim(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err)
         if (i == 0 || d->size < dsize)
             dsize = d->size;
     }
+    if (s_percent(js, dsize, &last, err) < 0)
+        return err->code;
     if (!js->size && !js->filesize) {
         if (last >= dsize)
             return rb_err_set(err, -EINVAL, "job %s: offset %s is past the end of its device (%s)",

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -72,6 +74,25 @@ static int s_size_up(rb_worker_t *w, rb_worker_file_t *f, rb_err_t *err)
     return 0;
 }
 
+/* fio's advice on a file just opened, over the worker's region of it: with
+ * invalidate, its cached pages dropped (POSIX_FADV_DONTNEED; a device's
+ * buffers flushed, BLKFLSBUF, as fio does); then fadvise_hint's access
+ * advice. Advice is advice: a refusal is not an error, as in fio. */
+static void s_advise(const rb_worker_t *w, const rb_worker_file_t *f)
+{
+    const rb_job_spec_t *s = w->spec;
+    off_t off = (off_t)(s->shared_file ? s->offset : rb_job_offset(s, w->index));
+    off_t len = (off_t)(s->shared_file ? rb_job_filesize(s) * w->nregions : rb_job_filesize(s));
+    if (s->invalidate && f->blkdev)
+        (void)ioctl(f->fd, BLKFLSBUF, 0);
+    else if (s->invalidate)
+        (void)posix_fadvise(f->fd, off, len, POSIX_FADV_DONTNEED);
+    int random = s->fadvise_hint == RB_FADVISE_RANDOM ||
+                 (s->fadvise_hint == RB_FADVISE_PATTERN && rb_rw_random(s->rw));
+    if (s->fadvise_hint != RB_FADVISE_NONE)
+        (void)posix_fadvise(f->fd, off, len, random ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+}
+
 /* Opens (or, for the null engine, only names) the worker's files with flags
  * into fdv[]; sizes a file to write up front. 0 or -errno with err set. */
 static int s_open_files(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx_t *ctx,
@@ -114,6 +135,8 @@ static int s_open_files(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_j
         fdv[i] = f->fd;
         if (rc == 0)
             rc = s_size_up(w, f, err);
+        if (rc == 0)
+            s_advise(w, f);
     }
     return rc;
 }
@@ -158,6 +181,8 @@ int rb_data_renew_files(rb_worker_t *w)
         f->fd = fdv[i] = rb_sandbox_open(w->sb, w->rundir, name, w->oflags, &err);
         f->dirty = 0;
         rc = f->fd < 0 ? f->fd : s_size_up(w, f, &err);
+        if (rc == 0)
+            s_advise(w, f);
     }
     if (rc == 0 && writes) {
         uint64_t bmax = s->bs_max > s->bs ? s->bs_max : s->bs;

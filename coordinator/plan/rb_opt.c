@@ -42,6 +42,10 @@ static const rb_opt_name_t s_sync_names[] = {
 static const rb_opt_name_t s_verify_names[] = {{"0", RB_VERIFY_NONE}, {"crc32c", RB_VERIFY_CRC32C}};
 static const rb_opt_name_t s_layout_names[] = {{"segmented", RB_LAYOUT_SEGMENTED},
                                                {"strided", RB_LAYOUT_STRIDED}};
+static const rb_opt_name_t s_fadvise_names[] = {{"0", RB_FADVISE_NONE},
+                                                {"1", RB_FADVISE_PATTERN},
+                                                {"sequential", RB_FADVISE_SEQUENTIAL},
+                                                {"random", RB_FADVISE_RANDOM}};
 static const rb_opt_name_t s_order_names[] = {{"sequential", 0}, {"random", 1}};
 static const rb_opt_name_t s_think_names[] = {{"complete", 0}, {"issue", 1}};
 
@@ -71,7 +75,8 @@ static const rb_opt_t s_rows[] = {
     {"bssplit", NULL, RB_OPT_CUSTOM, 0, .parse = rb_opt_value_bssplit,
      .print = rb_opt_print_bssplit, .type = "size/%:...[,...]", .def_doc = "none",
      .doc = "IO sizes by weight, `4k/10:64k/90`; wins over bs and bsrange", .ref = "bssplit"},
-    {"size", NULL, RB_OPT_SIZE, 0, J(size), .print = rb_opt_print_job_size, .type = "size",
+    {"size", NULL, RB_OPT_CUSTOM, 0, J(size), .parse = rb_opt_value_size_pct,
+     .print = rb_opt_print_job_size, .type = "size, or 1% .. 100% of a device",
      .def_doc = "none (or `filesize` × `nrfiles`; a device's size for `filename=/dev/X`)",
      .doc = "bytes of IO per worker and pass, over all its files", .ref = "size"},
     {"filesize", NULL, RB_OPT_CUSTOM, 0, J(filesize), .parse = rb_opt_value_filesize,
@@ -85,7 +90,8 @@ static const rb_opt_t s_rows[] = {
      .ref = "number_ios"},
     {"nrfiles", "nr_files", RB_OPT_COUNT, 0, J(nrfiles), .min = 1, .max = RB_NRFILES_MAX,
      .def = "1", .type = "1 .. 65536", .doc = "files per worker", .ref = "nrfiles-also-nr_files"},
-    {"offset", "fileoffset", RB_OPT_SIZE, RB_OPT_F_ZERO, J(offset), .type = "size", .def_doc = "`0`",
+    {"offset", "fileoffset", RB_OPT_CUSTOM, RB_OPT_F_ZERO, J(offset), .parse = rb_opt_value_size_pct,
+     .print = rb_opt_print_offset, .type = "size, or 1% .. 100% of a device", .def_doc = "`0`",
      .doc = "where IO starts in each file", .ref = "offset-also-fileoffset"},
     {"offset_increment", NULL, RB_OPT_SIZE, RB_OPT_F_ZERO, J(offset_increment), .type = "size",
      .def_doc = "`0`", .doc = "worker k of the job starts at offset + k × this", .ref = "offset_increment"},
@@ -201,6 +207,13 @@ static const rb_opt_t s_rows[] = {
      .doc = "after the stonewall, go on to the busiest worker's count", .ref = "wearout"},
     {"drop_caches", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(drop_caches), .type = "boolean",
      .def_doc = "`0`", .doc = "drop the page cache before the job's phase", .ref = "drop_caches"},
+    {"invalidate", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(invalidate), .def = "1", .type = "boolean",
+     .print = rb_opt_print_advice,
+     .doc = "drop the cached pages of a file's region when a worker opens it", .ref = "invalidate"},
+    {"fadvise_hint", NULL, RB_OPT_ENUM, RB_OPT_F_NOPRINT, J(fadvise_hint), NAMES(s_fadvise_names),
+     .def = "1",
+     .type = "`0`, `1`, `sequential` or `random`",
+     .doc = "the access advice given when a worker opens a file", .ref = "fadvise_hint"},
     /* Lustre striping of the run folder (lfs setstripe -c -S) */
     {"lustre_stripe_count", NULL, RB_OPT_CUSTOM, 0, .min = 0, .max = RB_LUSTRE_STRIPE_MAX,
      .parse = rb_opt_value_lustre_stripe_count, .print = rb_opt_print_stripe_count,
@@ -337,12 +350,12 @@ static const rb_opt_t s_rows[] = {
     NY("wait_for", RB_OPT_AREA_FILES), NY("unique_filename", RB_OPT_AREA_FILES),
     NY("lockfile", RB_OPT_AREA_FILES), NY("opendir", RB_OPT_AREA_FILES),
     NY("openfiles", RB_OPT_AREA_FILES),
-    NY("fallocate", RB_OPT_AREA_FILES), NY("fadvise_hint", RB_OPT_AREA_FILES),
+    NY("fallocate", RB_OPT_AREA_FILES),
     NY("write_hint", RB_OPT_AREA_FILES), NY("create_serialize", RB_OPT_AREA_FILES),
     NY("create_fsync", RB_OPT_AREA_FILES), NY("create_on_open", RB_OPT_AREA_FILES),
     NY("create_only", RB_OPT_AREA_FILES), NY("allow_file_create", RB_OPT_AREA_FILES),
     NY("allow_mounted_write", RB_OPT_AREA_FILES), NY("pre_read", RB_OPT_AREA_FILES),
-    NY("invalidate", RB_OPT_AREA_FILES), NY("ioscheduler", RB_OPT_AREA_FILES),
+    NY("ioscheduler", RB_OPT_AREA_FILES),
     NY("file_append", RB_OPT_AREA_FILES), NY("fill_device", RB_OPT_AREA_FILES),
     NY("fill_fs", RB_OPT_AREA_FILES), NY("offset_align", RB_OPT_AREA_FILES),
     NY("rw_sequencer", RB_OPT_AREA_PATTERN),
@@ -584,6 +597,12 @@ int rb_opt_value_size(rb_plan_parser_t *ps, unsigned line, const char *key, cons
         if (strchr(val, ',') || strchr(val, ':'))
             return rb_plan_fail(ps, line, "%s with several values (%s=%.64s) is not supported yet",
                                 key, key, val);
+        size_t n = strlen(val);
+        if (n > 1 && (val[n - 1] == 'z' || val[n - 1] == 'Z') && isdigit((unsigned char)val[0]))
+            return rb_plan_fail(ps, line,
+                                "%s=%.64s: a count of zones (fio's z suffix) needs zonemode, which "
+                                "rackbench does not support yet",
+                                key, val);
         return rb_plan_fail(
             ps, line,
             "bad size '%.64s' for %s (a whole number, or 0x hexadecimal, with k, M, G, T or P)",

@@ -181,7 +181,18 @@ void rb_opt_print_stripe_size(const rb_opt_t *opt, const rb_job_spec_t *js, cons
 /* size=: none for a job on devices that takes their size. */
 void rb_opt_print_job_size(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {
-    if (!js->device[0] || js->size)
+    if (js->size_pct)
+        fprintf(f, "%s=%" PRIu32 "%%\n", opt->key, js->size_pct);
+    else if (!js->device[0] || js->size)
+        rb_opt_print_size(opt, js, gd, f);
+}
+
+/* offset=: bytes, or N% of each device. */
+void rb_opt_print_offset(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    if (js->offset_pct)
+        fprintf(f, "%s=%" PRIu32 "%%\n", opt->key, js->offset_pct);
+    else
         rb_opt_print_size(opt, js, gd, f);
 }
 
@@ -467,4 +478,15 @@ int rb_opt_json_job(struct rb_jw *w, const rb_job_spec_t *js, const char *global
     }
     free(text);
     return 0;
+}
+
+/* invalidate and fadvise_hint, each only away from fio's default (1). */
+void rb_opt_print_advice(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    static const char *const hints[] = {"0", "1", "sequential", "random"};
+    (void)gd;
+    if (!js->invalidate)
+        fprintf(f, "%s=0\n", opt->key);
+    if (js->fadvise_hint != RB_FADVISE_PATTERN && js->fadvise_hint < 4)
+        fprintf(f, "fadvise_hint=%s\n", hints[js->fadvise_hint]);
 }

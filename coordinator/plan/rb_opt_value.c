@@ -688,30 +688,6 @@ int rb_opt_value_kb_base(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t 
     return 0;
 }
 
-/* io_size / io_limit: bytes, or "N%" of size (1 to 100, as fio takes it),
- * settled once the job's size is known. */
-int rb_opt_value_io_size(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
-                         const char *key, const char *val, unsigned line)
-{
-    (void)opt;
-    size_t n = strlen(val);
-    if (n > 1 && val[n - 1] == '%') {
-        uint64_t pct = 0;
-        char num[16];
-        if (n - 1 >= sizeof num)
-            return rb_plan_fail(ps, line, "bad percentage '%.64s' for %s (1%% to 100%%)", val, key);
-        memcpy(num, val, n - 1);
-        num[n - 1] = '\0';
-        if (rb_opt_value_uint(ps, line, key, rb_plan_trim(num), 1, 100, &pct) < 0)
-            return -EINVAL;
-        o->io_size_pct = (uint32_t)pct;
-        o->spec.io_size = 0;
-        return 0;
-    }
-    o->io_size_pct = 0;
-    return rb_opt_value_size(ps, line, key, val, true, &o->spec.io_size);
-}
-
 /* startdelay: a duration, or a range "MIN-MAX" (or "MIN:MAX", fio's irange)
  * from which each worker draws its own. */
 int rb_opt_value_startdelay(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,

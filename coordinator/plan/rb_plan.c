@@ -415,8 +415,11 @@ static int s_section(rb_plan_parser_t *ps, char *s, unsigned line)
     char *close = strrchr(s, ']');
     if (!close)
         return rb_plan_fail(ps, line, "'[' without ']'");
-    if (*rb_plan_trim(close + 1))
-        return rb_plan_fail(ps, line, "text after ']'");
+    /* fio reads the rest of the line into the name; it is a note here */
+    const char *after = rb_plan_trim(close + 1);
+    if (*after &&
+        rb_plan_note(ps, line, "text after ']' ('%.64s') is not part of the name", after) < 0)
+        return -ENOMEM;
     *close = '\0';
     char *name = rb_plan_trim(s + 1);
     if (!*name)

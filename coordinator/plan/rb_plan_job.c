@@ -22,9 +22,24 @@ static uint64_t s_hash(const char *s)
     return h;
 }
 
+/* The first line of name in the set, or 0 when it is not in. */
+static long s_seen_find(const rb_plan_parser_t *ps, const char *name)
+{
+    if (!ps->cap_seen)
+        return 0;
+    for (size_t k = s_hash(name) & (ps->cap_seen - 1); ps->seen[k].line;
+         k = (k + 1) & (ps->cap_seen - 1))
+        if (!strcmp(ps->seen[k].name, name))
+            return ps->seen[k].line;
+    return 0;
+}
+
 /* Adds name to the set; returns 0 if new, the first line if seen, or -ENOMEM. */
 static long s_seen_add(rb_plan_parser_t *ps, const char *name, unsigned line)
 {
+    long first = s_seen_find(ps, name);
+    if (first)
+        return first;
     if ((ps->nseen + 1) * 2 > ps->cap_seen) {
         size_t cap = ps->cap_seen ? ps->cap_seen * 2 : 64;
         rb_plan_seen_t *slots = calloc(cap, sizeof *slots);
@@ -43,11 +58,8 @@ static long s_seen_add(rb_plan_parser_t *ps, const char *name, unsigned line)
         ps->cap_seen = cap;
     }
     size_t k = s_hash(name) & (ps->cap_seen - 1);
-    while (ps->seen[k].line) {
-        if (!strcmp(ps->seen[k].name, name))
-            return ps->seen[k].line;
+    while (ps->seen[k].line)
         k = (k + 1) & (ps->cap_seen - 1);
-    }
     strcpy(ps->seen[k].name, name); /* caller checked the length */
     ps->seen[k].line = line;
     ps->nseen++;
@@ -268,6 +280,24 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
         js->size = js->filesize * js->nrfiles;
     }
 
+    /* size=N% and offset=N%: of a device, settled by the agent that holds it */
+    for (int k = 0; k < 2; k++) {
+        const char *key = k ? "offset" : "size";
+        uint32_t pct = k ? js->offset_pct : js->size_pct;
+        if (pct && !js->device[0])
+            return rb_plan_fail(ps, rb_plan_job_line(o, key),
+                                "job '%s': %s=%u%% of a file's size needs the file to be there "
+                                "before the job, and rackbench makes its files anew (fio refuses "
+                                "a file that is not there, EINVAL); it takes N%% of a device "
+                                "(filename=/dev/X)",
+                                name, key, pct);
+    }
+    if (js->size_pct && js->filesize)
+        return rb_plan_fail(ps, rb_plan_job_line(o, "size"),
+                            "job '%s': size=%u%% of each device and filesize= together are not "
+                            "supported",
+                            name, js->size_pct);
+
     /* fio: io_size=N% is N% of size */
     if (o->io_size_pct && !js->size)
         return rb_plan_fail(ps, rb_plan_job_line(o, "io_size"),
@@ -356,18 +386,14 @@ static int s_name_unique(rb_plan_parser_t *ps, const char *name, unsigned line)
     return 0;
 }
 
-/* filename_format of a metadata job: the job's name J unless given, and $jobname
- * read as J, so that every step works on the same files. */
-static int s_meta_fnfmt(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *base, size_t base_len)
+/* filename_format with $jobname read as base (base_len characters); 0, or
+ * -EINVAL when the result is too long. */
+static int s_fnfmt_jobname(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *base,
+                           size_t base_len)
 {
     rb_job_spec_t *js = &o->spec;
     char out[RB_NAME_MAX];
     size_t n = 0;
-    if (!rb_plan_job_line(o, "filename_format")) {
-        memcpy(js->filename_format, base, base_len); /* base_len < RB_NAME_MAX */
-        js->filename_format[base_len] = '\0';
-        return 0;
-    }
     for (const char *c = js->filename_format; *c;) {
         const char *add = c;
         size_t len = 1;
@@ -389,6 +415,19 @@ static int s_meta_fnfmt(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *base
     out[n] = '\0';
     memcpy(js->filename_format, out, n + 1);
     return 0;
+}
+
+/* filename_format of a metadata job: the job's name J unless given, and $jobname
+ * read as J, so that every step works on the same files. */
+static int s_meta_fnfmt(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *base, size_t base_len)
+{
+    rb_job_spec_t *js = &o->spec;
+    if (!rb_plan_job_line(o, "filename_format")) {
+        memcpy(js->filename_format, base, base_len); /* base_len < RB_NAME_MAX */
+        js->filename_format[base_len] = '\0';
+        return 0;
+    }
+    return s_fnfmt_jobname(ps, o, base, base_len);
 }
 
 /* Expands a metadata job J into one phase per operation of meta_ops, named
@@ -445,6 +484,49 @@ static int s_finish_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line)
     return rc;
 }
 
+/* The name rackbench gives the job in reports, CSV files, metric labels and
+ * file names: fio's name with every character outside A-Z a-z 0-9 . _ - made
+ * '_' (into key, RB_NAME_MAX bytes). true when a character was changed. */
+static bool s_name_key(const char *name, char *key)
+{
+    bool changed = false;
+    size_t i = 0;
+    for (; name[i]; i++) {
+        key[i] = rb_names_char(name[i]) ? name[i] : '_';
+        changed |= key[i] != name[i];
+    }
+    key[i] = '\0';
+    return changed;
+}
+
+/* fio runs every section as a job of its own, whatever its name: a data job
+ * whose name is taken is named NAME-K (the first K from 2 that is free) and
+ * keeps NAME's files ($jobname of filename_format read as NAME, as fio
+ * would). 0, or -EINVAL when NAME-K does not fit. */
+static int s_name_free(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line)
+{
+    rb_job_spec_t *js = &o->spec;
+    char base[RB_NAME_MAX];
+    long first = s_seen_find(ps, js->name);
+    if (first == 0)
+        return 0;
+    memcpy(base, js->name, sizeof base);
+    for (unsigned k = 2;; k++) {
+        if ((size_t)snprintf(js->name, sizeof js->name, "%s-%u", base, k) >= sizeof js->name)
+            return rb_plan_fail(ps, line,
+                                "duplicate job name '%s' (first at line %ld): '%s-%u' is longer "
+                                "than %d characters",
+                                base, first, base, k, RB_NAME_MAX - 1);
+        if (!s_seen_find(ps, js->name))
+            break;
+    }
+    int rc = rb_plan_note(ps, line,
+                          "job name '%s' is taken (line %ld): fio runs each section as a job of "
+                          "its own; this one is '%s' in the reports and keeps the files of '%s'",
+                          base, first, js->name, base);
+    return rc < 0 ? rc : s_fnfmt_jobname(ps, o, base, strlen(base));
+}
+
 /* Checks the job just read and appends it to its phase. */
 int rb_plan_job_finish(rb_plan_parser_t *ps)
 {
@@ -459,13 +541,15 @@ int rb_plan_job_finish(rb_plan_parser_t *ps)
     if (len >= RB_NAME_MAX)
         return rb_plan_fail(ps, o->name_line, "job name '%.40s...' is longer than %d characters",
                             name, RB_NAME_MAX - 1);
-    for (const char *c = name; *c; c++)
-        if (!rb_names_char(*c))
-            return rb_plan_fail(ps, o->name_line,
-                                "job name '%s' has a character other than A-Z a-z 0-9 . _ -", name);
-    if (!strcmp(name, "global") || rb_plan_section_reserved(name))
-        return rb_plan_fail(ps, o->name_line, "job name '%s' is reserved", name);
-    memcpy(js->name, name, len + 1);
+    if (s_name_key(name, js->name) &&
+        rb_plan_note(ps, o->name_line,
+                     "job name '%s' is '%s' in the reports and file names (A-Z a-z 0-9 . _ - "
+                     "kept, any other character made '_')",
+                     name, js->name) < 0)
+        return -ENOMEM;
+    if (!strcmp(js->name, "global") || rb_plan_section_reserved(js->name))
+        return rb_plan_fail(ps, o->name_line, "job name '%s' is reserved", js->name);
+    name = js->name;
 
     int rc = s_settle_job(ps, o, name, line);
     if (rc < 0)
@@ -473,7 +557,9 @@ int rb_plan_job_finish(rb_plan_parser_t *ps)
 
     if (js->rw == RB_RW_META)
         return s_finish_meta(ps, o, line);
-    rc = s_name_unique(ps, name, line);
+    rc = s_name_free(ps, o, o->name_line);
+    if (rc == 0)
+        rc = s_name_unique(ps, name, line);
     if (rc < 0)
         return rc;
     bool new_phase = o->stonewall || ps->after_meta;

@@ -14,8 +14,11 @@
 # no trim (its BLKDISCARD fails with ENOTTY), rackbench punches holes where
 # fio's null engine places its trims, and the file's blocks go. Directory
 # lists (directory=/a:/b:/c): the same files, of the same names and sizes,
-# in the same directories as fio's. PART is "base" (all before the trims),
-# "more" (the trims and directory lists) or "all" (the default): ctest runs
+# in the same directories as fio's. On the loop device too, size=N% and
+# offset=N% of it: the same writes at the same offsets as fio's. Page cache
+# advice (invalidate, fadvise_hint): the fadvise64 calls strace sees when
+# the job opens its file are fio's. PART is "base" (all before the trims),
+# "more" (the trims, directory lists and advice) or "all" (the default): ctest runs
 # the first two apart, each within its timeout.
 #   test_fio_semantics.sh BIN_DIR SCRATCH [PART]
 set -uo pipefail
@@ -78,6 +81,7 @@ cases=(
   "io_size-times-loops|[j]\nrw=write\nbs=4k\nsize=256k\nio_size=100k\nloops=3|exact"
   "io_size-past-loops|[j]\nrw=write\nbs=4k\nsize=256k\nio_size=1M\nloops=2|exact"
   "io_limit-and-number_ios|[j]\nrw=randrw\nbs=4k\nsize=1M\nnumber_ios=50\nio_limit=100k|total"
+  "job-names-as-fio|[punch hole-fuzzer]\nrw=write\nbs=4k\nsize=64k\n[dup]\nrw=write\nbs=4k\nsize=64k\n[dup]\nstonewall\nrw=read\nbs=4k\nsize=64k\n[t] trailing text\nrw=write\nbs=4k\nsize=32k|files"
   "files-kept|[j]\nrw=write\nbs=4k\nsize=64k\nnumjobs=2|files"
   "unlink|[j]\nrw=write\nbs=4k\nsize=64k\nunlink=1\n[k]\nrw=read\nbs=4k\nsize=64k\nunlink=1\n[l]\nrw=write\nbs=4k\nsize=64k|files"
   "unlink_each_loop-write|[j]\nrw=write\nbs=4k\nsize=64k\nunlink_each_loop=1\nloops=3|files"
@@ -372,7 +376,8 @@ for line in open(sys.argv[1]):
     m = re.search(r"fallocate\(" + fd + r", FALLOC_FL_KEEP_SIZE\|FALLOC_FL_PUNCH_HOLE, (\d+), (\d+)\)", line)
     if m:
         out.append(("trim", int(m[1]), int(m[2]))); continue
-    m = re.search(r"pwrite64\(" + fd + r", .*, (\d+), (\d+)\) += ", line)
+    # a call another thread interrupted ends its line "<unfinished ...>"
+    m = re.search(r"pwrite64\(" + fd + r", .*, (\d+), (\d+)(\) += | <unfinished \.\.\.>)", line)
     if m:
         out.append(("write", int(m[2]), int(m[1]))); continue
     for m in re.finditer(r"IOCB_CMD_PWRITE, aio_fildes=" + fd + r", .*?aio_nbytes=(\d+), aio_offset=(\d+)", line):
@@ -430,7 +435,10 @@ else
              "trim-bsrange|rw=trim\nbsrange=4k-4k,4k-4k,16k-64k\nsize=1M|range" \
              "trim-io_uring|rw=randtrim\nbs=16k\nsize=1M\nioengine=io_uring\niodepth=8|set" \
              "trim-number_ios|rw=trimwrite\nbs=16k\nsize=1M\nnumber_ios=5|order" \
-             "trim-offset|rw=trim\nbs=64k\nsize=512k\noffset=4M|order"; do
+             "trim-offset|rw=trim\nbs=64k\nsize=512k\noffset=4M|order" \
+             "size-offset-percent|rw=write\nbs=64k\nsize=30%\noffset=10%|order" \
+             "size-percent-to-the-end|rw=write\nbs=64k\nsize=80%\noffset=50%|order" \
+             "offset-percent|rw=write\nbs=16k\nsize=1M\noffset=33%|order"; do
         IFS='|' read -r name text how <<< "$c"
         d=$scratch/dev-$name
         mkdir -p "$d/root"
@@ -528,5 +536,55 @@ if held_run "$d" "$body"; then
     fi
 else
     fail=1
+fi
+# ---- page cache advice ----
+
+# The fadvise64 calls on the file named $2 (its base name) in trace $1 after
+# the last open of it (the job's open; fio's layout and rackbench's prefill
+# come before): "offset length advice", one a line.
+advice() {
+    python3 -c '
+import re, sys
+name, out = sys.argv[2], []
+fd = r"\d+<[^>]*/" + re.escape(name) + ">"
+for line in open(sys.argv[1]):
+    if re.search(r"openat\([^,]*, \"([^\"]*/)?" + re.escape(name) + "\"", line) and "resumed>" not in line:
+        out = []
+    m = re.search(r"fadvise64\(" + fd + r", (\d+), (\d+), (POSIX_FADV_\w+)", line)
+    if m:
+        out.append(" ".join(m.groups()))
+print("\n".join(out))' "$@"
+}
+if ! command -v strace > /dev/null; then
+    echo "skip page cache advice: needs strace"
+else
+    # name | job options: the advice fio gives when the job opens its file, given alike
+    for c in "advice-read|rw=read\nbs=4k\nsize=1M\noffset=64k" \
+             "advice-randread|rw=randread\nbs=4k\nsize=1M" \
+             "advice-write-random|rw=write\nbs=4k\nsize=512k\nfadvise_hint=random" \
+             "advice-sequential|rw=randwrite\nbs=4k\nsize=512k\nfadvise_hint=sequential\ninvalidate=0" \
+             "advice-none|rw=read\nbs=4k\nsize=512k\nfadvise_hint=0\ninvalidate=0"; do
+        IFS='|' read -r name text <<< "$c"
+        d=$scratch/$name
+        mkdir -p "$d/fio" "$d/rb"
+        body=$(printf '%b' "$text")
+        printf '[global]\ndirectory=%s\nfallocate=none\n[j]\n%s\n' "$d/fio" "$body" > "$d/fio.fio"
+        printf '[global]\ndirectory=%s\n[j]\n%s\n' "$d/rb" "$body" > "$d/rb.fio"
+        if ! strace -f -y -e trace=openat,fadvise64 -o "$d/fio.st" \
+                fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1; then
+            echo "FAIL $name: fio failed:"; cat "$d/fio.out"; fail=1; continue
+        fi
+        if ! ASAN_OPTIONS="$nolsan" strace -f -y -e trace=openat,fadvise64 -o "$d/rb.st" \
+                "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1; then
+            echo "FAIL $name: rackbench failed:"; cat "$d/rb.out"; fail=1; continue
+        fi
+        advice "$d/fio.st" j.0.0 > "$d/fio.adv"
+        advice "$d/rb.st" j.0.0 > "$d/rb.adv"
+        if cmp -s "$d/fio.adv" "$d/rb.adv"; then
+            echo "ok   $name: $(tr '\n' ';' < "$d/rb.adv") as fio"
+        else
+            echo "FAIL $name: advice differs: fio $(tr '\n' ';' < "$d/fio.adv") rackbench $(tr '\n' ';' < "$d/rb.adv")"; fail=1
+        fi
+    done
 fi
 exit $fail

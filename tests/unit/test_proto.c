@@ -121,6 +121,10 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->read_seed = 7 + k; /* version 15 */
     jb->read_reseed = (uint8_t)(k % 2);
     jb->read_iteration = k;
+    jb->size_pct = 1 + k % 100; /* version 16 */
+    jb->offset_pct = 100 - k % 100;
+    jb->invalidate = (uint8_t)(k % 2);
+    jb->fadvise_hint = k % 4;
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -736,6 +740,10 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->thinktime_spin_ns, t->thinktime_spin_ns);
                 assert_int_equal(s->thinktime_blocks, t->thinktime_blocks);
                 assert_int_equal(s->thinktime_issued, t->thinktime_issued);
+                assert_int_equal(s->size_pct, t->size_pct);
+                assert_int_equal(s->offset_pct, t->offset_pct);
+                assert_int_equal(s->invalidate, t->invalidate);
+                assert_int_equal(s->fadvise_hint, t->fadvise_hint);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1362,9 +1370,9 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 15);
+    assert_int_equal(RB_PROTO_VERSION, 16);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 14 from peer, this build speaks 15");
+    expect_bad(buf, len, -EPROTO, "protocol version 15 from peer, this build speaks 16");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
@@ -1773,6 +1781,9 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->read_seed = UINT64_MAX;
     jb->read_reseed = 1;
     jb->read_iteration = UINT32_MAX;
+    jb->size_pct = jb->offset_pct = 100;
+    jb->invalidate = 1;
+    jb->fadvise_hint = RB_FADVISE_RANDOM;
     jb->startdelay_ns = jb->startdelay_max_ns = UINT64_MAX;
     jb->unlink = jb->unlink_each_loop = 1;
     jb->sync_mode = RB_SYNC_DSYNC;
@@ -2123,7 +2134,8 @@ static void test_v6_keys(void **state)
         "number_ios io_size unlink unlink_each_loop startdelay_ns "
         "startdelay_max_ns offset_increment rate_write rate_iops rate_iops_write "
         "meta_readsize thinktime_ns thinktime_spin_ns thinktime_blocks "
-        "thinktime_issued read_seed read_reseed read_iteration";
+        "thinktime_issued read_seed read_reseed read_iteration size_pct offset_pct invalidate "
+        "fadvise_hint";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");

@@ -1,0 +1,60 @@
+/* The option readers of sizes that may be a percentage, as fio takes them:
+ * io_size (of size), size and offset (of a device, settled by its agent). */
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "rb_plan_int.h"
+
+/* "N%" (1 to 100, as fio takes it) into *pct: 1, or 0 when val is not a
+ * percentage, or -EINVAL said. */
+static int s_percent(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                     uint32_t *pct)
+{
+    size_t n = strlen(val);
+    uint64_t v = 0;
+    char num[16];
+    if (n < 2 || val[n - 1] != '%')
+        return 0;
+    if (n - 1 >= sizeof num)
+        return rb_plan_fail(ps, line, "bad percentage '%.64s' for %s (1%% to 100%%)", val, key);
+    memcpy(num, val, n - 1);
+    num[n - 1] = '\0';
+    if (rb_opt_value_uint(ps, line, key, rb_plan_trim(num), 1, 100, &v) < 0)
+        return -EINVAL;
+    *pct = (uint32_t)v;
+    return 1;
+}
+
+/* io_size / io_limit: bytes, or "N%" of size (1 to 100, as fio takes it),
+ * settled once the job's size is known. */
+int rb_opt_value_io_size(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                         const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    o->io_size_pct = 0;
+    int rc = s_percent(ps, line, key, val, &o->io_size_pct);
+    if (rc != 0) {
+        o->spec.io_size = 0;
+        return rc < 0 ? rc : 0;
+    }
+    return rb_opt_value_size(ps, line, key, val, true, &o->spec.io_size);
+}
+
+/* size and offset: bytes, or "N%" of each device the job names, which the
+ * agent holding it settles (size_pct, offset_pct). */
+int rb_opt_value_size_pct(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                          const char *key, const char *val, unsigned line)
+{
+    rb_job_spec_t *js = &o->spec;
+    bool offset = opt->off == offsetof(rb_job_spec_t, offset);
+    uint32_t *pct = offset ? &js->offset_pct : &js->size_pct;
+    uint64_t *bytes = offset ? &js->offset : &js->size;
+    *pct = 0;
+    int rc = s_percent(ps, line, key, val, pct);
+    if (rc != 0) {
+        *bytes = 0;
+        return rc < 0 ? rc : 0;
+    }
+    return rb_opt_value_size(ps, line, key, val, offset, bytes);
+}
