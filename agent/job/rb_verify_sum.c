@@ -16,7 +16,7 @@
 static uint64_t s_crc64_tab[256];
 static uint16_t s_crc16_tab[256];
 static uint8_t s_crc7_tab[256];
-static const EVP_MD *s_md[RB_VERIFY_NULL + 1];
+static EVP_MD *s_md[RB_VERIFY_NULL + 1]; /* the process's, never freed */
 static pthread_once_t s_once = PTHREAD_ONCE_INIT;
 static pthread_key_t s_ctx_key; /* each thread's EVP_MD_CTX, freed at its exit */
 
@@ -40,10 +40,12 @@ static void s_init(void)
         s_crc16_tab[i] = c16;
         s_crc7_tab[i] = (uint8_t)((c7 >> 1) & 0x7f);
     }
-    s_md[RB_VERIFY_MD5] = EVP_md5();
-    s_md[RB_VERIFY_SHA1] = EVP_sha1();
-    s_md[RB_VERIFY_SHA256] = EVP_sha256();
-    s_md[RB_VERIFY_SHA512] = EVP_sha512();
+    /* fetched once: the legacy EVP_md5() would be looked up in the
+     * provider again at every EVP_DigestInit_ex */
+    s_md[RB_VERIFY_MD5] = EVP_MD_fetch(NULL, "MD5", NULL);
+    s_md[RB_VERIFY_SHA1] = EVP_MD_fetch(NULL, "SHA1", NULL);
+    s_md[RB_VERIFY_SHA256] = EVP_MD_fetch(NULL, "SHA256", NULL);
+    s_md[RB_VERIFY_SHA512] = EVP_MD_fetch(NULL, "SHA512", NULL);
     (void)pthread_key_create(&s_ctx_key, s_ctx_free);
 }
 
@@ -87,7 +89,7 @@ static int s_evp(rb_verify_t t, const void *a, size_t alen, const void *b, size_
         }
     }
     unsigned n = 0;
-    if (!s_md[t] || !EVP_DigestInit_ex(ctx, s_md[t], NULL) || !EVP_DigestUpdate(ctx, a, alen) ||
+    if (!s_md[t] || !EVP_DigestInit_ex2(ctx, s_md[t], NULL) || !EVP_DigestUpdate(ctx, a, alen) ||
         !EVP_DigestUpdate(ctx, b, blen) || !EVP_DigestFinal_ex(ctx, out, &n))
         return -1;
     return (int)n == (int)rb_verify_sum_len(t) ? 0 : -1;
