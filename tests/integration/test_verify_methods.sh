@@ -5,8 +5,9 @@
 #     outside (dd conv=notrunc) between the write phase and a verifying read
 #     phase is a verify error that names the block's offset, and the run
 #     exits as it does for crc32c (3, the run failed), but with verify=null,
-#     which checks nothing; (3) a verify=md5 job moves the same bytes as
-#     Debian's fio, its verify read pass counted as fio counts it.
+#     which checks nothing; (3) verify=md5 jobs (and a meta, a pattern and a
+#     null one) move the same bytes as Debian's fio, their verify read pass
+#     counted as fio counts it.
 #   test_verify_methods.sh BIN_DIR SCRATCH
 set -uo pipefail
 bin=$1
@@ -75,7 +76,7 @@ for m in $methods; do
     printf '[global]\ndirectory=%s\nbs=4k\nsize=1m\ndirect=1\nfilename_format=f.$jobnum\n%s\n' \
         "$d/data" "$(opts "$m")" > "$d/plan.fio"
     printf '[w]\nrw=write\ndo_verify=0\n[r]\nstonewall\nstartdelay=%ss\nrw=randread\n' \
-        $((3 * scale)) >> "$d/plan.fio"
+        $((2 * scale)) >> "$d/plan.fio"
     "$bin/rackbench" run "$d/plan.fio" --local 1 --quiet --out "$d/runs" > "$d/out" 2>&1 &
     pid=$!
     for _ in $(seq 1 $((400 * scale))); do
@@ -130,6 +131,9 @@ cases=(
   "md5-randwrite|[j]\nrw=randwrite\nbs=4k\nsize=1M\nverify=md5"
   "md5-interval|[j]\nrw=write\nbs=16k\nsize=2M\nverify=md5\nverify_interval=1k\nnumjobs=2"
   "md5-do_verify-0|[j]\nrw=write\nbs=4k\nsize=1M\nverify=md5\ndo_verify=0"
+  "meta-interval|[j]\nrw=randwrite\nbs=4k\nsize=1M\nverify=meta\nverify_interval=512"
+  "pattern|[j]\nrw=write\nbs=4k\nsize=1M\nverify_pattern=0xaa555aa5"
+  "null|[j]\nrw=write\nbs=4k\nsize=1M\nverify=null"
 )
 for c in "${cases[@]}"; do
     IFS='|' read -r name text <<< "$c"
