@@ -260,10 +260,11 @@ static int s_check_job(const rb_job_spec_t *js, rb_err_t *err)
                           (unsigned long long)js->offset, (unsigned long long)js->offset_increment);
     if (js->time_based && !js->runtime_ns)
         return rb_err_set(err, -EINVAL, "job %s: time_based without runtime", js->name);
-    if (js->verify && (bmax != js->bs || js->bs < RB_VERIFY_HDR))
-        return rb_err_set(err, -EINVAL,
-                          "job %s: verify needs one block size of at least %u bytes (no bsrange)",
-                          js->name, RB_VERIFY_HDR);
+    if (js->verify && (bmax != js->bs || js->bs < rb_verify_hdr_len(js->verify)))
+        return rb_err_set(
+            err, -EINVAL,
+            "job %s: verify=%s needs one block size of at least %u bytes (no bsrange)", js->name,
+            rb_verify_name(js->verify), rb_verify_hdr_len(js->verify));
     /* A kernel without the engine's facility: say so now, not at GO. */
     rb_engine_t e;
     int rc = rb_engine_init(&e, ops, js->iodepth ? js->iodepth : 1);

@@ -22,7 +22,8 @@ set -euo pipefail
 
 packages=(build-essential cmake pkg-config clang-format git
           libzmq3-dev libczmq-dev libmsgpack-dev libcmocka-dev
-          libaio-dev liburing-dev libblkid-dev libmicrohttpd-dev)
+          libaio-dev liburing-dev libblkid-dev libmicrohttpd-dev
+          libssl-dev zlib1g-dev libxxhash-dev)
 if [ "${1:-}" = --test ]; then
     packages+=(fio fdisk e2fsprogs libxml2-utils chromium python3 clang openmpi-bin libopenmpi-dev
                glusterfs-server glusterfs-client xfsprogs

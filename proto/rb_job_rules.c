@@ -319,6 +319,46 @@ static int s_trims(const rb_job_spec_t *j, rb_job_rule_t *out)
     return 0;
 }
 
+/* verify: the header fits its interval, which divides the block; the
+ * header moved by verify_offset stays whole and apart from where it was;
+ * verify=pattern has a pattern, and %o has a verify to serve. */
+static int s_verify(const rb_job_spec_t *j, rb_job_rule_t *out)
+{
+    char a[32], b[32];
+    const char *m = rb_verify_name(j->verify);
+    uint32_t hl = rb_verify_hdr_len(j->verify);
+    uint64_t unit = j->verify_interval ? j->verify_interval : j->bs;
+    if (j->pattern_ofs && j->verify == RB_VERIFY_NONE)
+        return s_broken(out, "pattern_ofs", "verify_pattern", "verify",
+                        "job '%s': verify_pattern's %%o is the offset verify checks, but verify=0",
+                        j->name);
+    if (j->verify == RB_VERIFY_PATTERN && (j->buffer_mode != RB_BUF_PATTERN || !j->pattern_len))
+        return s_broken(out, "verify", "verify", NULL,
+                        "job '%s': verify=pattern needs verify_pattern (the bytes to check)",
+                        j->name);
+    if (!hl)
+        return 0;
+    if (j->verify_interval && (j->verify_interval > j->bs || j->bs % j->verify_interval))
+        return s_broken(out, "verify_interval", "verify_interval", "bs",
+                        "job '%s': verify_interval %s must divide bs %s", j->name,
+                        rb_units_fmt_size_exact(a, sizeof a, j->verify_interval),
+                        rb_units_fmt_size_exact(b, sizeof b, j->bs));
+    if (unit < hl)
+        return s_broken(out, "verify", "verify", j->verify_interval ? "verify_interval" : "bs",
+                        "job '%s': verify=%s writes a %" PRIu32 "-byte header in every %s, but "
+                        "it is %s",
+                        j->name, m, hl, j->verify_interval ? "verify_interval" : "block",
+                        rb_units_fmt_size_exact(a, sizeof a, unit));
+    if (j->verify_offset && (j->verify_offset < hl || j->verify_offset > unit - hl))
+        return s_broken(out, "verify_offset", "verify_offset", NULL,
+                        "job '%s': verify_offset %s: the %" PRIu32 "-byte header of verify=%s "
+                        "must move to %" PRIu32 " .. %s bytes into its %s",
+                        j->name, rb_units_fmt_size_exact(a, sizeof a, j->verify_offset), hl, m, hl,
+                        rb_units_fmt_size_exact(b, sizeof b, unit - hl),
+                        j->verify_interval ? "interval" : "block");
+    return 0;
+}
+
 /* A directory list ("/a:/b", fio's): each worker's files in one of them;
  * not yet what shares or looks across them. */
 static int s_dirs(const rb_job_spec_t *j, rb_job_rule_t *out)
@@ -359,6 +399,8 @@ int rb_job_rules_check(const rb_job_spec_t *js, rb_job_rule_t *out)
         rc = s_trims(js, out);
     if (rc == 0)
         rc = s_sizes(js, out);
+    if (rc == 0)
+        rc = s_verify(js, out);
     if (rc == 0)
         rc = s_across(js, out);
     return rc;

@@ -19,8 +19,8 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   16
-#define RB_PROTO_MAX_FRAME (384u << 20) /* bytes; a larger frame is refused unread */
+#define RB_PROTO_VERSION   17
+#define RB_PROTO_MAX_FRAME (512u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
 
@@ -127,7 +127,36 @@ typedef enum {
     RB_SYNC_DSYNC = 2, /* O_DSYNC (fio dsync=1) */
 } rb_sync_mode_t;
 
-typedef enum { RB_VERIFY_NONE = 0, RB_VERIFY_CRC32C = 1 } rb_verify_t;
+/* fio's verify methods (version 17: all but crc32c). */
+typedef enum {
+    RB_VERIFY_NONE = 0,
+    RB_VERIFY_CRC32C = 1,
+    RB_VERIFY_MD5 = 2,
+    RB_VERIFY_CRC32 = 3,
+    RB_VERIFY_CRC64 = 4,
+    RB_VERIFY_SHA1 = 5,
+    RB_VERIFY_SHA256 = 6,
+    RB_VERIFY_SHA512 = 7,
+    RB_VERIFY_XXHASH = 8,
+    RB_VERIFY_CRC16 = 9,
+    RB_VERIFY_CRC7 = 10,
+    RB_VERIFY_META = 11,    /* the header alone: where, which run, which pass */
+    RB_VERIFY_PATTERN = 12, /* verify_pattern and nothing else */
+    RB_VERIFY_NULL = 13,    /* reads back, checks nothing */
+} rb_verify_t;
+
+/* Name of a verify method ("md5"); NULL if unknown. */
+const char *rb_verify_name(rb_verify_t t);
+
+#define RB_VERIFY_HDR 48u /* bytes of a verify header (agent/job/rb_verify.c) */
+
+/* Bytes of method t's checksum (0: it has none). */
+uint32_t rb_verify_sum_len(rb_verify_t t);
+
+/* Bytes at the start of each verify interval that t writes there: the header
+ * and, but for crc32c (its checksum is in the header), the checksum after
+ * it; 0 for pattern, null and none. */
+uint32_t rb_verify_hdr_len(rb_verify_t t);
 
 /* How the workers of all nodes share one file (shared_file=1), IOR's N-1. */
 typedef enum {
@@ -196,6 +225,9 @@ typedef struct rb_job_spec {
     rb_verify_t verify;                /* block header + checksum on writes, checked on reads */
     uint8_t do_verify;                 /* read back and check after a write job (fio do_verify) */
     uint8_t verify_fatal;              /* stop the worker at the first mismatch */
+    uint64_t verify_interval;          /* bytes each verify header covers (0: the block) */
+    uint64_t verify_offset;            /* the header swapped with the data at this offset */
+    uint64_t pattern_ofs;              /* bit i: pattern[i..i+8) holds the block's offset (%o) */
     uint64_t rate;                     /* reads' bytes/s cap per worker (0 = none) */
     /* fio's limits of a worker's IO, its start and its files (version 5) */
     uint64_t number_ios;        /* stop after number_ios × loops IOs (0 = no limit) */

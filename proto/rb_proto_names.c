@@ -34,7 +34,11 @@ static const char *const s_sync_names[] = {
 static const char *const s_buf_names[] = {
     [RB_BUF_RANDOM] = "random", [RB_BUF_ZERO] = "zero", [RB_BUF_PATTERN] = "pattern"};
 static const char *const s_verify_names[] = {
-    [RB_VERIFY_NONE] = "none", [RB_VERIFY_CRC32C] = "crc32c"};
+    [RB_VERIFY_NONE] = "none",       [RB_VERIFY_CRC32C] = "crc32c", [RB_VERIFY_MD5] = "md5",
+    [RB_VERIFY_CRC32] = "crc32",     [RB_VERIFY_CRC64] = "crc64",   [RB_VERIFY_SHA1] = "sha1",
+    [RB_VERIFY_SHA256] = "sha256",   [RB_VERIFY_SHA512] = "sha512", [RB_VERIFY_XXHASH] = "xxhash",
+    [RB_VERIFY_CRC16] = "crc16",     [RB_VERIFY_CRC7] = "crc7",     [RB_VERIFY_META] = "meta",
+    [RB_VERIFY_PATTERN] = "pattern", [RB_VERIFY_NULL] = "null"};
 static const char *const s_layout_names[] = {
     [RB_LAYOUT_SEGMENTED] = "segmented", [RB_LAYOUT_STRIDED] = "strided"};
 
@@ -48,6 +52,11 @@ const char *rb_rw_name(rb_rw_t rw)
 const char *rb_meta_op_name(rb_meta_op_t op)
 {
     return (unsigned)op < S_NELEM(s_meta_names) ? s_meta_names[op] : NULL;
+}
+
+const char *rb_verify_name(rb_verify_t t)
+{
+    return (unsigned)t < S_NELEM(s_verify_names) ? s_verify_names[t] : NULL;
 }
 
 int rb_meta_op_looks(rb_meta_op_t op)
@@ -140,6 +149,24 @@ int rb_rw_random(rb_rw_t rw)
 {
     return rw == RB_RW_RANDREAD || rw == RB_RW_RANDWRITE || rw == RB_RW_RANDRW ||
            rw == RB_RW_RANDTRIM || rw == RB_RW_RANDTRIMWRITE;
+}
+
+uint32_t rb_verify_sum_len(rb_verify_t t)
+{
+    static const uint8_t len[] = {
+        [RB_VERIFY_CRC32C] = 4,  [RB_VERIFY_MD5] = 16,   [RB_VERIFY_CRC32] = 4,
+        [RB_VERIFY_CRC64] = 8,   [RB_VERIFY_SHA1] = 20,  [RB_VERIFY_SHA256] = 32,
+        [RB_VERIFY_SHA512] = 64, [RB_VERIFY_XXHASH] = 4, [RB_VERIFY_CRC16] = 2,
+        [RB_VERIFY_CRC7] = 1};
+    return (unsigned)t < sizeof len ? len[t] : 0;
+}
+
+uint32_t rb_verify_hdr_len(rb_verify_t t)
+{
+    if (t == RB_VERIFY_CRC32C || t == RB_VERIFY_META)
+        return RB_VERIFY_HDR;
+    uint32_t n = rb_verify_sum_len(t);
+    return n ? RB_VERIFY_HDR + n : 0;
 }
 
 /* The enums as the codec's layouts name them (rb_proto_int.h). */

@@ -137,13 +137,13 @@ static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec
                 if (rb_rw_writes(js->rw)) {
                     if (end > e->pending_end)
                         e->pending_end = end;
-                    e->pending_stamped = js->verify == RB_VERIFY_CRC32C;
+                    e->pending_stamped = rb_verify_writes(js);
                 }
                 continue;
             }
             if (end > e->max_end)
                 e->max_end = end;
-            int verify = js->verify == RB_VERIFY_CRC32C && rb_rw_reads(js->rw);
+            int verify = rb_verify_writes(js) && rb_rw_reads(js->rw);
             if (!s_needs_layout(js) || (e->written_end >= end && (!verify || e->stamped)))
                 continue;
             if (e->removed)
@@ -155,7 +155,7 @@ static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec
                                .end = end,
                                .bs = js->bs,
                                .direct = js->direct,
-                               .verify = js->verify == RB_VERIFY_CRC32C,
+                               .verify = rb_verify_writes(js),
                                .run_hash = run_hash,
                                .node = pl->node_rank + 1,
                                .shared = js->shared_file,

@@ -35,7 +35,7 @@ static ssize_t s_prefill_put(int fd, const char *path, void *buf, uint64_t n, ui
                              int stamp, const rb_prefill_t *pf, uint64_t file, rb_err_t *err)
 {
     if (stamp)
-        rb_verify_stamp(buf, n, pf->run_hash, pf->node, file, off, 0);
+        rb_verify_stamp(pf->job, buf, n, pf->run_hash, pf->node, file, off, 0);
     else
         ((uint64_t *)buf)[0] = off;
     ssize_t got;
@@ -64,8 +64,8 @@ static int s_prefill_region(int fd, const char *path, const char *name, void *bu
             n = pf->bs < size - rel ? pf->bs : size - rel;
         if (n > room)
             n = room;
-        ssize_t got = s_prefill_put(fd, path, buf, n, off,
-                                    pf->verify && n == pf->bs && n >= RB_VERIFY_HDR, pf, file, err);
+        ssize_t got =
+            s_prefill_put(fd, path, buf, n, off, pf->verify && n == pf->bs, pf, file, err);
         if (got < 0)
             return (int)got;
         rel += (uint64_t)got;
@@ -87,9 +87,8 @@ static int s_prefill_file(int fd, const char *path, const char *name, void *buf,
         uint64_t n = pf->end - off < chunk ? pf->end - off : chunk;
         if (pf->verify && off < pf->start)
             n = pf->start - off < chunk ? pf->start - off : chunk;
-        ssize_t got = s_prefill_put(
-            fd, path, buf, n, off,
-            pf->verify && off >= pf->start && n == chunk && n >= RB_VERIFY_HDR, pf, file, err);
+        ssize_t got = s_prefill_put(fd, path, buf, n, off,
+                                    pf->verify && off >= pf->start && n == chunk, pf, file, err);
         if (got < 0)
             return (int)got;
         off += (uint64_t)got;

@@ -262,8 +262,10 @@ static void s_prepare_write(rb_worker_t *w, rb_engine_io_t *io, const rb_worker_
     const rb_job_spec_t *s = w->spec;
     if (s->refill_buffers && s->buffer_mode == RB_BUF_RANDOM)
         rb_rand_fill(&w->rng, io->buf, io->len);
-    if (s->verify == RB_VERIFY_CRC32C) {
-        rb_verify_stamp(io->buf, io->len, w->run_hash, w->node_tag, f->hash, io->off, w->pass);
+    if (rb_verify_writes(s)) {
+        rb_verify_stamp(s, io->buf, io->len, w->run_hash, w->node_tag, f->hash, io->off, w->pass);
+    } else if (s->pattern_ofs) {
+        rb_verify_fill(s, io->buf, io->len, io->off);
     } else if (s->buffer_mode == RB_BUF_RANDOM && io->len >= 16) {
         uint64_t *tag = io->buf;
         tag[0] = io->off;
@@ -330,9 +332,9 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
     io->buf = sl->base;
     io->off = sl->off0;
     io->len = sl->len0;
-    if (io->dir == RB_ENGINE_READ && s->verify == RB_VERIFY_CRC32C) {
-        char why[160];
-        if (rb_verify_check(io->buf, io->len, w->run_hash, w->expect, f->hash, io->off, why,
+    if (io->dir == RB_ENGINE_READ && rb_verify_writes(s)) {
+        char why[240];
+        if (rb_verify_check(s, io->buf, io->len, w->run_hash, w->expect, f->hash, io->off, why,
                             sizeof why)) {
             RB_WORKER_ADD(&w->verify_errors, 1);
             RB_WORKER_ADD(&w->errors, 1);

@@ -16,9 +16,9 @@
 #include "rb_time.h"
 #include "rb_verify.h"
 
-/* do_verify: read back what the worker wrote and check every block; not
- * counted. A worker its stonewall stopped wrote the first of its blocks
- * only (round robin over its files); one writing at random, anywhere. */
+/* do_verify: read back what the worker wrote and check every block; the
+ * reads are counted as fio counts them (bytes, ops, latency). A worker its stonewall stopped wrote
+ * the first of its blocks only (round robin over its files); one writing at random, anywhere. */
 void rb_data_verify_back(rb_worker_t *w)
 {
     const rb_job_spec_t *s = w->spec;
@@ -35,15 +35,19 @@ void rb_data_verify_back(rb_worker_t *w)
         uint64_t end = s->offset + blocks * s->bs;
         for (uint64_t rel = 0; s->offset + rel + s->bs <= end; rel += s->bs) {
             uint64_t off = rb_job_map(s, w->nregions, w->region, rel, NULL);
+            uint64_t t0 = rb_time_mono_ns();
             ssize_t n = pread(f->fd, buf, s->bs, (off_t)off);
-            char why[160];
+            char why[240];
             if (n != (ssize_t)s->bs) {
                 RB_WORKER_ADD(&w->errors, 1);
                 rb_worker_fail(w, n < 0 ? -errno : -ENODATA, f->path, off, "verify read: %s",
                                n < 0 ? strerror(errno) : "short read");
                 return;
             }
-            if (rb_verify_check(buf, s->bs, w->run_hash, w->expect, f->hash, off, why,
+            uint64_t t1 = rb_time_mono_ns();
+            if (w->t_start)
+                rb_worker_count(w, RB_DIR_READ, s->bs, t1 - t0, RB_WORKER_NO_SLAT, t1);
+            if (rb_verify_check(s, buf, s->bs, w->run_hash, w->expect, f->hash, off, why,
                                 sizeof why)) {
                 RB_WORKER_ADD(&w->verify_errors, 1);
                 RB_WORKER_ADD(&w->errors, 1);
@@ -337,7 +341,7 @@ int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx
 void rb_data_finish(rb_worker_t *w)
 {
     const rb_job_spec_t *s = w->spec;
-    if (s->verify == RB_VERIFY_CRC32C && s->do_verify && rb_rw_writes(s->rw) &&
+    if (s->verify != RB_VERIFY_NONE && s->do_verify && rb_rw_writes(s->rw) &&
         rb_job_uses_files(s) && !rb_rw_reads(s->rw) && !w->status)
         rb_data_verify_back(w);
     if (s->unlink)

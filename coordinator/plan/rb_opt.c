@@ -39,7 +39,12 @@ static const rb_opt_name_t s_rw_names[] = {
 };
 static const rb_opt_name_t s_sync_names[] = {
     {"none", RB_SYNC_NONE}, {"sync", RB_SYNC_SYNC}, {"dsync", RB_SYNC_DSYNC}};
-static const rb_opt_name_t s_verify_names[] = {{"0", RB_VERIFY_NONE}, {"crc32c", RB_VERIFY_CRC32C}};
+static const rb_opt_name_t s_verify_names[] = {
+    {"0", RB_VERIFY_NONE},          {"crc32c", RB_VERIFY_CRC32C}, {"md5", RB_VERIFY_MD5},
+    {"crc32", RB_VERIFY_CRC32},     {"crc64", RB_VERIFY_CRC64},   {"sha1", RB_VERIFY_SHA1},
+    {"sha256", RB_VERIFY_SHA256},   {"sha512", RB_VERIFY_SHA512}, {"xxhash", RB_VERIFY_XXHASH},
+    {"crc16", RB_VERIFY_CRC16},     {"crc7", RB_VERIFY_CRC7},     {"meta", RB_VERIFY_META},
+    {"pattern", RB_VERIFY_PATTERN}, {"null", RB_VERIFY_NULL}};
 static const rb_opt_name_t s_layout_names[] = {{"segmented", RB_LAYOUT_SEGMENTED},
                                                {"strided", RB_LAYOUT_STRIDED}};
 static const rb_opt_name_t s_fadvise_names[] = {{"0", RB_FADVISE_NONE},
@@ -157,12 +162,21 @@ static const rb_opt_t s_rows[] = {
      .def_doc = "`0`", .doc = "new random contents for every write", .ref = "refill_buffers"},
     /* verification */
     {"verify", NULL, RB_OPT_CUSTOM, 0, J(verify), NAMES(s_verify_names),
-     .parse = rb_opt_value_verify, .print = rb_opt_print_enum, .type = "`crc32c` or `0`",
+     .parse = rb_opt_value_verify, .print = rb_opt_print_enum, .type = "a method or `0`",
      .def_doc = "`0`", .doc = "a header and checksum in every block, checked on reads", .ref = "verify"},
     {"do_verify", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(do_verify), .def = "1", .type = "boolean",
      .doc = "read back and check after a write job", .ref = "do_verify"},
     {"verify_fatal", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(verify_fatal), .type = "boolean",
      .def_doc = "`0`", .doc = "stop the worker at the first mismatch", .ref = "verify_fatal"},
+    {"verify_pattern", NULL, RB_OPT_CUSTOM, 0, .parse = rb_opt_value_verify_pattern,
+     .print = rb_opt_print_pattern, .type = "byte pattern, `%o`", .def_doc = "none",
+     .doc = "the pattern written and, with verify=pattern, checked", .ref = "verify_pattern"},
+    {"verify_interval", NULL, RB_OPT_SIZE, RB_OPT_F_ZERO, J(verify_interval), .type = "size",
+     .def_doc = "`bs`", .doc = "a header and checksum every this many bytes of a block",
+     .ref = "verify_interval"},
+    {"verify_offset", NULL, RB_OPT_SIZE, RB_OPT_F_ZERO, J(verify_offset), .type = "size",
+     .def_doc = "`0`", .doc = "the header swapped with the data at this offset of its interval",
+     .ref = "verify_offset"},
     /* rate */
     {"rate", NULL, RB_OPT_CUSTOM, RB_OPT_F_ZERO, J(rate), .parse = rb_opt_value_rate,
      .print = rb_opt_print_rate, .def = "0", .type = "size per second[,size]",
@@ -405,9 +419,7 @@ static const rb_opt_t s_rows[] = {
     NY("ss_ramp", RB_OPT_AREA_TIMING), NY("flow_id", RB_OPT_AREA_TIMING),
     NY("flow", RB_OPT_AREA_TIMING), NY("flow_watermark", RB_OPT_AREA_TIMING),
     NY("flow_sleep", RB_OPT_AREA_TIMING),
-    NY("verify_only", RB_OPT_AREA_VERIFY), NY("verify_interval", RB_OPT_AREA_VERIFY),
-    NY("verify_offset", RB_OPT_AREA_VERIFY), NY("verify_pattern", RB_OPT_AREA_VERIFY),
-    NY("verify_dump", RB_OPT_AREA_VERIFY), NY("verify_async", RB_OPT_AREA_VERIFY),
+    NY("verify_only", RB_OPT_AREA_VERIFY), NY("verify_dump", RB_OPT_AREA_VERIFY), NY("verify_async", RB_OPT_AREA_VERIFY),
     NY("verify_async_cpus", RB_OPT_AREA_VERIFY), NY("verify_backlog", RB_OPT_AREA_VERIFY),
     NY("verify_backlog_batch", RB_OPT_AREA_VERIFY), NY("verify_state_save", RB_OPT_AREA_VERIFY),
     NY("verify_state_load", RB_OPT_AREA_VERIFY), NY("experimental_verify", RB_OPT_AREA_VERIFY),

@@ -111,14 +111,25 @@ void rb_opt_print_zero_buffers(const rb_opt_t *opt, const rb_job_spec_t *js, con
     fprintf(f, "%s=%d\n", opt->key, js->buffer_mode == RB_BUF_ZERO ? 1 : 0);
 }
 
+/* buffer_pattern, or verify_pattern when the pattern holds a %o. */
 void rb_opt_print_pattern(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {
     (void)gd;
-    if (js->buffer_mode != RB_BUF_PATTERN || !js->pattern_len)
+    bool fmt = !strcmp(opt->key, "verify_pattern");
+    if (js->buffer_mode != RB_BUF_PATTERN || !js->pattern_len || fmt != (js->pattern_ofs != 0))
         return;
-    fprintf(f, "%s=0x", opt->key);
-    for (uint32_t i = 0; i < js->pattern_len && i < RB_PATTERN_MAX; i++)
-        fprintf(f, "%02x", js->pattern[i]);
+    fprintf(f, "%s=", opt->key);
+    bool hex = false;
+    for (uint32_t i = 0; i < js->pattern_len && i < RB_PATTERN_MAX; i++) {
+        if (js->pattern_ofs >> i & 1 && i + 8 <= js->pattern_len) {
+            fprintf(f, "%%o");
+            hex = false;
+            i += 7;
+            continue;
+        }
+        fprintf(f, hex ? "%02x" : "0x%02x", js->pattern[i]);
+        hex = true;
+    }
     fprintf(f, "\n");
 }
 

@@ -27,12 +27,6 @@
 /* fio access patterns rackbench does not run. */
 static const char *const s_fio_rw_other[] = {"filecreate", "filestat", "filedelete"};
 
-/* fio's verify types other than crc32c: refused by name. */
-static const char *const s_fio_verify[] = {
-    "md5",      "crc64",    "crc32",    "crc16",    "crc7",   "sha1", "sha256",  "sha512",
-    "sha3-224", "sha3-256", "sha3-384", "sha3-512", "xxhash", "meta", "pattern", "null",
-};
-
 static bool s_in_list(const char *const *list, size_t n, const char *key)
 {
     for (size_t i = 0; i < n; i++)
@@ -41,7 +35,7 @@ static bool s_in_list(const char *const *list, size_t n, const char *key)
     return false;
 }
 
-static int s_hexval(char c)
+int rb_opt_hexval(char c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -63,7 +57,7 @@ static int s_seed_value(rb_plan_parser_t *ps, unsigned line, const char *key, co
     if (!*c)
         return rb_plan_fail(ps, line, "bad number '%.64s' for %s", val, key);
     for (; *c; c++) {
-        int d = s_hexval(*c);
+        int d = rb_opt_hexval(*c);
         if (d < 0 || (unsigned)d >= base)
             return rb_plan_fail(
                 ps, line, "bad number '%.64s' for %s (decimal, or hexadecimal with 0x)", val, key);
@@ -109,117 +103,6 @@ static int s_sync_value(rb_plan_parser_t *ps, unsigned line, const char *key, co
                             key);
     }
     return 0;
-}
-
-static int s_verify_value(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
-                          rb_verify_t *out)
-{
-    if (!strcmp(val, "crc32c") || !strcmp(val, "crc32c-intel")) {
-        *out = RB_VERIFY_CRC32C;
-        return 0;
-    }
-    if (!strcmp(val, "0") || !strcmp(val, "none")) {
-        *out = RB_VERIFY_NONE;
-        return 0;
-    }
-    if (s_in_list(s_fio_verify, sizeof s_fio_verify / sizeof s_fio_verify[0], val))
-        return rb_plan_fail(
-            ps, line, "%s=%.64s is not supported (rackbench has crc32c, or 0 for none)", key, val);
-    return rb_plan_fail(ps, line, "bad value '%.64s' for %s (crc32c, or 0 for none)", val, key);
-}
-
-/* fio's pattern syntax, without files and formats: any sequence of 0x hex
- * bytes, "quoted text" and decimal numbers (INT_MIN..INT_MAX, written
- * little-endian in as few bytes as hold them, 0 as one byte), so
- * 0xdeadbeef"abc"-12 is 4 + 3 + 4 bytes. */
-static int s_pattern_value(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
-                           uint8_t *out, uint32_t *out_len)
-{
-    uint8_t buf[RB_PATTERN_MAX];
-    size_t n = 0;
-    const char *c = val;
-    while (*c) {
-        size_t need = 0;
-        if (*c == '"') {
-            const char *end = strchr(c + 1, '"');
-            if (!end)
-                return rb_plan_fail(ps, line, "%s=%.64s: a string without its closing '\"'", key,
-                                    val);
-            need = (size_t)(end - c - 1);
-            if (need == 0)
-                return rb_plan_fail(ps, line, "%s=%.64s: an empty string \"\"", key, val);
-            if (n + need > sizeof buf)
-                goto too_long;
-            memcpy(buf + n, c + 1, need);
-            n += need;
-            c = end + 1;
-        } else if (*c == '\'') {
-            return rb_plan_fail(
-                ps, line,
-                "%s=%.64s: a pattern read from a file ('NAME') is not supported yet "
-                "(give the bytes as 0x..., \"text\" or a number)",
-                key, val);
-        } else if (c[0] == '0' && (c[1] == 'x' || c[1] == 'X')) {
-            const char *h = c + 2;
-            size_t nd = 0;
-            while (s_hexval(h[nd]) >= 0)
-                nd++;
-            if (nd > 0 && (h[nd] == 'x' || h[nd] == 'X') && h[nd - 1] == '0')
-                nd--; /* "0xff0x14": the last 0 starts the next number */
-            if (nd == 0)
-                return rb_plan_fail(ps, line, "%s=%.64s: '0x' without hex digits", key, val);
-            need = (nd + 1) / 2;
-            if (n + need > sizeof buf)
-                goto too_long;
-            size_t i = 0;
-            if (nd % 2) /* an odd digit count: the first digit is a byte of its own */
-                buf[n++] = (uint8_t)s_hexval(h[i++]);
-            for (; i < nd; i += 2)
-                buf[n++] = (uint8_t)(s_hexval(h[i]) << 4 | s_hexval(h[i + 1]));
-            c = h + nd;
-        } else if (*c == '-' || *c == '+' || (*c >= '0' && *c <= '9')) {
-            bool neg = *c == '-';
-            const char *d = (*c == '-' || *c == '+') ? c + 1 : c;
-            uint64_t v = 0;
-            size_t nd = 0;
-            /* digits up to a "0x" that starts the next number, as fio reads "-100xab" */
-            while (d[nd] >= '0' && d[nd] <= '9' &&
-                   !(d[nd] == '0' && (d[nd + 1] == 'x' || d[nd + 1] == 'X'))) {
-                if (v <= (uint64_t)INT_MAX + 1)
-                    v = v * 10 + (uint64_t)(d[nd] - '0');
-                nd++;
-            }
-            if (nd == 0)
-                return rb_plan_fail(ps, line, "%s=%.64s: a sign without a number", key, val);
-            if (v > (neg ? (uint64_t)INT_MAX + 1 : (uint64_t)INT_MAX))
-                return rb_plan_fail(ps, line, "%s=%.64s: a decimal number out of range (%d..%d)",
-                                    key, val, INT_MIN, INT_MAX);
-            uint32_t u = neg ? (uint32_t)(0u - (uint32_t)v) : (uint32_t)v;
-            uint8_t le[4];
-            size_t nb = 0;
-            do {
-                le[nb++] = (uint8_t)(u & 0xff);
-                u >>= 8;
-            } while (u);
-            if (n + nb > sizeof buf)
-                goto too_long;
-            memcpy(buf + n, le, nb);
-            n += nb;
-            c = d + nd;
-        } else {
-            return rb_plan_fail(
-                ps, line,
-                "bad value '%.64s' for %s (0x hex bytes, \"text\" or a decimal number, "
-                "such as 0xdeadbeef)",
-                val, key);
-        }
-    }
-    memset(out, 0, RB_PATTERN_MAX);
-    memcpy(out, buf, n);
-    *out_len = (uint32_t)n;
-    return 0;
-too_long:
-    return rb_plan_fail(ps, line, "%s=%.64s is longer than %d bytes", key, val, RB_PATTERN_MAX);
 }
 
 /* 1 if filename= names raw block devices: "@devices", or a path (or the
@@ -510,41 +393,6 @@ int rb_opt_value_seed(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *op
 {
     (void)opt;
     return s_seed_value(ps, line, key, val, &o->spec.randseed);
-}
-
-int rb_opt_value_pattern(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
-                         const char *key, const char *val, unsigned line)
-{
-    (void)opt;
-    int rc = s_pattern_value(ps, line, key, val, o->spec.pattern, &o->spec.pattern_len);
-    if (rc == 0)
-        o->spec.buffer_mode = RB_BUF_PATTERN;
-    return rc;
-}
-
-/* The later of zero_buffers and buffer_pattern decides. */
-int rb_opt_value_zero_buffers(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
-                              const char *key, const char *val, unsigned line)
-{
-    (void)opt;
-    rb_job_spec_t *js = &o->spec;
-    bool b = false;
-    int rc = rb_opt_value_bool(ps, line, key, val, &b);
-    if (rc == 0 && b) {
-        js->buffer_mode = RB_BUF_ZERO;
-        js->pattern_len = 0;
-        memset(js->pattern, 0, sizeof js->pattern);
-    } else if (rc == 0 && js->buffer_mode == RB_BUF_ZERO) {
-        js->buffer_mode = RB_BUF_RANDOM;
-    }
-    return rc;
-}
-
-int rb_opt_value_verify(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
-                        const char *key, const char *val, unsigned line)
-{
-    (void)opt;
-    return s_verify_value(ps, line, key, val, &o->spec.verify);
 }
 
 int rb_opt_value_stonewall(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,

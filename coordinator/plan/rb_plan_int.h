@@ -168,18 +168,22 @@ int rb_opt_value_uint(rb_plan_parser_t *ps, unsigned line, const char *key, cons
 int rb_opt_value_duration(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
                           uint64_t *out);
 
-/* Value readers of the RB_OPT_CUSTOM rows (rb_opt_value.c). */
+/* The value of a hex digit, or -1. */
+int rb_opt_hexval(char c);
+
+/* Value readers of the RB_OPT_CUSTOM rows (rb_opt_value.c; patterns and
+ * verify: rb_opt_value_data.c). */
 rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_filesize, rb_opt_value_ioengine, rb_opt_value_sync, rb_opt_value_dsync,
     rb_opt_value_seed, rb_opt_value_pattern, rb_opt_value_zero_buffers, rb_opt_value_verify,
-    rb_opt_value_stonewall, rb_opt_value_directory, rb_opt_value_filename,
-    rb_opt_value_filename_format, rb_opt_value_name, rb_opt_value_description,
-    rb_opt_value_file_service_type, rb_opt_value_group_reporting, rb_opt_value_sample_interval,
-    rb_opt_value_read_from, rb_opt_value_read_from_seed, rb_opt_value_lustre_stripe_count,
-    rb_opt_value_lustre_stripe_size, rb_opt_value_meta_ops, rb_opt_value_kb_base, rb_opt_value_bs,
-    rb_opt_value_bssplit, rb_opt_value_io_size, rb_opt_value_startdelay, rb_opt_value_rate,
-    rb_opt_value_iterations, rb_opt_value_iterate, rb_opt_value_meta_stonewall, rb_opt_value_usec,
-    rb_opt_value_size_pct;
+    rb_opt_value_verify_pattern, rb_opt_value_stonewall, rb_opt_value_directory,
+    rb_opt_value_filename, rb_opt_value_filename_format, rb_opt_value_name,
+    rb_opt_value_description, rb_opt_value_file_service_type, rb_opt_value_group_reporting,
+    rb_opt_value_sample_interval, rb_opt_value_read_from, rb_opt_value_read_from_seed,
+    rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size, rb_opt_value_meta_ops,
+    rb_opt_value_kb_base, rb_opt_value_bs, rb_opt_value_bssplit, rb_opt_value_io_size,
+    rb_opt_value_startdelay, rb_opt_value_rate, rb_opt_value_iterations, rb_opt_value_iterate,
+    rb_opt_value_meta_stonewall, rb_opt_value_usec, rb_opt_value_size_pct;
 
 /* Repeats the phases read as their iterations= ask (rb_plan_job.c): each
  * phase N times in a row, or with iterate=plan the whole plan N times; the

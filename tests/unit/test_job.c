@@ -164,9 +164,12 @@ static void s_drop(rb_sandbox_t **sb)
     rmdir(dir);
 }
 
-/* Checks every block of a file carries a valid verify header for its offset. */
+/* What the checks of verify=crc32c need of a job. */
+static const rb_job_spec_t s_crc32c = {.verify = RB_VERIFY_CRC32C};
+
+/* Checks every block of a file is valid for its offset as job vs verifies. */
 static uint64_t s_valid_blocks(rb_sandbox_t *sb, int rundir, const char *name, uint64_t bs,
-                               uint64_t size)
+                               uint64_t size, const rb_job_spec_t *vs)
 {
     rb_err_t err;
     rb_err_clear(&err);
@@ -176,8 +179,8 @@ static uint64_t s_valid_blocks(rb_sandbox_t *sb, int rundir, const char *name, u
     uint64_t ok = 0;
     for (uint64_t off = 0; off + bs <= size; off += bs) {
         assert_int_equal(pread(fd, buf, bs, (off_t)off), (ssize_t)bs);
-        ok += rb_verify_check(buf, bs, rb_verify_hash(RUN_ID), 1, rb_verify_hash(name), off, why,
-                              sizeof why) == 0;
+        ok += rb_verify_check(vs, buf, bs, rb_verify_hash(RUN_ID), 1, rb_verify_hash(name), off,
+                              why, sizeof why) == 0;
     }
     free(buf);
     close(fd);
@@ -185,7 +188,8 @@ static uint64_t s_valid_blocks(rb_sandbox_t *sb, int rundir, const char *name, u
 }
 
 /* Sequential and random writes touch every block exactly once per pass;
- * a verifying read of the result finds every block intact. */
+ * a verifying read of the result finds every block intact. do_verify's read
+ * back counts as fio counts it: as reads. */
 static void test_write_then_verify(void **state)
 {
     (void)state;
@@ -203,11 +207,13 @@ static void test_write_then_verify(void **state)
             w.verify = RB_VERIFY_CRC32C;
             w.do_verify = 1;
             assert_int_equal(s_run(sb, rd, &w, &done, &js, msg), 0);
-            assert_int_equal(js.ops, 1024);
-            assert_int_equal(js.bytes, 4 << 20);
-            assert_int_equal(js.read_ops, 0);
+            assert_int_equal(js.write_ops, 1024);
+            assert_int_equal(js.write_bytes, 4 << 20);
+            assert_int_equal(js.read_ops, 1024);
+            assert_int_equal(js.read_bytes, 4 << 20);
+            assert_int_equal(js.verify_errors, 0);
             /* every block written, each with its own offset: exactly once */
-            assert_int_equal(s_valid_blocks(sb, rd, "f.0.0", 4096, 4 << 20), 1024);
+            assert_int_equal(s_valid_blocks(sb, rd, "f.0.0", 4096, 4 << 20, &s_crc32c), 1024);
             rb_job_spec_t r =
                 s_job("r", random ? RB_RW_RANDREAD : RB_RW_READ, s_engines[e], 4096, 4 << 20);
             r.verify = RB_VERIFY_CRC32C;
@@ -253,6 +259,58 @@ static void test_verify_catches_corruption(void **state)
         assert_non_null(strstr(msg, "f.0.0"));
         assert_non_null(strstr(msg, "checksum"));
         assert_int_equal(done.error_offset, 40960);
+        s_drop(&sb);
+    }
+}
+
+/* Every verify method through the runner: a write with do_verify reads
+ * every block back intact; a byte flipped afterwards is a verify error of a
+ * later read, at its block's offset (but with null, which checks nothing). */
+static void test_every_method_runs(void **state)
+{
+    (void)state;
+    for (rb_verify_t t = RB_VERIFY_CRC32C; t <= RB_VERIFY_NULL; t++) {
+        int rd;
+        rb_sandbox_t *sb = s_sandbox("methods", &rd);
+        rb_msg_done_t done;
+        rb_job_stat_t js;
+        char msg[RB_ERR_MSG_MAX];
+        rb_job_spec_t w = s_job("w", RB_RW_RANDWRITE, "sync", 8192, 1 << 20);
+        w.verify = t;
+        w.do_verify = 1;
+        w.verify_interval = t == RB_VERIFY_MD5 ? 1024 : 0;
+        w.verify_offset = t == RB_VERIFY_SHA256 ? 4096 : 0;
+        if (t == RB_VERIFY_PATTERN || t == RB_VERIFY_META) {
+            memcpy(w.pattern, "\xaa\x55\x5a\xa5", 4);
+            w.pattern_len = 4;
+            w.buffer_mode = RB_BUF_PATTERN;
+        }
+        assert_int_equal(s_run(sb, rd, &w, &done, &js, msg), 0);
+        assert_int_equal(js.write_ops, 128);
+        assert_int_equal(js.read_ops, 128);
+        assert_int_equal(js.verify_errors, 0);
+        rb_err_t err;
+        rb_err_clear(&err);
+        int fd = rb_sandbox_open(sb, rd, "f.0.0", O_RDWR, &err);
+        unsigned char c;
+        uint64_t at = 5 * 8192 + (t == RB_VERIFY_META ? 20 : 1000);
+        assert_int_equal(pread(fd, &c, 1, (off_t)at), 1);
+        c ^= 0x40;
+        assert_int_equal(pwrite(fd, &c, 1, (off_t)at), 1);
+        close(fd);
+        rb_job_spec_t r = w;
+        r.rw = RB_RW_READ;
+        snprintf(r.name, sizeof r.name, "r");
+        int rc = s_run(sb, rd, &r, &done, &js, msg);
+        assert_int_equal(js.read_ops, 128);
+        if (t == RB_VERIFY_NULL) {
+            assert_int_equal(rc, 0);
+        } else {
+            assert_int_equal(rc, -EBADMSG);
+            assert_int_equal(js.verify_errors, 1);
+            assert_non_null(strstr(msg, "offset 40960"));
+            assert_int_equal(done.error_offset, 40960);
+        }
         s_drop(&sb);
     }
 }
@@ -559,8 +617,8 @@ static uint64_t s_blocks_by(int fd, uint64_t bs, uint64_t size, const char *name
     uint64_t ok = 0;
     for (uint64_t off = 0; off + bs <= size; off += bs) {
         assert_int_equal(pread(fd, buf, bs, (off_t)off), (ssize_t)bs);
-        ok += rb_verify_check(buf, bs, rb_verify_hash(RUN_ID), want, rb_verify_hash(name), off, why,
-                              sizeof why) == 0;
+        ok += rb_verify_check(&s_crc32c, buf, bs, rb_verify_hash(RUN_ID), want,
+                              rb_verify_hash(name), off, why, sizeof why) == 0;
     }
     free(buf);
     return ok;
@@ -606,7 +664,7 @@ static void test_shared_file(void **state)
         uint64_t first_of_2 = strided ? 2 * 8192 : 2 * (256 << 10);
         char *b = malloc(4096), why[160];
         assert_int_equal(pread(fd, b, 4096, (off_t)first_of_2), 4096);
-        assert_int_equal(rb_verify_check(b, 4096, rb_verify_hash(RUN_ID), 2,
+        assert_int_equal(rb_verify_check(&s_crc32c, b, 4096, rb_verify_hash(RUN_ID), 2,
                                          rb_verify_hash("n1.f.0.0"), first_of_2, why, sizeof why),
                          0);
         free(b);
@@ -779,13 +837,21 @@ int main(void)
 {
     snprintf(s_root, sizeof s_root, "%s", RB_TEST_TMP);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_write_then_verify), cmocka_unit_test(test_verify_catches_corruption),
-        cmocka_unit_test(test_mix_ratio),         cmocka_unit_test(test_sizes),
-        cmocka_unit_test(test_short_file),        cmocka_unit_test(test_sync_and_rate),
-        cmocka_unit_test(test_meta_steps),        cmocka_unit_test(test_meta_tree),
-        cmocka_unit_test(test_layout_map),        cmocka_unit_test(test_shared_file),
-        cmocka_unit_test(test_read_from_peer),    cmocka_unit_test(test_stonewall_wearout),
-        cmocka_unit_test(test_meta_errors),       cmocka_unit_test(test_meta_readonly_and_sync),
+        cmocka_unit_test(test_write_then_verify),
+        cmocka_unit_test(test_verify_catches_corruption),
+        cmocka_unit_test(test_every_method_runs),
+        cmocka_unit_test(test_mix_ratio),
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_short_file),
+        cmocka_unit_test(test_sync_and_rate),
+        cmocka_unit_test(test_meta_steps),
+        cmocka_unit_test(test_meta_tree),
+        cmocka_unit_test(test_layout_map),
+        cmocka_unit_test(test_shared_file),
+        cmocka_unit_test(test_read_from_peer),
+        cmocka_unit_test(test_stonewall_wearout),
+        cmocka_unit_test(test_meta_errors),
+        cmocka_unit_test(test_meta_readonly_and_sync),
         cmocka_unit_test(test_settle_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

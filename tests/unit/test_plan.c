@@ -737,7 +737,7 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nbuffer_pattern=0x\n", 3, "'0x' without hex digits"},
     {"[a]\nsize=1M\nbuffer_pattern=0xZZ\n", 3, "'0x' without hex digits"},
     {"[a]\nsize=1M\nbuffer_pattern=abc\n", 3, "bad value 'abc' for buffer_pattern"},
-    {"[a]\nsize=1M\nbuffer_pattern=%o\n", 3, "bad value '%o' for buffer_pattern"},
+    {"[a]\nsize=1M\nbuffer_pattern=%o\n", 3, "the %o format is verify_pattern's"},
     {"[a]\nsize=1M\nbuffer_pattern=-\n", 3, "a sign without a number"},
     {"[a]\nsize=1M\nbuffer_pattern=2147483648\n", 3, "a decimal number out of range"},
     {"[a]\nsize=1M\nbuffer_pattern=-2147483649\n", 3, "a decimal number out of range"},
@@ -747,15 +747,23 @@ static const s_bad_t s_bad[] = {
      3, "is longer than 64 bytes"},
     {"[a]\nsize=1M\nscramble_buffers=0\n", 3, "option 'scramble_buffers' is not supported yet"},
     /* verification */
-    {"[a]\nsize=1M\nverify=meta\n", 3, "verify=meta is not supported"},
-    {"[a]\nsize=1M\nverify=md5\n", 3, "verify=md5 is not supported"},
-    {"[a]\nsize=1M\nverify=sha256\n", 3, "verify=sha256 is not supported"},
-    {"[global]\nverify=pattern\n", 2, "verify=pattern is not supported"},
-    {"[a]\nsize=1M\nverify=banana\n", 3, "bad value 'banana' for verify (crc32c, or 0 for none)"},
+    {"[a]\nsize=1M\nverify=sha3-256\n", 3, "verify=sha3-256 is not supported"},
+    {"[a]\nsize=1M\nverify=pattern_hdr\n", 3, "verify=pattern_hdr is not supported"},
+    {"[a]\nsize=1M\nverify=pattern\n", 3, "job 'a': verify=pattern needs verify_pattern"},
+    {"[a]\nsize=1M\nverify=banana\n", 3, "bad value 'banana' for verify (crc32c, md5, crc32"},
+    {"[a]\nsize=1M\nbs=4k\nverify=md5\nverify_interval=3k\n", 5,
+     "verify_interval 3k must divide bs 4k"},
+    {"[a]\nsize=1M\nbs=4k\nverify=sha512\nverify_interval=64\n", 5,
+     "verify=sha512 writes a 112-byte header in every verify_interval, but it is 64"},
+    {"[a]\nsize=1M\nbs=32\nverify=md5\n", 4,
+     "writes a 64-byte header in every block, but it is 32"},
+    {"[a]\nsize=1M\nbs=4k\nverify=sha512\nverify_offset=100\n", 5,
+     "verify_offset 100: the 112-byte header of verify=sha512 must move to 112 .. 3984 bytes"},
+    {"[a]\nsize=1M\nverify_pattern=%o\nverify=0\n", 4,
+     "verify_pattern's %o is the offset verify checks, but verify=0"},
     {"[a]\nsize=1M\nverify\n", 3, "option 'verify' needs a value"},
     {"[a]\nsize=1M\ndo_verify=maybe\n", 3, "bad value 'maybe' for do_verify"},
     {"[a]\nsize=1M\nverify_fatal=2\n", 3, "bad value '2' for verify_fatal"},
-    {"[a]\nsize=1M\nverify_pattern=0xff\n", 3, "option 'verify_pattern' is not supported yet"},
     /* rates */
     {"[a]\nsize=1M\nrate=fast\n", 3, "bad size 'fast' for rate"},
     {"[a]\nsize=1M\nrate_iops=1k\n", 3, "bad number '1k' for rate_iops"},
@@ -1705,6 +1713,29 @@ static void test_sync_and_verify(void **state)
     assert_int_equal(p->phases[0].jobs[2].do_verify, 1);
     assert_int_equal(p->phases[0].jobs[2].verify_fatal, 1);
     rb_plan_destroy(&p);
+
+    /* fio's other methods; verify_pattern sets verify=pattern unless a method is set */
+    p = s_parse_str("[a]\nsize=1M\nverify=md5\nverify_interval=512\nverify_offset=64\n"
+                    "verify_pattern=0xaa\"b\"%o\n[b]\nsize=1M\nverify_pattern=0xaa555aa5\n"
+                    "[c]\nsize=1M\nverify=xxhash\n[d]\nsize=1M\nverify=null\n");
+    const rb_job_spec_t *a = &p->phases[0].jobs[0], *b = &p->phases[0].jobs[1];
+    assert_int_equal(a->verify, RB_VERIFY_MD5);
+    assert_int_equal(a->verify_interval, 512);
+    assert_int_equal(a->verify_offset, 64);
+    assert_int_equal(a->pattern_len, 10);
+    assert_memory_equal(a->pattern,
+                        "\xaa"
+                        "b\0\0\0\0\0\0\0\0",
+                        10);
+    assert_int_equal(a->pattern_ofs, 1u << 2);
+    assert_int_equal(a->buffer_mode, RB_BUF_PATTERN);
+    assert_int_equal(b->verify, RB_VERIFY_PATTERN);
+    assert_int_equal(b->pattern_len, 4);
+    assert_int_equal(b->pattern_ofs, 0);
+    assert_int_equal(p->phases[0].jobs[2].verify, RB_VERIFY_XXHASH);
+    assert_int_equal(p->phases[0].jobs[3].verify, RB_VERIFY_NULL);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
 }
 
 /* fio options that only tune fio are accepted, each with a note naming its line. */
@@ -2114,6 +2145,7 @@ static void test_round_trip(void **state)
                      "time_based=1\nstartdelay=0\nramp_time=0\nloops=1\nrandrepeat=1\n"
                      "randseed=137\nnorandommap=0\noverwrite=0\nzero_buffers=0\n"
                      "refill_buffers=0\nverify=0\ndo_verify=1\nverify_fatal=0\n"
+                     "verify_interval=0\nverify_offset=0\n"
                      "rate=0\nrate_iops=0\nfile_per_worker=1\nread_from=self\nstonewall_time=0\n"
                      "wearout=0\ndrop_caches=0\nunlink=0\nunlink_each_loop=0\n"
                      "directory=/data/bench\nfilename=\n"
@@ -2140,20 +2172,21 @@ static void test_round_trip(void **state)
     /* every option away from its default */
     p = s_parse_str(s_every);
     text = s_print(p, &len);
-    assert_non_null(
-        strstr(text, "\n[prep]\nrw=write\nrwmixread=50\nbs=64k\nbsrange=64k-64k\n"
-                     "size=10M\nfilesize=3M\nio_size=0\nnumber_ios=0\nnrfiles=4\noffset=1M\n"
-                     "offset_increment=0\nnumjobs=2\n"
-                     "ioengine=libaio\niodepth=32\ndirect=1\nsync=dsync\nfsync=8\n"
-                     "fdatasync=16\nend_fsync=1\nfsync_on_close=1\nruntime=60s\n"
-                     "time_based=1\nstartdelay=0\nramp_time=2s\nloops=3\nrandrepeat=0\n"
-                     "randseed=3735928559\nnorandommap=1\noverwrite=1\n"
-                     "zero_buffers=0\nbuffer_pattern=0xdeadbeef616263f4ffffff\n"
-                     "refill_buffers=1\nverify=crc32c\ndo_verify=0\n"
-                     "verify_fatal=1\nrate=10M\nrate_iops=0\nfile_per_worker=1\nread_from=self\n"
-                     "stonewall_time=0\nwearout=0\ndrop_caches=0\nunlink=0\n"
-                     "unlink_each_loop=0\ndirectory=/data/g\nfilename=\n"
-                     "filename_format=pre.$jobnum.$filenum\n"));
+    assert_non_null(strstr(text,
+                           "\n[prep]\nrw=write\nrwmixread=50\nbs=64k\nbsrange=64k-64k\n"
+                           "size=10M\nfilesize=3M\nio_size=0\nnumber_ios=0\nnrfiles=4\noffset=1M\n"
+                           "offset_increment=0\nnumjobs=2\n"
+                           "ioengine=libaio\niodepth=32\ndirect=1\nsync=dsync\nfsync=8\n"
+                           "fdatasync=16\nend_fsync=1\nfsync_on_close=1\nruntime=60s\n"
+                           "time_based=1\nstartdelay=0\nramp_time=2s\nloops=3\nrandrepeat=0\n"
+                           "randseed=3735928559\nnorandommap=1\noverwrite=1\n"
+                           "zero_buffers=0\nbuffer_pattern=0xdeadbeef616263f4ffffff\n"
+                           "refill_buffers=1\nverify=crc32c\ndo_verify=0\n"
+                           "verify_fatal=1\nverify_interval=0\nverify_offset=0\nrate=10M\nrate_"
+                           "iops=0\nfile_per_worker=1\nread_from=self\n"
+                           "stonewall_time=0\nwearout=0\ndrop_caches=0\nunlink=0\n"
+                           "unlink_each_loop=0\ndirectory=/data/g\nfilename=\n"
+                           "filename_format=pre.$jobnum.$filenum\n"));
     assert_non_null(strstr(text, "\n[mixed]\nstonewall\nrw=randrw\nrwmixread=70\nbs=4k\n"
                                  "bsrange=4k-64k\n"));
     assert_non_null(strstr(text, "zero_buffers=1\nrefill_buffers=0\n"));

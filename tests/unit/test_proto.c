@@ -101,6 +101,9 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->verify = RB_VERIFY_CRC32C;
     jb->do_verify = 1;
     jb->verify_fatal = (uint8_t)(k % 2);
+    jb->verify_interval = 512ull << k; /* version 17 */
+    jb->verify_offset = 48ull + k;
+    jb->pattern_ofs = 1ull << k;
     jb->rate = (100ull << 20) + k;
     jb->number_ios = 1000 + k; /* version 5 */
     jb->io_size = (8ull << 20) + k;
@@ -724,6 +727,9 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->verify, t->verify);
                 assert_int_equal(s->do_verify, t->do_verify);
                 assert_int_equal(s->verify_fatal, t->verify_fatal);
+                assert_int_equal(s->verify_interval, t->verify_interval);
+                assert_int_equal(s->verify_offset, t->verify_offset);
+                assert_int_equal(s->pattern_ofs, t->pattern_ofs);
                 assert_int_equal(s->rate, t->rate);
                 assert_int_equal(s->number_ios, t->number_ios);
                 assert_int_equal(s->io_size, t->io_size);
@@ -1370,9 +1376,9 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 16);
+    assert_int_equal(RB_PROTO_VERSION, 17);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 15 from peer, this build speaks 16");
+    expect_bad(buf, len, -EPROTO, "protocol version 16 from peer, this build speaks 17");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
@@ -2127,7 +2133,8 @@ static void test_v6_keys(void **state)
         "filename_format filename device ioengine iodepth rwmixread nrfiles filesize "
         "offset sync_mode fsync_every fdatasync_every end_fsync fsync_on_close "
         "ramp_ns loops randrepeat randseed norandommap overwrite buffer_mode "
-        "refill_buffers pattern verify do_verify verify_fatal rate meta_op "
+        "refill_buffers pattern verify do_verify verify_fatal verify_interval verify_offset "
+        "pattern_ofs rate meta_op "
         "meta_files meta_filesize meta_dirs meta_depth meta_branch meta_random "
         "meta_shared meta_sync meta_renamed shared_file layout transfer read_shift "
         "stonewall_ns wearout drop_caches lustre_stripe_count lustre_stripe_size "
@@ -2236,9 +2243,10 @@ static void test_enum_strings(void **state)
          "\"zero\", \"pattern\")"},
         {"phases[1].jobs[0].buffer_mode", "pattern", NULL}, /* a "zero" job that has a pattern */
         {"phases[0].jobs[0].verify", "none", NULL},
-        {"phases[0].jobs[0].verify", "md5",
-         "'phases[0].jobs[0].verify': unknown verify method 'md5' (one of \"none\", "
-         "\"crc32c\")"},
+        {"phases[0].jobs[0].verify", "md5", NULL},
+        {"phases[0].jobs[0].verify", "sha3-256",
+         "'phases[0].jobs[0].verify': unknown verify method 'sha3-256' (one of \"none\", "
+         "\"crc32c\", \"md5\""},
         {"phases[0].jobs[0].verify", "CRC32C", "unknown verify method 'CRC32C'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -2388,8 +2396,8 @@ static void test_encode_invalid_v2(void **state)
     jb->buffer_mode = (rb_buf_mode_t)7;
     expect_einval(&m, "'phases[1].jobs[1].buffer_mode': unknown buffer mode 7");
     jb->buffer_mode = RB_BUF_RANDOM;
-    jb->verify = (rb_verify_t)2;
-    expect_einval(&m, "'phases[1].jobs[1].verify': unknown verify method 2");
+    jb->verify = (rb_verify_t)14;
+    expect_einval(&m, "'phases[1].jobs[1].verify': unknown verify method 14");
     jb->verify = RB_VERIFY_NONE;
     jb->pattern_len = RB_PATTERN_MAX + 1;
     expect_einval(&m, "'phases[1].jobs[1].pattern': 65 bytes, more than the bound of 64");
