@@ -19,8 +19,8 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   13
-#define RB_PROTO_MAX_FRAME (384u << 20) /* bytes; a larger frame is refused unread */
+#define RB_PROTO_VERSION   14
+#define RB_PROTO_MAX_FRAME (512u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
 
@@ -145,6 +145,14 @@ typedef struct rb_bs_part {
     uint32_t perc; /* 1..100 */
 } rb_bs_part_t;
 
+/* One zone of random_distribution=zoned (size in % of the range, 0 .. 100)
+ * or zoned_abs (size in bytes): access percent of a direction's IOs fall
+ * in it, the zones following one another from the start of the range. */
+typedef struct rb_zone {
+    uint64_t size;
+    uint32_t access; /* 0 .. 100 */
+} rb_zone_t;
+
 /* One job of a phase: what each of its numjobs workers does on every agent.
  * Sizes in bytes, times in ns; field meanings follow fio's options of the same name. */
 typedef struct rb_job_spec {
@@ -216,6 +224,14 @@ typedef struct rb_job_spec {
     uint64_t thinktime_spin_ns; /* of it, busy (CPU) */
     uint32_t thinktime_blocks;  /* IOs between thinks (0 is read as 1) */
     uint8_t thinktime_issued;   /* 1: count IOs issued, 0: completed (fio's default) */
+    /* fio's random_distribution (version 14): where random IOs fall */
+    uint32_t rand_dist;                 /* rb_dist_kind_t; RB_DIST_RANDOM: uniform */
+    uint32_t rand_dist_ppm;             /* zipf's theta, pareto's h, normal's %: millionths */
+    uint32_t nzones_read, nzones_write; /* zoned, zoned_abs: zones of reads, writes ... */
+    uint32_t nzones_trim;               /* ... and trims */
+    rb_zone_t zones_read[RB_ZONES_MAX]; /* the zones of each direction */
+    rb_zone_t zones_write[RB_ZONES_MAX];
+    rb_zone_t zones_trim[RB_ZONES_MAX];
     /* rw=meta: filename_format names the file set shared by a job's steps */
     rb_meta_op_t meta_op;   /* this step's operation */
     uint64_t meta_files;    /* files per worker */

@@ -180,11 +180,11 @@ static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint6
     uint64_t unit = UINT64_MAX; /* a random IO's first unit */
     if (rb_rw_random(s->rw)) {
         uint64_t u;
-        if (s->norandommap) {
+        if (s->norandommap || w->dist) {
             /* as fio: IOs until the pass's bytes are issued, the last one whole */
             if (w->pass_bytes >= w->units * s->bs)
                 return 1;
-            u = rb_rand_next(&w->rng) % w->units;
+            u = w->dist ? rb_data_dist_unit(w, wr) : rb_rand_next(&w->rng) % w->units;
         } else if (w->covered) {
             if (s_pick_free(w, &u))
                 return 1;

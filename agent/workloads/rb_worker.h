@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "rb_dist.h"
 #include "rb_engine.h"
 #include "rb_hist.h"
 #include "rb_perm.h"
@@ -84,6 +85,7 @@ typedef struct rb_worker {
                              * each, file by file (file * unit_per_file + block) */
     uint64_t *full;         /* ... a bit per word of covered that is all done */
     uint64_t ncovered;      /* blocks done in this pass */
+    rb_dist_t *dist;        /* random_distribution: a generator per direction, or NULL */
     uint64_t pass_bytes;    /* bytes issued in this pass (norandommap ends on them) */
     uint64_t pass;          /* passes begun */
     uint64_t rate_start;    /* rate limiting: origin and bytes issued since */

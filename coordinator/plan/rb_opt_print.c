@@ -10,6 +10,7 @@
 
 #include "rb_jw.h"
 #include "rb_opt.h"
+#include "rb_dist.h"
 #include "rb_plan_int.h"
 #include "rb_units.h"
 
@@ -242,6 +243,41 @@ void rb_opt_print_thinktime(const rb_opt_t *opt, const rb_job_spec_t *js, const 
         fprintf(f, "thinktime_blocks=%" PRIu32 "\n", js->thinktime_blocks);
     if (js->thinktime_issued)
         fprintf(f, "thinktime_blocks_type=issue\n");
+}
+
+/* One direction's zones: "60/10:40/90" (zoned_abs: sizes, "60/1M:40/3M"). */
+static void s_print_zones(const rb_zone_t *z, uint32_t n, bool abs, FILE *f)
+{
+    char a[64];
+    for (uint32_t i = 0; i < n; i++)
+        if (abs)
+            fprintf(f, "%s%" PRIu32 "/%s", i ? ":" : "", z[i].access,
+                    rb_units_fmt_size_exact(a, sizeof a, z[i].size));
+        else
+            fprintf(f, "%s%" PRIu32 "/%" PRIu64, i ? ":" : "", z[i].access, z[i].size);
+}
+
+/* Nothing for random, fio's default (the print of every plan so far). */
+void rb_opt_print_random_distribution(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                                      FILE *f)
+{
+    static const char *const names[RB_DIST_COUNT] = {"random", "zipf",  "pareto",
+                                                     "normal", "zoned", "zoned_abs"};
+    (void)gd;
+    if (js->rand_dist == RB_DIST_RANDOM || js->rand_dist >= RB_DIST_COUNT)
+        return;
+    fprintf(f, "%s=%s:", opt->key, names[js->rand_dist]);
+    if (js->rand_dist != RB_DIST_ZONED && js->rand_dist != RB_DIST_ZONED_ABS) {
+        fprintf(f, "%.6g\n", js->rand_dist_ppm / 1e6);
+        return;
+    }
+    bool abs = js->rand_dist == RB_DIST_ZONED_ABS;
+    s_print_zones(js->zones_read, js->nzones_read, abs, f);
+    fputc(',', f);
+    s_print_zones(js->zones_write, js->nzones_write, abs, f);
+    fputc(',', f);
+    s_print_zones(js->zones_trim, js->nzones_trim, abs, f);
+    fputc('\n', f);
 }
 
 /* One row's lines. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rb_job_rules.h"
+#include "rb_dist.h"
 #include "rb_plan_int.h"
 #include "rb_units.h"
 #include "rb_names.h"
@@ -281,6 +282,8 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
                             "give the trims' sizes)",
                             name, rb_rw_name(js->rw));
     s_settle_sizes(o, js);
+    if (js->rand_dist != RB_DIST_RANDOM)
+        js->norandommap = 1; /* fio: a skewed distribution has no random map */
     return s_rules(ps, o, line);
 }
 

@@ -14,6 +14,7 @@
 
 #include "rb_accept.h"
 #include "rb_project.h"
+#include "rb_dist.h"
 #include "rb_plan.h"
 
 #define MS 1000000ull
@@ -261,6 +262,14 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->meta_shared, b->meta_shared);
     assert_int_equal(a->meta_sync, b->meta_sync);
     assert_int_equal(a->meta_renamed, b->meta_renamed);
+    assert_int_equal(a->rand_dist, b->rand_dist);
+    assert_int_equal(a->rand_dist_ppm, b->rand_dist_ppm);
+    assert_int_equal(a->nzones_read, b->nzones_read);
+    assert_int_equal(a->nzones_write, b->nzones_write);
+    assert_int_equal(a->nzones_trim, b->nzones_trim);
+    assert_memory_equal(a->zones_read, b->zones_read, sizeof a->zones_read);
+    assert_memory_equal(a->zones_write, b->zones_write, sizeof a->zones_write);
+    assert_memory_equal(a->zones_trim, b->zones_trim, sizeof a->zones_trim);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
@@ -728,8 +737,21 @@ static const s_bad_t s_bad[] = {
      "randseed=18446744073709551616 is too large"},
     {"[a]\nsize=1M\nrandseed=-1\n", 3, "bad number '-1' for randseed"},
     {"[a]\nsize=1M\nrandrepeat=sometimes\n", 3, "bad value 'sometimes' for randrepeat"},
-    {"[a]\nsize=1M\nrandom_distribution=zipf:1.2\n", 3,
-     "option 'random_distribution' is not supported yet"},
+    {"[a]\nsize=1M\nrandom_distribution=zipf:1\n", 3,
+     "zipf 1 is out of its range (theta > 0, not 1)"},
+    {"[a]\nsize=1M\nrandom_distribution=pareto:1.5\n", 3,
+     "pareto 1.5 is out of its range (0 < h < 1)"},
+    {"[a]\nsize=1M\nrandom_distribution=normal:x\n", 3, "bad number 'x' for normal"},
+    {"[a]\nsize=1M\nrandom_distribution=uniform\n", 3,
+     "random_distribution=uniform: not a distribution"},
+    {"[a]\nsize=1M\nrandom_distribution=zoned:50/5:30/15\n", 3,
+     "the zones' shares of the IOs add up to 80, not 100"},
+    {"[a]\nsize=1M\nrandom_distribution=zoned:50/60:50/60\n", 3,
+     "the zones' sizes add up to 120%, more than 100"},
+    {"[a]\nsize=1M\nrandom_distribution=zoned:50\n", 3, "zone '50' is not ACCESS/SIZE"},
+    {"[a]\nsize=1M\nrandom_distribution=zoned_abs:100/huge\n", 3, "huge"},
+    {"[a]\nsize=1M\nrandom_distribution=zipf:1.2:0.5\n", 3,
+     "a center (zipf:N:CENTER) is not supported yet"},
     /* buffers */
     {"[a]\nsize=1M\nbuffer_pattern='file'\n", 3,
      "a pattern read from a file ('NAME') is not supported yet"},
@@ -1841,6 +1863,47 @@ static void test_racks(void **state)
 
 /* Lustre striping: -1 for every OST, a size; printed only when set, and
  * both survive print and the codec. */
+/* random_distribution: fio's defaults, zones per direction (a blank size
+ * takes the rest), no random map with a skewed one, and the round trip. */
+static void test_random_distribution(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=4m\nrw=randread\n"
+                               "[a]\nrandom_distribution=zipf\n"
+                               "[b]\nrandom_distribution=pareto:0.9\n"
+                               "[c]\nrandom_distribution=gauss:10\n"
+                               "[d]\nrandom_distribution=zoned:50/5:30/15:20/,90/25:10/\n"
+                               "[e]\nrandom_distribution=zoned_abs:60/1m:40/3m\n"
+                               "[f]\nrandom_distribution=random\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(p->phases[0].njobs, 6);
+    assert_int_equal(j[0].rand_dist, RB_DIST_ZIPF);
+    assert_int_equal(j[0].rand_dist_ppm, 1100000);
+    assert_int_equal(j[0].norandommap, 1);
+    assert_int_equal(j[1].rand_dist, RB_DIST_PARETO);
+    assert_int_equal(j[1].rand_dist_ppm, 900000);
+    assert_int_equal(j[2].rand_dist, RB_DIST_NORMAL);
+    assert_int_equal(j[2].rand_dist_ppm, 10000000);
+    assert_int_equal(j[3].rand_dist, RB_DIST_ZONED);
+    assert_int_equal(j[3].nzones_read, 3);
+    assert_int_equal(j[3].zones_read[2].size, 80);
+    assert_int_equal(j[3].zones_read[2].access, 20);
+    assert_int_equal(j[3].nzones_write, 2);
+    assert_int_equal(j[3].zones_write[1].size, 75);
+    assert_int_equal(j[3].nzones_trim, 2); /* the last given goes on, as fio */
+    assert_int_equal(j[4].rand_dist, RB_DIST_ZONED_ABS);
+    assert_int_equal(j[4].zones_read[1].size, 3 << 20);
+    assert_int_equal(j[5].rand_dist, RB_DIST_RANDOM);
+    assert_int_equal(j[5].norandommap, 0);
+    char *text = s_print(p, NULL);
+    assert_non_null(
+        strstr(text, "random_distribution=zoned:50/5:30/15:20/80,90/25:10/75,90/25:10/75\n"));
+    assert_non_null(strstr(text, "random_distribution=zipf:1.1\n"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
 static void test_lustre_stripes(void **state)
 {
     (void)state;
@@ -2496,6 +2559,7 @@ int main(void)
         cmocka_unit_test(test_across_nodes),
         cmocka_unit_test(test_iterations),
         cmocka_unit_test(test_lustre_stripes),
+        cmocka_unit_test(test_random_distribution),
         cmocka_unit_test(test_io_limits_and_files),
         cmocka_unit_test(test_racks),
         cmocka_unit_test(test_load),

@@ -15,6 +15,7 @@
 
 #include <msgpack.h>
 
+#include "rb_dist.h"
 #include "rb_proto.h"
 
 /* ---- building messages ---- */
@@ -118,6 +119,13 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->thinktime_spin_ns = 5000000ull + k;
     jb->thinktime_blocks = 16 + k;
     jb->thinktime_issued = (uint8_t)(k % 2);
+    jb->rand_dist = RB_DIST_ZONED_ABS; /* version 14 */
+    jb->rand_dist_ppm = 1200000 + k;
+    jb->nzones_read = 2;
+    jb->zones_read[0] = (rb_zone_t){.size = 1u << 20, .access = 60};
+    jb->zones_read[1] = (rb_zone_t){.size = (3u << 20) + k, .access = 40};
+    jb->nzones_write = jb->nzones_trim = 1;
+    jb->zones_write[0] = jb->zones_trim[0] = (rb_zone_t){.size = 4u << 20, .access = 100};
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -692,6 +700,14 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->thinktime_spin_ns, t->thinktime_spin_ns);
                 assert_int_equal(s->thinktime_blocks, t->thinktime_blocks);
                 assert_int_equal(s->thinktime_issued, t->thinktime_issued);
+                assert_int_equal(s->rand_dist, t->rand_dist);
+                assert_int_equal(s->rand_dist_ppm, t->rand_dist_ppm);
+                assert_int_equal(s->nzones_read, t->nzones_read);
+                assert_int_equal(s->nzones_write, t->nzones_write);
+                assert_int_equal(s->nzones_trim, t->nzones_trim);
+                assert_memory_equal(s->zones_read, t->zones_read, sizeof s->zones_read);
+                assert_memory_equal(s->zones_write, t->zones_write, sizeof s->zones_write);
+                assert_memory_equal(s->zones_trim, t->zones_trim, sizeof s->zones_trim);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1327,13 +1343,13 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 13);
+    assert_int_equal(RB_PROTO_VERSION, 14);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 12 from peer, this build speaks 13");
+    expect_bad(buf, len, -EPROTO, "protocol version 13 from peer, this build speaks 14");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 13");
+    expect_bad(buf, len, -EPROTO, "protocol version 1 from peer, this build speaks 14");
     free(buf);
     buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
@@ -1341,8 +1357,8 @@ static void test_version(void **state)
     expect_bad(buf, len, -EPROTO, needle);
     free(buf);
     /* A newer peer may send types we do not know: the version is what matters. */
-    buf = hand_frame(14, "REBALANCE", &len, 0);
-    expect_bad(buf, len, -EPROTO, "protocol version 14 from peer, this build speaks 13");
+    buf = hand_frame(15, "REBALANCE", &len, 0);
+    expect_bad(buf, len, -EPROTO, "protocol version 15 from peer, this build speaks 14");
     free(buf);
     buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, 0, NULL);
@@ -1731,6 +1747,12 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->thinktime_ns = jb->thinktime_spin_ns = UINT64_MAX;
     jb->thinktime_blocks = UINT32_MAX;
     jb->thinktime_issued = 1;
+    jb->rand_dist = RB_DIST_COUNT - 1;
+    jb->rand_dist_ppm = RB_DIST_PPM_MAX;
+    jb->nzones_read = jb->nzones_write = jb->nzones_trim = RB_ZONES_MAX;
+    for (int z = 0; z < RB_ZONES_MAX; z++)
+        jb->zones_read[z] = jb->zones_write[z] = jb->zones_trim[z] =
+            (rb_zone_t){.size = UINT64_MAX, .access = 100};
     jb->startdelay_ns = jb->startdelay_max_ns = UINT64_MAX;
     jb->unlink = jb->unlink_each_loop = 1;
     jb->sync_mode = RB_SYNC_DSYNC;
@@ -1792,9 +1814,10 @@ static void test_oversized_frame(void **state)
     }
     assert_int_equal(rb_msg_encode(&m, &out, &olen, &err), 0);
 
-    /* 5815 bytes per job (64 bssplit sizes each way, a device list of 1023 characters),
-     * 363.5 MiB in all: RB_PROTO_MAX_FRAME is 384 MiB since version 6. */
-    assert_true(olen > (352u << 20) && olen <= RB_PROTO_MAX_FRAME);
+    /* 7208 bytes per job (64 bssplit sizes each way, a device list of 1023 characters,
+     * 16 zones of random_distribution per direction), 450.5 MiB in all:
+     * RB_PROTO_MAX_FRAME is 512 MiB since version 14 (384 MiB since version 6). */
+    assert_true(olen > (440u << 20) && olen <= RB_PROTO_MAX_FRAME);
     rb_msg_t back;
     assert_int_equal(rb_msg_decode(out, olen, &back, &err), 0);
     assert_int_equal(back.u.plan.nphases, RB_MAX_PHASES);
@@ -2081,7 +2104,7 @@ static void test_v6_keys(void **state)
         "number_ios io_size unlink unlink_each_loop startdelay_ns "
         "startdelay_max_ns offset_increment rate_write rate_iops rate_iops_write "
         "meta_readsize thinktime_ns thinktime_spin_ns thinktime_blocks "
-        "thinktime_issued";
+        "thinktime_issued rand_dist rand_dist_ppm zones_read zones_write zones_trim";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
