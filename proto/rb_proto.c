@@ -159,7 +159,12 @@ S_LAYOUT(
     F_U32(rb_job_spec_t, rand_dist_ppm, RB_DIST_PPM_MAX),
     F_INLINE(rb_job_spec_t, zones_read, nzones_read, RB_ZONES_MAX, s_zone_layout),
     F_INLINE(rb_job_spec_t, zones_write, nzones_write, RB_ZONES_MAX, s_zone_layout),
-    F_INLINE(rb_job_spec_t, zones_trim, nzones_trim, RB_ZONES_MAX, s_zone_layout));
+    F_INLINE(rb_job_spec_t, zones_trim, nzones_trim, RB_ZONES_MAX, s_zone_layout),
+    F_U64(rb_job_spec_t, seq_add), F_KIND(rb_job_spec_t, seq_back, RB_PK_BOOL),
+    F_U32(rb_job_spec_t, seq_nr, UINT32_MAX), F_KIND(rb_job_spec_t, seq_identical, RB_PK_BOOL),
+    F_U32(rb_job_spec_t, perc_seq_read, 100), F_U32(rb_job_spec_t, perc_seq_write, 100),
+    F_U32(rb_job_spec_t, perc_seq_trim, 100), F_U64(rb_job_spec_t, ba_read),
+    F_U64(rb_job_spec_t, ba_write), F_U64(rb_job_spec_t, ba_trim));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));

@@ -232,6 +232,14 @@ typedef struct rb_job_spec {
     rb_zone_t zones_read[RB_ZONES_MAX]; /* the zones of each direction */
     rb_zone_t zones_write[RB_ZONES_MAX];
     rb_zone_t zones_trim[RB_ZONES_MAX];
+    /* fio's rw=X:N, rw_sequencer and percentage_sequential (version 14) */
+    uint64_t seq_add;      /* sequential: bytes skipped after each IO (rw=write:4k) ... */
+    uint8_t seq_back;      /* ... 1: moved back by instead (rw=read:-8k, backwards) */
+    uint32_t seq_nr;       /* random: a new random offset every seq_nr IOs (0, 1: each) */
+    uint8_t seq_identical; /* rw_sequencer=identical: the IOs between repeat the last offset */
+    uint32_t perc_seq_read, perc_seq_write; /* percentage_sequential of a random job's ... */
+    uint32_t perc_seq_trim;                 /* ... reads, writes and trims, 0 .. 100 */
+    uint64_t ba_read, ba_write, ba_trim;    /* blockalign: random offsets' multiple (0: bs) */
     /* rw=meta: filename_format names the file set shared by a job's steps */
     rb_meta_op_t meta_op;   /* this step's operation */
     uint64_t meta_files;    /* files per worker */

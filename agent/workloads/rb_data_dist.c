@@ -2,7 +2,10 @@
  * (rb_dist.h) over the blocks of one file of the worker, set up from the
  * job, and the unit a random IO of a direction goes to. A job with a skewed
  * distribution has no random map (the plan sets norandommap, as fio does):
- * a pass ends once its bytes are issued, and blocks may repeat. */
+ * a pass ends once its bytes are issued, and blocks may repeat. And how
+ * offsets follow one another when they do not all seek: fio's rw=randX:N,
+ * rw_sequencer and percentage_sequential, rw=write:4k and rw=read:-8k,
+ * and blockalign. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -77,4 +80,54 @@ uint64_t rb_data_dist_unit(rb_worker_t *w, int dir)
 {
     uint32_t f = w->nfiles > 1 ? (uint32_t)(rb_rand_next(&w->rng) % w->nfiles) : 0;
     return rb_dist_next(&w->dist[dir], &w->rng) * w->nfiles + f;
+}
+
+int rb_data_seq_turn(rb_worker_t *w, int dir, uint32_t *file, uint64_t *off)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint32_t perc = dir == RB_DIR_READ    ? s->perc_seq_read
+                    : dir == RB_DIR_WRITE ? s->perc_seq_write
+                                          : s->perc_seq_trim;
+    if (s->seq_nr <= 1 && !perc)
+        return 0;
+    if (w->pass_bytes >= w->units * s->bs)
+        return 2; /* as fio: the pass ends on its bytes, whatever the map holds */
+    int seek = s->seq_nr <= 1 || w->seq_count++ % s->seq_nr == 0;
+    if (seek && (!perc || rb_rand_next(&w->rng) % 100 >= perc))
+        return 0;
+    const rb_worker_file_t *f = &w->files[w->seq_file];
+    *file = w->seq_file;
+    if (!seek && s->seq_identical) {
+        *off = f->start[dir];
+        return 1;
+    }
+    *off = f->cursor[dir];
+    return *off < s->offset + w->unit_per_file * s->bs ? 1 : 0; /* at the end: a random one */
+}
+
+uint64_t rb_data_seq_step(const rb_worker_t *w, uint32_t f, int dir)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint64_t range = w->unit_per_file * s->bs, at = w->files[f].cursor[dir] - s->offset;
+    uint64_t step = s->seq_add;
+    if (!at)
+        return s->offset;
+    if (s->seq_back)
+        at = at >= step ? at - step : (range > step ? range - step : 0);
+    else
+        at = at + step < range ? at + step : 0;
+    return s->offset + at;
+}
+
+uint64_t rb_data_aligned(rb_worker_t *w, int dir, uint64_t off)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint64_t ba = dir == RB_DIR_READ ? s->ba_read : dir == RB_DIR_WRITE ? s->ba_write : s->ba_trim;
+    uint64_t range = w->unit_per_file * s->bs;
+    if (!ba)
+        return off;
+    /* as fio: the last place is where the smallest IO still fits */
+    uint64_t room = s->bs > ba ? range - (s->bs - ba) : range;
+    uint64_t places = room / ba;
+    return places ? s->offset + rb_rand_next(&w->rng) % places * ba : s->offset;
 }

@@ -30,6 +30,23 @@ int rb_data_dist_setup(rb_worker_t *w, rb_err_t *err);
  * drawn from its distribution (w->dist set). */
 uint64_t rb_data_dist_unit(rb_worker_t *w, int dir);
 
+/* rw=randX:N, rw_sequencer and percentage_sequential: 1 when the next IO
+ * of direction dir goes on from the last one (*file, *off set, in the
+ * worker's region: the next blocks, or the same with identical), 0 when it
+ * is at a random offset, 2 when the pass is over (its bytes are issued). */
+int rb_data_seq_turn(rb_worker_t *w, int dir, uint32_t *file, uint64_t *off);
+
+/* rw=write:4k (holes) and rw=read:-8k (backwards): where the next IO of
+ * direction dir in file f goes, as fio steps: the first at the start, each
+ * next one the step after (before) the last one's end, around the range at
+ * its ends. */
+uint64_t rb_data_seq_step(const rb_worker_t *w, uint32_t f, int dir);
+
+/* blockalign: a random offset of direction dir, a multiple of its
+ * alignment from the start of the range, where an IO of the smallest size
+ * fits; off (of a block of bs) when the direction has none. */
+uint64_t rb_data_aligned(rb_worker_t *w, int dir, uint64_t off);
+
 /* After the IO: do_verify's read back, unlink's removal. */
 void rb_data_finish(rb_worker_t *w);
 

@@ -280,6 +280,52 @@ void rb_opt_print_random_distribution(const rb_opt_t *opt, const rb_job_spec_t *
     fputc('\n', f);
 }
 
+/* rw, with fio's modifier when it has one: write:4k, read:-8k, randread:8. */
+void rb_opt_print_rw(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    char a[64];
+    const char *name = rb_opt_enum_name(opt, (unsigned)js->rw);
+    fprintf(f, "%s=%s", opt->key, name ? name : opt->names[0].name);
+    if (rb_rw_random(js->rw) && js->seq_nr > 1)
+        fprintf(f, ":%" PRIu32, js->seq_nr);
+    else if (!rb_rw_random(js->rw) && js->seq_add)
+        fprintf(f, ":%s%s", js->seq_back ? "-" : "",
+                rb_units_fmt_size_exact(a, sizeof a, js->seq_add));
+    fputc('\n', f);
+    (void)gd;
+}
+
+/* Nothing for sequential, fio's default. */
+void rb_opt_print_rw_sequencer(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                               FILE *f)
+{
+    (void)gd;
+    if (js->seq_identical)
+        fprintf(f, "%s=identical\n", opt->key);
+}
+
+/* Nothing when every IO of a random job is random, fio's default. */
+void rb_opt_print_percentage_random(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                                    FILE *f)
+{
+    (void)gd;
+    if (js->perc_seq_read || js->perc_seq_write || js->perc_seq_trim)
+        fprintf(f, "%s=%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\n", opt->key, 100 - js->perc_seq_read,
+                100 - js->perc_seq_write, 100 - js->perc_seq_trim);
+}
+
+/* Nothing when random offsets are multiples of bs, fio's default. */
+void rb_opt_print_blockalign(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    char a[64], b[64], c[64];
+    (void)gd;
+    if (js->ba_read || js->ba_write || js->ba_trim)
+        fprintf(f, "%s=%s,%s,%s\n", opt->key,
+                js->ba_read ? rb_units_fmt_size_exact(a, sizeof a, js->ba_read) : "",
+                js->ba_write ? rb_units_fmt_size_exact(b, sizeof b, js->ba_write) : "",
+                js->ba_trim ? rb_units_fmt_size_exact(c, sizeof c, js->ba_trim) : "");
+}
+
 /* One row's lines. */
 static void s_print_row(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {

@@ -13,12 +13,8 @@
 #include "rb_plan_int.h"
 #include "rb_units.h"
 
-/* fio's per-direction values "R[,W[,T]]": an empty part is the default (""),
- * and the last part given goes on to the directions after it, unless the
- * value ends in a comma. Fills part[0] (reads), part[1] (writes) and
- * part[2] (trims) with pointers into buf. */
-static int s_per_dir(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
-                     char *buf, size_t len, const char *part[3])
+int rb_opt_value_per_dir(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                         char *buf, size_t len, const char *part[3])
 {
     if (strlen(val) >= len)
         return rb_plan_fail(ps, line, "%s=%.64s...: too long", key, val);
@@ -76,7 +72,7 @@ static int s_bsrange_value(rb_plan_parser_t *ps, unsigned line, const char *key,
 {
     char buf[256];
     const char *part[3];
-    int rc = s_per_dir(ps, line, key, val, buf, sizeof buf, part);
+    int rc = rb_opt_value_per_dir(ps, line, key, val, buf, sizeof buf, part);
     for (int d = 0; rc == 0 && d < 3; d++) {
         if (!*part[d]) { /* 0: the direction keeps bs */
             min[d] = max[d] = 0;
@@ -114,7 +110,7 @@ int rb_opt_value_bs(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
     char buf[256];
     const char *part[3];
     uint64_t v[3];
-    int rc = s_per_dir(ps, line, key, val, buf, sizeof buf, part);
+    int rc = rb_opt_value_per_dir(ps, line, key, val, buf, sizeof buf, part);
     for (int d = 0; rc == 0 && d < 3; d++)
         rc = *part[d] ? rb_opt_value_size(ps, line, key, part[d], false, &v[d]) : (v[d] = 4096, 0);
     if (rc < 0)
@@ -181,7 +177,7 @@ int rb_opt_value_bssplit(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t 
     (void)opt;
     char buf[4096], one[2048];
     const char *part[3];
-    int rc = s_per_dir(ps, line, key, val, buf, sizeof buf, part);
+    int rc = rb_opt_value_per_dir(ps, line, key, val, buf, sizeof buf, part);
     for (int d = 0; rc == 0 && d < 2; d++) {
         snprintf(one, sizeof one, "%s", part[d]);
         o->nbssplit[d] = 0;
@@ -199,7 +195,7 @@ int rb_opt_value_rate(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *op
     const char *part[3];
     uint64_t v[2] = {0, 0};
     bool iops = !strcmp(opt->key, "rate_iops");
-    int rc = s_per_dir(ps, line, key, val, buf, sizeof buf, part);
+    int rc = rb_opt_value_per_dir(ps, line, key, val, buf, sizeof buf, part);
     for (int d = 0; rc == 0 && d < 2; d++)
         if (*part[d])
             rc = iops ? rb_opt_value_uint(ps, line, key, part[d], 0, UINT64_MAX, &v[d])
@@ -332,7 +328,7 @@ int rb_opt_value_random_distribution(rb_plan_parser_t *ps, rb_plan_job_t *o, con
     const char *part[3];
     rb_zone_t *zones[3] = {js->zones_read, js->zones_write, js->zones_trim};
     uint32_t *nzones[3] = {&js->nzones_read, &js->nzones_write, &js->nzones_trim};
-    int rc = s_per_dir(ps, line, key, arg, buf, sizeof buf, part);
+    int rc = rb_opt_value_per_dir(ps, line, key, arg, buf, sizeof buf, part);
     for (int d = 0; rc == 0 && d < 3; d++) {
         snprintf(one, sizeof one, "%s", part[d]);
         if (!*one)

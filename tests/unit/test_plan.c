@@ -270,6 +270,16 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_memory_equal(a->zones_read, b->zones_read, sizeof a->zones_read);
     assert_memory_equal(a->zones_write, b->zones_write, sizeof a->zones_write);
     assert_memory_equal(a->zones_trim, b->zones_trim, sizeof a->zones_trim);
+    assert_int_equal(a->seq_add, b->seq_add);
+    assert_int_equal(a->seq_back, b->seq_back);
+    assert_int_equal(a->seq_nr, b->seq_nr);
+    assert_int_equal(a->seq_identical, b->seq_identical);
+    assert_int_equal(a->perc_seq_read, b->perc_seq_read);
+    assert_int_equal(a->perc_seq_write, b->perc_seq_write);
+    assert_int_equal(a->perc_seq_trim, b->perc_seq_trim);
+    assert_int_equal(a->ba_read, b->ba_read);
+    assert_int_equal(a->ba_write, b->ba_write);
+    assert_int_equal(a->ba_trim, b->ba_trim);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
@@ -593,10 +603,8 @@ static const s_bad_t s_bad[] = {
      "job 'a': rate and rate_iops with rw=trimwrite are not supported yet"},
     {"[a]\nsize=1M\nrw=trim\nfile_per_worker=0\n", 4,
      "job 'a': rw=trim trims a node's own files or devices: no file_per_worker=0 with it"},
-    {"[a]\nsize=1M\nrw=randread:8\n", 3, "rw=randread:8 is not supported yet"},
     {"[a]\nsize=1M\nrw=sideways\n", 3, "bad value 'sideways' for rw"},
     {"[a]\nsize=1M\nrw=write;x\n", 3, "bad value 'write;x' for rw"},
-    {"[a]\nsize=1M\nrw=write:4k\n", 3, "rw=write:4k is not supported yet"},
     {"[a]\nsize=1M\n[acceptance]\nmin_bw=1G\n", 4, "unknown option 'min_bw' in [acceptance]"},
     {"[a]\nsize=1M\n[capacity]\nx=1\n", 4, "unknown option 'x' in [capacity] (disks, disk_size"},
     {"[a]\nsize=1M\n[acceptance]\n[b]\nsize=1M\n", 3, "[acceptance] has no checks"},
@@ -737,6 +745,15 @@ static const s_bad_t s_bad[] = {
      "randseed=18446744073709551616 is too large"},
     {"[a]\nsize=1M\nrandseed=-1\n", 3, "bad number '-1' for randseed"},
     {"[a]\nsize=1M\nrandrepeat=sometimes\n", 3, "bad value 'sometimes' for randrepeat"},
+    {"[a]\nsize=1M\nrw=randread:0\n", 3, "bad count '0'"},
+    {"[a]\nsize=1M\nrw=read:x\n", 3, "rw"},
+    {"[a]\nsize=1M\nrw=meta:4\n", 3, "rw=meta:4 is not supported yet"},
+    {"[a]\nsize=1M\nrw=read:6k\n", 3, "rw=read:6k with a step that is not a multiple of bs"},
+    {"[a]\nsize=1M\nrw=write:4k\noffset=4k\n", 3,
+     "with offset or offset_increment is not supported yet"},
+    {"[a]\nsize=1M\nrandom_generator=mt\n", 3, "bad value 'mt' for random_generator"},
+    {"[a]\nsize=1M\nrw_sequencer=backwards\n", 3, "bad value 'backwards' for rw_sequencer"},
+    {"[a]\nsize=1M\npercentage_random=101\n", 3, "percentage_random"},
     {"[a]\nsize=1M\nrandom_distribution=zipf:1\n", 3,
      "zipf 1 is out of its range (theta > 0, not 1)"},
     {"[a]\nsize=1M\nrandom_distribution=pareto:1.5\n", 3,
@@ -1904,6 +1921,54 @@ static void test_random_distribution(void **state)
     rb_plan_destroy(&p);
 }
 
+/* rw's modifier, rw_sequencer and percentage_random, and the round trip. */
+static void test_rw_modifiers(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=4m\n"
+                               "[a]\nrw=write:4k\n"
+                               "[b]\nrw=read:-8k\n"
+                               "[c]\nrw=randread:8\nrw_sequencer=identical\n"
+                               "[d]\nrw=randrw\npercentage_random=30,90\n"
+                               "[e]\nrw=randwrite\npercentage_sequential=25\n"
+                               "[f]\nrw=read:8k\nrw=read\n"
+                               "[g]\nrw=randrw\nbs=16k\nba=4k,8k\n"
+                               "[h]\nrw=randread\nblockalign=4k\n"
+                               "[i]\nrw=randread\nnorandommap\nrandom_generator=lfsr\n"
+                               "[k]\nrw=randread\nnorandommap\nrandom_generator=tausworthe64\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(j[0].rw, RB_RW_WRITE);
+    assert_int_equal(j[0].seq_add, 4096);
+    assert_int_equal(j[0].seq_back, 0);
+    assert_int_equal(j[1].seq_add, 8192);
+    assert_int_equal(j[1].seq_back, 1);
+    assert_int_equal(j[2].rw, RB_RW_RANDREAD);
+    assert_int_equal(j[2].seq_nr, 8);
+    assert_int_equal(j[2].seq_identical, 1);
+    assert_int_equal(j[3].perc_seq_read, 70);
+    assert_int_equal(j[3].perc_seq_write, 10);
+    assert_int_equal(j[3].perc_seq_trim, 10);
+    assert_int_equal(j[4].perc_seq_write, 25);
+    assert_int_equal(j[5].seq_add, 0); /* a later rw= starts over */
+    assert_int_equal(j[6].ba_read, 4096);
+    assert_int_equal(j[6].ba_write, 8192);
+    assert_int_equal(j[6].ba_trim, 8192);
+    assert_int_equal(j[6].norandommap, 1); /* as fio */
+    assert_int_equal(j[7].ba_read, 0);     /* the same as bs: nothing changes */
+    assert_int_equal(j[7].norandommap, 0);
+    assert_int_equal(j[8].norandommap, 0); /* lfsr: no block twice, as fio's */
+    assert_int_equal(j[9].norandommap, 1);
+    char *text = s_print(p, NULL);
+    assert_non_null(strstr(text, "rw=read:-8k\n"));
+    assert_non_null(strstr(text, "rw=randread:8\n"));
+    assert_non_null(strstr(text, "rw_sequencer=identical\n"));
+    assert_non_null(strstr(text, "percentage_random=30,90,90\n"));
+    assert_non_null(strstr(text, "blockalign=4k,8k,8k\n"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
 static void test_lustre_stripes(void **state)
 {
     (void)state;
@@ -2560,6 +2625,7 @@ int main(void)
         cmocka_unit_test(test_iterations),
         cmocka_unit_test(test_lustre_stripes),
         cmocka_unit_test(test_random_distribution),
+        cmocka_unit_test(test_rw_modifiers),
         cmocka_unit_test(test_io_limits_and_files),
         cmocka_unit_test(test_racks),
         cmocka_unit_test(test_load),

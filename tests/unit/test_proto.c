@@ -126,6 +126,16 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->zones_read[1] = (rb_zone_t){.size = (3u << 20) + k, .access = 40};
     jb->nzones_write = jb->nzones_trim = 1;
     jb->zones_write[0] = jb->zones_trim[0] = (rb_zone_t){.size = 4u << 20, .access = 100};
+    jb->seq_add = 8192 * (k + 1);
+    jb->seq_back = (uint8_t)(k % 2);
+    jb->seq_nr = 8 + k;
+    jb->seq_identical = (uint8_t) !(k % 2);
+    jb->perc_seq_read = 30 + k;
+    jb->perc_seq_write = 20;
+    jb->perc_seq_trim = 10;
+    jb->ba_read = 4096;
+    jb->ba_write = 8192 + k;
+    jb->ba_trim = 512;
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -708,6 +718,16 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_memory_equal(s->zones_read, t->zones_read, sizeof s->zones_read);
                 assert_memory_equal(s->zones_write, t->zones_write, sizeof s->zones_write);
                 assert_memory_equal(s->zones_trim, t->zones_trim, sizeof s->zones_trim);
+                assert_int_equal(s->seq_add, t->seq_add);
+                assert_int_equal(s->seq_back, t->seq_back);
+                assert_int_equal(s->seq_nr, t->seq_nr);
+                assert_int_equal(s->seq_identical, t->seq_identical);
+                assert_int_equal(s->perc_seq_read, t->perc_seq_read);
+                assert_int_equal(s->perc_seq_write, t->perc_seq_write);
+                assert_int_equal(s->perc_seq_trim, t->perc_seq_trim);
+                assert_int_equal(s->ba_read, t->ba_read);
+                assert_int_equal(s->ba_write, t->ba_write);
+                assert_int_equal(s->ba_trim, t->ba_trim);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1753,6 +1773,11 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     for (int z = 0; z < RB_ZONES_MAX; z++)
         jb->zones_read[z] = jb->zones_write[z] = jb->zones_trim[z] =
             (rb_zone_t){.size = UINT64_MAX, .access = 100};
+    jb->seq_add = UINT64_MAX;
+    jb->seq_back = jb->seq_identical = 1;
+    jb->seq_nr = UINT32_MAX;
+    jb->perc_seq_read = jb->perc_seq_write = jb->perc_seq_trim = 100;
+    jb->ba_read = jb->ba_write = jb->ba_trim = UINT64_MAX;
     jb->startdelay_ns = jb->startdelay_max_ns = UINT64_MAX;
     jb->unlink = jb->unlink_each_loop = 1;
     jb->sync_mode = RB_SYNC_DSYNC;
@@ -1814,8 +1839,8 @@ static void test_oversized_frame(void **state)
     }
     assert_int_equal(rb_msg_encode(&m, &out, &olen, &err), 0);
 
-    /* 7208 bytes per job (64 bssplit sizes each way, a device list of 1023 characters,
-     * 16 zones of random_distribution per direction), 450.5 MiB in all:
+    /* 7360 bytes per job (64 bssplit sizes each way, a device list of 1023 characters,
+     * 16 zones of random_distribution per direction), 460 MiB in all:
      * RB_PROTO_MAX_FRAME is 512 MiB since version 14 (384 MiB since version 6). */
     assert_true(olen > (440u << 20) && olen <= RB_PROTO_MAX_FRAME);
     rb_msg_t back;
@@ -2063,7 +2088,7 @@ static void test_encode_invalid(void **state)
 static void expect_keys(rb_msg_type_t t, const char *prefix, const char *keys)
 {
     size_t len, plen = strlen(prefix);
-    char got[1024] = "";
+    char got[2048] = "";
     void *buf = encode_built(t, false, &len);
     paths_t *ps = frame_paths(buf, len, true);
     for (int i = 0; i < ps->n; i++) {
@@ -2104,7 +2129,9 @@ static void test_v6_keys(void **state)
         "number_ios io_size unlink unlink_each_loop startdelay_ns "
         "startdelay_max_ns offset_increment rate_write rate_iops rate_iops_write "
         "meta_readsize thinktime_ns thinktime_spin_ns thinktime_blocks "
-        "thinktime_issued rand_dist rand_dist_ppm zones_read zones_write zones_trim";
+        "thinktime_issued rand_dist rand_dist_ppm zones_read zones_write zones_trim seq_add "
+        "seq_back seq_nr seq_identical perc_seq_read perc_seq_write perc_seq_trim ba_read "
+        "ba_write ba_trim";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
