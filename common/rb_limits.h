@@ -21,5 +21,10 @@
 #define RB_NRFILES_MAX     65536 /* files per worker (the agent opens them all) */
 #define RB_META_DIRS_MAX   65536 /* meta_dirs and meta_branch: directories per level */
 #define RB_META_DEPTH_MAX  16    /* meta_depth: directory tree levels */
+#define RB_ZONES_MAX       16    /* random_distribution=zoned: zones per direction */
+
+/* random_distribution's number (zipf's theta, pareto's h, normal's %) in
+ * millionths, at the most: 100 */
+#define RB_DIST_PPM_MAX 100000000u
 
 #endif

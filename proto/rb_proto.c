@@ -2,6 +2,7 @@
  * one place where bytes from a peer are checked, field by field, before any
  * other code sees them. */
 #include "rb_proto.h"
+#include "rb_dist.h"
 
 #include "rb_job_rules.h"
 #include "rb_proto_int.h"
@@ -100,6 +101,8 @@ S_LAYOUT(s_nic_info_layout, NULL, F_STR(rb_nic_info_t, name, RB_PK_F_NONEMPTY),
 
 S_LAYOUT(s_bs_part_layout, NULL, F_U64(rb_bs_part_t, bs), F_U32R(rb_bs_part_t, perc, 1, 100));
 
+S_LAYOUT(s_zone_layout, NULL, F_U64(rb_zone_t, size), F_U32(rb_zone_t, access, 100));
+
 S_LAYOUT(
     s_job_layout, s_check_job, F_STR(rb_job_spec_t, name, 0),
     F_ENUM(rb_job_spec_t, rw, rb_proto_rw_enum), F_U64(rb_job_spec_t, bs),
@@ -158,7 +161,18 @@ S_LAYOUT(
     /* version 16 */
     F_U32(rb_job_spec_t, size_pct, 100), F_U32(rb_job_spec_t, offset_pct, 100),
     F_KIND(rb_job_spec_t, invalidate, RB_PK_BOOL),
-    F_U32(rb_job_spec_t, fadvise_hint, RB_FADVISE_RANDOM));
+    F_U32(rb_job_spec_t, fadvise_hint, RB_FADVISE_RANDOM),
+    /* version 18 */
+    F_U32(rb_job_spec_t, rand_dist, RB_DIST_COUNT - 1),
+    F_U32(rb_job_spec_t, rand_dist_ppm, RB_DIST_PPM_MAX),
+    F_INLINE(rb_job_spec_t, zones_read, nzones_read, RB_ZONES_MAX, s_zone_layout),
+    F_INLINE(rb_job_spec_t, zones_write, nzones_write, RB_ZONES_MAX, s_zone_layout),
+    F_INLINE(rb_job_spec_t, zones_trim, nzones_trim, RB_ZONES_MAX, s_zone_layout),
+    F_U64(rb_job_spec_t, seq_add), F_KIND(rb_job_spec_t, seq_back, RB_PK_BOOL),
+    F_U32(rb_job_spec_t, seq_nr, UINT32_MAX), F_KIND(rb_job_spec_t, seq_identical, RB_PK_BOOL),
+    F_U32(rb_job_spec_t, perc_seq_read, 100), F_U32(rb_job_spec_t, perc_seq_write, 100),
+    F_U32(rb_job_spec_t, perc_seq_trim, 100), F_U64(rb_job_spec_t, ba_read),
+    F_U64(rb_job_spec_t, ba_write), F_U64(rb_job_spec_t, ba_trim));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));

@@ -19,7 +19,7 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   17
+#define RB_PROTO_VERSION   18
 #define RB_PROTO_MAX_FRAME (512u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -174,6 +174,14 @@ typedef struct rb_bs_part {
     uint32_t perc; /* 1..100 */
 } rb_bs_part_t;
 
+/* One zone of random_distribution=zoned (size in % of the range, 0 .. 100)
+ * or zoned_abs (size in bytes): access percent of a direction's IOs fall
+ * in it, the zones following one another from the start of the range. */
+typedef struct rb_zone {
+    uint64_t size;
+    uint32_t access; /* 0 .. 100 */
+} rb_zone_t;
+
 /* One job of a phase: what each of its numjobs workers does on every agent.
  * Sizes in bytes, times in ns; field meanings follow fio's options of the same name. */
 typedef struct rb_job_spec {
@@ -255,6 +263,22 @@ typedef struct rb_job_spec {
     /* fio's page cache advice when a worker opens a file (version 16) */
     uint8_t invalidate;    /* 1: drop the file's cached pages of the job's region first */
     uint32_t fadvise_hint; /* RB_FADVISE_*: the access advice given then */
+    /* fio's random_distribution (version 18): where random IOs fall */
+    uint32_t rand_dist;                 /* rb_dist_kind_t; RB_DIST_RANDOM: uniform */
+    uint32_t rand_dist_ppm;             /* zipf's theta, pareto's h, normal's %: millionths */
+    uint32_t nzones_read, nzones_write; /* zoned, zoned_abs: zones of reads, writes ... */
+    uint32_t nzones_trim;               /* ... and trims */
+    rb_zone_t zones_read[RB_ZONES_MAX]; /* the zones of each direction */
+    rb_zone_t zones_write[RB_ZONES_MAX];
+    rb_zone_t zones_trim[RB_ZONES_MAX];
+    /* fio's rw=X:N, rw_sequencer and percentage_sequential (version 18) */
+    uint64_t seq_add;      /* sequential: bytes skipped after each IO (rw=write:4k) ... */
+    uint8_t seq_back;      /* ... 1: moved back by instead (rw=read:-8k, backwards) */
+    uint32_t seq_nr;       /* random: a new random offset every seq_nr IOs (0, 1: each) */
+    uint8_t seq_identical; /* rw_sequencer=identical: the IOs between repeat the last offset */
+    uint32_t perc_seq_read, perc_seq_write; /* percentage_sequential of a random job's ... */
+    uint32_t perc_seq_trim;                 /* ... reads, writes and trims, 0 .. 100 */
+    uint64_t ba_read, ba_write, ba_trim;    /* blockalign: random offsets' multiple (0: bs) */
     /* rw=meta: filename_format names the file set shared by a job's steps */
     rb_meta_op_t meta_op;   /* this step's operation */
     uint64_t meta_files;    /* files per worker */

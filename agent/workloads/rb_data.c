@@ -32,12 +32,17 @@ static void s_new_pass(rb_worker_t *w)
         memset(w->full, 0, (size_t)((w->units + 4095) / 4096) * sizeof *w->full);
         w->ncovered = 0;
     }
-    for (uint32_t i = 0; i < w->nfiles; i++) {
+    /* rw=write:4k, read:-8k: past its loops, io_size goes on stepping, as fio */
+    int keep = s->seq_add && w->pass >= (s->loops ? s->loops : 1);
+    for (uint32_t i = 0; i < w->nfiles && !keep; i++) {
         rb_worker_file_t *f = &w->files[i];
         f->cursor[0] = f->cursor[1] = f->cursor[2] = s->offset;
+        f->start[0] = f->start[1] = f->start[2] = s->offset;
         f->last[RB_DIR_WRITE] = f->last[RB_DIR_TRIM] = UINT64_MAX;
     }
     w->tw_due = 0;
+    w->seq_count = 0;
+    w->seq_file = 0;
     if (rb_rw_random(s->rw) && !s->norandommap)
         rb_perm_init(&w->perm, w->units, rb_rand_next(&w->rng));
     w->pass++;
@@ -178,13 +183,18 @@ static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint6
         wr = s_trimwrite_dir(&w->files[w->next_unit % w->nfiles]);
     uint64_t want = s_want(w, wr);
     uint64_t unit = UINT64_MAX; /* a random IO's first unit */
-    if (rb_rw_random(s->rw)) {
+    int turn = rb_rw_random(s->rw) ? rb_data_seq_turn(w, wr, file, off) : 0;
+    if (turn == 2)
+        return 1;
+    if (turn == 1) { /* rw=randX:N, percentage_random: on from the last IO */
+        *len = want < end - *off ? want : end - *off;
+    } else if (rb_rw_random(s->rw)) {
         uint64_t u;
-        if (s->norandommap) {
+        if (s->norandommap || w->dist) {
             /* as fio: IOs until the pass's bytes are issued, the last one whole */
             if (w->pass_bytes >= w->units * s->bs)
                 return 1;
-            u = rb_rand_next(&w->rng) % w->units;
+            u = w->dist ? rb_data_dist_unit(w, wr) : rb_rand_next(&w->rng) % w->units;
         } else if (w->covered) {
             if (s_pick_free(w, &u))
                 return 1;
@@ -196,6 +206,8 @@ static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint6
         }
         *file = (uint32_t)(u % w->nfiles);
         *off = s->offset + (u / w->nfiles) * s->bs;
+        if (s->norandommap && !w->dist)
+            *off = rb_data_aligned(w, wr, *off); /* blockalign */
         *len = want < end - *off ? want : end - *off;
         unit = u;
     } else {
@@ -211,9 +223,9 @@ static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint6
                 wr = s_trimwrite_dir(&w->files[f]);
                 want = s_want(w, wr);
             }
-            if (w->files[f].cursor[wr] < end) {
+            if (w->files[f].cursor[wr] < end || s->seq_add) {
                 *file = f;
-                *off = w->files[f].cursor[wr];
+                *off = s->seq_add ? rb_data_seq_step(w, f, wr) : w->files[f].cursor[wr];
                 goto found;
             }
         }
@@ -224,14 +236,15 @@ static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint6
     if (tw)
         w->files[*file].last[wr] = *off;
     /* offsets so far are in the worker's own region: place it in the file */
-    uint64_t room;
+    uint64_t room, at = *off;
     *off = rb_job_map(s, w->nregions, w->region, *off - s->offset, &room);
     if (*len > room)
         *len = room;
     if (w->covered && unit != UINT64_MAX)
         *len = s_cover(w, unit, *len);
-    if (!rb_rw_random(s->rw))
-        w->files[*file].cursor[wr] += *len;
+    w->files[*file].cursor[wr] = at + *len; /* where the next goes on from */
+    w->files[*file].start[wr] = at;
+    w->seq_file = *file;
     w->pass_bytes += *len;
     if (s->rw == RB_RW_RANDTRIMWRITE) { /* its write comes next */
         w->tw_due = 1;

@@ -333,7 +333,7 @@ int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx
                               s->name, (unsigned long long)w->units,
                               (unsigned long long)(w->units / 8 >> 20) + 1);
     }
-    return 0;
+    return rb_data_dist_setup(w, err);
 }
 
 /* do_verify after a write-only pass, when verify headers were stamped;
@@ -368,6 +368,8 @@ void rb_data_fini(rb_worker_t *w)
     free(w->done);
     free(w->covered);
     free(w->full);
+    free(w->dist);
+    w->dist = NULL;
     w->covered = w->full = NULL;
     w->files = NULL;
     w->ios = NULL;

@@ -1,6 +1,7 @@
 /* What the data workload's two files share (not for use elsewhere): its
  * loop over the IOs (rb_data.c) and the worker's files and ring, set up,
- * renewed, verified and closed (rb_data_files.c). */
+ * renewed, verified and closed (rb_data_files.c), where random IOs fall
+ * (rb_data_dist.c). */
 #ifndef RB_DATA_INT_H
 #define RB_DATA_INT_H
 
@@ -19,6 +20,32 @@ int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx
 /* unlink_each_loop: the files go and come back empty before the next loop.
  * 1 when they did, 0 when there is nothing to do, -1 with the worker failed. */
 int rb_data_renew_files(rb_worker_t *w);
+
+/* random_distribution: each direction's generator of a random job with a
+ * skewed one (w->dist, freed by rb_data_fini); nothing for a uniform one.
+ * 0, or -errno with err set. */
+int rb_data_dist_setup(rb_worker_t *w, rb_err_t *err);
+
+/* The unit (block * nfiles + file) of w's next random IO of direction dir,
+ * drawn from its distribution (w->dist set). */
+uint64_t rb_data_dist_unit(rb_worker_t *w, int dir);
+
+/* rw=randX:N, rw_sequencer and percentage_sequential: 1 when the next IO
+ * of direction dir goes on from the last one (*file, *off set, in the
+ * worker's region: the next blocks, or the same with identical), 0 when it
+ * is at a random offset, 2 when the pass is over (its bytes are issued). */
+int rb_data_seq_turn(rb_worker_t *w, int dir, uint32_t *file, uint64_t *off);
+
+/* rw=write:4k (holes) and rw=read:-8k (backwards): where the next IO of
+ * direction dir in file f goes, as fio steps: the first at the start, each
+ * next one the step after (before) the last one's end, around the range at
+ * its ends. */
+uint64_t rb_data_seq_step(const rb_worker_t *w, uint32_t f, int dir);
+
+/* blockalign: a random offset of direction dir, a multiple of its
+ * alignment from the start of the range, where an IO of the smallest size
+ * fits; off (of a block of bs) when the direction has none. */
+uint64_t rb_data_aligned(rb_worker_t *w, int dir, uint64_t off);
 
 /* After the IO: do_verify's read back, unlink's removal. */
 void rb_data_finish(rb_worker_t *w);

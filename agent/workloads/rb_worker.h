@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "rb_dist.h"
 #include "rb_engine.h"
 #include "rb_hist.h"
 #include "rb_perm.h"
@@ -29,6 +30,7 @@ typedef struct rb_worker_file {
     int fd;
     uint64_t hash;          /* rb_verify_hash(name) */
     uint64_t cursor[3];     /* next sequential offset of reads [0], writes [1], trims [2] */
+    uint64_t start[3];      /* where the last IO of each direction began (in the region) */
     uint64_t last[3];       /* trimwrite: where the last IO of each direction began
                              * (UINT64_MAX: none yet this pass), fio's last_start */
     int blkdev;             /* a block device (trims are BLKDISCARD), not a file */
@@ -84,6 +86,9 @@ typedef struct rb_worker {
                              * each, file by file (file * unit_per_file + block) */
     uint64_t *full;         /* ... a bit per word of covered that is all done */
     uint64_t ncovered;      /* blocks done in this pass */
+    rb_dist_t *dist;        /* random_distribution: a generator per direction, or NULL */
+    uint64_t seq_count;     /* rw=randX:N: IOs of the pass so far (every N-th seeks) */
+    uint32_t seq_file;      /* the file of the last IO (rw=randX:N goes on in it) */
     uint64_t pass_bytes;    /* bytes issued in this pass (norandommap ends on them) */
     uint64_t pass;          /* passes begun */
     uint64_t rate_start;    /* rate limiting: origin and bytes issued since */

@@ -10,6 +10,7 @@
 
 #include "rb_jw.h"
 #include "rb_opt.h"
+#include "rb_dist.h"
 #include "rb_plan_int.h"
 #include "rb_units.h"
 
@@ -275,6 +276,87 @@ void rb_opt_print_thinktime(const rb_opt_t *opt, const rb_job_spec_t *js, const 
         fprintf(f, "thinktime_blocks=%" PRIu32 "\n", js->thinktime_blocks);
     if (js->thinktime_issued)
         fprintf(f, "thinktime_blocks_type=issue\n");
+}
+
+/* One direction's zones: "60/10:40/90" (zoned_abs: sizes, "60/1M:40/3M"). */
+static void s_print_zones(const rb_zone_t *z, uint32_t n, bool abs, FILE *f)
+{
+    char a[64];
+    for (uint32_t i = 0; i < n; i++)
+        if (abs)
+            fprintf(f, "%s%" PRIu32 "/%s", i ? ":" : "", z[i].access,
+                    rb_units_fmt_size_exact(a, sizeof a, z[i].size));
+        else
+            fprintf(f, "%s%" PRIu32 "/%" PRIu64, i ? ":" : "", z[i].access, z[i].size);
+}
+
+/* Nothing for random, fio's default (the print of every plan so far). */
+void rb_opt_print_random_distribution(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                                      FILE *f)
+{
+    static const char *const names[RB_DIST_COUNT] = {"random", "zipf",  "pareto",
+                                                     "normal", "zoned", "zoned_abs"};
+    (void)gd;
+    if (js->rand_dist == RB_DIST_RANDOM || js->rand_dist >= RB_DIST_COUNT)
+        return;
+    fprintf(f, "%s=%s:", opt->key, names[js->rand_dist]);
+    if (js->rand_dist != RB_DIST_ZONED && js->rand_dist != RB_DIST_ZONED_ABS) {
+        fprintf(f, "%.6g\n", js->rand_dist_ppm / 1e6);
+        return;
+    }
+    bool abs = js->rand_dist == RB_DIST_ZONED_ABS;
+    s_print_zones(js->zones_read, js->nzones_read, abs, f);
+    fputc(',', f);
+    s_print_zones(js->zones_write, js->nzones_write, abs, f);
+    fputc(',', f);
+    s_print_zones(js->zones_trim, js->nzones_trim, abs, f);
+    fputc('\n', f);
+}
+
+/* rw, with fio's modifier when it has one: write:4k, read:-8k, randread:8. */
+void rb_opt_print_rw(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    char a[64];
+    const char *name = rb_opt_enum_name(opt, (unsigned)js->rw);
+    fprintf(f, "%s=%s", opt->key, name ? name : opt->names[0].name);
+    if (rb_rw_random(js->rw) && js->seq_nr > 1)
+        fprintf(f, ":%" PRIu32, js->seq_nr);
+    else if (!rb_rw_random(js->rw) && js->seq_add)
+        fprintf(f, ":%s%s", js->seq_back ? "-" : "",
+                rb_units_fmt_size_exact(a, sizeof a, js->seq_add));
+    fputc('\n', f);
+    (void)gd;
+}
+
+/* Nothing for sequential, fio's default. */
+void rb_opt_print_rw_sequencer(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                               FILE *f)
+{
+    (void)gd;
+    if (js->seq_identical)
+        fprintf(f, "%s=identical\n", opt->key);
+}
+
+/* Nothing when every IO of a random job is random, fio's default. */
+void rb_opt_print_percentage_random(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                                    FILE *f)
+{
+    (void)gd;
+    if (js->perc_seq_read || js->perc_seq_write || js->perc_seq_trim)
+        fprintf(f, "%s=%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\n", opt->key, 100 - js->perc_seq_read,
+                100 - js->perc_seq_write, 100 - js->perc_seq_trim);
+}
+
+/* Nothing when random offsets are multiples of bs, fio's default. */
+void rb_opt_print_blockalign(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    char a[64], b[64], c[64];
+    (void)gd;
+    if (js->ba_read || js->ba_write || js->ba_trim)
+        fprintf(f, "%s=%s,%s,%s\n", opt->key,
+                js->ba_read ? rb_units_fmt_size_exact(a, sizeof a, js->ba_read) : "",
+                js->ba_write ? rb_units_fmt_size_exact(b, sizeof b, js->ba_write) : "",
+                js->ba_trim ? rb_units_fmt_size_exact(c, sizeof c, js->ba_trim) : "");
 }
 
 /* One row's lines. */

@@ -72,15 +72,17 @@ static int s_seed_value(rb_plan_parser_t *ps, unsigned line, const char *key, co
 int rb_opt_value_rw(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
                     const char *val, unsigned line)
 {
+    o->spec.seq_add = o->spec.seq_back = o->spec.seq_nr = 0; /* a later rw= starts over */
     for (size_t i = 0; i < opt->nnames; i++) {
         if (!strcmp(opt->names[i].name, val)) {
             o->spec.rw = (rb_rw_t)opt->names[i].value;
             return 0;
         }
     }
-    /* fio's "randread:8" / "write:4k" offset modifier, or a fio pattern rackbench lacks */
-    if (strchr(val, ':') ||
-        s_in_list(s_fio_rw_other, sizeof s_fio_rw_other / sizeof s_fio_rw_other[0], val))
+    /* fio's "randread:8" / "write:4k" offset modifier */
+    if (strchr(val, ':'))
+        return rb_opt_value_rw_modifier(ps, o, opt, key, val, line);
+    if (s_in_list(s_fio_rw_other, sizeof s_fio_rw_other / sizeof s_fio_rw_other[0], val))
         return rb_plan_fail(ps, line, "%s=%.64s is not supported yet (%s)", key, val, S_RW_LIST);
     return rb_plan_fail(ps, line, "bad value '%.64s' for %s (%s)", val, key, S_RW_LIST);
 }

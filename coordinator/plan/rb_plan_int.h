@@ -27,6 +27,7 @@ typedef struct rb_plan_job {
     uint32_t nbssplit[2];                     /* bssplit's entries per direction */
     rb_bs_part_t bssplit[2][RB_BSSPLIT_MAX];  /* ... and the entries */
     uint32_t io_size_pct;                     /* io_size=N%: N (1 .. 100), from size; 0: bytes */
+    bool lfsr;                                /* random_generator=lfsr: no offset twice */
     uint32_t iterations;                      /* iterations=N: the phase runs N times */
     bool filename_abs;                        /* filename= was an absolute path ... */
     char fn_dir[RB_PATH_MAX];                 /* ... and this is its folder */
@@ -183,7 +184,16 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size, rb_opt_value_meta_ops,
     rb_opt_value_kb_base, rb_opt_value_bs, rb_opt_value_bssplit, rb_opt_value_io_size,
     rb_opt_value_startdelay, rb_opt_value_rate, rb_opt_value_iterations, rb_opt_value_iterate,
-    rb_opt_value_meta_stonewall, rb_opt_value_usec, rb_opt_value_size_pct;
+    rb_opt_value_meta_stonewall, rb_opt_value_usec, rb_opt_value_size_pct,
+    rb_opt_value_random_distribution, rb_opt_value_rw_modifier, rb_opt_value_rw_sequencer,
+    rb_opt_value_percentage_random, rb_opt_value_blockalign, rb_opt_value_random_generator;
+
+/* fio's per-direction values "R[,W[,T]]" (rb_opt_value_dir.c): an empty part
+ * is the default (""), and the last part given goes on to the directions
+ * after it, unless the value ends in a comma. part[0] (reads), part[1]
+ * (writes) and part[2] (trims) point into buf (len bytes). 0, or -EINVAL. */
+int rb_opt_value_per_dir(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
+                         char *buf, size_t len, const char *part[3]);
 
 /* Repeats the phases read as their iterations= ask (rb_plan_job.c): each
  * phase N times in a row, or with iterate=plan the whole plan N times; the
@@ -216,7 +226,9 @@ rb_opt_print_fn rb_opt_print_bs, rb_opt_print_bssplit, rb_opt_print_bsrange, rb_
     rb_opt_print_stripe_count, rb_opt_print_stripe_size, rb_opt_print_directory, rb_opt_print_str,
     rb_opt_print_size, rb_opt_print_enum, rb_opt_print_meta_op, rb_opt_print_startdelay,
     rb_opt_print_rate, rb_opt_print_filename, rb_opt_print_job_size, rb_opt_print_meta_readsize,
-    rb_opt_print_meta_stonewall, rb_opt_print_thinktime, rb_opt_print_offset, rb_opt_print_advice;
+    rb_opt_print_meta_stonewall, rb_opt_print_thinktime, rb_opt_print_offset, rb_opt_print_advice,
+    rb_opt_print_random_distribution, rb_opt_print_rw, rb_opt_print_rw_sequencer,
+    rb_opt_print_percentage_random, rb_opt_print_blockalign;
 
 /* The row's field (1, 4 or 8 bytes) of js as a number. */
 uint64_t rb_opt_load(const rb_job_spec_t *js, const rb_opt_t *opt);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rb_job_rules.h"
+#include "rb_dist.h"
 #include "rb_plan_int.h"
 #include "rb_units.h"
 #include "rb_names.h"
@@ -313,6 +314,36 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
                             "give the trims' sizes)",
                             name, rb_rw_name(js->rw));
     s_settle_sizes(o, js);
+    if (js->rand_dist != RB_DIST_RANDOM)
+        js->norandommap = 1; /* fio: a skewed distribution has no random map */
+    /* fio's lfsr never draws a block twice: the random map does the same */
+    if (o->lfsr && js->rand_dist == RB_DIST_RANDOM)
+        js->norandommap = 0;
+    /* fio: blockalign other than the smallest bs turns off the random map */
+    uint64_t *ba[3] = {&js->ba_read, &js->ba_write, &js->ba_trim};
+    bool aligned = false;
+    for (int d = 0; d < 3; d++) {
+        if (*ba[d] == js->bs)
+            *ba[d] = 0;
+        aligned |= *ba[d] != 0;
+    }
+    if (aligned && rb_rw_random(js->rw) && !js->norandommap) {
+        rc = rb_plan_note(ps, rb_plan_job_line(o, "blockalign"),
+                          "job '%s': blockalign turns off the random map (norandommap), as in fio",
+                          name);
+        if (rc < 0)
+            return rc;
+        js->norandommap = 1;
+    }
+    if (js->seq_add &&
+        (js->offset || js->offset_increment || rb_rw_trims(js->rw) || js->seq_add % js->bs))
+        return rb_plan_fail(ps, rb_plan_job_line(o, "rw"),
+                            "job '%s': rw=%s:%s%s with %s is not supported yet", name,
+                            rb_rw_name(js->rw), js->seq_back ? "-" : "",
+                            rb_units_fmt_size_exact(a, sizeof a, js->seq_add),
+                            js->seq_add % js->bs  ? "a step that is not a multiple of bs"
+                            : rb_rw_trims(js->rw) ? "trims"
+                                                  : "offset or offset_increment");
     return s_rules(ps, o, line);
 }
 

@@ -14,6 +14,7 @@
 
 #include "rb_accept.h"
 #include "rb_project.h"
+#include "rb_dist.h"
 #include "rb_plan.h"
 
 #define MS 1000000ull
@@ -261,6 +262,24 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->meta_shared, b->meta_shared);
     assert_int_equal(a->meta_sync, b->meta_sync);
     assert_int_equal(a->meta_renamed, b->meta_renamed);
+    assert_int_equal(a->rand_dist, b->rand_dist);
+    assert_int_equal(a->rand_dist_ppm, b->rand_dist_ppm);
+    assert_int_equal(a->nzones_read, b->nzones_read);
+    assert_int_equal(a->nzones_write, b->nzones_write);
+    assert_int_equal(a->nzones_trim, b->nzones_trim);
+    assert_memory_equal(a->zones_read, b->zones_read, sizeof a->zones_read);
+    assert_memory_equal(a->zones_write, b->zones_write, sizeof a->zones_write);
+    assert_memory_equal(a->zones_trim, b->zones_trim, sizeof a->zones_trim);
+    assert_int_equal(a->seq_add, b->seq_add);
+    assert_int_equal(a->seq_back, b->seq_back);
+    assert_int_equal(a->seq_nr, b->seq_nr);
+    assert_int_equal(a->seq_identical, b->seq_identical);
+    assert_int_equal(a->perc_seq_read, b->perc_seq_read);
+    assert_int_equal(a->perc_seq_write, b->perc_seq_write);
+    assert_int_equal(a->perc_seq_trim, b->perc_seq_trim);
+    assert_int_equal(a->ba_read, b->ba_read);
+    assert_int_equal(a->ba_write, b->ba_write);
+    assert_int_equal(a->ba_trim, b->ba_trim);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
@@ -584,10 +603,8 @@ static const s_bad_t s_bad[] = {
      "job 'a': rate and rate_iops with rw=trimwrite are not supported yet"},
     {"[a]\nsize=1M\nrw=trim\nfile_per_worker=0\n", 4,
      "job 'a': rw=trim trims a node's own files or devices: no file_per_worker=0 with it"},
-    {"[a]\nsize=1M\nrw=randread:8\n", 3, "rw=randread:8 is not supported yet"},
     {"[a]\nsize=1M\nrw=sideways\n", 3, "bad value 'sideways' for rw"},
     {"[a]\nsize=1M\nrw=write;x\n", 3, "bad value 'write;x' for rw"},
-    {"[a]\nsize=1M\nrw=write:4k\n", 3, "rw=write:4k is not supported yet"},
     {"[a]\nsize=1M\n[acceptance]\nmin_bw=1G\n", 4, "unknown option 'min_bw' in [acceptance]"},
     {"[a]\nsize=1M\n[capacity]\nx=1\n", 4, "unknown option 'x' in [capacity] (disks, disk_size"},
     {"[a]\nsize=1M\n[acceptance]\n[b]\nsize=1M\n", 3, "[acceptance] has no checks"},
@@ -727,8 +744,30 @@ static const s_bad_t s_bad[] = {
      "randseed=18446744073709551616 is too large"},
     {"[a]\nsize=1M\nrandseed=-1\n", 3, "bad number '-1' for randseed"},
     {"[a]\nsize=1M\nrandrepeat=sometimes\n", 3, "bad value 'sometimes' for randrepeat"},
-    {"[a]\nsize=1M\nrandom_distribution=zipf:1.2\n", 3,
-     "option 'random_distribution' is not supported yet"},
+    {"[a]\nsize=1M\nrw=randread:0\n", 3, "bad count '0'"},
+    {"[a]\nsize=1M\nrw=read:x\n", 3, "rw"},
+    {"[a]\nsize=1M\nrw=meta:4\n", 3, "rw=meta:4 is not supported yet"},
+    {"[a]\nsize=1M\nrw=read:6k\n", 3, "rw=read:6k with a step that is not a multiple of bs"},
+    {"[a]\nsize=1M\nrw=write:4k\noffset=4k\n", 3,
+     "with offset or offset_increment is not supported yet"},
+    {"[a]\nsize=1M\nrandom_generator=mt\n", 3, "bad value 'mt' for random_generator"},
+    {"[a]\nsize=1M\nrw_sequencer=backwards\n", 3, "bad value 'backwards' for rw_sequencer"},
+    {"[a]\nsize=1M\npercentage_random=101\n", 3, "percentage_random"},
+    {"[a]\nsize=1M\nrandom_distribution=zipf:1\n", 3,
+     "zipf 1 is out of its range (theta > 0, not 1)"},
+    {"[a]\nsize=1M\nrandom_distribution=pareto:1.5\n", 3,
+     "pareto 1.5 is out of its range (0 < h < 1)"},
+    {"[a]\nsize=1M\nrandom_distribution=normal:x\n", 3, "bad number 'x' for normal"},
+    {"[a]\nsize=1M\nrandom_distribution=uniform\n", 3,
+     "random_distribution=uniform: not a distribution"},
+    {"[a]\nsize=1M\nrandom_distribution=zoned:50/5:30/15\n", 3,
+     "the zones' shares of the IOs add up to 80, not 100"},
+    {"[a]\nsize=1M\nrandom_distribution=zoned:50/60:50/60\n", 3,
+     "the zones' sizes add up to 120%, more than 100"},
+    {"[a]\nsize=1M\nrandom_distribution=zoned:50\n", 3, "zone '50' is not ACCESS/SIZE"},
+    {"[a]\nsize=1M\nrandom_distribution=zoned_abs:100/huge\n", 3, "huge"},
+    {"[a]\nsize=1M\nrandom_distribution=zipf:1.2:0.5\n", 3,
+     "a center (zipf:N:CENTER) is not supported yet"},
     /* buffers */
     {"[a]\nsize=1M\nbuffer_pattern='file'\n", 3,
      "a pattern read from a file ('NAME') is not supported yet"},
@@ -1970,6 +2009,95 @@ static void test_racks(void **state)
 
 /* Lustre striping: -1 for every OST, a size; printed only when set, and
  * both survive print and the codec. */
+/* random_distribution: fio's defaults, zones per direction (a blank size
+ * takes the rest), no random map with a skewed one, and the round trip. */
+static void test_random_distribution(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=4m\nrw=randread\n"
+                               "[a]\nrandom_distribution=zipf\n"
+                               "[b]\nrandom_distribution=pareto:0.9\n"
+                               "[c]\nrandom_distribution=gauss:10\n"
+                               "[d]\nrandom_distribution=zoned:50/5:30/15:20/,90/25:10/\n"
+                               "[e]\nrandom_distribution=zoned_abs:60/1m:40/3m\n"
+                               "[f]\nrandom_distribution=random\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(p->phases[0].njobs, 6);
+    assert_int_equal(j[0].rand_dist, RB_DIST_ZIPF);
+    assert_int_equal(j[0].rand_dist_ppm, 1100000);
+    assert_int_equal(j[0].norandommap, 1);
+    assert_int_equal(j[1].rand_dist, RB_DIST_PARETO);
+    assert_int_equal(j[1].rand_dist_ppm, 900000);
+    assert_int_equal(j[2].rand_dist, RB_DIST_NORMAL);
+    assert_int_equal(j[2].rand_dist_ppm, 10000000);
+    assert_int_equal(j[3].rand_dist, RB_DIST_ZONED);
+    assert_int_equal(j[3].nzones_read, 3);
+    assert_int_equal(j[3].zones_read[2].size, 80);
+    assert_int_equal(j[3].zones_read[2].access, 20);
+    assert_int_equal(j[3].nzones_write, 2);
+    assert_int_equal(j[3].zones_write[1].size, 75);
+    assert_int_equal(j[3].nzones_trim, 2); /* the last given goes on, as fio */
+    assert_int_equal(j[4].rand_dist, RB_DIST_ZONED_ABS);
+    assert_int_equal(j[4].zones_read[1].size, 3 << 20);
+    assert_int_equal(j[5].rand_dist, RB_DIST_RANDOM);
+    assert_int_equal(j[5].norandommap, 0);
+    char *text = s_print(p, NULL);
+    assert_non_null(
+        strstr(text, "random_distribution=zoned:50/5:30/15:20/80,90/25:10/75,90/25:10/75\n"));
+    assert_non_null(strstr(text, "random_distribution=zipf:1.1\n"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
+/* rw's modifier, rw_sequencer and percentage_random, and the round trip. */
+static void test_rw_modifiers(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=4m\n"
+                               "[a]\nrw=write:4k\n"
+                               "[b]\nrw=read:-8k\n"
+                               "[c]\nrw=randread:8\nrw_sequencer=identical\n"
+                               "[d]\nrw=randrw\npercentage_random=30,90\n"
+                               "[e]\nrw=randwrite\npercentage_sequential=25\n"
+                               "[f]\nrw=read:8k\nrw=read\n"
+                               "[g]\nrw=randrw\nbs=16k\nba=4k,8k\n"
+                               "[h]\nrw=randread\nblockalign=4k\n"
+                               "[i]\nrw=randread\nnorandommap\nrandom_generator=lfsr\n"
+                               "[k]\nrw=randread\nnorandommap\nrandom_generator=tausworthe64\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(j[0].rw, RB_RW_WRITE);
+    assert_int_equal(j[0].seq_add, 4096);
+    assert_int_equal(j[0].seq_back, 0);
+    assert_int_equal(j[1].seq_add, 8192);
+    assert_int_equal(j[1].seq_back, 1);
+    assert_int_equal(j[2].rw, RB_RW_RANDREAD);
+    assert_int_equal(j[2].seq_nr, 8);
+    assert_int_equal(j[2].seq_identical, 1);
+    assert_int_equal(j[3].perc_seq_read, 70);
+    assert_int_equal(j[3].perc_seq_write, 10);
+    assert_int_equal(j[3].perc_seq_trim, 10);
+    assert_int_equal(j[4].perc_seq_write, 25);
+    assert_int_equal(j[5].seq_add, 0); /* a later rw= starts over */
+    assert_int_equal(j[6].ba_read, 4096);
+    assert_int_equal(j[6].ba_write, 8192);
+    assert_int_equal(j[6].ba_trim, 8192);
+    assert_int_equal(j[6].norandommap, 1); /* as fio */
+    assert_int_equal(j[7].ba_read, 0);     /* the same as bs: nothing changes */
+    assert_int_equal(j[7].norandommap, 0);
+    assert_int_equal(j[8].norandommap, 0); /* lfsr: no block twice, as fio's */
+    assert_int_equal(j[9].norandommap, 1);
+    char *text = s_print(p, NULL);
+    assert_non_null(strstr(text, "rw=read:-8k\n"));
+    assert_non_null(strstr(text, "rw=randread:8\n"));
+    assert_non_null(strstr(text, "rw_sequencer=identical\n"));
+    assert_non_null(strstr(text, "percentage_random=30,90,90\n"));
+    assert_non_null(strstr(text, "blockalign=4k,8k,8k\n"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
 static void test_lustre_stripes(void **state)
 {
     (void)state;
@@ -2674,6 +2802,8 @@ int main(void)
         cmocka_unit_test(test_read_random),
         cmocka_unit_test(test_iterations),
         cmocka_unit_test(test_lustre_stripes),
+        cmocka_unit_test(test_random_distribution),
+        cmocka_unit_test(test_rw_modifiers),
         cmocka_unit_test(test_io_limits_and_files),
         cmocka_unit_test(test_racks),
         cmocka_unit_test(test_load),

@@ -15,6 +15,7 @@
 
 #include <msgpack.h>
 
+#include "rb_dist.h"
 #include "rb_proto.h"
 
 /* ---- building messages ---- */
@@ -128,6 +129,23 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->offset_pct = 100 - k % 100;
     jb->invalidate = (uint8_t)(k % 2);
     jb->fadvise_hint = k % 4;
+    jb->rand_dist = RB_DIST_ZONED_ABS; /* version 18 */
+    jb->rand_dist_ppm = 1200000 + k;
+    jb->nzones_read = 2;
+    jb->zones_read[0] = (rb_zone_t){.size = 1u << 20, .access = 60};
+    jb->zones_read[1] = (rb_zone_t){.size = (3u << 20) + k, .access = 40};
+    jb->nzones_write = jb->nzones_trim = 1;
+    jb->zones_write[0] = jb->zones_trim[0] = (rb_zone_t){.size = 4u << 20, .access = 100};
+    jb->seq_add = 8192 * (k + 1);
+    jb->seq_back = (uint8_t)(k % 2);
+    jb->seq_nr = 8 + k;
+    jb->seq_identical = (uint8_t) !(k % 2);
+    jb->perc_seq_read = 30 + k;
+    jb->perc_seq_write = 20;
+    jb->perc_seq_trim = 10;
+    jb->ba_read = 4096;
+    jb->ba_write = 8192 + k;
+    jb->ba_trim = 512;
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -750,6 +768,24 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->offset_pct, t->offset_pct);
                 assert_int_equal(s->invalidate, t->invalidate);
                 assert_int_equal(s->fadvise_hint, t->fadvise_hint);
+                assert_int_equal(s->rand_dist, t->rand_dist);
+                assert_int_equal(s->rand_dist_ppm, t->rand_dist_ppm);
+                assert_int_equal(s->nzones_read, t->nzones_read);
+                assert_int_equal(s->nzones_write, t->nzones_write);
+                assert_int_equal(s->nzones_trim, t->nzones_trim);
+                assert_memory_equal(s->zones_read, t->zones_read, sizeof s->zones_read);
+                assert_memory_equal(s->zones_write, t->zones_write, sizeof s->zones_write);
+                assert_memory_equal(s->zones_trim, t->zones_trim, sizeof s->zones_trim);
+                assert_int_equal(s->seq_add, t->seq_add);
+                assert_int_equal(s->seq_back, t->seq_back);
+                assert_int_equal(s->seq_nr, t->seq_nr);
+                assert_int_equal(s->seq_identical, t->seq_identical);
+                assert_int_equal(s->perc_seq_read, t->perc_seq_read);
+                assert_int_equal(s->perc_seq_write, t->perc_seq_write);
+                assert_int_equal(s->perc_seq_trim, t->perc_seq_trim);
+                assert_int_equal(s->ba_read, t->ba_read);
+                assert_int_equal(s->ba_write, t->ba_write);
+                assert_int_equal(s->ba_trim, t->ba_trim);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1376,9 +1412,9 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 17);
+    assert_int_equal(RB_PROTO_VERSION, 18);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 16 from peer, this build speaks 17");
+    expect_bad(buf, len, -EPROTO, "protocol version 17 from peer, this build speaks 18");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
@@ -1790,6 +1826,17 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->size_pct = jb->offset_pct = 100;
     jb->invalidate = 1;
     jb->fadvise_hint = RB_FADVISE_RANDOM;
+    jb->rand_dist = RB_DIST_COUNT - 1;
+    jb->rand_dist_ppm = RB_DIST_PPM_MAX;
+    jb->nzones_read = jb->nzones_write = jb->nzones_trim = RB_ZONES_MAX;
+    for (int z = 0; z < RB_ZONES_MAX; z++)
+        jb->zones_read[z] = jb->zones_write[z] = jb->zones_trim[z] =
+            (rb_zone_t){.size = UINT64_MAX, .access = 100};
+    jb->seq_add = UINT64_MAX;
+    jb->seq_back = jb->seq_identical = 1;
+    jb->seq_nr = UINT32_MAX;
+    jb->perc_seq_read = jb->perc_seq_write = jb->perc_seq_trim = 100;
+    jb->ba_read = jb->ba_write = jb->ba_trim = UINT64_MAX;
     jb->startdelay_ns = jb->startdelay_max_ns = UINT64_MAX;
     jb->unlink = jb->unlink_each_loop = 1;
     jb->sync_mode = RB_SYNC_DSYNC;
@@ -1851,9 +1898,10 @@ static void test_oversized_frame(void **state)
     }
     assert_int_equal(rb_msg_encode(&m, &out, &olen, &err), 0);
 
-    /* 5815 bytes per job (64 bssplit sizes each way, a device list of 1023 characters),
-     * 363.5 MiB in all: RB_PROTO_MAX_FRAME is 384 MiB since version 6. */
-    assert_true(olen > (352u << 20) && olen <= RB_PROTO_MAX_FRAME);
+    /* 7360 bytes per job (64 bssplit sizes each way, a device list of 1023 characters,
+     * 16 zones of random_distribution per direction), 460 MiB in all:
+     * RB_PROTO_MAX_FRAME is 512 MiB since version 17 (384 MiB since version 6). */
+    assert_true(olen > (440u << 20) && olen <= RB_PROTO_MAX_FRAME);
     rb_msg_t back;
     assert_int_equal(rb_msg_decode(out, olen, &back, &err), 0);
     assert_int_equal(back.u.plan.nphases, RB_MAX_PHASES);
@@ -2099,7 +2147,7 @@ static void test_encode_invalid(void **state)
 static void expect_keys(rb_msg_type_t t, const char *prefix, const char *keys)
 {
     size_t len, plen = strlen(prefix);
-    char got[1024] = "";
+    char got[2048] = "";
     void *buf = encode_built(t, false, &len);
     paths_t *ps = frame_paths(buf, len, true);
     for (int i = 0; i < ps->n; i++) {
@@ -2142,7 +2190,10 @@ static void test_v6_keys(void **state)
         "startdelay_max_ns offset_increment rate_write rate_iops rate_iops_write "
         "meta_readsize thinktime_ns thinktime_spin_ns thinktime_blocks "
         "thinktime_issued read_seed read_reseed read_iteration size_pct offset_pct invalidate "
-        "fadvise_hint";
+        "fadvise_hint "
+        "rand_dist rand_dist_ppm zones_read zones_write zones_trim seq_add "
+        "seq_back seq_nr seq_identical perc_seq_read perc_seq_write perc_seq_trim ba_read "
+        "ba_write ba_trim";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");

@@ -1,0 +1,133 @@
+/* random_distribution in the data workload: each direction's generator
+ * (rb_dist.h) over the blocks of one file of the worker, set up from the
+ * job, and the unit a random IO of a direction goes to. A job with a skewed
+ * distribution has no random map (the plan sets norandommap, as fio does):
+ * a pass ends once its bytes are issued, and blocks may repeat. And how
+ * offsets follow one another when they do not all seek: fio's rw=randX:N,
+ * rw_sequencer and percentage_sequential, rw=write:4k and rw=read:-8k,
+ * and blockalign. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "rb_data_int.h"
+
+/* The zones of direction d in blocks of the range: a share of it
+ * (zoned, percent) or bytes from its start (zoned_abs). */
+static int s_zones(rb_worker_t *w, int d, rb_dist_t *out, rb_err_t *err)
+{
+    const rb_job_spec_t *s = w->spec;
+    const rb_zone_t *z = d == RB_DIR_READ    ? s->zones_read
+                         : d == RB_DIR_WRITE ? s->zones_write
+                                             : s->zones_trim;
+    uint32_t nz = d == RB_DIR_READ    ? s->nzones_read
+                  : d == RB_DIR_WRITE ? s->nzones_write
+                                      : s->nzones_trim;
+    uint64_t n = w->unit_per_file, blocks[RB_ZONES_MAX], end = 0, prev = 0;
+    uint32_t access[RB_ZONES_MAX];
+    for (uint32_t i = 0; i < nz && i < RB_ZONES_MAX; i++) {
+        if (s->rand_dist == RB_DIST_ZONED) {
+            end += z[i].size;
+            blocks[i] = (end > 100 ? n : end * n / 100) - prev;
+        } else {
+            end = z[i].size > UINT64_MAX - end ? UINT64_MAX : end + z[i].size;
+            blocks[i] = end / s->bs - prev;
+        }
+        prev += blocks[i];
+        access[i] = z[i].access;
+    }
+    if (s->rand_dist == RB_DIST_ZONED_ABS && end / s->bs > n)
+        return rb_err_set(err, -EINVAL,
+                          "job %s: random_distribution=zoned_abs: the zones end at %" PRIu64
+                          " bytes, past the %" PRIu64 " of each file",
+                          s->name, end, n * s->bs);
+    if (rb_dist_init_zones(out, n, access, blocks, nz) < 0)
+        return rb_err_set(err, -EINVAL,
+                          "job %s: random_distribution's zones of %s do not add up (shares of "
+                          "the IOs to 100, sizes within the range)",
+                          s->name,
+                          d == RB_DIR_READ    ? "reads"
+                          : d == RB_DIR_WRITE ? "writes"
+                                              : "trims");
+    return 0;
+}
+
+int rb_data_dist_setup(rb_worker_t *w, rb_err_t *err)
+{
+    const rb_job_spec_t *s = w->spec;
+    if (!rb_rw_random(s->rw) || s->rand_dist == RB_DIST_RANDOM)
+        return 0;
+    w->dist = calloc(RB_NDIRS, sizeof *w->dist);
+    if (!w->dist)
+        return rb_err_set(err, -ENOMEM, "job %s: out of memory", s->name);
+    for (int d = 0; d < RB_NDIRS; d++) {
+        int rc = 0;
+        if (s->rand_dist == RB_DIST_ZONED || s->rand_dist == RB_DIST_ZONED_ABS)
+            rc = s_zones(w, d, &w->dist[d], err);
+        else if (rb_dist_init(&w->dist[d], (rb_dist_kind_t)s->rand_dist, w->unit_per_file,
+                              s->rand_dist_ppm / 1e6, &w->rng) < 0)
+            rc = rb_err_set(err, -EINVAL,
+                            "job %s: random_distribution's number %g is out of "
+                            "its range",
+                            s->name, s->rand_dist_ppm / 1e6);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+uint64_t rb_data_dist_unit(rb_worker_t *w, int dir)
+{
+    uint32_t f = w->nfiles > 1 ? (uint32_t)(rb_rand_next(&w->rng) % w->nfiles) : 0;
+    return rb_dist_next(&w->dist[dir], &w->rng) * w->nfiles + f;
+}
+
+int rb_data_seq_turn(rb_worker_t *w, int dir, uint32_t *file, uint64_t *off)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint32_t perc = dir == RB_DIR_READ    ? s->perc_seq_read
+                    : dir == RB_DIR_WRITE ? s->perc_seq_write
+                                          : s->perc_seq_trim;
+    if (s->seq_nr <= 1 && !perc)
+        return 0;
+    if (w->pass_bytes >= w->units * s->bs)
+        return 2; /* as fio: the pass ends on its bytes, whatever the map holds */
+    int seek = s->seq_nr <= 1 || w->seq_count++ % s->seq_nr == 0;
+    if (seek && (!perc || rb_rand_next(&w->rng) % 100 >= perc))
+        return 0;
+    const rb_worker_file_t *f = &w->files[w->seq_file];
+    *file = w->seq_file;
+    if (!seek && s->seq_identical) {
+        *off = f->start[dir];
+        return 1;
+    }
+    *off = f->cursor[dir];
+    return *off < s->offset + w->unit_per_file * s->bs ? 1 : 0; /* at the end: a random one */
+}
+
+uint64_t rb_data_seq_step(const rb_worker_t *w, uint32_t f, int dir)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint64_t range = w->unit_per_file * s->bs, at = w->files[f].cursor[dir] - s->offset;
+    uint64_t step = s->seq_add;
+    if (!at)
+        return s->offset;
+    if (s->seq_back)
+        at = at >= step ? at - step : (range > step ? range - step : 0);
+    else
+        at = at + step < range ? at + step : 0;
+    return s->offset + at;
+}
+
+uint64_t rb_data_aligned(rb_worker_t *w, int dir, uint64_t off)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint64_t ba = dir == RB_DIR_READ ? s->ba_read : dir == RB_DIR_WRITE ? s->ba_write : s->ba_trim;
+    uint64_t range = w->unit_per_file * s->bs;
+    if (!ba)
+        return off;
+    /* as fio: the last place is where the smallest IO still fits */
+    uint64_t room = s->bs > ba ? range - (s->bs - ba) : range;
+    uint64_t places = room / ba;
+    return places ? s->offset + rb_rand_next(&w->rng) % places * ba : s->offset;
+}
