@@ -188,6 +188,11 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_random_distribution, rb_opt_value_rw_modifier, rb_opt_value_rw_sequencer,
     rb_opt_value_percentage_random, rb_opt_value_blockalign, rb_opt_value_random_generator;
 
+/* Reads val by the kind of row opt into o's field (rb_opt_read.c); line 0
+ * for the table's defaults. 0 or -errno with the problem added. */
+int rb_opt_read_kind(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
+                     const char *val, unsigned line);
+
 /* fio's per-direction values "R[,W[,T]]" (rb_opt_value_dir.c): an empty part
  * is the default (""), and the last part given goes on to the directions
  * after it, unless the value ends in a comma. part[0] (reads), part[1]
