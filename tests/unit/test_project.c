@@ -602,7 +602,7 @@ static void test_errors(void **state)
         s_expect_error(s_bad[i].tail, s_bad[i].line, s_bad[i].what);
     /* "capacity" is reserved as a job name; "[capacity x]" is no section of ours */
     s_expect_error("[x]\nname=capacity\n", 13, "job name 'capacity' is reserved");
-    s_expect_error("[capacity x]\nsize=1M\n", 12, "job name 'capacity x' has a character");
+    s_expect_error("[capacity x]\nsize=1M\n", 12, "section [capacity x]: [capacity] takes no name");
     /* a plan of metadata steps only has no throughput to derate or to target */
     static const char meta[] = "[m]\nrw=meta\nmeta_files=1\n[capacity]\nunits_per_rack=4\n"
                                "target_bw=1G\n";
