@@ -674,6 +674,18 @@ int rb_json_bool(const rb_json_t *j, int dflt)
     return j && j->type == RB_JSON_BOOL ? j->u.b : dflt;
 }
 
+uint64_t rb_json_get_u64(const rb_json_t *o, const char *key)
+{
+    double v = rb_json_num(rb_json_get(o, key), 0);
+    return v > 0 ? (uint64_t)llround(v) : 0;
+}
+
+void rb_json_get_str(const rb_json_t *o, const char *key, char *out, size_t len)
+{
+    const char *v = rb_json_str(rb_json_get(o, key));
+    snprintf(out, len, "%s", v ? v : "");
+}
+
 /* Each dot-separated segment is a member name in an object (so "0" finds a member named "0")
  * or a decimal index in an array. Member names containing '.' cannot be reached this way; use
  * rb_json_get. An empty path is the root itself; an empty segment finds nothing. */

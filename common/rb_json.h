@@ -42,6 +42,11 @@ double rb_json_num(const rb_json_t *j, double dflt);
 const char *rb_json_str(const rb_json_t *j); /* NULL if not a string */
 int rb_json_bool(const rb_json_t *j, int dflt);
 
+/* Member key of object o as a whole count (rounded; 0 when missing, not a
+ * number or not above 0), and as a string copied into out ("" when missing). */
+uint64_t rb_json_get_u64(const rb_json_t *o, const char *key);
+void rb_json_get_str(const rb_json_t *o, const char *key, char *out, size_t len);
+
 /* Path lookup "phases.0.lat_us.p99" (dot-separated, numbers index arrays). */
 const rb_json_t *rb_json_path(const rb_json_t *root, const char *path);
 

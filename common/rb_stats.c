@@ -23,6 +23,13 @@ double rb_stats_median(double *v, uint32_t n)
     return (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
+double rb_stats_mad(double *v, uint32_t n, double median)
+{
+    for (uint32_t i = 0; v && i < n; i++)
+        v[i] = fabs(v[i] - median);
+    return rb_stats_median(v, n);
+}
+
 int rb_stats_imbalanced(const double *util, uint32_t nmembers, uint32_t nintervals, double ratio,
                         double most, uint32_t *which)
 {

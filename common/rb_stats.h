@@ -11,6 +11,10 @@
  * Sorts v in place. */
 double rb_stats_median(double *v, uint32_t n);
 
+/* Median absolute deviation of v[0 .. n-1] from median (their median):
+ * v[i] becomes |v[i] - median|, reordered. */
+double rb_stats_mad(double *v, uint32_t n, double median);
+
 /* Mean, sample standard deviation (n - 1; 0 for one value), min and max of
  * n values, NANs left out (n counts those kept). */
 typedef struct rb_stats_summary {

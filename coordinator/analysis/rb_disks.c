@@ -121,8 +121,8 @@ int rb_disks_findings(rb_phase_agg_t *a)
         uint32_t n = 0;
         for (uint32_t j = 0; j < a->ndisks; j++)
             if (s_same_family(d, &a->disks[j]))
-                v[n++] = fabs(a->disks[j].bw - m);
-        double mad = rb_stats_median(v, n);
+                v[n++] = a->disks[j].bw;
+        double mad = rb_stats_mad(v, n, m);
         if (!rb_disks_below_family(d->bw, m, mad))
             continue;
         rb_finding_t f = {

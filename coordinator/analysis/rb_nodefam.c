@@ -4,7 +4,6 @@
 #include "rb_nodefam.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,23 +91,29 @@ int rb_nodefam_findings(rb_phase_agg_t *a, const rb_msg_hello_t *const *hw)
                 fam[i] = fam[j];
         kinds += hw[i] && fam[i] == i;
     }
+    /* each family's median and MAD once, at its first node */
+    double *med = calloc(n ? n : 1, sizeof *med), *mad = calloc(n ? n : 1, sizeof *mad);
+    uint32_t *size = calloc(n ? n : 1, sizeof *size);
+    rc = rc || !med || !mad || !size ? -ENOMEM : 0;
     for (uint32_t i = 0; rc == 0 && kinds >= 2 && i < n; i++) {
-        uint32_t m = 0;
-        for (uint32_t j = 0; j < n; j++)
-            if (hw[j] && fam[j] == fam[i] && a->nodes[j].bytes > 0)
-                v[m++] = a->nodes[j].bw;
-        if (!hw[i] || m < RB_DISK_FAMILY_MIN || !(a->nodes[i].bytes > 0))
+        if (!hw[i] || fam[i] != i)
             continue;
-        double med = rb_stats_median(v, m);
-        for (uint32_t j = 0, k = 0; j < n; j++)
-            if (hw[j] && fam[j] == fam[i] && a->nodes[j].bytes > 0)
-                v[k++] = fabs(a->nodes[j].bw - med);
-        double mad = rb_stats_median(v, m);
-        if (!(med > 0) || !rb_disks_below_family(a->nodes[i].bw, med, mad))
+        uint32_t m = 0;
+        for (uint32_t j = i; j < n; j++)
+            if (hw[j] && fam[j] == i && a->nodes[j].bytes > 0)
+                v[m++] = a->nodes[j].bw;
+        size[i] = m;
+        med[i] = rb_stats_median(v, m);
+        mad[i] = rb_stats_mad(v, m, med[i]);
+    }
+    for (uint32_t i = 0; rc == 0 && kinds >= 2 && i < n; i++) {
+        uint32_t f0 = fam[i];
+        if (!hw[i] || size[f0] < RB_DISK_FAMILY_MIN || !(a->nodes[i].bytes > 0) || !(med[f0] > 0) ||
+            !rb_disks_below_family(a->nodes[i].bw, med[f0], mad[f0]))
             continue;
         rb_finding_t f = {.kind = RB_FIND_OUT_OF_FAMILY,
                           .value = a->nodes[i].bw,
-                          .reference = med,
+                          .reference = med[f0],
                           .first_seen_s = -1};
         char b1[64], b2[64];
         snprintf(f.node, sizeof f.node, "%s", a->nodes[i].name);
@@ -116,11 +121,15 @@ int rb_nodefam_findings(rb_phase_agg_t *a, const rb_msg_hello_t *const *hw)
                  "%s against a median of %s of its %u nodes of the same hardware (%.120s): "
                  "%.1f%% below it",
                  rb_units_fmt_bw(b1, sizeof b1, a->nodes[i].bw),
-                 rb_units_fmt_bw(b2, sizeof b2, med), m, key[i], (1 - a->nodes[i].bw / med) * 100);
+                 rb_units_fmt_bw(b2, sizeof b2, med[f0]), size[f0], key[i],
+                 (1 - a->nodes[i].bw / med[f0]) * 100);
         rc = rb_findings_add(a, &f);
     }
     free(key);
     free(v);
     free(fam);
+    free(med);
+    free(mad);
+    free(size);
     return rc;
 }

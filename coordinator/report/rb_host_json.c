@@ -83,37 +83,25 @@ void rb_host_json_write(rb_jw_t *w, const rb_msg_hello_t *h)
     rb_jw_obj_end(w);
 }
 
-static uint64_t s_u64(const rb_json_t *o, const char *key)
-{
-    double v = rb_json_num(rb_json_get(o, key), 0);
-    return v > 0 ? (uint64_t)llround(v) : 0;
-}
-
-static void s_str(const rb_json_t *o, const char *key, char *out, size_t len)
-{
-    const char *v = rb_json_str(rb_json_get(o, key));
-    snprintf(out, len, "%s", v ? v : "");
-}
-
 static uint32_t s_u32(const rb_json_t *o, const char *key)
 {
-    uint64_t v = s_u64(o, key);
+    uint64_t v = rb_json_get_u64(o, key);
     return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
 void rb_host_json_dev_read(const rb_json_t *x, rb_dev_id_t *d)
 {
-    s_str(x, "path", d->path, sizeof d->path);
-    s_str(x, "name", d->name, sizeof d->name);
-    s_str(x, "model", d->model, sizeof d->model);
-    s_str(x, "vendor", d->vendor, sizeof d->vendor);
-    s_str(x, "serial", d->serial, sizeof d->serial);
-    s_str(x, "firmware", d->firmware, sizeof d->firmware);
-    d->size = s_u64(x, "size");
+    rb_json_get_str(x, "path", d->path, sizeof d->path);
+    rb_json_get_str(x, "name", d->name, sizeof d->name);
+    rb_json_get_str(x, "model", d->model, sizeof d->model);
+    rb_json_get_str(x, "vendor", d->vendor, sizeof d->vendor);
+    rb_json_get_str(x, "serial", d->serial, sizeof d->serial);
+    rb_json_get_str(x, "firmware", d->firmware, sizeof d->firmware);
+    d->size = rb_json_get_u64(x, "size");
     d->rotational = rb_json_bool(rb_json_get(x, "rotational"), 0) != 0;
     d->lbs = s_u32(x, "logical_block_size");
     d->pbs = s_u32(x, "physical_block_size");
-    s_str(x, "scheduler", d->scheduler, sizeof d->scheduler);
+    rb_json_get_str(x, "scheduler", d->scheduler, sizeof d->scheduler);
     d->read_ahead_kb = s_u32(x, "read_ahead_kb");
     d->nr_requests = s_u32(x, "nr_requests");
     d->queue_depth = s_u32(x, "queue_depth");
@@ -126,7 +114,7 @@ static void s_read_device(const rb_json_t *x, rb_dev_id_t *d)
     for (uint32_t k = 0; a && k <= RB_DEV_WRITE; k++)
         if (!strcmp(a, s_access[k]))
             d->access = k;
-    s_str(x, "use", d->use, sizeof d->use);
+    rb_json_get_str(x, "use", d->use, sizeof d->use);
 }
 
 int rb_host_json_read(const rb_json_t *host, rb_msg_hello_t **out)
@@ -134,28 +122,28 @@ int rb_host_json_read(const rb_json_t *host, rb_msg_hello_t **out)
     rb_msg_hello_t *h = calloc(1, sizeof *h);
     if (!h)
         return -ENOMEM;
-    s_str(host, "kernel", h->kernel, sizeof h->kernel);
-    s_str(host, "cpu_model", h->cpu_model, sizeof h->cpu_model);
+    rb_json_get_str(host, "kernel", h->kernel, sizeof h->kernel);
+    rb_json_get_str(host, "cpu_model", h->cpu_model, sizeof h->cpu_model);
     const rb_json_t *nics = rb_json_get(host, "nics");
     for (size_t k = 0; k < rb_json_len(nics) && h->nnics < RB_TELEM_NICS; k++) {
         const rb_json_t *x = rb_json_at(nics, k);
         rb_nic_info_t *c = &h->nics[h->nnics++];
-        s_str(x, "name", c->name, sizeof c->name);
+        rb_json_get_str(x, "name", c->name, sizeof c->name);
         c->speed_mbps = s_u32(x, "speed_mbps");
-        s_str(x, "mac", c->mac, sizeof c->mac);
+        rb_json_get_str(x, "mac", c->mac, sizeof c->mac);
     }
     const rb_json_t *roots = rb_json_get(host, "roots");
     for (size_t k = 0; k < rb_json_len(roots) && h->nroots < RB_MAX_ROOTS; k++) {
         const rb_json_t *x = rb_json_at(roots, k);
         rb_root_info_t *c = &h->roots[h->nroots++];
-        s_str(x, "path", c->path, sizeof c->path);
-        s_str(x, "fs_type", c->fs_type, sizeof c->fs_type);
-        s_str(x, "source", c->source, sizeof c->source);
-        s_str(x, "options", c->options, sizeof c->options);
-        c->total_bytes = s_u64(x, "size");
-        c->free_bytes = s_u64(x, "free");
-        s_str(x, "dev_model", c->dev_model, sizeof c->dev_model);
-        s_str(x, "dev_serial", c->dev_serial, sizeof c->dev_serial);
+        rb_json_get_str(x, "path", c->path, sizeof c->path);
+        rb_json_get_str(x, "fs_type", c->fs_type, sizeof c->fs_type);
+        rb_json_get_str(x, "source", c->source, sizeof c->source);
+        rb_json_get_str(x, "options", c->options, sizeof c->options);
+        c->total_bytes = rb_json_get_u64(x, "size");
+        c->free_bytes = rb_json_get_u64(x, "free");
+        rb_json_get_str(x, "dev_model", c->dev_model, sizeof c->dev_model);
+        rb_json_get_str(x, "dev_serial", c->dev_serial, sizeof c->dev_serial);
         c->dev_rotational = rb_json_bool(rb_json_get(x, "dev_rotational"), 0) != 0;
     }
     const rb_json_t *devs = rb_json_get(host, "devices");

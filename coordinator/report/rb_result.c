@@ -26,18 +26,6 @@ static double s_num(const rb_json_t *o, const char *key)
     return rb_json_num(rb_json_get(o, key), 0);
 }
 
-static uint64_t s_u64(const rb_json_t *o, const char *key)
-{
-    double v = s_num(o, key);
-    return v > 0 ? (uint64_t)llround(v) : 0;
-}
-
-static void s_str(const rb_json_t *o, const char *key, char *out, size_t len)
-{
-    const char *v = rb_json_str(rb_json_get(o, key));
-    snprintf(out, len, "%s", v ? v : "");
-}
-
 static rb_node_status_t s_status(const char *s)
 {
     static const rb_node_status_t all[] = {RB_NODE_OK, RB_NODE_FAILED, RB_NODE_LOST,
@@ -53,7 +41,7 @@ static int s_hist_key(const rb_json_t *o, const char *key, rb_hist_t *h)
 {
     rb_hist_init(h);
     const rb_json_t *j = rb_json_get(o, key);
-    if (!j || !s_u64(j, "count"))
+    if (!j || !rb_json_get_u64(j, "count"))
         return 0;
     const rb_json_t *b = rb_json_get(j, "buckets");
     uint64_t total = 0;
@@ -66,10 +54,10 @@ static int s_hist_key(const rb_json_t *o, const char *key, rb_hist_t *h)
         h->b[(unsigned)idx] = (uint64_t)cnt;
         total += (uint64_t)cnt;
     }
-    h->count = s_u64(j, "count");
-    h->sum = s_u64(j, "sum");
-    h->min = s_u64(j, "min");
-    h->max = s_u64(j, "max");
+    h->count = rb_json_get_u64(j, "count");
+    h->sum = rb_json_get_u64(j, "sum");
+    h->min = rb_json_get_u64(j, "min");
+    h->max = rb_json_get_u64(j, "max");
     return total == h->count ? 0 : -EINVAL;
 }
 
@@ -101,8 +89,8 @@ static int s_hist(const rb_json_t *o, rb_hist_t *h)
 /* One direction's counts and rates. */
 static void s_dir_counts(const rb_json_t *o, rb_agg_dir_t *d)
 {
-    d->bytes = s_u64(o, "bytes");
-    d->ops = s_u64(o, "ops");
+    d->bytes = rb_json_get_u64(o, "bytes");
+    d->ops = rb_json_get_u64(o, "ops");
     d->bw = s_num(o, "bw");
     d->iops = s_num(o, "iops");
 }
@@ -128,7 +116,7 @@ static int s_dirs_full(const rb_json_t *o, rb_agg_dir_t dir[RB_NDIRS], rb_hist_t
 /* A latency summary in us back into ns. */
 static void s_lat_summary(const rb_json_t *o, rb_lat_summary_t *s)
 {
-    s->count = s_u64(o, "count");
+    s->count = rb_json_get_u64(o, "count");
     s->mean = s_num(o, "mean") * 1e3;
     s->min = (uint64_t)llround(s_num(o, "min") * 1e3);
     s->p50 = (uint64_t)llround(s_num(o, "p50") * 1e3);
@@ -152,10 +140,10 @@ static void s_dirs_summary(const rb_json_t *o, rb_agg_dir_t dir[RB_NDIRS], rb_no
 
 static void s_group(const rb_json_t *o, rb_agg_group_t *g)
 {
-    s_str(o, "name", g->name, sizeof g->name);
-    g->nodes = (uint32_t)s_u64(o, "nodes");
-    g->bytes = s_u64(o, "bytes");
-    g->ops = s_u64(o, "ops");
+    rb_json_get_str(o, "name", g->name, sizeof g->name);
+    g->nodes = (uint32_t)rb_json_get_u64(o, "nodes");
+    g->bytes = rb_json_get_u64(o, "bytes");
+    g->ops = rb_json_get_u64(o, "ops");
     g->window_s = s_num(o, "window_s");
     g->aggregate_bw = s_num(o, "aggregate_bw");
     g->iops = s_num(o, "iops");
@@ -188,14 +176,14 @@ static int s_phase_nodes(const rb_json_t *nodes, rb_phase_agg_t *a)
     for (uint32_t i = 0; i < a->nnodes; i++) {
         const rb_json_t *n = rb_json_at(nodes, i);
         rb_agg_node_t *an = &a->nodes[i];
-        s_str(n, "name", an->name, sizeof an->name);
-        s_str(n, "rack", an->rack, sizeof an->rack);
+        rb_json_get_str(n, "name", an->name, sizeof an->name);
+        rb_json_get_str(n, "rack", an->rack, sizeof an->rack);
         an->status = s_status(rb_json_str(rb_json_get(n, "status")));
-        s_str(n, "error", an->error, sizeof an->error);
-        an->workers = (uint32_t)s_u64(n, "workers");
-        an->bytes = s_u64(n, "bytes");
-        an->ops = s_u64(n, "ops");
-        an->errors = s_u64(n, "errors");
+        rb_json_get_str(n, "error", an->error, sizeof an->error);
+        an->workers = (uint32_t)rb_json_get_u64(n, "workers");
+        an->bytes = rb_json_get_u64(n, "bytes");
+        an->ops = rb_json_get_u64(n, "ops");
+        an->errors = rb_json_get_u64(n, "errors");
         an->window_s = s_num(n, "window_s");
         an->bw = s_num(n, "bw");
         an->iops = s_num(n, "iops");
@@ -217,18 +205,18 @@ static int s_phase_jobs(const rb_json_t *jobs, rb_phase_agg_t *a)
     for (uint32_t j = 0; j < a->njobs; j++) {
         const rb_json_t *jo = rb_json_at(jobs, j);
         rb_agg_job_t *aj = &a->jobs[j];
-        s_str(jo, "name", aj->name, sizeof aj->name);
+        rb_json_get_str(jo, "name", aj->name, sizeof aj->name);
         aj->rw = rb_rw_parse(rb_json_str(rb_json_get(jo, "rw")));
-        s_str(jo, "ioengine", aj->ioengine, sizeof aj->ioengine);
-        aj->iodepth = (uint32_t)s_u64(jo, "iodepth");
-        aj->bs = s_u64(jo, "bs");
-        aj->workers = (uint32_t)s_u64(jo, "workers");
-        aj->bytes = s_u64(jo, "bytes");
-        aj->ops = s_u64(jo, "ops");
-        aj->read_bytes = s_u64(jo, "read_bytes");
-        aj->read_ops = s_u64(jo, "read_ops");
-        aj->errors = s_u64(jo, "errors");
-        aj->verify_errors = s_u64(jo, "verify_errors");
+        rb_json_get_str(jo, "ioengine", aj->ioengine, sizeof aj->ioengine);
+        aj->iodepth = (uint32_t)rb_json_get_u64(jo, "iodepth");
+        aj->bs = rb_json_get_u64(jo, "bs");
+        aj->workers = (uint32_t)rb_json_get_u64(jo, "workers");
+        aj->bytes = rb_json_get_u64(jo, "bytes");
+        aj->ops = rb_json_get_u64(jo, "ops");
+        aj->read_bytes = rb_json_get_u64(jo, "read_bytes");
+        aj->read_ops = rb_json_get_u64(jo, "read_ops");
+        aj->errors = rb_json_get_u64(jo, "errors");
+        aj->verify_errors = rb_json_get_u64(jo, "verify_errors");
         aj->window_s = s_num(jo, "window_s");
         aj->bw = s_num(jo, "bw");
         aj->iops = s_num(jo, "iops");
@@ -256,10 +244,10 @@ static int s_phase_workers(const rb_json_t *rows, rb_phase_agg_t *a)
         rb_agg_worker_t *row = &a->rows[a->nrows++];
         row->node = (uint32_t)n;
         row->job = (uint32_t)j;
-        row->worker = (uint32_t)s_u64(r, "worker");
-        row->bytes = s_u64(r, "bytes");
-        row->ops = s_u64(r, "ops");
-        row->errors = s_u64(r, "errors");
+        row->worker = (uint32_t)rb_json_get_u64(r, "worker");
+        row->bytes = rb_json_get_u64(r, "bytes");
+        row->ops = rb_json_get_u64(r, "ops");
+        row->errors = rb_json_get_u64(r, "errors");
         row->start_s = s_num(r, "start_s");
         row->time_s = s_num(r, "time_s");
         row->bw = s_num(r, "bw");
@@ -284,9 +272,9 @@ static int s_phase_findings(const rb_json_t *fs, rb_phase_agg_t *a)
         if (k == sizeof kinds / sizeof kinds[0])
             return -EINVAL;
         fi.kind = kinds[k];
-        s_str(fo, "node", fi.node, sizeof fi.node);
-        s_str(fo, "device", fi.device, sizeof fi.device);
-        s_str(fo, "evidence", fi.evidence, sizeof fi.evidence);
+        rb_json_get_str(fo, "node", fi.node, sizeof fi.node);
+        rb_json_get_str(fo, "device", fi.device, sizeof fi.device);
+        rb_json_get_str(fo, "evidence", fi.evidence, sizeof fi.evidence);
         fi.value = s_num(fo, "value");
         fi.reference = s_num(fo, "reference");
         fi.length_s = s_num(fo, "length_s");
@@ -309,18 +297,18 @@ static int s_phase_devices(const rb_json_t *devs, rb_phase_agg_t *a)
     for (size_t i = 0; i < rb_json_len(devs); i++) {
         const rb_json_t *d = rb_json_at(devs, i);
         rb_agg_dev_t *ad = &a->devs[a->ndevs++];
-        s_str(d, "node", ad->node, sizeof ad->node);
-        s_str(d, "device", ad->device, sizeof ad->device);
-        s_str(d, "parent", ad->parent, sizeof ad->parent);
+        rb_json_get_str(d, "node", ad->node, sizeof ad->node);
+        rb_json_get_str(d, "device", ad->device, sizeof ad->device);
+        rb_json_get_str(d, "parent", ad->parent, sizeof ad->parent);
         ad->member = rb_json_bool(rb_json_get(d, "member"), 0);
-        ad->intervals = (uint32_t)s_u64(d, "intervals");
+        ad->intervals = (uint32_t)rb_json_get_u64(d, "intervals");
         ad->util_median = s_num(d, "util_median");
         ad->util_max = s_num(d, "util_max");
         ad->rd_bps_median = s_num(d, "rd_bps_median");
         ad->wr_bps_median = s_num(d, "wr_bps_median");
         ad->await_ms_median = s_num(d, "await_ms_median");
-        ad->rd_bytes = s_u64(d, "rd_bytes");
-        ad->wr_bytes = s_u64(d, "wr_bytes");
+        ad->rd_bytes = rb_json_get_u64(d, "rd_bytes");
+        ad->wr_bytes = rb_json_get_u64(d, "wr_bytes");
     }
     return 0;
 }
@@ -333,12 +321,12 @@ static int s_phase_disks(const rb_json_t *ds, rb_phase_agg_t *a)
     for (size_t i = 0; i < rb_json_len(ds); i++) {
         const rb_json_t *d = rb_json_at(ds, i);
         rb_agg_disk_t *o = &a->disks[a->ndisks++];
-        s_str(d, "node", o->node, sizeof o->node);
+        rb_json_get_str(d, "node", o->node, sizeof o->node);
         rb_host_json_dev_read(d, &o->id);
-        o->workers = (uint32_t)s_u64(d, "workers");
-        o->bytes = s_u64(d, "bytes");
-        o->ops = s_u64(d, "ops");
-        o->errors = s_u64(d, "errors");
+        o->workers = (uint32_t)rb_json_get_u64(d, "workers");
+        o->bytes = rb_json_get_u64(d, "bytes");
+        o->ops = rb_json_get_u64(d, "ops");
+        o->errors = rb_json_get_u64(d, "errors");
         o->window_s = s_num(d, "window_s");
         o->bw = s_num(d, "bw");
         o->iops = s_num(d, "iops");
@@ -347,7 +335,7 @@ static int s_phase_disks(const rb_json_t *ds, rb_phase_agg_t *a)
         for (int k = 0; k < RB_NDIRS; k++)
             s_dir_counts(rb_json_get(dirs, rb_dir_name((rb_dir_t)k)), &o->dir[k]);
         const rb_json_t *fam = rb_json_get(d, "family");
-        o->family_n = (uint32_t)s_u64(fam, "disks");
+        o->family_n = (uint32_t)rb_json_get_u64(fam, "disks");
         o->family_median_bw = s_num(fam, "median_bw");
         o->deviation = s_num(fam, "deviation");
     }
@@ -359,26 +347,26 @@ static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
 {
     int rc;
     memset(a, 0, sizeof *a);
-    s_str(o, "name", a->name, sizeof a->name);
+    rb_json_get_str(o, "name", a->name, sizeof a->name);
     a->rw = rb_rw_parse(rb_json_str(rb_json_get(o, "rw")));
-    a->bs = s_u64(o, "bs");
+    a->bs = rb_json_get_u64(o, "bs");
     a->direct = rb_json_bool(rb_json_get(o, "direct"), 0);
     a->partial = rb_json_bool(rb_json_get(o, "partial"), 0);
     a->from_samples = rb_json_bool(rb_json_get(o, "from_samples"), 0);
-    a->nworkers = (uint32_t)s_u64(o, "workers");
-    a->bytes = s_u64(o, "bytes");
-    a->ops = s_u64(o, "ops");
-    a->errors = s_u64(o, "errors");
-    a->read_bytes = s_u64(o, "read_bytes");
-    a->read_ops = s_u64(o, "read_ops");
-    a->verify_errors = s_u64(o, "verify_errors");
+    a->nworkers = (uint32_t)rb_json_get_u64(o, "workers");
+    a->bytes = rb_json_get_u64(o, "bytes");
+    a->ops = rb_json_get_u64(o, "ops");
+    a->errors = rb_json_get_u64(o, "errors");
+    a->read_bytes = rb_json_get_u64(o, "read_bytes");
+    a->read_ops = rb_json_get_u64(o, "read_ops");
+    a->verify_errors = rb_json_get_u64(o, "verify_errors");
     const rb_json_t *fe = rb_json_get(o, "first_error");
     if (rb_json_type(fe) == RB_JSON_OBJ) {
-        s_str(fe, "node", a->error_node, sizeof a->error_node);
-        s_str(fe, "path", a->error_path, sizeof a->error_path);
-        s_str(fe, "message", a->error, sizeof a->error);
-        a->error_offset = s_u64(fe, "offset");
-        a->error_code = -(int32_t)s_u64(fe, "errno");
+        rb_json_get_str(fe, "node", a->error_node, sizeof a->error_node);
+        rb_json_get_str(fe, "path", a->error_path, sizeof a->error_path);
+        rb_json_get_str(fe, "message", a->error, sizeof a->error);
+        a->error_offset = rb_json_get_u64(fe, "offset");
+        a->error_code = -(int32_t)rb_json_get_u64(fe, "errno");
         if (!a->error_code)
             a->error_code = -EIO;
     }
@@ -399,21 +387,21 @@ static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
     if (rb_json_type(sw) == RB_JSON_OBJ) {
         a->sw_limit_ns = (uint64_t)llround(s_num(sw, "limit_s") * 1e9);
         a->wearout = rb_json_bool(rb_json_get(sw, "wearout"), 0);
-        a->sw_stopped = (uint32_t)s_u64(sw, "stopped_workers");
-        a->sw_bytes = s_u64(sw, "bytes");
-        a->sw_ops = s_u64(sw, "ops");
+        a->sw_stopped = (uint32_t)rb_json_get_u64(sw, "stopped_workers");
+        a->sw_bytes = rb_json_get_u64(sw, "bytes");
+        a->sw_ops = rb_json_get_u64(sw, "ops");
         a->sw_s = s_num(sw, "seconds");
         a->sw_bw = s_num(sw, "bw");
-        a->sw_ops_min = s_u64(rb_json_get(sw, "worker_ops"), "min");
-        a->sw_ops_max = s_u64(rb_json_get(sw, "worker_ops"), "max");
+        a->sw_ops_min = rb_json_get_u64(rb_json_get(sw, "worker_ops"), "min");
+        a->sw_ops_max = rb_json_get_u64(rb_json_get(sw, "worker_ops"), "max");
     }
     a->cache_influenced = rb_json_bool(rb_json_get(o, "cache_influenced"), 0);
     const rb_json_t *c = rb_json_get(o, "cache");
-    a->buffered_set = s_u64(c, "buffered_bytes_per_node");
-    a->ram_min = s_u64(c, "node_ram_min");
-    a->caches_dropped = (uint32_t)s_u64(c, "dropped_nodes");
-    a->drop_failed = (uint32_t)s_u64(c, "drop_failed_nodes");
-    a->drop_status = -(int32_t)s_u64(c, "drop_errno");
+    a->buffered_set = rb_json_get_u64(c, "buffered_bytes_per_node");
+    a->ram_min = rb_json_get_u64(c, "node_ram_min");
+    a->caches_dropped = (uint32_t)rb_json_get_u64(c, "dropped_nodes");
+    a->drop_failed = (uint32_t)rb_json_get_u64(c, "drop_failed_nodes");
+    a->drop_status = -(int32_t)rb_json_get_u64(c, "drop_errno");
     if (s_hist(o, &a->hist) < 0 || s_dirs_full(o, a->dir, a->lat) < 0)
         return -EINVAL;
     a->go_utc_ns = s_utc(o, "go_utc");
@@ -460,7 +448,7 @@ static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
     }
     const rb_json_t *st = rb_json_get(o, "steady");
     if (rb_json_type(st) == RB_JSON_OBJ) {
-        a->steady.intervals = (uint32_t)s_u64(st, "intervals");
+        a->steady.intervals = (uint32_t)rb_json_get_u64(st, "intervals");
         a->steady.interval_s = s_num(st, "interval_s");
         a->steady.median_bw = s_num(st, "median_bw");
         a->steady.min_bw = s_num(st, "min_bw");
@@ -508,17 +496,17 @@ static int s_run_nodes(const rb_json_t *nodes, rb_loaded_run_t *out)
     for (uint32_t i = 0; i < res->nnodes; i++) {
         const rb_json_t *n = rb_json_at(nodes, i);
         rb_report_node_t *o = &out->nodes[i];
-        s_str(n, "name", o->name, sizeof o->name);
-        s_str(n, "rack", o->rack, sizeof o->rack);
-        s_str(n, "hostname", o->hostname, sizeof o->hostname);
-        s_str(n, "version", o->version, sizeof o->version);
+        rb_json_get_str(n, "name", o->name, sizeof o->name);
+        rb_json_get_str(n, "rack", o->rack, sizeof o->rack);
+        rb_json_get_str(n, "hostname", o->hostname, sizeof o->hostname);
+        rb_json_get_str(n, "version", o->version, sizeof o->version);
         o->status = s_status(rb_json_str(rb_json_get(n, "status")));
-        s_str(n, "error", o->error, sizeof o->error);
-        o->cores = (uint32_t)s_u64(n, "cores");
-        o->ram_bytes = s_u64(n, "ram_bytes");
+        rb_json_get_str(n, "error", o->error, sizeof o->error);
+        o->cores = (uint32_t)rb_json_get_u64(n, "cores");
+        o->ram_bytes = rb_json_get_u64(n, "ram_bytes");
         o->clock_offset_ns = (int64_t)llround(s_num(n, "clock_offset_s") * 1e9);
         o->clock_rtt_ns = (uint64_t)llround(s_num(n, "clock_rtt_s") * 1e9);
-        o->removed_files = s_u64(n, "removed_files");
+        o->removed_files = rb_json_get_u64(n, "removed_files");
         o->lost_at_s = rb_json_num(rb_json_get(n, "lost_at_s"), -1);
         const rb_json_t *host = rb_json_get(n, "host");
         if (rb_json_type(host) != RB_JSON_OBJ)
@@ -574,15 +562,15 @@ int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
         return s_fail(out, err, jerr.code ? jerr.code : -EINVAL, "%s: %s", path, jerr.msg);
     char schema[RB_NAME_MAX] = "(none)";
     if (j && rb_json_str(rb_json_get(j, "schema")))
-        s_str(j, "schema", schema, sizeof schema);
+        rb_json_get_str(j, "schema", schema, sizeof schema);
     if (j && strcmp(schema, RB_SUMMARY_SCHEMA) != 0) {
         rb_json_free(&j);
         return s_fail(out, err, -EPROTO, "%s: schema %s, this rackbench reads " RB_SUMMARY_SCHEMA,
                       path, schema);
     }
     if (j) {
-        s_str(j, "run_id", res->run_id, sizeof res->run_id);
-        s_str(j, "plan", out->source, sizeof out->source);
+        rb_json_get_str(j, "run_id", res->run_id, sizeof res->run_id);
+        rb_json_get_str(j, "plan", out->source, sizeof out->source);
         if (out->source[0])
             res->plan_source = out->source;
         res->started_wall_ns = rb_time_iso_parse(rb_json_str(rb_json_get(j, "started")));
@@ -590,8 +578,8 @@ int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
         const char *st = rb_json_str(rb_json_get(j, "status"));
         res->running = st && !strcmp(st, "running");
         res->status = st && !strcmp(st, "failed");
-        s_str(j, "error", res->error, sizeof res->error);
-        res->dropped_messages = (uint32_t)s_u64(j, "dropped_messages");
+        rb_json_get_str(j, "error", res->error, sizeof res->error);
+        res->dropped_messages = (uint32_t)rb_json_get_u64(j, "dropped_messages");
         if (s_run_nodes(rb_json_get(j, "nodes"), out) < 0) {
             rb_json_free(&j);
             return s_fail(out, err, -ENOMEM, "%s: out of memory%s", dir, "");
