@@ -23,6 +23,7 @@
 #   test_fio_semantics.sh BIN_DIR SCRATCH [PART]
 set -uo pipefail
 bin=$1
+. "$(dirname "$0")/fio_pair_lib.sh"
 part=${3:-all}
 scratch=$2/fio-semantics.$$
 command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 1; }
@@ -145,17 +146,8 @@ scale=${RB_TEST_TIME_SCALE:-1}
 for c in "${cases[@]}"; do
     IFS='|' read -r name text how <<< "$c"
     d=$scratch/$name
-    mkdir -p "$d/fio" "$d/rb"
     body=$(printf '%b' "$text")
-    # fio preallocates by default; rackbench writes files as they grow
-    printf '[global]\ndirectory=%s\nfallocate=none\n%s\n' "$d/fio" "$body" > "$d/fio.fio"
-    printf '[global]\ndirectory=%s\n%s\n' "$d/rb" "$body" > "$d/rb.fio"
-    if ! fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1; then
-        echo "FAIL $name: fio failed:"; cat "$d/fio.out"; fail=1; continue
-    fi
-    if ! "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1; then
-        echo "FAIL $name: rackbench failed:"; cat "$d/rb.out"; fail=1; continue
-    fi
+    fio_pair "$name" "$d" "$body" || { fail=1; continue; }
     summary="$(ls -d "$d"/runs/*/ | head -1)/summary.json"
     read -r fr fro fw fwo <<< "$(fio_bytes "$d/fio.json")"
     read -r rr rro rw rwo <<< "$(rb_bytes "$summary")"

@@ -11,6 +11,7 @@
 #   test_verify_methods.sh BIN_DIR SCRATCH
 set -uo pipefail
 bin=$1
+. "$(dirname "$0")/fio_pair_lib.sh"
 scratch=$2/verify-methods.$$
 command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 1; }
 mkdir -p "$scratch"
@@ -138,16 +139,8 @@ cases=(
 for c in "${cases[@]}"; do
     IFS='|' read -r name text <<< "$c"
     d=$scratch/fio-$name
-    mkdir -p "$d/fio" "$d/rb"
     body=$(printf '%b' "$text")
-    printf '[global]\ndirectory=%s\nfallocate=none\n%s\n' "$d/fio" "$body" > "$d/fio.fio"
-    printf '[global]\ndirectory=%s\n%s\n' "$d/rb" "$body" > "$d/rb.fio"
-    if ! fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1; then
-        echo "FAIL $name: fio failed:"; cat "$d/fio.out"; fail=1; continue
-    fi
-    if ! "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1; then
-        echo "FAIL $name: rackbench failed:"; cat "$d/rb.out"; fail=1; continue
-    fi
+    fio_pair "$name" "$d" "$body" || { fail=1; continue; }
     read -r fr fro fw fwo <<< "$(fio_bytes "$d/fio.json")"
     read -r _ rr rro rw rwo _ _ <<< "$(phases "$(ls -d "$d"/runs/*/)summary.json")"
     if [ "$fr $fro $fw $fwo" != "$rr $rro $rw $rwo" ]; then
