@@ -82,6 +82,20 @@ static int s_check_layout(const char *path, int strided)
     return good;
 }
 
+/* Writes the plan text to plan and starts `rackbench run --local nodes` of
+ * it in the background, its run folders under dir/runs (runs), its output
+ * in out and err (each 4200 bytes); the pid. */
+static int s_run_bg(const char *dir, const char *plan, const char *text, int nodes, char *runs,
+                    char *out, char *err)
+{
+    it_write(plan, text);
+    snprintf(runs, 4200, "%s/runs", dir);
+    snprintf(out, 4200, "%s/stdout", dir);
+    snprintf(err, 4200, "%s/stderr", dir);
+    return it_sh_bg(out, err, "'%s' run --local %d --quiet --out '%s' '%s'", it_bin("rackbench"),
+                    nodes, runs, plan);
+}
+
 static void test_shared_file_and_neighbour_reads(void **state)
 {
     (void)state;
@@ -145,12 +159,7 @@ static void test_shared_file_and_neighbour_reads(void **state)
              "time_based\n"
              "runtime=%ds\n",
              data, 3 * RB_TEST_TIME_SCALE);
-    it_write(plan, text);
-    snprintf(runs, sizeof runs, "%s/runs", dir);
-    snprintf(out, sizeof out, "%s/stdout", dir);
-    snprintf(err, sizeof err, "%s/stderr", dir);
-    int pid = it_sh_bg(out, err, "'%s' run --local %d --quiet --out '%s' '%s'", it_bin("rackbench"),
-                       NODES, runs, plan);
+    int pid = s_run_bg(dir, plan, text, NODES, runs, out, err);
     /* the shared files appear at the first phase, complete by the hold: once
      * the coordinator has a sample of the hold phase, every phase that
      * writes them is over (stonewall) and they are still there */
@@ -242,12 +251,7 @@ static void test_random_reads(void **state)
              "[neg]\nstonewall\nrw=read\nread_from=random\nread_from_seed=-7\n"
              "iterations=2\n",
              data, 3 * RB_TEST_TIME_SCALE);
-    it_write(plan, text);
-    snprintf(runs, sizeof runs, "%s/runs", dir);
-    snprintf(out, sizeof out, "%s/stdout", dir);
-    snprintf(err, sizeof err, "%s/stderr", dir);
-    int pid = it_sh_bg(out, err, "'%s' run --local %d --quiet --out '%s' '%s'", it_bin("rackbench"),
-                       NODES4, runs, plan);
+    int pid = s_run_bg(dir, plan, text, NODES4, runs, out, err);
     assert_int_equal(it_wait_for_samples(runs, ",hold,", 1, it_deadline(60000)), 0);
     /* r8 has read each node's file (relatime: the first read after the write
      * moves atime past mtime), and read 4 files' worth in all: each once */
@@ -445,12 +449,7 @@ static void test_ior_hard_pieces(void **state)
              "layout=segmented\nfilename_format=hold\ntime_based\nruntime=%ds\n\n"
              "[hard-read]\nstonewall\nrw=read\nread_from=neighbour\n",
              data, (unsigned long long)(pieces * bs), 3 * RB_TEST_TIME_SCALE);
-    it_write(plan, text);
-    snprintf(runs, sizeof runs, "%s/runs", dir);
-    snprintf(out, sizeof out, "%s/stdout", dir);
-    snprintf(err, sizeof err, "%s/stderr", dir);
-    int pid = it_sh_bg(out, err, "'%s' run --local %d --quiet --out '%s' '%s'", it_bin("rackbench"),
-                       NODES, runs, plan);
+    int pid = s_run_bg(dir, plan, text, NODES, runs, out, err);
     assert_int_equal(it_wait_for_samples(runs, ",hold,", 1, it_deadline(60000)), 0);
     s_find_shared(data, ".hard", hard, sizeof hard);
     assert_true(hard[0]);
