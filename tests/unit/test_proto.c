@@ -2065,12 +2065,17 @@ static void test_encode_invalid(void **state)
     build(RB_MSG_HELLO, false, &m);
     memset(m.u.hello.rack, 'r', sizeof m.u.hello.rack);
     expect_einval(&m, "HELLO: field 'rack': not NUL-terminated within its 64 bytes");
+    rb_msg_fini(&m);
     build(RB_MSG_HELLO, false, &m);
     m.u.hello.nroots = RB_MAX_ROOTS + 1;
     expect_einval(&m, "HELLO: field 'roots': 65 entries, more than the bound of 64");
+    m.u.hello.nroots = 1;
+    rb_msg_fini(&m);
     build(RB_MSG_HELLO, false, &m);
     memset(m.u.hello.roots[1].path, 'p', sizeof m.u.hello.roots[1].path);
     expect_einval(&m, "'roots[1].path'");
+    memset(m.u.hello.roots[1].path, 0, sizeof m.u.hello.roots[1].path);
+    rb_msg_fini(&m);
 
     build(RB_MSG_GO, false, &m);
     m.u.go.phase = RB_MAX_PHASES;
