@@ -208,6 +208,38 @@ static void test_hard_sizes_on_disk(void **state)
     it_rmtree(r.dir);
 }
 
+/* find steps over mdtest-hard's files, each worker on its neighbour's:
+ * every file examined once, and found what matches all of name, size and
+ * newer (names end in the item's number: "*.1?" is items 10 .. 19). */
+static void test_find_counts(void **state)
+{
+    (void)state;
+    s_run_t r;
+    const int n = NODES * WORKERS * 100;
+    s_start(&r, "mdtest-find",
+            "[global]\ndirectory=%s\nnumjobs=2\nsample_interval=200ms\n"
+            "meta_files=100\nmeta_filesize=3901\nmeta_shared_dir=1\nread_from=neighbour\n\n"
+            "[h.create]\nrw=meta\nmeta_ops=create\n\n"
+            "[h.find]\nrw=meta\nmeta_ops=find\nmeta_find_name=*.1?\nmeta_find_size=3901\n"
+            "meta_find_newer=1\n\n"
+            "[any]\nrw=meta\nmeta_ops=find\nfilename_format=h\n\n"
+            "[small]\nrw=meta\nmeta_ops=find\nfilename_format=h\nmeta_find_size=3900\n\n"
+            "[h.delete]\nrw=meta\nmeta_ops=delete\n");
+    assert_int_equal(it_show_failure(it_wait(r.pid), r.err), 0);
+    rb_json_t *j = it_summary(r.runs, r.folder, sizeof r.folder);
+    assert_non_null(j);
+    const char *steps[] = {"h.find", "any.find", "small.find"};
+    const double found[] = {NODES * WORKERS * 10, n, 0};
+    for (int i = 0; i < 3; i++) {
+        const rb_json_t *ph = s_phase(j, steps[i]);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "errors"), -1), 0);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "ops"), 0), n);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "found"), -1), found[i]);
+    }
+    rb_json_free(&j);
+    it_rmtree(r.dir);
+}
+
 /* Spoils the stamp of one file of local-2's first worker: its neighbour
  * (local-1, read_from=neighbour) reads it. */
 static int s_spoil(const char *data)
@@ -414,9 +446,9 @@ static void test_io500_local(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_dir_and_tree_steps), cmocka_unit_test(test_stonewall_wearout),
-        cmocka_unit_test(test_hard_sizes_on_disk), cmocka_unit_test(test_read_from_neighbour),
-        cmocka_unit_test(test_io500_local),
+        cmocka_unit_test(test_dir_and_tree_steps),  cmocka_unit_test(test_stonewall_wearout),
+        cmocka_unit_test(test_hard_sizes_on_disk),  cmocka_unit_test(test_find_counts),
+        cmocka_unit_test(test_read_from_neighbour), cmocka_unit_test(test_io500_local),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
