@@ -524,6 +524,8 @@ static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
         else
             s_field(f, "done", "%" PRIu64 " ops in %.3f s, %" PRIu64 " errors", a->ops, a->window_s,
                     a->errors);
+        if (sp->jobs[0].meta_op == RB_META_FIND)
+            s_field(f, "found", "%" PRIu64 " of %" PRIu64 " files examined", a->found, a->ops);
         s_text_skew(f, a);
         s_text_lat(f, "latency", &a->hist);
         if (a->error_code)
@@ -561,8 +563,6 @@ static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
                 rb_units_fmt_size_in(b2, sizeof b2, (double)(a->bytes - a->read_bytes), st),
                 a->ops - a->read_ops);
     s_text_dirs(f, a->dir, (const rb_hist_t(*)[RB_NLATS])a->lat, "", st);
-    if (rb_phase_spec_is_meta(sp) && sp->jobs[0].meta_op == RB_META_FIND)
-        s_field(f, "found", "%" PRIu64 " of %" PRIu64 " files examined", a->found, a->ops);
     if (a->verify_errors)
         s_field(f, "VERIFY", "%" PRIu64 " blocks failed verification", a->verify_errors);
     if (a->error_code)

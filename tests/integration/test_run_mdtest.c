@@ -237,6 +237,12 @@ static void test_find_counts(void **state)
         assert_int_equal(rb_json_num(rb_json_get(ph, "found"), -1), found[i]);
     }
     rb_json_free(&j);
+    char report[4400];
+    snprintf(report, sizeof report, "%s/report.txt", r.folder);
+    char *t = it_read(report);
+    assert_non_null(t);
+    assert_non_null(strstr(t, "found                        60 of 600 files examined"));
+    free(t);
     it_rmtree(r.dir);
 }
 
