@@ -42,7 +42,8 @@ struct rb_agent {
     int quit;      /* leave the loop */
     int stop;      /* rb_agent_stop was called (atomic: from another thread) */
     /* the current run */
-    rb_msg_t plan;  /* decoded PLAN (owns phases) */
+    rb_msg_t plan;         /* decoded PLAN (owns phases) */
+    uint64_t plan_wall_ns; /* CLOCK_REALTIME when it was taken: the run's start here */
     int **rundirs;  /* [phase][job × RB_DIRS_MAX + dir] → sandbox run folder (RB_JOB_RUNDIR) */
     pthread_t prep; /* lays out files for read phases */
     int prep_started;

@@ -191,7 +191,8 @@ static rb_job_ctx_t s_ctx(const rb_agent_t *a)
                           .nnodes = pl->nnodes ? pl->nnodes : 1,
                           .lead = pl->lead[0] ? pl->lead : a->o.name,
                           .peers = pl->peers,
-                          .npeers = pl->npeers};
+                          .npeers = pl->npeers,
+                          .run_start_ns = a->plan_wall_ns};
 }
 
 /* Checks the cross-node options of a job: a shared file's layout, whose data
@@ -457,6 +458,7 @@ void rb_agent_state_plan(rb_agent_t *a, rb_msg_t *m)
     }
     a->plan = *m; /* take over the decoded arrays */
     memset(m, 0, sizeof *m);
+    a->plan_wall_ns = rb_time_wall_ns();
     a->state = S_PREPARING;
     a->run_failed = 0;
     a->nextents = 0;

@@ -172,7 +172,10 @@ S_LAYOUT(
     F_U32(rb_job_spec_t, seq_nr, UINT32_MAX), F_KIND(rb_job_spec_t, seq_identical, RB_PK_BOOL),
     F_U32(rb_job_spec_t, perc_seq_read, 100), F_U32(rb_job_spec_t, perc_seq_write, 100),
     F_U32(rb_job_spec_t, perc_seq_trim, 100), F_U64(rb_job_spec_t, ba_read),
-    F_U64(rb_job_spec_t, ba_write), F_U64(rb_job_spec_t, ba_trim));
+    F_U64(rb_job_spec_t, ba_write), F_U64(rb_job_spec_t, ba_trim),
+    /* version 19 */
+    F_STR(rb_job_spec_t, meta_find_name, 0), F_U64(rb_job_spec_t, meta_find_size),
+    F_KIND(rb_job_spec_t, meta_find_newer, RB_PK_BOOL));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));
@@ -196,7 +199,8 @@ S_LAYOUT(s_worker_layout, s_check_worker, F_U32(rb_worker_stat_t, job, RB_MAX_JO
          F_U64(rb_worker_stat_t, trim_ops),
          F_CHECKPTS(rb_worker_stat_t, checkpts, ncheckpts, RB_MAX_CHECKPTS),
          F_U64(rb_worker_stat_t, sw_t_ns), F_U64(rb_worker_stat_t, sw_bytes),
-         F_U64(rb_worker_stat_t, sw_ops), F_U32(rb_worker_stat_t, dev, RB_MAX_DEVS));
+         F_U64(rb_worker_stat_t, sw_ops), F_U32(rb_worker_stat_t, dev, RB_MAX_DEVS),
+         F_U64(rb_worker_stat_t, found)); /* version 19 */
 
 S_LAYOUT(s_dev_id_layout, NULL, F_STR(rb_dev_id_t, path, RB_PK_F_NONEMPTY),
          F_STR(rb_dev_id_t, name, 0), F_STR(rb_dev_id_t, model, 0), F_STR(rb_dev_id_t, vendor, 0),
@@ -503,6 +507,9 @@ static int s_check_worker(rb_proto_ctx_t *c, const void *base)
     const rb_worker_stat_t *w = base;
     const uint64_t db[RB_NDIRS] = {w->read_bytes, w->write_bytes, w->trim_bytes};
     const uint64_t dops[RB_NDIRS] = {w->read_ops, w->write_ops, w->trim_ops};
+    if (w->found > w->ops) /* a find step matches among the files it examined */
+        return rb_proto_fail(c, "found", -1, "%" PRIu64 " files found of %" PRIu64 " examined",
+                             w->found, w->ops);
     return s_check_dirs(c, w->bytes, w->ops, db, dops);
 }
 

@@ -19,7 +19,7 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   18
+#define RB_PROTO_VERSION   19
 #define RB_PROTO_MAX_FRAME (512u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -90,6 +90,8 @@ typedef enum {
     RB_META_RMDIR = 9,   /* "rmdir": remove them */
     RB_META_MKTREE = 10, /* "mktree": make the worker's folder and its tree (or flat dirs) */
     RB_META_RMTREE = 11, /* "rmtree": remove them, leaves first */
+    /* version 19: IO500's find */
+    RB_META_FIND = 12, /* "find": stat() each file, count those matching meta_find_* */
 } rb_meta_op_t;
 
 /* Name of an access pattern ("read"); NULL if unknown. And back: RB_RW_NONE if unknown. */
@@ -291,6 +293,10 @@ typedef struct rb_job_spec {
     uint8_t meta_shared;    /* one directory for all workers of all nodes */
     uint8_t meta_sync;      /* fsync each file and its directory */
     uint8_t meta_renamed;   /* an earlier step renamed the files */
+    /* version 19: what a find step matches (IO500's find -name -size -newer) */
+    char meta_find_name[RB_NAME_MAX]; /* fnmatch pattern of the file's name ("" = any) */
+    uint64_t meta_find_size;          /* exact bytes (0 = any size) */
+    uint8_t meta_find_newer;          /* modified after the run's start */
     /* across nodes (IOR's access patterns) */
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */
@@ -579,6 +585,7 @@ typedef struct rb_worker_stat {
     uint64_t sw_bytes;      /* bytes done by then */
     uint64_t sw_ops;        /* ops done by then */
     uint32_t dev;           /* version 12: 1 + its device's index in DONE's devs; 0 none */
+    uint64_t found;         /* version 19: files a find step matched (of ops examined) */
 } rb_worker_stat_t;
 
 #define RB_MAX_DEVS 128 /* devices of one agent's phase with figures of their own */

@@ -28,6 +28,7 @@ static const char *const s_meta_names[] = {
     [RB_META_READ] = "read",     [RB_META_WRITE] = "write",   [RB_META_RENAME] = "rename",
     [RB_META_DELETE] = "delete", [RB_META_MKDIR] = "mkdir",   [RB_META_STATDIR] = "statdir",
     [RB_META_RMDIR] = "rmdir",   [RB_META_MKTREE] = "mktree", [RB_META_RMTREE] = "rmtree",
+    [RB_META_FIND] = "find",
 };
 static const char *const s_sync_names[] = {
     [RB_SYNC_NONE] = "none", [RB_SYNC_SYNC] = "sync", [RB_SYNC_DSYNC] = "dsync"};
@@ -61,7 +62,7 @@ const char *rb_verify_name(rb_verify_t t)
 
 int rb_meta_op_looks(rb_meta_op_t op)
 {
-    return op == RB_META_STAT || op == RB_META_READ || op == RB_META_STATDIR;
+    return op == RB_META_STAT || op == RB_META_READ || op == RB_META_STATDIR || op == RB_META_FIND;
 }
 
 int rb_meta_op_creates(rb_meta_op_t op)

@@ -65,8 +65,9 @@ typedef struct rb_job_ctx {
     const char *lead;       /* node 0's name: shared files are "LEAD.NAME" */
     const rb_peer_t *peers; /* node names by read_shift */
     uint32_t npeers;
-    const uint64_t *caps; /* per job of the phase: bs blocks of each file there are to
-                             read (what a worn-out write left), 0 = all; or NULL */
+    const uint64_t *caps;  /* per job of the phase: bs blocks of each file there are to
+                              read (what a worn-out write left), 0 = all; or NULL */
+    uint64_t run_start_ns; /* CLOCK_REALTIME when the agent took the run's PLAN (find -newer) */
 } rb_job_ctx_t;
 
 /* Name of the node `shift` places further on, from ctx's peers ("" for 0

@@ -218,6 +218,7 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
             else
                 w->region = i;
             w->expect = src + 1;
+            w->since_ns = ctx->run_start_ns;
             w->stop = &ph->stop;
             w->target = &ph->target[j];
             w->t_go = t_go_ns;
@@ -440,7 +441,8 @@ int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
                                  .checkpts = w->cp,
                                  .sw_t_ns = w->sw_t,
                                  .sw_bytes = w->sw_bytes,
-                                 .sw_ops = w->sw_ops};
+                                 .sw_ops = w->sw_ops,
+                                 .found = w->found};
         rb_job_stat_t *js = &ph->djobs[w->job];
         s_add_live(js, w);
         s_merge_worker(ph->acc[w->job].total, w, NULL, 0);

@@ -1,11 +1,13 @@
 /* rw=meta: one metadata step of mdtest's over a worker's items, each
  * operation timed one by one: files (create, stat, read, write, rename,
- * delete), directories as items (mkdir, statdir, rmdir) and the worker's
- * tree itself (mktree, rmtree). Folders the step only uses are opened (made
+ * delete, and IO500's find: a stat that counts the files matching),
+ * directories as items (mkdir, statdir, rmdir) and the worker's tree
+ * itself (mktree, rmtree). Folders the step only uses are opened (made
  * when missing) before GO and not measured; the tree steps make and remove
  * them in the measured window. */
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +248,22 @@ static int s_dir_sync(const rb_worker_t *w, int dfd)
     return w->spec->meta_sync && fsync(dfd) < 0 ? -errno : 0;
 }
 
+/* find: stats item i and counts it in found when it matches every
+ * meta_find_* (find -name P -size Nc -newer REF). 0 or -errno. */
+static int64_t s_find(rb_worker_t *w, int dfd, const char *name)
+{
+    const rb_job_spec_t *s = w->spec;
+    struct stat st;
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+        return -errno;
+    uint64_t mtime = (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec;
+    if (S_ISREG(st.st_mode) && (!s->meta_find_size || (uint64_t)st.st_size == s->meta_find_size) &&
+        (!s->meta_find_newer || mtime > w->since_ns) &&
+        (!s->meta_find_name[0] || fnmatch(s->meta_find_name, name, 0) == 0))
+        w->found++;
+    return 0;
+}
+
 /* One operation on item i; returns bytes moved or -errno. */
 static int64_t s_meta_op(rb_worker_t *w, uint64_t i, const char *name)
 {
@@ -273,6 +291,8 @@ static int64_t s_meta_op(rb_worker_t *w, uint64_t i, const char *name)
             got = rc < 0 ? rc : got;
         }
         return got;
+    case RB_META_FIND:
+        return s_find(w, dfd, name);
     case RB_META_STAT:
     case RB_META_STATDIR:
         return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;

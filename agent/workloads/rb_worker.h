@@ -115,6 +115,8 @@ typedef struct rb_worker {
     uint64_t mcount;               /* items of this step: meta_files, or what a stonewalled
                                     * create step left */
     int mtop;                      /* the worker's own folder (tree steps), or -1 */
+    uint64_t since_ns;             /* find -newer: the run's start, CLOCK_REALTIME */
+    uint64_t found;                /* find: files that matched (the worker's own) */
     /* the measured window, set at GO */
     uint64_t count_from;             /* IOs completing before this are ramp-up */
     uint64_t deadline;               /* stop issuing at this time */

@@ -368,6 +368,7 @@ static int s_jobs_and_rows(const rb_phase_spec_t *spec, const rb_agg_input_t *in
             aj->read_bytes += w->read_bytes;
             aj->read_ops += w->read_ops;
             aj->verify_errors += w->verify_errors;
+            aj->found += w->found;
             for (int dd = 0; dd < RB_NDIRS; dd++) {
                 uint64_t b, o;
                 s_worker_dir(w, dd, &b, &o);
@@ -538,6 +539,7 @@ static void s_add_node(const rb_agg_input_t *ni, rb_agg_node_t *an, rb_phase_agg
         out->read_bytes += w->read_bytes;
         out->read_ops += w->read_ops;
         out->verify_errors += w->verify_errors;
+        out->found += w->found;
         if (s < nfirst)
             nfirst = s;
         if (e > nlast)

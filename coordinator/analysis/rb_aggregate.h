@@ -73,6 +73,7 @@ typedef struct rb_agg_job {
     uint64_t bs;
     uint32_t workers;
     uint64_t bytes, ops, errors, read_bytes, read_ops, verify_errors;
+    uint64_t found;             /* a find step: files matched (of ops examined) */
     double window_s;            /* its last worker end - its first worker start */
     double bw, iops;            /* over window_s */
     rb_hist_t *hist;            /* merged over its workers on all nodes (== &lats->all) */
@@ -174,6 +175,7 @@ typedef struct rb_phase_agg {
     uint64_t go_utc_ns, first_start_utc_ns, last_end_utc_ns;
     int partial; /* some node did not finish this phase cleanly */
     uint64_t read_bytes, read_ops, verify_errors;
+    uint64_t found; /* a find step: files matched (of ops examined) */
     /* the first failure reported, by node order */
     char error_node[RB_NAME_MAX];
     char error_path[RB_PATH_MAX];

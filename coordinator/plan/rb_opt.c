@@ -349,6 +349,17 @@ static const rb_opt_t s_rows[] = {
     {"meta_renamed", NULL, RB_OPT_BOOL, RB_OPT_F_BARE | RB_OPT_F_META | RB_OPT_F_PRINT_META,
      J(meta_renamed), .type = "boolean", .def_doc = "`0` (set by expansion)",
      .doc = "an earlier step renamed the files", .ref = "meta_renamed"},
+    {"meta_find_name", NULL, RB_OPT_CUSTOM, RB_OPT_F_META | RB_OPT_F_PRINT_META | RB_OPT_F_EMPTY,
+     J(meta_find_name), .parse = rb_opt_value_meta_find_name, .print = rb_opt_print_if_set,
+     .type = "fnmatch pattern", .def_doc = "empty (any name)",
+     .doc = "find: the names it counts (find -name)", .ref = "meta_find"},
+    {"meta_find_size", NULL, RB_OPT_SIZE, RB_OPT_F_META | RB_OPT_F_PRINT_META | RB_OPT_F_ZERO,
+     J(meta_find_size), .print = rb_opt_print_if_set, .type = "size", .def_doc = "`0` (any size)",
+     .doc = "find: the exact size it counts (find -size Nc)", .ref = "meta_find"},
+    {"meta_find_newer", NULL, RB_OPT_BOOL, RB_OPT_F_BARE | RB_OPT_F_META | RB_OPT_F_PRINT_META,
+     J(meta_find_newer), .print = rb_opt_print_if_set, .type = "boolean", .def_doc = "`0`",
+     .doc = "find: counts only files changed since the run began (find -newer)",
+     .ref = "meta_find"},
 
     /* fio options that cannot change the IO that reaches the storage */
 #define IGN(k, w) {k, NULL, RB_OPT_IGNORED, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT, .group = (w)}

@@ -189,6 +189,19 @@ void rb_opt_print_stripe_size(const rb_opt_t *opt, const rb_job_spec_t *js, cons
                 rb_units_fmt_size_exact(a, sizeof a, js->lustre_stripe_size));
 }
 
+/* The row's value only when it is set (a string not empty, a number not 0). */
+void rb_opt_print_if_set(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    if (opt->kind == RB_OPT_CUSTOM) {
+        const char *v = (const char *)js + opt->off;
+        if (v[0])
+            fprintf(f, "%s=%s\n", opt->key, v);
+    } else if (rb_opt_load(js, opt)) {
+        fprintf(f, "%s=%" PRIu64 "\n", opt->key, rb_opt_load(js, opt));
+    }
+}
+
 /* An unset directory is written empty when [global] sets one, so it is not inherited. */
 /* size=: none for a job on devices that takes their size. */
 void rb_opt_print_job_size(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)

@@ -20,7 +20,7 @@
     "read, write, randread, randwrite, rw, readwrite, randrw, rewrite, reread, trim, randtrim, "   \
     "trimwrite, randtrimwrite, meta"
 #define S_META_OP_LIST                                                                             \
-    "create, stat, read, write, rename, delete, mkdir, statdir, rmdir, mktree, rmtree"
+    "create, stat, read, write, rename, delete, mkdir, statdir, rmdir, mktree, rmtree, find"
 #define S_MIN_INTERVAL_NS (100ull * 1000000ull)
 #define S_MAX_INTERVAL_NS (3600ull * 1000000000ull)
 
@@ -425,6 +425,20 @@ int rb_opt_value_filename_format(rb_plan_parser_t *ps, rb_plan_job_t *o, const r
     (void)opt;
     (void)key;
     return s_filename_format_value(ps, line, val, o->spec.filename_format);
+}
+
+/* meta_find_name: an fnmatch pattern of a file's name, as find -name. */
+int rb_opt_value_meta_find_name(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                                const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    if (strlen(val) >= sizeof o->spec.meta_find_name)
+        return rb_plan_fail(ps, line, "%s is longer than %zu characters", key,
+                            sizeof o->spec.meta_find_name - 1);
+    if (strchr(val, '/'))
+        return rb_plan_fail(ps, line, "%s '%s': a name pattern has no '/' (find -name)", key, val);
+    snprintf(o->spec.meta_find_name, sizeof o->spec.meta_find_name, "%s", val);
+    return 0;
 }
 
 int rb_opt_value_name(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,

@@ -14,7 +14,7 @@
 struct rb_accept;
 struct rb_project;
 
-#define RB_PLAN_META_NOPS 11u /* operations a metadata job may list, each once */
+#define RB_PLAN_META_NOPS 12u /* operations a metadata job may list, each once */
 
 /* Everything one job section sets, inherited from [global]. */
 typedef struct rb_plan_job {
@@ -178,13 +178,13 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_filesize, rb_opt_value_ioengine, rb_opt_value_sync, rb_opt_value_dsync,
     rb_opt_value_seed, rb_opt_value_pattern, rb_opt_value_zero_buffers, rb_opt_value_verify,
     rb_opt_value_verify_pattern, rb_opt_value_stonewall, rb_opt_value_directory,
-    rb_opt_value_filename, rb_opt_value_filename_format, rb_opt_value_name,
-    rb_opt_value_description, rb_opt_value_file_service_type, rb_opt_value_group_reporting,
-    rb_opt_value_sample_interval, rb_opt_value_read_from, rb_opt_value_read_from_seed,
-    rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size, rb_opt_value_meta_ops,
-    rb_opt_value_kb_base, rb_opt_value_bs, rb_opt_value_bssplit, rb_opt_value_io_size,
-    rb_opt_value_startdelay, rb_opt_value_rate, rb_opt_value_iterations, rb_opt_value_iterate,
-    rb_opt_value_meta_stonewall, rb_opt_value_usec, rb_opt_value_size_pct,
+    rb_opt_value_filename, rb_opt_value_filename_format, rb_opt_value_meta_find_name,
+    rb_opt_value_name, rb_opt_value_description, rb_opt_value_file_service_type,
+    rb_opt_value_group_reporting, rb_opt_value_sample_interval, rb_opt_value_read_from,
+    rb_opt_value_read_from_seed, rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size,
+    rb_opt_value_meta_ops, rb_opt_value_kb_base, rb_opt_value_bs, rb_opt_value_bssplit,
+    rb_opt_value_io_size, rb_opt_value_startdelay, rb_opt_value_rate, rb_opt_value_iterations,
+    rb_opt_value_iterate, rb_opt_value_meta_stonewall, rb_opt_value_usec, rb_opt_value_size_pct,
     rb_opt_value_random_distribution, rb_opt_value_rw_modifier, rb_opt_value_rw_sequencer,
     rb_opt_value_percentage_random, rb_opt_value_blockalign, rb_opt_value_random_generator;
 
@@ -233,7 +233,7 @@ rb_opt_print_fn rb_opt_print_bs, rb_opt_print_bssplit, rb_opt_print_bsrange, rb_
     rb_opt_print_rate, rb_opt_print_filename, rb_opt_print_job_size, rb_opt_print_meta_readsize,
     rb_opt_print_meta_stonewall, rb_opt_print_thinktime, rb_opt_print_offset, rb_opt_print_advice,
     rb_opt_print_random_distribution, rb_opt_print_rw, rb_opt_print_rw_sequencer,
-    rb_opt_print_percentage_random, rb_opt_print_blockalign;
+    rb_opt_print_percentage_random, rb_opt_print_blockalign, rb_opt_print_if_set;
 
 /* The row's field (1, 4 or 8 bytes) of js as a number. */
 uint64_t rb_opt_load(const rb_job_spec_t *js, const rb_opt_t *opt);

@@ -126,6 +126,9 @@ static int s_settle_meta(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *nam
     m.meta_shared = js->meta_shared;
     m.meta_sync = js->meta_sync;
     m.meta_renamed = js->meta_renamed;
+    memcpy(m.meta_find_name, js->meta_find_name, sizeof m.meta_find_name);
+    m.meta_find_size = js->meta_find_size;
+    m.meta_find_newer = js->meta_find_newer;
     o->spec = m;
     /* the rules see a step: its operation is the first of meta_ops */
     rb_plan_job_t step = *o;
@@ -239,6 +242,9 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     js->meta_shared = 0;
     js->meta_sync = 0;
     js->meta_renamed = 0;
+    js->meta_find_name[0] = '\0';
+    js->meta_find_size = 0;
+    js->meta_find_newer = 0;
 
     /* fio: a filename names the files, so nrfiles is not used */
     if (js->filename[0] && js->nrfiles != 1) {

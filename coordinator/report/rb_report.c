@@ -585,6 +585,8 @@ static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spe
         rb_jw_str(w, "meta_set", mj->filename_format);
         rb_jw_u64(w, "meta_files_per_worker", mj->meta_files);
         rb_jw_bool(w, "meta_shared_dir", mj->meta_shared);
+        if (mj->meta_op == RB_META_FIND)
+            rb_jw_u64(w, "found", a->found); /* of ops, the files examined */
     }
     rb_jw_str(w, "ioengine", a->njobs ? a->jobs[0].ioengine : "sync");
     rb_jw_u64(w, "iodepth", a->njobs ? a->jobs[0].iodepth : 1);
@@ -693,11 +695,15 @@ static void s_json_io500(rb_jw_t *w, const rb_run_result_t *r)
         return;
     rb_jw_obj_begin(w, "io500");
     rb_jw_bool(w, "valid", io.valid);
-    rb_jw_str(w, "not_valid_because", io.why);
+    if (!io.valid)
+        rb_jw_str(w, "not_valid_because", io.why);
     rb_jw_num(w, "stonewall_s", io.stonewall_s);
     rb_jw_num(w, "bw_score_gib_s", io.bw_score);
     rb_jw_num(w, "md_score_kiops", io.md_score);
     rb_jw_num(w, "score", io.score);
+    rb_jw_u64(w, "find_examined", io.examined);
+    rb_jw_u64(w, "found", io.found);
+    rb_jw_num(w, "find_s", io.find_s);
     rb_jw_obj_begin(w, "phases");
     for (uint32_t i = 0; i < RB_IO500_NBW; i++)
         rb_jw_num(w, rb_io500_bw_name(i, 0), io.bw[i]);

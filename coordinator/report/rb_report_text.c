@@ -530,6 +530,8 @@ static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
         else
             s_field(f, "done", "%" PRIu64 " ops in %.3f s, %" PRIu64 " errors", a->ops, a->window_s,
                     a->errors);
+        if (sp->jobs[0].meta_op == RB_META_FIND)
+            s_field(f, "found", "%" PRIu64 " of %" PRIu64 " files examined", a->found, a->ops);
         s_text_skew(f, a);
         s_text_lat(f, "latency", &a->hist);
         if (a->error_code)
@@ -636,13 +638,20 @@ static void s_text_io500(const rb_run_result_t *r, FILE *f)
     rb_io500_t io;
     if (!rb_io500_compute(r->phases, r->specs, r->nphases, &io))
         return;
-    fprintf(f, "\nIO500 phases (%s: NOT a valid IO500 submission)\n", io.why);
+    if (io.valid)
+        fprintf(f, "\nIO500 phases\n");
+    else
+        fprintf(f, "\nIO500 phases (%s: NOT a valid IO500 submission)\n", io.why);
     for (uint32_t i = 0; i < RB_IO500_NBW; i++)
         fprintf(f, "[RESULT] %20s %15.6f GiB/s\n", rb_io500_bw_name(i, 0), io.bw[i]);
-    for (uint32_t i = 0; i < RB_IO500_NMD; i++)
+    for (uint32_t i = 0; i < RB_IO500_NMD; i++) {
         fprintf(f, "[RESULT] %20s %15.6f kIOPS\n", rb_io500_md_name(i, 0), io.md[i]);
-    fprintf(f, "[SCORE ] Bandwidth %.6f GiB/s : IOPS %.6f kiops : TOTAL %.6f [INVALID]\n",
-            io.bw_score, io.md_score, io.score);
+        if (i == RB_IO500_FIND)
+            fprintf(f, "[FIND  ] %20s %" PRIu64 " of %" PRIu64 " files in %.3f s\n", "found",
+                    io.found, io.examined, io.find_s);
+    }
+    fprintf(f, "[SCORE ] Bandwidth %.6f GiB/s : IOPS %.6f kiops : TOTAL %.6f%s\n", io.bw_score,
+            io.md_score, io.score, io.valid ? "" : " [INVALID]");
 }
 
 /* Which units the report's figures are in. */

@@ -360,6 +360,7 @@ static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
     a->read_bytes = rb_json_get_u64(o, "read_bytes");
     a->read_ops = rb_json_get_u64(o, "read_ops");
     a->verify_errors = rb_json_get_u64(o, "verify_errors");
+    a->found = rb_json_get_u64(o, "found"); /* find steps only */
     const rb_json_t *fe = rb_json_get(o, "first_error");
     if (rb_json_type(fe) == RB_JSON_OBJ) {
         rb_json_get_str(fe, "node", a->error_node, sizeof a->error_node);

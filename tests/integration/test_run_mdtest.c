@@ -208,6 +208,44 @@ static void test_hard_sizes_on_disk(void **state)
     it_rmtree(r.dir);
 }
 
+/* find steps over mdtest-hard's files, each worker on its neighbour's:
+ * every file examined once, and found what matches all of name, size and
+ * newer (names end in the item's number: "*.1?" is items 10 .. 19). */
+static void test_find_counts(void **state)
+{
+    (void)state;
+    s_run_t r;
+    const int n = NODES * WORKERS * 100;
+    s_start(&r, "mdtest-find",
+            "[global]\ndirectory=%s\nnumjobs=2\nsample_interval=200ms\n"
+            "meta_files=100\nmeta_filesize=3901\nmeta_shared_dir=1\nread_from=neighbour\n\n"
+            "[h.create]\nrw=meta\nmeta_ops=create\n\n"
+            "[h.find]\nrw=meta\nmeta_ops=find\nmeta_find_name=*.1?\nmeta_find_size=3901\n"
+            "meta_find_newer=1\n\n"
+            "[any]\nrw=meta\nmeta_ops=find\nfilename_format=h\n\n"
+            "[small]\nrw=meta\nmeta_ops=find\nfilename_format=h\nmeta_find_size=3900\n\n"
+            "[h.delete]\nrw=meta\nmeta_ops=delete\n");
+    assert_int_equal(it_show_failure(it_wait(r.pid), r.err), 0);
+    rb_json_t *j = it_summary(r.runs, r.folder, sizeof r.folder);
+    assert_non_null(j);
+    const char *steps[] = {"h.find", "any.find", "small.find"};
+    const double found[] = {NODES * WORKERS * 10, n, 0};
+    for (int i = 0; i < 3; i++) {
+        const rb_json_t *ph = s_phase(j, steps[i]);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "errors"), -1), 0);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "ops"), 0), n);
+        assert_int_equal(rb_json_num(rb_json_get(ph, "found"), -1), found[i]);
+    }
+    rb_json_free(&j);
+    char report[4400];
+    snprintf(report, sizeof report, "%s/report.txt", r.folder);
+    char *t = it_read(report);
+    assert_non_null(t);
+    assert_non_null(strstr(t, "found                        60 of 600 files examined"));
+    free(t);
+    it_rmtree(r.dir);
+}
+
 /* Spoils the stamp of one file of local-2's first worker: its neighbour
  * (local-1, read_from=neighbour) reads it. */
 static int s_spoil(const char *data)
@@ -271,15 +309,19 @@ static void test_read_from_neighbour(void **state)
 }
 
 /* Checks summary.json's io500 member against a geometric mean worked out
- * here from the phases' own figures. */
+ * here from the phases' own figures: find is the files examined in both
+ * find steps over the time of both, as IO500 scores it. */
 static void s_check_io500(const rb_json_t *j)
 {
     const char *bw[] = {"ior-easy-write", "ior-hard-write", "ior-easy-read", "ior-hard-read"};
-    const char *md[][2] = {
-        {"mdtest-easy-write", "mdtest-easy.create"},  {"mdtest-hard-write", "mdtest-hard.create"},
-        {"mdtest-easy-stat", "mdtest-easy.stat"},     {"mdtest-hard-stat", "mdtest-hard.stat"},
-        {"mdtest-easy-delete", "mdtest-easy.delete"}, {"mdtest-hard-read", "mdtest-hard.read"},
-        {"mdtest-hard-delete", "mdtest-hard.delete"}};
+    const char *md[][2] = {{"mdtest-easy-write", "mdtest-easy.create"},
+                           {"mdtest-hard-write", "mdtest-hard.create"},
+                           {"find", NULL},
+                           {"mdtest-easy-stat", "mdtest-easy.stat"},
+                           {"mdtest-hard-stat", "mdtest-hard.stat"},
+                           {"mdtest-easy-delete", "mdtest-easy.delete"},
+                           {"mdtest-hard-read", "mdtest-hard.read"},
+                           {"mdtest-hard-delete", "mdtest-hard.delete"}};
     const rb_json_t *io = rb_json_get(j, "io500");
     assert_non_null(io);
     double lb = 0, lm = 0;
@@ -290,12 +332,23 @@ static void s_check_io500(const rb_json_t *j)
                     1e-5 * v);
         lb += log(v) / 4;
     }
-    for (int i = 0; i < 7; i++) {
-        double v = rb_json_num(rb_json_get(s_phase(j, md[i][1]), "iops"), 0) / 1000.0;
+    const rb_json_t *fe = s_phase(j, "mdtest-easy.find"), *fh = s_phase(j, "mdtest-hard.find");
+    double examined =
+        rb_json_num(rb_json_get(fe, "ops"), 0) + rb_json_num(rb_json_get(fh, "ops"), 0);
+    double took =
+        rb_json_num(rb_json_get(fe, "window_s"), 0) + rb_json_num(rb_json_get(fh, "window_s"), 0);
+    assert_true(examined > 0 && took > 0);
+    assert_true(rb_json_num(rb_json_get(io, "find_examined"), 0) == examined);
+    assert_true(rb_json_num(rb_json_get(io, "found"), -1) ==
+                rb_json_num(rb_json_get(fe, "found"), -1) +
+                    rb_json_num(rb_json_get(fh, "found"), -1));
+    for (int i = 0; i < 8; i++) {
+        double v = md[i][1] ? rb_json_num(rb_json_get(s_phase(j, md[i][1]), "iops"), 0) / 1000.0
+                            : examined / took / 1000.0;
         assert_true(v > 0);
         assert_true(fabs(rb_json_num(rb_json_get(rb_json_get(io, "phases"), md[i][0]), 0) - v) <=
                     1e-5 * v);
-        lm += log(v) / 7;
+        lm += log(v) / 8;
     }
     double b = exp(lb), m = exp(lm), t = sqrt(b * m);
     fprintf(stderr, "io500 (not valid): bw %.4f GiB/s, md %.4f kIOPS, total %.4f\n", b, m, t);
@@ -305,40 +358,92 @@ static void s_check_io500(const rb_json_t *j)
     assert_false(rb_json_bool(rb_json_get(io, "valid"), 1));
 }
 
-/* deploy/plans/io500.ini at lab scale on --local 4: IO500's phases in
- * order, the scores from them, flagged not valid. */
+/* deploy/plans/io500.ini at lab scale on --local 4, with a hold phase
+ * after find (the files stay while it runs): IO500's phases in order, find
+ * finding what GNU find finds in the same folders (find -name '*01*' -size
+ * 3901c -newer a file made before the run), the scores from the phases,
+ * flagged not valid. */
 static void test_io500_local(void **state)
 {
     (void)state;
-    char dir[4200], runs[4200], out[4200], err[4200], folder[4200];
+    char dir[4200], runs[4200], out[4200], err[4200], folder[4200], plan[4300], ref[4300];
     snprintf(dir, sizeof dir, "%s", it_scratch("mdtest-io500"));
     snprintf(runs, sizeof runs, "%s/runs", dir);
     snprintf(out, sizeof out, "%s/stdout", dir);
     snprintf(err, sizeof err, "%s/stderr", dir);
-    int code = it_sh(out, err,
-                     "env DIR='%s/data' STONEWALL=1s EASY_SIZE=16m HARD_SEGS=400 MD_FILES=200000 "
-                     "'%s' run '%s/deploy/plans/io500.ini' --local 4 --out '%s'",
-                     dir, it_bin("rackbench"), RB_IT_SRC, runs);
-    assert_int_equal(it_show_failure(code, err), 0);
+    snprintf(plan, sizeof plan, "%s/io500.ini", dir);
+    snprintf(ref, sizeof ref, "%s/timestamp", dir);
+    snprintf(folder, sizeof folder, "%s/deploy/plans/io500.ini", RB_IT_SRC);
+    char *text = it_read(folder);
+    assert_non_null(text);
+    char *at = strstr(text, "\n[ior-easy-read]");
+    assert_non_null(at);
+    char *held = malloc(strlen(text) + 256);
+    assert_non_null(held);
+    /* ior-easy-read stonewalled: a phase of its own, not the hold's */
+    sprintf(held, "%.*s\n" S_HOLD("hold") "[ior-easy-read]\nstonewall%s", (int)(at - text), text,
+            4 * RB_TEST_TIME_SCALE, at + strlen("\n[ior-easy-read]"));
+    it_write(plan, held);
+    free(held);
+    free(text);
+    it_write(ref, "IO500's timestamp file\n");
+    usleep(20000); /* past the coarse clock's tick: every file is newer */
+    int pid = it_sh_bg(out, err,
+                       "env DIR='%s/data' STONEWALL=1s EASY_SIZE=16m HARD_SEGS=400 MD_FILES=200000 "
+                       "'%s' run '%s' --local 4 --out '%s'",
+                       dir, it_bin("rackbench"), plan, runs);
+    assert_int_equal(it_wait_for_samples(runs, ",hold,", 4, it_deadline(60000)), 0);
+    char cmd[13000];
+    snprintf(cmd, sizeof cmd, "find '%s/data' -name '*01*' -size 3901c -newer '%s' | wc -l", dir,
+             ref);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    long gnu = -1;
+    assert_int_equal(fscanf(p, "%ld", &gnu), 1);
+    pclose(p);
+    assert_int_equal(it_show_failure(it_wait(pid), err), 0);
     rb_json_t *j = it_summary(runs, folder, sizeof folder);
     assert_non_null(j);
-    const char *order[] = {"ior-easy-write",     "mdtest-easy.create", "ior-hard-write",
-                           "mdtest-hard.create", "ior-easy-read",      "mdtest-easy.stat",
-                           "ior-hard-read",      "mdtest-hard.stat",   "mdtest-easy.delete",
-                           "mdtest-hard.read",   "mdtest-hard.delete"};
+    const char *order[] = {"ior-easy-write",
+                           "mdtest-easy.create",
+                           "ior-hard-write",
+                           "mdtest-hard.create",
+                           "mdtest-easy.find",
+                           "mdtest-hard.find",
+                           "hold",
+                           "ior-easy-read",
+                           "mdtest-easy.stat",
+                           "ior-hard-read",
+                           "mdtest-hard.stat",
+                           "mdtest-easy.delete",
+                           "mdtest-hard.read",
+                           "mdtest-hard.delete"};
     const rb_json_t *phases = rb_json_get(j, "phases");
-    assert_int_equal(rb_json_len(phases), 11);
-    for (size_t i = 0; i < 11; i++) {
+    assert_int_equal(rb_json_len(phases), 14);
+    for (size_t i = 0; i < 14; i++) {
         const rb_json_t *ph = rb_json_at(phases, i);
         assert_string_equal(rb_json_str(rb_json_get(ph, "name")), order[i]);
         assert_int_equal(rb_json_num(rb_json_get(ph, "errors"), -1), 0);
     }
+    /* every file made examined once; found as GNU find counts them */
+    double made = rb_json_num(rb_json_get(s_phase(j, "mdtest-easy.create"), "ops"), 0) +
+                  rb_json_num(rb_json_get(s_phase(j, "mdtest-hard.create"), "ops"), 0);
+    double examined = rb_json_num(rb_json_get(s_phase(j, "mdtest-easy.find"), "ops"), 0) +
+                      rb_json_num(rb_json_get(s_phase(j, "mdtest-hard.find"), "ops"), 0);
+    double found = rb_json_num(rb_json_get(rb_json_get(j, "io500"), "found"), -1);
+    fprintf(stderr, "find: %.0f of %.0f files found (GNU find: %ld), %.0f made\n", found, examined,
+            gnu, made);
+    assert_true(examined == made);
+    assert_true(gnu > 0);
+    assert_true(found == (double)gnu);
+    assert_true(rb_json_num(rb_json_get(s_phase(j, "mdtest-easy.find"), "found"), -1) == 0);
     s_check_io500(j);
     rb_json_free(&j);
     char *o = it_read(out);
     assert_non_null(o);
     assert_non_null(strstr(o, "[SCORE ] Bandwidth "));
     assert_non_null(strstr(o, "[INVALID]"));
+    assert_non_null(strstr(o, "[FIND  ]"));
     assert_non_null(strstr(o, "NOT a valid IO500 submission"));
     free(o);
     it_rmtree(dir);
@@ -347,9 +452,9 @@ static void test_io500_local(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_dir_and_tree_steps), cmocka_unit_test(test_stonewall_wearout),
-        cmocka_unit_test(test_hard_sizes_on_disk), cmocka_unit_test(test_read_from_neighbour),
-        cmocka_unit_test(test_io500_local),
+        cmocka_unit_test(test_dir_and_tree_steps),  cmocka_unit_test(test_stonewall_wearout),
+        cmocka_unit_test(test_hard_sizes_on_disk),  cmocka_unit_test(test_find_counts),
+        cmocka_unit_test(test_read_from_neighbour), cmocka_unit_test(test_io500_local),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -280,6 +280,9 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->ba_read, b->ba_read);
     assert_int_equal(a->ba_write, b->ba_write);
     assert_int_equal(a->ba_trim, b->ba_trim);
+    assert_string_equal(a->meta_find_name, b->meta_find_name);
+    assert_int_equal(a->meta_find_size, b->meta_find_size);
+    assert_int_equal(a->meta_find_newer, b->meta_find_newer);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
@@ -852,14 +855,21 @@ static const s_bad_t s_bad[] = {
     {"[m]\nrw=meta\nmeta_ops=\nmeta_files=1\n", 3, "option 'meta_ops' has an empty value"},
     {"[m]\nrw=meta\nmeta_ops=create,,stat\nmeta_files=1\n", 3,
      "meta_ops=create,,stat has an empty entry (a comma-separated list of create, stat, read, "
-     "write, rename, delete, mkdir, statdir, rmdir, mktree, rmtree)"},
+     "write, rename, delete, mkdir, statdir, rmdir, mktree, rmtree, find)"},
     {"[m]\nrw=meta\nmeta_ops=create,\nmeta_files=1\n", 3, "has an empty entry"},
     {"[m]\nrw=meta\nmeta_ops= , \nmeta_files=1\n", 3, "has an empty entry"},
     {"[m]\nrw=meta\nmeta_ops=create,list\nmeta_files=1\n", 3,
      "unknown metadata operation 'list' in meta_ops (create, stat, read, write, rename, delete, "
-     "mkdir, statdir, rmdir, mktree, rmtree)"},
+     "mkdir, statdir, rmdir, mktree, rmtree, find)"},
     {"[m]\nrw=meta\nmeta_ops=createeeeeeeeeeeeeeeeeeee\nmeta_files=1\n", 3,
      "unknown metadata operation 'createeeeeeeeeeeeeeeeeeee'"},
+    {"[m]\nrw=meta\nmeta_ops=find\nmeta_files=1\nmeta_find_name=a/*01*\n", 5,
+     "meta_find_name 'a/*01*': a name pattern has no '/' (find -name)"},
+    {"[m]\nrw=meta\nmeta_ops=find\nmeta_files=1\nmeta_find_name="
+     "*0123456789012345678901234567890123456789012345678901234567890123*\n",
+     5, "meta_find_name is longer than 63 characters"},
+    {"[w]\nrw=write\nsize=1m\nmeta_find_size=3901\n", 4,
+     "option 'meta_find_size' applies only to rw=meta (job 'w' has rw=write)"},
     {"[m]\nrw=meta\nmeta_ops=stat,create,stat\nmeta_files=1\n", 3,
      "meta_ops=stat,create,stat lists 'stat' twice"},
     {"[m]\nrw=meta\n", 1, "job 'm' has no meta_files (files per worker, required for rw=meta)"},
@@ -2764,6 +2774,33 @@ static void test_meta_print(void **state)
     rb_plan_destroy(&p);
 }
 
+/* A find step prints its meta_find_* (only when set) and reads back the same. */
+static void test_meta_find_print(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nmeta_files=10\n[h.create]\nrw=meta\nmeta_ops=create\n"
+                               "[h.find]\nrw=meta\nmeta_ops=find\nmeta_find_name=*01*\n"
+                               "meta_find_size=3901\nmeta_find_newer\n");
+    const rb_job_spec_t *f = &p->phases[1].jobs[0];
+    assert_int_equal(f->meta_op, RB_META_FIND);
+    assert_string_equal(f->meta_find_name, "*01*");
+    assert_int_equal(f->meta_find_size, 3901);
+    assert_int_equal(f->meta_find_newer, 1);
+    assert_int_equal(f->read_shift, 0);
+    char *text = s_print(p, NULL);
+    assert_non_null(strstr(text, "meta_renamed=0\nmeta_find_name=*01*\nmeta_find_size=3901\n"
+                                 "meta_find_newer=1\n"));
+    /* the create step sets none of them: it prints none */
+    const char *create = strstr(text, "[h.create]"), *find = strstr(text, "[h.find]");
+    assert_non_null(create);
+    assert_non_null(find);
+    const char *first = strstr(create, "meta_find");
+    assert_true(first > find);
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
 static void test_fuzz(void **state)
 {
     (void)state;
@@ -2810,6 +2847,7 @@ int main(void)
         cmocka_unit_test(test_meta_expansion),
         cmocka_unit_test(test_meta_defaults),
         cmocka_unit_test(test_meta_print),
+        cmocka_unit_test(test_meta_find_print),
         cmocka_unit_test(test_fuzz),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

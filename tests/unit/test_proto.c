@@ -146,6 +146,9 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->ba_read = 4096;
     jb->ba_write = 8192 + k;
     jb->ba_trim = 512;
+    snprintf(jb->meta_find_name, sizeof jb->meta_find_name, "*0%u*", k); /* version 19 */
+    jb->meta_find_size = 3901 + k;
+    jb->meta_find_newer = (uint8_t)!k;
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -475,7 +478,8 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
             w->sw_t_ns = i ? 5000000000ull + i : 0;
             w->sw_bytes = (uint64_t)i << 30;
             w->sw_ops = (uint64_t)i << 18;
-            w->dev = i % 3; /* version 12: workers 1, 4 on device 0, 2, 5 on device 1 */
+            w->dev = i % 3;        /* version 12: workers 1, 4 on device 0, 2, 5 on device 1 */
+            w->found = w->ops / 2; /* version 14 */
         }
         d->ndevs = d->ndev_stats = 2;
         d->devs = calloc(2, sizeof *d->devs);
@@ -786,6 +790,9 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->ba_read, t->ba_read);
                 assert_int_equal(s->ba_write, t->ba_write);
                 assert_int_equal(s->ba_trim, t->ba_trim);
+                assert_string_equal(s->meta_find_name, t->meta_find_name);
+                assert_int_equal(s->meta_find_size, t->meta_find_size);
+                assert_int_equal(s->meta_find_newer, t->meta_find_newer);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -874,6 +881,7 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
             assert_int_equal(v->sw_t_ns, w->sw_t_ns);
             assert_int_equal(v->sw_bytes, w->sw_bytes);
             assert_int_equal(v->sw_ops, w->sw_ops);
+            assert_int_equal(v->found, w->found);
             assert_int_equal(v->dev, w->dev);
         }
         assert_int_equal(x->ndevs, y->ndevs);
@@ -1263,12 +1271,13 @@ static void test_names(void **state)
         {RB_META_READ, "read"},     {RB_META_WRITE, "write"},   {RB_META_RENAME, "rename"},
         {RB_META_DELETE, "delete"}, {RB_META_MKDIR, "mkdir"},   {RB_META_STATDIR, "statdir"},
         {RB_META_RMDIR, "rmdir"},   {RB_META_MKTREE, "mktree"}, {RB_META_RMTREE, "rmtree"},
+        {RB_META_FIND, "find"},
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         assert_string_equal(rb_meta_op_name(ops[i].op), ops[i].name);
         assert_int_equal(rb_meta_op_parse(ops[i].name), ops[i].op);
     }
-    assert_null(rb_meta_op_name((rb_meta_op_t)12));
+    assert_null(rb_meta_op_name((rb_meta_op_t)13));
     assert_null(rb_meta_op_name((rb_meta_op_t)-1));
     assert_int_equal(rb_meta_op_parse("mkdirs"), RB_META_NONE);
     assert_int_equal(rb_meta_op_parse("unlink"), RB_META_NONE);
@@ -1412,9 +1421,9 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 18);
+    assert_int_equal(RB_PROTO_VERSION, 19);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 17 from peer, this build speaks 18");
+    expect_bad(buf, len, -EPROTO, "protocol version 18 from peer, this build speaks 19");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
@@ -2198,7 +2207,7 @@ static void test_v6_keys(void **state)
         "fadvise_hint "
         "rand_dist rand_dist_ppm zones_read zones_write zones_trim seq_add "
         "seq_back seq_nr seq_identical perc_seq_read perc_seq_write perc_seq_trim ba_read "
-        "ba_write ba_trim";
+        "ba_write ba_trim meta_find_name meta_find_size meta_find_newer";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
@@ -2216,7 +2225,7 @@ static void test_v6_keys(void **state)
     expect_keys(RB_MSG_DONE, "workers[1]",
                 "job worker t_start_ns t_end_ns bytes ops errors read_bytes read_ops "
                 "verify_errors write_bytes write_ops trim_bytes trim_ops checkpts sw_t_ns "
-                "sw_bytes sw_ops dev");
+                "sw_bytes sw_ops dev found");
     expect_keys(RB_MSG_DONE, "devs[1]",
                 "path name model vendor serial firmware size lbs pbs rotational scheduler "
                 "read_ahead_kb nr_requests queue_depth access use");
@@ -2563,7 +2572,7 @@ static void test_meta_rules(void **state)
         {"phases[2].jobs[0].meta_op", put_str, "mkdirs",
          "PLAN: field 'phases[2].jobs[0].meta_op': unknown metadata operation 'mkdirs' (one of "
          "\"none\", \"create\", \"stat\", \"read\", \"write\", \"rename\", \"delete\", "
-         "\"mkdir\", \"statdir\", \"rmdir\", \"mktree\", \"rmtree\")"},
+         "\"mkdir\", \"statdir\", \"rmdir\", \"mktree\", \"rmtree\", \"find\")"},
         {"phases[2].jobs[0].meta_op", put_str, "CREATE",
          "'phases[2].jobs[0].meta_op': unknown metadata operation 'CREATE'"},
         {"phases[2].jobs[0].meta_op", put_str, "", "unknown metadata operation ''"},
@@ -2622,8 +2631,8 @@ static void test_encode_invalid_v3(void **state)
     build(RB_MSG_PLAN, false, &m);
     rb_job_spec_t *data = &m.u.plan.phases[1].jobs[0]; /* rw "randwrite" */
     rb_job_spec_t *meta = &m.u.plan.phases[2].jobs[0]; /* rw "meta", meta_op "delete" */
-    meta->meta_op = (rb_meta_op_t)12;
-    expect_einval(&m, "PLAN: field 'phases[2].jobs[0].meta_op': unknown metadata operation 12");
+    meta->meta_op = (rb_meta_op_t)13;
+    expect_einval(&m, "PLAN: field 'phases[2].jobs[0].meta_op': unknown metadata operation 13");
     meta->meta_op = RB_META_NONE;
     expect_einval(&m, "PLAN: field 'phases[2].jobs[0].meta_op': none, but rw is meta");
     meta->meta_op = RB_META_RENAME;
