@@ -1,10 +1,12 @@
 /* rw=meta: one metadata step of mdtest's over a worker's items, each
  * operation timed one by one: files (create, stat, read, write, rename,
- * delete, and IO500's find: a stat that counts the files matching),
+ * delete), IO500's find (a walk of the worker's folders, each file read
+ * from its directory, stat'd and counted when it matches),
  * directories as items (mkdir, statdir, rmdir) and the worker's tree
  * itself (mktree, rmtree). Folders the step only uses are opened (made
  * when missing) before GO and not measured; the tree steps make and remove
  * them in the measured window. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -124,6 +126,8 @@ static int s_dirs_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_j
         if (top < 0)
             return rb_err_set(err, top, "folder %s: %s", w->mpath, strerror(-top));
     }
+    if (s->meta_op == RB_META_FIND)
+        levels = 0, leaves = 1; /* find walks down from the worker's folder itself */
     w->mdirs = calloc(leaves, sizeof *w->mdirs);
     if (!w->mdirs) {
         close(top);
@@ -248,20 +252,17 @@ static int s_dir_sync(const rb_worker_t *w, int dfd)
     return w->spec->meta_sync && fsync(dfd) < 0 ? -errno : 0;
 }
 
-/* find: stats item i and counts it in found when it matches every
- * meta_find_* (find -name P -size Nc -newer REF). 0 or -errno. */
-static int64_t s_find(rb_worker_t *w, int dfd, const char *name)
+/* find: counts the file name (stat st) in found when it matches every
+ * meta_find_* (find -name P -size Nc -newer REF). */
+static void s_find_match(rb_worker_t *w, const char *name, const struct stat *st)
 {
     const rb_job_spec_t *s = w->spec;
-    struct stat st;
-    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-        return -errno;
-    uint64_t mtime = (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec;
-    if (S_ISREG(st.st_mode) && (!s->meta_find_size || (uint64_t)st.st_size == s->meta_find_size) &&
+    uint64_t mtime = (uint64_t)st->st_mtim.tv_sec * 1000000000ull + (uint64_t)st->st_mtim.tv_nsec;
+    if (S_ISREG(st->st_mode) &&
+        (!s->meta_find_size || (uint64_t)st->st_size == s->meta_find_size) &&
         (!s->meta_find_newer || mtime > w->since_ns) &&
         (!s->meta_find_name[0] || fnmatch(s->meta_find_name, name, 0) == 0))
         w->found++;
-    return 0;
 }
 
 /* One operation on item i; returns bytes moved or -errno. */
@@ -291,8 +292,6 @@ static int64_t s_meta_op(rb_worker_t *w, uint64_t i, const char *name)
             got = rc < 0 ? rc : got;
         }
         return got;
-    case RB_META_FIND:
-        return s_find(w, dfd, name);
     case RB_META_STAT:
     case RB_META_STATDIR:
         return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
@@ -408,6 +407,77 @@ static int s_at_stonewall(rb_worker_t *w, uint64_t now)
     return w->spec->wearout && now < w->deadline && rb_worker_wait_target(w);
 }
 
+/* Whether the walk stops before its next entry: the step ends, the
+ * stonewall holds it, or wearout's count is reached. */
+static int s_find_stop(rb_worker_t *w)
+{
+    uint64_t now = rb_time_mono_ns();
+    return rb_worker_stopped(w) || (now >= w->sw_at && !s_at_stonewall(w, now)) ||
+           rb_worker_ops(w) >= w->op_limit;
+}
+
+/* find's walk of the directory dfd (at path) and every folder below it, as
+ * IO500's pfind: each entry is read (readdir), stat'd and matched; a file
+ * is one timed operation (its readdir and stat), a folder is walked in
+ * turn. In the shared folder a worker examines the files of its own
+ * prefix and leaves the rest to their workers. 0, or -ECANCELED once the
+ * walk is to stop. */
+static int s_find_walk(rb_worker_t *w, int dfd, const char *path, uint32_t depth)
+{
+    int fd = dup(dfd);
+    DIR *d = fd < 0 ? NULL : fdopendir(fd);
+    if (!d) {
+        int rc = -errno;
+        if (fd >= 0)
+            close(fd);
+        s_failed(w, rc, path, ".");
+        return 0;
+    }
+    size_t plen = strlen(w->mprefix);
+    int rc = 0;
+    while (rc == 0) {
+        if (s_find_stop(w)) {
+            rc = -ECANCELED;
+            break;
+        }
+        uint64_t t0 = rb_time_mono_ns();
+        errno = 0;
+        const struct dirent *e = readdir(d);
+        if (!e) {
+            if (errno)
+                s_failed(w, -errno, path, ".");
+            break;
+        }
+        const char *n = e->d_name;
+        if (n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2])))
+            continue;
+        if (w->spec->meta_shared && e->d_type != DT_DIR && strncmp(n, w->mprefix, plen) != 0)
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+            s_failed(w, -errno, path, n);
+            continue;
+        }
+        uint64_t t1 = rb_time_mono_ns();
+        if (!S_ISDIR(st.st_mode)) {
+            s_find_match(w, n, &st);
+            rb_worker_count(w, RB_DIR_READ, 0, t1 - t0, RB_WORKER_NO_SLAT, t1);
+            continue;
+        }
+        char sub[RB_PATH_MAX];
+        int child = depth < 64 ? openat(dirfd(d), n, S_DIRFL) : -1;
+        if (child < 0) {
+            s_failed(w, depth < 64 ? -errno : -ELOOP, path, n);
+            continue;
+        }
+        snprintf(sub, sizeof sub, "%s/%s", path, n);
+        rc = s_find_walk(w, child, sub, depth + 1);
+        close(child);
+    }
+    closedir(d);
+    return rc;
+}
+
 /* The item loop: every item once, in order or in a random permutation, up
  * to the stonewall and the wearout count; a failed operation is counted and
  * named, and the step goes on. */
@@ -417,6 +487,10 @@ static void s_meta_run(rb_worker_t *w)
     rb_perm_t perm;
     if (rb_meta_op_tree(s->meta_op)) {
         s_tree_run(w);
+        return;
+    }
+    if (s->meta_op == RB_META_FIND) {
+        s_find_walk(w, w->mdirs[0], w->mpath, 0);
         return;
     }
     if (s->meta_random)
