@@ -7,7 +7,6 @@
  * and a file spoilt on disk is caught by the neighbour that reads it. */
 #include <dirent.h>
 #include <ftw.h>
-#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "it_io500.h"
 #include "it_util.h"
 #include "rb_json.h"
 
@@ -79,16 +79,6 @@ static void s_start(s_run_t *r, const char *name, const char *fmt)
 }
 
 /* A phase of the summary by name. */
-static const rb_json_t *s_phase(const rb_json_t *j, const char *name)
-{
-    const rb_json_t *phases = rb_json_get(j, "phases");
-    for (size_t i = 0; i < rb_json_len(phases); i++)
-        if (!strcmp(rb_json_str(rb_json_get(rb_json_at(phases, i), "name")), name))
-            return rb_json_at(phases, i);
-    fail_msg("no phase %s", name);
-    return NULL;
-}
-
 /* A hold phase: a null-engine job that keeps the run going while the test
  * looks at the file system. */
 #define S_HOLD(name)                                                                               \
@@ -128,7 +118,7 @@ static void test_dir_and_tree_steps(void **state)
     const char *names[] = {"t.mktree", "t.mkdir", "t.statdir", "t.rmdir", "t.rmtree"};
     const int ops[] = {tree, items, items, items, tree};
     for (size_t i = 0; i < 5; i++) {
-        const rb_json_t *ph = s_phase(j, names[i]);
+        const rb_json_t *ph = it_phase(j, names[i]);
         assert_int_equal(rb_json_num(rb_json_get(ph, "ops"), 0), ops[i]);
         assert_int_equal(rb_json_num(rb_json_get(ph, "errors"), -1), 0);
         assert_true(rb_json_num(rb_json_get(ph, "iops"), 0) > 0);
@@ -151,7 +141,7 @@ static void test_stonewall_wearout(void **state)
     assert_int_equal(it_show_failure(it_wait(r.pid), r.err), 0);
     rb_json_t *j = it_summary(r.runs, r.folder, sizeof r.folder);
     assert_non_null(j);
-    const rb_json_t *c = s_phase(j, "sw.create");
+    const rb_json_t *c = it_phase(j, "sw.create");
     const rb_json_t *pw = rb_json_get(c, "per_worker");
     assert_int_equal(rb_json_len(pw), NODES * WORKERS);
     double each = rb_json_num(rb_json_get(rb_json_at(pw, 0), "ops"), 0);
@@ -164,11 +154,11 @@ static void test_stonewall_wearout(void **state)
     /* the later steps find exactly what was made: no error, the same count */
     const char *later[] = {"sw.stat", "sw.read", "sw.delete"};
     for (size_t p = 0; p < 3; p++) {
-        const rb_json_t *ph = s_phase(j, later[p]);
+        const rb_json_t *ph = it_phase(j, later[p]);
         assert_int_equal(rb_json_num(rb_json_get(ph, "ops"), 0), each * NODES * WORKERS);
         assert_int_equal(rb_json_num(rb_json_get(ph, "errors"), -1), 0);
     }
-    assert_int_equal(rb_json_num(rb_json_get(s_phase(j, "sw.read"), "read_bytes"), 0),
+    assert_int_equal(rb_json_num(rb_json_get(it_phase(j, "sw.read"), "read_bytes"), 0),
                      each * NODES * WORKERS * 16);
     rb_json_free(&j);
     it_rmtree(r.dir);
@@ -194,11 +184,11 @@ static void test_hard_sizes_on_disk(void **state)
     assert_int_equal(it_show_failure(it_wait(r.pid), r.err), 0);
     rb_json_t *j = it_summary(r.runs, r.folder, sizeof r.folder);
     assert_non_null(j);
-    assert_int_equal(rb_json_num(rb_json_get(s_phase(j, "h.create"), "bytes"), 0), n * 3901.0);
-    assert_int_equal(rb_json_num(rb_json_get(s_phase(j, "h.read"), "read_bytes"), 0), n * 3901.0);
-    assert_int_equal(rb_json_num(rb_json_get(s_phase(j, "e.read"), "read_bytes"), 0), n * 1000.0);
+    assert_int_equal(rb_json_num(rb_json_get(it_phase(j, "h.create"), "bytes"), 0), n * 3901.0);
+    assert_int_equal(rb_json_num(rb_json_get(it_phase(j, "h.read"), "read_bytes"), 0), n * 3901.0);
+    assert_int_equal(rb_json_num(rb_json_get(it_phase(j, "e.read"), "read_bytes"), 0), n * 1000.0);
     for (int p = 0; p < 2; p++) {
-        const rb_json_t *ph = s_phase(j, p ? "e.read" : "h.read");
+        const rb_json_t *ph = it_phase(j, p ? "e.read" : "h.read");
         assert_int_equal(rb_json_num(rb_json_get(ph, "errors"), -1), 0);
         assert_int_equal(rb_json_num(rb_json_get(ph, "ops"), 0), n);
     }
@@ -235,7 +225,7 @@ static void test_find_counts(void **state)
     const char *steps[] = {"h.find", "any.find", "small.find", "walk.find"};
     const double found[] = {NODES * WORKERS * 10, n, 0, n};
     for (int i = 0; i < 4; i++) {
-        const rb_json_t *ph = s_phase(j, steps[i]);
+        const rb_json_t *ph = it_phase(j, steps[i]);
         assert_int_equal(rb_json_num(rb_json_get(ph, "errors"), -1), 0);
         assert_int_equal(rb_json_num(rb_json_get(ph, "ops"), 0), n);
         assert_int_equal(rb_json_num(rb_json_get(ph, "found"), -1), found[i]);
@@ -289,11 +279,11 @@ static void test_read_from_neighbour(void **state)
     assert_non_null(j);
     const char *names[] = {"x.create", "x.stat", "x.read", "x.delete"};
     for (size_t p = 0; p < 4; p++) {
-        const rb_json_t *ph = s_phase(j, names[p]);
+        const rb_json_t *ph = it_phase(j, names[p]);
         assert_int_equal(rb_json_num(rb_json_get(ph, "ops"), 0), n);
         assert_int_equal(rb_json_num(rb_json_get(ph, "errors"), -1), 0);
     }
-    assert_int_equal(rb_json_num(rb_json_get(s_phase(j, "x.read"), "read_bytes"), 0), n * 3901.0);
+    assert_int_equal(rb_json_num(rb_json_get(it_phase(j, "x.read"), "read_bytes"), 0), n * 3901.0);
     rb_json_free(&j);
     it_rmtree(r.dir);
     /* one file spoilt on disk: local-1, which reads local-2's, says so; the run fails */
@@ -310,56 +300,6 @@ static void test_read_from_neighbour(void **state)
     assert_non_null(strstr(e, ".local-2/x.0"));
     free(e);
     it_rmtree(r.dir);
-}
-
-/* Checks summary.json's io500 member against a geometric mean worked out
- * here from the phases' own figures: find is the files examined in both
- * find steps over the time of both, as IO500 scores it. */
-static void s_check_io500(const rb_json_t *j)
-{
-    const char *bw[] = {"ior-easy-write", "ior-hard-write", "ior-easy-read", "ior-hard-read"};
-    const char *md[][2] = {{"mdtest-easy-write", "mdtest-easy.create"},
-                           {"mdtest-hard-write", "mdtest-hard.create"},
-                           {"find", NULL},
-                           {"mdtest-easy-stat", "mdtest-easy.stat"},
-                           {"mdtest-hard-stat", "mdtest-hard.stat"},
-                           {"mdtest-easy-delete", "mdtest-easy.delete"},
-                           {"mdtest-hard-read", "mdtest-hard.read"},
-                           {"mdtest-hard-delete", "mdtest-hard.delete"}};
-    const rb_json_t *io = rb_json_get(j, "io500");
-    assert_non_null(io);
-    double lb = 0, lm = 0;
-    for (int i = 0; i < 4; i++) {
-        double v = rb_json_num(rb_json_get(s_phase(j, bw[i]), "aggregate_bw"), 0) / 1073741824.0;
-        assert_true(v > 0);
-        assert_true(fabs(rb_json_num(rb_json_get(rb_json_get(io, "phases"), bw[i]), 0) - v) <=
-                    1e-5 * v);
-        lb += log(v) / 4;
-    }
-    const rb_json_t *fe = s_phase(j, "mdtest-easy.find"), *fh = s_phase(j, "mdtest-hard.find");
-    double examined =
-        rb_json_num(rb_json_get(fe, "ops"), 0) + rb_json_num(rb_json_get(fh, "ops"), 0);
-    double took =
-        rb_json_num(rb_json_get(fe, "window_s"), 0) + rb_json_num(rb_json_get(fh, "window_s"), 0);
-    assert_true(examined > 0 && took > 0);
-    assert_true(rb_json_num(rb_json_get(io, "find_examined"), 0) == examined);
-    assert_true(rb_json_num(rb_json_get(io, "found"), -1) ==
-                rb_json_num(rb_json_get(fe, "found"), -1) +
-                    rb_json_num(rb_json_get(fh, "found"), -1));
-    for (int i = 0; i < 8; i++) {
-        double v = md[i][1] ? rb_json_num(rb_json_get(s_phase(j, md[i][1]), "iops"), 0) / 1000.0
-                            : examined / took / 1000.0;
-        assert_true(v > 0);
-        assert_true(fabs(rb_json_num(rb_json_get(rb_json_get(io, "phases"), md[i][0]), 0) - v) <=
-                    1e-5 * v);
-        lm += log(v) / 8;
-    }
-    double b = exp(lb), m = exp(lm), t = sqrt(b * m);
-    fprintf(stderr, "io500 (not valid): bw %.4f GiB/s, md %.4f kIOPS, total %.4f\n", b, m, t);
-    assert_true(fabs(rb_json_num(rb_json_get(io, "bw_score_gib_s"), 0) - b) <= 1e-5 * b);
-    assert_true(fabs(rb_json_num(rb_json_get(io, "md_score_kiops"), 0) - m) <= 1e-5 * m);
-    assert_true(fabs(rb_json_num(rb_json_get(io, "score"), 0) - t) <= 1e-5 * t);
-    assert_false(rb_json_bool(rb_json_get(io, "valid"), 1));
 }
 
 /* deploy/plans/io500.ini at lab scale on --local 4, with a hold phase
@@ -430,18 +370,18 @@ static void test_io500_local(void **state)
         assert_int_equal(rb_json_num(rb_json_get(ph, "errors"), -1), 0);
     }
     /* every file made examined once; found as GNU find counts them */
-    double made = rb_json_num(rb_json_get(s_phase(j, "mdtest-easy.create"), "ops"), 0) +
-                  rb_json_num(rb_json_get(s_phase(j, "mdtest-hard.create"), "ops"), 0);
-    double examined = rb_json_num(rb_json_get(s_phase(j, "mdtest-easy.find"), "ops"), 0) +
-                      rb_json_num(rb_json_get(s_phase(j, "mdtest-hard.find"), "ops"), 0);
+    double made = rb_json_num(rb_json_get(it_phase(j, "mdtest-easy.create"), "ops"), 0) +
+                  rb_json_num(rb_json_get(it_phase(j, "mdtest-hard.create"), "ops"), 0);
+    double examined = rb_json_num(rb_json_get(it_phase(j, "mdtest-easy.find"), "ops"), 0) +
+                      rb_json_num(rb_json_get(it_phase(j, "mdtest-hard.find"), "ops"), 0);
     double found = rb_json_num(rb_json_get(rb_json_get(j, "io500"), "found"), -1);
     fprintf(stderr, "find: %.0f of %.0f files found (GNU find: %ld), %.0f made\n", found, examined,
             gnu, made);
     assert_true(examined == made);
     assert_true(gnu > 0);
     assert_true(found == (double)gnu);
-    assert_true(rb_json_num(rb_json_get(s_phase(j, "mdtest-easy.find"), "found"), -1) == 0);
-    s_check_io500(j);
+    assert_true(rb_json_num(rb_json_get(it_phase(j, "mdtest-easy.find"), "found"), -1) == 0);
+    it_check_io500(j, "on a local rack");
     rb_json_free(&j);
     char *o = it_read(out);
     assert_non_null(o);

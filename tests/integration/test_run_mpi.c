@@ -2,7 +2,6 @@
  * every rank and the coordinator on rank 0, with keys and the endpoint
  * exchanged over MPI; the run folder must hold the four nodes' exact bytes
  * and a start skew, as `rackbench run` would. Exits 77 without mpirun. */
-#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "it_io500.h"
 #include "it_util.h"
 #include "rb_json.h"
 
@@ -153,17 +153,6 @@ static void test_mpi_mdtest(void **state)
     it_rmtree(dir);
 }
 
-/* The phase of the summary named name. */
-static const rb_json_t *s_phase(const rb_json_t *j, const char *name)
-{
-    const rb_json_t *phases = rb_json_get(j, "phases");
-    for (size_t i = 0; i < rb_json_len(phases); i++)
-        if (!strcmp(rb_json_str(rb_json_get(rb_json_at(phases, i), "name")), name))
-            return rb_json_at(phases, i);
-    fail_msg("no phase %s", name);
-    return NULL;
-}
-
 /* deploy/plans/io500.ini at lab scale under mpirun -np 4: the three scores
  * match geometric means worked out here from the phases' figures (find:
  * the files both find steps examined over their time together). */
@@ -184,31 +173,7 @@ static void test_mpi_io500(void **state)
     rb_json_t *j = it_summary(runs, folder, sizeof folder);
     assert_non_null(j);
     assert_int_equal(rb_json_len(rb_json_get(j, "phases")), 13);
-    const char *bw[] = {"ior-easy-write", "ior-hard-write", "ior-easy-read", "ior-hard-read"};
-    const char *md[] = {"mdtest-easy.create", "mdtest-hard.create", "mdtest-easy.stat",
-                        "mdtest-hard.stat",   "mdtest-easy.delete", "mdtest-hard.read",
-                        "mdtest-hard.delete"};
-    const rb_json_t *fe = s_phase(j, "mdtest-easy.find"), *fh = s_phase(j, "mdtest-hard.find");
-    double find =
-        (rb_json_num(rb_json_get(fe, "ops"), 0) + rb_json_num(rb_json_get(fh, "ops"), 0)) /
-        (rb_json_num(rb_json_get(fe, "window_s"), 0) +
-         rb_json_num(rb_json_get(fh, "window_s"), 0)) /
-        1000.0;
-    double lb = 0, lm = log(find) / 8;
-    for (int i = 0; i < 4; i++)
-        lb +=
-            log(rb_json_num(rb_json_get(s_phase(j, bw[i]), "aggregate_bw"), 0) / 1073741824.0) / 4;
-    for (int i = 0; i < 7; i++)
-        lm += log(rb_json_num(rb_json_get(s_phase(j, md[i]), "iops"), 0) / 1000.0) / 8;
-    double b = exp(lb), m = exp(lm), t = sqrt(b * m);
-    const rb_json_t *io = rb_json_get(j, "io500");
-    assert_non_null(io);
-    fprintf(stderr, "io500 under MPI (not valid): bw %.4f GiB/s, md %.4f kIOPS, total %.4f\n", b, m,
-            t);
-    assert_true(b > 0 && m > 0);
-    assert_true(fabs(rb_json_num(rb_json_get(io, "bw_score_gib_s"), 0) - b) <= 1e-5 * b);
-    assert_true(fabs(rb_json_num(rb_json_get(io, "md_score_kiops"), 0) - m) <= 1e-5 * m);
-    assert_true(fabs(rb_json_num(rb_json_get(io, "score"), 0) - t) <= 1e-5 * t);
+    it_check_io500(j, "under MPI");
     rb_json_free(&j);
     it_rmtree(dir);
 }
