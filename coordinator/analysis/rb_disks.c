@@ -99,12 +99,16 @@ int rb_disks_aggregate(rb_phase_agg_t *a, const rb_agg_input_t *in, uint32_t nno
     return rb_disks_family(a);
 }
 
-int rb_disks_below_family(double v, double median, double mad)
+int rb_disks_below_family(double v, double median, double mad, double window_s)
 {
     /* the straggler rule, or a third of the median or less whatever the spread: a
      * family of a few members with one fast and one slow has a MAD as wide as the gap */
-    return (median - v > RB_STRAGGLER_MADS * mad && median - v > RB_STRAGGLER_MARGIN * median) ||
-           v <= median * RB_DISK_FAR_BELOW;
+    int below =
+        (median - v > RB_STRAGGLER_MADS * mad && median - v > RB_STRAGGLER_MARGIN * median) ||
+        v <= median * RB_DISK_FAR_BELOW;
+    /* a disk read in 15 ms on a busy host is at a third of its family after one late
+     * wake-up of its worker: a gap of less than a scheduler's doing is no finding */
+    return below && median > 0 && window_s * (1 - v / median) >= RB_DISK_MIN_LOST_S;
 }
 
 int rb_disks_findings(rb_phase_agg_t *a)
@@ -123,7 +127,7 @@ int rb_disks_findings(rb_phase_agg_t *a)
             if (s_same_family(d, &a->disks[j]))
                 v[n++] = a->disks[j].bw;
         double mad = rb_stats_mad(v, n, m);
-        if (!rb_disks_below_family(d->bw, m, mad))
+        if (!rb_disks_below_family(d->bw, m, mad, d->window_s))
             continue;
         rb_finding_t f = {
             .kind = RB_FIND_OUT_OF_FAMILY, .value = d->bw, .reference = m, .first_seen_s = -1};

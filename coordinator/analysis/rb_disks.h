@@ -9,6 +9,8 @@
 #define RB_DISK_FAMILY_MIN 3 /* disks a family needs before one is called out of it */
 #define RB_DISK_FAR_BELOW                                                                          \
     (1.0 / 3) /* at or below this share of the median: out, whatever the MAD */
+#define RB_DISK_MIN_LOST_S                                                                         \
+    0.25 /* and never for less time lost than this: what a busy host's scheduler can take */
 
 /* Fills a->disks from the nodes' DONEs (their devs and dev_stats), then
  * each disk's family figures. 0 or -ENOMEM. */
@@ -18,15 +20,17 @@ int rb_disks_aggregate(rb_phase_agg_t *a, const rb_agg_input_t *in, uint32_t nno
  * the disk's deviation from it. 0 or -ENOMEM. */
 int rb_disks_family(rb_phase_agg_t *a);
 
-/* Whether figure v is out of a family of median median and MAD mad: below
- * the median by more than RB_STRAGGLER_MADS MADs and RB_STRAGGLER_MARGIN of
- * it, or at RB_DISK_FAR_BELOW of it or less. */
-int rb_disks_below_family(double v, double median, double mad);
+/* Whether figure v, measured over window_s, is out of a family of median
+ * median and MAD mad: below the median by more than RB_STRAGGLER_MADS MADs
+ * and RB_STRAGGLER_MARGIN of it, or at RB_DISK_FAR_BELOW of it or less; and
+ * in either case losing RB_DISK_MIN_LOST_S or more against the median (its
+ * window less the time the median would take to move what it moved). */
+int rb_disks_below_family(double v, double median, double mad, double window_s);
 
 /* Adds an out-of-family finding for each disk below its family's median by
  * more than RB_STRAGGLER_MADS MADs and RB_STRAGGLER_MARGIN of it, or at
- * RB_DISK_FAR_BELOW of it or less (families of RB_DISK_FAMILY_MIN disks or
- * more). 0 or -ENOMEM. */
+ * RB_DISK_FAR_BELOW of it or less, that lost RB_DISK_MIN_LOST_S or more to
+ * it (families of RB_DISK_FAMILY_MIN disks or more). 0 or -ENOMEM. */
 int rb_disks_findings(rb_phase_agg_t *a);
 
 /* The phase's disks from the farthest below its family to the farthest

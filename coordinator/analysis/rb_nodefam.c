@@ -109,7 +109,7 @@ int rb_nodefam_findings(rb_phase_agg_t *a, const rb_msg_hello_t *const *hw)
     for (uint32_t i = 0; rc == 0 && kinds >= 2 && i < n; i++) {
         uint32_t f0 = fam[i];
         if (!hw[i] || size[f0] < RB_DISK_FAMILY_MIN || !(a->nodes[i].bytes > 0) || !(med[f0] > 0) ||
-            !rb_disks_below_family(a->nodes[i].bw, med[f0], mad[f0]))
+            !rb_disks_below_family(a->nodes[i].bw, med[f0], mad[f0], a->nodes[i].window_s))
             continue;
         rb_finding_t f = {.kind = RB_FIND_OUT_OF_FAMILY,
                           .value = a->nodes[i].bw,

@@ -748,9 +748,9 @@ int rb_table_disks(const rb_phase_agg_t *a, FILE *f)
     fputs("</table>\n<p class=\"note\">A disk&#8217;s family: the phase&#8217;s disks of the "
           "same model and size, on every node. A disk more than 3 median absolute deviations "
           "and 15% below its family&#8217;s median (of 3 disks or more), or at a third of it "
-          "or less, is an out-of-family finding, in red. Each disk&#8217;s figures are its own "
-          "workers&#8217;, over their "
-          "window, and its latency from its own merged histogram.</p>\n",
+          "or less, having lost 0.25 s or more to it, is an out-of-family finding, in red. Each "
+          "disk&#8217;s figures are its own workers&#8217;, over their window, and its latency "
+          "from its own merged histogram.</p>\n",
           f);
     free(v);
     return 0;

@@ -15,6 +15,7 @@
 #include "rb_aggregate.h"
 #include "rb_compare.h"
 #include "rb_csv.h"
+#include "rb_disks.h"
 #include "rb_findings.h"
 #include "rb_fleet.h"
 #include "rb_json.h"
@@ -976,6 +977,7 @@ static void test_node_families(void **state)
         snprintf(nodes[i].name, sizeof nodes[i].name, "n%d", i);
         nodes[i].bytes = 1;
         nodes[i].bw = i == 2 ? 600e6 : 1000e6 + i * 5e6;
+        nodes[i].window_s = 10; /* n2 lost 4 s against its family */
     }
     char key[512];
     rb_nodefam_key(&hw[0], key, sizeof key);
@@ -999,10 +1001,60 @@ static void test_node_families(void **state)
     assert_int_equal(b.nfindings, 0);
 }
 
+/* Eight disks of one family, 16 MiB read from each (12 ms at the median): a
+ * disk throttled to 4 MiB/s (4 s lost) is out of it; one at a quarter of the
+ * median (one late wake-up of its worker on a busy host, 36 ms lost) is not;
+ * neither is one of another model, alone in its family. */
+static void test_disk_families(void **state)
+{
+    (void)state;
+    rb_agg_disk_t d[9];
+    memset(d, 0, sizeof d);
+    for (int i = 0; i < 9; i++) {
+        snprintf(d[i].node, sizeof d[i].node, "n%d", i % 3);
+        snprintf(d[i].id.path, sizeof d[i].id.path, "/dev/loop%d", i);
+        snprintf(d[i].id.name, sizeof d[i].id.name, "loop%d", i);
+        snprintf(d[i].id.model, sizeof d[i].id.model, "%s", i == 8 ? "other" : "ST8000NM0055");
+        d[i].id.size = 64ull << 20;
+        d[i].bytes = 16ull << 20;
+        d[i].bw = 1400e6 + i * 10e6;
+    }
+    d[3].bw = 4.0 * 1048576;
+    d[5].bw = 350e6;
+    d[8].bw = 1e6;
+    for (int i = 0; i < 9; i++)
+        d[i].window_s = (double)d[i].bytes / d[i].bw;
+    rb_phase_agg_t a = {.ndisks = 9, .disks = d};
+    assert_int_equal(rb_disks_family(&a), 0);
+    assert_int_equal(d[0].family_n, 8);
+    assert_int_equal(d[8].family_n, 1);
+    assert_int_equal(rb_disks_findings(&a), 0);
+    assert_int_equal(a.nfindings, 1);
+    assert_int_equal(a.findings[0].kind, RB_FIND_OUT_OF_FAMILY);
+    assert_string_equal(a.findings[0].node, "n0");
+    assert_string_equal(a.findings[0].device, "loop3");
+    assert_true(d[5].deviation < -0.7); /* listed far below, but no finding */
+    free(a.findings);
+    /* the same quarter of the median over 2 s of a timed phase is one */
+    d[5].window_s = 2;
+    a.findings = NULL;
+    a.nfindings = 0;
+    assert_int_equal(rb_disks_findings(&a), 0);
+    assert_int_equal(a.nfindings, 2);
+    free(a.findings);
+    /* the rule itself: 3 MADs and 15% below, or a third; and 0.25 s lost */
+    assert_true(rb_disks_below_family(80, 100, 2, 10));
+    assert_false(rb_disks_below_family(80, 100, 2, 1));  /* 0.2 s lost */
+    assert_false(rb_disks_below_family(90, 100, 2, 10)); /* 10%: within the margin */
+    assert_true(rb_disks_below_family(30, 100, 60, 1));  /* a third, whatever the MAD */
+    assert_false(rb_disks_below_family(50, 100, 60, 10));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_definitions),
+        cmocka_unit_test(test_disk_families),
         cmocka_unit_test(test_directions),
         cmocka_unit_test(test_bytes_at),
         cmocka_unit_test(test_partial),
