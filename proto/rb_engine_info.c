@@ -12,6 +12,11 @@ static const rb_engine_info_t s_engines[] = {
      "Linux native asynchronous IO, iodepth IOs in flight"},
     {"io_uring", NULL, RB_ENGINE_INFO_F_ASYNC,
      "io_uring with registered files and buffers, iodepth IOs in flight"},
+    {"pvsync", NULL, 0, "preadv and pwritev of one vector, one IO at a time (fio's pvsync)"},
+    {"pvsync2", NULL, 0,
+     "preadv2 and pwritev2 of one vector with no flags, one IO at a time (fio's pvsync2)"},
+    {"vsync", NULL, 0,
+     "lseek, then readv or writev of one vector, one IO at a time (fio's vsync at iodepth=1)"},
     {"null", NULL, RB_ENGINE_INFO_F_NO_DATA | RB_ENGINE_INFO_F_ASYNC,
      "no IO at all: rackbench's own cost per IO"},
 };

@@ -87,6 +87,12 @@ static int s_any(const rb_job_spec_t *j, rb_job_rule_t *out)
         return s_broken(out, "startdelay_max_ns", "startdelay", NULL,
                         "%" PRIu64 ", below startdelay_ns %" PRIu64, j->startdelay_max_ns,
                         j->startdelay_ns);
+    if (j->iodepth > 1 && !strcmp(j->ioengine, "vsync"))
+        return s_broken(out, "iodepth", "iodepth", "ioengine",
+                        "iodepth=%" PRIu32 " with ioengine=vsync: fio's vsync merges up to iodepth "
+                        "adjacent IOs into one call, which rackbench does not yet; use iodepth=1 "
+                        "(one IO a call, as here) or ioengine=psync",
+                        j->iodepth);
     if (j->lustre_stripe_size % 65536)
         return s_broken(out, "lustre_stripe_size", "lustre_stripe_size", NULL,
                         "%" PRIu64 ", not a multiple of 64 KiB", j->lustre_stripe_size);

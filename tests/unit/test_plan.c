@@ -671,7 +671,9 @@ static const s_bad_t s_bad[] = {
     /* ioengine and iodepth */
     {"[a]\nsize=1M\nioengine=posixaio\n", 3,
      "ioengine=posixaio is not supported (rackbench has sync, psync, libaio, aio, linuxaio, "
-     "io_uring, null)"},
+     "io_uring, pvsync, pvsync2, vsync, null)"},
+    {"[a]\nsize=1M\nioengine=vsync\niodepth=4\n", 4,
+     "iodepth=4 with ioengine=vsync: fio's vsync merges up to iodepth adjacent IOs into one call"},
     {"[global]\nioengine=external:/x.so\n[a]\nsize=1M\n", 2,
      "ioengine=external:/x.so is not supported"},
     {"[a]\nsize=1M\niodepth=0\n", 3, "iodepth=0 is out of range (1..65536)"},

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# fio's small synchronous engines, side by side: the same jobs run by
+# Debian's fio and by `rackbench run --local 1`, each under strace, with
+# ioengine=psync, pvsync, pvsync2 and vsync. For every engine, each job's
+# IOs on its file, as the calls the engine names make them (pread64/
+# pwrite64, preadv/pwritev, preadv2/pwritev2, lseek then readv/writev):
+# sequential writes and reads, the same (direction, offset, length) in the
+# same order as fio's; random reads, the same set (each block once); and no
+# call of another engine's kind on the job's file.
+#   test_fio_engines.sh BIN_DIR SCRATCH
+set -uo pipefail
+bin=$1
+scratch=$2/fio-engines.$$
+command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 1; }
+command -v strace > /dev/null || { echo "skip: strace is not installed"; exit 77; }
+mkdir -p "$scratch"
+trap 'rm -rf "$scratch"' EXIT
+fail=0
+# LeakSanitizer cannot run under ptrace (as in test_fio_semantics.sh)
+nolsan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+calls=pread64,pwrite64,preadv,pwritev,preadv2,pwritev2,lseek,readv,writev
+
+# The IOs of direction $4 (read, write) on job $3's file (its name starts
+# with "$3.") under folder $2 in the per-thread traces $1.*: one "call dir
+# offset length" a line, in the order each thread made them (one thread
+# does a job's IO). Reads only of a read job: how each tool lays out the
+# file it reads is its own (fio write(), rackbench pwrite before GO).
+ios() {
+    python3 - "$@" <<'PY'
+import glob, re, sys
+prefix, root, job, want = sys.argv[1:5]
+line_re = re.compile(r'^(\w+)\((\d+)<([^>]*)>, (.*)\) += (-?\d+)')
+for path in sorted(glob.glob(prefix + ".*")):
+    pos = {}
+    for line in open(path):
+        m = line_re.match(line)
+        if not m:
+            continue
+        call, fd, name, args, ret = m[1], m[2], m[3], m[4], int(m[5])
+        if not name.startswith(root + "/") or not name.split("/")[-1].startswith(job + "."):
+            continue
+        if call == "lseek":
+            if args.endswith("SEEK_SET"):
+                pos[fd] = ret
+            continue
+        if ret <= 0:
+            continue
+        d = "read" if "read" in call else "write"
+        if d != want:
+            continue
+        if call in ("readv", "writev"):
+            off = pos.get(fd, 0)
+            pos[fd] = off + ret
+        else:
+            off = int(re.search(r'\], \d+, (\d+)', args)[1]) if call.endswith(("v", "v2")) \
+                else int(args.rsplit(", ", 1)[1])
+        print(call, d, off, ret)
+PY
+}
+
+# job, its body, its direction and how its IOs are compared: "order" or "set"
+jobs=(
+  "w|rw=write\nbs=16k\nsize=1M|write|order"
+  "r|stonewall\nrw=read\nbs=4k\nsize=512k|read|order"
+  "rr|stonewall\nrw=randread\nbs=4k\nsize=512k|read|set"
+)
+declare -A want=([psync]="pread64 pwrite64" [pvsync]="preadv pwritev" [pvsync2]="preadv2 pwritev2"
+                 [vsync]="readv writev")
+for eng in psync pvsync pvsync2 vsync; do
+    d=$scratch/$eng
+    mkdir -p "$d/fio" "$d/rb"
+    body=""
+    for j in "${jobs[@]}"; do
+        IFS='|' read -r name text dir how <<< "$j"
+        body+=$(printf '[%s]\n%b\n' "$name" "$text")$'\n'
+    done
+    printf '[global]\ndirectory=%s\nioengine=%s\nfallocate=none\n%s' "$d/fio" "$eng" "$body" > "$d/fio.fio"
+    printf '[global]\ndirectory=%s\nioengine=%s\n%s' "$d/rb" "$eng" "$body" > "$d/rb.fio"
+    if ! strace -qq -f -ff -s 0 -y -e trace=$calls -o "$d/fio.st" \
+            fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1; then
+        echo "FAIL $eng: fio failed:"; cat "$d/fio.out"; fail=1; continue
+    fi
+    if ! ASAN_OPTIONS="$nolsan" strace -qq -f -ff -s 0 -y -e trace=$calls -o "$d/rb.st" \
+            "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1; then
+        echo "FAIL $eng: rackbench failed:"; cat "$d/rb.out"; fail=1; continue
+    fi
+    for j in "${jobs[@]}"; do
+        IFS='|' read -r name text dir how <<< "$j"
+        ios "$d/fio.st" "$d/fio" "$name" "$dir" > "$d/fio.$name"
+        ios "$d/rb.st" "$d/rb" "$name" "$dir" > "$d/rb.$name"
+        v=$(python3 - "$d/fio.$name" "$d/rb.$name" "$how" "${want[$eng]}" <<'PY'
+import sys
+fa, fb, how, want = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split()
+def load(p):
+    rows = [l.split() for l in open(p) if l.strip()]
+    return [r[0] for r in rows], [(r[1], int(r[2]), int(r[3])) for r in rows]
+ca, a = load(fa)
+cb, b = load(fb)
+other = sorted(set(cb) - set(want))
+if not a:
+    print("FAIL fio made no %s call on the job's file" % "/".join(want))
+elif other:
+    print("FAIL rackbench made %s calls on the job's file" % ",".join(other))
+elif (a if how == "order" else sorted(a)) != (b if how == "order" else sorted(b)):
+    print("FAIL fio %d IOs (%d bytes), rackbench %d (%d bytes); first difference at IO %s" % (
+        len(a), sum(x[2] for x in a), len(b), sum(x[2] for x in b),
+        next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))))
+else:
+    print("ok %d IOs, %d bytes, by %s, %s" % (len(b), sum(x[2] for x in b), "/".join(sorted(set(cb))),
+          "in fio's order" if how == "order" else "the same offsets as fio's"))
+PY
+)
+        echo "${v%% *} $eng $name: ${v#* }"
+        [ "${v%% *}" = ok ] || fail=1
+    done
+done
+exit $fail
