@@ -38,7 +38,8 @@
 #define S_NBLOCKS   64u   /* blocks per file in the round-trip tests */
 
 /* Every engine this file knows about; those the build lacks are skipped. */
-static const char *const s_all_engines[] = {"sync", "null", "libaio", "io_uring"};
+static const char *const s_all_engines[] = {"sync",   "null",    "libaio", "io_uring",
+                                            "pvsync", "pvsync2", "vsync"};
 
 static const char *s_dir;   /* scratch directory for test files */
 static int s_said_buffered; /* the O_DIRECT fallback was reported */
