@@ -19,7 +19,7 @@
 #include "rb_hist.h"
 #include "rb_limits.h"
 
-#define RB_PROTO_VERSION   19
+#define RB_PROTO_VERSION   20
 #define RB_PROTO_MAX_FRAME (512u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -265,6 +265,8 @@ typedef struct rb_job_spec {
     /* fio's page cache advice when a worker opens a file (version 16) */
     uint8_t invalidate;    /* 1: drop the file's cached pages of the job's region first */
     uint32_t fadvise_hint; /* RB_FADVISE_*: the access advice given then */
+    /* fio's fallocate (version 20): how a file is given its size before IO */
+    uint32_t fallocate; /* RB_FALLOC_* */
     /* fio's random_distribution (version 18): where random IOs fall */
     uint32_t rand_dist;                 /* rb_dist_kind_t; RB_DIST_RANDOM: uniform */
     uint32_t rand_dist_ppm;             /* zipf's theta, pareto's h, normal's %: millionths */
@@ -323,6 +325,17 @@ typedef struct rb_job_spec {
  * never by its own node when there are two or more. The agent settles it to
  * the shift of its own rank when the PLAN arrives. */
 #define RB_READ_RANDOM UINT32_MAX
+
+/* fallocate, as fio on a file it makes or extends: none (writes extend it),
+ * fallocate(2) mode 0 (native, posix: fio's default), FALLOC_FL_KEEP_SIZE
+ * (keep), or ftruncate(2) only (truncate). */
+enum {
+    RB_FALLOC_NONE = 0,
+    RB_FALLOC_NATIVE = 1,
+    RB_FALLOC_POSIX = 2,
+    RB_FALLOC_KEEP = 3,
+    RB_FALLOC_TRUNCATE = 4
+};
 
 /* fadvise_hint: none, as the pattern is (fio's 1), or one for any pattern. */
 enum {

@@ -3,13 +3,23 @@
  * run. The layout, the prefill and the data workload all ask here, so that
  * what is written before GO is what the workers then read. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rb_engine.h"
 #include "rb_job.h"
 #include "rb_perm.h"
+
+void rb_job_fallocate(int fd, uint32_t mode, uint64_t end)
+{
+    if (mode == RB_FALLOC_NATIVE || mode == RB_FALLOC_POSIX || mode == RB_FALLOC_KEEP)
+        (void)fallocate(fd, mode == RB_FALLOC_KEEP ? FALLOC_FL_KEEP_SIZE : 0, 0, (off_t)end);
+    else if (mode == RB_FALLOC_TRUNCATE)
+        (void)ftruncate(fd, (off_t)end);
+}
 
 int rb_job_filename(const rb_job_spec_t *job, uint32_t worker, uint32_t filenum, char *out,
                     size_t len)

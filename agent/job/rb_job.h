@@ -20,6 +20,13 @@ int rb_job_filename(const rb_job_spec_t *job, uint32_t worker, uint32_t filenum,
  * RB_ENGINE_F_NO_DATA (null); an unknown engine counts as touching them. */
 int rb_job_uses_files(const rb_job_spec_t *job);
 
+/* Gives the file open on fd, which is smaller than end bytes, its size as
+ * fio's fallocate=mode (RB_FALLOC_*) does before a job's IO: fallocate(2)
+ * of [0, end) (mode 0, or FALLOC_FL_KEEP_SIZE for keep), ftruncate(2) to end
+ * (truncate), or nothing (none: writes extend it). A file system that
+ * refuses the call leaves the file as it is, as in fio. */
+void rb_job_fallocate(int fd, uint32_t mode, uint64_t end);
+
 /* Bytes of IO region in each of the job's files (filesize, or size / nrfiles). */
 uint64_t rb_job_filesize(const rb_job_spec_t *job);
 

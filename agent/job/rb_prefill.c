@@ -114,6 +114,11 @@ int rb_prefill_write(rb_sandbox_t *sb, int rundir, const char *run_id, const cha
             from = (uint64_t)have & ~(uint64_t)(S_ALIGN - 1);
         snprintf(path, sizeof path, "%s/%s", rb_sandbox_rundir_path(sb, rundir), name);
         fd = rb_sandbox_open(sb, rundir, name, flags, err);
+        /* as fio lays out a file: its size first, as fallocate= says, then the data */
+        if (fd >= 0 && pf->job && (have < 0 || (uint64_t)have < pf->end)) {
+            rb_job_fallocate(fd, pf->job->fallocate, pf->end);
+            (void)ftruncate(fd, (off_t)pf->end);
+        }
     }
     if (fd < 0)
         return fd;

@@ -59,23 +59,20 @@ void rb_data_verify_back(rb_worker_t *w)
     }
 }
 
-/* As fio: a file to write is sized up front (sparse, nothing allocated) to
- * the end of the worker's region, so writes land inside it rather than
- * extending it one block at a time, which serialises direct writes on ext4
- * and XFS. 0 or -errno with err set. */
-static int s_size_up(rb_worker_t *w, rb_worker_file_t *f, rb_err_t *err)
+/* As fio: a file to write that is smaller than the end of the worker's
+ * region is given its size up front as fallocate= says (fio's default,
+ * native, allocates it), so that writes land inside it rather than
+ * extending it one block at a time. Nothing here fails a job, as in fio. */
+static void s_size_up(const rb_worker_t *w, const rb_worker_file_t *f)
 {
     const rb_job_spec_t *s = w->spec;
     struct stat st;
     if (s->device[0])
-        return 0; /* a device has the size it has */
+        return; /* a device has the size it has */
     uint64_t end = s->shared_file ? s->offset + rb_job_filesize(s) * w->nregions
                                   : rb_job_offset(s, w->index) + rb_job_filesize(s);
-    if (rb_rw_writes(s->rw) && fstat(f->fd, &st) == 0 && (uint64_t)st.st_size < end &&
-        ftruncate(f->fd, (off_t)end) < 0)
-        return rb_err_set(err, -errno, "size %s to %llu bytes: %s", f->path,
-                          (unsigned long long)end, strerror(errno));
-    return 0;
+    if (rb_rw_writes(s->rw) && fstat(f->fd, &st) == 0 && (uint64_t)st.st_size < end)
+        rb_job_fallocate(f->fd, s->fallocate, end);
 }
 
 /* fio's advice on a file just opened, over the worker's region of it: with
@@ -137,10 +134,10 @@ static int s_open_files(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_j
             f->fd = rb_sandbox_open(sb, rundir, name, flags, err);
         rc = f->fd < 0 ? f->fd : 0;
         fdv[i] = f->fd;
-        if (rc == 0)
-            rc = s_size_up(w, f, err);
-        if (rc == 0)
+        if (rc == 0) {
+            s_size_up(w, f);
             s_advise(w, f);
+        }
     }
     return rc;
 }
@@ -184,9 +181,11 @@ int rb_data_renew_files(rb_worker_t *w)
             close(f->fd);
         f->fd = fdv[i] = rb_sandbox_open(w->sb, w->rundir, name, w->oflags, &err);
         f->dirty = 0;
-        rc = f->fd < 0 ? f->fd : s_size_up(w, f, &err);
-        if (rc == 0)
+        rc = f->fd < 0 ? f->fd : 0;
+        if (rc == 0) {
+            s_size_up(w, f);
             s_advise(w, f);
+        }
     }
     if (rc == 0 && writes) {
         uint64_t bmax = s->bs_max > s->bs ? s->bs_max : s->bs;

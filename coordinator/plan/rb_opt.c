@@ -48,6 +48,10 @@ static const rb_opt_name_t s_verify_names[] = {
     {"pattern", RB_VERIFY_PATTERN}, {"null", RB_VERIFY_NULL}};
 static const rb_opt_name_t s_layout_names[] = {{"segmented", RB_LAYOUT_SEGMENTED},
                                                {"strided", RB_LAYOUT_STRIDED}};
+static const rb_opt_name_t s_falloc_names[] = {
+    {"native", RB_FALLOC_NATIVE}, {"none", RB_FALLOC_NONE},         {"posix", RB_FALLOC_POSIX},
+    {"keep", RB_FALLOC_KEEP},     {"truncate", RB_FALLOC_TRUNCATE}, {"0", RB_FALLOC_NONE},
+    {"1", RB_FALLOC_POSIX}};
 static const rb_opt_name_t s_fadvise_names[] = {{"0", RB_FADVISE_NONE},
                                                 {"1", RB_FADVISE_PATTERN},
                                                 {"sequential", RB_FADVISE_SEQUENTIAL},
@@ -254,6 +258,10 @@ static const rb_opt_t s_rows[] = {
      .def = "1",
      .type = "`0`, `1`, `sequential` or `random`",
      .doc = "the access advice given when a worker opens a file", .ref = "fadvise_hint"},
+    {"fallocate", NULL, RB_OPT_ENUM, 0, J(fallocate), NAMES(s_falloc_names), .def = "native",
+     .print = rb_opt_print_fallocate,
+     .type = "`native`, `posix`, `keep`, `truncate`, `none`, `0` or `1`",
+     .doc = "how a file a job makes or extends gets its size before the IO", .ref = "fallocate"},
     /* Lustre striping of the run folder (lfs setstripe -c -S) */
     {"lustre_stripe_count", NULL, RB_OPT_CUSTOM, 0, .min = 0, .max = RB_LUSTRE_STRIPE_MAX,
      .parse = rb_opt_value_lustre_stripe_count, .print = rb_opt_print_stripe_count,
@@ -401,7 +409,6 @@ static const rb_opt_t s_rows[] = {
     NY("wait_for", RB_OPT_AREA_FILES), NY("unique_filename", RB_OPT_AREA_FILES),
     NY("lockfile", RB_OPT_AREA_FILES), NY("opendir", RB_OPT_AREA_FILES),
     NY("openfiles", RB_OPT_AREA_FILES),
-    NY("fallocate", RB_OPT_AREA_FILES),
     NY("write_hint", RB_OPT_AREA_FILES), NY("create_serialize", RB_OPT_AREA_FILES),
     NY("create_fsync", RB_OPT_AREA_FILES), NY("create_on_open", RB_OPT_AREA_FILES),
     NY("create_only", RB_OPT_AREA_FILES), NY("allow_file_create", RB_OPT_AREA_FILES),

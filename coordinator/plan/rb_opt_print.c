@@ -586,6 +586,13 @@ int rb_opt_json_job(struct rb_jw *w, const rb_job_spec_t *js, const char *global
     return 0;
 }
 
+/* fallocate, only away from fio's default (native). */
+void rb_opt_print_fallocate(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    if (js->fallocate != RB_FALLOC_NATIVE)
+        rb_opt_print_enum(opt, js, gd, f);
+}
+
 /* invalidate and fadvise_hint, each only away from fio's default (1). */
 void rb_opt_print_advice(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {

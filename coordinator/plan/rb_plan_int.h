@@ -233,7 +233,8 @@ rb_opt_print_fn rb_opt_print_bs, rb_opt_print_bssplit, rb_opt_print_bsrange, rb_
     rb_opt_print_rate, rb_opt_print_filename, rb_opt_print_job_size, rb_opt_print_meta_readsize,
     rb_opt_print_meta_stonewall, rb_opt_print_thinktime, rb_opt_print_offset, rb_opt_print_advice,
     rb_opt_print_random_distribution, rb_opt_print_rw, rb_opt_print_rw_sequencer,
-    rb_opt_print_percentage_random, rb_opt_print_blockalign, rb_opt_print_if_set;
+    rb_opt_print_percentage_random, rb_opt_print_blockalign, rb_opt_print_if_set,
+    rb_opt_print_fallocate;
 
 /* The row's field (1, 4 or 8 bytes) of js as a number. */
 uint64_t rb_opt_load(const rb_job_spec_t *js, const rb_opt_t *opt);

@@ -35,6 +35,7 @@ bs=1m"
     echo "[global]"
     echo "directory=$dir"
     echo "$common"
+    echo "fallocate=none" # as the fio side
     echo "size=${mib}m"
     echo "numjobs=$per"
     for p in nn n1seg n1str; do

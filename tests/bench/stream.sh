@@ -37,6 +37,8 @@ bs=$bs
 size=${size_mib}M
 direct=1
 filename_format=bench.\$jobnum
+; dd does not preallocate; nor do fio and rackbench here
+fallocate=none
 [write]
 rw=write
 [read]
@@ -55,7 +57,7 @@ bs=$bs
 size=${size_mib}M
 direct=1
 ioengine=psync
-; rackbench and dd do not preallocate; neither does fio here
+; dd does not preallocate; nor do fio and rackbench here
 fallocate=none
 rw=$rw
 FIO

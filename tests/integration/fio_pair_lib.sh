@@ -6,9 +6,9 @@
 fio_pair() {
     local name=$1 d=$2 body=$3
     mkdir -p "$d/fio" "$d/rb"
-    # fio preallocates by default; rackbench writes files as they grow
+    # files as the writes make them, for both (fallocate= has its own test)
     printf '[global]\ndirectory=%s\nfallocate=none\n%s\n' "$d/fio" "$body" > "$d/fio.fio"
-    printf '[global]\ndirectory=%s\n%s\n' "$d/rb" "$body" > "$d/rb.fio"
+    printf '[global]\ndirectory=%s\nfallocate=none\n%s\n' "$d/rb" "$body" > "$d/rb.fio"
     if ! fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1; then
         echo "FAIL $name: fio failed:"; cat "$d/fio.out"; return 1
     fi

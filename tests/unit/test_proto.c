@@ -129,6 +129,7 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->offset_pct = 100 - k % 100;
     jb->invalidate = (uint8_t)(k % 2);
     jb->fadvise_hint = k % 4;
+    jb->fallocate = k % 5; /* version 20 */
     jb->rand_dist = RB_DIST_ZONED_ABS; /* version 18 */
     jb->rand_dist_ppm = 1200000 + k;
     jb->nzones_read = 2;
@@ -772,6 +773,7 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->offset_pct, t->offset_pct);
                 assert_int_equal(s->invalidate, t->invalidate);
                 assert_int_equal(s->fadvise_hint, t->fadvise_hint);
+                assert_int_equal(s->fallocate, t->fallocate);
                 assert_int_equal(s->rand_dist, t->rand_dist);
                 assert_int_equal(s->rand_dist_ppm, t->rand_dist_ppm);
                 assert_int_equal(s->nzones_read, t->nzones_read);
@@ -1421,9 +1423,9 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 19);
+    assert_int_equal(RB_PROTO_VERSION, 20);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 18 from peer, this build speaks 19");
+    expect_bad(buf, len, -EPROTO, "protocol version 19 from peer, this build speaks 20");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
@@ -1835,6 +1837,7 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->size_pct = jb->offset_pct = 100;
     jb->invalidate = 1;
     jb->fadvise_hint = RB_FADVISE_RANDOM;
+    jb->fallocate = RB_FALLOC_TRUNCATE;
     jb->rand_dist = RB_DIST_COUNT - 1;
     jb->rand_dist_ppm = RB_DIST_PPM_MAX;
     jb->nzones_read = jb->nzones_write = jb->nzones_trim = RB_ZONES_MAX;
@@ -2204,7 +2207,7 @@ static void test_v6_keys(void **state)
         "startdelay_max_ns offset_increment rate_write rate_iops rate_iops_write "
         "meta_readsize thinktime_ns thinktime_spin_ns thinktime_blocks "
         "thinktime_issued read_seed read_reseed read_iteration size_pct offset_pct invalidate "
-        "fadvise_hint "
+        "fadvise_hint fallocate "
         "rand_dist rand_dist_ppm zones_read zones_write zones_trim seq_add "
         "seq_back seq_nr seq_identical perc_seq_read perc_seq_write perc_seq_trim ba_read "
         "ba_write ba_trim meta_find_name meta_find_size meta_find_newer";

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# fio's small synchronous engines, side by side: the same jobs run by
-# Debian's fio and by `rackbench run --local 1`, each under strace, with
-# ioengine=psync, pvsync, pvsync2 and vsync. For every engine, each job's
-# IOs on its file, as the calls the engine names make them (pread64/
-# pwrite64, preadv/pwritev, preadv2/pwritev2, lseek then readv/writev):
-# sequential writes and reads, the same (direction, offset, length) in the
-# same order as fio's; random reads, the same set (each block once); and no
-# call of another engine's kind on the job's file.
-#   test_fio_engines.sh BIN_DIR SCRATCH
+# The calls fio and `rackbench run --local 1` make on a job's file, side by
+# side, each tool under strace.
+# - The small synchronous engines, ioengine=psync, pvsync, pvsync2 and
+#   vsync: each job's IOs on its file, as the calls the engine names make
+#   them (pread64/pwrite64, preadv/pwritev, preadv2/pwritev2, lseek then
+#   readv/writev): sequential writes and reads, the same (direction, offset,
+#   length) in the same order as fio's; random reads, the same set (each
+#   block once); and no call of another engine's kind on the job's file.
+# - fallocate= (default, none, native, posix, keep, truncate, 0, 1): the
+#   fallocate and ftruncate calls on the file of a job that writes it and of
+#   one that reads it (laid out first), the same as fio's, call by call.
+#   test_fio_calls.sh BIN_DIR SCRATCH
 set -uo pipefail
 bin=$1
 scratch=$2/fio-engines.$$
@@ -112,6 +115,50 @@ PY
 )
         echo "${v%% *} $eng $name: ${v#* }"
         [ "${v%% *}" = ok ] || fail=1
+    done
+done
+
+# fallocate=: the fallocate and ftruncate calls on job $3's file in traces $1.*
+# under folder $2, one "call flags offset length" a line (ftruncate: "ftruncate
+# - 0 length"), in order
+sizing() {
+    python3 - "$@" <<'PY'
+import glob, re, sys
+prefix, root, job = sys.argv[1:4]
+line_re = re.compile(r'^(fallocate|ftruncate)\((\d+)<([^>]*)>, (.*)\) += 0')
+for path in sorted(glob.glob(prefix + ".*")):
+    for line in open(path):
+        m = line_re.match(line)
+        if not m or not m[3].startswith(root + "/") or not m[3].split("/")[-1].startswith(job + "."):
+            continue
+        a = [x.strip() for x in m[4].split(",")]
+        print(m[1], *(a if m[1] == "fallocate" else ["-", "0", a[0]]))
+PY
+}
+for mode in default none native posix keep truncate 0 1; do
+    d=$scratch/fallocate-$mode
+    mkdir -p "$d/fio" "$d/rb"
+    opt=""
+    [ $mode = default ] || opt="fallocate=$mode"
+    body=$(printf '[w]\nrw=randwrite\nbs=4k\nsize=1M\nio_size=256k\n%s\n[r]\nstonewall\nrw=randread\nbs=4k\nsize=1M\nio_size=256k\n%s\n' "$opt" "$opt")
+    printf '[global]\ndirectory=%s\nioengine=psync\n%s\n' "$d/fio" "$body" > "$d/fio.fio"
+    printf '[global]\ndirectory=%s\nioengine=psync\n%s\n' "$d/rb" "$body" > "$d/rb.fio"
+    if ! strace -qq -f -ff -y -e trace=fallocate,ftruncate -o "$d/fio.st" \
+            fio --output="$d/fio.out" "$d/fio.fio" > /dev/null 2>&1; then
+        echo "FAIL fallocate=$mode: fio failed:"; cat "$d/fio.out"; fail=1; continue
+    fi
+    if ! ASAN_OPTIONS="$nolsan" strace -qq -f -ff -y -e trace=fallocate,ftruncate -o "$d/rb.st" \
+            "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1; then
+        echo "FAIL fallocate=$mode: rackbench failed:"; cat "$d/rb.out"; fail=1; continue
+    fi
+    for job in w r; do
+        a=$(sizing "$d/fio.st" "$d/fio" $job | tr '\n' ';')
+        b=$(sizing "$d/rb.st" "$d/rb" $job | tr '\n' ';')
+        if [ "$a" = "$b" ]; then
+            echo "ok   fallocate=$mode $job: ${b:-no call}"
+        else
+            echo "FAIL fallocate=$mode $job: fio ${a:-no call}, rackbench ${b:-no call}"; fail=1
+        fi
     done
 done
 exit $fail
