@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +228,29 @@ static int s_check_across(const rb_job_spec_t *js, const rb_job_ctx_t *ctx, rb_e
 }
 
 /* Checks one job against what this agent can run. 0 or -errno with err set. */
+/* cpus_allowed: every CPU the job names is one this agent may run on (its
+ * own affinity, as taskset or a cgroup set it). 0 or -EINVAL with err set. */
+static int s_check_cpus(const rb_job_spec_t *js, rb_err_t *err)
+{
+    cpu_set_t mine;
+    if (!js->cpus_len || sched_getaffinity(0, sizeof mine, &mine) < 0)
+        return 0;
+    uint8_t have[RB_CPUS_BYTES] = {0};
+    for (int c = 0; c < RB_CPUS_MAX && c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &mine))
+            have[c / 8] |= (uint8_t)(1u << (c % 8));
+    for (uint32_t i = 0; i < js->cpus_len * 8; i++) {
+        if (js->cpus[i / 8] >> (i % 8) & 1 && !(have[i / 8] >> (i % 8) & 1)) {
+            char list[256];
+            return rb_err_set(err, -EINVAL,
+                              "job %s: cpus_allowed names CPU %u, which this agent may not run "
+                              "on (it has %s)",
+                              js->name, i, rb_cpus_fmt(have, RB_CPUS_BYTES, list, sizeof list));
+        }
+    }
+    return 0;
+}
+
 static int s_check_job(const rb_job_spec_t *js, rb_err_t *err)
 {
     const char *eng = js->ioengine[0] ? js->ioengine : "sync";
@@ -234,6 +258,8 @@ static int s_check_job(const rb_job_spec_t *js, rb_err_t *err)
     uint64_t bmax = js->bs_max > js->bs ? js->bs_max : js->bs;
     if (!rb_rw_name(js->rw))
         return rb_err_set(err, -EINVAL, "job %s: unknown access pattern", js->name);
+    if (s_check_cpus(js, err) < 0)
+        return err->code;
     if (!ops)
         return rb_err_set(err, -ENOENT, "job %s: ioengine=%s is not in this agent (it has %s)",
                           js->name, eng, rb_engine_names());
@@ -544,6 +570,9 @@ void rb_agent_state_go(rb_agent_t *a, const rb_msg_go_t *go)
     a->interval_ns = go->interval_ns ? go->interval_ns : pl->interval_ns;
     uint64_t t_local = (uint64_t)((int64_t)go->t_go_ns + go->offset_ns);
     rb_job_ctx_t ctx = s_ctx(a);
+    for (uint32_t p = 0; p < go->phase; p++)
+        for (uint32_t j = 0; j < pl->phases[p].njobs; j++)
+            ctx.thread_base += pl->phases[p].jobs[j].numjobs;
     uint64_t caps[RB_MAX_JOBS];
     s_read_caps(a, &pl->phases[go->phase], caps);
     ctx.caps = caps;

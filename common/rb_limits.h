@@ -22,6 +22,7 @@
 #define RB_META_DIRS_MAX   65536 /* meta_dirs and meta_branch: directories per level */
 #define RB_META_DEPTH_MAX  16    /* meta_depth: directory tree levels */
 #define RB_ZONES_MAX       16    /* random_distribution=zoned: zones per direction */
+#define RB_CPUS_MAX        1024  /* cpus_allowed, cpumask: CPUs 0 .. 1023 (a cpu_set_t) */
 
 /* random_distribution's number (zipf's theta, pareto's h, normal's %) in
  * millionths, at the most: 100 */

@@ -162,7 +162,8 @@ S_LAYOUT(
     F_U32(rb_job_spec_t, size_pct, 100), F_U32(rb_job_spec_t, offset_pct, 100),
     F_KIND(rb_job_spec_t, invalidate, RB_PK_BOOL),
     F_U32(rb_job_spec_t, fadvise_hint, RB_FADVISE_RANDOM),
-    F_U32(rb_job_spec_t, fallocate, RB_FALLOC_TRUNCATE),
+    F_U32(rb_job_spec_t, fallocate, RB_FALLOC_TRUNCATE), F_BIN(rb_job_spec_t, cpus, cpus_len),
+    F_KIND(rb_job_spec_t, cpus_split, RB_PK_BOOL),
     /* version 18 */
     F_U32(rb_job_spec_t, rand_dist, RB_DIST_COUNT - 1),
     F_U32(rb_job_spec_t, rand_dist_ppm, RB_DIST_PPM_MAX),

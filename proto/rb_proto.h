@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rb_cpus.h"
 #include "rb_err.h"
 #include "rb_hist.h"
 #include "rb_limits.h"
@@ -267,6 +268,10 @@ typedef struct rb_job_spec {
     uint32_t fadvise_hint; /* RB_FADVISE_*: the access advice given then */
     /* fio's fallocate (version 20): how a file is given its size before IO */
     uint32_t fallocate; /* RB_FALLOC_* */
+    /* fio's cpus_allowed (cpumask) and cpus_allowed_policy (version 20) */
+    uint8_t cpus[RB_CPUS_BYTES]; /* the CPUs its workers may run on (rb_cpus.h) ... */
+    uint32_t cpus_len;           /* ... in this many bytes; 0: none set, no affinity */
+    uint8_t cpus_split;          /* 1: each worker on one of them, round robin (fio's split) */
     /* fio's random_distribution (version 18): where random IOs fall */
     uint32_t rand_dist;                 /* rb_dist_kind_t; RB_DIST_RANDOM: uniform */
     uint32_t rand_dist_ppm;             /* zipf's theta, pareto's h, normal's %: millionths */

@@ -75,6 +75,8 @@ typedef struct rb_job_ctx {
     const uint64_t *caps;  /* per job of the phase: bs blocks of each file there are to
                               read (what a worn-out write left), 0 = all; or NULL */
     uint64_t run_start_ns; /* CLOCK_REALTIME when the agent took the run's PLAN (find -newer) */
+    uint32_t thread_base;  /* workers of the plan's phases before this one: fio numbers its
+                            * threads across the job file (cpus_allowed_policy=split) */
 } rb_job_ctx_t;
 
 /* Name of the node `shift` places further on, from ctx's peers ("" for 0

@@ -7,10 +7,12 @@
  * joining them for DONE. */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rb_cpus.h"
 #include "rb_devid.h"
 #include "rb_devjob.h"
 #include "rb_phase.h"
@@ -82,6 +84,32 @@ struct rb_phase {
     rb_hist_t (*dh)[S_NCH];     /* each one's merged histograms */
 };
 
+/* cpus_allowed: the worker's thread on the job's CPUs, or with split on the
+ * one of them its place among the plan's workers gives, round robin, as
+ * fio places its threads. 0 or -errno with the worker failed. */
+static int s_affinity(rb_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    if (!s->cpus_len)
+        return 0;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    uint32_t n = rb_cpus_count(s->cpus, s->cpus_len);
+    for (uint32_t i = 0; i < n; i++) {
+        int c = rb_cpus_nth(s->cpus, s->cpus_len, i);
+        if (!s->cpus_split || i == w->thread_no % n)
+            CPU_SET(c, &set);
+    }
+    int rc = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    if (rc != 0) {
+        char list[64];
+        rb_worker_fail(w, -rc, NULL, 0, "job %s: cannot run on CPUs %s: %s", s->name,
+                       rb_cpus_fmt(s->cpus, s->cpus_len, list, sizeof list), strerror(rc));
+        return -rc;
+    }
+    return 0;
+}
+
 static void *s_worker_main(void *arg)
 {
     rb_worker_t *w = arg;
@@ -90,7 +118,7 @@ static void *s_worker_main(void *arg)
     /* GO, then startdelay: the worker's time (ramp, runtime) begins after both;
      * a worker stopped before it began does nothing */
     uint64_t start = w->t_go + w->delay_ns < w->t_go ? UINT64_MAX : w->t_go + w->delay_ns;
-    if (rb_worker_sleep_until(w, start) == 0) {
+    if (s_affinity(w) == 0 && rb_worker_sleep_until(w, start) == 0) {
         uint64_t begin = rb_time_mono_ns();
         w->count_from = begin + s->ramp_ns;
         w->deadline = s->runtime_ns ? w->count_from + s->runtime_ns : UINT64_MAX;
@@ -204,6 +232,7 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
             w->spec = js;
             w->job = j;
             w->index = i;
+            w->thread_no = ctx->thread_base + k;
             w->cp_step = S_CP_STEP0_NS;
             w->run_hash = run_hash;
             /* Whose data: a shared file's regions are numbered node by node;

@@ -52,6 +52,7 @@ typedef struct rb_worker {
     const rb_job_spec_t *spec; /* borrowed from the phase spec */
     uint32_t job;              /* index of spec in the phase */
     uint32_t index;            /* 0 .. numjobs-1 */
+    uint32_t thread_no;        /* its place among the plan's workers on this agent, from 0 */
     const int *stop;           /* the phase's stop flag (relaxed atomic) */
     uint64_t *target;          /* wearout ops for the job: UINT64_MAX until told (atomic) */
     uint64_t t_go;             /* local monotonic start time */

@@ -48,6 +48,7 @@ static const rb_opt_name_t s_verify_names[] = {
     {"pattern", RB_VERIFY_PATTERN}, {"null", RB_VERIFY_NULL}};
 static const rb_opt_name_t s_layout_names[] = {{"segmented", RB_LAYOUT_SEGMENTED},
                                                {"strided", RB_LAYOUT_STRIDED}};
+static const rb_opt_name_t s_cpus_policy_names[] = {{"shared", 0}, {"split", 1}};
 static const rb_opt_name_t s_falloc_names[] = {
     {"native", RB_FALLOC_NATIVE}, {"none", RB_FALLOC_NONE},         {"posix", RB_FALLOC_POSIX},
     {"keep", RB_FALLOC_KEEP},     {"truncate", RB_FALLOC_TRUNCATE}, {"0", RB_FALLOC_NONE},
@@ -258,6 +259,16 @@ static const rb_opt_t s_rows[] = {
      .def = "1",
      .type = "`0`, `1`, `sequential` or `random`",
      .doc = "the access advice given when a worker opens a file", .ref = "fadvise_hint"},
+    {"cpus_allowed", NULL, RB_OPT_CUSTOM, 0, .parse = rb_opt_value_cpus, .print = rb_opt_print_cpus,
+     .type = "CPU list", .def_doc = "any CPU",
+     .doc = "the CPUs the job's workers may run on (\"0,2-3\")", .ref = "cpus_allowed-cpumask"},
+    {"cpumask", NULL, RB_OPT_CUSTOM, RB_OPT_F_NOPRINT, .parse = rb_opt_value_cpus,
+     .type = "bit mask", .def_doc = "any CPU",
+     .doc = "cpus_allowed as a mask: bit N is CPU N", .ref = "cpus_allowed-cpumask"},
+    {"cpus_allowed_policy", NULL, RB_OPT_ENUM, RB_OPT_F_NOPRINT, J(cpus_split),
+     NAMES(s_cpus_policy_names), .type = "`shared` or `split`", .def_doc = "`shared`",
+     .doc = "all the job's workers on all its CPUs, or each on one of them",
+     .ref = "cpus_allowed-cpumask"},
     {"fallocate", NULL, RB_OPT_ENUM, 0, J(fallocate), NAMES(s_falloc_names), .def = "native",
      .print = rb_opt_print_fallocate,
      .type = "`native`, `posix`, `keep`, `truncate`, `none`, `0` or `1`",
@@ -467,8 +478,7 @@ static const rb_opt_t s_rows[] = {
     NY("trim_percentage", RB_OPT_AREA_VERIFY), NY("trim_verify_zero", RB_OPT_AREA_VERIFY),
     NY("trim_backlog", RB_OPT_AREA_VERIFY), NY("trim_backlog_batch", RB_OPT_AREA_VERIFY),
     NY("nice", RB_OPT_AREA_PROCESS), NY("prio", RB_OPT_AREA_PROCESS),
-    NY("prioclass", RB_OPT_AREA_PROCESS), NY("cpumask", RB_OPT_AREA_PROCESS),
-    NY("cpus_allowed", RB_OPT_AREA_PROCESS), NY("cpus_allowed_policy", RB_OPT_AREA_PROCESS),
+    NY("prioclass", RB_OPT_AREA_PROCESS),
     NY("numa_cpu_nodes", RB_OPT_AREA_PROCESS), NY("numa_mem_policy", RB_OPT_AREA_PROCESS),
     NY("gtod_cpu", RB_OPT_AREA_PROCESS), NY("cgroup", RB_OPT_AREA_PROCESS),
     NY("cgroup_weight", RB_OPT_AREA_PROCESS), NY("cgroup_nodelete", RB_OPT_AREA_PROCESS),

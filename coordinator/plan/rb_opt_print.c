@@ -586,6 +586,18 @@ int rb_opt_json_job(struct rb_jw *w, const rb_job_spec_t *js, const char *global
     return 0;
 }
 
+/* cpus_allowed as a list (a cpumask too), and its policy, when set. */
+void rb_opt_print_cpus(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    char list[RB_CPUS_MAX * 5];
+    if (!js->cpus_len)
+        return;
+    fprintf(f, "%s=%s\n", opt->key, rb_cpus_fmt(js->cpus, js->cpus_len, list, sizeof list));
+    if (js->cpus_split)
+        fprintf(f, "cpus_allowed_policy=split\n");
+}
+
 /* fallocate, only away from fio's default (native). */
 void rb_opt_print_fallocate(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {

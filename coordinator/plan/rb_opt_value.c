@@ -355,6 +355,20 @@ int rb_opt_value_filesize(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t
     return rb_opt_value_size(ps, line, key, val, true, &o->spec.filesize);
 }
 
+/* cpus_allowed (a list) and cpumask (a bit mask): the later one in the job wins, as in fio. */
+int rb_opt_value_cpus(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
+                      const char *val, unsigned line)
+{
+    (void)opt;
+    char why[160];
+    int rc = !strcmp(key, "cpumask") ? rb_cpus_parse_mask(val, o->spec.cpus, why, sizeof why)
+                                     : rb_cpus_parse_list(val, o->spec.cpus, why, sizeof why);
+    if (rc < 0)
+        return rb_plan_fail(ps, line, "%s=%.64s: %s", key, val, why);
+    o->spec.cpus_len = rb_cpus_len(o->spec.cpus, RB_CPUS_BYTES);
+    return 0;
+}
+
 /* sync and psync are one engine here: pread/pwrite is what sync does. */
 int rb_opt_value_ioengine(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
                           const char *key, const char *val, unsigned line)

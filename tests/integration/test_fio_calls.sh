@@ -10,6 +10,9 @@
 # - fallocate= (default, none, native, posix, keep, truncate, 0, 1): the
 #   fallocate and ftruncate calls on the file of a job that writes it and of
 #   one that reads it (laid out first), the same as fio's, call by call.
+# - cpus_allowed, cpumask and cpus_allowed_policy: each job's threads (those
+#   that write its file) set the same CPU affinity as fio's, split round
+#   robin by the thread's place in the whole job file, as fio numbers them.
 #   test_fio_calls.sh BIN_DIR SCRATCH
 set -uo pipefail
 bin=$1
@@ -161,4 +164,52 @@ for mode in default none native posix keep truncate 0 1; do
         fi
     done
 done
+
+# CPU affinity: per job (in the order of $4), the CPU sets its threads gave
+# sched_setaffinity in traces $1.* under folder $2, a thread's job being the
+# one whose file it writes: "job:[0 1],[1];job2:..." (each job's sorted)
+affinity() {
+    python3 - "$@" <<'PY'
+import glob, re, sys
+prefix, root, jobs = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
+got = {j: [] for j in jobs}
+for path in glob.glob(prefix + ".*"):
+    text = open(path).read()
+    masks = re.findall(r'^sched_setaffinity\(\d+, \d+, \[([\d ]*)\]\) += 0', text, re.M)
+    for j in jobs:
+        if re.search(r'^pwrite64\(\d+<' + re.escape(root) + r'/(?:[^>]*/)?' + re.escape(j) + r'\.',
+                     text, re.M):
+            got[j] += ["[%s]" % m for m in masks]
+print(";".join("%s:%s" % (j, ",".join(sorted(got[j]))) for j in jobs))
+PY
+}
+d=$scratch/cpus
+mkdir -p "$d/fio" "$d/rb"
+ncpu=$(nproc)
+last=$((ncpu - 1))
+# a shared set; split, its one thread the plan's second (CPU 1 of 0-1);
+# split over three threads, the 3rd to 5th (0, 1, 0); a mask (CPU 1)
+body=$(printf '[a]\ncpus_allowed=0-%s\n[b]\nstonewall\ncpus_allowed=0-%s\ncpus_allowed_policy=split\n[c]\nstonewall\nnumjobs=3\ncpus_allowed=0-%s\ncpus_allowed_policy=split\n[d]\nstonewall\ncpumask=2\n' $last $last $last)
+if [ "$ncpu" -lt 2 ]; then
+    echo "skip cpus_allowed: one CPU"
+else
+    for t in fio rb; do
+        printf '[global]\ndirectory=%s\nioengine=psync\nrw=write\nbs=4k\nsize=64k\n%s\n' "$d/$t" "$body" > "$d/$t.fio"
+    done
+    if ! strace -qq -f -ff -y -e trace=sched_setaffinity,pwrite64 -o "$d/fio.st" \
+            fio --output="$d/fio.out" "$d/fio.fio" > /dev/null 2>&1; then
+        echo "FAIL cpus_allowed: fio failed:"; cat "$d/fio.out"; fail=1
+    elif ! ASAN_OPTIONS="$nolsan" strace -qq -f -ff -y -e trace=sched_setaffinity,pwrite64 -o "$d/rb.st" \
+            "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1; then
+        echo "FAIL cpus_allowed: rackbench failed:"; cat "$d/rb.out"; fail=1
+    else
+        a=$(affinity "$d/fio.st" "$d/fio" a,b,c,d)
+        b=$(affinity "$d/rb.st" "$d/rb" a,b,c,d)
+        if [ "$a" = "$b" ] && [[ "$b" == *"b:[1];"* ]]; then
+            echo "ok   cpus_allowed: $b"
+        else
+            echo "FAIL cpus_allowed: fio $a, rackbench $b"; fail=1
+        fi
+    fi
+fi
 exit $fail

@@ -130,6 +130,9 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->invalidate = (uint8_t)(k % 2);
     jb->fadvise_hint = k % 4;
     jb->fallocate = k % 5; /* version 20 */
+    jb->cpus[0] = (uint8_t)(1u << (k % 8));
+    jb->cpus_len = 1;
+    jb->cpus_split = k % 2;
     jb->rand_dist = RB_DIST_ZONED_ABS; /* version 18 */
     jb->rand_dist_ppm = 1200000 + k;
     jb->nzones_read = 2;
@@ -774,6 +777,9 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->invalidate, t->invalidate);
                 assert_int_equal(s->fadvise_hint, t->fadvise_hint);
                 assert_int_equal(s->fallocate, t->fallocate);
+                assert_int_equal(s->cpus_len, t->cpus_len);
+                assert_memory_equal(s->cpus, t->cpus, s->cpus_len);
+                assert_int_equal(s->cpus_split, t->cpus_split);
                 assert_int_equal(s->rand_dist, t->rand_dist);
                 assert_int_equal(s->rand_dist_ppm, t->rand_dist_ppm);
                 assert_int_equal(s->nzones_read, t->nzones_read);
@@ -1838,6 +1844,9 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->invalidate = 1;
     jb->fadvise_hint = RB_FADVISE_RANDOM;
     jb->fallocate = RB_FALLOC_TRUNCATE;
+    memset(jb->cpus, 0xff, sizeof jb->cpus);
+    jb->cpus_len = RB_CPUS_BYTES;
+    jb->cpus_split = 1;
     jb->rand_dist = RB_DIST_COUNT - 1;
     jb->rand_dist_ppm = RB_DIST_PPM_MAX;
     jb->nzones_read = jb->nzones_write = jb->nzones_trim = RB_ZONES_MAX;
@@ -2207,7 +2216,7 @@ static void test_v6_keys(void **state)
         "startdelay_max_ns offset_increment rate_write rate_iops rate_iops_write "
         "meta_readsize thinktime_ns thinktime_spin_ns thinktime_blocks "
         "thinktime_issued read_seed read_reseed read_iteration size_pct offset_pct invalidate "
-        "fadvise_hint fallocate "
+        "fadvise_hint fallocate cpus cpus_split "
         "rand_dist rand_dist_ppm zones_read zones_write zones_trim seq_add "
         "seq_back seq_nr seq_identical perc_seq_read perc_seq_write perc_seq_trim ba_read "
         "ba_write ba_trim meta_find_name meta_find_size meta_find_newer";

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rb_cpus.h"
 #include "rb_err.h"
 #include "rb_log.h"
 #include "rb_rand.h"
@@ -701,6 +702,33 @@ static void test_text_wrap(void **state)
     free(text);
 }
 
+/* CPU lists and masks as fio writes them, and back. */
+static void test_cpus(void **state)
+{
+    (void)state;
+    uint8_t m[RB_CPUS_BYTES];
+    char why[128], buf[64];
+    assert_int_equal(rb_cpus_parse_list("0, 2-3,8 ,1023", m, why, sizeof why), 0);
+    assert_int_equal(rb_cpus_count(m, RB_CPUS_BYTES), 5);
+    assert_int_equal(rb_cpus_len(m, RB_CPUS_BYTES), RB_CPUS_BYTES);
+    assert_string_equal(rb_cpus_fmt(m, RB_CPUS_BYTES, buf, sizeof buf), "0,2-3,8,1023");
+    assert_int_equal(rb_cpus_nth(m, RB_CPUS_BYTES, 0), 0);
+    assert_int_equal(rb_cpus_nth(m, RB_CPUS_BYTES, 2), 3);
+    assert_int_equal(rb_cpus_nth(m, RB_CPUS_BYTES, 4), 1023);
+    assert_int_equal(rb_cpus_nth(m, RB_CPUS_BYTES, 5), -1);
+    assert_int_equal(rb_cpus_parse_mask("0x6", m, why, sizeof why), 0);
+    assert_int_equal(rb_cpus_len(m, RB_CPUS_BYTES), 1);
+    assert_string_equal(rb_cpus_fmt(m, 1, buf, sizeof buf), "1-2");
+    assert_int_equal(rb_cpus_parse_mask("10", m, why, sizeof why), 0); /* decimal: 1, 3 */
+    assert_string_equal(rb_cpus_fmt(m, 1, buf, sizeof buf), "1,3");
+    const char *bad[] = {"", "x", "1-", "-1", "1,,2", "1024", "3-2", "1 2"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(rb_cpus_parse_list(bad[i], m, why, sizeof why), -EINVAL);
+    assert_int_equal(rb_cpus_parse_mask("0", m, why, sizeof why), -EINVAL);
+    assert_int_equal(rb_cpus_parse_mask("0x", m, why, sizeof why), -EINVAL);
+    assert_int_equal(rb_cpus_parse_mask("7k", m, why, sizeof why), -EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -723,6 +751,7 @@ int main(void)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_units_style),
         cmocka_unit_test(test_text_wrap),
+        cmocka_unit_test(test_cpus),
     };
     return cmocka_run_group_tests_name("common", tests, NULL, NULL);
 }
