@@ -307,6 +307,22 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     js->meta_find_size = 0;
     js->meta_find_newer = 0;
 
+    /* fio: a job named after a device, without filename (nor directory),
+     * goes to that device; fio checks that it is one, rackbench takes a
+     * path under /dev/ for one, as in filename= */
+    if (!js->filename[0] && !js->device[0] && !js->directory[0] && js->nrfiles == 1 &&
+        !strncmp(o->name, "/dev/", 5)) {
+        rc = rb_plan_note(ps, o->name_line,
+                          "job '%s' has no filename: it goes to the device %s, as fio's job "
+                          "named after a device does",
+                          name, o->name);
+        if (rc < 0)
+            return rc;
+        rc = rb_opt_value_filename(ps, o, NULL, "filename", o->name, o->name_line);
+        if (rc < 0)
+            return rc;
+    }
+
     /* fio: a filename names the files, so nrfiles is not used */
     if (js->filename[0] && js->nrfiles != 1) {
         rc = rb_plan_note(ps, rb_plan_job_line(o, "nrfiles"),

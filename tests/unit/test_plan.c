@@ -1821,6 +1821,7 @@ static void test_job_names_as_fio(void **state)
     assert_int_equal(ph->njobs, 7);
     assert_string_equal(ph->jobs[0].name, "punch_hole-fuzzer");
     assert_string_equal(ph->jobs[1].name, "_dev_sdb");
+    assert_string_equal(ph->jobs[1].device, "/dev/sdb"); /* as fio, where it is one */
     assert_string_equal(ph->jobs[2].name, "a");
     assert_string_equal(ph->jobs[2].filename_format, "$jobname.$jobnum.$filenum");
     assert_string_equal(ph->jobs[3].name, "a-2");
@@ -1837,6 +1838,8 @@ static void test_job_names_as_fio(void **state)
         "names (A-Z a-z 0-9 . _ - kept, any other character made '_')\n"
         "t.ini:3: job name '/dev/sdb' is '_dev_sdb' in the reports and file names (A-Z a-z 0-9 "
         ". _ - kept, any other character made '_')\n"
+        "t.ini:3: job '_dev_sdb' has no filename: it goes to the device /dev/sdb, as fio's job "
+        "named after a device does\n"
         "t.ini:7: job name 'a' is taken (line 5): fio runs each section as a job of its own; "
         "this one is 'a-2' in the reports and keeps the files of 'a'\n"
         "t.ini:9: job name 'a-2' is taken (line 7): fio runs each section as a job of its own; "
@@ -2163,6 +2166,26 @@ static void test_zones(void **state)
     free(text);
     s_assert_round_trip(p);
     s_assert_codec_accepts(p);
+    rb_plan_destroy(&p);
+}
+
+/* fio's job named after a device (disk-zone-profile.fio's [/dev/sdb])
+ * without filename goes to it; with a directory, or a filename, it does not. */
+static void test_job_named_after_device(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[/dev/sdb]\nrw=read\n"
+                               "[/dev/sdc]\nfilename=/dev/sdd\n"
+                               "[/dev/sde]\ndirectory=/tmp/x\nsize=1m\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_string_equal(j[0].device, "/dev/sdb");
+    assert_int_equal(j[0].size, 0); /* the device's size, as the agent finds it */
+    assert_string_equal(j[1].device, "/dev/sdd");
+    assert_string_equal(j[2].device, "");
+    assert_non_null(strstr(p->notes, "t.ini:1: job '_dev_sdb' has no filename: it goes to the "
+                                     "device /dev/sdb, as fio's job named after a device does\n"));
+    assert_null(strstr(p->notes, "device /dev/sdc"));
+    s_assert_round_trip(p);
     rb_plan_destroy(&p);
 }
 
@@ -2900,6 +2923,7 @@ int main(void)
         cmocka_unit_test(test_random_distribution),
         cmocka_unit_test(test_rw_modifiers),
         cmocka_unit_test(test_zones),
+        cmocka_unit_test(test_job_named_after_device),
         cmocka_unit_test(test_io_limits_and_files),
         cmocka_unit_test(test_racks),
         cmocka_unit_test(test_load),
