@@ -137,11 +137,11 @@ static uint64_t s_cover(rb_worker_t *w, uint64_t u, uint64_t len)
  * a sequential IO goes on from the last one of its direction, back to the
  * zone's start once past its range, and every zone_range bytes all start
  * again from the zone's start (and the random map is cleared); a random IO
- * takes a block of the range, the next free one from it in the map. 0 with
- * *off set (in the region), or 1 when the IO would run past the range's
- * end: fio's job ends there, the pass here, and the next pass begins the
- * walk again (at once when this pass has issued nothing yet, where fio's
- * next loop would). */
+ * takes a block of the range, else the next free one from it, around in
+ * the map of the range's blocks. 0 with *off set (in the region), or 1
+ * when the IO would run past the range's end: fio's job ends there, the
+ * pass here, and the next pass begins the walk again (at once when this
+ * pass has issued nothing yet, where fio's next loop would). */
 static int s_zone_next(rb_worker_t *w, int dir, uint64_t want, uint64_t *off)
 {
     const rb_job_spec_t *s = w->spec;
@@ -175,9 +175,11 @@ static int s_zone_next(rb_worker_t *w, int dir, uint64_t want, uint64_t *off)
         }
         uint64_t at = f->cursor[dir];
         if (rb_rw_random(s->rw)) {
+            /* fio's map holds the blocks of zone_range, the search goes around in it */
             uint64_t nb = range / s->bs, b = nb ? rb_rand_next(&w->rng) % nb : UINT64_MAX;
-            if (b != UINT64_MAX && w->covered && b < w->units && s_done(w, b)) {
-                uint64_t c = s_free_in(w, b, w->units);
+            uint64_t mb = nb < w->units ? nb : w->units;
+            if (b != UINT64_MAX && w->covered && b < mb && s_done(w, b)) {
+                uint64_t c = s_free_in(w, b, mb);
                 b = c != UINT64_MAX ? c : s_free_in(w, 0, b);
             }
             at = b != UINT64_MAX && b < room / s->bs ? w->zone_start + b * s->bs : end;
