@@ -218,9 +218,9 @@ static void s_settle_sizes(const rb_plan_job_t *o, rb_job_spec_t *js)
 
 /* fio's zonemode=strided, as fio 3.33 settles it: zonesize is refused
  * without it (zonemode=none is the default), zonerange and zoneskip alone
- * change nothing, zonerange defaults to zonesize, and with more than one
- * file open fio drops the zones. What rackbench does not run yet is
- * refused. 0, or -EINVAL with the line named. */
+ * change nothing, and zonerange defaults to zonesize. What rackbench does
+ * not run yet (several files among them) is refused. 0, or -EINVAL with
+ * the line named. */
 static int s_settle_zones(rb_plan_parser_t *ps, const rb_plan_job_t *o, rb_job_spec_t *js,
                           const char *name)
 {
@@ -250,18 +250,12 @@ static int s_settle_zones(rb_plan_parser_t *ps, const rb_plan_job_t *o, rb_job_s
                             "job '%s': zonemode=strided needs zonesize above 0", name);
     if (!js->zone_range)
         js->zone_range = js->zone_size;
-    if (js->nrfiles > 1) {
-        int rc = rb_plan_note(ps, line,
-                              "job '%s': zonemode=strided has no effect with nrfiles=%u: fio "
-                              "drops the zones when more than one file is open",
-                              name, js->nrfiles);
-        js->zone_size = js->zone_range = js->zone_skip = 0;
-        return rc < 0 ? rc : 0;
-    }
     const char *why = NULL;
     bool several = js->bs_max > js->bs || js->nbssplit_read || js->nbssplit_write;
-    if (js->rw != RB_RW_READ && js->rw != RB_RW_WRITE && js->rw != RB_RW_RANDREAD &&
-        js->rw != RB_RW_RANDWRITE && js->rw != RB_RW_REREAD && js->rw != RB_RW_REWRITE)
+    if (js->nrfiles > 1)
+        why = "several files (fio's walk shares one zone count between them)";
+    else if (js->rw != RB_RW_READ && js->rw != RB_RW_WRITE && js->rw != RB_RW_RANDREAD &&
+             js->rw != RB_RW_RANDWRITE && js->rw != RB_RW_REREAD && js->rw != RB_RW_REWRITE)
         why = "this rw (reads or writes, sequential or random, are)";
     else if (js->seq_add || js->seq_nr > 1 || js->perc_seq_read || js->perc_seq_write)
         why = "rw=X:N or percentage_random";
