@@ -177,7 +177,10 @@ S_LAYOUT(
     F_U64(rb_job_spec_t, ba_write), F_U64(rb_job_spec_t, ba_trim),
     /* version 19 */
     F_STR(rb_job_spec_t, meta_find_name, 0), F_U64(rb_job_spec_t, meta_find_size),
-    F_KIND(rb_job_spec_t, meta_find_newer, RB_PK_BOOL));
+    F_KIND(rb_job_spec_t, meta_find_newer, RB_PK_BOOL),
+    /* version 20 */
+    F_U64(rb_job_spec_t, zone_size), F_U64(rb_job_spec_t, zone_range),
+    F_U64(rb_job_spec_t, zone_skip));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));

@@ -304,6 +304,10 @@ typedef struct rb_job_spec {
     char meta_find_name[RB_NAME_MAX]; /* fnmatch pattern of the file's name ("" = any) */
     uint64_t meta_find_size;          /* exact bytes (0 = any size) */
     uint8_t meta_find_newer;          /* modified after the run's start */
+    /* version 20: fio's zonemode=strided (zone_size 0: none) */
+    uint64_t zone_size;  /* bytes of IO in a zone before the next one */
+    uint64_t zone_range; /* the zone's span, its IOs within it (0: zone_size) */
+    uint64_t zone_skip;  /* bytes skipped between one zone's range and the next */
     /* across nodes (IOR's access patterns) */
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */

@@ -27,13 +27,18 @@ static void s_new_pass(rb_worker_t *w)
     const rb_job_spec_t *s = w->spec;
     w->next_unit = 0;
     w->pass_bytes = 0;
-    if (w->covered) {
+    if (w->covered && !s->zone_size) { /* zones: the map goes on with the walk */
         memset(w->covered, 0, (size_t)((w->units + 63) / 64) * sizeof *w->covered);
         memset(w->full, 0, (size_t)((w->units + 4095) / 4096) * sizeof *w->full);
         w->ncovered = 0;
     }
     /* rw=write:4k, read:-8k: past its loops, io_size goes on stepping, as fio */
     int keep = s->seq_add && w->pass >= (s->loops ? s->loops : 1);
+    /* zonemode=strided: a pass that ends on its bytes leaves the walk where
+     * it is, as fio's loops and io_size go on in one walk */
+    keep |= s->zone_size && w->pass;
+    if (!w->pass)
+        w->zone_restart = 1;
     for (uint32_t i = 0; i < w->nfiles && !keep; i++) {
         rb_worker_file_t *f = &w->files[i];
         f->cursor[0] = f->cursor[1] = f->cursor[2] = s->offset;
@@ -126,6 +131,72 @@ static uint64_t s_cover(rb_worker_t *w, uint64_t u, uint64_t len)
     return k * bs < len ? k * bs : len;
 }
 
+/* zonemode=strided: where the next IO of direction dir (want bytes) goes,
+ * as fio walks the zones of its file: zone_size bytes in a zone, the next
+ * zone zone_range + zone_skip further on, back to the start past the end;
+ * a sequential IO goes on from the last one of its direction, back to the
+ * zone's start once past its range, and every zone_range bytes all start
+ * again from the zone's start (and the random map is cleared); a random IO
+ * takes a block of the range, else the next free one from it, around in
+ * the map of the range's blocks. 0 with *off set (in the region), or 1
+ * when the IO would run past the range's end: fio's job ends there, the
+ * pass here, and the next pass begins the walk again (at once when this
+ * pass has issued nothing yet, where fio's next loop would). */
+static int s_zone_next(rb_worker_t *w, int dir, uint64_t want, uint64_t *off)
+{
+    const rb_job_spec_t *s = w->spec;
+    rb_worker_file_t *f = &w->files[0];
+    uint64_t range = s->zone_range ? s->zone_range : s->zone_size;
+    uint64_t room = w->unit_per_file * s->bs, end = s->offset + room;
+    for (int tries = 0; tries < 2; tries++) {
+        if (w->zone_restart) {
+            w->zone_restart = 0;
+            w->zone_start = s->offset;
+            w->zone_bytes = 0;
+        } else if (w->zone_bytes >= s->zone_size) {
+            uint64_t rel = w->zone_start - s->offset;
+            w->zone_bytes = 0;
+            if (range >= room - rel || s->zone_skip >= room - rel - range)
+                w->zone_start = s->offset; /* past the end: around to the start */
+            else
+                w->zone_start += range + s->zone_skip;
+            f->cursor[dir] = w->zone_start;
+        }
+        if (f->cursor[dir] - w->zone_start >= range)
+            f->cursor[dir] = w->zone_start; /* zone_size > zone_range: the range again */
+        if (w->zone_bytes % range == 0) {
+            for (int d = 0; d < RB_NDIRS; d++)
+                f->cursor[d] = w->zone_start;
+            if (w->covered) {
+                memset(w->covered, 0, (size_t)((w->units + 63) / 64) * sizeof *w->covered);
+                memset(w->full, 0, (size_t)((w->units + 4095) / 4096) * sizeof *w->full);
+                w->ncovered = 0;
+            }
+        }
+        uint64_t at = f->cursor[dir];
+        if (rb_rw_random(s->rw)) {
+            /* fio's map holds the blocks of zone_range, the search goes around in it */
+            uint64_t nb = range / s->bs, b = nb ? rb_rand_next(&w->rng) % nb : UINT64_MAX;
+            uint64_t mb = nb < w->units ? nb : w->units;
+            if (b != UINT64_MAX && w->covered && b < mb && s_done(w, b)) {
+                uint64_t c = s_free_in(w, b, mb);
+                b = c != UINT64_MAX ? c : s_free_in(w, 0, b);
+            }
+            at = b != UINT64_MAX && b < room / s->bs ? w->zone_start + b * s->bs : end;
+        }
+        if (at < end && want <= end - at) {
+            if (rb_rw_random(s->rw) && w->covered)
+                s_mark(w, (at - w->zone_start) / s->bs);
+            *off = at;
+            return 0;
+        }
+        w->zone_restart = 1;
+        if (w->pass_bytes)
+            return 1;
+    }
+    return 1;
+}
+
 /* The size of a read (wr 0), a write (1) or a trim (2), as fio draws it: by
  * the direction's bssplit weights, else uniformly in its bsrange in units of
  * the smallest size, else its bs. */
@@ -188,6 +259,11 @@ static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint6
         return 1;
     if (turn == 1) { /* rw=randX:N, percentage_random: on from the last IO */
         *len = want < end - *off ? want : end - *off;
+    } else if (s->zone_size) { /* zonemode=strided: one file, the pass ends on its bytes */
+        if (w->pass_bytes >= w->units * s->bs || s_zone_next(w, wr, want, off))
+            return 1;
+        *file = 0;
+        *len = want;
     } else if (rb_rw_random(s->rw)) {
         uint64_t u;
         if (s->norandommap || w->dist) {
@@ -246,6 +322,7 @@ static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint6
     w->files[*file].start[wr] = at;
     w->seq_file = *file;
     w->pass_bytes += *len;
+    w->zone_bytes += *len;
     if (s->rw == RB_RW_RANDTRIMWRITE) { /* its write comes next */
         w->tw_due = 1;
         w->tw_file = *file;

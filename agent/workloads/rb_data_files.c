@@ -322,7 +322,11 @@ int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx
     w->units = w->unit_per_file * w->nfiles;
     if (w->units == 0)
         return rb_err_set(err, -EINVAL, "job %s: files smaller than one block", s->name);
-    if (rb_rw_random(s->rw) && !s->norandommap && bmax > s->bs) {
+    if (s->zone_size && (s->zone_range ? s->zone_range : s->zone_size) < s->bs)
+        return rb_err_set(err, -EINVAL, "job %s: zonemode=strided: a zone smaller than bs",
+                          s->name);
+    /* zonemode=strided keeps fio's map of the blocks from the zone's start */
+    if (rb_rw_random(s->rw) && !s->norandommap && (bmax > s->bs || s->zone_size)) {
         w->covered = calloc((size_t)((w->units + 63) / 64), sizeof *w->covered);
         w->full = calloc((size_t)((w->units + 4095) / 4096), sizeof *w->full);
         if (!w->covered || !w->full)

@@ -91,6 +91,10 @@ typedef struct rb_worker {
     uint64_t seq_count;     /* rw=randX:N: IOs of the pass so far (every N-th seeks) */
     uint32_t seq_file;      /* the file of the last IO (rw=randX:N goes on in it) */
     uint64_t pass_bytes;    /* bytes issued in this pass (norandommap ends on them) */
+    /* zonemode=strided: the walk over the zones of the worker's range */
+    uint64_t zone_start;    /* where the zone begins (in the region, as cursor[]) */
+    uint64_t zone_bytes;    /* bytes issued in the zone, fio's zone_bytes */
+    int zone_restart;       /* 1: the next IO begins the walk again at the range's start */
     uint64_t pass;          /* passes begun */
     uint64_t rate_start;    /* rate limiting: origin and bytes issued since */
     uint64_t rate_bytes[3]; /* ... per direction (reads, writes, trims), as fio caps each */

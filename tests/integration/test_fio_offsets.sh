@@ -9,7 +9,11 @@
 # rw_sequencer, percentage_random and percentage_sequential: the share of
 # the IOs that go on from the one before (or repeat its offset) within 3
 # points of fio's. blockalign (ba): every offset a multiple of it, and the
-# share at odd multiples within 3 points of fio's.
+# share at odd multiples within 3 points of fio's. zonemode=strided
+# (zonesize, zonerange, zoneskip): sequential jobs issue fio's offsets and
+# sizes in fio's order, up to the end of the file where fio stops; random
+# ones visit fio's zones in fio's order, as many IOs in each, with as many
+# on blocks of their own in each visit.
 #   test_fio_offsets.sh BIN_DIR SCRATCH
 set -uo pipefail
 bin=$1
@@ -136,6 +140,95 @@ for c in "${cases[@]}"; do
     fio_offsets "$d/fio.log" "$dir" > "$d/fio.offs"
     rb_offsets "$d/rb.st" "$d/rb" "$dir" > "$d/rb.offs"
     v=$(verdict "$d/fio.offs" "$d/rb.offs" 4096 1024 "$how" "$tol")
+    echo "${v%% *} $name: ${v#* }"
+    [ "${v%% *}" = ok ] || fail=1
+done
+
+# The IOs of direction $3 (read, write) as "offset length" lines: fio's
+# from its iolog $1, or (with $2 the folder) rackbench's from the trace $1
+fio_ios() {
+    awk -v d="$2" '$3 == d { print $4, $5 }' "$1"
+}
+rb_ios() {
+    python3 -c '
+import re, sys
+trace, root, d = sys.argv[1:4]
+call = "pread64" if d == "read" else "pwrite64"
+pat = re.compile(call + r"\(\d+<" + re.escape(root) + r"/[^>]*/j\.0\.0>, .*, (\d+), (\d+)\) += ")
+for line in open(trace):
+    m = pat.search(line)
+    if m:
+        print(m[2], m[1])' "$@"
+}
+
+# fio's IOs in $1 against rackbench's in $2: "exact" (the same offsets and
+# sizes in the same order), or "zoneN" for random jobs: the zone of each IO
+# (its offset over N, the zones' stride) in the same order, the same sizes,
+# and as many IOs as fio's on a block no earlier IO of that visit had
+zone_verdict() {
+    python3 -c '
+import sys
+fa, fb, how = sys.argv[1:4]
+def ios(path):
+    return [tuple(map(int, l.split())) for l in open(path) if l.strip()]
+f, r = ios(fa), ios(fb)
+fmt = lambda v: " ".join("%d+%d" % (o // 1024, n // 1024) for o, n in v)
+if how == "exact":
+    first = next((i for i, (x, y) in enumerate(zip(f, r)) if x != y), min(len(f), len(r)))
+    bad = f != r or not f
+    print("FAIL" if bad else "ok", "%d IOs, %d KiB (fio %d, %d KiB), %s; KiB %s ..." % (
+        len(r), sum(n for _, n in r) // 1024, len(f), sum(n for _, n in f) // 1024,
+        "the same offsets and sizes in the same order" if not bad
+        else "the first difference at IO %d" % first, fmt(r[first if bad else 0:][:6])))
+    sys.exit(0)
+stride = int(how[4:])
+def visits(v):
+    zones, own, seen, last = [], 0, set(), None
+    for o, n in v:
+        z = o // stride
+        if z != last:
+            seen, last = set(), z
+        own += o not in seen
+        seen.add(o)
+        zones.append(z)
+    return zones, own
+fz, fo = visits(f)
+rz, ro = visits(r)
+bad = fz != rz or fo != ro or not f or {n for _, n in f} != {n for _, n in r}
+print("FAIL" if bad else "ok", "%d IOs (fio %d), %s, %d on blocks of their own in their zone visit (fio %d)" % (
+    len(r), len(f), "in the same zones in the same order" if fz == rz else "in other zones", ro, fo))' "$@"
+}
+
+# zonemode=strided on a 4 MiB file of 4k blocks: name | job options | direction | how
+zcases=(
+  "zone-read|rw=read\nzonesize=256k\nzoneskip=768k\nio_size=8M|read|exact"
+  "zone-write|rw=write\nzonesize=512k\nzoneskip=1M\nloops=2|write|exact"
+  "zone-range-wider|rw=read\nzonesize=64k\nzonerange=1M\nzoneskip=512k\nio_size=8M|read|exact"
+  "zone-range-narrower|rw=read\nzonesize=512k\nzonerange=128k\nzoneskip=384k|read|exact"
+  "zone-skip-0|rw=write\nzonesize=128k\nzonerange=512k\nzoneskip=0|write|exact"
+  "zone-at-the-end|rw=read\nzonesize=1M\nzoneskip=256k|read|exact"
+  "zone-at-the-end-io_size|rw=read\nzonesize=1M\nzoneskip=256k\nio_size=8M|read|exact"
+  "zone-randread|rw=randread\nzonesize=256k\nzoneskip=768k\nio_size=16M|read|zone1048576"
+  "zone-randread-range|rw=randread\nzonesize=64k\nzonerange=1M|read|zone1048576"
+  "zone-randwrite|rw=randwrite\nzonesize=512k\nzonerange=256k\nzoneskip=256k|write|zone524288"
+)
+for c in "${zcases[@]}"; do
+    IFS='|' read -r name text dir how <<< "$c"
+    d=$scratch/$name
+    mkdir -p "$d/fio" "$d/rb"
+    job=$(printf '[j]\nbs=4k\nsize=4M\nzonemode=strided\n%b\n' "$text")
+    printf '[global]\ndirectory=%s\nioengine=null\n%s\n' "$d/fio" "$job" > "$d/fio.fio"
+    printf '[global]\ndirectory=%s\n%s\n' "$d/rb" "$job" > "$d/rb.fio"
+    if ! fio --write_iolog="$d/fio.log" --output="$d/fio.out" "$d/fio.fio" > /dev/null 2>&1; then
+        echo "FAIL $name: fio failed:"; cat "$d/fio.out"; fail=1; continue
+    fi
+    if ! ASAN_OPTIONS="$nolsan" strace -f -y -e trace=pread64,pwrite64 -o "$d/rb.st" \
+            "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1; then
+        echo "FAIL $name: rackbench failed:"; cat "$d/rb.out"; fail=1; continue
+    fi
+    fio_ios "$d/fio.log" "$dir" > "$d/fio.ios"
+    rb_ios "$d/rb.st" "$d/rb" "$dir" > "$d/rb.ios"
+    v=$(zone_verdict "$d/fio.ios" "$d/rb.ios" "$how")
     echo "${v%% *} $name: ${v#* }"
     [ "${v%% *}" = ok ] || fail=1
 done

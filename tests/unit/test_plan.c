@@ -283,6 +283,9 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_string_equal(a->meta_find_name, b->meta_find_name);
     assert_int_equal(a->meta_find_size, b->meta_find_size);
     assert_int_equal(a->meta_find_newer, b->meta_find_newer);
+    assert_int_equal(a->zone_size, b->zone_size);
+    assert_int_equal(a->zone_range, b->zone_range);
+    assert_int_equal(a->zone_skip, b->zone_skip);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
@@ -763,6 +766,25 @@ static const s_bad_t s_bad[] = {
      "with offset or offset_increment is not supported yet"},
     {"[a]\nsize=1M\nrandom_generator=mt\n", 3, "bad value 'mt' for random_generator"},
     {"[a]\nsize=1M\nrw_sequencer=backwards\n", 3, "bad value 'backwards' for rw_sequencer"},
+    /* zonemode */
+    {"[a]\nsize=1M\nzonemode=zbd\n", 3, "zonemode=zbd is not supported (it follows the zones"},
+    {"[a]\nsize=1M\nzonemode=stride\n", 3, "bad value 'stride' for zonemode"},
+    {"[a]\nsize=1M\nzonesize=256k\n", 3,
+     "job 'a': zonesize=256k needs zonemode=strided (fio refuses zonesize with zonemode=none"},
+    {"[a]\nsize=1M\nzonemode=strided\n", 3, "job 'a': zonemode=strided needs zonesize above 0"},
+    {"[a]\nsize=1M\nzonemode=strided\nzonesize=0\n", 4,
+     "job 'a': zonemode=strided needs zonesize above 0"},
+    {"[a]\nsize=1M\nzonesize=1x\n", 3, "bad size '1x' for zonesize"},
+    {"[a]\nsize=1M\nrw=randrw\nzonemode=strided\nzonesize=64k\n", 4,
+     "zonemode=strided with this rw (reads or writes, sequential or random, are) is not "
+     "supported yet"},
+    {"[a]\nsize=1M\nnrfiles=2\nzonemode=strided\nzonesize=64k\n", 4,
+     "zonemode=strided with several files (fio's walk shares one zone count between them) is "
+     "not supported yet"},
+    {"[a]\nsize=1M\nzonemode=strided\nzonesize=6k\n", 3,
+     "zonesize, zonerange or zoneskip that are not multiples of bs"},
+    {"[a]\nsize=1M\nrw=randread\nbsrange=4k-16k\nzonemode=strided\nzonesize=64k\n", 5,
+     "zonemode=strided with random IOs of several sizes is not supported yet"},
     {"[a]\nsize=1M\npercentage_random=101\n", 3, "percentage_random"},
     {"[a]\nsize=1M\nrandom_distribution=zipf:1\n", 3,
      "zipf 1 is out of its range (theta > 0, not 1)"},
@@ -1810,6 +1832,7 @@ static void test_job_names_as_fio(void **state)
     assert_int_equal(ph->njobs, 7);
     assert_string_equal(ph->jobs[0].name, "punch_hole-fuzzer");
     assert_string_equal(ph->jobs[1].name, "_dev_sdb");
+    assert_string_equal(ph->jobs[1].device, "/dev/sdb"); /* as fio, where it is one */
     assert_string_equal(ph->jobs[2].name, "a");
     assert_string_equal(ph->jobs[2].filename_format, "$jobname.$jobnum.$filenum");
     assert_string_equal(ph->jobs[3].name, "a-2");
@@ -1826,6 +1849,8 @@ static void test_job_names_as_fio(void **state)
         "names (A-Z a-z 0-9 . _ - kept, any other character made '_')\n"
         "t.ini:3: job name '/dev/sdb' is '_dev_sdb' in the reports and file names (A-Z a-z 0-9 "
         ". _ - kept, any other character made '_')\n"
+        "t.ini:3: job '_dev_sdb' has no filename: it goes to the device /dev/sdb, as fio's job "
+        "named after a device does\n"
         "t.ini:7: job name 'a' is taken (line 5): fio runs each section as a job of its own; "
         "this one is 'a-2' in the reports and keeps the files of 'a'\n"
         "t.ini:9: job name 'a-2' is taken (line 7): fio runs each section as a job of its own; "
@@ -2112,6 +2137,61 @@ static void test_rw_modifiers(void **state)
     assert_non_null(strstr(text, "percentage_random=30,90,90\n"));
     assert_non_null(strstr(text, "blockalign=4k,8k,8k\n"));
     free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
+/* zonemode=strided, zonesize, zonerange and zoneskip as fio 3.33 reads
+ * them: zonerange defaults to zonesize, zonerange and zoneskip alone are
+ * noted and change nothing; the print and the round trip. */
+static void test_zones(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=4m\n"
+                               "[a]\nzonemode=strided\nzonesize=256k\nzoneskip=1m\n"
+                               "[b]\nrw=randwrite\nzonemode=strided\nzonesize=64k\nzonerange=1m\n"
+                               "[c]\nzonerange=1m\nzoneskip=0\n"
+                               "[e]\nzonemode=strided\nzonesize=64k\nzonemode=none\nzonesize=0\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(j[0].zone_size, 256 << 10);
+    assert_int_equal(j[0].zone_range, 256 << 10);
+    assert_int_equal(j[0].zone_skip, 1 << 20);
+    assert_int_equal(j[1].zone_size, 64 << 10);
+    assert_int_equal(j[1].zone_range, 1 << 20);
+    assert_int_equal(j[1].zone_skip, 0);
+    for (int k = 2; k < 4; k++) {
+        assert_int_equal(j[k].zone_size, 0);
+        assert_int_equal(j[k].zone_range, 0);
+        assert_int_equal(j[k].zone_skip, 0);
+    }
+    assert_non_null(p->notes);
+    assert_non_null(strstr(p->notes, "t.ini:13: job 'c': zonerange and zoneskip have no effect "
+                                     "without zonemode=strided, as in fio\n"));
+    char *text = s_print(p, NULL);
+    assert_non_null(strstr(text, "zonemode=strided\nzonesize=256k\nzonerange=256k\nzoneskip=1M\n"));
+    assert_non_null(strstr(text, "zonemode=strided\nzonesize=64k\nzonerange=1M\nzoneskip=0\n"));
+    free(text);
+    s_assert_round_trip(p);
+    s_assert_codec_accepts(p);
+    rb_plan_destroy(&p);
+}
+
+/* fio's job named after a device (disk-zone-profile.fio's [/dev/sdb])
+ * without filename goes to it; with a directory, or a filename, it does not. */
+static void test_job_named_after_device(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[/dev/sdb]\nrw=read\n"
+                               "[/dev/sdc]\nfilename=/dev/sdd\n"
+                               "[/dev/sde]\ndirectory=/tmp/x\nsize=1m\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_string_equal(j[0].device, "/dev/sdb");
+    assert_int_equal(j[0].size, 0); /* the device's size, as the agent finds it */
+    assert_string_equal(j[1].device, "/dev/sdd");
+    assert_string_equal(j[2].device, "");
+    assert_non_null(strstr(p->notes, "t.ini:1: job '_dev_sdb' has no filename: it goes to the "
+                                     "device /dev/sdb, as fio's job named after a device does\n"));
+    assert_null(strstr(p->notes, "device /dev/sdc"));
     s_assert_round_trip(p);
     rb_plan_destroy(&p);
 }
@@ -2849,6 +2929,8 @@ int main(void)
         cmocka_unit_test(test_lustre_stripes),
         cmocka_unit_test(test_random_distribution),
         cmocka_unit_test(test_rw_modifiers),
+        cmocka_unit_test(test_zones),
+        cmocka_unit_test(test_job_named_after_device),
         cmocka_unit_test(test_io_limits_and_files),
         cmocka_unit_test(test_racks),
         cmocka_unit_test(test_load),

@@ -153,6 +153,9 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     snprintf(jb->meta_find_name, sizeof jb->meta_find_name, "*0%u*", k); /* version 19 */
     jb->meta_find_size = 3901 + k;
     jb->meta_find_newer = (uint8_t)!k;
+    jb->zone_size = 262144 * (k + 1); /* version 20 */
+    jb->zone_range = 1048576 + k;
+    jb->zone_skip = 3 * 1048576 + k;
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -801,6 +804,9 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_string_equal(s->meta_find_name, t->meta_find_name);
                 assert_int_equal(s->meta_find_size, t->meta_find_size);
                 assert_int_equal(s->meta_find_newer, t->meta_find_newer);
+                assert_int_equal(s->zone_size, t->zone_size);
+                assert_int_equal(s->zone_range, t->zone_range);
+                assert_int_equal(s->zone_skip, t->zone_skip);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1858,6 +1864,7 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->seq_nr = UINT32_MAX;
     jb->perc_seq_read = jb->perc_seq_write = jb->perc_seq_trim = 100;
     jb->ba_read = jb->ba_write = jb->ba_trim = UINT64_MAX;
+    jb->zone_size = jb->zone_range = jb->zone_skip = UINT64_MAX;
     jb->startdelay_ns = jb->startdelay_max_ns = UINT64_MAX;
     jb->unlink = jb->unlink_each_loop = 1;
     jb->sync_mode = RB_SYNC_DSYNC;
@@ -2219,7 +2226,8 @@ static void test_v6_keys(void **state)
         "fadvise_hint fallocate cpus cpus_split "
         "rand_dist rand_dist_ppm zones_read zones_write zones_trim seq_add "
         "seq_back seq_nr seq_identical perc_seq_read perc_seq_write perc_seq_trim ba_read "
-        "ba_write ba_trim meta_find_name meta_find_size meta_find_newer";
+        "ba_write ba_trim meta_find_name meta_find_size meta_find_newer zone_size zone_range "
+        "zone_skip";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
