@@ -18,8 +18,9 @@
 #include "rb_err.h"
 #include "rb_hist.h"
 #include "rb_limits.h"
+#include "rb_steady.h"
 
-#define RB_PROTO_VERSION   19
+#define RB_PROTO_VERSION   20
 #define RB_PROTO_MAX_FRAME (512u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -297,6 +298,14 @@ typedef struct rb_job_spec {
     char meta_find_name[RB_NAME_MAX]; /* fnmatch pattern of the file's name ("" = any) */
     uint64_t meta_find_size;          /* exact bytes (0 = any size) */
     uint8_t meta_find_newer;          /* modified after the run's start */
+    /* fio's steadystate (version 20): each agent ends the job once its
+     * workers' summed figure, sampled once a second, held steady over
+     * ss_dur_ns (rb_steady.h); ss_dur_ns 0: no judgement */
+    uint32_t ss_metric;  /* rb_ss_metric_t: iops, iops_slope, bw or bw_slope */
+    uint8_t ss_pct;      /* 1: ss_limit is a % of the window's mean */
+    uint64_t ss_limit;   /* the limit in millionths (of %, IOPS or bytes/s) */
+    uint64_t ss_dur_ns;  /* the window: whole seconds, at most RB_SS_DUR_MAX_S */
+    uint64_t ss_ramp_ns; /* from the job's start, before the first second counted */
     /* across nodes (IOR's access patterns) */
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */
@@ -512,6 +521,12 @@ typedef struct rb_job_stat {
     /* per direction and latency, ns; NULL travels as empty ("read_lat",
      * "read_slat", "read_clat", "write_lat", ...; owned when decoded) */
     rb_hist_t *lat[RB_NDIRS][RB_NLATS];
+    /* version 20, in DONE: the job's steady state on this agent (0 in SAMPLE) */
+    uint32_t ss_state; /* rb_ss_state_t: not judged, not attained, attained */
+    uint64_t ss_t_ns;  /* from the job's start to the judgement that it was steady, or
+                        * to its end when it was not */
+    uint64_t ss_crit;  /* the last criterion judged, millionths (of %, IOPS, bytes/s) ... */
+    uint64_t ss_mean;  /* ... and the window's mean then, millionths; both 0: none judged */
 } rb_job_stat_t;
 
 /* Host telemetry of one sample interval (docs/telemetry.md), in integers:
