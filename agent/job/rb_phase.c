@@ -206,29 +206,30 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
     ph->sw_sent = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->sw_sent);
     ph->stop = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->stop);
     ph->ss = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->ss);
-    for (uint32_t j = 0; ph->ss && j < spec->njobs; j++) {
-        const rb_job_spec_t *js = &spec->jobs[j];
-        s_ss_t *ss = &ph->ss[j];
-        ss->crit = -1;
-        if (!js->ss_dur_ns)
-            continue;
-        uint32_t n = (uint32_t)(js->ss_dur_ns / RB_NS_PER_S);
-        ss->ring = calloc(n, sizeof *ss->ring);
-        ss->tmp = calloc(n, sizeof *ss->tmp);
-        if (!ss->ring || !ss->tmp) {
-            rb_err_set(err, -ENOMEM, "job %s: out of memory for steady state's %u s", js->name, n);
-            rb_phase_destroy(&ph);
-            return NULL;
-        }
-        rb_steady_init(&ss->win, ss->ring, n);
-        ss->epoch = ss->prev_t = t_go_ns + js->startdelay_ns;
-        ss->state = RB_SS_NOT_ATTAINED;
-    }
     if (!ph->w || !ph->acc || !ph->sjobs || !ph->djobs || !ph->dworkers || !ph->target ||
         !ph->sw_sent || !ph->stop || !ph->ss) {
         rb_err_set(err, -ENOMEM, "out of memory for %u workers", n);
         rb_phase_destroy(&ph);
         return NULL;
+    }
+    for (uint32_t j = 0; j < spec->njobs; j++) {
+        const rb_job_spec_t *js = &spec->jobs[j];
+        s_ss_t *ss = &ph->ss[j];
+        ss->crit = -1;
+        if (!js->ss_dur_ns)
+            continue;
+        uint32_t secs = (uint32_t)(js->ss_dur_ns / RB_NS_PER_S);
+        ss->ring = calloc(secs, sizeof *ss->ring);
+        ss->tmp = calloc(secs, sizeof *ss->tmp);
+        if (!ss->ring || !ss->tmp) {
+            rb_err_set(err, -ENOMEM, "job %s: out of memory for steady state's %u s", js->name,
+                       secs);
+            rb_phase_destroy(&ph);
+            return NULL;
+        }
+        rb_steady_init(&ss->win, ss->ring, secs);
+        ss->epoch = ss->prev_t = t_go_ns + js->startdelay_ns;
+        ss->state = RB_SS_NOT_ATTAINED;
     }
     for (uint32_t j = 0; j < spec->njobs; j++) {
         for (int c = 0; c < S_NCH; c++) {
@@ -319,7 +320,7 @@ int rb_phase_finished(rb_phase_t *ph)
 
 void rb_phase_stop(rb_phase_t *ph)
 {
-    for (uint32_t j = 0; j < ph->spec->njobs; j++)
+    for (uint32_t j = 0; ph->stop && j < ph->spec->njobs; j++)
         RB_WORKER_STORE(&ph->stop[j], 1);
 }
 
