@@ -725,6 +725,7 @@ static void s_tick_phase(rb_agent_t *a, uint64_t now)
         return;
     /* before DONE: a node whose workers all finished early tells it too */
     s_check_stonewalls(a);
+    rb_phase_steady(a->phase, now);
     if (rb_phase_finished(a->phase)) {
         s_finish_phase(a, 1);
         return;

@@ -28,4 +28,7 @@
  * millionths, at the most: 100 */
 #define RB_DIST_PPM_MAX 100000000u
 
+/* steadystate_duration: seconds in the window of steady state, at the most */
+#define RB_SS_DUR_MAX_S 86400u
+
 #endif

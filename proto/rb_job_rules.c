@@ -93,6 +93,13 @@ static int s_any(const rb_job_spec_t *j, rb_job_rule_t *out)
                         "adjacent IOs into one call, which rackbench does not yet; use iodepth=1 "
                         "(one IO a call, as here) or ioengine=psync",
                         j->iodepth);
+    if (j->ss_dur_ns % 1000000000ull || j->ss_dur_ns / 1000000000ull > RB_SS_DUR_MAX_S)
+        return s_broken(out, "ss_dur_ns", "steadystate_duration", NULL,
+                        "%" PRIu64 ", not a whole number of seconds up to %u", j->ss_dur_ns,
+                        RB_SS_DUR_MAX_S);
+    if (j->ss_dur_ns && !rb_steady_metric_name((rb_ss_metric_t)j->ss_metric))
+        return s_broken(out, "ss_metric", "steadystate", NULL, "%" PRIu32 ", no criterion",
+                        j->ss_metric);
     if (j->lustre_stripe_size % 65536)
         return s_broken(out, "lustre_stripe_size", "lustre_stripe_size", NULL,
                         "%" PRIu64 ", not a multiple of 64 KiB", j->lustre_stripe_size);

@@ -180,7 +180,9 @@ S_LAYOUT(
     F_KIND(rb_job_spec_t, meta_find_newer, RB_PK_BOOL),
     /* version 20 */
     F_U64(rb_job_spec_t, zone_size), F_U64(rb_job_spec_t, zone_range),
-    F_U64(rb_job_spec_t, zone_skip));
+    F_U64(rb_job_spec_t, zone_skip), F_U32(rb_job_spec_t, ss_metric, RB_SS_BW_SLOPE),
+    F_KIND(rb_job_spec_t, ss_pct, RB_PK_BOOL), F_U64(rb_job_spec_t, ss_limit),
+    F_U64(rb_job_spec_t, ss_dur_ns), F_U64(rb_job_spec_t, ss_ramp_ns));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));
@@ -192,7 +194,10 @@ S_LAYOUT(s_job_stat_layout, s_check_job_stat, F_U32(rb_job_stat_t, job, RB_MAX_J
          /* version 6 */
          F_U64(rb_job_stat_t, write_bytes), F_U64(rb_job_stat_t, write_ops),
          F_U64(rb_job_stat_t, trim_bytes), F_U64(rb_job_stat_t, trim_ops),
-         F_LATS(RB_DIR_READ, "read"), F_LATS(RB_DIR_WRITE, "write"), F_LATS(RB_DIR_TRIM, "trim"));
+         F_LATS(RB_DIR_READ, "read"), F_LATS(RB_DIR_WRITE, "write"), F_LATS(RB_DIR_TRIM, "trim"),
+         /* version 20 */
+         F_U32(rb_job_stat_t, ss_state, RB_SS_ATTAINED), F_U64(rb_job_stat_t, ss_t_ns),
+         F_U64(rb_job_stat_t, ss_crit), F_U64(rb_job_stat_t, ss_mean));
 
 S_LAYOUT(s_worker_layout, s_check_worker, F_U32(rb_worker_stat_t, job, RB_MAX_JOBS - 1),
          F_U32(rb_worker_stat_t, worker, RB_MAX_WORKERS - 1), F_U64(rb_worker_stat_t, t_start_ns),

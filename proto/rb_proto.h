@@ -19,6 +19,7 @@
 #include "rb_err.h"
 #include "rb_hist.h"
 #include "rb_limits.h"
+#include "rb_steady.h"
 
 #define RB_PROTO_VERSION   20
 #define RB_PROTO_MAX_FRAME (512u << 20) /* bytes; a larger frame is refused unread */
@@ -308,6 +309,14 @@ typedef struct rb_job_spec {
     uint64_t zone_size;  /* bytes of IO in a zone before the next one */
     uint64_t zone_range; /* the zone's span, its IOs within it (0: zone_size) */
     uint64_t zone_skip;  /* bytes skipped between one zone's range and the next */
+    /* fio's steadystate (version 20): each agent ends the job once its
+     * workers' summed figure, sampled once a second, held steady over
+     * ss_dur_ns (rb_steady.h); ss_dur_ns 0: no judgement */
+    uint32_t ss_metric;  /* rb_ss_metric_t: iops, iops_slope, bw or bw_slope */
+    uint8_t ss_pct;      /* 1: ss_limit is a % of the window's mean */
+    uint64_t ss_limit;   /* the limit in millionths (of %, IOPS or bytes/s) */
+    uint64_t ss_dur_ns;  /* the window: whole seconds, at most RB_SS_DUR_MAX_S */
+    uint64_t ss_ramp_ns; /* from the job's start, before the first second counted */
     /* across nodes (IOR's access patterns) */
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */
@@ -534,6 +543,12 @@ typedef struct rb_job_stat {
     /* per direction and latency, ns; NULL travels as empty ("read_lat",
      * "read_slat", "read_clat", "write_lat", ...; owned when decoded) */
     rb_hist_t *lat[RB_NDIRS][RB_NLATS];
+    /* version 20, in DONE: the job's steady state on this agent (0 in SAMPLE) */
+    uint32_t ss_state; /* rb_ss_state_t: not judged, not attained, attained */
+    uint64_t ss_t_ns;  /* from the job's start to the judgement that it was steady, or
+                        * to its end when it was not */
+    uint64_t ss_crit;  /* the last criterion judged, millionths (of %, IOPS, bytes/s) ... */
+    uint64_t ss_mean;  /* ... and the window's mean then, millionths; both 0: none judged */
 } rb_job_stat_t;
 
 /* Host telemetry of one sample interval (docs/telemetry.md), in integers:

@@ -16,6 +16,7 @@
 #include "rb_devid.h"
 #include "rb_devjob.h"
 #include "rb_phase.h"
+#include "rb_steady.h"
 #include "rb_time.h"
 #include "rb_verify.h"
 #include "rb_workload.h"
@@ -62,11 +63,26 @@ static void s_merge_worker(rb_hist_t *h, const rb_worker_t *w, rb_hist_t *scratc
     }
 }
 
+/* A job's steady-state judgement on this agent (fio's steadystate): its
+ * workers' summed figure, once a second from the job's start. */
+typedef struct s_ss {
+    rb_steady_t win;     /* the last ss_dur samples */
+    double *ring, *tmp;  /* the window's memory and scratch, ss_dur each */
+    uint64_t epoch;      /* the job's start: GO + startdelay */
+    uint64_t ticks;      /* whole seconds since epoch judged so far */
+    uint64_t prev_t;     /* the previous sample's time ... */
+    uint64_t prev_ops;   /* ... and the workers' ops ... */
+    uint64_t prev_bytes; /* ... and bytes then */
+    uint32_t state;      /* rb_ss_state_t; RB_SS_ATTAINED stops the job's workers */
+    uint64_t t_ns;       /* attained: from epoch to the judgement */
+    double crit, mean;   /* the last judgement (crit < 0: none yet) */
+} s_ss_t;
+
 struct rb_phase {
     const rb_phase_spec_t *spec; /* borrowed */
     uint32_t index;              /* phase index in the plan */
     uint64_t t_go;               /* local monotonic start time */
-    int stop;                    /* set to ask workers to stop */
+    int *stop;                   /* per job: set to ask its workers to stop */
     uint32_t nworkers;
     rb_worker_t *w;
     s_jobacc_t *acc;   /* per job */
@@ -82,6 +98,7 @@ struct rb_phase {
     rb_dev_id_t *devs;          /* done array: what each one is */
     rb_job_stat_t *ddevs;       /* done array: each one's totals */
     rb_hist_t (*dh)[S_NCH];     /* each one's merged histograms */
+    s_ss_t *ss;                 /* per job: its steady state (ss_dur_ns 0: unused) */
 };
 
 /* cpus_allowed: the worker's thread on the job's CPUs, or with split on the
@@ -181,6 +198,12 @@ void rb_phase_destroy(rb_phase_t **p)
     free(ph->dh);
     free(ph->target);
     free(ph->sw_sent);
+    for (uint32_t j = 0; ph->ss && j < ph->spec->njobs; j++) {
+        free(ph->ss[j].ring);
+        free(ph->ss[j].tmp);
+    }
+    free(ph->ss);
+    free(ph->stop);
     free(ph);
     *p = NULL;
 }
@@ -209,11 +232,32 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
     ph->dworkers = calloc(n ? n : 1, sizeof *ph->dworkers);
     ph->target = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->target);
     ph->sw_sent = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->sw_sent);
+    ph->stop = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->stop);
+    ph->ss = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->ss);
     if (!ph->w || !ph->acc || !ph->sjobs || !ph->djobs || !ph->dworkers || !ph->target ||
-        !ph->sw_sent) {
+        !ph->sw_sent || !ph->stop || !ph->ss) {
         rb_err_set(err, -ENOMEM, "out of memory for %u workers", n);
         rb_phase_destroy(&ph);
         return NULL;
+    }
+    for (uint32_t j = 0; j < spec->njobs; j++) {
+        const rb_job_spec_t *js = &spec->jobs[j];
+        s_ss_t *ss = &ph->ss[j];
+        ss->crit = -1;
+        if (!js->ss_dur_ns)
+            continue;
+        uint32_t secs = (uint32_t)(js->ss_dur_ns / RB_NS_PER_S);
+        ss->ring = calloc(secs, sizeof *ss->ring);
+        ss->tmp = calloc(secs, sizeof *ss->tmp);
+        if (!ss->ring || !ss->tmp) {
+            rb_err_set(err, -ENOMEM, "job %s: out of memory for steady state's %u s", js->name,
+                       secs);
+            rb_phase_destroy(&ph);
+            return NULL;
+        }
+        rb_steady_init(&ss->win, ss->ring, secs);
+        ss->epoch = ss->prev_t = t_go_ns + js->startdelay_ns;
+        ss->state = RB_SS_NOT_ATTAINED;
     }
     for (uint32_t j = 0; j < spec->njobs; j++) {
         for (int c = 0; c < S_NCH; c++) {
@@ -248,7 +292,7 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
                 w->region = i;
             w->expect = src + 1;
             w->since_ns = ctx->run_start_ns;
-            w->stop = &ph->stop;
+            w->stop = &ph->stop[j];
             w->target = &ph->target[j];
             w->t_go = t_go_ns;
             w->delay_ns = js->startdelay_ns;
@@ -305,7 +349,8 @@ int rb_phase_finished(rb_phase_t *ph)
 
 void rb_phase_stop(rb_phase_t *ph)
 {
-    RB_WORKER_STORE(&ph->stop, 1);
+    for (uint32_t j = 0; ph->stop && j < ph->spec->njobs; j++)
+        RB_WORKER_STORE(&ph->stop[j], 1);
 }
 
 /* Adds a worker's live counters into a job stat. */
@@ -324,6 +369,56 @@ static void s_add_live(rb_job_stat_t *js, rb_worker_t *w)
     js->trim_ops += to;
     js->errors += RB_WORKER_LOAD(&w->errors);
     js->verify_errors += RB_WORKER_LOAD(&w->verify_errors);
+}
+
+/* One second of job j's steady state: its workers' rate since the last
+ * sample joins the window once the ramp is over (fio: from the first whole
+ * second after ss_ramp); steady ends the job's workers. */
+static void s_steady_tick(rb_phase_t *ph, uint32_t j, uint64_t now)
+{
+    const rb_job_spec_t *js = &ph->spec->jobs[j];
+    s_ss_t *ss = &ph->ss[j];
+    if (now < ss->epoch || (now - ss->epoch) / RB_NS_PER_S <= ss->ticks)
+        return;
+    ss->ticks = (now - ss->epoch) / RB_NS_PER_S; /* a late tick covers the seconds it missed */
+    rb_job_stat_t cur = {.job = j};
+    for (uint32_t i = 0; i < ph->nworkers; i++)
+        if (ph->w[i].job == j)
+            s_add_live(&cur, &ph->w[i]);
+    double dt = (double)(now - ss->prev_t) / RB_NS_PER_S;
+    int iops = js->ss_metric == RB_SS_IOPS || js->ss_metric == RB_SS_IOPS_SLOPE;
+    double y = (double)(iops ? cur.ops - ss->prev_ops : cur.bytes - ss->prev_bytes) / dt;
+    ss->prev_t = now;
+    ss->prev_ops = cur.ops;
+    ss->prev_bytes = cur.bytes;
+    if (js->ss_ramp_ns && ss->ticks * RB_NS_PER_S < js->ss_ramp_ns + RB_NS_PER_S)
+        return;
+    int slope = js->ss_metric == RB_SS_IOPS_SLOPE || js->ss_metric == RB_SS_BW_SLOPE;
+    if (rb_steady_add(&ss->win, y, slope, js->ss_pct, js->ss_limit / 1e6, ss->tmp, &ss->crit,
+                      &ss->mean)) {
+        ss->state = RB_SS_ATTAINED;
+        ss->t_ns = now - ss->epoch;
+        RB_WORKER_STORE(&ph->stop[j], 1);
+    }
+}
+
+void rb_phase_steady(rb_phase_t *ph, uint64_t now)
+{
+    for (uint32_t j = 0; j < ph->spec->njobs; j++) {
+        if (!ph->ss[j].ring || ph->ss[j].state == RB_SS_ATTAINED)
+            continue;
+        int running = 0;
+        for (uint32_t i = 0; i < ph->nworkers && !running; i++)
+            running = ph->w[i].job == j && !__atomic_load_n(&ph->w[i].finished, __ATOMIC_ACQUIRE);
+        if (running)
+            s_steady_tick(ph, j, now);
+    }
+}
+
+/* A judgement's figure in millionths, UINT64_MAX when it has none. */
+static uint64_t s_millionths(double v)
+{
+    return v >= 0 && v * 1e6 < 1.8e19 ? (uint64_t)(v * 1e6 + 0.5) : UINT64_MAX;
 }
 
 void rb_phase_sample(rb_phase_t *ph, const char *run_id, rb_msg_sample_t *out)
@@ -479,11 +574,25 @@ int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
             s_add_live(&ph->ddevs[ws->dev - 1], w);
             s_merge_worker(ph->dh[ws->dev - 1], w, NULL, 0);
         }
+        s_ss_t *ss = &ph->ss[w->job];
+        if (ss->state == RB_SS_NOT_ATTAINED && w->t_end > ss->epoch &&
+            w->t_end - ss->epoch > ss->t_ns)
+            ss->t_ns = w->t_end - ss->epoch; /* not steady: how long it ran */
         if (w->status && !out->status) {
             out->status = w->status;
             snprintf(out->error, sizeof out->error, "%s", w->error);
             snprintf(out->error_path, sizeof out->error_path, "%s", w->error_path);
             out->error_offset = w->error_offset;
+        }
+    }
+    for (uint32_t j = 0; j < spec->njobs; j++) {
+        const s_ss_t *ss = &ph->ss[j];
+        rb_job_stat_t *js = &ph->djobs[j];
+        js->ss_state = ss->state;
+        js->ss_t_ns = ss->t_ns;
+        if (ss->crit >= 0) {
+            js->ss_crit = s_millionths(ss->crit);
+            js->ss_mean = s_millionths(ss->mean);
         }
     }
     out->ndevs = out->ndev_stats = ph->ndevs;

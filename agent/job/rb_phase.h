@@ -42,6 +42,12 @@ int rb_phase_finished(rb_phase_t *ph);
 /* Asks every worker to stop after its current IO (abort). */
 void rb_phase_stop(rb_phase_t *ph);
 
+/* fio's steadystate: judges, once a second of each job's time, the jobs
+ * with a window (ss_dur) whose workers still run, and stops the workers of a
+ * job found steady. Call it often (every poll); it does nothing in between.
+ * No allocation. */
+void rb_phase_steady(rb_phase_t *ph, uint64_t now);
+
 /* Fills out with per-job deltas since the previous call (or since GO), the
  * interval ending now. The arrays in out belong to ph and stay valid until
  * the next call or rb_phase_destroy. */

@@ -1,6 +1,7 @@
 /* The arithmetic behind every headline figure (see docs/metrics.md). */
 #include <errno.h>
 #include <float.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +201,9 @@ void rb_aggregate_phase_fini(rb_phase_agg_t *out)
     free(out->jobs);
     free(out->rows);
     free(out->nodes);
+    free(out->ss);
+    out->ss = NULL;
+    out->nss = 0;
     out->jobs = NULL;
     out->rows = NULL;
     out->nodes = NULL;
@@ -317,9 +321,60 @@ static void s_cache(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint3
 }
 
 /* Per job and per worker figures (after the phase window is known). */
+char *rb_aggregate_ss_criterion(const rb_job_spec_t *js, char *buf, size_t len)
+{
+    const char *name = rb_steady_metric_name((rb_ss_metric_t)js->ss_metric);
+    if (!js->ss_pct && js->ss_limit % 1000000 == 0)
+        snprintf(buf, len, "%s:%" PRIu64, name ? name : "?", js->ss_limit / 1000000);
+    else
+        snprintf(buf, len, "%s:%.12g%s", name ? name : "?", js->ss_limit / 1e6,
+                 js->ss_pct ? "%" : "");
+    return buf;
+}
+
+/* Each node's steadystate of each job that has one, job by job. */
+static int s_steadystate(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint32_t nnodes,
+                         rb_phase_agg_t *out)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < nnodes; k++)
+        for (uint32_t i = 0; in[k].done && i < in[k].done->njobs; i++)
+            n += in[k].done->jobs[i].ss_state != RB_SS_UNJUDGED &&
+                 in[k].done->jobs[i].job < spec->njobs;
+    if (!n)
+        return 0;
+    out->ss = calloc(n, sizeof *out->ss);
+    if (!out->ss)
+        return -ENOMEM;
+    for (uint32_t j = 0; j < spec->njobs; j++) {
+        const rb_job_spec_t *js = &spec->jobs[j];
+        for (uint32_t k = 0; k < nnodes; k++) {
+            for (uint32_t i = 0; in[k].done && i < in[k].done->njobs; i++) {
+                const rb_job_stat_t *st = &in[k].done->jobs[i];
+                if (st->job != j || st->ss_state == RB_SS_UNJUDGED)
+                    continue;
+                rb_agg_ss_t *a = &out->ss[out->nss++];
+                snprintf(a->node, sizeof a->node, "%s", in[k].name);
+                snprintf(a->job, sizeof a->job, "%s", js->name);
+                rb_aggregate_ss_criterion(js, a->criterion, sizeof a->criterion);
+                a->dur_s = (uint32_t)(js->ss_dur_ns / 1000000000ull);
+                a->ramp_s = (double)js->ss_ramp_ns / 1e9;
+                a->attained = st->ss_state == RB_SS_ATTAINED;
+                a->after_s = (double)st->ss_t_ns / 1e9;
+                int none = (!st->ss_crit && !st->ss_mean) || st->ss_crit == UINT64_MAX;
+                a->figure = none ? -1 : (double)st->ss_crit / 1e6;
+                a->mean = none || st->ss_mean == UINT64_MAX ? -1 : (double)st->ss_mean / 1e6;
+            }
+        }
+    }
+    return 0;
+}
+
 static int s_jobs_and_rows(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint32_t nnodes,
                            rb_phase_agg_t *out)
 {
+    if (s_steadystate(spec, in, nnodes, out) < 0)
+        return -ENOMEM;
     uint32_t nrows = 0;
     for (uint32_t n = 0; n < nnodes; n++)
         nrows += in[n].done ? in[n].done->nworkers : 0;

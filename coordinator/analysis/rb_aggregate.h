@@ -117,6 +117,19 @@ typedef struct rb_agg_steady {
     double sustained_s; /* longest run of intervals at >= 90% of peak_bw */
 } rb_agg_steady_t;
 
+/* fio's steadystate of one job on one node, as its agent judged it. */
+typedef struct rb_agg_ss {
+    char node[RB_NAME_MAX];
+    char job[RB_NAME_MAX];
+    char criterion[48]; /* as a plan writes it: "iops:5%", "bw_slope:1048576" */
+    uint32_t dur_s;     /* steadystate_duration: the window */
+    double ramp_s;      /* steadystate_ramp_time */
+    int attained;       /* the job was steady, and was ended then */
+    double after_s;     /* from the job's start to that judgement, or to its end */
+    double figure;      /* the last criterion judged (in the criterion's unit); < 0: none */
+    double mean;        /* the window's mean then (IOPS or bytes/s); < 0: none */
+} rb_agg_ss_t;
+
 /* One device of one node over a phase, from its host telemetry. */
 typedef struct rb_agg_dev {
     char node[RB_NAME_MAX];
@@ -225,7 +238,12 @@ typedef struct rb_phase_agg {
     rb_agg_dev_t *devs; /* per node and device, from telemetry.csv (owned) */
     uint32_t ndisks;
     rb_agg_disk_t *disks; /* per node and raw device run on (owned), node order */
+    uint32_t nss;
+    rb_agg_ss_t *ss; /* steadystate per job and node (owned), job by job; none without it */
 } rb_phase_agg_t;
+
+/* "iops:5%" for a job's steadystate, into buf; returns buf. */
+char *rb_aggregate_ss_criterion(const rb_job_spec_t *js, char *buf, size_t len);
 
 /* Bytes of file data one node's workers of the phase reach through the page
  * cache (jobs without direct=1): its working set. */

@@ -84,6 +84,29 @@ static int s_rules(rb_plan_parser_t *ps, const rb_plan_job_t *o, unsigned line)
     return rb_plan_fail(ps, at ? at : line, "%s", rule.why);
 }
 
+/* steadystate and steadystate_ramp_time do nothing without
+ * steadystate_duration (fio's 0 turns the judgement off): said rather than
+ * dropped; a metadata job has no IOPS to judge. */
+static int s_steady(rb_plan_parser_t *ps, const rb_plan_job_t *o, const char *name)
+{
+    const rb_job_spec_t *js = &o->spec;
+    if (js->ss_dur_ns && js->rw == RB_RW_META)
+        return rb_plan_fail(ps, rb_plan_job_line(o, "steadystate_duration"),
+                            "job '%s': steadystate judges a data job's IOPS or bandwidth, "
+                            "rw=meta has neither",
+                            name);
+    if (js->ss_dur_ns)
+        return 0;
+    const char *keys[] = {"steadystate", "steadystate_ramp_time"};
+    for (int i = 0; i < 2; i++)
+        if (rb_plan_job_line(o, keys[i]))
+            return rb_plan_fail(ps, rb_plan_job_line(o, keys[i]),
+                                "job '%s': %s does nothing without steadystate_duration (ss_dur): "
+                                "set the window, in whole seconds",
+                                name, keys[i]);
+    return 0;
+}
+
 /* Settles a metadata job: only the options that shape the file set and its
  * workers are kept, everything about data IO is left at its default, so
  * size is 0 and bs 4k. Errors name the job's section line or the option's. */
@@ -279,6 +302,8 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     char a[64];
 
     int rc = s_engine_options(ps, o, name);
+    if (rc == 0)
+        rc = s_steady(ps, o, name);
     if (rc < 0)
         return rc;
     if (js->rw == RB_RW_META)

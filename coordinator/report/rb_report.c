@@ -545,6 +545,36 @@ static void s_json_phase_nodes(rb_jw_t *w, const rb_phase_agg_t *a)
     rb_jw_arr_end(w);
 }
 
+/* "steadystate": fio's judgement of each job that has one, on each node;
+ * absent when no job of the phase has a window. */
+static void s_json_steadystate(rb_jw_t *w, const rb_phase_agg_t *a)
+{
+    if (!a->nss)
+        return;
+    rb_jw_arr_begin(w, "steadystate");
+    for (uint32_t i = 0; i < a->nss; i++) {
+        const rb_agg_ss_t *ss = &a->ss[i];
+        rb_jw_obj_begin(w, NULL);
+        rb_jw_str(w, "job", ss->job);
+        rb_jw_str(w, "node", ss->node);
+        rb_jw_str(w, "criterion", ss->criterion);
+        rb_jw_u64(w, "duration_s", ss->dur_s);
+        rb_jw_num(w, "ramp_s", ss->ramp_s);
+        rb_jw_bool(w, "attained", ss->attained);
+        rb_jw_num(w, "after_s", ss->after_s);
+        if (ss->figure >= 0)
+            rb_jw_num(w, "figure", ss->figure);
+        else
+            rb_jw_null(w, "figure");
+        if (ss->mean >= 0)
+            rb_jw_num(w, "mean", ss->mean);
+        else
+            rb_jw_null(w, "mean");
+        rb_jw_obj_end(w);
+    }
+    rb_jw_arr_end(w);
+}
+
 /* One phase object of "phases", members in the order of docs/report-schema.md. */
 static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spec_t *sp,
                          const rb_plan_iter_t *it)
@@ -643,6 +673,7 @@ static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spe
     s_json_jobs(w, a);
     s_json_phase_nodes(w, a);
     s_json_rollups(w, a);
+    s_json_steadystate(w, a);
     s_json_findings(w, a);
     s_json_interval_bw(w, a);
     s_json_devices(w, a);

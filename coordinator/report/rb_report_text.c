@@ -77,6 +77,35 @@ static void s_text_iodepth(FILE *f, const rb_phase_spec_t *sp)
     }
 }
 
+/* fio's steadystate, a line per job and node: attained after how long, or
+ * not, the criterion, and the last figure judged. */
+static void s_text_steadystate(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
+{
+    for (uint32_t i = 0; i < a->nss; i++) {
+        const rb_agg_ss_t *ss = &a->ss[i];
+        char metric[48], b1[64];
+        snprintf(metric, sizeof metric, "%s", ss->criterion);
+        char *limit = strchr(metric, ':');
+        if (limit)
+            *limit++ = '\0';
+        int bw = strncmp(metric, "bw", 2) == 0;
+        if (ss->attained)
+            fprintf(f, "  steady state attained after %.1f s", ss->after_s);
+        else
+            fprintf(f, "  steady state not attained in %.1f s", ss->after_s);
+        fprintf(f, " (%s within %s over %" PRIu32 " s)", metric, limit ? limit : "?", ss->dur_s);
+        fprintf(f, ", job %s on %s", ss->job, ss->node);
+        if (ss->figure >= 0 && ss->mean >= 0) {
+            const char *pct = limit && strchr(limit, '%') ? "%" : "";
+            fprintf(f, ": last %.4g%s of a mean of %s", ss->figure, pct,
+                    bw ? rb_units_fmt_bw_in(b1, sizeof b1, ss->mean, st) : "");
+            if (!bw)
+                fprintf(f, "%.1f IOPS", ss->mean);
+        }
+        fputc('\n', f);
+    }
+}
+
 /* stonewall_time figures and the page cache verdict. */
 static void s_text_honesty(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
 {
@@ -563,6 +592,7 @@ static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
     s_text_iodepth(f, sp);
     s_text_access(f, sp);
     s_text_honesty(f, a, st);
+    s_text_steadystate(f, a, st);
     if (a->read_ops && a->read_ops != a->ops)
         s_field(f, "mix", "read %s in %" PRIu64 " ops, write %s in %" PRIu64 " ops",
                 rb_units_fmt_size_in(b1, sizeof b1, (double)a->read_bytes, st), a->read_ops,

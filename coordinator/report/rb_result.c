@@ -342,6 +342,27 @@ static int s_phase_disks(const rb_json_t *ds, rb_phase_agg_t *a)
     return 0;
 }
 
+/* Reads "steadystate" (absent: none) into a->ss; -ENOMEM. */
+static int s_phase_steadystate(const rb_json_t *arr, rb_phase_agg_t *a)
+{
+    if (rb_json_len(arr) && !(a->ss = calloc(rb_json_len(arr), sizeof *a->ss)))
+        return -ENOMEM;
+    for (size_t i = 0; i < rb_json_len(arr); i++) {
+        const rb_json_t *e = rb_json_at(arr, i);
+        rb_agg_ss_t *ss = &a->ss[a->nss++];
+        rb_json_get_str(e, "job", ss->job, sizeof ss->job);
+        rb_json_get_str(e, "node", ss->node, sizeof ss->node);
+        rb_json_get_str(e, "criterion", ss->criterion, sizeof ss->criterion);
+        ss->dur_s = (uint32_t)rb_json_get_u64(e, "duration_s");
+        ss->ramp_s = s_num(e, "ramp_s");
+        ss->attained = rb_json_bool(rb_json_get(e, "attained"), 0);
+        ss->after_s = s_num(e, "after_s");
+        ss->figure = rb_json_num(rb_json_get(e, "figure"), -1);
+        ss->mean = rb_json_num(rb_json_get(e, "mean"), -1);
+    }
+    return 0;
+}
+
 /* One phase object of summary.json into a. -EINVAL/-ENOMEM. */
 static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
 {
@@ -429,6 +450,8 @@ static int s_phase(const rb_json_t *o, rb_phase_agg_t *a)
     for (uint32_t k = 0; k < a->nracks; k++)
         s_group(rb_json_at(racks, k), &a->racks[k]);
     s_group(rb_json_get(o, "cluster"), &a->cluster);
+    if ((rc = s_phase_steadystate(rb_json_get(o, "steadystate"), a)) < 0)
+        return rc;
     const rb_json_t *fs = rb_json_get(o, "findings");
     if ((rc = s_phase_findings(fs, a)) < 0)
         return rc;

@@ -286,6 +286,11 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->zone_size, b->zone_size);
     assert_int_equal(a->zone_range, b->zone_range);
     assert_int_equal(a->zone_skip, b->zone_skip);
+    assert_int_equal(a->ss_metric, b->ss_metric);
+    assert_int_equal(a->ss_pct, b->ss_pct);
+    assert_int_equal(a->ss_limit, b->ss_limit);
+    assert_int_equal(a->ss_dur_ns, b->ss_dur_ns);
+    assert_int_equal(a->ss_ramp_ns, b->ss_ramp_ns);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
@@ -2093,6 +2098,68 @@ static void test_random_distribution(void **state)
     rb_plan_destroy(&p);
 }
 
+/* steadystate, ss_dur and ss_ramp: fio's names and default criterion, a
+ * limit as a value, a % or bytes/s; printed only with a window; the bad
+ * values named at their line. */
+static void test_steadystate(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=4m\nrw=randread\ntime_based\nruntime=1m\n"
+                               "[a]\nss=iops:5%\nss_dur=3\nss_ramp=2s\n"
+                               "[b]\nsteadystate=bw_slope:10m\nsteadystate_duration=1m\n"
+                               "[c]\nss_dur=10\n"
+                               "[d]\nss=iops_slope:0.5\nss_dur=4s\n"
+                               "[e]\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(p->phases[0].njobs, 5);
+    assert_int_equal(j[0].ss_metric, RB_SS_IOPS);
+    assert_int_equal(j[0].ss_pct, 1);
+    assert_int_equal(j[0].ss_limit, 5000000);
+    assert_int_equal(j[0].ss_dur_ns, 3000000000ull);
+    assert_int_equal(j[0].ss_ramp_ns, 2000000000ull);
+    assert_int_equal(j[1].ss_metric, RB_SS_BW_SLOPE);
+    assert_int_equal(j[1].ss_pct, 0);
+    assert_int_equal(j[1].ss_limit, 10485760ull * 1000000);
+    assert_int_equal(j[1].ss_dur_ns, 60000000000ull);
+    assert_int_equal(j[2].ss_metric, RB_SS_IOPS_SLOPE); /* fio's default: iops_slope:0.01% */
+    assert_int_equal(j[2].ss_pct, 1);
+    assert_int_equal(j[2].ss_limit, 10000);
+    assert_int_equal(j[3].ss_limit, 500000);
+    assert_int_equal(j[4].ss_dur_ns, 0);
+    char *text = s_print(p, NULL);
+    assert_non_null(strstr(text, "steadystate=iops:5%\nsteadystate_duration=3s\n"
+                                 "steadystate_ramp_time=2s\n"));
+    assert_non_null(strstr(text, "steadystate=bw_slope:10485760\nsteadystate_duration=60s\n"));
+    assert_non_null(strstr(text, "steadystate=iops_slope:0.01%\n"));
+    assert_non_null(strstr(text, "steadystate=iops_slope:0.5\n"));
+    const char *e = strstr(text, "[e]");
+    assert_non_null(e);
+    assert_null(strstr(e, "steadystate")); /* no window, no lines */
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    static const struct {
+        const char *text;
+        unsigned line;
+        const char *what;
+    } bad[] = {
+        {"[w]\nsize=1m\nss=iops:5%\n", 3, "steadystate does nothing without steadystate_duration"},
+        {"[w]\nsize=1m\nss_ramp=5\n", 3, "steadystate_ramp_time does nothing without"},
+        {"[w]\nsize=1m\nss=lat:5%\nss_dur=3\n", 3, "bad criterion 'lat' for ss"},
+        {"[w]\nsize=1m\nss=iops\nss_dur=3\n", 3, "ss=iops has no limit"},
+        {"[w]\nsize=1m\nss=iops:-2%\nss_dur=3\n", 3, "bad limit in ss=iops:-2%"},
+        {"[w]\nsize=1m\nss=iops:x\nss_dur=3\n", 3, "bad limit in ss=iops:x"},
+        {"[w]\nsize=1m\nss=bw:-1m\nss_dur=3\n", 3, "bad limit in ss=bw:-1m"},
+        {"[w]\nsize=1m\nss_dur=2500ms\n", 3, "ss_dur=2500ms is not a whole number of seconds"},
+        {"[w]\nsize=1m\nss_dur=-3\n", 3, "ss_dur"},
+        {"[w]\nsize=1m\nss_dur=2d\n", 3, "ss_dur=2d is more than 86400s"},
+        {"[w]\nrw=meta\nmeta_files=4\nss_dur=3\n", 4, "rw=meta has neither"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        s_expect_error(bad[i].text, strlen(bad[i].text), bad[i].line, bad[i].what);
+}
+
 /* rw's modifier, rw_sequencer and percentage_random, and the round trip. */
 static void test_rw_modifiers(void **state)
 {
@@ -2938,6 +3005,7 @@ int main(void)
         cmocka_unit_test(test_meta_defaults),
         cmocka_unit_test(test_meta_print),
         cmocka_unit_test(test_meta_find_print),
+        cmocka_unit_test(test_steadystate),
         cmocka_unit_test(test_fuzz),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

@@ -64,6 +64,10 @@ static void fill_job_stats(rb_job_stat_t *js, uint32_t n, unsigned step)
         js[i].trim_ops = 1;
         js[i].lat[RB_DIR_WRITE][RB_LAT_SLAT] = new_hist(step, i + 5);
         js[i].lat[RB_DIR_WRITE][RB_LAT_CLAT] = new_hist(step, i + 7);
+        js[i].ss_state = RB_SS_ATTAINED - (i % 3); /* version 20 */
+        js[i].ss_t_ns = 5000000000ull + i;
+        js[i].ss_crit = 33328 + i;
+        js[i].ss_mean = 2000000000ull + i;
     }
 }
 
@@ -156,6 +160,11 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->zone_size = 262144 * (k + 1); /* version 20 */
     jb->zone_range = 1048576 + k;
     jb->zone_skip = 3 * 1048576 + k;
+    jb->ss_metric = RB_SS_IOPS + k % 4; /* version 20 */
+    jb->ss_pct = (uint8_t)(k % 2);
+    jb->ss_limit = 5000000 + k;
+    jb->ss_dur_ns = (3ull + k) * 1000000000ull;
+    jb->ss_ramp_ns = 2000000000ull + k;
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -640,6 +649,10 @@ static void cmp_job_stats(const rb_job_stat_t *a, const rb_job_stat_t *b, uint32
         for (int d = 0; d < RB_NDIRS; d++)
             for (int k = 0; k < RB_NLATS; k++)
                 cmp_hist(a[i].lat[d][k], b[i].lat[d][k]);
+        assert_int_equal(a[i].ss_state, b[i].ss_state);
+        assert_int_equal(a[i].ss_t_ns, b[i].ss_t_ns);
+        assert_int_equal(a[i].ss_crit, b[i].ss_crit);
+        assert_int_equal(a[i].ss_mean, b[i].ss_mean);
     }
 }
 
@@ -807,6 +820,11 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->zone_size, t->zone_size);
                 assert_int_equal(s->zone_range, t->zone_range);
                 assert_int_equal(s->zone_skip, t->zone_skip);
+                assert_int_equal(s->ss_metric, t->ss_metric);
+                assert_int_equal(s->ss_pct, t->ss_pct);
+                assert_int_equal(s->ss_limit, t->ss_limit);
+                assert_int_equal(s->ss_dur_ns, t->ss_dur_ns);
+                assert_int_equal(s->ss_ramp_ns, t->ss_ramp_ns);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1883,6 +1901,10 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->read_shift = UINT32_MAX;
     jb->lustre_stripe_count = RB_LUSTRE_STRIPE_ALL;
     jb->lustre_stripe_size = UINT64_MAX & ~(uint64_t)0xffff; /* a multiple of 64 KiB */
+    jb->ss_metric = RB_SS_IOPS_SLOPE;                        /* the longest name */
+    jb->ss_pct = 1;
+    jb->ss_limit = jb->ss_ramp_ns = UINT64_MAX;
+    jb->ss_dur_ns = RB_SS_DUR_MAX_S * 1000000000ull;
 }
 
 static void test_oversized_frame(void **state)
@@ -2120,6 +2142,18 @@ static void test_encode_invalid(void **state)
     m.u.plan.phases[1].jobs[1].direct = 2;
     expect_einval(&m, "'phases[1].jobs[1].direct'");
     m.u.plan.phases[1].jobs[1].direct = 1;
+    /* version 20: steady state's window is whole seconds, its criterion one of four */
+    uint64_t dur = m.u.plan.phases[1].jobs[0].ss_dur_ns;
+    m.u.plan.phases[1].jobs[0].ss_dur_ns = 1500000000;
+    expect_einval(&m, "'phases[1].jobs[0].ss_dur_ns': 1500000000, not a whole number of seconds");
+    m.u.plan.phases[1].jobs[0].ss_dur_ns = (RB_SS_DUR_MAX_S + 1) * 1000000000ull;
+    expect_einval(&m, "'phases[1].jobs[0].ss_dur_ns'");
+    m.u.plan.phases[1].jobs[0].ss_dur_ns = dur;
+    m.u.plan.phases[1].jobs[0].ss_metric = RB_SS_BW_SLOPE + 1;
+    expect_einval(&m, "'phases[1].jobs[0].ss_metric'");
+    m.u.plan.phases[1].jobs[0].ss_metric = RB_SS_NONE;
+    expect_einval(&m, "'phases[1].jobs[0].ss_metric': 0, no criterion");
+    m.u.plan.phases[1].jobs[0].ss_metric = RB_SS_BW;
     m.u.plan.phases[0].jobs[1].numjobs = RB_MAX_WORKERS + 1;
     expect_einval(&m, "'phases[0].jobs[1].numjobs'");
     m.u.plan.phases[0].jobs[1].numjobs = RB_MAX_WORKERS;
@@ -2207,7 +2241,8 @@ static void test_v6_keys(void **state)
     (void)state;
     const char *job_stat = "job bytes ops errors read_bytes read_ops verify_errors hist "
                            "write_bytes write_ops trim_bytes trim_ops read_lat read_slat "
-                           "read_clat write_lat write_slat write_clat trim_lat trim_slat trim_clat";
+                           "read_clat write_lat write_slat write_clat trim_lat trim_slat trim_clat "
+                           "ss_state ss_t_ns ss_crit ss_mean";
     const char *job =
         "name rw bs bs_max bs_read bs_read_max bs_write bs_write_max bssplit_read "
         "bssplit_write bs_trim bs_trim_max size numjobs direct time_based runtime_ns directory "
@@ -2227,7 +2262,8 @@ static void test_v6_keys(void **state)
         "rand_dist rand_dist_ppm zones_read zones_write zones_trim seq_add "
         "seq_back seq_nr seq_identical perc_seq_read perc_seq_write perc_seq_trim ba_read "
         "ba_write ba_trim meta_find_name meta_find_size meta_find_newer zone_size zone_range "
-        "zone_skip";
+        "zone_skip "
+        "ss_metric ss_pct ss_limit ss_dur_ns ss_ramp_ns";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
