@@ -107,6 +107,9 @@ const char *rb_proto_printable(char *dst, size_t cap, const char *src, size_t le
 void *rb_proto_ptr(const void *base, const rb_proto_field_t *f);
 uint32_t *rb_proto_count(const void *base, const rb_proto_field_t *f);
 
+/* Element array of an RB_PK_ARRAY or RB_PK_INLINE field of base. */
+char *rb_proto_elems(const void *base, const rb_proto_field_t *f);
+
 /* Why string s breaks f's rules (RB_PK_F_*), or NULL. */
 const char *rb_proto_str_rule(const rb_proto_field_t *f, const char *s);
 

@@ -27,11 +27,8 @@ static void s_new_pass(rb_worker_t *w)
     const rb_job_spec_t *s = w->spec;
     w->next_unit = 0;
     w->pass_bytes = 0;
-    if (w->covered && !s->zone_size) { /* zones: the map goes on with the walk */
-        memset(w->covered, 0, (size_t)((w->units + 63) / 64) * sizeof *w->covered);
-        memset(w->full, 0, (size_t)((w->units + 4095) / 4096) * sizeof *w->full);
-        w->ncovered = 0;
-    }
+    if (w->covered && !s->zone_size) /* zones: the map goes on with the walk */
+        rb_data_map_clear(w);
     /* rw=write:4k, read:-8k: past its loops, io_size goes on stepping, as fio */
     int keep = s->seq_add && w->pass >= (s->loops ? s->loops : 1);
     /* zonemode=strided: a pass that ends on its bytes leaves the walk where
@@ -53,46 +50,6 @@ static void s_new_pass(rb_worker_t *w)
     w->pass++;
 }
 
-/* The random map of a pass with IOs of several sizes, as fio keeps one:
- * each block of each file is done once. Bits file by file; a word that is
- * all done is marked in full[] so that a search passes over it. */
-static int s_done(const rb_worker_t *w, uint64_t c)
-{
-    return (int)(w->covered[c / 64] >> (c % 64) & 1);
-}
-
-static void s_mark(rb_worker_t *w, uint64_t c)
-{
-    w->covered[c / 64] |= 1ull << (c % 64);
-    if (w->covered[c / 64] == UINT64_MAX)
-        w->full[c / 4096] |= 1ull << (c / 64 % 64);
-    w->ncovered++;
-}
-
-/* The first block not done in [from, to) of the map, or UINT64_MAX. */
-static uint64_t s_free_in(const rb_worker_t *w, uint64_t from, uint64_t to)
-{
-    uint64_t c = from;
-    while (c < to) {
-        uint64_t word = c / 64;
-        if (c % 4096 == 0 && w->full[c / 4096] == UINT64_MAX) {
-            c += 4096; /* 64 words all done */
-            continue;
-        }
-        if (c % 64 == 0 && (w->full[word / 64] >> (word % 64) & 1)) {
-            c += 64; /* a word all done */
-            continue;
-        }
-        uint64_t bits = ~w->covered[word] & (UINT64_MAX << (c % 64));
-        if (bits) {
-            uint64_t hit = word * 64 + (uint64_t)__builtin_ctzll(bits);
-            return hit < to ? hit : UINT64_MAX;
-        }
-        c = (word + 1) * 64;
-    }
-    return UINT64_MAX;
-}
-
 /* A random block as fio picks it: a random place, then the next block not
  * done from there in its file (around to the file's start), else in the
  * next files. *u is the unit (block * nfiles + file); 1 when all are done. */
@@ -106,9 +63,9 @@ static int s_pick_free(rb_worker_t *w, uint64_t *u)
     for (uint32_t k = 0; k < w->nfiles; k++) {
         uint32_t f = (uint32_t)((f0 + k) % w->nfiles);
         uint64_t base = (uint64_t)f * upf, start = k ? 0 : b;
-        uint64_t c = s_free_in(w, base + start, base + upf);
+        uint64_t c = rb_data_map_free_in(w, base + start, base + upf);
         if (c == UINT64_MAX && start)
-            c = s_free_in(w, base, base + start);
+            c = rb_data_map_free_in(w, base, base + start);
         if (c != UINT64_MAX) {
             *u = (c - base) * w->nfiles + f;
             return 0;
@@ -124,77 +81,11 @@ static uint64_t s_cover(rb_worker_t *w, uint64_t u, uint64_t len)
     uint64_t bs = w->spec->bs, upf = w->unit_per_file, k = 0;
     uint64_t f = u % w->nfiles, b = u / w->nfiles, c = f * upf + b;
     for (; k * bs < len && b + k < upf; k++) {
-        if (k && s_done(w, c + k))
+        if (k && rb_data_map_done(w, c + k))
             break;
-        s_mark(w, c + k);
+        rb_data_map_mark(w, c + k);
     }
     return k * bs < len ? k * bs : len;
-}
-
-/* zonemode=strided: where the next IO of direction dir (want bytes) goes,
- * as fio walks the zones of its file: zone_size bytes in a zone, the next
- * zone zone_range + zone_skip further on, back to the start past the end;
- * a sequential IO goes on from the last one of its direction, back to the
- * zone's start once past its range, and every zone_range bytes all start
- * again from the zone's start (and the random map is cleared); a random IO
- * takes a block of the range, else the next free one from it, around in
- * the map of the range's blocks. 0 with *off set (in the region), or 1
- * when the IO would run past the range's end: fio's job ends there, the
- * pass here, and the next pass begins the walk again (at once when this
- * pass has issued nothing yet, where fio's next loop would). */
-static int s_zone_next(rb_worker_t *w, int dir, uint64_t want, uint64_t *off)
-{
-    const rb_job_spec_t *s = w->spec;
-    rb_worker_file_t *f = &w->files[0];
-    uint64_t range = s->zone_range ? s->zone_range : s->zone_size;
-    uint64_t room = w->unit_per_file * s->bs, end = s->offset + room;
-    for (int tries = 0; tries < 2; tries++) {
-        if (w->zone_restart) {
-            w->zone_restart = 0;
-            w->zone_start = s->offset;
-            w->zone_bytes = 0;
-        } else if (w->zone_bytes >= s->zone_size) {
-            uint64_t rel = w->zone_start - s->offset;
-            w->zone_bytes = 0;
-            if (range >= room - rel || s->zone_skip >= room - rel - range)
-                w->zone_start = s->offset; /* past the end: around to the start */
-            else
-                w->zone_start += range + s->zone_skip;
-            f->cursor[dir] = w->zone_start;
-        }
-        if (f->cursor[dir] - w->zone_start >= range)
-            f->cursor[dir] = w->zone_start; /* zone_size > zone_range: the range again */
-        if (w->zone_bytes % range == 0) {
-            for (int d = 0; d < RB_NDIRS; d++)
-                f->cursor[d] = w->zone_start;
-            if (w->covered) {
-                memset(w->covered, 0, (size_t)((w->units + 63) / 64) * sizeof *w->covered);
-                memset(w->full, 0, (size_t)((w->units + 4095) / 4096) * sizeof *w->full);
-                w->ncovered = 0;
-            }
-        }
-        uint64_t at = f->cursor[dir];
-        if (rb_rw_random(s->rw)) {
-            /* fio's map holds the blocks of zone_range, the search goes around in it */
-            uint64_t nb = range / s->bs, b = nb ? rb_rand_next(&w->rng) % nb : UINT64_MAX;
-            uint64_t mb = nb < w->units ? nb : w->units;
-            if (b != UINT64_MAX && w->covered && b < mb && s_done(w, b)) {
-                uint64_t c = s_free_in(w, b, mb);
-                b = c != UINT64_MAX ? c : s_free_in(w, 0, b);
-            }
-            at = b != UINT64_MAX && b < room / s->bs ? w->zone_start + b * s->bs : end;
-        }
-        if (at < end && want <= end - at) {
-            if (rb_rw_random(s->rw) && w->covered)
-                s_mark(w, (at - w->zone_start) / s->bs);
-            *off = at;
-            return 0;
-        }
-        w->zone_restart = 1;
-        if (w->pass_bytes)
-            return 1;
-    }
-    return 1;
 }
 
 /* The size of a read (wr 0), a write (1) or a trim (2), as fio draws it: by
@@ -260,7 +151,7 @@ static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint6
     if (turn == 1) { /* rw=randX:N, percentage_random: on from the last IO */
         *len = want < end - *off ? want : end - *off;
     } else if (s->zone_size) { /* zonemode=strided: one file, the pass ends on its bytes */
-        if (w->pass_bytes >= w->units * s->bs || s_zone_next(w, wr, want, off))
+        if (w->pass_bytes >= w->units * s->bs || rb_data_zone_next(w, wr, want, off))
             return 1;
         *file = 0;
         *len = want;

@@ -131,3 +131,66 @@ uint64_t rb_data_aligned(rb_worker_t *w, int dir, uint64_t off)
     uint64_t places = room / ba;
     return places ? s->offset + rb_rand_next(&w->rng) % places * ba : s->offset;
 }
+
+/* zonemode=strided: where the next IO of direction dir (want bytes) goes,
+ * as fio walks the zones of its file: zone_size bytes in a zone, the next
+ * zone zone_range + zone_skip further on, back to the start past the end;
+ * a sequential IO goes on from the last one of its direction, back to the
+ * zone's start once past its range, and every zone_range bytes all start
+ * again from the zone's start (and the random map is cleared); a random IO
+ * takes a block of the range, else the next free one from it, around in
+ * the map of the range's blocks. 0 with *off set (in the region), or 1
+ * when the IO would run past the range's end: fio's job ends there, the
+ * pass here, and the next pass begins the walk again (at once when this
+ * pass has issued nothing yet, where fio's next loop would). */
+int rb_data_zone_next(rb_worker_t *w, int dir, uint64_t want, uint64_t *off)
+{
+    const rb_job_spec_t *s = w->spec;
+    rb_worker_file_t *f = &w->files[0];
+    uint64_t range = s->zone_range ? s->zone_range : s->zone_size;
+    uint64_t room = w->unit_per_file * s->bs, end = s->offset + room;
+    for (int tries = 0; tries < 2; tries++) {
+        if (w->zone_restart) {
+            w->zone_restart = 0;
+            w->zone_start = s->offset;
+            w->zone_bytes = 0;
+        } else if (w->zone_bytes >= s->zone_size) {
+            uint64_t rel = w->zone_start - s->offset;
+            w->zone_bytes = 0;
+            if (range >= room - rel || s->zone_skip >= room - rel - range)
+                w->zone_start = s->offset; /* past the end: around to the start */
+            else
+                w->zone_start += range + s->zone_skip;
+            f->cursor[dir] = w->zone_start;
+        }
+        if (f->cursor[dir] - w->zone_start >= range)
+            f->cursor[dir] = w->zone_start; /* zone_size > zone_range: the range again */
+        if (w->zone_bytes % range == 0) {
+            for (int d = 0; d < RB_NDIRS; d++)
+                f->cursor[d] = w->zone_start;
+            if (w->covered)
+                rb_data_map_clear(w);
+        }
+        uint64_t at = f->cursor[dir];
+        if (rb_rw_random(s->rw)) {
+            /* fio's map holds the blocks of zone_range, the search goes around in it */
+            uint64_t nb = range / s->bs, b = nb ? rb_rand_next(&w->rng) % nb : UINT64_MAX;
+            uint64_t mb = nb < w->units ? nb : w->units;
+            if (b != UINT64_MAX && w->covered && b < mb && rb_data_map_done(w, b)) {
+                uint64_t c = rb_data_map_free_in(w, b, mb);
+                b = c != UINT64_MAX ? c : rb_data_map_free_in(w, 0, b);
+            }
+            at = b != UINT64_MAX && b < room / s->bs ? w->zone_start + b * s->bs : end;
+        }
+        if (at < end && want <= end - at) {
+            if (rb_rw_random(s->rw) && w->covered)
+                rb_data_map_mark(w, (at - w->zone_start) / s->bs);
+            *off = at;
+            return 0;
+        }
+        w->zone_restart = 1;
+        if (w->pass_bytes)
+            return 1;
+    }
+    return 1;
+}

@@ -5,9 +5,65 @@
 #ifndef RB_DATA_INT_H
 #define RB_DATA_INT_H
 
+#include <stdint.h>
+#include <string.h>
+
 #include "rb_workload.h"
 
 #define RB_DATA_MAX_FILES 65536 /* files per worker at the most */
+
+/* The random map of a pass with IOs of several sizes, as fio keeps one:
+ * each block of each file is done once. Bits file by file; a word that is
+ * all done is marked in full[] so that a search passes over it. */
+static inline int rb_data_map_done(const rb_worker_t *w, uint64_t c)
+{
+    return (int)(w->covered[c / 64] >> (c % 64) & 1);
+}
+
+static inline void rb_data_map_mark(rb_worker_t *w, uint64_t c)
+{
+    w->covered[c / 64] |= 1ull << (c % 64);
+    if (w->covered[c / 64] == UINT64_MAX)
+        w->full[c / 4096] |= 1ull << (c / 64 % 64);
+    w->ncovered++;
+}
+
+/* The first block not done in [from, to) of the map, or UINT64_MAX. */
+static inline uint64_t rb_data_map_free_in(const rb_worker_t *w, uint64_t from, uint64_t to)
+{
+    uint64_t c = from;
+    while (c < to) {
+        uint64_t word = c / 64;
+        if (c % 4096 == 0 && w->full[c / 4096] == UINT64_MAX) {
+            c += 4096; /* 64 words all done */
+            continue;
+        }
+        if (c % 64 == 0 && (w->full[word / 64] >> (word % 64) & 1)) {
+            c += 64; /* a word all done */
+            continue;
+        }
+        uint64_t bits = ~w->covered[word] & (UINT64_MAX << (c % 64));
+        if (bits) {
+            uint64_t hit = word * 64 + (uint64_t)__builtin_ctzll(bits);
+            return hit < to ? hit : UINT64_MAX;
+        }
+        c = (word + 1) * 64;
+    }
+    return UINT64_MAX;
+}
+
+/* Clears the map: a new pass (or, zonemode=strided, a new zone range). */
+static inline void rb_data_map_clear(rb_worker_t *w)
+{
+    memset(w->covered, 0, (size_t)((w->units + 63) / 64) * sizeof *w->covered);
+    memset(w->full, 0, (size_t)((w->units + 4095) / 4096) * sizeof *w->full);
+    w->ncovered = 0;
+}
+
+/* zonemode=strided: where the next IO of direction dir (want bytes) goes
+ * in the worker's walk of fio's zones (rb_data_dist.c). 0 with *off set,
+ * or 1 when the pass ends there. */
+int rb_data_zone_next(rb_worker_t *w, int dir, uint64_t want, uint64_t *off);
 
 /* fsync (or fdatasync with data_only) every file the worker wrote since the
  * last; 0, or -1 with the worker failed. */
