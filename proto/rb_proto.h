@@ -317,6 +317,12 @@ typedef struct rb_job_spec {
     uint64_t ss_limit;   /* the limit in millionths (of %, IOPS or bytes/s) */
     uint64_t ss_dur_ns;  /* the window: whole seconds, at most RB_SS_DUR_MAX_S */
     uint64_t ss_ramp_ns; /* from the job's start, before the first second counted */
+    /* fio's buffer_compress_percentage, buffer_compress_chunk, dedupe_percentage
+     * and scramble_buffers (version 20): what write buffers hold */
+    uint32_t compress_pct;   /* % of each chunk that is zeros (or the pattern), 0: none */
+    uint64_t compress_chunk; /* bytes of one random-then-fixed chunk; 0: the smallest write */
+    uint32_t dedupe_pct;     /* % of write buffers that repeat the last unique one */
+    uint8_t scramble;        /* stamp each 512 bytes of a reused buffer with its offset */
     /* across nodes (IOR's access patterns) */
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */

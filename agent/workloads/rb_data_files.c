@@ -222,13 +222,18 @@ int rb_data_unlink_files(rb_worker_t *w)
     return 0;
 }
 
-/* Fills the buffers per buffer_mode and puts every slot on the free stack. */
+/* Fills the buffers per buffer_mode (or compressible, deduped as asked) and
+ * puts every slot on the free stack. */
 static void s_ring_init(rb_worker_t *w, uint64_t seed, uint64_t bmax)
 {
     const rb_job_spec_t *s = w->spec;
     uint32_t depth = w->depth;
     rb_rand_seed(&w->rng, seed);
-    if (s->buffer_mode == RB_BUF_RANDOM)
+    if (rb_fill_wanted(s)) {
+        rb_fill_init(&w->fill, s, s->bs_write ? s->bs_write : s->bs, seed ^ 0xbb67ae8584caa73bull);
+        for (uint32_t i = 0; i < depth; i++)
+            rb_fill_buf(&w->fill, (char *)w->bufs + i * bmax, (size_t)bmax);
+    } else if (s->buffer_mode == RB_BUF_RANDOM)
         rb_rand_fill(&w->rng, w->bufs, (size_t)(depth * bmax));
     else if (s->buffer_mode == RB_BUF_PATTERN && s->pattern_len)
         for (uint64_t i = 0; i < depth * bmax; i++)

@@ -10,6 +10,7 @@
 
 #include "rb_dist.h"
 #include "rb_engine.h"
+#include "rb_fill.h"
 #include "rb_hist.h"
 #include "rb_perm.h"
 #include "rb_proto.h"
@@ -63,6 +64,7 @@ typedef struct rb_worker {
     uint32_t node_tag;         /* rank + 1 of this node: stamped in verify headers */
     uint32_t expect;           /* rank + 1 of the node whose data reads must find */
     rb_rand_t rng;             /* offsets, sizes, read/write choice, buffer refills */
+    rb_fill_t fill;            /* buffers that compress or dedupe as asked (rb_fill_wanted) */
     void *bufs;                /* the workload's buffers, aligned */
     pthread_t thread;
     int started; /* thread was created */

@@ -112,6 +112,32 @@ void rb_opt_print_zero_buffers(const rb_opt_t *opt, const rb_job_spec_t *js, con
     fprintf(f, "%s=%d\n", opt->key, js->buffer_mode == RB_BUF_ZERO ? 1 : 0);
 }
 
+/* scramble_buffers: only when off. */
+void rb_opt_print_scramble(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    if (!js->scramble)
+        fprintf(f, "%s=0\n", opt->key);
+}
+
+/* buffer_compress_percentage, dedupe_percentage: only when not 0 (what
+ * setting them to 0 changes is in the lines of scramble_buffers and
+ * refill_buffers). */
+void rb_opt_print_buffer_pct(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    if (rb_opt_load(js, opt))
+        fprintf(f, "%s=%" PRIu64 "\n", opt->key, rb_opt_load(js, opt));
+}
+
+/* buffer_compress_chunk: only when it is not fio's 512. */
+void rb_opt_print_compress_chunk(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                                 FILE *f)
+{
+    if (js->compress_chunk != 512)
+        rb_opt_print_size(opt, js, gd, f);
+}
+
 /* buffer_pattern, or verify_pattern when the pattern holds a %o. */
 void rb_opt_print_pattern(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {

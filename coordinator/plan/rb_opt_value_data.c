@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -185,6 +186,25 @@ int rb_opt_value_zero_buffers(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_o
         js->buffer_mode = RB_BUF_RANDOM;
     }
     return rc;
+}
+
+/* buffer_compress_percentage and dedupe_percentage: 0 .. 100. As fio,
+ * dedupe_percentage also sets refill_buffers (a later line may clear it);
+ * either one, even at 0, ends scramble_buffers when the job is settled. */
+int rb_opt_value_buffer_pct(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                            const char *key, const char *val, unsigned line)
+{
+    uint64_t n = 0;
+    int rc = rb_opt_value_uint(ps, line, key, val, opt->min, opt->max, &n);
+    if (rc < 0)
+        return rc;
+    if (opt->off == offsetof(rb_job_spec_t, dedupe_pct)) {
+        o->spec.dedupe_pct = (uint32_t)n;
+        o->spec.refill_buffers = 1;
+    } else {
+        o->spec.compress_pct = (uint32_t)n;
+    }
+    return 0;
 }
 
 int rb_opt_value_verify(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,

@@ -326,6 +326,15 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     js->meta_find_size = 0;
     js->meta_find_newer = 0;
 
+    /* fio's buffer contents: buffer_compress_percentage or dedupe_percentage,
+     * even at 0, end scramble_buffers; a compression below 100 refills every
+     * write unless refill_buffers is set either way. */
+    if (rb_plan_job_line(o, "buffer_compress_percentage") ||
+        rb_plan_job_line(o, "dedupe_percentage"))
+        js->scramble = 0;
+    if (js->compress_pct && js->compress_pct < 100 && !rb_plan_job_line(o, "refill_buffers"))
+        js->refill_buffers = 1;
+
     /* fio: a job named after a device, without filename (nor directory),
      * goes to that device; fio checks that it is one, rackbench takes a
      * path under /dev/ for one, as in filename= */

@@ -291,6 +291,10 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->ss_limit, b->ss_limit);
     assert_int_equal(a->ss_dur_ns, b->ss_dur_ns);
     assert_int_equal(a->ss_ramp_ns, b->ss_ramp_ns);
+    assert_int_equal(a->compress_pct, b->compress_pct);
+    assert_int_equal(a->compress_chunk, b->compress_chunk);
+    assert_int_equal(a->dedupe_pct, b->dedupe_pct);
+    assert_int_equal(a->scramble, b->scramble);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
@@ -822,7 +826,13 @@ static const s_bad_t s_bad[] = {
      "0102030405060708091011121314151617181920212223242526272829303132"
      "333435363738394041424344454647484950515253545556575859606162636465\n",
      3, "is longer than 64 bytes"},
-    {"[a]\nsize=1M\nscramble_buffers=0\n", 3, "option 'scramble_buffers' is not supported yet"},
+    {"[a]\nsize=1M\ndedupe_mode=working_set\n", 3, "option 'dedupe_mode' is not supported yet"},
+    {"[a]\nsize=1M\nbuffer_compress_percentage=101\n", 3, "buffer_compress_percentage"},
+    {"[a]\nsize=1M\nbuffer_compress_percentage=-1\n", 3, "buffer_compress_percentage"},
+    {"[a]\nsize=1M\nbuffer_compress_percentage=half\n", 3, "buffer_compress_percentage"},
+    {"[a]\nsize=1M\ndedupe_percentage=150\n", 3, "dedupe_percentage"},
+    {"[a]\nsize=1M\nbuffer_compress_chunk=4q\n", 3, "buffer_compress_chunk"},
+    {"[a]\nsize=1M\nscramble_buffers=maybe\n", 3, "scramble_buffers"},
     /* verification */
     {"[a]\nsize=1M\nverify=sha3-256\n", 3, "verify=sha3-256 is not supported"},
     {"[a]\nsize=1M\nverify=pattern_hdr\n", 3, "verify=pattern_hdr is not supported"},
@@ -2101,6 +2111,58 @@ static void test_random_distribution(void **state)
 /* steadystate, ss_dur and ss_ramp: fio's names and default criterion, a
  * limit as a value, a % or bytes/s; printed only with a window; the bad
  * values named at their line. */
+/* fio's buffer contents: compression below 100 refills unless refill_buffers
+ * says otherwise, dedupe_percentage refills, either one ends scrambling. */
+static void test_buffer_contents(void **state)
+{
+    (void)state;
+    rb_plan_t *p =
+        s_parse_str("[global]\nsize=4m\nrw=write\n"
+                    "[a]\nbuffer_compress_percentage=50\nbuffer_compress_chunk=4k\n"
+                    "[b]\nrefill_buffers=0\nbuffer_compress_percentage=25\n"
+                    "[c]\ndedupe_percentage=30\n"
+                    "[d]\nbuffer_compress_percentage=0\n"
+                    "[e]\nscramble_buffers=0\n"
+                    "[f]\nbuffer_compress_percentage=100\n"
+                    "[g]\ndedupe_percentage=40\nrefill_buffers=0\nbuffer_compress_chunk=0\n"
+                    "[h]\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(p->phases[0].njobs, 8);
+    assert_int_equal(j[0].compress_pct, 50);
+    assert_int_equal(j[0].compress_chunk, 4096);
+    assert_int_equal(j[0].refill_buffers, 1);
+    assert_int_equal(j[0].scramble, 0);
+    assert_int_equal(j[1].compress_pct, 25);
+    assert_int_equal(j[1].refill_buffers, 0); /* set, even before */
+    assert_int_equal(j[1].compress_chunk, 512);
+    assert_int_equal(j[2].dedupe_pct, 30);
+    assert_int_equal(j[2].refill_buffers, 1);
+    assert_int_equal(j[2].scramble, 0);
+    assert_int_equal(j[3].compress_pct, 0);
+    assert_int_equal(j[3].refill_buffers, 0);
+    assert_int_equal(j[3].scramble, 0); /* set at 0, it still ends scrambling */
+    assert_int_equal(j[4].scramble, 0);
+    assert_int_equal(j[5].compress_pct, 100);
+    assert_int_equal(j[5].refill_buffers, 0); /* all fixed: nothing to refill */
+    assert_int_equal(j[6].refill_buffers, 0); /* the later line */
+    assert_int_equal(j[6].compress_chunk, 0);
+    assert_int_equal(j[7].scramble, 1);
+    assert_int_equal(j[7].compress_pct, 0);
+    assert_int_equal(j[7].dedupe_pct, 0);
+    char *text = s_print(p, NULL);
+    assert_non_null(strstr(text, "scramble_buffers=0\nbuffer_compress_percentage=50\n"
+                                 "buffer_compress_chunk=4k\nrefill_buffers=1\n"));
+    assert_non_null(strstr(text, "dedupe_percentage=40\nrefill_buffers=0\n"));
+    const char *h = strstr(text, "[h]");
+    assert_non_null(h);
+    assert_null(strstr(h, "scramble_buffers"));
+    assert_null(strstr(h, "compress"));
+    assert_null(strstr(h, "dedupe"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
 static void test_steadystate(void **state)
 {
     (void)state;
@@ -3006,6 +3068,7 @@ int main(void)
         cmocka_unit_test(test_meta_print),
         cmocka_unit_test(test_meta_find_print),
         cmocka_unit_test(test_steadystate),
+        cmocka_unit_test(test_buffer_contents),
         cmocka_unit_test(test_fuzz),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
