@@ -165,6 +165,13 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->ss_limit = 5000000 + k;
     jb->ss_dur_ns = (3ull + k) * 1000000000ull;
     jb->ss_ramp_ns = 2000000000ull + k;
+    jb->rate_min = 1048576 + k; /* version 20 */
+    jb->rate_min_write = 2097152 + k;
+    jb->rate_iops_min = 100 + k;
+    jb->rate_iops_min_write = 200 + k;
+    jb->rate_cycle_ms = 500 + k;
+    jb->exitall = (uint8_t)(k % 2 == 0);
+    jb->exit_what = RB_EXIT_STONEWALL + k % 2;
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -825,6 +832,13 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->ss_limit, t->ss_limit);
                 assert_int_equal(s->ss_dur_ns, t->ss_dur_ns);
                 assert_int_equal(s->ss_ramp_ns, t->ss_ramp_ns);
+                assert_int_equal(s->rate_min, t->rate_min);
+                assert_int_equal(s->rate_min_write, t->rate_min_write);
+                assert_int_equal(s->rate_iops_min, t->rate_iops_min);
+                assert_int_equal(s->rate_iops_min_write, t->rate_iops_min_write);
+                assert_int_equal(s->rate_cycle_ms, t->rate_cycle_ms);
+                assert_int_equal(s->exitall, t->exitall);
+                assert_int_equal(s->exit_what, t->exit_what);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1905,6 +1919,11 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->ss_pct = 1;
     jb->ss_limit = jb->ss_ramp_ns = UINT64_MAX;
     jb->ss_dur_ns = RB_SS_DUR_MAX_S * 1000000000ull;
+    jb->rate_min = jb->rate_min_write = UINT64_MAX;
+    jb->rate_iops_min = jb->rate_iops_min_write = UINT64_MAX;
+    jb->rate_cycle_ms = UINT32_MAX;
+    jb->exitall = 1;
+    jb->exit_what = RB_EXIT_ALL;
 }
 
 static void test_oversized_frame(void **state)
@@ -2263,7 +2282,8 @@ static void test_v6_keys(void **state)
         "seq_back seq_nr seq_identical perc_seq_read perc_seq_write perc_seq_trim ba_read "
         "ba_write ba_trim meta_find_name meta_find_size meta_find_newer zone_size zone_range "
         "zone_skip "
-        "ss_metric ss_pct ss_limit ss_dur_ns ss_ramp_ns";
+        "ss_metric ss_pct ss_limit ss_dur_ns ss_ramp_ns rate_min rate_min_write rate_iops_min "
+        "rate_iops_min_write rate_cycle_ms exitall exit_what";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
