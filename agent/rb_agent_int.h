@@ -58,6 +58,7 @@ struct rb_agent {
     uint64_t next_sample;
     uint64_t interval_ns;      /* the running phase's sample interval (GO's, else the plan's) */
     int run_failed;            /* some phase reported an error */
+    int exit_all;              /* exitall with exit_what=all ended this node's run */
     rb_telemetry_t *tel;       /* host telemetry, NULL when not read */
     rb_telemetry_snap_t *snap; /* its last reading */
     rb_telem_t telem;          /* the same, for the wire */

@@ -487,6 +487,7 @@ void rb_agent_state_plan(rb_agent_t *a, rb_msg_t *m)
     a->plan_wall_ns = rb_time_wall_ns();
     a->state = S_PREPARING;
     a->run_failed = 0;
+    a->exit_all = 0;
     a->nextents = 0;
     a->prefill_bytes = 0;
     int rc = s_accept_plan(a, &err);
@@ -584,6 +585,8 @@ void rb_agent_state_go(rb_agent_t *a, const rb_msg_go_t *go)
         a->run_failed = 1;
         return;
     }
+    if (a->exit_all)
+        rb_phase_stop(a->phase); /* exit_what=all ended this node's run: no IO */
     a->state = S_RUNNING;
     a->next_sample = t_local + a->interval_ns;
     if (a->tel) /* prime at GO: the phase's first sample then has rates */
@@ -726,6 +729,8 @@ static void s_tick_phase(rb_agent_t *a, uint64_t now)
     /* before DONE: a node whose workers all finished early tells it too */
     s_check_stonewalls(a);
     rb_phase_steady(a->phase, now);
+    if (rb_phase_exitall(a->phase) == 2)
+        a->exit_all = 1;
     if (rb_phase_finished(a->phase)) {
         s_finish_phase(a, 1);
         return;

@@ -323,12 +323,41 @@ static int s_trims(const rb_job_spec_t *j, rb_job_rule_t *out)
                         "job '%s': rate and rate_iops with rw=%s are not supported yet (trims "
                         "have no cap of their own here)",
                         j->name, rb_rw_name(j->rw));
+    if (j->rate_min || j->rate_min_write || j->rate_iops_min || j->rate_iops_min_write)
+        return s_broken(out, j->rate_min || j->rate_min_write ? "rate_min" : "rate_iops_min",
+                        j->rate_min || j->rate_min_write ? "rate_min" : "rate_iops_min", "rw",
+                        "job '%s': rate_min and rate_iops_min with rw=%s are not supported yet "
+                        "(trims have no floor of their own here)",
+                        j->name, rb_rw_name(j->rw));
     if (j->shared_file || j->read_shift)
         return s_broken(out, j->shared_file ? "shared_file" : "read_shift",
                         j->shared_file ? "file_per_worker" : "read_from", "rw",
                         "job '%s': rw=%s trims a node's own files or devices: no %s with it",
                         j->name, rb_rw_name(j->rw),
                         j->shared_file ? "file_per_worker=0" : "read_from");
+    return 0;
+}
+
+/* rate_min and rate_iops_min: a floor above its direction's cap could never
+ * be met, which fio refuses before it runs. */
+static int s_rate_floors(const rb_job_spec_t *j, rb_job_rule_t *out)
+{
+    const struct {
+        uint64_t floor, cap;
+        const char *field, *opt, *cap_opt, *dir;
+    } f[] = {
+        {j->rate_min, j->rate, "rate_min", "rate_min", "rate", "reads"},
+        {j->rate_min_write, j->rate_write, "rate_min_write", "rate_min", "rate", "writes"},
+        {j->rate_iops_min, j->rate_iops, "rate_iops_min", "rate_iops_min", "rate_iops", "reads"},
+        {j->rate_iops_min_write, j->rate_iops_write, "rate_iops_min_write", "rate_iops_min",
+         "rate_iops", "writes"},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (f[i].cap && f[i].floor > f[i].cap)
+            return s_broken(out, f[i].field, f[i].opt, f[i].cap_opt,
+                            "job '%s': %s of %s (%" PRIu64 "/s) exceeds %s (%" PRIu64
+                            "/s): the minimum could never be met",
+                            j->name, f[i].opt, f[i].dir, f[i].floor, f[i].cap_opt, f[i].cap);
     return 0;
 }
 
@@ -414,6 +443,8 @@ int rb_job_rules_check(const rb_job_spec_t *js, rb_job_rule_t *out)
         rc = s_sizes(js, out);
     if (rc == 0)
         rc = s_verify(js, out);
+    if (rc == 0)
+        rc = s_rate_floors(js, out);
     if (rc == 0)
         rc = s_across(js, out);
     return rc;

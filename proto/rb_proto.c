@@ -184,7 +184,11 @@ S_LAYOUT(
     F_KIND(rb_job_spec_t, ss_pct, RB_PK_BOOL), F_U64(rb_job_spec_t, ss_limit),
     F_U64(rb_job_spec_t, ss_dur_ns), F_U64(rb_job_spec_t, ss_ramp_ns),
     F_U32(rb_job_spec_t, compress_pct, 100), F_U64(rb_job_spec_t, compress_chunk),
-    F_U32(rb_job_spec_t, dedupe_pct, 100), F_KIND(rb_job_spec_t, scramble, RB_PK_BOOL));
+    F_U32(rb_job_spec_t, dedupe_pct, 100), F_KIND(rb_job_spec_t, scramble, RB_PK_BOOL),
+    F_U64(rb_job_spec_t, rate_min), F_U64(rb_job_spec_t, rate_min_write),
+    F_U64(rb_job_spec_t, rate_iops_min), F_U64(rb_job_spec_t, rate_iops_min_write),
+    F_U32(rb_job_spec_t, rate_cycle_ms, UINT32_MAX), F_KIND(rb_job_spec_t, exitall, RB_PK_BOOL),
+    F_U32(rb_job_spec_t, exit_what, RB_EXIT_ALL));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));

@@ -162,6 +162,15 @@ uint32_t rb_verify_sum_len(rb_verify_t t);
  * it; 0 for pattern, null and none. */
 uint32_t rb_verify_hdr_len(rb_verify_t t);
 
+/* fio's exit_what: whom a job with exitall ends when one of its workers
+ * ends, on that node. A phase is a stonewall group, so group and stonewall
+ * end the same workers here. */
+typedef enum {
+    RB_EXIT_GROUP = 0,     /* "group": the phase's other workers */
+    RB_EXIT_STONEWALL = 1, /* "stonewall": every running worker, the phase's */
+    RB_EXIT_ALL = 2,       /* "all": those, and the node's later phases do no IO */
+} rb_exit_what_t;
+
 /* How the workers of all nodes share one file (shared_file=1), IOR's N-1. */
 typedef enum {
     RB_LAYOUT_SEGMENTED = 0, /* "segmented": each worker owns one contiguous segment */
@@ -323,6 +332,18 @@ typedef struct rb_job_spec {
     uint64_t compress_chunk; /* bytes of one random-then-fixed chunk; 0: the smallest write */
     uint32_t dedupe_pct;     /* % of write buffers that repeat the last unique one */
     uint8_t scramble;        /* stamp each 512 bytes of a reused buffer with its offset */
+    /* fio's rate_min, rate_iops_min and rate_cycle (version 20): a worker
+     * whose rate of a direction over a cycle falls below its floor fails
+     * (rb_minrate.h); the bytes' floor, when set, is judged, else the IOs' */
+    uint64_t rate_min;            /* reads' bytes/s floor per worker (0 = none) */
+    uint64_t rate_min_write;      /* writes' bytes/s floor per worker (0 = none) */
+    uint64_t rate_iops_min;       /* reads' IOs/s floor per worker (0 = none) */
+    uint64_t rate_iops_min_write; /* writes' IOs/s floor per worker (0 = none) */
+    uint32_t rate_cycle_ms;       /* the window each judgement averages over */
+    /* fio's exitall and exit_what (version 20): on each node, the first of
+     * this job's workers to end ends the other workers there */
+    uint8_t exitall;    /* 1: a worker of this job ending ends the others */
+    uint32_t exit_what; /* rb_exit_what_t: which others */
     /* across nodes (IOR's access patterns) */
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */

@@ -99,6 +99,7 @@ struct rb_phase {
     rb_job_stat_t *ddevs;       /* done array: each one's totals */
     rb_hist_t (*dh)[S_NCH];     /* each one's merged histograms */
     s_ss_t *ss;                 /* per job: its steady state (ss_dur_ns 0: unused) */
+    int exited;                 /* exitall has ended the phase's workers */
 };
 
 /* cpus_allowed: the worker's thread on the job's CPUs, or with split on the
@@ -296,6 +297,14 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
             w->target = &ph->target[j];
             w->t_go = t_go_ns;
             w->delay_ns = js->startdelay_ns;
+            w->minrate[0] = (rb_minrate_t){.min_bps = js->rate_min,
+                                           .min_iops = js->rate_iops_min,
+                                           .cycle_ns = js->rate_cycle_ms * RB_NS_PER_MS};
+            w->minrate[1] = (rb_minrate_t){.min_bps = js->rate_min_write,
+                                           .min_iops = js->rate_iops_min_write,
+                                           .cycle_ns = js->rate_cycle_ms * RB_NS_PER_MS};
+            w->minrate_on =
+                js->rate_min || js->rate_min_write || js->rate_iops_min || js->rate_iops_min_write;
             for (int d = 0; d < RB_NDIRS; d++)
                 for (int kind = 0; kind < RB_NLATS; kind++)
                     rb_hist_init(&w->lat[d][kind]);
@@ -351,6 +360,22 @@ void rb_phase_stop(rb_phase_t *ph)
 {
     for (uint32_t j = 0; ph->stop && j < ph->spec->njobs; j++)
         RB_WORKER_STORE(&ph->stop[j], 1);
+}
+
+int rb_phase_exitall(rb_phase_t *ph)
+{
+    if (ph->exited)
+        return 0;
+    for (uint32_t i = 0; i < ph->nworkers; i++) {
+        const rb_worker_t *w = &ph->w[i];
+        if (!w->spec->exitall || !__atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
+            continue;
+        /* a phase is a stonewall group: group and stonewall end the same workers */
+        ph->exited = 1;
+        rb_phase_stop(ph);
+        return w->spec->exit_what == RB_EXIT_ALL ? 2 : 1;
+    }
+    return 0;
 }
 
 /* Adds a worker's live counters into a job stat. */

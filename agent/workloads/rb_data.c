@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,13 +414,46 @@ static inline int s_at_limit(const rb_worker_t *w, uint32_t inflight)
     return w->issued_bytes >= w->byte_limit || rb_worker_ops(w) + inflight >= w->ios_limit;
 }
 
-/* 1 when the worker must stop issuing: asked to, failed, out of time, at
- * its stonewall, at its io_size or number_ios, or (wearout) with enough ops
- * done or in flight. */
+/* rate_min and rate_iops_min, judged as fio does after each IO: 1, with
+ * the worker failed, when reads' or writes' rate over the last cycle fell
+ * below its floor. Counts from the end of the ramp, as the counters do. */
+static int s_min_rate_failed(rb_worker_t *w, uint64_t now)
+{
+    if (!w->minrate_on || w->status || now < w->count_from)
+        return 0;
+    const uint64_t bytes[2] = {w->rbytes, w->wbytes}, ios[2] = {w->rops, w->wops};
+    for (int d = 0; d < 2; d++) {
+        uint64_t got = 0;
+        rb_minrate_t *m = &w->minrate[d];
+        if (!bytes[d] || !rb_minrate_check(m, w->count_from, now, bytes[d], ios[d], &got))
+            continue;
+        const char *dir = d ? "writes" : "reads";
+        w->halt = 1;
+        w->status = -EIO;
+        if (m->min_bps)
+            snprintf(w->error, sizeof w->error,
+                     "job %s, worker %u: rate_min=%" PRIu64 "B/s of %s not met, got %" PRIu64
+                     "B/s over %" PRIu64 " ms",
+                     w->spec->name, w->index, m->min_bps, dir, got,
+                     (uint64_t)((now - m->t_mark) / RB_NS_PER_MS));
+        else
+            snprintf(w->error, sizeof w->error,
+                     "job %s, worker %u: rate_iops_min=%" PRIu64 " of %s not met, got %" PRIu64
+                     " IOPS over %" PRIu64 " ms",
+                     w->spec->name, w->index, m->min_iops, dir, got,
+                     (uint64_t)((now - m->t_mark) / RB_NS_PER_MS));
+        return 1;
+    }
+    return 0;
+}
+
+/* 1 when the worker must stop issuing: asked to, failed (below its
+ * rate_min fails it), out of time, at its stonewall, at its io_size or
+ * number_ios, or (wearout) with enough ops done or in flight. */
 static int s_stop_issuing(rb_worker_t *w, uint64_t now, uint32_t inflight)
 {
-    return rb_worker_stopped(w) || w->halt || now >= w->deadline || now >= w->sw_at ||
-           rb_worker_ops(w) + inflight >= w->op_limit || s_at_limit(w, inflight);
+    return rb_worker_stopped(w) || w->halt || s_min_rate_failed(w, now) || now >= w->deadline ||
+           now >= w->sw_at || rb_worker_ops(w) + inflight >= w->op_limit || s_at_limit(w, inflight);
 }
 
 /* a × b, or UINT64_MAX when that does not fit. */

@@ -12,6 +12,7 @@
 #include "rb_engine.h"
 #include "rb_fill.h"
 #include "rb_hist.h"
+#include "rb_minrate.h"
 #include "rb_perm.h"
 #include "rb_proto.h"
 #include "rb_rand.h"
@@ -101,6 +102,8 @@ typedef struct rb_worker {
     uint64_t rate_start;    /* rate limiting: origin and bytes issued since */
     uint64_t rate_bytes[3]; /* ... per direction (reads, writes, trims), as fio caps each */
     uint64_t rate_ios[3];
+    rb_minrate_t minrate[2]; /* rate_min / rate_iops_min: reads' and writes' floors */
+    int minrate_on;          /* 1: some floor is set */
     /* randtrimwrite: the write that goes where the last trim went */
     int tw_due;       /* 1 while it is not issued */
     uint32_t tw_file; /* its file, offset (in the file) and length */

@@ -585,8 +585,16 @@ void rb_opt_print_rate(const rb_opt_t *opt, const rb_job_spec_t *js, const char 
 {
     char a[64], b[64];
     (void)gd;
-    bool iops = !strcmp(opt->key, "rate_iops");
-    uint64_t r = iops ? js->rate_iops : js->rate, w = iops ? js->rate_iops_write : js->rate_write;
+    bool iops = !strcmp(opt->key, "rate_iops") || !strcmp(opt->key, "rate_iops_min");
+    bool min = !strcmp(opt->key, "rate_min") || !strcmp(opt->key, "rate_iops_min");
+    uint64_t r, w;
+    if (min) {
+        r = iops ? js->rate_iops_min : js->rate_min;
+        w = iops ? js->rate_iops_min_write : js->rate_min_write;
+    } else {
+        r = iops ? js->rate_iops : js->rate;
+        w = iops ? js->rate_iops_write : js->rate_write;
+    }
     if (iops) {
         snprintf(a, sizeof a, "%" PRIu64, r);
         snprintf(b, sizeof b, "%" PRIu64, w);
@@ -598,6 +606,29 @@ void rb_opt_print_rate(const rb_opt_t *opt, const rb_job_spec_t *js, const char 
         fprintf(f, "%s=%s\n", opt->key, a);
     else
         fprintf(f, "%s=%s,%s\n", opt->key, a, b);
+}
+
+/* rate_min and rate_iops_min, only when set. */
+void rb_opt_print_rate_floor(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    bool iops = !strcmp(opt->key, "rate_iops_min");
+    if (iops ? js->rate_iops_min || js->rate_iops_min_write : js->rate_min || js->rate_min_write)
+        rb_opt_print_rate(opt, js, gd, f);
+}
+
+/* rate_cycle, only away from fio's 1000 ms. */
+void rb_opt_print_rate_cycle(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    if (js->rate_cycle_ms != 1000)
+        fprintf(f, "%s=%" PRIu32 "\n", opt->key, js->rate_cycle_ms);
+}
+
+/* exit_what, only away from fio's group. */
+void rb_opt_print_exit_what(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    if (js->exit_what != RB_EXIT_GROUP)
+        rb_opt_print_enum(opt, js, gd, f);
 }
 
 int rb_opt_json_job(struct rb_jw *w, const rb_job_spec_t *js, const char *global_dir)

@@ -194,7 +194,8 @@ int rb_opt_value_rate(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *op
     char buf[256];
     const char *part[3];
     uint64_t v[2] = {0, 0};
-    bool iops = !strcmp(opt->key, "rate_iops");
+    bool iops = !strcmp(opt->key, "rate_iops") || !strcmp(opt->key, "rate_iops_min");
+    bool min = !strcmp(opt->key, "rate_min") || !strcmp(opt->key, "rate_iops_min");
     int rc = rb_opt_value_per_dir(ps, line, key, val, buf, sizeof buf, part);
     for (int d = 0; rc == 0 && d < 2; d++)
         if (*part[d])
@@ -202,7 +203,13 @@ int rb_opt_value_rate(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *op
                       : rb_opt_value_size(ps, line, key, part[d], true, &v[d]);
     if (rc < 0)
         return rc;
-    if (iops) {
+    if (min && iops) {
+        o->spec.rate_iops_min = v[0];
+        o->spec.rate_iops_min_write = v[1];
+    } else if (min) {
+        o->spec.rate_min = v[0];
+        o->spec.rate_min_write = v[1];
+    } else if (iops) {
         o->spec.rate_iops = v[0];
         o->spec.rate_iops_write = v[1];
     } else {

@@ -84,6 +84,20 @@ static int s_rules(rb_plan_parser_t *ps, const rb_plan_job_t *o, unsigned line)
     return rb_plan_fail(ps, at ? at : line, "%s", rule.why);
 }
 
+/* rate_min and rate_iops_min judge a data job's bandwidth or IOPS: a
+ * metadata job has neither. */
+static int s_rate_floors_meta(rb_plan_parser_t *ps, const rb_plan_job_t *o, const char *name)
+{
+    const rb_job_spec_t *js = &o->spec;
+    if (js->rw != RB_RW_META ||
+        !(js->rate_min || js->rate_min_write || js->rate_iops_min || js->rate_iops_min_write))
+        return 0;
+    const char *key = js->rate_min || js->rate_min_write ? "rate_min" : "rate_iops_min";
+    return rb_plan_fail(ps, rb_plan_job_line(o, key),
+                        "job '%s': %s judges a data job's bandwidth or IOPS, rw=meta has neither",
+                        name, key);
+}
+
 /* steadystate and steadystate_ramp_time do nothing without
  * steadystate_duration (fio's 0 turns the judgement off): said rather than
  * dropped; a metadata job has no IOPS to judge. */
@@ -304,6 +318,8 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     int rc = s_engine_options(ps, o, name);
     if (rc == 0)
         rc = s_steady(ps, o, name);
+    if (rc == 0)
+        rc = s_rate_floors_meta(ps, o, name);
     if (rc < 0)
         return rc;
     if (js->rw == RB_RW_META)

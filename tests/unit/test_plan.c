@@ -295,6 +295,13 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->compress_chunk, b->compress_chunk);
     assert_int_equal(a->dedupe_pct, b->dedupe_pct);
     assert_int_equal(a->scramble, b->scramble);
+    assert_int_equal(a->rate_min, b->rate_min);
+    assert_int_equal(a->rate_min_write, b->rate_min_write);
+    assert_int_equal(a->rate_iops_min, b->rate_iops_min);
+    assert_int_equal(a->rate_iops_min_write, b->rate_iops_min_write);
+    assert_int_equal(a->rate_cycle_ms, b->rate_cycle_ms);
+    assert_int_equal(a->exitall, b->exitall);
+    assert_int_equal(a->exit_what, b->exit_what);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
@@ -2222,6 +2229,92 @@ static void test_steadystate(void **state)
         s_expect_error(bad[i].text, strlen(bad[i].text), bad[i].line, bad[i].what);
 }
 
+/* rate_min (ratemin), rate_iops_min and rate_cycle (ratecycle): fio's names,
+ * per direction, printed only when set; a floor above its cap refused at its
+ * line, as fio refuses it; bad values named at their line. */
+static void test_rate_floors(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=4m\nrw=randrw\ntime_based\nruntime=1m\n"
+                               "[a]\nrate=4m\nrate_min=1m\n"
+                               "[b]\nratemin=1m,2m\nratecycle=500\n"
+                               "[c]\nrate_iops=100,200\nrate_iops_min=50,200\nrate_cycle=0\n"
+                               "[d]\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(j[0].rate_min, 1048576);
+    assert_int_equal(j[0].rate_min_write, 1048576);
+    assert_int_equal(j[0].rate_cycle_ms, 1000); /* fio's default */
+    assert_int_equal(j[1].rate_min, 1048576);
+    assert_int_equal(j[1].rate_min_write, 2097152);
+    assert_int_equal(j[1].rate_cycle_ms, 500);
+    assert_int_equal(j[2].rate_iops_min, 50);
+    assert_int_equal(j[2].rate_iops_min_write, 200);
+    assert_int_equal(j[2].rate_cycle_ms, 0);
+    assert_int_equal(j[3].rate_min, 0);
+    assert_int_equal(j[3].rate_iops_min, 0);
+    char *text = s_print(p, NULL);
+    assert_non_null(strstr(text, "rate=4M\nrate_iops=0\nrate_min=1M\n"));
+    assert_non_null(strstr(text, "rate_min=1M,2M\nrate_cycle=500\n"));
+    assert_non_null(strstr(text, "rate_iops_min=50,200\nrate_cycle=0\n"));
+    const char *d = strstr(text, "[d]");
+    assert_non_null(d);
+    assert_null(strstr(d, "rate_min"));
+    assert_null(strstr(d, "rate_cycle"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    static const struct {
+        const char *text;
+        unsigned line;
+        const char *what;
+    } bad[] = {
+        {"[w]\nsize=1m\nrw=write\nrate=1m\nrate_min=2m\n", 5,
+         "rate_min of reads (2097152/s) exceeds rate (1048576/s)"},
+        {"[w]\nsize=1m\nrate_iops=10,100\nrate_iops_min=20\n", 4,
+         "rate_iops_min of reads (20/s) exceeds rate_iops (10/s)"},
+        {"[w]\nsize=1m\nrate_min=fast\n", 3, "rate_min"},
+        {"[w]\nsize=1m\nrate_iops_min=-5\n", 3, "rate_iops_min"},
+        {"[w]\nsize=1m\nrate_cycle=soon\n", 3, "rate_cycle"},
+        {"[w]\nsize=1m\nrw=trim\nrate_min=1m\n", 4, "rate_min and rate_iops_min with rw=trim"},
+        {"[w]\nrw=meta\nmeta_files=4\nrate_iops_min=5\n", 4,
+         "rate_iops_min judges a data job's bandwidth or IOPS, rw=meta has neither"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        s_expect_error(bad[i].text, strlen(bad[i].text), bad[i].line, bad[i].what);
+}
+
+/* exitall and exit_what: a boolean and fio's three names, printed only away
+ * from the defaults; another name refused at its line. */
+static void test_exitall(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=4m\nrw=read\n"
+                               "[a]\nexitall\n"
+                               "[b]\nexitall=1\nexit_what=stonewall\n"
+                               "[c]\nexitall=true\nexit_what=all\n"
+                               "[d]\nexit_what=group\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(j[0].exitall, 1);
+    assert_int_equal(j[0].exit_what, RB_EXIT_GROUP);
+    assert_int_equal(j[1].exit_what, RB_EXIT_STONEWALL);
+    assert_int_equal(j[2].exit_what, RB_EXIT_ALL);
+    assert_int_equal(j[3].exitall, 0);
+    char *text = s_print(p, NULL);
+    assert_non_null(strstr(text, "exitall=1\nexit_what=stonewall\n"));
+    assert_non_null(strstr(text, "exitall=1\nexit_what=all\n"));
+    const char *d = strstr(text, "[d]");
+    assert_non_null(d);
+    assert_null(strstr(d, "exit"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+    const char *bad = "[w]\nsize=1m\nexitall\nexit_what=everything\n";
+    s_expect_error(bad, strlen(bad), 4, "exit_what");
+    const char *bad2 = "[w]\nsize=1m\nexitall=maybe\n";
+    s_expect_error(bad2, strlen(bad2), 3, "exitall");
+}
+
 /* rw's modifier, rw_sequencer and percentage_random, and the round trip. */
 static void test_rw_modifiers(void **state)
 {
@@ -3069,6 +3162,8 @@ int main(void)
         cmocka_unit_test(test_meta_find_print),
         cmocka_unit_test(test_steadystate),
         cmocka_unit_test(test_buffer_contents),
+        cmocka_unit_test(test_rate_floors),
+        cmocka_unit_test(test_exitall),
         cmocka_unit_test(test_fuzz),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

@@ -169,6 +169,13 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->compress_chunk = 4096 + k;
     jb->dedupe_pct = 30 + k;
     jb->scramble = (uint8_t)(k % 2);
+    jb->rate_min = 1048576 + k; /* version 20 */
+    jb->rate_min_write = 2097152 + k;
+    jb->rate_iops_min = 100 + k;
+    jb->rate_iops_min_write = 200 + k;
+    jb->rate_cycle_ms = 500 + k;
+    jb->exitall = (uint8_t)(k % 2 == 0);
+    jb->exit_what = RB_EXIT_STONEWALL + k % 2;
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -833,6 +840,13 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->compress_chunk, t->compress_chunk);
                 assert_int_equal(s->dedupe_pct, t->dedupe_pct);
                 assert_int_equal(s->scramble, t->scramble);
+                assert_int_equal(s->rate_min, t->rate_min);
+                assert_int_equal(s->rate_min_write, t->rate_min_write);
+                assert_int_equal(s->rate_iops_min, t->rate_iops_min);
+                assert_int_equal(s->rate_iops_min_write, t->rate_iops_min_write);
+                assert_int_equal(s->rate_cycle_ms, t->rate_cycle_ms);
+                assert_int_equal(s->exitall, t->exitall);
+                assert_int_equal(s->exit_what, t->exit_what);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1916,6 +1930,11 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->compress_pct = jb->dedupe_pct = 100;
     jb->compress_chunk = UINT64_MAX;
     jb->scramble = 1;
+    jb->rate_min = jb->rate_min_write = UINT64_MAX;
+    jb->rate_iops_min = jb->rate_iops_min_write = UINT64_MAX;
+    jb->rate_cycle_ms = UINT32_MAX;
+    jb->exitall = 1;
+    jb->exit_what = RB_EXIT_ALL;
 }
 
 static void test_oversized_frame(void **state)
@@ -2275,7 +2294,8 @@ static void test_v6_keys(void **state)
         "ba_write ba_trim meta_find_name meta_find_size meta_find_newer zone_size zone_range "
         "zone_skip "
         "ss_metric ss_pct ss_limit ss_dur_ns ss_ramp_ns compress_pct compress_chunk dedupe_pct "
-        "scramble";
+        "scramble rate_min rate_min_write rate_iops_min rate_iops_min_write rate_cycle_ms "
+        "exitall exit_what";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
