@@ -68,6 +68,13 @@ int rb_engine_trim(const rb_engine_io_t *io)
     return rc < 0 ? -errno : 0;
 }
 
+int rb_engine_trim_now(rb_engine_io_t *io)
+{
+    int rc = rb_engine_trim(io);
+    io->result = rc < 0 ? rc : (int64_t)io->len;
+    return RB_ENGINE_Q_COMPLETED;
+}
+
 const char *rb_engine_names(void)
 {
     return s_names;

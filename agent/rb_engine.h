@@ -87,6 +87,10 @@ typedef struct rb_engine_ops {
  * KEEP_SIZE) on a file. 0 or -errno. */
 int rb_engine_trim(const rb_engine_io_t *io);
 
+/* A queue()'s trim: rb_engine_trim, io->result set (len, or -errno);
+ * returns RB_ENGINE_Q_COMPLETED. */
+int rb_engine_trim_now(rb_engine_io_t *io);
+
 /* Finds an engine by name ("psync" is an alias of "sync"); NULL if this
  * build has none of that name. */
 const rb_engine_ops_t *rb_engine_find(const char *name);

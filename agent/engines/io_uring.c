@@ -122,11 +122,8 @@ static int s_queue(rb_engine_t *e, rb_engine_io_t *io)
     if (io->len > UINT_MAX ||
         (io->dir != RB_ENGINE_READ && io->dir != RB_ENGINE_WRITE && io->dir != RB_ENGINE_TRIM))
         return -EINVAL;
-    if (io->dir == RB_ENGINE_TRIM) { /* at once, as fio's io_uring does (do_io_u_trim) */
-        int rc = rb_engine_trim(io);
-        io->result = rc < 0 ? rc : (int64_t)io->len;
-        return RB_ENGINE_Q_COMPLETED;
-    }
+    if (io->dir == RB_ENGINE_TRIM) /* at once, as fio's io_uring does (do_io_u_trim) */
+        return rb_engine_trim_now(io);
     if (p->inflight >= e->iodepth)
         return RB_ENGINE_Q_BUSY;
     struct io_uring_sqe *sqe = io_uring_get_sqe(&p->ring);

@@ -75,11 +75,8 @@ static int s_queue(rb_engine_t *e, rb_engine_io_t *io)
     if (io->off > (uint64_t)LLONG_MAX || io->len > (uint64_t)LONG_MAX ||
         (io->dir != RB_ENGINE_READ && io->dir != RB_ENGINE_WRITE && io->dir != RB_ENGINE_TRIM))
         return -EINVAL;
-    if (io->dir == RB_ENGINE_TRIM) { /* no aio opcode: at once, as fio's libaio does */
-        int rc = rb_engine_trim(io);
-        io->result = rc < 0 ? rc : (int64_t)io->len;
-        return RB_ENGINE_Q_COMPLETED;
-    }
+    if (io->dir == RB_ENGINE_TRIM) /* no aio opcode: at once, as fio's libaio does */
+        return rb_engine_trim_now(io);
     if (p->nfree == 0)
         return RB_ENGINE_Q_BUSY;
     struct iocb *cb = p->free[--p->nfree];

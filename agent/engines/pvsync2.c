@@ -21,11 +21,8 @@ static int s_init(rb_engine_t *e)
 static int s_queue(rb_engine_t *e, rb_engine_io_t *io)
 {
     (void)e;
-    if (io->dir == RB_ENGINE_TRIM) {
-        int rc = rb_engine_trim(io);
-        io->result = rc < 0 ? rc : (int64_t)io->len;
-        return RB_ENGINE_Q_COMPLETED;
-    }
+    if (io->dir == RB_ENGINE_TRIM)
+        return rb_engine_trim_now(io);
     struct iovec v = {.iov_base = io->buf, .iov_len = io->len};
     ssize_t n;
     do {

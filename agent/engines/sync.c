@@ -9,11 +9,8 @@ static int s_queue(rb_engine_t *e, rb_engine_io_t *io)
 {
     (void)e;
     ssize_t n;
-    if (io->dir == RB_ENGINE_TRIM) {
-        int rc = rb_engine_trim(io);
-        io->result = rc < 0 ? rc : (int64_t)io->len;
-        return RB_ENGINE_Q_COMPLETED;
-    }
+    if (io->dir == RB_ENGINE_TRIM)
+        return rb_engine_trim_now(io);
     do {
         n = io->dir == RB_ENGINE_READ ? pread(io->fd, io->buf, io->len, (off_t)io->off)
                                       : pwrite(io->fd, io->buf, io->len, (off_t)io->off);
