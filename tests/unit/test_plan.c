@@ -694,9 +694,9 @@ static const s_bad_t s_bad[] = {
     {"", 0, "the plan has no jobs"},
     {"; only comments\n\n", 0, "the plan has no jobs"},
     /* ioengine and iodepth */
-    {"[a]\nsize=1M\nioengine=posixaio\n", 3,
-     "ioengine=posixaio is not supported (rackbench has sync, psync, libaio, aio, linuxaio, "
-     "io_uring, pvsync, pvsync2, vsync, null)"},
+    {"[a]\nsize=1M\nioengine=mmap\n", 3,
+     "ioengine=mmap is not supported (rackbench has sync, psync, libaio, aio, linuxaio, "
+     "io_uring, pvsync, pvsync2, vsync, posixaio, null)"},
     {"[a]\nsize=1M\nioengine=vsync\niodepth=4\n", 4,
      "iodepth=4 with ioengine=vsync: fio's vsync merges up to iodepth adjacent IOs into one call"},
     {"[global]\nioengine=external:/x.so\n[a]\nsize=1M\n", 2,
