@@ -17,6 +17,8 @@ static const rb_engine_info_t s_engines[] = {
      "preadv2 and pwritev2 of one vector with no flags, one IO at a time (fio's pvsync2)"},
     {"vsync", NULL, 0,
      "lseek, then readv or writev of one vector, one IO at a time (fio's vsync at iodepth=1)"},
+    {"posixaio", NULL, RB_ENGINE_INFO_F_ASYNC,
+     "POSIX aio_read and aio_write, iodepth IOs in flight (fio's posixaio)"},
     {"null", NULL, RB_ENGINE_INFO_F_NO_DATA | RB_ENGINE_INFO_F_ASYNC,
      "no IO at all: rackbench's own cost per IO"},
 };

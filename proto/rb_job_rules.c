@@ -93,6 +93,16 @@ static int s_any(const rb_job_spec_t *j, rb_job_rule_t *out)
                         "adjacent IOs into one call, which rackbench does not yet; use iodepth=1 "
                         "(one IO a call, as here) or ioengine=psync",
                         j->iodepth);
+    if (j->iodepth > 1 && !strcmp(j->ioengine, "posixaio") &&
+        (j->fsync_every || j->fdatasync_every)) {
+        const char *opt = j->fsync_every ? "fsync" : "fdatasync";
+        return s_broken(out, j->fsync_every ? "fsync_every" : "fdatasync_every", opt, "iodepth",
+                        "%s=%" PRIu32 " with ioengine=posixaio and iodepth=%" PRIu32
+                        ": fio queues an aio_fsync in every free slot once the N-th write is "
+                        "issued (up to iodepth syncs each time), which rackbench does not; use "
+                        "iodepth=1 (one sync each time, as here) or another engine",
+                        opt, j->fsync_every ? j->fsync_every : j->fdatasync_every, j->iodepth);
+    }
     if (j->ss_dur_ns % 1000000000ull || j->ss_dur_ns / 1000000000ull > RB_SS_DUR_MAX_S)
         return s_broken(out, "ss_dur_ns", "steadystate_duration", NULL,
                         "%" PRIu64 ", not a whole number of seconds up to %u", j->ss_dur_ns,

@@ -7,6 +7,15 @@
 #   readv/writev): sequential writes and reads, the same (direction, offset,
 #   length) in the same order as fio's; random reads, the same set (each
 #   block once); and no call of another engine's kind on the job's file.
+# - ioengine=posixaio at iodepth=8: the same IOs, as pread64/pwrite64 made by
+#   glibc's helper threads. glibc gives a file's requests to one helper at a
+#   time, in the order they were queued, so fio's sequential order is
+#   deterministic and is compared as it is. The thread that makes a job's
+#   IOs is one level deeper in the tree of threads than psync's (the worker
+#   started it: it is not the worker), in both tools; and a separate run
+#   without strace shows IOs in flight together: IOPS x mean latency (Little's
+#   law, the mean number in flight) above 2 in both, where one IO at a time
+#   cannot exceed 1 (rackbench's posixaio at iodepth=1, the control).
 # - fallocate= (default, none, native, posix, keep, truncate, 0, 1): the
 #   fallocate and ftruncate calls on the file of a job that writes it and of
 #   one that reads it (laid out first), the same as fio's, call by call.
@@ -25,6 +34,8 @@ fail=0
 # LeakSanitizer cannot run under ptrace (as in test_fio_semantics.sh)
 nolsan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 calls=pread64,pwrite64,preadv,pwritev,preadv2,pwritev2,lseek,readv,writev
+# thread and process creation, for the depth of the thread that makes the IOs
+spawn=clone,clone3,fork,vfork
 
 # The IOs of direction $4 (read, write) on job $3's file (its name starts
 # with "$3.") under folder $2 in the per-thread traces $1.*: one "call dir
@@ -64,6 +75,37 @@ for path in sorted(glob.glob(prefix + ".*")):
 PY
 }
 
+# The depths, in the tree of processes and threads traced in $1.* (the
+# command traced at 0), of the threads that made pread64/pwrite64 calls of
+# direction $4 (read, write) on job $3's file under folder $2: the distinct
+# depths, sorted, comma-separated (reads only of a read job, as in ios).
+depth() {
+    python3 - "$@" <<'PY'
+import glob, os, re, sys
+prefix, root, job, want = sys.argv[1:5]
+parent, io = {}, set()
+spawn_re = re.compile(r'^(?:clone3?|v?fork)\(.*\) += (\d+)$')
+io_re = re.compile(r'^p(read|write)64\((\d+)<([^>]*)>, .*\) += \d+')
+for path in glob.glob(prefix + ".*"):
+    tid = int(path.rsplit(".", 1)[1])
+    for line in open(path):
+        m = spawn_re.match(line)
+        if m:
+            parent[int(m[1])] = tid
+            continue
+        m = io_re.match(line)
+        if m and m[1] == want and m[3].startswith(root + "/") and \
+                m[3].split("/")[-1].startswith(job + "."):
+            io.add(tid)
+def depth(t):
+    n = 0
+    while t in parent and n < 100:
+        t, n = parent[t], n + 1
+    return n
+print(",".join(str(x) for x in sorted({depth(t) for t in io})))
+PY
+}
+
 # job, its body, its direction and how its IOs are compared: "order" or "set"
 jobs=(
   "w|rw=write\nbs=16k\nsize=1M|write|order"
@@ -71,8 +113,9 @@ jobs=(
   "rr|stonewall\nrw=randread\nbs=4k\nsize=512k|read|set"
 )
 declare -A want=([psync]="pread64 pwrite64" [pvsync]="preadv pwritev" [pvsync2]="preadv2 pwritev2"
-                 [vsync]="readv writev")
-for eng in psync pvsync pvsync2 vsync; do
+                 [vsync]="readv writev" [posixaio]="pread64 pwrite64")
+declare -A depth_psync=()
+for eng in psync pvsync pvsync2 vsync posixaio; do
     d=$scratch/$eng
     mkdir -p "$d/fio" "$d/rb"
     body=""
@@ -80,13 +123,15 @@ for eng in psync pvsync pvsync2 vsync; do
         IFS='|' read -r name text dir how <<< "$j"
         body+=$(printf '[%s]\n%b\n' "$name" "$text")$'\n'
     done
-    printf '[global]\ndirectory=%s\nioengine=%s\nfallocate=none\n%s' "$d/fio" "$eng" "$body" > "$d/fio.fio"
-    printf '[global]\ndirectory=%s\nioengine=%s\n%s' "$d/rb" "$eng" "$body" > "$d/rb.fio"
-    if ! strace -qq -f -ff -s 0 -y -e trace=$calls -o "$d/fio.st" \
+    qd=""
+    [ $eng = posixaio ] && qd="iodepth=8"$'\n'
+    printf '[global]\ndirectory=%s\nioengine=%s\n%sfallocate=none\n%s' "$d/fio" "$eng" "$qd" "$body" > "$d/fio.fio"
+    printf '[global]\ndirectory=%s\nioengine=%s\n%s%s' "$d/rb" "$eng" "$qd" "$body" > "$d/rb.fio"
+    if ! strace -qq -f -ff -s 0 -y -e trace=$calls,$spawn -o "$d/fio.st" \
             fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1; then
         echo "FAIL $eng: fio failed:"; cat "$d/fio.out"; fail=1; continue
     fi
-    if ! ASAN_OPTIONS="$nolsan" strace -qq -f -ff -s 0 -y -e trace=$calls -o "$d/rb.st" \
+    if ! ASAN_OPTIONS="$nolsan" strace -qq -f -ff -s 0 -y -e trace=$calls,$spawn -o "$d/rb.st" \
             "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1; then
         echo "FAIL $eng: rackbench failed:"; cat "$d/rb.out"; fail=1; continue
     fi
@@ -118,8 +163,58 @@ PY
 )
         echo "${v%% *} $eng $name: ${v#* }"
         [ "${v%% *}" = ok ] || fail=1
+        # the depth of the threads that made the job's IOs: psync's is the
+        # worker's own, posixaio's must be one deeper (a thread the worker
+        # started), never the worker
+        for t in fio rb; do
+            dep=$(depth "$d/$t.st" "$d/$t" "$name" "$dir")
+            if [ $eng = psync ]; then
+                depth_psync[$t.$name]=$dep
+            elif [ $eng = posixaio ]; then
+                tool=$([ $t = fio ] && echo fio || echo rackbench)
+                if [ -n "$dep" ] && [ "$dep" = "$((${depth_psync[$t.$name]:-99} + 1))" ]; then
+                    echo "ok   posixaio $name: $tool's IOs made by threads at depth $dep, the worker's at ${depth_psync[$t.$name]} (psync's)"
+                else
+                    echo "FAIL posixaio $name: $tool's IOs made by threads at depth '${dep}', psync's at '${depth_psync[$t.$name]:-}': not a thread the worker started"
+                    fail=1
+                fi
+            fi
+        done
     done
 done
+
+# posixaio's IOs in flight together: the mean number in flight of each
+# tool's job (IOPS x mean latency, from fio's JSON and rackbench's fio.json)
+# at iodepth=8, and rackbench's at iodepth=1 as the control (at most 1).
+inflight() {
+    python3 - "$1" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]["read"]
+print("%.2f %d %.1f" % (j["iops"] * j["lat_ns"]["mean"] / 1e9, j["iops"], j["lat_ns"]["mean"] / 1e3))
+PY
+}
+d=$scratch/posixaio-qd
+mkdir -p "$d/fio" "$d/rb1" "$d/rb8"
+job='[q]\nrw=randread\nbs=4k\nsize=8M\n'
+printf "[global]\ndirectory=%s\nioengine=posixaio\niodepth=8\n$job" "$d/fio" > "$d/fio.fio"
+printf "[global]\ndirectory=%s\nioengine=posixaio\niodepth=8\n$job" "$d/rb8" > "$d/rb8.fio"
+printf "[global]\ndirectory=%s\nioengine=posixaio\niodepth=1\n$job" "$d/rb1" > "$d/rb1.fio"
+if ! fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1; then
+    echo "FAIL posixaio in flight: fio failed:"; cat "$d/fio.out" "$d/fio.json"; fail=1
+elif ! "$bin/rackbench" run "$d/rb8.fio" --local 1 --quiet --out "$d/runs8" > "$d/rb8.out" 2>&1 ||
+     ! "$bin/rackbench" run "$d/rb1.fio" --local 1 --quiet --out "$d/runs1" > "$d/rb1.out" 2>&1; then
+    echo "FAIL posixaio in flight: rackbench failed:"; cat "$d/rb8.out" "$d/rb1.out"; fail=1
+else
+    read -r lf if lf_lat <<< "$(inflight "$d/fio.json")"
+    read -r l8 i8 l8_lat <<< "$(inflight "$d"/runs8/*/fio.json)"
+    read -r l1 i1 l1_lat <<< "$(inflight "$d"/runs1/*/fio.json)"
+    msg="in flight (IOPS x mean lat): fio qd8 $lf ($if IOPS, $lf_lat us), rackbench qd8 $l8 ($i8 IOPS, $l8_lat us), rackbench qd1 $l1 ($i1 IOPS, $l1_lat us)"
+    if python3 -c "import sys; f, a, b = map(float, sys.argv[1:]); sys.exit(not (f > 2 and a > 2 and b <= 1.05))" "$lf" "$l8" "$l1"; then
+        echo "ok   posixaio $msg"
+    else
+        echo "FAIL posixaio $msg"; fail=1
+    fi
+fi
 
 # fallocate=: the fallocate and ftruncate calls on job $3's file in traces $1.*
 # under folder $2, one "call flags offset length" a line (ftruncate: "ftruncate

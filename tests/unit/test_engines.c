@@ -11,7 +11,7 @@
  * How errors surface (what these tests hold every engine to): queue() returns
  * -errno only for an IO it cannot describe (length or offset out of range);
  * an IO the kernel refuses — bad fd, write to a read-only fd, misaligned
- * O_DIRECT buffer — is COMPLETED (sync) or QUEUED and reaped (libaio,
+ * O_DIRECT buffer — is COMPLETED (sync) or QUEUED and reaped (libaio, posixaio,
  * io_uring) with io->result = -errno. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,7 +39,7 @@
 
 /* Every engine this file knows about; those the build lacks are skipped. */
 static const char *const s_all_engines[] = {"sync",   "null",    "libaio", "io_uring",
-                                            "pvsync", "pvsync2", "vsync"};
+                                            "pvsync", "pvsync2", "vsync",  "posixaio"};
 
 static const char *s_dir;   /* scratch directory for test files */
 static int s_said_buffered; /* the O_DIRECT fallback was reported */

@@ -694,11 +694,15 @@ static const s_bad_t s_bad[] = {
     {"", 0, "the plan has no jobs"},
     {"; only comments\n\n", 0, "the plan has no jobs"},
     /* ioengine and iodepth */
-    {"[a]\nsize=1M\nioengine=posixaio\n", 3,
-     "ioengine=posixaio is not supported (rackbench has sync, psync, libaio, aio, linuxaio, "
-     "io_uring, pvsync, pvsync2, vsync, null)"},
+    {"[a]\nsize=1M\nioengine=mmap\n", 3,
+     "ioengine=mmap is not supported (rackbench has sync, psync, libaio, aio, linuxaio, "
+     "io_uring, pvsync, pvsync2, vsync, posixaio, null)"},
     {"[a]\nsize=1M\nioengine=vsync\niodepth=4\n", 4,
      "iodepth=4 with ioengine=vsync: fio's vsync merges up to iodepth adjacent IOs into one call"},
+    {"[a]\nsize=1M\nioengine=posixaio\niodepth=8\nfsync=16\n", 5,
+     "fsync=16 with ioengine=posixaio and iodepth=8: fio queues an aio_fsync in every free slot"},
+    {"[a]\nsize=1M\nioengine=posixaio\nfdatasync=4\niodepth=2\n", 5,
+     "fdatasync=4 with ioengine=posixaio and iodepth=2"},
     {"[global]\nioengine=external:/x.so\n[a]\nsize=1M\n", 2,
      "ioengine=external:/x.so is not supported"},
     {"[a]\nsize=1M\niodepth=0\n", 3, "iodepth=0 is out of range (1..65536)"},
