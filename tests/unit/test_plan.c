@@ -1188,6 +1188,18 @@ static void test_fio_syntax(void **state)
                                      "t.ini:9: unknown option 'foo'\n");
     rb_plan_input_fini(&in);
 
+    /* a job that fails its end checks leaves the next job its own lines:
+     * each problem at its line, in its job (the next header was once
+     * skipped, its lines going to the failed job) */
+    s_parse_in("[a]\nsize=1M\nfixedbufs\n[b]\nsize=1M\nioengine=libaio\nregisterfiles\n",
+               &in, NULL, -EINVAL);
+    assert_int_equal(in.nproblems, 2);
+    assert_string_equal(in.problems, "t.ini:3: option 'fixedbufs' belongs to ioengine=io_uring "
+                                     "(job 'a' has ioengine=sync)\n"
+                                     "t.ini:7: option 'registerfiles' belongs to "
+                                     "ioengine=io_uring (job 'b' has ioengine=libaio)\n");
+    rb_plan_input_fini(&in);
+
     /* name= in [global] names no job, as in fio */
     rb_plan_t *p = s_parse_in("[global]\nname=all\n[a]\nsize=1M\n", NULL, NULL, 0);
     assert_string_equal(p->phases[0].jobs[0].name, "a");
