@@ -302,6 +302,10 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->rate_cycle_ms, b->rate_cycle_ms);
     assert_int_equal(a->exitall, b->exitall);
     assert_int_equal(a->exit_what, b->exit_what);
+    assert_int_equal(a->hipri, b->hipri);
+    assert_int_equal(a->sqpoll, b->sqpoll);
+    assert_int_equal(a->sqpoll_aff, b->sqpoll_aff);
+    assert_int_equal(a->sqpoll_cpu, b->sqpoll_cpu);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
