@@ -22,10 +22,14 @@
 
 #include "rb_engine.h"
 #include "rb_log.h"
+#include "rb_time.h"
 
 /* How long a submission waits out -EAGAIN/-EBUSY when nothing is in flight. */
 #define S_EAGAIN_TRIES    2000
 #define S_EAGAIN_SLEEP_NS 50000
+/* With SQPOLL, how long a reap watches the completion ring before it waits
+ * in the kernel (fio only watches it). */
+#define S_SQPOLL_SPIN_NS 10000000ull
 
 typedef struct {
     struct io_uring ring;       /* SQ of iodepth entries, CQ twice that */
@@ -250,6 +254,20 @@ static int s_getevents(rb_engine_t *e, unsigned min, unsigned max, rb_engine_io_
             need = submitted;
         if (need > max - n)
             need = max - n;
+        if (need > 0 && (p->ring.flags & IORING_SETUP_SQPOLL)) {
+            /* as fio: the kernel thread posts completions, no need to
+             * enter the kernel while they come */
+            uint64_t until = 0;
+            for (unsigned k = 0; io_uring_cq_ready(&p->ring) < need; k++) {
+                if ((k & 1023) == 0) {
+                    uint64_t now = rb_time_mono_ns();
+                    if (!until)
+                        until = now + S_SQPOLL_SPIN_NS;
+                    else if (now > until)
+                        break;
+                }
+            }
+        }
         if (need > 0 && io_uring_cq_ready(&p->ring) < need) {
             struct io_uring_cqe *cqe;
             int r;
