@@ -294,7 +294,13 @@ static int s_check_job(const rb_job_spec_t *js, rb_err_t *err)
             rb_verify_name(js->verify), rb_verify_hdr_len(js->verify));
     /* A kernel without the engine's facility: say so now, not at GO. */
     rb_engine_t e;
-    int rc = rb_engine_init(&e, ops, js->iodepth ? js->iodepth : 1);
+    rb_engine_opts_t eo = rb_job_engine_opts(js);
+    int rc = rb_engine_init(&e, ops, js->iodepth ? js->iodepth : 1, &eo);
+    if (rc == -EINVAL && eo.sqpoll && eo.sqpoll_aff)
+        return rb_err_set(err, rc,
+                          "job %s: ioengine=%s with sqthread_poll_cpu=%u cannot start here: %s "
+                          "(is CPU %u online on this node?)",
+                          js->name, eng, eo.sqpoll_cpu, strerror(-rc), eo.sqpoll_cpu);
     if (rc < 0)
         return rb_err_set(err, rc, "job %s: ioengine=%s cannot start here: %s", js->name, eng,
                           rc == -ENOSYS  ? "not supported by this kernel"

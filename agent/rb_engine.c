@@ -94,13 +94,16 @@ int rb_engine_check(const rb_engine_ops_t *ops)
     return 0;
 }
 
-int rb_engine_init(rb_engine_t *e, const rb_engine_ops_t *ops, unsigned iodepth)
+int rb_engine_init(rb_engine_t *e, const rb_engine_ops_t *ops, unsigned iodepth,
+                   const rb_engine_opts_t *opts)
 {
     memset(e, 0, sizeof *e);
     if (rb_engine_check(ops) < 0 || iodepth == 0)
         return -EINVAL;
     e->ops = ops;
     e->iodepth = iodepth;
+    if (opts)
+        e->opts = *opts;
     int rc = ops->init ? ops->init(e) : 0;
     if (rc < 0)
         memset(e, 0, sizeof *e); /* init released what it took; fini is a no-op */

@@ -54,10 +54,21 @@ typedef struct rb_engine_res {
     uint64_t buf_len;
 } rb_engine_res_t;
 
+/* A job's options for its engine, as fio's engines take their own options;
+ * all zero: none. An engine reads those it has and leaves the others (the
+ * plan allows each only with the engines that have it). */
+typedef struct rb_engine_opts {
+    uint8_t hipri;       /* polled completions: io_uring's IOPOLL, pvsync2's RWF_HIPRI */
+    uint8_t sqpoll;      /* io_uring: a kernel thread polls the submission queue ... */
+    uint8_t sqpoll_aff;  /* ... bound to one CPU ... */
+    uint32_t sqpoll_cpu; /* ... this one */
+} rb_engine_opts_t;
+
 /* Per-worker engine state, opaque to the runner beyond this header. */
 typedef struct rb_engine {
     const struct rb_engine_ops *ops; /* borrowed table */
     unsigned iodepth;                /* most IOs in flight */
+    rb_engine_opts_t opts;           /* the job's engine options */
     void *priv;                      /* engine-private state from init() */
 } rb_engine_t;
 
@@ -102,8 +113,10 @@ const char *rb_engine_names(void);
  * must have. Returns 0 or -EINVAL. */
 int rb_engine_check(const rb_engine_ops_t *ops);
 
-/* Sets up e for ops with iodepth (checked first). 0 or -errno. */
-int rb_engine_init(rb_engine_t *e, const rb_engine_ops_t *ops, unsigned iodepth);
+/* Sets up e for ops with iodepth (checked first) and the job's engine
+ * options opts (copied; NULL: none). 0 or -errno. */
+int rb_engine_init(rb_engine_t *e, const rb_engine_ops_t *ops, unsigned iodepth,
+                   const rb_engine_opts_t *opts);
 
 /* Releases what rb_engine_init set up; safe twice. */
 void rb_engine_fini(rb_engine_t *e);

@@ -344,6 +344,12 @@ typedef struct rb_job_spec {
      * this job's workers to end ends the other workers there */
     uint8_t exitall;    /* 1: a worker of this job ending ends the others */
     uint32_t exit_what; /* rb_exit_what_t: which others */
+    /* fio's hipri, sqthread_poll and sqthread_poll_cpu (version 20): the
+     * engine's own options, given to it at init */
+    uint8_t hipri;       /* polled completions (io_uring IOPOLL, pvsync2 RWF_HIPRI) */
+    uint8_t sqpoll;      /* io_uring: a kernel thread polls the submission queue ... */
+    uint8_t sqpoll_aff;  /* ... bound to one CPU ... */
+    uint32_t sqpoll_cpu; /* ... this one (< RB_CPUS_MAX) */
     /* across nodes (IOR's access patterns) */
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */

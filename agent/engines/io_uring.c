@@ -3,7 +3,13 @@
  * io_uring_enter(), getevents() reaps the completion ring. setup() registers
  * the worker's files and buffers so the kernel skips the fd lookup and the page
  * pinning on every IO; if registration is refused (RLIMIT_MEMLOCK, an older
- * kernel) the engine carries on unregistered. */
+ * kernel) the engine carries on unregistered.
+ * fio's engine options: hipri sets the ring up for polled completions
+ * (IORING_SETUP_IOPOLL: only O_DIRECT IO on a file or device that can poll,
+ * anything else completes with -EOPNOTSUPP, as in fio); sqthread_poll has
+ * a kernel thread take the submissions (IORING_SETUP_SQPOLL, bound to
+ * sqthread_poll_cpu with IORING_SETUP_SQ_AFF), so that commit() enters the
+ * kernel only to wake that thread when it sleeps. */
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -16,14 +22,19 @@
 
 #include "rb_engine.h"
 #include "rb_log.h"
+#include "rb_time.h"
 
 /* How long a submission waits out -EAGAIN/-EBUSY when nothing is in flight. */
 #define S_EAGAIN_TRIES    2000
 #define S_EAGAIN_SLEEP_NS 50000
+/* With SQPOLL, how long a reap watches the completion ring before it waits
+ * in the kernel (fio only watches it). */
+#define S_SQPOLL_SPIN_NS 10000000ull
 
 typedef struct {
     struct io_uring ring;       /* SQ of iodepth entries, CQ twice that */
     unsigned inflight;          /* queued and not yet reaped (submitted or not) */
+    unsigned unsent;            /* SQPOLL: queued and not yet handed to the kernel thread */
     struct io_uring_cqe **cqes; /* iodepth completions for one peek */
     int *files;                 /* registered fds, index = rb_io.file_index; NULL if none */
     unsigned nfiles;            /* entries in files */
@@ -42,8 +53,21 @@ static int s_init(rb_engine_t *e)
         free(p);
         return -ENOMEM;
     }
-    /* -ENOSYS: no io_uring in this kernel; -EPERM: disabled by sysctl or seccomp. */
-    int rc = io_uring_queue_init(e->iodepth, &p->ring, 0);
+    struct io_uring_params prm;
+    memset(&prm, 0, sizeof prm);
+    if (e->opts.hipri)
+        prm.flags |= IORING_SETUP_IOPOLL;
+    if (e->opts.sqpoll) {
+        prm.flags |= IORING_SETUP_SQPOLL;
+        if (e->opts.sqpoll_aff) { /* as fio: the CPU counts only with the thread */
+            prm.flags |= IORING_SETUP_SQ_AFF;
+            prm.sq_thread_cpu = e->opts.sqpoll_cpu;
+        }
+    }
+    /* -ENOSYS: no io_uring in this kernel; -EPERM: disabled by sysctl or
+     * seccomp (or SQPOLL unprivileged before 5.11); -EINVAL: a flag this
+     * kernel lacks, or sqthread_poll_cpu not a CPU here. */
+    int rc = io_uring_queue_init_params(e->iodepth, &p->ring, &prm);
     if (rc < 0) {
         free(p->cqes);
         free(p);
@@ -150,14 +174,36 @@ static int s_queue(rb_engine_t *e, rb_engine_io_t *io)
     io_uring_sqe_set_flags(sqe, flags);
     io_uring_sqe_set_data(sqe, io);
     p->inflight++;
+    if (p->ring.flags & IORING_SETUP_SQPOLL)
+        p->unsent++;
     return RB_ENGINE_Q_QUEUED;
+}
+
+/* Entries queued that the kernel has not been given: those still in the SQ,
+ * or with SQPOLL those not yet published to the kernel thread (which takes
+ * what is published in its own time: they are submitted). */
+static unsigned s_unsent(const s_uring_t *p)
+{
+    return (p->ring.flags & IORING_SETUP_SQPOLL) ? p->unsent : io_uring_sq_ready(&p->ring);
 }
 
 /* Submits what is in the SQ. A refused submission (-EAGAIN/-EBUSY: the kernel
  * is short of memory or completions) leaves the entries in the SQ; with IOs in
- * flight the next reap makes room, otherwise wait a little and retry. */
+ * flight the next reap makes room, otherwise wait a little and retry. With
+ * SQPOLL one io_uring_submit publishes them all and wakes the thread if it
+ * sleeps (IORING_SQ_NEED_WAKEUP), entering the kernel only then. */
 static int s_submit(s_uring_t *p)
 {
+    if (p->ring.flags & IORING_SETUP_SQPOLL) {
+        int r;
+        do
+            r = io_uring_submit(&p->ring);
+        while (r == -EINTR);
+        if (r < 0)
+            return r;
+        p->unsent = 0;
+        return 0;
+    }
     unsigned tries = 0;
     while (io_uring_sq_ready(&p->ring) > 0) {
         int r = io_uring_submit(&p->ring);
@@ -166,7 +212,7 @@ static int s_submit(s_uring_t *p)
             continue;
         }
         if (r == 0 || r == -EAGAIN || r == -EBUSY) {
-            if (p->inflight > io_uring_sq_ready(&p->ring))
+            if (p->inflight > s_unsent(p))
                 return 0;
             if (++tries > S_EAGAIN_TRIES)
                 return r ? r : -EAGAIN;
@@ -193,18 +239,32 @@ static int s_getevents(rb_engine_t *e, unsigned min, unsigned max, rb_engine_io_
     if (max > e->iodepth)
         max = e->iodepth;
     for (;;) {
-        if (io_uring_sq_ready(&p->ring) > 0) {
+        if (s_unsent(p) > 0) {
             int rc = s_submit(p);
             if (rc < 0)
                 return n > 0 ? (int)n : rc;
         }
         /* Never wait for more than the kernel has been given. */
-        unsigned submitted = p->inflight - io_uring_sq_ready(&p->ring);
+        unsigned submitted = p->inflight - s_unsent(p);
         unsigned need = min > n ? min - n : 0;
         if (need > submitted)
             need = submitted;
         if (need > max - n)
             need = max - n;
+        if (need > 0 && (p->ring.flags & IORING_SETUP_SQPOLL)) {
+            /* as fio: the kernel thread posts completions, no need to
+             * enter the kernel while they come */
+            uint64_t until = 0;
+            for (unsigned k = 0; io_uring_cq_ready(&p->ring) < need; k++) {
+                if ((k & 1023) == 0) {
+                    uint64_t now = rb_time_mono_ns();
+                    if (!until)
+                        until = now + S_SQPOLL_SPIN_NS;
+                    else if (now > until)
+                        break;
+                }
+            }
+        }
         if (need > 0 && io_uring_cq_ready(&p->ring) < need) {
             struct io_uring_cqe *cqe;
             int r;
@@ -224,7 +284,7 @@ static int s_getevents(rb_engine_t *e, unsigned min, unsigned max, rb_engine_io_
             p->inflight--;
         }
         io_uring_cq_advance(&p->ring, got);
-        if (n >= min || n == max || p->inflight == 0 || io_uring_sq_ready(&p->ring) == 0)
+        if (n >= min || n == max || p->inflight == 0 || s_unsent(p) == 0)
             break;
     }
     return (int)n;
@@ -236,9 +296,9 @@ static void s_cleanup(rb_engine_t *e)
     if (!p)
         return;
     /* Let in-flight IOs land before the runner frees their buffers. */
-    if (io_uring_sq_ready(&p->ring) > 0)
+    if (s_unsent(p) > 0)
         s_submit(p);
-    while (p->inflight > io_uring_sq_ready(&p->ring)) {
+    while (p->inflight > s_unsent(p)) {
         struct io_uring_cqe *cqe;
         int r = io_uring_wait_cqe(&p->ring, &cqe);
         if (r == -EINTR)

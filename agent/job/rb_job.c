@@ -64,6 +64,14 @@ int rb_job_filename(const rb_job_spec_t *job, uint32_t worker, uint32_t filenum,
     return 0;
 }
 
+rb_engine_opts_t rb_job_engine_opts(const rb_job_spec_t *job)
+{
+    return (rb_engine_opts_t){.hipri = job->hipri,
+                              .sqpoll = job->sqpoll,
+                              .sqpoll_aff = job->sqpoll_aff,
+                              .sqpoll_cpu = job->sqpoll_cpu};
+}
+
 int rb_job_uses_files(const rb_job_spec_t *job)
 {
     const rb_engine_ops_t *ops = rb_engine_find(job->ioengine[0] ? job->ioengine : "sync");

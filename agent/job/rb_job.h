@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rb_engine.h"
 #include "rb_proto.h"
 
 /* Name of file filenum of worker w: the job's filename when set (one file
@@ -15,6 +16,9 @@
  * $jobnum = w, $filenum). Returns 0, or -ENAMETOOLONG / -EINVAL. */
 int rb_job_filename(const rb_job_spec_t *job, uint32_t worker, uint32_t filenum, char *out,
                     size_t len);
+
+/* The job's options for its engine, as rb_engine_init takes them. */
+rb_engine_opts_t rb_job_engine_opts(const rb_job_spec_t *job);
 
 /* 1 if the job's engine touches files: all but those flagged
  * RB_ENGINE_F_NO_DATA (null); an unknown engine counts as touching them. */

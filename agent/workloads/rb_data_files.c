@@ -253,7 +253,8 @@ static int s_engine_start(rb_worker_t *w, const rb_engine_ops_t *ops, const int 
                           rb_err_t *err)
 {
     const rb_job_spec_t *s = w->spec;
-    int rc = rb_engine_init(&w->eng, ops, w->depth);
+    rb_engine_opts_t eo = rb_job_engine_opts(s);
+    int rc = rb_engine_init(&w->eng, ops, w->depth, &eo);
     if (rc < 0)
         return rb_err_set(err, rc, "job %s: ioengine=%s: %s", s->name, ops->name,
                           rc == -ENOSYS  ? "not supported by this kernel"

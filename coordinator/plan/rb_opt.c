@@ -150,6 +150,19 @@ static const rb_opt_t s_rows[] = {
      .doc = "how IO is issued: sync (psync), libaio, io_uring, pvsync, pvsync2, vsync, posixaio, null", .ref = "ioengine"},
     {"iodepth", NULL, RB_OPT_COUNT, 0, J(iodepth), .min = 1, .max = RB_IODEPTH_MAX, .def = "1",
      .type = "1 .. 65536", .doc = "IOs in flight per worker (async engines)", .ref = "iodepth"},
+    /* engines' own options (as fio's ops->options): only with the engines named */
+    {"hipri", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(hipri), .print = rb_opt_print_if_set,
+     .type = "boolean", .def_doc = "`0`", .engine = "io_uring,pvsync2",
+     .doc = "polled completions: io_uring's ring polls (O_DIRECT only), pvsync2 passes RWF_HIPRI",
+     .ref = "hipri"},
+    {"sqthread_poll", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(sqpoll), .print = rb_opt_print_if_set,
+     .type = "boolean", .def_doc = "`0`", .engine = "io_uring",
+     .doc = "a kernel thread takes the submissions (IORING_SETUP_SQPOLL)", .ref = "sqthread_poll"},
+    {"sqthread_poll_cpu", NULL, RB_OPT_CUSTOM, 0, J(sqpoll_cpu), .min = 0, .max = RB_CPUS_MAX - 1,
+     .parse = rb_opt_value_sqpoll_cpu, .print = rb_opt_print_sqpoll_cpu, .type = "0 .. 1023",
+     .def_doc = "none", .engine = "io_uring",
+     .doc = "with sqthread_poll, the CPU that thread is bound to (IORING_SETUP_SQ_AFF)",
+     .ref = "sqthread_poll"},
     /* caching and syncing */
     {"direct", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(direct), .type = "boolean", .def_doc = "`0`",
      .doc = "O_DIRECT: past the page cache", .ref = "direct"},
@@ -505,9 +518,6 @@ static const rb_opt_t s_rows[] = {
     NY("iodepth_batch_complete_min", RB_OPT_AREA_QUEUE),
     NY("iodepth_batch_complete_max", RB_OPT_AREA_QUEUE), NY("iodepth_low", RB_OPT_AREA_QUEUE),
     NY("serialize_overlap", RB_OPT_AREA_QUEUE),
-    NYE("hipri", RB_OPT_AREA_QUEUE, "io_uring"),
-    NYE("sqthread_poll", RB_OPT_AREA_QUEUE, "io_uring"),
-    NYE("sqthread_poll_cpu", RB_OPT_AREA_QUEUE, "io_uring"),
     NYE("nonvectored", RB_OPT_AREA_QUEUE, "io_uring"), NYE("uncached", RB_OPT_AREA_QUEUE, "io_uring"),
     NYE("nowait", RB_OPT_AREA_QUEUE, "io_uring"), NYE("force_async", RB_OPT_AREA_QUEUE, "io_uring"),
     NYE("userspace_reap", RB_OPT_AREA_QUEUE, "libaio"),
@@ -596,6 +606,20 @@ const rb_opt_t *rb_opt_at(size_t i)
 size_t rb_opt_index(const rb_opt_t *opt)
 {
     return (size_t)(opt - s_rows);
+}
+
+int rb_opt_of_engine(const rb_opt_t *opt, const char *engine)
+{
+    if (!opt->engine)
+        return 1;
+    size_t n = strlen(engine);
+    for (const char *p = opt->engine; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && strncmp(p, engine, n) == 0)
+            return 1;
+        p += len + (p[len] == ',');
+    }
+    return 0;
 }
 
 const char *rb_opt_enum_name(const rb_opt_t *opt, unsigned v)

@@ -100,8 +100,9 @@ struct rb_opt {
     const char *def_doc;        /* the docs' default column; NULL: `def` */
     const char *doc;            /* one line: what it does */
     const char *ref;            /* the anchor of its section in docs/plan.md, or NULL */
-    const char *engine;         /* the engine whose option it is (as fio's ops->options), or NULL */
-    unsigned group;             /* RB_OPT_IGNORED: rb_opt_why_t; RB_OPT_NOT_YET: rb_opt_area_t */
+    const char *engine; /* the engines whose option it is (as fio's ops->options), comma-separated,
+                           or NULL */
+    unsigned group;     /* RB_OPT_IGNORED: rb_opt_why_t; RB_OPT_NOT_YET: rb_opt_area_t */
 };
 
 /* The row of key or of one of its aliases; NULL when neither rackbench nor fio has it. */
@@ -113,6 +114,10 @@ const rb_opt_t *rb_opt_at(size_t i);
 
 /* The index of a row (for a job's per-row lines). */
 size_t rb_opt_index(const rb_opt_t *opt);
+
+/* 1 if the row is an option of engine (or of every engine: a row naming
+ * none), else 0. */
+int rb_opt_of_engine(const rb_opt_t *opt, const char *engine);
 
 /* The closest known name (an option, an alias or an ignored fio option) to
  * a mistyped key, copied into buf; returns buf, or NULL when none is close. */

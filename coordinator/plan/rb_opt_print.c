@@ -660,6 +660,14 @@ int rb_opt_json_job(struct rb_jw *w, const rb_job_spec_t *js, const char *global
     return 0;
 }
 
+/* sqthread_poll_cpu, when set. */
+void rb_opt_print_sqpoll_cpu(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    if (js->sqpoll_aff)
+        fprintf(f, "%s=%" PRIu32 "\n", opt->key, js->sqpoll_cpu);
+}
+
 /* cpus_allowed as a list (a cpumask too), and its policy, when set. */
 void rb_opt_print_cpus(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {

@@ -369,6 +369,20 @@ int rb_opt_value_cpus(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *op
     return 0;
 }
 
+/* io_uring's sqthread_poll_cpu: the CPU its submission thread is bound to
+ * (with sqthread_poll; as in fio, alone it binds nothing). */
+int rb_opt_value_sqpoll_cpu(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                            const char *key, const char *val, unsigned line)
+{
+    uint64_t cpu = 0;
+    int rc = rb_opt_value_uint(ps, line, key, val, opt->min, opt->max, &cpu);
+    if (rc < 0)
+        return rc;
+    o->spec.sqpoll_cpu = (uint32_t)cpu;
+    o->spec.sqpoll_aff = 1;
+    return 0;
+}
+
 /* sync and psync are one engine here: pread/pwrite is what sync does. */
 int rb_opt_value_ioengine(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
                           const char *key, const char *val, unsigned line)

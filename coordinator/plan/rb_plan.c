@@ -414,9 +414,10 @@ static bool s_left_out(rb_plan_parser_t *ps, const char *name)
 
 static int s_section(rb_plan_parser_t *ps, char *s, unsigned line)
 {
-    int rc0 = s_end_section(ps);
-    if (rc0 < 0)
-        return rc0;
+    /* a section that failed its end checks is a problem already listed: the
+     * next header is read all the same, lest its lines go to that section */
+    if (s_end_section(ps) == -ENOMEM)
+        return -ENOMEM;
     ps->section = NULL;
     ps->skip_section = true; /* until the header is read */
     char *close = strrchr(s, ']');

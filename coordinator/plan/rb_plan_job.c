@@ -183,10 +183,23 @@ static int s_engine_options(rb_plan_parser_t *ps, const rb_plan_job_t *o, const 
 {
     for (size_t i = 0; i < rb_opt_count(); i++) {
         const rb_opt_t *opt = rb_opt_at(i);
-        if (opt->engine && o->line[i] && strcmp(opt->engine, o->spec.ioengine) != 0)
+        if (o->line[i] && !rb_opt_of_engine(opt, o->spec.ioengine)) {
+            static const char sep[] = " or ioengine=";
+            char engines[128]; /* the row's "a,b" said "a or ioengine=b" */
+            size_t n = 0;
+            for (const char *p = opt->engine; *p && n + sizeof sep < sizeof engines; p++) {
+                if (*p == ',') {
+                    memcpy(engines + n, sep, sizeof sep - 1);
+                    n += sizeof sep - 1;
+                } else {
+                    engines[n++] = *p;
+                }
+            }
+            engines[n] = '\0';
             return rb_plan_fail(ps, o->line[i],
                                 "option '%s' belongs to ioengine=%s (job '%s' has ioengine=%s)",
-                                opt->key, opt->engine, name, o->spec.ioengine);
+                                opt->key, engines, name, o->spec.ioengine);
+        }
     }
     return 0;
 }

@@ -22,6 +22,13 @@
 # - cpus_allowed, cpumask and cpus_allowed_policy: each job's threads (those
 #   that write its file) set the same CPU affinity as fio's, split round
 #   robin by the thread's place in the whole job file, as fio numbers them.
+# - The engines' own options: io_uring's sqthread_poll (with and without
+#   sqthread_poll_cpu) and hipri, each tool's io_uring_setup flags
+#   (IORING_SETUP_SQPOLL, IORING_SETUP_SQ_AFF on that CPU,
+#   IORING_SETUP_IOPOLL) and the bytes each job moves; hipri with buffered
+#   IO, where every IO fails in fio (Operation not supported), failing in
+#   both the same way; pvsync2's hipri, RWF_HIPRI on every preadv2/pwritev2
+#   of the job's files in both, the same IOs.
 #   test_fio_calls.sh BIN_DIR SCRATCH
 set -uo pipefail
 bin=$1
@@ -307,4 +314,140 @@ else
         fi
     fi
 fi
+
+# The engines' own options. Each case: a write job, then (stonewall) a
+# random read job, through fio and rackbench under strace. setup_flags $1
+# prints the flags of every io_uring_setup that succeeded in trace $1, one
+# "FLAGS cpu=N" a line; moved $1 $2 prints "READ WRITE" bytes of fio's JSON
+# ($1 fio) or of a run folder's summary.json ($1 rb).
+setup_flags() {
+    sed -n 's/.*io_uring_setup([0-9]*, {flags=\([^,]*\), sq_thread_cpu=\([^,]*\),.*) = [0-9][0-9]*\(<.*>\)\{0,1\}$/\1 cpu=\2/p' "$1" | sort -u
+}
+moved() {
+    python3 - "$@" <<'PY'
+import glob, json, sys
+kind, path = sys.argv[1:3]
+if kind == "fio":
+    jobs = json.load(open(path))["jobs"]
+    print(sum(j["read"]["io_bytes"] for j in jobs), sum(j["write"]["io_bytes"] for j in jobs))
+else:
+    s = json.load(open(glob.glob(path + "/*/summary.json")[0]))
+    print(sum(p["read_bytes"] for p in s["phases"]), sum(p["write_bytes"] for p in s["phases"]))
+PY
+}
+# The jobs of a case: a write job, a random read job (its file laid out
+# first), or both (the read after the write, stonewall).
+wjob=$(printf '[w]\nrw=write\nbs=16k\nsize=1M')
+rjob=$(printf '[r]\nstonewall\nrw=randread\nbs=4k\nsize=512k')
+# case name | engine | options | jobs (w, r, wr) | flags every setup must have |
+# flags none may have | outcome: ok (both succeed, the same bytes), fio (as
+# fio: the same bytes, or the same error), or the error both must end with
+uring_cases=(
+  "sqpoll|io_uring|sqthread_poll=1|wr|IORING_SETUP_SQPOLL|IORING_SETUP_SQ_AFF IORING_SETUP_IOPOLL|ok"
+  "sqpoll_cpu|io_uring|sqthread_poll=1\nsqthread_poll_cpu=1|wr|IORING_SETUP_SQPOLL IORING_SETUP_SQ_AFF cpu=0x1|IORING_SETUP_IOPOLL|ok"
+  "cpu_alone|io_uring|sqthread_poll_cpu=1|wr|-|IORING_SETUP_SQPOLL IORING_SETUP_SQ_AFF|ok"
+  "hipri_write|io_uring|hipri\ndirect=1|w|IORING_SETUP_IOPOLL|IORING_SETUP_SQPOLL|fio"
+  "hipri_read|io_uring|hipri\ndirect=1|r|IORING_SETUP_IOPOLL|IORING_SETUP_SQPOLL|fio"
+  "hipri_buffered|io_uring|hipri\ndirect=0|w|IORING_SETUP_IOPOLL|IORING_SETUP_SQPOLL|Operation not supported"
+  "pvsync2_hipri|pvsync2|hipri\ndirect=1|wr|-|-|ok"
+)
+for c in "${uring_cases[@]}"; do
+    IFS='|' read -r name eng opts jobs have lack outcome <<< "$c"
+    if [[ "$opts" == *poll_cpu* ]] && [ "$(nproc)" -lt 2 ]; then
+        echo "skip $name: one CPU"; continue
+    fi
+    d=$scratch/opt-$name
+    mkdir -p "$d/fio" "$d/rb"
+    case $jobs in w) body=$wjob ;; r) body=$rjob ;; *) body="$wjob"$'\n'"$rjob" ;; esac
+    for t in fio rb; do
+        printf '[global]\ndirectory=%s\nioengine=%s\niodepth=4\nfallocate=none\n%b\n%s\n' \
+            "$d/$t" "$eng" "$opts" "$body" > "$d/$t.fio"
+    done
+    sed -i '/^fallocate=none$/d' "$d/rb.fio"
+    trace="io_uring_setup,io_uring_enter,preadv2,pwritev2"
+    timeout 120 strace -qq -f -s 0 -y -e trace=$trace -o "$d/fio.st" \
+        fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1
+    frc=$?
+    ASAN_OPTIONS="$nolsan" timeout 120 strace -qq -f -s 0 -y -e trace=$trace -o "$d/rb.st" \
+        "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1
+    rrc=$?
+    why=""
+    if [ "$eng" = io_uring ]; then
+        for t in fio rb; do
+            flags=$(setup_flags "$d/$t.st")
+            [ -n "$flags" ] || why+=" $t: no io_uring_setup succeeded;"
+            while read -r line; do
+                [ -n "$line" ] || continue
+                for f in $have; do
+                    [ "$f" = - ] || [[ " $line " == *"$f"[\ \|]* ]] || why+=" $t: setup without $f ($line);"
+                done
+                for f in $lack; do
+                    [ "$f" = - ] || [[ " $line " != *"$f"[\ \|]* ]] || why+=" $t: setup with $f ($line);"
+                done
+            done <<< "$flags"
+        done
+        figures="flags $(setup_flags "$d/rb.st" | head -1 | cut -d' ' -f1), io_uring_enter fio $(grep -c 'io_uring_enter(' "$d/fio.st") rackbench $(grep -c 'io_uring_enter(' "$d/rb.st")"
+    else
+        # every preadv2/pwritev2 of the jobs' files carries RWF_HIPRI; the same (call, offset, length) set
+        v=$(python3 - "$d" <<'PY'
+import re, sys
+d = sys.argv[1]
+call_re = re.compile(r'^\d+ +(preadv2|pwritev2)\(\d+<([^>]*)>, \[.*\], \d+, (\d+), ([^)]*)\) += (\d+)')
+got = {}
+for t in ("fio", "rb"):
+    ios, bad = [], 0
+    for line in open("%s/%s.st" % (d, t)):
+        m = call_re.match(line)
+        if not m or not m[2].startswith("%s/%s/" % (d, t)) or m[2].split("/")[-1][:2] not in ("w.", "r."):
+            continue
+        if "RWF_HIPRI" not in m[4]:
+            bad += 1
+        ios.append((m[1], m[2].split("/")[-1][0], int(m[3]), int(m[5])))
+    got[t] = (sorted(ios), bad)
+(a, abad), (b, bbad) = got["fio"], got["rb"]
+if not a or abad:
+    print("FAIL fio: %d calls, %d without RWF_HIPRI" % (len(a), abad))
+elif bbad:
+    print("FAIL rackbench: %d of %d calls without RWF_HIPRI" % (bbad, len(b)))
+elif a != b:
+    print("FAIL fio %d calls (%d bytes), rackbench %d (%d bytes)" % (
+        len(a), sum(x[3] for x in a), len(b), sum(x[3] for x in b)))
+else:
+    print("ok %d preadv2/pwritev2 calls, every one with RWF_HIPRI in both" % len(b))
+PY
+)
+        [ "${v%% *}" = ok ] || why+=" ${v#* };"
+        figures=${v#* }
+    fi
+    if [ "$outcome" = fio ]; then
+        # fio's outcome, which the kernel decides: each IO polled where the
+        # device can poll; else -EOPNOTSUPP, but for writes it does not poll
+        # (those that extend a file or fill its holes)
+        outcome=ok
+        if [ $frc -ne 0 ]; then
+            outcome=$(sed -n 's/^fio: io_u error on file .*: \(.*\): \(read\|write\) offset=.*/\1/p' "$d/fio.out" | head -1)
+            [ -n "$outcome" ] || { outcome="fio's error"; why+=" fio failed without an IO error ($(head -1 "$d/fio.out"));"; }
+        fi
+    fi
+    if [ "$outcome" = ok ]; then
+        [ $frc -eq 0 ] || why+=" fio failed ($(grep -m1 -i error "$d/fio.out"));"
+        [ $rrc -eq 0 ] || why+=" rackbench failed ($(grep -m1 -i error "$d/rb.out"));"
+        if [ $frc -eq 0 ] && [ $rrc -eq 0 ]; then
+            a=$(moved fio "$d/fio.json"); b=$(moved rb "$d/runs")
+            [ "$a" = "$b" ] || why+=" bytes read, written: fio $a, rackbench $b;"
+            figures+=", bytes read/written ${b/ //}"
+        fi
+    else
+        # fio ends in error with the kernel's answer to every IO; so must rackbench
+        [ $frc -ne 0 ] && grep -q "$outcome" "$d/fio.out" || why+=" fio did not fail with '$outcome' (exit $frc);"
+        rerr=$(python3 -c 'import glob,json,sys; s=json.load(open(glob.glob(sys.argv[1]+"/*/summary.json")[0])); print(" ".join(str(n.get("error")) for n in s["nodes"]))' "$d/runs" 2>/dev/null)
+        [ $rrc -ne 0 ] && [[ "$rerr" == *"$outcome"* ]] || why+=" rackbench did not fail with '$outcome' (exit $rrc: $rerr);"
+        figures+=", both failed: $outcome"
+    fi
+    if [ -z "$why" ]; then
+        echo "ok   $name ($eng, $(printf '%b' "$opts" | tr '\n' ' ')): $figures"
+    else
+        echo "FAIL $name ($eng, $(printf '%b' "$opts" | tr '\n' ' ')):$why"; fail=1
+    fi
+done
 exit $fail

@@ -156,7 +156,7 @@ static void s_begin(s_ctx_t *c, unsigned qd)
 {
     assert_non_null(c->ops);
     assert_true(qd >= 1 && qd <= S_MAX_QD);
-    int rc = rb_engine_init(&c->eng, c->ops, qd);
+    int rc = rb_engine_init(&c->eng, c->ops, qd, NULL);
     if (rc == -ENOSYS || rc == -EPERM) {
         static const char *said; /* engine already reported */
         if (said != c->engine)
@@ -826,18 +826,18 @@ static void test_init_fini(void **state)
 {
     (void)state;
     rb_engine_t e;
-    assert_int_equal(rb_engine_init(&e, rb_engine_find("sync"), 0), -EINVAL);
+    assert_int_equal(rb_engine_init(&e, rb_engine_find("sync"), 0, NULL), -EINVAL);
     rb_engine_fini(&e);
     rb_engine_ops_t t = {
         .name = "t", .version = RB_ENGINE_OPS_VERSION, .queue = s_q, .init = s_init_fails};
-    assert_int_equal(rb_engine_init(&e, &t, 4), -ENOSYS);
+    assert_int_equal(rb_engine_init(&e, &t, 4, NULL), -ENOSYS);
     assert_null(e.ops); /* nothing for fini to release */
     rb_engine_fini(&e);
     for (size_t i = 0; i < sizeof s_all_engines / sizeof s_all_engines[0]; i++) {
         const rb_engine_ops_t *ops = rb_engine_find(s_all_engines[i]);
         if (!ops)
             continue;
-        int rc = rb_engine_init(&e, ops, 4);
+        int rc = rb_engine_init(&e, ops, 4, NULL);
         assert_true(rc == 0 || rc == -ENOSYS || rc == -EPERM);
         rb_engine_fini(&e);
         rb_engine_fini(&e); /* safe twice */
@@ -855,7 +855,7 @@ int main(int argc, char **argv)
     if (only) {
         const rb_engine_ops_t *ops = rb_engine_find(only);
         rb_engine_t e;
-        int rc = ops ? rb_engine_init(&e, ops, 4) : -ENOENT;
+        int rc = ops ? rb_engine_init(&e, ops, 4, NULL) : -ENOENT;
         if (rc < 0) {
             printf("[ SKIPPED  ] engine %s: %s\n", only, ops ? strerror(-rc) : "not in this build");
             return 77;

@@ -79,7 +79,7 @@ static int s_have(const char *engine)
 {
     const rb_engine_ops_t *ops = rb_engine_find(engine);
     rb_engine_t e;
-    if (!ops || rb_engine_init(&e, ops, 4) < 0)
+    if (!ops || rb_engine_init(&e, ops, 4, NULL) < 0)
         return 0;
     rb_engine_fini(&e);
     return 1;

@@ -176,9 +176,12 @@ static void test_engine_rows(void **state)
         const rb_opt_t *o = rb_opt_at(i);
         if (!o->engine)
             continue;
-        if (!rb_engine_info_find(o->engine))
-            fail_msg("option '%s' belongs to engine '%s', which is not in rb_engine_info", o->key,
-                     o->engine);
+        char list[128];
+        snprintf(list, sizeof list, "%s", o->engine);
+        for (char *save = NULL, *e = strtok_r(list, ",", &save); e; e = strtok_r(NULL, ",", &save))
+            if (!rb_engine_info_find(e) || !rb_opt_of_engine(o, e))
+                fail_msg("option '%s' belongs to engine '%s', which is not in rb_engine_info",
+                         o->key, e);
         n++;
     }
     assert_true(n > 0);

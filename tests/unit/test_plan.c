@@ -302,6 +302,10 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->rate_cycle_ms, b->rate_cycle_ms);
     assert_int_equal(a->exitall, b->exitall);
     assert_int_equal(a->exit_what, b->exit_what);
+    assert_int_equal(a->hipri, b->hipri);
+    assert_int_equal(a->sqpoll, b->sqpoll);
+    assert_int_equal(a->sqpoll_aff, b->sqpoll_aff);
+    assert_int_equal(a->sqpoll_cpu, b->sqpoll_cpu);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
@@ -897,7 +901,7 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nfadvise_hint=maybe\n", 3, "bad value 'maybe' for fadvise_hint"},
     {"[a]\nsize=1M\ngtod_cpu=1\n", 3, "option 'gtod_cpu' is not supported yet"},
     {"[a]\nsize=1M\nwrite_iolog=x.log\n", 3, "option 'write_iolog' is not supported yet"},
-    {"[a]\nsize=1M\nhipri\n", 3, "option 'hipri' is not supported yet"},
+    {"[a]\nsize=1M\nnonvectored\n", 3, "option 'nonvectored' is not supported yet"},
     {"[a]\nsize=1.5k\n", 2, "bad size '1.5k' for size"},
     {"[a]\nsize=2m5\n", 2, "bad size '2m5' for size"},
     {"[a]\nsize=0x\n", 2, "bad size '0x' for size"},
@@ -1190,6 +1194,18 @@ static void test_fio_syntax(void **state)
                                      "randwrite, rw, readwrite, randrw, rewrite, reread, trim, "
                                      "randtrim, trimwrite, randtrimwrite, meta)\n"
                                      "t.ini:9: unknown option 'foo'\n");
+    rb_plan_input_fini(&in);
+
+    /* a job that fails its end checks leaves the next job its own lines:
+     * each problem at its line, in its job (the next header was once
+     * skipped, its lines going to the failed job) */
+    s_parse_in("[a]\nsize=1M\nfixedbufs\n[b]\nsize=1M\nioengine=libaio\nregisterfiles\n", &in, NULL,
+               -EINVAL);
+    assert_int_equal(in.nproblems, 2);
+    assert_string_equal(in.problems, "t.ini:3: option 'fixedbufs' belongs to ioengine=io_uring "
+                                     "(job 'a' has ioengine=sync)\n"
+                                     "t.ini:7: option 'registerfiles' belongs to "
+                                     "ioengine=io_uring (job 'b' has ioengine=libaio)\n");
     rb_plan_input_fini(&in);
 
     /* name= in [global] names no job, as in fio */
@@ -2288,6 +2304,66 @@ static void test_rate_floors(void **state)
         s_expect_error(bad[i].text, strlen(bad[i].text), bad[i].line, bad[i].what);
 }
 
+/* hipri (io_uring, pvsync2), sqthread_poll and sqthread_poll_cpu (io_uring):
+ * read into the job, printed only when set; on another engine refused at
+ * their line naming the engines that have them; bad values name the option
+ * and the line. */
+static void test_engine_options(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=4m\nrw=read\n"
+                               "[a]\nioengine=io_uring\ndirect=1\nhipri\nsqthread_poll=1\n"
+                               "sqthread_poll_cpu=1\n"
+                               "[b]\nioengine=pvsync2\nhipri=1\n"
+                               "[c]\nioengine=io_uring\nsqthread_poll_cpu=0\n"
+                               "[d]\nioengine=io_uring\nhipri=0\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(j[0].hipri, 1);
+    assert_int_equal(j[0].sqpoll, 1);
+    assert_int_equal(j[0].sqpoll_aff, 1);
+    assert_int_equal(j[0].sqpoll_cpu, 1);
+    assert_int_equal(j[1].hipri, 1);
+    assert_int_equal(j[1].sqpoll, 0);
+    assert_int_equal(j[2].sqpoll, 0); /* CPU 0 is a CPU: set, but binds only with the thread */
+    assert_int_equal(j[2].sqpoll_aff, 1);
+    assert_int_equal(j[2].sqpoll_cpu, 0);
+    assert_int_equal(j[3].hipri, 0);
+    char *text = s_print(p, NULL);
+    assert_non_null(strstr(text, "hipri=1\nsqthread_poll=1\nsqthread_poll_cpu=1\n"));
+    assert_non_null(strstr(text, "sqthread_poll_cpu=0\n"));
+    const char *d = strstr(text, "[d]");
+    assert_non_null(d);
+    assert_null(strstr(d, "hipri"));
+    assert_null(strstr(d, "sqthread"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    static const struct {
+        const char *text;
+        unsigned line;
+        const char *what;
+    } bad[] = {
+        {"[w]\nsize=1m\nhipri\n", 3,
+         "option 'hipri' belongs to ioengine=io_uring or ioengine=pvsync2 (job 'w' has "
+         "ioengine=sync)"},
+        {"[w]\nsize=1m\nioengine=libaio\nsqthread_poll\n", 4,
+         "option 'sqthread_poll' belongs to ioengine=io_uring (job 'w' has ioengine=libaio)"},
+        {"[w]\nsize=1m\nioengine=pvsync2\nsqthread_poll_cpu=1\n", 4,
+         "option 'sqthread_poll_cpu' belongs to ioengine=io_uring (job 'w' has "
+         "ioengine=pvsync2)"},
+        {"[w]\nsize=1m\nioengine=io_uring\nhipri=maybe\n", 4, "bad value 'maybe' for hipri"},
+        {"[w]\nsize=1m\nioengine=io_uring\nsqthread_poll=2\n", 4,
+         "bad value '2' for sqthread_poll"},
+        {"[w]\nsize=1m\nioengine=io_uring\nsqthread_poll_cpu=x\n", 4,
+         "bad number 'x' for sqthread_poll_cpu"},
+        {"[w]\nsize=1m\nioengine=io_uring\nsqthread_poll_cpu=1024\n", 4,
+         "sqthread_poll_cpu=1024 is out of range (0..1023)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        s_expect_error(bad[i].text, strlen(bad[i].text), bad[i].line, bad[i].what);
+}
+
 /* exitall and exit_what: a boolean and fio's three names, printed only away
  * from the defaults; another name refused at its line. */
 static void test_exitall(void **state)
@@ -3168,6 +3244,7 @@ int main(void)
         cmocka_unit_test(test_buffer_contents),
         cmocka_unit_test(test_rate_floors),
         cmocka_unit_test(test_exitall),
+        cmocka_unit_test(test_engine_options),
         cmocka_unit_test(test_fuzz),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

@@ -176,6 +176,10 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->rate_cycle_ms = 500 + k;
     jb->exitall = (uint8_t)(k % 2 == 0);
     jb->exit_what = RB_EXIT_STONEWALL + k % 2;
+    jb->hipri = (uint8_t)(k % 2);
+    jb->sqpoll = (uint8_t)(k % 2 == 0);
+    jb->sqpoll_aff = (uint8_t)(k % 2 == 0);
+    jb->sqpoll_cpu = 3 + k;
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -847,6 +851,10 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->rate_cycle_ms, t->rate_cycle_ms);
                 assert_int_equal(s->exitall, t->exitall);
                 assert_int_equal(s->exit_what, t->exit_what);
+                assert_int_equal(s->hipri, t->hipri);
+                assert_int_equal(s->sqpoll, t->sqpoll);
+                assert_int_equal(s->sqpoll_aff, t->sqpoll_aff);
+                assert_int_equal(s->sqpoll_cpu, t->sqpoll_cpu);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1935,6 +1943,8 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->rate_cycle_ms = UINT32_MAX;
     jb->exitall = 1;
     jb->exit_what = RB_EXIT_ALL;
+    jb->hipri = jb->sqpoll = jb->sqpoll_aff = 1;
+    jb->sqpoll_cpu = RB_CPUS_MAX - 1;
 }
 
 static void test_oversized_frame(void **state)
@@ -2184,6 +2194,13 @@ static void test_encode_invalid(void **state)
     m.u.plan.phases[1].jobs[0].ss_metric = RB_SS_NONE;
     expect_einval(&m, "'phases[1].jobs[0].ss_metric': 0, no criterion");
     m.u.plan.phases[1].jobs[0].ss_metric = RB_SS_BW;
+    /* version 20: sqthread_poll_cpu is a CPU of a cpu_set_t */
+    m.u.plan.phases[1].jobs[0].sqpoll_cpu = RB_CPUS_MAX;
+    expect_einval(&m, "'phases[1].jobs[0].sqpoll_cpu'");
+    m.u.plan.phases[1].jobs[0].sqpoll_cpu = RB_CPUS_MAX - 1;
+    m.u.plan.phases[1].jobs[0].hipri = 2;
+    expect_einval(&m, "'phases[1].jobs[0].hipri'");
+    m.u.plan.phases[1].jobs[0].hipri = 1;
     m.u.plan.phases[0].jobs[1].numjobs = RB_MAX_WORKERS + 1;
     expect_einval(&m, "'phases[0].jobs[1].numjobs'");
     m.u.plan.phases[0].jobs[1].numjobs = RB_MAX_WORKERS;
@@ -2295,7 +2312,7 @@ static void test_v6_keys(void **state)
         "zone_skip "
         "ss_metric ss_pct ss_limit ss_dur_ns ss_ramp_ns compress_pct compress_chunk dedupe_pct "
         "scramble rate_min rate_min_write rate_iops_min rate_iops_min_write rate_cycle_ms "
-        "exitall exit_what";
+        "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
