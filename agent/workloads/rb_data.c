@@ -428,20 +428,18 @@ static int s_min_rate_failed(rb_worker_t *w, uint64_t now)
         if (!bytes[d] || !rb_minrate_check(m, w->count_from, now, bytes[d], ios[d], &got))
             continue;
         const char *dir = d ? "writes" : "reads";
+        uint64_t ms = (now - m->t_mark) / RB_NS_PER_MS;
         w->halt = 1;
-        w->status = -EIO;
         if (m->min_bps)
-            snprintf(w->error, sizeof w->error,
-                     "job %s, worker %u: rate_min=%" PRIu64 "B/s of %s not met, got %" PRIu64
-                     "B/s over %" PRIu64 " ms",
-                     w->spec->name, w->index, m->min_bps, dir, got,
-                     (uint64_t)((now - m->t_mark) / RB_NS_PER_MS));
+            rb_worker_fail(w, -EIO, NULL, 0,
+                           "job %s, worker %u: rate_min=%" PRIu64 "B/s of %s not met, got %" PRIu64
+                           "B/s over %" PRIu64 " ms",
+                           w->spec->name, w->index, m->min_bps, dir, got, ms);
         else
-            snprintf(w->error, sizeof w->error,
-                     "job %s, worker %u: rate_iops_min=%" PRIu64 " of %s not met, got %" PRIu64
-                     " IOPS over %" PRIu64 " ms",
-                     w->spec->name, w->index, m->min_iops, dir, got,
-                     (uint64_t)((now - m->t_mark) / RB_NS_PER_MS));
+            rb_worker_fail(w, -EIO, NULL, 0,
+                           "job %s, worker %u: rate_iops_min=%" PRIu64
+                           " of %s not met, got %" PRIu64 " IOPS over %" PRIu64 " ms",
+                           w->spec->name, w->index, m->min_iops, dir, got, ms);
         return 1;
     }
     return 0;

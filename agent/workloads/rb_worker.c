@@ -37,8 +37,11 @@ void rb_worker_fail(rb_worker_t *w, int code, const char *path, uint64_t off, co
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     w->status = code;
-    snprintf(w->error, sizeof w->error, "%s at offset %llu of %s", what, (unsigned long long)off,
-             path ? path : "?");
+    if (path)
+        snprintf(w->error, sizeof w->error, "%s at offset %llu of %s", what,
+                 (unsigned long long)off, path);
+    else
+        snprintf(w->error, sizeof w->error, "%s", what);
     snprintf(w->error_path, sizeof w->error_path, "%s", path ? path : "");
     w->error_offset = off;
 }

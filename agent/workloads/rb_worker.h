@@ -156,7 +156,8 @@ typedef struct rb_worker {
 } rb_worker_t;
 
 /* Records the first failure of the worker (code, "what at offset off of
- * path"); later ones only count. path may be NULL (unknown). */
+ * path", or just "what" with path NULL: a failure at no place in a file);
+ * later ones only count. */
 void rb_worker_fail(rb_worker_t *w, int code, const char *path, uint64_t off, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
