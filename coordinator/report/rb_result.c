@@ -113,11 +113,13 @@ static int s_dirs_full(const rb_json_t *o, rb_agg_dir_t dir[RB_NDIRS], rb_hist_t
     return 0;
 }
 
-/* A latency summary in us back into ns. */
+/* A latency summary in us back into ns. The mean was kept to whole ns
+ * (rb_lat_summary_of): rounded back, as x.xxx us * 1e3 need not give the
+ * same double (130.2 * 1e3 is 130199.99999999999). */
 static void s_lat_summary(const rb_json_t *o, rb_lat_summary_t *s)
 {
     s->count = rb_json_get_u64(o, "count");
-    s->mean = s_num(o, "mean") * 1e3;
+    s->mean = round(s_num(o, "mean") * 1e3);
     s->min = (uint64_t)llround(s_num(o, "min") * 1e3);
     s->p50 = (uint64_t)llround(s_num(o, "p50") * 1e3);
     s->p90 = (uint64_t)llround(s_num(o, "p90") * 1e3);
