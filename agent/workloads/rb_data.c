@@ -655,7 +655,6 @@ static rb_engine_io_t *s_fill(rb_worker_t *w, int *stop)
     if (io->dir == RB_ENGINE_WRITE) {
         s_prepare_write(w, io, &w->files[fi]);
         w->files[fi].dirty = 1;
-        w->writes_since_sync++; /* fsync=N counts writes issued */
     }
     io->t_sub_ns = 0;
     io->t_issue_ns = rb_time_mono_ns();
@@ -686,6 +685,10 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pen
             s_new_pass(w);
             continue;
         }
+        if (every && w->writes_since_sync >= every) {
+            *pending = io; /* fsync=N: the sync comes first, as in fio */
+            return 0;
+        }
         *pending = NULL;
         uint64_t now = 0;
         int rc = s_issue(w, io, inflight, &now);
@@ -693,14 +696,14 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pen
             *pending = io;
             return 0;
         }
+        if (io->dir == RB_ENGINE_WRITE)
+            w->writes_since_sync++; /* fsync=N counts writes issued */
         if (rc < 0)
             *stop = 1;
         else if (rc == RB_ENGINE_Q_COMPLETED)
             *stop = s_stop_issuing(w, now, *inflight); /* a sync engine never leaves otherwise */
         else if (rb_worker_ops(w) + *inflight >= w->op_limit || s_at_limit(w, *inflight))
             *stop = 1;
-        if (every && w->writes_since_sync >= every)
-            return 0; /* the N-th write since the last sync: drain, then sync */
         if (s_think_due(w))
             return 0; /* thinktime: drain, then think */
     }
@@ -754,11 +757,18 @@ static void s_run(rb_worker_t *w)
                 pass_over = s_issue_some(w, &inflight, &pending, passes, &stop);
             else
                 s_retry(w, &inflight);
-            /* fsync=N / fdatasync=N: drain, then sync the files written. */
-            if (every && w->writes_since_sync >= every) {
+            /* fsync=N / fdatasync=N: before the IO after the N-th write
+             * (none after the job's last, as in fio), drain, then sync the
+             * files written; that IO's latency starts after the sync */
+            if (every && w->writes_since_sync >= every && pending && stop) {
+                s_release(w, pending); /* stopped: neither the IO nor its sync */
+                pending = NULL;
+            } else if (every && w->writes_since_sync >= every && pending) {
                 s_drain(w, &inflight);
                 rb_data_sync_files(w, !s->fsync_every);
                 w->writes_since_sync = 0;
+                pending->t_issue_ns = rb_time_mono_ns();
+                continue;
             }
             if (inflight) {
                 if (s_reap(w, &inflight, 1) < 0)

@@ -29,6 +29,9 @@
 #   IO, where every IO fails in fio (Operation not supported), failing in
 #   both the same way; pvsync2's hipri, RWF_HIPRI on every preadv2/pwritev2
 #   of the job's files in both, the same IOs.
+# - fsync=N and fdatasync=N: the writes and syncs of a job's thread on its
+#   file, in order, the same as fio's: a sync before the write after every
+#   N-th, none after the job's last write.
 #   test_fio_calls.sh BIN_DIR SCRATCH
 set -uo pipefail
 bin=$1
@@ -448,6 +451,49 @@ PY
         echo "ok   $name ($eng, $(printf '%b' "$opts" | tr '\n' ' ')): $figures"
     else
         echo "FAIL $name ($eng, $(printf '%b' "$opts" | tr '\n' ' ')):$why"; fail=1
+    fi
+done
+
+# fsync=N / fdatasync=N: the calls of the thread that writes the job's file,
+# as runs ("16 pwrite64 1 fsync ..."), the same in both tools
+syncs() {
+    python3 - "$@" <<'PY'
+import glob, re, sys
+prefix, root = sys.argv[1:3]
+call_re = re.compile(r'^(pwrite64|fsync|fdatasync)\((\d+)<([^>]*)>')
+for path in sorted(glob.glob(prefix + ".*")):
+    runs = []
+    for line in open(path):
+        m = call_re.match(line)
+        if not m or not m[3].startswith(root + "/"):
+            continue
+        if runs and runs[-1][1] == m[1]:
+            runs[-1][0] += 1
+        else:
+            runs.append([1, m[1]])
+    if any(c == "pwrite64" for _, c in runs):
+        print(" ".join("%d %s" % (n, c) for n, c in runs))
+PY
+}
+for sync in "fsync=16\nsize=256k" "fdatasync=8\nsize=200k"; do
+    d=$scratch/sync.${sync%%\\n*}
+    mkdir -p "$d/fio" "$d/rb"
+    for t in fio rb; do
+        printf '[global]\ndirectory=%s\nfallocate=none\n[s]\nioengine=psync\nrw=write\nbs=4k\n%b\n' \
+            "$d/$t" "$sync" > "$d/$t.fio"
+    done
+    strace -qq -f -ff -s 0 -y -e trace=pwrite64,fsync,fdatasync -o "$d/fio.st" \
+        fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1 ||
+        { echo "FAIL $sync: fio failed"; cat "$d/fio.out"; fail=1; continue; }
+    ASAN_OPTIONS="$nolsan" strace -qq -f -ff -s 0 -y -e trace=pwrite64,fsync,fdatasync \
+        -o "$d/rb.st" "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1 ||
+        { echo "FAIL $sync: rackbench failed"; cat "$d/rb.out"; fail=1; continue; }
+    a=$(syncs "$d/fio.st" "$d/fio"); b=$(syncs "$d/rb.st" "$d/rb")
+    what=$(printf '%b' "$sync" | tr '\n' ' ')
+    if [ -n "$a" ] && [ "$a" = "$b" ]; then
+        echo "ok   $what: $b, as fio"
+    else
+        echo "FAIL $what: fio '$a', rackbench '$b'"; fail=1
     fi
 done
 exit $fail
