@@ -371,7 +371,8 @@ static int s_rate_floors(const rb_job_spec_t *j, rb_job_rule_t *out)
     return 0;
 }
 
-/* verify: the header fits its interval, which divides the block; the
+/* verify: verify_backlog only where fio's read back order is kept (one
+ * IO in flight, writes only); the header fits its interval, which divides the block; the
  * header moved by verify_offset stays whole and apart from where it was;
  * verify=pattern has a pattern, and %o has a verify to serve. */
 static int s_verify(const rb_job_spec_t *j, rb_job_rule_t *out)
@@ -384,6 +385,13 @@ static int s_verify(const rb_job_spec_t *j, rb_job_rule_t *out)
         return s_broken(out, "pattern_ofs", "verify_pattern", "verify",
                         "job '%s': verify_pattern's %%o is the offset verify checks, but verify=0",
                         j->name);
+    if (j->verify_backlog && j->verify != RB_VERIFY_NONE && j->do_verify &&
+        ((j->rw != RB_RW_WRITE && j->rw != RB_RW_RANDWRITE) || j->iodepth > 1))
+        return s_broken(out, "verify_backlog", "verify_backlog", j->iodepth > 1 ? "iodepth" : "rw",
+                        "job '%s': verify_backlog with %s%s is not supported yet (only with "
+                        "rw=write or randwrite at iodepth=1)",
+                        j->name, j->iodepth > 1 ? "" : "rw=",
+                        j->iodepth > 1 ? "iodepth above 1" : rb_rw_name(j->rw));
     if (j->verify == RB_VERIFY_PATTERN && (j->buffer_mode != RB_BUF_PATTERN || !j->pattern_len))
         return s_broken(out, "verify", "verify", NULL,
                         "job '%s': verify=pattern needs verify_pattern (the bytes to check)",

@@ -21,7 +21,7 @@
 #include "rb_limits.h"
 #include "rb_steady.h"
 
-#define RB_PROTO_VERSION   20
+#define RB_PROTO_VERSION   21
 #define RB_PROTO_MAX_FRAME (512u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -350,6 +350,10 @@ typedef struct rb_job_spec {
     uint8_t sqpoll;      /* io_uring: a kernel thread polls the submission queue ... */
     uint8_t sqpoll_aff;  /* ... bound to one CPU ... */
     uint32_t sqpoll_cpu; /* ... this one (< RB_CPUS_MAX) */
+    /* fio's verify_backlog and verify_backlog_batch (version 21): a write
+     * job with verify reads back what it wrote while it writes */
+    uint32_t verify_backlog;       /* after every this many writes (0: at the end only) */
+    uint32_t verify_backlog_batch; /* blocks read back each time (0: verify_backlog) */
     /* across nodes (IOR's access patterns) */
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */

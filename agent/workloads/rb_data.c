@@ -26,6 +26,7 @@
 static void s_new_pass(rb_worker_t *w)
 {
     const rb_job_spec_t *s = w->spec;
+    rb_data_backlog_drain(w); /* verify_backlog: the rest of the last pass, as fio's verify */
     w->next_unit = 0;
     w->pass_bytes = 0;
     if (w->covered && !s->zone_size) /* zones: the map goes on with the walk */
@@ -358,7 +359,12 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
         rb_worker_count(w, (int)io->dir, io->len, now - io->t_issue_ns,
                         io->t_sub_ns ? io->t_sub_ns - io->t_issue_ns : RB_WORKER_NO_SLAT, now);
     }
+    uint32_t fi = io->file_index;
+    uint64_t off = io->off, len = io->len;
+    int wrote = io->dir == RB_ENGINE_WRITE;
     s_release(w, io);
+    if (wrote && w->vb_hist)
+        rb_data_backlog_wrote(w, fi, off, len); /* verify_backlog's reads back, when due */
     return 0;
 }
 

@@ -342,7 +342,8 @@ int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx
                               s->name, (unsigned long long)w->units,
                               (unsigned long long)(w->units / 8 >> 20) + 1);
     }
-    return rb_data_dist_setup(w, err);
+    rc = rb_data_backlog_setup(w, err);
+    return rc < 0 ? rc : rb_data_dist_setup(w, err);
 }
 
 /* do_verify after a write-only pass, when verify headers were stamped;
@@ -350,8 +351,10 @@ int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx
 void rb_data_finish(rb_worker_t *w)
 {
     const rb_job_spec_t *s = w->spec;
-    if (s->verify != RB_VERIFY_NONE && s->do_verify && rb_rw_writes(s->rw) &&
-        rb_job_uses_files(s) && !rb_rw_reads(s->rw) && !w->status)
+    if (w->vb_hist)
+        rb_data_backlog_drain(w); /* verify_backlog: what is left of the last pass */
+    else if (s->verify != RB_VERIFY_NONE && s->do_verify && rb_rw_writes(s->rw) &&
+             rb_job_uses_files(s) && !rb_rw_reads(s->rw) && !w->status)
         rb_data_verify_back(w);
     if (s->unlink)
         rb_data_unlink_files(w);
@@ -377,6 +380,7 @@ void rb_data_fini(rb_worker_t *w)
     free(w->done);
     free(w->covered);
     free(w->full);
+    rb_data_backlog_fini(w);
     free(w->dist);
     w->dist = NULL;
     w->covered = w->full = NULL;

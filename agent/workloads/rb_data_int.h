@@ -103,6 +103,22 @@ uint64_t rb_data_seq_step(const rb_worker_t *w, uint32_t f, int dir);
  * fits; off (of a block of bs) when the direction has none. */
 uint64_t rb_data_aligned(rb_worker_t *w, int dir, uint64_t off);
 
+/* verify_backlog: its history and buffer for w (none when the job has no
+ * backlog). 0 or -ENOMEM with err set. */
+int rb_data_backlog_setup(rb_worker_t *w, rb_err_t *err);
+
+/* verify_backlog: the write of len bytes at off of file f completed; the
+ * reads back that fio's backlog and batch make due now are done (one IO in
+ * flight, as the rules ask). */
+void rb_data_backlog_wrote(rb_worker_t *w, uint32_t f, uint64_t off, uint64_t len);
+
+/* verify_backlog: the blocks written and not yet read back, read back and
+ * checked, as fio's verify does at the end of each loop. */
+void rb_data_backlog_drain(rb_worker_t *w);
+
+/* Frees what rb_data_backlog_setup took; safe twice. */
+void rb_data_backlog_fini(rb_worker_t *w);
+
 /* After the IO: do_verify's read back, unlink's removal. */
 void rb_data_finish(rb_worker_t *w);
 

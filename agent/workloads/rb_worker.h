@@ -69,6 +69,16 @@ typedef struct rb_worker {
     void *bufs;                /* the workload's buffers, aligned */
     pthread_t thread;
     int started; /* thread was created */
+    /* verify_backlog: blocks written and not yet read back, in fio's order
+     * (rb_data_backlog.c) */
+    struct rb_worker_vb {
+        uint32_t file;
+        uint32_t len;
+        uint64_t off;
+    } * vb_hist;
+    uint32_t vb_len, vb_cap; /* entries held, room */
+    uint32_t vb_batch;       /* reads still due of the current batch */
+    void *vb_buf;            /* the read back's buffer, aligned */
     /* data workload: files, engine and IO ring */
     uint32_t nfiles;
     rb_worker_file_t *files;

@@ -248,6 +248,13 @@ static void test_ignored_with_note(void **state)
     assert_string_equal(p->notes, "t.ini:3: option 'log_issue_time' is ignored: it only shapes "
                                   "fio's own reports and logs\n");
     rb_plan_destroy(&p);
+    /* verify_dump only writes files of a mismatch's blocks beside fio */
+    static const char dump[] = "[a]\nsize=1M\nverify=crc32c\nverify_dump=1\n";
+    assert_int_equal(rb_plan_parse(dump, sizeof dump - 1, "t.ini", &p, &err), 0);
+    assert_non_null(p->notes);
+    assert_string_equal(p->notes, "t.ini:4: option 'verify_dump' is ignored: it only shapes "
+                                  "fio's own reports and logs\n");
+    rb_plan_destroy(&p);
 }
 
 /* An engine's own option (fixedbufs, io_uring's) is accepted in a job of

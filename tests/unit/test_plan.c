@@ -306,6 +306,8 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->sqpoll, b->sqpoll);
     assert_int_equal(a->sqpoll_aff, b->sqpoll_aff);
     assert_int_equal(a->sqpoll_cpu, b->sqpoll_cpu);
+    assert_int_equal(a->verify_backlog, b->verify_backlog);
+    assert_int_equal(a->verify_backlog_batch, b->verify_backlog_batch);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
@@ -786,6 +788,12 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nrw=read:x\n", 3, "rw"},
     {"[a]\nsize=1M\nrw=meta:4\n", 3, "rw=meta:4 is not supported yet"},
     {"[a]\nsize=1M\nrw=read:6k\n", 3, "rw=read:6k with a step that is not a multiple of bs"},
+    {"[a]\nsize=1M\nverify=md5\nrw=randrw\nverify_backlog=4\n", 5,
+     "job 'a': verify_backlog with rw=randrw is not supported yet (only with rw=write or "
+     "randwrite at iodepth=1)"},
+    {"[a]\nsize=1M\nverify=md5\niodepth=4\nverify_backlog=4\n", 5,
+     "job 'a': verify_backlog with iodepth above 1 is not supported yet"},
+    {"[a]\nsize=1M\nverify_backlog=x\n", 3, "verify_backlog"},
     {"[a]\nsize=1M\nrw=write:4k\noffset=4k\n", 3,
      "with offset or offset_increment is not supported yet"},
     {"[a]\nsize=1M\nrandom_generator=mt\n", 3, "bad value 'mt' for random_generator"},
@@ -2664,20 +2672,20 @@ static void test_round_trip(void **state)
     char *text = s_print(p, &len);
     /* normalised: every option explicit, one stonewall for two phases */
     assert_non_null(strstr(text, "[global]\nsample_interval=500ms\ndirectory=/data/bench\n"));
-    assert_non_null(
-        strstr(text, "\n[seqwrite]\nrw=write\nrwmixread=50\nbs=1M\nbsrange=1M-1M\n"
-                     "size=64M\nfilesize=0\nio_size=0\nnumber_ios=0\nnrfiles=1\noffset=0\n"
-                     "offset_increment=0\nnumjobs=4\n"
-                     "ioengine=sync\niodepth=1\ndirect=1\nsync=none\nfsync=0\n"
-                     "fdatasync=0\nend_fsync=0\nfsync_on_close=0\nruntime=30s\n"
-                     "time_based=1\nstartdelay=0\nramp_time=0\nloops=1\nrandrepeat=1\n"
-                     "randseed=137\nnorandommap=0\noverwrite=0\nzero_buffers=0\n"
-                     "refill_buffers=0\nverify=0\ndo_verify=1\nverify_fatal=0\n"
-                     "verify_interval=0\nverify_offset=0\n"
-                     "rate=0\nrate_iops=0\nfile_per_worker=1\nread_from=self\nstonewall_time=0\n"
-                     "wearout=0\ndrop_caches=0\nunlink=0\nunlink_each_loop=0\n"
-                     "directory=/data/bench\nfilename=\n"
-                     "filename_format=$jobname.$jobnum.$filenum\n"));
+    assert_non_null(strstr(
+        text, "\n[seqwrite]\nrw=write\nrwmixread=50\nbs=1M\nbsrange=1M-1M\n"
+              "size=64M\nfilesize=0\nio_size=0\nnumber_ios=0\nnrfiles=1\noffset=0\n"
+              "offset_increment=0\nnumjobs=4\n"
+              "ioengine=sync\niodepth=1\ndirect=1\nsync=none\nfsync=0\n"
+              "fdatasync=0\nend_fsync=0\nfsync_on_close=0\nruntime=30s\n"
+              "time_based=1\nstartdelay=0\nramp_time=0\nloops=1\nrandrepeat=1\n"
+              "randseed=137\nnorandommap=0\noverwrite=0\nzero_buffers=0\n"
+              "refill_buffers=0\nverify=0\ndo_verify=1\nverify_fatal=0\n"
+              "verify_interval=0\nverify_offset=0\nverify_backlog=0\nverify_backlog_batch=0\n"
+              "rate=0\nrate_iops=0\nfile_per_worker=1\nread_from=self\nstonewall_time=0\n"
+              "wearout=0\ndrop_caches=0\nunlink=0\nunlink_each_loop=0\n"
+              "directory=/data/bench\nfilename=\n"
+              "filename_format=$jobname.$jobnum.$filenum\n"));
     assert_non_null(strstr(text, "\n[readback]\nstonewall\nrw=read\n"));
     assert_non_null(strstr(text, "runtime=1500ms\n"));
     const char *sw = strstr(text, "\nstonewall\n");
@@ -2710,7 +2718,8 @@ static void test_round_trip(void **state)
                            "randseed=3735928559\nnorandommap=1\noverwrite=1\n"
                            "zero_buffers=0\nbuffer_pattern=0xdeadbeef616263f4ffffff\n"
                            "refill_buffers=1\nverify=crc32c\ndo_verify=0\n"
-                           "verify_fatal=1\nverify_interval=0\nverify_offset=0\nrate=10M\nrate_"
+                           "verify_fatal=1\nverify_interval=0\nverify_offset=0\nverify_backlog=0\n"
+                           "verify_backlog_batch=0\nrate=10M\nrate_"
                            "iops=0\nfile_per_worker=1\nread_from=self\n"
                            "stonewall_time=0\nwearout=0\ndrop_caches=0\nunlink=0\n"
                            "unlink_each_loop=0\ndirectory=/data/g\nfilename=\n"
