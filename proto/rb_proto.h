@@ -21,8 +21,8 @@
 #include "rb_limits.h"
 #include "rb_steady.h"
 
-#define RB_PROTO_VERSION   20
-#define RB_PROTO_MAX_FRAME (512u << 20) /* bytes; a larger frame is refused unread */
+#define RB_PROTO_VERSION   21
+#define RB_PROTO_MAX_FRAME (576u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
 
@@ -350,6 +350,16 @@ typedef struct rb_job_spec {
     uint8_t sqpoll;      /* io_uring: a kernel thread polls the submission queue ... */
     uint8_t sqpoll_aff;  /* ... bound to one CPU ... */
     uint32_t sqpoll_cpu; /* ... this one (< RB_CPUS_MAX) */
+    /* fio's flow, flow_id and flow_sleep (version 21): the workers of one
+     * agent with the same flow_id keep their IO counts in the ratio of
+     * their weights */
+    uint32_t flow;          /* weight, fio's unsigned int (a negative value wraps); 0: none */
+    uint32_t flow_id;       /* the shared counter's id */
+    uint32_t flow_sleep_us; /* held back: wait for the IOs in flight, then sleep this long */
+    /* fio's wait_for (version 21): the job starts once every worker of this
+     * earlier job of the phase has ended ("": none; a job of an earlier
+     * phase has ended already) */
+    char wait_for[RB_NAME_MAX];
     /* across nodes (IOR's access patterns) */
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */
