@@ -192,7 +192,10 @@ S_LAYOUT(
     F_KIND(rb_job_spec_t, sqpoll, RB_PK_BOOL), F_KIND(rb_job_spec_t, sqpoll_aff, RB_PK_BOOL),
     F_U32(rb_job_spec_t, sqpoll_cpu, RB_CPUS_MAX - 1),
     F_U32(rb_job_spec_t, verify_backlog, UINT32_MAX),
-    F_U32(rb_job_spec_t, verify_backlog_batch, UINT32_MAX));
+    F_U32(rb_job_spec_t, verify_backlog_batch, UINT32_MAX),
+    /* version 21 */
+    F_U32(rb_job_spec_t, flow, UINT32_MAX), F_U32(rb_job_spec_t, flow_id, INT32_MAX),
+    F_U32(rb_job_spec_t, flow_sleep_us, UINT32_MAX), F_STR(rb_job_spec_t, wait_for, 0));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));

@@ -22,7 +22,7 @@
 #include "rb_steady.h"
 
 #define RB_PROTO_VERSION   21
-#define RB_PROTO_MAX_FRAME (512u << 20) /* bytes; a larger frame is refused unread */
+#define RB_PROTO_MAX_FRAME (576u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
 
@@ -354,6 +354,16 @@ typedef struct rb_job_spec {
      * job with verify reads back what it wrote while it writes */
     uint32_t verify_backlog;       /* after every this many writes (0: at the end only) */
     uint32_t verify_backlog_batch; /* blocks read back each time (0: verify_backlog) */
+    /* fio's flow, flow_id and flow_sleep (version 21): the workers of one
+     * agent with the same flow_id keep their IO counts in the ratio of
+     * their weights */
+    uint32_t flow;          /* weight, fio's unsigned int (a negative value wraps); 0: none */
+    uint32_t flow_id;       /* the shared counter's id */
+    uint32_t flow_sleep_us; /* held back: wait for the IOs in flight, then sleep this long */
+    /* fio's wait_for (version 21): the job starts once every worker of this
+     * earlier job of the phase has ended ("": none; a job of an earlier
+     * phase has ended already) */
+    char wait_for[RB_NAME_MAX];
     /* across nodes (IOR's access patterns) */
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */

@@ -99,7 +99,9 @@ struct rb_phase {
     rb_job_stat_t *ddevs;       /* done array: each one's totals */
     rb_hist_t (*dh)[S_NCH];     /* each one's merged histograms */
     s_ss_t *ss;                 /* per job: its steady state (ss_dur_ns 0: unused) */
-    int exited;                 /* exitall has ended the phase's workers */
+    rb_flow_t *flows;           /* the flow_ids of its jobs' flow, nflows of them */
+    uint32_t nflows;
+    int exited; /* exitall has ended the phase's workers */
 };
 
 /* cpus_allowed: the worker's thread on the job's CPUs, or with split on the
@@ -136,7 +138,8 @@ static void *s_worker_main(void *arg)
     /* GO, then startdelay: the worker's time (ramp, runtime) begins after both;
      * a worker stopped before it began does nothing */
     uint64_t start = w->t_go + w->delay_ns < w->t_go ? UINT64_MAX : w->t_go + w->delay_ns;
-    if (s_affinity(w) == 0 && rb_worker_sleep_until(w, start) == 0) {
+    if (s_affinity(w) == 0 && rb_worker_sleep_until(w, start) == 0 && rb_worker_wait_for(w) == 0) {
+        rb_worker_flow_join(w);
         uint64_t begin = rb_time_mono_ns();
         w->count_from = begin + s->ramp_ns;
         w->deadline = s->runtime_ns ? w->count_from + s->runtime_ns : UINT64_MAX;
@@ -148,6 +151,7 @@ static void *s_worker_main(void *arg)
             rb_worker_checkpoint(w, begin, 0);
         }
         wl->run(w);
+        rb_worker_flow_leave(w);
     }
     if (!w->t_start)
         w->t_start = w->t_end = rb_time_mono_ns(); /* ended during ramp-up: nothing counted */
@@ -161,6 +165,32 @@ static void *s_worker_main(void *arg)
 }
 
 /* ---- the phase ---- */
+
+/* Each worker's wait_for (the workers of the earlier job of the phase it
+ * names) and flow (its flow_id's counter, one per flow_id in the phase). */
+static void s_links(rb_phase_t *ph)
+{
+    const rb_phase_spec_t *spec = ph->spec;
+    for (uint32_t i = 0; i < ph->nworkers; i++) {
+        rb_worker_t *w = &ph->w[i];
+        const rb_job_spec_t *js = w->spec;
+        for (uint32_t j = 0, first = 0; js->wait_for[0] && j < w->job; j++) {
+            if (!strcmp(spec->jobs[j].name, js->wait_for)) {
+                w->wait_first = &ph->w[first];
+                w->wait_n = spec->jobs[j].numjobs;
+            }
+            first += spec->jobs[j].numjobs;
+        }
+        if (!js->flow)
+            continue;
+        uint32_t f = 0;
+        while (f < ph->nflows && ph->flows[f].id != js->flow_id)
+            f++;
+        if (f == ph->nflows)
+            ph->flows[ph->nflows++] = (rb_flow_t){.id = js->flow_id, .count = 1};
+        w->flow = &ph->flows[f];
+    }
+}
 
 static void s_join_all(rb_phase_t *ph)
 {
@@ -204,6 +234,7 @@ void rb_phase_destroy(rb_phase_t **p)
         free(ph->ss[j].tmp);
     }
     free(ph->ss);
+    free(ph->flows);
     free(ph->stop);
     free(ph);
     *p = NULL;
@@ -235,8 +266,9 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
     ph->sw_sent = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->sw_sent);
     ph->stop = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->stop);
     ph->ss = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->ss);
+    ph->flows = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->flows);
     if (!ph->w || !ph->acc || !ph->sjobs || !ph->djobs || !ph->dworkers || !ph->target ||
-        !ph->sw_sent || !ph->stop || !ph->ss) {
+        !ph->sw_sent || !ph->stop || !ph->ss || !ph->flows) {
         rb_err_set(err, -ENOMEM, "out of memory for %u workers", n);
         rb_phase_destroy(&ph);
         return NULL;
@@ -331,6 +363,7 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
             }
         }
     }
+    s_links(ph);
     for (uint32_t i = 0; i < n; i++) {
         int rc = pthread_create(&ph->w[i].thread, NULL, s_worker_main, &ph->w[i]);
         if (rc != 0) {

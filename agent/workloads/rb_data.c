@@ -7,6 +7,7 @@
  * worker) or BUSY (reap, then offer the IO again), so synchronous and
  * asynchronous engines share the loop. */
 #include <errno.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -681,6 +682,8 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pen
         return 0; /* busy: reap first */
     while (!*stop && (*pending || w->nfree)) {
         rb_engine_io_t *io = *pending;
+        if (!io && w->flow && (w->flow_held = rb_worker_flow_held(w)))
+            return 0; /* flow: ahead of its share, the caller waits */
         if (!io && !(io = s_fill(w, stop))) {
             if (*stop)
                 break;
@@ -714,6 +717,23 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pen
             return 0; /* thinktime: drain, then think */
     }
     return 0;
+}
+
+/* flow held the next IO back: as fio, with flow_sleep the IOs in flight
+ * end, then the worker sleeps flow_sleep (not past its deadline); without,
+ * it only yields and looks again. -1 when it failed or was stopped. */
+static int s_flow_wait(rb_worker_t *w, uint32_t *inflight)
+{
+    w->flow_held = 0;
+    uint64_t us = w->spec->flow_sleep_us;
+    if (!us) {
+        sched_yield();
+        return 0;
+    }
+    if (s_drain(w, inflight) < 0)
+        return -1;
+    uint64_t end = rb_time_mono_ns() + us * 1000;
+    return rb_worker_sleep_until(w, end < w->deadline ? end : w->deadline) < 0 ? -1 : 0;
 }
 
 /* At the end of the issuing: the stonewall figures, when stonewall_time
@@ -763,6 +783,8 @@ static void s_run(rb_worker_t *w)
                 pass_over = s_issue_some(w, &inflight, &pending, passes, &stop);
             else
                 s_retry(w, &inflight);
+            if (w->flow_held && !stop && s_flow_wait(w, &inflight) < 0)
+                break;
             /* fsync=N / fdatasync=N: before the IO after the N-th write
              * (none after the job's last, as in fio), drain, then sync the
              * files written; that IO's latency starts after the sync */

@@ -76,3 +76,49 @@ int rb_worker_wait_target(rb_worker_t *w)
     w->op_limit = __atomic_load_n(t, __ATOMIC_ACQUIRE);
     return 1;
 }
+
+int rb_worker_wait_for(const rb_worker_t *w)
+{
+    for (uint32_t i = 0; i < w->wait_n;) {
+        if (__atomic_load_n(&w->wait_first[i].finished, __ATOMIC_ACQUIRE)) {
+            i++;
+            continue;
+        }
+        if (rb_worker_stopped(w))
+            return -ECANCELED;
+        rb_time_sleep_until_ns(rb_time_mono_ns() + RB_NS_PER_MS);
+    }
+    return 0;
+}
+
+void rb_worker_flow_join(rb_worker_t *w)
+{
+    if (w->flow)
+        __atomic_add_fetch(&w->flow->weight, w->spec->flow, __ATOMIC_RELAXED);
+}
+
+void rb_worker_flow_leave(rb_worker_t *w)
+{
+    if (!w->flow)
+        return;
+    __atomic_sub_fetch(&w->flow->count, w->flow_count, __ATOMIC_RELAXED);
+    __atomic_sub_fetch(&w->flow->weight, w->spec->flow, __ATOMIC_RELAXED);
+    w->flow = NULL;
+}
+
+int rb_worker_flow_held(rb_worker_t *w)
+{
+    rb_flow_t *f = w->flow;
+    if (!f)
+        return 0;
+    /* fio: held while the worker's share of the flow's IOs is above its
+     * share of the weight; weights that add to 0 hold no one back */
+    uint64_t count = __atomic_load_n(&f->count, __ATOMIC_RELAXED);
+    uint32_t weight = __atomic_load_n(&f->weight, __ATOMIC_RELAXED);
+    if (weight && count &&
+        (double)w->flow_count / (double)count > (double)w->spec->flow / (double)weight)
+        return 1;
+    __atomic_add_fetch(&f->count, 1, __ATOMIC_RELAXED);
+    w->flow_count++;
+    return 0;
+}

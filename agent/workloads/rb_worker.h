@@ -49,6 +49,13 @@ typedef struct rb_worker_slot {
 
 struct rb_sandbox;
 
+/* fio's flow: the counter the workers of one flow_id share on this agent. */
+typedef struct rb_flow {
+    uint32_t id;     /* flow_id */
+    uint32_t weight; /* the flow of its running workers added, wrapping as fio's (atomic) */
+    uint64_t count;  /* 1 + the IOs its running workers let through (atomic) */
+} rb_flow_t;
+
 typedef struct rb_worker {
     /* given by the phase */
     const rb_job_spec_t *spec; /* borrowed from the phase spec */
@@ -58,15 +65,20 @@ typedef struct rb_worker {
     const int *stop;           /* the phase's stop flag (relaxed atomic) */
     uint64_t *target;          /* wearout ops for the job: UINT64_MAX until told (atomic) */
     uint64_t t_go;             /* local monotonic start time */
-    uint64_t delay_ns;         /* startdelay drawn for this worker: it starts at t_go + this */
-    uint64_t run_hash;         /* rb_verify_hash(run id) */
-    uint32_t nregions;         /* workers sharing the IO layout (rb_job_map) */
-    uint32_t region;           /* whose region this worker's IOs go to */
-    uint32_t node_tag;         /* rank + 1 of this node: stamped in verify headers */
-    uint32_t expect;           /* rank + 1 of the node whose data reads must find */
-    rb_rand_t rng;             /* offsets, sizes, read/write choice, buffer refills */
-    rb_fill_t fill;            /* buffers that compress or dedupe as asked (rb_fill_wanted) */
-    void *bufs;                /* the workload's buffers, aligned */
+    const struct rb_worker *wait_first; /* wait_for: the first worker of the job it waits for */
+    uint32_t wait_n;                    /* ... and that job's workers (0: it waits for none) */
+    rb_flow_t *flow;                    /* flow: its flow_id's counter (NULL: none) */
+    uint64_t flow_count;                /* flow: the IOs it let through */
+    int flow_held;                      /* flow: the last IO was held back */
+    uint64_t delay_ns; /* startdelay drawn for this worker: it starts at t_go + this */
+    uint64_t run_hash; /* rb_verify_hash(run id) */
+    uint32_t nregions; /* workers sharing the IO layout (rb_job_map) */
+    uint32_t region;   /* whose region this worker's IOs go to */
+    uint32_t node_tag; /* rank + 1 of this node: stamped in verify headers */
+    uint32_t expect;   /* rank + 1 of the node whose data reads must find */
+    rb_rand_t rng;     /* offsets, sizes, read/write choice, buffer refills */
+    rb_fill_t fill;    /* buffers that compress or dedupe as asked (rb_fill_wanted) */
+    void *bufs;        /* the workload's buffers, aligned */
     pthread_t thread;
     int started; /* thread was created */
     /* verify_backlog: blocks written and not yet read back, in fio's order
@@ -254,5 +266,18 @@ int rb_worker_wait_target(rb_worker_t *w);
  * RB_WORKER_SLICE_NS so that a stop of the phase ends the sleep within one
  * slice. 0 once t_ns is reached, -ECANCELED when the phase stopped first. */
 int rb_worker_sleep_until(const rb_worker_t *w, uint64_t t_ns);
+
+/* wait_for: waits until every worker of the job w waits for has ended. 0
+ * then, -ECANCELED when the phase stopped first. */
+int rb_worker_wait_for(const rb_worker_t *w);
+
+/* flow: w joins (its weight counts) or leaves (its weight and its IOs no
+ * longer count) its flow's counter; nothing without a flow. */
+void rb_worker_flow_join(rb_worker_t *w);
+void rb_worker_flow_leave(rb_worker_t *w);
+
+/* flow, before each new IO: 1 when w is ahead of its share of the flow's
+ * IOs (the IO waits); else 0, the IO counted in w's and the flow's counts. */
+int rb_worker_flow_held(rb_worker_t *w);
 
 #endif

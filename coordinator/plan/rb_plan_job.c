@@ -738,7 +738,8 @@ int rb_plan_job_finish(rb_plan_parser_t *ps)
         return rc;
     bool new_phase = o->stonewall || ps->after_meta;
     ps->after_meta = false;
-    return s_add_job(ps, o, js, new_phase, line);
+    rc = rb_opt_value_wait_for_settle(ps, o);
+    return rc < 0 ? rc : s_add_job(ps, o, js, new_phase, line);
 }
 
 /* A deep copy of phase src as iteration k of n: its jobs copied, its name

@@ -308,6 +308,10 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->sqpoll_cpu, b->sqpoll_cpu);
     assert_int_equal(a->verify_backlog, b->verify_backlog);
     assert_int_equal(a->verify_backlog_batch, b->verify_backlog_batch);
+    assert_int_equal(a->flow, b->flow);
+    assert_int_equal(a->flow_id, b->flow_id);
+    assert_int_equal(a->flow_sleep_us, b->flow_sleep_us);
+    assert_string_equal(a->wait_for, b->wait_for);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
@@ -2372,6 +2376,50 @@ static void test_engine_options(void **state)
         s_expect_error(bad[i].text, strlen(bad[i].text), bad[i].line, bad[i].what);
 }
 
+/* flow, flow_id, flow_sleep and wait_for: read into the job, printed only
+ * when set; a negative flow wraps as fio's unsigned weight; wait_for names a
+ * job read before it, in its phase or an earlier one, else it is refused at
+ * its line. */
+static void test_flow_wait_for(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=4m\nrw=read\nflow_sleep=1000\n"
+                               "[a]\nflow=8\nflow_id=3\n"
+                               "[b]\nflow=-2\nwait_for=a\n"
+                               "[c]\nstonewall\nwait_for=b\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(j[0].flow, 8);
+    assert_int_equal(j[0].flow_id, 3);
+    assert_int_equal(j[0].flow_sleep_us, 1000);
+    assert_int_equal(j[1].flow, UINT32_MAX - 1);
+    assert_string_equal(j[1].wait_for, "a");
+    assert_string_equal(j[0].wait_for, "");
+    assert_string_equal(p->phases[1].jobs[0].wait_for, "b");
+    assert_int_equal(p->phases[1].jobs[0].flow, 0);
+    char *text = s_print(p, NULL);
+    assert_non_null(strstr(text, "flow=8\nflow_id=3\nflow_sleep=1000\n"));
+    assert_non_null(strstr(text, "wait_for=a\nflow=-2\nflow_sleep=1000\n"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    static const struct {
+        const char *text;
+        unsigned line;
+        const char *what;
+    } bad[] = {
+        {"[w]\nsize=1m\nwait_for=r\n[r]\nsize=1m\n", 3, "wait_for=r: no job 'r' before this one"},
+        {"[w]\nsize=1m\nwait_for=nobody\n", 3, "wait_for=nobody: no job 'nobody'"},
+        {"[w]\nsize=1m\nwait_for=w\n", 3, "job 'w' cannot wait for itself"},
+        {"[w]\nsize=1m\nflow=1001\n", 3, "bad flow=1001"},
+        {"[w]\nsize=1m\nflow=much\n", 3, "bad flow=much"},
+        {"[w]\nsize=1m\nflow_sleep=-1\n", 3, "flow_sleep"},
+        {"[w]\nsize=1m\nflow_id=x\n", 3, "flow_id"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        s_expect_error(bad[i].text, strlen(bad[i].text), bad[i].line, bad[i].what);
+}
+
 /* exitall and exit_what: a boolean and fio's three names, printed only away
  * from the defaults; another name refused at its line. */
 static void test_exitall(void **state)
@@ -3254,6 +3302,7 @@ int main(void)
         cmocka_unit_test(test_rate_floors),
         cmocka_unit_test(test_exitall),
         cmocka_unit_test(test_engine_options),
+        cmocka_unit_test(test_flow_wait_for),
         cmocka_unit_test(test_fuzz),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

@@ -182,6 +182,10 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->sqpoll_cpu = 3 + k;
     jb->verify_backlog = 4 + k;
     jb->verify_backlog_batch = 2 + k;
+    jb->flow = k % 2 ? 8 : (uint32_t)-2; /* version 21 */
+    jb->flow_id = 4 + k;
+    jb->flow_sleep_us = 1000 + k;
+    snprintf(jb->wait_for, sizeof jb->wait_for, "waitee%u", k);
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -859,6 +863,10 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->sqpoll_cpu, t->sqpoll_cpu);
                 assert_int_equal(s->verify_backlog, t->verify_backlog);
                 assert_int_equal(s->verify_backlog_batch, t->verify_backlog_batch);
+                assert_int_equal(s->flow, t->flow);
+                assert_int_equal(s->flow_id, t->flow_id);
+                assert_int_equal(s->flow_sleep_us, t->flow_sleep_us);
+                assert_string_equal(s->wait_for, t->wait_for);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1950,6 +1958,9 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->hipri = jb->sqpoll = jb->sqpoll_aff = 1;
     jb->sqpoll_cpu = RB_CPUS_MAX - 1;
     jb->verify_backlog = jb->verify_backlog_batch = UINT32_MAX;
+    jb->flow = jb->flow_sleep_us = UINT32_MAX;
+    jb->flow_id = INT32_MAX;
+    memset(jb->wait_for, 'w', sizeof jb->wait_for - 1);
 }
 
 static void test_oversized_frame(void **state)
@@ -1993,9 +2004,10 @@ static void test_oversized_frame(void **state)
     }
     assert_int_equal(rb_msg_encode(&m, &out, &olen, &err), 0);
 
-    /* 7360 bytes per job (64 bssplit sizes each way, a device list of 1023 characters,
-     * 16 zones of random_distribution per direction), 460 MiB in all:
-     * RB_PROTO_MAX_FRAME is 512 MiB since version 17 (384 MiB since version 6). */
+    /* 8196 bytes per job (64 bssplit sizes each way, a device list of 1023 characters,
+     * 16 zones of random_distribution per direction, a wait_for name of 63), 512 MiB
+     * in all: RB_PROTO_MAX_FRAME is 576 MiB since version 21 (512 MiB since version
+     * 17, 384 MiB since version 6). */
     assert_true(olen > (440u << 20) && olen <= RB_PROTO_MAX_FRAME);
     rb_msg_t back;
     assert_int_equal(rb_msg_decode(out, olen, &back, &err), 0);
@@ -2317,7 +2329,8 @@ static void test_v6_keys(void **state)
         "zone_skip "
         "ss_metric ss_pct ss_limit ss_dur_ns ss_ramp_ns compress_pct compress_chunk dedupe_pct "
         "scramble rate_min rate_min_write rate_iops_min rate_iops_min_write rate_cycle_ms "
-        "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu verify_backlog verify_backlog_batch";
+        "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu verify_backlog verify_backlog_batch "
+        "flow flow_id flow_sleep_us wait_for";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
