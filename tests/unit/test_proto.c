@@ -169,6 +169,9 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->compress_chunk = 4096 + k;
     jb->dedupe_pct = 30 + k;
     jb->scramble = (uint8_t)(k % 2);
+    jb->dedupe_mode = RB_DEDUPE_WORKING_SET - k % 2; /* version 21 */
+    jb->dedupe_ws_pct = 20 + k;
+    jb->dedupe_global = (uint8_t)(k % 2 == 0);
     jb->rate_min = 1048576 + k; /* version 20 */
     jb->rate_min_write = 2097152 + k;
     jb->rate_iops_min = 100 + k;
@@ -844,6 +847,9 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->compress_chunk, t->compress_chunk);
                 assert_int_equal(s->dedupe_pct, t->dedupe_pct);
                 assert_int_equal(s->scramble, t->scramble);
+                assert_int_equal(s->dedupe_mode, t->dedupe_mode);
+                assert_int_equal(s->dedupe_ws_pct, t->dedupe_ws_pct);
+                assert_int_equal(s->dedupe_global, t->dedupe_global);
                 assert_int_equal(s->rate_min, t->rate_min);
                 assert_int_equal(s->rate_min_write, t->rate_min_write);
                 assert_int_equal(s->rate_iops_min, t->rate_iops_min);
@@ -1483,9 +1489,9 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 20);
+    assert_int_equal(RB_PROTO_VERSION, 21);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 19 from peer, this build speaks 20");
+    expect_bad(buf, len, -EPROTO, "protocol version 20 from peer, this build speaks 21");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
@@ -1938,6 +1944,9 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->compress_pct = jb->dedupe_pct = 100;
     jb->compress_chunk = UINT64_MAX;
     jb->scramble = 1;
+    jb->dedupe_mode = RB_DEDUPE_WORKING_SET;
+    jb->dedupe_ws_pct = 100;
+    jb->dedupe_global = 1;
     jb->rate_min = jb->rate_min_write = UINT64_MAX;
     jb->rate_iops_min = jb->rate_iops_min_write = UINT64_MAX;
     jb->rate_cycle_ms = UINT32_MAX;
@@ -2198,6 +2207,12 @@ static void test_encode_invalid(void **state)
     m.u.plan.phases[1].jobs[0].sqpoll_cpu = RB_CPUS_MAX;
     expect_einval(&m, "'phases[1].jobs[0].sqpoll_cpu'");
     m.u.plan.phases[1].jobs[0].sqpoll_cpu = RB_CPUS_MAX - 1;
+    m.u.plan.phases[1].jobs[0].dedupe_mode = RB_DEDUPE_WORKING_SET + 1;
+    expect_einval(&m, "'phases[1].jobs[0].dedupe_mode'");
+    m.u.plan.phases[1].jobs[0].dedupe_mode = RB_DEDUPE_WORKING_SET;
+    m.u.plan.phases[1].jobs[0].dedupe_ws_pct = 101;
+    expect_einval(&m, "'phases[1].jobs[0].dedupe_ws_pct'");
+    m.u.plan.phases[1].jobs[0].dedupe_ws_pct = 100;
     m.u.plan.phases[1].jobs[0].hipri = 2;
     expect_einval(&m, "'phases[1].jobs[0].hipri'");
     m.u.plan.phases[1].jobs[0].hipri = 1;
@@ -2312,7 +2327,8 @@ static void test_v6_keys(void **state)
         "zone_skip "
         "ss_metric ss_pct ss_limit ss_dur_ns ss_ramp_ns compress_pct compress_chunk dedupe_pct "
         "scramble rate_min rate_min_write rate_iops_min rate_iops_min_write rate_cycle_ms "
-        "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu";
+        "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu dedupe_mode dedupe_ws_pct "
+        "dedupe_global";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
