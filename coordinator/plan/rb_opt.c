@@ -255,7 +255,7 @@ static const rb_opt_t s_rows[] = {
      .doc = "dedupe_mode=working_set: its pages, this % of the job's size", .ref = "dedupe_mode"},
     {"dedupe_global", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(dedupe_global), .def = "0",
      .print = rb_opt_print_dedupe, .type = "boolean",
-     .doc = "dedupe_mode=working_set: the working set is shared by the node's workers",
+     .doc = "dedupe_mode=working_set: one working set for the phase's workers on a node",
      .ref = "dedupe_mode"},
     {"refill_buffers", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(refill_buffers), .type = "boolean",
      .def_doc = "`0`", .doc = "new random contents for every write", .ref = "refill_buffers"},
