@@ -195,7 +195,9 @@ S_LAYOUT(
     F_U32(rb_job_spec_t, verify_backlog_batch, UINT32_MAX),
     /* version 21 */
     F_U32(rb_job_spec_t, flow, UINT32_MAX), F_U32(rb_job_spec_t, flow_id, INT32_MAX),
-    F_U32(rb_job_spec_t, flow_sleep_us, UINT32_MAX), F_STR(rb_job_spec_t, wait_for, 0));
+    F_U32(rb_job_spec_t, flow_sleep_us, UINT32_MAX), F_STR(rb_job_spec_t, wait_for, 0),
+    F_U32(rb_job_spec_t, dedupe_mode, RB_DEDUPE_WORKING_SET),
+    F_U32(rb_job_spec_t, dedupe_ws_pct, 100), F_KIND(rb_job_spec_t, dedupe_global, RB_PK_BOOL));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));

@@ -171,6 +171,16 @@ typedef enum {
     RB_EXIT_ALL = 2,       /* "all": those, and the node's later phases do no IO */
 } rb_exit_what_t;
 
+/* fio's dedupe_mode: what a write buffer chosen to repeat (dedupe_pct)
+ * holds. */
+typedef enum {
+    RB_DEDUPE_REPEAT = 0,      /* "repeat": the worker's last unique buffer */
+    RB_DEDUPE_WORKING_SET = 1, /* "working_set": a page drawn from a working set */
+} rb_dedupe_mode_t;
+
+/* fio's default dedupe_working_set_percentage. */
+#define RB_DEDUPE_WS_PCT_DEF 5
+
 /* How the workers of all nodes share one file (shared_file=1), IOR's N-1. */
 typedef enum {
     RB_LAYOUT_SEGMENTED = 0, /* "segmented": each worker owns one contiguous segment */
@@ -332,6 +342,11 @@ typedef struct rb_job_spec {
     uint64_t compress_chunk; /* bytes of one random-then-fixed chunk; 0: the smallest write */
     uint32_t dedupe_pct;     /* % of write buffers that repeat the last unique one */
     uint8_t scramble;        /* stamp each 512 bytes of a reused buffer with its offset */
+    /* fio's dedupe_mode, dedupe_working_set_percentage and dedupe_global
+     * (version 21): where a repeated write buffer comes from */
+    uint32_t dedupe_mode;   /* rb_dedupe_mode_t */
+    uint32_t dedupe_ws_pct; /* working_set: its pages, % of the worker's size in smallest writes */
+    uint8_t dedupe_global;  /* working_set drawn from every worker of the phase on the node */
     /* fio's rate_min, rate_iops_min and rate_cycle (version 20): a worker
      * whose rate of a direction over a cycle falls below its floor fails
      * (rb_minrate.h); the bytes' floor, when set, is judged, else the IOs' */

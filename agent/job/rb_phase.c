@@ -102,6 +102,7 @@ struct rb_phase {
     rb_flow_t *flows;           /* the flow_ids of its jobs' flow, nflows of them */
     uint32_t nflows;
     int exited; /* exitall has ended the phase's workers */
+    uint64_t *seeds; /* each worker's random seed, nworkers of them */
 };
 
 /* cpus_allowed: the worker's thread on the job's CPUs, or with split on the
@@ -236,6 +237,7 @@ void rb_phase_destroy(rb_phase_t **p)
     free(ph->ss);
     free(ph->flows);
     free(ph->stop);
+    free(ph->seeds);
     free(ph);
     *p = NULL;
 }
@@ -266,9 +268,10 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
     ph->sw_sent = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->sw_sent);
     ph->stop = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->stop);
     ph->ss = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->ss);
+    ph->seeds = calloc(n ? n : 1, sizeof *ph->seeds);
     ph->flows = calloc(spec->njobs ? spec->njobs : 1, sizeof *ph->flows);
     if (!ph->w || !ph->acc || !ph->sjobs || !ph->djobs || !ph->dworkers || !ph->target ||
-        !ph->sw_sent || !ph->stop || !ph->ss || !ph->flows) {
+        !ph->sw_sent || !ph->stop || !ph->ss || !ph->flows || !ph->seeds) {
         rb_err_set(err, -ENOMEM, "out of memory for %u workers", n);
         rb_phase_destroy(&ph);
         return NULL;
@@ -298,6 +301,16 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
             rb_hist_init(&ph->acc[j].total[c]);
         }
         ph->target[j] = UINT64_MAX;
+    }
+    /* randrepeat: the same sequence every run; else a new one. Every seed
+     * first: with dedupe_global a worker's buffers are made from others'. */
+    for (uint32_t j = 0, k = 0; j < spec->njobs; j++) {
+        const rb_job_spec_t *js = &spec->jobs[j];
+        for (uint32_t i = 0; i < js->numjobs; i++, k++) {
+            ph->seeds[k] = js->randseed ^ rb_verify_hash(js->name) ^ ((uint64_t)i * 0x9e37u);
+            if (!js->randrepeat)
+                ph->seeds[k] ^= rb_time_wall_ns();
+        }
     }
     uint64_t run_hash = rb_verify_hash(ctx->run_id);
     uint32_t nnodes = ctx->nnodes ? ctx->nnodes : 1;
@@ -341,10 +354,10 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
                 for (int kind = 0; kind < RB_NLATS; kind++)
                     rb_hist_init(&w->lat[d][kind]);
             w->cp = calloc(RB_MAX_CHECKPTS, sizeof *w->cp);
-            /* randrepeat: the same sequence every run; else a new one. */
-            uint64_t seed = js->randseed ^ rb_verify_hash(js->name) ^ ((uint64_t)i * 0x9e37u);
-            if (!js->randrepeat)
-                seed ^= rb_time_wall_ns();
+            uint64_t seed = ph->seeds[k];
+            w->peer_seeds = ph->seeds;
+            w->npeers = n;
+            w->peer = k;
             if (js->startdelay_max_ns > js->startdelay_ns) {
                 /* a range: each worker draws its own, from a sequence of its own */
                 rb_rand_t r;

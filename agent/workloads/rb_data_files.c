@@ -230,7 +230,9 @@ static void s_ring_init(rb_worker_t *w, uint64_t seed, uint64_t bmax)
     uint32_t depth = w->depth;
     rb_rand_seed(&w->rng, seed);
     if (rb_fill_wanted(s)) {
-        rb_fill_init(&w->fill, s, s->bs_write ? s->bs_write : s->bs, seed ^ 0xbb67ae8584caa73bull);
+        rb_fill_init(&w->fill, s, s->bs_write ? s->bs_write : s->bs, seed);
+        if (s->dedupe_global)
+            rb_fill_share(&w->fill, w->peer_seeds, w->npeers, w->peer);
         for (uint32_t i = 0; i < depth; i++)
             rb_fill_buf(&w->fill, (char *)w->bufs + i * bmax, (size_t)bmax);
     } else if (s->buffer_mode == RB_BUF_RANDOM)

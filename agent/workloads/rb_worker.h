@@ -62,6 +62,9 @@ typedef struct rb_worker {
     uint32_t job;              /* index of spec in the phase */
     uint32_t index;            /* 0 .. numjobs-1 */
     uint32_t thread_no;        /* its place among the plan's workers on this agent, from 0 */
+    const uint64_t *peer_seeds; /* every worker's seed in the phase, borrowed (dedupe_global) */
+    uint32_t npeers;            /* workers in the phase */
+    uint32_t peer;              /* this worker's place among them, from 0 */
     const int *stop;           /* the phase's stop flag (relaxed atomic) */
     uint64_t *target;          /* wearout ops for the job: UINT64_MAX until told (atomic) */
     uint64_t t_go;             /* local monotonic start time */

@@ -59,6 +59,8 @@ static const rb_opt_name_t s_fadvise_names[] = {{"0", RB_FADVISE_NONE},
                                                 {"1", RB_FADVISE_PATTERN},
                                                 {"sequential", RB_FADVISE_SEQUENTIAL},
                                                 {"random", RB_FADVISE_RANDOM}};
+static const rb_opt_name_t s_dedupe_names[] = {{"repeat", RB_DEDUPE_REPEAT},
+                                               {"working_set", RB_DEDUPE_WORKING_SET}};
 static const rb_opt_name_t s_order_names[] = {{"sequential", 0}, {"random", 1}};
 static const rb_opt_name_t s_think_names[] = {{"complete", 0}, {"issue", 1}};
 
@@ -242,8 +244,19 @@ static const rb_opt_t s_rows[] = {
      .doc = "bytes of one random-then-fixed chunk; 0: the smallest write", .ref = "buffer_compress_chunk"},
     {"dedupe_percentage", NULL, RB_OPT_CUSTOM, 0, J(dedupe_pct), .min = 0, .max = 100,
      .parse = rb_opt_value_buffer_pct, .print = rb_opt_print_buffer_pct, .type = "0 .. 100",
-     .def_doc = "none", .doc = "this % of write buffers repeat the last unique one",
+     .def_doc = "none", .doc = "this % of write buffers are repeated (dedupe_mode)",
      .ref = "dedupe_percentage"},
+    {"dedupe_mode", NULL, RB_OPT_ENUM, 0, J(dedupe_mode), NAMES(s_dedupe_names), .def = "repeat",
+     .print = rb_opt_print_dedupe, .type = "`repeat` or `working_set`",
+     .doc = "a repeated write buffer is the last unique one, or a page of a working set",
+     .ref = "dedupe_mode"},
+    {"dedupe_working_set_percentage", NULL, RB_OPT_COUNT, 0, J(dedupe_ws_pct), .min = 0,
+     .max = 100, .def = "5", .print = rb_opt_print_dedupe, .type = "0 .. 100",
+     .doc = "dedupe_mode=working_set: its pages, this % of the job's size", .ref = "dedupe_mode"},
+    {"dedupe_global", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(dedupe_global), .def = "0",
+     .print = rb_opt_print_dedupe, .type = "boolean",
+     .doc = "dedupe_mode=working_set: one working set for the phase's workers on a node",
+     .ref = "dedupe_mode"},
     {"refill_buffers", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(refill_buffers), .type = "boolean",
      .def_doc = "`0`", .doc = "new random contents for every write", .ref = "refill_buffers"},
     /* verification */
@@ -545,8 +558,7 @@ static const rb_opt_t s_rows[] = {
     NYE("userspace_reap", RB_OPT_AREA_QUEUE, "libaio"),
     NY("cmdprio_percentage", RB_OPT_AREA_QUEUE), NY("cmdprio_class", RB_OPT_AREA_QUEUE),
     NY("cmdprio", RB_OPT_AREA_QUEUE), NY("cmdprio_bssplit", RB_OPT_AREA_QUEUE),
-    NY("dedupe_global", RB_OPT_AREA_BUFFERS), NY("dedupe_mode", RB_OPT_AREA_BUFFERS),
-    NY("dedupe_working_set_percentage", RB_OPT_AREA_BUFFERS), NY("mem", RB_OPT_AREA_BUFFERS),
+    NY("mem", RB_OPT_AREA_BUFFERS),
     NY("iomem", RB_OPT_AREA_BUFFERS), NY("iomem_align", RB_OPT_AREA_BUFFERS),
     NY("mem_align", RB_OPT_AREA_BUFFERS), NY("hugepage-size", RB_OPT_AREA_BUFFERS),
     NY("lockmem", RB_OPT_AREA_BUFFERS),

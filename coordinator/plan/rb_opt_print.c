@@ -139,6 +139,19 @@ void rb_opt_print_compress_chunk(const rb_opt_t *opt, const rb_job_spec_t *js, c
 }
 
 /* buffer_pattern, or verify_pattern when the pattern holds a %o. */
+/* dedupe_mode, dedupe_working_set_percentage, dedupe_global: only when not
+ * fio's default (repeat, 5, 0). */
+void rb_opt_print_dedupe(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    uint64_t v = rb_opt_load(js, opt);
+    if (opt->kind == RB_OPT_ENUM && v != RB_DEDUPE_REPEAT)
+        rb_opt_print_enum(opt, js, gd, f);
+    else if (opt->kind == RB_OPT_COUNT && v != RB_DEDUPE_WS_PCT_DEF)
+        rb_opt_print_u64(opt, js, gd, f);
+    else if (opt->kind == RB_OPT_BOOL && v)
+        fprintf(f, "%s=1\n", opt->key);
+}
+
 void rb_opt_print_pattern(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {
     (void)gd;

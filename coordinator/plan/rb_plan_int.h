@@ -243,7 +243,7 @@ rb_opt_print_fn rb_opt_print_bs, rb_opt_print_bssplit, rb_opt_print_bsrange, rb_
     rb_opt_print_random_distribution, rb_opt_print_rw, rb_opt_print_rw_sequencer,
     rb_opt_print_percentage_random, rb_opt_print_blockalign, rb_opt_print_if_set,
     rb_opt_print_fallocate, rb_opt_print_scramble, rb_opt_print_buffer_pct,
-    rb_opt_print_compress_chunk, rb_opt_print_cpus, rb_opt_print_zonemode, rb_opt_print_zone_size,
+    rb_opt_print_compress_chunk, rb_opt_print_dedupe, rb_opt_print_cpus, rb_opt_print_zonemode, rb_opt_print_zone_size,
     rb_opt_print_steadystate, rb_opt_print_rate_floor, rb_opt_print_rate_cycle,
     rb_opt_print_exit_what, rb_opt_print_sqpoll_cpu, rb_opt_print_flow;
 

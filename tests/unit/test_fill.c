@@ -1,5 +1,6 @@
 /* rb_fill: write buffers compress and dedupe as the job asks (fio's
- * buffer_compress_percentage, buffer_compress_chunk, dedupe_percentage). */
+ * buffer_compress_percentage, buffer_compress_chunk, dedupe_percentage,
+ * dedupe_mode, dedupe_working_set_percentage, dedupe_global). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -149,13 +150,157 @@ static void test_dedupe_sizes(void **state)
     assert_memory_equal(a, b, sizeof b);
 }
 
+/* FNV-1a of each of the n blocks of b. */
+static uint64_t *s_hashes(const uint8_t *b, size_t n)
+{
+    uint64_t *h = calloc(n, sizeof *h);
+    assert_non_null(h);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = 1469598103934665603ull;
+        for (size_t k = 0; k < S_BLOCK; k++)
+            x = (x ^ b[i * S_BLOCK + k]) * 1099511628211ull;
+        h[i] = x;
+    }
+    return h;
+}
+
+/* Of the n hashes of h: how many equal an earlier one (*dup) and how many
+ * different ones those are (*distinct). */
+static void s_dup_stats(const uint64_t *h, size_t n, size_t *dup, size_t *distinct)
+{
+    *dup = *distinct = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t first = i;
+        for (size_t j = 0; j < i && first == i; j++)
+            if (h[j] == h[i])
+                first = j;
+        if (first == i)
+            continue;
+        (*dup)++;
+        size_t seen = 0; /* an earlier duplicate of the same block */
+        for (size_t j = first + 1; j < i && !seen; j++)
+            seen = h[j] == h[i];
+        *distinct += !seen;
+    }
+}
+
+/* n blocks for job js, worker self of n_peers sharing seeds (NULL: none). */
+static uint8_t *s_fill_peer(const rb_job_spec_t *js, const uint64_t *seeds, uint32_t npeers,
+                            uint32_t self, size_t n)
+{
+    rb_fill_t f;
+    rb_fill_init(&f, js, S_BLOCK, seeds[self]);
+    if (npeers)
+        rb_fill_share(&f, seeds, npeers, self);
+    uint8_t *b = malloc(n * S_BLOCK);
+    assert_non_null(b);
+    for (size_t i = 0; i < n; i++)
+        rb_fill_buf(&f, b + i * S_BLOCK, S_BLOCK);
+    return b;
+}
+
+/* working_set: the repeated blocks are drawn from a few pages (10 % of the
+ * size: 204), where repeat mode repeats each unique block in turn; the
+ * share of repeated blocks is the same. */
+static void test_working_set(void **state)
+{
+    (void)state;
+    const uint64_t seed[] = {21};
+    rb_job_spec_t js = {.dedupe_pct = 40,
+                        .dedupe_mode = RB_DEDUPE_WORKING_SET,
+                        .dedupe_ws_pct = 10,
+                        .size = (uint64_t)S_N * S_BLOCK};
+    uint8_t *b = s_fill_peer(&js, seed, 0, 0, S_N);
+    uint64_t *h = s_hashes(b, S_N);
+    size_t dup, distinct;
+    s_dup_stats(h, S_N, &dup, &distinct);
+    if (dup < S_N * 36 / 100 || dup > S_N * 44 / 100 || distinct > S_N / 10 || distinct < S_N / 20)
+        fail_msg("working_set: %zu repeated blocks, %zu different", dup, distinct);
+    free(h);
+    free(b);
+    js.dedupe_mode = RB_DEDUPE_REPEAT;
+    b = s_fill_peer(&js, seed, 0, 0, S_N);
+    h = s_hashes(b, S_N);
+    s_dup_stats(h, S_N, &dup, &distinct);
+    assert_true(dup > S_N * 36 / 100 && dup < S_N * 44 / 100);
+    assert_true(distinct > 300);
+    free(h);
+    free(b);
+    /* a working set of no page is one page; at 100 % every block is alike */
+    js.dedupe_mode = RB_DEDUPE_WORKING_SET;
+    js.dedupe_ws_pct = 0;
+    b = s_fill_peer(&js, seed, 0, 0, S_N);
+    h = s_hashes(b, S_N);
+    s_dup_stats(h, S_N, &dup, &distinct);
+    assert_int_equal(distinct, 1);
+    free(h);
+    free(b);
+    js.dedupe_ws_pct = 10;
+    js.dedupe_pct = 100;
+    b = s_fill_peer(&js, seed, 0, 0, 64);
+    h = s_hashes(b, 64);
+    s_dup_stats(h, 64, &dup, &distinct);
+    assert_int_equal(dup, 63);
+    free(h);
+    free(b);
+}
+
+/* Blocks of b (n) equal to some block of c (n), as % of n. */
+static double s_cross_pct(const uint64_t *hb, const uint64_t *hc, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            if (hb[i] == hc[j]) {
+                k++;
+                break;
+            }
+    return 100.0 * (double)k / (double)n;
+}
+
+/* dedupe_global: two workers draw from one working set, half the pages of
+ * each; without it their blocks never meet. */
+static void test_working_set_global(void **state)
+{
+    (void)state;
+    const uint64_t seeds[] = {7, 8};
+    rb_job_spec_t js = {.dedupe_pct = 50,
+                        .dedupe_mode = RB_DEDUPE_WORKING_SET,
+                        .dedupe_ws_pct = 20,
+                        .dedupe_global = 1,
+                        .size = (uint64_t)S_N * S_BLOCK};
+    for (int global = 0; global < 2; global++) {
+        uint8_t *b = malloc(2 * S_N * S_BLOCK);
+        assert_non_null(b);
+        for (uint32_t w = 0; w < 2; w++) {
+            uint8_t *one = s_fill_peer(&js, seeds, global ? 2 : 0, w, S_N);
+            memcpy(b + w * S_N * S_BLOCK, one, S_N * S_BLOCK);
+            free(one);
+        }
+        uint64_t *h = s_hashes(b, 2 * S_N);
+        double cross = s_cross_pct(h, h + S_N, S_N);
+        size_t dup, distinct;
+        s_dup_stats(h, 2 * S_N, &dup, &distinct);
+        /* global: every repeated block of a worker (half its blocks) is a
+         * page the other writes too, its own first ones or the other's;
+         * all of them 2 x 204 pages */
+        if (global && (cross < 50 || cross > 70 || distinct > 2 * (S_N / 10)))
+            fail_msg("global: %.1f%% of the blocks met, %zu different repeated", cross, distinct);
+        if (!global && cross != 0)
+            fail_msg("not global: %.1f%% of the blocks met", cross);
+        if (dup < 2 * S_N * 46 / 100 || dup > 2 * S_N * 54 / 100)
+            fail_msg("global %d: %zu repeated blocks of %u", global, dup, 2 * S_N);
+        free(h);
+        free(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_compress_levels),
-        cmocka_unit_test(test_chunk_shape),
-        cmocka_unit_test(test_dedupe_share),
-        cmocka_unit_test(test_dedupe_sizes),
+        cmocka_unit_test(test_compress_levels), cmocka_unit_test(test_chunk_shape),
+        cmocka_unit_test(test_dedupe_share),    cmocka_unit_test(test_dedupe_sizes),
+        cmocka_unit_test(test_working_set),     cmocka_unit_test(test_working_set_global),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -295,6 +295,9 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->compress_chunk, b->compress_chunk);
     assert_int_equal(a->dedupe_pct, b->dedupe_pct);
     assert_int_equal(a->scramble, b->scramble);
+    assert_int_equal(a->dedupe_mode, b->dedupe_mode);
+    assert_int_equal(a->dedupe_ws_pct, b->dedupe_ws_pct);
+    assert_int_equal(a->dedupe_global, b->dedupe_global);
     assert_int_equal(a->rate_min, b->rate_min);
     assert_int_equal(a->rate_min_write, b->rate_min_write);
     assert_int_equal(a->rate_iops_min, b->rate_iops_min);
@@ -853,7 +856,9 @@ static const s_bad_t s_bad[] = {
      "0102030405060708091011121314151617181920212223242526272829303132"
      "333435363738394041424344454647484950515253545556575859606162636465\n",
      3, "is longer than 64 bytes"},
-    {"[a]\nsize=1M\ndedupe_mode=working_set\n", 3, "option 'dedupe_mode' is not supported yet"},
+    {"[a]\nsize=1M\ndedupe_mode=workingset\n", 3, "dedupe_mode"},
+    {"[a]\nsize=1M\ndedupe_working_set_percentage=101\n", 3, "dedupe_working_set_percentage"},
+    {"[a]\nsize=1M\ndedupe_global=2\n", 3, "dedupe_global"},
     {"[a]\nsize=1M\nbuffer_compress_percentage=101\n", 3, "buffer_compress_percentage"},
     {"[a]\nsize=1M\nbuffer_compress_percentage=-1\n", 3, "buffer_compress_percentage"},
     {"[a]\nsize=1M\nbuffer_compress_percentage=half\n", 3, "buffer_compress_percentage"},
@@ -2202,6 +2207,39 @@ static void test_buffer_contents(void **state)
     rb_plan_destroy(&p);
 }
 
+/* dedupe_mode, dedupe_working_set_percentage, dedupe_global: fio's defaults
+ * (repeat, 5, 0) unprinted, others printed and read back. */
+static void test_dedupe_mode(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=4m\nrw=write\ndedupe_percentage=50\n"
+                               "[a]\ndedupe_mode=working_set\n"
+                               "dedupe_working_set_percentage=50\ndedupe_global\n"
+                               "[b]\ndedupe_mode=repeat\ndedupe_working_set_percentage=0\n"
+                               "[c]\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(p->phases[0].njobs, 3);
+    assert_int_equal(j[0].dedupe_mode, RB_DEDUPE_WORKING_SET);
+    assert_int_equal(j[0].dedupe_ws_pct, 50);
+    assert_int_equal(j[0].dedupe_global, 1);
+    assert_int_equal(j[1].dedupe_mode, RB_DEDUPE_REPEAT);
+    assert_int_equal(j[1].dedupe_ws_pct, 0);
+    assert_int_equal(j[2].dedupe_ws_pct, RB_DEDUPE_WS_PCT_DEF);
+    assert_int_equal(j[2].dedupe_global, 0);
+    char *text = s_print(p, NULL);
+    assert_non_null(strstr(text, "dedupe_percentage=50\ndedupe_mode=working_set\n"
+                                 "dedupe_working_set_percentage=50\ndedupe_global=1\n"));
+    assert_non_null(strstr(text, "dedupe_percentage=50\ndedupe_working_set_percentage=0\n"));
+    const char *c = strstr(text, "[c]");
+    assert_non_null(c);
+    assert_null(strstr(c, "dedupe_mode"));
+    assert_null(strstr(c, "dedupe_working"));
+    assert_null(strstr(c, "dedupe_global"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
 static void test_steadystate(void **state)
 {
     (void)state;
@@ -3299,6 +3337,7 @@ int main(void)
         cmocka_unit_test(test_meta_find_print),
         cmocka_unit_test(test_steadystate),
         cmocka_unit_test(test_buffer_contents),
+        cmocka_unit_test(test_dedupe_mode),
         cmocka_unit_test(test_rate_floors),
         cmocka_unit_test(test_exitall),
         cmocka_unit_test(test_engine_options),

@@ -169,6 +169,9 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->compress_chunk = 4096 + k;
     jb->dedupe_pct = 30 + k;
     jb->scramble = (uint8_t)(k % 2);
+    jb->dedupe_mode = RB_DEDUPE_WORKING_SET - k % 2; /* version 21 */
+    jb->dedupe_ws_pct = 20 + k;
+    jb->dedupe_global = (uint8_t)(k % 2 == 0);
     jb->rate_min = 1048576 + k; /* version 20 */
     jb->rate_min_write = 2097152 + k;
     jb->rate_iops_min = 100 + k;
@@ -850,6 +853,9 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->compress_chunk, t->compress_chunk);
                 assert_int_equal(s->dedupe_pct, t->dedupe_pct);
                 assert_int_equal(s->scramble, t->scramble);
+                assert_int_equal(s->dedupe_mode, t->dedupe_mode);
+                assert_int_equal(s->dedupe_ws_pct, t->dedupe_ws_pct);
+                assert_int_equal(s->dedupe_global, t->dedupe_global);
                 assert_int_equal(s->rate_min, t->rate_min);
                 assert_int_equal(s->rate_min_write, t->rate_min_write);
                 assert_int_equal(s->rate_iops_min, t->rate_iops_min);
@@ -1950,6 +1956,9 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->compress_pct = jb->dedupe_pct = 100;
     jb->compress_chunk = UINT64_MAX;
     jb->scramble = 1;
+    jb->dedupe_mode = RB_DEDUPE_WORKING_SET;
+    jb->dedupe_ws_pct = 100;
+    jb->dedupe_global = 1;
     jb->rate_min = jb->rate_min_write = UINT64_MAX;
     jb->rate_iops_min = jb->rate_iops_min_write = UINT64_MAX;
     jb->rate_cycle_ms = UINT32_MAX;
@@ -2215,6 +2224,12 @@ static void test_encode_invalid(void **state)
     m.u.plan.phases[1].jobs[0].sqpoll_cpu = RB_CPUS_MAX;
     expect_einval(&m, "'phases[1].jobs[0].sqpoll_cpu'");
     m.u.plan.phases[1].jobs[0].sqpoll_cpu = RB_CPUS_MAX - 1;
+    m.u.plan.phases[1].jobs[0].dedupe_mode = RB_DEDUPE_WORKING_SET + 1;
+    expect_einval(&m, "'phases[1].jobs[0].dedupe_mode'");
+    m.u.plan.phases[1].jobs[0].dedupe_mode = RB_DEDUPE_WORKING_SET;
+    m.u.plan.phases[1].jobs[0].dedupe_ws_pct = 101;
+    expect_einval(&m, "'phases[1].jobs[0].dedupe_ws_pct'");
+    m.u.plan.phases[1].jobs[0].dedupe_ws_pct = 100;
     m.u.plan.phases[1].jobs[0].hipri = 2;
     expect_einval(&m, "'phases[1].jobs[0].hipri'");
     m.u.plan.phases[1].jobs[0].hipri = 1;
@@ -2330,7 +2345,8 @@ static void test_v6_keys(void **state)
         "ss_metric ss_pct ss_limit ss_dur_ns ss_ramp_ns compress_pct compress_chunk dedupe_pct "
         "scramble rate_min rate_min_write rate_iops_min rate_iops_min_write rate_cycle_ms "
         "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu verify_backlog verify_backlog_batch "
-        "flow flow_id flow_sleep_us wait_for";
+        "flow flow_id flow_sleep_us wait_for "
+        "dedupe_mode dedupe_ws_pct dedupe_global";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
