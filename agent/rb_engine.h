@@ -37,6 +37,8 @@ typedef struct rb_engine_io {
     void *buf;           /* aligned buffer of len bytes */
     uint64_t len;        /* bytes to move */
     uint64_t off;        /* file offset */
+    uint16_t ioprio;     /* the IO's own priority (class << 13 | level), 0: none; only
+                          * the engines with fio's cmdprio options (libaio, io_uring) */
     int64_t result;      /* bytes moved, or -errno; set on completion */
     uint64_t t_issue_ns; /* when the runner prepared it (fio's start_time) */
     uint64_t t_sub_ns;   /* when the engine took it, queued and committed (fio's issue_time);

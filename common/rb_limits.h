@@ -23,6 +23,10 @@
 #define RB_META_DEPTH_MAX  16    /* meta_depth: directory tree levels */
 #define RB_ZONES_MAX       16    /* random_distribution=zoned: zones per direction */
 #define RB_CPUS_MAX        1024  /* cpus_allowed, cpumask: CPUs 0 .. 1023 (a cpu_set_t) */
+/* An IO priority as the kernel takes it: class (1 RT, 2 BE, 3 IDLE) << 13 | level (0 .. 7) */
+#define RB_IOPRIO_CLASS_SHIFT 13
+#define RB_CMDPRIO_MAX        8 /* cmdprio_bssplit entries per direction (fio: 64) */
+#define RB_IOPRIO_MAX         ((3u << RB_IOPRIO_CLASS_SHIFT) | 7u)
 
 /* random_distribution's number (zipf's theta, pareto's h, normal's %) in
  * millionths, at the most: 100 */

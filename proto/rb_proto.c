@@ -101,6 +101,11 @@ S_LAYOUT(s_nic_info_layout, NULL, F_STR(rb_nic_info_t, name, RB_PK_F_NONEMPTY),
 
 S_LAYOUT(s_bs_part_layout, NULL, F_U64(rb_bs_part_t, bs), F_U32R(rb_bs_part_t, perc, 1, 100));
 
+static int s_check_cmdprio(rb_proto_ctx_t *c, const void *base);
+
+S_LAYOUT(s_cmdprio_layout, s_check_cmdprio, F_U64(rb_cmdprio_t, bs),
+         F_U32R(rb_cmdprio_t, perc, 1, 100), F_U32(rb_cmdprio_t, prio, RB_IOPRIO_MAX));
+
 S_LAYOUT(s_zone_layout, NULL, F_U64(rb_zone_t, size), F_U32(rb_zone_t, access, 100));
 
 S_LAYOUT(
@@ -197,7 +202,10 @@ S_LAYOUT(
     F_U32(rb_job_spec_t, flow, UINT32_MAX), F_U32(rb_job_spec_t, flow_id, INT32_MAX),
     F_U32(rb_job_spec_t, flow_sleep_us, UINT32_MAX), F_STR(rb_job_spec_t, wait_for, 0),
     F_U32(rb_job_spec_t, dedupe_mode, RB_DEDUPE_WORKING_SET),
-    F_U32(rb_job_spec_t, dedupe_ws_pct, 100), F_KIND(rb_job_spec_t, dedupe_global, RB_PK_BOOL));
+    F_U32(rb_job_spec_t, dedupe_ws_pct, 100), F_KIND(rb_job_spec_t, dedupe_global, RB_PK_BOOL),
+    F_U32(rb_job_spec_t, ioprio, RB_IOPRIO_MAX),
+    F_INLINE(rb_job_spec_t, cmdprio_read, ncmdprio_read, RB_CMDPRIO_MAX, s_cmdprio_layout),
+    F_INLINE(rb_job_spec_t, cmdprio_write, ncmdprio_write, RB_CMDPRIO_MAX, s_cmdprio_layout));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));
@@ -480,8 +488,29 @@ const char *rb_proto_str_rule(const rb_proto_field_t *f, const char *s)
 /* A job's rules across fields: a size range that is one, a pattern to repeat,
  * Lustre striping lfs accepts. */
 /* The rules of any job, a part of the plan's own (rb_job_rules.h). */
+/* An IO priority the kernel takes: class 1 .. 3 and level 0 .. 7. */
+static bool s_ioprio_ok(uint32_t prio)
+{
+    uint32_t cls = prio >> RB_IOPRIO_CLASS_SHIFT;
+    return cls >= 1 && cls <= 3 && (prio & ((1u << RB_IOPRIO_CLASS_SHIFT) - 1)) <= 7;
+}
+
+static int s_check_cmdprio(rb_proto_ctx_t *c, const void *base)
+{
+    const rb_cmdprio_t *e = base;
+    if (!s_ioprio_ok(e->prio))
+        return rb_proto_fail(c, "prio", -1,
+                             "%" PRIu32 " is no IO priority (class 1 .. 3, level 0 .. 7)", e->prio);
+    return 0;
+}
+
 static int s_check_job(rb_proto_ctx_t *c, const void *base)
 {
+    const rb_job_spec_t *js = base;
+    if (js->ioprio && !s_ioprio_ok(js->ioprio))
+        return rb_proto_fail(c, "ioprio", -1,
+                             "%" PRIu32 " is no IO priority (class 1 .. 3, level 0 .. 7)",
+                             js->ioprio);
     rb_job_rule_t rule;
     if (rb_job_rules_check_wire(base, &rule) == 0)
         return 0;

@@ -22,7 +22,7 @@
 #include "rb_steady.h"
 
 #define RB_PROTO_VERSION   21
-#define RB_PROTO_MAX_FRAME (576u << 20) /* bytes; a larger frame is refused unread */
+#define RB_PROTO_MAX_FRAME (640u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
 
@@ -196,6 +196,16 @@ typedef struct rb_bs_part {
     uint64_t bs;
     uint32_t perc; /* 1..100 */
 } rb_bs_part_t;
+
+/* One entry of fio's per-IO priorities (cmdprio_percentage, cmdprio_bssplit):
+ * perc percent of a direction's IOs of bs bytes (0: of any size) go with the
+ * priority prio (class << 13 | level), the entries of one size taking their
+ * shares one after another. */
+typedef struct rb_cmdprio {
+    uint64_t bs;   /* the IO size it applies to; 0: every size */
+    uint32_t perc; /* 1..100, the entries of one size together at most 100 */
+    uint32_t prio; /* RB_IOPRIO_MAX at most */
+} rb_cmdprio_t;
 
 /* One zone of random_distribution=zoned (size in % of the range, 0 .. 100)
  * or zoned_abs (size in bytes): access percent of a direction's IOs fall
@@ -379,6 +389,14 @@ typedef struct rb_job_spec {
      * earlier job of the phase has ended ("": none; a job of an earlier
      * phase has ended already) */
     char wait_for[RB_NAME_MAX];
+    /* fio's prio and prioclass (version 21): the worker's thread's IO
+     * priority (ioprio_set), class << 13 | level; 0: left as it is */
+    uint32_t ioprio;
+    /* fio's cmdprio_* options of libaio and io_uring (version 21): the
+     * priority each IO carries, drawn per IO (rb_cmdprio_t); 0 entries: none */
+    uint32_t ncmdprio_read, ncmdprio_write;
+    rb_cmdprio_t cmdprio_read[RB_CMDPRIO_MAX];
+    rb_cmdprio_t cmdprio_write[RB_CMDPRIO_MAX];
     /* across nodes (IOR's access patterns) */
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */

@@ -171,6 +171,7 @@ static int s_queue(rb_engine_t *e, rb_engine_io_t *io)
         else
             io_uring_prep_write(sqe, fd, io->buf, len, io->off);
     }
+    sqe->ioprio = io->ioprio; /* as fio's cmdprio: 0 leaves the thread's own */
     io_uring_sqe_set_flags(sqe, flags);
     io_uring_sqe_set_data(sqe, io);
     p->inflight++;

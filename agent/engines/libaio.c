@@ -17,6 +17,9 @@
 #define S_EAGAIN_TRIES    2000
 #define S_EAGAIN_SLEEP_NS 50000
 
+/* The kernel's IOCB_FLAG_IOPRIO (linux/aio_abi.h): aio_reqprio holds a priority. */
+#define S_IOCB_FLAG_IOPRIO (1u << 1)
+
 typedef struct {
     io_context_t ctx;        /* kernel AIO context sized to iodepth */
     struct iocb *iocbs;      /* iodepth control blocks, one per IO slot */
@@ -84,6 +87,10 @@ static int s_queue(rb_engine_t *e, rb_engine_io_t *io)
         io_prep_pread(cb, io->fd, io->buf, (size_t)io->len, (long long)io->off);
     else
         io_prep_pwrite(cb, io->fd, io->buf, (size_t)io->len, (long long)io->off);
+    if (io->ioprio) { /* as fio's cmdprio: the priority in the iocb, flagged */
+        cb->aio_reqprio = (short)io->ioprio;
+        cb->u.c.flags |= S_IOCB_FLAG_IOPRIO;
+    }
     cb->data = io;
     p->pend[p->npend++] = cb;
     return RB_ENGINE_Q_QUEUED;

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "rb_cpus.h"
 #include "rb_devid.h"
@@ -131,6 +133,23 @@ static int s_affinity(rb_worker_t *w)
     return 0;
 }
 
+/* prio and prioclass: the worker's thread's IO priority, as fio sets its
+ * job's (ioprio_set of the calling thread, who 0). 0 or -errno with the
+ * worker failed. */
+static int s_ioprio(rb_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    if (!s->ioprio)
+        return 0;
+    if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0, (int)s->ioprio) < 0) {
+        int e = errno;
+        rb_worker_fail(w, -e, NULL, 0, "job %s: prioclass=%u prio=%u: ioprio_set: %s", s->name,
+                       s->ioprio >> RB_IOPRIO_CLASS_SHIFT, s->ioprio & 7u, strerror(e));
+        return -e;
+    }
+    return 0;
+}
+
 static void *s_worker_main(void *arg)
 {
     rb_worker_t *w = arg;
@@ -139,7 +158,8 @@ static void *s_worker_main(void *arg)
     /* GO, then startdelay: the worker's time (ramp, runtime) begins after both;
      * a worker stopped before it began does nothing */
     uint64_t start = w->t_go + w->delay_ns < w->t_go ? UINT64_MAX : w->t_go + w->delay_ns;
-    if (s_affinity(w) == 0 && rb_worker_sleep_until(w, start) == 0 && rb_worker_wait_for(w) == 0) {
+    if (s_affinity(w) == 0 && s_ioprio(w) == 0 && rb_worker_sleep_until(w, start) == 0 &&
+        rb_worker_wait_for(w) == 0) {
         rb_worker_flow_join(w);
         uint64_t begin = rb_time_mono_ns();
         w->count_from = begin + s->ramp_ns;

@@ -657,6 +657,7 @@ static rb_engine_io_t *s_fill(rb_worker_t *w, int *stop)
     io->buf = sl->base;
     io->result = 0;
     io->dir = (rb_engine_dir_t)wr;
+    io->ioprio = rb_data_cmdprio(w, wr, len);
     io->blkdev = w->files[fi].blkdev;
     w->issued_bytes += len;
     if (io->dir == RB_ENGINE_WRITE) {

@@ -194,3 +194,24 @@ int rb_data_zone_next(rb_worker_t *w, int dir, uint64_t want, uint64_t *off)
     }
     return 1;
 }
+
+uint16_t rb_data_cmdprio(rb_worker_t *w, int dir, uint64_t len)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint32_t n = dir == 0 ? s->ncmdprio_read : dir == 1 ? s->ncmdprio_write : 0;
+    if (!n)
+        return 0;
+    const rb_cmdprio_t *e = dir == 0 ? s->cmdprio_read : s->cmdprio_write;
+    uint32_t r = (uint32_t)(rb_rand_next(&w->prio_rng) % 100), sum = 0;
+    w->prio_of[dir]++;
+    for (uint32_t i = 0; i < n; i++) {
+        if (e[i].bs && e[i].bs != len)
+            continue;
+        sum += e[i].perc;
+        if (r < sum) {
+            w->prio_ios[dir]++;
+            return (uint16_t)e[i].prio;
+        }
+    }
+    return 0;
+}

@@ -2,6 +2,7 @@
  * renewed for unlink_each_loop, removed for unlink), its IO slots and
  * buffers, its engine started, and do_verify's read back after the IO. */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "rb_data_int.h"
 #include "rb_devjob.h"
+#include "rb_log.h"
 #include "rb_time.h"
 #include "rb_verify.h"
 
@@ -229,6 +231,7 @@ static void s_ring_init(rb_worker_t *w, uint64_t seed, uint64_t bmax)
     const rb_job_spec_t *s = w->spec;
     uint32_t depth = w->depth;
     rb_rand_seed(&w->rng, seed);
+    rb_rand_seed(&w->prio_rng, seed ^ 0x3c6ef372fe94f82bull);
     if (rb_fill_wanted(s)) {
         rb_fill_init(&w->fill, s, s->bs_write ? s->bs_write : s->bs, seed);
         if (s->dedupe_global)
@@ -360,6 +363,11 @@ void rb_data_finish(rb_worker_t *w)
         rb_data_verify_back(w);
     if (s->unlink)
         rb_data_unlink_files(w);
+    if (s->ncmdprio_read || s->ncmdprio_write)
+        rb_log(RB_LOG_INFO,
+               "job %s worker %" PRIu32 ": cmdprio: %" PRIu64 " of %" PRIu64 " reads and %" PRIu64
+               " of %" PRIu64 " writes issued with a priority",
+               s->name, w->index, w->prio_ios[0], w->prio_of[0], w->prio_ios[1], w->prio_of[1]);
 }
 
 void rb_data_fini(rb_worker_t *w)

@@ -122,6 +122,10 @@ void rb_data_backlog_fini(rb_worker_t *w);
 /* After the IO: do_verify's read back, unlink's removal. */
 void rb_data_finish(rb_worker_t *w);
 
+/* fio's cmdprio: the priority an IO of direction dir (0 reads, 1 writes) and
+ * len bytes carries, drawn as the job's entries say; 0: none. */
+uint16_t rb_data_cmdprio(rb_worker_t *w, int dir, uint64_t len);
+
 /* Closes the worker's files and engine and frees its ring. */
 void rb_data_fini(rb_worker_t *w);
 

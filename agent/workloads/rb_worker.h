@@ -81,6 +81,9 @@ typedef struct rb_worker {
     uint32_t expect;   /* rank + 1 of the node whose data reads must find */
     rb_rand_t rng;     /* offsets, sizes, read/write choice, buffer refills */
     rb_fill_t fill;    /* buffers that compress or dedupe as asked (rb_fill_wanted) */
+    rb_rand_t prio_rng;   /* cmdprio: which IOs carry a priority */
+    uint64_t prio_ios[2]; /* cmdprio: reads and writes issued with a priority ... */
+    uint64_t prio_of[2];  /* ... of the reads and writes drawn for */
     void *bufs;        /* the workload's buffers, aligned */
     pthread_t thread;
     int started; /* thread was created */

@@ -17,6 +17,13 @@ struct rb_project;
 #define RB_PLAN_META_NOPS 12u /* operations a metadata job may list, each once */
 
 /* Everything one job section sets, inherited from [global]. */
+/* An entry of cmdprio_bssplit as written: cls 0 takes cmdprio_class's. */
+typedef struct rb_plan_cmdbs {
+    uint64_t bs;
+    uint32_t perc;
+    uint8_t cls, lvl;
+} rb_plan_cmdbs_t;
+
 typedef struct rb_plan_job {
     rb_job_spec_t spec;                       /* the fields sent to agents; spec.name unused */
     bool stonewall;                           /* starts a new phase */
@@ -39,8 +46,14 @@ typedef struct rb_plan_job {
     uint32_t nmeta_ops;                       /* entries of meta_ops */
     const char *meta_key;                     /* first meta_* option in the job's own section ... */
     unsigned meta_line;                       /* ... and its line (0: none) */
-    uint64_t meta_stonewall_ns;     /* meta_stonewall: create steps stop there (0: none) */
-    unsigned line[RB_OPT_MAX_ROWS]; /* per table row: the line in effect (0: default) */
+    uint64_t meta_stonewall_ns; /* meta_stonewall: create steps stop there (0: none) */
+    uint8_t cmdprio_pct[2];     /* cmdprio_percentage per direction ... */
+    uint8_t cmdprio_class[2];   /* ... cmdprio_class (0: fio's RT) ... */
+    uint8_t cmdprio_level[2];   /* ... and cmdprio */
+    bool cmdprio_bssplit;       /* cmdprio_bssplit is set (not empty) ... */
+    uint32_t ncmdbs[2];         /* ... its entries per direction ... */
+    rb_plan_cmdbs_t cmdbs[2][RB_CMDPRIO_MAX]; /* ... as written */
+    unsigned line[RB_OPT_MAX_ROWS];           /* per table row: the line in effect (0: default) */
 } rb_plan_job_t;
 
 /* A name seen so far, for duplicate detection; line 0 marks an empty slot. */
@@ -189,12 +202,17 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_random_distribution, rb_opt_value_rw_modifier, rb_opt_value_rw_sequencer,
     rb_opt_value_percentage_random, rb_opt_value_blockalign, rb_opt_value_random_generator,
     rb_opt_value_cpus, rb_opt_value_zonemode, rb_opt_value_steadystate, rb_opt_value_ss_dur,
-    rb_opt_value_ss_ramp, rb_opt_value_buffer_pct, rb_opt_value_sqpoll_cpu, rb_opt_value_flow,
-    rb_opt_value_wait_for;
+    rb_opt_value_ss_ramp, rb_opt_value_buffer_pct, rb_opt_value_sqpoll_cpu, rb_opt_value_flow, rb_opt_value_wait_for, rb_opt_value_prio, rb_opt_value_cmdprio, rb_opt_value_cmdprio_bssplit;
 
 /* wait_for of job o, once read: the job it names must be one read before
  * it (rb_opt_value_flow.c). 0, or -EINVAL with the problem added. */
 int rb_opt_value_wait_for_settle(rb_plan_parser_t *ps, const rb_plan_job_t *o);
+
+
+/* Settles the job's cmdprio options into spec's entries (rb_opt_value_prio.c):
+ * fio's RT class when none is given; cmdprio_percentage and cmdprio_bssplit
+ * together are refused. 0, or -EINVAL recorded. */
+int rb_opt_prio_settle(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name);
 
 /* Reads val by the kind of row opt into o's field (rb_opt_read.c); line 0
  * for the table's defaults. 0 or -errno with the problem added. */
@@ -245,7 +263,8 @@ rb_opt_print_fn rb_opt_print_bs, rb_opt_print_bssplit, rb_opt_print_bsrange, rb_
     rb_opt_print_fallocate, rb_opt_print_scramble, rb_opt_print_buffer_pct,
     rb_opt_print_compress_chunk, rb_opt_print_dedupe, rb_opt_print_cpus, rb_opt_print_zonemode, rb_opt_print_zone_size,
     rb_opt_print_steadystate, rb_opt_print_rate_floor, rb_opt_print_rate_cycle,
-    rb_opt_print_exit_what, rb_opt_print_sqpoll_cpu, rb_opt_print_flow;
+    rb_opt_print_exit_what, rb_opt_print_sqpoll_cpu, rb_opt_print_flow, rb_opt_print_prio, rb_opt_print_cmdprio;
+
 
 /* The row's field (1, 4 or 8 bytes) of js as a number. */
 uint64_t rb_opt_load(const rb_job_spec_t *js, const rb_opt_t *opt);

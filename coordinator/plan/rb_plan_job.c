@@ -333,6 +333,8 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
         rc = s_steady(ps, o, name);
     if (rc == 0)
         rc = s_rate_floors_meta(ps, o, name);
+    if (rc == 0)
+        rc = rb_opt_prio_settle(ps, o, name);
     if (rc < 0)
         return rc;
     if (js->rw == RB_RW_META)

@@ -315,6 +315,11 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->flow_id, b->flow_id);
     assert_int_equal(a->flow_sleep_us, b->flow_sleep_us);
     assert_string_equal(a->wait_for, b->wait_for);
+    assert_int_equal(a->ioprio, b->ioprio);
+    assert_int_equal(a->ncmdprio_read, b->ncmdprio_read);
+    assert_int_equal(a->ncmdprio_write, b->ncmdprio_write);
+    assert_memory_equal(a->cmdprio_read, b->cmdprio_read, sizeof a->cmdprio_read);
+    assert_memory_equal(a->cmdprio_write, b->cmdprio_write, sizeof a->cmdprio_write);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
@@ -2458,6 +2463,81 @@ static void test_flow_wait_for(void **state)
         s_expect_error(bad[i].text, strlen(bad[i].text), bad[i].line, bad[i].what);
 }
 
+/* prio and prioclass (the workers' own priority: class << 13 | level, a
+ * class of 0 or none best effort, as fio's ioprio_set), and libaio's and
+ * io_uring's cmdprio options settled into the entries the agent draws from:
+ * fio's RT class when none is given, bssplit entries at 0% dropped; printed
+ * so that they read back the same; bad values and combinations refused at
+ * their line. */
+static void test_ioprio(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=4m\nrw=randrw\nioengine=libaio\n"
+                               "[a]\nprio=5\ncmdprio_percentage=20,30\ncmdprio=1,2\n"
+                               "cmdprio_class=,3\n"
+                               "[b]\nprioclass=3\nbssplit=64k/40:1m/60,1m/100\n"
+                               "cmdprio_bssplit=64k/25/1/1:64k/75/3/2:1m/0,1m/0\n"
+                               "[c]\nioengine=io_uring\nprioclass=1\nprio=0\n"
+                               "cmdprio_bssplit=4k/10\ncmdprio_class=2\ncmdprio=4\n"
+                               "[d]\nioengine=sync\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(j[0].ioprio, (2u << 13) | 5);
+    assert_int_equal(j[0].ncmdprio_read, 1);
+    assert_int_equal(j[0].cmdprio_read[0].bs, 0);
+    assert_int_equal(j[0].cmdprio_read[0].perc, 20);
+    assert_int_equal(j[0].cmdprio_read[0].prio, (1u << 13) | 1);
+    assert_int_equal(j[0].cmdprio_write[0].perc, 30);
+    assert_int_equal(j[0].cmdprio_write[0].prio, (3u << 13) | 2);
+    assert_int_equal(j[1].ioprio, 3u << 13);
+    assert_int_equal(j[1].ncmdprio_read, 2);
+    assert_int_equal(j[1].ncmdprio_write, 0);
+    assert_int_equal(j[1].cmdprio_read[1].bs, 65536);
+    assert_int_equal(j[1].cmdprio_read[1].perc, 75);
+    assert_int_equal(j[1].cmdprio_read[1].prio, (3u << 13) | 2);
+    assert_int_equal(j[2].ioprio, 1u << 13);
+    assert_int_equal(j[2].ncmdprio_read, 1);
+    assert_int_equal(j[2].ncmdprio_write, 1);
+    assert_int_equal(j[2].cmdprio_write[0].prio, (2u << 13) | 4);
+    assert_int_equal(j[3].ioprio, 0);
+    assert_int_equal(j[3].ncmdprio_read + j[3].ncmdprio_write, 0);
+    char *text = s_print(p, NULL);
+    assert_non_null(strstr(text, "cmdprio_percentage=20,30\ncmdprio_class=1,3\ncmdprio=1,2\n"));
+    assert_non_null(strstr(text, "cmdprio_bssplit=65536/25/1/1:65536/75/3/2,,\n"));
+    assert_non_null(strstr(text, "prioclass=2\nprio=5\n"));
+    const char *d = strstr(text, "[d]");
+    assert_non_null(d);
+    assert_null(strstr(d, "prio"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    static const struct {
+        const char *text;
+        unsigned line;
+        const char *what;
+    } bad[] = {
+        {"[w]\nsize=1m\nprio=8\n", 3, "prio=8 is out of range (0..7)"},
+        {"[w]\nsize=1m\nprioclass=4\n", 3, "prioclass=4 is out of range (0..3)"},
+        {"[w]\nsize=1m\ncmdprio_percentage=20\n", 3,
+         "option 'cmdprio_percentage' belongs to ioengine=libaio or ioengine=io_uring"},
+        {"[w]\nsize=1m\nioengine=libaio\ncmdprio_percentage=101\n", 4,
+         "cmdprio_percentage=101 is out of range (0..100)"},
+        {"[w]\nsize=1m\nioengine=libaio\ncmdprio_class=0\n", 4,
+         "cmdprio_class=0 is out of range (1..3)"},
+        {"[w]\nsize=1m\nioengine=libaio\ncmdprio=9\n", 4, "cmdprio=9 is out of range (0..7)"},
+        {"[w]\nsize=1m\nioengine=libaio\ncmdprio_bssplit=4k/60/1\n", 4,
+         "cmdprio_bssplit: bad entry"},
+        {"[w]\nsize=1m\nioengine=libaio\ncmdprio_bssplit=4k/60/1/1:4k/50/2/1\n", 4,
+         "cmdprio_bssplit: the percentages of size 4096 add up to 110, more than 100"},
+        {"[w]\nsize=1m\nioengine=libaio\ncmdprio_bssplit=4k/60/4/1\n", 4,
+         "cmdprio_bssplit=4 is out of range (1..3)"},
+        {"[w]\nsize=1m\nioengine=io_uring\ncmdprio_percentage=5\ncmdprio_bssplit=4k/10\n", 5,
+         "cmdprio_percentage (line 4) and cmdprio_bssplit are mutually exclusive"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        s_expect_error(bad[i].text, strlen(bad[i].text), bad[i].line, bad[i].what);
+}
+
 /* exitall and exit_what: a boolean and fio's three names, printed only away
  * from the defaults; another name refused at its line. */
 static void test_exitall(void **state)
@@ -3342,6 +3422,7 @@ int main(void)
         cmocka_unit_test(test_exitall),
         cmocka_unit_test(test_engine_options),
         cmocka_unit_test(test_flow_wait_for),
+        cmocka_unit_test(test_ioprio),
         cmocka_unit_test(test_fuzz),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

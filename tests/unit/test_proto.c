@@ -189,6 +189,12 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->flow_id = 4 + k;
     jb->flow_sleep_us = 1000 + k;
     snprintf(jb->wait_for, sizeof jb->wait_for, "waitee%u", k);
+    jb->ioprio = (2u << RB_IOPRIO_CLASS_SHIFT) | (k % 8); /* version 21 */
+    jb->ncmdprio_read = 1;
+    jb->cmdprio_read[0] = (rb_cmdprio_t){0, 20 + k, (1u << RB_IOPRIO_CLASS_SHIFT) | (k % 8)};
+    jb->ncmdprio_write = 2;
+    jb->cmdprio_write[0] = (rb_cmdprio_t){4096, 30, (3u << RB_IOPRIO_CLASS_SHIFT) | 2};
+    jb->cmdprio_write[1] = (rb_cmdprio_t){8192 + k, 50, 1u << RB_IOPRIO_CLASS_SHIFT};
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -873,6 +879,13 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->flow_id, t->flow_id);
                 assert_int_equal(s->flow_sleep_us, t->flow_sleep_us);
                 assert_string_equal(s->wait_for, t->wait_for);
+                assert_int_equal(s->ioprio, t->ioprio);
+                assert_int_equal(s->ncmdprio_read, t->ncmdprio_read);
+                assert_int_equal(s->ncmdprio_write, t->ncmdprio_write);
+                assert_memory_equal(s->cmdprio_read, t->cmdprio_read,
+                                    s->ncmdprio_read * sizeof *s->cmdprio_read);
+                assert_memory_equal(s->cmdprio_write, t->cmdprio_write,
+                                    s->ncmdprio_write * sizeof *s->cmdprio_write);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1970,6 +1983,10 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->flow = jb->flow_sleep_us = UINT32_MAX;
     jb->flow_id = INT32_MAX;
     memset(jb->wait_for, 'w', sizeof jb->wait_for - 1);
+    jb->ioprio = RB_IOPRIO_MAX;
+    jb->ncmdprio_read = jb->ncmdprio_write = RB_CMDPRIO_MAX;
+    for (uint32_t k = 0; k < RB_CMDPRIO_MAX; k++)
+        jb->cmdprio_read[k] = jb->cmdprio_write[k] = (rb_cmdprio_t){UINT64_MAX, 100, RB_IOPRIO_MAX};
 }
 
 static void test_oversized_frame(void **state)
@@ -2013,11 +2030,10 @@ static void test_oversized_frame(void **state)
     }
     assert_int_equal(rb_msg_encode(&m, &out, &olen, &err), 0);
 
-    /* 8196 bytes per job (64 bssplit sizes each way, a device list of 1023 characters,
-     * 16 zones of random_distribution per direction, a wait_for name of 63), 512 MiB
-     * in all: RB_PROTO_MAX_FRAME is 576 MiB since version 21 (512 MiB since version
-     * 17, 384 MiB since version 6). */
-    assert_true(olen > (440u << 20) && olen <= RB_PROTO_MAX_FRAME);
+    /* about 8600 bytes per job (64 bssplit sizes each way, a device list of 1023 characters,
+     * 16 zones of random_distribution per direction, 8 cmdprio entries each way), 537 MiB in
+     * all: RB_PROTO_MAX_FRAME is 640 MiB since version 21 (512 MiB since version 17). */
+    assert_true(olen > (520u << 20) && olen <= RB_PROTO_MAX_FRAME);
     rb_msg_t back;
     assert_int_equal(rb_msg_decode(out, olen, &back, &err), 0);
     assert_int_equal(back.u.plan.nphases, RB_MAX_PHASES);
@@ -2233,6 +2249,18 @@ static void test_encode_invalid(void **state)
     m.u.plan.phases[1].jobs[0].hipri = 2;
     expect_einval(&m, "'phases[1].jobs[0].hipri'");
     m.u.plan.phases[1].jobs[0].hipri = 1;
+    /* version 21: an IO priority is class << 13 | level, a cmdprio share 1 .. 100 */
+    m.u.plan.phases[1].jobs[0].ioprio = RB_IOPRIO_MAX + 1;
+    expect_einval(&m, "'phases[1].jobs[0].ioprio'");
+    m.u.plan.phases[1].jobs[0].ioprio = 8; /* class 0, level 8 */
+    expect_einval(&m, "'phases[1].jobs[0].ioprio': 8 is no IO priority");
+    m.u.plan.phases[1].jobs[0].ioprio = RB_IOPRIO_MAX;
+    m.u.plan.phases[1].jobs[0].cmdprio_read[0].prio = 7;
+    expect_einval(&m, "7 is no IO priority");
+    m.u.plan.phases[1].jobs[0].cmdprio_read[0].prio = 1u << RB_IOPRIO_CLASS_SHIFT;
+    m.u.plan.phases[1].jobs[0].cmdprio_read[0].perc = 101;
+    expect_einval(&m, "perc");
+    m.u.plan.phases[1].jobs[0].cmdprio_read[0].perc = 20;
     m.u.plan.phases[0].jobs[1].numjobs = RB_MAX_WORKERS + 1;
     expect_einval(&m, "'phases[0].jobs[1].numjobs'");
     m.u.plan.phases[0].jobs[1].numjobs = RB_MAX_WORKERS;
@@ -2344,9 +2372,9 @@ static void test_v6_keys(void **state)
         "zone_skip "
         "ss_metric ss_pct ss_limit ss_dur_ns ss_ramp_ns compress_pct compress_chunk dedupe_pct "
         "scramble rate_min rate_min_write rate_iops_min rate_iops_min_write rate_cycle_ms "
-        "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu verify_backlog verify_backlog_batch "
-        "flow flow_id flow_sleep_us wait_for "
-        "dedupe_mode dedupe_ws_pct dedupe_global";
+        "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu verify_backlog "
+        "verify_backlog_batch flow flow_id flow_sleep_us wait_for dedupe_mode "
+        "dedupe_ws_pct dedupe_global ioprio cmdprio_read cmdprio_write";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
