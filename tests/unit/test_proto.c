@@ -180,6 +180,16 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->sqpoll = (uint8_t)(k % 2 == 0);
     jb->sqpoll_aff = (uint8_t)(k % 2 == 0);
     jb->sqpoll_cpu = 3 + k;
+    jb->continue_on_error = RB_ERR_CLASS_WRITE + k % 2; /* version 21 */
+    jb->ignore_error[0] = (uint8_t)(k % 2); /* reads: EIO or none; writes: ENOSPC and one */
+    jb->ignore_error[1] = 2;
+    jb->ignore_error[2] = 0;
+    jb->ignore_error_len = 3;
+    if (k % 2)
+        jb->ignore_error[jb->ignore_error_len++] = EIO;
+    jb->ignore_error[jb->ignore_error_len++] = ENOSPC;
+    jb->ignore_error[jb->ignore_error_len++] = (uint8_t)(200 + k);
+    jb->exitall_on_error = (uint8_t)(k % 2);
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -851,6 +861,10 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->rate_cycle_ms, t->rate_cycle_ms);
                 assert_int_equal(s->exitall, t->exitall);
                 assert_int_equal(s->exit_what, t->exit_what);
+                assert_int_equal(s->continue_on_error, t->continue_on_error);
+                assert_int_equal(s->ignore_error_len, t->ignore_error_len);
+                assert_memory_equal(s->ignore_error, t->ignore_error, s->ignore_error_len);
+                assert_int_equal(s->exitall_on_error, t->exitall_on_error);
                 assert_int_equal(s->hipri, t->hipri);
                 assert_int_equal(s->sqpoll, t->sqpoll);
                 assert_int_equal(s->sqpoll_aff, t->sqpoll_aff);
@@ -1483,9 +1497,9 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 20);
+    assert_int_equal(RB_PROTO_VERSION, 21);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 19 from peer, this build speaks 20");
+    expect_bad(buf, len, -EPROTO, "protocol version 20 from peer, this build speaks 21");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
@@ -1945,6 +1959,11 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->exit_what = RB_EXIT_ALL;
     jb->hipri = jb->sqpoll = jb->sqpoll_aff = 1;
     jb->sqpoll_cpu = RB_CPUS_MAX - 1;
+    jb->continue_on_error = RB_ERR_CLASS_ALL;
+    jb->ignore_error_len = sizeof jb->ignore_error; /* full lists, every errno 255 */
+    memset(jb->ignore_error, 0xff, sizeof jb->ignore_error);
+    memset(jb->ignore_error, RB_IGNORE_ERR_MAX, 3);
+    jb->exitall_on_error = 1;
 }
 
 static void test_oversized_frame(void **state)
@@ -2312,7 +2331,8 @@ static void test_v6_keys(void **state)
         "zone_skip "
         "ss_metric ss_pct ss_limit ss_dur_ns ss_ramp_ns compress_pct compress_chunk dedupe_pct "
         "scramble rate_min rate_min_write rate_iops_min rate_iops_min_write rate_cycle_ms "
-        "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu";
+        "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu continue_on_error ignore_error "
+        "exitall_on_error";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
