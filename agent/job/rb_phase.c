@@ -368,7 +368,15 @@ int rb_phase_exitall(rb_phase_t *ph)
         return 0;
     for (uint32_t i = 0; i < ph->nworkers; i++) {
         const rb_worker_t *w = &ph->w[i];
-        if (!w->spec->exitall || !__atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
+        if (!__atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
+            continue;
+        if (w->spec->exitall_on_error && w->status) {
+            /* fio's exitall_on_error: a failed worker ends the whole run */
+            ph->exited = 1;
+            rb_phase_stop(ph);
+            return 2;
+        }
+        if (!w->spec->exitall)
             continue;
         /* a phase is a stonewall group: group and stonewall end the same workers */
         ph->exited = 1;
