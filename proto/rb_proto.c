@@ -221,7 +221,8 @@ S_LAYOUT(s_worker_layout, s_check_worker, F_U32(rb_worker_stat_t, job, RB_MAX_JO
          F_CHECKPTS(rb_worker_stat_t, checkpts, ncheckpts, RB_MAX_CHECKPTS),
          F_U64(rb_worker_stat_t, sw_t_ns), F_U64(rb_worker_stat_t, sw_bytes),
          F_U64(rb_worker_stat_t, sw_ops), F_U32(rb_worker_stat_t, dev, RB_MAX_DEVS),
-         F_U64(rb_worker_stat_t, found)); /* version 19 */
+         F_U64(rb_worker_stat_t, found),              /* version 19 */
+         F_U32(rb_worker_stat_t, first_errno, 4095)); /* version 21 */
 
 S_LAYOUT(s_dev_id_layout, NULL, F_STR(rb_dev_id_t, path, RB_PK_F_NONEMPTY),
          F_STR(rb_dev_id_t, name, 0), F_STR(rb_dev_id_t, model, 0), F_STR(rb_dev_id_t, vendor, 0),

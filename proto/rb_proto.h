@@ -694,6 +694,7 @@ typedef struct rb_worker_stat {
     uint64_t sw_ops;        /* ops done by then */
     uint32_t dev;           /* version 12: 1 + its device's index in DONE's devs; 0 none */
     uint64_t found;         /* version 19: files a find step matched (of ops examined) */
+    uint32_t first_errno;   /* version 21: errno of the first error it went on after (0 none) */
 } rb_worker_stat_t;
 
 #define RB_MAX_DEVS 128 /* devices of one agent's phase with figures of their own */

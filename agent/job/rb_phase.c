@@ -594,6 +594,7 @@ int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
                                  .trim_bytes = w->tbytes,
                                  .trim_ops = w->tops,
                                  .verify_errors = w->verify_errors,
+                                 .first_errno = (uint32_t)-w->first_error,
                                  .ncheckpts = w->ncp,
                                  .checkpts = w->cp,
                                  .sw_t_ns = w->sw_t,

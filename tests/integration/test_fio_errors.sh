@@ -28,8 +28,11 @@ trap cleanup EXIT
 fail=0
 block=65536
 
-# A json number: $1 file, $2 python expression over j (the parsed file).
-jnum() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
+# A json value: $1 file, $2 python expression over j (the parsed file; fio
+# may put a line of its own before the JSON in its output file).
+jnum() {
+    python3 -c "import json,sys; t=open(sys.argv[1]).read(); j=json.loads(t[t.index('{'):]); print($2)" "$1"
+}
 
 # The job that fills the file system first in the cases that stop: its
 # errors are not the case's.
@@ -76,7 +79,8 @@ for c in "${cases[@]}"; do
         # fio's job w (the last but the reader) failed with ENOSPC (28), after no bytes
         fw=$(jnum "$d/fio.json" "[(x['error'], x['write']['io_bytes']) for x in j['jobs'] if x['jobname'] == 'w'][0]")
         if [ "$fw" != "(28, 0)" ]; then
-            echo "FAIL $name: fio did not stop on ENOSPC"; cat "$d/fio.out"; fail=1
+            echo "FAIL $name: fio did not stop on ENOSPC ($fw)"; cat "$d/fio.out"
+            head -c 2000 "$d/fio.json"; fail=1
         fi
         if [ $rrc = 0 ] || ! grep -q "No space left" "$d/rb.out"; then
             echo "FAIL $name: rackbench did not fail on ENOSPC (exit $rrc):"; cat "$d/rb.out"; fail=1
@@ -98,7 +102,12 @@ for c in "${cases[@]}"; do
     fi
     rb=$(jnum "$sum" "j['phases'][0]['job_stats'][0]['bytes']")
     re=$(jnum "$sum" "j['phases'][0]['job_stats'][0]['errors']")
-    echo "$name: fio wrote $fb bytes, $fe errors (first $ff); rackbench $rb bytes, $re errors"
+    rf=$(jnum "$sum" "j['phases'][0]['job_stats'][0].get('first_errno', -1)")
+    rn=$(jnum "$sum" "j['phases'][0]['job_stats'][0].get('first_errno_name', '?')")
+    echo "$name: fio wrote $fb bytes, $fe errors (first $ff); rackbench $rb bytes, $re errors (first $rf $rn)"
+    if [ "$rf" != "$ff" ] || [ "$rn" != ENOSPC ]; then
+        echo "FAIL $name: rackbench's first error $rf ($rn), fio's $ff"; fail=1
+    fi
     if [ "$ff" != 28 ] || [ "$fe" -lt 1 ]; then
         echo "FAIL $name: fio did not go on after ENOSPC"; fail=1; continue
     fi

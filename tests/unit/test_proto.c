@@ -507,6 +507,7 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
                 w->trim_ops = 1;
             }
             w->verify_errors = i;
+            w->first_errno = i % 2 ? 28 : 0;
             w->ncheckpts = big ? (i == 0 ? RB_MAX_CHECKPTS : i) : 2;
             if (w->ncheckpts) {
                 w->checkpts = calloc(w->ncheckpts, sizeof *w->checkpts);
@@ -951,6 +952,7 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
             assert_int_equal(v->read_bytes, w->read_bytes);
             assert_int_equal(v->read_ops, w->read_ops);
             assert_int_equal(v->verify_errors, w->verify_errors);
+            assert_int_equal(v->first_errno, w->first_errno);
             assert_int_equal(v->ncheckpts, w->ncheckpts);
             if (v->ncheckpts)
                 assert_memory_equal(v->checkpts, w->checkpts, v->ncheckpts * sizeof *v->checkpts);
@@ -2350,7 +2352,7 @@ static void test_v6_keys(void **state)
     expect_keys(RB_MSG_DONE, "workers[1]",
                 "job worker t_start_ns t_end_ns bytes ops errors read_bytes read_ops "
                 "verify_errors write_bytes write_ops trim_bytes trim_ops checkpts sw_t_ns "
-                "sw_bytes sw_ops dev found");
+                "sw_bytes sw_ops dev found first_errno");
     expect_keys(RB_MSG_DONE, "devs[1]",
                 "path name model vendor serial firmware size lbs pbs rotational scheduler "
                 "read_ahead_kb nr_requests queue_depth access use");
