@@ -15,6 +15,7 @@
 
 #define RB_ENGINE_NAME_MAX 16    /* ioengine names */
 #define RB_PATTERN_MAX     64    /* buffer_pattern bytes */
+#define RB_IGNORE_ERR_MAX  8     /* errnos per class of ignore_error */
 #define RB_BSSPLIT_MAX     64    /* bssplit entries per direction, as in fio */
 #define RB_DIRS_MAX        16    /* directories in one job's directory= list ("/a:/b") */
 #define RB_IODEPTH_MAX     65536 /* IOs in flight per worker */

@@ -205,7 +205,10 @@ S_LAYOUT(
     F_U32(rb_job_spec_t, dedupe_ws_pct, 100), F_KIND(rb_job_spec_t, dedupe_global, RB_PK_BOOL),
     F_U32(rb_job_spec_t, ioprio, RB_IOPRIO_MAX),
     F_INLINE(rb_job_spec_t, cmdprio_read, ncmdprio_read, RB_CMDPRIO_MAX, s_cmdprio_layout),
-    F_INLINE(rb_job_spec_t, cmdprio_write, ncmdprio_write, RB_CMDPRIO_MAX, s_cmdprio_layout));
+    F_INLINE(rb_job_spec_t, cmdprio_write, ncmdprio_write, RB_CMDPRIO_MAX, s_cmdprio_layout),
+    F_U32(rb_job_spec_t, continue_on_error, RB_ERR_CLASS_ALL),
+    F_BIN(rb_job_spec_t, ignore_error, ignore_error_len),
+    F_KIND(rb_job_spec_t, exitall_on_error, RB_PK_BOOL));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));
@@ -233,7 +236,8 @@ S_LAYOUT(s_worker_layout, s_check_worker, F_U32(rb_worker_stat_t, job, RB_MAX_JO
          F_CHECKPTS(rb_worker_stat_t, checkpts, ncheckpts, RB_MAX_CHECKPTS),
          F_U64(rb_worker_stat_t, sw_t_ns), F_U64(rb_worker_stat_t, sw_bytes),
          F_U64(rb_worker_stat_t, sw_ops), F_U32(rb_worker_stat_t, dev, RB_MAX_DEVS),
-         F_U64(rb_worker_stat_t, found)); /* version 19 */
+         F_U64(rb_worker_stat_t, found),              /* version 19 */
+         F_U32(rb_worker_stat_t, first_errno, 4095)); /* version 21 */
 
 S_LAYOUT(s_dev_id_layout, NULL, F_STR(rb_dev_id_t, path, RB_PK_F_NONEMPTY),
          F_STR(rb_dev_id_t, name, 0), F_STR(rb_dev_id_t, model, 0), F_STR(rb_dev_id_t, vendor, 0),

@@ -162,6 +162,14 @@ uint32_t rb_verify_sum_len(rb_verify_t t);
  * it; 0 for pattern, null and none. */
 uint32_t rb_verify_hdr_len(rb_verify_t t);
 
+/* The classes of IO errors of fio's continue_on_error and ignore_error. */
+typedef enum rb_err_class {
+    RB_ERR_CLASS_READ = 1,   /* a read's error */
+    RB_ERR_CLASS_WRITE = 2,  /* a write's or a trim's */
+    RB_ERR_CLASS_VERIFY = 4, /* a block whose verify failed (fio's EILSEQ) */
+    RB_ERR_CLASS_ALL = 7,
+} rb_err_class_t;
+
 /* fio's exit_what: whom a job with exitall ends when one of its workers
  * ends, on that node. A phase is a stonewall group, so group and stonewall
  * end the same workers here. */
@@ -397,6 +405,16 @@ typedef struct rb_job_spec {
     uint32_t ncmdprio_read, ncmdprio_write;
     rb_cmdprio_t cmdprio_read[RB_CMDPRIO_MAX];
     rb_cmdprio_t cmdprio_write[RB_CMDPRIO_MAX];
+    /* fio's continue_on_error, ignore_error and exitall_on_error (version
+     * 21): an IO error of a class the job continues on and whose errno is
+     * in that class's list is counted and the worker goes on */
+    uint32_t continue_on_error;                      /* RB_ERR_CLASS_* bits the job continues on */
+    uint8_t ignore_error[3 + 3 * RB_IGNORE_ERR_MAX]; /* the errnos each class goes on after:
+                                                      * their counts (reads, writes and trims,
+                                                      * verify), then the lists in that order;
+                                                      * read through rb_job_ignore_list */
+    uint32_t ignore_error_len;                       /* bytes used; 0: fio's EIO, EILSEQ each */
+    uint8_t exitall_on_error; /* 1: a worker of this job failing ends the node's run */
     /* across nodes (IOR's access patterns) */
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */
@@ -416,6 +434,26 @@ typedef struct rb_job_spec {
     uint8_t read_reseed;
     uint32_t read_iteration; /* the phase's iteration, 0 .. iterations-1 */
 } rb_job_spec_t;
+
+/* The errnos of ignore_error's class c (0 reads, 1 writes and trims, 2
+ * verify) of js into *list: their count, 0 when none are given (fio's EIO
+ * and EILSEQ then), and never past what js holds, whatever the wire said. */
+static inline uint32_t rb_job_ignore_list(const rb_job_spec_t *js, unsigned c, const uint8_t **list)
+{
+    uint32_t len = js->ignore_error_len < sizeof js->ignore_error
+                       ? js->ignore_error_len
+                       : (uint32_t)sizeof js->ignore_error;
+    uint32_t at = 3;
+    *list = js->ignore_error;
+    if (c > 2 || len < 3)
+        return 0;
+    for (unsigned k = 0; k < c; k++)
+        at += js->ignore_error[k];
+    if (at >= len)
+        return 0;
+    *list = js->ignore_error + at;
+    return js->ignore_error[c] < len - at ? js->ignore_error[c] : len - at;
+}
 
 /* read_shift of read_from=random: node rank r reads the data of the node
  * after it in a random cycle through every node (rb_perm_cycle over nnodes
@@ -703,6 +741,7 @@ typedef struct rb_worker_stat {
     uint64_t sw_ops;        /* ops done by then */
     uint32_t dev;           /* version 12: 1 + its device's index in DONE's devs; 0 none */
     uint64_t found;         /* version 19: files a find step matched (of ops examined) */
+    uint32_t first_errno;   /* version 21: errno of the first error it went on after (0 none) */
 } rb_worker_stat_t;
 
 #define RB_MAX_DEVS 128 /* devices of one agent's phase with figures of their own */

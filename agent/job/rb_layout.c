@@ -14,6 +14,7 @@ typedef struct s_ent {
     int rundir;
     char name[RB_NAME_MAX * 2 + 16]; /* a shared file's region: "NAME#REGION" */
     uint64_t max_end;                /* largest size any job gives it */
+    uint64_t space_end;              /* ... of those the space check counts */
     uint64_t written_end;            /* covered by writes of finished phases or a layout */
     uint64_t pending_end;            /* written by the phase being walked */
     int stamped;                     /* what is written carries verify headers */
@@ -94,6 +95,21 @@ static int s_needs_layout(const rb_job_spec_t *js)
  * directory], RB_JOB_RUNDIR): walk 0 records
  * how large each gets and what must be laid out before GO for it; walk 1
  * records what its writes leave for later phases. 0 or -errno with err set. */
+/* 1 for a job whose writes go on after ENOSPC (continue_on_error with
+ * ENOSPC in ignore_error's writes): it means to fill the file system, so its
+ * files do not count against the free space. */
+static int s_fills(const rb_job_spec_t *js)
+{
+    const uint8_t *list = NULL;
+    uint32_t n = rb_job_ignore_list(js, 1, &list);
+    if (!(js->continue_on_error & RB_ERR_CLASS_WRITE))
+        return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (list[i] == ENOSPC)
+            return 1;
+    return 0;
+}
+
 static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec_t *js,
                       const int *rundirs, int walk, uint64_t run_hash, rb_err_t *err)
 {
@@ -143,6 +159,8 @@ static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec
             }
             if (end > e->max_end)
                 e->max_end = end;
+            if (end > e->space_end && !s_fills(js))
+                e->space_end = end;
             int verify = rb_verify_writes(js) && rb_rw_reads(js->rw);
             if (!s_needs_layout(js) || (e->written_end >= end && (!verify || e->stamped)))
                 continue;
@@ -250,7 +268,7 @@ uint64_t rb_layout_need(const rb_layout_t *l, int rundir)
     uint64_t n = rundir >= 0 && rundir < RB_SANDBOX_MAX_RUNDIRS ? l->meta_need[rundir] : 0;
     for (uint64_t i = 0; i < l->cap; i++)
         if (l->tab[i].used && l->tab[i].rundir == rundir)
-            n += l->tab[i].max_end;
+            n += l->tab[i].space_end;
     return n;
 }
 

@@ -434,7 +434,15 @@ int rb_phase_exitall(rb_phase_t *ph)
         return 0;
     for (uint32_t i = 0; i < ph->nworkers; i++) {
         const rb_worker_t *w = &ph->w[i];
-        if (!w->spec->exitall || !__atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
+        if (!__atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
+            continue;
+        if (w->spec->exitall_on_error && w->status) {
+            /* fio's exitall_on_error: a failed worker ends the whole run */
+            ph->exited = 1;
+            rb_phase_stop(ph);
+            return 2;
+        }
+        if (!w->spec->exitall)
             continue;
         /* a phase is a stonewall group: group and stonewall end the same workers */
         ph->exited = 1;
@@ -652,6 +660,7 @@ int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
                                  .trim_bytes = w->tbytes,
                                  .trim_ops = w->tops,
                                  .verify_errors = w->verify_errors,
+                                 .first_errno = (uint32_t)-w->first_error,
                                  .ncheckpts = w->ncp,
                                  .checkpts = w->cp,
                                  .sw_t_ns = w->sw_t,

@@ -51,7 +51,8 @@ void rb_phase_steady(rb_phase_t *ph, uint64_t now);
 /* fio's exitall, on this node: once a worker of a job with exitall has
  * ended, asks every worker of the phase to stop. Returns 0 (nothing to do,
  * or done before), 1 when it stopped them, 2 when that job's exit_what=all
- * also ends the node's later phases. Call it often (every poll). */
+ * also ends the node's later phases. A worker of a job with exitall_on_error
+ * that failed ends the phase and the later ones too (2). Call it often. */
 int rb_phase_exitall(rb_phase_t *ph);
 
 /* Fills out with per-job deltas since the previous call (or since GO), the

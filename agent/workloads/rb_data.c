@@ -318,6 +318,13 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
         io->result = 0;
         return 1;
     }
+    if (io->result < 0 &&
+        rb_worker_goes_on(w, io->dir == RB_ENGINE_READ ? RB_ERR_CLASS_READ : RB_ERR_CLASS_WRITE,
+                          (int)-io->result)) {
+        io->buf = sl->base; /* counted; the IO's bytes are not */
+        s_release(w, io);
+        return 0;
+    }
     if (io->result < 0 || (io->result == 0 && io->len > 0)) {
         RB_WORKER_ADD(&w->errors, 1);
         if (io->result == 0)
@@ -344,8 +351,10 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
         if (rb_verify_check(s, io->buf, io->len, w->run_hash, w->expect, f->hash, io->off, why,
                             sizeof why)) {
             RB_WORKER_ADD(&w->verify_errors, 1);
-            RB_WORKER_ADD(&w->errors, 1);
-            rb_worker_fail(w, -EBADMSG, f->path, io->off, "verify: %s", why);
+            if (!rb_worker_goes_on(w, RB_ERR_CLASS_VERIFY, EILSEQ)) {
+                RB_WORKER_ADD(&w->errors, 1);
+                rb_worker_fail(w, -EBADMSG, f->path, io->off, "verify: %s", why);
+            }
             if (s->verify_fatal)
                 w->halt = 1;
         }

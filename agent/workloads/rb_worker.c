@@ -46,6 +46,30 @@ void rb_worker_fail(rb_worker_t *w, int code, const char *path, uint64_t off, co
     w->error_offset = off;
 }
 
+int rb_worker_goes_on(rb_worker_t *w, unsigned cls, int err)
+{
+    const rb_job_spec_t *s = w->spec;
+    const uint8_t *list = NULL;
+    uint32_t len = rb_job_ignore_list(s,
+                                      cls == RB_ERR_CLASS_READ    ? 0
+                                      : cls == RB_ERR_CLASS_WRITE ? 1
+                                                                  : 2,
+                                      &list);
+    int hit = 0;
+    if (!(s->continue_on_error & cls) || err <= 0)
+        return 0;
+    if (!len) /* fio's default list */
+        hit = err == EIO || err == EILSEQ;
+    for (uint32_t i = 0; i < len && !hit; i++)
+        hit = list[i] == err;
+    if (!hit)
+        return 0;
+    RB_WORKER_ADD(&w->errors, 1);
+    if (!w->first_error)
+        w->first_error = -err;
+    return 1;
+}
+
 void *rb_worker_aligned(size_t len)
 {
     void *p = NULL;

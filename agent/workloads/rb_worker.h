@@ -172,8 +172,9 @@ typedef struct rb_worker {
     rb_hist_t lat[RB_NDIRS][RB_NLATS];
     /* results, read after join */
     uint64_t t_start, t_end;
-    int status; /* 0 or -errno of the first failure */
-    int halt;   /* stop issuing: an IO error, or verify_fatal */
+    int status;      /* 0 or -errno of the first failure */
+    int halt;        /* stop issuing: an IO error, or verify_fatal */
+    int first_error; /* -errno of the first error the job went on after (0: none) */
     char error[RB_REASON_MAX];
     char error_path[RB_PATH_MAX];
     uint64_t error_offset;
@@ -188,6 +189,11 @@ typedef struct rb_worker {
  * later ones only count. */
 void rb_worker_fail(rb_worker_t *w, int code, const char *path, uint64_t off, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* fio's continue_on_error and ignore_error: 1, with the error counted, when
+ * the job goes on after errno err of class cls (an RB_ERR_CLASS_*); 0 when
+ * it is the worker's failure. */
+int rb_worker_goes_on(rb_worker_t *w, unsigned cls, int err);
 
 /* Adds a progress checkpoint (t, bytes so far), thinning the list when full. */
 void rb_worker_checkpoint(rb_worker_t *w, uint64_t t, uint64_t bytes);

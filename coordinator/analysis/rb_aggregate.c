@@ -424,6 +424,8 @@ static int s_jobs_and_rows(const rb_phase_spec_t *spec, const rb_agg_input_t *in
             aj->read_ops += w->read_ops;
             aj->verify_errors += w->verify_errors;
             aj->found += w->found;
+            if (!aj->first_errno)
+                aj->first_errno = w->first_errno;
             for (int dd = 0; dd < RB_NDIRS; dd++) {
                 uint64_t b, o;
                 s_worker_dir(w, dd, &b, &o);

@@ -74,6 +74,7 @@ typedef struct rb_agg_job {
     uint32_t workers;
     uint64_t bytes, ops, errors, read_bytes, read_ops, verify_errors;
     uint64_t found;             /* a find step: files matched (of ops examined) */
+    uint32_t first_errno;       /* errno of an error a worker went on after first (0 none) */
     double window_s;            /* its last worker end - its first worker start */
     double bw, iops;            /* over window_s */
     rb_hist_t *hist;            /* merged over its workers on all nodes (== &lats->all) */

@@ -182,6 +182,11 @@ static void s_json_jobs(rb_jw_t *w, const rb_phase_agg_t *a)
         rb_jw_u64(w, "read_ops", aj->read_ops);
         rb_jw_u64(w, "errors", aj->errors);
         rb_jw_u64(w, "verify_errors", aj->verify_errors);
+        if (aj->first_errno) { /* continue_on_error: which error the job went on after */
+            const char *name = strerrorname_np((int)aj->first_errno);
+            rb_jw_u64(w, "first_errno", aj->first_errno);
+            rb_jw_str(w, "first_errno_name", name ? name : "");
+        }
         rb_jw_num(w, "window_s", aj->window_s);
         rb_jw_num(w, "bw", aj->bw);
         rb_jw_num(w, "iops", aj->iops);

@@ -219,6 +219,7 @@ static int s_phase_jobs(const rb_json_t *jobs, rb_phase_agg_t *a)
         aj->read_ops = rb_json_get_u64(jo, "read_ops");
         aj->errors = rb_json_get_u64(jo, "errors");
         aj->verify_errors = rb_json_get_u64(jo, "verify_errors");
+        aj->first_errno = (uint32_t)rb_json_get_u64(jo, "first_errno");
         aj->window_s = s_num(jo, "window_s");
         aj->bw = s_num(jo, "bw");
         aj->iops = s_num(jo, "iops");

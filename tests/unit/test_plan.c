@@ -305,6 +305,10 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->rate_cycle_ms, b->rate_cycle_ms);
     assert_int_equal(a->exitall, b->exitall);
     assert_int_equal(a->exit_what, b->exit_what);
+    assert_int_equal(a->continue_on_error, b->continue_on_error);
+    assert_int_equal(a->ignore_error_len, b->ignore_error_len);
+    assert_memory_equal(a->ignore_error, b->ignore_error, sizeof a->ignore_error);
+    assert_int_equal(a->exitall_on_error, b->exitall_on_error);
     assert_int_equal(a->hipri, b->hipri);
     assert_int_equal(a->sqpoll, b->sqpoll);
     assert_int_equal(a->sqpoll_aff, b->sqpoll_aff);
@@ -2569,6 +2573,58 @@ static void test_exitall(void **state)
     s_expect_error(bad2, strlen(bad2), 3, "exitall");
 }
 
+/* continue_on_error's names, ignore_error's lists (making their classes go
+ * on, as in fio), exitall_on_error, the print and the round trip; bad values
+ * named with their line, every one of a plan at once. */
+static void test_error_options(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=4m\nrw=write\n"
+                               "[a]\ncontinue_on_error=write\n"
+                               "[b]\nignore_error=,ENOSPC:EIO,\n"
+                               "[c]\ncontinue_on_error=all\nignore_error=,28\n"
+                               "[d]\ncontinue_on_error=1\nexitall_on_error\n"
+                               "[e]\nignore_error=EIO\ncontinue_on_error=none\n"
+                               "[f]\ncontinue_on_error=io\nignore_error=,,EILSEQ\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(j[0].continue_on_error, RB_ERR_CLASS_WRITE);
+    const uint8_t *l = NULL;
+    assert_int_equal(rb_job_ignore_list(&j[0], 1, &l), 0);
+    assert_int_equal(j[1].continue_on_error, RB_ERR_CLASS_WRITE);
+    assert_int_equal(rb_job_ignore_list(&j[1], 1, &l), 2);
+    assert_int_equal(l[0], ENOSPC);
+    assert_int_equal(l[1], EIO);
+    assert_int_equal(rb_job_ignore_list(&j[1], 0, &l), 0);
+    assert_int_equal(j[2].continue_on_error, RB_ERR_CLASS_ALL);
+    assert_int_equal(rb_job_ignore_list(&j[2], 1, &l), 1);
+    assert_int_equal(l[0], ENOSPC);
+    assert_int_equal(j[3].continue_on_error, RB_ERR_CLASS_ALL);
+    assert_int_equal(j[3].exitall_on_error, 1);
+    assert_int_equal(j[4].continue_on_error, 0);
+    assert_int_equal(rb_job_ignore_list(&j[4], 0, &l), 1);
+    assert_int_equal(rb_job_ignore_list(&j[5], 2, &l), 1);
+    assert_int_equal(l[0], EILSEQ);
+    assert_int_equal(j[5].continue_on_error, RB_ERR_CLASS_ALL);
+    char *text = s_print(p, NULL);
+    assert_non_null(strstr(text, "continue_on_error=write\n"));
+    assert_non_null(strstr(text, "ignore_error=,ENOSPC:EIO,\n"));
+    assert_non_null(strstr(text, "continue_on_error=all\nignore_error=,ENOSPC,\n"));
+    assert_non_null(strstr(text, "exitall_on_error=1\n"));
+    assert_non_null(strstr(text, "ignore_error=EIO,,\ncontinue_on_error=none\n"));
+    assert_non_null(strstr(text, "continue_on_error=io\nignore_error=,,EILSEQ\n"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+    const char *bad = "[w]\nsize=1m\ncontinue_on_error=sometimes\n";
+    s_expect_error(bad, strlen(bad), 3, "continue_on_error");
+    const char *bad2 = "[w]\nsize=1m\nignore_error=ENOPE\n";
+    s_expect_error(bad2, strlen(bad2), 3, "ENOPE");
+    const char *bad3 = "[w]\nsize=1m\nignore_error=5,5,5,5\n";
+    s_expect_error(bad3, strlen(bad3), 3, "ignore_error");
+    const char *bad4 = "[w]\nsize=1m\nignore_error=,0\n";
+    s_expect_error(bad4, strlen(bad4), 3, "ignore_error");
+}
+
 /* rw's modifier, rw_sequencer and percentage_random, and the round trip. */
 static void test_rw_modifiers(void **state)
 {
@@ -3385,7 +3441,7 @@ int main(void)
         cmocka_unit_test(test_crlf),
         cmocka_unit_test(test_global_after_job),
         cmocka_unit_test(test_fio_style_inline_comments),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_error_options),
         cmocka_unit_test(test_devices),
         cmocka_unit_test(test_fio_syntax),
         cmocka_unit_test(test_limits),
@@ -3420,6 +3476,7 @@ int main(void)
         cmocka_unit_test(test_dedupe_mode),
         cmocka_unit_test(test_rate_floors),
         cmocka_unit_test(test_exitall),
+        cmocka_unit_test(test_errors),
         cmocka_unit_test(test_engine_options),
         cmocka_unit_test(test_flow_wait_for),
         cmocka_unit_test(test_ioprio),

@@ -195,6 +195,16 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->ncmdprio_write = 2;
     jb->cmdprio_write[0] = (rb_cmdprio_t){4096, 30, (3u << RB_IOPRIO_CLASS_SHIFT) | 2};
     jb->cmdprio_write[1] = (rb_cmdprio_t){8192 + k, 50, 1u << RB_IOPRIO_CLASS_SHIFT};
+    jb->continue_on_error = RB_ERR_CLASS_WRITE + k % 2; /* version 21 */
+    jb->ignore_error[0] = (uint8_t)(k % 2); /* reads: EIO or none; writes: ENOSPC and one */
+    jb->ignore_error[1] = 2;
+    jb->ignore_error[2] = 0;
+    jb->ignore_error_len = 3;
+    if (k % 2)
+        jb->ignore_error[jb->ignore_error_len++] = EIO;
+    jb->ignore_error[jb->ignore_error_len++] = ENOSPC;
+    jb->ignore_error[jb->ignore_error_len++] = (uint8_t)(200 + k);
+    jb->exitall_on_error = (uint8_t)(k % 2);
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -512,6 +522,7 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
                 w->trim_ops = 1;
             }
             w->verify_errors = i;
+            w->first_errno = i % 2 ? 28 : 0;
             w->ncheckpts = big ? (i == 0 ? RB_MAX_CHECKPTS : i) : 2;
             if (w->ncheckpts) {
                 w->checkpts = calloc(w->ncheckpts, sizeof *w->checkpts);
@@ -869,6 +880,10 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->rate_cycle_ms, t->rate_cycle_ms);
                 assert_int_equal(s->exitall, t->exitall);
                 assert_int_equal(s->exit_what, t->exit_what);
+                assert_int_equal(s->continue_on_error, t->continue_on_error);
+                assert_int_equal(s->ignore_error_len, t->ignore_error_len);
+                assert_memory_equal(s->ignore_error, t->ignore_error, s->ignore_error_len);
+                assert_int_equal(s->exitall_on_error, t->exitall_on_error);
                 assert_int_equal(s->hipri, t->hipri);
                 assert_int_equal(s->sqpoll, t->sqpoll);
                 assert_int_equal(s->sqpoll_aff, t->sqpoll_aff);
@@ -968,6 +983,7 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
             assert_int_equal(v->read_bytes, w->read_bytes);
             assert_int_equal(v->read_ops, w->read_ops);
             assert_int_equal(v->verify_errors, w->verify_errors);
+            assert_int_equal(v->first_errno, w->first_errno);
             assert_int_equal(v->ncheckpts, w->ncheckpts);
             if (v->ncheckpts)
                 assert_memory_equal(v->checkpts, w->checkpts, v->ncheckpts * sizeof *v->checkpts);
@@ -1987,6 +2003,11 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->ncmdprio_read = jb->ncmdprio_write = RB_CMDPRIO_MAX;
     for (uint32_t k = 0; k < RB_CMDPRIO_MAX; k++)
         jb->cmdprio_read[k] = jb->cmdprio_write[k] = (rb_cmdprio_t){UINT64_MAX, 100, RB_IOPRIO_MAX};
+    jb->continue_on_error = RB_ERR_CLASS_ALL;
+    jb->ignore_error_len = sizeof jb->ignore_error; /* full lists, every errno 255 */
+    memset(jb->ignore_error, 0xff, sizeof jb->ignore_error);
+    memset(jb->ignore_error, RB_IGNORE_ERR_MAX, 3);
+    jb->exitall_on_error = 1;
 }
 
 static void test_oversized_frame(void **state)
@@ -2374,7 +2395,8 @@ static void test_v6_keys(void **state)
         "scramble rate_min rate_min_write rate_iops_min rate_iops_min_write rate_cycle_ms "
         "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu verify_backlog "
         "verify_backlog_batch flow flow_id flow_sleep_us wait_for dedupe_mode "
-        "dedupe_ws_pct dedupe_global ioprio cmdprio_read cmdprio_write";
+        "dedupe_ws_pct dedupe_global ioprio cmdprio_read cmdprio_write continue_on_error "
+        "ignore_error exitall_on_error";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
@@ -2392,7 +2414,7 @@ static void test_v6_keys(void **state)
     expect_keys(RB_MSG_DONE, "workers[1]",
                 "job worker t_start_ns t_end_ns bytes ops errors read_bytes read_ops "
                 "verify_errors write_bytes write_ops trim_bytes trim_ops checkpts sw_t_ns "
-                "sw_bytes sw_ops dev found");
+                "sw_bytes sw_ops dev found first_errno");
     expect_keys(RB_MSG_DONE, "devs[1]",
                 "path name model vendor serial firmware size lbs pbs rotational scheduler "
                 "read_ahead_kb nr_requests queue_depth access use");
