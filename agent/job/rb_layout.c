@@ -141,7 +141,7 @@ static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec
                 }
                 continue;
             }
-            if (end > e->max_end)
+            if (end > e->max_end && !js->fill_device) /* fill_device takes what is free */
                 e->max_end = end;
             int verify = rb_verify_writes(js) && rb_rw_reads(js->rw);
             if (!s_needs_layout(js) || (e->written_end >= end && (!verify || e->stamped)))

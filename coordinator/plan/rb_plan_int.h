@@ -240,7 +240,7 @@ rb_opt_print_fn rb_opt_print_bs, rb_opt_print_bssplit, rb_opt_print_bsrange, rb_
     rb_opt_print_fallocate, rb_opt_print_scramble, rb_opt_print_buffer_pct,
     rb_opt_print_compress_chunk, rb_opt_print_cpus, rb_opt_print_zonemode, rb_opt_print_zone_size,
     rb_opt_print_steadystate, rb_opt_print_rate_floor, rb_opt_print_rate_cycle,
-    rb_opt_print_exit_what, rb_opt_print_sqpoll_cpu;
+    rb_opt_print_exit_what, rb_opt_print_sqpoll_cpu, rb_opt_print_enum_if_set;
 
 /* The row's field (1, 4 or 8 bytes) of js as a number. */
 uint64_t rb_opt_load(const rb_job_spec_t *js, const rb_opt_t *opt);

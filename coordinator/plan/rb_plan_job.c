@@ -407,6 +407,8 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
 
     if (!rb_plan_job_line(o, "size") && js->device[0] && !js->filesize) {
         js->size = 0; /* each device's size, as the agent finds it */
+    } else if (!rb_plan_job_line(o, "size") && js->fill_device && !js->filesize) {
+        js->size = RB_FILL_SIZE; /* fio: until the file system is full */
     } else if (!rb_plan_job_line(o, "size")) {
         if (!js->filesize)
             return rb_plan_fail(

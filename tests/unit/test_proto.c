@@ -180,6 +180,8 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->sqpoll = (uint8_t)(k % 2 == 0);
     jb->sqpoll_aff = (uint8_t)(k % 2 == 0);
     jb->sqpoll_cpu = 3 + k;
+    jb->write_hint = RB_WRITE_HINT_SHORT + k % 3; /* version 21 */
+    jb->fill_device = (uint8_t)(k % 2);
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -855,6 +857,8 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->sqpoll, t->sqpoll);
                 assert_int_equal(s->sqpoll_aff, t->sqpoll_aff);
                 assert_int_equal(s->sqpoll_cpu, t->sqpoll_cpu);
+                assert_int_equal(s->write_hint, t->write_hint);
+                assert_int_equal(s->fill_device, t->fill_device);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1483,9 +1487,9 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 20);
+    assert_int_equal(RB_PROTO_VERSION, 21);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 19 from peer, this build speaks 20");
+    expect_bad(buf, len, -EPROTO, "protocol version 20 from peer, this build speaks 21");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
@@ -1945,6 +1949,8 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->exit_what = RB_EXIT_ALL;
     jb->hipri = jb->sqpoll = jb->sqpoll_aff = 1;
     jb->sqpoll_cpu = RB_CPUS_MAX - 1;
+    jb->write_hint = RB_WRITE_HINT_EXTREME;
+    jb->fill_device = 1;
 }
 
 static void test_oversized_frame(void **state)
@@ -2201,6 +2207,12 @@ static void test_encode_invalid(void **state)
     m.u.plan.phases[1].jobs[0].hipri = 2;
     expect_einval(&m, "'phases[1].jobs[0].hipri'");
     m.u.plan.phases[1].jobs[0].hipri = 1;
+    m.u.plan.phases[1].jobs[0].write_hint = RB_WRITE_HINT_EXTREME + 1;
+    expect_einval(&m, "'phases[1].jobs[0].write_hint'");
+    m.u.plan.phases[1].jobs[0].write_hint = RB_WRITE_HINT_EXTREME;
+    m.u.plan.phases[1].jobs[0].fill_device = 2;
+    expect_einval(&m, "'phases[1].jobs[0].fill_device'");
+    m.u.plan.phases[1].jobs[0].fill_device = 1;
     m.u.plan.phases[0].jobs[1].numjobs = RB_MAX_WORKERS + 1;
     expect_einval(&m, "'phases[0].jobs[1].numjobs'");
     m.u.plan.phases[0].jobs[1].numjobs = RB_MAX_WORKERS;
@@ -2312,7 +2324,7 @@ static void test_v6_keys(void **state)
         "zone_skip "
         "ss_metric ss_pct ss_limit ss_dur_ns ss_ramp_ns compress_pct compress_chunk dedupe_pct "
         "scramble rate_min rate_min_write rate_iops_min rate_iops_min_write rate_cycle_ms "
-        "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu";
+        "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu write_hint fill_device";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
