@@ -425,6 +425,13 @@ int rb_opt_value_seed(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *op
     return s_seed_value(ps, line, key, val, &o->spec.randseed);
 }
 
+int rb_opt_value_allrandrepeat(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                               const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    return rb_opt_value_bool(ps, line, key, val, &o->allrandrepeat);
+}
+
 int rb_opt_value_stonewall(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
                            const char *key, const char *val, unsigned line)
 {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fill_device and write_hint beside Debian's fio.
+# fill_device and write_hint beside Debian's fio; allrandrepeat.
 # - fill_device=1 with no size, rw=write bs=64k: each tool fills a tmpfs of
 #   its own (16 MiB, mounted here: needs root) and ends without an error.
 #   The bytes each reports written are compared with what the file system
@@ -11,11 +11,13 @@
 #   nothing else takes the space. The two tools' figures are also within a
 #   block of each other. rackbench's agent runs with --reserve 0 (without it,
 #   the agent refuses the job: a test of that too).
-# - write_hint (none and extreme; long with direct): under strace, each tool's
+# - write_hint (short; long with direct): under strace, each tool's
 #   fcntl calls on the job's file: F_SET_RW_HINT (0x40c), once, answered 0;
 #   with direct=1, F_SET_FILE_RW_HINT (0x40e), which kernels since 5.17
 #   refuse with EINVAL, and both tools fail the job. (strace does not show
 #   the hint's value, which is passed by pointer.)
+# - allrandrepeat=1 with randrepeat=0: two rackbench runs write the same
+#   offsets in the same order (under strace); randrepeat=0 alone, others.
 #   test_fio_fill.sh BIN_DIR SCRATCH
 set -uo pipefail
 bin=$1
@@ -102,9 +104,9 @@ for path in sorted(glob.glob(sys.argv[1] + ".*")):
             print(m[2], m[3] + (m[4] or ""))
 PY
 }
-# two of the names buffered, one with direct (each run takes a few
+# one name buffered, another with direct (each run takes a few
 # seconds under strace)
-for c in none:0 extreme:0 long:1; do
+for c in short:0 long:1; do
     h=${c%:*} direct=${c#*:}
     {
         d=$scratch/hint-$h-$direct
@@ -134,6 +136,42 @@ for c in none:0 extreme:0 long:1; do
         fi
     }
 done
+
+# ---- allrandrepeat ----
+# the offsets of the pwrite64 calls on the job's file (name "rnd.*") in the
+# traces $1.*, in order
+offsets() {
+    python3 - "$1" <<'PY'
+import glob, re, sys
+for path in sorted(glob.glob(sys.argv[1] + ".*")):
+    for line in open(path):
+        m = re.match(r'^pwrite64\(\d+<([^>]*)>, .*, (\d+)\) += \d+', line)
+        if m and m[1].split("/")[-1].startswith("rnd."):
+            print(m[2])
+PY
+}
+for c in a1 a2 r0; do
+    d=$scratch/rnd-$c
+    mkdir -p "$d/rb"
+    extra="allrandrepeat=1"
+    [ "$c" = r0 ] && extra="allrandrepeat=0"
+    printf '[global]\ndirectory=%s\n[rnd]\nrw=randwrite\nbs=4k\nsize=256k\nrandrepeat=0\n%s\n' \
+        "$d/rb" "$extra" > "$d/rb.fio"
+    ASAN_OPTIONS=$nolsan timeout 60 strace -f -qq -yy -ff -e trace=pwrite64 -o "$d/st" \
+        "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1 ||
+        { echo "FAIL allrandrepeat: rackbench failed:"; cat "$d/rb.out"; fail=1; }
+    offsets "$d/st" > "$d/offsets"
+done
+n=$(wc -l < "$scratch/rnd-a1/offsets")
+if [ "$n" != 64 ] || ! cmp -s "$scratch/rnd-a1/offsets" "$scratch/rnd-a2/offsets"; then
+    echo "FAIL allrandrepeat: two runs with allrandrepeat=1 wrote different offsets ($n writes)"
+    fail=1
+elif cmp -s "$scratch/rnd-a1/offsets" "$scratch/rnd-r0/offsets"; then
+    echo "FAIL allrandrepeat: randrepeat=0 alone repeated the offsets too (the control)"
+    fail=1
+else
+    echo "allrandrepeat: two runs with randrepeat=0 allrandrepeat=1, the same $n offsets; without it, others"
+fi
 
 [ "$fail" = 0 ] && echo "PASS test_fio_fill"
 exit "$fail"

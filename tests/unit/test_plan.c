@@ -2347,6 +2347,15 @@ static void test_fill_device_write_hint(void **state)
     free(text);
     s_assert_round_trip(p);
     rb_plan_destroy(&p);
+    /* allrandrepeat: repeatable at the default seed, whatever randrepeat says */
+    p = s_parse_str("[global]\nsize=1m\nallrandrepeat=1\n[a]\nrandrepeat=0\nrandseed=5\n"
+                    "[b]\nallrandrepeat=0\nrandrepeat=0\n");
+    j = p->phases[0].jobs;
+    assert_int_equal(j[0].randrepeat, 1);
+    assert_int_equal(j[0].randseed, 0x89);
+    assert_int_equal(j[1].randrepeat, 0);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
 }
 
 static void test_engine_options(void **state)
