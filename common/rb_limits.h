@@ -22,6 +22,7 @@
 /* size= of a fill_device job that gives none: fio's "until the file system is
  * full" (1 EiB, far beyond any file system, with room for offsets beside it). */
 #define RB_FILL_SIZE      (1ull << 60)
+#define RB_SCHED_MAX      32    /* an IO scheduler's name (ioscheduler=), with its NUL */
 #define RB_META_DIRS_MAX  65536 /* meta_dirs and meta_branch: directories per level */
 #define RB_META_DEPTH_MAX 16    /* meta_depth: directory tree levels */
 #define RB_ZONES_MAX      16    /* random_distribution=zoned: zones per direction */

@@ -428,9 +428,15 @@ static int s_dirs(const rb_job_spec_t *j, rb_job_rule_t *out)
     return 0;
 }
 
-/* fill_device: sequential writes to the job's own files, until ENOSPC. */
+/* fill_device: sequential writes to the job's own files, until ENOSPC;
+ * ioscheduler: of the job's devices. */
 static int s_fill(const rb_job_spec_t *j, rb_job_rule_t *out)
 {
+    if (j->ioscheduler[0] && !j->device[0])
+        return s_broken(out, "ioscheduler", "ioscheduler", "filename",
+                        "job '%s': ioscheduler=%s sets the scheduler of the job's block devices "
+                        "(filename=/dev/X); for files it is not supported yet",
+                        j->name, j->ioscheduler);
     if (!j->fill_device)
         return 0;
     if (j->rw != RB_RW_WRITE)

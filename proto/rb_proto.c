@@ -192,7 +192,7 @@ S_LAYOUT(
     F_KIND(rb_job_spec_t, sqpoll, RB_PK_BOOL), F_KIND(rb_job_spec_t, sqpoll_aff, RB_PK_BOOL),
     F_U32(rb_job_spec_t, sqpoll_cpu, RB_CPUS_MAX - 1),
     F_U32(rb_job_spec_t, write_hint, RB_WRITE_HINT_EXTREME),
-    F_KIND(rb_job_spec_t, fill_device, RB_PK_BOOL));
+    F_KIND(rb_job_spec_t, fill_device, RB_PK_BOOL), F_STR(rb_job_spec_t, ioscheduler, 0));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));

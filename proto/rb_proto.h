@@ -356,6 +356,9 @@ typedef struct rb_job_spec {
     /* fio's fill_device (version 21): writes that find the file system full
      * (ENOSPC, EDQUOT) end the worker's IO without an error */
     uint8_t fill_device;
+    /* fio's ioscheduler (version 21): the job's block devices use this IO
+     * scheduler for the phase, then get theirs back */
+    char ioscheduler[RB_SCHED_MAX]; /* "" leaves them as they are */
     /* across nodes (IOR's access patterns) */
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */

@@ -178,20 +178,20 @@ int rb_opt_hexval(char c);
  * verify: rb_opt_value_data.c). */
 rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_filesize, rb_opt_value_ioengine, rb_opt_value_sync, rb_opt_value_dsync,
-    rb_opt_value_seed, rb_opt_value_allrandrepeat, rb_opt_value_pattern, rb_opt_value_zero_buffers,
-    rb_opt_value_verify, rb_opt_value_verify_pattern, rb_opt_value_stonewall,
-    rb_opt_value_directory, rb_opt_value_filename, rb_opt_value_filename_format,
-    rb_opt_value_meta_find_name, rb_opt_value_name, rb_opt_value_description,
-    rb_opt_value_file_service_type, rb_opt_value_group_reporting, rb_opt_value_sample_interval,
-    rb_opt_value_read_from, rb_opt_value_read_from_seed, rb_opt_value_lustre_stripe_count,
-    rb_opt_value_lustre_stripe_size, rb_opt_value_meta_ops, rb_opt_value_kb_base, rb_opt_value_bs,
-    rb_opt_value_bssplit, rb_opt_value_io_size, rb_opt_value_startdelay, rb_opt_value_rate,
-    rb_opt_value_iterations, rb_opt_value_iterate, rb_opt_value_meta_stonewall, rb_opt_value_usec,
-    rb_opt_value_size_pct, rb_opt_value_random_distribution, rb_opt_value_rw_modifier,
-    rb_opt_value_rw_sequencer, rb_opt_value_percentage_random, rb_opt_value_blockalign,
-    rb_opt_value_random_generator, rb_opt_value_cpus, rb_opt_value_zonemode,
-    rb_opt_value_steadystate, rb_opt_value_ss_dur, rb_opt_value_ss_ramp, rb_opt_value_buffer_pct,
-    rb_opt_value_sqpoll_cpu;
+    rb_opt_value_seed, rb_opt_value_allrandrepeat, rb_opt_value_ioscheduler, rb_opt_value_pattern,
+    rb_opt_value_zero_buffers, rb_opt_value_verify, rb_opt_value_verify_pattern,
+    rb_opt_value_stonewall, rb_opt_value_directory, rb_opt_value_filename,
+    rb_opt_value_filename_format, rb_opt_value_meta_find_name, rb_opt_value_name,
+    rb_opt_value_description, rb_opt_value_file_service_type, rb_opt_value_group_reporting,
+    rb_opt_value_sample_interval, rb_opt_value_read_from, rb_opt_value_read_from_seed,
+    rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size, rb_opt_value_meta_ops,
+    rb_opt_value_kb_base, rb_opt_value_bs, rb_opt_value_bssplit, rb_opt_value_io_size,
+    rb_opt_value_startdelay, rb_opt_value_rate, rb_opt_value_iterations, rb_opt_value_iterate,
+    rb_opt_value_meta_stonewall, rb_opt_value_usec, rb_opt_value_size_pct,
+    rb_opt_value_random_distribution, rb_opt_value_rw_modifier, rb_opt_value_rw_sequencer,
+    rb_opt_value_percentage_random, rb_opt_value_blockalign, rb_opt_value_random_generator,
+    rb_opt_value_cpus, rb_opt_value_zonemode, rb_opt_value_steadystate, rb_opt_value_ss_dur,
+    rb_opt_value_ss_ramp, rb_opt_value_buffer_pct, rb_opt_value_sqpoll_cpu;
 
 /* Reads val by the kind of row opt into o's field (rb_opt_read.c); line 0
  * for the table's defaults. 0 or -errno with the problem added. */

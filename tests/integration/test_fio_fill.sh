@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fill_device and write_hint beside Debian's fio; allrandrepeat.
+# fill_device and write_hint beside Debian's fio; allrandrepeat; ioscheduler.
 # - fill_device=1 with no size, rw=write bs=64k: each tool fills a tmpfs of
 #   its own (16 MiB, mounted here: needs root) and ends without an error.
 #   The bytes each reports written are compared with what the file system
@@ -18,6 +18,11 @@
 #   the hint's value, which is passed by pointer.)
 # - allrandrepeat=1 with randrepeat=0: two rackbench runs write the same
 #   offsets in the same order (under strace); randrepeat=0 alone, others.
+# - ioscheduler on a loop device the agent may use (--allow-device): the
+#   run switches it to another scheduler it offers (seen while the run
+#   goes on) and puts the old one back after it; a name it does not offer
+#   fails the run naming the device and its list; without --allow-device
+#   the device is refused. (fio sets the scheduler and leaves it so.)
 #   test_fio_fill.sh BIN_DIR SCRATCH
 set -uo pipefail
 bin=$1
@@ -26,8 +31,12 @@ command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --te
 command -v strace > /dev/null || { echo "skip: strace is not installed"; exit 77; }
 mkdir -p "$scratch"
 mounted=()
+loop=""
+rb_pid=""
 cleanup() {
+    [ -n "$rb_pid" ] && kill -INT "$rb_pid" 2> /dev/null && wait "$rb_pid"
     for m in "${mounted[@]}"; do umount "$m" 2> /dev/null; done
+    [ -n "$loop" ] && losetup -d "$loop"
     rm -rf "$scratch"
 }
 trap cleanup EXIT
@@ -171,6 +180,64 @@ elif cmp -s "$scratch/rnd-a1/offsets" "$scratch/rnd-r0/offsets"; then
     fail=1
 else
     echo "allrandrepeat: two runs with randrepeat=0 allrandrepeat=1, the same $n offsets; without it, others"
+fi
+
+# ---- ioscheduler ----
+# the scheduler in use (in brackets) of loop device $1
+sched_now() { sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/${1#/dev/}/queue/scheduler"; }
+if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
+    echo "skip ioscheduler: a loop device needs root and losetup"
+else
+    truncate -s 64M "$scratch/sched.img"
+    loop=$(losetup --find --show "$scratch/sched.img")
+    before=$(sched_now "$loop")
+    want=$(tr -d '[]' < "/sys/block/${loop#/dev/}/queue/scheduler" | tr ' ' '\n' |
+        grep -v -x -e "$before" -e '' | head -n 1)
+    if [ -z "$want" ]; then
+        echo "skip ioscheduler: $loop offers no other scheduler than $before"
+    else
+        d=$scratch/sched
+        mkdir -p "$d"
+        printf '[s]\nfilename=%s\nrw=randread\nbs=4k\nsize=16m\ntime_based\nruntime=3\nioscheduler=%s\n' \
+            "$loop" "$want" > "$d/rb.fio"
+        "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" \
+            --agent-arg "--allow-device=$loop" > "$d/rb.out" 2>&1 &
+        rb_pid=$!
+        seen=""
+        deadline=$((SECONDS + 60))
+        while [ $SECONDS -lt $deadline ] && kill -0 "$rb_pid" 2> /dev/null; do
+            [ "$(sched_now "$loop")" = "$want" ] && { seen=1; break; }
+            sleep 0.1
+        done
+        wait "$rb_pid"
+        rc=$?
+        rb_pid=""
+        after=$(sched_now "$loop")
+        echo "ioscheduler: $loop had $before, ${seen:+showed $want during the run, }has $after after it (exit $rc)"
+        if [ "$rc" != 0 ] || [ -z "$seen" ] || [ "$after" != "$before" ]; then
+            echo "FAIL ioscheduler: not switched to $want for the run and back to $before"
+            cat "$d/rb.out"
+            fail=1
+        fi
+        # a name the device does not offer: the run fails, naming the device and its list
+        printf '[s]\nfilename=%s\nrw=read\nbs=4k\nsize=1m\nioscheduler=nosuch\n' "$loop" > "$d/bad.fio"
+        if timeout 60 "$bin/rackbench" run "$d/bad.fio" --local 1 --quiet --out "$d/runs" \
+            --agent-arg "--allow-device=$loop" > "$d/bad.out" 2>&1 ||
+            ! grep -q "ioscheduler=nosuch: $loop offers only" "$d/bad.out"; then
+            echo "FAIL ioscheduler: an unknown scheduler was not refused with its reason:"
+            cat "$d/bad.out"
+            fail=1
+        fi
+        # a device the agent may not touch: refused, naming it
+        if timeout 60 "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" \
+            > "$d/deny.out" 2>&1 || ! grep -q "$loop" "$d/deny.out"; then
+            echo "FAIL ioscheduler: a device not allowed was not refused:"
+            cat "$d/deny.out"
+            fail=1
+        fi
+        [ "$(sched_now "$loop")" = "$before" ] ||
+            { echo "FAIL ioscheduler: $loop left with $(sched_now "$loop")"; fail=1; }
+    fi
 fi
 
 [ "$fail" = 0 ] && echo "PASS test_fio_fill"

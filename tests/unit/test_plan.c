@@ -308,6 +308,7 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->sqpoll_cpu, b->sqpoll_cpu);
     assert_int_equal(a->write_hint, b->write_hint);
     assert_int_equal(a->fill_device, b->fill_device);
+    assert_string_equal(a->ioscheduler, b->ioscheduler);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
@@ -903,7 +904,11 @@ static const s_bad_t s_bad[] = {
      "the job's filename is an absolute path (line 2)"},
     {"[a]\nsize=1M\nopendir=/data\n", 3, "option 'opendir' is not supported yet"},
     /* fio options that change what is measured */
-    {"[a]\nsize=1M\nioscheduler=none\n", 3, "option 'ioscheduler' is not supported yet"},
+    {"[a]\nsize=1M\nioscheduler=none\n", 3,
+     "job 'a': ioscheduler=none sets the scheduler of the job's block devices (filename=/dev/X); "
+     "for files it is not supported yet"},
+    {"[a]\nsize=1M\nfilename=/dev/sdz\nioscheduler=mq/deadline\n", 4,
+     "ioscheduler 'mq/deadline': a scheduler's name"},
     {"[a]\nsize=1M\nnice=5\n", 3, "option 'nice' is not supported yet"},
     {"[a]\nsize=1M\nfadvise_hint=maybe\n", 3, "bad value 'maybe' for fadvise_hint"},
     {"[a]\nsize=1M\ngtod_cpu=1\n", 3, "option 'gtod_cpu' is not supported yet"},

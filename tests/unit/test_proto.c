@@ -182,6 +182,7 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->sqpoll_cpu = 3 + k;
     jb->write_hint = RB_WRITE_HINT_SHORT + k % 3; /* version 21 */
     jb->fill_device = (uint8_t)(k % 2);
+    snprintf(jb->ioscheduler, sizeof jb->ioscheduler, "mq-deadline");
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -859,6 +860,7 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->sqpoll_cpu, t->sqpoll_cpu);
                 assert_int_equal(s->write_hint, t->write_hint);
                 assert_int_equal(s->fill_device, t->fill_device);
+                assert_string_equal(s->ioscheduler, t->ioscheduler);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1951,6 +1953,7 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->sqpoll_cpu = RB_CPUS_MAX - 1;
     jb->write_hint = RB_WRITE_HINT_EXTREME;
     jb->fill_device = 1;
+    memset(jb->ioscheduler, 'k', sizeof jb->ioscheduler - 1);
 }
 
 static void test_oversized_frame(void **state)
@@ -2324,7 +2327,7 @@ static void test_v6_keys(void **state)
         "zone_skip "
         "ss_metric ss_pct ss_limit ss_dur_ns ss_ramp_ns compress_pct compress_chunk dedupe_pct "
         "scramble rate_min rate_min_write rate_iops_min rate_iops_min_write rate_cycle_ms "
-        "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu write_hint fill_device";
+        "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu write_hint fill_device ioscheduler";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
