@@ -19,14 +19,16 @@
 #define RB_DIRS_MAX        16    /* directories in one job's directory= list ("/a:/b") */
 #define RB_IODEPTH_MAX     65536 /* IOs in flight per worker */
 #define RB_NRFILES_MAX     65536 /* files per worker (the agent opens them all) */
+#define RB_META_DIRS_MAX   65536 /* meta_dirs and meta_branch: directories per level */
+#define RB_META_DEPTH_MAX  16    /* meta_depth: directory tree levels */
+#define RB_ZONES_MAX       16    /* random_distribution=zoned: zones per direction */
+#define RB_CPUS_MAX        1024  /* cpus_allowed, cpumask: CPUs 0 .. 1023 (a cpu_set_t) */
+
 /* size= of a fill_device job that gives none: fio's "until the file system is
  * full" (1 EiB, far beyond any file system, with room for offsets beside it). */
-#define RB_FILL_SIZE      (1ull << 60)
-#define RB_SCHED_MAX      32    /* an IO scheduler's name (ioscheduler=), with its NUL */
-#define RB_META_DIRS_MAX  65536 /* meta_dirs and meta_branch: directories per level */
-#define RB_META_DEPTH_MAX 16    /* meta_depth: directory tree levels */
-#define RB_ZONES_MAX      16    /* random_distribution=zoned: zones per direction */
-#define RB_CPUS_MAX       1024  /* cpus_allowed, cpumask: CPUs 0 .. 1023 (a cpu_set_t) */
+#define RB_FILL_SIZE (1ull << 60)
+/* An IO scheduler's name (ioscheduler=), with its NUL. */
+#define RB_SCHED_MAX 32
 
 /* random_distribution's number (zipf's theta, pareto's h, normal's %) in
  * millionths, at the most: 100 */
