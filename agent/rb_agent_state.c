@@ -356,6 +356,15 @@ static int s_check_space(rb_agent_t *a, rb_err_t *err)
 {
     rb_msg_space_t *sp = &a->space->u.space;
     int first[RB_MAX_ROOTS]; /* the run folder that names each file system */
+    const rb_msg_plan_t *pl = &a->plan.u.plan;
+    for (uint32_t p = 0; p < pl->nphases && a->o.reserve_pct; p++)
+        for (uint32_t j = 0; j < pl->phases[p].njobs; j++)
+            if (pl->phases[p].jobs[j].fill_device && !pl->phases[p].jobs[j].device[0])
+                return rb_err_set(err, -ENOSPC,
+                                  "job %s: fill_device fills its file system, and this agent "
+                                  "keeps %d%% of each free (--reserve): run the agent with "
+                                  "--reserve 0 to allow it",
+                                  pl->phases[p].jobs[j].name, a->o.reserve_pct);
     a->space->type = RB_MSG_SPACE;
     snprintf(sp->run_id, sizeof sp->run_id, "%s", a->plan.u.plan.run_id);
     sp->nfs = 0;

@@ -29,6 +29,12 @@
 #define RB_CMDPRIO_MAX        8 /* cmdprio_bssplit entries per direction (fio: 64) */
 #define RB_IOPRIO_MAX         ((3u << RB_IOPRIO_CLASS_SHIFT) | 7u)
 
+/* size= of a fill_device job that gives none: fio's "until the file system is
+ * full" (1 EiB, far beyond any file system, with room for offsets beside it). */
+#define RB_FILL_SIZE (1ull << 60)
+/* An IO scheduler's name (ioscheduler=), with its NUL. */
+#define RB_SCHED_MAX 32
+
 /* random_distribution's number (zipf's theta, pareto's h, normal's %) in
  * millionths, at the most: 100 */
 #define RB_DIST_PPM_MAX 100000000u

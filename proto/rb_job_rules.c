@@ -436,6 +436,29 @@ static int s_dirs(const rb_job_spec_t *j, rb_job_rule_t *out)
     return 0;
 }
 
+/* fill_device: sequential writes to the job's own files, until ENOSPC;
+ * ioscheduler: of the job's devices. */
+static int s_fill(const rb_job_spec_t *j, rb_job_rule_t *out)
+{
+    if (j->ioscheduler[0] && !j->device[0])
+        return s_broken(out, "ioscheduler", "ioscheduler", "filename",
+                        "job '%s': ioscheduler=%s sets the scheduler of the job's block devices "
+                        "(filename=/dev/X); for files it is not supported yet",
+                        j->name, j->ioscheduler);
+    if (!j->fill_device)
+        return 0;
+    if (j->rw != RB_RW_WRITE)
+        return s_broken(out, "fill_device", "fill_device", "rw",
+                        "job '%s': fill_device with rw=%s is not supported yet (only rw=write: "
+                        "sequential writes until the file system is full)",
+                        j->name, rb_rw_name(j->rw));
+    if (j->shared_file)
+        return s_broken(out, "fill_device", "fill_device", "file_per_worker",
+                        "job '%s': fill_device with file_per_worker=0 is not supported yet",
+                        j->name);
+    return 0;
+}
+
 int rb_job_rules_check_wire(const rb_job_spec_t *js, rb_job_rule_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -465,5 +488,7 @@ int rb_job_rules_check(const rb_job_spec_t *js, rb_job_rule_t *out)
         rc = s_rate_floors(js, out);
     if (rc == 0)
         rc = s_across(js, out);
+    if (rc == 0)
+        rc = s_fill(js, out);
     return rc;
 }

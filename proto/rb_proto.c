@@ -208,7 +208,9 @@ S_LAYOUT(
     F_INLINE(rb_job_spec_t, cmdprio_write, ncmdprio_write, RB_CMDPRIO_MAX, s_cmdprio_layout),
     F_U32(rb_job_spec_t, continue_on_error, RB_ERR_CLASS_ALL),
     F_BIN(rb_job_spec_t, ignore_error, ignore_error_len),
-    F_KIND(rb_job_spec_t, exitall_on_error, RB_PK_BOOL));
+    F_KIND(rb_job_spec_t, exitall_on_error, RB_PK_BOOL),
+    F_U32(rb_job_spec_t, write_hint, RB_WRITE_HINT_EXTREME),
+    F_KIND(rb_job_spec_t, fill_device, RB_PK_BOOL), F_STR(rb_job_spec_t, ioscheduler, 0));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));

@@ -415,6 +415,15 @@ typedef struct rb_job_spec {
                                                       * read through rb_job_ignore_list */
     uint32_t ignore_error_len;                       /* bytes used; 0: fio's EIO, EILSEQ each */
     uint8_t exitall_on_error; /* 1: a worker of this job failing ends the node's run */
+    /* fio's write_hint (version 21): the lifetime hint set on each file the
+     * job opens, F_SET_RW_HINT (F_SET_FILE_RW_HINT with direct) */
+    uint32_t write_hint; /* 0: none set; else RB_WRITE_HINT_* (the kernel's RWH_*) */
+    /* fio's fill_device (version 21): writes that find the file system full
+     * (ENOSPC, EDQUOT) end the worker's IO without an error */
+    uint8_t fill_device;
+    /* fio's ioscheduler (version 21): the job's block devices use this IO
+     * scheduler for the phase, then get theirs back */
+    char ioscheduler[RB_SCHED_MAX]; /* "" leaves them as they are */
     /* across nodes (IOR's access patterns) */
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */
@@ -471,6 +480,16 @@ enum {
     RB_FALLOC_POSIX = 2,
     RB_FALLOC_KEEP = 3,
     RB_FALLOC_TRUNCATE = 4
+};
+
+/* write_hint: the kernel's RWH_WRITE_LIFE_* values, which fio passes. */
+enum {
+    RB_WRITE_HINT_UNSET = 0,
+    RB_WRITE_HINT_NONE = 1,
+    RB_WRITE_HINT_SHORT = 2,
+    RB_WRITE_HINT_MEDIUM = 3,
+    RB_WRITE_HINT_LONG = 4,
+    RB_WRITE_HINT_EXTREME = 5
 };
 
 /* fadvise_hint: none, as the pattern is (fio's 1), or one for any pattern. */

@@ -157,7 +157,7 @@ static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec
                 }
                 continue;
             }
-            if (end > e->max_end)
+            if (end > e->max_end && !js->fill_device) /* fill_device takes what is free */
                 e->max_end = end;
             if (end > e->space_end && !s_fills(js))
                 e->space_end = end;

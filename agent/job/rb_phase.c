@@ -17,6 +17,7 @@
 #include "rb_cpus.h"
 #include "rb_devid.h"
 #include "rb_devjob.h"
+#include "rb_iosched.h"
 #include "rb_phase.h"
 #include "rb_steady.h"
 #include "rb_time.h"
@@ -100,6 +101,8 @@ struct rb_phase {
     rb_dev_id_t *devs;          /* done array: what each one is */
     rb_job_stat_t *ddevs;       /* done array: each one's totals */
     rb_hist_t (*dh)[S_NCH];     /* each one's merged histograms */
+    uint32_t nsched;            /* ioscheduler: devices set ... */
+    rb_iosched_saved_t *sched;  /* ... and what each had, put back at the end */
     s_ss_t *ss;                 /* per job: its steady state (ss_dur_ns 0: unused) */
     rb_flow_t *flows;           /* the flow_ids of its jobs' flow, nflows of them */
     uint32_t nflows;
@@ -257,9 +260,42 @@ void rb_phase_destroy(rb_phase_t **p)
     free(ph->ss);
     free(ph->flows);
     free(ph->stop);
+    for (uint32_t i = ph->nsched; i-- > 0;) /* last set, first put back */
+        rb_iosched_restore(&ph->sched[i]);
+    free(ph->sched);
     free(ph->seeds);
     free(ph);
     *p = NULL;
+}
+
+/* ioscheduler: each device of the jobs that name one gets it for the
+ * phase (rb_phase_destroy puts the old one back). 0 or -errno with err set. */
+static int s_set_schedulers(rb_phase_t *ph, rb_err_t *err)
+{
+    uint32_t n = 0;
+    for (uint32_t j = 0; j < ph->spec->njobs; j++)
+        if (ph->spec->jobs[j].ioscheduler[0])
+            n += rb_devjob_count(&ph->spec->jobs[j]);
+    if (!n)
+        return 0;
+    ph->sched = calloc(n, sizeof *ph->sched);
+    if (!ph->sched)
+        return rb_err_set(err, -ENOMEM, "out of memory");
+    for (uint32_t j = 0; j < ph->spec->njobs; j++) {
+        const rb_job_spec_t *js = &ph->spec->jobs[j];
+        for (unsigned i = 0; js->ioscheduler[0] && i < rb_devjob_count(js); i++) {
+            char dev[RB_PATH_MAX];
+            if (rb_devjob_path(js, i, dev, sizeof dev) < 0)
+                return rb_err_set(err, -EINVAL, "job %s: bad device list", js->name);
+            rb_err_t why;
+            rb_err_clear(&why);
+            int rc = rb_iosched_set(dev, js->ioscheduler, &ph->sched[ph->nsched], &why);
+            if (rc < 0)
+                return rb_err_set(err, rc, "job %s: %s", js->name, why.msg);
+            ph->nsched++;
+        }
+    }
+    return 0;
 }
 
 rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandbox_t *sb,
@@ -331,6 +367,10 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
             if (!js->randrepeat)
                 ph->seeds[k] ^= rb_time_wall_ns();
         }
+    }
+    if (s_set_schedulers(ph, err) < 0) {
+        rb_phase_destroy(&ph);
+        return NULL;
     }
     uint64_t run_hash = rb_verify_hash(ctx->run_id);
     uint32_t nnodes = ctx->nnodes ? ctx->nnodes : 1;

@@ -318,6 +318,13 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
         io->result = 0;
         return 1;
     }
+    if (s->fill_device && io->dir == RB_ENGINE_WRITE &&
+        (io->result == -ENOSPC || io->result == -EDQUOT)) {
+        w->halt = 1; /* fio's fill_device: the file system is full, the IO is over */
+        io->buf = sl->base;
+        s_release(w, io);
+        return 0;
+    }
     if (io->result < 0 &&
         rb_worker_goes_on(w, io->dir == RB_ENGINE_READ ? RB_ERR_CLASS_READ : RB_ERR_CLASS_WRITE,
                           (int)-io->result)) {

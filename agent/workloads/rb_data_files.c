@@ -69,8 +69,8 @@ static void s_size_up(const rb_worker_t *w, const rb_worker_file_t *f)
 {
     const rb_job_spec_t *s = w->spec;
     struct stat st;
-    if (s->device[0])
-        return; /* a device has the size it has */
+    if (s->device[0] || s->fill_device)
+        return; /* a device has the size it has; fill_device's writes find theirs */
     uint64_t end = s->shared_file ? s->offset + rb_job_filesize(s) * w->nregions
                                   : rb_job_offset(s, w->index) + rb_job_filesize(s);
     if (rb_rw_writes(s->rw) && fstat(f->fd, &st) == 0 && (uint64_t)st.st_size < end)
@@ -94,6 +94,29 @@ static void s_advise(const rb_worker_t *w, const rb_worker_file_t *f)
                  (s->fadvise_hint == RB_FADVISE_PATTERN && rb_rw_random(s->rw));
     if (s->fadvise_hint != RB_FADVISE_NONE)
         (void)posix_fadvise(f->fd, off, len, random ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+}
+
+#ifndef F_SET_RW_HINT
+#define F_SET_RW_HINT (1024 + 12)
+#endif
+#ifndef F_SET_FILE_RW_HINT
+#define F_SET_FILE_RW_HINT (1024 + 14)
+#endif
+
+/* write_hint, as fio sets it on each file it opens: on the file's inode
+ * (F_SET_RW_HINT), or with direct on the open file (F_SET_FILE_RW_HINT, which
+ * kernels since 5.17 refuse with EINVAL, as they refuse fio's). 0 or -errno
+ * with err set. */
+static int s_hint(const rb_worker_t *w, const rb_worker_file_t *f, rb_err_t *err)
+{
+    const rb_job_spec_t *s = w->spec;
+    if (!s->write_hint || f->fd < 0)
+        return 0;
+    uint64_t hint = s->write_hint;
+    if (fcntl(f->fd, s->direct ? F_SET_FILE_RW_HINT : F_SET_RW_HINT, &hint) < 0)
+        return rb_err_set(err, -errno, "job %s: write_hint on %s: fcntl: %s", s->name, f->path,
+                          strerror(errno));
+    return 0;
 }
 
 /* Opens (or, for the null engine, only names) the worker's files with flags
@@ -136,6 +159,8 @@ static int s_open_files(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_j
             f->fd = rb_sandbox_open(sb, rundir, name, flags, err);
         rc = f->fd < 0 ? f->fd : 0;
         fdv[i] = f->fd;
+        if (rc == 0)
+            rc = s_hint(w, f, err);
         if (rc == 0) {
             s_size_up(w, f);
             s_advise(w, f);
@@ -184,6 +209,8 @@ int rb_data_renew_files(rb_worker_t *w)
         f->fd = fdv[i] = rb_sandbox_open(w->sb, w->rundir, name, w->oflags, &err);
         f->dirty = 0;
         rc = f->fd < 0 ? f->fd : 0;
+        if (rc == 0)
+            rc = s_hint(w, f, &err);
         if (rc == 0) {
             s_size_up(w, f);
             s_advise(w, f);

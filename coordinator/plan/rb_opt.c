@@ -61,6 +61,11 @@ static const rb_opt_name_t s_fadvise_names[] = {{"0", RB_FADVISE_NONE},
                                                 {"random", RB_FADVISE_RANDOM}};
 static const rb_opt_name_t s_dedupe_names[] = {{"repeat", RB_DEDUPE_REPEAT},
                                                {"working_set", RB_DEDUPE_WORKING_SET}};
+static const rb_opt_name_t s_write_hint_names[] = {{"none", RB_WRITE_HINT_NONE},
+                                                   {"short", RB_WRITE_HINT_SHORT},
+                                                   {"medium", RB_WRITE_HINT_MEDIUM},
+                                                   {"long", RB_WRITE_HINT_LONG},
+                                                   {"extreme", RB_WRITE_HINT_EXTREME}};
 static const rb_opt_name_t s_order_names[] = {{"sequential", 0}, {"random", 1}};
 static const rb_opt_name_t s_think_names[] = {{"complete", 0}, {"issue", 1}};
 
@@ -232,6 +237,10 @@ static const rb_opt_t s_rows[] = {
     {"randseed", NULL, RB_OPT_CUSTOM, RB_OPT_F_PRINT_META, J(randseed), .parse = rb_opt_value_seed,
      .print = rb_opt_print_u64, .def = "0x89", .type = "64-bit number",
      .def_doc = "`137` (`0x89`, fio's default)", .doc = "seed of the random sequence", .ref = "randseed"},
+    {"allrandrepeat", NULL, RB_OPT_CUSTOM, RB_OPT_F_BARE | RB_OPT_F_NOPRINT,
+     .parse = rb_opt_value_allrandrepeat, .type = "boolean", .def_doc = "`0`",
+     .doc = "every random sequence the same every run, from the default seed: randrepeat=1 and randseed=137, whatever they say",
+     .ref = "allrandrepeat"},
     {"norandommap", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(norandommap), .type = "boolean",
      .def_doc = "`0`", .doc = "random offsets may repeat within a pass", .ref = "norandommap"},
     {"random_distribution", NULL, RB_OPT_CUSTOM, 0, .parse = rb_opt_value_random_distribution,
@@ -403,6 +412,19 @@ static const rb_opt_t s_rows[] = {
      .print = rb_opt_print_fallocate,
      .type = "`native`, `posix`, `keep`, `truncate`, `none`, `0` or `1`",
      .doc = "how a file a job makes or extends gets its size before the IO", .ref = "fallocate"},
+    {"fill_device", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(fill_device), .print = rb_opt_print_if_set,
+     .type = "boolean", .def_doc = "`0`",
+     .doc = "write until the file system is full: ENOSPC ends the writes, not the job; without size=, no other end",
+     .ref = "fill_device"},
+    {"ioscheduler", NULL, RB_OPT_CUSTOM, 0, J(ioscheduler), .parse = rb_opt_value_ioscheduler,
+     .print = rb_opt_print_if_set, .type = "scheduler name", .def_doc = "none (left as it is)",
+     .doc = "the IO scheduler of the job's block devices (filename=/dev/X) for the phase, put back after it",
+     .ref = "ioscheduler"},
+    {"write_hint", NULL, RB_OPT_ENUM, 0, J(write_hint), NAMES(s_write_hint_names),
+     .print = rb_opt_print_enum_if_set,
+     .type = "`none`, `short`, `medium`, `long` or `extreme`", .def_doc = "not set (no call)",
+     .doc = "the write lifetime hint set on each file a worker opens (`fcntl` `F_SET_RW_HINT`; `F_SET_FILE_RW_HINT` with direct)",
+     .ref = "write_hint"},
     /* Lustre striping of the run folder (lfs setstripe -c -S) */
     {"lustre_stripe_count", NULL, RB_OPT_CUSTOM, 0, .min = 0, .max = RB_LUSTRE_STRIPE_MAX,
      .parse = rb_opt_value_lustre_stripe_count, .print = rb_opt_print_stripe_count,
@@ -553,6 +575,7 @@ static const rb_opt_t s_rows[] = {
     IGN("log_compression_cpus", RB_OPT_WHY_REPORT), IGN("log_store_compressed", RB_OPT_WHY_REPORT),
     IGN("log_unix_epoch", RB_OPT_WHY_REPORT), IGN("log_alternate_epoch", RB_OPT_WHY_REPORT),
     IGN("log_alternate_epoch_clock_id", RB_OPT_WHY_REPORT), IGN("log_issue_time", RB_OPT_WHY_REPORT),
+    IGN("create_serialize", RB_OPT_WHY_LAYOUT),
     /* io_uring's own: how it registers what it uses; only with ioengine=io_uring */
     {"fixedbufs", NULL, RB_OPT_IGNORED, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT,
      .group = RB_OPT_WHY_REGISTER, .engine = "io_uring"},
@@ -566,16 +589,14 @@ static const rb_opt_t s_rows[] = {
     NY("unique_filename", RB_OPT_AREA_FILES),
     NY("lockfile", RB_OPT_AREA_FILES), NY("opendir", RB_OPT_AREA_FILES),
     NY("openfiles", RB_OPT_AREA_FILES),
-    NY("write_hint", RB_OPT_AREA_FILES), NY("create_serialize", RB_OPT_AREA_FILES),
     NY("create_fsync", RB_OPT_AREA_FILES), NY("create_on_open", RB_OPT_AREA_FILES),
     NY("create_only", RB_OPT_AREA_FILES), NY("allow_file_create", RB_OPT_AREA_FILES),
     NY("allow_mounted_write", RB_OPT_AREA_FILES), NY("pre_read", RB_OPT_AREA_FILES),
-    NY("ioscheduler", RB_OPT_AREA_FILES),
-    NY("file_append", RB_OPT_AREA_FILES), NY("fill_device", RB_OPT_AREA_FILES),
+    NY("file_append", RB_OPT_AREA_FILES),
     NY("fill_fs", RB_OPT_AREA_FILES), NY("offset_align", RB_OPT_AREA_FILES),
     NY("bs_unaligned", RB_OPT_AREA_PATTERN), NY("blocksize_unaligned", RB_OPT_AREA_PATTERN),
     NY("bs_is_seq_rand", RB_OPT_AREA_PATTERN), NY("softrandommap", RB_OPT_AREA_PATTERN),
-    NY("allrandrepeat", RB_OPT_AREA_PATTERN), NY("rwmixcycle", RB_OPT_AREA_PATTERN),
+    NY("rwmixcycle", RB_OPT_AREA_PATTERN),
     NY("write_barrier", RB_OPT_AREA_PATTERN), NY("sync_file_range", RB_OPT_AREA_PATTERN),
     NY("atomic", RB_OPT_AREA_PATTERN), NY("zonecapacity", RB_OPT_AREA_PATTERN),
     NY("read_beyond_wp", RB_OPT_AREA_PATTERN), NY("max_open_zones", RB_OPT_AREA_PATTERN),
@@ -633,6 +654,9 @@ static const char *const s_why_text[] = {
     /* one literal per entry: a line break inside reads as a missing comma to clang */
     [RB_OPT_WHY_REGISTER] = ("rackbench's io_uring always registers its files and buffers, "
                              "which changes no IO that reaches the storage"),
+    [RB_OPT_WHY_LAYOUT] = ("rackbench lays every file out before GO, one after another "
+                           "(fio's create_serialize=1); fio's 0 writes the same bytes from each "
+                           "job's own thread, in parallel, before its IO"),
 };
 
 const char *rb_opt_why_text(rb_opt_why_t why)

@@ -242,12 +242,13 @@ void rb_opt_print_if_set(const rb_opt_t *opt, const rb_job_spec_t *js, const cha
 }
 
 /* An unset directory is written empty when [global] sets one, so it is not inherited. */
-/* size=: none for a job on devices that takes their size. */
+/* size=: none for a job on devices that takes their size, or fill_device's
+ * "until full". */
 void rb_opt_print_job_size(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {
     if (js->size_pct)
         fprintf(f, "%s=%" PRIu32 "%%\n", opt->key, js->size_pct);
-    else if (!js->device[0] || js->size)
+    else if ((!js->device[0] || js->size) && !(js->fill_device && js->size == RB_FILL_SIZE))
         rb_opt_print_size(opt, js, gd, f);
 }
 
@@ -697,6 +698,13 @@ void rb_opt_print_cpus(const rb_opt_t *opt, const rb_job_spec_t *js, const char 
 void rb_opt_print_fallocate(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {
     if (js->fallocate != RB_FALLOC_NATIVE)
+        rb_opt_print_enum(opt, js, gd, f);
+}
+
+/* An enum whose 0 is "not set" (write_hint): its name only when set. */
+void rb_opt_print_enum_if_set(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    if (rb_opt_load(js, opt))
         rb_opt_print_enum(opt, js, gd, f);
 }
 

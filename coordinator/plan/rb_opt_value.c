@@ -425,6 +425,28 @@ int rb_opt_value_seed(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *op
     return s_seed_value(ps, line, key, val, &o->spec.randseed);
 }
 
+/* ioscheduler: a scheduler's name as sysfs lists them (letters, digits, - and _). */
+int rb_opt_value_ioscheduler(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                             const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    size_t n = strlen(val);
+    if (n >= sizeof o->spec.ioscheduler ||
+        strspn(val, "abcdefghijklmnopqrstuvwxyz0123456789-_") != n)
+        return rb_plan_fail(ps, line,
+                            "%s '%s': a scheduler's name (letters, digits, '-', '_'; at most %zu)",
+                            key, val, sizeof o->spec.ioscheduler - 1);
+    snprintf(o->spec.ioscheduler, sizeof o->spec.ioscheduler, "%s", val);
+    return 0;
+}
+
+int rb_opt_value_allrandrepeat(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                               const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    return rb_opt_value_bool(ps, line, key, val, &o->allrandrepeat);
+}
+
 int rb_opt_value_stonewall(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
                            const char *key, const char *val, unsigned line)
 {

@@ -36,6 +36,7 @@ typedef struct rb_plan_job {
     uint32_t io_size_pct;                     /* io_size=N%: N (1 .. 100), from size; 0: bytes */
     bool lfsr;                                /* random_generator=lfsr: no offset twice */
     bool zone_strided;                        /* zonemode=strided (else none, fio's default) */
+    bool allrandrepeat;                       /* every generator repeatable, at fio's seed */
     uint32_t iterations;                      /* iterations=N: the phase runs N times */
     bool filename_abs;                        /* filename= was an absolute path ... */
     char fn_dir[RB_PATH_MAX];                 /* ... and this is its folder */
@@ -190,15 +191,16 @@ int rb_opt_hexval(char c);
  * verify: rb_opt_value_data.c). */
 rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_filesize, rb_opt_value_ioengine, rb_opt_value_sync, rb_opt_value_dsync,
-    rb_opt_value_seed, rb_opt_value_pattern, rb_opt_value_zero_buffers, rb_opt_value_verify,
-    rb_opt_value_verify_pattern, rb_opt_value_stonewall, rb_opt_value_directory,
-    rb_opt_value_filename, rb_opt_value_filename_format, rb_opt_value_meta_find_name,
-    rb_opt_value_name, rb_opt_value_description, rb_opt_value_file_service_type,
-    rb_opt_value_group_reporting, rb_opt_value_sample_interval, rb_opt_value_read_from,
-    rb_opt_value_read_from_seed, rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size,
-    rb_opt_value_meta_ops, rb_opt_value_kb_base, rb_opt_value_bs, rb_opt_value_bssplit,
-    rb_opt_value_io_size, rb_opt_value_startdelay, rb_opt_value_rate, rb_opt_value_iterations,
-    rb_opt_value_iterate, rb_opt_value_meta_stonewall, rb_opt_value_usec, rb_opt_value_size_pct,
+    rb_opt_value_seed, rb_opt_value_allrandrepeat, rb_opt_value_ioscheduler, rb_opt_value_pattern,
+    rb_opt_value_zero_buffers, rb_opt_value_verify, rb_opt_value_verify_pattern,
+    rb_opt_value_stonewall, rb_opt_value_directory, rb_opt_value_filename,
+    rb_opt_value_filename_format, rb_opt_value_meta_find_name, rb_opt_value_name,
+    rb_opt_value_description, rb_opt_value_file_service_type, rb_opt_value_group_reporting,
+    rb_opt_value_sample_interval, rb_opt_value_read_from, rb_opt_value_read_from_seed,
+    rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size, rb_opt_value_meta_ops,
+    rb_opt_value_kb_base, rb_opt_value_bs, rb_opt_value_bssplit, rb_opt_value_io_size,
+    rb_opt_value_startdelay, rb_opt_value_rate, rb_opt_value_iterations, rb_opt_value_iterate,
+    rb_opt_value_meta_stonewall, rb_opt_value_usec, rb_opt_value_size_pct,
     rb_opt_value_random_distribution, rb_opt_value_rw_modifier, rb_opt_value_rw_sequencer,
     rb_opt_value_percentage_random, rb_opt_value_blockalign, rb_opt_value_random_generator,
     rb_opt_value_cpus, rb_opt_value_zonemode, rb_opt_value_steadystate, rb_opt_value_ss_dur,
@@ -265,7 +267,7 @@ rb_opt_print_fn rb_opt_print_bs, rb_opt_print_bssplit, rb_opt_print_bsrange, rb_
     rb_opt_print_compress_chunk, rb_opt_print_dedupe, rb_opt_print_cpus, rb_opt_print_zonemode,
     rb_opt_print_zone_size, rb_opt_print_steadystate, rb_opt_print_rate_floor,
     rb_opt_print_rate_cycle, rb_opt_print_exit_what, rb_opt_print_sqpoll_cpu, rb_opt_print_flow,
-    rb_opt_print_prio, rb_opt_print_cmdprio, rb_opt_print_errors;
+    rb_opt_print_prio, rb_opt_print_cmdprio, rb_opt_print_errors, rb_opt_print_enum_if_set;
 
 /* The row's field (1, 4 or 8 bytes) of js as a number. */
 uint64_t rb_opt_load(const rb_job_spec_t *js, const rb_opt_t *opt);

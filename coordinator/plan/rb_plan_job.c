@@ -366,9 +366,10 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     if (js->compress_pct && js->compress_pct < 100 && !rb_plan_job_line(o, "refill_buffers"))
         js->refill_buffers = 1;
 
-    /* fio: a job named after a device, without filename (nor directory),
-     * goes to that device; fio checks that it is one, rackbench takes a
-     * path under /dev/ for one, as in filename= */
+    if (o->allrandrepeat) /* fio: every generator at its fixed seed, whatever randrepeat says */
+        js->randrepeat = 1, js->randseed = 0x89;
+    /* fio: a job named after a device, without filename (nor directory), goes to
+     * that device; fio checks it is one, rackbench takes a path under /dev/ */
     if (!js->filename[0] && !js->device[0] && !js->directory[0] && js->nrfiles == 1 &&
         !strncmp(o->name, "/dev/", 5)) {
         rc = rb_plan_note(ps, o->name_line,
@@ -409,6 +410,8 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
 
     if (!rb_plan_job_line(o, "size") && js->device[0] && !js->filesize) {
         js->size = 0; /* each device's size, as the agent finds it */
+    } else if (!rb_plan_job_line(o, "size") && js->fill_device && !js->filesize) {
+        js->size = RB_FILL_SIZE; /* fio: until the file system is full */
     } else if (!rb_plan_job_line(o, "size")) {
         if (!js->filesize)
             return rb_plan_fail(

@@ -324,6 +324,9 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->ncmdprio_write, b->ncmdprio_write);
     assert_memory_equal(a->cmdprio_read, b->cmdprio_read, sizeof a->cmdprio_read);
     assert_memory_equal(a->cmdprio_write, b->cmdprio_write, sizeof a->cmdprio_write);
+    assert_int_equal(a->write_hint, b->write_hint);
+    assert_int_equal(a->fill_device, b->fill_device);
+    assert_string_equal(a->ioscheduler, b->ioscheduler);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
@@ -631,7 +634,12 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nruntme=4\n", 3, "unknown option 'runtme' (did you mean 'runtime'?)"},
     {"[a]\nsiez=1M\n", 2, "unknown option 'siez' (did you mean 'size'?)"},
     {"[a]\nsize=1M\nRW=write\n", 3, "unknown option 'RW' (did you mean 'rw'?)"},
-    {"[a]\nsize=1M\n\nfill_device=1\n", 4, "option 'fill_device' is not supported yet"},
+    {"[a]\nsize=1M\n\nfile_append=1\n", 4, "option 'file_append' is not supported yet"},
+    {"[a]\nsize=1M\n\nfill_device=1\n", 4,
+     "job 'a': fill_device with rw=read is not supported yet (only rw=write"},
+    {"[a]\nrw=write\nfile_per_worker=0\nfill_device=1\n", 4,
+     "fill_device with file_per_worker=0 is not supported yet"},
+    {"[a]\nsize=1M\nwrite_hint=big\n", 3, "bad value 'big' for write_hint"},
     {"[global]\nnice=5\n[a]\nsize=1M\n", 2, "option 'nice' is not supported yet"},
     {"[a]\nsize=1M\ncpus_allowed=0-x\n", 3,
      "cpus_allowed=0-x: '0-x' is not a CPU or a range of CPUs from 0 to 1023"},
@@ -922,7 +930,11 @@ static const s_bad_t s_bad[] = {
      "the job's filename is an absolute path (line 2)"},
     {"[a]\nsize=1M\nopendir=/data\n", 3, "option 'opendir' is not supported yet"},
     /* fio options that change what is measured */
-    {"[a]\nsize=1M\nioscheduler=none\n", 3, "option 'ioscheduler' is not supported yet"},
+    {"[a]\nsize=1M\nioscheduler=none\n", 3,
+     "job 'a': ioscheduler=none sets the scheduler of the job's block devices (filename=/dev/X); "
+     "for files it is not supported yet"},
+    {"[a]\nsize=1M\nfilename=/dev/sdz\nioscheduler=mq/deadline\n", 4,
+     "ioscheduler 'mq/deadline': a scheduler's name"},
     {"[a]\nsize=1M\nnice=5\n", 3, "option 'nice' is not supported yet"},
     {"[a]\nsize=1M\nfadvise_hint=maybe\n", 3, "bad value 'maybe' for fadvise_hint"},
     {"[a]\nsize=1M\ngtod_cpu=1\n", 3, "option 'gtod_cpu' is not supported yet"},
@@ -2367,6 +2379,49 @@ static void test_rate_floors(void **state)
  * read into the job, printed only when set; on another engine refused at
  * their line naming the engines that have them; bad values name the option
  * and the line. */
+/* fill_device: no size= means fio's "until full" (not printed, so that the
+ * print reads back the same); a size given stays. write_hint: fio's names,
+ * printed only when set. create_serialize: accepted with a note. */
+static void test_fill_device_write_hint(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nrw=write\ncreate_serialize=0\n"
+                               "[a]\nfill_device=1\nwrite_hint=short\n"
+                               "[b]\nfill_device=1\nsize=8m\n"
+                               "[c]\nsize=8m\nwrite_hint=extreme\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(j[0].fill_device, 1);
+    assert_int_equal(j[0].size, RB_FILL_SIZE);
+    assert_int_equal(j[0].write_hint, RB_WRITE_HINT_SHORT);
+    assert_int_equal(j[1].size, 8 << 20);
+    assert_int_equal(j[1].write_hint, 0);
+    assert_int_equal(j[2].fill_device, 0);
+    assert_int_equal(j[2].write_hint, RB_WRITE_HINT_EXTREME);
+    char *text = s_print(p, NULL);
+    const char *b = strstr(text, "[b]");
+    assert_non_null(b);
+    assert_null(strstr(text, "size=1E"));
+    assert_non_null(strstr(text, "write_hint=short\n"));
+    char *c = strstr(text, "[c]");
+    assert_non_null(c);
+    assert_non_null(strstr(c, "write_hint=extreme\n"));
+    *c = '\0';
+    assert_non_null(strstr(b, "size=8M\n"));
+    assert_null(strstr(b, "write_hint"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+    /* allrandrepeat: repeatable at the default seed, whatever randrepeat says */
+    p = s_parse_str("[global]\nsize=1m\nallrandrepeat=1\n[a]\nrandrepeat=0\nrandseed=5\n"
+                    "[b]\nallrandrepeat=0\nrandrepeat=0\n");
+    j = p->phases[0].jobs;
+    assert_int_equal(j[0].randrepeat, 1);
+    assert_int_equal(j[0].randseed, 0x89);
+    assert_int_equal(j[1].randrepeat, 0);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
 static void test_engine_options(void **state)
 {
     (void)state;
@@ -3480,6 +3535,7 @@ int main(void)
         cmocka_unit_test(test_engine_options),
         cmocka_unit_test(test_flow_wait_for),
         cmocka_unit_test(test_ioprio),
+        cmocka_unit_test(test_fill_device_write_hint),
         cmocka_unit_test(test_fuzz),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

@@ -205,6 +205,9 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->ignore_error[jb->ignore_error_len++] = ENOSPC;
     jb->ignore_error[jb->ignore_error_len++] = (uint8_t)(200 + k);
     jb->exitall_on_error = (uint8_t)(k % 2);
+    jb->write_hint = RB_WRITE_HINT_SHORT + k % 3; /* version 21 */
+    jb->fill_device = (uint8_t)(k % 2);
+    snprintf(jb->ioscheduler, sizeof jb->ioscheduler, "mq-deadline");
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -901,6 +904,9 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                                     s->ncmdprio_read * sizeof *s->cmdprio_read);
                 assert_memory_equal(s->cmdprio_write, t->cmdprio_write,
                                     s->ncmdprio_write * sizeof *s->cmdprio_write);
+                assert_int_equal(s->write_hint, t->write_hint);
+                assert_int_equal(s->fill_device, t->fill_device);
+                assert_string_equal(s->ioscheduler, t->ioscheduler);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -2008,6 +2014,9 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     memset(jb->ignore_error, 0xff, sizeof jb->ignore_error);
     memset(jb->ignore_error, RB_IGNORE_ERR_MAX, 3);
     jb->exitall_on_error = 1;
+    jb->write_hint = RB_WRITE_HINT_EXTREME;
+    jb->fill_device = 1;
+    memset(jb->ioscheduler, 'k', sizeof jb->ioscheduler - 1);
 }
 
 static void test_oversized_frame(void **state)
@@ -2282,6 +2291,12 @@ static void test_encode_invalid(void **state)
     m.u.plan.phases[1].jobs[0].cmdprio_read[0].perc = 101;
     expect_einval(&m, "perc");
     m.u.plan.phases[1].jobs[0].cmdprio_read[0].perc = 20;
+    m.u.plan.phases[1].jobs[0].write_hint = RB_WRITE_HINT_EXTREME + 1;
+    expect_einval(&m, "'phases[1].jobs[0].write_hint'");
+    m.u.plan.phases[1].jobs[0].write_hint = RB_WRITE_HINT_EXTREME;
+    m.u.plan.phases[1].jobs[0].fill_device = 2;
+    expect_einval(&m, "'phases[1].jobs[0].fill_device'");
+    m.u.plan.phases[1].jobs[0].fill_device = 1;
     m.u.plan.phases[0].jobs[1].numjobs = RB_MAX_WORKERS + 1;
     expect_einval(&m, "'phases[0].jobs[1].numjobs'");
     m.u.plan.phases[0].jobs[1].numjobs = RB_MAX_WORKERS;
@@ -2396,7 +2411,7 @@ static void test_v6_keys(void **state)
         "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu verify_backlog "
         "verify_backlog_batch flow flow_id flow_sleep_us wait_for dedupe_mode "
         "dedupe_ws_pct dedupe_global ioprio cmdprio_read cmdprio_write continue_on_error "
-        "ignore_error exitall_on_error";
+        "ignore_error exitall_on_error write_hint fill_device ioscheduler";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
