@@ -21,7 +21,7 @@
 #include "rb_limits.h"
 #include "rb_steady.h"
 
-#define RB_PROTO_VERSION   20
+#define RB_PROTO_VERSION   21
 #define RB_PROTO_MAX_FRAME (512u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -350,6 +350,14 @@ typedef struct rb_job_spec {
     uint8_t sqpoll;      /* io_uring: a kernel thread polls the submission queue ... */
     uint8_t sqpoll_aff;  /* ... bound to one CPU ... */
     uint32_t sqpoll_cpu; /* ... this one (< RB_CPUS_MAX) */
+    /* fio's latency_target, latency_window, latency_percentile and latency_run
+     * (version 21): each worker looks for the deepest queue whose IOs keep
+     * within lat_target_ns (rb_data_lat.c); lat_target_ns 0: no search */
+    uint64_t lat_target_ns; /* an IO's latency (issue to completion) at most this */
+    uint64_t lat_window_ns; /* each depth is judged over this long */
+    uint32_t lat_pct;       /* of a window's IOs, this share within the target, in
+                             * millionths of a percent (100000000: all) */
+    uint8_t lat_run;        /* 1: keep adjusting the depth to the end */
     /* across nodes (IOR's access patterns) */
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */
@@ -582,6 +590,9 @@ typedef struct rb_job_stat {
                         * to its end when it was not */
     uint64_t ss_crit;  /* the last criterion judged, millionths (of %, IOPS, bytes/s) ... */
     uint64_t ss_mean;  /* ... and the window's mean then, millionths; both 0: none judged */
+    /* version 21, in DONE: latency_target's depth found on this agent (the
+     * smallest of the job's workers); 0 in SAMPLE and without latency_target */
+    uint32_t lat_depth;
 } rb_job_stat_t;
 
 /* Host telemetry of one sample interval (docs/telemetry.md), in integers:

@@ -189,7 +189,7 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_random_distribution, rb_opt_value_rw_modifier, rb_opt_value_rw_sequencer,
     rb_opt_value_percentage_random, rb_opt_value_blockalign, rb_opt_value_random_generator,
     rb_opt_value_cpus, rb_opt_value_zonemode, rb_opt_value_steadystate, rb_opt_value_ss_dur,
-    rb_opt_value_ss_ramp, rb_opt_value_buffer_pct, rb_opt_value_sqpoll_cpu;
+    rb_opt_value_ss_ramp, rb_opt_value_buffer_pct, rb_opt_value_sqpoll_cpu, rb_opt_value_lat_pct;
 
 /* Reads val by the kind of row opt into o's field (rb_opt_read.c); line 0
  * for the table's defaults. 0 or -errno with the problem added. */
@@ -239,7 +239,7 @@ rb_opt_print_fn rb_opt_print_bs, rb_opt_print_bssplit, rb_opt_print_bsrange, rb_
     rb_opt_print_percentage_random, rb_opt_print_blockalign, rb_opt_print_if_set,
     rb_opt_print_fallocate, rb_opt_print_scramble, rb_opt_print_buffer_pct,
     rb_opt_print_compress_chunk, rb_opt_print_cpus, rb_opt_print_zonemode, rb_opt_print_zone_size,
-    rb_opt_print_steadystate, rb_opt_print_rate_floor, rb_opt_print_rate_cycle,
+    rb_opt_print_steadystate, rb_opt_print_lat, rb_opt_print_rate_floor, rb_opt_print_rate_cycle,
     rb_opt_print_exit_what, rb_opt_print_sqpoll_cpu;
 
 /* The row's field (1, 4 or 8 bytes) of js as a number. */

@@ -306,6 +306,10 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->sqpoll, b->sqpoll);
     assert_int_equal(a->sqpoll_aff, b->sqpoll_aff);
     assert_int_equal(a->sqpoll_cpu, b->sqpoll_cpu);
+    assert_int_equal(a->lat_target_ns, b->lat_target_ns);
+    assert_int_equal(a->lat_window_ns, b->lat_window_ns);
+    assert_int_equal(a->lat_pct, b->lat_pct);
+    assert_int_equal(a->lat_run, b->lat_run);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)

@@ -68,6 +68,7 @@ static void fill_job_stats(rb_job_stat_t *js, uint32_t n, unsigned step)
         js[i].ss_t_ns = 5000000000ull + i;
         js[i].ss_crit = 33328 + i;
         js[i].ss_mean = 2000000000ull + i;
+        js[i].lat_depth = 4 + i; /* version 21 */
     }
 }
 
@@ -180,6 +181,10 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->sqpoll = (uint8_t)(k % 2 == 0);
     jb->sqpoll_aff = (uint8_t)(k % 2 == 0);
     jb->sqpoll_cpu = 3 + k;
+    jb->lat_target_ns = 18000000ull + k; /* version 21 */
+    jb->lat_window_ns = 300000000ull + k;
+    jb->lat_pct = 99000000u + k;
+    jb->lat_run = (uint8_t)(k % 2);
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -668,6 +673,7 @@ static void cmp_job_stats(const rb_job_stat_t *a, const rb_job_stat_t *b, uint32
         assert_int_equal(a[i].ss_t_ns, b[i].ss_t_ns);
         assert_int_equal(a[i].ss_crit, b[i].ss_crit);
         assert_int_equal(a[i].ss_mean, b[i].ss_mean);
+        assert_int_equal(a[i].lat_depth, b[i].lat_depth);
     }
 }
 
@@ -855,6 +861,10 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->sqpoll, t->sqpoll);
                 assert_int_equal(s->sqpoll_aff, t->sqpoll_aff);
                 assert_int_equal(s->sqpoll_cpu, t->sqpoll_cpu);
+                assert_int_equal(s->lat_target_ns, t->lat_target_ns);
+                assert_int_equal(s->lat_window_ns, t->lat_window_ns);
+                assert_int_equal(s->lat_pct, t->lat_pct);
+                assert_int_equal(s->lat_run, t->lat_run);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -1483,9 +1493,9 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 20);
+    assert_int_equal(RB_PROTO_VERSION, 21);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 19 from peer, this build speaks 20");
+    expect_bad(buf, len, -EPROTO, "protocol version 20 from peer, this build speaks 21");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
@@ -1945,6 +1955,9 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->exit_what = RB_EXIT_ALL;
     jb->hipri = jb->sqpoll = jb->sqpoll_aff = 1;
     jb->sqpoll_cpu = RB_CPUS_MAX - 1;
+    jb->lat_target_ns = jb->lat_window_ns = UINT64_MAX;
+    jb->lat_pct = RB_LAT_PCT_MAX;
+    jb->lat_run = 1;
 }
 
 static void test_oversized_frame(void **state)
@@ -2198,6 +2211,14 @@ static void test_encode_invalid(void **state)
     m.u.plan.phases[1].jobs[0].sqpoll_cpu = RB_CPUS_MAX;
     expect_einval(&m, "'phases[1].jobs[0].sqpoll_cpu'");
     m.u.plan.phases[1].jobs[0].sqpoll_cpu = RB_CPUS_MAX - 1;
+    /* version 21: a latency target needs its window; a percentile up to 100 */
+    m.u.plan.phases[1].jobs[0].lat_target_ns = 1000000;
+    m.u.plan.phases[1].jobs[0].lat_window_ns = 0;
+    expect_einval(&m, "latency_target without latency_window");
+    m.u.plan.phases[1].jobs[0].lat_window_ns = 1000000;
+    m.u.plan.phases[1].jobs[0].lat_pct = RB_LAT_PCT_MAX + 1;
+    expect_einval(&m, "'phases[1].jobs[0].lat_pct'");
+    m.u.plan.phases[1].jobs[0].lat_pct = RB_LAT_PCT_MAX;
     m.u.plan.phases[1].jobs[0].hipri = 2;
     expect_einval(&m, "'phases[1].jobs[0].hipri'");
     m.u.plan.phases[1].jobs[0].hipri = 1;
@@ -2289,7 +2310,7 @@ static void test_v6_keys(void **state)
     const char *job_stat = "job bytes ops errors read_bytes read_ops verify_errors hist "
                            "write_bytes write_ops trim_bytes trim_ops read_lat read_slat "
                            "read_clat write_lat write_slat write_clat trim_lat trim_slat trim_clat "
-                           "ss_state ss_t_ns ss_crit ss_mean";
+                           "ss_state ss_t_ns ss_crit ss_mean lat_depth";
     const char *job =
         "name rw bs bs_max bs_read bs_read_max bs_write bs_write_max bssplit_read "
         "bssplit_write bs_trim bs_trim_max size numjobs direct time_based runtime_ns directory "
@@ -2312,7 +2333,8 @@ static void test_v6_keys(void **state)
         "zone_skip "
         "ss_metric ss_pct ss_limit ss_dur_ns ss_ramp_ns compress_pct compress_chunk dedupe_pct "
         "scramble rate_min rate_min_write rate_iops_min rate_iops_min_write rate_cycle_ms "
-        "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu";
+        "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu lat_target_ns lat_window_ns "
+        "lat_pct lat_run";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
