@@ -31,13 +31,16 @@ int rb_opt_value_lat_pct(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t 
     return 0;
 }
 
-/* The four print only when latency_target is set; the window always then,
- * the percentile and latency_run away from fio's defaults (100, 0). */
+/* The target and its window print when a target is set, the percentile and
+ * latency_run away from fio's defaults (100, 0), so that a print reads back
+ * the same. */
 void rb_opt_print_lat(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {
     (void)gd;
     char a[64];
-    if (!js->lat_target_ns)
+    int timing = opt->off == offsetof(rb_job_spec_t, lat_target_ns) ||
+                 opt->off == offsetof(rb_job_spec_t, lat_window_ns);
+    if (timing && !js->lat_target_ns)
         return;
     if (opt->off == offsetof(rb_job_spec_t, lat_target_ns))
         fprintf(f, "%s=%s\n", opt->key,
