@@ -42,4 +42,7 @@
 /* steadystate_duration: seconds in the window of steady state, at the most */
 #define RB_SS_DUR_MAX_S 86400u
 
+/* latency_percentile: millionths of a percent, at the most: 100 */
+#define RB_LAT_PCT_MAX 100000000u
+
 #endif

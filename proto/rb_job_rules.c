@@ -110,6 +110,13 @@ static int s_any(const rb_job_spec_t *j, rb_job_rule_t *out)
     if (j->ss_dur_ns && !rb_steady_metric_name((rb_ss_metric_t)j->ss_metric))
         return s_broken(out, "ss_metric", "steadystate", NULL, "%" PRIu32 ", no criterion",
                         j->ss_metric);
+    if (j->lat_target_ns && !j->lat_window_ns)
+        return s_broken(out, "lat_window_ns", "latency_target", "latency_window",
+                        "latency_target without latency_window (the time each depth is judged "
+                        "over; fio divides by the IOs of an empty window)");
+    if (j->lat_pct > RB_LAT_PCT_MAX)
+        return s_broken(out, "lat_pct", "latency_percentile", NULL,
+                        "%" PRIu32 " millionths of a percent, above 100%%", j->lat_pct);
     if (j->lustre_stripe_size % 65536)
         return s_broken(out, "lustre_stripe_size", "lustre_stripe_size", NULL,
                         "%" PRIu64 ", not a multiple of 64 KiB", j->lustre_stripe_size);

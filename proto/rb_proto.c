@@ -210,7 +210,9 @@ S_LAYOUT(
     F_BIN(rb_job_spec_t, ignore_error, ignore_error_len),
     F_KIND(rb_job_spec_t, exitall_on_error, RB_PK_BOOL),
     F_U32(rb_job_spec_t, write_hint, RB_WRITE_HINT_EXTREME),
-    F_KIND(rb_job_spec_t, fill_device, RB_PK_BOOL), F_STR(rb_job_spec_t, ioscheduler, 0));
+    F_KIND(rb_job_spec_t, fill_device, RB_PK_BOOL), F_STR(rb_job_spec_t, ioscheduler, 0),
+    F_U64(rb_job_spec_t, lat_target_ns), F_U64(rb_job_spec_t, lat_window_ns),
+    F_U32(rb_job_spec_t, lat_pct, RB_LAT_PCT_MAX), F_KIND(rb_job_spec_t, lat_run, RB_PK_BOOL));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));
@@ -225,7 +227,9 @@ S_LAYOUT(s_job_stat_layout, s_check_job_stat, F_U32(rb_job_stat_t, job, RB_MAX_J
          F_LATS(RB_DIR_READ, "read"), F_LATS(RB_DIR_WRITE, "write"), F_LATS(RB_DIR_TRIM, "trim"),
          /* version 20 */
          F_U32(rb_job_stat_t, ss_state, RB_SS_ATTAINED), F_U64(rb_job_stat_t, ss_t_ns),
-         F_U64(rb_job_stat_t, ss_crit), F_U64(rb_job_stat_t, ss_mean));
+         F_U64(rb_job_stat_t, ss_crit), F_U64(rb_job_stat_t, ss_mean),
+         /* version 21 */
+         F_U32(rb_job_stat_t, lat_depth, RB_IODEPTH_MAX));
 
 S_LAYOUT(s_worker_layout, s_check_worker, F_U32(rb_worker_stat_t, job, RB_MAX_JOBS - 1),
          F_U32(rb_worker_stat_t, worker, RB_MAX_WORKERS - 1), F_U64(rb_worker_stat_t, t_start_ns),

@@ -424,6 +424,14 @@ typedef struct rb_job_spec {
     /* fio's ioscheduler (version 21): the job's block devices use this IO
      * scheduler for the phase, then get theirs back */
     char ioscheduler[RB_SCHED_MAX]; /* "" leaves them as they are */
+    /* fio's latency_target, latency_window, latency_percentile and latency_run
+     * (version 21): each worker looks for the deepest queue whose IOs keep
+     * within lat_target_ns (rb_data_lat.c); lat_target_ns 0: no search */
+    uint64_t lat_target_ns; /* an IO's latency (issue to completion) at most this */
+    uint64_t lat_window_ns; /* each depth is judged over this long */
+    uint32_t lat_pct;       /* of a window's IOs, this share within the target, in
+                             * millionths of a percent (100000000: all) */
+    uint8_t lat_run;        /* 1: keep adjusting the depth to the end */
     /* across nodes (IOR's access patterns) */
     uint8_t shared_file;     /* 1 = one file for every worker of every node (file_per_worker=0) */
     rb_layout_mode_t layout; /* with shared_file: segmented or strided */
@@ -686,6 +694,9 @@ typedef struct rb_job_stat {
                         * to its end when it was not */
     uint64_t ss_crit;  /* the last criterion judged, millionths (of %, IOPS, bytes/s) ... */
     uint64_t ss_mean;  /* ... and the window's mean then, millionths; both 0: none judged */
+    /* version 21, in DONE: latency_target's depth found on this agent (the
+     * smallest of the job's workers); 0 in SAMPLE and without latency_target */
+    uint32_t lat_depth;
 } rb_job_stat_t;
 
 /* Host telemetry of one sample interval (docs/telemetry.md), in integers:

@@ -376,6 +376,8 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
         rb_worker_count(w, (int)io->dir, io->len, now - io->t_issue_ns,
                         io->t_sub_ns ? io->t_sub_ns - io->t_issue_ns : RB_WORKER_NO_SLAT, now);
     }
+    if (s->lat_target_ns)
+        rb_data_lat_io(w, now - io->t_issue_ns);
     uint32_t fi = io->file_index;
     uint64_t off = io->off, len = io->len;
     int wrote = io->dir == RB_ENGINE_WRITE;
@@ -697,7 +699,7 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pen
     s_retry(w, inflight);
     if (w->nretry)
         return 0; /* busy: reap first */
-    while (!*stop && (*pending || w->nfree)) {
+    while (!*stop && (*pending || w->nfree) && *inflight < w->lat_qd) {
         rb_engine_io_t *io = *pending;
         if (!io && w->flow && (w->flow_held = rb_worker_flow_held(w)))
             return 0; /* flow: ahead of its share, the caller waits */
@@ -730,8 +732,8 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pen
             *stop = s_stop_issuing(w, now, *inflight); /* a sync engine never leaves otherwise */
         else if (rb_worker_ops(w) + *inflight >= w->op_limit || s_at_limit(w, *inflight))
             *stop = 1;
-        if (s_think_due(w))
-            return 0; /* thinktime: drain, then think */
+        if (s_think_due(w) || (w->spec->lat_target_ns && rb_data_lat_due(w)))
+            return 0; /* thinktime: drain, then think; latency_target: judge */
     }
     return 0;
 }
@@ -786,10 +788,16 @@ static void s_run(rb_worker_t *w)
         s->io_size && !s->time_based ? s_mul_sat(s->io_size, loops * twice) : UINT64_MAX;
     w->ios_limit =
         s->number_ios && !s->time_based ? s_mul_sat(s->number_ios, loops * twice) : UINT64_MAX;
+    rb_data_lat_reset(w);
     s_new_pass(w);
     do {
         again = 0;
         for (;;) {
+            int lat = s->lat_target_ns ? rb_data_lat_check(w, rb_time_mono_ns()) : 0;
+            if (lat == RB_DATA_LAT_DONE)
+                break; /* latency_target: the depth's last window is over */
+            if (lat && s_drain(w, &inflight) == 0) /* the figures go on (docs/plan.md) */
+                rb_data_lat_cycle(w, rb_time_mono_ns());
             if (!pass_over && s_think_due(w)) {
                 uint64_t count = s_think_count(w);
                 if (s_drain(w, &inflight) < 0 || s_think(w, count) < 0)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "rb_time.h"
 #include "rb_workload.h"
 
 #define RB_DATA_MAX_FILES 65536 /* files per worker at the most */
@@ -118,6 +119,37 @@ void rb_data_backlog_drain(rb_worker_t *w);
 
 /* Frees what rb_data_backlog_setup took; safe twice. */
 void rb_data_backlog_fini(rb_worker_t *w);
+
+/* latency_target (rb_data_lat.c): the search starts at depth 1; without a
+ * target, lat_qd is the job's iodepth. */
+void rb_data_lat_reset(rb_worker_t *w);
+
+/* latency_target: a new window starts now (after the IOs in flight drained). */
+void rb_data_lat_cycle(rb_worker_t *w, uint64_t now);
+
+/* latency_target: one IO completed in lat_ns. A latency above the target
+ * counts against the window, or with latency_percentile=100 lowers the
+ * depth at once (lat_quiesce set) or, at depth 1, fails the worker. */
+void rb_data_lat_io(rb_worker_t *w, uint64_t lat_ns);
+
+/* What rb_data_lat_check asks of the IO loop. */
+enum {
+    RB_DATA_LAT_GO = 0,   /* go on */
+    RB_DATA_LAT_NEW = 1,  /* drain the IOs in flight, then a new window */
+    RB_DATA_LAT_LAST = 2, /* the depth is found: drain, reset the figures, a last window */
+    RB_DATA_LAT_DONE = 3, /* the last window is over: the worker's IO ends */
+};
+
+/* latency_target: 1 when rb_data_lat_check has something to do (a
+ * failure to act on, or the window is over). */
+static inline int rb_data_lat_due(const rb_worker_t *w)
+{
+    return w->lat_quiesce || rb_time_mono_ns() - w->lat_ts >= w->spec->lat_window_ns;
+}
+
+/* latency_target, at each turn of the IO loop: once the window has lasted
+ * latency_window, judges it and moves the depth as fio does. */
+int rb_data_lat_check(rb_worker_t *w, uint64_t now);
 
 /* After the IO: do_verify's read back, unlink's removal. */
 void rb_data_finish(rb_worker_t *w);

@@ -137,8 +137,17 @@ typedef struct rb_worker {
     uint32_t tw_file; /* its file, offset (in the file) and length */
     uint64_t tw_off, tw_len;
     uint64_t writes_since_sync;
-    uint64_t think_done;   /* thinktime: IOs completed (ramp-up too, as fio counts) ... */
-    uint64_t think_last;   /* ... and the count (completed or issued) at the last think */
+    uint64_t think_done; /* thinktime: IOs completed (ramp-up too, as fio counts) ... */
+    uint64_t think_last; /* ... and the count (completed or issued) at the last think */
+    /* latency_target (rb_data_lat.c): the depth searched for, as fio's */
+    uint32_t lat_qd;       /* IOs allowed in flight (iodepth without a target) */
+    uint32_t lat_qd_high;  /* the search's bounds: a depth that failed ... */
+    uint32_t lat_qd_low;   /* ... and one that held */
+    uint64_t lat_ts;       /* the window's start */
+    uint64_t lat_ios;      /* IOs completed before the window */
+    uint64_t lat_failed;   /* of the window's IOs, those above the target */
+    int lat_end_run;       /* 1: the depth is found, its last window runs */
+    int lat_quiesce;       /* 1: a failure lowered the depth: drain, new window */
     uint64_t issued_bytes; /* bytes issued since the start (io_size counts them) */
     uint64_t byte_limit;   /* io_size × loops: stop issuing there (UINT64_MAX: none) */
     uint64_t ios_limit;    /* number_ios × loops: counted and in-flight IOs to stop at */

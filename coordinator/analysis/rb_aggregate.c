@@ -407,8 +407,13 @@ static int s_jobs_and_rows(const rb_phase_spec_t *spec, const rb_agg_input_t *in
     for (uint32_t n = 0; n < nnodes; n++) {
         const rb_msg_done_t *d = in[n].done;
         for (uint32_t i = 0; d && i < d->njobs; i++)
-            if (d->jobs[i].job < spec->njobs)
-                rb_lat_set_add_stat(out->jobs[d->jobs[i].job].lats, &d->jobs[i]);
+            if (d->jobs[i].job < spec->njobs) {
+                rb_agg_job_t *aj = &out->jobs[d->jobs[i].job];
+                rb_lat_set_add_stat(aj->lats, &d->jobs[i]);
+                uint32_t qd = d->jobs[i].lat_depth; /* latency_target: the smallest found */
+                if (qd && (!aj->lat_depth || qd < aj->lat_depth))
+                    aj->lat_depth = qd;
+            }
         for (uint32_t i = 0; d && i < d->nworkers; i++) {
             const rb_worker_stat_t *w = &d->workers[i];
             if (w->job >= spec->njobs || w->t_start_ns == 0 || w->t_end_ns < w->t_start_ns)

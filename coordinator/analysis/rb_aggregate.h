@@ -70,6 +70,7 @@ typedef struct rb_agg_job {
     rb_rw_t rw;
     char ioengine[RB_ENGINE_NAME_MAX];
     uint32_t iodepth;
+    uint32_t lat_depth; /* latency_target: the depth found (the smallest of its workers'), or 0 */
     uint64_t bs;
     uint32_t workers;
     uint64_t bytes, ops, errors, read_bytes, read_ops, verify_errors;

@@ -98,9 +98,8 @@ static int s_rate_floors_meta(rb_plan_parser_t *ps, const rb_plan_job_t *o, cons
                         name, key);
 }
 
-/* steadystate and steadystate_ramp_time do nothing without
- * steadystate_duration (fio's 0 turns the judgement off): said rather than
- * dropped; a metadata job has no IOPS to judge. */
+/* steadystate and steadystate_ramp_time need steadystate_duration (fio's 0: no judgement),
+ * said rather than dropped; rw=meta has no IOPS to judge, nor a depth to target. */
 static int s_steady(rb_plan_parser_t *ps, const rb_plan_job_t *o, const char *name)
 {
     const rb_job_spec_t *js = &o->spec;
@@ -108,6 +107,10 @@ static int s_steady(rb_plan_parser_t *ps, const rb_plan_job_t *o, const char *na
         return rb_plan_fail(ps, rb_plan_job_line(o, "steadystate_duration"),
                             "job '%s': steadystate judges a data job's IOPS or bandwidth, "
                             "rw=meta has neither",
+                            name);
+    if (js->lat_target_ns && js->rw == RB_RW_META)
+        return rb_plan_fail(ps, rb_plan_job_line(o, "latency_target"),
+                            "job '%s': latency_target sets a data job's depth, not rw=meta's",
                             name);
     if (js->ss_dur_ns)
         return 0;

@@ -40,6 +40,7 @@ typedef struct s_src {
     double window_s;                    /* the entry's window */
     const rb_agg_dir_t *group;          /* the phase's directions, for bw_agg */
     const rb_result_dir_rates_t *rates; /* its samples' rates (NULL: none) */
+    uint32_t lat_depth;                 /* latency_target's depth found (0: iodepth) */
 } s_src_t;
 
 /* The value a bucket stands for, as rb_hist_percentile gives it: its lower
@@ -255,10 +256,10 @@ static int s_entry(rb_jw_t *w, const s_who_t *who, const rb_job_spec_t *js, cons
     rb_jw_u64(w, "majf", 0);
     rb_jw_u64(w, "minf", 0);
     s_lat_shares(w, s->all);
-    rb_jw_u64(w, "latency_depth", js ? js->iodepth : 1);
-    rb_jw_u64(w, "latency_target", 0);
-    rb_jw_num(w, "latency_percentile", 100.0);
-    rb_jw_u64(w, "latency_window", 0);
+    rb_jw_u64(w, "latency_depth", s->lat_depth ? s->lat_depth : js ? js->iodepth : 1);
+    rb_jw_u64(w, "latency_target", js ? js->lat_target_ns : 0);
+    rb_jw_num(w, "latency_percentile", js && js->lat_target_ns ? js->lat_pct / 1e6 : 100.0);
+    rb_jw_u64(w, "latency_window", js ? js->lat_window_ns / 1000 : 0);
     if (who->hostname) {
         rb_jw_str(w, "hostname", who->hostname);
         rb_jw_u64(w, "port", 0);
@@ -331,6 +332,7 @@ static int s_jobs(rb_jw_t *w, const rb_run_result_t *r, const s_rates_t *rt, int
                            .lat = aj->lats ? (const rb_hist_t(*)[RB_NLATS])aj->lats->dir : NULL,
                            .all = aj->lats ? &aj->lats->all : NULL,
                            .window_s = aj->window_s,
+                           .lat_depth = aj->lat_depth,
                            .group = a->dir,
                            .rates = rt[p].have ? &rt[p].jobs[j] : NULL};
             rb_node_lat_t none;

@@ -174,6 +174,8 @@ static void s_json_jobs(rb_jw_t *w, const rb_phase_agg_t *a)
         rb_jw_str(w, "rw", rb_rw_name(aj->rw));
         rb_jw_str(w, "ioengine", aj->ioengine);
         rb_jw_u64(w, "iodepth", aj->iodepth);
+        if (aj->lat_depth)
+            rb_jw_u64(w, "latency_depth", aj->lat_depth);
         rb_jw_u64(w, "bs", aj->bs);
         rb_jw_u64(w, "workers", aj->workers);
         rb_jw_u64(w, "bytes", aj->bytes);

@@ -612,6 +612,10 @@ static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
             s_text_lat(f, "    latency", aj->hist);
             s_text_dirs(f, aj->dir, (const rb_hist_t(*)[RB_NLATS])aj->lats->dir, "  ", st);
         }
+    for (uint32_t j = 0; j < a->njobs; j++)
+        if (a->jobs[j].lat_depth)
+            s_field(f, "latency target", "job %s: depth %u found (of iodepth=%u)", a->jobs[j].name,
+                    a->jobs[j].lat_depth, a->jobs[j].iodepth);
     s_text_steady(f, a, st);
     s_text_findings(f, a, st);
     s_text_nodes(f, a, 0, st);

@@ -211,6 +211,7 @@ static int s_phase_jobs(const rb_json_t *jobs, rb_phase_agg_t *a)
         aj->rw = rb_rw_parse(rb_json_str(rb_json_get(jo, "rw")));
         rb_json_get_str(jo, "ioengine", aj->ioengine, sizeof aj->ioengine);
         aj->iodepth = (uint32_t)rb_json_get_u64(jo, "iodepth");
+        aj->lat_depth = (uint32_t)rb_json_get_u64(jo, "latency_depth");
         aj->bs = rb_json_get_u64(jo, "bs");
         aj->workers = (uint32_t)rb_json_get_u64(jo, "workers");
         aj->bytes = rb_json_get_u64(jo, "bytes");

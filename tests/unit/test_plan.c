@@ -327,6 +327,10 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->write_hint, b->write_hint);
     assert_int_equal(a->fill_device, b->fill_device);
     assert_string_equal(a->ioscheduler, b->ioscheduler);
+    assert_int_equal(a->lat_target_ns, b->lat_target_ns);
+    assert_int_equal(a->lat_window_ns, b->lat_window_ns);
+    assert_int_equal(a->lat_pct, b->lat_pct);
+    assert_int_equal(a->lat_run, b->lat_run);
 }
 
 static void s_assert_accept_equal(const rb_accept_t *a, const rb_accept_t *b)
@@ -2320,6 +2324,58 @@ static void test_steadystate(void **state)
         s_expect_error(bad[i].text, strlen(bad[i].text), bad[i].line, bad[i].what);
 }
 
+/* latency_target, latency_window, latency_percentile and latency_run: a bare
+ * number is microseconds, as in fio; each printed away from its default (the
+ * window with its target); a target
+ * without its window, a percentile above 100 and a metadata job refused at
+ * their lines. */
+static void test_latency_target(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=4m\n"
+                               "[a]\nlatency_target=500000\nlatency_window=5000\n"
+                               "latency_percentile=99.9\n"
+                               "[b]\nlatency_target=9ms\nlatency_window=300ms\nlatency_run\n"
+                               "[c]\nlatency_percentile=50\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(j[0].lat_target_ns, 500000000ull);
+    assert_int_equal(j[0].lat_window_ns, 5000000ull);
+    assert_int_equal(j[0].lat_pct, 99900000u);
+    assert_int_equal(j[0].lat_run, 0);
+    assert_int_equal(j[1].lat_target_ns, 9000000ull);
+    assert_int_equal(j[1].lat_pct, RB_LAT_PCT_MAX); /* fio's default: 100 */
+    assert_int_equal(j[1].lat_run, 1);
+    assert_int_equal(j[2].lat_target_ns, 0);
+    char *text = s_print(p, NULL);
+    assert_non_null(strstr(text, "latency_target=500ms\nlatency_window=5ms\n"
+                                 "latency_percentile=99.9\n"));
+    assert_non_null(strstr(text, "latency_target=9ms\nlatency_window=300ms\nlatency_run=1\n"));
+    const char *c = strstr(text, "[c]");
+    assert_non_null(c);
+    assert_null(strstr(c, "latency_target")); /* no target: no target, no window */
+    assert_null(strstr(c, "latency_window"));
+    assert_non_null(strstr(c, "latency_percentile=50\n"));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    static const struct {
+        const char *text;
+        unsigned line;
+        const char *what;
+    } bad[] = {
+        {"[w]\nsize=1m\nlatency_target=2ms\n", 3, "latency_target without latency_window"},
+        {"[w]\nsize=1m\nlatency_percentile=101\n", 3,
+         "bad value '101' for latency_percentile (a percentage from 0 to 100)"},
+        {"[w]\nsize=1m\nlatency_percentile=x\n", 3, "bad value 'x' for latency_percentile"},
+        {"[w]\nsize=1m\nlatency_target=fast\n", 3, "bad duration 'fast' for latency_target"},
+        {"[w]\nrw=meta\nmeta_files=4\nlatency_target=5\nlatency_window=5ms\n", 4,
+         "latency_target sets a data job's depth, not rw=meta's"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        s_expect_error(bad[i].text, strlen(bad[i].text), bad[i].line, bad[i].what);
+}
+
 /* rate_min (ratemin), rate_iops_min and rate_cycle (ratecycle): fio's names,
  * per direction, printed only when set; a floor above its cap refused at its
  * line, as fio refuses it; bad values named at their line. */
@@ -3527,6 +3583,7 @@ int main(void)
         cmocka_unit_test(test_meta_print),
         cmocka_unit_test(test_meta_find_print),
         cmocka_unit_test(test_steadystate),
+        cmocka_unit_test(test_latency_target),
         cmocka_unit_test(test_buffer_contents),
         cmocka_unit_test(test_dedupe_mode),
         cmocka_unit_test(test_rate_floors),

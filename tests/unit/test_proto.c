@@ -68,6 +68,7 @@ static void fill_job_stats(rb_job_stat_t *js, uint32_t n, unsigned step)
         js[i].ss_t_ns = 5000000000ull + i;
         js[i].ss_crit = 33328 + i;
         js[i].ss_mean = 2000000000ull + i;
+        js[i].lat_depth = 4 + i; /* version 21 */
     }
 }
 
@@ -208,6 +209,10 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->write_hint = RB_WRITE_HINT_SHORT + k % 3; /* version 21 */
     jb->fill_device = (uint8_t)(k % 2);
     snprintf(jb->ioscheduler, sizeof jb->ioscheduler, "mq-deadline");
+    jb->lat_target_ns = 18000000ull + k; /* version 21 */
+    jb->lat_window_ns = 300000000ull + k;
+    jb->lat_pct = 99000000u + k;
+    jb->lat_run = (uint8_t)(k % 2);
 }
 
 /* Version 3: a metadata step (rw=meta). Job 0 has every meta field away from
@@ -697,6 +702,7 @@ static void cmp_job_stats(const rb_job_stat_t *a, const rb_job_stat_t *b, uint32
         assert_int_equal(a[i].ss_t_ns, b[i].ss_t_ns);
         assert_int_equal(a[i].ss_crit, b[i].ss_crit);
         assert_int_equal(a[i].ss_mean, b[i].ss_mean);
+        assert_int_equal(a[i].lat_depth, b[i].lat_depth);
     }
 }
 
@@ -907,6 +913,10 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->write_hint, t->write_hint);
                 assert_int_equal(s->fill_device, t->fill_device);
                 assert_string_equal(s->ioscheduler, t->ioscheduler);
+                assert_int_equal(s->lat_target_ns, t->lat_target_ns);
+                assert_int_equal(s->lat_window_ns, t->lat_window_ns);
+                assert_int_equal(s->lat_pct, t->lat_pct);
+                assert_int_equal(s->lat_run, t->lat_run);
                 assert_int_equal(s->meta_op, t->meta_op);
                 assert_int_equal(s->meta_files, t->meta_files);
                 assert_int_equal(s->meta_filesize, t->meta_filesize);
@@ -2017,6 +2027,9 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->write_hint = RB_WRITE_HINT_EXTREME;
     jb->fill_device = 1;
     memset(jb->ioscheduler, 'k', sizeof jb->ioscheduler - 1);
+    jb->lat_target_ns = jb->lat_window_ns = UINT64_MAX;
+    jb->lat_pct = RB_LAT_PCT_MAX;
+    jb->lat_run = 1;
 }
 
 static void test_oversized_frame(void **state)
@@ -2276,6 +2289,14 @@ static void test_encode_invalid(void **state)
     m.u.plan.phases[1].jobs[0].dedupe_ws_pct = 101;
     expect_einval(&m, "'phases[1].jobs[0].dedupe_ws_pct'");
     m.u.plan.phases[1].jobs[0].dedupe_ws_pct = 100;
+    /* version 21: a latency target needs its window; a percentile up to 100 */
+    m.u.plan.phases[1].jobs[0].lat_target_ns = 1000000;
+    m.u.plan.phases[1].jobs[0].lat_window_ns = 0;
+    expect_einval(&m, "latency_target without latency_window");
+    m.u.plan.phases[1].jobs[0].lat_window_ns = 1000000;
+    m.u.plan.phases[1].jobs[0].lat_pct = RB_LAT_PCT_MAX + 1;
+    expect_einval(&m, "'phases[1].jobs[0].lat_pct'");
+    m.u.plan.phases[1].jobs[0].lat_pct = RB_LAT_PCT_MAX;
     m.u.plan.phases[1].jobs[0].hipri = 2;
     expect_einval(&m, "'phases[1].jobs[0].hipri'");
     m.u.plan.phases[1].jobs[0].hipri = 1;
@@ -2385,7 +2406,7 @@ static void test_v6_keys(void **state)
     const char *job_stat = "job bytes ops errors read_bytes read_ops verify_errors hist "
                            "write_bytes write_ops trim_bytes trim_ops read_lat read_slat "
                            "read_clat write_lat write_slat write_clat trim_lat trim_slat trim_clat "
-                           "ss_state ss_t_ns ss_crit ss_mean";
+                           "ss_state ss_t_ns ss_crit ss_mean lat_depth";
     const char *job =
         "name rw bs bs_max bs_read bs_read_max bs_write bs_write_max bssplit_read "
         "bssplit_write bs_trim bs_trim_max size numjobs direct time_based runtime_ns directory "
@@ -2411,7 +2432,8 @@ static void test_v6_keys(void **state)
         "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu verify_backlog "
         "verify_backlog_batch flow flow_id flow_sleep_us wait_for dedupe_mode "
         "dedupe_ws_pct dedupe_global ioprio cmdprio_read cmdprio_write continue_on_error "
-        "ignore_error exitall_on_error write_hint fill_device ioscheduler";
+        "ignore_error exitall_on_error write_hint fill_device ioscheduler lat_target_ns "
+        "lat_window_ns lat_pct lat_run";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
