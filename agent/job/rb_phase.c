@@ -106,7 +106,7 @@ struct rb_phase {
     s_ss_t *ss;                 /* per job: its steady state (ss_dur_ns 0: unused) */
     rb_flow_t *flows;           /* the flow_ids of its jobs' flow, nflows of them */
     uint32_t nflows;
-    int exited; /* exitall has ended the phase's workers */
+    int exited;      /* exitall has ended the phase's workers */
     uint64_t *seeds; /* each worker's random seed, nworkers of them */
 };
 

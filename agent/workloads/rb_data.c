@@ -239,47 +239,6 @@ static int s_direction(rb_worker_t *w)
     return rb_rw_writes(s->rw) ? RB_DIR_WRITE : RB_DIR_READ;
 }
 
-/* fio's scramble_buffers: each 512 bytes of a buffer used again get their
- * offset in one of their 64-byte lines and the worker's stamp at the end
- * of their first line, so that no two blocks are alike; a buffer shorter
- * than 512 bytes gets both at its start. */
-static void s_scramble(const rb_worker_t *w, rb_engine_io_t *io)
-{
-    uint64_t stamp = w->run_hash ^ ((uint64_t)w->index << 32);
-    uint8_t *p = io->buf;
-    if (io->len < 512) {
-        if (io->len >= 16) {
-            uint64_t tag[2] = {io->off, stamp ^ w->pass};
-            memcpy(p, tag, sizeof tag);
-        }
-        return;
-    }
-    unsigned line = (unsigned)((io->off >> 9) ^ w->pass) & 7;
-    for (uint64_t at = 0; at + 512 <= io->len; at += 512) {
-        uint64_t off = io->off + at, tail[2] = {stamp, w->pass};
-        memcpy(p + at + line * 64, &off, sizeof off);
-        memcpy(p + at + 48, tail, sizeof tail);
-    }
-}
-
-/* Fills a write buffer: contents per buffer_mode, compressible or deduped
- * as asked, scrambled when used again, and a verify header when asked. */
-static void s_prepare_write(rb_worker_t *w, rb_engine_io_t *io, const rb_worker_file_t *f)
-{
-    const rb_job_spec_t *s = w->spec;
-    bool fill = rb_fill_wanted(s);
-    if (s->refill_buffers && fill)
-        rb_fill_buf(&w->fill, io->buf, io->len);
-    else if (s->refill_buffers && s->buffer_mode == RB_BUF_RANDOM)
-        rb_rand_fill(&w->rng, io->buf, io->len);
-    if (rb_verify_writes(s))
-        rb_verify_stamp(s, io->buf, io->len, w->run_hash, w->node_tag, f->hash, io->off, w->pass);
-    else if (s->pattern_ofs)
-        rb_verify_fill(s, io->buf, io->len, io->off);
-    else if (s->scramble && !s->refill_buffers && !fill && s->buffer_mode == RB_BUF_RANDOM)
-        s_scramble(w, io);
-}
-
 static void s_release(rb_worker_t *w, rb_engine_io_t *io)
 {
     w->free[w->nfree++] = io;
@@ -679,7 +638,7 @@ static rb_engine_io_t *s_fill(rb_worker_t *w, int *stop)
     io->blkdev = w->files[fi].blkdev;
     w->issued_bytes += len;
     if (io->dir == RB_ENGINE_WRITE) {
-        s_prepare_write(w, io, &w->files[fi]);
+        rb_data_prepare_write(w, io, &w->files[fi]);
         w->files[fi].dirty = 1;
     }
     io->t_sub_ns = 0;

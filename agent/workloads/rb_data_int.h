@@ -161,4 +161,9 @@ uint16_t rb_data_cmdprio(rb_worker_t *w, int dir, uint64_t len);
 /* Closes the worker's files and engine and frees its ring. */
 void rb_data_fini(rb_worker_t *w);
 
+/* Fills a write's buffer (rb_data_buf.c): contents per buffer_mode,
+ * compressible or deduped as asked, scrambled when used again, and a verify
+ * header when asked. */
+void rb_data_prepare_write(rb_worker_t *w, rb_engine_io_t *io, const rb_worker_file_t *f);
+
 #endif

@@ -58,33 +58,33 @@ typedef struct rb_flow {
 
 typedef struct rb_worker {
     /* given by the phase */
-    const rb_job_spec_t *spec; /* borrowed from the phase spec */
-    uint32_t job;              /* index of spec in the phase */
-    uint32_t index;            /* 0 .. numjobs-1 */
-    uint32_t thread_no;        /* its place among the plan's workers on this agent, from 0 */
+    const rb_job_spec_t *spec;  /* borrowed from the phase spec */
+    uint32_t job;               /* index of spec in the phase */
+    uint32_t index;             /* 0 .. numjobs-1 */
+    uint32_t thread_no;         /* its place among the plan's workers on this agent, from 0 */
     const uint64_t *peer_seeds; /* every worker's seed in the phase, borrowed (dedupe_global) */
     uint32_t npeers;            /* workers in the phase */
     uint32_t peer;              /* this worker's place among them, from 0 */
-    const int *stop;           /* the phase's stop flag (relaxed atomic) */
-    uint64_t *target;          /* wearout ops for the job: UINT64_MAX until told (atomic) */
-    uint64_t t_go;             /* local monotonic start time */
+    const int *stop;            /* the phase's stop flag (relaxed atomic) */
+    uint64_t *target;           /* wearout ops for the job: UINT64_MAX until told (atomic) */
+    uint64_t t_go;              /* local monotonic start time */
     const struct rb_worker *wait_first; /* wait_for: the first worker of the job it waits for */
     uint32_t wait_n;                    /* ... and that job's workers (0: it waits for none) */
     rb_flow_t *flow;                    /* flow: its flow_id's counter (NULL: none) */
     uint64_t flow_count;                /* flow: the IOs it let through */
     int flow_held;                      /* flow: the last IO was held back */
-    uint64_t delay_ns; /* startdelay drawn for this worker: it starts at t_go + this */
-    uint64_t run_hash; /* rb_verify_hash(run id) */
-    uint32_t nregions; /* workers sharing the IO layout (rb_job_map) */
-    uint32_t region;   /* whose region this worker's IOs go to */
-    uint32_t node_tag; /* rank + 1 of this node: stamped in verify headers */
-    uint32_t expect;   /* rank + 1 of the node whose data reads must find */
-    rb_rand_t rng;     /* offsets, sizes, read/write choice, buffer refills */
-    rb_fill_t fill;    /* buffers that compress or dedupe as asked (rb_fill_wanted) */
+    uint64_t delay_ns;    /* startdelay drawn for this worker: it starts at t_go + this */
+    uint64_t run_hash;    /* rb_verify_hash(run id) */
+    uint32_t nregions;    /* workers sharing the IO layout (rb_job_map) */
+    uint32_t region;      /* whose region this worker's IOs go to */
+    uint32_t node_tag;    /* rank + 1 of this node: stamped in verify headers */
+    uint32_t expect;      /* rank + 1 of the node whose data reads must find */
+    rb_rand_t rng;        /* offsets, sizes, read/write choice, buffer refills */
+    rb_fill_t fill;       /* buffers that compress or dedupe as asked (rb_fill_wanted) */
     rb_rand_t prio_rng;   /* cmdprio: which IOs carry a priority */
     uint64_t prio_ios[2]; /* cmdprio: reads and writes issued with a priority ... */
     uint64_t prio_of[2];  /* ... of the reads and writes drawn for */
-    void *bufs;        /* the workload's buffers, aligned */
+    void *bufs;           /* the workload's buffers, aligned */
     pthread_t thread;
     int started; /* thread was created */
     /* verify_backlog: blocks written and not yet read back, in fio's order

@@ -212,6 +212,10 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
  * it (rb_opt_value_flow.c). 0, or -EINVAL with the problem added. */
 int rb_opt_value_wait_for_settle(rb_plan_parser_t *ps, const rb_plan_job_t *o);
 
+/* steadystate's and latency_target's options, and rate_min's, checked
+ * together and against rw=meta (rb_opt_value.c). 0, or -EINVAL recorded. */
+int rb_opt_timing_settle(rb_plan_parser_t *ps, const rb_plan_job_t *o, const char *name);
+
 /* Settles the job's cmdprio options into spec's entries (rb_opt_value_prio.c):
  * fio's RT class when none is given; cmdprio_percentage and cmdprio_bssplit
  * together are refused. 0, or -EINVAL recorded. */

@@ -84,46 +84,6 @@ static int s_rules(rb_plan_parser_t *ps, const rb_plan_job_t *o, unsigned line)
     return rb_plan_fail(ps, at ? at : line, "%s", rule.why);
 }
 
-/* rate_min and rate_iops_min judge a data job's bandwidth or IOPS: a
- * metadata job has neither. */
-static int s_rate_floors_meta(rb_plan_parser_t *ps, const rb_plan_job_t *o, const char *name)
-{
-    const rb_job_spec_t *js = &o->spec;
-    if (js->rw != RB_RW_META ||
-        !(js->rate_min || js->rate_min_write || js->rate_iops_min || js->rate_iops_min_write))
-        return 0;
-    const char *key = js->rate_min || js->rate_min_write ? "rate_min" : "rate_iops_min";
-    return rb_plan_fail(ps, rb_plan_job_line(o, key),
-                        "job '%s': %s judges a data job's bandwidth or IOPS, rw=meta has neither",
-                        name, key);
-}
-
-/* steadystate and steadystate_ramp_time need steadystate_duration (fio's 0: no judgement),
- * said rather than dropped; rw=meta has no IOPS to judge, nor a depth to target. */
-static int s_steady(rb_plan_parser_t *ps, const rb_plan_job_t *o, const char *name)
-{
-    const rb_job_spec_t *js = &o->spec;
-    if (js->ss_dur_ns && js->rw == RB_RW_META)
-        return rb_plan_fail(ps, rb_plan_job_line(o, "steadystate_duration"),
-                            "job '%s': steadystate judges a data job's IOPS or bandwidth, "
-                            "rw=meta has neither",
-                            name);
-    if (js->lat_target_ns && js->rw == RB_RW_META)
-        return rb_plan_fail(ps, rb_plan_job_line(o, "latency_target"),
-                            "job '%s': latency_target sets a data job's depth, not rw=meta's",
-                            name);
-    if (js->ss_dur_ns)
-        return 0;
-    const char *keys[] = {"steadystate", "steadystate_ramp_time"};
-    for (int i = 0; i < 2; i++)
-        if (rb_plan_job_line(o, keys[i]))
-            return rb_plan_fail(ps, rb_plan_job_line(o, keys[i]),
-                                "job '%s': %s does nothing without steadystate_duration (ss_dur): "
-                                "set the window, in whole seconds",
-                                name, keys[i]);
-    return 0;
-}
-
 /* Settles a metadata job: only the options that shape the file set and its
  * workers are kept, everything about data IO is left at its default, so
  * size is 0 and bs 4k. Errors name the job's section line or the option's. */
@@ -333,9 +293,7 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
 
     int rc = s_engine_options(ps, o, name);
     if (rc == 0)
-        rc = s_steady(ps, o, name);
-    if (rc == 0)
-        rc = s_rate_floors_meta(ps, o, name);
+        rc = rb_opt_timing_settle(ps, o, name);
     if (rc == 0)
         rc = rb_opt_prio_settle(ps, o, name);
     if (rc < 0)
