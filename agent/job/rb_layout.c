@@ -95,11 +95,13 @@ static int s_needs_layout(const rb_job_spec_t *js)
  * directory], RB_JOB_RUNDIR): walk 0 records
  * how large each gets and what must be laid out before GO for it; walk 1
  * records what its writes leave for later phases. 0 or -errno with err set. */
-/* 1 for a job whose writes go on after ENOSPC (continue_on_error with
- * ENOSPC in ignore_error's writes): it means to fill the file system, so its
- * files do not count against the free space. */
+/* 1 for a job that means to fill the file system, so that its files do not
+ * count against the free space: fill_device, or writes that go on after
+ * ENOSPC (continue_on_error with ENOSPC in ignore_error's writes). */
 static int s_fills(const rb_job_spec_t *js)
 {
+    if (js->fill_device)
+        return 1;
     const uint8_t *list = NULL;
     uint32_t n = rb_job_ignore_list(js, 1, &list);
     if (!(js->continue_on_error & RB_ERR_CLASS_WRITE))
