@@ -91,10 +91,6 @@ static int s_needs_layout(const rb_job_spec_t *js)
            js->rw == RB_RW_RANDTRIM || (js->overwrite && rb_rw_writes(js->rw));
 }
 
-/* One walk over the files of job js (worker w's in run folder rundirs[its
- * directory], RB_JOB_RUNDIR): walk 0 records
- * how large each gets and what must be laid out before GO for it; walk 1
- * records what its writes leave for later phases. 0 or -errno with err set. */
 /* 1 for a job that means to fill the file system, so that its files do not
  * count against the free space: fill_device, or writes that go on after
  * ENOSPC (continue_on_error with ENOSPC in ignore_error's writes). */
@@ -112,6 +108,10 @@ static int s_fills(const rb_job_spec_t *js)
     return 0;
 }
 
+/* One walk over the files of job js (worker w's in run folder rundirs[its
+ * directory], RB_JOB_RUNDIR): walk 0 records
+ * how large each gets and what must be laid out before GO for it; walk 1
+ * records what its writes leave for later phases. 0 or -errno with err set. */
 static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec_t *js,
                       const int *rundirs, int walk, uint64_t run_hash, rb_err_t *err)
 {
