@@ -211,7 +211,9 @@ static int s_sizes(const rb_job_spec_t *j, rb_job_rule_t *out)
     char a[64], b[64], c[64];
     const char *what = j->bs_max == j->bs ? "bs" : "the largest bsrange block";
     rb_units_fmt_size_exact(a, sizeof a, j->bs_max);
-    if (j->device[0] && !j->size) /* the device's size: the agent checks there */
+    /* the size of its devices, or of the file an earlier phase writes: the
+     * agent checks there */
+    if (!j->size && (j->device[0] || (j->filename[0] && j->rw != RB_RW_META)))
         return j->time_based && j->runtime_ns == 0
                    ? s_broken(out, "runtime_ns", NULL, NULL, "job '%s': time_based needs a runtime",
                               j->name)

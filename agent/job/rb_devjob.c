@@ -1,10 +1,14 @@
 /* Settles a job on raw block devices against the devices this agent has:
  * fio takes a device's size when size= is not given, and O_DIRECT on a
- * device needs IO aligned to its logical block size. */
+ * device needs IO aligned to its logical block size. A job on a file an
+ * earlier phase wrote takes that file's size the same way. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "rb_devjob.h"
 #include "rb_job.h"
@@ -199,6 +203,44 @@ int rb_devjob_claim(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err)
                           rb_units_fmt_size_exact(b, sizeof b, rb_job_filesize(js)),
                           rb_units_fmt_size_exact(path, sizeof path, dsize));
     }
+    rb_job_rule_t rule;
+    if (rb_job_rules_check(js, &rule) < 0)
+        return rb_err_set(err, -EINVAL, "%s", rule.why);
+    return 0;
+}
+
+int rb_devjob_file_size(rb_sandbox_t *sb, rb_job_spec_t *js, int rundir, rb_err_t *err)
+{
+    char a[64], b[64], c[64];
+    struct stat st;
+    if (js->size || js->device[0] || !js->filename[0] || js->rw == RB_RW_META)
+        return 0;
+    rb_err_t why;
+    rb_err_clear(&why);
+    int fd = rb_sandbox_open(sb, rundir, js->filename, O_RDONLY, &why);
+    if (fd < 0)
+        return rb_err_set(err, fd,
+                          "job %s has no size=, and fio takes it from its file, which is not "
+                          "there (%s): the earlier phase that writes it left none",
+                          js->name, why.msg);
+    int rc = fstat(fd, &st) < 0 ? -errno : 0;
+    close(fd);
+    if (rc < 0 || !S_ISREG(st.st_mode))
+        return rb_err_set(err, rc ? rc : -EINVAL, "job %s: its file %s/%s is %s", js->name,
+                          rb_sandbox_rundir_path(sb, rundir), js->filename,
+                          rc ? strerror(-rc) : "not a regular file");
+    uint64_t size = (uint64_t)st.st_size, bs = js->bs ? js->bs : 1;
+    uint64_t left = size > js->offset ? size - js->offset : 0;
+    left -= left % bs;
+    if (left < (js->bs_max > bs ? js->bs_max : bs))
+        return rb_err_set(err, -EINVAL,
+                          "job %s has no size=, and its file %s is %s: from offset %s on it "
+                          "holds no whole block of %s",
+                          js->name, js->filename, rb_units_fmt_size_exact(a, sizeof a, size),
+                          rb_units_fmt_size_exact(b, sizeof b, js->offset),
+                          rb_units_fmt_size_exact(c, sizeof c, js->bs_max > bs ? js->bs_max : bs));
+    js->filesize = left;
+    js->size = left; /* one file, filename=, for all the job's workers */
     rb_job_rule_t rule;
     if (rb_job_rules_check(js, &rule) < 0)
         return rb_err_set(err, -EINVAL, "%s", rule.why);

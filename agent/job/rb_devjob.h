@@ -35,4 +35,12 @@ int rb_devjob_claim(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err);
  * several (its files on different devices). */
 int rb_devjob_worker_device(const rb_job_spec_t *js, unsigned worker, char *out, size_t len);
 
+/* fio's size of an existing file, at the start of js's phase: a job with
+ * filename= and size 0 (the plan found an earlier phase that writes the
+ * file) takes the file's size in run folder rundir from its offset on,
+ * rounded down to whole bs blocks, as fio ends a file at the first block
+ * that would go past its end. 0 (nothing to do for any other job) or -errno
+ * with err naming the job, the file and why. */
+int rb_devjob_file_size(rb_sandbox_t *sb, rb_job_spec_t *js, int rundir, rb_err_t *err);
+
 #endif

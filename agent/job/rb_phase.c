@@ -368,6 +368,14 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
                 ph->seeds[k] ^= rb_time_wall_ns();
         }
     }
+    /* a job that takes its file's size finds it now, as the earlier phase left it */
+    for (uint32_t j = 0; j < spec->njobs; j++) {
+        if (rb_devjob_file_size(sb, (rb_job_spec_t *)&spec->jobs[j], RB_JOB_RUNDIR(rundirs, j, 0),
+                                err) < 0) {
+            rb_phase_destroy(&ph);
+            return NULL;
+        }
+    }
     if (s_set_schedulers(ph, err) < 0) {
         rb_phase_destroy(&ph);
         return NULL;

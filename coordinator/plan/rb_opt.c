@@ -433,6 +433,10 @@ static const rb_opt_t s_rows[] = {
      .type = "boolean", .def_doc = "`0`",
      .doc = "write until the file system is full: ENOSPC ends the writes, not the job; without size=, no other end",
      .ref = "fill_device"},
+    {"create_serialize", NULL, RB_OPT_CUSTOM, RB_OPT_F_BARE, .parse = rb_opt_value_create_serialize,
+     .print = rb_opt_print_create_serialize, .type = "boolean", .def_doc = "`1`",
+     .doc = "0: a job without size= takes it from the file an earlier phase writes, as its phase starts",
+     .ref = "create_serialize"},
     {"ioscheduler", NULL, RB_OPT_CUSTOM, 0, J(ioscheduler), .parse = rb_opt_value_ioscheduler,
      .print = rb_opt_print_if_set, .type = "scheduler name", .def_doc = "none (left as it is)",
      .doc = "the IO scheduler of the job's block devices (filename=/dev/X) for the phase, put back after it",
@@ -592,7 +596,6 @@ static const rb_opt_t s_rows[] = {
     IGN("log_compression_cpus", RB_OPT_WHY_REPORT), IGN("log_store_compressed", RB_OPT_WHY_REPORT),
     IGN("log_unix_epoch", RB_OPT_WHY_REPORT), IGN("log_alternate_epoch", RB_OPT_WHY_REPORT),
     IGN("log_alternate_epoch_clock_id", RB_OPT_WHY_REPORT), IGN("log_issue_time", RB_OPT_WHY_REPORT),
-    IGN("create_serialize", RB_OPT_WHY_LAYOUT),
     /* io_uring's own: how it registers what it uses; only with ioengine=io_uring */
     {"fixedbufs", NULL, RB_OPT_IGNORED, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT,
      .group = RB_OPT_WHY_REGISTER, .engine = "io_uring"},
@@ -669,9 +672,6 @@ static const char *const s_why_text[] = {
     /* one literal per entry: a line break inside reads as a missing comma to clang */
     [RB_OPT_WHY_REGISTER] = ("rackbench's io_uring always registers its files and buffers, "
                              "which changes no IO that reaches the storage"),
-    [RB_OPT_WHY_LAYOUT] = ("rackbench lays every file out before GO, one after another "
-                           "(fio's create_serialize=1); fio's 0 writes the same bytes from each "
-                           "job's own thread, in parallel, before its IO"),
 };
 
 const char *rb_opt_why_text(rb_opt_why_t why)

@@ -47,7 +47,6 @@ typedef enum {
     RB_OPT_WHY_MACHINERY, /* it picks how fio itself runs */
     RB_OPT_WHY_REPORT,    /* it shapes fio's own reports and logs */
     RB_OPT_WHY_REGISTER,  /* io_uring's registration: rackbench always registers */
-    RB_OPT_WHY_LAYOUT,    /* when files are laid out: always before GO, one after another */
     RB_OPT_NWHYS
 } rb_opt_why_t;
 

@@ -242,14 +242,24 @@ void rb_opt_print_if_set(const rb_opt_t *opt, const rb_job_spec_t *js, const cha
 }
 
 /* An unset directory is written empty when [global] sets one, so it is not inherited. */
-/* size=: none for a job on devices that takes their size, or fill_device's
- * "until full". */
+/* size=: none for a job that takes the size of its devices or of the file
+ * an earlier phase writes (size 0), or fill_device's "until full". */
 void rb_opt_print_job_size(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {
     if (js->size_pct)
         fprintf(f, "%s=%" PRIu32 "%%\n", opt->key, js->size_pct);
-    else if ((!js->device[0] || js->size) && !(js->fill_device && js->size == RB_FILL_SIZE))
+    else if (js->size && !(js->fill_device && js->size == RB_FILL_SIZE))
         rb_opt_print_size(opt, js, gd, f);
+}
+
+/* create_serialize=0: what lets a job take the size of its file (size 0
+ * with filename=, not a device); else fio's default, not printed. */
+void rb_opt_print_create_serialize(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                                   FILE *f)
+{
+    (void)gd;
+    if (!js->size && js->filename[0] && !js->device[0] && js->rw != RB_RW_META)
+        fprintf(f, "%s=0\n", opt->key);
 }
 
 /* offset=: bytes, or N% of each device. */

@@ -447,6 +447,25 @@ int rb_opt_value_allrandrepeat(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_
     return rb_opt_value_bool(ps, line, key, val, &o->allrandrepeat);
 }
 
+/* create_serialize: rackbench lays files out before GO either way (noted);
+ * fio's 0 also lets a job without size= take its file's size at its start. */
+int rb_opt_value_create_serialize(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                                  const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    bool on = true;
+    int rc = rb_opt_value_bool(ps, line, key, val, &on);
+    if (rc < 0)
+        return rc;
+    o->serialize_off = !on;
+    return rb_plan_note(ps, line,
+                        "option '%s' changes no IO: rackbench lays every file a phase reads out "
+                        "before GO, one after another (fio's create_serialize=1), where fio's 0 "
+                        "writes the same bytes from each job's own thread; its 0 also lets a job "
+                        "without size= take it from the file an earlier phase writes, as fio's",
+                        key);
+}
+
 int rb_opt_value_stonewall(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
                            const char *key, const char *val, unsigned line)
 {

@@ -58,3 +58,24 @@ int rb_opt_value_size_pct(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t
     }
     return rb_opt_value_size(ps, line, key, val, offset, bytes);
 }
+
+/* fio takes the size of a job without size= from its file as it is. In
+ * rackbench a job's files are made anew in the run's own folder, so the file
+ * is there only when an earlier phase of the plan writes it: the same
+ * filename= in the same directory. new_phase: the job starts a phase of its
+ * own. 1 when such a job is found (size 0 then means "the file's size, from
+ * the offset on, when the phase starts"), 0 when none is. */
+int rb_opt_size_from_file(const rb_plan_parser_t *ps, const rb_job_spec_t *js, bool new_phase)
+{
+    uint32_t done = new_phase ? ps->nphases : (ps->nphases ? ps->nphases - 1 : 0);
+    if (!js->filename[0] || js->device[0] || js->shared_file)
+        return 0;
+    for (uint32_t p = 0; p < done; p++)
+        for (uint32_t j = 0; j < ps->phases[p].njobs; j++) {
+            const rb_job_spec_t *w = &ps->phases[p].jobs[j];
+            if (rb_rw_writes(w->rw) && !w->device[0] && !w->shared_file &&
+                !strcmp(w->filename, js->filename) && !strcmp(w->directory, js->directory))
+                return 1;
+        }
+    return 0;
+}

@@ -37,6 +37,7 @@ typedef struct rb_plan_job {
     bool lfsr;                                /* random_generator=lfsr: no offset twice */
     bool zone_strided;                        /* zonemode=strided (else none, fio's default) */
     bool allrandrepeat;                       /* every generator repeatable, at fio's seed */
+    bool serialize_off;                       /* create_serialize=0: files set up at job start */
     uint32_t iterations;                      /* iterations=N: the phase runs N times */
     bool filename_abs;                        /* filename= was an absolute path ... */
     char fn_dir[RB_PATH_MAX];                 /* ... and this is its folder */
@@ -191,16 +192,16 @@ int rb_opt_hexval(char c);
  * verify: rb_opt_value_data.c). */
 rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_filesize, rb_opt_value_ioengine, rb_opt_value_sync, rb_opt_value_dsync,
-    rb_opt_value_seed, rb_opt_value_allrandrepeat, rb_opt_value_ioscheduler, rb_opt_value_pattern,
-    rb_opt_value_zero_buffers, rb_opt_value_verify, rb_opt_value_verify_pattern,
-    rb_opt_value_stonewall, rb_opt_value_directory, rb_opt_value_filename,
-    rb_opt_value_filename_format, rb_opt_value_meta_find_name, rb_opt_value_name,
-    rb_opt_value_description, rb_opt_value_file_service_type, rb_opt_value_group_reporting,
-    rb_opt_value_sample_interval, rb_opt_value_read_from, rb_opt_value_read_from_seed,
-    rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size, rb_opt_value_meta_ops,
-    rb_opt_value_kb_base, rb_opt_value_bs, rb_opt_value_bssplit, rb_opt_value_io_size,
-    rb_opt_value_startdelay, rb_opt_value_rate, rb_opt_value_iterations, rb_opt_value_iterate,
-    rb_opt_value_meta_stonewall, rb_opt_value_usec, rb_opt_value_size_pct,
+    rb_opt_value_seed, rb_opt_value_allrandrepeat, rb_opt_value_create_serialize,
+    rb_opt_value_ioscheduler, rb_opt_value_pattern, rb_opt_value_zero_buffers, rb_opt_value_verify,
+    rb_opt_value_verify_pattern, rb_opt_value_stonewall, rb_opt_value_directory,
+    rb_opt_value_filename, rb_opt_value_filename_format, rb_opt_value_meta_find_name,
+    rb_opt_value_name, rb_opt_value_description, rb_opt_value_file_service_type,
+    rb_opt_value_group_reporting, rb_opt_value_sample_interval, rb_opt_value_read_from,
+    rb_opt_value_read_from_seed, rb_opt_value_lustre_stripe_count, rb_opt_value_lustre_stripe_size,
+    rb_opt_value_meta_ops, rb_opt_value_kb_base, rb_opt_value_bs, rb_opt_value_bssplit,
+    rb_opt_value_io_size, rb_opt_value_startdelay, rb_opt_value_rate, rb_opt_value_iterations,
+    rb_opt_value_iterate, rb_opt_value_meta_stonewall, rb_opt_value_usec, rb_opt_value_size_pct,
     rb_opt_value_random_distribution, rb_opt_value_rw_modifier, rb_opt_value_rw_sequencer,
     rb_opt_value_percentage_random, rb_opt_value_blockalign, rb_opt_value_random_generator,
     rb_opt_value_cpus, rb_opt_value_zonemode, rb_opt_value_steadystate, rb_opt_value_ss_dur,
@@ -215,6 +216,10 @@ int rb_opt_value_wait_for_settle(rb_plan_parser_t *ps, const rb_plan_job_t *o);
 /* steadystate's and latency_target's options, and rate_min's, checked
  * together and against rw=meta (rb_opt_value.c). 0, or -EINVAL recorded. */
 int rb_opt_timing_settle(rb_plan_parser_t *ps, const rb_plan_job_t *o, const char *name);
+
+/* 1 when a job of an earlier phase writes js's filename= in its directory,
+ * so that js may take its size from the file (rb_opt_value_size.c). */
+int rb_opt_size_from_file(const rb_plan_parser_t *ps, const rb_job_spec_t *js, bool new_phase);
 
 /* Settles the job's cmdprio options into spec's entries (rb_opt_value_prio.c):
  * fio's RT class when none is given; cmdprio_percentage and cmdprio_bssplit
@@ -263,11 +268,11 @@ rb_opt_print_fn rb_opt_print_bs, rb_opt_print_bssplit, rb_opt_print_bsrange, rb_
     rb_opt_print_transfer, rb_opt_print_read_from, rb_opt_print_read_from_seed,
     rb_opt_print_stripe_count, rb_opt_print_stripe_size, rb_opt_print_directory, rb_opt_print_str,
     rb_opt_print_size, rb_opt_print_enum, rb_opt_print_meta_op, rb_opt_print_startdelay,
-    rb_opt_print_rate, rb_opt_print_filename, rb_opt_print_job_size, rb_opt_print_meta_readsize,
-    rb_opt_print_meta_stonewall, rb_opt_print_thinktime, rb_opt_print_offset, rb_opt_print_advice,
-    rb_opt_print_random_distribution, rb_opt_print_rw, rb_opt_print_rw_sequencer,
-    rb_opt_print_percentage_random, rb_opt_print_blockalign, rb_opt_print_if_set,
-    rb_opt_print_fallocate, rb_opt_print_scramble, rb_opt_print_buffer_pct,
+    rb_opt_print_rate, rb_opt_print_filename, rb_opt_print_job_size, rb_opt_print_create_serialize,
+    rb_opt_print_meta_readsize, rb_opt_print_meta_stonewall, rb_opt_print_thinktime,
+    rb_opt_print_offset, rb_opt_print_advice, rb_opt_print_random_distribution, rb_opt_print_rw,
+    rb_opt_print_rw_sequencer, rb_opt_print_percentage_random, rb_opt_print_blockalign,
+    rb_opt_print_if_set, rb_opt_print_fallocate, rb_opt_print_scramble, rb_opt_print_buffer_pct,
     rb_opt_print_compress_chunk, rb_opt_print_dedupe, rb_opt_print_cpus, rb_opt_print_zonemode,
     rb_opt_print_zone_size, rb_opt_print_steadystate, rb_opt_print_rate_floor,
     rb_opt_print_rate_cycle, rb_opt_print_exit_what, rb_opt_print_sqpoll_cpu, rb_opt_print_flow,

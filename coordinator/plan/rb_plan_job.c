@@ -373,13 +373,31 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
         js->size = 0; /* each device's size, as the agent finds it */
     } else if (!rb_plan_job_line(o, "size") && js->fill_device && !js->filesize) {
         js->size = RB_FILL_SIZE; /* fio: until the file system is full */
+    } else if (!rb_plan_job_line(o, "size") && !js->filesize &&
+               rb_opt_size_from_file(ps, js, o->stonewall || ps->after_meta)) {
+        if (!o->serialize_off) /* fio sets files up before any job runs: none there yet */
+            return rb_plan_fail(ps, line,
+                                "job '%s' has no size: fio takes it from its file %s, which an "
+                                "earlier phase writes, only with create_serialize=0 (else it "
+                                "sets every job's files up before the first job runs); set "
+                                "create_serialize=0, or give size=",
+                                name, js->filename);
+        js->size = 0; /* fio: the file's size, as the earlier phase leaves it */
+        if (js->offset_increment || o->io_size_pct)
+            return rb_plan_fail(
+                ps, rb_plan_job_line(o, o->io_size_pct ? "io_size" : "offset_increment"),
+                "job '%s' takes its size from its file %s: %s with it is not "
+                "supported yet (give size=)",
+                name, js->filename, o->io_size_pct ? "io_size=N%" : "offset_increment");
     } else if (!rb_plan_job_line(o, "size")) {
         if (!js->filesize)
             return rb_plan_fail(
                 ps, line,
                 "job '%s' has no size (size= bytes per worker, or filesize= bytes per "
-                "file, is required)",
-                name);
+                "file, is required; fio would take an existing file's size, and %s)",
+                name,
+                js->filename[0] ? "no earlier phase of the plan writes this filename="
+                                : "rackbench makes the job's files anew");
         if (js->filesize > UINT64_MAX / js->nrfiles)
             return rb_plan_fail(
                 ps, line, "job '%s': filesize %s times nrfiles %" PRIu32 " is too large", name,

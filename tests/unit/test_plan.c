@@ -705,7 +705,21 @@ static const s_bad_t s_bad[] = {
      "is longer than 63 characters"},
     {"[global]\nbs=4k\n\n[a]\nrw=write\n", 4,
      "job 'a' has no size (size= bytes per worker, or "
-     "filesize= bytes per file, is required)"},
+     "filesize= bytes per file, is required; fio would take an existing file's size, and "
+     "rackbench makes the job's files anew)"},
+    {"[w]\nrw=write\nsize=1M\nfilename=f\n[r]\nfilename=f\n", 5,
+     "job 'r' has no size (size= bytes per worker, or filesize= bytes per file, is required; "
+     "fio would take an existing file's size, and no earlier phase of the plan writes this "
+     "filename=)"},
+    {"[w]\nrw=read\nsize=1M\nfilename=f\n[r]\nstonewall\nfilename=f\n", 5,
+     "no earlier phase of the plan writes this filename="},
+    {"[w]\nrw=write\nsize=1M\nfilename=f\n[r]\nstonewall\nfilename=f\n", 5,
+     "job 'r' has no size: fio takes it from its file f, which an earlier phase writes, only "
+     "with create_serialize=0 (else it sets every job's files up before the first job runs); "
+     "set create_serialize=0, or give size="},
+    {"[w]\nrw=write\nsize=1M\nfilename=f\n[r]\nstonewall\nfilename=f\nnumjobs=2\n"
+     "offset_increment=4k\ncreate_serialize=0\n",
+     9, "job 'r' takes its size from its file f: offset_increment with it is not supported yet"},
     {"[a]\nsize=1M\ntime_based\n", 1, "job 'a': time_based needs a runtime"},
     {"[a]\nsize=1M\nruntime=0\ntime_based\n", 1, "time_based needs a runtime"},
     {"[a]\nsize=1M\nsize\n", 3, "option 'size' needs a value"},
@@ -2431,6 +2445,29 @@ static void test_rate_floors(void **state)
         s_expect_error(bad[i].text, strlen(bad[i].text), bad[i].line, bad[i].what);
 }
 
+/* A job without size= whose filename= an earlier phase writes takes the
+ * file's size (fio's size of an existing file): size 0 for its agent to
+ * settle, not printed, so that the print reads back the same. */
+static void test_size_from_file(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nbs=64k\nfilename=data.tmp\ncreate_serialize=0\n"
+                               "[w]\nrw=write\nfill_device=1\n"
+                               "[r]\nstonewall\nrw=read\noffset=128k\n");
+    assert_int_equal(p->nphases, 2);
+    const rb_job_spec_t *r = &p->phases[1].jobs[0];
+    assert_int_equal(r->size, 0);
+    assert_int_equal(r->filesize, 0);
+    assert_int_equal(r->offset, 128 << 10);
+    char *text = s_print(p, NULL);
+    const char *rs = strstr(text, "[r]");
+    assert_non_null(rs);
+    assert_null(strstr(rs, "\nsize="));
+    free(text);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+}
+
 /* hipri (io_uring, pvsync2), sqthread_poll and sqthread_poll_cpu (io_uring):
  * read into the job, printed only when set; on another engine refused at
  * their line naming the engines that have them; bad values name the option
@@ -3593,6 +3630,7 @@ int main(void)
         cmocka_unit_test(test_flow_wait_for),
         cmocka_unit_test(test_ioprio),
         cmocka_unit_test(test_fill_device_write_hint),
+        cmocka_unit_test(test_size_from_file),
         cmocka_unit_test(test_fuzz),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# A job without size= takes the size of its file as an earlier phase left it
+# (fio's size of an existing file), beside Debian's fio, on a tmpfs of its
+# own per tool: 16 MiB and 4 KiB, so that the file a fill leaves is not a
+# whole number of 64 KiB blocks.
+# - Phase 1 fills the file system through filename= (fill_device=1, as
+#   fio's surface-scan example), phase 2 reads it back verified with no
+#   size=, phase 3 reads it from offset=128k with no size=. Each tool's reads
+#   must be the file's size (as fio left it), from the offset on, rounded
+#   down to whole blocks (fio ends a file at the first block that would go
+#   past its end): the same bytes in both, exactly, and the verify passes.
+#   That needs create_serialize=0 in fio (it then sets a job's files up as
+#   the job starts); with fio's default, 1, both refuse the plan.
+# - A job without size= whose file no earlier phase writes (fio's butterfly
+#   example: fio needs the file to be there) is refused by `rackbench
+#   check`, exit 2, naming the job; fio refuses it too ("you need to
+#   specify size=").
+#   test_fio_sizefile.sh BIN_DIR SCRATCH
+set -uo pipefail
+bin=$1
+scratch=$2/fio-sizefile.$$
+command -v fio > /dev/null || { echo "SKIP: fio is not installed"; exit 77; }
+[ "$(id -u)" = 0 ] || { echo "SKIP: mounting a tmpfs needs root"; exit 77; }
+mounted=()
+cleanup() {
+    for m in "${mounted[@]}"; do umount "$m" 2> /dev/null; done
+    rm -rf "$scratch"
+}
+trap cleanup EXIT
+fail=0
+bs=65536
+off=131072
+mkdir -p "$scratch/fio" "$scratch/rb"
+for side in fio rb; do
+    if ! mount -t tmpfs -o size=16388k tmpfs "$scratch/$side"; then
+        echo "SKIP: cannot mount a tmpfs"; exit 77
+    fi
+    mounted+=("$scratch/$side")
+done
+
+jnum() {
+    python3 -c "import json,sys; t=open(sys.argv[1]).read(); j=json.loads(t[t.index('{'):]); print($2)" "$1"
+}
+
+body='bs=64k
+ioengine=psync
+create_serialize=0
+filename=datafile.tmp
+verify=meta
+verify_pattern=0xaa555aa5
+verify_interval=512
+
+[write-phase]
+rw=write
+fill_device=1
+do_verify=0
+
+[verify-phase]
+stonewall
+rw=read
+do_verify=1
+
+[tail]
+stonewall
+rw=read
+offset=128k
+do_verify=0
+'
+printf '[global]\ndirectory=%s\n%s' "$scratch/fio" "$body" > "$scratch/fio.fio"
+printf '[global]\ndirectory=%s\n%s' "$scratch/rb" "$body" > "$scratch/rb.fio"
+fio --output-format=json --output="$scratch/fio.json" "$scratch/fio.fio" > "$scratch/fio.out" 2>&1
+frc=$?
+"$bin/rackbench" run "$scratch/rb.fio" --local 1 --quiet --out "$scratch/runs" \
+    --agent-arg=--reserve=0 > "$scratch/rb.out" 2>&1
+rrc=$?
+fsize=$(stat -c %s "$scratch/fio/datafile.tmp" 2> /dev/null || echo 0)
+sum=$(ls "$scratch"/runs/*/summary.json 2> /dev/null | head -1)
+if [ $frc != 0 ] || [ $rrc != 0 ] || [ -z "$sum" ]; then
+    echo "FAIL: fio exit $frc, rackbench exit $rrc"; cat "$scratch/fio.out" "$scratch/rb.out"
+    exit 1
+fi
+if [ $((fsize % bs)) = 0 ]; then
+    echo "FAIL: fio's filled file is $fsize bytes, a whole number of blocks: the case tests no rounding"
+    fail=1
+fi
+for k in 1 2; do
+    name=$(jnum "$sum" "j['phases'][$k]['name']")
+    fr=$(jnum "$scratch/fio.json" "j['jobs'][$k]['read']['io_bytes']")
+    fe=$(jnum "$scratch/fio.json" "j['jobs'][$k]['error']")
+    rr=$(jnum "$sum" "j['phases'][$k]['read_bytes']")
+    re=$(jnum "$sum" "j['phases'][$k]['job_stats'][0]['errors']")
+    o=$([ $k = 2 ] && echo $off || echo 0)
+    want=$(((fsize - o) / bs * bs))
+    echo "$name: file $fsize bytes, offset $o: fio read $fr (error $fe), rackbench $rr ($re errors); whole blocks from the offset: $want"
+    if [ "$fr" != "$want" ] || [ "$rr" != "$want" ] || [ "$fe" != 0 ] || [ "$re" != 0 ]; then
+        echo "FAIL $name"; fail=1
+    fi
+done
+
+# create_serialize=1 (fio's default): both refuse the job that reads
+sed 's/^create_serialize=0$/create_serialize=1/' "$scratch/fio.fio" > "$scratch/serial.fio"
+fio "$scratch/serial.fio" > "$scratch/serial-fio.out" 2>&1
+frc=$?
+"$bin/rackbench" check "$scratch/serial.fio" > "$scratch/serial-rb.out" 2>&1
+rrc=$?
+if [ $frc = 0 ] || ! grep -q "verify-phase: you need to specify size=" "$scratch/serial-fio.out"; then
+    echo "FAIL: fio ran the plan with create_serialize=1 (exit $frc)"; cat "$scratch/serial-fio.out"; fail=1
+fi
+if [ $rrc != 2 ] || ! grep -q "job 'verify-phase' has no size: .*only with create_serialize=0" "$scratch/serial-rb.out"; then
+    echo "FAIL: rackbench check of the plan with create_serialize=1: exit $rrc"; cat "$scratch/serial-rb.out"; fail=1
+else
+    echo "ok: create_serialize=1: fio exit $frc, rackbench check exit 2 naming job 'verify-phase'"
+fi
+
+# no earlier phase writes the file: both refuse
+printf '[global]\nfilename=%s/absent\nbs=4k\n[forward]\nrw=read\n' "$scratch/fio" > "$scratch/none.fio"
+fio "$scratch/none.fio" > "$scratch/none-fio.out" 2>&1
+frc=$?
+"$bin/rackbench" check "$scratch/none.fio" > "$scratch/none-rb.out" 2>&1
+rrc=$?
+if [ $frc = 0 ] || ! grep -q "you need to specify size=" "$scratch/none-fio.out"; then
+    echo "FAIL: fio ran a job without size= on a file that is not there (exit $frc)"
+    cat "$scratch/none-fio.out"; fail=1
+fi
+if [ $rrc != 2 ] || ! grep -q "none.fio:4: job 'forward' has no size.*no earlier phase of the plan writes this filename=" "$scratch/none-rb.out"; then
+    echo "FAIL: rackbench check exit $rrc"; cat "$scratch/none-rb.out"; fail=1
+else
+    echo "ok: no file and no size=: fio exit $frc, rackbench check exit 2 naming job 'forward'"
+fi
+[ $fail = 0 ] && echo "PASS test_fio_sizefile"
+exit $fail
