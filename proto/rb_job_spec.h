@@ -405,6 +405,10 @@ typedef struct rb_job_spec {
     uint64_t read_seed;
     uint8_t read_reseed;
     uint32_t read_iteration; /* the phase's iteration, 0 .. iterations-1 */
+    /* Set by the agent, never sent: the job took its size from its devices,
+     * so each worker goes from its own offset to the device's end, as each
+     * fio clone does (filesize holds the smallest of these). */
+    uint8_t dev_sized;
 } rb_job_spec_t;
 
 /* The errnos of ignore_error's class c (0 reads, 1 writes and trims, 2

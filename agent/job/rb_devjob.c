@@ -195,6 +195,7 @@ int rb_devjob_claim(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err)
                               rb_units_fmt_size_exact(b, sizeof b, dsize));
         js->filesize = dsize - last; /* fio: the device's size from the offset on */
         js->size = js->filesize * js->nrfiles;
+        js->dev_sized = 1; /* each worker from its own offset (rb_data_files.c) */
     } else if (last + rb_job_filesize(js) > dsize) {
         return rb_err_set(err, -EINVAL,
                           "job %s: offset %s and %s per device go past the end of its device "

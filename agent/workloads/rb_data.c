@@ -33,7 +33,8 @@ static void s_new_pass(rb_worker_t *w)
     if (w->covered && !s->zone_size) /* zones: the map goes on with the walk */
         rb_data_map_clear(w);
     /* rw=write:4k, read:-8k: past its loops, io_size goes on stepping, as fio */
-    int keep = s->seq_add && w->pass >= (s->loops ? s->loops : 1);
+    int keep = s->seq_add && w->pass >= (s->loops ? s->loops : 1) && !w->seq_end;
+    w->seq_end = 0; /* a pass that ended at the range's end starts again at the offset */
     /* zonemode=strided: a pass that ends on its bytes leaves the walk where
      * it is, as fio's loops and io_size go on in one walk */
     keep |= s->zone_size && w->pass;
@@ -193,9 +194,13 @@ static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint6
                 wr = s_trimwrite_dir(&w->files[f]);
                 want = s_want(w, wr);
             }
-            if (w->files[f].cursor[wr] < end || s->seq_add) {
+            if (s->seq_add && rb_data_seq_step(w, f, wr, want, off) == 0) {
                 *file = f;
-                *off = s->seq_add ? rb_data_seq_step(w, f, wr) : w->files[f].cursor[wr];
+                goto found;
+            }
+            if (!s->seq_add && w->files[f].cursor[wr] < end) {
+                *file = f;
+                *off = w->files[f].cursor[wr];
                 goto found;
             }
         }
@@ -459,9 +464,11 @@ static int s_more_passes(const rb_worker_t *w, uint32_t inflight)
     const rb_job_spec_t *s = w->spec;
     uint64_t bmax = s->bs_max > s->bs ? s->bs_max : s->bs;
     uint64_t io = s_mul_sat(s->io_size, s_trimwrites(s) ? 2 : 1);
+    /* fio counts every byte moved, verify_backlog's reads too */
+    uint64_t done = w->issued_bytes + w->vb_bytes;
     if (!s->io_size || s->time_based || s_at_limit(w, inflight))
         return 0;
-    return w->issued_bytes < io && io - w->issued_bytes >= bmax;
+    return done < io && io - done >= bmax;
 }
 
 /* The one submit path: hands io to the engine and answers what became of it.

@@ -76,6 +76,7 @@ static int s_pop(rb_worker_t *w)
         return -1;
     }
     uint64_t t1 = rb_time_mono_ns();
+    w->vb_bytes += e.len;
     if (w->t_start)
         rb_worker_count(w, RB_DIR_READ, e.len, t1 - t0, RB_WORKER_NO_SLAT, t1);
     char why[240];

@@ -105,18 +105,29 @@ int rb_data_seq_turn(rb_worker_t *w, int dir, uint32_t *file, uint64_t *off)
     return *off < s->offset + w->unit_per_file * s->bs ? 1 : 0; /* at the end: a random one */
 }
 
-uint64_t rb_data_seq_step(const rb_worker_t *w, uint32_t f, int dir)
+int rb_data_seq_step(rb_worker_t *w, uint32_t f, int dir, uint64_t want, uint64_t *off)
 {
     const rb_job_spec_t *s = w->spec;
-    uint64_t range = w->unit_per_file * s->bs, at = w->files[f].cursor[dir] - s->offset;
+    const rb_worker_file_t *wf = &w->files[f];
+    uint64_t range = w->unit_per_file * s->bs, at = wf->cursor[dir] - s->offset;
     uint64_t step = s->seq_add;
-    if (!at)
-        return s->offset;
-    if (s->seq_back)
+    /* fio's file offset and real size: the worker's place, and where its
+     * file ends (a device's end, else the end of the range it lays out) */
+    uint64_t start = s->shared_file ? s->offset : rb_job_offset(s, w->region);
+    uint64_t end = wf->blkdev && wf->dev_size ? wf->dev_size : start + range;
+    if (at && s->seq_back) {
         at = at >= step ? at - step : (range > step ? range - step : 0);
-    else
-        at = at + step < range ? at + step : 0;
-    return s->offset + at;
+    } else if (at) {
+        at += step;
+        if (at >= end) /* past the file's end: around to the offset, as an offset in the range */
+            at = start;
+    }
+    if (at >= range || start + at + want > end) {
+        w->seq_end = 1;
+        return 1;
+    }
+    *off = s->offset + at;
+    return 0;
 }
 
 uint64_t rb_data_aligned(rb_worker_t *w, int dir, uint64_t off)

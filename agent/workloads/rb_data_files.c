@@ -159,6 +159,8 @@ static int s_open_files(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_j
             f->fd = rb_sandbox_open(sb, rundir, name, flags, err);
         rc = f->fd < 0 ? f->fd : 0;
         fdv[i] = f->fd;
+        if (rc == 0 && f->blkdev && ioctl(f->fd, BLKGETSIZE64, &f->dev_size) < 0)
+            f->dev_size = 0; /* unknown: the range's end stands for it */
         if (rc == 0)
             rc = s_hint(w, f, err);
         if (rc == 0) {
@@ -355,6 +357,10 @@ int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx
     if (rc < 0)
         return rc;
     w->unit_per_file = rb_job_filesize(s) / s->bs;
+    /* a device's size: each worker from its own offset on, as fio's clones */
+    uint64_t first = rb_job_offset(s, w->region);
+    if (s->dev_sized && w->nfiles && w->files[0].dev_size > first)
+        w->unit_per_file = (w->files[0].dev_size - first) / s->bs;
     if (ctx->caps && ctx->caps[w->job] && ctx->caps[w->job] < w->unit_per_file)
         w->unit_per_file = ctx->caps[w->job]; /* only what a stonewalled write left */
     w->units = w->unit_per_file * w->nfiles;

@@ -94,10 +94,13 @@ uint64_t rb_data_dist_unit(rb_worker_t *w, int dir);
 int rb_data_seq_turn(rb_worker_t *w, int dir, uint32_t *file, uint64_t *off);
 
 /* rw=write:4k (holes) and rw=read:-8k (backwards): where the next IO of
- * direction dir in file f goes, as fio steps: the first at the start, each
- * next one the step after (before) the last one's end, around the range at
- * its ends. */
-uint64_t rb_data_seq_step(const rb_worker_t *w, uint32_t f, int dir);
+ * direction dir (want bytes) in file f goes, as fio steps: the first at the
+ * start, each next one the step after (before) the last one's end, around
+ * the range at its ends. fio compares a step's place in the range with the
+ * file's end, so with an offset the range ends before it wraps: 1 when the
+ * IO would start or end past the range (fio's file is done; the pass ends),
+ * else 0 with *off set (in the region, as cursor[]). */
+int rb_data_seq_step(rb_worker_t *w, uint32_t f, int dir, uint64_t want, uint64_t *off);
 
 /* blockalign: a random offset of direction dir, a multiple of its
  * alignment from the start of the range, where an IO of the smallest size

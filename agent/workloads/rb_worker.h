@@ -36,6 +36,7 @@ typedef struct rb_worker_file {
     uint64_t last[3];       /* trimwrite: where the last IO of each direction began
                              * (UINT64_MAX: none yet this pass), fio's last_start */
     int blkdev;             /* a block device (trims are BLKDISCARD), not a file */
+    uint64_t dev_size;      /* a block device's size (fio's real_file_size of it) */
     int dirty;              /* written since the last fsync */
     char path[RB_PATH_MAX]; /* for messages */
 } rb_worker_file_t;
@@ -96,6 +97,7 @@ typedef struct rb_worker {
     } * vb_hist;
     uint32_t vb_len, vb_cap; /* entries held, room */
     uint32_t vb_batch;       /* reads still due of the current batch */
+    uint64_t vb_bytes;       /* read back so far (fio counts them toward io_size) */
     void *vb_buf;            /* the read back's buffer, aligned */
     /* data workload: files, engine and IO ring */
     uint32_t nfiles;
@@ -120,6 +122,7 @@ typedef struct rb_worker {
     uint64_t ncovered;      /* blocks done in this pass */
     rb_dist_t *dist;        /* random_distribution: a generator per direction, or NULL */
     uint64_t seq_count;     /* rw=randX:N: IOs of the pass so far (every N-th seeks) */
+    int seq_end;            /* holes: the pass ended at its range's end, not on its bytes */
     uint32_t seq_file;      /* the file of the last IO (rw=randX:N goes on in it) */
     uint64_t pass_bytes;    /* bytes issued in this pass (norandommap ends on them) */
     /* zonemode=strided: the walk over the zones of the worker's range */

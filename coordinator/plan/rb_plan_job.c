@@ -459,8 +459,8 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
             return rc;
         js->norandommap = 1;
     }
-    if (js->seq_add &&
-        (js->offset || js->offset_increment || rb_rw_trims(js->rw) || js->seq_add % js->bs))
+    if (js->seq_add && ((js->seq_back && (js->offset || js->offset_increment)) ||
+                        rb_rw_trims(js->rw) || js->seq_add % js->bs))
         return rb_plan_fail(ps, rb_plan_job_line(o, "rw"),
                             "job '%s': rw=%s:%s%s with %s is not supported yet", name,
                             rb_rw_name(js->rw), js->seq_back ? "-" : "",

@@ -836,7 +836,7 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nverify=md5\niodepth=4\nverify_backlog=4\n", 5,
      "job 'a': verify_backlog with iodepth above 1 is not supported yet"},
     {"[a]\nsize=1M\nverify_backlog=x\n", 3, "verify_backlog"},
-    {"[a]\nsize=1M\nrw=write:4k\noffset=4k\n", 3,
+    {"[a]\nsize=1M\nrw=read:-8k\noffset=4k\n", 3,
      "with offset or offset_increment is not supported yet"},
     {"[a]\nsize=1M\nrandom_generator=mt\n", 3, "bad value 'mt' for random_generator"},
     {"[a]\nsize=1M\nrw_sequencer=backwards\n", 3, "bad value 'backwards' for rw_sequencer"},
