@@ -14,6 +14,7 @@ extern const rb_engine_ops_t rb_engine_pvsync;
 extern const rb_engine_ops_t rb_engine_pvsync2;
 extern const rb_engine_ops_t rb_engine_vsync;
 extern const rb_engine_ops_t rb_engine_posixaio;
+extern const rb_engine_ops_t rb_engine_mmap;
 #ifdef HAVE_LIBAIO
 extern const rb_engine_ops_t rb_engine_libaio;
 #endif
@@ -24,8 +25,8 @@ extern const rb_engine_ops_t rb_engine_io_uring;
 /* The list and its printable form are written side by side so that one
  * #ifdef covers both; test_engines checks that they agree. */
 static const rb_engine_ops_t *const s_engines[] = {
-    &rb_engine_sync,     &rb_engine_null,  &rb_engine_pvsync,
-    &rb_engine_pvsync2,  &rb_engine_vsync, &rb_engine_posixaio,
+    &rb_engine_sync,     &rb_engine_null,     &rb_engine_pvsync, &rb_engine_pvsync2,
+    &rb_engine_vsync,    &rb_engine_posixaio, &rb_engine_mmap,
 #ifdef HAVE_LIBAIO
     &rb_engine_libaio,
 #endif
@@ -34,7 +35,7 @@ static const rb_engine_ops_t *const s_engines[] = {
 #endif
 };
 
-static const char s_names[] = "sync, null, pvsync, pvsync2, vsync, posixaio"
+static const char s_names[] = "sync, null, pvsync, pvsync2, vsync, posixaio, mmap"
 #ifdef HAVE_LIBAIO
                               ", libaio"
 #endif

@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
-/* 2: the table carries flags. */
-#define RB_ENGINE_OPS_VERSION 2
+/* 2: the table carries flags; 3: an optional sync(). */
+#define RB_ENGINE_OPS_VERSION 3
 
 /* What an engine is, for the runner to ask instead of comparing names. */
 #define RB_ENGINE_F_NO_DATA (1u << 0) /* moves no data: the runner opens no file */
@@ -19,7 +19,10 @@
 /* its queue and commit reach no kernel: no submission to time (the runner
  * records no slat for its IOs, and their clat is their lat) */
 #define RB_ENGINE_F_NO_SLAT (1u << 2)
-#define RB_ENGINE_F_ALL     (RB_ENGINE_F_NO_DATA | RB_ENGINE_F_WANT_DIRECT | RB_ENGINE_F_NO_SLAT)
+/* writes cannot grow a file (mmap): the runner lays files out before them */
+#define RB_ENGINE_F_NOEXTEND (1u << 3)
+#define RB_ENGINE_F_ALL                                                                            \
+    (RB_ENGINE_F_NO_DATA | RB_ENGINE_F_WANT_DIRECT | RB_ENGINE_F_NO_SLAT | RB_ENGINE_F_NOEXTEND)
 
 /* The directions, numbered as rb_dir_t. A trim discards len bytes at off:
  * BLKDISCARD on a block device (fio's way), a hole punched in a file. */
@@ -64,7 +67,14 @@ typedef struct rb_engine_opts {
     uint8_t sqpoll;      /* io_uring: a kernel thread polls the submission queue ... */
     uint8_t sqpoll_aff;  /* ... bound to one CPU ... */
     uint32_t sqpoll_cpu; /* ... this one */
+    /* mmap: how files are mapped, as the job uses them */
+    uint8_t map_prot;   /* RB_ENGINE_MAP_*: 0 read and write */
+    uint8_t map_random; /* advised random (else sequential) */
+    uint8_t map_direct; /* direct: each IO's pages written back and dropped */
+    uint64_t map_len;   /* bytes of each file to map from its start; 0: its size */
 } rb_engine_opts_t;
+
+enum { RB_ENGINE_MAP_RW = 0, RB_ENGINE_MAP_READ = 1, RB_ENGINE_MAP_WRITE = 2 };
 
 /* Per-worker engine state, opaque to the runner beyond this header. */
 typedef struct rb_engine {
@@ -93,6 +103,10 @@ typedef struct rb_engine_ops {
     int (*getevents)(rb_engine_t *e, unsigned min, unsigned max, rb_engine_io_t **done);
     /* Releases e->priv. Optional. */
     void (*cleanup)(rb_engine_t *e);
+    /* Makes what was written to file file_index (open as fd) durable, in
+     * place of the runner's fsync (data_only: fdatasync); 0 or -errno.
+     * Optional. */
+    int (*sync)(rb_engine_t *e, unsigned file_index, int fd, int data_only);
 } rb_engine_ops_t;
 
 /* Does the trim io describes, at once (engines do trims synchronously, as

@@ -19,6 +19,8 @@ static const rb_engine_info_t s_engines[] = {
      "lseek, then readv or writev of one vector, one IO at a time (fio's vsync at iodepth=1)"},
     {"posixaio", NULL, RB_ENGINE_INFO_F_ASYNC,
      "POSIX aio_read and aio_write, iodepth IOs in flight (fio's posixaio)"},
+    {"mmap", NULL, 0,
+     "memcpy into and out of the file mapped with mmap, one IO at a time (fio's mmap)"},
     {"null", NULL, RB_ENGINE_INFO_F_NO_DATA | RB_ENGINE_INFO_F_ASYNC,
      "no IO at all: rackbench's own cost per IO"},
 };

@@ -87,6 +87,22 @@ static int s_any(const rb_job_spec_t *j, rb_job_rule_t *out)
         return s_broken(out, "startdelay_max_ns", "startdelay", NULL,
                         "%" PRIu64 ", below startdelay_ns %" PRIu64, j->startdelay_max_ns,
                         j->startdelay_ns);
+    if (!strcmp(j->ioengine, "mmap") && (j->offset || j->offset_increment || j->offset_pct))
+        return s_broken(out, j->offset_increment ? "offset_increment" : "offset",
+                        j->offset_increment ? "offset_increment" : "offset", "ioengine",
+                        "ioengine=mmap with an offset: fio's mmap engine maps its files from "
+                        "their start and puts an IO at its offset less the job's, which "
+                        "rackbench does not do; use offset=0 or another engine");
+    if (!strcmp(j->ioengine, "mmap") && rb_rw_trims(j->rw) && !j->device[0])
+        return s_broken(out, "rw", "rw", "ioengine",
+                        "ioengine=mmap with rw=%s on a file: fio's mmap engine trims with "
+                        "BLKDISCARD, which a file refuses (ENOTTY); it trims only devices",
+                        rb_rw_name(j->rw));
+    if (!strcmp(j->ioengine, "mmap") && (j->direct || j->fsync_every || j->fdatasync_every) &&
+        j->bs % 4096)
+        return s_broken(out, "bs", "bs", "ioengine",
+                        "ioengine=mmap with direct, fsync or fdatasync needs IO sizes of whole "
+                        "pages (4096 bytes), as fio's mmap engine does");
     if (j->iodepth > 1 && !strcmp(j->ioengine, "vsync"))
         return s_broken(out, "iodepth", "iodepth", "ioengine",
                         "iodepth=%" PRIu32 " with ioengine=vsync: fio's vsync merges up to iodepth "

@@ -66,10 +66,20 @@ int rb_job_filename(const rb_job_spec_t *job, uint32_t worker, uint32_t filenum,
 
 rb_engine_opts_t rb_job_engine_opts(const rb_job_spec_t *job)
 {
+    int r = rb_rw_reads(job->rw), w = rb_rw_writes(job->rw);
+    /* mmap maps as fio's: write only unless the job reads or verifies */
+    uint8_t prot = r && w                               ? RB_ENGINE_MAP_RW
+                   : w && job->verify != RB_VERIFY_NONE ? RB_ENGINE_MAP_RW
+                   : w                                  ? RB_ENGINE_MAP_WRITE
+                                                        : RB_ENGINE_MAP_READ;
     return (rb_engine_opts_t){.hipri = job->hipri,
                               .sqpoll = job->sqpoll,
                               .sqpoll_aff = job->sqpoll_aff,
-                              .sqpoll_cpu = job->sqpoll_cpu};
+                              .sqpoll_cpu = job->sqpoll_cpu,
+                              .map_prot = prot,
+                              .map_random = (uint8_t)rb_rw_random(job->rw),
+                              .map_direct = job->direct,
+                              .map_len = job->device[0] && !job->size ? 0 : rb_job_filesize(job)};
 }
 
 int rb_job_uses_files(const rb_job_spec_t *job)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rb_engine.h"
 #include "rb_layout.h"
 #include "rb_sandbox.h"
 #include "rb_verify.h"
@@ -86,6 +87,9 @@ static int s_removes(const rb_job_spec_t *js)
 
 static int s_needs_layout(const rb_job_spec_t *js)
 {
+    const rb_engine_ops_t *ops = rb_engine_find(js->ioengine[0] ? js->ioengine : "sync");
+    if (ops && (ops->flags & RB_ENGINE_F_NOEXTEND) && rb_rw_writes(js->rw))
+        return 1; /* mmap: a store past the file's end faults; fio lays it out too */
     /* trims, as fio lays files out for them: there is something to discard */
     return rb_rw_reads(js->rw) || js->rw == RB_RW_REWRITE || js->rw == RB_RW_TRIM ||
            js->rw == RB_RW_RANDTRIM || (js->overwrite && rb_rw_writes(js->rw));

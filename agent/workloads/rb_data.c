@@ -255,7 +255,11 @@ int rb_data_sync_files(rb_worker_t *w, int data_only)
         rb_worker_file_t *f = &w->files[i];
         if (!f->dirty || f->fd < 0)
             continue;
-        if ((data_only ? fdatasync(f->fd) : fsync(f->fd)) < 0) {
+        int rc = w->eng.ops->sync ? w->eng.ops->sync(&w->eng, i, f->fd, data_only)
+                 : (data_only ? fdatasync(f->fd) : fsync(f->fd)) < 0 ? -errno
+                                                                     : 0;
+        if (rc < 0) {
+            errno = -rc;
             RB_WORKER_ADD(&w->errors, 1);
             rb_worker_fail(w, -errno, f->path, 0, "%s: %s", data_only ? "fdatasync" : "fsync",
                            strerror(errno));

@@ -337,6 +337,9 @@ int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx
     if (!fdv)
         return rb_err_set(err, -ENOMEM, "out of memory");
     int reads = rb_rw_reads(s->rw) || (s->verify && s->do_verify);
+    /* mmap: a shared writable mapping needs the file open for reading too */
+    const rb_engine_ops_t *eops = rb_engine_find(s->ioengine[0] ? s->ioengine : "sync");
+    reads |= eops && (eops->flags & RB_ENGINE_F_NOEXTEND);
     int flags = (rb_rw_writes(s->rw)  ? (reads ? O_RDWR : O_WRONLY) | O_CREAT
                  : rb_rw_trims(s->rw) ? O_WRONLY /* trims only: the files are laid out */
                                       : O_RDONLY) |

@@ -154,7 +154,7 @@ static const rb_opt_t s_rows[] = {
     /* engine and depth */
     {"ioengine", NULL, RB_OPT_CUSTOM, 0, J(ioengine), .parse = rb_opt_value_ioengine,
      .print = rb_opt_print_ioengine, .def = "sync", .type = "engine name",
-     .doc = "how IO is issued: sync (psync), libaio, io_uring, pvsync, pvsync2, vsync, posixaio, null", .ref = "ioengine"},
+     .doc = "how IO is issued: sync (psync), libaio, io_uring, pvsync, pvsync2, vsync, posixaio, mmap, null", .ref = "ioengine"},
     {"iodepth", NULL, RB_OPT_COUNT, 0, J(iodepth), .min = 1, .max = RB_IODEPTH_MAX, .def = "1",
      .type = "1 .. 65536", .doc = "IOs in flight per worker (async engines)", .ref = "iodepth"},
     /* engines' own options (as fio's ops->options): only with the engines named */

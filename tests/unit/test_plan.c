@@ -742,9 +742,15 @@ static const s_bad_t s_bad[] = {
     {"", 0, "the plan has no jobs"},
     {"; only comments\n\n", 0, "the plan has no jobs"},
     /* ioengine and iodepth */
-    {"[a]\nsize=1M\nioengine=mmap\n", 3,
-     "ioengine=mmap is not supported (rackbench has sync, psync, libaio, aio, linuxaio, "
-     "io_uring, pvsync, pvsync2, vsync, posixaio, null)"},
+    {"[a]\nsize=1M\nioengine=splice\n", 3,
+     "ioengine=splice is not supported (rackbench has sync, psync, libaio, aio, linuxaio, "
+     "io_uring, pvsync, pvsync2, vsync, posixaio, mmap, null)"},
+    {"[a]\nsize=1M\nioengine=mmap\noffset=4k\n", 4,
+     "ioengine=mmap with an offset: fio's mmap engine maps its files from their start"},
+    {"[a]\nsize=1M\nioengine=mmap\nrw=randtrim\n", 4,
+     "ioengine=mmap with rw=randtrim on a file: fio's mmap engine trims with BLKDISCARD"},
+    {"[a]\nsize=1M\nioengine=mmap\nbs=2k\nfsync=4\n", 4,
+     "ioengine=mmap with direct, fsync or fdatasync needs IO sizes of whole pages"},
     {"[a]\nsize=1M\nioengine=vsync\niodepth=4\n", 4,
      "iodepth=4 with ioengine=vsync: fio's vsync merges up to iodepth adjacent IOs into one call"},
     {"[a]\nsize=1M\nioengine=posixaio\niodepth=8\nfsync=16\n", 5,
