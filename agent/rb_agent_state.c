@@ -440,6 +440,12 @@ static int s_accept_plan(rb_agent_t *a, rb_err_t *err)
             int rc = js->device[0]
                          ? rb_devjob_claim(a->sb, (rb_job_spec_t *)js, err)
                          : rb_sandbox_check_device(a->sb, js->directory, js->filename, err);
+            if (rc == 0 && js->existing) { /* a file that is there: it must be, now */
+                char path[RB_PATH_MAX];
+                rc = rb_sandbox_open_existing(a->sb, js->directory, js->filename, O_RDONLY, path,
+                                              sizeof path, err);
+                rc = rc < 0 ? rc : close(rc);
+            }
             if (rc == 0)
                 rc = s_check_job(js, err);
             if (rc == 0)

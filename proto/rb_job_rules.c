@@ -484,6 +484,35 @@ static int s_fill(const rb_job_spec_t *j, rb_job_rule_t *out)
     return 0;
 }
 
+/* A file that is there before the run (existing): read in place, never
+ * written, removed or shared with other nodes' workers. */
+static int s_existing(const rb_job_spec_t *j, rb_job_rule_t *out)
+{
+    static const struct {
+        const char *field, *opt, *what;
+    } no[] = {
+        {"unlink", "unlink", "unlink (the agent removes only files it made)"},
+        {"unlink_each_loop", "unlink_each_loop", "unlink_each_loop (the same)"},
+        {"shared_file", "file_per_worker", "file_per_worker=0"},
+        {"read_shift", "read_from", "read_from (another node's files)"},
+    };
+    uint64_t set[] = {j->unlink, j->unlink_each_loop, j->shared_file, j->read_shift};
+    if (!j->existing)
+        return 0;
+    if (rb_rw_writes(j->rw) || rb_rw_trims(j->rw) || j->device[0] || !j->filename[0])
+        return s_broken(out, "existing", NULL, "rw",
+                        "job '%s': a file that is there before the run is only read (rw=%s), "
+                        "by name",
+                        j->name, rb_rw_name(j->rw));
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        if (set[i])
+            return s_broken(out, no[i].field, no[i].opt, "size",
+                            "job '%s' reads its file %s as it is (no size=), which does not go "
+                            "with %s",
+                            j->name, j->filename, no[i].what);
+    return 0;
+}
+
 int rb_job_rules_check_wire(const rb_job_spec_t *js, rb_job_rule_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -515,5 +544,7 @@ int rb_job_rules_check(const rb_job_spec_t *js, rb_job_rule_t *out)
         rc = s_across(js, out);
     if (rc == 0)
         rc = s_fill(js, out);
+    if (rc == 0)
+        rc = s_existing(js, out);
     return rc;
 }

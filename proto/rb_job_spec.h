@@ -376,6 +376,10 @@ typedef struct rb_job_spec {
     /* fio's fill_device (version 21): writes that find the file system full
      * (ENOSPC, EDQUOT) end the worker's IO without an error */
     uint8_t fill_device;
+    /* version 22: the job reads the file directory/filename as it is, outside
+     * the run folder (fio's existing file), never writing it; its size (0)
+     * is the file's from the offset on, settled by the agent */
+    uint8_t existing;
     /* fio's ioscheduler (version 21): the job's block devices use this IO
      * scheduler for the phase, then get theirs back */
     char ioscheduler[RB_SCHED_MAX]; /* "" leaves them as they are */
@@ -405,9 +409,10 @@ typedef struct rb_job_spec {
     uint64_t read_seed;
     uint8_t read_reseed;
     uint32_t read_iteration; /* the phase's iteration, 0 .. iterations-1 */
-    /* Set by the agent, never sent: the job took its size from its devices,
-     * so each worker goes from its own offset to the device's end, as each
-     * fio clone does (filesize holds the smallest of these). */
+    /* Set by the agent, never sent: the job took its size from its devices
+     * or its file, so each worker goes from its own offset to the end, as
+     * each fio clone does (filesize holds the smallest of these), and knows
+     * where the device or file really ends. */
     uint8_t dev_sized;
 } rb_job_spec_t;
 

@@ -236,6 +236,34 @@ int rb_sandbox_open(rb_sandbox_t *sb, int idx, const char *name, int flags, rb_e
     return s_check_written(fd, flags, path, err);
 }
 
+int rb_sandbox_open_existing(const rb_sandbox_t *sb, const char *directory, const char *name,
+                             int flags, char *path, size_t pathlen, rb_err_t *err)
+{
+    char dir[RB_PATH_MAX];
+    struct stat st;
+    if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_APPEND)))
+        return rb_err_set(err, -EPERM, "file %s: the agent only reads a file it did not make",
+                          name);
+    if (!name[0] || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+        return rb_err_set(err, -EINVAL, "file name '%s' is not a plain name", name);
+    int rc = rb_sandbox_resolve(sb, directory, dir, sizeof dir, err);
+    if (rc < 0)
+        return rc;
+    int n = snprintf(path, pathlen, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= pathlen)
+        return rb_err_set(err, -ENAMETOOLONG, "file %s/%s: path too long", dir, name);
+    int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return rb_err_set(err, -errno, "open %s: %s", path, strerror(errno));
+    int e = fstat(fd, &st) < 0 ? errno : S_ISREG(st.st_mode) ? 0 : EINVAL;
+    if (e) {
+        close(fd);
+        return rb_err_set(err, -e, "%s: %s", path,
+                          e == EINVAL ? "not a regular file" : strerror(e));
+    }
+    return fd;
+}
+
 int rb_sandbox_unlink(rb_sandbox_t *sb, int idx, const char *name, rb_err_t *err)
 {
     if (idx < 0 || idx >= sb->nrundirs || sb->rundirs[idx].fd < 0)

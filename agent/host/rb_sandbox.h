@@ -62,6 +62,15 @@ int rb_sandbox_rundir_space(const rb_sandbox_t *sb, int idx, uint64_t *free_byte
  * Returns an fd the caller closes, or -errno with err naming the path. */
 int rb_sandbox_open(rb_sandbox_t *sb, int idx, const char *name, int flags, rb_err_t *err);
 
+/* Opens, read-only, a file that is there before the run (a job's existing
+ * file): plain name name in the plan's directory, resolved inside a root as
+ * rb_sandbox_resolve does; no symlink (O_NOFOLLOW), a regular file. flags
+ * may add only O_DIRECT to O_RDONLY: the agent never writes a file it did
+ * not make. Its path goes to path. Returns an fd or -errno with err naming
+ * the path and why. */
+int rb_sandbox_open_existing(const rb_sandbox_t *sb, const char *directory, const char *name,
+                             int flags, char *path, size_t pathlen, rb_err_t *err);
+
 /* Removes file name from run folder idx (unlink, unlink_each_loop); one
  * already gone is no error. 0 or -errno with err naming the path. */
 int rb_sandbox_unlink(rb_sandbox_t *sb, int idx, const char *name, rb_err_t *err);

@@ -218,18 +218,21 @@ int rb_devjob_file_size(rb_sandbox_t *sb, rb_job_spec_t *js, int rundir, rb_err_
         return 0;
     rb_err_t why;
     rb_err_clear(&why);
-    int fd = rb_sandbox_open(sb, rundir, js->filename, O_RDONLY, &why);
+    char path[RB_PATH_MAX];
+    int fd = js->existing ? rb_sandbox_open_existing(sb, js->directory, js->filename, O_RDONLY,
+                                                     path, sizeof path, &why)
+                          : rb_sandbox_open(sb, rundir, js->filename, O_RDONLY, &why);
     if (fd < 0)
         return rb_err_set(err, fd,
                           "job %s has no size=, and fio takes it from its file, which is not "
-                          "there (%s): the earlier phase that writes it left none",
-                          js->name, why.msg);
+                          "there (%s)%s",
+                          js->name, why.msg,
+                          js->existing ? "" : ": the earlier phase that writes it left none");
     int rc = fstat(fd, &st) < 0 ? -errno : 0;
     close(fd);
     if (rc < 0 || !S_ISREG(st.st_mode))
-        return rb_err_set(err, rc ? rc : -EINVAL, "job %s: its file %s/%s is %s", js->name,
-                          rb_sandbox_rundir_path(sb, rundir), js->filename,
-                          rc ? strerror(-rc) : "not a regular file");
+        return rb_err_set(err, rc ? rc : -EINVAL, "job %s: its file %s is %s", js->name,
+                          js->filename, rc ? strerror(-rc) : "not a regular file");
     uint64_t size = (uint64_t)st.st_size, bs = js->bs ? js->bs : 1;
     uint64_t left = size > js->offset ? size - js->offset : 0;
     left -= left % bs;
@@ -241,7 +244,8 @@ int rb_devjob_file_size(rb_sandbox_t *sb, rb_job_spec_t *js, int rundir, rb_err_
                           rb_units_fmt_size_exact(b, sizeof b, js->offset),
                           rb_units_fmt_size_exact(c, sizeof c, js->bs_max > bs ? js->bs_max : bs));
     js->filesize = left;
-    js->size = left; /* one file, filename=, for all the job's workers */
+    js->size = left;   /* one file, filename=, for all the job's workers */
+    js->dev_sized = 1; /* its workers know the file's own end (rb_data_files.c) */
     rb_job_rule_t rule;
     if (rb_job_rules_check(js, &rule) < 0)
         return rb_err_set(err, -EINVAL, "%s", rule.why);

@@ -121,8 +121,8 @@ static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec
 {
     int rundir = rundirs[0];
     uint64_t start = js->offset, end;
-    if (!rb_job_uses_files(js) || js->device[0])
-        return 0; /* no data moved, or raw devices: neither space nor layout */
+    if (!rb_job_uses_files(js) || js->device[0] || js->existing)
+        return 0; /* no data moved, raw devices or a file that is there: neither space nor layout */
     if (js->rw == RB_RW_META) {
         /* its steps make their own files: count the space once */
         if (walk == 0 && js->meta_op == RB_META_CREATE)

@@ -114,7 +114,7 @@ int rb_data_seq_step(rb_worker_t *w, uint32_t f, int dir, uint64_t want, uint64_
     /* fio's file offset and real size: the worker's place, and where its
      * file ends (a device's end, else the end of the range it lays out) */
     uint64_t start = s->shared_file ? s->offset : rb_job_offset(s, w->region);
-    uint64_t end = wf->blkdev && wf->dev_size ? wf->dev_size : start + range;
+    uint64_t end = wf->real_size ? wf->real_size : start + range;
     if (at && s->seq_back) {
         at = at >= step ? at - step : (range > step ? range - step : 0);
     } else if (at) {

@@ -149,6 +149,9 @@ static int s_open_files(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_j
         }
         if (s->device[0])
             f->fd = rb_sandbox_open_device(sb, name, flags & ~O_CREAT, err);
+        else if (s->existing) /* a file that is there: read where it is */
+            f->fd = rb_sandbox_open_existing(sb, s->directory, name, flags, f->path, sizeof f->path,
+                                             err);
         else if (s->shared_file)
             f->fd = rb_sandbox_open_shared(sb, rundir, ctx->run_id, name, flags, f->path,
                                            sizeof f->path, err);
@@ -159,8 +162,11 @@ static int s_open_files(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_j
             f->fd = rb_sandbox_open(sb, rundir, name, flags, err);
         rc = f->fd < 0 ? f->fd : 0;
         fdv[i] = f->fd;
-        if (rc == 0 && f->blkdev && ioctl(f->fd, BLKGETSIZE64, &f->dev_size) < 0)
-            f->dev_size = 0; /* unknown: the range's end stands for it */
+        struct stat st;
+        if (rc == 0 && f->blkdev && ioctl(f->fd, BLKGETSIZE64, &f->real_size) < 0)
+            f->real_size = 0; /* unknown: the range's end stands for it */
+        else if (rc == 0 && !f->blkdev && s->dev_sized && fstat(f->fd, &st) == 0)
+            f->real_size = (uint64_t)st.st_size; /* the file's, whole blocks or not */
         if (rc == 0)
             rc = s_hint(w, f, err);
         if (rc == 0) {
@@ -362,8 +368,8 @@ int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx
     w->unit_per_file = rb_job_filesize(s) / s->bs;
     /* a device's size: each worker from its own offset on, as fio's clones */
     uint64_t first = rb_job_offset(s, w->region);
-    if (s->dev_sized && w->nfiles && w->files[0].dev_size > first)
-        w->unit_per_file = (w->files[0].dev_size - first) / s->bs;
+    if (s->dev_sized && w->nfiles && w->files[0].real_size > first)
+        w->unit_per_file = (w->files[0].real_size - first) / s->bs;
     if (ctx->caps && ctx->caps[w->job] && ctx->caps[w->job] < w->unit_per_file)
         w->unit_per_file = ctx->caps[w->job]; /* only what a stonewalled write left */
     w->units = w->unit_per_file * w->nfiles;

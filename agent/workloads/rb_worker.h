@@ -36,7 +36,8 @@ typedef struct rb_worker_file {
     uint64_t last[3];       /* trimwrite: where the last IO of each direction began
                              * (UINT64_MAX: none yet this pass), fio's last_start */
     int blkdev;             /* a block device (trims are BLKDISCARD), not a file */
-    uint64_t dev_size;      /* a block device's size (fio's real_file_size of it) */
+    uint64_t real_size;     /* a device's size, or a file's the job takes its size from
+                             * (fio's real_file_size); 0: the range's end */
     int dirty;              /* written since the last fsync */
     char path[RB_PATH_MAX]; /* for messages */
 } rb_worker_file_t;

@@ -290,6 +290,7 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
 {
     rb_job_spec_t *js = &o->spec;
     char a[64];
+    int from = 0; /* the size of a file an earlier phase writes */
 
     int rc = s_engine_options(ps, o, name);
     if (rc == 0)
@@ -374,15 +375,17 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     } else if (!rb_plan_job_line(o, "size") && js->fill_device && !js->filesize) {
         js->size = RB_FILL_SIZE; /* fio: until the file system is full */
     } else if (!rb_plan_job_line(o, "size") && !js->filesize &&
-               rb_opt_size_from_file(ps, js, o->stonewall || ps->after_meta)) {
-        if (!o->serialize_off) /* fio sets files up before any job runs: none there yet */
+               ((from = rb_opt_size_from_file(ps, js, o->stonewall || ps->after_meta)) ||
+                (js->filename[0] && !rb_rw_writes(js->rw) && !rb_rw_trims(js->rw)))) {
+        if (from && !o->serialize_off) /* fio sets files up before any job runs: none there yet */
             return rb_plan_fail(ps, line,
                                 "job '%s' has no size: fio takes it from its file %s, which an "
                                 "earlier phase writes, only with create_serialize=0 (else it "
                                 "sets every job's files up before the first job runs); set "
                                 "create_serialize=0, or give size=",
                                 name, js->filename);
-        js->size = 0; /* fio: the file's size, as the earlier phase leaves it */
+        js->size = 0;         /* fio: the file's size, as the earlier phase leaves it or as it is */
+        js->existing = !from; /* a reader of a file that is there before the run */
         if (js->offset_increment || o->io_size_pct)
             return rb_plan_fail(
                 ps, rb_plan_job_line(o, o->io_size_pct ? "io_size" : "offset_increment"),
@@ -396,7 +399,8 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
                 "job '%s' has no size (size= bytes per worker, or filesize= bytes per "
                 "file, is required; fio would take an existing file's size, and %s)",
                 name,
-                js->filename[0] ? "no earlier phase of the plan writes this filename="
+                js->filename[0] ? "rackbench writes only files it makes: without size= a job "
+                                  "may read a file that is there, or one an earlier phase writes"
                                 : "rackbench makes the job's files anew");
         if (js->filesize > UINT64_MAX / js->nrfiles)
             return rb_plan_fail(

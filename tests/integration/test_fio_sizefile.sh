@@ -11,10 +11,10 @@
 #   past its end): the same bytes in both, exactly, and the verify passes.
 #   That needs create_serialize=0 in fio (it then sets a job's files up as
 #   the job starts); with fio's default, 1, both refuse the plan.
-# - A job without size= whose file no earlier phase writes (fio's butterfly
-#   example: fio needs the file to be there) is refused by `rackbench
-#   check`, exit 2, naming the job; fio refuses it too ("you need to
-#   specify size=").
+# - A reading job without size= whose file is there before the run (fio's
+#   butterfly example): read in place, never written, the bytes fio reads
+#   (below). A writer without size= is refused; a file that is not there
+#   fails the run before any phase, as fio fails the job.
 #   test_fio_sizefile.sh BIN_DIR SCRATCH
 set -uo pipefail
 bin=$1
@@ -112,20 +112,59 @@ else
     echo "ok: create_serialize=1: fio exit $frc, rackbench check exit 2 naming job 'verify-phase'"
 fi
 
-# no earlier phase writes the file: both refuse
-printf '[global]\nfilename=%s/absent\nbs=4k\n[forward]\nrw=read\n' "$scratch/fio" > "$scratch/none.fio"
-fio "$scratch/none.fio" > "$scratch/none-fio.out" 2>&1
-frc=$?
-"$bin/rackbench" check "$scratch/none.fio" > "$scratch/none-rb.out" 2>&1
-rrc=$?
-if [ $frc = 0 ] || ! grep -q "you need to specify size=" "$scratch/none-fio.out"; then
-    echo "FAIL: fio ran a job without size= on a file that is not there (exit $frc)"
-    cat "$scratch/none-fio.out"; fail=1
+# A file that is there before the run (fio's butterfly example reads one):
+# read in place, its size its own, rounded down to whole blocks; never
+# written (its checksum after both tools), and read the same bytes as fio
+# reads. 4 MiB and 12 KiB: not a whole number of the blocks below.
+ex=$scratch/existing
+mkdir -p "$ex"
+head -c $((4 * 1048576 + 12288)) /dev/urandom > "$ex/data"
+sum0=$(sha256sum < "$ex/data")
+for c in "read|64k" "randread|64k" "read:-8k|4k" "read:112k|16k"; do
+    rw=${c%|*}
+    bs=${c#*|}
+    printf '[global]\ndirectory=%s\nfilename=data\nbs=%s\n[j]\nrw=%s\n' "$ex" "$bs" "$rw" > "$ex/j.fio"
+    fio --output-format=json --output="$ex/fio.json" --ioengine=psync "$ex/j.fio" > /dev/null 2>&1
+    fr=$(jnum "$ex/fio.json" "j['jobs'][0]['read']['io_bytes']" 2> /dev/null)
+    rm -rf "$ex/runs"
+    "$bin/rackbench" run "$ex/j.fio" --local 1 --quiet --out "$ex/runs" > "$ex/rb.out" 2>&1
+    rrc=$?
+    esum=$(ls "$ex"/runs/*/summary.json 2> /dev/null | head -1)
+    rr=$([ -n "$esum" ] && jnum "$esum" "j['phases'][0]['read_bytes']")
+    if [ $rrc = 0 ] && [ -n "$fr" ] && [ "$fr" = "$rr" ]; then
+        echo "ok existing file, rw=$rw bs=$bs: fio and rackbench read $rr bytes of its $((4 * 1048576 + 12288))"
+    else
+        echo "FAIL existing file, rw=$rw bs=$bs: fio read ${fr:-?}, rackbench ${rr:-?} (exit $rrc)"
+        cat "$ex/rb.out"; fail=1
+    fi
+done
+if [ "$(sha256sum < "$ex/data")" != "$sum0" ]; then
+    echo "FAIL: the existing file changed"; fail=1
 fi
-if [ $rrc != 2 ] || ! grep -q "none.fio:4: job 'forward' has no size.*no earlier phase of the plan writes this filename=" "$scratch/none-rb.out"; then
-    echo "FAIL: rackbench check exit $rrc"; cat "$scratch/none-rb.out"; fail=1
+# ... a job that would write it without size= is refused; one that is not
+# there fails the run before any phase, naming it, as fio fails the job
+printf '[global]\ndirectory=%s\nfilename=data\n[w]\nrw=write\n' "$ex" > "$ex/w.fio"
+"$bin/rackbench" check "$ex/w.fio" > "$ex/w.out" 2>&1
+wrc=$?
+if [ $wrc != 2 ] || ! grep -q "rackbench writes only files it makes" "$ex/w.out"; then
+    echo "FAIL: a writer of the existing file without size=: check exit $wrc"; cat "$ex/w.out"; fail=1
+fi
+printf '[global]\ndirectory=%s\nfilename=absent\nbs=4k\n[forward]\nrw=read\n' "$ex" > "$ex/none.fio"
+fio "$ex/none.fio" > "$ex/none-fio.out" 2>&1
+frc=$?
+"$bin/rackbench" run "$ex/none.fio" --local 1 --quiet --out "$ex/runs-none" > "$ex/none-rb.out" 2>&1
+rrc=$?
+if [ $frc = 0 ] || ! grep -q "you need to specify size=" "$ex/none-fio.out"; then
+    echo "FAIL: fio ran a job without size= on a file that is not there (exit $frc)"
+    cat "$ex/none-fio.out"; fail=1
+fi
+if [ $rrc != 3 ] || ! grep -q "refused the plan: .*$ex/absent: No such file" "$ex/none-rb.out"; then
+    echo "FAIL: rackbench on a file that is not there: exit $rrc"; cat "$ex/none-rb.out"; fail=1
 else
-    echo "ok: no file and no size=: fio exit $frc, rackbench check exit 2 naming job 'forward'"
+    echo "ok: a file that is not there: fio exit $frc, rackbench refuses the plan, exit 3, naming it"
+fi
+if [ "$(sha256sum < "$ex/data")" = "$sum0" ] && [ $wrc = 2 ]; then
+    echo "ok: the existing file is unchanged, and a writer without size= is refused (exit 2)"
 fi
 [ $fail = 0 ] && echo "PASS test_fio_sizefile"
 exit $fail

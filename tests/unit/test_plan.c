@@ -326,6 +326,7 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_memory_equal(a->cmdprio_write, b->cmdprio_write, sizeof a->cmdprio_write);
     assert_int_equal(a->write_hint, b->write_hint);
     assert_int_equal(a->fill_device, b->fill_device);
+    assert_int_equal(a->existing, b->existing);
     assert_string_equal(a->ioscheduler, b->ioscheduler);
     assert_int_equal(a->lat_target_ns, b->lat_target_ns);
     assert_int_equal(a->lat_window_ns, b->lat_window_ns);
@@ -707,12 +708,12 @@ static const s_bad_t s_bad[] = {
      "job 'a' has no size (size= bytes per worker, or "
      "filesize= bytes per file, is required; fio would take an existing file's size, and "
      "rackbench makes the job's files anew)"},
-    {"[w]\nrw=write\nsize=1M\nfilename=f\n[r]\nfilename=f\n", 5,
-     "job 'r' has no size (size= bytes per worker, or filesize= bytes per file, is required; "
-     "fio would take an existing file's size, and no earlier phase of the plan writes this "
-     "filename=)"},
-    {"[w]\nrw=read\nsize=1M\nfilename=f\n[r]\nstonewall\nfilename=f\n", 5,
-     "no earlier phase of the plan writes this filename="},
+    {"[w]\nrw=write\nfilename=f\n", 1,
+     "job 'w' has no size (size= bytes per worker, or filesize= bytes per file, is required; "
+     "fio would take an existing file's size, and rackbench writes only files it makes: "
+     "without size= a job may read a file that is there, or one an earlier phase writes)"},
+    {"[r]\nfilename=/data/f\nunlink=1\n", 3,
+     "job 'r' reads its file f as it is (no size=), which does not go with unlink"},
     {"[w]\nrw=write\nsize=1M\nfilename=f\n[r]\nstonewall\nfilename=f\n", 5,
      "job 'r' has no size: fio takes it from its file f, which an earlier phase writes, only "
      "with create_serialize=0 (else it sets every job's files up before the first job runs); "
@@ -2453,7 +2454,8 @@ static void test_rate_floors(void **state)
 
 /* A job without size= whose filename= an earlier phase writes takes the
  * file's size (fio's size of an existing file): size 0 for its agent to
- * settle, not printed, so that the print reads back the same. */
+ * settle, not printed, so that the print reads back the same. A reader of a
+ * file nothing writes reads it as it is (existing). */
 static void test_size_from_file(void **state)
 {
     (void)state;
@@ -2469,6 +2471,20 @@ static void test_size_from_file(void **state)
     const char *rs = strstr(text, "[r]");
     assert_non_null(rs);
     assert_null(strstr(rs, "\nsize="));
+    free(text);
+    s_assert_round_trip(p);
+    assert_int_equal(r->existing, 0);
+    rb_plan_destroy(&p);
+    /* a reader of a file nothing in the plan writes: the file as it is */
+    p = s_parse_str("[r]\nfilename=/srv/data.bin\nrw=randread\n[w]\nsize=1m\nrw=write\n");
+    r = &p->phases[0].jobs[0];
+    assert_int_equal(r->existing, 1);
+    assert_int_equal(r->size, 0);
+    assert_string_equal(r->directory, "/srv");
+    assert_string_equal(r->filename, "data.bin");
+    assert_int_equal(p->phases[0].jobs[1].existing, 0);
+    text = s_print(p, NULL);
+    assert_null(strstr(text, "create_serialize"));
     free(text);
     s_assert_round_trip(p);
     rb_plan_destroy(&p);
