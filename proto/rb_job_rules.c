@@ -83,6 +83,8 @@ static int s_any(const rb_job_spec_t *j, rb_job_rule_t *out)
         j->lustre_stripe_count != RB_LUSTRE_STRIPE_ALL)
         return s_broken(out, "lustre_stripe_count", "lustre_stripe_count", NULL,
                         "%" PRIu32 ", more than %d", j->lustre_stripe_count, RB_LUSTRE_STRIPE_MAX);
+    if (j->nice < -20 || j->nice > 19)
+        return s_broken(out, "nice", "nice", NULL, "%" PRId64 ", not within -20 .. 19", j->nice);
     if (j->startdelay_max_ns < j->startdelay_ns)
         return s_broken(out, "startdelay_max_ns", "startdelay", NULL,
                         "%" PRIu64 ", below startdelay_ns %" PRIu64, j->startdelay_max_ns,

@@ -380,6 +380,9 @@ typedef struct rb_job_spec {
      * the run folder (fio's existing file), never writing it; its size (0)
      * is the file's from the offset on, settled by the agent */
     uint8_t existing;
+    /* fio's nice (version 22): each worker thread calls nice(2) with it as
+     * it starts; -20 .. 19, 0 none */
+    int64_t nice;
     /* fio's ioscheduler (version 21): the job's block devices use this IO
      * scheduler for the phase, then get theirs back */
     char ioscheduler[RB_SCHED_MAX]; /* "" leaves them as they are */

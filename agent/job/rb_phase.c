@@ -6,6 +6,7 @@
  * relaxed atomics (single writer each) for samples, and their results after
  * joining them for DONE. */
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -153,6 +154,19 @@ static int s_ioprio(rb_worker_t *w)
     return 0;
 }
 
+/* fio's nice: nice(2) from the worker's thread, which on Linux moves that
+ * thread alone. 0 or -errno with the worker failed. */
+static int s_nice(rb_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    errno = 0;
+    if (!s->nice || nice((int)s->nice) != -1 || !errno)
+        return 0;
+    int e = errno;
+    rb_worker_fail(w, -e, NULL, 0, "job %s: nice=%" PRId64 ": %s", s->name, s->nice, strerror(e));
+    return -e;
+}
+
 static void *s_worker_main(void *arg)
 {
     rb_worker_t *w = arg;
@@ -161,8 +175,8 @@ static void *s_worker_main(void *arg)
     /* GO, then startdelay: the worker's time (ramp, runtime) begins after both;
      * a worker stopped before it began does nothing */
     uint64_t start = w->t_go + w->delay_ns < w->t_go ? UINT64_MAX : w->t_go + w->delay_ns;
-    if (s_affinity(w) == 0 && s_ioprio(w) == 0 && rb_worker_sleep_until(w, start) == 0 &&
-        rb_worker_wait_for(w) == 0) {
+    if (s_affinity(w) == 0 && s_ioprio(w) == 0 && s_nice(w) == 0 &&
+        rb_worker_sleep_until(w, start) == 0 && rb_worker_wait_for(w) == 0) {
         rb_worker_flow_join(w);
         uint64_t begin = rb_time_mono_ns();
         w->count_from = begin + s->ramp_ns;

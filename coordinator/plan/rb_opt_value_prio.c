@@ -2,10 +2,11 @@
  * with ioprio_set), and the per-IO priorities of libaio and io_uring
  * (cmdprio_percentage, cmdprio_class, cmdprio and cmdprio_bssplit), read into
  * the plan's job and settled into the entries the agent draws from
- * (rb_cmdprio_t), with their print. */
+ * (rb_cmdprio_t), with their print; and the threads' CPU nice value. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rb_plan_int.h"
@@ -194,4 +195,25 @@ void rb_opt_print_cmdprio(const rb_opt_t *opt, const rb_job_spec_t *js, const ch
             r ? r->perc : 0, w ? w->perc : 0, r ? r->prio >> RB_IOPRIO_CLASS_SHIFT : S_CLASS_RT,
             w ? w->prio >> RB_IOPRIO_CLASS_SHIFT : S_CLASS_RT, r ? r->prio & 7u : 0,
             w ? w->prio & 7u : 0);
+}
+
+/* nice=N: fio's -20 .. 19, as nice(2) takes it. */
+int rb_opt_value_nice(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
+                      const char *val, unsigned line)
+{
+    (void)opt;
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(val, &end, 10);
+    if (errno || end == val || *end || v < -20 || v > 19)
+        return rb_plan_fail(ps, line, "bad %s=%.64s: a whole number from -20 to 19", key, val);
+    o->spec.nice = v;
+    return 0;
+}
+
+void rb_opt_print_nice(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    if (js->nice)
+        fprintf(f, "%s=%" PRId64 "\n", opt->key, js->nice);
 }

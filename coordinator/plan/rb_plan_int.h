@@ -206,8 +206,9 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_percentage_random, rb_opt_value_blockalign, rb_opt_value_random_generator,
     rb_opt_value_cpus, rb_opt_value_zonemode, rb_opt_value_steadystate, rb_opt_value_ss_dur,
     rb_opt_value_ss_ramp, rb_opt_value_buffer_pct, rb_opt_value_sqpoll_cpu, rb_opt_value_flow,
-    rb_opt_value_wait_for, rb_opt_value_prio, rb_opt_value_cmdprio, rb_opt_value_cmdprio_bssplit,
-    rb_opt_value_continue_on_error, rb_opt_value_ignore_error, rb_opt_value_lat_pct;
+    rb_opt_value_nice, rb_opt_value_wait_for, rb_opt_value_prio, rb_opt_value_cmdprio,
+    rb_opt_value_cmdprio_bssplit, rb_opt_value_continue_on_error, rb_opt_value_ignore_error,
+    rb_opt_value_lat_pct;
 
 /* wait_for of job o, once read: the job it names must be one read before
  * it (rb_opt_value_flow.c). 0, or -EINVAL with the problem added. */
@@ -276,8 +277,8 @@ rb_opt_print_fn rb_opt_print_bs, rb_opt_print_bssplit, rb_opt_print_bsrange, rb_
     rb_opt_print_compress_chunk, rb_opt_print_dedupe, rb_opt_print_cpus, rb_opt_print_zonemode,
     rb_opt_print_zone_size, rb_opt_print_steadystate, rb_opt_print_rate_floor,
     rb_opt_print_rate_cycle, rb_opt_print_exit_what, rb_opt_print_sqpoll_cpu, rb_opt_print_flow,
-    rb_opt_print_prio, rb_opt_print_cmdprio, rb_opt_print_errors, rb_opt_print_enum_if_set,
-    rb_opt_print_lat;
+    rb_opt_print_nice, rb_opt_print_prio, rb_opt_print_cmdprio, rb_opt_print_errors,
+    rb_opt_print_enum_if_set, rb_opt_print_lat;
 
 /* The row's field (1, 4 or 8 bytes) of js as a number. */
 uint64_t rb_opt_load(const rb_job_spec_t *js, const rb_opt_t *opt);

@@ -3,6 +3,8 @@
 # under strace.
 # - prio and prioclass: each job's worker sets its own priority with the
 #   same ioprio_set call as fio's (who 0: the calling thread), job by job.
+# - nice: each job's worker threads set their CPU nice value with the same
+#   setpriority call as fio's nice(2) makes, job by job.
 # - cmdprio_percentage, cmdprio_class and cmdprio with ioengine=libaio: the
 #   iocbs io_submit takes for the job's file, as strace decodes them (the
 #   priority in aio_reqprio, flagged IOCB_FLAG_IOPRIO): the share of reads
@@ -58,6 +60,24 @@ if run prio ioprio_set "$(printf 'ioengine=psync\nrw=write\nbs=4k\nsize=64k\n%s'
         echo "ok   prio/prioclass: $b"
     else
         echo "FAIL prio/prioclass: fio $a"; echo "                   rackbench $b"; fail=1
+    fi
+fi
+
+# nice: each job's worker threads call nice(2) as fio's do (getpriority,
+# then setpriority of the calling thread), one job after another; none
+# for a job without it. Below 0 needs root.
+lo=-3
+[ "$(id -u)" = 0 ] || lo=3
+body=$(printf '[a]\nnice=5\n[b]\nstonewall\nnice=%s\n[c]\nstonewall\n[d]\nstonewall\nnice=19\nnumjobs=2\n' $lo)
+if run nice setpriority "$(printf 'ioengine=psync\nrw=write\nbs=4k\nsize=64k\n%s' "$body")"; then
+    # the values set, in order; fio's nice(0) of a job without it sets 0,
+    # which changes nothing and which rackbench does not call
+    a=$(sed -n 's/^[0-9]* *setpriority(PRIO_PROCESS, 0, \(-*[0-9]*\).*$/\1/p' "$d/fio.st" | grep -vx 0 | tr '\n' ' ')
+    b=$(sed -n 's/^[0-9]* *setpriority(PRIO_PROCESS, 0, \(-*[0-9]*\).*$/\1/p' "$d/rb.st" | tr '\n' ' ')
+    if [ "$a" = "$b" ] && [ "$b" = "5 $lo 19 19 " ]; then
+        echo "ok   nice: setpriority of the calling thread to $b(fio's nice(2), thread by thread)"
+    else
+        echo "FAIL nice: fio $a"; echo "           rackbench $b"; fail=1
     fi
 fi
 

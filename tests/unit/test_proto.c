@@ -209,6 +209,7 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->write_hint = RB_WRITE_HINT_SHORT + k % 3; /* version 21 */
     jb->fill_device = (uint8_t)(k % 2);
     jb->existing = (uint8_t)(k % 2); /* version 22 */
+    jb->nice = k % 2 ? -20 : 19;
     snprintf(jb->ioscheduler, sizeof jb->ioscheduler, "mq-deadline");
     jb->lat_target_ns = 18000000ull + k; /* version 21 */
     jb->lat_window_ns = 300000000ull + k;
@@ -914,6 +915,7 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->write_hint, t->write_hint);
                 assert_int_equal(s->fill_device, t->fill_device);
                 assert_int_equal(s->existing, t->existing);
+                assert_int_equal(s->nice, t->nice);
                 assert_string_equal(s->ioscheduler, t->ioscheduler);
                 assert_int_equal(s->lat_target_ns, t->lat_target_ns);
                 assert_int_equal(s->lat_window_ns, t->lat_window_ns);
@@ -1330,7 +1332,7 @@ static bool is_signed_key(const char *path)
     const char *dot = strrchr(path, '.');
     const char *k = dot ? dot + 1 : path;
     return !strcmp(k, "code") || !strcmp(k, "status") || !strcmp(k, "offset_ns") ||
-           !strcmp(k, "drop_status");
+           !strcmp(k, "drop_status") || !strcmp(k, "nice");
 }
 
 /* ---- tests ---- */
@@ -2033,6 +2035,7 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->lat_pct = RB_LAT_PCT_MAX;
     jb->lat_run = 1;
     jb->existing = 1;
+    jb->nice = -20; /* the widest a legal one encodes */
 }
 
 static void test_oversized_frame(void **state)
@@ -2436,7 +2439,7 @@ static void test_v6_keys(void **state)
         "verify_backlog_batch flow flow_id flow_sleep_us wait_for dedupe_mode "
         "dedupe_ws_pct dedupe_global ioprio cmdprio_read cmdprio_write continue_on_error "
         "ignore_error exitall_on_error write_hint fill_device ioscheduler lat_target_ns "
-        "lat_window_ns lat_pct lat_run existing";
+        "lat_window_ns lat_pct lat_run existing nice";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
