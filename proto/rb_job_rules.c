@@ -254,13 +254,25 @@ static int s_sizes(const rb_job_spec_t *j, rb_job_rule_t *out)
     return s_increment(j, out);
 }
 
+/* An option a kind of job does not go with: its field, option and words. */
+typedef struct {
+    const char *field, *opt, *what;
+} s_not_t;
+
+/* The first of the n options that is set (set[i] not 0), or -1. */
+static int s_first_set(const uint64_t *set, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (set[i])
+            return (int)i;
+    return -1;
+}
+
 /* Raw block devices (filename=/dev/X): nothing that makes, removes or
  * stripes files, and no file shared across nodes. */
 static int s_device(const rb_job_spec_t *j, rb_job_rule_t *out)
 {
-    static const struct {
-        const char *field, *opt, *what;
-    } no[] = {
+    static const s_not_t no[] = {
         {"shared_file", "file_per_worker", "file_per_worker=0 (one file for every node)"},
         {"read_shift", "read_from", "read_from (another node's files)"},
         {"unlink", "unlink", "unlink (a device is never removed)"},
@@ -270,15 +282,12 @@ static int s_device(const rb_job_spec_t *j, rb_job_rule_t *out)
     };
     uint64_t set[] = {j->shared_file,      j->read_shift,          j->unlink,
                       j->unlink_each_loop, j->lustre_stripe_count, j->lustre_stripe_size};
-    if (!j->device[0])
-        return 0;
-    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
-        if (set[i])
-            return s_broken(out, no[i].field, no[i].opt, "filename",
+    int i = j->device[0] ? s_first_set(set, sizeof set / sizeof set[0]) : -1;
+    return i < 0 ? 0
+                 : s_broken(out, no[i].field, no[i].opt, "filename",
                             "job '%s': filename=%.64s names block devices, which do not go with "
                             "%s",
                             j->name, j->device, no[i].what);
-    return 0;
 }
 
 /* Across nodes: a shared file (IOR's N-1), whose data a read gets, stonewalling. */
@@ -490,9 +499,7 @@ static int s_fill(const rb_job_spec_t *j, rb_job_rule_t *out)
  * written, removed or shared with other nodes' workers. */
 static int s_existing(const rb_job_spec_t *j, rb_job_rule_t *out)
 {
-    static const struct {
-        const char *field, *opt, *what;
-    } no[] = {
+    static const s_not_t no[] = {
         {"unlink", "unlink", "unlink (the agent removes only files it made)"},
         {"unlink_each_loop", "unlink_each_loop", "unlink_each_loop (the same)"},
         {"shared_file", "file_per_worker", "file_per_worker=0"},
@@ -506,13 +513,12 @@ static int s_existing(const rb_job_spec_t *j, rb_job_rule_t *out)
                         "job '%s': a file that is there before the run is only read (rw=%s), "
                         "by name",
                         j->name, rb_rw_name(j->rw));
-    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
-        if (set[i])
-            return s_broken(out, no[i].field, no[i].opt, "size",
+    int i = s_first_set(set, sizeof set / sizeof set[0]);
+    return i < 0 ? 0
+                 : s_broken(out, no[i].field, no[i].opt, "size",
                             "job '%s' reads its file %s as it is (no size=), which does not go "
                             "with %s",
                             j->name, j->filename, no[i].what);
-    return 0;
 }
 
 int rb_job_rules_check_wire(const rb_job_spec_t *js, rb_job_rule_t *out)

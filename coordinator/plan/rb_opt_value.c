@@ -5,6 +5,7 @@
  * and names the plan's line when it refuses a value. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -33,6 +34,17 @@ static bool s_in_list(const char *const *list, size_t n, const char *key)
         if (!strcmp(list[i], key))
             return true;
     return false;
+}
+
+int rb_opt_whole(const char *val, long long lo, long long hi, long long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(val, &end, 10);
+    if (errno || end == val || *end || v < lo || v > hi)
+        return -EINVAL;
+    *out = v;
+    return 0;
 }
 
 int rb_opt_hexval(char c)

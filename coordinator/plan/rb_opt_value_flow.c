@@ -16,10 +16,8 @@ int rb_opt_value_flow(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *op
                       const char *val, unsigned line)
 {
     (void)opt;
-    char *end = NULL;
-    errno = 0;
-    long long v = strtoll(val, &end, 10);
-    if (errno || end == val || *end || v < INT32_MIN || v > 1000)
+    long long v;
+    if (rb_opt_whole(val, INT32_MIN, 1000, &v) < 0)
         return rb_plan_fail(ps, line, "bad %s=%.64s: a whole number up to 1000 (a weight; 0: none)",
                             key, val);
     o->spec.flow = (uint32_t)(int32_t)v;

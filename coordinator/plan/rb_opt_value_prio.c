@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "rb_plan_int.h"
@@ -202,10 +201,8 @@ int rb_opt_value_nice(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *op
                       const char *val, unsigned line)
 {
     (void)opt;
-    char *end = NULL;
-    errno = 0;
-    long long v = strtoll(val, &end, 10);
-    if (errno || end == val || *end || v < -20 || v > 19)
+    long long v;
+    if (rb_opt_whole(val, -20, 19, &v) < 0)
         return rb_plan_fail(ps, line, "bad %s=%.64s: a whole number from -20 to 19", key, val);
     o->spec.nice = v;
     return 0;

@@ -188,6 +188,10 @@ int rb_opt_value_duration(rb_plan_parser_t *ps, unsigned line, const char *key, 
 /* The value of a hex digit, or -1. */
 int rb_opt_hexval(char c);
 
+/* val as a whole number (decimal, an optional sign) from lo to hi into
+ * *out: 0, or -EINVAL when it is not one or out of range. */
+int rb_opt_whole(const char *val, long long lo, long long hi, long long *out);
+
 /* Value readers of the RB_OPT_CUSTOM rows (rb_opt_value.c; patterns and
  * verify: rb_opt_value_data.c). */
 rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
