@@ -63,14 +63,15 @@ static void s_check_cache(const rb_plan_t *plan, uint64_t ram, int ram_given)
         int drops = 1;
         for (uint32_t j = 0; j < ph->njobs; j++)
             drops &= ph->jobs[j].drop_caches || !rb_rw_reads(ph->jobs[j].rw);
-        if (!rb_aggregate_cache_influenced(ph, ram, drops))
+        uint64_t set = rb_aggregate_phase_buffered_set(ph, NULL);
+        if (!rb_aggregate_cache_influenced(ph, set, ram, drops))
             continue;
         fprintf(stderr,
                 "rackbench: warning: phase %s is cache-influenced: buffered data of %s per node is "
                 "under 2 x RAM (%s, %s): its figures will measure the page cache, not the disks "
                 "(use direct=1, or at least %s per node)\n",
                 plan->iters ? plan->iters[p].base : ph->name,
-                rb_units_fmt_size(b1, sizeof b1, (double)rb_aggregate_phase_buffered_set(ph)),
+                rb_units_fmt_size(b1, sizeof b1, (double)set),
                 rb_units_fmt_size(b2, sizeof b2, (double)ram),
                 ram_given ? "as --ram says" : "this machine's; --ram SIZE for the nodes'",
                 rb_units_fmt_size(b3, sizeof b3, 2.0 * (double)ram));

@@ -230,7 +230,9 @@ S_LAYOUT(s_job_stat_layout, s_check_job_stat, F_U32(rb_job_stat_t, job, RB_MAX_J
          F_U32(rb_job_stat_t, ss_state, RB_SS_ATTAINED), F_U64(rb_job_stat_t, ss_t_ns),
          F_U64(rb_job_stat_t, ss_crit), F_U64(rb_job_stat_t, ss_mean),
          /* version 21 */
-         F_U32(rb_job_stat_t, lat_depth, RB_IODEPTH_MAX));
+         F_U32(rb_job_stat_t, lat_depth, RB_IODEPTH_MAX),
+         /* version 22 */
+         F_U64(rb_job_stat_t, filesize));
 
 S_LAYOUT(s_worker_layout, s_check_worker, F_U32(rb_worker_stat_t, job, RB_MAX_JOBS - 1),
          F_U32(rb_worker_stat_t, worker, RB_MAX_WORKERS - 1), F_U64(rb_worker_stat_t, t_start_ns),

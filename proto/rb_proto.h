@@ -220,6 +220,9 @@ typedef struct rb_job_stat {
     /* version 21, in DONE: latency_target's depth found on this agent (the
      * smallest of the job's workers); 0 in SAMPLE and without latency_target */
     uint32_t lat_depth;
+    /* version 22, in DONE: bytes of each of the job's files (or of its
+     * region of a shared one) as this agent settled them; 0 in SAMPLE */
+    uint64_t filesize;
 } rb_job_stat_t;
 
 /* Host telemetry of one sample interval (docs/telemetry.md), in integers:

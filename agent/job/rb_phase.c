@@ -731,6 +731,7 @@ int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
                                  .found = w->found};
         rb_job_stat_t *js = &ph->djobs[w->job];
         s_add_live(js, w);
+        js->filesize = rb_job_filesize(w->spec); /* as settled here: a device's, a file's */
         if (w->spec->lat_target_ns && (!js->lat_depth || w->lat_qd < js->lat_depth))
             js->lat_depth = w->lat_qd; /* latency_target: the smallest depth found */
         s_merge_worker(ph->acc[w->job].total, w, NULL, 0);

@@ -210,20 +210,22 @@ void rb_aggregate_phase_fini(rb_phase_agg_t *out)
     out->nnodes = out->njobs = out->nrows = 0;
 }
 
-uint64_t rb_aggregate_phase_buffered_set(const rb_phase_spec_t *spec)
+uint64_t rb_aggregate_phase_buffered_set(const rb_phase_spec_t *spec, const uint64_t *settled)
 {
     uint64_t set = 0;
     for (uint32_t j = 0; j < spec->njobs; j++) {
         const rb_job_spec_t *js = &spec->jobs[j];
         uint32_t nf = js->nrfiles ? js->nrfiles : 1;
         uint64_t fsz = js->filesize ? js->filesize : js->size / nf;
+        if (!js->size && settled) /* the agent's to know: a device's size, a file's */
+            fsz = settled[j];
         if (js->direct || js->rw == RB_RW_META || !rb_engine_info_moves_data(js->ioengine))
             continue;
         if (js->shared_file)
             set += (uint64_t)js->numjobs * fsz; /* this node's regions */
         else if (js->filename[0])
             set += fsz;         /* one file for all the node's workers */
-        else if (js->device[0]) /* devices the workers share (a size 0: the agent's to know) */
+        else if (js->device[0]) /* devices the workers share */
             set += (uint64_t)nf * fsz;
         else
             set += (uint64_t)js->numjobs * nf * fsz;
@@ -237,9 +239,9 @@ static int s_reads_once(const rb_job_spec_t *js)
     return !js->time_based && js->loops <= 1 && !(rb_rw_random(js->rw) && js->norandommap);
 }
 
-int rb_aggregate_cache_influenced(const rb_phase_spec_t *spec, uint64_t ram, int dropped)
+int rb_aggregate_cache_influenced(const rb_phase_spec_t *spec, uint64_t set, uint64_t ram,
+                                  int dropped)
 {
-    uint64_t set = rb_aggregate_phase_buffered_set(spec);
     if (!set || !ram || set >= 2 * ram)
         return 0;
     int reads_once = 1, writes_synced = 1;
@@ -301,7 +303,15 @@ static void s_cache(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint3
                     rb_phase_agg_t *out)
 {
     uint32_t reported = 0;
-    out->buffered_set = rb_aggregate_phase_buffered_set(spec);
+    /* sizes the agents settled (devices', files'): the largest a node reports */
+    uint64_t settled[RB_MAX_JOBS] = {0};
+    for (uint32_t n = 0; n < nnodes; n++)
+        for (uint32_t k = 0; in[n].done && k < in[n].done->njobs; k++) {
+            const rb_job_stat_t *st = &in[n].done->jobs[k];
+            if (st->job < spec->njobs && st->filesize > settled[st->job])
+                settled[st->job] = st->filesize;
+        }
+    out->buffered_set = rb_aggregate_phase_buffered_set(spec, settled);
     for (uint32_t n = 0; n < nnodes; n++) {
         const rb_msg_done_t *d = in[n].done;
         if (in[n].ram_bytes && (!out->ram_min || in[n].ram_bytes < out->ram_min))
@@ -317,7 +327,8 @@ static void s_cache(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint3
         }
     }
     int all_dropped = reported && out->caches_dropped == reported;
-    out->cache_influenced = rb_aggregate_cache_influenced(spec, out->ram_min, all_dropped);
+    out->cache_influenced =
+        rb_aggregate_cache_influenced(spec, out->buffered_set, out->ram_min, all_dropped);
 }
 
 /* Per job and per worker figures (after the phase window is known). */

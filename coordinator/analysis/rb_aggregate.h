@@ -248,15 +248,18 @@ typedef struct rb_phase_agg {
 char *rb_aggregate_ss_criterion(const rb_job_spec_t *js, char *buf, size_t len);
 
 /* Bytes of file data one node's workers of the phase reach through the page
- * cache (jobs without direct=1): its working set. */
-uint64_t rb_aggregate_phase_buffered_set(const rb_phase_spec_t *spec);
+ * cache (jobs without direct=1): its working set. A job whose size its
+ * agents settle (size 0: a device's, a file's) counts settled[j] bytes a
+ * file (DONE's filesize), or nothing when settled is NULL (before a run). */
+uint64_t rb_aggregate_phase_buffered_set(const rb_phase_spec_t *spec, const uint64_t *settled);
 
 /* 1 when the phase's figures measure the page cache more than the disks on
  * a node with ram bytes of memory: buffered data under 2 × ram. Exempt: a
  * phase that only reads, each block once, after the cache was dropped
  * (dropped = 1); and one that only writes and syncs what it wrote
  * (end_fsync, fsync_on_close, sync or dsync on every job). */
-int rb_aggregate_cache_influenced(const rb_phase_spec_t *spec, uint64_t ram, int dropped);
+int rb_aggregate_cache_influenced(const rb_phase_spec_t *spec, uint64_t set, uint64_t ram,
+                                  int dropped);
 
 /* Computes a phase's figures from nnodes inputs into out (which the caller
  * releases with rb_aggregate_phase_fini). Returns 0 or -ENOMEM. */

@@ -13,7 +13,7 @@
 #   the job starts); with fio's default, 1, both refuse the plan.
 # - A reading job without size= whose file is there before the run (fio's
 #   butterfly example): read in place, never written, the bytes fio reads
-#   (below). A writer without size= is refused; a file that is not there
+#   (below), and its phase judged cache-influenced on the file's blocks. A writer without size= is refused; a file that is not there
 #   fails the run before any phase, as fio fails the job.
 #   test_fio_sizefile.sh BIN_DIR SCRATCH
 set -uo pipefail
@@ -131,8 +131,14 @@ for c in "read|64k" "randread|64k" "read:-8k|4k" "read:112k|16k"; do
     rrc=$?
     esum=$(ls "$ex"/runs/*/summary.json 2> /dev/null | head -1)
     rr=$([ -n "$esum" ] && jnum "$esum" "j['phases'][0]['read_bytes']")
+    # buffered: the page cache is judged on the file's whole blocks, as its agent settled them
+    cset=$([ -n "$esum" ] && jnum "$esum" "(j['phases'][0]['cache_influenced'], j['phases'][0]['cache']['buffered_bytes_per_node'])")
+    bsb=$((${bs%k} * 1024))
+    if [ "$cset" != "(True, $(((4 * 1048576 + 12288) / bsb * bsb)))" ]; then
+        echo "FAIL existing file, rw=$rw: cache influence and working set $cset"; fail=1
+    fi
     if [ $rrc = 0 ] && [ -n "$fr" ] && [ "$fr" = "$rr" ]; then
-        echo "ok existing file, rw=$rw bs=$bs: fio and rackbench read $rr bytes of its $((4 * 1048576 + 12288))"
+        echo "ok existing file, rw=$rw bs=$bs: fio and rackbench read $rr bytes of its $((4 * 1048576 + 12288)), flagged cache-influenced on the blocks it holds"
     else
         echo "FAIL existing file, rw=$rw bs=$bs: fio read ${fr:-?}, rackbench ${rr:-?} (exit $rrc)"
         cat "$ex/rb.out"; fail=1

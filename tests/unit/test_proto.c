@@ -68,7 +68,8 @@ static void fill_job_stats(rb_job_stat_t *js, uint32_t n, unsigned step)
         js[i].ss_t_ns = 5000000000ull + i;
         js[i].ss_crit = 33328 + i;
         js[i].ss_mean = 2000000000ull + i;
-        js[i].lat_depth = 4 + i; /* version 21 */
+        js[i].lat_depth = 4 + i;            /* version 21 */
+        js[i].filesize = (64ull << 30) + i; /* version 22 */
     }
 }
 
@@ -705,6 +706,7 @@ static void cmp_job_stats(const rb_job_stat_t *a, const rb_job_stat_t *b, uint32
         assert_int_equal(a[i].ss_crit, b[i].ss_crit);
         assert_int_equal(a[i].ss_mean, b[i].ss_mean);
         assert_int_equal(a[i].lat_depth, b[i].lat_depth);
+        assert_int_equal(a[i].filesize, b[i].filesize);
     }
 }
 
@@ -2412,7 +2414,7 @@ static void test_v6_keys(void **state)
     const char *job_stat = "job bytes ops errors read_bytes read_ops verify_errors hist "
                            "write_bytes write_ops trim_bytes trim_ops read_lat read_slat "
                            "read_clat write_lat write_slat write_clat trim_lat trim_slat trim_clat "
-                           "ss_state ss_t_ns ss_crit ss_mean lat_depth";
+                           "ss_state ss_t_ns ss_crit ss_mean lat_depth filesize";
     const char *job =
         "name rw bs bs_max bs_read bs_read_max bs_write bs_write_max bssplit_read "
         "bssplit_write bs_trim bs_trim_max size numjobs direct time_based runtime_ns directory "
