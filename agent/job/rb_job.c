@@ -79,7 +79,9 @@ rb_engine_opts_t rb_job_engine_opts(const rb_job_spec_t *job)
                               .map_prot = prot,
                               .map_random = (uint8_t)rb_rw_random(job->rw),
                               .map_direct = job->direct,
-                              .map_len = job->device[0] && !job->size ? 0 : rb_job_filesize(job)};
+                              .map_len = (job->device[0] && !job->size) || job->shared_file
+                                             ? 0 /* the whole file: its regions lie across it */
+                                             : rb_job_filesize(job)};
 }
 
 int rb_job_uses_files(const rb_job_spec_t *job)

@@ -92,5 +92,17 @@ for c in "${cases[@]}"; do
         diff "$d/fio.calls" "$d/rb.calls" | head -8; fail=1
     fi
 done
+# rackbench's own shared file (file_per_worker=0, IOR's N-1): each node's
+# regions lie across the whole file, so the engine maps all of it; two
+# local agents write and read their regions back, 4 MiB each phase
+d=$scratch/shared
+mkdir -p "$d/rb"
+printf '[global]\ndirectory=%s\nioengine=mmap\nbs=64k\nsize=1m\nfile_per_worker=0\n[w]\nrw=write\nnumjobs=2\n[r]\nstonewall\nrw=read\nnumjobs=2\n' "$d/rb" > "$d/rb.fio"
+if "$bin/rackbench" run "$d/rb.fio" --local 2 --quiet --out "$d/runs" > "$d/rb.out" 2>&1 &&
+    [ "$(python3 -c "import json,sys; print([p['read_bytes'] + p['write_bytes'] for p in json.load(open(sys.argv[1]))['phases']])" "$(ls "$d"/runs/*/summary.json | head -1)")" = "[4194304, 4194304]" ]; then
+    echo "ok shared file (file_per_worker=0) on 2 nodes: 4 MiB written and read back through the mapping"
+else
+    echo "FAIL shared file (file_per_worker=0) on 2 nodes"; cat "$d/rb.out"; fail=1
+fi
 [ $fail = 0 ] && echo "PASS test_fio_mmap"
 exit $fail
