@@ -274,9 +274,8 @@ static int s_check_job(const rb_job_spec_t *js, rb_err_t *err)
                               js->name);
         return 0;
     }
-    /* size 0 with filename=: the file's size at GO (rb_devjob_file_size) */
-    int at_go = !js->size && js->filename[0] && !js->device[0];
-    if (js->bs == 0 || js->numjobs == 0 || (rb_job_filesize(js) < js->bs && !at_go))
+    /* a file's size is settled at GO (rb_devjob_file_size) */
+    if (js->bs == 0 || js->numjobs == 0 || (rb_job_filesize(js) < js->bs && !rb_job_file_sized(js)))
         return rb_err_set(err, -EINVAL, "job %s: bs=%llu, file size %llu, numjobs=%u", js->name,
                           (unsigned long long)js->bs, (unsigned long long)rb_job_filesize(js),
                           js->numjobs);

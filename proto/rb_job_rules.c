@@ -231,7 +231,7 @@ static int s_sizes(const rb_job_spec_t *j, rb_job_rule_t *out)
     rb_units_fmt_size_exact(a, sizeof a, j->bs_max);
     /* the size of its devices, or of the file an earlier phase writes: the
      * agent checks there */
-    if (!j->size && (j->device[0] || (j->filename[0] && j->rw != RB_RW_META)))
+    if ((!j->size && j->device[0]) || rb_job_file_sized(j))
         return j->time_based && j->runtime_ns == 0
                    ? s_broken(out, "runtime_ns", NULL, NULL, "job '%s': time_based needs a runtime",
                               j->name)

@@ -489,6 +489,10 @@ typedef struct rb_phase_spec {
     rb_job_spec_t *jobs; /* njobs entries */
 } rb_phase_spec_t;
 
+/* 1 for a job whose size is its file's, settled by its agent as its phase
+ * starts (version 22): size 0 with a filename, not on devices, not rw=meta. */
+int rb_job_file_sized(const rb_job_spec_t *js);
+
 /* The seed of read_from=random's cycle for this job: read_seed, plus the
  * iteration with read_reseed. */
 uint64_t rb_job_read_seed(const rb_job_spec_t *js);

@@ -118,6 +118,11 @@ const char *rb_lat_kind_name(rb_lat_kind_t k)
     return (unsigned)k < RB_NLATS ? names[k] : "?";
 }
 
+int rb_job_file_sized(const rb_job_spec_t *js)
+{
+    return !js->size && js->filename[0] && !js->device[0] && js->rw != RB_RW_META;
+}
+
 uint64_t rb_job_read_seed(const rb_job_spec_t *js)
 {
     return js->read_seed + (js->read_reseed ? js->read_iteration : 0);

@@ -210,30 +210,42 @@ int rb_devjob_claim(rb_sandbox_t *sb, rb_job_spec_t *js, rb_err_t *err)
     return 0;
 }
 
+/* The size of js's file: where it is (existing), or in run folder rundir;
+ * or -errno with why set. */
+static int64_t s_file_size(rb_sandbox_t *sb, const rb_job_spec_t *js, int rundir, rb_err_t *why)
+{
+    struct stat st;
+    char path[RB_PATH_MAX];
+    if (!js->existing) {
+        int64_t n = rb_sandbox_file_size(sb, rundir, js->filename);
+        return n >= 0 ? n
+                      : rb_err_set(why, (int)n, "%s: %s", js->filename,
+                                   n == -EEXIST ? "not a regular file" : strerror((int)-n));
+    }
+    int fd =
+        rb_sandbox_open_existing(sb, js->directory, js->filename, O_RDONLY, path, sizeof path, why);
+    if (fd < 0)
+        return fd;
+    int rc = fstat(fd, &st) < 0 ? rb_err_set(why, -errno, "%s: %s", path, strerror(errno)) : 0;
+    close(fd);
+    return rc < 0 ? rc : (int64_t)st.st_size;
+}
+
 int rb_devjob_file_size(rb_sandbox_t *sb, rb_job_spec_t *js, int rundir, rb_err_t *err)
 {
     char a[64], b[64], c[64];
-    struct stat st;
-    if (js->size || js->device[0] || !js->filename[0] || js->rw == RB_RW_META)
+    if (!rb_job_file_sized(js))
         return 0;
     rb_err_t why;
     rb_err_clear(&why);
-    char path[RB_PATH_MAX];
-    int fd = js->existing ? rb_sandbox_open_existing(sb, js->directory, js->filename, O_RDONLY,
-                                                     path, sizeof path, &why)
-                          : rb_sandbox_open(sb, rundir, js->filename, O_RDONLY, &why);
-    if (fd < 0)
-        return rb_err_set(err, fd,
+    int64_t got = s_file_size(sb, js, rundir, &why);
+    if (got < 0)
+        return rb_err_set(err, (int)got,
                           "job %s has no size=, and fio takes it from its file, which is not "
                           "there (%s)%s",
                           js->name, why.msg,
                           js->existing ? "" : ": the earlier phase that writes it left none");
-    int rc = fstat(fd, &st) < 0 ? -errno : 0;
-    close(fd);
-    if (rc < 0 || !S_ISREG(st.st_mode))
-        return rb_err_set(err, rc ? rc : -EINVAL, "job %s: its file %s is %s", js->name,
-                          js->filename, rc ? strerror(-rc) : "not a regular file");
-    uint64_t size = (uint64_t)st.st_size, bs = js->bs ? js->bs : 1;
+    uint64_t size = (uint64_t)got, bs = js->bs ? js->bs : 1;
     uint64_t left = size > js->offset ? size - js->offset : 0;
     left -= left % bs;
     if (left < (js->bs_max > bs ? js->bs_max : bs))

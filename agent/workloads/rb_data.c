@@ -259,10 +259,9 @@ int rb_data_sync_files(rb_worker_t *w, int data_only)
                  : (data_only ? fdatasync(f->fd) : fsync(f->fd)) < 0 ? -errno
                                                                      : 0;
         if (rc < 0) {
-            errno = -rc;
             RB_WORKER_ADD(&w->errors, 1);
-            rb_worker_fail(w, -errno, f->path, 0, "%s: %s", data_only ? "fdatasync" : "fsync",
-                           strerror(errno));
+            rb_worker_fail(w, rc, f->path, 0, "%s: %s", data_only ? "fdatasync" : "fsync",
+                           strerror(-rc));
             w->halt = 1;
             return -1;
         }

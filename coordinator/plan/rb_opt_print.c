@@ -258,7 +258,7 @@ void rb_opt_print_create_serialize(const rb_opt_t *opt, const rb_job_spec_t *js,
                                    FILE *f)
 {
     (void)gd;
-    if (!js->size && js->filename[0] && !js->device[0] && js->rw != RB_RW_META && !js->existing)
+    if (rb_job_file_sized(js) && !js->existing)
         fprintf(f, "%s=0\n", opt->key);
 }
 
