@@ -89,7 +89,7 @@ static void test_up_and_run(void **state)
     assert_int_equal(code, 0);
     code = it_sh(NULL, NULL,
                  "sh -c \"printf '\\n[hold]\\nstonewall\\nrw=randread\\nioengine=null\\n"
-                 "verify=0\\ntime_based\\nruntime=3s\\n' >> '%s'\"",
+                 "verify=0\\ntime_based\\nruntime=10s\\n' >> '%s'\"",
                  plan);
     assert_int_equal(code, 0);
 
@@ -99,18 +99,24 @@ static void test_up_and_run(void **state)
              "--out '%s'",
              RB_IT_BIN, s_state, RB_IT_SRC, plan, runs);
     int pid = it_sh_bg(s_out, s_err, "%s", args);
-    /* every worker's file and the shared file, on both replicas at once */
-    int seen = 0;
-    for (int i = 0; i < 1200 && !seen; i++) {
-        usleep(50000);
-        seen = 1;
-        for (int b = 1; b <= 2; b++)
-            if (s_brick_files(b, "nn") != GL_NODES * 2 || s_brick_files(b, "shared") != 1)
-                seen = 0;
+    /* every worker's file and the shared file, on both replicas at once,
+     * looked for once the hold has started (every phase that writes them
+     * has ended, and the run's clean-up has not begun) */
+    int held = it_wait_for_text(s_err, "hold: GO", it_deadline(IT_COMMAND_MS));
+    long nn[3] = {0}, shared[3] = {0};
+    for (int b = 1; b <= 2 && held == 0; b++) {
+        nn[b] = s_brick_files(b, "nn");
+        shared[b] = s_brick_files(b, "shared");
     }
     code = it_wait(pid);
     assert_int_equal(it_show_failure(code, s_err), 0);
-    assert_true(seen);
+    assert_int_equal(held, 0);
+    for (int b = 1; b <= 2; b++) {
+        fprintf(stderr, "brick %d in the hold: %ld worker files, %ld shared\n", b, nn[b],
+                shared[b]);
+        assert_int_equal(nn[b], GL_NODES * 2);
+        assert_int_equal(shared[b], 1);
+    }
 
     rb_json_t *j = it_summary(runs, folder, sizeof folder);
     assert_non_null(j);
