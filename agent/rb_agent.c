@@ -50,8 +50,11 @@ int rb_agent_send(rb_agent_t *a, const rb_msg_t *m)
     size_t len = 0;
     rb_err_clear(&err);
     int rc = rb_msg_encode(m, &buf, &len, &err);
+    a->encode_error[0] = '\0';
     if (rc < 0) {
         rb_error("cannot encode %s: %s", rb_msg_type_name(m->type), err.msg);
+        snprintf(a->encode_error, sizeof a->encode_error, "cannot encode %s: %s",
+                 rb_msg_type_name(m->type), err.msg);
         return rc;
     }
     if (!a->sock) { /* between two sockets after a failed handshake */

@@ -33,6 +33,8 @@ struct rb_agent {
     uint32_t failures;  /* kinds of failure logged since a success (bits) */
     uint32_t failure_repeats[RB_AUTH_OUTCOMES]; /* each one again since it was logged or counted */
     uint64_t failure_note_at;                   /* when the counts are said next while they go on */
+    /* why the last message rb_agent_send was given did not encode; "" when it did */
+    char encode_error[RB_REASON_MAX];
     rb_sandbox_t *sb;
     int state;           /* where the run stands (rb_agent_state.c) */
     int attached;        /* a coordinator answered our HELLO */

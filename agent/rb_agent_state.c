@@ -718,7 +718,14 @@ static void s_finish_phase(rb_agent_t *a, int go_on)
     d.u.done.drop_status = a->drop_status;
     if (go_on)
         s_drop_caches(a, d.u.done.phase + 1);
-    rb_agent_send(a, &d);
+    if (rb_agent_send(a, &d) < 0 && a->encode_error[0]) {
+        /* figures that do not encode fail the phase rather than leave the
+         * coordinator waiting for its DONE */
+        char why[RB_REASON_MAX];
+        snprintf(why, sizeof why, "agent %s: %s", a->o.name, a->encode_error);
+        s_send_done_error(a, d.u.done.phase, -EPROTO, why);
+        a->run_failed = 1;
+    }
     rb_phase_destroy(&a->phase);
     a->state = S_READY;
 }
