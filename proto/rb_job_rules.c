@@ -95,6 +95,10 @@ static int s_any(const rb_job_spec_t *j, rb_job_rule_t *out)
                         "ioengine=mmap with an offset: fio's mmap engine maps its files from "
                         "their start and puts an IO at its offset less the job's, which "
                         "rackbench does not do; use offset=0 or another engine");
+    if (!strcmp(j->ioengine, "mmap") && j->create_on_open && !j->device[0])
+        return s_broken(out, "create_on_open", "create_on_open", "ioengine",
+                        "ioengine=mmap with create_on_open=1: a mapping cannot reach past the "
+                        "end of a file made empty, and fio's mmap engine lays its files out");
     if (!strcmp(j->ioengine, "mmap") && rb_rw_trims(j->rw) && !j->device[0])
         return s_broken(out, "rw", "rw", "ioengine",
                         "ioengine=mmap with rw=%s on a file: fio's mmap engine trims with "
@@ -407,8 +411,8 @@ static int s_rate_floors(const rb_job_spec_t *j, rb_job_rule_t *out)
     return 0;
 }
 
-/* verify: verify_backlog only where fio's read back order is kept (one
- * IO in flight, writes only); the header fits its interval, which divides the block; the
+/* verify: verify_backlog on writes and mixes, not where a block written
+ * again may be read back in flight; the header fits its interval, which divides the block; the
  * header moved by verify_offset stays whole and apart from where it was;
  * verify=pattern has a pattern, and %o has a verify to serve. */
 static int s_verify(const rb_job_spec_t *j, rb_job_rule_t *out)
@@ -421,13 +425,19 @@ static int s_verify(const rb_job_spec_t *j, rb_job_rule_t *out)
         return s_broken(out, "pattern_ofs", "verify_pattern", "verify",
                         "job '%s': verify_pattern's %%o is the offset verify checks, but verify=0",
                         j->name);
-    if (j->verify_backlog && j->verify != RB_VERIFY_NONE && j->do_verify &&
-        ((j->rw != RB_RW_WRITE && j->rw != RB_RW_RANDWRITE) || j->iodepth > 1))
-        return s_broken(out, "verify_backlog", "verify_backlog", j->iodepth > 1 ? "iodepth" : "rw",
-                        "job '%s': verify_backlog with %s%s is not supported yet (only with "
-                        "rw=write or randwrite at iodepth=1)",
-                        j->name, j->iodepth > 1 ? "" : "rw=",
-                        j->iodepth > 1 ? "iodepth above 1" : rb_rw_name(j->rw));
+    int vb = j->verify_backlog && j->verify != RB_VERIFY_NONE && j->do_verify;
+    if (vb && rb_rw_writes(j->rw) && j->rw != RB_RW_WRITE && j->rw != RB_RW_RANDWRITE &&
+        j->rw != RB_RW_RW && j->rw != RB_RW_RANDRW)
+        return s_broken(out, "verify_backlog", "verify_backlog", "rw",
+                        "job '%s': verify_backlog with rw=%s is not supported yet (only with "
+                        "write, randwrite, rw or randrw)",
+                        j->name, rb_rw_name(j->rw));
+    if (vb && j->iodepth > 1 && j->norandommap && rb_rw_random(j->rw))
+        return s_broken(out, "verify_backlog", "verify_backlog", "norandommap",
+                        "job '%s': verify_backlog with norandommap at iodepth above 1 is not "
+                        "supported yet (a block written again could be read back while its new "
+                        "write is in flight)",
+                        j->name);
     if (j->verify == RB_VERIFY_PATTERN && (j->buffer_mode != RB_BUF_PATTERN || !j->pattern_len))
         return s_broken(out, "verify", "verify", NULL,
                         "job '%s': verify=pattern needs verify_pattern (the bytes to check)",

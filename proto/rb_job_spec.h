@@ -383,6 +383,10 @@ typedef struct rb_job_spec {
     /* fio's nice (version 22): each worker thread calls nice(2) with it as
      * it starts; -20 .. 19, 0 none */
     int64_t nice;
+    /* fio's create_on_open (version 22): the job's files are not laid out or
+     * given their size before the IO; each is made when the worker opens it
+     * (O_CREAT), and grows as the job writes it */
+    uint8_t create_on_open;
     /* fio's ioscheduler (version 21): the job's block devices use this IO
      * scheduler for the phase, then get theirs back */
     char ioscheduler[RB_SCHED_MAX]; /* "" leaves them as they are */

@@ -87,6 +87,8 @@ static int s_removes(const rb_job_spec_t *js)
 
 static int s_needs_layout(const rb_job_spec_t *js)
 {
+    if (js->create_on_open)
+        return 0; /* fio makes such a file when the job opens it */
     const rb_engine_ops_t *ops = rb_engine_find(js->ioengine[0] ? js->ioengine : "sync");
     if (ops && (ops->flags & RB_ENGINE_F_NOEXTEND) && rb_rw_writes(js->rw))
         return 1; /* mmap: a store past the file's end faults; fio lays it out too */
@@ -167,6 +169,12 @@ static int s_walk_job(rb_layout_t *l, const rb_msg_plan_t *pl, const rb_job_spec
                 e->max_end = end;
             if (end > e->space_end && !s_fills(js))
                 e->space_end = end;
+            if (js->create_on_open && !rb_rw_writes(js->rw) && e->written_end < end)
+                return rb_err_set(err, -EINVAL,
+                                  "job %s reads %s with create_on_open=1, and no earlier phase "
+                                  "writes it as far as %llu: its reads would find the file's "
+                                  "end (fio fails such a job, EIO)",
+                                  js->name, name, (unsigned long long)end);
             int verify = rb_verify_writes(js) && rb_rw_reads(js->rw);
             if (!s_needs_layout(js) || (e->written_end >= end && (!verify || e->stamped)))
                 continue;

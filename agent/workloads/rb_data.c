@@ -270,13 +270,22 @@ int rb_data_sync_files(rb_worker_t *w, int data_only)
     return 0;
 }
 
-/* Accounts one completed IO. 1 when it was short: io then holds the rest,
- * for the caller to offer to the engine again. */
-static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
+/* Accounts one completed IO (evented: reaped, not completed by queue()).
+ * 1 when it was short: io then holds the rest, for the caller to offer to
+ * the engine again. */
+static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now, int evented)
 {
     const rb_job_spec_t *s = w->spec;
     rb_worker_slot_t *sl = io->runner;
     rb_worker_file_t *f = &w->files[io->file_index];
+    uint64_t unread = 0;
+    if (evented && s->create_on_open && io->dir == RB_ENGINE_READ && io->result >= 0 &&
+        (uint64_t)io->result < io->len) {
+        /* create_on_open: a read past the end the file has so far; fio
+         * counts what an asynchronous engine's event brought, no more */
+        unread = io->len - (uint64_t)io->result;
+        io->result = (int64_t)io->len;
+    }
     if (io->result > 0 && (uint64_t)io->result < io->len) {
         /* Short transfer: move on within the same IO, as fio does. */
         io->buf = (char *)io->buf + io->result;
@@ -319,8 +328,9 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now)
     }
     io->buf = sl->base;
     io->off = sl->off0;
-    io->len = sl->len0;
-    if (io->dir == RB_ENGINE_READ && rb_verify_writes(s)) {
+    io->len = sl->len0 - unread;
+    /* a mix's reads find what is there; its writes are read back (fio) */
+    if (io->dir == RB_ENGINE_READ && rb_verify_writes(s) && !rb_rw_writes(s->rw)) {
         char why[240];
         if (rb_verify_check(s, io->buf, io->len, w->run_hash, w->expect, f->hash, io->off, why,
                             sizeof why)) {
@@ -491,7 +501,7 @@ static inline int s_issue(rb_worker_t *w, rb_engine_io_t *io, uint32_t *inflight
         int rc = ops->queue(&w->eng, io);
         if (rc == RB_ENGINE_Q_COMPLETED) {
             *now = rb_time_mono_ns();
-            if (s_complete(w, io, *now))
+            if (s_complete(w, io, *now, 0))
                 continue; /* the rest of a short IO */
             return RB_ENGINE_Q_COMPLETED;
         }
@@ -536,7 +546,9 @@ static int s_reap(rb_worker_t *w, uint32_t *inflight, unsigned min)
     uint64_t now = rb_time_mono_ns(), t;
     for (int i = 0; i < n; i++) {
         (*inflight)--;
-        if (s_complete(w, w->done[i], now) &&
+        if (i && w->vb_hist)
+            now = rb_time_mono_ns(); /* after the reads back the one before made */
+        if (s_complete(w, w->done[i], now, 1) &&
             s_issue(w, w->done[i], inflight, &t) == RB_ENGINE_Q_BUSY)
             w->retry[w->nretry++] = w->done[i];
     }
@@ -679,6 +691,11 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pen
                 return 1;
             if (w->spec->unlink_each_loop && !w->spec->time_based)
                 return S_RENEW;
+            /* the pass's read back follows its last write, as fio's verify */
+            if (w->vb_hist && *inflight && s_drain(w, inflight) < 0) {
+                *stop = 1;
+                break;
+            }
             s_new_pass(w);
             continue;
         }

@@ -69,8 +69,9 @@ static void s_size_up(const rb_worker_t *w, const rb_worker_file_t *f)
 {
     const rb_job_spec_t *s = w->spec;
     struct stat st;
-    if (s->device[0] || s->fill_device)
-        return; /* a device has the size it has; fill_device's writes find theirs */
+    if (s->device[0] || s->fill_device || s->create_on_open)
+        return; /* a device has the size it has; fill_device's and create_on_open's
+                 * writes find theirs */
     uint64_t end = s->shared_file ? s->offset + rb_job_filesize(s) * w->nregions
                                   : rb_job_offset(s, w->index) + rb_job_filesize(s);
     if (rb_rw_writes(s->rw) && fstat(f->fd, &st) == 0 && (uint64_t)st.st_size < end)
@@ -346,13 +347,14 @@ int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx
     /* mmap: a shared writable mapping needs the file open for reading too */
     const rb_engine_ops_t *eops = rb_engine_find(s->ioengine[0] ? s->ioengine : "sync");
     reads |= eops && (eops->flags & RB_ENGINE_F_NOEXTEND);
-    int flags = (rb_rw_writes(s->rw)  ? (reads ? O_RDWR : O_WRONLY) | O_CREAT
-                 : rb_rw_trims(s->rw) ? O_WRONLY /* trims only: the files are laid out */
-                                      : O_RDONLY) |
-                (s->direct ? O_DIRECT : 0) |
-                (s->sync_mode == RB_SYNC_SYNC    ? O_SYNC
-                 : s->sync_mode == RB_SYNC_DSYNC ? O_DSYNC
-                                                 : 0);
+    int flags =
+        (rb_rw_writes(s->rw)  ? (reads ? O_RDWR : O_WRONLY) | O_CREAT
+         : rb_rw_trims(s->rw) ? O_WRONLY | (s->create_on_open ? O_CREAT : 0) /* else laid out */
+                              : O_RDONLY) |
+        (s->direct ? O_DIRECT : 0) |
+        (s->sync_mode == RB_SYNC_SYNC    ? O_SYNC
+         : s->sync_mode == RB_SYNC_DSYNC ? O_DSYNC
+                                         : 0);
     w->sb = sb;
     w->rundir = rundir;
     w->oflags = flags;

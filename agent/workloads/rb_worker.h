@@ -89,14 +89,15 @@ typedef struct rb_worker {
     void *bufs;           /* the workload's buffers, aligned */
     pthread_t thread;
     int started; /* thread was created */
-    /* verify_backlog: blocks written and not yet read back, in fio's order
-     * (rb_data_backlog.c) */
+    /* verify_backlog, or a mix with verify: blocks written and not yet read
+     * back, in fio's order (rb_data_backlog.c) */
     struct rb_worker_vb {
         uint32_t file;
         uint32_t len;
         uint64_t off;
     } * vb_hist;
     uint32_t vb_len, vb_cap; /* entries held, room */
+    uint32_t vb_most;        /* room it may grow to */
     uint32_t vb_batch;       /* reads still due of the current batch */
     uint64_t vb_bytes;       /* read back so far (fio counts them toward io_size) */
     void *vb_buf;            /* the read back's buffer, aligned */

@@ -328,6 +328,7 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->fill_device, b->fill_device);
     assert_int_equal(a->existing, b->existing);
     assert_int_equal(a->nice, b->nice);
+    assert_int_equal(a->create_on_open, b->create_on_open);
     assert_string_equal(a->ioscheduler, b->ioscheduler);
     assert_int_equal(a->lat_target_ns, b->lat_target_ns);
     assert_int_equal(a->lat_window_ns, b->lat_window_ns);
@@ -840,11 +841,13 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nrw=read:x\n", 3, "rw"},
     {"[a]\nsize=1M\nrw=meta:4\n", 3, "rw=meta:4 is not supported yet"},
     {"[a]\nsize=1M\nrw=read:6k\n", 3, "rw=read:6k with a step that is not a multiple of bs"},
-    {"[a]\nsize=1M\nverify=md5\nrw=randrw\nverify_backlog=4\n", 5,
-     "job 'a': verify_backlog with rw=randrw is not supported yet (only with rw=write or "
-     "randwrite at iodepth=1)"},
-    {"[a]\nsize=1M\nverify=md5\niodepth=4\nverify_backlog=4\n", 5,
-     "job 'a': verify_backlog with iodepth above 1 is not supported yet"},
+    {"[a]\nsize=1M\nverify=md5\nrw=rewrite\nverify_backlog=4\n", 5,
+     "job 'a': verify_backlog with rw=rewrite is not supported yet (only with write, "
+     "randwrite, rw or randrw)"},
+    {"[a]\nsize=1M\nverify=md5\niodepth=4\nrw=randrw\nnorandommap\nverify_backlog=4\n", 7,
+     "job 'a': verify_backlog with norandommap at iodepth above 1 is not supported yet"},
+    {"[a]\nsize=1M\nioengine=mmap\nrw=randrw\ncreate_on_open=1\n", 5,
+     "ioengine=mmap with create_on_open=1: a mapping cannot reach"},
     {"[a]\nsize=1M\nverify_backlog=x\n", 3, "verify_backlog"},
     {"[a]\nsize=1M\nrw=read:-8k\noffset=4k\n", 3,
      "with offset or offset_increment is not supported yet"},

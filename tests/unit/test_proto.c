@@ -211,6 +211,7 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->fill_device = (uint8_t)(k % 2);
     jb->existing = (uint8_t)(k % 2); /* version 22 */
     jb->nice = k % 2 ? -20 : 19;
+    jb->create_on_open = (uint8_t)(k % 2);
     snprintf(jb->ioscheduler, sizeof jb->ioscheduler, "mq-deadline");
     jb->lat_target_ns = 18000000ull + k; /* version 21 */
     jb->lat_window_ns = 300000000ull + k;
@@ -918,6 +919,7 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->fill_device, t->fill_device);
                 assert_int_equal(s->existing, t->existing);
                 assert_int_equal(s->nice, t->nice);
+                assert_int_equal(s->create_on_open, t->create_on_open);
                 assert_string_equal(s->ioscheduler, t->ioscheduler);
                 assert_int_equal(s->lat_target_ns, t->lat_target_ns);
                 assert_int_equal(s->lat_window_ns, t->lat_window_ns);
@@ -2038,6 +2040,7 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->lat_run = 1;
     jb->existing = 1;
     jb->nice = -20; /* the widest a legal one encodes */
+    jb->create_on_open = 1;
 }
 
 static void test_oversized_frame(void **state)
@@ -2441,7 +2444,7 @@ static void test_v6_keys(void **state)
         "verify_backlog_batch flow flow_id flow_sleep_us wait_for dedupe_mode "
         "dedupe_ws_pct dedupe_global ioprio cmdprio_read cmdprio_write continue_on_error "
         "ignore_error exitall_on_error write_hint fill_device ioscheduler lat_target_ns "
-        "lat_window_ns lat_pct lat_run existing nice";
+        "lat_window_ns lat_pct lat_run existing nice create_on_open";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
