@@ -387,6 +387,13 @@ typedef struct rb_job_spec {
      * given their size before the IO; each is made when the worker opens it
      * (O_CREAT), and grows as the job writes it */
     uint8_t create_on_open;
+    /* fio's iodepth_batch_submit, iodepth_batch_complete_min and _max,
+     * iodepth_low (version 22), as the agent settles them: a queued IO
+     * waits until batch_submit are queued (0: 1) or the worker reaps;
+     * a full queue is reaped batch_cmin (0: 1) .. batch_cmax at a time (max 0 or
+     * below min: min) until no more than depth_low (0 or above iodepth:
+     * iodepth) are in flight */
+    uint32_t batch_submit, batch_cmin, batch_cmax, depth_low;
     /* fio's ioscheduler (version 21): the job's block devices use this IO
      * scheduler for the phase, then get theirs back */
     char ioscheduler[RB_SCHED_MAX]; /* "" leaves them as they are */

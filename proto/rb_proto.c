@@ -214,7 +214,11 @@ S_LAYOUT(
     F_U64(rb_job_spec_t, lat_target_ns), F_U64(rb_job_spec_t, lat_window_ns),
     F_U32(rb_job_spec_t, lat_pct, RB_LAT_PCT_MAX), F_KIND(rb_job_spec_t, lat_run, RB_PK_BOOL),
     F_KIND(rb_job_spec_t, existing, RB_PK_BOOL), F_KIND(rb_job_spec_t, nice, RB_PK_I64),
-    F_KIND(rb_job_spec_t, create_on_open, RB_PK_BOOL));
+    F_KIND(rb_job_spec_t, create_on_open, RB_PK_BOOL),
+    F_U32(rb_job_spec_t, batch_submit, RB_IODEPTH_MAX),
+    F_U32(rb_job_spec_t, batch_cmin, RB_IODEPTH_MAX),
+    F_U32(rb_job_spec_t, batch_cmax, RB_IODEPTH_MAX),
+    F_U32(rb_job_spec_t, depth_low, RB_IODEPTH_MAX));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));

@@ -333,8 +333,13 @@ int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx
     w->free = calloc(depth, sizeof *w->free);
     w->retry = calloc(depth, sizeof *w->retry);
     w->done = calloc(depth, sizeof *w->done);
+    w->unsent = calloc(depth, sizeof *w->unsent);
+    w->nunsent = 0;
+    /* fio's iodepth_batch_submit (the plan settles fio's 0 as iodepth); 0: 1 */
+    w->batch_submit = !s->batch_submit ? 1 : s->batch_submit < depth ? s->batch_submit : depth;
     w->bufs = rb_worker_aligned((size_t)(depth * bmax));
-    if (!w->files || !w->ios || !w->slots || !w->free || !w->retry || !w->done || !w->bufs)
+    if (!w->files || !w->ios || !w->slots || !w->free || !w->retry || !w->done || !w->unsent ||
+        !w->bufs)
         return rb_err_set(err, -ENOMEM, "job %s: out of memory for %u IOs of %llu bytes", s->name,
                           depth, (unsigned long long)bmax);
     for (uint32_t i = 0; i < w->nfiles; i++)
@@ -432,6 +437,7 @@ void rb_data_fini(rb_worker_t *w)
     free(w->free);
     free(w->retry);
     free(w->done);
+    free(w->unsent);
     free(w->covered);
     free(w->full);
     rb_data_backlog_fini(w);
@@ -441,5 +447,5 @@ void rb_data_fini(rb_worker_t *w)
     w->files = NULL;
     w->ios = NULL;
     w->slots = NULL;
-    w->free = w->retry = w->done = NULL;
+    w->free = w->retry = w->done = w->unsent = NULL;
 }

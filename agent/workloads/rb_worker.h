@@ -113,7 +113,10 @@ typedef struct rb_worker {
     uint32_t nfree;
     rb_engine_io_t **retry; /* stack of short IOs' rests the engine answered BUSY for */
     uint32_t nretry;
-    rb_engine_io_t **done;  /* scratch for getevents */
+    rb_engine_io_t **done;   /* scratch for getevents */
+    rb_engine_io_t **unsent; /* queued, not yet submitted (iodepth_batch_submit) */
+    uint32_t nunsent;
+    uint32_t batch_submit;  /* submit once this many are queued (1 .. depth) */
     rb_perm_t perm;         /* random pass order */
     uint64_t units;         /* bs-sized units per pass, all files */
     uint64_t unit_per_file; /* bs-sized units in each file */

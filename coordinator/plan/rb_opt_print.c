@@ -241,6 +241,15 @@ void rb_opt_print_if_set(const rb_opt_t *opt, const rb_job_spec_t *js, const cha
     }
 }
 
+/* A number only when it is not the row's default (fio's queue batching). */
+void rb_opt_print_if_changed(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    uint64_t v = rb_opt_load(js, opt);
+    if (v != strtoull(opt->def ? opt->def : "0", NULL, 10))
+        fprintf(f, "%s=%" PRIu64 "\n", opt->key, v);
+}
+
 /* An unset directory is written empty when [global] sets one, so it is not inherited. */
 /* size=: none for a job that takes the size of its devices or of the file
  * an earlier phase writes (size 0), or fill_device's "until full". */

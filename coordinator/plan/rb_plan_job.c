@@ -328,6 +328,8 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     if (js->compress_pct && js->compress_pct < 100 && !rb_plan_job_line(o, "refill_buffers"))
         js->refill_buffers = 1;
 
+    if (!js->batch_submit) /* fio: iodepth_batch_submit=0 submits the whole depth at once */
+        js->batch_submit = js->iodepth;
     if (o->allrandrepeat) /* fio: every generator at its fixed seed, whatever randrepeat says */
         js->randrepeat = 1, js->randseed = 0x89;
     /* fio: a job named after a device, without filename (nor directory), goes to

@@ -329,6 +329,10 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->existing, b->existing);
     assert_int_equal(a->nice, b->nice);
     assert_int_equal(a->create_on_open, b->create_on_open);
+    assert_int_equal(a->batch_submit, b->batch_submit);
+    assert_int_equal(a->batch_cmin, b->batch_cmin);
+    assert_int_equal(a->batch_cmax, b->batch_cmax);
+    assert_int_equal(a->depth_low, b->depth_low);
     assert_string_equal(a->ioscheduler, b->ioscheduler);
     assert_int_equal(a->lat_target_ns, b->lat_target_ns);
     assert_int_equal(a->lat_window_ns, b->lat_window_ns);
@@ -768,7 +772,7 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\niodepth=65537\n", 3, "iodepth=65537 is out of range (1..65536)"},
     {"[a]\nsize=1M\niodepth=deep\n", 3, "bad number 'deep' for iodepth"},
     {"[a]\nsize=1M\niodeth=4\n", 3, "unknown option 'iodeth' (did you mean 'iodepth'?)"},
-    {"[a]\nsize=1M\niodepth_batch=4\n", 3, "option 'iodepth_batch' is not supported yet"},
+    {"[a]\nsize=1M\nserialize_overlap=1\n", 3, "option 'serialize_overlap' is not supported yet"},
     /* mixes */
     {"[a]\nsize=1M\nrwmixread=101\n", 3, "rwmixread=101 is out of range (0..100)"},
     {"[a]\nsize=1M\nrwmixwrite=-1\n", 3, "bad number '-1' for rwmixwrite"},
@@ -846,6 +850,8 @@ static const s_bad_t s_bad[] = {
      "randwrite, rw or randrw)"},
     {"[a]\nsize=1M\nverify=md5\niodepth=4\nrw=randrw\nnorandommap\nverify_backlog=4\n", 7,
      "job 'a': verify_backlog with norandommap at iodepth above 1 is not supported yet"},
+    {"[a]\nsize=1M\niodepth_batch_complete_min=0\n", 3, "iodepth_batch_complete_min"},
+    {"[a]\nsize=1M\niodepth_low=70000\n", 3, "iodepth_low"},
     {"[a]\nsize=1M\nioengine=mmap\nrw=randrw\ncreate_on_open=1\n", 5,
      "ioengine=mmap with create_on_open=1: a mapping cannot reach"},
     {"[a]\nsize=1M\nverify_backlog=x\n", 3, "verify_backlog"},

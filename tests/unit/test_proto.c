@@ -212,6 +212,10 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->existing = (uint8_t)(k % 2); /* version 22 */
     jb->nice = k % 2 ? -20 : 19;
     jb->create_on_open = (uint8_t)(k % 2);
+    jb->batch_submit = 4 + k;
+    jb->batch_cmin = 2 + k;
+    jb->batch_cmax = 8 + k;
+    jb->depth_low = 3 + k;
     snprintf(jb->ioscheduler, sizeof jb->ioscheduler, "mq-deadline");
     jb->lat_target_ns = 18000000ull + k; /* version 21 */
     jb->lat_window_ns = 300000000ull + k;
@@ -920,6 +924,10 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->existing, t->existing);
                 assert_int_equal(s->nice, t->nice);
                 assert_int_equal(s->create_on_open, t->create_on_open);
+                assert_int_equal(s->batch_submit, t->batch_submit);
+                assert_int_equal(s->batch_cmin, t->batch_cmin);
+                assert_int_equal(s->batch_cmax, t->batch_cmax);
+                assert_int_equal(s->depth_low, t->depth_low);
                 assert_string_equal(s->ioscheduler, t->ioscheduler);
                 assert_int_equal(s->lat_target_ns, t->lat_target_ns);
                 assert_int_equal(s->lat_window_ns, t->lat_window_ns);
@@ -2041,6 +2049,7 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->existing = 1;
     jb->nice = -20; /* the widest a legal one encodes */
     jb->create_on_open = 1;
+    jb->batch_submit = jb->batch_cmin = jb->batch_cmax = jb->depth_low = RB_IODEPTH_MAX;
 }
 
 static void test_oversized_frame(void **state)
@@ -2444,7 +2453,8 @@ static void test_v6_keys(void **state)
         "verify_backlog_batch flow flow_id flow_sleep_us wait_for dedupe_mode "
         "dedupe_ws_pct dedupe_global ioprio cmdprio_read cmdprio_write continue_on_error "
         "ignore_error exitall_on_error write_hint fill_device ioscheduler lat_target_ns "
-        "lat_window_ns lat_pct lat_run existing nice create_on_open";
+        "lat_window_ns lat_pct lat_run existing nice create_on_open batch_submit batch_cmin "
+        "batch_cmax depth_low";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
