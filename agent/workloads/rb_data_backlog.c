@@ -58,8 +58,9 @@ int rb_data_backlog_setup(rb_worker_t *w, rb_err_t *err)
 }
 
 /* Room for one more entry: the history grows, doubling, up to vb_most.
- * 0, or -1 when it is full or memory ran out (the block is then not read
- * back; neither can happen within a pass, see vb_most). */
+ * 0, or -1 when it is full (which cannot happen within a pass, see
+ * vb_most) or memory ran out (the worker then fails, saying so: a block
+ * it wrote would go unchecked). */
 static int s_room(rb_worker_t *w)
 {
     if (w->vb_len < w->vb_cap)
@@ -70,8 +71,15 @@ static int s_room(rb_worker_t *w)
     if (cap > w->vb_most)
         cap = w->vb_most;
     struct rb_worker_vb *h = realloc(w->vb_hist, cap * sizeof *h);
-    if (!h)
+    if (!h) {
+        RB_WORKER_ADD(&w->errors, 1);
+        rb_worker_fail(w, -ENOMEM, NULL, 0,
+                       "verify: out of memory for the history of %llu blocks written, each to "
+                       "be read back",
+                       (unsigned long long)cap);
+        w->halt = 1;
         return -1;
+    }
     w->vb_hist = h;
     w->vb_cap = (uint32_t)cap;
     return 0;
