@@ -364,51 +364,6 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now, int even
     return 0;
 }
 
-/* When a direction's next IO is due under rate and rate_iops, as fio
- * reckons it: once the bytes and IOs it issued so far fit the caps. */
-static uint64_t s_due(const rb_worker_t *w, int wr)
-{
-    const rb_job_spec_t *s = w->spec;
-    uint64_t bps = wr ? s->rate_write : s->rate, iops = wr ? s->rate_iops_write : s->rate_iops;
-    uint64_t due = w->rate_start;
-    if (bps) {
-        uint64_t t = w->rate_start + (uint64_t)((double)w->rate_bytes[wr] * 1e9 / (double)bps);
-        due = t > due ? t : due;
-    }
-    if (iops) {
-        uint64_t t = w->rate_start + (uint64_t)((double)w->rate_ios[wr] * 1e9 / (double)iops);
-        due = t > due ? t : due;
-    }
-    return due;
-}
-
-/* Waits until the rate allows an IO of direction *wr: 0, then issue it.
- * In a mix, as fio does, a direction that must wait gives way to the other
- * when that one is due, so that each keeps its own cap. -ECANCELED when the
- * phase stops the worker meanwhile, or its deadline or stonewall comes
- * first (the wait ends there; a stop ends it within one RB_WORKER_SLICE_NS,
- * however far the IO was due). */
-static int s_rate_pick(rb_worker_t *w, int *wr)
-{
-    const rb_job_spec_t *s = w->spec;
-    if (!s->rate && !s->rate_write && !s->rate_iops && !s->rate_iops_write)
-        return 0;
-    bool mixed =
-        (s->rw == RB_RW_RW || s->rw == RB_RW_RANDRW) && s->rwmixread > 0 && s->rwmixread < 100;
-    uint64_t due = s_due(w, *wr), other = mixed ? s_due(w, !*wr) : UINT64_MAX;
-    uint64_t now = rb_time_mono_ns();
-    if (due > now && other < due) {
-        *wr = !*wr; /* the other direction is due first */
-        due = other;
-    }
-    uint64_t end = w->deadline < w->sw_at ? w->deadline : w->sw_at;
-    if (due > end) {
-        rb_worker_sleep_until(w, end);
-        return -ECANCELED;
-    }
-    return due > now && rb_worker_sleep_until(w, due) < 0 ? -ECANCELED : 0;
-}
-
 /* fio's io_size and number_ios: 1 once the worker has issued io_size ×
  * loops bytes, or its counted and in-flight IOs reach number_ios × loops. */
 static inline int s_at_limit(const rb_worker_t *w, uint32_t inflight)
@@ -416,44 +371,14 @@ static inline int s_at_limit(const rb_worker_t *w, uint32_t inflight)
     return w->issued_bytes >= w->byte_limit || rb_worker_ops(w) + inflight >= w->ios_limit;
 }
 
-/* rate_min and rate_iops_min, judged as fio does after each IO: 1, with
- * the worker failed, when reads' or writes' rate over the last cycle fell
- * below its floor. Counts from the end of the ramp, as the counters do. */
-static int s_min_rate_failed(rb_worker_t *w, uint64_t now)
-{
-    if (!w->minrate_on || w->status || now < w->count_from)
-        return 0;
-    const uint64_t bytes[2] = {w->rbytes, w->wbytes}, ios[2] = {w->rops, w->wops};
-    for (int d = 0; d < 2; d++) {
-        uint64_t got = 0;
-        rb_minrate_t *m = &w->minrate[d];
-        if (!bytes[d] || !rb_minrate_check(m, w->count_from, now, bytes[d], ios[d], &got))
-            continue;
-        const char *dir = d ? "writes" : "reads";
-        uint64_t ms = (now - m->t_mark) / RB_NS_PER_MS;
-        w->halt = 1;
-        if (m->min_bps)
-            rb_worker_fail(w, -EIO, NULL, 0,
-                           "job %s, worker %u: rate_min=%" PRIu64 "B/s of %s not met, got %" PRIu64
-                           "B/s over %" PRIu64 " ms",
-                           w->spec->name, w->index, m->min_bps, dir, got, ms);
-        else
-            rb_worker_fail(w, -EIO, NULL, 0,
-                           "job %s, worker %u: rate_iops_min=%" PRIu64
-                           " of %s not met, got %" PRIu64 " IOPS over %" PRIu64 " ms",
-                           w->spec->name, w->index, m->min_iops, dir, got, ms);
-        return 1;
-    }
-    return 0;
-}
-
 /* 1 when the worker must stop issuing: asked to, failed (below its
  * rate_min fails it), out of time, at its stonewall, at its io_size or
  * number_ios, or (wearout) with enough ops done or in flight. */
 static int s_stop_issuing(rb_worker_t *w, uint64_t now, uint32_t inflight)
 {
-    return rb_worker_stopped(w) || w->halt || s_min_rate_failed(w, now) || now >= w->deadline ||
-           now >= w->sw_at || rb_worker_ops(w) + inflight >= w->op_limit || s_at_limit(w, inflight);
+    return rb_worker_stopped(w) || w->halt || rb_data_min_rate_failed(w, now) ||
+           now >= w->deadline || now >= w->sw_at || rb_worker_ops(w) + inflight >= w->op_limit ||
+           s_at_limit(w, inflight);
 }
 
 /* a × b, or UINT64_MAX when that does not fit. */
@@ -688,7 +613,7 @@ static rb_engine_io_t *s_fill(rb_worker_t *w, int *stop)
     uint32_t fi;
     uint64_t off, len;
     int wr = s_direction(w); /* first: the direction picks the size */
-    if (s_rate_pick(w, &wr) < 0) {
+    if (rb_data_rate_pick(w, &wr) < 0) {
         *stop = 1;
         return NULL;
     }

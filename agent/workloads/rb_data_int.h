@@ -123,6 +123,22 @@ void rb_data_backlog_drain(rb_worker_t *w);
 /* Frees what rb_data_backlog_setup took; safe twice. */
 void rb_data_backlog_fini(rb_worker_t *w);
 
+/* rate and rate_iops (rb_data_rate.c): waits until the rate allows an IO
+ * of direction *wr (in a mix the other direction may go first: *wr says
+ * which); 0, or -ECANCELED when the worker's phase, deadline or stonewall
+ * ends the wait. */
+int rb_data_rate_pick(rb_worker_t *w, int *wr);
+
+/* rate_min and rate_iops_min, judged after each IO (rb_data_rate.c): 1,
+ * with the worker failed, when reads' or writes' rate over the last cycle
+ * fell below its floor. rb_data_min_rate_failed counts from the end of the
+ * ramp, as the counters do, and costs nothing without a floor. */
+int rb_data_min_rate_judge(rb_worker_t *w, uint64_t now);
+static inline int rb_data_min_rate_failed(rb_worker_t *w, uint64_t now)
+{
+    return w->minrate_on && !w->status && now >= w->count_from && rb_data_min_rate_judge(w, now);
+}
+
 /* latency_target (rb_data_lat.c): the search starts at depth 1; without a
  * target, lat_qd is the job's iodepth. */
 void rb_data_lat_reset(rb_worker_t *w);
