@@ -177,7 +177,6 @@ static void *s_worker_main(void *arg)
     uint64_t start = w->t_go + w->delay_ns < w->t_go ? UINT64_MAX : w->t_go + w->delay_ns;
     if (s_affinity(w) == 0 && s_ioprio(w) == 0 && s_nice(w) == 0 &&
         rb_worker_sleep_until(w, start) == 0 && rb_worker_wait_for(w) == 0) {
-        rb_worker_flow_join(w);
         uint64_t begin = rb_time_mono_ns();
         w->count_from = begin + s->ramp_ns;
         w->deadline = s->runtime_ns ? w->count_from + s->runtime_ns : UINT64_MAX;
@@ -189,8 +188,8 @@ static void *s_worker_main(void *arg)
             rb_worker_checkpoint(w, begin, 0);
         }
         wl->run(w);
-        rb_worker_flow_leave(w);
     }
+    rb_worker_flow_leave(w);
     if (!w->t_start)
         w->t_start = w->t_end = rb_time_mono_ns(); /* ended during ramp-up: nothing counted */
     uint64_t bytes = rb_worker_bytes(w);
@@ -227,6 +226,7 @@ static void s_links(rb_phase_t *ph)
         if (f == ph->nflows)
             ph->flows[ph->nflows++] = (rb_flow_t){.id = js->flow_id, .count = 1};
         w->flow = &ph->flows[f];
+        rb_worker_flow_join(w); /* from the start, waiting or not, as fio counts its jobs */
     }
 }
 
