@@ -19,6 +19,7 @@
 #define RB_BSSPLIT_MAX     64    /* bssplit entries per direction, as in fio */
 #define RB_DIRS_MAX        16    /* directories in one job's directory= list ("/a:/b") */
 #define RB_IODEPTH_MAX     65536 /* IOs in flight per worker */
+#define RB_ZBD_MAX_OPEN    4096  /* max_open_zones, job_max_open_zones: fio's own bound */
 #define RB_NRFILES_MAX     65536 /* files per worker (the agent opens them all) */
 #define RB_META_DIRS_MAX   65536 /* meta_dirs and meta_branch: directories per level */
 #define RB_META_DEPTH_MAX  16    /* meta_depth: directory tree levels */

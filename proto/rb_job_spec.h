@@ -394,6 +394,18 @@ typedef struct rb_job_spec {
      * below min: min) until no more than depth_low (0 or above iodepth:
      * iodepth) are in flight */
     uint32_t batch_submit, batch_cmin, batch_cmax, depth_low;
+    /* fio's zonemode=zbd (version 23) on zones the agent emulates over the
+     * file or device, as fio does on one that is not zoned: each zone has a
+     * write pointer, writes go to it, reads stay below it; the zones of one
+     * file are shared by every job of the run on the agent (rb_data_zbd.c).
+     * zbd_zone 0: no zbd */
+    uint64_t zbd_zone;         /* zonesize: bytes of a zone */
+    uint64_t zbd_cap;          /* zonecapacity: bytes writable in a zone (0: zbd_zone) */
+    uint32_t zbd_max_open;     /* max_open_zones: zones written at once, per file (0: any) */
+    uint32_t zbd_job_max_open; /* job_max_open_zones: ... by one worker (0: any) */
+    uint8_t zbd_beyond_wp;     /* read_beyond_wp: reads go where they fall */
+    uint32_t zbd_reset_thr;    /* zone_reset_threshold, in millionths of the range */
+    uint32_t zbd_reset_freq;   /* zone_reset_frequency, in millionths (0: no resets) */
     /* fio's ioscheduler (version 21): the job's block devices use this IO
      * scheduler for the phase, then get theirs back */
     char ioscheduler[RB_SCHED_MAX]; /* "" leaves them as they are */

@@ -218,7 +218,13 @@ S_LAYOUT(
     F_U32(rb_job_spec_t, batch_submit, RB_IODEPTH_MAX),
     F_U32(rb_job_spec_t, batch_cmin, RB_IODEPTH_MAX),
     F_U32(rb_job_spec_t, batch_cmax, RB_IODEPTH_MAX),
-    F_U32(rb_job_spec_t, depth_low, RB_IODEPTH_MAX));
+    F_U32(rb_job_spec_t, depth_low, RB_IODEPTH_MAX),
+    /* version 23 */
+    F_U64(rb_job_spec_t, zbd_zone), F_U64(rb_job_spec_t, zbd_cap),
+    F_U32(rb_job_spec_t, zbd_max_open, RB_ZBD_MAX_OPEN),
+    F_U32(rb_job_spec_t, zbd_job_max_open, RB_ZBD_MAX_OPEN),
+    F_KIND(rb_job_spec_t, zbd_beyond_wp, RB_PK_BOOL), F_U32(rb_job_spec_t, zbd_reset_thr, 1000000),
+    F_U32(rb_job_spec_t, zbd_reset_freq, 1000000));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));

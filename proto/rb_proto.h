@@ -22,7 +22,7 @@
 #include "rb_limits.h"
 #include "rb_steady.h"
 
-#define RB_PROTO_VERSION   22
+#define RB_PROTO_VERSION   23
 #define RB_PROTO_MAX_FRAME (640u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */

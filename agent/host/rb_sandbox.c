@@ -482,6 +482,11 @@ static const char *s_sys(const rb_sandbox_t *sb)
     return sb->sys_root[0] ? sb->sys_root : "/sys";
 }
 
+const char *rb_sandbox_sys_root(const rb_sandbox_t *sb)
+{
+    return s_sys(sb);
+}
+
 static s_claim_t *s_claim_find(rb_sandbox_t *sb, const char *real)
 {
     for (uint32_t i = 0; i < sb->nclaims; i++)

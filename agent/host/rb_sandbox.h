@@ -113,6 +113,9 @@ const rb_device_allow_t *rb_sandbox_allowed(const rb_sandbox_t *sb);
 /* Where /sys is read when devices are probed (default "/sys"); copied. */
 void rb_sandbox_set_sys_root(rb_sandbox_t *sb, const char *sys_root);
 
+/* Where /sys is read ("/sys" unless set). */
+const char *rb_sandbox_sys_root(const rb_sandbox_t *sb);
+
 /* Claims the block device at path for the current run: it must be allowed,
  * not in use, and, when write is set, hold nothing writing would destroy
  * unless allowed with ":wipe". It is then held open with O_EXCL until

@@ -215,8 +215,19 @@ static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint6
     *off = rb_job_map(s, w->nregions, w->region, *off - s->offset, &room);
     if (*len > room)
         *len = room;
+    if (w->zbd) { /* zonemode=zbd: where the zones let the IO go */
+        uint64_t was = *off;
+        int zr = rb_data_zbd_adjust(w, wr, off, len);
+        if (zr < 0)
+            w->halt = 1;
+        if (zr)
+            return 1;
+        at += *off - was - w->zbd_shift; /* the walk goes on from there, as fio's */
+    }
     if (w->covered && unit != UINT64_MAX)
         *len = s_cover(w, unit, *len);
+    if (w->zbd && wr == RB_DIR_WRITE)
+        rb_data_zbd_wrote(w, *off, *len);
     w->files[*file].cursor[wr] = at + *len; /* where the next goes on from */
     w->files[*file].start[wr] = at;
     w->seq_file = *file;
@@ -451,7 +462,8 @@ static inline int s_issue(rb_worker_t *w, rb_engine_io_t *io, uint32_t *inflight
 {
     const rb_engine_ops_t *ops = w->eng.ops;
     for (;;) {
-        int rc = ops->queue(&w->eng, io);
+        int rc =
+            w->zbd && io->dir == RB_ENGINE_TRIM ? rb_data_zbd_trim(w, io) : ops->queue(&w->eng, io);
         if (rc == RB_ENGINE_Q_COMPLETED) {
             *now = rb_time_mono_ns();
             if (s_complete(w, io, *now, 0))
@@ -467,6 +479,10 @@ static inline int s_issue(rb_worker_t *w, rb_engine_io_t *io, uint32_t *inflight
         }
         if (rc == RB_ENGINE_Q_BUSY)
             return RB_ENGINE_Q_BUSY;
+        if (rc == -EALREADY && w->zbd && io->dir == RB_ENGINE_TRIM) { /* said */
+            s_release(w, io);
+            return -1;
+        }
         RB_WORKER_ADD(&w->errors, 1);
         rb_worker_fail(w, rc < 0 ? rc : -EIO, w->files[io->file_index].path, io->off,
                        "%s queue: %s", ops->name,
@@ -613,6 +629,8 @@ static rb_engine_io_t *s_fill(rb_worker_t *w, int *stop)
     uint32_t fi;
     uint64_t off, len;
     int wr = s_direction(w); /* first: the direction picks the size */
+    if (w->zbd)
+        wr = rb_data_zbd_dir(w, wr); /* zonemode=zbd: a mix writes until there is data */
     if (rb_data_rate_pick(w, &wr) < 0) {
         *stop = 1;
         return NULL;
@@ -661,6 +679,8 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pen
         if (!io && !(io = s_fill(w, stop))) {
             if (*stop)
                 break;
+            if (w->zbd && !w->pass_bytes)
+                return 1; /* zonemode=zbd: a pass with nothing to do ends the job, as fio's */
             if (w->pass >= passes && !s_more_passes(w, *inflight))
                 return 1;
             if (w->spec->unlink_each_loop && !w->spec->time_based)

@@ -382,6 +382,9 @@ int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx
     w->units = w->unit_per_file * w->nfiles;
     if (w->units == 0)
         return rb_err_set(err, -EINVAL, "job %s: files smaller than one block", s->name);
+    rc = rb_data_zbd_setup(w, err); /* zonemode=zbd: the file's zones, the range on them */
+    if (rc < 0)
+        return rc;
     if (s->zone_size && (s->zone_range ? s->zone_range : s->zone_size) < s->bs)
         return rb_err_set(err, -EINVAL, "job %s: zonemode=strided: a zone smaller than bs",
                           s->name);
@@ -441,6 +444,7 @@ void rb_data_fini(rb_worker_t *w)
     free(w->covered);
     free(w->full);
     rb_data_backlog_fini(w);
+    rb_data_zbd_fini(w);
     free(w->dist);
     w->dist = NULL;
     w->covered = w->full = NULL;

@@ -66,6 +66,40 @@ static inline void rb_data_map_clear(rb_worker_t *w)
  * or 1 when the pass ends there. */
 int rb_data_zone_next(rb_worker_t *w, int dir, uint64_t want, uint64_t *off);
 
+/* zonemode=zbd (rb_data_zbd.c). Setup: the worker's file's zones (made
+ * by the first worker of the run on the agent to open the file, shared by
+ * the others), its range rounded to zones as fio rounds it (units set
+ * anew). 0 or -errno with err set. */
+int rb_data_zbd_setup(rb_worker_t *w, rb_err_t *err);
+
+/* fio's zbd_adjust_ddir: a mix's read becomes a write while no zone of the
+ * file holds data (without read_beyond_wp). */
+int rb_data_zbd_dir(rb_worker_t *w, int dir);
+
+/* fio's zbd_adjust_block: moves the IO of direction dir at *off (in the
+ * file) of *len bytes to where zones allow it: a write to its zone's write
+ * pointer (opening, and resetting, zones as fio does; the pointer moves on
+ * at once), a read below a write pointer, a random trim to a zone with
+ * data. 0, 1 when no zone allows it (the pass ends, as fio's io_u_eof), or
+ * -1 with the worker failed. A write placed (0) holds the file's zones
+ * until rb_data_zbd_wrote, as fio holds the zone until it queues the IO. */
+int rb_data_zbd_adjust(rb_worker_t *w, int dir, uint64_t *off, uint64_t *len);
+
+/* The write adjusted to off, of len bytes once the random map has had its
+ * say: its zone's write pointer moves past it (the zone closes when full),
+ * and the zones are let go. */
+void rb_data_zbd_wrote(rb_worker_t *w, uint64_t off, uint64_t len);
+
+/* A trim with zonemode=zbd, in place of the engine's queue(): the zone at
+ * io's offset is reset (its write pointer back to its start), as fio does
+ * instead of the trim, and nothing reaches the storage. RB_ENGINE_Q_COMPLETED
+ * (io->result its length), or -EALREADY with the worker failed when the
+ * offset is not a zone's start (the caller releases io). */
+int rb_data_zbd_trim(rb_worker_t *w, rb_engine_io_t *io);
+
+/* Drops the worker's hold on its zones (the zones stay for the run). */
+void rb_data_zbd_fini(rb_worker_t *w);
+
 /* fsync (or fdatasync with data_only) every file the worker wrote since the
  * last; 0, or -1 with the worker failed. */
 int rb_data_sync_files(rb_worker_t *w, int data_only);

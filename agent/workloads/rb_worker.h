@@ -131,12 +131,20 @@ typedef struct rb_worker {
     uint32_t seq_file;      /* the file of the last IO (rw=randX:N goes on in it) */
     uint64_t pass_bytes;    /* bytes issued in this pass (norandommap ends on them) */
     /* zonemode=strided: the walk over the zones of the worker's range */
-    uint64_t zone_start;    /* where the zone begins (in the region, as cursor[]) */
-    uint64_t zone_bytes;    /* bytes issued in the zone, fio's zone_bytes */
-    int zone_restart;       /* 1: the next IO begins the walk again at the range's start */
-    uint64_t pass;          /* passes begun */
-    uint64_t rate_start;    /* rate limiting: origin and bytes issued since */
-    uint64_t rate_bytes[3]; /* ... per direction (reads, writes, trims), as fio caps each */
+    uint64_t zone_start; /* where the zone begins (in the region, as cursor[]) */
+    uint64_t zone_bytes; /* bytes issued in the zone, fio's zone_bytes */
+    int zone_restart;    /* 1: the next IO begins the walk again at the range's start */
+    /* zonemode=zbd: the zones of its file, shared on the agent (rb_data_zbd.c) */
+    struct rb_zbd *zbd;        /* NULL: no zbd */
+    uint64_t zbd_shift;        /* its offset, rounded up to a zone as fio rounds it */
+    uint64_t zbd_lo, zbd_len;  /* its range in the file: fio's file_offset and io_size */
+    uint32_t zbd_min, zbd_max; /* its zones: the first, and the first past the range */
+    int32_t zbd_nopen;         /* zones it opened less those it closed (job_max_open_zones) */
+    uint64_t zbd_minbs[3];     /* the smallest read, write and trim (fio's min_bs) */
+    uint64_t zbd_resets;       /* zones it reset */
+    uint64_t pass;             /* passes begun */
+    uint64_t rate_start;       /* rate limiting: origin and bytes issued since */
+    uint64_t rate_bytes[3];    /* ... per direction (reads, writes, trims), as fio caps each */
     uint64_t rate_ios[3];
     rb_minrate_t minrate[2]; /* rate_min / rate_iops_min: reads' and writes' floors */
     int minrate_on;          /* 1: some floor is set */

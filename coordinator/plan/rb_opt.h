@@ -47,6 +47,7 @@ typedef enum {
     RB_OPT_WHY_MACHINERY, /* it picks how fio itself runs */
     RB_OPT_WHY_REPORT,    /* it shapes fio's own reports and logs */
     RB_OPT_WHY_REGISTER,  /* io_uring's registration: rackbench always registers */
+    RB_OPT_WHY_ZONED,     /* a zoned device's own limits: rackbench's zones are emulated */
     RB_OPT_NWHYS
 } rb_opt_why_t;
 

@@ -431,23 +431,6 @@ void rb_opt_print_blockalign(const rb_opt_t *opt, const rb_job_spec_t *js, const
                 js->ba_trim ? rb_units_fmt_size_exact(c, sizeof c, js->ba_trim) : "");
 }
 
-/* zonemode=strided when the job has zones; nothing for none, the default. */
-void rb_opt_print_zonemode(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
-{
-    (void)gd;
-    if (js->zone_size)
-        fprintf(f, "%s=strided\n", opt->key);
-}
-
-/* zonesize, zonerange and zoneskip: only with zones. */
-void rb_opt_print_zone_size(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
-{
-    char a[64];
-    (void)gd;
-    if (js->zone_size)
-        fprintf(f, "%s=%s\n", opt->key, rb_units_fmt_size_exact(a, sizeof a, rb_opt_load(js, opt)));
-}
-
 /* One row's lines. */
 static void s_print_row(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {

@@ -58,8 +58,8 @@ int rb_opt_value_size(rb_plan_parser_t *ps, unsigned line, const char *key, cons
         size_t n = strlen(val);
         if (n > 1 && (val[n - 1] == 'z' || val[n - 1] == 'Z') && isdigit((unsigned char)val[0]))
             return rb_plan_fail(ps, line,
-                                "%s=%.64s: a count of zones (fio's z suffix) needs zonemode, which "
-                                "rackbench does not support yet",
+                                "%s=%.64s: a count of zones (fio's z suffix) is for size, io_size, "
+                                "offset, offset_increment and zoneskip",
                                 key, val);
         return rb_plan_fail(
             ps, line,
@@ -172,6 +172,9 @@ int rb_opt_read_kind(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt
     int rc = 0;
     switch (opt->kind) {
     case RB_OPT_SIZE:
+        rc = rb_plan_zone_count(ps, o, opt, val, line);
+        if (rc != 0)
+            return rc < 0 ? rc : 0; /* zones: bytes once zonesize is known */
         rc = rb_opt_value_size(ps, line, key, val, (opt->flags & RB_OPT_F_ZERO) != 0, &n);
         break;
     case RB_OPT_DURATION:

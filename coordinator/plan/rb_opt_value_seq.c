@@ -1,7 +1,7 @@
 /* The option readers of how a job's offsets follow one another: rw's
  * modifier (fio's rw=write:4k, rw=read:-8k, rw=randread:8), rw_sequencer,
- * percentage_random / percentage_sequential, blockalign (per direction) and
- * zonemode (zonesize, zonerange and zoneskip are sizes of the table). */
+ * percentage_random / percentage_sequential and blockalign (per direction);
+ * zonemode is in rb_plan_zones.c. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -120,22 +120,5 @@ int rb_opt_value_random_generator(rb_plan_parser_t *ps, rb_plan_job_t *o, const 
         return rb_plan_fail(ps, line, "bad value '%.64s' for %s (tausworthe, lfsr or tausworthe64)",
                             val, key);
     o->lfsr = !strcmp(val, "lfsr");
-    return 0;
-}
-
-/* zonemode: none (fio's default) or strided; zbd needs a zoned block
- * device's zones and write pointers, which rackbench does not drive. */
-int rb_opt_value_zonemode(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
-                          const char *key, const char *val, unsigned line)
-{
-    (void)opt;
-    if (!strcmp(val, "zbd"))
-        return rb_plan_fail(ps, line,
-                            "%s=zbd is not supported (it follows the zones and write pointers of a "
-                            "zoned block device; strided zones are)",
-                            key);
-    if (strcmp(val, "none") && strcmp(val, "strided"))
-        return rb_plan_fail(ps, line, "bad value '%.64s' for %s (none, strided or zbd)", val, key);
-    o->zone_strided = !strcmp(val, "strided");
     return 0;
 }

@@ -31,9 +31,11 @@ static int s_percent(rb_plan_parser_t *ps, unsigned line, const char *key, const
 int rb_opt_value_io_size(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
                          const char *key, const char *val, unsigned line)
 {
-    (void)opt;
     o->io_size_pct = 0;
-    int rc = s_percent(ps, line, key, val, &o->io_size_pct);
+    int rc = rb_plan_zone_count(ps, o, opt, val, line);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
+    rc = s_percent(ps, line, key, val, &o->io_size_pct);
     if (rc != 0) {
         o->spec.io_size = 0;
         return rc < 0 ? rc : 0;
@@ -51,7 +53,10 @@ int rb_opt_value_size_pct(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t
     uint32_t *pct = offset ? &js->offset_pct : &js->size_pct;
     uint64_t *bytes = offset ? &js->offset : &js->size;
     *pct = 0;
-    int rc = s_percent(ps, line, key, val, pct);
+    int rc = rb_plan_zone_count(ps, o, opt, val, line);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
+    rc = s_percent(ps, line, key, val, pct);
     if (rc != 0) {
         *bytes = 0;
         return rc < 0 ? rc : 0;

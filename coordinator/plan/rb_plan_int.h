@@ -24,6 +24,10 @@ typedef struct rb_plan_cmdbs {
     uint8_t cls, lvl;
 } rb_plan_cmdbs_t;
 
+/* Options that take a count of zones (fio's z suffix): size, io_size,
+ * offset, offset_increment and zoneskip. */
+#define RB_PLAN_ZSLOTS 5
+
 typedef struct rb_plan_job {
     rb_job_spec_t spec;                       /* the fields sent to agents; spec.name unused */
     bool stonewall;                           /* starts a new phase */
@@ -36,6 +40,9 @@ typedef struct rb_plan_job {
     uint32_t io_size_pct;                     /* io_size=N%: N (1 .. 100), from size; 0: bytes */
     bool lfsr;                                /* random_generator=lfsr: no offset twice */
     bool zone_strided;                        /* zonemode=strided (else none, fio's default) */
+    bool zone_zbd;                            /* zonemode=zbd */
+    uint64_t zcount[RB_PLAN_ZSLOTS];          /* fio's z suffix: size, io_size, offset,
+                                               * offset_increment, zoneskip in zones (0: bytes) */
     bool allrandrepeat;                       /* every generator repeatable, at fio's seed */
     bool serialize_off;                       /* create_serialize=0: files set up at job start */
     uint32_t iterations;                      /* iterations=N: the phase runs N times */
@@ -212,7 +219,22 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_ss_ramp, rb_opt_value_buffer_pct, rb_opt_value_sqpoll_cpu, rb_opt_value_flow,
     rb_opt_value_nice, rb_opt_value_wait_for, rb_opt_value_prio, rb_opt_value_cmdprio,
     rb_opt_value_cmdprio_bssplit, rb_opt_value_continue_on_error, rb_opt_value_ignore_error,
-    rb_opt_value_lat_pct;
+    rb_opt_value_lat_pct, rb_opt_value_zone_frac;
+
+/* fio's z suffix (rb_plan_zones.c): 1 when val is a count of zones ("128z")
+ * for the row opt, kept until the zone size is known, its field 0; 0 when
+ * it is not (any count kept before for the row is dropped); -EINVAL said. */
+int rb_plan_zone_count(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *val,
+                       unsigned line);
+
+/* The job's counts of zones as bytes, once its options are read
+ * (rb_plan_zones.c). 0, or -EINVAL with the line named. */
+int rb_plan_zone_counts_settle(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name);
+
+/* fio's zonemode=strided and zonemode=zbd, as fio 3.33 settles them, with
+ * what rackbench does not run refused (rb_plan_zones.c). 0, or -EINVAL. */
+int rb_plan_zones_settle(rb_plan_parser_t *ps, const rb_plan_job_t *o, rb_job_spec_t *js,
+                         const char *name);
 
 /* wait_for of job o, once read: the job it names must be one read before
  * it (rb_opt_value_flow.c). 0, or -EINVAL with the problem added. */
@@ -282,7 +304,7 @@ rb_opt_print_fn rb_opt_print_bs, rb_opt_print_bssplit, rb_opt_print_bsrange, rb_
     rb_opt_print_zone_size, rb_opt_print_steadystate, rb_opt_print_rate_floor,
     rb_opt_print_rate_cycle, rb_opt_print_exit_what, rb_opt_print_sqpoll_cpu, rb_opt_print_flow,
     rb_opt_print_nice, rb_opt_print_prio, rb_opt_print_cmdprio, rb_opt_print_errors,
-    rb_opt_print_enum_if_set, rb_opt_print_lat, rb_opt_print_if_changed;
+    rb_opt_print_enum_if_set, rb_opt_print_lat, rb_opt_print_if_changed, rb_opt_print_zbd;
 
 /* The row's field (1, 4 or 8 bytes) of js as a number. */
 uint64_t rb_opt_load(const rb_job_spec_t *js, const rb_opt_t *opt);

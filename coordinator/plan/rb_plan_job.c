@@ -229,61 +229,6 @@ static void s_settle_sizes(const rb_plan_job_t *o, rb_job_spec_t *js)
     }
 }
 
-/* fio's zonemode=strided, as fio 3.33 settles it: zonesize is refused
- * without it (zonemode=none is the default), zonerange and zoneskip alone
- * change nothing, and zonerange defaults to zonesize. What rackbench does
- * not run yet (several files among them) is refused. 0, or -EINVAL with
- * the line named. */
-static int s_settle_zones(rb_plan_parser_t *ps, const rb_plan_job_t *o, rb_job_spec_t *js,
-                          const char *name)
-{
-    char a[64];
-    if (!o->zone_strided) {
-        if (js->zone_size)
-            return rb_plan_fail(ps, rb_plan_job_line(o, "zonesize"),
-                                "job '%s': zonesize=%s needs zonemode=strided (fio refuses "
-                                "zonesize with zonemode=none, its default)",
-                                name, rb_units_fmt_size_exact(a, sizeof a, js->zone_size));
-        if (js->zone_range || js->zone_skip) {
-            unsigned at = rb_plan_job_line(o, js->zone_range ? "zonerange" : "zoneskip");
-            int rc = rb_plan_note(ps, at,
-                                  "job '%s': zonerange and zoneskip have no effect without "
-                                  "zonemode=strided, as in fio",
-                                  name);
-            if (rc < 0)
-                return rc;
-        }
-        js->zone_range = js->zone_skip = 0;
-        return 0;
-    }
-    unsigned line = rb_plan_job_line(o, "zonemode");
-    unsigned size_line = rb_plan_job_line(o, "zonesize");
-    if (!js->zone_size)
-        return rb_plan_fail(ps, size_line ? size_line : line,
-                            "job '%s': zonemode=strided needs zonesize above 0", name);
-    if (!js->zone_range)
-        js->zone_range = js->zone_size;
-    const char *why = NULL;
-    bool several = js->bs_max > js->bs || js->nbssplit_read || js->nbssplit_write;
-    if (js->nrfiles > 1)
-        why = "several files (fio's walk shares one zone count between them)";
-    else if (js->rw != RB_RW_READ && js->rw != RB_RW_WRITE && js->rw != RB_RW_RANDREAD &&
-             js->rw != RB_RW_RANDWRITE && js->rw != RB_RW_REREAD && js->rw != RB_RW_REWRITE)
-        why = "this rw (reads or writes, sequential or random, are)";
-    else if (js->seq_add || js->seq_nr > 1 || js->perc_seq_read || js->perc_seq_write)
-        why = "rw=X:N or percentage_random";
-    else if (js->rand_dist != RB_DIST_RANDOM || js->ba_read || js->ba_write)
-        why = "random_distribution or blockalign";
-    else if (rb_rw_random(js->rw) && several)
-        why = "random IOs of several sizes";
-    else if (js->zone_size % js->bs || js->zone_range % js->bs || js->zone_skip % js->bs)
-        why = "zonesize, zonerange or zoneskip that are not multiples of bs";
-    if (why)
-        return rb_plan_fail(ps, line, "job '%s': zonemode=strided with %s is not supported yet",
-                            name, why);
-    return 0;
-}
-
 /* Settles what depends on several options (fio semantics) and checks the
  * job as a whole; errors name the job's section line. */
 static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name, unsigned line)
@@ -292,7 +237,9 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     char a[64];
     int from = 0; /* the size of a file an earlier phase writes */
 
-    int rc = s_engine_options(ps, o, name);
+    int rc = rb_plan_zone_counts_settle(ps, o, name); /* 128z: bytes, before sizes count */
+    if (rc == 0)
+        rc = s_engine_options(ps, o, name);
     if (rc == 0)
         rc = rb_opt_timing_settle(ps, o, name);
     if (rc == 0)
@@ -474,7 +421,7 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
                             js->seq_add % js->bs  ? "a step that is not a multiple of bs"
                             : rb_rw_trims(js->rw) ? "trims"
                                                   : "offset or offset_increment");
-    rc = s_settle_zones(ps, o, js, name);
+    rc = rb_plan_zones_settle(ps, o, js, name);
     if (rc < 0)
         return rc;
     return s_rules(ps, o, line);

@@ -333,6 +333,13 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->batch_cmin, b->batch_cmin);
     assert_int_equal(a->batch_cmax, b->batch_cmax);
     assert_int_equal(a->depth_low, b->depth_low);
+    assert_int_equal(a->zbd_zone, b->zbd_zone);
+    assert_int_equal(a->zbd_cap, b->zbd_cap);
+    assert_int_equal(a->zbd_max_open, b->zbd_max_open);
+    assert_int_equal(a->zbd_job_max_open, b->zbd_job_max_open);
+    assert_int_equal(a->zbd_beyond_wp, b->zbd_beyond_wp);
+    assert_int_equal(a->zbd_reset_thr, b->zbd_reset_thr);
+    assert_int_equal(a->zbd_reset_freq, b->zbd_reset_freq);
     assert_string_equal(a->ioscheduler, b->ioscheduler);
     assert_int_equal(a->lat_target_ns, b->lat_target_ns);
     assert_int_equal(a->lat_window_ns, b->lat_window_ns);
@@ -696,7 +703,10 @@ static const s_bad_t s_bad[] = {
     {"[a]\nfilename=/dev/sdb\nsize=0%\n", 3, "size=0 is out of range (1..100)"},
     {"[a]\nfilename=/dev/sdb\noffset=101%\n", 3, "offset=101 is out of range (1..100)"},
     {"[a]\nfilename=/dev/sdb\nsize=5%\nfilesize=1M\n", 3, "size=5% of each device and filesize"},
-    {"[a]\nsize=4z\n", 2, "size=4z: a count of zones (fio's z suffix) needs zonemode"},
+    {"[a]\nsize=4z\n", 2,
+     "job 'a': size=4z counts zones: it needs zonemode=strided or zbd, and zonesize"},
+    {"[a]\nsize=1M\nbs=4z\n", 3, "bs=4z: a count of zones (fio's z suffix) is for size, io_size"},
+    {"[a]\nsize=0z\n", 2, "bad count of zones '0z' for size"},
     {"[a]\nsize=1M\nnumjobs=0\n", 3, "numjobs=0 is out of range (1..4096)"},
     {"[a]\nsize=1M\nnumjobs=4097\n", 3, "numjobs=4097 is out of range"},
     {"[a]\nsize=1M\nnumjobs=99999999999999999999\n", 3, "out of range"},
@@ -860,10 +870,29 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nrandom_generator=mt\n", 3, "bad value 'mt' for random_generator"},
     {"[a]\nsize=1M\nrw_sequencer=backwards\n", 3, "bad value 'backwards' for rw_sequencer"},
     /* zonemode */
-    {"[a]\nsize=1M\nzonemode=zbd\n", 3, "zonemode=zbd is not supported (it follows the zones"},
+    {"[a]\nsize=1M\nzonemode=zbd\n", 3, "job 'a': zonemode=zbd needs zonesize: rackbench emulates"},
+    {"[a]\nsize=1M\nzonemode=zbd\nzonesize=256\n", 4, "zones are at least 512 bytes"},
+    {"[a]\nsize=4M\nzonemode=zbd\nzonesize=1M\nzonecapacity=2M\n", 5,
+     "job 'a': zonecapacity=2M is larger than zonesize=1M"},
+    {"[a]\nsize=4M\nzonemode=zbd\nzonesize=1M\njob_max_open_zones=2\n", 5,
+     "job_max_open_zones needs max_open_zones"},
+    {"[a]\nsize=4M\nzonemode=zbd\nzonesize=1M\nmax_open_zones=2\njob_max_open_zones=3\n", 6,
+     "job_max_open_zones=3 is above max_open_zones=2"},
+    {"[a]\nsize=4M\nrw=write\nbs=2M\nzonemode=zbd\nzonesize=1M\n", 4,
+     "a write of 2M is larger than zonesize=1M"},
+    {"[a]\nsize=4M\nrw=randtrim\nbs=64k\nzonemode=zbd\nzonesize=1M\n", 4,
+     "trims of 64k with zonemode=zbd: a trim resets a zone, its size must be zonesize=1M"},
+    {"[a]\nsize=4M\nrw=write\nverify=md5\nzonemode=zbd\nzonesize=1M\n", 5,
+     "zonemode=zbd with verify (fio resets the zones first"},
+    {"[a]\nsize=4M\nnrfiles=2\nzonemode=zbd\nzonesize=1M\n", 4,
+     "zonemode=zbd with several files is not supported yet"},
+    {"[a]\nsize=4M\nzonemode=zbd\nzonesize=1M\nzone_reset_threshold=1.5\n", 5,
+     "bad value '1.5' for zone_reset_threshold (a fraction from 0 to 1)"},
+    {"[a]\nsize=4M\nzonemode=zbd\nzonesize=1M\nmax_open_zones=5000\n", 5, "max_open_zones"},
     {"[a]\nsize=1M\nzonemode=stride\n", 3, "bad value 'stride' for zonemode"},
     {"[a]\nsize=1M\nzonesize=256k\n", 3,
-     "job 'a': zonesize=256k needs zonemode=strided (fio refuses zonesize with zonemode=none"},
+     "job 'a': zonesize=256k needs zonemode=strided or zbd (fio refuses zonesize with "
+     "zonemode=none"},
     {"[a]\nsize=1M\nzonemode=strided\n", 3, "job 'a': zonemode=strided needs zonesize above 0"},
     {"[a]\nsize=1M\nzonemode=strided\nzonesize=0\n", 4,
      "job 'a': zonemode=strided needs zonesize above 0"},
@@ -2896,6 +2925,48 @@ static void test_zones(void **state)
     rb_plan_destroy(&p);
 }
 
+/* zonemode=zbd: zonesize moves to zbd_zone, the z suffix counts zones of
+ * it (fio's zbd-rand-write-trim-gc), its options print and read back, and
+ * they do nothing (a note each) without zonemode=zbd. */
+static void test_zbd(void **state)
+{
+    (void)state;
+    rb_plan_t *p =
+        s_parse_str("[global]\nzonemode=zbd\nzonesize=256M\nfilename=/dev/sdb\n"
+                    "offset=524z\n"
+                    "[w]\nrw=randwrite\nbs=2M\nsize=128z\nmax_open_zones=32\n"
+                    "job_max_open_zones=4\nzonecapacity=128M\nzone_reset_threshold=0.5\n"
+                    "zone_reset_frequency=0.01\n"
+                    "[r]\nrw=read\nread_beyond_wp=1\nio_size=2z\n"
+                    "[t]\nrw=randtrim\nbs=256M\nsize=128z\n"
+                    "[n]\nzonemode=none\nzonesize=0\nsize=1M\noffset=0\nmax_open_zones=3\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(j[0].zone_size, 0); /* not strided */
+    assert_int_equal(j[0].zbd_zone, 256ull << 20);
+    assert_int_equal(j[0].offset, 524ull * (256ull << 20));
+    assert_int_equal(j[0].size, 128ull * (256ull << 20));
+    assert_int_equal(j[0].zbd_max_open, 32);
+    assert_int_equal(j[0].zbd_job_max_open, 4);
+    assert_int_equal(j[0].zbd_cap, 128ull << 20);
+    assert_int_equal(j[0].zbd_reset_thr, 500000);
+    assert_int_equal(j[0].zbd_reset_freq, 10000);
+    assert_int_equal(j[1].zbd_beyond_wp, 1);
+    assert_int_equal(j[1].io_size, 2ull * (256ull << 20));
+    assert_int_equal(j[2].bs_trim ? j[2].bs_trim : j[2].bs, 256ull << 20);
+    assert_int_equal(j[3].zbd_zone, 0);
+    assert_int_equal(j[3].zbd_max_open, 0);
+    assert_non_null(strstr(p->notes, "job 'n': max_open_zones has no effect without zonemode=zbd"));
+    char *text = s_print(p, NULL);
+    assert_non_null(strstr(text, "zonemode=zbd\nzonesize=256M\n"));
+    assert_non_null(strstr(text, "zonecapacity=128M\n"));
+    assert_non_null(strstr(text, "max_open_zones=32\n"));
+    assert_non_null(strstr(text, "zone_reset_frequency=0.01\n"));
+    free(text);
+    s_assert_round_trip(p);
+    s_assert_codec_accepts(p);
+    rb_plan_destroy(&p);
+}
+
 /* fio's job named after a device (disk-zone-profile.fio's [/dev/sdb])
  * without filename goes to it; with a directory, or a filename, it does not. */
 static void test_job_named_after_device(void **state)
@@ -3651,6 +3722,7 @@ int main(void)
         cmocka_unit_test(test_random_distribution),
         cmocka_unit_test(test_rw_modifiers),
         cmocka_unit_test(test_zones),
+        cmocka_unit_test(test_zbd),
         cmocka_unit_test(test_job_named_after_device),
         cmocka_unit_test(test_io_limits_and_files),
         cmocka_unit_test(test_racks),

@@ -216,6 +216,13 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->batch_cmin = 2 + k;
     jb->batch_cmax = 8 + k;
     jb->depth_low = 3 + k;
+    jb->zbd_zone = (256ull << 20) + k; /* version 23 */
+    jb->zbd_cap = (128ull << 20) + k;
+    jb->zbd_max_open = 32 + k;
+    jb->zbd_job_max_open = 4 + k;
+    jb->zbd_beyond_wp = (uint8_t)(k % 2);
+    jb->zbd_reset_thr = 100000 + k;
+    jb->zbd_reset_freq = 500000 + k;
     snprintf(jb->ioscheduler, sizeof jb->ioscheduler, "mq-deadline");
     jb->lat_target_ns = 18000000ull + k; /* version 21 */
     jb->lat_window_ns = 300000000ull + k;
@@ -928,6 +935,13 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->batch_cmin, t->batch_cmin);
                 assert_int_equal(s->batch_cmax, t->batch_cmax);
                 assert_int_equal(s->depth_low, t->depth_low);
+                assert_int_equal(s->zbd_zone, t->zbd_zone);
+                assert_int_equal(s->zbd_cap, t->zbd_cap);
+                assert_int_equal(s->zbd_max_open, t->zbd_max_open);
+                assert_int_equal(s->zbd_job_max_open, t->zbd_job_max_open);
+                assert_int_equal(s->zbd_beyond_wp, t->zbd_beyond_wp);
+                assert_int_equal(s->zbd_reset_thr, t->zbd_reset_thr);
+                assert_int_equal(s->zbd_reset_freq, t->zbd_reset_freq);
                 assert_string_equal(s->ioscheduler, t->ioscheduler);
                 assert_int_equal(s->lat_target_ns, t->lat_target_ns);
                 assert_int_equal(s->lat_window_ns, t->lat_window_ns);
@@ -1562,9 +1576,9 @@ static void test_version(void **state)
     const int64_t v = RB_PROTO_VERSION;
     char needle[80];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 22);
+    assert_int_equal(RB_PROTO_VERSION, 23);
     void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 21 from peer, this build speaks 22");
+    expect_bad(buf, len, -EPROTO, "protocol version 22 from peer, this build speaks 23");
     expect_bad(buf, len, -EPROTO, "PING");
     free(buf);
     buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
@@ -2050,6 +2064,10 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->nice = -20; /* the widest a legal one encodes */
     jb->create_on_open = 1;
     jb->batch_submit = jb->batch_cmin = jb->batch_cmax = jb->depth_low = RB_IODEPTH_MAX;
+    jb->zbd_zone = jb->zbd_cap = UINT64_MAX;
+    jb->zbd_max_open = jb->zbd_job_max_open = RB_ZBD_MAX_OPEN;
+    jb->zbd_beyond_wp = 1;
+    jb->zbd_reset_thr = jb->zbd_reset_freq = 1000000;
 }
 
 static void test_oversized_frame(void **state)
@@ -2454,7 +2472,8 @@ static void test_v6_keys(void **state)
         "dedupe_ws_pct dedupe_global ioprio cmdprio_read cmdprio_write continue_on_error "
         "ignore_error exitall_on_error write_hint fill_device ioscheduler lat_target_ns "
         "lat_window_ns lat_pct lat_run existing nice create_on_open batch_submit batch_cmin "
-        "batch_cmax depth_low";
+        "batch_cmax depth_low zbd_zone zbd_cap zbd_max_open zbd_job_max_open zbd_beyond_wp "
+        "zbd_reset_thr zbd_reset_freq";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
