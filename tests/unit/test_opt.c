@@ -5,6 +5,7 @@
  *
  *   test_opt                  the checks
  *   test_opt --update FILE    rewrites the generated parts of FILE (docs/plan.md) */
+#include <ctype.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -95,6 +96,54 @@ static void test_docs_match_table(void **state)
                      *part);
         free(want);
     }
+    free(doc);
+}
+
+/* The anchor a heading of docs/plan.md gets (as GitHub makes it): lower
+ * case, blanks to '-', other characters but '_' and '-' dropped. */
+static void s_slug(const char *h, size_t n, char *out, size_t len)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < len; i++) {
+        unsigned char c = (unsigned char)h[i];
+        if (c == ' ')
+            out[k++] = '-';
+        else if (isalnum(c) || c == '_' || c == '-')
+            out[k++] = (char)tolower(c);
+    }
+    out[k] = '\0';
+}
+
+/* Every row's docs anchor is a heading of docs/plan.md. */
+static void test_docs_anchors(void **state)
+{
+    (void)state;
+    char *doc = s_slurp(RB_DOCS_PLAN);
+    assert_non_null(doc);
+    size_t cap = 1024, n = 0;
+    char(*slugs)[128] = calloc(cap, sizeof *slugs);
+    assert_non_null(slugs);
+    for (const char *p = doc; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        if (*p != '#')
+            continue;
+        const char *h = p;
+        while (*h == '#')
+            h++;
+        while (*h == ' ')
+            h++;
+        const char *e = strchr(h, '\n');
+        assert_true(n < cap);
+        s_slug(h, e ? (size_t)(e - h) : strlen(h), slugs[n++], sizeof slugs[0]);
+    }
+    for (size_t i = 0; i < rb_opt_count(); i++) {
+        const rb_opt_t *o = rb_opt_at(i);
+        size_t k = 0;
+        while (o->ref && k < n && strcmp(slugs[k], o->ref))
+            k++;
+        if (o->ref && k == n)
+            fail_msg("option '%s': docs/plan.md has no heading for its anchor #%s", o->key, o->ref);
+    }
+    free(slugs);
     free(doc);
 }
 
@@ -321,8 +370,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_rows_complete),       cmocka_unit_test(test_names_unique),
         cmocka_unit_test(test_wire_limits),         cmocka_unit_test(test_engine_rows),
         cmocka_unit_test(test_defaults_and_fields), cmocka_unit_test(test_docs_match_table),
-        cmocka_unit_test(test_engines_agree),       cmocka_unit_test(test_ignored_with_note),
-        cmocka_unit_test(test_engine_options),
+        cmocka_unit_test(test_docs_anchors),        cmocka_unit_test(test_engines_agree),
+        cmocka_unit_test(test_ignored_with_note),   cmocka_unit_test(test_engine_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
