@@ -406,6 +406,10 @@ typedef struct rb_job_spec {
     uint8_t zbd_beyond_wp;     /* read_beyond_wp: reads go where they fall */
     uint32_t zbd_reset_thr;    /* zone_reset_threshold, in millionths of the range */
     uint32_t zbd_reset_freq;   /* zone_reset_frequency, in millionths (0: no resets) */
+    /* fio's openfiles (version 23): a worker's sequential round robin goes
+     * over at most this many of its files at once, the next one taken in
+     * once one is done (0: all) */
+    uint32_t openfiles;
     /* fio's ioscheduler (version 21): the job's block devices use this IO
      * scheduler for the phase, then get theirs back */
     char ioscheduler[RB_SCHED_MAX]; /* "" leaves them as they are */

@@ -45,51 +45,16 @@ static void s_new_pass(rb_worker_t *w)
         f->cursor[0] = f->cursor[1] = f->cursor[2] = s->offset;
         f->start[0] = f->start[1] = f->start[2] = s->offset;
         f->last[RB_DIR_WRITE] = f->last[RB_DIR_TRIM] = UINT64_MAX;
+        f->taken = 0; /* openfiles: fio opens the first ones again */
     }
+    if (!keep)
+        w->ntaken = 0;
     w->tw_due = 0;
     w->seq_count = 0;
     w->seq_file = 0;
     if (rb_rw_random(s->rw) && !s->norandommap)
         rb_perm_init(&w->perm, w->units, rb_rand_next(&w->rng));
     w->pass++;
-}
-
-/* A random block as fio picks it: a random place, then the next block not
- * done from there in its file (around to the file's start), else in the
- * next files. *u is the unit (block * nfiles + file); 1 when all are done. */
-static int s_pick_free(rb_worker_t *w, uint64_t *u)
-{
-    if (w->ncovered >= w->units)
-        return 1;
-    uint64_t r = rb_rand_next(&w->rng) % w->units, upf = w->unit_per_file;
-    uint32_t f0 = (uint32_t)(r % w->nfiles);
-    uint64_t b = r / w->nfiles;
-    for (uint32_t k = 0; k < w->nfiles; k++) {
-        uint32_t f = (uint32_t)((f0 + k) % w->nfiles);
-        uint64_t base = (uint64_t)f * upf, start = k ? 0 : b;
-        uint64_t c = rb_data_map_free_in(w, base + start, base + upf);
-        if (c == UINT64_MAX && start)
-            c = rb_data_map_free_in(w, base, base + start);
-        if (c != UINT64_MAX) {
-            *u = (c - base) * w->nfiles + f;
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* Marks the blocks of a random IO of len bytes from unit u, up to the first
- * one done already, where fio's random map ends it too. The length kept. */
-static uint64_t s_cover(rb_worker_t *w, uint64_t u, uint64_t len)
-{
-    uint64_t bs = w->spec->bs, upf = w->unit_per_file, k = 0;
-    uint64_t f = u % w->nfiles, b = u / w->nfiles, c = f * upf + b;
-    for (; k * bs < len && b + k < upf; k++) {
-        if (k && rb_data_map_done(w, c + k))
-            break;
-        rb_data_map_mark(w, c + k);
-    }
-    return k * bs < len ? k * bs : len;
 }
 
 /* The size of a read (wr 0), a write (1) or a trim (2), as fio draws it: by
@@ -167,7 +132,7 @@ static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint6
                 return 1;
             u = w->dist ? rb_data_dist_unit(w, wr) : rb_rand_next(&w->rng) % w->units;
         } else if (w->covered) {
-            if (s_pick_free(w, &u))
+            if (rb_data_pick_free(w, &u))
                 return 1;
         } else {
             /* one size: every unit once, in a random order */
@@ -188,7 +153,10 @@ static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint6
          * twice: each block trimmed and written). */
         if (w->pass_bytes >= w->units * s->bs * (tw ? 2 : 1))
             return 1;
-        for (uint32_t tries = 0; tries < w->nfiles; tries++) {
+        /* openfiles: a file passed by may be let in once the done ones
+         * leave, a round later */
+        uint64_t most = (uint64_t)w->nfiles * (s->openfiles ? 2 : 1);
+        for (uint64_t tries = 0; tries < most; tries++) {
             uint32_t f = (uint32_t)(w->next_unit++ % w->nfiles);
             if (tw && tries) {
                 wr = s_trimwrite_dir(&w->files[f]);
@@ -198,6 +166,8 @@ static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint6
                 *file = f;
                 goto found;
             }
+            if (!s->seq_add && s->openfiles && rb_data_take_file(w, f, wr, end) < 0)
+                continue; /* openfiles: not among those the worker goes over now */
             if (!s->seq_add && w->files[f].cursor[wr] < end) {
                 *file = f;
                 *off = w->files[f].cursor[wr];
@@ -225,7 +195,7 @@ static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint6
         at += *off - was - w->zbd_shift; /* the walk goes on from there, as fio's */
     }
     if (w->covered && unit != UINT64_MAX)
-        *len = s_cover(w, unit, *len);
+        *len = rb_data_cover(w, unit, *len);
     if (w->zbd && wr == RB_DIR_WRITE)
         rb_data_zbd_wrote(w, *off, *len);
     w->files[*file].cursor[wr] = at + *len; /* where the next goes on from */

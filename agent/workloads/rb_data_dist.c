@@ -5,7 +5,8 @@
  * a pass ends once its bytes are issued, and blocks may repeat. And how
  * offsets follow one another when they do not all seek: fio's rw=randX:N,
  * rw_sequencer and percentage_sequential, rw=write:4k and rw=read:-8k,
- * and blockalign. */
+ * and blockalign. And the random map's picks (rb_data_pick_free,
+ * rb_data_cover). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -225,4 +226,42 @@ uint16_t rb_data_cmdprio(rb_worker_t *w, int dir, uint64_t len)
         }
     }
     return 0;
+}
+
+/* A random block as fio picks it: a random place, then the next block not
+ * done from there in its file (around to the file's start), else in the
+ * next files. *u is the unit (block * nfiles + file); 1 when all are done. */
+int rb_data_pick_free(rb_worker_t *w, uint64_t *u)
+{
+    if (w->ncovered >= w->units)
+        return 1;
+    uint64_t r = rb_rand_next(&w->rng) % w->units, upf = w->unit_per_file;
+    uint32_t f0 = (uint32_t)(r % w->nfiles);
+    uint64_t b = r / w->nfiles;
+    for (uint32_t k = 0; k < w->nfiles; k++) {
+        uint32_t f = (uint32_t)((f0 + k) % w->nfiles);
+        uint64_t base = (uint64_t)f * upf, start = k ? 0 : b;
+        uint64_t c = rb_data_map_free_in(w, base + start, base + upf);
+        if (c == UINT64_MAX && start)
+            c = rb_data_map_free_in(w, base, base + start);
+        if (c != UINT64_MAX) {
+            *u = (c - base) * w->nfiles + f;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Marks the blocks of a random IO of len bytes from unit u, up to the first
+ * one done already, where fio's random map ends it too. The length kept. */
+uint64_t rb_data_cover(rb_worker_t *w, uint64_t u, uint64_t len)
+{
+    uint64_t bs = w->spec->bs, upf = w->unit_per_file, k = 0;
+    uint64_t f = u % w->nfiles, b = u / w->nfiles, c = f * upf + b;
+    for (; k * bs < len && b + k < upf; k++) {
+        if (k && rb_data_map_done(w, c + k))
+            break;
+        rb_data_map_mark(w, c + k);
+    }
+    return k * bs < len ? k * bs : len;
 }

@@ -1,6 +1,7 @@
 /* The data workload's files and ring: a worker's files opened (and sized,
  * renewed for unlink_each_loop, removed for unlink), its IO slots and
- * buffers, its engine started, and do_verify's read back after the IO. */
+ * buffers, its engine started, do_verify's read back after the IO, and
+ * which files openfiles lets the round robin go over. */
 #include <errno.h>
 #include <inttypes.h>
 #include <fcntl.h>
@@ -452,4 +453,27 @@ void rb_data_fini(rb_worker_t *w)
     w->ios = NULL;
     w->slots = NULL;
     w->free = w->retry = w->done = w->unsent = NULL;
+}
+
+/* openfiles: whether the round robin's turn at file f (direction wr, its
+ * range ending at end) goes to it, as fio's turn goes to an open file: a
+ * file done lets another in (fio closes it; time_based too, the next pass
+ * takes the first ones again); one not taken in is, while fewer than
+ * openfiles are. 0, or -1 to pass it by. */
+int rb_data_take_file(rb_worker_t *w, uint32_t f, int wr, uint64_t end)
+{
+    rb_worker_file_t *wf = &w->files[f];
+    if (wf->cursor[wr] >= end) {
+        if (wf->taken)
+            w->ntaken--; /* done: fio closes it */
+        wf->taken = 0;
+        return -1;
+    }
+    if (wf->taken)
+        return 0;
+    if (w->ntaken >= w->spec->openfiles)
+        return -1; /* fio: busy, the next file's turn */
+    wf->taken = 1;
+    w->ntaken++;
+    return 0;
 }

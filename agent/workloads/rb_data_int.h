@@ -61,6 +61,20 @@ static inline void rb_data_map_clear(rb_worker_t *w)
     w->ncovered = 0;
 }
 
+/* A random block as fio picks it, the map's next free one from a random
+ * place (rb_data_dist.c): *u the unit (block * nfiles + file), 0; 1 when
+ * every block is done. */
+int rb_data_pick_free(rb_worker_t *w, uint64_t *u);
+
+/* Marks the blocks of a random IO of len bytes from unit u up to the first
+ * one done already, where fio's random map ends it (rb_data_dist.c). The
+ * length kept. */
+uint64_t rb_data_cover(rb_worker_t *w, uint64_t u, uint64_t len);
+
+/* openfiles (rb_data_files.c): 0 when the round robin's turn at file f
+ * (direction wr, its range ending at end) goes to it, -1 to pass it by. */
+int rb_data_take_file(rb_worker_t *w, uint32_t f, int wr, uint64_t end);
+
 /* zonemode=strided: where the next IO of direction dir (want bytes) goes
  * in the worker's walk of fio's zones (rb_data_dist.c). 0 with *off set,
  * or 1 when the pass ends there. */

@@ -39,6 +39,7 @@ typedef struct rb_worker_file {
     uint64_t real_size;     /* a device's size, or a file's the job takes its size from
                              * (fio's real_file_size); 0: the range's end */
     int dirty;              /* written since the last fsync */
+    int taken;              /* openfiles: among the files the round robin goes over */
     char path[RB_PATH_MAX]; /* for messages */
 } rb_worker_file_t;
 
@@ -130,6 +131,7 @@ typedef struct rb_worker {
     int seq_end;            /* holes: the pass ended at its range's end, not on its bytes */
     uint32_t seq_file;      /* the file of the last IO (rw=randX:N goes on in it) */
     uint64_t pass_bytes;    /* bytes issued in this pass (norandommap ends on them) */
+    uint32_t ntaken;        /* openfiles: files the round robin goes over now */
     /* zonemode=strided: the walk over the zones of the worker's range */
     uint64_t zone_start; /* where the zone begins (in the region, as cursor[]) */
     uint64_t zone_bytes; /* bytes issued in the zone, fio's zone_bytes */

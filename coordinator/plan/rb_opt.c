@@ -162,6 +162,10 @@ static const rb_opt_t s_rows[] = {
      .ref = "number_ios"},
     {"nrfiles", "nr_files", RB_OPT_COUNT, 0, J(nrfiles), .min = 1, .max = RB_NRFILES_MAX,
      .def = "1", .type = "1 .. 65536", .doc = "files per worker", .ref = "nrfiles-also-nr_files"},
+    {"openfiles", NULL, RB_OPT_COUNT, 0, J(openfiles), .min = 0, .max = RB_NRFILES_MAX,
+     .print = rb_opt_print_if_set, .type = "0 .. 65536", .def_doc = "`0` (`nrfiles`)",
+     .doc = "files a worker goes over at once, the next taken in as one is done",
+     .ref = "openfiles"},
     {"offset", "fileoffset", RB_OPT_CUSTOM, RB_OPT_F_ZERO, J(offset), .parse = rb_opt_value_size_pct,
      .print = rb_opt_print_offset, .type = "size, or 1% .. 100% of a device", .def_doc = "`0`",
      .doc = "where IO starts in each file", .ref = "offset-also-fileoffset"},
@@ -649,7 +653,7 @@ static const rb_opt_t s_rows[] = {
 #define NY(k, a) {k, NULL, RB_OPT_NOT_YET, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT, .group = (a)}
 #define NYE(k, a, e) {k, NULL, RB_OPT_NOT_YET, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT, .group = (a), .engine = (e)}
     NY("unique_filename", RB_OPT_AREA_FILES), NY("lockfile", RB_OPT_AREA_FILES),
-    NY("opendir", RB_OPT_AREA_FILES), NY("openfiles", RB_OPT_AREA_FILES),
+    NY("opendir", RB_OPT_AREA_FILES),
     NY("create_fsync", RB_OPT_AREA_FILES),
     NY("create_only", RB_OPT_AREA_FILES), NY("allow_file_create", RB_OPT_AREA_FILES),
     NY("allow_mounted_write", RB_OPT_AREA_FILES), NY("pre_read", RB_OPT_AREA_FILES),

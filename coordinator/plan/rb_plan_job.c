@@ -229,6 +229,30 @@ static void s_settle_sizes(const rb_plan_job_t *o, rb_job_spec_t *js)
     }
 }
 
+/* fio's openfiles: 0, or at least the worker's files, changes nothing (0
+ * then); below, the worker's sequential round robin goes over that many at
+ * once. What rackbench does not run that way yet is refused. */
+static int s_settle_openfiles(rb_plan_parser_t *ps, const rb_plan_job_t *o, rb_job_spec_t *js,
+                              const char *name)
+{
+    uint32_t files = js->nrfiles ? js->nrfiles : 1;
+    if (!js->openfiles || js->openfiles >= files || js->rw == RB_RW_META) {
+        js->openfiles = 0;
+        return 0;
+    }
+    const char *why = rb_rw_random(js->rw)                              ? "random IO"
+                      : js->rw == RB_RW_RW || js->rw == RB_RW_TRIMWRITE ? "a mix"
+                      : js->seq_add                                     ? "rw=X:N steps"
+                      : js->shared_file                                 ? "file_per_worker=0"
+                                                                        : NULL;
+    if (!why)
+        return 0;
+    return rb_plan_fail(ps, rb_plan_job_line(o, "openfiles"),
+                        "job '%s': openfiles=%" PRIu32 " below nrfiles=%" PRIu32
+                        " with %s is not supported yet (sequential reads, writes or trims are)",
+                        name, js->openfiles, files, why);
+}
+
 /* Settles what depends on several options (fio semantics) and checks the
  * job as a whole; errors name the job's section line. */
 static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name, unsigned line)
@@ -422,6 +446,8 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
                             : rb_rw_trims(js->rw) ? "trims"
                                                   : "offset or offset_increment");
     rc = rb_plan_zones_settle(ps, o, js, name);
+    if (rc == 0)
+        rc = s_settle_openfiles(ps, o, js, name);
     if (rc < 0)
         return rc;
     return s_rules(ps, o, line);

@@ -340,6 +340,7 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->zbd_beyond_wp, b->zbd_beyond_wp);
     assert_int_equal(a->zbd_reset_thr, b->zbd_reset_thr);
     assert_int_equal(a->zbd_reset_freq, b->zbd_reset_freq);
+    assert_int_equal(a->openfiles, b->openfiles);
     assert_string_equal(a->ioscheduler, b->ioscheduler);
     assert_int_equal(a->lat_target_ns, b->lat_target_ns);
     assert_int_equal(a->lat_window_ns, b->lat_window_ns);
@@ -890,6 +891,9 @@ static const s_bad_t s_bad[] = {
      "bad value '1.5' for zone_reset_threshold (a fraction from 0 to 1)"},
     {"[a]\nsize=4M\nzonemode=zbd\nzonesize=1M\nmax_open_zones=5000\n", 5, "max_open_zones"},
     {"[a]\nsize=1M\nzonemode=stride\n", 3, "bad value 'stride' for zonemode"},
+    {"[a]\nsize=1M\nnrfiles=4\nrw=randread\nopenfiles=2\n", 5,
+     "job 'a': openfiles=2 below nrfiles=4 with random IO is not supported yet"},
+    {"[a]\nsize=1M\nnrfiles=4\nrw=rw\nopenfiles=2\n", 5, "openfiles=2 below nrfiles=4 with a mix"},
     {"[a]\nsize=1M\nzonesize=256k\n", 3,
      "job 'a': zonesize=256k needs zonemode=strided or zbd (fio refuses zonesize with "
      "zonemode=none"},
