@@ -410,6 +410,10 @@ typedef struct rb_job_spec {
      * over at most this many of its files at once, the next one taken in
      * once one is done (0: all) */
     uint32_t openfiles;
+    /* fio's lockmem (version 23): each worker pins this many bytes of
+     * memory (mlock) from its start to its end, leaving the page cache less
+     * (0: none) */
+    uint64_t lockmem;
     /* fio's ioscheduler (version 21): the job's block devices use this IO
      * scheduler for the phase, then get theirs back */
     char ioscheduler[RB_SCHED_MAX]; /* "" leaves them as they are */

@@ -175,7 +175,7 @@ static void *s_worker_main(void *arg)
     /* GO, then startdelay: the worker's time (ramp, runtime) begins after both;
      * a worker stopped before it began does nothing */
     uint64_t start = w->t_go + w->delay_ns < w->t_go ? UINT64_MAX : w->t_go + w->delay_ns;
-    if (s_affinity(w) == 0 && s_ioprio(w) == 0 && s_nice(w) == 0 &&
+    if (s_affinity(w) == 0 && s_ioprio(w) == 0 && s_nice(w) == 0 && rb_worker_lockmem(w) == 0 &&
         rb_worker_sleep_until(w, start) == 0 && rb_worker_wait_for(w) == 0) {
         uint64_t begin = rb_time_mono_ns();
         w->count_from = begin + s->ramp_ns;
@@ -190,6 +190,7 @@ static void *s_worker_main(void *arg)
         wl->run(w);
     }
     rb_worker_flow_leave(w);
+    rb_worker_unlockmem(w);
     if (!w->t_start)
         w->t_start = w->t_end = rb_time_mono_ns(); /* ended during ramp-up: nothing counted */
     uint64_t bytes = rb_worker_bytes(w);

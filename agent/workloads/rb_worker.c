@@ -2,10 +2,15 @@
  * failure, keep bounded progress checkpoints, and count a measured operation,
  * so that data and metadata figures mean the same thing. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include "rb_log.h"
 #include "rb_time.h"
 #include "rb_worker.h"
 
@@ -113,6 +118,49 @@ int rb_worker_wait_for(const rb_worker_t *w)
         rb_time_sleep_until_ns(rb_time_mono_ns() + RB_NS_PER_MS);
     }
     return 0;
+}
+
+int rb_worker_lockmem(rb_worker_t *w)
+{
+    uint64_t n = w->spec->lockmem;
+    uint64_t ram = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+    const uint64_t keep = 128ull << 20; /* fio leaves the host this much */
+    if (!n)
+        return 0;
+    if (ram && n + keep > ram) {
+        n = ram > keep ? ram - keep : 0;
+        rb_log(RB_LOG_INFO, "job %s worker %" PRIu32 ": lockmem limited to %" PRIu64 " MiB",
+               w->spec->name, w->index, n >> 20);
+    }
+    void *p = mmap(NULL, (size_t)n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        int e = errno;
+        rb_worker_fail(w, -e, NULL, 0, "job %s: lockmem: mmap of %" PRIu64 " bytes: %s",
+                       w->spec->name, n, strerror(e));
+        return -e;
+    }
+    if (mlock(p, (size_t)n) < 0) {
+        int e = errno;
+        munmap(p, (size_t)n);
+        rb_worker_fail(w, -e, NULL, 0,
+                       "job %s: lockmem: mlock of %" PRIu64 " bytes: %s (RLIMIT_MEMLOCK, or "
+                       "CAP_IPC_LOCK)",
+                       w->spec->name, n, strerror(e));
+        return -e;
+    }
+    w->pinned = p;
+    w->npinned = n;
+    return 0;
+}
+
+void rb_worker_unlockmem(rb_worker_t *w)
+{
+    if (!w->pinned)
+        return;
+    munlock(w->pinned, (size_t)w->npinned);
+    munmap(w->pinned, (size_t)w->npinned);
+    w->pinned = NULL;
+    w->npinned = 0;
 }
 
 void rb_worker_flow_join(rb_worker_t *w)

@@ -89,7 +89,9 @@ typedef struct rb_worker {
     uint64_t prio_of[2];  /* ... of the reads and writes drawn for */
     void *bufs;           /* the workload's buffers, aligned */
     pthread_t thread;
-    int started; /* thread was created */
+    int started;      /* thread was created */
+    void *pinned;     /* lockmem: the memory it pinned ... */
+    uint64_t npinned; /* ... and how much */
     /* verify_backlog, or a mix with verify: blocks written and not yet read
      * back, in fio's order (rb_data_backlog.c) */
     struct rb_worker_vb {
@@ -309,6 +311,13 @@ int rb_worker_sleep_until(const rb_worker_t *w, uint64_t t_ns);
 /* wait_for: waits until every worker of the job w waits for has ended. 0
  * then, -ECANCELED when the phase stopped first. */
 int rb_worker_wait_for(const rb_worker_t *w);
+
+/* fio's lockmem: pins the job's lockmem bytes (mmap, mlock) for w, at
+ * most the host's memory less 128 MiB, as fio. 0, or -errno with w failed. */
+int rb_worker_lockmem(rb_worker_t *w);
+
+/* Lets go of what rb_worker_lockmem pinned; nothing when nothing is. */
+void rb_worker_unlockmem(rb_worker_t *w);
 
 /* flow: w joins (its weight counts) or leaves (its weight and its IOs no
  * longer count) its flow's counter; nothing without a flow. */

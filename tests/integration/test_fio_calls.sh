@@ -32,6 +32,8 @@
 # - fsync=N and fdatasync=N: the writes and syncs of a job's thread on its
 #   file, in order, the same as fio's: a sync before the write after every
 #   N-th, none after the job's last write.
+# - lockmem: each worker's mlock and munlock of that many bytes, two
+#   workers, the same calls as fio's.
 #   test_fio_calls.sh BIN_DIR SCRATCH
 set -uo pipefail
 bin=$1
@@ -496,4 +498,23 @@ for sync in "fsync=16\nsize=256k" "fdatasync=8\nsize=200k"; do
         echo "FAIL $what: fio '$a', rackbench '$b'"; fail=1
     fi
 done
+
+# lockmem: the mlock and munlock calls of 8 MiB, one of each per worker
+d=$scratch/lockmem
+mkdir -p "$d/fio" "$d/rb"
+for t in fio rb; do
+    printf '[global]\ndirectory=%s\n[l]\nrw=write\nbs=4k\nsize=64k\nnumjobs=2\nlockmem=8m\n' "$d/$t" > "$d/$t.fio"
+done
+# (rackbench's CURVE keys are mlocked too, a page at a time: only 8 MiB counts)
+locks() { grep -hoE '\b(mlock|munlock)\(0x[0-9a-f]+, 8388608\b' "$1" | cut -d'(' -f1 | sort | uniq -c | tr -s ' ' | tr '\n' ','; }
+strace -qq -f -e trace=mlock,munlock -o "$d/fio.st" fio "$d/fio.fio" > "$d/fio.out" 2>&1 ||
+    { echo "FAIL lockmem: fio failed"; cat "$d/fio.out"; fail=1; }
+ASAN_OPTIONS="$nolsan" strace -qq -f -e trace=mlock,munlock -o "$d/rb.st" "$bin/rackbench" run "$d/rb.fio" \
+    --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1 || { echo "FAIL lockmem: rackbench failed"; cat "$d/rb.out"; fail=1; }
+a=$(locks "$d/fio.st") b=$(locks "$d/rb.st")
+if [ "$a" = " 2 mlock, 2 munlock," ] && [ "$a" = "$b" ]; then
+    echo "ok   lockmem=8m, 2 workers: $b as fio"
+else
+    echo "FAIL lockmem: fio '$a', rackbench '$b'"; fail=1
+fi
 exit $fail

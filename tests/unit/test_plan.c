@@ -341,6 +341,7 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->zbd_reset_thr, b->zbd_reset_thr);
     assert_int_equal(a->zbd_reset_freq, b->zbd_reset_freq);
     assert_int_equal(a->openfiles, b->openfiles);
+    assert_int_equal(a->lockmem, b->lockmem);
     assert_string_equal(a->ioscheduler, b->ioscheduler);
     assert_int_equal(a->lat_target_ns, b->lat_target_ns);
     assert_int_equal(a->lat_window_ns, b->lat_window_ns);
@@ -659,7 +660,7 @@ static const s_bad_t s_bad[] = {
     {"[a]\nrw=write\nfile_per_worker=0\nfill_device=1\n", 4,
      "fill_device with file_per_worker=0 is not supported yet"},
     {"[a]\nsize=1M\nwrite_hint=big\n", 3, "bad value 'big' for write_hint"},
-    {"[global]\nlockmem=1m\n[a]\nsize=1M\n", 2, "option 'lockmem' is not supported yet"},
+    {"[global]\nlockmem=1x\n[a]\nsize=1M\n", 2, "bad size '1x' for lockmem"},
     {"[a]\nsize=1M\ncpus_allowed=0-x\n", 3,
      "cpus_allowed=0-x: '0-x' is not a CPU or a range of CPUs from 0 to 1023"},
     {"[a]\nsize=1M\ncpus_allowed=3-1\n", 3, "cpus_allowed=3-1: the range 3-1 goes down"},
