@@ -425,6 +425,7 @@ void rb_data_finish(rb_worker_t *w)
 
 void rb_data_fini(rb_worker_t *w)
 {
+    rb_data_zbd_fini(w); /* first: it names the file */
     if (w->eng_ready)
         rb_engine_fini(&w->eng);
     w->eng_ready = 0;
@@ -445,7 +446,6 @@ void rb_data_fini(rb_worker_t *w)
     free(w->covered);
     free(w->full);
     rb_data_backlog_fini(w);
-    rb_data_zbd_fini(w);
     free(w->dist);
     w->dist = NULL;
     w->covered = w->full = NULL;

@@ -274,6 +274,13 @@ int rb_data_zbd_setup(rb_worker_t *w, rb_err_t *err)
 
 void rb_data_zbd_fini(rb_worker_t *w)
 {
+    if (w->zbd && !rb_rw_writes(w->spec->rw) && !w->spec->zbd_beyond_wp && !rb_worker_bytes(w) &&
+        !w->status)
+        rb_log(RB_LOG_WARN,
+               "job %s worker %" PRIu32 ": zonemode=zbd: nothing to read in %s: no zone of its "
+               "range holds data below its write pointer (the zones start empty each run; "
+               "an earlier job of the run writes them, or read_beyond_wp=1 reads them all)",
+               w->spec->name, w->index, w->files[0].path);
     if (w->zbd && w->zbd_resets)
         rb_log(RB_LOG_INFO, "job %s worker %" PRIu32 ": %" PRIu64 " zone resets", w->spec->name,
                w->index, w->zbd_resets);

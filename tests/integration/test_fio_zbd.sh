@@ -120,6 +120,15 @@ same seq "40 writes, then the reads stop at the write pointer"
 run round 8M '[w]\nrw=write\noffset=1536k\nsize=4M'
 same round "offset=1536k size=4M writes zones 2 to 4 (offset rounded up, the end down)"
 
+# 1c. a read job alone: the zones start empty, so both read nothing, and
+# rackbench says why
+run empty 4M '[r]\nrw=read\nsize=4M'
+if [ ! -s empty.fio.ops ] && [ ! -s empty.rb.ops ] && grep -q "zonemode=zbd: nothing to read in" empty.rb.out; then
+    echo "ok   empty: a read of empty zones reads nothing in both, and rackbench says why"
+else
+    echo "FAIL empty: fio $(grep -c . empty.fio.ops) IOs, rackbench $(grep -c . empty.rb.ops)"; tail -3 empty.rb.out; fail=1
+fi
+
 # 2. read_beyond_wp=1: the reads go on to the range's end
 run beyond 4M '[w]\nrw=write\nsize=4M\nio_size=2560k\n[r]\nstonewall\nrw=read\nsize=4M\nread_beyond_wp=1'
 same beyond "read_beyond_wp=1 reads all 64 blocks"
