@@ -14,6 +14,8 @@
 /* ---- workload description, shared by the plan parser and the agent ---- */
 
 /* Access patterns, fio's names plus iozone's rewrite and reread. */
+#define RB_FS_SEQUENTIAL UINT32_MAX /* fs_nr: each file until it is done */
+
 typedef enum {
     RB_RW_NONE = 0,
     RB_RW_READ = 1,      /* "read": sequential read */
@@ -414,6 +416,11 @@ typedef struct rb_job_spec {
      * memory (mlock) from its start to its end, leaving the page cache less
      * (0: none) */
     uint64_t lockmem;
+    /* fio's file_service_type (version 23): how many IOs a worker's
+     * sequential round robin does on a file before it moves on (0 or 1:
+     * one, fio's roundrobin; N: roundrobin:N; RB_FS_SEQUENTIAL: until the
+     * file is done, fio's sequential) */
+    uint32_t fs_nr;
     /* fio's ioscheduler (version 21): the job's block devices use this IO
      * scheduler for the phase, then get theirs back */
     char ioscheduler[RB_SCHED_MAX]; /* "" leaves them as they are */

@@ -49,6 +49,7 @@ static void s_new_pass(rb_worker_t *w)
     }
     if (!keep)
         w->ntaken = 0;
+    w->fs_left = 0;
     w->tw_due = 0;
     w->seq_count = 0;
     w->seq_file = 0;
@@ -153,6 +154,10 @@ static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint6
          * twice: each block trimmed and written). */
         if (w->pass_bytes >= w->units * s->bs * (tw ? 2 : 1))
             return 1;
+        if (s->fs_nr && rb_data_stay_file(w, wr, end, file)) {
+            *off = w->files[*file].cursor[wr]; /* file_service_type: the same file */
+            goto found;
+        }
         /* openfiles: a file passed by may be let in once the done ones
          * leave, a round later */
         uint64_t most = (uint64_t)w->nfiles * (s->openfiles ? 2 : 1);
@@ -171,6 +176,8 @@ static int s_next(rb_worker_t *w, int *wrp, uint32_t *file, uint64_t *off, uint6
             if (!s->seq_add && w->files[f].cursor[wr] < end) {
                 *file = f;
                 *off = w->files[f].cursor[wr];
+                w->fs_file = f; /* file_service_type: its turn begins */
+                w->fs_left = s->fs_nr == RB_FS_SEQUENTIAL ? 1 : s->fs_nr ? s->fs_nr - 1 : 0;
                 goto found;
             }
         }

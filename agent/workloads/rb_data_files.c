@@ -460,6 +460,24 @@ void rb_data_fini(rb_worker_t *w)
  * file done lets another in (fio closes it; time_based too, the next pass
  * takes the first ones again); one not taken in is, while fewer than
  * openfiles are. 0, or -1 to pass it by. */
+int rb_data_stay_file(rb_worker_t *w, int wr, uint64_t end, uint32_t *file)
+{
+    rb_worker_file_t *wf = &w->files[w->fs_file];
+    if (!w->fs_left)
+        return 0;
+    if (wf->cursor[wr] >= end) { /* done: fio closes it, the round robin goes on */
+        if (wf->taken)
+            w->ntaken--;
+        wf->taken = 0;
+        w->fs_left = 0;
+        return 0;
+    }
+    if (w->spec->fs_nr != RB_FS_SEQUENTIAL)
+        w->fs_left--;
+    *file = w->fs_file;
+    return 1;
+}
+
 int rb_data_take_file(rb_worker_t *w, uint32_t f, int wr, uint64_t end)
 {
     rb_worker_file_t *wf = &w->files[f];

@@ -75,6 +75,13 @@ uint64_t rb_data_cover(rb_worker_t *w, uint64_t u, uint64_t len);
  * (direction wr, its range ending at end) goes to it, -1 to pass it by. */
 int rb_data_take_file(rb_worker_t *w, uint32_t f, int wr, uint64_t end);
 
+/* file_service_type (rb_data_files.c): 1 with *file set when the next IO
+ * (direction wr, ranges ending at end) stays on the file whose turn it is
+ * (roundrobin:N's IOs left, or sequential's file not done); 0 for the
+ * round robin to pick, a file found done let go (openfiles) as fio closes
+ * it. */
+int rb_data_stay_file(rb_worker_t *w, int wr, uint64_t end, uint32_t *file);
+
 /* zonemode=strided: where the next IO of direction dir (want bytes) goes
  * in the worker's walk of fio's zones (rb_data_dist.c). 0 with *off set,
  * or 1 when the pass ends there. */

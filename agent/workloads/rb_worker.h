@@ -134,6 +134,8 @@ typedef struct rb_worker {
     uint32_t seq_file;      /* the file of the last IO (rw=randX:N goes on in it) */
     uint64_t pass_bytes;    /* bytes issued in this pass (norandommap ends on them) */
     uint32_t ntaken;        /* openfiles: files the round robin goes over now */
+    uint32_t fs_file;       /* file_service_type: the file whose turn it is ... */
+    uint32_t fs_left;       /* ... and the IOs it has left (sequential: 1 until done) */
     /* zonemode=strided: the walk over the zones of the worker's range */
     uint64_t zone_start; /* where the zone begins (in the region, as cursor[]) */
     uint64_t zone_bytes; /* bytes issued in the zone, fio's zone_bytes */

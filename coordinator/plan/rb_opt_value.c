@@ -536,18 +536,48 @@ int rb_opt_value_name(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *op
     return 0;
 }
 
-/* file_service_type: fio's default, roundrobin (switching files after each
- * IO, also written roundrobin:1), is what the workers do; the others are not. */
+/* file_service_type: roundrobin[:N] (N IOs on a file, then the next; fio's
+ * default is one), or sequential (each file to its end); fio's random and
+ * its distributions are not supported yet. */
 int rb_opt_value_file_service_type(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
                                    const char *key, const char *val, unsigned line)
 {
-    (void)o, (void)opt;
-    if (!strcmp(val, "roundrobin") || !strcmp(val, "roundrobin:1"))
+    (void)opt;
+    char name[32];
+    const char *colon = strchr(val, ':');
+    size_t n = colon ? (size_t)(colon - val) : strlen(val);
+    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), val);
+    uint64_t nr = 1;
+    if (colon && rb_opt_value_uint(ps, line, key, colon + 1, 1, UINT32_MAX - 1, &nr) < 0)
+        return -EINVAL;
+    if (!strcmp(name, "roundrobin")) {
+        o->spec.fs_nr = nr > 1 ? (uint32_t)nr : 0;
         return 0;
+    }
+    if (!strcmp(name, "sequential")) {
+        o->spec.fs_nr = RB_FS_SEQUENTIAL;
+        return 0;
+    }
+    if (!strcmp(name, "random") || !strcmp(name, "zipf") || !strcmp(name, "pareto") ||
+        !strcmp(name, "normal") || !strcmp(name, "gauss"))
+        return rb_plan_fail(ps, line,
+                            "%s=%.64s is not supported yet: a worker goes over its files round "
+                            "robin (roundrobin[:N]) or one after the other (sequential)",
+                            key, val);
     return rb_plan_fail(ps, line,
-                        "%s=%.64s is not supported yet: a worker goes over its files round robin, "
-                        "one IO on each in turn (roundrobin, fio's default)",
-                        key, val);
+                        "bad value '%.64s' for %s (roundrobin[:N], sequential, random, zipf, "
+                        "pareto, normal or gauss)",
+                        val, key);
+}
+
+void rb_opt_print_file_service(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd,
+                               FILE *f)
+{
+    (void)gd;
+    if (js->fs_nr == RB_FS_SEQUENTIAL)
+        fprintf(f, "%s=sequential\n", opt->key);
+    else if (js->fs_nr > 1)
+        fprintf(f, "%s=roundrobin:%" PRIu32 "\n", opt->key, js->fs_nr);
 }
 
 /* Free text, not used. */

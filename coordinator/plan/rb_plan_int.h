@@ -304,7 +304,8 @@ rb_opt_print_fn rb_opt_print_bs, rb_opt_print_bssplit, rb_opt_print_bsrange, rb_
     rb_opt_print_zone_size, rb_opt_print_steadystate, rb_opt_print_rate_floor,
     rb_opt_print_rate_cycle, rb_opt_print_exit_what, rb_opt_print_sqpoll_cpu, rb_opt_print_flow,
     rb_opt_print_nice, rb_opt_print_prio, rb_opt_print_cmdprio, rb_opt_print_errors,
-    rb_opt_print_enum_if_set, rb_opt_print_lat, rb_opt_print_if_changed, rb_opt_print_zbd;
+    rb_opt_print_enum_if_set, rb_opt_print_lat, rb_opt_print_if_changed, rb_opt_print_zbd,
+    rb_opt_print_file_service;
 
 /* The row's field (1, 4 or 8 bytes) of js as a number. */
 uint64_t rb_opt_load(const rb_job_spec_t *js, const rb_opt_t *opt);

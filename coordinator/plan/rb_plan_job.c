@@ -229,17 +229,20 @@ static void s_settle_sizes(const rb_plan_job_t *o, rb_job_spec_t *js)
     }
 }
 
-/* fio's openfiles: 0, or at least the worker's files, changes nothing (0
- * then); below, the worker's sequential round robin goes over that many at
- * once. What rackbench does not run that way yet is refused. */
-static int s_settle_openfiles(rb_plan_parser_t *ps, const rb_plan_job_t *o, rb_job_spec_t *js,
-                              const char *name)
+/* fio's openfiles and file_service_type: with one file, or openfiles 0 or
+ * at least the worker's files, they change nothing (0 then); else the
+ * worker's sequential round robin follows them. What rackbench does not
+ * run that way yet is refused. */
+static int s_settle_files(rb_plan_parser_t *ps, const rb_plan_job_t *o, rb_job_spec_t *js,
+                          const char *name)
 {
     uint32_t files = js->nrfiles ? js->nrfiles : 1;
-    if (!js->openfiles || js->openfiles >= files || js->rw == RB_RW_META) {
+    if (!js->openfiles || js->openfiles >= files || js->rw == RB_RW_META)
         js->openfiles = 0;
+    if (files == 1 || js->rw == RB_RW_META)
+        js->fs_nr = 0;
+    if (!js->openfiles && !js->fs_nr)
         return 0;
-    }
     const char *why = rb_rw_random(js->rw)                              ? "random IO"
                       : js->rw == RB_RW_RW || js->rw == RB_RW_TRIMWRITE ? "a mix"
                       : js->seq_add                                     ? "rw=X:N steps"
@@ -247,10 +250,18 @@ static int s_settle_openfiles(rb_plan_parser_t *ps, const rb_plan_job_t *o, rb_j
                                                                         : NULL;
     if (!why)
         return 0;
-    return rb_plan_fail(ps, rb_plan_job_line(o, "openfiles"),
-                        "job '%s': openfiles=%" PRIu32 " below nrfiles=%" PRIu32
-                        " with %s is not supported yet (sequential reads, writes or trims are)",
-                        name, js->openfiles, files, why);
+    const char *key = js->openfiles ? "openfiles" : "file_service_type";
+    char what[64];
+    if (js->openfiles)
+        snprintf(what, sizeof what, "openfiles=%" PRIu32 " below nrfiles=%" PRIu32, js->openfiles,
+                 files);
+    else
+        snprintf(what, sizeof what, "file_service_type=%s",
+                 js->fs_nr == RB_FS_SEQUENTIAL ? "sequential" : "roundrobin:N");
+    return rb_plan_fail(ps, rb_plan_job_line(o, key),
+                        "job '%s': %s with %s is not supported yet (sequential reads, writes or "
+                        "trims are)",
+                        name, what, why);
 }
 
 /* Settles what depends on several options (fio semantics) and checks the
@@ -447,7 +458,7 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
                                                   : "offset or offset_increment");
     rc = rb_plan_zones_settle(ps, o, js, name);
     if (rc == 0)
-        rc = s_settle_openfiles(ps, o, js, name);
+        rc = s_settle_files(ps, o, js, name);
     if (rc < 0)
         return rc;
     return s_rules(ps, o, line);

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# openfiles beside fio: a job of 4 files of 64 KiB (4k IOs, psync) with
-# openfiles below nrfiles, run by fio and by `rackbench run --local 1` under
+# openfiles and file_service_type beside fio: a job of 4 files of 64 KiB
+# (4k IOs, psync) with openfiles below nrfiles, file_service_type=sequential
+# or roundrobin:N, run by fio and by `rackbench run --local 1` under
 # strace; each tool's reads and writes as (file, offset), the file known by
 # the number its name ends in. fio's round robin goes over the files it has
-# open and takes in the next one as one is done: the same sequence, worker
-# by worker, in both. A time_based job goes on as long as its runtime lets
-# it, so there the shorter of the two sequences must begin the longer.
+# open and takes in the next one as one is done; roundrobin:N does N IOs
+# on a file before the next, sequential each file to its end: the same
+# sequence, worker by worker, in both. A time_based job goes on as long as
+# its runtime lets it, so there the shorter sequence must begin the longer.
 #   test_fio_openfiles.sh BIN_DIR SCRATCH
 set -uo pipefail
 bin=$(cd "$1" && pwd)
@@ -92,4 +94,9 @@ run three same 'rw=write\nopenfiles=3'
 run loops same 'rw=write\nopenfiles=2\nloops=2'
 run workers same 'rw=write\nopenfiles=2\nnumjobs=2'
 run timed prefix 'rw=read\nopenfiles=2\ntime_based\nruntime=1'
+run seqfs same 'rw=read\nfile_service_type=sequential'
+run seqfs_w same 'rw=write\nfile_service_type=sequential\nloops=2'
+run rr4 same 'rw=write\nfile_service_type=roundrobin:4'
+run rr3_open2 same 'rw=read\nfile_service_type=roundrobin:3\nopenfiles=2'
+run seq_open2 same 'rw=write\nfile_service_type=sequential\nopenfiles=2\nnumjobs=2'
 exit $fail

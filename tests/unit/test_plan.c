@@ -342,6 +342,7 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->zbd_reset_freq, b->zbd_reset_freq);
     assert_int_equal(a->openfiles, b->openfiles);
     assert_int_equal(a->lockmem, b->lockmem);
+    assert_int_equal(a->fs_nr, b->fs_nr);
     assert_string_equal(a->ioscheduler, b->ioscheduler);
     assert_int_equal(a->lat_target_ns, b->lat_target_ns);
     assert_int_equal(a->lat_window_ns, b->lat_window_ns);
@@ -980,6 +981,10 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nfilename=/data/a:/data/b\n", 3, "several files separated by ':'"},
     {"[a]\nsize=1M\nfile_service_type=random\n", 3,
      "file_service_type=random is not supported yet"},
+    {"[a]\nsize=1M\nfile_service_type=rr\n", 3, "bad value 'rr' for file_service_type"},
+    {"[a]\nsize=1M\nfile_service_type=roundrobin:0\n", 3, "file_service_type"},
+    {"[a]\nsize=1M\nnrfiles=2\nrw=randread\nfile_service_type=sequential\n", 5,
+     "job 'a': file_service_type=sequential with random IO is not supported yet"},
     {"[a]\nsize=1M\nfilename=/dev/sda:/data/b\n", 3, "'/data/b' is not a device under /dev/"},
     {"[a]\nsize=1M\nfilename=/dev/sd a\n", 3, "character ' ' is not allowed in a device path"},
     {"[a]\nsize=1M\nfilename=/dev/../etc/x\n", 3, "'..' is not allowed in a device path"},
@@ -2972,6 +2977,31 @@ static void test_zbd(void **state)
     rb_plan_destroy(&p);
 }
 
+/* openfiles and file_service_type: kept below nrfiles, printed and read
+ * back; at or above nrfiles, or with one file, they change nothing. */
+static void test_file_service(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=1M\nnrfiles=4\n"
+                               "[a]\nfile_service_type=roundrobin:4\nopenfiles=2\n"
+                               "[b]\nfile_service_type=sequential\nopenfiles=4\n"
+                               "[c]\nnrfiles=1\nfile_service_type=sequential\n");
+    const rb_job_spec_t *j = p->phases[0].jobs;
+    assert_int_equal(j[0].fs_nr, 4);
+    assert_int_equal(j[0].openfiles, 2);
+    assert_int_equal(j[1].fs_nr, RB_FS_SEQUENTIAL);
+    assert_int_equal(j[1].openfiles, 0);
+    assert_int_equal(j[2].fs_nr, 0);
+    char *text = s_print(p, NULL);
+    assert_non_null(strstr(text, "file_service_type=roundrobin:4\n"));
+    assert_non_null(strstr(text, "openfiles=2\n"));
+    assert_non_null(strstr(text, "file_service_type=sequential\n"));
+    free(text);
+    s_assert_round_trip(p);
+    s_assert_codec_accepts(p);
+    rb_plan_destroy(&p);
+}
+
 /* fio's job named after a device (disk-zone-profile.fio's [/dev/sdb])
  * without filename goes to it; with a directory, or a filename, it does not. */
 static void test_job_named_after_device(void **state)
@@ -3728,6 +3758,7 @@ int main(void)
         cmocka_unit_test(test_rw_modifiers),
         cmocka_unit_test(test_zones),
         cmocka_unit_test(test_zbd),
+        cmocka_unit_test(test_file_service),
         cmocka_unit_test(test_job_named_after_device),
         cmocka_unit_test(test_io_limits_and_files),
         cmocka_unit_test(test_racks),
