@@ -109,11 +109,21 @@ static int s_any(const rb_job_spec_t *j, rb_job_rule_t *out)
         return s_broken(out, "bs", "bs", "ioengine",
                         "ioengine=mmap with direct, fsync or fdatasync needs IO sizes of whole "
                         "pages (4096 bytes), as fio's mmap engine does");
+    if (!strcmp(j->ioengine, "mmap") && j->sfr_every)
+        return s_broken(out, "sfr_every", "sync_file_range", "ioengine",
+                        "ioengine=mmap with sync_file_range: fio's mmap engine syncs its "
+                        "mapping with msync instead; use fsync or another engine");
     if (j->iodepth > 1 && !strcmp(j->ioengine, "vsync"))
         return s_broken(out, "iodepth", "iodepth", "ioengine",
                         "iodepth=%" PRIu32 " with ioengine=vsync: fio's vsync merges up to iodepth "
                         "adjacent IOs into one call, which rackbench does not yet; use iodepth=1 "
                         "(one IO a call, as here) or ioengine=psync",
+                        j->iodepth);
+    if (j->iodepth > 1 && !strcmp(j->ioengine, "posixaio") && j->sfr_every)
+        return s_broken(out, "sfr_every", "sync_file_range", "iodepth",
+                        "sync_file_range with ioengine=posixaio and iodepth=%" PRIu32
+                        ": fio queues syncs in the free slots, which rackbench does not; use "
+                        "iodepth=1 or another engine",
                         j->iodepth);
     if (j->iodepth > 1 && !strcmp(j->ioengine, "posixaio") &&
         (j->fsync_every || j->fdatasync_every)) {

@@ -421,6 +421,15 @@ typedef struct rb_job_spec {
      * one, fio's roundrobin; N: roundrobin:N; RB_FS_SEQUENTIAL: until the
      * file is done, fio's sequential) */
     uint32_t fs_nr;
+    /* fio's max_latency (version 23): a counted read, write or trim whose
+     * latency (issue to completion) is above its direction's limit fails
+     * the worker with ETIMEDOUT, as in fio (0: no limit) */
+    uint64_t max_lat_read_ns, max_lat_write_ns, max_lat_trim_ns;
+    /* fio's sync_file_range (version 23): before the IO after every
+     * sfr_every writes, sync_file_range(2) with sfr_flags
+     * (SYNC_FILE_RANGE_*) over the bytes of each file written since the
+     * last (0: never) */
+    uint32_t sfr_every, sfr_flags;
     /* fio's ioscheduler (version 21): the job's block devices use this IO
      * scheduler for the phase, then get theirs back */
     char ioscheduler[RB_SCHED_MAX]; /* "" leaves them as they are */

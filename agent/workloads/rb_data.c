@@ -237,27 +237,6 @@ static void s_release(rb_worker_t *w, rb_engine_io_t *io)
     w->free[w->nfree++] = io;
 }
 
-int rb_data_sync_files(rb_worker_t *w, int data_only)
-{
-    for (uint32_t i = 0; i < w->nfiles; i++) {
-        rb_worker_file_t *f = &w->files[i];
-        if (!f->dirty || f->fd < 0)
-            continue;
-        int rc = w->eng.ops->sync ? w->eng.ops->sync(&w->eng, i, f->fd, data_only)
-                 : (data_only ? fdatasync(f->fd) : fsync(f->fd)) < 0 ? -errno
-                                                                     : 0;
-        if (rc < 0) {
-            RB_WORKER_ADD(&w->errors, 1);
-            rb_worker_fail(w, rc, f->path, 0, "%s: %s", data_only ? "fdatasync" : "fsync",
-                           strerror(-rc));
-            w->halt = 1;
-            return -1;
-        }
-        f->dirty = 0;
-    }
-    return 0;
-}
-
 /* Accounts one completed IO (evented: reaped, not completed by queue()).
  * 1 when it was short: io then holds the rest, for the caller to offer to
  * the engine again. */
@@ -340,6 +319,7 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now, int even
         }
         rb_worker_count(w, (int)io->dir, io->len, now - io->t_issue_ns,
                         io->t_sub_ns ? io->t_sub_ns - io->t_issue_ns : RB_WORKER_NO_SLAT, now);
+        rb_data_max_latency(w, io, f->path, now - io->t_issue_ns);
     }
     if (s->lat_target_ns)
         rb_data_lat_io(w, now - io->t_issue_ns);
@@ -349,6 +329,8 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now, int even
     s_release(w, io);
     if (wrote && w->vb_hist)
         rb_data_backlog_wrote(w, fi, off, len); /* verify_backlog's reads back, when due */
+    if (wrote && s->sfr_every)
+        rb_data_wrote_range(&w->files[fi], off, len); /* sync_file_range's extent */
     return 0;
 }
 
@@ -645,7 +627,6 @@ static rb_engine_io_t *s_fill(rb_worker_t *w, int *stop)
 static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pending,
                         uint64_t passes, int *stop)
 {
-    const uint32_t every = w->spec->fsync_every ? w->spec->fsync_every : w->spec->fdatasync_every;
     s_retry(w, inflight);
     if (w->nretry)
         return 0; /* busy: reap first */
@@ -670,7 +651,7 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pen
             s_new_pass(w);
             continue;
         }
-        if (every && w->writes_since_sync >= every) {
+        if (w->sync_due) {
             *pending = io; /* fsync=N: the sync comes first, as in fio */
             return 0;
         }
@@ -682,7 +663,7 @@ static int s_issue_some(rb_worker_t *w, uint32_t *inflight, rb_engine_io_t **pen
             return 0;
         }
         if (io->dir == RB_ENGINE_WRITE)
-            w->writes_since_sync++; /* fsync=N counts writes issued */
+            w->sync_due = rb_data_sync_due(w->spec, ++w->writes_issued); /* counts writes issued */
         if (rc < 0)
             *stop = 1;
         else if (rc == RB_ENGINE_Q_COMPLETED)
@@ -736,7 +717,6 @@ static void s_run(rb_worker_t *w)
     uint64_t passes = s->time_based ? UINT64_MAX : loops;
     rb_engine_io_t *pending = NULL; /* answered BUSY: queue again after reaping */
     int pass_over = 0, again;
-    const uint32_t every = s->fsync_every ? s->fsync_every : s->fdatasync_every;
 
     /* fio's io_size and number_ios hold for loops together; time_based runs
      * to its runtime whatever they say, as in fio */
@@ -770,13 +750,13 @@ static void s_run(rb_worker_t *w)
             /* fsync=N / fdatasync=N: before the IO after the N-th write
              * (none after the job's last, as in fio), drain, then sync the
              * files written; that IO's latency starts after the sync */
-            if (every && w->writes_since_sync >= every && pending && stop) {
+            if (w->sync_due && pending && stop) {
                 s_release(w, pending); /* stopped: neither the IO nor its sync */
                 pending = NULL;
-            } else if (every && w->writes_since_sync >= every && pending) {
+            } else if (w->sync_due && pending) {
                 s_drain(w, &inflight);
-                rb_data_sync_files(w, !s->fsync_every);
-                w->writes_since_sync = 0;
+                rb_data_sync_files(w, w->sync_due - 1);
+                w->sync_due = 0;
                 pending->t_issue_ns = rb_time_mono_ns();
                 continue;
             }
@@ -809,7 +789,7 @@ static void s_run(rb_worker_t *w)
         }
     } while (again || s_at_stonewall(w, pass_over));
     if ((s->end_fsync || s->fsync_on_close) && !rb_worker_stopped(w)) {
-        rb_data_sync_files(w, 0);
+        rb_data_sync_files(w, RB_DATA_FSYNC);
         uint64_t now = rb_time_mono_ns();
         if (w->t_start && now > w->t_end)
             w->t_end = now; /* the flush is part of the job's time */

@@ -495,3 +495,33 @@ int rb_data_take_file(rb_worker_t *w, uint32_t f, int wr, uint64_t end)
     w->ntaken++;
     return 0;
 }
+
+int rb_data_sync_files(rb_worker_t *w, int kind)
+{
+    static const char *const name[] = {"fsync", "fdatasync", "sync_file_range"};
+    for (uint32_t i = 0; i < w->nfiles; i++) {
+        rb_worker_file_t *f = &w->files[i];
+        if (!f->dirty || f->fd < 0)
+            continue;
+        int rc = 0;
+        if (kind == RB_DATA_SYNC_RANGE) { /* fio: the bytes written since the last, if any */
+            if (f->wany && f->wlast > f->wfirst &&
+                sync_file_range(f->fd, (off64_t)f->wfirst, (off64_t)(f->wlast - f->wfirst),
+                                w->spec->sfr_flags) < 0)
+                rc = -errno;
+        } else if (w->eng.ops->sync) {
+            rc = w->eng.ops->sync(&w->eng, i, f->fd, kind == RB_DATA_FDATASYNC);
+        } else if ((kind == RB_DATA_FDATASYNC ? fdatasync(f->fd) : fsync(f->fd)) < 0) {
+            rc = -errno;
+        }
+        if (rc < 0) {
+            RB_WORKER_ADD(&w->errors, 1);
+            rb_worker_fail(w, rc, f->path, 0, "%s: %s", name[kind], strerror(-rc));
+            w->halt = 1;
+            return -1;
+        }
+        f->dirty = 0;
+        f->wany = 0;
+    }
+    return 0;
+}

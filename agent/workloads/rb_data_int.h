@@ -121,9 +121,37 @@ int rb_data_zbd_trim(rb_worker_t *w, rb_engine_io_t *io);
 /* Drops the worker's hold on its zones (the zones stay for the run). */
 void rb_data_zbd_fini(rb_worker_t *w);
 
-/* fsync (or fdatasync with data_only) every file the worker wrote since the
- * last; 0, or -1 with the worker failed. */
-int rb_data_sync_files(rb_worker_t *w, int data_only);
+/* fsync, fdatasync or sync_file_range (kind) every file the worker wrote
+ * since the last; 0, or -1 with the worker failed. */
+int rb_data_sync_files(rb_worker_t *w, int kind);
+
+/* What rb_data_sync_files calls on each file written since the last. */
+enum { RB_DATA_FSYNC, RB_DATA_FDATASYNC, RB_DATA_SYNC_RANGE };
+
+/* fsync=N, fdatasync=N and sync_file_range=FLAGS:N after the job's n-th
+ * write: 1 + the kind of sync due before the next IO (fsync first, then
+ * fdatasync, then sync_file_range, one of them, as fio checks them), or 0. */
+static inline int rb_data_sync_due(const rb_job_spec_t *s, uint64_t n)
+{
+    if (s->fsync_every && n % s->fsync_every == 0)
+        return 1 + RB_DATA_FSYNC;
+    if (s->fdatasync_every && n % s->fdatasync_every == 0)
+        return 1 + RB_DATA_FDATASYNC;
+    if (s->sfr_every && n % s->sfr_every == 0)
+        return 1 + RB_DATA_SYNC_RANGE;
+    return 0;
+}
+
+/* sync_file_range: a write of len bytes at off completed on f; the extent
+ * written since the last sync grows to hold it, as fio tracks it. */
+static inline void rb_data_wrote_range(rb_worker_file_t *f, uint64_t off, uint64_t len)
+{
+    if (!f->wany || off < f->wfirst)
+        f->wfirst = off;
+    if (!f->wany || off + len > f->wlast)
+        f->wlast = off + len;
+    f->wany = 1;
+}
 
 /* Opens a worker's files, sets up its ring, buffers and engine. 0 or -errno. */
 int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx_t *ctx,
@@ -205,6 +233,12 @@ void rb_data_lat_cycle(rb_worker_t *w, uint64_t now);
  * counts against the window, or with latency_percentile=100 lowers the
  * depth at once (lat_quiesce set) or, at depth 1, fails the worker. */
 void rb_data_lat_io(rb_worker_t *w, uint64_t lat_ns);
+
+/* max_latency (rb_data_lat.c): a counted IO of file path that took lat_ns
+ * above its direction's limit fails the worker with ETIMEDOUT, unless
+ * continue_on_error lets it go on, as in fio. */
+void rb_data_max_latency(rb_worker_t *w, const rb_engine_io_t *io, const char *path,
+                         uint64_t lat_ns);
 
 /* What rb_data_lat_check asks of the IO loop. */
 enum {

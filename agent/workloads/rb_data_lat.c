@@ -8,9 +8,12 @@
  * window that held leaves the depth where it was, the search is over: the
  * figures restart for one last window at that depth, after which the
  * worker's IO ends (latency_run: the search goes on to the end instead).
- * The same steps as fio's io_u.c, written anew for the worker's loop. */
+ * The same steps as fio's io_u.c, written anew for the worker's loop.
+ * And fio's max_latency: a counted IO slower than its direction's limit
+ * fails the worker. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 
 #include "rb_time.h"
 
@@ -106,4 +109,32 @@ int rb_data_lat_check(rb_worker_t *w, uint64_t now)
     }
     rb_data_lat_cycle(w, now);
     return RB_DATA_LAT_GO;
+}
+
+/* ns as microseconds, three decimals. */
+static const char *s_us(char *buf, size_t len, uint64_t ns)
+{
+    snprintf(buf, len, "%" PRIu64 ".%03" PRIu64 " us", ns / 1000, ns % 1000);
+    return buf;
+}
+
+void rb_data_max_latency(rb_worker_t *w, const rb_engine_io_t *io, const char *path,
+                         uint64_t lat_ns)
+{
+    const rb_job_spec_t *s = w->spec;
+    int rd = io->dir == RB_ENGINE_READ, wr = io->dir == RB_ENGINE_WRITE;
+    uint64_t lim = rd ? s->max_lat_read_ns : wr ? s->max_lat_write_ns : s->max_lat_trim_ns;
+    if (!lim || lat_ns <= lim || w->halt)
+        return;
+    if (rb_worker_goes_on(w, rd ? RB_ERR_CLASS_READ : RB_ERR_CLASS_WRITE, ETIMEDOUT))
+        return; /* fio: continue_on_error with ETIMEDOUT in ignore_error */
+    char a[32], b[32];
+    RB_WORKER_ADD(&w->errors, 1);
+    rb_worker_fail(w, -ETIMEDOUT, path, io->off,
+                   "max_latency=%s exceeded: a %s of %llu bytes took %s", s_us(a, sizeof a, lim),
+                   rd   ? "read"
+                   : wr ? "write"
+                        : "trim",
+                   (unsigned long long)io->len, s_us(b, sizeof b, lat_ns));
+    w->halt = 1;
 }

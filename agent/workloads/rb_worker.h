@@ -40,6 +40,8 @@ typedef struct rb_worker_file {
                              * (fio's real_file_size); 0: the range's end */
     int dirty;              /* written since the last fsync */
     int taken;              /* openfiles: among the files the round robin goes over */
+    int wany;               /* sync_file_range: written since the last sync ... */
+    uint64_t wfirst, wlast; /* ... from here to there, as fio's first_write, last_write */
     char path[RB_PATH_MAX]; /* for messages */
 } rb_worker_file_t;
 
@@ -158,9 +160,10 @@ typedef struct rb_worker {
     int tw_due;       /* 1 while it is not issued */
     uint32_t tw_file; /* its file, offset (in the file) and length */
     uint64_t tw_off, tw_len;
-    uint64_t writes_since_sync;
-    uint64_t think_done; /* thinktime: IOs completed (ramp-up too, as fio counts) ... */
-    uint64_t think_last; /* ... and the count (completed or issued) at the last think */
+    uint64_t writes_issued; /* fsync=N and the like count writes issued ... */
+    int sync_due;           /* ... and 1 + the kind of sync due (rb_data_sync_due), or 0 */
+    uint64_t think_done;    /* thinktime: IOs completed (ramp-up too, as fio counts) ... */
+    uint64_t think_last;    /* ... and the count (completed or issued) at the last think */
     /* latency_target (rb_data_lat.c): the depth searched for, as fio's */
     uint32_t lat_qd;       /* IOs allowed in flight (iodepth without a target) */
     uint32_t lat_qd_high;  /* the search's bounds: a depth that failed ... */

@@ -1,6 +1,6 @@
 /* The reader and print of fio's latency-target options: latency_target,
- * latency_window, latency_percentile and latency_run. What they do is in
- * agent/workloads/rb_data_lat.c and docs/plan.md. */
+ * latency_window, latency_percentile and latency_run (what they do is in
+ * agent/workloads/rb_data_lat.c and docs/plan.md); and of max_latency. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -52,4 +52,45 @@ void rb_opt_print_lat(const rb_opt_t *opt, const rb_job_spec_t *js, const char *
         fprintf(f, "%s=%.12g\n", opt->key, js->lat_pct / 1e6);
     else if (opt->off == offsetof(rb_job_spec_t, lat_run) && js->lat_run)
         fprintf(f, "%s=1\n", opt->key);
+}
+
+/* max_latency: per direction "READS[,WRITES[,TRIMS]]", each a duration (a
+ * bare number is microseconds, as fio's), the last given going on; 0 is no
+ * limit. */
+int rb_opt_value_max_latency(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                             const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    char buf[256];
+    const char *part[3];
+    uint64_t v[3] = {0, 0, 0};
+    int rc = rb_opt_value_per_dir(ps, line, key, val, buf, sizeof buf, part);
+    for (int d = 0; rc == 0 && d < 3; d++) {
+        if (!*part[d])
+            continue;
+        rc = rb_units_parse_duration_ns(part[d], 1000, &v[d]);
+        if (rc < 0)
+            rc = rb_plan_fail(ps, line,
+                              "bad duration '%.64s' for %s (a number of microseconds, or with ns, "
+                              "us, ms, s, m, h, d)",
+                              part[d], key);
+    }
+    if (rc < 0)
+        return rc;
+    o->spec.max_lat_read_ns = v[0];
+    o->spec.max_lat_write_ns = v[1];
+    o->spec.max_lat_trim_ns = v[2];
+    return 0;
+}
+
+void rb_opt_print_max_latency(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
+{
+    (void)gd;
+    char a[64], b[64], c[64];
+    if (!js->max_lat_read_ns && !js->max_lat_write_ns && !js->max_lat_trim_ns)
+        return;
+    fprintf(f, "%s=%s,%s,%s\n", opt->key,
+            rb_units_fmt_duration_exact(a, sizeof a, js->max_lat_read_ns),
+            rb_units_fmt_duration_exact(b, sizeof b, js->max_lat_write_ns),
+            rb_units_fmt_duration_exact(c, sizeof c, js->max_lat_trim_ns));
 }

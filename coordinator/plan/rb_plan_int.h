@@ -219,7 +219,8 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_ss_ramp, rb_opt_value_buffer_pct, rb_opt_value_sqpoll_cpu, rb_opt_value_flow,
     rb_opt_value_nice, rb_opt_value_wait_for, rb_opt_value_prio, rb_opt_value_cmdprio,
     rb_opt_value_cmdprio_bssplit, rb_opt_value_continue_on_error, rb_opt_value_ignore_error,
-    rb_opt_value_lat_pct, rb_opt_value_zone_frac;
+    rb_opt_value_lat_pct, rb_opt_value_zone_frac, rb_opt_value_max_latency,
+    rb_opt_value_sync_file_range;
 
 /* fio's z suffix (rb_plan_zones.c): 1 when val is a count of zones ("128z")
  * for the row opt, kept until the zone size is known, its field 0; 0 when
@@ -305,7 +306,7 @@ rb_opt_print_fn rb_opt_print_bs, rb_opt_print_bssplit, rb_opt_print_bsrange, rb_
     rb_opt_print_rate_cycle, rb_opt_print_exit_what, rb_opt_print_sqpoll_cpu, rb_opt_print_flow,
     rb_opt_print_nice, rb_opt_print_prio, rb_opt_print_cmdprio, rb_opt_print_errors,
     rb_opt_print_enum_if_set, rb_opt_print_lat, rb_opt_print_if_changed, rb_opt_print_zbd,
-    rb_opt_print_file_service;
+    rb_opt_print_file_service, rb_opt_print_max_latency, rb_opt_print_sync_file_range;
 
 /* The row's field (1, 4 or 8 bytes) of js as a number. */
 uint64_t rb_opt_load(const rb_job_spec_t *js, const rb_opt_t *opt);

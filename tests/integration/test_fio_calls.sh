@@ -29,9 +29,12 @@
 #   IO, where every IO fails in fio (Operation not supported), failing in
 #   both the same way; pvsync2's hipri, RWF_HIPRI on every preadv2/pwritev2
 #   of the job's files in both, the same IOs.
-# - fsync=N and fdatasync=N: the writes and syncs of a job's thread on its
-#   file, in order, the same as fio's: a sync before the write after every
-#   N-th, none after the job's last write.
+# - fsync=N, fdatasync=N and sync_file_range=FLAGS:N: the writes and syncs
+#   of a job's thread on its file, in order, the same as fio's: a sync
+#   before the write after every N-th, none after the job's last write;
+#   sync_file_range over the bytes written since the last sync, with its
+#   flags; two of them together, the first due (fsync, fdatasync,
+#   sync_file_range) after each write.
 # - lockmem: each worker's mlock and munlock of that many bytes, two
 #   workers, the same calls as fio's.
 #   test_fio_calls.sh BIN_DIR SCRATCH
@@ -462,32 +465,36 @@ syncs() {
     python3 - "$@" <<'PY'
 import glob, re, sys
 prefix, root = sys.argv[1:3]
-call_re = re.compile(r'^(pwrite64|fsync|fdatasync)\((\d+)<([^>]*)>')
+call_re = re.compile(r'^(pwrite64|fsync|fdatasync|sync_file_range)\((\d+)<([^>]*)>(.*)\)')
 for path in sorted(glob.glob(prefix + ".*")):
     runs = []
     for line in open(path):
         m = call_re.match(line)
         if not m or not m[3].startswith(root + "/"):
             continue
-        if runs and runs[-1][1] == m[1]:
+        # sync_file_range: its range and flags too
+        call = m[1] + (m[4].replace(" ", "") if m[1] == "sync_file_range" else "")
+        if runs and runs[-1][1] == call:
             runs[-1][0] += 1
         else:
-            runs.append([1, m[1]])
+            runs.append([1, call])
     if any(c == "pwrite64" for _, c in runs):
         print(" ".join("%d %s" % (n, c) for n, c in runs))
 PY
 }
-for sync in "fsync=16\nsize=256k" "fdatasync=8\nsize=200k"; do
-    d=$scratch/sync.${sync%%\\n*}
+for sync in "fsync=16\nsize=256k" "fdatasync=8\nsize=200k" "sync_file_range=write:16\nsize=200k" \
+    "sync_file_range=wait_before,write,wait_after:5\nsize=64k" "fsync=8\nfdatasync=3\nsize=128k" \
+    "fdatasync=4\nsync_file_range=write:3\nsize=64k"; do
+    d=$scratch/sync.$(printf '%s' "${sync%%\\n*}" | tr -c 'a-z0-9=' '_')
     mkdir -p "$d/fio" "$d/rb"
     for t in fio rb; do
         printf '[global]\ndirectory=%s\nfallocate=none\n[s]\nioengine=psync\nrw=write\nbs=4k\n%b\n' \
             "$d/$t" "$sync" > "$d/$t.fio"
     done
-    strace -qq -f -ff -s 0 -y -e trace=pwrite64,fsync,fdatasync -o "$d/fio.st" \
+    strace -qq -f -ff -s 0 -y -e trace=pwrite64,fsync,fdatasync,sync_file_range -o "$d/fio.st" \
         fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1 ||
         { echo "FAIL $sync: fio failed"; cat "$d/fio.out"; fail=1; continue; }
-    ASAN_OPTIONS="$nolsan" strace -qq -f -ff -s 0 -y -e trace=pwrite64,fsync,fdatasync \
+    ASAN_OPTIONS="$nolsan" strace -qq -f -ff -s 0 -y -e trace=pwrite64,fsync,fdatasync,sync_file_range \
         -o "$d/rb.st" "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1 ||
         { echo "FAIL $sync: rackbench failed"; cat "$d/rb.out"; fail=1; continue; }
     a=$(syncs "$d/fio.st" "$d/fio"); b=$(syncs "$d/rb.st" "$d/rb")

@@ -10,6 +10,8 @@
 #   exit 3 with the job, node, floor and figure), and so does rate_iops_min
 #   above what rate allows; a floor above its rate is refused by both before
 #   any IO; rate=4m with rate_min=1m passes in both.
+#   max_latency: a limit of 1 us on writes ends the job at its first write
+#   in both (fio's ETIMEDOUT, rackbench exit 3 naming the limit and the IO).
 #   test_fio_exitall_ratemin.sh BIN_DIR SCRATCH [TIME_SCALE]
 set -uo pipefail
 bin=$1
@@ -147,6 +149,21 @@ expect_fail rate-iops-min 'rm: rate_iops_min=200 not met, got' 3 \
     'rate=400k|rate_iops_min=200'
 expect_fail rate-min-above-rate 'minimum rate exceeds rate' 2 \
     "rate_min of reads (2097152/s) exceeds rate (1048576/s)" 'rate=1m|rate_min=2m'
+
+# max_latency: an IO slower than the limit ends the job with ETIMEDOUT in
+# both, per direction (reads at 10 s, writes at 1 us: the writes fail)
+expect_fail max-latency 'exceeds specified max (1000 nsec)' 3 \
+    'max_latency=1.000 us exceeded: a write of 4096 bytes took' 'max_latency=1'
+expect_fail max-latency-writes 'exceeds specified max (1000 nsec)' 3 \
+    'max_latency=1.000 us exceeded: a write of 4096 bytes took' 'max_latency=10s,1'
+
+# ... and a limit on reads alone leaves a job of writes to its end in both
+d=$scratch/max-latency-reads
+if fio_pair max-latency-reads "$d" "$(printf '[ml]\nrw=write\nbs=4k\nsize=1m\nmax_latency=1,10s\n')"; then
+    echo "ok   max-latency-reads: max_latency=1,10s on 1 MiB of writes: both wrote it all and passed"
+else
+    fail=1
+fi
 
 # a floor that is met: both run the whole runtime and pass
 runtime=5

@@ -343,6 +343,11 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->openfiles, b->openfiles);
     assert_int_equal(a->lockmem, b->lockmem);
     assert_int_equal(a->fs_nr, b->fs_nr);
+    assert_int_equal(a->max_lat_read_ns, b->max_lat_read_ns);
+    assert_int_equal(a->max_lat_write_ns, b->max_lat_write_ns);
+    assert_int_equal(a->max_lat_trim_ns, b->max_lat_trim_ns);
+    assert_int_equal(a->sfr_every, b->sfr_every);
+    assert_int_equal(a->sfr_flags, b->sfr_flags);
     assert_string_equal(a->ioscheduler, b->ioscheduler);
     assert_int_equal(a->lat_target_ns, b->lat_target_ns);
     assert_int_equal(a->lat_window_ns, b->lat_window_ns);
@@ -982,6 +987,11 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nfile_service_type=random\n", 3,
      "file_service_type=random is not supported yet"},
     {"[a]\nsize=1M\nfile_service_type=rr\n", 3, "bad value 'rr' for file_service_type"},
+    {"[a]\nsize=1M\nmax_latency=5x\n", 3, "bad duration '5x' for max_latency"},
+    {"[a]\nsize=1M\nsync_file_range=flush:4\n", 3, "bad flag 'flush' for sync_file_range"},
+    {"[a]\nsize=1M\nsync_file_range=write:0\n", 3, "sync_file_range"},
+    {"[a]\nsize=1M\nrw=write\nioengine=mmap\nsync_file_range=write:8\n", 5,
+     "ioengine=mmap with sync_file_range"},
     {"[a]\nsize=1M\nfile_service_type=roundrobin:0\n", 3, "file_service_type"},
     {"[a]\nsize=1M\nnrfiles=2\nrw=randread\nfile_service_type=sequential\n", 5,
      "job 'a': file_service_type=sequential with random IO is not supported yet"},
@@ -2984,7 +2994,9 @@ static void test_file_service(void **state)
     (void)state;
     rb_plan_t *p = s_parse_str("[global]\nsize=1M\nnrfiles=4\n"
                                "[a]\nfile_service_type=roundrobin:4\nopenfiles=2\n"
+                               "max_latency=10,2ms\n"
                                "[b]\nfile_service_type=sequential\nopenfiles=4\n"
+                               "rw=write\nsync_file_range=wait_before,write:8\n"
                                "[c]\nnrfiles=1\nfile_service_type=sequential\n");
     const rb_job_spec_t *j = p->phases[0].jobs;
     assert_int_equal(j[0].fs_nr, 4);
@@ -2992,10 +3004,17 @@ static void test_file_service(void **state)
     assert_int_equal(j[1].fs_nr, RB_FS_SEQUENTIAL);
     assert_int_equal(j[1].openfiles, 0);
     assert_int_equal(j[2].fs_nr, 0);
+    assert_int_equal(j[0].max_lat_read_ns, 10000);
+    assert_int_equal(j[0].max_lat_write_ns, 2000000);
+    assert_int_equal(j[0].max_lat_trim_ns, 2000000);
+    assert_int_equal(j[1].sfr_every, 8);
+    assert_int_equal(j[1].sfr_flags, 3);
     char *text = s_print(p, NULL);
     assert_non_null(strstr(text, "file_service_type=roundrobin:4\n"));
     assert_non_null(strstr(text, "openfiles=2\n"));
     assert_non_null(strstr(text, "file_service_type=sequential\n"));
+    assert_non_null(strstr(text, "max_latency=10us,2ms,2ms\n"));
+    assert_non_null(strstr(text, "sync_file_range=wait_before,write:8\n"));
     free(text);
     s_assert_round_trip(p);
     s_assert_codec_accepts(p);
