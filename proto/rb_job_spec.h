@@ -430,6 +430,11 @@ typedef struct rb_job_spec {
      * (SYNC_FILE_RANGE_*) over the bytes of each file written since the
      * last (0: never) */
     uint32_t sfr_every, sfr_flags;
+    /* fio's thinktime_iotime (version 23): with thinktime, the worker also
+     * thinks once it has issued IO this long since its start or its last
+     * think; thinktime_blocks is then 0 unless the plan set it (no think
+     * by count) */
+    uint64_t thinktime_iotime_ns;
     /* fio's ioscheduler (version 21): the job's block devices use this IO
      * scheduler for the phase, then get theirs back */
     char ioscheduler[RB_SCHED_MAX]; /* "" leaves them as they are */

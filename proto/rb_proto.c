@@ -228,7 +228,7 @@ S_LAYOUT(
     F_U64(rb_job_spec_t, lockmem), F_U32(rb_job_spec_t, fs_nr, RB_FS_SEQUENTIAL),
     F_U64(rb_job_spec_t, max_lat_read_ns), F_U64(rb_job_spec_t, max_lat_write_ns),
     F_U64(rb_job_spec_t, max_lat_trim_ns), F_U32(rb_job_spec_t, sfr_every, UINT32_MAX),
-    F_U32(rb_job_spec_t, sfr_flags, 7));
+    F_U32(rb_job_spec_t, sfr_flags, 7), F_U64(rb_job_spec_t, thinktime_iotime_ns));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));

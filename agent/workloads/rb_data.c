@@ -514,12 +514,17 @@ static uint64_t s_think_count(const rb_worker_t *w)
                                      : w->think_done;
 }
 
-/* 1 when the worker is due to think: thinktime_blocks IOs since the last think. */
+/* 1 when the worker is due to think: thinktime_blocks IOs since the last
+ * think, or (thinktime_iotime) that long issuing since then. */
 static int s_think_due(const rb_worker_t *w)
 {
     const rb_job_spec_t *s = w->spec;
     if (!s->thinktime_ns) /* the per-IO cost without thinktime: this test */
         return 0;
+    if (s->thinktime_iotime_ns && rb_time_mono_ns() - w->think_t >= s->thinktime_iotime_ns)
+        return 1;
+    if (s->thinktime_iotime_ns && !s->thinktime_blocks)
+        return 0; /* fio: by time alone when thinktime_blocks is not set */
     return s_think_count(w) >= w->think_last + (s->thinktime_blocks ? s->thinktime_blocks : 1);
 }
 
@@ -540,7 +545,9 @@ static int s_think(rb_worker_t *w, uint64_t count)
     for (uint64_t now = t0; now < spin_end; now = rb_time_mono_ns())
         if (rb_worker_stopped(w))
             return -ECANCELED;
-    return rb_worker_sleep_until(w, end);
+    int rc = rb_worker_sleep_until(w, end);
+    w->think_t = rb_time_mono_ns(); /* thinktime_iotime counts from here, as fio's */
+    return rc;
 }
 
 /* Waits for every IO in flight and every rest on the retry stack. 0, or -1
@@ -726,6 +733,7 @@ static void s_run(rb_worker_t *w)
     w->ios_limit =
         s->number_ios && !s->time_based ? s_mul_sat(s->number_ios, loops * twice) : UINT64_MAX;
     rb_data_lat_reset(w);
+    w->think_t = rb_time_mono_ns();
     s_new_pass(w);
     do {
         again = 0;

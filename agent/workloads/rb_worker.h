@@ -164,6 +164,7 @@ typedef struct rb_worker {
     int sync_due;           /* ... and 1 + the kind of sync due (rb_data_sync_due), or 0 */
     uint64_t think_done;    /* thinktime: IOs completed (ramp-up too, as fio counts) ... */
     uint64_t think_last;    /* ... and the count (completed or issued) at the last think */
+    uint64_t think_t;       /* thinktime_iotime: when the worker began, or its last think ended */
     /* latency_target (rb_data_lat.c): the depth searched for, as fio's */
     uint32_t lat_qd;       /* IOs allowed in flight (iodepth without a target) */
     uint32_t lat_qd_high;  /* the search's bounds: a depth that failed ... */

@@ -344,8 +344,11 @@ void rb_opt_print_thinktime(const rb_opt_t *opt, const rb_job_spec_t *js, const 
     if (js->thinktime_spin_ns)
         fprintf(f, "thinktime_spin=%s\n",
                 rb_units_fmt_duration_exact(a, sizeof a, js->thinktime_spin_ns));
-    if (js->thinktime_blocks != 1)
+    if (js->thinktime_blocks > 1 || (js->thinktime_blocks && js->thinktime_iotime_ns))
         fprintf(f, "thinktime_blocks=%" PRIu32 "\n", js->thinktime_blocks);
+    if (js->thinktime_iotime_ns)
+        fprintf(f, "thinktime_iotime=%s\n",
+                rb_units_fmt_duration_exact(a, sizeof a, js->thinktime_iotime_ns));
     if (js->thinktime_issued)
         fprintf(f, "thinktime_blocks_type=issue\n");
 }

@@ -782,8 +782,29 @@ static int s_steady(rb_plan_parser_t *ps, const rb_plan_job_t *o, const char *na
 
 /* The timing options of job o that only make sense together or on a data
  * job (rb_plan_int.h). */
+/* thinktime_iotime: nothing without thinktime (as in fio, with a note);
+ * with it, thinktime_blocks counts only when the plan sets it (fio's
+ * default of one IO would think after every IO). */
+static int s_think_iotime(rb_plan_parser_t *ps, const rb_plan_job_t *o, const char *name)
+{
+    rb_job_spec_t *js = (rb_job_spec_t *)&o->spec;
+    if (!js->thinktime_iotime_ns)
+        return 0;
+    if (!js->thinktime_ns) {
+        js->thinktime_iotime_ns = 0;
+        return rb_plan_note(ps, rb_plan_job_line(o, "thinktime_iotime"),
+                            "job '%s': thinktime_iotime has no effect without thinktime, as in fio",
+                            name);
+    }
+    if (!rb_plan_job_line(o, "thinktime_blocks"))
+        js->thinktime_blocks = 0;
+    return 0;
+}
+
 int rb_opt_timing_settle(rb_plan_parser_t *ps, const rb_plan_job_t *o, const char *name)
 {
     int rc = s_steady(ps, o, name);
+    if (rc == 0)
+        rc = s_think_iotime(ps, o, name);
     return rc == 0 ? s_rate_floors_meta(ps, o, name) : rc;
 }

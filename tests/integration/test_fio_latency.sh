@@ -9,7 +9,9 @@
 #  - a target no IO keeps within (1 us) at latency_percentile=50: no window
 #    holds, both stay at depth 1 for the whole runtime;
 #  - the same at latency_percentile=100: the first IO fails both, with
-#    fio's "latency of N nsec exceeds specified max".
+#    fio's "latency of N nsec exceeds specified max";
+#  - thinktime_iotime: the pauses between reads of a job held to a rate,
+#    counted under strace, the same in both.
 #   test_fio_latency.sh BIN_DIR SCRATCH [TIME_SCALE]
 set -uo pipefail
 bin=$1
@@ -89,5 +91,38 @@ elif [ $rrc = 0 ] || [ $rrc = 2 ] || ! grep -q "exceeds specified max (1000 nsec
     echo "FAIL fatal: rackbench exit $rrc:"; cat "$d/rb.out"; fail=1
 else
     echo "ok   fatal: fio exit $frc, rackbench exit $rrc, both: latency exceeds specified max"
+fi
+# thinktime_iotime: a job held to 500 IOPS thinks 200 ms after each
+# thinktime_iotime of issuing; both tools under strace, the pauses of
+# more than 150 ms between reads counted: 1 at thinktime_iotime=1 (seconds,
+# as fio reads a bare number) in 2 s, 3 at 300ms (a think at the end of the
+# runtime has no read after it), the same in both (one apart at most: a
+# think near the end may fall either side of it)
+if command -v strace > /dev/null; then
+    for iot in 1 300ms; do
+        d=$scratch/iotime-$iot
+        mkdir -p "$d/fio" "$d/rb"
+        for t in fio rb; do
+            printf '[global]\ndirectory=%s\n[j]\nrw=read\nbs=4k\nsize=1m\nioengine=psync\ntime_based\nruntime=2\nrate_iops=500\nthinktime=200ms\nthinktime_iotime=%s\n' \
+                "$d/$t" "$iot" > "$d/$t.fio"
+        done
+        strace -qq -f -ttt -e trace=pread64 -o "$d/fio.st" fio "$d/fio.fio" > "$d/fio.out" 2>&1
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -qq -f -ttt -e trace=pread64 \
+            -o "$d/rb.st" "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1
+        pauses() {
+            python3 - "$1" << 'PY'
+import sys
+t = [float(l.split()[1]) for l in open(sys.argv[1]) if "pread64(" in l and ", 4096," in l]
+print(sum(1 for a, b in zip(t, t[1:]) if b - a > 0.15), len(t))
+PY
+        }
+        read -r fp fn <<< "$(pauses "$d/fio.st")"
+        read -r rp rn <<< "$(pauses "$d/rb.st")"
+        if [ "$rp" -ge 1 ] && [ "$fp" -ge 1 ] && [ $((fp - rp)) -le 1 ] && [ $((rp - fp)) -le 1 ]; then
+            echo "ok   thinktime_iotime=$iot: pauses fio $fp ($fn reads), rackbench $rp ($rn reads)"
+        else
+            echo "FAIL thinktime_iotime=$iot: pauses fio $fp ($fn reads), rackbench $rp ($rn reads)"; fail=1
+        fi
+    done
 fi
 exit $fail

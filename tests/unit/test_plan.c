@@ -348,6 +348,7 @@ static void s_assert_job_equal(const rb_job_spec_t *a, const rb_job_spec_t *b)
     assert_int_equal(a->max_lat_trim_ns, b->max_lat_trim_ns);
     assert_int_equal(a->sfr_every, b->sfr_every);
     assert_int_equal(a->sfr_flags, b->sfr_flags);
+    assert_int_equal(a->thinktime_iotime_ns, b->thinktime_iotime_ns);
     assert_string_equal(a->ioscheduler, b->ioscheduler);
     assert_int_equal(a->lat_target_ns, b->lat_target_ns);
     assert_int_equal(a->lat_window_ns, b->lat_window_ns);
@@ -2997,7 +2998,11 @@ static void test_file_service(void **state)
                                "max_latency=10,2ms\n"
                                "[b]\nfile_service_type=sequential\nopenfiles=4\n"
                                "rw=write\nsync_file_range=wait_before,write:8\n"
-                               "[c]\nnrfiles=1\nfile_service_type=sequential\n");
+                               "thinktime=1ms\nthinktime_iotime=2\nthinktime_blocks=5\n"
+                               "[c]\nnrfiles=1\nfile_service_type=sequential\n"
+                               "thinktime=1ms\nthinktime_iotime=500ms\n"
+                               "[d]\nthinktime_iotime=1\n"
+                               "[e]\nthinktime=1ms\nthinktime_iotime=1\nthinktime_blocks=1\n");
     const rb_job_spec_t *j = p->phases[0].jobs;
     assert_int_equal(j[0].fs_nr, 4);
     assert_int_equal(j[0].openfiles, 2);
@@ -3009,12 +3014,21 @@ static void test_file_service(void **state)
     assert_int_equal(j[0].max_lat_trim_ns, 2000000);
     assert_int_equal(j[1].sfr_every, 8);
     assert_int_equal(j[1].sfr_flags, 3);
+    assert_int_equal(j[1].thinktime_iotime_ns, 2000000000ull);
+    assert_int_equal(j[1].thinktime_blocks, 5);
+    assert_int_equal(j[2].thinktime_iotime_ns, 500000000ull);
+    assert_int_equal(j[2].thinktime_blocks, 0); /* by time alone, as fio */
+    assert_int_equal(j[3].thinktime_iotime_ns, 0);
+    assert_int_equal(j[4].thinktime_blocks, 1); /* set: it counts too */
+    assert_non_null(strstr(p->notes, "job 'd': thinktime_iotime has no effect without thinktime"));
     char *text = s_print(p, NULL);
     assert_non_null(strstr(text, "file_service_type=roundrobin:4\n"));
     assert_non_null(strstr(text, "openfiles=2\n"));
     assert_non_null(strstr(text, "file_service_type=sequential\n"));
     assert_non_null(strstr(text, "max_latency=10us,2ms,2ms\n"));
     assert_non_null(strstr(text, "sync_file_range=wait_before,write:8\n"));
+    assert_non_null(strstr(text, "thinktime_blocks=5\nthinktime_iotime=2s\n"));
+    assert_non_null(strstr(text, "thinktime=1ms\nthinktime_iotime=500ms\n"));
     free(text);
     s_assert_round_trip(p);
     s_assert_codec_accepts(p);

@@ -231,6 +231,7 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->max_lat_trim_ns = 3000000ull + k;
     jb->sfr_every = 16 + k;
     jb->sfr_flags = 2;
+    jb->thinktime_iotime_ns = 300000000ull + k;
     snprintf(jb->ioscheduler, sizeof jb->ioscheduler, "mq-deadline");
     jb->lat_target_ns = 18000000ull + k; /* version 21 */
     jb->lat_window_ns = 300000000ull + k;
@@ -958,6 +959,7 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
                 assert_int_equal(s->max_lat_trim_ns, t->max_lat_trim_ns);
                 assert_int_equal(s->sfr_every, t->sfr_every);
                 assert_int_equal(s->sfr_flags, t->sfr_flags);
+                assert_int_equal(s->thinktime_iotime_ns, t->thinktime_iotime_ns);
                 assert_string_equal(s->ioscheduler, t->ioscheduler);
                 assert_int_equal(s->lat_target_ns, t->lat_target_ns);
                 assert_int_equal(s->lat_window_ns, t->lat_window_ns);
@@ -2090,6 +2092,7 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->max_lat_read_ns = jb->max_lat_write_ns = jb->max_lat_trim_ns = UINT64_MAX;
     jb->sfr_every = UINT32_MAX;
     jb->sfr_flags = 7;
+    jb->thinktime_iotime_ns = UINT64_MAX;
 }
 
 static void test_oversized_frame(void **state)
@@ -2496,7 +2499,7 @@ static void test_v6_keys(void **state)
         "lat_window_ns lat_pct lat_run existing nice create_on_open batch_submit batch_cmin "
         "batch_cmax depth_low zbd_zone zbd_cap zbd_max_open zbd_job_max_open zbd_beyond_wp "
         "zbd_reset_thr zbd_reset_freq openfiles lockmem fs_nr max_lat_read_ns max_lat_write_ns "
-        "max_lat_trim_ns sfr_every sfr_flags";
+        "max_lat_trim_ns sfr_every sfr_flags thinktime_iotime_ns";
     expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
