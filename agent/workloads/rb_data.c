@@ -319,7 +319,8 @@ static int s_complete(rb_worker_t *w, rb_engine_io_t *io, uint64_t now, int even
         }
         rb_worker_count(w, (int)io->dir, io->len, now - io->t_issue_ns,
                         io->t_sub_ns ? io->t_sub_ns - io->t_issue_ns : RB_WORKER_NO_SLAT, now);
-        rb_data_max_latency(w, io, f->path, now - io->t_issue_ns);
+        if (s->max_lat_read_ns | s->max_lat_write_ns | s->max_lat_trim_ns)
+            rb_data_max_latency(w, io, f->path, now - io->t_issue_ns);
     }
     if (s->lat_target_ns)
         rb_data_lat_io(w, now - io->t_issue_ns);
