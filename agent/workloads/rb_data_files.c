@@ -455,11 +455,9 @@ void rb_data_fini(rb_worker_t *w)
     w->free = w->retry = w->done = w->unsent = NULL;
 }
 
-/* openfiles: whether the round robin's turn at file f (direction wr, its
- * range ending at end) goes to it, as fio's turn goes to an open file: a
- * file done lets another in (fio closes it; time_based too, the next pass
- * takes the first ones again); one not taken in is, while fewer than
- * openfiles are. 0, or -1 to pass it by. */
+/* file_service_type: the IO stays on the file whose turn it is while it
+ * has IOs left (sequential: until done); a file found done is let go, as
+ * fio closes it. */
 int rb_data_stay_file(rb_worker_t *w, int wr, uint64_t end, uint32_t *file)
 {
     rb_worker_file_t *wf = &w->files[w->fs_file];
@@ -478,6 +476,11 @@ int rb_data_stay_file(rb_worker_t *w, int wr, uint64_t end, uint32_t *file)
     return 1;
 }
 
+/* openfiles: whether the round robin's turn at file f (direction wr, its
+ * range ending at end) goes to it, as fio's turn goes to an open file: a
+ * file done lets another in (fio closes it; time_based too, the next pass
+ * takes the first ones again); one not taken in is, while fewer than
+ * openfiles are. 0, or -1 to pass it by. */
 int rb_data_take_file(rb_worker_t *w, uint32_t f, int wr, uint64_t end)
 {
     rb_worker_file_t *wf = &w->files[f];
