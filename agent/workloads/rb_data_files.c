@@ -455,6 +455,14 @@ void rb_data_fini(rb_worker_t *w)
     w->free = w->retry = w->done = w->unsent = NULL;
 }
 
+/* openfiles: a file done leaves the files the round robin goes over. */
+static void s_let_go(rb_worker_t *w, rb_worker_file_t *wf)
+{
+    if (wf->taken)
+        w->ntaken--;
+    wf->taken = 0;
+}
+
 /* file_service_type: the IO stays on the file whose turn it is while it
  * has IOs left (sequential: until done); a file found done is let go, as
  * fio closes it. */
@@ -464,9 +472,7 @@ int rb_data_stay_file(rb_worker_t *w, int wr, uint64_t end, uint32_t *file)
     if (!w->fs_left)
         return 0;
     if (wf->cursor[wr] >= end) { /* done: fio closes it, the round robin goes on */
-        if (wf->taken)
-            w->ntaken--;
-        wf->taken = 0;
+        s_let_go(w, wf);
         w->fs_left = 0;
         return 0;
     }
@@ -485,9 +491,7 @@ int rb_data_take_file(rb_worker_t *w, uint32_t f, int wr, uint64_t end)
 {
     rb_worker_file_t *wf = &w->files[f];
     if (wf->cursor[wr] >= end) {
-        if (wf->taken)
-            w->ntaken--; /* done: fio closes it */
-        wf->taken = 0;
+        s_let_go(w, wf); /* done: fio closes it */
         return -1;
     }
     if (wf->taken)
@@ -508,7 +512,7 @@ int rb_data_sync_files(rb_worker_t *w, int kind)
             continue;
         int rc = 0;
         if (kind == RB_DATA_SYNC_RANGE) { /* fio: the bytes written since the last, if any */
-            if (f->wany && f->wlast > f->wfirst &&
+            if (f->wlast > f->wfirst &&
                 sync_file_range(f->fd, (off64_t)f->wfirst, (off64_t)(f->wlast - f->wfirst),
                                 w->spec->sfr_flags) < 0)
                 rc = -errno;
@@ -524,7 +528,7 @@ int rb_data_sync_files(rb_worker_t *w, int kind)
             return -1;
         }
         f->dirty = 0;
-        f->wany = 0;
+        f->wfirst = f->wlast = 0;
     }
     return 0;
 }

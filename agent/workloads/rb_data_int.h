@@ -146,11 +146,11 @@ static inline int rb_data_sync_due(const rb_job_spec_t *s, uint64_t n)
  * written since the last sync grows to hold it, as fio tracks it. */
 static inline void rb_data_wrote_range(rb_worker_file_t *f, uint64_t off, uint64_t len)
 {
-    if (!f->wany || off < f->wfirst)
+    int none = f->wlast == f->wfirst;
+    if (none || off < f->wfirst)
         f->wfirst = off;
-    if (!f->wany || off + len > f->wlast)
+    if (none || off + len > f->wlast)
         f->wlast = off + len;
-    f->wany = 1;
 }
 
 /* Opens a worker's files, sets up its ring, buffers and engine. 0 or -errno. */

@@ -97,7 +97,6 @@ static rb_zbd_t *s_attach(rb_worker_t *w, uint64_t size, rb_err_t *err)
     const rb_job_spec_t *s = w->spec;
     const char *path = w->files[0].path;
     uint64_t cap = s->zbd_cap ? s->zbd_cap : s->zbd_zone;
-    char a[32], b[32];
     pthread_mutex_lock(&s_mu);
     for (rb_zbd_t **pp = &s_all; *pp;) { /* an earlier run's zones go */
         rb_zbd_t *z = *pp;
@@ -112,22 +111,21 @@ static rb_zbd_t *s_attach(rb_worker_t *w, uint64_t size, rb_err_t *err)
     while (z && strcmp(z->path, path))
         z = z->next;
     if (z && (z->zone != s->zbd_zone || z->cap != cap)) {
-        pthread_mutex_unlock(&s_mu);
-        snprintf(a, sizeof a, "%" PRIu64, z->zone);
-        snprintf(b, sizeof b, "%" PRIu64, z->cap);
         rb_err_set(err, -EINVAL,
                    "job %s: %s: zonesize %" PRIu64 " and zonecapacity %" PRIu64
-                   " differ from the zones an earlier job of the run set on it (%s, %s)",
-                   s->name, path, s->zbd_zone, cap, a, b);
+                   " differ from the zones an earlier job of the run set on it (%" PRIu64
+                   ", %" PRIu64 ")",
+                   s->name, path, s->zbd_zone, cap, z->zone, z->cap);
+        pthread_mutex_unlock(&s_mu);
         return NULL;
     }
     if (z && s->zbd_max_open && z->max_open != s->zbd_max_open) {
-        pthread_mutex_unlock(&s_mu);
         rb_err_set(err, -EINVAL,
                    "job %s: %s: max_open_zones=%" PRIu32 " differs from the %" PRIu32
                    " an earlier job of the run set (fio: different "
                    "'max_open_zones' values)",
                    s->name, path, s->zbd_max_open, z->max_open);
+        pthread_mutex_unlock(&s_mu);
         return NULL;
     }
     if (!z) {

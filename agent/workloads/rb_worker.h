@@ -40,8 +40,8 @@ typedef struct rb_worker_file {
                              * (fio's real_file_size); 0: the range's end */
     int dirty;              /* written since the last fsync */
     int taken;              /* openfiles: among the files the round robin goes over */
-    int wany;               /* sync_file_range: written since the last sync ... */
-    uint64_t wfirst, wlast; /* ... from here to there, as fio's first_write, last_write */
+    uint64_t wfirst, wlast; /* sync_file_range: written since the last sync, from here to
+                             * there, as fio's first_write, last_write (equal: none) */
     char path[RB_PATH_MAX]; /* for messages */
 } rb_worker_file_t;
 
