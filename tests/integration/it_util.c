@@ -234,41 +234,116 @@ int it_wait_exit(int pid, uint64_t deadline)
     }
 }
 
-int it_kill_matching(int sig, const char *word, ...)
+/* The command line of pid with its NULs as spaces, into cmd; its ppid into
+ * *ppid. 0, or -1 when the process is gone. */
+static int s_proc(int pid, char *cmd, size_t len, int *ppid)
 {
-    const char *words[16];
-    int nw = 0, killed = 0;
-    va_list ap;
-    va_start(ap, word);
-    for (const char *w = word; w && nw < 16; w = va_arg(ap, const char *))
-        words[nw++] = w;
-    va_end(ap);
+    char path[64], stat[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = '\0';
+    const char *rp = strrchr(stat, ')'); /* the name may hold spaces and parentheses */
+    if (!rp || sscanf(rp + 1, " %*c %d", ppid) != 1)
+        return -1;
+    snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
+    f = fopen(path, "r");
+    if (!f)
+        return -1;
+    n = fread(cmd, 1, len - 1, f);
+    fclose(f);
+    for (size_t i = 0; i < n; i++)
+        if (cmd[i] == '\0')
+            cmd[i] = ' ';
+    cmd[n] = '\0';
+    return n > 0 ? 0 : -1;
+}
+
+/* Calls visit(pid, arg) for every process whose parent is parent (any
+ * parent when parent is 0) and whose command line holds every word. */
+static int s_each(int parent, const char **words, int nw, void (*visit)(int pid, void *arg),
+                  void *arg)
+{
+    int found = 0;
     DIR *d = opendir("/proc");
     struct dirent *de;
     while (d && (de = readdir(d))) {
-        char path[300], cmd[8192];
-        int pid = atoi(de->d_name);
-        if (pid <= 0 || pid == getpid())
+        char cmd[8192];
+        int pid = atoi(de->d_name), ppid = 0;
+        if (pid <= 0 || pid == getpid() || s_proc(pid, cmd, sizeof cmd, &ppid) < 0)
             continue;
-        snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-        FILE *f = fopen(path, "r");
-        if (!f)
+        if (parent && ppid != parent)
             continue;
-        size_t n = fread(cmd, 1, sizeof cmd - 1, f);
-        fclose(f);
-        for (size_t i = 0; i < n; i++)
-            if (cmd[i] == '\0')
-                cmd[i] = ' ';
-        cmd[n] = '\0';
-        int all = n > 0;
+        int all = 1;
         for (int i = 0; i < nw && all; i++)
             all = strstr(cmd, words[i]) != NULL;
-        if (all && kill(pid, sig) == 0)
-            killed++;
+        if (all) {
+            found++;
+            if (visit)
+                visit(pid, arg);
+        }
     }
     if (d)
         closedir(d);
-    return killed;
+    return found;
+}
+
+static int s_words(const char **words, const char *word, va_list ap)
+{
+    int nw = 0;
+    for (const char *w = word; w && nw < 16; w = va_arg(ap, const char *))
+        words[nw++] = w;
+    return nw;
+}
+
+int it_count_matching(const char *word, ...)
+{
+    const char *words[16];
+    va_list ap;
+    va_start(ap, word);
+    int nw = s_words(words, word, ap);
+    va_end(ap);
+    return s_each(0, words, nw, NULL, NULL);
+}
+
+static void s_keep(int pid, void *arg)
+{
+    *(int *)arg = pid;
+}
+
+int it_child_matching(int parent, const char *word, ...)
+{
+    const char *words[16];
+    int pid = 0;
+    va_list ap;
+    va_start(ap, word);
+    int nw = s_words(words, word, ap);
+    va_end(ap);
+    int n = s_each(parent, words, nw, s_keep, &pid);
+    return n > 1 ? -1 : pid;
+}
+
+typedef struct {
+    int sig, signalled;
+} s_kill_t;
+
+static void s_kill(int pid, void *arg)
+{
+    s_kill_t *k = arg;
+    k->signalled += kill(pid, k->sig) == 0;
+}
+
+int it_kill_tree(int parent, int sig)
+{
+    s_kill_t k = {.sig = sig};
+    if (parent <= 0)
+        return 0;
+    s_each(parent, NULL, 0, s_kill, &k);
+    k.signalled += kill(parent, sig) == 0;
+    return k.signalled;
 }
 
 static int s_nfiles;

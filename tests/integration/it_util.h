@@ -70,9 +70,20 @@ int it_wait_for_text(const char *path, const char *text, uint64_t deadline);
  * it_sh gives it, or -ETIMEDOUT with the command killed (SIGKILL). */
 int it_wait_exit(int pid, uint64_t deadline);
 
-/* Sends sig to every process whose command line contains all of the given
- * words (NULL-terminated list); returns how many were signalled. */
-int it_kill_matching(int sig, const char *word, ...);
+/* How many processes have a command line that contains all of the given
+ * words (NULL-terminated list): a lab's check that nothing of its own is
+ * left running. It signals nothing. */
+int it_count_matching(const char *word, ...);
+
+/* The pid of the one child of parent (a process the test started) whose
+ * command line contains all of the given words (NULL-terminated list); 0
+ * when there is none, -1 when more than one matches. */
+int it_child_matching(int parent, const char *word, ...);
+
+/* Sends sig to every child of parent, then to parent itself: a coordinator
+ * the test started and the local agents it started. Returns how many
+ * processes were signalled. Nothing else on the machine is touched. */
+int it_kill_tree(int parent, int sig);
 
 /* Regular files anywhere below path (0 if it does not exist). */
 int it_count_files(const char *path);

@@ -22,6 +22,7 @@
 # Skipped (77) without root, systemd-nspawn (systemd-container) or a merged
 # /usr. The container is stopped, by pid, whatever happens.
 set -euo pipefail
+. "$(dirname "$0")/it_lib.sh"
 
 mode=${1:?usage: test_agent_unit.sh verify|boot BIN_DIR SCRATCH}
 bin=$(realpath "${2:?BIN_DIR}")

@@ -13,6 +13,7 @@
 #    min_device_iops=1 passes, max_device_spread=50% fails (exit 1).
 #   test_disks.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 [ "$(id -u)" -eq 0 ] || { echo "needs root (loop devices, cgroups)"; exit 77; }
 for t in losetup python3; do
@@ -151,4 +152,4 @@ grep -q '<h3 id="devices">Devices of the nodes</h3>' "$dir/report.html" &&
 "$bin/rackbench" report "$dir" > "$scratch/again.txt" 2> /dev/null
 cmp -s "$scratch/again.txt" "$dir/report.txt" && ok "rackbench report renders the disks again" ||
     bad "rackbench report differs from report.txt"
-exit $fail
+it_exit "$fail"

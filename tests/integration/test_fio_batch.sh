@@ -9,10 +9,11 @@
 # the same (and the last reap takes whatever is left).
 #   test_fio_batch.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$(cd "$1" && pwd)
 scratch=$(cd "$2" && pwd)/fio-batch.$$
-command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 77; }
-command -v strace > /dev/null || { echo "skip: strace is not installed"; exit 77; }
+it_need fio "Debian's fio, the peer these tests run beside"
+it_need strace "to see the calls each tool makes"
 mkdir -p "$scratch/fio" "$scratch/rb"
 trap 'rm -rf "$scratch"' EXIT
 nolsan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # LeakSanitizer cannot run under ptrace
@@ -53,7 +54,7 @@ for c in "${cases[@]}"; do
             "$scratch/$who" "$opts" > "$who.$n.fio"
     done
     st=(-qq -f -e trace=io_submit,io_getevents)
-    if ! timeout 120 strace "${st[@]}" -o "fio.$n.st" fio "fio.$n.fio" > "fio.$n.out" 2>&1; then
+    if ! timeout 120 strace "${st[@]}" -o "fio.$n.st" fio $IT_FIO_FLAGS "fio.$n.fio" > "fio.$n.out" 2>&1; then
         echo "FAIL fio failed:"; cat "fio.$n.out"; exit 1
     fi
     if ! ASAN_OPTIONS="$nolsan" timeout 120 strace "${st[@]}" -o "rb.$n.st" "$bin/rackbench" run \
@@ -78,4 +79,4 @@ for c in "${cases[@]}"; do
         fail=1
     fi
 done
-exit $fail
+it_exit "$fail"

@@ -12,10 +12,11 @@
 # random generators differ.
 #   test_fio_buffers.sh BIN_DIR SCRATCH [TIME_SCALE]
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 scale=${3:-1}
 scratch=$2/fio-buffers.$$
-command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 1; }
+it_need fio "Debian's fio, the peer these tests run beside"
 mkdir -p "$scratch/fio" "$scratch/rb"
 rb_pid=""
 cleanup() {
@@ -115,4 +116,4 @@ kill -INT "$rb_pid"
 wait "$rb_pid"
 rb_pid=""
 [ $fail -eq 0 ] && echo "PASS test_fio_buffers" || echo "FAIL test_fio_buffers"
-exit $fail
+it_exit "$fail"

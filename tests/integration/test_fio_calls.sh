@@ -40,10 +40,11 @@
 #   mlock do nothing, the mappings it would lock).
 #   test_fio_calls.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 scratch=$2/fio-engines.$$
-command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 1; }
-command -v strace > /dev/null || { echo "skip: strace is not installed"; exit 77; }
+it_need fio "Debian's fio, the peer these tests run beside"
+it_need strace "to see the calls each tool makes"
 mkdir -p "$scratch"
 trap 'rm -rf "$scratch"' EXIT
 fail=0
@@ -144,7 +145,7 @@ for eng in psync pvsync pvsync2 vsync posixaio; do
     printf '[global]\ndirectory=%s\nioengine=%s\n%sfallocate=none\n%s' "$d/fio" "$eng" "$qd" "$body" > "$d/fio.fio"
     printf '[global]\ndirectory=%s\nioengine=%s\n%s%s' "$d/rb" "$eng" "$qd" "$body" > "$d/rb.fio"
     if ! strace -qq -f -ff -s 0 -y -e trace=$calls,$spawn -o "$d/fio.st" \
-            fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1; then
+            fio $IT_FIO_FLAGS --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1; then
         echo "FAIL $eng: fio failed:"; cat "$d/fio.out"; fail=1; continue
     fi
     if ! ASAN_OPTIONS="$nolsan" strace -qq -f -ff -s 0 -y -e trace=$calls,$spawn -o "$d/rb.st" \
@@ -258,7 +259,7 @@ for mode in default none native posix keep truncate 0 1; do
     printf '[global]\ndirectory=%s\nioengine=psync\n%s\n' "$d/fio" "$body" > "$d/fio.fio"
     printf '[global]\ndirectory=%s\nioengine=psync\n%s\n' "$d/rb" "$body" > "$d/rb.fio"
     if ! strace -qq -f -ff -y -e trace=fallocate,ftruncate -o "$d/fio.st" \
-            fio --output="$d/fio.out" "$d/fio.fio" > /dev/null 2>&1; then
+            fio $IT_FIO_FLAGS --output="$d/fio.out" "$d/fio.fio" > /dev/null 2>&1; then
         echo "FAIL fallocate=$mode: fio failed:"; cat "$d/fio.out"; fail=1; continue
     fi
     if ! ASAN_OPTIONS="$nolsan" strace -qq -f -ff -y -e trace=fallocate,ftruncate -o "$d/rb.st" \
@@ -302,13 +303,13 @@ last=$((ncpu - 1))
 # split over three threads, the 3rd to 5th (0, 1, 0); a mask (CPU 1)
 body=$(printf '[a]\ncpus_allowed=0-%s\n[b]\nstonewall\ncpus_allowed=0-%s\ncpus_allowed_policy=split\n[c]\nstonewall\nnumjobs=3\ncpus_allowed=0-%s\ncpus_allowed_policy=split\n[d]\nstonewall\ncpumask=2\n' $last $last $last)
 if [ "$ncpu" -lt 2 ]; then
-    echo "skip cpus_allowed: one CPU"
+    it_skip "cpus_allowed: one CPU"
 else
     for t in fio rb; do
         printf '[global]\ndirectory=%s\nioengine=psync\nrw=write\nbs=4k\nsize=64k\n%s\n' "$d/$t" "$body" > "$d/$t.fio"
     done
     if ! strace -qq -f -ff -y -e trace=sched_setaffinity,pwrite64 -o "$d/fio.st" \
-            fio --output="$d/fio.out" "$d/fio.fio" > /dev/null 2>&1; then
+            fio $IT_FIO_FLAGS --output="$d/fio.out" "$d/fio.fio" > /dev/null 2>&1; then
         echo "FAIL cpus_allowed: fio failed:"; cat "$d/fio.out"; fail=1
     elif ! ASAN_OPTIONS="$nolsan" strace -qq -f -ff -y -e trace=sched_setaffinity,pwrite64 -o "$d/rb.st" \
             "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1; then
@@ -363,7 +364,7 @@ uring_cases=(
 for c in "${uring_cases[@]}"; do
     IFS='|' read -r name eng opts jobs have lack outcome <<< "$c"
     if [[ "$opts" == *poll_cpu* ]] && [ "$(nproc)" -lt 2 ]; then
-        echo "skip $name: one CPU"; continue
+        it_skip "$name: one CPU"; continue
     fi
     d=$scratch/opt-$name
     mkdir -p "$d/fio" "$d/rb"
@@ -375,7 +376,7 @@ for c in "${uring_cases[@]}"; do
     sed -i '/^fallocate=none$/d' "$d/rb.fio"
     trace="io_uring_setup,io_uring_enter,preadv2,pwritev2"
     timeout 120 strace -qq -f -s 0 -y -e trace=$trace -o "$d/fio.st" \
-        fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1
+        fio $IT_FIO_FLAGS --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1
     frc=$?
     ASAN_OPTIONS="$nolsan" timeout 120 strace -qq -f -s 0 -y -e trace=$trace -o "$d/rb.st" \
         "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1
@@ -493,7 +494,7 @@ for sync in "fsync=16\nsize=256k" "fdatasync=8\nsize=200k" "sync_file_range=writ
             "$d/$t" "$sync" > "$d/$t.fio"
     done
     strace -qq -f -ff -s 0 -y -e trace=pwrite64,fsync,fdatasync,sync_file_range -o "$d/fio.st" \
-        fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1 ||
+        fio $IT_FIO_FLAGS --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1 ||
         { echo "FAIL $sync: fio failed"; cat "$d/fio.out"; fail=1; continue; }
     ASAN_OPTIONS="$nolsan" strace -qq -f -ff -s 0 -y -e trace=pwrite64,fsync,fdatasync,sync_file_range \
         -o "$d/rb.st" "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1 ||
@@ -515,7 +516,7 @@ for t in fio rb; do
 done
 # (rackbench's CURVE keys are mlocked too, a page at a time: only 8 MiB counts)
 locks() { grep -hoE '\b(mlock|munlock)\(0x[0-9a-f]+, 8388608\b' "$1" | cut -d'(' -f1 | sort | uniq -c | tr -s ' ' | tr '\n' ','; }
-strace -qq -f -e trace=mlock,munlock -o "$d/fio.st" fio "$d/fio.fio" > "$d/fio.out" 2>&1 ||
+strace -qq -f -e trace=mlock,munlock -o "$d/fio.st" fio $IT_FIO_FLAGS "$d/fio.fio" > "$d/fio.out" 2>&1 ||
     { echo "FAIL lockmem: fio failed"; cat "$d/fio.out"; fail=1; }
 ASAN_OPTIONS="$nolsan" strace -qq -f -e trace=mlock,munlock -o "$d/rb.st" "$bin/rackbench" run "$d/rb.fio" \
     --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1 || { echo "FAIL lockmem: rackbench failed"; cat "$d/rb.out"; fail=1; }
@@ -536,4 +537,4 @@ elif [ "$a" = " 2 mlock, 2 munlock," ] && [ "$a" = "$b" ]; then
 else
     echo "FAIL lockmem: fio '$a', rackbench '$b'"; fail=1
 fi
-exit $fail
+it_exit "$fail"

@@ -17,11 +17,12 @@
 # are alike, not the bytes: the two random generators differ.
 #   test_fio_dedupe.sh BIN_DIR SCRATCH [TIME_SCALE]
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 scale=${3:-1}
 scratch=$2/fio-dedupe.$$
-command -v fio > /dev/null || { echo "skip: fio is not installed"; exit 77; }
-command -v python3 > /dev/null || { echo "skip: python3 is not installed"; exit 77; }
+it_need fio "Debian's fio, the peer these tests run beside"
+it_need python3 "to read the JSON"
 mkdir -p "$scratch/fio" "$scratch/rb"
 rb_pid=""
 cleanup() {
@@ -111,4 +112,4 @@ kill -INT "$rb_pid"
 wait "$rb_pid"
 rb_pid=""
 [ $fail -eq 0 ] && echo "PASS test_fio_dedupe" || echo "FAIL test_fio_dedupe"
-exit $fail
+it_exit "$fail"

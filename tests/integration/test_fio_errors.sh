@@ -14,9 +14,10 @@
 # it in both.
 #   test_fio_errors.sh BIN_DIR SCRATCH [TIME_SCALE]
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 scratch=$2/fio-errors.$$
-command -v fio > /dev/null || { echo "SKIP: fio is not installed"; exit 77; }
+it_need fio "Debian's fio, the peer these tests run beside"
 [ "$(id -u)" = 0 ] || { echo "SKIP: mounting a tmpfs needs root"; exit 77; }
 . "$(dirname "$0")/fio_pair_lib.sh"
 mounted=()
@@ -118,4 +119,4 @@ for c in "${cases[@]}"; do
     fi
 done
 [ $fail = 0 ] && echo "PASS test_fio_errors"
-exit $fail
+it_exit "$fail"

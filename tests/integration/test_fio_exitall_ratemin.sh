@@ -14,11 +14,12 @@
 #   in both (fio's ETIMEDOUT, rackbench exit 3 naming the limit and the IO).
 #   test_fio_exitall_ratemin.sh BIN_DIR SCRATCH [TIME_SCALE]
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 . "$(dirname "$0")/fio_pair_lib.sh"
 scale=${3:-${RB_TEST_TIME_SCALE:-1}}
 scratch=$2/fio-exitall.$$
-command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 1; }
+it_need fio "Debian's fio, the peer these tests run beside"
 mkdir -p "$scratch"
 [ -n "${RB_KEEP:-}" ] || trap 'rm -rf "$scratch"' EXIT
 fail=0
@@ -187,4 +188,4 @@ PY
 else
     fail=1
 fi
-exit $fail
+it_exit "$fail"

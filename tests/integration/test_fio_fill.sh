@@ -25,10 +25,11 @@
 #   the device is refused. (fio sets the scheduler and leaves it so.)
 #   test_fio_fill.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 scratch=$2/fio-fill.$$
-command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 1; }
-command -v strace > /dev/null || { echo "skip: strace is not installed"; exit 77; }
+it_need fio "Debian's fio, the peer these tests run beside"
+it_need strace "to see the calls each tool makes"
 mkdir -p "$scratch"
 mounted=()
 loop=""
@@ -53,12 +54,12 @@ written() {
 
 # ---- fill_device ----
 if [ "$(id -u)" != 0 ]; then
-    echo "skip fill_device: mounting a tmpfs needs root"
+    it_skip "fill_device: mounting a tmpfs needs root"
 else
     for t in fio rb; do
         mkdir -p "$scratch/$t"
         if ! mount -t tmpfs -o size=16m tmpfs "$scratch/$t"; then
-            echo "skip fill_device: cannot mount a tmpfs"
+            it_skip "fill_device: cannot mount a tmpfs"
             exit 77
         fi
         mounted+=("$scratch/$t")
@@ -67,7 +68,7 @@ else
     printf "[global]\ndirectory=%s\n$body" "$scratch/fio" > "$scratch/fio.fio"
     printf "[global]\ndirectory=%s\n$body" "$scratch/rb" > "$scratch/rb.fio"
     free_fio=$(free_bytes "$scratch/fio")
-    if ! timeout 60 fio --output-format=json --output="$scratch/fio.json" "$scratch/fio.fio" \
+    if ! timeout 60 fio $IT_FIO_FLAGS --output-format=json --output="$scratch/fio.json" "$scratch/fio.fio" \
         > "$scratch/fio.out" 2>&1; then
         echo "FAIL fill_device: fio failed:"; cat "$scratch/fio.out"; fail=1
     fi
@@ -124,7 +125,7 @@ for c in short:0 long:1; do
         printf "[global]\ndirectory=%s\n$body" "$d/fio" > "$d/fio.fio"
         printf "[global]\ndirectory=%s\n$body" "$d/rb" > "$d/rb.fio"
         timeout 60 strace -f -qq -yy -ff -e trace=fcntl -o "$d/st.fio" \
-            fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1
+            fio $IT_FIO_FLAGS --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1
         rf=$?
         ASAN_OPTIONS=$nolsan timeout 60 strace -f -qq -yy -ff -e trace=fcntl -o "$d/st.rb" \
             "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1
@@ -186,7 +187,7 @@ fi
 # the scheduler in use (in brackets) of loop device $1
 sched_now() { sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/${1#/dev/}/queue/scheduler"; }
 if [ "$(id -u)" != 0 ] || ! command -v losetup > /dev/null; then
-    echo "skip ioscheduler: a loop device needs root and losetup"
+    it_skip "ioscheduler: a loop device needs root and losetup"
 else
     truncate -s 64M "$scratch/sched.img"
     loop=$(losetup --find --show "$scratch/sched.img")
@@ -194,7 +195,7 @@ else
     want=$(tr -d '[]' < "/sys/block/${loop#/dev/}/queue/scheduler" | tr ' ' '\n' |
         grep -v -x -e "$before" -e '' | head -n 1)
     if [ -z "$want" ]; then
-        echo "skip ioscheduler: $loop offers no other scheduler than $before"
+        it_skip "ioscheduler: $loop offers no other scheduler than $before"
     else
         d=$scratch/sched
         mkdir -p "$d"
@@ -241,4 +242,4 @@ else
 fi
 
 [ "$fail" = 0 ] && echo "PASS test_fio_fill"
-exit "$fail"
+it_exit "$fail"

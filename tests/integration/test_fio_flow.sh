@@ -11,11 +11,12 @@
 #   time of summary.json), and each job moves fio's bytes.
 #   test_fio_flow.sh BIN_DIR SCRATCH [TIME_SCALE]
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 . "$(dirname "$0")/fio_pair_lib.sh"
 scratch=$2/fio-flow.$$
-command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 77; }
-command -v strace > /dev/null || { echo "strace is not installed"; exit 77; }
+it_need fio "Debian's fio, the peer these tests run beside"
+it_need strace "to see the calls each tool makes"
 mkdir -p "$scratch"
 [ -n "${RB_KEEP:-}" ] || trap 'rm -rf "$scratch"' EXIT
 fail=0
@@ -80,7 +81,7 @@ mkdir -p "$d/fio" "$d/rb"
 printf '[global]\ndirectory=%s\nfallocate=none\n%s\n' "$d/fio" "$body" > "$d/fio.fio"
 printf '[global]\ndirectory=%s\nfallocate=none\n%s\n' "$d/rb" "$body" > "$d/rb.fio"
 if ! strace -f -ttt -y -e trace=pread64,pwrite64,read,write -o "$d/fio.st" \
-    fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1; then
+    fio $IT_FIO_FLAGS --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1; then
     echo "FAIL wait_for: fio failed:"; cat "$d/fio.out"; fail=1
 elif ! "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1; then
     echo "FAIL wait_for: rackbench failed:"; cat "$d/rb.out"; fail=1
@@ -120,4 +121,4 @@ PY
     echo "$out"
     [[ $out == ok* ]] || fail=1
 fi
-exit $fail
+it_exit "$fail"

@@ -20,10 +20,11 @@
 # each fio clone does.
 #   test_fio_holes.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 scratch=$2/fio-holes.$$
-command -v fio > /dev/null || { echo "SKIP: fio is not installed"; exit 77; }
-command -v strace > /dev/null || { echo "SKIP: strace is not installed"; exit 77; }
+it_need fio "Debian's fio, the peer these tests run beside"
+it_need strace "to see the calls each tool makes"
 loop=
 cleanup() {
     [ -n "$loop" ] && losetup -d "$loop" 2> /dev/null
@@ -112,7 +113,7 @@ for c in "${cases[@]}"; do
     # several clones would share one iolog, their lines mixed: then strace
     if [ "$how" = same ]; then
         ASAN_OPTIONS="$nolsan" strace -f -y -e trace=pread64,pwrite64 -o "$d/fio.st" \
-            fio --output="$d/fio.out" "$d/fio.fio" > /dev/null 2>&1
+            fio $IT_FIO_FLAGS --output="$d/fio.out" "$d/fio.fio" > /dev/null 2>&1
     else
         fio --write_iolog="$d/fio.log" --output="$d/fio.out" "$d/fio.fio" > /dev/null 2>&1
     fi
@@ -137,7 +138,7 @@ for c in "${cases[@]}"; do
 done
 
 if [ "$(id -u)" != 0 ]; then
-    echo "SKIP the loop device cases: they need root"
+    it_skip "the loop device cases: they need root"
 else
     truncate -s 16M "$scratch/disk.img"
     loop=$(losetup -f --show --direct-io=on "$scratch/disk.img") || { echo "FAIL: no loop device"; exit 1; }
@@ -149,7 +150,7 @@ else
     printf '[global]\n%s\n' "$body" > "$scratch/cs-rb.fio"
     # fio's clones would share one iolog, their lines mixed: both under strace
     strace -f -y -e trace=pread64,pwrite64 -o "$scratch/cs-fio.st" \
-        fio --output="$scratch/cs-fio.out" "$scratch/cs-fio.fio" > /dev/null 2>&1 \
+        fio $IT_FIO_FLAGS --output="$scratch/cs-fio.out" "$scratch/cs-fio.fio" > /dev/null 2>&1 \
         || { echo "FAIL cross-stripe: fio failed"; cat "$scratch/cs-fio.out"; fail=1; }
     if ! ASAN_OPTIONS="$nolsan" strace -f -y -e trace=pread64,pwrite64 -o "$scratch/cs.st" \
             "$bin/rackbench" run "$scratch/cs-rb.fio" --local 1 --quiet --out "$scratch/runs" \
@@ -183,4 +184,4 @@ else
     fi
 fi
 [ $fail = 0 ] && echo "PASS test_fio_holes"
-exit $fail
+it_exit "$fail"

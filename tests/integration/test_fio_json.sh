@@ -18,6 +18,7 @@
 #      ones, before any agent starts.
 #   test_fio_json.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$(realpath "${1:?usage: test_fio_json.sh BIN_DIR SCRATCH}")
 scratch=${2:?SCRATCH}/fio-json.$$
 clat2csv=/usr/bin/fio_jsonplus_clat2csv
@@ -231,4 +232,4 @@ done
 [ ! -e "$scratch/none" ] || bad "a run with an unknown format made its --out folder"
 
 [ "$fail" = 0 ] && echo "fio's JSON: all checks passed"
-exit "$fail"
+it_exit "$fail"

@@ -14,11 +14,12 @@
 #    counted under strace, the same in both.
 #   test_fio_latency.sh BIN_DIR SCRATCH [TIME_SCALE]
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 . "$(dirname "$0")/fio_pair_lib.sh"
 scale=${3:-${RB_TEST_TIME_SCALE:-1}}
 scratch=$2/fio-latency.$$
-command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 77; }
+it_need fio "Debian's fio, the peer these tests run beside"
 mkdir -p "$scratch"
 trap '[ -n "${RB_KEEP:-}" ] || rm -rf "$scratch"' EXIT
 fail=0
@@ -106,7 +107,7 @@ if command -v strace > /dev/null; then
             printf '[global]\ndirectory=%s\n[j]\nrw=read\nbs=4k\nsize=1m\nioengine=psync\ntime_based\nruntime=2\nrate_iops=500\nthinktime=200ms\nthinktime_iotime=%s\n' \
                 "$d/$t" "$iot" > "$d/$t.fio"
         done
-        strace -qq -f -ttt -e trace=pread64 -o "$d/fio.st" fio "$d/fio.fio" > "$d/fio.out" 2>&1
+        strace -qq -f -ttt -e trace=pread64 -o "$d/fio.st" fio $IT_FIO_FLAGS "$d/fio.fio" > "$d/fio.out" 2>&1
         ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -qq -f -ttt -e trace=pread64 \
             -o "$d/rb.st" "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1
         pauses() {
@@ -125,4 +126,4 @@ PY
         fi
     done
 fi
-exit $fail
+it_exit "$fail"

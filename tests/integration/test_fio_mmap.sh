@@ -12,10 +12,11 @@
 # DONTNEED, as fio's "not really direct").
 #   test_fio_mmap.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 scratch=$2/fio-mmap.$$
-command -v fio > /dev/null || { echo "SKIP: fio is not installed"; exit 77; }
-command -v strace > /dev/null || { echo "SKIP: strace is not installed"; exit 77; }
+it_need fio "Debian's fio, the peer these tests run beside"
+it_need strace "to see the calls each tool makes"
 mkdir -p "$scratch"
 trap 'rm -rf "$scratch"' EXIT
 fail=0
@@ -73,7 +74,7 @@ for c in "${cases[@]}"; do
         printf '[global]\ndirectory=%s\nfilename=f\nioengine=mmap\n%b\n[j]\n' "$d/$side" "$text" > "$d/$side.fio"
     done
     ASAN_OPTIONS="$nolsan" strace -f -y -e trace=mmap,msync,madvise -o "$d/fio.st" \
-        fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > /dev/null 2>&1 \
+        fio $IT_FIO_FLAGS --output-format=json --output="$d/fio.json" "$d/fio.fio" > /dev/null 2>&1 \
         || { echo "FAIL $name: fio failed"; cat "$d/fio.json"; fail=1; continue; }
     ASAN_OPTIONS="$nolsan" strace -f -y -e trace=mmap,msync,madvise -o "$d/rb.st" \
         "$bin/rackbench" run "$d/rb.fio" --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1 \
@@ -105,4 +106,4 @@ else
     echo "FAIL shared file (file_per_worker=0) on 2 nodes"; cat "$d/rb.out"; fail=1
 fi
 [ $fail = 0 ] && echo "PASS test_fio_mmap"
-exit $fail
+it_exit "$fail"

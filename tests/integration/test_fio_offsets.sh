@@ -16,10 +16,11 @@
 # on blocks of their own in each visit.
 #   test_fio_offsets.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 scratch=$2/fio-offsets.$$
-command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 1; }
-command -v strace > /dev/null || { echo "skip: strace is not installed"; exit 77; }
+it_need fio "Debian's fio, the peer these tests run beside"
+it_need strace "to see the calls each tool makes"
 mkdir -p "$scratch"
 trap 'rm -rf "$scratch"' EXIT
 fail=0
@@ -232,4 +233,4 @@ for c in "${zcases[@]}"; do
     echo "${v%% *} $name: ${v#* }"
     [ "${v%% *}" = ok ] || fail=1
 done
-exit $fail
+it_exit "$fail"

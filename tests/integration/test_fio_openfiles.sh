@@ -10,10 +10,11 @@
 # its runtime lets it, so there the shorter sequence must begin the longer.
 #   test_fio_openfiles.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$(cd "$1" && pwd)
 scratch=$(mkdir -p "$2" && cd "$2" && pwd)/fio-openfiles.$$
-command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 77; }
-command -v strace > /dev/null || { echo "skip: strace is not installed"; exit 77; }
+it_need fio "Debian's fio, the peer these tests run beside"
+it_need strace "to see the calls each tool makes"
 mkdir -p "$scratch"
 trap 'rm -rf "$scratch"' EXIT
 nolsan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # LeakSanitizer cannot run under ptrace
@@ -62,7 +63,7 @@ run() { # NAME HOW JOB: HOW is same (the sequences) or prefix (one begins the ot
             "$scratch/$who" "$job" > "$n.$who.fio"
     done
     local st=(-qq -f -y -e trace=pread64,pwrite64)
-    if ! timeout 120 strace "${st[@]}" -o "$n.fio.st" fio "$n.fio.fio" > "$n.fio.out" 2>&1; then
+    if ! timeout 120 strace "${st[@]}" -o "$n.fio.st" fio $IT_FIO_FLAGS "$n.fio.fio" > "$n.fio.out" 2>&1; then
         echo "FAIL $n: fio failed:"; tail -20 "$n.fio.out"; exit 1
     fi
     if ! ASAN_OPTIONS="$nolsan" timeout 120 strace "${st[@]}" -o "$n.rb.st" "$bin/rackbench" run \
@@ -99,4 +100,4 @@ run seqfs_w same 'rw=write\nfile_service_type=sequential\nloops=2'
 run rr4 same 'rw=write\nfile_service_type=roundrobin:4'
 run rr3_open2 same 'rw=read\nfile_service_type=roundrobin:3\nopenfiles=2'
 run seq_open2 same 'rw=write\nfile_service_type=sequential\nopenfiles=2\nnumjobs=2'
-exit $fail
+it_exit "$fail"

@@ -20,10 +20,11 @@
 # IDLE only.
 #   test_fio_prio.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 scratch=$2/fio-prio.$$
-command -v fio > /dev/null || { echo "skip: fio is not installed"; exit 77; }
-command -v strace > /dev/null || { echo "skip: strace is not installed"; exit 77; }
+it_need fio "Debian's fio, the peer these tests run beside"
+it_need strace "to see the calls each tool makes"
 mkdir -p "$scratch"
 trap 'rm -rf "$scratch"' EXIT
 fail=0
@@ -42,7 +43,7 @@ run() {
         printf '[global]\ndirectory=%s\n%s\n' "$d/$t" "$body" > "$d/$t.fio"
     done
     if ! strace -qq -f --seccomp-bpf -s 1 -y -e trace="$calls" -o "$d/fio.st" \
-            fio --output="$d/fio.out" "$d/fio.fio" > /dev/null 2>&1; then
+            fio $IT_FIO_FLAGS --output="$d/fio.out" "$d/fio.fio" > /dev/null 2>&1; then
         echo "FAIL $name: fio failed:"; cat "$d/fio.out"; fail=1; return 1
     fi
     if ! ASAN_OPTIONS="$nolsan" strace -qq -f --seccomp-bpf -s 1 -y -e trace="$calls" -o "$d/rb.st" \
@@ -194,4 +195,4 @@ else
     fi
 fi
 echo "     ${SECONDS}s in all"
-exit $fail
+it_exit "$fail"

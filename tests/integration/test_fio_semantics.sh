@@ -22,11 +22,12 @@
 # the first two apart, each within its timeout.
 #   test_fio_semantics.sh BIN_DIR SCRATCH [PART]
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 . "$(dirname "$0")/fio_pair_lib.sh"
 part=${3:-all}
 scratch=$2/fio-semantics.$$
-command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 1; }
+it_need fio "Debian's fio, the peer these tests run beside"
 mkdir -p "$scratch"
 trap 'rm -rf "$scratch"' EXIT
 export RB_SEM_SIZE=3M
@@ -409,7 +410,7 @@ sys.exit(1 if bad or not ops else 0)' "$1"
 # keeps AddressSanitizer's other checks and leaves leaks to the untraced runs
 nolsan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 if [ "$(id -u)" -ne 0 ] || ! command -v losetup > /dev/null || ! command -v strace > /dev/null; then
-    echo "skip trims on a loop device: needs root, losetup and strace"
+    it_skip "trims on a loop device: needs root, losetup and strace"
 else
     loop=
     trap 'rm -rf "$scratch"; [ -n "$loop" ] && losetup -d "$loop"' EXIT
@@ -438,7 +439,7 @@ else
         printf '[j]\ndirect=1\nfilename=%s\n%s\n' "$loop" "$body" > "$d/fio.fio"
         printf '[global]\ndirectory=%s\n[j]\ndirectory=\ndirect=1\nfilename=%s\n%s\n' "$d/root" "$loop" "$body" > "$d/rb.fio"
         if ! strace -f -y -e trace=ioctl,pwrite64,io_submit -o "$d/fio.st" \
-                fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1; then
+                fio $IT_FIO_FLAGS --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1; then
             echo "FAIL trims-$name: fio failed:"; cat "$d/fio.out" "$d/fio.json"; fail=1; continue
         fi
         if ! ASAN_OPTIONS="$nolsan" strace -f -y -e trace=ioctl,pwrite64,io_submit -o "$d/rb.st" \
@@ -548,7 +549,7 @@ for line in open(sys.argv[1]):
 print("\n".join(out))' "$@"
 }
 if ! command -v strace > /dev/null; then
-    echo "skip page cache advice: needs strace"
+    it_skip "page cache advice: needs strace"
 else
     # name | job options: the advice fio gives when the job opens its file, given alike
     for c in "advice-read|rw=read\nbs=4k\nsize=1M\noffset=64k" \
@@ -563,7 +564,7 @@ else
         printf '[global]\ndirectory=%s\nfallocate=none\n[j]\n%s\n' "$d/fio" "$body" > "$d/fio.fio"
         printf '[global]\ndirectory=%s\n[j]\n%s\n' "$d/rb" "$body" > "$d/rb.fio"
         if ! strace -f -y -e trace=openat,fadvise64 -o "$d/fio.st" \
-                fio --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1; then
+                fio $IT_FIO_FLAGS --output-format=json --output="$d/fio.json" "$d/fio.fio" > "$d/fio.out" 2>&1; then
             echo "FAIL $name: fio failed:"; cat "$d/fio.out"; fail=1; continue
         fi
         if ! ASAN_OPTIONS="$nolsan" strace -f -y -e trace=openat,fadvise64 -o "$d/rb.st" \
@@ -579,4 +580,4 @@ else
         fi
     done
 fi
-exit $fail
+it_exit "$fail"

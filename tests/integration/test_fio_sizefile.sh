@@ -17,9 +17,10 @@
 #   fails the run before any phase, as fio fails the job.
 #   test_fio_sizefile.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 scratch=$2/fio-sizefile.$$
-command -v fio > /dev/null || { echo "SKIP: fio is not installed"; exit 77; }
+it_need fio "Debian's fio, the peer these tests run beside"
 [ "$(id -u)" = 0 ] || { echo "SKIP: mounting a tmpfs needs root"; exit 77; }
 mounted=()
 cleanup() {
@@ -173,4 +174,4 @@ if [ "$(sha256sum < "$ex/data")" = "$sum0" ] && [ $wrc = 2 ]; then
     echo "ok: the existing file is unchanged, and a writer without size= is refused (exit 2)"
 fi
 [ $fail = 0 ] && echo "PASS test_fio_sizefile"
-exit $fail
+it_exit "$fail"

@@ -8,11 +8,12 @@
 # is below): both run the whole runtime and say not attained.
 #   test_fio_steadystate.sh BIN_DIR SCRATCH [TIME_SCALE]
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 . "$(dirname "$0")/fio_pair_lib.sh"
 scale=${3:-${RB_TEST_TIME_SCALE:-1}}
 scratch=$2/fio-steadystate.$$
-command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 1; }
+it_need fio "Debian's fio, the peer these tests run beside"
 mkdir -p "$scratch"
 trap 'rm -rf "$scratch"' EXIT
 fail=0
@@ -86,4 +87,4 @@ for c in "window|iops:5%|10" "zero-limit|iops:0|2"; do
         echo "ok   $name: fio ran $fs s, rackbench $rs s, neither steady ($crit over $dur s)"
     fi
 done
-exit $fail
+it_exit "$fail"

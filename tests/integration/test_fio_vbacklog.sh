@@ -8,10 +8,11 @@
 # write, two loops) at a small size.
 #   test_fio_vbacklog.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$(cd "$1" && pwd)
 scratch=$(cd "$2" && pwd)/fio-vbacklog.$$
-command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 77; }
-command -v strace > /dev/null || { echo "skip: strace is not installed"; exit 77; }
+it_need fio "Debian's fio, the peer these tests run beside"
+it_need strace "to see the calls each tool makes"
 mkdir -p "$scratch/fio" "$scratch/rb"
 trap 'rm -rf "$scratch"' EXIT
 # LeakSanitizer cannot run under ptrace (as in test_fio_calls.sh)
@@ -48,7 +49,7 @@ printf "$g" "$scratch/fio" 'fallocate=none\n' "$body" > "$scratch/fio.fio"
 printf "$g" "$scratch/rb" '' "$body" > "$scratch/rb.fio"
 cd "$scratch" || exit 1 # fio leaves its verify state files in its folder
 if ! timeout 60 strace -qq -f -ff -s 0 -y -e trace=pread64,pwrite64 -o "$scratch/fio.st" \
-        fio "$scratch/fio.fio" > "$scratch/fio.out" 2>&1; then
+        fio $IT_FIO_FLAGS "$scratch/fio.fio" > "$scratch/fio.out" 2>&1; then
     echo "FAIL fio failed:"; cat "$scratch/fio.out"; exit 1
 fi
 if ! ASAN_OPTIONS="$nolsan" timeout 60 strace -qq -f -ff -s 0 -y -e trace=pread64,pwrite64 \
@@ -73,4 +74,4 @@ for j in "${jobs[@]}"; do
         fail=1
     fi
 done
-exit $fail
+it_exit "$fail"

@@ -19,10 +19,11 @@
 # A reading job with create_on_open and no earlier writer is refused.
 #   test_fio_vmix.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$(cd "$1" && pwd)
 scratch=$(cd "$2" && pwd)/fio-vmix.$$
-command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 77; }
-command -v strace > /dev/null || { echo "skip: strace is not installed"; exit 77; }
+it_need fio "Debian's fio, the peer these tests run beside"
+it_need strace "to see the calls each tool makes"
 mkdir -p "$scratch/fio" "$scratch/rb"
 trap 'rm -rf "$scratch"' EXIT
 nolsan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # LeakSanitizer cannot run under ptrace
@@ -57,7 +58,7 @@ g='[global]\ndirectory=%s\nioengine=psync\nbs=4k\nsize=256k\nverify=crc32c\n%s\n
 printf "$g" "$scratch/fio" 'fallocate=none' "$body" > fio.fio
 printf "$g" "$scratch/rb" '' "$body" > rb.fio
 st=(-qq -f -ff -s 0 -y -e trace=pread64,pwrite64)
-if ! timeout 120 strace "${st[@]}" -o fio.st fio fio.fio > fio.out 2>&1; then
+if ! timeout 120 strace "${st[@]}" -o fio.st fio $IT_FIO_FLAGS fio.fio > fio.out 2>&1; then
     echo "FAIL fio failed:"; cat fio.out; exit 1
 fi
 if ! rb_run rb.fio "$scratch/runs1" "${st[@]}" -o rb.st; then
@@ -151,7 +152,7 @@ EOF
 rm -rf "${scratch:?}/fio/"* "${scratch:?}/rb/"*
 sed "s#DIR#$scratch/fio#" aio.tmpl > aio-fio.fio
 sed "s#DIR#$scratch/rb#" aio.tmpl > aio-rb.fio
-if ! timeout 120 fio aio-fio.fio --output-format=json > aio-fio.json 2> aio-fio.err; then
+if ! timeout 120 fio $IT_FIO_FLAGS aio-fio.fio --output-format=json > aio-fio.json 2> aio-fio.err; then
     echo "FAIL fio failed:"; cat aio-fio.err aio-fio.json; exit 1
 fi
 if ! rb_run aio-rb.fio "$scratch/runs2" -qq -f -s 0 -y -e trace=pwrite64,fallocate -o aio-rb.st; then
@@ -184,7 +185,7 @@ printf '[global]\ndirectory=%s\nioengine=psync\nbs=4k\nsize=256k\n[c]\ncreate_on
     "$scratch/fio" > sync-fio.fio
 printf '[global]\ndirectory=%s\nioengine=psync\nbs=4k\nsize=256k\n[c]\ncreate_on_open=1\nrw=randrw\n' \
     "$scratch/rb" > sync-rb.fio
-timeout 60 fio sync-fio.fio > sync-fio.out 2>&1
+timeout 60 fio $IT_FIO_FLAGS sync-fio.fio > sync-fio.out 2>&1
 frc=$?
 rb_run sync-rb.fio "$scratch/runs3"
 rrc=$?
@@ -207,4 +208,4 @@ if [ $rc -ne 0 ] && grep -q "create_on_open=1, and no earlier phase writes it" "
 else
     echo "FAIL a reader with create_on_open and no writer: exit $rc"; cat "$scratch/runs4.out"; fail=1
 fi
-exit $fail
+it_exit "$fail"

@@ -12,11 +12,12 @@
 # scaled down, runs with its flow ratio.
 #   test_fio_zbd.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$(cd "$1" && pwd)
 scratch=$(mkdir -p "$2" && cd "$2" && pwd)/fio-zbd.$$
 src=$(cd "$(dirname "$0")/../fio-examples" && pwd)
-command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 77; }
-command -v strace > /dev/null || { echo "skip: strace is not installed"; exit 77; }
+it_need fio "Debian's fio, the peer these tests run beside"
+it_need strace "to see the calls each tool makes"
 mkdir -p "$scratch"
 trap 'rm -rf "$scratch"' EXIT
 nolsan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # LeakSanitizer cannot run under ptrace
@@ -36,7 +37,7 @@ run() {
     done
     truncate -s "$size" fio/zf # fio emulates zones over the file as it is
     local st=(-qq -f -e trace=pread64,pwrite64,fallocate,ioctl)
-    if ! timeout 120 strace "${st[@]}" -o "$n.fio.st" fio "$n.fio.fio" --output-format=json \
+    if ! timeout 120 strace "${st[@]}" -o "$n.fio.st" fio $IT_FIO_FLAGS "$n.fio.fio" --output-format=json \
             > "$n.fio.out" 2>&1; then
         echo "FAIL $n: fio failed:"; tail -20 "$n.fio.out"; exit 1
     fi
@@ -183,7 +184,7 @@ for who in fio rb; do
 done
 truncate -s 8M fio/zf
 st=(-qq -f -e trace=io_submit)
-timeout 120 strace "${st[@]}" -o aio.fio.st fio aio.fio.fio > aio.fio.out 2>&1 || { echo "FAIL aio: fio failed"; tail aio.fio.out; fail=1; }
+timeout 120 strace "${st[@]}" -o aio.fio.st fio $IT_FIO_FLAGS aio.fio.fio > aio.fio.out 2>&1 || { echo "FAIL aio: fio failed"; tail aio.fio.out; fail=1; }
 ASAN_OPTIONS="$nolsan" timeout 120 strace "${st[@]}" -o aio.rb.st "$bin/rackbench" run aio.rb.fio --local 1 --quiet \
     --out "$scratch/runs.aio" > aio.rb.out 2>&1 || { echo "FAIL aio: rackbench failed"; tail aio.rb.out; fail=1; }
 for who in fio rb; do
@@ -225,7 +226,7 @@ if command -v losetup > /dev/null && truncate -s 16M disk.img && dev=$(losetup -
     printf '[global]\nfilename=%s\nzonemode=zbd\nzonesize=1M\nbs=64k\nioengine=psync\ndirect=1\n[w]\nrw=write\nsize=8M\nio_size=2560k\n[r]\nstonewall\nrw=read\nsize=8M\n' \
         "$dev" > dev.ini
     st=(-qq -f -e trace=pread64,pwrite64)
-    timeout 120 strace "${st[@]}" -o dev.fio.st fio dev.ini > dev.fio.out 2>&1 || { echo "FAIL dev: fio failed"; tail dev.fio.out; fail=1; }
+    timeout 120 strace "${st[@]}" -o dev.fio.st fio $IT_FIO_FLAGS dev.ini > dev.fio.out 2>&1 || { echo "FAIL dev: fio failed"; tail dev.fio.out; fail=1; }
     ASAN_OPTIONS="$nolsan" timeout 120 strace "${st[@]}" -o dev.rb.st "$bin/rackbench" run dev.ini --local 1 --quiet \
         --out "$scratch/runs.dev" --agent-arg "--allow-device=$dev" > dev.rb.out 2>&1 || { echo "FAIL dev: rackbench failed"; tail dev.rb.out; fail=1; }
     for who in fio rb; do
@@ -245,6 +246,6 @@ if command -v losetup > /dev/null && truncate -s 16M disk.img && dev=$(losetup -
         echo "FAIL zoned: exit $code"; tail -5 zoned.out; fail=1
     fi
 else
-    echo "skip dev: no loop device here"
+    it_skip "dev: no loop device here"
 fi
-exit $fail
+it_exit "$fail"

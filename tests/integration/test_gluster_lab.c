@@ -229,9 +229,9 @@ static void test_down(void **state)
     assert_int_equal(
         it_sh_number(s_dir, "sh -c \"gluster volume list 2>/dev/null | grep -c rbglit || true\""),
         0);
-    assert_int_equal(it_kill_matching(0, "rackbench-agent", s_state, NULL), 0);
-    assert_int_equal(it_kill_matching(0, "gluster", s_state, NULL), 0);
-    assert_int_equal(it_kill_matching(0, "glusterfs", "rbglit", NULL), 0);
+    assert_int_equal(it_count_matching("rackbench-agent", s_state, NULL), 0);
+    assert_int_equal(it_count_matching("gluster", s_state, NULL), 0);
+    assert_int_equal(it_count_matching("glusterfs", "rbglit", NULL), 0);
     struct stat st;
     assert_int_not_equal(stat(s_state, &st), 0);
     assert_int_equal(it_show_failure(s_lab("down"), s_err), 0);

@@ -14,6 +14,7 @@
 #    other nodes' disks as not allowed.
 #   test_jbod_rack.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 src=$(cd "$(dirname "$0")/../.." && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "needs root (loop devices, cgroups)"; exit 77; }
@@ -119,4 +120,4 @@ grep -q "FINDING.*out-of-family.*local-3.*$slow_name" "$dir/report.txt" &&
     ok "report.txt has the finding" || bad "no out-of-family FINDING in report.txt"
 [ "$(grep -Ec "^  local-[1-4] +/dev/loop[0-9]+ .* write$" "$dir/report.txt")" -eq 12 ] &&
     ok "report.txt's inventory has 12 writable disks" || bad "report.txt's inventory is not 12 writable disks"
-exit $fail
+it_exit "$fail"

@@ -17,6 +17,7 @@
 #    that is idle, and nothing on the others.
 #   test_raw_devices.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 [ "$(id -u)" -eq 0 ] || { echo "needs root (loop devices)"; exit 77; }
 for t in losetup partx mkfs.ext4 sfdisk fio python3 sha256sum mount; do
@@ -129,7 +130,7 @@ for c in "${cases[@]}"; do
     printf '[global]\nioengine=libaio\ndirect=1\niodepth=4\n%s\n' "$body" > "$scratch/$name.fio"
     plan "$(printf '%s' "$body" | sed 's/^\[j\]$/[j]\ndirectory=/')" > "$scratch/$name.ini"
     s0=$(for d in $A $B $C; do sectors $d; done | awk '{ print $2 }' | paste -sd' ')
-    if ! timeout 120 fio --output-format=json --output="$scratch/$name.json" "$scratch/$name.fio" > "$scratch/$name.out" 2>&1; then
+    if ! timeout 120 fio $IT_FIO_FLAGS --output-format=json --output="$scratch/$name.json" "$scratch/$name.fio" > "$scratch/$name.out" 2>&1; then
         bad "$name: fio failed: $(cat "$scratch/$name.out")"; continue
     fi
     s1=$(for d in $A $B $C; do sectors $d; done | awk '{ print $2 }' | paste -sd' ')
@@ -343,4 +344,4 @@ else
     bad "@devices with no idle device: exit $code: $out"
 fi
 
-exit $fail
+it_exit "$fail"

@@ -12,6 +12,7 @@
 #
 #   test_report_fixture.sh BIN_DIR FIXTURE_DIR CHECK_DIR
 set -euo pipefail
+. "$(dirname "$0")/it_lib.sh"
 
 bin=${1:?usage: test_report_fixture.sh BIN_DIR FIXTURE_DIR}
 fixture=${2:?FIXTURE_DIR}
@@ -90,4 +91,4 @@ for plan in "$checks"/*.ini; do
     fi
 done
 [ "$fail" = 0 ] && echo "all renderings match" || echo "some renderings differ"
-exit "$fail"
+it_exit "$fail"

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "rb_test.h"
+
 #include "it_util.h"
 #include "rb_json.h"
 
@@ -106,7 +108,7 @@ static void test_shared_device(void **state)
         rb_json_free(&j);
         free(rep);
         it_rmtree(c.dir);
-        skip(); /* no device telemetry for the scratch folder's file system */
+        rb_skip("no device telemetry for the scratch folder's file system");
     }
     const char *dev = rb_json_str(rb_json_get(rb_json_at(devs, 0), "device"));
     char want[256];
@@ -178,5 +180,5 @@ int main(void)
         cmocka_unit_test(test_shared_device),
         cmocka_unit_test(test_racks_and_units),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return rb_test_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -188,11 +188,11 @@ static void test_stall_finding(void **state)
                        it_bin("rackbench"), 10 * (int)stop_s, c.runs, c.plan);
     /* local-2 has run for 1.5 s (6 samples at a steady 4 MiB/s): stop it */
     assert_int_equal(it_wait_for_samples(c.runs, ",w,local-2,", 6, it_deadline(30000)), 0);
-    assert_int_equal(it_kill_matching(SIGSTOP, "rackbench-agent", "--name local-2 ", data, NULL),
-                     1);
+    int agent = it_child_matching(pid, "rackbench-agent", "--name local-2 ", NULL);
+    assert_true(agent > 0);
+    assert_int_equal(kill(agent, SIGSTOP), 0);
     usleep((useconds_t)(stop_s * 1e6)); /* the stall being injected */
-    assert_int_equal(it_kill_matching(SIGCONT, "rackbench-agent", "--name local-2 ", data, NULL),
-                     1);
+    assert_int_equal(kill(agent, SIGCONT), 0);
     int code = it_wait_exit(pid, it_deadline(60000 + runtime * 1000));
     if (code != 1)
         it_show_failure(code, c.err);

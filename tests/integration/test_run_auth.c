@@ -21,6 +21,8 @@
 
 #include <cmocka.h>
 
+#include "rb_test.h"
+
 #include "it_util.h"
 
 typedef struct paths {
@@ -216,8 +218,7 @@ static void test_tcp_refused(void **state)
     assert_true(s_contains(p.err, "refused 1 peer with unknown keys"));
     assert_true(s_contains(p.err, stranger));
     assert_true(s_contains(p.err, "from 127.0.0.1"));
-    assert_int_equal(it_kill_matching(SIGTERM, "rackbench-agent", "--name stranger", p.dir, NULL),
-                     1);
+    assert_int_equal(kill(agent, SIGTERM), 0);
     it_wait(agent);
     assert_int_equal(it_count_files(p.data), 0);
     it_rmtree(p.dir);
@@ -234,27 +235,28 @@ static int s_count_text(const char *path, const char *needle)
     return n;
 }
 
-static char s_daemon_dir[4096]; /* scratch folder of a test's daemon agent, "" when none */
+static int s_daemon_pid; /* the daemon agent a test started, 0 when none */
 
 /* After a test that starts a daemon agent: a failed assertion must not leave
  * it running. */
 static int s_kill_daemon(void **state)
 {
     (void)state;
-    if (s_daemon_dir[0])
-        it_kill_matching(SIGKILL, "rackbench-agent", s_daemon_dir, NULL);
-    s_daemon_dir[0] = '\0';
+    if (s_daemon_pid > 0) {
+        kill(s_daemon_pid, SIGKILL);
+        it_wait(s_daemon_pid);
+    }
+    s_daemon_pid = 0;
     return 0;
 }
 
-/* Stops the daemon agent named name (started by it_sh_bg as pid) and waits
+/* Stops the daemon agent the test started (by it_sh_bg, as pid) and waits
  * for it: exit 0. */
-static void s_stop_agent(const paths_t *p, const char *name, int pid)
+static void s_stop_agent(const paths_t *p, int pid)
 {
-    char word[128];
-    snprintf(word, sizeof word, "--name %s", name);
-    assert_int_equal(it_kill_matching(SIGTERM, "rackbench-agent", word, p->dir, NULL), 1);
+    assert_int_equal(kill(pid, SIGTERM), 0);
     assert_int_equal(it_show_failure(it_wait_exit(pid, it_deadline(20000)), p->aerr), 0);
+    s_daemon_pid = 0;
 }
 
 /* Issue 19, 1: a daemon agent refused by one run (its key not yet allowed)
@@ -267,7 +269,6 @@ static void test_refused_agent_rejoins(void **state)
     paths_t p;
     char pub[64], coord[64], ep[64], text[512];
     s_paths(&p, "rejoins");
-    snprintf(s_daemon_dir, sizeof s_daemon_dir, "%s", p.dir);
     s_keygen(&p, "coord", coord, sizeof coord);
     s_keygen(&p, "node01", pub, sizeof pub);
     s_keygen(&p, "node02", text, sizeof text);
@@ -277,6 +278,7 @@ static void test_refused_agent_rejoins(void **state)
                          "'%s' --coordinator %s --name node01 --root '%s' --key "
                          "'%s/node01.key_secret' --coordinator-key '%s/coord.key'",
                          it_bin("rackbench-agent"), ep, p.data, p.keys, p.keys);
+    s_daemon_pid = agent;
     int code = it_sh(p.out, p.err,
                      "'%s' run --nodes node01 --wait 3s --bind %s --key "
                      "'%s/coord.key_secret' --allow-keys '%s' --out '%s' '%s'",
@@ -298,7 +300,7 @@ static void test_refused_agent_rejoins(void **state)
     assert_true(s_contains(p.err, "CURVE on: 2 allowed agent keys"));
     snprintf(text, sizeof text, "handshake with %s succeeded", ep);
     assert_true(s_contains(p.aerr, text));
-    s_stop_agent(&p, "node01", agent);
+    s_stop_agent(&p, agent);
     assert_int_equal(it_count_files(p.data), 0);
     it_rmtree(p.dir);
 }
@@ -312,7 +314,6 @@ static void test_curve_failure_explained_refused(void **state)
     paths_t p;
     char pub[64], stranger[64], ep[64], text[512];
     s_paths(&p, "explrefused");
-    snprintf(s_daemon_dir, sizeof s_daemon_dir, "%s", p.dir);
     s_keygen(&p, "coord", pub, sizeof pub);
     s_keygen(&p, "a1", pub, sizeof pub);
     s_keygen(&p, "stranger", stranger, sizeof stranger);
@@ -322,6 +323,7 @@ static void test_curve_failure_explained_refused(void **state)
                          "'%s' --coordinator %s --name stranger --root '%s' --key "
                          "'%s/stranger.key_secret' --coordinator-key '%s/coord.key'",
                          it_bin("rackbench-agent"), ep, p.data, p.keys, p.keys);
+    s_daemon_pid = agent;
     /* long enough for several attempts: 0.25, 0.5, 1, 2 s apart */
     int code = it_sh(p.out, p.err,
                      "'%s' run --expect 1 --wait 6s --bind %s --key '%s/coord.key_secret' "
@@ -335,7 +337,7 @@ static void test_curve_failure_explained_refused(void **state)
              "coordinator's --allow-keys; add this agent's NAME.key file",
              ep, stranger);
     assert_int_equal(it_wait_for_text(p.aerr, text, it_deadline(10000)), 0);
-    s_stop_agent(&p, "stranger", agent);
+    s_stop_agent(&p, agent);
     /* one line, then a count */
     assert_int_equal(s_count_text(p.aerr, "refused this agent"), 1);
     assert_true(s_contains(p.aerr, "the same way (key refused)"));
@@ -351,7 +353,6 @@ static void s_key_mismatch(const char *name, const char *agent_ckey, const char 
     paths_t p;
     char pub[64], coord_pub[64], other_pub[64], ep[64], text[4800];
     s_paths(&p, name);
-    snprintf(s_daemon_dir, sizeof s_daemon_dir, "%s", p.dir);
     s_keygen(&p, "coord", coord_pub, sizeof coord_pub);
     s_keygen(&p, "other", other_pub, sizeof other_pub);
     s_keygen(&p, "a1", pub, sizeof pub);
@@ -361,6 +362,7 @@ static void s_key_mismatch(const char *name, const char *agent_ckey, const char 
                          "'%s' --coordinator %s --name a1 --root '%s' --key "
                          "'%s/a1.key_secret' --coordinator-key '%s/%s.key'",
                          it_bin("rackbench-agent"), ep, p.data, p.keys, p.keys, agent_ckey);
+    s_daemon_pid = agent;
     int code = it_sh(p.out, p.err,
                      "'%s' run --expect 1 --wait 3s --bind %s --key '%s/%s.key_secret' "
                      "--allow-keys '%s' --out '%s' '%s'",
@@ -386,7 +388,7 @@ static void s_key_mismatch(const char *name, const char *agent_ckey, const char 
     snprintf(text, sizeof text, "handshake with %s failed (the coordinator closed the connection",
              ep);
     assert_true(s_contains(p.aerr, text));
-    s_stop_agent(&p, "a1", agent);
+    s_stop_agent(&p, agent);
     assert_int_equal(s_count_text(p.aerr, "does not match"), 1);
     it_rmtree(p.dir);
 }
@@ -415,13 +417,13 @@ static void test_curve_failure_explained_insecure_agent(void **state)
     paths_t p;
     char pub[64], ep[64], text[512];
     s_paths(&p, "explinsecure");
-    snprintf(s_daemon_dir, sizeof s_daemon_dir, "%s", p.dir);
     s_keygen(&p, "coord", pub, sizeof pub);
     s_keygen(&p, "a1", pub, sizeof pub);
     it_sh(NULL, NULL, "cp '%s/a1.key' '%s/'", p.keys, p.allow);
     snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", s_free_port());
     int agent = it_sh_bg(p.aout, p.aerr, "'%s' --coordinator %s --name a1 --root '%s' --insecure",
                          it_bin("rackbench-agent"), ep, p.data);
+    s_daemon_pid = agent;
     int code = it_sh(p.out, p.err,
                      "'%s' run --expect 1 --wait 3s --bind %s --key '%s/coord.key_secret' "
                      "--allow-keys '%s' --out '%s' '%s'",
@@ -434,7 +436,7 @@ static void test_curve_failure_explained_insecure_agent(void **state)
              "(--insecure): give it --key and --coordinator-key",
              ep);
     assert_int_equal(it_wait_for_text(p.aerr, text, it_deadline(10000)), 0);
-    s_stop_agent(&p, "a1", agent);
+    s_stop_agent(&p, agent);
     assert_int_equal(s_count_text(p.aerr, "the coordinator uses CURVE"), 1);
     it_rmtree(p.dir);
 }
@@ -602,7 +604,7 @@ static void test_bind_ipv6_loopback(void **state)
     if (fd >= 0)
         close(fd);
     if (!ok)
-        skip(); /* no IPv6 loopback on this machine */
+        rb_skip("no IPv6 loopback on this machine");
     s_bind_run("bindipv6", "tcp://[::1]:*", "[::1]", "tcp://[::1]:%d");
 }
 
@@ -684,5 +686,5 @@ int main(void)
         cmocka_unit_test(test_bind_ipv6_loopback),
         cmocka_unit_test(test_bind_failure),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return rb_test_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

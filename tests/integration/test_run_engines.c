@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "rb_test.h"
+
 #include "it_util.h"
 #include "rb_json.h"
 
@@ -68,7 +70,7 @@ static void test_engines_three_agents(void **state)
     if (code == 3 && e && strstr(e, "io_uring") && strstr(e, "not supported by this kernel")) {
         free(e);
         it_rmtree(dir);
-        skip(); /* a kernel without io_uring: the agents refused, naming it */
+        rb_skip("a kernel without io_uring: the agents refused, naming it");
     }
     free(e);
     assert_int_equal(it_show_failure(code, err), 0);
@@ -136,5 +138,5 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_engines_three_agents),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return rb_test_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

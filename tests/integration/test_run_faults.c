@@ -151,8 +151,9 @@ static void s_agent_lost(const char *accept, int want_code)
     /* once the coordinator has local-2's first sample of the write phase (it
      * is writing, and the run knows it), kill it without a chance to clean up */
     assert_int_equal(it_wait_for_samples(p.runs, ",w,local-2,", 1, it_deadline(30000)), 0);
-    int killed = it_kill_matching(SIGKILL, "rackbench-agent", "--name local-2 ", data, NULL);
-    assert_int_equal(killed, 1);
+    int agent = it_child_matching(pid, "rackbench-agent", "--name local-2 ", NULL);
+    assert_true(agent > 0);
+    assert_int_equal(kill(agent, SIGKILL), 0);
     int code = it_wait(pid);
     assert_int_equal(code, want_code);
     rb_json_t *j = s_summary(&p);
@@ -245,8 +246,9 @@ static void s_lost_during_prefill(int min_nodes)
      * (the killed agent is seen to exit at once; --lost-after is for the
      * others, whose heartbeats a loaded machine writing gigabytes delays) */
     assert_true(it_wait_for_files(data, 3, it_deadline(30000)) >= 3);
-    assert_int_equal(it_kill_matching(SIGKILL, "rackbench-agent", "--name local-2 ", data, NULL),
-                     1);
+    int agent = it_child_matching(pid, "rackbench-agent", "--name local-2 ", NULL);
+    assert_true(agent > 0);
+    assert_int_equal(kill(agent, SIGKILL), 0);
     uint64_t killed = rb_time_mono_ns();
     int code = it_wait_exit(pid, it_deadline(min_nodes ? 60000 : 20000));
     double took = (double)(rb_time_mono_ns() - killed) / 1e9;
@@ -341,7 +343,7 @@ static void test_coordinator_lost(void **state)
      * its first sample: the phase is under way on both sides */
     assert_true(it_wait_for_files(data, 1, it_deadline(30000)) >= 1);
     assert_int_equal(it_wait_for_samples(p.runs, ",w,solo,", 1, it_deadline(30000)), 0);
-    assert_int_equal(it_kill_matching(SIGKILL, "rackbench", " run ", p.plan, NULL), 1);
+    assert_int_equal(kill(coord, SIGKILL), 0);
     assert_int_equal(it_wait(coord), 128 + SIGKILL);
     assert_int_equal(it_wait(agent), 3);
     assert_true(s_contains(aerr, "abandoning run"));
@@ -383,7 +385,7 @@ static void test_agent_restarted_while_joining(void **state)
              10 * RB_TEST_TIME_SCALE);
     int a1 = it_sh_bg(NULL, NULL, "%s", cmd);
     assert_int_equal(it_wait_for_text(p.err, "agent a1 (rack", it_deadline(30000)), 0);
-    assert_int_equal(it_kill_matching(SIGKILL, "rackbench-agent", "--name a1 ", data, NULL), 1);
+    assert_int_equal(kill(a1, SIGKILL), 0);
     it_wait(a1);
     int again = it_sh_bg(NULL, NULL, "%s", cmd); /* the same name, a new process */
     assert_int_equal(
@@ -443,7 +445,7 @@ static void test_agent_restarted(void **state)
     /* mid-run: once the coordinator has a2's samples of the phase, not
      * while it still gathers the nodes' READY */
     assert_int_equal(it_wait_for_samples(p.runs, ",w,a2,", 1, it_deadline(30000)), 0);
-    assert_int_equal(it_kill_matching(SIGKILL, "rackbench-agent", "--name a2 ", data, NULL), 1);
+    assert_int_equal(kill(a2, SIGKILL), 0);
     it_wait(a2);
     int again = it_sh_bg(NULL, e2, "%s", cmd); /* the same name, a new process */
     assert_int_equal(it_wait(again), 3);
@@ -484,7 +486,7 @@ static void test_interrupted(void **state)
     assert_int_equal(it_wait_for_files(data, 4, it_deadline(30000)), 4);
     assert_int_equal(it_wait_for_samples(p.runs, ",w,local-1,", 1, it_deadline(30000)), 0);
     assert_int_equal(it_wait_for_samples(p.runs, ",w,local-2,", 1, it_deadline(30000)), 0);
-    assert_int_equal(it_kill_matching(SIGINT, "rackbench", " run ", p.plan, NULL), 1);
+    assert_int_equal(kill(pid, SIGINT), 0);
     assert_int_equal(it_wait(pid), 3);
     assert_true(s_contains(p.err, "interrupted during phase w"));
     rb_json_t *j = s_summary(&p);
@@ -533,7 +535,7 @@ static void test_rate_limited_stop_sigint(void **state)
     assert_int_equal(it_wait_for_files(data, 2, it_deadline(30000)), 2);
     assert_int_equal(it_wait_for_samples(p.runs, ",w,local-1,", 1, it_deadline(30000)), 0);
     assert_int_equal(it_wait_for_samples(p.runs, ",w,local-2,", 1, it_deadline(30000)), 0);
-    assert_int_equal(it_kill_matching(SIGINT, "rackbench", " run ", p.plan, NULL), 1);
+    assert_int_equal(kill(pid, SIGINT), 0);
     assert_int_equal(it_wait_exit(pid, it_deadline(3000)), 3);
     assert_int_equal(it_count_files(data), 0);
     assert_true(s_contains(p.err, "interrupted during phase w"));
@@ -581,7 +583,7 @@ static void test_rate_limited_stop_abort(void **state)
     snprintf(aerr, sizeof aerr, "%s/agent.err", p.dir);
     int agent, coord;
     s_rate_daemon(&p, data, ep, aerr, &agent, &coord);
-    assert_int_equal(it_kill_matching(SIGTERM, "rackbench", " run ", p.plan, NULL), 1);
+    assert_int_equal(kill(coord, SIGTERM), 0);
     uint64_t deadline = it_deadline(3000);
     assert_int_equal(it_wait_exit(coord, deadline), 3);
     assert_int_equal(it_wait_until(s_no_files, data, deadline), 0);
@@ -608,7 +610,7 @@ static void test_rate_limited_stop_coordinator_killed(void **state)
     snprintf(aerr, sizeof aerr, "%s/agent.err", p.dir);
     int agent, coord;
     s_rate_daemon(&p, data, ep, aerr, &agent, &coord);
-    assert_int_equal(it_kill_matching(SIGKILL, "rackbench", " run ", p.plan, NULL), 1);
+    assert_int_equal(kill(coord, SIGKILL), 0);
     assert_int_equal(it_wait(coord), 128 + SIGKILL);
     uint64_t deadline = it_deadline(1000 + 3000);
     assert_int_equal(it_wait_until(s_no_files, data, deadline), 0);

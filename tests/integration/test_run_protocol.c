@@ -140,7 +140,7 @@ static void test_out_of_sequence(void **state)
     assert_int_equal(it_wait(coord), 3);
     /* the real agent may not have joined before the run failed (a slow
      * start): then it waits for a coordinator for ever; stop it */
-    it_kill_matching(SIGTERM, "rackbench-agent", "--name real ", data, NULL);
+    kill(agent, SIGTERM);
     it_wait(agent);
     rb_json_t *j = it_summary(runs, folder, sizeof folder);
     assert_non_null(j);

@@ -132,9 +132,9 @@ static void test_report_killed_run(void **state)
     /* wait for the second phase's samples */
     assert_int_equal(it_wait_for_samples(p.runs, ",long,", 10, it_deadline(30000)), 0);
     assert_int_equal(it_run_folder(p.runs, p.folder, sizeof p.folder), 0);
-    assert_int_equal(it_kill_matching(SIGKILL, "rackbench", " run ", p.plan, NULL), 1);
+    /* the coordinator and its two local agents (not to wait for them), at once */
+    assert_int_equal(it_kill_tree(pid, SIGKILL), 3);
     assert_int_equal(it_wait(pid), 128 + SIGKILL);
-    it_kill_matching(SIGKILL, "rackbench-agent", p.dir, NULL); /* not to wait for them */
 
     assert_int_equal(it_sh(p.rep, p.err, "'%s' report '%s'", it_bin("rackbench"), p.folder), 3);
     char *o = it_read(p.rep), *e = it_read(p.err);
@@ -191,9 +191,9 @@ static void test_report_killed_first_phase(void **state)
     assert_int_equal(it_wait_for_samples(p.runs, ",w,local-1,", 2, it_deadline(30000)), 0);
     assert_int_equal(it_wait_for_samples(p.runs, ",w,local-2,", 2, it_deadline(30000)), 0);
     assert_int_equal(it_run_folder(p.runs, p.folder, sizeof p.folder), 0);
-    assert_int_equal(it_kill_matching(SIGKILL, "rackbench", " run ", p.plan, NULL), 1);
+    /* the coordinator and its two local agents (not to wait for them), at once */
+    assert_int_equal(it_kill_tree(pid, SIGKILL), 3);
     assert_int_equal(it_wait(pid), 128 + SIGKILL);
-    it_kill_matching(SIGKILL, "rackbench-agent", p.dir, NULL); /* not to wait for them */
     assert_int_equal(it_sh(p.rep, p.err, "'%s' report '%s'", it_bin("rackbench"), p.folder), 3);
     char *o = it_read(p.rep);
     assert_non_null(o);

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "rb_test.h"
+
 #include "it_util.h"
 
 typedef struct paths {
@@ -256,9 +258,8 @@ static void test_reserve_shared_filesystem(void **state)
     paths_t p;
     s_paths(&p, "sandbox-reserve-shared");
     if (it_sh(NULL, p.err, "mount -t tmpfs -o size=8m rbtest '%s'", p.data) != 0) {
-        printf("cannot mount a tmpfs (not root?): test skipped\n");
         it_rmtree(p.dir);
-        skip();
+        rb_skip("cannot mount a tmpfs (not root?)");
     }
     snprintf(s_mounted, sizeof s_mounted, "%s", p.data);
     /* 5 MiB each: one agent leaves 3 MiB of 8 (over the 5% reserve), two need 10 */
@@ -296,5 +297,5 @@ int main(void)
         cmocka_unit_test(test_devices),
         cmocka_unit_test(test_cleanup),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return rb_test_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

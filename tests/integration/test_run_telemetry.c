@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "rb_test.h"
+
 #include "it_util.h"
 #include "rb_json.h"
 
@@ -42,9 +44,9 @@ static void test_device_telemetry(void **state)
     snprintf(data, sizeof data, "%s/data", dir);
     it_sh(NULL, NULL, "mkdir -p '%s'", data);
     if (!s_has_block_device(data)) {
-        fprintf(stderr, "skipped: %s is not on a block device /sys/dev/block knows\n", data);
+        fprintf(stderr, "%s is not on a block device /sys/dev/block knows\n", data);
         it_rmtree(dir);
-        skip();
+        rb_skip("the scratch folder is not on a block device");
     }
     snprintf(text, sizeof text,
              "[global]\ndirectory=%s\nbs=1m\nsize=32m\ndirect=1\nioengine=libaio\niodepth=4\n"
@@ -98,5 +100,5 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_device_telemetry),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return rb_test_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

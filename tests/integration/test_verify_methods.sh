@@ -10,10 +10,11 @@
 #     counted as fio counts it.
 #   test_verify_methods.sh BIN_DIR SCRATCH
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 . "$(dirname "$0")/fio_pair_lib.sh"
 scratch=$2/verify-methods.$$
-command -v fio > /dev/null || { echo "fio is not installed (deploy/setup.sh --test installs it)"; exit 1; }
+it_need fio "Debian's fio, the peer these tests run beside"
 mkdir -p "$scratch"
 trap 'rm -rf "$scratch"' EXIT
 scale=${RB_TEST_TIME_SCALE:-1}
@@ -149,4 +150,4 @@ for c in "${cases[@]}"; do
         echo "ok   $name: read $rr in $rro IOs, wrote $rw in $rwo IOs, as fio"
     fi
 done
-exit $fail
+it_exit "$fail"

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "rb_test.h"
+
 #include "rb_csv.h"
 #include "rb_hist.h"
 #include "rb_result.h"
@@ -75,7 +77,7 @@ static void test_header_write_error(void **state)
     (void)state;
     FILE *f = fopen("/dev/full", "w");
     if (!f)
-        skip();
+        rb_skip("no /dev/full to write to");
     setvbuf(f, NULL, _IONBF, 0);
     assert_int_equal(rb_csv_header(&rb_csv_samples, f), -EIO);
     fclose(f);
@@ -393,5 +395,5 @@ int main(void)
         cmocka_unit_test(test_telemetry_round_trip),
         cmocka_unit_test(test_time),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return rb_test_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

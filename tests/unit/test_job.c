@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "rb_test.h"
+
 #include "rb_engine.h"
 #include "rb_job.h"
 #include "rb_perm.h"
@@ -570,7 +572,7 @@ static void test_meta_readonly_and_sync(void **state)
         (flags |= FS_IMMUTABLE_FL, ioctl(fd, FS_IOC_SETFLAGS, &flags) < 0)) {
         close(fd);
         s_drop(&sb);
-        skip(); /* a file system without the flag, or not root */
+        rb_skip("no immutable flag here (a file system without it, or not root)");
     }
     j = s_meta("ro", RB_META_CREATE, 30, 1);
     j.numjobs = 1;
@@ -854,5 +856,5 @@ int main(void)
         cmocka_unit_test(test_meta_readonly_and_sync),
         cmocka_unit_test(test_settle_random),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return rb_test_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "rb_test.h"
+
 #include <errno.h>
 #include <float.h>
 #include <locale.h>
@@ -406,7 +408,7 @@ static void test_writer_write_failure(void **state)
     (void)state;
 
     if (!f)
-        skip();
+        rb_skip("no /dev/full to write to");
     rb_jw_init(&w, f);
     rb_jw_arr_begin(&w, NULL);
     for (i = 0; i < 10000; i++)
@@ -782,7 +784,7 @@ static void test_locale_independent(void **state)
     for (i = 0; i < sizeof(names) / sizeof(names[0]) && !found; i++)
         found = setlocale(LC_NUMERIC, names[i]) != NULL;
     if (!found)
-        skip(); /* no locale with a decimal comma installed */
+        rb_skip("no locale with a decimal comma installed");
     t = num_text(0.25);
     j = parse_ok("[0.5]");
     setlocale(LC_NUMERIC, "C");
@@ -813,5 +815,5 @@ int main(void)
         cmocka_unit_test(test_locale_independent),
     };
 
-    return cmocka_run_group_tests_name("rb_json", tests, NULL, NULL);
+    return rb_test_exit(cmocka_run_group_tests_name("rb_json", tests, NULL, NULL));
 }

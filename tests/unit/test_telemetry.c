@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "rb_test.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -510,8 +512,7 @@ static void test_real_machine(void **state)
     (void)state;
     struct stat st;
     if (stat("/sys/dev/block", &st) < 0) {
-        print_message("no /sys/dev/block here; skipping the real-machine test\n");
-        skip();
+        rb_skip("no /sys/dev/block here: the real-machine test cannot run");
     }
     const char *root = RB_TEST_TMP;
     assert_int_equal(stat(root, &st), 0);
@@ -521,7 +522,7 @@ static void test_real_machine(void **state)
         print_message("%s is on device %u:%u, not a block device (tmpfs, overlayfs, btrfs, "
                       "NFS?); skipping the real-machine test\n",
                       root, major(st.st_dev), minor(st.st_dev));
-        skip();
+        rb_skip("the test folder is not on a block device");
     }
     rb_err_t err;
     rb_err_clear(&err);
@@ -548,7 +549,7 @@ static void test_real_machine(void **state)
     if (fd < 0 && errno == EINVAL) {
         print_message("%s: no O_DIRECT on this file system; skipping\n", path);
         rb_telemetry_destroy(&t);
-        skip();
+        rb_skip("no O_DIRECT on the test folder's file system");
     }
     assert_true(fd >= 0);
     const size_t len = 4u << 20;
@@ -614,5 +615,5 @@ int main(void)
         cmocka_unit_test(test_imbalanced),
         cmocka_unit_test(test_real_machine),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return rb_test_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }
