@@ -2,7 +2,11 @@
  * refused with a message, never crash or leak. A plan that parses must
  * print (rb_plan_print), the printed text must parse again, and printing
  * that second plan must give the same text: the normalised print is a
- * fixed point. Any break aborts, so libFuzzer keeps the input. */
+ * fixed point. A refusal is -EINVAL with a message that names the file; a
+ * note is a whole line that does too. Any break aborts, so libFuzzer keeps
+ * the input. Its seeds include the plans of test_plan, whose own mutation
+ * run (test_plan --mutations) is in the fuzz tier too. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,11 +38,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rb_plan_t *p = NULL, *again = NULL;
     rb_err_t err;
     rb_err_clear(&err);
-    if (rb_plan_parse((const char *)data, size, "fuzz.ini", &p, &err) < 0) {
-        if (!err.msg[0] || p)
-            abort(); /* refused: with a reason, and no plan */
+    int rc = rb_plan_parse((const char *)data, size, "fuzz.ini", &p, &err);
+    if (rc < 0) {
+        /* refused as a bad plan, with a reason that names the file, and no plan */
+        if (rc != -EINVAL || strncmp(err.msg, "fuzz.ini:", 9) != 0 || p)
+            abort();
         return 0;
     }
+    if (p->nphases < 1)
+        abort(); /* a plan that parses has something to run */
+    for (const char *c = p->notes; c && *c; c = strchr(c, '\n') + 1)
+        if (strncmp(c, "fuzz.ini:", 9) != 0 || !strchr(c, '\n'))
+            abort(); /* every note a whole line that names where it stands */
     size_t len1 = 0, len2 = 0;
     char *first = s_print(p, &len1);
     if (!first)

@@ -3760,8 +3760,14 @@ static void test_fuzz(void **state)
     assert_true(s_fuzz(s_capacity, 20000) > 100);
 }
 
-int main(void)
+/* test_plan --mutations: only the mutation run (the fuzz tier); otherwise
+ * every case but it (the unit tier). */
+int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--mutations") == 0) {
+        const struct CMUnitTest mutations[] = {cmocka_unit_test(test_fuzz)};
+        return cmocka_run_group_tests_name("plan mutations", mutations, NULL, NULL);
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_full_plan),
         cmocka_unit_test(test_defaults),
@@ -3812,7 +3818,6 @@ int main(void)
         cmocka_unit_test(test_ioprio),
         cmocka_unit_test(test_fill_device_write_hint),
         cmocka_unit_test(test_size_from_file),
-        cmocka_unit_test(test_fuzz),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }

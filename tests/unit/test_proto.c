@@ -1487,31 +1487,6 @@ static void test_roundtrip_all(void **state)
     }
 }
 
-/* With RB_FUZZ_CORPUS=DIR set, writes one frame of every message type, small
- * and big, to DIR/TYPE-small and DIR/TYPE-big: the fuzzer's seed corpus
- * (tests/fuzz/corpus/proto). Without it there is nothing to do. */
-static void test_write_corpus(void **state)
-{
-    (void)state;
-    const char *dir = getenv("RB_FUZZ_CORPUS");
-    if (!dir || !dir[0])
-        skip();
-    for (int big = 0; big < 2; big++) {
-        for (int t = RB_MSG_NONE + 1; t < RB_MSG_COUNT; t++) {
-            char path[4096];
-            size_t len;
-            void *buf = encode_built((rb_msg_type_t)t, big, &len);
-            snprintf(path, sizeof path, "%s/%s-%s", dir, rb_msg_type_name((rb_msg_type_t)t),
-                     big ? "big" : "small");
-            FILE *f = fopen(path, "wb");
-            assert_non_null(f);
-            assert_int_equal(fwrite(buf, 1, len, f), len);
-            fclose(f);
-            free(buf);
-        }
-    }
-}
-
 /* The big DONE really carries hundreds of buckets per histogram. */
 static void test_done_sparse_hist(void **state)
 {
@@ -2095,21 +2070,15 @@ static void fill_job_max(rb_job_spec_t *jb, uint32_t i, uint32_t j)
     jb->thinktime_iotime_ns = UINT64_MAX;
 }
 
-static void test_oversized_frame(void **state)
+/* A PLAN of nphases phases of njobs jobs each, every job at its longest
+ * encoding and every other array at its bound, encoded (into *out, with its
+ * length) and decoded back, the last job compared with the first. */
+static size_t s_max_plan(uint32_t nphases, uint32_t njobs)
 {
-    (void)state;
-    size_t len = (size_t)RB_PROTO_MAX_FRAME + 1;
-    char *buf = calloc(1, len);
-    assert_non_null(buf);
-    expect_bad(buf, len, -EMSGSIZE, "exceeds");
-    free(buf);
-
-    /* The frame limit holds the largest legal PLAN: every array at its bound,
-     * every job at its longest encoding. */
     rb_msg_t m;
     rb_err_t err = {0};
-    void *out = (void *)1;
-    size_t olen = 1;
+    void *out = NULL;
+    size_t olen = 0;
     build(RB_MSG_PLAN, false, &m);
     rb_phase_specs_free(&m.u.plan.phases, m.u.plan.nphases);
     memset(m.u.plan.run_id, 'r', RB_NAME_MAX - 1);
@@ -2122,38 +2091,68 @@ static void test_oversized_frame(void **state)
         m.u.plan.peers[k].shift = UINT32_MAX - k;
         memset(m.u.plan.peers[k].name, 'q', RB_NAME_MAX - 1);
     }
-    m.u.plan.nphases = RB_MAX_PHASES;
-    m.u.plan.phases = calloc(RB_MAX_PHASES, sizeof *m.u.plan.phases);
+    m.u.plan.nphases = nphases;
+    m.u.plan.phases = calloc(nphases, sizeof *m.u.plan.phases);
     assert_non_null(m.u.plan.phases);
-    for (uint32_t i = 0; i < RB_MAX_PHASES; i++) {
+    for (uint32_t i = 0; i < nphases; i++) {
         rb_phase_spec_t *p = &m.u.plan.phases[i];
         memset(p->name, 'p', RB_NAME_MAX - 1);
-        p->njobs = RB_MAX_JOBS;
-        p->jobs = calloc(RB_MAX_JOBS, sizeof *p->jobs);
+        p->njobs = njobs;
+        p->jobs = calloc(njobs, sizeof *p->jobs);
         assert_non_null(p->jobs);
-        for (uint32_t j = 0; j < RB_MAX_JOBS; j++)
+        for (uint32_t j = 0; j < njobs; j++)
             fill_job_max(&p->jobs[j], i, j);
     }
     assert_int_equal(rb_msg_encode(&m, &out, &olen, &err), 0);
-
-    /* about 8600 bytes per job (64 bssplit sizes each way, a device list of 1023 characters,
-     * 16 zones of random_distribution per direction, 8 cmdprio entries each way), 537 MiB in
-     * all: RB_PROTO_MAX_FRAME is 640 MiB since version 21 (512 MiB since version 17). */
-    assert_true(olen > (520u << 20) && olen <= RB_PROTO_MAX_FRAME);
     rb_msg_t back;
     assert_int_equal(rb_msg_decode(out, olen, &back, &err), 0);
-    assert_int_equal(back.u.plan.nphases, RB_MAX_PHASES);
+    assert_int_equal(back.u.plan.nphases, nphases);
     const rb_job_spec_t *first = &m.u.plan.phases[0].jobs[0];
-    const rb_job_spec_t *last = &back.u.plan.phases[RB_MAX_PHASES - 1].jobs[RB_MAX_JOBS - 1];
+    const rb_job_spec_t *last = &back.u.plan.phases[nphases - 1].jobs[njobs - 1];
     assert_string_equal(last->directory, first->directory);
     assert_memory_equal(last->pattern, first->pattern, RB_PATTERN_MAX);
     assert_int_equal(last->rate, UINT64_MAX);
     assert_int_equal(last->meta_filesize, UINT64_MAX);
     assert_int_equal(last->meta_depth, 16);
-    assert_string_equal(last->name, m.u.plan.phases[RB_MAX_PHASES - 1].jobs[RB_MAX_JOBS - 1].name);
+    assert_string_equal(last->name, m.u.plan.phases[nphases - 1].jobs[njobs - 1].name);
     rb_msg_fini(&back);
     free(out);
     rb_msg_fini(&m);
+    return olen;
+}
+
+/* Bytes of a msgpack array header of n elements. */
+static size_t s_array_header(size_t n)
+{
+    return n < 16 ? 1 : n < 65536 ? 3 : 5;
+}
+
+static void test_oversized_frame(void **state)
+{
+    (void)state;
+    size_t len = (size_t)RB_PROTO_MAX_FRAME + 1;
+    char *buf = calloc(1, len);
+    assert_non_null(buf);
+    expect_bad(buf, len, -EMSGSIZE, "exceeds");
+    free(buf);
+
+    /* The frame limit holds the largest legal PLAN: every array at its bound,
+     * every job at its longest encoding. Its length comes from what one job
+     * and one phase add (every maximal job encodes to the same length: names
+     * are kept at their longest) and the headers of arrays at their bounds,
+     * rather than from building the frame itself. */
+    size_t one = s_max_plan(1, 1), job = s_max_plan(1, 2) - one, phase = s_max_plan(2, 1) - one;
+    size_t largest = one + (RB_MAX_PHASES - 1) * phase +
+                     (size_t)RB_MAX_PHASES * (RB_MAX_JOBS - 1) * job +
+                     (s_array_header(RB_MAX_PHASES) - 1) +
+                     (size_t)RB_MAX_PHASES * (s_array_header(RB_MAX_JOBS) - 1);
+    print_message("largest PLAN: %zu bytes (%zu a job, %zu a phase of one job), limit %u\n",
+                  largest, job, phase, RB_PROTO_MAX_FRAME);
+    /* about 9400 bytes per job (64 bssplit sizes each way, a device list of 1023 characters,
+     * 16 zones of random_distribution per direction, 8 cmdprio entries each way), 585 MiB in
+     * all: RB_PROTO_MAX_FRAME is 640 MiB since version 21 (512 MiB since version 17). */
+    assert_true(job > 8000 && phase > job);
+    assert_true(largest > (520u << 20) && largest <= RB_PROTO_MAX_FRAME);
 }
 
 static void test_truncated(void **state)
@@ -2957,12 +2956,40 @@ static void test_encode_invalid_v3(void **state)
     rb_msg_fini(&m);
 }
 
+#ifdef RB_PROTO_CORPUS
+/* proto-corpus DIR: writes one frame of every message type, small and big,
+ * to DIR/TYPE-small and DIR/TYPE-big: the fuzzer's seed corpus
+ * (tests/fuzz/corpus/proto). The same builders as the tests, another main:
+ * a generator is no test case. */
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: proto-corpus DIR\n");
+        return 2;
+    }
+    for (int big = 0; big < 2; big++) {
+        for (int t = RB_MSG_NONE + 1; t < RB_MSG_COUNT; t++) {
+            char path[4096];
+            size_t len;
+            void *buf = encode_built((rb_msg_type_t)t, big, &len);
+            snprintf(path, sizeof path, "%s/%s-%s", argv[1], rb_msg_type_name((rb_msg_type_t)t),
+                     big ? "big" : "small");
+            FILE *f = fopen(path, "wb");
+            if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
+                fprintf(stderr, "proto-corpus: cannot write %s\n", path);
+                return 1;
+            }
+            free(buf);
+        }
+    }
+    return 0;
+}
+#else
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_roundtrip_all),
-        cmocka_unit_test(test_write_corpus),
         cmocka_unit_test(test_done_sparse_hist),
         cmocka_unit_test(test_null_hist),
         cmocka_unit_test(test_fini_twice),
@@ -2995,3 +3022,4 @@ int main(void)
     };
     return cmocka_run_group_tests_name("proto", tests, NULL, NULL);
 }
+#endif
