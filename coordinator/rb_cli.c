@@ -22,16 +22,17 @@
 
 static void s_usage(FILE *f)
 {
-    fprintf(f, "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
-               "       rackbench check PLAN [--ram SIZE] [--set KEY=VALUE]... [--section NAME]...\n"
-               "       rackbench report RUN_DIR [--output-format FORMAT[,FORMAT...]] [--units "
-               "iec|si|both]\n"
-               "       rackbench compare RUN_A RUN_B [--format text|json]\n"
-               "       rackbench compare BEFORE... --vs AFTER... [--format text|json]\n"
-               "       rackbench keygen DIR [--name NAME]\n"
-               "       rackbench version\n"
-               "\n"
-               "run options:\n");
+    fprintf(f,
+            "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
+            "       rackbench check PLAN... [--ram SIZE] [--set KEY=VALUE]... [--section NAME]...\n"
+            "       rackbench report RUN_DIR [--output-format FORMAT[,FORMAT...]] [--units "
+            "iec|si|both]\n"
+            "       rackbench compare RUN_A RUN_B [--format text|json]\n"
+            "       rackbench compare BEFORE... --vs AFTER... [--format text|json]\n"
+            "       rackbench keygen DIR [--name NAME]\n"
+            "       rackbench version\n"
+            "\n"
+            "run options:\n");
     rb_cli_run_options(f);
     fprintf(f, "\n"
                "exit codes: 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n");
@@ -50,8 +51,9 @@ static void s_print_notes(const rb_plan_t *plan)
 }
 
 /* The burn-in lesson, before the run: phases whose buffered working set
- * per node is under twice the nodes' memory (ram, or this machine's). */
-static void s_check_cache(const rb_plan_t *plan, uint64_t ram, int ram_given)
+ * per node is under twice the nodes' memory (ram, or this machine's). Each
+ * warning names the plan when several are checked at once (named). */
+static void s_check_cache(const rb_plan_t *plan, uint64_t ram, int ram_given, int named)
 {
     char b1[64], b2[64], b3[64];
     if (!ram)
@@ -66,15 +68,17 @@ static void s_check_cache(const rb_plan_t *plan, uint64_t ram, int ram_given)
         uint64_t set = rb_aggregate_phase_buffered_set(ph, NULL);
         if (!rb_aggregate_cache_influenced(ph, set, ram, drops))
             continue;
-        fprintf(stderr,
-                "rackbench: warning: phase %s is cache-influenced: buffered data of %s per node is "
-                "under 2 x RAM (%s, %s): its figures will measure the page cache, not the disks "
-                "(use direct=1, or at least %s per node)\n",
-                plan->iters ? plan->iters[p].base : ph->name,
-                rb_units_fmt_size(b1, sizeof b1, (double)set),
-                rb_units_fmt_size(b2, sizeof b2, (double)ram),
-                ram_given ? "as --ram says" : "this machine's; --ram SIZE for the nodes'",
-                rb_units_fmt_size(b3, sizeof b3, 2.0 * (double)ram));
+        fprintf(
+            stderr,
+            "rackbench: warning: %s%sphase %s is cache-influenced: buffered data of %s per node "
+            "is under 2 x RAM (%s, %s): its figures will measure the page cache, not the disks "
+            "(use direct=1, or at least %s per node)\n",
+            named ? plan->source : "", named ? ": " : "",
+            plan->iters ? plan->iters[p].base : ph->name,
+            rb_units_fmt_size(b1, sizeof b1, (double)set),
+            rb_units_fmt_size(b2, sizeof b2, (double)ram),
+            ram_given ? "as --ram says" : "this machine's; --ram SIZE for the nodes'",
+            rb_units_fmt_size(b3, sizeof b3, 2.0 * (double)ram));
     }
 }
 
@@ -148,7 +152,10 @@ static int s_load_plan(const char *path, const s_plan_args_t *a, rb_plan_t **pla
     return rc < 0 ? 2 : 0;
 }
 
-/* `rackbench check PLAN [--ram SIZE] [--set K=V]... [--section NAME]...` */
+/* `rackbench check PLAN... [--ram SIZE] [--set K=V]... [--section NAME]...`:
+ * each plan checked on its own, its problems said and its normalised print
+ * on stdout; with several, a last line names those refused. 0 when every
+ * plan is good, 2 when one is not, 3 when a print fails. */
 static int s_check(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -175,19 +182,31 @@ static int s_check(int argc, char **argv)
             return 2;
         }
     }
-    if (optind != argc - 1) {
-        fprintf(stderr, "rackbench check: expected one plan file, and --ram SIZE, --set KEY=VALUE, "
+    if (optind >= argc) {
+        fprintf(stderr, "rackbench check: expected plan files, and --ram SIZE, --set KEY=VALUE, "
                         "--section NAME optionally\n");
         return 2;
     }
-    rb_plan_t *plan = NULL;
-    if (s_load_plan(argv[optind], &pa, &plan))
-        return 2;
-    s_print_notes(plan);
-    s_check_cache(plan, ram, ram != 0);
-    int rc = rb_plan_print(plan, stdout);
-    rb_plan_destroy(&plan);
-    return rc < 0 ? 3 : 0;
+    int nplans = argc - optind, refused = 0, rc = 0;
+    for (int i = optind; i < argc; i++) {
+        rb_plan_t *plan = NULL;
+        if (s_load_plan(argv[i], &pa, &plan)) {
+            argv[optind + refused++] = argv[i]; /* the refused, in order, at the front */
+            continue;
+        }
+        s_print_notes(plan);
+        s_check_cache(plan, ram, ram != 0, nplans > 1);
+        if (rb_plan_print(plan, stdout) < 0 || fflush(stdout) != 0)
+            rc = 3;
+        rb_plan_destroy(&plan);
+    }
+    if (nplans > 1 && refused) {
+        fprintf(stderr, "rackbench: %d of %d plans refused:", refused, nplans);
+        for (int i = 0; i < refused; i++)
+            fprintf(stderr, " %s", argv[optind + i]);
+        fprintf(stderr, "\n");
+    }
+    return rc ? rc : refused ? 2 : 0;
 }
 
 static int s_count(const char *opt, const char *val, uint32_t *out)

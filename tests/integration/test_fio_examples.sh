@@ -1,42 +1,54 @@
 #!/usr/bin/env bash
 # fio's own examples as a test set: rackbench check accepts exactly the files
-# of tests/fio-examples/ACCEPTED, and refuses every other one with exit 2,
-# each problem named with the file and its line; never another exit code.
+# of tests/fio-examples/ACCEPTED, and refuses every other one, each problem
+# named with the file and its line. One `rackbench check` of every example
+# at once (exit 2: some are refused; any other code fails), then each file
+# is judged by the lines that name it: the file a problem names is refused,
+# and the last line lists exactly those refused.
 #   test_fio_examples.sh BIN_DIR EXAMPLES_DIR
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1/rackbench
 dir=$2
-fail=0 accepted=0 refused=0
-declare -A want
+fail=0
+declare -A want refused
 while read -r name; do [ -n "$name" ] && want[$name]=1; done < "$dir/ACCEPTED"
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
-for f in "$dir"/*.fio; do
-    name=$(basename "$f")
-    # the variables some examples name are left unset, as on a fresh shell
-    env -u FIO_BS -u FILENAME -u DEVICE "$bin" check "$f" --ram 64G > /dev/null 2> "$err"
-    rc=$?
-    if [ $rc -eq 0 ]; then
+cd "$dir" || exit 1
+files=(*.fio)
+# the variables some examples name are left unset, as on a fresh shell
+env -u FIO_BS -u FILENAME -u DEVICE "$bin" check "${files[@]}" --ram 64G > /dev/null 2> "$err"
+rc=$?
+if [ $rc -ne 2 ]; then
+    echo "FAIL: exit $rc, not 2 (some examples are refused):"; cat "$err"; fail=1
+fi
+listed=""
+while IFS= read -r line; do
+    case "$line" in
+    "rackbench: note: "* | "rackbench: warning: "*) continue ;;
+    "rackbench: "[0-9]*" problems in "*) continue ;;
+    "rackbench: "[0-9]*" of ${#files[@]} plans refused: "*) listed=${line#*refused: }; continue ;;
+    esac
+    # a problem: "rackbench: FILE:LINE: ..." or "rackbench: FILE: ..." (the plan as a whole)
+    f=${line#rackbench: }
+    f=${f%%:*}
+    if [ -z "$f" ] || [ ! -f "$f" ] || [[ "$f" != *.fio ]]; then
+        echo "FAIL: a problem without its file and line: $line"; fail=1; continue
+    fi
+    refused[$f]=1
+done < "$err"
+accepted=0
+for f in "${files[@]}"; do
+    if [ -n "${refused[$f]:-}" ]; then
+        [ -z "${want[$f]:-}" ] || { echo "FAIL: $f is in ACCEPTED but refused:"; grep -F "$f" "$err"; fail=1; }
+    else
         accepted=$((accepted + 1))
-        if [ -z "${want[$name]:-}" ]; then
-            echo "FAIL: $name is accepted now; add it to $dir/ACCEPTED"; fail=1
-        fi
-        continue
-    fi
-    refused=$((refused + 1))
-    if [ $rc -ne 2 ]; then
-        echo "FAIL: $name: exit $rc, not 2:"; cat "$err"; fail=1; continue
-    fi
-    if [ -n "${want[$name]:-}" ]; then
-        echo "FAIL: $name is in ACCEPTED but refused:"; cat "$err"; fail=1; continue
-    fi
-    # every problem names the file (and a line, or the plan as a whole)
-    if grep -v "^rackbench: [0-9]* problems in " "$err" | grep -qv "^rackbench: $f\(:[0-9]*\)\?: "; then
-        echo "FAIL: $name: a problem without its file and line:"; cat "$err"; fail=1
-    fi
-    if ! grep -q "^rackbench: $f" "$err"; then
-        echo "FAIL: $name: refused without a reason:"; cat "$err"; fail=1
+        [ -n "${want[$f]:-}" ] || { echo "FAIL: $f is accepted now; add it to $dir/ACCEPTED"; fail=1; }
     fi
 done
-echo "fio examples: $accepted accepted, $refused refused"
-exit $fail
+want_list=$(printf '%s\n' "${!refused[@]}" | sort | tr '\n' ' ')
+got_list=$(tr ' ' '\n' <<< "$listed" | sed '/^$/d' | sort | tr '\n' ' ')
+[ "$want_list" = "$got_list" ] || { echo "FAIL: the last line lists '$got_list', the problems name '$want_list'"; fail=1; }
+echo "fio examples: $accepted accepted, ${#refused[@]} refused, by one check of ${#files[@]} files"
+it_exit "$fail"
