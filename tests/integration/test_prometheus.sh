@@ -7,12 +7,14 @@
 #   phase running, / is the report marked RUNNING that reloads itself, and
 #   `rackbench report` on the run folder says RUNNING; headless Chromium
 #   loads / mid-run and finds the summary and a drawn line (not dots) of
-#   the phase running, and paints it; after the run, report.html is no
-#   longer marked running.
+#   the phase running, and paints it. The run ends on that event: once the
+#   checks are done, SIGINT stops it (its runtime is only a deadline); it
+#   exits 3, interrupted, and report.html is no longer marked running.
 # prometheus: Prometheus scrapes a rate-limited run of two nodes every
 #   second; its rate of rackbench_bytes_total over the 10 s before the
 #   phase's end agrees with summary.json's aggregate_bw within 10%. Exit 77 without prometheus.
 set -uo pipefail
+. "$(dirname "$0")/it_lib.sh"
 bin=$1
 mode=$3
 scratch=$2/prometheus-$mode.$$
@@ -48,7 +50,9 @@ wait_for() {
 }
 
 runtime=14
-[ "$mode" = metrics ] && runtime=40 # room for a browser to load the live page mid-run
+# metrics: a deadline, the browser's room to load the live page mid-run; the
+# run is stopped once the checks are done
+[ "$mode" = metrics ] && runtime=120
 cat > "$scratch/plan.ini" <<PLAN
 [global]
 directory=$scratch/data
@@ -173,15 +177,23 @@ if [ "$mode" = metrics ]; then
         [ "${w:-0}" -eq 1400 ] && [ "${colours:-0}" -gt 10 ] && [ "${permille:-0}" -ge 5 ] ||
             bad "the live page's screenshot is blank or one colour"
     else
-        echo "chromium is not installed (deploy/setup.sh --test): the browser checks were skipped"
+        it_skip "the browser checks: chromium is not installed (deploy/setup.sh --test)"
     fi
 fi
 
-# the run ends on its own, in time
+# prometheus: the run ends on its own, in time; metrics: it is stopped now
+want=0
+if [ "$mode" = metrics ]; then
+    kill -0 $run_pid 2> /dev/null || bad "the run ended before its checks were done"
+    kill -INT $run_pid
+    want=3
+fi
 wait_for $((runtime + 60)) bash -c "! kill -0 $run_pid 2> /dev/null" || bad "the run did not end"
 wait $run_pid
 rc=$?
-[ $rc -eq 0 ] || { cat "$scratch/run.err"; bad "run exit $rc"; }
+[ $rc -eq $want ] || { cat "$scratch/run.err"; bad "run exit $rc, expected $want"; }
+[ "$mode" = metrics ] && { grep -q "interrupted during phase mix" "$scratch/run.err" ||
+                           bad "the stopped run does not say it was interrupted"; }
 summary=$(ls "$scratch"/runs/*/summary.json | head -1)
 
 if [ "$mode" = metrics ]; then
@@ -209,4 +221,4 @@ PY
         bad "Prometheus's rate ($prom B/s) is not within 10% of aggregate_bw ($agg B/s)"
 fi
 [ $fail -eq 0 ] && echo "ok"
-exit $fail
+it_exit "$fail"
