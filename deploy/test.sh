@@ -14,12 +14,14 @@
 #   ./deploy/test.sh --quick  after every change: the Release build, the unit
 #                             tier and the smoke entries (no set-up, no
 #                             formatting check). Under 3 minutes after a build.
-#   ./deploy/test.sh --full   the nightly run: the gate's Release pass with a
-#                             10-minute soak, every entry under the sanitizers,
-#                             and each fuzz target for 5 minutes.
+#   ./deploy/test.sh --full   the nightly run: every entry in Release (those
+#                             labelled nightly too) with a 10-minute soak,
+#                             every entry under the sanitizers, and each fuzz
+#                             target for 5 minutes.
 #
-# Entries run RB_TEST_JOBS at a time (default: the number of cores); those
-# marked RUN_SERIAL run alone. Each step's time is printed at the end.
+# Entries run RB_TEST_JOBS at a time (default: the cores plus one); those
+# marked RUN_SERIAL run alone, those with a RESOURCE_LOCK one at a time per
+# resource. Each step's time is printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,7 +39,8 @@ case "${1:-}" in
     exit 2
     ;;
 esac
-jobs=${RB_TEST_JOBS:-$(nproc)}
+# one more than the cores: most entries wait on their runs more than they compute
+jobs=${RB_TEST_JOBS:-$(($(nproc) + 1))}
 started=$SECONDS
 steps=()
 
@@ -76,12 +79,16 @@ fuzz() {
     tests build-fuzz -L '^fuzz$'
 }
 
-asan_env=(ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1)
+# ctest over DIR of the sanitizer build, with what the sanitizers need
+sanitized() (
+    export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    tests "$@"
+)
 
 case $tier in
 quick)
     step "build (Release, -Werror)" ./deploy/build.sh build -DRB_WERROR=ON -DRB_SOAK_SECONDS=60
-    step "unit and smoke entries" tests build -L '^(unit|smoke)$'
+    step "unit and smoke entries" tests build -L '^(unit|smoke)$' -LE '^nightly$'
     ;;
 gate | full)
     step "set-up (Debian packages)" ./deploy/setup.sh --test
@@ -90,7 +97,7 @@ gate | full)
     [ $tier = full ] && soak=600
     step "build (Release, -Werror)" ./deploy/build.sh build -DRB_WERROR=ON -DRB_SOAK_SECONDS=$soak
     if [ $tier = gate ]; then
-        step "Release: every entry but fuzz" tests build -LE '^fuzz$'
+        step "Release: every entry but fuzz, nightly" tests build -LE '^(fuzz|nightly)$'
     else
         step "Release: every entry" tests build
     fi
@@ -98,9 +105,9 @@ gate | full)
         step "build (ASan+UBSan)" ./deploy/build.sh build-asan -DRB_WERROR=ON -DRB_SANITIZE=ON \
             -DCMAKE_BUILD_TYPE=Debug -DRB_SOAK_SECONDS=60
         if [ $tier = gate ]; then
-            step "ASan+UBSan: entries labelled san" env "${asan_env[@]}" tests build-asan -L '^san$'
+            step "ASan+UBSan: entries labelled san" sanitized build-asan -L '^san$'
         else
-            step "ASan+UBSan: every entry but fuzz" env "${asan_env[@]}" tests build-asan -LE '^fuzz$'
+            step "ASan+UBSan: every entry but fuzz" sanitized build-asan -LE '^fuzz$'
         fi
     fi
     if [ "${RB_SKIP_FUZZ:-0}" != 1 ]; then

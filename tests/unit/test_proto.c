@@ -2127,6 +2127,20 @@ static size_t s_array_header(size_t n)
     return n < 16 ? 1 : n < 65536 ? 3 : 5;
 }
 
+/* The length of the largest legal PLAN from what one job and one phase
+ * add (every maximal job encodes to the same length: names are kept at
+ * their longest) and the headers of arrays at their bounds; *job and
+ * *phase get those two. */
+static size_t s_largest_plan(size_t *job, size_t *phase)
+{
+    size_t one = s_max_plan(1, 1);
+    *job = s_max_plan(1, 2) - one;
+    *phase = s_max_plan(2, 1) - one;
+    return one + (RB_MAX_PHASES - 1) * *phase + (size_t)RB_MAX_PHASES * (RB_MAX_JOBS - 1) * *job +
+           (s_array_header(RB_MAX_PHASES) - 1) +
+           (size_t)RB_MAX_PHASES * (s_array_header(RB_MAX_JOBS) - 1);
+}
+
 static void test_oversized_frame(void **state)
 {
     (void)state;
@@ -2137,15 +2151,9 @@ static void test_oversized_frame(void **state)
     free(buf);
 
     /* The frame limit holds the largest legal PLAN: every array at its bound,
-     * every job at its longest encoding. Its length comes from what one job
-     * and one phase add (every maximal job encodes to the same length: names
-     * are kept at their longest) and the headers of arrays at their bounds,
-     * rather than from building the frame itself. */
-    size_t one = s_max_plan(1, 1), job = s_max_plan(1, 2) - one, phase = s_max_plan(2, 1) - one;
-    size_t largest = one + (RB_MAX_PHASES - 1) * phase +
-                     (size_t)RB_MAX_PHASES * (RB_MAX_JOBS - 1) * job +
-                     (s_array_header(RB_MAX_PHASES) - 1) +
-                     (size_t)RB_MAX_PHASES * (s_array_header(RB_MAX_JOBS) - 1);
+     * every job at its longest encoding. Its length is reckoned, not built
+     * (test_largest_frame_built, in the nightly run, builds it). */
+    size_t job, phase, largest = s_largest_plan(&job, &phase);
     print_message("largest PLAN: %zu bytes (%zu a job, %zu a phase of one job), limit %u\n",
                   largest, job, phase, RB_PROTO_MAX_FRAME);
     /* about 9400 bytes per job (64 bssplit sizes each way, a device list of 1023 characters,
@@ -2153,6 +2161,16 @@ static void test_oversized_frame(void **state)
      * all: RB_PROTO_MAX_FRAME is 640 MiB since version 21 (512 MiB since version 17). */
     assert_true(job > 8000 && phase > job);
     assert_true(largest > (520u << 20) && largest <= RB_PROTO_MAX_FRAME);
+}
+
+/* test_proto --largest-frame (the nightly run: 3.4 GiB and half a minute):
+ * the largest PLAN built, encoded and decoded whole, its length exactly what
+ * test_oversized_frame's arithmetic says. */
+static void test_largest_frame_built(void **state)
+{
+    (void)state;
+    size_t job, phase, largest = s_largest_plan(&job, &phase);
+    assert_int_equal(s_max_plan(RB_MAX_PHASES, RB_MAX_JOBS), largest);
 }
 
 static void test_truncated(void **state)
@@ -2985,8 +3003,12 @@ int main(int argc, char **argv)
     return 0;
 }
 #else
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--largest-frame") == 0) {
+        const struct CMUnitTest largest[] = {cmocka_unit_test(test_largest_frame_built)};
+        return cmocka_run_group_tests_name("proto largest frame", largest, NULL, NULL);
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_roundtrip_all),
