@@ -3,7 +3,8 @@
 # As root it installs what is missing; otherwise it prints the apt line and stops.
 # With --test it adds what only the tests need (deploy/test.sh passes it):
 # fio, the peer the plan semantics are checked against, strace to see the
-# calls each of them makes, fdisk (sfdisk) and
+# calls each of them makes, locales (localedef: a decimal-comma locale for
+# test_json), fdisk (sfdisk) and
 # e2fsprogs (mkfs.ext4) for the partitioned and formatted loop devices of the
 # raw-device safety test,
 # xmllint, a headless Chromium with python3 to check report.html, and clang
@@ -26,7 +27,7 @@ packages=(build-essential cmake pkg-config clang-format git
           libaio-dev liburing-dev libblkid-dev libmicrohttpd-dev
           libssl-dev zlib1g-dev libxxhash-dev)
 if [ "${1:-}" = --test ]; then
-    packages+=(fio strace fdisk e2fsprogs libxml2-utils chromium python3 clang openmpi-bin libopenmpi-dev
+    packages+=(fio strace fdisk e2fsprogs libxml2-utils chromium python3 clang locales openmpi-bin libopenmpi-dev
                glusterfs-server glusterfs-client xfsprogs
                slurmctld slurmd slurm-client munge systemd systemd-container prometheus curl)
 fi

@@ -771,20 +771,39 @@ static void test_load(void **state)
     unlink(path);
 }
 
+/* A locale with a decimal comma: one installed, or de_DE compiled by
+ * localedef (Debian's locales) into the test's own folder and found through
+ * LOCPATH. 1 when LC_NUMERIC is now such a locale. */
+static int s_comma_locale(void)
+{
+    static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (setlocale(LC_NUMERIC, names[i]))
+            return 1;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s' && localedef -i de_DE -f UTF-8 -c '%s/de_DE.UTF-8' >/dev/null 2>&1",
+             RB_TEST_TMP, RB_TEST_TMP);
+    /* made by an earlier run, or now (glibc remembers a locale it did not
+     * find: it is looked up once, after it is made) */
+    if (access(RB_TEST_TMP "/de_DE.UTF-8/LC_NUMERIC", R_OK) != 0 && system(cmd) != 0)
+        return 0;
+    setenv("LOCPATH", RB_TEST_TMP, 1);
+    int ok = setlocale(LC_NUMERIC, "de_DE.UTF-8") != NULL;
+    unsetenv("LOCPATH");
+    return ok;
+}
+
 /* Numbers must use '.' whatever LC_NUMERIC says. */
 static void test_locale_independent(void **state)
 {
-    static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8"};
     char *t;
     rb_json_t *j;
-    size_t i;
-    int found = 0;
     (void)state;
 
-    for (i = 0; i < sizeof(names) / sizeof(names[0]) && !found; i++)
-        found = setlocale(LC_NUMERIC, names[i]) != NULL;
-    if (!found)
-        rb_skip("no locale with a decimal comma installed");
+    if (!s_comma_locale())
+        rb_skip("no locale with a decimal comma, and localedef (locales) cannot make one");
+    assert_string_equal(localeconv()->decimal_point, ",");
     t = num_text(0.25);
     j = parse_ok("[0.5]");
     setlocale(LC_NUMERIC, "C");
