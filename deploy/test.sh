@@ -50,7 +50,7 @@ step() {
     shift
     echo "== $name"
     "$@"
-    steps+=("$(printf '%-34s %5d s' "$name" $((SECONDS - t0)))")
+    steps+=("$(printf '%-40s %5d s' "$name" $((SECONDS - t0)))")
 }
 
 summary() {
