@@ -15,9 +15,9 @@
 #                             tier and the smoke entries (no set-up, no
 #                             formatting check). Under 3 minutes after a build.
 #   ./deploy/test.sh --full   the nightly run: every entry in Release (those
-#                             labelled nightly too) with a 10-minute soak,
+#                             labelled nightly too) with a 5-minute soak,
 #                             every entry under the sanitizers, and each fuzz
-#                             target for 5 minutes.
+#                             target for 3 minutes.
 #
 # Entries run RB_TEST_JOBS at a time (default: the cores plus one); those
 # marked RUN_SERIAL run alone, those with a RESOURCE_LOCK one at a time per
@@ -94,7 +94,7 @@ gate | full)
     step "set-up (Debian packages)" ./deploy/setup.sh --test
     step "clang-format" format
     soak=60
-    [ $tier = full ] && soak=600
+    [ $tier = full ] && soak=300
     step "build (Release, -Werror)" ./deploy/build.sh build -DRB_WERROR=ON -DRB_SOAK_SECONDS=$soak
     if [ $tier = gate ]; then
         step "Release: every entry but fuzz, nightly" tests build -LE '^(fuzz|nightly)$'
@@ -114,7 +114,7 @@ gate | full)
         if [ $tier = gate ]; then
             step "fuzz tier (10 s a target)" fuzz 10 20000
         else
-            step "fuzz tier (300 s a target)" fuzz 300 -1
+            step "fuzz tier (180 s a target)" fuzz 180 -1
         fi
     fi
     ;;
