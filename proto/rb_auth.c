@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -407,6 +408,8 @@ static void s_zap_actor(zsock_t *pipe, void *args)
     s->bound = handler && zsock_bind(handler, S_ZAP_ENDPOINT) == 0;
     zsock_signal(pipe, 0);
     zpoller_t *poller = s->bound ? zpoller_new(pipe, handler, NULL) : NULL;
+    if (poller) /* it ends when told ($TERM), not when czmq saw a signal */
+        zpoller_set_nonstop(poller, true);
     while (poller) {
         zsock_t *which = zpoller_wait(poller, -1);
         if (which == handler) {
@@ -424,7 +427,27 @@ static void s_zap_actor(zsock_t *pipe, void *args)
         }
     }
     zpoller_destroy(&poller);
+    /* the endpoint let go now: closing a socket frees its endpoints later,
+     * in ZeroMQ's reaper, and a server started right after found it taken */
+    if (s->bound)
+        zsock_unbind(handler, "%s", S_ZAP_ENDPOINT);
     zsock_destroy(&handler);
+}
+
+/* Holds SIGINT and SIGTERM pending in this thread (the old mask into *old)
+ * while the ZAP actor starts or stops: zactor_new and zactor_destroy each
+ * wait for the actor's signal, and a SIGINT or SIGTERM would cut that wait
+ * short (EINTR). Then s->bound was read before the actor set it ("cannot
+ * start the key check" for a run stopped as it started), or the actor was
+ * taken for gone while it still held the ZAP endpoint. The program's
+ * handler runs once the mask is put back. */
+static void s_hold_signals(sigset_t *old)
+{
+    sigset_t hold;
+    sigemptyset(&hold);
+    sigaddset(&hold, SIGINT);
+    sigaddset(&hold, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &hold, old);
 }
 
 rb_auth_server_t *rb_auth_server_new(zsock_t *sock, zcert_t *cert, zcertstore_t **store_p,
@@ -444,7 +467,10 @@ rb_auth_server_t *rb_auth_server_new(zsock_t *sock, zcert_t *cert, zcertstore_t 
     pthread_mutex_init(&s->lock, NULL);
     s->store = *store_p;
     *store_p = NULL;
+    sigset_t old;
+    s_hold_signals(&old);
     s->actor = zactor_new(s_zap_actor, s);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!s->actor || !s->bound) {
         rb_err_set(err, -EADDRINUSE, "cannot start the key check (ZAP handler at %s)",
                    S_ZAP_ENDPOINT);
@@ -483,7 +509,10 @@ void rb_auth_server_destroy(rb_auth_server_t **p)
     if (!p || !*p)
         return;
     rb_auth_server_t *s = *p;
+    sigset_t old;
+    s_hold_signals(&old);
     zactor_destroy(&s->actor);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     zcertstore_destroy(&s->store);
     pthread_mutex_destroy(&s->lock);
     free(s);

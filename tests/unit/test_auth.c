@@ -2,7 +2,9 @@
  * the rules for when CURVE keys are required, key files, and what a socket
  * monitor says of a handshake. */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +17,7 @@
 #include <cmocka.h>
 
 #include "rb_auth.h"
+#include "rb_signal.h"
 #include "rb_time.h"
 
 #ifndef RB_TEST_TIME_SCALE
@@ -255,12 +258,77 @@ static void test_monitor_handshake_outcomes(void **state)
     zcert_destroy(&other);
 }
 
+static volatile sig_atomic_t s_signals;
+
+static void s_on_signal(int sig)
+{
+    (void)sig;
+    s_signals++;
+}
+
+static volatile int s_storm_on;
+
+/* Sends SIGTERM to the process again and again while s_storm_on. */
+static void *s_storm(void *arg)
+{
+    (void)arg;
+    while (s_storm_on) {
+        kill(getpid(), SIGTERM);
+        usleep(50);
+    }
+    return NULL;
+}
+
+/* A SIGTERM while the key check starts (the run's "interrupted") never
+ * makes it fail to start, nor its stop return before the actor has let the
+ * ZAP endpoint go: a coordinator stopped as it started said "cannot start
+ * the key check" instead of "interrupted". The handlers are the programs'
+ * own (rb_signals_catch: no SA_RESTART), the signals come from another
+ * thread, as a kill from outside would. */
+static void test_server_start_signalled(void **state)
+{
+    (void)state;
+    struct sigaction old_int, old_term;
+    sigaction(SIGINT, NULL, &old_int);
+    sigaction(SIGTERM, NULL, &old_term);
+    rb_signals_catch(s_on_signal);
+    zcert_t *server = zcert_new();
+    s_storm_on = 1;
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, s_storm, NULL), 0);
+    int started = 0;
+    for (int i = 0; i < 300; i++) {
+        zsock_t *router = zsock_new(ZMQ_ROUTER);
+        zcertstore_t *store = zcertstore_new(NULL);
+        rb_err_t err;
+        rb_err_clear(&err);
+        rb_auth_server_t *auth = rb_auth_server_new(router, server, &store, &err);
+        if (!auth)
+            print_error("start %d: %s\n", i, err.msg);
+        started += auth != NULL;
+        rb_auth_server_destroy(&auth);
+        zsock_destroy(&router);
+    }
+    s_storm_on = 0;
+    pthread_join(t, NULL);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    zcert_destroy(&server);
+    print_message("%d starts, %d signals\n", started, (int)s_signals);
+    assert_true(s_signals > 0);
+    assert_int_equal(started, 300);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_endpoint_kind), cmocka_unit_test(test_endpoint_network),
-        cmocka_unit_test(test_check_rules),   cmocka_unit_test(test_keygen_and_load),
-        cmocka_unit_test(test_cert_from_txt), cmocka_unit_test(test_monitor_handshake_outcomes),
+        cmocka_unit_test(test_server_start_signalled),
+        cmocka_unit_test(test_endpoint_kind),
+        cmocka_unit_test(test_endpoint_network),
+        cmocka_unit_test(test_check_rules),
+        cmocka_unit_test(test_keygen_and_load),
+        cmocka_unit_test(test_cert_from_txt),
+        cmocka_unit_test(test_monitor_handshake_outcomes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
