@@ -48,31 +48,49 @@ _Static_assert(sizeof(rb_rw_t) == sizeof(unsigned) && sizeof(rb_sync_mode_t) == 
 /* clang-format off */
 #define S_MEMBER(T, f) (((T *)0)->f)
 #define S_AT(T, f, k)  .key = #f, .kind = (k), .off = offsetof(T, f)
-#define F_U32R(T, f, mn, mx) {S_AT(T, f, RB_PK_U32), .min = (mn), .max = (mx)}
-#define F_U32(T, f, mx)      F_U32R(T, f, 0, mx)
-#define F_U64(T, f)          {S_AT(T, f, RB_PK_U64), .max = UINT64_MAX}
-#define F_KIND(T, f, k)      {S_AT(T, f, k), .size = sizeof(S_MEMBER(T, f))}
-#define F_STR(T, f, fl)      {S_AT(T, f, RB_PK_STR), .size = sizeof(S_MEMBER(T, f)), .flags = (fl)}
-#define F_ENUM(T, f, e)      {S_AT(T, f, RB_PK_ENUM), .en = &(e)}
-#define F_BIN(T, f, cnt) \
+/* Each F_ takes, after its own arguments, optional designated members:
+ * .since = 24 for a key that arrived in protocol 24, .doc = "..." */
+#define F_U32R(T, f, mn, mx, ...) {S_AT(T, f, RB_PK_U32), .min = (mn), .max = (mx), .def = (mn), __VA_ARGS__}
+#define F_U32(T, f, mx, ...)      F_U32R(T, f, 0, mx, __VA_ARGS__)
+#define F_U64(T, f, ...)          {S_AT(T, f, RB_PK_U64), .max = UINT64_MAX, __VA_ARGS__}
+#define F_KIND(T, f, k, ...)      {S_AT(T, f, k), .size = sizeof(S_MEMBER(T, f)), __VA_ARGS__}
+#define F_STR(T, f, fl, ...) \
+    {S_AT(T, f, RB_PK_STR), .size = sizeof(S_MEMBER(T, f)), .flags = (fl), __VA_ARGS__}
+#define F_ENUM(T, f, e, ...)      {S_AT(T, f, RB_PK_ENUM), .en = &(e), __VA_ARGS__}
+#define F_BIN(T, f, cnt, ...) \
     {S_AT(T, f, RB_PK_BIN), .size = sizeof(S_MEMBER(T, f)), .count_off = offsetof(T, cnt), \
-     .max = sizeof(S_MEMBER(T, f))}
-#define F_HIST(T, f)         {S_AT(T, f, RB_PK_HIST), .sub = &s_hist_layout}
+     .max = sizeof(S_MEMBER(T, f)), __VA_ARGS__}
+#define F_HIST(T, f, ...)         {S_AT(T, f, RB_PK_HIST), .sub = &s_hist_layout, __VA_ARGS__}
 #define F_LAT(d, k, name) \
     {.key = name, .kind = RB_PK_HIST, .off = offsetof(rb_job_stat_t, lat[d][k]), \
      .sub = &s_hist_layout}
 #define F_LATS(d, dn) \
     F_LAT(d, RB_LAT_LAT, dn "_lat"), F_LAT(d, RB_LAT_SLAT, dn "_slat"), \
     F_LAT(d, RB_LAT_CLAT, dn "_clat")
-#define F_ARRAY(T, f, cnt, mx, layout) \
+#define F_ARRAY(T, f, cnt, mx, layout, ...) \
     {S_AT(T, f, RB_PK_ARRAY), .size = sizeof(*S_MEMBER(T, f)), .count_off = offsetof(T, cnt), \
-     .max = (mx), .sub = &(layout)}
-#define F_INLINE(T, f, cnt, mx, layout) \
+     .max = (mx), .sub = &(layout), __VA_ARGS__}
+#define F_INLINE(T, f, cnt, mx, layout, ...) \
     {S_AT(T, f, RB_PK_INLINE), .size = sizeof(S_MEMBER(T, f)[0]), .count_off = offsetof(T, cnt), \
-     .max = (mx), .sub = &(layout)}
-#define F_CHECKPTS(T, f, cnt, mx) \
+     .max = (mx), .sub = &(layout), __VA_ARGS__}
+#define F_CHECKPTS(T, f, cnt, mx, ...) \
     {S_AT(T, f, RB_PK_CHECKPTS), .size = sizeof(*S_MEMBER(T, f)), .count_off = offsetof(T, cnt), \
-     .max = (mx)}
+     .max = (mx), __VA_ARGS__}
+/* The rows of a job's fields, from RB_JOB_FIELDS (rb_job_spec.h). */
+#define S_JF(kind, f, v, a, d)  S_JF_##kind(f, a, .since = (v), .doc = (d)),
+#define S_JAT(f, k)             S_AT(rb_job_spec_t, f, k)
+#define S_JF_U32(f, a, ...)     {S_JAT(f, RB_PK_U32), .min = RB_JF_A1 a, .max = RB_JF_A2 a, .def = RB_JF_A3 a, __VA_ARGS__}
+#define S_JF_U64(f, a, ...)     {S_JAT(f, RB_PK_U64), .min = RB_JF_A1 a, .max = RB_JF_A2 a, .def = RB_JF_A3 a, __VA_ARGS__}
+#define S_JF_I64(f, a, ...)     {S_JAT(f, RB_PK_I64), .size = 8, .def = (uint64_t)(RB_JF_A1 a), __VA_ARGS__}
+#define S_JF_BOOL(f, a, ...)    {S_JAT(f, RB_PK_BOOL), .size = 1, .def = RB_JF_A1 a, __VA_ARGS__}
+#define S_JF_STR(f, a, ...)     {S_JAT(f, RB_PK_STR), .size = (RB_JF_A1 a), .flags = RB_JF_A2 a, __VA_ARGS__}
+#define S_JF_ENUM(f, a, ...)    {S_JAT(f, RB_PK_ENUM), .en = &(RB_JF_A2 a), .def = RB_JF_A3 a, __VA_ARGS__}
+#define S_JF_BIN(f, a, ...) \
+    {S_JAT(f, RB_PK_BIN), .size = (RB_JF_A1 a), .count_off = offsetof(rb_job_spec_t, f##_len), \
+     .max = (RB_JF_A1 a), __VA_ARGS__}
+#define S_JF_INLINE(f, a, ...) \
+    {S_JAT(f, RB_PK_INLINE), .size = sizeof(RB_JF_A1 a), .count_off = offsetof(rb_job_spec_t, n##f), \
+     .max = RB_JF_A2 a, .sub = &(RB_JF_A3 a), __VA_ARGS__}
 /* clang-format on */
 #define S_LAYOUT(name, check, ...)                                                                 \
     static const rb_proto_field_t name##_fields[] = {__VA_ARGS__};                                 \
@@ -108,127 +126,7 @@ S_LAYOUT(s_cmdprio_layout, s_check_cmdprio, F_U64(rb_cmdprio_t, bs),
 
 S_LAYOUT(s_zone_layout, NULL, F_U64(rb_zone_t, size), F_U32(rb_zone_t, access, 100));
 
-S_LAYOUT(
-    s_job_layout, s_check_job, F_STR(rb_job_spec_t, name, 0),
-    F_ENUM(rb_job_spec_t, rw, rb_proto_rw_enum), F_U64(rb_job_spec_t, bs),
-    F_U64(rb_job_spec_t, bs_max), F_U64(rb_job_spec_t, bs_read), F_U64(rb_job_spec_t, bs_read_max),
-    F_U64(rb_job_spec_t, bs_write), F_U64(rb_job_spec_t, bs_write_max),
-    F_INLINE(rb_job_spec_t, bssplit_read, nbssplit_read, RB_BSSPLIT_MAX, s_bs_part_layout),
-    F_INLINE(rb_job_spec_t, bssplit_write, nbssplit_write, RB_BSSPLIT_MAX, s_bs_part_layout),
-    F_U64(rb_job_spec_t, bs_trim), F_U64(rb_job_spec_t, bs_trim_max), /* version 11 */
-    F_U64(rb_job_spec_t, size), F_U32(rb_job_spec_t, numjobs, RB_MAX_WORKERS),
-    F_KIND(rb_job_spec_t, direct, RB_PK_BOOL), F_KIND(rb_job_spec_t, time_based, RB_PK_BOOL),
-    F_U64(rb_job_spec_t, runtime_ns), F_STR(rb_job_spec_t, directory, 0),
-    F_STR(rb_job_spec_t, filename_format, 0), F_STR(rb_job_spec_t, filename, RB_PK_F_FILE),
-    F_STR(rb_job_spec_t, device, 0),
-    F_STR(rb_job_spec_t, ioengine, RB_PK_F_FILE | RB_PK_F_NONEMPTY),
-    F_U32R(rb_job_spec_t, iodepth, 1, RB_IODEPTH_MAX), F_U32(rb_job_spec_t, rwmixread, 100),
-    F_U32R(rb_job_spec_t, nrfiles, 1, RB_NRFILES_MAX), F_U64(rb_job_spec_t, filesize),
-    F_U64(rb_job_spec_t, offset), F_ENUM(rb_job_spec_t, sync_mode, rb_proto_sync_enum),
-    F_U32(rb_job_spec_t, fsync_every, UINT32_MAX),
-    F_U32(rb_job_spec_t, fdatasync_every, UINT32_MAX), F_KIND(rb_job_spec_t, end_fsync, RB_PK_BOOL),
-    F_KIND(rb_job_spec_t, fsync_on_close, RB_PK_BOOL), F_U64(rb_job_spec_t, ramp_ns),
-    F_U32R(rb_job_spec_t, loops, 1, UINT32_MAX), F_KIND(rb_job_spec_t, randrepeat, RB_PK_BOOL),
-    F_U64(rb_job_spec_t, randseed), F_KIND(rb_job_spec_t, norandommap, RB_PK_BOOL),
-    F_KIND(rb_job_spec_t, overwrite, RB_PK_BOOL),
-    F_ENUM(rb_job_spec_t, buffer_mode, rb_proto_buf_enum),
-    F_KIND(rb_job_spec_t, refill_buffers, RB_PK_BOOL), F_BIN(rb_job_spec_t, pattern, pattern_len),
-    F_ENUM(rb_job_spec_t, verify, rb_proto_verify_enum),
-    F_KIND(rb_job_spec_t, do_verify, RB_PK_BOOL), F_KIND(rb_job_spec_t, verify_fatal, RB_PK_BOOL),
-    F_U64(rb_job_spec_t, verify_interval), F_U64(rb_job_spec_t, verify_offset),
-    F_U64(rb_job_spec_t, pattern_ofs), F_U64(rb_job_spec_t, rate),
-    F_ENUM(rb_job_spec_t, meta_op, rb_proto_meta_enum), F_U64(rb_job_spec_t, meta_files),
-    F_U64(rb_job_spec_t, meta_filesize), F_U32(rb_job_spec_t, meta_dirs, RB_META_DIRS_MAX),
-    F_U32(rb_job_spec_t, meta_depth, RB_META_DEPTH_MAX),
-    F_U32(rb_job_spec_t, meta_branch, RB_META_DIRS_MAX),
-    F_KIND(rb_job_spec_t, meta_random, RB_PK_BOOL), F_KIND(rb_job_spec_t, meta_shared, RB_PK_BOOL),
-    F_KIND(rb_job_spec_t, meta_sync, RB_PK_BOOL), F_KIND(rb_job_spec_t, meta_renamed, RB_PK_BOOL),
-    F_KIND(rb_job_spec_t, shared_file, RB_PK_BOOL),
-    F_ENUM(rb_job_spec_t, layout, rb_proto_layout_enum), F_U64(rb_job_spec_t, transfer),
-    F_U32(rb_job_spec_t, read_shift, UINT32_MAX), F_U64(rb_job_spec_t, stonewall_ns),
-    F_KIND(rb_job_spec_t, wearout, RB_PK_BOOL), F_KIND(rb_job_spec_t, drop_caches, RB_PK_BOOL),
-    F_U32(rb_job_spec_t, lustre_stripe_count, UINT32_MAX), F_U64(rb_job_spec_t, lustre_stripe_size),
-    /* version 5 */
-    F_U64(rb_job_spec_t, number_ios), F_U64(rb_job_spec_t, io_size),
-    F_KIND(rb_job_spec_t, unlink, RB_PK_BOOL), F_KIND(rb_job_spec_t, unlink_each_loop, RB_PK_BOOL),
-    F_U64(rb_job_spec_t, startdelay_ns), F_U64(rb_job_spec_t, startdelay_max_ns),
-    F_U64(rb_job_spec_t, offset_increment), F_U64(rb_job_spec_t, rate_write),
-    F_U64(rb_job_spec_t, rate_iops), F_U64(rb_job_spec_t, rate_iops_write),
-    /* version 9 */
-    F_U64(rb_job_spec_t, meta_readsize),
-    /* version 10 */
-    F_U64(rb_job_spec_t, thinktime_ns), F_U64(rb_job_spec_t, thinktime_spin_ns),
-    F_U32(rb_job_spec_t, thinktime_blocks, UINT32_MAX),
-    F_KIND(rb_job_spec_t, thinktime_issued, RB_PK_BOOL),
-    /* version 15 */
-    F_U64(rb_job_spec_t, read_seed), F_KIND(rb_job_spec_t, read_reseed, RB_PK_BOOL),
-    F_U32(rb_job_spec_t, read_iteration, UINT32_MAX),
-    /* version 16 */
-    F_U32(rb_job_spec_t, size_pct, 100), F_U32(rb_job_spec_t, offset_pct, 100),
-    F_KIND(rb_job_spec_t, invalidate, RB_PK_BOOL),
-    F_U32(rb_job_spec_t, fadvise_hint, RB_FADVISE_RANDOM),
-    F_U32(rb_job_spec_t, fallocate, RB_FALLOC_TRUNCATE), F_BIN(rb_job_spec_t, cpus, cpus_len),
-    F_KIND(rb_job_spec_t, cpus_split, RB_PK_BOOL),
-    /* version 18 */
-    F_U32(rb_job_spec_t, rand_dist, RB_DIST_COUNT - 1),
-    F_U32(rb_job_spec_t, rand_dist_ppm, RB_DIST_PPM_MAX),
-    F_INLINE(rb_job_spec_t, zones_read, nzones_read, RB_ZONES_MAX, s_zone_layout),
-    F_INLINE(rb_job_spec_t, zones_write, nzones_write, RB_ZONES_MAX, s_zone_layout),
-    F_INLINE(rb_job_spec_t, zones_trim, nzones_trim, RB_ZONES_MAX, s_zone_layout),
-    F_U64(rb_job_spec_t, seq_add), F_KIND(rb_job_spec_t, seq_back, RB_PK_BOOL),
-    F_U32(rb_job_spec_t, seq_nr, UINT32_MAX), F_KIND(rb_job_spec_t, seq_identical, RB_PK_BOOL),
-    F_U32(rb_job_spec_t, perc_seq_read, 100), F_U32(rb_job_spec_t, perc_seq_write, 100),
-    F_U32(rb_job_spec_t, perc_seq_trim, 100), F_U64(rb_job_spec_t, ba_read),
-    F_U64(rb_job_spec_t, ba_write), F_U64(rb_job_spec_t, ba_trim),
-    /* version 19 */
-    F_STR(rb_job_spec_t, meta_find_name, 0), F_U64(rb_job_spec_t, meta_find_size),
-    F_KIND(rb_job_spec_t, meta_find_newer, RB_PK_BOOL),
-    /* version 20 */
-    F_U64(rb_job_spec_t, zone_size), F_U64(rb_job_spec_t, zone_range),
-    F_U64(rb_job_spec_t, zone_skip), F_U32(rb_job_spec_t, ss_metric, RB_SS_BW_SLOPE),
-    F_KIND(rb_job_spec_t, ss_pct, RB_PK_BOOL), F_U64(rb_job_spec_t, ss_limit),
-    F_U64(rb_job_spec_t, ss_dur_ns), F_U64(rb_job_spec_t, ss_ramp_ns),
-    F_U32(rb_job_spec_t, compress_pct, 100), F_U64(rb_job_spec_t, compress_chunk),
-    F_U32(rb_job_spec_t, dedupe_pct, 100), F_KIND(rb_job_spec_t, scramble, RB_PK_BOOL),
-    F_U64(rb_job_spec_t, rate_min), F_U64(rb_job_spec_t, rate_min_write),
-    F_U64(rb_job_spec_t, rate_iops_min), F_U64(rb_job_spec_t, rate_iops_min_write),
-    F_U32(rb_job_spec_t, rate_cycle_ms, UINT32_MAX), F_KIND(rb_job_spec_t, exitall, RB_PK_BOOL),
-    F_U32(rb_job_spec_t, exit_what, RB_EXIT_ALL), F_KIND(rb_job_spec_t, hipri, RB_PK_BOOL),
-    F_KIND(rb_job_spec_t, sqpoll, RB_PK_BOOL), F_KIND(rb_job_spec_t, sqpoll_aff, RB_PK_BOOL),
-    F_U32(rb_job_spec_t, sqpoll_cpu, RB_CPUS_MAX - 1),
-    F_U32(rb_job_spec_t, verify_backlog, UINT32_MAX),
-    F_U32(rb_job_spec_t, verify_backlog_batch, UINT32_MAX),
-    /* version 21 */
-    F_U32(rb_job_spec_t, flow, UINT32_MAX), F_U32(rb_job_spec_t, flow_id, INT32_MAX),
-    F_U32(rb_job_spec_t, flow_sleep_us, UINT32_MAX), F_STR(rb_job_spec_t, wait_for, 0),
-    F_U32(rb_job_spec_t, dedupe_mode, RB_DEDUPE_WORKING_SET),
-    F_U32(rb_job_spec_t, dedupe_ws_pct, 100), F_KIND(rb_job_spec_t, dedupe_global, RB_PK_BOOL),
-    F_U32(rb_job_spec_t, ioprio, RB_IOPRIO_MAX),
-    F_INLINE(rb_job_spec_t, cmdprio_read, ncmdprio_read, RB_CMDPRIO_MAX, s_cmdprio_layout),
-    F_INLINE(rb_job_spec_t, cmdprio_write, ncmdprio_write, RB_CMDPRIO_MAX, s_cmdprio_layout),
-    F_U32(rb_job_spec_t, continue_on_error, RB_ERR_CLASS_ALL),
-    F_BIN(rb_job_spec_t, ignore_error, ignore_error_len),
-    F_KIND(rb_job_spec_t, exitall_on_error, RB_PK_BOOL),
-    F_U32(rb_job_spec_t, write_hint, RB_WRITE_HINT_EXTREME),
-    F_KIND(rb_job_spec_t, fill_device, RB_PK_BOOL), F_STR(rb_job_spec_t, ioscheduler, 0),
-    F_U64(rb_job_spec_t, lat_target_ns), F_U64(rb_job_spec_t, lat_window_ns),
-    F_U32(rb_job_spec_t, lat_pct, RB_LAT_PCT_MAX), F_KIND(rb_job_spec_t, lat_run, RB_PK_BOOL),
-    F_KIND(rb_job_spec_t, existing, RB_PK_BOOL), F_KIND(rb_job_spec_t, nice, RB_PK_I64),
-    F_KIND(rb_job_spec_t, create_on_open, RB_PK_BOOL),
-    F_U32(rb_job_spec_t, batch_submit, RB_IODEPTH_MAX),
-    F_U32(rb_job_spec_t, batch_cmin, RB_IODEPTH_MAX),
-    F_U32(rb_job_spec_t, batch_cmax, RB_IODEPTH_MAX),
-    F_U32(rb_job_spec_t, depth_low, RB_IODEPTH_MAX),
-    /* version 23 */
-    F_U64(rb_job_spec_t, zbd_zone), F_U64(rb_job_spec_t, zbd_cap),
-    F_U32(rb_job_spec_t, zbd_max_open, RB_ZBD_MAX_OPEN),
-    F_U32(rb_job_spec_t, zbd_job_max_open, RB_ZBD_MAX_OPEN),
-    F_KIND(rb_job_spec_t, zbd_beyond_wp, RB_PK_BOOL), F_U32(rb_job_spec_t, zbd_reset_thr, 1000000),
-    F_U32(rb_job_spec_t, zbd_reset_freq, 1000000), F_U32(rb_job_spec_t, openfiles, RB_NRFILES_MAX),
-    F_U64(rb_job_spec_t, lockmem), F_U32(rb_job_spec_t, fs_nr, RB_FS_SEQUENTIAL),
-    F_U64(rb_job_spec_t, max_lat_read_ns), F_U64(rb_job_spec_t, max_lat_write_ns),
-    F_U64(rb_job_spec_t, max_lat_trim_ns), F_U32(rb_job_spec_t, sfr_every, UINT32_MAX),
-    F_U32(rb_job_spec_t, sfr_flags, 7), F_U64(rb_job_spec_t, thinktime_iotime_ns));
+S_LAYOUT(s_job_layout, s_check_job, RB_JOB_FIELDS(S_JF));
 
 S_LAYOUT(s_phase_layout, s_check_phase, F_STR(rb_phase_spec_t, name, 0),
          F_ARRAY(rb_phase_spec_t, jobs, njobs, RB_MAX_JOBS, s_job_layout));
@@ -286,7 +184,11 @@ S_LAYOUT(s_body_HELLO, NULL, F_STR(rb_msg_hello_t, name, 0), F_STR(rb_msg_hello_
          F_INLINE(rb_msg_hello_t, nics, nnics, RB_TELEM_NICS, s_nic_info_layout),
          /* version 14 */
          F_ARRAY(rb_msg_hello_t, devs, ndevs, RB_MAX_DEVS, s_dev_id_layout),
-         F_U32(rb_msg_hello_t, ndevs_seen, UINT32_MAX));
+         F_U32(rb_msg_hello_t, ndevs_seen, UINT32_MAX),
+         F_STR(rb_msg_hello_t, build, RB_PK_F_INFO, .since = 24,
+               .doc = "the agent's build (`git describe`, or the release number)"),
+         F_U64(rb_msg_hello_t, fingerprint, .flags = RB_PK_F_INFO, .since = 24,
+               .doc = "the fingerprint of its version's schema"));
 
 S_LAYOUT(s_body_PING, NULL, F_U32(rb_msg_ping_t, seq, UINT32_MAX),
          F_U64(rb_msg_ping_t, t_coord_ns));
@@ -645,6 +547,221 @@ int rb_proto_job_limits(size_t off, uint64_t *min, uint64_t *max)
         return 0;
     }
     return -ENOENT;
+}
+
+/* ---- versions: what this process speaks, what each field arrived in, and
+ * the fingerprint of each version's schema ---- */
+
+static uint32_t s_speak = RB_PROTO_VERSION;
+
+int rb_proto_set_speak(uint32_t version, rb_err_t *err)
+{
+    if (version < RB_PROTO_OLDEST || version > RB_PROTO_VERSION)
+        return rb_err_set(err, -EINVAL, "protocol %" PRIu32 ": this build speaks %d .. %d", version,
+                          RB_PROTO_OLDEST, RB_PROTO_VERSION);
+    s_speak = version;
+    return 0;
+}
+
+uint32_t rb_proto_speak(void)
+{
+    return s_speak;
+}
+
+uint32_t rb_proto_since(const rb_proto_field_t *f)
+{
+    return f->since ? f->since : RB_PROTO_OLDEST;
+}
+
+int rb_proto_is_default(const rb_proto_field_t *f, const void *base)
+{
+    const void *p = rb_proto_ptr(base, f);
+    switch (f->kind) {
+    case RB_PK_U32:
+        return *(const uint32_t *)p == f->def;
+    case RB_PK_U64:
+        return *(const uint64_t *)p == f->def;
+    case RB_PK_ERRNO:
+        return *(const int32_t *)p == 0;
+    case RB_PK_I64:
+        return *(const int64_t *)p == (int64_t)f->def;
+    case RB_PK_BOOL:
+        return *(const uint8_t *)p == f->def;
+    case RB_PK_STR:
+        return *(const char *)p == '\0';
+    case RB_PK_ENUM: {
+        unsigned v;
+        memcpy(&v, p, sizeof v);
+        return v == f->def;
+    }
+    case RB_PK_HIST: {
+        const rb_hist_t *h = *(rb_hist_t *const *)p;
+        return !h || h->count == 0;
+    }
+    case RB_PK_BUCKETS:
+        return 0;
+    case RB_PK_BIN:
+    case RB_PK_CHECKPTS:
+    case RB_PK_ARRAY:
+    case RB_PK_INLINE:
+        return *rb_proto_count(base, f) == 0;
+    }
+    return 0;
+}
+
+/* 64-bit FNV-1a, over bytes and over a string with its end. */
+static uint64_t s_fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static uint64_t s_fnv_str(uint64_t h, const char *s)
+{
+    return s_fnv(h, s, strlen(s) + 1);
+}
+
+static uint64_t s_fnv_u64(uint64_t h, uint64_t v)
+{
+    unsigned char b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
+    return s_fnv(h, b, sizeof b);
+}
+
+/* What a peer must agree on of each field of l in version: key, kind,
+ * bounds, rules, default, enum names and what it holds, in wire order. The
+ * C layout (offsets, element sizes) is not the wire's and is left out. */
+static uint64_t s_fp_layout(uint64_t h, const rb_proto_layout_t *l, uint32_t version)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const rb_proto_field_t *f = &l->fields[i];
+        if (rb_proto_since(f) > version)
+            continue;
+        h = s_fnv_str(h, f->key);
+        h = s_fnv_u64(h, (uint64_t)f->kind);
+        h = s_fnv_u64(h, f->min);
+        h = s_fnv_u64(h, f->max);
+        h = s_fnv_u64(h, f->def);
+        h = s_fnv_u64(h, f->flags);
+        if (f->kind == RB_PK_STR)
+            h = s_fnv_u64(h, f->size);
+        for (unsigned v = 0; f->kind == RB_PK_ENUM && v < f->en->n; v++)
+            h = s_fnv_str(h, f->en->names[v] ? f->en->names[v] : "");
+        if (f->sub) {
+            h = s_fnv_str(h, "{");
+            h = s_fp_layout(h, f->sub, version);
+            h = s_fnv_str(h, "}");
+        }
+    }
+    return h;
+}
+
+uint64_t rb_proto_fingerprint(uint32_t version)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = s_fnv_u64(h, RB_PROTO_MAX_FRAME);
+    for (int t = RB_MSG_NONE + 1; t < RB_MSG_COUNT; t++) {
+        h = s_fnv_str(h, rb_proto_type_names[t]);
+        h = s_fp_layout(h, rb_proto_bodies[t], version);
+    }
+    return h;
+}
+
+/* The first field of l in which a and b differ, its path into buf (NULL: none). */
+static const char *s_diff(const rb_proto_layout_t *l, const void *a, const void *b, char *buf,
+                          size_t cap)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const rb_proto_field_t *f = &l->fields[i];
+        const char *pa = rb_proto_ptr(a, f), *pb = rb_proto_ptr(b, f);
+        int differ = 0;
+        switch (f->kind) {
+        case RB_PK_U32:
+        case RB_PK_ERRNO:
+        case RB_PK_ENUM:
+            differ = memcmp(pa, pb, 4) != 0;
+            break;
+        case RB_PK_U64:
+        case RB_PK_I64:
+            differ = memcmp(pa, pb, 8) != 0;
+            break;
+        case RB_PK_BOOL:
+            differ = *pa != *pb;
+            break;
+        case RB_PK_STR:
+            differ = strncmp(pa, pb, f->size) != 0;
+            break;
+        case RB_PK_BIN:
+            differ = *rb_proto_count(a, f) != *rb_proto_count(b, f) ||
+                     memcmp(pa, pb,
+                            *rb_proto_count(a, f) < f->max ? *rb_proto_count(a, f) : f->max) != 0;
+            break;
+        case RB_PK_INLINE: {
+            uint32_t n = *rb_proto_count(a, f);
+            differ = n != *rb_proto_count(b, f);
+            for (uint32_t j = 0; !differ && j < n && j < f->max; j++) {
+                char sub[64];
+                if (s_diff(f->sub, pa + (size_t)j * f->size, pb + (size_t)j * f->size, sub,
+                           sizeof sub)) {
+                    snprintf(buf, cap, "%s[%" PRIu32 "].%s", f->key, j, sub);
+                    return buf;
+                }
+            }
+            break;
+        }
+        default: /* the job table has no other kinds */
+            differ = memcmp(pa, pb, f->size) != 0;
+            break;
+        }
+        if (differ) {
+            snprintf(buf, cap, "%s", f->key);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+const char *rb_proto_job_diff(const rb_job_spec_t *a, const rb_job_spec_t *b, char *buf, size_t cap)
+{
+    return s_diff(&s_job_layout, a, b, buf, cap);
+}
+
+size_t rb_proto_job_nfields(void)
+{
+    return s_job_layout.n;
+}
+
+const char *rb_proto_job_field(size_t i, size_t *off, uint32_t *since)
+{
+    if (i >= s_job_layout.n)
+        return NULL;
+    if (off)
+        *off = s_job_layout.fields[i].off;
+    if (since)
+        *since = rb_proto_since(&s_job_layout.fields[i]);
+    return s_job_layout.fields[i].key;
+}
+
+int rb_proto_job_field_default(size_t i, const rb_job_spec_t *js)
+{
+    return i < s_job_layout.n && rb_proto_is_default(&s_job_layout.fields[i], js);
+}
+
+int rb_proto_job_newer(const rb_job_spec_t *js, uint32_t version, rb_proto_newer_t *out, int max)
+{
+    int n = 0;
+    for (size_t i = 0; i < s_job_layout.n; i++) {
+        const rb_proto_field_t *f = &s_job_layout.fields[i];
+        if (rb_proto_since(f) <= version || (f->flags & RB_PK_F_INFO) || rb_proto_is_default(f, js))
+            continue;
+        if (n < max)
+            out[n] = (rb_proto_newer_t){.key = f->key, .off = f->off, .since = rb_proto_since(f)};
+        n++;
+    }
+    return n;
 }
 
 /* ---- freeing ---- */

@@ -1,20 +1,24 @@
 /* rackbench's wire protocol: the only code that knows the bytes on the wire.
  *
  * Every message is one ZeroMQ frame holding one msgpack map with string keys.
- * Two keys are in every message: "v" (protocol version, RB_PROTO_VERSION) and
- * "t" (message type name, see RB_MSG_TYPES). The other keys depend on the type
- * and are listed in docs/protocol.md. Decoding is strict: a frame larger than
- * RB_PROTO_MAX_FRAME, a different version, an unknown type, a missing or
- * mistyped field, a string or array beyond its bound is an error with a message
- * (-EBADMSG, or -EPROTO for a version mismatch naming both versions); unknown
- * keys are ignored so that a field can be added without breaking decoders of
- * the same version. Any change of meaning bumps RB_PROTO_VERSION. */
+ * Two keys are in every message: "v" (protocol version) and "t" (message type
+ * name, see RB_MSG_TYPES). The other keys depend on the type and the version,
+ * and are listed in docs/protocol.md. A build speaks every version of its
+ * window, RB_PROTO_OLDEST .. RB_PROTO_VERSION: it writes a frame in the
+ * version of its peer, and reads a frame of any version of the window, a key
+ * newer than the frame's version reading as its default. Decoding is strict:
+ * a frame larger than RB_PROTO_MAX_FRAME, a version outside the window, an
+ * unknown type, a missing, unknown or mistyped field, a string or array beyond
+ * its bound is an error with a message (-EBADMSG, or -EPROTO for a version
+ * outside the window naming both versions and builds). Any change of the
+ * schema bumps RB_PROTO_VERSION: the fingerprint test pins each version's. */
 #ifndef RB_PROTO_H
 #define RB_PROTO_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rb_build.h"
 #include "rb_cpus.h"
 #include "rb_err.h"
 #include "rb_hist.h"
@@ -22,7 +26,8 @@
 #include "rb_limits.h"
 #include "rb_steady.h"
 
-#define RB_PROTO_VERSION   23
+#define RB_PROTO_VERSION   24           /* the newest version this build speaks */
+#define RB_PROTO_OLDEST    23           /* the oldest: a peer of OLDEST .. VERSION is understood */
 #define RB_PROTO_MAX_FRAME (640u << 20) /* bytes; a larger frame is refused unread */
 
 /* Bounds of strings and arrays in messages: rb_limits.h. */
@@ -105,6 +110,11 @@ typedef struct rb_msg_hello {
     uint32_t ndevs;
     struct rb_dev_id *devs; /* malloc'd; rb_msg_hello_dup and rb_msg_hello_free copy and free */
     uint32_t ndevs_seen;    /* how many there were, when more than RB_MAX_DEVS */
+    /* version 24: which build this is, and its schema's fingerprint in the
+     * version it speaks (rb_proto_fingerprint): the coordinator refuses an
+     * agent whose version names another schema than its own */
+    char build[RB_BUILD_MAX];
+    uint64_t fingerprint;
 } rb_msg_hello_t;
 
 typedef struct rb_msg_ping {
@@ -388,17 +398,65 @@ typedef struct rb_msg {
     } u;
 } rb_msg_t;
 
-/* Encodes m (m->version is ignored; RB_PROTO_VERSION is written) into a new
- * buffer the caller frees with free(). Returns 0 or -errno with err set
- * (-EINVAL for a message that breaks its own bounds). */
+/* The version this process speaks: RB_PROTO_VERSION, unless lowered to an
+ * older one of the window (an agent or coordinator started with --protocol,
+ * to stand for a build of that version). Frames it reads may be of
+ * RB_PROTO_OLDEST .. that version. 0, or -EINVAL outside the window. */
+int rb_proto_set_speak(uint32_t version, rb_err_t *err);
+uint32_t rb_proto_speak(void);
+
+/* Encodes m in protocol `version` (of the window; m->version is ignored)
+ * into a new buffer the caller frees with free(). A key newer than version
+ * is left out; when it holds anything but its default the message cannot
+ * be said in that version, and the return is -EPROTONOSUPPORT naming the
+ * key. Else 0 or -errno with err set (-EINVAL for a message that breaks its
+ * own bounds). rb_msg_encode writes the version this process speaks. */
+int rb_msg_encode_v(const rb_msg_t *m, uint32_t version, void **buf, size_t *len, rb_err_t *err);
 int rb_msg_encode(const rb_msg_t *m, void **buf, size_t *len, rb_err_t *err);
 
 /* Decodes one frame into m (its type and the union member of that type
- * zeroed first; the rest of the union is not touched). On success the caller releases the
- * arrays it holds with rb_msg_fini(). On failure m holds nothing to release,
- * and the return is -EBADMSG (malformed), -EPROTO (version mismatch: both
- * versions named in err), or -EMSGSIZE (frame over RB_PROTO_MAX_FRAME). */
+ * zeroed first; the rest of the union is not touched), m->version being the
+ * frame's. On success the caller releases the arrays it holds with
+ * rb_msg_fini(). On failure m holds nothing to release, m->type and
+ * m->version say what the frame claimed to be when it said (RB_MSG_NONE and
+ * 0 otherwise), and the return is -EBADMSG (malformed, or a key this build
+ * does not know in that version), -EPROTO (a version outside what this
+ * process speaks: both versions and builds named in err), or -EMSGSIZE
+ * (frame over RB_PROTO_MAX_FRAME). */
 int rb_msg_decode(const void *buf, size_t len, rb_msg_t *m, rb_err_t *err);
+
+/* The fingerprint of protocol version's schema (of the window): a hash of
+ * every message type and every key it has in that version, with its kind,
+ * bounds, rules and default. Two builds that say the same version and
+ * differ here would read each other wrongly; tests/unit/test_proto pins it
+ * per version. */
+uint64_t rb_proto_fingerprint(uint32_t version);
+
+/* The first field of the job table (RB_JOB_FIELDS) in which a and b differ,
+ * as "key" or "key[i].sub", into buf; NULL when every field is equal.
+ * Tests compare jobs with it, so that a field added to the table is
+ * compared everywhere. */
+const char *rb_proto_job_diff(const rb_job_spec_t *a, const rb_job_spec_t *b, char *buf,
+                              size_t cap);
+
+/* The fields of the job table: how many, and the wire key, the offset in
+ * rb_job_spec_t and the version of field i; 1 when field i of js holds its
+ * default. */
+size_t rb_proto_job_nfields(void);
+const char *rb_proto_job_field(size_t i, size_t *off, uint32_t *since);
+int rb_proto_job_field_default(size_t i, const rb_job_spec_t *js);
+
+/* A field of a job that a plan sets and a protocol version lacks. */
+typedef struct rb_proto_newer {
+    const char *key; /* its wire key */
+    size_t off;      /* its offset in rb_job_spec_t (to find the plan option) */
+    uint32_t since;  /* the version it arrived in */
+} rb_proto_newer_t;
+
+/* The fields of js, newest version last, that hold anything but their
+ * default and that protocol `version` has not (up to max into out). Returns
+ * how many there are in all. */
+int rb_proto_job_newer(const rb_job_spec_t *js, uint32_t version, rb_proto_newer_t *out, int max);
 
 /* Frees what a decoded message owns (plan phases/jobs, stats arrays,
  * histograms, checkpoints) and zeroes its type and the union member of that

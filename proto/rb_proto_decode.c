@@ -10,6 +10,7 @@
 
 #include <msgpack.h>
 
+#include "rb_build.h"
 #include "rb_proto_int.h"
 
 /* ---- decoding ---- */
@@ -403,20 +404,93 @@ static int s_dec_field(rb_proto_ctx_t *c, const rb_proto_field_t *f, const msgpa
     return rb_proto_fail(c, f->key, -1, "unknown field kind"); /* unreachable */
 }
 
-static int s_dec_fields(rb_proto_ctx_t *c, const rb_proto_layout_t *l, const msgpack_object *map,
-                        void *base)
+/* The index of the first key of map that is neither a field of l in the
+ * frame's version nor, in a message map (top), "v" or "t"; -1 when none. */
+static long s_unknown_key(const rb_proto_ctx_t *c, const rb_proto_layout_t *l,
+                          const msgpack_object *map, bool top)
+{
+    for (uint32_t i = 0; i < map->via.map.size; i++) {
+        const msgpack_object *k = &map->via.map.ptr[i].key;
+        if (k->type != MSGPACK_OBJECT_STR)
+            return i;
+        const msgpack_object_str *ks = &k->via.str;
+        bool known = top && ks->size == 1 && (ks->ptr[0] == 'v' || ks->ptr[0] == 't');
+        for (size_t j = 0; !known && j < l->n; j++)
+            known = rb_proto_since(&l->fields[j]) <= c->version &&
+                    strlen(l->fields[j].key) == ks->size &&
+                    memcmp(l->fields[j].key, ks->ptr, ks->size) == 0;
+        if (!known)
+            return i;
+    }
+    return -1;
+}
+
+/* Reads the fields of l that the frame's version has (every one must be
+ * there); the newer ones keep their default. A key that is none of them
+ * is refused by name: a receiver never ignores what it was asked to do. */
+static int s_dec_fields_at(rb_proto_ctx_t *c, const rb_proto_layout_t *l, const msgpack_object *map,
+                           void *base, bool top)
 {
     if (map->type != MSGPACK_OBJECT_MAP)
         return rb_proto_fail(c, NULL, -1, "expected map, got %s", s_what(map));
+    uint32_t found = top ? 2 : 0; /* "v" and "t", which the header read */
     for (size_t i = 0; i < l->n; i++) {
+        const rb_proto_field_t *f = &l->fields[i];
+        if (rb_proto_since(f) > c->version) {
+            void *p = rb_proto_ptr(base, f);
+            if (f->def && f->kind == RB_PK_U32)
+                *(uint32_t *)p = (uint32_t)f->def;
+            else if (f->def && (f->kind == RB_PK_U64 || f->kind == RB_PK_I64))
+                memcpy(p, &f->def, sizeof f->def);
+            else if (f->def && f->kind == RB_PK_BOOL)
+                *(uint8_t *)p = 1;
+            else if (f->def && f->kind == RB_PK_ENUM)
+                *(unsigned *)p = (unsigned)f->def;
+            continue;
+        }
         const msgpack_object *v;
-        int rc = s_find(c, map, l->fields[i].key, &v);
+        int rc = s_find(c, map, f->key, &v);
         if (rc == 0)
-            rc = s_dec_field(c, &l->fields[i], v, base);
+            rc = s_dec_field(c, f, v, base);
         if (rc < 0)
             return rc;
+        found++;
+    }
+    if (found != map->via.map.size) {
+        long at = s_unknown_key(c, l, map, top);
+        const msgpack_object *k = at >= 0 ? &map->via.map.ptr[at].key : NULL;
+        char name[48];
+        if (k && k->type == MSGPACK_OBJECT_STR)
+            return rb_proto_fail(
+                c, rb_proto_printable(name, sizeof name, k->via.str.ptr, k->via.str.size), -1,
+                "unknown key in protocol %" PRIu32
+                ": this build has no such field (a peer of another build that "
+                "says the same version?)",
+                c->version);
+        return rb_proto_fail(c, NULL, -1, "a key that is %s, not a string",
+                             k ? s_what(k) : "repeated");
     }
     return l->check ? l->check(c, base) : 0;
+}
+
+static int s_dec_fields(rb_proto_ctx_t *c, const rb_proto_layout_t *l, const msgpack_object *map,
+                        void *base)
+{
+    return s_dec_fields_at(c, l, map, base, false);
+}
+
+/* The peer's build, when its frame says it ("build", as a HELLO of version
+ * 24 on has it), for a message about a version this build does not speak. */
+static const char *s_peer_build(const msgpack_object *root, char *buf, size_t cap)
+{
+    unsigned times;
+    const msgpack_object *b = s_lookup(root, "build", &times);
+    if (!b || b->type != MSGPACK_OBJECT_STR || b->via.str.size == 0)
+        return "";
+    char text[RB_NAME_MAX];
+    snprintf(buf, cap, " (build %s)",
+             rb_proto_printable(text, sizeof text, b->via.str.ptr, b->via.str.size));
+    return buf;
 }
 
 /* Checks "v" and "t" of the message map and sets m->version and m->type. The
@@ -439,10 +513,18 @@ static int s_dec_header(rb_proto_ctx_t *c, const msgpack_object *root, rb_msg_t 
             c->type = rb_proto_type_names[i];
         }
     }
-    if (v->via.u64 != RB_PROTO_VERSION)
-        return rb_err_set(
-            c->err, -EPROTO, "%s%sprotocol version %" PRIu64 " from peer, this build speaks %d",
-            c->type ? c->type : "", c->type ? ": " : "", v->via.u64, RB_PROTO_VERSION);
+    m->version = v->via.u64 <= UINT32_MAX ? (uint32_t)v->via.u64 : UINT32_MAX;
+    if (v->via.u64 < RB_PROTO_OLDEST || v->via.u64 > rb_proto_speak()) {
+        char peer[RB_NAME_MAX + 16], speaks[32];
+        if (rb_proto_speak() == RB_PROTO_OLDEST)
+            snprintf(speaks, sizeof speaks, "%" PRIu32, rb_proto_speak());
+        else
+            snprintf(speaks, sizeof speaks, "%d .. %" PRIu32, RB_PROTO_OLDEST, rb_proto_speak());
+        return rb_err_set(c->err, -EPROTO,
+                          "%s%sprotocol version %" PRIu64 " from peer%s, this build (%s) speaks %s",
+                          c->type ? c->type : "", c->type ? ": " : "", v->via.u64,
+                          s_peer_build(root, peer, sizeof peer), rb_build_id(), speaks);
+    }
     if ((rc = s_find(c, root, "t", &t)) < 0)
         return rc;
     if (t->type != MSGPACK_OBJECT_STR)
@@ -452,7 +534,7 @@ static int s_dec_header(rb_proto_ctx_t *c, const msgpack_object *root, rb_msg_t 
         return rb_err_set(c->err, -EBADMSG, "message: unknown type '%s'",
                           rb_proto_printable(name, sizeof name, t->via.str.ptr, t->via.str.size));
     }
-    m->version = RB_PROTO_VERSION;
+    c->version = m->version;
     return 0;
 }
 
@@ -492,10 +574,15 @@ int rb_msg_decode(const void *buf, size_t len, rb_msg_t *m, rb_err_t *err)
         if (m->type != RB_MSG_NONE) /* rb_msg_fini frees from it, on failure too */
             memset(&m->u, 0, rb_proto_msg_used(m->type) - offsetof(rb_msg_t, u));
         if (rc == 0)
-            rc = s_dec_fields(&c, rb_proto_bodies[m->type], &u.data, &m->u);
+            rc = s_dec_fields_at(&c, rb_proto_bodies[m->type], &u.data, &m->u, true);
     }
     msgpack_unpacked_destroy(&u);
-    if (rc < 0)
+    if (rc < 0) { /* nothing kept, but what the frame claimed to be */
+        rb_msg_type_t type = m->type;
+        uint32_t version = m->version;
         rb_msg_fini(m);
+        m->type = type;
+        m->version = version;
+    }
     return rc < 0 ? rc : 0;
 }

@@ -167,18 +167,37 @@ static int s_enc_field(s_enc_t *e, const rb_proto_field_t *f, const void *base)
     return rb_proto_fail(&e->c, k, -1, "unknown field kind"); /* unreachable */
 }
 
-/* Packs a map of l's fields; a message map (type given) starts with "v" and "t". */
+/* Packs a map of l's fields that the frame's version has; a message map
+ * (type given) starts with "v" and "t". A field newer than the version is
+ * left out: when it holds anything but its default (and does more than
+ * inform), the message cannot be said in that version. */
 static int s_enc_fields(s_enc_t *e, const rb_proto_layout_t *l, const void *base, const char *type)
 {
     int rc;
-    e->packrc |= msgpack_pack_map(&e->pk, l->n + (type ? 2 : 0));
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const rb_proto_field_t *f = &l->fields[i];
+        if (rb_proto_since(f) <= e->c.version)
+            n++;
+        else if (!(f->flags & RB_PK_F_INFO) && !rb_proto_is_default(f, base)) {
+            e->c.code = -EPROTONOSUPPORT;
+            rb_proto_fail(&e->c, f->key, -1,
+                          "set, and protocol %" PRIu32 " has no such key (it arrived in %" PRIu32
+                          ")",
+                          e->c.version, rb_proto_since(f));
+            return -EPROTONOSUPPORT;
+        }
+    }
+    e->packrc |= msgpack_pack_map(&e->pk, n + (type ? 2 : 0));
     if (type) {
         s_put_str(e, "v", 1);
-        s_put_u64(e, RB_PROTO_VERSION);
+        s_put_u64(e, e->c.version);
         s_put_str(e, "t", 1);
         s_put_str(e, type, strlen(type));
     }
     for (size_t i = 0; i < l->n; i++) {
+        if (rb_proto_since(&l->fields[i]) > e->c.version)
+            continue;
         s_put_str(e, l->fields[i].key, strlen(l->fields[i].key));
         if ((rc = s_enc_field(e, &l->fields[i], base)) < 0)
             return rc;
@@ -188,13 +207,24 @@ static int s_enc_fields(s_enc_t *e, const rb_proto_layout_t *l, const void *base
 
 int rb_msg_encode(const rb_msg_t *m, void **buf, size_t *len, rb_err_t *err)
 {
+    return rb_msg_encode_v(m, rb_proto_speak(), buf, len, err);
+}
+
+int rb_msg_encode_v(const rb_msg_t *m, uint32_t version, void **buf, size_t *len, rb_err_t *err)
+{
     *buf = NULL;
     *len = 0;
     if (!m || m->type <= RB_MSG_NONE || m->type >= RB_MSG_COUNT)
         return rb_err_set(err, -EINVAL, "cannot encode a message of unknown type %d",
                           m ? (int)m->type : -1);
+    if (version < RB_PROTO_OLDEST || version > RB_PROTO_VERSION)
+        return rb_err_set(err, -EINVAL,
+                          "%s: cannot encode protocol %" PRIu32 ": this build speaks %d .. %d",
+                          rb_proto_type_names[m->type], version, RB_PROTO_OLDEST, RB_PROTO_VERSION);
 
-    s_enc_t e = {.c = {.err = err, .type = rb_proto_type_names[m->type], .code = -EINVAL}};
+    s_enc_t e = {
+        .c = {
+            .err = err, .type = rb_proto_type_names[m->type], .code = -EINVAL, .version = version}};
     const rb_proto_layout_t *l = rb_proto_bodies[m->type];
     msgpack_sbuffer_init(&e.sb);
     msgpack_packer_init(&e.pk, &e.sb, msgpack_sbuffer_write);

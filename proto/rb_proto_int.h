@@ -30,6 +30,8 @@ typedef enum {
 enum {
     RB_PK_F_NONEMPTY = 1, /* "" is refused */
     RB_PK_F_FILE = 2,     /* one path component: no '/', not "." or ".." */
+    RB_PK_F_INFO = 4,     /* any kind: it only informs, and is left out for a peer of a
+                           * version without it, whatever it holds */
 };
 
 /* An enum that travels as a string. */
@@ -57,6 +59,10 @@ typedef struct rb_proto_field {
     unsigned flags;   /* RB_PK_STR: SF_* rules */
     const rb_proto_enum_t *en;    /* RB_PK_ENUM: names */
     const rb_proto_layout_t *sub; /* RB_PK_HIST, RB_PK_ARRAY, RB_PK_INLINE: layout of one element */
+    uint64_t def;    /* RB_PK_U32, U64, I64, BOOL, ENUM: the value when a peer's version has no
+                      * such key (strings, binaries and arrays: empty) */
+    uint32_t since;  /* the protocol version the key arrived in; 0: RB_PROTO_OLDEST */
+    const char *doc; /* what it holds, for docs/protocol.md; NULL: none given */
 } rb_proto_field_t;
 
 struct rb_proto_layout {
@@ -72,6 +78,7 @@ struct rb_proto_ctx {
     const char *type; /* wire name of the message; NULL while unknown */
     int code;         /* what a bad field returns: -EINVAL encoding, -EBADMSG decoding */
     int depth;        /* entries used in at[] */
+    uint32_t version; /* the protocol version of the frame written or read */
     struct {
         const char *key;      /* array or map field entered */
         long idx;             /* element index, -1 for a map */
@@ -109,6 +116,13 @@ uint32_t *rb_proto_count(const void *base, const rb_proto_field_t *f);
 
 /* Element array of an RB_PK_ARRAY or RB_PK_INLINE field of base. */
 char *rb_proto_elems(const void *base, const rb_proto_field_t *f);
+
+/* The version field f arrived in (its since, RB_PROTO_OLDEST for 0). */
+uint32_t rb_proto_since(const rb_proto_field_t *f);
+
+/* 1 when field f of base holds its default (absent from a frame of a
+ * version without it, it would read the same), else 0. */
+int rb_proto_is_default(const rb_proto_field_t *f, const void *base);
 
 /* Why string s breaks f's rules (RB_PK_F_*), or NULL. */
 const char *rb_proto_str_rule(const rb_proto_field_t *f, const char *s);

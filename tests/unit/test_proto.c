@@ -270,6 +270,9 @@ static void fill_job_v5(rb_job_spec_t *jb, uint32_t k)
     jb->nbssplit_write = 2;
     jb->bssplit_write[0] = (rb_bs_part_t){jb->bs * 2, 30};
     jb->bssplit_write[1] = (rb_bs_part_t){jb->bs_max, 70};
+    jb->nbssplit_read = k; /* none for job 0 */
+    if (k)
+        jb->bssplit_read[0] = (rb_bs_part_t){jb->bs * 4, 100};
 }
 
 static void fill_job_v4(rb_job_spec_t *jb, uint32_t k)
@@ -661,19 +664,20 @@ static bool is_zero(const void *p, size_t n)
     return true;
 }
 
-/* Decodes and checks the code; on failure checks that m holds nothing (no
- * type, so rb_msg_fini frees nothing: the union is left as it was, here
- * 0xa5 bytes, which AddressSanitizer would catch being freed) and returns
- * the error message in err. */
+/* Decodes and checks the code; on failure checks that m holds nothing but
+ * what the frame claimed to be (its type and version: rb_msg_fini frees
+ * nothing, the union's other bytes being left as they were, here 0xa5,
+ * which AddressSanitizer would catch being freed) and returns the error
+ * message in err. */
 static int decode(const void *buf, size_t len, rb_msg_t *m, rb_err_t *err)
 {
     rb_err_clear(err);
     memset(m, 0xa5, sizeof *m);
     int rc = rb_msg_decode(buf, len, m, err);
     if (rc < 0) {
-        assert_true(is_zero(m, offsetof(rb_msg_t, u)));
-        assert_int_equal(m->type, RB_MSG_NONE);
+        assert_true((unsigned)m->type < RB_MSG_COUNT);
         rb_msg_fini(m);
+        assert_true(is_zero(m, offsetof(rb_msg_t, u)));
         assert_int_equal(err->code, rc);
         assert_true(err->msg[0] != '\0');
     } else {
@@ -807,186 +811,9 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
             assert_int_equal(p->njobs, q->njobs);
             for (uint32_t j = 0; j < p->njobs; j++) {
                 const rb_job_spec_t *s = &p->jobs[j], *t = &q->jobs[j];
-                assert_string_equal(s->name, t->name);
-                assert_int_equal(s->rw, t->rw);
-                assert_int_equal(s->bs, t->bs);
-                assert_int_equal(s->size, t->size);
-                assert_int_equal(s->numjobs, t->numjobs);
-                assert_int_equal(s->direct, t->direct);
-                assert_int_equal(s->time_based, t->time_based);
-                assert_int_equal(s->runtime_ns, t->runtime_ns);
-                assert_string_equal(s->directory, t->directory);
-                assert_string_equal(s->filename_format, t->filename_format);
-                assert_int_equal(s->bs_max, t->bs_max);
-                assert_string_equal(s->filename, t->filename);
-                assert_string_equal(s->device, t->device);
-                assert_string_equal(s->ioengine, t->ioengine);
-                assert_int_equal(s->iodepth, t->iodepth);
-                assert_int_equal(s->rwmixread, t->rwmixread);
-                assert_int_equal(s->nrfiles, t->nrfiles);
-                assert_int_equal(s->filesize, t->filesize);
-                assert_int_equal(s->offset, t->offset);
-                assert_int_equal(s->sync_mode, t->sync_mode);
-                assert_int_equal(s->fsync_every, t->fsync_every);
-                assert_int_equal(s->fdatasync_every, t->fdatasync_every);
-                assert_int_equal(s->end_fsync, t->end_fsync);
-                assert_int_equal(s->fsync_on_close, t->fsync_on_close);
-                assert_int_equal(s->ramp_ns, t->ramp_ns);
-                assert_int_equal(s->loops, t->loops);
-                assert_int_equal(s->randrepeat, t->randrepeat);
-                assert_int_equal(s->randseed, t->randseed);
-                assert_int_equal(s->norandommap, t->norandommap);
-                assert_int_equal(s->overwrite, t->overwrite);
-                assert_int_equal(s->buffer_mode, t->buffer_mode);
-                assert_int_equal(s->refill_buffers, t->refill_buffers);
-                assert_int_equal(s->pattern_len, t->pattern_len);
-                assert_memory_equal(s->pattern, t->pattern, RB_PATTERN_MAX); /* zero beyond */
-                assert_int_equal(s->verify, t->verify);
-                assert_int_equal(s->do_verify, t->do_verify);
-                assert_int_equal(s->verify_fatal, t->verify_fatal);
-                assert_int_equal(s->verify_interval, t->verify_interval);
-                assert_int_equal(s->verify_offset, t->verify_offset);
-                assert_int_equal(s->pattern_ofs, t->pattern_ofs);
-                assert_int_equal(s->rate, t->rate);
-                assert_int_equal(s->number_ios, t->number_ios);
-                assert_int_equal(s->io_size, t->io_size);
-                assert_int_equal(s->unlink, t->unlink);
-                assert_int_equal(s->unlink_each_loop, t->unlink_each_loop);
-                assert_int_equal(s->startdelay_ns, t->startdelay_ns);
-                assert_int_equal(s->startdelay_max_ns, t->startdelay_max_ns);
-                assert_int_equal(s->offset_increment, t->offset_increment);
-                assert_int_equal(s->rate_write, t->rate_write);
-                assert_int_equal(s->rate_iops, t->rate_iops);
-                assert_int_equal(s->rate_iops_write, t->rate_iops_write);
-                assert_int_equal(s->meta_readsize, t->meta_readsize);
-                assert_int_equal(s->thinktime_ns, t->thinktime_ns);
-                assert_int_equal(s->thinktime_spin_ns, t->thinktime_spin_ns);
-                assert_int_equal(s->thinktime_blocks, t->thinktime_blocks);
-                assert_int_equal(s->thinktime_issued, t->thinktime_issued);
-                assert_int_equal(s->size_pct, t->size_pct);
-                assert_int_equal(s->offset_pct, t->offset_pct);
-                assert_int_equal(s->invalidate, t->invalidate);
-                assert_int_equal(s->fadvise_hint, t->fadvise_hint);
-                assert_int_equal(s->fallocate, t->fallocate);
-                assert_int_equal(s->cpus_len, t->cpus_len);
-                assert_memory_equal(s->cpus, t->cpus, s->cpus_len);
-                assert_int_equal(s->cpus_split, t->cpus_split);
-                assert_int_equal(s->rand_dist, t->rand_dist);
-                assert_int_equal(s->rand_dist_ppm, t->rand_dist_ppm);
-                assert_int_equal(s->nzones_read, t->nzones_read);
-                assert_int_equal(s->nzones_write, t->nzones_write);
-                assert_int_equal(s->nzones_trim, t->nzones_trim);
-                assert_memory_equal(s->zones_read, t->zones_read, sizeof s->zones_read);
-                assert_memory_equal(s->zones_write, t->zones_write, sizeof s->zones_write);
-                assert_memory_equal(s->zones_trim, t->zones_trim, sizeof s->zones_trim);
-                assert_int_equal(s->seq_add, t->seq_add);
-                assert_int_equal(s->seq_back, t->seq_back);
-                assert_int_equal(s->seq_nr, t->seq_nr);
-                assert_int_equal(s->seq_identical, t->seq_identical);
-                assert_int_equal(s->perc_seq_read, t->perc_seq_read);
-                assert_int_equal(s->perc_seq_write, t->perc_seq_write);
-                assert_int_equal(s->perc_seq_trim, t->perc_seq_trim);
-                assert_int_equal(s->ba_read, t->ba_read);
-                assert_int_equal(s->ba_write, t->ba_write);
-                assert_int_equal(s->ba_trim, t->ba_trim);
-                assert_string_equal(s->meta_find_name, t->meta_find_name);
-                assert_int_equal(s->meta_find_size, t->meta_find_size);
-                assert_int_equal(s->meta_find_newer, t->meta_find_newer);
-                assert_int_equal(s->zone_size, t->zone_size);
-                assert_int_equal(s->zone_range, t->zone_range);
-                assert_int_equal(s->zone_skip, t->zone_skip);
-                assert_int_equal(s->ss_metric, t->ss_metric);
-                assert_int_equal(s->ss_pct, t->ss_pct);
-                assert_int_equal(s->ss_limit, t->ss_limit);
-                assert_int_equal(s->ss_dur_ns, t->ss_dur_ns);
-                assert_int_equal(s->ss_ramp_ns, t->ss_ramp_ns);
-                assert_int_equal(s->compress_pct, t->compress_pct);
-                assert_int_equal(s->compress_chunk, t->compress_chunk);
-                assert_int_equal(s->dedupe_pct, t->dedupe_pct);
-                assert_int_equal(s->scramble, t->scramble);
-                assert_int_equal(s->dedupe_mode, t->dedupe_mode);
-                assert_int_equal(s->dedupe_ws_pct, t->dedupe_ws_pct);
-                assert_int_equal(s->dedupe_global, t->dedupe_global);
-                assert_int_equal(s->rate_min, t->rate_min);
-                assert_int_equal(s->rate_min_write, t->rate_min_write);
-                assert_int_equal(s->rate_iops_min, t->rate_iops_min);
-                assert_int_equal(s->rate_iops_min_write, t->rate_iops_min_write);
-                assert_int_equal(s->rate_cycle_ms, t->rate_cycle_ms);
-                assert_int_equal(s->exitall, t->exitall);
-                assert_int_equal(s->exit_what, t->exit_what);
-                assert_int_equal(s->continue_on_error, t->continue_on_error);
-                assert_int_equal(s->ignore_error_len, t->ignore_error_len);
-                assert_memory_equal(s->ignore_error, t->ignore_error, s->ignore_error_len);
-                assert_int_equal(s->exitall_on_error, t->exitall_on_error);
-                assert_int_equal(s->hipri, t->hipri);
-                assert_int_equal(s->sqpoll, t->sqpoll);
-                assert_int_equal(s->sqpoll_aff, t->sqpoll_aff);
-                assert_int_equal(s->sqpoll_cpu, t->sqpoll_cpu);
-                assert_int_equal(s->verify_backlog, t->verify_backlog);
-                assert_int_equal(s->verify_backlog_batch, t->verify_backlog_batch);
-                assert_int_equal(s->flow, t->flow);
-                assert_int_equal(s->flow_id, t->flow_id);
-                assert_int_equal(s->flow_sleep_us, t->flow_sleep_us);
-                assert_string_equal(s->wait_for, t->wait_for);
-                assert_int_equal(s->ioprio, t->ioprio);
-                assert_int_equal(s->ncmdprio_read, t->ncmdprio_read);
-                assert_int_equal(s->ncmdprio_write, t->ncmdprio_write);
-                assert_memory_equal(s->cmdprio_read, t->cmdprio_read,
-                                    s->ncmdprio_read * sizeof *s->cmdprio_read);
-                assert_memory_equal(s->cmdprio_write, t->cmdprio_write,
-                                    s->ncmdprio_write * sizeof *s->cmdprio_write);
-                assert_int_equal(s->write_hint, t->write_hint);
-                assert_int_equal(s->fill_device, t->fill_device);
-                assert_int_equal(s->existing, t->existing);
-                assert_int_equal(s->nice, t->nice);
-                assert_int_equal(s->create_on_open, t->create_on_open);
-                assert_int_equal(s->batch_submit, t->batch_submit);
-                assert_int_equal(s->batch_cmin, t->batch_cmin);
-                assert_int_equal(s->batch_cmax, t->batch_cmax);
-                assert_int_equal(s->depth_low, t->depth_low);
-                assert_int_equal(s->zbd_zone, t->zbd_zone);
-                assert_int_equal(s->zbd_cap, t->zbd_cap);
-                assert_int_equal(s->zbd_max_open, t->zbd_max_open);
-                assert_int_equal(s->zbd_job_max_open, t->zbd_job_max_open);
-                assert_int_equal(s->zbd_beyond_wp, t->zbd_beyond_wp);
-                assert_int_equal(s->zbd_reset_thr, t->zbd_reset_thr);
-                assert_int_equal(s->zbd_reset_freq, t->zbd_reset_freq);
-                assert_int_equal(s->openfiles, t->openfiles);
-                assert_int_equal(s->lockmem, t->lockmem);
-                assert_int_equal(s->fs_nr, t->fs_nr);
-                assert_int_equal(s->max_lat_read_ns, t->max_lat_read_ns);
-                assert_int_equal(s->max_lat_write_ns, t->max_lat_write_ns);
-                assert_int_equal(s->max_lat_trim_ns, t->max_lat_trim_ns);
-                assert_int_equal(s->sfr_every, t->sfr_every);
-                assert_int_equal(s->sfr_flags, t->sfr_flags);
-                assert_int_equal(s->thinktime_iotime_ns, t->thinktime_iotime_ns);
-                assert_string_equal(s->ioscheduler, t->ioscheduler);
-                assert_int_equal(s->lat_target_ns, t->lat_target_ns);
-                assert_int_equal(s->lat_window_ns, t->lat_window_ns);
-                assert_int_equal(s->lat_pct, t->lat_pct);
-                assert_int_equal(s->lat_run, t->lat_run);
-                assert_int_equal(s->meta_op, t->meta_op);
-                assert_int_equal(s->meta_files, t->meta_files);
-                assert_int_equal(s->meta_filesize, t->meta_filesize);
-                assert_int_equal(s->meta_dirs, t->meta_dirs);
-                assert_int_equal(s->meta_depth, t->meta_depth);
-                assert_int_equal(s->meta_branch, t->meta_branch);
-                assert_int_equal(s->meta_random, t->meta_random);
-                assert_int_equal(s->meta_shared, t->meta_shared);
-                assert_int_equal(s->meta_sync, t->meta_sync);
-                assert_int_equal(s->meta_renamed, t->meta_renamed);
-                assert_int_equal(s->shared_file, t->shared_file);
-                assert_int_equal(s->layout, t->layout);
-                assert_int_equal(s->transfer, t->transfer);
-                assert_int_equal(s->read_shift, t->read_shift);
-                assert_int_equal(s->read_seed, t->read_seed);
-                assert_int_equal(s->read_reseed, t->read_reseed);
-                assert_int_equal(s->read_iteration, t->read_iteration);
-                assert_int_equal(s->stonewall_ns, t->stonewall_ns);
-                assert_int_equal(s->wearout, t->wearout);
-                assert_int_equal(s->drop_caches, t->drop_caches);
-                assert_int_equal(s->lustre_stripe_count, t->lustre_stripe_count);
-                assert_int_equal(s->lustre_stripe_size, t->lustre_stripe_size);
+                char key[80];
+                if (rb_proto_job_diff(s, t, key, sizeof key))
+                    fail_msg("phases[%u].jobs[%u].%s came back otherwise", i, j, key);
                 /* Nothing else in the struct: every byte came back. */
                 assert_memory_equal(s, t, sizeof *s);
             }
@@ -1566,33 +1393,66 @@ static void test_fini_twice(void **state)
 static void test_version(void **state)
 {
     (void)state;
-    const int64_t v = RB_PROTO_VERSION;
-    char needle[80];
+    char needle[200];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 23);
-    void *buf = hand_frame(v - 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, -EPROTO, "protocol version 22 from peer, this build speaks 23");
-    expect_bad(buf, len, -EPROTO, "PING");
-    free(buf);
-    buf = hand_frame(1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    snprintf(needle, sizeof needle, "protocol version 1 from peer, this build speaks %d",
-             RB_PROTO_VERSION);
-    expect_bad(buf, len, -EPROTO, needle);
-    free(buf);
-    buf = hand_frame(v + 1, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
-             RB_PROTO_VERSION + 1, RB_PROTO_VERSION);
-    expect_bad(buf, len, -EPROTO, needle);
-    free(buf);
+    assert_int_equal(RB_PROTO_VERSION, 24);
+    assert_int_equal(RB_PROTO_OLDEST, 23);
+    assert_int_equal(rb_proto_speak(), RB_PROTO_VERSION);
+    /* Below and above the window: refused with both versions and this build. */
+    const int64_t outside[] = {1, RB_PROTO_OLDEST - 1, RB_PROTO_VERSION + 1};
+    for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++) {
+        void *buf =
+            hand_frame(outside[i], "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
+        snprintf(needle, sizeof needle,
+                 "PING: protocol version %d from peer, this build (%s) speaks %d .. %d",
+                 (int)outside[i], rb_build_id(), RB_PROTO_OLDEST, RB_PROTO_VERSION);
+        expect_bad(buf, len, -EPROTO, needle);
+        free(buf);
+    }
     /* A newer peer may send types we do not know: the version is what matters. */
-    buf = hand_frame(v + 1, "REBALANCE", &len, 0);
-    snprintf(needle, sizeof needle, "protocol version %d from peer, this build speaks %d",
-             RB_PROTO_VERSION + 1, RB_PROTO_VERSION);
+    void *buf = hand_frame(RB_PROTO_VERSION + 1, "REBALANCE", &len, 0);
+    expect_bad(buf, len, -EPROTO, "protocol version 25 from peer");
+    free(buf);
+    /* ... and says its build, when its frame has one (a HELLO of 24 on) */
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 3);
+    msgpack_pack_str_with_body(&pk, "v", 1);
+    msgpack_pack_uint64(&pk, RB_PROTO_VERSION + 1);
+    msgpack_pack_str_with_body(&pk, "t", 1);
+    msgpack_pack_str_with_body(&pk, "HELLO", 5);
+    msgpack_pack_str_with_body(&pk, "build", 5);
+    msgpack_pack_str_with_body(&pk, "9.9.9-1-gabc", 12);
+    expect_bad(sb.data, sb.size, -EPROTO, "protocol version 25 from peer (build 9.9.9-1-gabc)");
+    msgpack_sbuffer_destroy(&sb);
+    /* Every version of the window reads ... */
+    for (int64_t v = RB_PROTO_OLDEST; v <= RB_PROTO_VERSION; v++) {
+        buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
+        rb_msg_t m;
+        rb_err_t err;
+        assert_int_equal(decode(buf, len, &m, &err), 0);
+        assert_int_equal(m.version, v);
+        rb_msg_fini(&m);
+        free(buf);
+    }
+    /* ... but what a process told to speak an older one does not speak. */
+    rb_err_t err;
+    rb_err_clear(&err);
+    assert_int_equal(rb_proto_set_speak(RB_PROTO_OLDEST, &err), 0);
+    buf = hand_frame(RB_PROTO_VERSION, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns",
+                     (uint64_t)2);
+    snprintf(needle, sizeof needle, "protocol version %d from peer, this build (%s) speaks %d",
+             RB_PROTO_VERSION, rb_build_id(), RB_PROTO_OLDEST);
     expect_bad(buf, len, -EPROTO, needle);
     free(buf);
-    buf = hand_frame(v, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
-    expect_bad(buf, len, 0, NULL);
-    free(buf);
+    assert_int_equal(rb_proto_set_speak(RB_PROTO_VERSION, &err), 0);
+    assert_int_equal(rb_proto_set_speak(RB_PROTO_OLDEST - 1, &err), -EINVAL);
+    assert_non_null(strstr(err.msg, "this build speaks 23 .. 24"));
+    rb_err_clear(&err);
+    assert_int_equal(rb_proto_set_speak(RB_PROTO_VERSION + 1, &err), -EINVAL);
+    assert_int_equal(rb_proto_speak(), RB_PROTO_VERSION);
     buf = hand_frame(0, "PING", &len, 2, "seq", (uint64_t)1, "t_coord_ns", (uint64_t)2);
     expect_bad(buf, len, -EBADMSG, "'v'");
     free(buf);
@@ -1604,6 +1464,113 @@ static void test_version(void **state)
     expect_edit(RB_MSG_PING, false, &ed, -EBADMSG, "'v'");
     variant = 1;
     expect_edit(RB_MSG_PING, false, &ed, -EBADMSG, "'v'");
+}
+
+/* Each protocol version's schema, pinned: a change of the field or message
+ * tables (a key, kind, bound, rule or default) without a new version fails
+ * here, and two branches that each take the next version collide on its
+ * line. A new version adds its line; the lines of older ones never change
+ * while they are in the window. */
+static void test_fingerprints(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t version;
+        uint64_t fingerprint;
+    } pinned[] = {
+        {23, 0x06f3309a2388c040ull},
+        {24, 0x54937fbb1fc98d6cull},
+    };
+    assert_int_equal(sizeof pinned / sizeof pinned[0], RB_PROTO_VERSION - RB_PROTO_OLDEST + 1);
+    for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++) {
+        uint64_t fp = rb_proto_fingerprint(pinned[i].version);
+        if (fp != pinned[i].fingerprint)
+            fail_msg("protocol %u's schema is %#018llx, pinned %#018llx: a change of the wire "
+                     "tables takes a new RB_PROTO_VERSION and its own line here",
+                     pinned[i].version, (unsigned long long)fp,
+                     (unsigned long long)pinned[i].fingerprint);
+    }
+    assert_true(rb_proto_fingerprint(23) != rb_proto_fingerprint(24));
+}
+
+/* The frozen frames of every version of the window (tests/unit/frames/vN,
+ * written once by the build that introduced N: `proto-corpus --frozen`):
+ * each decodes as that version, and this build writes it back in that
+ * version byte for byte, as that build did. */
+static void test_frozen_frames(void **state)
+{
+    (void)state;
+    static const char *const types[] = {"HELLO", "PLAN", "DONE"};
+    for (uint32_t v = RB_PROTO_OLDEST; v <= RB_PROTO_VERSION; v++) {
+        for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/v%u/%s.msgpack", RB_TEST_FRAMES, v, types[t]);
+            FILE *f = fopen(path, "rb");
+            if (!f)
+                fail_msg("%s: %s (every version of the window keeps its frames)", path,
+                         strerror(errno));
+            static char frame[1 << 20];
+            size_t len = fread(frame, 1, sizeof frame, f);
+            fclose(f);
+            rb_msg_t m;
+            rb_err_t err;
+            if (decode(frame, len, &m, &err) != 0)
+                fail_msg("%s: %s", path, err.msg);
+            assert_int_equal(m.version, v);
+            assert_string_equal(rb_msg_type_name(m.type), types[t]);
+            void *buf;
+            size_t blen;
+            rb_err_clear(&err);
+            assert_int_equal(rb_msg_encode_v(&m, v, &buf, &blen, &err), 0);
+            if (blen != len || memcmp(buf, frame, len) != 0)
+                fail_msg("%s: written back in protocol %u, %zu bytes differ from the frozen %zu",
+                         path, v, blen, len);
+            free(buf);
+            rb_msg_fini(&m);
+        }
+    }
+}
+
+/* A key newer than the version written is left out, and reads as its
+ * default; one that holds something cannot be said in that version. */
+static void test_version_fields(void **state)
+{
+    (void)state;
+    rb_msg_t m, d;
+    rb_err_t err;
+    void *buf;
+    size_t len;
+    build(RB_MSG_HELLO, false, &m);
+    snprintf(m.u.hello.build, sizeof m.u.hello.build, "0.1.0-1-gabc");
+    m.u.hello.fingerprint = rb_proto_fingerprint(24);
+    rb_err_clear(&err);
+    assert_int_equal(rb_msg_encode_v(&m, 23, &buf, &len, &err), 0);
+    assert_int_equal(decode(buf, len, &d, &err), 0);
+    assert_int_equal(d.version, 23);
+    assert_string_equal(d.u.hello.build, ""); /* only informs: left out */
+    assert_int_equal(d.u.hello.fingerprint, 0);
+    assert_string_equal(d.u.hello.name, m.u.hello.name);
+    rb_msg_fini(&d);
+    free(buf);
+    assert_int_equal(rb_msg_encode_v(&m, 22, &buf, &len, &err), -EINVAL);
+    rb_msg_fini(&m);
+    /* Every job field newer than 23 that a job sets is refused for 23, named. */
+    build(RB_MSG_PLAN, true, &m);
+    for (size_t i = 0; i < rb_proto_job_nfields(); i++) {
+        uint32_t since;
+        const char *key = rb_proto_job_field(i, NULL, &since);
+        if (since <= 23)
+            continue;
+        rb_proto_newer_t nf[4];
+        assert_true(rb_proto_job_newer(&m.u.plan.phases[0].jobs[0], 23, nf, 4) >= 1);
+        rb_err_clear(&err);
+        int rc = rb_msg_encode_v(&m, 23, &buf, &len, &err);
+        assert_int_equal(rc, -EPROTONOSUPPORT);
+        assert_non_null(strstr(err.msg, "protocol 23 has no such key"));
+        (void)key;
+        break;
+    }
+    rb_msg_fini(&m);
 }
 
 static void test_unknown_type(void **state)
@@ -1655,18 +1622,24 @@ static void test_duplicate_key(void **state)
     free(buf);
 }
 
-static void test_unknown_keys_ignored(void **state)
+/* A key this build does not know in that version is refused by name, in
+ * every map: a receiver never ignores what it was asked to do. */
+static void test_unknown_keys_refused(void **state)
 {
     (void)state;
     static const char *const where[] = {"", "phases[1]", "phases[0].jobs[1]"};
+    static const char *const named[] = {"PLAN: field 'future_field'",
+                                        "PLAN: field 'phases[1].future_field'",
+                                        "PLAN: field 'phases[0].jobs[1].future_field'"};
     for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
         edit_t ed = {where[i], put_extra_key, NULL};
-        expect_edit(RB_MSG_PLAN, false, &ed, 0, NULL);
+        expect_edit(RB_MSG_PLAN, false, &ed, -EBADMSG, named[i]);
+        expect_edit(RB_MSG_PLAN, false, &ed, -EBADMSG, "unknown key in protocol 24");
     }
     edit_t ed = {"jobs[0].hist", put_extra_key, NULL};
-    expect_edit(RB_MSG_DONE, false, &ed, 0, NULL);
+    expect_edit(RB_MSG_DONE, false, &ed, -EBADMSG, "DONE: field 'jobs[0].hist.future_field'");
     ed.path = "workers[1]";
-    expect_edit(RB_MSG_DONE, false, &ed, 0, NULL);
+    expect_edit(RB_MSG_DONE, false, &ed, -EBADMSG, "workers[1].future_field");
 }
 
 /* Every key of every map of every message type is required. */
@@ -2487,38 +2460,24 @@ static void test_v6_keys(void **state)
                            "write_bytes write_ops trim_bytes trim_ops read_lat read_slat "
                            "read_clat write_lat write_slat write_clat trim_lat trim_slat trim_clat "
                            "ss_state ss_t_ns ss_crit ss_mean lat_depth filesize";
-    const char *job =
-        "name rw bs bs_max bs_read bs_read_max bs_write bs_write_max bssplit_read "
-        "bssplit_write bs_trim bs_trim_max size numjobs direct time_based runtime_ns directory "
-        "filename_format filename device ioengine iodepth rwmixread nrfiles filesize "
-        "offset sync_mode fsync_every fdatasync_every end_fsync fsync_on_close "
-        "ramp_ns loops randrepeat randseed norandommap overwrite buffer_mode "
-        "refill_buffers pattern verify do_verify verify_fatal verify_interval verify_offset "
-        "pattern_ofs rate meta_op "
-        "meta_files meta_filesize meta_dirs meta_depth meta_branch meta_random "
-        "meta_shared meta_sync meta_renamed shared_file layout transfer read_shift "
-        "stonewall_ns wearout drop_caches lustre_stripe_count lustre_stripe_size "
-        "number_ios io_size unlink unlink_each_loop startdelay_ns "
-        "startdelay_max_ns offset_increment rate_write rate_iops rate_iops_write "
-        "meta_readsize thinktime_ns thinktime_spin_ns thinktime_blocks "
-        "thinktime_issued read_seed read_reseed read_iteration size_pct offset_pct invalidate "
-        "fadvise_hint fallocate cpus cpus_split "
-        "rand_dist rand_dist_ppm zones_read zones_write zones_trim seq_add "
-        "seq_back seq_nr seq_identical perc_seq_read perc_seq_write perc_seq_trim ba_read "
-        "ba_write ba_trim meta_find_name meta_find_size meta_find_newer zone_size zone_range "
-        "zone_skip "
-        "ss_metric ss_pct ss_limit ss_dur_ns ss_ramp_ns compress_pct compress_chunk dedupe_pct "
-        "scramble rate_min rate_min_write rate_iops_min rate_iops_min_write rate_cycle_ms "
-        "exitall exit_what hipri sqpoll sqpoll_aff sqpoll_cpu verify_backlog "
-        "verify_backlog_batch flow flow_id flow_sleep_us wait_for dedupe_mode "
-        "dedupe_ws_pct dedupe_global ioprio cmdprio_read cmdprio_write continue_on_error "
-        "ignore_error exitall_on_error write_hint fill_device ioscheduler lat_target_ns "
-        "lat_window_ns lat_pct lat_run existing nice create_on_open batch_submit batch_cmin "
-        "batch_cmax depth_low zbd_zone zbd_cap zbd_max_open zbd_job_max_open zbd_beyond_wp "
-        "zbd_reset_thr zbd_reset_freq openfiles lockmem fs_nr max_lat_read_ns max_lat_write_ns "
-        "max_lat_trim_ns sfr_every sfr_flags thinktime_iotime_ns";
-    expect_keys(RB_MSG_PLAN, "phases[1].jobs[0]", job);
-    expect_keys(RB_MSG_PLAN, "phases[2].jobs[0]", job);
+    /* The job's keys are the table's (RB_JOB_FIELDS): each one must be set
+     * away from its default by some job of the test's PLANs, so that every
+     * check above sees it travel. */
+    for (size_t i = 0; i < rb_proto_job_nfields(); i++) {
+        bool set = false;
+        for (int big = 0; big < 2 && !set; big++) {
+            rb_msg_t pm;
+            build(RB_MSG_PLAN, big, &pm);
+            for (uint32_t p = 0; p < pm.u.plan.nphases && !set; p++)
+                for (uint32_t j = 0; j < pm.u.plan.phases[p].njobs && !set; j++)
+                    set = !rb_proto_job_field_default(i, &pm.u.plan.phases[p].jobs[j]);
+            rb_msg_fini(&pm);
+        }
+        if (!set)
+            fail_msg("job field '%s' is at its default in every job of the test's PLANs: give "
+                     "fill_job a value for it",
+                     rb_proto_job_field(i, NULL, NULL));
+    }
     expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
     expect_keys(RB_MSG_PLAN, "peers[1]", "shift name");
     expect_keys(RB_MSG_PLAN, "phases[2]", "name jobs");
@@ -2545,7 +2504,7 @@ static void test_v6_keys(void **state)
     expect_keys(RB_MSG_STONEWALL, "", "run_id phase job ops");
     expect_keys(RB_MSG_HELLO, "",
                 "name rack hostname agent_version pid cores ram_bytes cache_bytes roots kernel "
-                "cpu_model nics devs ndevs_seen");
+                "cpu_model nics devs ndevs_seen build fingerprint");
     expect_keys(RB_MSG_HELLO, "devs[1]",
                 "path name model vendor serial firmware size lbs pbs rotational scheduler "
                 "read_ahead_kb nr_requests queue_depth access use");
@@ -2981,8 +2940,27 @@ static void test_encode_invalid_v3(void **state)
  * a generator is no test case. */
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--frozen") == 0) {
+        /* DIR/vN/{HELLO,PLAN,DONE}.msgpack of this build's version, once */
+        static const rb_msg_type_t types[] = {RB_MSG_HELLO, RB_MSG_PLAN, RB_MSG_DONE};
+        for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+            char path[4096];
+            size_t len;
+            snprintf(path, sizeof path, "%s/v%d/%s.msgpack", argv[2], RB_PROTO_VERSION,
+                     rb_msg_type_name(types[t]));
+            void *buf = encode_built(types[t], false, &len);
+            FILE *f = fopen(path, "wbx"); /* frozen: never written over */
+            if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
+                fprintf(stderr, "proto-corpus: cannot write %s (a frozen frame is written once)\n",
+                        path);
+                return 1;
+            }
+            free(buf);
+        }
+        return 0;
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: proto-corpus DIR\n");
+        fprintf(stderr, "usage: proto-corpus DIR | --frozen FRAMES_DIR\n");
         return 2;
     }
     for (int big = 0; big < 2; big++) {
@@ -3019,7 +2997,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_unknown_type),
         cmocka_unit_test(test_not_a_map),
         cmocka_unit_test(test_duplicate_key),
-        cmocka_unit_test(test_unknown_keys_ignored),
+        cmocka_unit_test(test_unknown_keys_refused),
+        cmocka_unit_test(test_fingerprints),
+        cmocka_unit_test(test_frozen_frames),
+        cmocka_unit_test(test_version_fields),
         cmocka_unit_test(test_missing_each_key),
         cmocka_unit_test(test_wrong_type_each_key),
         cmocka_unit_test(test_negative_each_uint),
