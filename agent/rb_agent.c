@@ -209,6 +209,8 @@ static void s_send_hello(rb_agent_t *a)
     if (gethostname(h->hostname, sizeof h->hostname - 1) < 0)
         snprintf(h->hostname, sizeof h->hostname, "unknown");
     snprintf(h->agent_version, sizeof h->agent_version, "%s", RB_VERSION);
+    snprintf(h->build, sizeof h->build, "%s", rb_build_id());
+    h->fingerprint = rb_proto_fingerprint(rb_proto_speak());
     h->pid = (uint32_t)getpid();
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     h->cores = cores > 0 ? (uint32_t)cores : 1;
@@ -256,6 +258,64 @@ static void s_telemetry_open(rb_agent_t *a)
             rb_warn("no telemetry of %s: %s", a->inv[i].path, err.msg);
 }
 
+/* Logs what is wrong with the coordinator's frames once per reason, then
+ * counts it (said every S_NOTE_EVERY_NS while it goes on); 1 when it was
+ * logged now. */
+static int s_bad_note(rb_agent_t *a, uint64_t now, const char *what, const char *why)
+{
+    if (strcmp(a->bad_last, why) == 0) {
+        a->bad_repeats++;
+        if (now >= a->bad_note_at) {
+            rb_warn("the same from coordinator %s %u more time%s: %s", a->o.coordinator,
+                    a->bad_repeats, a->bad_repeats == 1 ? "" : "s", why);
+            a->bad_repeats = 0;
+            a->bad_note_at = now + S_NOTE_EVERY_NS;
+        }
+        return 0;
+    }
+    if (a->bad_repeats)
+        rb_warn("the same from coordinator %s %u more time%s: %s", a->o.coordinator, a->bad_repeats,
+                a->bad_repeats == 1 ? "" : "s", a->bad_last);
+    rb_error("%s %s: %s", what, a->o.coordinator, why);
+    snprintf(a->bad_last, sizeof a->bad_last, "%s", why);
+    a->bad_repeats = 0;
+    a->bad_note_at = now + S_NOTE_EVERY_NS;
+    return 1;
+}
+
+/* Refused for its version (or its schema): no HELLO for a while, the wait
+ * doubling up to S_RETRY_MAX_NS, as after a refused key. */
+static void s_hello_later(rb_agent_t *a, uint64_t now)
+{
+    a->hello_retry_ns = !a->hello_retry_ns                       ? S_RETRY_MIN_NS
+                        : a->hello_retry_ns * 2 > S_RETRY_MAX_NS ? S_RETRY_MAX_NS
+                                                                 : a->hello_retry_ns * 2;
+    a->attached = 0;
+    a->next_hello = now + a->hello_retry_ns;
+    if (a->o.once && !rb_agent_state_active(a)) {
+        a->exit_code = 3;
+        a->quit = 1;
+    }
+}
+
+/* A frame that does not decode: an ERROR is never answered (two peers that
+ * cannot read each other would trade them for as long as both live); any
+ * other is answered once per reason. One of a protocol this agent does not
+ * speak holds its HELLO back. */
+static void s_bad_frame(rb_agent_t *a, const rb_msg_t *m, int rc, const char *why)
+{
+    uint64_t now = rb_time_mono_ns();
+    const char *what = "bad message from coordinator";
+    if (rc == -EPROTO)
+        what = m->version > rb_proto_speak()
+                   ? "this agent is older than the protocols coordinator speaks (upgrade the agent)"
+                   : "coordinator is older than this agent's protocols (upgrade the coordinator)";
+    if (s_bad_note(a, now, what, why) && m->type != RB_MSG_ERROR)
+        rb_agent_send_reason(a, RB_MSG_ERROR, rc, why);
+    if (rc == -EPROTO && !rb_agent_state_active(a))
+        s_hello_later(a, now);
+}
+
 static void s_handle(rb_agent_t *a, zframe_t *f)
 {
     rb_msg_t m;
@@ -263,16 +323,13 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
     rb_err_clear(&err);
     int rc = rb_msg_decode(zframe_data(f), zframe_size(f), &m, &err);
     if (rc < 0) {
-        rb_error("bad message from coordinator %s: %s", a->o.coordinator, err.msg);
-        rb_agent_send_reason(a, RB_MSG_ERROR, rc, err.msg);
-        if (rc == -EPROTO && a->o.once && !rb_agent_state_active(a)) {
-            a->exit_code = 3;
-            a->quit = 1;
-        }
+        s_bad_frame(a, &m, rc, err.msg);
         return;
     }
     a->last_heard = rb_time_mono_ns();
     a->attached = 1;
+    if (m.type != RB_MSG_ERROR)
+        a->hello_retry_ns = 0;
     switch (m.type) {
     case RB_MSG_PING: {
         rb_msg_t p = {.type = RB_MSG_PONG};
@@ -305,6 +362,12 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
             /* A new coordinator that has not met us: introduce ourselves now. */
             a->attached = 0;
             a->next_hello = 0;
+            break;
+        }
+        if (m.u.error.code == -EPROTO && !rb_agent_state_active(a)) {
+            /* its version, or its schema, refused: said once, then counted */
+            s_bad_note(a, rb_time_mono_ns(), "refused by coordinator", m.u.error.reason);
+            s_hello_later(a, rb_time_mono_ns());
             break;
         }
         rb_error("coordinator reports: %s", m.u.error.reason);
@@ -617,7 +680,8 @@ int rb_agent_run(rb_agent_t *a)
         }
         if (a->sock && !a->attached && now >= a->next_hello) {
             s_send_hello(a);
-            a->next_hello = now + S_HELLO_EVERY_NS;
+            a->next_hello =
+                now + (a->hello_retry_ns > S_HELLO_EVERY_NS ? a->hello_retry_ns : S_HELLO_EVERY_NS);
         }
         if (a->attached && now >= a->next_heartbeat) {
             rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};

@@ -2,6 +2,7 @@
  * --version and --cleanup, then one agent run until it is told to stop. The
  * connection and the run's state machine live in rb_agent.c. */
 #include <czmq.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@ static const struct option s_longopts[] = {
     {"allow-device", required_argument, NULL, 'D'},
     {"cleanup", no_argument, NULL, 'X'},
     {"list-devices", no_argument, NULL, 'Y'},
+    {"protocol", required_argument, NULL, 'W'},
     {NULL, 0, NULL, 0},
 };
 
@@ -70,6 +72,8 @@ static void s_usage(FILE *f)
            "                 mounted or in use is refused, and one holding partitions, a file\n"
            "                 system or RAID signature is written only with /dev/X:wipe\n"
            "  --list-devices every block device, whether it may be read and written, why not\n"
+           "  --protocol N   speak protocol N, an older one this build knows, as an agent\n"
+           "                 of that version does (to try a rack of mixed builds)\n"
            "  --cleanup      remove what crashed runs left under the roots (rackbench.*\n"
            "                 folders an agent made) and exit (0, or 3 on an error)\n");
 }
@@ -159,8 +163,23 @@ static int s_option(int c, rb_agent_opts_t *o, int *cleanup, char **argv)
         rb_log_set_level(RB_LOG_DEBUG);
         return -1;
     case 'V':
-        printf("rackbench-agent %s (protocol %d)\n", RB_VERSION, RB_PROTO_VERSION);
+        printf("rackbench-agent %s (protocol %d, speaks %d .. %d)\n", rb_build_id(),
+               RB_PROTO_VERSION, RB_PROTO_OLDEST, RB_PROTO_VERSION);
         return 0;
+    case 'W': {
+        char *end;
+        errno = 0;
+        unsigned long v = strtoul(optarg, &end, 10);
+        if (end == optarg || *end || errno || v > UINT32_MAX ||
+            rb_proto_set_speak((uint32_t)v, NULL) < 0) {
+            fprintf(stderr,
+                    "rackbench-agent: --protocol %s: expected a version this build speaks, %d .. "
+                    "%d\n",
+                    optarg, RB_PROTO_OLDEST, RB_PROTO_VERSION);
+            return 2;
+        }
+        return -1;
+    }
     case 'h':
         s_usage(stdout);
         return 0;

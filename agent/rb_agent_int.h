@@ -33,6 +33,12 @@ struct rb_agent {
     uint32_t failures;  /* kinds of failure logged since a success (bits) */
     uint32_t failure_repeats[RB_AUTH_OUTCOMES]; /* each one again since it was logged or counted */
     uint64_t failure_note_at;                   /* when the counts are said next while they go on */
+    /* frames from the coordinator that did not decode, and its refusals:
+     * each reason logged once, then counted; an ERROR never answered */
+    char bad_last[RB_REASON_MAX]; /* the reason logged last */
+    uint32_t bad_repeats;         /* frames with that reason since */
+    uint64_t bad_note_at;         /* when the count is said next while it goes on */
+    uint64_t hello_retry_ns;      /* refused for its version: HELLO waits this (doubling) */
     /* why the last message rb_agent_send was given did not encode; "" when it did */
     char encode_error[RB_REASON_MAX];
     rb_sandbox_t *sb;

@@ -241,6 +241,24 @@ static int s_units(const char *cmd, const char *val, rb_units_style_t *out)
     return -1;
 }
 
+/* --protocol N: speak version N of the window (and take agents of the
+ * window's versions up to N), as a coordinator of that version would. */
+static int s_protocol(const char *cmd, const char *val)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(val, &end, 10);
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (end == val || *end || errno || v > UINT32_MAX ||
+        rb_proto_set_speak((uint32_t)v, &err) < 0) {
+        fprintf(stderr, "%s: --protocol %s: expected a version this build speaks, %d .. %d\n", cmd,
+                val, RB_PROTO_OLDEST, RB_PROTO_VERSION);
+        return -1;
+    }
+    return 0;
+}
+
 /* `rackbench run`: its options (one table, then one case each), the plan,
  * and the run. Most of its length is the option table and the checks of
  * each option's value, which read best in one place. */
@@ -258,7 +276,7 @@ static int s_run(int argc, char **argv)
         {"set", required_argument, NULL, 's'},       {"section", required_argument, NULL, 'S'},
         {"agent-arg", required_argument, NULL, 'A'}, {"metrics", required_argument, NULL, 'M'},
         {"output-format", required_argument, NULL, 'F'},
-        {"units", required_argument, NULL, 'U'},
+        {"units", required_argument, NULL, 'U'},     {"protocol", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0},
     };
     /* clang-format on */
@@ -328,6 +346,10 @@ static int s_run(int argc, char **argv)
             break;
         case 'k':
             o.key_file = optarg;
+            break;
+        case 'P':
+            if (s_protocol("rackbench run", optarg) < 0)
+                return 2;
             break;
         case 'K':
             o.allow_dir = optarg;
@@ -605,7 +627,8 @@ int rb_cli_main(int argc, char **argv)
     if (strcmp(cmd, "keygen") == 0)
         return s_keygen(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("rackbench %s\n", RB_VERSION);
+        printf("rackbench %s (protocol %d, speaks %d .. %d)\n", rb_build_id(), RB_PROTO_VERSION,
+               RB_PROTO_OLDEST, RB_PROTO_VERSION);
         return 0;
     }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {

@@ -60,6 +60,8 @@ static void s_take_hello(rb_fleet_node_t *n, const rb_msg_hello_t *hello)
     memcpy(n->hello.rack, hello->rack, sizeof n->hello.rack);
     memcpy(n->hello.hostname, hello->hostname, sizeof n->hello.hostname);
     memcpy(n->hello.agent_version, hello->agent_version, sizeof n->hello.agent_version);
+    snprintf(n->hello.build, sizeof n->hello.build, "%s",
+             hello->build[0] ? hello->build : hello->agent_version);
     n->hello.pid = hello->pid;
     n->hello.cores = hello->cores;
     n->hello.ram_bytes = hello->ram_bytes;

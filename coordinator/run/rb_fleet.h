@@ -38,6 +38,8 @@ typedef struct rb_node_hello {
     char rack[RB_NAME_MAX];
     char hostname[RB_NAME_MAX];
     char agent_version[RB_NAME_MAX];
+    char build[RB_BUILD_MAX]; /* its build (HELLO's, since protocol 24), else agent_version */
+    uint32_t version;         /* the protocol it speaks: every message to it is in that one */
     uint32_t pid;
     uint32_t cores;
     uint64_t ram_bytes;

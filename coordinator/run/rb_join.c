@@ -2,6 +2,7 @@
  * for them, the order they take (ranks do not depend on who said HELLO
  * first) and the PLAN each one gets. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "rb_time.h"
 #include "rb_units.h"
 #include "rb_names.h"
+#include "rb_opt.h"
 #include "rb_perm.h"
 
 #define S_NAME_CHARS RB_NAMES_CHARS
@@ -31,9 +33,24 @@ static int s_wanted(const rb_run_ctx_t *r, const char *name)
     return 0;
 }
 
-void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint64_t now)
+void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint32_t version,
+                   uint64_t now)
 {
     rb_fleet_node_t *n = rb_fleet_find(&r->fleet, h->name);
+    if (version >= 24 && h->fingerprint != rb_proto_fingerprint(version)) {
+        /* Its version names another schema than this build's: builds of
+         * sources that went apart, each saying the same version. */
+        rb_msg_t no = rb_router_reason_msg(r, RB_MSG_ERROR, -EPROTO, "");
+        snprintf(no.u.error.reason, sizeof no.u.error.reason,
+                 "agent %s (build %s) speaks protocol %" PRIu32 " with schema %016" PRIx64
+                 ", and this coordinator (build %s) has %016" PRIx64
+                 " for it: builds that went apart; run one build on both sides",
+                 h->name, h->build, version, h->fingerprint, rb_build_id(),
+                 rb_proto_fingerprint(version));
+        if (rb_run_reject_tell(r, now, "turned away peer %s: %s", id, no.u.error.reason))
+            rb_router_send_to_v(r, id, strlen(id), version, &no);
+        return;
+    }
     if (n && h->pid != n->hello.pid && !r->gathering) {
         /* A new process under a known name: the agent restarted mid-run and
          * knows nothing of it. The node is out; the agent is told so. */
@@ -55,7 +72,7 @@ void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint64_t 
         snprintf(over.u.error.reason, sizeof over.u.error.reason,
                  "run %s is over for agent %s: it restarted while the run went on", r->run_id,
                  h->name);
-        rb_router_send_to(r, id, strlen(id), &over);
+        rb_router_send_to_v(r, id, strlen(id), version, &over);
         return;
     }
     if (n && r->gathering && (h->pid != n->hello.pid || n->state == RB_AGENT_GONE)) {
@@ -69,6 +86,7 @@ void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint64_t 
         else
             rb_info("agent %s is back before the run began: it joins again", h->name);
         rb_fleet_node_rejoin(n, h, now);
+        n->hello.version = version;
         rb_router_ping(r, n);
         return;
     }
@@ -101,14 +119,15 @@ void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint64_t 
             rb_run_fail(r, "out of memory registering agent %s", h->name);
             return;
         }
-        rb_info("agent %s (rack %s, host %s, %u cores, %s) joined", h->name, h->rack, h->hostname,
-                h->cores, h->agent_version);
+        n->hello.version = version;
+        rb_info("agent %s (rack %s, host %s, %u cores, build %s, protocol %" PRIu32 ") joined",
+                h->name, h->rack, h->hostname, h->cores, n->hello.build, version);
         rb_local_joined(r, h->name);
         rb_router_ping(r, n);
         return;
     }
-    rb_run_reject(r, "turned away peer %s: %s", id, no.u.error.reason);
-    rb_router_send_to(r, id, strlen(id), &no);
+    if (rb_run_reject_tell(r, now, "turned away peer %s: %s", id, no.u.error.reason))
+        rb_router_send_to_v(r, id, strlen(id), version, &no);
 }
 
 int rb_join_parse_nodes(rb_run_ctx_t *r, const char *csv)
@@ -458,13 +477,72 @@ static int s_node_peers(rb_run_ctx_t *r, rb_msg_plan_t *pl, uint32_t i, uint32_t
     return 0;
 }
 
+/* The plan option that fills the job field at off ("lockmem"), or the
+ * field's wire key when no option names it. */
+static const char *s_option_of(const rb_proto_newer_t *f)
+{
+    for (size_t i = 0; i < rb_opt_count(); i++) {
+        const rb_opt_t *o = rb_opt_at(i);
+        if (o->size && o->off == f->off)
+            return o->key;
+    }
+    return f->key;
+}
+
+/* Every node of an older protocol than the plan needs: refused before any
+ * PLAN goes out, each node and option named ("node07 speaks protocol 23
+ * (build 0.1.0); job 'w' of phase 2 sets lockmem, which needs protocol 24").
+ * 0, or -EPROTONOSUPPORT having failed the run. */
+static int s_check_versions(rb_run_ctx_t *r, uint32_t count)
+{
+    uint32_t bad = 0;
+    char first[RB_REASON_MAX] = "";
+    for (uint32_t i = 0; i < count; i++) {
+        const rb_fleet_node_t *n = &r->fleet.nodes[i];
+        if (n->hello.version >= RB_PROTO_VERSION)
+            continue;
+        char what[RB_REASON_MAX] = "";
+        size_t used = 0;
+        uint32_t needs = 0;
+        for (uint32_t p = 0; p < r->plan->nphases; p++) {
+            const rb_phase_spec_t *ph = &r->plan->phases[p];
+            for (uint32_t j = 0; j < ph->njobs; j++) {
+                rb_proto_newer_t f[8];
+                int k = rb_proto_job_newer(&ph->jobs[j], n->hello.version, f, 8);
+                for (int x = 0; x < k && x < 8; x++) {
+                    needs = f[x].since > needs ? f[x].since : needs;
+                    if (used < sizeof what)
+                        used += (size_t)snprintf(what + used, sizeof what - used,
+                                                 "%sjob '%s' of phase %" PRIu32
+                                                 " sets %s, which needs protocol %" PRIu32,
+                                                 used ? "; " : "", ph->jobs[j].name, p + 1,
+                                                 s_option_of(&f[x]), f[x].since);
+                }
+            }
+        }
+        if (!needs)
+            continue;
+        char line[RB_REASON_MAX];
+        snprintf(line, sizeof line, "%s speaks protocol %" PRIu32 " (build %s): %s", n->hello.name,
+                 n->hello.version, n->hello.build, what);
+        rb_error("%s", line);
+        if (!bad++)
+            snprintf(first, sizeof first, "%s", line);
+    }
+    if (!bad)
+        return 0;
+    rb_run_fail(r, "the plan asks for what %" PRIu32 " node%s cannot do: %s%s", bad,
+                bad == 1 ? "" : "s", first, bad > 1 ? " (and the others above)" : "");
+    return -EPROTONOSUPPORT;
+}
+
 int rb_join_send_plan(rb_run_ctx_t *r)
 {
     rb_msg_t m = {.type = RB_MSG_PLAN};
     rb_msg_plan_t *pl = &m.u.plan;
     rb_fleet_node_t *order = r->fleet.nodes;
     uint32_t count = 0, shifts[RB_MAX_PEERS], nshifts = 0;
-    if (s_rank_nodes(r, &count, shifts, &nshifts) < 0)
+    if (s_rank_nodes(r, &count, shifts, &nshifts) < 0 || s_check_versions(r, count) < 0)
         return -EIO;
     /* [rack NAME] sections place nodes in racks, over the agents' --rack */
     for (uint32_t i = 0; i < r->fleet.n; i++) {

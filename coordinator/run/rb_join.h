@@ -12,7 +12,8 @@ int rb_join_parse_nodes(rb_run_ctx_t *r, const char *csv);
 
 /* A HELLO from the peer with routing id id: registers the agent and sends
  * its first clock probe, or turns it away with an ERROR saying why. */
-void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint64_t now);
+void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint32_t version,
+                   uint64_t now);
 
 /* Waits for the expected agents to join with their clocks synced. 0, or
  * -ETIMEDOUT / -EIO with the run failed. */

@@ -28,11 +28,17 @@ int rb_router_send_raw(rb_run_ctx_t *r, const void *id, size_t idlen, const void
 
 int rb_router_send_to(rb_run_ctx_t *r, const void *id, size_t idlen, const rb_msg_t *m)
 {
+    return rb_router_send_to_v(r, id, idlen, rb_proto_speak(), m);
+}
+
+int rb_router_send_to_v(rb_run_ctx_t *r, const void *id, size_t idlen, uint32_t version,
+                        const rb_msg_t *m)
+{
     rb_err_t err;
     void *buf = NULL;
     size_t len = 0;
     rb_err_clear(&err);
-    int rc = rb_msg_encode(m, &buf, &len, &err);
+    int rc = rb_msg_encode_v(m, version, &buf, &len, &err);
     if (rc < 0) {
         rb_error("cannot encode %s: %s", rb_msg_type_name(m->type), err.msg);
         return rc;
@@ -44,7 +50,7 @@ int rb_router_send_to(rb_run_ctx_t *r, const void *id, size_t idlen, const rb_ms
 
 void rb_router_send(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_t *m)
 {
-    int rc = rb_router_send_to(r, n->hello.name, strlen(n->hello.name), m);
+    int rc = rb_router_send_to_v(r, n->hello.name, strlen(n->hello.name), n->hello.version, m);
     if (rc == -EHOSTUNREACH && n->state != RB_AGENT_GONE)
         rb_fleet_node_out(n, RB_NODE_LOST, "cannot reach agent %s (disconnected)", n->hello.name);
     else if (rc < 0)
@@ -185,24 +191,29 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
             rb_fleet_node_out(n, RB_NODE_LOST, "silent for %.1f s",
                               (double)(now - n->last_seen_ns) / 1e9);
     }
-    if (now >= r->next_hb) { /* one HEARTBEAT, encoded once, to every node */
+    if (now >= r->next_hb) { /* one HEARTBEAT, encoded once per version, to every node */
         rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};
         hb.u.heartbeat.t_ns = now;
-        void *buf = NULL;
-        size_t len = 0;
-        rb_err_t err;
-        rb_err_clear(&err);
-        if (rb_msg_encode(&hb, &buf, &len, &err) < 0)
-            rb_run_fail(r, "cannot encode HEARTBEAT: %s", err.msg);
-        for (uint32_t i = 0; buf && i < r->fleet.n; i++) {
+        void *buf[RB_PROTO_VERSION - RB_PROTO_OLDEST + 1] = {NULL};
+        size_t len[RB_PROTO_VERSION - RB_PROTO_OLDEST + 1] = {0};
+        for (uint32_t i = 0; !r->failed && i < r->fleet.n; i++) {
             rb_fleet_node_t *n = &r->fleet.nodes[i];
-            if (rb_run_node_open(n) &&
-                rb_router_send_raw(r, n->hello.name, strlen(n->hello.name), buf, len) < 0 &&
+            uint32_t v = n->hello.version - RB_PROTO_OLDEST; /* joined: of the window */
+            rb_err_t err;
+            rb_err_clear(&err);
+            if (!rb_run_node_open(n))
+                continue;
+            if (!buf[v] && rb_msg_encode_v(&hb, n->hello.version, &buf[v], &len[v], &err) < 0) {
+                rb_run_fail(r, "cannot encode HEARTBEAT: %s", err.msg);
+                break;
+            }
+            if (rb_router_send_raw(r, n->hello.name, strlen(n->hello.name), buf[v], len[v]) < 0 &&
                 n->state != RB_AGENT_GONE)
                 rb_fleet_node_out(n, RB_NODE_LOST, "cannot reach agent %s (disconnected)",
                                   n->hello.name);
         }
-        free(buf);
+        for (size_t v = 0; v < sizeof buf / sizeof buf[0]; v++)
+            free(buf[v]);
         r->next_hb = now + r->o->heartbeat_ns;
     }
     rb_local_reap(r);

@@ -21,8 +21,11 @@ const char *rb_router_endpoint(const rb_run_opts_t *o);
  * 0 or -EHOSTUNREACH. */
 int rb_router_send_raw(rb_run_ctx_t *r, const void *id, size_t idlen, const void *buf, size_t len);
 
-/* Encodes m and sends it to the peer with routing id id. 0 or -errno. */
+/* Encodes m in protocol version (rb_router_send_to: the one this process
+ * speaks) and sends it to the peer with routing id id. 0 or -errno. */
 int rb_router_send_to(rb_run_ctx_t *r, const void *id, size_t idlen, const rb_msg_t *m);
+int rb_router_send_to_v(rb_run_ctx_t *r, const void *id, size_t idlen, uint32_t version,
+                        const rb_msg_t *m);
 
 /* Sends m to node n; an unreachable node is marked lost, a message that
  * cannot be built fails the run. */

@@ -4,6 +4,7 @@
  * drives are beside it (router, local agents, join, ingest, clock,
  * progress line, run folder). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,24 +48,105 @@ void rb_run_fail(rb_run_ctx_t *r, const char *fmt, ...)
     rb_error("%s", r->error);
 }
 
+#define S_RETELL_NS (5 * RB_NS_PER_S) /* a turned-away peer is told again at most this often */
+
+/* Logs msg the first time; the index of its record (-1: none kept). */
+static int s_reject(rb_run_ctx_t *r, const char *msg, int *fresh)
+{
+    *fresh = 0;
+    for (uint32_t i = 0; i < r->nrejects; i++)
+        if (strcmp(r->rejects[i], msg) == 0) {
+            r->reject_repeats[i]++;
+            return (int)i;
+        }
+    rb_warn("%s", msg);
+    *fresh = 1;
+    if (r->nrejects == RB_RUN_MAX_REJECTS)
+        return -1;
+    snprintf(r->rejects[r->nrejects], RB_REASON_MAX, "%s", msg);
+    r->reject_repeats[r->nrejects] = 0;
+    r->reject_told_ns[r->nrejects] = 0;
+    return (int)r->nrejects++;
+}
+
 void rb_run_reject(rb_run_ctx_t *r, const char *fmt, ...)
 {
     char msg[RB_REASON_MAX];
+    int fresh;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    s_reject(r, msg, &fresh);
+}
+
+int rb_run_reject_tell(rb_run_ctx_t *r, uint64_t now, const char *fmt, ...)
+{
+    char msg[RB_REASON_MAX];
+    int fresh;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    int i = s_reject(r, msg, &fresh);
+    if (i < 0)
+        return fresh;
+    if (!fresh && now - r->reject_told_ns[i] < S_RETELL_NS)
+        return 0;
+    r->reject_told_ns[i] = now;
+    return 1;
+}
+
+void rb_run_reject_counts(rb_run_ctx_t *r)
+{
     for (uint32_t i = 0; i < r->nrejects; i++)
-        if (strcmp(r->rejects[i], msg) == 0)
-            return;
-    rb_warn("%s", msg);
-    if (r->nrejects < RB_RUN_MAX_REJECTS)
-        snprintf(r->rejects[r->nrejects++], RB_REASON_MAX, "%s", msg);
+        if (r->reject_repeats[i])
+            rb_warn("%s: %u more time%s", r->rejects[i], r->reject_repeats[i],
+                    r->reject_repeats[i] == 1 ? "" : "s");
 }
 
 int rb_run_node_open(const rb_fleet_node_t *n)
 {
     return n->state != RB_AGENT_GONE && n->state != RB_AGENT_ENDED;
+}
+
+/* A frame that does not decode. An ERROR is never answered (two peers
+ * that cannot read each other would trade them for as long as both live);
+ * a peer of a version outside the window is told once, then at most every
+ * few seconds, and counted; a node of the run that sent one is out. */
+static void s_bad_frame(rb_run_ctx_t *r, const char *id, rb_fleet_node_t *n, const rb_msg_t *m,
+                        int rc, const char *why, uint64_t now)
+{
+    int tell;
+    if (n && n->state != RB_AGENT_GONE) {
+        rb_fleet_node_out(n, RB_NODE_FAILED, "bad message from agent: %s", why);
+        tell = m->type != RB_MSG_ERROR;
+    } else if (rc == -EPROTO && m->version > rb_proto_speak()) {
+        tell = rb_run_reject_tell(r, now,
+                                  "turned away peer %s: %s; agents of protocol %d .. %" PRIu32
+                                  " are taken: upgrade the coordinator first",
+                                  id, why, RB_PROTO_OLDEST, rb_proto_speak()) &&
+               m->type != RB_MSG_ERROR;
+    } else if (rc == -EPROTO) {
+        tell = rb_run_reject_tell(r, now,
+                                  "turned away peer %s: %s; agents of protocol %d .. %" PRIu32
+                                  " are taken: upgrade that agent",
+                                  id, why, RB_PROTO_OLDEST, rb_proto_speak()) &&
+               m->type != RB_MSG_ERROR;
+    } else {
+        tell = rb_run_reject_tell(r, now, "peer %s: %s", id, why) && m->type != RB_MSG_ERROR;
+    }
+    if (!tell)
+        return;
+    rb_msg_t e = {.type = RB_MSG_ERROR};
+    e.u.error.code = rc;
+    snprintf(e.u.error.reason, sizeof e.u.error.reason, "coordinator cannot read your message: %s",
+             why);
+    /* in the peer's version when this build speaks it, else the nearest */
+    uint32_t v = m->version < RB_PROTO_OLDEST    ? RB_PROTO_OLDEST
+                 : m->version > rb_proto_speak() ? rb_proto_speak()
+                                                 : m->version;
+    rb_router_send_to_v(r, id, strlen(id), v, &e);
 }
 
 void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t len, uint64_t now)
@@ -75,19 +157,11 @@ void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t l
     int rc = rb_msg_decode(data, len, &m, &err);
     rb_fleet_node_t *n = rb_fleet_find(&r->fleet, id);
     if (rc < 0) {
-        rb_msg_t e = {.type = RB_MSG_ERROR};
-        e.u.error.code = rc;
-        snprintf(e.u.error.reason, sizeof e.u.error.reason,
-                 "coordinator cannot read your message: %s", err.msg);
-        rb_router_send_to(r, id, strlen(id), &e);
-        if (n && n->state != RB_AGENT_GONE)
-            rb_fleet_node_out(n, RB_NODE_FAILED, "bad message from agent: %s", err.msg);
-        else
-            rb_run_reject(r, "peer %s: %s", id, err.msg);
+        s_bad_frame(r, id, n, &m, rc, err.msg, now);
         return;
     }
     if (m.type == RB_MSG_HELLO) {
-        rb_join_hello(r, id, &m.u.hello, now);
+        rb_join_hello(r, id, &m.u.hello, m.version, now);
         rb_msg_fini(&m);
         return;
     }
@@ -96,7 +170,7 @@ void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t l
         rb_msg_t e = {.type = RB_MSG_ERROR};
         e.u.error.code = -ENOTCONN;
         snprintf(e.u.error.reason, sizeof e.u.error.reason, "unknown agent %s: say HELLO", id);
-        rb_router_send_to(r, id, strlen(id), &e);
+        rb_router_send_to_v(r, id, strlen(id), m.version, &e);
     }
     if (!n || n->state == RB_AGENT_GONE) {
         rb_debug("ignoring %s from %s", rb_msg_type_name(m.type), id);
@@ -523,6 +597,7 @@ finish:
     rb_metrics_publish(r, "ended");
     s_finish_agents(r);
 report:
+    rb_run_reject_counts(r);
     if (r->samples) {
         fclose(r->samples);
         r->samples = NULL;

@@ -86,6 +86,8 @@ typedef struct rb_run_ctx {
     int failed;                      /* the run failed */
     char error[RB_REASON_MAX];       /* why (first cause) */
     char rejects[RB_RUN_MAX_REJECTS][RB_REASON_MAX]; /* peers we turned away */
+    uint32_t reject_repeats[RB_RUN_MAX_REJECTS];     /* ... each again, counted */
+    uint64_t reject_told_ns[RB_RUN_MAX_REJECTS];     /* ... when the peer was last told */
     uint32_t nrejects;
     rb_run_space_t *space; /* every SPACE entry of the run's nodes (owned) */
     uint32_t nspace, space_cap;
@@ -131,8 +133,17 @@ uint64_t rb_run_utc(const rb_run_ctx_t *r, uint64_t t);
 /* Fails the run with a message (the first cause is kept and logged). */
 void rb_run_fail(rb_run_ctx_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Logs a peer turned away, once per message; the first few are kept. */
+/* Logs a peer turned away, once per message; the first few are kept, and
+ * how often each came again is counted (said when the run ends). */
 void rb_run_reject(rb_run_ctx_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Like rb_run_reject; returns 1 when the peer should be told (the first
+ * time, then at most every few seconds), 0 when it was told lately. */
+int rb_run_reject_tell(rb_run_ctx_t *r, uint64_t now, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Says how often each turned-away peer came again, if it did. */
+void rb_run_reject_counts(rb_run_ctx_t *r);
 
 /* 1 while a node still takes part: neither out of the run nor done with it. */
 int rb_run_node_open(const rb_fleet_node_t *n);
