@@ -750,6 +750,27 @@ int rb_proto_job_field_default(size_t i, const rb_job_spec_t *js)
     return i < s_job_layout.n && rb_proto_is_default(&s_job_layout.fields[i], js);
 }
 
+static uint32_t s_newest(const rb_proto_layout_t *l)
+{
+    uint32_t v = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        uint32_t s = rb_proto_since(&l->fields[i]);
+        if (l->fields[i].sub && s_newest(l->fields[i].sub) > s)
+            s = s_newest(l->fields[i].sub);
+        v = s > v ? s : v;
+    }
+    return v;
+}
+
+uint32_t rb_proto_newest_since(void)
+{
+    uint32_t v = 0;
+    for (int t = RB_MSG_NONE + 1; t < RB_MSG_COUNT; t++)
+        if (s_newest(rb_proto_bodies[t]) > v)
+            v = s_newest(rb_proto_bodies[t]);
+    return v;
+}
+
 int rb_proto_job_newer(const rb_job_spec_t *js, uint32_t version, rb_proto_newer_t *out, int max)
 {
     int n = 0;

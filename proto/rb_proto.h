@@ -432,6 +432,10 @@ int rb_msg_decode(const void *buf, size_t len, rb_msg_t *m, rb_err_t *err);
  * per version. */
 uint64_t rb_proto_fingerprint(uint32_t version);
 
+/* The newest version any key of any message arrived in (at most
+ * RB_PROTO_VERSION, or that key would travel in no version). */
+uint32_t rb_proto_newest_since(void);
+
 /* The first field of the job table (RB_JOB_FIELDS) in which a and b differ,
  * as "key" or "key[i].sub", into buf; NULL when every field is equal.
  * Tests compare jobs with it, so that a field added to the table is
