@@ -563,7 +563,8 @@ typedef struct rb_zone {
     X(U64, thinktime_iotime_ns, 23, (0, UINT64_MAX, 0),                                            \
       "fio's thinktime_iotime: with thinktime, the worker also thinks once it has issued IO "     \
       "this long since its start or its last think; thinktime_blocks is then 0 unless the "        \
-      "plan set it (no think by count)")
+      "plan set it (no think by count)") \
+    X(BOOL, create_nofsync, 24, (0), "fio's create_fsync=0: a file laid out before GO is not fsynced")
 
 #define RB_JF_A1(a, ...)       a
 #define RB_JF_A2(a, b, ...)    b

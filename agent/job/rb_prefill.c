@@ -132,7 +132,7 @@ int rb_prefill_write(rb_sandbox_t *sb, int rundir, const char *run_id, const cha
         rc = pf->shared ? s_prefill_region(fd, path, name, buf, pf, stop, written, err)
                         : s_prefill_file(fd, path, name, buf, chunk, from, pf, stop, written, err);
     }
-    if (rc == 0 && fsync(fd) < 0)
+    if (rc == 0 && !(pf->job && pf->job->create_nofsync) && fsync(fd) < 0)
         rc = rb_err_set(err, -errno, "prefill %s: fsync: %s", path, strerror(errno));
     /* The read phase must find the data on disk, not in this node's page cache. */
     posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);

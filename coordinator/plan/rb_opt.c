@@ -492,6 +492,9 @@ static const rb_opt_t s_rows[] = {
     {"create_on_open", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(create_on_open), .type = "boolean",
      .def_doc = "`0`", .print = rb_opt_print_if_set, .ref = "create_on_open",
      .doc = "no layout and no size up front: each file is made as the job opens it and grows as it writes"},
+    {"create_fsync", NULL, RB_OPT_INVBOOL, RB_OPT_F_BARE, J(create_nofsync), .type = "boolean",
+     .def = "1", .ref = "create_fsync",
+     .doc = "0: a file laid out before the IO is not fsynced, its data maybe still in the page cache"},
     {"create_serialize", NULL, RB_OPT_CUSTOM, RB_OPT_F_BARE, .parse = rb_opt_value_create_serialize,
      .print = rb_opt_print_create_serialize, .type = "boolean", .def_doc = "`1`",
      .doc = "0: a job without size= takes it from the file an earlier phase writes, as its phase starts",
@@ -672,7 +675,6 @@ static const rb_opt_t s_rows[] = {
 #define NYE(k, a, e) {k, NULL, RB_OPT_NOT_YET, RB_OPT_F_BARE | RB_OPT_F_EMPTY | RB_OPT_F_NOPRINT, .group = (a), .engine = (e)}
     NY("unique_filename", RB_OPT_AREA_FILES), NY("lockfile", RB_OPT_AREA_FILES),
     NY("opendir", RB_OPT_AREA_FILES),
-    NY("create_fsync", RB_OPT_AREA_FILES),
     NY("create_only", RB_OPT_AREA_FILES), NY("allow_file_create", RB_OPT_AREA_FILES),
     NY("allow_mounted_write", RB_OPT_AREA_FILES), NY("pre_read", RB_OPT_AREA_FILES),
     NY("file_append", RB_OPT_AREA_FILES),

@@ -38,6 +38,8 @@
 # - lockmem: each worker's mlock and munlock of that many bytes, two
 #   workers, the same calls as fio's (under AddressSanitizer, which makes
 #   mlock do nothing, the mappings it would lock).
+# - create_fsync=0 and 1: the fsync calls on the file a read job lays out,
+#   the same count as fio's (one with 1, none with 0).
 #   test_fio_calls.sh BIN_DIR SCRATCH
 set -uo pipefail
 . "$(dirname "$0")/it_lib.sh"
@@ -537,4 +539,22 @@ elif [ "$a" = " 2 mlock, 2 munlock," ] && [ "$a" = "$b" ]; then
 else
     echo "FAIL lockmem: fio '$a', rackbench '$b'"; fail=1
 fi
+# create_fsync: the fsyncs on the file a read job lays out
+for v in 0 1; do
+    d=$scratch/create_fsync$v
+    mkdir -p "$d/fio" "$d/rb"
+    for t in fio rb; do
+        printf '[global]\ndirectory=%s\n[c]\nrw=read\nbs=4k\nsize=64k\ncreate_fsync=%s\n' "$d/$t" "$v" > "$d/$t.fio"
+    done
+    strace -qq -f -y -e trace=fsync,fdatasync -o "$d/fio.st" fio $IT_FIO_FLAGS "$d/fio.fio" > "$d/fio.out" 2>&1 ||
+        { echo "FAIL create_fsync=$v: fio failed"; cat "$d/fio.out"; fail=1; }
+    ASAN_OPTIONS="$nolsan" strace -qq -f -y -e trace=fsync,fdatasync -o "$d/rb.st" "$bin/rackbench" run "$d/rb.fio" \
+        --local 1 --quiet --out "$d/runs" > "$d/rb.out" 2>&1 || { echo "FAIL create_fsync=$v: rackbench failed"; cat "$d/rb.out"; fail=1; }
+    a=$(grep -c "sync([0-9]*<$d/fio/c\." "$d/fio.st") b=$(grep -c "sync([0-9]*<$d/rb/[^>]*/c\." "$d/rb.st")
+    if [ "$a" = "$b" ] && [ "$a" = "$v" ]; then
+        echo "ok   create_fsync=$v: $b fsync of the laid-out file, as fio"
+    else
+        echo "FAIL create_fsync=$v: fio $a fsync, rackbench $b"; fail=1
+    fi
+done
 it_exit "$fail"

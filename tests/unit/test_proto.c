@@ -232,6 +232,7 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->sfr_every = 16 + k;
     jb->sfr_flags = 2;
     jb->thinktime_iotime_ns = 300000000ull + k;
+    jb->create_nofsync = (uint8_t)(k % 2); /* version 24 */
     snprintf(jb->ioscheduler, sizeof jb->ioscheduler, "mq-deadline");
     jb->lat_target_ns = 18000000ull + k; /* version 21 */
     jb->lat_window_ns = 300000000ull + k;
@@ -1479,7 +1480,7 @@ static void test_fingerprints(void **state)
         uint64_t fingerprint;
     } pinned[] = {
         {23, 0x06f3309a2388c040ull},
-        {24, 0x54937fbb1fc98d6cull},
+        {24, 0xecc7c802ac583e63ull},
     };
     assert_int_equal(sizeof pinned / sizeof pinned[0], RB_PROTO_VERSION - RB_PROTO_OLDEST + 1);
     for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++) {
