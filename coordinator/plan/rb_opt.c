@@ -493,7 +493,7 @@ static const rb_opt_t s_rows[] = {
      .def_doc = "`0`", .print = rb_opt_print_if_set, .ref = "create_on_open",
      .doc = "no layout and no size up front: each file is made as the job opens it and grows as it writes"},
     {"create_fsync", NULL, RB_OPT_INVBOOL, RB_OPT_F_BARE, J(create_nofsync), .type = "boolean",
-     .def = "1", .ref = "create_fsync",
+     .def = "1", .print = rb_opt_print_if_changed, .ref = "create_fsync",
      .doc = "0: a file laid out before the IO is not fsynced, its data maybe still in the page cache"},
     {"create_serialize", NULL, RB_OPT_CUSTOM, RB_OPT_F_BARE, .parse = rb_opt_value_create_serialize,
      .print = rb_opt_print_create_serialize, .type = "boolean", .def_doc = "`1`",

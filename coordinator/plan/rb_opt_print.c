@@ -241,11 +241,14 @@ void rb_opt_print_if_set(const rb_opt_t *opt, const rb_job_spec_t *js, const cha
     }
 }
 
-/* A number only when it is not the row's default (fio's queue batching). */
+/* A number only when it is not the row's default (fio's queue batching); an
+ * inverted boolean as the plan writes it (create_fsync=0). */
 void rb_opt_print_if_changed(const rb_opt_t *opt, const rb_job_spec_t *js, const char *gd, FILE *f)
 {
     (void)gd;
     uint64_t v = rb_opt_load(js, opt);
+    if (opt->kind == RB_OPT_INVBOOL)
+        v = !v;
     if (v != strtoull(opt->def ? opt->def : "0", NULL, 10))
         fprintf(f, "%s=%" PRIu64 "\n", opt->key, v);
 }

@@ -505,6 +505,10 @@ static void s_json_run_nodes(rb_jw_t *w, const rb_run_result_t *r)
         rb_jw_str(w, "rack", n->rack);
         rb_jw_str(w, "hostname", n->hostname);
         rb_jw_str(w, "version", n->version);
+        if (n->build[0])
+            rb_jw_str(w, "build", n->build);
+        if (n->protocol)
+            rb_jw_u64(w, "protocol", n->protocol);
         rb_jw_str(w, "status", rb_aggregate_node_status_name(n->status));
         rb_jw_str(w, "error", n->status != RB_NODE_OK ? n->error : NULL);
         rb_jw_u64(w, "cores", n->cores);

@@ -18,6 +18,8 @@ typedef struct rb_report_node {
     char rack[RB_NAME_MAX];
     char hostname[RB_NAME_MAX];
     char version[RB_NAME_MAX];
+    char build[RB_BUILD_MAX]; /* the agent's build (its HELLO's, or its version before 24) */
+    uint32_t protocol;        /* the protocol it spoke; 0 unknown (a summary before 24) */
     rb_node_status_t status;
     char error[RB_REASON_MAX];
     uint32_t cores;

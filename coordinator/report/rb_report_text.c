@@ -727,7 +727,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
             rb_text_wrap(f, head, 0, 4, RB_TEXT_WIDTH);
         }
     s_text_units(f, r->units);
-    if (rb_report_text_hw(f, r) < 0)
+    if (rb_report_text_builds(f, r) < 0 || rb_report_text_hw(f, r) < 0)
         return -ENOMEM;
     rb_report_text_devices(f, r);
     if (rb_report_text_shared(f, r) < 0)

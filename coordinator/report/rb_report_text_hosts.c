@@ -157,6 +157,73 @@ static void s_hw_line(char *buf, size_t len, const rb_report_node_t *n, rb_units
     }
 }
 
+/* A node's build for people: "0.1.0-600-gabc (protocol 24)". */
+static void s_build_of(char *buf, size_t len, const rb_report_node_t *n)
+{
+    const char *b = n->build[0] ? n->build : n->version[0] ? n->version : "unknown";
+    if (n->protocol)
+        snprintf(buf, len, "%s (protocol %u)", b, n->protocol);
+    else
+        snprintf(buf, len, "%s", b);
+}
+
+int rb_report_text_builds(FILE *f, const rb_run_result_t *r)
+{
+    /* (a run folder of a build before protocol 24 says nothing of builds) */
+    enum { L = RB_BUILD_MAX + 32 };
+    char(*line)[L] = calloc(r->nnodes ? r->nnodes : 1, sizeof *line);
+    uint8_t *done = calloc(r->nnodes ? r->nnodes : 1, 1);
+    if (!line || !done) {
+        free(line);
+        free(done);
+        return -ENOMEM;
+    }
+    uint32_t kinds = 0, known = 0;
+    for (uint32_t i = 0; i < r->nnodes; i++)
+        known += r->nodes[i].protocol != 0;
+    for (uint32_t i = 0; known && i < r->nnodes; i++) {
+        s_build_of(line[i], L, &r->nodes[i]);
+        int seen = 0;
+        for (uint32_t k = 0; k < i && !seen; k++)
+            seen = !strcmp(line[k], line[i]);
+        kinds += !seen;
+    }
+    if (kinds == 1) {
+        char text[L + 64];
+        snprintf(text, sizeof text, "build of %s%s: %s", r->nnodes == 1 ? "node " : "all nodes",
+                 r->nnodes == 1 ? r->nodes[0].name : "", line[0]);
+        rb_text_wrap(f, text, 0, 4, RB_TEXT_WIDTH);
+    } else if (kinds > 1) {
+        char text[2048];
+        size_t o = (size_t)snprintf(text, sizeof text,
+                                    "note: the nodes ran %u builds; their figures are side by "
+                                    "side here:",
+                                    kinds);
+        for (uint32_t i = 0; i < r->nnodes && o + 1 < sizeof text; i++) {
+            if (done[i])
+                continue;
+            uint32_t n = 0;
+            o += (size_t)snprintf(text + o, sizeof text - o, "%s", i ? ";" : "");
+            for (uint32_t k = i; k < r->nnodes && o + 1 < sizeof text; k++) {
+                if (done[k] || strcmp(line[k], line[i]))
+                    continue;
+                done[k] = 1;
+                if (n < 6)
+                    o += (size_t)snprintf(text + o, sizeof text - o, "%s%s", n ? ", " : " ",
+                                          r->nodes[k].name);
+                n++;
+            }
+            if (o + 1 < sizeof text)
+                o += (size_t)snprintf(text + o, sizeof text - o, "%s ran %s",
+                                      n > 6 ? " and more" : "", line[i]);
+        }
+        rb_text_wrap(f, text, 0, 4, RB_TEXT_WIDTH);
+    }
+    free(line);
+    free(done);
+    return 0;
+}
+
 /* The nodes' hardware: one line for the nodes alike, naming them. */
 int rb_report_text_hw(FILE *f, const rb_run_result_t *r)
 {

@@ -10,6 +10,10 @@
 /* The nodes' hardware: one line for the nodes alike, naming them. 0 or -ENOMEM. */
 int rb_report_text_hw(FILE *f, const rb_run_result_t *r);
 
+/* Which build each node ran: one line when they all ran one, else a note
+ * naming who ran what. 0, or -ENOMEM. */
+int rb_report_text_builds(FILE *f, const rb_run_result_t *r);
+
 /* Nodes on one host that report the same device, said once for the run.
  * 0 or -ENOMEM. */
 int rb_report_text_shared(FILE *f, const rb_run_result_t *r);

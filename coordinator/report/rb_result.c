@@ -528,6 +528,8 @@ static int s_run_nodes(const rb_json_t *nodes, rb_loaded_run_t *out)
         rb_json_get_str(n, "rack", o->rack, sizeof o->rack);
         rb_json_get_str(n, "hostname", o->hostname, sizeof o->hostname);
         rb_json_get_str(n, "version", o->version, sizeof o->version);
+        rb_json_get_str(n, "build", o->build, sizeof o->build);
+        o->protocol = (uint32_t)rb_json_get_u64(n, "protocol");
         o->status = s_status(rb_json_str(rb_json_get(n, "status")));
         rb_json_get_str(n, "error", o->error, sizeof o->error);
         o->cores = (uint32_t)rb_json_get_u64(n, "cores");

@@ -44,6 +44,8 @@ static rb_run_result_t s_result(rb_run_ctx_t *r, rb_report_node_t *nodes, int *f
         snprintf(o->rack, sizeof o->rack, "%s", n->hello.rack);
         snprintf(o->hostname, sizeof o->hostname, "%s", n->hello.hostname);
         snprintf(o->version, sizeof o->version, "%s", n->hello.agent_version);
+        snprintf(o->build, sizeof o->build, "%s", n->hello.build);
+        o->protocol = n->hello.version;
         o->status = n->status;
         snprintf(o->error, sizeof o->error, "%s", n->error);
         o->cores = n->hello.cores;

@@ -280,6 +280,26 @@ void rb_metrics_publish(rb_run_ctx_t *r, const char *state)
         s_label(f, "status", rb_aggregate_node_status_name((rb_node_status_t)s), 0);
         fprintf(f, "} %u\n", by[s]);
     }
+    /* the builds: the coordinator's (node ""), and each agent's */
+    s_head(f, "build_info", "gauge",
+           "The builds of the run, the coordinator's (node \"\") and each agent's, and the "
+           "protocol each speaks; always 1");
+    char proto[16];
+    snprintf(proto, sizeof proto, "%u", rb_proto_speak());
+    fputs("rackbench_build_info{", f);
+    s_label(f, "node", "", 0);
+    s_label(f, "build", rb_build_id(), 1);
+    s_label(f, "protocol", proto, 1);
+    fputs("} 1\n", f);
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        const rb_fleet_node_t *n = &r->fleet.nodes[i];
+        snprintf(proto, sizeof proto, "%u", n->hello.version);
+        fputs("rackbench_build_info{", f);
+        s_label(f, "node", n->hello.name, 0);
+        s_label(f, "build", n->hello.build, 1);
+        s_label(f, "protocol", proto, 1);
+        fputs("} 1\n", f);
+    }
     /* the run and its phase */
     int running = !strcmp(state, "running");
     s_head(f, "run_info", "gauge",

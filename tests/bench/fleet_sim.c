@@ -101,6 +101,7 @@ static void s_hello(s_agent_t *a, uint32_t pid)
     snprintf(h->rack, sizeof h->rack, "rack%c", a->name[strlen(a->name) - 1]);
     snprintf(h->hostname, sizeof h->hostname, "%s", a->name);
     snprintf(h->agent_version, sizeof h->agent_version, "%s", RB_VERSION);
+    h->fingerprint = rb_proto_fingerprint(rb_proto_speak());
     h->pid = pid;
     h->cores = 32;
     h->ram_bytes = 256ull << 30;

@@ -88,6 +88,7 @@ static void s_join(zsock_t *s)
     snprintf(hello.u.hello.rack, sizeof hello.u.hello.rack, "r");
     snprintf(hello.u.hello.hostname, sizeof hello.u.hello.hostname, "h");
     snprintf(hello.u.hello.agent_version, sizeof hello.u.hello.agent_version, "test");
+    hello.u.hello.fingerprint = rb_proto_fingerprint(RB_PROTO_VERSION);
     hello.u.hello.pid = (uint32_t)getpid();
     hello.u.hello.cores = 1;
     int joined = 0;
