@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rb_build.h"
 #include "rb_cpus.h"
@@ -449,6 +450,13 @@ const char *rb_proto_job_diff(const rb_job_spec_t *a, const rb_job_spec_t *b, ch
 size_t rb_proto_job_nfields(void);
 const char *rb_proto_job_field(size_t i, size_t *off, uint32_t *since);
 int rb_proto_job_field_default(size_t i, const rb_job_spec_t *js);
+
+/* Writes one generated part of docs/protocol.md, what it holds between
+ * "<!-- generated: PART -->" and "<!-- end: PART -->": "wire-job" (a job's
+ * keys, their types, versions and what each holds) or "wire-keys" (every key
+ * of every message). 0, or -EINVAL for another part. */
+int rb_proto_doc_markdown(const char *part, FILE *f);
+extern const char *const rb_proto_doc_parts[]; /* NULL-terminated */
 
 /* A field of a job that a plan sets and a protocol version lacks. */
 typedef struct rb_proto_newer {

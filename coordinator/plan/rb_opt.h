@@ -104,6 +104,9 @@ struct rb_opt {
     const char *engine; /* the engines whose option it is (as fio's ops->options), comma-separated,
                            or NULL */
     unsigned group;     /* RB_OPT_IGNORED: rb_opt_why_t; RB_OPT_NOT_YET: rb_opt_area_t */
+    const char *fills;  /* the wire fields of the job (RB_JOB_FIELDS) it fills beside its own
+                           field, comma-separated; "" for a row that fills none, shaping the
+                           plan itself (phases, reports); NULL: only its field */
 };
 
 /* The row of key or of one of its aliases; NULL when neither rackbench nor fio has it. */

@@ -51,17 +51,27 @@ static char *s_slurp(const char *path)
     return buf;
 }
 
-/* What rb_opt_doc_markdown writes for part, in a new string. */
+/* What rb_opt_doc_markdown (docs/plan.md) or rb_proto_doc_markdown
+ * (docs/protocol.md) writes for part, in a new string. */
 static char *s_generated(const char *part)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     assert_non_null(f);
-    assert_int_equal(rb_opt_doc_markdown(part, f), 0);
+    if (rb_opt_doc_markdown(part, f) < 0) {
+        fflush(f);
+        assert_int_equal(rb_proto_doc_markdown(part, f), 0);
+    }
     fclose(f);
     return text;
 }
+
+/* The generated parts of the docs, with the file that holds each. */
+static const struct {
+    const char *const *parts;
+    const char *doc;
+} s_docs[] = {{rb_opt_doc_parts, RB_DOCS_PLAN}, {rb_proto_doc_parts, RB_DOCS_PROTOCOL}};
 
 /* The text between "<!-- generated: PART -->\n" and "<!-- end: PART -->" in
  * doc: *start and *end point at it; 0, or -1 when the markers are missing. */
@@ -82,21 +92,23 @@ static int s_block(const char *doc, const char *part, const char **start, const 
 static void test_docs_match_table(void **state)
 {
     (void)state;
-    char *doc = s_slurp(RB_DOCS_PLAN);
-    assert_non_null(doc);
-    for (const char *const *part = rb_opt_doc_parts; *part; part++) {
-        const char *a, *b;
-        if (s_block(doc, *part, &a, &b) < 0)
-            fail_msg("docs/plan.md has no <!-- generated: %s --> ... <!-- end: %s --> block", *part,
-                     *part);
-        char *want = s_generated(*part);
-        if (strlen(want) != (size_t)(b - a) || memcmp(want, a, (size_t)(b - a)) != 0)
-            fail_msg("docs/plan.md's '%s' list differs from the option table; run "
-                     "build/bin/test_opt --update docs/plan.md and commit the result",
-                     *part);
-        free(want);
+    for (size_t d = 0; d < sizeof s_docs / sizeof s_docs[0]; d++) {
+        char *doc = s_slurp(s_docs[d].doc);
+        assert_non_null(doc);
+        for (const char *const *part = s_docs[d].parts; *part; part++) {
+            const char *a, *b;
+            if (s_block(doc, *part, &a, &b) < 0)
+                fail_msg("%s has no <!-- generated: %s --> ... <!-- end: %s --> block",
+                         s_docs[d].doc, *part, *part);
+            char *want = s_generated(*part);
+            if (strlen(want) != (size_t)(b - a) || memcmp(want, a, (size_t)(b - a)) != 0)
+                fail_msg("%s's '%s' part differs from its table; run build/bin/test_opt "
+                         "--update %s and commit the result",
+                         s_docs[d].doc, *part, s_docs[d].doc);
+            free(want);
+        }
+        free(doc);
     }
-    free(doc);
 }
 
 /* The anchor a heading of docs/plan.md gets (as GitHub makes it): lower
@@ -328,6 +340,60 @@ static void test_engine_options(void **state)
 }
 
 /* Rewrites the generated parts of path. */
+/* 1 when the comma-separated list has key. */
+static int s_listed(const char *list, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = list; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !strncmp(p, key, n))
+            return 1;
+        p = e ? e + 1 : p + len;
+    }
+    return 0;
+}
+
+/* The option table names the wire fields each row fills (its own, and
+ * .fills): every field of the wire's job is filled by some row, every row
+ * that is run fills a field or says it fills none (""), and every name in
+ * a .fills is a field of the wire. */
+static void test_wire_fields_filled(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < rb_proto_job_nfields(); i++) {
+        size_t off;
+        const char *key = rb_proto_job_field(i, &off, NULL);
+        int filled = 0;
+        for (size_t r = 0; r < rb_opt_count() && !filled; r++) {
+            const rb_opt_t *o = rb_opt_at(r);
+            filled = (o->size && o->off == off) || s_listed(o->fills, key);
+        }
+        if (!filled)
+            fail_msg("wire field '%s' is filled by no plan option: give it a row (J(%s)) or "
+                     "name it in the .fills of the row that settles it",
+                     key, key);
+    }
+    for (size_t r = 0; r < rb_opt_count(); r++) {
+        const rb_opt_t *o = rb_opt_at(r);
+        if (!o->size && !o->fills && o->kind != RB_OPT_IGNORED && o->kind != RB_OPT_NOT_YET)
+            fail_msg("option '%s' names no wire field: J(field), .fills, or .fills = \"\"", o->key);
+        for (const char *p = o->fills; p && *p;) {
+            const char *e = strchr(p, ',');
+            char k[64];
+            snprintf(k, sizeof k, "%.*s", (int)(e ? e - p : (long)strlen(p)), p);
+            int known = 0;
+            for (size_t i = 0; i < rb_proto_job_nfields() && !known; i++)
+                known = !strcmp(rb_proto_job_field(i, NULL, NULL), k);
+            if (!known)
+                fail_msg("option '%s' fills '%s', which is no wire field", o->key, k);
+            p = e ? e + 1 : p + strlen(p);
+        }
+    }
+}
+
+/* Rewrites the generated parts that path holds (docs/plan.md's or
+ * docs/protocol.md's). */
 static int s_update(const char *path)
 {
     char *doc = s_slurp(path);
@@ -335,26 +401,27 @@ static int s_update(const char *path)
         fprintf(stderr, "test_opt: cannot read %s\n", path);
         return 2;
     }
-    for (const char *const *part = rb_opt_doc_parts; *part; part++) {
-        const char *a, *b;
-        if (s_block(doc, *part, &a, &b) < 0) {
-            fprintf(stderr, "test_opt: %s has no <!-- generated: %s --> block\n", path, *part);
+    int found = 0;
+    for (size_t d = 0; d < sizeof s_docs / sizeof s_docs[0]; d++)
+        for (const char *const *part = s_docs[d].parts; *part; part++) {
+            const char *a, *b;
+            if (s_block(doc, *part, &a, &b) < 0)
+                continue;
+            char *gen = s_generated(*part);
+            size_t head = (size_t)(a - doc), glen = strlen(gen), tail = strlen(b);
+            char *out = malloc(head + glen + tail + 1);
+            memcpy(out, doc, head);
+            memcpy(out + head, gen, glen);
+            memcpy(out + head + glen, b, tail + 1);
+            free(gen);
             free(doc);
-            return 2;
+            doc = out;
+            found++;
         }
-        char *gen = s_generated(*part);
-        size_t head = (size_t)(a - doc), glen = strlen(gen), tail = strlen(b);
-        char *out = malloc(head + glen + tail + 1);
-        memcpy(out, doc, head);
-        memcpy(out + head, gen, glen);
-        memcpy(out + head + glen, b, tail + 1);
-        free(gen);
-        free(doc);
-        doc = out;
-    }
-    FILE *f = fopen(path, "wb");
+    FILE *f = found ? fopen(path, "wb") : NULL;
     if (!f || fputs(doc, f) < 0 || fclose(f) != 0) {
-        fprintf(stderr, "test_opt: cannot write %s\n", path);
+        fprintf(stderr, "test_opt: %s %s\n", found ? "cannot write" : "no generated block in",
+                path);
         free(doc);
         return 2;
     }
@@ -370,8 +437,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_rows_complete),       cmocka_unit_test(test_names_unique),
         cmocka_unit_test(test_wire_limits),         cmocka_unit_test(test_engine_rows),
         cmocka_unit_test(test_defaults_and_fields), cmocka_unit_test(test_docs_match_table),
-        cmocka_unit_test(test_docs_anchors),        cmocka_unit_test(test_engines_agree),
-        cmocka_unit_test(test_ignored_with_note),   cmocka_unit_test(test_engine_options),
+        cmocka_unit_test(test_docs_anchors),        cmocka_unit_test(test_wire_fields_filled),
+        cmocka_unit_test(test_engines_agree),       cmocka_unit_test(test_ignored_with_note),
+        cmocka_unit_test(test_engine_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
