@@ -33,7 +33,9 @@
     "  --output-format F  what to print at the end (default text): text, json, csv, html,\n"       \
     "                     fio-json, fio-json+ (fio's JSON), or a comma list printed in turn\n"     \
     "  --units U          report.txt's sizes and rates: iec (MiB/s, the default), si (MB/s),\n"    \
-    "                     or both; summary.json is the same whatever U\n"
+    "                     or both; summary.json is the same whatever U\n"                          \
+    "  --protocol N       speak protocol N, an older one this build knows, and take agents\n"      \
+    "                     of the versions up to N, as a coordinator of that version does\n"
 
 typedef struct s_help {
     const char *cmd;

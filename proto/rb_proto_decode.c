@@ -162,7 +162,12 @@ static int s_find(rb_proto_ctx_t *c, const msgpack_object *map, const char *key,
     *val = s_lookup(map, key, &times);
     if (times > 1)
         return rb_proto_fail(c, key, -1, "given %u times", times);
-    return *val ? 0 : rb_proto_fail(c, key, -1, "missing");
+    if (*val)
+        return 0;
+    /* builds that said one version did not always have the same keys */
+    return rb_proto_fail(c, key, -1, "missing%s",
+                         c->version ? " (a peer of an earlier build that says the same version?)"
+                                    : "");
 }
 
 static int s_get_uint(rb_proto_ctx_t *c, const msgpack_object *o, const char *key, long idx,
