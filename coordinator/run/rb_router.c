@@ -26,6 +26,12 @@ int rb_router_send_raw(rb_run_ctx_t *r, const void *id, size_t idlen, const void
     return rc < 0 ? -EHOSTUNREACH : 0;
 }
 
+uint32_t rb_router_version(const rb_fleet_node_t *n)
+{
+    uint32_t v = n->hello.version;
+    return v >= RB_PROTO_OLDEST && v <= rb_proto_speak() ? v : rb_proto_speak();
+}
+
 int rb_router_send_to(rb_run_ctx_t *r, const void *id, size_t idlen, const rb_msg_t *m)
 {
     return rb_router_send_to_v(r, id, idlen, rb_proto_speak(), m);
@@ -50,7 +56,7 @@ int rb_router_send_to_v(rb_run_ctx_t *r, const void *id, size_t idlen, uint32_t 
 
 void rb_router_send(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_t *m)
 {
-    int rc = rb_router_send_to_v(r, n->hello.name, strlen(n->hello.name), n->hello.version, m);
+    int rc = rb_router_send_to_v(r, n->hello.name, strlen(n->hello.name), rb_router_version(n), m);
     if (rc == -EHOSTUNREACH && n->state != RB_AGENT_GONE)
         rb_fleet_node_out(n, RB_NODE_LOST, "cannot reach agent %s (disconnected)", n->hello.name);
     else if (rc < 0)
@@ -198,12 +204,12 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
         size_t len[RB_PROTO_VERSION - RB_PROTO_OLDEST + 1] = {0};
         for (uint32_t i = 0; !r->failed && i < r->fleet.n; i++) {
             rb_fleet_node_t *n = &r->fleet.nodes[i];
-            uint32_t v = n->hello.version - RB_PROTO_OLDEST; /* joined: of the window */
+            uint32_t v = rb_router_version(n) - RB_PROTO_OLDEST;
             rb_err_t err;
             rb_err_clear(&err);
             if (!rb_run_node_open(n))
                 continue;
-            if (!buf[v] && rb_msg_encode_v(&hb, n->hello.version, &buf[v], &len[v], &err) < 0) {
+            if (!buf[v] && rb_msg_encode_v(&hb, rb_router_version(n), &buf[v], &len[v], &err) < 0) {
                 rb_run_fail(r, "cannot encode HEARTBEAT: %s", err.msg);
                 break;
             }

@@ -27,6 +27,9 @@ int rb_router_send_to(rb_run_ctx_t *r, const void *id, size_t idlen, const rb_ms
 int rb_router_send_to_v(rb_run_ctx_t *r, const void *id, size_t idlen, uint32_t version,
                         const rb_msg_t *m);
 
+/* The protocol node n is spoken to in: its HELLO's (of the window). */
+uint32_t rb_router_version(const rb_fleet_node_t *n);
+
 /* Sends m to node n; an unreachable node is marked lost, a message that
  * cannot be built fails the run. */
 void rb_router_send(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_t *m);

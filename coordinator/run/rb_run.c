@@ -488,12 +488,12 @@ static void s_finish_agents(rb_run_ctx_t *r)
         /* No verdict on a failed send: an agent may have ended and gone
          * already; one that never confirms is marked lost below. */
         if (n->state == RB_AGENT_SYNCING || n->state == RB_AGENT_SYNCED) {
-            rb_router_send_to_v(r, n->hello.name, strlen(n->hello.name), n->hello.version,
+            rb_router_send_to_v(r, n->hello.name, strlen(n->hello.name), rb_router_version(n),
                                 &unplanned);
             rb_fleet_node_set_state(n, RB_AGENT_ENDED);
             continue;
         }
-        rb_router_send_to_v(r, n->hello.name, strlen(n->hello.name), n->hello.version, &m);
+        rb_router_send_to_v(r, n->hello.name, strlen(n->hello.name), rb_router_version(n), &m);
     }
     uint64_t deadline = rb_time_mono_ns() + S_END_WAIT_NS;
     while (rb_time_mono_ns() < deadline) {
