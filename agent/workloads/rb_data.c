@@ -774,7 +774,9 @@ static void s_run(rb_worker_t *w)
                     break;
                 continue;
             }
-            if (pending || w->nretry) {
+            /* An IO held back for fsync=N when the issuing stopped right
+             * after the sync is not busy: it is not issued (released below) */
+            if (w->nretry || (pending && !stop)) {
                 s_busy_idle(w, pending ? pending : w->retry[w->nretry - 1]);
                 break;
             }
