@@ -97,16 +97,7 @@ static void s_rows(FILE *f, const rb_proto_layout_t *l, const char *prefix, cons
 
 int rb_proto_doc_markdown(const char *part, FILE *f)
 {
-    const rb_proto_layout_t *plan = rb_proto_bodies[RB_MSG_PLAN];
-    const rb_proto_layout_t *phase = NULL, *job = NULL;
-    for (size_t i = 0; i < plan->n; i++)
-        if (!strcmp(plan->fields[i].key, "phases"))
-            phase = plan->fields[i].sub;
-    for (size_t i = 0; phase && i < phase->n; i++)
-        if (!strcmp(phase->fields[i].key, "jobs"))
-            job = phase->fields[i].sub;
-    if (!job)
-        return -EINVAL;
+    const rb_proto_layout_t *job = rb_proto_job_layout;
     if (!strcmp(part, "wire-job")) {
         fprintf(f, "| key | type | since | what it holds |\n| --- | --- | --- | --- |\n");
         for (size_t i = 0; i < job->n; i++) {

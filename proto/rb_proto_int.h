@@ -89,6 +89,9 @@ struct rb_proto_ctx {
 extern const char *const rb_proto_type_names[RB_MSG_COUNT];
 extern const rb_proto_layout_t *const rb_proto_bodies[RB_MSG_COUNT];
 
+/* The layout of a job (RB_JOB_FIELDS), inside a PLAN's phases. */
+extern const rb_proto_layout_t *const rb_proto_job_layout;
+
 /* Bytes of rb_msg_t a message of type t uses (its header and its body). */
 size_t rb_proto_msg_used(rb_msg_type_t t);
 

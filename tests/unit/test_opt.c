@@ -19,6 +19,7 @@
 
 #include "rb_engine.h"
 #include "rb_engine_info.h"
+#include "rb_names.h"
 #include "rb_opt.h"
 #include "rb_plan.h"
 
@@ -340,20 +341,6 @@ static void test_engine_options(void **state)
 }
 
 /* Rewrites the generated parts of path. */
-/* 1 when the comma-separated list has key. */
-static int s_listed(const char *list, const char *key)
-{
-    size_t n = strlen(key);
-    for (const char *p = list; p && *p;) {
-        const char *e = strchr(p, ',');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (len == n && !strncmp(p, key, n))
-            return 1;
-        p = e ? e + 1 : p + len;
-    }
-    return 0;
-}
-
 /* The option table names the wire fields each row fills (its own, and
  * .fills): every field of the wire's job is filled by some row, every row
  * that is run fills a field or says it fills none (""), and every name in
@@ -367,7 +354,7 @@ static void test_wire_fields_filled(void **state)
         int filled = 0;
         for (size_t r = 0; r < rb_opt_count() && !filled; r++) {
             const rb_opt_t *o = rb_opt_at(r);
-            filled = (o->size && o->off == off) || s_listed(o->fills, key);
+            filled = (o->size && o->off == off) || rb_names_in_list(o->fills, key);
         }
         if (!filled)
             fail_msg("wire field '%s' is filled by no plan option: give it a row (J(%s)) or "
