@@ -97,8 +97,7 @@ void rb_agent_send_reason(rb_agent_t *a, rb_msg_type_t type, int code, const cha
     rb_agent_send(a, &m);
 }
 
-/* A /proc/meminfo figure in bytes ("Cached:"), 0 when unknown. */
-static uint64_t s_meminfo(const char *key)
+uint64_t rb_agent_meminfo(const char *key)
 {
     FILE *f = fopen("/proc/meminfo", "re");
     char line[256];
@@ -215,7 +214,7 @@ static void s_send_hello(rb_agent_t *a)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     h->cores = cores > 0 ? (uint32_t)cores : 1;
     h->ram_bytes = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
-    h->cache_bytes = s_meminfo("Cached:");
+    h->cache_bytes = rb_agent_meminfo("Cached:");
     for (uint32_t i = 0; i < rb_sandbox_nroots(a->sb) && i < RB_MAX_ROOTS; i++)
         if (rb_sandbox_root_info(a->sb, i, &h->roots[h->nroots]) == 0)
             s_root_mount(&h->roots[h->nroots++]);
@@ -686,6 +685,7 @@ int rb_agent_run(rb_agent_t *a)
         if (a->attached && now >= a->next_heartbeat) {
             rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};
             hb.u.heartbeat.t_ns = now;
+            hb.u.heartbeat.removed = rb_agent_state_removed(a); /* a clean-up's progress */
             rb_agent_send(a, &hb);
             a->next_heartbeat = now + a->o.heartbeat_ns;
         }

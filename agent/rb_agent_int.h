@@ -1,7 +1,7 @@
-/* What the agent's two halves share: the connection (rb_agent.c: socket,
- * HELLO, heartbeats, a lost coordinator) and the run's state machine
- * (rb_agent_state.c: PLAN, READY, GO, SAMPLE, DONE, END). Private to the
- * agent class: nothing outside these two files includes it. */
+/* What the agent's parts share: the connection (rb_agent.c: socket, HELLO,
+ * heartbeats, a lost coordinator), the run's state machine (rb_agent_state.c:
+ * PLAN, READY, GO, SAMPLE, DONE, END) and a PLAN taken (rb_agent_plan.c).
+ * Private to the agent class: nothing outside these files includes it. */
 #ifndef RB_AGENT_INT_H
 #define RB_AGENT_INT_H
 
@@ -52,14 +52,32 @@ struct rb_agent {
     /* the current run */
     rb_msg_t plan;         /* decoded PLAN (owns phases) */
     uint64_t plan_wall_ns; /* CLOCK_REALTIME when it was taken: the run's start here */
-    int **rundirs;  /* [phase][job × RB_DIRS_MAX + dir] → sandbox run folder (RB_JOB_RUNDIR) */
-    pthread_t prep; /* lays out files for read phases */
-    int prep_started;
-    int prep_done; /* release-stored by the prep thread */
-    int prep_stop; /* set (atomically) to stop the layout: the run ends */
-    int prep_rc;
+    int **rundirs; /* [phase][job × RB_DIRS_MAX + dir] → sandbox run folder (RB_JOB_RUNDIR) */
+    /* the background thread, never the connection's: one task at a time
+     * (rb_agent_state.c: lay out, prepare a phase, release one, clean up) */
+    pthread_t prep;
+    int bg_kind;      /* its task */
+    int prep_started; /* running, or done and not joined */
+    int prep_done;    /* release-stored by the thread at its end */
+    int prep_stop;    /* set (atomically) to stop a layout or a preparation: the run ends */
+    int prep_rc;      /* the task's outcome (prep_err) */
     rb_err_t prep_err;
     uint64_t prefill_bytes;
+    rb_phase_t *next;    /* the phase prepared for the coming GO, or NULL ... */
+    uint32_t next_index; /* ... its index ... */
+    int next_rc;         /* ... or why it could not be (next_err), for its GO */
+    rb_err_t next_err;
+    rb_job_ctx_t next_ctx; /* its context, set on the main thread */
+    uint64_t next_caps[RB_MAX_JOBS];
+    rb_phase_t *ending;          /* the phase done: released before its DONE goes */
+    rb_msg_t done;               /* its DONE (arrays in ending) */
+    rb_msg_go_t go;              /* a GO that waits for its phase's preparation ... */
+    int go_waiting;              /* ... when set */
+    int end_pending;             /* END came during a background task: after it */
+    int end_aborted, end_failed; /* the END's kind; a phase had failed */
+    char end_run_id[RB_NAME_MAX];
+    uint64_t removed;    /* files the clean-up removed so far (atomic) */
+    uint64_t cleanup_t0; /* when it began */
     rb_msg_t *space;     /* SPACE of the current PLAN (allocated with the agent) */
     rb_layout_t *layout; /* the plan\'s files on this agent */
     rb_phase_t *phase;   /* phase running, or NULL */
@@ -85,6 +103,9 @@ struct rb_agent {
 /* Encodes and sends m to the coordinator; 0 or -errno (logged). */
 int rb_agent_send(rb_agent_t *a, const rb_msg_t *m);
 
+/* A /proc/meminfo figure in bytes ("MemAvailable:"), 0 when unknown. */
+uint64_t rb_agent_meminfo(const char *key);
+
 /* Sends a REFUSED or ERROR for the current run with code and reason. */
 void rb_agent_send_reason(rb_agent_t *a, rb_msg_type_t type, int code, const char *reason);
 
@@ -108,8 +129,26 @@ void rb_agent_state_end(rb_agent_t *a, const char *run_id, int aborted);
  * and DONE of the running phase. */
 void rb_agent_state_tick(rb_agent_t *a, uint64_t now);
 
+/* Checks a plan against this agent (sandbox, engines, capacity, memory),
+ * makes its run folders and works out which files to lay out. Returns 0 or
+ * -errno with err set for a REFUSED. */
+int rb_agent_plan_accept(rb_agent_t *a, rb_err_t *err);
+
+/* Where this agent stands in the run, from its PLAN. */
+rb_job_ctx_t rb_agent_plan_ctx(const rb_agent_t *a);
+
+/* Blocks of each file a read job of the phase may read (0 = all), from
+ * what worn-out writes left (caps: ph->njobs of them). */
+void rb_agent_plan_caps(const rb_agent_t *a, const rb_phase_spec_t *ph, uint64_t *caps);
+
+/* WEAROUT of a write job: remembers how much of its data set it wrote. */
+void rb_agent_plan_extent(rb_agent_t *a, const rb_job_spec_t *js, uint64_t ops);
+
 /* Leaves a run without the coordinator's say-so (lost it, or a signal). */
 void rb_agent_state_abandon(rb_agent_t *a, const char *why);
+
+/* Files removed so far by a clean-up going on, else 0 (for HEARTBEAT). */
+uint64_t rb_agent_state_removed(const rb_agent_t *a);
 
 /* Ends whatever run is on, removing its files, without a word to the coordinator. */
 void rb_agent_state_close(rb_agent_t *a);

@@ -75,3 +75,11 @@ int rb_engine_info_moves_data(const char *name)
     const rb_engine_info_t *e = rb_engine_info_find(name);
     return !e || !(e->flags & RB_ENGINE_INFO_F_NO_DATA);
 }
+
+unsigned rb_engine_info_depth(const char *name, unsigned iodepth)
+{
+    const rb_engine_info_t *e = rb_engine_info_find(name && name[0] ? name : "sync");
+    if (!iodepth || (e && !(e->flags & RB_ENGINE_INFO_F_ASYNC)))
+        return 1;
+    return iodepth;
+}

@@ -34,4 +34,9 @@ char *rb_engine_info_list(char *buf, size_t len);
 /* 1 unless the engine named moves no data (an unknown name counts as moving data). */
 int rb_engine_info_moves_data(const char *name);
 
+/* The IOs a worker of ioengine name (NULL or "": sync) keeps in flight at
+ * iodepth: iodepth (at least 1), or 1 for an engine that does one IO at a
+ * time, as fio caps it. Each has a buffer of its own. */
+unsigned rb_engine_info_depth(const char *name, unsigned iodepth);
+
 #endif

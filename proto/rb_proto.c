@@ -265,7 +265,10 @@ S_LAYOUT(s_body_STONEWALL, NULL, F_STR(rb_msg_wear_t, run_id, 0),
          F_U64(rb_msg_wear_t, ops));
 #define s_body_WEAROUT s_body_STONEWALL
 
-S_LAYOUT(s_body_HEARTBEAT, NULL, F_U64(rb_msg_heartbeat_t, t_ns));
+S_LAYOUT(s_body_HEARTBEAT, NULL, F_U64(rb_msg_heartbeat_t, t_ns),
+         F_U64(rb_msg_heartbeat_t, removed, .flags = RB_PK_F_INFO, .since = 25,
+               .doc = "agent: files its clean-up of the run removed so far, sent while it "
+                      "goes on (the coordinator waits for a clean-up that makes progress)"));
 
 S_LAYOUT(s_body_END, NULL, F_STR(rb_msg_end_t, run_id, 0), F_U64(rb_msg_end_t, removed_files),
          F_KIND(rb_msg_end_t, status, RB_PK_ERRNO));

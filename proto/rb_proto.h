@@ -27,7 +27,7 @@
 #include "rb_limits.h"
 #include "rb_steady.h"
 
-#define RB_PROTO_VERSION   24           /* the newest version this build speaks */
+#define RB_PROTO_VERSION   25           /* the newest version this build speaks */
 #define RB_PROTO_OLDEST    23           /* the oldest: a peer of OLDEST .. VERSION is understood */
 #define RB_PROTO_MAX_FRAME (640u << 20) /* bytes; a larger frame is refused unread */
 
@@ -367,7 +367,8 @@ typedef struct rb_msg_wear {
 } rb_msg_wear_t;
 
 typedef struct rb_msg_heartbeat {
-    uint64_t t_ns; /* sender's clock */
+    uint64_t t_ns;    /* sender's clock */
+    uint64_t removed; /* agent → coord, from 25: files its clean-up removed so far (0: none on) */
 } rb_msg_heartbeat_t;
 
 typedef struct rb_msg_end {

@@ -403,7 +403,7 @@ int rb_sandbox_rm_tree(int fd, const char *path, uint64_t *removed, rb_err_t *er
             if (unlinkat(fd, de->d_name, AT_REMOVEDIR) < 0 && !rc)
                 rc = rb_err_set(err, -errno, "remove %s: %s", sub, strerror(errno));
         } else if (unlinkat(fd, de->d_name, 0) == 0) {
-            (*removed)++;
+            __atomic_add_fetch(removed, 1, __ATOMIC_RELAXED); /* read as it goes */
         } else if (!rc) {
             rc = rb_err_set(err, -errno, "remove %s/%s: %s", path, de->d_name, strerror(errno));
         }
@@ -425,7 +425,7 @@ static int s_clean_shared(rb_sandbox_t *sb, const char *path, uint64_t *removed,
         if (strncmp(de->d_name, sb->node, nl) != 0 || de->d_name[nl] != '.')
             continue;
         if (unlinkat(dirfd(d), de->d_name, 0) == 0)
-            (*removed)++;
+            __atomic_add_fetch(removed, 1, __ATOMIC_RELAXED); /* read as it goes */
         else if (!rc)
             rc = rb_err_set(err, -errno, "remove %s/%s: %s", path, de->d_name, strerror(errno));
     }

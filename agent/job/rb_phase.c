@@ -109,6 +109,9 @@ struct rb_phase {
     uint32_t nflows;
     int exited;      /* exitall has ended the phase's workers */
     uint64_t *seeds; /* each worker's random seed, nworkers of them */
+    rb_gate_t gate;  /* the workers wait there, set up, until GO */
+    int gate_made;   /* gate's mutex and condition made */
+    int released;    /* rb_phase_release done: workers joined, files closed */
 };
 
 /* cpus_allowed: the worker's thread on the job's CPUs, or with split on the
@@ -167,11 +170,24 @@ static int s_nice(rb_worker_t *w)
     return -e;
 }
 
+/* Waits at the phase's gate until GO or a stop: 0 at GO, -ECANCELED. */
+static int s_wait_go(rb_worker_t *w)
+{
+    pthread_mutex_lock(&w->gate->mu);
+    while (!w->gate->open && !rb_worker_stopped(w))
+        pthread_cond_wait(&w->gate->cv, &w->gate->mu);
+    int open = w->gate->open;
+    pthread_mutex_unlock(&w->gate->mu);
+    return open ? 0 : -ECANCELED;
+}
+
 static void *s_worker_main(void *arg)
 {
     rb_worker_t *w = arg;
     const rb_job_spec_t *s = w->spec;
     const rb_workload_ops_t *wl = rb_workload_for(s);
+    if (s_wait_go(w) < 0)
+        w->t_go = rb_time_mono_ns(); /* stopped before GO: it does nothing */
     /* GO, then startdelay: the worker's time (ramp, runtime) begins after both;
      * a worker stopped before it began does nothing */
     uint64_t start = w->t_go + w->delay_ns < w->t_go ? UINT64_MAX : w->t_go + w->delay_ns;
@@ -246,7 +262,21 @@ static void s_worker_free(rb_worker_t *w)
     if (w->spec)
         rb_workload_for(w->spec)->fini(w);
     free(w->bufs);
-    free(w->cp);
+    w->bufs = NULL; /* its checkpoints stay for DONE, freed with the phase */
+}
+
+void rb_phase_release(rb_phase_t *ph)
+{
+    if (!ph || ph->released)
+        return;
+    rb_phase_stop(ph);
+    s_join_all(ph);
+    for (uint32_t i = 0; ph->w && i < ph->nworkers; i++)
+        s_worker_free(&ph->w[i]);
+    for (uint32_t i = ph->nsched; i-- > 0;) /* last set, first put back */
+        rb_iosched_restore(&ph->sched[i]);
+    ph->nsched = 0;
+    ph->released = 1;
 }
 
 void rb_phase_destroy(rb_phase_t **p)
@@ -254,10 +284,13 @@ void rb_phase_destroy(rb_phase_t **p)
     if (!p || !*p)
         return;
     rb_phase_t *ph = *p;
-    rb_phase_stop(ph);
-    s_join_all(ph);
-    for (uint32_t i = 0; i < ph->nworkers; i++)
-        s_worker_free(&ph->w[i]);
+    rb_phase_release(ph);
+    if (ph->gate_made) {
+        pthread_cond_destroy(&ph->gate.cv);
+        pthread_mutex_destroy(&ph->gate.mu);
+    }
+    for (uint32_t i = 0; ph->w && i < ph->nworkers; i++)
+        free(ph->w[i].cp);
     free(ph->w);
     free(ph->acc);
     free(ph->sjobs);
@@ -275,8 +308,6 @@ void rb_phase_destroy(rb_phase_t **p)
     free(ph->ss);
     free(ph->flows);
     free(ph->stop);
-    for (uint32_t i = ph->nsched; i-- > 0;) /* last set, first put back */
-        rb_iosched_restore(&ph->sched[i]);
     free(ph->sched);
     free(ph->seeds);
     free(ph);
@@ -313,9 +344,8 @@ static int s_set_schedulers(rb_phase_t *ph, rb_err_t *err)
     return 0;
 }
 
-rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandbox_t *sb,
-                           const int *rundirs, const rb_job_ctx_t *ctx, uint64_t t_go_ns,
-                           rb_err_t *err)
+rb_phase_t *rb_phase_prepare(const rb_phase_spec_t *spec, uint32_t index, rb_sandbox_t *sb,
+                             const int *rundirs, const rb_job_ctx_t *ctx, rb_err_t *err)
 {
     rb_phase_t *ph = calloc(1, sizeof *ph);
     if (!ph) {
@@ -324,8 +354,13 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
     }
     ph->spec = spec;
     ph->index = index;
-    ph->t_go = t_go_ns;
-    ph->t_last_sample = t_go_ns;
+    if (pthread_mutex_init(&ph->gate.mu, NULL) != 0) {
+        free(ph);
+        rb_err_set(err, -ENOMEM, "out of memory");
+        return NULL;
+    }
+    pthread_cond_init(&ph->gate.cv, NULL);
+    ph->gate_made = 1;
     uint32_t n = 0;
     for (uint32_t j = 0; j < spec->njobs; j++)
         n += spec->jobs[j].numjobs;
@@ -363,8 +398,7 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
             return NULL;
         }
         rb_steady_init(&ss->win, ss->ring, secs);
-        ss->epoch = ss->prev_t = t_go_ns + js->startdelay_ns;
-        ss->state = RB_SS_NOT_ATTAINED;
+        ss->state = RB_SS_NOT_ATTAINED; /* its epoch at GO */
     }
     for (uint32_t j = 0; j < spec->njobs; j++) {
         for (int c = 0; c < S_NCH; c++) {
@@ -423,7 +457,7 @@ rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandb
             w->since_ns = ctx->run_start_ns;
             w->stop = &ph->stop[j];
             w->target = &ph->target[j];
-            w->t_go = t_go_ns;
+            w->gate = &ph->gate;
             w->delay_ns = js->startdelay_ns;
             w->minrate[0] = (rb_minrate_t){.min_bps = js->rate_min,
                                            .min_iops = js->rate_iops_min,
@@ -485,10 +519,30 @@ int rb_phase_finished(rb_phase_t *ph)
     return 1;
 }
 
+void rb_phase_go(rb_phase_t *ph, uint64_t t_go_ns)
+{
+    ph->t_go = t_go_ns;
+    ph->t_last_sample = t_go_ns;
+    for (uint32_t j = 0; j < ph->spec->njobs; j++)
+        if (ph->ss[j].ring)
+            ph->ss[j].epoch = ph->ss[j].prev_t = t_go_ns + ph->spec->jobs[j].startdelay_ns;
+    pthread_mutex_lock(&ph->gate.mu);
+    for (uint32_t i = 0; i < ph->nworkers; i++)
+        ph->w[i].t_go = t_go_ns;
+    ph->gate.open = 1;
+    pthread_cond_broadcast(&ph->gate.cv);
+    pthread_mutex_unlock(&ph->gate.mu);
+}
+
 void rb_phase_stop(rb_phase_t *ph)
 {
     for (uint32_t j = 0; ph->stop && j < ph->spec->njobs; j++)
         RB_WORKER_STORE(&ph->stop[j], 1);
+    if (ph->gate_made) { /* a worker still at the gate goes too */
+        pthread_mutex_lock(&ph->gate.mu);
+        pthread_cond_broadcast(&ph->gate.cv);
+        pthread_mutex_unlock(&ph->gate.mu);
+    }
 }
 
 int rb_phase_exitall(rb_phase_t *ph)

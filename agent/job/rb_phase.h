@@ -16,13 +16,16 @@
 typedef struct rb_phase rb_phase_t;
 
 /* Opens every worker's files (RB_JOB_RUNDIR(rundirs, j, k) is the run folder
- * of directory k of job j), sets up its
- * engine, buffers and ring, and starts the worker threads, which wait until
- * the monotonic clock reads t_go_ns. On failure returns NULL with err set
- * and nothing left running. */
-rb_phase_t *rb_phase_start(const rb_phase_spec_t *spec, uint32_t index, rb_sandbox_t *sb,
-                           const int *rundirs, const rb_job_ctx_t *ctx, uint64_t t_go_ns,
-                           rb_err_t *err);
+ * of directory k of job j), sets up its engine, buffers and ring, and starts
+ * the worker threads, which wait, set up, for rb_phase_go. Slow for many
+ * workers or large buffers: the agent calls it off its control thread,
+ * before GO. On failure returns NULL with err set and nothing left running. */
+rb_phase_t *rb_phase_prepare(const rb_phase_spec_t *spec, uint32_t index, rb_sandbox_t *sb,
+                             const int *rundirs, const rb_job_ctx_t *ctx, rb_err_t *err);
+
+/* Lets the prepared workers go: each starts when the monotonic clock reads
+ * t_go_ns (plus its startdelay). Quick: no allocation, no IO. */
+void rb_phase_go(rb_phase_t *ph, uint64_t t_go_ns);
 
 /* stonewall_time with wearout: 1 when every worker of job j has stopped at
  * its stonewall or finished, with *max_ops the most ops any of them did
@@ -33,7 +36,7 @@ int rb_phase_stonewalled(rb_phase_t *ph, uint32_t j, uint64_t *max_ops);
  * done ops operations. */
 void rb_phase_wearout(rb_phase_t *ph, uint32_t j, uint64_t ops);
 
-/* Index of the phase in the plan, as given to rb_phase_start. */
+/* Index of the phase in the plan, as given to rb_phase_prepare. */
 uint32_t rb_phase_index(const rb_phase_t *ph);
 
 /* 1 once every worker has finished (its thread may still be exiting). */
@@ -65,7 +68,13 @@ void rb_phase_sample(rb_phase_t *ph, const char *run_id, rb_msg_sample_t *out);
  * ph. Returns 0, or the first worker's error (also in out->status/error). */
 int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out);
 
-/* Stops and joins any workers still running, closes files, frees; nulls *p. */
+/* Stops and joins any workers still running, closes their files and ends
+ * their engines (io_destroy, fsync_on_close: slow, off the control thread),
+ * frees their buffers and puts the IO schedulers back. What
+ * rb_phase_collect filled stays valid. Once; later calls do nothing. */
+void rb_phase_release(rb_phase_t *ph);
+
+/* rb_phase_release, then frees the rest; nulls *p. */
 void rb_phase_destroy(rb_phase_t **p);
 
 #endif

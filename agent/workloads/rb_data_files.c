@@ -15,6 +15,7 @@
 
 #include "rb_data_int.h"
 #include "rb_devjob.h"
+#include "rb_engine_info.h"
 #include "rb_log.h"
 #include "rb_time.h"
 #include "rb_verify.h"
@@ -319,7 +320,8 @@ int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx
 {
     const rb_job_spec_t *s = w->spec;
     const rb_engine_ops_t *ops = rb_engine_find(s->ioengine[0] ? s->ioengine : "sync");
-    uint32_t depth = s->iodepth ? s->iodepth : 1;
+    /* one IO at a time: one slot and one buffer, whatever iodepth says (fio caps it) */
+    uint32_t depth = rb_engine_info_depth(s->ioengine, s->iodepth);
     uint64_t bmax = s->bs_max > s->bs ? s->bs_max : s->bs;
     if (!ops)
         return rb_err_set(err, -ENOENT, "job %s: ioengine=%s is not in this agent (it has %s)",

@@ -61,6 +61,14 @@ typedef struct rb_flow {
     uint64_t count;  /* 1 + the IOs its running workers let through (atomic) */
 } rb_flow_t;
 
+/* Where a phase's workers wait, set up, until its GO (or a stop): t_go is
+ * written under mu before open is set and cv broadcast. */
+typedef struct rb_gate {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int open;
+} rb_gate_t;
+
 typedef struct rb_worker {
     /* given by the phase */
     const rb_job_spec_t *spec;  /* borrowed from the phase spec */
@@ -72,7 +80,8 @@ typedef struct rb_worker {
     uint32_t peer;              /* this worker's place among them, from 0 */
     const int *stop;            /* the phase's stop flag (relaxed atomic) */
     uint64_t *target;           /* wearout ops for the job: UINT64_MAX until told (atomic) */
-    uint64_t t_go;              /* local monotonic start time */
+    uint64_t t_go;              /* local monotonic start time, once the gate is open */
+    rb_gate_t *gate;            /* the phase's: the worker waits there until GO */
     const struct rb_worker *wait_first; /* wait_for: the first worker of the job it waits for */
     uint32_t wait_n;                    /* ... and that job's workers (0: it waits for none) */
     rb_flow_t *flow;                    /* flow: its flow_id's counter (NULL: none) */

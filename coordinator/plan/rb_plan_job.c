@@ -11,6 +11,7 @@
 
 #include "rb_job_rules.h"
 #include "rb_dist.h"
+#include "rb_engine_info.h"
 #include "rb_plan_int.h"
 #include "rb_units.h"
 #include "rb_names.h"
@@ -310,6 +311,18 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     if (js->compress_pct && js->compress_pct < 100 && !rb_plan_job_line(o, "refill_buffers"))
         js->refill_buffers = 1;
 
+    /* fio caps the depth of an engine that does one IO at a time, and says so;
+     * the agent keeps one slot and one buffer per worker (the job keeps its
+     * iodepth, as fio's job options do) */
+    if (js->iodepth > 1 && rb_engine_info_depth(js->ioengine, js->iodepth) == 1) {
+        unsigned at = rb_plan_job_line(o, "iodepth");
+        rc = rb_plan_note(ps, at ? at : o->name_line,
+                          "job '%s': iodepth=%u with ioengine=%s, which does one IO at a time: "
+                          "the queue depth is 1, one buffer per worker (fio caps it too)",
+                          name, js->iodepth, js->ioengine[0] ? js->ioengine : "sync");
+        if (rc < 0)
+            return rc;
+    }
     if (!js->batch_submit) /* fio: iodepth_batch_submit=0 submits the whole depth at once */
         js->batch_submit = js->iodepth;
     if (o->allrandrepeat) /* fio: every generator at its fixed seed, whatever randrepeat says */

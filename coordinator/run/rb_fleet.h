@@ -59,7 +59,8 @@ typedef struct rb_node {
     uint32_t pings;            /* probes answered */
     uint32_t probe_left;       /* a clock round before GO: probes still to answer (0: none) */
     uint64_t last_seen_ns;     /* coordinator clock */
-    uint64_t removed_files;    /* from its END */
+    uint64_t removed_files;    /* from its END; while it cleans up, its HEARTBEATs' count */
+    uint64_t removed_at_ns;    /* when that count last grew (coordinator clock) */
     rb_msg_done_t **done;      /* per phase: decoded DONE (owned), or NULL */
     uint32_t rank;             /* its place in the run (neighbours, shared-file regions) */
     uint64_t out_ns;           /* when it went out of the run (coordinator clock; 0: it did not) */

@@ -25,8 +25,9 @@
 #include "rb_units.h"
 
 #define S_GO_LEAD_NS    (250 * RB_NS_PER_MS) /* GO this far ahead, plus 2 RTT */
-#define S_END_WAIT_NS   (30 * RB_NS_PER_S)
-#define S_ABORT_WAIT_NS (10 * RB_NS_PER_S) /* for the totals of a stopped phase */
+#define S_END_WAIT_NS   (30 * RB_NS_PER_S)   /* a clean-up that removes nothing this long */
+#define S_END_NOTE_NS   (5 * RB_NS_PER_S)    /* a long clean-up is said this often */
+#define S_ABORT_WAIT_NS (10 * RB_NS_PER_S)   /* for the totals of a stopped phase */
 
 volatile sig_atomic_t rb_run_interrupted;
 
@@ -209,6 +210,10 @@ void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t l
         rb_ingest_stonewall(r, n, &m.u.stonewall);
         break;
     case RB_MSG_HEARTBEAT:
+        if (m.u.heartbeat.removed > n->removed_files) { /* its clean-up goes on */
+            n->removed_files = m.u.heartbeat.removed;
+            n->removed_at_ns = now;
+        }
         break;
     case RB_MSG_END:
         n->removed_files = m.u.end.removed_files;
@@ -495,19 +500,40 @@ static void s_finish_agents(rb_run_ctx_t *r)
         }
         rb_router_send_to_v(r, n->hello.name, strlen(n->hello.name), rb_router_version(n), &m);
     }
-    uint64_t deadline = rb_time_mono_ns() + S_END_WAIT_NS;
-    while (rb_time_mono_ns() < deadline) {
+    /* Each node has S_END_WAIT_NS, and as long again from each time its
+     * clean-up's count grows (an agent of 25 on says it in its heartbeats);
+     * one silent for --lost-after is lost on the way. */
+    uint64_t t0 = rb_time_mono_ns(), next_note = t0 + S_END_NOTE_NS;
+    for (uint32_t i = 0; i < r->fleet.n; i++)
+        r->fleet.nodes[i].removed_at_ns = t0;
+    for (;;) {
         uint32_t waiting = 0;
-        for (uint32_t i = 0; i < r->fleet.n; i++)
-            waiting += rb_run_node_open(&r->fleet.nodes[i]);
+        uint64_t now = rb_time_mono_ns(), most = 0;
+        const rb_fleet_node_t *slow = NULL;
+        for (uint32_t i = 0; i < r->fleet.n; i++) {
+            rb_fleet_node_t *n = &r->fleet.nodes[i];
+            if (!rb_run_node_open(n))
+                continue;
+            if (now - n->removed_at_ns > S_END_WAIT_NS) {
+                rb_fleet_node_out(n, RB_NODE_LOST,
+                                  "did not confirm the end of the run: no sign of its clean-up "
+                                  "for %.0f s (%llu files removed so far)",
+                                  (double)S_END_WAIT_NS / 1e9,
+                                  (unsigned long long)n->removed_files);
+                continue;
+            }
+            waiting++;
+            if (!slow || n->removed_files > most)
+                slow = n, most = n->removed_files;
+        }
         if (!waiting)
             break;
+        if (now >= next_note && slow) {
+            rb_info("waiting for %u node%s to clean up (%s: %llu files removed so far)", waiting,
+                    waiting == 1 ? "" : "s", slow->hello.name, (unsigned long long)most);
+            next_note = now + S_END_NOTE_NS;
+        }
         rb_router_pump(r, RB_RUN_POLL_MS);
-    }
-    for (uint32_t i = 0; i < r->fleet.n; i++) {
-        rb_fleet_node_t *n = &r->fleet.nodes[i];
-        if (rb_run_node_open(n))
-            rb_fleet_node_out(n, RB_NODE_LOST, "did not confirm the end of the run");
     }
 }
 

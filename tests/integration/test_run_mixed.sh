@@ -6,12 +6,12 @@
 # byte), and it keeps the test to one build, where a tree of 23 built in the
 # scratch folder would cost a minute of the gate.
 #
-# 1. A plan of options both versions have runs on an agent of 24 and one of
-#    23: both nodes' figures are in summary.json with their builds and
-#    protocols, and report.txt notes the two builds.
+# 1. A plan of options both versions have runs on an agent of this build's
+#    version (NEW) and one of 23: both nodes' figures are in summary.json
+#    with their builds and protocols, and report.txt notes the two builds.
 # 2. A plan setting create_fsync=0 (protocol 24) is refused before GO,
 #    naming the node of 23, its version and the option; no file is made.
-# 3. An agent of 24 beside a coordinator speaking 23 (agents newer than
+# 3. An agent of NEW beside a coordinator speaking 23 (agents newer than
 #    the coordinator are outside its window) is refused with both versions
 #    named, and over 10 s neither process uses more than 5 % of a core nor
 #    logs more than a few lines: no ERROR answers an ERROR.
@@ -53,12 +53,13 @@ coordinator() { # PLAN LOG ARGS...
     pids+=($!)
     cpid=$!
 }
+new=$("$bin/rackbench" --version | sed -n 's/.*(protocol \([0-9]*\),.*/\1/p')
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 # 1. old options only: both nodes run, each with its build
 printf '[w]\nrw=write\nbs=4k\nsize=256k\n' > "$s/old.fio"
 coordinator "$s/old.fio" "$s/c1.log" --expect 2 --wait 20s
-agent n24 "$s/r24" --once
+agent "n$new" "$s/rnew" --once
 agent n23 "$s/r23" --once --protocol 23
 wait_for "$cpid" 60
 rc=$?
@@ -71,23 +72,23 @@ else
         json "$sum" "d['phases'][0]['bytes']")
     builds=$(json "$sum" "' | '.join(n['build'] for n in d['nodes'])")
     report=$(dirname "$sum")/report.txt
-    if [ "$got" = "n23 ok 23 1;n24 ok 24 1" ] && grep -q "the nodes ran 2 builds" "$report" &&
+    if [ "$got" = "n23 ok 23 1;n$new ok $new 1" ] && grep -q "the nodes ran 2 builds" "$report" &&
         grep -q "n23 ran 0.1.0 (protocol 23)" "$report"; then
-        echo "ok   case 1: protocols 23 and 24 in one run, both ok ($builds), bytes $bytes; report.txt notes both builds"
+        echo "ok   case 1: protocols 23 and $new in one run, both ok ($builds), bytes $bytes; report.txt notes both builds"
     else
         no "case 1: nodes '$got', report: $(grep -A2 'builds' "$report")"
     fi
 fi
 
 # 2. an option of 24 for a node of 23: refused before GO, named; no file made
-rm -rf "$s/runs" "$s/r23" "$s/r24"
+rm -rf "$s/runs" "$s/r23" "$s/rnew"
 printf '[r]\nrw=read\nbs=4k\nsize=64k\ncreate_fsync=0\n' > "$s/new.fio"
 coordinator "$s/new.fio" "$s/c2.log" --expect 2 --wait 20s
-agent n24 "$s/r24" --once
+agent "n$new" "$s/rnew" --once
 agent n23 "$s/r23" --once --protocol 23
 wait_for "$cpid" 60
 rc=$?
-files=$(find "$s/r23" "$s/r24" -mindepth 1 | wc -l)
+files=$(find "$s/r23" "$s/rnew" -mindepth 1 | wc -l)
 if [ "$rc" != 0 ] && [ "$rc" != 124 ] && grep -q "n23 speaks protocol 23 (build 0.1.0): job 'r' of phase 1 sets create_fsync, which needs protocol 24" "$s/c2.log" &&
     [ "$files" = 0 ] && ! grep -q "phase 1/1" "$s/c2.log"; then
     echo "ok   case 2: refused before GO (exit $rc): $(grep -m1 'n23 speaks' "$s/c2.log" | sed 's/^rackbench: error: //'); no file made"
@@ -100,23 +101,23 @@ pids=()
 # 3. outside the window: said once, then quiet
 rm -rf "$s/runs"
 coordinator "$s/old.fio" "$s/c3.log" --expect 1 --wait 14s --protocol 23
-agent n25 "$s/r25"
+agent nnew "$s/rnew"
 apid=$!
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2> /dev/null || echo 0; }
 # the refusal reaches the agent: measured from then
-for ((i = 0; i < 100; i++)); do grep -q "refused by coordinator" "$s/n25.log" && break; sleep 0.1; done
-c0=$(ticks "$cpid") a0=$(ticks "$apid") l0=$(( $(wc -l < "$s/c3.log") + $(wc -l < "$s/n25.log") ))
+for ((i = 0; i < 100; i++)); do grep -q "refused by coordinator" "$s/nnew.log" && break; sleep 0.1; done
+c0=$(ticks "$cpid") a0=$(ticks "$apid") l0=$(( $(wc -l < "$s/c3.log") + $(wc -l < "$s/nnew.log") ))
 sleep 10
-c1=$(ticks "$cpid") a1=$(ticks "$apid") l1=$(( $(wc -l < "$s/c3.log") + $(wc -l < "$s/n25.log") ))
+c1=$(ticks "$cpid") a1=$(ticks "$apid") l1=$(( $(wc -l < "$s/c3.log") + $(wc -l < "$s/nnew.log") ))
 hz=$(getconf CLK_TCK)
 cpu_c=$(( (c1 - c0) * 1000 / hz / 10 )) cpu_a=$(( (a1 - a0) * 1000 / hz / 10 )) # per mille of a core
-if grep -q "protocol version 24 from peer (build [^)]*), this build ([^)]*) speaks 23" "$s/c3.log" &&
-    grep -q "refused by coordinator" "$s/n25.log" && [ "$cpu_c" -le 50 ] && [ "$cpu_a" -le 50 ] &&
+if grep -q "protocol version $new from peer (build [^)]*), this build ([^)]*) speaks 23" "$s/c3.log" &&
+    grep -q "refused by coordinator" "$s/nnew.log" && [ "$cpu_c" -le 50 ] && [ "$cpu_a" -le 50 ] &&
     [ $((l1 - l0)) -le 4 ]; then
     echo "ok   case 3: refused with both versions named; over 10 s coordinator ${cpu_c}‰, agent ${cpu_a}‰ of a core, $((l1 - l0)) more log lines"
 else
     no "case 3: coordinator ${cpu_c}‰, agent ${cpu_a}‰ of a core, $((l1 - l0)) more log lines; logs:"
-    tail -5 "$s/c3.log" "$s/n25.log"
+    tail -5 "$s/c3.log" "$s/nnew.log"
 fi
 kill -TERM "$apid" 2> /dev/null
 wait_for "$cpid" 20 > /dev/null

@@ -120,11 +120,12 @@ static int s_run_as(rb_sandbox_t *sb, int rundir, rb_job_spec_t *job, const rb_j
     int rundirs[1] = {rundir};
     rb_err_t err;
     rb_err_clear(&err);
-    rb_phase_t *p = rb_phase_start(&ph, 0, sb, rundirs, ctx, rb_time_mono_ns(), &err);
+    rb_phase_t *p = rb_phase_prepare(&ph, 0, sb, rundirs, ctx, &err);
     if (!p) {
         snprintf(err_msg, RB_ERR_MSG_MAX, "%s", err.msg);
         return err.code ? err.code : -EIO;
     }
+    rb_phase_go(p, rb_time_mono_ns());
     s_wait_finished(p);
     int rc = rb_phase_collect(p, RUN_ID, done);
     *js = done->jobs[0];
@@ -741,8 +742,9 @@ static rb_phase_t *s_start(rb_sandbox_t *sb, int rundir, rb_phase_spec_t *ph)
     int rundirs[1] = {rundir};
     rb_err_t err;
     rb_err_clear(&err);
-    rb_phase_t *p = rb_phase_start(ph, 0, sb, rundirs, &s_alone, rb_time_mono_ns(), &err);
+    rb_phase_t *p = rb_phase_prepare(ph, 0, sb, rundirs, &s_alone, &err);
     assert_non_null(p);
+    rb_phase_go(p, rb_time_mono_ns());
     return p;
 }
 

@@ -1538,7 +1538,10 @@ static void test_velocibunny(void **state)
     assert_int_equal(j->filesize, 0); /* each file gets size / nrfiles = 4 GiB */
     assert_string_equal(j->ioengine, "sync");
     assert_int_equal(rb_plan_phase_workers(&p->phases[0]), 16);
-    assert_null(p->notes);
+    /* the job keeps its iodepth, as fio's options do; the note says what runs */
+    assert_non_null(p->notes);
+    assert_non_null(strstr(p->notes, "job 'random': iodepth=192 with ioengine=sync, which does "
+                                     "one IO at a time: the queue depth is 1"));
     s_assert_round_trip(p);
     rb_plan_destroy(&p);
 }

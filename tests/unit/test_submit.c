@@ -261,9 +261,10 @@ static int s_run(rb_sandbox_t *sb, int rundir, rb_job_spec_t *job, rb_job_stat_t
     int rundirs[1] = {rundir};
     rb_err_t err;
     rb_err_clear(&err);
-    rb_phase_t *p = rb_phase_start(&ph, 0, sb, rundirs, &s_alone, rb_time_mono_ns(), &err);
+    rb_phase_t *p = rb_phase_prepare(&ph, 0, sb, rundirs, &s_alone, &err);
     if (!p)
         fail_msg("the phase did not start: %s", err.msg);
+    rb_phase_go(p, rb_time_mono_ns());
     uint64_t end = rb_time_mono_ns() + PHASE_DEADLINE_NS;
     while (!rb_phase_finished(p)) {
         if (rb_time_mono_ns() > end) {
