@@ -19,6 +19,7 @@
 #include "rb_agent.h"
 #include "rb_agent_int.h"
 #include "rb_auth.h"
+#include "rb_cleanup.h"
 #include "rb_devid.h"
 #include "rb_fs.h"
 #include "rb_log.h"
@@ -567,6 +568,25 @@ static void s_reopen_later(rb_agent_t *a, uint64_t now)
     a->reopen_at = now + a->retry_ns;
 }
 
+/* What an earlier agent of this name left under the roots (killed before
+ * it could clean up): removed before this one joins, unless one of that name
+ * still runs (it holds its run folders). */
+static void s_leftovers(rb_agent_t *a)
+{
+    rb_cleanup_only_t mine = {.node = a->o.name};
+    rb_cleanup_stats_t st;
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (!a->o.name || !a->o.nroots)
+        return;
+    int rc = rb_cleanup_roots(a->o.roots, a->o.nroots, &mine, NULL, &st, &err);
+    if (st.folders)
+        rb_info("removed what an earlier agent %s left: %llu run folders, %llu files", a->o.name,
+                (unsigned long long)st.folders, (unsigned long long)st.files);
+    if (rc < 0)
+        rb_warn("cannot remove what an earlier agent %s left: %s", a->o.name, err.msg);
+}
+
 rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
 {
     if (!opts->coordinator || !opts->name || opts->nroots == 0) {
@@ -613,6 +633,7 @@ rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
             return NULL;
         }
     }
+    s_leftovers(a);
     rb_sandbox_set_sys_root(a->sb, opts->sys_root);
     for (int i = 0; i < opts->ndevices; i++) {
         if (rb_sandbox_allow_device(a->sb, opts->devices[i], err) < 0) {

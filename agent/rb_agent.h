@@ -21,12 +21,13 @@ typedef struct rb_agent_opts {
     const char *rack;                      /* rack name ("default" if unset) */
     const char *roots[RB_AGENT_MAX_ROOTS]; /* --root folders */
     int nroots;
-    int once;               /* exit after one run (or a lost coordinator) */
-    uint64_t heartbeat_ns;  /* heartbeat period during a run */
-    uint64_t lost_after_ns; /* coordinator silent this long → lost */
-    const char *proc_root;  /* where /proc is read from ("/proc"; tests: a fixture) */
-    const char *sys_root;   /* where /sys is read from ("/sys") */
-    int no_telemetry;       /* do not read host telemetry */
+    int once;                /* exit after one run (or a lost coordinator) */
+    uint64_t heartbeat_ns;   /* heartbeat period during a run */
+    uint64_t lost_after_ns;  /* coordinator silent this long → lost */
+    const char *proc_root;   /* where /proc is read from ("/proc"; tests: a fixture) */
+    const char *sys_root;    /* where /sys is read from ("/sys") */
+    const char *cleanup_run; /* --cleanup --run: that run's leftovers only */
+    int no_telemetry;        /* do not read host telemetry */
     const char *devices[RB_AGENT_MAX_DEVICES]; /* --allow-device block devices */
     int ndevices;
     int reserve_pct; /* % of each file system a plan must leave free (0-90) */

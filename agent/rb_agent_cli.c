@@ -40,6 +40,7 @@ static const struct option s_longopts[] = {
     {"cleanup", no_argument, NULL, 'X'},
     {"list-devices", no_argument, NULL, 'Y'},
     {"protocol", required_argument, NULL, 'W'},
+    {"run", required_argument, NULL, 'U'},
     {NULL, 0, NULL, 0},
 };
 
@@ -50,7 +51,7 @@ static void s_usage(FILE *f)
            "                       [--rack RACK] [--once] [--heartbeat DURATION]\n"
            "                       [--lost-after DURATION] [--no-telemetry] [--quiet | --verbose]\n"
            "                       [--reserve PCT] [--allow-device PATTERN[:wipe] ...]\n"
-           "       rackbench-agent --cleanup --root DIR [--root DIR...]\n"
+           "       rackbench-agent --cleanup --root DIR [--root DIR...] [--name NODE] [--run RUN]\n"
            "       rackbench-agent --list-devices [--allow-device PATTERN[:wipe] ...]\n"
            "\n"
            "Connects to a rackbench coordinator (e.g. tcp://head:7770), runs the plans it\n"
@@ -75,7 +76,9 @@ static void s_usage(FILE *f)
            "  --protocol N   speak protocol N, an older one this build knows, as an agent\n"
            "                 of that version does (to try a rack of mixed builds)\n"
            "  --cleanup      remove what crashed runs left under the roots (rackbench.*\n"
-           "                 folders an agent made) and exit (0, or 3 on an error)\n");
+           "                 folders an agent made) and exit (0, or 3 on an error); with\n"
+           "                 --name, only that node's run folders; with --run, only that run's.\n"
+           "                 An agent removes what an agent of its name left when it starts\n");
 }
 
 /* Takes option c (its argument in optarg) into o. -1 to go on, else the
@@ -132,6 +135,9 @@ static int s_option(int c, rb_agent_opts_t *o, int *cleanup, char **argv)
         return -1;
     case 'X':
         *cleanup = 1;
+        return -1;
+    case 'U':
+        o->cleanup_run = optarg;
         return -1;
     case 'Y':
         *cleanup = 2;
@@ -208,8 +214,14 @@ int rb_agent_cli_main(int argc, char **argv)
         fprintf(stderr, "rackbench-agent: unexpected argument '%s'\n", argv[optind]);
         return 2;
     }
-    if (cleanup == 1)
-        return rb_cleanup_main(o.roots, o.nroots);
+    if (o.cleanup_run && cleanup != 1) {
+        fprintf(stderr, "rackbench-agent: --run goes with --cleanup\n");
+        return 2;
+    }
+    if (cleanup == 1) {
+        rb_cleanup_only_t only = {.node = o.name, .run = o.cleanup_run};
+        return rb_cleanup_main(o.roots, o.nroots, &only);
+    }
     if (cleanup == 2) {
         rb_device_allow_t allow = {0};
         for (int i = 0; i < o.ndevices; i++) {

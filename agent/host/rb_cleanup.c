@@ -52,6 +52,7 @@ static int s_is_shared(const char *name)
 }
 
 typedef struct s_walk {
+    const rb_cleanup_only_t *only;
     FILE *out;
     rb_cleanup_stats_t *st;
     rb_err_t *err;
@@ -140,6 +141,15 @@ static void s_remove(s_walk_t *w, int dfd, const char *path, const char *name)
         fprintf(w->out, "removed %s (%llu files)\n", sub, (unsigned long long)files);
 }
 
+/* 1 if leftover name is one the cleanup takes. */
+static int s_wanted(const s_walk_t *w, const char *name)
+{
+    const char *run = name + sizeof "rackbench." - 1, *node = run + S_RUN_ID_LEN + 1;
+    if (w->only->run && strncmp(run, w->only->run, S_RUN_ID_LEN) != 0)
+        return 0;
+    return !w->only->node || (!s_is_shared(name) && strcmp(node, w->only->node) == 0);
+}
+
 /* Looks for leftovers in the folder open as dfd: shared folders first
  * (kept while a run folder of their run is in use), then run folders, then
  * the other subfolders, down to S_MAX_DEPTH. Takes over dfd. */
@@ -161,7 +171,8 @@ static void s_walk(s_walk_t *w, int dfd, const char *path, int depth)
                 continue;
             int leftover = rb_cleanup_name_ok(name);
             if (pass < 2 && leftover && s_is_shared(name) == !pass) {
-                s_remove(w, dfd, path, name);
+                if (s_wanted(w, name))
+                    s_remove(w, dfd, path, name);
             } else if (pass == 2 && !leftover && depth < S_MAX_DEPTH &&
                        fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
                 char sub[PATH_MAX];
@@ -176,10 +187,11 @@ static void s_walk(s_walk_t *w, int dfd, const char *path, int depth)
     closedir(d);
 }
 
-int rb_cleanup_roots(const char *const *roots, int nroots, FILE *out, rb_cleanup_stats_t *st,
-                     rb_err_t *err)
+int rb_cleanup_roots(const char *const *roots, int nroots, const rb_cleanup_only_t *only, FILE *out,
+                     rb_cleanup_stats_t *st, rb_err_t *err)
 {
-    s_walk_t w = {.out = out, .st = st, .err = err, .uid = geteuid()};
+    static const rb_cleanup_only_t any = {0};
+    s_walk_t w = {.only = only ? only : &any, .out = out, .st = st, .err = err, .uid = geteuid()};
     memset(st, 0, sizeof *st);
     for (int i = 0; i < nroots; i++) {
         char real[PATH_MAX];
@@ -197,7 +209,7 @@ int rb_cleanup_roots(const char *const *roots, int nroots, FILE *out, rb_cleanup
     return w.rc;
 }
 
-int rb_cleanup_main(const char *const *roots, int nroots)
+int rb_cleanup_main(const char *const *roots, int nroots, const rb_cleanup_only_t *only)
 {
     rb_cleanup_stats_t st;
     rb_err_t err;
@@ -206,7 +218,19 @@ int rb_cleanup_main(const char *const *roots, int nroots)
         fprintf(stderr, "rackbench-agent: --cleanup needs at least one --root\n");
         return 2;
     }
-    int rc = rb_cleanup_roots(roots, nroots, stdout, &st, &err);
+    if (only && only->run && (strlen(only->run) != S_RUN_ID_LEN || !s_run_id(only->run))) {
+        fprintf(stderr, "rackbench-agent: --run '%s': expected a run id as YYYYMMDD-HHMMSS-xxxx\n",
+                only->run);
+        return 2;
+    }
+    if (only && only->node &&
+        (!only->node[0] || strlen(only->node) >= RB_NAME_MAX ||
+         rb_names_span(only->node) != strlen(only->node))) {
+        fprintf(stderr, "rackbench-agent: --name '%s': a node name of [A-Za-z0-9._-]\n",
+                only->node);
+        return 2;
+    }
+    int rc = rb_cleanup_roots(roots, nroots, only, stdout, &st, &err);
     printf("cleanup: removed %llu folders (%llu files)", (unsigned long long)st.folders,
            (unsigned long long)st.files);
     if (st.skipped)

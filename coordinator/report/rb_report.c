@@ -511,6 +511,8 @@ static void s_json_run_nodes(rb_jw_t *w, const rb_run_result_t *r)
             rb_jw_u64(w, "protocol", n->protocol);
         rb_jw_str(w, "status", rb_aggregate_node_status_name(n->status));
         rb_jw_str(w, "error", n->status != RB_NODE_OK ? n->error : NULL);
+        if (n->cleanup)
+            rb_jw_str(w, "cleanup", rb_report_cleanup_name(n->cleanup));
         rb_jw_u64(w, "cores", n->cores);
         rb_jw_u64(w, "ram_bytes", n->ram_bytes);
         rb_jw_num(w, "clock_offset_s", (double)n->clock_offset_ns / 1e9);
@@ -783,4 +785,11 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
     rb_project_result_json(&w, r->projection);
     rb_jw_obj_end(&w);
     return rb_jw_finish(&w);
+}
+
+const char *rb_report_cleanup_name(rb_cleanup_t c)
+{
+    static const char *const names[] = {NULL, "confirmed", "none needed",
+                                        "removed by the coordinator", "not confirmed"};
+    return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : NULL;
 }

@@ -13,6 +13,19 @@
 
 #define RB_SUMMARY_SCHEMA "rackbench.summary/1"
 
+/* What became of a node's files at the end of the run (summary.json's
+ * nodes[].cleanup; rb_report_cleanup_name). */
+typedef enum rb_cleanup {
+    RB_CLEANUP_UNKNOWN = 0,    /* a summary of a build that did not say */
+    RB_CLEANUP_CONFIRMED,      /* its END: its files are gone */
+    RB_CLEANUP_NONE,           /* it never had a PLAN: nothing was made */
+    RB_CLEANUP_BY_COORDINATOR, /* a --local agent that did not: the coordinator removed them */
+    RB_CLEANUP_UNCONFIRMED,    /* lost, or a failed removal: its files may remain */
+} rb_cleanup_t;
+
+/* "confirmed", "none needed", "removed by the coordinator", "not confirmed"; NULL unknown. */
+const char *rb_report_cleanup_name(rb_cleanup_t c);
+
 typedef struct rb_report_node {
     char name[RB_NAME_MAX];
     char rack[RB_NAME_MAX];
@@ -27,7 +40,8 @@ typedef struct rb_report_node {
     int64_t clock_offset_ns;
     uint64_t clock_rtt_ns;
     uint64_t removed_files;
-    double lost_at_s; /* when it was lost, seconds after the run began; < 0: it was not */
+    rb_cleanup_t cleanup; /* what became of its files */
+    double lost_at_s;     /* when it was lost, seconds after the run began; < 0: it was not */
     /* what the host is, as its HELLO said (kernel, CPU, NICs, its roots'
      * mounts and disks); NULL when unknown. Borrowed. */
     const rb_msg_hello_t *hw;

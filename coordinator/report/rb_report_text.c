@@ -699,6 +699,33 @@ static void s_text_units(FILE *f, rb_units_style_t st)
             what[st <= RB_UNITS_BOTH ? st : RB_UNITS_IEC], RB_HIST_REL_ERROR * 100);
 }
 
+/* What became of a failed node's files: removed by the coordinator (a
+ * --local agent), or perhaps still there, with the command that removes
+ * them on that node. */
+static void s_text_cleanup(FILE *f, const rb_run_result_t *r, const rb_report_node_t *n)
+{
+    char line[1024];
+    size_t o = 0;
+    if (n->cleanup == RB_CLEANUP_BY_COORDINATOR) {
+        snprintf(line, sizeof line, "its files: removed by the coordinator (a local agent)");
+    } else if (n->cleanup == RB_CLEANUP_UNCONFIRMED) {
+        o = (size_t)snprintf(line, sizeof line,
+                             "its files: the clean-up is not confirmed; to remove what the run "
+                             "left, on %s run: rackbench-agent --cleanup --run %s",
+                             n->hostname[0] ? n->hostname : n->name, r->run_id);
+        for (uint32_t k = 0; n->hw && k < n->hw->nroots && o < sizeof line; k++) {
+            int w = snprintf(line + o, sizeof line - o, " --root %s", n->hw->roots[k].path);
+            o += w > 0 ? (size_t)w : 0;
+        }
+        if (!n->hw || !n->hw->nroots)
+            snprintf(line + o, o < sizeof line ? sizeof line - o : 0, " --root ROOT");
+    } else {
+        return;
+    }
+    fputs("    ", f);
+    rb_text_wrap(f, line, 4, 6, RB_TEXT_WIDTH);
+}
+
 int rb_report_text(const rb_run_result_t *r, FILE *f)
 {
     char when[32];
@@ -725,6 +752,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
                      rb_aggregate_node_status_name(r->nodes[i].status), r->nodes[i].error,
                      rb_report_lost_at(r->nodes[i].lost_at_s));
             rb_text_wrap(f, head, 0, 4, RB_TEXT_WIDTH);
+            s_text_cleanup(f, r, &r->nodes[i]);
         }
     s_text_units(f, r->units);
     if (rb_report_text_builds(f, r) < 0 || rb_report_text_hw(f, r) < 0)

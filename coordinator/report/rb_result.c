@@ -537,6 +537,10 @@ static int s_run_nodes(const rb_json_t *nodes, rb_loaded_run_t *out)
         o->clock_offset_ns = (int64_t)llround(s_num(n, "clock_offset_s") * 1e9);
         o->clock_rtt_ns = (uint64_t)llround(s_num(n, "clock_rtt_s") * 1e9);
         o->removed_files = rb_json_get_u64(n, "removed_files");
+        const char *cl = rb_json_str(rb_json_get(n, "cleanup"));
+        for (int c = RB_CLEANUP_CONFIRMED; cl && rb_report_cleanup_name((rb_cleanup_t)c); c++)
+            if (!strcmp(cl, rb_report_cleanup_name((rb_cleanup_t)c)))
+                o->cleanup = (rb_cleanup_t)c;
         o->lost_at_s = rb_json_num(rb_json_get(n, "lost_at_s"), -1);
         const rb_json_t *host = rb_json_get(n, "host");
         if (rb_json_type(host) != RB_JSON_OBJ)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rb_fleet.h"
+#include "rb_report.h"
 #include "rb_time.h"
 
 void rb_fleet_init(rb_fleet_t *f, uint32_t nphases)
@@ -89,6 +90,7 @@ rb_fleet_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64
     s_take_hello(n, hello);
     n->fleet = f;
     n->state = RB_AGENT_SYNCING;
+    n->cleanup = RB_CLEANUP_NONE; /* until its PLAN */
     n->status = RB_NODE_OK;
     n->best_rtt_ns = UINT64_MAX;
     n->last_seen_ns = now;

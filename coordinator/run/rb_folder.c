@@ -53,6 +53,7 @@ static rb_run_result_t s_result(rb_run_ctx_t *r, rb_report_node_t *nodes, int *f
         o->clock_offset_ns = n->offset_ns;
         o->clock_rtt_ns = n->best_rtt_ns == UINT64_MAX ? 0 : n->best_rtt_ns;
         o->removed_files = n->removed_files;
+        o->cleanup = (rb_cleanup_t)n->cleanup;
         o->hw = n->hello.hw;
         o->lost_at_s = n->status == RB_NODE_LOST && n->out_ns > r->t_start
                            ? (double)(n->out_ns - r->t_start) / 1e9

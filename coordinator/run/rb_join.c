@@ -11,6 +11,7 @@
 #include "rb_accept.h"
 #include "rb_auth.h"
 #include "rb_join.h"
+#include "rb_report.h"
 #include "rb_local.h"
 #include "rb_log.h"
 #include "rb_router.h"
@@ -575,6 +576,7 @@ int rb_join_send_plan(rb_run_ctx_t *r)
         pl->node_rank = i;
         (void)s_node_peers(r, pl, i, count, shifts, nshifts, cycles, nseeds);
         rb_fleet_node_set_state(n, RB_AGENT_PLANNED);
+        n->cleanup = RB_CLEANUP_UNCONFIRMED; /* it makes files now, until its END */
         rb_router_send(r, n, &m);
     }
     free(cycles);

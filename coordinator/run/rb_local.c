@@ -16,6 +16,7 @@
 #include "rb_fs.h"
 #include "rb_local.h"
 #include "rb_log.h"
+#include "rb_report.h"
 #include "rb_time.h"
 
 static int s_exit_code(int status)
@@ -317,6 +318,71 @@ static void s_check_child_exits(rb_run_ctx_t *r)
     }
 }
 
+/* Local agents that did not confirm their clean-up (killed, lost, or a
+ * removal that failed): once none of them runs, the run's folders under the
+ * local root go with `rackbench-agent --cleanup --run RUN`, the agent's own
+ * rules (names, owner, locks, no symlink followed), and the nodes say so. */
+static void s_clean_after(rb_run_ctx_t *r)
+{
+    char names[256] = "", bin[PATH_MAX], line[512] = "", buf[4096];
+    uint32_t left = 0;
+    size_t o = 0;
+    for (uint32_t i = 0; i < r->nchildren; i++) {
+        rb_fleet_node_t *n = rb_fleet_find(&r->fleet, r->children[i].name);
+        if (!n || n->cleanup != RB_CLEANUP_UNCONFIRMED)
+            continue;
+        int w = snprintf(names + o, sizeof names - o, "%s%s", left ? ", " : "", n->hello.name);
+        o = w > 0 && o + (size_t)w < sizeof names ? o + (size_t)w : o;
+        left++;
+    }
+    if (!left || !r->run_id[0] || !rb_local_root(r)[0])
+        return;
+    int pfd[2];
+    if (s_agent_bin(r->o, bin, sizeof bin) < 0 || pipe2(pfd, O_CLOEXEC) < 0) {
+        rb_warn("local agents %s did not clean up, and no rackbench-agent can: their files may "
+                "remain under %s (rackbench-agent --cleanup --root %s --run %s)",
+                names, rb_local_root(r), rb_local_root(r), r->run_id);
+        return;
+    }
+    const char *argv[] = {bin, "--cleanup", "--root", rb_local_root(r), "--run", r->run_id, NULL};
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(pfd[1], STDOUT_FILENO);
+        execv(bin, (char *const *)argv);
+        _exit(127);
+    }
+    close(pfd[1]);
+    ssize_t got;
+    while (pid > 0 && (got = read(pfd[0], buf, sizeof buf - 1)) != 0) {
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            break;
+        buf[got] = '\0';
+        char *last = strstr(buf, "cleanup: ");
+        if (last)
+            snprintf(line, sizeof line, "%.*s", (int)strcspn(last, "\n"), last);
+    }
+    close(pfd[0]);
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || s_exit_code(status) != 0) {
+        rb_warn("local agents %s did not clean up, and removing their files failed (%s): run "
+                "rackbench-agent --cleanup --root %s --run %s",
+                names, pid < 0 ? strerror(errno) : "see above", rb_local_root(r), r->run_id);
+        return;
+    }
+    for (uint32_t i = 0; i < r->nchildren; i++) {
+        rb_fleet_node_t *n = rb_fleet_find(&r->fleet, r->children[i].name);
+        if (n && n->cleanup == RB_CLEANUP_UNCONFIRMED)
+            n->cleanup = RB_CLEANUP_BY_COORDINATOR;
+    }
+    rb_warn("local agent%s %s did not clean up: the coordinator removed what run %s left under "
+            "%s (%s)",
+            left == 1 ? "" : "s", names, r->run_id, rb_local_root(r),
+            line[0] ? line + strlen("cleanup: ") : "done");
+}
+
 void rb_local_stop(rb_run_ctx_t *r)
 {
     /* Agents that confirmed the end exit by themselves; the others are told to. */
@@ -350,4 +416,5 @@ void rb_local_stop(rb_run_ctx_t *r)
         usleep(10000);
     }
     s_check_child_exits(r);
+    s_clean_after(r);
 }

@@ -18,6 +18,7 @@
 #include "rb_log.h"
 #include "rb_metrics.h"
 #include "rb_progress.h"
+#include "rb_report.h"
 #include "rb_router.h"
 #include "rb_run.h"
 #include "rb_signal.h"
@@ -217,6 +218,7 @@ void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t l
         break;
     case RB_MSG_END:
         n->removed_files = m.u.end.removed_files;
+        n->cleanup = m.u.end.status < 0 ? RB_CLEANUP_UNCONFIRMED : RB_CLEANUP_CONFIRMED;
         if (m.u.end.status < 0 && n->status == RB_NODE_OK) {
             n->status = RB_NODE_FAILED;
             snprintf(n->error, sizeof n->error, "cleanup failed (%s)", strerror(-m.u.end.status));

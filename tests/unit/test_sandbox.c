@@ -290,14 +290,29 @@ static void test_cleanup_only_leftovers(void **state)
     const char *roots[] = {a, b};
     rb_cleanup_stats_t st;
     char report[8192] = "";
+    /* one node's run folders (an agent at its start): no shared folder, no other node's */
+    rb_cleanup_only_t node = {.node = "n2"};
+    assert_int_equal(rb_cleanup_roots(roots, 2, &node, NULL, &st, &err), 0);
+    assert_int_equal(st.folders, 1);
+    assert_int_equal(st.files, 1);
+    snprintf(p, sizeof p, "%s/rackbench." S_RUN ".n1", a);
+    assert_true(s_exists(p));
+    /* one run's folders (the coordinator after its --local agents) */
+    rb_cleanup_only_t run = {.run = S_RUN};
     FILE *out = fmemopen(report, sizeof report, "w");
-    assert_int_equal(rb_cleanup_roots(roots, 2, out, &st, &err), 0);
+    assert_int_equal(rb_cleanup_roots(roots, 2, &run, out, &st, &err), 0);
     fclose(out);
-    assert_int_equal(st.folders, 3);
-    assert_int_equal(st.files, 5);
-    assert_int_equal(st.skipped, 2);
+    assert_int_equal(st.folders, 2);
+    assert_int_equal(st.files, 4);
+    assert_int_equal(st.skipped, 0);
     assert_non_null(strstr(report, "removed "));
     assert_non_null(strstr(report, "rackbench." S_RUN ".n1 (2 files)"));
+    /* the rest: what a live run holds stays */
+    out = fmemopen(report, sizeof report, "w");
+    assert_int_equal(rb_cleanup_roots(roots, 2, NULL, out, &st, &err), 0);
+    fclose(out);
+    assert_int_equal(st.folders, 0);
+    assert_int_equal(st.skipped, 2);
     assert_non_null(strstr(report, "in use by a running agent"));
 
     snprintf(p, sizeof p, "%s/rackbench." S_RUN ".n1", a);
@@ -325,12 +340,12 @@ static void test_cleanup_only_leftovers(void **state)
 
     /* once the run ends, a second cleanup finds nothing to do */
     rb_sandbox_destroy(&sb);
-    assert_int_equal(rb_cleanup_roots(roots, 2, NULL, &st, &err), 0);
+    assert_int_equal(rb_cleanup_roots(roots, 2, NULL, NULL, &st, &err), 0);
     assert_int_equal(st.folders, 0);
     assert_int_equal(st.skipped, 0);
     /* a root that does not exist is an error, named */
     const char *bad[] = {"/no/such/root"};
-    assert_int_equal(rb_cleanup_roots(bad, 1, NULL, &st, &err), -ENOENT);
+    assert_int_equal(rb_cleanup_roots(bad, 1, NULL, NULL, &st, &err), -ENOENT);
     assert_non_null(strstr(err.msg, "/no/such/root"));
 }
 
