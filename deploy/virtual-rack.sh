@@ -8,6 +8,7 @@
 #
 #   deploy/virtual-rack.sh up K [--size 256M] [--prefix vr] [--port 7770] [--subnet 10.77.0]
 #                              [--shared TYPE:SOURCE] [--host-alias NAME] [--no-agents]
+#                              [--disks D [--disk-size 64M]]
 #   deploy/virtual-rack.sh run PLAN [rackbench run options]
 #   deploy/virtual-rack.sh status
 #   deploy/virtual-rack.sh down [--prefix vr]
@@ -29,6 +30,13 @@
 # bridge address inside the namespaces too, for a server in the host
 # namespace known by name (deploy/gluster-lab.sh uses both). A process the
 # mount leaves in a namespace (a FUSE client) is stopped by pid at `down`.
+#
+# --disks D gives each node D raw disks besides its file system: loop
+# devices (--direct-io=on) on zeroed images of --disk-size, named as a
+# JBOD's bays are by id, STATE/PREFIXi/bays/bay-1..D (links to the loop
+# devices), and its agent starts with --allow-device 'STATE/PREFIXi/bays/bay-*:wipe=D':
+# a plan with devices=@all (or filename= of the links) runs on them as on
+# a node's own disks (deploy/plans/jbod-burnin.ini).
 #
 # --no-agents makes the nodes (namespace, address, names, a disk on a loop
 # device, formatted but not mounted: STATE/PREFIXi/loop names it) and starts
@@ -96,6 +104,7 @@ load_env() {
 
 cmd_up() {
     local k="" size=256M prefix=vr port=7770 subnet=10.77.0 shared="" alias="" agents=1
+    local disks=0 disk_size=64M
     while [ $# -gt 0 ]; do
         case "$1" in
         --size) size=${2:?--size SIZE}; shift 2 ;;
@@ -105,6 +114,8 @@ cmd_up() {
         --shared) shared=${2:?--shared TYPE:SOURCE}; shift 2 ;;
         --host-alias) alias=${2:?--host-alias NAME}; shift 2 ;;
         --no-agents) agents=0; shift ;;
+        --disks) disks=${2:?--disks D}; shift 2 ;;
+        --disk-size) disk_size=${2:?--disk-size SIZE}; shift 2 ;;
         -*) usage ;;
         *) [ -z "$k" ] || usage; k=$1; shift ;;
         esac
@@ -119,6 +130,10 @@ cmd_up() {
     [[ "$subnet" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "--subnet $subnet: three numbers, as 10.77.0"
     [ -z "$shared" ] || [[ "$shared" =~ ^[a-z0-9.]+:.+$ ]] || die "--shared $shared: TYPE:SOURCE, as glusterfs:server:/volume"
     [ -z "$alias" ] || [[ "$alias" =~ ^[A-Za-z0-9.-]+$ ]] || die "--host-alias $alias: a host name"
+    if ! [[ "$disks" =~ ^[0-9]+$ ]] || [ "$disks" -gt 64 ]; then
+        die "--disks $disks: 0 to 64 raw disks a node"
+    fi
+    [[ "$disk_size" =~ ^[0-9]+[KMG]?$ ]] || die "--disk-size $disk_size: a size, as 64M"
     if [ "$agents" -eq 0 ] && [ -n "$shared" ]; then
         die "--shared and --no-agents: the shared file system is mounted by each node's agent"
     fi
@@ -199,9 +214,19 @@ ENV
             echo "$loop" >"$dir/loop"
             mkfs.ext4 -q "$loop"
         fi
+        local j bay
+        if [ "$disks" -gt 0 ]; then
+            mkdir -p "$dir/bays"
+            for j in $(seq 1 "$disks"); do
+                truncate -s "$disk_size" "$dir/bay-$j.img"
+                bay=$(losetup -f --show --direct-io=on "$dir/bay-$j.img")
+                ln -sfn "$bay" "$dir/bays/bay-$j"
+            done
+        fi
         [ "$agents" -eq 1 ] || continue
 
         local opts=(--coordinator "tcp://$subnet.1:$port" --name "$ns" --root "$dir/disk" --rack vrack)
+        [ "$disks" -eq 0 ] || opts+=(--allow-device "$dir/bays/bay-*:wipe=$disks")
         if [ "$keys" -eq 1 ]; then
             "$rb" keygen "$state/keys/agents" --name "$ns" >/dev/null
             opts+=(--key "$state/keys/agents/$ns.key_secret" --coordinator-key "$state/keys/head/head.key")
@@ -246,6 +271,7 @@ ENV
     else
         note "each node: a $size ext4 file system at $state/${prefix}I/disk (inside its agent's mount namespace), rack vrack"
     fi
+    [ "$disks" -eq 0 ] || note "each node: $disks raw disks of $disk_size, $state/${prefix}I/bays/bay-1..$disks, allowed to its agent (:wipe=$disks)"
     if [ "$keys" -eq 1 ]; then
         note "CURVE keys in $state/keys (coordinator: head, agents: one each)"
     else
@@ -328,6 +354,14 @@ cmd_down() {
     awk -v s="$state/" 'index($2, s) == 1 { print $2 }' /proc/self/mounts | sort -r |
         while read -r m; do umount "$m" && note "unmounted $m"; done
     for d in "$state/$prefix"[0-9]*; do
+        for img in "$d"/bay-*.img; do
+            [ -f "$img" ] || continue
+            for dev in $(losetup -j "$img" | cut -d: -f1); do
+                losetup -d "$dev" 2>/dev/null && note "detached $dev"
+            done
+            rm -f "$img"
+        done
+        rm -rf "$d/bays"
         [ -f "$d/disk.img" ] || continue
         for dev in $(losetup -j "$d/disk.img" | cut -d: -f1); do
             for t in $(seq 1 50); do

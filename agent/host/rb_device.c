@@ -237,17 +237,75 @@ static int s_is_glob(const char *s)
     return strpbrk(s, "*?[") != NULL;
 }
 
+/* ":wipe=N" on glob pat: the block devices it matches now, which must be
+ * exactly N (count; 0 when the argument gave none), join a->wiped. Said
+ * with what it matches when the count is wrong. */
+static int s_wipe_set(rb_device_allow_t *a, const char *arg, const char *pat, long count,
+                      rb_err_t *err)
+{
+    glob_t g;
+    char found[512] = "";
+    uint32_t first = a->nwiped, n = 0;
+    size_t o = 0;
+    int rc = glob(pat, 0, NULL, &g) == 0 ? 0 : -ENOENT;
+    for (size_t k = 0; rc == 0 && k < g.gl_pathc; k++) {
+        char r[PATH_MAX];
+        struct stat st;
+        if (!realpath(g.gl_pathv[k], r) || stat(r, &st) < 0 || !S_ISBLK(st.st_mode))
+            continue; /* not a block device: the pattern does not name it */
+        int seen = 0;
+        for (uint32_t i = first; i < a->nwiped && !seen; i++)
+            seen = !strcmp(a->wiped[i], r);
+        if (seen)
+            continue; /* two names of one disk (by-id and by-path) count once */
+        n++;
+        int w = snprintf(found + o, sizeof found - o, "%s%s", o ? ", " : "", r);
+        o = w > 0 && o + (size_t)w < sizeof found ? o + (size_t)w : o;
+        if (a->nwiped == RB_DEVICE_MAX_WIPE || strlen(r) >= sizeof a->wiped[0])
+            rc = rb_err_set(err, -E2BIG, "--allow-device %s: more than %d devices to wipe", arg,
+                            RB_DEVICE_MAX_WIPE);
+        else
+            snprintf(a->wiped[a->nwiped++], sizeof a->wiped[0], "%s", r);
+    }
+    globfree(&g);
+    if (rc == -E2BIG || (count && n == (uint32_t)count))
+        return rc;
+    a->nwiped = first;
+    if (!count)
+        return rb_err_set(err, -EINVAL,
+                          "--allow-device %s: ':wipe' on a pattern takes the number of devices "
+                          "it must match (%s:wipe=N); it matches %u block device%s now%s%s%s",
+                          arg, pat, n, n == 1 ? "" : "s", n ? " (" : "", found, n ? ")" : "");
+    return rb_err_set(err, -EINVAL,
+                      "--allow-device %s: the pattern matches %u block device%s, not %ld%s%s%s: "
+                      "none of them may be wiped until the count is right (a bay empty, a disk "
+                      "too many or a wrong pattern)",
+                      arg, n, n == 1 ? "" : "s", count, n ? " (" : "", found, n ? ")" : "");
+}
+
 int rb_device_allow_add(rb_device_allow_t *a, const char *arg, rb_err_t *err)
 {
     char pat[PATH_MAX];
     size_t len = strlen(arg);
     int wipe = 0;
+    long count = 0; /* ":wipe=N" */
     if (a->n >= RB_DEVICE_MAX_PATTERNS)
         return rb_err_set(err, -E2BIG, "--allow-device %s: at most %d patterns", arg,
                           RB_DEVICE_MAX_PATTERNS);
-    if (len > 5 && strcmp(arg + len - 5, ":wipe") == 0) {
+    const char *w = strstr(arg, ":wipe");
+    if (w && (w[5] == '\0' || w[5] == '=')) {
+        char *end = NULL;
         wipe = 1;
-        len -= 5;
+        len = (size_t)(w - arg);
+        if (w[5] == '=') {
+            errno = 0;
+            count = strtol(w + 6, &end, 10);
+            if (errno || end == w + 6 || *end || count < 1 || count > RB_DEVICE_MAX_WIPE)
+                return rb_err_set(err, -EINVAL,
+                                  "--allow-device %s: ':wipe=N' takes the number of devices "
+                                  "the pattern must match, 1 to %d",
+                                  arg, RB_DEVICE_MAX_WIPE);
+        }
     }
     if (len == 0 || len >= sizeof pat - 32)
         return rb_err_set(err, -EINVAL, "--allow-device '%s': expected a device path or pattern",
@@ -266,9 +324,13 @@ int rb_device_allow_add(rb_device_allow_t *a, const char *arg, rb_err_t *err)
                 snprintf(pat, sizeof pat, "/dev/%.*s", (int)len, arg);
         }
     }
-    if (wipe && s_is_glob(pat))
-        return rb_err_set(err, -EINVAL,
-                          "--allow-device %s: ':wipe' needs one exact device, not a pattern", arg);
+    if (wipe && s_is_glob(pat)) {
+        int rc = s_wipe_set(a, arg, pat, count, err);
+        if (rc < 0)
+            return rc;
+    } else if (count > 1) {
+        return rb_err_set(err, -EINVAL, "--allow-device %s: one device, not %ld", arg, count);
+    }
     typeof(a->p[0]) *p = &a->p[a->n];
     memset(p, 0, sizeof *p);
     snprintf(p->pattern, sizeof p->pattern, "%s", pat);
@@ -287,6 +349,15 @@ int rb_device_allow_add(rb_device_allow_t *a, const char *arg, rb_err_t *err)
     return 0;
 }
 
+/* 1 if glob i has ":wipe=N" and real is one of the devices it matched then. */
+static int s_wiped(const rb_device_allow_t *a, uint32_t i, const char *real)
+{
+    for (uint32_t k = 0; a->p[i].wipe && k < a->nwiped; k++)
+        if (!strcmp(a->wiped[k], real))
+            return 1;
+    return 0;
+}
+
 int rb_device_allow_match(const rb_device_allow_t *a, const char *real)
 {
     int best = 0;
@@ -295,13 +366,15 @@ int rb_device_allow_match(const rb_device_allow_t *a, const char *real)
         if (a->p[i].real[0]) {
             m = strcmp(a->p[i].real, real) == 0 ? 1 + a->p[i].wipe : 0;
         } else if (fnmatch(a->p[i].pattern, real, FNM_PATHNAME) == 0) {
-            m = 1;
+            m = 1 + s_wiped(a, i, real);
         } else {
             glob_t g;
             if (glob(a->p[i].pattern, 0, NULL, &g) == 0) {
                 for (size_t k = 0; k < g.gl_pathc && !m; k++) {
                     char r[PATH_MAX];
                     m = realpath(g.gl_pathv[k], r) && strcmp(r, real) == 0;
+                    if (m)
+                        m += s_wiped(a, i, real);
                 }
             }
             globfree(&g);

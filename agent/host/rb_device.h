@@ -33,8 +33,13 @@ typedef struct rb_device_info {
 int rb_device_probe(const char *path, const char *sys_root, int excl, rb_device_info_t *d,
                     rb_err_t *err);
 
+#define RB_DEVICE_MAX_WIPE 1024 /* devices a glob's ":wipe=N" may name, over all */
+
 /* The --allow-device patterns: a path, a glob (/dev/loop*), a name under
- * /dev/disk/by-id/ or /dev/, each with an optional ":wipe" (exact devices only). */
+ * /dev/disk/by-id/ or /dev/, each with an optional ":wipe" (an exact
+ * device) or ":wipe=N" (a glob that matches exactly N devices as the agent
+ * starts: those N may be written over, a device that matches later only
+ * as a blank one). */
 typedef struct rb_device_allow {
     uint32_t n;
     struct {
@@ -42,10 +47,13 @@ typedef struct rb_device_allow {
         char real[PATH_MAX];    /* the node an exact pattern leads to; "" for a glob */
         int wipe;               /* ":wipe": may write over what the device holds */
     } p[RB_DEVICE_MAX_PATTERNS];
+    uint32_t nwiped;                    /* devices the globs' ":wipe=N" matched ... */
+    char wiped[RB_DEVICE_MAX_WIPE][64]; /* ... each as its real /dev node */
 } rb_device_allow_t;
 
 /* Adds one --allow-device argument. An exact path must exist and be a block
- * device; ":wipe" on a glob is refused. 0 or -errno with err naming it. */
+ * device; ":wipe" on a glob is refused, ":wipe=N" on a glob that does not
+ * match N block devices now too. 0 or -errno with err naming it. */
 int rb_device_allow_add(rb_device_allow_t *a, const char *arg, rb_err_t *err);
 
 /* Whether the device whose real node is real matches a pattern: 0 no, 1

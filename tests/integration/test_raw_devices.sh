@@ -255,13 +255,27 @@ if rb "$scratch/w.ini" "--allow-device=$S:wipe" && [ "$(sha256sum < "$S")" != "$
 else
     bad "write on $S with :wipe: $out"
 fi
-# :wipe names one exact device
+# :wipe on a pattern takes the count of devices it must match
 if timeout 10 "$bin/rackbench-agent" --list-devices --allow-device '/dev/loop*:wipe' > "$scratch/l.out" 2>&1; then
     bad "--allow-device '/dev/loop*:wipe' accepted"
-elif grep -q "exact device" "$scratch/l.out"; then
+elif grep -q "takes the number of devices it must match (/dev/loop\*:wipe=N)" "$scratch/l.out"; then
     ok "--allow-device '/dev/loop*:wipe' refused: $(cat "$scratch/l.out")"
 else
     bad "--allow-device '/dev/loop*:wipe': $(cat "$scratch/l.out")"
+fi
+# ... and with the count right, the devices it matches may be written over
+# (two bays, as by-id names are: links to the devices)
+mkdir -p "$scratch/bays"
+ln -sf "$S" "$scratch/bays/wwn-1"
+ln -sf "$N" "$scratch/bays/wwn-2"
+timeout 10 "$bin/rackbench-agent" --list-devices --allow-device "$scratch/bays/wwn-*:wipe=2" > "$scratch/l2.out" 2>&1
+timeout 10 "$bin/rackbench-agent" --list-devices --allow-device "$scratch/bays/wwn-*:wipe=3" > "$scratch/l3.out" 2>&1
+l3=$?
+if grep -qE "^$S +.* yes +yes +yes" "$scratch/l2.out" && [ "$l3" = 2 ] &&
+    grep -q "the pattern matches 2 block devices, not 3 ($S, $N)\|the pattern matches 2 block devices, not 3 ($N, $S)" "$scratch/l3.out"; then
+    ok "--allow-device 'bays/wwn-*:wipe=2': $S (ext4) may be written; with wipe=3 refused: $(cat "$scratch/l3.out")"
+else
+    bad "--allow-device 'bays/wwn-*:wipe=N': $(grep "$S" "$scratch/l2.out"); exit $l3: $(cat "$scratch/l3.out")"
 fi
 # direct IO below the logical block size
 plan "[w]\ndirectory=\nrw=write\nbs=2k\nsize=1M\nfilename=$Q" > "$scratch/q.ini"
