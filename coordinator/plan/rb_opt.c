@@ -183,7 +183,7 @@ static const rb_opt_t s_rows[] = {
      .print = rb_opt_print_ioengine, .def = "sync", .type = "engine name",
      .doc = "how IO is issued: sync (psync), libaio, io_uring, pvsync, pvsync2, vsync, posixaio, mmap, null", .ref = "ioengine"},
     {"iodepth", NULL, RB_OPT_COUNT, 0, J(iodepth), .min = 1, .max = RB_IODEPTH_MAX, .def = "1",
-     .type = "1 .. 65536", .doc = "IOs in flight per worker (async engines)", .ref = "iodepth"},
+     .type = "1 .. 65536", .doc = "IOs in flight per worker (async engines; one IO at a time engines keep 1, noted, as fio caps it)", .ref = "iodepth"},
     {"iodepth_batch_submit", "iodepth_batch", RB_OPT_COUNT, 0, J(batch_submit), .print = rb_opt_print_if_changed, .min = 0,
      .max = RB_IODEPTH_MAX, .def = "1", .type = "0 .. 65536", .ref = "iodepth_batch_submit",
      .doc = "queued IOs submitted together (0: iodepth)"},

@@ -194,8 +194,12 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
     for (uint32_t i = 0; i < r->fleet.n; i++) {
         rb_fleet_node_t *n = &r->fleet.nodes[i];
         if (rb_run_node_open(n) && now - n->last_seen_ns > r->o->lost_after_ns)
-            rb_fleet_node_out(n, RB_NODE_LOST, "silent for %.1f s",
-                              (double)(now - n->last_seen_ns) / 1e9);
+            rb_fleet_node_out(n, RB_NODE_LOST,
+                              "silent for %.1f s (--lost-after %.1f s): is its host up, its "
+                              "rackbench-agent running, the network to it working? One alive "
+                              "but slow to answer needs a longer --lost-after",
+                              (double)(now - n->last_seen_ns) / 1e9,
+                              (double)r->o->lost_after_ns / 1e9);
     }
     if (now >= r->next_hb) { /* one HEARTBEAT, encoded once per version, to every node */
         rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};

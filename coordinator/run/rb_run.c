@@ -179,6 +179,14 @@ void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t l
         rb_msg_fini(&m);
         return;
     }
+    /* Alive but slow: a silence past half the limit is said, each time
+     * longer than the one said before. */
+    uint64_t gap = now > n->last_seen_ns ? now - n->last_seen_ns : 0;
+    if (n->last_seen_ns && gap > r->o->lost_after_ns / 2 && gap > n->longest_gap_ns) {
+        n->longest_gap_ns = gap;
+        rb_warn("agent %s was silent for %.1f s (lost after %.1f s): alive, but slow to answer",
+                n->hello.name, (double)gap / 1e9, (double)r->o->lost_after_ns / 1e9);
+    }
     n->last_seen_ns = now;
     switch (m.type) {
     case RB_MSG_PONG:
