@@ -10,6 +10,7 @@
 #include "rb_aggregate.h"
 #include "rb_auth.h"
 #include "rb_cli.h"
+#include "rb_cli_plan.h"
 #include "rb_compare.h"
 #include "rb_log.h"
 #include "rb_plan.h"
@@ -22,32 +23,20 @@
 
 static void s_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
-            "       rackbench check PLAN... [--ram SIZE] [--set KEY=VALUE]... [--section NAME]...\n"
-            "       rackbench report RUN_DIR [--output-format FORMAT[,FORMAT...]] [--units "
-            "iec|si|both]\n"
-            "       rackbench compare RUN_A RUN_B [--format text|json]\n"
-            "       rackbench compare BEFORE... --vs AFTER... [--format text|json]\n"
-            "       rackbench keygen DIR [--name NAME]\n"
-            "       rackbench version\n"
-            "\n"
-            "run options:\n");
+    fprintf(f, "usage: rackbench run PLAN (--local N | --expect N | --nodes a,b,c) [options]\n"
+               "       rackbench check PLAN... [--ram SIZE] [--set|--override KEY=VALUE]...\n"
+               "                       [--var NAME=VALUE]... [--section NAME]...\n"
+               "       rackbench report RUN_DIR [--output-format FORMAT[,FORMAT...]] [--units "
+               "iec|si|both]\n"
+               "       rackbench compare RUN_A RUN_B [--format text|json]\n"
+               "       rackbench compare BEFORE... --vs AFTER... [--format text|json]\n"
+               "       rackbench keygen DIR [--name NAME]\n"
+               "       rackbench version\n"
+               "\n"
+               "run options:\n");
     rb_cli_run_options(f);
     fprintf(f, "\n"
                "exit codes: 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n");
-}
-
-/* Options accepted but ignored are said once, on stderr. */
-static void s_print_notes(const rb_plan_t *plan)
-{
-    if (!plan->notes || !plan->notes[0])
-        return;
-    for (const char *l = plan->notes; *l;) {
-        size_t n = strcspn(l, "\n");
-        fprintf(stderr, "rackbench: note: %.*s\n", (int)n, l);
-        l += n + (l[n] == '\n');
-    }
 }
 
 /* The burn-in lesson, before the run: phases whose buffered working set
@@ -82,8 +71,6 @@ static void s_check_cache(const rb_plan_t *plan, uint64_t ram, int ram_given, in
     }
 }
 
-#define S_MAX_ARGS 256 /* --set and --section options at the most */
-
 /* --output-format LIST (or report's --format) into out: 0, or 2 (a usage
  * error) with the unknown name and the valid ones said. */
 static int s_formats(const char *cmd, const char *opt, const char *list,
@@ -97,61 +84,6 @@ static int s_formats(const char *cmd, const char *opt, const char *list,
     return 2;
 }
 
-/* The --set and --section options of check and run. */
-typedef struct {
-    const char *sets[S_MAX_ARGS];
-    const char *sections[S_MAX_ARGS];
-    uint32_t nsets, nsections;
-} s_plan_args_t;
-
-/* Takes one --set KEY=VALUE or --section NAME. 0, or 2 with the reason said. */
-static int s_plan_arg(const char *cmd, s_plan_args_t *a, int set, const char *val)
-{
-    uint32_t *n = set ? &a->nsets : &a->nsections;
-    if (*n == S_MAX_ARGS) {
-        fprintf(stderr, "rackbench %s: more than %d %s options\n", cmd, S_MAX_ARGS,
-                set ? "--set" : "--section");
-        return 2;
-    }
-    if (set && (!strchr(val, '=') || val[0] == '=' || strchr(val, '\n'))) {
-        fprintf(stderr, "rackbench %s: --set %s: expected KEY=VALUE (an option of [global])\n", cmd,
-                val);
-        return 2;
-    }
-    if (!set && (!*val || strchr(val, '\n'))) {
-        fprintf(stderr, "rackbench %s: --section '%s': expected a job section's name\n", cmd, val);
-        return 2;
-    }
-    (set ? a->sets : a->sections)[(*n)++] = val;
-    return 0;
-}
-
-/* Reads the plan with the --set and --section options; every problem it
- * has is said, one line each. 0, or 2 (the exit code of a bad plan). */
-static int s_load_plan(const char *path, const s_plan_args_t *a, rb_plan_t **plan)
-{
-    rb_plan_input_t in = {
-        .sets = a->sets, .nsets = a->nsets, .sections = a->sections, .nsections = a->nsections};
-    rb_err_t err;
-    rb_err_clear(&err);
-    int rc = rb_plan_load_input(path, &in, plan, &err);
-    if (rc < 0) {
-        if (!in.nproblems) {
-            fprintf(stderr, "rackbench: %s\n", err.msg);
-        } else {
-            for (const char *l = in.problems; l && *l;) {
-                size_t n = strcspn(l, "\n");
-                fprintf(stderr, "rackbench: %.*s\n", (int)n, l);
-                l += n + (l[n] == '\n');
-            }
-            if (in.nproblems > 1)
-                fprintf(stderr, "rackbench: %u problems in %s\n", in.nproblems, path);
-        }
-    }
-    rb_plan_input_fini(&in);
-    return rc < 0 ? 2 : 0;
-}
-
 /* `rackbench check PLAN... [--ram SIZE] [--set K=V]... [--section NAME]...`:
  * each plan checked on its own, its problems said and its normalised print
  * on stdout; with several, a last line names those refused. 0 when every
@@ -159,13 +91,12 @@ static int s_load_plan(const char *path, const s_plan_args_t *a, rb_plan_t **pla
 static int s_check(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"ram", required_argument, NULL, 'r'},
-        {"set", required_argument, NULL, 's'},
-        {"section", required_argument, NULL, 'S'},
-        {NULL, 0, NULL, 0},
+        {"ram", required_argument, NULL, 'r'},     {"set", required_argument, NULL, 's'},
+        {"section", required_argument, NULL, 'S'}, {"override", required_argument, NULL, 'O'},
+        {"var", required_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
     };
     uint64_t ram = 0;
-    s_plan_args_t pa = {0};
+    rb_plan_args_t pa = {0};
     int c;
     optind = 1;
     opterr = 0;
@@ -174,7 +105,8 @@ static int s_check(int argc, char **argv)
             fprintf(stderr, "rackbench check: --ram %s: expected a size (64G)\n", optarg);
             return 2;
         }
-        if ((c == 's' || c == 'S') && s_plan_arg("check", &pa, c == 's', optarg))
+        if ((c == 's' || c == 'S' || c == 'O' || c == 'V') &&
+            rb_cli_plan_arg(stderr, "rackbench check", &pa, rb_cli_plan_kind(c), optarg))
             return 2;
         if (c == '?') {
             fprintf(stderr, "rackbench check: unknown or incomplete option '%s'\n",
@@ -184,17 +116,17 @@ static int s_check(int argc, char **argv)
     }
     if (optind >= argc) {
         fprintf(stderr, "rackbench check: expected plan files, and --ram SIZE, --set KEY=VALUE, "
-                        "--section NAME optionally\n");
+                        "--override KEY=VALUE, --var NAME=VALUE, --section NAME optionally\n");
         return 2;
     }
     int nplans = argc - optind, refused = 0, rc = 0;
     for (int i = optind; i < argc; i++) {
         rb_plan_t *plan = NULL;
-        if (s_load_plan(argv[i], &pa, &plan)) {
+        if (rb_cli_plan_load(argv[i], &pa, &plan)) {
             argv[optind + refused++] = argv[i]; /* the refused, in order, at the front */
             continue;
         }
-        s_print_notes(plan);
+        rb_cli_plan_notes(plan);
         s_check_cache(plan, ram, ram != 0, nplans > 1);
         if (rb_plan_print(plan, stdout) < 0 || fflush(stdout) != 0)
             rc = 3;
@@ -229,16 +161,6 @@ static int s_duration(const char *opt, const char *val, uint64_t *out)
         return -1;
     }
     return 0;
-}
-
-/* --units VALUE of rackbench cmd into *out: 0, or -1 with the message said. */
-static int s_units(const char *cmd, const char *val, rb_units_style_t *out)
-{
-    if (rb_units_parse_style(val, out) == 0)
-        return 0;
-    fprintf(stderr, "rackbench %s: --units %s: expected iec (MiB/s), si (MB/s) or both\n", cmd,
-            val);
-    return -1;
 }
 
 /* --protocol N: speak version N of the window (and take agents of the
@@ -277,12 +199,13 @@ static int s_run(int argc, char **argv)
         {"agent-arg", required_argument, NULL, 'A'}, {"metrics", required_argument, NULL, 'M'},
         {"output-format", required_argument, NULL, 'F'},
         {"units", required_argument, NULL, 'U'},     {"protocol", required_argument, NULL, 'P'},
+        {"override", required_argument, NULL, 'O'},  {"var", required_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     /* clang-format on */
     rb_run_opts_t o = {.wait_ns = 30 * RB_NS_PER_S, .heartbeat_ns = RB_NS_PER_S};
     const rb_reporter_t *outputs[RB_RUN_OUTPUTS_MAX];
-    s_plan_args_t pa = {0};
+    rb_plan_args_t pa = {0};
     int c, ways = 0;
     optind = 1;
     opterr = 0;
@@ -366,12 +289,14 @@ static int s_run(int argc, char **argv)
             o.outputs = outputs;
             break;
         case 'U':
-            if (s_units("run", optarg, &o.units) < 0)
+            if (rb_cli_units("rackbench run", optarg, &o.units) < 0)
                 return 2;
             break;
         case 's':
         case 'S':
-            if (s_plan_arg("run", &pa, c == 's', optarg))
+        case 'O':
+        case 'V':
+            if (rb_cli_plan_arg(stderr, "rackbench run", &pa, rb_cli_plan_kind(c), optarg))
                 return 2;
             break;
         default:
@@ -401,17 +326,18 @@ static int s_run(int argc, char **argv)
     rb_plan_t *plan = NULL;
     rb_err_t err;
     rb_err_clear(&err);
-    if (s_load_plan(argv[optind], &pa, &plan))
+    if (rb_cli_plan_load(argv[optind], &pa, &plan))
         return 2;
     if (plan->host_keywords && !o.local) {
-        fprintf(stderr,
-                "rackbench run: %s uses $ncpus, $mb_memory or $pagesize, which are this "
-                "machine's figures, not the nodes': give the values with ${VAR} or --set\n",
-                argv[optind]);
+        fprintf(
+            stderr,
+            "rackbench run: %s uses $ncpus, $mb_memory or $pagesize, which are this "
+            "machine's figures, not the nodes': give the values with ${VAR} and --var, or --set\n",
+            argv[optind]);
         rb_plan_destroy(&plan);
         return 2;
     }
-    s_print_notes(plan);
+    rb_cli_plan_notes(plan);
     if (o.nagent_args && !o.local) {
         fprintf(stderr, "rackbench run: --agent-arg is for the agents of --local\n");
         return 2;
@@ -454,7 +380,7 @@ static int s_report(int argc, char **argv)
             if (s_formats("report", opt, val, reps, &nreps))
                 return 2;
         } else if (!strcmp(argv[i], "--units") && i + 1 < argc) {
-            if (s_units("report", argv[++i], &units) < 0)
+            if (rb_cli_units("rackbench report", argv[++i], &units) < 0)
                 return 2;
         } else if (argv[i][0] != '-' && !dir) {
             dir = argv[i];

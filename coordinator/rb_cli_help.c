@@ -29,6 +29,9 @@
     "  --metrics ADDR     serve Prometheus metrics at /metrics and the live report at /\n"         \
     "                     ([HOST:]PORT: a lone port is loopback; another host needs CURVE)\n"      \
     "  --set KEY=VALUE    a [global] option, after the plan's own (repeatable)\n"                  \
+    "  --override KEY=VALUE  an option of every job section, after the job's own: it wins\n"       \
+    "                     where a job sets it too (repeatable): --override size=256M\n"            \
+    "  --var NAME=VALUE   what ${NAME} is in the plan, before the environment (repeatable)\n"      \
     "  --section NAME     run only this job section (repeatable), as fio's --section\n"            \
     "  --output-format F  what to print at the end (default text): text, json, csv, html,\n"       \
     "                     fio-json, fio-json+ (fio's JSON), or a comma list printed in turn\n"     \
@@ -57,7 +60,8 @@ static const s_help_t s_helps[] = {
      "  rackbench run job.fio --local 2 --output-format fio-json+ > out.json   # as fio's json+\n"
      "\n"
      "exit codes: 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n"},
-    {"check", "usage: rackbench check PLAN [--ram SIZE] [--set KEY=VALUE]... [--section NAME]...\n"
+    {"check", "usage: rackbench check PLAN [--ram SIZE] [--set|--override KEY=VALUE]...\n"
+              "                       [--var NAME=VALUE]... [--section NAME]...\n"
               "\n"
               "Reads the plan as a run would, says every problem at once (file and line),\n"
               "and prints it normalised: every option explicit, one phase per stonewall.\n"
@@ -65,6 +69,8 @@ static const s_help_t s_helps[] = {
               "  --ram SIZE         the nodes' memory, for the page-cache warning (default: this "
               "machine's)\n"
               "  --set KEY=VALUE    a [global] option, after the plan's own (repeatable)\n"
+              "  --override KEY=VALUE  an option of every job section, after the job's own\n"
+              "  --var NAME=VALUE   what ${NAME} is in the plan, before the environment\n"
               "  --section NAME     only this job section (repeatable)\n"
               "\n"
               "example:\n"

@@ -28,6 +28,7 @@
 
 #include "rb_fs.h"
 #include "rb_agent.h"
+#include "rb_cli_plan.h"
 #include "rb_log.h"
 #include "rb_mpi.h"
 #include "rb_plan.h"
@@ -56,6 +57,9 @@ typedef struct s_opts {
     int quiet, verbose;
     const rb_reporter_t *outputs[RB_RUN_OUTPUTS_MAX]; /* --output-format, as rackbench run's */
     uint32_t noutputs;
+    rb_plan_args_t pa;      /* --set, --override, --var, --section, as rackbench run's */
+    const char *metrics;    /* --metrics ADDR, as rackbench run's */
+    rb_units_style_t units; /* --units, as rackbench run's */
 } s_opts_t;
 
 /* What rank 0 sends every rank before the endpoint (collective 3). */
@@ -95,6 +99,8 @@ static void s_usage(FILE *f)
             "  --heartbeat DURATION, --lost-after DURATION   as rackbench run\n"
             "  --quiet, --verbose\n"
             "  --output-format F  what rank 0 prints at the end, as rackbench run (default text)\n"
+            "  --set KEY=VALUE, --override KEY=VALUE, --var NAME=VALUE, --section NAME,\n"
+            "  --metrics ADDR, --units U   as rackbench run (rackbench run --help)\n"
             "exit codes (rank 0): 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n");
 }
 
@@ -153,6 +159,9 @@ static int s_parse(int argc, char **argv, s_opts_t *o, int loud)
         {"heartbeat", required_argument, NULL, 'H'}, {"lost-after", required_argument, NULL, 'L'},
         {"quiet", no_argument, NULL, 'q'},           {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},            {"output-format", required_argument, NULL, 'F'},
+        {"set", required_argument, NULL, 's'},       {"section", required_argument, NULL, 'S'},
+        {"override", required_argument, NULL, 'O'},  {"var", required_argument, NULL, 'V'},
+        {"metrics", required_argument, NULL, 'M'},   {"units", required_argument, NULL, 'U'},
         {NULL, 0, NULL, 0},
     };
     /* clang-format on */
@@ -209,6 +218,22 @@ static int s_parse(int argc, char **argv, s_opts_t *o, int loud)
             }
             break;
         }
+        case 's':
+        case 'S':
+        case 'O':
+        case 'V':
+            code = rb_cli_plan_arg(err, "rackbench-mpi", &o->pa, rb_cli_plan_kind(c), optarg);
+            break;
+        case 'M':
+            o->metrics = optarg;
+            break;
+        case 'U':
+            if (rb_units_parse_style(optarg, &o->units) < 0) {
+                fprintf(err, "rackbench-mpi: --units %s: expected iec (MiB/s), si (MB/s) or both\n",
+                        optarg);
+                code = 2;
+            }
+            break;
         case 'h':
             if (loud)
                 s_usage(stdout);
@@ -388,10 +413,9 @@ static int s_load_plan(const s_opts_t *o, rb_plan_t **plan, s_setup_t *setup)
 {
     rb_err_t err;
     rb_err_clear(&err);
-    if (rb_plan_load(o->plan_path, plan, &err) < 0) {
-        fprintf(stderr, "rackbench-mpi: %s\n", err.msg);
+    if (rb_cli_plan_load(o->plan_path, &o->pa, plan))
         return 2;
-    }
+    rb_cli_plan_notes(*plan);
     if (rb_plan_absolute_dirs(*plan, &err) < 0) {
         fprintf(stderr, "rackbench-mpi: the plan's folders: %s\n", err.msg);
         return 2;
@@ -434,6 +458,8 @@ static int s_coordinate(s_rank_t *k, rb_plan_t *plan, zcert_t *coord, char *keys
                         .verbose = o->verbose,
                         .outputs = o->outputs,
                         .noutputs = o->noutputs,
+                        .metrics = o->metrics,
+                        .units = o->units,
                         .key_public = zcert_public_txt(coord),
                         .key_secret = zcert_secret_txt(coord),
                         .allow_public = allow,

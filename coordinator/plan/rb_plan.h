@@ -68,12 +68,16 @@ typedef struct rb_plan {
  * it: --set options and --section names; and where every problem of the
  * plan goes. Caller memory; rb_plan_input_fini frees what the parser put in. */
 typedef struct rb_plan_input {
-    const char *const *sets;     /* "key=value" lines put at the end of each [global] */
-    uint32_t nsets;              /* ... (or in a [global] of their own before the first job) */
-    const char *const *sections; /* only these job sections run (--section); */
-    uint32_t nsections;          /* 0: all of them */
-    char *problems;              /* out: every problem, one "FILE:LINE: what" line each */
-    uint32_t nproblems;          /* out: how many (the first is also in err) */
+    const char *const *sets;      /* "key=value" lines put at the end of each [global] */
+    uint32_t nsets;               /* ... (or in a [global] of their own before the first job) */
+    const char *const *overrides; /* "key=value" lines put at the end of each job section, */
+    uint32_t noverrides;          /* after the job's own (--override: they win over them) */
+    const char *const *vars;      /* "NAME=value": what ${NAME} is in the plan, before */
+    uint32_t nvars;               /* the environment (--var) */
+    const char *const *sections;  /* only these job sections run (--section); */
+    uint32_t nsections;           /* 0: all of them */
+    char *problems;               /* out: every problem, one "FILE:LINE: what" line each */
+    uint32_t nproblems;           /* out: how many (the first is also in err) */
 } rb_plan_input_t;
 
 /* Frees what a parse put in in (its problems); safe on NULL and twice. */

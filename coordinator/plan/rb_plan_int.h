@@ -130,6 +130,8 @@ typedef struct rb_plan_parser {
     bool host_keywords;  /* $ncpus, $mb_memory or $pagesize was used */
     bool in_global_src;  /* expanding: inside a [global] section */
     bool sets_done_here; /* expanding: that section has its --set lines */
+    bool in_job_src;     /* expanding: inside a job section (its --override lines due) */
+    uint64_t vars_used;  /* expanding: the --var options a ${NAME} took (bit i: vars[i]) */
     char *problems;      /* every problem, one line each (owned until handed over) */
     size_t problems_len, problems_cap;
     unsigned nproblems;   /* problems found */

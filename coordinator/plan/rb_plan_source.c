@@ -70,6 +70,21 @@ static long long s_keyword(const char *name, size_t n)
     return -1;
 }
 
+/* What ${name} is: its --var, else the environment's; NULL when neither. */
+static const char *s_var(const rb_plan_parser_t *ps, const char *name)
+{
+    size_t n = strlen(name);
+    for (uint32_t i = ps->input ? ps->input->nvars : 0; i-- > 0;) { /* the last one given */
+        if (!strncmp(ps->input->vars[i], name, n) && ps->input->vars[i][n] == '=') {
+            for (uint32_t k = 0; k < ps->input->nvars && k < 64; k++) /* each of that name */
+                if (!strncmp(ps->input->vars[k], name, n) && ps->input->vars[k][n] == '=')
+                    ((rb_plan_parser_t *)ps)->vars_used |= 1ull << k;
+            return ps->input->vars[i] + n + 1;
+        }
+    }
+    return getenv(name);
+}
+
 /* Expands ${VAR}, ${VAR:-default} and fio's $keywords in a value. A value
  * in which a keyword was replaced and that holds arithmetic becomes a
  * parenthesised expression, as fio evaluates it ("8*$mb_memory"). *out is
@@ -101,16 +116,15 @@ static int s_expand_value(rb_plan_parser_t *ps, const char *file, unsigned line,
                 *dflt = '\0';
                 dflt += 2;
             }
-            const char *v = getenv(name);
+            const char *v = s_var(ps, name);
             if ((!v || !*v) && dflt)
                 v = dflt;
             if (!v) {
                 free(o);
-                return rb_plan_fail_at(
-                    ps, file, line,
-                    "environment variable '%s' is not set (set it, give it a default as "
-                    "${%s:-VALUE}, or pass --set)",
-                    name, name);
+                return rb_plan_fail_at(ps, file, line,
+                                       "variable '%s' is not set (pass --var %s=VALUE, set it in "
+                                       "the environment, or give it a default as ${%s:-VALUE})",
+                                       name, name, name);
             }
             rc = rb_plan_text_put(&o, &len, &cap, v, strlen(v));
             c = end + 1;
@@ -152,17 +166,31 @@ static int s_expand_value(rb_plan_parser_t *ps, const char *file, unsigned line,
     return 0;
 }
 
-/* The --set options as lines at the end of a [global] section. */
-static int s_emit_sets(rb_plan_parser_t *ps)
+/* Command-line options as lines of the plan, each marked with its option
+ * and place ("--set:2") for the messages about it. */
+static int s_emit_lines(rb_plan_parser_t *ps, const char *const *lines, uint32_t n, const char *opt)
 {
-    const rb_plan_input_t *in = ps->input;
-    for (uint32_t i = 0; in && i < in->nsets; i++) {
-        int rc = s_emit(ps, in->sets[i], strlen(in->sets[i]), "--set", i + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        int rc = s_emit(ps, lines[i], strlen(lines[i]), opt, i + 1);
         if (rc < 0)
             return rc;
     }
-    ps->sets_done_here = true;
     return 0;
+}
+
+/* The --override options as lines at the end of a job section. */
+static int s_emit_overrides(rb_plan_parser_t *ps)
+{
+    ps->in_job_src = false;
+    return ps->input ? s_emit_lines(ps, ps->input->overrides, ps->input->noverrides, "--override")
+                     : 0;
+}
+
+/* The --set options as lines at the end of a [global] section. */
+static int s_emit_sets(rb_plan_parser_t *ps)
+{
+    ps->sets_done_here = true;
+    return ps->input ? s_emit_lines(ps, ps->input->sets, ps->input->nsets, "--set") : 0;
 }
 
 static int s_expand(rb_plan_parser_t *ps, const char *text, size_t len, const char *file,
@@ -237,8 +265,18 @@ static int s_expand_line(rb_plan_parser_t *ps, char *raw, const char *file, unsi
             if (rc < 0)
                 return rc;
         }
+        if (ps->in_job_src) {
+            int rc = s_emit_overrides(ps);
+            if (rc < 0)
+                return rc;
+        }
         const char *close = strchr(s, ']');
         ps->in_global_src = close && (size_t)(close - s) == 7 && !strncmp(s, "[global]", 8);
+        if (close && !ps->in_global_src) {
+            char name[RB_PATH_MAX];
+            snprintf(name, sizeof name, "%.*s", (int)(close - s - 1), s + 1);
+            ps->in_job_src = !rb_plan_section_reserved(rb_plan_trim(name));
+        }
         ps->sets_done_here = false;
         return s_emit(ps, raw, strlen(raw), file, line);
     }
@@ -342,8 +380,20 @@ int rb_plan_source_expand(rb_plan_parser_t *ps, const char *text, size_t len)
                 return rc;
         }
     }
+    if (in && in->noverrides)
+        ps->expanded = true;
     int rc = s_expand(ps, text, len, ps->source, dir, 0);
     if (rc == 0 && ps->in_global_src && !ps->sets_done_here)
         rc = s_emit_sets(ps);
+    if (rc == 0 && ps->in_job_src)
+        rc = s_emit_overrides(ps);
+    /* a --var no ${NAME} takes is a mistake, said: never a value dropped */
+    for (uint32_t i = 0; rc == 0 && in && i < in->nvars && i < 64; i++) {
+        int n = (int)strcspn(in->vars[i], "=");
+        if (!(ps->vars_used >> i & 1) &&
+            rb_plan_fail_at(ps, "--var", i + 1, "%.*s: the plan has no ${%.*s}", n, in->vars[i], n,
+                            in->vars[i]) == -ENOMEM)
+            rc = -ENOMEM;
+    }
     return rc;
 }

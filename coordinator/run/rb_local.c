@@ -202,22 +202,74 @@ static const char *s_node_arg(const char *arg, const char *name, char *out, size
     return out;
 }
 
-const char *rb_local_root(const rb_run_ctx_t *r)
+/* Adds folder dir (absolute) to the roots, unless it is one or below one. */
+static int s_add_root(rb_run_ctx_t *r, const char *dir, size_t len, rb_err_t *err)
+{
+    while (len > 1 && dir[len - 1] == '/')
+        len--;
+    if (!len)
+        return 0;
+    for (uint32_t i = 0; i < r->nroots; i++) {
+        size_t n = strlen(r->roots[i]);
+        if (n <= len && !strncmp(dir, r->roots[i], n) && (dir[n] == '/' || n == len || n == 1))
+            return 0;
+    }
+    if (r->nroots == RB_MAX_ROOTS)
+        return rb_err_set(err, -E2BIG,
+                          "the plan's jobs write to more than %d folders, the most a local agent "
+                          "takes as roots (%.*s is one too many)",
+                          RB_MAX_ROOTS, (int)len, dir);
+    if (len >= sizeof r->roots[0])
+        return rb_err_set(err, -ENAMETOOLONG, "folder %.64s...: path too long", dir);
+    snprintf(r->roots[r->nroots++], sizeof r->roots[0], "%.*s", (int)len, dir);
+    return 0;
+}
+
+/* Each folder of a directory list ("/a:/b"). */
+static int s_add_dirs(rb_run_ctx_t *r, const char *list, rb_err_t *err)
+{
+    int rc = 0;
+    for (const char *d = list; *d && rc == 0;) {
+        size_t n = strcspn(d, ":");
+        rc = s_add_root(r, d, n, err);
+        d += n + (d[n] == ':');
+    }
+    return rc;
+}
+
+int rb_local_roots(rb_run_ctx_t *r, rb_err_t *err)
 {
     const rb_plan_t *p = r->plan;
-    if (p->directory[0])
-        return p->directory;
-    int devices = p->nphases > 0;
-    for (uint32_t i = 0; devices && i < p->nphases; i++)
-        for (uint32_t j = 0; devices && j < p->phases[i].njobs; j++)
-            devices = p->phases[i].jobs[j].device[0] != '\0';
+    int devices = p->nphases > 0, rc = 0;
+    if (!r->roots && !(r->roots = calloc(RB_MAX_ROOTS, sizeof *r->roots)))
+        return rb_err_set(err, -ENOMEM, "out of memory");
+    r->nroots = 0;
+    rc = s_add_dirs(r, p->directory, err);
+    for (uint32_t i = 0; rc == 0 && i < p->nphases; i++) {
+        for (uint32_t j = 0; rc == 0 && j < p->phases[i].njobs; j++) {
+            const rb_job_spec_t *js = &p->phases[i].jobs[j];
+            devices = devices && js->device[0] != '\0';
+            if (js->device[0])
+                continue;
+            if (js->directory[0])
+                rc = s_add_dirs(r, js->directory, err);
+            else if (js->filename[0] == '/' && strncmp(js->filename, "/dev/", 5) != 0)
+                rc =
+                    s_add_root(r, js->filename, (size_t)(strrchr(js->filename, '/') - js->filename),
+                               err); /* fio writes an absolute filename where it says */
+        }
+    }
     /* raw devices only: the agents make no files, only their run folders, which go */
-    return devices ? (r->o->out_dir ? r->o->out_dir : "runs") : "";
+    if (rc == 0 && devices && !r->nroots) {
+        const char *out = r->o->out_dir ? r->o->out_dir : "runs";
+        rc = s_add_root(r, out, strlen(out), err);
+    }
+    return rc;
 }
 
 int rb_local_start(rb_run_ctx_t *r)
 {
-    char bin[PATH_MAX], root[PATH_MAX];
+    char bin[PATH_MAX];
     const rb_run_opts_t *o = r->o;
     int rc = s_agent_bin(o, bin, sizeof bin);
     if (rc < 0) {
@@ -225,10 +277,11 @@ int rb_local_start(rb_run_ctx_t *r)
                     strerror(-rc));
         return rc;
     }
-    snprintf(root, sizeof root, "%s", rb_local_root(r));
-    if ((rc = rb_fs_mkdirs(root)) < 0) {
-        rb_run_fail(r, "directory %s: %s", root, strerror(-rc));
-        return rc;
+    for (uint32_t k = 0; k < r->nroots; k++) {
+        if ((rc = rb_fs_mkdirs(r->roots[k])) < 0) {
+            rb_run_fail(r, "directory %s: %s", r->roots[k], strerror(-rc));
+            return rc;
+        }
     }
     r->children = calloc(o->local, sizeof *r->children);
     if (!r->children)
@@ -252,8 +305,6 @@ int rb_local_start(rb_run_ctx_t *r)
                               c->name,
                               "--rack",
                               "local",
-                              "--root",
-                              root,
                               "--once",
                               "--heartbeat",
                               hb,
@@ -264,9 +315,13 @@ int rb_local_start(rb_run_ctx_t *r)
                               NULL,
                               NULL,
                               NULL,
-                              [19 + RB_RUN_AGENT_ARGS_MAX] = NULL};
+                              [17 + RB_RUN_AGENT_ARGS_MAX + 2 * RB_MAX_ROOTS] = NULL};
         char key[PATH_MAX], ckey[PATH_MAX];
-        size_t na = 15;
+        size_t na = 13;
+        for (uint32_t k = 0; k < r->nroots; k++) { /* each root, before the keys */
+            argv[na++] = "--root";
+            argv[na++] = r->roots[k];
+        }
         if (o->insecure) {
             argv[na++] = "--insecure";
         } else {
@@ -335,16 +390,20 @@ static void s_clean_after(rb_run_ctx_t *r)
         o = w > 0 && o + (size_t)w < sizeof names ? o + (size_t)w : o;
         left++;
     }
-    if (!left || !r->run_id[0] || !rb_local_root(r)[0])
+    if (!left || !r->run_id[0] || !r->nroots)
         return;
     int pfd[2];
     if (s_agent_bin(r->o, bin, sizeof bin) < 0 || pipe2(pfd, O_CLOEXEC) < 0) {
         rb_warn("local agents %s did not clean up, and no rackbench-agent can: their files may "
                 "remain under %s (rackbench-agent --cleanup --root %s --run %s)",
-                names, rb_local_root(r), rb_local_root(r), r->run_id);
+                names, r->roots[0], r->roots[0], r->run_id);
         return;
     }
-    const char *argv[] = {bin, "--cleanup", "--root", rb_local_root(r), "--run", r->run_id, NULL};
+    const char *argv[4 + 2 * RB_MAX_ROOTS + 1] = {bin, "--cleanup", "--run", r->run_id};
+    for (uint32_t k = 0; k < r->nroots; k++) {
+        argv[4 + 2 * k] = "--root";
+        argv[5 + 2 * k] = r->roots[k];
+    }
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -369,7 +428,7 @@ static void s_clean_after(rb_run_ctx_t *r)
     if (pid < 0 || waitpid(pid, &status, 0) != pid || s_exit_code(status) != 0) {
         rb_warn("local agents %s did not clean up, and removing their files failed (%s): run "
                 "rackbench-agent --cleanup --root %s --run %s",
-                names, pid < 0 ? strerror(errno) : "see above", rb_local_root(r), r->run_id);
+                names, pid < 0 ? strerror(errno) : "see above", r->roots[0], r->run_id);
         return;
     }
     for (uint32_t i = 0; i < r->nchildren; i++) {
@@ -379,7 +438,7 @@ static void s_clean_after(rb_run_ctx_t *r)
     }
     rb_warn("local agent%s %s did not clean up: the coordinator removed what run %s left under "
             "%s (%s)",
-            left == 1 ? "" : "s", names, r->run_id, rb_local_root(r),
+            left == 1 ? "" : "s", names, r->run_id, r->roots[0],
             line[0] ? line + strlen("cleanup: ") : "done");
 }
 

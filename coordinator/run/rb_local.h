@@ -21,9 +21,13 @@ void rb_local_joined(rb_run_ctx_t *r, const char *name);
 /* Starts o->local agents against r->endpoint. 0, or -errno with the run failed. */
 int rb_local_start(rb_run_ctx_t *r);
 
-/* The local agents' root: [global]'s directory, or for a plan whose every
- * job is on raw devices, the parent of run folders; "" when there is none. */
-const char *rb_local_root(const rb_run_ctx_t *r);
+/* The local agents' roots, into r->roots: [global]'s directory, each job's
+ * directories and the folders of its absolute filenames, each once and
+ * none below another (as fio runs each job where it says); for a plan whose
+ * every job is on raw devices, the parent of run folders. 0 (r->nroots may
+ * be 0: the plan names no folder), -E2BIG past RB_MAX_ROOTS folders or
+ * -ENOMEM, with why said in err. */
+int rb_local_roots(rb_run_ctx_t *r, rb_err_t *err);
 
 /* Reaps local agents that exited; marks their nodes lost (or fails the run
  * for one that exited before joining). */

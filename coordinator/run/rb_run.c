@@ -567,19 +567,18 @@ static int s_check_opts(rb_run_ctx_t *r)
                         "--nodes a,b,c\n");
         return 2;
     }
-    if (o->local && !rb_local_root(r)[0]) {
-        fprintf(stderr,
-                "rackbench run: --local needs a directory for the local agents' files: "
-                "set directory= in [global] of %s (a plan only on raw devices needs none)\n",
-                r->plan->source);
+    rb_err_t err;
+    rb_err_clear(&err);
+    if (o->local && rb_local_roots(r, &err) < 0) {
+        fprintf(stderr, "rackbench run: --local: %s (%s)\n", err.msg, r->plan->source);
         return 2;
     }
-    if (o->local && strchr(r->plan->directory, ':')) {
+    if (o->local && !r->nroots) {
         fprintf(stderr,
-                "rackbench run: --local makes [global]'s directory the local agents' root, "
-                "which must be one folder, not a list (%s of %s): give the list in the jobs, "
-                "below that root\n",
-                r->plan->directory, r->plan->source);
+                "rackbench run: --local needs a folder for the local agents' files: set "
+                "directory= in [global] of %s or in its jobs, or give the jobs absolute "
+                "filenames (a plan only on raw devices needs none)\n",
+                r->plan->source);
         return 2;
     }
     return 0;
@@ -660,6 +659,7 @@ out:
         rb_aggregate_phase_fini(&r->aggs[p]);
     free(r->aggs);
     free(r->children);
+    free(r->roots);
     free(r->want);
     free(r->space);
     rb_ingest_wearout_reset(r, NULL);

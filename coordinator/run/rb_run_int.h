@@ -67,6 +67,8 @@ typedef struct rb_run_ctx {
     FILE *telemetry;    /* telemetry.csv, likewise */
     rb_local_child_t *children;
     uint32_t nchildren;
+    char (*roots)[PATH_MAX]; /* --local: the agents' roots (rb_local_roots), nroots of them */
+    uint32_t nroots;
     uint64_t t_start; /* coordinator clock at start */
     uint64_t wall_start;
     uint64_t next_hb;

@@ -34,6 +34,7 @@ chmod +x "$work/agent"
 
 now_ns() { date +%s%N; }
 median() { python3 -c 'import statistics,sys; v=[float(x) for x in sys.argv[1:]]; print("%.0f" % statistics.median(v) if v else "-")' "$@"; }
+median1() { python3 -c 'import statistics,sys; v=[float(x) for x in sys.argv[1:]]; print("%.1f" % statistics.median(v) if v else "-")' "$@"; }
 
 printf '| engine | workers | iodepth | GO to first IO, ms | agent RSS, MiB | fio RSS, MiB | ratio | rackbench start-up and teardown, s | fio, s |\n'
 printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
@@ -65,13 +66,14 @@ print("%.1f %.3f" % ((p["first_start_utc_ns"] - p["go_utc_ns"]) / 1e6, p["window
                     --output-format=json --output="$work/fio.json" > /dev/null 2>&1
                 t1=$(now_ns)
                 frss+=("$(($(cat "$work/fio.rss") / 1024))")
-                rt=$(python3 -c 'import json,sys; print(max(j["job_runtime"] for j in json.load(open(sys.argv[1]))["jobs"]) / 1e3)' "$work/fio.json")
+                # (fio writes its notes, such as the depth capped, before the JSON)
+                rt=$(python3 -c 'import json,sys; t=open(sys.argv[1]).read(); print(max(j["job_runtime"] for j in json.loads(t[t.index("{"):])["jobs"]) / 1e3)' "$work/fio.json")
                 fover+=("$(python3 -c "print(($t1 - $t0) / 1e9 - $rt)")")
                 rm -f "$dir"/j.*
             done
             r=$(median "${rss[@]}") f=$(median "${frss[@]}")
             printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$engine" "$workers" "$depth" \
-                "$(median "${go[@]}")" "$r" "$f" "$(python3 -c "print('%.2f' % ($r / max($f, 1)))")" \
+                "$(median1 "${go[@]}")" "$r" "$f" "$(python3 -c "print('%.2f' % ($r / max($f, 1)))")" \
                 "$(python3 -c 'import statistics,sys; print("%.2f" % statistics.median(float(x) for x in sys.argv[1:]))' "${rover[@]}")" \
                 "$(python3 -c 'import statistics,sys; print("%.2f" % statistics.median(float(x) for x in sys.argv[1:]))' "${fover[@]}")"
         done

@@ -6,7 +6,7 @@
 #    --lost-after, in one run of two agents: a sync job of 40 workers at
 #    iodepth=64 and bs=1M (its buffers were set up after GO, on the thread
 #    that heartbeats), 26 libaio workers at qd1 (their io_destroy held that
-#    thread at the phase's end) and 256 posixaio workers a node. The run
+#    thread at the phase's end) and 256 posixaio workers (128 a node). The run
 #    passes, each phase starts within a second of its GO, the plan notes the
 #    sync engine's depth, and an earlier agent's leftover folder of
 #    local-1's name is gone (the agent removes it as it starts).
@@ -75,7 +75,7 @@ rw=write
 bs=4k
 iodepth=4
 size=256k
-numjobs=256
+numjobs=128
 EOF
 run shapes "$s/shapes.fio" --local 2
 rc=$?
@@ -86,7 +86,7 @@ if [ "$rc" = 0 ] && [ -n "$skews" ] && [ -z "$late" ] &&
     grep -q "job 'fuse': iodepth=64 with ioengine=sync, which does one IO at a time" "$s/shapes.log" &&
     grep -q "removed what an earlier agent local-1 left: 1 run folders, 1 files" "$s/shapes.log" &&
     [ ! -e "$s/d1/rackbench.20240102-030405-beef.local-1" ]; then
-    echo "ok   case 1: 40 sync workers at iodepth=64, 26 libaio at qd1, 256 posixaio a node: passed; start skews ${skews// / ms, } ms; an earlier agent's leftovers removed"
+    echo "ok   case 1: 40 sync workers at iodepth=64, 26 libaio at qd1, 256 posixaio (128 a node): passed; start skews ${skews// / ms, } ms; an earlier agent's leftovers removed"
 else
     no "case 1: exit $rc, start skews '$skews' ms; log:"; grep -E "lost|error|note|removed|skew" "$s/shapes.log" | head -20
 fi

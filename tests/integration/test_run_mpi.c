@@ -20,17 +20,19 @@
 #define MIB   (1024.0 * 1024.0)
 #define RANKS 4
 
-static const char *s_plan_fmt = "; write then read, 8 MiB per node, O_DIRECT\n"
-                                "[global]\n"
+/* Write then read, O_DIRECT, its size from the command line: ${MPI_SIZE}
+ * (--var) in [global], and a job's own size that --override replaces. */
+static const char *s_plan_fmt = "[global]\n"
                                 "directory=%s/data\n"
                                 "bs=1M\n"
-                                "size=8M\n"
+                                "size=${MPI_SIZE}\n"
                                 "direct=1\n"
                                 "filename_format=stream.$jobnum.$filenum\n"
                                 "sample_interval=200ms\n"
                                 "\n"
                                 "[seqwrite]\n"
                                 "rw=write\n"
+                                "size=64M\n"
                                 "\n"
                                 "[seqread]\n"
                                 "stonewall\n"
@@ -55,8 +57,11 @@ static void test_mpi_four_ranks(void **state)
     snprintf(out, sizeof out, "%s/stdout", dir);
     snprintf(err, sizeof err, "%s/stderr", dir);
 
-    int code = it_sh(out, err, S_MPIRUN " '%s' --out '%s' --name-format 'node-%%r'", RANKS,
-                     it_bin("rackbench-mpi"), plan, runs);
+    /* the options of rackbench run that read the plan: 8 MiB a node, not 64 */
+    int code = it_sh(out, err,
+                     S_MPIRUN " '%s' --out '%s' --name-format 'node-%%r' --var MPI_SIZE=8M "
+                              "--override size=8M --units si",
+                     RANKS, it_bin("rackbench-mpi"), plan, runs);
     assert_int_equal(it_show_failure(code, err), 0);
     rb_json_t *j = it_summary(runs, folder, sizeof folder);
     assert_non_null(j);
@@ -67,6 +72,8 @@ static void test_mpi_four_ranks(void **state)
     const char *at = strstr(o, "run folder: ");
     assert_non_null(at);
     assert_null(strstr(at + 1, "run folder: "));
+    assert_non_null(strstr(o, " MB/s")); /* --units si */
+    assert_null(strstr(o, " MiB/s"));
     free(o);
 
     assert_string_equal(rb_json_str(rb_json_get(j, "status")), "ok");

@@ -1212,10 +1212,32 @@ static void test_fio_syntax(void **state)
     assert_int_equal(p->phases[0].jobs[0].bs, 8 << 10);
     assert_non_null(strstr(p->text, "size=2M\n")); /* the run folder keeps what ran */
     rb_plan_destroy(&p);
+    /* --var gives ${NAME} before the environment; --override wins over a
+     * job's own option, --set does not; an unused --var is a problem */
+    {
+        static const char *const vars[] = {"RB_TEST_UNSET=8k", "HOME=/x"};
+        static const char *const over[] = {"size=2M"};
+        static const char *const sets[] = {"size=4M"};
+        rb_plan_input_t vin = {
+            .vars = vars, .nvars = 1, .overrides = over, .noverrides = 1, .sets = sets, .nsets = 1};
+        p = s_parse_in("[global]\nsize=1M\n[a]\nsize=8M\nbs=${RB_TEST_UNSET}\n[b]\n", &vin, NULL,
+                       0);
+        assert_int_equal(p->phases[0].jobs[0].bs, 8192);
+        assert_int_equal(p->phases[0].jobs[0].size, 2 << 20);
+        assert_int_equal(p->phases[0].jobs[1].size, 2 << 20);
+        assert_non_null(strstr(p->text, "[a]\nsize=8M\nbs=8k\nsize=2M\n"));
+        rb_plan_destroy(&p);
+        rb_plan_input_fini(&vin);
+        vin.nvars = 2; /* HOME: in the environment, and in no ${} of the plan */
+        s_parse_in("[a]\nsize=1M\nbs=${RB_TEST_UNSET}\n", &vin, NULL, -EINVAL);
+        assert_non_null(strstr(vin.problems, "--var:2: HOME: the plan has no ${HOME}"));
+        rb_plan_input_fini(&vin);
+    }
     s_parse_in("[a]\nsize=1M\nbs=${RB_TEST_UNSET}\n", &in, NULL, -EINVAL);
     assert_int_equal(in.nproblems, 1);
     assert_non_null(
-        strstr(in.problems, "t.ini:3: environment variable 'RB_TEST_UNSET' is not set"));
+        strstr(in.problems,
+               "t.ini:3: variable 'RB_TEST_UNSET' is not set (pass --var RB_TEST_UNSET=VALUE"));
     rb_plan_input_fini(&in);
 
     /* fio's keywords and arithmetic */
