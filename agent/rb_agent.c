@@ -370,9 +370,16 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
             s_hello_later(a, rb_time_mono_ns());
             break;
         }
-        rb_error("coordinator reports: %s", m.u.error.reason);
+        /* a run that did not start (another node, the join) ends a healthy
+         * agent's part cleanly: nothing of its own failed */
+        int unstarted = m.u.error.code == -ECANCELED && !rb_agent_state_active(a) &&
+                        strstr(m.u.error.reason, " did not start: ");
+        if (unstarted)
+            rb_info("coordinator reports: %s", m.u.error.reason);
+        else
+            rb_error("coordinator reports: %s", m.u.error.reason);
         if (a->o.once && !rb_agent_state_active(a)) {
-            a->exit_code = 3;
+            a->exit_code = unstarted ? 0 : 3;
             a->quit = 1;
         } else if (m.u.error.code == -ECANCELED && !rb_agent_state_active(a)) {
             /* The run it joined is over before it began (or over for
@@ -698,7 +705,7 @@ int rb_agent_run(rb_agent_t *a)
                 a->quit = 1;
             }
         }
-        if (a->sock && !a->attached && now >= a->next_hello) {
+        if (a->sock && !a->attached && now >= a->next_hello && !s_signalled) {
             s_send_hello(a);
             a->next_hello =
                 now + (a->hello_retry_ns > S_HELLO_EVERY_NS ? a->hello_retry_ns : S_HELLO_EVERY_NS);

@@ -214,6 +214,11 @@ static void *s_worker_main(void *arg)
         rb_worker_checkpoint(w, w->t_end, bytes);
     if (wl->finish)
         wl->finish(w);
+    /* its files closed and its engine ended here, each worker in its own
+     * thread as fio's: io_destroy waits for the kernel (tens of ms), and
+     * 256 of them one after another held a phase's end for seconds */
+    wl->fini(w);
+    w->fini_done = 1;
     __atomic_store_n(&w->finished, 1, __ATOMIC_RELEASE);
     return NULL;
 }
@@ -259,7 +264,7 @@ static void s_join_all(rb_phase_t *ph)
 
 static void s_worker_free(rb_worker_t *w)
 {
-    if (w->spec)
+    if (w->spec && !w->fini_done) /* a worker that never ran: its thread did not */
         rb_workload_for(w->spec)->fini(w);
     free(w->bufs);
     w->bufs = NULL; /* its checkpoints stay for DONE, freed with the phase */

@@ -101,6 +101,7 @@ typedef struct rb_worker {
     void *bufs;           /* the workload's buffers, aligned */
     pthread_t thread;
     int started;      /* thread was created */
+    int fini_done;    /* its workload's fini ran, in its own thread */
     void *pinned;     /* lockmem: the memory it pinned ... */
     uint64_t npinned; /* ... and how much */
     /* verify_backlog, or a mix with verify: blocks written and not yet read

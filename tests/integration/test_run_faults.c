@@ -50,22 +50,32 @@ static int s_contains(const char *path, const char *needle)
 }
 
 /* A job whose directory lies outside the agents' root is refused by every
- * agent, naming the path and the root; the run fails with exit 3. */
+ * agent, naming the path and the root; the run fails with exit 3. (Agents
+ * of a rack, each with its --root: --local roots its agents where the plan
+ * writes.) */
 static void test_refused_outside_root(void **state)
 {
     (void)state;
     paths_t p;
-    char text[9000], other[4200], data[4200];
+    char text[9000], other[4200], data[4200], ep[4300];
     s_paths(&p, "refused");
     snprintf(other, sizeof other, "%s/elsewhere", p.dir);
     snprintf(data, sizeof data, "%s/data", p.dir);
-    it_sh(NULL, NULL, "mkdir -p '%s'", other);
+    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
+    it_sh(NULL, NULL, "mkdir -p '%s' '%s'", other, data);
     snprintf(text, sizeof text,
              "[global]\ndirectory=%s\nbs=64k\nsize=1M\n\n[w]\nrw=write\ndirectory=%s\n", data,
              other);
     it_write(p.plan, text);
-    int code = it_sh(p.out, p.err, "'%s' run --local 2 --quiet --out '%s' '%s'",
-                     it_bin("rackbench"), p.runs, p.plan);
+    int coord = it_sh_bg(p.out, p.err, "'%s' run --expect 2 --bind '%s' --quiet --out '%s' '%s'",
+                         it_bin("rackbench"), ep, p.runs, p.plan);
+    int agents[2];
+    for (int i = 0; i < 2; i++)
+        agents[i] = it_sh_bg(NULL, NULL, "'%s' --coordinator '%s' --name r%d --root '%s' --once",
+                             it_bin("rackbench-agent"), ep, i + 1, data);
+    int code = it_wait_exit(coord, it_deadline(30000));
+    for (int i = 0; i < 2; i++)
+        it_wait_exit(agents[i], it_deadline(10000));
     assert_int_equal(code, 3);
     assert_true(s_contains(p.err, "outside the agent's roots"));
     assert_true(s_contains(p.err, other));

@@ -180,9 +180,12 @@ static void test_devices(void **state)
         assert_int_equal(rb_sandbox_check_device(sb, "/dev", dev + 5, &err), -EOPNOTSUPP);
         assert_non_null(strstr(err.msg, "filename="));
         rb_err_clear(&err);
-        /* ':wipe' names one exact device, never a pattern */
+        /* ':wipe' on a pattern takes the count of devices it must match */
         assert_int_equal(rb_sandbox_allow_device(sb, "/dev/loop*:wipe", &err), -EINVAL);
-        assert_non_null(strstr(err.msg, "exact device"));
+        assert_non_null(strstr(err.msg, "takes the number of devices it must match"));
+        rb_err_clear(&err);
+        assert_int_equal(rb_sandbox_allow_device(sb, "/dev/loop*:wipe=9999", &err), -EINVAL);
+        assert_non_null(strstr(err.msg, "1 to 1024"));
         rb_err_clear(&err);
         assert_int_equal(rb_sandbox_allow_device(sb, "/dev/no-such*", &err), 0);
         assert_int_equal(rb_device_allow_match(rb_sandbox_allowed(sb), "/dev/sdzz"), 0);
