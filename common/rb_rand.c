@@ -68,3 +68,11 @@ void rb_rand_fill(rb_rand_t *r, void *buf, size_t len)
     }
     *r = st;
 }
+
+void rb_rand_skip(rb_rand_t *r, size_t len)
+{
+    rb_rand_t st = *r;
+    for (size_t n = len / 8 + (len % 8 != 0); n > 0; n--)
+        (void)rb_rand_next(&st);
+    *r = st;
+}

@@ -19,4 +19,8 @@ uint64_t rb_rand_next(rb_rand_t *r);
 /* Fills len bytes of buf with random bytes. */
 void rb_rand_fill(rb_rand_t *r, void *buf, size_t len);
 
+/* Moves r on as rb_rand_fill of len bytes would, writing nothing: a copy of
+ * r taken before fills the same bytes later, elsewhere. */
+void rb_rand_skip(rb_rand_t *r, size_t len);
+
 #endif

@@ -170,10 +170,13 @@ static int s_nice(rb_worker_t *w)
     return -e;
 }
 
-/* Waits at the phase's gate until GO or a stop: 0 at GO, -ECANCELED. */
+/* Says the worker warm, then waits at the phase's gate until GO or a stop:
+ * 0 at GO, -ECANCELED. */
 static int s_wait_go(rb_worker_t *w)
 {
     pthread_mutex_lock(&w->gate->mu);
+    w->gate->warm++;
+    pthread_cond_broadcast(&w->gate->cv);
     while (!w->gate->open && !rb_worker_stopped(w))
         pthread_cond_wait(&w->gate->cv, &w->gate->mu);
     int open = w->gate->open;
@@ -186,6 +189,21 @@ static void *s_worker_main(void *arg)
     rb_worker_t *w = arg;
     const rb_job_spec_t *s = w->spec;
     const rb_workload_ops_t *wl = rb_workload_for(s);
+    if (wl->warm) {
+        /* side by side with the others, as many at once as there are CPUs:
+         * more only fight over the process's memory map, and the thread
+         * that keeps the connection waits behind them */
+        pthread_mutex_lock(&w->gate->mu);
+        while (w->gate->warming >= w->gate->warm_max)
+            pthread_cond_wait(&w->gate->cv, &w->gate->mu);
+        w->gate->warming++;
+        pthread_mutex_unlock(&w->gate->mu);
+        wl->warm(w);
+        pthread_mutex_lock(&w->gate->mu);
+        w->gate->warming--;
+        pthread_cond_broadcast(&w->gate->cv);
+        pthread_mutex_unlock(&w->gate->mu);
+    }
     if (s_wait_go(w) < 0)
         w->t_go = rb_time_mono_ns(); /* stopped before GO: it does nothing */
     /* GO, then startdelay: the worker's time (ramp, runtime) begins after both;
@@ -366,6 +384,8 @@ rb_phase_t *rb_phase_prepare(const rb_phase_spec_t *spec, uint32_t index, rb_san
     }
     pthread_cond_init(&ph->gate.cv, NULL);
     ph->gate_made = 1;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    ph->gate.warm_max = cpus < 1 ? 1 : cpus > 64 ? 64 : (uint32_t)cpus;
     uint32_t n = 0;
     for (uint32_t j = 0; j < spec->njobs; j++)
         n += spec->jobs[j].numjobs;
@@ -508,6 +528,11 @@ rb_phase_t *rb_phase_prepare(const rb_phase_spec_t *spec, uint32_t index, rb_san
         }
         ph->w[i].started = 1;
     }
+    /* prepared once every worker is warm: GO finds them all waiting */
+    pthread_mutex_lock(&ph->gate.mu);
+    while (ph->gate.warm < n)
+        pthread_cond_wait(&ph->gate.cv, &ph->gate.mu);
+    pthread_mutex_unlock(&ph->gate.mu);
     return ph;
 }
 

@@ -809,6 +809,7 @@ static void s_run(rb_worker_t *w)
 const rb_workload_ops_t rb_data_workload = {
     .name = "data",
     .setup = rb_data_setup,
+    .warm = rb_data_warm,
     .run = s_run,
     .finish = rb_data_finish,
     .fini = rb_data_fini,

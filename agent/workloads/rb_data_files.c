@@ -262,33 +262,47 @@ int rb_data_unlink_files(rb_worker_t *w)
     return 0;
 }
 
-/* Fills the buffers per buffer_mode (or compressible, deduped as asked) and
- * puts every slot on the free stack. */
+/* Seeds the worker's generators, readies the buffers' filling (rb_data_warm,
+ * in the worker's thread: the generator that fills them is taken here and
+ * moved on past them, so that every draw after comes as if they were filled
+ * now) and puts every slot on the free stack. */
 static void s_ring_init(rb_worker_t *w, uint64_t seed, uint64_t bmax)
 {
     const rb_job_spec_t *s = w->spec;
     uint32_t depth = w->depth;
     rb_rand_seed(&w->rng, seed);
     rb_rand_seed(&w->prio_rng, seed ^ 0x3c6ef372fe94f82bull);
+    w->bufs_len = depth * bmax;
     if (rb_fill_wanted(s)) {
         rb_fill_init(&w->fill, s, s->bs_write ? s->bs_write : s->bs, seed);
         if (s->dedupe_global)
             rb_fill_share(&w->fill, w->peer_seeds, w->npeers, w->peer);
-        for (uint32_t i = 0; i < depth; i++)
-            rb_fill_buf(&w->fill, (char *)w->bufs + i * bmax, (size_t)bmax);
-    } else if (s->buffer_mode == RB_BUF_RANDOM)
-        rb_rand_fill(&w->rng, w->bufs, (size_t)(depth * bmax));
-    else if (s->buffer_mode == RB_BUF_PATTERN && s->pattern_len)
-        for (uint64_t i = 0; i < depth * bmax; i++)
-            ((uint8_t *)w->bufs)[i] = s->pattern[i % s->pattern_len];
-    else
-        memset(w->bufs, 0, (size_t)(depth * bmax));
+    } else if (s->buffer_mode == RB_BUF_RANDOM) {
+        w->bufs_rng = w->rng;
+        rb_rand_skip(&w->rng, (size_t)w->bufs_len);
+    }
     for (uint32_t i = 0; i < depth; i++) {
         w->slots[i].base = (char *)w->bufs + i * bmax;
         w->ios[i].runner = &w->slots[i];
         w->ios[i].buf_index = i;
         w->free[w->nfree++] = &w->ios[i];
     }
+}
+
+void rb_data_warm(rb_worker_t *w)
+{
+    const rb_job_spec_t *s = w->spec;
+    uint64_t bmax = w->depth ? w->bufs_len / w->depth : 0;
+    if (rb_fill_wanted(s)) /* compressible, deduped as asked */
+        for (uint32_t i = 0; i < w->depth; i++)
+            rb_fill_buf(&w->fill, (char *)w->bufs + i * bmax, (size_t)bmax);
+    else if (s->buffer_mode == RB_BUF_RANDOM)
+        rb_rand_fill(&w->bufs_rng, w->bufs, (size_t)w->bufs_len);
+    else if (s->buffer_mode == RB_BUF_PATTERN && s->pattern_len)
+        for (uint64_t i = 0; i < w->bufs_len; i++)
+            ((uint8_t *)w->bufs)[i] = s->pattern[i % s->pattern_len];
+    else
+        memset(w->bufs, 0, (size_t)w->bufs_len);
 }
 
 /* Sets up the engine for the worker's files fdv[] and buffers. 0 or -errno with err set. */

@@ -157,6 +157,10 @@ static inline void rb_data_wrote_range(rb_worker_file_t *f, uint64_t off, uint64
 int rb_data_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx_t *ctx,
                   uint64_t seed, rb_err_t *err);
 
+/* Fills the worker's buffers per buffer_mode (or compressible, deduped as
+ * asked), in its own thread before GO: rb_data_setup readied it. */
+void rb_data_warm(rb_worker_t *w);
+
 /* unlink_each_loop: the files go and come back empty before the next loop.
  * 1 when they did, 0 when there is nothing to do, -1 with the worker failed. */
 int rb_data_renew_files(rb_worker_t *w);

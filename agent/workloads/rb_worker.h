@@ -67,6 +67,9 @@ typedef struct rb_gate {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int open;
+    uint32_t warm;     /* workers whose warm() is done (they wait at the gate) */
+    uint32_t warming;  /* workers in warm() now ... */
+    uint32_t warm_max; /* ... at most this many at once (the CPUs) */
 } rb_gate_t;
 
 typedef struct rb_worker {
@@ -99,6 +102,8 @@ typedef struct rb_worker {
     uint64_t prio_ios[2]; /* cmdprio: reads and writes issued with a priority ... */
     uint64_t prio_of[2];  /* ... of the reads and writes drawn for */
     void *bufs;           /* the workload's buffers, aligned */
+    uint64_t bufs_len;    /* ... their bytes, filled by the workload's warm() */
+    rb_rand_t bufs_rng;   /* ... with these random bytes (buffer_mode=random) */
     pthread_t thread;
     int started;      /* thread was created */
     int fini_done;    /* its workload's fini ran, in its own thread */

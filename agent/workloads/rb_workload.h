@@ -18,6 +18,9 @@ typedef struct rb_workload_ops {
      * 0 or -errno with err set; fini() releases what it took either way. */
     int (*setup)(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ctx_t *ctx,
                  uint64_t seed, rb_err_t *err);
+    /* Before GO, not measured, on the worker's thread (the workers' side by
+     * side): what setup() left for it, as filling the buffers. Optional. */
+    void (*warm)(rb_worker_t *w);
     /* The measured loop, on the worker's thread from GO on. */
     void (*run)(rb_worker_t *w);
     /* After the measured window is closed: work that is not counted
