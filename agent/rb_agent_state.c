@@ -172,6 +172,20 @@ static void s_next_ctx(rb_agent_t *a, uint32_t p)
     a->next_index = p;
 }
 
+/* Forgets the run (its files gone, or left to the caller): its phases, its
+ * layout and run folders, its PLAN; the agent idle. */
+static void s_forget(rb_agent_t *a)
+{
+    rb_phase_destroy(&a->phase);
+    rb_phase_destroy(&a->next);
+    rb_phase_destroy(&a->ending);
+    rb_layout_destroy(&a->layout);
+    s_free_rundirs(a);
+    rb_msg_fini(&a->plan);
+    a->state = S_IDLE;
+    a->go_waiting = a->end_pending = 0;
+}
+
 /* Ends the current run here and now: stops IO, waits for the background
  * task, removes files, forgets the plan. For an agent that leaves the run
  * (no coordinator to keep alive); END goes through S_BG_CLEANUP instead. */
@@ -188,11 +202,7 @@ static int s_end_run(rb_agent_t *a, uint64_t *removed, rb_err_t *err)
     rb_phase_destroy(&a->next);
     rb_phase_destroy(&a->ending);
     int rc = rb_sandbox_cleanup(a->sb, removed, err);
-    rb_layout_destroy(&a->layout);
-    s_free_rundirs(a);
-    rb_msg_fini(&a->plan);
-    a->state = S_IDLE;
-    a->go_waiting = a->end_pending = 0;
+    s_forget(a);
     return rc;
 }
 
@@ -528,13 +538,7 @@ static void s_ended(rb_agent_t *a)
     e.u.end.removed_files = a->removed;
     if (a->prep_rc < 0)
         rb_error("cleanup: %s", a->prep_err.msg);
-    rb_phase_destroy(&a->phase);
-    rb_phase_destroy(&a->next);
-    rb_phase_destroy(&a->ending);
-    rb_layout_destroy(&a->layout);
-    s_free_rundirs(a);
-    rb_msg_fini(&a->plan);
-    a->state = S_IDLE;
+    s_forget(a);
     rb_agent_send(a, &e);
     rb_info("run %s %s; %llu files removed in %.1f s", a->end_run_id,
             a->end_aborted ? "aborted" : "ended", (unsigned long long)a->removed,

@@ -289,7 +289,7 @@ static int s_run(int argc, char **argv)
             o.outputs = outputs;
             break;
         case 'U':
-            if (rb_cli_units("rackbench run", optarg, &o.units) < 0)
+            if (rb_cli_units(stderr, "rackbench run", optarg, &o.units) < 0)
                 return 2;
             break;
         case 's':
@@ -380,7 +380,7 @@ static int s_report(int argc, char **argv)
             if (s_formats("report", opt, val, reps, &nreps))
                 return 2;
         } else if (!strcmp(argv[i], "--units") && i + 1 < argc) {
-            if (rb_cli_units("rackbench report", argv[++i], &units) < 0)
+            if (rb_cli_units(stderr, "rackbench report", argv[++i], &units) < 0)
                 return 2;
         } else if (argv[i][0] != '-' && !dir) {
             dir = argv[i];

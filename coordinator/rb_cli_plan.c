@@ -107,10 +107,10 @@ int rb_cli_plan_load(const char *path, const rb_plan_args_t *a, rb_plan_t **plan
 }
 
 /* --units VALUE of rackbench cmd into *out: 0, or -1 with the message said. */
-int rb_cli_units(const char *cmd, const char *val, rb_units_style_t *out)
+int rb_cli_units(FILE *err, const char *cmd, const char *val, rb_units_style_t *out)
 {
     if (rb_units_parse_style(val, out) == 0)
         return 0;
-    fprintf(stderr, "%s: --units %s: expected iec (MiB/s), si (MB/s) or both\n", cmd, val);
+    fprintf(err, "%s: --units %s: expected iec (MiB/s), si (MB/s) or both\n", cmd, val);
     return -1;
 }

@@ -4,6 +4,7 @@
 #define RB_CLI_PLAN_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rb_plan.h"
 #include "rb_units.h"
@@ -38,7 +39,7 @@ int rb_cli_plan_load(const char *path, const rb_plan_args_t *a, rb_plan_t **plan
 /* The plan's notes (options accepted without effect, depths capped), on stderr. */
 void rb_cli_plan_notes(const rb_plan_t *plan);
 
-/* --units VALUE of rackbench cmd into *out: 0, or -1 with the message said. */
-int rb_cli_units(const char *cmd, const char *val, rb_units_style_t *out);
+/* --units VALUE of command cmd into *out: 0, or -1 with the message said on err. */
+int rb_cli_units(FILE *err, const char *cmd, const char *val, rb_units_style_t *out);
 
 #endif

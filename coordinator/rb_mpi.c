@@ -228,11 +228,8 @@ static int s_parse(int argc, char **argv, s_opts_t *o, int loud)
             o->metrics = optarg;
             break;
         case 'U':
-            if (rb_units_parse_style(optarg, &o->units) < 0) {
-                fprintf(err, "rackbench-mpi: --units %s: expected iec (MiB/s), si (MB/s) or both\n",
-                        optarg);
+            if (rb_cli_units(err, "rackbench-mpi", optarg, &o->units) < 0)
                 code = 2;
-            }
             break;
         case 'h':
             if (loud)
