@@ -248,10 +248,16 @@ void rb_agent_state_plan(rb_agent_t *a, rb_msg_t *m)
     a->nextents = 0;
     a->prefill_bytes = 0;
     a->go_waiting = a->end_pending = 0;
+    a->space->type = RB_MSG_NONE;
     int rc = rb_agent_plan_accept(a, &err);
     if (rc < 0) {
         uint64_t removed = 0;
         rb_warn("refusing plan %s: %s", a->plan.u.plan.run_id, err.msg);
+        /* short of space: what this node needs and saw, first, so that the
+         * coordinator can tell a file system that other nodes of the run
+         * are filling as this one looks */
+        if (rc == -ENOSPC && a->space->type == RB_MSG_SPACE)
+            rb_agent_send(a, a->space);
         rb_agent_send_reason(a, RB_MSG_REFUSED, rc, err.msg);
         s_end_run(a, &removed, NULL);
         if (a->o.once) {

@@ -147,7 +147,9 @@ static void test_up_and_run(void **state)
 
     /* the volume is one file system seen from three hosts: 3 x 900 MiB do
      * not fit its 2 GiB, though each node's share alone would, so the run
-     * is refused before anything is laid out, naming the mount's source */
+     * is refused, naming the mount's source: from the nodes' readings taken
+     * before their layout, even when a node that looks later finds the
+     * others filling the volume and refuses on its own */
     it_write(plan, "[global]\ndirectory=acceptance\nbs=1m\n[w]\nrw=write\nsize=900m\n");
     snprintf(args, sizeof args,
              "env RB_BIN='%s' RB_GLAB_STATE='%s' '%s/deploy/gluster-lab.sh' run '%s' --wait 30s "
