@@ -648,6 +648,11 @@ rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
             return NULL;
         }
     }
+    rb_sandbox_allow_open_writers(a->sb, opts->open_writers);
+    const rb_device_allow_t *al = rb_sandbox_allowed(a->sb);
+    for (uint32_t i = 0; i < al->n; i++) /* what each pattern lets a plan name, said */
+        rb_info("--allow-device %s%s matches %u block device%s now", al->p[i].pattern,
+                al->p[i].wipe ? ":wipe" : "", al->p[i].matched, al->p[i].matched == 1 ? "" : "s");
     if (!opts->no_telemetry)
         s_telemetry_open(a);
     if (s_load_keys(a, err) < 0 || s_open(a, err) < 0) {

@@ -29,6 +29,7 @@ typedef struct rb_agent_opts {
     const char *cleanup_run; /* --cleanup --run: that run's leftovers only */
     int no_telemetry;        /* do not read host telemetry */
     const char *devices[RB_AGENT_MAX_DEVICES]; /* --allow-device block devices */
+    int open_writers; /* --allow-open-writers: devices others write may be written */
     int ndevices;
     int reserve_pct; /* % of each file system a plan must leave free (0-90) */
     /* Keys handed over in memory instead of --key/--coordinator-key files

@@ -37,6 +37,7 @@ static const struct option s_longopts[] = {
     {"help", no_argument, NULL, 'h'},
     {"reserve", required_argument, NULL, 'e'},
     {"allow-device", required_argument, NULL, 'D'},
+    {"allow-open-writers", no_argument, NULL, 'w'},
     {"cleanup", no_argument, NULL, 'X'},
     {"list-devices", no_argument, NULL, 'Y'},
     {"protocol", required_argument, NULL, 'W'},
@@ -51,6 +52,7 @@ static void s_usage(FILE *f)
            "                       [--rack RACK] [--once] [--heartbeat DURATION]\n"
            "                       [--lost-after DURATION] [--no-telemetry] [--quiet | --verbose]\n"
            "                       [--reserve PCT] [--allow-device PATTERN[:wipe] ...]\n"
+           "                       [--allow-open-writers]\n"
            "       rackbench-agent --cleanup --root DIR [--root DIR...] [--name NODE] [--run RUN]\n"
            "       rackbench-agent --list-devices [--allow-device PATTERN[:wipe] ...]\n"
            "\n"
@@ -71,7 +73,10 @@ static void s_usage(FILE *f)
            "  --allow-device PATTERN  block devices plans may read and write: a path, a glob\n"
            "                 (/dev/sd*) or a /dev/disk/by-id/ name (repeatable); one that is\n"
            "                 mounted or in use is refused, and one holding partitions, a file\n"
-           "                 system or RAID signature is written only with /dev/X:wipe\n"
+           "                 system or RAID signature is written only with /dev/X:wipe;\n"
+           "                 never one whose stack (the devices under and over it) is in use\n"
+           "  --allow-open-writers   write allowed devices that other programs have open\n"
+           "                 for writing too (refused by default, naming the program)\n"
            "  --list-devices every block device, whether it may be read and written, why not\n"
            "  --protocol N   speak protocol N, an older one this build knows, as an agent\n"
            "                 of that version does (to try a rack of mixed builds)\n"
@@ -132,6 +137,9 @@ static int s_option(int c, rb_agent_opts_t *o, int *cleanup, char **argv)
             return 2;
         }
         o->devices[o->ndevices++] = optarg;
+        return -1;
+    case 'w':
+        o->open_writers = 1;
         return -1;
     case 'X':
         *cleanup = 1;
@@ -223,7 +231,8 @@ int rb_agent_cli_main(int argc, char **argv)
         return rb_cleanup_main(o.roots, o.nroots, &only);
     }
     if (cleanup == 2) {
-        rb_device_allow_t allow = {0};
+        static rb_device_allow_t allow; /* large: not on the stack */
+        allow.open_writers = o.open_writers;
         for (int i = 0; i < o.ndevices; i++) {
             if (rb_device_allow_add(&allow, o.devices[i], &err) < 0) {
                 fprintf(stderr, "rackbench-agent: %s\n", err.msg);

@@ -17,157 +17,20 @@
 #include <unistd.h>
 
 #include "rb_device.h"
+#include "rb_devstack.h"
 #include "rb_units.h"
 
-/* First line of a small sysfs file into buf (newline cut); 0 or -errno. */
-static int s_read_line(const char *path, char *buf, size_t len)
-{
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return -errno;
-    int ok = fgets(buf, (int)len, f) != NULL;
-    fclose(f);
-    if (!ok)
-        return -EIO;
-    buf[strcspn(buf, "\n")] = '\0';
-    return 0;
-}
-
-/* Device numbers of the partitions of the device at sysfs folder dir
- * (sub-folders holding a "partition" file) into devs, their names into
- * names (", "-separated); returns the count. */
-static uint32_t s_partitions(const char *dir, dev_t *devs, uint32_t max, char *names, size_t len)
-{
-    uint32_t n = 0;
-    DIR *d = opendir(dir);
-    names[0] = '\0';
-    if (!d)
-        return 0;
-    struct dirent *de;
-    while ((de = readdir(d)) && n < max) {
-        char p[PATH_MAX], line[64];
-        unsigned ma, mi;
-        if (de->d_name[0] == '.')
-            continue;
-        snprintf(p, sizeof p, "%s/%s/partition", dir, de->d_name);
-        if (access(p, F_OK) != 0)
-            continue;
-        snprintf(p, sizeof p, "%s/%s/dev", dir, de->d_name);
-        if (s_read_line(p, line, sizeof line) < 0 || sscanf(line, "%u:%u", &ma, &mi) != 2)
-            continue;
-        devs[n++] = makedev(ma, mi);
-        size_t used = strlen(names);
-        snprintf(names + used, len - used, "%s%s", used ? ", " : "", de->d_name);
-    }
-    closedir(d);
-    return n;
-}
-
-/* Where one of devs[0..n) is mounted (/proc/self/mountinfo), into at; 1 if it is. */
-static int s_mounted(const dev_t *devs, uint32_t n, char *at, size_t len)
-{
-    FILE *f = fopen("/proc/self/mountinfo", "re");
-    char line[4096];
-    if (!f)
-        return 0;
-    int found = 0;
-    while (!found && fgets(line, sizeof line, f)) {
-        unsigned ma, mi;
-        char mnt[PATH_MAX];
-        if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &ma, &mi, mnt) != 3)
-            continue;
-        for (uint32_t i = 0; i < n && !found; i++)
-            if (major(devs[i]) == ma && minor(devs[i]) == mi) {
-                snprintf(at, len, "%s", mnt);
-                found = 1;
-            }
-    }
-    fclose(f);
-    return found;
-}
-
-/* 1 if one of devs[0..n) is in use as swap (/proc/swaps). */
-static int s_swap(const dev_t *devs, uint32_t n)
-{
-    FILE *f = fopen("/proc/swaps", "re");
-    char line[4096];
-    int found = 0;
-    if (!f)
-        return 0;
-    while (!found && fgets(line, sizeof line, f)) {
-        char p[PATH_MAX];
-        struct stat st;
-        if (sscanf(line, "%4095s", p) != 1 || stat(p, &st) != 0 || !S_ISBLK(st.st_mode))
-            continue;
-        for (uint32_t i = 0; i < n; i++)
-            found |= st.st_rdev == devs[i];
-    }
-    fclose(f);
-    return found;
-}
-
-/* Names in the holders folder of sysfs folder dir (md, dm, LVM on top of
- * it) into out; 1 if there are any. */
-static int s_holders(const char *dir, char *out, size_t len)
-{
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s/holders", dir);
-    DIR *d = opendir(p);
-    out[0] = '\0';
-    if (!d)
-        return 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        size_t used = strlen(out);
-        snprintf(out + used, len - used, "%s%s", used ? ", " : "", de->d_name);
-    }
-    closedir(d);
-    return out[0] != '\0';
-}
-
-/* A file system, RAID member or partition table signature found by
- * libblkid, into out ("a file system or RAID signature (TYPE=ext4)", "a
- * partition table (PTTYPE=dos)", "ambiguous signatures"); 1 if one is there. Reads only. */
-static int s_signature(const char *path, char *out, size_t len)
-{
-    blkid_probe pr = blkid_new_probe_from_filename(path);
-    const char *v = NULL;
-    out[0] = '\0';
-    if (!pr) {
-        snprintf(out, len, "no signature check possible (libblkid cannot open it: %s)",
-                 strerror(errno));
-        return 1;
-    }
-    blkid_probe_enable_superblocks(pr, 1);
-    blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
-    blkid_probe_enable_partitions(pr, 1);
-    int rc = blkid_do_safeprobe(pr);
-    if (rc == 0 && blkid_probe_lookup_value(pr, "TYPE", &v, NULL) == 0 && v)
-        snprintf(out, len, "a file system or RAID signature (TYPE=%s)", v);
-    else if (rc == 0 && blkid_probe_lookup_value(pr, "PTTYPE", &v, NULL) == 0 && v)
-        snprintf(out, len, "a partition table (PTTYPE=%s)", v);
-    else if (rc == -2)
-        snprintf(out, len, "ambiguous signatures");
-    else if (rc < 0)
-        snprintf(out, len, "no signature check possible (libblkid failed)");
-    blkid_free_probe(pr);
-    return out[0] != '\0';
-}
-
-int rb_device_probe(const char *path, const char *sys_root, int excl, rb_device_info_t *d,
-                    rb_err_t *err)
+int rb_device_probe_fd(int fd, const char *path, const char *sys_root,
+                       const struct rb_devwriters *w, rb_device_info_t *d, rb_err_t *err)
 {
     struct stat st;
     char sys[PATH_MAX], link[PATH_MAX], what[512];
     memset(d, 0, sizeof *d);
-    if (!realpath(path, d->path))
-        return rb_err_set(err, -errno, "device %s: %s", path, strerror(errno));
-    if (stat(d->path, &st) < 0)
+    snprintf(d->path, sizeof d->path, "%s", path);
+    if (fstat(fd, &st) < 0)
         return rb_err_set(err, -errno, "device %s: %s", path, strerror(errno));
     if (!S_ISBLK(st.st_mode))
-        return rb_err_set(err, -ENOTBLK, "device %s (%s): not a block device", path, d->path);
+        return rb_err_set(err, -ENOTBLK, "device %s: not a block device", path);
     d->major = major(st.st_rdev);
     d->minor = minor(st.st_rdev);
     snprintf(link, sizeof link, "%s/dev/block/%u:%u", sys_root ? sys_root : "/sys", d->major,
@@ -177,24 +40,17 @@ int rb_device_probe(const char *path, const char *sys_root, int excl, rb_device_
     const char *base = strrchr(sys, '/');
     snprintf(d->name, sizeof d->name, "%s", base ? base + 1 : sys);
 
-    int fd = open(d->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        snprintf(d->in_use, sizeof d->in_use, "cannot be opened: %s", strerror(errno));
-        return 0;
-    }
     int sz = 0;
     if (ioctl(fd, BLKGETSIZE64, &d->size) < 0 || ioctl(fd, BLKSSZGET, &sz) < 0) {
         snprintf(d->in_use, sizeof d->in_use, "its size cannot be read: %s", strerror(errno));
-        close(fd);
         return 0;
     }
-    close(fd);
     d->lbs = sz > 0 ? (uint32_t)sz : 512;
     char line[64], p[PATH_MAX];
     snprintf(p, sizeof p, "%s/queue/discard_max_bytes", sys);
-    if (s_read_line(p, line, sizeof line) < 0) { /* a partition: its disk's queue */
+    if (rb_devsys_line(p, line, sizeof line) < 0) { /* a partition: its disk's queue */
         snprintf(p, sizeof p, "%s/../queue/discard_max_bytes", sys);
-        if (s_read_line(p, line, sizeof line) < 0)
+        if (rb_devsys_line(p, line, sizeof line) < 0)
             line[0] = '\0';
     }
     d->discard = strtoull(line, NULL, 10) > 0;
@@ -206,30 +62,64 @@ int rb_device_probe(const char *path, const char *sys_root, int excl, rb_device_
     dev_t devs[129];
     char parts[200];
     devs[0] = st.st_rdev;
-    uint32_t nparts = s_partitions(sys, devs + 1, 128, parts, sizeof parts);
-    if (s_mounted(devs, nparts + 1, what, sizeof what))
+    uint32_t nparts = rb_devsys_partitions(sys, devs + 1, 128, parts, sizeof parts);
+    if (rb_devsys_mounted(devs, nparts + 1, what, sizeof what))
         snprintf(d->in_use, sizeof d->in_use, "it is mounted (at %.200s)", what);
-    else if (s_swap(devs, nparts + 1))
+    else if (rb_devsys_swap(devs, nparts + 1))
         snprintf(d->in_use, sizeof d->in_use, "it is in use as swap");
-    else if (s_holders(sys, what, sizeof what))
+    else if (rb_devsys_holders(sys, NULL, what, sizeof what))
         snprintf(d->in_use, sizeof d->in_use,
                  "it is a member of %.200s (md, dm or LVM: /sys/block/%s/holders)", what, d->name);
-    if (!d->in_use[0] && excl) {
-        int x = open(d->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_EXCL);
-        if (x < 0 && errno == EBUSY)
-            snprintf(d->in_use, sizeof d->in_use,
-                     "it is open exclusively elsewhere (O_EXCL: device busy)");
-        else if (x < 0)
-            snprintf(d->in_use, sizeof d->in_use, "cannot be opened exclusively: %s",
-                     strerror(errno));
-        else
-            close(x);
-    }
+    if (d->in_use[0])
+        return 0;
+    rb_devwriters_t *own = NULL;
+    if (!w && (own = malloc(sizeof *own)))
+        rb_devwriters_scan(own);
+    rb_devwriters_find(w ? w : own, st.st_rdev, d->writers, sizeof d->writers);
+    rb_devstack_check(sys_root, d->name, st.st_rdev, w ? w : own, d->stack, sizeof d->stack,
+                      d->holds, sizeof d->holds);
+    free(own);
     if (nparts)
         snprintf(d->holds, sizeof d->holds, "it has partitions (%.200s)", parts);
-    else if (s_signature(d->path, what, sizeof what))
+    else if (rb_devsys_signature(path, fd, what, sizeof what))
         snprintf(d->holds, sizeof d->holds, "it holds %.200s (libblkid)", what);
     return 0;
+}
+
+int rb_device_probe(const char *path, const char *sys_root, int excl, const struct rb_devwriters *w,
+                    rb_device_info_t *d, rb_err_t *err)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    memset(d, 0, sizeof *d);
+    if (!realpath(path, real))
+        return rb_err_set(err, -errno, "device %s: %s", path, strerror(errno));
+    if (stat(real, &st) < 0)
+        return rb_err_set(err, -errno, "device %s: %s", path, strerror(errno));
+    if (!S_ISBLK(st.st_mode))
+        return rb_err_set(err, -ENOTBLK, "device %s (%s): not a block device", path, real);
+    int busy = 0, fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (excl ? O_EXCL : 0));
+    if (fd < 0 && excl && errno == EBUSY) { /* why, if something says so */
+        busy = 1;
+        fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    }
+    if (fd < 0) {
+        int e = errno;
+        snprintf(d->path, sizeof d->path, "%s", real);
+        d->major = major(st.st_rdev);
+        d->minor = minor(st.st_rdev);
+        const char *base = strrchr(real, '/');
+        snprintf(d->name, sizeof d->name, "%s", base ? base + 1 : real);
+        snprintf(d->in_use, sizeof d->in_use, "cannot be opened%s: %s",
+                 excl && !busy ? " exclusively" : "", strerror(e));
+        return 0;
+    }
+    int rc = rb_device_probe_fd(fd, real, sys_root, w, d, err);
+    close(fd);
+    if (rc == 0 && busy && !d->in_use[0])
+        snprintf(d->in_use, sizeof d->in_use,
+                 "it is open exclusively elsewhere (O_EXCL: device busy)");
+    return rc;
 }
 
 static int s_is_glob(const char *s)
@@ -264,8 +154,10 @@ static int s_wipe_set(rb_device_allow_t *a, const char *arg, const char *pat, lo
         if (a->nwiped == RB_DEVICE_MAX_WIPE || strlen(r) >= sizeof a->wiped[0])
             rc = rb_err_set(err, -E2BIG, "--allow-device %s: more than %d devices to wipe", arg,
                             RB_DEVICE_MAX_WIPE);
-        else
+        else {
+            a->wiped_rdev[a->nwiped] = (uint64_t)st.st_rdev;
             snprintf(a->wiped[a->nwiped++], sizeof a->wiped[0], "%s", r);
+        }
     }
     globfree(&g);
     if (rc == -E2BIG || (count && n == (uint32_t)count))
@@ -281,6 +173,27 @@ static int s_wipe_set(rb_device_allow_t *a, const char *arg, const char *pat, lo
                       "none of them may be wiped until the count is right (a bay empty, a disk "
                       "too many or a wrong pattern)",
                       arg, n, n == 1 ? "" : "s", count, n ? " (" : "", found, n ? ")" : "");
+}
+
+/* The block devices glob pat matches now (two names of one device once). */
+static uint32_t s_glob_count(const char *pat)
+{
+    glob_t g;
+    dev_t seen[RB_DEVICE_MAX_WIPE];
+    uint32_t n = 0;
+    if (glob(pat, 0, NULL, &g) == 0)
+        for (size_t k = 0; k < g.gl_pathc && n < RB_DEVICE_MAX_WIPE; k++) {
+            struct stat st;
+            uint32_t i = 0;
+            if (stat(g.gl_pathv[k], &st) < 0 || !S_ISBLK(st.st_mode))
+                continue;
+            while (i < n && seen[i] != st.st_rdev)
+                i++;
+            if (i == n)
+                seen[n++] = st.st_rdev;
+        }
+    globfree(&g);
+    return n;
 }
 
 int rb_device_allow_add(rb_device_allow_t *a, const char *arg, rb_err_t *err)
@@ -344,6 +257,10 @@ int rb_device_allow_add(rb_device_allow_t *a, const char *arg, rb_err_t *err)
         if (!S_ISBLK(st.st_mode))
             return rb_err_set(err, -ENOTBLK, "--allow-device %s (%s): not a block device", arg,
                               p->real);
+        p->rdev = (uint64_t)st.st_rdev;
+        p->matched = 1;
+    } else {
+        p->matched = s_glob_count(pat);
     }
     a->n++;
     return 0;
@@ -385,6 +302,19 @@ int rb_device_allow_match(const rb_device_allow_t *a, const char *real)
     return best;
 }
 
+/* The device an exact pattern or a ":wipe=N" glob named real as when the
+ * agent started; 0 when none did. */
+static uint64_t s_named_as(const rb_device_allow_t *a, const char *real)
+{
+    for (uint32_t i = 0; a && i < a->n; i++)
+        if (a->p[i].real[0] && !strcmp(a->p[i].real, real))
+            return a->p[i].rdev;
+    for (uint32_t k = 0; a && k < a->nwiped; k++)
+        if (!strcmp(a->wiped[k], real))
+            return a->wiped_rdev[k];
+    return 0;
+}
+
 int rb_device_refusal(const rb_device_allow_t *a, const rb_device_info_t *d, int access, char *why,
                       size_t len)
 {
@@ -394,8 +324,26 @@ int rb_device_refusal(const rb_device_allow_t *a, const rb_device_info_t *d, int
         snprintf(why, len, "not allowed on this agent (start it with --allow-device %s)", d->path);
         return -EACCES;
     }
+    uint64_t was = s_named_as(a, d->path), is = (uint64_t)makedev(d->major, d->minor);
+    if (was && was != is) {
+        snprintf(why, len,
+                 "%s is device %u:%u now, not %u:%u as when the agent started (--allow-device): "
+                 "a device swapped or renamed since is not touched; restart the agent to allow it",
+                 d->path, d->major, d->minor, major((dev_t)was), minor((dev_t)was));
+        return -EACCES;
+    }
     if (d->in_use[0]) {
         snprintf(why, len, "%s", d->in_use);
+        return -EBUSY;
+    }
+    if (access == 'w' && d->stack[0]) {
+        snprintf(why, len, "%s", d->stack);
+        return -EBUSY;
+    }
+    if (access == 'w' && d->writers[0] && !(a && a->open_writers)) {
+        snprintf(why, len,
+                 "it is open for writing by %s (the agent's --allow-open-writers allows it)",
+                 d->writers);
         return -EBUSY;
     }
     if (access == 'w' && d->holds[0] && m < 2) {
@@ -437,19 +385,22 @@ int rb_device_list_main(const rb_device_allow_t *a, const char *sys_root, FILE *
 {
     static char paths[1024][PATH_MAX];
     uint32_t n = rb_device_list(sys_root, paths, 1024);
+    rb_devwriters_t *wr = malloc(sizeof *wr); /* read once for every device (NULL: each reads) */
+    if (wr)
+        rb_devwriters_scan(wr);
     fprintf(f, "%-24s %10s %6s %7s %5s %5s  %s\n", "DEVICE", "SIZE", "LBS", "DISCARD", "READ",
             "WRITE", "REASON");
     for (uint32_t i = 0; i < n; i++) {
         rb_device_info_t d;
         rb_err_t err;
-        char size[32], why_r[512], why_w[512];
+        char size[32], why_r[1024], why_w[1024], also[1024] = "";
         rb_err_clear(&err);
         /* a device not allowed is not opened exclusively, even for a moment */
         int allowed = rb_device_allow_match(a, paths[i]) > 0;
         char real[PATH_MAX];
         if (realpath(paths[i], real))
             allowed = rb_device_allow_match(a, real) > 0;
-        if (rb_device_probe(paths[i], sys_root, allowed, &d, &err) < 0) {
+        if (rb_device_probe(paths[i], sys_root, allowed, wr, &d, &err) < 0) {
             fprintf(f, "%-24s %10s %6s %7s %5s %5s  %s\n", paths[i], "-", "-", "-", "no", "no",
                     err.msg);
             continue;
@@ -458,7 +409,13 @@ int rb_device_list_main(const rb_device_allow_t *a, const char *sys_root, FILE *
         int w = rb_device_refusal(a, &d, 'w', why_w, sizeof why_w);
         rb_units_fmt_size(size, sizeof size, (double)d.size);
         /* a device not allowed says what else would stop it */
-        const char *also = r == -EACCES ? (d.in_use[0] ? d.in_use : d.holds) : "";
+        if (r == -EACCES && d.writers[0] && !d.in_use[0] && !d.stack[0])
+            snprintf(also, sizeof also, "it is open for writing by %s", d.writers);
+        else if (r == -EACCES)
+            snprintf(also, sizeof also, "%s",
+                     d.in_use[0]  ? d.in_use
+                     : d.stack[0] ? d.stack
+                                  : d.holds);
         fprintf(f, "%-24s %10s %6u %7s %5s %5s  %s%s%s\n", d.path, d.size ? size : "0", d.lbs,
                 d.discard ? "yes" : "no", r == 0 ? "yes" : "no", w == 0 ? "yes" : "no",
                 r < 0   ? why_r
@@ -466,5 +423,9 @@ int rb_device_list_main(const rb_device_allow_t *a, const char *sys_root, FILE *
                         : "",
                 also[0] ? "; and " : "", also);
     }
+    free(wr);
+    for (uint32_t i = 0; a && i < a->n; i++) /* what each pattern lets a plan name */
+        fprintf(f, "--allow-device %s%s matches %u block device%s\n", a->p[i].pattern,
+                a->p[i].wipe ? ":wipe" : "", a->p[i].matched, a->p[i].matched == 1 ? "" : "s");
     return 0;
 }

@@ -5,6 +5,7 @@
 #include "rb_devid.h"
 
 #include "rb_device.h"
+#include "rb_devstack.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -102,6 +103,9 @@ uint32_t rb_devid_inventory(const rb_device_allow_t *a, const char *sys_root, rb
 {
     static char paths[1024][PATH_MAX];
     uint32_t n = rb_device_list(sys_root, paths, 1024), k = 0;
+    rb_devwriters_t *w = malloc(sizeof *w); /* read once for every device (NULL: each reads) */
+    if (w)
+        rb_devwriters_scan(w);
     const char *sys = sys_root ? sys_root : "/sys";
     *seen = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -119,10 +123,10 @@ uint32_t rb_devid_inventory(const rb_device_allow_t *a, const char *sys_root, rb
             continue;
         rb_device_info_t info;
         rb_err_t err;
-        char why[512];
+        char why[1024];
         rb_err_clear(&err);
         /* no exclusive open: HELLO may come again while a run holds the device */
-        if (rb_device_probe(paths[i], sys_root, 0, &info, &err) < 0) {
+        if (rb_device_probe(paths[i], sys_root, 0, w, &info, &err) < 0) {
             snprintf(d->use, sizeof d->use, "%s", err.msg);
         } else if (!rb_device_allow_match(a, info.path)) {
             const char *also = info.in_use[0] ? info.in_use : info.holds;
@@ -131,11 +135,15 @@ uint32_t rb_devid_inventory(const rb_device_allow_t *a, const char *sys_root, rb
             snprintf(d->use, sizeof d->use, "%s", why);
         } else if (rb_device_refusal(a, &info, 'w', why, sizeof why) < 0) {
             d->access = RB_DEV_READ;
-            snprintf(d->use, sizeof d->use, "%s (writing needs :wipe)", info.holds);
+            if (info.stack[0] || info.writers[0])
+                snprintf(d->use, sizeof d->use, "%s", why);
+            else
+                snprintf(d->use, sizeof d->use, "%s (writing needs :wipe)", info.holds);
         } else {
             d->access = RB_DEV_WRITE;
         }
         k++;
     }
+    free(w);
     return k;
 }

@@ -12,6 +12,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "rb_devstack.h"
 #include "rb_sandbox.h"
 #include "rb_units.h"
 
@@ -467,6 +468,11 @@ int rb_sandbox_allow_device(rb_sandbox_t *sb, const char *arg, rb_err_t *err)
     return rb_device_allow_add(&sb->allow, arg, err);
 }
 
+void rb_sandbox_allow_open_writers(rb_sandbox_t *sb, int on)
+{
+    sb->allow.open_writers = on;
+}
+
 const rb_device_allow_t *rb_sandbox_allowed(const rb_sandbox_t *sb)
 {
     return &sb->allow;
@@ -498,7 +504,7 @@ static s_claim_t *s_claim_find(rb_sandbox_t *sb, const char *real)
 const rb_device_info_t *rb_sandbox_claim_device(rb_sandbox_t *sb, const char *path, int write,
                                                 rb_err_t *err)
 {
-    char real[PATH_MAX], why[768];
+    char real[PATH_MAX], why[1024];
     const char *what = write ? "written" : "read";
     if (!realpath(path, real)) {
         rb_err_set(err, -errno, "device %s: %s", path, strerror(errno));
@@ -529,20 +535,30 @@ const rb_device_info_t *rb_sandbox_claim_device(rb_sandbox_t *sb, const char *pa
                    path, real, what, real);
         return NULL;
     }
-    if (rb_device_probe(real, s_sys(sb), 1, &c->info, err) < 0)
-        return NULL;
-    int rc = rb_device_refusal(&sb->allow, &c->info, write ? 'w' : 'r', why, sizeof why);
-    if (rc < 0) {
-        rb_err_set(err, rc, "device %s (%s) may not be %s: %s", path, real, what, why);
-        return NULL;
-    }
-    /* held exclusively: no mount, md or other exclusive user meanwhile */
-    c->fd = open(real, O_RDONLY | O_EXCL | O_CLOEXEC);
+    /* opened once and held exclusively (no mount, md or other exclusive
+     * user meanwhile); every check runs on what is held, which the workers
+     * open again through /proc/self/fd: a node swapped after this open
+     * changes nothing */
+    c->fd = open(real, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
     if (c->fd < 0) {
         int e = errno;
+        if (e == EBUSY && rb_device_probe(real, s_sys(sb), 1, NULL, &c->info, NULL) == 0 &&
+            rb_device_refusal(&sb->allow, &c->info, write ? 'w' : 'r', why, sizeof why) < 0) {
+            rb_err_set(err, -EBUSY, "device %s (%s) may not be %s: %s", path, real, what, why);
+            return NULL;
+        }
         rb_err_set(
             err, e == EBUSY ? -EBUSY : -e, "device %s (%s) may not be %s: %s", path, real, what,
             e == EBUSY ? "it is open exclusively elsewhere (O_EXCL: device busy)" : strerror(e));
+        return NULL;
+    }
+    int rc = rb_device_probe_fd(c->fd, real, s_sys(sb), NULL, &c->info, err);
+    if (rc == 0)
+        rc = rb_device_refusal(&sb->allow, &c->info, write ? 'w' : 'r', why, sizeof why);
+    if (rc < 0) {
+        rb_err_set(err, rc, "device %s (%s) may not be %s: %s", path, real, what,
+                   why); /* first wins */
+        close(c->fd);
         return NULL;
     }
     c->write = write;
@@ -572,9 +588,12 @@ uint32_t rb_sandbox_idle_devices(rb_sandbox_t *sb, int write, char (*out)[PATH_M
 {
     static char all[1024][PATH_MAX];
     uint32_t n = rb_device_list(s_sys(sb), all, 1024), k = 0;
+    rb_devwriters_t *w = malloc(sizeof *w); /* read once for every device (NULL: each reads) */
+    if (w)
+        rb_devwriters_scan(w);
     for (uint32_t i = 0; i < n && k < max; i++) {
         rb_device_info_t d;
-        char why[768], real[PATH_MAX];
+        char why[1024], real[PATH_MAX];
         /* one this run holds already (an earlier job's): idle for the run, as it was then */
         const s_claim_t *c = realpath(all[i], real) ? s_claim_find(sb, real) : NULL;
         if (c && rb_device_refusal(&sb->allow, &c->info, write ? 'w' : 'r', why, sizeof why) == 0)
@@ -582,11 +601,12 @@ uint32_t rb_sandbox_idle_devices(rb_sandbox_t *sb, int write, char (*out)[PATH_M
         if (c)
             continue;
         if (!rb_device_allow_match(&sb->allow, all[i]) ||
-            rb_device_probe(all[i], s_sys(sb), 1, &d, NULL) < 0 ||
+            rb_device_probe(all[i], s_sys(sb), 1, w, &d, NULL) < 0 ||
             rb_device_refusal(&sb->allow, &d, write ? 'w' : 'r', why, sizeof why) < 0)
             continue;
         snprintf(out[k++], PATH_MAX, "%s", d.path);
     }
+    free(w);
     return k;
 }
 

@@ -110,6 +110,9 @@ int rb_sandbox_allow_device(rb_sandbox_t *sb, const char *arg, rb_err_t *err);
 /* The --allow-device patterns (borrowed). */
 const rb_device_allow_t *rb_sandbox_allowed(const rb_sandbox_t *sb);
 
+/* --allow-open-writers: allowed devices other programs write may be written. */
+void rb_sandbox_allow_open_writers(rb_sandbox_t *sb, int on);
+
 /* Where /sys is read when devices are probed (default "/sys"); copied. */
 void rb_sandbox_set_sys_root(rb_sandbox_t *sb, const char *sys_root);
 

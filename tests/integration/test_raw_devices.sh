@@ -26,9 +26,13 @@ done
 scratch=$2/raw-devices.$$
 mkdir -p "$scratch"
 holder=
+writer=
 # every loop device made is listed in $scratch/loops (mkloop runs in a subshell)
 cleanup() {
     [ -n "$holder" ] && kill "$holder" 2> /dev/null && wait "$holder" 2> /dev/null
+    [ -n "$writer" ] && kill "$writer" 2> /dev/null && wait "$writer" 2> /dev/null
+    mountpoint -q "$scratch/mnt2" && umount "$scratch/mnt2"
+    [ -n "${swapnode:-}" ] && rm -f "$swapnode"
     mountpoint -q "$scratch/mnt" && umount "$scratch/mnt"
     [ -f "$scratch/loops" ] && while read -r l; do losetup -d "$l" 2> /dev/null; done < "$scratch/loops"
     rm -rf "$scratch"
@@ -87,6 +91,24 @@ plan() {
 }
 
 mib=1048576
+
+# --list-devices output $1 against "DEVICE|READ|WRITE|REASON" lines $2..
+listed() {
+    local list=$1 e d r w reason line gr gw
+    shift
+    for e in "$@"; do
+        IFS='|' read -r d r w reason <<< "$e"
+        line=$(awk -v d="$d" '$1 == d' "$list")
+        read -r _ _ _ _ _ gr gw _ <<< "$line" # SIZE is two words ("64.0 MiB")
+        if [ -z "$line" ]; then
+            bad "--list-devices has no line for $d"
+        elif [ "$gr" != "$r" ] || [ "$gw" != "$w" ] || ! grep -qF "$reason" <<< "$line"; then
+            bad "--list-devices $d: '$line', expected read $r write $w '$reason'"
+        else
+            ok "--list-devices: $line"
+        fi
+    done
+}
 
 # ---- bytes against /proc/diskstats ----
 A=$(mkloop a) || exit 1
@@ -204,18 +226,7 @@ expect=(
   "$N|no|no|not allowed on this agent"
   "$Q|no|no|not allowed on this agent"
 )
-for e in "${expect[@]}"; do
-    IFS='|' read -r d r w reason <<< "$e"
-    line=$(awk -v d="$d" '$1 == d' "$scratch/list")
-    read -r _ _ _ _ _ gr gw _ <<< "$line"
-    [ -z "$line" ] && { bad "--list-devices has no line for $d"; continue; }
-    # SIZE is two words ("64.0 MiB")
-    if [ "$gr" != "$r" ] || [ "$gw" != "$w" ] || ! grep -qF "$reason" <<< "$line"; then
-        bad "--list-devices $d: '$line', expected read $r write $w '$reason'"
-    else
-        ok "--list-devices: $line"
-    fi
-done
+listed "$scratch/list" "${expect[@]}"
 head -1 "$scratch/list" | grep -q "DEVICE.*SIZE.*READ.*WRITE.*REASON" || bad "--list-devices header: $(head -1 "$scratch/list")"
 
 # a member of md, dm or LVM: this kernel has no device-mapper, so the
@@ -238,6 +249,92 @@ if grep -q "no *no *it is a member of dm-7" <<< "$line"; then
     ok "--list-devices: $line"
 else
     bad "--list-devices of $H held by dm-7: '$line'"
+fi
+
+# ---- the stack: what lies under and over a device, and who else writes it ----
+# a loop device on the mounted $M past its superblock: writing it would
+# destroy the mounted file system, though nothing holds it
+K=$(losetup --find --show -o 1M "$M") && echo "$K" >> "$scratch/loops" || bad "losetup over $M"
+# a loop device whose own loop device is mounted, one that shares the
+# mounted $M's image, one another program has open for writing
+V=$(mkloop under) || exit 1
+O=$(losetup --find --show "$V") && echo "$O" >> "$scratch/loops" || bad "losetup over $V"
+mkfs.ext4 -q -F "$O" && mkdir -p "$scratch/mnt2" && mount -o ro "$O" "$scratch/mnt2" || bad "cannot mount $O"
+G=$(losetup --find --show "$scratch/mounted.img") && echo "$G" >> "$scratch/loops" || bad "losetup on $M's image"
+Wr=$(mkloop written) || exit 1
+python3 -c 'import os, sys, time; os.open(sys.argv[1], os.O_RDWR); print("writing", flush=True); time.sleep(600)' "$Wr" > "$scratch/writer" &
+writer=$!
+for i in $(seq 100); do grep -q writing "$scratch/writer" && break; sleep 0.05; done
+ksum=$(sha256sum < "$K") msum=$(sha256sum < "$M")
+plan "[w]\ndirectory=\nrw=write\nbs=64k\nsize=1M\nfilename=$K" > "$scratch/k.ini"
+rb "$scratch/k.ini" "--allow-device=$K:wipe"
+code=$?
+kn=$(basename "$K") mn=$(basename "$M")
+if [ $code = 3 ] && grep -qF "device $K" <<< "$out" &&
+   grep -qF "its stack is in use: $kn -> $mn, and $mn is mounted at $scratch/mnt" <<< "$out" &&
+   [ "$(sha256sum < "$K")" = "$ksum" ] && [ "$(sha256sum < "$M")" = "$msum" ]; then
+    ok "write on $K (on the mounted $M) refused even with :wipe, both unchanged"
+else
+    bad "write on $K, a loop device on the mounted $M: exit $code: $out"
+fi
+plan "[w]\ndirectory=\nrw=write\nbs=64k\nsize=1M\nfilename=$Wr" > "$scratch/wr.ini"
+wsum=$(sha256sum < "$Wr")
+rb "$scratch/wr.ini" "--allow-device=$Wr"
+code=$?
+if [ $code = 3 ] && grep -qF "it is open for writing by process $writer (python3)" <<< "$out" &&
+   [ "$(sha256sum < "$Wr")" = "$wsum" ]; then
+    ok "write on $Wr, open for writing by process $writer, refused, unchanged"
+else
+    bad "write on $Wr open for writing elsewhere: exit $code: $out"
+fi
+timeout 30 "$bin/rackbench-agent" --list-devices "--allow-device=$K" "--allow-device=$V" \
+    "--allow-device=$G" "--allow-device=$Wr" "--allow-device=$scratch/links/disk-*" > "$scratch/list2" 2>&1
+timeout 30 "$bin/rackbench-agent" --list-devices "--allow-device=$Wr" --allow-open-writers > "$scratch/list3" 2>&1
+vn=$(basename "$V") on=$(basename "$O") gn=$(basename "$G")
+expect=(
+  "$K|yes|no|its stack is in use: $kn -> $mn, and $mn is mounted at $scratch/mnt"
+  "$V|yes|no|its stack is in use: $on -> $vn, and $on is mounted at $scratch/mnt2"
+  "$G|yes|no|its stack is in use: $gn -> $scratch/mounted.img <- $mn, and $mn is mounted at $scratch/mnt"
+  "$Wr|yes|no|it is open for writing by process $writer (python3)"
+)
+listed "$scratch/list2" "${expect[@]}"
+if grep -qE "^$Wr +.* yes +yes +yes" "$scratch/list3" &&
+   grep -qF -- "--allow-device $scratch/links/disk-* matches 3 block devices" "$scratch/list2"; then
+    ok "--allow-open-writers lets $Wr be written; a pattern says how many devices it matches"
+else
+    bad "--allow-open-writers or the pattern count: $(grep "$Wr" "$scratch/list3"); $(grep -- '--allow-device' "$scratch/list2")"
+fi
+kill "$writer" 2> /dev/null
+wait "$writer" 2> /dev/null
+umount "$scratch/mnt2"
+
+# a device node allowed by its path that leads to another device when the
+# run comes (a disk swapped or renamed): not written
+Y1=$(mkloop swap1) || exit 1
+Y2=$(mkloop swap2) || exit 1
+# (a raw device is named under /dev/: the test's own node there, removed at the end)
+swapnode=/dev/rbtest-swap-$$
+node() { rm -f "$swapnode"; mknod "$swapnode" b $(stat -c '%t %T' "$1" | python3 -c 'import sys; print(*(int(x, 16) for x in sys.stdin.read().split()))'); }
+node "$Y1"
+mkdir -p "$scratch/root"
+"$bin/rackbench-agent" --coordinator "ipc://$scratch/c" --insecure --name swap --root "$scratch/root" \
+    --once "--allow-device=$swapnode" > "$scratch/swap.log" 2>&1 &
+apid=$!
+for i in $(seq 200); do grep -q "matches 1 block device" "$scratch/swap.log" && break; sleep 0.05; done
+node "$Y2"
+ysum=$(sha256sum < "$Y2")
+plan "[w]\ndirectory=\nrw=write\nbs=64k\nsize=1M\nfilename=$swapnode" > "$scratch/y.ini"
+out=$(timeout 60 "$bin/rackbench" run "$scratch/y.ini" --bind "ipc://$scratch/c" --insecure --expect 1 \
+    --wait 20s --quiet --out "$scratch/runs" 2>&1)
+code=$?
+wait "$apid" 2> /dev/null
+y1=$(stat -c '%t:%T' "$Y1" | python3 -c 'import sys; print(":".join(str(int(x, 16)) for x in sys.stdin.read().split(":")))')
+y2=$(stat -c '%t:%T' "$Y2" | python3 -c 'import sys; print(":".join(str(int(x, 16)) for x in sys.stdin.read().split(":")))')
+if [ $code = 3 ] && grep -qF "$swapnode is device $y2 now, not $y1 as when the agent started" <<< "$out" &&
+   [ "$(sha256sum < "$Y2")" = "$ysum" ]; then
+    ok "a node swapped from $Y1 to $Y2 after the agent started is not written"
+else
+    bad "a node swapped from $Y1 to $Y2: exit $code: $out"
 fi
 
 # reads need no :wipe; the run writes nothing
