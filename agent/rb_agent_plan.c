@@ -312,6 +312,67 @@ static int s_check_space(rb_agent_t *a, rb_err_t *err)
     return 0;
 }
 
+#define S_PIN_KEEP  (128ull << 20) /* lockmem leaves the host this much (rb_worker_lockmem) */
+#define S_ROOM_SAYS "half its RAM or of its memory cgroup's limit, or what is available if less"
+
+/* A number from a cgroup file ("max": none); 0 when there is none. */
+static uint64_t s_cg_value(const char *dir, const char *file)
+{
+    char p[PATH_MAX], line[64];
+    snprintf(p, sizeof p, "%s/%s", dir, file);
+    FILE *f = fopen(p, "re");
+    int ok = f && fgets(line, sizeof line, f);
+    if (f)
+        fclose(f);
+    unsigned long long v = ok ? strtoull(line, NULL, 10) : 0;
+    return v >= (1ull << 62) ? 0 : (uint64_t)v; /* v1 writes "no limit" as a huge number */
+}
+
+/* The memory cgroup of this process: its limit and what it uses (0, 0
+ * when it has no limit). cgroup v2 (memory.max), else v1's memory
+ * controller (memory.limit_in_bytes). */
+static void s_cgroup_mem(uint64_t *limit, uint64_t *used)
+{
+    FILE *f = fopen("/proc/self/cgroup", "re");
+    char line[PATH_MAX], dir[PATH_MAX + 64];
+    *limit = *used = 0;
+    while (f && !*limit && fgets(line, sizeof line, f)) {
+        char *path = strchr(line, ':'), *ctl = path ? path + 1 : NULL;
+        path = ctl ? strchr(ctl, ':') : NULL;
+        if (!path)
+            continue;
+        *path++ = '\0';
+        path[strcspn(path, "\n")] = '\0';
+        if (!strcmp(ctl, "")) {
+            snprintf(dir, sizeof dir, "/sys/fs/cgroup%s", path);
+            *limit = s_cg_value(dir, "memory.max");
+            *used = s_cg_value(dir, "memory.current");
+        } else if (strstr(ctl, "memory")) {
+            snprintf(dir, sizeof dir, "/sys/fs/cgroup/memory%s", path);
+            *limit = s_cg_value(dir, "memory.limit_in_bytes");
+            *used = s_cg_value(dir, "memory.usage_in_bytes");
+        }
+    }
+    if (f)
+        fclose(f);
+}
+
+/* The memory a phase's IO buffers and pinned memory may take: half of the
+ * RAM or of the memory cgroup's limit, and no more than is available
+ * (MemAvailable, what the cgroup has left). */
+static uint64_t s_room(uint64_t ram)
+{
+    uint64_t room = ram / 2, avail = rb_agent_meminfo("MemAvailable:"), limit, used;
+    s_cgroup_mem(&limit, &used);
+    if (avail && avail < room)
+        room = avail;
+    if (limit && limit / 2 < room)
+        room = limit / 2;
+    if (limit && (limit > used ? limit - used : 0) < room)
+        room = limit > used ? limit - used : 0;
+    return room;
+}
+
 /* Checks a plan against this agent (sandbox, engines, capacity, memory),
  * makes its run folders and works out which files to lay out. Returns 0 or
  * -errno with err set for a REFUSED. */
@@ -319,8 +380,7 @@ int rb_agent_plan_accept(rb_agent_t *a, rb_err_t *err)
 {
     const rb_msg_plan_t *pl = &a->plan.u.plan;
     uint64_t ram = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t avail = rb_agent_meminfo("MemAvailable:");
-    uint64_t room = avail && avail < ram / 2 ? avail : ram / 2; /* for a phase's IO buffers */
+    uint64_t room = s_room(ram); /* for a phase's IO buffers and pinned memory */
     if (pl->nphases == 0)
         return rb_err_set(err, -EINVAL, "plan has no phases");
     if (pl->interval_ns < 10 * RB_NS_PER_MS)
@@ -332,8 +392,8 @@ int rb_agent_plan_accept(rb_agent_t *a, rb_err_t *err)
     uint8_t striped[RB_SANDBOX_MAX_RUNDIRS] = {0};
     for (uint32_t p = 0; p < pl->nphases; p++) {
         const rb_phase_spec_t *ph = &pl->phases[p];
-        uint64_t workers = 0, bufmem = 0, most = 0;
-        const rb_job_spec_t *big = NULL; /* the job whose buffers are the most */
+        uint64_t workers = 0, bufmem = 0, most = 0, pinned = 0, pinmost = 0;
+        const rb_job_spec_t *big = NULL, *pin = NULL; /* the jobs with the most of each */
         a->rundirs[p] = calloc((size_t)(ph->njobs ? ph->njobs : 1) * RB_DIRS_MAX, sizeof(int));
         if (!a->rundirs[p])
             return rb_err_set(err, -ENOMEM, "out of memory");
@@ -364,6 +424,17 @@ int rb_agent_plan_accept(rb_agent_t *a, rb_err_t *err)
             uint64_t jmem = (uint64_t)js->numjobs *
                             rb_engine_info_depth(js->ioengine, js->iodepth) *
                             bmax; /* what its workers' rings hold */
+            /* lockmem: what each worker pins, as rb_worker_lockmem caps it */
+            uint64_t jpin =
+                js->lockmem && ram > S_PIN_KEEP
+                    ? (uint64_t)js->numjobs *
+                          (js->lockmem < ram - S_PIN_KEEP ? js->lockmem : ram - S_PIN_KEEP)
+                    : 0;
+            pinned += jpin;
+            if (jpin > pinmost) {
+                pinmost = jpin;
+                pin = js;
+            }
             workers += js->numjobs;
             bufmem += jmem;
             if (jmem > most) {
@@ -394,14 +465,27 @@ int rb_agent_plan_accept(rb_agent_t *a, rb_err_t *err)
         if (workers > RB_MAX_WORKERS)
             return rb_err_set(err, -E2BIG, "phase %s: %llu workers, at most %d", ph->name,
                               (unsigned long long)workers, RB_MAX_WORKERS);
-        if (bufmem > room && big) {
+        if (bufmem + pinned > room && pin && pinned >= bufmem) {
+            char need[32], has[32], one[32], bufs[32];
+            rb_units_fmt_size(need, sizeof need, (double)pinned);
+            rb_units_fmt_size(has, sizeof has, (double)room);
+            rb_units_fmt_size(one, sizeof one, (double)(pinmost / pin->numjobs));
+            rb_units_fmt_size(bufs, sizeof bufs, (double)bufmem);
+            return rb_err_set(err, -ENOMEM,
+                              "phase %s: lockmem pins %s on node %s and IO buffers need %s, "
+                              "which has %s for them (%s); job %s pins %s in each of its %u "
+                              "workers: a smaller lockmem or fewer numjobs",
+                              ph->name, need, a->o.name, bufs, has, S_ROOM_SAYS, pin->name, one,
+                              pin->numjobs);
+        }
+        if (bufmem + pinned > room && big) {
             char need[32], has[32], one[32];
             rb_units_fmt_size(need, sizeof need, (double)bufmem);
             rb_units_fmt_size(has, sizeof has, (double)room);
             rb_units_fmt_size(one, sizeof one, (double)most);
             return rb_err_set(err, -ENOMEM,
                               "phase %s: IO buffers need %s on node %s, which has %s for them "
-                              "(half its RAM, or what is available if less); job %s alone needs "
+                              "(" S_ROOM_SAYS "); job %s alone needs "
                               "%s (%u workers x %u IOs in flight x %llu bytes): fewer numjobs, a "
                               "smaller iodepth or bs",
                               ph->name, need, a->o.name, has, big->name, one, big->numjobs,

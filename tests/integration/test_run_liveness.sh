@@ -17,7 +17,7 @@
 #    end, and the coordinator removes its run folder: no file is left under
 #    the root, summary.json says "removed by the coordinator", report.txt
 #    says so too.
-# 4. A plan whose IO buffers cannot fit the node's memory is refused before
+# 4. A plan whose IO buffers (or lockmem) cannot fit the node's memory is refused before
 #    any file is made, naming the job, its workers, depth and block size.
 #   test_run_liveness.sh BIN_DIR SCRATCH
 set -uo pipefail
@@ -145,5 +145,15 @@ if [ "$rc" = 3 ] && grep -q "job big alone needs .* (64 workers x 256 IOs in fli
     echo "ok   case 4: refused: $(grep -m1 -o 'phase big: IO buffers need [^;]*' "$s/big.log")"
 else
     no "case 4: exit $rc; log:"; grep -E "refus|error" "$s/big.log" | head
+fi
+# ... and so is memory that lockmem pins, summed over the workers
+printf '[global]\ndirectory=%s/d4\n[pin]\nrw=write\nbs=4k\nsize=1m\nlockmem=1024t\nnumjobs=4\n' "$s" > "$s/pin.fio"
+run pin "$s/pin.fio" --local 1
+rc=$?
+if [ "$rc" = 3 ] && grep -q "phase pin: lockmem pins .* on node local-1 .* job pin pins .* in each of its 4 workers" "$s/pin.log" &&
+    [ "$(find "$s/d4" -mindepth 1 | wc -l)" = 0 ]; then
+    echo "ok   case 4: refused: $(grep -m1 -o 'phase pin: lockmem pins [^;]*' "$s/pin.log")"
+else
+    no "case 4, lockmem: exit $rc; log:"; grep -E "refus|error" "$s/pin.log" | head
 fi
 it_exit "$fail"
