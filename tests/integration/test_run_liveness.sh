@@ -135,25 +135,21 @@ else
     grep -E "lost|clean|kill|removed" "$s/lost.log" | head
 fi
 
-# 4. buffers that do not fit: refused before anything is made
+# 4. buffers that do not fit: refused before anything is made; and so is
+# memory that lockmem pins, summed over the workers
 mkdir -p "$s/d4"
-printf '[global]\ndirectory=%s/d4\n[big]\nioengine=libaio\nrw=write\nbs=256m\niodepth=256\nnumjobs=64\nsize=256m\n' "$s" > "$s/big.fio"
-run big "$s/big.fio" --local 1
-rc=$?
-if [ "$rc" = 3 ] && grep -q "job big alone needs .* (64 workers x 256 IOs in flight x 268435456 bytes)" "$s/big.log" &&
-    [ "$(find "$s/d4" -mindepth 1 | wc -l)" = 0 ]; then
-    echo "ok   case 4: refused: $(grep -m1 -o 'phase big: IO buffers need [^;]*' "$s/big.log")"
-else
-    no "case 4: exit $rc; log:"; grep -E "refus|error" "$s/big.log" | head
-fi
-# ... and so is memory that lockmem pins, summed over the workers
-printf '[global]\ndirectory=%s/d4\n[pin]\nrw=write\nbs=4k\nsize=1m\nlockmem=1024t\nnumjobs=4\n' "$s" > "$s/pin.fio"
-run pin "$s/pin.fio" --local 1
-rc=$?
-if [ "$rc" = 3 ] && grep -q "phase pin: lockmem pins .* on node local-1 .* job pin pins .* in each of its 4 workers" "$s/pin.log" &&
-    [ "$(find "$s/d4" -mindepth 1 | wc -l)" = 0 ]; then
-    echo "ok   case 4: refused: $(grep -m1 -o 'phase pin: lockmem pins [^;]*' "$s/pin.log")"
-else
-    no "case 4, lockmem: exit $rc; log:"; grep -E "refus|error" "$s/pin.log" | head
-fi
+refused() { # NAME JOBTEXT EXPECTED SAID: the plan of job NAME refused with EXPECTED in the log
+    printf '[global]\ndirectory=%s/d4\n[%s]\n%b\n' "$s" "$1" "$2" > "$s/$1.fio"
+    run "$1" "$s/$1.fio" --local 1
+    local rc=$?
+    if [ "$rc" = 3 ] && grep -q "$3" "$s/$1.log" && [ "$(find "$s/d4" -mindepth 1 | wc -l)" = 0 ]; then
+        echo "ok   case 4: refused: $(grep -m1 -o "$4[^;]*" "$s/$1.log")"
+    else
+        no "case 4, $1: exit $rc; log:"; grep -E "refus|error" "$s/$1.log" | head
+    fi
+}
+refused big 'ioengine=libaio\nrw=write\nbs=256m\niodepth=256\nnumjobs=64\nsize=256m' \
+    "job big alone needs .* (64 workers x 256 IOs in flight x 268435456 bytes)" "phase big: IO buffers need"
+refused pin 'rw=write\nbs=4k\nsize=1m\nlockmem=1024t\nnumjobs=4' \
+    "phase pin: lockmem pins .* on node local-1 .* job pin pins .* in each of its 4 workers" "phase pin: lockmem pins"
 it_exit "$fail"
