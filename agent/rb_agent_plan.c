@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "rb_agent_int.h"
@@ -255,6 +256,75 @@ static int s_lustre(rb_agent_t *a, const rb_job_spec_t *js, int idx, uint8_t *do
     return 0;
 }
 
+#define S_INODES_MANY (1ull << 40) /* more than any file system has: counting stops */
+
+/* The files and folders job j of phase p makes in run folder rd: its
+ * workers' files (a shared file once), or what a metadata step that
+ * creates makes (meta_files items and the folders of the tree, per
+ * worker), spread over the job's folders. */
+static uint64_t s_job_inodes(const rb_agent_t *a, uint32_t p, uint32_t j, int rd)
+{
+    const rb_job_spec_t *js = &a->plan.u.plan.phases[p].jobs[j];
+    uint32_t nd = rb_job_ndirs(js), in = 0;
+    for (uint32_t k = 0; k < nd && k < RB_DIRS_MAX; k++)
+        in |= RB_JOB_RUNDIR(a->rundirs[p], j, k) == rd;
+    if (!in || js->device[0])
+        return 0;
+    uint64_t per;
+    if (js->meta_op == RB_META_NONE)
+        per = js->shared_file ? 0 : js->nrfiles;
+    else if (rb_meta_op_creates(js->meta_op) || js->meta_op == RB_META_MKTREE) {
+        uint64_t tree = js->meta_dirs, level = 1;
+        for (uint32_t d = 0; d < js->meta_depth && tree < S_INODES_MANY; d++) {
+            level = level * (js->meta_branch ? js->meta_branch : 1); /* branch^1 .. ^depth */
+            tree += level;
+        }
+        per = (rb_meta_op_creates(js->meta_op) ? js->meta_files : 0) + tree + 1;
+    } else
+        return 0;
+    uint64_t all = (uint64_t)js->numjobs * per + (js->shared_file ? 1 : 0);
+    return (all + (nd ? nd : 1) - 1) / (nd ? nd : 1);
+}
+
+/* The files and folders the plan makes on each file system of this agent
+ * (run folders on one device add up), against its free inodes: each must
+ * leave --reserve of them free, as of its bytes. 0 or -ENOSPC with err set. A
+ * file system without a count of inodes (f_files 0) is not checked. */
+static int s_check_inodes(rb_agent_t *a, rb_err_t *err)
+{
+    const rb_msg_plan_t *pl = &a->plan.u.plan;
+    for (int i = 0; i < RB_SANDBOX_MAX_RUNDIRS && rb_sandbox_rundir_path(a->sb, i); i++) {
+        struct statvfs v, o;
+        int seen = 0;
+        const char *path = rb_sandbox_rundir_path(a->sb, i);
+        if (statvfs(path, &v) < 0 || v.f_files == 0)
+            continue;
+        for (int e = 0; e < i && !seen; e++) /* the file system of an earlier run folder */
+            seen = statvfs(rb_sandbox_rundir_path(a->sb, e), &o) == 0 && o.f_fsid == v.f_fsid;
+        if (seen)
+            continue;
+        uint64_t need = 0;
+        for (int r = i; r < RB_SANDBOX_MAX_RUNDIRS && rb_sandbox_rundir_path(a->sb, r); r++) {
+            if (r != i &&
+                (statvfs(rb_sandbox_rundir_path(a->sb, r), &o) < 0 || o.f_fsid != v.f_fsid))
+                continue;
+            for (uint32_t p = 0; p < pl->nphases; p++)
+                for (uint32_t j = 0; j < pl->phases[p].njobs; j++)
+                    need += s_job_inodes(a, p, j, r);
+        }
+        uint64_t reserve = (uint64_t)v.f_files / 100 * (uint64_t)a->o.reserve_pct;
+        if (need <= v.f_favail && v.f_favail - need >= reserve)
+            continue;
+        return rb_err_set(err, -ENOSPC,
+                          "%s: the plan makes up to %llu files and folders, %llu inodes are free "
+                          "and %llu (%d%%) must stay free (--reserve): fewer meta_files, nrfiles "
+                          "or numjobs",
+                          path, (unsigned long long)need, (unsigned long long)v.f_favail,
+                          (unsigned long long)reserve, a->o.reserve_pct);
+    }
+    return 0;
+}
+
 /* What the plan writes on each file system of this agent (run folders on
  * one device add up), into a->space for the coordinator, which adds up the
  * nodes sharing one; each must leave --reserve free. 0 or -ENOSPC with err
@@ -309,7 +379,7 @@ static int s_check_space(rb_agent_t *a, rb_err_t *err)
         if (rc < 0)
             return rc;
     }
-    return 0;
+    return s_check_inodes(a, err);
 }
 
 #define S_PIN_KEEP  (128ull << 20) /* lockmem leaves the host this much (rb_worker_lockmem) */

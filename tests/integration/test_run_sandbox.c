@@ -280,6 +280,19 @@ static void test_reserve_shared_filesystem(void **state)
     assert_non_null(strstr(sum, "\"phases\": []"));
     free(sum);
     assert_int_equal(it_count_files(p.data), 0);
+    /* inodes count as bytes do: a metadata plan that makes more files than
+     * the file system has inodes is refused before anything is made */
+    assert_int_equal(it_sh(NULL, p.err, "mount -o remount,nr_inodes=1000 '%s'", p.data), 0);
+    it_write(p.plan, "[global]\nrw=meta\nmeta_files=2000\n[md]\n");
+    it_rmtree(p.runs);
+    char dirarg[4200];
+    snprintf(dirarg, sizeof dirarg, "--set directory=%s", p.data);
+    code = it_sh(p.out, p.err, "'%s' run --local 1 %s --out '%s' '%s'", it_bin("rackbench"), dirarg,
+                 p.runs, p.plan);
+    assert_int_equal(code, 3);
+    assert_true(s_contains(p.err, "the plan makes up to 2002 files and folders"));
+    assert_true(s_contains(p.err, "inodes are free"));
+    assert_int_equal(it_count_files(p.data), 0);
     /* one agent alone fits; two with 3 MiB each fit too */
     assert_int_equal(it_show_failure(s_run_local(&p, 1, "5M"), p.err), 0);
     assert_int_equal(it_show_failure(s_run_local(&p, 2, "3M"), p.err), 0);
