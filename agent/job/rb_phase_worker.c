@@ -125,6 +125,12 @@ void *rb_phase_worker_main(void *arg)
             rb_worker_checkpoint(w, begin, 0);
         }
         wl->run(w);
+        /* stopped from outside (an abort, exitall, steady state) while it
+         * slept between IOs (rate, thinktime): its time runs to the stop,
+         * as fio's runtime does, not to its last IO */
+        uint64_t now = rb_time_mono_ns(), end = now < w->deadline ? now : w->deadline;
+        if (w->t_start && rb_worker_stopped(w) && end > w->t_end)
+            w->t_end = end;
     }
     rb_worker_flow_leave(w);
     rb_worker_unlockmem(w);
