@@ -493,7 +493,7 @@ static int s_line(rb_plan_parser_t *ps, char *raw, unsigned line)
 static void s_check_sections(rb_plan_parser_t *ps)
 {
     const rb_plan_input_t *in = ps->input;
-    for (uint32_t i = 0; in && ps->sections_found && i < in->nsections; i++)
+    for (uint32_t i = 0; in && ps->sections_found && !ps->src_stopped && i < in->nsections; i++)
         if (!ps->sections_found[i])
             (void)rb_plan_fail(ps, 0, "--section %s: the plan has no job section [%s]",
                                in->sections[i], in->sections[i]);

@@ -16,6 +16,14 @@
 
 #define RB_PLAN_MAX_BYTES (1u << 20) /* a plan file larger than this is refused */
 
+/* What a plan may grow to once its includes, variables and command-line
+ * lines are in place (rb_plan_source.c): past any of these, or at an
+ * include that fails, the plan is read no further and is refused. */
+#define RB_PLAN_MAX_EXPANDED      (64u << 20) /* bytes of the expanded text */
+#define RB_PLAN_MAX_LINES         (4u << 20)  /* its lines */
+#define RB_PLAN_MAX_INCLUDES      1024u       /* include lines read, in all files together */
+#define RB_PLAN_MAX_INCLUDE_DEPTH 16u         /* includes within includes (a loop ends here) */
+
 struct rb_accept;
 struct rb_project;
 
@@ -76,6 +84,8 @@ typedef struct rb_plan_input {
     uint32_t nvars;               /* the environment (--var) */
     const char *const *sections;  /* only these job sections run (--section); */
     uint32_t nsections;           /* 0: all of them */
+    uint32_t max_expanded;        /* bytes the expanded text may reach: a caller may */
+                                  /* lower RB_PLAN_MAX_EXPANDED (0), never raise it */
     char *problems;               /* out: every problem, one "FILE:LINE: what" line each */
     uint32_t nproblems;           /* out: how many (the first is also in err) */
 } rb_plan_input_t;

@@ -132,6 +132,8 @@ typedef struct rb_plan_parser {
     bool sets_done_here; /* expanding: that section has its --set lines */
     bool in_job_src;     /* expanding: inside a job section (its --override lines due) */
     uint64_t vars_used;  /* expanding: the --var options a ${NAME} took (bit i: vars[i]) */
+    uint32_t nincludes;  /* expanding: include lines read so far, in all files */
+    bool src_stopped;    /* expanding stopped (a limit, a failed include): the rest is unread */
     char *problems;      /* every problem, one line each (owned until handed over) */
     size_t problems_len, problems_cap;
     unsigned nproblems;   /* problems found */

@@ -3,7 +3,9 @@
  * `$ncpus`, `$mb_memory`, `$pagesize` replaced in values, and the command
  * line's --set options put at the end of each [global] section. The parser
  * then reads one text, and every line of it remembers the file and line it
- * came from, for messages. */
+ * came from, for messages. The text is bounded (RB_PLAN_MAX_* in
+ * rb_plan.h): at a limit, or at an include that cannot be read, expansion
+ * stops there. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,11 +17,39 @@
 
 #include "rb_plan_int.h"
 
-#define S_INCLUDE_DEPTH 16 /* nested includes at the most (a loop ends here) */
+#define S_STOP "; the plan is read no further"
+
+/* Expansion ends with the problem rc just recorded: the rest is not read. */
+static int s_stopped(rb_plan_parser_t *ps, int rc)
+{
+    ps->src_stopped = true;
+    return rc;
+}
+
+/* The bytes the expanded text may reach: RB_PLAN_MAX_EXPANDED, or less
+ * where the caller says. */
+static size_t s_max_expanded(const rb_plan_parser_t *ps)
+{
+    uint32_t max = ps->input ? ps->input->max_expanded : 0;
+    return max && max < RB_PLAN_MAX_EXPANDED ? max : RB_PLAN_MAX_EXPANDED;
+}
+
+/* The expanded text would pass its limit at file:line: said, and expansion
+ * stops. -EINVAL. */
+static int s_over_size(rb_plan_parser_t *ps, const char *file, unsigned line)
+{
+    size_t max = s_max_expanded(ps);
+    return s_stopped(ps, rb_plan_fail_at(ps, file, line,
+                                         "the expanded plan (includes, variables and command-line "
+                                         "lines in place) passes the limit of %zu %s here" S_STOP,
+                                         max % (1u << 20) ? max : max >> 20,
+                                         max % (1u << 20) ? "bytes" : "MiB"));
+}
 
 /* Appends n bytes of text and a newline as one line of the expanded text,
- * which came from file:line. 0 or -ENOMEM. */
-static int s_emit(rb_plan_parser_t *ps, const char *text, size_t n, const char *file, unsigned line)
+ * which came from file:line, whatever the limits. 0 or -ENOMEM. */
+static int s_emit_line(rb_plan_parser_t *ps, const char *text, size_t n, const char *file,
+                       unsigned line)
 {
     if (ps->nmap == ps->cap_map) {
         uint32_t cap = ps->cap_map ? ps->cap_map * 2 : 256;
@@ -37,6 +67,20 @@ static int s_emit(rb_plan_parser_t *ps, const char *text, size_t n, const char *
     ps->map[ps->nmap].failed = false;
     ps->nmap++;
     return 0;
+}
+
+/* As s_emit_line within the limits of the expanded text: past them the
+ * problem is said at file:line and expansion stops (-EINVAL). */
+static int s_emit(rb_plan_parser_t *ps, const char *text, size_t n, const char *file, unsigned line)
+{
+    if (ps->work_len + n + 1 > s_max_expanded(ps))
+        return s_over_size(ps, file, line);
+    if (ps->nmap >= RB_PLAN_MAX_LINES)
+        return s_stopped(ps, rb_plan_fail_at(ps, file, line,
+                                             "the expanded plan passes the limit of %u lines "
+                                             "here" S_STOP,
+                                             RB_PLAN_MAX_LINES));
+    return s_emit_line(ps, text, n, file, line);
 }
 
 /* Keeps a copy of a file name for the map; NULL when memory ran out. */
@@ -85,6 +129,17 @@ static const char *s_var(const rb_plan_parser_t *ps, const char *name)
     return getenv(name);
 }
 
+/* Adds v (n bytes) to the value being built in *o, within what the expanded
+ * text has left: past it the problem is said and expansion stops. 0,
+ * -EINVAL or -ENOMEM. */
+static int s_value_put(rb_plan_parser_t *ps, const char *file, unsigned line, char **o, size_t *len,
+                       size_t *cap, const char *v, size_t n)
+{
+    if (ps->work_len + *len + n >= s_max_expanded(ps))
+        return s_over_size(ps, file, line);
+    return rb_plan_text_put(o, len, cap, v, n) < 0 ? rb_plan_nomem(ps) : 0;
+}
+
 /* Expands ${VAR}, ${VAR:-default} and fio's $keywords in a value. A value
  * in which a keyword was replaced and that holds arithmetic becomes a
  * parenthesised expression, as fio evaluates it ("8*$mb_memory"). *out is
@@ -95,19 +150,19 @@ static int s_expand_value(rb_plan_parser_t *ps, const char *file, unsigned line,
 {
     char *o = NULL;
     size_t len = 0, cap = 0;
-    int keyword = 0, rc = rb_plan_text_put(&o, &len, &cap, "", 0);
+    int keyword = 0, rc = rb_plan_text_put(&o, &len, &cap, "", 0) < 0 ? rb_plan_nomem(ps) : 0;
     for (const char *c = val; *c && rc == 0;) {
         if (c[0] == '$' && c[1] == '{') {
             const char *end = strchr(c + 2, '}');
             if (!end) {
-                free(o);
-                return rb_plan_fail_at(ps, file, line, "'${' without '}' in '%.64s'", val);
+                rc = rb_plan_fail_at(ps, file, line, "'${' without '}' in '%.64s'", val);
+                break;
             }
             size_t n = (size_t)(end - c - 2);
             char name[256];
             if (n >= sizeof name) {
-                free(o);
-                return rb_plan_fail_at(ps, file, line, "variable name too long in '%.64s'", val);
+                rc = rb_plan_fail_at(ps, file, line, "variable name too long in '%.64s'", val);
+                break;
             }
             memcpy(name, c + 2, n);
             name[n] = '\0';
@@ -120,13 +175,13 @@ static int s_expand_value(rb_plan_parser_t *ps, const char *file, unsigned line,
             if ((!v || !*v) && dflt)
                 v = dflt;
             if (!v) {
-                free(o);
-                return rb_plan_fail_at(ps, file, line,
-                                       "variable '%s' is not set (pass --var %s=VALUE, set it in "
-                                       "the environment, or give it a default as ${%s:-VALUE})",
-                                       name, name, name);
+                rc = rb_plan_fail_at(ps, file, line,
+                                     "variable '%s' is not set (pass --var %s=VALUE, set it in "
+                                     "the environment, or give it a default as ${%s:-VALUE})",
+                                     name, name, name);
+                break;
             }
-            rc = rb_plan_text_put(&o, &len, &cap, v, strlen(v));
+            rc = s_value_put(ps, file, line, &o, &len, &cap, v, strlen(v));
             c = end + 1;
             continue;
         }
@@ -138,20 +193,20 @@ static int s_expand_value(rb_plan_parser_t *ps, const char *file, unsigned line,
             if (k >= 0) {
                 char num[32];
                 snprintf(num, sizeof num, "%lld", k);
-                rc = rb_plan_text_put(&o, &len, &cap, num, strlen(num));
+                rc = s_value_put(ps, file, line, &o, &len, &cap, num, strlen(num));
                 keyword = 1;
                 ps->host_keywords = true;
                 c += n;
                 continue;
             }
         }
-        rc = rb_plan_text_put(&o, &len, &cap, c, 1);
+        rc = s_value_put(ps, file, line, &o, &len, &cap, c, 1);
         c++;
     }
     if (rc == 0 && keyword && o[0] != '(' && strpbrk(o, "+-*/%^")) {
         char *w = malloc(len + 3);
         if (!w) {
-            rc = -ENOMEM;
+            rc = rb_plan_nomem(ps);
         } else {
             snprintf(w, len + 3, "(%s)", o);
             free(o);
@@ -160,7 +215,7 @@ static int s_expand_value(rb_plan_parser_t *ps, const char *file, unsigned line,
     }
     if (rc < 0) {
         free(o);
-        return rb_plan_nomem(ps);
+        return rc;
     }
     *out = o;
     return 0;
@@ -196,42 +251,108 @@ static int s_emit_sets(rb_plan_parser_t *ps)
 static int s_expand(rb_plan_parser_t *ps, const char *text, size_t len, const char *file,
                     const char *dir, unsigned depth);
 
-/* Reads an include file into the expanded text. */
+/* What a file that is not a regular one is, for messages. */
+static const char *s_kind(mode_t mode)
+{
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+                            : "not a regular file";
+}
+
+/* Opens path, a regular file of at most RB_PLAN_MAX_BYTES, and reads it
+ * whole into *buf (caller frees; *got bytes). Anything else is refused
+ * before an open could block (a FIFO with no writer): checked by stat,
+ * opened without blocking, and checked again on what was opened. 0, or
+ * -errno with *why saying what is wrong. */
+static int s_read_regular(const char *path, char **buf, size_t *got, char *why, size_t whylen)
+{
+    struct stat st;
+    if (stat(path, &st) < 0) {
+        int e = errno;
+        snprintf(why, whylen, "%s", strerror(e));
+        return -e;
+    }
+    int fd = S_ISREG(st.st_mode) ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) : -1;
+    if (S_ISREG(st.st_mode) && fd < 0) {
+        int e = errno;
+        snprintf(why, whylen, "%s", strerror(e));
+        return -e;
+    }
+    if (fd >= 0 && fstat(fd, &st) < 0)
+        st.st_mode = 0;
+    if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > RB_PLAN_MAX_BYTES) {
+        if (!S_ISREG(st.st_mode))
+            snprintf(why, whylen, "%s, and an include reads regular files only",
+                     s_kind(st.st_mode));
+        else
+            snprintf(why, whylen, "%jd bytes, more than the limit of %u of a plan file",
+                     (intmax_t)st.st_size, RB_PLAN_MAX_BYTES);
+        if (fd >= 0)
+            close(fd);
+        return S_ISREG(st.st_mode) ? -EFBIG : -EINVAL;
+    }
+    char *b = malloc((size_t)st.st_size + 1);
+    size_t n = 0;
+    while (b && n < (size_t)st.st_size) {
+        ssize_t r = read(fd, b + n, (size_t)st.st_size - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            snprintf(why, whylen, "%s", strerror(e));
+            free(b);
+            close(fd);
+            return -e;
+        }
+        if (r == 0)
+            break; /* it shrank: what is there */
+        n += (size_t)r;
+    }
+    close(fd);
+    if (!b) {
+        snprintf(why, whylen, "out of memory");
+        return -ENOMEM;
+    }
+    *buf = b;
+    *got = n;
+    return 0;
+}
+
+/* Reads an include file into the expanded text. An include that cannot be
+ * read, or one past a limit, is a problem that stops expansion. */
 static int s_include(rb_plan_parser_t *ps, const char *name, const char *file, unsigned line,
                      const char *dir, unsigned depth)
 {
-    char path[RB_PATH_MAX];
+    char path[RB_PATH_MAX], why[128];
     if (!*name)
-        return s_fail_at(ps, file, line, "'include' without a file name");
-    if (depth >= S_INCLUDE_DEPTH)
-        return rb_plan_fail_at(
-            ps, file, line, "include '%s': more than %d nested includes (does it include itself?)",
-            name, S_INCLUDE_DEPTH);
+        return s_stopped(ps, s_fail_at(ps, file, line, "'include' without a file name" S_STOP));
+    if (++ps->nincludes > RB_PLAN_MAX_INCLUDES)
+        return s_stopped(ps, rb_plan_fail_at(ps, file, line,
+                                             "include '%s': more than %u includes in all (the "
+                                             "limit)" S_STOP,
+                                             name, RB_PLAN_MAX_INCLUDES));
+    if (depth >= RB_PLAN_MAX_INCLUDE_DEPTH)
+        return s_stopped(ps, rb_plan_fail_at(ps, file, line,
+                                             "include '%s': more than %u nested includes (the "
+                                             "limit; does it include itself?)" S_STOP,
+                                             name, RB_PLAN_MAX_INCLUDE_DEPTH));
     if (name[0] == '/' || !dir || !*dir)
         snprintf(path, sizeof path, "%s", name);
     else if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
-        return rb_plan_fail_at(ps, file, line, "include '%.64s': path too long", name);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-        (uint64_t)st.st_size > RB_PLAN_MAX_BYTES) {
-        int e = fd < 0 ? errno : (S_ISREG(st.st_mode) ? EFBIG : EINVAL);
-        if (fd >= 0)
-            close(fd);
-        return rb_plan_fail_at(ps, file, line, "include '%s': cannot read %s: %s", name, path,
-                               e == EINVAL ? "not a regular file" : strerror(e));
-    }
-    char *buf = malloc((size_t)st.st_size + 1);
+        return s_stopped(
+            ps, rb_plan_fail_at(ps, file, line, "include '%.64s': path too long" S_STOP, name));
+    char *buf = NULL;
     size_t got = 0;
-    while (buf && got < (size_t)st.st_size) {
-        ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    close(fd);
-    if (!buf)
+    int rc = s_read_regular(path, &buf, &got, why, sizeof why);
+    if (rc == -ENOMEM)
         return rb_plan_nomem(ps);
+    if (rc < 0)
+        return s_stopped(ps,
+                         rb_plan_fail_at(ps, file, line, "include '%s': cannot read %s: %s" S_STOP,
+                                         name, path, why));
     const char *kept = s_keep_name(ps, path);
     char subdir[RB_PATH_MAX];
     snprintf(subdir, sizeof subdir, "%s", path);
@@ -240,7 +361,7 @@ static int s_include(rb_plan_parser_t *ps, const char *name, const char *file, u
         *slash = '\0';
     else
         subdir[0] = '\0';
-    int rc = kept ? s_expand(ps, buf, got, kept, subdir, depth + 1) : rb_plan_nomem(ps);
+    rc = kept ? s_expand(ps, buf, got, kept, subdir, depth + 1) : rb_plan_nomem(ps);
     free(buf);
     return rc;
 }
@@ -313,35 +434,35 @@ static int s_expand_line(rb_plan_parser_t *ps, char *raw, const char *file, unsi
     return rc;
 }
 
+/* Expands the lines of a file (depth includes deep) in their order, until
+ * the end or until expansion stops. A line with a problem stands empty and
+ * marked, so that its section is not completed. 0 or -ENOMEM. */
 static int s_expand(rb_plan_parser_t *ps, const char *text, size_t len, const char *file,
                     const char *dir, unsigned depth)
 {
     unsigned line = 0;
     const char *p = text, *end = text + len;
+    int rc = 0;
     if (depth > 0)
         ps->expanded = true;
-    while (p < end) {
+    while (p < end && !ps->src_stopped && rc == 0) {
         line++;
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = (size_t)((nl ? nl : end) - p);
         char *raw = strndup(p, n);
-        if (!raw)
-            return rb_plan_nomem(ps);
-        int rc = memchr(p, '\0', n)
-                     ? rb_plan_fail_at(ps, file, line, "NUL byte in the plan (not a text file?)")
-                     : s_expand_line(ps, raw, file, line, dir, depth);
-        free(raw);
-        if (rc == -ENOMEM)
-            return rc;
-        if (rc < 0) {
-            /* an empty line in its place, marked: its section is not completed */
-            if ((rc = s_emit(ps, "", 0, file, line)) < 0)
-                return rc;
-            ps->map[ps->nmap - 1].failed = true;
+        if (!raw) {
+            rc = rb_plan_nomem(ps);
+            break;
         }
+        rc = memchr(p, '\0', n)
+                 ? rb_plan_fail_at(ps, file, line, "NUL byte in the plan (not a text file?)")
+                 : s_expand_line(ps, raw, file, line, dir, depth);
+        free(raw);
+        if (rc < 0 && rc != -ENOMEM && (rc = s_emit_line(ps, "", 0, file, line)) == 0)
+            ps->map[ps->nmap - 1].failed = true;
         p = nl ? nl + 1 : end;
     }
-    return 0;
+    return rc;
 }
 
 int rb_plan_source_expand(rb_plan_parser_t *ps, const char *text, size_t len)
@@ -383,7 +504,9 @@ int rb_plan_source_expand(rb_plan_parser_t *ps, const char *text, size_t len)
     if (in && in->noverrides)
         ps->expanded = true;
     int rc = s_expand(ps, text, len, ps->source, dir, 0);
-    if (rc == 0 && ps->in_global_src && !ps->sets_done_here)
+    if (rc < 0 || ps->src_stopped)
+        return rc < 0 ? rc : -EINVAL; /* the rest is not read: nothing more to add or say */
+    if (ps->in_global_src && !ps->sets_done_here)
         rc = s_emit_sets(ps);
     if (rc == 0 && ps->in_job_src)
         rc = s_emit_overrides(ps);

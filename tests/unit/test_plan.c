@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -1398,6 +1399,121 @@ static void test_limits(void **state)
     s_add(&b, "\n");
     s_expect_error(b.buf, b.len, 0, "more than the limit of 1048576");
     free(b.buf);
+}
+
+/* Writes text to dir/name. */
+static void s_put_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_true(f && fputs(text, f) >= 0 && fclose(f) == 0);
+}
+
+/* Removes the folder dir and all in it. */
+static void s_rm_tree(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Parses text as the plan dir/main.fio (with in, or NULL), which must be
+ * refused with a problem holding want, where "@" stands for dir, and no
+ * problem holding hidden (when given). Returns how many problems. */
+static unsigned s_refused(const char *dir, const char *text, rb_plan_input_t *in, const char *want,
+                          const char *hidden)
+{
+    char path[512], w[640];
+    rb_plan_input_t none = {0};
+    if (!in)
+        in = &none;
+    snprintf(path, sizeof path, "%s/main.fio", dir);
+    const char *at = strchr(want, '@');
+    if (at)
+        snprintf(w, sizeof w, "%.*s%s%s", (int)(at - want), want, dir, at + 1);
+    else
+        snprintf(w, sizeof w, "%s", want);
+    rb_plan_t *p = NULL;
+    rb_err_t err;
+    rb_err_clear(&err);
+    int rc = rb_plan_parse_input(text, strlen(text), path, path, in, &p, &err);
+    rb_plan_destroy(&p);
+    unsigned n = in->nproblems;
+    const char *got = in->problems ? in->problems : err.msg;
+    if (rc != -EINVAL || !strstr(got, w) || (hidden && strstr(got, hidden)))
+        fail_msg("rc %d; want '%s'%s%s in:\n%s", rc, w, hidden ? ", not " : "",
+                 hidden ? hidden : "", got);
+    rb_plan_input_fini(in);
+    return n;
+}
+
+/* Issue 33: expansion is bounded (nesting, includes in all, size), an
+ * include that fails stops it, an include is of a regular file, refused
+ * before its open could block; each problem names its limit and line. */
+static void test_issue33_expansion_bounds(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rb-test-i33-XXXXXX", path[512];
+    assert_non_null(mkdtemp(dir));
+
+    /* a file that includes itself three times: k^16 includes once, now 16;
+     * the rest is not read (bogus= is not reached) */
+    s_put_file(dir, "self.fio", "include self.fio\ninclude self.fio\ninclude self.fio\n");
+    assert_int_equal(s_refused(dir, "[global]\ninclude self.fio\n[a]\nsize=1M\nbogus=1\n", NULL,
+                               "@/self.fio:1: include 'self.fio': more than 16 nested includes "
+                               "(the limit",
+                               NULL),
+                     1);
+
+    /* a fan-out: at most 1024 include lines in all */
+    s_buf_t b = {0};
+    s_put_file(dir, "leaf.fio", "bs=4k\n");
+    for (int i = 0; i < 1100; i++)
+        s_add(&b, "include leaf.fio\n");
+    s_put_file(dir, "fan.fio", b.buf);
+    free(b.buf);
+    assert_int_equal(s_refused(dir, "[global]\ninclude fan.fio\n[a]\nsize=1M\n", NULL,
+                               "@/fan.fio:1024: include 'leaf.fio': more than 1024 includes", NULL),
+                     1);
+
+    /* an include that cannot be read stops expansion; --section is not
+     * said missing of a plan read in part */
+    static const char *const secs[] = {"later"};
+    rb_plan_input_t in = {.sections = secs, .nsections = 1};
+    assert_int_equal(s_refused(dir, "[global]\ninclude nothere.fio\n[later]\nsize=1M\nbogus=1\n",
+                               &in, "main.fio:2: include 'nothere.fio': cannot read", NULL),
+                     1);
+
+    /* a FIFO (an open would block), a device, a directory: refused unopened */
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    s_refused(dir, "[global]\ninclude fifo\n[a]\nsize=1M\n", NULL,
+              "main.fio:2: include 'fifo': cannot read @/fifo: a FIFO, and an include reads "
+              "regular files only; the plan is read no further",
+              NULL);
+    s_refused(dir, "[global]\ninclude /dev/null\n[a]\nsize=1M\n", NULL, "a character device", NULL);
+    s_refused(dir, "[global]\ninclude .\n[a]\nsize=1M\n", NULL, "a directory", NULL);
+
+    /* description=${A} over and over: the expanded text stops at its limit
+     * (64 MiB, lowered here to 64 KiB to keep the test quick) */
+    char big[16385];
+    memset(big, 'x', 16384);
+    big[16384] = '\0';
+    setenv("RB_TEST_BIG", big, 1);
+    b = (s_buf_t){0};
+    s_add(&b, "[a]\nsize=1M\n");
+    for (int i = 0; i < 100; i++)
+        s_add(&b, "description=${RB_TEST_BIG}\n");
+    rb_plan_input_t small = {.max_expanded = 64 << 10};
+    assert_int_equal(s_refused(dir, b.buf, &small,
+                               "main.fio:6: the expanded plan (includes, variables and "
+                               "command-line lines in place) passes the limit of 65536 bytes here",
+                               NULL),
+                     1);
+    free(b.buf);
+    unsetenv("RB_TEST_BIG");
+    s_rm_tree(dir);
 }
 
 static const uint8_t s_every_pattern[] = {0xde, 0xad, 0xbe, 0xef, 'a', 'b',
@@ -3668,6 +3784,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_devices),
         cmocka_unit_test(test_fio_syntax),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_issue33_expansion_bounds),
         cmocka_unit_test(test_every_option),
         cmocka_unit_test(test_aliases),
         cmocka_unit_test(test_velocibunny),
