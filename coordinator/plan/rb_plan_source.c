@@ -5,7 +5,7 @@
  * then reads one text, and every line of it remembers the file and line it
  * came from, for messages. The text is bounded (RB_PLAN_MAX_* in
  * rb_plan.h): at a limit, or at an include that cannot be read, expansion
- * stops there. */
+ * stops there; a value given from outside stays one value (no line break). */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -114,9 +114,11 @@ static long long s_keyword(const char *name, size_t n)
     return -1;
 }
 
-/* What ${name} is: its --var, else the environment's; NULL when neither. */
-static const char *s_var(const rb_plan_parser_t *ps, const char *name)
+/* What ${name} is: its --var, else the environment's; NULL when neither.
+ * *from names where it came from. */
+static const char *s_var(const rb_plan_parser_t *ps, const char *name, const char **from)
 {
+    *from = "--var";
     size_t n = strlen(name);
     for (uint32_t i = ps->input ? ps->input->nvars : 0; i-- > 0;) { /* the last one given */
         if (!strncmp(ps->input->vars[i], name, n) && ps->input->vars[i][n] == '=') {
@@ -126,6 +128,7 @@ static const char *s_var(const rb_plan_parser_t *ps, const char *name)
             return ps->input->vars[i] + n + 1;
         }
     }
+    *from = "the environment";
     return getenv(name);
 }
 
@@ -142,9 +145,10 @@ static int s_value_put(rb_plan_parser_t *ps, const char *file, unsigned line, ch
 
 /* Expands ${VAR}, ${VAR:-default} and fio's $keywords in a value. A value
  * in which a keyword was replaced and that holds arithmetic becomes a
- * parenthesised expression, as fio evaluates it ("8*$mb_memory"). *out is
- * the new value (caller frees). 0, -EINVAL with the problem recorded, or
- * -ENOMEM. */
+ * parenthesised expression, as fio evaluates it ("8*$mb_memory"). A
+ * variable's value with a line break is refused: it would add lines. *out
+ * is the new value (caller frees). 0, -EINVAL with the problem recorded,
+ * or -ENOMEM. */
 static int s_expand_value(rb_plan_parser_t *ps, const char *file, unsigned line, const char *val,
                           char **out)
 {
@@ -171,7 +175,7 @@ static int s_expand_value(rb_plan_parser_t *ps, const char *file, unsigned line,
                 *dflt = '\0';
                 dflt += 2;
             }
-            const char *v = s_var(ps, name);
+            const char *from, *v = s_var(ps, name, &from);
             if ((!v || !*v) && dflt)
                 v = dflt;
             if (!v) {
@@ -179,6 +183,14 @@ static int s_expand_value(rb_plan_parser_t *ps, const char *file, unsigned line,
                                      "variable '%s' is not set (pass --var %s=VALUE, set it in "
                                      "the environment, or give it a default as ${%s:-VALUE})",
                                      name, name, name);
+                break;
+            }
+            if (strpbrk(v, "\n\r")) {
+                rc = rb_plan_fail_at(ps, file, line,
+                                     "variable '%s' (from %s) holds a line break: a value may "
+                                     "not hold a newline or a carriage return, which would add "
+                                     "options or sections to the plan",
+                                     name, from);
                 break;
             }
             rc = s_value_put(ps, file, line, &o, &len, &cap, v, strlen(v));
@@ -465,6 +477,21 @@ static int s_expand(rb_plan_parser_t *ps, const char *text, size_t len, const ch
     return rc;
 }
 
+/* The --set and --override lines, each one line of the plan: none may hold
+ * a line break or begin a section. 0, or -EINVAL with each said. */
+static int s_check_lines(rb_plan_parser_t *ps, const char *const *lines, uint32_t n,
+                         const char *opt)
+{
+    int rc = 0;
+    for (uint32_t i = 0; i < n && rc != -ENOMEM; i++)
+        if (strpbrk(lines[i], "\n\r") || lines[i][strspn(lines[i], " \t")] == '[')
+            rc = rb_plan_fail_at(ps, opt, i + 1,
+                                 "%s KEY=VALUE is one option: it may not hold a newline or a "
+                                 "carriage return, nor begin with '['",
+                                 opt);
+    return rc;
+}
+
 int rb_plan_source_expand(rb_plan_parser_t *ps, const char *text, size_t len)
 {
     const rb_plan_input_t *in = ps->input;
@@ -476,6 +503,12 @@ int rb_plan_source_expand(rb_plan_parser_t *ps, const char *text, size_t len)
             *slash = '\0';
         else
             dir[0] = '\0';
+    }
+    if (in) { /* every bad line said, and none read: lest they add lines of their own */
+        int a = s_check_lines(ps, in->sets, in->nsets, "--set");
+        int b = a == -ENOMEM ? a : s_check_lines(ps, in->overrides, in->noverrides, "--override");
+        if (a < 0 || b < 0)
+            return s_stopped(ps, a == -ENOMEM || b == -ENOMEM ? -ENOMEM : -EINVAL);
     }
     if (in && in->nsets) {
         ps->expanded = true;

@@ -182,6 +182,24 @@ static void test_check(void **state)
     free(e);
     /* run refuses the same plan before starting anything */
     assert_int_equal(it_sh(out, err, "'%s' run --local 1 '%s'", it_bin("rackbench"), plan), 2);
+
+    /* issue 33: a file that includes itself three times is refused at the
+     * nesting limit, and a variable with a newline may not add an option */
+    char self[4200];
+    snprintf(self, sizeof self, "%s/self.fio", dir);
+    it_write(self, "include self.fio\ninclude self.fio\ninclude self.fio\n");
+    it_write(plan, "[global]\ninclude self.fio\n[w]\nrw=write\nsize=4M\n");
+    assert_int_equal(it_sh(out, err, "'%s' check '%s'", it_bin("rackbench"), plan), 2);
+    e = it_read(err);
+    assert_non_null(strstr(e, "self.fio:1: include 'self.fio': more than 16 nested includes"));
+    free(e);
+    it_write(plan, "[w]\nrw=write\nsize=4M\ndescription=${RB_NL}\n");
+    assert_int_equal(it_sh(out, err, "env RB_NL=\"$(printf 'a\\nrw=read')\" '%s' check '%s'",
+                           it_bin("rackbench"), plan),
+                     2);
+    e = it_read(err);
+    assert_non_null(strstr(e, "variable 'RB_NL' (from the environment) holds a line break"));
+    free(e);
     it_rmtree(dir);
 }
 

@@ -1516,6 +1516,39 @@ static void test_issue33_expansion_bounds(void **state)
     s_rm_tree(dir);
 }
 
+/* Issue 33: a value given from outside the plan (environment, --var,
+ * --set, --override) is one value: no line break, no line of its own. */
+static void test_issue33_values_stay_values(void **state)
+{
+    (void)state;
+    const char *plan = "[w]\nrw=write\nsize=1M\ndescription=${RB_TEST_NL}\n";
+    setenv("RB_TEST_NL", "a\nrw=read", 1);
+    assert_int_equal(s_refused("/tmp", plan, NULL,
+                               "main.fio:4: variable 'RB_TEST_NL' (from the environment) holds "
+                               "a line break",
+                               NULL),
+                     1);
+    unsetenv("RB_TEST_NL");
+    static const char *const vars[] = {"RB_TEST_NL=x\r[evil]"};
+    rb_plan_input_t vin = {.vars = vars, .nvars = 1};
+    s_refused("/tmp", plan, &vin, "main.fio:4: variable 'RB_TEST_NL' (from --var) holds", "evil");
+
+    static const char *const sets[] = {"bs=4k", "[evil]", "iodepth=1\nrw=read"};
+    rb_plan_input_t sin = {.sets = sets, .nsets = 3};
+    assert_int_equal(s_refused("/tmp", "[w]\nrw=write\nsize=1M\n", &sin,
+                               "--set:2: --set KEY=VALUE is one option: it may not hold a newline",
+                               NULL),
+                     2);
+    sin.sets = sets + 1;
+    sin.nsets = 2;
+    s_refused("/tmp", "[w]\nrw=write\nsize=1M\n", &sin, "--set:2: --set KEY=VALUE", NULL);
+    static const char *const over[] = {" [x]"};
+    rb_plan_input_t oin = {.sets = sets + 1, .nsets = 1, .overrides = over, .noverrides = 1};
+    assert_int_equal(s_refused("/tmp", "[w]\nrw=write\nsize=1M\n", &oin,
+                               "--override:1: --override KEY=VALUE", NULL),
+                     2);
+}
+
 static const uint8_t s_every_pattern[] = {0xde, 0xad, 0xbe, 0xef, 'a', 'b',
                                           'c',  0xf4, 0xff, 0xff, 0xff};
 
@@ -3785,6 +3818,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fio_syntax),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_issue33_expansion_bounds),
+        cmocka_unit_test(test_issue33_values_stay_values),
         cmocka_unit_test(test_every_option),
         cmocka_unit_test(test_aliases),
         cmocka_unit_test(test_velocibunny),
