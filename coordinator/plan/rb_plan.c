@@ -472,6 +472,10 @@ static int s_line(rb_plan_parser_t *ps, char *raw, unsigned line)
         return s_section(ps, s, line);
     if (ps->skip_section)
         return 0; /* the header was refused, or --section leaves the job out */
+    if (!ps->section && ps->map && line <= ps->nmap && ps->map[line - 1].included)
+        return rb_plan_fail(ps, line,
+                            "an included option is outside any section (include the file after "
+                            "[global] or a job's header)");
     if (!ps->section)
         return rb_plan_fail(ps, line,
                             "'%.64s' is outside any section (start with [global] or [job])", s);

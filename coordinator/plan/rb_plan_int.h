@@ -77,7 +77,8 @@ struct rb_plan_section;
 typedef struct rb_plan_srcline {
     const char *file; /* the plan, an included file, or "--set" */
     unsigned line;
-    bool failed; /* its expansion had a problem (said): the line stands empty */
+    bool failed;   /* its expansion had a problem (said): the line stands empty */
+    bool included; /* from an included file: messages do not quote it */
 } rb_plan_srcline_t;
 
 typedef struct rb_plan_parser {
@@ -133,6 +134,7 @@ typedef struct rb_plan_parser {
     bool in_job_src;     /* expanding: inside a job section (its --override lines due) */
     uint64_t vars_used;  /* expanding: the --var options a ${NAME} took (bit i: vars[i]) */
     uint32_t nincludes;  /* expanding: include lines read so far, in all files */
+    unsigned src_depth;  /* expanding: includes deep of the file being read (0: the plan) */
     bool src_stopped;    /* expanding stopped (a limit, a failed include): the rest is unread */
     char *problems;      /* every problem, one line each (owned until handed over) */
     size_t problems_len, problems_cap;

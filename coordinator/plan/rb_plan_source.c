@@ -5,7 +5,9 @@
  * then reads one text, and every line of it remembers the file and line it
  * came from, for messages. The text is bounded (RB_PLAN_MAX_* in
  * rb_plan.h): at a limit, or at an include that cannot be read, expansion
- * stops there; a value given from outside stays one value (no line break). */
+ * stops there; a value given from outside stays one value (no line break);
+ * an included file's text is quoted in messages only once it reads as
+ * options. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -65,6 +67,7 @@ static int s_emit_line(rb_plan_parser_t *ps, const char *text, size_t n, const c
     ps->map[ps->nmap].file = file;
     ps->map[ps->nmap].line = line;
     ps->map[ps->nmap].failed = false;
+    ps->map[ps->nmap].included = ps->src_depth > 0;
     ps->nmap++;
     return 0;
 }
@@ -146,26 +149,27 @@ static int s_value_put(rb_plan_parser_t *ps, const char *file, unsigned line, ch
 /* Expands ${VAR}, ${VAR:-default} and fio's $keywords in a value. A value
  * in which a keyword was replaced and that holds arithmetic becomes a
  * parenthesised expression, as fio evaluates it ("8*$mb_memory"). A
- * variable's value with a line break is refused: it would add lines. *out
- * is the new value (caller frees). 0, -EINVAL with the problem recorded,
- * or -ENOMEM. */
+ * variable's value with a line break is refused: it would add lines. The
+ * value is quoted in messages when quote is set. *out is the new value
+ * (caller frees). 0, -EINVAL with the problem recorded, or -ENOMEM. */
 static int s_expand_value(rb_plan_parser_t *ps, const char *file, unsigned line, const char *val,
-                          char **out)
+                          bool quote, char **out)
 {
     char *o = NULL;
     size_t len = 0, cap = 0;
     int keyword = 0, rc = rb_plan_text_put(&o, &len, &cap, "", 0) < 0 ? rb_plan_nomem(ps) : 0;
+    const char *shown = quote ? val : "the value";
     for (const char *c = val; *c && rc == 0;) {
         if (c[0] == '$' && c[1] == '{') {
             const char *end = strchr(c + 2, '}');
             if (!end) {
-                rc = rb_plan_fail_at(ps, file, line, "'${' without '}' in '%.64s'", val);
+                rc = rb_plan_fail_at(ps, file, line, "'${' without '}' in '%.64s'", shown);
                 break;
             }
             size_t n = (size_t)(end - c - 2);
             char name[256];
             if (n >= sizeof name) {
-                rc = rb_plan_fail_at(ps, file, line, "variable name too long in '%.64s'", val);
+                rc = rb_plan_fail_at(ps, file, line, "variable name too long in '%.64s'", shown);
                 break;
             }
             memcpy(name, c + 2, n);
@@ -378,6 +382,23 @@ static int s_include(rb_plan_parser_t *ps, const char *name, const char *file, u
     return rc;
 }
 
+/* 1 when a line of an included file (its leading blanks skipped) reads as
+ * one of a plan's options: blank, a comment, or NAME or NAME=VALUE with
+ * NAME as an option's ([a-z0-9_]). */
+static bool s_option_shaped(const char *s)
+{
+    static const char blanks[] = " \t\r\v\f";
+    s += strspn(s, blanks);
+    if (!*s || *s == ';' || *s == '#')
+        return true;
+    size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
+    if (!n)
+        return false;
+    size_t gap = strspn(s + n, blanks);
+    char c = s[n + gap];
+    return !c || c == '=' || (gap && (c == ';' || c == '#'));
+}
+
 /* One line of a file: an include, a header, a value to expand, or as it is. */
 static int s_expand_line(rb_plan_parser_t *ps, char *raw, const char *file, unsigned line,
                          const char *dir, unsigned depth)
@@ -413,6 +434,11 @@ static int s_expand_line(rb_plan_parser_t *ps, char *raw, const char *file, unsi
         ps->sets_done_here = false;
         return s_emit(ps, raw, strlen(raw), file, line);
     }
+    if (depth > 0 && !s_option_shaped(s))
+        return s_stopped(ps, s_fail_at(ps, file, line,
+                                       "not an option line (an included file holds NAME=VALUE "
+                                       "options, comments and includes; its text is not shown "
+                                       "as it does not read as a plan)" S_STOP));
     const char *eq = strchr(s, '=');
     const char *dollar = strchr(s, '$');
     if (*s == ';' || *s == '#' || !eq || !dollar || dollar < eq)
@@ -427,7 +453,7 @@ static int s_expand_line(rb_plan_parser_t *ps, char *raw, const char *file, unsi
     char *val = strndup(eq + 1, n - (size_t)(eq + 1 - s)), *exp = NULL;
     if (!val)
         return rb_plan_nomem(ps);
-    int rc = s_expand_value(ps, file, line, rb_plan_trim(val), &exp);
+    int rc = s_expand_value(ps, file, line, rb_plan_trim(val), depth == 0, &exp);
     free(val);
     if (rc < 0)
         return rc;
@@ -452,11 +478,12 @@ static int s_expand_line(rb_plan_parser_t *ps, char *raw, const char *file, unsi
 static int s_expand(rb_plan_parser_t *ps, const char *text, size_t len, const char *file,
                     const char *dir, unsigned depth)
 {
-    unsigned line = 0;
+    unsigned line = 0, outer = ps->src_depth;
     const char *p = text, *end = text + len;
     int rc = 0;
     if (depth > 0)
         ps->expanded = true;
+    ps->src_depth = depth;
     while (p < end && !ps->src_stopped && rc == 0) {
         line++;
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -466,14 +493,20 @@ static int s_expand(rb_plan_parser_t *ps, const char *text, size_t len, const ch
             rc = rb_plan_nomem(ps);
             break;
         }
-        rc = memchr(p, '\0', n)
-                 ? rb_plan_fail_at(ps, file, line, "NUL byte in the plan (not a text file?)")
-                 : s_expand_line(ps, raw, file, line, dir, depth);
+        if (!memchr(p, '\0', n))
+            rc = s_expand_line(ps, raw, file, line, dir, depth);
+        else if (depth == 0)
+            rc = rb_plan_fail_at(ps, file, line, "NUL byte in the plan (not a text file?)");
+        else
+            rc = s_stopped(ps, rb_plan_fail_at(ps, file, line,
+                                               "NUL byte in an included file (not a text "
+                                               "file?)" S_STOP));
         free(raw);
         if (rc < 0 && rc != -ENOMEM && (rc = s_emit_line(ps, "", 0, file, line)) == 0)
             ps->map[ps->nmap - 1].failed = true;
         p = nl ? nl + 1 : end;
     }
+    ps->src_depth = outer;
     return rc;
 }
 

@@ -1549,6 +1549,34 @@ static void test_issue33_values_stay_values(void **state)
                      2);
 }
 
+/* Issue 33: a message about an included file names its file and line, and
+ * quotes its text only where it reads as a plan's options. */
+static void test_issue33_include_not_echoed(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rb-test-i33q-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    s_put_file(dir, "shadow", "root:$y$j9T$secret:19000:0:99999:7:::\nsize=2\n");
+    assert_int_equal(s_refused(dir, "[global]\ninclude shadow\n[a]\nsize=1M\n", NULL,
+                               "@/shadow:1: not an option line", "secret"),
+                     1);
+    /* before any section, and an option's value */
+    s_put_file(dir, "env", "# settings\ndb_password=hunter2\nTOKEN=abc\n");
+    s_refused(dir, "include env\n[a]\nsize=1M\n", NULL,
+              "@/env:2: an included option is outside any section", "hunter2");
+    s_refused(dir, "include env\n[a]\nsize=1M\n", NULL, "@/env:3: not an option line", "TOKEN");
+    s_refused(dir, "[a]\nsize=1M\ninclude env\n", NULL, "@/env:2: unknown option 'db_password'",
+              "hunter2");
+    s_put_file(dir, "brace", "description=${oops\n");
+    s_refused(dir, "[a]\nsize=1M\ninclude brace\n", NULL, "'${' without '}' in 'the value'",
+              "oops");
+    /* the plan's own messages quote it as before */
+    s_refused(dir, "[a]\nsize=1M\ndescription=${oops\n", NULL, "in '${oops'", NULL);
+    s_refused(dir, "db_password=hunter2\n[a]\nsize=1M\n", NULL,
+              "'db_password=hunter2' is outside any section", NULL);
+    s_rm_tree(dir);
+}
+
 static const uint8_t s_every_pattern[] = {0xde, 0xad, 0xbe, 0xef, 'a', 'b',
                                           'c',  0xf4, 0xff, 0xff, 0xff};
 
@@ -3819,6 +3847,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_issue33_expansion_bounds),
         cmocka_unit_test(test_issue33_values_stay_values),
+        cmocka_unit_test(test_issue33_include_not_echoed),
         cmocka_unit_test(test_every_option),
         cmocka_unit_test(test_aliases),
         cmocka_unit_test(test_velocibunny),
