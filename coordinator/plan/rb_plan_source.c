@@ -267,6 +267,15 @@ static int s_emit_sets(rb_plan_parser_t *ps)
 static int s_expand(rb_plan_parser_t *ps, const char *text, size_t len, const char *file,
                     const char *dir, unsigned depth);
 
+/* A UTF-8 byte-order mark at the start of a file is not part of its text. */
+static void s_skip_bom(const char **text, size_t *len)
+{
+    if (*len >= 3 && !memcmp(*text, "\xEF\xBB\xBF", 3)) {
+        *text += 3;
+        *len -= 3;
+    }
+}
+
 /* What a file that is not a regular one is, for messages. */
 static const char *s_kind(mode_t mode)
 {
@@ -377,7 +386,9 @@ static int s_include(rb_plan_parser_t *ps, const char *name, const char *file, u
         *slash = '\0';
     else
         subdir[0] = '\0';
-    rc = kept ? s_expand(ps, buf, got, kept, subdir, depth + 1) : rb_plan_nomem(ps);
+    const char *text = buf;
+    s_skip_bom(&text, &got);
+    rc = kept ? s_expand(ps, text, got, kept, subdir, depth + 1) : rb_plan_nomem(ps);
     free(buf);
     return rc;
 }
@@ -537,6 +548,7 @@ int rb_plan_source_expand(rb_plan_parser_t *ps, const char *text, size_t len)
         else
             dir[0] = '\0';
     }
+    s_skip_bom(&text, &len);
     if (in) { /* every bad line said, and none read: lest they add lines of their own */
         int a = s_check_lines(ps, in->sets, in->nsets, "--set");
         int b = a == -ENOMEM ? a : s_check_lines(ps, in->overrides, in->noverrides, "--override");

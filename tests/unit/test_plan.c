@@ -1577,6 +1577,22 @@ static void test_issue33_include_not_echoed(void **state)
     s_rm_tree(dir);
 }
 
+/* Issue 33: a UTF-8 byte-order mark may start a plan or an included file. */
+static void test_issue33_bom(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rb-test-i33b-XXXXXX", path[512];
+    assert_non_null(mkdtemp(dir));
+    s_put_file(dir, "bom.fio",
+               "\xEF\xBB\xBF"
+               "bs=8k\n");
+    snprintf(path, sizeof path, "%s/main.fio", dir);
+    rb_plan_t *p = s_parse_in("\xEF\xBB\xBF[a]\nsize=1M\ninclude bom.fio\n", NULL, path, 0);
+    assert_int_equal(p->phases[0].jobs[0].bs, 8192);
+    rb_plan_destroy(&p);
+    s_rm_tree(dir);
+}
+
 static const uint8_t s_every_pattern[] = {0xde, 0xad, 0xbe, 0xef, 'a', 'b',
                                           'c',  0xf4, 0xff, 0xff, 0xff};
 
@@ -3848,6 +3864,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_issue33_expansion_bounds),
         cmocka_unit_test(test_issue33_values_stay_values),
         cmocka_unit_test(test_issue33_include_not_echoed),
+        cmocka_unit_test(test_issue33_bom),
         cmocka_unit_test(test_every_option),
         cmocka_unit_test(test_aliases),
         cmocka_unit_test(test_velocibunny),
