@@ -533,6 +533,8 @@ static int s_parse_all(rb_plan_parser_t *ps, char *work, size_t len)
     for (size_t i = 0; i < S_NSECTIONS; i++)
         if (s_sections[i].resolve && (rc = s_sections[i].resolve(ps)) < 0)
             return rc;
+    if ((rc = rb_plan_time_note(ps)) < 0)
+        return rc;
     if (ps->notes_dropped) {
         char text[RB_ERR_MSG_MAX];
         snprintf(text, sizeof text, "%s: %u more notes like these", ps->source, ps->notes_dropped);

@@ -286,6 +286,10 @@ bool rb_plan_section_reserved(const char *name);
  * adds it (or its metadata steps) to the plan's phases. */
 int rb_plan_job_finish(rb_plan_parser_t *ps);
 
+/* Notes a plan whose jobs, bound by their bytes and rate caps with no
+ * runtime, would run longer than a day (rb_plan_time.c). 0 or -ENOMEM. */
+int rb_plan_time_note(rb_plan_parser_t *ps);
+
 /* [rack NAME] sections (rb_plan_rack.c), as handlers of the section table. */
 bool rb_plan_rack_match(char *name, char **arg);
 int rb_plan_rack_begin(rb_plan_parser_t *ps, char *name, unsigned line);

@@ -1593,6 +1593,46 @@ static void test_issue33_bom(void **state)
     s_rm_tree(dir);
 }
 
+/* Issue 33: a plan that would run longer than a day without a runtime
+ * saying so gets a note; one whose runtime says so does not. */
+static void test_issue33_long_plans_noted(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[w]\nrw=write\nsize=1M\nrate=1\n");
+    assert_non_null(p->notes);
+    assert_non_null(strstr(p->notes, "t.ini: the plan would run for 12.1 days at least"));
+    assert_non_null(
+        strstr(p->notes, "job 'w': 12.1 days for 1.00 MiB per worker, its writes at rate=1"));
+    rb_plan_destroy(&p);
+    p = s_parse_str("[r]\nrw=read\nsize=1M\nloops=4294967295\n");
+    assert_non_null(p->notes);
+    assert_non_null(strstr(p->notes, "would run for 3.03 days at least"));
+    assert_non_null(strstr(p->notes, "4.00 PiB per worker, even at 16.0 GiB/s"));
+    rb_plan_destroy(&p);
+    p = s_parse_str("[m]\nrw=randrw\nsize=1G\nrate_iops=1,0\nbs=4k\n"); /* 131072 reads */
+    assert_non_null(p->notes);
+    assert_non_null(
+        strstr(p->notes, "1.52 days for 1.00 GiB per worker, its reads at rate_iops=1"));
+    rb_plan_destroy(&p);
+    /* phases add up: two of 18 hours */
+    p = s_parse_str("[a]\nrw=write\nsize=64800k\nrate=1k\n[b]\nstonewall\nrw=read\nsize=64800k\n"
+                    "rate=1k\n");
+    assert_non_null(p->notes);
+    assert_non_null(strstr(p->notes, "1.5 days"));
+    rb_plan_destroy(&p);
+    /* a runtime says how long; a short plan needs no word */
+    const char *quiet[] = {"[w]\nrw=write\nsize=1M\nrate=1\nruntime=10s\n",
+                           "[w]\nrw=write\nsize=1M\nrate=1\ntime_based\nruntime=3d\n",
+                           "[w]\nrw=write\nsize=1M\nrate=1k\n",
+                           "[w]\nrw=write\nsize=1M\nrate=1\nioengine=null\n"};
+    for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++) {
+        p = s_parse_str(quiet[i]);
+        if (p->notes && strstr(p->notes, "would run"))
+            fail_msg("%s: %s", quiet[i], p->notes);
+        rb_plan_destroy(&p);
+    }
+}
+
 static const uint8_t s_every_pattern[] = {0xde, 0xad, 0xbe, 0xef, 'a', 'b',
                                           'c',  0xf4, 0xff, 0xff, 0xff};
 
@@ -3865,6 +3905,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_issue33_values_stay_values),
         cmocka_unit_test(test_issue33_include_not_echoed),
         cmocka_unit_test(test_issue33_bom),
+        cmocka_unit_test(test_issue33_long_plans_noted),
         cmocka_unit_test(test_every_option),
         cmocka_unit_test(test_aliases),
         cmocka_unit_test(test_velocibunny),
