@@ -1,24 +1,63 @@
 /* --metrics: Prometheus's text format at /metrics and the live report at /,
- * served by libmicrohttpd's own thread. The run loop never waits on a
- * client: it swaps in a new text under the mutex; an answer copies the
- * current text under the same mutex, so a slow reader holds nothing. */
+ * served by libmicrohttpd from a thread of this file's. The run loop never
+ * waits on a client: it swaps in a new text under the mutex; an answer
+ * copies the current text under the same mutex, so a slow reader holds
+ * nothing.
+ *
+ * Slow or idle clients cannot starve a scrape. The thread runs
+ * libmicrohttpd's loop itself, so that between its rounds it may look after
+ * the connections (a socket is only touched here, and only closed by the
+ * library, on this thread). A connection that has not sent a whole request
+ * S_WAIT_NS after it opened (or after its last answer) is shut down however
+ * steadily it trickles, and one that takes more than S_ANSWER_NS over an
+ * answer; one address holds at most S_PER_CLIENT connections (its oldest
+ * one waiting for a request makes room for a new one); and S_SPARE places
+ * are kept free for a scrape by shutting down the oldest connections that
+ * wait for a request. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "rb_httpd.h"
+#include "rb_log.h"
+#include "rb_time.h"
+
+#define S_LIMIT      64u                   /* connections at once */
+#define S_SPARE      8u                    /* of them kept free for a scrape */
+#define S_PER_CLIENT 16u                   /* connections one address may hold */
+#define S_WAIT_NS    (3ull * RB_NS_PER_S)  /* to send a whole request */
+#define S_ANSWER_NS  (30ull * RB_NS_PER_S) /* to take an answer */
+#define S_IDLE_S     10u                   /* libmicrohttpd's: a client that stops reading */
+#define S_TICK_MS    100                   /* the loop's longest wait, and stop's */
+
+/* One open connection, as the server thread sees it. */
+typedef struct s_conn {
+    struct MHD_Connection *c;     /* NULL: a free place */
+    int fd;                       /* its socket (libmicrohttpd's) */
+    struct sockaddr_storage addr; /* the client's address */
+    uint64_t since;               /* when its wait for a request, or its answer, began */
+    int busy;                     /* a request is being answered */
+    int cut;                      /* shut down: libmicrohttpd closes it on its next round */
+} s_conn_t;
 
 struct rb_httpd {
-    struct MHD_Daemon *d; /* the server and its thread */
+    struct MHD_Daemon *d; /* the server, run by thread */
+    pthread_t thread;     /* the server's loop (s_serve) */
+    atomic_int stop;      /* set by rb_httpd_destroy */
     pthread_mutex_t lock; /* guards text and len */
     char *text[2];        /* the documents (owned), NULL until set */
     size_t len[2];
-    uint16_t port; /* where it listens */
+    uint16_t port;           /* where it listens */
+    s_conn_t conns[S_LIMIT]; /* the open connections: the server thread's only */
+    atomic_ulong cuts;       /* connections shut down for being slow, idle or too many */
 };
 
 static const char *const s_types[2] = {"text/plain; version=0.0.4; charset=utf-8",
@@ -86,6 +125,142 @@ int rb_httpd_parse_addr(const char *text, struct sockaddr_storage *addr, int *lo
     return 0;
 }
 
+/* ---- the connections, on the server thread only ---- */
+
+/* Whether e's client is at addr (its IP address; the port aside). */
+static int s_same_client(const s_conn_t *e, const struct sockaddr *addr)
+{
+    if (e->addr.ss_family != addr->sa_family)
+        return 0;
+    if (addr->sa_family == AF_INET)
+        return !memcmp(&((const struct sockaddr_in *)&e->addr)->sin_addr,
+                       &((const struct sockaddr_in *)addr)->sin_addr, sizeof(struct in_addr));
+    if (addr->sa_family == AF_INET6)
+        return !memcmp(&((const struct sockaddr_in6 *)&e->addr)->sin6_addr,
+                       &((const struct sockaddr_in6 *)addr)->sin6_addr, sizeof(struct in6_addr));
+    return 0;
+}
+
+/* Shuts e's socket down: libmicrohttpd reads its end on its next round and
+ * closes it (the descriptor stays the library's to close). */
+static void s_cut(rb_httpd_t *h, s_conn_t *e)
+{
+    shutdown(e->fd, SHUT_RDWR);
+    e->cut = 1;
+    if (atomic_fetch_add(&h->cuts, 1) == 0)
+        rb_debug("--metrics: shut down a connection that was slow, idle or one too many; "
+                 "further ones are counted");
+}
+
+/* Connections not shut down, of the client at addr (NULL: of all); with
+ * *oldest the one of them waiting longest for a request (NULL: none waits). */
+static unsigned s_open(rb_httpd_t *h, const struct sockaddr *addr, s_conn_t **oldest)
+{
+    unsigned n = 0;
+    *oldest = NULL;
+    for (unsigned i = 0; i < S_LIMIT; i++) {
+        s_conn_t *e = &h->conns[i];
+        if (!e->c || e->cut || (addr && !s_same_client(e, addr)))
+            continue;
+        n++;
+        if (!e->busy && (!*oldest || e->since < (*oldest)->since))
+            *oldest = e;
+    }
+    return n;
+}
+
+/* Before a connection is taken: room for it among its client's and all.
+ * MHD_NO refuses it (its client holds S_PER_CLIENT, each one answered). */
+static enum MHD_Result s_admit(void *cls, const struct sockaddr *addr, socklen_t len)
+{
+    (void)len;
+    rb_httpd_t *h = cls;
+    s_conn_t *oldest;
+    if (s_open(h, addr, &oldest) >= S_PER_CLIENT) {
+        if (!oldest)
+            return MHD_NO;
+        s_cut(h, oldest);
+    }
+    if (s_open(h, NULL, &oldest) >= S_LIMIT - S_SPARE && oldest)
+        s_cut(h, oldest);
+    return MHD_YES;
+}
+
+/* A connection opened or closed: its place in h->conns taken or freed. */
+static void s_notify(void *cls, struct MHD_Connection *c, void **ctx,
+                     enum MHD_ConnectionNotificationCode what)
+{
+    rb_httpd_t *h = cls;
+    s_conn_t *e = *ctx;
+    if (what == MHD_CONNECTION_NOTIFY_CLOSED) {
+        if (e)
+            memset(e, 0, sizeof *e);
+        *ctx = NULL;
+        return;
+    }
+    const union MHD_ConnectionInfo *fd =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *at =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    e = NULL;
+    for (unsigned i = 0; i < S_LIMIT && !e; i++)
+        e = h->conns[i].c ? NULL : &h->conns[i];
+    if (!e || !fd) {
+        if (fd)
+            shutdown(fd->connect_fd, SHUT_RDWR); /* not looked after: not kept */
+        return;
+    }
+    *e = (s_conn_t){.c = c, .fd = fd->connect_fd, .since = rb_time_mono_ns()};
+    if (at && at->client_addr)
+        memcpy(&e->addr, at->client_addr,
+               at->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+                                                      : sizeof(struct sockaddr_in));
+    *ctx = e;
+}
+
+/* A request answered (or given up): the connection waits for the next. */
+static void s_completed(void *cls, struct MHD_Connection *c, void **req_cls,
+                        enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)req_cls;
+    (void)toe;
+    const union MHD_ConnectionInfo *i =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    s_conn_t *e = i ? i->socket_context : NULL;
+    if (e) {
+        e->busy = 0;
+        e->since = rb_time_mono_ns();
+    }
+}
+
+/* Between rounds: connections past their time shut down, and S_SPARE
+ * places kept free (the oldest ones waiting for a request go). */
+static void s_tend(rb_httpd_t *h, uint64_t now)
+{
+    for (unsigned i = 0; i < S_LIMIT; i++) {
+        s_conn_t *e = &h->conns[i];
+        if (e->c && !e->cut && now - e->since > (e->busy ? S_ANSWER_NS : S_WAIT_NS))
+            s_cut(h, e);
+    }
+    s_conn_t *oldest;
+    while (s_open(h, NULL, &oldest) > S_LIMIT - S_SPARE && oldest)
+        s_cut(h, oldest);
+}
+
+static void *s_serve(void *arg)
+{
+    rb_httpd_t *h = arg;
+    while (!atomic_load(&h->stop)) {
+        if (MHD_run_wait(h->d, S_TICK_MS) != MHD_YES) {
+            rb_warn("--metrics: the HTTP server failed; /metrics and / are no longer served");
+            break;
+        }
+        s_tend(h, rb_time_mono_ns());
+    }
+    return NULL;
+}
+
 /* One request: GET or HEAD of /metrics or /, answered at once. */
 static enum MHD_Result s_answer(void *cls, struct MHD_Connection *c, const char *url,
                                 const char *method, const char *version, const char *upload,
@@ -95,6 +270,13 @@ static enum MHD_Result s_answer(void *cls, struct MHD_Connection *c, const char 
     (void)upload;
     (void)req_cls;
     rb_httpd_t *h = cls;
+    const union MHD_ConnectionInfo *i =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    s_conn_t *e = i ? i->socket_context : NULL;
+    if (e && !e->busy) {
+        e->busy = 1; /* its time to take the answer begins */
+        e->since = rb_time_mono_ns();
+    }
     unsigned status = MHD_HTTP_OK;
     struct MHD_Response *resp = NULL;
     const char *type = "text/plain; charset=utf-8";
@@ -144,17 +326,35 @@ rb_httpd_t *rb_httpd_new(const char *text, rb_err_t *err)
         return NULL;
     }
     pthread_mutex_init(&h->lock, NULL);
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
+    unsigned flags = MHD_USE_EPOLL; /* run by s_serve, not a thread of the library's */
     if (addr.ss_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     uint16_t port = ntohs(addr.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&addr)->sin6_port
                                                      : ((struct sockaddr_in *)&addr)->sin_port);
-    h->d = MHD_start_daemon(flags, port, NULL, NULL, s_answer, h, MHD_OPTION_SOCK_ADDR,
-                            (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_LIMIT, 64u,
-                            MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_END);
+    h->d =
+        MHD_start_daemon(flags, port, s_admit, h, s_answer, h, MHD_OPTION_SOCK_ADDR,
+                         (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_LIMIT, S_LIMIT,
+                         MHD_OPTION_CONNECTION_TIMEOUT, S_IDLE_S, MHD_OPTION_NOTIFY_CONNECTION,
+                         s_notify, h, MHD_OPTION_NOTIFY_COMPLETED, s_completed, h, MHD_OPTION_END);
     if (!h->d) {
         int e = errno ? errno : EADDRINUSE;
         rb_err_set(err, -e, "--metrics %s: cannot listen there: %s", text, strerror(e));
+        pthread_mutex_destroy(&h->lock);
+        free(h);
+        return NULL;
+    }
+    /* SIGINT and SIGTERM stay the run loop's: the thread starts with them blocked */
+    sigset_t hold, old;
+    sigemptyset(&hold);
+    sigaddset(&hold, SIGINT);
+    sigaddset(&hold, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &hold, &old);
+    int e = pthread_create(&h->thread, NULL, s_serve, h);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (e) {
+        rb_err_set(err, -e, "--metrics %s: cannot start the server's thread: %s", text,
+                   strerror(e));
+        MHD_stop_daemon(h->d);
         pthread_mutex_destroy(&h->lock);
         free(h);
         return NULL;
@@ -189,7 +389,12 @@ void rb_httpd_destroy(rb_httpd_t **hp)
     rb_httpd_t *h = *hp;
     if (!h)
         return;
+    atomic_store(&h->stop, 1);
+    pthread_join(h->thread, NULL); /* within S_TICK_MS */
     MHD_stop_daemon(h->d);
+    if (atomic_load(&h->cuts))
+        rb_debug("--metrics: %lu connections were shut down (slow, idle or too many)",
+                 (unsigned long)atomic_load(&h->cuts));
     pthread_mutex_destroy(&h->lock);
     free(h->text[0]);
     free(h->text[1]);

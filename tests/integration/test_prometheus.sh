@@ -5,7 +5,8 @@
 #   refused with exit 2 naming the option; mid-run, /metrics has a HELP and
 #   TYPE line for every family, the node, rack and direction labels and the
 #   phase running, / is the report marked RUNNING that reloads itself, and
-#   `rackbench report` on the run folder says RUNNING; headless Chromium
+#   `rackbench report` on the run folder says RUNNING; a scrape is answered
+#   while 70 slow clients hold connections (issue 33); headless Chromium
 #   loads / mid-run and finds the summary and a drawn line (not dots) of
 #   the phase running, and paints it. The run ends on that event: once the
 #   checks are done, SIGINT stops it (its runtime is only a deadline); it
@@ -151,6 +152,22 @@ if [ "$mode" = metrics ]; then
     grep -q 'DID NOT FINISH' "$scratch/report.txt" && bad "rackbench report mid-run says DID NOT FINISH"
     curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$mport/nothing" | grep -q 404 ||
         bad "an unknown path is not 404"
+    # issue 33: 70 slow clients on the scraper's own address, each a byte
+    # of a request and no more; curl's scrape is answered meanwhile
+    python3 - "$mport" <<'PY' || bad "no scrape beside 70 slow clients (above)"
+import socket, subprocess, sys, time
+port = int(sys.argv[1])
+slow = []
+for i in range(70):
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.send(b"G")
+    slow.append(s)
+t = time.monotonic()
+r = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "20",
+                    f"http://127.0.0.1:{port}/metrics"], capture_output=True, text=True)
+print(f"a scrape beside 70 slow clients: {r.stdout} in {time.monotonic() - t:.3f} s")
+sys.exit(0 if r.stdout == "200" else 1)
+PY
     if command -v chromium > /dev/null; then
         # the live page in a browser, mid-run: a line of several points, drawn
         has_line() { curl -sf "http://127.0.0.1:$mport/" -o "$scratch/page.html" &&

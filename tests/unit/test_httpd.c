@@ -1,9 +1,11 @@
 /* The HTTP server of --metrics (rb_httpd): the addresses it takes and
  * refuses, and what it answers over a real socket, also while the run loop
- * replaces the text as fast as it can (every answer one whole text). */
+ * replaces the text as fast as it can (every answer one whole text), and
+ * while 70 slow clients hold connections open (issue 33). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +20,11 @@
 #include <cmocka.h>
 
 #include "rb_httpd.h"
+#include "rb_time.h"
+
+#ifndef RB_TEST_TIME_SCALE
+#define RB_TEST_TIME_SCALE 1
+#endif
 
 static void test_addresses(void **state)
 {
@@ -67,6 +74,10 @@ static size_t s_get(uint16_t port, const char *method, const char *path, char *b
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     assert_true(fd >= 0);
+    /* every wait has a deadline: an answer not there within it fails the test */
+    struct timeval tv = {.tv_sec = 10 * RB_TEST_TIME_SCALE};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port)};
     sa.sin_addr.s_addr = htonl(0x7f000001);
     assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
@@ -83,13 +94,21 @@ static size_t s_get(uint16_t port, const char *method, const char *path, char *b
     return len;
 }
 
-static void test_answers(void **state)
+/* A server on a port the system chooses. */
+static rb_httpd_t *s_server(void)
 {
-    (void)state;
     rb_err_t err;
     rb_err_clear(&err);
     rb_httpd_t *h = rb_httpd_new(":0", &err);
     assert_non_null(h);
+    return h;
+}
+
+static void test_answers(void **state)
+{
+    (void)state;
+    rb_err_t err;
+    rb_httpd_t *h = s_server();
     uint16_t port = rb_httpd_port(h);
     assert_true(port > 0);
     static char buf[1 << 16];
@@ -167,12 +186,79 @@ static void test_whole_texts(void **state)
     rb_httpd_destroy(&w.h);
 }
 
+#define S_SLOW 70 /* more than the server's 64 connections */
+
+/* Issue 33: 70 clients that each send a byte of a request now and then, and
+ * never a whole one, on the scraper's own address. A scrape is answered
+ * while they are open, and the server shuts every one of them down however
+ * steadily it trickles (a byte every 0.5 s: an idle timeout never ends it). */
+static void test_slow_clients(void **state)
+{
+    (void)state;
+    rb_httpd_t *h = s_server();
+    assert_int_equal(rb_httpd_set(h, RB_HTTPD_METRICS, "rackbench_x 1\n", 14), 0);
+    static const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(rb_httpd_port(h))};
+    sa.sin_addr.s_addr = htonl(0x7f000001);
+    struct pollfd pf[S_SLOW];
+    size_t sent[S_SLOW];
+    for (int i = 0; i < S_SLOW; i++) {
+        pf[i] = (struct pollfd){.fd = socket(AF_INET, SOCK_STREAM, 0), .events = POLLIN};
+        assert_true(pf[i].fd >= 0);
+        assert_int_equal(connect(pf[i].fd, (struct sockaddr *)&sa, sizeof sa), 0);
+        assert_int_equal(send(pf[i].fd, req, 1, MSG_NOSIGNAL), 1);
+        sent[i] = 1;
+    }
+    /* a scrape meanwhile: answered, and well within its deadline */
+    static char buf[1 << 16];
+    uint64_t t0 = rb_time_mono_ns();
+    s_get(rb_httpd_port(h), "GET", "/metrics", buf, sizeof buf);
+    double took = (double)(rb_time_mono_ns() - t0) / 1e9;
+    assert_non_null(strstr(buf, "HTTP/1.1 200"));
+    assert_non_null(strstr(buf, "rackbench_x 1\n"));
+    printf("a scrape beside %d slow clients: %.3f s\n", S_SLOW, took);
+    assert_true(took < 5.0 * RB_TEST_TIME_SCALE);
+    /* each slow client goes on trickling until the server has shut it down */
+    uint64_t deadline = rb_time_mono_ns() + 30ull * RB_TEST_TIME_SCALE * RB_NS_PER_S;
+    uint64_t next = rb_time_mono_ns() + RB_NS_PER_S / 2;
+    int open = S_SLOW;
+    while (open > 0 && rb_time_mono_ns() < deadline) {
+        uint64_t now = rb_time_mono_ns();
+        int wait_ms = next > now ? (int)((next - now) / 1000000) : 0;
+        assert_true(poll(pf, S_SLOW, wait_ms) >= 0);
+        for (int i = 0; i < S_SLOW; i++) {
+            if (pf[i].fd < 0 || !pf[i].revents)
+                continue;
+            char c;
+            if (recv(pf[i].fd, &c, 1, MSG_DONTWAIT) <= 0) { /* its end, or a reset */
+                close(pf[i].fd);
+                pf[i].fd = -1;
+                open--;
+            }
+        }
+        if (rb_time_mono_ns() < next)
+            continue;
+        next += RB_NS_PER_S / 2;
+        for (int i = 0; i < S_SLOW; i++) {
+            const char *b = sent[i] < sizeof req - 1 ? &req[sent[i]] : "a";
+            if (pf[i].fd >= 0 && send(pf[i].fd, b, 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1)
+                sent[i]++;
+        }
+    }
+    assert_int_equal(open, 0);
+    /* and the server still answers */
+    s_get(rb_httpd_port(h), "GET", "/metrics", buf, sizeof buf);
+    assert_non_null(strstr(buf, "HTTP/1.1 200"));
+    rb_httpd_destroy(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_addresses),
         cmocka_unit_test(test_answers),
         cmocka_unit_test(test_whole_texts),
+        cmocka_unit_test(test_slow_clients),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
