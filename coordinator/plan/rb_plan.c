@@ -618,8 +618,9 @@ int rb_plan_parse_input(const char *text, size_t len, const char *source, const 
         plan->source = strdup(ps.source);
         /* the run folder keeps what ran: the expanded text when it differs */
         plan->text = ps.expanded ? strdup(ps.work ? ps.work : "") : strndup(text ? text : "", len);
+        plan->written = strndup(text ? text : "", len);
     }
-    if (!plan || !plan->source || !plan->text) {
+    if (!plan || !plan->source || !plan->text || !plan->written) {
         rb_plan_destroy(&plan);
         rc = rb_plan_nomem(&ps);
         s_hand_problems(&ps, in);
@@ -742,6 +743,7 @@ void rb_plan_destroy(rb_plan_t **p)
     rb_plan_t *plan = *p;
     free(plan->source);
     free(plan->text);
+    free(plan->written);
     free(plan->notes);
     free(plan->iters);
     for (size_t i = 0; i < S_NSECTIONS; i++)

@@ -70,6 +70,9 @@ typedef struct rb_plan {
     rb_plan_rack_t *racks;      /* [rack NAME] sections, in plan order (owned) */
     struct rb_accept *accept;   /* [acceptance] sections (rb_accept.h), owned; NULL if none */
     struct rb_project *project; /* the [capacity] section (rb_project.h), owned; NULL if none */
+    /* the file as written, before includes, ${VAR}, $keywords and --set
+     * (what the live page shows; NUL-terminated), beside text as read */
+    char *written;
 } rb_plan_t;
 
 /* What a plan is read with besides its text, as fio's command line gives

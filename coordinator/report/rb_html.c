@@ -796,7 +796,7 @@ int rb_html_report(const rb_run_result_t *r, const char *run_dir, FILE *f)
         goto out;
     if ((rc = rb_table_iterations(r, f)) < 0)
         goto out;
-    if ((rc = rb_html_plan(run_dir, f)) < 0)
+    if ((rc = rb_html_plan(r, run_dir, f)) < 0)
         goto out;
     fprintf(f,
             "<p class=\"note\">rackbench %s. Figures are defined in docs/metrics.md; rates are "

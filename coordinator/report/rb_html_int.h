@@ -17,7 +17,8 @@ void rb_html_nodes(const rb_run_result_t *r, FILE *f);
 /* Every node's block devices from its inventory. */
 void rb_html_devices(const rb_run_result_t *r, FILE *f);
 
-/* The plan as the run read it (run_dir/plan.ini), escaped. 0 or -ENOMEM. */
-int rb_html_plan(const char *run_dir, FILE *f);
+/* The plan, escaped: r->plan_written if set, else as the run read it
+ * (run_dir/plan.ini). 0 or -ENOMEM. */
+int rb_html_plan(const rb_run_result_t *r, const char *run_dir, FILE *f);
 
 #endif

@@ -1,6 +1,6 @@
 /* report.html's run-level sections, apart from the phases: the page's
  * head and style, the run and its status, the nodes and their hardware,
- * and the plan as the run read it. */
+ * and the plan as the run read it (the live page: as written). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -177,12 +177,25 @@ void rb_html_devices(const rb_run_result_t *r, FILE *f)
     fputs("</table>\n", f);
 }
 
-/* The plan as the run read it (run_dir/plan.ini), escaped. */
-int rb_html_plan(const char *run_dir, FILE *f)
+/* The plan, escaped: as the run read it (run_dir/plan.ini), or as written. */
+int rb_html_plan(const rb_run_result_t *r, const char *run_dir, FILE *f)
 {
+    fputs("<section id=\"plan\">\n<h2>Plan</h2>\n", f);
+    if (r->plan_written) {
+        size_t n = strlen(r->plan_written);
+        fputs("<p class=\"note\">The plan file as written: its includes, ${VARIABLES} and "
+              "$keywords are not expanded, nor --set, --override and --var applied; the run "
+              "folder&#8217;s plan.ini holds the plan as the run read it.</p>\n<pre>",
+              f);
+        rb_svg_escn(f, r->plan_written, n < S_PLAN_MAX ? n : S_PLAN_MAX);
+        fputs("</pre>\n", f);
+        if (n > S_PLAN_MAX)
+            fprintf(f, "<p class=\"note\">(only the first %d bytes are shown)</p>\n", S_PLAN_MAX);
+        fputs("</section>\n", f);
+        return 0;
+    }
     char path[RB_PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/plan.ini", run_dir);
-    fputs("<section id=\"plan\">\n<h2>Plan</h2>\n", f);
     FILE *in = fopen(path, "rb");
     if (!in) {
         fputs("<p class=\"none\">plan.ini was not found in the run folder</p>\n</section>\n", f);

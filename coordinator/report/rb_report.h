@@ -71,6 +71,9 @@ typedef struct rb_run_result {
     /* the [capacity] projection (borrowed); NULL when the plan has none */
     const rb_project_result_t *projection;
     rb_units_style_t units; /* report.txt's sizes and rates (--units; 0: IEC); not summary.json's */
+    /* For the live page: the plan as written, shown instead of the run
+     * folder's plan.ini (borrowed; NULL: plan.ini). */
+    const char *plan_written;
 } rb_run_result_t;
 
 /* Writes summary.json to f. Returns 0 or -errno. */

@@ -352,6 +352,7 @@ void rb_metrics_page(rb_run_ctx_t *r, uint64_t now, int force)
         return;
     }
     run.res.live = 1;
+    run.res.plan_written = r->plan->written; /* never the values of its ${VAR}s */
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);

@@ -21,8 +21,8 @@ void rb_metrics_sample(rb_run_ctx_t *r, uint32_t node, const rb_job_stat_t *js);
  * "running" (phase r->cur_phase) or "ended". */
 void rb_metrics_publish(rb_run_ctx_t *r, const char *state);
 
-/* Rebuilds / (report.html of the run folder so far, marked running) when
- * its refresh is due or force is set. */
+/* Rebuilds / (report.html of the run folder so far, marked running, with
+ * the plan as written) when its refresh is due or force is set. */
 void rb_metrics_page(rb_run_ctx_t *r, uint64_t now, int force);
 
 /* Stops the server and frees the counters; safe twice. */

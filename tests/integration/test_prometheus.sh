@@ -6,7 +6,8 @@
 #   TYPE line for every family, the node, rack and direction labels and the
 #   phase running, / is the report marked RUNNING that reloads itself, and
 #   `rackbench report` on the run folder says RUNNING; a scrape is answered
-#   while 70 slow clients hold connections (issue 33); headless Chromium
+#   while 70 slow clients hold connections, and / shows the plan as written
+#   (a ${VAR}'s value never; issue 33); headless Chromium
 #   loads / mid-run and finds the summary and a drawn line (not dots) of
 #   the phase running, and paints it. The run ends on that event: once the
 #   checks are done, SIGINT stops it (its runtime is only a deadline); it
@@ -63,10 +64,13 @@ time_based=1
 runtime=${runtime}s
 
 [mix]
+description=built by \${IT_TOKEN}
 rw=randrw
 rwmixread=70
 rate=2m,1m
 PLAN
+# a value from the environment that the live page must never show
+export IT_TOKEN=tok-$$-$RANDOM-secret
 
 if [ "$mode" = metrics ]; then
     out=$("$bin/rackbench" run "$scratch/plan.ini" --local 2 --insecure --metrics 0.0.0.0:9 \
@@ -146,6 +150,11 @@ if [ "$mode" = metrics ]; then
     grep -q '<meta http-equiv="refresh" content="[0-9]*"/>' "$scratch/page.html" ||
         bad "/ does not reload itself"
     grep -q '^<!DOCTYPE html>' "$scratch/page.html" || bad "/ is not an HTML page"
+    # issue 33: the plan as written, no variable's value
+    grep -qF "$IT_TOKEN" "$scratch/page.html" && bad "the live page shows \${IT_TOKEN}'s value"
+    grep -qF 'description=built by ${IT_TOKEN}' "$scratch/page.html" ||
+        bad "the live page does not show the plan as written"
+    grep -qF "$IT_TOKEN" "$scratch"/runs/*/plan.ini || bad "plan.ini does not hold the plan as run"
     dir=$(ls -d "$scratch"/runs/*/ | head -1)
     "$bin/rackbench" report "$dir" > "$scratch/report.txt" 2> "$scratch/report.err"
     grep -q 'RUNNING' "$scratch/report.txt" || bad "rackbench report mid-run does not say RUNNING"

@@ -1212,6 +1212,8 @@ static void test_fio_syntax(void **state)
     assert_int_equal(p->phases[0].jobs[0].size, 2 << 20);
     assert_int_equal(p->phases[0].jobs[0].bs, 8 << 10);
     assert_non_null(strstr(p->text, "size=2M\n")); /* the run folder keeps what ran */
+    /* the live page shows the plan as written (issue 33) */
+    assert_string_equal(p->written, "[a]\nsize=${RB_TEST_SIZE}\nbs=${RB_TEST_UNSET:-8k}\n");
     rb_plan_destroy(&p);
     /* --var gives ${NAME} before the environment; --override wins over a
      * job's own option, --set does not; an unused --var is a problem */
