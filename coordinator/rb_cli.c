@@ -200,6 +200,7 @@ static int s_run(int argc, char **argv)
         {"output-format", required_argument, NULL, 'F'},
         {"units", required_argument, NULL, 'U'},     {"protocol", required_argument, NULL, 'P'},
         {"override", required_argument, NULL, 'O'},  {"var", required_argument, NULL, 'V'},
+        {"metrics-inventory", no_argument, NULL, 'i'},
         {NULL, 0, NULL, 0},
     };
     /* clang-format on */
@@ -282,6 +283,9 @@ static int s_run(int argc, char **argv)
             break;
         case 'M':
             o.metrics = optarg;
+            break;
+        case 'i':
+            o.metrics_inventory = 1;
             break;
         case 'F':
             if (s_formats("run", "--output-format", optarg, outputs, &o.noutputs))

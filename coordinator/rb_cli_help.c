@@ -28,6 +28,8 @@
     "  --insecure         no CURVE: only on loopback or ipc:// endpoints\n"                        \
     "  --metrics ADDR     serve Prometheus metrics at /metrics and the live report at /\n"         \
     "                     ([HOST:]PORT: a lone port is loopback; another host needs CURVE)\n"      \
+    "  --metrics-inventory  the live page also shows what the hosts are: kernel, CPU,\n"           \
+    "                     NICs, mounts, devices, disks' serials and firmware\n"                    \
     "  --set KEY=VALUE    a [global] option, after the plan's own (repeatable)\n"                  \
     "  --override KEY=VALUE  an option of every job section, after the job's own: it wins\n"       \
     "                     where a job sets it too (repeatable): --override size=256M\n"            \

@@ -59,6 +59,7 @@ typedef struct s_opts {
     uint32_t noutputs;
     rb_plan_args_t pa;      /* --set, --override, --var, --section, as rackbench run's */
     const char *metrics;    /* --metrics ADDR, as rackbench run's */
+    int metrics_inventory;  /* --metrics-inventory, as rackbench run's */
     rb_units_style_t units; /* --units, as rackbench run's */
 } s_opts_t;
 
@@ -100,7 +101,8 @@ static void s_usage(FILE *f)
             "  --quiet, --verbose\n"
             "  --output-format F  what rank 0 prints at the end, as rackbench run (default text)\n"
             "  --set KEY=VALUE, --override KEY=VALUE, --var NAME=VALUE, --section NAME,\n"
-            "  --metrics ADDR, --units U   as rackbench run (rackbench run --help)\n"
+            "  --metrics ADDR, --metrics-inventory, --units U\n"
+            "                     as rackbench run (rackbench run --help)\n"
             "exit codes (rank 0): 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n");
 }
 
@@ -162,6 +164,7 @@ static int s_parse(int argc, char **argv, s_opts_t *o, int loud)
         {"set", required_argument, NULL, 's'},       {"section", required_argument, NULL, 'S'},
         {"override", required_argument, NULL, 'O'},  {"var", required_argument, NULL, 'V'},
         {"metrics", required_argument, NULL, 'M'},   {"units", required_argument, NULL, 'U'},
+        {"metrics-inventory", no_argument, NULL, 'i'},
         {NULL, 0, NULL, 0},
     };
     /* clang-format on */
@@ -226,6 +229,9 @@ static int s_parse(int argc, char **argv, s_opts_t *o, int loud)
             break;
         case 'M':
             o->metrics = optarg;
+            break;
+        case 'i':
+            o->metrics_inventory = 1;
             break;
         case 'U':
             if (rb_cli_units(err, "rackbench-mpi", optarg, &o->units) < 0)
@@ -456,6 +462,7 @@ static int s_coordinate(s_rank_t *k, rb_plan_t *plan, zcert_t *coord, char *keys
                         .outputs = o->outputs,
                         .noutputs = o->noutputs,
                         .metrics = o->metrics,
+                        .metrics_inventory = o->metrics_inventory,
                         .units = o->units,
                         .key_public = zcert_public_txt(coord),
                         .key_secret = zcert_secret_txt(coord),

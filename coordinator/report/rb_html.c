@@ -762,10 +762,10 @@ static int s_phase(const rb_run_result_t *r, uint32_t p, s_samples_t *smp, const
                 a->hist.count, RB_HIST_REL_ERROR * 100, (double)a->hist.min / 1e3,
                 (double)a->hist.max / 1e3);
     rb_table_rollups(a, meta, f);
-    if (rb_table_disks(a, f) < 0)
+    if (rb_table_disks(a, r->no_inventory, f) < 0)
         return -ENOMEM;
     rb_table_devices(a, f);
-    if (rb_table_notes(a, meta, f) < 0)
+    if (rb_table_notes(a, meta, r->no_inventory, f) < 0)
         return -ENOMEM;
     fputs("</section>\n", f);
     return 0;

@@ -11,10 +11,11 @@
  * links to its phases. */
 void rb_html_head(const rb_run_result_t *r, FILE *f);
 
-/* The nodes: rack, host, status, cores, RAM, clock, and what each host is. */
+/* The nodes: rack, host, status, cores, RAM, clock, and what each host is
+ * (kernel, CPU, NICs, file systems) unless r->no_inventory. */
 void rb_html_nodes(const rb_run_result_t *r, FILE *f);
 
-/* Every node's block devices from its inventory. */
+/* Every node's block devices from its inventory; nothing if r->no_inventory. */
 void rb_html_devices(const rb_run_result_t *r, FILE *f);
 
 /* The plan, escaped: r->plan_written if set, else as the run read it

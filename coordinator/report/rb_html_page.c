@@ -1,6 +1,7 @@
 /* report.html's run-level sections, apart from the phases: the page's
  * head and style, the run and its status, the nodes and their hardware,
- * and the plan as the run read it (the live page: as written). */
+ * and the plan as the run read it (the live page: as written, and the
+ * hardware only with --metrics-inventory). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -82,7 +83,8 @@ void rb_html_head(const rb_run_result_t *r, FILE *f)
     }
 }
 
-/* The run's nodes: where they ran, their status, clocks. */
+/* The run's nodes: where they ran, their status, clocks; and what each host
+ * is unless r->no_inventory. */
 void rb_html_nodes(const rb_run_result_t *r, FILE *f)
 {
     char b1[64];
@@ -90,8 +92,10 @@ void rb_html_nodes(const rb_run_result_t *r, FILE *f)
           "id=\"nodes\">Nodes</h2>\n<table>\n<tr><th>node</th><th>rack</th><th>host</"
           "th><th>status</th>"
           "<th class=\"n\">cores</th><th class=\"n\">RAM</th><th class=\"n\">clock offset "
-          "(ms)</th><th class=\"n\">clock round trip (ms)</th><th>kernel</th><th>CPU</th>"
-          "<th>NICs</th><th>file systems</th></tr>\n",
+          "(ms)</th><th class=\"n\">clock round trip (ms)</th>",
+          f);
+    fputs(r->no_inventory ? "</tr>\n"
+                          : "<th>kernel</th><th>CPU</th><th>NICs</th><th>file systems</th></tr>\n",
           f);
     for (uint32_t i = 0; i < r->nnodes; i++) {
         const rb_report_node_t *n = &r->nodes[i];
@@ -112,6 +116,10 @@ void rb_html_nodes(const rb_run_result_t *r, FILE *f)
         fprintf(f, "</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f</td>",
                 (double)n->clock_offset_ns / 1e6, (double)n->clock_rtt_ns / 1e6);
         const rb_msg_hello_t *h = n->hw;
+        if (r->no_inventory) {
+            fputs("</tr>\n", f);
+            continue;
+        }
         if (!h) {
             fputs("<td>-</td><td>-</td><td>-</td><td>-</td></tr>\n", f);
             continue;
@@ -142,12 +150,13 @@ void rb_html_nodes(const rb_run_result_t *r, FILE *f)
     fputs("</table>\n", f);
 }
 
-/* Every node's block devices from its inventory (nothing when none said any). */
+/* Every node's block devices from its inventory (nothing when none said
+ * any, or with r->no_inventory). */
 void rb_html_devices(const rb_run_result_t *r, FILE *f)
 {
     char c[RB_INV_NCOLS][RB_INV_CELL];
     int any = 0;
-    for (uint32_t i = 0; i < r->nnodes && !any; i++)
+    for (uint32_t i = 0; i < r->nnodes && !any && !r->no_inventory; i++)
         any = r->nodes[i].hw && r->nodes[i].hw->ndevs;
     if (!any)
         return;

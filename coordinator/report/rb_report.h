@@ -72,8 +72,11 @@ typedef struct rb_run_result {
     const rb_project_result_t *projection;
     rb_units_style_t units; /* report.txt's sizes and rates (--units; 0: IEC); not summary.json's */
     /* For the live page: the plan as written, shown instead of the run
-     * folder's plan.ini (borrowed; NULL: plan.ini). */
+     * folder's plan.ini (borrowed; NULL: plan.ini); and no_inventory to
+     * leave out what the hosts are (kernel, CPU, NICs, mounts, the devices'
+     * table, disks' serials and firmware) unless --metrics-inventory. */
     const char *plan_written;
+    int no_inventory;
 } rb_run_result_t;
 
 /* Writes summary.json to f. Returns 0 or -errno. */

@@ -186,8 +186,19 @@ void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f)
     fputs("</table>\n", f);
 }
 
+/* A finding's evidence; without the hosts' inventory, an out-of-family
+ * disk's past its serial ("serial S: ", which rb_disks.c writes first). */
+static const char *s_evidence(const rb_finding_t *x, int no_inventory)
+{
+    const char *after = strstr(x->evidence, ": ");
+    if (no_inventory && x->kind == RB_FIND_OUT_OF_FAMILY && !strncmp(x->evidence, "serial ", 7) &&
+        after)
+        return after + 2;
+    return x->evidence;
+}
+
 /* Start skew and nodes well below the median node. */
-int rb_table_notes(const rb_phase_agg_t *a, int meta, FILE *f)
+int rb_table_notes(const rb_phase_agg_t *a, int meta, int no_inventory, FILE *f)
 {
     uint32_t n = 0, late = UINT32_MAX;
     for (uint32_t i = 0; i < a->nnodes; i++) {
@@ -224,7 +235,7 @@ int rb_table_notes(const rb_phase_agg_t *a, int meta, FILE *f)
     for (uint32_t i = 0; i < a->nfindings; i++) {
         const rb_finding_t *x = &a->findings[i];
         char ev[sizeof x->evidence + 64];
-        snprintf(ev, sizeof ev, "%s", x->evidence);
+        snprintf(ev, sizeof ev, "%s", s_evidence(x, no_inventory));
         fputs("<li class=\"bad\">", f);
         rb_svg_textf(f, "Finding, %s: %s%s%s: %s", rb_findings_kind_name(x->kind),
                      x->node[0] ? x->node : "cluster", x->device[0] ? " " : "", x->device,
@@ -695,16 +706,18 @@ void rb_table_summary(const rb_run_result_t *r, FILE *f)
 
 /* ---- raw disks ---- */
 
-int rb_table_disks(const rb_phase_agg_t *a, FILE *f)
+int rb_table_disks(const rb_phase_agg_t *a, int no_inventory, FILE *f)
 {
     if (!a->ndisks)
         return 0;
     const rb_agg_disk_t **v = rb_disks_by_deviation(a);
     if (!v)
         return -ENOMEM;
-    fputs("<h3>Disks, the farthest below their family first</h3>\n<table>\n<tr><th>node</th>"
-          "<th>device</th><th>serial</th><th>model</th><th>firmware</th><th class=\"n\">size</th>"
-          "<th class=\"n\">bandwidth</th><th class=\"n\">IOPS</th><th class=\"n\">p50 &#181;s</th>"
+    fprintf(f,
+            "<h3>Disks, the farthest below their family first</h3>\n<table>\n<tr><th>node</th>"
+            "<th>device</th>%s<th>model</th>%s<th class=\"n\">size</th>",
+            no_inventory ? "" : "<th>serial</th>", no_inventory ? "" : "<th>firmware</th>");
+    fputs("<th class=\"n\">bandwidth</th><th class=\"n\">IOPS</th><th class=\"n\">p50 &#181;s</th>"
           "<th class=\"n\">p99 &#181;s</th><th class=\"n\">max &#181;s</th>"
           "<th class=\"n\">family median</th><th class=\"n\">vs family</th></tr>\n",
           f);
@@ -720,12 +733,16 @@ int rb_table_disks(const rb_phase_agg_t *a, FILE *f)
         rb_svg_esc(f, d->node);
         fputs("</td><td>", f);
         rb_svg_esc(f, d->id.name[0] ? d->id.name : d->id.path);
-        fputs("</td><td>", f);
-        rb_svg_esc(f, d->id.serial[0] ? d->id.serial : "-");
+        if (!no_inventory) {
+            fputs("</td><td>", f);
+            rb_svg_esc(f, d->id.serial[0] ? d->id.serial : "-");
+        }
         fputs("</td><td>", f);
         rb_svg_esc(f, d->id.model[0] ? d->id.model : "-");
-        fputs("</td><td>", f);
-        rb_svg_esc(f, d->id.firmware[0] ? d->id.firmware : "-");
+        if (!no_inventory) {
+            fputs("</td><td>", f);
+            rb_svg_esc(f, d->id.firmware[0] ? d->id.firmware : "-");
+        }
         fputs("</td><td class=\"n\">", f);
         rb_svg_esc(f, rb_units_fmt_size(b, sizeof b, (double)d->id.size));
         fputs("</td><td class=\"n\">", f);

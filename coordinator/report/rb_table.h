@@ -16,8 +16,9 @@ void rb_table_kv(FILE *f, const char *label, const char *fmt, ...)
 /* The headline figures of phase a (meta: a metadata step, in operations). */
 void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f);
 
-/* The notes of phase a: start skew, stragglers, findings. 0 or -ENOMEM. */
-int rb_table_notes(const rb_phase_agg_t *a, int meta, FILE *f);
+/* The notes of phase a: start skew, stragglers, findings (no disk's serial
+ * with no_inventory). 0 or -ENOMEM. */
+int rb_table_notes(const rb_phase_agg_t *a, int meta, int no_inventory, FILE *f);
 
 /* The roll-up table of phase a: node -> rack -> cluster. */
 void rb_table_rollups(const rb_phase_agg_t *a, int meta, FILE *f);
@@ -26,9 +27,10 @@ void rb_table_rollups(const rb_phase_agg_t *a, int meta, FILE *f);
  * busy; past 64 devices the least and the most busy, and those a finding names. */
 void rb_table_devices(const rb_phase_agg_t *a, FILE *f);
 
-/* A phase's raw disks: who each is, its figures and its family's, the
- * farthest below its family first. 0 or -ENOMEM. */
-int rb_table_disks(const rb_phase_agg_t *a, FILE *f);
+/* A phase's raw disks: who each is (serial and firmware unless
+ * no_inventory), its figures and its family's, the farthest below its
+ * family first. 0 or -ENOMEM. */
+int rb_table_disks(const rb_phase_agg_t *a, int no_inventory, FILE *f);
 
 /* The summary at the top of the page: the verdict, nodes ok, and per phase
  * and direction its bandwidth, IOPS, latency percentiles and findings. */

@@ -39,6 +39,10 @@ struct rb_metrics {
 
 int rb_metrics_check(const rb_run_opts_t *o)
 {
+    if (!o->metrics && o->metrics_inventory) {
+        fprintf(stderr, "rackbench run: --metrics-inventory goes with --metrics ADDR\n");
+        return 2;
+    }
     if (!o->metrics)
         return 0;
     struct sockaddr_storage addr;
@@ -352,7 +356,9 @@ void rb_metrics_page(rb_run_ctx_t *r, uint64_t now, int force)
         return;
     }
     run.res.live = 1;
-    run.res.plan_written = r->plan->written; /* never the values of its ${VAR}s */
+    /* what the page may say: the plan as written, the hosts' inventory when asked */
+    run.res.plan_written = r->plan->written;
+    run.res.no_inventory = !r->o->metrics_inventory;
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);

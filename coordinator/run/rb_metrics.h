@@ -6,8 +6,9 @@
 
 #include "rb_run_int.h"
 
-/* Checks --metrics before anything is made: its syntax, and a non-loopback
- * address only with CURVE on. 0, or 2 (bad usage) with the reason printed. */
+/* Checks --metrics before anything is made: its syntax, a non-loopback
+ * address only with CURVE on, and --metrics-inventory only with it. 0, or 2
+ * (bad usage) with the reason printed. */
 int rb_metrics_check(const rb_run_opts_t *o);
 
 /* Starts the server of --metrics. 0, or -errno with the run failed. */
@@ -22,7 +23,8 @@ void rb_metrics_sample(rb_run_ctx_t *r, uint32_t node, const rb_job_stat_t *js);
 void rb_metrics_publish(rb_run_ctx_t *r, const char *state);
 
 /* Rebuilds / (report.html of the run folder so far, marked running, with
- * the plan as written) when its refresh is due or force is set. */
+ * the plan as written and, without --metrics-inventory, nothing of what
+ * the hosts are) when its refresh is due or force is set. */
 void rb_metrics_page(rb_run_ctx_t *r, uint64_t now, int force);
 
 /* Stops the server and frees the counters; safe twice. */

@@ -38,6 +38,7 @@ typedef struct rb_run_opts {
     const char *allow_dir;  /* --allow-keys: folder of allowed agents' public keys */
     int insecure;           /* --insecure: no CURVE (loopback and ipc:// only) */
     const char *metrics;    /* --metrics ADDR: serve /metrics and the live page (NULL: no) */
+    int metrics_inventory;  /* --metrics-inventory: the live page shows what the hosts are */
     rb_units_style_t units; /* --units: report.txt's units (0: IEC) */
     /* --output-format: the renderings printed to stdout at the end, in turn
      * (borrowed rows of the reporter table; none: text, with the run folder) */

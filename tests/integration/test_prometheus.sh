@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # rackbench run --metrics, with the real parts: curl and Debian's Prometheus.
 #   test_prometheus.sh BIN_DIR SCRATCH metrics|prometheus
-# metrics: a non-loopback --metrics with --insecure, and a bad address, are
-#   refused with exit 2 naming the option; mid-run, /metrics has a HELP and
-#   TYPE line for every family, the node, rack and direction labels and the
-#   phase running, / is the report marked RUNNING that reloads itself, and
-#   `rackbench report` on the run folder says RUNNING; a scrape is answered
-#   while 70 slow clients hold connections, and / shows the plan as written
-#   (a ${VAR}'s value never; issue 33); headless Chromium
-#   loads / mid-run and finds the summary and a drawn line (not dots) of
-#   the phase running, and paints it. The run ends on that event: once the
-#   checks are done, SIGINT stops it (its runtime is only a deadline); it
-#   exits 3, interrupted, and report.html is no longer marked running.
+# metrics: a non-loopback --metrics with --insecure, a bad address, and
+#   --metrics-inventory alone are refused with exit 2 naming the option;
+#   mid-run, /metrics has a HELP and TYPE line for every family, the node,
+#   rack and direction labels and the phase running, / is the report marked
+#   RUNNING that reloads itself, and `rackbench report` on the run folder
+#   says RUNNING; a scrape is answered while 70 slow clients hold
+#   connections, and / shows the plan as written (a ${VAR}'s value never)
+#   and no host inventory (issue 33); headless Chromium loads / mid-run and
+#   finds the summary and a drawn line (not dots) of the phase running, and
+#   paints it. The run ends on that event: once the checks are done, SIGINT
+#   stops it (its runtime is only a deadline); it exits 3, interrupted, and
+#   report.html is no longer marked running.
 # prometheus: Prometheus scrapes a rate-limited run of two nodes every
 #   second; its rate of rackbench_bytes_total over the 10 s before the
 #   phase's end agrees with summary.json's aggregate_bw within 10%. Exit 77 without prometheus.
@@ -83,6 +84,11 @@ if [ "$mode" = metrics ]; then
     rc=$?
     [ $rc -eq 2 ] || bad "--metrics host:nine: exit $rc, expected 2"
     grep -q -- "--metrics host:nine" <<< "$out" || bad "the refusal does not name --metrics: $out"
+    out=$("$bin/rackbench" run "$scratch/plan.ini" --local 2 --metrics-inventory \
+          --out "$scratch/runs" 2>&1)
+    rc=$?
+    [ $rc -eq 2 ] || bad "--metrics-inventory without --metrics: exit $rc, expected 2"
+    grep -q -- "--metrics-inventory goes with --metrics" <<< "$out" || bad "no refusal: $out"
     [ ! -d "$scratch/runs" ] || bad "a refused run left a run folder"
 fi
 
@@ -150,11 +156,13 @@ if [ "$mode" = metrics ]; then
     grep -q '<meta http-equiv="refresh" content="[0-9]*"/>' "$scratch/page.html" ||
         bad "/ does not reload itself"
     grep -q '^<!DOCTYPE html>' "$scratch/page.html" || bad "/ is not an HTML page"
-    # issue 33: the plan as written, no variable's value
+    # issue 33: the plan as written, no variable's value, no host inventory
     grep -qF "$IT_TOKEN" "$scratch/page.html" && bad "the live page shows \${IT_TOKEN}'s value"
     grep -qF 'description=built by ${IT_TOKEN}' "$scratch/page.html" ||
         bad "the live page does not show the plan as written"
     grep -qF "$IT_TOKEN" "$scratch"/runs/*/plan.ini || bad "plan.ini does not hold the plan as run"
+    grep -qE '<th>(NICs|file systems|serial)</th>|id="devices"' "$scratch/page.html" &&
+        bad "the live page shows the hosts' inventory without --metrics-inventory"
     dir=$(ls -d "$scratch"/runs/*/ | head -1)
     "$bin/rackbench" report "$dir" > "$scratch/report.txt" 2> "$scratch/report.err"
     grep -q 'RUNNING' "$scratch/report.txt" || bad "rackbench report mid-run does not say RUNNING"
@@ -228,6 +236,7 @@ if [ "$mode" = metrics ]; then
     grep -q 'RUNNING' "$scratch/report.txt" && bad "rackbench report after the run says RUNNING"
     grep -q 'RUNNING' "$dir/report.html" && bad "report.html after the run says RUNNING"
     grep -q '<section id="summary">' "$dir/report.html" || bad "report.html has no summary"
+    grep -q '<th>file systems</th>' "$dir/report.html" || bad "report.html lacks the hosts"
 fi
 
 if [ "$mode" = prometheus ]; then

@@ -1,7 +1,8 @@
 /* The table of a run's renderings (rb_reporter): its rows and names, each
  * rendering of the fixture run folder (a run of the release before the
- * layered coordinator) byte for byte as that release rendered it, and the
- * writing of a row's file into a run folder. */
+ * layered coordinator) byte for byte as that release rendered it, the
+ * writing of a row's file into a run folder, and what the live page of
+ * --metrics leaves out. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "rb_findings.h"
 #include "rb_reporter.h"
 #include "rb_result.h"
 
@@ -230,12 +232,100 @@ static void test_write_errors(void **state)
     }
 }
 
+/* report.html of the fixture with a host's inventory and a raw disk; the
+ * live page's way (the plan as written, no inventory) when live is set. */
+static char *s_html_with_hosts(int live)
+{
+    static rb_msg_hello_t hw;
+    static rb_dev_id_t dev = {.path = "/dev/sdq", .serial = "dev-serial-S2", .firmware = "fw-F2"};
+    memset(&hw, 0, sizeof hw);
+    snprintf(hw.kernel, sizeof hw.kernel, "kernel-K1");
+    snprintf(hw.cpu_model, sizeof hw.cpu_model, "cpu-C1");
+    hw.nnics = 1;
+    snprintf(hw.nics[0].name, sizeof hw.nics[0].name, "nic-N1");
+    hw.nroots = 1;
+    hw.roots[0] = (rb_root_info_t){.path = "/data",
+                                   .fs_type = "ext4",
+                                   .source = "/dev/sdq1",
+                                   .dev_model = "model-M1",
+                                   .dev_serial = "root-serial-S1"};
+    hw.ndevs = 1;
+    hw.devs = &dev;
+    rb_run_result_t r = s_run.res;
+    rb_report_node_t *nodes = calloc(r.nnodes, sizeof *nodes);
+    rb_phase_agg_t *phases = calloc(r.nphases, sizeof *phases);
+    assert_non_null(nodes);
+    assert_non_null(phases);
+    memcpy(nodes, r.nodes, r.nnodes * sizeof *nodes);
+    memcpy(phases, r.phases, r.nphases * sizeof *phases);
+    nodes[0].hw = &hw;
+    rb_agg_disk_t disk = {.id = {.name = "sdq",
+                                 .model = "model-M1",
+                                 .serial = "disk-serial-S3",
+                                 .firmware = "fw-F3",
+                                 .size = 1 << 30}};
+    snprintf(disk.node, sizeof disk.node, "%s", nodes[0].name);
+    rb_finding_t oof = {.kind = RB_FIND_OUT_OF_FAMILY,
+                        .device = "sdq",
+                        .first_seen_s = -1,
+                        .evidence = "serial disk-serial-S3: 1 MB/s against a median of 9 MB/s"};
+    snprintf(oof.node, sizeof oof.node, "%s", nodes[0].name);
+    phases[0].ndisks = 1;
+    phases[0].disks = &disk;
+    phases[0].nfindings = 1;
+    phases[0].findings = &oof;
+    r.nodes = nodes;
+    r.phases = phases;
+    if (live) {
+        r.live = 1;
+        r.no_inventory = 1;
+        r.plan_written = "[global]\nsize=${SECRET_SIZE}\n";
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(rb_reporter_find("html")->render(&r, s_run.dir, f), 0);
+    assert_int_equal(fclose(f), 0);
+    free(nodes);
+    free(phases);
+    return buf;
+}
+
+/* Issue 33: the live page shows the plan as written (a variable's value
+ * never appears) and what the hosts are only with --metrics-inventory:
+ * neither kernel, CPU, NICs, mounts, devices, nor serials and firmware. */
+static void test_live_page(void **state)
+{
+    (void)state;
+    static const char *const inventory[] = {
+        "kernel-K1",     "cpu-C1",         "nic-N1",         "/dev/sdq1", "root-serial-S1",
+        "dev-serial-S2", "disk-serial-S3", "fw-F2",          "fw-F3",     "<th>file systems</th>",
+        "<th>NICs</th>", "id=\"devices\"", "<th>serial</th>"};
+    size_t n = sizeof inventory / sizeof *inventory;
+    char *page = s_html_with_hosts(0); /* report.html: all of it, and plan.ini */
+    for (size_t i = 0; i < n; i++)
+        if (!strstr(page, inventory[i]))
+            fail_msg("report.html lacks %s", inventory[i]);
+    assert_non_null(strstr(page, "filename_format=fx.$jobnum.$filenum"));
+    free(page);
+    page = s_html_with_hosts(1);
+    for (size_t i = 0; i < n; i++)
+        if (strstr(page, inventory[i]))
+            fail_msg("the live page shows %s", inventory[i]);
+    assert_non_null(strstr(page, "size=${SECRET_SIZE}"));
+    assert_null(strstr(page, "filename_format="));                           /* plan.ini's text */
+    assert_non_null(strstr(page, "sdq: 1 MB/s against a median of 9 MB/s")); /* the finding */
+    assert_non_null(strstr(page, "<td>model-M1</td>"));                      /* its family */
+    free(page);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table),          cmocka_unit_test(test_names),
         cmocka_unit_test(test_render_fixture), cmocka_unit_test(test_write),
-        cmocka_unit_test(test_write_errors),
+        cmocka_unit_test(test_write_errors),   cmocka_unit_test(test_live_page),
     };
     return cmocka_run_group_tests(tests, s_setup, s_teardown);
 }
