@@ -460,6 +460,8 @@ int rb_agent_plan_accept(rb_agent_t *a, rb_err_t *err)
     if (!a->rundirs)
         return rb_err_set(err, -ENOMEM, "out of memory");
     uint8_t striped[RB_SANDBOX_MAX_RUNDIRS] = {0};
+    a->space->u.space.mem_need = 0; /* for the coordinator, which adds up a host's agents */
+    a->space->u.space.mem_room = room;
     for (uint32_t p = 0; p < pl->nphases; p++) {
         const rb_phase_spec_t *ph = &pl->phases[p];
         uint64_t workers = 0, bufmem = 0, most = 0, pinned = 0, pinmost = 0;
@@ -535,6 +537,8 @@ int rb_agent_plan_accept(rb_agent_t *a, rb_err_t *err)
         if (workers > RB_MAX_WORKERS)
             return rb_err_set(err, -E2BIG, "phase %s: %llu workers, at most %d", ph->name,
                               (unsigned long long)workers, RB_MAX_WORKERS);
+        if (bufmem + pinned > a->space->u.space.mem_need)
+            a->space->u.space.mem_need = bufmem + pinned;
         if (bufmem + pinned > room && pin && pinned >= bufmem) {
             char need[32], has[32], one[32], bufs[32];
             rb_units_fmt_size(need, sizeof need, (double)pinned);

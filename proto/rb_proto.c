@@ -212,7 +212,13 @@ S_LAYOUT(s_space_layout, NULL, F_STR(rb_space_info_t, path, 0), F_U64(rb_space_i
          F_KIND(rb_space_info_t, shared, RB_PK_BOOL));
 
 S_LAYOUT(s_body_SPACE, NULL, F_STR(rb_msg_space_t, run_id, 0),
-         F_INLINE(rb_msg_space_t, fs, nfs, RB_MAX_ROOTS, s_space_layout));
+         F_INLINE(rb_msg_space_t, fs, nfs, RB_MAX_ROOTS, s_space_layout),
+         F_U64(rb_msg_space_t, mem_need, .flags = RB_PK_F_INFO, .since = 26,
+               .doc = "agent: the most memory one phase's IO buffers and lockmem take on it "
+                      "(the coordinator adds up the agents of one host)"),
+         F_U64(rb_msg_space_t, mem_room, .flags = RB_PK_F_INFO, .since = 26,
+               .doc = "agent: what its host has for them: half its RAM or its memory "
+                      "cgroup's limit, or what is available if less"));
 
 S_LAYOUT(s_body_REFUSED, NULL, F_STR(rb_msg_reason_t, run_id, 0),
          F_KIND(rb_msg_reason_t, code, RB_PK_ERRNO), F_STR(rb_msg_reason_t, reason, 0));

@@ -27,7 +27,7 @@
 #include "rb_limits.h"
 #include "rb_steady.h"
 
-#define RB_PROTO_VERSION   25           /* the newest version this build speaks */
+#define RB_PROTO_VERSION   26           /* the newest version this build speaks */
 #define RB_PROTO_OLDEST    23           /* the oldest: a peer of OLDEST .. VERSION is understood */
 #define RB_PROTO_MAX_FRAME (640u << 20) /* bytes; a larger frame is refused unread */
 
@@ -168,6 +168,8 @@ typedef struct rb_msg_space {
     char run_id[RB_NAME_MAX];
     uint32_t nfs;
     rb_space_info_t fs[RB_MAX_ROOTS];
+    uint64_t mem_need; /* from 26: the most one phase's IO buffers and lockmem take */
+    uint64_t mem_room; /* from 26: what the agent's host has for them (0: not said) */
 } rb_msg_space_t;
 
 typedef struct rb_msg_ready {

@@ -344,10 +344,43 @@ static int s_same_fs(const rb_run_space_t *o, const rb_run_space_t *e)
     return o->fs.dev == e->fs.dev && strcmp(o->host, e->host) == 0;
 }
 
+/* The agents of n's host, n's SPACE in: together their phases' IO buffers
+ * and lockmem must fit what the host has for them (the most any of them
+ * saw, before any of them allocated), or the run fails naming them. */
+static void s_join_memory(rb_run_ctx_t *r, const rb_fleet_node_t *n)
+{
+    uint64_t need = 0, room = 0;
+    uint32_t count = 0;
+    char names[RB_REASON_MAX / 2] = "", sneed[32], sroom[32];
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        const rb_fleet_node_t *o = &r->fleet.nodes[i];
+        size_t u = strlen(names);
+        if (!o->mem_room || strcmp(o->hello.hostname, n->hello.hostname) != 0)
+            continue;
+        need += o->mem_need;
+        room = o->mem_room > room ? o->mem_room : room;
+        count++;
+        if (u + 4 < sizeof names)
+            snprintf(names + u, sizeof names - u, "%s%s", u ? ", " : "", o->hello.name);
+    }
+    if (count < 2 || need <= room)
+        return; /* one agent alone: it checked itself */
+    rb_run_fail(r,
+                "nodes %s run on one host (%s): together their IO buffers and lockmem take up to "
+                "%s in a phase, and the host has %s for them (half its RAM or its memory "
+                "cgroup's limit, or what is available if less): fewer numjobs, a smaller "
+                "iodepth, bs or lockmem, or fewer agents on the host",
+                names, n->hello.hostname, rb_units_fmt_size(sneed, sizeof sneed, (double)need),
+                rb_units_fmt_size(sroom, sizeof sroom, (double)room));
+}
+
 void rb_join_space(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_space_t *sp)
 {
     if (n->state != RB_AGENT_PLANNED || strcmp(sp->run_id, r->run_id) != 0)
         return;
+    n->mem_need = sp->mem_need;
+    n->mem_room = sp->mem_room;
+    s_join_memory(r, n);
     for (uint32_t k = 0; k < sp->nfs && k < RB_MAX_ROOTS; k++) {
         const rb_space_info_t *f = &sp->fs[k];
         if (!f->need_bytes)
@@ -577,6 +610,7 @@ int rb_join_send_plan(rb_run_ctx_t *r)
         (void)s_node_peers(r, pl, i, count, shifts, nshifts, cycles, nseeds);
         rb_fleet_node_set_state(n, RB_AGENT_PLANNED);
         n->cleanup = RB_CLEANUP_UNCONFIRMED; /* it makes files now, until its END */
+        n->mem_need = n->mem_room = 0;       /* until its SPACE says */
         rb_router_send(r, n, &m);
     }
     free(cycles);

@@ -18,7 +18,8 @@
 #    the root, summary.json says "removed by the coordinator", report.txt
 #    says so too.
 # 4. A plan whose IO buffers (or lockmem) cannot fit the node's memory is refused before
-#    any file is made, naming the job, its workers, depth and block size.
+#    any file is made, naming the job, its workers, depth and block size;
+#    so is one that fits each of two agents of one host, not both.
 #   test_run_liveness.sh BIN_DIR SCRATCH
 set -uo pipefail
 . "$(dirname "$0")/it_lib.sh"
@@ -152,4 +153,17 @@ refused big 'ioengine=libaio\nrw=write\nbs=256m\niodepth=256\nnumjobs=64\nsize=2
     "job big alone needs .* (64 workers x 256 IOs in flight x 268435456 bytes)" "phase big: IO buffers need"
 refused pin 'rw=write\nbs=4k\nsize=1m\nlockmem=1024t\nnumjobs=4' \
     "phase pin: lockmem pins .* on node local-1 .* job pin pins .* in each of its 4 workers" "phase pin: lockmem pins"
+# ... and two agents of one host that fit it each alone, not together: the
+# coordinator adds them up (lockmem is pinned only after GO: nothing is)
+room=$(sed -n 's/.*which has \([0-9.]*\) \([KMGT]\)iB for them.*/\1 \2/p' "$s/pin.log" | head -1 |
+    awk '{ m = index("KMGT", $2); printf "%.0fk\n", $1 * 1024 ^ (m - 1) * 0.6 }')
+printf '[global]\ndirectory=%s/d4\n[two]\nrw=write\nbs=4k\nsize=1m\nlockmem=%s\n' "$s" "$room" > "$s/two.fio"
+run two "$s/two.fio" --local 2
+rc=$?
+if [ "$rc" = 3 ] && grep -q "nodes local-1, local-2 run on one host (.*): together their IO buffers and lockmem take up to" "$s/two.log" &&
+    [ "$(find "$s/d4" -mindepth 1 | wc -l)" = 0 ]; then
+    echo "ok   case 4: two agents on one host, lockmem=$room each: $(grep -m1 -o 'together their IO buffers and lockmem take up to [^(]*' "$s/two.log")"
+else
+    no "case 4, two agents of one host (lockmem=$room each): exit $rc; log:"; grep -E "refus|error" "$s/two.log" | head
+fi
 it_exit "$fail"

@@ -1396,7 +1396,7 @@ static void test_version(void **state)
     (void)state;
     char needle[200];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 25);
+    assert_int_equal(RB_PROTO_VERSION, 26);
     assert_int_equal(RB_PROTO_OLDEST, 23);
     assert_int_equal(rb_proto_speak(), RB_PROTO_VERSION);
     /* Below and above the window: refused with both versions and this build. */
@@ -1487,6 +1487,7 @@ static void test_fingerprints(void **state)
         {23, 0x06f3309a2388c040ull},
         {24, 0xecc7c802ac583e63ull},
         {25, 0xc89f91245b3f0eb0ull},
+        {26, 0x94f53bb21b1c428bull},
     };
     assert_int_equal(sizeof pinned / sizeof pinned[0], RB_PROTO_VERSION - RB_PROTO_OLDEST + 1);
     for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++) {
@@ -1499,6 +1500,7 @@ static void test_fingerprints(void **state)
     }
     assert_true(rb_proto_fingerprint(23) != rb_proto_fingerprint(24));
     assert_true(rb_proto_fingerprint(24) != rb_proto_fingerprint(25));
+    assert_true(rb_proto_fingerprint(25) != rb_proto_fingerprint(26));
     /* a key of a version this build does not say yet would travel in none */
     if (rb_proto_newest_since() > RB_PROTO_VERSION)
         fail_msg("a key arrives in protocol %u, and RB_PROTO_VERSION is %d",
