@@ -53,6 +53,9 @@ mkloop() {
     echo "$l"
 }
 
+# the device number of node $1, MAJOR:MINOR in decimal
+devno() { stat -c '%t %T' "$1" | { read -r a b; echo "$((16#$a)):$((16#$b))"; }; }
+
 # sectors read and written of a device, from /proc/diskstats
 sectors() {
     awk -v n="$(basename "$1")" '$3 == n { print $6, $10 }' /proc/diskstats
@@ -233,7 +236,7 @@ head -1 "$scratch/list" | grep -q "DEVICE.*SIZE.*READ.*WRITE.*REASON" || bad "--
 # holder is shown to the agent through a /sys of the test's own (--sys-root)
 H=$(mkloop member) || exit 1
 sys=$scratch/sys
-mkdir -p "$sys/dev/block/$(stat -c '%t:%T' "$H" | python3 -c 'import sys; a, b = sys.stdin.read().split(":"); print("%d:%d" % (int(a, 16), int(b, 16)))')/holders/dm-7" "$sys/class/block/$(basename "$H")"
+mkdir -p "$sys/dev/block/$(devno "$H")/holders/dm-7" "$sys/class/block/$(basename "$H")"
 hsum=$(sha256sum < "$H")
 plan "[w]\ndirectory=\nrw=write\nbs=64k\nsize=1M\nfilename=$H" > "$scratch/h.ini"
 rb "$scratch/h.ini" "--allow-device=$H:wipe" "--sys-root=$sys"
@@ -249,6 +252,22 @@ if grep -q "no *no *it is a member of dm-7" <<< "$line"; then
     ok "--list-devices: $line"
 else
     bad "--list-devices of $H held by dm-7: '$line'"
+fi
+# a dm volume whose member is the mounted $M: $H shown as dm-9 over $M
+# through a /sys of the test's own, as the kernel lays it out
+sys2=$scratch/sys2
+mkdir -p "$sys2/block/dm-9/slaves" "$sys2/block/$(basename "$M")/holders" "$sys2/dev/block" "$sys2/class/block/$(basename "$H")"
+devno "$H" > "$sys2/block/dm-9/dev"
+devno "$M" > "$sys2/block/$(basename "$M")/dev"
+ln -s "../../$(basename "$M")" "$sys2/block/dm-9/slaves/$(basename "$M")"
+ln -s ../../dm-9 "$sys2/block/$(basename "$M")/holders/dm-9"
+ln -s ../../block/dm-9 "$sys2/dev/block/$(devno "$H")"
+ln -s "../../block/$(basename "$M")" "$sys2/dev/block/$(devno "$M")"
+line=$(timeout 30 "$bin/rackbench-agent" --list-devices --sys-root "$sys2" "--allow-device=$H:wipe" | awk -v d="$H" '$1 == d')
+if grep -qF "yes    no  its stack is in use: dm-9 -> $(basename "$M"), and $(basename "$M") is mounted at $scratch/mnt" <<< "$line"; then
+    ok "--list-devices: a dm volume on the mounted $M: $line"
+else
+    bad "--list-devices of $H as dm-9 on the mounted $M: '$line'"
 fi
 
 # ---- the stack: what lies under and over a device, and who else writes it ----
@@ -314,7 +333,7 @@ Y1=$(mkloop swap1) || exit 1
 Y2=$(mkloop swap2) || exit 1
 # (a raw device is named under /dev/: the test's own node there, removed at the end)
 swapnode=/dev/rbtest-swap-$$
-node() { rm -f "$swapnode"; mknod "$swapnode" b $(stat -c '%t %T' "$1" | python3 -c 'import sys; print(*(int(x, 16) for x in sys.stdin.read().split()))'); }
+node() { rm -f "$swapnode"; mknod "$swapnode" b $(devno "$1" | tr : ' '); }
 node "$Y1"
 mkdir -p "$scratch/root"
 "$bin/rackbench-agent" --coordinator "ipc://$scratch/c" --insecure --name swap --root "$scratch/root" \
@@ -328,8 +347,7 @@ out=$(timeout 60 "$bin/rackbench" run "$scratch/y.ini" --bind "ipc://$scratch/c"
     --wait 20s --quiet --out "$scratch/runs" 2>&1)
 code=$?
 wait "$apid" 2> /dev/null
-y1=$(stat -c '%t:%T' "$Y1" | python3 -c 'import sys; print(":".join(str(int(x, 16)) for x in sys.stdin.read().split(":")))')
-y2=$(stat -c '%t:%T' "$Y2" | python3 -c 'import sys; print(":".join(str(int(x, 16)) for x in sys.stdin.read().split(":")))')
+y1=$(devno "$Y1") y2=$(devno "$Y2")
 if [ $code = 3 ] && grep -qF "$swapnode is device $y2 now, not $y1 as when the agent started" <<< "$out" &&
    [ "$(sha256sum < "$Y2")" = "$ysum" ]; then
     ok "a node swapped from $Y1 to $Y2 after the agent started is not written"
@@ -399,7 +417,7 @@ else
 fi
 # no discard: the agent sees queue/discard_max_bytes 0 through a /sys of the test's own
 tsys=$scratch/sys-nodiscard
-tdev=$(stat -c '%t:%T' "$T" | python3 -c 'import sys; a, b = sys.stdin.read().split(":"); print("%d:%d" % (int(a, 16), int(b, 16)))')
+tdev=$(devno "$T")
 mkdir -p "$tsys/dev/block/$tdev/queue" "$tsys/dev/block/$tdev/holders" "$tsys/class/block/$(basename "$T")"
 echo 0 > "$tsys/dev/block/$tdev/queue/discard_max_bytes"
 rb "$scratch/t.ini" "--allow-device=$T:wipe" "--sys-root=$tsys"
