@@ -504,7 +504,7 @@ static s_claim_t *s_claim_find(rb_sandbox_t *sb, const char *real)
 const rb_device_info_t *rb_sandbox_claim_device(rb_sandbox_t *sb, const char *path, int write,
                                                 rb_err_t *err)
 {
-    char real[PATH_MAX], why[1024];
+    char real[PATH_MAX], why[1024] = "";
     const char *what = write ? "written" : "read";
     if (!realpath(path, real)) {
         rb_err_set(err, -errno, "device %s: %s", path, strerror(errno));
