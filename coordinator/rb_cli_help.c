@@ -38,7 +38,8 @@
     "  --output-format F  what to print at the end (default text): text, json, csv, html,\n"       \
     "                     fio-json, fio-json+ (fio's JSON), or a comma list printed in turn\n"     \
     "  --units U          report.txt's sizes and rates: iec (MiB/s, the default), si (MB/s),\n"    \
-    "                     or both; summary.json is the same whatever U\n"                          \
+    "                     or both (the projection's capacities: TB, and TiB beside them);\n"       \
+    "                     summary.json is the same whatever U\n"                                   \
     "  --protocol N       speak protocol N, an older one this build knows, and take agents\n"      \
     "                     of the versions up to N, as a coordinator of that version does\n"
 
@@ -89,7 +90,9 @@ static const s_help_t s_helps[] = {
      "                     (fio's json+, with latency bins); a comma list prints each in turn\n"
      "  --format F         the same\n"
      "  --units U          the text's sizes and rates: iec (MiB/s, powers of 1024: the\n"
-     "                     default, as fio reports), si (MB/s, powers of 1000), or both\n"
+     "                     default, as fio reports), si (MB/s, powers of 1000), or both;\n"
+     "                     the projection's capacities are in TB whatever U, as disks are\n"
+     "                     sold, with TiB beside them under both\n"
      "\n"
      "examples:\n"
      "  rackbench report runs/20261202-061500-ab12 --format html > report.html\n"

@@ -437,9 +437,11 @@ void rb_project_result_json(rb_jw_t *w, const rb_project_result_t *r)
     rb_jw_obj_end(w);
 }
 
-/* A line's value for people in style st: "517 TiB", "1.40 GiB/s" (IEC),
- * "568 TB", "1.50 GB/s" (SI), "568 TB (517 TiB)" (both: powers of 1000
- * first, as capacity is sold), or "2 racks". */
+/* A line's value for people in style st. A capacity is in powers of 1000
+ * whatever the style, as disks are sold ("568 TB"), with binary beside it
+ * under both ("568 TB (517 TiB)"); a rate follows the style: "1.40 GiB/s"
+ * (IEC), "1.50 GB/s" (SI), "1.50 GB/s (1.40 GiB/s)" (both). Counts as
+ * "2 racks". */
 static const char *s_value_text(char *buf, size_t len, const rb_project_line_t *l,
                                 rb_units_style_t st)
 {
@@ -452,7 +454,7 @@ static const char *s_value_text(char *buf, size_t len, const rb_project_line_t *
             snprintf(buf, len, "%s (%s)", rb_project_human(d, sizeof d, l->value, false, per),
                      rb_project_human(b, sizeof b, l->value, true, per));
         else
-            rb_project_human(buf, len, l->value, st == RB_UNITS_IEC, per);
+            rb_project_human(buf, len, l->value, st == RB_UNITS_IEC && l->unit[1], per);
     } else {
         snprintf(buf, len, "%.0f %s", l->value, l->unit);
     }
@@ -487,7 +489,8 @@ void rb_project_result_text(FILE *f, const rb_project_result_t *r, rb_units_styl
     fprintf(f, "\nprojection (one node is one unit; measured: this run; given: typed into the "
                "plan; projected: arithmetic on those)\n");
     if (st != RB_UNITS_BOTH)
-        fprintf(f, "  (sources in powers of 1000, as disks are sold and targets typed)\n");
+        fprintf(f, "  (capacities and sources in powers of 1000, as disks are sold and targets "
+                   "typed)\n");
     fprintf(f, "  %-*s  %-*s  %-*s  %-9s  %s\n", wphase, "phase", wlabel, "line", wvalue, "value",
             "kind", "source");
     /* the source column wraps within the report's width, under itself */

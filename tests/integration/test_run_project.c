@@ -154,8 +154,9 @@ static void test_run(void **state)
     char *rep = it_read(path);
     assert_non_null(rep);
     assert_non_null(strstr(rep, "\nprojection (one node is one unit;"));
-    /* values in the run's units (IEC by default), sources as sold (powers of 1000) */
-    s_expect_row(rep, "  -             usable capacity per rack ", "517 TiB", "projected");
+    /* capacities as sold (powers of 1000) whatever the units, rates in the
+     * run's units (IEC by default) */
+    s_expect_row(rep, "  -             usable capacity per rack ", "568 TB", "projected");
     s_expect_row(rep, "  stream-write  throughput per unit ", "iB/s", "measured");
     s_expect_row(rep, "  stream-read   throughput per rack ", "iB/s", "projected");
     free(rep);
