@@ -146,94 +146,232 @@ static void s_eval_capacity(const rb_project_t *p, rb_project_result_t *r)
     }
 }
 
-static void s_eval_phase(const rb_project_t *p, const rb_phase_spec_t *spec,
-                         const rb_phase_agg_t *ag, double *scratch, rb_project_result_t *r)
+/* What one phase, or the iterations of a repeated one, measured a unit. */
+typedef struct {
+    const char *name;        /* the phase's name, or a repeated phase's base name */
+    bool random;             /* a job of it moves at random offsets: sized by IOPS */
+    uint32_t of;             /* its iterations in the projection (1: not repeated) */
+    uint32_t runs;           /* those that measured something */
+    uint32_t nodes;          /* one phase: the nodes that completed it ... */
+    uint32_t nnodes;         /* ... of those it ran on */
+    double node_min[2];      /* one phase: the slowest and fastest node, bandwidth ... */
+    double node_max[2];      /* ... and IOPS */
+    rb_stats_summary_t v[2]; /* the median node's bandwidth and IOPS (over the runs) */
+} s_measure_t;
+
+enum { S_BW = 0, S_IOPS = 1 };
+
+/* An operation rate for people: "850 IOPS", "23.5k IOPS", "1.20M IOPS". */
+static const char *s_ops_text(char *buf, size_t len, double v)
+{
+    static const char *const unit[] = {"", "k", "M", "G"};
+    int u = 0;
+    while (v >= 999.95 && u < 3) {
+        v /= 1000;
+        u++;
+    }
+    if (v == floor(v) || v >= 99.95)
+        snprintf(buf, len, "%.0f%s IOPS", v, unit[u]);
+    else if (v >= 9.995)
+        snprintf(buf, len, "%.1f%s IOPS", v, unit[u]);
+    else
+        snprintf(buf, len, "%.2f%s IOPS", v, unit[u]);
+    return buf;
+}
+
+/* A figure of metric m in powers of 1000: "1.50 GB/s" or "23.5k IOPS". */
+static const char *s_fig(char *buf, size_t len, double v, int m)
+{
+    return m == S_IOPS ? s_ops_text(buf, len, v) : rb_project_human(buf, len, v, false, "/s");
+}
+
+/* The median of the completed nodes' bandwidth and IOPS of ag into *bw and
+ * *iops, their count and range into *out; 0 when no node completed it. */
+static int s_median_node(const rb_phase_agg_t *ag, double *scratch, s_measure_t *out, double *bw,
+                         double *iops)
+{
+    for (int m = S_BW; m <= S_IOPS; m++) {
+        uint32_t nok = 0;
+        for (uint32_t n = 0; n < ag->nnodes; n++)
+            if (ag->nodes[n].status == RB_NODE_OK)
+                scratch[nok++] = m == S_IOPS ? ag->nodes[n].iops : ag->nodes[n].bw;
+        if (nok == 0)
+            return 0;
+        *(m == S_IOPS ? iops : bw) = rb_stats_median(scratch, nok); /* sorts */
+        out->nodes = nok;
+        out->nnodes = ag->nnodes;
+        out->node_min[m] = scratch[0];
+        out->node_max[m] = scratch[nok - 1];
+    }
+    return 1;
+}
+
+/* Appends the measured line of metric m: one phase's median node, or the
+ * mean of the iterations' median nodes with their spread. */
+static rb_project_line_t *s_measured(rb_project_result_t *r, const s_measure_t *ms, int m)
+{
+    char a[48], b[48], c[48], range[120] = "";
+    const char *label = m == S_IOPS ? "IOPS per unit" : "throughput per unit";
+    const char *unit = m == S_IOPS ? "ops/s" : "B/s";
+    const rb_stats_summary_t *v = &ms->v[m];
+    rb_project_line_t *l;
+    if (ms->of > 1) {
+        char some[64] = "";
+        if (ms->runs < ms->of)
+            snprintf(some, sizeof some, " (the %u of %u that measured something)", ms->runs,
+                     ms->of);
+        l = s_line(r, label, v->mean, unit, RB_PROJECT_MEASURED,
+                   "phase %s, mean of %u iteration%s%s, each the median node: from %s to %s, "
+                   "stdev %s; one node is one unit",
+                   ms->name, ms->runs, ms->runs == 1 ? "" : "s", some,
+                   s_fig(a, sizeof a, v->min, m), s_fig(b, sizeof b, v->max, m),
+                   s_fig(c, sizeof c, v->stddev, m));
+        l->iterations = ms->runs;
+        l->min = v->min;
+        l->max = v->max;
+        l->stdev = v->stddev;
+    } else {
+        if (ms->nodes > 1)
+            snprintf(range, sizeof range, "; nodes from %s to %s",
+                     s_fig(a, sizeof a, ms->node_min[m], m),
+                     s_fig(b, sizeof b, ms->node_max[m], m));
+        if (ms->nodes < ms->nnodes)
+            l = s_line(r, label, v->mean, unit, RB_PROJECT_MEASURED,
+                       "phase %s, median of the %u of %u nodes that completed it%s; one node is "
+                       "one unit",
+                       ms->name, ms->nodes, ms->nnodes, range);
+        else
+            l = s_line(r, label, v->mean, unit, RB_PROJECT_MEASURED,
+                       "phase %s, median of %u node%s%s; one node is one unit", ms->name, ms->nodes,
+                       ms->nodes == 1 ? "" : "s", range);
+    }
+    l->phase = ms->name;
+    return l;
+}
+
+/* The lines of metric m of a phase that measured something: per unit, per
+ * rack (derated), and the units and racks its target needs (with_target). */
+static void s_eval_metric(const rb_project_t *p, const s_measure_t *ms, int m, bool with_target,
+                          rb_project_result_t *r)
 {
     char a[48], b[48], c[48], rack[96];
-    const char *name = spec->name;
-    rb_project_line_t *l;
-    if (!ag) {
-        l = s_line(r, "throughput per unit", NAN, "B/s", RB_PROJECT_MEASURED,
-                   "phase %s did not run: nothing measured, nothing projected", name);
-        l->phase = name;
-        return;
-    }
-    uint32_t nok = 0;
-    for (uint32_t n = 0; n < ag->nnodes; n++)
-        if (ag->nodes[n].status == RB_NODE_OK)
-            scratch[nok++] = ag->nodes[n].bw;
-    if (nok == 0) {
-        l = s_line(r, "throughput per unit", NAN, "B/s", RB_PROJECT_MEASURED,
-                   "phase %s: no node completed it: nothing measured, nothing projected", name);
-        l->phase = name;
-        return;
-    }
-    double median = rb_stats_median(scratch, nok); /* sorts */
-    char range[120] = "";
-    if (nok > 1)
-        snprintf(range, sizeof range, "; nodes from %s to %s",
-                 rb_project_human(a, sizeof a, scratch[0], false, "/s"),
-                 rb_project_human(b, sizeof b, scratch[nok - 1], false, "/s"));
-    if (nok < ag->nnodes)
-        l = s_line(r, "throughput per unit", median, "B/s", RB_PROJECT_MEASURED,
-                   "phase %s, median of the %u of %u nodes that completed it%s; one node is one "
-                   "unit",
-                   name, nok, ag->nnodes, range);
-    else
-        l = s_line(r, "throughput per unit", median, "B/s", RB_PROJECT_MEASURED,
-                   "phase %s, median of %u node%s%s; one node is one unit", name, nok,
-                   nok == 1 ? "" : "s", range);
-    l->phase = name;
+    const char *name = ms->name, *what = m == S_IOPS ? "IOPS" : "throughput";
+    const char *unit = m == S_IOPS ? "ops/s" : "B/s";
+    const char *tkey = m == S_IOPS ? "target_iops" : "target_bw";
+    const double median = ms->v[m].mean;
+    rb_project_line_t *l = s_measured(r, ms, m);
+    char label[RB_PROJECT_LABEL_MAX];
 
     const bool derate = p->key_line[RB_CAP_DERATE] != 0;
     const double d = (double)p->derate_ppm / RB_PROJECT_ONE;
     char dbuf[32];
     rb_project_fixed_text(dbuf, sizeof dbuf, p->derate_ppm, false);
-    rb_project_human(c, sizeof c, median, false, "/s");
+    s_fig(c, sizeof c, median, m);
     if (p->units_per_rack) {
         double per_rack = median * (double)p->units_per_rack;
-        l = s_line(r, "throughput per rack", per_rack, "B/s", RB_PROJECT_PROJECTED,
-                   "%s a unit (measured, %s) x %s", c, name, s_rack_words(rack, sizeof rack, p));
+        snprintf(label, sizeof label, "%s per rack", what);
+        l = s_line(r, label, per_rack, unit, RB_PROJECT_PROJECTED, "%s a unit (measured, %s) x %s",
+                   c, name, s_rack_words(rack, sizeof rack, p));
         l->phase = name;
         if (derate) {
-            l = s_line(r, "throughput per rack, derated", per_rack * d, "B/s", RB_PROJECT_PROJECTED,
-                       "%s a rack x derate %s",
-                       rb_project_human(a, sizeof a, per_rack, false, "/s"), dbuf);
+            snprintf(label, sizeof label, "%s per rack, derated", what);
+            l = s_line(r, label, per_rack * d, unit, RB_PROJECT_PROJECTED, "%s a rack x derate %s",
+                       s_fig(a, sizeof a, per_rack, m), dbuf);
             l->phase = name;
         }
     }
-    if (!p->key_line[RB_CAP_TARGET_BW])
+    if (!with_target)
         return;
     if (median <= 0) {
-        s_note(r, "phase %s: the median node moved nothing, so no count of units meets target_bw",
-               name);
+        s_note(r, "phase %s: the median node moved nothing, so no count of units meets %s", name,
+               tkey);
         return;
     }
-    const double target = (double)p->target_bw;
-    rb_project_human(a, sizeof a, target, false, "/s");
+    const double target = m == S_IOPS ? (double)p->target_iops : (double)p->target_bw;
+    s_fig(a, sizeof a, target, m);
     for (int pass = 0; pass < 1 + derate; pass++) {
         double per_unit = pass ? median * d : median;
         double units = s_ceil(target / per_unit);
         const char *suffix = pass ? ", derated" : "";
-        char label[RB_PROJECT_LABEL_MAX], per[96];
+        char per[112];
         if (pass)
             snprintf(per, sizeof per, "%s a unit (measured, %s) x derate %s", c, name, dbuf);
         else
             snprintf(per, sizeof per, "%s a unit (measured, %s)", c, name);
-        snprintf(label, sizeof label, "units for target_bw%s", suffix);
+        snprintf(label, sizeof label, "units for %s%s", tkey, suffix);
         l = s_line(r, label, units, "units", RB_PROJECT_PROJECTED, "%s / %s = %.2f, rounded up", a,
                    per, target / per_unit);
         l->phase = name;
         if (p->units_per_rack) {
             double per_rack = per_unit * (double)p->units_per_rack;
-            snprintf(label, sizeof label, "racks for target_bw%s", suffix);
+            snprintf(label, sizeof label, "racks for %s%s", tkey, suffix);
             l = s_line(r, label, ceil(units / (double)p->units_per_rack), "racks",
                        RB_PROJECT_PROJECTED, "%s / %s a%s rack = %.2f, rounded up", a,
-                       rb_project_human(b, sizeof b, per_rack, false, "/s"), pass ? " derated" : "",
-                       target / per_rack);
+                       s_fig(b, sizeof b, per_rack, m), pass ? " derated" : "", target / per_rack);
             l->phase = name;
         }
     }
+}
+
+/* 1 when a job of the phase moves at random offsets. */
+static bool s_random(const rb_phase_spec_t *spec)
+{
+    for (uint32_t j = 0; j < spec->njobs; j++)
+        if (rb_rw_random(spec->jobs[j].rw))
+            return true;
+    return false;
+}
+
+/* The lines of one phase, or of the iterations of a repeated one: idx[n]
+ * are their indexes in the plan (aggs holds the first nrun). Bandwidth for
+ * every phase, sized by target_bw when sequential; IOPS for a random phase
+ * and wherever target_iops is given, sized by it. */
+static void s_eval_phase(const rb_project_t *p, const char *name, const rb_phase_spec_t *spec,
+                         const uint32_t *idx, uint32_t n, const rb_phase_agg_t *aggs, uint32_t nrun,
+                         double *scratch, double *vals, rb_project_result_t *r)
+{
+    s_measure_t ms = {.name = name, .random = s_random(spec), .of = n};
+    rb_project_line_t *l;
+    for (uint32_t k = 0; k < n; k++) {
+        double bw = 0, iops = 0;
+        if (idx[k] < nrun && s_median_node(&aggs[idx[k]], scratch, &ms, &bw, &iops)) {
+            vals[ms.runs] = bw;
+            vals[n + ms.runs++] = iops;
+        }
+    }
+    if (ms.runs == 0) {
+        bool ran = false;
+        for (uint32_t k = 0; k < n; k++)
+            ran = ran || idx[k] < nrun;
+        if (n > 1)
+            l = s_line(r, "throughput per unit", NAN, "B/s", RB_PROJECT_MEASURED,
+                       "phase %s: none of its %u iterations %s: nothing measured, nothing "
+                       "projected",
+                       name, n, ran ? "was completed by a node" : "ran");
+        else if (!ran)
+            l = s_line(r, "throughput per unit", NAN, "B/s", RB_PROJECT_MEASURED,
+                       "phase %s did not run: nothing measured, nothing projected", name);
+        else
+            l = s_line(r, "throughput per unit", NAN, "B/s", RB_PROJECT_MEASURED,
+                       "phase %s: no node completed it: nothing measured, nothing projected", name);
+        l->phase = name;
+        return;
+    }
+    rb_stats_summarise(vals, ms.runs, &ms.v[S_BW]);
+    rb_stats_summarise(vals + n, ms.runs, &ms.v[S_IOPS]);
+    const bool bw_target = p->key_line[RB_CAP_TARGET_BW] != 0;
+    const bool iops_target = p->key_line[RB_CAP_TARGET_IOPS] != 0;
+    s_eval_metric(p, &ms, S_BW, bw_target && !ms.random, r);
+    if (ms.random || iops_target)
+        s_eval_metric(p, &ms, S_IOPS, iops_target, r);
+    if (ms.random && !iops_target)
+        s_note(r,
+               "phase %s is random: %starget_iops= in [capacity] gives the units and racks that "
+               "reach an IOPS target",
+               name, bw_target ? "it is sized by its IOPS, not by target_bw; " : "");
+    else if (ms.random && bw_target)
+        s_note(r, "phase %s is random: it is sized by its IOPS (target_iops), not by target_bw",
+               name);
 }
 
 double rb_project_fs_bytes(const rb_msg_hello_t *h)
@@ -299,22 +437,27 @@ static void s_eval_measured(const rb_project_t *p, const rb_phase_agg_t *aggs, u
                rb_project_human(b, sizeof b, med, false, ""));
 }
 
-int rb_project_result_eval(const rb_project_t *p, const rb_phase_spec_t *specs, uint32_t nphases,
+int rb_project_result_eval(const rb_project_t *p, const rb_phase_spec_t *specs,
+                           const rb_plan_iter_t *iters, uint32_t nphases,
                            const rb_phase_agg_t *aggs, uint32_t nrun, const double *fs_bytes,
                            uint32_t nfs, rb_project_result_t *out)
 {
     memset(out, 0, sizeof *out);
     if (!p || !p->line)
         return 0;
-    /* at most 6 capacity lines, 2 measured and 7 a phase */
-    size_t cap = 8 + (size_t)7 * p->nphases;
+    /* at most 6 capacity lines, 2 measured and 14 a phase */
+    size_t cap = 8 + (size_t)14 * p->nphases;
     uint32_t most = fs_bytes && nfs > 1 ? nfs : 1;
     for (uint32_t i = 0; i < nrun && i < nphases; i++)
         most = aggs[i].nnodes > most ? aggs[i].nnodes : most;
     double *scratch = malloc(most * sizeof *scratch);
+    double *vals = malloc((2 * (size_t)p->nphases + 2) * sizeof *vals);
+    uint32_t *idx = malloc(((size_t)p->nphases + 1) * sizeof *idx);
     out->lines = calloc(cap, sizeof *out->lines);
-    if (!scratch || !out->lines) {
+    if (!scratch || !vals || !idx || !out->lines) {
         free(scratch);
+        free(vals);
+        free(idx);
         rb_project_result_fini(out);
         return -ENOMEM;
     }
@@ -325,15 +468,33 @@ int rb_project_result_eval(const rb_project_t *p, const rb_phase_spec_t *specs, 
     if (!p->units_per_rack)
         s_note(out, "per-rack lines are left out: [capacity] gives neither units_per_rack= nor "
                     "unit_height_u= and rack_height_u=");
+    /* a repeated phase once, where its first iteration is, from the
+     * iterations of it the projection takes */
     for (uint32_t k = 0; k < p->nphases; k++) {
-        uint32_t i = p->phases[k];
+        uint32_t i = p->phases[k], n = 0;
         if (i >= nphases)
             continue;
-        s_eval_phase(p, &specs[i], i < nrun ? &aggs[i] : NULL, scratch, out);
+        const rb_plan_iter_t *it = iters && iters[i].iterations > 1 ? &iters[i] : NULL;
+        bool seen = false;
+        for (uint32_t j = 0; it && j < k; j++)
+            seen = seen || (p->phases[j] < nphases && iters[p->phases[j]].group == it->group);
+        if (seen)
+            continue;
+        for (uint32_t j = k; j < p->nphases; j++) {
+            uint32_t q = p->phases[j];
+            if (q == i ||
+                (it && q < nphases && iters[q].iterations > 1 && iters[q].group == it->group))
+                idx[n++] = q;
+        }
+        const char *name = n > 1 ? it->base : specs[i].name;
+        s_eval_phase(p, name, &specs[i], idx, n, aggs, nrun < nphases ? nrun : nphases, scratch,
+                     vals, out);
     }
     if (p->nphases == 0)
         s_note(out, "no throughput lines: the plan has no data phase");
     free(scratch);
+    free(vals);
+    free(idx);
     return 0;
 }
 
@@ -411,6 +572,7 @@ void rb_project_result_json(rb_jw_t *w, const rb_project_result_t *r)
         rb_jw_null(w, "derate");
     s_json_u64(w, p, RB_CAP_TARGET_CAPACITY, p->target_capacity);
     s_json_u64(w, p, RB_CAP_TARGET_BW, p->target_bw);
+    s_json_u64(w, p, RB_CAP_TARGET_IOPS, p->target_iops);
     rb_jw_arr_begin(w, "phases");
     for (uint32_t i = 0; i < p->nphases; i++)
         if (r->specs)
@@ -427,6 +589,16 @@ void rb_project_result_json(rb_jw_t *w, const rb_project_result_t *r)
         rb_jw_str(w, "kind", s_kind(l->kind));
         rb_jw_str(w, "source", l->source);
         rb_jw_str(w, "phase", l->phase);
+        if (l->iterations) {
+            rb_jw_obj_begin(w, "spread");
+            rb_jw_u64(w, "iterations", l->iterations);
+            rb_jw_num(w, "min", l->min);
+            rb_jw_num(w, "max", l->max);
+            rb_jw_num(w, "stdev", l->stdev);
+            rb_jw_obj_end(w);
+        } else {
+            rb_jw_null(w, "spread");
+        }
         rb_jw_obj_end(w);
     }
     rb_jw_arr_end(w);
@@ -455,6 +627,8 @@ static const char *s_value_text(char *buf, size_t len, const rb_project_line_t *
                      rb_project_human(b, sizeof b, l->value, true, per));
         else
             rb_project_human(buf, len, l->value, st == RB_UNITS_IEC && l->unit[1], per);
+    } else if (!strcmp(l->unit, "ops/s")) {
+        s_ops_text(buf, len, l->value);
     } else {
         snprintf(buf, len, "%.0f %s", l->value, l->unit);
     }

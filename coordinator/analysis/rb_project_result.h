@@ -11,6 +11,7 @@
 
 #include "rb_aggregate.h"
 #include "rb_json.h"
+#include "rb_plan.h"
 #include "rb_project.h"
 #include "rb_units.h"
 
@@ -27,10 +28,12 @@ typedef enum {
 typedef struct rb_project_line {
     char label[RB_PROJECT_LABEL_MAX];   /* "usable capacity per rack" */
     double value;                       /* in unit; NAN when nothing could be measured */
-    const char *unit;                   /* "B", "B/s", "units" or "racks" (static) */
+    const char *unit;                   /* "B", "B/s", "ops/s", "units" or "racks" (static) */
     rb_project_kind_t kind;             /* measured or projected */
     char source[RB_PROJECT_SOURCE_MAX]; /* where the value comes from, in words */
     const char *phase;                  /* the phase measured (borrowed), NULL for capacity */
+    uint32_t iterations; /* a measured line of a repeated phase: the iterations averaged; else 0 */
+    double min, max, stdev; /* ... their spread: the least, the most, the sample stdev */
 } rb_project_line_t;
 
 typedef struct rb_project_result {
@@ -43,15 +46,18 @@ typedef struct rb_project_result {
 } rb_project_result_t;
 
 /* Works out the projection of description p from a run: specs are the plan's
- * nphases phases, aggs the figures of the first nrun of them. A phase's
- * measured throughput per unit is the median bandwidth of the nodes that
- * completed it (one node is one unit). out is the caller's, released with
+ * nphases phases (iters their iterations, or NULL), aggs the figures of the
+ * first nrun of them. A phase's measured throughput (and IOPS) per unit is
+ * the median of the nodes that completed it (one node is one unit); a
+ * repeated phase is projected once, from the mean of its iterations' median
+ * nodes, with their spread. out is the caller's, released with
  * rb_project_result_fini; all zero when p is NULL. fs_bytes (nfs entries,
  * NULL: none known) is each node's file systems' size as its agent measured
  * them (statvfs of its roots): the median is shown beside usable capacity,
  * and the raw disks of the phases beside disk_size, each flagged when it is
  * not what the plan gives. Returns 0 or -ENOMEM. */
-int rb_project_result_eval(const rb_project_t *p, const rb_phase_spec_t *specs, uint32_t nphases,
+int rb_project_result_eval(const rb_project_t *p, const rb_phase_spec_t *specs,
+                           const rb_plan_iter_t *iters, uint32_t nphases,
                            const rb_phase_agg_t *aggs, uint32_t nrun, const double *fs_bytes,
                            uint32_t nfs, rb_project_result_t *out);
 

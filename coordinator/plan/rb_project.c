@@ -36,12 +36,14 @@ static const char *const s_keys[RB_CAP_NKEYS] = {
     [RB_CAP_DERATE] = "derate",
     [RB_CAP_TARGET_CAPACITY] = "target_capacity",
     [RB_CAP_TARGET_BW] = "target_bw",
+    [RB_CAP_TARGET_IOPS] = "target_iops",
     [RB_CAP_PHASES] = "phases",
 };
 
 #define S_KEY_LIST                                                                                 \
     "disks, disk_size, raid, raid_group, hot_spares_per_group, fs_overhead, usable_per_unit, "     \
-    "unit_height_u, rack_height_u, units_per_rack, derate, target_capacity, target_bw, phases"
+    "unit_height_u, rack_height_u, units_per_rack, derate, target_capacity, target_bw, "           \
+    "target_iops, phases"
 
 static const char *const s_raids[RB_RAID_NLEVELS] = {
     [RB_RAID0] = "raid0", [RB_RAID1] = "raid1",   [RB_RAID10] = "raid10", [RB_RAID5] = "raid5",
@@ -204,6 +206,31 @@ static int s_parse_amount(const char *s, bool per_s, uint64_t *out)
     return rb_units_decimal_scale(&d, scale, S_MAX_BYTES, out);
 }
 
+/* An operation rate: a decimal number, fractions allowed, with none or k,
+ * M, G (powers of 1000, any case), rounded to the nearest whole: "50000",
+ * "50k", "1.5M". 0, -EINVAL, or -ERANGE above S_MAX_BYTES. */
+static int s_parse_rate(const char *s, uint64_t *out)
+{
+    static const char suffixes[] = "kmg";
+    size_t len = strlen(s);
+    rb_decimal_t d;
+    size_t used;
+    int rc = rb_units_parse_decimal(s, len, S_MAX_BYTES, &d, &used);
+    if (rc < 0)
+        return rc;
+    uint64_t scale = 1;
+    if (used + 1 == len) {
+        const char *at = strchr(suffixes, s[used] | 0x20);
+        if (!at || !*at)
+            return -EINVAL;
+        for (const char *q = suffixes; q <= at; q++)
+            scale *= 1000;
+    } else if (used != len) {
+        return -EINVAL;
+    }
+    return rb_units_decimal_scale(&d, scale, S_MAX_BYTES, out);
+}
+
 /* Checks the syntax of a phases= list (rb_accept_phase_list_check). */
 static int s_phase_list(const rb_project_t *p, rb_err_t *err, unsigned line, const char *val)
 {
@@ -316,6 +343,20 @@ static int s_value(rb_project_t *p, rb_err_t *err, unsigned line, rb_cap_key_t k
         if (v == 0)
             return s_fail(p, err, line, "target_bw must be greater than 0");
         p->target_bw = v;
+        return 0;
+    case RB_CAP_TARGET_IOPS:
+        rc = s_parse_rate(val, &v);
+        if (rc == -ERANGE)
+            return s_fail(p, err, line, "target_iops=%.64s is too large (at most 1000000000G)",
+                          val);
+        if (rc < 0)
+            return s_fail(p, err, line,
+                          "bad rate '%.64s' for target_iops (IO operations a second: a number "
+                          "with k, M or G, powers of 1000, e.g. 500k)",
+                          val);
+        if (v == 0)
+            return s_fail(p, err, line, "target_iops must be greater than 0");
+        p->target_iops = v;
         return 0;
     case RB_CAP_RAID:
         for (int r = 0; r < RB_RAID_NLEVELS; r++) {
@@ -566,7 +607,7 @@ int rb_project_resolve(rb_project_t *p, const rb_phase_spec_t *phases, uint32_t 
     if (rc < 0)
         return rc;
     if (p->nphases == 0) {
-        static const rb_cap_key_t bw_keys[] = {RB_CAP_TARGET_BW, RB_CAP_DERATE};
+        static const rb_cap_key_t bw_keys[] = {RB_CAP_TARGET_BW, RB_CAP_TARGET_IOPS, RB_CAP_DERATE};
         for (size_t i = 0; i < sizeof bw_keys / sizeof bw_keys[0]; i++)
             if (p->key_line[bw_keys[i]])
                 return s_fail(p, err, p->key_line[bw_keys[i]],
@@ -602,6 +643,20 @@ static const char *s_fmt_amount(char *buf, size_t len, uint64_t v, const char *p
     }
     snprintf(b, sizeof b, "%" PRIu64 "%s%s", x, u < 0 ? "" : bin[u], per);
     snprintf(buf, len, "%s", strlen(b) < strlen(d) ? b : d);
+    return buf;
+}
+
+/* An operation rate exactly, in the largest power of 1000 that keeps it
+ * whole ("500k", "1500", "2M"); s_parse_rate reads it back. */
+static const char *s_fmt_rate(char *buf, size_t len, uint64_t v)
+{
+    static const char *const suffix[] = {"", "k", "M", "G"};
+    int u = 0;
+    while (u < 3 && v && v % 1000 == 0) {
+        v /= 1000;
+        u++;
+    }
+    snprintf(buf, len, "%" PRIu64 "%s", v, suffix[u]);
     return buf;
 }
 
@@ -731,6 +786,9 @@ int rb_project_print(const rb_project_t *p, const rb_phase_spec_t *phases, uint3
             break;
         case RB_CAP_TARGET_BW:
             fprintf(f, "target_bw=%s\n", s_fmt_amount(buf, sizeof buf, p->target_bw, "/s"));
+            break;
+        case RB_CAP_TARGET_IOPS:
+            fprintf(f, "target_iops=%s\n", s_fmt_rate(buf, sizeof buf, p->target_iops));
             break;
         case RB_CAP_PHASES:
             fprintf(f, "phases=");

@@ -44,6 +44,7 @@ typedef enum {
     RB_CAP_DERATE,          /* share of measured throughput to plan with, millionths */
     RB_CAP_TARGET_CAPACITY, /* bytes wanted */
     RB_CAP_TARGET_BW,       /* bytes/s wanted */
+    RB_CAP_TARGET_IOPS,     /* IO operations a second wanted */
     RB_CAP_PHASES,          /* which phases give throughput figures */
     RB_CAP_NKEYS
 } rb_cap_key_t;
@@ -68,6 +69,7 @@ typedef struct rb_project {
     uint64_t derate_ppm;             /* derate=, millionths (0.5 = 500000); 0 when absent */
     uint64_t target_capacity;        /* target_capacity=, bytes */
     uint64_t target_bw;              /* target_bw=, bytes/s */
+    uint64_t target_iops;            /* target_iops=, operations a second */
     char *phases_text;               /* phases= as written (owned); NULL: every data phase */
     uint32_t nphases;                /* phases measured, once resolved ... */
     uint32_t *phases;                /* ... their indexes in the plan, ascending (owned) */

@@ -663,8 +663,8 @@ int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
         double *fs = calloc(res->nnodes ? res->nnodes : 1, sizeof *fs);
         for (uint32_t i = 0; fs && i < res->nnodes; i++)
             fs[i] = rb_project_fs_bytes(out->nodes[i].hw);
-        int rc = fs ? rb_project_result_eval(pl->project, pl->phases, pl->nphases, out->phases,
-                                             res->nphases, fs, res->nnodes, &out->proj)
+        int rc = fs ? rb_project_result_eval(pl->project, pl->phases, pl->iters, pl->nphases,
+                                             out->phases, res->nphases, fs, res->nnodes, &out->proj)
                     : -ENOMEM;
         free(fs);
         if (rc < 0)

@@ -163,8 +163,8 @@ int rb_folder_write_reports(rb_run_ctx_t *r)
     double *fs = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *fs);
     for (uint32_t i = 0; fs && i < r->fleet.n; i++)
         fs[i] = rb_project_fs_bytes(r->fleet.nodes[i].hello.hw);
-    if (rb_project_result_eval(r->plan->project, r->plan->phases, r->plan->nphases, r->aggs,
-                               r->phases_run, fs, fs ? r->fleet.n : 0, &proj) < 0) {
+    if (rb_project_result_eval(r->plan->project, r->plan->phases, r->plan->iters, r->plan->nphases,
+                               r->aggs, r->phases_run, fs, fs ? r->fleet.n : 0, &proj) < 0) {
         rb_run_fail(r, "out of memory working out the projection");
         res.status = r->failed;
     }

@@ -264,6 +264,7 @@ static void s_assert_project_equal(const rb_project_t *a, const rb_project_t *b)
     assert_int_equal(a->derate_ppm, b->derate_ppm);
     assert_int_equal(a->target_capacity, b->target_capacity);
     assert_int_equal(a->target_bw, b->target_bw);
+    assert_int_equal(a->target_iops, b->target_iops);
     assert_int_equal(a->nphases, b->nphases);
     assert_memory_equal(a->phases, b->phases, a->nphases * sizeof *a->phases);
     assert_int_equal(a->has_model, b->has_model);

@@ -158,7 +158,8 @@ static void test_jr5(void **state)
     tp_phase(&ph[1], "seqread", bw, NULL, 3);
     rb_phase_agg_t aggs[2] = {ph[0].agg, ph[1].agg};
     rb_project_result_t r;
-    assert_int_equal(rb_project_result_eval(u, p->phases, p->nphases, aggs, 2, NULL, 0, &r), 0);
+    assert_int_equal(rb_project_result_eval(u, p->phases, NULL, p->nphases, aggs, 2, NULL, 0, &r),
+                     0);
 
     tp_expect(&r, NULL, "raw capacity per unit", 96 * TB, RB_PROJECT_PROJECTED, "48 disks x 2 TB");
     tp_expect(&r, NULL, "capacity after RAID per unit", 78 * TB, RB_PROJECT_PROJECTED,
@@ -200,7 +201,7 @@ static void test_jr5(void **state)
     p = tp_parse("[capacity]\ndisks=48\ndisk_size=2T\nraid=raid6\nraid_group=16\n"
                  "hot_spares_per_group=1\nusable_per_unit=71TiB\nunits_per_rack=8\n");
     assert_int_equal(
-        rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, NULL, 0, &r), 0);
+        rb_project_result_eval(p->project, p->phases, NULL, p->nphases, aggs, 2, NULL, 0, &r), 0);
     tp_expect(&r, NULL, "usable capacity per unit", 71.0 * (1ull << 40), RB_PROJECT_GIVEN, NULL);
     assert_int_equal(r.nnotes, 1);
     assert_string_equal(r.notes[0], "usable_per_unit (78.1 TB) is more than the RAID model leaves "
@@ -214,7 +215,7 @@ static void test_jr5(void **state)
                  "hot_spares_per_group=1\nusable_per_unit=71TB\nunits_per_rack=8\n"
                  "target_capacity=1PB\n");
     assert_int_equal(
-        rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, NULL, 0, &r), 0);
+        rb_project_result_eval(p->project, p->phases, NULL, p->nphases, aggs, 2, NULL, 0, &r), 0);
     tp_expect(&r, NULL, "usable capacity per rack", 568 * TB, RB_PROJECT_PROJECTED,
               "71 TB a unit (given) x 8 units a rack");
     tp_expect(&r, NULL, "racks for target_capacity", 2, RB_PROJECT_PROJECTED, NULL);
@@ -229,7 +230,7 @@ static void test_jr5(void **state)
     p = tp_parse("[capacity]\nusable_per_unit=71T\nunit_height_u=5\nrack_height_u=48\n");
     assert_int_equal(p->project->units_per_rack, 9);
     assert_int_equal(
-        rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, NULL, 0, &r), 0);
+        rb_project_result_eval(p->project, p->phases, NULL, p->nphases, aggs, 2, NULL, 0, &r), 0);
     tp_expect(&r, NULL, "usable capacity per rack", 639 * TB, RB_PROJECT_PROJECTED, "(48U / 5U)");
     /* no model: the df figure alone */
     assert_null(tp_find(&r, NULL, "raw capacity per unit"));
@@ -249,7 +250,7 @@ static void test_model_only(void **state)
                             "target_capacity=1P\n");
     rb_project_result_t r;
     assert_int_equal(
-        rb_project_result_eval(p->project, p->phases, p->nphases, NULL, 0, NULL, 0, &r), 0);
+        rb_project_result_eval(p->project, p->phases, NULL, p->nphases, NULL, 0, NULL, 0, &r), 0);
     tp_expect(&r, NULL, "capacity after RAID per unit", 78 * TB, RB_PROJECT_PROJECTED, NULL);
     tp_expect(&r, NULL, "usable capacity per unit", 70.98 * TB, RB_PROJECT_PROJECTED,
               "78 TB after RAID less fs_overhead 9%; not measured");
@@ -273,7 +274,7 @@ static void test_model_only(void **state)
     p = tp_parse("[capacity]\ndisks=12\ndisk_size=4T\nraid=raidz2\n");
     assert_int_equal(p->project->raid_group, 12); /* one group of every disk */
     assert_int_equal(
-        rb_project_result_eval(p->project, p->phases, p->nphases, NULL, 0, NULL, 0, &r), 0);
+        rb_project_result_eval(p->project, p->phases, NULL, p->nphases, NULL, 0, NULL, 0, &r), 0);
     tp_expect(&r, NULL, "capacity after RAID per unit", 40 * TB, RB_PROJECT_PROJECTED,
               "raidz2: 1 group of 12 = 2 parity + 10 data disks; 10 data disks x 4 TB");
     tp_expect(&r, NULL, "usable capacity per unit", 40 * TB, RB_PROJECT_PROJECTED,
@@ -294,7 +295,7 @@ static void test_model_only(void **state)
     assert_int_equal(p->project->data_disks, 3 * 7);
     assert_int_equal(p->project->unused_disks, 2);
     assert_int_equal(
-        rb_project_result_eval(p->project, p->phases, p->nphases, NULL, 0, NULL, 0, &r), 0);
+        rb_project_result_eval(p->project, p->phases, NULL, p->nphases, NULL, 0, NULL, 0, &r), 0);
     tp_expect(&r, NULL, "capacity after RAID per unit", 21 * TB, RB_PROJECT_PROJECTED,
               "raid10: 3 groups of 16 = 2 hot spares + 7 mirror + 7 data disks; 21 data disks x "
               "1 TB; 2 disks left over");
@@ -313,7 +314,8 @@ static void test_targets(void **state)
     tp_phase(&ph, "seqwrite", bw, NULL, 1);
     rb_project_result_t r;
     assert_int_equal(
-        rb_project_result_eval(p->project, p->phases, p->nphases, &ph.agg, 1, NULL, 0, &r), 0);
+        rb_project_result_eval(p->project, p->phases, NULL, p->nphases, &ph.agg, 1, NULL, 0, &r),
+        0);
     tp_expect(&r, "seqwrite", "throughput per unit", 1.5 * GB, RB_PROJECT_MEASURED,
               "phase seqwrite, median of 1 node; one node is one unit");
     tp_expect(&r, "seqwrite", "units for target_bw", 16, RB_PROJECT_PROJECTED,
@@ -333,7 +335,8 @@ static void test_targets(void **state)
     static const double zero[] = {0};
     tp_phase(&ph, "seqwrite", zero, NULL, 1);
     assert_int_equal(
-        rb_project_result_eval(p->project, p->phases, p->nphases, &ph.agg, 1, NULL, 0, &r), 0);
+        rb_project_result_eval(p->project, p->phases, NULL, p->nphases, &ph.agg, 1, NULL, 0, &r),
+        0);
     assert_null(tp_find(&r, "seqwrite", "units for target_bw"));
     assert_non_null(strstr(r.notes[r.nnotes - 1], "the median node moved nothing"));
     rb_project_result_fini(&r);
@@ -360,7 +363,7 @@ static void test_measured_beside_given(void **state)
     double fs[3] = {12e12, 12.5e12, 0}; /* the third node's is unknown */
     rb_project_result_t r;
     assert_int_equal(
-        rb_project_result_eval(p->project, p->phases, p->nphases, &ph.agg, 1, fs, 3, &r), 0);
+        rb_project_result_eval(p->project, p->phases, NULL, p->nphases, &ph.agg, 1, fs, 3, &r), 0);
     tp_expect(&r, NULL, "disk size", 4000787030016.0, RB_PROJECT_MEASURED,
               "the most common size of the raw disks the run used (2 of 3, from sysfs)");
     tp_expect(&r, NULL, "file systems per unit", 12.25e12, RB_PROJECT_MEASURED,
@@ -379,13 +382,13 @@ static void test_measured_beside_given(void **state)
     rb_plan_t *q = tp_parse("[capacity]\ndisks=4\ndisk_size=4000787030016\nraid=raid0\n"
                             "usable_per_unit=12T\nphases=seqwrite\n");
     assert_int_equal(
-        rb_project_result_eval(q->project, q->phases, q->nphases, &ph.agg, 1, fs, 3, &r), 0);
+        rb_project_result_eval(q->project, q->phases, NULL, q->nphases, &ph.agg, 1, fs, 3, &r), 0);
     for (uint32_t i = 0; i < r.nnotes; i++)
         assert_null(strstr(r.notes[i], "mismatch"));
     rb_project_result_fini(&r);
     /* nothing measured: no such lines */
     assert_int_equal(
-        rb_project_result_eval(q->project, q->phases, q->nphases, NULL, 0, NULL, 0, &r), 0);
+        rb_project_result_eval(q->project, q->phases, NULL, q->nphases, NULL, 0, NULL, 0, &r), 0);
     assert_null(tp_find(&r, NULL, "disk size"));
     assert_null(tp_find(&r, NULL, "file systems per unit"));
     rb_project_result_fini(&r);
@@ -407,7 +410,7 @@ static void test_median_not_best(void **state)
     rb_phase_agg_t aggs[2] = {ph[0].agg, ph[1].agg};
     rb_project_result_t r;
     assert_int_equal(
-        rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, NULL, 0, &r), 0);
+        rb_project_result_eval(p->project, p->phases, NULL, p->nphases, aggs, 2, NULL, 0, &r), 0);
     tp_expect(&r, "seqwrite", "throughput per unit", 1.5 * GB, RB_PROJECT_MEASURED,
               "phase seqwrite, median of 3 nodes; nodes from 1 GB/s to 2.70 GB/s");
     tp_expect(&r, "seqwrite", "throughput per rack", 12 * GB, RB_PROJECT_PROJECTED, NULL);
@@ -420,7 +423,7 @@ static void test_median_not_best(void **state)
     tp_phase(&ph[1], "seqread", bw, lost, 3);
     aggs[1] = ph[1].agg;
     assert_int_equal(
-        rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 2, NULL, 0, &r), 0);
+        rb_project_result_eval(p->project, p->phases, NULL, p->nphases, aggs, 2, NULL, 0, &r), 0);
     const rb_project_line_t *l = tp_line(&r, "seqread", "throughput per unit");
     assert_true(isnan(l->value));
     assert_non_null(strstr(l->source, "no node completed it"));
@@ -547,6 +550,9 @@ static const struct {
     {"[capacity]\nunits_per_rack=8\nderate=half\n", 14,
      "bad value 'half' for derate (a share of the measured throughput: 0.5, or 50%)"},
     {"[capacity]\nunit_height_u=0\n", 13, "unit_height_u=0 is out of range (1..1000)"},
+    {"[capacity]\ntarget_iops=5KiB\n", 13,
+     "bad rate '5KiB' for target_iops (IO operations a second: a number with k, M or G"},
+    {"[capacity]\ntarget_iops=0k\n", 13, "target_iops must be greater than 0"},
     {"[capacity]\nrack_height_u=42U\n", 13, "bad number '42U' for rack_height_u"},
     /* the RAID model */
     {"[capacity]\nusable_per_unit=71T\nraid_group=16\n", 14,
@@ -615,7 +621,7 @@ static void test_errors(void **state)
     assert_int_equal(rb_plan_parse(meta_ok, strlen(meta_ok), "m.ini", &q, &err), 0);
     rb_project_result_t r;
     assert_int_equal(
-        rb_project_result_eval(q->project, q->phases, q->nphases, NULL, 0, NULL, 0, &r), 0);
+        rb_project_result_eval(q->project, q->phases, NULL, q->nphases, NULL, 0, NULL, 0, &r), 0);
     assert_non_null(
         strstr(r.notes[r.nnotes - 1], "no throughput lines: the plan has no data phase"));
     rb_project_result_fini(&r);
@@ -680,7 +686,7 @@ static void test_render(void **state)
     rb_phase_agg_t aggs[2] = {ph[0].agg, ph[1].agg};
     rb_project_result_t r;
     assert_int_equal(
-        rb_project_result_eval(p->project, p->phases, p->nphases, aggs, 1, NULL, 0, &r), 0);
+        rb_project_result_eval(p->project, p->phases, NULL, p->nphases, aggs, 1, NULL, 0, &r), 0);
     rb_run_result_t res = {.run_id = "r1",
                            .plan_source = "t.ini",
                            .nphases = 1,
@@ -784,7 +790,7 @@ static void test_render(void **state)
     rb_plan_destroy(&p);
 
     /* a plan without [capacity] evaluates to nothing */
-    assert_int_equal(rb_project_result_eval(NULL, NULL, 0, NULL, 0, NULL, 0, &r), 0);
+    assert_int_equal(rb_project_result_eval(NULL, NULL, NULL, 0, NULL, 0, NULL, 0, &r), 0);
     assert_int_equal(r.nlines, 0);
     assert_null(r.unit);
 }
@@ -796,7 +802,8 @@ int main(void)
         cmocka_unit_test(test_targets),      cmocka_unit_test(test_median_not_best),
         cmocka_unit_test(test_units),        cmocka_unit_test(test_errors),
         cmocka_unit_test(test_render),       cmocka_unit_test(test_measured_beside_given),
-        cmocka_unit_test(test_jackrabbit_m),
+        cmocka_unit_test(test_jackrabbit_m), cmocka_unit_test(test_iterations),
+        cmocka_unit_test(test_random_iops),
     };
     return cmocka_run_group_tests_name("project", tests, NULL, NULL);
 }

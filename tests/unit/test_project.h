@@ -61,5 +61,7 @@ void tp_expect_row(const char *text, const char *phase, const char *label, const
 
 /* The cases of test_project_runs.c. */
 void test_jackrabbit_m(void **state);
+void test_iterations(void **state);
+void test_random_iops(void **state);
 
 #endif
