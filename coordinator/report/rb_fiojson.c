@@ -41,6 +41,7 @@ typedef struct s_src {
     const rb_agg_dir_t *group;          /* the phase's directions, for bw_agg */
     const rb_result_dir_rates_t *rates; /* its samples' rates (NULL: none) */
     uint32_t lat_depth;                 /* latency_target's depth found (0: iodepth) */
+    double usr_cpu, sys_cpu;            /* its host's CPU, % of all cores (telemetry.csv) */
 } s_src_t;
 
 /* The value a bucket stands for, as rb_hist_percentile gives it: its lower
@@ -250,8 +251,8 @@ static int s_entry(rb_jw_t *w, const s_who_t *who, const rb_job_spec_t *js, cons
     s_lat_none(w, "lat_ns");
     rb_jw_obj_end(w);
     rb_jw_u64(w, "job_runtime", (uint64_t)llround(s->window_s * 1e3));
-    rb_jw_num(w, "usr_cpu", 0);
-    rb_jw_num(w, "sys_cpu", 0);
+    rb_jw_num(w, "usr_cpu", s->usr_cpu);
+    rb_jw_num(w, "sys_cpu", s->sys_cpu);
     rb_jw_u64(w, "ctx", 0);
     rb_jw_u64(w, "majf", 0);
     rb_jw_u64(w, "minf", 0);
@@ -304,7 +305,9 @@ typedef struct s_rates {
     rb_result_dir_rates_t *jobs;  /* the phase's njobs entries (owned) */
     rb_result_dir_rates_t *nodes; /* its nnodes entries (owned) */
     rb_result_dir_rates_t all;
-    int have; /* read from samples.csv */
+    int have;                /* read from samples.csv */
+    double *usr, *sys;       /* per node: its host's CPU (owned; 0 without telemetry.csv) */
+    double all_usr, all_sys; /* over every node */
 } s_rates_t;
 
 /* "jobs": one entry per phase and job, over every node. */
@@ -334,7 +337,9 @@ static int s_jobs(rb_jw_t *w, const rb_run_result_t *r, const s_rates_t *rt, int
                            .window_s = aj->window_s,
                            .lat_depth = aj->lat_depth,
                            .group = a->dir,
-                           .rates = rt[p].have ? &rt[p].jobs[j] : NULL};
+                           .rates = rt[p].have ? &rt[p].jobs[j] : NULL,
+                           .usr_cpu = rt[p].all_usr,
+                           .sys_cpu = rt[p].all_sys};
             rb_node_lat_t none;
             memset(&none, 0, sizeof none);
             src.sum = &none;
@@ -372,7 +377,9 @@ static int s_clients(rb_jw_t *w, const rb_run_result_t *r, const s_rates_t *rt, 
                            .sum = &an->lat,
                            .window_s = an->window_s,
                            .group = a->dir,
-                           .rates = rt[p].have ? &rt[p].nodes[n] : NULL};
+                           .rates = rt[p].have ? &rt[p].nodes[n] : NULL,
+                           .usr_cpu = rt[p].usr[n],
+                           .sys_cpu = rt[p].sys[n]};
             if (s_entry(w, &who, js, &src, plus) < 0)
                 rc = -1;
         }
@@ -387,7 +394,9 @@ static int s_clients(rb_jw_t *w, const rb_run_result_t *r, const s_rates_t *rt, 
                        .all = &a->hist,
                        .window_s = a->window_s,
                        .group = a->dir,
-                       .rates = rt[p].have ? &rt[p].all : NULL};
+                       .rates = rt[p].have ? &rt[p].all : NULL,
+                       .usr_cpu = rt[p].all_usr,
+                       .sys_cpu = rt[p].all_sys};
         if (s_entry(w, &all, js, &src, plus) < 0)
             rc = -1;
     }
@@ -408,7 +417,12 @@ static int s_rates_read(const rb_run_result_t *r, const char *run_dir, s_rates_t
         const rb_phase_agg_t *a = &r->phases[p];
         rt[p].jobs = calloc(a->njobs ? a->njobs : 1, sizeof *rt[p].jobs);
         rt[p].nodes = calloc(a->nnodes ? a->nnodes : 1, sizeof *rt[p].nodes);
-        if (!rt[p].jobs || !rt[p].nodes)
+        rt[p].usr = calloc(a->nnodes ? a->nnodes : 1, sizeof *rt[p].usr);
+        rt[p].sys = calloc(a->nnodes ? a->nnodes : 1, sizeof *rt[p].sys);
+        if (!rt[p].jobs || !rt[p].nodes || !rt[p].usr || !rt[p].sys)
+            return -ENOMEM;
+        if (run_dir && rb_result_tel_cpu(run_dir, a, rt[p].usr, rt[p].sys, &rt[p].all_usr,
+                                         &rt[p].all_sys) == -ENOMEM)
             return -ENOMEM;
         /* each phase at its own interval (sample_interval=auto), as samples.csv has it */
         double iv = a->sample_interval_s > 0   ? a->sample_interval_s
@@ -425,8 +439,40 @@ static void s_rates_free(s_rates_t *rt, uint32_t n)
     for (uint32_t p = 0; rt && p < n; p++) {
         free(rt[p].jobs);
         free(rt[p].nodes);
+        free(rt[p].usr);
+        free(rt[p].sys);
     }
     free(rt);
+}
+
+/* "disk_util": per node and device over the run, from run_dir/telemetry.csv
+ * (empty without it), in fio's keys; merges and ticks are not measured: 0.
+ * 0 or -ENOMEM. */
+static int s_disk_util(rb_jw_t *w, const char *run_dir)
+{
+    rb_result_disk_use_t *d = NULL;
+    uint32_t n = 0;
+    int rc = run_dir ? rb_result_tel_disks(run_dir, &d, &n) : 0;
+    rb_jw_arr_begin(w, "disk_util");
+    for (uint32_t i = 0; i < n; i++) {
+        rb_jw_obj_begin(w, NULL);
+        rb_jw_str(w, "name", d[i].name);
+        rb_jw_u64(w, "read_ios", (uint64_t)llround(d[i].read_ios));
+        rb_jw_u64(w, "write_ios", (uint64_t)llround(d[i].write_ios));
+        rb_jw_u64(w, "read_merges", 0);
+        rb_jw_u64(w, "write_merges", 0);
+        rb_jw_u64(w, "read_ticks", 0);
+        rb_jw_u64(w, "write_ticks", 0);
+        rb_jw_u64(w, "in_queue", (uint64_t)llround(d[i].in_queue_ms));
+        rb_jw_num(w, "util", d[i].secs > 0 ? 100.0 * d[i].busy_s / d[i].secs : 0);
+        rb_jw_obj_begin(w, "rackbench");
+        rb_jw_str(w, "node", d[i].node);
+        rb_jw_obj_end(w);
+        rb_jw_obj_end(w);
+    }
+    rb_jw_arr_end(w);
+    free(d);
+    return rc == -ENOMEM ? -ENOMEM : 0;
 }
 
 int rb_fiojson_render(const rb_run_result_t *r, const char *run_dir, int plus, FILE *f)
@@ -462,8 +508,8 @@ int rb_fiojson_render(const rb_run_result_t *r, const char *run_dir, int plus, F
     rb_jw_obj_end(&w);
     int rc = s_jobs(&w, r, rt, plus);
     rc |= s_clients(&w, r, rt, plus);
-    rb_jw_arr_begin(&w, "disk_util");
-    rb_jw_arr_end(&w);
+    if (s_disk_util(&w, run_dir) < 0)
+        rc = -1;
     rb_jw_obj_end(&w);
     int frc = rb_jw_finish(&w);
     s_rates_free(rt, r->nphases);

@@ -104,4 +104,30 @@ int rb_result_samples_rates(const char *dir, const rb_phase_agg_t *a, double int
 int rb_result_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, double interval_s,
                                  rb_phase_agg_t *out);
 
+/* The host's CPU over phase a from dir/telemetry.csv: usr[n] and sys[n]
+ * (a->nnodes entries, the caller's) the means of user and system CPU (% of
+ * all the host's cores) over node a->nodes[n]'s host rows of the phase, 0
+ * for a node without any; *all_usr and *all_sys the means over every node's
+ * rows. 0 or -errno (-ENOENT without telemetry.csv). */
+int rb_result_tel_cpu(const char *dir, const rb_phase_agg_t *a, double *usr, double *sys,
+                      double *all_usr, double *all_sys);
+
+/* One device of one node over the run, from its telemetry.csv rows, each
+ * row covering the time since the device's last row of its phase (the
+ * first from GO). */
+typedef struct rb_result_disk_use {
+    char node[RB_NAME_MAX];
+    char name[RB_TELEM_NAME_MAX];
+    double read_ios, write_ios;   /* the sum of rd_iops (wr_iops) x the row's time */
+    double in_queue_ms;           /* the sum of queue_depth x the row's time, ms */
+    double busy_s, secs;          /* the sum of util_pct x the row's time; of the times */
+    char last_phase[RB_NAME_MAX]; /* reading: the phase of its last row ... */
+    double last_t;                /* ... and its t_s */
+} rb_result_disk_use_t;
+
+/* Every node's devices over the run from dir/telemetry.csv, in order of
+ * first appearance; *out (caller frees) is NULL when there are none. 0 or
+ * -errno (-ENOENT without telemetry.csv). */
+int rb_result_tel_disks(const char *dir, rb_result_disk_use_t **out, uint32_t *n);
+
 #endif

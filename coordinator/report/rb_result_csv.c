@@ -593,3 +593,122 @@ int rb_result_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, d
     free(acc);
     return rc;
 }
+
+/* ---- telemetry.csv for fio's JSON ---- */
+
+int rb_result_tel_cpu(const char *dir, const rb_phase_agg_t *a, double *usr, double *sys,
+                      double *all_usr, double *all_sys)
+{
+    *all_usr = *all_sys = 0;
+    for (uint32_t n = 0; n < a->nnodes; n++)
+        usr[n] = sys[n] = 0;
+    s_csv_t c;
+    int rc = s_csv_open(&c, dir, &rb_csv_telemetry);
+    if (rc < 0)
+        return rc == -ENODATA ? -ENOENT : rc;
+    uint32_t *rows = calloc(a->nnodes ? a->nnodes : 1, sizeof *rows);
+    rb_aggregate_name_idx_t *by_name = rb_aggregate_nodes_by_name(a->nodes, a->nnodes);
+    rc = rows && by_name ? 0 : -ENOMEM;
+    uint32_t all = 0;
+    while (rc == 0 && s_csv_next(&c)) {
+        const char *const *fld = c.fld;
+        if (fld[RB_CSV_TEL_KIND][0] != 'h' || strcmp(fld[RB_CSV_TEL_PHASE], a->name) != 0)
+            continue;
+        uint32_t n = rb_aggregate_node_lookup(by_name, a->nnodes, fld[RB_CSV_TEL_NODE]);
+        if (n == a->nnodes)
+            continue;
+        double u = strtod(fld[RB_CSV_TEL_CPU_USER], NULL);
+        double s = strtod(fld[RB_CSV_TEL_CPU_SYSTEM], NULL);
+        usr[n] += u;
+        sys[n] += s;
+        rows[n]++;
+        *all_usr += u;
+        *all_sys += s;
+        all++;
+    }
+    for (uint32_t n = 0; rc == 0 && n < a->nnodes; n++)
+        if (rows[n]) {
+            usr[n] /= rows[n];
+            sys[n] /= rows[n];
+        }
+    if (all) {
+        *all_usr /= all;
+        *all_sys /= all;
+    }
+    rb_aggregate_name_idx_destroy(by_name);
+    free(rows);
+    s_csv_close(&c);
+    return rc;
+}
+
+/* The entry of node's device name in *out (hint: where the last row's was,
+ * rows coming in the same order every interval), added when it has none.
+ * NULL on -ENOMEM. */
+static rb_result_disk_use_t *s_disk_entry(rb_result_disk_use_t **out, uint32_t *n, uint32_t *cap,
+                                          uint32_t *hint, const char *node, const char *name)
+{
+    for (uint32_t k = 0; k < *n; k++) {
+        uint32_t i = (*hint + k) % *n;
+        if (strcmp((*out)[i].name, name) == 0 && strcmp((*out)[i].node, node) == 0) {
+            *hint = i + 1 < *n ? i + 1 : 0;
+            return &(*out)[i];
+        }
+    }
+    if (*n == *cap) {
+        uint32_t want = *cap ? 2 * *cap : 16;
+        rb_result_disk_use_t *grown = realloc(*out, want * sizeof *grown);
+        if (!grown)
+            return NULL;
+        *out = grown;
+        *cap = want;
+    }
+    rb_result_disk_use_t *d = &(*out)[(*n)++];
+    memset(d, 0, sizeof *d);
+    snprintf(d->node, sizeof d->node, "%s", node);
+    snprintf(d->name, sizeof d->name, "%s", name);
+    *hint = 0;
+    return d;
+}
+
+int rb_result_tel_disks(const char *dir, rb_result_disk_use_t **out, uint32_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    s_csv_t c;
+    int rc = s_csv_open(&c, dir, &rb_csv_telemetry);
+    if (rc < 0)
+        return rc == -ENODATA ? -ENOENT : rc;
+    uint32_t cap = 0, hint = 0;
+    while (rc == 0 && s_csv_next(&c)) {
+        const char *const *fld = c.fld;
+        if (fld[RB_CSV_TEL_KIND][0] != 'd')
+            continue;
+        rb_result_disk_use_t *d =
+            s_disk_entry(out, n, &cap, &hint, fld[RB_CSV_TEL_NODE], fld[RB_CSV_TEL_NAME]);
+        if (!d) {
+            rc = -ENOMEM;
+            break;
+        }
+        /* a row covers the time since the device's last row of its phase,
+         * the first from GO */
+        double t = strtod(fld[RB_CSV_TEL_T_S], NULL);
+        int same = strcmp(d->last_phase, fld[RB_CSV_TEL_PHASE]) == 0;
+        double dt = same && t > d->last_t ? t - d->last_t : same ? 0 : t;
+        snprintf(d->last_phase, sizeof d->last_phase, "%s", fld[RB_CSV_TEL_PHASE]);
+        d->last_t = t;
+        if (!(dt > 0))
+            continue;
+        d->read_ios += strtod(fld[RB_CSV_TEL_RD_IOPS], NULL) * dt;
+        d->write_ios += strtod(fld[RB_CSV_TEL_WR_IOPS], NULL) * dt;
+        d->in_queue_ms += strtod(fld[RB_CSV_TEL_QUEUE_DEPTH], NULL) * dt * 1e3;
+        d->busy_s += strtod(fld[RB_CSV_TEL_UTIL_PCT], NULL) / 100.0 * dt;
+        d->secs += dt;
+    }
+    s_csv_close(&c);
+    if (rc < 0) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}

@@ -3,7 +3,8 @@
  * recorded min and max, counts adding up to N), fio's latency_ns, _us and
  * _ms shares at their edges, no percentile or bins for an empty latency,
  * the entries' names, a node's entry from its summary alone, and the
- * list --output-format takes. The tools made for fio's output read it in
+ * list --output-format takes, and the CPU and disk_util from telemetry.csv.
+ * The tools made for fio's output read it in
  * tests/integration/test_fio_json.sh. */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,10 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "rb_aggregate.h"
+#include "rb_csv.h"
 #include "rb_fiojson.h"
 #include "rb_json.h"
 #include "rb_report.h"
@@ -94,19 +97,24 @@ static void s_fixture(fixture_t *fx)
                               .phases = &fx->a};
 }
 
-static rb_json_t *s_render(fixture_t *fx, int plus)
+static rb_json_t *s_render_dir(fixture_t *fx, const char *dir, int plus)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    assert_int_equal(rb_fiojson_render(&fx->r, NULL, plus, f), 0);
+    assert_int_equal(rb_fiojson_render(&fx->r, dir, plus, f), 0);
     fclose(f);
     rb_json_t *doc = rb_json_parse(buf, len, NULL);
     assert_non_null(doc);
     assert_true((strstr(buf, "\"bins\"") != NULL) == plus);
     free(buf);
     return doc;
+}
+
+static rb_json_t *s_render(fixture_t *fx, int plus)
+{
+    return s_render_dir(fx, NULL, plus);
 }
 
 static double s_num(const rb_json_t *o, const char *key)
@@ -231,6 +239,69 @@ static void test_clients(void **state)
     free(fx.lats);
 }
 
+/* One telemetry.csv row: the columns named in sets ("t_s=1", ...), the others empty. */
+static void s_tel_row(FILE *f, const char *const *sets, size_t nsets)
+{
+    for (uint32_t c = 0; c < rb_csv_telemetry.ncols; c++) {
+        const char *v = "";
+        size_t len = strlen(rb_csv_telemetry.names[c]);
+        for (size_t i = 0; i < nsets; i++)
+            if (strncmp(sets[i], rb_csv_telemetry.names[c], len) == 0 && sets[i][len] == '=')
+                v = sets[i] + len + 1;
+        fprintf(f, "%s%s", c ? "," : "", v);
+    }
+    fputc('\n', f);
+}
+
+/* usr_cpu and sys_cpu: the means of the host rows of the entry's phase
+ * (another phase's left out); disk_util: per node and device, IOs as rate
+ * x time, in_queue as depth x time in ms, util the busy share of the time. */
+static void test_telemetry(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rb-test-fiojson.XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/telemetry.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_int_equal(rb_csv_header(&rb_csv_telemetry, f), 0);
+    const char *h1[] = {"t_s=1", "phase=p", "node=n1", "kind=host", "cpu_user=10", "cpu_system=4"};
+    const char *h2[] = {"t_s=2", "phase=p", "node=n1", "kind=host", "cpu_user=20", "cpu_system=6"};
+    const char *hx[] = {"t_s=1", "phase=q", "node=n1", "kind=host", "cpu_user=90", "cpu_system=9"};
+    const char *d1[] = {"t_s=1",       "phase=p",    "node=n1",     "kind=dev",     "name=sda",
+                        "rd_iops=100", "wr_iops=10", "util_pct=50", "queue_depth=2"};
+    const char *d2[] = {"t_s=2",       "phase=p",    "node=n1",      "kind=dev",     "name=sda",
+                        "rd_iops=300", "wr_iops=30", "util_pct=100", "queue_depth=4"};
+    s_tel_row(f, h1, 6);
+    s_tel_row(f, d1, 9);
+    s_tel_row(f, hx, 6);
+    s_tel_row(f, h2, 6);
+    s_tel_row(f, d2, 9);
+    assert_int_equal(fclose(f), 0);
+    fixture_t fx;
+    s_fixture(&fx);
+    rb_json_t *doc = s_render_dir(&fx, dir, 0);
+    const rb_json_t *job = rb_json_at(rb_json_get(doc, "jobs"), 0);
+    assert_float_equal(s_num(job, "usr_cpu"), 15, 1e-9);
+    assert_float_equal(s_num(job, "sys_cpu"), 5, 1e-9);
+    const rb_json_t *node = rb_json_at(rb_json_get(doc, "client_stats"), 0);
+    assert_float_equal(s_num(node, "usr_cpu"), 15, 1e-9);
+    assert_float_equal(s_num(node, "sys_cpu"), 5, 1e-9);
+    const rb_json_t *du = rb_json_get(doc, "disk_util");
+    assert_int_equal(rb_json_len(du), 1);
+    const rb_json_t *sda = rb_json_at(du, 0);
+    assert_string_equal(rb_json_str(rb_json_get(sda, "name")), "sda");
+    assert_string_equal(rb_json_str(rb_json_get(rb_json_get(sda, "rackbench"), "node")), "n1");
+    assert_int_equal((uint64_t)s_num(sda, "read_ios"), 400);
+    assert_int_equal((uint64_t)s_num(sda, "write_ios"), 40);
+    assert_int_equal((uint64_t)s_num(sda, "in_queue"), 6000);
+    assert_float_equal(s_num(sda, "util"), 75, 1e-9);
+    rb_json_free(&doc);
+    free(fx.lats);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* --output-format's list: fio's comma list, each name a row of the
  * reporter table; an unknown or empty name is named with the valid ones. */
 static void test_format_list(void **state)
@@ -262,7 +333,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shape),       cmocka_unit_test(test_latency_shares),
         cmocka_unit_test(test_bins),        cmocka_unit_test(test_clients),
-        cmocka_unit_test(test_format_list),
+        cmocka_unit_test(test_format_list), cmocka_unit_test(test_telemetry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
