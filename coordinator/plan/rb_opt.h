@@ -40,6 +40,7 @@ enum {
     RB_OPT_F_META = 1u << 5,       /* belongs to rw=meta (meta_*): refused in other jobs */
     RB_OPT_F_NOPRINT = 1u << 6,    /* not in a data job's normalised print */
     RB_OPT_F_PRINT_META = 1u << 7, /* in a metadata step's normalised print */
+    RB_OPT_F_BARE_EMPTY = 1u << 8, /* written bare, the value is "" (not "1") */
 };
 
 /* Why an accepted fio option has no effect here (RB_OPT_IGNORED rows). */

@@ -232,7 +232,7 @@ int rb_opt_apply(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, co
     if (!val) {
         if (!(opt->flags & RB_OPT_F_BARE))
             return rb_plan_fail(ps, line, "option '%s' needs a value (%s=...)", key, key);
-        val = "1";
+        val = opt->flags & RB_OPT_F_BARE_EMPTY ? "" : "1";
     }
     if (!*val && !(opt->flags & RB_OPT_F_EMPTY))
         return rb_plan_fail(ps, line, "option '%s' has an empty value", key);

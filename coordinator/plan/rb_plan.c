@@ -645,6 +645,8 @@ int rb_plan_parse_input(const char *text, size_t len, const char *source, const 
     plan->racks = ps.racks;
     plan->nracks = ps.nracks;
     plan->project = ps.project;
+    plan->logs = ps.logs;
+    plan->nlogs = ps.nlogs;
     s_hand_problems(&ps, in);
     s_parser_fini(&ps);
     if (rc < 0) {
@@ -746,6 +748,7 @@ void rb_plan_destroy(rb_plan_t **p)
     free(plan->written);
     free(plan->notes);
     free(plan->iters);
+    free(plan->logs);
     for (size_t i = 0; i < S_NSECTIONS; i++)
         if (s_sections[i].destroy)
             s_sections[i].destroy(plan);

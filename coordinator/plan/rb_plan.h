@@ -53,6 +53,20 @@ typedef struct rb_plan_iter {
 #define RB_PLAN_AUTO_INTERVAL_MIN_NS (100ull * 1000000ull)
 #define RB_PLAN_AUTO_INTERVAL_MAX_NS 1000000000ull
 
+/* A job's fio logs (write_bw_log, write_iops_log, write_lat_log and the
+ * options that shape them): the coordinator writes them into the run folder
+ * from samples.csv, so they stay in the plan and never go to an agent. */
+typedef struct rb_plan_log {
+    char job[RB_NAME_MAX];  /* the job's name */
+    uint32_t number;        /* the job's number in the plan, 1 .. : fio's x of NAME_bw.x.log */
+    char bw[RB_NAME_MAX];   /* write_bw_log's prefix; "" for no bandwidth log */
+    char iops[RB_NAME_MAX]; /* write_iops_log's; "" for none */
+    char lat[RB_NAME_MAX];  /* write_lat_log's; "" for none */
+    uint64_t avg_ms;        /* log_avg_msec: the window (0: each sample interval) */
+    bool unix_epoch;        /* log_unix_epoch: times in ms since the epoch */
+    bool per_job;           /* per_job_logs: ".x" in the file names */
+} rb_plan_log_t;
+
 typedef struct rb_plan {
     char *source;                /* file path or label used in messages */
     char *text;                  /* the plan as read (NUL-terminated) */
@@ -70,6 +84,8 @@ typedef struct rb_plan {
     rb_plan_rack_t *racks;      /* [rack NAME] sections, in plan order (owned) */
     struct rb_accept *accept;   /* [acceptance] sections (rb_accept.h), owned; NULL if none */
     struct rb_project *project; /* the [capacity] section (rb_project.h), owned; NULL if none */
+    uint32_t nlogs;
+    rb_plan_log_t *logs; /* the jobs that write fio's logs, in plan order (owned) */
     /* the file as written, before includes, ${VAR}, $keywords and --set
      * (what the live page shows; NUL-terminated), beside text as read */
     char *written;

@@ -62,8 +62,14 @@ typedef struct rb_plan_job {
     bool cmdprio_bssplit;       /* cmdprio_bssplit is set (not empty) ... */
     uint32_t ncmdbs[2];         /* ... its entries per direction ... */
     rb_plan_cmdbs_t cmdbs[2][RB_CMDPRIO_MAX]; /* ... as written */
-    unsigned line[RB_OPT_MAX_ROWS];           /* per table row: the line in effect (0: default) */
+    rb_plan_log_t log;   /* fio's logs: prefixes, "" for the job's name where log_want says */
+    uint8_t log_want;    /* RB_PLAN_LOG_BW | _IOPS | _LAT: the logs asked for */
+    bool log_no_per_job; /* per_job_logs=0 */
+    unsigned line[RB_OPT_MAX_ROWS]; /* per table row: the line in effect (0: default) */
 } rb_plan_job_t;
+
+/* The logs a job asks for (rb_plan_job_t.log_want). */
+enum { RB_PLAN_LOG_BW = 1, RB_PLAN_LOG_IOPS = 2, RB_PLAN_LOG_LAT = 4 };
 
 /* A name seen so far, for duplicate detection; line 0 marks an empty slot. */
 typedef struct rb_plan_seen {
@@ -118,6 +124,8 @@ typedef struct rb_plan_parser {
     uint32_t nracks, cap_racks;
     uint32_t rack_nodes;        /* nodes listed in all of them */
     struct rb_project *project; /* the [capacity] section, owned until handed over */
+    rb_plan_log_t *logs;        /* the jobs' fio logs, owned until handed over */
+    uint32_t nlogs, cap_logs;
     /* the text read: the plan with its includes, variables and --set options */
     const rb_plan_input_t *input; /* borrowed; NULL: none */
     const char *path;             /* the plan's file (includes are found from it), or NULL */
@@ -226,7 +234,12 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_nice, rb_opt_value_wait_for, rb_opt_value_prio, rb_opt_value_cmdprio,
     rb_opt_value_cmdprio_bssplit, rb_opt_value_continue_on_error, rb_opt_value_ignore_error,
     rb_opt_value_lat_pct, rb_opt_value_zone_frac, rb_opt_value_max_latency,
-    rb_opt_value_sync_file_range;
+    rb_opt_value_sync_file_range, rb_opt_value_log, rb_opt_value_log_avg_msec,
+    rb_opt_value_log_flag;
+
+/* The job's fio logs into the plan's list (rb_opt_value_log.c), its number
+ * in the plan given. 0 or -ENOMEM. */
+int rb_opt_value_log_settle(rb_plan_parser_t *ps, const rb_plan_job_t *o, uint32_t number);
 
 /* fio's z suffix (rb_plan_zones.c): 1 when val is a count of zones ("128z")
  * for the row opt, kept until the zone size is known, its field 0; 0 when

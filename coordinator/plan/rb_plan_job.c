@@ -726,6 +726,12 @@ int rb_plan_job_finish(rb_plan_parser_t *ps)
     bool new_phase = o->stonewall || ps->after_meta;
     ps->after_meta = false;
     rc = rb_opt_value_wait_for_settle(ps, o);
+    /* fio numbers its jobs' logs 1, 2, ... in the order of the job file */
+    uint32_t number = 1;
+    for (uint32_t p = 0; p < ps->nphases; p++)
+        number += ps->phases[p].njobs;
+    if (rc == 0)
+        rc = rb_opt_value_log_settle(ps, o, number);
     return rc < 0 ? rc : s_add_job(ps, o, js, new_phase, line);
 }
 

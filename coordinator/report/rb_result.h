@@ -130,4 +130,21 @@ typedef struct rb_result_disk_use {
  * -errno (-ENOENT without telemetry.csv). */
 int rb_result_tel_disks(const char *dir, rb_result_disk_use_t **out, uint32_t *n);
 
+/* One samples.csv row of a job, as fio's logs take it. */
+typedef struct rb_result_job_row {
+    char node[RB_NAME_MAX];
+    uint32_t seq;            /* its place among the job's rows */
+    double t_s, interval_s;  /* the interval's end after GO, and its length */
+    uint64_t utc_ns;         /* the interval's end, UTC ns since the epoch */
+    double bytes[RB_NDIRS];  /* per direction (trims: what is neither read nor written) */
+    double ops[RB_NDIRS];    /* ... and operations */
+    double p50_us[RB_NDIRS]; /* reads' and writes' median latency (trims: none, 0) */
+} rb_result_job_row_t;
+
+/* Every row of job `job` in dir/samples.csv, of all its phases, in file
+ * order; *rows (caller frees) is NULL when there are none. 0 or -errno
+ * (-ENOENT without samples.csv). */
+int rb_result_samples_job_rows(const char *dir, const char *job, rb_result_job_row_t **rows,
+                               uint32_t *n);
+
 #endif

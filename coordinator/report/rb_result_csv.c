@@ -712,3 +712,54 @@ int rb_result_tel_disks(const char *dir, rb_result_disk_use_t **out, uint32_t *n
     }
     return rc;
 }
+
+/* ---- samples.csv for fio's logs ---- */
+
+int rb_result_samples_job_rows(const char *dir, const char *job, rb_result_job_row_t **rows,
+                               uint32_t *n)
+{
+    *rows = NULL;
+    *n = 0;
+    s_csv_t c;
+    int rc = s_csv_open(&c, dir, &rb_csv_samples);
+    if (rc < 0)
+        return rc == -ENODATA ? -ENOENT : rc;
+    uint32_t cap = 0;
+    s_row_t r;
+    while (rc == 0 && s_csv_next(&c)) {
+        if (!s_parse_row(c.fld, &r) || strcmp(r.job, job) != 0)
+            continue;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 256;
+            rb_result_job_row_t *grown = realloc(*rows, cap * sizeof *grown);
+            if (!grown) {
+                rc = -ENOMEM;
+                break;
+            }
+            *rows = grown;
+        }
+        rb_result_job_row_t *o = &(*rows)[*n];
+        memset(o, 0, sizeof *o);
+        memcpy(o->node, r.node, sizeof o->node);
+        o->seq = (*n)++;
+        o->t_s = r.t_s;
+        o->utc_ns = strtoull(c.fld[RB_CSV_SMP_T_UTC_NS], NULL, 10);
+        o->interval_s = r.interval_s;
+        for (int d = 0; d < 2; d++) {
+            o->bytes[d] = r.dir_bytes[d];
+            o->ops[d] = r.dir_ops[d];
+        }
+        /* what is neither read nor written is trimmed */
+        o->bytes[RB_DIR_TRIM] = fmax(0, r.bytes - r.dir_bytes[0] - r.dir_bytes[1]);
+        o->ops[RB_DIR_TRIM] = fmax(0, r.ops - r.dir_ops[0] - r.dir_ops[1]);
+        o->p50_us[RB_DIR_READ] = strtod(c.fld[RB_CSV_SMP_READ_LAT_P50_US], NULL);
+        o->p50_us[RB_DIR_WRITE] = strtod(c.fld[RB_CSV_SMP_WRITE_LAT_P50_US], NULL);
+    }
+    s_csv_close(&c);
+    if (rc < 0) {
+        free(*rows);
+        *rows = NULL;
+        *n = 0;
+    }
+    return rc;
+}

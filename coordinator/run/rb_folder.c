@@ -13,6 +13,7 @@
 
 #include "rb_accept_result.h"
 #include "rb_csv.h"
+#include "rb_fiolog.h"
 #include "rb_folder.h"
 #include "rb_fs.h"
 #include "rb_log.h"
@@ -93,10 +94,17 @@ static int s_write_summary(const rb_run_ctx_t *r, const rb_run_result_t *res)
     return 0;
 }
 
-/* Every file a run leaves in its folder, one reporter row each. */
+/* Every file a run leaves in its folder, one reporter row each, then the
+ * fio logs its jobs ask for. */
 static int s_write_files(const rb_run_ctx_t *r, const rb_run_result_t *res)
 {
     int rc = 0;
+    rb_err_t lerr;
+    rb_err_clear(&lerr);
+    if (rb_fiolog_write(r->plan, r->dir, &lerr) < 0) {
+        rb_error("%s", lerr.msg);
+        rc = -EIO;
+    }
     for (size_t i = 0; i < rb_reporter_count(); i++) {
         const rb_reporter_t *rep = rb_reporter_at(i);
         rb_err_t err;

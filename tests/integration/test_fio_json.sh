@@ -15,7 +15,12 @@
 #      report --output-format fio-json` renders the same file byte for
 #      byte, and a comma list prints each format in turn;
 #   3. an unknown format is a usage error (exit 2) naming it and the valid
-#      ones, before any agent starts.
+#      ones, before any agent starts;
+#   4. fio's logs (write_bw_log, write_iops_log, write_lat_log in
+#      [global]): a file per job, node and kind, found and read by Debian's
+#      fio2gnuplot (its count of values, min and max are the files'); each
+#      line is its samples.csv row's rate or median, and a node's lines add
+#      up to the bytes and IOs summary.json gives the node in the phase.
 #   test_fio_json.sh BIN_DIR SCRATCH
 set -uo pipefail
 . "$(dirname "$0")/it_lib.sh"
@@ -23,6 +28,7 @@ bin=$(realpath "${1:?usage: test_fio_json.sh BIN_DIR SCRATCH}")
 scratch=${2:?SCRATCH}/fio-json.$$
 clat2csv=/usr/bin/fio_jsonplus_clat2csv
 [ -x "$clat2csv" ] || { echo "$clat2csv is missing (Debian's fio package has it)"; exit 1; }
+[ -x /usr/bin/fio2gnuplot ] || { echo "/usr/bin/fio2gnuplot is missing (Debian's fio package has it)"; exit 1; }
 mkdir -p "$scratch/data"
 trap '[ -n "${RB_KEEP:-}" ] || rm -rf "$scratch"' EXIT
 fail=0
@@ -37,6 +43,9 @@ iodepth=4
 direct=1
 bs=4k
 size=4M
+write_bw_log=rr
+write_iops_log=rr
+write_lat_log=rr
 
 [mixed]
 rw=randrw
@@ -230,6 +239,77 @@ for cmd in "run $scratch/plan.ini --local 1 --out $scratch/none --output-format 
     fi
 done
 [ ! -e "$scratch/none" ] || bad "a run with an unknown format made its --out folder"
+
+# 4. fio's logs, read by fio2gnuplot and checked against samples.csv and summary.json
+(cd "$run" && fio2gnuplot -b -d "$scratch/gp" > "$scratch/gp.out" 2>&1) \
+    || bad "fio2gnuplot -b failed in the run folder: $(cat "$scratch/gp.out")"
+python3 - "$run" "$scratch/gp" <<'EOF' || fail=1
+import csv, json, os, sys
+run, gp = sys.argv[1], sys.argv[2]
+ok = True
+def bad(msg):
+    global ok
+    ok = False
+    print("FAIL:", msg, file=sys.stderr)
+s = json.load(open(os.path.join(run, "summary.json")))
+rows = list(csv.DictReader(open(os.path.join(run, "samples.csv"))))
+def read_log(path):
+    return [[int(v) for v in line.split(",")] for line in open(path) if line.strip()]
+values = []
+for number, phase in ((1, "mixed"), (2, "paced")):
+    ph = [p for p in s["phases"] if p["name"] == phase][0]
+    for node in ph["nodes"]:
+        name = node["name"]
+        logs = {}
+        for kind in ("bw", "iops", "lat"):
+            path = os.path.join(run, "rr_%s.%d.%s.log" % (kind, number, name))
+            if os.path.exists(path):
+                logs[kind] = read_log(path)
+            else:
+                bad("no %s" % os.path.basename(path))
+        if len(logs) < 3:
+            continue
+        values += [l[1] for l in logs["bw"]]
+        # the lines each samples.csv row gives: one per direction that moved IO
+        want = {"bw": [], "iops": [], "lat": []}
+        secs = []
+        for r in rows:
+            iv = float(r["interval_s"])
+            if r["job"] != phase or r["node"] != name or iv <= 0:
+                continue
+            for p in ("read", "write"):
+                ops = int(r[p + "_ops"])
+                if ops:
+                    want["bw"].append(round(int(r[p + "_bytes"]) / iv / 1024))
+                    want["iops"].append(round(ops / iv))
+                    want["lat"].append(round(float(r[p + "_lat_p50_us"]) * 1000))
+                    secs.append(iv)
+        for kind in want:
+            got = [l[1] for l in logs[kind]]
+            if len(got) != len(want[kind]) or any(abs(g - w) > 1 for g, w in zip(got, want[kind])):
+                bad("%s %s %s log: %r, samples.csv gives %r" % (phase, name, kind, got, want[kind]))
+        if any(l[3] or l[4] or l[2] not in (0, 1) for l in logs["bw"]):
+            bad("%s %s: not fio's windowed columns: %r" % (phase, name, logs["bw"][:3]))
+        # the node's bytes and IOs of the phase, as summary.json has them
+        got_bytes = sum(l[1] * 1024 * t for l, t in zip(logs["bw"], secs))
+        got_ops = sum(l[1] * t for l, t in zip(logs["iops"], secs))
+        slack = sum(secs)
+        if abs(got_bytes - node["bytes"]) > 512 * slack + 1 or abs(got_ops - node["ops"]) > slack + 1:
+            bad("%s %s: the logs add up to %d bytes, %d IOs; summary.json says %d, %d" % (
+                phase, name, got_bytes, got_ops, node["bytes"], node["ops"]))
+        else:
+            print("ok: %s %s: %d bw lines add up to %d bytes (summary.json %d), %d IOs (%d)" % (
+                phase, name, len(logs["bw"]), got_bytes, node["bytes"], got_ops, node["ops"]))
+g = dict(line.strip().split("=") for line in open(os.path.join(gp, "result.global")) if "=" in line)
+if int(g["disks_count"]) != 4 or int(g["values_count"]) != len(values) or \
+        float(g["max"]) != max(values) or float(g["min"]) != min(values):
+    bad("fio2gnuplot read %r; the 4 bw logs hold %d values, %d..%d" % (
+        g, len(values), min(values), max(values)))
+else:
+    print("ok: fio2gnuplot read the 4 bw logs: %s values, %s..%s KiB/s" % (
+        g["values_count"], g["min"], g["max"]))
+sys.exit(0 if ok else 1)
+EOF
 
 [ "$fail" = 0 ] && echo "fio's JSON: all checks passed"
 it_exit "$fail"

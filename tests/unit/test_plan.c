@@ -2205,6 +2205,57 @@ static void test_device_percent(void **state)
     rb_plan_destroy(&p);
 }
 
+/* fio's log options stay in the plan's list of logs (never on the wire):
+ * prefixes, the job's name for a bare one, the job's number, the window,
+ * the epoch and per_job_logs inherited from [global]; a prefix naming a
+ * folder is refused with its line. */
+static void test_fio_logs(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\n"
+                               "size=1M\n"
+                               "log_avg_msec=2000\n"
+                               "log_unix_epoch=1\n"
+                               "[a]\n"
+                               "[b]\n"
+                               "write_bw_log=rr\n"
+                               "write_iops_log\n"
+                               "[c]\n"
+                               "per_job_logs=0\n"
+                               "write_lat_log=\n");
+    assert_null(p->notes);
+    assert_int_equal(p->nlogs, 2);
+    const rb_plan_log_t *b = &p->logs[0], *c = &p->logs[1];
+    assert_string_equal(b->job, "b");
+    assert_int_equal(b->number, 2);
+    assert_string_equal(b->bw, "rr");
+    assert_string_equal(b->iops, "b");
+    assert_string_equal(b->lat, "");
+    assert_int_equal(b->avg_ms, 2000);
+    assert_true(b->unix_epoch && b->per_job);
+    assert_string_equal(c->job, "c");
+    assert_int_equal(c->number, 3);
+    assert_string_equal(c->lat, "c");
+    assert_string_equal(c->bw, "");
+    assert_false(c->per_job);
+    /* nothing of it reaches the jobs the agents get */
+    rb_plan_t *q = s_parse_str("[global]\nsize=1M\n[a]\n[b]\n[c]\n");
+    s_assert_plan_equal(p, q);
+    rb_plan_destroy(&q);
+    rb_plan_destroy(&p);
+
+    rb_err_t err;
+    rb_err_clear(&err);
+    const char *bad = "[a]\nsize=1M\nwrite_bw_log=../x\n";
+    assert_int_equal(rb_plan_parse(bad, strlen(bad), "t.ini", &p, &err), -EINVAL);
+    assert_non_null(strstr(err.msg, "t.ini:3: write_bw_log: '../x' names a folder"));
+    rb_err_clear(&err);
+    bad = "[a]\nsize=1M\nlog_avg_msec=-5\n";
+    assert_int_equal(rb_plan_parse(bad, strlen(bad), "t.ini", &p, &err), -EINVAL);
+    assert_non_null(strstr(err.msg, "t.ini:3:"));
+    assert_non_null(strstr(err.msg, "log_avg_msec"));
+}
+
 static void test_ignored_notes(void **state)
 {
     (void)state;
@@ -2215,7 +2266,7 @@ static void test_ignored_notes(void **state)
                                "[a]\n"
                                "size=1M\n"
                                "clat_percentiles=0\n"
-                               "write_bw_log=bw\n"
+                               "write_hist_log=bw\n"
                                "disable_slat=1\n");
     assert_non_null(p->notes);
     assert_string_equal(
@@ -2224,7 +2275,7 @@ static void test_ignored_notes(void **state)
                   "t.ini:4: option 'clocksource' is ignored: it only tunes fio's own machinery\n"
                   "t.ini:7: option 'clat_percentiles' is ignored: it only shapes fio's own "
                   "reports and logs\n"
-                  "t.ini:8: option 'write_bw_log' is ignored: it only shapes fio's own reports "
+                  "t.ini:8: option 'write_hist_log' is ignored: it only shapes fio's own reports "
                   "and logs\n"
                   "t.ini:9: option 'disable_slat' is ignored: it only shapes fio's own reports "
                   "and logs\n");
@@ -2258,12 +2309,7 @@ static void test_ignored_notes(void **state)
                                         "iopsavgtime",
                                         "error_dump",
                                         "block_error_percentiles",
-                                        "per_job_logs",
-                                        "write_bw_log",
-                                        "write_lat_log",
-                                        "write_iops_log",
                                         "write_hist_log",
-                                        "log_avg_msec",
                                         "log_hist_msec",
                                         "log_hist_coarseness",
                                         "log_max_value",
@@ -2273,7 +2319,6 @@ static void test_ignored_notes(void **state)
                                         "log_compression",
                                         "log_compression_cpus",
                                         "log_store_compressed",
-                                        "log_unix_epoch",
                                         "log_alternate_epoch",
                                         "log_alternate_epoch_clock_id"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -3919,6 +3964,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_job_names_as_fio),
         cmocka_unit_test(test_device_percent),
         cmocka_unit_test(test_ignored_notes),
+        cmocka_unit_test(test_fio_logs),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_across_nodes),
         cmocka_unit_test(test_read_random),
