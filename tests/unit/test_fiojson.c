@@ -3,7 +3,9 @@
  * recorded min and max, counts adding up to N), fio's latency_ns, _us and
  * _ms shares at their edges, no percentile or bins for an empty latency,
  * the entries' names, a node's entry from its summary alone, and the
- * list --output-format takes, and the CPU and disk_util from telemetry.csv.
+ * list --output-format takes, the CPU and disk_util from telemetry.csv,
+ * and fio's logs from a samples.csv made by hand (windows, epoch, shared
+ * files).
  * The tools made for fio's output read it in
  * tests/integration/test_fio_json.sh. */
 #include <errno.h>
@@ -21,6 +23,7 @@
 #include "rb_aggregate.h"
 #include "rb_csv.h"
 #include "rb_fiojson.h"
+#include "rb_fiolog.h"
 #include "rb_json.h"
 #include "rb_report.h"
 #include "rb_reporter.h"
@@ -239,18 +242,31 @@ static void test_clients(void **state)
     free(fx.lats);
 }
 
-/* One telemetry.csv row: the columns named in sets ("t_s=1", ...), the others empty. */
-static void s_tel_row(FILE *f, const char *const *sets, size_t nsets)
+/* One row of a CSV file of schema: the columns named in sets ("t_s=1",
+ * ...), the others empty. */
+static void s_csv_row(FILE *f, const rb_csv_schema_t *schema, const char *const *sets, size_t nsets)
 {
-    for (uint32_t c = 0; c < rb_csv_telemetry.ncols; c++) {
+    for (uint32_t c = 0; c < schema->ncols; c++) {
         const char *v = "";
-        size_t len = strlen(rb_csv_telemetry.names[c]);
+        size_t len = strlen(schema->names[c]);
         for (size_t i = 0; i < nsets; i++)
-            if (strncmp(sets[i], rb_csv_telemetry.names[c], len) == 0 && sets[i][len] == '=')
+            if (strncmp(sets[i], schema->names[c], len) == 0 && sets[i][len] == '=')
                 v = sets[i] + len + 1;
         fprintf(f, "%s%s", c ? "," : "", v);
     }
     fputc('\n', f);
+}
+
+/* A new folder dir (a mkdtemp template) with schema's file, its header
+ * written, open at path for the rows. */
+static FILE *s_csv_new(char *dir, const rb_csv_schema_t *schema, char *path, size_t len)
+{
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, len, "%s/%s", dir, schema->file);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_int_equal(rb_csv_header(schema, f), 0);
+    return f;
 }
 
 /* usr_cpu and sys_cpu: the means of the host rows of the entry's phase
@@ -260,11 +276,7 @@ static void test_telemetry(void **state)
 {
     (void)state;
     char dir[] = "/tmp/rb-test-fiojson.XXXXXX", path[64];
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/telemetry.csv", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    assert_int_equal(rb_csv_header(&rb_csv_telemetry, f), 0);
+    FILE *f = s_csv_new(dir, &rb_csv_telemetry, path, sizeof path);
     const char *h1[] = {"t_s=1", "phase=p", "node=n1", "kind=host", "cpu_user=10", "cpu_system=4"};
     const char *h2[] = {"t_s=2", "phase=p", "node=n1", "kind=host", "cpu_user=20", "cpu_system=6"};
     const char *hx[] = {"t_s=1", "phase=q", "node=n1", "kind=host", "cpu_user=90", "cpu_system=9"};
@@ -272,11 +284,11 @@ static void test_telemetry(void **state)
                         "rd_iops=100", "wr_iops=10", "util_pct=50", "queue_depth=2"};
     const char *d2[] = {"t_s=2",       "phase=p",    "node=n1",      "kind=dev",     "name=sda",
                         "rd_iops=300", "wr_iops=30", "util_pct=100", "queue_depth=4"};
-    s_tel_row(f, h1, 6);
-    s_tel_row(f, d1, 9);
-    s_tel_row(f, hx, 6);
-    s_tel_row(f, h2, 6);
-    s_tel_row(f, d2, 9);
+    s_csv_row(f, &rb_csv_telemetry, h1, 6);
+    s_csv_row(f, &rb_csv_telemetry, d1, 9);
+    s_csv_row(f, &rb_csv_telemetry, hx, 6);
+    s_csv_row(f, &rb_csv_telemetry, h2, 6);
+    s_csv_row(f, &rb_csv_telemetry, d2, 9);
     assert_int_equal(fclose(f), 0);
     fixture_t fx;
     s_fixture(&fx);
@@ -300,6 +312,118 @@ static void test_telemetry(void **state)
     free(fx.lats);
     unlink(path);
     rmdir(dir);
+}
+
+static char *s_slurp(const char *dir, const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("no %s", name);
+    static char buf[512];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    unlink(path);
+    return buf;
+}
+
+/* fio's logs: log_avg_msec's window sums the intervals ending in it (the
+ * entry at the last one's end), a line per direction; log_unix_epoch's
+ * times; per_job_logs=0 gives one file that the jobs of a prefix share,
+ * one after the other; a bare write_lat_log is named after its job and
+ * holds the ops-weighted mean of the intervals' medians, in ns. */
+static void test_logs(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rb-test-fiolog.XXXXXX", path[64];
+    FILE *f = s_csv_new(dir, &rb_csv_samples, path, sizeof path);
+    const char *a1[] = {"t_s=1.000",
+                        "t_utc_ns=1700000001000000000",
+                        "phase=p",
+                        "node=n1",
+                        "job=a",
+                        "interval_s=1",
+                        "read_bytes=102400",
+                        "read_ops=25",
+                        "bytes=102400",
+                        "ops=25"};
+    const char *a2[] = {"t_s=2.000",
+                        "t_utc_ns=1700000002000000000",
+                        "phase=p",
+                        "node=n1",
+                        "job=a",
+                        "interval_s=1",
+                        "read_bytes=307200",
+                        "read_ops=75",
+                        "bytes=307200",
+                        "ops=75"};
+    const char *a3[] = {"t_s=3.000",
+                        "t_utc_ns=1700000003000000000",
+                        "phase=p",
+                        "node=n1",
+                        "job=a",
+                        "interval_s=1",
+                        "read_bytes=51200",
+                        "read_ops=10",
+                        "write_bytes=10240",
+                        "write_ops=2",
+                        "bytes=61440",
+                        "ops=12"};
+    const char *b1[] = {"t_s=1.000",
+                        "t_utc_ns=1700000001000000000",
+                        "phase=p",
+                        "node=n1",
+                        "job=b",
+                        "interval_s=1",
+                        "write_bytes=2097152",
+                        "write_ops=512",
+                        "write_lat_p50_us=100",
+                        "bytes=2097152",
+                        "ops=512"};
+    const char *b2[] = {"t_s=2.000",
+                        "t_utc_ns=1700000002000000000",
+                        "phase=p",
+                        "node=n1",
+                        "job=b",
+                        "interval_s=1",
+                        "write_bytes=1048576",
+                        "write_ops=256",
+                        "write_lat_p50_us=400",
+                        "bytes=1048576",
+                        "ops=256"};
+    s_csv_row(f, &rb_csv_samples, a1, 10);
+    s_csv_row(f, &rb_csv_samples, b1, 11);
+    s_csv_row(f, &rb_csv_samples, a2, 10);
+    s_csv_row(f, &rb_csv_samples, b2, 11);
+    s_csv_row(f, &rb_csv_samples, a3, 12);
+    assert_int_equal(fclose(f), 0);
+    const char *text = "[global]\nsize=1M\nper_job_logs=0\nlog_avg_msec=2000\nwrite_bw_log=x\n"
+                       "[a]\n[b]\nwrite_lat_log\nlog_unix_epoch=1\n";
+    rb_plan_t *plan = NULL;
+    rb_err_t err;
+    rb_err_clear(&err);
+    assert_int_equal(rb_plan_parse(text, strlen(text), "t.ini", &plan, &err), 0);
+    assert_int_equal(rb_fiolog_write(plan, dir, &err), 0);
+    assert_string_equal(s_slurp(dir, "x_bw.n1.log"), "2000, 200, 0, 0, 0\n"
+                                                     "3000, 50, 0, 0, 0\n"
+                                                     "3000, 10, 1, 0, 0\n"
+                                                     "1700000002000, 1536, 1, 0, 0\n");
+    assert_string_equal(s_slurp(dir, "b_lat.n1.log"), "1700000002000, 200000, 1, 0, 0\n");
+    /* with per_job_logs, each job's number is in its name */
+    plan->logs[0].per_job = plan->logs[1].per_job = true;
+    plan->logs[0].avg_ms = 0;
+    assert_int_equal(rb_fiolog_write(plan, dir, &err), 0);
+    assert_string_equal(s_slurp(dir, "x_bw.1.n1.log"), "1000, 100, 0, 0, 0\n"
+                                                       "2000, 300, 0, 0, 0\n"
+                                                       "3000, 50, 0, 0, 0\n"
+                                                       "3000, 10, 1, 0, 0\n");
+    s_slurp(dir, "x_bw.2.n1.log");
+    s_slurp(dir, "b_lat.2.n1.log");
+    rb_plan_destroy(&plan);
+    unlink(path);
+    assert_int_equal(rmdir(dir), 0);
 }
 
 /* --output-format's list: fio's comma list, each name a row of the
@@ -334,6 +458,7 @@ int main(void)
         cmocka_unit_test(test_shape),       cmocka_unit_test(test_latency_shares),
         cmocka_unit_test(test_bins),        cmocka_unit_test(test_clients),
         cmocka_unit_test(test_format_list), cmocka_unit_test(test_telemetry),
+        cmocka_unit_test(test_logs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
