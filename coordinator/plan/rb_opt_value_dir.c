@@ -187,7 +187,9 @@ int rb_opt_value_bssplit(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t 
 }
 
 /* rate (bytes/s, fio's size units) and rate_iops (IOs/s) per direction:
- * "1m" caps reads and writes each, "1m,500k" apart, ",500k" writes only. */
+ * "1m" caps reads and writes each, "1m,500k" apart, ",500k" writes only.
+ * fio reads a count with a k/m suffix by kb_base as it reads a size, so
+ * rate_iops=3k is 3072 IOs/s (3000 with kb_base=1000). */
 int rb_opt_value_rate(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt, const char *key,
                       const char *val, unsigned line)
 {
@@ -199,8 +201,7 @@ int rb_opt_value_rate(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *op
     int rc = rb_opt_value_per_dir(ps, line, key, val, buf, sizeof buf, part);
     for (int d = 0; rc == 0 && d < 2; d++)
         if (*part[d])
-            rc = iops ? rb_opt_value_uint(ps, line, key, part[d], 0, UINT64_MAX, &v[d])
-                      : rb_opt_value_size(ps, line, key, part[d], true, &v[d]);
+            rc = rb_opt_value_size(ps, line, key, part[d], true, &v[d]);
     if (rc < 0)
         return rc;
     if (min && iops) {

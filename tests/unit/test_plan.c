@@ -847,7 +847,7 @@ static const s_bad_t s_bad[] = {
     {"[a]\nsize=1M\nverify_fatal=2\n", 3, "bad value '2' for verify_fatal"},
     /* rates */
     {"[a]\nsize=1M\nrate=fast\n", 3, "bad size 'fast' for rate"},
-    {"[a]\nsize=1M\nrate_iops=1k\n", 3, "bad number '1k' for rate_iops"},
+    {"[a]\nsize=1M\nrate_iops=1q\n", 3, "bad size '1q' for rate_iops"},
     {"[a]\nsize=1M\nrate=1m,2m,3m,4m\n", 3, "more than three values"},
     /* file names */
     {"[a]\nsize=1M\nfilename=a/b\n", 3, "filename=a/b: a relative name with '/' is not supported"},
@@ -1906,6 +1906,16 @@ static void test_sizes(void **state)
     assert_int_equal(p->phases[0].jobs[0].rate_iops, 0);
     assert_int_equal(p->phases[0].jobs[0].rate_iops_write, 200);
     s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    /* issue 37: rate_iops takes fio's k/m suffixes, by kb_base as fio */
+    p = s_parse_str("[a]\nrw=randread\nsize=1M\nrate_iops=3k,1m\n");
+    assert_int_equal(p->phases[0].jobs[0].rate_iops, 3072);
+    assert_int_equal(p->phases[0].jobs[0].rate_iops_write, 1 << 20);
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+    p = s_parse_str("[a]\nkb_base=1000\nrw=randread\nsize=1M\nrate_iops=3k\n");
+    assert_int_equal(p->phases[0].jobs[0].rate_iops, 3000);
     rb_plan_destroy(&p);
 
     /* filesize alone: size is filesize x nrfiles; with size too, both are kept */
