@@ -28,8 +28,8 @@ static void s_usage(FILE *f)
                "                       [--var NAME=VALUE]... [--section NAME]...\n"
                "       rackbench report RUN_DIR [--output-format FORMAT[,FORMAT...]] [--units "
                "iec|si|both]\n"
-               "       rackbench compare RUN_A RUN_B [--format text|json]\n"
-               "       rackbench compare BEFORE... --vs AFTER... [--format text|json]\n"
+               "       rackbench compare RUN_A RUN_B [--output-format text|json]\n"
+               "       rackbench compare BEFORE... --vs AFTER... [--output-format text|json]\n"
                "       rackbench keygen DIR [--name NAME]\n"
                "       rackbench version\n"
                "\n"
@@ -362,6 +362,29 @@ static int s_run(int argc, char **argv)
 /* rackbench report RUN_DIR: renders a run folder again, also one whose run
  * was cut off. Exit codes as the run's: 0, 1 (acceptance), 3 (failed or
  * did not finish); 2 for a bad call or a folder that cannot be read. */
+/* report's and compare's --output-format (or --format, its first name, kept
+ * for the scripts that use it) at argv[*i], as "--opt VALUE" or
+ * "--opt=VALUE": true with *opt and *val set (and *i past a VALUE), or false
+ * when argv[*i] is neither. */
+static bool s_format_opt(int argc, char **argv, int *i, const char **opt, const char **val)
+{
+    for (int k = 0; k < 2; k++) {
+        const char *name = k ? "--format" : "--output-format";
+        size_t len = strlen(name);
+        if (!strcmp(argv[*i], name) && *i + 1 < argc) {
+            *opt = name;
+            *val = argv[++*i];
+            return true;
+        }
+        if (!strncmp(argv[*i], name, len) && argv[*i][len] == '=') {
+            *opt = name;
+            *val = argv[*i] + len + 1;
+            return true;
+        }
+    }
+    return false;
+}
+
 static int s_report(int argc, char **argv)
 {
     const char *dir = NULL;
@@ -369,18 +392,8 @@ static int s_report(int argc, char **argv)
     const rb_reporter_t *reps[RB_RUN_OUTPUTS_MAX] = {rb_reporter_find("text")};
     uint32_t nreps = 1;
     for (int i = 1; i < argc; i++) {
-        /* --format (rackbench's first word for it) and fio's --output-format,
-         * each as "--opt VALUE" or "--opt=VALUE" */
         const char *opt = NULL, *val = NULL;
-        for (int k = 0; k < 2 && !opt; k++) {
-            const char *name = k ? "--output-format" : "--format";
-            size_t len = strlen(name);
-            if (!strcmp(argv[i], name) && i + 1 < argc)
-                opt = name, val = argv[++i];
-            else if (!strncmp(argv[i], name, len) && argv[i][len] == '=')
-                opt = name, val = argv[i] + len + 1;
-        }
-        if (opt) {
+        if (s_format_opt(argc, argv, &i, &opt, &val)) {
             if (s_formats("report", opt, val, reps, &nreps))
                 return 2;
         } else if (!strcmp(argv[i], "--units") && i + 1 < argc) {
@@ -436,8 +449,14 @@ static int s_compare(int argc, char **argv)
     uint32_t nd[2] = {0, 0};
     int side = 0, vs = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-            format = argv[++i];
+        const char *opt = NULL;
+        if (s_format_opt(argc, argv, &i, &opt, &format)) {
+            if (strcmp(format, "text") && strcmp(format, "json")) {
+                fprintf(stderr,
+                        "rackbench compare: %s %s: not a format compare prints (text or json)\n",
+                        opt, format);
+                return 2;
+            }
         } else if (!strcmp(argv[i], "--vs") && !vs) {
             vs = 1;
             side = 1;
@@ -447,7 +466,7 @@ static int s_compare(int argc, char **argv)
             fprintf(stderr,
                     "rackbench compare: unexpected '%s' (usage: rackbench compare RUN_A RUN_B, "
                     "or rackbench compare BEFORE... --vs AFTER..., with at most %d runs a side; "
-                    "[--format text|json])\n",
+                    "[--output-format text|json])\n",
                     argv[i], S_COMPARE_MAX_RUNS);
             return 2;
         }
@@ -456,9 +475,9 @@ static int s_compare(int argc, char **argv)
         dirs[1][0] = dirs[0][1];
         nd[0] = nd[1] = 1;
     }
-    if (!nd[0] || !nd[1] || (strcmp(format, "text") && strcmp(format, "json"))) {
+    if (!nd[0] || !nd[1]) {
         fprintf(stderr, "rackbench compare: expected two run folders (or BEFORE... --vs "
-                        "AFTER...) and --format text or json\n");
+                        "AFTER...)\n");
         return 2;
     }
     rb_loaded_run_t *runs[2] = {calloc(nd[0], sizeof *runs[0]), calloc(nd[1], sizeof *runs[1])};

@@ -298,8 +298,9 @@ static void test_compare(void **state)
     assert_true(*c == '+');
     assert_true(pct >= 50 && pct <= 200);
     free(o);
-    /* and in JSON: the same figure, a positive change in that range */
-    assert_int_equal(it_sh(p.rep, p.err, "'%s' compare '%s' '%s' --format json",
+    /* and in JSON: the same figure, a positive change in that range (by
+     * --output-format as run and report take it; --format below, its alias) */
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' compare '%s' '%s' --output-format json",
                            it_bin("rackbench"), a[0], a[2]),
                      0);
     o = it_read(p.rep);
@@ -329,6 +330,12 @@ static void test_compare(void **state)
     assert_true(s_verdict_is(o, "IOPS", "within noise"));
     free(o);
     /* a run against itself */
+    assert_int_equal(it_sh(p.rep, p.err, "'%s' compare '%s' '%s' --output-format=xml",
+                           it_bin("rackbench"), a[0], a[0]),
+                     2);
+    o = it_read(p.err);
+    assert_non_null(strstr(o, "compare: --output-format xml: not a format compare prints"));
+    free(o);
     assert_int_equal(it_sh(p.rep, p.err, "'%s' compare '%s' '%s' --format json",
                            it_bin("rackbench"), a[0], a[0]),
                      0);
