@@ -297,6 +297,7 @@ static void s_group_row(FILE *f, const rb_agg_group_t *g, const char *cls, int m
         fputs("</tr>\n", f);
         return;
     }
+    fprintf(f, "<td class=\"n\">%.0f</td>", g->iops);
     s_td_rate(f, g->node_bw_median, 0);
     s_td_rate(f, g->node_bw_min, 0);
     s_td_rate(f, g->node_bw_max, 0);
@@ -417,12 +418,12 @@ void rb_table_rollups(const rb_phase_agg_t *a, int meta, FILE *f)
     char b[64];
     fprintf(f,
             "<h3>Nodes, racks, cluster</h3>\n<table>\n<tr><th>node / rack</th><th>status</th>"
-            "<th class=\"n\">nodes</th><th class=\"n\">moved</th><th class=\"n\">%s</th>"
+            "<th class=\"n\">nodes</th><th class=\"n\">moved</th><th class=\"n\">%s</th>%s"
             "<th class=\"n\">node median</th><th class=\"n\">node min</th>"
             "<th class=\"n\">node max</th><th class=\"n\">p50 &#181;s</th>"
             "<th class=\"n\">p99 &#181;s</th><th class=\"n\">p99.9 &#181;s</th>"
             "<th class=\"n\">max &#181;s</th></tr>\n",
-            meta ? "operations/s" : "bandwidth");
+            meta ? "operations/s" : "bandwidth", meta ? "" : "<th class=\"n\">IOPS</th>");
     for (uint32_t g = 0; g < a->nracks; g++) {
         for (uint32_t i = 0; i < a->nnodes; i++) {
             const rb_agg_node_t *an = &a->nodes[i];
@@ -436,6 +437,8 @@ void rb_table_rollups(const rb_phase_agg_t *a, int meta, FILE *f)
             rb_svg_esc(f, rb_units_fmt_size(b, sizeof b, (double)an->bytes));
             fputs("</td>", f);
             s_td_rate(f, meta ? an->iops : an->bw, meta);
+            if (!meta)
+                fprintf(f, "<td class=\"n\">%.0f</td>", an->iops);
             fputs("<td></td><td></td><td></td>", f);
             s_td_lat(f, &an->lat.all);
             fputs("</tr>\n", f);
@@ -447,8 +450,8 @@ void rb_table_rollups(const rb_phase_agg_t *a, int meta, FILE *f)
     if (!meta)
         fputs("<p class=\"note\">A node&#8217;s bandwidth is its bytes over its own window; a "
               "rack&#8217;s and the cluster&#8217;s are their bytes over their window (first "
-              "worker start to last worker end); median, min and max are of their nodes&#8217; "
-              "bandwidths.</p>\n",
+              "worker start to last worker end), and so are their IOPS; median, min and max "
+              "are of their nodes&#8217; bandwidths.</p>\n",
               f);
 }
 

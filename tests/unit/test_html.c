@@ -517,6 +517,17 @@ static void test_many_nodes(void **state)
     /* every node in the tables */
     assert_non_null(strstr(page, "<tr><td>n100</td><td>r0</td>"));
     assert_non_null(strstr(page, "<tr><td>n100</td><td>ok</td>"));
+    /* issue 37: the nodes' table has IOPS beside bandwidth: n100 moves 200
+     * 1 MB IOs a second; the cluster 39803 (100..299 but n007 at 10) */
+    assert_non_null(strstr(page, "<th class=\"n\">bandwidth</th><th class=\"n\">IOPS</th>"
+                                 "<th class=\"n\">node median</th>"));
+    const char *row = strstr(page, "<tr><td>n100</td><td>ok</td>");
+    const char *iops = strstr(row, "<td class=\"n\">200</td><td></td><td></td><td></td>");
+    assert_true(iops && iops < strstr(row, "</tr>"));
+    row = strstr(page, "<tr class=\"cluster\"><td>cluster</td>");
+    assert_non_null(row);
+    iops = strstr(row, "<td class=\"n\">39803</td>");
+    assert_true(iops && iops < strstr(row, "</tr>"));
     free(page);
     assert_int_not_equal(s_xmllint(), 1);
     s_fleet_fini(&fx);
