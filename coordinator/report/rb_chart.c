@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,7 +239,30 @@ static int s_chart_time(FILE *f, const rb_chart_series_t *s, const rb_chart_view
     return 0;
 }
 
-int rb_chart_lines(FILE *f, const char *title, const char *ylabel, double div,
+/* The decades e0 .. e1 of a log axis over the positive points of n lines
+ * (bucketed as drawn, divided by div); false when there is none. */
+static bool s_log_range(const rb_chart_line_t *l, uint32_t n, uint32_t nk, uint32_t per, double div,
+                        double *bv, double *bt, double *e0, double *e1)
+{
+    double lo = INFINITY, hi = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        s_bucket(l[i].v, l[i].t, nk, per, bv, bt);
+        for (uint32_t b = 0; nk && b < (nk + per - 1) / per; b++)
+            if (bv[b] / div > 0) {
+                lo = bv[b] / div < lo ? bv[b] / div : lo;
+                hi = bv[b] / div > hi ? bv[b] / div : hi;
+            }
+    }
+    if (!(hi > 0))
+        return false;
+    *e0 = floor(log10(lo));
+    *e1 = ceil(log10(hi));
+    if (*e1 <= *e0)
+        *e1 = *e0 + 1;
+    return true;
+}
+
+int rb_chart_lines(FILE *f, const char *title, const char *ylabel, double div, int log_y,
                    const rb_chart_line_t *l, uint32_t n, uint32_t nk, double tmax)
 {
     uint32_t width = (uint32_t)S_SERIES_W, per = nk > width ? (nk + width - 1) / width : 1;
@@ -254,16 +278,23 @@ int rb_chart_lines(FILE *f, const char *title, const char *ylabel, double div,
         for (uint32_t b = 0; b < np; b++)
             vmax = !isnan(bv[b]) && bv[b] > vmax ? bv[b] : vmax;
     }
+    double e0 = 0, e1 = 1;
+    log_y = log_y && s_log_range(l, n, nk, per, div, bv, bt, &e0, &e1);
     rb_svg_axis_t ax = rb_svg_axis(tmax, 10), ay = rb_svg_axis(vmax / div * 1.04, 6);
-    rb_svg_plot_t pl = {S_SERIES_X, 16, S_SERIES_W, 260, ax.max, ay.max};
+    rb_svg_plot_t pl = {S_SERIES_X, 16, S_SERIES_W, 260, ax.max, log_y ? e1 - e0 : ay.max};
     rb_svg_open(f, S_CHART_W, pl.y + pl.h + 48, title);
     rb_svg_frame(f, &pl);
     rb_svg_x_axis(f, &pl, ax, "time after the phase&#8217;s GO (s)");
-    rb_svg_y_axis(f, &pl, ay, ylabel);
+    if (log_y)
+        rb_svg_y_log_axis(f, &pl, e0, e1, 52, ylabel);
+    else
+        rb_svg_y_axis(f, &pl, ay, ylabel);
     for (uint32_t i = 0; i < n; i++) {
         s_bucket(l[i].v, l[i].t, nk, per, bv, bt);
-        rb_svg_line(f, &pl, bv, bt, np, div, l[i].dashed ? "rack" : "cluster", "", l[i].color,
-                    l[i].name);
+        for (uint32_t b = 0; log_y && b < np; b++) /* a point of 0 has no place: a gap */
+            bv[b] = bv[b] / div > 0 ? log10(bv[b] / div) - e0 : NAN;
+        rb_svg_line(f, &pl, bv, bt, np, log_y ? 1 : div, l[i].dashed ? "rack" : "cluster", "",
+                    l[i].color, l[i].name);
     }
     fputs("</svg>\n<p class=\"legend\">", f);
     for (uint32_t i = 0; i < n; i++)
@@ -580,24 +611,7 @@ void rb_chart_latency(FILE *f, const rb_hist_t *h, const char *phase)
             "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">percentile of all "
             "operations (scale: each step right is ten times rarer)</text>\n",
             pl.x + pl.w / 2, pl.y + pl.h + 38);
-    for (double e = e0; e <= e1 + 1e-9; e++) {
-        /* decades, and 2 and 5 between them when there are few decades */
-        for (int m = 1; m <= 5; m += m == 1 ? 1 : 3) {
-            double v = log10(m) + e;
-            if ((m > 1 && e1 - e0 > 2) || v > e1 + 1e-9)
-                continue;
-            double y = rb_svg_py(&pl, v - e0);
-            fprintf(f,
-                    "<line class=\"grid%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-                    "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.*f</text>\n",
-                    m > 1 ? " minor" : "", pl.x, y, pl.x + pl.w, y, pl.x - 6, y + 4,
-                    e < 0 ? (int)-e : 0, m * pow(10, e));
-        }
-    }
-    fprintf(f,
-            "<text class=\"label\" transform=\"translate(%.1f,%.1f) rotate(-90)\" "
-            "text-anchor=\"middle\">latency (&#181;s, log scale)</text>\n",
-            pl.x - 72, pl.y + pl.h / 2);
+    rb_svg_y_log_axis(f, &pl, e0, e1, 72, "latency (&#181;s, log scale)");
     fputs("<polyline class=\"lat\" points=\"", f);
     for (int i = 0; i < NP; i++)
         if (us[i] > 0)

@@ -83,10 +83,12 @@ typedef struct rb_chart_line {
 } rb_chart_line_t;
 
 /* A time chart of n lines of nk points each, from 0 to tmax s after GO and
- * 0 to the highest point; y values are divided by div and the axis named
- * by ylabel (markup); title says what is drawn (text). Points are the means
- * of consecutive values when nk is wider than the plot. 0 or -ENOMEM. */
-int rb_chart_lines(FILE *f, const char *title, const char *ylabel, double div,
+ * 0 to the highest point (log_y: on a logarithmic axis over the decades of
+ * the positive points, a point of 0 left out); y values are divided by div
+ * and the axis named by ylabel (markup); title says what is drawn (text).
+ * Points are the means of consecutive values when nk is wider than the
+ * plot. 0 or -ENOMEM. */
+int rb_chart_lines(FILE *f, const char *title, const char *ylabel, double div, int log_y,
                    const rb_chart_line_t *l, uint32_t n, uint32_t nk, double tmax);
 
 /* The notes under the time chart and under the spread chart: what a point

@@ -631,7 +631,7 @@ static int s_dir_charts(const rb_run_result_t *r, uint32_t p, s_samples_t *smp, 
         goto out;
     fputs("<h3>IOPS over time, per direction</h3>\n", f);
     snprintf(title, sizeof title, "%s: reads and writes per second over time", a->name);
-    if ((rc = rb_chart_lines(f, title, "operations per second", 1, l, n, nk, tmax)) < 0)
+    if ((rc = rb_chart_lines(f, title, "operations per second", 1, 0, l, n, nk, tmax)) < 0)
         goto out;
     d50 = malloc(2 * (size_t)nk * sizeof *d50);
     d99 = malloc(2 * (size_t)nk * sizeof *d99);
@@ -664,8 +664,10 @@ static int s_dir_charts(const rb_run_result_t *r, uint32_t p, s_samples_t *smp, 
     if (!m)
         goto out;
     fputs("<h3>Latency over time, per direction</h3>\n", f);
-    snprintf(title, sizeof title, "%s: latency over time, the slowest node's p50 and p99", a->name);
-    if ((rc = rb_chart_lines(f, title, "latency (&#181;s)", 1, l, m, nk, tmax)) < 0)
+    snprintf(title, sizeof title,
+             "%s: latency over time, the slowest node's p50 and p99 (microseconds, log scale)",
+             a->name);
+    if ((rc = rb_chart_lines(f, title, "latency (&#181;s, log scale)", 1, 1, l, m, nk, tmax)) < 0)
         goto out;
     fputs("<p class=\"note\">In each sample interval, the highest p50 and p99 of any node "
           "(each node&#8217;s from its own IOs of the interval, as samples.csv holds them): the "

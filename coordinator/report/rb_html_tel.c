@@ -239,7 +239,7 @@ int rb_html_tel_charts(FILE *f, const rb_html_tel_t *t, uint32_t p, const char *
          .dashed = 1}};
     fputs("<h3>Hosts over time: CPU and devices</h3>\n", f);
     snprintf(title, sizeof title, "%s: CPU and device busy over time (%%)", phase);
-    int rc = rb_chart_lines(f, title, "busy (% of the time)", 1, l, any_dev ? 4 : 2, n, c->tmax);
+    int rc = rb_chart_lines(f, title, "busy (% of the time)", 1, 0, l, any_dev ? 4 : 2, n, c->tmax);
     if (rc == 0 && any_nic) {
         rb_chart_line_t m[2] = {
             {.v = rx, .t = tt, .name = "received, sum of the nodes", .color = "#ff7f0e"},
@@ -250,7 +250,7 @@ int rb_html_tel_charts(FILE *f, const rb_html_tel_t *t, uint32_t p, const char *
                  si ? "MB/s" : "MiB/s");
         rc = rb_chart_lines(
             f, title, si ? "MB/s (1 MB = 10&#8310; bytes)" : "MiB/s (1 MiB = 2&#178;&#8304; bytes)",
-            si ? 1e6 : 1048576.0, m, 2, n, c->tmax);
+            si ? 1e6 : 1048576.0, 0, m, 2, n, c->tmax);
     }
     if (rc == 0)
         fprintf(f,

@@ -164,6 +164,28 @@ void rb_svg_y_axis(FILE *f, const rb_svg_plot_t *pl, rb_svg_axis_t ax, const cha
             pl->x - 52, pl->y + pl->h / 2, label_markup);
 }
 
+void rb_svg_y_log_axis(FILE *f, const rb_svg_plot_t *pl, double e0, double e1, double label_dx,
+                       const char *label_markup)
+{
+    for (double e = e0; e <= e1 + 1e-9; e++) {
+        for (int m = 1; m <= 5; m += m == 1 ? 1 : 3) {
+            double v = log10(m) + e;
+            if ((m > 1 && e1 - e0 > 2) || v > e1 + 1e-9)
+                continue;
+            double y = rb_svg_py(pl, v - e0);
+            fprintf(f,
+                    "<line class=\"grid%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                    "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.*f</text>\n",
+                    m > 1 ? " minor" : "", pl->x, y, pl->x + pl->w, y, pl->x - 6, y + 4,
+                    e < 0 ? (int)-e : 0, m * pow(10, e));
+        }
+    }
+    fprintf(f,
+            "<text class=\"label\" transform=\"translate(%.1f,%.1f) rotate(-90)\" "
+            "text-anchor=\"middle\">%s</text>\n",
+            pl->x - label_dx, pl->y + pl->h / 2, label_markup);
+}
+
 void rb_svg_frame(FILE *f, const rb_svg_plot_t *pl)
 {
     fprintf(f, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",

@@ -52,6 +52,13 @@ void rb_svg_open(FILE *f, double w, double h, const char *title);
 void rb_svg_x_axis(FILE *f, const rb_svg_plot_t *pl, rb_svg_axis_t ax, const char *label_markup);
 void rb_svg_y_axis(FILE *f, const rb_svg_plot_t *pl, rb_svg_axis_t ax, const char *label_markup);
 
+/* Ticks and grid of a logarithmic y axis of pl from 10^e0 to 10^e1 (the
+ * plot's y values are log10(v) - e0): each decade, and 2 and 5 between
+ * them when there are at most two; the label (markup) at distance
+ * label_dx left of the plot. */
+void rb_svg_y_log_axis(FILE *f, const rb_svg_plot_t *pl, double e0, double e1, double label_dx,
+                       const char *label_markup);
+
 /* The frame around pl's plot area. */
 void rb_svg_frame(FILE *f, const rb_svg_plot_t *pl);
 

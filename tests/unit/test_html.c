@@ -898,6 +898,39 @@ static void test_units_and_summary(void **state)
     s_fini(&fx);
 }
 
+/* issue 37: latency over time on a log axis, so a p50 of 200 us stands
+ * clear of the bottom beside a p99 of 800,000 us: the decades 10^2..10^6
+ * over the 260 px plot (top at 16), a 0 left out as a gap. */
+static void test_latency_log_axis(void **state)
+{
+    (void)state;
+    static const double t[5] = {1, 2, 3, 4, 5}, p50[5] = {200, 200, 0, 200, 200},
+                        p99[5] = {800000, 800000, 800000, 800000, 800000};
+    rb_chart_line_t l[2] = {
+        {.v = p99, .t = t, .name = "read p99", .color = "#1f77b4"},
+        {.v = p50, .t = t, .name = "read p50", .color = "#1f77b4", .dashed = 1}};
+    char *page = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&page, &len);
+    assert_non_null(f);
+    assert_int_equal(rb_chart_lines(f, "lat", "latency (&#181;s, log scale)", 1, 1, l, 2, 5, 5), 0);
+    fclose(f);
+    for (int e = 2; e <= 6; e++) {
+        char tick[64];
+        snprintf(tick, sizeof tick, "text-anchor=\"end\">%.0f</text>", pow(10, e));
+        assert_non_null(strstr(page, tick));
+    }
+    assert_null(strstr(page, "text-anchor=\"end\">0</text>"));
+    double x[8], y[8];
+    assert_int_equal(s_points(page, "read p50", 0, x, y, 8), 2);
+    assert_true(fabs(y[0] - (276 - log10(2) / 4 * 260)) < 0.06);
+    assert_int_equal(s_points(page, "read p50", 1, x, y, 8), 2); /* after the gap */
+    assert_int_equal(s_points(page, "read p99", 0, x, y, 8), 5);
+    assert_true(fabs(y[0] - (276 - (log10(8e5) - 2) / 4 * 260)) < 0.06);
+    /* on a linear axis p50 would be within a pixel of the bottom */
+    free(page);
+}
+
 int main(void)
 {
     /* the pixel checks below work in decimal rates */
@@ -908,11 +941,17 @@ int main(void)
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_page),        cmocka_unit_test(test_missing_samples),
-        cmocka_unit_test(test_cut_samples), cmocka_unit_test(test_empty_phase),
-        cmocka_unit_test(test_many_nodes),  cmocka_unit_test(test_many_devices),
-        cmocka_unit_test(test_many_racks),  cmocka_unit_test(test_long_run),
-        cmocka_unit_test(test_cell_budget), cmocka_unit_test(test_units_and_summary),
+        cmocka_unit_test(test_page),
+        cmocka_unit_test(test_missing_samples),
+        cmocka_unit_test(test_cut_samples),
+        cmocka_unit_test(test_empty_phase),
+        cmocka_unit_test(test_many_nodes),
+        cmocka_unit_test(test_many_devices),
+        cmocka_unit_test(test_many_racks),
+        cmocka_unit_test(test_long_run),
+        cmocka_unit_test(test_cell_budget),
+        cmocka_unit_test(test_units_and_summary),
+        cmocka_unit_test(test_latency_log_axis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
