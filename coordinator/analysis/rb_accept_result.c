@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +121,14 @@ static rb_accept_verdict_t s_judge(rb_accept_check_t c, uint64_t limit, double m
     }
 }
 
+/* Names disk d in row as the report's findings and disks table do: its
+ * node and its kernel name (its path when the agent found none). */
+static void s_disk_name(rb_accept_row_t *row, const rb_agg_disk_t *d)
+{
+    snprintf(row->what, sizeof row->what, "%s %s", d->node,
+             d->id.name[0] ? d->id.name : d->id.path);
+}
+
 /* The raw disks' figures for min_device_bw, min_device_iops and
  * max_device_spread: the slowest disk's, and the spread
  * of their bandwidths. A phase without raw disks leaves them unmeasured. */
@@ -145,10 +154,12 @@ static int s_disk_figures(const rb_phase_agg_t *ag, rb_accept_row_t *bw_row,
         lo = bw[i] < lo ? bw[i] : lo;
         hi = bw[i] > hi ? bw[i] : hi;
     }
-    bw_row->measured = ag->disks[slow].bw; /* the disks table names it, sorted */
+    bw_row->measured = ag->disks[slow].bw;
     bw_row->note = "the slowest disk";
+    s_disk_name(bw_row, &ag->disks[slow]);
     iops_row->measured = ag->disks[fewest].iops;
     iops_row->note = "the disk of fewest IOPS";
+    s_disk_name(iops_row, &ag->disks[fewest]);
     double med = rb_stats_median(bw, ag->ndisks);
     if (med > 0) {
         spread_row->measured = (hi - lo) / med * 100;
@@ -306,6 +317,7 @@ static uint32_t s_collapse_mean(const rb_accept_set_t *s, const rb_plan_iter_t *
                 row.verdict = s_judge_mean(row.check, s->limit[row.check], row.measured);
                 row.note =
                     got == seen ? "the mean of its iterations" : "an iteration was not measured";
+                row.what[0] = '\0'; /* each iteration's disk may differ */
             }
             rows[kept++] = row;
         }
@@ -383,6 +395,14 @@ int rb_accept_result_eval(const rb_accept_t *a, const rb_phase_spec_t *specs,
         out->nna += out->rows[r].verdict == RB_ACCEPT_NA;
     }
     return 0;
+}
+
+const char *rb_accept_row_note(const rb_accept_row_t *row, char *buf, size_t len)
+{
+    if (!row->note)
+        return NULL;
+    snprintf(buf, len, "%s%s%s", row->note, row->what[0] ? ": " : "", row->what);
+    return buf;
 }
 
 void rb_accept_result_fini(rb_accept_result_t *r)

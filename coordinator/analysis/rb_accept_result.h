@@ -27,6 +27,7 @@ typedef struct rb_accept_row {
     double measured;             /* same unit; NAN when nothing could be measured */
     rb_accept_verdict_t verdict; /* pass, fail or n/a */
     const char *note;            /* why measured is missing, partial or n/a (static); or NULL */
+    char what[RB_NAME_MAX + RB_PATH_MAX]; /* the disk measured, "NODE DEVICE"; "" none */
 } rb_accept_row_t;
 
 typedef struct rb_accept_result {
@@ -52,6 +53,10 @@ void rb_accept_result_fini(rb_accept_result_t *r);
 /* Writes "acceptance: PASS (N checks)" or "acceptance: FAIL (k of N checks
  * failed)" into buf, N counting the rows that apply; returns buf. */
 char *rb_accept_result_verdict(const rb_accept_result_t *r, char *buf, size_t len);
+
+/* The row's note as people read it: the note, and the disk it names
+ * ("the slowest disk: node1 sdb"), into buf; NULL when the row has no note. */
+const char *rb_accept_row_note(const rb_accept_row_t *row, char *buf, size_t len);
 
 /* A limit or measured value of check c (in its summary.json unit) for
  * people: "1.22 GiB/s (1.31 GB/s)", "457 us", "25.0%", "-" for NAN. */

@@ -10,6 +10,13 @@
 #include "rb_stats.h"
 #include "rb_units.h"
 
+char *rb_findings_head(const rb_finding_t *x, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s%s%s", rb_findings_kind_name(x->kind),
+             x->node[0] ? x->node : "cluster", x->device[0] ? " " : "", x->device);
+    return buf;
+}
+
 const char *rb_findings_kind_name(rb_finding_kind_t k)
 {
     static const char *const names[] = {[RB_FIND_STRAGGLER] = "straggler",

@@ -6,12 +6,14 @@
 #ifndef RB_FINDINGS_H
 #define RB_FINDINGS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rb_aggregate.h"
 
-#define RB_STRAGGLER_MADS   3.0  /* below the median by more than this many MADs ... */
-#define RB_STRAGGLER_MARGIN 0.15 /* ... and by more than this fraction of it */
+#define RB_FINDINGS_HEAD_MAX (2 * RB_NAME_MAX + 32) /* rb_findings_head's text, at most */
+#define RB_STRAGGLER_MADS    3.0  /* below the median by more than this many MADs ... */
+#define RB_STRAGGLER_MARGIN  0.15 /* ... and by more than this fraction of it */
 
 typedef enum {
     RB_FIND_STRAGGLER = 0, /* a node well below the others */
@@ -38,6 +40,11 @@ typedef struct rb_finding {
 /* "straggler", "imbalanced-disk", "cpu-bound", "nic-bound", "device-bound", "honesty",
  * "stall", "out-of-family". */
 const char *rb_findings_kind_name(rb_finding_kind_t k);
+
+/* What a finding is and where, as every report and the live warning say
+ * it: "out-of-family node1 sdb", "straggler node3", "stall cluster"; into
+ * buf, returned. */
+char *rb_findings_head(const rb_finding_t *x, char *buf, size_t len);
 
 /* Stragglers of a phase: nodes that did IO whose bandwidth is below the
  * median node's by more than RB_STRAGGLER_MADS median absolute deviations

@@ -258,7 +258,8 @@ static void s_json_accept(rb_jw_t *w, const rb_accept_result_t *acc)
         else
             rb_jw_bool(w, "passed", row->verdict == RB_ACCEPT_PASS);
         rb_jw_str(w, "unit", rb_accept_check_unit(row->check));
-        rb_jw_str(w, "note", row->note);
+        char note[sizeof row->what + 128];
+        rb_jw_str(w, "note", rb_accept_row_note(row, note, sizeof note));
         rb_jw_obj_end(w);
     }
     rb_jw_arr_end(w);

@@ -289,11 +289,10 @@ static void s_text_findings(FILE *f, const rb_phase_agg_t *a, rb_units_style_t s
 {
     for (uint32_t i = 0; i < a->nfindings; i++) {
         const rb_finding_t *x = &a->findings[i];
-        char since[48] = "", ev[sizeof x->evidence];
+        char since[48] = "", ev[sizeof x->evidence], head[RB_FINDINGS_HEAD_MAX];
         if (x->first_seen_s >= 0 && x->kind != RB_FIND_STALL) /* a stall says when itself */
             snprintf(since, sizeof since, ", from %.1f s on", x->first_seen_s);
-        s_field(f, "FINDING", "%s %s%s%s: %s%s", rb_findings_kind_name(x->kind),
-                x->node[0] ? x->node : "cluster", x->device[0] ? " " : "", x->device,
+        s_field(f, "FINDING", "%s: %s%s", rb_findings_head(x, head, sizeof head),
                 rb_units_restyle(ev, sizeof ev, x->evidence, st), since);
     }
 }
@@ -512,8 +511,9 @@ static void s_text_accept(FILE *f, const rb_accept_result_t *acc, rb_units_style
         fprintf(f, "  %-*s  %-*s  %-*s  %-*s  %s", wphase, row->phase, wcheck,
                 rb_accept_check_name(row->check), wlim, lim, wmeas, meas,
                 (unsigned)row->verdict <= RB_ACCEPT_NA ? verdicts[row->verdict] : "?");
-        if (row->note)
-            fprintf(f, "%*s(%s)", row->verdict == RB_ACCEPT_NA ? 3 : 2, "", row->note);
+        char note[sizeof row->what + 128];
+        if (rb_accept_row_note(row, note, sizeof note))
+            fprintf(f, "%*s(%s)", row->verdict == RB_ACCEPT_NA ? 3 : 2, "", note);
         fputc('\n', f);
     }
     fprintf(f, "%s\n", rb_accept_result_verdict(acc, line, sizeof line));

@@ -495,7 +495,8 @@ void rb_table_accept(const rb_accept_result_t *acc, FILE *f)
         rb_svg_esc(f, buf);
         fprintf(f, "</td><td class=\"%s\">%s</td><td>", v < 0 ? "fail" : cls[v],
                 v < 0 ? "?" : verdicts[v]);
-        rb_svg_esc(f, row->note ? row->note : "");
+        char note[sizeof row->what + 128];
+        rb_svg_esc(f, rb_accept_row_note(row, note, sizeof note) ? note : "");
         fputs("</td></tr>\n", f);
     }
     fprintf(f, "</table>\n<p class=\"%s\">", acc->nfailed ? "fail" : "pass");

@@ -317,9 +317,10 @@ void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
         rb_run_fail(r, "out of memory");
     rb_findings_tel_series_destroy(&r->tel);
     free(hosts);
+    char head[RB_FINDINGS_HEAD_MAX];
     for (uint32_t i = 0; i < a->nfindings; i++)
-        rb_warn("phase %s: %s %s: %s", a->name, rb_findings_kind_name(a->findings[i].kind),
-                a->findings[i].node[0] ? a->findings[i].node : "cluster", a->findings[i].evidence);
+        rb_warn("phase %s: %s: %s", a->name, rb_findings_head(&a->findings[i], head, sizeof head),
+                a->findings[i].evidence);
 }
 
 void rb_ingest_phase_start(rb_run_ctx_t *r, uint32_t p)

@@ -10,7 +10,9 @@
 #  - report.txt lists the disks, the slowed one first, and the FINDING;
 #    report.html has the disks table with its row marked;
 #  - acceptance: min_device_bw=8M fails measuring the slowed disk,
-#    min_device_iops=1 passes, max_device_spread=50% fails (exit 1).
+#    min_device_iops=1 passes, max_device_spread=50% fails (exit 1);
+#    min_device_bw's row and the live out-of-family warning name the node
+#    and the device.
 #   test_disks.sh BIN_DIR SCRATCH
 set -uo pipefail
 . "$(dirname "$0")/it_lib.sh"
@@ -109,6 +111,8 @@ rows = {r["name"]: r for r in s["acceptance"]["checks"]}
 slow_bw = [d["bw"] for d in disks if d["path"] == slow][0]
 check(rows["min_device_bw"]["passed"] is False and abs(rows["min_device_bw"]["measured"] - slow_bw) < 1,
       "min_device_bw fails on the slowed disk")
+check(rows["min_device_bw"]["note"] == "the slowest disk: local-1 " + slow_name,
+      "min_device_bw names the slowed disk: %s" % rows["min_device_bw"]["note"])
 check(rows["min_device_iops"]["passed"] is True, "min_device_iops passes")
 check(rows["max_device_spread"]["passed"] is False, "max_device_spread fails")
 # the inventory: every device of the host, the allowed ones as sysfs says
@@ -140,6 +144,11 @@ first=$(awk '/^  node +device +serial/ { getline; print $2; exit }' "$dir/report
     bad "report.txt's first disk is '$first', not $slow_name"
 grep -q "FINDING.*out-of-family.*local-1.*$slow_name" "$dir/report.txt" &&
     ok "report.txt has the out-of-family FINDING" || bad "no out-of-family FINDING in report.txt"
+grep -q "out-of-family local-1 $slow_name: serial" "$scratch/err.txt" &&
+    ok "the live warning names the node and the device" ||
+    bad "no live out-of-family warning naming local-1 $slow_name: $(grep family "$scratch/err.txt")"
+grep -q "min_device_bw .*FAIL  (the slowest disk: local-1 $slow_name)" "$dir/report.txt" &&
+    ok "report.txt's min_device_bw row names the disk" || bad "min_device_bw's row names no disk"
 grep -q "Disks, the farthest below their family first" "$dir/report.html" &&
     grep -q "<tr class=\"bad\"><td>local-1</td><td>$slow_name</td>" "$dir/report.html" &&
     ok "report.html marks the slowed disk" || bad "report.html has no marked disk row"

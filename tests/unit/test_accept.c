@@ -501,6 +501,57 @@ static void test_eval_nodes(void **state)
     rb_plan_destroy(&p);
 }
 
+/* issue 37: min_device_bw and min_device_iops name the disk they measured,
+ * node and device as the report's disks table does; the mean of
+ * iterations names none. */
+static void test_eval_devices(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse("[acceptance]\n"
+                           "phases=stream-write\n"
+                           "min_device_bw=100\n"
+                           "min_device_iops=10\n");
+    static s_phase_t ph[2];
+    rb_phase_agg_t aggs[2];
+    rb_agg_disk_t d[3];
+    memset(d, 0, sizeof d);
+    const double bw[3] = {150, 90, 120}, iops[3] = {30, 40, 5};
+    for (int i = 0; i < 3; i++) {
+        snprintf(d[i].node, sizeof d[i].node, "n%d", i);
+        snprintf(d[i].id.path, sizeof d[i].id.path, "/dev/disk/by-id/wwn-%d", i);
+        snprintf(d[i].id.name, sizeof d[i].id.name, "sd%c", 'a' + i);
+        d[i].bw = bw[i];
+        d[i].iops = iops[i];
+    }
+    d[2].id.name[0] = '\0'; /* no kernel name: its path */
+    const double nodes[] = {100, 100, 100};
+    s_phase(&ph[0], "stream-write", 1, 1, nodes, NULL, 3);
+    s_phase(&ph[1], "stream-read", 1, 1, nodes, NULL, 3);
+    aggs[0] = ph[0].agg;
+    aggs[1] = ph[1].agg;
+    aggs[0].ndisks = 3;
+    aggs[0].disks = d;
+    rb_accept_result_t r;
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->iters, p->nphases, aggs, 2, &r),
+                     0);
+    char note[sizeof r.rows[0].what + 128];
+    const rb_accept_row_t *x = s_row(&r, "", "stream-write", RB_ACCEPT_MIN_DEVICE_BW);
+    assert_int_equal(x->verdict, RB_ACCEPT_FAIL);
+    assert_string_equal(rb_accept_row_note(x, note, sizeof note), "the slowest disk: n1 sdb");
+    x = s_row(&r, "", "stream-write", RB_ACCEPT_MIN_DEVICE_IOPS);
+    assert_string_equal(rb_accept_row_note(x, note, sizeof note),
+                        "the disk of fewest IOPS: n2 /dev/disk/by-id/wwn-2");
+    rb_accept_result_fini(&r);
+    /* no raw disk: the note alone */
+    aggs[0].ndisks = 0;
+    assert_int_equal(rb_accept_result_eval(p->accept, p->phases, p->iters, p->nphases, aggs, 2, &r),
+                     0);
+    x = s_row(&r, "", "stream-write", RB_ACCEPT_MIN_DEVICE_BW);
+    assert_string_equal(rb_accept_row_note(x, note, sizeof note), "the phase ran on no raw device");
+    rb_accept_result_fini(&r);
+    rb_plan_destroy(&p);
+}
+
 /* Bandwidth rows of metadata steps are n/a when phases= is left to its
  * default; a latency check with nothing recorded fails; named sets add rows. */
 static void test_eval_na_and_sets(void **state)
@@ -681,11 +732,9 @@ static void test_stall_checks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_eval_boundaries),
-        cmocka_unit_test(test_eval_nodes),
-        cmocka_unit_test(test_eval_na_and_sets),
+        cmocka_unit_test(test_parse),           cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_eval_boundaries), cmocka_unit_test(test_eval_nodes),
+        cmocka_unit_test(test_eval_devices),    cmocka_unit_test(test_eval_na_and_sets),
         cmocka_unit_test(test_stall_checks),
     };
     return cmocka_run_group_tests_name("accept", tests, NULL, NULL);

@@ -1055,6 +1055,14 @@ static void test_disk_families(void **state)
     assert_int_equal(a.findings[0].kind, RB_FIND_OUT_OF_FAMILY);
     assert_string_equal(a.findings[0].node, "n0");
     assert_string_equal(a.findings[0].device, "loop3");
+    /* issue 37: the live warning and report.txt name the node and the device */
+    char head[RB_FINDINGS_HEAD_MAX];
+    assert_string_equal(rb_findings_head(&a.findings[0], head, sizeof head),
+                        "out-of-family n0 loop3");
+    a.findings[0].device[0] = '\0';
+    a.findings[0].node[0] = '\0';
+    assert_string_equal(rb_findings_head(&a.findings[0], head, sizeof head),
+                        "out-of-family cluster");
     assert_true(d[5].deviation < -0.7); /* listed far below, but no finding */
     free(a.findings);
     /* the same quarter of the median over 2 s of a timed phase is one */
