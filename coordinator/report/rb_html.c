@@ -688,7 +688,7 @@ static int s_phase(const rb_run_result_t *r, uint32_t p, s_samples_t *smp, const
     const rb_phase_agg_t *a = &r->phases[p];
     const rb_phase_spec_t *sp = &r->specs[p];
     int meta = rb_phase_spec_is_meta(sp);
-    char b1[64];
+    char io[256];
     fprintf(f, "<section id=\"phase-%u\">\n<h2>", p + 1);
     rb_svg_textf(f, "Phase %u/%u: %s", p + 1, r->nphases, a->name);
     fputs("</h2>\n<p>", f);
@@ -698,11 +698,8 @@ static int s_phase(const rb_run_result_t *r, uint32_t p, s_samples_t *smp, const
                      sp->jobs[0].meta_random ? "random" : "sequential", sp->jobs[0].meta_files,
                      a->nworkers, a->nnodes);
     else
-        rb_svg_textf(f, "%s bs=%s %s, %s qd%u, %u job%s, %u workers on %u nodes",
-                     rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?",
-                     rb_units_fmt_size_exact(b1, sizeof b1, a->bs),
-                     a->direct ? "direct" : "buffered", a->njobs ? a->jobs[0].ioengine : "sync",
-                     a->njobs ? a->jobs[0].iodepth : 1, sp->njobs, sp->njobs == 1 ? "" : "s",
+        rb_svg_textf(f, "%s, %u job%s, %u workers on %u nodes",
+                     rb_report_phase_io(a, sp, io, sizeof io), sp->njobs, sp->njobs == 1 ? "" : "s",
                      a->nworkers, a->nnodes);
     fputs("</p>\n", f);
     rb_table_figures(a, meta, f);

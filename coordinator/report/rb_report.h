@@ -93,6 +93,13 @@ double rb_report_us(uint64_t ns);
 /* Per-worker operation rates (ops / own time) of a phase: sum, min, avg, max. */
 void rb_report_op_rates(const rb_phase_agg_t *a, double out[4]);
 
+/* The IO of a data phase for its header in report.txt and report.html:
+ * "randrw bs=4k direct libaio qd32"; a size range as "bs=4k-64k"; the
+ * queue depth an engine keeps, with iodepth beside it when they differ
+ * ("sync qd1 (iodepth=192)"); a figure its jobs do not share as mixed
+ * ("mixed bs mixed direct libaio qd mixed"). Into buf, returned. */
+char *rb_report_phase_io(const rb_phase_agg_t *a, const rb_phase_spec_t *sp, char *buf, size_t len);
+
 /* Nodes that completed the phase cleanly. */
 uint32_t rb_report_covered(const rb_phase_agg_t *a);
 

@@ -252,9 +252,10 @@ static void s_text_nodes(FILE *f, const rb_phase_agg_t *a, int meta, rb_units_st
 
 /* Per direction: its bytes, ops and rates, and its latencies (slat and clat
  * where the engine queued the IOs). Directions apart when more than one
- * moved data; the three latencies whenever slat was taken. */
+ * moved data; the three latencies whenever slat was taken. window ("" or
+ * "  (over ...)") says what the rates are over. */
 static void s_text_dirs(FILE *f, const rb_agg_dir_t dir[RB_NDIRS], const rb_hist_t (*lat)[RB_NLATS],
-                        const char *indent, rb_units_style_t st)
+                        const char *indent, const char *window, rb_units_style_t st)
 {
     char b1[64], b2[64], label[48];
     int moved = 0, slat = 0;
@@ -268,9 +269,9 @@ static void s_text_dirs(FILE *f, const rb_agg_dir_t dir[RB_NDIRS], const rb_hist
         if (!dir[d].ops)
             continue;
         snprintf(label, sizeof label, "%s%s", indent, rb_dir_name((rb_dir_t)d));
-        s_field(f, label, "%s in %" PRIu64 " ops, %s, %.0f IOPS",
+        s_field(f, label, "%s in %" PRIu64 " ops, %s, %.0f IOPS%s",
                 rb_units_fmt_size_in(b1, sizeof b1, (double)dir[d].bytes, st), dir[d].ops,
-                rb_units_fmt_bw_in(b2, sizeof b2, dir[d].bw, st), dir[d].iops);
+                rb_units_fmt_bw_in(b2, sizeof b2, dir[d].bw, st), dir[d].iops, window);
         for (int k = 0; k < RB_NLATS; k++) {
             if (k != RB_LAT_LAT && !slat)
                 continue;
@@ -523,7 +524,7 @@ static void s_text_accept(FILE *f, const rb_accept_result_t *acc, rb_units_style
  * steady state, findings, nodes and devices. 0 or -ENOMEM. */
 static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
 {
-    char b1[64], b2[64], b3[64];
+    char b1[64], b2[64], b3[64], io[256];
     const rb_phase_agg_t *a = &r->phases[p];
     const rb_phase_spec_t *sp = &r->specs[p];
     const rb_units_style_t st = r->units;
@@ -536,12 +537,9 @@ static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
                 sp->jobs[0].meta_shared ? " in one shared folder" : "", a->nworkers, a->nnodes,
                 a->partial ? "  PARTIAL" : "");
     else
-        fprintf(f, "\nphase %u/%u  %s  %s bs=%s %s %s qd%u  %u job%s, %u workers on %u nodes%s\n",
-                p + 1, r->nphases, a->name, rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?",
-                rb_units_fmt_size_exact(b1, sizeof b1, a->bs), a->direct ? "direct" : "buffered",
-                a->njobs ? a->jobs[0].ioengine : "sync", a->njobs ? a->jobs[0].iodepth : 1,
-                sp->njobs, sp->njobs == 1 ? "" : "s", a->nworkers, a->nnodes,
-                a->partial ? "  PARTIAL" : "");
+        fprintf(f, "\nphase %u/%u  %s  %s  %u job%s, %u workers on %u nodes%s\n", p + 1, r->nphases,
+                a->name, rb_report_phase_io(a, sp, io, sizeof io), sp->njobs,
+                sp->njobs == 1 ? "" : "s", a->nworkers, a->nnodes, a->partial ? "  PARTIAL" : "");
     if (rb_report_covered(a) < a->nnodes)
         s_field(f, "coverage", "%u of %u nodes completed the phase", rb_report_covered(a),
                 a->nnodes);
@@ -598,7 +596,10 @@ static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
                 rb_units_fmt_size_in(b1, sizeof b1, (double)a->read_bytes, st), a->read_ops,
                 rb_units_fmt_size_in(b2, sizeof b2, (double)(a->bytes - a->read_bytes), st),
                 a->ops - a->read_ops);
-    s_text_dirs(f, a->dir, (const rb_hist_t(*)[RB_NLATS])a->lat, "", st);
+    /* with several jobs, each job's own rates are over its own time: the
+     * phase's over its window, and each line says which */
+    s_text_dirs(f, a->dir, (const rb_hist_t(*)[RB_NLATS])a->lat, "",
+                a->njobs > 1 ? "  (over the phase's window)" : "", st);
     if (a->verify_errors)
         s_field(f, "VERIFY", "%" PRIu64 " blocks failed verification", a->verify_errors);
     if (a->error_code)
@@ -606,11 +607,13 @@ static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
     if (a->njobs > 1)
         for (uint32_t j = 0; j < a->njobs; j++) {
             const rb_agg_job_t *aj = &a->jobs[j];
-            fprintf(f, "  job %-16s %s %s qd%u  %s  %.0f IOPS\n", aj->name, rb_rw_name(aj->rw),
-                    aj->ioengine, aj->iodepth, rb_units_fmt_bw_in(b1, sizeof b1, aj->bw, st),
-                    aj->iops);
+            fprintf(f, "  job %-16s %s bs=%s %s qd%u  %s  %.0f IOPS  (over the job's own %.3f s)\n",
+                    aj->name, rb_rw_name(aj->rw), rb_units_fmt_size_exact(b2, sizeof b2, aj->bs),
+                    aj->ioengine, rb_engine_info_depth(aj->ioengine, aj->iodepth),
+                    rb_units_fmt_bw_in(b1, sizeof b1, aj->bw, st), aj->iops, aj->window_s);
             s_text_lat(f, "    latency", aj->hist);
-            s_text_dirs(f, aj->dir, (const rb_hist_t(*)[RB_NLATS])aj->lats->dir, "  ", st);
+            s_text_dirs(f, aj->dir, (const rb_hist_t(*)[RB_NLATS])aj->lats->dir, "  ",
+                        "  (over the job's own time)", st);
         }
     for (uint32_t j = 0; j < a->njobs; j++)
         if (a->jobs[j].lat_depth)

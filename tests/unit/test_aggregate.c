@@ -1080,11 +1080,89 @@ static void test_disk_families(void **state)
     assert_false(rb_disks_below_family(50, 100, 60, 10));
 }
 
+/* issue 37: a job's rates are over its own time, the phase's directions
+ * over the phase's window, and report.txt says which; the phase header says
+ * what its jobs do not share is mixed, and the depth an engine keeps. Job w
+ * writes 100 MB in 1 s, job r reads 100 MB in 2 s: the phase's writes are
+ * over 2 s. */
+static void test_text_windows_and_header(void **state)
+{
+    (void)state;
+    rb_job_spec_t jobs[2] = {{.name = "w",
+                              .rw = RB_RW_WRITE,
+                              .bs = 1 << 20,
+                              .bs_max = 1 << 20,
+                              .ioengine = "libaio",
+                              .iodepth = 32,
+                              .numjobs = 1},
+                             {.name = "r",
+                              .rw = RB_RW_READ,
+                              .bs = 4096,
+                              .bs_max = 65536,
+                              .ioengine = "sync",
+                              .iodepth = 8,
+                              .numjobs = 1}};
+    rb_phase_spec_t ph = {.name = "p", .njobs = 2, .jobs = jobs};
+    rb_hist_t h;
+    rb_hist_init(&h);
+    rb_job_stat_t js[2] = {
+        {.job = 0, .bytes = 100 * MB, .ops = 100, .write_bytes = 100 * MB, .write_ops = 100},
+        {.job = 1, .bytes = 100 * MB, .ops = 1000, .read_bytes = 100 * MB, .read_ops = 1000}};
+    rb_worker_stat_t ws[2] = {s_worker(SEC, 2 * SEC, 100 * MB), s_worker(SEC, 3 * SEC, 100 * MB)};
+    ws[0].write_bytes = 100 * MB;
+    ws[0].write_ops = 100;
+    ws[1].job = 1;
+    ws[1].read_bytes = 100 * MB;
+    ws[1].read_ops = 1000;
+    ws[1].ops = 1000;
+    rb_msg_done_t d = {.nworkers = 2, .workers = ws, .njobs = 2, .jobs = js};
+    rb_agg_input_t in = {.name = "x", .rack = "r", .done = &d};
+    rb_phase_agg_t a;
+    assert_int_equal(rb_aggregate_phase(&ph, &in, 1, &a), 0);
+    rb_run_result_t res = {
+        .run_id = "r1", .plan_source = "t.ini", .nphases = 1, .specs = &ph, .phases = &a};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(rb_report_text(&res, f), 0);
+    fclose(f);
+    assert_non_null(strstr(text, "phase 1/1  p  mixed bs mixed buffered engines mixed qd mixed  "
+                                 "2 jobs, 2 workers on 1 nodes\n"));
+    /* the phase's writes: 100 MB over its 2 s; job w's: over its own 1 s */
+    assert_non_null(strstr(text, "\n  write                        95.4 MiB in 100 ops, 47.7 "
+                                 "MiB/s, 50 IOPS  (over the phase's window)\n"));
+    assert_non_null(strstr(text, "  job w                write bs=1M libaio qd32  95.4 MiB/s  "
+                                 "100 IOPS  (over the job's own 1.000 s)\n"));
+    assert_non_null(strstr(text,
+                           "  job r                read bs=4k sync qd1  47.7 MiB/s  500 IOPS  "
+                           "(over the job's own 2.000 s)\n"));
+    free(text);
+    rb_aggregate_phase_fini(&a);
+
+    /* jobs alike: their figures, and sync's one IO in flight beside iodepth */
+    jobs[0] = jobs[1];
+    jobs[0].bs_max = jobs[1].bs_max = 8192;
+    jobs[0].bs = jobs[1].bs = 8192;
+    jobs[0].iodepth = jobs[1].iodepth = 192;
+    assert_int_equal(rb_aggregate_phase(&ph, &in, 1, &a), 0);
+    char io[256];
+    assert_string_equal(rb_report_phase_io(&a, &ph, io, sizeof io),
+                        "read bs=8k buffered sync qd1 (iodepth=192)");
+    jobs[1].bs_max = 65536; /* a range of sizes */
+    assert_string_equal(rb_report_phase_io(&a, &ph, io, sizeof io),
+                        "read bs mixed buffered sync qd1 (iodepth=192)");
+    jobs[0].bs_max = 65536;
+    assert_string_equal(rb_report_phase_io(&a, &ph, io, sizeof io),
+                        "read bs=8k-64k buffered sync qd1 (iodepth=192)");
+    rb_aggregate_phase_fini(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_definitions),
         cmocka_unit_test(test_disk_families),
+        cmocka_unit_test(test_text_windows_and_header),
         cmocka_unit_test(test_directions),
         cmocka_unit_test(test_bytes_at),
         cmocka_unit_test(test_partial),
