@@ -528,7 +528,7 @@ static int s_parse_all(rb_plan_parser_t *ps, char *work, size_t len)
     if (ps->nphases == 0)
         return rb_plan_fail(ps, 0,
                             "the plan has no jobs (add a [job] section with at least size=)");
-    if ((rc = rb_plan_job_iterate(ps, &ps->iters)) < 0)
+    if ((rc = rb_plan_iterate(ps, &ps->iters)) < 0)
         return rc;
     for (size_t i = 0; i < S_NSECTIONS; i++)
         if (s_sections[i].resolve && (rc = s_sections[i].resolve(ps)) < 0)

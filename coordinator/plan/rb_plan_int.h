@@ -102,7 +102,7 @@ typedef struct rb_plan_parser {
         uint32_t n;    /* per phase: iterations=N of its jobs ... */
         unsigned line; /* ... and the line that set it (0: default) */
     } * ph_iter;
-    rb_plan_iter_t *iters;                 /* after rb_plan_job_iterate: per phase */
+    rb_plan_iter_t *iters;                 /* after rb_plan_iterate: per phase */
     bool iterate_plan;                     /* [global] iterate=plan */
     unsigned iterate_line;                 /* ... its line */
     rb_plan_job_t global;                  /* defaults for jobs that follow */
@@ -285,11 +285,11 @@ int rb_opt_read_kind(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt
 int rb_opt_value_per_dir(rb_plan_parser_t *ps, unsigned line, const char *key, const char *val,
                          char *buf, size_t len, const char *part[3]);
 
-/* Repeats the phases read as their iterations= ask (rb_plan_job.c): each
+/* Repeats the phases read as their iterations= ask (rb_plan_iterate.c): each
  * phase N times in a row, or with iterate=plan the whole plan N times; the
  * copies of a phase repeated are named "NAME#1" .. "NAME#N". *out gets one
  * entry per phase after (caller frees). 0, or -EINVAL / -ENOMEM recorded. */
-int rb_plan_job_iterate(rb_plan_parser_t *ps, rb_plan_iter_t **out);
+int rb_plan_iterate(rb_plan_parser_t *ps, rb_plan_iter_t **out);
 
 /* 1 for a section name that only a reserved section may use (acceptance,
  * capacity, rack ...), whether rackbench has that section or not. */
