@@ -28,6 +28,17 @@ typedef struct rb_plan_cmdbs {
  * offset, offset_increment and zoneskip. */
 #define RB_PLAN_ZSLOTS 5
 
+/* A sweep (sweep_rw, sweep_bs, sweep_numjobs, sweep_iodepth): the lists of
+ * values one job is expanded over, one phase per combination. */
+#define RB_PLAN_SWEEP_DIMS 4  /* rw, bs, numjobs, iodepth: outermost first */
+#define RB_PLAN_SWEEP_MAX  32 /* values a list may hold */
+#define RB_PLAN_SWEEP_VAL  24 /* bytes of one value as written, with its NUL */
+
+typedef struct rb_plan_sweep {
+    uint32_t n;                                     /* values in the list (0: not swept) */
+    char val[RB_PLAN_SWEEP_MAX][RB_PLAN_SWEEP_VAL]; /* each as written, trimmed */
+} rb_plan_sweep_t;
+
 typedef struct rb_plan_job {
     rb_job_spec_t spec;                       /* the fields sent to agents; spec.name unused */
     bool stonewall;                           /* starts a new phase */
@@ -65,7 +76,8 @@ typedef struct rb_plan_job {
     rb_plan_log_t log;   /* fio's logs: prefixes, "" for the job's name where log_want says */
     uint8_t log_want;    /* RB_PLAN_LOG_BW | _IOPS | _LAT: the logs asked for */
     bool log_no_per_job; /* per_job_logs=0 */
-    unsigned line[RB_OPT_MAX_ROWS]; /* per table row: the line in effect (0: default) */
+    rb_plan_sweep_t sweep[RB_PLAN_SWEEP_DIMS]; /* sweep_*: the lists, in nesting order */
+    unsigned line[RB_OPT_MAX_ROWS];            /* per table row: the line in effect (0: default) */
 } rb_plan_job_t;
 
 /* The logs a job asks for (rb_plan_job_t.log_want). */
@@ -110,7 +122,8 @@ typedef struct rb_plan_parser {
     const struct rb_plan_section *section; /* the section being read; NULL before the first */
     bool in_global;                        /* the section is [global] */
     unsigned job_line;                     /* line of the current job's section header */
-    bool after_meta;          /* the last job was a metadata job: the next starts a phase */
+    bool after_meta;          /* the last job made phases of its own (metadata steps, a sweep):
+                               * the next starts a phase */
     rb_plan_seen_t *seen;     /* open-addressing set of job names */
     size_t cap_seen;          /* slots in seen, a power of two or 0 */
     size_t nseen;             /* used slots */
@@ -235,7 +248,7 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_cmdprio_bssplit, rb_opt_value_continue_on_error, rb_opt_value_ignore_error,
     rb_opt_value_lat_pct, rb_opt_value_zone_frac, rb_opt_value_max_latency,
     rb_opt_value_sync_file_range, rb_opt_value_log, rb_opt_value_log_avg_msec,
-    rb_opt_value_log_flag;
+    rb_opt_value_log_flag, rb_opt_value_sweep;
 
 /* The job's fio logs into the plan's list (rb_opt_value_log.c), its number
  * in the plan given. 0 or -ENOMEM. */
@@ -290,6 +303,26 @@ int rb_opt_value_per_dir(rb_plan_parser_t *ps, unsigned line, const char *key, c
  * copies of a phase repeated are named "NAME#1" .. "NAME#N". *out gets one
  * entry per phase after (caller frees). 0, or -EINVAL / -ENOMEM recorded. */
 int rb_plan_iterate(rb_plan_parser_t *ps, rb_plan_iter_t **out);
+
+/* The phases a sweep of job o makes (rb_plan_sweep.c): the product of its
+ * lists' lengths; 0 when it sweeps nothing. */
+uint32_t rb_plan_sweep_count(const rb_plan_job_t *o);
+
+/* Checks that the sweep of job o (read, not yet settled) fits the plan's
+ * phases, naming its keys, their lines and the count. 0, or -EINVAL. */
+int rb_plan_sweep_check(rb_plan_parser_t *ps, const rb_plan_job_t *o, const char *name);
+
+/* Makes *c combination k (0 .. count-1) of job o's sweep: o with that
+ * combination's values read in (at their sweep_* lines, so that a problem
+ * names them) and named "BASE.RW.bsB.jN.qdD" after what is swept. 0, or
+ * -EINVAL recorded. */
+int rb_plan_sweep_pick(rb_plan_parser_t *ps, const rb_plan_job_t *o, uint32_t k, rb_plan_job_t *c);
+
+/* Notes the expansion of job base's sweep: its count of phases, and the
+ * time they take when each is time-based (runtime and ramp_time, as
+ * settled in spec). 0 or -ENOMEM. */
+int rb_plan_sweep_note(rb_plan_parser_t *ps, const rb_plan_job_t *o, const char *base,
+                       const rb_job_spec_t *spec, unsigned line);
 
 /* 1 for a section name that only a reserved section may use (acceptance,
  * capacity, rack ...), whether rackbench has that section or not. */

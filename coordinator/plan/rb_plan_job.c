@@ -688,6 +688,57 @@ static int s_name_free(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line)
     return rc < 0 ? rc : s_fnfmt_jobname(ps, o, base, strlen(base));
 }
 
+/* The number of the next job, as fio numbers its jobs' logs: 1, 2, ... in
+ * the order of the job file. */
+static uint32_t s_job_number(const rb_plan_parser_t *ps)
+{
+    uint32_t number = 1;
+    for (uint32_t p = 0; p < ps->nphases; p++)
+        number += ps->phases[p].njobs;
+    return number;
+}
+
+/* Expands a job with sweep_* lists into one stonewalled phase per
+ * combination (rb_plan_sweep.c), each settled and checked as a job of its
+ * own and keeping the job's files ($jobname read as the job's name). */
+static int s_finish_sweep(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line)
+{
+    const char *name = o->spec.name;
+    int rc = rb_plan_sweep_check(ps, o, name);
+    if (rc == 0)
+        rc = s_name_free(ps, o, o->name_line);
+    if (rc == 0)
+        rc = s_name_unique(ps, name, line);
+    if (rc == 0)
+        rc = rb_opt_value_wait_for_settle(ps, o);
+    rb_plan_job_t *c = rc == 0 ? malloc(sizeof *c) : NULL;
+    if (rc == 0 && !c)
+        return rb_plan_nomem(ps);
+    for (uint32_t k = 0, n = rb_plan_sweep_count(o); k < n && rc == 0; k++) {
+        rc = rb_plan_sweep_pick(ps, o, k, c);
+        if (rc == 0 && c->spec.rw == RB_RW_META)
+            rc = rb_plan_fail(ps, rb_plan_job_line(o, "rw"),
+                              "job '%s': rw=meta makes phases of its own (meta_ops); a sweep "
+                              "is of data jobs",
+                              name);
+        if (rc == 0)
+            rc = s_settle_job(ps, c, c->spec.name, line);
+        if (rc == 0)
+            rc = s_name_unique(ps, c->spec.name, line);
+        if (rc == 0)
+            rc = s_fnfmt_jobname(ps, c, name, strlen(name));
+        if (rc == 0 && k == 0)
+            rc = rb_plan_sweep_note(ps, o, name, &c->spec, line);
+        if (rc == 0) /* each phase is a job of fio's numbering, its logs its own */
+            rc = rb_opt_value_log_settle(ps, c, s_job_number(ps));
+        if (rc == 0)
+            rc = s_add_job(ps, c, &c->spec, true, line);
+    }
+    free(c);
+    ps->after_meta = true;
+    return rc;
+}
+
 /* Checks the job just read and appends it to its phase. */
 int rb_plan_job_finish(rb_plan_parser_t *ps)
 {
@@ -711,6 +762,8 @@ int rb_plan_job_finish(rb_plan_parser_t *ps)
     if (!strcmp(js->name, "global") || rb_plan_section_reserved(js->name))
         return rb_plan_fail(ps, o->name_line, "job name '%s' is reserved", js->name);
     name = js->name;
+    if (rb_plan_sweep_count(o))
+        return s_finish_sweep(ps, o, line);
 
     int rc = s_settle_job(ps, o, name, line);
     if (rc < 0)
@@ -726,11 +779,7 @@ int rb_plan_job_finish(rb_plan_parser_t *ps)
     bool new_phase = o->stonewall || ps->after_meta;
     ps->after_meta = false;
     rc = rb_opt_value_wait_for_settle(ps, o);
-    /* fio numbers its jobs' logs 1, 2, ... in the order of the job file */
-    uint32_t number = 1;
-    for (uint32_t p = 0; p < ps->nphases; p++)
-        number += ps->phases[p].njobs;
     if (rc == 0)
-        rc = rb_opt_value_log_settle(ps, o, number);
+        rc = rb_opt_value_log_settle(ps, o, s_job_number(ps));
     return rc < 0 ? rc : s_add_job(ps, o, js, new_phase, line);
 }

@@ -1112,6 +1112,70 @@ static void test_iterations(void **state)
               "iterations=best in [acceptance]: expected worst");
 }
 
+/* issue 37: sweep_bs x sweep_iodepth expands one job into a stonewalled
+ * phase per combination, iodepth fastest, each keeping the job's files; the
+ * expansion and its time are noted; bad lists and too many phases are
+ * refused naming the key and its line. */
+static void test_issue37_sweep(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[global]\nsize=1m\nioengine=libaio\ntime_based\nruntime=30s\n"
+                               "[r]\nrw=randread\nsweep_bs=4k,64k,1m\nsweep_iodepth=1,8,32\n"
+                               "[after]\nrw=write\n");
+    assert_int_equal(p->nphases, 10);
+    const uint64_t bs[] = {4096, 65536, 1048576};
+    const uint32_t qd[] = {1, 8, 32};
+    const char *qdn[] = {"1", "8", "32"}, *bsn[] = {"4k", "64k", "1m"};
+    for (uint32_t i = 0; i < 9; i++) {
+        const rb_phase_spec_t *ph = &p->phases[i];
+        char name[64];
+        snprintf(name, sizeof name, "r.bs%s.qd%s", bsn[i / 3], qdn[i % 3]);
+        assert_string_equal(ph->name, name);
+        assert_int_equal(ph->njobs, 1);
+        assert_string_equal(ph->jobs[0].name, name);
+        assert_int_equal(ph->jobs[0].bs, bs[i / 3]);
+        assert_int_equal(ph->jobs[0].bs_write, bs[i / 3]);
+        assert_int_equal(ph->jobs[0].iodepth, qd[i % 3]);
+        assert_int_equal(ph->jobs[0].rw, RB_RW_RANDREAD);
+        assert_string_equal(ph->jobs[0].filename_format, "r.$jobnum.$filenum");
+    }
+    assert_string_equal(p->phases[9].name, "after"); /* the next job stands apart */
+    assert_non_null(p->notes);
+    assert_non_null(strstr(p->notes, "t.ini:6: job 'r' sweeps bs (3) x iodepth (3): 9 phases"));
+    assert_non_null(strstr(p->notes, "9 x 30 s (runtime and ramp_time) = 4 min 30 s"));
+    s_assert_round_trip(p);
+    rb_plan_destroy(&p);
+
+    /* rw outermost, numjobs inside it; one value alone still applies */
+    p = s_parse_str("[j]\nsize=1m\nsweep_rw=read,write\nsweep_numjobs=2,4\nsweep_bs=8k\n");
+    assert_int_equal(p->nphases, 4);
+    const char *names[] = {"j.read.bs8k.j2", "j.read.bs8k.j4", "j.write.bs8k.j2",
+                           "j.write.bs8k.j4"};
+    for (uint32_t i = 0; i < 4; i++) {
+        assert_string_equal(p->phases[i].name, names[i]);
+        assert_int_equal(p->phases[i].jobs[0].numjobs, i % 2 ? 4 : 2);
+        assert_int_equal(p->phases[i].jobs[0].rw, i < 2 ? RB_RW_READ : RB_RW_WRITE);
+        assert_int_equal(p->phases[i].jobs[0].bs, 8192);
+    }
+    assert_non_null(strstr(p->notes, "how long depends on the storage"));
+    rb_plan_destroy(&p);
+
+    s_bad_str("[r]\nsize=1m\nsweep_bs=4k,,1m\n", 3, "sweep_bs=4k,,1m: value 2 is empty");
+    s_bad_str("[r]\nsize=1m\nsweep_bs=4k,4q\n", 3, "bad size '4q' for sweep_bs");
+    s_bad_str("[r]\nsize=1m\nsweep_iodepth=1,0\n", 3, "sweep_iodepth=0 is out of range");
+    s_bad_str("[r]\nsize=1m\nsweep_iodepth=8,8\n", 3, "sweep_iodepth lists '8' twice");
+    s_bad_str("[r]\nsize=1m\nsweep_rw=read,meta\n", 3, "a sweep is of data jobs");
+    s_bad_str("[global]\nsweep_bs=4k\n[r]\nsize=1m\n", 2,
+              "option 'sweep_bs' belongs in a job section");
+    s_bad_str("[r]\nsize=1m\nsweep_bs=4k,8k,16k,32k,64k,128k,256k,512k,1m\n"
+              "sweep_iodepth=1,2,4,8,16,32\nsweep_numjobs=1,2,4,8,16\n",
+              3,
+              "job 'r': sweep_bs (9 values, line 3) x sweep_numjobs (5 values, line 5) x "
+              "sweep_iodepth (6 values, line 4) make 270 phases, more than the 256");
+    /* each phase is checked as a job of its own, and named */
+    s_bad_str("[r]\nsize=4k\nsweep_bs=4k,8k\n", 1, "job 'r.bs8k': bs 8k is larger than size 4k");
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -3979,6 +4043,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_across_nodes),
         cmocka_unit_test(test_read_random),
         cmocka_unit_test(test_iterations),
+        cmocka_unit_test(test_issue37_sweep),
         cmocka_unit_test(test_lustre_stripes),
         cmocka_unit_test(test_random_distribution),
         cmocka_unit_test(test_rw_modifiers),
