@@ -42,10 +42,11 @@ typedef struct rb_plan_rack {
  * are phases of their own (named "NAME#1" .. "NAME#N"), run one after the
  * other (or, with iterate=plan, once per round of the whole plan). */
 typedef struct rb_plan_iter {
-    uint32_t group;         /* index of the phase's first iteration */
-    uint32_t iteration;     /* 0 .. iterations-1 */
-    uint32_t iterations;    /* N (1: not repeated) */
-    char base[RB_NAME_MAX]; /* the phase's name without "#k" */
+    uint32_t group;          /* index of the phase's first iteration */
+    uint32_t iteration;      /* 0 .. iterations-1 */
+    uint32_t iterations;     /* N (1: not repeated) */
+    char base[RB_NAME_MAX];  /* the phase's name without "#k" */
+    char sweep[RB_NAME_MAX]; /* the job whose sweep_* made the phase ("": none) */
 } rb_plan_iter_t;
 
 /* sample_interval=auto: each phase's interval, chosen at its GO, lies in

@@ -111,9 +111,11 @@ typedef struct rb_plan_parser {
     uint32_t cap_jobs;           /* allocated jobs of the last phase */
     uint32_t phase_workers;      /* sum of numjobs in the last phase */
     struct rb_plan_ph_iter {
-        uint32_t n;    /* per phase: iterations=N of its jobs ... */
-        unsigned line; /* ... and the line that set it (0: default) */
+        uint32_t n;              /* per phase: iterations=N of its jobs ... */
+        unsigned line;           /* ... and the line that set it (0: default) */
+        char sweep[RB_NAME_MAX]; /* ... and the sweep that made it ("": none) */
     } * ph_iter;
+    char sweep[RB_NAME_MAX];               /* the job being swept into phases ("": none) */
     rb_plan_iter_t *iters;                 /* after rb_plan_iterate: per phase */
     bool iterate_plan;                     /* [global] iterate=plan */
     unsigned iterate_line;                 /* ... its line */

@@ -67,6 +67,7 @@ int rb_plan_iterate(rb_plan_parser_t *ps, rb_plan_iter_t **out)
         for (uint32_t p = 0; p < n; p++) {
             iters[p] = (rb_plan_iter_t){.group = p, .iteration = 0, .iterations = 1};
             memcpy(iters[p].base, ps->phases[p].name, sizeof iters[p].base);
+            memcpy(iters[p].sweep, ps->ph_iter[p].sweep, sizeof iters[p].sweep);
         }
         *out = iters;
         return 0;
@@ -93,6 +94,7 @@ int rb_plan_iterate(rb_plan_parser_t *ps, rb_plan_iter_t **out)
                     first[p] = m;
                 iters[m] = (rb_plan_iter_t){.group = first[p], .iteration = i, .iterations = k};
                 memcpy(iters[m].base, ps->phases[p].name, sizeof iters[m].base);
+                memcpy(iters[m].sweep, ps->ph_iter[p].sweep, sizeof iters[m].sweep);
                 m++;
             }
         }

@@ -500,7 +500,8 @@ static int s_add_job(rb_plan_parser_t *ps, const rb_plan_job_t *o, const rb_job_
             ps->cap_phases = cap;
         }
         ps->ph_iter[ps->nphases] =
-            (struct rb_plan_ph_iter){o->iterations ? o->iterations : 1, iline};
+            (struct rb_plan_ph_iter){o->iterations ? o->iterations : 1, iline, ""};
+        memcpy(ps->ph_iter[ps->nphases].sweep, ps->sweep, sizeof ps->sweep);
         rb_phase_spec_t *ph = &ps->phases[ps->nphases++];
         memset(ph, 0, sizeof *ph);
         memcpy(ph->name, name, strlen(name) + 1);
@@ -714,6 +715,7 @@ static int s_finish_sweep(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line)
     rb_plan_job_t *c = rc == 0 ? malloc(sizeof *c) : NULL;
     if (rc == 0 && !c)
         return rb_plan_nomem(ps);
+    snprintf(ps->sweep, sizeof ps->sweep, "%s", name);
     for (uint32_t k = 0, n = rb_plan_sweep_count(o); k < n && rc == 0; k++) {
         rc = rb_plan_sweep_pick(ps, o, k, c);
         if (rc == 0 && c->spec.rw == RB_RW_META)
@@ -735,6 +737,7 @@ static int s_finish_sweep(rb_plan_parser_t *ps, rb_plan_job_t *o, unsigned line)
             rc = s_add_job(ps, c, &c->spec, true, line);
     }
     free(c);
+    ps->sweep[0] = '\0';
     ps->after_meta = true;
     return rc;
 }

@@ -766,6 +766,8 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
     for (uint32_t p = 0; p < r->nphases; p++)
         if (s_text_phase(f, r, p) < 0)
             return -ENOMEM;
+    if (rb_report_text_sweeps(f, r) < 0)
+        return -ENOMEM;
     s_text_meta(r, f);
     if (s_text_iterations(f, r) < 0)
         return -ENOMEM;

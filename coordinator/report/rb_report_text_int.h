@@ -21,4 +21,9 @@ int rb_report_text_shared(FILE *f, const rb_run_result_t *r);
 /* Every node's block devices from its inventory, one row each. */
 void rb_report_text_devices(FILE *f, const rb_run_result_t *r);
 
+/* Per sweep of the plan (the phases one job's sweep_* made), a matrix per
+ * rw of bandwidth, IOPS and p99: bs down, iodepth (and numjobs) across.
+ * Nothing for a plan without sweeps. 0 or -ENOMEM. */
+int rb_report_text_sweeps(FILE *f, const rb_run_result_t *r);
+
 #endif

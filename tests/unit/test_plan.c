@@ -1138,8 +1138,10 @@ static void test_issue37_sweep(void **state)
         assert_int_equal(ph->jobs[0].iodepth, qd[i % 3]);
         assert_int_equal(ph->jobs[0].rw, RB_RW_RANDREAD);
         assert_string_equal(ph->jobs[0].filename_format, "r.$jobnum.$filenum");
+        assert_string_equal(p->iters[i].sweep, "r"); /* the report's matrix finds them */
     }
     assert_string_equal(p->phases[9].name, "after"); /* the next job stands apart */
+    assert_string_equal(p->iters[9].sweep, "");
     assert_non_null(p->notes);
     assert_non_null(strstr(p->notes, "t.ini:6: job 'r' sweeps bs (3) x iodepth (3): 9 phases"));
     assert_non_null(strstr(p->notes, "9 x 30 s (runtime and ramp_time) = 4 min 30 s"));

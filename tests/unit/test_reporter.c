@@ -17,6 +17,8 @@
 #include <cmocka.h>
 
 #include "rb_findings.h"
+#include "rb_plan.h"
+#include "rb_report_text_int.h"
 #include "rb_reporter.h"
 #include "rb_result.h"
 
@@ -120,6 +122,54 @@ static void test_names(void **state)
     memset(small, 'x', sizeof small);
     rb_reporter_names(small, sizeof small);
     assert_string_equal(small, "text, j");
+}
+
+/* issue 37: a 2 x 2 x 2 sweep (bs down; numjobs and iodepth across) of a
+ * synthesized result is drawn as one matrix per rw, each cell the phase's
+ * bandwidth, IOPS and p99; a phase that did not run says so. */
+static void test_issue37_sweep_matrix(void **state)
+{
+    (void)state;
+    static const char plan[] = "[j]\nsize=1m\nioengine=libaio\nsweep_rw=read,write\n"
+                               "sweep_bs=4k,1m\nsweep_iodepth=1,8\n[after]\nrw=read\nsize=1m\n";
+    rb_plan_t *pl = NULL;
+    rb_err_t err;
+    rb_err_clear(&err);
+    assert_int_equal(rb_plan_parse(plan, strlen(plan), "t.ini", &pl, &err), 0);
+    assert_int_equal(pl->nphases, 9);
+    rb_phase_agg_t *aggs = calloc(pl->nphases, sizeof *aggs);
+    assert_non_null(aggs);
+    for (uint32_t p = 0; p < pl->nphases; p++) {
+        rb_hist_init(&aggs[p].hist);
+        for (int k = 0; k < 100; k++) /* p99 (and all): 1000 us x (phase + 1) */
+            rb_hist_record(&aggs[p].hist, 1000000ull * (p + 1));
+        aggs[p].aggregate_bw = 1048576.0 * (p + 1);
+        aggs[p].iops = 100.0 * (p + 1);
+    }
+    rb_run_result_t r = {.specs = pl->phases,
+                         .iters = pl->iters,
+                         .nplanned = pl->nphases,
+                         .nphases = 7,
+                         .phases = aggs}; /* the last write phase did not run */
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    assert_non_null(f);
+    assert_int_equal(rb_report_text_sweeps(f, &r), 0);
+    fclose(f);
+    const char *want = "\nsweep j, rw=read: bandwidth, IOPS and p99 latency per phase\n"
+                       "  bs                        qd1                    qd8\n"
+                       "  4k      1.00 MiB/s 100 1000us  2.00 MiB/s 200 2000us\n"
+                       "  1M      3.00 MiB/s 300 3000us  4.00 MiB/s 400 4000us\n"
+                       "\nsweep j, rw=write: bandwidth, IOPS and p99 latency per phase\n"
+                       "  bs                        qd1                    qd8\n"
+                       "  4k      5.00 MiB/s 500 5000us  6.00 MiB/s 600 6000us\n"
+                       "  1M      7.00 MiB/s 700 7000us                not run\n";
+    if (strcmp(out, want))
+        fail_msg("got\n%s\nwant\n%s", out, want);
+    free(out);
+    free(aggs);
+    rb_plan_destroy(&pl);
 }
 
 /* Each rendering of the fixture is the release's, byte for byte. */
@@ -323,9 +373,13 @@ static void test_live_page(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table),          cmocka_unit_test(test_names),
-        cmocka_unit_test(test_render_fixture), cmocka_unit_test(test_write),
-        cmocka_unit_test(test_write_errors),   cmocka_unit_test(test_live_page),
+        cmocka_unit_test(test_table),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_render_fixture),
+        cmocka_unit_test(test_write),
+        cmocka_unit_test(test_write_errors),
+        cmocka_unit_test(test_live_page),
+        cmocka_unit_test(test_issue37_sweep_matrix),
     };
     return cmocka_run_group_tests(tests, s_setup, s_teardown);
 }
