@@ -4,7 +4,10 @@
  * would take. A plan that would run longer than a day that way gets a note
  * (rackbench check and run print the plan's notes), so that `rate=1` or
  * `loops=4294967295` is not found out after days. A runtime, time_based or
- * not, says how long a job runs: such a job is not counted. */
+ * not, says how long a job runs: such a job is not counted. A plan with a
+ * sweep, whose jobs are all time-based, is told the time it takes. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,8 +70,41 @@ static char *s_fmt_long(char *buf, size_t len, double s)
     return buf;
 }
 
+/* The note of a plan with a sweep whose every job is time-based: how long
+ * its phases take, each as long as its longest job's startdelay, ramp_time
+ * and runtime. 0 or -ENOMEM. */
+static int s_sweep_total(rb_plan_parser_t *ps)
+{
+    bool swept = false;
+    uint64_t total = 0;
+    for (uint32_t p = 0; p < ps->nphases; p++) {
+        swept |= ps->iters && ps->iters[p].sweep[0];
+        uint64_t longest = 0;
+        for (uint32_t j = 0; j < ps->phases[p].njobs; j++) {
+            const rb_job_spec_t *js = &ps->phases[p].jobs[j];
+            if (!js->time_based || !js->runtime_ns)
+                return 0; /* its storage says how long */
+            uint64_t t = js->startdelay_max_ns > js->startdelay_ns ? js->startdelay_max_ns
+                                                                   : js->startdelay_ns;
+            t += js->ramp_ns + js->runtime_ns;
+            longest = t > longest ? t : longest;
+        }
+        total += longest;
+    }
+    if (!swept)
+        return 0;
+    uint64_t s = (total + 500000000u) / 1000000000u;
+    return rb_plan_note(ps, 0,
+                        "the plan's %u phases take %llu h %02llu min %02llu s (each phase its "
+                        "longest job's startdelay, ramp_time and runtime; setting up files aside)",
+                        ps->nphases, (unsigned long long)(s / 3600),
+                        (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
+}
+
 int rb_plan_time_note(rb_plan_parser_t *ps)
 {
+    if (s_sweep_total(ps) < 0)
+        return -ENOMEM;
     double total = 0, worst = 0;
     char why[160] = "", job[RB_NAME_MAX] = "";
     for (uint32_t p = 0; p < ps->nphases; p++) {

@@ -1145,6 +1145,8 @@ static void test_issue37_sweep(void **state)
     assert_non_null(p->notes);
     assert_non_null(strstr(p->notes, "t.ini:6: job 'r' sweeps bs (3) x iodepth (3): 9 phases"));
     assert_non_null(strstr(p->notes, "9 x 30 s (runtime and ramp_time) = 4 min 30 s"));
+    /* the whole plan's time: [after] is time-based too (from [global]) */
+    assert_non_null(strstr(p->notes, "t.ini: the plan's 10 phases take 0 h 05 min 00 s"));
     s_assert_round_trip(p);
     rb_plan_destroy(&p);
 
@@ -1160,6 +1162,7 @@ static void test_issue37_sweep(void **state)
         assert_int_equal(p->phases[i].jobs[0].bs, 8192);
     }
     assert_non_null(strstr(p->notes, "how long depends on the storage"));
+    assert_null(strstr(p->notes, "the plan's 4 phases take"));
     rb_plan_destroy(&p);
 
     s_bad_str("[r]\nsize=1m\nsweep_bs=4k,,1m\n", 3, "sweep_bs=4k,,1m: value 2 is empty");
