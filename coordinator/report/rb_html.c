@@ -791,7 +791,7 @@ int rb_html_report(const rb_run_result_t *r, const char *run_dir, FILE *f)
                 smp.bad, smp.bad == 1 ? "" : "s", smp.bad == 1 ? "is" : "are");
     for (uint32_t p = 0; p < r->nphases && rc == 0; p++)
         rc = s_phase(r, p, &smp, tel, f);
-    if (rc < 0)
+    if (rc < 0 || (rc = rb_html_sweeps(r, f)) < 0)
         goto out;
     if ((rc = rb_table_iterations(r, f)) < 0)
         goto out;

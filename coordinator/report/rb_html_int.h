@@ -22,4 +22,8 @@ void rb_html_devices(const rb_run_result_t *r, FILE *f);
  * (run_dir/plan.ini). 0 or -ENOMEM. */
 int rb_html_plan(const rb_run_result_t *r, const char *run_dir, FILE *f);
 
+/* Per sweep of the plan and rw, heat maps of IOPS and bandwidth and of p99
+ * (rb_html_sweep.c); nothing for a plan without sweeps. 0 or -ENOMEM. */
+int rb_html_sweeps(const rb_run_result_t *r, FILE *f);
+
 #endif

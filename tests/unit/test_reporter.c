@@ -18,6 +18,7 @@
 
 #include "rb_findings.h"
 #include "rb_plan.h"
+#include "rb_html_int.h"
 #include "rb_report_text_int.h"
 #include "rb_reporter.h"
 #include "rb_result.h"
@@ -167,6 +168,24 @@ static void test_issue37_sweep_matrix(void **state)
                        "  1M      7.00 MiB/s 700 7000us                not run\n";
     if (strcmp(out, want))
         fail_msg("got\n%s\nwant\n%s", out, want);
+    free(out);
+
+    /* report.html: the same cells as heat maps, shaded against the largest */
+    f = open_memstream(&out, &len);
+    assert_non_null(f);
+    assert_int_equal(rb_html_sweeps(&r, f), 0);
+    fclose(f);
+    const char *html[] = {
+        "<h2>Sweep j, rw=read</h2>",
+        "<td class=\"n\" style=\"background:hsl(130,60%,55%)\">400 IOPS<br>4.00 MiB/s</td>",
+        "<td class=\"n\" style=\"background:hsl(130,60%,85%)\">100 IOPS<br>1.00 MiB/s</td>",
+        "<td class=\"n\" style=\"background:hsl(0,60%,55%)\">4000 us</td>",
+        "<h2>Sweep j, rw=write</h2>",
+        "<td class=\"n\" style=\"background:hsl(0,60%,55%)\">7000 us</td>",
+        "<td class=\"n none\">not run</td>"};
+    for (size_t i = 0; i < sizeof html / sizeof html[0]; i++)
+        if (!strstr(out, html[i]))
+            fail_msg("no \"%s\" in\n%s", html[i], out);
     free(out);
     free(aggs);
     rb_plan_destroy(&pl);
