@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rb_engine_info.h"
 #include "rb_plan_int.h"
 
 /* The swept options, outermost first: rw changes slowest, iodepth fastest. */
@@ -172,6 +173,13 @@ int rb_plan_sweep_pick(rb_plan_parser_t *ps, const rb_plan_job_t *o, uint32_t k,
                                 o->spec.name, s_dims[d].opt, v, RB_NAME_MAX - 1);
     }
     memcpy(c->spec.name, name, len + 1);
+    const char *engine = c->spec.ioengine[0] ? c->spec.ioengine : "sync";
+    if (o->sweep[RB_PLAN_SWEEP_DIMS - 1].n > 1 && rb_engine_info_depth(engine, 2) == 1)
+        return rb_plan_fail(ps, rb_plan_job_line(o, "sweep_iodepth"),
+                            "job '%s': sweep_iodepth with ioengine=%s, which does one IO at a "
+                            "time: every phase would run at depth 1 (sweep the depth of an "
+                            "engine that queues, such as libaio or io_uring)",
+                            o->spec.name, engine);
     return 0;
 }
 

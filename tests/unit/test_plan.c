@@ -1170,6 +1170,8 @@ static void test_issue37_sweep(void **state)
     s_bad_str("[r]\nsize=1m\nsweep_iodepth=1,0\n", 3, "sweep_iodepth=0 is out of range");
     s_bad_str("[r]\nsize=1m\nsweep_iodepth=8,8\n", 3, "sweep_iodepth lists '8' twice");
     s_bad_str("[r]\nsize=1m\nsweep_rw=read,meta\n", 3, "a sweep is of data jobs");
+    s_bad_str("[r]\nsize=1m\nsweep_bs=4k,8k\nsweep_iodepth=1,8\n", 4,
+              "job 'r': sweep_iodepth with ioengine=sync, which does one IO at a time");
     s_bad_str("[global]\nsweep_bs=4k\n[r]\nsize=1m\n", 2,
               "option 'sweep_bs' belongs in a job section");
     s_bad_str("[r]\nsize=1m\nsweep_bs=4k,8k,16k,32k,64k,128k,256k,512k,1m\n"
