@@ -1165,6 +1165,15 @@ static void test_issue37_sweep(void **state)
     assert_null(strstr(p->notes, "the plan's 4 phases take"));
     rb_plan_destroy(&p);
 
+    /* fio's logs: each phase a job of fio's numbering, its logs its own */
+    p = s_parse_str("[r]\nsize=1m\nioengine=libaio\nwrite_bw_log\nsweep_iodepth=1,8\n");
+    assert_int_equal(p->nlogs, 2);
+    assert_string_equal(p->logs[0].job, "r.qd1");
+    assert_string_equal(p->logs[1].job, "r.qd8");
+    assert_int_equal(p->logs[1].number, 2);
+    assert_string_equal(p->logs[1].bw, "r.qd8");
+    rb_plan_destroy(&p);
+
     s_bad_str("[r]\nsize=1m\nsweep_bs=4k,,1m\n", 3, "sweep_bs=4k,,1m: value 2 is empty");
     s_bad_str("[r]\nsize=1m\nsweep_bs=4k,4q\n", 3, "bad size '4q' for sweep_bs");
     s_bad_str("[r]\nsize=1m\nsweep_iodepth=1,0\n", 3, "sweep_iodepth=0 is out of range");
