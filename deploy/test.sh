@@ -88,13 +88,13 @@ sanitized() (
 
 case $tier in
 quick)
-    step "build (Release, -Werror)" ./deploy/build.sh build -DRB_WERROR=ON -DRB_SOAK_SECONDS=60
+    step "build (Release, -Werror)" ./deploy/build.sh build -DRB_WERROR=ON -DRB_SOAK_SECONDS=30
     step "unit and smoke entries" tests build -L '^(unit|smoke)$' -LE '^nightly$'
     ;;
 gate | full)
     step "set-up (Debian packages)" ./deploy/setup.sh --test
     step "clang-format" format
-    soak=60
+    soak=30
     [ $tier = full ] && soak=300
     step "build (Release, -Werror)" ./deploy/build.sh build -DRB_WERROR=ON -DRB_SOAK_SECONDS=$soak
     if [ $tier = gate ]; then
@@ -104,7 +104,7 @@ gate | full)
     fi
     if [ "${RB_SKIP_SANITIZE:-0}" != 1 ]; then
         step "build (ASan+UBSan)" ./deploy/build.sh build-asan -DRB_WERROR=ON -DRB_SANITIZE=ON \
-            -DCMAKE_BUILD_TYPE=Debug -DRB_SOAK_SECONDS=60
+            -DCMAKE_BUILD_TYPE=Debug -DRB_SOAK_SECONDS=30
         if [ $tier = gate ]; then
             step "ASan+UBSan: entries labelled san" sanitized build-asan -L '^san$'
         else

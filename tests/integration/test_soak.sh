@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_soak: tests/bench/soak.sh at CI size. Three local agents at a steady
-# rate for SECONDS (60 in the gate; deploy/test.sh --full's long soak sets
+# rate for SECONDS (30 in the gate; deploy/test.sh --full's long soak sets
 # more with -DRB_SOAK_SECONDS), times RB_TEST_TIME_SCALE, RSS sampled every 5 s: the run
 # completes, samples.csv lost no sample and has no gap, and no process's RSS
 # grew by more than 16 MiB (times the scale: the sanitizers' allocators hold
@@ -8,7 +8,7 @@
 # usage: test_soak.sh BIN_DIR WORK_DIR SCALE [SECONDS]
 set -u
 . "$(dirname "$0")/it_lib.sh"
-bin=$1 work=$2 scale=${3:-1} seconds=${4:-60}
+bin=$1 work=$2 scale=${3:-1} seconds=${4:-30}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$work"
 mkdir -p "$work"
