@@ -1,7 +1,6 @@
-/* The job-option table (rb_opt.h) and what is generic about its rows:
- * the defaults, the normalised print, the "did you mean" suggestion and the
- * option lists of docs/plan.md (reading a value by its kind is in
- * rb_opt_read.c). */
+/* The job-option table (rb_opt.h) and finding its rows (reading a value
+ * by its kind and a job's defaults are in rb_opt_read.c, the custom
+ * readers in rb_opt_value*.c, the print in rb_opt_print.c). */
 #include "rb_opt.h"
 
 #include <errno.h>
@@ -67,8 +66,6 @@ static const rb_opt_name_t s_write_hint_names[] = {{"none", RB_WRITE_HINT_NONE},
                                                    {"extreme", RB_WRITE_HINT_EXTREME}};
 static const rb_opt_name_t s_order_names[] = {{"sequential", 0}, {"random", 1}};
 static const rb_opt_name_t s_think_names[] = {{"complete", 0}, {"issue", 1}};
-
-static rb_opt_parse_fn s_layout_value;
 
 /* clang-format off */
 /* In the order of the normalised print; rows that are not printed stand
@@ -417,7 +414,7 @@ static const rb_opt_t s_rows[] = {
     {"file_per_worker", NULL, RB_OPT_INVBOOL, RB_OPT_F_BARE, J(shared_file), .type = "boolean",
      .def_doc = "`1`", .doc = "0: one file for every worker of every node (IOR's N-1)",
      .ref = "file_per_worker"},
-    {"layout", NULL, RB_OPT_CUSTOM, 0, J(layout), NAMES(s_layout_names), .parse = s_layout_value,
+    {"layout", NULL, RB_OPT_CUSTOM, 0, J(layout), NAMES(s_layout_names), .parse = rb_opt_value_layout,
      .print = rb_opt_print_layout, .type = "`segmented` or `strided`", .def_doc = "`segmented`",
      .doc = "how the workers share one file", .ref = "layout"},
     {"transfer", NULL, RB_OPT_SIZE, 0, J(transfer), .print = rb_opt_print_transfer, .type = "size",
@@ -813,51 +810,4 @@ const char *rb_opt_enum_name(const rb_opt_t *opt, unsigned v)
         if (opt->names[i].value == v)
             return opt->names[i].name;
     return NULL;
-}
-
-/* ---- defaults ---- */
-
-/* The job settings with every default read from the table once. */
-static void s_job_defaults(rb_plan_job_t *o)
-{
-    rb_plan_parser_t ps;
-    rb_err_t err;
-    memset(&ps, 0, sizeof ps);
-    ps.source = "<defaults>";
-    ps.err = &err;
-    memset(o, 0, sizeof *o);
-    for (size_t i = 0; i < S_NROWS; i++)
-        if (s_rows[i].def)
-            (void)rb_opt_read_kind(&ps, o, &s_rows[i], s_rows[i].key, s_rows[i].def, 0);
-    o->spec.bs_max = o->spec.bs;
-    o->kb_base = 1024;
-    o->name = "";
-    free(ps.notes);
-}
-
-void rb_plan_spec_defaults(rb_job_spec_t *js)
-{
-    static rb_plan_job_t defaults;
-    static bool made;
-    if (!made) { /* the plan parser runs on one thread: no race */
-        s_job_defaults(&defaults);
-        made = true;
-    }
-    *js = defaults.spec;
-}
-
-void rb_plan_job_defaults(rb_plan_job_t *o)
-{
-    s_job_defaults(o);
-}
-
-static int s_layout_value(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
-                          const char *key, const char *val, unsigned line)
-{
-    (void)opt;
-    int m = rb_layout_mode_parse(val);
-    if (m < 0)
-        return rb_plan_fail(ps, line, "%s=%.64s: expected segmented or strided", key, val);
-    o->spec.layout = (rb_layout_mode_t)m;
-    return 0;
 }

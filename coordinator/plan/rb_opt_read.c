@@ -1,6 +1,7 @@
 /* Reading a job option's value by the kind its row gives (sizes, durations,
- * booleans, counts, names) into its field, and applying a row: the generic
- * half of the option table (rb_opt.c). */
+ * booleans, counts, names) into its field, applying a row, and a job's
+ * defaults read from the table's rows: the generic half of the option table
+ * (rb_opt.c). */
 #include "rb_opt.h"
 
 #include <ctype.h>
@@ -256,4 +257,42 @@ unsigned rb_plan_job_line(const rb_plan_job_t *o, const char *key)
 {
     const rb_opt_t *opt = rb_opt_find(key);
     return opt ? o->line[rb_opt_index(opt)] : 0;
+}
+
+/* ---- defaults ---- */
+
+/* The job settings with every default read from the table once. */
+static void s_job_defaults(rb_plan_job_t *o)
+{
+    rb_plan_parser_t ps;
+    rb_err_t err;
+    memset(&ps, 0, sizeof ps);
+    ps.source = "<defaults>";
+    ps.err = &err;
+    memset(o, 0, sizeof *o);
+    for (size_t i = 0; i < rb_opt_count(); i++) {
+        const rb_opt_t *row = rb_opt_at(i);
+        if (row->def)
+            (void)rb_opt_read_kind(&ps, o, row, row->key, row->def, 0);
+    }
+    o->spec.bs_max = o->spec.bs;
+    o->kb_base = 1024;
+    o->name = "";
+    free(ps.notes);
+}
+
+void rb_plan_spec_defaults(rb_job_spec_t *js)
+{
+    static rb_plan_job_t defaults;
+    static bool made;
+    if (!made) { /* the plan parser runs on one thread: no race */
+        s_job_defaults(&defaults);
+        made = true;
+    }
+    *js = defaults.spec;
+}
+
+void rb_plan_job_defaults(rb_plan_job_t *o)
+{
+    s_job_defaults(o);
 }

@@ -1,6 +1,7 @@
 /* The value readers of the options that look across nodes: whose data a
- * read job gets (read_from, IOR's -C, -Q and -Z) and the seed of the random
- * choice (read_from_seed, IOR's -X). */
+ * read job gets (read_from, IOR's -C, -Q and -Z), the seed of the random
+ * choice (read_from_seed, IOR's -X), and how a shared file's regions lie
+ * (layout). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,5 +63,18 @@ int rb_opt_value_read_from_seed(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb
     }
     o->spec.read_seed = n;
     o->spec.read_reseed = val[0] == '-' && n > 0;
+    return 0;
+}
+
+/* layout: how the workers' regions of a shared file lie, segmented or
+ * strided (IOR's segments). */
+int rb_opt_value_layout(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                        const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    int m = rb_layout_mode_parse(val);
+    if (m < 0)
+        return rb_plan_fail(ps, line, "%s=%.64s: expected segmented or strided", key, val);
+    o->spec.layout = (rb_layout_mode_t)m;
     return 0;
 }

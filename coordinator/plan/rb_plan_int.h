@@ -230,7 +230,7 @@ int rb_opt_whole(const char *val, long long lo, long long hi, long long *out);
 
 /* Value readers of the RB_OPT_CUSTOM rows (rb_opt_value.c; patterns and
  * verify: rb_opt_value_data.c). */
-rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
+rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_layout, rb_opt_value_rwmixwrite, rb_opt_value_bsrange,
     rb_opt_value_filesize, rb_opt_value_ioengine, rb_opt_value_sync, rb_opt_value_dsync,
     rb_opt_value_seed, rb_opt_value_allrandrepeat, rb_opt_value_create_serialize,
     rb_opt_value_ioscheduler, rb_opt_value_pattern, rb_opt_value_zero_buffers, rb_opt_value_verify,
