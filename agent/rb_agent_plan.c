@@ -286,53 +286,47 @@ static uint64_t s_job_inodes(const rb_agent_t *a, uint32_t p, uint32_t j, int rd
     return (all + (nd ? nd : 1) - 1) / (nd ? nd : 1);
 }
 
-/* The files and folders the plan makes on each file system of this agent
- * (run folders on one device add up), against its free inodes: each must
- * leave --reserve of them free, as of its bytes. 0 or -ENOSPC with err set. A
- * file system without a count of inodes (f_files 0) is not checked. */
-static int s_check_inodes(rb_agent_t *a, rb_err_t *err)
+/* The files and folders the plan makes in run folder rd, over its phases
+ * and jobs. */
+static uint64_t s_rundir_inodes(const rb_agent_t *a, int rd)
 {
     const rb_msg_plan_t *pl = &a->plan.u.plan;
-    for (int i = 0; i < RB_SANDBOX_MAX_RUNDIRS && rb_sandbox_rundir_path(a->sb, i); i++) {
-        struct statvfs v, o;
-        int seen = 0;
-        const char *path = rb_sandbox_rundir_path(a->sb, i);
-        if (statvfs(path, &v) < 0 || v.f_files == 0)
-            continue;
-        for (int e = 0; e < i && !seen; e++) /* the file system of an earlier run folder */
-            seen = statvfs(rb_sandbox_rundir_path(a->sb, e), &o) == 0 && o.f_fsid == v.f_fsid;
-        if (seen)
-            continue;
-        uint64_t need = 0;
-        for (int r = i; r < RB_SANDBOX_MAX_RUNDIRS && rb_sandbox_rundir_path(a->sb, r); r++) {
-            if (r != i &&
-                (statvfs(rb_sandbox_rundir_path(a->sb, r), &o) < 0 || o.f_fsid != v.f_fsid))
-                continue;
-            for (uint32_t p = 0; p < pl->nphases; p++)
-                for (uint32_t j = 0; j < pl->phases[p].njobs; j++)
-                    need += s_job_inodes(a, p, j, r);
-        }
-        uint64_t reserve = (uint64_t)v.f_files / 100 * (uint64_t)a->o.reserve_pct;
-        if (need <= v.f_favail && v.f_favail - need >= reserve)
-            continue;
-        return rb_err_set(err, -ENOSPC,
-                          "%s: the plan makes up to %llu files and folders, %llu inodes are free "
-                          "and %llu (%d%%) must stay free (--reserve): fewer meta_files, nrfiles "
-                          "or numjobs",
-                          path, (unsigned long long)need, (unsigned long long)v.f_favail,
-                          (unsigned long long)reserve, a->o.reserve_pct);
-    }
-    return 0;
+    uint64_t need = 0;
+    for (uint32_t p = 0; p < pl->nphases; p++)
+        for (uint32_t j = 0; j < pl->phases[p].njobs; j++)
+            need += s_job_inodes(a, p, j, rd);
+    return need;
+}
+
+/* need files and folders on the file system of path against its free
+ * inodes: --reserve of them must stay free, as of its bytes. 0 or -ENOSPC
+ * with err set. A file system without a count of inodes (f_files 0) is not
+ * checked. */
+static int s_inodes_check(const rb_agent_t *a, const char *path, uint64_t need, rb_err_t *err)
+{
+    struct statvfs v;
+    if (statvfs(path, &v) < 0 || v.f_files == 0)
+        return 0;
+    uint64_t reserve = (uint64_t)v.f_files / 100 * (uint64_t)a->o.reserve_pct;
+    if (need <= v.f_favail && v.f_favail - need >= reserve)
+        return 0;
+    return rb_err_set(err, -ENOSPC,
+                      "%s: the plan makes up to %llu files and folders, %llu inodes are free "
+                      "and %llu (%d%%) must stay free (--reserve): fewer meta_files, nrfiles "
+                      "or numjobs",
+                      path, (unsigned long long)need, (unsigned long long)v.f_favail,
+                      (unsigned long long)reserve, a->o.reserve_pct);
 }
 
 /* What the plan writes on each file system of this agent (run folders on
  * one device add up), into a->space for the coordinator, which adds up the
- * nodes sharing one; each must leave --reserve free. 0 or -ENOSPC with err
- * set for a REFUSED. */
+ * nodes sharing one; each must leave --reserve of its bytes and of its
+ * inodes free. 0 or -ENOSPC with err set for a REFUSED. */
 static int s_check_space(rb_agent_t *a, rb_err_t *err)
 {
     rb_msg_space_t *sp = &a->space->u.space;
-    int first[RB_MAX_ROOTS]; /* the run folder that names each file system */
+    int first[RB_MAX_ROOTS];       /* the run folder that names each file system */
+    uint64_t inodes[RB_MAX_ROOTS]; /* the files and folders the plan makes on each */
     const rb_msg_plan_t *pl = &a->plan.u.plan;
     for (uint32_t p = 0; p < pl->nphases && a->o.reserve_pct; p++)
         for (uint32_t j = 0; j < pl->phases[p].njobs; j++)
@@ -369,17 +363,19 @@ static int s_check_space(rb_agent_t *a, rb_err_t *err)
                 0)
                 f->shared = (uint8_t)rb_fs_type_shared(f->fs_type);
             first[k] = i;
+            inodes[k] = 0;
         }
         sp->fs[k].need_bytes += rb_layout_need(a->layout, i);
+        inodes[k] += s_rundir_inodes(a, i);
     }
     for (uint32_t k = 0; k < sp->nfs; k++) {
-        int rc = rb_sandbox_space_check(rb_sandbox_rundir_path(a->sb, first[k]),
-                                        sp->fs[k].need_bytes, sp->fs[k].free_bytes,
+        const char *path = rb_sandbox_rundir_path(a->sb, first[k]);
+        int rc = rb_sandbox_space_check(path, sp->fs[k].need_bytes, sp->fs[k].free_bytes,
                                         sp->fs[k].total_bytes, (unsigned)a->o.reserve_pct, err);
-        if (rc < 0)
+        if (rc < 0 || (rc = s_inodes_check(a, path, inodes[k], err)) < 0)
             return rc;
     }
-    return s_check_inodes(a, err);
+    return 0;
 }
 
 #define S_PIN_KEEP  (128ull << 20) /* lockmem leaves the host this much (rb_worker_lockmem) */
