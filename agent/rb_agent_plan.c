@@ -24,6 +24,7 @@
 #include "rb_lustre.h"
 #include "rb_time.h"
 #include "rb_units.h"
+#include "rb_worker.h"
 
 /* What names a job's data set: its folder, its files and how they are laid
  * out. A read with the same key reads what the write with it wrote. */
@@ -378,7 +379,6 @@ static int s_check_space(rb_agent_t *a, rb_err_t *err)
     return 0;
 }
 
-#define S_PIN_KEEP  (128ull << 20) /* lockmem leaves the host this much (rb_worker_lockmem) */
 #define S_ROOM_SAYS "half its RAM or of its memory cgroup's limit, or what is available if less"
 
 /* A number from a cgroup file ("max": none); 0 when there is none. */
@@ -493,11 +493,7 @@ int rb_agent_plan_accept(rb_agent_t *a, rb_err_t *err)
                             rb_engine_info_depth(js->ioengine, js->iodepth) *
                             bmax; /* what its workers' rings hold */
             /* lockmem: what each worker pins, as rb_worker_lockmem caps it */
-            uint64_t jpin =
-                js->lockmem && ram > S_PIN_KEEP
-                    ? (uint64_t)js->numjobs *
-                          (js->lockmem < ram - S_PIN_KEEP ? js->lockmem : ram - S_PIN_KEEP)
-                    : 0;
+            uint64_t jpin = (uint64_t)js->numjobs * rb_worker_lockmem_bytes(js->lockmem, ram);
             pinned += jpin;
             if (jpin > pinmost) {
                 pinmost = jpin;

@@ -120,15 +120,21 @@ int rb_worker_wait_for(const rb_worker_t *w)
     return 0;
 }
 
+uint64_t rb_worker_lockmem_bytes(uint64_t lockmem, uint64_t ram)
+{
+    const uint64_t keep = 128ull << 20; /* fio leaves the host this much */
+    if (!ram || lockmem + keep <= ram)
+        return lockmem;
+    return ram > keep ? ram - keep : 0;
+}
+
 int rb_worker_lockmem(rb_worker_t *w)
 {
-    uint64_t n = w->spec->lockmem;
     uint64_t ram = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
-    const uint64_t keep = 128ull << 20; /* fio leaves the host this much */
-    if (!n)
+    uint64_t n = rb_worker_lockmem_bytes(w->spec->lockmem, ram);
+    if (!w->spec->lockmem)
         return 0;
-    if (ram && n + keep > ram) {
-        n = ram > keep ? ram - keep : 0;
+    if (n < w->spec->lockmem) {
         rb_log(RB_LOG_INFO, "job %s worker %" PRIu32 ": lockmem limited to %" PRIu64 " MiB",
                w->spec->name, w->index, n >> 20);
     }

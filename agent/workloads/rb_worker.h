@@ -333,8 +333,12 @@ int rb_worker_sleep_until(const rb_worker_t *w, uint64_t t_ns);
  * then, -ECANCELED when the phase stopped first. */
 int rb_worker_wait_for(const rb_worker_t *w);
 
-/* fio's lockmem: pins the job's lockmem bytes (mmap, mlock) for w, at
- * most the host's memory less 128 MiB, as fio. 0, or -errno with w failed. */
+/* The bytes a worker of a job with that lockmem pins on a host of ram
+ * bytes: at most the host's memory less 128 MiB, as fio. */
+uint64_t rb_worker_lockmem_bytes(uint64_t lockmem, uint64_t ram);
+
+/* fio's lockmem: pins the job's lockmem bytes (mmap, mlock) for w, as
+ * rb_worker_lockmem_bytes says. 0, or -errno with w failed. */
 int rb_worker_lockmem(rb_worker_t *w);
 
 /* Lets go of what rb_worker_lockmem pinned; nothing when nothing is. */
