@@ -24,6 +24,8 @@ const char *rb_aggregate_node_status_name(rb_node_status_t s)
         return "refused";
     case RB_NODE_MISSING:
         return "missing";
+    case RB_NODE_CUT:
+        return "cut off";
     }
     return "?";
 }

@@ -17,7 +17,8 @@ typedef enum {
     RB_NODE_FAILED,  /* it reported an IO or set-up error */
     RB_NODE_LOST,    /* it fell silent */
     RB_NODE_REFUSED, /* it refused the plan */
-    RB_NODE_MISSING  /* it never reported this phase */
+    RB_NODE_MISSING, /* it never reported this phase */
+    RB_NODE_CUT      /* it was sending samples of this phase when the run was cut off */
 } rb_node_status_t;
 
 /* "ok", "failed", "lost", "refused", "missing". */
@@ -162,6 +163,17 @@ typedef struct rb_agg_disk {
     double deviation;        /* bw / family_median_bw - 1 (0 without a median) */
 } rb_agg_disk_t;
 
+/* A phase rebuilt from samples.csv has no merged histogram, only each
+ * sample interval's percentiles: what they say of the phase. Its p50 (p99)
+ * lies between the smallest and the largest of its intervals' p50s (p99s),
+ * each within the histograms' error; its max is the largest interval max. */
+typedef struct rb_lat_bounds {
+    uint64_t intervals;    /* sample rows with IO of the kind and a latency; 0: none */
+    double p50_lo, p50_hi; /* us */
+    double p99_lo, p99_hi; /* us */
+    double max;            /* us; 0: samples.csv does not keep it (a direction's) */
+} rb_lat_bounds_t;
+
 typedef struct rb_phase_agg {
     char name[RB_NAME_MAX];
     rb_rw_t rw;        /* of the phase's first job */
@@ -222,10 +234,12 @@ typedef struct rb_phase_agg {
     int32_t drop_status;     /* the first such failure, -errno */
     /* roll-ups: node -> rack -> cluster */
     uint32_t nracks;
-    rb_agg_group_t *racks;  /* nracks entries (owned), in order of first appearance */
-    rb_agg_group_t cluster; /* all nodes */
-    rb_agg_steady_t steady; /* from the per-interval samples (rb_aggregate_steady) */
-    int from_samples;       /* rebuilt from samples.csv: no latency, no per-worker rows */
+    rb_agg_group_t *racks;          /* nracks entries (owned), in order of first appearance */
+    rb_agg_group_t cluster;         /* all nodes */
+    rb_agg_steady_t steady;         /* from the per-interval samples (rb_aggregate_steady) */
+    int from_samples;               /* rebuilt from samples.csv: no latency, no per-worker rows */
+    rb_lat_bounds_t smp_lat;        /* from_samples: all IOs' latency as its intervals bound it */
+    rb_lat_bounds_t smp_dir_lat[2]; /* likewise reads' and writes' (samples.csv has no trims) */
     uint32_t nfindings;
     struct rb_finding *findings; /* what was seen beyond the figures (rb_findings.h), owned */
     /* The cluster's bandwidth point by point (rb_findings_stalls), over the

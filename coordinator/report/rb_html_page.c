@@ -58,8 +58,14 @@ void rb_html_head(const rb_run_result_t *r, FILE *f)
     fputs("</h1>\n<table class=\"kv\">\n", f);
     rb_table_kv(f, "plan", "%s", r->plan_source ? r->plan_source : "");
     rb_table_kv(f, "started", "%s", when);
-    rb_table_kv(f, "duration", "%.1f s", r->duration_s);
-    rb_table_kv(f, "nodes", "%u (%u ok)", r->nnodes, ok);
+    if (r->running && r->seen_s > 0) {
+        uint32_t silent = rb_report_nsilent(r);
+        rb_table_kv(f, "duration", "%.1f s to its last sample", r->seen_s);
+        rb_table_kv(f, "nodes", "%u seen, %u sending at its end", r->nnodes, r->nnodes - silent);
+    } else {
+        rb_table_kv(f, "duration", "%.1f s", r->duration_s);
+        rb_table_kv(f, "nodes", "%u (%u ok)", r->nnodes, ok);
+    }
     rb_table_kv(f, "rackbench", "%s", RB_VERSION);
     fprintf(f, "<tr><th scope=\"row\">status</th><td class=\"%s\">%s</td></tr>\n",
             r->live                   ? "running"
@@ -111,6 +117,8 @@ void rb_html_nodes(const rb_run_result_t *r, FILE *f)
             fputs(": ", f);
             rb_svg_esc(f, n->error);
         }
+        if (rb_report_silent(r, n))
+            fprintf(f, "; silent: its last sample ended at %.1f s", n->last_sample_s);
         fprintf(f, "</td><td class=\"n\">%u</td><td class=\"n\">", n->cores);
         rb_svg_esc(f, rb_units_fmt_size(b1, sizeof b1, (double)n->ram_bytes));
         fprintf(f, "</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f</td>",

@@ -464,6 +464,35 @@ uint32_t rb_report_covered(const rb_phase_agg_t *a)
     return n;
 }
 
+int rb_report_silent(const rb_run_result_t *r, const rb_report_node_t *n)
+{
+    if (!r->running || !(r->seen_s > 0) || (n->status != RB_NODE_OK && n->status != RB_NODE_CUT))
+        return 0;
+    double quiet = 2 * r->interval_s > 1 ? 2 * r->interval_s : 1;
+    return n->last_sample_s < 0 || r->seen_s - n->last_sample_s > quiet;
+}
+
+uint32_t rb_report_nsilent(const rb_run_result_t *r)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < r->nnodes; i++)
+        n += rb_report_silent(r, &r->nodes[i]);
+    return n;
+}
+
+char *rb_report_run_nodes(const rb_run_result_t *r, char *buf, size_t len)
+{
+    uint32_t ok = 0, silent = rb_report_nsilent(r);
+    for (uint32_t i = 0; i < r->nnodes; i++)
+        ok += r->nodes[i].status == RB_NODE_OK;
+    if (!r->running || !(r->seen_s > 0))
+        snprintf(buf, len, "nodes %u (%u ok)  %.1f s", r->nnodes, ok, r->duration_s);
+    else
+        snprintf(buf, len, "nodes %u seen, %u sending at its end  %.1f s to its last sample",
+                 r->nnodes, r->nnodes - silent, r->seen_s);
+    return buf;
+}
+
 /* " (at 12.3 s)" for a node lost then; "" otherwise (static buffer). */
 const char *rb_report_lost_at(double s)
 {
@@ -567,6 +596,13 @@ static void s_json_run_nodes(rb_jw_t *w, const rb_run_result_t *r)
             rb_jw_num(w, "lost_at_s", n->lost_at_s);
         else
             rb_jw_null(w, "lost_at_s");
+        if (r->running && r->seen_s > 0) {
+            if (n->last_sample_s >= 0)
+                rb_jw_num(w, "last_sample_s", n->last_sample_s);
+            else
+                rb_jw_null(w, "last_sample_s");
+            rb_jw_bool(w, "silent", rb_report_silent(r, n));
+        }
         if (n->hw)
             rb_host_json_write(w, n->hw);
         rb_jw_obj_end(w);
@@ -633,6 +669,28 @@ static void s_json_steadystate(rb_jw_t *w, const rb_phase_agg_t *a)
     rb_jw_arr_end(w);
 }
 
+/* The bounds a phase rebuilt from samples has on its latency
+ * (rb_lat_bounds_t): its members, or under key an object of them. */
+static void s_json_lat_bounds(rb_jw_t *w, const char *key, const rb_lat_bounds_t *b)
+{
+    if (key)
+        rb_jw_obj_begin(w, key);
+    rb_jw_u64(w, "intervals", b->intervals);
+    const double v[4] = {b->p50_lo, b->p50_hi, b->p99_lo, b->p99_hi};
+    const char *const k[4] = {"p50_us_min", "p50_us_max", "p99_us_min", "p99_us_max"};
+    for (int i = 0; i < 4; i++)
+        if (b->intervals)
+            rb_jw_num(w, k[i], v[i]);
+        else
+            rb_jw_null(w, k[i]);
+    if (b->max > 0)
+        rb_jw_num(w, "max_us", b->max);
+    else
+        rb_jw_null(w, "max_us");
+    if (key)
+        rb_jw_obj_end(w);
+}
+
 /* One phase object of "phases", members in the order of docs/report-schema.md. */
 static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spec_t *sp,
                          const rb_plan_iter_t *it)
@@ -660,6 +718,13 @@ static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spe
     rb_jw_arr_end(w);
     rb_jw_bool(w, "partial", a->partial);
     rb_jw_bool(w, "from_samples", a->from_samples);
+    if (a->from_samples) {
+        rb_jw_obj_begin(w, "latency_from_samples");
+        s_json_lat_bounds(w, NULL, &a->smp_lat);
+        s_json_lat_bounds(w, "read", &a->smp_dir_lat[0]);
+        s_json_lat_bounds(w, "write", &a->smp_dir_lat[1]);
+        rb_jw_obj_end(w);
+    }
     rb_jw_obj_begin(w, "coverage");
     rb_jw_u64(w, "nodes", rb_report_covered(a));
     rb_jw_u64(w, "of", a->nnodes);
@@ -815,6 +880,8 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
     rb_jw_str(&w, "plan", r->plan_source);
     rb_jw_str(&w, "started", when);
     rb_jw_num(&w, "duration_s", r->duration_s);
+    if (r->running && r->seen_s > 0)
+        rb_jw_num(&w, "seen_s", r->seen_s);
     rb_jw_str(&w, "status", r->running ? "running" : r->status ? "failed" : "ok");
     rb_jw_str(&w, "error", r->status ? r->error : NULL);
     rb_jw_u64(&w, "dropped_messages", r->dropped_messages);

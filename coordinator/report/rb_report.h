@@ -42,6 +42,8 @@ typedef struct rb_report_node {
     uint64_t removed_files;
     rb_cleanup_t cleanup; /* what became of its files */
     double lost_at_s;     /* when it was lost, seconds after the run began; < 0: it was not */
+    double last_sample_s; /* a run that did not finish: its last sample's end, seconds
+                             after the run began (samples.csv); < 0: none, or finished */
     /* what the host is, as its HELLO said (kernel, CPU, NICs, its roots'
      * mounts and disks); NULL when unknown. Borrowed. */
     const rb_msg_hello_t *hw;
@@ -52,6 +54,8 @@ typedef struct rb_run_result {
     const char *plan_source;   /* borrowed */
     uint64_t started_wall_ns;  /* wall clock at start */
     double duration_s;         /* whole run, coordinator clock */
+    double seen_s;             /* a run that did not finish: from its start to its last
+                                  sample's end (samples.csv); 0: unknown, or finished */
     int status;                /* 0 ok, else the run failed */
     int live;                  /* running, and its coordinator still holds the folder */
     int running;               /* the run has not finished: written after a phase, or read
@@ -102,6 +106,19 @@ char *rb_report_phase_io(const rb_phase_agg_t *a, const rb_phase_spec_t *sp, cha
 
 /* Nodes that completed the phase cleanly. */
 uint32_t rb_report_covered(const rb_phase_agg_t *a);
+
+/* The nodes and time of r's head line: "nodes 4 (4 ok)  12.3 s"; for a
+ * run that did not finish, what its samples show: "nodes 4 seen, 3 sending
+ * at its end  41.2 s to its last sample". Into buf, returned. */
+char *rb_report_run_nodes(const rb_run_result_t *r, char *buf, size_t len);
+
+/* 1 when r did not finish and node n fell silent: its samples stopped (or
+ * never came) more than two sample intervals, and a second, before the
+ * run's last. */
+int rb_report_silent(const rb_run_result_t *r, const rb_report_node_t *n);
+
+/* The nodes of r that fell silent (rb_report_silent). */
+uint32_t rb_report_nsilent(const rb_run_result_t *r);
 
 /* " (at 12.3 s)" for a node lost s seconds into the phase; "" for s < 0 (static buffer). */
 const char *rb_report_lost_at(double s);

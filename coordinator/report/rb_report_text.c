@@ -163,6 +163,24 @@ static void s_text_lat(FILE *f, const char *label, const rb_hist_t *h)
     s_field(f, "", "%s", mean);
 }
 
+/* A latency of a phase rebuilt from samples: the bounds its intervals'
+ * percentiles set (rb_lat_bounds_t), labelled as such; "none recorded"
+ * when no interval had one. */
+static void s_text_lat_bounds(FILE *f, const char *label, const rb_lat_bounds_t *b)
+{
+    if (!b->intervals) {
+        s_field(f, label, "none recorded");
+        return;
+    }
+    char max[48] = "";
+    if (b->max > 0)
+        snprintf(max, sizeof max, "  max %.1f", b->max);
+    s_field(f, label,
+            "p50 %.1f .. %.1f  p99 %.1f .. %.1f%s  (from samples: between its %" PRIu64
+            " intervals' own)",
+            b->p50_lo, b->p50_hi, b->p99_lo, b->p99_hi, max, b->intervals);
+}
+
 /* A latency in us for a table cell: "-" when none was recorded. */
 static const char *s_cell_us(char *buf, size_t len, uint64_t count, uint64_t ns)
 {
@@ -255,7 +273,8 @@ static void s_text_nodes(FILE *f, const rb_phase_agg_t *a, int meta, rb_units_st
  * moved data; the three latencies whenever slat was taken. window ("" or
  * "  (over ...)") says what the rates are over. */
 static void s_text_dirs(FILE *f, const rb_agg_dir_t dir[RB_NDIRS], const rb_hist_t (*lat)[RB_NLATS],
-                        const char *indent, const char *window, rb_units_style_t st)
+                        const rb_lat_bounds_t *bounds, const char *indent, const char *window,
+                        rb_units_style_t st)
 {
     char b1[64], b2[64], label[48];
     int moved = 0, slat = 0;
@@ -278,6 +297,8 @@ static void s_text_dirs(FILE *f, const rb_agg_dir_t dir[RB_NDIRS], const rb_hist
             snprintf(label, sizeof label, "%s  %s", indent, rb_lat_kind_name((rb_lat_kind_t)k));
             if (k == RB_LAT_SLAT && !lat[d][k].count)
                 s_field(f, label, "none: the IOs completed as they were submitted");
+            else if (bounds && !lat[d][k].count && d < 2)
+                s_text_lat_bounds(f, label, &bounds[d]);
             else
                 s_text_lat(f, label, &lat[d][k]);
         }
@@ -573,7 +594,8 @@ static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
     if (a->from_samples) {
         s_field(f, "REBUILT FROM SAMPLES",
                 "the run was cut off in this phase: its figures add up its "
-                "samples; no latency, no per-worker figures");
+                "samples, its latency is bounded by its intervals' percentiles; "
+                "no per-worker figures");
     } else {
         s_field(f, "stonewall", "%s  (until the first worker ended, %.3f s)",
                 rb_units_fmt_bw_in(b1, sizeof b1, a->stonewall_bw, st), a->stonewall_s);
@@ -586,7 +608,10 @@ static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
     s_field(f, "moved", "%s in %.3f s, %" PRIu64 " errors",
             rb_units_fmt_size_in(b1, sizeof b1, (double)a->bytes, st), a->window_s, a->errors);
     s_text_skew(f, a);
-    s_text_lat(f, "latency", &a->hist);
+    if (a->from_samples)
+        s_text_lat_bounds(f, "latency", &a->smp_lat);
+    else
+        s_text_lat(f, "latency", &a->hist);
     s_text_iodepth(f, sp);
     s_text_access(f, sp);
     s_text_honesty(f, a, st);
@@ -598,7 +623,8 @@ static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
                 a->ops - a->read_ops);
     /* with several jobs, each job's own rates are over its own time: the
      * phase's over its window, and each line says which */
-    s_text_dirs(f, a->dir, (const rb_hist_t(*)[RB_NLATS])a->lat, "",
+    s_text_dirs(f, a->dir, (const rb_hist_t(*)[RB_NLATS])a->lat,
+                a->from_samples ? a->smp_dir_lat : NULL, "",
                 a->njobs > 1 ? "  (over the phase's window)" : "", st);
     if (a->verify_errors)
         s_field(f, "VERIFY", "%" PRIu64 " blocks failed verification", a->verify_errors);
@@ -612,7 +638,7 @@ static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
                     aj->ioengine, rb_engine_info_depth(aj->ioengine, aj->iodepth),
                     rb_units_fmt_bw_in(b1, sizeof b1, aj->bw, st), aj->iops, aj->window_s);
             s_text_lat(f, "    latency", aj->hist);
-            s_text_dirs(f, aj->dir, (const rb_hist_t(*)[RB_NLATS])aj->lats->dir, "  ",
+            s_text_dirs(f, aj->dir, (const rb_hist_t(*)[RB_NLATS])aj->lats->dir, NULL, "  ",
                         "  (over the job's own time)", st);
         }
     for (uint32_t j = 0; j < a->njobs; j++)
@@ -732,14 +758,11 @@ static void s_text_cleanup(FILE *f, const rb_run_result_t *r, const rb_report_no
 int rb_report_text(const rb_run_result_t *r, FILE *f)
 {
     char when[32];
-    uint32_t ok = 0;
-    for (uint32_t i = 0; i < r->nnodes; i++)
-        ok += r->nodes[i].status == RB_NODE_OK;
     rb_time_iso(when, sizeof when, r->started_wall_ns);
     fprintf(f, "rackbench %s  run %s  %s\n", RB_VERSION, r->run_id, when);
-    char head[PATH_MAX + 128];
-    snprintf(head, sizeof head, "plan %s  nodes %u (%u ok)  %.1f s  %s", r->plan_source, r->nnodes,
-             ok, r->duration_s,
+    char head[PATH_MAX + 128], nodes[96];
+    rb_report_run_nodes(r, nodes, sizeof nodes);
+    snprintf(head, sizeof head, "plan %s  %s  %s", r->plan_source, nodes,
              r->live      ? "RUNNING (the phases so far)"
              : r->running ? "DID NOT FINISH (partial)"
              : r->status  ? "FAILED"
@@ -750,12 +773,17 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
         rb_text_wrap(f, r->error, 7, 7, RB_TEXT_WIDTH);
     }
     for (uint32_t i = 0; i < r->nnodes; i++)
-        if (r->nodes[i].status != RB_NODE_OK) {
+        if (r->nodes[i].status != RB_NODE_OK && r->nodes[i].status != RB_NODE_CUT) {
             snprintf(head, sizeof head, "node %s: %s: %s%s", r->nodes[i].name,
                      rb_aggregate_node_status_name(r->nodes[i].status), r->nodes[i].error,
                      rb_report_lost_at(r->nodes[i].lost_at_s));
             rb_text_wrap(f, head, 0, 4, RB_TEXT_WIDTH);
             s_text_cleanup(f, r, &r->nodes[i]);
+        } else if (rb_report_silent(r, &r->nodes[i])) {
+            snprintf(head, sizeof head,
+                     "node %s: silent: its last sample ended at %.1f s, the run's last at %.1f s",
+                     r->nodes[i].name, r->nodes[i].last_sample_s, r->seen_s);
+            rb_text_wrap(f, head, 0, 4, RB_TEXT_WIDTH);
         }
     s_text_units(f, r->units);
     if (rb_report_text_builds(f, r) < 0 || rb_report_text_hw(f, r) < 0)

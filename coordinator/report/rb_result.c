@@ -28,8 +28,8 @@ static double s_num(const rb_json_t *o, const char *key)
 
 static rb_node_status_t s_status(const char *s)
 {
-    static const rb_node_status_t all[] = {RB_NODE_OK, RB_NODE_FAILED, RB_NODE_LOST,
-                                           RB_NODE_REFUSED, RB_NODE_MISSING};
+    static const rb_node_status_t all[] = {RB_NODE_OK,      RB_NODE_FAILED,  RB_NODE_LOST,
+                                           RB_NODE_REFUSED, RB_NODE_MISSING, RB_NODE_CUT};
     for (size_t i = 0; s && i < sizeof all / sizeof all[0]; i++)
         if (!strcmp(s, rb_aggregate_node_status_name(all[i])))
             return all[i];
@@ -643,8 +643,11 @@ int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
         const char *slash = strrchr(dir, '/');
         snprintf(res->run_id, sizeof res->run_id, "%s", slash ? slash + 1 : dir);
     }
-    if (res->running)
+    if (res->running) {
         res->live = s_locked(dir);
+        if (rb_result_cut_seen(dir, out) < 0)
+            return s_fail(out, err, -ENOMEM, "%s: samples.csv cannot be read%s", dir, "");
+    }
     /* the phase in progress when the run was cut off, from its samples */
     if (res->running && res->nphases < pl->nphases &&
         rb_result_phase_from_samples(dir, &pl->phases[res->nphases],

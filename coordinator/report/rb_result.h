@@ -100,9 +100,18 @@ int rb_result_samples_rates(const char *dir, const rb_phase_agg_t *a, double int
 /* The phase that was running when the run was cut off, from its samples in
  * dir: per node and job what the samples add up to, over the time they
  * cover (rb_result_csv.c). out is the caller's. 0 or -errno. */
-/* interval_s 0: the phase's own, the length most of its rows have. */
+/* interval_s 0: the phase's own, the length most of its rows have. Each
+ * node's status is RB_NODE_CUT; out->smp_lat and smp_dir_lat hold what the
+ * intervals' percentiles bound (rb_result_cut.c). */
 int rb_result_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, double interval_s,
                                  rb_phase_agg_t *out);
+
+/* A run that did not finish: from dir/samples.csv, each node's last
+ * sample (nodes[].last_sample_s, < 0 for none; a node of the samples that
+ * out lacks is added, RB_NODE_CUT) and the time from the run's start to
+ * its last sample (res.seen_s; the start is the first sample's when out
+ * has none). 0 or -errno; no samples.csv: 0, nothing set. */
+int rb_result_cut_seen(const char *dir, rb_loaded_run_t *out);
 
 /* The host's CPU over phase a from dir/telemetry.csv: usr[n] and sys[n]
  * (a->nnodes entries, the caller's) the means of user and system CPU (% of

@@ -1,6 +1,6 @@
-/* Run folders' CSV files read back: samples.csv into per-node series and
- * phase figures (a run cut off before its DONEs), telemetry.csv into the
- * findings (rb_result.h). */
+/* Run folders' CSV files read back: samples.csv into per-node series,
+ * rates and values, telemetry.csv into the findings (rb_result.h). A run
+ * cut off before its DONEs is read by rb_result_cut.c. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,128 +8,16 @@
 #include <string.h>
 #include <time.h>
 #include "rb_csv.h"
+#include "rb_csv_read.h"
 #include "rb_findings.h"
 #include "rb_json.h"
 #include "rb_result.h"
 #include "rb_time.h"
 
-#define S_MAX_SAMPLE_LINE 1024 /* longest samples.csv line read */
-
-#define S_MAX_COLS 64 /* columns of a CSV file read (a schema's and any the file adds) */
-
-_Static_assert(RB_CSV_SMP_NCOLS <= S_MAX_COLS && RB_CSV_TEL_NCOLS <= S_MAX_COLS,
-               "a schema has more columns than a reader keeps");
-
-/* A CSV file of a run folder read by its header line: each row's fields in
- * the schema's order, whatever order the file has them in ("" for a column
- * the file lacks), so that a folder written with other columns reads too. */
-typedef struct s_csv {
-    FILE *f;
-    const rb_csv_schema_t *schema;
-    int idx[S_MAX_COLS]; /* per schema column: its place in the file, or -1 */
-    int nhdr;            /* columns of the header: a shorter row is torn */
-    char line[S_MAX_SAMPLE_LINE];
-    const char *fld[S_MAX_COLS]; /* the row's fields, in schema order */
-} s_csv_t;
-
-/* Opens dir's file of schema and reads its header. 0, or -errno. */
-static int s_csv_open(s_csv_t *c, const char *dir, const rb_csv_schema_t *schema)
-{
-    char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/%s", dir, schema->file);
-    c->schema = schema;
-    c->f = fopen(path, "re");
-    if (!c->f)
-        return -errno;
-    c->nhdr = 0;
-    if (!fgets(c->line, sizeof c->line, c->f) || rb_csv_map(schema, c->line, c->idx) <= 0) {
-        fclose(c->f);
-        c->f = NULL;
-        return -ENODATA; /* empty, or no header this build knows */
-    }
-    for (const char *p = c->line; *p && *p != '\n' && *p != '\r'; p++)
-        c->nhdr += *p == ',';
-    c->nhdr++;
-    return 0;
-}
-
-/* The next whole row (a torn one is passed over): 1 with c->fld set, 0 at the end. */
-static int s_csv_next(s_csv_t *c)
-{
-    while (fgets(c->line, sizeof c->line, c->f)) {
-        c->line[strcspn(c->line, "\r\n")] = '\0';
-        const char *raw[S_MAX_COLS];
-        int n = 0;
-        for (char *p = c->line; n < S_MAX_COLS; n++) {
-            raw[n] = p;
-            char *comma = strchr(p, ',');
-            if (!comma) {
-                n++;
-                break;
-            }
-            *comma = '\0';
-            p = comma + 1;
-        }
-        if (n < c->nhdr)
-            continue;
-        for (uint32_t k = 0; k < c->schema->ncols; k++)
-            c->fld[k] = c->idx[k] >= 0 && c->idx[k] < n ? raw[c->idx[k]] : "";
-        return 1;
-    }
-    return 0;
-}
-
-static void s_csv_close(s_csv_t *c)
-{
-    if (c->f)
-        fclose(c->f);
-    c->f = NULL;
-}
-
 /* ---- samples.csv ---- */
 
-typedef struct s_row {
-    double t_s, interval_s;
-    char phase[RB_NAME_MAX], node[RB_NAME_MAX], rack[RB_NAME_MAX], job[RB_NAME_MAX];
-    double bytes, ops, errors;
-    double dir_bytes[2], dir_ops[2]; /* reads' and writes' */
-} s_row_t;
-
-/* One samples.csv row's fields (schema order) into r. 1, or 0 when its
- * time is not a number. */
-static int s_parse_row(const char *const *f, s_row_t *r)
-{
-    char *end;
-    r->t_s = strtod(f[RB_CSV_SMP_T_S], &end);
-    if (end == f[RB_CSV_SMP_T_S])
-        return 0;
-    snprintf(r->phase, sizeof r->phase, "%s", f[RB_CSV_SMP_PHASE]);
-    snprintf(r->node, sizeof r->node, "%s", f[RB_CSV_SMP_NODE]);
-    snprintf(r->rack, sizeof r->rack, "%s", f[RB_CSV_SMP_RACK]);
-    snprintf(r->job, sizeof r->job, "%s", f[RB_CSV_SMP_JOB]);
-    r->interval_s = strtod(f[RB_CSV_SMP_INTERVAL_S], NULL);
-    r->bytes = strtod(f[RB_CSV_SMP_BYTES], NULL);
-    r->ops = strtod(f[RB_CSV_SMP_OPS], NULL);
-    r->errors = strtod(f[RB_CSV_SMP_ERRORS], NULL);
-    r->dir_bytes[0] = strtod(f[RB_CSV_SMP_READ_BYTES], NULL);
-    r->dir_ops[0] = strtod(f[RB_CSV_SMP_READ_OPS], NULL);
-    r->dir_bytes[1] = strtod(f[RB_CSV_SMP_WRITE_BYTES], NULL);
-    r->dir_ops[1] = strtod(f[RB_CSV_SMP_WRITE_OPS], NULL);
-    return 1;
-}
-
-/* The next row of phase in samples.csv (a torn line or another phase's
- * rows are passed over): 1 with r filled, 0 at the end. */
-static int s_next_row(s_csv_t *c, const char *phase, s_row_t *r)
-{
-    while (s_csv_next(c))
-        if (s_parse_row(c->fld, r) && strcmp(r->phase, phase) == 0)
-            return 1;
-    return 0;
-}
-
 /* The sample interval a row covers (its start over interval_s), or -1. */
-static long s_interval_of(const s_row_t *r, double interval_s)
+static long s_interval_of(const rb_sample_row_t *r, double interval_s)
 {
     return rb_series_interval(r->t_s, r->interval_s, interval_s);
 }
@@ -139,13 +27,13 @@ int rb_result_samples_series(const char *dir, const char *phase, double interval
 {
     *bytes = *ops = *secs = NULL;
     *n = 0;
-    s_csv_t c;
-    int rc = s_csv_open(&c, dir, &rb_csv_samples);
+    rb_csv_reader_t c;
+    int rc = rb_csv_reader_open(&c, dir, &rb_csv_samples);
     if (rc < 0)
         return rc;
     uint32_t cap = 0;
-    s_row_t r;
-    while (s_next_row(&c, phase, &r)) {
+    rb_sample_row_t r;
+    while (rb_sample_row_next(&c, phase, &r)) {
         long k = s_interval_of(&r, interval_s);
         if (k < 0)
             continue;
@@ -163,7 +51,7 @@ int rb_result_samples_series(const char *dir, const char *phase, double interval
         if ((uint32_t)k + 1 > *n)
             *n = (uint32_t)k + 1;
     }
-    s_csv_close(&c);
+    rb_csv_reader_close(&c);
     if (rc < 0) {
         free(*bytes);
         free(*ops);
@@ -178,12 +66,12 @@ int rb_result_samples_series(const char *dir, const char *phase, double interval
 
 /* The phase's rows of telemetry.csv in f into t, each row's values as
  * rb_findings_tel_row_t takes them. 0 or -ENOMEM. */
-static int s_tel_read(const rb_phase_agg_t *a, s_csv_t *c, double interval_s,
+static int s_tel_read(const rb_phase_agg_t *a, rb_csv_reader_t *c, double interval_s,
                       rb_findings_tel_series_t *t)
 {
     rb_aggregate_name_idx_t *by_name = rb_aggregate_nodes_by_name(a->nodes, a->nnodes);
     int rc = by_name ? 0 : -ENOMEM;
-    while (rc == 0 && s_csv_next(c)) {
+    while (rc == 0 && rb_csv_reader_next(c)) {
         const char *const *fld = c->fld;
         if (strcmp(fld[RB_CSV_TEL_PHASE], a->name) != 0)
             continue;
@@ -224,9 +112,10 @@ int rb_result_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec
     rb_findings_tel_series_t *t = rb_findings_tel_series_new(a->nnodes);
     if (!t)
         return -ENOMEM;
-    s_csv_t c;
-    int rc = s_csv_open(&c, dir, &rb_csv_telemetry) == 0 ? s_tel_read(a, &c, interval_s, t) : 0;
-    s_csv_close(&c);
+    rb_csv_reader_t c;
+    int rc =
+        rb_csv_reader_open(&c, dir, &rb_csv_telemetry) == 0 ? s_tel_read(a, &c, interval_s, t) : 0;
+    rb_csv_reader_close(&c);
     if (rc == 0)
         rc = rb_findings_from_tel_series(a, spec, t, interval_s, hosts);
     rb_findings_tel_series_destroy(&t);
@@ -244,14 +133,14 @@ int rb_result_samples_values(const char *dir, const char *phase, const char *col
             col = (int)k;
     if (col < 0)
         return -ENOENT;
-    s_csv_t c;
-    int rc = s_csv_open(&c, dir, &rb_csv_samples);
+    rb_csv_reader_t c;
+    int rc = rb_csv_reader_open(&c, dir, &rb_csv_samples);
     if (rc < 0)
         return rc == -ENODATA ? -ENOENT : rc;
     if (c.idx[col] < 0)
         col = -1; /* a folder written without that column */
     uint32_t cap = 0;
-    while (col >= 0 && s_csv_next(&c)) {
+    while (col >= 0 && rb_csv_reader_next(&c)) {
         if (strcmp(c.fld[RB_CSV_SMP_PHASE], phase) != 0)
             continue;
         if (*n == cap) {
@@ -265,7 +154,7 @@ int rb_result_samples_values(const char *dir, const char *phase, const char *col
         }
         (*vals)[(*n)++] = strtod(c.fld[col], NULL);
     }
-    s_csv_close(&c);
+    rb_csv_reader_close(&c);
     if (col < 0)
         rc = -ENOENT;
     if (rc < 0) {
@@ -288,18 +177,18 @@ int rb_result_samples_node_series(const char *dir, const char *phase, double int
     *series = NULL;
     *nint = 0;
     *point_s = interval_s;
-    s_csv_t c;
-    int rc = s_csv_open(&c, dir, &rb_csv_samples);
+    rb_csv_reader_t c;
+    int rc = rb_csv_reader_open(&c, dir, &rb_csv_samples);
     if (rc < 0)
         return rc;
-    s_row_t r;
+    rb_sample_row_t r;
     rb_series_t *ser = rb_series_new(nnodes, interval_s);
     rb_aggregate_name_idx_t *by_name = rb_aggregate_nodes_by_name(nodes, nnodes);
     rc = ser && by_name ? 0 : -ENOMEM;
-    while (rc == 0 && s_next_row(&c, phase, &r))
+    while (rc == 0 && rb_sample_row_next(&c, phase, &r))
         rc = rb_series_add(ser, rb_aggregate_node_lookup(by_name, nnodes, r.node), r.t_s,
                            r.interval_s, r.bytes);
-    s_csv_close(&c);
+    rb_csv_reader_close(&c);
     rb_aggregate_name_idx_destroy(by_name);
     if (rc == 0)
         rc = rb_series_take(ser, series, nint, point_s);
@@ -327,7 +216,7 @@ typedef struct s_rate_iv {
     uint32_t rows;
 } s_rate_iv_t;
 
-static void s_rate_iv_add(s_rate_iv_t *iv, const s_row_t *row)
+static void s_rate_iv_add(s_rate_iv_t *iv, const rb_sample_row_t *row)
 {
     for (int d = 0; d < 2; d++) {
         iv->bw[d] += row->dir_bytes[d] / row->interval_s;
@@ -347,51 +236,20 @@ static void s_rate_iv_take(rb_result_dir_rates_t *r, s_rate_iv_t *iv)
     memset(iv, 0, sizeof *iv);
 }
 
-/* The lengths of a phase's sample rows, to the ms, and how many rows have
- * each: the most common is the phase's interval (its first and last rows, a
- * late node's long one, are the exceptions). */
-#define S_LENGTHS 32
-typedef struct s_lengths {
-    long ms[S_LENGTHS];
-    uint64_t count[S_LENGTHS];
-    uint32_t n;
-} s_lengths_t;
-
-static void s_lengths_add(s_lengths_t *l, double s)
-{
-    long ms = lround(s * 1000);
-    uint32_t i = 0;
-    while (i < l->n && l->ms[i] != ms)
-        i++;
-    if (i == l->n && l->n < S_LENGTHS)
-        l->ms[l->n++] = ms;
-    if (i < l->n)
-        l->count[i]++;
-}
-
-static double s_lengths_mode(const s_lengths_t *l)
-{
-    uint32_t best = 0;
-    for (uint32_t i = 1; i < l->n; i++)
-        if (l->count[i] > l->count[best])
-            best = i;
-    return l->n ? (double)l->ms[best] / 1000 : 0;
-}
-
 /* Phase's own sample interval in dir's samples.csv (sample_interval=auto
  * gives each phase its own): the length most of its rows have; 0 without
  * rows. */
 static double s_phase_interval(const char *dir, const char *phase)
 {
-    s_csv_t c;
-    if (s_csv_open(&c, dir, &rb_csv_samples) < 0)
+    rb_csv_reader_t c;
+    if (rb_csv_reader_open(&c, dir, &rb_csv_samples) < 0)
         return 0;
-    s_lengths_t l = {0};
-    s_row_t r;
-    while (s_next_row(&c, phase, &r))
-        s_lengths_add(&l, r.interval_s);
-    s_csv_close(&c);
-    return s_lengths_mode(&l);
+    rb_lengths_t l = {0};
+    rb_sample_row_t r;
+    while (rb_sample_row_next(&c, phase, &r))
+        rb_lengths_add(&l, r.interval_s);
+    rb_csv_reader_close(&c);
+    return rb_lengths_mode(&l);
 }
 
 int rb_result_samples_rates(const char *dir, const rb_phase_agg_t *a, double interval_s,
@@ -405,8 +263,8 @@ int rb_result_samples_rates(const char *dir, const rb_phase_agg_t *a, double int
         interval_s = s_phase_interval(dir, a->name);
     if (!(interval_s > 0))
         return -EINVAL;
-    s_csv_t c;
-    int rc = s_csv_open(&c, dir, &rb_csv_samples);
+    rb_csv_reader_t c;
+    int rc = rb_csv_reader_open(&c, dir, &rb_csv_samples);
     if (rc < 0)
         return rc;
     /* a node's rows of one interval (one per job) are one SAMPLE's, written
@@ -419,8 +277,8 @@ int rb_result_samples_rates(const char *dir, const rb_phase_agg_t *a, double int
     rb_aggregate_name_idx_t *by_name = rb_aggregate_nodes_by_name(a->nodes, a->nnodes);
     rc = cur && cur_k && by_name ? 0 : -ENOMEM;
     uint32_t nk = 0;
-    s_row_t r;
-    while (rc == 0 && s_next_row(&c, a->name, &r)) {
+    rb_sample_row_t r;
+    while (rc == 0 && rb_sample_row_next(&c, a->name, &r)) {
         long k = s_interval_of(&r, interval_s);
         if (k < 0 || !(r.interval_s >= interval_s / 2))
             continue; /* a node's last, short interval: no rate of a whole one */
@@ -452,7 +310,7 @@ int rb_result_samples_rates(const char *dir, const rb_phase_agg_t *a, double int
         }
         s_rate_iv_add(&ivs[(size_t)k * per_k + a->njobs], &r);
     }
-    s_csv_close(&c);
+    rb_csv_reader_close(&c);
     for (uint32_t n = 0; rc == 0 && n < a->nnodes; n++)
         s_rate_iv_take(&nodes[n], &cur[n]);
     for (uint32_t k = 0; rc == 0 && k < nk; k++) {
@@ -467,133 +325,6 @@ int rb_result_samples_rates(const char *dir, const rb_phase_agg_t *a, double int
     return rc;
 }
 
-/* What the samples of one node and job add up to. */
-typedef struct s_acc {
-    char node[RB_NAME_MAX], rack[RB_NAME_MAX];
-    uint32_t job;
-    double first, last, bytes, ops, errors;
-    double rd_bytes, rd_ops, wr_bytes, wr_ops;
-} s_acc_t;
-
-static int s_cmp_acc(const void *a, const void *b)
-{
-    const s_acc_t *x = a, *y = b;
-    int c = strcmp(x->node, y->node);
-    return c ? c : (x->job > y->job) - (x->job < y->job);
-}
-
-/* The phase that was running when the run was cut off, from its samples:
- * per node and job what the samples add up to, over the time they cover.
- * Latency and per-worker figures are not in samples: they stay empty. */
-int rb_result_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, double interval_s,
-                                 rb_phase_agg_t *out)
-{
-    s_csv_t c;
-    if (s_csv_open(&c, dir, &rb_csv_samples) < 0)
-        return -ENOENT;
-    s_row_t r;
-    uint32_t n = 0, cap = 16;
-    s_acc_t *acc = calloc(cap, sizeof *acc);
-    int rc = acc ? 0 : -ENOMEM;
-    s_lengths_t lengths = {0};
-    while (rc == 0 && s_next_row(&c, spec->name, &r)) {
-        s_lengths_add(&lengths, r.interval_s);
-        uint32_t j = 0;
-        while (j < spec->njobs && strcmp(spec->jobs[j].name, r.job) != 0)
-            j++;
-        if (j == spec->njobs)
-            continue;
-        uint32_t i = 0;
-        while (i < n && (strcmp(acc[i].node, r.node) != 0 || acc[i].job != j))
-            i++;
-        if (i == n) {
-            if (n == cap) {
-                s_acc_t *na = realloc(acc, 2 * cap * sizeof *acc);
-                if (!na) {
-                    rc = -ENOMEM;
-                    break;
-                }
-                acc = na;
-                cap *= 2;
-            }
-            memset(&acc[n], 0, sizeof acc[n]);
-            snprintf(acc[n].node, sizeof acc[n].node, "%s", r.node);
-            snprintf(acc[n].rack, sizeof acc[n].rack, "%s", r.rack);
-            acc[n].job = j;
-            acc[n].first = r.t_s - r.interval_s;
-            n++;
-        }
-        if (r.t_s - r.interval_s < acc[i].first)
-            acc[i].first = r.t_s - r.interval_s;
-        if (r.t_s > acc[i].last)
-            acc[i].last = r.t_s;
-        acc[i].bytes += r.bytes;
-        acc[i].ops += r.ops;
-        acc[i].errors += r.errors;
-        acc[i].rd_bytes += r.dir_bytes[0];
-        acc[i].rd_ops += r.dir_ops[0];
-        acc[i].wr_bytes += r.dir_bytes[1];
-        acc[i].wr_ops += r.dir_ops[1];
-    }
-    s_csv_close(&c);
-    if (rc < 0 || n == 0) {
-        free(acc);
-        return rc < 0 ? rc : -ENOENT;
-    }
-    /* one DONE per node, one "worker" per job: what the aggregator takes;
-     * sorted by node, each node's entries are next to each other */
-    qsort(acc, n, sizeof *acc, s_cmp_acc);
-    rb_agg_input_t *in = calloc(n, sizeof *in);
-    rb_msg_done_t *done = calloc(n, sizeof *done);
-    rb_worker_stat_t *ws = calloc(n, sizeof *ws);
-    uint32_t nn = 0;
-    if (!in || !done || !ws)
-        rc = -ENOMEM;
-    for (uint32_t i = 0; rc == 0 && i < n; i++) {
-        if (nn == 0 || strcmp(in[nn - 1].name, acc[i].node) != 0) {
-            in[nn] = (rb_agg_input_t){.name = acc[i].node, .rack = acc[i].rack, .done = &done[nn]};
-            done[nn].workers = &ws[i];
-            nn++;
-        }
-        rb_worker_stat_t *w = &ws[i];
-        done[nn - 1].nworkers++;
-        /* times in ns on a clock starting 1 s before GO: 0 means "never started" */
-        *w = (rb_worker_stat_t){.job = acc[i].job,
-                                .t_start_ns = (uint64_t)llround((acc[i].first + 1) * 1e9),
-                                .t_end_ns = (uint64_t)llround((acc[i].last + 1) * 1e9),
-                                .bytes = (uint64_t)acc[i].bytes,
-                                .ops = (uint64_t)acc[i].ops,
-                                .errors = (uint64_t)acc[i].errors,
-                                .read_bytes = (uint64_t)acc[i].rd_bytes,
-                                .read_ops = (uint64_t)acc[i].rd_ops,
-                                .write_bytes = (uint64_t)acc[i].wr_bytes,
-                                .write_ops = (uint64_t)acc[i].wr_ops};
-    }
-    if (rc == 0)
-        rc = rb_aggregate_phase(spec, in, nn, out);
-    if (rc == 0) {
-        out->partial = 1;
-        out->from_samples = 1;
-        out->nrows = 0; /* per worker figures are not in the samples */
-        double *b = NULL, *o = NULL, *t = NULL;
-        uint32_t m = 0;
-        if (interval_s <= 0)
-            interval_s = s_lengths_mode(&lengths);
-        out->sample_interval_s = interval_s;
-        if (interval_s > 0 &&
-            rb_result_samples_series(dir, spec->name, interval_s, &b, &o, &t, &m) == 0)
-            rb_aggregate_steady(out, b, t, m, interval_s, 0);
-        free(b);
-        free(o);
-        free(t);
-    }
-    free(in);
-    free(done);
-    free(ws);
-    free(acc);
-    return rc;
-}
-
 /* ---- telemetry.csv for fio's JSON ---- */
 
 int rb_result_tel_cpu(const char *dir, const rb_phase_agg_t *a, double *usr, double *sys,
@@ -602,15 +333,15 @@ int rb_result_tel_cpu(const char *dir, const rb_phase_agg_t *a, double *usr, dou
     *all_usr = *all_sys = 0;
     for (uint32_t n = 0; n < a->nnodes; n++)
         usr[n] = sys[n] = 0;
-    s_csv_t c;
-    int rc = s_csv_open(&c, dir, &rb_csv_telemetry);
+    rb_csv_reader_t c;
+    int rc = rb_csv_reader_open(&c, dir, &rb_csv_telemetry);
     if (rc < 0)
         return rc == -ENODATA ? -ENOENT : rc;
     uint32_t *rows = calloc(a->nnodes ? a->nnodes : 1, sizeof *rows);
     rb_aggregate_name_idx_t *by_name = rb_aggregate_nodes_by_name(a->nodes, a->nnodes);
     rc = rows && by_name ? 0 : -ENOMEM;
     uint32_t all = 0;
-    while (rc == 0 && s_csv_next(&c)) {
+    while (rc == 0 && rb_csv_reader_next(&c)) {
         const char *const *fld = c.fld;
         if (fld[RB_CSV_TEL_KIND][0] != 'h' || strcmp(fld[RB_CSV_TEL_PHASE], a->name) != 0)
             continue;
@@ -637,7 +368,7 @@ int rb_result_tel_cpu(const char *dir, const rb_phase_agg_t *a, double *usr, dou
     }
     rb_aggregate_name_idx_destroy(by_name);
     free(rows);
-    s_csv_close(&c);
+    rb_csv_reader_close(&c);
     return rc;
 }
 
@@ -674,12 +405,12 @@ int rb_result_tel_disks(const char *dir, rb_result_disk_use_t **out, uint32_t *n
 {
     *out = NULL;
     *n = 0;
-    s_csv_t c;
-    int rc = s_csv_open(&c, dir, &rb_csv_telemetry);
+    rb_csv_reader_t c;
+    int rc = rb_csv_reader_open(&c, dir, &rb_csv_telemetry);
     if (rc < 0)
         return rc == -ENODATA ? -ENOENT : rc;
     uint32_t cap = 0, hint = 0;
-    while (rc == 0 && s_csv_next(&c)) {
+    while (rc == 0 && rb_csv_reader_next(&c)) {
         const char *const *fld = c.fld;
         if (fld[RB_CSV_TEL_KIND][0] != 'd')
             continue;
@@ -704,7 +435,7 @@ int rb_result_tel_disks(const char *dir, rb_result_disk_use_t **out, uint32_t *n
         d->busy_s += strtod(fld[RB_CSV_TEL_UTIL_PCT], NULL) / 100.0 * dt;
         d->secs += dt;
     }
-    s_csv_close(&c);
+    rb_csv_reader_close(&c);
     if (rc < 0) {
         free(*out);
         *out = NULL;
@@ -720,14 +451,14 @@ int rb_result_samples_job_rows(const char *dir, const char *job, rb_result_job_r
 {
     *rows = NULL;
     *n = 0;
-    s_csv_t c;
-    int rc = s_csv_open(&c, dir, &rb_csv_samples);
+    rb_csv_reader_t c;
+    int rc = rb_csv_reader_open(&c, dir, &rb_csv_samples);
     if (rc < 0)
         return rc == -ENODATA ? -ENOENT : rc;
     uint32_t cap = 0;
-    s_row_t r;
-    while (rc == 0 && s_csv_next(&c)) {
-        if (!s_parse_row(c.fld, &r) || strcmp(r.job, job) != 0)
+    rb_sample_row_t r;
+    while (rc == 0 && rb_csv_reader_next(&c)) {
+        if (!rb_sample_row_parse(c.fld, &r) || strcmp(r.job, job) != 0)
             continue;
         if (*n == cap) {
             cap = cap ? 2 * cap : 256;
@@ -755,7 +486,7 @@ int rb_result_samples_job_rows(const char *dir, const char *job, rb_result_job_r
         o->p50_us[RB_DIR_READ] = strtod(c.fld[RB_CSV_SMP_READ_LAT_P50_US], NULL);
         o->p50_us[RB_DIR_WRITE] = strtod(c.fld[RB_CSV_SMP_WRITE_LAT_P50_US], NULL);
     }
-    s_csv_close(&c);
+    rb_csv_reader_close(&c);
     if (rc < 0) {
         free(*rows);
         *rows = NULL;

@@ -85,6 +85,30 @@ static void s_lat_text(char *buf, size_t len, const rb_hist_t *h)
              rb_hist_mean(h) / 1e3);
 }
 
+/* The latency rows of a phase rebuilt from samples: the bounds its
+ * intervals' percentiles set, all IOs', then reads' and writes'. */
+static void s_lat_bounds(FILE *f, const rb_phase_agg_t *a)
+{
+    const rb_lat_bounds_t *b[3] = {&a->smp_lat, &a->smp_dir_lat[0], &a->smp_dir_lat[1]};
+    const char *const label[3] = {"latency (&#181;s)", "read latency (&#181;s)",
+                                  "write latency (&#181;s)"};
+    for (int i = 0; i < 3; i++) {
+        if (i && !b[i]->intervals)
+            continue;
+        if (!b[i]->intervals) {
+            rb_table_kv(f, label[i], "none recorded");
+            continue;
+        }
+        char max[48] = "";
+        if (b[i]->max > 0)
+            snprintf(max, sizeof max, "  max %.1f", b[i]->max);
+        rb_table_kv(f, label[i],
+                    "p50 %.1f .. %.1f  p99 %.1f .. %.1f%s (from samples: between its %" PRIu64
+                    " intervals' own percentiles)",
+                    b[i]->p50_lo, b[i]->p50_hi, b[i]->p99_lo, b[i]->p99_hi, max, b[i]->intervals);
+    }
+}
+
 /* Per direction rows: when more than one direction moved data, or the
  * engine queued IOs (slat and clat apart). */
 static void s_dirs(const rb_phase_agg_t *a, FILE *f)
@@ -141,17 +165,21 @@ void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f)
     rb_table_kv(f, "errors", "%" PRIu64, a->errors);
     if (a->verify_errors)
         rb_table_kv(f, "verify errors", "%" PRIu64 " blocks failed verification", a->verify_errors);
-    rb_table_kv(f, "latency (&#181;s)",
-                "p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  mean %.1f (percentiles within %.2f%%)",
-                (double)rb_hist_percentile(h, 50) / 1e3, (double)rb_hist_percentile(h, 99) / 1e3,
-                (double)rb_hist_percentile(h, 99.9) / 1e3, h->count ? (double)h->max / 1e3 : 0,
-                rb_hist_mean(h) / 1e3, RB_HIST_REL_ERROR * 100);
+    if (a->from_samples)
+        s_lat_bounds(f, a);
+    else
+        rb_table_kv(
+            f, "latency (&#181;s)",
+            "p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f  mean %.1f (percentiles within %.2f%%)",
+            (double)rb_hist_percentile(h, 50) / 1e3, (double)rb_hist_percentile(h, 99) / 1e3,
+            (double)rb_hist_percentile(h, 99.9) / 1e3, h->count ? (double)h->max / 1e3 : 0,
+            rb_hist_mean(h) / 1e3, RB_HIST_REL_ERROR * 100);
     s_dirs(a, f);
     if (a->from_samples)
-        fputs(
-            "<tr><th scope=\"row\">rebuilt</th><td class=\"bad\">the run was cut off in this "
-            "phase: its figures add up its samples; no latency, no per-worker figures</td></tr>\n",
-            f);
+        fputs("<tr><th scope=\"row\">rebuilt</th><td class=\"bad\">the run was cut off in this "
+              "phase: its figures add up its samples, its latency is bounded by its intervals' "
+              "percentiles; no per-worker figures</td></tr>\n",
+              f);
     if (a->partial)
         fputs("<tr><th scope=\"row\">partial</th><td class=\"bad\">PARTIAL: some node did not "
               "finish this phase cleanly</td></tr>\n",

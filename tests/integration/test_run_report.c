@@ -2,6 +2,7 @@
  * the run wrote it (summary.json and report.txt byte for byte, with its exit
  * code), a run whose coordinator was killed mid-phase renders what it got and
  * says partial, and a folder that cannot be read is refused, named. */
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -174,7 +175,10 @@ static void test_report_killed_run(void **state)
 
 /* The coordinator is killed in the first (and only) phase: the report has
  * the run's real start time and its nodes, not 1970-01-01T00:00:00Z and
- * "nodes 0 (0 ok)" (issue 19, item 7). */
+ * "nodes 0 (0 ok)" (issue 19, item 7); and it states what is known (issue
+ * 37): the nodes seen and which fell silent (local-1 is stopped 1.5 s
+ * before the end), the time to the last sample, latency as the intervals'
+ * percentiles bound it. */
 static void test_report_killed_first_phase(void **state)
 {
     (void)state;
@@ -191,6 +195,15 @@ static void test_report_killed_first_phase(void **state)
     assert_int_equal(it_wait_for_samples(p.runs, ",w,local-1,", 2, it_deadline(30000)), 0);
     assert_int_equal(it_wait_for_samples(p.runs, ",w,local-2,", 2, it_deadline(30000)), 0);
     assert_int_equal(it_run_folder(p.runs, p.folder, sizeof p.folder), 0);
+    /* local-1 falls silent (stopped, not gone: its coordinator still counts
+     * it), local-2 goes on for 15 more samples (1.5 s) */
+    int a1 = it_child_matching(pid, "rackbench-agent", "local-1", NULL);
+    assert_true(a1 > 0);
+    assert_int_equal(kill(a1, SIGSTOP), 0);
+    long n2 = it_sh_number(p.dir, "grep -c ',w,local-2,' '%s/samples.csv'", p.folder);
+    assert_true(n2 >= 2);
+    assert_int_equal(it_wait_for_samples(p.runs, ",w,local-2,", (int)n2 + 15, it_deadline(30000)),
+                     0);
     /* the coordinator and its two local agents (not to wait for them), at once */
     assert_int_equal(it_kill_tree(pid, SIGKILL), 3);
     assert_int_equal(it_wait(pid), 128 + SIGKILL);
@@ -198,8 +211,13 @@ static void test_report_killed_first_phase(void **state)
     char *o = it_read(p.rep);
     assert_non_null(o);
     assert_null(strstr(o, "1970-01-01"));
-    assert_non_null(strstr(o, "nodes 2 (2 ok)"));
+    assert_non_null(strstr(o, "nodes 2 seen, 1 sending at its end"));
+    assert_non_null(strstr(o, "s to its last sample"));
+    assert_non_null(strstr(o, "node local-1: silent: its last sample ended at"));
     assert_non_null(strstr(o, "DID NOT FINISH (partial)"));
+    assert_non_null(strstr(o, "(from samples: between its"));
+    assert_null(strstr(o, "none recorded"));
+    assert_non_null(strstr(o, "local-2 cut off"));
     free(o);
     assert_int_equal(
         it_sh(p.rep, p.err, "'%s' report '%s' --format json", it_bin("rackbench"), p.folder), 3);
@@ -214,6 +232,22 @@ static void test_report_killed_first_phase(void **state)
     /* the folder's name is the start time (local time): the same day, give or take one */
     assert_true(strncmp(started, strrchr(p.folder, '/') + 1, 4) == 0);
     assert_int_equal(rb_json_len(rb_json_get(j, "nodes")), 2);
+    /* the time to the last sample: local-2's, 1.5 s after local-1's last */
+    double seen = rb_json_num(rb_json_get(j, "seen_s"), 0);
+    double last1 = rb_json_num(rb_json_path(j, "nodes.0.last_sample_s"), 0);
+    double last2 = rb_json_num(rb_json_path(j, "nodes.1.last_sample_s"), 0);
+    assert_true(last1 > 0 && last2 >= last1 + 1.4 && fabs(seen - last2) < 0.01);
+    assert_true(rb_json_bool(rb_json_path(j, "nodes.0.silent"), 0));
+    assert_false(rb_json_bool(rb_json_path(j, "nodes.1.silent"), 1));
+    /* latency from samples: the intervals' percentiles, p50 <= p99 <= max */
+    const rb_json_t *lat = rb_json_path(j, "phases.0.latency_from_samples");
+    assert_true(rb_json_get_u64(lat, "intervals") >= 17);
+    double p50lo = rb_json_num(rb_json_get(lat, "p50_us_min"), 0);
+    double p50hi = rb_json_num(rb_json_get(lat, "p50_us_max"), 0);
+    double p99hi = rb_json_num(rb_json_get(lat, "p99_us_max"), 0);
+    double max = rb_json_num(rb_json_get(lat, "max_us"), 0);
+    assert_true(p50lo > 0 && p50lo <= p50hi && p50hi <= p99hi && p99hi <= max * 1.01);
+    assert_true(rb_json_get_u64(rb_json_get(lat, "write"), "intervals") >= 17);
     rb_json_free(&j);
     free(js);
     it_rmtree(p.dir);
