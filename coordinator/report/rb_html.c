@@ -703,6 +703,8 @@ static int s_phase(const rb_run_result_t *r, uint32_t p, s_samples_t *smp, const
                      a->nworkers, a->nnodes);
     fputs("</p>\n", f);
     rb_table_figures(a, meta, f);
+    if (!meta)
+        rb_table_jobs(a, f);
 
     s_series_t s;
     if (s_series_build(smp, r, p, meta, &s) < 0)

@@ -56,7 +56,7 @@ static char *s_one_unit(char *buf, size_t len)
     return buf;
 }
 
-static char *s_bw(char *buf, size_t len, double bytes_per_s)
+char *rb_table_bw(char *buf, size_t len, double bytes_per_s)
 {
     rb_units_fmt_bw(buf, len, bytes_per_s);
     return s_one_unit(buf, len);
@@ -127,9 +127,10 @@ static void s_dirs(const rb_phase_agg_t *a, FILE *f)
             continue;
         for (int k = 0; k < RB_NLATS; k++)
             s_lat_text(l[k], sizeof l[k], &a->lat[d][k]);
-        rb_table_kv(f, rb_dir_name((rb_dir_t)d), "%s in %" PRIu64 " operations, %s, %.0f IOPS",
+        rb_table_kv(f, rb_dir_name((rb_dir_t)d), "%s in %" PRIu64 " operations, %s, %.0f IOPS%s",
                     rb_units_fmt_size(b1, sizeof b1, (double)ad->bytes), ad->ops,
-                    s_bw(b2, sizeof b2, ad->bw), ad->iops);
+                    rb_table_bw(b2, sizeof b2, ad->bw), ad->iops,
+                    a->njobs > 1 ? " (over the phase's window)" : "");
         for (int k = 0; k < RB_NLATS; k++) {
             char label[48];
             if (k != RB_LAT_LAT && !slat)
@@ -153,9 +154,9 @@ void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f)
         rb_table_kv(f, "aggregate (parent sees)", "%.0f operations/s", a->iops);
     } else {
         rb_table_kv(f, "aggregate bandwidth (parent sees)", "%s",
-                    s_bw(b1, sizeof b1, a->aggregate_bw));
+                    rb_table_bw(b1, sizeof b1, a->aggregate_bw));
         rb_table_kv(f, "sum of rates (children see)", "%s",
-                    s_bw(b1, sizeof b1, a->sum_of_rates_bw));
+                    rb_table_bw(b1, sizeof b1, a->sum_of_rates_bw));
         rb_table_kv(f, "IOPS", "%.0f", a->iops);
     }
     rb_table_kv(f, "moved", "%s (%" PRIu64 " bytes) in %" PRIu64 " operations",
@@ -198,8 +199,8 @@ void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f)
                     "%s in %.3f s = %s; %u workers stopped at %.3f s, ops per worker %" PRIu64
                     "..%" PRIu64 "%s",
                     rb_units_fmt_size(b1, sizeof b1, (double)a->sw_bytes), a->sw_s,
-                    s_bw(b2, sizeof b2, a->sw_bw), a->sw_stopped, (double)a->sw_limit_ns / 1e9,
-                    a->sw_ops_min, a->sw_ops_max,
+                    rb_table_bw(b2, sizeof b2, a->sw_bw), a->sw_stopped,
+                    (double)a->sw_limit_ns / 1e9, a->sw_ops_min, a->sw_ops_max,
                     a->wearout ? "; the figures above include the wear-out" : "");
     if (a->error_code)
         rb_table_kv(f, "first error", "%s: %s", a->error_node, a->error);
@@ -208,9 +209,10 @@ void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f)
             f, "steady state",
             "median %s, min %s, peak %s over %u intervals of %.3f s; sustained for %.1f s at "
             ">= 90%% of peak",
-            s_bw(b1, sizeof b1, a->steady.median_bw), s_bw(b2, sizeof b2, a->steady.min_bw),
-            s_bw(b3, sizeof b3, a->steady.peak_bw), a->steady.intervals, a->steady.interval_s,
-            a->steady.sustained_s);
+            rb_table_bw(b1, sizeof b1, a->steady.median_bw),
+            rb_table_bw(b2, sizeof b2, a->steady.min_bw),
+            rb_table_bw(b3, sizeof b3, a->steady.peak_bw), a->steady.intervals,
+            a->steady.interval_s, a->steady.sustained_s);
     fputs("</table>\n", f);
 }
 
@@ -291,7 +293,7 @@ static void s_td_rate(FILE *f, double v, int meta)
     if (meta) {
         fprintf(f, "%.0f ops/s", v);
     } else {
-        rb_svg_esc(f, s_bw(b, sizeof b, v));
+        rb_svg_esc(f, rb_table_bw(b, sizeof b, v));
     }
     fputs("</td>", f);
 }
@@ -566,7 +568,7 @@ int rb_table_iterations(const rb_run_result_t *r, FILE *f)
                 if (!st->n)
                     snprintf(buf, sizeof buf, "-");
                 else if (k == RB_ITER_BW)
-                    s_bw(buf, sizeof buf, v[c]);
+                    rb_table_bw(buf, sizeof buf, v[c]);
                 else if (k == RB_ITER_IOPS)
                     snprintf(buf, sizeof buf, "%.0f", v[c]);
                 else if (k == RB_ITER_P99_US)
@@ -650,7 +652,7 @@ static void s_summary_row(FILE *f, const rb_phase_agg_t *a, uint32_t p, int meta
     if (meta)
         fputs("-", f);
     else
-        rb_svg_esc(f, s_bw(b, sizeof b, bw));
+        rb_svg_esc(f, rb_table_bw(b, sizeof b, bw));
     fprintf(f, "</td><td class=\"n\">%.0f</td>", iops);
     if (h->count)
         fprintf(f, "<td class=\"n\">%.1f</td><td class=\"n\">%.1f</td><td class=\"n\">%.1f</td>",
@@ -778,7 +780,7 @@ int rb_table_disks(const rb_phase_agg_t *a, int no_inventory, FILE *f)
         fputs("</td><td class=\"n\">", f);
         rb_svg_esc(f, rb_units_fmt_size(b, sizeof b, (double)d->id.size));
         fputs("</td><td class=\"n\">", f);
-        rb_svg_esc(f, s_bw(b, sizeof b, d->bw));
+        rb_svg_esc(f, rb_table_bw(b, sizeof b, d->bw));
         fprintf(f, "</td><td class=\"n\">%.0f</td>", d->iops);
         if (d->lat.count)
             fprintf(f,
@@ -788,7 +790,7 @@ int rb_table_disks(const rb_phase_agg_t *a, int no_inventory, FILE *f)
             fputs("<td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">-</td>", f);
         fputs("<td class=\"n\">", f);
         if (d->family_n >= 2 && d->family_median_bw > 0) {
-            rb_svg_textf(f, "%s of %u", s_bw(b, sizeof b, d->family_median_bw), d->family_n);
+            rb_svg_textf(f, "%s of %u", rb_table_bw(b, sizeof b, d->family_median_bw), d->family_n);
             fprintf(f, "</td><td class=\"n\">%+.1f%%</td></tr>\n", d->deviation * 100);
         } else {
             fputs("-</td><td class=\"n\">alone</td></tr>\n", f);

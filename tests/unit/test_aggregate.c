@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "rb_aggregate.h"
+#include "rb_table.h"
 #include "rb_compare.h"
 #include "rb_csv.h"
 #include "rb_disks.h"
@@ -1136,6 +1137,19 @@ static void test_text_windows_and_header(void **state)
     assert_non_null(strstr(text,
                            "  job r                read bs=4k sync qd1  47.7 MiB/s  500 IOPS  "
                            "(over the job's own 2.000 s)\n"));
+    free(text);
+    /* report.html likewise: the directions over the phase's window, a row
+     * per job over its own time */
+    f = open_memstream(&text, &len);
+    rb_table_figures(&a, 0, f);
+    rb_table_jobs(&a, f);
+    fclose(f);
+    assert_non_null(strstr(text, "47.7 MiB/s, 50 IOPS (over the phase&#39;s window)</td>"));
+    assert_non_null(strstr(text, "<tr><td>w</td><td>write bs=1M libaio qd32</td><td "
+                                 "class=\"n\">1</td><td class=\"n\">95.4 MiB</td><td "
+                                 "class=\"n\">95.4 MiB/s</td><td class=\"n\">100</td><td "
+                                 "class=\"n\">1.000</td>"));
+    assert_non_null(strstr(text, "<td class=\"n\">500</td><td class=\"n\">2.000</td>"));
     free(text);
     rb_aggregate_phase_fini(&a);
 
