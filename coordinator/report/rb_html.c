@@ -704,7 +704,7 @@ static int s_phase(const rb_run_result_t *r, uint32_t p, s_samples_t *smp, const
     fputs("</p>\n", f);
     rb_table_figures(a, meta, f);
     if (!meta)
-        rb_table_jobs(a, f);
+        rb_table_jobs(a, sp, f);
 
     s_series_t s;
     if (s_series_build(smp, r, p, meta, &s) < 0)

@@ -413,30 +413,44 @@ static void s_json_rollups(rb_jw_t *w, const rb_phase_agg_t *a)
     rb_jw_obj_end(w);
 }
 
-/* Nodes that completed the phase cleanly. */
+const char *rb_report_phase_rw(const rb_phase_agg_t *a)
+{
+    for (uint32_t j = 1; j < a->njobs; j++)
+        if (a->jobs[j].rw != a->jobs[0].rw)
+            return "mixed";
+    return rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?";
+}
+
+char *rb_report_bs(uint64_t bs, uint64_t bs_max, char *buf, size_t len)
+{
+    char b1[32], b2[32];
+    if (bs_max > bs)
+        snprintf(buf, len, "bs=%s-%s", rb_units_fmt_size_exact(b1, sizeof b1, bs),
+                 rb_units_fmt_size_exact(b2, sizeof b2, bs_max));
+    else
+        snprintf(buf, len, "bs=%s", rb_units_fmt_size_exact(b1, sizeof b1, bs));
+    return buf;
+}
+
 char *rb_report_phase_io(const rb_phase_agg_t *a, const rb_phase_spec_t *sp, char *buf, size_t len)
 {
     const char *engine = a->njobs ? a->jobs[0].ioengine : "sync";
     unsigned iodepth = a->njobs ? a->jobs[0].iodepth : 1;
     uint64_t bs_max = sp->njobs ? sp->jobs[0].bs_max : 0;
-    bool rw = true, bs = true, direct = true, eng = true, qd = true;
+    bool bs = true, direct = true, eng = true, qd = true;
     for (uint32_t j = 1; j < a->njobs; j++) {
         const rb_agg_job_t *x = &a->jobs[j];
-        rw &= x->rw == a->jobs[0].rw;
         bs &= x->bs == a->jobs[0].bs && (j >= sp->njobs || sp->jobs[j].bs_max == bs_max);
         direct &= j >= sp->njobs || sp->jobs[j].direct == sp->jobs[0].direct;
         eng &= !strcmp(x->ioengine, engine);
         qd &=
             rb_engine_info_depth(x->ioengine, x->iodepth) == rb_engine_info_depth(engine, iodepth);
     }
-    char b1[32], b2[32], size[80], depth[64];
+    char size[80], depth[64];
     if (!bs)
         snprintf(size, sizeof size, "bs mixed");
-    else if (bs_max > a->bs)
-        snprintf(size, sizeof size, "bs=%s-%s", rb_units_fmt_size_exact(b1, sizeof b1, a->bs),
-                 rb_units_fmt_size_exact(b2, sizeof b2, bs_max));
     else
-        snprintf(size, sizeof size, "bs=%s", rb_units_fmt_size_exact(b1, sizeof b1, a->bs));
+        rb_report_bs(a->bs, bs_max, size, sizeof size);
     unsigned kept = rb_engine_info_depth(engine, iodepth);
     if (!qd)
         snprintf(depth, sizeof depth, "qd mixed");
@@ -444,11 +458,7 @@ char *rb_report_phase_io(const rb_phase_agg_t *a, const rb_phase_spec_t *sp, cha
         snprintf(depth, sizeof depth, "qd%u (iodepth=%u)", kept, iodepth);
     else
         snprintf(depth, sizeof depth, "qd%u", kept);
-    snprintf(buf, len, "%s %s %s %s %s",
-             !rw                 ? "mixed"
-             : rb_rw_name(a->rw) ? rb_rw_name(a->rw)
-                                 : "?",
-             size,
+    snprintf(buf, len, "%s %s %s %s %s", rb_report_phase_rw(a), size,
              !direct     ? "direct and buffered"
              : a->direct ? "direct"
                          : "buffered",

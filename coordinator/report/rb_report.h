@@ -104,6 +104,13 @@ void rb_report_op_rates(const rb_phase_agg_t *a, double out[4]);
  * ("mixed bs mixed direct libaio qd mixed"). Into buf, returned. */
 char *rb_report_phase_io(const rb_phase_agg_t *a, const rb_phase_spec_t *sp, char *buf, size_t len);
 
+/* A phase's rw: its jobs', or "mixed" when they differ. */
+const char *rb_report_phase_rw(const rb_phase_agg_t *a);
+
+/* A job's IO sizes: "bs=4k", or its range "bs=4k-64k" (bsrange,
+ * bssplit, bs=R,W). Into buf, returned. */
+char *rb_report_bs(uint64_t bs, uint64_t bs_max, char *buf, size_t len);
+
 /* Nodes that completed the phase cleanly. */
 uint32_t rb_report_covered(const rb_phase_agg_t *a);
 

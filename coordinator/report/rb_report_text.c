@@ -633,8 +633,9 @@ static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
     if (a->njobs > 1)
         for (uint32_t j = 0; j < a->njobs; j++) {
             const rb_agg_job_t *aj = &a->jobs[j];
-            fprintf(f, "  job %-16s %s bs=%s %s qd%u  %s  %.0f IOPS  (over the job's own %.3f s)\n",
-                    aj->name, rb_rw_name(aj->rw), rb_units_fmt_size_exact(b2, sizeof b2, aj->bs),
+            fprintf(f, "  job %-16s %s %s %s qd%u  %s  %.0f IOPS  (over the job's own %.3f s)\n",
+                    aj->name, rb_rw_name(aj->rw),
+                    rb_report_bs(aj->bs, j < sp->njobs ? sp->jobs[j].bs_max : 0, b2, sizeof b2),
                     aj->ioengine, rb_engine_info_depth(aj->ioengine, aj->iodepth),
                     rb_units_fmt_bw_in(b1, sizeof b1, aj->bw, st), aj->iops, aj->window_s);
             s_text_lat(f, "    latency", aj->hist);

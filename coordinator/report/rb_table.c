@@ -642,7 +642,7 @@ static void s_summary_row(FILE *f, const rb_phase_agg_t *a, uint32_t p, int meta
         fprintf(f, "<td rowspan=\"%u\"><a href=\"#phase-%u\">", span, p + 1);
         rb_svg_esc(f, a->name);
         fprintf(f, "</a>%s</td><td rowspan=\"%u\">", a->partial ? " (partial)" : "", span);
-        rb_svg_esc(f, meta ? "metadata" : rb_rw_name(a->rw) ? rb_rw_name(a->rw) : "?");
+        rb_svg_esc(f, meta ? "metadata" : rb_report_phase_rw(a));
         fprintf(f, "</td><td rowspan=\"%u\" class=\"n%s\">%u/%u</td>", span,
                 ok < a->nnodes ? " bad" : "", ok, a->nnodes);
     }

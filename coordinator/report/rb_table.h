@@ -19,7 +19,7 @@ char *rb_table_bw(char *buf, size_t len, double bytes_per_s);
 /* The jobs of phase a, when it has more than one: each one's IO, rates
  * over its own time and latency, and why they differ from the phase's
  * (rb_table_jobs.c). */
-void rb_table_jobs(const rb_phase_agg_t *a, FILE *f);
+void rb_table_jobs(const rb_phase_agg_t *a, const rb_phase_spec_t *sp, FILE *f);
 
 /* The headline figures of phase a (meta: a metadata step, in operations). */
 void rb_table_figures(const rb_phase_agg_t *a, int meta, FILE *f);

@@ -6,7 +6,7 @@
 #include "rb_table.h"
 #include "rb_units.h"
 
-void rb_table_jobs(const rb_phase_agg_t *a, FILE *f)
+void rb_table_jobs(const rb_phase_agg_t *a, const rb_phase_spec_t *sp, FILE *f)
 {
     if (a->njobs < 2)
         return;
@@ -25,9 +25,9 @@ void rb_table_jobs(const rb_phase_agg_t *a, FILE *f)
         fputs("<tr><td>", f);
         rb_svg_esc(f, aj->name);
         fputs("</td><td>", f);
-        rb_svg_textf(f, "%s bs=%s %s qd%u", rb_rw_name(aj->rw),
-                     rb_units_fmt_size_exact(b1, sizeof b1, aj->bs), aj->ioengine,
-                     rb_engine_info_depth(aj->ioengine, aj->iodepth));
+        rb_svg_textf(f, "%s %s %s qd%u", rb_rw_name(aj->rw),
+                     rb_report_bs(aj->bs, j < sp->njobs ? sp->jobs[j].bs_max : 0, b1, sizeof b1),
+                     aj->ioengine, rb_engine_info_depth(aj->ioengine, aj->iodepth));
         fprintf(f, "</td><td class=\"n\">%u</td><td class=\"n\">", aj->workers);
         rb_svg_esc(f, rb_units_fmt_size(b1, sizeof b1, (double)aj->bytes));
         fputs("</td><td class=\"n\">", f);

@@ -1135,14 +1135,14 @@ static void test_text_windows_and_header(void **state)
     assert_non_null(strstr(text, "  job w                write bs=1M libaio qd32  95.4 MiB/s  "
                                  "100 IOPS  (over the job's own 1.000 s)\n"));
     assert_non_null(strstr(text,
-                           "  job r                read bs=4k sync qd1  47.7 MiB/s  500 IOPS  "
+                           "  job r                read bs=4k-64k sync qd1  47.7 MiB/s  500 IOPS  "
                            "(over the job's own 2.000 s)\n"));
     free(text);
     /* report.html likewise: the directions over the phase's window, a row
      * per job over its own time */
     f = open_memstream(&text, &len);
     rb_table_figures(&a, 0, f);
-    rb_table_jobs(&a, f);
+    rb_table_jobs(&a, &ph, f);
     fclose(f);
     assert_non_null(strstr(text, "47.7 MiB/s, 50 IOPS (over the phase&#39;s window)</td>"));
     assert_non_null(strstr(text, "<tr><td>w</td><td>write bs=1M libaio qd32</td><td "
@@ -1150,6 +1150,12 @@ static void test_text_windows_and_header(void **state)
                                  "class=\"n\">95.4 MiB/s</td><td class=\"n\">100</td><td "
                                  "class=\"n\">1.000</td>"));
     assert_non_null(strstr(text, "<td class=\"n\">500</td><td class=\"n\">2.000</td>"));
+    free(text);
+    /* the summary's row: a mixed phase, not its first job's rw */
+    f = open_memstream(&text, &len);
+    rb_table_summary(&res, f);
+    fclose(f);
+    assert_non_null(strstr(text, "</a></td><td rowspan=\"3\">mixed</td>"));
     free(text);
     rb_aggregate_phase_fini(&a);
 
