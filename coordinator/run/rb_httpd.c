@@ -13,7 +13,13 @@
  * answer; one address holds at most S_PER_CLIENT connections (its oldest
  * one waiting for a request makes room for a new one); and S_SPARE places
  * are kept free for a scrape by shutting down the oldest connections that
- * wait for a request. */
+ * wait for a request.
+ *
+ * Once the run has ended, /metrics holds the final text
+ * (rb_httpd_set_final): the addresses that scraped it before are each
+ * waited for until one of their scrapes of the final text has been sent
+ * whole (rb_httpd_settled), so that every scraper of the run reads the
+ * last counters. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <microhttpd.h>
@@ -37,6 +43,7 @@
 #define S_ANSWER_NS  (30ull * RB_NS_PER_S) /* to take an answer */
 #define S_IDLE_S     10u                   /* libmicrohttpd's: a client that stops reading */
 #define S_TICK_MS    100                   /* the loop's longest wait, and stop's */
+#define S_SCRAPERS   16u                   /* scrapers' addresses waited for at the end */
 
 /* One open connection, as the server thread sees it. */
 typedef struct s_conn {
@@ -58,7 +65,17 @@ struct rb_httpd {
     uint16_t port;           /* where it listens */
     s_conn_t conns[S_LIMIT]; /* the open connections: the server thread's only */
     atomic_ulong cuts;       /* connections shut down for being slow, idle or too many */
+    /* the scrapers of /metrics, under lock: each address that read it (the
+     * first S_SCRAPERS), and whether it has read the final text whole */
+    struct sockaddr_storage scraper[S_SCRAPERS];
+    int scraped_final[S_SCRAPERS];
+    unsigned nscrapers;
+    int final;  /* /metrics holds the final text (rb_httpd_set_final) */
+    int nfinal; /* answers of the final text sent whole */
 };
+
+/* What a request answered with the final /metrics holds, for s_completed. */
+static char s_final_answer;
 
 static const char *const s_types[2] = {"text/plain; version=0.0.4; charset=utf-8",
                                        "text/html; charset=utf-8"};
@@ -127,16 +144,16 @@ int rb_httpd_parse_addr(const char *text, struct sockaddr_storage *addr, int *lo
 
 /* ---- the connections, on the server thread only ---- */
 
-/* Whether e's client is at addr (its IP address; the port aside). */
-static int s_same_client(const s_conn_t *e, const struct sockaddr *addr)
+/* Whether a and addr are one client (its IP address; the port aside). */
+static int s_same_client(const struct sockaddr_storage *a, const struct sockaddr *addr)
 {
-    if (e->addr.ss_family != addr->sa_family)
+    if (a->ss_family != addr->sa_family)
         return 0;
     if (addr->sa_family == AF_INET)
-        return !memcmp(&((const struct sockaddr_in *)&e->addr)->sin_addr,
+        return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
                        &((const struct sockaddr_in *)addr)->sin_addr, sizeof(struct in_addr));
     if (addr->sa_family == AF_INET6)
-        return !memcmp(&((const struct sockaddr_in6 *)&e->addr)->sin6_addr,
+        return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
                        &((const struct sockaddr_in6 *)addr)->sin6_addr, sizeof(struct in6_addr));
     return 0;
 }
@@ -160,7 +177,7 @@ static unsigned s_open(rb_httpd_t *h, const struct sockaddr *addr, s_conn_t **ol
     *oldest = NULL;
     for (unsigned i = 0; i < S_LIMIT; i++) {
         s_conn_t *e = &h->conns[i];
-        if (!e->c || e->cut || (addr && !s_same_client(e, addr)))
+        if (!e->c || e->cut || (addr && !s_same_client(&e->addr, addr)))
             continue;
         n++;
         if (!e->busy && (!*oldest || e->since < (*oldest)->since))
@@ -218,13 +235,34 @@ static void s_notify(void *cls, struct MHD_Connection *c, void **ctx,
     *ctx = e;
 }
 
-/* A request answered (or given up): the connection waits for the next. */
+/* The scraper at c's address: its place in h->scraper, taken if it is new
+ * and there is room; -1 otherwise. Under h->lock. */
+static int s_scraper(rb_httpd_t *h, struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *at =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!at || !at->client_addr)
+        return -1;
+    for (unsigned k = 0; k < h->nscrapers; k++)
+        if (s_same_client(&h->scraper[k], at->client_addr))
+            return (int)k;
+    if (h->nscrapers == S_SCRAPERS)
+        return -1;
+    unsigned k = h->nscrapers++;
+    memset(&h->scraper[k], 0, sizeof h->scraper[k]);
+    memcpy(&h->scraper[k], at->client_addr,
+           at->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+                                                  : sizeof(struct sockaddr_in));
+    h->scraped_final[k] = 0;
+    return (int)k;
+}
+
+/* A request answered (or given up): the connection waits for the next; an
+ * answer of the final /metrics sent whole counts for its scraper. */
 static void s_completed(void *cls, struct MHD_Connection *c, void **req_cls,
                         enum MHD_RequestTerminationCode toe)
 {
-    (void)cls;
-    (void)req_cls;
-    (void)toe;
+    rb_httpd_t *h = cls;
     const union MHD_ConnectionInfo *i =
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     s_conn_t *e = i ? i->socket_context : NULL;
@@ -232,6 +270,16 @@ static void s_completed(void *cls, struct MHD_Connection *c, void **req_cls,
         e->busy = 0;
         e->since = rb_time_mono_ns();
     }
+    if (req_cls && *req_cls == &s_final_answer && toe == MHD_REQUEST_TERMINATED_COMPLETED_OK) {
+        pthread_mutex_lock(&h->lock);
+        int k = s_scraper(h, c);
+        if (k >= 0)
+            h->scraped_final[k] = 1;
+        h->nfinal++;
+        pthread_mutex_unlock(&h->lock);
+    }
+    if (req_cls)
+        *req_cls = NULL;
 }
 
 /* Between rounds: connections past their time shut down, and S_SPARE
@@ -268,7 +316,6 @@ static enum MHD_Result s_answer(void *cls, struct MHD_Connection *c, const char 
 {
     (void)version;
     (void)upload;
-    (void)req_cls;
     rb_httpd_t *h = cls;
     const union MHD_ConnectionInfo *i =
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
@@ -292,6 +339,13 @@ static enum MHD_Result s_answer(void *cls, struct MHD_Connection *c, const char 
             resp =
                 MHD_create_response_from_buffer(h->len[doc], h->text[doc], MHD_RESPMEM_MUST_COPY);
             type = s_types[doc];
+            /* a scrape: its scraper is waited for at the end, or this is its final read */
+            if (resp && doc == RB_HTTPD_METRICS && !strcmp(method, "GET")) {
+                if (h->final)
+                    *req_cls = &s_final_answer;
+                else
+                    s_scraper(h, c);
+            }
         }
         pthread_mutex_unlock(&h->lock);
         if (!resp) {
@@ -382,6 +436,27 @@ int rb_httpd_set(rb_httpd_t *h, rb_httpd_doc_t doc, const char *text, size_t len
     pthread_mutex_unlock(&h->lock);
     free(old);
     return 0;
+}
+
+int rb_httpd_set_final(rb_httpd_t *h, const char *text, size_t len, unsigned *scrapers)
+{
+    if (rb_httpd_set(h, RB_HTTPD_METRICS, text, len) < 0)
+        return -ENOMEM;
+    pthread_mutex_lock(&h->lock);
+    h->final = 1;
+    *scrapers = h->nscrapers;
+    pthread_mutex_unlock(&h->lock);
+    return 0;
+}
+
+int rb_httpd_settled(rb_httpd_t *h)
+{
+    pthread_mutex_lock(&h->lock);
+    int settled = h->final && h->nfinal > 0;
+    for (unsigned k = 0; k < h->nscrapers && settled; k++)
+        settled = h->scraped_final[k];
+    pthread_mutex_unlock(&h->lock);
+    return settled;
 }
 
 void rb_httpd_destroy(rb_httpd_t **hp)

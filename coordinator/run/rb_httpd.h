@@ -32,6 +32,16 @@ uint16_t rb_httpd_port(const rb_httpd_t *h);
 /* Replaces document doc with len bytes of text (copied). 0 or -ENOMEM. */
 int rb_httpd_set(rb_httpd_t *h, rb_httpd_doc_t doc, const char *text, size_t len);
 
+/* Makes text (copied) the final /metrics: the run has ended. From now on
+ * each scrape of it sent whole counts for its scraper's address.
+ * *scrapers: the addresses that scraped /metrics before (at most 16 are
+ * kept), which rb_httpd_settled waits for. 0 or -ENOMEM. */
+int rb_httpd_set_final(rb_httpd_t *h, const char *text, size_t len, unsigned *scrapers);
+
+/* 1 once the final /metrics has been sent whole to a scraper, and to each
+ * address that scraped it before it was final; 0 until then. */
+int rb_httpd_settled(rb_httpd_t *h);
+
 /* Stops the server (waits for answers in flight); safe twice, nulls *hp. */
 void rb_httpd_destroy(rb_httpd_t **hp);
 

@@ -1,7 +1,8 @@
 /* The HTTP server of --metrics (rb_httpd): the addresses it takes and
  * refuses, and what it answers over a real socket, also while the run loop
  * replaces the text as fast as it can (every answer one whole text), and
- * while 70 slow clients hold connections open (issue 33). */
+ * while 70 slow clients hold connections open (issue 33), and which
+ * scrapes of the final text end the run's linger (issue 37). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -69,11 +70,16 @@ static void test_addresses(void **state)
     }
 }
 
-/* GET path from port; the whole answer into buf (NUL-ended). Its length. */
-static size_t s_get(uint16_t port, const char *method, const char *path, char *buf, size_t cap)
+/* GET path from port, from the loopback address 127.0.0.`from`; the
+ * whole answer into buf (NUL-ended). Its length. */
+static size_t s_get_from(unsigned from, uint16_t port, const char *method, const char *path,
+                         char *buf, size_t cap)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     assert_true(fd >= 0);
+    struct sockaddr_in me = {.sin_family = AF_INET};
+    me.sin_addr.s_addr = htonl(0x7f000000 | from);
+    assert_int_equal(bind(fd, (struct sockaddr *)&me, sizeof me), 0);
     /* every wait has a deadline: an answer not there within it fails the test */
     struct timeval tv = {.tv_sec = 10 * RB_TEST_TIME_SCALE};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
@@ -92,6 +98,11 @@ static size_t s_get(uint16_t port, const char *method, const char *path, char *b
     buf[len] = 0;
     close(fd);
     return len;
+}
+
+static size_t s_get(uint16_t port, const char *method, const char *path, char *buf, size_t cap)
+{
+    return s_get_from(1, port, method, path, buf, cap);
 }
 
 /* A server on a port the system chooses. */
@@ -252,13 +263,63 @@ static void test_slow_clients(void **state)
     rb_httpd_destroy(&h);
 }
 
+/* Whether h settles (rb_httpd_settled) within a deadline. */
+static int s_settles(rb_httpd_t *h)
+{
+    uint64_t deadline = rb_time_mono_ns() + 5ull * RB_TEST_TIME_SCALE * RB_NS_PER_S;
+    while (!rb_httpd_settled(h) && rb_time_mono_ns() < deadline)
+        poll(NULL, 0, 5);
+    return rb_httpd_settled(h);
+}
+
+/* The end of a run (issue 37): the final /metrics is waited for by each
+ * address that scraped /metrics before (GET; not HEAD, not /), or by a first
+ * scraper when none did. */
+static void test_final_scrapes(void **state)
+{
+    (void)state;
+    static char buf[1 << 16];
+    rb_httpd_t *h = s_server();
+    uint16_t port = rb_httpd_port(h);
+    assert_int_equal(rb_httpd_set(h, RB_HTTPD_METRICS, "rackbench_x 1\n", 14), 0);
+    assert_int_equal(rb_httpd_set(h, RB_HTTPD_PAGE, "<html>p</html>", 14), 0);
+    s_get_from(1, port, "GET", "/metrics", buf, sizeof buf);
+    s_get_from(2, port, "GET", "/metrics", buf, sizeof buf);
+    s_get_from(2, port, "GET", "/metrics", buf, sizeof buf);
+    s_get_from(3, port, "GET", "/", buf, sizeof buf);
+    s_get_from(4, port, "HEAD", "/metrics", buf, sizeof buf);
+    assert_int_equal(rb_httpd_settled(h), 0);
+    unsigned scrapers = 0;
+    assert_int_equal(rb_httpd_set_final(h, "rackbench_x 2\n", 14, &scrapers), 0);
+    assert_int_equal(scrapers, 2);
+    s_get_from(3, port, "GET", "/", buf, sizeof buf);
+    s_get_from(1, port, "GET", "/metrics", buf, sizeof buf);
+    assert_non_null(strstr(buf, "\r\n\r\nrackbench_x 2\n"));
+    /* the answer is sent whole before the connection closes: counted by now */
+    assert_int_equal(rb_httpd_settled(h), 0); /* 127.0.0.2 has not read it */
+    s_get_from(2, port, "GET", "/metrics", buf, sizeof buf);
+    assert_non_null(strstr(buf, "\r\n\r\nrackbench_x 2\n"));
+    assert_int_equal(s_settles(h), 1);
+    rb_httpd_destroy(&h);
+    /* nobody scraped before the end: the first scrape of the final text */
+    h = s_server();
+    port = rb_httpd_port(h);
+    assert_int_equal(rb_httpd_set_final(h, "rackbench_x 3\n", 14, &scrapers), 0);
+    assert_int_equal(scrapers, 0);
+    assert_int_equal(rb_httpd_settled(h), 0);
+    s_get_from(5, port, "HEAD", "/metrics", buf, sizeof buf);
+    assert_int_equal(rb_httpd_settled(h), 0);
+    s_get_from(5, port, "GET", "/metrics", buf, sizeof buf);
+    assert_int_equal(s_settles(h), 1);
+    rb_httpd_destroy(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_addresses),
-        cmocka_unit_test(test_answers),
-        cmocka_unit_test(test_whole_texts),
-        cmocka_unit_test(test_slow_clients),
+        cmocka_unit_test(test_addresses),     cmocka_unit_test(test_answers),
+        cmocka_unit_test(test_whole_texts),   cmocka_unit_test(test_slow_clients),
+        cmocka_unit_test(test_final_scrapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
