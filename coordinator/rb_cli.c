@@ -201,6 +201,7 @@ static int s_run(int argc, char **argv)
         {"units", required_argument, NULL, 'U'},     {"protocol", required_argument, NULL, 'P'},
         {"override", required_argument, NULL, 'O'},  {"var", required_argument, NULL, 'V'},
         {"metrics-inventory", no_argument, NULL, 'i'},
+        {"metrics-linger", required_argument, NULL, 'g'},
         {NULL, 0, NULL, 0},
     };
     /* clang-format on */
@@ -286,6 +287,11 @@ static int s_run(int argc, char **argv)
             break;
         case 'i':
             o.metrics_inventory = 1;
+            break;
+        case 'g':
+            if (rb_metrics_parse_linger(stderr, "rackbench run", optarg, &o.metrics_linger_ns) < 0)
+                return 2;
+            o.metrics_linger_set = 1;
             break;
         case 'F':
             if (s_formats("run", "--output-format", optarg, outputs, &o.noutputs))

@@ -30,6 +30,9 @@
     "                     ([HOST:]PORT: a lone port is loopback; another host needs CURVE)\n"      \
     "  --metrics-inventory  the live page also shows what the hosts are: kernel, CPU,\n"           \
     "                     NICs, mounts, devices, disks' serials and firmware\n"                    \
+    "  --metrics-linger DUR  after the run, serve the final metrics until each address\n"          \
+    "                     that scraped /metrics has read them once, DUR at most\n"                 \
+    "                     (default 30s; 0: close at the end; Ctrl-C ends it)\n"                    \
     "  --set KEY=VALUE    a [global] option, after the plan's own (repeatable)\n"                  \
     "  --override KEY=VALUE  an option of every job section, after the job's own: it wins\n"       \
     "                     where a job sets it too (repeatable): --override size=256M\n"            \

@@ -57,9 +57,11 @@ typedef struct s_opts {
     int quiet, verbose;
     const rb_reporter_t *outputs[RB_RUN_OUTPUTS_MAX]; /* --output-format, as rackbench run's */
     uint32_t noutputs;
-    rb_plan_args_t pa;      /* --set, --override, --var, --section, as rackbench run's */
-    const char *metrics;    /* --metrics ADDR, as rackbench run's */
-    int metrics_inventory;  /* --metrics-inventory, as rackbench run's */
+    rb_plan_args_t pa;          /* --set, --override, --var, --section, as rackbench run's */
+    const char *metrics;        /* --metrics ADDR, as rackbench run's */
+    int metrics_inventory;      /* --metrics-inventory, as rackbench run's */
+    uint64_t metrics_linger_ns; /* --metrics-linger, as rackbench run's */
+    int metrics_linger_set;
     rb_units_style_t units; /* --units, as rackbench run's */
 } s_opts_t;
 
@@ -101,7 +103,7 @@ static void s_usage(FILE *f)
             "  --quiet, --verbose\n"
             "  --output-format F  what rank 0 prints at the end, as rackbench run (default text)\n"
             "  --set KEY=VALUE, --override KEY=VALUE, --var NAME=VALUE, --section NAME,\n"
-            "  --metrics ADDR, --metrics-inventory, --units U\n"
+            "  --metrics ADDR, --metrics-inventory, --metrics-linger DUR, --units U\n"
             "                     as rackbench run (rackbench run --help)\n"
             "exit codes (rank 0): 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n");
 }
@@ -165,6 +167,7 @@ static int s_parse(int argc, char **argv, s_opts_t *o, int loud)
         {"override", required_argument, NULL, 'O'},  {"var", required_argument, NULL, 'V'},
         {"metrics", required_argument, NULL, 'M'},   {"units", required_argument, NULL, 'U'},
         {"metrics-inventory", no_argument, NULL, 'i'},
+        {"metrics-linger", required_argument, NULL, 'g'},
         {NULL, 0, NULL, 0},
     };
     /* clang-format on */
@@ -232,6 +235,12 @@ static int s_parse(int argc, char **argv, s_opts_t *o, int loud)
             break;
         case 'i':
             o->metrics_inventory = 1;
+            break;
+        case 'g':
+            code = rb_metrics_parse_linger(err, "rackbench-mpi", optarg, &o->metrics_linger_ns) < 0
+                       ? 2
+                       : 0;
+            o->metrics_linger_set = 1;
             break;
         case 'U':
             if (rb_cli_units(err, "rackbench-mpi", optarg, &o->units) < 0)
@@ -463,6 +472,8 @@ static int s_coordinate(s_rank_t *k, rb_plan_t *plan, zcert_t *coord, char *keys
                         .noutputs = o->noutputs,
                         .metrics = o->metrics,
                         .metrics_inventory = o->metrics_inventory,
+                        .metrics_linger_ns = o->metrics_linger_ns,
+                        .metrics_linger_set = o->metrics_linger_set,
                         .units = o->units,
                         .key_public = zcert_public_txt(coord),
                         .key_secret = zcert_secret_txt(coord),

@@ -3,9 +3,11 @@
  * (Prometheus text format 0.0.4) and the live page. The loop is the only
  * writer; the server thread sees only the finished texts. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rb_httpd.h"
 #include "rb_log.h"
@@ -13,10 +15,13 @@
 #include "rb_reporter.h"
 #include "rb_result.h"
 #include "rb_time.h"
+#include "rb_units.h"
 
-#define S_NLE          16                /* latency buckets, +Inf the last */
-#define S_PAGE_EVERY   (2 * RB_NS_PER_S) /* the live page is rebuilt this often */
-#define S_PAGE_REFRESH 3                 /* and reloads itself every this many seconds */
+#define S_NLE          16                   /* latency buckets, +Inf the last */
+#define S_PAGE_EVERY   (2 * RB_NS_PER_S)    /* the live page is rebuilt this often */
+#define S_PAGE_REFRESH 3                    /* and reloads itself every this many seconds */
+#define S_LINGER_MAX   (3600 * RB_NS_PER_S) /* --metrics-linger at most */
+#define S_LINGER_TICK  (20 * RB_NS_PER_MS)  /* how often the linger looks for its end */
 
 /* Upper bounds of the latency buckets, seconds (the last is +Inf). */
 static const double s_le[S_NLE - 1] = {50e-6, 100e-6, 250e-6, 500e-6, 1e-3,   2.5e-3, 5e-3, 10e-3,
@@ -35,12 +40,27 @@ struct rb_metrics {
     s_count_t *nodes; /* by fleet index */
     uint32_t nnodes;
     uint64_t next_page; /* when / is next rebuilt */
+    int finished;       /* the reports are written: the texts are final */
+    int exit_code;      /* the run's, once finished */
 };
+
+int rb_metrics_parse_linger(FILE *err, const char *cmd, const char *val, uint64_t *out)
+{
+    if (rb_units_parse_duration_ns(val, RB_NS_PER_S, out) < 0 || *out > S_LINGER_MAX) {
+        fprintf(err,
+                "%s: --metrics-linger %s: expected a duration from 0 (close at the end) to 1h "
+                "(30, 30s, 2m)\n",
+                cmd, val);
+        return -1;
+    }
+    return 0;
+}
 
 int rb_metrics_check(const rb_run_opts_t *o)
 {
-    if (!o->metrics && o->metrics_inventory) {
-        fprintf(stderr, "rackbench run: --metrics-inventory goes with --metrics ADDR\n");
+    if (!o->metrics && (o->metrics_inventory || o->metrics_linger_set)) {
+        fprintf(stderr, "rackbench run: %s goes with --metrics ADDR\n",
+                o->metrics_inventory ? "--metrics-inventory" : "--metrics-linger");
         return 2;
     }
     if (!o->metrics)
@@ -241,24 +261,24 @@ static void s_families(FILE *f, const rb_run_ctx_t *r, const rb_metrics_t *m, in
     }
 }
 
-void rb_metrics_publish(rb_run_ctx_t *r, const char *state)
+/* The text of /metrics (malloc'd into *buf), the run in state; 0, or -1
+ * out of memory. */
+static int s_text(rb_run_ctx_t *r, const char *state, char **buf, size_t *len)
 {
     rb_metrics_t *m = r->metrics;
-    if (!m)
-        return;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
+    *buf = NULL;
+    *len = 0;
+    FILE *f = open_memstream(buf, len);
     s_count_t *racks = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *racks);
     char(*rack_names)[RB_NAME_MAX] = calloc(r->fleet.n ? r->fleet.n : 1, RB_NAME_MAX);
     s_count_t all = {0};
     if (!f || !racks || !rack_names) {
         if (f)
             fclose(f);
-        free(buf);
+        free(*buf);
         free(racks);
         free(rack_names);
-        return; /* out of memory: the last text stays */
+        return -1;
     }
     uint32_t nracks = 0;
     for (uint32_t i = 0; i < r->fleet.n && i < m->nnodes; i++) {
@@ -332,12 +352,33 @@ void rb_metrics_publish(rb_run_ctx_t *r, const char *state)
     fprintf(f, "rackbench_findings %u\n", findings);
     s_head(f, "phases_done", "gauge", "Phases whose figures are made");
     fprintf(f, "rackbench_phases_done %u\n", r->phases_run);
-    int bad = fclose(f) != 0;
-    if (!bad)
-        rb_httpd_set(m->httpd, RB_HTTPD_METRICS, buf, len);
-    free(buf);
+    /* the end: its reports written, the exit code they make */
+    s_head(f, "run_finished", "gauge",
+           "1 once the run has ended and its reports are written (the values are final), 0 "
+           "before");
+    fprintf(f, "rackbench_run_finished %d\n", m->finished);
+    s_head(f, "run_exit_code", "gauge",
+           "The run's exit code once it has finished: 0 ok, 1 an acceptance check failed, 3 the "
+           "run failed or was stopped (absent before)");
+    if (m->finished)
+        fprintf(f, "rackbench_run_exit_code %d\n", m->exit_code);
     free(racks);
     free(rack_names);
+    if (fclose(f) != 0) {
+        free(*buf);
+        return -1;
+    }
+    return 0;
+}
+
+void rb_metrics_publish(rb_run_ctx_t *r, const char *state)
+{
+    char *buf;
+    size_t len;
+    if (!r->metrics || s_text(r, state, &buf, &len) < 0)
+        return; /* out of memory: the last text stays */
+    rb_httpd_set(r->metrics->httpd, RB_HTTPD_METRICS, buf, len);
+    free(buf);
 }
 
 void rb_metrics_page(rb_run_ctx_t *r, uint64_t now, int force)
@@ -355,7 +396,7 @@ void rb_metrics_page(rb_run_ctx_t *r, uint64_t now, int force)
         rb_debug("live page: %s", err.msg);
         return;
     }
-    run.res.live = 1;
+    run.res.live = !m->finished;
     /* what the page may say: the plan as written, the hosts' inventory when asked */
     run.res.plan_written = r->plan->written;
     run.res.no_inventory = !r->o->metrics_inventory;
@@ -378,9 +419,11 @@ void rb_metrics_page(rb_run_ctx_t *r, uint64_t now, int force)
         return;
     }
     /* reloads itself while the run goes */
-    char meta[96];
-    int ml = snprintf(meta, sizeof meta, "<meta http-equiv=\"refresh\" content=\"%d\"/>\n",
-                      S_PAGE_REFRESH);
+    char meta[96] = "";
+    int ml = m->finished
+                 ? 0
+                 : snprintf(meta, sizeof meta, "<meta http-equiv=\"refresh\" content=\"%d\"/>\n",
+                            S_PAGE_REFRESH);
     const char *head = strstr(buf, "<head>\n");
     size_t at = head ? (size_t)(head - buf) + 7 : 0;
     char *page = malloc(len + (size_t)ml + 1);
@@ -392,6 +435,48 @@ void rb_metrics_page(rb_run_ctx_t *r, uint64_t now, int force)
     }
     free(page);
     free(buf);
+}
+
+void rb_metrics_linger(rb_run_ctx_t *r, int code)
+{
+    rb_metrics_t *m = r->metrics;
+    if (!m)
+        return;
+    m->finished = 1;
+    m->exit_code = code;
+    char *buf;
+    size_t len;
+    unsigned scrapers = 0;
+    if (s_text(r, "ended", &buf, &len) < 0)
+        return; /* out of memory: nothing final to serve */
+    int bad = rb_httpd_set_final(m->httpd, buf, len, &scrapers) < 0;
+    free(buf);
+    uint64_t linger = r->o->metrics_linger_set ? r->o->metrics_linger_ns : RB_METRICS_LINGER_NS;
+    /* a signal asked the command to end: it ends */
+    if (bad || !linger || rb_run_interrupted)
+        return;
+    uint64_t now = rb_time_mono_ns(), deadline = now + linger;
+    rb_metrics_page(r, now, 1); /* the report as written, no longer running */
+    fflush(stdout);             /* the report, read before the wait */
+    char wait[96];
+    if (scrapers > 1)
+        snprintf(wait, sizeof wait, "until each of the %u addresses that scraped it has read it",
+                 scrapers);
+    else
+        snprintf(wait, sizeof wait, "until one scrape");
+    rb_info("the run is over: serving its final /metrics on port %u for up to %g s, %s "
+            "(Ctrl-C stops now)",
+            (unsigned)rb_httpd_port(m->httpd), (double)linger / 1e9, wait);
+    while (!rb_httpd_settled(m->httpd) && !rb_run_interrupted &&
+           (now = rb_time_mono_ns()) < deadline) {
+        struct timespec ts = {0, S_LINGER_TICK};
+        nanosleep(&ts, NULL);
+    }
+    rb_info("the final /metrics %s: closing port %u",
+            rb_httpd_settled(m->httpd) ? "scraped"
+            : rb_run_interrupted       ? "no longer served (stopped)"
+                                       : "not scraped in time",
+            (unsigned)rb_httpd_port(m->httpd));
 }
 
 void rb_metrics_stop(rb_run_ctx_t *r)

@@ -646,6 +646,7 @@ report:
     if (rb_folder_write_reports(r) < 0 && !r->failed)
         r->failed = 1;
     code = r->failed ? 3 : r->accept_failed ? 1 : 0;
+    rb_metrics_linger(r, code);
 out:
     if (r->samples)
         fclose(r->samples);

@@ -6,6 +6,7 @@
 #define RB_RUN_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rb_plan.h"
 #include "rb_units.h"
@@ -32,14 +33,16 @@ typedef struct rb_run_opts {
     const char *agent_bin;  /* rackbench-agent for --local; NULL → beside this binary */
     const char *agent_args[RB_RUN_AGENT_ARGS_MAX]; /* --agent-arg: more for each local agent */
     uint32_t nagent_args;
-    int quiet;              /* no live progress lines */
-    int verbose;            /* more logging, also from local agents */
-    const char *key_file;   /* --key: the coordinator's secret certificate */
-    const char *allow_dir;  /* --allow-keys: folder of allowed agents' public keys */
-    int insecure;           /* --insecure: no CURVE (loopback and ipc:// only) */
-    const char *metrics;    /* --metrics ADDR: serve /metrics and the live page (NULL: no) */
-    int metrics_inventory;  /* --metrics-inventory: the live page shows what the hosts are */
-    rb_units_style_t units; /* --units: report.txt's units (0: IEC) */
+    int quiet;                  /* no live progress lines */
+    int verbose;                /* more logging, also from local agents */
+    const char *key_file;       /* --key: the coordinator's secret certificate */
+    const char *allow_dir;      /* --allow-keys: folder of allowed agents' public keys */
+    int insecure;               /* --insecure: no CURVE (loopback and ipc:// only) */
+    const char *metrics;        /* --metrics ADDR: serve /metrics and the live page (NULL: no) */
+    int metrics_inventory;      /* --metrics-inventory: the live page shows what the hosts are */
+    uint64_t metrics_linger_ns; /* --metrics-linger: the final /metrics served this long at most */
+    int metrics_linger_set;     /* given (else RB_METRICS_LINGER_NS) */
+    rb_units_style_t units;     /* --units: report.txt's units (0: IEC) */
     /* --output-format: the renderings printed to stdout at the end, in turn
      * (borrowed rows of the reporter table; none: text, with the run folder) */
     const struct rb_reporter *const *outputs;
@@ -55,6 +58,15 @@ typedef struct rb_run_opts {
     void (*on_bound)(const char *endpoint, void *arg);
     void *on_bound_arg;
 } rb_run_opts_t;
+
+/* How long the final /metrics is served at most without --metrics-linger:
+ * two of Prometheus's default scrape intervals (15 s). */
+#define RB_METRICS_LINGER_NS (30ull * 1000000000ull)
+
+/* Reads --metrics-linger's value (a duration, seconds by default, 0 to
+ * 1h) into *out. 0, or -1 with the reason printed to err, cmd leading
+ * (rb_metrics.c). */
+int rb_metrics_parse_linger(FILE *err, const char *cmd, const char *val, uint64_t *out);
 
 /* Runs the plan. Prints the report to stdout and the run folder's path.
  * Returns the process exit code: 0 done (every acceptance check passed, or

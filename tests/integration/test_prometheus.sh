@@ -12,10 +12,20 @@
 #   finds the summary and a drawn line (not dots) of the phase running, and
 #   paints it. The run ends on that event: once the checks are done, SIGINT
 #   stops it (its runtime is only a deadline); it exits 3, interrupted, and
-#   report.html is no longer marked running.
+#   report.html is no longer marked running. The end (issue 37): a short
+#   run scraped from two addresses (127.0.0.1 and .2) serves its final
+#   /metrics once it is over (the counters equal summary.json's bytes,
+#   rackbench_run_finished 1, the exit code 0; / the report, no longer
+#   running) until both have read it, and exits at once after the second
+#   scrape, well before --metrics-linger's default 30 s; with
+#   --metrics-linger 0 a run closes at its end unscraped; --metrics-linger
+#   without --metrics or out of range is refused.
 # prometheus: Prometheus scrapes a rate-limited run of two nodes every
 #   second; its rate of rackbench_bytes_total over the 10 s before the
-#   phase's end agrees with summary.json's aggregate_bw within 10%. Exit 77 without prometheus.
+#   phase's end agrees with summary.json's aggregate_bw within 10%; it holds
+#   the run's final counters (summary.json's bytes) and
+#   rackbench_run_finished 1, and the run exits within seconds of its report
+#   (the linger ends on Prometheus's scrape). Exit 77 without prometheus.
 set -uo pipefail
 . "$(dirname "$0")/it_lib.sh"
 bin=$1
@@ -89,7 +99,81 @@ if [ "$mode" = metrics ]; then
     rc=$?
     [ $rc -eq 2 ] || bad "--metrics-inventory without --metrics: exit $rc, expected 2"
     grep -q -- "--metrics-inventory goes with --metrics" <<< "$out" || bad "no refusal: $out"
+    out=$("$bin/rackbench" run "$scratch/plan.ini" --local 2 --metrics-linger 5 \
+          --out "$scratch/runs" 2>&1)
+    rc=$?
+    [ $rc -eq 2 ] || bad "--metrics-linger without --metrics: exit $rc, expected 2"
+    grep -q -- "--metrics-linger goes with --metrics" <<< "$out" || bad "no refusal: $out"
+    out=$("$bin/rackbench" run "$scratch/plan.ini" --local 2 --metrics 9 --metrics-linger 2h \
+          --out "$scratch/runs" 2>&1)
+    rc=$?
+    [ $rc -eq 2 ] || bad "--metrics-linger 2h: exit $rc, expected 2"
+    grep -q -- "--metrics-linger 2h: expected a duration from 0" <<< "$out" || bad "no refusal: $out"
     [ ! -d "$scratch/runs" ] || bad "a refused run left a run folder"
+fi
+
+# the sum over phases of summary.json's bytes per direction: "read write trim"
+summary_bytes() {
+    python3 - "$1" <<'PY'
+import json, sys
+ph = json.load(open(sys.argv[1]))["phases"]
+print(*(sum(p["directions"][d]["bytes"] for p in ph) for d in ("read", "write", "trim")))
+PY
+}
+
+if [ "$mode" = metrics ]; then
+    # The end of a run that ends by itself: scraped from two addresses while
+    # it goes, it serves the final /metrics until both have read it.
+    eport=$(free_port)
+    sed -e 's/^runtime=.*/runtime=2s/' -e 's/^size=.*/size=4m/' "$scratch/plan.ini" > "$scratch/end.ini"
+    sed -e 's/^runtime=.*/runtime=1s/' "$scratch/end.ini" > "$scratch/end0.ini"
+    "$bin/rackbench" run "$scratch/end.ini" --local 1 --metrics "$eport" --out "$scratch/end" \
+        > "$scratch/end.out" 2> "$scratch/end.err" &
+    end_pid=$!
+    pids+=($end_pid)
+    eurl="http://127.0.0.1:$eport/metrics"
+    running() { curl -sf "$eurl" | grep -q '^rackbench_phase_index 1$'; }
+    wait_for 60 running || bad "the short run's phase is not at /metrics within 60 s"
+    curl -sf --interface 127.0.0.2 "$eurl" -o /dev/null || bad "no scrape from 127.0.0.2 mid-run"
+    over() { grep -q "the run is over: serving its final /metrics on port $eport for up to 30 s, until each of the 2 addresses that scraped it has read it" "$scratch/end.err"; }
+    wait_for 60 over || { cat "$scratch/end.err"; bad "the short run does not say it serves its final metrics"; }
+    grep -q '^run folder: ' "$scratch/end.out" || bad "the report is not on stdout before the wait"
+    curl -sf "$eurl" -o "$scratch/final.txt" || bad "no final /metrics"
+    read -r r w t < <(summary_bytes "$scratch"/end/*/summary.json)
+    for dir_bytes in "read $r" "write $w" "trim $t"; do
+        grep -qx "rackbench_cluster_bytes_total{direction=\"${dir_bytes% *}\"} ${dir_bytes#* }" \
+            "$scratch/final.txt" || bad "the final ${dir_bytes% *} bytes are not summary.json's ${dir_bytes#* }"
+    done
+    [ "${r:-0}" -gt 0 ] || bad "the short run read nothing"
+    grep -qx 'rackbench_run_finished 1' "$scratch/final.txt" || bad "the final /metrics is not finished"
+    grep -qx 'rackbench_run_exit_code 0' "$scratch/final.txt" || bad "the final exit code is not 0"
+    grep -q '^rackbench_run_info{run_id="[^"]*",state="ended"} 1$' "$scratch/final.txt" ||
+        bad "the final run_info is not ended"
+    curl -sf "http://127.0.0.1:$eport/" -o "$scratch/final.html" || bad "no final /"
+    grep -q 'RUNNING\|http-equiv="refresh"' "$scratch/final.html" && bad "the final / is still running"
+    # 127.0.0.2 scraped during the run and has not read the final text: waited for
+    kill -0 $end_pid 2> /dev/null || bad "the run closed before 127.0.0.2 read its final metrics"
+    curl -sf --interface 127.0.0.2 "$eurl" -o /dev/null || bad "no final scrape from 127.0.0.2"
+    t0=$(date +%s%N)
+    ended() { ! kill -0 $end_pid 2> /dev/null; }
+    wait_for 10 ended || bad "the run does not end once both scrapers read its final metrics"
+    wait $end_pid
+    rc=$?
+    echo "closed $(( ($(date +%s%N) - t0) / 1000000 )) ms after the last scraper's final scrape"
+    [ $rc -eq 0 ] || { cat "$scratch/end.err"; bad "the short run exit $rc, expected 0"; }
+    grep -q 'the final /metrics scraped: closing' "$scratch/end.err" || bad "no word of the close"
+    # --metrics-linger 0: closed at the end, nobody scraping
+    "$bin/rackbench" run "$scratch/end0.ini" --local 1 --metrics "$(free_port)" --metrics-linger 0 \
+        --out "$scratch/end0" > "$scratch/end0.out" 2> "$scratch/end0.err" &
+    end_pid=$!
+    pids+=($end_pid)
+    reported0() { grep -q '^run folder: ' "$scratch/end0.out"; }
+    wait_for 60 reported0 || bad "--metrics-linger 0: no report within 60 s"
+    wait_for 5 ended || bad "--metrics-linger 0: the run did not end within 5 s of its report"
+    wait $end_pid
+    rc=$?
+    [ $rc -eq 0 ] || { cat "$scratch/end0.err"; bad "--metrics-linger 0: exit $rc, expected 0"; }
+    grep -q 'serving its final' "$scratch/end0.err" && bad "--metrics-linger 0 still served"
 fi
 
 mport=$(free_port)
@@ -222,7 +306,18 @@ if [ "$mode" = metrics ]; then
     kill -INT $run_pid
     want=3
 fi
+if [ "$mode" = prometheus ]; then
+    # its report on stdout, then the final /metrics until Prometheus scrapes it
+    reported() { grep -q '^run folder: ' "$scratch/run.out"; }
+    wait_for $((runtime + 60)) reported || bad "the run wrote no report"
+    t0=$(date +%s%N)
+fi
 wait_for $((runtime + 60)) bash -c "! kill -0 $run_pid 2> /dev/null" || bad "the run did not end"
+if [ "$mode" = prometheus ]; then
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    echo "the run closed $ms ms after its report (scrapes every 1 s; linger at most 30 s)"
+    [ $ms -lt 10000 ] || bad "the run lingered ${ms} ms after its report, Prometheus scraping every 1 s"
+fi
 wait $run_pid
 rc=$?
 [ $rc -eq $want ] || { cat "$scratch/run.err"; bad "run exit $rc, expected $want"; }
@@ -254,6 +349,20 @@ PY
     echo "Prometheus $query at $mid: $prom B/s; summary.json aggregate_bw: $agg B/s"
     python3 -c 'import sys; p,a=sys.argv[1],float(sys.argv[2]); sys.exit(0 if p!="none" and abs(float(p)-a)<=0.1*a else 1)' "$prom" "$agg" ||
         bad "Prometheus's rate ($prom B/s) is not within 10% of aggregate_bw ($agg B/s)"
+    # the final scrape: the last values Prometheus holds are the run's totals
+    prom_last() {
+        curl -sf "http://127.0.0.1:$pport/api/v1/query" \
+            --data-urlencode "query=last_over_time($1[5m])" -o "$scratch/last.json" &&
+        python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["data"]["result"]; print(" ".join(x["metric"].get("direction","")+"="+x["value"][1] for x in r))' "$scratch/last.json"
+    }
+    finished() { [ "$(prom_last rackbench_run_finished)" = "=1" ]; }
+    wait_for 10 finished || bad "Prometheus has no rackbench_run_finished 1: $(prom_last rackbench_run_finished)"
+    read -r r w t < <(summary_bytes "$summary")
+    last=$(prom_last rackbench_cluster_bytes_total | tr ' ' '\n' | sort | tr '\n' ' ')
+    echo "Prometheus's last rackbench_cluster_bytes_total: $last; summary.json: read=$r write=$w trim=$t"
+    [ "$last" = "read=$r trim=$t write=$w " ] ||
+        bad "Prometheus's last counters ($last) are not summary.json's (read=$r write=$w trim=$t)"
+    [ "$(prom_last rackbench_run_exit_code)" = "=0" ] || bad "Prometheus has no exit code 0"
 fi
 [ $fail -eq 0 ] && echo "ok"
 it_exit "$fail"
