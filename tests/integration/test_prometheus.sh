@@ -125,7 +125,7 @@ if [ "$mode" = metrics ]; then
     # The end of a run that ends by itself: scraped from two addresses while
     # it goes, it serves the final /metrics until both have read it.
     eport=$(free_port)
-    sed -e 's/^runtime=.*/runtime=2s/' -e 's/^size=.*/size=4m/' "$scratch/plan.ini" > "$scratch/end.ini"
+    sed -e 's/^runtime=.*/runtime=3s/' -e 's/^size=.*/size=4m/' "$scratch/plan.ini" > "$scratch/end.ini"
     sed -e 's/^runtime=.*/runtime=1s/' "$scratch/end.ini" > "$scratch/end0.ini"
     "$bin/rackbench" run "$scratch/end.ini" --local 1 --metrics "$eport" --out "$scratch/end" \
         > "$scratch/end.out" 2> "$scratch/end.err" &
