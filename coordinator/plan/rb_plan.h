@@ -54,16 +54,23 @@ typedef struct rb_plan_iter {
 #define RB_PLAN_AUTO_INTERVAL_MIN_NS (100ull * 1000000ull)
 #define RB_PLAN_AUTO_INTERVAL_MAX_NS 1000000000ull
 
-/* A job's fio logs (write_bw_log, write_iops_log, write_lat_log and the
- * options that shape them): the coordinator writes them into the run folder
- * from samples.csv, so they stay in the plan and never go to an agent. */
+/* A job's fio logs (write_bw_log, write_iops_log, write_lat_log,
+ * write_hist_log and the options that shape them): the coordinator writes
+ * them into the run folder from samples.csv and latency.csv, so they stay in
+ * the plan and never go to an agent. */
 typedef struct rb_plan_log {
     char job[RB_NAME_MAX];  /* the job's name */
     uint32_t number;        /* the job's number in the plan, 1 .. : fio's x of NAME_bw.x.log */
     char bw[RB_NAME_MAX];   /* write_bw_log's prefix; "" for no bandwidth log */
     char iops[RB_NAME_MAX]; /* write_iops_log's; "" for none */
-    char lat[RB_NAME_MAX];  /* write_lat_log's; "" for none */
+    char lat[RB_NAME_MAX];  /* write_lat_log's (its lat, slat and clat logs); "" for none */
+    char hist[RB_NAME_MAX]; /* write_hist_log's (clat histograms); "" for none */
     uint64_t avg_ms;        /* log_avg_msec: the window (0: each sample interval) */
+    uint64_t hist_ms;       /* log_hist_msec: the histograms' window (0: none, as fio) */
+    uint32_t coarseness;    /* log_hist_coarseness: 2^c of fio's bins summed in a column */
+    uint64_t bs[3];         /* per direction, the job's one block size; 0 when it varies */
+    bool max_value;         /* log_max_value: a window's largest value, not its mean */
+    bool offset;            /* log_offset: fio's offset column (0 in windowed entries) */
     bool unix_epoch;        /* log_unix_epoch: times in ms since the epoch */
     bool per_job;           /* per_job_logs: ".x" in the file names */
 } rb_plan_log_t;

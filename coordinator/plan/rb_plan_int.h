@@ -74,14 +74,14 @@ typedef struct rb_plan_job {
     uint32_t ncmdbs[2];         /* ... its entries per direction ... */
     rb_plan_cmdbs_t cmdbs[2][RB_CMDPRIO_MAX]; /* ... as written */
     rb_plan_log_t log;   /* fio's logs: prefixes, "" for the job's name where log_want says */
-    uint8_t log_want;    /* RB_PLAN_LOG_BW | _IOPS | _LAT: the logs asked for */
+    uint8_t log_want;    /* RB_PLAN_LOG_BW | _IOPS | _LAT | _HIST: the logs asked for */
     bool log_no_per_job; /* per_job_logs=0 */
     rb_plan_sweep_t sweep[RB_PLAN_SWEEP_DIMS]; /* sweep_*: the lists, in nesting order */
     unsigned line[RB_OPT_MAX_ROWS];            /* per table row: the line in effect (0: default) */
 } rb_plan_job_t;
 
 /* The logs a job asks for (rb_plan_job_t.log_want). */
-enum { RB_PLAN_LOG_BW = 1, RB_PLAN_LOG_IOPS = 2, RB_PLAN_LOG_LAT = 4 };
+enum { RB_PLAN_LOG_BW = 1, RB_PLAN_LOG_IOPS = 2, RB_PLAN_LOG_LAT = 4, RB_PLAN_LOG_HIST = 8 };
 
 /* A name seen so far, for duplicate detection; line 0 marks an empty slot. */
 typedef struct rb_plan_seen {

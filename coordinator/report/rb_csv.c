@@ -17,10 +17,13 @@ static const char *const s_smp_names[] = {RB_CSV_SAMPLES_COLUMNS(S_NAME)};
 static const char *const s_smp_docs[] = {RB_CSV_SAMPLES_COLUMNS(S_DOC)};
 static const char *const s_tel_names[] = {RB_CSV_TELEMETRY_COLUMNS(S_NAME)};
 static const char *const s_tel_docs[] = {RB_CSV_TELEMETRY_COLUMNS(S_DOC)};
+static const char *const s_lat_names[] = {RB_CSV_LATENCY_COLUMNS(S_NAME)};
+static const char *const s_lat_docs[] = {RB_CSV_LATENCY_COLUMNS(S_DOC)};
 
 const rb_csv_schema_t rb_csv_samples = {"samples.csv", RB_CSV_SMP_NCOLS, s_smp_names, s_smp_docs};
 const rb_csv_schema_t rb_csv_telemetry = {"telemetry.csv", RB_CSV_TEL_NCOLS, s_tel_names,
                                           s_tel_docs};
+const rb_csv_schema_t rb_csv_latency = {"latency.csv", RB_CSV_LAT_NCOLS, s_lat_names, s_lat_docs};
 
 int rb_csv_header(const rb_csv_schema_t *schema, FILE *f)
 {
@@ -82,6 +85,28 @@ void rb_csv_samples_row(FILE *f, double t_s, uint64_t utc_ns, const char *phase,
             js->write_ops, r ? s_us(rb_hist_percentile(r, 50)) : 0,
             r ? s_us(rb_hist_percentile(r, 99)) : 0, w ? s_us(rb_hist_percentile(w, 50)) : 0,
             w ? s_us(rb_hist_percentile(w, 99)) : 0);
+}
+
+void rb_csv_latency_rows(FILE *f, double t_s, uint64_t utc_ns, const char *phase, const char *node,
+                         const char *job, double interval_s, const rb_job_stat_t *js)
+{
+    for (int d = 0; d < RB_NDIRS; d++)
+        for (int k = 0; k < RB_NLATS; k++) {
+            const rb_hist_t *h = js->lat[d][k];
+            if (!h || !h->count)
+                continue;
+            /* the columns of RB_CSV_LATENCY_COLUMNS, in its order */
+            fprintf(f, "%.3f,%" PRIu64 ",%s,%s,%s,%.3f,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
+                    t_s, utc_ns, phase, node, job, interval_s, rb_dir_name((rb_dir_t)d),
+                    rb_lat_kind_name((rb_lat_kind_t)k), h->count, h->sum, h->max);
+            const char *sep = "";
+            for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++)
+                if (h->b[i]) {
+                    fprintf(f, "%s%u:%" PRIu64, sep, i, h->b[i]);
+                    sep = " ";
+                }
+            fputc('\n', f);
+        }
 }
 
 void rb_csv_telemetry_rows(FILE *f, double t_s, uint64_t utc_ns, const char *phase,

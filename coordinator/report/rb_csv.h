@@ -12,12 +12,16 @@
 #include "rb_findings.h"
 #include "rb_proto.h"
 
-/* samples.csv: one row per node, job and sample interval. */
-#define RB_CSV_SAMPLES_COLUMNS(X)                                                                  \
+/* The columns every CSV file of a run folder starts with: when and where. */
+#define RB_CSV_WHEN_WHERE(X)                                                                       \
     X(T_S, "t_s", "seconds from GO to the interval's end, coordinator clock")                      \
     X(T_UTC_NS, "t_utc_ns", "the interval's end, coordinator clock as UTC ns since the epoch")     \
     X(PHASE, "phase", "phase name")                                                                \
-    X(NODE, "node", "node name")                                                                   \
+    X(NODE, "node", "node name")
+
+/* samples.csv: one row per node, job and sample interval. */
+#define RB_CSV_SAMPLES_COLUMNS(X)                                                                  \
+    RB_CSV_WHEN_WHERE(X)                                                                           \
     X(RACK, "rack", "rack of the node")                                                            \
     X(JOB, "job", "job name")                                                                      \
     X(INTERVAL_S, "interval_s", "length of the interval, seconds")                                 \
@@ -38,14 +42,26 @@
     X(WRITE_LAT_P50_US, "write_lat_p50_us", "median latency of its writes, microseconds")          \
     X(WRITE_LAT_P99_US, "write_lat_p99_us", "99th percentile latency of its writes, microseconds")
 
+/* latency.csv: one row per node, job, sample interval, direction and kind of
+ * latency that completed IO, written only for the jobs that ask for fio's
+ * latency or histogram logs (rb_fiolog.h): what those logs are made of. */
+#define RB_CSV_LATENCY_COLUMNS(X)                                                                  \
+    RB_CSV_WHEN_WHERE(X)                                                                           \
+    X(JOB, "job", "job name")                                                                      \
+    X(INTERVAL_S, "interval_s", "length of the interval, seconds")                                 \
+    X(DIR, "dir", "read, write or trim")                                                           \
+    X(KIND, "kind", "lat, slat or clat (fio's three latencies)")                                   \
+    X(OPS, "ops", "IOs of the histogram: completed (lat, clat) or submitted (slat)")               \
+    X(SUM_NS, "sum_ns", "their latencies added up, ns (sum_ns / ops is the mean)")                 \
+    X(MAX_NS, "max_ns", "the largest, ns (the top of its histogram bucket at most)")               \
+    X(BUCKETS, "buckets",                                                                          \
+      "the histogram: INDEX:COUNT of each bucket that holds IOs, space-separated")
+
 /* telemetry.csv: per node and interval one "host" row, one "dev" row per
  * device and one "nic" row per NIC; a row leaves the other kinds' columns
  * empty (docs/telemetry.md). */
 #define RB_CSV_TELEMETRY_COLUMNS(X)                                                                \
-    X(T_S, "t_s", "seconds from GO to the interval's end, coordinator clock")                      \
-    X(T_UTC_NS, "t_utc_ns", "the interval's end, coordinator clock as UTC ns since the epoch")     \
-    X(PHASE, "phase", "phase name")                                                                \
-    X(NODE, "node", "node name")                                                                   \
+    RB_CSV_WHEN_WHERE(X)                                                                           \
     X(KIND, "kind", "host, dev or nic")                                                            \
     X(NAME, "name", "device or NIC name")                                                          \
     X(PARENT, "parent", "dev: the device it is a member of (md, dm), or empty")                    \
@@ -77,12 +93,16 @@
 /* A table row as an enum member (RB_CSV_SMP_BYTES, RB_CSV_TEL_UTIL_PCT, ...). */
 #define RB_CSV_ENUM_SMP(id, name, doc) RB_CSV_SMP_##id,
 #define RB_CSV_ENUM_TEL(id, name, doc) RB_CSV_TEL_##id,
+#define RB_CSV_ENUM_LAT(id, name, doc) RB_CSV_LAT_##id,
 
 /* samples.csv's columns: RB_CSV_SMP_T_S, ... each one's field index. */
 typedef enum { RB_CSV_SAMPLES_COLUMNS(RB_CSV_ENUM_SMP) RB_CSV_SMP_NCOLS } rb_csv_smp_col_t;
 
 /* telemetry.csv's columns: RB_CSV_TEL_T_S, ... each one's field index. */
 typedef enum { RB_CSV_TELEMETRY_COLUMNS(RB_CSV_ENUM_TEL) RB_CSV_TEL_NCOLS } rb_csv_tel_col_t;
+
+/* latency.csv's columns: RB_CSV_LAT_T_S, ... each one's field index. */
+typedef enum { RB_CSV_LATENCY_COLUMNS(RB_CSV_ENUM_LAT) RB_CSV_LAT_NCOLS } rb_csv_lat_col_t;
 
 /* One file's table of columns. */
 typedef struct rb_csv_schema {
@@ -94,6 +114,7 @@ typedef struct rb_csv_schema {
 
 extern const rb_csv_schema_t rb_csv_samples;   /* samples.csv */
 extern const rb_csv_schema_t rb_csv_telemetry; /* telemetry.csv */
+extern const rb_csv_schema_t rb_csv_latency;   /* latency.csv */
 
 /* Writes schema's header line (the names, comma-separated, and a newline)
  * to f. 0 or -EIO. */
@@ -113,6 +134,11 @@ int rb_csv_map(const rb_csv_schema_t *schema, const char *header, int *idx);
 void rb_csv_samples_row(FILE *f, double t_s, uint64_t utc_ns, const char *phase, const char *node,
                         const char *rack, const char *job, double interval_s,
                         const rb_job_stat_t *js);
+
+/* The rows of latency.csv of one node's job and interval: one per direction
+ * and kind of js that holds IOs; utc_ns as above. */
+void rb_csv_latency_rows(FILE *f, double t_s, uint64_t utc_ns, const char *phase, const char *node,
+                         const char *job, double interval_s, const rb_job_stat_t *js);
 
 /* The rows of telemetry.csv of one node's host telemetry of one interval:
  * one "host" row (CPU, memory), one per device, one per NIC; utc_ns as above. */

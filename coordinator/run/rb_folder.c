@@ -22,7 +22,7 @@
 #include "rb_reporter.h"
 #include "rb_time.h"
 
-#define S_CSV_BUF (1 << 20) /* stdio buffer of samples.csv and telemetry.csv */
+#define S_CSV_BUF (1 << 20) /* stdio buffer of samples.csv, telemetry.csv and latency.csv */
 static int s_write_file(const char *dir, const char *name, const char *text)
 {
     char path[PATH_MAX];
@@ -211,6 +211,22 @@ void rb_folder_name(rb_run_ctx_t *r)
              (unsigned)((r->wall_start / 1000 ^ (uint64_t)getpid() * 2654435761u) & 0xffff));
 }
 
+/* Opens the run folder's file of schema into *f, its header written, with a
+ * buffer of its own. 0, or -errno with the run failed naming the file. */
+static int s_open_csv(rb_run_ctx_t *r, const rb_csv_schema_t *schema, FILE **f)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/%s", r->dir, schema->file);
+    if (!(*f = fopen(path, "w"))) {
+        int rc = -errno;
+        rb_run_fail(r, "%s: %s", path, strerror(-rc));
+        return rc;
+    }
+    setvbuf(*f, NULL, _IOFBF, S_CSV_BUF);
+    rb_csv_header(schema, *f);
+    return 0;
+}
+
 int rb_folder_make(rb_run_ctx_t *r)
 {
     const char *out = r->o->out_dir ? r->o->out_dir : "runs";
@@ -236,20 +252,13 @@ int rb_folder_make(rb_run_ctx_t *r)
     if (r->dirlock >= 0 && flock(r->dirlock, LOCK_EX | LOCK_NB) < 0)
         rb_warn("%s: cannot lock it (%s): rackbench report will call the run cut off", path,
                 strerror(errno));
-    snprintf(path, sizeof path, "%s/%s", r->dir, rb_csv_samples.file);
-    if (!(r->samples = fopen(path, "w"))) {
-        rb_run_fail(r, "%s: %s", path, strerror(errno));
-        return -errno;
-    }
-    setvbuf(r->samples, NULL, _IOFBF, S_CSV_BUF);
-    rb_csv_header(&rb_csv_samples, r->samples);
-    snprintf(path, sizeof path, "%s/%s", r->dir, rb_csv_telemetry.file);
-    if (!(r->telemetry = fopen(path, "w"))) {
-        rb_run_fail(r, "%s: %s", path, strerror(errno));
-        return -errno;
-    }
-    setvbuf(r->telemetry, NULL, _IOFBF, S_CSV_BUF);
-    rb_csv_header(&rb_csv_telemetry, r->telemetry);
+    rc = s_open_csv(r, &rb_csv_samples, &r->samples);
+    if (rc == 0)
+        rc = s_open_csv(r, &rb_csv_telemetry, &r->telemetry);
+    if (rc == 0 && rb_fiolog_wants_latency(r->plan, NULL))
+        rc = s_open_csv(r, &rb_csv_latency, &r->latency);
+    if (rc < 0)
+        return rc;
     /* A run killed from here on still renders with its start time. */
     rb_folder_write_progress(r);
     return 0;

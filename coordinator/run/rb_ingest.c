@@ -10,6 +10,7 @@
 #include "rb_csv.h"
 #include "rb_findings.h"
 #include "rb_disks.h"
+#include "rb_fiolog.h"
 #include "rb_ingest.h"
 #include "rb_nodefam.h"
 #include "rb_log.h"
@@ -92,6 +93,9 @@ void rb_ingest_sample(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_sample_t
         if (r->samples)
             rb_csv_samples_row(r->samples, t_s, rb_run_utc(r, end), ph->name, n->hello.name,
                                n->hello.rack, ph->jobs[js->job].name, interval_s, js);
+        if (r->latency && rb_fiolog_wants_latency(r->plan, ph->jobs[js->job].name))
+            rb_csv_latency_rows(r->latency, t_s, rb_run_utc(r, end), ph->name, n->hello.name,
+                                ph->jobs[js->job].name, interval_s, js);
         r->live_bytes += js->bytes;
         r->live_ops += js->ops;
         r->phase_bytes += js->bytes;

@@ -185,6 +185,8 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
             fflush(r->samples);
         if (r->telemetry)
             fflush(r->telemetry);
+        if (r->latency)
+            fflush(r->latency);
         r->unflushed = 0;
         r->next_flush = now + S_FLUSH_NS;
     }

@@ -642,6 +642,10 @@ report:
         fclose(r->telemetry);
         r->telemetry = NULL;
     }
+    if (r->latency) {
+        fclose(r->latency);
+        r->latency = NULL;
+    }
     rb_local_stop(r);
     if (rb_folder_write_reports(r) < 0 && !r->failed)
         r->failed = 1;
@@ -652,6 +656,8 @@ out:
         fclose(r->samples);
     if (r->telemetry)
         fclose(r->telemetry);
+    if (r->latency)
+        fclose(r->latency);
     rb_local_stop(r);
     rb_metrics_stop(r);
     if (r->dirlock >= 0)

@@ -16,11 +16,20 @@
 #      byte, and a comma list prints each format in turn;
 #   3. an unknown format is a usage error (exit 2) naming it and the valid
 #      ones, before any agent starts;
-#   4. fio's logs (write_bw_log, write_iops_log, write_lat_log in
-#      [global]): a file per job, node and kind, found and read by Debian's
-#      fio2gnuplot (its count of values, min and max are the files'); each
-#      line is its samples.csv row's rate or median, and a node's lines add
-#      up to the bytes and IOs summary.json gives the node in the phase.
+#   4. fio's logs (write_bw_log, write_iops_log, write_lat_log,
+#      write_hist_log with log_hist_msec and log_hist_coarseness=1, and
+#      log_offset in [global]; log_max_value in the paced job): a file per
+#      job, node and kind (bw, iops, lat, clat, slat, clat_hist), found and
+#      read by Debian's fio2gnuplot (its count of values, min and max are
+#      the files'); each line is its samples.csv row's rate or its
+#      latency.csv rows' mean (the paced job's: their largest, between the
+#      mean and the node's max), with fio's six columns of log_offset; a
+#      node's lines add up to the bytes and IOs summary.json gives it in the
+#      phase, the mixed job's lat lines to its mean latency; the histogram
+#      lines have as many columns as fio's own at the same coarseness (a
+#      tiny null job run by fio, whose file name ours extend by the node),
+#      their bins add up to the node's IOs of each direction and give the
+#      phase's clat p99 within its bin.
 #   test_fio_json.sh BIN_DIR SCRATCH
 set -uo pipefail
 . "$(dirname "$0")/it_lib.sh"
@@ -46,6 +55,10 @@ size=4M
 write_bw_log=rr
 write_iops_log=rr
 write_lat_log=rr
+write_hist_log=rr
+log_hist_msec=1000
+log_hist_coarseness=1
+log_offset=1
 
 [mixed]
 rw=randrw
@@ -57,6 +70,7 @@ rw=randread
 rate_iops=200
 time_based
 runtime=3
+log_max_value=1
 EOF
 
 # 1. a real run, fio-json+ on stdout
@@ -240,12 +254,18 @@ for cmd in "run $scratch/plan.ini --local 1 --out $scratch/none --output-format 
 done
 [ ! -e "$scratch/none" ] || bad "a run with an unknown format made its --out folder"
 
-# 4. fio's logs, read by fio2gnuplot and checked against samples.csv and summary.json
+# 4. fio's logs, read by fio2gnuplot and checked against samples.csv,
+# latency.csv and summary.json; fio's own histogram log of a tiny null job
+# (the same coarseness) gives the columns and the name to match
 (cd "$run" && fio2gnuplot -b -d "$scratch/gp" > "$scratch/gp.out" 2>&1) \
     || bad "fio2gnuplot -b failed in the run folder: $(cat "$scratch/gp.out")"
-python3 - "$run" "$scratch/gp" <<'EOF' || fail=1
+mkdir -p "$scratch/fio"
+(cd "$scratch/fio" && fio --name=h --ioengine=null --rw=randread --bs=4k --size=256k \
+    --rate_iops=2000 --write_hist_log=h --log_hist_msec=10 --log_hist_coarseness=1 \
+    --output=/dev/null > fio.out 2>&1) || bad "fio's histogram log run failed: $(cat "$scratch/fio/fio.out")"
+python3 - "$run" "$scratch/gp" "$scratch/fio" <<'EOF' || fail=1
 import csv, json, os, sys
-run, gp = sys.argv[1], sys.argv[2]
+run, gp, fio = sys.argv[1], sys.argv[2], sys.argv[3]
 ok = True
 def bad(msg):
     global ok
@@ -253,43 +273,67 @@ def bad(msg):
     print("FAIL:", msg, file=sys.stderr)
 s = json.load(open(os.path.join(run, "summary.json")))
 rows = list(csv.DictReader(open(os.path.join(run, "samples.csv"))))
+lats = list(csv.DictReader(open(os.path.join(run, "latency.csv"))))
 def read_log(path):
     return [[int(v) for v in line.split(",")] for line in open(path) if line.strip()]
+# fio's histogram log: its name and its columns at log_hist_coarseness=1
+fio_hist = sorted(f for f in os.listdir(fio) if "hist" in f)
+if fio_hist != ["h_clat_hist.1.log"]:
+    bad("fio wrote %r as its histogram log" % fio_hist)
+fio_cols = set(len(l) for l in read_log(os.path.join(fio, "h_clat_hist.1.log")))
+if len(fio_cols) != 1:
+    bad("fio's histogram lines have %r columns" % fio_cols)
+def bin_lo(i):  # fio's bins: below 128 ns the value, then 64 to each power of two
+    return i if i < 128 else (64 + i % 64) << (i // 64 - 1)
+def bin_hi(i):
+    return i + 1 if i < 128 else bin_lo(i) + (1 << (i // 64 - 1))
 values = []
-for number, phase in ((1, "mixed"), (2, "paced")):
+for number, phase, maxed in ((1, "mixed", False), (2, "paced", True)):
     ph = [p for p in s["phases"] if p["name"] == phase][0]
+    merged = {}
     for node in ph["nodes"]:
         name = node["name"]
         logs = {}
-        for kind in ("bw", "iops", "lat"):
+        for kind in ("bw", "iops", "lat", "clat", "slat", "clat_hist"):
+            # fio's name with the node before ".log"
             path = os.path.join(run, "rr_%s.%d.%s.log" % (kind, number, name))
             if os.path.exists(path):
                 logs[kind] = read_log(path)
             else:
                 bad("no %s" % os.path.basename(path))
-        if len(logs) < 3:
+        if len(logs) < 6:
             continue
         values += [l[1] for l in logs["bw"]]
         # the lines each samples.csv row gives: one per direction that moved IO
-        want = {"bw": [], "iops": [], "lat": []}
+        want = {"bw": [], "iops": []}
         secs = []
         for r in rows:
             iv = float(r["interval_s"])
             if r["job"] != phase or r["node"] != name or iv <= 0:
                 continue
             for p in ("read", "write"):
-                ops = int(r[p + "_ops"])
-                if ops:
+                n = int(r[p + "_ops"])
+                if n:
                     want["bw"].append(round(int(r[p + "_bytes"]) / iv / 1024))
-                    want["iops"].append(round(ops / iv))
-                    want["lat"].append(round(float(r[p + "_lat_p50_us"]) * 1000))
+                    want["iops"].append(round(n / iv))
                     secs.append(iv)
+        # ... and latency.csv's: the mean of each (log_max_value: the largest)
+        mine = [r for r in lats if r["job"] == phase and r["node"] == name and
+                float(r["interval_s"]) > 0]
+        for kind in ("lat", "clat", "slat"):
+            want[kind] = [int(r["max_ns"]) if maxed else round(int(r["sum_ns"]) / int(r["ops"]))
+                          for r in mine if r["kind"] == kind]
         for kind in want:
             got = [l[1] for l in logs[kind]]
             if len(got) != len(want[kind]) or any(abs(g - w) > 1 for g, w in zip(got, want[kind])):
-                bad("%s %s %s log: %r, samples.csv gives %r" % (phase, name, kind, got, want[kind]))
-        if any(l[3] or l[4] or l[2] not in (0, 1) for l in logs["bw"]):
-            bad("%s %s: not fio's windowed columns: %r" % (phase, name, logs["bw"][:3]))
+                bad("%s %s %s log: %r, the CSV files give %r" % (phase, name, kind, got, want[kind]))
+        if not logs["slat"]:
+            bad("%s %s: libaio's slat log is empty" % (phase, name))
+        # log_offset: fio's six columns, block size and offset 0 in a windowed entry
+        for kind in ("bw", "iops", "lat", "clat", "slat"):
+            if any(len(l) != 6 or l[3] or l[4] or l[5] or l[2] not in (0, 1) for l in logs[kind]):
+                bad("%s %s %s: not fio's windowed columns with log_offset: %r" % (
+                    phase, name, kind, logs[kind][:3]))
         # the node's bytes and IOs of the phase, as summary.json has them
         got_bytes = sum(l[1] * 1024 * t for l, t in zip(logs["bw"], secs))
         got_ops = sum(l[1] * t for l, t in zip(logs["iops"], secs))
@@ -300,6 +344,71 @@ for number, phase in ((1, "mixed"), (2, "paced")):
         else:
             print("ok: %s %s: %d bw lines add up to %d bytes (summary.json %d), %d IOs (%d)" % (
                 phase, name, len(logs["bw"]), got_bytes, node["bytes"], got_ops, node["ops"]))
+        for d, dn in enumerate(("read", "write")):
+            nd = node["directions"][dn]
+            lines = [l[1] for l in logs["lat"] if l[2] == d]
+            rs = [r for r in mine if r["kind"] == "lat" and r["dir"] == dn]
+            if not nd["ops"]:
+                continue
+            if maxed:
+                # log_max_value: no entry below its window's mean, none above the node's max
+                means = [int(r["sum_ns"]) / int(r["ops"]) for r in rs]
+                top = nd["lat_us"]["max"] * 1000 + 1
+                if len(means) != len(lines) or any(v < m - 1 or v > top for v, m in zip(lines, means)):
+                    bad("%s %s %s: max entries %r, means %r, max %d" % (
+                        phase, name, dn, lines, means, top))
+                else:
+                    print("ok: %s %s %s: %d max entries between their window's mean and %d ns" % (
+                        phase, name, dn, len(lines), top))
+            else:
+                # the ops-weighted mean of the lines is the node's mean latency
+                w = [int(r["ops"]) for r in rs]
+                mean = sum(v * n for v, n in zip(lines, w)) / max(1, sum(w))
+                want_mean = nd["lat_us"]["mean"] * 1000
+                if len(w) != len(lines) or abs(mean - want_mean) > 1e-3 * want_mean + 2:
+                    bad("%s %s %s: the lat log's mean is %.0f ns, summary.json's %.0f" % (
+                        phase, name, dn, mean, want_mean))
+                else:
+                    print("ok: %s %s %s: the lat log's mean %.0f ns, summary.json's %.0f" % (
+                        phase, name, dn, mean, want_mean))
+        # the histogram log: fio's columns, bins adding up to the node's IOs
+        hist = logs["clat_hist"]
+        cols = set(len(l) for l in hist)
+        if not hist or cols != fio_cols:
+            bad("%s %s: histogram lines of %r columns, fio's have %r" % (phase, name, cols, fio_cols))
+            continue
+        if any(l[2] != 4096 for l in hist):
+            bad("%s %s: a histogram line's block size is not the job's 4096" % (phase, name))
+        for d, dn in enumerate(("read", "write")):
+            n = sum(sum(l[3:]) for l in hist if l[1] == d)
+            if n != node["directions"][dn]["ops"]:
+                bad("%s %s %s: the histogram log holds %d IOs, summary.json %d" % (
+                    phase, name, dn, n, node["directions"][dn]["ops"]))
+            m = merged.setdefault(d, [0] * (len(hist[0]) - 3))
+            for l in hist:
+                if l[1] == d:
+                    m[:] = [a + b for a, b in zip(m, l[3:])]
+        print("ok: %s %s: %d histogram lines of %d columns as fio's, %d IOs" % (
+            phase, name, len(hist), len(hist[0]), sum(sum(l[3:]) for l in hist)))
+    # the phase's clat p99 off the nodes' bins: summary.json's lies in its (coarse) bin
+    for d, bins in merged.items():
+        dn = ("read", "write")[d]
+        total = sum(bins)
+        if not total:
+            continue
+        acc = 0
+        for j, c in enumerate(bins):
+            acc += c
+            if acc >= 0.99 * total:
+                break
+        lo, hi = bin_lo(2 * j), bin_hi(2 * j + 1)
+        p99 = ph["directions"][dn]["clat_us"]["p99"] * 1000
+        if not lo - 1 <= p99 <= hi + 1:
+            bad("%s %s: p99 off the histogram log is in %d..%d ns, summary.json's is %.0f" % (
+                phase, dn, lo, hi, p99))
+        else:
+            print("ok: %s %s: p99 off the histogram log in %d..%d ns, summary.json's %.0f" % (
+                phase, dn, lo, hi, p99))
 g = dict(line.strip().split("=") for line in open(os.path.join(gp, "result.global")) if "=" in line)
 if int(g["disks_count"]) != 4 or int(g["values_count"]) != len(values) or \
         float(g["max"]) != max(values) or float(g["min"]) != min(values):

@@ -21,9 +21,10 @@
 #include "rb_hist.h"
 #include "rb_result.h"
 
-/* The header lines as docs/metrics.md ("Samples (samples.csv)") and
- * docs/telemetry.md (the table of telemetry.csv's columns) list them, in
- * their order; docs/report-schema.md points at both. */
+/* The header lines as docs/metrics.md ("Samples (samples.csv)"),
+ * docs/telemetry.md (the table of telemetry.csv's columns) and
+ * docs/report-schema.md ("fio's logs": latency.csv) list them, in their
+ * order. */
 #define DOC_SAMPLES_HEADER                                                                         \
     "t_s,t_utc_ns,phase,node,rack,job,interval_s,bytes,ops,errors,bw,iops,lat_p50_us,lat_p99_us,"  \
     "lat_max_us,read_bytes,read_ops,write_bytes,write_ops,read_lat_p50_us,read_lat_p99_us,"        \
@@ -33,6 +34,8 @@
     "queue_depth,"                                                                                 \
     "await_ms,rd_bytes,wr_bytes,rx_bps,tx_bps,speed_mbps,cpu_user,cpu_system,cpu_iowait,"          \
     "cpu_idle,cpu_irq,ncpu,load1,ctxt_per_s,cached,dirty,writeback\n"
+#define DOC_LATENCY_HEADER                                                                         \
+    "t_s,t_utc_ns,phase,node,job,interval_s,dir,kind,ops,sum_ns,max_ns,buckets\n"
 
 /* schema's header line, as rb_csv_header writes it (caller frees). */
 static char *s_header(const rb_csv_schema_t *schema)
@@ -53,6 +56,13 @@ static void test_headers_match_docs(void **state)
     char *tel = s_header(&rb_csv_telemetry);
     assert_string_equal(smp, DOC_SAMPLES_HEADER);
     assert_string_equal(tel, DOC_TELEMETRY_HEADER);
+    char *lat = s_header(&rb_csv_latency);
+    assert_string_equal(lat, DOC_LATENCY_HEADER);
+    assert_string_equal(rb_csv_latency.file, "latency.csv");
+    for (uint32_t c = 0; c < rb_csv_latency.ncols; c++)
+        assert_true(rb_csv_latency.docs[c] && rb_csv_latency.docs[c][0]);
+    assert_int_equal(rb_csv_index(lat, "buckets"), RB_CSV_LAT_BUCKETS);
+    free(lat);
     assert_string_equal(rb_csv_samples.file, "samples.csv");
     assert_string_equal(rb_csv_telemetry.file, "telemetry.csv");
     assert_int_equal(rb_csv_samples.ncols, RB_CSV_SMP_NCOLS);

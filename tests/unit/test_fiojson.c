@@ -24,6 +24,7 @@
 #include "rb_csv.h"
 #include "rb_fiojson.h"
 #include "rb_fiolog.h"
+#include "rb_hist.h"
 #include "rb_json.h"
 #include "rb_report.h"
 #include "rb_reporter.h"
@@ -399,8 +400,37 @@ static void test_logs(void **state)
     s_csv_row(f, &rb_csv_samples, b2, 11);
     s_csv_row(f, &rb_csv_samples, a3, 12);
     assert_int_equal(fclose(f), 0);
+    /* b's latency, as the coordinator writes it at ingest: a sync engine's
+     * lat and clat of its writes, no slat */
+    snprintf(path, sizeof path, "%s/%s", dir, rb_csv_latency.file);
+    assert_non_null(f = fopen(path, "w"));
+    assert_int_equal(rb_csv_header(&rb_csv_latency, f), 0);
+    static rb_hist_t lat[2], clat[2];
+    for (int i = 0; i < 2; i++) {
+        rb_hist_init(&lat[i]);
+        rb_hist_init(&clat[i]);
+    }
+    for (int k = 0; k < 3; k++) {
+        rb_hist_record(&lat[0], 100000);
+        rb_hist_record(&clat[0], 90000);
+    }
+    rb_hist_record(&lat[0], 130);
+    rb_hist_record(&clat[0], 100);
+    for (int k = 0; k < 2; k++) {
+        rb_hist_record(&lat[1], 400000);
+        rb_hist_record(&clat[1], 390000);
+    }
+    for (int i = 0; i < 2; i++) {
+        rb_job_stat_t js = {0};
+        js.lat[RB_DIR_WRITE][RB_LAT_LAT] = &lat[i];
+        js.lat[RB_DIR_WRITE][RB_LAT_CLAT] = &clat[i];
+        rb_csv_latency_rows(f, i + 1.0, 1700000001000000000ull + i * 1000000000ull, "p", "n1", "b",
+                            1.0, &js);
+    }
+    assert_int_equal(fclose(f), 0);
     const char *text = "[global]\nsize=1M\nper_job_logs=0\nlog_avg_msec=2000\nwrite_bw_log=x\n"
-                       "[a]\n[b]\nwrite_lat_log\nlog_unix_epoch=1\n";
+                       "[a]\n[b]\nwrite_lat_log\nlog_unix_epoch=1\nwrite_hist_log=h\n"
+                       "log_hist_msec=1000\nlog_hist_coarseness=6\n";
     rb_plan_t *plan = NULL;
     rb_err_t err;
     rb_err_clear(&err);
@@ -410,7 +440,34 @@ static void test_logs(void **state)
                                                      "3000, 50, 0, 0, 0\n"
                                                      "3000, 10, 1, 0, 0\n"
                                                      "1700000002000, 1536, 1, 0, 0\n");
-    assert_string_equal(s_slurp(dir, "b_lat.n1.log"), "1700000002000, 200000, 1, 0, 0\n");
+    /* the window's mean: its IOs' latencies added up over their count */
+    assert_string_equal(s_slurp(dir, "b_lat.n1.log"), "1700000002000, 183355, 1, 0, 0\n");
+    assert_string_equal(s_slurp(dir, "b_clat.n1.log"), "1700000002000, 175017, 1, 0, 0\n");
+    assert_string_equal(s_slurp(dir, "b_slat.n1.log"), ""); /* as fio's of a sync engine */
+    /* the histograms: an entry per interval (log_hist_msec=1000), 1856 / 64
+     * columns after time, direction and block size; 100 ns in fio's bin 100,
+     * 90 us in 704 + 23 (2^16 + 23 x 2^10), 390 us in 832 + 31 */
+    char want[2][512];
+    for (int i = 0; i < 2; i++) {
+        int n = snprintf(want[i], sizeof want[i], "170000000%d000, 1, 4096", i + 1);
+        for (unsigned c = 0; c < RB_FIOLOG_BINS / 64; c++) {
+            unsigned v =
+                i == 0 ? (c == 100 / 64) + 3 * (c == 727 / 64) : 2 * (c == (832 + 31) / 64);
+            n += snprintf(want[i] + n, sizeof want[i] - (size_t)n, ", %u", v);
+        }
+    }
+    char lines[1024];
+    snprintf(lines, sizeof lines, "%s\n%s\n", want[0], want[1]);
+    assert_string_equal(s_slurp(dir, "h_clat_hist.n1.log"), lines);
+    /* log_max_value: the window's largest IO; log_offset: fio's column, 0 */
+    plan->logs[1].max_value = plan->logs[1].offset = true;
+    assert_int_equal(rb_fiolog_write(plan, dir, &err), 0);
+    assert_string_equal(s_slurp(dir, "b_lat.n1.log"), "1700000002000, 400000, 1, 0, 0, 0\n");
+    assert_string_equal(s_slurp(dir, "b_clat.n1.log"), "1700000002000, 390000, 1, 0, 0, 0\n");
+    s_slurp(dir, "b_slat.n1.log");
+    s_slurp(dir, "h_clat_hist.n1.log");
+    s_slurp(dir, "x_bw.n1.log");
+    plan->logs[1].max_value = plan->logs[1].offset = false;
     /* with per_job_logs, each job's number is in its name */
     plan->logs[0].per_job = plan->logs[1].per_job = true;
     plan->logs[0].avg_ms = 0;
@@ -421,9 +478,46 @@ static void test_logs(void **state)
                                                        "3000, 10, 1, 0, 0\n");
     s_slurp(dir, "x_bw.2.n1.log");
     s_slurp(dir, "b_lat.2.n1.log");
+    s_slurp(dir, "b_clat.2.n1.log");
+    s_slurp(dir, "b_slat.2.n1.log");
+    s_slurp(dir, "h_clat_hist.2.n1.log");
     rb_plan_destroy(&plan);
     unlink(path);
+    snprintf(path, sizeof path, "%s/%s", dir, rb_csv_samples.file);
+    unlink(path);
     assert_int_equal(rmdir(dir), 0);
+}
+
+/* fio's clat bin of a value (stat.c's plat_val_to_idx, as its HOWTO and
+ * source describe it): below 128 ns the value itself; above, 64 bins per
+ * power of two, the group after the value's highest bit; the last bin
+ * holds every value beyond fio's 29 groups. */
+static unsigned s_fio_bin(uint64_t v)
+{
+    unsigned msb = v ? 63u - (unsigned)__builtin_clzll(v) : 0;
+    if (msb <= 6)
+        return (unsigned)v;
+    unsigned error_bits = msb - 6;
+    unsigned idx = ((error_bits + 1) << 6) + (unsigned)((v >> error_bits) & 63);
+    return idx < RB_FIOLOG_BINS - 1 ? idx : RB_FIOLOG_BINS - 1;
+}
+
+/* rackbench's histogram bucket of a value is fio's bin of it, over every
+ * group's edges and far beyond fio's last bin. */
+static void test_fiolog_bins(void **state)
+{
+    (void)state;
+    for (uint64_t v = 0; v < 4096; v++)
+        assert_int_equal(rb_fiolog_bin(rb_hist_index(v)), s_fio_bin(v));
+    for (unsigned b = 7; b < 60; b++)
+        for (int64_t d = -3; d <= 3; d++) {
+            uint64_t v = (1ull << b) + (uint64_t)d;
+            assert_int_equal(rb_fiolog_bin(rb_hist_index(v)), s_fio_bin(v));
+            v = (1ull << b) + (1ull << b) / 3;
+            assert_int_equal(rb_fiolog_bin(rb_hist_index(v)), s_fio_bin(v));
+        }
+    assert_int_equal(rb_fiolog_bin(RB_HIST_NBUCKETS - 1), RB_FIOLOG_BINS - 1);
+    assert_int_equal(s_fio_bin(UINT64_MAX), RB_FIOLOG_BINS - 1);
 }
 
 /* --output-format's list: fio's comma list, each name a row of the
@@ -458,7 +552,7 @@ int main(void)
         cmocka_unit_test(test_shape),       cmocka_unit_test(test_latency_shares),
         cmocka_unit_test(test_bins),        cmocka_unit_test(test_clients),
         cmocka_unit_test(test_format_list), cmocka_unit_test(test_telemetry),
-        cmocka_unit_test(test_logs),
+        cmocka_unit_test(test_logs),        cmocka_unit_test(test_fiolog_bins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

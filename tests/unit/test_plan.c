@@ -2297,8 +2297,10 @@ static void test_device_percent(void **state)
 
 /* fio's log options stay in the plan's list of logs (never on the wire):
  * prefixes, the job's name for a bare one, the job's number, the window,
- * the epoch and per_job_logs inherited from [global]; a prefix naming a
- * folder is refused with its line. */
+ * the epoch and per_job_logs inherited from [global], the histogram log's
+ * window and coarseness, log_max_value, log_offset and each direction's
+ * block size; a prefix naming a folder or a coarseness above 6 is refused
+ * with its line. */
 static void test_fio_logs(void **state)
 {
     (void)state;
@@ -2312,7 +2314,14 @@ static void test_fio_logs(void **state)
                                "write_iops_log\n"
                                "[c]\n"
                                "per_job_logs=0\n"
-                               "write_lat_log=\n");
+                               "write_lat_log=\n"
+                               "write_hist_log=h\n"
+                               "log_hist_msec=500\n"
+                               "log_hist_coarseness=3\n"
+                               "log_max_value=1\n"
+                               "log_offset\n"
+                               "rw=randrw\n"
+                               "bs=4k,64k\n");
     assert_null(p->notes);
     assert_int_equal(p->nlogs, 2);
     const rb_plan_log_t *b = &p->logs[0], *c = &p->logs[1];
@@ -2328,8 +2337,17 @@ static void test_fio_logs(void **state)
     assert_string_equal(c->lat, "c");
     assert_string_equal(c->bw, "");
     assert_false(c->per_job);
+    assert_string_equal(c->hist, "h");
+    assert_int_equal(c->hist_ms, 500);
+    assert_int_equal(c->coarseness, 3);
+    assert_true(c->max_value && c->offset);
+    assert_false(b->max_value || b->offset);
+    assert_string_equal(b->hist, "");
+    assert_int_equal(b->hist_ms, 0);
+    assert_int_equal(c->bs[0], 4096);
+    assert_int_equal(c->bs[1], 65536);
     /* nothing of it reaches the jobs the agents get */
-    rb_plan_t *q = s_parse_str("[global]\nsize=1M\n[a]\n[b]\n[c]\n");
+    rb_plan_t *q = s_parse_str("[global]\nsize=1M\n[a]\n[b]\n[c]\nrw=randrw\nbs=4k,64k\n");
     s_assert_plan_equal(p, q);
     rb_plan_destroy(&q);
     rb_plan_destroy(&p);
@@ -2344,6 +2362,11 @@ static void test_fio_logs(void **state)
     assert_int_equal(rb_plan_parse(bad, strlen(bad), "t.ini", &p, &err), -EINVAL);
     assert_non_null(strstr(err.msg, "t.ini:3:"));
     assert_non_null(strstr(err.msg, "log_avg_msec"));
+    rb_err_clear(&err);
+    bad = "[a]\nsize=1M\nwrite_hist_log\nlog_hist_coarseness=7\n";
+    assert_int_equal(rb_plan_parse(bad, strlen(bad), "t.ini", &p, &err), -EINVAL);
+    assert_non_null(strstr(err.msg, "t.ini:4:"));
+    assert_non_null(strstr(err.msg, "log_hist_coarseness"));
 }
 
 static void test_ignored_notes(void **state)
@@ -2356,7 +2379,7 @@ static void test_ignored_notes(void **state)
                                "[a]\n"
                                "size=1M\n"
                                "clat_percentiles=0\n"
-                               "write_hist_log=bw\n"
+                               "log_prio=1\n"
                                "disable_slat=1\n");
     assert_non_null(p->notes);
     assert_string_equal(
@@ -2365,7 +2388,7 @@ static void test_ignored_notes(void **state)
                   "t.ini:4: option 'clocksource' is ignored: it only tunes fio's own machinery\n"
                   "t.ini:7: option 'clat_percentiles' is ignored: it only shapes fio's own "
                   "reports and logs\n"
-                  "t.ini:8: option 'write_hist_log' is ignored: it only shapes fio's own reports "
+                  "t.ini:8: option 'log_prio' is ignored: it only shapes fio's own reports "
                   "and logs\n"
                   "t.ini:9: option 'disable_slat' is ignored: it only shapes fio's own reports "
                   "and logs\n");
@@ -2399,11 +2422,6 @@ static void test_ignored_notes(void **state)
                                         "iopsavgtime",
                                         "error_dump",
                                         "block_error_percentiles",
-                                        "write_hist_log",
-                                        "log_hist_msec",
-                                        "log_hist_coarseness",
-                                        "log_max_value",
-                                        "log_offset",
                                         "log_prio",
                                         "log_entries",
                                         "log_compression",
