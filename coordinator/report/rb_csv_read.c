@@ -15,13 +15,14 @@ int rb_csv_reader_open(rb_csv_reader_t *c, const char *dir, const rb_csv_schema_
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/%s", dir, schema->file);
     c->schema = schema;
+    c->line = NULL;
+    c->cap = 0;
     c->f = fopen(path, "re");
     if (!c->f)
         return -errno;
     c->nhdr = 0;
-    if (!fgets(c->line, sizeof c->line, c->f) || rb_csv_map(schema, c->line, c->idx) <= 0) {
-        fclose(c->f);
-        c->f = NULL;
+    if (getline(&c->line, &c->cap, c->f) < 0 || rb_csv_map(schema, c->line, c->idx) <= 0) {
+        rb_csv_reader_close(c);
         return -ENODATA;
     }
     for (const char *p = c->line; *p && *p != '\n' && *p != '\r'; p++)
@@ -32,7 +33,7 @@ int rb_csv_reader_open(rb_csv_reader_t *c, const char *dir, const rb_csv_schema_
 
 int rb_csv_reader_next(rb_csv_reader_t *c)
 {
-    while (fgets(c->line, sizeof c->line, c->f)) {
+    while (getline(&c->line, &c->cap, c->f) >= 0) {
         c->line[strcspn(c->line, "\r\n")] = '\0';
         const char *raw[RB_CSV_READ_COLS];
         int n = 0;
@@ -60,6 +61,9 @@ void rb_csv_reader_close(rb_csv_reader_t *c)
     if (c->f)
         fclose(c->f);
     c->f = NULL;
+    free(c->line);
+    c->line = NULL;
+    c->cap = 0;
 }
 
 int rb_sample_row_parse(const char *const *f, rb_sample_row_t *r)

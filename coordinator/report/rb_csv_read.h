@@ -11,8 +11,7 @@
 #include "rb_csv.h"
 #include "rb_limits.h"
 
-#define RB_CSV_READ_LINE 1024 /* longest line read */
-#define RB_CSV_READ_COLS 64   /* columns of a file read (a schema's and any the file adds) */
+#define RB_CSV_READ_COLS 64 /* columns of a file read (a schema's and any the file adds) */
 
 /* A CSV file of a run folder read by its header line: each row's fields in
  * the schema's order, whatever order the file has them in ("" for a column
@@ -22,7 +21,8 @@ typedef struct rb_csv_reader {
     const rb_csv_schema_t *schema;
     int idx[RB_CSV_READ_COLS]; /* per schema column: its place in the file, or -1 */
     int nhdr;                  /* columns of the header: a shorter row is torn */
-    char line[RB_CSV_READ_LINE];
+    char *line; /* the row read (getline's: any length) */
+    size_t cap;
     const char *fld[RB_CSV_READ_COLS]; /* the row's fields, in schema order */
 } rb_csv_reader_t;
 
@@ -33,6 +33,7 @@ int rb_csv_reader_open(rb_csv_reader_t *c, const char *dir, const rb_csv_schema_
 /* The next whole row (a torn one is passed over): 1 with c->fld set, 0 at the end. */
 int rb_csv_reader_next(rb_csv_reader_t *c);
 
+/* Closes c's file and frees its line; safe twice. */
 void rb_csv_reader_close(rb_csv_reader_t *c);
 
 /* One samples.csv row as numbers. Latencies in us, 0 where the interval

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "rb_csv.h"
+#include "rb_csv_read.h"
 #include "rb_hist.h"
 #include "rb_result.h"
 
@@ -360,38 +361,22 @@ static const char *s_kind_name(int k)
  * interval end make one row. 0 or -errno (-ENOENT without the file). */
 static int s_latency_rows(const char *run_dir, const char *job, s_row_t **out, uint32_t *nout)
 {
-    char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/%s", run_dir, rb_csv_latency.file);
     *out = NULL;
     *nout = 0;
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return -errno;
-    char *line = NULL;
-    size_t len = 0;
-    int idx[RB_CSV_LAT_NCOLS], rc = 0;
-    uint32_t cap = 0;
-    if (getline(&line, &len, f) < 0 || rb_csv_map(&rb_csv_latency, line, idx) < RB_CSV_LAT_NCOLS) {
-        free(line);
-        fclose(f);
+    rb_csv_reader_t c;
+    int rc = rb_csv_reader_open(&c, run_dir, &rb_csv_latency);
+    if (rc == -ENODATA)
         return 0; /* empty, or not this build's columns: no latency */
-    }
-    while (getline(&line, &len, f) >= 0) {
-        line[strcspn(line, "\r\n")] = '\0';
-        const char *raw[RB_CSV_LAT_NCOLS + 1], *fld[RB_CSV_LAT_NCOLS];
-        int nf = 0;
-        for (char *p = line; nf <= RB_CSV_LAT_NCOLS;) {
-            raw[nf++] = p;
-            char *comma = strchr(p, ',');
-            if (!comma)
-                break;
-            *comma = '\0';
-            p = comma + 1;
+    if (rc < 0)
+        return rc;
+    for (int k = 0; k < RB_CSV_LAT_NCOLS; k++)
+        if (c.idx[k] < 0) {
+            rb_csv_reader_close(&c);
+            return 0; /* a column missing: not this build's file */
         }
-        if (nf < RB_CSV_LAT_NCOLS)
-            continue; /* torn */
-        for (int c = 0; c < RB_CSV_LAT_NCOLS; c++)
-            fld[c] = idx[c] < nf ? raw[idx[c]] : "";
+    uint32_t cap = 0;
+    while (rb_csv_reader_next(&c)) {
+        const char *const *fld = c.fld;
         int d = s_lookup(fld[RB_CSV_LAT_DIR], s_dir_name, RB_NDIRS);
         int k = s_lookup(fld[RB_CSV_LAT_KIND], s_kind_name, RB_NLATS);
         if (d < 0 || k < 0 || strcmp(fld[RB_CSV_LAT_JOB], job) != 0)
@@ -419,8 +404,7 @@ static int s_latency_rows(const char *run_dir, const char *job, s_row_t **out, u
             break;
         }
     }
-    free(line);
-    fclose(f);
+    rb_csv_reader_close(&c);
     if (rc < 0) {
         s_rows_free(*out, *nout);
         *out = NULL;
