@@ -784,8 +784,8 @@ int rb_html_report(const rb_run_result_t *r, const char *run_dir, FILE *f)
     if (r->accept)
         rb_table_accept(r->accept, f);
     rb_table_projection(r, f);
-    rb_html_nodes(r, f);
-    rb_html_devices(r, f);
+    if ((rc = rb_html_devices_grouped(r, f)) < 0)
+        goto out;
     if (smp.bad)
         fprintf(f,
                 "<p class=\"note\">samples.csv: %zu line%s could not be read (a run cut short "
@@ -797,6 +797,8 @@ int rb_html_report(const rb_run_result_t *r, const char *run_dir, FILE *f)
         goto out;
     if ((rc = rb_table_iterations(r, f)) < 0)
         goto out;
+    rb_html_nodes(r, f);
+    rb_html_devices(r, f);
     if ((rc = rb_html_plan(r, run_dir, f)) < 0)
         goto out;
     fprintf(f,

@@ -18,6 +18,10 @@ void rb_html_nodes(const rb_run_result_t *r, FILE *f);
 /* Every node's block devices from its inventory; nothing if r->no_inventory. */
 void rb_html_devices(const rb_run_result_t *r, FILE *f);
 
+/* The devices at the head of the page: those alike on one row with their
+ * count, those the agents may not touch summed up. 0 or -ENOMEM. */
+int rb_html_devices_grouped(const rb_run_result_t *r, FILE *f);
+
 /* The plan, escaped: r->plan_written if set, else as the run read it
  * (run_dir/plan.ini). 0 or -ENOMEM. */
 int rb_html_plan(const rb_run_result_t *r, const char *run_dir, FILE *f);

@@ -158,34 +158,86 @@ void rb_html_nodes(const rb_run_result_t *r, FILE *f)
     fputs("</table>\n", f);
 }
 
+/* A row of the devices' tables: its cells and its note. */
+static void s_dev_row(FILE *f, char c[RB_INV_NCOLS][RB_INV_CELL], const char *note)
+{
+    fputs("<tr>", f);
+    for (int k = 0; k < RB_INV_NCOLS; k++) {
+        fputs(rb_inv_numeric(k) ? "<td class=\"n\">" : "<td>", f);
+        rb_svg_esc(f, c[k]);
+        fputs("</td>", f);
+    }
+    fputs("<td>", f);
+    rb_svg_esc(f, note);
+    fputs("</td></tr>\n", f);
+}
+
+static void s_dev_head(FILE *f)
+{
+    fputs("<table>\n<tr>", f);
+    for (int k = 0; k < RB_INV_NCOLS; k++)
+        fprintf(f, "<th%s>%s</th>", rb_inv_numeric(k) ? " class=\"n\"" : "", rb_inv_heads[k]);
+    fputs("<th>note</th></tr>\n", f);
+}
+
+/* 1 when the page shows the nodes' devices: some node said any, and not r->no_inventory. */
+static int s_any_devices(const rb_run_result_t *r)
+{
+    int any = 0;
+    for (uint32_t i = 0; i < r->nnodes && !any && !r->no_inventory; i++)
+        any = r->nodes[i].hw && r->nodes[i].hw->ndevs;
+    return any;
+}
+
+int rb_html_devices_grouped(const rb_run_result_t *r, FILE *f)
+{
+    if (!s_any_devices(r))
+        return 0;
+    rb_inv_group_t *g;
+    uint32_t n, devs = 0, hidden = 0, kinds = 0;
+    if (rb_inv_groups(r->nodes, r->nnodes, rb_chart_si() ? RB_UNITS_SI : RB_UNITS_IEC, &g, &n) < 0)
+        return -ENOMEM;
+    for (uint32_t k = 0; k < n; k++) {
+        devs += g[k].count;
+        if (!strcmp(g[k].cells[RB_INV_ACCESS], "no")) {
+            hidden += g[k].count;
+            kinds++;
+        }
+    }
+    fprintf(f,
+            "<h3 id=\"devices-grouped\">Devices of the nodes</h3>\n<p class=\"note\">%u "
+            "devices on %u nodes; those alike (all but node, device and serial) on one row. "
+            "<a href=\"#devices\">Every device</a>, with its serial, follows the results.</p>\n",
+            devs, r->nnodes);
+    if (hidden < devs) {
+        s_dev_head(f);
+        for (uint32_t k = 0; k < n; k++)
+            if (strcmp(g[k].cells[RB_INV_ACCESS], "no"))
+                s_dev_row(f, g[k].cells, g[k].note);
+        fputs("</table>\n", f);
+    }
+    if (hidden)
+        fprintf(f, "<p class=\"note\">%u device%s of %u kind%s the agents may not touch.</p>\n",
+                hidden, hidden == 1 ? "" : "s", kinds, kinds == 1 ? "" : "s");
+    free(g);
+    return 0;
+}
+
 /* Every node's block devices from its inventory (nothing when none said
  * any, or with r->no_inventory). */
 void rb_html_devices(const rb_run_result_t *r, FILE *f)
 {
     char c[RB_INV_NCOLS][RB_INV_CELL];
-    int any = 0;
-    for (uint32_t i = 0; i < r->nnodes && !any && !r->no_inventory; i++)
-        any = r->nodes[i].hw && r->nodes[i].hw->ndevs;
-    if (!any)
+    if (!s_any_devices(r))
         return;
-    fputs("<h3 id=\"devices\">Devices of the nodes</h3>\n<table>\n<tr>", f);
-    for (int k = 0; k < RB_INV_NCOLS; k++)
-        fprintf(f, "<th%s>%s</th>", rb_inv_numeric(k) ? " class=\"n\"" : "", rb_inv_heads[k]);
-    fputs("<th>note</th></tr>\n", f);
+    fputs("<h3 id=\"devices\">Devices of the nodes</h3>\n", f);
+    s_dev_head(f);
     for (uint32_t i = 0; i < r->nnodes; i++) {
         const rb_msg_hello_t *h = r->nodes[i].hw;
         for (uint32_t d = 0; h && d < h->ndevs; d++) {
             rb_inv_cells(r->nodes[i].name, &h->devs[d], rb_chart_si() ? RB_UNITS_SI : RB_UNITS_IEC,
                          c);
-            fputs("<tr>", f);
-            for (int k = 0; k < RB_INV_NCOLS; k++) {
-                fputs(rb_inv_numeric(k) ? "<td class=\"n\">" : "<td>", f);
-                rb_svg_esc(f, c[k]);
-                fputs("</td>", f);
-            }
-            fputs("<td>", f);
-            rb_svg_esc(f, rb_inv_note(&h->devs[d]));
-            fputs("</td></tr>\n", f);
+            s_dev_row(f, c, rb_inv_note(&h->devs[d]));
         }
         if (h && h->ndevs_seen > h->ndevs)
             fprintf(f, "<tr><td colspan=\"%d\">%u more devices than a HELLO carries</td></tr>\n",

@@ -2,7 +2,9 @@
  * shown, so that report.txt and report.html agree. */
 #include "rb_inventory.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const rb_inv_heads[RB_INV_NCOLS] = {
@@ -50,4 +52,80 @@ void rb_inv_cells(const char *node, const rb_dev_id_t *d, rb_units_style_t st,
 const char *rb_inv_note(const rb_dev_id_t *d)
 {
     return strcmp(d->use, "not allowed") ? d->use : "";
+}
+
+/* 1 when devices of cells a and b are alike (all but node, device, serial). */
+static int s_alike(char a[RB_INV_NCOLS][RB_INV_CELL], char b[RB_INV_NCOLS][RB_INV_CELL])
+{
+    for (int k = 0; k < RB_INV_NCOLS; k++)
+        if (k != RB_INV_NODE && k != RB_INV_DEVICE && k != RB_INV_SERIAL && strcmp(a[k], b[k]))
+            return 0;
+    return 1;
+}
+
+static int s_access_rank(const char *may)
+{
+    return !strcmp(may, "write") ? 0 : !strcmp(may, "read") ? 1 : 2;
+}
+
+static int s_group_cmp(const void *x, const void *y)
+{
+    const rb_inv_group_t *a = x, *b = y;
+    int ra = s_access_rank(a->cells[RB_INV_ACCESS]), rb = s_access_rank(b->cells[RB_INV_ACCESS]);
+    if (ra != rb)
+        return ra - rb;
+    return (a->count < b->count) - (a->count > b->count);
+}
+
+int rb_inv_groups(const rb_report_node_t *nodes, uint32_t nnodes, rb_units_style_t st,
+                  rb_inv_group_t **out, uint32_t *n)
+{
+    char c[RB_INV_NCOLS][RB_INV_CELL];
+    rb_inv_group_t *g = NULL;
+    uint32_t ng = 0, cap = 0;
+    *out = NULL;
+    *n = 0;
+    for (uint32_t i = 0; i < nnodes; i++) {
+        const rb_msg_hello_t *h = nodes[i].hw;
+        for (uint32_t d = 0; h && d < h->ndevs; d++) {
+            rb_inv_cells(nodes[i].name, &h->devs[d], st, c);
+            uint32_t k = 0;
+            const char *note = rb_inv_note(&h->devs[d]);
+            while (k < ng && (!s_alike(g[k].cells, c) || strcmp(g[k].note, note)))
+                k++;
+            if (k == ng) {
+                if (ng == cap) {
+                    cap = cap ? 2 * cap : 16;
+                    rb_inv_group_t *m = realloc(g, cap * sizeof *g);
+                    if (!m) {
+                        free(g);
+                        return -ENOMEM;
+                    }
+                    g = m;
+                }
+                memset(&g[ng], 0, sizeof g[ng]);
+                memcpy(g[ng].cells, c, sizeof c);
+                snprintf(g[ng].note, sizeof g[ng].note, "%s", note);
+                g[ng].last_node = i;
+                ng++;
+            }
+            rb_inv_group_t *x = &g[k];
+            x->nodes += !x->count || x->last_node != i;
+            x->last_node = i;
+            x->count++;
+        }
+    }
+    for (uint32_t k = 0; k < ng; k++) {
+        if (g[k].nodes > 1)
+            snprintf(g[k].cells[RB_INV_NODE], RB_INV_CELL, "%u nodes", g[k].nodes);
+        if (g[k].count > 1) {
+            snprintf(g[k].cells[RB_INV_DEVICE], RB_INV_CELL, "%u devices", g[k].count);
+            if (strcmp(g[k].cells[RB_INV_SERIAL], "-"))
+                snprintf(g[k].cells[RB_INV_SERIAL], RB_INV_CELL, "%u serials", g[k].count);
+        }
+    }
+    qsort(g, ng, sizeof *g, s_group_cmp);
+    *out = g;
+    *n = ng;
+    return 0;
 }

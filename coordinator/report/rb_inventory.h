@@ -5,6 +5,7 @@
 #define RB_INVENTORY_H
 
 #include "rb_proto.h"
+#include "rb_report.h"
 #include "rb_units.h"
 
 enum {
@@ -38,5 +39,22 @@ void rb_inv_cells(const char *node, const rb_dev_id_t *d, rb_units_style_t st,
 /* What a row adds below it: why the device may not be used or written, ""
  * when nothing ("not allowed" alone is the access column's "no"). */
 const char *rb_inv_note(const rb_dev_id_t *d);
+
+/* Devices alike on any nodes, one group: every cell and the note the
+ * same but node, device and serial. */
+typedef struct rb_inv_group {
+    char cells[RB_INV_NCOLS][RB_INV_CELL]; /* node: "local-1" or "4 nodes"; device: the
+                                              path, or "8 devices"; serial: "-" or "8 serials" */
+    char note[RB_REASON_MAX];              /* its devices' note ("" none) */
+    uint32_t count;                        /* devices */
+    uint32_t nodes;                        /* nodes that have one */
+    uint32_t last_node;                    /* (while grouping) the last node counted */
+} rb_inv_group_t;
+
+/* The devices of nodes[0 .. nnodes-1] in groups (*out, caller frees; NULL
+ * when there are none): those the agents may write first, then read, then
+ * none, and within each the largest group first. 0 or -ENOMEM. */
+int rb_inv_groups(const rb_report_node_t *nodes, uint32_t nnodes, rb_units_style_t st,
+                  rb_inv_group_t **out, uint32_t *n);
 
 #endif

@@ -789,8 +789,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
     s_text_units(f, r->units);
     if (rb_report_text_builds(f, r) < 0 || rb_report_text_hw(f, r) < 0)
         return -ENOMEM;
-    rb_report_text_devices(f, r);
-    if (rb_report_text_shared(f, r) < 0)
+    if (rb_report_text_devices_grouped(f, r) < 0 || rb_report_text_shared(f, r) < 0)
         return -ENOMEM;
     for (uint32_t p = 0; p < r->nphases; p++)
         if (s_text_phase(f, r, p) < 0)
@@ -804,6 +803,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
     if (r->accept)
         s_text_accept(f, r->accept, r->units);
     rb_project_result_text(f, r->projection, r->units);
+    rb_report_text_devices(f, r);
     fflush(f);
     return ferror(f) ? -EIO : 0;
 }

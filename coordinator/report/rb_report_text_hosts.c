@@ -269,43 +269,114 @@ int rb_report_text_hw(FILE *f, const rb_run_result_t *r)
     return 0;
 }
 
+/* The devices' table: a column's width from its cells (a cell longer than
+ * S_INV_WIDEST is cut), its head, a row and its note. */
+static void s_inv_width(int w[RB_INV_NCOLS], char c[RB_INV_NCOLS][RB_INV_CELL])
+{
+    for (int k = 0; k < RB_INV_NCOLS; k++) {
+        int n = (int)strlen(c[k]);
+        w[k] = n > w[k] && n <= S_INV_WIDEST ? n : w[k];
+    }
+}
+
+static void s_inv_head(FILE *f, const int w[RB_INV_NCOLS])
+{
+    fputc(' ', f);
+    for (int k = 0; k < RB_INV_NCOLS - 1; k++)
+        fprintf(f, rb_inv_numeric(k) ? " %*s" : " %-*s", w[k], rb_inv_heads[k]);
+    fprintf(f, " %s\n", rb_inv_heads[RB_INV_NCOLS - 1]);
+}
+
+static void s_inv_row(FILE *f, const int w[RB_INV_NCOLS], char c[RB_INV_NCOLS][RB_INV_CELL],
+                      const char *note)
+{
+    fputc(' ', f);
+    for (int k = 0; k < RB_INV_NCOLS - 1; k++)
+        fprintf(f, rb_inv_numeric(k) ? " %*.*s" : " %-*.*s", w[k], w[k], c[k]);
+    fprintf(f, " %s\n", c[RB_INV_NCOLS - 1]);
+    if (note[0]) {
+        fprintf(f, "%*s", 6, "");
+        rb_text_wrap(f, note, 6, 6, RB_TEXT_WIDTH);
+    }
+}
+
+static void s_inv_widths_init(int w[RB_INV_NCOLS])
+{
+    for (int k = 0; k < RB_INV_NCOLS; k++)
+        w[k] = (int)strlen(rb_inv_heads[k]);
+}
+
+int rb_report_text_devices_grouped(FILE *f, const rb_run_result_t *r)
+{
+    rb_inv_group_t *g;
+    uint32_t n, devs = 0, shown = 0, hidden = 0, kinds = 0;
+    if (rb_inv_groups(r->nodes, r->nnodes, r->units, &g, &n) < 0)
+        return -ENOMEM;
+    int w[RB_INV_NCOLS];
+    s_inv_widths_init(w);
+    for (uint32_t k = 0; k < n; k++) {
+        devs += g[k].count;
+        if (strcmp(g[k].cells[RB_INV_ACCESS], "no") == 0) {
+            hidden += g[k].count;
+            kinds++;
+        } else {
+            s_inv_width(w, g[k].cells);
+            shown++;
+        }
+    }
+    if (!devs) {
+        free(g);
+        return 0;
+    }
+    if (!shown) {
+        char line[256];
+        snprintf(line, sizeof line,
+                 "devices of the nodes: %u on %u node%s, of %u kind%s, none the agents may "
+                 "touch (every device, with its serial, after the results)",
+                 devs, r->nnodes, r->nnodes == 1 ? "" : "s", kinds, kinds == 1 ? "" : "s");
+        rb_text_wrap(f, line, 0, 4, RB_TEXT_WIDTH);
+        free(g);
+        return 0;
+    }
+    char line[256];
+    snprintf(line, sizeof line,
+             "devices of the nodes: %u on %u node%s, alike ones on one line (every device, with "
+             "its serial, after the results):",
+             devs, r->nnodes, r->nnodes == 1 ? "" : "s");
+    rb_text_wrap(f, line, 0, 4, RB_TEXT_WIDTH);
+    s_inv_head(f, w);
+    for (uint32_t k = 0; k < n; k++)
+        if (strcmp(g[k].cells[RB_INV_ACCESS], "no") != 0)
+            s_inv_row(f, w, g[k].cells, g[k].note);
+    if (hidden)
+        fprintf(f, "  and %u device%s of %u kind%s the agents may not touch\n", hidden,
+                hidden == 1 ? "" : "s", kinds, kinds == 1 ? "" : "s");
+    free(g);
+    return 0;
+}
+
 /* Every node's block devices from its inventory: who each disk is, how the
  * kernel queues it and whether the agent may read or write it. */
 void rb_report_text_devices(FILE *f, const rb_run_result_t *r)
 {
     int w[RB_INV_NCOLS], any = 0;
     char c[RB_INV_NCOLS][RB_INV_CELL];
-    for (int k = 0; k < RB_INV_NCOLS; k++)
-        w[k] = (int)strlen(rb_inv_heads[k]);
+    s_inv_widths_init(w);
     for (uint32_t i = 0; i < r->nnodes; i++)
         for (uint32_t d = 0; r->nodes[i].hw && d < r->nodes[i].hw->ndevs; d++) {
             rb_inv_cells(r->nodes[i].name, &r->nodes[i].hw->devs[d], r->units, c);
-            for (int k = 0; k < RB_INV_NCOLS; k++) {
-                int n = (int)strlen(c[k]);
-                w[k] = n > w[k] && n <= S_INV_WIDEST ? n : w[k];
-            }
+            s_inv_width(w, c);
             any = 1;
         }
     if (!any)
         return;
-    fprintf(f, "devices of the nodes:\n ");
-    for (int k = 0; k < RB_INV_NCOLS - 1; k++)
-        fprintf(f, rb_inv_numeric(k) ? " %*s" : " %-*s", w[k], rb_inv_heads[k]);
-    fprintf(f, " %s", rb_inv_heads[RB_INV_NCOLS - 1]);
-    fputc('\n', f);
+    fprintf(f, "\ninventory: every device of the nodes\n");
+    s_inv_head(f, w);
     for (uint32_t i = 0; i < r->nnodes; i++) {
         const rb_msg_hello_t *h = r->nodes[i].hw;
         for (uint32_t d = 0; h && d < h->ndevs; d++) {
             rb_inv_cells(r->nodes[i].name, &h->devs[d], r->units, c);
-            fputc(' ', f);
-            for (int k = 0; k < RB_INV_NCOLS - 1; k++)
-                fprintf(f, rb_inv_numeric(k) ? " %*.*s" : " %-*.*s", w[k], w[k], c[k]);
-            fprintf(f, " %s", c[RB_INV_NCOLS - 1]);
-            fputc('\n', f);
-            if (rb_inv_note(&h->devs[d])[0]) {
-                fprintf(f, "%*s", 6, "");
-                rb_text_wrap(f, rb_inv_note(&h->devs[d]), 6, 6, RB_TEXT_WIDTH);
-            }
+            s_inv_row(f, w, c, rb_inv_note(&h->devs[d]));
         }
         if (h && h->ndevs_seen > h->ndevs)
             fprintf(f, "  %s: %u more devices than a HELLO carries\n", r->nodes[i].name,

@@ -18,8 +18,14 @@ int rb_report_text_builds(FILE *f, const rb_run_result_t *r);
  * 0 or -ENOMEM. */
 int rb_report_text_shared(FILE *f, const rb_run_result_t *r);
 
-/* Every node's block devices from its inventory, one row each. */
+/* Every node's block devices from its inventory, one row each: the
+ * inventory at the end of report.txt. */
 void rb_report_text_devices(FILE *f, const rb_run_result_t *r);
+
+/* The devices at the head of report.txt: those alike on one line with
+ * their count (rb_inv_groups), those the agents may not touch summed up in
+ * one. 0 or -ENOMEM. */
+int rb_report_text_devices_grouped(FILE *f, const rb_run_result_t *r);
 
 /* Per sweep of the plan (the phases one job's sweep_* made), a matrix per
  * rw of bandwidth, IOPS and p99: bs down, iodepth (and numjobs) across.

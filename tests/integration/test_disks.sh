@@ -152,9 +152,16 @@ grep -q "min_device_bw .*FAIL  (the slowest disk: local-1 $slow_name)" "$dir/rep
 grep -q "Disks, the farthest below their family first" "$dir/report.html" &&
     grep -q "<tr class=\"bad\"><td>local-1</td><td>$slow_name</td>" "$dir/report.html" &&
     ok "report.html marks the slowed disk" || bad "report.html has no marked disk row"
-grep -q "^devices of the nodes:" "$dir/report.txt" &&
-    grep -Eq "^  local-1 +$slow .* write$" "$dir/report.txt" &&
-    ok "report.txt lists the inventory" || bad "report.txt has no inventory row for $slow"
+# before the results, the four loop disks alike on one line; every device
+# (with serials) in the inventory after them
+sed '/^phase 1\//q' "$dir/report.txt" > "$scratch/head.txt"
+grep -q "^devices of the nodes: [0-9]* on 1 node, alike ones on one line" "$scratch/head.txt" &&
+    grep -Eq "^  local-1 +4 devices .* write$" "$scratch/head.txt" &&
+    ! grep -q "$slow " "$scratch/head.txt" &&
+    ok "report.txt's head groups the alike disks ($(wc -l < "$scratch/head.txt") lines to the first phase)" ||
+    bad "report.txt's head does not group the four loop disks"
+sed -n '/^inventory: every device of the nodes$/,$p' "$dir/report.txt" | grep -Eq "^  local-1 +$slow .* write$" &&
+    ok "report.txt lists the inventory after the results" || bad "report.txt has no inventory row for $slow"
 grep -q '<h3 id="devices">Devices of the nodes</h3>' "$dir/report.html" &&
     ok "report.html lists the inventory" || bad "report.html has no inventory"
 # the run folder renders again the same
