@@ -10,6 +10,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+/* cmocka.h after what it needs */
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
 
 #include "it_util.h"
 #include "rb_json.h"
@@ -430,4 +436,15 @@ struct rb_json *it_summary(const char *runs_dir, char *folder, size_t len)
     if (!j)
         fprintf(stderr, "%s\n", e.msg);
     return j;
+}
+
+int it_run_tests(const char *name, const struct CMUnitTest *tests, size_t n, int argc, char **argv)
+{
+    unsigned k = 1, parts = 1;
+    if (argc > 1 && (sscanf(argv[1], "%u/%u", &k, &parts) != 2 || !parts || !k || k > parts)) {
+        fprintf(stderr, "%s: '%s' is not a part K/N of the cases\n", name, argv[1]);
+        return 2;
+    }
+    size_t from = n * (k - 1) / parts, to = n * k / parts;
+    return _cmocka_run_group_tests(name, tests + from, to - from, NULL, NULL);
 }

@@ -80,6 +80,12 @@ int it_count_matching(const char *word, ...);
  * when there is none, -1 when more than one matches. */
 int it_child_matching(int parent, const char *word, ...);
 
+/* Runs tests[0 .. n-1] as cmocka's group name; with argv[1] "K/N" only
+ * the K-th of N slices of them (the entries NAME_K of rb_integration_test's
+ * PARTS). cmocka's exit code; 2 for a bad argument. */
+struct CMUnitTest;
+int it_run_tests(const char *name, const struct CMUnitTest *tests, size_t n, int argc, char **argv);
+
 /* Sends sig to every child of parent, then to parent itself: a coordinator
  * the test started and the local agents it started. Returns how many
  * processes were signalled. Nothing else on the machine is touched. */

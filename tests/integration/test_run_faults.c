@@ -694,8 +694,9 @@ static void test_failed_join_not_lost(void **state)
     it_rmtree(p.dir);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    /* two entries (rb_integration_test's PARTS 2): cases 1-7, then 8-15 */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refused_outside_root),
         cmocka_unit_test(test_no_agents),
@@ -713,5 +714,5 @@ int main(void)
         cmocka_unit_test(test_rate_limited_stop_coordinator_killed),
         cmocka_unit_test(test_failed_join_not_lost),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return it_run_tests("test_run_faults", tests, sizeof tests / sizeof tests[0], argc, argv);
 }
