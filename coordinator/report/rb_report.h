@@ -89,7 +89,7 @@ int rb_report_json(const rb_run_result_t *r, FILE *f);
 /* Writes the human report to f. Returns 0 or -errno. */
 int rb_report_text(const rb_run_result_t *r, FILE *f);
 
-/* What summary.json and report.txt both print (rb_report.c). */
+/* What summary.json, report.txt and report.html say alike (rb_report_common.c). */
 
 /* ns as microseconds. */
 double rb_report_us(uint64_t ns);
