@@ -1,6 +1,8 @@
-/* The rackbench-agent command line: options into rb_agent_opts_t, --help,
- * --version and --cleanup, then one agent run until it is told to stop. The
- * connection and the run's state machine live in rb_agent.c. */
+/* The rackbench-agent command line: options into rb_agent_opts_t, read from
+ * --config's file first (key = value lines, the long options' names) and
+ * then from the command line, which overrides it; --help, --version and
+ * --cleanup, then one agent run until it is told to stop. The connection
+ * and the run's state machine live in rb_agent.c. */
 #include <czmq.h>
 #include <errno.h>
 #include <getopt.h>
@@ -14,10 +16,14 @@
 #include "rb_device.h"
 #include "rb_log.h"
 #include "rb_proto.h"
+#include "rb_text.h"
 #include "rb_time.h"
 #include "rb_units.h"
 
+#define S_CONF_MAX (1 << 20) /* a --config file larger than this is refused */
+
 static const struct option s_longopts[] = {
+    {"config", required_argument, NULL, 'F'},
     {"coordinator", required_argument, NULL, 'c'},
     {"key", required_argument, NULL, 'k'},
     {"coordinator-key", required_argument, NULL, 'C'},
@@ -45,86 +51,112 @@ static const struct option s_longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* The options that pick what the command does, never a key of --config's file. */
+static const char s_cli_only[] = "FoVhXYU";
+
 static void s_usage(FILE *f)
 {
     fprintf(
-        f, "usage: rackbench-agent --coordinator ENDPOINT --name NODE --root DIR [--root DIR...]\n"
-           "                       [--rack RACK] [--once] [--heartbeat DURATION]\n"
-           "                       [--lost-after DURATION] [--no-telemetry] [--quiet | --verbose]\n"
-           "                       [--reserve PCT] [--allow-device PATTERN[:wipe] ...]\n"
-           "                       [--allow-open-writers]\n"
-           "       rackbench-agent --cleanup --root DIR [--root DIR...] [--name NODE] [--run RUN]\n"
-           "       rackbench-agent --list-devices [--allow-device PATTERN[:wipe] ...]\n"
-           "\n"
-           "Connects to a rackbench coordinator (e.g. tcp://head:7770), runs the plans it\n"
-           "sends, and only ever creates files inside its --root folders.\n"
-           "  --key FILE     this agent's secret key (NAME.key_secret; rackbench keygen)\n"
-           "  --coordinator-key FILE   the coordinator's public key (NAME.key): CURVE,\n"
-           "                 required on tcp://; the agent talks to that coordinator only\n"
-           "  --insecure     no CURVE: only on loopback or ipc:// endpoints\n"
-           "  --once         exit after one run (exit 0 if it went well, 3 if not)\n"
-           "  --heartbeat    heartbeat period during a run (default 1s)\n"
-           "  --lost-after   coordinator silent this long: stop IO, clean up (default 3 "
-           "heartbeats)\n"
-           "  --no-telemetry do not read /proc and /sys for host telemetry\n"
-           "  --proc-root, --sys-root DIR   read them from DIR (default /proc, /sys)\n"
-           "  --reserve PCT  refuse a plan that leaves less than PCT%% of a file system free\n"
-           "                 (0-90, default 5)\n"
-           "  --allow-device PATTERN  block devices plans may read and write: a path, a glob\n"
-           "                 (/dev/sd*) or a /dev/disk/by-id/ name (repeatable); one that is\n"
-           "                 mounted or in use is refused, and one holding partitions, a file\n"
-           "                 system or RAID signature is written only with /dev/X:wipe;\n"
-           "                 never one whose stack (the devices under and over it) is in use\n"
-           "  --allow-open-writers   write allowed devices that other programs have open\n"
-           "                 for writing too (refused by default, naming the program)\n"
-           "  --list-devices every block device, whether it may be read and written, why not\n"
-           "  --protocol N   speak protocol N, an older one this build knows, as an agent\n"
-           "                 of that version does (to try a rack of mixed builds)\n"
-           "  --cleanup      remove what crashed runs left under the roots (rackbench.*\n"
-           "                 folders an agent made) and exit (0, or 3 on an error); with\n"
-           "                 --name, only that node's run folders; with --run, only that run's.\n"
-           "                 An agent removes what an agent of its name left when it starts\n");
+        f,
+        "usage: rackbench-agent [--config FILE] --coordinator ENDPOINT --name NODE --root DIR...\n"
+        "                       [--key FILE --coordinator-key FILE | --insecure] [--rack RACK]\n"
+        "                       [--once] [--heartbeat DURATION] [--lost-after DURATION]\n"
+        "                       [--no-telemetry] [--proc-root DIR] [--sys-root DIR]\n"
+        "                       [--quiet | --verbose] [--reserve PCT] [--protocol N]\n"
+        "                       [--allow-device PATTERN[:wipe]...] [--allow-open-writers]\n"
+        "       rackbench-agent [--config FILE] --cleanup --root DIR... [--name NODE] [--run RUN]\n"
+        "       rackbench-agent [--config FILE] --list-devices [--allow-device PATTERN[:wipe]...]\n"
+        "       rackbench-agent --help | --version\n"
+        "\n"
+        "Connects to a rackbench coordinator, runs the plans it sends, and only ever\n"
+        "creates files inside its --root folders.\n"
+        "  --config FILE  read options from FILE first: KEY = VALUE lines, KEY an option's\n"
+        "                 name without the dashes (root and allow-device once a line each;\n"
+        "                 yes or no for a switch); the command line overrides it, and its\n"
+        "                 --root or --allow-device replace all the file's\n"
+        "  --coordinator ENDPOINT   the coordinator to connect to (tcp://head:7770)\n"
+        "  --name NODE    this node's name in runs and reports (one per agent of a run)\n"
+        "  --rack RACK    the rack this node is in (default: the coordinator's rack file\n"
+        "                 or rack 'default')\n"
+        "  --root DIR     a folder plans may create files in (repeatable)\n"
+        "  --key FILE     this agent's secret key (NAME.key_secret; rackbench keygen)\n"
+        "  --coordinator-key FILE   the coordinator's public key (NAME.key): CURVE,\n"
+        "                 required on tcp://; the agent talks to that coordinator only\n"
+        "  --insecure     no CURVE: only on loopback or ipc:// endpoints\n"
+        "  --once         exit after one run (exit 0 if it went well, 3 if not)\n"
+        "  --heartbeat DURATION     heartbeat period during a run (default 1s)\n"
+        "  --lost-after DURATION    coordinator silent this long: stop IO, clean up\n"
+        "                 (default 3 heartbeats)\n"
+        "  --no-telemetry do not read /proc and /sys for host telemetry\n"
+        "  --proc-root DIR          read /proc from DIR (default /proc)\n"
+        "  --sys-root DIR read /sys from DIR (default /sys)\n"
+        "  --quiet        log warnings and errors only\n"
+        "  --verbose      log debug messages too\n"
+        "  --reserve PCT  refuse a plan that leaves less than PCT%% of a file system free\n"
+        "                 (0-90, default 5)\n"
+        "  --allow-device PATTERN   block devices plans may read and write: a path, a glob\n"
+        "                 (/dev/sd*) or a /dev/disk/by-id/ name (repeatable); one that is\n"
+        "                 mounted or in use is refused, and one holding partitions, a file\n"
+        "                 system or RAID signature is written only with /dev/X:wipe;\n"
+        "                 never one whose stack (the devices under and over it) is in use\n"
+        "  --allow-open-writers     write allowed devices that other programs have open\n"
+        "                 for writing too (refused by default, naming the program)\n"
+        "  --list-devices every block device, whether it may be read and written, why not\n"
+        "  --protocol N   speak protocol N, an older one this build knows, as an agent\n"
+        "                 of that version does (to try a rack of mixed builds)\n"
+        "  --cleanup      remove what crashed runs left under the roots (rackbench.*\n"
+        "                 folders an agent made) and exit (0, or 3 on an error); with\n"
+        "                 --name, only that node's run folders; with --run RUN, only that\n"
+        "                 run's. An agent removes what an agent of its name left when it starts\n"
+        "  --run RUN      with --cleanup: that run's folders only\n"
+        "  --help         this text\n"
+        "  --version      the build and the protocols it speaks\n");
 }
 
-/* Takes option c (its argument in optarg) into o. -1 to go on, else the
- * exit code (0 after --help or --version, 2 on a bad value). */
-static int s_option(int c, rb_agent_opts_t *o, int *cleanup, char **argv)
+/* Takes option c, its argument arg, into cli. what names it in messages
+ * ("--reserve", or "FILE:LINE: reserve ="). -1 to go on, else the exit code
+ * (0 after --help or --version, 2 on a bad value, said on err). */
+static int s_option(int c, const char *arg, const char *what, rb_agent_cli_t *cli, FILE *err)
 {
+    rb_agent_opts_t *o = &cli->o;
     switch (c) {
+    case 'F':
+        return -1; /* read before the other options */
     case 'c':
-        o->coordinator = optarg;
+        o->coordinator = arg;
         return -1;
     case 'k':
-        o->key_file = optarg;
+        o->key_file = arg;
         return -1;
     case 'C':
-        o->coordinator_key = optarg;
+        o->coordinator_key = arg;
         return -1;
     case 'I':
         o->insecure = 1;
         return -1;
     case 'n':
-        o->name = optarg;
+        o->name = arg;
         return -1;
     case 'r':
-        o->rack = optarg;
+        o->rack = arg;
         return -1;
     case 'R':
         if (o->nroots == RB_AGENT_MAX_ROOTS) {
-            fprintf(stderr, "rackbench-agent: at most %d --root\n", RB_AGENT_MAX_ROOTS);
+            fprintf(err, "rackbench-agent: %s %s: at most %d roots\n", what, arg,
+                    RB_AGENT_MAX_ROOTS);
             return 2;
         }
-        o->roots[o->nroots++] = optarg;
+        o->roots[o->nroots++] = arg;
         return -1;
     case 'o':
         o->once = 1;
         return -1;
     case 'e': {
         char *end;
-        long pct = strtol(optarg, &end, 10);
-        if (end == optarg || (*end && strcmp(end, "%") != 0) || pct < 0 ||
+        long pct = strtol(arg, &end, 10);
+        if (end == arg || (*end && strcmp(end, "%") != 0) || pct < 0 ||
             pct > RB_AGENT_RESERVE_MAX) {
-            fprintf(stderr, "rackbench-agent: --reserve %s: expected 0 to %d (%%)\n", optarg,
+            fprintf(err, "rackbench-agent: %s %s: expected 0 to %d (%%)\n", what, arg,
                     RB_AGENT_RESERVE_MAX);
             return 2;
         }
@@ -133,38 +165,39 @@ static int s_option(int c, rb_agent_opts_t *o, int *cleanup, char **argv)
     }
     case 'D':
         if (o->ndevices == RB_AGENT_MAX_DEVICES) {
-            fprintf(stderr, "rackbench-agent: at most %d --allow-device\n", RB_AGENT_MAX_DEVICES);
+            fprintf(err, "rackbench-agent: %s %s: at most %d devices\n", what, arg,
+                    RB_AGENT_MAX_DEVICES);
             return 2;
         }
-        o->devices[o->ndevices++] = optarg;
+        o->devices[o->ndevices++] = arg;
         return -1;
     case 'w':
         o->open_writers = 1;
         return -1;
     case 'X':
-        *cleanup = 1;
+        cli->mode = 1;
         return -1;
     case 'U':
-        o->cleanup_run = optarg;
+        o->cleanup_run = arg;
         return -1;
     case 'Y':
-        *cleanup = 2;
+        cli->mode = 2;
         return -1;
     case 'T':
         o->no_telemetry = 1;
         return -1;
     case 'P':
-        o->proc_root = optarg;
+        o->proc_root = arg;
         return -1;
     case 'S':
-        o->sys_root = optarg;
+        o->sys_root = arg;
         return -1;
     case 'H':
     case 'L': {
         uint64_t ns;
-        if (rb_units_parse_duration_ns(optarg, RB_NS_PER_S, &ns) < 0 || ns < 10 * RB_NS_PER_MS) {
-            fprintf(stderr, "rackbench-agent: --%s %s: expected a duration of 10ms or more\n",
-                    c == 'H' ? "heartbeat" : "lost-after", optarg);
+        if (rb_units_parse_duration_ns(arg, RB_NS_PER_S, &ns) < 0 || ns < 10 * RB_NS_PER_MS) {
+            fprintf(err, "rackbench-agent: %s %s: expected a duration of 10ms or more\n", what,
+                    arg);
             return 2;
         }
         *(c == 'H' ? &o->heartbeat_ns : &o->lost_after_ns) = ns;
@@ -183,81 +216,246 @@ static int s_option(int c, rb_agent_opts_t *o, int *cleanup, char **argv)
     case 'W': {
         char *end;
         errno = 0;
-        unsigned long v = strtoul(optarg, &end, 10);
-        if (end == optarg || *end || errno || v > UINT32_MAX ||
+        unsigned long v = strtoul(arg, &end, 10);
+        if (end == arg || *end || errno || v > UINT32_MAX ||
             rb_proto_set_speak((uint32_t)v, NULL) < 0) {
-            fprintf(stderr,
-                    "rackbench-agent: --protocol %s: expected a version this build speaks, %d .. "
-                    "%d\n",
-                    optarg, RB_PROTO_OLDEST, RB_PROTO_VERSION);
+            fprintf(err, "rackbench-agent: %s %s: expected a version this build speaks, %d .. %d\n",
+                    what, arg, RB_PROTO_OLDEST, RB_PROTO_VERSION);
             return 2;
         }
         return -1;
     }
-    case 'h':
+    default: /* 'h' */
         s_usage(stdout);
         return 0;
-    default:
-        fprintf(stderr, "rackbench-agent: unknown or incomplete option '%s'\n", argv[optind - 1]);
-        s_usage(stderr);
-        return 2;
     }
 }
 
-int rb_agent_cli_main(int argc, char **argv)
+/* s whose spaces and tabs at both ends are cut off (in place). */
+static char *s_trim(char *s)
 {
-    rb_agent_opts_t o = {.reserve_pct = RB_AGENT_RESERVE_PCT};
-    int cleanup = 0;
-    rb_err_t err;
-    int c;
-    rb_err_clear(&err);
-    rb_log_set_ident("rackbench-agent");
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+    return s;
+}
+
+/* A switch's value in the file: 1 yes, 0 no, -1 neither. */
+static int s_switch(const char *v)
+{
+    static const char *const yes[] = {"yes", "true", "on", "1"}, *const no[] = {"no", "false",
+                                                                                "off", "0"};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+        if (!strcasecmp(v, yes[i]))
+            return 1;
+        if (!strcasecmp(v, no[i]))
+            return 0;
+    }
+    return -1;
+}
+
+/* The option a key of the file names, or NULL after saying why not on err. */
+static const struct option *s_conf_key(const char *key, const char *where, FILE *err)
+{
+    char best[32] = "";
+    size_t cap = strlen(key) <= 4 ? 1 : 2, best_d = cap + 1;
+    for (const struct option *l = s_longopts; l->name; l++) {
+        if (strcmp(l->name, key) == 0) {
+            if (!strchr(s_cli_only, l->val))
+                return l;
+            fprintf(err,
+                    "rackbench-agent: %s: '%s' is not a key of the file: give --%s on the "
+                    "command line\n",
+                    where, key, key);
+            return NULL;
+        }
+        size_t d = strchr(s_cli_only, l->val) ? cap + 1 : rb_text_distance(key, l->name, cap);
+        if (d < best_d) {
+            best_d = d;
+            snprintf(best, sizeof best, "%s", l->name);
+        }
+    }
+    if (best[0])
+        fprintf(err, "rackbench-agent: %s: unknown key '%s' (did you mean '%s'?)\n", where, key,
+                best);
+    else
+        fprintf(err, "rackbench-agent: %s: unknown key '%s' (rackbench-agent(8) lists them)\n",
+                where, key);
+    return NULL;
+}
+
+/* Reads path whole into cli->conf (NUL-terminated). 0, or 2 said on err. */
+static int s_conf_read(rb_agent_cli_t *cli, const char *path, FILE *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(err, "rackbench-agent: --config %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    cli->conf = malloc(S_CONF_MAX + 1);
+    size_t n = cli->conf ? fread(cli->conf, 1, S_CONF_MAX + 1, f) : 0;
+    int bad = !cli->conf || ferror(f) || n > S_CONF_MAX || memchr(cli->conf, '\0', n);
+    if (bad)
+        fprintf(err, "rackbench-agent: --config %s: %s\n", path,
+                !cli->conf || ferror(f) ? strerror(cli->conf ? EIO : ENOMEM)
+                : n > S_CONF_MAX        ? "larger than 1 MiB"
+                                        : "not a text file (a NUL byte)");
+    else
+        cli->conf[n] = '\0';
+    fclose(f);
+    return bad ? 2 : 0;
+}
+
+/* Reads the --config file path into cli: each line blank, a comment (#
+ * first) or KEY = VALUE. 0, or 2 after saying which line and why on err. */
+static int s_conf_load(rb_agent_cli_t *cli, const char *path, FILE *err)
+{
+    int first[128] = {0}; /* the line each option was set on, by its val */
+    if (s_conf_read(cli, path, err))
+        return 2;
+    char *line = cli->conf;
+    for (int no = 1; line; no++) {
+        char *next = strchr(line, '\n'), where[512], what[600];
+        if (next)
+            *next++ = '\0';
+        char *s = s_trim(line), *eq = strchr(s, '=');
+        line = next;
+        snprintf(where, sizeof where, "%s:%d", path, no);
+        if (!*s || *s == '#')
+            continue;
+        if (!eq) {
+            fprintf(err, "rackbench-agent: %s: expected KEY = VALUE, not '%s'\n", where, s);
+            return 2;
+        }
+        *eq = '\0';
+        char *key = s_trim(s), *val = s_trim(eq + 1);
+        const struct option *l = s_conf_key(key, where, err);
+        if (!l)
+            return 2;
+        if (!*val) {
+            fprintf(err, "rackbench-agent: %s: %s has no value\n", where, key);
+            return 2;
+        }
+        if (l->val != 'R' && l->val != 'D' && first[l->val]) {
+            fprintf(err, "rackbench-agent: %s: %s is set twice (line %d first)\n", where, key,
+                    first[l->val]);
+            return 2;
+        }
+        first[l->val] = no;
+        int on = l->has_arg == no_argument ? s_switch(val) : 1;
+        if (on < 0) {
+            fprintf(err, "rackbench-agent: %s: %s = %s: expected yes or no\n", where, key, val);
+            return 2;
+        }
+        snprintf(what, sizeof what, "%s: %s =", where, key);
+        if (on && s_option(l->val, val, what, cli, err) >= 0)
+            return 2;
+    }
+    return 0;
+}
+
+int rb_agent_cli_parse(rb_agent_cli_t *cli, int argc, char **argv, FILE *err)
+{
+    const char *config = NULL;
+    int c, roots = 0, devices = 0;
+    memset(cli, 0, sizeof *cli);
+    cli->o.reserve_pct = RB_AGENT_RESERVE_PCT;
     opterr = 0;
+    /* --config first, wherever it is, so that the command line overrides the file */
+    optind = 0;
+    while ((c = getopt_long(argc, argv, "", s_longopts, NULL)) != -1)
+        if (c == 'F')
+            config = optarg;
+    if (config && s_conf_load(cli, config, err))
+        return 2;
+    optind = 0;
     while ((c = getopt_long(argc, argv, "", s_longopts, NULL)) != -1) {
-        int code = s_option(c, &o, &cleanup, argv);
+        char what[64];
+        if (c == '?' || c == ':') {
+            fprintf(err, "rackbench-agent: unknown or incomplete option '%s'\n", argv[optind - 1]);
+            s_usage(err);
+            return 2;
+        }
+        if (c == 'R' && !roots++) /* the command line's roots replace the file's */
+            cli->o.nroots = 0;
+        if (c == 'D' && !devices++)
+            cli->o.ndevices = 0;
+        for (const struct option *l = s_longopts; l->name; l++)
+            if (l->val == c)
+                snprintf(what, sizeof what, "--%s", l->name);
+        int code = s_option(c, optarg, what, cli, err);
         if (code >= 0)
             return code;
     }
     if (optind < argc) {
-        fprintf(stderr, "rackbench-agent: unexpected argument '%s'\n", argv[optind]);
+        fprintf(err, "rackbench-agent: unexpected argument '%s'\n", argv[optind]);
         return 2;
     }
-    if (o.cleanup_run && cleanup != 1) {
-        fprintf(stderr, "rackbench-agent: --run goes with --cleanup\n");
+    if (cli->o.cleanup_run && cli->mode != 1) {
+        fprintf(err, "rackbench-agent: --run goes with --cleanup\n");
         return 2;
     }
-    if (cleanup == 1) {
-        rb_cleanup_only_t only = {.node = o.name, .run = o.cleanup_run};
-        return rb_cleanup_main(o.roots, o.nroots, &only);
+    return -1;
+}
+
+void rb_agent_cli_fini(rb_agent_cli_t *cli)
+{
+    free(cli->conf);
+    cli->conf = NULL;
+}
+
+/* Does what cli says: a cleanup, the device list, or an agent run; the exit code. */
+static int s_run(const rb_agent_cli_t *cli, rb_err_t *err)
+{
+    const rb_agent_opts_t *o = &cli->o;
+    if (cli->mode == 1) {
+        rb_cleanup_only_t only = {.node = o->name, .run = o->cleanup_run};
+        return rb_cleanup_main(o->roots, o->nroots, &only);
     }
-    if (cleanup == 2) {
+    if (cli->mode == 2) {
         static rb_device_allow_t allow; /* large: not on the stack */
-        allow.open_writers = o.open_writers;
-        for (int i = 0; i < o.ndevices; i++) {
-            if (rb_device_allow_add(&allow, o.devices[i], &err) < 0) {
-                fprintf(stderr, "rackbench-agent: %s\n", err.msg);
+        allow.open_writers = o->open_writers;
+        for (int i = 0; i < o->ndevices; i++) {
+            if (rb_device_allow_add(&allow, o->devices[i], err) < 0) {
+                fprintf(stderr, "rackbench-agent: %s\n", err->msg);
                 return 2;
             }
         }
-        return rb_device_list_main(&allow, o.sys_root, stdout);
+        return rb_device_list_main(&allow, o->sys_root, stdout);
     }
-    if (o.name) {
+    if (o->name) {
         char ident[RB_NAME_MAX + 32];
-        snprintf(ident, sizeof ident, "rackbench-agent[%s]", o.name);
+        snprintf(ident, sizeof ident, "rackbench-agent[%s]", o->name);
         rb_log_set_ident(ident);
     }
     /* Our own handlers: stop IO and remove files on SIGINT/SIGTERM. */
     rb_agent_catch_signals();
 
-    rb_agent_t *a = rb_agent_new(&o, &err);
+    rb_agent_t *a = rb_agent_new(o, err);
     if (!a) {
-        fprintf(stderr, "rackbench-agent: %s\n", err.msg);
+        fprintf(stderr, "rackbench-agent: %s\n", err->msg);
         s_usage(stderr);
         return 2;
     }
-    rb_info("connecting to %s as %s (rack %s)", o.coordinator, o.name, o.rack ? o.rack : "default");
+    rb_info("connecting to %s as %s (rack %s)", o->coordinator, o->name,
+            o->rack ? o->rack : "default");
     int code = rb_agent_run(a);
     rb_agent_destroy(&a);
     zsys_shutdown();
+    return code;
+}
+
+int rb_agent_cli_main(int argc, char **argv)
+{
+    rb_agent_cli_t cli;
+    rb_err_t err;
+    rb_err_clear(&err);
+    rb_log_set_ident("rackbench-agent");
+    int code = rb_agent_cli_parse(&cli, argc, argv, stderr);
+    if (code < 0)
+        code = s_run(&cli, &err);
+    rb_agent_cli_fini(&cli);
     return code;
 }

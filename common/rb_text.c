@@ -1,6 +1,7 @@
-/* Wrapping text at a width (rb_text.h). */
+/* Wrapping text at a width, and how far apart two words are (rb_text.h). */
 #include "rb_text.h"
 
+#include <ctype.h>
 #include <string.h>
 
 /* Where to break s, at most cap columns of it on this line: at the last
@@ -50,4 +51,32 @@ void rb_text_wrap(FILE *f, const char *text, size_t col, size_t indent, size_t w
         fprintf(f, "%*s", (int)indent, "");
         col = indent;
     }
+}
+
+size_t rb_text_distance(const char *a, const char *b, size_t cap)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 32 || lb > 32 || (la > lb ? la - lb : lb - la) > cap)
+        return cap + 1;
+    size_t d[33][33];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        for (size_t j = 1; j <= lb; j++) {
+            char ai = (char)tolower((unsigned char)a[i - 1]);
+            char bj = (char)tolower((unsigned char)b[j - 1]);
+            size_t best = d[i - 1][j - 1] + (ai != bj);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && ai == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == bj && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    }
+    return d[la][lb];
 }

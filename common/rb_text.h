@@ -15,4 +15,9 @@
  * does; each further line starts with indent spaces. */
 void rb_text_wrap(FILE *f, const char *text, size_t col, size_t indent, size_t width);
 
+/* Edit distance of two short strings ignoring case, a swap of neighbours
+ * counting as one edit (for "did you mean"); cap+1 when larger than cap or
+ * when either string is longer than 32 characters. */
+size_t rb_text_distance(const char *a, const char *b, size_t cap);
+
 #endif
