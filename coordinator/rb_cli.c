@@ -31,11 +31,20 @@ static void s_usage(FILE *f)
                "       rackbench compare RUN_A RUN_B [--output-format text|json]\n"
                "       rackbench compare BEFORE... --vs AFTER... [--output-format text|json]\n"
                "       rackbench keygen DIR [--name NAME]\n"
-               "       rackbench version\n"
+               "       rackbench version | --version | --help\n"
                "\n"
-               "run options:\n");
-    rb_cli_run_options(f);
-    fprintf(f, "\n"
+               "A distributed storage benchmark: plans in fio's job-file syntax run by\n"
+               "rackbench-agent on every node, one report for the rack.\n"
+               "\n"
+               "  run       run a plan on agents and write a run folder with its reports\n"
+               "  check     read plans as a run would and say every problem at once\n"
+               "  report    render a run folder again\n"
+               "  compare   put runs side by side, with the changes that are significant\n"
+               "  keygen    make a CURVE key pair\n"
+               "  version   print the version (--version: the same)\n"
+               "\n"
+               "rackbench COMMAND --help (or man rackbench-COMMAND) has a command's options.\n"
+               "\n"
                "exit codes: 0 ok, 1 acceptance failed, 2 bad usage or plan, 3 run failed\n");
 }
 

@@ -12,7 +12,4 @@ int rb_cli_main(int argc, char **argv);
  * for a command that has none (rb_cli_help.c). */
 int rb_cli_help(const char *cmd, FILE *f);
 
-/* Writes run's options (the agents and the rest), as its help lists them. */
-void rb_cli_run_options(FILE *f);
-
 #endif

@@ -5,7 +5,7 @@
 
 #include "rb_cli.h"
 
-/* run's options, in its help and in rackbench's usage alike */
+/* run's options */
 #define S_RUN_OPTIONS                                                                              \
     "agents, one of:\n"                                                                            \
     "  --local N          start N agents here (up to 256), rooted at the plan's directory\n"       \
@@ -114,6 +114,8 @@ static const s_help_t s_helps[] = {
                 "is given (use iterations=N in the plan, or several runs a side). Warns when\n"
                 "the runs measure different things; judges each node; lists acceptance changes.\n"
                 "\n"
+                "  --vs AFTER...      the runs after the change, the ones before it being\n"
+                "                     BEFORE... (several a side for a verdict on noise)\n"
                 "  --output-format F  text (the default) or json; --format F is the same\n"
                 "\n"
                 "example:\n"
@@ -133,11 +135,6 @@ static const s_help_t s_helps[] = {
                "exit codes: 0, 2 for a bad call or a key that exists already\n"},
     {"version", "usage: rackbench version\n\nPrints rackbench's version.\n"},
 };
-
-void rb_cli_run_options(FILE *f)
-{
-    fputs(S_RUN_OPTIONS, f);
-}
 
 int rb_cli_help(const char *cmd, FILE *f)
 {
