@@ -5,22 +5,32 @@
 #   test_agent_unit.sh boot BIN_DIR SCRATCH
 #
 # verify: `systemd-analyze verify` on the unit as shipped, its ExecStart
-# pointed at the built agent (a copy: the unit names /usr/local/bin); any
-# line it prints fails the test (it exits 0 on unknown keys and bad values,
-# which it only warns about). A copy with a misspelt key must make it speak,
-# or the check is blind. Skipped (77) without systemd-analyze.
+# pointed at the built agent (a copy: the unit names /usr/bin) and its
+# Documentation= found in deploy/man; any line it prints fails the test (it
+# exits 0 on unknown keys and bad values, which it only warns about). A
+# copy with a misspelt key must make it speak, or the check is blind.
+# deploy/agent.conf must be taken by the agent as shipped and with every
+# key it shows set; rackbench-agent.sysusers and .tmpfiles by
+# systemd-sysusers and systemd-tmpfiles (into a scratch root; as root only).
+# Last, `systemd-analyze security --offline=yes`: the unit's exposure must
+# stay at most RB_UNIT_EXPOSURE_MAX (2.8: the 2.6 measured with systemd 252
+# and a margin). Skipped (77) without systemd-analyze, or, after the rest
+# passed, when its security has no --offline (systemd before 250).
 #
 # boot: the unit run for real by systemd as PID 1 of a container
 # (systemd-nspawn --volatile=yes: an empty root with this machine's /usr
 # read-only, systemd.unit= a target that needs only the agent), with
-# /etc/rackbench/agent.env and CURVE keys as docs/deploy.md sets them up and
-# /data from the scratch folder. The agent must run with the unit's
-# hardening (NoNewPrivs, / read-only, /data writable, a private /tmp, the
-# unit's LimitNOFILE as far as this machine's hard limit allows), serve a
-# plan from a coordinator on the host over tcp with keys, write its bytes
-# to /data and leave nothing there, and still be active with no restart.
-# Skipped (77) without root, systemd-nspawn (systemd-container) or a merged
-# /usr. The container is stopped, by pid, whatever happens.
+# /etc/rackbench/agent.conf, CURVE keys and the ReadWritePaths= drop-in for
+# the root /data as docs/deploy.md sets them up, /data from the scratch
+# folder. The agent must run with the unit's hardening (NoNewPrivs, its
+# capabilities bounded to the unit's three, a seccomp filter, / and
+# /proc/sys read-only, /data and /proc/sys/vm/drop_caches writable, a
+# private /tmp, an inaccessible /home, the unit's LimitNOFILE as far as
+# this machine's hard limit allows), serve a plan from a coordinator on the
+# host over tcp with keys, write its bytes to /data and leave nothing
+# there, and still be active with no restart. Skipped (77) without root,
+# systemd-nspawn (systemd-container) or a merged /usr. The container is
+# stopped, by pid, whatever happens.
 set -euo pipefail
 . "$(dirname "$0")/it_lib.sh"
 
@@ -28,8 +38,11 @@ mode=${1:?usage: test_agent_unit.sh verify|boot BIN_DIR SCRATCH}
 bin=$(realpath "${2:?BIN_DIR}")
 scratch=${3:?SCRATCH}
 here=$(cd "$(dirname "$0")" && pwd)
-unit=$(realpath "$here/../../deploy/rackbench-agent.service")
+deploy=$(realpath "$here/../../deploy")
+unit=$deploy/rackbench-agent.service
 port=17893
+exposure_max=${RB_UNIT_EXPOSURE_MAX:-2.8}
+agent_cmd="/opt/rackbench/rackbench-agent --config /etc/rackbench/agent.conf"
 
 fail() {
     echo "FAIL: $*" >&2
@@ -47,20 +60,64 @@ verify() {
     command -v systemd-analyze >/dev/null || skip "no systemd-analyze (systemd)"
     [ -x "$bin/rackbench-agent" ] || fail "no built agent in $bin"
     local copy=$scratch/rackbench-agent.service out rc=0
-    sed "s#^ExecStart=/usr/local/bin/rackbench-agent #ExecStart=$bin/rackbench-agent #" "$unit" >"$copy"
-    grep -q "^ExecStart=$bin/rackbench-agent " "$copy" ||
-        fail "$unit: no 'ExecStart=/usr/local/bin/rackbench-agent ...' line to point at the build"
-    out=$(systemd-analyze verify "$copy" 2>&1) || rc=$?
+    sed "s#^ExecStart=/usr/bin/rackbench-agent #ExecStart=$bin/rackbench-agent #" "$unit" >"$copy"
+    grep -q "^ExecStart=$bin/rackbench-agent --config /etc/rackbench/agent.conf$" "$copy" ||
+        fail "$unit: no 'ExecStart=/usr/bin/rackbench-agent --config /etc/rackbench/agent.conf' line"
+    # Documentation=man:rackbench-agent(8), found where man looks
+    mkdir -p "$scratch/man/man8"
+    cp "$deploy/man/rackbench-agent.8" "$scratch/man/man8/"
+    out=$(MANPATH=$scratch/man systemd-analyze verify "$copy" 2>&1) || rc=$?
     if [ "$rc" -ne 0 ] || [ -n "$out" ]; then
         echo "$out" >&2
         fail "systemd-analyze verify on $unit (ExecStart at the build) exited $rc and said the above"
     fi
     # the same check on a copy with a misspelt key must not stay silent
     sed 's/^ProtectSystem=/ProtectSytem=/' "$copy" >"$scratch/misspelt.service"
-    out=$(systemd-analyze verify "$scratch/misspelt.service" 2>&1) || true
+    out=$(MANPATH=$scratch/man systemd-analyze verify "$scratch/misspelt.service" 2>&1) || true
     grep -q "ProtectSytem" <<<"$out" ||
         fail "systemd-analyze verify said nothing of a misspelt key: this check would miss one (it said: $out)"
     echo "systemd-analyze verify: $unit is clean"
+
+    # the packaged agent.conf, as shipped and with every key it shows set (--help
+    # after --config: the file is read whole, its values checked, nothing done)
+    "$bin/rackbench-agent" --config "$deploy/agent.conf" --help >/dev/null ||
+        fail "rackbench-agent does not take $deploy/agent.conf as shipped (said above)"
+    sed 's/^#\([a-z-]* = \)/\1/' "$deploy/agent.conf" >"$scratch/agent.conf"
+    local keys
+    keys=$(grep -c '^[a-z]' "$scratch/agent.conf")
+    [ "$keys" -ge 15 ] || fail "$deploy/agent.conf shows $keys keys, fewer than it did"
+    "$bin/rackbench-agent" --config "$scratch/agent.conf" --help >/dev/null ||
+        fail "rackbench-agent does not take $deploy/agent.conf with its keys set (said above)"
+    echo "agent.conf: taken as shipped and with its $keys keys set"
+
+    # sysusers.d and tmpfiles.d, into a scratch root
+    if [ "$(id -u)" -eq 0 ] && command -v systemd-sysusers >/dev/null && command -v systemd-tmpfiles >/dev/null; then
+        mkdir -p "$scratch/root/etc"
+        systemd-sysusers --root="$scratch/root" "$deploy/rackbench-agent.sysusers" >/dev/null 2>&1 ||
+            fail "systemd-sysusers refused $deploy/rackbench-agent.sysusers"
+        grep -q '^rackbench:x:[0-9]*:[0-9]*:[^:]*:/var/lib/rackbench:/usr/sbin/nologin$' "$scratch/root/etc/passwd" ||
+            fail "systemd-sysusers made no rackbench user: $(cat "$scratch/root/etc/passwd")"
+        systemd-tmpfiles --root="$scratch/root" --create "$deploy/rackbench-agent.tmpfiles" ||
+            fail "systemd-tmpfiles refused $deploy/rackbench-agent.tmpfiles"
+        [ "$(stat -c %a "$scratch/root/etc/rackbench")" = 700 ] || fail "tmpfiles: /etc/rackbench is not 0700"
+        echo "sysusers.d and tmpfiles.d: the rackbench user, /etc/rackbench 0700"
+    else
+        echo "sysusers.d and tmpfiles.d not tried: needs root, systemd-sysusers and systemd-tmpfiles"
+    fi
+
+    # the sandbox's exposure, as systemd-analyze security scores it
+    out=$(systemd-analyze security --offline=yes "$copy" 2>&1) || {
+        echo "$out" | tail -n 3
+        skip "systemd-analyze security has no --offline here (systemd before 250); the rest passed"
+    }
+    local score
+    score=$(sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\) .*/\1/p' <<<"$out")
+    [ -n "$score" ] || fail "no exposure level in systemd-analyze security's output: $out"
+    if awk -v s="$score" -v m="$exposure_max" 'BEGIN { exit !(s > m) }'; then
+        grep '✗' <<<"$out" >&2 || true
+        fail "systemd-analyze security: exposure $score, above $exposure_max (what it counts is above)"
+    fi
+    echo "systemd-analyze security: exposure $score (at most $exposure_max)"
     rm -rf "$scratch"
 }
 
@@ -106,19 +163,22 @@ boot() {
     "$bin/rackbench" keygen "$etc" --name head >/dev/null
     "$bin/rackbench" keygen "$etc" --name "$name" >/dev/null
     cp "$etc/$name.key" "$scratch/allowed/"
-    # as docs/deploy.md writes it
-    cat >"$etc/agent.env" <<EOF
-RB_COORDINATOR=tcp://127.0.0.1:$port
-RB_NAME=$name
-RB_RACK=r01
-RB_ROOT=/data
-RB_KEY_OPTS=--key /etc/rackbench/$name.key_secret --coordinator-key /etc/rackbench/head.key
+    # as docs/deploy.md writes them: agent.conf, and the root in a drop-in
+    cat >"$etc/agent.conf" <<EOF
+coordinator = tcp://127.0.0.1:$port
+name = $name
+rack = r01
+root = /data
+key = /etc/rackbench/$name.key_secret
+coordinator-key = /etc/rackbench/head.key
 EOF
     chmod 700 "$etc"
+    mkdir -p "$units/rackbench-agent.service.d"
+    printf '%s\n' "[Service]" "ReadWritePaths=/data" >"$units/rackbench-agent.service.d/roots.conf"
     # the unit as shipped, but for where the binary is
-    sed "s#^ExecStart=/usr/local/bin/rackbench-agent #ExecStart=/opt/rackbench/rackbench-agent #" \
+    sed "s#^ExecStart=/usr/bin/rackbench-agent #ExecStart=/opt/rackbench/rackbench-agent #" \
         "$unit" >"$units/rackbench-agent.service"
-    grep -q '^ExecStart=/opt/rackbench/' "$units/rackbench-agent.service" || fail "$unit: no ExecStart line"
+    grep -q "^ExecStart=$agent_cmd\$" "$units/rackbench-agent.service" || fail "$unit: no ExecStart line"
     printf '%s\n' "[Unit]" "Description=the rackbench agent alone" \
         "Requires=rackbench-agent.service" "After=rackbench-agent.service" >"$units/rbtest.target"
 
@@ -133,7 +193,7 @@ EOF
     # the agent, once the container's systemd has started it
     local pid="" _
     for _ in $(seq 1 300); do
-        pid=$(pgrep -f "^/opt/rackbench/rackbench-agent .*--name $name " | head -n1 || true)
+        pid=$(pgrep -f "^$agent_cmd\$" | head -n1 || true)
         [ -n "$pid" ] && break
         kill -0 "$nspawn_pid" 2>/dev/null || break
         sleep 0.2
@@ -148,11 +208,19 @@ EOF
 
     # the hardening, as the kernel sees it
     grep -q '^NoNewPrivs:[[:space:]]*1$' "/proc/$pid/status" || fail "NoNewPrivileges=yes: NoNewPrivs is not 1"
+    # CAP_DAC_READ_SEARCH (2), CAP_SYS_PTRACE (19), CAP_SYS_NICE (23), no other
+    grep -q '^CapBnd:[[:space:]]*0000000000880004$' "/proc/$pid/status" ||
+        fail "CapabilityBoundingSet=: $(grep '^CapBnd' "/proc/$pid/status"), not 0000000000880004"
+    grep -q '^Seccomp:[[:space:]]*2$' "/proc/$pid/status" || fail "SystemCallFilter=: no seccomp filter"
     local opts
     opts=$(awk '$5 == "/" { print $6 }' "/proc/$pid/mountinfo" | tail -n1)
     [[ ",$opts," == *,ro,* ]] || fail "ProtectSystem=strict: / is mounted '$opts' for the agent, not ro"
     opts=$(awk '$5 == "/data" { print $6 }' "/proc/$pid/mountinfo" | tail -n1)
     [[ ",$opts," == *,rw,* ]] || fail "ReadWritePaths=/data: /data is mounted '$opts' for the agent, not rw"
+    opts=$(awk '$5 == "/proc/sys" { print $6 }' "/proc/$pid/mountinfo" | tail -n1)
+    [[ ",$opts," == *,ro,* ]] || fail "ProtectKernelTunables=yes: /proc/sys is mounted '$opts', not ro"
+    opts=$(awk '$5 == "/proc/sys/vm/drop_caches" { print $6 }' "/proc/$pid/mountinfo" | tail -n1)
+    [[ ",$opts," == *,rw,* ]] || fail "ReadWritePaths=/proc/sys/vm/drop_caches: it is mounted '$opts', not rw"
     # the top mount at /tmp is systemd's private folder for the service
     opts=$(awk '$5 == "/tmp" { print $4 }' "/proc/$pid/mountinfo" | tail -n1)
     [[ "$opts" == */systemd-private-*-rackbench-agent.service-*/tmp ]] ||
@@ -216,7 +284,7 @@ EOF
 
     stop_container
     trap - EXIT
-    pgrep -f "^/opt/rackbench/rackbench-agent .*--name $name " >/dev/null && fail "the agent outlived its container"
+    pgrep -f "^$agent_cmd\$" >/dev/null && fail "the agent outlived its container"
     rm -rf "$scratch"
 }
 
