@@ -28,7 +28,8 @@
 # private /tmp, an inaccessible /home, the unit's LimitNOFILE as far as
 # this machine's hard limit allows), serve a plan from a coordinator on the
 # host over tcp with keys, write its bytes to /data and leave nothing
-# there, and still be active with no restart. Skipped (77) without root,
+# there, drop the page cache before its read phase (drop_caches=1: the
+# host's, once), and still be active with no restart. Skipped (77) without root,
 # systemd-nspawn (systemd-container) or a merged /usr. The container is
 # stopped, by pid, whatever happens.
 set -euo pipefail
@@ -249,6 +250,7 @@ rw=write
 [read]
 stonewall
 rw=read
+drop_caches=1
 EOF
     local rc=0
     "$bin/rackbench" run "$scratch/plan.ini" --expect 1 --bind "tcp://127.0.0.1:$port" \
@@ -271,6 +273,9 @@ assert node["removed_files"] == 1, node
 for phase in j["phases"]:
     assert phase["bytes"] == 8 << 20, (phase["name"], phase["bytes"])
     assert phase["errors"] == 0, phase["name"]
+# drop_caches=1: uid 0 wrote /proc/sys/vm/drop_caches through the sandbox
+cache = j["phases"][1]["cache"]
+assert (cache["dropped_nodes"], cache["drop_failed_nodes"]) == (1, 0), cache
 print("run ok:", [(p["name"], p["bytes"]) for p in j["phases"]])
 EOF
     local left
