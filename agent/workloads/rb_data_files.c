@@ -82,16 +82,16 @@ static void s_size_up(const rb_worker_t *w, const rb_worker_file_t *f)
 
 /* fio's advice on a file just opened, over the worker's region of it: with
  * invalidate, its cached pages dropped (POSIX_FADV_DONTNEED; a device's
- * buffers flushed, BLKFLSBUF, as fio does); then fadvise_hint's access
+ * buffers flushed, BLKFLSBUF, as fio does, or where that is refused, for it
+ * needs CAP_SYS_ADMIN, which rackbench-agent.service does not grant, the
+ * region's clean pages dropped as a file's); then fadvise_hint's access
  * advice. Advice is advice: a refusal is not an error, as in fio. */
 static void s_advise(const rb_worker_t *w, const rb_worker_file_t *f)
 {
     const rb_job_spec_t *s = w->spec;
     off_t off = (off_t)(s->shared_file ? s->offset : rb_job_offset(s, w->index));
     off_t len = (off_t)(s->shared_file ? rb_job_filesize(s) * w->nregions : rb_job_filesize(s));
-    if (s->invalidate && f->blkdev)
-        (void)ioctl(f->fd, BLKFLSBUF, 0);
-    else if (s->invalidate)
+    if (s->invalidate && (!f->blkdev || ioctl(f->fd, BLKFLSBUF, 0) < 0))
         (void)posix_fadvise(f->fd, off, len, POSIX_FADV_DONTNEED);
     int random = s->fadvise_hint == RB_FADVISE_RANDOM ||
                  (s->fadvise_hint == RB_FADVISE_PATTERN && rb_rw_random(s->rw));
