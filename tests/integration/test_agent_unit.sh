@@ -29,7 +29,9 @@
 # this machine's hard limit allows), serve a plan from a coordinator on the
 # host over tcp with keys, write its bytes to /data and leave nothing
 # there, drop the page cache before its read phase (drop_caches=1: the
-# host's, once), and still be active with no restart. Skipped (77) without root,
+# host's, once), run a phase of libaio, io_uring and mmap jobs and one of
+# prioclass=1 and nice=-1 (the filter's system calls, CAP_SYS_NICE), and
+# still be active with no restart. Skipped (77) without root,
 # systemd-nspawn (systemd-container) or a merged /usr. The container is
 # stopped, by pid, whatever happens.
 set -euo pipefail
@@ -251,6 +253,33 @@ rw=write
 stonewall
 rw=read
 drop_caches=1
+
+; the engines' system calls through the unit's filter, and CAP_SYS_NICE
+[libaio]
+stonewall
+rw=write
+size=1M
+ioengine=libaio
+iodepth=4
+
+[io_uring]
+rw=write
+size=1M
+ioengine=io_uring
+iodepth=4
+
+[mmap]
+rw=write
+size=1M
+direct=0
+ioengine=mmap
+
+[prio]
+rw=write
+size=1M
+prioclass=1
+prio=0
+nice=-1
 EOF
     local rc=0
     "$bin/rackbench" run "$scratch/plan.ini" --expect 1 --bind "tcp://127.0.0.1:$port" \
@@ -270,9 +299,10 @@ assert j["status"] == "ok", j["status"]
 (node,) = j["nodes"]
 assert (node["name"], node["rack"], node["status"]) == (name, "r01", "ok"), node
 assert node["removed_files"] == 1, node
-for phase in j["phases"]:
-    assert phase["bytes"] == 8 << 20, (phase["name"], phase["bytes"])
+for phase, size in zip(j["phases"], (8 << 20, 8 << 20, 4 << 20)):
+    assert phase["bytes"] == size, (phase["name"], phase["bytes"])
     assert phase["errors"] == 0, phase["name"]
+assert len(j["phases"]) == 3, [p["name"] for p in j["phases"]]
 # drop_caches=1: uid 0 wrote /proc/sys/vm/drop_caches through the sandbox
 cache = j["phases"][1]["cache"]
 assert (cache["dropped_nodes"], cache["drop_failed_nodes"]) == (1, 0), cache
