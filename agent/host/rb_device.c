@@ -76,6 +76,7 @@ int rb_device_probe_fd(int fd, const char *path, const char *sys_root,
     if (!w && (own = malloc(sizeof *own)))
         rb_devwriters_scan(own);
     rb_devwriters_find(w ? w : own, st.st_rdev, d->writers, sizeof d->writers);
+    rb_devwriters_unseen(w ? w : own, d->unseen, sizeof d->unseen);
     rb_devstack_check(sys_root, d->name, st.st_rdev, w ? w : own, d->stack, sizeof d->stack,
                       d->holds, sizeof d->holds);
     free(own);
@@ -344,6 +345,14 @@ int rb_device_refusal(const rb_device_allow_t *a, const rb_device_info_t *d, int
         snprintf(why, len,
                  "it is open for writing by %s (the agent's --allow-open-writers allows it)",
                  d->writers);
+        return -EBUSY;
+    }
+    if (access == 'w' && !d->writers[0] && d->unseen[0] && !(a && a->open_writers)) {
+        snprintf(why, len,
+                 "whether another program writes it is unknown: %s (the agent needs "
+                 "CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH, docs/security.md; its "
+                 "--allow-open-writers allows it)",
+                 d->unseen);
         return -EBUSY;
     }
     if (access == 'w' && d->holds[0] && m < 2) {

@@ -26,6 +26,7 @@ typedef struct rb_device_info {
     char holds[512];   /* why writing would destroy something ("ext4 signature"), or "" */
     char stack[768];   /* why writing would reach a device in use under or over it, or "" */
     char writers[256]; /* the other processes that have it open for writing, or "" */
+    char unseen[160];  /* why the other writers cannot all be known, or "" */
 } rb_device_info_t;
 
 struct rb_devwriters;

@@ -173,7 +173,7 @@ static int s_fd_writes(const char *fdinfo)
 
 void rb_devwriters_scan(rb_devwriters_t *w)
 {
-    w->n = 0;
+    w->n = w->unseen = 0;
     DIR *proc = opendir("/proc");
     if (!proc)
         return;
@@ -186,8 +186,13 @@ void rb_devwriters_scan(rb_devwriters_t *w)
             continue;
         snprintf(p, sizeof p, "/proc/%ld/fd", pid);
         DIR *fds = opendir(p);
-        if (!fds)
+        if (!fds) {
+            if (errno != ENOENT && errno != ESRCH && !w->unseen++) { /* not gone: hidden */
+                w->unseen_pid = (int)pid;
+                w->unseen_errno = errno;
+            }
             continue;
+        }
         struct dirent *fe;
         while ((fe = readdir(fds)) && w->n < RB_DEVWRITERS_MAX) {
             struct stat st;
@@ -209,6 +214,16 @@ void rb_devwriters_scan(rb_devwriters_t *w)
         closedir(fds);
     }
     closedir(proc);
+}
+
+int rb_devwriters_unseen(const rb_devwriters_t *w, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (!w || !w->unseen)
+        return 0;
+    snprintf(out, len, "the open files of %u other process%s (process %d: %s) cannot be read",
+             w->unseen, w->unseen == 1 ? "" : "es", w->unseen_pid, strerror(w->unseen_errno));
+    return 1;
 }
 
 int rb_devwriters_find(const rb_devwriters_t *w, dev_t dev, char *out, size_t len)

@@ -39,6 +39,11 @@ int rb_devsys_signature(const char *path, int fd, char *out, size_t len);
 /* Block devices other processes have open for writing, taken at one time. */
 typedef struct rb_devwriters {
     uint32_t n;
+    /* processes whose open files the agent may not read (/proc/PID/fd
+     * refused: it lacks CAP_SYS_PTRACE or CAP_DAC_READ_SEARCH): whether
+     * they write a device is unknown; the first one's pid and errno */
+    uint32_t unseen;
+    int unseen_pid, unseen_errno;
     struct {
         dev_t dev;
         int pid;
@@ -52,6 +57,10 @@ void rb_devwriters_scan(rb_devwriters_t *w);
 /* Who has dev open for writing, per w, into out ("process 812 (qemu)");
  * 1 if a process has. */
 int rb_devwriters_find(const rb_devwriters_t *w, dev_t dev, char *out, size_t len);
+
+/* What w could not look at, into out ("the open files of 41 processes
+ * (process 1: Permission denied) cannot be read"); 1 if any. */
+int rb_devwriters_unseen(const rb_devwriters_t *w, char *out, size_t len);
 
 /* The stack of the device dev (kernel name name) under sys_root, walked
  * down and up, with w for the other writers of its devices: into stack

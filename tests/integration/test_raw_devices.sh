@@ -323,6 +323,24 @@ if grep -qE "^$Wr +.* yes +yes +yes" "$scratch/list3" &&
 else
     bad "--allow-open-writers or the pattern count: $(grep "$Wr" "$scratch/list3"); $(grep -- '--allow-device' "$scratch/list2")"
 fi
+# an agent that may not read other processes' open files (no root, no
+# CAP_SYS_PTRACE): it cannot know who writes a disk, and says so rather than
+# call the disk free; --allow-open-writers still allows it
+if command -v setpriv > /dev/null; then
+    nobody=(setpriv --reuid=65534 --regid="$(getent group disk | cut -d: -f3)" --clear-groups
+            --inh-caps=-all --bounding-set=-all)
+    "${nobody[@]}" "$bin/rackbench-agent" --list-devices "--allow-device=$A" > "$scratch/list4" 2>&1
+    "${nobody[@]}" "$bin/rackbench-agent" --list-devices "--allow-device=$A" --allow-open-writers \
+        > "$scratch/list5" 2>&1
+    if grep -qE "^$A +.* no +whether another program writes it is unknown: the open files of [0-9]+ other process" "$scratch/list4" &&
+       grep -qE "^$A +.* yes +yes +yes" "$scratch/list5"; then
+        ok "an agent that cannot see other processes' open files refuses to write $A, and says why"
+    else
+        bad "an agent blind to other writers: $(grep "^$A " "$scratch/list4"); $(grep "^$A " "$scratch/list5")"
+    fi
+else
+    it_skip "setpriv missing: the blind agent's case"
+fi
 kill "$writer" 2> /dev/null
 wait "$writer" 2> /dev/null
 umount "$scratch/mnt2"
