@@ -1,18 +1,46 @@
 #!/usr/bin/env bash
 # rackbench against IOR and mdtest, side by side, with the same ranks
 # (mpirun -np 4: IOR's and mdtest's tasks, rackbench-mpi's ranks), the same
-# patterns and the same sizes, alternating (peer first in odd rounds,
-# rackbench first in even ones) for ROUNDS rounds, on DIR:
+# patterns, the same sizes and the same page cache treatment, alternating
+# (peer first in odd rounds, rackbench first in even ones) for ROUNDS
+# rounds, on DIR:
 #
 #   ior easy    N-N, 1 MiB transfers, O_DIRECT          write, read
 #   ior hard    N-1 strided, 47,008-byte transfers      write, read
 #   mdtest easy a folder per rank, empty files          write, stat, read, delete
 #   mdtest hard one shared folder, 3,901-byte files     write, stat, read, delete
 #
-# Prints, per case and phase, each tool's median and spread ((max - min) /
-# median over the rounds) and the ratio rackbench / peer of the medians.
-# Bandwidth in MiB/s (IOR's unit), metadata in operations/s. How each tool
-# times a phase: docs/metrics.md ("IOR, mdtest and rackbench").
+# The ior cases run twice a round, once per treatment of the cache:
+#
+#   cached  each rank reads back what it wrote, as it left the page cache:
+#           IOR -w -r (IOR never drops the cache); rackbench with
+#           invalidate=0 (fio's default 1 drops a file's cached pages as a
+#           worker opens it, so the read would go to the disk while IOR's
+#           comes from memory).
+#   cold    the cache-defeating variant: each rank reads what its neighbour
+#           (rank + 1 mod 4) wrote, after the page cache is dropped. IOR
+#           writes with -k, then `sync` and drop_caches, then reads in a
+#           second run with -C (reorder tasks) and -O numTasksOnNode0=1;
+#           rackbench's read job has read_from=neighbour and drop_caches=1
+#           (its agents sync and drop before the phase, outside the timed
+#           window), invalidate=0 as above. IOR's -C shifts by one node's
+#           worth of tasks (-Q nodes), which on one host is all 4 tasks:
+#           every task would read its own data again, hence
+#           numTasksOnNode0=1, which makes the shift one task. Across hosts
+#           the neighbour's data is not in the reader's cache; on one host
+#           all ranks share one page cache, so only the drop keeps the read
+#           off memory here.
+#
+# With O_DIRECT (ior easy) neither tool goes through the page cache at all:
+# its two variants differ only in whose file each rank reads. ior hard is
+# buffered: cached reads memory, cold reads the disk. The metadata cases
+# keep what mdtest does (no drop, each rank's own files).
+#
+# Prints, per case, treatment and phase, each tool's median and spread
+# ((max - min) / median over the rounds) and the ratio rackbench / peer of
+# the medians. Bandwidth in MiB/s (IOR's unit), metadata in operations/s.
+# How each tool times a phase: docs/metrics.md ("IOR, mdtest and
+# rackbench").
 #
 #   tests/bench/vs-ior.sh PEER_BIN DIR [ROUNDS=3]
 #
@@ -20,8 +48,8 @@
 # into DEST/bin). Sizes: EASY_MB (MiB per rank, 256), HARD_SEGS (47,008-byte
 # pieces per rank, 2000), MDE_N and MDH_N (items per rank, 5000 and 2000);
 # SETTLE: seconds of quiet before each metadata run (see pair below).
-# Needs mpirun (Debian's Open MPI) and a build with rackbench-mpi. Not run
-# by ctest.
+# Needs mpirun (Debian's Open MPI), a build with rackbench-mpi and root (the
+# cold variant drops the page cache). Not run by ctest.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . tests/bench/lib.sh
@@ -44,39 +72,47 @@ mpi=(mpirun --allow-run-as-root --oversubscribe -np "$np")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# The rackbench plans: one per case, the same IO as the peer's command line.
-cat >"$work/ior-easy.ini" <<PLAN
-; ior -w -r -F -t 1m -b ${easy_mb}m --posix.odirect -e
+[ -w /proc/sys/vm/drop_caches ] || {
+    echo "the cold variant drops the page cache: run as root" >&2
+    exit 2
+}
+
+# The rackbench plans: one per case and treatment, the same IO as the
+# peer's command line. ior_plan CASE VARIANT PEER_LINE GLOBAL_KEYS: the
+# write and read jobs of CASE (easy or hard); the read of the cold variant
+# reads the neighbour's data after the page cache is dropped.
+ior_plan() {
+    local read_keys=
+    [ "$2" = cold ] && read_keys=$'read_from=neighbour\ndrop_caches=1'
+    cat >"$work/ior-$1-$2.ini" <<PLAN
+; $3
 [global]
 directory=$dir/rb
-bs=1m
-size=${easy_mb}m
-direct=1
-; the read reads what the write wrote, as IOR's -w -r does
-filename_format=easy.\$jobnum.\$filenum
-[easy.write]
+; the read reads what a write wrote, as IOR's does
+filename_format=$1.\$jobnum.\$filenum
+; as IOR: no drop of the file's cached pages when a worker opens it
+invalidate=0
+$4
+[$1.write]
 rw=write
 end_fsync=1
-[easy.read]
+[$1.read]
 stonewall
 rw=read
+$read_keys
 PLAN
-cat >"$work/ior-hard.ini" <<PLAN
-; ior -w -r -t 47008 -b 47008 -s $hard_segs -e (one shared file, N-1 strided)
-[global]
-directory=$dir/rb
-bs=47008
+}
+easy_keys="bs=1m
+size=${easy_mb}m
+direct=1"
+hard_keys="bs=47008
 size=$(( hard_segs * 47008 ))
 file_per_worker=0
-layout=strided
-filename_format=hard.\$jobnum.\$filenum
-[hard.write]
-rw=write
-end_fsync=1
-[hard.read]
-stonewall
-rw=read
-PLAN
+layout=strided"
+ior_plan easy cached "ior -w -r -F -t 1m -b ${easy_mb}m --posix.odirect -e" "$easy_keys"
+ior_plan easy cold "ior -w -k -F -t 1m -b ${easy_mb}m --posix.odirect -e; drop; ior -r -C ..." "$easy_keys"
+ior_plan hard cached "ior -w -r -t 47008 -b 47008 -s $hard_segs -e (one shared file, N-1 strided)" "$hard_keys"
+ior_plan hard cold "ior -w -k -t 47008 -b 47008 -s $hard_segs -e; drop; ior -r -C ..." "$hard_keys"
 cat >"$work/md-easy.ini" <<PLAN
 ; mdtest -F -u -n $mde_n -C -T -E -r (empty files, a folder per rank)
 [global]
@@ -115,15 +151,26 @@ for p in j["phases"]:
 PY
 }
 
-# ior_run CASE ARGS...: IOR's "Summary of all tests" rows; MiB/s (one repetition).
+# ior_run CASE ARGS...: IOR's "Summary of all tests" rows; MiB/s (one
+# repetition). CASE ending in -cold: a write run that keeps its files, sync
+# and a drop of the page cache, then a read run of the neighbour's data.
 ior_run() {
     local c=$1
     shift
     rm -rf "$dir/peer"
     mkdir -p "$dir/peer"
-    "${mpi[@]}" "$peer/ior" -w -r -e "$@" -o "$dir/peer/f" >"$work/peer.out" 2>&1 \
-        || { cat "$work/peer.out" >&2; exit 1; }
+    local runs=("-w -r")
+    case $c in *-cold) runs=("-w -k" "-r -C -O numTasksOnNode0=1") ;; esac
+    : >"$work/peer.out"
+    local r
+    for r in "${runs[@]}"; do
+        case $r in -r\ -C*) sync; echo 3 >/proc/sys/vm/drop_caches ;; esac
+        # shellcheck disable=SC2086 # $r is IOR's flags, one word each
+        "${mpi[@]}" "$peer/ior" $r -e "$@" -o "$dir/peer/f" >>"$work/peer.out" 2>&1 \
+            || { cat "$work/peer.out" >&2; exit 1; }
+    done
     awk -v c="$c" '/^Summary of all tests/ { s = 1; next }
+        /^Finished/ { s = 0 }
         s && ($1 == "write" || $1 == "read") { print c, $1, "peer", $2 }' "$work/peer.out"
 }
 
@@ -167,8 +214,10 @@ for r in $(seq 1 "$rounds"); do
     echo "round $r of $rounds" >&2
     first=peer
     [ $(( r % 2 )) -eq 0 ] && first=rackbench
-    pair "$first" ior-easy -F -t 1m -b "${easy_mb}m" --posix.odirect
-    pair "$first" ior-hard -t 47008 -b 47008 -s "$hard_segs"
+    for v in cached cold; do
+        pair "$first" "ior-easy-$v" -F -t 1m -b "${easy_mb}m" --posix.odirect
+        pair "$first" "ior-hard-$v" -t 47008 -b 47008 -s "$hard_segs"
+    done
     pair "$first" md-easy -u -n "$mde_n"
     pair "$first" md-hard -n "$mdh_n" -w 3901 -e 3901
 done
@@ -181,10 +230,14 @@ res = {}
 for case, step, tool, v in rows:
     res.setdefault((case, step), {}).setdefault(tool, []).append(float(v))
 print(f"rackbench vs IOR / mdtest, mpirun -np {sys.argv[3]}, {sys.argv[2]} rounds, alternating")
-print(f"{'case':<9} {'phase':<7} {'unit':<6} {'peer median':>12} {'spread':>7} "
+print(f"{'case':<9} {'cache':<7} {'phase':<7} {'unit':<6} {'peer median':>12} {'spread':>7} "
       f"{'rackbench':>12} {'spread':>7} {'ratio':>6}")
-order = ["ior-easy", "ior-hard", "md-easy", "md-hard"]
+order = ["ior-easy-cached", "ior-easy-cold", "ior-hard-cached", "ior-hard-cold",
+         "md-easy", "md-hard"]
 steps = ["write", "stat", "read", "delete"]
+def name(case):
+    part = case.split("-")
+    return "-".join(part[:2]), part[2] if len(part) > 2 else "-"
 for case in order:
     for step in steps:
         t = res.get((case, step))
@@ -195,13 +248,15 @@ for case in order:
         for tool in ("peer", "rackbench"):
             m = statistics.median(t[tool])
             out += [m, (max(t[tool]) - min(t[tool])) / m if m else 0.0]
-        print(f"{case:<9} {step:<7} {unit:<6} {out[0]:>12.1f} {out[1]:>6.0%} "
+        c, v = name(case)
+        print(f"{c:<9} {v:<7} {step:<7} {unit:<6} {out[0]:>12.1f} {out[1]:>6.0%} "
               f"{out[2]:>12.1f} {out[3]:>6.0%} {out[2] / out[0]:>6.2f}")
 print("each round, peer / rackbench:")
 for case in order:
     for step in steps:
         t = res.get((case, step))
         if t and "peer" in t and "rackbench" in t:
-            print(f"  {case:<9} {step:<7} " + "  ".join(
+            c, v = name(case)
+            print(f"  {c:<9} {v:<7} {step:<7} " + "  ".join(
                 f"{p:.0f}/{r:.0f}" for p, r in zip(t["peer"], t["rackbench"])))
 PY
