@@ -47,7 +47,8 @@
 # PEER_BIN holds ior and mdtest (the peers' build-ior.sh DEST builds them
 # into DEST/bin). Sizes: EASY_MB (MiB per rank, 256), HARD_SEGS (47,008-byte
 # pieces per rank, 2000), MDE_N and MDH_N (items per rank, 5000 and 2000);
-# SETTLE: seconds of quiet before each metadata run (see pair below).
+# SETTLE: seconds of quiet before each metadata run (see pair below);
+# CASES: "ior", "md" or both ("ior md", the default) to run.
 # Needs mpirun (Debian's Open MPI), a build with rackbench-mpi and root (the
 # cold variant drops the page cache). Not run by ctest.
 set -euo pipefail
@@ -68,6 +69,10 @@ easy_mb=${EASY_MB:-256}
 hard_segs=${HARD_SEGS:-2000}
 mde_n=${MDE_N:-5000}
 mdh_n=${MDH_N:-2000}
+cases=${CASES:-ior md}
+for c in $cases; do
+    case $c in ior | md) ;; *) echo "CASES=$cases: expected ior, md or both" >&2; exit 2 ;; esac
+done
 mpi=(mpirun --allow-run-as-root --oversubscribe -np "$np")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -214,12 +219,16 @@ for r in $(seq 1 "$rounds"); do
     echo "round $r of $rounds" >&2
     first=peer
     [ $(( r % 2 )) -eq 0 ] && first=rackbench
-    for v in cached cold; do
-        pair "$first" "ior-easy-$v" -F -t 1m -b "${easy_mb}m" --posix.odirect
-        pair "$first" "ior-hard-$v" -t 47008 -b 47008 -s "$hard_segs"
-    done
-    pair "$first" md-easy -u -n "$mde_n"
-    pair "$first" md-hard -n "$mdh_n" -w 3901 -e 3901
+    case " $cases " in *" ior "*)
+        for v in cached cold; do
+            pair "$first" "ior-easy-$v" -F -t 1m -b "${easy_mb}m" --posix.odirect
+            pair "$first" "ior-hard-$v" -t 47008 -b 47008 -s "$hard_segs"
+        done ;;
+    esac
+    case " $cases " in *" md "*)
+        pair "$first" md-easy -u -n "$mde_n"
+        pair "$first" md-hard -n "$mdh_n" -w 3901 -e 3901 ;;
+    esac
 done
 rm -rf "$dir/rb" "$dir/peer"
 
