@@ -14,6 +14,9 @@
 # deploy/slurm-lab.sh and its test, and systemd-analyze and systemd-nspawn
 # to check deploy/rackbench-agent.service and run it under systemd, and
 # Prometheus with curl to scrape a live run's --metrics and query it.
+# With --package it adds Debian's packaging tools for deploy/package.sh and
+# its test (dpkg-dev, debhelper, lintian; deploy/test.sh --full passes it).
+# Either may be given, or both.
 #
 # Those packages' postinst scripts start their system services. The labs
 # start daemons of their own and need none of them, and where systemd is not
@@ -26,7 +29,22 @@ packages=(build-essential cmake pkg-config clang-format git
           libzmq3-dev libczmq-dev libmsgpack-dev libcmocka-dev
           libaio-dev liburing-dev libblkid-dev libmicrohttpd-dev
           libssl-dev zlib1g-dev libxxhash-dev)
-if [ "${1:-}" = --test ]; then
+want_test=0
+want_package=0
+for arg in "$@"; do
+    case $arg in
+    --test) want_test=1 ;;
+    --package) want_package=1 ;;
+    *)
+        echo "usage: $0 [--test] [--package]" >&2
+        exit 2
+        ;;
+    esac
+done
+if [ $want_package = 1 ]; then
+    packages+=(dpkg-dev debhelper lintian)
+fi
+if [ $want_test = 1 ]; then
     packages+=(fio strace fdisk e2fsprogs libxml2-utils chromium python3 clang locales openmpi-bin libopenmpi-dev
                glusterfs-server glusterfs-client xfsprogs
                slurmctld slurmd slurm-client munge systemd systemd-container prometheus curl)

@@ -92,7 +92,11 @@ quick)
     step "unit and smoke entries" tests build -L '^(unit|smoke)$' -LE '^nightly$'
     ;;
 gate | full)
-    step "set-up (Debian packages)" ./deploy/setup.sh --test
+    if [ $tier = full ]; then
+        step "set-up (Debian packages)" ./deploy/setup.sh --test --package
+    else
+        step "set-up (Debian packages)" ./deploy/setup.sh --test
+    fi
     step "clang-format" format
     soak=30
     [ $tier = full ] && soak=300
