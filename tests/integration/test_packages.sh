@@ -33,8 +33,10 @@ fail() {
 rm -rf "$scratch"
 mkdir -p "$scratch"
 
-# cmake --install under a prefix of our own
+# cmake --install under a prefix of our own, after a build (seconds when up
+# to date), which reads again the lists of deploy/'s files to install
 prefix=$scratch/prefix
+cmake --build "$build" --target rackbench rackbench-agent >"$scratch/build.log" || fail "cmake --build (see $scratch/build.log)"
 cmake --install "$build" --prefix "$prefix" >"$scratch/install.log" || fail "cmake --install (see $scratch/install.log)"
 for f in bin/rackbench bin/rackbench-agent share/rackbench/plans/quickstart.ini share/doc/rackbench/deploy.md; do
     [ -e "$prefix/$f" ] || fail "cmake --install: no $f under the prefix"
