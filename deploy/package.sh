@@ -13,7 +13,8 @@
 # (after the last tag, or from the start), +dirty when the working tree
 # differs from it. Needs dpkg-dev and debhelper (deploy/setup.sh --package)
 # and the build dependencies deploy/debian/control lists
-# (dpkg-buildpackage names what is missing).
+# (dpkg-buildpackage names what is missing). DEB_BUILD_PROFILES=nompi leaves
+# rackbench-mpi out where libopenmpi-dev is installed.
 set -euo pipefail
 
 die() {
