@@ -13,12 +13,17 @@
 #include "rb_job.h"
 #include "rb_perm.h"
 
-void rb_job_fallocate(int fd, uint32_t mode, uint64_t end)
+int rb_job_fallocate(int fd, uint32_t mode, uint64_t end)
 {
-    if (mode == RB_FALLOC_NATIVE || mode == RB_FALLOC_POSIX || mode == RB_FALLOC_KEEP)
-        (void)fallocate(fd, mode == RB_FALLOC_KEEP ? FALLOC_FL_KEEP_SIZE : 0, 0, (off_t)end);
-    else if (mode == RB_FALLOC_TRUNCATE)
-        (void)ftruncate(fd, (off_t)end);
+    if (mode == RB_FALLOC_NATIVE || mode == RB_FALLOC_POSIX || mode == RB_FALLOC_KEEP) {
+        if (fallocate(fd, mode == RB_FALLOC_KEEP ? FALLOC_FL_KEEP_SIZE : 0, 0, (off_t)end) < 0) {
+            /* as fio: a file system that cannot allocate ahead (EOPNOTSUPP) or
+             * will not for this file (EINVAL) is no error; the writes size it */
+        }
+    } else if (mode == RB_FALLOC_TRUNCATE && ftruncate(fd, (off_t)end) < 0) {
+        return -errno;
+    }
+    return 0;
 }
 
 int rb_job_filename(const rb_job_spec_t *job, uint32_t worker, uint32_t filenum, char *out,

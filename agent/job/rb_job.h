@@ -28,8 +28,9 @@ int rb_job_uses_files(const rb_job_spec_t *job);
  * fio's fallocate=mode (RB_FALLOC_*) does before a job's IO: fallocate(2)
  * of [0, end) (mode 0, or FALLOC_FL_KEEP_SIZE for keep), ftruncate(2) to end
  * (truncate), or nothing (none: writes extend it). A file system that
- * refuses the call leaves the file as it is, as in fio. */
-void rb_job_fallocate(int fd, uint32_t mode, uint64_t end);
+ * refuses fallocate leaves the file as it is, as in fio; a failed
+ * ftruncate is an error, as in fio. 0 or -errno. */
+int rb_job_fallocate(int fd, uint32_t mode, uint64_t end);
 
 /* Bytes of IO region in each of the job's files (filesize, or size / nrfiles). */
 uint64_t rb_job_filesize(const rb_job_spec_t *job);

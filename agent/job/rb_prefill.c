@@ -3,6 +3,7 @@
  * from the page cache so that the read phase measures the disk. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,8 +117,14 @@ int rb_prefill_write(rb_sandbox_t *sb, int rundir, const char *run_id, const cha
         fd = rb_sandbox_open(sb, rundir, name, flags, err);
         /* as fio lays out a file: its size first, as fallocate= says, then the data */
         if (fd >= 0 && pf->job && (have < 0 || (uint64_t)have < pf->end)) {
-            rb_job_fallocate(fd, pf->job->fallocate, pf->end);
-            (void)ftruncate(fd, (off_t)pf->end);
+            int rc = rb_job_fallocate(fd, pf->job->fallocate, pf->end);
+            if (rc == 0 && ftruncate(fd, (off_t)pf->end) < 0)
+                rc = -errno;
+            if (rc < 0) {
+                close(fd);
+                return rb_err_set(err, rc, "%s: cannot make it %" PRIu64 " bytes long: %s", path,
+                                  pf->end, strerror(-rc));
+            }
         }
     }
     if (fd < 0)

@@ -67,17 +67,21 @@ void rb_data_verify_back(rb_worker_t *w)
  * region is given its size up front as fallocate= says (fio's default,
  * native, allocates it), so that writes land inside it rather than
  * extending it one block at a time. Nothing here fails a job, as in fio. */
-static void s_size_up(const rb_worker_t *w, const rb_worker_file_t *f)
+static int s_size_up(const rb_worker_t *w, const rb_worker_file_t *f, rb_err_t *err)
 {
     const rb_job_spec_t *s = w->spec;
     struct stat st;
     if (s->device[0] || s->fill_device || s->create_on_open)
-        return; /* a device has the size it has; fill_device's and create_on_open's
-                 * writes find theirs */
+        return 0; /* a device has the size it has; fill_device's and create_on_open's
+                   * writes find theirs */
     uint64_t end = s->shared_file ? s->offset + rb_job_filesize(s) * w->nregions
                                   : rb_job_offset(s, w->index) + rb_job_filesize(s);
+    int rc = 0;
     if (rb_rw_writes(s->rw) && fstat(f->fd, &st) == 0 && (uint64_t)st.st_size < end)
-        rb_job_fallocate(f->fd, s->fallocate, end);
+        rc = rb_job_fallocate(f->fd, s->fallocate, end);
+    return rc < 0 ? rb_err_set(err, rc, "%s: cannot make it %" PRIu64 " bytes long: %s", f->path,
+                               end, strerror(-rc))
+                  : 0;
 }
 
 /* fio's advice on a file just opened, over the worker's region of it: with
@@ -172,10 +176,10 @@ static int s_open_files(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_j
             f->real_size = (uint64_t)st.st_size; /* the file's, whole blocks or not */
         if (rc == 0)
             rc = s_hint(w, f, err);
-        if (rc == 0) {
-            s_size_up(w, f);
+        if (rc == 0)
+            rc = s_size_up(w, f, err);
+        if (rc == 0)
             s_advise(w, f);
-        }
     }
     return rc;
 }
@@ -222,10 +226,10 @@ int rb_data_renew_files(rb_worker_t *w)
         rc = f->fd < 0 ? f->fd : 0;
         if (rc == 0)
             rc = s_hint(w, f, &err);
-        if (rc == 0) {
-            s_size_up(w, f);
+        if (rc == 0)
+            rc = s_size_up(w, f, &err);
+        if (rc == 0)
             s_advise(w, f);
-        }
     }
     if (rc == 0 && writes) {
         uint64_t bmax = s->bs_max > s->bs ? s->bs_max : s->bs;

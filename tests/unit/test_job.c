@@ -837,6 +837,19 @@ static void test_settle_random(void **state)
     assert_int_equal(r.read_shift, 2);
 }
 
+/* fallocate=truncate: a file that cannot be sized is an error, as in fio;
+ * fallocate itself refused (a file system without it) is not. */
+static void test_fallocate_errors(void **state)
+{
+    (void)state;
+    int fd = open("/dev/null", O_WRONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(rb_job_fallocate(fd, RB_FALLOC_TRUNCATE, 1 << 20), -EINVAL);
+    assert_int_equal(rb_job_fallocate(fd, RB_FALLOC_NATIVE, 1 << 20), 0);
+    assert_int_equal(rb_job_fallocate(fd, RB_FALLOC_NONE, 1 << 20), 0);
+    close(fd);
+}
+
 int main(void)
 {
     snprintf(s_root, sizeof s_root, "%s", RB_TEST_TMP);
@@ -857,6 +870,7 @@ int main(void)
         cmocka_unit_test(test_meta_errors),
         cmocka_unit_test(test_meta_readonly_and_sync),
         cmocka_unit_test(test_settle_random),
+        cmocka_unit_test(test_fallocate_errors),
     };
     return rb_test_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }
