@@ -76,11 +76,15 @@ for plan in "$src"/deploy/plans/*.ini; do
 done
 has rackbench-agent ./usr/bin/rackbench-agent
 has rackbench-agent ./lib/systemd/system/rackbench-agent.service
-for page in "$src"/deploy/man/*.1; do
-    [ -e "$page" ] && has rackbench "./usr/share/man/man1/$(basename "$page").gz"
+for page in "$src"/deploy/man/*.1; do # rackbench-mpi's page goes with its program
+    case ${page##*/} in
+        rackbench-mpi.1) [ -z "$(deb rackbench-mpi 2>/dev/null)" ] ||
+            has rackbench-mpi ./usr/share/man/man1/rackbench-mpi.1.gz ;;
+        *) has rackbench "./usr/share/man/man1/$(basename "$page").gz" ;;
+    esac
 done
 for page in "$src"/deploy/man/*.8; do
-    [ -e "$page" ] && has rackbench-agent "./usr/share/man/man8/$(basename "$page").gz"
+    has rackbench-agent "./usr/share/man/man8/$(basename "$page").gz"
 done
 dpkg-deb -e "$(deb rackbench-agent)" "$scratch/agent-control"
 if [ -e "$src/deploy/agent.conf" ]; then

@@ -8,7 +8,8 @@
 # `--word` of the help's text, usage and examples too, against every one of
 # the page's roff source): rackbench.1 with `rackbench --help`,
 # rackbench-COMMAND.1 with `rackbench COMMAND --help` for each command the
-# usage lists, rackbench-agent.8 with `rackbench-agent --help`; a command
+# usage lists, rackbench-agent.8 with `rackbench-agent --help`,
+# rackbench-mpi.1 with `rackbench-mpi --help` when it is built; a command
 # without a page, or a page without a command, fails. Then each page must
 # render without a warning (groff -man -ww, as man -l renders it); that
 # part is skipped (77, after the rest passed) without groff.
@@ -56,6 +57,12 @@ compare() {
 
 compare rackbench.1 "$bin/rackbench" --help
 compare rackbench-agent.8 "$bin/rackbench-agent" --help
+# rackbench-mpi is built only with Open MPI: its page is checked when it is
+if [ -x "$bin/rackbench-mpi" ]; then
+    compare rackbench-mpi.1 "$bin/rackbench-mpi" --help
+else
+    echo "rackbench-mpi.1 not compared: no rackbench-mpi in $bin (a build without Open MPI)"
+fi
 # the commands, as rackbench's usage lists them
 cmds=$("$bin/rackbench" --help | sed -n 's/^ *\(usage:\)\{0,1\} *rackbench \([a-z]*\).*/\2/p' | sort -u)
 [ "$(echo "$cmds" | grep -c .)" -ge 6 ] || fail "rackbench --help lists only these commands: $cmds"
@@ -65,6 +72,7 @@ done
 for page in "$man"/rackbench-*.1; do
     c=${page##*/rackbench-}
     c=${c%.1}
+    [ "$c" != mpi ] || continue # a program of its own, above
     grep -qx "$c" <<<"$cmds" || fail "${page##*/}: rackbench --help lists no command $c"
 done
 
