@@ -21,7 +21,7 @@ typedef struct rb_csv_reader {
     const rb_csv_schema_t *schema;
     int idx[RB_CSV_READ_COLS]; /* per schema column: its place in the file, or -1 */
     int nhdr;                  /* columns of the header: a shorter row is torn */
-    char *line; /* the row read (getline's: any length) */
+    char *line;                /* the row read (getline's: any length) */
     size_t cap;
     const char *fld[RB_CSV_READ_COLS]; /* the row's fields, in schema order */
 } rb_csv_reader_t;
