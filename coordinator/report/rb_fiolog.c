@@ -258,7 +258,8 @@ static int s_write_entry(const rb_plan_t *plan, uint32_t i, const char *run_dir,
                          uint32_t n, s_kind_t k0, s_kind_t k1, rb_err_t *err)
 {
     const rb_plan_log_t *l = &plan->logs[i];
-    qsort(rows, n, sizeof *rows, s_by_node);
+    if (n > 1)
+        qsort(rows, n, sizeof *rows, s_by_node);
     for (uint32_t a = 0, b; a < n; a = b) {
         for (b = a + 1; b < n && strcmp(rows[b].node, rows[a].node) == 0; b++)
             ;

@@ -124,7 +124,8 @@ int rb_inv_groups(const rb_report_node_t *nodes, uint32_t nnodes, rb_units_style
                 snprintf(g[k].cells[RB_INV_SERIAL], RB_INV_CELL, "%u serials", g[k].count);
         }
     }
-    qsort(g, ng, sizeof *g, s_group_cmp);
+    if (ng > 1)
+        qsort(g, ng, sizeof *g, s_group_cmp);
     *out = g;
     *n = ng;
     return 0;
