@@ -36,6 +36,7 @@
 # stopped, by pid, whatever happens.
 set -euo pipefail
 . "$(dirname "$0")/it_lib.sh"
+. "$(dirname "$0")/it_container.sh"
 
 mode=${1:?usage: test_agent_unit.sh verify|boot BIN_DIR SCRATCH}
 bin=$(realpath "${2:?BIN_DIR}")
@@ -122,33 +123,6 @@ verify() {
     fi
     echo "systemd-analyze security: exposure $score (at most $exposure_max)"
     rm -rf "$scratch"
-}
-
-nspawn_pid=""
-# stop_container: TERM to systemd-nspawn halts the container's systemd; KILL
-# after 30 s.
-stop_container() {
-    local _
-    [ -n "$nspawn_pid" ] || return 0
-    kill -TERM "$nspawn_pid" 2>/dev/null || true
-    for _ in $(seq 1 150); do
-        kill -0 "$nspawn_pid" 2>/dev/null || break
-        sleep 0.2
-    done
-    if kill -0 "$nspawn_pid" 2>/dev/null; then
-        echo "the container did not halt in 30 s: killing systemd-nspawn (pid $nspawn_pid)" >&2
-        kill -KILL "$nspawn_pid" 2>/dev/null || true
-    fi
-    wait "$nspawn_pid" 2>/dev/null || true
-    nspawn_pid=""
-}
-
-# in_container CMD...: runs CMD in the container (all its namespaces).
-in_container() {
-    local init
-    init=$(awk '{ print $1 }' "/proc/$nspawn_pid/task/$nspawn_pid/children" 2>/dev/null)
-    [ -n "$init" ] || return 1
-    nsenter -t "$init" -a "$@"
 }
 
 boot() {
@@ -281,15 +255,8 @@ prioclass=1
 prio=0
 nice=-1
 EOF
-    local rc=0
-    "$bin/rackbench" run "$scratch/plan.ini" --expect 1 --bind "tcp://127.0.0.1:$port" \
-        --key "$etc/head.key_secret" --allow-keys "$scratch/allowed" --wait 30s --quiet \
-        --out "$scratch/runs" >"$scratch/run.out" 2>&1 || rc=$?
-    if [ "$rc" -ne 0 ]; then
-        cat "$scratch/run.out" >&2
-        in_container journalctl --no-pager -u rackbench-agent >&2 || true
-        fail "rackbench run through the unit's agent exited $rc"
-    fi
+    container_run "$bin/rackbench" "$scratch/plan.ini" "tcp://127.0.0.1:$port" "$etc/head.key_secret" \
+        "$scratch/allowed" "$scratch/runs" || fail "the run through the unit's agent failed (above)"
     python3 - "$scratch/runs" "$name" <<'EOF' || fail "summary.json (above)"
 import glob, json, sys
 runs, name = sys.argv[1], sys.argv[2]
