@@ -234,17 +234,6 @@ static int s_option(int c, const char *arg, const char *what, rb_agent_cli_t *cl
     }
 }
 
-/* s whose spaces and tabs at both ends are cut off (in place). */
-static char *s_trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-    return s;
-}
-
 /* A switch's value in the file: 1 yes, 0 no, -1 neither. */
 static int s_switch(const char *v)
 {
@@ -323,7 +312,7 @@ static int s_conf_load(rb_agent_cli_t *cli, const char *path, FILE *err)
         char *next = strchr(line, '\n'), where[512], what[600];
         if (next)
             *next++ = '\0';
-        char *s = s_trim(line), *eq = strchr(s, '=');
+        char *s = rb_text_trim(line), *eq = strchr(s, '=');
         line = next;
         snprintf(where, sizeof where, "%s:%d", path, no);
         if (!*s || *s == '#')
@@ -333,7 +322,7 @@ static int s_conf_load(rb_agent_cli_t *cli, const char *path, FILE *err)
             return 2;
         }
         *eq = '\0';
-        char *key = s_trim(s), *val = s_trim(eq + 1);
+        char *key = rb_text_trim(s), *val = rb_text_trim(eq + 1);
         const struct option *l = s_conf_key(key, where, err);
         if (!l)
             return 2;

@@ -1,4 +1,4 @@
-/* Wrapping text at a width, and how far apart two words are (rb_text.h). */
+/* Wrapping text at a width, trimming it, and how far apart two words are (rb_text.h). */
 #include "rb_text.h"
 
 #include <ctype.h>
@@ -79,4 +79,15 @@ size_t rb_text_distance(const char *a, const char *b, size_t cap)
         }
     }
     return d[la][lb];
+}
+
+char *rb_text_trim(char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\v' || *s == '\f')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\v' ||
+                     s[n - 1] == '\f'))
+        s[--n] = '\0';
+    return s;
 }

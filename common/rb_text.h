@@ -15,6 +15,10 @@
  * does; each further line starts with indent spaces. */
 void rb_text_wrap(FILE *f, const char *text, size_t col, size_t indent, size_t width);
 
+/* s without its leading and trailing blanks (space, tab, CR, VT, FF): the
+ * end cut in place, the start returned. */
+char *rb_text_trim(char *s);
+
 /* Edit distance of two short strings ignoring case, a swap of neighbours
  * counting as one edit (for "did you mean"); cap+1 when larger than cap or
  * when either string is longer than 32 characters. */

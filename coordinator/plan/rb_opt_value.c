@@ -685,8 +685,8 @@ int rb_opt_value_startdelay(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt
     memcpy(a, val, na);
     a[na] = '\0';
     snprintf(b, sizeof b, "%s", sep + 1);
-    if (rb_opt_value_duration(ps, line, key, rb_plan_trim(a), &lo) < 0 ||
-        rb_opt_value_duration(ps, line, key, rb_plan_trim(b), &hi) < 0)
+    if (rb_opt_value_duration(ps, line, key, rb_text_trim(a), &lo) < 0 ||
+        rb_opt_value_duration(ps, line, key, rb_text_trim(b), &hi) < 0)
         return -EINVAL;
     if (hi < lo)
         return rb_plan_fail(ps, line, "%s=%.64s: the end of the range must not be before its start",

@@ -29,7 +29,7 @@ int rb_opt_value_per_dir(rb_plan_parser_t *ps, unsigned line, const char *key, c
                                 key, val);
         bool end = !*c;
         *c = '\0';
-        parts[n++] = rb_plan_trim(start);
+        parts[n++] = rb_text_trim(start);
         if (end)
             break;
         start = c + 1;
@@ -57,9 +57,9 @@ static int s_range_value(rb_plan_parser_t *ps, unsigned line, const char *key, c
     memcpy(lo, val, nlo);
     lo[nlo] = '\0';
     snprintf(hi, sizeof hi, "%s", sep + 1);
-    int rc = rb_opt_value_size(ps, line, key, rb_plan_trim(lo), false, min);
+    int rc = rb_opt_value_size(ps, line, key, rb_text_trim(lo), false, min);
     if (rc == 0)
-        rc = rb_opt_value_size(ps, line, key, rb_plan_trim(hi), false, max);
+        rc = rb_opt_value_size(ps, line, key, rb_text_trim(hi), false, max);
     if (rc == 0 && *max < *min)
         return rb_plan_fail(
             ps, line, "%s=%.64s: the largest size must not be smaller than the smallest", key, val);
@@ -139,10 +139,10 @@ static int s_bssplit_dir(rb_plan_parser_t *ps, unsigned line, const char *key, c
         if (slash)
             *slash = '\0';
         uint64_t bs, perc = 0;
-        int rc = rb_opt_value_size(ps, line, key, rb_plan_trim(tok), false, &bs);
+        int rc = rb_opt_value_size(ps, line, key, rb_text_trim(tok), false, &bs);
         if (rc < 0)
             return rc;
-        const char *p = slash ? rb_plan_trim(slash + 1) : "";
+        const char *p = slash ? rb_text_trim(slash + 1) : "";
         if (*p && rb_units_parse_count(p, 0, 100, &perc) < 0)
             return rb_plan_fail(ps, line, "%s: bad percentage '%.32s' (a whole number 0 .. 100)",
                                 key, p);
@@ -241,8 +241,8 @@ static int s_zones_dir(rb_plan_parser_t *ps, unsigned line, const char *key, cha
                                 key, tok);
         *slash = '\0';
         uint64_t a, size = 0;
-        const char *ztext = rb_plan_trim(slash + 1);
-        if (rb_units_parse_count(rb_plan_trim(tok), 0, 100, &a) < 0)
+        const char *ztext = rb_text_trim(slash + 1);
+        if (rb_units_parse_count(rb_text_trim(tok), 0, 100, &a) < 0)
             return rb_plan_fail(ps, line, "%s: bad share of the IOs '%.32s' (0 .. 100)", key, tok);
         if (abs && rb_opt_value_size(ps, line, key, ztext, false, &size) < 0)
             return -EINVAL;
@@ -276,7 +276,7 @@ static int s_dist_number(rb_plan_parser_t *ps, unsigned line, const char *key, c
     char *end = NULL;
     if (text) {
         v = strtod(text, &end);
-        if (end == text || *rb_plan_trim(end))
+        if (end == text || *rb_text_trim(end))
             return rb_plan_fail(ps, line, "%s: bad number '%.32s' for %s", key, text, name);
     }
     bool ok = !strcmp(name, "zipf")     ? v > 0 && v != 1.0 && v <= 100
@@ -313,7 +313,7 @@ int rb_opt_value_random_distribution(rb_plan_parser_t *ps, rb_plan_job_t *o, con
     size_t len = colon ? (size_t)(colon - val) : strlen(val);
     snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), val);
     size_t k = 0;
-    while (k < sizeof kinds / sizeof kinds[0] && strcmp(kinds[k].name, rb_plan_trim(name)))
+    while (k < sizeof kinds / sizeof kinds[0] && strcmp(kinds[k].name, rb_text_trim(name)))
         k++;
     if (k == sizeof kinds / sizeof kinds[0])
         return rb_plan_fail(ps, line,

@@ -18,13 +18,13 @@ int rb_opt_value_lat_pct(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t 
     (void)opt;
     char num[64];
     snprintf(num, sizeof num, "%s", val);
-    char *t = rb_plan_trim(num), *end = NULL;
+    char *t = rb_text_trim(num), *end = NULL;
     size_t n = strlen(t);
     if (n && t[n - 1] == '%')
         t[n - 1] = '\0';
     errno = 0;
     double v = strtod(t, &end);
-    if (!*t || end == t || *rb_plan_trim(end) || errno || !isfinite(v) || v < 0 || v > 100)
+    if (!*t || end == t || *rb_text_trim(end) || errno || !isfinite(v) || v < 0 || v > 100)
         return rb_plan_fail(ps, line, "bad value '%.64s' for %s (a percentage from 0 to 100)", val,
                             key);
     o->spec.lat_pct = (uint32_t)llround(v * 1e6);

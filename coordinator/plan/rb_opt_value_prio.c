@@ -79,13 +79,13 @@ static int s_bssplit_dir(rb_plan_parser_t *ps, unsigned line, const char *key, c
             return rb_plan_fail(
                 ps, line, "%s: bad entry (SIZE/PERCENTAGE or SIZE/PERCENTAGE/CLASS/LEVEL)", key);
         uint64_t bs, perc, cls = 0, lvl = 0;
-        int rc = rb_opt_value_size(ps, line, key, rb_plan_trim(f[0]), false, &bs);
+        int rc = rb_opt_value_size(ps, line, key, rb_text_trim(f[0]), false, &bs);
         if (rc == 0)
-            rc = rb_opt_value_uint(ps, line, key, rb_plan_trim(f[1]), 0, 100, &perc);
+            rc = rb_opt_value_uint(ps, line, key, rb_text_trim(f[1]), 0, 100, &perc);
         if (rc == 0 && nf == 4)
-            rc = rb_opt_value_uint(ps, line, key, rb_plan_trim(f[2]), 1, 3, &cls);
+            rc = rb_opt_value_uint(ps, line, key, rb_text_trim(f[2]), 1, 3, &cls);
         if (rc == 0 && nf == 4)
-            rc = rb_opt_value_uint(ps, line, key, rb_plan_trim(f[3]), 0, 7, &lvl);
+            rc = rb_opt_value_uint(ps, line, key, rb_text_trim(f[3]), 0, 7, &lvl);
         if (rc < 0)
             return rc;
         uint32_t tot = (uint32_t)perc;

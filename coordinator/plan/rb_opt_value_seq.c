@@ -24,7 +24,7 @@ int rb_opt_value_rw_modifier(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_op
     memcpy(name, val, len);
     name[len] = '\0';
     size_t i = 0;
-    while (i < opt->nnames && strcmp(opt->names[i].name, rb_plan_trim(name)))
+    while (i < opt->nnames && strcmp(opt->names[i].name, rb_text_trim(name)))
         i++;
     rb_job_spec_t *js = &o->spec;
     if (i == opt->nnames || opt->names[i].value == RB_RW_META)

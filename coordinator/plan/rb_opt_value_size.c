@@ -20,7 +20,7 @@ static int s_percent(rb_plan_parser_t *ps, unsigned line, const char *key, const
         return rb_plan_fail(ps, line, "bad percentage '%.64s' for %s (1%% to 100%%)", val, key);
     memcpy(num, val, n - 1);
     num[n - 1] = '\0';
-    if (rb_opt_value_uint(ps, line, key, rb_plan_trim(num), 1, 100, &v) < 0)
+    if (rb_opt_value_uint(ps, line, key, rb_text_trim(num), 1, 100, &v) < 0)
         return -EINVAL;
     *pct = (uint32_t)v;
     return 1;

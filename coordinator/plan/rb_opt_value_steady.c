@@ -48,7 +48,7 @@ int rb_opt_value_steadystate(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_op
                             key, val, rb_steady_metric_name(m), rb_steady_metric_name(m));
     char num[64];
     snprintf(num, sizeof num, "%s", colon + 1);
-    char *t = rb_plan_trim(num);
+    char *t = rb_text_trim(num);
     size_t tl = strlen(t);
     bool pct = tl && t[tl - 1] == '%';
     bool bw = m == RB_SS_BW || m == RB_SS_BW_SLOPE;
@@ -56,7 +56,7 @@ int rb_opt_value_steadystate(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_op
     if (pct || !bw) {
         if (pct)
             t[tl - 1] = '\0';
-        t = rb_plan_trim(t);
+        t = rb_text_trim(t);
         char *end = NULL;
         double v = strtod(t, &end);
         if (!*t || !end || *end)

@@ -32,7 +32,7 @@ int rb_opt_value_sync_file_range(rb_plan_parser_t *ps, rb_plan_job_t *o, const r
         next = strchr(tok, ',');
         if (next)
             *next++ = '\0';
-        tok = rb_plan_trim(tok);
+        tok = rb_text_trim(tok);
         size_t i = 0;
         while (i < 3 && strcmp(tok, s_flags[i]))
             i++;

@@ -132,17 +132,6 @@ int rb_plan_note(rb_plan_parser_t *ps, unsigned line, const char *fmt, ...)
     return s_notes_append(ps, text);
 }
 
-char *rb_plan_trim(char *s)
-{
-    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\v' || *s == '\f')
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\v' ||
-                     s[n - 1] == '\f'))
-        s[--n] = '\0';
-    return s;
-}
-
 /* Cuts a ';' or '#' comment: at the start of the line or after whitespace. */
 static void s_strip_comment(char *s)
 {
@@ -424,12 +413,12 @@ static int s_section(rb_plan_parser_t *ps, char *s, unsigned line)
     if (!close)
         return rb_plan_fail(ps, line, "'[' without ']'");
     /* fio reads the rest of the line into the name; it is a note here */
-    const char *after = rb_plan_trim(close + 1);
+    const char *after = rb_text_trim(close + 1);
     if (*after &&
         rb_plan_note(ps, line, "text after ']' ('%.64s') is not part of the name", after) < 0)
         return -ENOMEM;
     *close = '\0';
-    char *name = rb_plan_trim(s + 1);
+    char *name = rb_text_trim(s + 1);
     if (!*name)
         return rb_plan_fail(ps, line, "empty section name '[]'");
     const rb_plan_section_t *sec = NULL;
@@ -465,7 +454,7 @@ static int s_line(rb_plan_parser_t *ps, char *raw, unsigned line)
         return 0;
     }
     s_strip_comment(raw);
-    char *s = rb_plan_trim(raw);
+    char *s = rb_text_trim(raw);
     if (!*s)
         return 0;
     if (*s == '[')
@@ -484,9 +473,9 @@ static int s_line(rb_plan_parser_t *ps, char *raw, unsigned line)
     char *val = NULL;
     if (eq) {
         *eq = '\0';
-        val = rb_plan_trim(eq + 1);
+        val = rb_text_trim(eq + 1);
     }
-    char *key = rb_plan_trim(s);
+    char *key = rb_text_trim(s);
     if (!*key)
         return rb_plan_fail(ps, line, "empty option name before '='");
     return ps->section->option(ps, key, val, line);

@@ -9,6 +9,7 @@
 
 #include "rb_opt.h"
 #include "rb_plan.h"
+#include "rb_text.h"
 #include "rb_names.h"
 
 struct rb_accept;
@@ -368,9 +369,5 @@ rb_opt_print_fn rb_opt_print_bs, rb_opt_print_bssplit, rb_opt_print_bsrange, rb_
 
 /* The row's field (1, 4 or 8 bytes) of js as a number. */
 uint64_t rb_opt_load(const rb_job_spec_t *js, const rb_opt_t *opt);
-
-/* Cuts blanks (space, tab, CR, VT, FF) off both ends of s, in place; returns
- * the first character kept. */
-char *rb_plan_trim(char *s);
 
 #endif

@@ -101,7 +101,7 @@ int rb_plan_rack_option(rb_plan_parser_t *ps, char *key, char *val, unsigned lin
     if (!val || !*val)
         return rb_plan_fail(ps, line, "nodes= needs node names: nodes=a,b,c");
     for (char *save = NULL, *t = strtok_r(val, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        char *name = rb_plan_trim(t), *lb = strchr(name, '['), *rb = lb ? strchr(lb, ']') : NULL;
+        char *name = rb_text_trim(t), *lb = strchr(name, '['), *rb = lb ? strchr(lb, ']') : NULL;
         unsigned lo, hi;
         int w1 = 0, w2 = 0;
         if (!lb) {

@@ -420,7 +420,7 @@ static int s_expand_line(rb_plan_parser_t *ps, char *raw, const char *file, unsi
     if (!strncmp(s, "include", 7) && (s[7] == ' ' || s[7] == '\t')) {
         char name[RB_PATH_MAX];
         snprintf(name, sizeof name, "%s", s + 8);
-        return s_include(ps, rb_plan_trim(name), file, line, dir, depth);
+        return s_include(ps, rb_text_trim(name), file, line, dir, depth);
     }
     if (*s == '[') {
         if (depth > 0)
@@ -440,7 +440,7 @@ static int s_expand_line(rb_plan_parser_t *ps, char *raw, const char *file, unsi
         if (close && !ps->in_global_src) {
             char name[RB_PATH_MAX];
             snprintf(name, sizeof name, "%.*s", (int)(close - s - 1), s + 1);
-            ps->in_job_src = !rb_plan_section_reserved(rb_plan_trim(name));
+            ps->in_job_src = !rb_plan_section_reserved(rb_text_trim(name));
         }
         ps->sets_done_here = false;
         return s_emit(ps, raw, strlen(raw), file, line);
@@ -464,7 +464,7 @@ static int s_expand_line(rb_plan_parser_t *ps, char *raw, const char *file, unsi
     char *val = strndup(eq + 1, n - (size_t)(eq + 1 - s)), *exp = NULL;
     if (!val)
         return rb_plan_nomem(ps);
-    int rc = s_expand_value(ps, file, line, rb_plan_trim(val), depth == 0, &exp);
+    int rc = s_expand_value(ps, file, line, rb_text_trim(val), depth == 0, &exp);
     free(val);
     if (rc < 0)
         return rc;

@@ -57,7 +57,7 @@ int rb_opt_value_sweep(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *o
         }
         memcpy(item, p, n);
         item[n] = '\0';
-        char *v = rb_plan_trim(item);
+        char *v = rb_text_trim(item);
         if (!*v) {
             rc = rb_plan_fail(ps, line,
                               "%s=%.64s: value %u is empty (a list is VALUE,VALUE,... such as "

@@ -36,7 +36,7 @@ int rb_opt_value_zone_frac(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_
     char *end = NULL;
     errno = 0;
     double v = strtod(val, &end);
-    if (!*val || end == val || *rb_plan_trim(end) || errno || !isfinite(v) || v < 0 || v > 1)
+    if (!*val || end == val || *rb_text_trim(end) || errno || !isfinite(v) || v < 0 || v > 1)
         return rb_plan_fail(ps, line, "bad value '%.64s' for %s (a fraction from 0 to 1)", val,
                             key);
     uint32_t m = (uint32_t)llround(v * 1e6);
