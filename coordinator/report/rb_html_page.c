@@ -194,16 +194,12 @@ int rb_html_devices_grouped(const rb_run_result_t *r, FILE *f)
     if (!s_any_devices(r))
         return 0;
     rb_inv_group_t *g;
-    uint32_t n, devs = 0, hidden = 0, kinds = 0;
-    if (rb_inv_groups(r->nodes, r->nnodes, rb_chart_si() ? RB_UNITS_SI : RB_UNITS_IEC, &g, &n) < 0)
+    rb_inv_tally_t t;
+    uint32_t n;
+    if (rb_inv_groups(r->nodes, r->nnodes, rb_chart_si() ? RB_UNITS_SI : RB_UNITS_IEC, &g, &n, &t) <
+        0)
         return -ENOMEM;
-    for (uint32_t k = 0; k < n; k++) {
-        devs += g[k].count;
-        if (!strcmp(g[k].cells[RB_INV_ACCESS], "no")) {
-            hidden += g[k].count;
-            kinds++;
-        }
-    }
+    uint32_t devs = t.devices, hidden = t.untouchable, kinds = t.untouchable_groups;
     fprintf(f,
             "<h3 id=\"devices-grouped\">Devices of the nodes</h3>\n<p class=\"note\">%u "
             "devices on %u nodes; those alike (all but node, device and serial) on one row. "
@@ -212,7 +208,7 @@ int rb_html_devices_grouped(const rb_run_result_t *r, FILE *f)
     if (hidden < devs) {
         s_dev_head(f);
         for (uint32_t k = 0; k < n; k++)
-            if (strcmp(g[k].cells[RB_INV_ACCESS], "no"))
+            if (!rb_inv_untouchable(&g[k]))
                 s_dev_row(f, g[k].cells, g[k].note);
         fputs("</table>\n", f);
     }

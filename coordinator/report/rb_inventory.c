@@ -77,9 +77,15 @@ static int s_group_cmp(const void *x, const void *y)
     return (a->count < b->count) - (a->count > b->count);
 }
 
-int rb_inv_groups(const rb_report_node_t *nodes, uint32_t nnodes, rb_units_style_t st,
-                  rb_inv_group_t **out, uint32_t *n)
+int rb_inv_untouchable(const rb_inv_group_t *g)
 {
+    return strcmp(g->cells[RB_INV_ACCESS], "no") == 0;
+}
+
+int rb_inv_groups(const rb_report_node_t *nodes, uint32_t nnodes, rb_units_style_t st,
+                  rb_inv_group_t **out, uint32_t *n, rb_inv_tally_t *t)
+{
+    memset(t, 0, sizeof *t);
     char c[RB_INV_NCOLS][RB_INV_CELL];
     rb_inv_group_t *g = NULL;
     uint32_t ng = 0, cap = 0;
@@ -116,6 +122,11 @@ int rb_inv_groups(const rb_report_node_t *nodes, uint32_t nnodes, rb_units_style
         }
     }
     for (uint32_t k = 0; k < ng; k++) {
+        t->devices += g[k].count;
+        if (rb_inv_untouchable(&g[k])) {
+            t->untouchable += g[k].count;
+            t->untouchable_groups++;
+        }
         if (g[k].nodes > 1)
             snprintf(g[k].cells[RB_INV_NODE], RB_INV_CELL, "%u nodes", g[k].nodes);
         if (g[k].count > 1) {

@@ -51,10 +51,20 @@ typedef struct rb_inv_group {
     uint32_t last_node;                    /* (while grouping) the last node counted */
 } rb_inv_group_t;
 
+/* What the groups hold: devices in all, and those the agents may not
+ * touch (access "no") and in how many groups. */
+typedef struct rb_inv_tally {
+    uint32_t devices, untouchable, untouchable_groups;
+} rb_inv_tally_t;
+
 /* The devices of nodes[0 .. nnodes-1] in groups (*out, caller frees; NULL
  * when there are none): those the agents may write first, then read, then
- * none, and within each the largest group first. 0 or -ENOMEM. */
+ * none, and within each the largest group first; their tally into t. 0 or
+ * -ENOMEM. */
 int rb_inv_groups(const rb_report_node_t *nodes, uint32_t nnodes, rb_units_style_t st,
-                  rb_inv_group_t **out, uint32_t *n);
+                  rb_inv_group_t **out, uint32_t *n, rb_inv_tally_t *t);
+
+/* 1 when the agents may not touch the devices of group g. */
+int rb_inv_untouchable(const rb_inv_group_t *g);
 
 #endif

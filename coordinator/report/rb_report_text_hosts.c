@@ -309,26 +309,21 @@ static void s_inv_widths_init(int w[RB_INV_NCOLS])
 int rb_report_text_devices_grouped(FILE *f, const rb_run_result_t *r)
 {
     rb_inv_group_t *g;
-    uint32_t n, devs = 0, shown = 0, hidden = 0, kinds = 0;
-    if (rb_inv_groups(r->nodes, r->nnodes, r->units, &g, &n) < 0)
+    rb_inv_tally_t t;
+    uint32_t n;
+    if (rb_inv_groups(r->nodes, r->nnodes, r->units, &g, &n, &t) < 0)
         return -ENOMEM;
     int w[RB_INV_NCOLS];
     s_inv_widths_init(w);
-    for (uint32_t k = 0; k < n; k++) {
-        devs += g[k].count;
-        if (strcmp(g[k].cells[RB_INV_ACCESS], "no") == 0) {
-            hidden += g[k].count;
-            kinds++;
-        } else {
+    for (uint32_t k = 0; k < n; k++)
+        if (!rb_inv_untouchable(&g[k]))
             s_inv_width(w, g[k].cells);
-            shown++;
-        }
-    }
+    uint32_t devs = t.devices, hidden = t.untouchable, kinds = t.untouchable_groups;
     if (!devs) {
         free(g);
         return 0;
     }
-    if (!shown) {
+    if (hidden == devs) {
         char line[256];
         snprintf(line, sizeof line,
                  "devices of the nodes: %u on %u node%s, of %u kind%s, none the agents may "
@@ -346,7 +341,7 @@ int rb_report_text_devices_grouped(FILE *f, const rb_run_result_t *r)
     rb_text_wrap(f, line, 0, 4, RB_TEXT_WIDTH);
     s_inv_head(f, w);
     for (uint32_t k = 0; k < n; k++)
-        if (strcmp(g[k].cells[RB_INV_ACCESS], "no") != 0)
+        if (!rb_inv_untouchable(&g[k]))
             s_inv_row(f, w, g[k].cells, g[k].note);
     if (hidden)
         fprintf(f, "  and %u device%s of %u kind%s the agents may not touch\n", hidden,
