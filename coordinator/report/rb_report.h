@@ -111,6 +111,11 @@ const char *rb_report_phase_rw(const rb_phase_agg_t *a);
  * bssplit, bs=R,W). Into buf, returned. */
 char *rb_report_bs(uint64_t bs, uint64_t bs_max, char *buf, size_t len);
 
+/* The latency a phase cut off has, as its intervals bound it
+ * (rb_lat_bounds_t, which has intervals): "p50 6.6 .. 518.1  p99 12.6 ..
+ * 4177.9  max 4179.1" (us). Into buf, returned. */
+char *rb_report_lat_bounds(const rb_lat_bounds_t *b, char *buf, size_t len);
+
 /* Nodes that completed the phase cleanly. */
 uint32_t rb_report_covered(const rb_phase_agg_t *a);
 

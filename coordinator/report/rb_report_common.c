@@ -138,3 +138,13 @@ const char *rb_report_cleanup_name(rb_cleanup_t c)
                                         "removed by the coordinator", "not confirmed"};
     return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : NULL;
 }
+
+char *rb_report_lat_bounds(const rb_lat_bounds_t *b, char *buf, size_t len)
+{
+    char max[48] = "";
+    if (b->max > 0)
+        snprintf(max, sizeof max, "  max %.1f", b->max);
+    snprintf(buf, len, "p50 %.1f .. %.1f  p99 %.1f .. %.1f%s", b->p50_lo, b->p50_hi, b->p99_lo,
+             b->p99_hi, max);
+    return buf;
+}

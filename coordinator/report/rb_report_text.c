@@ -168,17 +168,12 @@ static void s_text_lat(FILE *f, const char *label, const rb_hist_t *h)
  * when no interval had one. */
 static void s_text_lat_bounds(FILE *f, const char *label, const rb_lat_bounds_t *b)
 {
-    if (!b->intervals) {
+    char text[160];
+    if (!b->intervals)
         s_field(f, label, "none recorded");
-        return;
-    }
-    char max[48] = "";
-    if (b->max > 0)
-        snprintf(max, sizeof max, "  max %.1f", b->max);
-    s_field(f, label,
-            "p50 %.1f .. %.1f  p99 %.1f .. %.1f%s  (from samples: between its %" PRIu64
-            " intervals' own)",
-            b->p50_lo, b->p50_hi, b->p99_lo, b->p99_hi, max, b->intervals);
+    else
+        s_field(f, label, "%s  (from samples: between its %" PRIu64 " intervals' own)",
+                rb_report_lat_bounds(b, text, sizeof text), b->intervals);
 }
 
 /* A latency in us for a table cell: "-" when none was recorded. */

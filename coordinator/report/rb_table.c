@@ -92,20 +92,16 @@ static void s_lat_bounds(FILE *f, const rb_phase_agg_t *a)
     const rb_lat_bounds_t *b[3] = {&a->smp_lat, &a->smp_dir_lat[0], &a->smp_dir_lat[1]};
     const char *const label[3] = {"latency (&#181;s)", "read latency (&#181;s)",
                                   "write latency (&#181;s)"};
+    char text[160];
     for (int i = 0; i < 3; i++) {
-        if (i && !b[i]->intervals)
-            continue;
         if (!b[i]->intervals) {
-            rb_table_kv(f, label[i], "none recorded");
+            if (!i)
+                rb_table_kv(f, label[i], "none recorded");
             continue;
         }
-        char max[48] = "";
-        if (b[i]->max > 0)
-            snprintf(max, sizeof max, "  max %.1f", b[i]->max);
         rb_table_kv(f, label[i],
-                    "p50 %.1f .. %.1f  p99 %.1f .. %.1f%s (from samples: between its %" PRIu64
-                    " intervals' own percentiles)",
-                    b[i]->p50_lo, b[i]->p50_hi, b[i]->p99_lo, b[i]->p99_hi, max, b[i]->intervals);
+                    "%s (from samples: between its %" PRIu64 " intervals' own percentiles)",
+                    rb_report_lat_bounds(b[i], text, sizeof text), b[i]->intervals);
     }
 }
 
