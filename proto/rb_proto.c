@@ -8,6 +8,7 @@
 #include "rb_proto_int.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -400,12 +401,14 @@ char *rb_proto_elems(const void *base, const rb_proto_field_t *f)
 static int s_check_hist(rb_proto_ctx_t *c, const void *base)
 {
     const rb_hist_t *h = base;
-    uint64_t sum = 0;
-    bool over = false;
-    for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++) {
-        over |= h->b[i] > UINT64_MAX - sum;
-        sum += h->b[i];
-    }
+    uint64_t sum = c->bsum_set ? c->bsum : 0;
+    bool over = c->bsum_set && c->bsum_over;
+    if (!c->bsum_set) /* encoding: a histogram of ours, every bucket */
+        for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++) {
+            over |= h->b[i] > UINT64_MAX - sum;
+            sum += h->b[i];
+        }
+    c->bsum_set = false;
     if (over || sum != h->count)
         return rb_proto_fail(c, "count", -1, "%" PRIu64 ", but the buckets sum to %s%" PRIu64,
                              h->count, over ? "more than " : "", sum);
@@ -560,6 +563,58 @@ int rb_proto_job_limits(size_t off, uint64_t *min, uint64_t *max)
     return -ENOENT;
 }
 
+/* ---- the blocks a decoded message holds ---- */
+
+/* Freed blocks kept for the next message, of any size from S_POOL_MIN: a
+ * histogram (20 KiB), a SAMPLE's telemetry (10 KiB). A few dozen cover a
+ * message of each type in flight; a block beyond that is freed. */
+#define S_POOL_SLOTS 32
+#define S_POOL_MIN   4096
+
+static struct {
+    pthread_mutex_t lock;
+    uint32_t n;
+    struct {
+        void *p;
+        size_t size;
+    } slot[S_POOL_SLOTS];
+} s_pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void *rb_proto_block_get(size_t size)
+{
+    void *p = NULL;
+    if (size >= S_POOL_MIN) {
+        pthread_mutex_lock(&s_pool.lock);
+        for (uint32_t i = s_pool.n; i-- > 0;)
+            if (s_pool.slot[i].size == size) {
+                p = s_pool.slot[i].p;
+                s_pool.slot[i] = s_pool.slot[--s_pool.n];
+                break;
+            }
+        pthread_mutex_unlock(&s_pool.lock);
+    }
+    if (!p)
+        return calloc(1, size);
+    memset(p, 0, size); /* warm memory, unlike calloc's fresh pages */
+    return p;
+}
+
+void rb_proto_block_put(void *p, size_t size)
+{
+    if (!p)
+        return;
+    if (size >= S_POOL_MIN) {
+        pthread_mutex_lock(&s_pool.lock);
+        bool kept = s_pool.n < S_POOL_SLOTS;
+        if (kept)
+            s_pool.slot[s_pool.n++] = (typeof(s_pool.slot[0])){p, size};
+        pthread_mutex_unlock(&s_pool.lock);
+        if (kept)
+            return;
+    }
+    free(p);
+}
+
 /* ---- freeing ---- */
 
 static void s_free_fields(const rb_proto_layout_t *l, void *base)
@@ -568,10 +623,11 @@ static void s_free_fields(const rb_proto_layout_t *l, void *base)
         const rb_proto_field_t *f = &l->fields[i];
         void *p = rb_proto_ptr(base, f);
         if (f->kind == RB_PK_HIST) {
-            free(*(rb_hist_t **)p);
+            rb_proto_block_put(*(rb_hist_t **)p, sizeof(rb_hist_t));
             *(rb_hist_t **)p = NULL;
         } else if (f->kind == RB_PK_CHECKPTS) {
-            free(*(rb_checkpt_t **)p);
+            rb_proto_block_put(*(rb_checkpt_t **)p,
+                               *rb_proto_count(base, f) * sizeof(rb_checkpt_t));
             *(rb_checkpt_t **)p = NULL;
             *rb_proto_count(base, f) = 0;
         } else if (f->kind == RB_PK_ARRAY || f->kind == RB_PK_INLINE) {
@@ -582,13 +638,24 @@ static void s_free_fields(const rb_proto_layout_t *l, void *base)
             for (uint32_t j = 0; elems && j < n; j++)
                 s_free_fields(f->sub, elems + (size_t)j * f->size);
             if (f->kind == RB_PK_ARRAY) {
-                free(elems);
+                rb_proto_block_put(elems, (size_t)*rb_proto_count(base, f) * f->size);
                 elems = NULL;
                 memcpy(p, &elems, sizeof elems);
             }
             *rb_proto_count(base, f) = 0;
         }
     }
+}
+
+void rb_job_stat_drop_hists(rb_job_stat_t *js)
+{
+    rb_proto_block_put(js->hist, sizeof *js->hist);
+    js->hist = NULL;
+    for (int d = 0; d < RB_NDIRS; d++)
+        for (int k = 0; k < RB_NLATS; k++) {
+            rb_proto_block_put(js->lat[d][k], sizeof *js->lat[d][k]);
+            js->lat[d][k] = NULL;
+        }
 }
 
 void rb_phase_specs_free(rb_phase_spec_t **phases, uint32_t nphases)
@@ -610,29 +677,58 @@ void rb_msg_fini(rb_msg_t *m)
     memset(m, 0, rb_proto_msg_used(m->type)); /* what decoding filled */
 }
 
-int rb_msg_hello_dup(const rb_msg_hello_t *h, rb_msg_hello_t **out)
+uint64_t rb_hello_wait_ns(uint64_t prev)
 {
-    rb_msg_hello_t *c = malloc(sizeof *c);
+    const uint64_t first = 1000000000ull, most = 4 * first;
+    return !prev ? first : prev * 2 > most ? most : prev * 2;
+}
+
+rb_host_t *rb_host_new(uint32_t nroots, uint32_t nnics, uint32_t ndevs)
+{
+    nroots = nroots < RB_MAX_ROOTS ? nroots : RB_MAX_ROOTS;
+    nnics = nnics < RB_TELEM_NICS ? nnics : RB_TELEM_NICS;
+    ndevs = ndevs < RB_MAX_DEVS ? ndevs : RB_MAX_DEVS;
+#define S_ALIGN(x) (((x) + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1))
+    size_t roots = S_ALIGN(sizeof(rb_host_t)),
+           nics = S_ALIGN(roots + nroots * sizeof(rb_root_info_t)),
+           devs = S_ALIGN(nics + nnics * sizeof(rb_nic_info_t)),
+           end = devs + ndevs * sizeof(rb_dev_id_t);
+#undef S_ALIGN
+    char *b = calloc(1, end);
+    if (!b)
+        return NULL;
+    rb_host_t *h = (rb_host_t *)b;
+    h->roots = (rb_root_info_t *)(b + roots);
+    h->nics = (rb_nic_info_t *)(b + nics);
+    h->devs = (rb_dev_id_t *)(b + devs);
+    return h;
+}
+
+int rb_host_of_hello(const rb_msg_hello_t *h, rb_host_t **out)
+{
+    rb_host_t *c = rb_host_new(h->nroots, h->nnics, h->devs ? h->ndevs : 0);
     if (!c)
         return -ENOMEM;
-    *c = *h;
-    c->devs = NULL;
-    if (h->ndevs && !(c->devs = malloc(h->ndevs * sizeof *c->devs))) {
-        free(c);
-        return -ENOMEM;
-    }
-    if (h->ndevs)
-        memcpy(c->devs, h->devs, h->ndevs * sizeof *c->devs);
-    rb_msg_hello_free(out);
+    c->cores = h->cores;
+    c->ram_bytes = h->ram_bytes;
+    memcpy(c->kernel, h->kernel, sizeof c->kernel);
+    memcpy(c->cpu_model, h->cpu_model, sizeof c->cpu_model);
+    for (; c->nroots < h->nroots && c->nroots < RB_MAX_ROOTS; c->nroots++)
+        c->roots[c->nroots] = h->roots[c->nroots];
+    for (; c->nnics < h->nnics && c->nnics < RB_TELEM_NICS; c->nnics++)
+        c->nics[c->nnics] = h->nics[c->nnics];
+    for (; h->devs && c->ndevs < h->ndevs && c->ndevs < RB_MAX_DEVS; c->ndevs++)
+        c->devs[c->ndevs] = h->devs[c->ndevs];
+    c->ndevs_seen = h->ndevs_seen;
+    rb_host_free(out);
     *out = c;
     return 0;
 }
 
-void rb_msg_hello_free(rb_msg_hello_t **h)
+void rb_host_free(rb_host_t **h)
 {
-    if (!h || !*h)
+    if (!h)
         return;
-    free((*h)->devs);
     free(*h);
     *h = NULL;
 }

@@ -109,7 +109,7 @@ typedef struct rb_msg_hello {
     rb_nic_info_t nics[RB_TELEM_NICS]; /* its interfaces but lo */
     /* version 14: every block device of the host but partitions and empty ones */
     uint32_t ndevs;
-    struct rb_dev_id *devs; /* malloc'd; rb_msg_hello_dup and rb_msg_hello_free copy and free */
+    struct rb_dev_id *devs; /* malloc'd (rb_host_of_hello keeps a copy) */
     uint32_t ndevs_seen;    /* how many there were, when more than RB_MAX_DEVS */
     /* version 24: which build this is, and its schema's fingerprint in the
      * version it speaks (rb_proto_fingerprint): the coordinator refuses an
@@ -478,10 +478,43 @@ int rb_proto_job_newer(const rb_job_spec_t *js, uint32_t version, rb_proto_newer
  * type. Safe to call twice. */
 void rb_msg_fini(rb_msg_t *m);
 
-/* A HELLO's copy that owns its devices (*out, freed with rb_msg_hello_free),
- * for keeping past the message's rb_msg_fini. 0 or -ENOMEM. */
-int rb_msg_hello_dup(const rb_msg_hello_t *h, rb_msg_hello_t **out);
-void rb_msg_hello_free(rb_msg_hello_t **h);
+/* Frees the histograms of a decoded job stat (its hist and every lat[][]),
+ * leaving them NULL: for a receiver that has taken what it needs of them
+ * and keeps the rest of the message. */
+void rb_job_stat_drop_hists(rb_job_stat_t *js);
+
+/* How long an agent waits for an answer to a HELLO before it says it again:
+ * 1 s, doubling with each one unanswered up to 4 s (prev: the last wait, 0
+ * for the first). A fleet that says HELLO at once to a coordinator still
+ * taking in the first ones would otherwise say it again every second, each
+ * round adding to what the coordinator is behind on: at 16,000 agents it
+ * never caught up. A new connection's handshake starts it afresh. */
+uint64_t rb_hello_wait_ns(uint64_t prev);
+
+/* What a HELLO says of its host, as a receiver keeps it past the message:
+ * its arrays sized to what the agent said, in one allocation. A whole
+ * rb_msg_hello_t is 103 KiB, nearly all of it room for 64 roots: kept for
+ * each of 16,000 nodes, 1.6 GiB. */
+typedef struct rb_host {
+    uint32_t cores;
+    uint64_t ram_bytes;
+    char kernel[RB_NAME_MAX];
+    char cpu_model[RB_HW_TEXT_MAX];
+    uint32_t nroots;
+    rb_root_info_t *roots;
+    uint32_t nnics;
+    rb_nic_info_t *nics;
+    uint32_t ndevs;
+    struct rb_dev_id *devs;
+    uint32_t ndevs_seen; /* devices the host has, when more than RB_MAX_DEVS */
+} rb_host_t;
+
+/* An empty host with room for nroots, nnics and ndevs (its counts 0, for a
+ * reader to fill), freed with rb_host_free; NULL without memory. */
+rb_host_t *rb_host_new(uint32_t nroots, uint32_t nnics, uint32_t ndevs);
+/* h's host as a new *out (any earlier one freed). 0 or -ENOMEM. */
+int rb_host_of_hello(const rb_msg_hello_t *h, rb_host_t **out);
+void rb_host_free(rb_host_t **h);
 
 /* Frees an array of phases with their jobs (as built by the plan parser or
  * the decoder) and nulls the pointer. */

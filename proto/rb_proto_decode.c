@@ -154,6 +154,8 @@ static const msgpack_object *s_lookup(const msgpack_object *map, const char *key
     return val;
 }
 
+static int s_missing(rb_proto_ctx_t *c, const char *key);
+
 /* Value of key in a map; missing or given twice is an error. */
 static int s_find(rb_proto_ctx_t *c, const msgpack_object *map, const char *key,
                   const msgpack_object **val)
@@ -164,6 +166,34 @@ static int s_find(rb_proto_ctx_t *c, const msgpack_object *map, const char *key,
         return rb_proto_fail(c, key, -1, "given %u times", times);
     if (*val)
         return 0;
+    return s_missing(c, key);
+}
+
+/* Value of key in a map whose keys are expected in the order of the
+ * fields, *at the next one's place: a peer's encoder writes them so, and
+ * the key found there costs one comparison instead of a walk of the map. A
+ * key given twice is left over, and the count of the keys read tells. */
+static int s_find_next(rb_proto_ctx_t *c, const msgpack_object *map, const char *key, uint32_t *at,
+                       const msgpack_object **val)
+{
+    size_t klen = strlen(key);
+    if (*at < map->via.map.size) {
+        const msgpack_object *k = &map->via.map.ptr[*at].key;
+        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == klen &&
+            memcmp(k->via.str.ptr, key, klen) == 0) {
+            *val = &map->via.map.ptr[(*at)++].val;
+            return 0;
+        }
+    }
+    int rc = s_find(c, map, key, val);
+    for (uint32_t i = 0; rc == 0 && i < map->via.map.size; i++)
+        if (&map->via.map.ptr[i].val == *val)
+            *at = i + 1;
+    return rc;
+}
+
+static int s_missing(rb_proto_ctx_t *c, const char *key)
+{
     /* builds that said one version did not always have the same keys */
     return rb_proto_fail(c, key, -1, "missing%s",
                          c->version ? " (a peer of an earlier build that says the same version?)"
@@ -236,10 +266,11 @@ static int s_dec_fields(rb_proto_ctx_t *c, const rb_proto_layout_t *l, const msg
 static int s_dec_hist(rb_proto_ctx_t *c, const rb_proto_field_t *f, const msgpack_object *o,
                       rb_hist_t **hp)
 {
-    rb_hist_t *h = calloc(1, sizeof *h);
+    rb_hist_t *h = rb_proto_block_get(sizeof *h);
     if (!h)
         return rb_proto_nomem(c);
     *hp = h; /* owned by the message from now on, freed by rb_msg_fini() on failure too */
+    c->bsum_set = false;
     rb_proto_enter(c, f->key, -1);
     int rc = s_dec_fields(c, f->sub, o, h);
     rb_proto_leave(c);
@@ -257,6 +288,8 @@ static int s_dec_buckets(rb_proto_ctx_t *c, const rb_proto_field_t *f, const msg
         return rb_proto_fail(c, f->key, -1, "odd length %" PRIu32 ", expected [index, count] pairs",
                              a->size);
     uint64_t idx, n, prev = 0;
+    c->bsum = 0;
+    c->bsum_over = false;
     for (uint32_t i = 0; i < a->size; i += 2) {
         if ((rc = s_get_uint(c, &a->ptr[i], f->key, i, 0, RB_HIST_NBUCKETS - 1, &idx)) < 0 ||
             (rc = s_get_uint(c, &a->ptr[i + 1], f->key, i + 1, 0, UINT64_MAX, &n)) < 0)
@@ -269,7 +302,10 @@ static int s_dec_buckets(rb_proto_ctx_t *c, const rb_proto_field_t *f, const msg
             return rb_proto_fail(c, f->key, i + 1, "empty bucket %" PRIu64 " listed", idx);
         prev = idx;
         b[idx] = n;
+        c->bsum_over |= n > UINT64_MAX - c->bsum;
+        c->bsum += n;
     }
+    c->bsum_set = true;
     return 0;
 }
 
@@ -280,7 +316,7 @@ static int s_dec_checkpts(rb_proto_ctx_t *c, const rb_proto_field_t *f, const ms
     int rc = s_get_array(c, o, f->key, f->max, &a);
     if (rc < 0 || a->size == 0)
         return rc;
-    rb_checkpt_t *cp = calloc(a->size, sizeof *cp);
+    rb_checkpt_t *cp = rb_proto_block_get((size_t)a->size * sizeof *cp);
     if (!cp)
         return rb_proto_nomem(c);
     *(rb_checkpt_t **)rb_proto_ptr(base, f) = cp;
@@ -312,7 +348,7 @@ static int s_dec_elems(rb_proto_ctx_t *c, const rb_proto_field_t *f, const msgpa
         return rc;
     char *elems = rb_proto_ptr(base, f);
     if (f->kind == RB_PK_ARRAY) {
-        elems = a->size ? calloc(a->size, f->size) : NULL;
+        elems = a->size ? rb_proto_block_get((size_t)a->size * f->size) : NULL;
         if (a->size && !elems)
             return rb_proto_nomem(c);
         memcpy(rb_proto_ptr(base, f), &elems, sizeof elems);
@@ -439,6 +475,7 @@ static int s_dec_fields_at(rb_proto_ctx_t *c, const rb_proto_layout_t *l, const 
     if (map->type != MSGPACK_OBJECT_MAP)
         return rb_proto_fail(c, NULL, -1, "expected map, got %s", s_what(map));
     uint32_t found = top ? 2 : 0; /* "v" and "t", which the header read */
+    uint32_t at = 0;
     for (size_t i = 0; i < l->n; i++) {
         const rb_proto_field_t *f = &l->fields[i];
         if (rb_proto_since(f) > c->version) {
@@ -454,7 +491,7 @@ static int s_dec_fields_at(rb_proto_ctx_t *c, const rb_proto_layout_t *l, const 
             continue;
         }
         const msgpack_object *v;
-        int rc = s_find(c, map, f->key, &v);
+        int rc = s_find_next(c, map, f->key, &at, &v);
         if (rc == 0)
             rc = s_dec_field(c, f, v, base);
         if (rc < 0)
@@ -462,6 +499,12 @@ static int s_dec_fields_at(rb_proto_ctx_t *c, const rb_proto_layout_t *l, const 
         found++;
     }
     if (found != map->via.map.size) {
+        for (size_t i = 0; i < l->n; i++) { /* a key given twice, by name */
+            const msgpack_object *v;
+            if (rb_proto_since(&l->fields[i]) <= c->version &&
+                s_find(c, map, l->fields[i].key, &v) < 0)
+                return c->code;
+        }
         long at = s_unknown_key(c, l, map, top);
         const msgpack_object *k = at >= 0 ? &map->via.map.ptr[at].key : NULL;
         char name[48];

@@ -5,6 +5,7 @@
 #ifndef RB_PROTO_INT_H
 #define RB_PROTO_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -79,6 +80,11 @@ struct rb_proto_ctx {
     int code;         /* what a bad field returns: -EINVAL encoding, -EBADMSG decoding */
     int depth;        /* entries used in at[] */
     uint32_t version; /* the protocol version of the frame written or read */
+    /* decoding: what the histogram being read listed in its buckets, so that
+     * its check does not walk all RB_HIST_NBUCKETS of them */
+    bool bsum_set;  /* the buckets were read: bsum holds their sum */
+    bool bsum_over; /* ... which overflowed */
+    uint64_t bsum;
     struct {
         const char *key;      /* array or map field entered */
         long idx;             /* element index, -1 for a map */
@@ -106,6 +112,14 @@ __attribute__((format(printf, 4, 5))) int rb_proto_fail(rb_proto_ctx_t *c, const
 /* An integer outside its field's range: "0 out of range (min 1, max 65536)"; returns c->code. */
 int rb_proto_fail_range(rb_proto_ctx_t *c, const char *key, long idx, uint64_t v, uint64_t min,
                         uint64_t max);
+
+/* Zeroed memory for what a decoded message holds (histograms, arrays), and
+ * its return. Blocks of a few KiB and more are kept for the next message
+ * rather than freed: a message path that allocated, cleared and freed 30 KiB
+ * a sample made glibc grow and trim its heap on every message (page faults
+ * and TLB shootdowns). NULL without memory. */
+void *rb_proto_block_get(size_t size);
+void rb_proto_block_put(void *p, size_t size);
 
 /* Records that memory ran out; returns -ENOMEM. */
 int rb_proto_nomem(rb_proto_ctx_t *c);
