@@ -48,6 +48,9 @@ typedef struct rb_agg_input {
     /* Its latency when its DONE's histograms were merged and freed on
      * arrival (NULL: from the DONE's histograms, or none). */
     const rb_node_lat_t *lat;
+    /* Its devices' latency, one per done->dev_stats, when their histograms
+     * were summarised and dropped on arrival (NULL: from the histograms). */
+    const rb_lat_summary_t *dev_lat;
 } rb_agg_input_t;
 
 typedef struct rb_agg_node {
@@ -160,6 +163,7 @@ typedef struct rb_agg_disk {
     /* its family: the phase's disks of the same model and size */
     uint32_t family_n;
     double family_median_bw; /* 0 when the family has no disk that moved data */
+    double family_mad_bw;    /* the family's median absolute deviation from it */
     double deviation;        /* bw / family_median_bw - 1 (0 without a median) */
 } rb_agg_disk_t;
 

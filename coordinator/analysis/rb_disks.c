@@ -51,30 +51,55 @@ static void s_disk(const rb_agg_input_t *in, const rb_msg_done_t *d, const rb_jo
             o->dir[k].iops = (double)o->dir[k].ops / o->window_s;
         }
     }
-    if (st->hist)
+    if (in->dev_lat)
+        o->lat = in->dev_lat[st - d->dev_stats];
+    else if (st->hist)
         rb_lat_summary_of(&o->lat, st->hist);
 }
 
-static int s_same_family(const rb_agg_disk_t *a, const rb_agg_disk_t *b)
+/* The disks in family order: model and size, then where they are. */
+static int s_family_cmp(const void *x, const void *y)
 {
-    return a->id.size == b->id.size && strcmp(a->id.model, b->id.model) == 0;
+    const rb_agg_disk_t *a = *(const rb_agg_disk_t *const *)x,
+                        *b = *(const rb_agg_disk_t *const *)y;
+    if (a->id.size != b->id.size)
+        return a->id.size < b->id.size ? -1 : 1;
+    return strcmp(a->id.model, b->id.model);
 }
 
+/* One pass over the disks sorted by family, each family's median and MAD
+ * taken once: at 16,000 nodes of 4 disks, comparing every disk with every
+ * other was 4 billion comparisons at the phase's end. */
 int rb_disks_family(rb_phase_agg_t *a)
 {
-    double *v = malloc((a->ndisks ? a->ndisks : 1) * sizeof *v);
-    if (!v)
+    uint32_t n = a->ndisks;
+    rb_agg_disk_t **by = malloc((n ? n : 1) * sizeof *by);
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    if (!by || !v) {
+        free(by);
+        free(v);
         return -ENOMEM;
-    for (uint32_t i = 0; i < a->ndisks; i++) {
-        uint32_t n = 0;
-        for (uint32_t j = 0; j < a->ndisks; j++)
-            if (s_same_family(&a->disks[i], &a->disks[j]))
-                v[n++] = a->disks[j].bw;
-        rb_agg_disk_t *d = &a->disks[i];
-        d->family_n = n;
-        d->family_median_bw = rb_stats_median(v, n);
-        d->deviation = d->family_median_bw > 0 ? d->bw / d->family_median_bw - 1 : 0;
     }
+    for (uint32_t i = 0; i < n; i++)
+        by[i] = &a->disks[i];
+    qsort(by, n, sizeof *by, s_family_cmp);
+    for (uint32_t i = 0, end; i < n; i = end) {
+        for (end = i + 1; end < n && s_family_cmp(&by[i], &by[end]) == 0; end++)
+            ;
+        uint32_t k = end - i;
+        for (uint32_t j = 0; j < k; j++)
+            v[j] = by[i + j]->bw;
+        double median = rb_stats_median(v, k);
+        double mad = rb_stats_mad(v, k, median);
+        for (uint32_t j = i; j < end; j++) {
+            rb_agg_disk_t *d = by[j];
+            d->family_n = k;
+            d->family_median_bw = median;
+            d->family_mad_bw = mad;
+            d->deviation = median > 0 ? d->bw / median - 1 : 0;
+        }
+    }
+    free(by);
     free(v);
     return 0;
 }
@@ -113,21 +138,12 @@ int rb_disks_below_family(double v, double median, double mad, double window_s)
 
 int rb_disks_findings(rb_phase_agg_t *a)
 {
-    double *v = malloc((a->ndisks ? a->ndisks : 1) * sizeof *v);
-    if (!v)
-        return -ENOMEM;
     int rc = 0;
     for (uint32_t i = 0; i < a->ndisks && rc == 0; i++) {
         const rb_agg_disk_t *d = &a->disks[i];
         double m = d->family_median_bw;
-        if (d->family_n < RB_DISK_FAMILY_MIN || !(m > 0))
-            continue;
-        uint32_t n = 0;
-        for (uint32_t j = 0; j < a->ndisks; j++)
-            if (s_same_family(d, &a->disks[j]))
-                v[n++] = a->disks[j].bw;
-        double mad = rb_stats_mad(v, n, m);
-        if (!rb_disks_below_family(d->bw, m, mad, d->window_s))
+        if (d->family_n < RB_DISK_FAMILY_MIN || !(m > 0) ||
+            !rb_disks_below_family(d->bw, m, d->family_mad_bw, d->window_s))
             continue;
         rb_finding_t f = {
             .kind = RB_FIND_OUT_OF_FAMILY, .value = d->bw, .reference = m, .first_seen_s = -1};
@@ -143,7 +159,6 @@ int rb_disks_findings(rb_phase_agg_t *a)
                  rb_units_fmt_size_exact(sz, sizeof sz, d->id.size), (1 - d->bw / m) * 100);
         rc = rb_findings_add(a, &f);
     }
-    free(v);
     return rc;
 }
 

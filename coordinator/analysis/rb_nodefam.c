@@ -35,7 +35,7 @@ static size_t s_put(char *out, size_t len, size_t o, const char *fmt, const char
     return w > 0 ? o + (size_t)w : o;
 }
 
-void rb_nodefam_key(const rb_msg_hello_t *hw, char *out, size_t len)
+void rb_nodefam_key(const rb_host_t *hw, char *out, size_t len)
 {
     char ram[32];
     uint32_t speeds[RB_TELEM_NICS];
@@ -74,7 +74,7 @@ void rb_nodefam_key(const rb_msg_hello_t *hw, char *out, size_t len)
     }
 }
 
-int rb_nodefam_findings(rb_phase_agg_t *a, const rb_msg_hello_t *const *hw)
+int rb_nodefam_findings(rb_phase_agg_t *a, const rb_host_t *const *hw)
 {
     enum { K = 512 };
     uint32_t n = a->nnodes;

@@ -374,7 +374,7 @@ static void s_eval_phase(const rb_project_t *p, const char *name, const rb_phase
                name);
 }
 
-double rb_project_fs_bytes(const rb_msg_hello_t *h)
+double rb_project_fs_bytes(const rb_host_t *h)
 {
     double sum = 0;
     for (uint32_t k = 0; h && k < h->nroots && k < RB_MAX_ROOTS; k++)

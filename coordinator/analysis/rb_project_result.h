@@ -63,7 +63,7 @@ int rb_project_result_eval(const rb_project_t *p, const rb_phase_spec_t *specs,
 
 /* A node's file systems' size as its HELLO gives it: the sum over its
  * roots of statvfs's total (0 for NULL), an entry of fs_bytes above. */
-double rb_project_fs_bytes(const rb_msg_hello_t *h);
+double rb_project_fs_bytes(const rb_host_t *h);
 
 /* Frees what r owns; safe twice. */
 void rb_project_result_fini(rb_project_result_t *r);

@@ -33,7 +33,7 @@ void rb_host_json_dev(rb_jw_t *w, const rb_dev_id_t *d)
     rb_jw_u64(w, "queue_depth", d->queue_depth);
 }
 
-static void s_json_devices(rb_jw_t *w, const rb_msg_hello_t *h)
+static void s_json_devices(rb_jw_t *w, const rb_host_t *h)
 {
     rb_jw_arr_begin(w, "devices");
     for (uint32_t k = 0; k < h->ndevs && h->devs; k++) {
@@ -49,7 +49,7 @@ static void s_json_devices(rb_jw_t *w, const rb_msg_hello_t *h)
         rb_jw_u64(w, "devices_seen", h->ndevs_seen);
 }
 
-void rb_host_json_write(rb_jw_t *w, const rb_msg_hello_t *h)
+void rb_host_json_write(rb_jw_t *w, const rb_host_t *h)
 {
     rb_jw_obj_begin(w, "host");
     rb_jw_str(w, "kernel", h->kernel);
@@ -117,14 +117,16 @@ static void s_read_device(const rb_json_t *x, rb_dev_id_t *d)
     rb_json_get_str(x, "use", d->use, sizeof d->use);
 }
 
-int rb_host_json_read(const rb_json_t *host, rb_msg_hello_t **out)
+int rb_host_json_read(const rb_json_t *host, rb_host_t **out)
 {
-    rb_msg_hello_t *h = calloc(1, sizeof *h);
+    const rb_json_t *nics = rb_json_get(host, "nics"), *roots = rb_json_get(host, "roots"),
+                    *devs = rb_json_get(host, "devices");
+    rb_host_t *h = rb_host_new((uint32_t)rb_json_len(roots), (uint32_t)rb_json_len(nics),
+                               (uint32_t)rb_json_len(devs));
     if (!h)
         return -ENOMEM;
     rb_json_get_str(host, "kernel", h->kernel, sizeof h->kernel);
     rb_json_get_str(host, "cpu_model", h->cpu_model, sizeof h->cpu_model);
-    const rb_json_t *nics = rb_json_get(host, "nics");
     for (size_t k = 0; k < rb_json_len(nics) && h->nnics < RB_TELEM_NICS; k++) {
         const rb_json_t *x = rb_json_at(nics, k);
         rb_nic_info_t *c = &h->nics[h->nnics++];
@@ -132,7 +134,6 @@ int rb_host_json_read(const rb_json_t *host, rb_msg_hello_t **out)
         c->speed_mbps = s_u32(x, "speed_mbps");
         rb_json_get_str(x, "mac", c->mac, sizeof c->mac);
     }
-    const rb_json_t *roots = rb_json_get(host, "roots");
     for (size_t k = 0; k < rb_json_len(roots) && h->nroots < RB_MAX_ROOTS; k++) {
         const rb_json_t *x = rb_json_at(roots, k);
         rb_root_info_t *c = &h->roots[h->nroots++];
@@ -146,12 +147,7 @@ int rb_host_json_read(const rb_json_t *host, rb_msg_hello_t **out)
         rb_json_get_str(x, "dev_serial", c->dev_serial, sizeof c->dev_serial);
         c->dev_rotational = rb_json_bool(rb_json_get(x, "dev_rotational"), 0) != 0;
     }
-    const rb_json_t *devs = rb_json_get(host, "devices");
     size_t n = rb_json_len(devs) < RB_MAX_DEVS ? rb_json_len(devs) : RB_MAX_DEVS;
-    if (n && !(h->devs = calloc(n, sizeof *h->devs))) {
-        free(h);
-        return -ENOMEM;
-    }
     for (size_t k = 0; k < n; k++)
         s_read_device(rb_json_at(devs, k), &h->devs[h->ndevs++]);
     h->ndevs_seen = s_u32(host, "devices_seen");

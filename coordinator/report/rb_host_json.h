@@ -8,10 +8,10 @@
 #include "rb_proto.h"
 
 /* Writes "host": {...} of h into the object w is in. */
-void rb_host_json_write(rb_jw_t *w, const rb_msg_hello_t *h);
+void rb_host_json_write(rb_jw_t *w, const rb_host_t *h);
 
-/* Reads a "host" object into a new *out (rb_msg_hello_free); 0 or -ENOMEM. */
-int rb_host_json_read(const rb_json_t *host, rb_msg_hello_t **out);
+/* Reads a "host" object into a new *out (rb_host_free); 0 or -ENOMEM. */
+int rb_host_json_read(const rb_json_t *host, rb_host_t **out);
 
 /* Who device d is (path, name, model, vendor, serial, firmware, size,
  * rotational, block sizes, scheduler, read-ahead, queue depths), as keys of

@@ -123,7 +123,7 @@ void rb_html_nodes(const rb_run_result_t *r, FILE *f)
         rb_svg_esc(f, rb_units_fmt_size(b1, sizeof b1, (double)n->ram_bytes));
         fprintf(f, "</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f</td>",
                 (double)n->clock_offset_ns / 1e6, (double)n->clock_rtt_ns / 1e6);
-        const rb_msg_hello_t *h = n->hw;
+        const rb_host_t *h = n->hw;
         if (r->no_inventory) {
             fputs("</tr>\n", f);
             continue;
@@ -229,7 +229,7 @@ void rb_html_devices(const rb_run_result_t *r, FILE *f)
     fputs("<h3 id=\"devices\">Devices of the nodes</h3>\n", f);
     s_dev_head(f);
     for (uint32_t i = 0; i < r->nnodes; i++) {
-        const rb_msg_hello_t *h = r->nodes[i].hw;
+        const rb_host_t *h = r->nodes[i].hw;
         for (uint32_t d = 0; h && d < h->ndevs; d++) {
             rb_inv_cells(r->nodes[i].name, &h->devs[d], rb_chart_si() ? RB_UNITS_SI : RB_UNITS_IEC,
                          c);

@@ -92,7 +92,7 @@ int rb_inv_groups(const rb_report_node_t *nodes, uint32_t nnodes, rb_units_style
     *out = NULL;
     *n = 0;
     for (uint32_t i = 0; i < nnodes; i++) {
-        const rb_msg_hello_t *h = nodes[i].hw;
+        const rb_host_t *h = nodes[i].hw;
         for (uint32_t d = 0; h && d < h->ndevs; d++) {
             rb_inv_cells(nodes[i].name, &h->devs[d], st, c);
             uint32_t k = 0;

@@ -46,7 +46,7 @@ typedef struct rb_report_node {
                              after the run began (samples.csv); < 0: none, or finished */
     /* what the host is, as its HELLO said (kernel, CPU, NICs, its roots'
      * mounts and disks); NULL when unknown. Borrowed. */
-    const rb_msg_hello_t *hw;
+    const rb_host_t *hw;
 } rb_report_node_t;
 
 typedef struct rb_run_result {

@@ -125,7 +125,7 @@ int rb_report_text_shared(FILE *f, const rb_run_result_t *r)
  * roots' file systems and disks), the nodes of one line said together. */
 static void s_hw_line(char *buf, size_t len, const rb_report_node_t *n, rb_units_style_t st)
 {
-    const rb_msg_hello_t *h = n->hw;
+    const rb_host_t *h = n->hw;
     char ram[32];
     size_t o = 0;
     int w = snprintf(buf, len, "kernel %s, %s, %u cores, %s RAM", h->kernel[0] ? h->kernel : "?",
@@ -368,7 +368,7 @@ void rb_report_text_devices(FILE *f, const rb_run_result_t *r)
     fprintf(f, "\ninventory: every device of the nodes\n");
     s_inv_head(f, w);
     for (uint32_t i = 0; i < r->nnodes; i++) {
-        const rb_msg_hello_t *h = r->nodes[i].hw;
+        const rb_host_t *h = r->nodes[i].hw;
         for (uint32_t d = 0; h && d < h->ndevs; d++) {
             rb_inv_cells(r->nodes[i].name, &h->devs[d], r->units, c);
             s_inv_row(f, w, c, rb_inv_note(&h->devs[d]));

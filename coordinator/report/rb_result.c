@@ -494,7 +494,7 @@ void rb_result_run_unload(rb_loaded_run_t *out)
         rb_aggregate_phase_fini(&out->phases[p]);
     free(out->phases);
     for (uint32_t i = 0; out->hws && i < out->res.nnodes; i++)
-        rb_msg_hello_free(&out->hws[i]);
+        rb_host_free(&out->hws[i]);
     free(out->hws);
     free(out->nodes);
     rb_accept_result_fini(&out->acc);

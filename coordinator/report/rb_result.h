@@ -22,7 +22,7 @@ typedef struct rb_loaded_run {
     char source[PATH_MAX];    /* the plan as the run named it */
     rb_plan_t *plan;          /* plan.ini, parsed (owned) */
     rb_report_node_t *nodes;  /* res.nnodes entries (owned) */
-    rb_msg_hello_t **hws;     /* res.nnodes: each node's host as summary.json has it (owned) */
+    rb_host_t **hws;          /* res.nnodes: each node's host as summary.json has it (owned) */
     rb_phase_agg_t *phases;   /* res.nphases entries (owned) */
     rb_accept_result_t acc;   /* the plan's checks judged anew (when it has any) */
     rb_project_result_t proj; /* the plan's projection worked out anew (when it has one) */

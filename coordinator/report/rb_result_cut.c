@@ -177,7 +177,7 @@ static rb_report_node_t *s_seen_node(rb_loaded_run_t *out, const char *name, con
     if (!n)
         return NULL;
     out->nodes = res->nodes = n;
-    rb_msg_hello_t **h = realloc(out->hws, (res->nnodes + 1) * sizeof *h);
+    rb_host_t **h = realloc(out->hws, (res->nnodes + 1) * sizeof *h);
     if (!h)
         return NULL;
     out->hws = h;

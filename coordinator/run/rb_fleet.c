@@ -23,6 +23,8 @@ void rb_fleet_drop_done(rb_fleet_node_t *n, uint32_t phase)
     rb_msg_fini(&m);
     free(n->done[phase]);
     n->done[phase] = NULL;
+    free(n->dev_lat[phase]);
+    n->dev_lat[phase] = NULL;
 }
 
 void rb_fleet_fini(rb_fleet_t *f)
@@ -32,7 +34,8 @@ void rb_fleet_fini(rb_fleet_t *f)
         for (uint32_t p = 0; n->done && p < f->nphases; p++)
             rb_fleet_drop_done(n, p);
         free(n->done);
-        rb_msg_hello_free(&n->hello.hw);
+        free(n->dev_lat);
+        rb_host_free(&n->hello.hw);
     }
     free(f->nodes);
     rb_names_fini(&f->index);
@@ -67,7 +70,7 @@ static void s_take_hello(rb_fleet_node_t *n, const rb_msg_hello_t *hello)
     n->hello.cores = hello->cores;
     n->hello.ram_bytes = hello->ram_bytes;
     n->hello.cache_bytes = hello->cache_bytes;
-    rb_msg_hello_dup(hello, &n->hello.hw); /* without memory, a node without its inventory */
+    rb_host_of_hello(hello, &n->hello.hw); /* without memory, a node without its inventory */
 }
 
 rb_fleet_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64_t now)
@@ -85,8 +88,12 @@ rb_fleet_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64
     rb_fleet_node_t *n = &f->nodes[f->n];
     memset(n, 0, sizeof *n);
     n->done = calloc(f->nphases ? f->nphases : 1, sizeof *n->done);
-    if (!n->done)
+    n->dev_lat = calloc(f->nphases ? f->nphases : 1, sizeof *n->dev_lat);
+    if (!n->done || !n->dev_lat) {
+        free(n->done);
+        free(n->dev_lat);
         return NULL;
+    }
     s_take_hello(n, hello);
     n->fleet = f;
     n->state = RB_AGENT_SYNCING;

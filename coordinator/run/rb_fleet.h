@@ -44,8 +44,8 @@ typedef struct rb_node_hello {
     uint32_t cores;
     uint64_t ram_bytes;
     uint64_t cache_bytes;
-    rb_msg_hello_t *hw; /* the whole HELLO: what the host is, for the reports (owned; NULL
-                           when out of memory) */
+    rb_host_t *hw; /* what the host is, as its HELLO said, for the reports (owned; NULL
+                      when out of memory) */
 } rb_node_hello_t;
 
 typedef struct rb_node {
@@ -66,17 +66,19 @@ typedef struct rb_node {
     uint64_t removed_at_ns;
     uint8_t cleanup; /* rb_cleanup_t: what became of its files */ /* when that count last grew
                                                                      (coordinator clock) */
-    rb_msg_done_t **done;    /* per phase: decoded DONE (owned), or NULL */
-    uint32_t rank;           /* its place in the run (neighbours, shared-file regions) */
-    uint64_t out_ns;         /* when it went out of the run (coordinator clock; 0: it did not) */
-    uint64_t live_bytes;     /* bytes in its samples since the last progress line */
-    uint64_t phase_bytes;    /* bytes in its samples of the current phase */
-    uint64_t phase_ops;      /* ops likewise */
-    uint64_t phase_first_ns; /* its samples of the phase cover this.. (coordinator clock) */
-    uint64_t phase_last_ns;  /* ..to this (0: no sample yet) */
-    int live_seen;           /* it sent a sample since the last progress line */
-    int phase_lat_set;       /* phase_lat holds its DONE's latency of the current phase */
-    rb_node_lat_t phase_lat; /* ... summed over its jobs when the DONE came */
+    rb_msg_done_t **done;       /* per phase: decoded DONE (owned), or NULL */
+    rb_lat_summary_t **dev_lat; /* per phase: its DONE's devices' latency (one per dev_stats,
+                                   whose histograms are dropped on arrival; owned), or NULL */
+    uint32_t rank;              /* its place in the run (neighbours, shared-file regions) */
+    uint64_t out_ns;            /* when it went out of the run (coordinator clock; 0: it did not) */
+    uint64_t live_bytes;        /* bytes in its samples since the last progress line */
+    uint64_t phase_bytes;       /* bytes in its samples of the current phase */
+    uint64_t phase_ops;         /* ops likewise */
+    uint64_t phase_first_ns;    /* its samples of the phase cover this.. (coordinator clock) */
+    uint64_t phase_last_ns;     /* ..to this (0: no sample yet) */
+    int live_seen;              /* it sent a sample since the last progress line */
+    int phase_lat_set;          /* phase_lat holds its DONE's latency of the current phase */
+    rb_node_lat_t phase_lat;    /* ... summed over its jobs when the DONE came */
 } rb_fleet_node_t;
 
 typedef struct rb_fleet {

@@ -189,14 +189,19 @@ void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
         rb_job_stat_t *js = &d->jobs[i];
         rb_lat_set_add_stat(&r->job_hists[js->job], js);
         rb_lat_set_add_stat(r->node_lat, js);
-        free(js->hist);
-        js->hist = NULL;
-        for (int dd = 0; dd < RB_NDIRS; dd++) {
-            for (int k = 0; k < RB_NLATS; k++) {
-                free(js->lat[dd][k]);
-                js->lat[dd][k] = NULL;
-            }
-        }
+        rb_job_stat_drop_hists(js);
+    }
+    /* A device's row has its latency's summary: that is what is kept of its
+     * histograms (60 KiB a device and node, 4 GiB at 16,000 nodes of 4). */
+    rb_lat_summary_t *dev_lat = NULL;
+    if (d->ndev_stats && !(dev_lat = calloc(d->ndev_stats, sizeof *dev_lat))) {
+        rb_run_fail(r, "out of memory keeping the DONE of agent %s", n->hello.name);
+        return;
+    }
+    for (uint32_t i = 0; i < d->ndev_stats; i++) {
+        if (d->dev_stats[i].hist)
+            rb_lat_summary_of(&dev_lat[i], d->dev_stats[i].hist);
+        rb_job_stat_drop_hists(&d->dev_stats[i]);
     }
     rb_lat_node_of(&n->phase_lat, r->node_lat);
     n->phase_lat_set = 1;
@@ -210,12 +215,14 @@ void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
     }
     rb_msg_done_t *keep = malloc(sizeof *keep);
     if (!keep) {
+        free(dev_lat);
         rb_run_fail(r, "out of memory keeping the DONE of agent %s", n->hello.name);
         return;
     }
     *keep = *d; /* take over the arrays */
     memset(d, 0, sizeof *d);
     n->done[keep->phase] = keep;
+    n->dev_lat[keep->phase] = dev_lat;
     rb_fleet_node_set_state(n, RB_AGENT_PHASE_DONE);
 }
 
@@ -308,7 +315,7 @@ void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
     rb_series_free(series, a->nnodes);
     rb_series_destroy(&r->node_series);
     const char **hosts = calloc(a->nnodes ? a->nnodes : 1, sizeof *hosts);
-    const rb_msg_hello_t **hw = calloc(a->nnodes ? a->nnodes : 1, sizeof *hw);
+    const rb_host_t **hw = calloc(a->nnodes ? a->nnodes : 1, sizeof *hw);
     for (uint32_t i = 0; hosts && hw && i < a->nnodes && i < r->fleet.n; i++) {
         hosts[i] = r->fleet.nodes[i].hello.hostname;
         hw[i] = r->fleet.nodes[i].hello.hw;

@@ -61,14 +61,14 @@ static void test_definitions(void **state)
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1, .njobs = 1, .jobs = &j1};
     rb_msg_done_t d2 = {.nworkers = 1, .workers = &w2, .njobs = 1, .jobs = &j2};
     rb_agg_input_t in[] = {
-        {"a", "r1", 0, RB_NODE_OK, &d1, 0, 200000, 0, 0, 0, 0, NULL},
-        {"b", "r1", (int64_t)(100 * SEC), RB_NODE_OK, &d2, 0, 1000000, 0, 0, 0, 0, NULL}};
+        {"a", "r1", 0, RB_NODE_OK, &d1, 0, 200000, 0, 0, 0, 0, NULL, NULL},
+        {"b", "r1", (int64_t)(100 * SEC), RB_NODE_OK, &d2, 0, 1000000, 0, 0, 0, 0, NULL, NULL}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 2, &a), 0);
     assert_float_equal(a.clock_error_s, 0.0005, 1e-12); /* b's half round trip */
     /* a node that sent no DONE: its poor offset (10 ms round trip) does not count */
     rb_agg_input_t in3[] = {
-        in[0], in[1], {"c", "r1", 0, RB_NODE_LOST, NULL, 0, 10000000, 0, 0, 0, 0, NULL}};
+        in[0], in[1], {"c", "r1", 0, RB_NODE_LOST, NULL, 0, 10000000, 0, 0, 0, 0, NULL, NULL}};
     rb_phase_agg_t a3;
     assert_int_equal(rb_aggregate_phase(&s_phase, in3, 3, &a3), 0);
     assert_float_equal(a3.clock_error_s, 0.0005, 1e-12);
@@ -297,9 +297,9 @@ static void test_partial(void **state)
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1};
     rb_msg_done_t d3 = {.status = -5, .nworkers = 0};
     snprintf(d3.error, sizeof d3.error, "write /x at offset 0: Input/output error");
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0, 0, 0, 0, 0, NULL},
-                           {"b", "r", 0, RB_NODE_LOST, NULL, 0, 0, 0, 0, 0, 0, NULL},
-                           {"c", "r", 0, RB_NODE_OK, &d3, 0, 0, 0, 0, 0, 0, NULL}};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0, 0, 0, 0, 0, NULL, NULL},
+                           {"b", "r", 0, RB_NODE_LOST, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL},
+                           {"c", "r", 0, RB_NODE_OK, &d3, 0, 0, 0, 0, 0, 0, NULL, NULL}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 3, &a), 0);
     assert_int_equal(a.partial, 1);
@@ -319,7 +319,7 @@ static void test_lost_node_bytes_from_samples(void **state)
     (void)state;
     rb_worker_stat_t w1 = s_worker(SEC, 2 * SEC, 10 * MB);
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1};
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0, 0, 0, 0, 0, NULL},
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0, 0, 0, 0, 0, NULL, NULL},
                            {.name = "b",
                             .rack = "r",
                             .status = RB_NODE_LOST,
@@ -365,7 +365,7 @@ static void test_stonewall_time(void **state)
     w[1].worker = 1;
     w[2].worker = 2;
     rb_msg_done_t d = {.nworkers = 3, .workers = w};
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d, 0, 0, 0, 0, 0, 0, NULL}};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d, 0, 0, 0, 0, 0, 0, NULL, NULL}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&ph, in, 1, &a), 0);
     assert_int_equal(a.sw_limit_ns, 4 * SEC);
@@ -433,8 +433,8 @@ static void test_cache_influenced(void **state)
     rb_worker_stat_t w = s_worker(SEC, 2 * SEC, G);
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w, .caches_dropped = 1};
     rb_msg_done_t d2 = {.nworkers = 1, .workers = &w, .drop_status = -13};
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 64 * G, 0, 0, 0, 0, 0, NULL},
-                           {"b", "r", 0, RB_NODE_OK, &d2, 3 * G, 0, 0, 0, 0, 0, NULL}};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 64 * G, 0, 0, 0, 0, 0, NULL, NULL},
+                           {"b", "r", 0, RB_NODE_OK, &d2, 3 * G, 0, 0, 0, 0, 0, NULL, NULL}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&ph, in, 2, &a), 0);
     assert_int_equal(a.ram_min, 3 * G);
@@ -473,7 +473,8 @@ static void test_rollups(void **state)
     const char *names[] = {"a1", "a2", "b1", "b2"}, *racks[] = {"ra", "ra", "rb", "rb"};
     for (int i = 0; i < 4; i++) {
         d[i] = (rb_msg_done_t){.nworkers = 1, .workers = &w[i]};
-        in[i] = (rb_agg_input_t){names[i], racks[i], 0, RB_NODE_OK, &d[i], 0, 0, 0, 0, 0, 0, NULL};
+        in[i] = (rb_agg_input_t){names[i], racks[i], 0, RB_NODE_OK, &d[i], 0,   0,
+                                 0,        0,        0, 0,          NULL,  NULL};
     }
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 4, &a), 0);
@@ -978,11 +979,13 @@ static void test_series_long(void **state)
 static void test_node_families(void **state)
 {
     (void)state;
-    rb_msg_hello_t hw[6];
+    rb_host_t hw[6];
+    rb_nic_info_t nics[6];
     rb_agg_node_t nodes[6];
-    const rb_msg_hello_t *p[6];
+    const rb_host_t *p[6];
     rb_dev_id_t disks[3] = {0};
     memset(hw, 0, sizeof hw);
+    memset(nics, 0, sizeof nics);
     memset(nodes, 0, sizeof nodes);
     for (int k = 0; k < 3; k++) {
         strcpy(disks[k].model, "ST8000NM0055");
@@ -993,6 +996,7 @@ static void test_node_families(void **state)
         hw[i].cores = i < 4 ? 32 : 40;
         hw[i].ram_bytes = (256ull << 30) - (uint64_t)i * (3u << 20); /* the kernel's own share */
         hw[i].nnics = 1;
+        hw[i].nics = &nics[i];
         hw[i].nics[0].speed_mbps = 25000;
         hw[i].ndevs = i < 4 ? 3 : 2;
         hw[i].devs = disks;

@@ -305,9 +305,13 @@ static void test_write_errors(void **state)
  * live page's way (the plan as written, no inventory) when live is set. */
 static char *s_html_with_hosts(int live)
 {
-    static rb_msg_hello_t hw;
+    static rb_host_t hw;
     static rb_dev_id_t dev = {.path = "/dev/sdq", .serial = "dev-serial-S2", .firmware = "fw-F2"};
+    static rb_nic_info_t nic;
+    static rb_root_info_t root;
     memset(&hw, 0, sizeof hw);
+    hw.nics = &nic;
+    hw.roots = &root;
     snprintf(hw.kernel, sizeof hw.kernel, "kernel-K1");
     snprintf(hw.cpu_model, sizeof hw.cpu_model, "cpu-C1");
     hw.nnics = 1;
