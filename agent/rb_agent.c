@@ -328,6 +328,7 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
     }
     a->last_heard = rb_time_mono_ns();
     a->attached = 1;
+    a->hello_wait_ns = 0;
     if (m.type != RB_MSG_ERROR)
         a->hello_retry_ns = 0;
     switch (m.type) {
@@ -541,6 +542,10 @@ static void s_watch(rb_agent_t *a, uint64_t now)
         if (ev.outcome == RB_AUTH_CLOSED && !a->cert)
             ev.outcome = RB_AUTH_MECHANISM;
         if (ev.outcome == RB_AUTH_SUCCEEDED) {
+            if (!a->attached && !a->hello_retry_ns) { /* a new connection: HELLO on it now */
+                a->hello_wait_ns = 0;
+                a->next_hello = now;
+            }
             if (a->failures) {
                 s_failure_count(a, now);
                 rb_info("handshake with %s succeeded", a->o.coordinator);
@@ -712,8 +717,9 @@ int rb_agent_run(rb_agent_t *a)
         }
         if (a->sock && !a->attached && now >= a->next_hello && !s_signalled) {
             s_send_hello(a);
+            a->hello_wait_ns = rb_hello_wait_ns(a->hello_wait_ns);
             a->next_hello =
-                now + (a->hello_retry_ns > S_HELLO_EVERY_NS ? a->hello_retry_ns : S_HELLO_EVERY_NS);
+                now + (a->hello_retry_ns > a->hello_wait_ns ? a->hello_retry_ns : a->hello_wait_ns);
         }
         if (a->attached && now >= a->next_heartbeat) {
             rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};

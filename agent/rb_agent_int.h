@@ -39,6 +39,7 @@ struct rb_agent {
     uint32_t bad_repeats;         /* frames with that reason since */
     uint64_t bad_note_at;         /* when the count is said next while it goes on */
     uint64_t hello_retry_ns;      /* refused for its version: HELLO waits this (doubling) */
+    uint64_t hello_wait_ns;       /* unanswered: the next HELLO waits this (rb_hello_wait_ns) */
     /* why the last message rb_agent_send was given did not encode; "" when it did */
     char encode_error[RB_REASON_MAX];
     rb_sandbox_t *sb;
