@@ -34,7 +34,9 @@ per_proc=4000
 ulimit -n "$(ulimit -Hn)"
 work=$(mktemp -d)
 [ -z "${RB_KEEP:-}" ] || echo "keeping $work" >&2
-trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${RB_KEEP:-}" ] || rm -rf "$work"' EXIT
+# the coordinator and simulators go with it, also when it is killed
+trap 'kill -9 $(jobs -p) $(pgrep -P $$) 2>/dev/null || true; [ -n "${RB_KEEP:-}" ] || rm -rf "$work"' EXIT
+trap 'exit 143' TERM INT
 engine=ioengine=null
 [ -z "${RB_FLEET_DIRECT:-}" ] || engine=$'ioengine=libaio\ndirect=1'
 cat >"$work/plan.ini" <<PLAN
@@ -54,8 +56,8 @@ tck=$(getconf CLK_TCK)
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 now() { date +%s.%N; }
 
-printf '| agents | CPU %% (phase) | peak RSS MiB | samples/s | lag median / p99 / max ms | lost | phase end s | start skew ms | run s |\n'
-printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
+printf '| agents | CPU %% (phase) | peak RSS MiB | samples/s | lag median / p99 / max ms | lost | phase end s | start skew ms | run s | exit |\n'
+printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
 for n in "${sizes[@]}"; do
     ep="ipc://$work/coord-$n.sock"
     log="$work/coord-$n.log"
@@ -91,7 +93,8 @@ for n in "${sizes[@]}"; do
         if [ -n "$h" ] && [ "$h" -gt "$hwm" ]; then hwm=$h; fi
         sleep 0.05
     done
-    wait "$cpid" || true
+    rc=0
+    wait "$cpid" || rc=$?
     t_run1=$(now)
     sleep 0.2 # the log's last lines
     end_c=${end_c:-$last_c}
@@ -110,10 +113,10 @@ for n in "${sizes[@]}"; do
     skew=$(grep -o '"start_skew_s": *[0-9.e+-]*' "$(dirname "$csv")/summary.json" | head -1 | awk -F: '{printf "%.2f", $2 * 1000}')
     awk -v n="$n" -v gt="$go_t" -v gc="$go_c" -v et="$end_t" -v ec="$end_c" -v at="${agg_t:-$end_t}" \
         -v tck="$tck" -v hwm="$hwm" -v ns="${nsamp:-0}" -v med="$med" -v p99="$p99" -v mx="$mx" \
-        -v lost="$(( sent - rows ))" -v sk="$skew" -v r0="$t_run0" -v r1="$t_run1" 'BEGIN {
+        -v lost="$(( sent - rows ))" -v sk="$skew" -v r0="$t_run0" -v r1="$t_run1" -v rc="$rc" 'BEGIN {
         w = et - gt
-        printf "| %d | %.1f | %.0f | %.0f | %s / %s / %s | %d | %.2f | %s | %.1f |\n",
-            n, 100 * (ec - gc) / tck / w, hwm / 1024, ns / w, med, p99, mx, lost, at - et, sk, r1 - r0
+        printf "| %d | %.1f | %.0f | %.0f | %s / %s / %s | %d | %.2f | %s | %.1f | %d |\n",
+            n, 100 * (ec - gc) / tck / w, hwm / 1024, ns / w, med, p99, mx, lost, at - et, sk, r1 - r0, rc
     }'
             # the simulators' side: their CPU over the whole run (% of one core), how
     # late they sent samples (the worst process's median / p99 / max) and the
@@ -130,5 +133,5 @@ for n in "${sizes[@]}"; do
         function idx(k,   i) { for (i = 1; i <= NF; i++) if ($i == k) return i; return 0 }
         END { printf "    simulators: %d processes, %.0f%% of one core over the run; samples sent %.1f / %.1f / %.1f ms late (median / p99 / max, worst process); true start spread %.2f ms\n", np, 100 * cpu / w, m, p, x, (l - f) / 1e6 }'
     { grep -E "(error|warning):" "$log" || true; } | cut -d' ' -f2- | sort | uniq -c | sort -rn |
-        head -5 | sed 's/^/    coordinator: /'
+        head -5 | sed 's/^/    coordinator: /' || true # head ends the pipe early
 done

@@ -3,11 +3,16 @@
  * the fleet grows (tests/bench/fleet-sim.sh drives it).
  *
  * Each simulated agent has its own DEALER socket whose routing id is its
- * name. It says HELLO, answers PINGs, answers PLAN with READY, and on GO
- * sends one SAMPLE per interval until the phase's runtime is over (one job:
- * bytes, ops and a latency histogram delta of about 50 buckets, and
- * telemetry of 4 disks), then DONE (one worker with progress checkpoints),
- * and answers END. It sends HEARTBEAT every second throughout. No IO is done.
+ * name, and sends what a real agent of a storage node sends. It says HELLO
+ * (its host: kernel, CPU, 2 NICs, one root, and an inventory of 12 NVMe
+ * drives), answers PINGs, answers PLAN with READY, and on GO sends one
+ * SAMPLE per interval until the phase's runtime is over (one job writing:
+ * bytes and ops in all and for writes, a latency histogram delta of about
+ * 50 buckets as its lat and clat too, and telemetry of 4 disks), then DONE
+ * (one worker with progress checkpoints, the job's totals with the same
+ * histograms, and 4 devices with figures of their own), and answers END. It
+ * sends a HEARTBEAT after a second of silence, as an agent does. No IO is
+ * done.
  *
  * The sockets are watched with epoll on their ZMQ_FD (each socket's
  * notification descriptor) rather than zmq_poll over all of them, so that a
@@ -37,6 +42,8 @@
 
 #define S_HB_NS       1000000000ull
 #define S_CHECKPTS    200
+#define S_HELLO_DEVS  12 /* drives in a HELLO's inventory (at most; RB_FLEET_HELLO_DEVS) */
+#define S_DONE_DEVS   4  /* devices with figures of their own in a DONE */
 #define S_EXIT_IDLE_S 30 /* give up this long after the last message */
 
 typedef enum { S_HELLO = 0, S_SYNC, S_READY, S_RUNNING, S_DONE, S_ENDED } s_state_t;
@@ -45,12 +52,13 @@ typedef struct s_agent {
     void *sock;
     char name[RB_NAME_MAX];
     s_state_t state;
-    uint64_t next_hb;  /* next HEARTBEAT (or HELLO while not heard) */
-    uint64_t start_ns; /* when its phase started */
-    uint64_t end_ns;   /* when its phase ends */
-    uint32_t seq;      /* next sample */
-    uint32_t phase;    /* phase running */
-    int due;           /* look at its ZMQ_EVENTS: an epoll event, or it sent */
+    uint64_t next_hb;    /* next HEARTBEAT (or HELLO while not heard) */
+    uint64_t hello_wait; /* after an unanswered HELLO, as an agent waits: doubling */
+    uint64_t start_ns;   /* when its phase started */
+    uint64_t end_ns;     /* when its phase ends */
+    uint32_t seq;        /* next sample */
+    uint32_t phase;      /* phase running */
+    int due;             /* look at its ZMQ_EVENTS: an epoll event, or it sent */
 } s_agent_t;
 
 typedef struct s_sim {
@@ -110,6 +118,42 @@ static void s_hello(s_agent_t *a, uint32_t pid)
     snprintf(h->roots[0].path, sizeof h->roots[0].path, "/data");
     h->roots[0].free_bytes = 4ull << 40;
     h->roots[0].total_bytes = 8ull << 40;
+    snprintf(h->roots[0].fs_type, sizeof h->roots[0].fs_type, "xfs");
+    snprintf(h->roots[0].source, sizeof h->roots[0].source, "/dev/nvme0n1");
+    snprintf(h->roots[0].options, sizeof h->roots[0].options, "rw,noatime,attr2,inode64");
+    snprintf(h->kernel, sizeof h->kernel, "6.1.0-28-amd64");
+    snprintf(h->cpu_model, sizeof h->cpu_model, "AMD EPYC 7543 32-Core Processor");
+    h->nnics = 2;
+    for (uint32_t i = 0; i < h->nnics; i++) {
+        snprintf(h->nics[i].name, sizeof h->nics[i].name, "ens%u", 1 + i);
+        h->nics[i].speed_mbps = 100000;
+        snprintf(h->nics[i].mac, sizeof h->nics[i].mac, "0c:42:a1:00:%02x:%02x", i,
+                 (unsigned)(pid & 0xff));
+    }
+    rb_dev_id_t devs[S_HELLO_DEVS];
+    memset(devs, 0, sizeof devs);
+    const char *env = getenv("RB_FLEET_HELLO_DEVS");
+    uint32_t ndevs = env ? (uint32_t)strtoul(env, NULL, 10) : S_HELLO_DEVS;
+    ndevs = ndevs < S_HELLO_DEVS ? ndevs : S_HELLO_DEVS;
+    for (uint32_t i = 0; i < ndevs; i++) {
+        rb_dev_id_t *d = &devs[i];
+        snprintf(d->path, sizeof d->path, "/dev/nvme%un1", i);
+        snprintf(d->name, sizeof d->name, "nvme%un1", i);
+        snprintf(d->model, sizeof d->model, "SAMSUNG MZQL27T6HBLA-00A07");
+        snprintf(d->serial, sizeof d->serial, "S6CKNE0%c%05u", 'A' + (char)(i % 26),
+                 (unsigned)(pid % 100000));
+        snprintf(d->firmware, sizeof d->firmware, "GDC5602Q");
+        snprintf(d->scheduler, sizeof d->scheduler, "none");
+        d->size = 7680ull * 1000 * 1000 * 1000;
+        d->lbs = d->pbs = 4096;
+        d->read_ahead_kb = 128;
+        d->nr_requests = 1023;
+        d->access = i ? RB_DEV_WRITE : RB_DEV_NONE;
+        if (!i)
+            snprintf(d->use, sizeof d->use, "holds / (mounted)");
+    }
+    h->ndevs = ndevs;
+    h->devs = devs;
     s_send(a, &m);
 }
 
@@ -162,12 +206,23 @@ static uint64_t s_runtime(const s_sim_t *s, uint32_t phase)
     return rt ? rt : 10ull * 1000000000ull;
 }
 
+/* A job's figures as a writing job's are: all of them writes, with its lat
+ * and clat (an engine that submits and completes in one call has no slat). */
+static void s_job_stat(rb_job_stat_t *js, uint64_t bytes, uint64_t ops, rb_hist_t *h)
+{
+    js->bytes = js->write_bytes = bytes;
+    js->ops = js->write_ops = ops;
+    js->hist = h;
+    js->lat[RB_DIR_WRITE][RB_LAT_LAT] = h;
+    js->lat[RB_DIR_WRITE][RB_LAT_CLAT] = h;
+}
+
 static void s_sample(s_sim_t *s, s_agent_t *a, uint64_t t0, uint64_t t1)
 {
     rb_msg_t m = {.type = RB_MSG_SAMPLE};
     rb_msg_sample_t *b = &m.u.sample;
-    rb_job_stat_t js = {
-        .job = 0, .bytes = 6000ull << 20, .ops = s->hist.count, .read_bytes = 0, .hist = &s->hist};
+    rb_job_stat_t js = {0};
+    s_job_stat(&js, 6000ull << 20, s->hist.count, &s->hist);
     snprintf(b->run_id, sizeof b->run_id, "%s", s->run_id);
     b->phase = a->phase;
     b->seq = a->seq++;
@@ -203,9 +258,26 @@ static void s_done(s_sim_t *s, s_agent_t *a)
                           .ops = total.count,
                           .ncheckpts = S_CHECKPTS,
                           .checkpts = cp};
-    rb_job_stat_t js = {.job = 0, .bytes = w.bytes, .ops = w.ops, .hist = &total};
+    rb_job_stat_t js = {0};
+    s_job_stat(&js, w.bytes, w.ops, &total);
+    rb_dev_id_t devs[S_DONE_DEVS];
+    rb_job_stat_t dev_stats[S_DONE_DEVS];
+    memset(devs, 0, sizeof devs);
+    memset(dev_stats, 0, sizeof dev_stats);
+    for (uint32_t i = 0; i < S_DONE_DEVS; i++) {
+        snprintf(devs[i].path, sizeof devs[i].path, "/dev/nvme%un1", i + 1);
+        snprintf(devs[i].name, sizeof devs[i].name, "nvme%un1", i + 1);
+        snprintf(devs[i].model, sizeof devs[i].model, "SAMSUNG MZQL27T6HBLA-00A07");
+        devs[i].size = 7680ull * 1000 * 1000 * 1000;
+        devs[i].lbs = devs[i].pbs = 4096;
+        dev_stats[i].job = i;
+        s_job_stat(&dev_stats[i], w.bytes / S_DONE_DEVS, w.ops / S_DONE_DEVS, &total);
+    }
     rb_msg_t m = {.type = RB_MSG_DONE};
     rb_msg_done_t *d = &m.u.done;
+    d->ndevs = d->ndev_stats = S_DONE_DEVS;
+    d->devs = devs;
+    d->dev_stats = dev_stats;
     snprintf(d->run_id, sizeof d->run_id, "%s", s->run_id);
     d->phase = a->phase;
     d->nworkers = 1;
@@ -291,12 +363,14 @@ static uint64_t s_timers(s_sim_t *s, s_agent_t *a, uint64_t now, uint32_t pid)
     if (now >= a->next_hb && a->state != S_ENDED) {
         if (a->state == S_HELLO) {
             s_hello(a, pid);
+            a->hello_wait = rb_hello_wait_ns(a->hello_wait);
+            a->next_hb = now + a->hello_wait;
         } else {
             rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};
             hb.u.heartbeat.t_ns = now;
             s_send(a, &hb);
+            a->next_hb = now + S_HB_NS;
         }
-        a->next_hb = now + S_HB_NS;
     }
     if (a->state != S_RUNNING)
         return a->next_hb;
