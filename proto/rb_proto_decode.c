@@ -139,34 +139,55 @@ static const char *s_what(const msgpack_object *o)
     return "unknown";
 }
 
-/* Value of key in a map (the first if repeated), NULL if absent; *times says how often. */
-static const msgpack_object *s_lookup(const msgpack_object *map, const char *key, unsigned *times)
+/* Whether map key k is the string key of klen bytes. */
+static bool s_key_is(const msgpack_object *k, const char *key, size_t klen)
+{
+    return k->type == MSGPACK_OBJECT_STR && k->via.str.size == klen &&
+           memcmp(k->via.str.ptr, key, klen) == 0;
+}
+
+/* Value of key in a map (the first if repeated, at index *first when first
+ * is not NULL), NULL if absent; *times says how often. */
+static const msgpack_object *s_lookup_at(const msgpack_object *map, const char *key,
+                                         unsigned *times, uint32_t *first)
 {
     const msgpack_object *val = NULL;
     size_t klen = strlen(key);
     *times = 0;
-    for (uint32_t i = 0; i < map->via.map.size; i++) {
-        const msgpack_object *k = &map->via.map.ptr[i].key;
-        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == klen &&
-            memcmp(k->via.str.ptr, key, klen) == 0 && (*times)++ == 0)
+    for (uint32_t i = 0; i < map->via.map.size; i++)
+        if (s_key_is(&map->via.map.ptr[i].key, key, klen) && (*times)++ == 0) {
             val = &map->via.map.ptr[i].val;
-    }
+            if (first)
+                *first = i;
+        }
     return val;
+}
+
+static const msgpack_object *s_lookup(const msgpack_object *map, const char *key, unsigned *times)
+{
+    return s_lookup_at(map, key, times, NULL);
 }
 
 static int s_missing(rb_proto_ctx_t *c, const char *key);
 
-/* Value of key in a map; missing or given twice is an error. */
-static int s_find(rb_proto_ctx_t *c, const msgpack_object *map, const char *key,
-                  const msgpack_object **val)
+/* Value of key in a map (at index *idx when idx is not NULL); missing or
+ * given twice is an error. */
+static int s_find_at(rb_proto_ctx_t *c, const msgpack_object *map, const char *key,
+                     const msgpack_object **val, uint32_t *idx)
 {
     unsigned times;
-    *val = s_lookup(map, key, &times);
+    *val = s_lookup_at(map, key, &times, idx);
     if (times > 1)
         return rb_proto_fail(c, key, -1, "given %u times", times);
     if (*val)
         return 0;
     return s_missing(c, key);
+}
+
+static int s_find(rb_proto_ctx_t *c, const msgpack_object *map, const char *key,
+                  const msgpack_object **val)
+{
+    return s_find_at(c, map, key, val, NULL);
 }
 
 /* Value of key in a map whose keys are expected in the order of the
@@ -176,19 +197,14 @@ static int s_find(rb_proto_ctx_t *c, const msgpack_object *map, const char *key,
 static int s_find_next(rb_proto_ctx_t *c, const msgpack_object *map, const char *key, uint32_t *at,
                        const msgpack_object **val)
 {
-    size_t klen = strlen(key);
-    if (*at < map->via.map.size) {
-        const msgpack_object *k = &map->via.map.ptr[*at].key;
-        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == klen &&
-            memcmp(k->via.str.ptr, key, klen) == 0) {
-            *val = &map->via.map.ptr[(*at)++].val;
-            return 0;
-        }
+    if (*at < map->via.map.size && s_key_is(&map->via.map.ptr[*at].key, key, strlen(key))) {
+        *val = &map->via.map.ptr[(*at)++].val;
+        return 0;
     }
-    int rc = s_find(c, map, key, val);
-    for (uint32_t i = 0; rc == 0 && i < map->via.map.size; i++)
-        if (&map->via.map.ptr[i].val == *val)
-            *at = i + 1;
+    uint32_t i = 0;
+    int rc = s_find_at(c, map, key, val, &i);
+    if (rc == 0)
+        *at = i + 1;
     return rc;
 }
 
@@ -458,8 +474,7 @@ static long s_unknown_key(const rb_proto_ctx_t *c, const rb_proto_layout_t *l,
         bool known = top && ks->size == 1 && (ks->ptr[0] == 'v' || ks->ptr[0] == 't');
         for (size_t j = 0; !known && j < l->n; j++)
             known = rb_proto_since(&l->fields[j]) <= c->version &&
-                    strlen(l->fields[j].key) == ks->size &&
-                    memcmp(l->fields[j].key, ks->ptr, ks->size) == 0;
+                    s_key_is(k, l->fields[j].key, strlen(l->fields[j].key));
         if (!known)
             return i;
     }

@@ -157,6 +157,16 @@ static void s_cfix(s_line_t *l, uint64_t v, unsigned places)
         l->b[l->n++] = (char)('0' + f / d % 10);
 }
 
+/* A row's start: the time, phase and node (head), its kind and its name. */
+static void s_row(s_line_t *l, const char *head, const char *kind, const char *name)
+{
+    l->n = 0;
+    s_str(l, head);
+    s_str(l, kind);
+    s_str(l, ",");
+    s_str(l, name);
+}
+
 void rb_csv_telemetry_rows(FILE *f, double t_s, uint64_t utc_ns, const char *phase,
                            const char *node, const rb_telem_t *t)
 {
@@ -172,10 +182,8 @@ void rb_csv_telemetry_rows(FILE *f, double t_s, uint64_t utc_ns, const char *pha
             t->writeback);
     for (uint32_t i = 0; i < t->ndevs && i < RB_TELEM_DEVS; i++) {
         const rb_telem_dev_t *d = &t->devs[i];
-        s_line_t l = {.n = 0};
-        s_str(&l, head);
-        s_str(&l, "dev,");
-        s_str(&l, d->name);
+        s_line_t l;
+        s_row(&l, head, "dev", d->name);
         s_str(&l, ",");
         s_str(&l, d->parent);
         s_cu64(&l, d->member);
@@ -193,10 +201,8 @@ void rb_csv_telemetry_rows(FILE *f, double t_s, uint64_t utc_ns, const char *pha
     }
     for (uint32_t i = 0; i < t->nnics && i < RB_TELEM_NICS; i++) {
         const rb_telem_nic_t *n = &t->nics[i];
-        s_line_t l = {.n = 0};
-        s_str(&l, head);
-        s_str(&l, "nic,");
-        s_str(&l, n->name);
+        s_line_t l;
+        s_row(&l, head, "nic", n->name);
         s_str(&l, ",,,,,,,,,,,");
         s_cu64(&l, n->rx_bps);
         s_cu64(&l, n->tx_bps);
