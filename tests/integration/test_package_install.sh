@@ -28,11 +28,13 @@
 #      now deleted, binary); `rackbench-agent --version` says the new
 #      version; after systemctl restart the plan runs again through the
 #      new agent (its build in the summary).
-#   3. dpkg --purge: the agent stopped, no unit, no agent.conf, no file of
-#      `dpkg -L` that the install made; what is left of ours (the keys
-#      placed in /etc/rackbench, and the rackbench user, by design) and the
+#   3. rackbench (the head's package) installed too, then dpkg --purge of
+#      the agent: the keys stay, the coordinator's too, and it says so; of
+#      rackbench then. The agent stopped, no unit, no agent.conf, no file of
+#      `dpkg -L` that the install made, no /etc/rackbench with the keys
+#      placed in it, no /var/lib/rackbench, no rackbench user or group; the
 #      file-system diff (the overlay's upper layer since before the install)
-#      are printed, and any path naming rackbench besides the keys fails.
+#      is printed, and any path in it naming rackbench fails.
 #
 # Skipped (77) without root, systemd-nspawn, nsenter, overlayfs,
 # dpkg-buildpackage, debhelper or lintian. The container is stopped by pid
@@ -183,7 +185,8 @@ mapfile -t paths <"$scratch/paths"
 # shellcheck disable=SC2016 # expanded by the container's sh
 in_container sh -c 'for p; do [ -e "$p" ] && echo "$p"; done; true' sh "${paths[@]}" >"$scratch/paths.before"
 mkdir "$root/rbpkg-debs"
-cp "$agent1" "$agent2" "$root/rbpkg-debs/"
+cp "$agent1" "$agent2" "$scratch"/v1/rackbench_*.deb "$root/rbpkg-debs/"
+head_deb=/rbpkg-debs/$(basename "$(ls "$scratch"/v1/rackbench_*.deb)")
 agent1=/rbpkg-debs/$(basename "$agent1")
 agent2=/rbpkg-debs/$(basename "$agent2")
 (cd "$ovl/upper" && find . -mindepth 1 -type c -printf '%P\n') >"$scratch/whiteouts.before"
@@ -263,12 +266,25 @@ in_container systemctl restart rackbench-agent || fail "systemctl restart rackbe
 [ "$(unit MainPID)" != "$pid" ] || fail "systemctl restart left the same MainPID $pid"
 run 2 "$v2"
 
-# 3. purge
-in_container dpkg -L rackbench-agent >"$scratch/dpkg-L.txt"
-in_container dpkg --purge rackbench-agent >"$scratch/purge.txt" 2>&1 || {
-    cat "$scratch/purge.txt" >&2
-    fail "dpkg --purge rackbench-agent in the container"
+# 3. purge, with the head's package there too at first: the key folder
+# is the coordinator's as well and stays until that one is purged
+in_container dpkg -i "$head_deb" >"$scratch/install-head.txt" 2>&1 || {
+    cat "$scratch/install-head.txt" >&2
+    fail "dpkg -i $head_deb in the container"
 }
+in_container dpkg -L rackbench-agent >"$scratch/dpkg-L.txt"
+purge() {
+    in_container dpkg --purge "$1" >"$scratch/purge-$1.txt" 2>&1 || {
+        cat "$scratch/purge-$1.txt" >&2
+        fail "dpkg --purge $1 in the container"
+    }
+}
+purge rackbench-agent
+[ -e "$root/etc/rackbench/head.key" ] ||
+    fail "purging rackbench-agent removed the keys while the rackbench package is installed"
+grep -q "stays for the rackbench package" "$scratch/purge-rackbench-agent.txt" ||
+    fail "purging rackbench-agent did not say why /etc/rackbench stays: $(cat "$scratch/purge-rackbench-agent.txt")"
+purge rackbench
 ! in_container pgrep -x rackbench-agent >/dev/null || fail "an agent still runs after the purge"
 [ "$(unit LoadState)" = not-found ] || fail "after the purge the unit is '$(unit LoadState)', not not-found"
 [ ! -e "$root/etc/rackbench/agent.conf" ] || fail "after the purge /etc/rackbench/agent.conf is there"
@@ -277,8 +293,10 @@ mapfile -t paths < <(grep -vx '/\.' "$scratch/dpkg-L.txt")
 left=$(in_container sh -c 'for p; do [ -e "$p" ] || [ -L "$p" ] && echo "$p"; done; true' sh "${paths[@]}" |
     grep -vxF -f "$scratch/paths.before" || true)
 echo "after the purge, of dpkg -L's paths the install made: ${left:-none}"
-[ "$left" = /etc/rackbench ] || [ -z "$left" ] || fail "the purge left files of the package: $left"
-echo "the rackbench user: $(in_container getent passwd rackbench || echo none)"
+[ -z "$left" ] || fail "the purge left files of the package: $left"
+for db in passwd group; do
+    ! in_container getent "$db" rackbench || fail "the purge left the rackbench entry of /etc/$db"
+done
 rm -rf "$root/rbpkg-debs"
 # the diff: what the overlay's upper layer holds that changed since before
 # the install, but for the folders copied up from the lower layer; a file
@@ -292,8 +310,7 @@ rm -rf "$root/rbpkg-debs"
     done | sort >"$scratch/diff.txt"
 echo "the file-system diff since before the install (logs, caches, dpkg's and systemd's state left out here):"
 grep -Ev '^(var/log|var/cache|var/lib/dpkg|var/lib/systemd|run|tmp|var/tmp)/' "$scratch/diff.txt" | sed 's/^/  /'
-ours=$(grep -i rackbench "$scratch/diff.txt" |
-    grep -vxE "etc/rackbench(/($name\.key|$name\.key_secret|head\.key))?" || true)
+ours=$(grep -i rackbench "$scratch/diff.txt" || true)
 [ -z "$ours" ] || fail "the purge left these of ours: $ours"
 
 stop_container
