@@ -9,9 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rb_agent.h"
 #include "rb_agent_cli.h"
+#include "rb_auth.h"
 #include "rb_cleanup.h"
 #include "rb_device.h"
 #include "rb_log.h"
@@ -48,11 +50,12 @@ static const struct option s_longopts[] = {
     {"list-devices", no_argument, NULL, 'Y'},
     {"protocol", required_argument, NULL, 'W'},
     {"run", required_argument, NULL, 'U'},
+    {"keygen", required_argument, NULL, 'G'},
     {NULL, 0, NULL, 0},
 };
 
 /* The options that pick what the command does, never a key of --config's file. */
-static const char s_cli_only[] = "FoVhXYU";
+static const char s_cli_only[] = "FoVhXYUG";
 
 static void s_usage(FILE *f)
 {
@@ -67,6 +70,7 @@ static void s_usage(FILE *f)
                "                       [--run RUN]\n"
                "       rackbench-agent [--config FILE] --list-devices\n"
                "                       [--allow-device PATTERN[:wipe]...]\n"
+               "       rackbench-agent [--config FILE] --keygen DIR [--name NODE]\n"
                "       rackbench-agent --help | --version\n"
                "\n"
                "Connects to a rackbench coordinator, runs the plans it sends, and only ever\n"
@@ -112,6 +116,10 @@ static void s_usage(FILE *f)
                "                 run's. An agent removes what an agent of its name left when\n"
                "                 it starts\n"
                "  --run RUN      with --cleanup: that run's folders only\n"
+               "  --keygen DIR   make this node's CURVE key pair, DIR/NODE.key (public: copy\n"
+               "                 it to the coordinator's allowed keys) and DIR/NODE.key_secret\n"
+               "                 (0600), NODE being --name or the host's name; never\n"
+               "                 overwrites a key, and exits (0, or 2)\n"
                "  --help         this text\n"
                "  --version      the build and the protocols it speaks\n");
 }
@@ -185,6 +193,10 @@ static int s_option(int c, const char *arg, const char *what, rb_agent_cli_t *cl
         return -1;
     case 'Y':
         cli->mode = 2;
+        return -1;
+    case 'G':
+        cli->mode = 3;
+        cli->keygen_dir = arg;
         return -1;
     case 'T':
         o->no_telemetry = 1;
@@ -398,7 +410,32 @@ void rb_agent_cli_fini(rb_agent_cli_t *cli)
     cli->conf = NULL;
 }
 
-/* Does what cli says: a cleanup, the device list, or an agent run; the exit code. */
+/* --keygen DIR: this node's key pair, named name or the host's name, as
+ * `rackbench keygen` makes it (a node with the agent's package only has no
+ * rackbench). 0, or 2 said on stderr. */
+static int s_keygen(const char *dir, const char *name, rb_err_t *err)
+{
+    char host[256] = "", pub[41];
+    if (!name) {
+        if (gethostname(host, sizeof host - 1) < 0 || !*host) {
+            fprintf(stderr, "rackbench-agent: --keygen: no --name, and no host name (%s)\n",
+                    strerror(errno));
+            return 2;
+        }
+        name = host;
+    }
+    if (rb_auth_keygen(dir, name, pub, err) < 0) {
+        fprintf(stderr, "rackbench-agent: --keygen: %s\n", err->msg);
+        return 2;
+    }
+    printf("%s/%s.key         public key %s: copy it to the coordinator's allowed keys\n"
+           "%s/%s.key_secret  secret key (mode 0600): keep it on this node\n",
+           dir, name, pub, dir, name);
+    return 0;
+}
+
+/* Does what cli says: a cleanup, the device list, a key pair, or an agent
+ * run; the exit code. */
 static int s_run(const rb_agent_cli_t *cli, rb_err_t *err)
 {
     const rb_agent_opts_t *o = &cli->o;
@@ -406,6 +443,8 @@ static int s_run(const rb_agent_cli_t *cli, rb_err_t *err)
         rb_cleanup_only_t only = {.node = o->name, .run = o->cleanup_run};
         return rb_cleanup_main(o->roots, o->nroots, &only);
     }
+    if (cli->mode == 3)
+        return s_keygen(cli->keygen_dir, o->name, err);
     if (cli->mode == 2) {
         static rb_device_allow_t allow; /* large: not on the stack */
         allow.open_writers = o->open_writers;

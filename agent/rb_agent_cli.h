@@ -8,9 +8,10 @@
 #include "rb_agent.h"
 
 typedef struct rb_agent_cli {
-    rb_agent_opts_t o; /* the options, the file's overridden by the command line's */
-    int mode;          /* 0 an agent, 1 --cleanup, 2 --list-devices */
-    char *conf;        /* --config's text, which o's strings from it point into */
+    rb_agent_opts_t o;      /* the options, the file's overridden by the command line's */
+    int mode;               /* 0 an agent, 1 --cleanup, 2 --list-devices, 3 --keygen */
+    const char *keygen_dir; /* --keygen's folder */
+    char *conf;             /* --config's text, which o's strings from it point into */
 } rb_agent_cli_t;
 
 /* Reads --config's file (if given) and then the command line into cli

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -106,6 +107,41 @@ static void test_override(void **state)
     rb_agent_cli_fini(&cli);
 }
 
+/* --keygen DIR makes the key pair of the node agent.conf names, the secret
+ * one 0600, through the real command line; a second one is refused (2) and
+ * leaves the first pair as it was. */
+static void test_keygen(void **state)
+{
+    (void)state;
+    char dir[PATH_MAX], path[PATH_MAX + 32], again[2][512];
+    snprintf(dir, sizeof dir, "%s/keys", RB_TEST_TMP);
+    for (const char *f = "jr5-09.key\0jr5-09.key_secret\0"; *f; f += strlen(f) + 1) {
+        snprintf(path, sizeof path, "%s/%s", dir, f);
+        unlink(path);
+    }
+    char *argv[] = {"rackbench-agent", "--config", (char *)s_write(s_good), "--keygen", dir, NULL};
+    rb_agent_cli_t cli;
+    assert_int_equal(s_parse(&cli, argv), -1);
+    assert_int_equal(cli.mode, 3);
+    assert_string_equal(cli.keygen_dir, dir);
+    rb_agent_cli_fini(&cli);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(rb_agent_cli_main(5, argv), i ? 2 : 0);
+        snprintf(path, sizeof path, "%s/jr5-09.key_secret", dir);
+        struct stat st;
+        assert_int_equal(stat(path, &st), 0);
+        assert_int_equal(st.st_mode & 0777, 0600);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        size_t n = fread(again[i], 1, sizeof again[i] - 1, f);
+        again[i][n] = '\0';
+        fclose(f);
+        snprintf(path, sizeof path, "%s/jr5-09.key", dir);
+        assert_int_equal(access(path, R_OK), 0);
+    }
+    assert_string_equal(again[0], again[1]);
+}
+
 /* s_parse of a file holding text fails with exit 2 and says want. */
 static void s_refused(const char *text, const char *want)
 {
@@ -165,7 +201,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_file),    cmocka_unit_test(test_override),
         cmocka_unit_test(test_unknown_key),  cmocka_unit_test(test_bad_value),
-        cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_missing_file), cmocka_unit_test(test_keygen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;
 }
