@@ -66,7 +66,7 @@ void rb_html_head(const rb_run_result_t *r, FILE *f)
         rb_table_kv(f, "duration", "%.1f s", r->duration_s);
         rb_table_kv(f, "nodes", "%u (%u ok)", r->nnodes, ok);
     }
-    rb_table_kv(f, "rackbench", "%s", RB_VERSION);
+    rb_table_kv(f, "rackbench", "%s", rb_report_build(r));
     fprintf(f, "<tr><th scope=\"row\">status</th><td class=\"%s\">%s</td></tr>\n",
             r->live                   ? "running"
             : r->status || r->running ? "fail"

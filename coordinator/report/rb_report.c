@@ -765,6 +765,8 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
     rb_jw_str(&w, "schema", RB_SUMMARY_SCHEMA);
     rb_jw_str(&w, "run_id", r->run_id);
     rb_jw_str(&w, "rackbench_version", RB_VERSION);
+    if (r->build[0]) /* unknown in a run from before it was written */
+        rb_jw_str(&w, "rackbench_build", r->build);
     rb_jw_str(&w, "plan", r->plan_source);
     rb_jw_str(&w, "started", when);
     rb_jw_num(&w, "duration_s", r->duration_s);

@@ -8,6 +8,7 @@
 
 #include "rb_accept_result.h"
 #include "rb_aggregate.h"
+#include "rb_build.h"
 #include "rb_project_result.h"
 #include "rb_units.h"
 
@@ -51,6 +52,8 @@ typedef struct rb_report_node {
 
 typedef struct rb_run_result {
     char run_id[RB_NAME_MAX];
+    char build[RB_BUILD_MAX];  /* the coordinator's build that ran it ("": a run from
+                                  before summary.json said it) */
     const char *plan_source;   /* borrowed */
     uint64_t started_wall_ns;  /* wall clock at start */
     double duration_s;         /* whole run, coordinator clock */
@@ -131,6 +134,10 @@ int rb_report_silent(const rb_run_result_t *r, const rb_report_node_t *n);
 
 /* The nodes of r that fell silent (rb_report_silent). */
 uint32_t rb_report_nsilent(const rb_run_result_t *r);
+
+/* The coordinator's build that ran r ("0.1.0+git716.g4aa5e336d9"); for a run
+ * from before summary.json said it, this build's version number. */
+const char *rb_report_build(const rb_run_result_t *r);
 
 /* " (at 12.3 s)" for a node lost s seconds into the phase; "" for s < 0 (static buffer). */
 const char *rb_report_lost_at(double s);

@@ -122,6 +122,11 @@ char *rb_report_run_nodes(const rb_run_result_t *r, char *buf, size_t len)
     return buf;
 }
 
+const char *rb_report_build(const rb_run_result_t *r)
+{
+    return r->build[0] ? r->build : RB_VERSION;
+}
+
 /* " (at 12.3 s)" for a node lost then; "" otherwise (static buffer). */
 const char *rb_report_lost_at(double s)
 {

@@ -755,7 +755,7 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
 {
     char when[32];
     rb_time_iso(when, sizeof when, r->started_wall_ns);
-    fprintf(f, "rackbench %s  run %s  %s\n", RB_VERSION, r->run_id, when);
+    fprintf(f, "rackbench %s  run %s  %s\n", rb_report_build(r), r->run_id, when);
     char head[PATH_MAX + 128], nodes[96];
     rb_report_run_nodes(r, nodes, sizeof nodes);
     snprintf(head, sizeof head, "plan %s  %s  %s", r->plan_source, nodes,

@@ -604,6 +604,7 @@ int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
     }
     if (j) {
         rb_json_get_str(j, "run_id", res->run_id, sizeof res->run_id);
+        rb_json_get_str(j, "rackbench_build", res->build, sizeof res->build);
         rb_json_get_str(j, "plan", out->source, sizeof out->source);
         if (out->source[0])
             res->plan_source = out->source;

@@ -74,6 +74,7 @@ static rb_run_result_t s_result(rb_run_ctx_t *r, rb_report_node_t *nodes, int *f
                            .interval_s = (double)r->plan->interval_ns / 1e9,
                            .phases = r->aggs};
     snprintf(res.run_id, sizeof res.run_id, "%s", r->run_id);
+    snprintf(res.build, sizeof res.build, "%s", rb_build_id());
     snprintf(res.error, sizeof res.error, "%s", r->error);
     res.dropped_messages = r->dropped;
     res.units = r->o->units;

@@ -201,12 +201,13 @@ run() {
     local out=$scratch/run$1
     container_run "$rb" "$scratch/plan.ini" "tcp://$ip:$port" "$keys/head.key_secret" "$keys/allowed" "$out" ||
         fail "run $1 failed (above)"
-    python3 - "$out" "$name" "$2" <<'EOF' || fail "run $1: summary.json (above)"
+    python3 - "$out" "$name" "$2" "$v1" <<'EOF' || fail "run $1: summary.json (above)"
 import glob, json, sys
-out, name, version = sys.argv[1:]
+out, name, version, head = sys.argv[1:]
 (path,) = glob.glob(out + "/*/summary.json")
 j = json.load(open(path))
 assert j["status"] == "ok", j["status"]
+assert j["rackbench_build"] == head, (j["rackbench_build"], head)  # the head's package
 (node,) = j["nodes"]
 assert (node["name"], node["rack"], node["status"]) == (name, "r01", "ok"), node
 assert node["build"] == version, (node["build"], version)

@@ -54,6 +54,7 @@ coordinator() { # PLAN LOG ARGS...
     cpid=$!
 }
 new=$("$bin/rackbench" --version | sed -n 's/.*(protocol \([0-9]*\),.*/\1/p')
+head_build=$("$bin/rackbench" --version | sed -n 's/^rackbench \([^ ]*\) (protocol.*/\1/p')
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 # 1. old options only: both nodes run, each with its build
@@ -72,11 +73,13 @@ else
         json "$sum" "d['phases'][0]['bytes']")
     builds=$(json "$sum" "' | '.join(n['build'] for n in d['nodes'])")
     report=$(dirname "$sum")/report.txt
+    ran=$(json "$sum" "d.get('rackbench_build')")
     if [ "$got" = "n23 ok 23 1;n$new ok $new 1" ] && grep -q "the nodes ran 2 builds" "$report" &&
-        grep -q "n23 ran 0.1.0 (protocol 23)" "$report"; then
-        echo "ok   case 1: protocols 23 and $new in one run, both ok ($builds), bytes $bytes; report.txt notes both builds"
+        grep -q "n23 ran 0.1.0 (protocol 23)" "$report" && [ "$ran" = "$head_build" ] &&
+        head -1 "$report" | grep -qF "rackbench $head_build  run "; then
+        echo "ok   case 1: protocols 23 and $new in one run, both ok ($builds), bytes $bytes; report.txt notes both builds and the coordinator's ($ran)"
     else
-        no "case 1: nodes '$got', report: $(grep -A2 'builds' "$report")"
+        no "case 1: nodes '$got', coordinator's build '$ran' (want $head_build), report: $(head -1 "$report"; grep -A2 'builds' "$report")"
     fi
 fi
 
