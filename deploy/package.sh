@@ -4,11 +4,15 @@
 #
 #   deploy/package.sh [OUTDIR]     # .deb, .buildinfo, .changes into OUTDIR (./packages)
 #
+# Each package comes with its -dbgsym package (the programs' debug symbols,
+# for gdb on a node: install it beside the package when needed).
+#
 # It copies the working tree (the files Git tracks or would track: no build
 # folders, no runs) into a scratch folder, puts deploy/debian/ at its root as
 # debian/, writes debian/changelog with the tree's version, and runs
 # dpkg-buildpackage -b -us -uc there with the tests off (DEB_BUILD_OPTIONS
-# nocheck). The version is the project's (CMakeLists.txt) and the commit:
+# nocheck) and a compiler per core (parallel=N in DEB_BUILD_OPTIONS sets
+# another number). The version is the project's (CMakeLists.txt) and the commit:
 # X.Y.Z for a commit tagged vX.Y.Z, X.Y.Z+gitN.gHASH for the Nth commit
 # (after the last tag, or from the start), +dirty when the working tree
 # differs from it. Needs dpkg-dev and debhelper (deploy/setup.sh --package)
@@ -72,8 +76,10 @@ if ! dpkg-query -W -f='${Status}' libopenmpi-dev 2>/dev/null | grep -q 'install 
     profiles=(-Pnompi)
 fi
 echo "package.sh: building rackbench $version"
-(cd "$tree" && DEB_BUILD_OPTIONS="nocheck ${DEB_BUILD_OPTIONS:-parallel=1}" \
-    dpkg-buildpackage -b -us -uc "${profiles[@]}")
+# as many compilers as cores unless DEB_BUILD_OPTIONS says parallel=N
+options="nocheck ${DEB_BUILD_OPTIONS:-}"
+[[ $options == *parallel=* ]] || options+=" parallel=$(nproc)"
+(cd "$tree" && DEB_BUILD_OPTIONS="$options" dpkg-buildpackage -b -us -uc "${profiles[@]}")
 for f in "$work"/*.deb "$work"/*.buildinfo "$work"/*.changes; do
     [ -e "$f" ] && mv "$f" "$out/"
 done

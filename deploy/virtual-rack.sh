@@ -45,8 +45,9 @@
 # still stops whatever runs in the namespaces.
 #
 # Environment: RB_BIN, the folder of rackbench and rackbench-agent (default
-# build/bin of this repository); RB_VRACK_STATE, the state folder (default
-# build/virtual-rack of this repository).
+# build/bin of this repository; /usr/bin for the packages' programs), which
+# `up` keeps for the later commands; RB_VRACK_STATE, the state folder
+# (default build/virtual-rack of this repository).
 #
 # Keys: when `rackbench keygen` exists (and the rack has agents), `up` makes
 # a key pair per node and one for the coordinator under STATE/keys, starts
@@ -54,7 +55,7 @@
 # --allow-keys; with binaries that know no keygen it runs without keys.
 #
 # Needs root, ip (iproute2), losetup and mount (mount), mkfs.ext4 (e2fsprogs).
-# K, PREFIX, PORT, SUBNET, KEYS, AGENTS come from STATE/rack.env:
+# K, PREFIX, PORT, SUBNET, KEYS, AGENTS, BIN come from STATE/rack.env:
 # shellcheck disable=SC2153
 set -euo pipefail
 
@@ -100,6 +101,12 @@ load_env() {
     [ -f "$state/rack.env" ] || return 1
     # shellcheck source=/dev/null
     . "$state/rack.env"
+    # the binaries `up` started the agents with, unless RB_BIN says otherwise
+    if [ -z "${RB_BIN:-}" ] && [ -n "${BIN:-}" ]; then
+        bin=$BIN
+        rb=$bin/rackbench
+        agent=$bin/rackbench-agent
+    fi
 }
 
 cmd_up() {
@@ -164,6 +171,7 @@ KEYS=$keys
 SHARED=$shared
 ALIAS=$alias
 AGENTS=$agents
+BIN=$(printf '%q' "$bin")
 ENV
     trap 'echo "virtual-rack: up failed; '"'"'$me down'"'"' removes what was made (logs in $state)" >&2' ERR
 
