@@ -172,6 +172,41 @@ typedef struct rb_msg_space {
     uint64_t mem_room; /* from 26: what the agent's host has for them (0: not said) */
 } rb_msg_space_t;
 
+/* A disk's health as its own counters tell it (smartctl --json), at one
+ * moment (version 27): READY carries each measured disk's reading before the
+ * run's first phase, END the one after its last. A counter the drive does
+ * not report is RB_HEALTH_NA; a disk that could not be read has reason set
+ * and every counter RB_HEALTH_NA. */
+#define RB_HEALTH_NA     UINT64_MAX
+#define RB_HEALTH_DEVS   64  /* disks read per agent and run */
+#define RB_HEALTH_REASON 256 /* why a disk could not be read */
+
+enum { RB_SMART_UNKNOWN = 0, RB_SMART_PASSED = 1, RB_SMART_FAILED = 2 };
+
+typedef struct rb_health {
+    char dev[128];           /* what was read: /dev/sda, /dev/nvme0 */
+    char model[RB_NAME_MAX]; /* as the drive names itself, "" unknown */
+    char serial[RB_NAME_MAX];
+    char protocol[16];             /* "ATA", "SCSI", "NVMe"; "" not read */
+    char reason[RB_HEALTH_REASON]; /* why it was not read ("" when it was) */
+    uint32_t verdict;              /* RB_SMART_*: the drive's overall assessment */
+    uint32_t exit_status;          /* smartctl's exit status (a bit mask) */
+    uint64_t reallocated;          /* ATA 5 raw; SCSI the grown defect list */
+    uint64_t pending;              /* ATA 197 raw: sectors waiting to be remapped */
+    uint64_t offline_unc;          /* ATA 198 raw: offline uncorrectable sectors */
+    uint64_t crc_errors;           /* ATA 199 raw: interface CRC errors */
+    uint64_t media_errors;         /* NVMe media and data integrity errors; SCSI
+                                      uncorrected read and write errors */
+    uint64_t error_log;            /* ATA error log's count; NVMe error log entries */
+    uint64_t critical_warning;     /* NVMe critical warning bits */
+    uint64_t percentage_used;      /* NVMe: endurance used, % (may pass 100) */
+    uint64_t available_spare;      /* NVMe: spare left, % */
+    uint64_t spare_threshold;      /* NVMe: the spare below which it warns, % */
+    uint64_t temperature;          /* degrees C when read */
+    uint64_t temperature_max;      /* degrees C, the most seen over the run's readings */
+    uint64_t power_on_hours;
+} rb_health_t;
+
 typedef struct rb_msg_ready {
     char run_id[RB_NAME_MAX];
     uint64_t prefill_bytes; /* bytes written to lay out files for read phases */

@@ -15,7 +15,8 @@
 # Docker-style policy-rc.d, which would keep dpkg from stopping or starting
 # the agent, is removed in it). The head node is this machine: rackbench
 # from its package unpacked with dpkg -x (nothing is installed here), keys
-# made by its `rackbench keygen`, over tcp with CURVE keys (the container
+# made by its `rackbench keygen` and the node's by `rackbench-agent
+# --keygen` in the container, over tcp with CURVE keys (the container
 # shares this machine's network).
 #
 #   1. dpkg -i rackbench-agent inside, /etc/rackbench/agent.conf and the
@@ -120,8 +121,6 @@ rb=$head/usr/bin/rackbench
 keys=$scratch/keys
 mkdir -p "$keys/allowed"
 "$rb" keygen "$keys" --name head >/dev/null
-"$rb" keygen "$keys" --name "$name" >/dev/null
-cp "$keys/$name.key" "$keys/allowed/"
 ip=$(ip -4 -o addr show scope global 2>/dev/null | awk '{ split($4, a, "/"); print a[1]; exit }')
 ip=${ip:-127.0.0.1}
 cat >"$scratch/plan.ini" <<'EOF'
@@ -230,9 +229,11 @@ in_container dpkg -i "$agent1" >"$scratch/install1.txt" 2>&1 || {
 [ "$(unit ActiveState)" = inactive ] || fail "installed, the unit is '$(unit ActiveState)', not inactive"
 in_container getent passwd rackbench >/dev/null || fail "installed, there is no rackbench user"
 [ "$(stat -c %a "$root/etc/rackbench")" = 700 ] || fail "installed, /etc/rackbench is not 0700"
-for f in "$name.key_secret" "$name.key" head.key; do
-    install -m 0600 "$keys/$f" "$root/etc/rackbench/$f"
-done
+# the node's own pair, made on it as docs/deploy.md says; its public key to the head
+in_container rackbench-agent --keygen /etc/rackbench --name "$name" >/dev/null ||
+    fail "rackbench-agent --keygen in the container"
+cp "$root/etc/rackbench/$name.key" "$keys/allowed/"
+install -m 0644 "$keys/head.key" "$root/etc/rackbench/head.key"
 cat >"$root/etc/rackbench/agent.conf" <<EOF
 coordinator = tcp://$ip:$port
 name = $name
