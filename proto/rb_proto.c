@@ -203,8 +203,26 @@ S_LAYOUT(s_body_PLAN, s_check_plan, F_STR(rb_msg_plan_t, run_id, 0),
          F_INLINE(rb_msg_plan_t, peers, npeers, RB_MAX_PEERS, s_peer_layout),
          F_ARRAY(rb_msg_plan_t, phases, nphases, RB_MAX_PHASES, s_phase_layout));
 
-S_LAYOUT(s_body_READY, NULL, F_STR(rb_msg_ready_t, run_id, 0),
-         F_U64(rb_msg_ready_t, prefill_bytes));
+S_LAYOUT(s_health_layout, NULL, F_STR(rb_health_t, dev, RB_PK_F_NONEMPTY),
+         F_STR(rb_health_t, model, 0), F_STR(rb_health_t, serial, 0),
+         F_STR(rb_health_t, protocol, 0), F_STR(rb_health_t, reason, 0),
+         F_U32(rb_health_t, verdict, RB_SMART_FAILED), F_U32(rb_health_t, exit_status, 255),
+         F_U64(rb_health_t, reallocated), F_U64(rb_health_t, pending),
+         F_U64(rb_health_t, offline_unc), F_U64(rb_health_t, crc_errors),
+         F_U64(rb_health_t, media_errors), F_U64(rb_health_t, error_log),
+         F_U64(rb_health_t, critical_warning), F_U64(rb_health_t, percentage_used),
+         F_U64(rb_health_t, available_spare), F_U64(rb_health_t, spare_threshold),
+         F_U64(rb_health_t, temperature), F_U64(rb_health_t, temperature_max),
+         F_U64(rb_health_t, power_on_hours));
+
+#define S_HEALTH_DOC                                                                               \
+    "agent: each disk it measures (those under its roots, those it may open), "                    \
+    "read by smartctl: model, serial, verdict and counters (docs/telemetry.md), "                  \
+    "or why it could not be read"
+
+S_LAYOUT(s_body_READY, NULL, F_STR(rb_msg_ready_t, run_id, 0), F_U64(rb_msg_ready_t, prefill_bytes),
+         F_ARRAY(rb_msg_ready_t, health, nhealth, RB_HEALTH_DEVS, s_health_layout,
+                 .flags = RB_PK_F_INFO, .since = 27, .doc = S_HEALTH_DOC " before the run"));
 
 S_LAYOUT(s_space_layout, NULL, F_STR(rb_space_info_t, path, 0), F_U64(rb_space_info_t, dev),
          F_U64(rb_space_info_t, need_bytes), F_U64(rb_space_info_t, free_bytes),
@@ -278,7 +296,9 @@ S_LAYOUT(s_body_HEARTBEAT, NULL, F_U64(rb_msg_heartbeat_t, t_ns),
                       "goes on (the coordinator waits for a clean-up that makes progress)"));
 
 S_LAYOUT(s_body_END, NULL, F_STR(rb_msg_end_t, run_id, 0), F_U64(rb_msg_end_t, removed_files),
-         F_KIND(rb_msg_end_t, status, RB_PK_ERRNO));
+         F_KIND(rb_msg_end_t, status, RB_PK_ERRNO),
+         F_ARRAY(rb_msg_end_t, health, nhealth, RB_HEALTH_DEVS, s_health_layout,
+                 .flags = RB_PK_F_INFO, .since = 27, .doc = S_HEALTH_DOC " after it"));
 
 const rb_proto_layout_t *const rb_proto_bodies[RB_MSG_COUNT] = {
 #define RB_X_BODY(e, s) [RB_MSG_##e] = &s_body_##e,

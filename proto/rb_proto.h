@@ -27,7 +27,7 @@
 #include "rb_limits.h"
 #include "rb_steady.h"
 
-#define RB_PROTO_VERSION   26           /* the newest version this build speaks */
+#define RB_PROTO_VERSION   27           /* the newest version this build speaks */
 #define RB_PROTO_OLDEST    23           /* the oldest: a peer of OLDEST .. VERSION is understood */
 #define RB_PROTO_MAX_FRAME (640u << 20) /* bytes; a larger frame is refused unread */
 
@@ -210,6 +210,9 @@ typedef struct rb_health {
 typedef struct rb_msg_ready {
     char run_id[RB_NAME_MAX];
     uint64_t prefill_bytes; /* bytes written to lay out files for read phases */
+    /* version 27: each measured disk's health before the first phase */
+    uint32_t nhealth;
+    rb_health_t *health; /* borrowed when sent; decoded: rb_msg_fini frees it */
 } rb_msg_ready_t;
 
 /* REFUSED, ABORT and ERROR share one body. */
@@ -412,6 +415,9 @@ typedef struct rb_msg_end {
     char run_id[RB_NAME_MAX];
     uint64_t removed_files; /* agent → coord: files removed; 0 from the coordinator */
     int32_t status;         /* agent → coord: 0 or -errno of a failed removal */
+    /* version 27, agent → coord: each measured disk's health after the run */
+    uint32_t nhealth;
+    rb_health_t *health; /* as READY's */
 } rb_msg_end_t;
 
 typedef struct rb_msg {

@@ -74,6 +74,50 @@ static void fill_job_stats(rb_job_stat_t *js, uint32_t n, unsigned step)
 }
 
 /* Version 2 fields of a job, none at its default, each job k of a PLAN different. */
+/* n disks' health (version 27), calloc'd: an ATA one read, an NVMe one
+ * read, one that could not be, in turn; big: every field at its largest */
+static rb_health_t *fill_health(uint32_t n, int big)
+{
+    rb_health_t *h = calloc(n, sizeof *h);
+    assert_non_null(h);
+    for (uint32_t i = 0; i < n; i++) {
+        rb_health_t *d = &h[i];
+        uint64_t na = RB_HEALTH_NA;
+        snprintf(d->dev, sizeof d->dev, "/dev/sd%c", 'a' + i % 26);
+        if (big)
+            memset(d->dev, 'd', sizeof d->dev - 1);
+        for (uint64_t *c = &d->reallocated; c <= &d->power_on_hours; c++)
+            *c = big ? UINT64_MAX - 1 : na;
+        if (i % 3 == 2) {
+            snprintf(d->reason, sizeof d->reason, "%s: a loop device has no SMART", d->dev);
+            continue;
+        }
+        snprintf(d->model, sizeof d->model, i % 3 ? "Samsung SSD 970 EVO" : "ST3500418AS");
+        snprintf(d->serial, sizeof d->serial, "S%u", 1000 + i);
+        snprintf(d->protocol, sizeof d->protocol, i % 3 ? "NVMe" : "ATA");
+        d->verdict = i % 3 ? RB_SMART_PASSED : RB_SMART_FAILED;
+        d->exit_status = i % 3 ? 0 : 216;
+        if (big)
+            continue;
+        d->temperature = d->temperature_max = 33 + i;
+        d->power_on_hours = 17000 + i;
+        d->error_log = 56;
+        if (i % 3 == 0) {
+            d->reallocated = 304;
+            d->pending = 8;
+            d->offline_unc = 0;
+            d->crc_errors = 0;
+        } else {
+            d->media_errors = 7;
+            d->critical_warning = 0;
+            d->percentage_used = 4;
+            d->available_spare = 100;
+            d->spare_threshold = 10;
+        }
+    }
+    return h;
+}
+
 static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
 {
     static const rb_rw_t rws[] = {RB_RW_RANDRW, RB_RW_REREAD, RB_RW_RANDWRITE, RB_RW_RW};
@@ -485,6 +529,8 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
     case RB_MSG_READY:
         strcpy(m->u.ready.run_id, "r1");
         m->u.ready.prefill_bytes = 1ull << 35;
+        m->u.ready.nhealth = big ? RB_HEALTH_DEVS : 2;
+        m->u.ready.health = fill_health(m->u.ready.nhealth, big);
         break;
     case RB_MSG_REFUSED:
     case RB_MSG_ABORT:
@@ -604,6 +650,8 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
         strcpy(m->u.end.run_id, "r1");
         m->u.end.removed_files = 12;
         m->u.end.status = -EACCES;
+        m->u.end.nhealth = big ? RB_HEALTH_DEVS : 1;
+        m->u.end.health = fill_health(m->u.end.nhealth, big);
         break;
     case RB_MSG_SPACE: {
         rb_msg_space_t *sp = &m->u.space;
@@ -736,6 +784,20 @@ static void cmp_job_stats(const rb_job_stat_t *a, const rb_job_stat_t *b, uint32
     }
 }
 
+/* a's na disks' health came through as b's nb: the same, or none for a
+ * peer of a version before 27 */
+static void cmp_health(const rb_health_t *a, uint32_t na, const rb_health_t *b, uint32_t nb,
+                       uint32_t version)
+{
+    if (version && version < 27) {
+        assert_int_equal(nb, 0);
+        return;
+    }
+    assert_int_equal(na, nb);
+    for (uint32_t i = 0; i < na; i++)
+        assert_memory_equal(&a[i], &b[i], sizeof a[i]);
+}
+
 static void cmp_reason(const rb_msg_reason_t *a, const rb_msg_reason_t *b)
 {
     assert_string_equal(a->run_id, b->run_id);
@@ -824,6 +886,8 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
     case RB_MSG_READY:
         assert_string_equal(a->u.ready.run_id, b->u.ready.run_id);
         assert_int_equal(a->u.ready.prefill_bytes, b->u.ready.prefill_bytes);
+        cmp_health(a->u.ready.health, a->u.ready.nhealth, b->u.ready.health, b->u.ready.nhealth,
+                   b->version);
         break;
     case RB_MSG_REFUSED:
         cmp_reason(&a->u.refused, &b->u.refused);
@@ -910,6 +974,8 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
         assert_string_equal(a->u.end.run_id, b->u.end.run_id);
         assert_int_equal(a->u.end.removed_files, b->u.end.removed_files);
         assert_int_equal(a->u.end.status, b->u.end.status);
+        cmp_health(a->u.end.health, a->u.end.nhealth, b->u.end.health, b->u.end.nhealth,
+                   b->version);
         break;
     case RB_MSG_SPACE:
         assert_string_equal(a->u.space.run_id, b->u.space.run_id);
@@ -1396,7 +1462,7 @@ static void test_version(void **state)
     (void)state;
     char needle[200];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 26);
+    assert_int_equal(RB_PROTO_VERSION, 27);
     assert_int_equal(RB_PROTO_OLDEST, 23);
     assert_int_equal(rb_proto_speak(), RB_PROTO_VERSION);
     /* Below and above the window: refused with both versions and this build. */
@@ -1488,6 +1554,7 @@ static void test_fingerprints(void **state)
         {24, 0xecc7c802ac583e63ull},
         {25, 0xc89f91245b3f0eb0ull},
         {26, 0x94f53bb21b1c428bull},
+        {27, 0xd2a0afda2ab38a6bull},
     };
     assert_int_equal(sizeof pinned / sizeof pinned[0], RB_PROTO_VERSION - RB_PROTO_OLDEST + 1);
     for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++) {
@@ -1501,6 +1568,7 @@ static void test_fingerprints(void **state)
     assert_true(rb_proto_fingerprint(23) != rb_proto_fingerprint(24));
     assert_true(rb_proto_fingerprint(24) != rb_proto_fingerprint(25));
     assert_true(rb_proto_fingerprint(25) != rb_proto_fingerprint(26));
+    assert_true(rb_proto_fingerprint(26) != rb_proto_fingerprint(27));
     /* a key of a version this build does not say yet would travel in none */
     if (rb_proto_newest_since() > RB_PROTO_VERSION)
         fail_msg("a key arrives in protocol %u, and RB_PROTO_VERSION is %d",
