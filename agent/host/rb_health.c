@@ -137,6 +137,33 @@ static void s_clear(rb_health_t *h)
     h->temperature = h->temperature_max = h->power_on_hours = RB_HEALTH_NA;
 }
 
+/* Not read: every counter NA (as s_clear left them), and why in smartctl's
+ * first message. */
+static void s_unread(const rb_json_t *root, rb_health_t *h)
+{
+    const char *m = rb_json_str(rb_json_path(root, "smartctl.messages.0.string"));
+    h->protocol[0] = '\0';
+    if (m && *m)
+        s_copy(h->reason, sizeof h->reason, m);
+    else
+        snprintf(h->reason, sizeof h->reason,
+                 "smartctl read nothing from the disk and said nothing (exit status %u)",
+                 h->exit_status);
+}
+
+/* Whether smartctl found a device but read nothing of it. */
+static int s_nothing(const rb_health_t *h)
+{
+    const uint64_t c[] = {h->reallocated,      h->pending,         h->offline_unc,
+                          h->crc_errors,       h->media_errors,    h->error_log,
+                          h->critical_warning, h->percentage_used, h->available_spare,
+                          h->temperature,      h->power_on_hours};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+        if (c[i] != RB_HEALTH_NA)
+            return 0;
+    return h->verdict == RB_SMART_UNKNOWN && !h->model[0] && !h->serial[0];
+}
+
 int rb_health_parse(const char *json, size_t len, rb_health_t *h)
 {
     rb_err_t err;
@@ -154,13 +181,7 @@ int rb_health_parse(const char *json, size_t len, rb_health_t *h)
     const rb_json_t *dev = rb_json_get(root, "device");
     const rb_json_t *status = rb_json_get(root, "smart_status");
     if (!dev && !status) {
-        const char *m = rb_json_str(rb_json_path(root, "smartctl.messages.0.string"));
-        if (m && *m)
-            s_copy(h->reason, sizeof h->reason, m);
-        else
-            snprintf(h->reason, sizeof h->reason,
-                     "smartctl read nothing from the disk and said nothing (exit status %u)",
-                     h->exit_status);
+        s_unread(root, h);
         rb_json_free(&root);
         return 0;
     }
@@ -175,6 +196,8 @@ int rb_health_parse(const char *json, size_t len, rb_health_t *h)
     h->temperature = s_u64(rb_json_path(root, "temperature.current"));
     h->temperature_max = h->temperature;
     h->power_on_hours = s_u64(rb_json_path(root, "power_on_time.hours"));
+    if (s_nothing(h)) /* a type found, then refused: "please try adding '-d megaraid,N'" */
+        s_unread(root, h);
     rb_json_free(&root);
     return 0;
 }

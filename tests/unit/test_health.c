@@ -180,6 +180,16 @@ static void test_not_read(void **state)
         assert_non_null(strstr(h.reason, "smartctl's output is not JSON ("));
         s_assert_unread(&h);
     }
+    /* A device type found, then refused (constructed after smartctl's
+     * message for a PERC volume): not read, with smartctl's words. */
+    const char *perc = "{\"smartctl\":{\"messages\":[{\"string\":\"DELL or MegaRaid controller, "
+                       "please try adding '-d megaraid,N'\",\"severity\":\"error\"}],"
+                       "\"exit_status\":2},\"device\":{\"name\":\"/dev/sda\",\"type\":\"scsi\","
+                       "\"protocol\":\"SCSI\"}}";
+    assert_int_equal(rb_health_parse(perc, strlen(perc), &h), 0);
+    assert_string_equal(h.reason, "DELL or MegaRaid controller, please try adding '-d megaraid,N'");
+    s_assert_unread(&h);
+
     /* Packed or out-of-range numbers: never NA by accident, never negative. */
     const char *big = "{\"device\":{\"protocol\":\"ATA\"},\"ata_smart_attributes\":{\"table\":["
                       "{\"id\":5,\"raw\":{\"value\":1e30,\"string\":\"x\"}},"
