@@ -78,7 +78,8 @@ static void s_ata(const rb_json_t *root, rb_health_t *h)
     const rb_json_t *table = rb_json_path(root, "ata_smart_attributes.table");
     for (size_t i = 0; i < rb_json_len(table); i++) {
         const rb_json_t *a = rb_json_at(table, i);
-        switch ((int)rb_json_num(rb_json_get(a, "id"), -1)) {
+        double id = rb_json_num(rb_json_get(a, "id"), -1);
+        switch (id >= 0 && id <= 255 ? (int)id : -1) { /* an id is one byte */
         case 5:
             h->reallocated = s_ata_raw(a);
             break;

@@ -192,6 +192,7 @@ static void test_not_read(void **state)
 
     /* Packed or out-of-range numbers: never NA by accident, never negative. */
     const char *big = "{\"device\":{\"protocol\":\"ATA\"},\"ata_smart_attributes\":{\"table\":["
+                      "{\"id\":1e30,\"raw\":{\"value\":1}},{\"id\":-5,\"raw\":{\"value\":1}},"
                       "{\"id\":5,\"raw\":{\"value\":1e30,\"string\":\"x\"}},"
                       "{\"id\":197,\"raw\":{\"value\":34359738376,\"string\":\"8 (0 8)\"}},"
                       "{\"id\":198,\"raw\":{\"value\":-4}},"
