@@ -92,11 +92,8 @@ quick)
     step "unit and smoke entries" tests build -L '^(unit|smoke)$' -LE '^nightly$'
     ;;
 gate | full)
-    if [ $tier = full ]; then
-        step "set-up (Debian packages)" ./deploy/setup.sh --test --package
-    else
-        step "set-up (Debian packages)" ./deploy/setup.sh --test
-    fi
+    # --package: debhelper and lintian, for test_packages (in the gate)
+    step "set-up (Debian packages)" ./deploy/setup.sh --test --package
     step "clang-format" format
     soak=30
     [ $tier = full ] && soak=300
