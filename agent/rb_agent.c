@@ -759,6 +759,7 @@ void rb_agent_destroy(rb_agent_t **p)
     rb_sandbox_destroy(&a->sb);
     rb_telemetry_destroy(&a->tel);
     free(a->inv);
+    free(a->health);
     free(a->snap);
     free(a->space);
     free(a);

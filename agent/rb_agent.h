@@ -28,6 +28,8 @@ typedef struct rb_agent_opts {
     const char *sys_root;    /* where /sys is read from ("/sys") */
     const char *cleanup_run; /* --cleanup --run: that run's leftovers only */
     int no_telemetry;        /* do not read host telemetry */
+    const char *smartctl;    /* --smartctl: the program that reads disk health (NULL: smartctl) */
+    int no_health;           /* --no-health: read no disk's health */
     const char *devices[RB_AGENT_MAX_DEVICES]; /* --allow-device block devices */
     int open_writers; /* --allow-open-writers: devices others write may be written */
     int ndevices;

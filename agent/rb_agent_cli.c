@@ -51,6 +51,8 @@ static const struct option s_longopts[] = {
     {"protocol", required_argument, NULL, 'W'},
     {"run", required_argument, NULL, 'U'},
     {"keygen", required_argument, NULL, 'G'},
+    {"smartctl", required_argument, NULL, 'Z'},
+    {"no-health", no_argument, NULL, 'Q'},
     {NULL, 0, NULL, 0},
 };
 
@@ -64,6 +66,7 @@ static void s_usage(FILE *f)
                "                       --insecure] [--rack RACK] [--once]\n"
                "                       [--heartbeat DURATION] [--lost-after DURATION]\n"
                "                       [--no-telemetry] [--proc-root DIR] [--sys-root DIR]\n"
+               "                       [--smartctl PROGRAM | --no-health]\n"
                "                       [--quiet | --verbose] [--reserve PCT] [--protocol N]\n"
                "                       [--allow-device PATTERN[:wipe]...] [--allow-open-writers]\n"
                "       rackbench-agent [--config FILE] --cleanup --root DIR... [--name NODE]\n"
@@ -96,6 +99,10 @@ static void s_usage(FILE *f)
                "  --no-telemetry do not read /proc and /sys for host telemetry\n"
                "  --proc-root DIR          read /proc from DIR (default /proc)\n"
                "  --sys-root DIR read /sys from DIR (default /sys)\n"
+               "  --smartctl PROGRAM       read each measured disk's health with PROGRAM\n"
+               "                 (default smartctl, from Debian's smartmontools) before and\n"
+               "                 after every run: `PROGRAM --json=c -a DEVICE`\n"
+               "  --no-health    read no disk's health (the runs' reports say so)\n"
                "  --quiet        log warnings and errors only\n"
                "  --verbose      log debug messages too\n"
                "  --reserve PCT  refuse a plan that leaves less than PCT%% of a file system free\n"
@@ -200,6 +207,12 @@ static int s_option(int c, const char *arg, const char *what, rb_agent_cli_t *cl
         return -1;
     case 'T':
         o->no_telemetry = 1;
+        return -1;
+    case 'Z':
+        o->smartctl = arg;
+        return -1;
+    case 'Q':
+        o->no_health = 1;
         return -1;
     case 'P':
         o->proc_root = arg;

@@ -91,6 +91,12 @@ struct rb_agent {
     rb_telem_t telem;          /* the same, for the wire */
     rb_dev_id_t *inv;          /* the host's block devices for HELLO, read once (RB_MAX_DEVS) */
     uint32_t ninv, inv_seen;
+    /* the run's disks' health (rb_agent_health.c): RB_HEALTH_DEVS readings
+     * before the run (for READY; their dev names the disks), then as many
+     * after it (for END) */
+    rb_health_t *health;
+    uint32_t nhealth;
+    int health_before; /* the readings before were made: END carries those after */
     /* data sets a worn-out write left short: a later read reads only that much */
     struct {
         char key[RB_PATH_MAX + RB_NAME_MAX * 2]; /* s_data_key of the writing job */
@@ -100,6 +106,14 @@ struct rb_agent {
     uint8_t drop_done;   /* the page cache was dropped before the coming phase */
     int32_t drop_status; /* 0, or -errno of a failed drop */
 };
+
+/* Chooses the run's disks to read the health of (main thread, at PLAN): the
+ * disks under the roots and the block devices the agent may open. */
+void rb_agent_health_plan(rb_agent_t *a);
+
+/* Reads the chosen disks' health (the background thread): before the run,
+ * or after it (each disk's highest temperature of the two kept). */
+void rb_agent_health_read(rb_agent_t *a, int after);
 
 /* Encodes and sends m to the coordinator; 0 or -errno (logged). */
 int rb_agent_send(rb_agent_t *a, const rb_msg_t *m);

@@ -95,6 +95,10 @@ static void *s_bg_main(void *arg)
     int rc = 0;
     switch (a->bg_kind) {
     case S_BG_LAYOUT:
+        if (a->nhealth) { /* before any IO of the run */
+            rb_agent_health_read(a, 0);
+            a->health_before = 1;
+        }
         for (uint32_t i = 0; i < rb_layout_count(a->layout) && rc == 0; i++) {
             const rb_layout_item_t *it = rb_layout_item(a->layout, i);
             rc = rb_prefill_write(a->sb, it->rundir, a->plan.u.plan.run_id, it->name, &it->pf,
@@ -120,6 +124,8 @@ static void *s_bg_main(void *arg)
         rb_phase_release(a->next);
         rb_phase_release(a->phase);
         rc = rb_sandbox_cleanup(a->sb, &a->removed, &a->prep_err);
+        if (a->health_before)
+            rb_agent_health_read(a, 1);
         break;
     }
     a->prep_rc = rc;
@@ -267,6 +273,8 @@ void rb_agent_state_plan(rb_agent_t *a, rb_msg_t *m)
         return;
     }
     rb_agent_send(a, a->space); /* before any layout: the coordinator adds nodes up */
+    rb_agent_health_plan(a);
+    a->health_before = 0;
     a->prep_stop = 0;
     a->removed = 0;
     s_next_ctx(a, 0);
@@ -542,6 +550,11 @@ static void s_ended(rb_agent_t *a)
     snprintf(e.u.end.run_id, sizeof e.u.end.run_id, "%s", a->end_run_id);
     e.u.end.status = a->prep_rc;
     e.u.end.removed_files = a->removed;
+    if (a->health_before) {
+        e.u.end.nhealth = a->nhealth;
+        e.u.end.health = a->health + RB_HEALTH_DEVS;
+    }
+    a->health_before = 0;
     if (a->prep_rc < 0)
         rb_error("cleanup: %s", a->prep_err.msg);
     s_forget(a);
@@ -603,6 +616,8 @@ static void s_bg_done(rb_agent_t *a)
         rb_msg_t r = {.type = RB_MSG_READY};
         snprintf(r.u.ready.run_id, sizeof r.u.ready.run_id, "%s", a->plan.u.plan.run_id);
         r.u.ready.prefill_bytes = a->prefill_bytes;
+        r.u.ready.nhealth = a->health_before ? a->nhealth : 0;
+        r.u.ready.health = a->health;
         rb_agent_send(a, &r);
         a->state = S_READY;
         break;

@@ -12,6 +12,7 @@
 
 #include "rb_engine_info.h"
 #include "rb_json.h"
+#include "rb_drives.h"
 #include "rb_findings.h"
 #include "rb_iter.h"
 #include "rb_opt.h"
@@ -784,6 +785,8 @@ int rb_report_json(const rb_run_result_t *r, FILE *f)
         return -ENOMEM;
     s_json_io500(&w, r);
     s_json_accept(&w, r->accept);
+    if (rb_drives_json(&w, r) < 0)
+        return -ENOMEM;
     rb_project_result_json(&w, r->projection);
     rb_jw_obj_end(&w);
     return rb_jw_finish(&w);

@@ -48,6 +48,9 @@ typedef struct rb_report_node {
     /* what the host is, as its HELLO said (kernel, CPU, NICs, its roots'
      * mounts and disks); NULL when unknown. Borrowed. */
     const rb_host_t *hw;
+    /* its disks' health before the run and after it (borrowed; NULL: none came) */
+    const rb_health_t *health[2];
+    uint32_t nhealth[2];
 } rb_report_node_t;
 
 typedef struct rb_run_result {

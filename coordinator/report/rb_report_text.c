@@ -11,6 +11,7 @@
 
 #include "rb_engine_info.h"
 #include "rb_disks.h"
+#include "rb_drives.h"
 #include "rb_findings.h"
 #include "rb_iter.h"
 #include "rb_io500.h"
@@ -797,6 +798,8 @@ int rb_report_text(const rb_run_result_t *r, FILE *f)
     s_text_io500(r, f);
     if (r->accept)
         s_text_accept(f, r->accept, r->units);
+    if (rb_drives_text(f, r) < 0)
+        return -ENOMEM;
     rb_project_result_text(f, r->projection, r->units);
     rb_report_text_devices(f, r);
     fflush(f);

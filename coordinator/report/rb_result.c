@@ -16,6 +16,7 @@
 #include "rb_findings.h"
 #include "rb_host_json.h"
 #include "rb_json.h"
+#include "rb_drives.h"
 #include "rb_result.h"
 #include "rb_time.h"
 
@@ -497,6 +498,7 @@ void rb_result_run_unload(rb_loaded_run_t *out)
         rb_host_free(&out->hws[i]);
     free(out->hws);
     free(out->nodes);
+    free(out->health);
     rb_accept_result_fini(&out->acc);
     rb_project_result_fini(&out->proj);
     rb_plan_destroy(&out->plan);
@@ -615,7 +617,9 @@ int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
         res->status = st && !strcmp(st, "failed");
         rb_json_get_str(j, "error", res->error, sizeof res->error);
         res->dropped_messages = (uint32_t)rb_json_get_u64(j, "dropped_messages");
-        if (s_run_nodes(rb_json_get(j, "nodes"), out) < 0) {
+        if (s_run_nodes(rb_json_get(j, "nodes"), out) < 0 ||
+            rb_drives_read(rb_json_get(j, "drive_health"), out->nodes, res->nnodes, &out->health) <
+                0) {
             rb_json_free(&j);
             return s_fail(out, err, -ENOMEM, "%s: out of memory%s", dir, "");
         }

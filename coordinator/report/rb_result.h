@@ -23,6 +23,7 @@ typedef struct rb_loaded_run {
     rb_plan_t *plan;          /* plan.ini, parsed (owned) */
     rb_report_node_t *nodes;  /* res.nnodes entries (owned) */
     rb_host_t **hws;          /* res.nnodes: each node's host as summary.json has it (owned) */
+    rb_health_t *health;      /* the nodes' disk health readings (owned; they point into it) */
     rb_phase_agg_t *phases;   /* res.nphases entries (owned) */
     rb_accept_result_t acc;   /* the plan's checks judged anew (when it has any) */
     rb_project_result_t proj; /* the plan's projection worked out anew (when it has one) */

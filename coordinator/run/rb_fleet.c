@@ -27,6 +27,17 @@ void rb_fleet_drop_done(rb_fleet_node_t *n, uint32_t phase)
     n->dev_lat[phase] = NULL;
 }
 
+void rb_fleet_take_health(rb_fleet_node_t *n, int after, rb_health_t **h, uint32_t *nh)
+{
+    if (!*h)
+        return;
+    free(n->health[after]); /* the decoder's block: malloc'd */
+    n->health[after] = *h;
+    n->nhealth[after] = *nh;
+    *h = NULL;
+    *nh = 0;
+}
+
 void rb_fleet_fini(rb_fleet_t *f)
 {
     for (uint32_t i = 0; i < f->n; i++) {
@@ -35,6 +46,8 @@ void rb_fleet_fini(rb_fleet_t *f)
             rb_fleet_drop_done(n, p);
         free(n->done);
         free(n->dev_lat);
+        free(n->health[0]);
+        free(n->health[1]);
         rb_host_free(&n->hello.hw);
     }
     free(f->nodes);

@@ -56,6 +56,10 @@ static rb_run_result_t s_result(rb_run_ctx_t *r, rb_report_node_t *nodes, int *f
         o->removed_files = n->removed_files;
         o->cleanup = (rb_cleanup_t)n->cleanup;
         o->hw = n->hello.hw;
+        for (int k = 0; k < 2; k++) {
+            o->health[k] = n->health[k];
+            o->nhealth[k] = n->nhealth[k];
+        }
         o->lost_at_s = n->status == RB_NODE_LOST && n->out_ns > r->t_start
                            ? (double)(n->out_ns - r->t_start) / 1e9
                            : -1;

@@ -1,0 +1,454 @@
+/* Drive health before and after a run, compared (rb_drives.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rb_drives.h"
+#include "rb_text.h"
+
+static const char *const s_counter_names[RB_HC_COUNT] = {
+    "reallocated",  "pending",   "offline_uncorrectable", "crc_errors",
+    "media_errors", "error_log", "critical_warning",      "percentage_used",
+};
+
+const char *rb_health_counter_name(rb_health_counter_t c)
+{
+    return (unsigned)c < RB_HC_COUNT ? s_counter_names[c] : "?";
+}
+
+uint64_t rb_health_counter(const rb_health_t *h, rb_health_counter_t c)
+{
+    switch (c) {
+    case RB_HC_REALLOCATED:
+        return h->reallocated;
+    case RB_HC_PENDING:
+        return h->pending;
+    case RB_HC_OFFLINE_UNC:
+        return h->offline_unc;
+    case RB_HC_CRC_ERRORS:
+        return h->crc_errors;
+    case RB_HC_MEDIA_ERRORS:
+        return h->media_errors;
+    case RB_HC_ERROR_LOG:
+        return h->error_log;
+    case RB_HC_CRITICAL_WARNING:
+        return h->critical_warning;
+    case RB_HC_PERCENTAGE_USED:
+        return h->percentage_used;
+    default:
+        return RB_HEALTH_NA;
+    }
+}
+
+const char *rb_drive_status_name(rb_drive_status_t s)
+{
+    static const char *const names[] = {"ok", "worse", "failing", "not read"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
+const rb_health_t *rb_drive_last(const rb_drive_t *d)
+{
+    return d->after ? d->after : d->before;
+}
+
+/* A reading with counters: the disk was read. */
+static int s_read(const rb_health_t *h)
+{
+    return h && !h->reason[0];
+}
+
+/* The drive's verdict and counters compared into d. */
+static void s_judge(rb_drive_t *d, uint32_t protocol)
+{
+    const rb_health_t *b = d->before, *a = d->after, *last = rb_drive_last(d);
+    if (!s_read(b) || !s_read(a)) {
+        d->status = RB_DRIVE_NOT_READ;
+        if (last && last->reason[0])
+            snprintf(d->reason, sizeof d->reason, "%s", last->reason);
+        else if (!a && protocol >= 27)
+            snprintf(d->reason, sizeof d->reason,
+                     "no reading after the run (its agent did "
+                     "not end the run)");
+        else
+            snprintf(d->reason, sizeof d->reason, "no reading %s the run", !b ? "before" : "after");
+    }
+    if (s_read(b) && s_read(a) && b->serial[0] && a->serial[0] && strcmp(b->serial, a->serial)) {
+        d->status = RB_DRIVE_NOT_READ; /* not the same drive: nothing to compare */
+        snprintf(d->reason, sizeof d->reason,
+                 "another drive after the run: serial %s before, %s after", b->serial, a->serial);
+        return;
+    }
+    if (s_read(b) && s_read(a)) {
+        for (int c = 0; c < RB_HC_COUNT; c++) {
+            uint64_t x = rb_health_counter(b, c), y = rb_health_counter(a, c);
+            if (x != RB_HEALTH_NA && y != RB_HEALTH_NA && y > x)
+                d->grew |= 1u << c;
+        }
+        d->spare_low = a->available_spare != RB_HEALTH_NA && a->spare_threshold != RB_HEALTH_NA &&
+                       a->available_spare <= a->spare_threshold;
+        d->status = d->grew || d->spare_low ? RB_DRIVE_WORSE : RB_DRIVE_OK;
+    }
+    if ((s_read(b) && b->verdict == RB_SMART_FAILED) ||
+        (s_read(a) && a->verdict == RB_SMART_FAILED))
+        d->status = RB_DRIVE_FAILING;
+}
+
+static int s_order(const void *x, const void *y)
+{
+    static const int rank[] = {
+        [RB_DRIVE_FAILING] = 0, [RB_DRIVE_WORSE] = 1, [RB_DRIVE_OK] = 2, [RB_DRIVE_NOT_READ] = 3};
+    const rb_drive_t *a = x, *b = y;
+    if (rank[a->status] != rank[b->status])
+        return rank[a->status] - rank[b->status];
+    int c = a->status == RB_DRIVE_NOT_READ ? strcmp(a->reason, b->reason) : 0;
+    if (c == 0 && a->status == RB_DRIVE_NOT_READ) /* the same disk of many nodes together */
+        c = strcmp(rb_drive_last(a)->dev, rb_drive_last(b)->dev);
+    c = c ? c : strcmp(a->node, b->node);
+    return c ? c : strcmp(rb_drive_last(a)->dev, rb_drive_last(b)->dev);
+}
+
+int rb_drives_build(const rb_run_result_t *r, rb_drives_t *out)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t cap = 0;
+    for (uint32_t i = 0; i < r->nnodes; i++)
+        cap += r->nodes[i].nhealth[0] + r->nodes[i].nhealth[1];
+    if (cap && !(out->d = calloc(cap, sizeof *out->d)))
+        return -ENOMEM;
+    for (uint32_t i = 0; i < r->nnodes; i++) {
+        const rb_report_node_t *n = &r->nodes[i];
+        if (!n->nhealth[0] && !n->nhealth[1]) {
+            out->nsilent++;
+            continue;
+        }
+        /* the readings before, each with its reading after (by device) */
+        for (int k = 0; k < 2; k++)
+            for (uint32_t j = 0; j < n->nhealth[k]; j++) {
+                const rb_health_t *h = &n->health[k][j];
+                rb_drive_t *d = NULL;
+                for (uint32_t e = 0; k == 1 && e < out->n && !d; e++)
+                    if (out->d[e].node == n->name && out->d[e].before && !out->d[e].after &&
+                        !strcmp(out->d[e].before->dev, h->dev))
+                        d = &out->d[e];
+                if (!d) {
+                    d = &out->d[out->n++];
+                    d->node = n->name;
+                }
+                if (k == 0)
+                    d->before = h;
+                else
+                    d->after = h;
+            }
+        for (uint32_t e = 0; e < out->n; e++)
+            if (out->d[e].node == n->name)
+                s_judge(&out->d[e], n->protocol);
+    }
+    for (uint32_t e = 0; e < out->n; e++) {
+        out->nread += out->d[e].status != RB_DRIVE_NOT_READ;
+        out->nworse += out->d[e].status == RB_DRIVE_WORSE || out->d[e].status == RB_DRIVE_FAILING;
+    }
+    if (out->n > 1)
+        qsort(out->d, out->n, sizeof *out->d, s_order);
+    return 0;
+}
+
+void rb_drives_fini(rb_drives_t *d)
+{
+    free(d->d);
+    memset(d, 0, sizeof *d);
+}
+
+char *rb_drive_evidence(const rb_drive_t *d, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+#define S_ADD(...)                                                                                 \
+    do {                                                                                           \
+        if (at < len)                                                                              \
+            at += (size_t)snprintf(buf + at, len - at, __VA_ARGS__);                               \
+    } while (0)
+    const rb_health_t *last = rb_drive_last(d);
+    if (d->status == RB_DRIVE_FAILING)
+        S_ADD("the drive's verdict is FAILING");
+    for (int c = 0; c < RB_HC_COUNT; c++)
+        if (d->grew & (1u << c))
+            S_ADD("%s%s %llu -> %llu", at ? ", " : "", rb_health_counter_name(c),
+                  (unsigned long long)rb_health_counter(d->before, c),
+                  (unsigned long long)rb_health_counter(d->after, c));
+    if (d->spare_low)
+        S_ADD("%sspare %llu%% (threshold %llu%%)", at ? ", " : "",
+              (unsigned long long)last->available_spare, (unsigned long long)last->spare_threshold);
+#undef S_ADD
+    return buf;
+}
+
+/* ---- summary.json: "drive_health" ---- */
+
+/* Counter key of h, null when the drive does not report it. */
+static void s_jw_counter(rb_jw_t *w, const char *key, uint64_t v)
+{
+    if (v == RB_HEALTH_NA)
+        rb_jw_null(w, key);
+    else
+        rb_jw_u64(w, key, v);
+}
+
+static const char *const s_verdicts[] = {"unknown", "passed", "failed"};
+
+/* One reading as an object (NULL: null). */
+static void s_jw_reading(rb_jw_t *w, const char *key, const rb_health_t *h)
+{
+    if (!h) {
+        rb_jw_null(w, key);
+        return;
+    }
+    rb_jw_obj_begin(w, key);
+    rb_jw_str(w, "device", h->dev);
+    rb_jw_str(w, "model", h->model);
+    rb_jw_str(w, "serial", h->serial);
+    rb_jw_str(w, "protocol", h->protocol);
+    rb_jw_str(w, "reason", h->reason[0] ? h->reason : NULL);
+    rb_jw_str(w, "verdict", s_verdicts[h->verdict <= RB_SMART_FAILED ? h->verdict : 0]);
+    rb_jw_u64(w, "exit_status", h->exit_status);
+    for (int c = 0; c < RB_HC_COUNT; c++)
+        s_jw_counter(w, rb_health_counter_name(c), rb_health_counter(h, c));
+    s_jw_counter(w, "available_spare", h->available_spare);
+    s_jw_counter(w, "spare_threshold", h->spare_threshold);
+    s_jw_counter(w, "temperature", h->temperature);
+    s_jw_counter(w, "temperature_max", h->temperature_max);
+    s_jw_counter(w, "power_on_hours", h->power_on_hours);
+    rb_jw_obj_end(w);
+}
+
+/* Whether r's report has a drive health part: a node of protocol 27 or
+ * later (its agent reads health, or says why not), or readings. */
+static int s_has_health(const rb_run_result_t *r)
+{
+    for (uint32_t i = 0; i < r->nnodes; i++)
+        if (r->nodes[i].protocol >= 27 || r->nodes[i].nhealth[0] || r->nodes[i].nhealth[1])
+            return 1;
+    return 0;
+}
+
+int rb_drives_json(rb_jw_t *w, const rb_run_result_t *r)
+{
+    if (!s_has_health(r))
+        return 0;
+    rb_drives_t d;
+    if (rb_drives_build(r, &d) < 0)
+        return -ENOMEM;
+    char ev[512];
+    rb_jw_obj_begin(w, "drive_health");
+    rb_jw_u64(w, "drives_read", d.nread);
+    rb_jw_u64(w, "drives_worse", d.nworse);
+    rb_jw_u64(w, "drives_not_read", d.n - d.nread);
+    rb_jw_u64(w, "nodes_without_readings", d.nsilent);
+    rb_jw_arr_begin(w, "drives");
+    for (uint32_t i = 0; i < d.n; i++) {
+        const rb_drive_t *x = &d.d[i];
+        const rb_health_t *last = rb_drive_last(x);
+        rb_jw_obj_begin(w, NULL);
+        rb_jw_str(w, "node", x->node);
+        rb_jw_str(w, "device", last->dev);
+        rb_jw_str(w, "model", last->model);
+        rb_jw_str(w, "serial", last->serial);
+        rb_jw_str(w, "status", rb_drive_status_name(x->status));
+        rb_jw_str(w, "reason", x->status == RB_DRIVE_NOT_READ ? x->reason : NULL);
+        rb_jw_arr_begin(w, "grew");
+        for (int c = 0; c < RB_HC_COUNT; c++)
+            if (x->grew & (1u << c))
+                rb_jw_str(w, NULL, rb_health_counter_name(c));
+        rb_jw_arr_end(w);
+        rb_jw_str(w, "evidence", rb_drive_evidence(x, ev, sizeof ev)[0] ? ev : NULL);
+        s_jw_reading(w, "before", x->before);
+        s_jw_reading(w, "after", x->after);
+        rb_jw_obj_end(w);
+    }
+    rb_jw_arr_end(w);
+    rb_jw_arr_begin(w, "findings");
+    for (uint32_t i = 0; i < d.n; i++) {
+        const rb_drive_t *x = &d.d[i];
+        if (x->status != RB_DRIVE_WORSE && x->status != RB_DRIVE_FAILING)
+            continue;
+        const rb_health_t *last = rb_drive_last(x);
+        rb_jw_obj_begin(w, NULL);
+        rb_jw_str(w, "kind", "drive-health");
+        rb_jw_str(w, "node", x->node);
+        rb_jw_str(w, "device", last->dev);
+        rb_jw_str(w, "model", last->model);
+        rb_jw_str(w, "serial", last->serial);
+        rb_jw_str(w, "evidence", rb_drive_evidence(x, ev, sizeof ev));
+        rb_jw_obj_end(w);
+    }
+    rb_jw_arr_end(w);
+    rb_jw_obj_end(w);
+    rb_drives_fini(&d);
+    return 0;
+}
+
+/* ---- report.txt: "Drive health" ---- */
+
+#define S_NOT_READ_LINES                                                                           \
+    8 /* lines of drives not read (one per disk and reason); the rest counted */
+
+/* "0 -> 8", "3", "-" for counter c of d, into buf. */
+static const char *s_cell(char *buf, size_t len, const rb_drive_t *d, rb_health_counter_t c)
+{
+    uint64_t a = d->before ? rb_health_counter(d->before, c) : RB_HEALTH_NA;
+    uint64_t b = d->after ? rb_health_counter(d->after, c) : RB_HEALTH_NA;
+    if (d->grew & (1u << c))
+        snprintf(buf, len, "%llu->%llu", (unsigned long long)a, (unsigned long long)b);
+    else if (b != RB_HEALTH_NA || a != RB_HEALTH_NA)
+        snprintf(buf, len, "%llu", (unsigned long long)(b != RB_HEALTH_NA ? b : a));
+    else
+        snprintf(buf, len, "-");
+    return buf;
+}
+
+int rb_drives_text(FILE *f, const rb_run_result_t *r)
+{
+    if (!s_has_health(r))
+        return 0;
+    rb_drives_t d;
+    if (rb_drives_build(r, &d) < 0)
+        return -ENOMEM;
+    fprintf(f, "\nDrive health (smartctl, before and after the run): %u read, %u worse", d.nread,
+            d.nworse);
+    if (d.n - d.nread)
+        fprintf(f, ", %u not read", d.n - d.nread);
+    if (d.nsilent)
+        fprintf(f, "; %u node%s sent no reading", d.nsilent, d.nsilent == 1 ? "" : "s");
+    fputc('\n', f);
+    if (d.nread) {
+        fprintf(f, "  %-12s %-12s %-20s %-16s %-8s %9s %9s %9s %9s %9s %5s %8s\n", "node", "device",
+                "model", "serial", "status", "realloc", "pending", "crc", "media", "err.log",
+                "maxC", "hours");
+        for (uint32_t i = 0; i < d.n; i++) {
+            const rb_drive_t *x = &d.d[i];
+            if (x->status == RB_DRIVE_NOT_READ)
+                continue;
+            const rb_health_t *h = rb_drive_last(x);
+            char c[5][32], t[16] = "-", hours[24] = "-";
+            if (h->temperature_max != RB_HEALTH_NA)
+                snprintf(t, sizeof t, "%llu", (unsigned long long)h->temperature_max);
+            if (h->power_on_hours != RB_HEALTH_NA)
+                snprintf(hours, sizeof hours, "%llu", (unsigned long long)h->power_on_hours);
+            fprintf(f, "  %-12s %-12s %-20.20s %-16.16s %-8s %9s %9s %9s %9s %9s %5s %8s\n",
+                    x->node, h->dev, h->model, h->serial, rb_drive_status_name(x->status),
+                    s_cell(c[0], sizeof c[0], x, RB_HC_REALLOCATED),
+                    s_cell(c[1], sizeof c[1], x, RB_HC_PENDING),
+                    s_cell(c[2], sizeof c[2], x, RB_HC_CRC_ERRORS),
+                    s_cell(c[3], sizeof c[3], x, RB_HC_MEDIA_ERRORS),
+                    s_cell(c[4], sizeof c[4], x, RB_HC_ERROR_LOG), t, hours);
+        }
+    }
+    char line[1024], ev[512];
+    for (uint32_t i = 0; i < d.n; i++) {
+        const rb_drive_t *x = &d.d[i];
+        if (x->status != RB_DRIVE_WORSE && x->status != RB_DRIVE_FAILING)
+            continue;
+        const rb_health_t *h = rb_drive_last(x);
+        snprintf(line, sizeof line, "FINDING: drive-health %s %s (%s, serial %s): %s", x->node,
+                 h->dev, h->model[0] ? h->model : "model unknown",
+                 h->serial[0] ? h->serial : "unknown", rb_drive_evidence(x, ev, sizeof ev));
+        fputs("  ", f);
+        rb_text_wrap(f, line, 2, 4, RB_TEXT_WIDTH);
+    }
+    /* the drives not read, one line per device and reason with its nodes */
+    uint32_t groups = 0;
+    for (uint32_t i = 0, e; i < d.n; i = e) {
+        const rb_drive_t *x = &d.d[i];
+        for (e = i + 1;
+             e < d.n && x->status == RB_DRIVE_NOT_READ && !strcmp(x->reason, d.d[e].reason) &&
+             !strcmp(rb_drive_last(x)->dev, rb_drive_last(&d.d[e])->dev);
+             e++)
+            ;
+        if (x->status != RB_DRIVE_NOT_READ || groups++ >= S_NOT_READ_LINES)
+            continue;
+        size_t at = (size_t)snprintf(line, sizeof line, "not read: %s of ", rb_drive_last(x)->dev);
+        for (uint32_t k = i; k < e && k < i + 4 && at < sizeof line; k++)
+            at += (size_t)snprintf(line + at, sizeof line - at, "%s%s", k > i ? ", " : "",
+                                   d.d[k].node);
+        if (e - i > 4 && at < sizeof line)
+            at += (size_t)snprintf(line + at, sizeof line - at, " and %u more nodes", e - i - 4);
+        if (at < sizeof line)
+            snprintf(line + at, sizeof line - at, ": %s", x->reason);
+        fputs("  ", f);
+        rb_text_wrap(f, line, 2, 4, RB_TEXT_WIDTH);
+    }
+    if (groups > S_NOT_READ_LINES)
+        fprintf(f, "  ... and %u more kinds of disk not read (summary.json's drive_health)\n",
+                groups - S_NOT_READ_LINES);
+    rb_drives_fini(&d);
+    return 0;
+}
+
+/* ---- summary.json read back ---- */
+
+/* Reading o (an object of "before" or "after") into h. */
+static void s_read_reading(const rb_json_t *o, rb_health_t *h)
+{
+    memset(h, 0, sizeof *h);
+    rb_json_get_str(o, "device", h->dev, sizeof h->dev);
+    rb_json_get_str(o, "model", h->model, sizeof h->model);
+    rb_json_get_str(o, "serial", h->serial, sizeof h->serial);
+    rb_json_get_str(o, "protocol", h->protocol, sizeof h->protocol);
+    rb_json_get_str(o, "reason", h->reason, sizeof h->reason);
+    const char *v = rb_json_str(rb_json_get(o, "verdict"));
+    for (uint32_t k = 0; v && k <= RB_SMART_FAILED; k++)
+        if (!strcmp(v, s_verdicts[k]))
+            h->verdict = k;
+    h->exit_status = (uint32_t)rb_json_get_u64(o, "exit_status");
+#define S_GET(field, key)                                                                          \
+    h->field =                                                                                     \
+        rb_json_type(rb_json_get(o, key)) == RB_JSON_NUM ? rb_json_get_u64(o, key) : RB_HEALTH_NA
+    S_GET(reallocated, "reallocated");
+    S_GET(pending, "pending");
+    S_GET(offline_unc, "offline_uncorrectable");
+    S_GET(crc_errors, "crc_errors");
+    S_GET(media_errors, "media_errors");
+    S_GET(error_log, "error_log");
+    S_GET(critical_warning, "critical_warning");
+    S_GET(percentage_used, "percentage_used");
+    S_GET(available_spare, "available_spare");
+    S_GET(spare_threshold, "spare_threshold");
+    S_GET(temperature, "temperature");
+    S_GET(temperature_max, "temperature_max");
+    S_GET(power_on_hours, "power_on_hours");
+#undef S_GET
+}
+
+int rb_drives_read(const rb_json_t *dh, rb_report_node_t *nodes, uint32_t nnodes,
+                   rb_health_t **owned)
+{
+    static const char *const kinds[2] = {"before", "after"};
+    const rb_json_t *drives = rb_json_get(dh, "drives");
+    size_t n = rb_json_len(drives);
+    *owned = NULL;
+    if (!n)
+        return 0;
+    rb_health_t *all = calloc(2 * n, sizeof *all);
+    if (!all)
+        return -ENOMEM;
+    *owned = all;
+    size_t at = 0;
+    for (uint32_t i = 0; i < nnodes; i++)
+        for (int k = 0; k < 2; k++) {
+            nodes[i].health[k] = all + at;
+            nodes[i].nhealth[k] = 0;
+            for (size_t e = 0; e < n; e++) {
+                const rb_json_t *x = rb_json_at(drives, e);
+                const char *node = rb_json_str(rb_json_get(x, "node"));
+                const rb_json_t *r = rb_json_get(x, kinds[k]);
+                if (node && !strcmp(node, nodes[i].name) && rb_json_type(r) == RB_JSON_OBJ &&
+                    at < 2 * n) {
+                    s_read_reading(r, &all[at++]);
+                    nodes[i].nhealth[k]++;
+                }
+            }
+            if (!nodes[i].nhealth[k])
+                nodes[i].health[k] = NULL;
+        }
+    return 0;
+}
