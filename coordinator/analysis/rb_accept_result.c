@@ -177,7 +177,7 @@ static int s_eval_phase(const rb_accept_set_t *s, const rb_phase_spec_t *spec,
 {
     rb_accept_row_t *by[RB_ACCEPT_NCHECKS] = {0};
     for (int c = 0, k = 0; c < RB_ACCEPT_NCHECKS; c++)
-        if (s->limit_line[c])
+        if (s->limit_line[c] && !rb_accept_check_is_run(c))
             by[c] = &rows[k++];
     if (by[RB_ACCEPT_MIN_NODE_BW] || by[RB_ACCEPT_MAX_NODE_SPREAD]) {
         rb_accept_row_t scratch_min = {0}, scratch_spread = {0};
@@ -336,7 +336,7 @@ int rb_accept_result_eval(const rb_accept_t *a, const rb_phase_spec_t *specs,
     for (uint32_t i = 0; i < a->nsets; i++) {
         uint32_t nchecks = 0;
         for (int c = 0; c < RB_ACCEPT_NCHECKS; c++)
-            nchecks += a->sets[i].limit_line[c] != 0;
+            nchecks += a->sets[i].limit_line[c] != 0 && !rb_accept_check_is_run(c);
         total += (size_t)nchecks * a->sets[i].nphases;
     }
     out->rows = calloc(total ? total : 1, sizeof *out->rows);
@@ -346,7 +346,7 @@ int rb_accept_result_eval(const rb_accept_t *a, const rb_phase_spec_t *specs,
         const rb_accept_set_t *s = &a->sets[i];
         uint32_t set_first = out->nrows, nchecks = 0;
         for (int c = 0; c < RB_ACCEPT_NCHECKS; c++)
-            nchecks += s->limit_line[c] != 0;
+            nchecks += s->limit_line[c] != 0 && !rb_accept_check_is_run(c);
         for (uint32_t k = 0; k < s->nphases; k++) {
             uint32_t p = s->phases[k];
             rb_accept_row_t *rows = &out->rows[out->nrows];
@@ -358,7 +358,7 @@ int rb_accept_result_eval(const rb_accept_t *a, const rb_phase_spec_t *specs,
             }
             uint32_t n = 0;
             for (int c = 0; c < RB_ACCEPT_NCHECKS; c++) {
-                if (!s->limit_line[c])
+                if (!s->limit_line[c] || rb_accept_check_is_run(c))
                     continue;
                 rows[n] = (rb_accept_row_t){.set = s->name,
                                             .check = (rb_accept_check_t)c,

@@ -40,17 +40,28 @@ static const struct {
     [RB_ACCEPT_MIN_DEVICE_BW] = {"min_device_bw", "B/s", true, true},
     [RB_ACCEPT_MIN_DEVICE_IOPS] = {"min_device_iops", "ops/s", true, false},
     [RB_ACCEPT_MAX_DEVICE_SPREAD] = {"max_device_spread", "%", false, true},
+    [RB_ACCEPT_MAX_REALLOCATED_GROWTH] = {"max_reallocated_growth", "sectors", false, false},
+    [RB_ACCEPT_MAX_PENDING_GROWTH] = {"max_pending_growth", "sectors", false, false},
+    [RB_ACCEPT_MAX_MEDIA_ERRORS_GROWTH] = {"max_media_errors_growth", "errors", false, false},
+    [RB_ACCEPT_MAX_DRIVE_TEMPERATURE] = {"max_drive_temperature", "C", false, false},
+    [RB_ACCEPT_REQUIRE_SMART_PASS] = {"require_smart_pass", "drives failing", false, false},
 };
 
 #define S_CHECK_LIST                                                                               \
     "min_aggregate_bw, min_node_bw, max_node_spread, max_p99_lat, max_p999_lat, max_mean_lat, "    \
     "min_iops, min_nodes, max_errors, min_interval_bw, min_sustained_bw, max_stall, "              \
-    "min_device_bw, min_device_iops, max_device_spread"
+    "min_device_bw, min_device_iops, max_device_spread, max_reallocated_growth, "                  \
+    "max_pending_growth, max_media_errors_growth, max_drive_temperature, require_smart_pass"
 #define S_KEY_LIST S_CHECK_LIST ", phases, iterations"
 
 const char *rb_accept_check_name(rb_accept_check_t c)
 {
     return (unsigned)c < RB_ACCEPT_NCHECKS ? s_checks[c].name : "?";
+}
+
+bool rb_accept_check_is_run(rb_accept_check_t c)
+{
+    return c >= RB_ACCEPT_MAX_REALLOCATED_GROWTH && c < RB_ACCEPT_NCHECKS;
 }
 
 const char *rb_accept_check_unit(rb_accept_check_t c)
@@ -386,6 +397,23 @@ static int s_value(const rb_accept_t *a, rb_err_t *err, unsigned line, rb_accept
         if (rc < 0)
             return s_fail(a, err, line, "bad number '%.64s' for %s", val, key);
         return 0;
+    case RB_ACCEPT_REQUIRE_SMART_PASS:
+        if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)
+            return s_fail(a, err, line,
+                          "bad value '%.64s' for %s (1: every drive's own verdict must be PASSED; "
+                          "0: not judged)",
+                          val, key);
+        *out = val[0] == '1';
+        return 0;
+    case RB_ACCEPT_MAX_DRIVE_TEMPERATURE:
+        rc = rb_units_parse_count(val, 1, 200, out);
+        if (rc < 0)
+            return s_fail(a, err, line,
+                          "bad value '%.64s' for %s (whole degrees Celsius, 1 to 200)", val, key);
+        return 0;
+    case RB_ACCEPT_MAX_REALLOCATED_GROWTH:
+    case RB_ACCEPT_MAX_PENDING_GROWTH:
+    case RB_ACCEPT_MAX_MEDIA_ERRORS_GROWTH:
     case RB_ACCEPT_MAX_ERRORS:
         rc = rb_units_parse_count(val, 0, UINT64_MAX, out);
         if (rc == -ERANGE)

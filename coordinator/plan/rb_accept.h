@@ -33,6 +33,12 @@ typedef enum {
     RB_ACCEPT_MIN_DEVICE_BW,     /* every raw disk's bw, bytes/s (phases on raw devices) */
     RB_ACCEPT_MIN_DEVICE_IOPS,   /* every raw disk's iops */
     RB_ACCEPT_MAX_DEVICE_SPREAD, /* (max - min) / median of the raw disks' bw */
+    /* the run's drives, their health before and after it (not a phase's) */
+    RB_ACCEPT_MAX_REALLOCATED_GROWTH,  /* reallocated sectors (grown defects) gained by a drive */
+    RB_ACCEPT_MAX_PENDING_GROWTH,      /* pending sectors gained by a drive */
+    RB_ACCEPT_MAX_MEDIA_ERRORS_GROWTH, /* media (uncorrected) errors gained by a drive */
+    RB_ACCEPT_MAX_DRIVE_TEMPERATURE,   /* a drive's highest temperature read, degrees C */
+    RB_ACCEPT_REQUIRE_SMART_PASS,      /* 1: no drive's own verdict may be failing */
     RB_ACCEPT_NCHECKS
 } rb_accept_check_t;
 
@@ -108,6 +114,10 @@ int rb_accept_check_is_min(rb_accept_check_t c);
 
 /* 1 for the bandwidth checks, which do not apply to metadata steps; else 0. */
 int rb_accept_check_is_bw(rb_accept_check_t c);
+
+/* The checks of the run's drives (max_reallocated_growth ... require_smart_pass),
+ * judged once for the run, not for each phase. */
+bool rb_accept_check_is_run(rb_accept_check_t c);
 
 /* Checks a phases= list: comma-separated names (A-Z a-z 0-9 . _ -), none
  * empty, none twice. 0, or -EINVAL with the reason in why. */

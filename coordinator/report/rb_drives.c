@@ -1,5 +1,6 @@
 /* Drive health before and after a run, compared (rb_drives.h). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -450,5 +451,107 @@ int rb_drives_read(const rb_json_t *dh, rb_report_node_t *nodes, uint32_t nnodes
             if (!nodes[i].nhealth[k])
                 nodes[i].health[k] = NULL;
         }
+    return 0;
+}
+
+/* ---- acceptance: the checks of the run's drives ---- */
+
+/* Judges check c of set s on the drives d into row. */
+static void s_accept_row(const rb_accept_set_t *s, rb_accept_check_t c, const rb_drives_t *d,
+                         rb_accept_row_t *row)
+{
+    static const rb_health_counter_t grows[] = {
+        [RB_ACCEPT_MAX_REALLOCATED_GROWTH] = RB_HC_REALLOCATED,
+        [RB_ACCEPT_MAX_PENDING_GROWTH] = RB_HC_PENDING,
+        [RB_ACCEPT_MAX_MEDIA_ERRORS_GROWTH] = RB_HC_MEDIA_ERRORS,
+    };
+    *row = (rb_accept_row_t){.set = s->name,
+                             .check = c,
+                             .phase = "drives",
+                             .limit = c == RB_ACCEPT_REQUIRE_SMART_PASS ? 0 : (double)s->limit[c],
+                             .measured = NAN,
+                             .verdict = RB_ACCEPT_FAIL};
+    if (c == RB_ACCEPT_REQUIRE_SMART_PASS && !s->limit[c]) {
+        row->verdict = RB_ACCEPT_NA;
+        row->note = "not required (require_smart_pass=0)";
+        return;
+    }
+    if (!d->nread) {
+        row->note = "no drive's health was read (report.txt's Drive health says why)";
+        return;
+    }
+    const rb_drive_t *worst = NULL;
+    double most = -1;
+    uint32_t failing = 0;
+    for (uint32_t i = 0; i < d->n; i++) {
+        const rb_drive_t *x = &d->d[i];
+        if (x->status == RB_DRIVE_NOT_READ)
+            continue;
+        double v = -1;
+        if (c == RB_ACCEPT_REQUIRE_SMART_PASS) {
+            failing += x->status == RB_DRIVE_FAILING;
+            if (x->status == RB_DRIVE_FAILING && !worst)
+                worst = x;
+            continue;
+        }
+        if (c == RB_ACCEPT_MAX_DRIVE_TEMPERATURE) {
+            uint64_t t = rb_drive_last(x)->temperature_max;
+            v = t == RB_HEALTH_NA ? -1 : (double)t;
+        } else {
+            uint64_t b = rb_health_counter(x->before, grows[c]);
+            uint64_t a = rb_health_counter(x->after, grows[c]);
+            if (b != RB_HEALTH_NA && a != RB_HEALTH_NA)
+                v = a > b ? (double)(a - b) : 0;
+        }
+        if (v > most) {
+            most = v;
+            worst = x;
+        }
+    }
+    if (c == RB_ACCEPT_REQUIRE_SMART_PASS) {
+        row->measured = failing;
+        row->verdict = failing ? RB_ACCEPT_FAIL : RB_ACCEPT_PASS;
+    } else if (most < 0) {
+        row->verdict = RB_ACCEPT_NA;
+        row->note = "no drive read reports it";
+        return;
+    } else {
+        row->measured = most;
+        row->verdict = most > (double)s->limit[c] ? RB_ACCEPT_FAIL : RB_ACCEPT_PASS;
+    }
+    if (worst && row->verdict == RB_ACCEPT_FAIL) {
+        const rb_health_t *h = rb_drive_last(worst);
+        row->note = c == RB_ACCEPT_REQUIRE_SMART_PASS ? "a drive's own verdict is FAILING"
+                                                      : "the worst drive";
+        snprintf(row->what, sizeof row->what, "%s %s (%s, serial %s)", worst->node, h->dev,
+                 h->model[0] ? h->model : "model unknown", h->serial[0] ? h->serial : "unknown");
+    }
+}
+
+int rb_drives_accept(const rb_accept_t *a, const rb_run_result_t *r, rb_accept_result_t *acc)
+{
+    uint32_t more = 0;
+    for (uint32_t i = 0; a && i < a->nsets; i++)
+        for (int c = 0; c < RB_ACCEPT_NCHECKS; c++)
+            more += a->sets[i].limit_line[c] && rb_accept_check_is_run(c);
+    if (!more)
+        return 0;
+    rb_drives_t d;
+    rb_accept_row_t *rows = realloc(acc->rows, (acc->nrows + more) * sizeof *rows);
+    if (!rows || rb_drives_build(r, &d) < 0) {
+        if (rows)
+            acc->rows = rows;
+        return -ENOMEM;
+    }
+    acc->rows = rows;
+    for (uint32_t i = 0; i < a->nsets; i++)
+        for (int c = 0; c < RB_ACCEPT_NCHECKS; c++)
+            if (a->sets[i].limit_line[c] && rb_accept_check_is_run(c)) {
+                rb_accept_row_t *row = &acc->rows[acc->nrows++];
+                s_accept_row(&a->sets[i], c, &d, row);
+                acc->nfailed += row->verdict == RB_ACCEPT_FAIL;
+                acc->nna += row->verdict == RB_ACCEPT_NA;
+            }
+    rb_drives_fini(&d);
     return 0;
 }

@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "rb_accept_result.h"
 #include "rb_json.h"
 #include "rb_jw.h"
 #include "rb_report.h"
@@ -86,6 +87,14 @@ int rb_drives_json(rb_jw_t *w, const rb_run_result_t *r);
  * grew), a FINDING line for each worse drive, and why the others were not
  * read. 0, or -ENOMEM. */
 int rb_drives_text(FILE *f, const rb_run_result_t *r);
+
+/* The acceptance checks of the run's drives (max_reallocated_growth,
+ * max_pending_growth, max_media_errors_growth, max_drive_temperature,
+ * require_smart_pass) of every set of a, judged on r's drives and appended
+ * to acc as rows of the phase "drives": the worst drive measured and, when
+ * it fails, named (node, device, model, serial). No drive read fails the
+ * check; a counter no drive reports makes it not applicable. 0, or -ENOMEM. */
+int rb_drives_accept(const rb_accept_t *a, const rb_run_result_t *r, rb_accept_result_t *acc);
 
 /* summary.json's "drive_health" (dh, NULL: none) read back into the nodes'
  * readings, which then point into *owned (the caller frees it). 0, or

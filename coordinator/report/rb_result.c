@@ -663,7 +663,8 @@ int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
     }
     if (pl->accept) {
         if (rb_accept_result_eval(pl->accept, pl->phases, pl->iters, pl->nphases, out->phases,
-                                  res->nphases, &out->acc) < 0)
+                                  res->nphases, &out->acc) < 0 ||
+            rb_drives_accept(pl->accept, res, &out->acc) < 0)
             return s_fail(out, err, -ENOMEM, "%s: out of memory%s", dir, "");
         res->accept = &out->acc;
     }

@@ -13,6 +13,7 @@
 
 #include "rb_accept_result.h"
 #include "rb_csv.h"
+#include "rb_drives.h"
 #include "rb_fiolog.h"
 #include "rb_folder.h"
 #include "rb_fs.h"
@@ -145,7 +146,8 @@ int rb_folder_write_reports(rb_run_ctx_t *r)
     rb_run_result_t res = s_result(r, nodes, &failed_nodes);
     rb_accept_result_t acc;
     if (rb_accept_result_eval(r->plan->accept, r->plan->phases, r->plan->iters, r->plan->nphases,
-                              r->aggs, r->phases_run, &acc) < 0) {
+                              r->aggs, r->phases_run, &acc) < 0 ||
+        rb_drives_accept(r->plan->accept, &res, &acc) < 0) {
         rb_run_fail(r, "out of memory judging the acceptance checks");
         res.status = r->failed;
     }
