@@ -246,6 +246,17 @@ static const struct {
     {"[acceptance]\nmin_nodes=-1\n", 16, "bad number '-1' for min_nodes"},
     {"[acceptance]\nmax_errors=none\n", 16, "bad number 'none' for max_errors"},
     {"[acceptance]\nmax_errors=99999999999999999999\n", 16, "is too large"},
+    /* the drive checks */
+    {"[acceptance]\nrequire_smart_pass=yes\n", 16,
+     "bad value 'yes' for require_smart_pass (1: every drive's own verdict must be PASSED; 0: "
+     "not judged)"},
+    {"[acceptance]\nmax_drive_temperature=0\n", 16,
+     "bad value '0' for max_drive_temperature (whole degrees Celsius, 1 to 200)"},
+    {"[acceptance]\nmax_drive_temperature=45.5\n", 16,
+     "bad value '45.5' for max_drive_temperature"},
+    {"[acceptance]\nmax_reallocated_growth=-1\n", 16, "bad number '-1' for max_reallocated_growth"},
+    {"[acceptance]\nmax_media_errors_growth=some\n", 16,
+     "bad number 'some' for max_media_errors_growth"},
     /* phases */
     {"[acceptance]\nmin_iops=1\nphases=stream-write,nope\n", 17,
      "phases: 'nope' in [acceptance] is neither a phase nor a job of the plan (phases: "
