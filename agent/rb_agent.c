@@ -37,11 +37,18 @@
 #define S_NOTE_EVERY_NS  (600 * RB_NS_PER_S)  /* a failure that goes on is counted this often */
 
 static volatile sig_atomic_t s_signalled;
+static volatile sig_atomic_t s_restart; /* SIGHUP: leave between runs, to be started again */
 
 static void s_on_signal(int sig)
 {
     (void)sig;
     s_signalled = 1;
+}
+
+static void s_on_hup(int sig)
+{
+    (void)sig;
+    s_restart = 1;
 }
 
 int rb_agent_send(rb_agent_t *a, const rb_msg_t *m)
@@ -702,6 +709,16 @@ int rb_agent_run(rb_agent_t *a)
                 a->exit_code = 0;
             break;
         }
+        if (s_restart && !rb_agent_state_active(a)) {
+            rb_info("leaving to be started again (SIGHUP), between runs: exit %d",
+                    RB_AGENT_EXIT_RESTART);
+            a->exit_code = RB_AGENT_EXIT_RESTART;
+            break;
+        }
+        if (s_restart && !a->restart_said) {
+            rb_info("SIGHUP: leaving to be started again when run %s ends", a->plan.u.plan.run_id);
+            a->restart_said = 1;
+        }
         rb_agent_state_tick(a, now);
         if (a->attached && now - a->last_heard > a->o.lost_after_ns) {
             a->attached = 0;
@@ -740,6 +757,9 @@ void rb_agent_stop(rb_agent_t *a)
 void rb_agent_catch_signals(void)
 {
     rb_signals_catch(s_on_signal);
+    struct sigaction sa = {.sa_handler = s_on_hup};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGHUP, &sa, NULL);
 }
 
 void rb_agent_destroy(rb_agent_t **p)

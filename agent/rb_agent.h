@@ -11,6 +11,10 @@
 #define RB_AGENT_MAX_DEVICES 16
 #define RB_AGENT_RESERVE_PCT 5  /* default --reserve */
 #define RB_AGENT_RESERVE_MAX 90 /* highest --reserve */
+/* rb_agent_run's exit code after SIGHUP: leave to be started again (a new
+ * build), at once when no run is active, else when the run ends; the
+ * packaged unit restarts the agent on it */
+#define RB_AGENT_EXIT_RESTART 75
 
 typedef struct rb_agent_opts {
     const char *coordinator;               /* ZeroMQ endpoint to connect to */

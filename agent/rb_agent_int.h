@@ -47,9 +47,10 @@ struct rb_agent {
     int attached;        /* a coordinator answered our HELLO */
     uint64_t last_heard; /* last message from the coordinator */
     uint64_t next_hello, next_heartbeat;
-    int exit_code; /* what rb_agent_run returns */
-    int quit;      /* leave the loop */
-    int stop;      /* rb_agent_stop was called (atomic: from another thread) */
+    int exit_code;    /* what rb_agent_run returns */
+    int quit;         /* leave the loop */
+    int restart_said; /* a SIGHUP during a run was logged */
+    int stop;         /* rb_agent_stop was called (atomic: from another thread) */
     /* the current run */
     rb_msg_t plan;         /* decoded PLAN (owns phases) */
     uint64_t plan_wall_ns; /* CLOCK_REALTIME when it was taken: the run's start here */

@@ -31,7 +31,9 @@
 # there, drop the page cache before its read phase (drop_caches=1: the
 # host's, once), run a phase of libaio, io_uring and mmap jobs and one of
 # prioclass=1 and nice=-1 (the filter's system calls, CAP_SYS_NICE), and
-# still be active with no restart. Skipped (77) without root,
+# still be active with no restart; then `systemctl reload` with no run
+# active must make it leave and be started again (a new MainPID, result
+# success: exit 75). Skipped (77) without root,
 # systemd-nspawn (systemd-container) or a merged /usr. The container is
 # stopped, by pid, whatever happens.
 set -euo pipefail
@@ -288,6 +290,24 @@ EOF
     [ "$state" = "ActiveState=active NRestarts=0 " ] || [ "$state" = "NRestarts=0 ActiveState=active " ] ||
         fail "after the run the unit says: $state"
     echo "rackbench-agent.service under systemd: $state"
+
+    # systemctl reload with no run active (what an upgrade does): the agent
+    # leaves (exit 75) and systemd starts it again, a clean exit, not a failure
+    local pid new="" result
+    pid=$(in_container systemctl show rackbench-agent -p MainPID --value)
+    in_container systemctl reload rackbench-agent || fail "systemctl reload rackbench-agent"
+    for _ in $(seq 1 150); do
+        new=$(in_container systemctl show rackbench-agent -p MainPID --value)
+        [ "$new" -gt 0 ] && [ "$new" != "$pid" ] &&
+            [ "$(in_container systemctl show rackbench-agent -p ActiveState --value)" = active ] && break
+        sleep 0.2
+    done
+    result=$(in_container systemctl show rackbench-agent -p Result --value)
+    [ "$new" != "$pid" ] && [ "$result" = success ] ||
+        fail "after systemctl reload: MainPID $pid, now '$new', result '$result' (not started again)"
+    in_container journalctl --no-pager -u rackbench-agent | grep -q "leaving to be started again (SIGHUP), between runs" ||
+        fail "the agent did not say why it left on SIGHUP"
+    echo "systemctl reload with no run active: the agent left and was started again (pid $pid -> $new)"
 
     stop_container
     trap - EXIT

@@ -24,11 +24,13 @@
 #      from the head: it must pass, the agent's bytes and build (the
 #      package's version) in its summary, the root left empty; the time
 #      from dpkg -i to the end of the run's report is printed.
-#   2. dpkg -i of the newer package with no run active: the running agent
-#      is neither stopped nor restarted (same MainPID, still on the old,
-#      now deleted, binary); `rackbench-agent --version` says the new
-#      version; after systemctl restart the plan runs again through the
-#      new agent (its build in the summary).
+#   2. dpkg -i of the newer package with no run active: postinst reloads
+#      the unit, and the agent leaves (exit 75) and is started again on
+#      the new binary (a new MainPID, /usr/bin/rackbench-agent not
+#      deleted); the plan runs again through it (its build in the summary).
+#      Then the same package again while a slower plan runs: the agent
+#      serves that run to its end on the same process, says it will leave,
+#      and is started again only after it.
 #   3. rackbench (the head's package) installed too, then dpkg --purge of
 #      the agent: the keys stay, the coordinator's too, and it says so; of
 #      rackbench then. The agent stopped, no unit, no agent.conf, no file of
@@ -194,11 +196,11 @@ touch "$scratch/marker"
 # unit: what systemd says of the agent's unit
 unit() { in_container systemctl show rackbench-agent -p "$1" --value; }
 
-# run N VERSION: the plan from the head through the node's agent; its
-# summary must show the agent's bytes and build VERSION
+# run N VERSION [PLAN]: the plan from the head through the node's agent;
+# its summary must show the agent's bytes and build VERSION
 run() {
     local out=$scratch/run$1
-    container_run "$rb" "$scratch/plan.ini" "tcp://$ip:$port" "$keys/head.key_secret" "$keys/allowed" "$out" ||
+    container_run "$rb" "${3:-$scratch/plan.ini}" "tcp://$ip:$port" "$keys/head.key_secret" "$keys/allowed" "$out" ||
         fail "run $1 failed (above)"
     python3 - "$out" "$name" "$2" "$v1" <<'EOF' || fail "run $1: summary.json (above)"
 import glob, json, sys
@@ -247,7 +249,8 @@ run 1 "$v1"
 first=$(since "$t0")
 echo "install to first run: $first s (dpkg -i to the end of the run's report)"
 
-# 2. upgrade while no run is active
+# 2. upgrade while no run is active: postinst reloads the unit, the agent
+# leaves at once (exit 75) and systemd starts it again on the new build
 pid=$(unit MainPID)
 [ "$pid" -gt 0 ] || fail "no MainPID after the first run"
 in_container dpkg -i "$agent2" >"$scratch/install2.txt" 2>&1 || {
@@ -256,17 +259,47 @@ in_container dpkg -i "$agent2" >"$scratch/install2.txt" 2>&1 || {
 }
 # shellcheck disable=SC2016 # dpkg-query's format
 [ "$(in_container dpkg-query -W -f='${Version}' rackbench-agent)" = "$v2" ] || fail "the upgrade did not install $v2"
-state="$(unit ActiveState) $(unit MainPID) $(unit NRestarts)"
-[ "$state" = "active $pid 0" ] ||
-    fail "the upgrade touched the running agent: active/MainPID/NRestarts '$state', not 'active $pid 0'"
-exe=$(in_container readlink "/proc/$pid/exe")
-[ "$exe" = "/usr/bin/rackbench-agent (deleted)" ] || fail "after the upgrade the agent runs '$exe', not the old binary"
-out=$(in_container rackbench-agent --version 2>&1) || true
-[[ $out == *"$v2"* ]] || fail "after the upgrade rackbench-agent --version says '$out', not $v2"
-echo "upgraded to $v2: the agent (pid $pid) goes on with the old binary"
-in_container systemctl restart rackbench-agent || fail "systemctl restart rackbench-agent"
-[ "$(unit MainPID)" != "$pid" ] || fail "systemctl restart left the same MainPID $pid"
+# restarted: a new MainPID, active, on the binary now installed
+restarted() {
+    local new=""
+    for _ in $(seq 1 150); do
+        new=$(unit MainPID)
+        [ "$(unit ActiveState)" = active ] && [ "$new" -gt 0 ] && [ "$new" != "$1" ] && break
+        sleep 0.2
+    done
+    [ "$new" != "$1" ] && [ "$(unit ActiveState)" = active ] ||
+        fail "$2: the agent was not started again (MainPID $1, now '$new', $(unit ActiveState))"
+    local exe
+    exe=$(in_container readlink "/proc/$new/exe")
+    [ "$exe" = /usr/bin/rackbench-agent ] || fail "$2: the agent runs '$exe', not /usr/bin/rackbench-agent"
+    echo "$new"
+}
+pid2=$(restarted "$pid" "upgraded with the agent idle")
+echo "upgraded to $v2 with the agent idle: it left and was started again on the new build (pid $pid -> $pid2)"
 run 2 "$v2"
+
+# 2b. a reload (dpkg -i of the same package again) while a run is active:
+# the agent serves the run to its end on the same process, then leaves and
+# is started again
+sed 's/^direct=1$/direct=1\nrate=2m/' "$scratch/plan.ini" >"$scratch/plan-slow.ini"
+(run 3 "$v2" "$scratch/plan-slow.ini") >"$scratch/run3.log" 2>&1 &
+bg=$!
+for _ in $(seq 1 150); do
+    [ -n "$(find "$root/var/lib/rackbench" -mindepth 1 -maxdepth 1 2>/dev/null | head -n 1)" ] && break
+    sleep 0.2
+done
+[ -n "$(find "$root/var/lib/rackbench" -mindepth 1 -maxdepth 1 | head -n 1)" ] ||
+    fail "the slow run did not reach the agent in 30 s: $(cat "$scratch/run3.log")"
+in_container dpkg -i "$agent2" >"$scratch/install3.txt" 2>&1 || {
+    cat "$scratch/install3.txt" >&2
+    fail "dpkg -i $agent2 (again, during a run) in the container"
+}
+[ "$(unit MainPID)" = "$pid2" ] || fail "the reload during a run restarted the agent at once"
+wait "$bg" || fail "the run during the reload failed: $(cat "$scratch/run3.log")"
+in_container journalctl --no-pager -u rackbench-agent | grep -q "SIGHUP: leaving to be started again when run" ||
+    fail "the agent did not say it would leave after its run"
+pid3=$(restarted "$pid2" "reloaded during a run")
+echo "reloaded during a run: the agent (pid $pid2) served it to its end, then was started again (pid $pid3)"
 
 # 3. purge, with the head's package there too at first: the key folder
 # is the coordinator's as well and stays until that one is purged

@@ -9,7 +9,8 @@
 # package holds what it ships (the deploy/ files it installs only when SRC
 # has them: man pages, agent.conf as a conffile, the sysusers.d and
 # tmpfiles.d files with their postinst calls), depends on no -dev package,
-# and never restarts the agent on upgrade; the programs unpacked (dpkg -x)
+# and never restarts the agent on upgrade but reloads it (it restarts itself
+# between runs); the programs unpacked (dpkg -x)
 # have no RPATH, every library ldd looks for is found, and `--version` says
 # the package's version. Skipped (77) without dpkg-buildpackage, debhelper
 # or lintian (deploy/setup.sh --package). A minute and a half: in the gate.
@@ -104,12 +105,15 @@ if [ -e "$src/deploy/rackbench-agent.tmpfiles" ]; then
     grep -q 'systemd-tmpfiles .*--create rackbench-agent.conf' "$scratch/agent-control/postinst" ||
         fail "rackbench-agent's postinst does not create its key folder (systemd-tmpfiles)"
 fi
-# an upgrade never stops or restarts the agent (SIGTERM would end its run);
-# removing the package stops it
+# an upgrade never stops or restarts the agent (SIGTERM would end its run)
+# but reloads it (it restarts itself between runs); removing the package
+# stops it
 if grep -q 'deb-systemd-invoke.*restart' "$scratch/agent-control/postinst" ||
     grep -qs 'deb-systemd-invoke stop' "$scratch/agent-control/preinst"; then
     fail "rackbench-agent's maintainer scripts stop or restart the agent on upgrade"
 fi
+grep -q 'deb-systemd-invoke reload rackbench-agent.service' "$scratch/agent-control/postinst" ||
+    fail "rackbench-agent's postinst does not reload the agent on upgrade"
 grep -qs 'deb-systemd-invoke stop' "$scratch/agent-control/prerm" ||
     fail "rackbench-agent's prerm does not stop the agent on remove"
 programs=(rackbench rackbench-agent)

@@ -2400,6 +2400,7 @@ static void test_encode_invalid(void **state)
     build(RB_MSG_END, false, &m);
     m.u.end.status = 5;
     expect_einval(&m, "END: field 'status'");
+    rb_msg_fini(&m);
 
     build(RB_MSG_PLAN, false, &m);
     m.u.plan.phases[1].jobs[0].rw = RB_RW_NONE;
