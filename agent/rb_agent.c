@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -633,6 +634,12 @@ rb_agent_t *rb_agent_new(const rb_agent_opts_t *opts, rb_err_t *err)
         return NULL;
     }
     a->o = *opts;
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* the watch's waits */
+    pthread_cond_init(&a->health_cv, &ca);
+    pthread_condattr_destroy(&ca);
+    pthread_mutex_init(&a->health_mu, NULL);
     if (!a->o.rack)
         a->o.rack = "default";
     if (!a->o.heartbeat_ns)
@@ -779,7 +786,10 @@ void rb_agent_destroy(rb_agent_t **p)
     rb_sandbox_destroy(&a->sb);
     rb_telemetry_destroy(&a->tel);
     free(a->inv);
+    rb_agent_health_unwatch(a);
     free(a->health);
+    pthread_cond_destroy(&a->health_cv);
+    pthread_mutex_destroy(&a->health_mu);
     free(a->snap);
     free(a->space);
     free(a);

@@ -15,6 +15,8 @@
  * build), at once when no run is active, else when the run ends; the
  * packaged unit restarts the agent on it */
 #define RB_AGENT_EXIT_RESTART 75
+/* --health-every's default: each disk's health read again this often in a run */
+#define RB_AGENT_HEALTH_EVERY_NS (600ull * 1000000000ull)
 
 typedef struct rb_agent_opts {
     const char *coordinator;               /* ZeroMQ endpoint to connect to */
@@ -25,15 +27,16 @@ typedef struct rb_agent_opts {
     const char *rack;                      /* rack name ("default" if unset) */
     const char *roots[RB_AGENT_MAX_ROOTS]; /* --root folders */
     int nroots;
-    int once;                /* exit after one run (or a lost coordinator) */
-    uint64_t heartbeat_ns;   /* heartbeat period during a run */
-    uint64_t lost_after_ns;  /* coordinator silent this long → lost */
-    const char *proc_root;   /* where /proc is read from ("/proc"; tests: a fixture) */
-    const char *sys_root;    /* where /sys is read from ("/sys") */
-    const char *cleanup_run; /* --cleanup --run: that run's leftovers only */
-    int no_telemetry;        /* do not read host telemetry */
-    const char *smartctl;    /* --smartctl: the program that reads disk health (NULL: smartctl) */
-    int no_health;           /* --no-health: read no disk's health */
+    int once;                 /* exit after one run (or a lost coordinator) */
+    uint64_t heartbeat_ns;    /* heartbeat period during a run */
+    uint64_t lost_after_ns;   /* coordinator silent this long → lost */
+    const char *proc_root;    /* where /proc is read from ("/proc"; tests: a fixture) */
+    const char *sys_root;     /* where /sys is read from ("/sys") */
+    const char *cleanup_run;  /* --cleanup --run: that run's leftovers only */
+    int no_telemetry;         /* do not read host telemetry */
+    const char *smartctl;     /* --smartctl: the program that reads disk health (NULL: smartctl) */
+    int no_health;            /* --no-health: read no disk's health */
+    uint64_t health_every_ns; /* --health-every: read it during a run this often (0: never) */
     const char *devices[RB_AGENT_MAX_DEVICES]; /* --allow-device block devices */
     int open_writers; /* --allow-open-writers: devices others write may be written */
     int ndevices;

@@ -53,6 +53,7 @@ static const struct option s_longopts[] = {
     {"keygen", required_argument, NULL, 'G'},
     {"smartctl", required_argument, NULL, 'Z'},
     {"no-health", no_argument, NULL, 'Q'},
+    {"health-every", required_argument, NULL, 'J'},
     {NULL, 0, NULL, 0},
 };
 
@@ -61,74 +62,77 @@ static const char s_cli_only[] = "FoVhXYUG";
 
 static void s_usage(FILE *f)
 {
-    fprintf(f, "usage: rackbench-agent [--config FILE] --coordinator ENDPOINT --name NODE\n"
-               "                       --root DIR... [--key FILE --coordinator-key FILE |\n"
-               "                       --insecure] [--rack RACK] [--once]\n"
-               "                       [--heartbeat DURATION] [--lost-after DURATION]\n"
-               "                       [--no-telemetry] [--proc-root DIR] [--sys-root DIR]\n"
-               "                       [--smartctl PROGRAM | --no-health]\n"
-               "                       [--quiet | --verbose] [--reserve PCT] [--protocol N]\n"
-               "                       [--allow-device PATTERN[:wipe]...] [--allow-open-writers]\n"
-               "       rackbench-agent [--config FILE] --cleanup --root DIR... [--name NODE]\n"
-               "                       [--run RUN]\n"
-               "       rackbench-agent [--config FILE] --list-devices\n"
-               "                       [--allow-device PATTERN[:wipe]...]\n"
-               "       rackbench-agent [--config FILE] --keygen DIR [--name NODE]\n"
-               "       rackbench-agent --help | --version\n"
-               "\n"
-               "Connects to a rackbench coordinator, runs the plans it sends, and only ever\n"
-               "creates files inside its --root folders.\n"
-               "  --config FILE  read options from FILE first: KEY = VALUE lines, KEY an\n"
-               "                 option's name without the dashes (root and allow-device once\n"
-               "                 a line each; yes or no for a switch); the command line\n"
-               "                 overrides it, and its --root or --allow-device replace all\n"
-               "                 the file's\n"
-               "  --coordinator ENDPOINT   the coordinator to connect to (tcp://head:7770)\n"
-               "  --name NODE    this node's name in runs and reports (one per agent of a run)\n"
-               "  --rack RACK    the rack this node is in (default 'default'; a plan's [rack]\n"
-               "                 sections place the nodes they list instead)\n"
-               "  --root DIR     a folder plans may create files in (repeatable)\n"
-               "  --key FILE     this agent's secret key (NAME.key_secret; rackbench keygen)\n"
-               "  --coordinator-key FILE   the coordinator's public key (NAME.key): CURVE,\n"
-               "                 required on tcp://; the agent talks to that coordinator only\n"
-               "  --insecure     no CURVE: only on loopback or ipc:// endpoints\n"
-               "  --once         exit after one run (exit 0 if it went well, 3 if not)\n"
-               "  --heartbeat DURATION     heartbeat period during a run (default 1s)\n"
-               "  --lost-after DURATION    coordinator silent this long: stop IO, clean up\n"
-               "                 (default 3 heartbeats)\n"
-               "  --no-telemetry do not read /proc and /sys for host telemetry\n"
-               "  --proc-root DIR          read /proc from DIR (default /proc)\n"
-               "  --sys-root DIR read /sys from DIR (default /sys)\n"
-               "  --smartctl PROGRAM       read each measured disk's health with PROGRAM\n"
-               "                 (default smartctl, from Debian's smartmontools) before and\n"
-               "                 after every run: `PROGRAM --json=c -a DEVICE`\n"
-               "  --no-health    read no disk's health (the runs' reports say so)\n"
-               "  --quiet        log warnings and errors only\n"
-               "  --verbose      log debug messages too\n"
-               "  --reserve PCT  refuse a plan that leaves less than PCT%% of a file system free\n"
-               "                 (0-90, default 5)\n"
-               "  --allow-device PATTERN   block devices plans may read and write: a path, a glob\n"
-               "                 (/dev/sd*) or a /dev/disk/by-id/ name (repeatable); one that is\n"
-               "                 mounted or in use is refused, and one holding partitions, a file\n"
-               "                 system or RAID signature is written only with /dev/X:wipe;\n"
-               "                 never one whose stack (the devices under and over it) is in use\n"
-               "  --allow-open-writers     write allowed devices that other programs have open\n"
-               "                 for writing too (refused by default, naming the program)\n"
-               "  --list-devices every block device, whether it may be read and written, why not\n"
-               "  --protocol N   speak protocol N, an older one this build knows, as an agent\n"
-               "                 of that version does (to try a rack of mixed builds)\n"
-               "  --cleanup      remove what crashed runs left under the roots (rackbench.*\n"
-               "                 folders an agent made) and exit (0, or 3 on an error); with\n"
-               "                 --name, only that node's run folders; with --run RUN, only that\n"
-               "                 run's. An agent removes what an agent of its name left when\n"
-               "                 it starts\n"
-               "  --run RUN      with --cleanup: that run's folders only\n"
-               "  --keygen DIR   make this node's CURVE key pair, DIR/NODE.key (public: copy\n"
-               "                 it to the coordinator's allowed keys) and DIR/NODE.key_secret\n"
-               "                 (0600), NODE being --name or the host's name; never\n"
-               "                 overwrites a key, and exits (0, or 2)\n"
-               "  --help         this text\n"
-               "  --version      the build and the protocols it speaks\n");
+    fprintf(f,
+            "usage: rackbench-agent [--config FILE] --coordinator ENDPOINT --name NODE\n"
+            "                       --root DIR... [--key FILE --coordinator-key FILE |\n"
+            "                       --insecure] [--rack RACK] [--once]\n"
+            "                       [--heartbeat DURATION] [--lost-after DURATION]\n"
+            "                       [--no-telemetry] [--proc-root DIR] [--sys-root DIR]\n"
+            "                       [--smartctl PROGRAM] [--health-every DURATION] [--no-health]\n"
+            "                       [--quiet | --verbose] [--reserve PCT] [--protocol N]\n"
+            "                       [--allow-device PATTERN[:wipe]...] [--allow-open-writers]\n"
+            "       rackbench-agent [--config FILE] --cleanup --root DIR... [--name NODE]\n"
+            "                       [--run RUN]\n"
+            "       rackbench-agent [--config FILE] --list-devices\n"
+            "                       [--allow-device PATTERN[:wipe]...]\n"
+            "       rackbench-agent [--config FILE] --keygen DIR [--name NODE]\n"
+            "       rackbench-agent --help | --version\n"
+            "\n"
+            "Connects to a rackbench coordinator, runs the plans it sends, and only ever\n"
+            "creates files inside its --root folders.\n"
+            "  --config FILE  read options from FILE first: KEY = VALUE lines, KEY an\n"
+            "                 option's name without the dashes (root and allow-device once\n"
+            "                 a line each; yes or no for a switch); the command line\n"
+            "                 overrides it, and its --root or --allow-device replace all\n"
+            "                 the file's\n"
+            "  --coordinator ENDPOINT   the coordinator to connect to (tcp://head:7770)\n"
+            "  --name NODE    this node's name in runs and reports (one per agent of a run)\n"
+            "  --rack RACK    the rack this node is in (default 'default'; a plan's [rack]\n"
+            "                 sections place the nodes they list instead)\n"
+            "  --root DIR     a folder plans may create files in (repeatable)\n"
+            "  --key FILE     this agent's secret key (NAME.key_secret; rackbench keygen)\n"
+            "  --coordinator-key FILE   the coordinator's public key (NAME.key): CURVE,\n"
+            "                 required on tcp://; the agent talks to that coordinator only\n"
+            "  --insecure     no CURVE: only on loopback or ipc:// endpoints\n"
+            "  --once         exit after one run (exit 0 if it went well, 3 if not)\n"
+            "  --heartbeat DURATION     heartbeat period during a run (default 1s)\n"
+            "  --lost-after DURATION    coordinator silent this long: stop IO, clean up\n"
+            "                 (default 3 heartbeats)\n"
+            "  --no-telemetry do not read /proc and /sys for host telemetry\n"
+            "  --proc-root DIR          read /proc from DIR (default /proc)\n"
+            "  --sys-root DIR read /sys from DIR (default /sys)\n"
+            "  --smartctl PROGRAM       read each measured disk's health with PROGRAM\n"
+            "                 (default smartctl, from Debian's smartmontools) before and\n"
+            "                 after every run: `PROGRAM --json=c -a DEVICE`\n"
+            "  --health-every DURATION  read them again this often during a run, for the\n"
+            "                 highest temperature (default 10m; 0: only before and after)\n"
+            "  --no-health    read no disk's health (the runs' reports say so)\n"
+            "  --quiet        log warnings and errors only\n"
+            "  --verbose      log debug messages too\n"
+            "  --reserve PCT  refuse a plan that leaves less than PCT%% of a file system free\n"
+            "                 (0-90, default 5)\n"
+            "  --allow-device PATTERN   block devices plans may read and write: a path, a glob\n"
+            "                 (/dev/sd*) or a /dev/disk/by-id/ name (repeatable); one that is\n"
+            "                 mounted or in use is refused, and one holding partitions, a file\n"
+            "                 system or RAID signature is written only with /dev/X:wipe;\n"
+            "                 never one whose stack (the devices under and over it) is in use\n"
+            "  --allow-open-writers     write allowed devices that other programs have open\n"
+            "                 for writing too (refused by default, naming the program)\n"
+            "  --list-devices every block device, whether it may be read and written, why not\n"
+            "  --protocol N   speak protocol N, an older one this build knows, as an agent\n"
+            "                 of that version does (to try a rack of mixed builds)\n"
+            "  --cleanup      remove what crashed runs left under the roots (rackbench.*\n"
+            "                 folders an agent made) and exit (0, or 3 on an error); with\n"
+            "                 --name, only that node's run folders; with --run RUN, only that\n"
+            "                 run's. An agent removes what an agent of its name left when\n"
+            "                 it starts\n"
+            "  --run RUN      with --cleanup: that run's folders only\n"
+            "  --keygen DIR   make this node's CURVE key pair, DIR/NODE.key (public: copy\n"
+            "                 it to the coordinator's allowed keys) and DIR/NODE.key_secret\n"
+            "                 (0600), NODE being --name or the host's name; never\n"
+            "                 overwrites a key, and exits (0, or 2)\n"
+            "  --help         this text\n"
+            "  --version      the build and the protocols it speaks\n");
 }
 
 /* Takes option c, its argument arg, into cli. what names it in messages
@@ -213,6 +217,15 @@ static int s_option(int c, const char *arg, const char *what, rb_agent_cli_t *cl
         return -1;
     case 'Q':
         o->no_health = 1;
+        return -1;
+    case 'J':
+        if (rb_units_parse_duration_ns(arg, RB_NS_PER_S, &o->health_every_ns) < 0 ||
+            (o->health_every_ns && o->health_every_ns < RB_NS_PER_S)) {
+            fprintf(err,
+                    "rackbench-agent: %s %s: expected a duration of 1s or more, or 0 (never)\n",
+                    what, arg);
+            return 2;
+        }
         return -1;
     case 'P':
         o->proc_root = arg;
@@ -379,6 +392,7 @@ int rb_agent_cli_parse(rb_agent_cli_t *cli, int argc, char **argv, FILE *err)
     int c, roots = 0, devices = 0;
     memset(cli, 0, sizeof *cli);
     cli->o.reserve_pct = RB_AGENT_RESERVE_PCT;
+    cli->o.health_every_ns = RB_AGENT_HEALTH_EVERY_NS;
     opterr = 0;
     /* --config first, wherever it is, so that the command line overrides the file */
     optind = 0;

@@ -3,6 +3,8 @@
  * open), and the readings themselves, made by the background thread so
  * that the connection is kept alive while smartctl works. */
 #include <errno.h>
+#include <pthread.h>
+#include <time.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +64,7 @@ void rb_agent_health_plan(rb_agent_t *a)
     a->nhealth = 0;
     if (a->o.no_health)
         return;
+    rb_agent_health_unwatch(a); /* a watch of a run gone, should one be left */
     if (!a->health && !(a->health = calloc(2 * RB_HEALTH_DEVS, sizeof *a->health))) {
         rb_warn("no memory for the disks' health: none is read");
         return;
@@ -104,13 +107,81 @@ void rb_agent_health_read(rb_agent_t *a, int after)
             continue;
         }
         rb_health_read(a->o.smartctl, dev, a->o.sys_root, &out[i]);
-        if (after) { /* the most seen over the run's two readings */
-            const rb_health_t *b = &a->health[i];
-            if (b->temperature_max != RB_HEALTH_NA && (out[i].temperature_max == RB_HEALTH_NA ||
-                                                       b->temperature_max > out[i].temperature_max))
-                out[i].temperature_max = b->temperature_max;
+        if (after) { /* the most seen over the run's readings: before, during, after */
+            uint64_t seen[2] = {a->health[i].temperature_max,
+                                a->health_watches ? a->health_tmax[i] : RB_HEALTH_NA};
+            for (int k = 0; k < 2; k++)
+                if (seen[k] != RB_HEALTH_NA &&
+                    (out[i].temperature_max == RB_HEALTH_NA || seen[k] > out[i].temperature_max))
+                    out[i].temperature_max = seen[k];
         }
         if (out[i].reason[0])
             rb_debug("health of %s: %s", dev, out[i].reason);
     }
+}
+
+/* The watch of a run: every health_every_ns until told to stop, each
+ * readable disk read again, its highest temperature kept. */
+static void *s_watch(void *arg)
+{
+    rb_agent_t *a = arg;
+    rb_health_t h;
+    pthread_mutex_lock(&a->health_mu);
+    for (;;) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        uint64_t at =
+            (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + a->o.health_every_ns;
+        ts.tv_sec = (time_t)(at / 1000000000ull);
+        ts.tv_nsec = (long)(at % 1000000000ull);
+        while (!a->health_stop &&
+               pthread_cond_timedwait(&a->health_cv, &a->health_mu, &ts) != ETIMEDOUT)
+            ;
+        if (a->health_stop)
+            break;
+        pthread_mutex_unlock(&a->health_mu);
+        for (uint32_t i = 0; i < a->nhealth && !__atomic_load_n(&a->health_stop, __ATOMIC_ACQUIRE);
+             i++) {
+            if (a->health[i].reason[0]) /* not read before the run: not now either */
+                continue;
+            rb_health_read(a->o.smartctl, a->health[i].dev, a->o.sys_root, &h);
+            uint64_t *t = &a->health_tmax[i];
+            if (h.temperature_max != RB_HEALTH_NA && (*t == RB_HEALTH_NA || h.temperature_max > *t))
+                *t = h.temperature_max;
+        }
+        pthread_mutex_lock(&a->health_mu);
+        a->health_watches++;
+    }
+    pthread_mutex_unlock(&a->health_mu);
+    return NULL;
+}
+
+void rb_agent_health_watch(rb_agent_t *a)
+{
+    if (!a->health_before || !a->nhealth || !a->o.health_every_ns || a->health_watching)
+        return;
+    for (uint32_t i = 0; i < RB_HEALTH_DEVS; i++)
+        a->health_tmax[i] = RB_HEALTH_NA;
+    a->health_stop = 0;
+    a->health_watches = 0;
+    int rc = pthread_create(&a->health_thread, NULL, s_watch, a);
+    if (rc)
+        rb_warn("cannot start the thread that reads the disks' temperatures during the run (%s): "
+                "only the readings before and after it count",
+                strerror(rc));
+    else
+        a->health_watching = 1;
+}
+
+void rb_agent_health_unwatch(rb_agent_t *a)
+{
+    if (!a->health_watching)
+        return;
+    pthread_mutex_lock(&a->health_mu);
+    __atomic_store_n(&a->health_stop, 1, __ATOMIC_RELEASE);
+    pthread_cond_signal(&a->health_cv);
+    pthread_mutex_unlock(&a->health_mu);
+    pthread_join(a->health_thread, NULL);
+    a->health_watching = 0;
+    rb_debug("the disks' health was read %u times during the run", a->health_watches);
 }

@@ -98,6 +98,14 @@ struct rb_agent {
     rb_health_t *health;
     uint32_t nhealth;
     int health_before; /* the readings before were made: END carries those after */
+    /* the watch of the run: every --health-every, each disk's temperature */
+    pthread_t health_thread;
+    int health_watching; /* the thread runs */
+    int health_stop;     /* tells it to stop (atomic, under health_mu) */
+    pthread_mutex_t health_mu;
+    pthread_cond_t health_cv;
+    uint32_t health_watches;              /* readings it made of the run */
+    uint64_t health_tmax[RB_HEALTH_DEVS]; /* each disk's highest temperature of them */
     /* data sets a worn-out write left short: a later read reads only that much */
     struct {
         char key[RB_PATH_MAX + RB_NAME_MAX * 2]; /* s_data_key of the writing job */
@@ -115,6 +123,14 @@ void rb_agent_health_plan(rb_agent_t *a);
 /* Reads the chosen disks' health (the background thread): before the run,
  * or after it (each disk's highest temperature of the two kept). */
 void rb_agent_health_read(rb_agent_t *a, int after);
+
+/* Starts the watch of the run (main thread, at READY): every
+ * --health-every, each disk read before the run is read again for its
+ * temperature, on a thread of its own. */
+void rb_agent_health_watch(rb_agent_t *a);
+
+/* Stops the watch and waits for it (at the longest one smartctl's deadline). */
+void rb_agent_health_unwatch(rb_agent_t *a);
 
 /* Encodes and sends m to the coordinator; 0 or -errno (logged). */
 int rb_agent_send(rb_agent_t *a, const rb_msg_t *m);

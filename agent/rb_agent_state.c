@@ -124,6 +124,7 @@ static void *s_bg_main(void *arg)
         rb_phase_release(a->next);
         rb_phase_release(a->phase);
         rc = rb_sandbox_cleanup(a->sb, &a->removed, &a->prep_err);
+        rb_agent_health_unwatch(a);
         if (a->health_before)
             rb_agent_health_read(a, 1);
         break;
@@ -199,6 +200,7 @@ static int s_end_run(rb_agent_t *a, uint64_t *removed, rb_err_t *err)
 {
     if (a->phase)
         rb_phase_stop(a->phase);
+    rb_agent_health_unwatch(a);
     __atomic_store_n(&a->prep_stop, 1, __ATOMIC_RELEASE); /* no wait for a large layout */
     if (a->prep_started) {
         pthread_join(a->prep, NULL);
@@ -619,6 +621,7 @@ static void s_bg_done(rb_agent_t *a)
         r.u.ready.nhealth = a->health_before ? a->nhealth : 0;
         r.u.ready.health = a->health;
         rb_agent_send(a, &r);
+        rb_agent_health_watch(a);
         a->state = S_READY;
         break;
     case S_TURNING:

@@ -8,10 +8,13 @@
 #    script that checks it is called as `smartctl --json=c -a DEVICE` and
 #    prints a real smartctl output (tests/unit/fixtures/smart): local-1 a
 #    SATA drive (sata-grown.json) whose reallocated sectors grow by 8 after
-#    its first reading, local-2 a healthy one (sata-healthy.json). The plan's
-#    acceptance asks for no growth, no pending growth, at most 60 C and every
-#    verdict PASSED: the run fails (exit 1) on max_reallocated_growth alone,
-#    naming local-1's device and serial; summary.json's drive_health says
+#    its first reading and which reads 20 C hotter in its second (the first
+#    of the readings every --health-every=1s during the 2.5 s phase),
+#    local-2 a healthy one (sata-healthy.json). The plan's acceptance asks
+#    for no growth, no pending growth, at most 50 C and every verdict
+#    PASSED: the run fails (exit 1) on max_reallocated_growth and
+#    max_drive_temperature (53 C), naming local-1's device and serial;
+#    summary.json's drive_health says
 #    local-1 worse (reallocated 304 -> 312, a drive-health finding with
 #    node, device, model and serial) and local-2 ok; report.txt has the
 #    table row and the FINDING line; `rackbench report` renders the same
@@ -36,7 +39,8 @@ no() {
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 # the stand-in smartctl of node $1: fixture $2, its reallocated sectors
-# growing by $3 on each reading after the first
+# grown by $3 in every reading after the first, its temperature $4 degrees
+# higher in the second (the first during the run)
 stand_in() {
     mkdir -p "$s/$1"
     cp "$fix/$2" "$s/$1/fixture.json"
@@ -46,20 +50,23 @@ stand_in() {
 here=\$(dirname "\$0")
 n=\$(cat "\$here/readings" 2>/dev/null || echo 0)
 echo \$((n + 1)) >"\$here/readings"
-exec python3 - "\$here/fixture.json" "\$n" $3 <<'PY'
+exec python3 - "\$here/fixture.json" "\$n" $3 $4 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
+n, grow, peak = (int(x) for x in sys.argv[2:5])
 for a in d["ata_smart_attributes"]["table"]:
-    if a["id"] == 5:
-        a["raw"]["value"] += int(sys.argv[2]) * int(sys.argv[3])
+    if a["id"] == 5 and n > 0:
+        a["raw"]["value"] += grow
         a["raw"]["string"] = str(a["raw"]["value"])
+if n == 1:
+    d["temperature"]["current"] += peak
 print(json.dumps(d))
 PY
 EOF
     chmod +x "$s/$1/smartctl"
 }
-stand_in local-1 sata-grown.json 8
-stand_in local-2 sata-healthy.json 0
+stand_in local-1 sata-grown.json 8 20
+stand_in local-2 sata-healthy.json 0 0
 cat >"$s/plan.fio" <<EOF
 [global]
 directory=$s/data
@@ -67,16 +74,17 @@ directory=$s/data
 rw=write
 bs=64k
 size=256k
+rate=100k
 [acceptance]
 max_reallocated_growth=0
 max_pending_growth=0
-max_drive_temperature=60
+max_drive_temperature=50
 require_smart_pass=1
 EOF
 
 # 1. the stand-ins
 "$bin/rackbench" run "$s/plan.fio" --local 2 --agent-arg "--smartctl=$s/{node}/smartctl" \
-    --out "$s/runs" >"$s/run1.log" 2>&1
+    --agent-arg --health-every=1s --out "$s/runs" >"$s/run1.log" 2>&1
 rc=$?
 run=$(ls -d "$s"/runs/*/ 2>/dev/null | head -1)
 if [ "$rc" != 1 ] || [ -z "$run" ]; then
@@ -86,17 +94,19 @@ else
     sum=$run/summary.json
     got=$(json "$sum" "'; '.join('%s %s %s %s' % (x['node'], x['status'], ','.join(x['grew']), x['evidence']) for x in d['drive_health']['drives'])")
     find=$(json "$sum" "'; '.join('%s %s %s %s %s' % (f['kind'], f['node'], f['model'], f['serial'], f['evidence']) for f in d['drive_health']['findings'])")
-    acc=$(json "$sum" "'; '.join('%s %s %s' % (c['name'], c['passed'], c['note']) for c in d['acceptance']['checks'])")
+    acc=$(json "$sum" "'; '.join('%s %s %s %s' % (c['name'], c['passed'], c['measured'], c['note']) for c in d['acceptance']['checks'])")
+    tmax=$(json "$sum" "' '.join(str(x['after']['temperature_max']) for x in d['drive_health']['drives'])")
     readings=$(cat "$s/local-1/readings" "$s/local-2/readings" | tr '\n' ' ')
+    read -r r1 r2 <<<"$readings"
     if [[ $got == "local-1 worse reallocated reallocated 304 -> 312; local-2 ok  None" ]] &&
         [[ $find == "drive-health local-1 ST3500418AS REDACTED reallocated 304 -> 312" ]] &&
-        [[ $acc == "max_reallocated_growth False the worst drive: local-1 /dev/"*" (ST3500418AS, serial REDACTED); max_pending_growth True None; max_drive_temperature True None; require_smart_pass True None" ]] &&
-        [ "$readings" = "2 2 " ] &&
+        [[ $acc == "max_reallocated_growth False 8 the worst drive: local-1 /dev/"*" (ST3500418AS, serial REDACTED); max_pending_growth True 0 None; max_drive_temperature False 53 the worst drive: local-1 /dev/"*"; require_smart_pass True 0 None" ]] &&
+        [ "$tmax" = "53 34" ] && [ "$r1" -ge 3 ] && [ "$r2" -ge 3 ] &&
         grep -q "worse .*304->312" "$run/report.txt" &&
         grep -q "FINDING: drive-health local-1 /dev/.* (ST3500418AS, serial REDACTED): reallocated 304 -> 312" "$run/report.txt"; then
-        echo "ok   case 1: local-1's drive worse (reallocated 304 -> 312), local-2's ok; acceptance fails on it alone, naming it (exit 1)"
+        echo "ok   case 1: local-1's drive worse (reallocated 304 -> 312, 53 C read during the run), local-2's ok; acceptance fails on it, naming it (exit 1; readings $r1 and $r2)"
     else
-        no "case 1: drives '$got', findings '$find', acceptance '$acc', readings '$readings'"
+        no "case 1: drives '$got', findings '$find', acceptance '$acc', temperatures '$tmax', readings '$readings'"
         sed -n '/Drive health/,/^$/p' "$run/report.txt"
     fi
     # (its exit code is the run's: 1)
