@@ -95,6 +95,18 @@ static void s_judge(rb_drive_t *d, uint32_t protocol)
         d->status = RB_DRIVE_FAILING;
 }
 
+/* Why d was not read, without the device smartctl names first
+ * ("/dev/loop3: Unable to ..." -> "Unable to ..."): the same for every disk
+ * of a kind, so that they are said together. */
+static const char *s_kind(const rb_drive_t *d)
+{
+    const char *dev = rb_drive_last(d)->dev;
+    size_t n = strlen(dev);
+    if (n && !strncmp(d->reason, dev, n) && d->reason[n] == ':' && d->reason[n + 1] == ' ')
+        return d->reason + n + 2;
+    return d->reason;
+}
+
 static int s_order(const void *x, const void *y)
 {
     static const int rank[] = {
@@ -102,9 +114,7 @@ static int s_order(const void *x, const void *y)
     const rb_drive_t *a = x, *b = y;
     if (rank[a->status] != rank[b->status])
         return rank[a->status] - rank[b->status];
-    int c = a->status == RB_DRIVE_NOT_READ ? strcmp(a->reason, b->reason) : 0;
-    if (c == 0 && a->status == RB_DRIVE_NOT_READ) /* the same disk of many nodes together */
-        c = strcmp(rb_drive_last(a)->dev, rb_drive_last(b)->dev);
+    int c = a->status == RB_DRIVE_NOT_READ ? strcmp(s_kind(a), s_kind(b)) : 0;
     c = c ? c : strcmp(a->node, b->node);
     return c ? c : strcmp(rb_drive_last(a)->dev, rb_drive_last(b)->dev);
 }
@@ -290,8 +300,9 @@ int rb_drives_json(rb_jw_t *w, const rb_run_result_t *r)
 
 /* ---- report.txt: "Drive health" ---- */
 
-#define S_NOT_READ_LINES                                                                           \
-    8 /* lines of drives not read (one per disk and reason); the rest counted */
+/* lines of drives not read (one per reason), and disks named on each; the rest counted */
+#define S_NOT_READ_LINES 8
+#define S_NOT_READ_NAMES 6
 
 /* "0 -> 8", "3", "-" for counter c of d, into buf. */
 static const char *s_cell(char *buf, size_t len, const rb_drive_t *d, rb_health_counter_t c)
@@ -356,30 +367,26 @@ int rb_drives_text(FILE *f, const rb_run_result_t *r)
         fputs("  ", f);
         rb_text_wrap(f, line, 2, 4, RB_TEXT_WIDTH);
     }
-    /* the drives not read, one line per device and reason with its nodes */
+    /* the drives not read, one line per reason with its disks */
     uint32_t groups = 0;
     for (uint32_t i = 0, e; i < d.n; i = e) {
         const rb_drive_t *x = &d.d[i];
         for (e = i + 1;
-             e < d.n && x->status == RB_DRIVE_NOT_READ && !strcmp(x->reason, d.d[e].reason) &&
-             !strcmp(rb_drive_last(x)->dev, rb_drive_last(&d.d[e])->dev);
-             e++)
+             e < d.n && x->status == RB_DRIVE_NOT_READ && !strcmp(s_kind(x), s_kind(&d.d[e])); e++)
             ;
         if (x->status != RB_DRIVE_NOT_READ || groups++ >= S_NOT_READ_LINES)
             continue;
-        size_t at = (size_t)snprintf(line, sizeof line, "not read: %s of ", rb_drive_last(x)->dev);
-        for (uint32_t k = i; k < e && k < i + 4 && at < sizeof line; k++)
-            at += (size_t)snprintf(line + at, sizeof line - at, "%s%s", k > i ? ", " : "",
-                                   d.d[k].node);
-        if (e - i > 4 && at < sizeof line)
-            at += (size_t)snprintf(line + at, sizeof line - at, " and %u more nodes", e - i - 4);
-        if (at < sizeof line)
-            snprintf(line + at, sizeof line - at, ": %s", x->reason);
+        size_t at = (size_t)snprintf(line, sizeof line, "not read (%u): %s: ", e - i, s_kind(x));
+        for (uint32_t k = i; k < e && k < i + S_NOT_READ_NAMES && at < sizeof line; k++)
+            at += (size_t)snprintf(line + at, sizeof line - at, "%s%s %s", k > i ? ", " : "",
+                                   d.d[k].node, rb_drive_last(&d.d[k])->dev);
+        if (e - i > S_NOT_READ_NAMES && at < sizeof line)
+            snprintf(line + at, sizeof line - at, " and %u more", e - i - S_NOT_READ_NAMES);
         fputs("  ", f);
         rb_text_wrap(f, line, 2, 4, RB_TEXT_WIDTH);
     }
     if (groups > S_NOT_READ_LINES)
-        fprintf(f, "  ... and %u more kinds of disk not read (summary.json's drive_health)\n",
+        fprintf(f, "  ... and %u more reasons disks were not read (summary.json's drive_health)\n",
                 groups - S_NOT_READ_LINES);
     rb_drives_fini(&d);
     return 0;
