@@ -207,13 +207,13 @@ S_LAYOUT(s_health_layout, NULL, F_STR(rb_health_t, dev, RB_PK_F_NONEMPTY),
          F_STR(rb_health_t, model, 0), F_STR(rb_health_t, serial, 0),
          F_STR(rb_health_t, protocol, 0), F_STR(rb_health_t, reason, 0),
          F_U32(rb_health_t, verdict, RB_SMART_FAILED), F_U32(rb_health_t, exit_status, 255),
-         F_U64(rb_health_t, reallocated), F_U64(rb_health_t, pending),
-         F_U64(rb_health_t, offline_unc), F_U64(rb_health_t, crc_errors),
-         F_U64(rb_health_t, media_errors), F_U64(rb_health_t, error_log),
-         F_U64(rb_health_t, critical_warning), F_U64(rb_health_t, percentage_used),
-         F_U64(rb_health_t, available_spare), F_U64(rb_health_t, spare_threshold),
-         F_U64(rb_health_t, temperature), F_U64(rb_health_t, temperature_max),
-         F_U64(rb_health_t, power_on_hours));
+         F_KIND(rb_health_t, no_smart, RB_PK_BOOL), F_U64(rb_health_t, reallocated),
+         F_U64(rb_health_t, pending), F_U64(rb_health_t, offline_unc),
+         F_U64(rb_health_t, crc_errors), F_U64(rb_health_t, media_errors),
+         F_U64(rb_health_t, error_log), F_U64(rb_health_t, critical_warning),
+         F_U64(rb_health_t, percentage_used), F_U64(rb_health_t, available_spare),
+         F_U64(rb_health_t, spare_threshold), F_U64(rb_health_t, temperature),
+         F_U64(rb_health_t, temperature_max), F_U64(rb_health_t, power_on_hours));
 
 #define S_HEALTH_DOC                                                                               \
     "agent: each disk it measures (those under its roots, those it may open), "                    \

@@ -191,6 +191,8 @@ typedef struct rb_health {
     char reason[RB_HEALTH_REASON]; /* why it was not read ("" when it was) */
     uint32_t verdict;              /* RB_SMART_*: the drive's overall assessment */
     uint32_t exit_status;          /* smartctl's exit status (a bit mask) */
+    uint8_t no_smart;              /* not read, and a kind of device that has no SMART of its own
+                                      (loop, virtio, device-mapper, md): drive checks do not apply */
     uint64_t reallocated;          /* ATA 5 raw; SCSI the grown defect list */
     uint64_t pending;              /* ATA 197 raw: sectors waiting to be remapped */
     uint64_t offline_unc;          /* ATA 198 raw: offline uncorrectable sectors */

@@ -106,14 +106,16 @@ static const char *s_raid_type(const char *vendor, const char *model)
 }
 
 /* What the device is, when that is why it has no SMART, into out ("" when
- * nothing is known); name is its kernel name. */
-static void s_explain(const char *sys, const char *name, char *out, size_t len)
+ * nothing is known); name is its kernel name. 1 for a kind of device that
+ * has no SMART of its own (loop, virtio, device-mapper, md), 0 for any
+ * other (a RAID volume's drives have theirs, behind it). */
+static int s_explain(const char *sys, const char *name, char *out, size_t len)
 {
     char link[PATH_MAX], target[PATH_MAX], under[160];
     out[0] = '\0';
     if (!strncmp(name, "loop", 4)) {
         snprintf(out, len, "a loop device has no SMART");
-        return;
+        return 1;
     }
     snprintf(link, sizeof link, "%s/block/%s/device/driver", sys, name);
     ssize_t n = readlink(link, target, sizeof target - 1);
@@ -122,7 +124,7 @@ static void s_explain(const char *sys, const char *name, char *out, size_t len)
     drv = drv ? drv + 1 : target;
     if (!strcmp(drv, "virtio_blk") || !strncmp(name, "vd", 2)) {
         snprintf(out, len, "a virtio disk has no SMART: its host's disk is not visible");
-        return;
+        return 1;
     }
     int dm = !strncmp(name, "dm-", 3), md = !strncmp(name, "md", 2);
     if (dm || md) {
@@ -130,7 +132,7 @@ static void s_explain(const char *sys, const char *name, char *out, size_t len)
         snprintf(out, len, "%s has no SMART; read the disks under it%s%s%s",
                  dm ? "a device-mapper device" : "an md RAID device", *under ? " (" : "", under,
                  *under ? ")" : "");
-        return;
+        return 1;
     }
     char vendor[64], model[64];
     s_sysfs(sys, name, "device/vendor", vendor, sizeof vendor);
@@ -141,6 +143,7 @@ static void s_explain(const char *sys, const char *name, char *out, size_t len)
                  "a RAID controller's logical volume (%s %s) has no SMART; read its drives with "
                  "smartctl -d %s",
                  vendor, model, type);
+    return 0;
 }
 
 /* smartctl could not read dev: add what the device is to h->reason, when
@@ -151,7 +154,7 @@ static void s_why(const char *sys, const char *dev, rb_health_t *h)
     if (!realpath(dev, real))
         return;
     const char *name = strrchr(real, '/');
-    s_explain(sys, name ? name + 1 : real, why, sizeof why);
+    h->no_smart = (uint8_t)s_explain(sys, name ? name + 1 : real, why, sizeof why);
     if (!why[0])
         return;
     memcpy(prev, h->reason, sizeof prev);

@@ -156,6 +156,8 @@ int rb_drives_build(const rb_run_result_t *r, rb_drives_t *out)
                 s_judge(&out->d[e], n->protocol);
     }
     for (uint32_t e = 0; e < out->n; e++) {
+        const rb_health_t *last = rb_drive_last(&out->d[e]);
+        out->nunread += out->d[e].status == RB_DRIVE_NOT_READ && !(last && last->no_smart);
         out->nread += out->d[e].status != RB_DRIVE_NOT_READ;
         out->nworse += out->d[e].status == RB_DRIVE_WORSE || out->d[e].status == RB_DRIVE_FAILING;
     }
@@ -222,6 +224,7 @@ static void s_jw_reading(rb_jw_t *w, const char *key, const rb_health_t *h)
     rb_jw_str(w, "reason", h->reason[0] ? h->reason : NULL);
     rb_jw_str(w, "verdict", s_verdicts[h->verdict <= RB_SMART_FAILED ? h->verdict : 0]);
     rb_jw_u64(w, "exit_status", h->exit_status);
+    rb_jw_bool(w, "no_smart", h->no_smart);
     for (int c = 0; c < RB_HC_COUNT; c++)
         s_jw_counter(w, rb_health_counter_name(c), rb_health_counter(h, c));
     s_jw_counter(w, "available_spare", h->available_spare);
@@ -408,6 +411,7 @@ static void s_read_reading(const rb_json_t *o, rb_health_t *h)
         if (!strcmp(v, s_verdicts[k]))
             h->verdict = k;
     h->exit_status = (uint32_t)rb_json_get_u64(o, "exit_status");
+    h->no_smart = (uint8_t)rb_json_bool(rb_json_get(o, "no_smart"), 0);
 #define S_GET(field, key)                                                                          \
     h->field =                                                                                     \
         rb_json_type(rb_json_get(o, key)) == RB_JSON_NUM ? rb_json_get_u64(o, key) : RB_HEALTH_NA
@@ -484,7 +488,12 @@ static void s_accept_row(const rb_accept_set_t *s, rb_accept_check_t c, const rb
         return;
     }
     if (!d->nread) {
-        row->note = "no drive's health was read (report.txt's Drive health says why)";
+        if (d->n && !d->nunread) { /* loop and virtio disks: nothing here has SMART */
+            row->verdict = RB_ACCEPT_NA;
+            row->note = "no drive here has SMART (loop, virtio, device-mapper or md devices)";
+        } else {
+            row->note = "no drive's health was read (report.txt's Drive health says why)";
+        }
         return;
     }
     const rb_drive_t *worst = NULL;
@@ -525,6 +534,12 @@ static void s_accept_row(const rb_accept_set_t *s, rb_accept_check_t c, const rb
     } else {
         row->measured = most;
         row->verdict = most > (double)s->limit[c] ? RB_ACCEPT_FAIL : RB_ACCEPT_PASS;
+    }
+    if (d->nunread && row->verdict == RB_ACCEPT_PASS) { /* not judged is not passed */
+        row->verdict = RB_ACCEPT_FAIL;
+        row->note = "drives that have SMART were not read (report.txt's Drive health says why)";
+        snprintf(row->what, sizeof row->what, "%u of %u", d->nunread, d->n);
+        return;
     }
     if (worst && row->verdict == RB_ACCEPT_FAIL) {
         const rb_health_t *h = rb_drive_last(worst);

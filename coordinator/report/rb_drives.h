@@ -60,6 +60,7 @@ typedef struct rb_drives {
     rb_drive_t *d;    /* owned */
     uint32_t nread;   /* drives with counters before and after */
     uint32_t nworse;  /* worse or failing */
+    uint32_t nunread; /* not read, though of a kind that has SMART (not loop, virtio, dm, md) */
     uint32_t nsilent; /* nodes that sent no reading (an agent before 27, --no-health,
                          or no disk under its roots) */
 } rb_drives_t;
@@ -92,8 +93,10 @@ int rb_drives_text(FILE *f, const rb_run_result_t *r);
  * max_pending_growth, max_media_errors_growth, max_drive_temperature,
  * require_smart_pass) of every set of a, judged on r's drives and appended
  * to acc as rows of the phase "drives": the worst drive measured and, when
- * it fails, named (node, device, model, serial). No drive read fails the
- * check; a counter no drive reports makes it not applicable. 0, or -ENOMEM. */
+ * it fails, named (node, device, model, serial). A drive that has SMART
+ * but was not read fails the check (not judged is not passed); a run whose
+ * disks all have none (loop, virtio: the virtual rack) makes it not
+ * applicable, as does a counter no drive read reports. 0, or -ENOMEM. */
 int rb_drives_accept(const rb_accept_t *a, const rb_run_result_t *r, rb_accept_result_t *acc);
 
 /* summary.json's "drive_health" (dh, NULL: none) read back into the nodes'

@@ -20,10 +20,12 @@
 #    table row and the FINDING line; `rackbench report` renders the same
 #    report.txt again from the run folder.
 # 2. The real smartctl (Debian's smartmontools), when installed, on the disk
-#    under this machine's scratch folder: on a disk without SMART (a loop or
-#    virtio disk) the drive is "not read" with the reason, and the drive
-#    check fails for want of any reading rather than passing; on a disk that
-#    has SMART, it is read. Skipped (visibly) without smartctl.
+#    under this machine's scratch folder: on a disk that has no SMART by its
+#    kind (a loop or virtio disk) the drive is "not read" with the reason
+#    and the drive check does not apply (exit 0); on a disk that has SMART,
+#    it is read. Skipped (visibly) without smartctl.
+# 3. A drive that could not be read (--smartctl names no program): not read,
+#    with the reason, and the drive check fails for want of a reading.
 set -uo pipefail
 . "$(dirname "$0")/it_lib.sh"
 bin=${1:?usage: test_drive_health.sh BIN_DIR SCRATCH FIXTURES}
@@ -121,11 +123,11 @@ else
 fi
 
 # 2. the real smartctl on this machine's disk
+printf '[global]\ndirectory=%s/data\n[w]\nrw=write\nbs=64k\nsize=64k\n[acceptance]\nmax_reallocated_growth=0\n' \
+    "$s" >"$s/plan2.fio"
 if ! type -P smartctl >/dev/null; then
     it_skip "case 2: no smartctl (Debian's smartmontools)"
 else
-    printf '[global]\ndirectory=%s/data\n[w]\nrw=write\nbs=64k\nsize=64k\n[acceptance]\nmax_reallocated_growth=0\n' \
-        "$s" >"$s/plan2.fio"
     "$bin/rackbench" run "$s/plan2.fio" --local 1 --out "$s/runs2" >"$s/run2.log" 2>&1
     rc=$?
     sum=$(ls "$s"/runs2/*/summary.json 2>/dev/null | head -1)
@@ -133,16 +135,31 @@ else
         no "case 2: no summary.json (exit $rc)"
         tail -20 "$s/run2.log"
     else
-        st=$(json "$sum" "'; '.join('%s %s' % (x['status'], x['reason']) for x in d['drive_health']['drives'])")
-        note=$(json "$sum" "d['acceptance']['checks'][0]['note']")
-        if [[ $st == "not read "* ]] && [ "$rc" = 1 ] &&
-            [ "$note" = "no drive's health was read (report.txt's Drive health says why)" ]; then
-            echo "ok   case 2: this machine's disk, not read: ${st#not read }; the drive check fails for want of a reading (exit 1)"
+        st=$(json "$sum" "'; '.join('%s %s %s' % (x['status'], x['after']['no_smart'], x['reason']) for x in d['drive_health']['drives'])")
+        acc=$(json "$sum" "'%s %s' % (d['acceptance']['checks'][0]['passed'], d['acceptance']['checks'][0]['note'])")
+        if [[ $st == "not read True "* ]] && [ "$rc" = 0 ] &&
+            [ "$acc" = "None no drive here has SMART (loop, virtio, device-mapper or md devices)" ]; then
+            echo "ok   case 2: this machine's disk has no SMART: ${st#not read True }; the drive check does not apply (exit 0)"
         elif [[ $st == ok* ]] || [[ $st == worse* ]] || [[ $st == failing* ]]; then
             echo "ok   case 2: this machine's disk has SMART and was read: $st"
         else
-            no "case 2: drives '$st', exit $rc, note '$note'"
+            no "case 2: drives '$st', exit $rc, acceptance '$acc'"
         fi
     fi
+fi
+
+# 3. a drive that could not be read (no smartctl where it was said to be):
+# the check is not passed but failed, for want of a reading (exit 1)
+"$bin/rackbench" run "$s/plan2.fio" --local 1 --agent-arg "--smartctl=$s/no-such-smartctl" \
+    --out "$s/runs3" >"$s/run3.log" 2>&1
+rc=$?
+sum=$(ls "$s"/runs3/*/summary.json 2>/dev/null | head -1)
+st=$( [ -n "$sum" ] && json "$sum" "'; '.join('%s %s' % (x['status'], x['reason']) for x in d['drive_health']['drives'])")
+acc=$( [ -n "$sum" ] && json "$sum" "'%s %s' % (d['acceptance']['checks'][0]['passed'], d['acceptance']['checks'][0]['note'])")
+if [ "$rc" = 1 ] && [[ $st == "not read no smartctl (Debian's smartmontools) at $s/no-such-smartctl"* ]] &&
+    [ "$acc" = "False no drive's health was read (report.txt's Drive health says why)" ]; then
+    echo "ok   case 3: no smartctl: the drive not read, said why, and the check fails (exit 1)"
+else
+    no "case 3: exit $rc, drives '$st', acceptance '$acc'"
 fi
 it_exit "$fail"
