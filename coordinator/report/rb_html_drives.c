@@ -165,6 +165,18 @@ int rb_html_drives(const rb_run_result_t *r, FILE *f)
         rb_drives_fini(&d);
         return 0;
     }
+    if (r->live) { /* the readings after the run have not come: nothing to compare yet */
+        uint32_t before = 0;
+        for (uint32_t i = 0; i < d.n; i++)
+            before += d.d[i].before && !d.d[i].before->reason[0];
+        fprintf(f,
+                "<section id=\"drive-health\">\n<h2>Drive health</h2>\n<p class=\"note\">smartctl "
+                "before the run: %u drive%s read, %u not read; each is read again after the run "
+                "and compared then.</p>\n</section>\n",
+                before, before == 1 ? "" : "s", d.n - before);
+        rb_drives_fini(&d);
+        return 0;
+    }
     fprintf(f,
             "<section id=\"drive-health\">\n<h2>Drive health</h2>\n<p class=\"note\">smartctl "
             "before and after the run: %u drive%s read, <span class=\"%s\">%u worse</span>",

@@ -365,6 +365,14 @@ static void test_page(void **state)
     assert_non_null(strstr(page, "(ST &lt;4000&gt;): reallocated 0 -&gt; 8</li>"));
     free(page);
     fx.r.no_inventory = 0;
+    /* the live page while the run goes: the readings before it, no verdict yet */
+    fx.r.live = 1;
+    page = s_render(&fx);
+    assert_non_null(strstr(page, "smartctl before the run: 2 drives read, 1 not read; each is "
+                                 "read again after the run and compared then."));
+    assert_null(strstr(page, "worse"));
+    free(page);
+    fx.r.live = 0;
     for (int n = 0; n < 3; n++) {
         fx.nodes[n].protocol = 26;
         fx.nodes[n].nhealth[0] = fx.nodes[n].nhealth[1] = 0;
