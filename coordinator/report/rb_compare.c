@@ -553,6 +553,9 @@ int rb_compare_runs(const rb_loaded_run_t *before, uint32_t nbefore, const rb_lo
     if (json)
         rb_jw_arr_end(&w);
     s_accept(&w, f, json, &a, &b);
+    /* the drives after the last run of each side */
+    if ((rc = rb_compare_drives(&w, f, json, &before[nbefore - 1], &after[nafter - 1])) < 0)
+        return rc;
     if (json) {
         rb_jw_obj_end(&w);
         return rb_jw_finish(&w);

@@ -7,13 +7,16 @@
  * verdict is given: the spread between one run's intervals says nothing
  * about the next run. It warns when the runs differ in what they measure
  * (rw, bs, iodepth, engine, workers, nodes ...), judges each node's
- * bandwidth the same way, and lists acceptance results that changed. */
+ * bandwidth the same way, lists acceptance results that changed, and the
+ * drives whose health counters grew from one side's last run to the
+ * other's. */
 #ifndef RB_COMPARE_H
 #define RB_COMPARE_H
 
 #include <stdint.h>
 #include <stdio.h>
 
+#include "rb_jw.h"
 #include "rb_result.h"
 
 #define RB_COMPARE_MIN_INTERVALS 3    /* fewer per-interval samples: no verdict */
@@ -32,6 +35,15 @@ double rb_compare_spread(double *v, uint32_t n);
  * -errno. */
 int rb_compare_runs(const rb_loaded_run_t *before, uint32_t nbefore, const rb_loaded_run_t *after,
                     uint32_t nafter, int json, FILE *f);
+
+/* The drive health part of a comparison (rb_compare_drives.c): each drive
+ * (node, device, serial) as it was after run before and after run after,
+ * the drives whose counters grew between them, those not read on a side,
+ * and those in one run only; as text to f, or as summary.json-like JSON
+ * "drive_health" into w (null when neither run read its drives). 0, or
+ * -ENOMEM. */
+int rb_compare_drives(rb_jw_t *w, FILE *f, int json, const rb_loaded_run_t *before,
+                      const rb_loaded_run_t *after);
 
 /* rb_compare_runs of one run a side. */
 int rb_compare(const rb_loaded_run_t *a, const rb_loaded_run_t *b, int json, FILE *f);

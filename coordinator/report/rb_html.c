@@ -784,7 +784,7 @@ int rb_html_report(const rb_run_result_t *r, const char *run_dir, FILE *f)
     if (r->accept)
         rb_table_accept(r->accept, f);
     rb_table_projection(r, f);
-    if ((rc = rb_html_devices_grouped(r, f)) < 0)
+    if ((rc = rb_html_drives(r, f)) < 0 || (rc = rb_html_devices_grouped(r, f)) < 0)
         goto out;
     if (smp.bad)
         fprintf(f,

@@ -4,11 +4,13 @@
  * writer; the server thread sees only the finished texts. */
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "rb_drives.h"
 #include "rb_httpd.h"
 #include "rb_log.h"
 #include "rb_metrics.h"
@@ -261,6 +263,104 @@ static void s_families(FILE *f, const rb_run_ctx_t *r, const rb_metrics_t *m, in
     }
 }
 
+/* One drive's series: its status, and each counter it reports before and
+ * after the run. */
+static void s_drive(FILE *f, const rb_drive_t *x)
+{
+    static const char *const readings[2] = {"before", "after"};
+    const rb_health_t *h = rb_drive_last(x);
+    if (!h->model[0] && !h->serial[0] && x->before && x->after) /* not read after: as before */
+        h = x->before;
+    fputs("rackbench_drive_health_status{", f);
+    s_label(f, "node", x->node, 0);
+    s_label(f, "device", h->dev, 1);
+    s_label(f, "model", h->model, 1);
+    s_label(f, "serial", h->serial, 1);
+    fprintf(f, "} %d\n", (int)x->status);
+    for (int c = 0; c < RB_HC_COUNT; c++)
+        for (int k = 0; k < 2; k++) {
+            const rb_health_t *rd = k ? x->after : x->before;
+            uint64_t v = rd ? rb_health_counter(rd, (rb_health_counter_t)c) : RB_HEALTH_NA;
+            if (v == RB_HEALTH_NA)
+                continue;
+            fputs("rackbench_drive_health_counter{", f);
+            s_label(f, "node", x->node, 0);
+            s_label(f, "device", rd->dev, 1);
+            s_label(f, "serial", rd->serial, 1);
+            s_label(f, "counter", rb_health_counter_name((rb_health_counter_t)c), 1);
+            s_label(f, "reading", readings[k], 1);
+            fprintf(f, "} %llu\n", (unsigned long long)v);
+        }
+}
+
+/* A drive's node is nodes[i].name, the first field of nodes[i]: i. */
+_Static_assert(offsetof(rb_report_node_t, name) == 0, "a node's name opens it");
+static size_t s_node_of(const rb_report_node_t *nodes, const char *name)
+{
+    return (size_t)((const rb_report_node_t *)(const void *)name - nodes);
+}
+
+/* The drives' health, once the run has ended and its readings after it came
+ * (finished; heads only before): per node its drives by status, and with
+ * --metrics-inventory (inventory) each drive's status and counters, labelled
+ * with its device, model and serial. 0, or -1 out of memory. */
+static int s_drives(FILE *f, const rb_run_ctx_t *r, int finished, int inventory)
+{
+    s_head(f, "drives", "gauge",
+           "A node's drives by health status after the run (ok, worse, failing, not read; "
+           "absent before the run has ended)");
+    if (inventory) {
+        s_head(f, "drive_health_status", "gauge",
+               "A drive's health after the run: 0 ok, 1 worse, 2 failing, 3 not read (absent "
+               "before the run has ended)");
+        s_head(f, "drive_health_counter", "gauge",
+               "A drive's health counter read before and after the run (absent when the drive "
+               "does not report it)");
+    }
+    if (!finished || !r->fleet.n)
+        return 0;
+    /* the nodes as the reports see them: their names, protocols and readings */
+    rb_report_node_t *nodes = calloc(r->fleet.n, sizeof *nodes);
+    uint32_t(*by)[RB_DRIVE_NOT_READ + 1] = calloc(r->fleet.n, sizeof *by);
+    rb_drives_t d = {0};
+    int rc = -1;
+    if (!nodes || !by)
+        goto out;
+    for (uint32_t i = 0; i < r->fleet.n; i++) {
+        const rb_fleet_node_t *n = &r->fleet.nodes[i];
+        snprintf(nodes[i].name, sizeof nodes[i].name, "%s", n->hello.name);
+        nodes[i].protocol = n->hello.version;
+        for (int k = 0; k < 2; k++) {
+            nodes[i].health[k] = n->health[k];
+            nodes[i].nhealth[k] = n->nhealth[k];
+        }
+    }
+    rb_run_result_t res = {.nnodes = r->fleet.n, .nodes = nodes};
+    if (rb_drives_build(&res, &d) < 0)
+        goto out;
+    for (uint32_t e = 0; e < d.n; e++) {
+        size_t i = s_node_of(nodes, d.d[e].node);
+        if (i < r->fleet.n && (unsigned)d.d[e].status <= RB_DRIVE_NOT_READ)
+            by[i][d.d[e].status]++;
+    }
+    for (uint32_t i = 0; i < r->fleet.n; i++)
+        for (int st = 0; st <= RB_DRIVE_NOT_READ && (by[i][0] | by[i][1] | by[i][2] | by[i][3]);
+             st++) {
+            fputs("rackbench_drives{", f);
+            s_label(f, "node", nodes[i].name, 0);
+            s_label(f, "status", rb_drive_status_name((rb_drive_status_t)st), 1);
+            fprintf(f, "} %u\n", by[i][st]);
+        }
+    for (uint32_t e = 0; inventory && e < d.n; e++)
+        s_drive(f, &d.d[e]);
+    rc = 0;
+out:
+    rb_drives_fini(&d);
+    free(by);
+    free(nodes);
+    return rc;
+}
+
 /* The text of /metrics (malloc'd into *buf), the run in state; 0, or -1
  * out of memory. */
 static int s_text(rb_run_ctx_t *r, const char *state, char **buf, size_t *len)
@@ -362,9 +462,10 @@ static int s_text(rb_run_ctx_t *r, const char *state, char **buf, size_t *len)
            "run failed or was stopped (absent before)");
     if (m->finished)
         fprintf(f, "rackbench_run_exit_code %d\n", m->exit_code);
+    int bad = s_drives(f, r, m->finished, r->o->metrics_inventory) < 0;
     free(racks);
     free(rack_names);
-    if (fclose(f) != 0) {
+    if (fclose(f) != 0 || bad) {
         free(*buf);
         return -1;
     }

@@ -16,7 +16,9 @@
 #   run scraped from two addresses (127.0.0.1 and .2) serves its final
 #   /metrics once it is over (the counters equal summary.json's bytes,
 #   rackbench_run_finished 1, the exit code 0; / the report, no longer
-#   running) until both have read it, and exits at once after the second
+#   running; with --metrics-inventory and a stand-in smartctl whose disk
+#   gains 8 reallocated sectors, the drive worse with its counters before
+#   and after, issue 36) until both have read it, and exits at once after the second
 #   scrape, well before --metrics-linger's default 30 s; with
 #   --metrics-linger 0 a run closes at its end unscraped; --metrics-linger
 #   without --metrics or out of range is refused.
@@ -127,7 +129,21 @@ if [ "$mode" = metrics ]; then
     eport=$(free_port)
     sed -e 's/^runtime=.*/runtime=3s/' -e 's/^size=.*/size=4m/' "$scratch/plan.ini" > "$scratch/end.ini"
     sed -e 's/^runtime=.*/runtime=1s/' "$scratch/end.ini" > "$scratch/end0.ini"
-    "$bin/rackbench" run "$scratch/end.ini" --local 1 --metrics "$eport" --out "$scratch/end" \
+    # its disk's health from a stand-in smartctl (a real output, 8 more
+    # reallocated sectors from its second reading on), served with the inventory
+    cat > "$scratch/smartctl" <<SH
+#!/bin/sh
+n=\$(cat "$scratch/smartctl.calls" 2> /dev/null || echo 0)
+echo \$((n + 1)) > "$scratch/smartctl.calls"
+exec python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for a in d["ata_smart_attributes"]["table"]:
+    a["raw"]["value"] += 8 * (a["id"] == 5 and int(sys.argv[2]) > 0)
+print(json.dumps(d))' "$src/tests/unit/fixtures/smart/sata-grown.json" "\$n"
+SH
+    chmod +x "$scratch/smartctl"
+    "$bin/rackbench" run "$scratch/end.ini" --local 1 --metrics "$eport" --metrics-inventory \
+        --agent-arg --smartctl="$scratch/smartctl" --out "$scratch/end" \
         > "$scratch/end.out" 2> "$scratch/end.err" &
     end_pid=$!
     pids+=($end_pid)
@@ -149,6 +165,15 @@ if [ "$mode" = metrics ]; then
     grep -qx 'rackbench_run_exit_code 0' "$scratch/final.txt" || bad "the final exit code is not 0"
     grep -q '^rackbench_run_info{run_id="[^"]*",state="ended"} 1$' "$scratch/final.txt" ||
         bad "the final run_info is not ended"
+    # issue 36: the drive whose reallocated sectors grew, worse, with its counters
+    grep -qx 'rackbench_drives{node="local-1",status="worse"} 1' "$scratch/final.txt" ||
+        bad "the final /metrics has no worse drive on local-1"
+    grep -qE '^rackbench_drive_health_status\{node="local-1",device="/dev/[^"]+",model="ST3500418AS",serial="REDACTED"\} 1$' \
+        "$scratch/final.txt" || bad "no drive_health_status 1 (worse) for local-1's disk"
+    for rd in before:304 after:312; do
+        grep -qE "^rackbench_drive_health_counter\{node=\"local-1\",device=\"/dev/[^\"]+\",serial=\"REDACTED\",counter=\"reallocated\",reading=\"${rd%:*}\"\} ${rd#*:}\$" \
+            "$scratch/final.txt" || bad "no reallocated ${rd%:*} ${rd#*:} in the final /metrics"
+    done
     curl -sf "http://127.0.0.1:$eport/" -o "$scratch/final.html" || bad "no final /"
     grep -q 'RUNNING\|http-equiv="refresh"' "$scratch/final.html" && bad "the final / is still running"
     # 127.0.0.2 scraped during the run and has not read the final text: waited for

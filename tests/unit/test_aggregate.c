@@ -541,6 +541,111 @@ static void test_spread(void **state)
 }
 
 /* A phase of four nodes at the given bandwidths (bytes over 1 s each). */
+/* A read disk of node, serial, with reallocated sectors. */
+static rb_health_t s_disk(const char *dev, const char *serial, uint64_t reallocated)
+{
+    rb_health_t h = {.protocol = "ATA", .verdict = RB_SMART_PASSED, .reallocated = reallocated};
+    snprintf(h.dev, sizeof h.dev, "%s", dev);
+    snprintf(h.model, sizeof h.model, "M");
+    snprintf(h.serial, sizeof h.serial, "%s", serial);
+    h.pending = h.offline_unc = h.crc_errors = h.error_log = 0;
+    h.media_errors = h.critical_warning = h.percentage_used = RB_HEALTH_NA;
+    h.available_spare = h.spare_threshold = h.temperature = h.temperature_max = RB_HEALTH_NA;
+    h.power_on_hours = RB_HEALTH_NA;
+    return h;
+}
+
+/* compare's drive health (issue 36): the same node, device and serial
+ * after each run; a counter that grew, a disk not read, a disk replaced (the
+ * same place, another serial) and one on a node of one run only; nothing
+ * from runs whose agents read no drive. */
+static void test_compare_drives(void **state)
+{
+    (void)state;
+    static rb_loaded_run_t run[2];
+    static rb_report_node_t nodes[2][2];
+    /* [run][reading][disk]: sda grows 0 -> 8 in run 1, sdb is not read
+     * after run 1, sdc is replaced; b's sdd is in run 1 only */
+    static rb_health_t h[2][2][3];
+    for (int r = 0; r < 2; r++) {
+        memset(&run[r], 0, sizeof run[r]);
+        snprintf(run[r].res.run_id, sizeof run[r].res.run_id, "run-%d", r);
+        for (int k = 0; k < 2; k++) {
+            h[r][k][0] = s_disk("/dev/sda", "S1", r ? 8 : 0);
+            h[r][k][1] = s_disk("/dev/sdb", "S2", 3);
+            h[r][k][2] = s_disk("/dev/sdc", r ? "S9" : "S3", 0);
+        }
+        snprintf(nodes[r][0].name, sizeof nodes[r][0].name, "a");
+        snprintf(nodes[r][1].name, sizeof nodes[r][1].name, "b");
+        nodes[r][0].protocol = nodes[r][1].protocol = 27;
+        for (int k = 0; k < 2; k++) {
+            nodes[r][0].health[k] = h[r][k];
+            nodes[r][0].nhealth[k] = 3;
+        }
+        run[r].res.nodes = nodes[r];
+        run[r].res.nnodes = 2;
+    }
+    snprintf(h[1][1][1].reason, sizeof h[1][1][1].reason, "smartctl took more than 30 s, killed");
+    static rb_health_t sdd[2];
+    sdd[0] = sdd[1] = s_disk("/dev/sdd", "S4", 0);
+    nodes[1][1].health[0] = &sdd[0];
+    nodes[1][1].health[1] = &sdd[1];
+    nodes[1][1].nhealth[0] = nodes[1][1].nhealth[1] = 1;
+
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    assert_int_equal(rb_compare(&run[0], &run[1], 0, f), 0);
+    fclose(f);
+    assert_non_null(strstr(out, "\ndrive health  (each drive's counters after run-0 against after "
+                                "run-1: 2 drives in both, 1 grew, 1 only before, 2 only after)\n"
+                                "  GREW a /dev/sda (M, serial S1): reallocated 0 -> 8\n"
+                                "  NOT READ a /dev/sdb (M, serial S2): smartctl took more than "
+                                "30 s, killed\n"
+                                "  ONLY BEFORE a /dev/sdc (M, serial S3)\n"
+                                "  ONLY AFTER a /dev/sdc (M, serial S9)\n"
+                                "  ONLY AFTER b /dev/sdd (M, serial S4)\n"));
+    free(out);
+    f = open_memstream(&out, &len);
+    assert_int_equal(rb_compare(&run[0], &run[1], 1, f), 0);
+    fclose(f);
+    rb_err_t err;
+    rb_err_clear(&err);
+    rb_json_t *j = rb_json_parse(out, len, &err);
+    assert_non_null(j);
+    assert_int_equal(rb_json_get_u64(rb_json_get(j, "drive_health"), "drives_grew"), 1);
+    assert_string_equal(rb_json_str(rb_json_path(j, "drive_health.grew.0.serial")), "S1");
+    assert_string_equal(rb_json_str(rb_json_path(j, "drive_health.grew.0.counters.0.name")),
+                        "reallocated");
+    assert_int_equal(rb_json_num(rb_json_path(j, "drive_health.grew.0.counters.0.before"), -1), 0);
+    assert_int_equal(rb_json_num(rb_json_path(j, "drive_health.grew.0.counters.0.after"), -1), 8);
+    assert_null(rb_json_str(rb_json_path(j, "drive_health.not_read.0.before")));
+    assert_non_null(strstr(rb_json_str(rb_json_path(j, "drive_health.not_read.0.after")), "30 s"));
+    assert_string_equal(rb_json_str(rb_json_path(j, "drive_health.only_before.0.serial")), "S3");
+    assert_int_equal(rb_json_len(rb_json_path(j, "drive_health.only_after")), 2);
+    rb_json_free(&j);
+    free(out);
+    /* runs whose agents read no drive: no part, null in JSON */
+    for (int r = 0; r < 2; r++)
+        for (int n = 0; n < 2; n++) {
+            nodes[r][n].protocol = 26;
+            nodes[r][n].nhealth[0] = nodes[r][n].nhealth[1] = 0;
+        }
+    f = open_memstream(&out, &len);
+    assert_int_equal(rb_compare(&run[0], &run[1], 0, f), 0);
+    fclose(f);
+    assert_null(strstr(out, "drive health"));
+    free(out);
+    f = open_memstream(&out, &len);
+    assert_int_equal(rb_compare(&run[0], &run[1], 1, f), 0);
+    fclose(f);
+    j = rb_json_parse(out, len, &err);
+    assert_non_null(j);
+    assert_int_equal(rb_json_type(rb_json_get(j, "drive_health")), RB_JSON_NULL);
+    rb_json_free(&j);
+    free(out);
+}
+
 static void s_four(rb_phase_agg_t *a, const double bw[4])
 {
     memset(a, 0, sizeof *a);
@@ -1198,6 +1303,7 @@ int main(void)
         cmocka_unit_test(test_rollups),
         cmocka_unit_test(test_steady),
         cmocka_unit_test(test_spread),
+        cmocka_unit_test(test_compare_drives),
         cmocka_unit_test(test_stragglers),
         cmocka_unit_test(test_telemetry_findings),
         cmocka_unit_test(test_cache_influenced),

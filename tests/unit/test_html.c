@@ -228,6 +228,35 @@ static void test_page(void **state)
     s_write("samples.csv", csv);
     free(csv);
     s_write("plan.ini", "; a <plan> & \"quotes\" 'too'\n[w]\nrw=write\nbad=\xff\xfe\n");
+    /* drive health (protocol 27): a's disk gained 8 reallocated sectors, b's
+     * is as it was, c's has no SMART */
+    rb_health_t hl[2][3];
+    for (int k = 0; k < 2; k++)
+        for (int n = 0; n < 3; n++) {
+            hl[k][n] = (rb_health_t){.dev = "/dev/sda",
+                                     .model = "ST <4000>",
+                                     .protocol = "ATA",
+                                     .verdict = RB_SMART_PASSED,
+                                     .reallocated = k && n == 0 ? 8 : 0,
+                                     .pending = 0,
+                                     .offline_unc = 0,
+                                     .crc_errors = 3,
+                                     .media_errors = RB_HEALTH_NA,
+                                     .error_log = 0,
+                                     .critical_warning = RB_HEALTH_NA,
+                                     .percentage_used = RB_HEALTH_NA,
+                                     .available_spare = RB_HEALTH_NA,
+                                     .spare_threshold = RB_HEALTH_NA,
+                                     .temperature = 30,
+                                     .temperature_max = 41,
+                                     .power_on_hours = 1234};
+            snprintf(hl[k][n].serial, sizeof hl[k][n].serial, "SN-%d", n);
+            if (n == 2)
+                snprintf(hl[k][n].reason, sizeof hl[k][n].reason, "a <virtio> disk has no SMART");
+            fx.nodes[n].protocol = 27;
+            fx.nodes[n].health[k] = &hl[k][n];
+            fx.nodes[n].nhealth[k] = 1;
+        }
     char *page = s_render(&fx);
 
     assert_true(strncmp(page, "<!DOCTYPE html>\n<html", 21) == 0);
@@ -299,6 +328,24 @@ static void test_page(void **state)
     assert_non_null(strstr(page, "<td class=\"fail\">FAIL</td>"));
     assert_non_null(strstr(page, "acceptance: FAIL (1 of 2 checks failed)"));
     assert_non_null(strstr(page, "<h2>Plan</h2>\n<pre>"));
+    /* drive health after acceptance, before the devices; the worse first */
+    const char *dh = strstr(page, "<h2>Drive health</h2>");
+    assert_non_null(dh);
+    assert_true(dh > strstr(page, "<h2>Acceptance</h2>"));
+    assert_true(dh < strstr(page, "<h3 id=\"devices-grouped\">") ||
+                !strstr(page, "id=\"devices-grouped\""));
+    assert_non_null(strstr(dh, "2 drives read, <span class=\"fail\">1 worse</span>, 1 not read"));
+    assert_non_null(strstr(dh, "<tr><td>a</td><td>/dev/sda</td><td>ST &lt;4000&gt;</td>"
+                               "<td>SN-0</td><td class=\"fail\">worse</td>"
+                               "<td class=\"n bad\">0&#8594;8</td><td class=\"n\">0</td>"
+                               "<td class=\"n\">3</td><td class=\"n\">-</td>"
+                               "<td class=\"n\">0</td><td class=\"n\">41</td>"
+                               "<td class=\"n\">1234</td></tr>\n<tr><td>b</td>"));
+    assert_non_null(strstr(dh, "<td>SN-1</td><td class=\"pass\">ok</td><td class=\"n\">0</td>"));
+    assert_non_null(strstr(dh, "<li class=\"bad\">Finding, drive-health: a /dev/sda "
+                               "(ST &lt;4000&gt;, serial SN-0): reallocated 0 -&gt; 8</li>"));
+    assert_non_null(strstr(dh, "<li class=\"note\">not read: /dev/sda of c: a &lt;virtio&gt; "
+                               "disk has no SMART</li>"));
     free(page);
     int lint = s_xmllint();
     if (lint < 0)
@@ -306,10 +353,32 @@ static void test_page(void **state)
     else
         assert_int_equal(lint, 0);
 
-    /* without acceptance checks, no such section */
+    /* without acceptance checks, no such section; without readings from
+     * agents before protocol 27, no drive health; the live page without
+     * the inventory shows no serial */
     fx.r.accept = NULL;
+    fx.r.no_inventory = 1;
     page = s_render(&fx);
     assert_null(strstr(page, "Acceptance"));
+    assert_non_null(strstr(page, "<h2>Drive health</h2>"));
+    assert_null(strstr(page, "SN-0"));
+    assert_non_null(strstr(page, "(ST &lt;4000&gt;): reallocated 0 -&gt; 8</li>"));
+    free(page);
+    fx.r.no_inventory = 0;
+    /* the live page while the run goes: the readings before it, no verdict yet */
+    fx.r.live = 1;
+    page = s_render(&fx);
+    assert_non_null(strstr(page, "smartctl before the run: 2 drives read, 1 not read; each is "
+                                 "read again after the run and compared then."));
+    assert_null(strstr(page, "worse"));
+    free(page);
+    fx.r.live = 0;
+    for (int n = 0; n < 3; n++) {
+        fx.nodes[n].protocol = 26;
+        fx.nodes[n].nhealth[0] = fx.nodes[n].nhealth[1] = 0;
+    }
+    page = s_render(&fx);
+    assert_null(strstr(page, "Drive health"));
     free(page);
     s_fini(&fx);
 }
