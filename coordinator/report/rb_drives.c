@@ -95,10 +95,7 @@ static void s_judge(rb_drive_t *d, uint32_t protocol)
         d->status = RB_DRIVE_FAILING;
 }
 
-/* Why d was not read, without the device smartctl names first
- * ("/dev/loop3: Unable to ..." -> "Unable to ..."): the same for every disk
- * of a kind, so that they are said together. */
-static const char *s_kind(const rb_drive_t *d)
+const char *rb_drive_kind(const rb_drive_t *d)
 {
     const char *dev = rb_drive_last(d)->dev;
     size_t n = strlen(dev);
@@ -114,9 +111,18 @@ static int s_order(const void *x, const void *y)
     const rb_drive_t *a = x, *b = y;
     if (rank[a->status] != rank[b->status])
         return rank[a->status] - rank[b->status];
-    int c = a->status == RB_DRIVE_NOT_READ ? strcmp(s_kind(a), s_kind(b)) : 0;
+    int c = a->status == RB_DRIVE_NOT_READ ? strcmp(rb_drive_kind(a), rb_drive_kind(b)) : 0;
     c = c ? c : strcmp(a->node, b->node);
     return c ? c : strcmp(rb_drive_last(a)->dev, rb_drive_last(b)->dev);
+}
+
+uint32_t rb_drives_group_end(const rb_drives_t *d, uint32_t i)
+{
+    uint32_t e = i + 1;
+    while (e < d->n && d->d[i].status == RB_DRIVE_NOT_READ &&
+           !strcmp(rb_drive_kind(&d->d[i]), rb_drive_kind(&d->d[e])))
+        e++;
+    return e;
 }
 
 int rb_drives_build(const rb_run_result_t *r, rb_drives_t *out)
@@ -328,6 +334,19 @@ int rb_drives_text(FILE *f, const rb_run_result_t *r)
     rb_drives_t d;
     if (rb_drives_build(r, &d) < 0)
         return -ENOMEM;
+    uint32_t before = 0, after = 0;
+    for (uint32_t i = 0; i < d.n; i++) {
+        before += d.d[i].before && !d.d[i].before->reason[0];
+        after += d.d[i].after != NULL;
+    }
+    if ((r->live || r->running) && !after) { /* nothing to compare (yet) */
+        fprintf(f, "\nDrive health (smartctl): %u drive%s read before the run, %u not read; %s\n",
+                before, before == 1 ? "" : "s", d.n - before,
+                r->live ? "each is read again after the run and compared then"
+                        : "the run did not finish: they were not read after it");
+        rb_drives_fini(&d);
+        return 0;
+    }
     fprintf(f, "\nDrive health (smartctl, before and after the run): %u read, %u worse", d.nread,
             d.nworse);
     if (d.n - d.nread)
@@ -374,12 +393,11 @@ int rb_drives_text(FILE *f, const rb_run_result_t *r)
     uint32_t groups = 0;
     for (uint32_t i = 0, e; i < d.n; i = e) {
         const rb_drive_t *x = &d.d[i];
-        for (e = i + 1;
-             e < d.n && x->status == RB_DRIVE_NOT_READ && !strcmp(s_kind(x), s_kind(&d.d[e])); e++)
-            ;
+        e = rb_drives_group_end(&d, i);
         if (x->status != RB_DRIVE_NOT_READ || groups++ >= S_NOT_READ_LINES)
             continue;
-        size_t at = (size_t)snprintf(line, sizeof line, "not read (%u): %s: ", e - i, s_kind(x));
+        size_t at =
+            (size_t)snprintf(line, sizeof line, "not read (%u): %s: ", e - i, rb_drive_kind(x));
         for (uint32_t k = i; k < e && k < i + S_NOT_READ_NAMES && at < sizeof line; k++)
             at += (size_t)snprintf(line + at, sizeof line - at, "%s%s %s", k > i ? ", " : "",
                                    d.d[k].node, rb_drive_last(&d.d[k])->dev);

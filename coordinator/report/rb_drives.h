@@ -79,6 +79,16 @@ char *rb_drive_evidence(const rb_drive_t *d, char *buf, size_t len);
 /* The reading reports show for d: after, else before. */
 const rb_health_t *rb_drive_last(const rb_drive_t *d);
 
+/* Why d was not read, without the device smartctl names first
+ * ("/dev/loop3: Unable to ..." -> "Unable to ..."): the same for every disk
+ * of a kind, which reports say once for all of them. */
+const char *rb_drive_kind(const rb_drive_t *d);
+
+/* The end of the group of drives from d->d[i] on: drives not read for the
+ * same reason (rb_drive_kind), which rb_drives_build sorts together; i + 1
+ * for any other. */
+uint32_t rb_drives_group_end(const rb_drives_t *d, uint32_t i);
+
 /* summary.json's "drive_health" for r (nothing for a run whose agents
  * predate protocol 27 and sent no reading). 0, or -ENOMEM. */
 int rb_drives_json(rb_jw_t *w, const rb_run_result_t *r);

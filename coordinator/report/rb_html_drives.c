@@ -117,8 +117,8 @@ static void s_findings(FILE *f, const rb_drives_t *d, int serials)
     fputs("</ul>\n", f);
 }
 
-/* The disks not read, one line per device and reason with its nodes (the
- * drives come sorted so that those are together). */
+/* The disks not read, one line per reason (the same words as report.txt's)
+ * with the disks it holds for. */
 static void s_not_read(FILE *f, const rb_drives_t *d)
 {
     uint32_t groups = 0;
@@ -127,30 +127,25 @@ static void s_not_read(FILE *f, const rb_drives_t *d)
     fputs("<ul class=\"notes\">\n", f);
     for (uint32_t i = 0, e; i < d->n; i = e) {
         const rb_drive_t *x = &d->d[i];
-        const char *dev = rb_drive_last(x)->dev;
-        for (e = i + 1;
-             e < d->n && x->status == RB_DRIVE_NOT_READ && !strcmp(x->reason, d->d[e].reason) &&
-             !strcmp(dev, rb_drive_last(&d->d[e])->dev);
-             e++)
-            ;
+        e = rb_drives_group_end(d, i);
         if (x->status != RB_DRIVE_NOT_READ || groups++ >= S_NOT_READ_GROUPS)
             continue;
-        fputs("<li class=\"note\">not read: ", f);
-        rb_svg_esc(f, dev);
-        fputs(" of ", f);
+        fprintf(f, "<li class=\"note\">not read (%u): ", e - i);
+        rb_svg_esc(f, rb_drive_kind(x));
+        fputs(": ", f);
         for (uint32_t k = i; k < e && k < i + S_GROUP_NODES; k++) {
             fputs(k > i ? ", " : "", f);
             rb_svg_esc(f, d->d[k].node);
+            fputc(' ', f);
+            rb_svg_esc(f, rb_drive_last(&d->d[k])->dev);
         }
         if (e - i > S_GROUP_NODES)
-            fprintf(f, " and %u more nodes", e - i - S_GROUP_NODES);
-        fputs(": ", f);
-        rb_svg_esc(f, x->reason);
+            fprintf(f, " and %u more", e - i - S_GROUP_NODES);
         fputs("</li>\n", f);
     }
     if (groups > S_NOT_READ_GROUPS)
         fprintf(f,
-                "<li class=\"note\">and %u more kinds of disk not read (summary.json&#8217;s "
+                "<li class=\"note\">and %u more reasons disks were not read (summary.json&#8217;s "
                 "drive_health)</li>\n",
                 groups - S_NOT_READ_GROUPS);
     fputs("</ul>\n", f);

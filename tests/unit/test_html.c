@@ -344,8 +344,8 @@ static void test_page(void **state)
     assert_non_null(strstr(dh, "<td>SN-1</td><td class=\"pass\">ok</td><td class=\"n\">0</td>"));
     assert_non_null(strstr(dh, "<li class=\"bad\">Finding, drive-health: a /dev/sda "
                                "(ST &lt;4000&gt;, serial SN-0): reallocated 0 -&gt; 8</li>"));
-    assert_non_null(strstr(dh, "<li class=\"note\">not read: /dev/sda of c: a &lt;virtio&gt; "
-                               "disk has no SMART</li>"));
+    assert_non_null(strstr(dh, "<li class=\"note\">not read (1): a &lt;virtio&gt; disk has no "
+                               "SMART: c /dev/sda</li>"));
     free(page);
     int lint = s_xmllint();
     if (lint < 0)
