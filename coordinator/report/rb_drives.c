@@ -355,7 +355,7 @@ int rb_drives_text(FILE *f, const rb_run_result_t *r)
         fprintf(f, "; %u node%s sent no reading", d.nsilent, d.nsilent == 1 ? "" : "s");
     fputc('\n', f);
     if (d.nread) {
-        fprintf(f, "  %-12s %-12s %-20s %-16s %-8s %9s %9s %9s %9s %9s %5s %8s\n", "node", "device",
+        fprintf(f, "  %-10s %-11s %-16s %-20s %-7s %8s %7s %6s %6s %7s %4s %6s\n", "node", "device",
                 "model", "serial", "status", "realloc", "pending", "crc", "media", "err.log",
                 "maxC", "hours");
         for (uint32_t i = 0; i < d.n; i++) {
@@ -368,7 +368,7 @@ int rb_drives_text(FILE *f, const rb_run_result_t *r)
                 snprintf(t, sizeof t, "%llu", (unsigned long long)h->temperature_max);
             if (h->power_on_hours != RB_HEALTH_NA)
                 snprintf(hours, sizeof hours, "%llu", (unsigned long long)h->power_on_hours);
-            fprintf(f, "  %-12s %-12s %-20.20s %-16.16s %-8s %9s %9s %9s %9s %9s %5s %8s\n",
+            fprintf(f, "  %-10s %-11s %-16.16s %-20.20s %-7s %8s %7s %6s %6s %7s %4s %6s\n",
                     x->node, h->dev, h->model, h->serial, rb_drive_status_name(x->status),
                     s_cell(c[0], sizeof c[0], x, RB_HC_REALLOCATED),
                     s_cell(c[1], sizeof c[1], x, RB_HC_PENDING),

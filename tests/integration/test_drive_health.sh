@@ -18,7 +18,9 @@
 #    local-1 worse (reallocated 304 -> 312, a drive-health finding with
 #    node, device, model and serial) and local-2 ok; report.txt has the
 #    table row and the FINDING line; `rackbench report` renders the same
-#    report.txt again from the run folder.
+#    report.txt again from the run folder. A second run of the same rack,
+#    the drive having gained 8 more between the runs: `rackbench compare`
+#    of the two names it (312 -> 320) and not local-2's.
 # 2. The real smartctl (Debian's smartmontools), when installed, on the disk
 #    under this machine's scratch folder: on a disk that has no SMART by its
 #    kind (a loop or virtio disk) the drive is "not read" with the reason
@@ -119,6 +121,35 @@ else
         no "case 1: rackbench report's text differs from report.txt"
         diff "$s/again.txt" "$run/report.txt" | head -20
         cat "$s/again.err"
+    fi
+fi
+
+# 1b. the next burn-in of the same rack: local-1's drive gained 8 more
+# between the runs (the stand-in's fixture now says 312) and 8 during this
+# one; `rackbench compare` of the two runs names it, 312 -> 320
+python3 - "$s/local-1/fixture.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for a in d["ata_smart_attributes"]["table"]:
+    if a["id"] == 5:
+        a["raw"]["value"] += 8
+        a["raw"]["string"] = str(a["raw"]["value"])
+json.dump(d, open(sys.argv[1], "w"))
+PY
+rm -f "$s"/local-*/readings
+"$bin/rackbench" run "$s/plan.fio" --local 2 --agent-arg "--smartctl=$s/{node}/smartctl" \
+    --agent-arg --health-every=0 --out "$s/runs-b" >"$s/run1b.log" 2>&1
+run_b=$(ls -d "$s"/runs-b/*/ 2>/dev/null | head -1)
+if [ -z "$run" ] || [ -z "$run_b" ]; then
+    no "case 1b: no second run folder ($(tail -3 "$s/run1b.log"))"
+else
+    "$bin/rackbench" compare "$run" "$run_b" >"$s/compare.txt" 2>&1
+    if grep -q "GREW local-1 /dev/.* (ST3500418AS, serial REDACTED): reallocated 312 -> 320" "$s/compare.txt" &&
+        ! grep -q "GREW local-2" "$s/compare.txt"; then
+        echo "ok   case 1b: rackbench compare of the two runs: $(grep "GREW" "$s/compare.txt" | sed 's/^ *//')"
+    else
+        no "case 1b: rackbench compare says:"
+        cat "$s/compare.txt"
     fi
 fi
 

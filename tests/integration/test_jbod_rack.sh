@@ -11,7 +11,11 @@
 #    slowed disk; the acceptance fails (exit 1) on it;
 #  - each node's inventory (summary.json, report.txt) lists its disks with
 #    access write, the unsafe one with its reason and read only, and the
-#    other nodes' disks as not allowed.
+#    other nodes' disks as not allowed;
+#  - with a stand-in for smartctl printing a real SAS drive's output for
+#    every disk, local-2's second disk gaining 8 grown defects during the
+#    run: that drive alone is worse, and the plan's drive acceptance fails
+#    on it, naming node, device and serial.
 #   test_jbod_rack.sh BIN_DIR SCRATCH
 set -uo pipefail
 . "$(dirname "$0")/it_lib.sh"
@@ -52,6 +56,30 @@ for k in 1 2 3 4; do
 done
 for j in 0 1 2 3; do args+=(--agent-arg "--allow-device=$scratch/nodes/{node}/d$j"); done
 dev() { readlink "$scratch/nodes/local-$1/d$2"; }
+# each node's drives as SAS drives to smartctl: a stand-in printing a real
+# SAS drive's smartctl output (tests/unit/fixtures/smart/sas.json), serial
+# SIM-NODE-DEVICE; local-2's d1 gains 8 grown defects after its first reading
+grown=$(basename "$(dev 2 1)")
+for k in 1 2 3 4; do
+    cat >"$scratch/nodes/local-$k/smartctl" <<EOF
+#!/bin/sh
+[ "\$1" = --json=c ] && [ "\$2" = -a ] && [ \$# -eq 3 ] || exit 64
+name=\$(basename "\$(readlink -f "\$3")")
+state="$scratch/nodes/local-$k/read.\$name"
+n=\$(cat "\$state" 2>/dev/null || echo 0)
+echo \$((n + 1)) >"\$state"
+exec python3 - "$src/tests/unit/fixtures/smart/sas.json" "local-$k-\$name" "\$n" "$([ $k = 2 ] && echo "$grown")" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["serial_number"] = "SIM-" + sys.argv[2]
+if int(sys.argv[3]) > 0 and sys.argv[2].endswith("-" + sys.argv[4]) and sys.argv[4]:
+    d["scsi_grown_defect_list"] += 8
+print(json.dumps(d))
+PY
+EOF
+    chmod +x "$scratch/nodes/local-$k/smartctl"
+done
+args+=(--agent-arg "--smartctl=$scratch/nodes/{node}/smartctl")
 # (ext4 that writes nothing later: no lazy init, mounted read-only)
 mkfs.ext4 -q -F "$(dev 1 3)" && mkfs.ext4 -q -F "$(dev 4 3)" &&
     mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$(dev 2 3)" &&
@@ -116,6 +144,27 @@ for n in s["nodes"]:
               for p in others), "%s: the other nodes' 16 disks are not allowed" % n["name"])
 sys.exit(bad)
 PY
+# the drives: every one read before and after, local-2's d1 worse (its
+# grown defects 0 -> 8), the drive acceptance failing on it by name
+python3 - "$dir/summary.json" "$grown" <<'PY' || fail=1
+import json, sys
+s = json.load(open(sys.argv[1]))
+grown = sys.argv[2]
+dh = s["drive_health"]
+worse = [(x["node"], x["device"], x["serial"], x["evidence"]) for x in dh["drives"] if x["status"] != "ok"]
+want = [("local-2", "/dev/" + grown, "SIM-local-2-" + grown, "reallocated 0 -> 8")]
+rows = {c["name"]: c for c in s["acceptance"]["checks"] if c["phase"] == "drives"}
+r = rows["max_reallocated_growth"]
+ok = worse == want and dh["drives_not_read"] == 0 and r["passed"] is False and r["measured"] == 8
+ok = ok and ("local-2 /dev/%s (" % grown) in r["note"] and ("serial SIM-local-2-%s" % grown) in r["note"]
+# (a SAS drive reports no pending sectors: that check does not apply)
+ok = ok and rows["require_smart_pass"]["passed"] is True and rows["max_pending_growth"]["passed"] is None
+print(("ok   " if ok else "FAIL ") + "drive health: %d drives read, worse %s; max_reallocated_growth: %s" %
+      (dh["drives_read"], worse, r["note"]))
+sys.exit(not ok)
+PY
+grep -q "FINDING: drive-health local-2 /dev/$grown (.*, serial SIM-local-2-$grown): reallocated 0 -> 8" "$dir/report.txt" &&
+    ok "report.txt has the drive-health finding" || bad "no drive-health FINDING in report.txt"
 grep -q "FINDING.*out-of-family.*local-3.*$slow_name" "$dir/report.txt" &&
     ok "report.txt has the finding" || bad "no out-of-family FINDING in report.txt"
 [ "$(grep -Ec "^  local-[1-4] +/dev/loop[0-9]+ .* write$" "$dir/report.txt")" -eq 12 ] &&
