@@ -1551,11 +1551,8 @@ static void test_fingerprints(void **state)
         uint32_t version;
         uint64_t fingerprint;
     } pinned[] = {
-        {23, 0x06f3309a2388c040ull},
-        {24, 0xecc7c802ac583e63ull},
-        {25, 0xc89f91245b3f0eb0ull},
-        {26, 0x94f53bb21b1c428bull},
-        {27, 0x94ce676ca15d5a6bull},
+        {23, 0x06f3309a2388c040ull}, {24, 0xecc7c802ac583e63ull}, {25, 0xc89f91245b3f0eb0ull},
+        {26, 0x94f53bb21b1c428bull}, {27, 0x94ce676ca15d5a6bull},
     };
     assert_int_equal(sizeof pinned / sizeof pinned[0], RB_PROTO_VERSION - RB_PROTO_OLDEST + 1);
     for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++) {
