@@ -17,7 +17,10 @@ int rb_health_parse(const char *json, size_t len, rb_health_t *h);
 
 /* Runs `SMARTCTL --json=c -a DEV` (smartctl NULL: "smartctl" from PATH; no
  * shell) within a deadline and fills h (h->dev = dev); a disk not read has
- * reason set, with what the device is from sysfs under sys_root (NULL: "/sys"). */
+ * reason set, with what the device is from sysfs under sys_root (NULL: "/sys").
+ * With smartctl NULL a device of a kind that has no SMART (loop, virtio,
+ * device-mapper, md) is said so without running it (no_smart set); a
+ * program named is asked of every device. */
 void rb_health_read(const char *smartctl, const char *dev, const char *sys_root, rb_health_t *h);
 
 /* Tests only: the deadline for one smartctl run (ms; 0 restores 30 s). */

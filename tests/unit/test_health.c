@@ -345,48 +345,60 @@ static void s_sysfile(const char *name, const char *file, const char *text)
     s_write(path, text, 0644);
 }
 
-static const char *s_why(const char *dev)
+/* rb_health_read of dev; asked: with a stand-in named for smartctl that
+ * prints its "Unable to detect device type" answer, else with smartctl
+ * from PATH, which a kind of device that has no SMART is not asked (here
+ * the PATH has none). Its reason. */
+static const char *s_why(const char *dev, int asked, int no_smart)
 {
     static rb_health_t h;
     char prog[PATH_MAX], sys[PATH_MAX];
     snprintf(prog, sizeof prog, "%s/smartctl", s_dir);
     snprintf(sys, sizeof sys, "%s/sys", s_dir);
     s_fake(prog, NULL, "local-vda-a.json", 1);
-    rb_health_read(prog, dev, sys, &h);
+    rb_health_read(asked ? prog : NULL, dev, sys, &h);
     s_assert_unread(&h);
-    assert_int_equal(h.exit_status, 1);
+    assert_int_equal(h.exit_status, asked ? 1 : 0);
+    assert_int_equal(h.no_smart, no_smart);
+    assert_true(!strstr(h.reason, "Unable to detect") == !asked);
     assert_true(strlen(h.reason) < sizeof h.reason);
     printf("%s: %s\n", strrchr(dev, '/') + 1, h.reason);
     return h.reason;
 }
 
-/* What the device is, from a fake sysfs: loop, virtio, dm, md, RAID volumes. */
+/* What the device is, from a fake sysfs: loop, virtio, dm and md devices
+ * have no SMART and smartctl is not asked; a RAID volume's drives have
+ * theirs, smartctl is asked and the -d type named. */
 static void test_read_why(void **state)
 {
     (void)state;
-    char dev[PATH_MAX], link[PATH_MAX], path[PATH_MAX];
+    char dev[PATH_MAX], link[PATH_MAX], path[PATH_MAX], want[PATH_MAX + 64];
     s_node("loop7", dev, sizeof dev);
     snprintf(link, sizeof link, "%s/dev/by-id-link", s_dir);
     assert_int_equal(symlink(dev, link), 0); /* the kernel name is realpath's */
-    assert_string_equal(s_why(link),
-                        "/dev/vda: Unable to detect device type; a loop device has no SMART");
+    snprintf(want, sizeof want, "%s: a loop device has no SMART", link);
+    assert_string_equal(s_why(link, 0, 1), want);
 
     s_node("xvq", dev, sizeof dev); /* virtio by its driver, whatever its name */
     snprintf(path, sizeof path, "%s/sys/block/xvq/device/driver", s_dir);
     assert_int_equal(symlink("../../../bus/virtio/drivers/virtio_blk", path), 0);
-    assert_string_equal(s_why(dev), "/dev/vda: Unable to detect device type; a virtio disk has "
-                                    "no SMART: its host's disk is not visible");
+    snprintf(want, sizeof want, "%s: a virtio disk has no SMART: its host's disk is not visible",
+             dev);
+    assert_string_equal(s_why(dev, 0, 1), want);
     s_node("vdb", dev, sizeof dev);
-    assert_non_null(strstr(s_why(dev), "; a virtio disk has no SMART"));
+    assert_non_null(strstr(s_why(dev, 0, 1), ": a virtio disk has no SMART"));
+    /* a program named is asked all the same; the reason adds what it is */
+    assert_string_equal(s_why(dev, 1, 1), "/dev/vda: Unable to detect device type; a virtio disk "
+                                          "has no SMART: its host's disk is not visible");
 
     s_node("dm-3", dev, sizeof dev);
     snprintf(path, sizeof path, "mkdir -p '%s/sys/block/dm-3/slaves/sdc'", s_dir);
     assert_int_equal(system(path), 0);
-    assert_non_null(
-        strstr(s_why(dev), "; a device-mapper device has no SMART; read the disks under it (sdc)"));
+    assert_non_null(strstr(s_why(dev, 0, 1),
+                           ": a device-mapper device has no SMART; read the disks under it (sdc)"));
     s_node("md127", dev, sizeof dev);
     assert_non_null(
-        strstr(s_why(dev), "; an md RAID device has no SMART; read the disks under it"));
+        strstr(s_why(dev, 0, 1), ": an md RAID device has no SMART; read the disks under it"));
 
     /* RAID controllers' volumes by sysfs vendor and model; a plain disk
      * keeps smartctl's own words only. */
@@ -406,9 +418,9 @@ static void test_read_why(void **state)
         s_sysfile(raid[i].name, "device/vendor", raid[i].vendor);
         s_sysfile(raid[i].name, "device/model", raid[i].model);
         if (raid[i].want)
-            assert_non_null(strstr(s_why(dev), raid[i].want));
+            assert_non_null(strstr(s_why(dev, 1, 0), raid[i].want));
         else
-            assert_string_equal(s_why(dev), "/dev/vda: Unable to detect device type");
+            assert_string_equal(s_why(dev, 1, 0), "/dev/vda: Unable to detect device type");
     }
 }
 
@@ -425,11 +437,17 @@ static void test_read_real(void **state)
     }
     struct stat st;
     if (stat("/dev/vda", &st) == 0 && S_ISBLK(st.st_mode)) {
-        rb_health_read(smartctl, "/dev/vda", NULL, &h);
+        rb_health_read(NULL, "/dev/vda", NULL, &h); /* not asked: virtio */
         printf("/dev/vda: %s\n", h.reason);
         assert_string_equal(h.dev, "/dev/vda");
         assert_non_null(
             strstr(h.reason, "a virtio disk has no SMART: its host's disk is not visible"));
+        s_assert_unread(&h);
+        /* named, it is asked: its own answer, and what the disk is */
+        rb_health_read(smartctl, "/dev/vda", NULL, &h);
+        printf("/dev/vda, %s asked: %s\n", smartctl, h.reason);
+        assert_non_null(strstr(h.reason, "/dev/vda: Unable to detect device type; a virtio disk"));
+        assert_int_equal(h.no_smart, 1);
         s_assert_unread(&h);
     } else {
         printf("note: skipped the virtio disk: no /dev/vda here\n");
