@@ -78,19 +78,23 @@ static const char *s_since(char *buf, size_t cap, const rb_proto_field_t *f)
 }
 
 /* One row per key of l, the maps inside it flattened ("roots[].path"); a
- * histogram's keys are those of "Histograms", a PLAN's jobs the job table's. */
-static void s_rows(FILE *f, const rb_proto_layout_t *l, const char *prefix, const void *job)
+ * histogram's keys are those of "Histograms", a PLAN's jobs the job table's.
+ * A key inside a map arrived no earlier than the map (floor). */
+static void s_rows(FILE *f, const rb_proto_layout_t *l, const char *prefix, const void *job,
+                   uint32_t floor)
 {
     for (size_t i = 0; i < l->n; i++) {
         const rb_proto_field_t *fd = &l->fields[i];
         char type[512], since[16], path[160];
+        uint32_t v = rb_proto_since(fd) > floor ? rb_proto_since(fd) : floor;
         s_type(type, sizeof type, fd);
         snprintf(path, sizeof path, "%s%s", prefix, fd->key);
-        fprintf(f, "| `%s` | %s | %s |\n", path, type, s_since(since, sizeof since, fd));
+        snprintf(since, sizeof since, "%" PRIu32, v);
+        fprintf(f, "| `%s` | %s | %s |\n", path, type, since);
         if ((fd->kind == RB_PK_ARRAY || fd->kind == RB_PK_INLINE) && fd->sub != job) {
             char sub[176];
             snprintf(sub, sizeof sub, "%s[].", path);
-            s_rows(f, fd->sub, sub, job);
+            s_rows(f, fd->sub, sub, job, v);
         }
     }
 }
@@ -115,7 +119,7 @@ int rb_proto_doc_markdown(const char *part, FILE *f)
         for (int t = RB_MSG_NONE + 1; t < RB_MSG_COUNT; t++) {
             fprintf(f, "%s%s:\n\n| key | type | since |\n| --- | --- | --- |\n",
                     t > RB_MSG_NONE + 1 ? "\n" : "", rb_proto_type_names[t]);
-            s_rows(f, rb_proto_bodies[t], "", job);
+            s_rows(f, rb_proto_bodies[t], "", job, RB_PROTO_OLDEST);
         }
         return 0;
     }
