@@ -5,12 +5,14 @@
  * Each simulated agent has its own DEALER socket whose routing id is its
  * name, and sends what a real agent of a storage node sends. It says HELLO
  * (its host: kernel, CPU, 2 NICs, one root, and an inventory of 12 NVMe
- * drives), answers PINGs, answers PLAN with READY, and on GO sends one
+ * drives), answers PINGs, answers PLAN with READY (its 12 drives' health,
+ * as smartctl reads NVMe drives), and on GO sends one
  * SAMPLE per interval until the phase's runtime is over (one job writing:
  * bytes and ops in all and for writes, a latency histogram delta of about
  * 50 buckets as its lat and clat too, and telemetry of 4 disks), then DONE
  * (one worker with progress checkpoints, the job's totals with the same
- * histograms, and 4 devices with figures of their own), and answers END. It
+ * histograms, and 4 devices with figures of their own), and answers END
+ * (with its drives' health after the run). It
  * sends a HEARTBEAT after a second of silence, as an agent does. No IO is
  * done.
  *
@@ -72,7 +74,9 @@ typedef struct s_sim {
     uint64_t first_start, last_start;
     rb_hist_t hist; /* the histogram every sample carries */
     rb_telem_t telem;
-    rb_hist_t late; /* send time - interval end of every sample, ns */
+    rb_hist_t late;                   /* send time - interval end of every sample, ns */
+    rb_health_t health[S_HELLO_DEVS]; /* its drives' health, as READY and END carry it */
+    uint32_t nhealth;
 } s_sim_t;
 
 static uint64_t s_now(void)
@@ -99,6 +103,39 @@ static void s_send(s_agent_t *a, const rb_msg_t *m)
         fprintf(stderr, "fleet-sim: %s: send %s: %s\n", a->name, rb_msg_type_name(m->type),
                 zmq_strerror(zmq_errno()));
     free(buf);
+}
+
+/* How many drives an agent has (RB_FLEET_HELLO_DEVS, at most S_HELLO_DEVS). */
+static uint32_t s_ndevs(void)
+{
+    const char *env = getenv("RB_FLEET_HELLO_DEVS");
+    uint32_t n = env ? (uint32_t)strtoul(env, NULL, 10) : S_HELLO_DEVS;
+    return n < S_HELLO_DEVS ? n : S_HELLO_DEVS;
+}
+
+/* Its drives' health as a storage node's agent reads it: NVMe drives with
+ * their health log, the first (under /) as the rest. */
+static void s_health(s_sim_t *s, uint32_t pid)
+{
+    s->nhealth = s_ndevs();
+    for (uint32_t i = 0; i < s->nhealth; i++) {
+        rb_health_t *h = &s->health[i];
+        memset(h, 0, sizeof *h);
+        snprintf(h->dev, sizeof h->dev, "/dev/nvme%un1", i);
+        snprintf(h->model, sizeof h->model, "SAMSUNG MZQL27T6HBLA-00A07");
+        snprintf(h->serial, sizeof h->serial, "S6CKNE0%c%05u", 'A' + (char)(i % 26),
+                 (unsigned)(pid % 100000));
+        snprintf(h->protocol, sizeof h->protocol, "NVMe");
+        h->verdict = RB_SMART_PASSED;
+        h->reallocated = h->pending = h->offline_unc = h->crc_errors = RB_HEALTH_NA;
+        h->media_errors = h->critical_warning = 0;
+        h->error_log = 12;
+        h->percentage_used = 3;
+        h->available_spare = 100;
+        h->spare_threshold = 10;
+        h->temperature = h->temperature_max = 38 + i % 4;
+        h->power_on_hours = 9000 + i;
+    }
 }
 
 static void s_hello(s_agent_t *a, uint32_t pid)
@@ -132,9 +169,7 @@ static void s_hello(s_agent_t *a, uint32_t pid)
     }
     rb_dev_id_t devs[S_HELLO_DEVS];
     memset(devs, 0, sizeof devs);
-    const char *env = getenv("RB_FLEET_HELLO_DEVS");
-    uint32_t ndevs = env ? (uint32_t)strtoul(env, NULL, 10) : S_HELLO_DEVS;
-    ndevs = ndevs < S_HELLO_DEVS ? ndevs : S_HELLO_DEVS;
+    uint32_t ndevs = s_ndevs();
     for (uint32_t i = 0; i < ndevs; i++) {
         rb_dev_id_t *d = &devs[i];
         snprintf(d->path, sizeof d->path, "/dev/nvme%un1", i);
@@ -319,6 +354,8 @@ static void s_on_msg(s_sim_t *s, s_agent_t *a, const void *buf, size_t len, uint
         }
         rb_msg_t r = {.type = RB_MSG_READY};
         snprintf(r.u.ready.run_id, sizeof r.u.ready.run_id, "%s", s->run_id);
+        r.u.ready.nhealth = s->nhealth;
+        r.u.ready.health = s->health;
         s_send(a, &r);
         a->state = S_READY;
         break;
@@ -340,6 +377,10 @@ static void s_on_msg(s_sim_t *s, s_agent_t *a, const void *buf, size_t len, uint
     case RB_MSG_ABORT: {
         rb_msg_t e = {.type = RB_MSG_END};
         snprintf(e.u.end.run_id, sizeof e.u.end.run_id, "%s", s->run_id);
+        if (a->state != S_ENDED) { /* the readings after the run, once */
+            e.u.end.nhealth = s->nhealth;
+            e.u.end.health = s->health;
+        }
         s_send(a, &e);
         if (a->state != S_ENDED)
             s->ended++;
@@ -424,6 +465,7 @@ int main(int argc, char **argv)
     s_make_telem(&s->telem);
     rb_hist_init(&s->late);
     uint32_t pid = (uint32_t)getpid();
+    s_health(s, pid);
     uint64_t now = s_now();
     for (uint32_t i = 0; i < n; i++) {
         s_agent_t *a = &s->a[i];
