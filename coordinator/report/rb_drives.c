@@ -312,6 +312,7 @@ int rb_drives_json(rb_jw_t *w, const rb_run_result_t *r)
 /* lines of drives not read (one per reason), and disks named on each; the rest counted */
 #define S_NOT_READ_LINES 8
 #define S_NOT_READ_NAMES 6
+#define S_OK_LINES       8 /* drives ok listed, after the worse; the rest counted */
 
 /* "0 -> 8", "3", "-" for counter c of d, into buf. */
 static const char *s_cell(char *buf, size_t len, const rb_drive_t *d, rb_health_counter_t c)
@@ -358,11 +359,17 @@ int rb_drives_text(FILE *f, const rb_run_result_t *r)
         fprintf(f, "  %-10s %-11s %-16s %-20s %-7s %8s %7s %6s %6s %7s %4s %6s\n", "node", "device",
                 "model", "serial", "status", "realloc", "pending", "crc", "media", "err.log",
                 "maxC", "hours");
+        uint32_t ok = 0, hottest = 0;
         for (uint32_t i = 0; i < d.n; i++) {
             const rb_drive_t *x = &d.d[i];
             if (x->status == RB_DRIVE_NOT_READ)
                 continue;
             const rb_health_t *h = rb_drive_last(x);
+            if (x->status == RB_DRIVE_OK && h->temperature_max != RB_HEALTH_NA &&
+                h->temperature_max > hottest)
+                hottest = (uint32_t)h->temperature_max;
+            if (x->status == RB_DRIVE_OK && ok++ >= S_OK_LINES)
+                continue; /* a rack's healthy drives are counted, not listed */
             char c[5][32], t[16] = "-", hours[24] = "-";
             if (h->temperature_max != RB_HEALTH_NA)
                 snprintf(t, sizeof t, "%llu", (unsigned long long)h->temperature_max);
@@ -376,6 +383,11 @@ int rb_drives_text(FILE *f, const rb_run_result_t *r)
                     s_cell(c[3], sizeof c[3], x, RB_HC_MEDIA_ERRORS),
                     s_cell(c[4], sizeof c[4], x, RB_HC_ERROR_LOG), t, hours);
         }
+        if (ok > S_OK_LINES)
+            fprintf(f,
+                    "  ... and %u more drives ok (no counter grew; the hottest %u C): "
+                    "summary.json and report.html list each\n",
+                    ok - S_OK_LINES, hottest);
     }
     char line[1024], ev[512];
     for (uint32_t i = 0; i < d.n; i++) {

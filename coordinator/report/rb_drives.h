@@ -94,7 +94,8 @@ uint32_t rb_drives_group_end(const rb_drives_t *d, uint32_t i);
 int rb_drives_json(rb_jw_t *w, const rb_run_result_t *r);
 
 /* report.txt's "Drive health" part for r: the drives read, the worse
- * first, each counter as it was after the run (before->after where it
+ * first and then at most 8 ok ones (the rest counted), each counter as it
+ * was after the run (before->after where it
  * grew), a FINDING line for each worse drive, and why the others were not
  * read. 0, or -ENOMEM. */
 int rb_drives_text(FILE *f, const rb_run_result_t *r);
