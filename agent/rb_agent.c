@@ -710,6 +710,7 @@ int rb_agent_run(rb_agent_t *a)
         }
         int stopped = __atomic_load_n(&a->stop, __ATOMIC_ACQUIRE);
         if (s_signalled || stopped) {
+            rb_info("stopping: %s", stopped ? "asked to" : "SIGTERM or SIGINT");
             if (rb_agent_state_active(a))
                 rb_agent_state_abandon(a, stopped ? "stopped" : "interrupted by a signal");
             else

@@ -54,7 +54,10 @@ missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "setup.sh: the ${#packages[@]} Debian packages it asks for are installed"
+    exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "rackbench needs these Debian packages; as root, run:" >&2
