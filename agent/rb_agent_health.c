@@ -97,9 +97,7 @@ void rb_agent_health_read(rb_agent_t *a, int after)
         char dev[sizeof out[i].dev];
         snprintf(dev, sizeof dev, "%s", a->health[i].dev);
         if (rb_time_mono_ns() - t0 > S_HEALTH_BUDGET_NS) {
-            memset(&out[i], 0, sizeof out[i]);
-            for (uint64_t *c = &out[i].reallocated; c <= &out[i].power_on_hours; c++)
-                *c = RB_HEALTH_NA;
+            rb_health_clear(&out[i]);
             snprintf(out[i].dev, sizeof out[i].dev, "%s", dev);
             snprintf(out[i].reason, sizeof out[i].reason,
                      "not read: the readings of this run's disks took more than %llu s",

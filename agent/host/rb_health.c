@@ -128,7 +128,7 @@ static void s_nvme(const rb_json_t *root, rb_health_t *h)
     h->spare_threshold = s_u64(rb_json_get(log, "available_spare_threshold"));
 }
 
-static void s_clear(rb_health_t *h)
+void rb_health_clear(rb_health_t *h)
 {
     memset(h, 0, sizeof *h);
     h->verdict = RB_SMART_UNKNOWN;
@@ -138,7 +138,7 @@ static void s_clear(rb_health_t *h)
     h->temperature = h->temperature_max = h->power_on_hours = RB_HEALTH_NA;
 }
 
-/* Not read: every counter NA (as s_clear left them), and why in smartctl's
+/* Not read: every counter NA (as rb_health_clear left them), and why in smartctl's
  * first message. */
 static void s_unread(const rb_json_t *root, rb_health_t *h)
 {
@@ -169,7 +169,7 @@ int rb_health_parse(const char *json, size_t len, rb_health_t *h)
 {
     rb_err_t err;
     rb_err_clear(&err);
-    s_clear(h);
+    rb_health_clear(h);
     rb_json_t *root = rb_json_parse(json ? json : "", json ? len : 0, &err);
     if (!root || rb_json_type(root) != RB_JSON_OBJ) {
         snprintf(h->reason, sizeof h->reason, "smartctl's output is not JSON (%s)",

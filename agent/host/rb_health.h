@@ -10,6 +10,9 @@
 
 #include "rb_proto.h"
 
+/* h read of nothing yet: every counter RB_HEALTH_NA, the rest zero. */
+void rb_health_clear(rb_health_t *h);
+
 /* Fills h from smartctl's JSON (len bytes): every counter RB_HEALTH_NA until
  * the output gives it; a disk smartctl could not read gets reason from its
  * first message. 0, or -EBADMSG with reason set when json is not JSON. */

@@ -304,14 +304,14 @@ void rb_health_read(const char *smartctl, const char *dev, const char *sys_root,
     char *buf = NULL;
     size_t len = 0;
     int status = 0, rc;
-    rb_health_parse("{}", 2, h); /* every counter RB_HEALTH_NA; reason set below */
+    rb_health_clear(h); /* every counter RB_HEALTH_NA; reason set below */
     if (!dev || !*dev) {
         snprintf(h->reason, sizeof h->reason, "no device named");
     } else if (!(smartctl && *smartctl) && s_no_smart(sys, dev, h)) {
         /* not asked */
     } else if (s_run(prog, dev, h, &buf, &len, &status) >= 0) {
         if (WIFSIGNALED(status)) {
-            rb_health_parse("{}", 2, h);
+            rb_health_clear(h);
             snprintf(h->reason, sizeof h->reason, "smartctl died of signal %d", WTERMSIG(status));
         } else if ((rc = rb_health_parse(buf ? buf : "", len, h)) == 0) {
             h->exit_status = (uint32_t)WEXITSTATUS(status);

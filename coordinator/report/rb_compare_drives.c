@@ -35,11 +35,6 @@ static int s_by_place(const void *x, const void *y)
     return c ? c : strcmp(a->id->dev, b->id->dev);
 }
 
-static const rb_health_t *s_counters(const rb_health_t *h)
-{
-    return h && !h->reason[0] ? h : NULL;
-}
-
 /* The drives of run r, sorted by node and device into out. 0, or -ENOMEM. */
 static int s_load(const rb_loaded_run_t *r, s_run_drives_t *out)
 {
@@ -51,8 +46,10 @@ static int s_load(const rb_loaded_run_t *r, s_run_drives_t *out)
     for (uint32_t i = 0; i < out->d.n; i++) {
         const rb_drive_t *x = &out->d.d[i];
         /* its counters after the run; who it is from the last reading that says */
-        const rb_health_t *rd = s_counters(x->after);
-        const rb_health_t *id = rd ? rd : s_counters(x->before) ? x->before : rb_drive_last(x);
+        const rb_health_t *rd = rb_health_has_counters(x->after) ? x->after : NULL;
+        const rb_health_t *id = rd                                  ? rd
+                                : rb_health_has_counters(x->before) ? x->before
+                                                                    : rb_drive_last(x);
         out->v[i] = (s_drv_t){x->node, id, rd, x->status, x->reason, 0};
     }
     if (out->d.n > 1)
@@ -99,9 +96,8 @@ static void s_json_id(rb_jw_t *w, const s_drv_t *x)
 /* "local-1 /dev/sda (MODEL, serial S)" into f. */
 static void s_text_id(FILE *f, const s_drv_t *x)
 {
-    fprintf(f, "%s %s (%s, serial %s)", x->node, x->id->dev,
-            x->id->model[0] ? x->id->model : "model unknown",
-            x->id->serial[0] ? x->id->serial : "unknown");
+    char name[RB_DRIVE_NAME_MAX];
+    fputs(rb_drive_name(x->node, x->id, 1, name, sizeof name), f);
 }
 
 /* The drives of a found in b's run, and b's drives not in a: kind 0 those

@@ -53,17 +53,40 @@ const rb_health_t *rb_drive_last(const rb_drive_t *d)
     return d->after ? d->after : d->before;
 }
 
-/* A reading with counters: the disk was read. */
-static int s_read(const rb_health_t *h)
+int rb_health_has_counters(const rb_health_t *h)
 {
     return h && !h->reason[0];
+}
+
+char *rb_drive_name(const char *node, const rb_health_t *h, int serial, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s (%s%s%s)", node, h->dev, h->model[0] ? h->model : "model unknown",
+             serial ? ", serial " : "",
+             !serial        ? ""
+             : h->serial[0] ? h->serial
+                            : "unknown");
+    return buf;
+}
+
+char *rb_drive_cell(const rb_drive_t *d, rb_health_counter_t c, const char *arrow, char *buf,
+                    size_t len)
+{
+    uint64_t a = d->before ? rb_health_counter(d->before, c) : RB_HEALTH_NA;
+    uint64_t b = d->after ? rb_health_counter(d->after, c) : RB_HEALTH_NA;
+    if (d->grew & (1u << c))
+        snprintf(buf, len, "%llu%s%llu", (unsigned long long)a, arrow, (unsigned long long)b);
+    else if (b != RB_HEALTH_NA || a != RB_HEALTH_NA)
+        snprintf(buf, len, "%llu", (unsigned long long)(b != RB_HEALTH_NA ? b : a));
+    else
+        snprintf(buf, len, "-");
+    return buf;
 }
 
 /* The drive's verdict and counters compared into d. */
 static void s_judge(rb_drive_t *d, uint32_t protocol)
 {
     const rb_health_t *b = d->before, *a = d->after, *last = rb_drive_last(d);
-    if (!s_read(b) || !s_read(a)) {
+    if (!rb_health_has_counters(b) || !rb_health_has_counters(a)) {
         d->status = RB_DRIVE_NOT_READ;
         if (last && last->reason[0])
             snprintf(d->reason, sizeof d->reason, "%s", last->reason);
@@ -74,13 +97,14 @@ static void s_judge(rb_drive_t *d, uint32_t protocol)
         else
             snprintf(d->reason, sizeof d->reason, "no reading %s the run", !b ? "before" : "after");
     }
-    if (s_read(b) && s_read(a) && b->serial[0] && a->serial[0] && strcmp(b->serial, a->serial)) {
+    if (rb_health_has_counters(b) && rb_health_has_counters(a) && b->serial[0] && a->serial[0] &&
+        strcmp(b->serial, a->serial)) {
         d->status = RB_DRIVE_NOT_READ; /* not the same drive: nothing to compare */
         snprintf(d->reason, sizeof d->reason,
                  "another drive after the run: serial %s before, %s after", b->serial, a->serial);
         return;
     }
-    if (s_read(b) && s_read(a)) {
+    if (rb_health_has_counters(b) && rb_health_has_counters(a)) {
         for (int c = 0; c < RB_HC_COUNT; c++) {
             uint64_t x = rb_health_counter(b, c), y = rb_health_counter(a, c);
             if (x != RB_HEALTH_NA && y != RB_HEALTH_NA && y > x)
@@ -90,8 +114,8 @@ static void s_judge(rb_drive_t *d, uint32_t protocol)
                        a->available_spare <= a->spare_threshold;
         d->status = d->grew || d->spare_low ? RB_DRIVE_WORSE : RB_DRIVE_OK;
     }
-    if ((s_read(b) && b->verdict == RB_SMART_FAILED) ||
-        (s_read(a) && a->verdict == RB_SMART_FAILED))
+    if ((rb_health_has_counters(b) && b->verdict == RB_SMART_FAILED) ||
+        (rb_health_has_counters(a) && a->verdict == RB_SMART_FAILED))
         d->status = RB_DRIVE_FAILING;
 }
 
@@ -166,6 +190,8 @@ int rb_drives_build(const rb_run_result_t *r, rb_drives_t *out)
         out->nunread += out->d[e].status == RB_DRIVE_NOT_READ && !(last && last->no_smart);
         out->nread += out->d[e].status != RB_DRIVE_NOT_READ;
         out->nworse += out->d[e].status == RB_DRIVE_WORSE || out->d[e].status == RB_DRIVE_FAILING;
+        out->nbefore += rb_health_has_counters(out->d[e].before);
+        out->nafter += out->d[e].after != NULL;
     }
     if (out->n > 1)
         qsort(out->d, out->n, sizeof *out->d, s_order);
@@ -241,9 +267,7 @@ static void s_jw_reading(rb_jw_t *w, const char *key, const rb_health_t *h)
     rb_jw_obj_end(w);
 }
 
-/* Whether r's report has a drive health part: a node of protocol 27 or
- * later (its agent reads health, or says why not), or readings. */
-static int s_has_health(const rb_run_result_t *r)
+int rb_drives_shown(const rb_run_result_t *r)
 {
     for (uint32_t i = 0; i < r->nnodes; i++)
         if (r->nodes[i].protocol >= 27 || r->nodes[i].nhealth[0] || r->nodes[i].nhealth[1])
@@ -253,7 +277,7 @@ static int s_has_health(const rb_run_result_t *r)
 
 int rb_drives_json(rb_jw_t *w, const rb_run_result_t *r)
 {
-    if (!s_has_health(r))
+    if (!rb_drives_shown(r))
         return 0;
     rb_drives_t d;
     if (rb_drives_build(r, &d) < 0)
@@ -314,35 +338,16 @@ int rb_drives_json(rb_jw_t *w, const rb_run_result_t *r)
 #define S_NOT_READ_NAMES 6
 #define S_OK_LINES       8 /* drives ok listed, after the worse; the rest counted */
 
-/* "0 -> 8", "3", "-" for counter c of d, into buf. */
-static const char *s_cell(char *buf, size_t len, const rb_drive_t *d, rb_health_counter_t c)
-{
-    uint64_t a = d->before ? rb_health_counter(d->before, c) : RB_HEALTH_NA;
-    uint64_t b = d->after ? rb_health_counter(d->after, c) : RB_HEALTH_NA;
-    if (d->grew & (1u << c))
-        snprintf(buf, len, "%llu->%llu", (unsigned long long)a, (unsigned long long)b);
-    else if (b != RB_HEALTH_NA || a != RB_HEALTH_NA)
-        snprintf(buf, len, "%llu", (unsigned long long)(b != RB_HEALTH_NA ? b : a));
-    else
-        snprintf(buf, len, "-");
-    return buf;
-}
-
 int rb_drives_text(FILE *f, const rb_run_result_t *r)
 {
-    if (!s_has_health(r))
+    if (!rb_drives_shown(r))
         return 0;
     rb_drives_t d;
     if (rb_drives_build(r, &d) < 0)
         return -ENOMEM;
-    uint32_t before = 0, after = 0;
-    for (uint32_t i = 0; i < d.n; i++) {
-        before += d.d[i].before && !d.d[i].before->reason[0];
-        after += d.d[i].after != NULL;
-    }
-    if ((r->live || r->running) && !after) { /* nothing to compare (yet) */
+    if ((r->live || r->running) && !d.nafter) { /* nothing to compare (yet) */
         fprintf(f, "\nDrive health (smartctl): %u drive%s read before the run, %u not read; %s\n",
-                before, before == 1 ? "" : "s", d.n - before,
+                d.nbefore, d.nbefore == 1 ? "" : "s", d.n - d.nbefore,
                 r->live ? "each is read again after the run and compared then"
                         : "the run did not finish: they were not read after it");
         rb_drives_fini(&d);
@@ -377,11 +382,11 @@ int rb_drives_text(FILE *f, const rb_run_result_t *r)
                 snprintf(hours, sizeof hours, "%llu", (unsigned long long)h->power_on_hours);
             fprintf(f, "  %-10s %-11s %-16.16s %-20.20s %-7s %8s %7s %6s %6s %7s %4s %6s\n",
                     x->node, h->dev, h->model, h->serial, rb_drive_status_name(x->status),
-                    s_cell(c[0], sizeof c[0], x, RB_HC_REALLOCATED),
-                    s_cell(c[1], sizeof c[1], x, RB_HC_PENDING),
-                    s_cell(c[2], sizeof c[2], x, RB_HC_CRC_ERRORS),
-                    s_cell(c[3], sizeof c[3], x, RB_HC_MEDIA_ERRORS),
-                    s_cell(c[4], sizeof c[4], x, RB_HC_ERROR_LOG), t, hours);
+                    rb_drive_cell(x, RB_HC_REALLOCATED, "->", c[0], sizeof c[0]),
+                    rb_drive_cell(x, RB_HC_PENDING, "->", c[1], sizeof c[1]),
+                    rb_drive_cell(x, RB_HC_CRC_ERRORS, "->", c[2], sizeof c[2]),
+                    rb_drive_cell(x, RB_HC_MEDIA_ERRORS, "->", c[3], sizeof c[3]),
+                    rb_drive_cell(x, RB_HC_ERROR_LOG, "->", c[4], sizeof c[4]), t, hours);
         }
         if (ok > S_OK_LINES)
             fprintf(f,
@@ -389,15 +394,15 @@ int rb_drives_text(FILE *f, const rb_run_result_t *r)
                     "summary.json and report.html list each\n",
                     ok - S_OK_LINES, hottest);
     }
-    char line[1024], ev[512];
+    char line[1024], ev[512], name[RB_DRIVE_NAME_MAX];
     for (uint32_t i = 0; i < d.n; i++) {
         const rb_drive_t *x = &d.d[i];
         if (x->status != RB_DRIVE_WORSE && x->status != RB_DRIVE_FAILING)
             continue;
         const rb_health_t *h = rb_drive_last(x);
-        snprintf(line, sizeof line, "FINDING: drive-health %s %s (%s, serial %s): %s", x->node,
-                 h->dev, h->model[0] ? h->model : "model unknown",
-                 h->serial[0] ? h->serial : "unknown", rb_drive_evidence(x, ev, sizeof ev));
+        snprintf(line, sizeof line, "FINDING: drive-health %s: %s",
+                 rb_drive_name(x->node, h, 1, name, sizeof name),
+                 rb_drive_evidence(x, ev, sizeof ev));
         fputs("  ", f);
         rb_text_wrap(f, line, 2, 4, RB_TEXT_WIDTH);
     }
@@ -575,8 +580,7 @@ static void s_accept_row(const rb_accept_set_t *s, rb_accept_check_t c, const rb
         const rb_health_t *h = rb_drive_last(worst);
         row->note = c == RB_ACCEPT_REQUIRE_SMART_PASS ? "a drive's own verdict is FAILING"
                                                       : "the worst drive";
-        snprintf(row->what, sizeof row->what, "%s %s (%s, serial %s)", worst->node, h->dev,
-                 h->model[0] ? h->model : "model unknown", h->serial[0] ? h->serial : "unknown");
+        rb_drive_name(worst->node, h, 1, row->what, sizeof row->what);
     }
 }
 

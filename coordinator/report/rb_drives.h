@@ -61,6 +61,8 @@ typedef struct rb_drives {
     uint32_t nread;   /* drives with counters before and after */
     uint32_t nworse;  /* worse or failing */
     uint32_t nunread; /* not read, though of a kind that has SMART (not loop, virtio, dm, md) */
+    uint32_t nbefore; /* read before the run */
+    uint32_t nafter;  /* with a reading after it (counters or a reason) */
     uint32_t nsilent; /* nodes that sent no reading (an agent before 27, --no-health,
                          or no disk under its roots) */
 } rb_drives_t;
@@ -75,6 +77,25 @@ void rb_drives_fini(rb_drives_t *d);
 /* What got worse, for people: "reallocated 0 -> 8, pending 0 -> 2", "verdict
  * FAILED", "spare 9% (threshold 10%)"; into buf, returned ("" when nothing). */
 char *rb_drive_evidence(const rb_drive_t *d, char *buf, size_t len);
+
+/* Whether r's reports have a drive health part: a node of protocol 27 or
+ * later (its agent reads health, or says why not), or readings. */
+int rb_drives_shown(const rb_run_result_t *r);
+
+/* A reading with counters: the disk was read (h may be NULL). */
+int rb_health_has_counters(const rb_health_t *h);
+
+#define RB_DRIVE_NAME_MAX (RB_NAME_MAX + 128 + 2 * RB_NAME_MAX + 32)
+
+/* "node1 /dev/sda (MODEL, serial S)" ("model unknown", "unknown"), without
+ * the serial when serial is 0; into buf, returned. */
+char *rb_drive_name(const char *node, const rb_health_t *h, int serial, char *buf, size_t len);
+
+/* Counter c of d as reports show it: "0" + arrow + "8" where it grew, its
+ * value after the run (else before), "-" when the drive does not report it;
+ * into buf, returned. */
+char *rb_drive_cell(const rb_drive_t *d, rb_health_counter_t c, const char *arrow, char *buf,
+                    size_t len);
 
 /* The reading reports show for d: after, else before. */
 const rb_health_t *rb_drive_last(const rb_drive_t *d);

@@ -14,29 +14,13 @@
 /* Nodes named in a group of disks not read; the rest counted. */
 #define S_GROUP_NODES 8
 
-/* Whether r has a drive health part: what rb_drives_json writes drive_health
- * for (a node of protocol 27 or later, or readings). */
-static int s_any(const rb_run_result_t *r, const rb_drives_t *d)
-{
-    for (uint32_t i = 0; i < r->nnodes && !d->n; i++)
-        if (r->nodes[i].protocol >= 27)
-            return 1;
-    return d->n > 0;
-}
-
-/* A counter's cell: "before&#8594;after" where it grew, else its value,
- * "-" when the drive does not report it. */
+/* A counter's cell: "before&#8594;after" where it grew (marked), else its
+ * value, "-" when the drive does not report it. */
 static void s_td_counter(FILE *f, const rb_drive_t *d, rb_health_counter_t c)
 {
-    uint64_t b = d->before ? rb_health_counter(d->before, c) : RB_HEALTH_NA;
-    uint64_t a = d->after ? rb_health_counter(d->after, c) : RB_HEALTH_NA;
-    if (d->grew & (1u << c))
-        fprintf(f, "<td class=\"n bad\">%llu&#8594;%llu</td>", (unsigned long long)b,
-                (unsigned long long)a);
-    else if (a != RB_HEALTH_NA || b != RB_HEALTH_NA)
-        fprintf(f, "<td class=\"n\">%llu</td>", (unsigned long long)(a != RB_HEALTH_NA ? a : b));
-    else
-        fputs("<td class=\"n\">-</td>", f);
+    char cell[64];
+    fprintf(f, "<td class=\"n%s\">%s</td>", d->grew & (1u << c) ? " bad" : "",
+            rb_drive_cell(d, c, "&#8594;", cell, sizeof cell));
 }
 
 static void s_td_value(FILE *f, uint64_t v)
@@ -91,7 +75,7 @@ static void s_table(FILE *f, const rb_drives_t *d, int serials)
 /* A drive-health finding per drive worse or failing. */
 static void s_findings(FILE *f, const rb_drives_t *d, int serials)
 {
-    char ev[512];
+    char ev[512], name[RB_DRIVE_NAME_MAX];
     if (!d->nworse)
         return;
     fputs("<ul class=\"notes\">\n", f);
@@ -101,16 +85,8 @@ static void s_findings(FILE *f, const rb_drives_t *d, int serials)
             continue;
         const rb_health_t *h = rb_drive_last(x);
         fputs("<li class=\"bad\">Finding, drive-health: ", f);
-        rb_svg_esc(f, x->node);
-        fputc(' ', f);
-        rb_svg_esc(f, h->dev);
-        fputs(" (", f);
-        rb_svg_esc(f, h->model[0] ? h->model : "model unknown");
-        if (serials) {
-            fputs(", serial ", f);
-            rb_svg_esc(f, h->serial[0] ? h->serial : "unknown");
-        }
-        fputs("): ", f);
+        rb_svg_esc(f, rb_drive_name(x->node, h, serials, name, sizeof name));
+        fputs(": ", f);
         rb_svg_esc(f, rb_drive_evidence(x, ev, sizeof ev));
         fputs("</li>\n", f);
     }
@@ -154,16 +130,12 @@ static void s_not_read(FILE *f, const rb_drives_t *d)
 int rb_html_drives(const rb_run_result_t *r, FILE *f)
 {
     rb_drives_t d;
+    if (!rb_drives_shown(r))
+        return 0;
     if (rb_drives_build(r, &d) < 0)
         return -ENOMEM;
-    if (!s_any(r, &d)) {
-        rb_drives_fini(&d);
-        return 0;
-    }
     if (r->live) { /* the readings after the run have not come: nothing to compare yet */
-        uint32_t before = 0;
-        for (uint32_t i = 0; i < d.n; i++)
-            before += d.d[i].before && !d.d[i].before->reason[0];
+        uint32_t before = d.nbefore;
         fprintf(f,
                 "<section id=\"drive-health\">\n<h2>Drive health</h2>\n<p class=\"note\">smartctl "
                 "before the run: %u drive%s read, %u not read; each is read again after the run "
