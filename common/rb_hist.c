@@ -170,29 +170,39 @@ static uint64_t s_rank(double p, uint64_t count)
  * so the error is at most w/2 <= lo/128 <= true/128 = RB_HIST_REL_ERROR * true;
  * clamping to [min, max] can only bring it closer. A p outside (0, 100] is
  * clamped to the first or the last value. */
-uint64_t rb_hist_percentile(const rb_hist_t *h, double p)
+void rb_hist_percentiles(const rb_hist_t *h, unsigned n, const double *p, uint64_t *out)
 {
-    if (h->count == 0)
-        return 0;
-
-    uint64_t rank = s_rank(p, h->count);
-    uint64_t seen = 0;
-    uint64_t est = h->max;
-    for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++) {
+    unsigned k = 0;
+    uint64_t seen = 0, rank = n && h->count ? s_rank(p[0], h->count) : 0;
+    for (unsigned i = 0; k < n && h->count && i < RB_HIST_NBUCKETS; i++) {
         seen += h->b[i];
-        if (seen >= rank) {
+        while (k < n && seen >= rank) {
             unsigned wl = s_width_log2(i);
-            est = rb_hist_bucket_lo(i) + (wl ? 1ULL << (wl - 1) : 0);
-            break;
+            out[k++] = rb_hist_bucket_lo(i) + (wl ? 1ULL << (wl - 1) : 0);
+            rank = k < n ? s_rank(p[k], h->count) : 0;
         }
     }
-    if (h->min <= h->max) {
-        if (est < h->min)
-            est = h->min;
-        if (est > h->max)
-            est = h->max;
+    for (unsigned j = 0; j < n; j++) {
+        if (!h->count) {
+            out[j] = 0;
+            continue;
+        }
+        if (j >= k)
+            out[j] = h->max;
+        if (h->min <= h->max) {
+            if (out[j] < h->min)
+                out[j] = h->min;
+            if (out[j] > h->max)
+                out[j] = h->max;
+        }
     }
-    return est;
+}
+
+uint64_t rb_hist_percentile(const rb_hist_t *h, double p)
+{
+    uint64_t v;
+    rb_hist_percentiles(h, 1, &p, &v);
+    return v;
 }
 
 double rb_hist_mean(const rb_hist_t *h)

@@ -55,6 +55,10 @@ void rb_hist_delta(rb_hist_t *dst, const rb_hist_t *now, const rb_hist_t *before
 /* Value at percentile p (0 < p <= 100), within RB_HIST_REL_ERROR; 0 when empty. */
 uint64_t rb_hist_percentile(const rb_hist_t *h, double p);
 
+/* out[i] = rb_hist_percentile(h, p[i]) for n percentiles in ascending order,
+ * in one pass over the buckets. */
+void rb_hist_percentiles(const rb_hist_t *h, unsigned n, const double *p, uint64_t *out);
+
 /* Mean value in ns; 0 when empty. */
 double rb_hist_mean(const rb_hist_t *h);
 

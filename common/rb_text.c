@@ -2,6 +2,7 @@
 #include "rb_text.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <string.h>
 
 /* Where to break s, at most cap columns of it on this line: at the last
@@ -90,4 +91,41 @@ char *rb_text_trim(char *s)
                      s[n - 1] == '\f'))
         s[--n] = '\0';
     return s;
+}
+
+int rb_text_fixed_units(double x, unsigned places, uint64_t *units)
+{
+    static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+    if (places >= sizeof p10 / sizeof p10[0] || !(x >= 0) || signbit(x))
+        return -1;
+    /* x * 10^places is off the exact product by at most 2^-53 of it: under
+     * 1.2e-5 units below 1e11, so away from a tie it rounds the same way */
+    double s = x * p10[places];
+    if (!(s < 1e11))
+        return -1;
+    double whole = floor(s), frac = s - whole;
+    if (fabs(frac - 0.5) < 1e-4)
+        return -1;
+    *units = (uint64_t)whole + (frac > 0.5);
+    return 0;
+}
+
+int rb_text_fixed(char *buf, size_t cap, double x, unsigned places)
+{
+    uint64_t u;
+    char t[40];
+    if (rb_text_fixed_units(x, places, &u) < 0 || cap < sizeof t)
+        return snprintf(buf, cap, "%.*f", (int)places, x);
+    size_t k = 0; /* digits, lowest first, with the point after places of them */
+    for (unsigned i = 0; i < places; i++, u /= 10)
+        t[k++] = (char)('0' + u % 10);
+    if (places)
+        t[k++] = '.';
+    do
+        t[k++] = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    for (size_t i = 0; i < k; i++)
+        buf[i] = t[k - 1 - i];
+    buf[k] = '\0';
+    return (int)k;
 }

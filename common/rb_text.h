@@ -5,6 +5,7 @@
 #define RB_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define RB_TEXT_WIDTH 120 /* report.txt's columns */
@@ -23,5 +24,16 @@ char *rb_text_trim(char *s);
  * counting as one edit (for "did you mean"); cap+1 when larger than cap or
  * when either string is longer than 32 characters. */
 size_t rb_text_distance(const char *a, const char *b, size_t cap);
+
+/* x rounded to places decimals (at most 6) as printf's "%.*f" rounds it, in
+ * units of 10^-places, into *units: 0 when that is certain without printing
+ * (0 <= x, below 10^11 units, not within 10^-4 units of a tie, where
+ * printf's rounding of x's binary value decides), -1 otherwise. */
+int rb_text_fixed_units(double x, unsigned places, uint64_t *units);
+
+/* What snprintf(buf, cap, "%.*f", places, x) writes, and its length, at
+ * the cost of integer arithmetic where rb_text_fixed_units() is certain:
+ * printing a double's digits cost more than all else of a sample's row. */
+int rb_text_fixed(char *buf, size_t cap, double x, unsigned places);
 
 #endif

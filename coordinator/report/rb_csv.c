@@ -9,6 +9,7 @@
 
 #include "rb_csv.h"
 #include "rb_hist.h"
+#include "rb_text.h"
 
 #define S_NAME(id, name, doc) name,
 #define S_DOC(id, name, doc)  doc,
@@ -61,59 +62,13 @@ int rb_csv_map(const rb_csv_schema_t *schema, const char *header, int *idx)
     return found;
 }
 
-static double s_us(uint64_t ns)
-{
-    return (double)ns / 1e3;
-}
-
-void rb_csv_samples_row(FILE *f, double t_s, uint64_t utc_ns, const char *phase, const char *node,
-                        const char *rack, const char *job, double interval_s,
-                        const rb_job_stat_t *js)
-{
-    const rb_hist_t *h = js->hist, *r = js->lat[RB_DIR_READ][RB_LAT_LAT],
-                    *w = js->lat[RB_DIR_WRITE][RB_LAT_LAT];
-    double bw = interval_s > 0 ? (double)js->bytes / interval_s : 0;
-    double iops = interval_s > 0 ? (double)js->ops / interval_s : 0;
-    /* the columns of RB_CSV_SAMPLES_COLUMNS, in its order */
-    fprintf(f,
-            "%.3f,%" PRIu64 ",%s,%s,%s,%s,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-            ",%.0f,%.1f,%.1f,%.1f,%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-            ",%.1f,%.1f,%.1f,%.1f\n",
-            t_s, utc_ns, phase, node, rack, job, interval_s, js->bytes, js->ops, js->errors, bw,
-            iops, h ? s_us(rb_hist_percentile(h, 50)) : 0, h ? s_us(rb_hist_percentile(h, 99)) : 0,
-            h && h->count ? s_us(h->max) : 0, js->read_bytes, js->read_ops, js->write_bytes,
-            js->write_ops, r ? s_us(rb_hist_percentile(r, 50)) : 0,
-            r ? s_us(rb_hist_percentile(r, 99)) : 0, w ? s_us(rb_hist_percentile(w, 50)) : 0,
-            w ? s_us(rb_hist_percentile(w, 99)) : 0);
-}
-
-void rb_csv_latency_rows(FILE *f, double t_s, uint64_t utc_ns, const char *phase, const char *node,
-                         const char *job, double interval_s, const rb_job_stat_t *js)
-{
-    for (int d = 0; d < RB_NDIRS; d++)
-        for (int k = 0; k < RB_NLATS; k++) {
-            const rb_hist_t *h = js->lat[d][k];
-            if (!h || !h->count)
-                continue;
-            /* the columns of RB_CSV_LATENCY_COLUMNS, in its order */
-            fprintf(f, "%.3f,%" PRIu64 ",%s,%s,%s,%.3f,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
-                    t_s, utc_ns, phase, node, job, interval_s, rb_dir_name((rb_dir_t)d),
-                    rb_lat_kind_name((rb_lat_kind_t)k), h->count, h->sum, h->max);
-            const char *sep = "";
-            for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++)
-                if (h->b[i]) {
-                    fprintf(f, "%s%u:%" PRIu64, sep, i, h->b[i]);
-                    sep = " ";
-                }
-            fputc('\n', f);
-        }
-}
-
-/* A device's or NIC's row is built in memory and written once: at 16,000
- * nodes of 4 disks their rows were 64,000 fprintf calls a second, each
- * parsing its format and printing the same time, phase and node again. */
+/* A row is built in memory and written once: at 16,000 nodes of 4 disks
+ * telemetry's rows were 64,000 fprintf calls a second, each parsing its
+ * format and printing the same time, phase and node again, and printing
+ * the doubles of samples.csv's rows cost more than all else of a SAMPLE
+ * (rb_text_fixed). */
 typedef struct s_line {
-    char b[512];
+    char b[1024];
     size_t n;
 } s_line_t;
 
@@ -157,6 +112,86 @@ static void s_cfix(s_line_t *l, uint64_t v, unsigned places)
         l->b[l->n++] = (char)('0' + f / d % 10);
 }
 
+/* ",x" with that many decimals: what "%.<places>f" prints */
+static void s_cdbl(s_line_t *l, double x, unsigned places)
+{
+    char t[64];
+    s_str(l, ",");
+    int k = rb_text_fixed(t, sizeof t, x, places);
+    if (k > 0 && (size_t)k < sizeof t) /* (size_t) is fine: k > 0 */
+        s_str(l, t);
+}
+
+static double s_us(uint64_t ns)
+{
+    return (double)ns / 1e3;
+}
+
+void rb_csv_samples_row(FILE *f, double t_s, uint64_t utc_ns, const char *phase, const char *node,
+                        const char *rack, const char *job, double interval_s,
+                        const rb_job_stat_t *js)
+{
+    static const double p[] = {50, 99};
+    const rb_hist_t *h[] = {js->hist, js->lat[RB_DIR_READ][RB_LAT_LAT],
+                            js->lat[RB_DIR_WRITE][RB_LAT_LAT]};
+    uint64_t pct[3][2] = {{0}};
+    for (int i = 0; i < 3; i++)
+        if (h[i])
+            rb_hist_percentiles(h[i], 2, p, pct[i]);
+    s_line_t l = {.n = 0};
+    /* the columns of RB_CSV_SAMPLES_COLUMNS, in its order */
+    char t[64];
+    rb_text_fixed(t, sizeof t, t_s, 3);
+    s_str(&l, t);
+    s_cu64(&l, utc_ns);
+    const char *names[] = {phase, node, rack, job};
+    for (int i = 0; i < 4; i++) {
+        s_str(&l, ",");
+        s_str(&l, names[i]);
+    }
+    s_cdbl(&l, interval_s, 3);
+    s_cu64(&l, js->bytes);
+    s_cu64(&l, js->ops);
+    s_cu64(&l, js->errors);
+    s_cdbl(&l, interval_s > 0 ? (double)js->bytes / interval_s : 0, 0);
+    s_cdbl(&l, interval_s > 0 ? (double)js->ops / interval_s : 0, 1);
+    s_cdbl(&l, s_us(pct[0][0]), 1);
+    s_cdbl(&l, s_us(pct[0][1]), 1);
+    s_cdbl(&l, h[0] && h[0]->count ? s_us(h[0]->max) : 0, 1);
+    s_cu64(&l, js->read_bytes);
+    s_cu64(&l, js->read_ops);
+    s_cu64(&l, js->write_bytes);
+    s_cu64(&l, js->write_ops);
+    for (int i = 1; i < 3; i++) {
+        s_cdbl(&l, s_us(pct[i][0]), 1);
+        s_cdbl(&l, s_us(pct[i][1]), 1);
+    }
+    s_str(&l, "\n");
+    fwrite(l.b, 1, l.n, f);
+}
+
+void rb_csv_latency_rows(FILE *f, double t_s, uint64_t utc_ns, const char *phase, const char *node,
+                         const char *job, double interval_s, const rb_job_stat_t *js)
+{
+    for (int d = 0; d < RB_NDIRS; d++)
+        for (int k = 0; k < RB_NLATS; k++) {
+            const rb_hist_t *h = js->lat[d][k];
+            if (!h || !h->count)
+                continue;
+            /* the columns of RB_CSV_LATENCY_COLUMNS, in its order */
+            fprintf(f, "%.3f,%" PRIu64 ",%s,%s,%s,%.3f,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
+                    t_s, utc_ns, phase, node, job, interval_s, rb_dir_name((rb_dir_t)d),
+                    rb_lat_kind_name((rb_lat_kind_t)k), h->count, h->sum, h->max);
+            const char *sep = "";
+            for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++)
+                if (h->b[i]) {
+                    fprintf(f, "%s%u:%" PRIu64, sep, i, h->b[i]);
+                    sep = " ";
+                }
+            fputc('\n', f);
+        }
+}
+
 /* A row's start: the time, phase and node (head), its kind and its name. */
 static void s_row(s_line_t *l, const char *head, const char *kind, const char *name)
 {
@@ -172,14 +207,33 @@ void rb_csv_telemetry_rows(FILE *f, double t_s, uint64_t utc_ns, const char *pha
 {
     /* the columns of RB_CSV_TELEMETRY_COLUMNS, in its order; a row of one
      * kind leaves the others' columns empty */
-    char head[2 * RB_NAME_MAX + 64];
-    snprintf(head, sizeof head, "%.3f,%" PRIu64 ",%s,%s,", t_s, utc_ns, phase, node);
-    fprintf(f,
-            "%shost,,,,,,,,,,,,,,,,%.1f,%.1f,%.1f,%.1f,%.1f,%u,%.2f,%" PRIu64 ",%" PRIu64
-            ",%" PRIu64 ",%" PRIu64 "\n",
-            head, t->user_pm / 10.0, t->system_pm / 10.0, t->iowait_pm / 10.0, t->idle_pm / 10.0,
-            t->irq_pm / 10.0, t->ncpu, t->load1_m / 1000.0, t->ctxt_per_s, t->cached, t->dirty,
-            t->writeback);
+    s_line_t hl = {.n = 0};
+    char t_txt[64], head[2 * RB_NAME_MAX + 96];
+    rb_text_fixed(t_txt, sizeof t_txt, t_s, 3);
+    s_str(&hl, t_txt);
+    s_cu64(&hl, utc_ns);
+    s_str(&hl, ",");
+    s_str(&hl, phase);
+    s_str(&hl, ",");
+    s_str(&hl, node);
+    s_str(&hl, ",");
+    snprintf(head, sizeof head, "%.*s", (int)hl.n, hl.b);
+    s_line_t host;
+    s_row(&host, head, "host", "");
+    s_str(&host, ",,,,,,,,,,,,,,");
+    s_cfix(&host, t->user_pm, 1);
+    s_cfix(&host, t->system_pm, 1);
+    s_cfix(&host, t->iowait_pm, 1);
+    s_cfix(&host, t->idle_pm, 1);
+    s_cfix(&host, t->irq_pm, 1);
+    s_cu64(&host, t->ncpu);
+    s_cdbl(&host, t->load1_m / 1000.0, 2);
+    s_cu64(&host, t->ctxt_per_s);
+    s_cu64(&host, t->cached);
+    s_cu64(&host, t->dirty);
+    s_cu64(&host, t->writeback);
+    s_str(&host, "\n");
+    fwrite(host.b, 1, host.n, f);
     for (uint32_t i = 0; i < t->ndevs && i < RB_TELEM_DEVS; i++) {
         const rb_telem_dev_t *d = &t->devs[i];
         s_line_t l;
@@ -250,6 +304,9 @@ int rb_csv_telemetry_series(rb_findings_tel_series_t *ts, uint32_t node, double 
 
 double rb_csv_time(double t_s)
 {
+    uint64_t ms;
+    if (rb_text_fixed_units(t_s, 3, &ms) == 0)
+        return (double)ms / 1e3; /* as strtod reads it: both round ms / 1000 once */
     char buf[64];
     snprintf(buf, sizeof buf, "%.3f", t_s);
     return strtod(buf, NULL);

@@ -321,6 +321,11 @@ static void s_check_percentiles(const rb_hist_t *h, uint64_t *v, size_t n, const
             rank = 1;
         uint64_t exact = v[rank - 1];
         uint64_t est = rb_hist_percentile(h, p / 10.0);
+        double two[] = {p / 10.0, 99.9};
+        uint64_t both[2];
+        rb_hist_percentiles(h, 2, two, both); /* one pass gives what each call gives */
+        assert_int_equal(both[0], est);
+        assert_int_equal(both[1], rb_hist_percentile(h, 99.9));
         double err = fabs((double)est - (double)exact);
         double rel = exact ? err / (double)exact : err;
         if (rel > worst)

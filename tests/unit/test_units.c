@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -702,6 +703,48 @@ static void test_text_wrap(void **state)
     free(text);
 }
 
+/* rb_text_fixed prints what snprintf's "%.*f" prints: values of the CSV
+ * rows (ns / 1e3, bytes / interval, times), ties of the binary value
+ * (1.25, 0.125) and near ties, and what it leaves to snprintf (negative,
+ * huge, NaN). */
+static void test_text_fixed(void **state)
+{
+    (void)state;
+    rb_rand_t r;
+    rb_rand_seed(&r, 42);
+    const double fixed[] = {0,    -0.0,         1.25,      0.125,   2.5,         1.35,
+                            0.05, 0.0005,       999.9995,  1e10,    1e11,        1e15,
+                            -3.5, 12345.678901, 0.1 + 0.2, 1.0 / 3, 9.9999999999};
+    for (unsigned i = 0; i < 200000 + sizeof fixed / sizeof fixed[0]; i++) {
+        double x;
+        if (i < sizeof fixed / sizeof fixed[0])
+            x = fixed[i];
+        else if (i % 4 == 0)
+            x = (double)(rb_rand_next(&r) % 100000000) / 1e3; /* a latency in us */
+        else if (i % 4 == 1)
+            x = (double)(rb_rand_next(&r) >> 20) /
+                ((double)(rb_rand_next(&r) % 5000) / 1e3 + 0.001);
+        else if (i % 4 == 2)
+            x = (double)(rb_rand_next(&r) % 2000000) / 2e3; /* many exact ties */
+        else
+            x = (double)rb_rand_next(&r) / (double)UINT64_MAX * 1e4;
+        for (unsigned places = 0; places <= 6; places++) {
+            char want[400], got[400];
+            snprintf(want, sizeof want, "%.*f", (int)places, x);
+            int k = rb_text_fixed(got, sizeof got, x, places);
+            if (strcmp(want, got) != 0)
+                print_error("%.17g with %u places: %s, not %s\n", x, places, got, want);
+            assert_string_equal(got, want);
+            assert_int_equal(k, (int)strlen(want));
+        }
+    }
+    uint64_t u;
+    assert_int_equal(rb_text_fixed_units(1.25, 1, &u), -1); /* a tie: printf decides */
+    assert_int_equal(rb_text_fixed_units(1.2346, 3, &u), 0);
+    assert_int_equal(u, 1235);
+    assert_int_equal(rb_text_fixed_units(NAN, 1, &u), -1);
+}
+
 /* CPU lists and masks as fio writes them, and back. */
 static void test_cpus(void **state)
 {
@@ -751,6 +794,7 @@ int main(void)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_units_style),
         cmocka_unit_test(test_text_wrap),
+        cmocka_unit_test(test_text_fixed),
         cmocka_unit_test(test_cpus),
     };
     return cmocka_run_group_tests_name("common", tests, NULL, NULL);
