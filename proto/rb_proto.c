@@ -48,7 +48,7 @@ _Static_assert(sizeof(rb_rw_t) == sizeof(unsigned) && sizeof(rb_sync_mode_t) == 
 /* Table entries for field f of struct T; the wire key is the field's name. */
 /* clang-format off */
 #define S_MEMBER(T, f) (((T *)0)->f)
-#define S_AT(T, f, k)  .key = #f, .kind = (k), .off = offsetof(T, f)
+#define S_AT(T, f, k)  .key = #f, .keylen = sizeof #f - 1, .kind = (k), .off = offsetof(T, f)
 /* Each F_ takes, after its own arguments, optional designated members:
  * .since = 24 for a key that arrived in protocol 24, .doc = "..." */
 #define F_U32R(T, f, mn, mx, ...) {S_AT(T, f, RB_PK_U32), .min = (mn), .max = (mx), .def = (mn), __VA_ARGS__}
@@ -63,7 +63,7 @@ _Static_assert(sizeof(rb_rw_t) == sizeof(unsigned) && sizeof(rb_sync_mode_t) == 
      .max = sizeof(S_MEMBER(T, f)), __VA_ARGS__}
 #define F_HIST(T, f, ...)         {S_AT(T, f, RB_PK_HIST), .sub = &s_hist_layout, __VA_ARGS__}
 #define F_LAT(d, k, name) \
-    {.key = name, .kind = RB_PK_HIST, .off = offsetof(rb_job_stat_t, lat[d][k]), \
+    {.key = name, .keylen = sizeof name - 1, .kind = RB_PK_HIST, .off = offsetof(rb_job_stat_t, lat[d][k]), \
      .sub = &s_hist_layout}
 #define F_LATS(d, dn) \
     F_LAT(d, RB_LAT_LAT, dn "_lat"), F_LAT(d, RB_LAT_SLAT, dn "_slat"), \

@@ -472,6 +472,12 @@ int rb_msg_encode(const rb_msg_t *m, void **buf, size_t *len, rb_err_t *err);
  * (frame over RB_PROTO_MAX_FRAME). */
 int rb_msg_decode(const void *buf, size_t len, rb_msg_t *m, rb_err_t *err);
 
+/* rb_msg_decode without its fast path for frames as this build writes them
+ * (straight from the bytes, keys in order): through msgpack-c's object
+ * tree, reading any msgpack form, naming what is wrong. rb_msg_decode
+ * falls back to it; tests compare the two. */
+int rb_msg_decode_full(const void *buf, size_t len, rb_msg_t *m, rb_err_t *err);
+
 /* The fingerprint of protocol version's schema (of the window): a hash of
  * every message type and every key it has in that version, with its kind,
  * bounds, rules and default. Two builds that say the same version and

@@ -194,15 +194,15 @@ static int s_find(rb_proto_ctx_t *c, const msgpack_object *map, const char *key,
  * fields, *at the next one's place: a peer's encoder writes them so, and
  * the key found there costs one comparison instead of a walk of the map. A
  * key given twice is left over, and the count of the keys read tells. */
-static int s_find_next(rb_proto_ctx_t *c, const msgpack_object *map, const char *key, uint32_t *at,
-                       const msgpack_object **val)
+static int s_find_next(rb_proto_ctx_t *c, const msgpack_object *map, const rb_proto_field_t *f,
+                       uint32_t *at, const msgpack_object **val)
 {
-    if (*at < map->via.map.size && s_key_is(&map->via.map.ptr[*at].key, key, strlen(key))) {
+    if (*at < map->via.map.size && s_key_is(&map->via.map.ptr[*at].key, f->key, f->keylen)) {
         *val = &map->via.map.ptr[(*at)++].val;
         return 0;
     }
     uint32_t i = 0;
-    int rc = s_find_at(c, map, key, val, &i);
+    int rc = s_find_at(c, map, f->key, val, &i);
     if (rc == 0)
         *at = i + 1;
     return rc;
@@ -461,6 +461,19 @@ static int s_dec_field(rb_proto_ctx_t *c, const rb_proto_field_t *f, const msgpa
     return rb_proto_fail(c, f->key, -1, "unknown field kind"); /* unreachable */
 }
 
+void rb_proto_default(const rb_proto_field_t *f, void *base)
+{
+    void *p = rb_proto_ptr(base, f);
+    if (f->def && f->kind == RB_PK_U32)
+        *(uint32_t *)p = (uint32_t)f->def;
+    else if (f->def && (f->kind == RB_PK_U64 || f->kind == RB_PK_I64))
+        memcpy(p, &f->def, sizeof f->def);
+    else if (f->def && f->kind == RB_PK_BOOL)
+        *(uint8_t *)p = 1;
+    else if (f->def && f->kind == RB_PK_ENUM)
+        *(unsigned *)p = (unsigned)f->def;
+}
+
 /* The index of the first key of map that is neither a field of l in the
  * frame's version nor, in a message map (top), "v" or "t"; -1 when none. */
 static long s_unknown_key(const rb_proto_ctx_t *c, const rb_proto_layout_t *l,
@@ -474,7 +487,7 @@ static long s_unknown_key(const rb_proto_ctx_t *c, const rb_proto_layout_t *l,
         bool known = top && ks->size == 1 && (ks->ptr[0] == 'v' || ks->ptr[0] == 't');
         for (size_t j = 0; !known && j < l->n; j++)
             known = rb_proto_since(&l->fields[j]) <= c->version &&
-                    s_key_is(k, l->fields[j].key, strlen(l->fields[j].key));
+                    s_key_is(k, l->fields[j].key, l->fields[j].keylen);
         if (!known)
             return i;
     }
@@ -494,19 +507,11 @@ static int s_dec_fields_at(rb_proto_ctx_t *c, const rb_proto_layout_t *l, const 
     for (size_t i = 0; i < l->n; i++) {
         const rb_proto_field_t *f = &l->fields[i];
         if (rb_proto_since(f) > c->version) {
-            void *p = rb_proto_ptr(base, f);
-            if (f->def && f->kind == RB_PK_U32)
-                *(uint32_t *)p = (uint32_t)f->def;
-            else if (f->def && (f->kind == RB_PK_U64 || f->kind == RB_PK_I64))
-                memcpy(p, &f->def, sizeof f->def);
-            else if (f->def && f->kind == RB_PK_BOOL)
-                *(uint8_t *)p = 1;
-            else if (f->def && f->kind == RB_PK_ENUM)
-                *(unsigned *)p = (unsigned)f->def;
+            rb_proto_default(f, base);
             continue;
         }
         const msgpack_object *v;
-        int rc = s_find_next(c, map, f->key, &at, &v);
+        int rc = s_find_next(c, map, f, &at, &v);
         if (rc == 0)
             rc = s_dec_field(c, f, v, base);
         if (rc < 0)
@@ -602,6 +607,16 @@ static int s_dec_header(rb_proto_ctx_t *c, const msgpack_object *root, rb_msg_t 
 }
 
 int rb_msg_decode(const void *buf, size_t len, rb_msg_t *m, rb_err_t *err)
+{
+    if (buf && len <= RB_PROTO_MAX_FRAME) {
+        if (rb_proto_decode_fast(buf, len, m) == 0)
+            return 0;
+        rb_msg_fini(m); /* what it filled; the full path says what is wrong */
+    }
+    return rb_msg_decode_full(buf, len, m, err);
+}
+
+int rb_msg_decode_full(const void *buf, size_t len, rb_msg_t *m, rb_err_t *err)
 {
     memset(m, 0, offsetof(rb_msg_t, u)); /* the body once its type is known */
     if (len > RB_PROTO_MAX_FRAME)

@@ -51,6 +51,7 @@ typedef struct rb_proto_ctx rb_proto_ctx_t;
 
 typedef struct rb_proto_field {
     const char *key;      /* wire key, equal to the struct field's name */
+    size_t keylen;        /* strlen(key) */
     rb_proto_kind_t kind; /* C type and wire form */
     size_t off;           /* offset of the value, the inline array or the array pointer */
     size_t size; /* RB_PK_STR, RB_PK_BIN: capacity (RB_PK_STR with the NUL); arrays: element size */
@@ -120,6 +121,14 @@ int rb_proto_fail_range(rb_proto_ctx_t *c, const char *key, long idx, uint64_t v
  * and TLB shootdowns). NULL without memory. */
 void *rb_proto_block_get(size_t size);
 void rb_proto_block_put(void *p, size_t size);
+
+/* Sets field f of base to what a peer of a version without it means. */
+void rb_proto_default(const rb_proto_field_t *f, void *base);
+
+/* Decodes a frame as this build's encoder writes it (rb_proto_fast.c): 0,
+ * or -1 for any other frame (m then holds what was filled, for
+ * rb_msg_fini), which rb_msg_decode_full reads or refuses. */
+int rb_proto_decode_fast(const void *buf, size_t len, rb_msg_t *m);
 
 /* Records that memory ran out; returns -ENOMEM. */
 int rb_proto_nomem(rb_proto_ctx_t *c);

@@ -17,6 +17,7 @@
 
 #include "rb_dist.h"
 #include "rb_proto.h"
+#include "rb_proto_int.h"
 
 /* ---- building messages ---- */
 
@@ -719,19 +720,44 @@ static bool is_zero(const void *p, size_t n)
  * nothing, the union's other bytes being left as they were, here 0xa5,
  * which AddressSanitizer would catch being freed) and returns the error
  * message in err. */
+/* Decodes buf, and again without the fast path (rb_msg_decode_full): the
+ * same result, and a message accepted both ways writes the same bytes. */
 static int decode(const void *buf, size_t len, rb_msg_t *m, rb_err_t *err)
 {
     rb_err_clear(err);
     memset(m, 0xa5, sizeof *m);
     int rc = rb_msg_decode(buf, len, m, err);
+    static rb_msg_t full;
+    rb_err_t ferr;
+    rb_err_clear(&ferr);
+    memset(&full, 0x5a, sizeof full);
+    int frc = rb_msg_decode_full(buf, len, &full, &ferr);
+    if (frc != rc)
+        fail_msg("decoded %d, without the fast path %d (%s)", rc, frc, ferr.msg);
     if (rc < 0) {
         assert_true((unsigned)m->type < RB_MSG_COUNT);
         rb_msg_fini(m);
         assert_true(is_zero(m, offsetof(rb_msg_t, u)));
         assert_int_equal(err->code, rc);
         assert_true(err->msg[0] != '\0');
+        assert_string_equal(err->msg, ferr.msg);
     } else {
         assert_int_equal(rc, 0);
+        assert_int_equal(m->type, full.type);
+        assert_int_equal(m->version, full.version);
+        void *a = NULL, *b = NULL;
+        size_t alen = 0, blen = 0;
+        rb_err_t eerr;
+        int ea = rb_msg_encode_v(m, m->version, &a, &alen, &eerr);
+        int eb = rb_msg_encode_v(&full, full.version, &b, &blen, &eerr);
+        assert_int_equal(ea, eb);
+        if (ea == 0 && (alen != blen || memcmp(a, b, alen) != 0))
+            fail_msg("%s: the fast path's message writes %zu bytes, the full path's %zu, or "
+                     "other bytes",
+                     rb_msg_type_name(m->type), alen, blen);
+        free(a);
+        free(b);
+        rb_msg_fini(&full);
     }
     return rc;
 }
@@ -1368,6 +1394,12 @@ static void test_roundtrip_all(void **state)
             void *buf = encode(&in, &len);
             if (decode(buf, len, &out, &err) != 0)
                 fail_msg("decode %s: %s", rb_msg_type_name((rb_msg_type_t)t), err.msg);
+            cmp_msg(&in, &out);
+            rb_msg_fini(&out);
+            /* what this build writes takes the fast path */
+            if (rb_proto_decode_fast(buf, len, &out) != 0)
+                fail_msg("%s%s: not read by the fast path", big ? "big " : "",
+                         rb_msg_type_name((rb_msg_type_t)t));
             cmp_msg(&in, &out);
             /* The same bytes again: encoding is deterministic. */
             size_t len2;
