@@ -67,6 +67,38 @@ void rb_names_fini(rb_names_t *x)
     x->nslots = 0;
 }
 
+static const char *s_array_name(const void *ctx, uint32_t i)
+{
+    const rb_names_array_t *x = ctx;
+    return x->base + (size_t)i * x->stride + x->off;
+}
+
+int rb_names_array_build(rb_names_array_t *x, const void *base, size_t stride, size_t off,
+                         uint32_t n)
+{
+    *x = (rb_names_array_t){.base = base, .stride = stride, .off = off, .n = n};
+    for (uint32_t i = 0; i < n; i++) {
+        if (rb_names_grow(&x->names, i, s_array_name, x) < 0) {
+            rb_names_fini(&x->names);
+            return -ENOMEM;
+        }
+        if (rb_names_find(&x->names, s_array_name(x, i), s_array_name, x) == UINT32_MAX)
+            rb_names_put(&x->names, i, s_array_name, x);
+    }
+    return 0;
+}
+
+uint32_t rb_names_array_find(const rb_names_array_t *x, const char *name)
+{
+    uint32_t i = name ? rb_names_find(&x->names, name, s_array_name, x) : UINT32_MAX;
+    return i < x->n ? i : x->n;
+}
+
+void rb_names_array_fini(rb_names_array_t *x)
+{
+    rb_names_fini(&x->names);
+}
+
 int rb_names_char(char c)
 {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||

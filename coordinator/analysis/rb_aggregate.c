@@ -727,24 +727,13 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
     return s_jobs_and_rows(spec, in, nnodes, out);
 }
 
-static const char *s_node_name_at(const void *ctx, uint32_t i)
-{
-    return ((const rb_aggregate_name_idx_t *)ctx)->nodes[i].name;
-}
-
 rb_aggregate_name_idx_t *rb_aggregate_nodes_by_name(const rb_agg_node_t *nodes, uint32_t nnodes)
 {
     rb_aggregate_name_idx_t *x = calloc(1, sizeof *x);
-    if (!x)
+    if (x && rb_names_array_build(&x->idx, nodes, sizeof *nodes, offsetof(rb_agg_node_t, name),
+                                  nnodes) < 0) {
+        free(x);
         return NULL;
-    x->nodes = nodes;
-    for (uint32_t i = 0; i < nnodes; i++) {
-        if (rb_names_grow(&x->names, i, s_node_name_at, x) < 0) {
-            rb_aggregate_name_idx_destroy(x);
-            return NULL;
-        }
-        if (rb_names_find(&x->names, nodes[i].name, s_node_name_at, x) == UINT32_MAX)
-            rb_names_put(&x->names, i, s_node_name_at, x); /* the first of a name wins */
     }
     return x;
 }
@@ -752,8 +741,7 @@ rb_aggregate_name_idx_t *rb_aggregate_nodes_by_name(const rb_agg_node_t *nodes, 
 uint32_t rb_aggregate_node_lookup(const rb_aggregate_name_idx_t *by_name, uint32_t nnodes,
                                   const char *name)
 {
-    uint32_t i =
-        nnodes ? rb_names_find(&by_name->names, name, s_node_name_at, by_name) : UINT32_MAX;
+    uint32_t i = nnodes ? rb_names_array_find(&by_name->idx, name) : UINT32_MAX;
     return i < nnodes ? i : nnodes;
 }
 
@@ -761,6 +749,6 @@ void rb_aggregate_name_idx_destroy(rb_aggregate_name_idx_t *by_name)
 {
     if (!by_name)
         return;
-    rb_names_fini(&by_name->names);
+    rb_names_array_fini(&by_name->idx);
     free(by_name);
 }

@@ -314,8 +314,7 @@ double rb_aggregate_worker_bytes_at(const rb_worker_stat_t *w, int64_t offset_ns
 /* The nodes by name: the one name index of the tree (rb_names, as the
  * coordinator's fleet keeps its nodes), over an array it borrows. */
 typedef struct rb_aggregate_name_idx {
-    rb_names_t names;
-    const rb_agg_node_t *nodes; /* borrowed */
+    rb_names_array_t idx; /* over the nodes, borrowed */
 } rb_aggregate_name_idx_t;
 
 /* An index of the nodes' names, to look up with rb_aggregate_node_lookup();

@@ -350,14 +350,15 @@ static int s_text_devices(FILE *f, const rb_phase_agg_t *a, rb_units_style_t st)
     s_dev_order_t *order = calloc(a->ndevs, sizeof *order);
     if (!order)
         return -ENOMEM;
-    for (uint32_t i = 0; i < a->ndevs; i++) {
-        order[i] = (s_dev_order_t){a->nnodes, i};
-        for (uint32_t n = 0; n < a->nnodes; n++)
-            if (!strcmp(a->devs[i].node, a->nodes[n].name)) {
-                order[i].node = n;
-                break;
-            }
+    rb_aggregate_name_idx_t *by_name = rb_aggregate_nodes_by_name(a->nodes, a->nnodes);
+    if (!by_name) {
+        free(order);
+        return -ENOMEM;
     }
+    for (uint32_t i = 0; i < a->ndevs; i++)
+        order[i] =
+            (s_dev_order_t){rb_aggregate_node_lookup(by_name, a->nnodes, a->devs[i].node), i};
+    rb_aggregate_name_idx_destroy(by_name);
     qsort(order, a->ndevs, sizeof *order, s_dev_order_cmp);
     for (uint32_t k = 0; k < a->ndevs; k++) {
         const rb_agg_dev_t *d = &a->devs[order[k].dev];

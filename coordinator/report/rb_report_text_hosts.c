@@ -2,10 +2,12 @@
  * the nodes run on, and which nodes share a device (their device rows are
  * the device's counters, not each node's). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rb_names.h"
 #include "rb_report_text_int.h"
 #include "rb_inventory.h"
 
@@ -62,17 +64,20 @@ int rb_report_text_shared(FILE *f, const rb_run_result_t *r)
     if (!cap)
         return 0;
     s_use_t *us = calloc(cap, sizeof *us);
-    if (!us)
+    rb_names_array_t by_name;
+    if (!us || rb_names_array_build(&by_name, r->nodes, sizeof *r->nodes,
+                                    offsetof(rb_report_node_t, name), r->nnodes) < 0) {
+        free(us);
         return -ENOMEM;
+    }
     for (uint32_t p = 0; p < r->nphases; p++)
         for (uint32_t i = 0; i < r->phases[p].ndevs; i++) {
             const rb_agg_dev_t *d = &r->phases[p].devs[i];
-            for (uint32_t k = 0; k < r->nnodes; k++)
-                if (r->nodes[k].hostname[0] && !strcmp(r->nodes[k].name, d->node)) {
-                    us[n++] = (s_use_t){r->nodes[k].hostname, d->device, k};
-                    break;
-                }
+            uint32_t k = rb_names_array_find(&by_name, d->node);
+            if (k < r->nnodes && r->nodes[k].hostname[0])
+                us[n++] = (s_use_t){r->nodes[k].hostname, d->device, k};
         }
+    rb_names_array_fini(&by_name);
     qsort(us, n, sizeof *us, s_use_cmp);
     size_t m = 0; /* without repeats */
     for (size_t i = 0; i < n; i++)

@@ -157,14 +157,6 @@ static void s_group(const rb_json_t *o, rb_agg_group_t *g)
     s_dirs_summary(o, g->dir, &g->lat);
 }
 
-static int s_index_of_node(const rb_phase_agg_t *a, const char *name)
-{
-    for (uint32_t i = 0; name && i < a->nnodes; i++)
-        if (!strcmp(a->nodes[i].name, name))
-            return (int)i;
-    return -1;
-}
-
 static int s_index_of_job(const rb_phase_agg_t *a, const char *name)
 {
     for (uint32_t i = 0; name && i < a->njobs; i++)
@@ -240,14 +232,20 @@ static int s_phase_jobs(const rb_json_t *jobs, rb_phase_agg_t *a)
  * for a row that names no node or job of the phase. */
 static int s_phase_workers(const rb_json_t *rows, rb_phase_agg_t *a)
 {
+    rb_aggregate_name_idx_t *by_name = rb_aggregate_nodes_by_name(a->nodes, a->nnodes);
+    if (!by_name)
+        return -ENOMEM;
     for (size_t i = 0; i < rb_json_len(rows); i++) {
         const rb_json_t *r = rb_json_at(rows, i);
-        int n = s_index_of_node(a, rb_json_str(rb_json_get(r, "node")));
+        const char *node = rb_json_str(rb_json_get(r, "node"));
+        uint32_t n = node ? rb_aggregate_node_lookup(by_name, a->nnodes, node) : a->nnodes;
         int j = s_index_of_job(a, rb_json_str(rb_json_get(r, "job")));
-        if (n < 0 || j < 0)
+        if (n >= a->nnodes || j < 0) {
+            rb_aggregate_name_idx_destroy(by_name);
             return -EINVAL;
+        }
         rb_agg_worker_t *row = &a->rows[a->nrows++];
-        row->node = (uint32_t)n;
+        row->node = n;
         row->job = (uint32_t)j;
         row->worker = (uint32_t)rb_json_get_u64(r, "worker");
         row->bytes = rb_json_get_u64(r, "bytes");
@@ -257,6 +255,7 @@ static int s_phase_workers(const rb_json_t *rows, rb_phase_agg_t *a)
         row->time_s = s_num(r, "time_s");
         row->bw = s_num(r, "bw");
     }
+    rb_aggregate_name_idx_destroy(by_name);
     return 0;
 }
 
