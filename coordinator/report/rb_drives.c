@@ -1,11 +1,13 @@
 /* Drive health before and after a run, compared (rb_drives.h). */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rb_drives.h"
+#include "rb_names.h"
 #include "rb_text.h"
 
 static const char *const s_counter_names[RB_HC_COUNT] = {
@@ -163,13 +165,16 @@ int rb_drives_build(const rb_run_result_t *r, rb_drives_t *out)
             out->nsilent++;
             continue;
         }
-        /* the readings before, each with its reading after (by device) */
+        /* the readings before, each with its reading after (by device),
+         * among this node's drives only: a fleet's 16,000 nodes of 12
+         * drives took minutes when each after looked through all */
+        uint32_t first = out->n;
         for (int k = 0; k < 2; k++)
             for (uint32_t j = 0; j < n->nhealth[k]; j++) {
                 const rb_health_t *h = &n->health[k][j];
                 rb_drive_t *d = NULL;
-                for (uint32_t e = 0; k == 1 && e < out->n && !d; e++)
-                    if (out->d[e].node == n->name && out->d[e].before && !out->d[e].after &&
+                for (uint32_t e = first; k == 1 && e < out->n && !d; e++)
+                    if (out->d[e].before && !out->d[e].after &&
                         !strcmp(out->d[e].before->dev, h->dev))
                         d = &out->d[e];
                 if (!d) {
@@ -181,9 +186,8 @@ int rb_drives_build(const rb_run_result_t *r, rb_drives_t *out)
                 else
                     d->after = h;
             }
-        for (uint32_t e = 0; e < out->n; e++)
-            if (out->d[e].node == n->name)
-                s_judge(&out->d[e], n->protocol);
+        for (uint32_t e = first; e < out->n; e++)
+            s_judge(&out->d[e], n->protocol);
     }
     for (uint32_t e = 0; e < out->n; e++) {
         const rb_health_t *last = rb_drive_last(&out->d[e]);
@@ -473,30 +477,52 @@ int rb_drives_read(const rb_json_t *dh, rb_report_node_t *nodes, uint32_t nnodes
     const rb_json_t *drives = rb_json_get(dh, "drives");
     size_t n = rb_json_len(drives);
     *owned = NULL;
-    if (!n)
-        return 0;
-    rb_health_t *all = calloc(2 * n, sizeof *all);
-    if (!all)
-        return -ENOMEM;
-    *owned = all;
-    size_t at = 0;
     for (uint32_t i = 0; i < nnodes; i++)
+        nodes[i].nhealth[0] = nodes[i].nhealth[1] = 0;
+    if (!n || !nnodes)
+        return 0;
+    /* each drive's node through a name index, not by a walk over the nodes
+     * per drive (16,000 nodes of 12 drives: 6e9 comparisons) */
+    rb_names_array_t idx;
+    uint32_t *node_of = calloc(n, sizeof *node_of);
+    rb_health_t *all = calloc(2 * n, sizeof *all);
+    int rc =
+        rb_names_array_build(&idx, nodes, sizeof *nodes, offsetof(rb_report_node_t, name), nnodes);
+    if (!node_of || !all)
+        rc = -ENOMEM;
+    for (size_t e = 0; rc == 0 && e < n; e++) {
+        node_of[e] =
+            rb_names_array_find(&idx, rb_json_str(rb_json_get(rb_json_at(drives, e), "node")));
+        for (int k = 0; k < 2 && node_of[e] < nnodes; k++)
+            nodes[node_of[e]].nhealth[k] +=
+                rb_json_type(rb_json_get(rb_json_at(drives, e), kinds[k])) == RB_JSON_OBJ;
+    }
+    /* each node's readings before, then after, in the file's order */
+    size_t at = 0;
+    for (uint32_t i = 0; rc == 0 && i < nnodes; i++)
         for (int k = 0; k < 2; k++) {
-            nodes[i].health[k] = all + at;
-            nodes[i].nhealth[k] = 0;
-            for (size_t e = 0; e < n; e++) {
-                const rb_json_t *x = rb_json_at(drives, e);
-                const char *node = rb_json_str(rb_json_get(x, "node"));
-                const rb_json_t *r = rb_json_get(x, kinds[k]);
-                if (node && !strcmp(node, nodes[i].name) && rb_json_type(r) == RB_JSON_OBJ &&
-                    at < 2 * n) {
-                    s_read_reading(r, &all[at++]);
-                    nodes[i].nhealth[k]++;
-                }
-            }
-            if (!nodes[i].nhealth[k])
-                nodes[i].health[k] = NULL;
+            nodes[i].health[k] = nodes[i].nhealth[k] ? all + at : NULL;
+            at += nodes[i].nhealth[k];
+            nodes[i].nhealth[k] = 0; /* counted again as they are read */
         }
+    for (size_t e = 0; rc == 0 && e < n; e++)
+        for (int k = 0; k < 2 && node_of[e] < nnodes; k++) {
+            const rb_json_t *r = rb_json_get(rb_json_at(drives, e), kinds[k]);
+            rb_report_node_t *nd = &nodes[node_of[e]];
+            if (rb_json_type(r) == RB_JSON_OBJ)
+                s_read_reading(r, &all[(nd->health[k] - all) + nd->nhealth[k]++]);
+        }
+    rb_names_array_fini(&idx);
+    free(node_of);
+    if (rc < 0) {
+        free(all);
+        for (uint32_t i = 0; i < nnodes; i++) {
+            nodes[i].nhealth[0] = nodes[i].nhealth[1] = 0;
+            nodes[i].health[0] = nodes[i].health[1] = NULL;
+        }
+        return rc;
+    }
+    *owned = all;
     return 0;
 }
 
