@@ -50,7 +50,8 @@ static void s_jw_put(rb_jw_t *w, const char *s, size_t len)
     if (w->err || len == 0)
         return;
     errno = 0;
-    if (fwrite(s, 1, len, w->f) != len)
+    /* a writer is the one user of its stream: no lock per token */
+    if (fwrite_unlocked(s, 1, len, w->f) != len)
         s_jw_fail(w, errno ? -errno : -EIO);
 }
 
@@ -93,12 +94,21 @@ static void s_jw_string(rb_jw_t *w, const char *s)
     s_jw_put(w, "\"", 1);
 }
 
+/* Two spaces a level of depth, in one write. */
+static void s_jw_indent(rb_jw_t *w)
+{
+    static const char spaces[] = "                                                                ";
+    for (size_t left = 2 * (size_t)w->depth; left > 0;) {
+        size_t k = left < sizeof spaces - 1 ? left : sizeof spaces - 1;
+        s_jw_put(w, spaces, k);
+        left -= k;
+    }
+}
+
 /* Starts a value: separator, newline and indent inside a container, then the member name.
  * Returns 0 if the value may be written, -1 after an error. */
 static int s_jw_lead(rb_jw_t *w, const char *key)
 {
-    int i;
-
     if (w->err)
         return -1;
     if (w->depth == 0) {
@@ -112,8 +122,7 @@ static int s_jw_lead(rb_jw_t *w, const char *key)
     }
     s_jw_puts(w, w->first[w->depth] ? "\n" : ",\n");
     w->first[w->depth] = 0;
-    for (i = 0; i < w->depth; i++)
-        s_jw_put(w, "  ", 2);
+    s_jw_indent(w);
     if (key) {
         s_jw_string(w, key);
         s_jw_put(w, ": ", 2);
@@ -138,8 +147,6 @@ static void s_jw_begin(rb_jw_t *w, const char *key, const char *open)
 
 static void s_jw_end(rb_jw_t *w, const char *close)
 {
-    int i;
-
     if (!w || w->err)
         return;
     if (w->depth == 0) {
@@ -150,8 +157,7 @@ static void s_jw_end(rb_jw_t *w, const char *close)
     if (!w->first[w->depth + 1]) {
         /* non-empty: the closing bracket gets its own line; empty containers stay "{}" */
         s_jw_put(w, "\n", 1);
-        for (i = 0; i < w->depth; i++)
-            s_jw_put(w, "  ", 2);
+        s_jw_indent(w);
     }
     s_jw_puts(w, close);
 }
@@ -195,20 +201,31 @@ void rb_jw_str(rb_jw_t *w, const char *key, const char *val)
     s_jw_string(w, val);
 }
 
+/* The decimal digits of v, with a '-' before when neg, ending at end
+ * (exclusive, NUL there); returns where they start. */
+static char *s_jw_digits(char *end, uint64_t v, int neg)
+{
+    char *p = end;
+    *p = '\0';
+    do
+        *--p = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    if (neg)
+        *--p = '-';
+    return p;
+}
+
 void rb_jw_u64(rb_jw_t *w, const char *key, uint64_t val)
 {
     char buf[32];
-
-    snprintf(buf, sizeof(buf), "%" PRIu64, val);
-    s_jw_raw(w, key, buf);
+    s_jw_raw(w, key, s_jw_digits(buf + sizeof buf - 1, val, 0));
 }
 
 void rb_jw_i64(rb_jw_t *w, const char *key, int64_t val)
 {
     char buf[32];
-
-    snprintf(buf, sizeof(buf), "%" PRId64, val);
-    s_jw_raw(w, key, buf);
+    uint64_t mag = val < 0 ? 0 - (uint64_t)val : (uint64_t)val;
+    s_jw_raw(w, key, s_jw_digits(buf + sizeof buf - 1, mag, val < 0));
 }
 
 /* Formats a finite double: integral values below 2^53 as plain integers, others with the
