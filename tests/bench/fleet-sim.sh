@@ -6,8 +6,9 @@
 # the phase), its peak RSS, samples ingested per second, how long after its
 # interval's end a sample was aggregated (median / p99 / max), samples lost
 # (sent by the simulator, not in samples.csv), the time from the phase's
-# last DONE to its figures, the start skew of summary.json and the whole
-# run's wall time.
+# last DONE to its figures, the start skew of summary.json, the whole
+# run's wall time and what it spent after the phase's samples (its
+# figures, findings and reports, to its exit).
 #
 #   tests/bench/fleet-sim.sh [RUNTIME_S=20] [N]...     (default N: 100 1000 4000 16000)
 #
@@ -56,8 +57,8 @@ tck=$(getconf CLK_TCK)
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 now() { date +%s.%N; }
 
-printf '| agents | CPU %% (phase) | peak RSS MiB | samples/s | lag median / p99 / max ms | lost | phase end s | start skew ms | run s | exit |\n'
-printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
+printf '| agents | CPU %% (phase) | peak RSS MiB | samples/s | lag median / p99 / max ms | lost | phase end s | start skew ms | run s | after the phase s | exit |\n'
+printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
 for n in "${sizes[@]}"; do
     ep="ipc://$work/coord-$n.sock"
     log="$work/coord-$n.log"
@@ -115,8 +116,9 @@ for n in "${sizes[@]}"; do
         -v tck="$tck" -v hwm="$hwm" -v ns="${nsamp:-0}" -v med="$med" -v p99="$p99" -v mx="$mx" \
         -v lost="$(( sent - rows ))" -v sk="$skew" -v r0="$t_run0" -v r1="$t_run1" -v rc="$rc" 'BEGIN {
         w = et - gt
-        printf "| %d | %.1f | %.0f | %.0f | %s / %s / %s | %d | %.2f | %s | %.1f | %d |\n",
-            n, 100 * (ec - gc) / tck / w, hwm / 1024, ns / w, med, p99, mx, lost, at - et, sk, r1 - r0, rc
+        printf "| %d | %.1f | %.0f | %.0f | %s / %s / %s | %d | %.2f | %s | %.1f | %.1f | %d |\n",
+            n, 100 * (ec - gc) / tck / w, hwm / 1024, ns / w, med, p99, mx, lost, at - et, sk, r1 - r0,
+            r1 - et, rc
     }'
             # the simulators' side: their CPU over the whole run (% of one core), how
     # late they sent samples (the worst process's median / p99 / max) and the
