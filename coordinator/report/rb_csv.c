@@ -112,14 +112,33 @@ static void s_cfix(s_line_t *l, uint64_t v, unsigned places)
         l->b[l->n++] = (char)('0' + f / d % 10);
 }
 
-/* ",x" with that many decimals: what "%.<places>f" prints */
-static void s_cdbl(s_line_t *l, double x, unsigned places)
+/* x with that many decimals: what "%.<places>f" prints */
+static void s_dbl(s_line_t *l, double x, unsigned places)
 {
     char t[64];
-    s_str(l, ",");
     int k = rb_text_fixed(t, sizeof t, x, places);
-    if (k > 0 && (size_t)k < sizeof t) /* (size_t) is fine: k > 0 */
+    if (k > 0 && (size_t)k < sizeof t)
         s_str(l, t);
+}
+
+/* ",x" */
+static void s_cdbl(s_line_t *l, double x, unsigned places)
+{
+    s_str(l, ",");
+    s_dbl(l, x, places);
+}
+
+/* A row's first columns: the interval's end after GO and on the wall
+ * clock, then names, comma-separated. */
+static void s_lead(s_line_t *l, double t_s, uint64_t utc_ns, const char *const *names, int n)
+{
+    l->n = 0;
+    s_dbl(l, t_s, 3);
+    s_cu64(l, utc_ns);
+    for (int i = 0; i < n; i++) {
+        s_str(l, ",");
+        s_str(l, names[i]);
+    }
 }
 
 static double s_us(uint64_t ns)
@@ -138,17 +157,10 @@ void rb_csv_samples_row(FILE *f, double t_s, uint64_t utc_ns, const char *phase,
     for (int i = 0; i < 3; i++)
         if (h[i])
             rb_hist_percentiles(h[i], 2, p, pct[i]);
-    s_line_t l = {.n = 0};
+    s_line_t l;
     /* the columns of RB_CSV_SAMPLES_COLUMNS, in its order */
-    char t[64];
-    rb_text_fixed(t, sizeof t, t_s, 3);
-    s_str(&l, t);
-    s_cu64(&l, utc_ns);
-    const char *names[] = {phase, node, rack, job};
-    for (int i = 0; i < 4; i++) {
-        s_str(&l, ",");
-        s_str(&l, names[i]);
-    }
+    const char *const names[] = {phase, node, rack, job};
+    s_lead(&l, t_s, utc_ns, names, 4);
     s_cdbl(&l, interval_s, 3);
     s_cu64(&l, js->bytes);
     s_cu64(&l, js->ops);
@@ -207,16 +219,10 @@ void rb_csv_telemetry_rows(FILE *f, double t_s, uint64_t utc_ns, const char *pha
 {
     /* the columns of RB_CSV_TELEMETRY_COLUMNS, in its order; a row of one
      * kind leaves the others' columns empty */
-    s_line_t hl = {.n = 0};
-    char t_txt[64], head[2 * RB_NAME_MAX + 96];
-    rb_text_fixed(t_txt, sizeof t_txt, t_s, 3);
-    s_str(&hl, t_txt);
-    s_cu64(&hl, utc_ns);
-    s_str(&hl, ",");
-    s_str(&hl, phase);
-    s_str(&hl, ",");
-    s_str(&hl, node);
-    s_str(&hl, ",");
+    s_line_t hl;
+    char head[2 * RB_NAME_MAX + 96];
+    const char *const names[] = {phase, node, ""};
+    s_lead(&hl, t_s, utc_ns, names, 3);
     snprintf(head, sizeof head, "%.*s", (int)hl.n, hl.b);
     s_line_t host;
     s_row(&host, head, "host", "");
