@@ -22,7 +22,7 @@
 #     4,000, and 16,000 nodes' reports took minutes.
 # The bounds are the measured figures with room for a busy machine
 # (docs/performance.md, "Coordinator at scale"). It measures the machine:
-# it runs alone (SERIAL), in deploy/test.sh --full.
+# it runs alone (SERIAL), in the gate.
 # usage: test_fleet.sh BIN_DIR [AGENTS] [SECONDS]
 set -u
 . "$(dirname "$0")/it_lib.sh"
