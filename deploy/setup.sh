@@ -13,7 +13,8 @@
 # deploy/gluster-lab.sh and its test, Slurm with munge for the lab of
 # deploy/slurm-lab.sh and its test, and systemd-analyze and systemd-nspawn
 # to check deploy/rackbench-agent.service and run it under systemd, and
-# Prometheus with curl to scrape a live run's --metrics and query it.
+# Prometheus with curl to scrape a live run's --metrics and query it, and
+# smartmontools (smartctl) for the drive-health test's real smartctl case.
 # With --package it adds Debian's packaging tools for deploy/package.sh and
 # its test (dpkg-dev, debhelper, lintian; deploy/test.sh --full passes it).
 # Either may be given, or both.
@@ -47,7 +48,8 @@ fi
 if [ $want_test = 1 ]; then
     packages+=(fio strace fdisk e2fsprogs libxml2-utils chromium python3 clang locales openmpi-bin libopenmpi-dev
                glusterfs-server glusterfs-client xfsprogs
-               slurmctld slurmd slurm-client munge systemd systemd-container prometheus curl)
+               slurmctld slurmd slurm-client munge systemd systemd-container prometheus curl
+               smartmontools)
 fi
 
 missing=()
