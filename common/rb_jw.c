@@ -1,6 +1,7 @@
 /* The streaming JSON writer (rb_jw.h): summary.json is written here with
  * a stable layout users script against. */
 #include "rb_jw.h"
+#include "rb_text.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -201,31 +202,19 @@ void rb_jw_str(rb_jw_t *w, const char *key, const char *val)
     s_jw_string(w, val);
 }
 
-/* The decimal digits of v, with a '-' before when neg, ending at end
- * (exclusive, NUL there); returns where they start. */
-static char *s_jw_digits(char *end, uint64_t v, int neg)
-{
-    char *p = end;
-    *p = '\0';
-    do
-        *--p = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    if (neg)
-        *--p = '-';
-    return p;
-}
-
 void rb_jw_u64(rb_jw_t *w, const char *key, uint64_t val)
 {
     char buf[32];
-    s_jw_raw(w, key, s_jw_digits(buf + sizeof buf - 1, val, 0));
+    s_jw_raw(w, key, rb_text_u64(buf + sizeof buf - 1, val));
 }
 
 void rb_jw_i64(rb_jw_t *w, const char *key, int64_t val)
 {
     char buf[32];
-    uint64_t mag = val < 0 ? 0 - (uint64_t)val : (uint64_t)val;
-    s_jw_raw(w, key, s_jw_digits(buf + sizeof buf - 1, mag, val < 0));
+    char *p = rb_text_u64(buf + sizeof buf - 1, val < 0 ? 0 - (uint64_t)val : (uint64_t)val);
+    if (val < 0)
+        *--p = '-';
+    s_jw_raw(w, key, p);
 }
 
 /* Formats a finite double: integral values below 2^53 as plain integers, others with the

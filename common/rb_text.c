@@ -93,6 +93,16 @@ char *rb_text_trim(char *s)
     return s;
 }
 
+char *rb_text_u64(char *end, uint64_t v)
+{
+    char *p = end;
+    *p = '\0';
+    do
+        *--p = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    return p;
+}
+
 int rb_text_fixed_units(double x, unsigned places, uint64_t *units)
 {
     static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};

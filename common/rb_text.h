@@ -25,6 +25,10 @@ char *rb_text_trim(char *s);
  * when either string is longer than 32 characters. */
 size_t rb_text_distance(const char *a, const char *b, size_t cap);
 
+/* The decimal digits of v, ending at end (a NUL written there): returns
+ * where they start, at most 20 characters before end. */
+char *rb_text_u64(char *end, uint64_t v);
+
 /* x rounded to places decimals (at most 6) as printf's "%.*f" rounds it, in
  * units of 10^-places, into *units: 0 when that is certain without printing
  * (0 <= x, below 10^11 units, not within 10^-4 units of a tie, where

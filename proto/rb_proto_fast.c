@@ -135,7 +135,7 @@ static bool s_key(s_cur_t *k, const char *key, size_t klen)
 }
 
 static bool s_fields(rb_proto_ctx_t *c, s_cur_t *k, const rb_proto_layout_t *l, void *base,
-                     bool top);
+                     bool top, uint64_t pairs);
 
 static bool s_buckets(rb_proto_ctx_t *c, s_cur_t *k, uint64_t *b)
 {
@@ -190,7 +190,7 @@ static bool s_elems(rb_proto_ctx_t *c, s_cur_t *k, const rb_proto_field_t *f, vo
     }
     *rb_proto_count(base, f) = (uint32_t)n; /* before filling: a failure frees what was filled */
     for (uint64_t i = 0; i < n; i++)
-        if (!s_fields(c, k, f->sub, elems + (size_t)i * f->size, false))
+        if (!s_fields(c, k, f->sub, elems + (size_t)i * f->size, false, 0))
             return false;
     return true;
 }
@@ -260,7 +260,7 @@ static bool s_field(rb_proto_ctx_t *c, s_cur_t *k, const rb_proto_field_t *f, vo
             return false;
         *(rb_hist_t **)p = h; /* the message's from now on: rb_msg_fini frees it */
         c->bsum_set = false;
-        return s_fields(c, k, f->sub, h, false);
+        return s_fields(c, k, f->sub, h, false, 0);
     }
     case RB_PK_BUCKETS:
         return s_buckets(c, k, p);
@@ -273,32 +273,23 @@ static bool s_field(rb_proto_ctx_t *c, s_cur_t *k, const rb_proto_field_t *f, vo
     return false;
 }
 
-/* How many of l's fields a map of version v holds. */
-static uint64_t s_nfields(const rb_proto_layout_t *l, uint32_t v)
-{
-    uint64_t n = 0;
-    for (size_t i = 0; i < l->n; i++)
-        n += rb_proto_since(&l->fields[i]) <= v;
-    return n;
-}
-
-/* A map of l's fields of c's version, in l's order (of a message map, top,
- * the caller has read the header, "v" and "t"); the newer fields take their
- * defaults. */
+/* A map of l's fields of c's version, in l's order, the newer fields taking
+ * their defaults; pairs: those of a message map left after "v" and "t"
+ * (top), else read from the map's header here. */
 static bool s_fields(rb_proto_ctx_t *c, s_cur_t *k, const rb_proto_layout_t *l, void *base,
-                     bool top)
+                     bool top, uint64_t pairs)
 {
-    uint64_t n;
-    if (!top && (!s_head(k, true, &n) || n != s_nfields(l, c->version)))
+    if (!top && !s_head(k, true, &pairs))
         return false;
+    uint64_t read = 0;
     for (size_t i = 0; i < l->n; i++) {
         const rb_proto_field_t *f = &l->fields[i];
         if (rb_proto_since(f) > c->version)
             rb_proto_default(f, base);
-        else if (!s_key(k, f->key, f->keylen) || !s_field(c, k, f, base))
+        else if (read++ == pairs || !s_key(k, f->key, f->keylen) || !s_field(c, k, f, base))
             return false;
     }
-    return !l->check || l->check(c, base) == 0;
+    return read == pairs && (!l->check || l->check(c, base) == 0);
 }
 
 int rb_proto_decode_fast(const void *buf, size_t len, rb_msg_t *m)
@@ -323,7 +314,7 @@ int rb_proto_decode_fast(const void *buf, size_t len, rb_msg_t *m)
     m->type = type;
     m->version = (uint32_t)v;
     memset(&m->u, 0, rb_proto_msg_used(type) - offsetof(rb_msg_t, u));
-    if (n != 2 + s_nfields(l, c.version) || !s_fields(&c, &k, l, &m->u, true) || k.p != k.end)
+    if (n < 2 || !s_fields(&c, &k, l, &m->u, true, n - 2) || k.p != k.end)
         return -1;
     return 0;
 }

@@ -741,7 +741,7 @@ rb_aggregate_name_idx_t *rb_aggregate_nodes_by_name(const rb_agg_node_t *nodes, 
 uint32_t rb_aggregate_node_lookup(const rb_aggregate_name_idx_t *by_name, uint32_t nnodes,
                                   const char *name)
 {
-    uint32_t i = nnodes ? rb_names_array_find(&by_name->idx, name) : UINT32_MAX;
+    uint32_t i = rb_names_array_find(&by_name->idx, name); /* idx.n when none is */
     return i < nnodes ? i : nnodes;
 }
 

@@ -84,12 +84,7 @@ static void s_str(s_line_t *l, const char *s)
 static void s_u64(s_line_t *l, uint64_t v)
 {
     char t[24];
-    size_t k = 0;
-    do
-        t[k++] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    while (k && l->n < sizeof l->b)
-        l->b[l->n++] = t[--k];
+    s_str(l, rb_text_u64(t + sizeof t - 1, v));
 }
 
 /* ",v" */
@@ -205,10 +200,10 @@ void rb_csv_latency_rows(FILE *f, double t_s, uint64_t utc_ns, const char *phase
 }
 
 /* A row's start: the time, phase and node (head), its kind and its name. */
-static void s_row(s_line_t *l, const char *head, const char *kind, const char *name)
+static void s_row(s_line_t *l, const s_line_t *head, const char *kind, const char *name)
 {
-    l->n = 0;
-    s_str(l, head);
+    memcpy(l->b, head->b, head->n);
+    l->n = head->n;
     s_str(l, kind);
     s_str(l, ",");
     s_str(l, name);
@@ -219,13 +214,11 @@ void rb_csv_telemetry_rows(FILE *f, double t_s, uint64_t utc_ns, const char *pha
 {
     /* the columns of RB_CSV_TELEMETRY_COLUMNS, in its order; a row of one
      * kind leaves the others' columns empty */
-    s_line_t hl;
-    char head[2 * RB_NAME_MAX + 96];
+    s_line_t head;
     const char *const names[] = {phase, node, ""};
-    s_lead(&hl, t_s, utc_ns, names, 3);
-    snprintf(head, sizeof head, "%.*s", (int)hl.n, hl.b);
+    s_lead(&head, t_s, utc_ns, names, 3);
     s_line_t host;
-    s_row(&host, head, "host", "");
+    s_row(&host, &head, "host", "");
     s_str(&host, ",,,,,,,,,,,,,,");
     s_cfix(&host, t->user_pm, 1);
     s_cfix(&host, t->system_pm, 1);
@@ -243,7 +236,7 @@ void rb_csv_telemetry_rows(FILE *f, double t_s, uint64_t utc_ns, const char *pha
     for (uint32_t i = 0; i < t->ndevs && i < RB_TELEM_DEVS; i++) {
         const rb_telem_dev_t *d = &t->devs[i];
         s_line_t l;
-        s_row(&l, head, "dev", d->name);
+        s_row(&l, &head, "dev", d->name);
         s_str(&l, ",");
         s_str(&l, d->parent);
         s_cu64(&l, d->member);
@@ -262,7 +255,7 @@ void rb_csv_telemetry_rows(FILE *f, double t_s, uint64_t utc_ns, const char *pha
     for (uint32_t i = 0; i < t->nnics && i < RB_TELEM_NICS; i++) {
         const rb_telem_nic_t *n = &t->nics[i];
         s_line_t l;
-        s_row(&l, head, "nic", n->name);
+        s_row(&l, &head, "nic", n->name);
         s_str(&l, ",,,,,,,,,,,");
         s_cu64(&l, n->rx_bps);
         s_cu64(&l, n->tx_bps);
