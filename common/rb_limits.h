@@ -43,6 +43,17 @@
 /* steadystate_duration: seconds in the window of steady state, at the most */
 #define RB_SS_DUR_MAX_S 86400u
 
+/* Network phases: the run's secret (bytes), an address as READY and GO
+ * carry it ("10.0.0.12", an IPv6 literal), a link's error text, the links
+ * one agent takes part in per phase, the streams of one link (numjobs) and
+ * the largest message (bs). */
+#define RB_NET_SECRET      32
+#define RB_NET_ADDR_MAX    64
+#define RB_NET_ERROR_MAX   160
+#define RB_NET_LINKS_MAX   1024
+#define RB_NET_STREAMS_MAX 64
+#define RB_NET_MSG_MAX     (16u << 20)
+
 /* latency_percentile: millionths of a percent, at the most: 100 */
 #define RB_LAT_PCT_MAX 100000000u
 

@@ -541,6 +541,42 @@ static int s_existing(const rb_job_spec_t *j, rb_job_rule_t *out)
                             j->name, j->filename, no[i].what);
 }
 
+/* A network job (network=): streams between the run's nodes, no files. */
+static int s_net(const rb_job_spec_t *j, rb_job_rule_t *out)
+{
+    if (j->network > RB_NET_BISECTION)
+        return s_broken(out, "network", "network", NULL, "job '%s': no such pattern", j->name);
+    if (j->rw != RB_RW_READ && j->rw != RB_RW_WRITE && j->rw != RB_RW_RW)
+        return s_broken(out, "rw", "rw", "network",
+                        "job '%s': a network job streams one way (rw=write or read) or both "
+                        "ways (rw=rw), not rw=%s",
+                        j->name, rb_rw_name(j->rw) ? rb_rw_name(j->rw) : "?");
+    if ((j->network == RB_NET_INCAST) != (j->net_target[0] != '\0'))
+        return s_broken(out, "net_target", "net_target", "network",
+                        j->network == RB_NET_INCAST
+                            ? "job '%s': network=incast needs net_target=NODE, the node every "
+                              "other one streams to"
+                            : "job '%s': net_target is the node of network=incast",
+                        j->name);
+    if (!j->numjobs || j->numjobs > RB_NET_STREAMS_MAX)
+        return s_broken(out, "numjobs", "numjobs", "network",
+                        "job '%s': numjobs=%" PRIu32 " streams a link: 1 to %d", j->name,
+                        j->numjobs, RB_NET_STREAMS_MAX);
+    if (!j->bs || j->bs > RB_NET_MSG_MAX || j->bs_max != j->bs)
+        return s_broken(out, "bs", "bs", "network",
+                        "job '%s': a network job's message is one bs of 1 byte to 16 MiB", j->name);
+    if (!j->size && !j->runtime_ns)
+        return s_broken(
+            out, "size", "size", "runtime",
+            "job '%s': a network job needs size= (bytes a stream sends) or runtime=", j->name);
+    if (j->filename[0] || j->device[0] || j->verify || j->shared_file || j->rate || j->rate_write)
+        return s_broken(out, "network", "network", NULL,
+                        "job '%s': a network job has no files, devices, verify or rates (not "
+                        "yet)",
+                        j->name);
+    return 0;
+}
+
 int rb_job_rules_check_wire(const rb_job_spec_t *js, rb_job_rule_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -556,6 +592,8 @@ int rb_job_rules_check(const rb_job_spec_t *js, rb_job_rule_t *out)
     if (rc == 0 && (js->read_seed || js->read_reseed) && js->read_shift != RB_READ_RANDOM)
         rc = s_broken(out, "read_seed", "read_from_seed", "read_from",
                       "job '%s': read_from_seed is the seed of read_from=random", js->name);
+    if (rc == 0 && js->network)
+        return s_net(js, out);
     if (rc == 0 && js->rw == RB_RW_META)
         return s_meta(js, out);
     if (rc == 0)

@@ -34,6 +34,21 @@ typedef enum {
     RB_RW_RANDTRIMWRITE = 13, /* "randtrimwrite": the same at random offsets */
 } rb_rw_t;
 
+/* Which node of a network phase streams to which (rb_net_links): the
+ * job's option network=. Every node of the run takes part. */
+typedef enum {
+    RB_NET_NONE = 0,
+    RB_NET_PAIRS = 1,     /* "pairs": rank 2k to 2k+1 (an odd last one to rank 0) */
+    RB_NET_RING = 2,      /* "ring": each to the next, the last to the first */
+    RB_NET_ALL2ALL = 3,   /* "all-to-all": each to every other */
+    RB_NET_INCAST = 4,    /* "incast": every other node to net_target */
+    RB_NET_BISECTION = 5, /* "bisection": the first half to the second, i to i + n/2 */
+} rb_net_pattern_t;
+
+/* Name of a network pattern ("all-to-all"); NULL if unknown. And back: RB_NET_NONE if unknown. */
+const char *rb_net_pattern_name(uint32_t p);
+uint32_t rb_net_pattern_parse(const char *s);
+
 /* The operation of a metadata step (rw=meta); one per phase. */
 typedef enum {
     RB_META_NONE = 0,
@@ -564,7 +579,14 @@ typedef struct rb_zone {
       "fio's thinktime_iotime: with thinktime, the worker also thinks once it has issued IO "     \
       "this long since its start or its last think; thinktime_blocks is then 0 unless the "        \
       "plan set it (no think by count)") \
-    X(BOOL, create_nofsync, 24, (0), "fio's create_fsync=0: a file laid out before GO is not fsynced")
+    X(BOOL, create_nofsync, 24, (0), "fio's create_fsync=0: a file laid out before GO is not fsynced") \
+    /* a network phase's job: streams between the run's agents instead of IO (rb_net_pattern_t) */ \
+    X(U32, network, 28, (0, RB_NET_BISECTION, 0),                                                  \
+      "rb_net_pattern_t: which node streams to which (0: not a network job); numjobs streams a "   \
+      "link, bs bytes a message, size bytes a stream or runtime; rw=rw both ways")                 \
+    X(STR, net_target, 28, (RB_NAME_MAX, 0), "incast: the node every other one streams to")       \
+    X(BOOL, pingpong, 28, (0),                                                                     \
+      "round trips instead of streams: the sender sends bs bytes and waits for the same back")
 
 #define RB_JF_A1(a, ...)       a
 #define RB_JF_A2(a, b, ...)    b

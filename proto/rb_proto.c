@@ -201,7 +201,10 @@ S_LAYOUT(s_body_PLAN, s_check_plan, F_STR(rb_msg_plan_t, run_id, 0),
          F_U64(rb_msg_plan_t, interval_ns), F_U32(rb_msg_plan_t, node_rank, UINT32_MAX - 1),
          F_U32R(rb_msg_plan_t, nnodes, 1, UINT32_MAX), F_STR(rb_msg_plan_t, lead, 0),
          F_INLINE(rb_msg_plan_t, peers, npeers, RB_MAX_PEERS, s_peer_layout),
-         F_ARRAY(rb_msg_plan_t, phases, nphases, RB_MAX_PHASES, s_phase_layout));
+         F_ARRAY(rb_msg_plan_t, phases, nphases, RB_MAX_PHASES, s_phase_layout),
+         F_BIN(rb_msg_plan_t, net_secret, net_secret_len, .since = 28,
+               .doc = "the secret an agent proves on the data connections of network phases "
+                      "(none without one)"));
 
 S_LAYOUT(s_health_layout, NULL, F_STR(rb_health_t, dev, RB_PK_F_NONEMPTY),
          F_STR(rb_health_t, model, 0), F_STR(rb_health_t, serial, 0),
@@ -221,6 +224,10 @@ S_LAYOUT(s_health_layout, NULL, F_STR(rb_health_t, dev, RB_PK_F_NONEMPTY),
     "or why it could not be read"
 
 S_LAYOUT(s_body_READY, NULL, F_STR(rb_msg_ready_t, run_id, 0), F_U64(rb_msg_ready_t, prefill_bytes),
+         F_STR(rb_msg_ready_t, net_addr, RB_PK_F_INFO, .since = 28,
+               .doc = "agent: the address it takes network phases' data connections on"),
+         F_U32(rb_msg_ready_t, net_port, 65535, .flags = RB_PK_F_INFO, .since = 28,
+               .doc = "agent: ... and its port (0: the plan has no network phase)"),
          F_ARRAY(rb_msg_ready_t, health, nhealth, RB_HEALTH_DEVS, s_health_layout,
                  .flags = RB_PK_F_INFO, .since = 27, .doc = S_HEALTH_DOC " before the run"));
 
@@ -244,9 +251,23 @@ S_LAYOUT(s_body_REFUSED, NULL, F_STR(rb_msg_reason_t, run_id, 0),
 #define s_body_ABORT s_body_REFUSED
 #define s_body_ERROR s_body_REFUSED
 
+S_LAYOUT(s_net_link_layout, NULL, F_U32(rb_net_link_t, job, RB_MAX_JOBS - 1),
+         F_U32(rb_net_link_t, peer, UINT32_MAX - 1), F_KIND(rb_net_link_t, out, RB_PK_BOOL),
+         F_STR(rb_net_link_t, addr, 0), F_U32(rb_net_link_t, port, 65535));
+
 S_LAYOUT(s_body_GO, NULL, F_STR(rb_msg_go_t, run_id, 0),
          F_U32(rb_msg_go_t, phase, RB_MAX_PHASES - 1), F_U64(rb_msg_go_t, t_go_ns),
-         F_KIND(rb_msg_go_t, offset_ns, RB_PK_I64), F_U64(rb_msg_go_t, interval_ns));
+         F_KIND(rb_msg_go_t, offset_ns, RB_PK_I64), F_U64(rb_msg_go_t, interval_ns),
+         F_ARRAY(rb_msg_go_t, links, nlinks, RB_NET_LINKS_MAX, s_net_link_layout, .since = 28,
+                 .doc = "a network phase's links that end at the agent: job, the other "
+                        "node's rank, whether it connects, and where"));
+
+S_LAYOUT(s_link_stat_layout, NULL, F_U32(rb_link_stat_t, job, RB_MAX_JOBS - 1),
+         F_U32(rb_link_stat_t, peer, UINT32_MAX - 1), F_KIND(rb_link_stat_t, out, RB_PK_BOOL),
+         F_U32(rb_link_stat_t, streams, RB_NET_STREAMS_MAX), F_U64(rb_link_stat_t, bytes),
+         F_U64(rb_link_stat_t, ops), F_U64(rb_link_stat_t, t_start_ns),
+         F_U64(rb_link_stat_t, t_end_ns), F_KIND(rb_link_stat_t, status, RB_PK_ERRNO),
+         F_STR(rb_link_stat_t, error, 0));
 
 S_LAYOUT(s_telem_dev_layout, NULL, F_STR(rb_telem_dev_t, name, RB_PK_F_NONEMPTY),
          F_STR(rb_telem_dev_t, parent, 0), F_KIND(rb_telem_dev_t, member, RB_PK_BOOL),
@@ -283,7 +304,16 @@ S_LAYOUT(s_body_DONE, s_check_done, F_STR(rb_msg_done_t, run_id, 0),
          F_KIND(rb_msg_done_t, caches_dropped, RB_PK_BOOL),
          F_KIND(rb_msg_done_t, drop_status, RB_PK_ERRNO),
          F_ARRAY(rb_msg_done_t, devs, ndevs, RB_MAX_DEVS, s_dev_id_layout),
-         F_ARRAY(rb_msg_done_t, dev_stats, ndev_stats, RB_MAX_DEVS, s_job_stat_layout));
+         F_ARRAY(rb_msg_done_t, dev_stats, ndev_stats, RB_MAX_DEVS, s_job_stat_layout),
+         F_ARRAY(rb_msg_done_t, links, nlinks, RB_NET_LINKS_MAX, s_link_stat_layout,
+                 .flags = RB_PK_F_INFO, .since = 28,
+                 .doc = "agent: what each end of a network phase's links counted"),
+         F_U64(rb_msg_done_t, net_refused, .flags = RB_PK_F_INFO, .since = 28,
+               .doc = "agent: connections to its data port it refused (not of this run)"),
+         F_STR(rb_msg_done_t, net_refused_by, RB_PK_F_INFO, .since = 28,
+               .doc = "agent: ... who they came from, and why"),
+         F_U64(rb_msg_done_t, net_retrans, .flags = RB_PK_F_INFO, .since = 28,
+               .doc = "agent: TCP segments its host retransmitted over a network phase"));
 
 S_LAYOUT(s_body_STONEWALL, NULL, F_STR(rb_msg_wear_t, run_id, 0),
          F_U32(rb_msg_wear_t, phase, RB_MAX_PHASES - 1), F_U32(rb_msg_wear_t, job, RB_MAX_JOBS - 1),

@@ -27,7 +27,7 @@
 #include "rb_limits.h"
 #include "rb_steady.h"
 
-#define RB_PROTO_VERSION   27           /* the newest version this build speaks */
+#define RB_PROTO_VERSION   28           /* the newest version this build speaks */
 #define RB_PROTO_OLDEST    23           /* the oldest: a peer of OLDEST .. VERSION is understood */
 #define RB_PROTO_MAX_FRAME (640u << 20) /* bytes; a larger frame is refused unread */
 
@@ -147,6 +147,11 @@ typedef struct rb_msg_plan {
     rb_peer_t peers[RB_MAX_PEERS]; /* node (rank + shift) % nnodes, for each shift the plan uses */
     uint32_t nphases;
     rb_phase_spec_t *phases; /* nphases entries (owned by the message when decoded) */
+    /* version 28: what an agent of this run proves to another that it is,
+     * on the data connections of network phases (RB_NET_SECRET bytes; none
+     * when the plan has no network phase) */
+    uint8_t net_secret[RB_NET_SECRET];
+    uint32_t net_secret_len;
 } rb_msg_plan_t;
 
 /* One file system a PLAN writes on, as the agent sees it when it accepts the
@@ -212,6 +217,11 @@ typedef struct rb_health {
 typedef struct rb_msg_ready {
     char run_id[RB_NAME_MAX];
     uint64_t prefill_bytes; /* bytes written to lay out files for read phases */
+    /* version 28: where it takes the data connections of the plan's network
+     * phases (its port is bound, and listens only during such a phase); ""
+     * and 0 when the plan has none */
+    char net_addr[RB_NET_ADDR_MAX];
+    uint32_t net_port;
     /* version 27: each measured disk's health before the first phase */
     uint32_t nhealth;
     rb_health_t *health; /* borrowed when sent; decoded: rb_msg_fini frees it */
@@ -224,12 +234,27 @@ typedef struct rb_msg_reason {
     char reason[RB_REASON_MAX];
 } rb_msg_reason_t;
 
+/* One link of a network phase as the agent at one end takes it (GO): the
+ * job, the node at the other end, and whether this agent opens the streams
+ * (sends, or in ping-pong asks) to the address and port that node's READY
+ * gave, or takes them. */
+typedef struct rb_net_link {
+    uint32_t job;               /* index into the phase's jobs */
+    uint32_t peer;              /* the other node's rank */
+    uint8_t out;                /* 1: this agent connects and sends; 0: it accepts and receives */
+    char addr[RB_NET_ADDR_MAX]; /* out: where the peer listens */
+    uint32_t port;
+} rb_net_link_t;
+
 typedef struct rb_msg_go {
     char run_id[RB_NAME_MAX];
     uint32_t phase;       /* index into the plan's phases */
     uint64_t t_go_ns;     /* start time on the coordinator's clock */
     int64_t offset_ns;    /* agent clock - coordinator clock, as estimated */
     uint64_t interval_ns; /* this phase's sample interval (version 11); 0 = the plan's */
+    /* version 28: a network phase's links that end at this agent */
+    uint32_t nlinks;
+    rb_net_link_t *links; /* borrowed when sent; decoded: rb_msg_fini frees it */
 } rb_msg_go_t;
 
 /* The directions of IO, counted apart as fio does (its read, write and trim
@@ -377,6 +402,22 @@ typedef struct rb_dev_id {
 
 enum { RB_DEV_NONE = 0, RB_DEV_READ = 1, RB_DEV_WRITE = 2 };
 
+/* What one end of a link of a network phase counted (DONE, version 28):
+ * the sender its bytes sent, the receiver its bytes received, over all the
+ * link's streams, from the first stream's start (authenticated) to the last
+ * byte, agent clock. */
+typedef struct rb_link_stat {
+    uint32_t job;
+    uint32_t peer;    /* the other node's rank */
+    uint8_t out;      /* 1: this end sent; 0: it received */
+    uint32_t streams; /* streams that were set up (of the job's numjobs) */
+    uint64_t bytes;   /* payload bytes sent or received */
+    uint64_t ops;     /* messages; in ping-pong, round trips (the sender's) */
+    uint64_t t_start_ns, t_end_ns;
+    int32_t status;               /* 0, or -errno of the first failure of a stream */
+    char error[RB_NET_ERROR_MAX]; /* what failed ("" if none) */
+} rb_link_stat_t;
+
 typedef struct rb_msg_done {
     char run_id[RB_NAME_MAX];
     uint32_t phase;
@@ -396,6 +437,13 @@ typedef struct rb_msg_done {
     rb_dev_id_t *devs;
     uint32_t ndev_stats;
     rb_job_stat_t *dev_stats;
+    /* version 28: a network phase's links at this agent, and the connections
+     * to its data port that were refused (not of this run) */
+    uint32_t nlinks;
+    rb_link_stat_t *links;
+    uint64_t net_refused;
+    char net_refused_by[RB_REASON_MAX]; /* who, and why: "10.0.0.9:41234 (no proof), ..." */
+    uint64_t net_retrans; /* TCP segments the host retransmitted over the phase (/proc/net/snmp) */
 } rb_msg_done_t;
 
 /* STONEWALL (agent → coord): every worker of job `job` stopped at its

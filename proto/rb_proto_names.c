@@ -45,6 +45,25 @@ static const char *const s_layout_names[] = {
 
 #define S_NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
+static const char *const s_net_names[] = {[RB_NET_PAIRS] = "pairs",
+                                          [RB_NET_RING] = "ring",
+                                          [RB_NET_ALL2ALL] = "all-to-all",
+                                          [RB_NET_INCAST] = "incast",
+                                          [RB_NET_BISECTION] = "bisection"};
+
+const char *rb_net_pattern_name(uint32_t p)
+{
+    return p < S_NELEM(s_net_names) ? s_net_names[p] : NULL;
+}
+
+uint32_t rb_net_pattern_parse(const char *s)
+{
+    for (uint32_t i = 1; s && i < S_NELEM(s_net_names); i++)
+        if (!strcmp(s_net_names[i], s))
+            return i;
+    return RB_NET_NONE;
+}
+
 const char *rb_rw_name(rb_rw_t rw)
 {
     return (unsigned)rw < S_NELEM(s_rw_names) ? s_rw_names[rw] : NULL;

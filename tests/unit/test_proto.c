@@ -278,7 +278,11 @@ static void fill_job_v2(rb_job_spec_t *jb, uint32_t k)
     jb->sfr_every = 16 + k;
     jb->sfr_flags = 2;
     jb->thinktime_iotime_ns = 300000000ull + k;
-    jb->create_nofsync = (uint8_t)(k % 2); /* version 24 */
+    jb->create_nofsync = (uint8_t)(k % 2);             /* version 24 */
+    jb->network = k % 2 ? RB_NET_INCAST : RB_NET_NONE; /* version 28 */
+    if (k % 2)
+        snprintf(jb->net_target, sizeof jb->net_target, "node%05u", k);
+    jb->pingpong = (uint8_t)(k % 3 == 1);
     snprintf(jb->ioscheduler, sizeof jb->ioscheduler, "mq-deadline");
     jb->lat_target_ns = 18000000ull + k; /* version 21 */
     jb->lat_window_ns = 300000000ull + k;
@@ -526,6 +530,9 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
                     fill_job_meta(jb, j);
             }
         }
+        p->net_secret_len = big ? RB_NET_SECRET : 16; /* version 28 */
+        for (uint32_t i = 0; i < p->net_secret_len; i++)
+            p->net_secret[i] = (uint8_t)(0xa5 ^ i);
         break;
     }
     case RB_MSG_READY:
@@ -533,6 +540,8 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
         m->u.ready.prefill_bytes = 1ull << 35;
         m->u.ready.nhealth = big ? RB_HEALTH_DEVS : 2;
         m->u.ready.health = fill_health(m->u.ready.nhealth, big);
+        strcpy(m->u.ready.net_addr, big ? "fd00:1234:5678:9abc:def0:1234:5678:9abc" : "10.77.0.2");
+        m->u.ready.net_port = big ? 65535 : 41234;
         break;
     case RB_MSG_REFUSED:
     case RB_MSG_ABORT:
@@ -553,6 +562,19 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
         m->u.go.phase = RB_MAX_PHASES - 1;
         m->u.go.t_go_ns = 5000000000ull;
         m->u.go.offset_ns = big ? INT64_MIN : -1234567;
+        m->u.go.nlinks = big ? RB_NET_LINKS_MAX : 2; /* version 28 */
+        m->u.go.links = calloc(m->u.go.nlinks, sizeof *m->u.go.links);
+        assert_non_null(m->u.go.links);
+        for (uint32_t i = 0; i < m->u.go.nlinks; i++) {
+            rb_net_link_t *l = &m->u.go.links[i];
+            l->job = i % RB_MAX_JOBS;
+            l->peer = big ? UINT32_MAX - 1 - i : i + 1;
+            l->out = (uint8_t)(i % 2);
+            if (l->out) {
+                snprintf(l->addr, sizeof l->addr, "10.77.%u.%u", i / 250, 2 + i % 250);
+                l->port = 1024 + i;
+            }
+        }
         break;
     case RB_MSG_SAMPLE: {
         rb_msg_sample_t *s = &m->u.sample;
@@ -636,6 +658,26 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
         d->jobs = calloc(2, sizeof *d->jobs);
         assert_non_null(d->jobs);
         fill_job_stats(d->jobs, 2, big ? 3 : 1200); /* big: ~830 non-empty buckets each */
+        d->nlinks = big ? 64 : 2;                   /* version 28 */
+        d->links = calloc(d->nlinks, sizeof *d->links);
+        assert_non_null(d->links);
+        for (uint32_t i = 0; i < d->nlinks; i++) {
+            rb_link_stat_t *l = &d->links[i];
+            l->job = i % 2;
+            l->peer = i + 1;
+            l->out = (uint8_t)(i % 2);
+            l->streams = 1 + i % RB_NET_STREAMS_MAX;
+            l->bytes = (uint64_t)i << 32;
+            l->ops = i * 1000ull;
+            l->t_start_ns = 1000 + i;
+            l->t_end_ns = 9000000000ull + i;
+            l->status = i == 1 ? -ECONNRESET : 0;
+            if (i == 1)
+                strcpy(l->error, "node 2 closed the stream");
+        }
+        d->net_refused = big ? UINT64_MAX : 1;
+        strcpy(d->net_refused_by, "10.77.0.9:41000 (no proof of this run's secret)");
+        d->net_retrans = big ? UINT64_MAX - 1 : 17;
         break;
     }
     case RB_MSG_HEARTBEAT:
@@ -894,6 +936,8 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
             assert_int_equal(x->peers[i].shift, y->peers[i].shift);
             assert_string_equal(x->peers[i].name, y->peers[i].name);
         }
+        assert_int_equal(x->net_secret_len, y->net_secret_len);
+        assert_memory_equal(x->net_secret, y->net_secret, x->net_secret_len);
         assert_int_equal(x->nphases, y->nphases);
         for (uint32_t i = 0; i < x->nphases; i++) {
             const rb_phase_spec_t *p = &x->phases[i], *q = &y->phases[i];
@@ -913,6 +957,8 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
     case RB_MSG_READY:
         assert_string_equal(a->u.ready.run_id, b->u.ready.run_id);
         assert_int_equal(a->u.ready.prefill_bytes, b->u.ready.prefill_bytes);
+        assert_string_equal(a->u.ready.net_addr, b->u.ready.net_addr);
+        assert_int_equal(a->u.ready.net_port, b->u.ready.net_port);
         cmp_health(a->u.ready.health, a->u.ready.nhealth, b->u.ready.health, b->u.ready.nhealth,
                    b->version);
         break;
@@ -930,6 +976,15 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
         assert_int_equal(a->u.go.phase, b->u.go.phase);
         assert_int_equal(a->u.go.t_go_ns, b->u.go.t_go_ns);
         assert_true(a->u.go.offset_ns == b->u.go.offset_ns);
+        assert_int_equal(a->u.go.nlinks, b->u.go.nlinks);
+        for (uint32_t i = 0; i < a->u.go.nlinks; i++) {
+            const rb_net_link_t *v = &a->u.go.links[i], *w = &b->u.go.links[i];
+            assert_int_equal(v->job, w->job);
+            assert_int_equal(v->peer, w->peer);
+            assert_int_equal(v->out, w->out);
+            assert_string_equal(v->addr, w->addr);
+            assert_int_equal(v->port, w->port);
+        }
         break;
     case RB_MSG_SAMPLE: {
         const rb_msg_sample_t *x = &a->u.sample, *y = &b->u.sample;
@@ -985,6 +1040,23 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
         assert_int_equal(x->drop_status, y->drop_status);
         assert_int_equal(x->njobs, y->njobs);
         cmp_job_stats(x->jobs, y->jobs, x->njobs);
+        assert_int_equal(x->nlinks, y->nlinks);
+        for (uint32_t i = 0; i < x->nlinks; i++) {
+            const rb_link_stat_t *v = &x->links[i], *w = &y->links[i];
+            assert_int_equal(v->job, w->job);
+            assert_int_equal(v->peer, w->peer);
+            assert_int_equal(v->out, w->out);
+            assert_int_equal(v->streams, w->streams);
+            assert_int_equal(v->bytes, w->bytes);
+            assert_int_equal(v->ops, w->ops);
+            assert_int_equal(v->t_start_ns, w->t_start_ns);
+            assert_int_equal(v->t_end_ns, w->t_end_ns);
+            assert_int_equal(v->status, w->status);
+            assert_string_equal(v->error, w->error);
+        }
+        assert_int_equal(x->net_refused, y->net_refused);
+        assert_string_equal(x->net_refused_by, y->net_refused_by);
+        assert_int_equal(x->net_retrans, y->net_retrans);
         break;
     }
     case RB_MSG_HEARTBEAT:
@@ -1495,7 +1567,7 @@ static void test_version(void **state)
     (void)state;
     char needle[200];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 27);
+    assert_int_equal(RB_PROTO_VERSION, 28);
     assert_int_equal(RB_PROTO_OLDEST, 23);
     assert_int_equal(rb_proto_speak(), RB_PROTO_VERSION);
     /* Below and above the window: refused with both versions and this build. */
@@ -1584,7 +1656,7 @@ static void test_fingerprints(void **state)
         uint64_t fingerprint;
     } pinned[] = {
         {23, 0x06f3309a2388c040ull}, {24, 0xecc7c802ac583e63ull}, {25, 0xc89f91245b3f0eb0ull},
-        {26, 0x94f53bb21b1c428bull}, {27, 0x94ce676ca15d5a6bull},
+        {26, 0x94f53bb21b1c428bull}, {27, 0x94ce676ca15d5a6bull}, {28, 0x86e4ad474c1bba81ull},
     };
     assert_int_equal(sizeof pinned / sizeof pinned[0], RB_PROTO_VERSION - RB_PROTO_OLDEST + 1);
     for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++) {
@@ -1599,6 +1671,7 @@ static void test_fingerprints(void **state)
     assert_true(rb_proto_fingerprint(24) != rb_proto_fingerprint(25));
     assert_true(rb_proto_fingerprint(25) != rb_proto_fingerprint(26));
     assert_true(rb_proto_fingerprint(26) != rb_proto_fingerprint(27));
+    assert_true(rb_proto_fingerprint(27) != rb_proto_fingerprint(28));
     /* a key of a version this build does not say yet would travel in none */
     if (rb_proto_newest_since() > RB_PROTO_VERSION)
         fail_msg("a key arrives in protocol %u, and RB_PROTO_VERSION is %d",
@@ -1666,9 +1739,22 @@ static void test_version_fields(void **state)
     free(buf);
     assert_int_equal(rb_msg_encode_v(&m, 22, &buf, &len, &err), -EINVAL);
     rb_msg_fini(&m);
-    /* A job that sets a field newer than 23 cannot be said in 23: the first
-     * such field is named. */
+    /* A PLAN with the network phases' secret cannot be said in 27, named. */
     build(RB_MSG_PLAN, false, &m);
+    rb_err_clear(&err);
+    assert_int_equal(rb_msg_encode_v(&m, 27, &buf, &len, &err), -EPROTONOSUPPORT);
+    assert_non_null(strstr(err.msg, "net_secret"));
+    assert_non_null(strstr(err.msg, "(it arrived in 28)"));
+    /* A job that sets a field newer than 23 cannot be said in 23: the first
+     * such field is named (the fields of 28 left at their defaults). */
+    m.u.plan.net_secret_len = 0;
+    for (uint32_t p = 0; p < m.u.plan.nphases; p++)
+        for (uint32_t j = 0; j < m.u.plan.phases[p].njobs; j++) {
+            rb_job_spec_t *jb = &m.u.plan.phases[p].jobs[j];
+            jb->network = RB_NET_NONE;
+            jb->net_target[0] = '\0';
+            jb->pingpong = 0;
+        }
     const char *first = NULL;
     for (uint32_t p = 0; p < m.u.plan.nphases && !first; p++)
         for (uint32_t j = 0; j < m.u.plan.phases[p].njobs && !first; j++) {
@@ -2597,7 +2683,8 @@ static void test_v6_keys(void **state)
                      "fill_job a value for it",
                      rb_proto_job_field(i, NULL, NULL));
     }
-    expect_keys(RB_MSG_PLAN, "", "run_id interval_ns node_rank nnodes lead peers phases");
+    expect_keys(RB_MSG_PLAN, "",
+                "run_id interval_ns node_rank nnodes lead peers phases net_secret");
     expect_keys(RB_MSG_PLAN, "peers[1]", "shift name");
     expect_keys(RB_MSG_PLAN, "phases[2]", "name jobs");
     expect_keys(RB_MSG_SAMPLE, "jobs[0]", job_stat);
@@ -2619,7 +2706,7 @@ static void test_v6_keys(void **state)
     expect_keys(RB_MSG_DONE, "dev_stats[0]", job_stat);
     expect_keys(RB_MSG_DONE, "",
                 "run_id phase status error error_path error_offset workers jobs caches_dropped "
-                "drop_status devs dev_stats");
+                "drop_status devs dev_stats links net_refused net_refused_by net_retrans");
     expect_keys(RB_MSG_STONEWALL, "", "run_id phase job ops");
     expect_keys(RB_MSG_HELLO, "",
                 "name rack hostname agent_version pid cores ram_bytes cache_bytes roots kernel "
