@@ -37,6 +37,9 @@ typedef struct rb_agent_opts {
     const char *smartctl;     /* --smartctl: the program that reads disk health (NULL: smartctl) */
     int no_health;            /* --no-health: read no disk's health */
     uint64_t health_every_ns; /* --health-every: read it during a run this often (0: never) */
+    int no_net;               /* --no-net: no data port; plans with network phases refused */
+    const char *net_addr;     /* --net-address: where network phases' streams come (NULL: the
+                                 address this host reaches the coordinator from) */
     const char *devices[RB_AGENT_MAX_DEVICES]; /* --allow-device block devices */
     int open_writers; /* --allow-open-writers: devices others write may be written */
     int ndevices;

@@ -4,6 +4,7 @@
  * --cleanup, then one agent run until it is told to stop. The connection
  * and the run's state machine live in rb_agent.c. */
 #include <czmq.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -54,6 +55,8 @@ static const struct option s_longopts[] = {
     {"smartctl", required_argument, NULL, 'Z'},
     {"no-health", no_argument, NULL, 'Q'},
     {"health-every", required_argument, NULL, 'J'},
+    {"no-net", no_argument, NULL, 'N'},
+    {"net-address", required_argument, NULL, 'A'},
     {NULL, 0, NULL, 0},
 };
 
@@ -69,6 +72,7 @@ static void s_usage(FILE *f)
             "                       [--heartbeat DURATION] [--lost-after DURATION]\n"
             "                       [--no-telemetry] [--proc-root DIR] [--sys-root DIR]\n"
             "                       [--smartctl PROGRAM] [--health-every DURATION] [--no-health]\n"
+            "                       [--no-net | --net-address ADDR]\n"
             "                       [--quiet | --verbose] [--reserve PCT] [--protocol N]\n"
             "                       [--allow-device PATTERN[:wipe]...] [--allow-open-writers]\n"
             "       rackbench-agent [--config FILE] --cleanup --root DIR... [--name NODE]\n"
@@ -107,6 +111,9 @@ static void s_usage(FILE *f)
             "  --health-every DURATION  read them again this often during a run, for the\n"
             "                 highest temperature (default 10m; 0: only before and after)\n"
             "  --no-health    read no disk's health (the runs' reports say so)\n"
+            "  --no-net       open no data port: refuse plans with network phases\n"
+            "  --net-address ADDR       the IP address network phases' streams come to\n"
+            "                 (default: the one this host reaches the coordinator from)\n"
             "  --quiet        log warnings and errors only\n"
             "  --verbose      log debug messages too\n"
             "  --reserve PCT  refuse a plan that leaves less than PCT%% of a file system free\n"
@@ -218,6 +225,18 @@ static int s_option(int c, const char *arg, const char *what, rb_agent_cli_t *cl
     case 'Q':
         o->no_health = 1;
         return -1;
+    case 'N':
+        o->no_net = 1;
+        return -1;
+    case 'A': {
+        unsigned char buf[16];
+        if (inet_pton(AF_INET, arg, buf) != 1 && inet_pton(AF_INET6, arg, buf) != 1) {
+            fprintf(err, "rackbench-agent: %s %s: expected an IPv4 or IPv6 address\n", what, arg);
+            return 2;
+        }
+        o->net_addr = arg;
+        return -1;
+    }
     case 'J':
         if (rb_units_parse_duration_ns(arg, RB_NS_PER_S, &o->health_every_ns) < 0 ||
             (o->health_every_ns && o->health_every_ns < RB_NS_PER_S)) {

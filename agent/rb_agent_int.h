@@ -12,6 +12,7 @@
 #include "rb_agent.h"
 #include "rb_auth.h"
 #include "rb_layout.h"
+#include "rb_net.h"
 #include "rb_phase.h"
 #include "rb_proto.h"
 #include "rb_sandbox.h"
@@ -112,8 +113,9 @@ struct rb_agent {
         uint64_t bytes;                          /* bytes of each worker's file or region */
     } extents[RB_AGENT_MAX_EXTENTS];
     uint32_t nextents;
-    uint8_t drop_done;   /* the page cache was dropped before the coming phase */
-    int32_t drop_status; /* 0, or -errno of a failed drop */
+    rb_net_port_t net_port; /* network phases' data port, bound from PLAN to END (fd -1) */
+    uint8_t drop_done;      /* the page cache was dropped before the coming phase */
+    int32_t drop_status;    /* 0, or -errno of a failed drop */
 };
 
 /* Chooses the run's disks to read the health of (main thread, at PLAN): the

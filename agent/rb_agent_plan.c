@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "rb_agent_int.h"
+#include "rb_net.h"
 #include "rb_devjob.h"
 #include "rb_engine_info.h"
 #include "rb_engine.h"
@@ -101,7 +102,10 @@ rb_job_ctx_t rb_agent_plan_ctx(const rb_agent_t *a)
                           .lead = pl->lead[0] ? pl->lead : a->o.name,
                           .peers = pl->peers,
                           .npeers = pl->npeers,
-                          .run_start_ns = a->plan_wall_ns};
+                          .run_start_ns = a->plan_wall_ns,
+                          .net_port = (rb_net_port_t *)&a->net_port,
+                          .net_secret = pl->net_secret,
+                          .net_secret_len = pl->net_secret_len};
 }
 
 /* Checks the cross-node options of a job: a shared file's layout, whose data
@@ -442,6 +446,46 @@ static uint64_t s_room(uint64_t ram)
 /* Checks a plan against this agent (sandbox, engines, capacity, memory),
  * makes its run folders and works out which files to lay out. Returns 0 or
  * -errno with err set for a REFUSED. */
+/* A network job: this agent may take part (not --no-net), and the job is
+ * one it can run. 0 or -errno with err set. */
+static int s_check_net(const rb_agent_t *a, const rb_phase_spec_t *ph, const rb_job_spec_t *js,
+                       rb_err_t *err)
+{
+    const rb_msg_plan_t *pl = &a->plan.u.plan;
+    if (a->o.no_net)
+        return rb_err_set(err, -EPERM,
+                          "phase %s, job %s: a network phase (network=%s), and agent %s was "
+                          "started with --no-net: it opens no data port",
+                          ph->name, js->name, rb_net_pattern_name(js->network), a->o.name);
+    if (pl->net_secret_len < 16)
+        return rb_err_set(err, -EPROTO,
+                          "phase %s, job %s: a network phase, and the PLAN carries no secret "
+                          "for its data connections",
+                          ph->name, js->name);
+    if (!js->numjobs || js->numjobs > RB_NET_STREAMS_MAX || !js->bs || js->bs > RB_NET_MSG_MAX ||
+        (!js->runtime_ns && !js->size))
+        return rb_err_set(err, -EINVAL,
+                          "job %s: numjobs=%u (1 .. %u streams a link), bs=%llu (1 .. 16 MiB), "
+                          "and size or runtime",
+                          js->name, js->numjobs, RB_NET_STREAMS_MAX, (unsigned long long)js->bs);
+    return 0;
+}
+
+/* The run's data port, bound (not listening) on --net-address or the
+ * address this host reaches the coordinator from. 0 or -errno with err set. */
+static int s_open_port(rb_agent_t *a, rb_err_t *err)
+{
+    char addr[RB_NET_ADDR_MAX];
+    if (a->o.net_addr)
+        snprintf(addr, sizeof addr, "%s", a->o.net_addr);
+    else if (rb_net_source_addr(a->o.coordinator, addr, sizeof addr) < 0)
+        return rb_err_set(err, -EHOSTUNREACH,
+                          "network phases: no address of this host reaches %s (give "
+                          "--net-address)",
+                          a->o.coordinator);
+    return rb_net_port_open(&a->net_port, addr, err);
+}
+
 int rb_agent_plan_accept(rb_agent_t *a, rb_err_t *err)
 {
     const rb_msg_plan_t *pl = &a->plan.u.plan;
@@ -456,6 +500,7 @@ int rb_agent_plan_accept(rb_agent_t *a, rb_err_t *err)
     if (!a->rundirs)
         return rb_err_set(err, -ENOMEM, "out of memory");
     uint8_t striped[RB_SANDBOX_MAX_RUNDIRS] = {0};
+    uint32_t nets = 0;              /* network jobs */
     a->space->u.space.mem_need = 0; /* for the coordinator, which adds up a host's agents */
     a->space->u.space.mem_room = room;
     for (uint32_t p = 0; p < pl->nphases; p++) {
@@ -469,6 +514,17 @@ int rb_agent_plan_accept(rb_agent_t *a, rb_err_t *err)
             const rb_job_spec_t *js = &ph->jobs[j];
             char dir[RB_PATH_MAX];
             rb_job_ctx_t ctx = rb_agent_plan_ctx(a);
+            for (uint32_t k = 0; k < RB_DIRS_MAX; k++)
+                RB_JOB_RUNDIR(a->rundirs[p], j, k) = -1;
+            if (js->network) { /* no files: streams to and from the other agents */
+                int rc = s_check_net(a, ph, js, err);
+                if (rc < 0)
+                    return rc;
+                nets++;
+                workers += js->numjobs;
+                bufmem += (uint64_t)js->numjobs * 2 * (js->bs > (256u << 10) ? js->bs : 256u << 10);
+                continue;
+            }
             /* a job on devices is settled against them here (its size) */
             /* read_from=random: this node's source in the cycle, as a shift */
             if (rb_job_settle_random((rb_job_spec_t *)js, &ctx) < 0)
@@ -559,6 +615,8 @@ int rb_agent_plan_accept(rb_agent_t *a, rb_err_t *err)
                               (unsigned long long)(big->bs_max > big->bs ? big->bs_max : big->bs));
         }
     }
+    if (nets && s_open_port(a, err) < 0)
+        return err->code;
     a->layout = rb_layout_new(pl, a->rundirs, pl->run_id, err);
     if (!a->layout)
         return err->code ? err->code : -ENOMEM;

@@ -188,8 +188,12 @@ static void s_forget(rb_agent_t *a)
     rb_phase_destroy(&a->ending);
     rb_layout_destroy(&a->layout);
     s_free_rundirs(a);
+    rb_net_port_close(&a->net_port);
     rb_msg_fini(&a->plan);
     a->state = S_IDLE;
+    free(a->go.links);
+    a->go.links = NULL;
+    a->go.nlinks = 0;
     a->go_waiting = a->end_pending = 0;
 }
 
@@ -310,6 +314,14 @@ static void s_go(rb_agent_t *a, const rb_msg_go_t *go)
     if (now > t_local + 100 * RB_NS_PER_MS)
         rb_warn("phase %s: workers ready %.3f s after the GO time", pl->phases[go->phase].name,
                 (double)(now - t_local) / 1e9);
+    char why[RB_REASON_MAX];
+    int rc = rb_phase_links(a->next, go->links, go->nlinks, why, sizeof why);
+    if (rc < 0) {
+        rb_error("%s", why);
+        s_send_done_error(a, go->phase, rc, why);
+        a->run_failed = 1;
+        return;
+    }
     a->phase = a->next;
     a->next = NULL;
     a->interval_ns = go->interval_ns ? go->interval_ns : pl->interval_ns;
@@ -350,6 +362,11 @@ void rb_agent_state_go(rb_agent_t *a, const rb_msg_go_t *go)
     /* A GO for another phase than the one prepared: that one goes, this one
      * is prepared, and the GO waits for it (late, and said so). */
     a->go = *go;
+    a->go.links = NULL; /* the message's, freed after this call: a copy of its own */
+    if (go->nlinks && (a->go.links = malloc(go->nlinks * sizeof *go->links)) != NULL)
+        memcpy(a->go.links, go->links, go->nlinks * sizeof *go->links);
+    else
+        a->go.nlinks = 0;
     a->go_waiting = 1;
     if (a->prep_started)
         return; /* its preparation is on; the tick goes on from there */
@@ -618,6 +635,10 @@ static void s_bg_done(rb_agent_t *a)
         rb_msg_t r = {.type = RB_MSG_READY};
         snprintf(r.u.ready.run_id, sizeof r.u.ready.run_id, "%s", a->plan.u.plan.run_id);
         r.u.ready.prefill_bytes = a->prefill_bytes;
+        if (a->net_port.fd >= 0) {
+            snprintf(r.u.ready.net_addr, sizeof r.u.ready.net_addr, "%s", a->net_port.addr);
+            r.u.ready.net_port = a->net_port.port;
+        }
         r.u.ready.nhealth = a->health_before ? a->nhealth : 0;
         r.u.ready.health = a->health;
         rb_agent_send(a, &r);
@@ -640,7 +661,9 @@ static void s_bg_done(rb_agent_t *a)
     } else if (a->go_waiting && a->state == S_READY) {
         rb_msg_go_t go = a->go; /* its phase is prepared now, or is prepared next */
         a->go_waiting = 0;
+        a->go.links = NULL;
         rb_agent_state_go(a, &go);
+        free(go.links);
     }
 }
 

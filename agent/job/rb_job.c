@@ -91,6 +91,8 @@ rb_engine_opts_t rb_job_engine_opts(const rb_job_spec_t *job)
 
 int rb_job_uses_files(const rb_job_spec_t *job)
 {
+    if (job->network)
+        return 0;
     const rb_engine_ops_t *ops = rb_engine_find(job->ioengine[0] ? job->ioengine : "sync");
     return !ops || !(ops->flags & RB_ENGINE_F_NO_DATA);
 }

@@ -82,6 +82,9 @@ typedef struct rb_job_ctx {
     uint64_t run_start_ns; /* CLOCK_REALTIME when the agent took the run's PLAN (find -newer) */
     uint32_t thread_base;  /* workers of the plan's phases before this one: fio numbers its
                             * threads across the job file (cpus_allowed_policy=split) */
+    struct rb_net_port *net_port; /* network phases: the agent's data port (rb_net.h) ... */
+    const uint8_t *net_secret;    /* ... and the run's secret, net_secret_len bytes */
+    uint32_t net_secret_len;
 } rb_job_ctx_t;
 
 /* Name of the node `shift` places further on, from ctx's peers ("" for 0

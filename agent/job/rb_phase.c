@@ -17,6 +17,7 @@
 #include "rb_devjob.h"
 #include "rb_iosched.h"
 #include "rb_phase.h"
+#include "rb_net.h"
 #include "rb_phase_worker.h"
 #include "rb_steady.h"
 #include "rb_time.h"
@@ -105,11 +106,12 @@ struct rb_phase {
     s_ss_t *ss;                 /* per job: its steady state (ss_dur_ns 0: unused) */
     rb_flow_t *flows;           /* the flow_ids of its jobs' flow, nflows of them */
     uint32_t nflows;
-    int exited;      /* exitall has ended the phase's workers */
-    uint64_t *seeds; /* each worker's random seed, nworkers of them */
-    rb_gate_t gate;  /* the workers wait there, set up, until GO */
-    int gate_made;   /* gate's mutex and condition made */
-    int released;    /* rb_phase_release done: workers joined, files closed */
+    int exited;          /* exitall has ended the phase's workers */
+    uint64_t *seeds;     /* each worker's random seed, nworkers of them */
+    rb_gate_t gate;      /* the workers wait there, set up, until GO */
+    int gate_made;       /* gate's mutex and condition made */
+    int released;        /* rb_phase_release done: workers joined, files closed */
+    rb_net_phase_t *net; /* a network phase's data side, or NULL */
 };
 
 /* Each worker's wait_for (the workers of the earlier job of the phase it
@@ -168,6 +170,7 @@ void rb_phase_release(rb_phase_t *ph)
     for (uint32_t i = ph->nsched; i-- > 0;) /* last set, first put back */
         rb_iosched_restore(&ph->sched[i]);
     ph->nsched = 0;
+    rb_net_phase_stop(ph->net); /* the data port listens no more */
     ph->released = 1;
 }
 
@@ -177,6 +180,7 @@ void rb_phase_destroy(rb_phase_t **p)
         return;
     rb_phase_t *ph = *p;
     rb_phase_release(ph);
+    rb_net_phase_free(&ph->net);
     if (ph->gate_made) {
         pthread_cond_destroy(&ph->gate.cv);
         pthread_mutex_destroy(&ph->gate.mu);
@@ -323,6 +327,11 @@ rb_phase_t *rb_phase_prepare(const rb_phase_spec_t *spec, uint32_t index, rb_san
         rb_phase_destroy(&ph);
         return NULL;
     }
+    for (uint32_t j = 0; j < spec->njobs && !ph->net; j++)
+        if (spec->jobs[j].network && !(ph->net = rb_net_phase_new(spec, index, ctx, err))) {
+            rb_phase_destroy(&ph);
+            return NULL;
+        }
     uint64_t run_hash = rb_verify_hash(ctx->run_id);
     uint32_t nnodes = ctx->nnodes ? ctx->nnodes : 1;
     uint32_t k = 0;
@@ -352,6 +361,7 @@ rb_phase_t *rb_phase_prepare(const rb_phase_spec_t *spec, uint32_t index, rb_san
             w->stop = &ph->stop[j];
             w->target = &ph->target[j];
             w->gate = &ph->gate;
+            w->net = ph->net;
             w->delay_ns = js->startdelay_ns;
             w->minrate[0] = (rb_minrate_t){.min_bps = js->rate_min,
                                            .min_iops = js->rate_iops_min,
@@ -416,6 +426,18 @@ int rb_phase_finished(rb_phase_t *ph)
         if (!__atomic_load_n(&ph->w[i].finished, __ATOMIC_ACQUIRE))
             return 0;
     return 1;
+}
+
+int rb_phase_links(rb_phase_t *ph, const rb_net_link_t *links, uint32_t n, char *why, size_t cap)
+{
+    if (!ph->net) {
+        if (!n)
+            return 0;
+        snprintf(why, cap, "phase %s: GO names %u network links, and the phase has no network job",
+                 ph->spec->name, n);
+        return -EINVAL;
+    }
+    return rb_net_phase_links(ph->net, links, n, why, cap);
 }
 
 void rb_phase_go(rb_phase_t *ph, uint64_t t_go_ns)
@@ -717,5 +739,7 @@ int rb_phase_collect(rb_phase_t *ph, const char *run_id, rb_msg_done_t *out)
     out->ndevs = out->ndev_stats = ph->ndevs;
     out->devs = ph->devs;
     out->dev_stats = ph->ddevs;
+    if (ph->net)
+        rb_net_phase_collect(ph->net, out);
     return out->status;
 }

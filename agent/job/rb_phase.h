@@ -23,6 +23,10 @@ typedef struct rb_phase rb_phase_t;
 rb_phase_t *rb_phase_prepare(const rb_phase_spec_t *spec, uint32_t index, rb_sandbox_t *sb,
                              const int *rundirs, const rb_job_ctx_t *ctx, rb_err_t *err);
 
+/* A network phase's links at this agent, from its GO, before rb_phase_go.
+ * 0, or -errno with why set (a phase without a network job takes none). */
+int rb_phase_links(rb_phase_t *ph, const rb_net_link_t *links, uint32_t n, char *why, size_t cap);
+
 /* Lets the prepared workers go: each starts when the monotonic clock reads
  * t_go_ns (plus its startdelay). Quick: no allocation, no IO. */
 void rb_phase_go(rb_phase_t *ph, uint64_t t_go_ns);

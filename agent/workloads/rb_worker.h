@@ -195,6 +195,8 @@ typedef struct rb_worker {
     struct rb_sandbox *sb; /* where its files are, to remove them (unlink) ... */
     int rundir;            /* ... in this run folder ... */
     int oflags;            /* ... and open them anew (unlink_each_loop) */
+    /* network workload (network=): the phase's links and streams (rb_net.h) */
+    struct rb_net_phase *net;
     /* metadata workload (rw=meta) */
     int *mdirs; /* leaf directories the files spread over */
     uint32_t nmdirs;

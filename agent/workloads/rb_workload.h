@@ -36,6 +36,9 @@ extern const rb_workload_ops_t rb_data_workload;
 /* rw=meta: one metadata operation over every file of a worker's file set. */
 extern const rb_workload_ops_t rb_metadata_workload;
 
+/* network=: streams between the run's agents (rb_net.h). */
+extern const rb_workload_ops_t rb_net_workload;
+
 /* The workload that runs job; never NULL. */
 const rb_workload_ops_t *rb_workload_for(const rb_job_spec_t *job);
 
