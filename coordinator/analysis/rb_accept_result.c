@@ -3,6 +3,7 @@
  * phase, never letting a check pass where nothing was measured. It lives
  * apart from the description so that the plan parser links no aggregator. */
 #include "rb_accept_result.h"
+#include "rb_netfig.h"
 
 #include <errno.h>
 #include <math.h>
@@ -76,6 +77,7 @@ static double s_limit(rb_accept_check_t c, uint64_t v)
     switch (c) {
     case RB_ACCEPT_MAX_NODE_SPREAD:
     case RB_ACCEPT_MAX_DEVICE_SPREAD:
+    case RB_ACCEPT_MAX_LINK_SPREAD:
         return (double)v / (RB_ACCEPT_SPREAD_ONE / 100);
     case RB_ACCEPT_MAX_P99_LAT:
     case RB_ACCEPT_MAX_P999_LAT:
@@ -96,7 +98,8 @@ static rb_accept_verdict_t s_judge(rb_accept_check_t c, uint64_t limit, double m
         return RB_ACCEPT_FAIL;
     switch (c) {
     case RB_ACCEPT_MAX_NODE_SPREAD:
-    case RB_ACCEPT_MAX_DEVICE_SPREAD: {
+    case RB_ACCEPT_MAX_DEVICE_SPREAD:
+    case RB_ACCEPT_MAX_LINK_SPREAD: {
         double lim = (double)limit / RB_ACCEPT_SPREAD_ONE * 100;
         return measured <= lim * (1 + S_REL_TOLERANCE) ? RB_ACCEPT_PASS : RB_ACCEPT_FAIL;
     }
@@ -171,6 +174,56 @@ static int s_disk_figures(const rb_phase_agg_t *ag, rb_accept_row_t *bw_row,
     return 0;
 }
 
+/* A network phase's figures for min_link_bw, min_node_net_bw and
+ * max_link_spread: the slowest link (a failed one counts as what it moved),
+ * the slowest node direction, and the spread of the links' rates. */
+static void s_net_figures(const rb_phase_agg_t *ag, rb_accept_row_t *link_row,
+                          rb_accept_row_t *node_row, rb_accept_row_t *spread_row)
+{
+    const rb_net_fig_t *f = ag->net;
+    if (!f || !f->nlinks) {
+        link_row->measured = node_row->measured = spread_row->measured = NAN;
+        link_row->note = node_row->note = spread_row->note = "not a network phase";
+        return;
+    }
+    uint32_t slow = 0;
+    for (uint32_t i = 1; i < f->nlinks; i++)
+        if (f->links[i].gbps < f->links[slow].gbps)
+            slow = i;
+    const rb_net_link_fig_t *l = &f->links[slow];
+    link_row->measured = l->gbps * 1e9 / 8;
+    link_row->note = l->status ? "the slowest link, which failed" : "the slowest link";
+    if (l->from < ag->nnodes && l->to < ag->nnodes)
+        snprintf(link_row->what, sizeof link_row->what, "%s to %s", ag->nodes[l->from].name,
+                 ag->nodes[l->to].name);
+    double lo = INFINITY;
+    for (uint32_t r = 0; r < f->nnodes && r < ag->nnodes; r++) {
+        const rb_net_node_fig_t *n = &f->nodes[r];
+        for (int in = 0; in < 2; in++) {
+            double g = in ? n->in_gbps : n->out_gbps;
+            if (!(in ? n->in_bytes : n->out_bytes) && g == 0) {
+                int any = 0; /* a node with no link that way is not judged that way */
+                for (uint32_t i = 0; i < f->nlinks && !any; i++)
+                    any = (in ? f->links[i].to : f->links[i].from) == r;
+                if (!any)
+                    continue;
+            }
+            if (g < lo) {
+                lo = g;
+                snprintf(node_row->what, sizeof node_row->what, "%s %s", ag->nodes[r].name,
+                         in ? "in" : "out");
+            }
+        }
+    }
+    node_row->measured = isinf(lo) ? NAN : lo * 1e9 / 8;
+    node_row->note = "the slowest node, in or out";
+    if (f->median_gbps > 0)
+        spread_row->measured = (f->max_gbps - f->min_gbps) / f->median_gbps * 100;
+    else
+        spread_row->measured = NAN;
+    spread_row->note = "over the links that moved data";
+}
+
 /* Fills the rows of one set on one phase that ran. */
 static int s_eval_phase(const rb_accept_set_t *s, const rb_phase_spec_t *spec,
                         const rb_phase_agg_t *ag, rb_accept_row_t *rows)
@@ -196,6 +249,13 @@ static int s_eval_phase(const rb_accept_set_t *s, const rb_phase_spec_t *spec,
                                                            : &ss) < 0)
             return -ENOMEM;
     }
+    if (by[RB_ACCEPT_MIN_LINK_BW] || by[RB_ACCEPT_MIN_NODE_NET_BW] ||
+        by[RB_ACCEPT_MAX_LINK_SPREAD]) {
+        rb_accept_row_t sl = {0}, sn = {0}, ss = {0};
+        s_net_figures(ag, by[RB_ACCEPT_MIN_LINK_BW] ? by[RB_ACCEPT_MIN_LINK_BW] : &sl,
+                      by[RB_ACCEPT_MIN_NODE_NET_BW] ? by[RB_ACCEPT_MIN_NODE_NET_BW] : &sn,
+                      by[RB_ACCEPT_MAX_LINK_SPREAD] ? by[RB_ACCEPT_MAX_LINK_SPREAD] : &ss);
+    }
     const rb_hist_t *h = &ag->hist;
     uint32_t nok = 0;
     for (uint32_t n = 0; n < ag->nnodes; n++)
@@ -208,6 +268,14 @@ static int s_eval_phase(const rb_accept_set_t *s, const rb_phase_spec_t *spec,
             r->measured = NAN;
             r->verdict = RB_ACCEPT_NA;
             r->note = "bandwidth does not apply to a metadata step";
+            continue;
+        }
+        int netc = c >= RB_ACCEPT_MIN_LINK_BW && c <= RB_ACCEPT_MAX_LINK_SPREAD;
+        if ((netc || rb_accept_check_is_bw(c)) && netc != (ag->net != NULL)) {
+            r->measured = NAN;
+            r->verdict = RB_ACCEPT_NA;
+            r->note = netc ? "a network check, and not a network phase"
+                           : "a storage check, and a network phase";
             continue;
         }
         switch ((rb_accept_check_t)c) {

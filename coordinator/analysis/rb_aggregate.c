@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rb_aggregate.h"
+#include "rb_netfig.h"
 #include "rb_disks.h"
 #include "rb_engine_info.h"
 #include "rb_stats.h"
@@ -206,6 +207,10 @@ void rb_aggregate_phase_fini(rb_phase_agg_t *out)
     free(out->ss);
     out->ss = NULL;
     out->nss = 0;
+    if (out->net)
+        rb_net_fig_free(out->net);
+    free(out->net);
+    out->net = NULL;
     out->jobs = NULL;
     out->rows = NULL;
     out->nodes = NULL;
@@ -657,6 +662,23 @@ static void s_add_node(const rb_agg_input_t *ni, rb_agg_node_t *an, rb_phase_agg
     out->errors += an->errors;
 }
 
+/* A network phase: its links from the nodes' DONEs (in[] in rank order). */
+static int s_net(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint32_t nnodes,
+                 rb_phase_agg_t *out)
+{
+    rb_msg_done_t **d = calloc(nnodes ? nnodes : 1, sizeof *d);
+    out->net = calloc(1, sizeof *out->net);
+    if (!d || !out->net) {
+        free(d);
+        return -ENOMEM;
+    }
+    for (uint32_t n = 0; n < nnodes; n++)
+        d[n] = (rb_msg_done_t *)in[n].done;
+    int rc = rb_net_fig_build(spec, nnodes, d, out->net);
+    free(d);
+    return rc;
+}
+
 int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint32_t nnodes,
                        rb_phase_agg_t *out)
 {
@@ -680,6 +702,8 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
 
     for (uint32_t n = 0; n < nnodes; n++)
         s_add_node(&in[n], &out->nodes[n], out, &sp);
+    if (rb_net_phase_is(spec) && s_net(spec, in, nnodes, out) < 0)
+        return -ENOMEM;
     s_cache(spec, in, nnodes, out);
     if (s_rollups(out) < 0 || s_node_lats(in, nnodes, out) < 0)
         return -ENOMEM;

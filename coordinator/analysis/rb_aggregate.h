@@ -259,7 +259,8 @@ typedef struct rb_phase_agg {
     uint32_t ndisks;
     rb_agg_disk_t *disks; /* per node and raw device run on (owned), node order */
     uint32_t nss;
-    rb_agg_ss_t *ss; /* steadystate per job and node (owned), job by job; none without it */
+    rb_agg_ss_t *ss;        /* steadystate per job and node (owned), job by job; none without it */
+    struct rb_net_fig *net; /* a network phase's links and nodes (rb_netfig.h, owned), or NULL */
 } rb_phase_agg_t;
 
 /* "iops:5%" for a job's steadystate, into buf; returns buf. */

@@ -24,6 +24,9 @@ typedef enum {
     RB_FIND_HONESTY,       /* the device moved other bytes than the engines reported */
     RB_FIND_STALL,         /* a node, or the cluster, nearly stopped for a while */
     RB_FIND_OUT_OF_FAMILY, /* a disk well below the disks of its model and size */
+    RB_FIND_SLOW_LINK,     /* a network link well below the phase's other links */
+    RB_FIND_ASYM_LINK,     /* a network link under half its reverse */
+    RB_FIND_LINK_FAILED,   /* a network link's stream failed */
 } rb_finding_kind_t;
 
 typedef struct rb_finding {
@@ -38,7 +41,7 @@ typedef struct rb_finding {
 } rb_finding_t;
 
 /* "straggler", "imbalanced-disk", "cpu-bound", "nic-bound", "device-bound", "honesty",
- * "stall", "out-of-family". */
+ * "stall", "out-of-family", "slow-link", "asymmetric-link", "link-failed". */
 const char *rb_findings_kind_name(rb_finding_kind_t k);
 
 /* What a finding is and where, as every report and the live warning say

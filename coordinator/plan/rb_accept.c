@@ -40,6 +40,9 @@ static const struct {
     [RB_ACCEPT_MIN_DEVICE_BW] = {"min_device_bw", "B/s", true, true},
     [RB_ACCEPT_MIN_DEVICE_IOPS] = {"min_device_iops", "ops/s", true, false},
     [RB_ACCEPT_MAX_DEVICE_SPREAD] = {"max_device_spread", "%", false, true},
+    [RB_ACCEPT_MIN_LINK_BW] = {"min_link_bw", "B/s", true, true},
+    [RB_ACCEPT_MIN_NODE_NET_BW] = {"min_node_net_bw", "B/s", true, true},
+    [RB_ACCEPT_MAX_LINK_SPREAD] = {"max_link_spread", "%", false, true},
     [RB_ACCEPT_MAX_REALLOCATED_GROWTH] = {"max_reallocated_growth", "sectors", false, false},
     [RB_ACCEPT_MAX_PENDING_GROWTH] = {"max_pending_growth", "sectors", false, false},
     [RB_ACCEPT_MAX_MEDIA_ERRORS_GROWTH] = {"max_media_errors_growth", "errors", false, false},
@@ -50,7 +53,8 @@ static const struct {
 #define S_CHECK_LIST                                                                               \
     "min_aggregate_bw, min_node_bw, max_node_spread, max_p99_lat, max_p999_lat, max_mean_lat, "    \
     "min_iops, min_nodes, max_errors, min_interval_bw, min_sustained_bw, max_stall, "              \
-    "min_device_bw, min_device_iops, max_device_spread, max_reallocated_growth, "                  \
+    "min_device_bw, min_device_iops, max_device_spread, min_link_bw, min_node_net_bw, "            \
+    "max_link_spread, max_reallocated_growth, "                                                    \
     "max_pending_growth, max_media_errors_growth, max_drive_temperature, require_smart_pass"
 #define S_KEY_LIST S_CHECK_LIST ", phases, iterations"
 
@@ -185,12 +189,46 @@ int rb_accept_begin(rb_accept_t *a, const char *name, unsigned line, rb_err_t *e
 /* A bandwidth: a decimal number, fractions allowed, with rackbench's size
  * units (powers of 1024, rb_units_parse_size's suffixes) and an optional "/s";
  * rounded to the nearest byte per second. 0, -EINVAL or -ERANGE. */
+/* "10Gbit", "940Mbit/s": bits a second, powers of 1000, into bytes/s. */
+static int s_parse_bits(const char *s, size_t len, uint64_t *out)
+{
+    static const char pre[] = "kmgtp";
+    char num[32];
+    size_t nd = 0;
+    while (nd < len && ((s[nd] >= '0' && s[nd] <= '9') || s[nd] == '.'))
+        nd++;
+    if (nd == 0 || nd >= sizeof num || len - nd > 1)
+        return -EINVAL;
+    uint64_t scale = 1;
+    if (len - nd == 1) {
+        const char *p = strchr(pre, s[nd] | 0x20);
+        if (!p)
+            return -EINVAL;
+        for (const char *q = pre; q <= p; q++)
+            scale *= 1000;
+    }
+    memcpy(num, s, nd);
+    num[nd] = '\0';
+    rb_decimal_t d;
+    size_t used;
+    uint64_t bits = 0;
+    int rc = rb_units_parse_decimal(num, nd, UINT64_MAX, &d, &used);
+    if (rc == 0 && used != nd)
+        rc = -EINVAL;
+    if (rc == 0)
+        rc = rb_units_decimal_scale(&d, scale, UINT64_MAX, &bits);
+    *out = bits / 8;
+    return rc;
+}
+
 static int s_parse_bw(const char *s, uint64_t *out)
 {
     char num[32], unit[16] = "1";
     size_t len = strlen(s);
     if (len >= 2 && strcasecmp(s + len - 2, "/s") == 0)
         len -= 2;
+    if (len > 3 && strncasecmp(s + len - 3, "bit", 3) == 0)
+        return s_parse_bits(s, len - 3, out);
     size_t nd = 0;
     while (nd < len && ((s[nd] >= '0' && s[nd] <= '9') || s[nd] == '.'))
         nd++;
@@ -344,19 +382,23 @@ static int s_value(const rb_accept_t *a, rb_err_t *err, unsigned line, rb_accept
     case RB_ACCEPT_MIN_AGGREGATE_BW:
     case RB_ACCEPT_MIN_NODE_BW:
     case RB_ACCEPT_MIN_DEVICE_BW:
+    case RB_ACCEPT_MIN_LINK_BW:
+    case RB_ACCEPT_MIN_NODE_NET_BW:
         rc = s_parse_bw(val, out);
         if (rc == -ERANGE)
             return s_fail(a, err, line, "%s=%.64s is too large", key, val);
         if (rc < 0)
             return s_fail(a, err, line,
                           "bad bandwidth '%.64s' for %s (bytes/s: a number with k, M, G, T or P, "
-                          "powers of 1024, and an optional /s, e.g. 1.5G)",
+                          "powers of 1024, and an optional /s, e.g. 1.5G; or bits a second: "
+                          "10Gbit, 940Mbit, powers of 1000)",
                           val, key);
         if (*out == 0)
             return s_fail(a, err, line, "%s must be greater than 0", key);
         return 0;
     case RB_ACCEPT_MAX_NODE_SPREAD:
     case RB_ACCEPT_MAX_DEVICE_SPREAD:
+    case RB_ACCEPT_MAX_LINK_SPREAD:
         rc = s_parse_spread(val, out);
         if (rc == -ERANGE)
             return s_fail(a, err, line,
@@ -666,6 +708,8 @@ int rb_accept_print(const rb_accept_t *a, const rb_phase_spec_t *phases, uint32_
             case RB_ACCEPT_MIN_NODE_BW:
             case RB_ACCEPT_MIN_INTERVAL_BW:
             case RB_ACCEPT_MIN_DEVICE_BW:
+            case RB_ACCEPT_MIN_LINK_BW:
+            case RB_ACCEPT_MIN_NODE_NET_BW:
                 rb_units_fmt_size_exact(buf, sizeof buf, v);
                 break;
             case RB_ACCEPT_MIN_SUSTAINED_BW: {
@@ -684,6 +728,7 @@ int rb_accept_print(const rb_accept_t *a, const rb_phase_spec_t *phases, uint32_
                 break;
             case RB_ACCEPT_MAX_NODE_SPREAD:
             case RB_ACCEPT_MAX_DEVICE_SPREAD:
+            case RB_ACCEPT_MAX_LINK_SPREAD:
                 s_fmt_spread(buf, sizeof buf, v);
                 break;
             case RB_ACCEPT_MAX_P99_LAT:

@@ -33,6 +33,9 @@ typedef enum {
     RB_ACCEPT_MIN_DEVICE_BW,     /* every raw disk's bw, bytes/s (phases on raw devices) */
     RB_ACCEPT_MIN_DEVICE_IOPS,   /* every raw disk's iops */
     RB_ACCEPT_MAX_DEVICE_SPREAD, /* (max - min) / median of the raw disks' bw */
+    RB_ACCEPT_MIN_LINK_BW,       /* every link's rate of a network phase, bytes/s */
+    RB_ACCEPT_MIN_NODE_NET_BW,   /* every node's out and in of a network phase, bytes/s */
+    RB_ACCEPT_MAX_LINK_SPREAD,   /* (max - min) / median of its links' rates */
     /* the run's drives, their health before and after it (not a phase's) */
     RB_ACCEPT_MAX_REALLOCATED_GROWTH,  /* reallocated sectors (grown defects) gained by a drive */
     RB_ACCEPT_MAX_PENDING_GROWTH,      /* pending sectors gained by a drive */

@@ -64,6 +64,11 @@ static const rb_opt_name_t s_write_hint_names[] = {{"none", RB_WRITE_HINT_NONE},
                                                    {"medium", RB_WRITE_HINT_MEDIUM},
                                                    {"long", RB_WRITE_HINT_LONG},
                                                    {"extreme", RB_WRITE_HINT_EXTREME}};
+static const rb_opt_name_t s_net_names[] = {{"pairs", RB_NET_PAIRS},
+                                            {"ring", RB_NET_RING},
+                                            {"all-to-all", RB_NET_ALL2ALL},
+                                            {"incast", RB_NET_INCAST},
+                                            {"bisection", RB_NET_BISECTION}};
 static const rb_opt_name_t s_order_names[] = {{"sequential", 0}, {"random", 1}};
 static const rb_opt_name_t s_think_names[] = {{"complete", 0}, {"issue", 1}};
 
@@ -534,6 +539,15 @@ static const rb_opt_t s_rows[] = {
      .parse = rb_opt_value_stonewall, .type = "boolean", .def_doc = "`0`",
      .doc = "start a new phase once every earlier job is done on every node",
      .ref = "stonewall-also-wait_for_previous", .fills = ""},
+    {"network", NULL, RB_OPT_ENUM, 0, J(network), NAMES(s_net_names), .print = rb_opt_print_enum_if_set,
+     .type = "`pairs`, `ring`, `all-to-all`, `incast`, `bisection`", .def_doc = "none (the job does IO)",
+     .doc = "a network job: streams between the run's nodes in this pattern instead of IO", .ref = "network"},
+    {"net_target", NULL, RB_OPT_CUSTOM, 0, J(net_target), .parse = rb_opt_value_net_target,
+     .print = rb_opt_print_if_set, .type = "node name", .def_doc = "none",
+     .doc = "network=incast: the node every other one streams to", .ref = "network"},
+    {"pingpong", NULL, RB_OPT_BOOL, RB_OPT_F_BARE, J(pingpong), .print = rb_opt_print_if_set,
+     .type = "boolean", .def_doc = "`0`",
+     .doc = "a network job times round trips of bs bytes instead of streaming", .ref = "network"},
     {"wait_for", NULL, RB_OPT_CUSTOM, RB_OPT_F_EMPTY, J(wait_for), .parse = rb_opt_value_wait_for,
      .print = rb_opt_print_if_set, .type = "job name", .def_doc = "none",
      .doc = "start once every worker of this earlier job of the phase has ended", .ref = "wait_for"},

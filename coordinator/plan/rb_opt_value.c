@@ -401,6 +401,14 @@ int rb_opt_value_ioengine(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t
 {
     (void)opt;
     const rb_engine_info_t *e = rb_engine_info_find(val);
+    if (!e && (!strcmp(val, "net") || !strcmp(val, "netsplice")))
+        return rb_plan_fail(ps, line,
+                            "%s=%s: fio's network engine streams to a hostname= and port= it is "
+                            "given; rackbench streams between the agents of its run, which it "
+                            "proves to each other: a job with network=pairs, ring, all-to-all, "
+                            "incast (net_target=NODE) or bisection, numjobs streams a link, bs "
+                            "bytes a message, and pingpong=1 for round trips",
+                            key, val);
     if (!e) {
         char list[256];
         return rb_plan_fail(ps, line, "%s=%.64s is not supported (rackbench has %s)", key, val,

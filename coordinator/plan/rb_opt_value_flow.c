@@ -46,6 +46,23 @@ int rb_opt_value_wait_for(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t
     return 0;
 }
 
+/* net_target=NODE: a node's name, as an agent's --name takes it; the run
+ * finds it among its nodes. */
+int rb_opt_value_net_target(rb_plan_parser_t *ps, rb_plan_job_t *o, const rb_opt_t *opt,
+                            const char *key, const char *val, unsigned line)
+{
+    (void)opt;
+    size_t len = strlen(val);
+    if (!len || len >= sizeof o->spec.net_target)
+        return rb_plan_fail(ps, line, "%s=%.40s: a node name of 1 to %zu characters", key, val,
+                            sizeof o->spec.net_target - 1);
+    for (size_t i = 0; i < len; i++)
+        if (!rb_names_char(val[i]))
+            return rb_plan_fail(ps, line, "%s=%.64s: '%c' is not in a node name", key, val, val[i]);
+    memcpy(o->spec.net_target, val, len + 1);
+    return 0;
+}
+
 int rb_opt_value_wait_for_settle(rb_plan_parser_t *ps, const rb_plan_job_t *o)
 {
     const char *w = o->spec.wait_for;

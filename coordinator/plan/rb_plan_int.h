@@ -247,11 +247,11 @@ rb_opt_parse_fn rb_opt_value_rw, rb_opt_value_layout, rb_opt_value_rwmixwrite, r
     rb_opt_value_percentage_random, rb_opt_value_blockalign, rb_opt_value_random_generator,
     rb_opt_value_cpus, rb_opt_value_zonemode, rb_opt_value_steadystate, rb_opt_value_ss_dur,
     rb_opt_value_ss_ramp, rb_opt_value_buffer_pct, rb_opt_value_sqpoll_cpu, rb_opt_value_flow,
-    rb_opt_value_nice, rb_opt_value_wait_for, rb_opt_value_prio, rb_opt_value_cmdprio,
-    rb_opt_value_cmdprio_bssplit, rb_opt_value_continue_on_error, rb_opt_value_ignore_error,
-    rb_opt_value_lat_pct, rb_opt_value_zone_frac, rb_opt_value_max_latency,
-    rb_opt_value_sync_file_range, rb_opt_value_log, rb_opt_value_log_avg_msec,
-    rb_opt_value_log_flag, rb_opt_value_sweep;
+    rb_opt_value_nice, rb_opt_value_wait_for, rb_opt_value_net_target, rb_opt_value_prio,
+    rb_opt_value_cmdprio, rb_opt_value_cmdprio_bssplit, rb_opt_value_continue_on_error,
+    rb_opt_value_ignore_error, rb_opt_value_lat_pct, rb_opt_value_zone_frac,
+    rb_opt_value_max_latency, rb_opt_value_sync_file_range, rb_opt_value_log,
+    rb_opt_value_log_avg_msec, rb_opt_value_log_flag, rb_opt_value_sweep;
 
 /* The job's fio logs into the plan's list (rb_opt_value_log.c), its number
  * in the plan given. 0 or -ENOMEM. */

@@ -705,6 +705,7 @@ static int s_phase(const rb_run_result_t *r, uint32_t p, s_samples_t *smp, const
     rb_table_figures(a, meta, f);
     if (!meta)
         rb_table_jobs(a, sp, f);
+    rb_html_net(a, f);
 
     s_series_t s;
     if (s_series_build(smp, r, p, meta, &s) < 0)

@@ -30,6 +30,10 @@ int rb_html_plan(const rb_run_result_t *r, const char *run_dir, FILE *f);
  * (rb_html_sweep.c); nothing for a plan without sweeps. 0 or -ENOMEM. */
 int rb_html_sweeps(const rb_run_result_t *r, FILE *f);
 
+/* A network phase's link matrix as a heat map, each node's out and in, and
+ * the refused connections (rb_html_net.c); nothing for another phase. */
+void rb_html_net(const rb_phase_agg_t *a, FILE *f);
+
 /* The drives' health before and after the run (rb_html_drives.c): the
  * drives read, the worse first, their findings, the disks not read; nothing
  * for a run whose agents predate protocol 27. 0 or -ENOMEM. */

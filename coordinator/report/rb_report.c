@@ -19,6 +19,7 @@
 #include "rb_io500.h"
 #include "rb_perm.h"
 #include "rb_report.h"
+#include "rb_report_net.h"
 #include "rb_host_json.h"
 #include "rb_time.h"
 #include "rb_units.h"
@@ -690,6 +691,7 @@ static void s_json_phase(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spe
     s_json_interval_bw(w, a);
     s_json_devices(w, a);
     s_json_disks(w, a);
+    rb_report_net_json(w, a, sp);
     rb_jw_obj_end(w);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rb_engine_info.h"
+#include "rb_job_spec.h"
 #include "rb_report.h"
 #include "rb_units.h"
 
@@ -66,6 +67,13 @@ char *rb_report_phase_io(const rb_phase_agg_t *a, const rb_phase_spec_t *sp, cha
             rb_engine_info_depth(x->ioengine, x->iodepth) == rb_engine_info_depth(engine, iodepth);
     }
     char size[80], depth[64];
+    if (sp->njobs && sp->jobs[0].network) { /* a network phase: its pattern, not IO */
+        const rb_job_spec_t *js = &sp->jobs[0];
+        snprintf(buf, len, "network %s%s, %s of %s", rb_net_pattern_name(js->network),
+                 js->rw == RB_RW_RW ? " both ways" : "", js->pingpong ? "round trips" : "messages",
+                 rb_report_bs(js->bs, 0, size, sizeof size));
+        return buf;
+    }
     if (!bs)
         snprintf(size, sizeof size, "bs mixed");
     else

@@ -17,6 +17,7 @@
 #include "rb_io500.h"
 #include "rb_report.h"
 #include "rb_report_text_int.h"
+#include "rb_report_net.h"
 #include "rb_text.h"
 #include "rb_time.h"
 #include "rb_units.h"
@@ -561,6 +562,18 @@ static int s_text_phase(FILE *f, const rb_run_result_t *r, uint32_t p)
     if (rb_report_covered(a) < a->nnodes)
         s_field(f, "coverage", "%u of %u nodes completed the phase", rb_report_covered(a),
                 a->nnodes);
+    if (a->net) { /* a network phase: its links are the figures, each byte counted once */
+        s_field(f, "moved", "%s sent, %s received in %.3f s",
+                rb_units_fmt_size_in(b1, sizeof b1, (double)a->dir[RB_DIR_WRITE].bytes, st),
+                rb_units_fmt_size_in(b2, sizeof b2, (double)a->dir[RB_DIR_READ].bytes, st),
+                a->window_s);
+        s_text_skew(f, a);
+        if (a->error_code)
+            s_field(f, "first error", "%s: %s", a->error_node, a->error);
+        rb_report_net_text(f, a, sp);
+        s_text_findings(f, a, st);
+        return 0;
+    }
     if (rb_phase_spec_is_meta(sp)) {
         /* metadata: operations are the figure; bytes only when files have content */
         double opr[4];

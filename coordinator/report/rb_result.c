@@ -18,6 +18,7 @@
 #include "rb_json.h"
 #include "rb_drives.h"
 #include "rb_result.h"
+#include "rb_report_net.h"
 #include "rb_time.h"
 
 /* ---- summary.json ---- */
@@ -263,8 +264,9 @@ static int s_phase_workers(const rb_json_t *rows, rb_phase_agg_t *a)
 static int s_phase_findings(const rb_json_t *fs, rb_phase_agg_t *a)
 {
     static const rb_finding_kind_t kinds[] = {
-        RB_FIND_STRAGGLER,    RB_FIND_IMBALANCE, RB_FIND_CPU_BOUND, RB_FIND_NIC_BOUND,
-        RB_FIND_DEVICE_BOUND, RB_FIND_HONESTY,   RB_FIND_STALL,     RB_FIND_OUT_OF_FAMILY};
+        RB_FIND_STRAGGLER,    RB_FIND_IMBALANCE, RB_FIND_CPU_BOUND,  RB_FIND_NIC_BOUND,
+        RB_FIND_DEVICE_BOUND, RB_FIND_HONESTY,   RB_FIND_STALL,      RB_FIND_OUT_OF_FAMILY,
+        RB_FIND_SLOW_LINK,    RB_FIND_ASYM_LINK, RB_FIND_LINK_FAILED};
     for (size_t i = 0; i < rb_json_len(fs); i++) {
         const rb_json_t *fo = rb_json_at(fs, i);
         const char *kind = rb_json_str(rb_json_get(fo, "kind"));
@@ -632,6 +634,8 @@ int rb_result_run_load(const char *dir, rb_loaded_run_t *out, rb_err_t *err)
             rc = s_phase(rb_json_at(phases, p), &out->phases[p]);
             if (rc == 0 && strcmp(out->phases[p].name, pl->phases[p].name) != 0)
                 rc = -EINVAL;
+            if (rc == 0)
+                rc = rb_report_net_read(rb_json_at(phases, p), &out->phases[p], &pl->phases[p]);
             if (rc < 0) {
                 char what[64];
                 snprintf(what, sizeof what, "phase %u ('%.32s')", p + 1, out->phases[p].name);

@@ -82,6 +82,8 @@ typedef struct rb_node {
     int live_seen;           /* it sent a sample since the last progress line */
     int phase_lat_set;       /* phase_lat holds its DONE's latency of the current phase */
     rb_node_lat_t phase_lat; /* ... summed over its jobs when the DONE came */
+    char net_addr[RB_NET_ADDR_MAX]; /* its READY's: where network phases' streams go ... */
+    uint32_t net_port;              /* ... and its data port (0: none) */
 } rb_fleet_node_t;
 
 typedef struct rb_fleet {

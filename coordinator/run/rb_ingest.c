@@ -12,6 +12,7 @@
 #include "rb_disks.h"
 #include "rb_fiolog.h"
 #include "rb_ingest.h"
+#include "rb_netfig.h"
 #include "rb_nodefam.h"
 #include "rb_log.h"
 #include "rb_metrics.h"
@@ -310,7 +311,7 @@ void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
         series = NULL;
     if (rb_findings_stragglers(a, (const double *const *)series, nint, point_s) < 0 ||
         rb_findings_stalls(a, (const double *const *)series, nint, point_s) < 0 ||
-        rb_disks_findings(a) < 0)
+        rb_disks_findings(a) < 0 || rb_net_findings(a) < 0)
         rb_run_fail(r, "out of memory");
     rb_series_free(series, a->nnodes);
     rb_series_destroy(&r->node_series);

@@ -596,6 +596,9 @@ int rb_join_send_plan(rb_run_ctx_t *r)
     pl->nnodes = count ? count : 1;
     if (count)
         snprintf(pl->lead, sizeof pl->lead, "%s", order[0].hello.name);
+    r->nranked = count;
+    if (rb_join_net_plan(r, pl) < 0)
+        return -EIO;
     uint32_t *cycles = NULL, nseeds = 0;
     if (s_random_cycles(r, count, &cycles, &nseeds) < 0)
         return -EIO;

@@ -29,4 +29,16 @@ void rb_join_space(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_space_t *sp
  * -EIO with the run failed. */
 int rb_join_send_plan(rb_run_ctx_t *r);
 
+/* Network phases, at PLAN: the run's secret into pl, and each network job
+ * checked against the ranked nodes (two at least, incast's target among
+ * them, links and streams a node within bounds). 0, or -EINVAL with the
+ * run failed naming the job. */
+int rb_join_net_plan(rb_run_ctx_t *r, rb_msg_plan_t *pl);
+
+/* Node n's links of network phase ph into go (links malloc'd: the caller
+ * frees them), with each sending link's peer's address and port; links to
+ * nodes that are not ready for the phase are left out. 0 or -ENOMEM. */
+int rb_join_net_links(rb_run_ctx_t *r, const rb_phase_spec_t *ph, const rb_fleet_node_t *n,
+                      rb_msg_go_t *go);
+
 #endif

@@ -248,8 +248,8 @@ int rb_local_roots(rb_run_ctx_t *r, rb_err_t *err)
     for (uint32_t i = 0; rc == 0 && i < p->nphases; i++) {
         for (uint32_t j = 0; rc == 0 && j < p->phases[i].njobs; j++) {
             const rb_job_spec_t *js = &p->phases[i].jobs[j];
-            devices = devices && js->device[0] != '\0';
-            if (js->device[0])
+            devices = devices && (js->device[0] != '\0' || js->network);
+            if (js->device[0] || js->network)
                 continue;
             if (js->directory[0])
                 rc = s_add_dirs(r, js->directory, err);
@@ -259,7 +259,8 @@ int rb_local_roots(rb_run_ctx_t *r, rb_err_t *err)
                                err); /* fio writes an absolute filename where it says */
         }
     }
-    /* raw devices only: the agents make no files, only their run folders, which go */
+    /* raw devices and networks only: the agents make no files, only their run
+     * folders, which go */
     if (rc == 0 && devices && !r->nroots) {
         const char *out = r->o->out_dir ? r->o->out_dir : "runs";
         rc = s_add_root(r, out, strlen(out), err);

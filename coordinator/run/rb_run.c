@@ -14,6 +14,7 @@
 #include "rb_folder.h"
 #include "rb_ingest.h"
 #include "rb_join.h"
+#include "rb_netfig.h"
 #include "rb_local.h"
 #include "rb_log.h"
 #include "rb_metrics.h"
@@ -196,6 +197,8 @@ void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t l
         if (n->state == RB_AGENT_PLANNED && strcmp(m.u.ready.run_id, r->run_id) == 0) {
             rb_fleet_node_set_state(n, RB_AGENT_READY);
             rb_fleet_take_health(n, 0, &m.u.ready.health, &m.u.ready.nhealth);
+            snprintf(n->net_addr, sizeof n->net_addr, "%s", m.u.ready.net_addr);
+            n->net_port = m.u.ready.net_port;
             if (m.u.ready.prefill_bytes) {
                 char b[32];
                 rb_info("agent %s laid out %s for read phases", n->hello.name,
@@ -340,8 +343,13 @@ static void s_go(rb_run_ctx_t *r, uint32_t p)
         go.u.go.t_go_ns = r->t_go;
         go.u.go.offset_ns = n->offset_ns;
         go.u.go.interval_ns = r->interval_ns;
+        if (rb_net_phase_is(ph) && rb_join_net_links(r, ph, n, &go.u.go) < 0) {
+            rb_fleet_node_out(n, RB_NODE_FAILED, "out of memory for its network links");
+            continue;
+        }
         rb_fleet_node_set_state(n, RB_AGENT_RUNNING);
         rb_router_send(r, n, &go);
+        free(go.u.go.links);
     }
     rb_metrics_publish(r, "running");
     rb_progress_start(r);
@@ -580,7 +588,7 @@ static int s_check_opts(rb_run_ctx_t *r)
         fprintf(stderr,
                 "rackbench run: --local needs a folder for the local agents' files: set "
                 "directory= in [global] of %s or in its jobs, or give the jobs absolute "
-                "filenames (a plan only on raw devices needs none)\n",
+                "filenames (a plan only on raw devices or networks needs none)\n",
                 r->plan->source);
         return 2;
     }

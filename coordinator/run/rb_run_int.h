@@ -83,11 +83,13 @@ typedef struct rb_run_ctx {
     uint64_t live_bytes;  /* bytes in samples since the last progress line */
     uint64_t live_ops;
     uint64_t next_live;
-    uint64_t phase_bytes, phase_ops; /* in samples since GO */
-    uint32_t phase_nodes;            /* nodes sent GO for the current phase */
-    int tty;                         /* stderr is a terminal: one updating progress line */
-    int failed;                      /* the run failed */
-    char error[RB_REASON_MAX];       /* why (first cause) */
+    uint64_t phase_bytes, phase_ops;   /* in samples since GO */
+    uint32_t phase_nodes;              /* nodes sent GO for the current phase */
+    uint32_t nranked;                  /* nodes given a rank at PLAN (ranks 0 .. nranked-1) */
+    uint8_t net_secret[RB_NET_SECRET]; /* network phases: what agents prove to each other */
+    int tty;                           /* stderr is a terminal: one updating progress line */
+    int failed;                        /* the run failed */
+    char error[RB_REASON_MAX];         /* why (first cause) */
     char rejects[RB_RUN_MAX_REJECTS][RB_REASON_MAX]; /* peers we turned away */
     uint32_t reject_repeats[RB_RUN_MAX_REJECTS];     /* ... each again, counted */
     uint64_t reject_told_ns[RB_RUN_MAX_REJECTS];     /* ... when the peer was last told */

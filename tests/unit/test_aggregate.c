@@ -20,6 +20,7 @@
 #include "rb_findings.h"
 #include "rb_fleet.h"
 #include "rb_json.h"
+#include "rb_netfig.h"
 #include "rb_nodefam.h"
 #include "rb_report.h"
 #include "rb_result.h"
@@ -1286,6 +1287,115 @@ static void test_text_windows_and_header(void **state)
     rb_aggregate_phase_fini(&a);
 }
 
+/* The patterns of network=: each node's links, from its side, agree with
+ * the other end's (a link out of a is a link into b), and add up to the
+ * links each pattern has; rb_net_links_most bounds every node's count. */
+static void test_net_patterns(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t pattern;
+        int both;
+        uint32_t n;
+        uint32_t links;
+    } cases[] = {
+        {RB_NET_PAIRS, 0, 4, 2},     {RB_NET_PAIRS, 1, 4, 4},     {RB_NET_PAIRS, 0, 5, 3},
+        {RB_NET_PAIRS, 1, 5, 6},     {RB_NET_PAIRS, 0, 2, 1},     {RB_NET_RING, 0, 2, 2},
+        {RB_NET_RING, 1, 2, 2},      {RB_NET_RING, 0, 5, 5},      {RB_NET_RING, 1, 5, 10},
+        {RB_NET_ALL2ALL, 0, 4, 12},  {RB_NET_ALL2ALL, 1, 3, 6},   {RB_NET_INCAST, 0, 5, 4},
+        {RB_NET_INCAST, 1, 5, 8},    {RB_NET_BISECTION, 0, 4, 2}, {RB_NET_BISECTION, 0, 5, 2},
+        {RB_NET_BISECTION, 1, 6, 6},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        rb_job_spec_t js = {.network = cases[c].pattern,
+                            .rw = cases[c].both ? RB_RW_RW : RB_RW_WRITE};
+        uint32_t n = cases[c].n, target = n / 2, outs = 0, most = rb_net_links_most(&js, n, target);
+        uint8_t out_ab[8][8] = {{0}}, in_ab[8][8] = {{0}};
+        for (uint32_t r = 0; r < n; r++) {
+            uint32_t peers[16];
+            uint8_t out[16];
+            uint32_t k = rb_net_node_links(&js, n, target, r, peers, out, 16);
+            assert_true(k <= most);
+            for (uint32_t i = 0; i < k; i++) {
+                assert_true(peers[i] < n && peers[i] != r);
+                if (out[i]) {
+                    assert_int_equal(out_ab[r][peers[i]]++, 0); /* once */
+                    outs++;
+                } else {
+                    assert_int_equal(in_ab[peers[i]][r]++, 0);
+                }
+            }
+        }
+        if (outs != cases[c].links)
+            fail_msg("case %zu: %u links, want %u", c, outs, cases[c].links);
+        assert_memory_equal(out_ab, in_ab, sizeof out_ab);
+        if (cases[c].pattern == RB_NET_INCAST)
+            for (uint32_t a = 0; a < n; a++)
+                for (uint32_t b = 0; b < n; b++)
+                    if (out_ab[a][b])
+                        assert_true(b == target || (cases[c].both && a == target));
+    }
+}
+
+/* A network phase's figures from both ends' DONEs: each link as its
+ * receiver counted it, the sender's count beside it, a lost receiver's
+ * link partial, and the slow and asymmetric links found. */
+static void test_net_figures(void **state)
+{
+    (void)state;
+    rb_job_spec_t job = {
+        .name = "net", .network = RB_NET_PAIRS, .rw = RB_RW_RW, .numjobs = 1, .bs = 131072};
+    rb_phase_spec_t ph = {.name = "net", .njobs = 1, .jobs = &job};
+    /* 4 nodes, pairs both ways: 0<->1, 2<->3; 1 -> 0 moves a tenth */
+    static rb_link_stat_t l[4][2];
+    rb_msg_done_t d[4];
+    memset(d, 0, sizeof d);
+    const uint64_t sec = 1000000000ull, full = 1250000000ull; /* 10 Gbit/s for 1 s */
+    for (uint32_t r = 0; r < 4; r++) {
+        uint32_t peer = r ^ 1;
+        uint64_t sent = r == 1 ? full / 10 : full, got = peer == 1 ? full / 10 : full;
+        l[r][0] = (rb_link_stat_t){.peer = peer,
+                                   .out = 1,
+                                   .streams = 1,
+                                   .bytes = sent,
+                                   .t_start_ns = sec,
+                                   .t_end_ns = 2 * sec};
+        l[r][1] = (rb_link_stat_t){.peer = peer,
+                                   .out = 0,
+                                   .streams = 1,
+                                   .bytes = got,
+                                   .t_start_ns = sec,
+                                   .t_end_ns = 2 * sec};
+        d[r].nlinks = 2;
+        d[r].links = l[r];
+    }
+    d[2].net_refused = 1;
+    strcpy(d[2].net_refused_by, "10.0.0.9:4000 (not a rackbench agent)");
+    rb_msg_done_t *dp[4] = {&d[0], &d[1], &d[2], NULL}; /* node 3 sent no DONE */
+    rb_net_fig_t f;
+    assert_int_equal(rb_net_fig_build(&ph, 4, dp, &f), 0);
+    assert_int_equal(f.nlinks, 4);
+    for (uint32_t i = 0; i < f.nlinks; i++) {
+        const rb_net_link_fig_t *x = &f.links[i];
+        if (x->from == 1 && x->to == 0) {
+            assert_true(x->slow && x->asymmetric);
+            assert_true(x->gbps > 0.99 && x->gbps < 1.01);
+        } else {
+            assert_false(x->slow);
+            assert_true(x->gbps > 9.99 && x->gbps < 10.01);
+        }
+        /* the link into node 3 is its sender's count alone; the one out of it its receiver's */
+        assert_int_equal(x->partial, x->to == 3 || x->from == 3);
+        if (x->from != 3)
+            assert_int_equal(x->sent, x->bytes);
+    }
+    assert_int_equal(f.nslow, 1);
+    assert_int_equal(f.nasym, 1);
+    assert_int_equal(f.refused, 1);
+    assert_true(f.nodes[0].out_gbps > 9.99 && f.nodes[0].in_gbps < 1.01);
+    rb_net_fig_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1312,6 +1422,8 @@ int main(void)
         cmocka_unit_test(test_telemetry_long),
         cmocka_unit_test(test_series_long),
         cmocka_unit_test(test_node_families),
+        cmocka_unit_test(test_net_patterns),
+        cmocka_unit_test(test_net_figures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

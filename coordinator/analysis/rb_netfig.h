@@ -1,0 +1,80 @@
+/* Network phases on the coordinator: which node streams to which (the
+ * pattern of a job with network=), and what each link and node did, from
+ * both ends' counts in their DONEs: the link matrix, each node's in and
+ * out, the slow and asymmetric links and the refused connections. */
+#ifndef RB_NET_FIG_H
+#define RB_NET_FIG_H
+
+#include <stdint.h>
+
+#include "rb_proto.h"
+
+/* Node r's links in job js over n nodes (target: net_target's rank, for
+ * incast): the peers it sends to (out[i] 1) and those it takes streams
+ * from (out[i] 0), into peers and out, at most cap of them. Returns how
+ * many there are (more than cap: only cap were written). */
+uint32_t rb_net_node_links(const rb_job_spec_t *js, uint32_t n, uint32_t target, uint32_t r,
+                           uint32_t *peers, uint8_t *out, uint32_t cap);
+
+/* The most links one node has in job js over n nodes. */
+uint32_t rb_net_links_most(const rb_job_spec_t *js, uint32_t n, uint32_t target);
+
+/* One link of a phase: sender → receiver, as the receiver counted it (the
+ * sender's count beside it). */
+typedef struct rb_net_link_fig {
+    uint32_t job;
+    uint32_t from, to; /* ranks */
+    uint64_t bytes;    /* received; the sender's count when the receiver's is missing */
+    uint64_t sent;     /* the sender's count */
+    uint64_t ops;      /* messages, or round trips (pingpong) */
+    double seconds;    /* from its first stream's start to its last byte */
+    double gbps;       /* bytes × 8 / seconds / 1e9 */
+    uint32_t streams;  /* streams set up */
+    uint32_t want;     /* streams asked for (numjobs) */
+    int status;        /* 0, or -errno of a stream's failure (either end) */
+    char error[RB_NET_ERROR_MAX];
+    uint8_t partial;    /* an end's count is missing (that node lost) */
+    uint8_t slow;       /* below its family (the phase's links of the job) */
+    uint8_t asymmetric; /* its reverse link moved far less or far more */
+} rb_net_link_fig_t;
+
+/* One node's share: what it sent and received over the phase's links. */
+typedef struct rb_net_node_fig {
+    double out_gbps, in_gbps; /* the sum of its links' rates */
+    uint64_t out_bytes, in_bytes;
+    uint64_t retrans; /* TCP segments its host retransmitted over the phase */
+    uint64_t refused; /* connections to its data port refused */
+    char refused_by[RB_REASON_MAX];
+} rb_net_node_fig_t;
+
+typedef struct rb_net_fig {
+    uint32_t nnodes;
+    uint32_t nlinks;
+    rb_net_link_fig_t *links;               /* sorted by job, sender, receiver */
+    rb_net_node_fig_t *nodes;               /* by rank */
+    double median_gbps, min_gbps, max_gbps; /* over the links that moved data */
+    uint32_t nslow, nasym, nfailed;
+    uint64_t refused; /* over every node */
+    uint64_t retrans; /* likewise */
+} rb_net_fig_t;
+
+/* Builds the figures of phase ph from each rank's DONE (done[r], NULL for a
+ * node that sent none). 0 (fig empty when the phase has no network job) or
+ * -ENOMEM. */
+int rb_net_fig_build(const rb_phase_spec_t *ph, uint32_t nnodes, rb_msg_done_t *const *done,
+                     rb_net_fig_t *fig);
+
+void rb_net_fig_free(rb_net_fig_t *fig);
+
+struct rb_phase_agg;
+
+/* The findings of a network phase's links (a->net): slow-link (below its
+ * family, the job's other links, by the rule of out-of-family disks),
+ * asymmetric-link and link-failed, each naming the sender (node) and the
+ * receiver ("to NODE"). 0 or -ENOMEM. */
+int rb_net_findings(struct rb_phase_agg *a);
+
+/* 1 when phase ph has a job with network=. */
+int rb_net_phase_is(const rb_phase_spec_t *ph);
+
+#endif
