@@ -22,9 +22,10 @@
 #include "rb_net_int.h"
 #include "rb_time.h"
 
-#define S_CONNECT_NS (5ull * 1000 * 1000 * 1000) /* to connect and prove ourselves */
-#define S_POLL_MS    20
-#define S_RECV_MIN   (256u << 10) /* the receive buffer, at least */
+#define S_CONNECT_NS   (5ull * 1000 * 1000 * 1000) /* to connect and prove ourselves */
+#define S_POLL_MS      20
+#define S_RECV_MIN     (256u << 10) /* the receive buffer, at least */
+#define S_SENDS_A_TURN 8            /* sends on one stream for one poll, at most */
 
 /* One stream this worker serves. */
 typedef struct s_mine {
@@ -230,30 +231,36 @@ static void s_send(rb_worker_t *w, s_mine_t *m, short ev, int go_on, uint64_t no
     }
     if (!(ev & POLLOUT))
         return;
-    uint64_t off = st->partial, want = bs - off;
-    if (s->pingpong && !off)
-        st->t_msg = now; /* the round trip begins */
-    if (!s->time_based && s->size && s->size - st->bytes < want)
-        want = s->size - st->bytes;
-    ssize_t n = send(st->fd, (uint8_t *)w->bufs + off, want, MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (n < 0) {
-        if (errno != EAGAIN && errno != EINTR) {
-            rb_net_stream_fail(st, -errno, "stream %u to node %u: %s", w->index, m->link->peer,
-                               strerror(errno));
-            s_end(st, 0);
+    /* as many messages as the socket takes (a few at most: the others wait
+     * their turn), one poll for several sends */
+    for (int k = 0; k < S_SENDS_A_TURN; k++) {
+        uint64_t off = st->partial, want = bs - off;
+        if (s->pingpong && !off)
+            st->t_msg = now; /* the round trip begins */
+        if (!s->time_based && s->size && s->size - st->bytes < want)
+            want = s->size - st->bytes;
+        ssize_t n = send(st->fd, (uint8_t *)w->bufs + off, want, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0) {
+            if (errno != EAGAIN && errno != EINTR) {
+                rb_net_stream_fail(st, -errno, "stream %u to node %u: %s", w->index, m->link->peer,
+                                   strerror(errno));
+                s_end(st, 0);
+            }
+            return;
         }
-        return;
-    }
-    if (s->pingpong) {
-        st->partial += (uint64_t)n;
-        st->t_last = now;
-        if (st->partial >= bs) {
-            st->partial = 0;
-            m->waiting = 1;
+        if (s->pingpong) {
+            st->partial += (uint64_t)n;
+            st->t_last = now;
+            if (st->partial >= bs) {
+                st->partial = 0;
+                m->waiting = 1;
+            }
+            return;
         }
-        return;
+        s_count(w, st, RB_DIR_WRITE, (uint64_t)n, now);
+        if ((uint64_t)n < want || (!s->time_based && s->size && st->bytes >= s->size))
+            return; /* the socket is full, or the stream's bytes are sent */
     }
-    s_count(w, st, RB_DIR_WRITE, (uint64_t)n, now);
 }
 
 /* The taking end of a stream, after poll said events ev. */
@@ -264,7 +271,7 @@ static void s_recv(rb_worker_t *w, s_mine_t *m, short ev, uint64_t now)
         return;
     uint8_t *rbuf = (uint8_t *)w->bufs + w->spec->bs;
     size_t cap = w->bufs_len - w->spec->bs;
-    for (int rounds = 0; rounds < 4; rounds++) {
+    for (int rounds = 0; rounds < S_SENDS_A_TURN; rounds++) {
         ssize_t n = recv(st->fd, rbuf, cap, MSG_DONTWAIT);
         if (n == 0) {
             s_end(st, 0);
