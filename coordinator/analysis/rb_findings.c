@@ -29,7 +29,8 @@ const char *rb_findings_kind_name(rb_finding_kind_t k)
                                         [RB_FIND_OUT_OF_FAMILY] = "out-of-family",
                                         [RB_FIND_SLOW_LINK] = "slow-link",
                                         [RB_FIND_ASYM_LINK] = "asymmetric-link",
-                                        [RB_FIND_LINK_FAILED] = "link-failed"};
+                                        [RB_FIND_LINK_FAILED] = "link-failed",
+                                        [RB_FIND_NET_BOUND] = "network-bound"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 

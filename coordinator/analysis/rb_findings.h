@@ -27,6 +27,7 @@ typedef enum {
     RB_FIND_SLOW_LINK,     /* a network link well below the phase's other links */
     RB_FIND_ASYM_LINK,     /* a network link under half its reverse */
     RB_FIND_LINK_FAILED,   /* a network link's stream failed */
+    RB_FIND_NET_BOUND,     /* a node's storage IO near what its network carried in the run */
 } rb_finding_kind_t;
 
 typedef struct rb_finding {
@@ -41,7 +42,7 @@ typedef struct rb_finding {
 } rb_finding_t;
 
 /* "straggler", "imbalanced-disk", "cpu-bound", "nic-bound", "device-bound", "honesty",
- * "stall", "out-of-family", "slow-link", "asymmetric-link", "link-failed". */
+ * "stall", "out-of-family", "slow-link", "asymmetric-link", "link-failed", "network-bound". */
 const char *rb_findings_kind_name(rb_finding_kind_t k);
 
 /* What a finding is and where, as every report and the live warning say

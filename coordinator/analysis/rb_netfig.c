@@ -358,3 +358,38 @@ int rb_net_findings(rb_phase_agg_t *a)
     }
     return 0;
 }
+
+int rb_net_bound_findings(rb_phase_agg_t *st, const rb_phase_agg_t *net)
+{
+    const rb_net_fig_t *f = net->net;
+    if (!f || st->net || !st->bytes)
+        return 0;
+    for (uint32_t i = 0; i < st->nnodes; i++) {
+        const rb_agg_node_t *n = &st->nodes[i];
+        uint32_t r = i < net->nnodes && !strcmp(net->nodes[i].name, n->name) ? i : UINT32_MAX;
+        for (uint32_t k = 0; r == UINT32_MAX && k < net->nnodes && k < f->nnodes; k++)
+            if (!strcmp(net->nodes[k].name, n->name))
+                r = k;
+        if (r == UINT32_MAX || r >= f->nnodes)
+            continue;
+        double out = f->nodes[r].out_gbps * 1e9 / 8, in = f->nodes[r].in_gbps * 1e9 / 8;
+        double w = n->dir[RB_DIR_WRITE].bw, rd = n->dir[RB_DIR_READ].bw;
+        double ws = out > 0 ? w / out : 0, rs = in > 0 ? rd / in : 0;
+        if (ws < RB_NET_BOUND_SHARE && rs < RB_NET_BOUND_SHARE)
+            continue;
+        int writes = ws >= rs;
+        rb_finding_t x = {.kind = RB_FIND_NET_BOUND,
+                          .first_seen_s = -1,
+                          .value = writes ? w : rd,
+                          .reference = writes ? out : in};
+        snprintf(x.node, sizeof x.node, "%s", n->name);
+        snprintf(x.evidence, sizeof x.evidence,
+                 "%s at %.1f MB/s, %.0f%% of the %.1f MB/s (%.3f Gbit/s) its network carried %s in "
+                 "phase %s: the network is the limit",
+                 writes ? "writes" : "reads", x.value / 1e6, (writes ? ws : rs) * 100,
+                 x.reference / 1e6, x.reference * 8 / 1e9, writes ? "out" : "in", net->name);
+        if (rb_findings_add(st, &x) < 0)
+            return -ENOMEM;
+    }
+    return 0;
+}

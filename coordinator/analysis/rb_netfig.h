@@ -74,6 +74,15 @@ struct rb_phase_agg;
  * receiver ("to NODE"). 0 or -ENOMEM. */
 int rb_net_findings(struct rb_phase_agg *a);
 
+#define RB_NET_BOUND_SHARE 0.8 /* storage at this share of the network or more: network-bound */
+
+/* Storage phase st (named by its agg) against network phase net of the same
+ * run: each node whose writes moved RB_NET_BOUND_SHARE or more of what its
+ * network carried out in net, or its reads of what it carried in, is a
+ * network-bound finding of st naming both phases and the figures. Nothing
+ * when net is no network phase or st is one. 0 or -ENOMEM. */
+int rb_net_bound_findings(struct rb_phase_agg *st, const struct rb_phase_agg *net);
+
 /* 1 when phase ph has a job with network=. */
 int rb_net_phase_is(const rb_phase_spec_t *ph);
 

@@ -264,9 +264,9 @@ static int s_phase_workers(const rb_json_t *rows, rb_phase_agg_t *a)
 static int s_phase_findings(const rb_json_t *fs, rb_phase_agg_t *a)
 {
     static const rb_finding_kind_t kinds[] = {
-        RB_FIND_STRAGGLER,    RB_FIND_IMBALANCE, RB_FIND_CPU_BOUND,  RB_FIND_NIC_BOUND,
-        RB_FIND_DEVICE_BOUND, RB_FIND_HONESTY,   RB_FIND_STALL,      RB_FIND_OUT_OF_FAMILY,
-        RB_FIND_SLOW_LINK,    RB_FIND_ASYM_LINK, RB_FIND_LINK_FAILED};
+        RB_FIND_STRAGGLER,    RB_FIND_IMBALANCE, RB_FIND_CPU_BOUND,   RB_FIND_NIC_BOUND,
+        RB_FIND_DEVICE_BOUND, RB_FIND_HONESTY,   RB_FIND_STALL,       RB_FIND_OUT_OF_FAMILY,
+        RB_FIND_SLOW_LINK,    RB_FIND_ASYM_LINK, RB_FIND_LINK_FAILED, RB_FIND_NET_BOUND};
     for (size_t i = 0; i < rb_json_len(fs); i++) {
         const rb_json_t *fo = rb_json_at(fs, i);
         const char *kind = rb_json_str(rb_json_get(fo, "kind"));

@@ -422,6 +422,26 @@ static void s_wall_times(const rb_run_ctx_t *r, rb_phase_agg_t *a)
     a->last_end_utc_ns = rb_run_utc(r, a->t_last_end);
 }
 
+/* Storage phases against the run's network phases: phase p, a storage
+ * phase, against the last network phase before it; p, a network phase,
+ * against the storage phases since the network phase before it. */
+static void s_net_bound(rb_run_ctx_t *r, uint32_t p)
+{
+    const rb_phase_agg_t *net = NULL;
+    int rc = 0;
+    if (r->aggs[p].net) {
+        for (uint32_t q = p; q-- > 0 && !r->aggs[q].net && rc == 0;)
+            rc = rb_net_bound_findings(&r->aggs[q], &r->aggs[p]);
+    } else {
+        for (uint32_t q = p; q-- > 0 && !net;)
+            net = r->aggs[q].net ? &r->aggs[q] : NULL;
+        if (net)
+            rc = rb_net_bound_findings(&r->aggs[p], net);
+    }
+    if (rc < 0)
+        rb_run_fail(r, "out of memory");
+}
+
 /* Phase p's figures from the nodes' DONEs and the phase's series, then its
  * findings; the nodes that finished it are ready for the next. */
 static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
@@ -474,6 +494,7 @@ static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
     rb_aggregate_steady(&r->aggs[p], r->ser_bytes, r->ser_secs, r->nser,
                         (double)r->interval_ns / 1e9, (double)ramp / 1e9);
     rb_ingest_findings(r, p);
+    s_net_bound(r, p);
     r->phases_run = p + 1;
     free(in);
     if (p + 1 < r->plan->nphases)

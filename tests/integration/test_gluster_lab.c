@@ -214,6 +214,59 @@ static void test_io500(void **state)
     assert_int_equal(s_brick_files(2, "all"), 0);
 }
 
+/* The volume's network shaped to 80 Mbit/s each way at every node (tbf on
+ * both ends of each node's veth): an all-to-all network phase measures
+ * it, and the direct reads from the volume after it, held by the same
+ * link, are network-bound on every node, against that phase and its
+ * figure. */
+static void test_network_bound(void **state)
+{
+    (void)state;
+    char plan[4300], runs[4300], folder[4400];
+    for (int i = 1; i <= GL_NODES; i++) {
+        int code = it_sh(NULL, s_err,
+                         "sh -c 'tc qdisc replace dev rb-%s%d root tbf rate 80mbit burst 256kb "
+                         "latency 100ms && ip netns exec %s%d tc qdisc replace dev eth0 root tbf "
+                         "rate 80mbit burst 256kb latency 100ms'",
+                         GL_PREFIX, i, GL_PREFIX, i);
+        assert_int_equal(it_show_failure(code, s_err), 0);
+    }
+    snprintf(plan, sizeof plan, "%s/net-bound.ini", s_dir);
+    it_write(plan, "[global]\ndirectory=acceptance\nbs=1m\ndirect=1\n"
+                   "[net]\nnetwork=all-to-all\nruntime=3s\ntime_based\n"
+                   "[w]\nstonewall\nrw=write\nsize=4m\n"
+                   "[r]\nstonewall\nrw=read\nsize=4m\nruntime=3s\ntime_based\n");
+    snprintf(runs, sizeof runs, "%s/runs-net", s_dir);
+    int code = it_sh(s_out, s_err,
+                     "env RB_BIN='%s' RB_GLAB_STATE='%s' '%s/deploy/gluster-lab.sh' run '%s' "
+                     "--wait 30s --out '%s'",
+                     RB_IT_BIN, s_state, RB_IT_SRC, plan, runs);
+    for (int i = 1; i <= GL_NODES; i++)
+        it_sh(NULL, NULL,
+              "sh -c 'tc qdisc del dev rb-%s%d root; ip netns exec %s%d tc qdisc del dev eth0 "
+              "root'",
+              GL_PREFIX, i, GL_PREFIX, i);
+    assert_int_equal(it_show_failure(code, s_err), 0);
+    rb_json_t *j = it_summary(runs, folder, sizeof folder);
+    assert_non_null(j);
+    const rb_json_t *net = rb_json_path(rb_json_at(rb_json_get(j, "phases"), 0), "network");
+    fprintf(stderr, "links: median %.3f Gbit/s\n",
+            rb_json_num(rb_json_get(net, "median_link_gbps"), -1));
+    const rb_json_t *fs = rb_json_get(rb_json_at(rb_json_get(j, "phases"), 2), "findings");
+    int bound = 0;
+    for (size_t i = 0; i < rb_json_len(fs); i++) {
+        const rb_json_t *x = rb_json_at(fs, i);
+        const char *ev = rb_json_str(rb_json_get(x, "evidence"));
+        fprintf(stderr, "r: %s %s: %s\n", rb_json_str(rb_json_get(x, "kind")),
+                rb_json_str(rb_json_get(x, "node")), ev ? ev : "");
+        if (!strcmp(rb_json_str(rb_json_get(x, "kind")), "network-bound") && ev &&
+            strstr(ev, "reads at ") && strstr(ev, "carried in in phase net"))
+            bound++;
+    }
+    rb_json_free(&j);
+    assert_int_equal(bound, GL_NODES);
+}
+
 /* down removes everything, and a second down is harmless */
 static void test_down(void **state)
 {
@@ -279,6 +332,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_up_and_run),
         cmocka_unit_test(test_io500),
+        cmocka_unit_test(test_network_bound),
         cmocka_unit_test(test_down),
     };
     int failed = cmocka_run_group_tests(tests, NULL, s_teardown);
