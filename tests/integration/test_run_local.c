@@ -248,7 +248,7 @@ static void test_shipped_plans(void **state)
     snprintf(err, sizeof err, "%s/stderr", dir);
     const char *plans[] = {"quickstart.ini",           "dd-stream.ini",    "iozone-throughput.ini",
                            "velocibunny-randread.ini", "bonnie-files.ini", "virtual-rack.ini",
-                           "jbod-burnin.ini",          "raid-volumes.ini"};
+                           "jbod-burnin.ini",          "raid-volumes.ini", "network.ini"};
     for (size_t i = 0; i < sizeof plans / sizeof *plans; i++) {
         int code = it_sh(out, err, "'%s' check '%s/deploy/plans/%s'", it_bin("rackbench"),
                          RB_IT_SRC, plans[i]);
