@@ -87,8 +87,12 @@ import statistics as st, sys
 label, frb, fip = sys.argv[1:4]
 def col(f, k):
     return [float(l.split()[k]) for l in open(f) if l.strip()]
-for k, d in ((0, "1->2"), (1, "2->1")):
-    r, i = col(frb, k), col(fip, k)
+sums = ([a + b for a, b in zip(col(frb, 0), col(frb, 1))],
+        [a + b for a, b in zip(col(fip, 0), col(fip, 1))])
+for k, d in ((0, "1->2"), (1, "2->1"), (2, "sum")):
+    r, i = (col(frb, k), col(fip, k)) if k < 2 else sums
+    if k == 2 and not any(col(frb, 1)):
+        continue
     if not any(r) and not any(i):
         continue
     mr, mi = st.median(r), st.median(i)

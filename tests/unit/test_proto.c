@@ -2512,6 +2512,10 @@ static void test_encode_invalid(void **state)
     build(RB_MSG_GO, false, &m);
     m.u.go.phase = RB_MAX_PHASES;
     expect_einval(&m, "GO: field 'phase': 256 out of range (max 255)");
+    m.u.go.phase = 0;
+    m.u.go.links[1].port = 65536; /* version 28 */
+    expect_einval(&m, "GO: field 'links[1].port': 65536 out of range (max 65535)");
+    rb_msg_fini(&m);
 
     build(RB_MSG_END, false, &m);
     m.u.end.status = 5;
