@@ -148,6 +148,7 @@ void rb_net_stream_fail(rb_net_stream_t *st, int code, const char *fmt, ...)
     vsnprintf(st->error, sizeof st->error, fmt, ap);
     va_end(ap);
     st->status = code ? code : -EIO;
+    rb_warn("network phase: %s", st->error); /* once a stream, and only when it fails */
 }
 
 /* The host's (its network namespace's) TCP RetransSegs, /proc/net/snmp's

@@ -440,6 +440,14 @@ static void s_net_bound(rb_run_ctx_t *r, uint32_t p)
     }
     if (rc < 0)
         rb_run_fail(r, "out of memory");
+    /* a link that failed fails the run, as an IO error does (its figures are kept) */
+    const rb_net_fig_t *f = r->aggs[p].net;
+    for (uint32_t i = 0; f && i < f->nlinks && !r->failed; i++) {
+        const rb_net_link_fig_t *l = &f->links[i];
+        if (l->status && l->from < r->aggs[p].nnodes && l->to < r->aggs[p].nnodes)
+            rb_run_fail(r, "phase %s: the link %s to %s failed: %s", r->aggs[p].name,
+                        r->aggs[p].nodes[l->from].name, r->aggs[p].nodes[l->to].name, l->error);
+    }
 }
 
 /* Phase p's figures from the nodes' DONEs and the phase's series, then its
