@@ -184,6 +184,7 @@ typedef struct s_pending {
     int fd;
     uint64_t deadline;
     uint32_t have;
+    int proven; /* its proof held; it waits for the phase's links */
     uint8_t nonce[RB_NET_NONCE];
     uint8_t buf[S_HELLO_TOTAL];
     char peer[RB_NET_ADDR_MAX + 8];
@@ -251,8 +252,12 @@ static int s_verify(rb_net_phase_t *np, s_pending_t *pd)
         return 1;
     }
     uint32_t n = __atomic_load_n(&np->nlinks, __ATOMIC_ACQUIRE);
-    if (!n)
-        return 0; /* our GO is on its way: the peer's came first */
+    if (!n) { /* our GO is on its way (or waits for a task here): the peer's came first */
+        if (!pd->proven)
+            pd->deadline = rb_time_mono_ns() + RB_NET_IDLE_NS; /* proven: it may wait */
+        pd->proven = 1;
+        return 0;
+    }
     for (uint32_t l = 0; l < n; l++) {
         const rb_net_link_t *k = &np->links[l];
         if (k->out || k->job != job || k->peer != from)
@@ -336,8 +341,8 @@ static void *s_acceptor(void *arg)
                 done = s_verify(np, pd);
             if (!done && now >= pd->deadline) {
                 s_refuse(np, pd->fd, pd->peer,
-                         pd->have == S_HELLO_TOTAL ? "no link of this phase known yet"
-                                                   : "no proof within 2 s");
+                         pd->proven ? "an agent of this run, and this node's GO did not come"
+                                    : "no proof within 2 s");
                 done = 1;
             }
             if (done) {

@@ -22,7 +22,7 @@
 #include "rb_net_int.h"
 #include "rb_time.h"
 
-#define S_CONNECT_NS   (5ull * 1000 * 1000 * 1000) /* to connect and prove ourselves */
+#define S_CONNECT_NS   (5ull * 1000 * 1000 * 1000) /* to connect (then RB_NET_IDLE_NS to prove it) */
 #define S_POLL_MS      20
 #define S_RECV_MIN     (256u << 10) /* the receive buffer, at least */
 #define S_SENDS_A_TURN 8            /* sends on one stream for one poll, at most */
@@ -109,6 +109,8 @@ static void s_open(rb_worker_t *w, s_mine_t *m)
         rb_time_sleep_until_ns(rb_time_mono_ns() + 100 * RB_NS_PER_MS);
     }
     uint8_t hi[4 + RB_NET_NONCE], hello[RB_NET_HELLO + RB_NET_MAC], mac[RB_NET_MAC];
+    /* connected: the peer answers once its GO is in (it waits that long for it) */
+    deadline = rb_time_mono_ns() + RB_NET_IDLE_NS;
     if (rc == 0)
         rc = s_all(fd, hi, sizeof hi, 0, deadline);
     if (rc == 0 && memcmp(hi, "RBNA", 4) != 0)

@@ -68,31 +68,17 @@ uint32_t rb_net_node_links(const rb_job_spec_t *js, uint32_t n, uint32_t target,
 {
     uint32_t p = js->network, k = 0;
     int both = js->rw == RB_RW_RW;
-    if (p == RB_NET_ALL2ALL || (p == RB_NET_INCAST && r == target)) {
-        /* every other node, one way or each way */
-        for (int dir = 1; dir >= 0; dir--)
-            for (uint32_t b = 0; b < n; b++) {
-                int has =
-                    dir ? s_sends(p, n, target, r, b) || (both && s_sends(p, n, target, b, r))
-                        : s_sends(p, n, target, b, r) || (both && s_sends(p, n, target, r, b));
-                if (!has)
-                    continue;
-                if (k < cap) {
-                    peers[k] = b;
-                    out[k] = (uint8_t)dir;
-                }
-                k++;
-            }
-        return k;
-    }
+    /* every other node is a candidate for all-to-all and incast's target,
+     * else the pattern's few */
+    int every = p == RB_NET_ALL2ALL || (p == RB_NET_INCAST && r == target);
     for (int dir = 1; dir >= 0; dir--) {
-        uint32_t c[8], nc = s_cands(p, n, target, r, dir, c);
-        if (both)
+        uint32_t c[8], nc = every ? n : s_cands(p, n, target, r, dir, c);
+        if (both && !every)
             nc += s_cands(p, n, target, r, !dir, c + nc);
         for (uint32_t i = 0; i < nc; i++) {
-            uint32_t b = c[i];
+            uint32_t b = every ? i : c[i];
             int dup = 0;
-            for (uint32_t j = 0; j < i; j++)
+            for (uint32_t j = 0; !every && j < i; j++)
                 dup |= c[j] == b;
             if (dup || !s_has(p, both, n, target, r, b, dir))
                 continue;
