@@ -83,6 +83,7 @@ double rb_findings_min_window_bw(const rb_phase_agg_t *a, double window_s);
 #define RB_IMBALANCE_MOST     0.5  /* ... in more than this share of the busy intervals */
 #define RB_BOUND_DEVICE       95.0 /* % busy: device-bound */
 #define RB_BOUND_SHARE        0.9  /* of the cores the workers can use, of a NIC's link speed */
+#define RB_NIC_PAST_SPEED     1.5  /* a NIC past this share of its speed says a speed not its own */
 #define RB_HONESTY_MARGIN     0.05 /* device bytes under the engines' by more than this */
 #define RB_HONESTY_MIN        (16ull << 20) /* bytes below which the cross-check says nothing */
 #define RB_FIND_MIN_INTERVALS 3             /* samples a bound or imbalance needs to be called */
@@ -131,6 +132,20 @@ int rb_findings_tel_series_add(rb_findings_tel_series_t *t, uint32_t node, doubl
 int rb_findings_from_tel_series(rb_phase_agg_t *a, const rb_phase_spec_t *spec,
                                 rb_findings_tel_series_t *t, double interval_s,
                                 const char *const *hosts);
+
+/* What one node's telemetry of a phase adds up to: the CPU cores busy
+ * (user + system, the median interval; -1 unknown) and the bytes its NICs
+ * (but lo) received and sent over the phase. */
+typedef struct rb_findings_tel_node {
+    double cpu_cores;
+    double nic_rx, nic_tx;
+    uint32_t nics; /* NIC points seen: 0, no NIC figures */
+} rb_findings_tel_node_t;
+
+/* Node node's sums of t (before or after rb_findings_from_tel_series made
+ * its points means); 1 when it has any, else 0. */
+int rb_findings_tel_node(const rb_findings_tel_series_t *t, uint32_t node, double interval_s,
+                         rb_findings_tel_node_t *out);
 
 /* Adds one finding to a phase (copied). 0 or -ENOMEM. */
 int rb_findings_add(rb_phase_agg_t *a, const rb_finding_t *f);

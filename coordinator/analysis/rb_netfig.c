@@ -187,6 +187,8 @@ int rb_net_fig_build(const rb_phase_spec_t *ph, uint32_t nnodes, rb_msg_done_t *
         rb_net_fig_free(f);
         return -ENOMEM;
     }
+    for (uint32_t r = 0; r < nnodes; r++) /* until telemetry says */
+        f->nodes[r].cpu_cores = f->nodes[r].nic_rx = f->nodes[r].nic_tx = -1;
     /* the senders' view first: one entry per link */
     for (uint32_t r = 0; r < nnodes; r++) {
         for (uint32_t i = 0; done[r] && i < done[r]->nlinks; i++) {
@@ -375,6 +377,40 @@ int rb_net_bound_findings(rb_phase_agg_t *st, const rb_phase_agg_t *net)
                  writes ? "writes" : "reads", x.value / 1e6, (writes ? ws : rs) * 100,
                  x.reference / 1e6, x.reference * 8 / 1e9, writes ? "out" : "in", net->name);
         if (rb_findings_add(st, &x) < 0)
+            return -ENOMEM;
+    }
+    return 0;
+}
+
+int rb_net_tel_findings(rb_phase_agg_t *a, const rb_findings_tel_series_t *t, double interval_s)
+{
+    rb_net_fig_t *f = a->net;
+    for (uint32_t r = 0; f && r < f->nnodes && r < a->nnodes; r++) {
+        rb_net_node_fig_t *n = &f->nodes[r];
+        rb_findings_tel_node_t tn;
+        if (!rb_findings_tel_node(t, r, interval_s, &tn))
+            continue;
+        n->cpu_cores = tn.cpu_cores;
+        if (!tn.nics)
+            continue;
+        n->nic_rx = tn.nic_rx;
+        n->nic_tx = tn.nic_tx;
+        double out = (double)n->out_bytes, in = (double)n->in_bytes;
+        int low_out = out >= (double)RB_HONESTY_MIN && tn.nic_tx < out * (1 - RB_NET_NIC_MARGIN),
+            low_in = in >= (double)RB_HONESTY_MIN && tn.nic_rx < in * (1 - RB_NET_NIC_MARGIN);
+        if (!low_out && !low_in)
+            continue;
+        rb_finding_t x = {.kind = RB_FIND_HONESTY,
+                          .first_seen_s = -1,
+                          .value = low_out ? tn.nic_tx : tn.nic_rx,
+                          .reference = low_out ? out : in};
+        snprintf(x.node, sizeof x.node, "%s", a->nodes[r].name);
+        snprintf(x.device, sizeof x.device, "NICs");
+        snprintf(x.evidence, sizeof x.evidence,
+                 "its NICs sent %.1f MB and received %.1f MB, its streams %.1f MB and %.1f MB: the "
+                 "streams crossed no NIC telemetry sees (loopback, another namespace)",
+                 tn.nic_tx / 1e6, tn.nic_rx / 1e6, out / 1e6, in / 1e6);
+        if (rb_findings_add(a, &x) < 0)
             return -ENOMEM;
     }
     return 0;

@@ -42,8 +42,10 @@ typedef struct rb_net_link_fig {
 typedef struct rb_net_node_fig {
     double out_gbps, in_gbps; /* the sum of its links' rates */
     uint64_t out_bytes, in_bytes;
-    uint64_t retrans; /* TCP segments its host retransmitted over the phase */
-    uint64_t refused; /* connections to its data port refused */
+    uint64_t retrans;      /* TCP segments its host retransmitted over the phase */
+    double cpu_cores;      /* CPU cores busy (telemetry, median interval); -1 unknown */
+    double nic_rx, nic_tx; /* bytes its NICs (but lo) received and sent; -1 unknown */
+    uint64_t refused;      /* connections to its data port refused */
     char refused_by[RB_REASON_MAX];
 } rb_net_node_fig_t;
 
@@ -75,6 +77,9 @@ struct rb_phase_agg;
 int rb_net_findings(struct rb_phase_agg *a);
 
 #define RB_NET_BOUND_SHARE 0.8 /* storage at this share of the network or more: network-bound */
+/* NICs under their streams' bytes by more than this share: the honesty
+ * finding (their telemetry misses the phase's edges, a few %) */
+#define RB_NET_NIC_MARGIN 0.2
 
 /* Storage phase st (named by its agg) against network phase net of the same
  * run: each node whose writes moved RB_NET_BOUND_SHARE or more of what its
@@ -82,6 +87,16 @@ int rb_net_findings(struct rb_phase_agg *a);
  * network-bound finding of st naming both phases and the figures. Nothing
  * when net is no network phase or st is one. 0 or -ENOMEM. */
 int rb_net_bound_findings(struct rb_phase_agg *st, const struct rb_phase_agg *net);
+
+struct rb_findings_tel_series;
+
+/* From a network phase's telemetry: each node's busy CPU cores and its
+ * NICs' bytes (a->net's nodes), and the honesty finding of a node whose
+ * NICs carried less than its streams counted out or in (by more than
+ * RB_NET_NIC_MARGIN: the streams crossed no NIC telemetry sees, as
+ * loopback). 0 or -ENOMEM. */
+int rb_net_tel_findings(struct rb_phase_agg *a, const struct rb_findings_tel_series *t,
+                        double interval_s);
 
 /* 1 when phase ph has a job with network=. */
 int rb_net_phase_is(const rb_phase_spec_t *ph);

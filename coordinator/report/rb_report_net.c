@@ -16,6 +16,22 @@ static const char *s_name(const rb_phase_agg_t *a, uint32_t r)
     return r < a->nnodes ? a->nodes[r].name : "?";
 }
 
+/* A figure that may be unknown (below 0): null then. */
+static void s_num_or_null(rb_jw_t *w, const char *key, double v)
+{
+    if (v < 0)
+        rb_jw_null(w, key);
+    else
+        rb_jw_num(w, key, v);
+}
+
+/* CPU cores busy per Gbit/s the node moved out and in; -1 unknown. */
+static double s_cpu_per_gbps(const rb_net_node_fig_t *n)
+{
+    double g = n->out_gbps + n->in_gbps;
+    return n->cpu_cores >= 0 && g > 0 ? n->cpu_cores / g : -1;
+}
+
 void rb_report_net_json(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spec_t *sp)
 {
     const rb_net_fig_t *f = a->net;
@@ -64,6 +80,10 @@ void rb_report_net_json(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spec
         rb_jw_u64(w, "out_bytes", n->out_bytes);
         rb_jw_u64(w, "in_bytes", n->in_bytes);
         rb_jw_u64(w, "tcp_retransmits", n->retrans);
+        s_num_or_null(w, "cpu_cores", n->cpu_cores);
+        s_num_or_null(w, "cpu_per_gbps", s_cpu_per_gbps(n));
+        s_num_or_null(w, "nic_tx_bytes", n->nic_tx);
+        s_num_or_null(w, "nic_rx_bytes", n->nic_rx);
         rb_jw_u64(w, "refused", n->refused);
         rb_jw_str(w, "refused_by", n->refused_by);
         rb_jw_obj_end(w);
@@ -146,6 +166,9 @@ int rb_report_net_read(const rb_json_t *o, rb_phase_agg_t *a, const rb_phase_spe
         nf->out_bytes = rb_json_get_u64(x, "out_bytes");
         nf->in_bytes = rb_json_get_u64(x, "in_bytes");
         nf->retrans = rb_json_get_u64(x, "tcp_retransmits");
+        nf->cpu_cores = rb_json_num(rb_json_get(x, "cpu_cores"), -1);
+        nf->nic_tx = rb_json_num(rb_json_get(x, "nic_tx_bytes"), -1);
+        nf->nic_rx = rb_json_num(rb_json_get(x, "nic_rx_bytes"), -1);
         nf->refused = rb_json_get_u64(x, "refused");
         rb_json_get_str(x, "refused_by", nf->refused_by, sizeof nf->refused_by);
     }
@@ -225,10 +248,18 @@ int rb_report_net_text(FILE *f, const rb_phase_agg_t *a, const rb_phase_spec_t *
                         l->asymmetric ? "  asymmetric" : "", l->status ? "  FAILED" : "");
         }
     }
-    fprintf(f, "  %-*s %12s %12s %16s\n", w, "node", "out Gbit/s", "in Gbit/s", "TCP retransmits");
-    for (uint32_t r = 0; r < a->nnodes && r < nf->nnodes; r++)
-        fprintf(f, "  %-*s %12.3f %12.3f %16" PRIu64 "\n", w, s_name(a, r), nf->nodes[r].out_gbps,
-                nf->nodes[r].in_gbps, nf->nodes[r].retrans);
+    fprintf(f, "  %-*s %12s %12s %10s %13s %16s\n", w, "node", "out Gbit/s", "in Gbit/s",
+            "CPU cores", "cores/Gbit/s", "TCP retransmits");
+    for (uint32_t r = 0; r < a->nnodes && r < nf->nnodes; r++) {
+        const rb_net_node_fig_t *n = &nf->nodes[r];
+        char cpu[32] = "-", per[32] = "-";
+        if (n->cpu_cores >= 0)
+            snprintf(cpu, sizeof cpu, "%.2f", n->cpu_cores);
+        if (s_cpu_per_gbps(n) >= 0)
+            snprintf(per, sizeof per, "%.3f", s_cpu_per_gbps(n));
+        fprintf(f, "  %-*s %12.3f %12.3f %10s %13s %16" PRIu64 "\n", w, s_name(a, r), n->out_gbps,
+                n->in_gbps, cpu, per, n->retrans);
+    }
     for (uint32_t i = 0; i < nf->nlinks; i++)
         if (nf->links[i].status)
             fprintf(f, "  link %s -> %s FAILED: %s\n", s_name(a, nf->links[i].from),

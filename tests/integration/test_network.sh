@@ -9,7 +9,7 @@
 #  - a process that is not an agent of the run connects to nt1's data port
 #    during the phase and sends bytes: it is refused and named (REFUSED, the
 #    summary's refused_by), and every link's receiver counted exactly what its
-#    sender sent;
+#    sender sent, and each node's NIC (telemetry) what its streams sent;
 #  - an agent killed mid-phase: the run fails (exit 3), the other links'
 #    figures are kept;
 # and, on --local agents: one started with --no-net refuses the plan naming
@@ -157,6 +157,12 @@ for ph in s["phases"]:
     same = all(l["bytes"] == l["sent"] and not l["partial"] and l["error"] is None for l in n["links"])
     check(same, "%s: every receiver counted what its sender sent" % ph["name"])
     check(len(n["links"]) == (4 if ph["name"] == "pairs" else 12), "%s: its links" % ph["name"])
+    # the NICs' bytes add up the telemetry intervals inside the phase: its
+    # edges (before the first, after the last) are left out, headers added
+    nic = all(x["nic_tx_bytes"] is not None and 0.9 * x["out_bytes"] <= x["nic_tx_bytes"] <= 1.2 * x["out_bytes"]
+              and x["cpu_cores"] is not None for x in n["nodes"])
+    check(nic and not [x for x in ph["findings"] if x["kind"] == "honesty"],
+          "%s: each node's NIC sent what its streams counted (within 10%%)" % ph["name"])
 p = s["phases"][0]["network"]
 by = {x["node"]: x for x in p["nodes"]}
 check(p["refused"] >= 1 and by["nt1"]["refused"] >= 1 and "10.78.0.1:" in by["nt1"]["refused_by"],
