@@ -14,6 +14,7 @@
 #include "rb_httpd.h"
 #include "rb_log.h"
 #include "rb_metrics.h"
+#include "rb_netfig.h"
 #include "rb_reporter.h"
 #include "rb_result.h"
 #include "rb_time.h"
@@ -263,6 +264,42 @@ static void s_families(FILE *f, const rb_run_ctx_t *r, const rb_metrics_t *m, in
     }
 }
 
+/* The network phases done so far: each link's rate as its receiver
+ * counted it, and the connections each node's data port refused. */
+static void s_net(FILE *f, const rb_run_ctx_t *r)
+{
+    s_head(f, "link_gbps", "gauge",
+           "A network phase's link: Gbit/s its receiver got from its sender over the phase");
+    s_head(f, "link_slow", "gauge", "1 for a link well below the phase's others (slow-link)");
+    s_head(f, "net_refused", "gauge",
+           "Connections a node's data port turned away in a network phase (not of the run)");
+    for (uint32_t p = 0; p < r->phases_run; p++) {
+        const rb_phase_agg_t *a = &r->aggs[p];
+        const rb_net_fig_t *nf = a->net;
+        for (uint32_t i = 0; nf && i < nf->nlinks; i++) {
+            const rb_net_link_fig_t *l = &nf->links[i];
+            if (l->from >= a->nnodes || l->to >= a->nnodes)
+                continue;
+            for (int k = 0; k < 2; k++) {
+                fputs(k ? "rackbench_link_slow{" : "rackbench_link_gbps{", f);
+                s_label(f, "phase", a->name, 0);
+                s_label(f, "from", a->nodes[l->from].name, 1);
+                s_label(f, "to", a->nodes[l->to].name, 1);
+                if (k)
+                    fprintf(f, "} %d\n", l->slow);
+                else
+                    fprintf(f, "} %.6f\n", l->gbps);
+            }
+        }
+        for (uint32_t n = 0; nf && n < nf->nnodes && n < a->nnodes; n++) {
+            fputs("rackbench_net_refused{", f);
+            s_label(f, "phase", a->name, 0);
+            s_label(f, "node", a->nodes[n].name, 1);
+            fprintf(f, "} %llu\n", (unsigned long long)nf->nodes[n].refused);
+        }
+    }
+}
+
 /* One drive's series: its status, and each counter it reports before and
  * after the run. */
 static void s_drive(FILE *f, const rb_drive_t *x)
@@ -452,6 +489,7 @@ static int s_text(rb_run_ctx_t *r, const char *state, char **buf, size_t *len)
     fprintf(f, "rackbench_findings %u\n", findings);
     s_head(f, "phases_done", "gauge", "Phases whose figures are made");
     fprintf(f, "rackbench_phases_done %u\n", r->phases_run);
+    s_net(f, r);
     /* the end: its reports written, the exit code they make */
     s_head(f, "run_finished", "gauge",
            "1 once the run has ended and its reports are written (the values are final), 0 "

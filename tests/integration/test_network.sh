@@ -10,6 +10,8 @@
 #    during the phase and sends bytes: it is refused and named (REFUSED, the
 #    summary's refused_by), and every link's receiver counted exactly what its
 #    sender sent, and each node's NIC (telemetry) what its streams sent;
+#  - /metrics (--metrics) has each link's rate and whether it is slow once
+#    its phase is done;
 #  - an agent killed mid-phase: the run fails (exit 3), the other links'
 #    figures are kept;
 # and, on --local agents: one started with --no-net refuses the plan naming
@@ -24,6 +26,7 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 it_need tc "iproute2"
 it_need ss "iproute2"
 it_need python3 "python3"
+it_need curl "curl"
 scratch=$2/network.$$
 mkdir -p "$scratch/runs"
 export RB_BIN=$bin RB_VRACK_STATE=$scratch/vr
@@ -129,9 +132,27 @@ s.close()
 PY
 ) > "$scratch/stranger.log" 2>&1 &
 stranger=$!
-vr run "$scratch/net.ini" --out "$scratch/runs" > "$scratch/run1.log" 2>&1
+# --metrics: once the first phase's figures are made, its links are there
+(
+    for _ in $(seq 600); do
+        curl -sf http://127.0.0.1:17793/metrics 2> /dev/null |
+            grep -E '^rackbench_link_(slow|gbps)\{phase="pairs",from="nt2",to="nt1"\}' > "$scratch/metrics.txt" &&
+            [ "$(wc -l < "$scratch/metrics.txt")" = 2 ] && exit 0
+        sleep 0.05
+    done
+    exit 1
+) &
+scraper=$!
+vr run "$scratch/net.ini" --out "$scratch/runs" --metrics 127.0.0.1:17793 --metrics-linger 0 \
+    > "$scratch/run1.log" 2>&1
 rc=$?
 wait $stranger || bad "the stranger found no data port of nt1 listening ($(cat "$scratch/stranger.log"))"
+if wait $scraper && grep -qx 'rackbench_link_slow{phase="pairs",from="nt2",to="nt1"} 1' "$scratch/metrics.txt" &&
+    grep -qE '^rackbench_link_gbps\{phase="pairs",from="nt2",to="nt1"\} 0\.09[0-9]+$' "$scratch/metrics.txt"; then
+    ok "/metrics has the slow link and its rate once its phase is done"
+else
+    bad "/metrics: $(cat "$scratch/metrics.txt" 2> /dev/null)"
+fi
 d=$(newest)
 [ $rc -eq 1 ] && ok "min_link_bw fails the run (exit 1)" || bad "run exit $rc (want 1): $(tail -5 "$scratch/run1.log")"
 python3 - "$d/summary.json" << 'PY' || fail=1
