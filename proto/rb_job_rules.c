@@ -569,6 +569,11 @@ static int s_net(const rb_job_spec_t *j, rb_job_rule_t *out)
         return s_broken(
             out, "size", "size", "runtime",
             "job '%s': a network job needs size= (bytes a stream sends) or runtime=", j->name);
+    if (j->ramp_ns || j->stonewall_ns)
+        return s_broken(out, j->ramp_ns ? "ramp_ns" : "stonewall_ns",
+                        j->ramp_ns ? "ramp_time" : "stonewall_time", "network",
+                        "job '%s': a network job counts from its first byte: no %s (not yet)",
+                        j->name, j->ramp_ns ? "ramp_time" : "stonewall_time");
     if (j->filename[0] || j->device[0] || j->verify || j->shared_file || j->rate || j->rate_write)
         return s_broken(out, "network", "network", NULL,
                         "job '%s': a network job has no files, devices, verify or rates (not "

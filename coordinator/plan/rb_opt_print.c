@@ -472,7 +472,14 @@ static void s_print_row(const rb_opt_t *opt, const rb_job_spec_t *js, const char
 
 void rb_opt_print_job(const rb_job_spec_t *js, const char *global_dir, FILE *f)
 {
-    for (size_t i = 0; i < rb_opt_count(); i++)
+    /* a network job: the options it has (docs/plan.md, "Networks") */
+    static const char *const net[] = {"network",    "net_target", "pingpong",     "rw",
+                                      "bs",         "numjobs",    "size",         "runtime",
+                                      "time_based", "startdelay", "cpus_allowed", "nice"};
+    for (size_t k = 0; js->network && k < sizeof net / sizeof net[0]; k++)
+        if (rb_opt_find(net[k]))
+            s_print_row(rb_opt_find(net[k]), js, global_dir, f);
+    for (size_t i = 0; !js->network && i < rb_opt_count(); i++)
         if (!(rb_opt_at(i)->flags & (RB_OPT_F_NOPRINT | RB_OPT_F_META)))
             s_print_row(rb_opt_at(i), js, global_dir, f);
 }

@@ -270,7 +270,7 @@ static int s_settle_files(rb_plan_parser_t *ps, const rb_plan_job_t *o, rb_job_s
 /* A network job (network=): no files; a message of bs bytes, 128 KiB
  * unless given (iperf3's default: fio's 4 KiB would measure the system
  * calls), each stream sending size bytes or for runtime. */
-static int s_settle_net(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name)
+static int s_settle_net(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name, unsigned line)
 {
     rb_job_spec_t *js = &o->spec;
     if (o->meta_line)
@@ -281,7 +281,7 @@ static int s_settle_net(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     if (!rb_plan_job_line(o, "bs") && !rb_plan_job_line(o, "blocksize"))
         o->bs_rw[0] = o->bs_rw[1] = o->bs_rw[2] = 128u << 10;
     s_settle_sizes(o, js);
-    return 0;
+    return s_rules(ps, o, line);
 }
 
 static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name, unsigned line)
@@ -302,7 +302,7 @@ static int s_settle_job(rb_plan_parser_t *ps, rb_plan_job_t *o, const char *name
     if (js->rw == RB_RW_META)
         return s_settle_meta(ps, o, name, line);
     if (js->network)
-        return s_settle_net(ps, o, name);
+        return s_settle_net(ps, o, name, line);
     if (o->meta_line)
         return rb_plan_fail(ps, o->meta_line,
                             "option '%s' applies only to rw=meta (job '%s' has rw=%s)", o->meta_key,

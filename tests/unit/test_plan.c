@@ -1219,6 +1219,40 @@ static rb_plan_t *s_parse_in(const char *text, rb_plan_input_t *in, const char *
 
 /* filename= naming raw block devices: a list is the job's nrfiles, size
  * may be left to the devices, and the print gives the list back. */
+/* network=: a network job read, its message 128 KiB unless bs= says, the
+ * rules of one (one way or both, incast's target, no ramp, no files), and
+ * fio's ioengine=net refused naming network=. */
+static void test_network_jobs(void **state)
+{
+    (void)state;
+    rb_plan_t *p = s_parse_str("[n]\nnetwork=incast\nnet_target=gfs1\nrw=rw\nnumjobs=4\n"
+                               "runtime=5s\ntime_based\n[r]\nstonewall\nnetwork=ring\npingpong\n"
+                               "bs=64\nsize=1m\n");
+    assert_non_null(p);
+    const rb_job_spec_t *n = &p->phases[0].jobs[0], *r = &p->phases[1].jobs[0];
+    assert_int_equal(n->network, RB_NET_INCAST);
+    assert_string_equal(n->net_target, "gfs1");
+    assert_int_equal(n->rw, RB_RW_RW);
+    assert_int_equal(n->bs, 128u << 10);
+    assert_int_equal(n->numjobs, 4);
+    assert_int_equal(r->network, RB_NET_RING);
+    assert_int_equal(r->pingpong, 1);
+    assert_int_equal(r->bs, 64);
+    assert_int_equal(r->size, 1u << 20);
+    rb_plan_destroy(&p);
+    s_bad_str("[n]\nnetwork=incast\nruntime=1s\n", 2, "network=incast needs net_target=NODE");
+    s_bad_str("[n]\nnetwork=pairs\nnet_target=a\nruntime=1s\n", 3,
+              "net_target is the node of network=incast");
+    s_bad_str("[n]\nnetwork=pairs\nrw=randwrite\nruntime=1s\n", 3, "not rw=randwrite");
+    s_bad_str("[n]\nnetwork=pairs\nruntime=1s\nramp_time=1s\n", 4, "no ramp_time");
+    s_bad_str("[n]\nnetwork=pairs\nruntime=1s\nnumjobs=65\n", 4, "numjobs=65 streams a link");
+    s_bad_str("[n]\nnetwork=pairs\n", 1, "needs size= (bytes a stream sends) or runtime=");
+    s_bad_str("[n]\nnetwork=pairs\nruntime=1s\nverify=md5\n", 2, "no files, devices, verify");
+    s_bad_str("[n]\nnetwork=mesh\nruntime=1s\n", 2, "network");
+    s_bad_str("[n]\nioengine=net\nhostname=h\nport=1\nrw=write\nsize=1m\n", 2,
+              "ioengine=net: fio's network engine");
+}
+
 static void test_devices(void **state)
 {
     (void)state;
@@ -4055,6 +4089,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fio_style_inline_comments),
         cmocka_unit_test(test_error_options),
         cmocka_unit_test(test_devices),
+        cmocka_unit_test(test_network_jobs),
         cmocka_unit_test(test_fio_syntax),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_issue33_expansion_bounds),
