@@ -69,12 +69,16 @@ void rb_progress_line(rb_run_ctx_t *r, const rb_phase_spec_t *ph, uint64_t now, 
         else
             snprintf(bar, sizeof bar, "  %3.0f%% ETA %s", f * 100, eta);
     }
-    fprintf(stderr, "%srackbench: %7.1fs  %-16s %s  %8.0f IOPS  nodes %u/%u%s%s%s",
-            r->tty ? "\r\033[K" : "", elapsed, ph->name,
-            rb_units_fmt_bw_in(b, sizeof b, span_s > 0 ? (double)r->live_bytes / span_s : 0,
-                               r->o->units),
-            span_s > 0 ? (double)r->live_ops / span_s : 0, seen, r->phase_nodes, slow, bar,
-            r->tty ? "" : "\n");
+    double rate = span_s > 0 ? (double)r->live_bytes / span_s : 0;
+    int net = ph->njobs && ph->jobs[0].network;
+    if (net) /* a network phase: each byte is counted sent and received; the network moved half */
+        snprintf(b, sizeof b, "%.3f Gbit/s", rate / 2 * 8 / 1e9);
+    else
+        rb_units_fmt_bw_in(b, sizeof b, rate, r->o->units);
+    fprintf(stderr, "%srackbench: %7.1fs  %-16s %s  %8.0f %s  nodes %u/%u%s%s%s",
+            r->tty ? "\r\033[K" : "", elapsed, ph->name, b,
+            span_s > 0 ? (double)r->live_ops / span_s / (net ? 2 : 1) : 0, net ? "msg/s" : "IOPS",
+            seen, r->phase_nodes, net ? "" : slow, bar, r->tty ? "" : "\n");
     r->live_bytes = 0;
     r->live_ops = 0;
     for (uint32_t i = 0; i < r->fleet.n; i++) {

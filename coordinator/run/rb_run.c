@@ -512,6 +512,10 @@ static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
     char b[64];
     if (rb_phase_spec_is_meta(ph))
         rb_info("phase %s: %.0f operations/s aggregate", ph->name, r->aggs[p].iops);
+    else if (r->aggs[p].net)
+        rb_info("phase %s: %u links, median %.3f Gbit/s (min %.3f, max %.3f), %u slow", ph->name,
+                r->aggs[p].net->nlinks, r->aggs[p].net->median_gbps, r->aggs[p].net->min_gbps,
+                r->aggs[p].net->max_gbps, r->aggs[p].net->nslow);
     else
         rb_info("phase %s: %s aggregate", ph->name,
                 rb_units_fmt_bw_in(b, sizeof b, r->aggs[p].aggregate_bw, r->o->units));
