@@ -251,13 +251,14 @@ static int s_verify(rb_net_phase_t *np, s_pending_t *pd)
         s_refuse(np, pd->fd, pd->peer, "an agent of this run, for another phase or node");
         return 1;
     }
-    uint32_t n = __atomic_load_n(&np->nlinks, __ATOMIC_ACQUIRE);
-    if (!n) { /* our GO is on its way (or waits for a task here): the peer's came first */
+    if (!__atomic_load_n(&np->links_set, __ATOMIC_ACQUIRE)) {
+        /* our GO is on its way (or waits for a task here): the peer's came first */
         if (!pd->proven)
             pd->deadline = rb_time_mono_ns() + RB_NET_IDLE_NS; /* proven: it may wait */
         pd->proven = 1;
         return 0;
     }
+    uint32_t n = __atomic_load_n(&np->nlinks, __ATOMIC_ACQUIRE);
     for (uint32_t l = 0; l < n; l++) {
         const rb_net_link_t *k = &np->links[l];
         if (k->out || k->job != job || k->peer != from)
@@ -406,8 +407,8 @@ int rb_net_phase_links(rb_net_phase_t *np, const rb_net_link_t *links, uint32_t 
                        size_t cap)
 {
     uint64_t total = 0;
-    if (!n || n > RB_NET_LINKS_MAX) {
-        snprintf(why, cap, "phase %s: %u links at this node (1 .. %u)", np->spec->name, n,
+    if (n > RB_NET_LINKS_MAX) { /* none: its peers were lost before the phase; it moves nothing */
+        snprintf(why, cap, "phase %s: %u links at this node, at most %u", np->spec->name, n,
                  RB_NET_LINKS_MAX);
         return -E2BIG;
     }
@@ -425,15 +426,16 @@ int rb_net_phase_links(rb_net_phase_t *np, const rb_net_link_t *links, uint32_t 
                  (unsigned long long)total, RB_MAX_WORKERS);
         return -E2BIG;
     }
-    np->links = calloc(n, sizeof *np->links);
-    np->first = calloc(n, sizeof *np->first);
+    np->links = calloc(n ? n : 1, sizeof *np->links);
+    np->first = calloc(n ? n : 1, sizeof *np->first);
     np->streams = calloc(total ? total : 1, sizeof *np->streams);
-    np->out = calloc(n, sizeof *np->out);
+    np->out = calloc(n ? n : 1, sizeof *np->out);
     if (!np->links || !np->first || !np->streams || !np->out) {
         snprintf(why, cap, "phase %s: out of memory for %u links", np->spec->name, n);
         return -ENOMEM;
     }
-    memcpy(np->links, links, n * sizeof *links);
+    if (n)
+        memcpy(np->links, links, n * sizeof *links);
     for (uint32_t l = 0, k = 0; l < n; l++) {
         np->first[l] = k;
         k += np->spec->jobs[links[l].job].numjobs;
@@ -442,6 +444,7 @@ int rb_net_phase_links(rb_net_phase_t *np, const rb_net_link_t *links, uint32_t 
         np->streams[i].fd = -1;
     np->nstreams = (uint32_t)total;
     __atomic_store_n(&np->nlinks, n, __ATOMIC_RELEASE);
+    __atomic_store_n(&np->links_set, 1, __ATOMIC_RELEASE);
     return 0;
 }
 

@@ -47,7 +47,8 @@ struct rb_net_phase {
     uint32_t *first;
     rb_net_stream_t *streams;
     uint32_t nstreams;
-    uint32_t nlinks; /* release-stored once links, first and streams are set */
+    uint32_t nlinks; /* release-stored once links, first and streams are set ... */
+    int links_set;   /* ... and then this, 1 (a node may have none: its peers were lost) */
     /* the acceptor */
     pthread_t thread;
     int started;

@@ -22,7 +22,8 @@
 #include "rb_net_int.h"
 #include "rb_time.h"
 
-#define S_CONNECT_NS   (5ull * 1000 * 1000 * 1000) /* to connect (then RB_NET_IDLE_NS to prove it) */
+/* to connect to a peer's data port (then RB_NET_IDLE_NS to prove it) */
+#define S_CONNECT_NS   (5ull * 1000 * 1000 * 1000)
 #define S_POLL_MS      20
 #define S_RECV_MIN     (256u << 10) /* the receive buffer, at least */
 #define S_SENDS_A_TURN 8            /* sends on one stream for one poll, at most */
