@@ -321,6 +321,8 @@ static void s_run(rb_worker_t *w)
     for (uint32_t i = 0; i < nm; i++)
         if (mine[i].link->out)
             s_open(w, &mine[i]);
+    /* the streams this worker takes: waited for until RB_NET_IDLE_NS past its time */
+    uint64_t wait_in = (w->deadline != UINT64_MAX ? w->deadline : w->t_go) + RB_NET_IDLE_NS;
     for (;;) {
         uint64_t now = rb_time_mono_ns();
         int go_on = now < w->deadline && !rb_worker_stopped(w);
@@ -338,10 +340,14 @@ static void s_run(rb_worker_t *w)
                         int one = 1;
                         (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
                     }
-                } else if (!go_on || now - w->t_go > RB_NET_IDLE_NS) {
-                    if (go_on)
+                } else if (rb_worker_stopped(w) || now > wait_in) {
+                    /* a sender that starts late still streams into its
+                     * window: its stream is waited for past this worker's
+                     * own end, and read to its end */
+                    if (!rb_worker_stopped(w))
                         rb_net_stream_fail(st, -ETIMEDOUT,
-                                           "stream %u from node %u never came (%llu s after GO)",
+                                           "stream %u from node %u never came (%llu s after the "
+                                           "phase's time)",
                                            w->index, m->link->peer,
                                            (unsigned long long)(RB_NET_IDLE_NS / RB_NS_PER_S));
                     st->over = 1;
