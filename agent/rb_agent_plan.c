@@ -20,6 +20,7 @@
 #include "rb_engine.h"
 #include "rb_fs.h"
 #include "rb_job.h"
+#include "rb_job_rules.h"
 #include "rb_layout.h"
 #include "rb_log.h"
 #include "rb_lustre.h"
@@ -462,12 +463,9 @@ static int s_check_net(const rb_agent_t *a, const rb_phase_spec_t *ph, const rb_
                           "phase %s, job %s: a network phase, and the PLAN carries no secret "
                           "for its data connections",
                           ph->name, js->name);
-    if (!js->numjobs || js->numjobs > RB_NET_STREAMS_MAX || !js->bs || js->bs > RB_NET_MSG_MAX ||
-        (!js->runtime_ns && !js->size))
-        return rb_err_set(err, -EINVAL,
-                          "job %s: numjobs=%u (1 .. %u streams a link), bs=%llu (1 .. 16 MiB), "
-                          "and size or runtime",
-                          js->name, js->numjobs, RB_NET_STREAMS_MAX, (unsigned long long)js->bs);
+    rb_job_rule_t rule; /* the plan checked them; a PLAN from elsewhere is checked here */
+    if (rb_job_rules_check(js, &rule) < 0)
+        return rb_err_set(err, -EINVAL, "%s", rule.why);
     return 0;
 }
 
@@ -522,7 +520,7 @@ int rb_agent_plan_accept(rb_agent_t *a, rb_err_t *err)
                     return rc;
                 nets++;
                 workers += js->numjobs;
-                bufmem += (uint64_t)js->numjobs * 2 * (js->bs > (256u << 10) ? js->bs : 256u << 10);
+                bufmem += (uint64_t)js->numjobs * rb_net_buf_bytes(js->bs);
                 continue;
             }
             /* a job on devices is settled against them here (its size) */

@@ -49,6 +49,23 @@ int rb_net_parse_addr(const char *addr, uint32_t port, struct sockaddr_storage *
     return -EINVAL;
 }
 
+/* An IPv4 or IPv6 address as text into out ("?" for another family); its port. */
+static unsigned s_addr_text(const struct sockaddr_storage *ss, char *out, size_t cap)
+{
+    const struct sockaddr_in *v4 = (const struct sockaddr_in *)ss;
+    const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)ss;
+    snprintf(out, cap, "?");
+    if (ss->ss_family == AF_INET) {
+        inet_ntop(AF_INET, &v4->sin_addr, out, (socklen_t)cap);
+        return ntohs(v4->sin_port);
+    }
+    if (ss->ss_family == AF_INET6) {
+        inet_ntop(AF_INET6, &v6->sin6_addr, out, (socklen_t)cap);
+        return ntohs(v6->sin6_port);
+    }
+    return 0;
+}
+
 static int s_bind(rb_net_port_t *p, uint32_t port, rb_err_t *err)
 {
     struct sockaddr_storage ss;
@@ -67,9 +84,10 @@ static int s_bind(rb_net_port_t *p, uint32_t port, rb_err_t *err)
         return rb_err_set(err, -e, "network phases: cannot bind %s port %u: %s", p->addr, port,
                           strerror(e));
     }
+    char a[RB_NET_ADDR_MAX];
+    len = sizeof ss;
     if (getsockname(fd, (struct sockaddr *)&ss, &len) == 0)
-        p->port = ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
-                                                : ((struct sockaddr_in6 *)&ss)->sin6_port);
+        p->port = s_addr_text(&ss, a, sizeof a);
     p->fd = fd;
     return 0;
 }
@@ -112,11 +130,8 @@ int rb_net_source_addr(const char *endpoint, char *out, size_t cap)
     /* a datagram socket's connect only routes: nothing is sent */
     if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
         getsockname(fd, (struct sockaddr *)&ss, &len) == 0) {
-        const void *a = ss.ss_family == AF_INET
-                            ? (const void *)&((struct sockaddr_in *)&ss)->sin_addr
-                            : (const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr;
-        if (inet_ntop(ss.ss_family, a, out, (socklen_t)cap))
-            rc = 0;
+        s_addr_text(&ss, out, cap);
+        rc = strcmp(out, "?") ? 0 : -EHOSTUNREACH;
     }
     if (fd >= 0)
         close(fd);
@@ -124,18 +139,15 @@ int rb_net_source_addr(const char *endpoint, char *out, size_t cap)
     return rc;
 }
 
-void rb_net_mac(const rb_net_phase_t *np, char tag, const uint8_t *a, size_t alen, const uint8_t *b,
-                size_t blen, uint8_t out[RB_NET_MAC])
+void rb_net_mac(const rb_net_phase_t *np, char tag, const uint8_t nonce[RB_NET_NONCE],
+                const uint8_t hello[RB_NET_HELLO], uint8_t out[RB_NET_MAC])
 {
     uint8_t msg[1 + RB_NET_NONCE + RB_NET_HELLO];
     unsigned len = 0;
-    size_t n = 0;
-    msg[n++] = (uint8_t)tag;
-    memcpy(msg + n, a, alen < RB_NET_NONCE ? alen : RB_NET_NONCE);
-    n += alen < RB_NET_NONCE ? alen : RB_NET_NONCE;
-    memcpy(msg + n, b, blen < RB_NET_HELLO ? blen : RB_NET_HELLO);
-    n += blen < RB_NET_HELLO ? blen : RB_NET_HELLO;
-    if (!HMAC(EVP_sha256(), np->secret, (int)np->secret_len, msg, n, out, &len))
+    msg[0] = (uint8_t)tag;
+    memcpy(msg + 1, nonce, RB_NET_NONCE);
+    memcpy(msg + 1 + RB_NET_NONCE, hello, RB_NET_HELLO);
+    if (!HMAC(EVP_sha256(), np->secret, (int)np->secret_len, msg, sizeof msg, out, &len))
         memset(out, 0, RB_NET_MAC);
 }
 
@@ -192,19 +204,11 @@ typedef struct s_pending {
 
 static void s_peer_name(int fd, char *out, size_t cap)
 {
-    struct sockaddr_storage ss;
+    struct sockaddr_storage ss = {0}; /* unknown when getpeername fails: "?" */
     socklen_t len = sizeof ss;
-    char a[RB_NET_ADDR_MAX] = "?";
-    unsigned port = 0;
-    if (getpeername(fd, (struct sockaddr *)&ss, &len) == 0) {
-        if (ss.ss_family == AF_INET) {
-            inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, a, sizeof a);
-            port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
-        } else if (ss.ss_family == AF_INET6) {
-            inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, a, sizeof a);
-            port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
-        }
-    }
+    char a[RB_NET_ADDR_MAX];
+    (void)getpeername(fd, (struct sockaddr *)&ss, &len);
+    unsigned port = s_addr_text(&ss, a, sizeof a);
     snprintf(out, cap, "%s:%u", a, port);
 }
 
@@ -242,7 +246,7 @@ static int s_verify(rb_net_phase_t *np, s_pending_t *pd)
         s_refuse(np, pd->fd, pd->peer, "not a rackbench agent");
         return 1;
     }
-    rb_net_mac(np, 'c', pd->nonce, RB_NET_NONCE, h, RB_NET_HELLO, mac);
+    rb_net_mac(np, 'c', pd->nonce, h, mac);
     if (CRYPTO_memcmp(mac, h + RB_NET_HELLO, RB_NET_MAC) != 0) {
         s_refuse(np, pd->fd, pd->peer, "no proof of this run's secret");
         return 1;
@@ -272,7 +276,7 @@ static int s_verify(rb_net_phase_t *np, s_pending_t *pd)
             s_refuse(np, pd->fd, pd->peer, "a stream already taken");
             return 1;
         }
-        rb_net_mac(np, 'a', pd->nonce, RB_NET_NONCE, h, RB_NET_HELLO, mac);
+        rb_net_mac(np, 'a', pd->nonce, h, mac);
         if (send(pd->fd, mac, sizeof mac, MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)sizeof mac) {
             s_refuse(np, pd->fd, pd->peer, "gone during the handshake");
             return 1;
@@ -514,10 +518,7 @@ void rb_net_phase_free(rb_net_phase_t **p)
     rb_net_phase_t *np = *p;
     if (!np)
         return;
-    rb_net_phase_stop(np);
-    for (uint32_t i = 0; i < np->nstreams; i++)
-        if (np->streams[i].fd >= 0 && !np->streams[i].taken)
-            close(np->streams[i].fd);
+    rb_net_phase_stop(np); /* closes the streams no worker took */
     pthread_mutex_destroy(&np->mu);
     free(np->links);
     free(np->first);

@@ -39,6 +39,13 @@ void rb_net_port_close(rb_net_port_t *p);
  * out. 0 or -errno. */
 int rb_net_source_addr(const char *endpoint, char *out, size_t cap);
 
+/* The buffer one worker of a network job takes: a message to send and
+ * room to receive (a message, and 256 KiB at least). */
+static inline uint64_t rb_net_buf_bytes(uint64_t bs)
+{
+    return bs + (bs > (256u << 10) ? bs : (256u << 10));
+}
+
 typedef struct rb_net_phase rb_net_phase_t;
 
 /* A network phase's data side, at its preparation: the port listens and

@@ -64,9 +64,10 @@ struct rb_net_phase {
  * anything else. */
 int rb_net_parse_addr(const char *addr, uint32_t port, struct sockaddr_storage *ss, socklen_t *len);
 
-/* HMAC-SHA256 under the run's secret of tag (one byte), then a and b. */
-void rb_net_mac(const rb_net_phase_t *np, char tag, const uint8_t *a, size_t alen, const uint8_t *b,
-                size_t blen, uint8_t out[RB_NET_MAC]);
+/* HMAC-SHA256 under the run's secret of tag (one byte), the acceptor's
+ * nonce and the connector's hello. */
+void rb_net_mac(const rb_net_phase_t *np, char tag, const uint8_t nonce[RB_NET_NONCE],
+                const uint8_t hello[RB_NET_HELLO], uint8_t out[RB_NET_MAC]);
 
 /* Fails stream st (the first failure stays): -code, "fmt ...". */
 void rb_net_stream_fail(rb_net_stream_t *st, int code, const char *fmt, ...)

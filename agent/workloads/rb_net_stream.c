@@ -25,8 +25,7 @@
 /* to connect to a peer's data port (then RB_NET_IDLE_NS to prove it) */
 #define S_CONNECT_NS   (5ull * 1000 * 1000 * 1000)
 #define S_POLL_MS      20
-#define S_RECV_MIN     (256u << 10) /* the receive buffer, at least */
-#define S_SENDS_A_TURN 8            /* sends on one stream for one poll, at most */
+#define S_SENDS_A_TURN 8 /* sends on one stream for one poll, at most */
 
 /* One stream this worker serves. */
 typedef struct s_mine {
@@ -41,6 +40,20 @@ static void s_put32(uint8_t *p, uint32_t v)
     p[1] = (uint8_t)(v >> 8);
     p[2] = (uint8_t)(v >> 16);
     p[3] = (uint8_t)(v >> 24);
+}
+
+/* Round trips go out as they are written, not held back for more (pingpong). */
+static void s_nodelay(const rb_job_spec_t *js, int fd)
+{
+    int one = 1;
+    if (js->pingpong)
+        (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+/* 1 once a stream of a job without time_based has sent its size. */
+static int s_sent_all(const rb_job_spec_t *js, const rb_net_stream_t *st)
+{
+    return !js->time_based && js->size && st->bytes >= js->size;
 }
 
 /* Moves len bytes of buf on fd (sending or receiving) by deadline. 0 or -errno. */
@@ -127,14 +140,14 @@ static void s_open(rb_worker_t *w, s_mine_t *m)
         s_put32(hello + 28, w->spec->pingpong);
         if (getrandom(hello + 32, RB_NET_NONCE, 0) != RB_NET_NONCE)
             memset(hello + 32, 0x5a, RB_NET_NONCE);
-        rb_net_mac(np, 'c', hi + 4, RB_NET_NONCE, hello, RB_NET_HELLO, hello + RB_NET_HELLO);
+        rb_net_mac(np, 'c', hi + 4, hello, hello + RB_NET_HELLO);
         rc = s_all(fd, hello, sizeof hello, 1, deadline);
     }
     if (rc == 0)
         rc = s_all(fd, mac, sizeof mac, 0, deadline);
     if (rc == 0) {
         uint8_t want[RB_NET_MAC];
-        rb_net_mac(np, 'a', hi + 4, RB_NET_NONCE, hello, RB_NET_HELLO, want);
+        rb_net_mac(np, 'a', hi + 4, hello, want);
         if (CRYPTO_memcmp(want, mac, sizeof mac) != 0)
             rc = -EACCES;
     }
@@ -149,10 +162,7 @@ static void s_open(rb_worker_t *w, s_mine_t *m)
         st->over = 1;
         return;
     }
-    if (w->spec->pingpong) {
-        int one = 1;
-        (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    }
+    s_nodelay(w->spec, fd);
     st->fd = fd;
     st->taken = 1;
     st->t_start = st->t_last = st->t_msg = rb_time_mono_ns();
@@ -161,14 +171,12 @@ static void s_open(rb_worker_t *w, s_mine_t *m)
 /* Counts n bytes moved on stream st (RB_DIR_WRITE sent, RB_DIR_READ received). */
 static void s_count(rb_worker_t *w, rb_net_stream_t *st, int dir, uint64_t n, uint64_t now)
 {
-    uint64_t bs = w->spec->bs, msgs = 0;
+    uint64_t bs = w->spec->bs;
     st->bytes += n;
     st->partial += n;
     st->t_end = st->t_last = now;
-    while (st->partial >= bs) {
-        st->partial -= bs;
-        msgs++;
-    }
+    uint64_t msgs = st->partial / bs; /* a 256 KiB read of 64-byte messages is 4096 */
+    st->partial %= bs;
     st->ops += msgs;
     if (dir == RB_DIR_WRITE) {
         RB_WORKER_ADD(&w->wbytes, n);
@@ -219,11 +227,11 @@ static void s_send(rb_worker_t *w, s_mine_t *m, short ev, int go_on, uint64_t no
         m->waiting = 0;
         rb_worker_count(w, RB_DIR_WRITE, bs, now - st->t_msg, RB_WORKER_NO_SLAT, now);
         st->t_msg = now;
-        if (!go_on || (!s->time_based && s->size && st->bytes >= s->size))
+        if (!go_on || s_sent_all(s, st))
             s_end(st, 1);
         return;
     }
-    if (!go_on || (!s->time_based && s->size && st->bytes >= s->size)) {
+    if (!go_on || s_sent_all(s, st)) {
         s_end(st, 1);
         return;
     }
@@ -261,7 +269,7 @@ static void s_send(rb_worker_t *w, s_mine_t *m, short ev, int go_on, uint64_t no
             return;
         }
         s_count(w, st, RB_DIR_WRITE, (uint64_t)n, now);
-        if ((uint64_t)n < want || (!s->time_based && s->size && st->bytes >= s->size))
+        if ((uint64_t)n < want || s_sent_all(s, st))
             return; /* the socket is full, or the stream's bytes are sent */
     }
 }
@@ -336,10 +344,7 @@ static void s_run(rb_worker_t *w)
                 int fd = __atomic_load_n(&st->fd, __ATOMIC_ACQUIRE);
                 if (fd >= 0) {
                     st->taken = 1;
-                    if (w->spec->pingpong) {
-                        int one = 1;
-                        (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-                    }
+                    s_nodelay(w->spec, fd);
                 } else if (rb_worker_stopped(w) || now > wait_in) {
                     /* a sender that starts late still streams into its
                      * window: its stream is waited for past this worker's
@@ -403,7 +408,7 @@ static int s_setup(rb_worker_t *w, rb_sandbox_t *sb, int rundir, const rb_job_ct
     if (!bs || bs > RB_NET_MSG_MAX)
         return rb_err_set(err, -EINVAL, "job %s: bs=%llu: a message of 1 byte .. 16 MiB",
                           w->spec->name, (unsigned long long)bs);
-    w->bufs_len = bs + (bs > S_RECV_MIN ? bs : S_RECV_MIN);
+    w->bufs_len = rb_net_buf_bytes(bs);
     w->bufs = rb_worker_aligned(w->bufs_len);
     if (!w->bufs)
         return rb_err_set(err, -ENOMEM, "job %s: out of memory for %llu-byte messages",

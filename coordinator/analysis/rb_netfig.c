@@ -133,7 +133,7 @@ static int s_link_cmp(const void *x, const void *y)
     return a->to < b->to ? -1 : a->to > b->to;
 }
 
-static rb_net_link_fig_t *s_find(rb_net_fig_t *f, uint32_t job, uint32_t from, uint32_t to)
+static rb_net_link_fig_t *s_find(const rb_net_fig_t *f, uint32_t job, uint32_t from, uint32_t to)
 {
     rb_net_link_fig_t key = {.job = job, .from = from, .to = to};
     return bsearch(&key, f->links, f->nlinks, sizeof key, s_link_cmp);
@@ -167,19 +167,27 @@ static void s_family(const rb_phase_spec_t *ph, rb_net_fig_t *f)
     free(v);
 }
 
+/* What one end of link l counted of its time and failure: its time (when
+ * it has one) and its error (when l has none yet). */
+static void s_take_end(rb_net_link_fig_t *l, const rb_link_stat_t *s)
+{
+    if (s->t_end_ns > s->t_start_ns)
+        l->seconds = (double)(s->t_end_ns - s->t_start_ns) / 1e9;
+    if (s->status && !l->status) {
+        l->status = s->status;
+        snprintf(l->error, sizeof l->error, "%s", s->error);
+    }
+}
+
 int rb_net_fig_build(const rb_phase_spec_t *ph, uint32_t nnodes, rb_msg_done_t *const *done,
                      rb_net_fig_t *f)
 {
     memset(f, 0, sizeof *f);
     if (!rb_net_phase_is(ph))
         return 0;
-    uint64_t cap = 0;
+    uint64_t cap = 0; /* a link each sending end, and each taker whose sender sent no DONE */
     for (uint32_t r = 0; r < nnodes; r++)
-        for (uint32_t i = 0; done[r] && i < done[r]->nlinks; i++)
-            cap += done[r]->links[i].out;
-    for (uint32_t r = 0; r < nnodes; r++) /* a receiver whose sender sent no DONE */
-        for (uint32_t i = 0; done[r] && i < done[r]->nlinks; i++)
-            cap += !done[r]->links[i].out;
+        cap += done[r] ? done[r]->nlinks : 0;
     f->nnodes = nnodes;
     f->links = calloc(cap ? cap : 1, sizeof *f->links);
     f->nodes = calloc(nnodes ? nnodes : 1, sizeof *f->nodes);
@@ -205,12 +213,7 @@ int rb_net_fig_build(const rb_phase_spec_t *ph, uint32_t nnodes, rb_msg_done_t *
             l->streams = s->streams;
             l->partial = 1; /* until the receiver's count comes */
             l->bytes = s->bytes;
-            l->seconds =
-                s->t_end_ns > s->t_start_ns ? (double)(s->t_end_ns - s->t_start_ns) / 1e9 : 0;
-            if (s->status) {
-                l->status = s->status;
-                snprintf(l->error, sizeof l->error, "%s", s->error);
-            }
+            s_take_end(l, s);
         }
     }
     qsort(f->links, f->nlinks, sizeof *f->links, s_link_cmp);
@@ -237,12 +240,7 @@ int rb_net_fig_build(const rb_phase_spec_t *ph, uint32_t nnodes, rb_msg_done_t *
             if (!ph->jobs[s->job].pingpong)
                 l->ops = s->ops;
             l->streams = s->streams > l->streams ? s->streams : l->streams;
-            if (s->t_end_ns > s->t_start_ns)
-                l->seconds = (double)(s->t_end_ns - s->t_start_ns) / 1e9;
-            if (s->status && !l->status) {
-                l->status = s->status;
-                snprintf(l->error, sizeof l->error, "%s", s->error);
-            }
+            s_take_end(l, s); /* the receiver's time over the sender's */
         }
         if (done[r]) {
             f->nodes[r].refused = done[r]->net_refused;
@@ -253,7 +251,7 @@ int rb_net_fig_build(const rb_phase_spec_t *ph, uint32_t nnodes, rb_msg_done_t *
             f->retrans += done[r]->net_retrans;
         }
     }
-    qsort(f->links, f->nlinks, sizeof *f->links, s_link_cmp);
+    rb_net_fig_index(f, ph->njobs);
     uint32_t moved = 0;
     for (uint32_t i = 0; i < f->nlinks; i++) {
         rb_net_link_fig_t *l = &f->links[i];
@@ -302,6 +300,27 @@ void rb_net_fig_free(rb_net_fig_t *f)
     memset(f, 0, sizeof *f);
 }
 
+rb_net_cell_t rb_net_cell(const rb_net_fig_t *f, uint32_t from, uint32_t to)
+{
+    rb_net_cell_t c = {0};
+    for (uint32_t j = 0; j < f->njobs; j++) {
+        const rb_net_link_fig_t *l = s_find(f, j, from, to);
+        if (!l)
+            continue;
+        c.has = 1;
+        c.gbps += l->gbps;
+        c.slow |= l->slow;
+        c.failed |= l->status != 0;
+    }
+    return c;
+}
+
+void rb_net_fig_index(rb_net_fig_t *f, uint32_t njobs)
+{
+    f->njobs = njobs;
+    qsort(f->links, f->nlinks, sizeof *f->links, s_link_cmp);
+}
+
 int rb_net_findings(rb_phase_agg_t *a)
 {
     const rb_net_fig_t *f = a->net;
@@ -311,10 +330,7 @@ int rb_net_findings(rb_phase_agg_t *a)
             continue;
         if (l->from >= a->nnodes || l->to >= a->nnodes)
             continue;
-        const rb_net_link_fig_t *rev = NULL;
-        for (uint32_t k = 0; k < f->nlinks && !rev; k++)
-            if (f->links[k].job == l->job && f->links[k].from == l->to && f->links[k].to == l->from)
-                rev = &f->links[k];
+        const rb_net_link_fig_t *rev = s_find(f, l->job, l->to, l->from);
         rb_finding_t x = {.first_seen_s = -1, .value = l->gbps};
         snprintf(x.node, sizeof x.node, "%s", a->nodes[l->from].name);
         snprintf(x.device, sizeof x.device, "to %s", a->nodes[l->to].name);

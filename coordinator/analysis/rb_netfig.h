@@ -51,8 +51,9 @@ typedef struct rb_net_node_fig {
 
 typedef struct rb_net_fig {
     uint32_t nnodes;
+    uint32_t njobs; /* of the phase (links name them by index) */
     uint32_t nlinks;
-    rb_net_link_fig_t *links;               /* sorted by job, sender, receiver */
+    rb_net_link_fig_t *links;               /* sorted by job, sender, receiver (rb_net_fig_index) */
     rb_net_node_fig_t *nodes;               /* by rank */
     double median_gbps, min_gbps, max_gbps; /* over the links that moved data */
     uint32_t nslow, nasym, nfailed;
@@ -67,6 +68,19 @@ int rb_net_fig_build(const rb_phase_spec_t *ph, uint32_t nnodes, rb_msg_done_t *
                      rb_net_fig_t *fig);
 
 void rb_net_fig_free(rb_net_fig_t *fig);
+
+/* Sorts fig's links by job, sender and receiver, for rb_net_cell and the
+ * reverse of a link; fig's phase has njobs jobs. */
+void rb_net_fig_index(rb_net_fig_t *fig, uint32_t njobs);
+
+/* One cell of the link matrix, sender from to receiver to, over the
+ * phase's jobs: whether a link is there, its rate summed, whether one of
+ * them is slow or failed. */
+typedef struct rb_net_cell {
+    int has, slow, failed;
+    double gbps;
+} rb_net_cell_t;
+rb_net_cell_t rb_net_cell(const rb_net_fig_t *fig, uint32_t from, uint32_t to);
 
 struct rb_phase_agg;
 

@@ -8,33 +8,10 @@
 
 #include "rb_html_int.h"
 #include "rb_netfig.h"
+#include "rb_report_net.h"
 #include "rb_svg.h"
 
 #define S_MATRIX_MAX 64 /* nodes drawn as a matrix; past that, the links found wanting */
-
-static const char *s_name(const rb_phase_agg_t *a, uint32_t r)
-{
-    return r < a->nnodes ? a->nodes[r].name : "?";
-}
-
-/* One cell of the matrix: the rate of sender r to receiver c (summed over
- * the phase's jobs), whether a link is there, slow or failed. */
-static int s_cell(const rb_net_fig_t *f, uint32_t r, uint32_t c, double *g, int *slow, int *bad)
-{
-    int has = 0;
-    *g = 0;
-    *slow = *bad = 0;
-    for (uint32_t i = 0; i < f->nlinks; i++) {
-        const rb_net_link_fig_t *l = &f->links[i];
-        if (l->from != r || l->to != c)
-            continue;
-        has = 1;
-        *g += l->gbps;
-        *slow |= l->slow;
-        *bad |= l->status != 0;
-    }
-    return has;
-}
 
 static void s_matrix(FILE *f, const rb_phase_agg_t *a, const rb_net_fig_t *nf)
 {
@@ -43,24 +20,24 @@ static void s_matrix(FILE *f, const rb_phase_agg_t *a, const rb_net_fig_t *nf)
           f);
     for (uint32_t c = 0; c < a->nnodes; c++) {
         fputs("<th class=\"n\">", f);
-        rb_svg_textf(f, "%s", s_name(a, c));
+        rb_svg_textf(f, "%s", rb_report_net_node(a, c));
         fputs("</th>", f);
     }
     fputs("</tr>\n", f);
     for (uint32_t r = 0; r < a->nnodes; r++) {
         fputs("<tr><th>", f);
-        rb_svg_textf(f, "%s", s_name(a, r));
+        rb_svg_textf(f, "%s", rb_report_net_node(a, r));
         fputs("</th>", f);
         for (uint32_t c = 0; c < a->nnodes; c++) {
-            double g;
-            int slow, bad;
-            if (!s_cell(nf, r, c, &g, &slow, &bad)) {
+            rb_net_cell_t x = rb_net_cell(nf, r, c);
+            if (!x.has) {
                 fputs("<td class=\"n none\">-</td>", f);
                 continue;
             }
-            int light = nf->max_gbps > 0 ? 95 - (int)(45.0 * g / nf->max_gbps + 0.5) : 95;
+            int light = nf->max_gbps > 0 ? 95 - (int)(45.0 * x.gbps / nf->max_gbps + 0.5) : 95;
             fprintf(f, "<td class=\"n\" style=\"background:hsl(210,60%%,%d%%)%s\">%.3f%s</td>",
-                    light, slow || bad ? ";outline:2px solid #c00" : "", g, bad ? " !" : "");
+                    light, x.slow || x.failed ? ";outline:2px solid #c00" : "", x.gbps,
+                    x.failed ? " !" : "");
         }
         fputs("</tr>\n", f);
     }
@@ -81,7 +58,7 @@ static void s_nodes(FILE *f, const rb_phase_agg_t *a, const rb_net_fig_t *nf)
     for (uint32_t r = 0; r < nf->nnodes && r < a->nnodes; r++) {
         const rb_net_node_fig_t *n = &nf->nodes[r];
         fputs("<tr><th>", f);
-        rb_svg_textf(f, "%s", s_name(a, r));
+        rb_svg_textf(f, "%s", rb_report_net_node(a, r));
         fputs("</th>", f);
         for (int in = 0; in < 2; in++) {
             double g = in ? n->in_gbps : n->out_gbps;
@@ -115,9 +92,9 @@ void rb_html_net(const rb_phase_agg_t *a, FILE *f)
             if (!l->slow && !l->asymmetric && !l->status)
                 continue;
             fputs("<li>", f);
-            rb_svg_textf(f, "%s to %s: %.3f Gbit/s%s%s%s", s_name(a, l->from), s_name(a, l->to),
-                         l->gbps, l->slow ? ", slow" : "", l->asymmetric ? ", asymmetric" : "",
-                         l->status ? ", failed" : "");
+            rb_svg_textf(f, "%s to %s: %.3f Gbit/s%s%s%s", rb_report_net_node(a, l->from),
+                         rb_report_net_node(a, l->to), l->gbps, l->slow ? ", slow" : "",
+                         l->asymmetric ? ", asymmetric" : "", l->status ? ", failed" : "");
             fputs("</li>\n", f);
         }
         fputs("</ul>\n", f);
@@ -127,9 +104,9 @@ void rb_html_net(const rb_phase_agg_t *a, FILE *f)
         if (!nf->nodes[r].refused)
             continue;
         fputs("<p class=\"note\">", f);
-        rb_svg_textf(f, "%s's data port turned away %" PRIu64 " connection%s: %s", s_name(a, r),
-                     nf->nodes[r].refused, nf->nodes[r].refused == 1 ? "" : "s",
-                     nf->nodes[r].refused_by);
+        rb_svg_textf(f, "%s's data port turned away %" PRIu64 " connection%s: %s",
+                     rb_report_net_node(a, r), nf->nodes[r].refused,
+                     nf->nodes[r].refused == 1 ? "" : "s", nf->nodes[r].refused_by);
         fputs("</p>\n", f);
     }
 }

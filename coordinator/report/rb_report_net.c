@@ -10,8 +10,7 @@
 #include "rb_netfig.h"
 #include "rb_report_net.h"
 
-/* A node's name by rank, or "?" */
-static const char *s_name(const rb_phase_agg_t *a, uint32_t r)
+const char *rb_report_net_node(const rb_phase_agg_t *a, uint32_t r)
 {
     return r < a->nnodes ? a->nodes[r].name : "?";
 }
@@ -51,8 +50,8 @@ void rb_report_net_json(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spec
         const rb_net_link_fig_t *l = &f->links[i];
         rb_jw_obj_begin(w, NULL);
         rb_jw_str(w, "job", l->job < sp->njobs ? sp->jobs[l->job].name : "?");
-        rb_jw_str(w, "from", s_name(a, l->from));
-        rb_jw_str(w, "to", s_name(a, l->to));
+        rb_jw_str(w, "from", rb_report_net_node(a, l->from));
+        rb_jw_str(w, "to", rb_report_net_node(a, l->to));
         rb_jw_u64(w, "bytes", l->bytes);
         rb_jw_u64(w, "sent", l->sent);
         rb_jw_u64(w, "ops", l->ops);
@@ -74,7 +73,7 @@ void rb_report_net_json(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spec
     for (uint32_t r = 0; r < f->nnodes && r < a->nnodes; r++) {
         const rb_net_node_fig_t *n = &f->nodes[r];
         rb_jw_obj_begin(w, NULL);
-        rb_jw_str(w, "node", s_name(a, r));
+        rb_jw_str(w, "node", rb_report_net_node(a, r));
         rb_jw_num(w, "out_gbps", n->out_gbps);
         rb_jw_num(w, "in_gbps", n->in_gbps);
         rb_jw_u64(w, "out_bytes", n->out_bytes);
@@ -172,6 +171,7 @@ int rb_report_net_read(const rb_json_t *o, rb_phase_agg_t *a, const rb_phase_spe
         nf->refused = rb_json_get_u64(x, "refused");
         rb_json_get_str(x, "refused_by", nf->refused_by, sizeof nf->refused_by);
     }
+    rb_net_fig_index(f, sp->njobs);
     return 0;
 }
 
@@ -209,30 +209,23 @@ int rb_report_net_text(FILE *f, const rb_phase_agg_t *a, const rb_phase_spec_t *
         fprintf(f, "  link matrix, Gbit/s (sender down, receiver across; * slow, ! failed)\n");
         fprintf(f, "  %-*s", w, "from\\to");
         for (uint32_t c = 0; c < a->nnodes; c++)
-            fprintf(f, " %*s", w > 9 ? w : 9, s_name(a, c));
+            fprintf(f, " %*s", w > 9 ? w : 9, rb_report_net_node(a, c));
         fprintf(f, "\n");
         for (uint32_t r = 0; r < a->nnodes; r++) {
             int any = 0;
-            for (uint32_t i = 0; i < nf->nlinks; i++)
-                any |= nf->links[i].from == r;
+            for (uint32_t c = 0; c < a->nnodes && !any; c++)
+                any = rb_net_cell(nf, r, c).has;
             if (!any)
                 continue;
-            fprintf(f, "  %-*s", w, s_name(a, r));
+            fprintf(f, "  %-*s", w, rb_report_net_node(a, r));
             for (uint32_t c = 0; c < a->nnodes; c++) {
-                double g = 0;
-                int has = 0, slow = 0, bad = 0;
-                for (uint32_t i = 0; i < nf->nlinks; i++) {
-                    const rb_net_link_fig_t *l = &nf->links[i];
-                    if (l->from != r || l->to != c)
-                        continue;
-                    has = 1;
-                    g += l->gbps;
-                    slow |= l->slow;
-                    bad |= l->status != 0;
-                }
+                rb_net_cell_t x = rb_net_cell(nf, r, c);
                 char cell[32];
-                if (has)
-                    snprintf(cell, sizeof cell, "%.3f%s", g, bad ? "!" : slow ? "*" : "");
+                if (x.has)
+                    snprintf(cell, sizeof cell, "%.3f%s", x.gbps,
+                             x.failed ? "!"
+                             : x.slow ? "*"
+                                      : "");
                 else
                     snprintf(cell, sizeof cell, "-");
                 fprintf(f, " %*s", w > 9 ? w : 9, cell);
@@ -243,8 +236,8 @@ int rb_report_net_text(FILE *f, const rb_phase_agg_t *a, const rb_phase_spec_t *
         for (uint32_t i = 0; i < nf->nlinks; i++) {
             const rb_net_link_fig_t *l = &nf->links[i];
             if (l->slow || l->status || l->asymmetric)
-                fprintf(f, "  link %s -> %s  %.3f Gbit/s%s%s%s\n", s_name(a, l->from),
-                        s_name(a, l->to), l->gbps, l->slow ? "  slow" : "",
+                fprintf(f, "  link %s -> %s  %.3f Gbit/s%s%s%s\n", rb_report_net_node(a, l->from),
+                        rb_report_net_node(a, l->to), l->gbps, l->slow ? "  slow" : "",
                         l->asymmetric ? "  asymmetric" : "", l->status ? "  FAILED" : "");
         }
     }
@@ -257,17 +250,17 @@ int rb_report_net_text(FILE *f, const rb_phase_agg_t *a, const rb_phase_spec_t *
             snprintf(cpu, sizeof cpu, "%.2f", n->cpu_cores);
         if (s_cpu_per_gbps(n) >= 0)
             snprintf(per, sizeof per, "%.3f", s_cpu_per_gbps(n));
-        fprintf(f, "  %-*s %12.3f %12.3f %10s %13s %16" PRIu64 "\n", w, s_name(a, r), n->out_gbps,
-                n->in_gbps, cpu, per, n->retrans);
+        fprintf(f, "  %-*s %12.3f %12.3f %10s %13s %16" PRIu64 "\n", w, rb_report_net_node(a, r),
+                n->out_gbps, n->in_gbps, cpu, per, n->retrans);
     }
     for (uint32_t i = 0; i < nf->nlinks; i++)
         if (nf->links[i].status)
-            fprintf(f, "  link %s -> %s FAILED: %s\n", s_name(a, nf->links[i].from),
-                    s_name(a, nf->links[i].to), nf->links[i].error);
+            fprintf(f, "  link %s -> %s FAILED: %s\n", rb_report_net_node(a, nf->links[i].from),
+                    rb_report_net_node(a, nf->links[i].to), nf->links[i].error);
     for (uint32_t r = 0; r < a->nnodes && r < nf->nnodes; r++)
         if (nf->nodes[r].refused)
             fprintf(f, "  REFUSED  %s's data port turned away %" PRIu64 " connection%s: %s\n",
-                    s_name(a, r), nf->nodes[r].refused, nf->nodes[r].refused == 1 ? "" : "s",
-                    nf->nodes[r].refused_by);
+                    rb_report_net_node(a, r), nf->nodes[r].refused,
+                    nf->nodes[r].refused == 1 ? "" : "s", nf->nodes[r].refused_by);
     return 0;
 }

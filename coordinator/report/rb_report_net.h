@@ -8,6 +8,9 @@
 #include "rb_json.h"
 #include "rb_jw.h"
 
+/* The name of node of rank r in a's figures, "?" past them. */
+const char *rb_report_net_node(const rb_phase_agg_t *a, uint32_t r);
+
 /* summary.json's "network" of a phase (nothing for a phase without one). */
 void rb_report_net_json(rb_jw_t *w, const rb_phase_agg_t *a, const rb_phase_spec_t *sp);
 
