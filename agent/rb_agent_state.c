@@ -204,12 +204,14 @@ static int s_end_run(rb_agent_t *a, uint64_t *removed, rb_err_t *err)
 {
     if (a->phase)
         rb_phase_stop(a->phase);
-    rb_agent_health_unwatch(a);
     __atomic_store_n(&a->prep_stop, 1, __ATOMIC_RELEASE); /* no wait for a large layout */
     if (a->prep_started) {
         pthread_join(a->prep, NULL);
         a->prep_started = 0;
     }
+    /* after the background task, whose clean-up (an END's) ends the watch
+     * too: both joining the watch's thread at once hung the agent */
+    rb_agent_health_unwatch(a);
     rb_phase_destroy(&a->phase);
     rb_phase_destroy(&a->next);
     rb_phase_destroy(&a->ending);
