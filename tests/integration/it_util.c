@@ -446,5 +446,8 @@ int it_run_tests(const char *name, const struct CMUnitTest *tests, size_t n, int
         return 2;
     }
     size_t from = n * (k - 1) / parts, to = n * k / parts;
+    const char *only = getenv("RB_IT_CASE"); /* one case (a glob) of them, to chase it */
+    if (only && *only)
+        cmocka_set_test_filter(only);
     return _cmocka_run_group_tests(name, tests + from, to - from, NULL, NULL);
 }
