@@ -236,7 +236,8 @@ static void s_send_hello(rb_agent_t *a)
     h->devs = a->inv;
     h->ndevs = a->ninv;
     h->ndevs_seen = a->inv_seen > a->ninv ? a->inv_seen : 0;
-    rb_agent_send(a, &m);
+    if (rb_agent_send(a, &m) == 0)
+        a->said_hello = 1;
 }
 
 /* Host telemetry: the devices under the roots (and their members), read
@@ -332,6 +333,15 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
     int rc = rb_msg_decode(zframe_data(f), zframe_size(f), &m, &err);
     if (rc < 0) {
         s_bad_frame(a, &m, rc, err.msg);
+        return;
+    }
+    if (!a->said_hello) {
+        /* The coordinator's words to an earlier process of this name (its
+         * HEARTBEATs, before it has this one's HELLO): taking them for an
+         * answer, this process never said HELLO and passed for that one. */
+        rb_debug("%s from %s before this agent's HELLO: not for it", rb_msg_type_name(m.type),
+                 a->o.coordinator);
+        rb_msg_fini(&m);
         return;
     }
     a->last_heard = rb_time_mono_ns();
@@ -431,12 +441,13 @@ static int s_load_keys(rb_agent_t *a, rb_err_t *err)
     return err->code;
 }
 
-/* Closes the socket (and its monitor) at once, dropping what it queued. */
-static void s_close(rb_agent_t *a)
+/* Closes the socket (and its monitor): at once, dropping what it queued
+ * (drop), or leaving ZeroMQ its linger to send it. */
+static void s_close(rb_agent_t *a, int drop)
 {
     zpoller_destroy(&a->poller);
     rb_auth_monitor_stop(a->sock, &a->monitor);
-    if (a->sock)
+    if (a->sock && drop)
         zsock_set_linger(a->sock, 0);
     zsock_destroy(&a->sock);
 }
@@ -445,6 +456,7 @@ static void s_close(rb_agent_t *a)
  * 0 or -errno with err set. */
 static int s_open(rb_agent_t *a, rb_err_t *err)
 {
+    a->said_hello = 0;
     a->sock = zsock_new(ZMQ_DEALER);
     if (!a->sock)
         return rb_err_set(err, -ENOMEM, "cannot create a ZeroMQ socket");
@@ -463,12 +475,12 @@ static int s_open(rb_agent_t *a, rb_err_t *err)
         rb_warn("handshake failures will not be explained: %s", merr.msg);
     if (zsock_connect(a->sock, "%s", a->o.coordinator) < 0) {
         rb_err_set(err, -EINVAL, "--coordinator %s: %s", a->o.coordinator, zmq_strerror(errno));
-        s_close(a);
+        s_close(a, 1);
         return err->code;
     }
     a->poller = zpoller_new(a->sock, a->monitor, NULL);
     if (!a->poller) {
-        s_close(a);
+        s_close(a, 1);
         return rb_err_set(err, -ENOMEM, "out of memory");
     }
     a->next_hello = 0;
@@ -580,7 +592,7 @@ static void s_watch(rb_agent_t *a, uint64_t now)
  * doubles with each failure in a row, up to S_RETRY_MAX_NS. */
 static void s_reopen_later(rb_agent_t *a, uint64_t now)
 {
-    s_close(a);
+    s_close(a, 1);
     a->reopen = 0;
     a->retry_ns = !a->retry_ns                       ? S_RETRY_MIN_NS
                   : a->retry_ns * 2 > S_RETRY_MAX_NS ? S_RETRY_MAX_NS
@@ -740,7 +752,19 @@ int rb_agent_run(rb_agent_t *a)
                 a->exit_code = 3;
                 a->quit = 1;
             }
+            /* A connection anew for the next HELLO: the silent one may be
+             * one the coordinator no longer reads (half open, or the name
+             * taken by another connection of it). */
+            if (!a->quit) {
+                rb_debug("coordinator %s silent for %.1f s: connecting anew", a->o.coordinator,
+                         (double)(now - a->last_heard) / 1e9);
+                s_close(a, 0);
+                a->retry_ns = 0;
+                a->reopen_at = now;
+            }
         }
+        if (a->sock && a->attached && !a->said_hello && !s_signalled)
+            s_send_hello(a); /* a socket anew mid-run: it hears nothing before its HELLO */
         if (a->sock && !a->attached && now >= a->next_hello && !s_signalled) {
             s_send_hello(a);
             a->hello_wait_ns = rb_hello_wait_ns(a->hello_wait_ns);

@@ -46,6 +46,7 @@ struct rb_agent {
     rb_sandbox_t *sb;
     int state;           /* where the run stands (rb_agent_state.c) */
     int attached;        /* a coordinator answered our HELLO */
+    int said_hello;      /* a HELLO went out on this socket (what came before is not ours) */
     uint64_t last_heard; /* last message from the coordinator */
     uint64_t next_hello, next_heartbeat;
     int exit_code;    /* what rb_agent_run returns */

@@ -114,6 +114,7 @@ rb_fleet_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64
     n->status = RB_NODE_OK;
     n->best_rtt_ns = UINT64_MAX;
     n->last_seen_ns = now;
+    rb_fleet_node_said_hello(n, hello);
     rb_names_put(&f->index, f->n, s_name_at, f);
     f->nstate[n->state]++;
     f->n++;
@@ -131,6 +132,19 @@ void rb_fleet_node_rejoin(rb_fleet_node_t *node, const rb_msg_hello_t *hello, ui
     node->pings = 0;
     node->last_seen_ns = now;
     rb_fleet_node_set_state(node, RB_AGENT_SYNCING);
+}
+
+int rb_fleet_node_said_hello(rb_fleet_node_t *n, const rb_msg_hello_t *hello)
+{
+    if (hello->pid == n->said_pid && strcmp(hello->hostname, n->said_host) == 0)
+        return 0; /* the same process again */
+    /* A restarted agent's old process is gone: it never comes back. */
+    int back = hello->pid == n->before_pid && strcmp(hello->hostname, n->before_host) == 0;
+    n->before_pid = n->said_pid;
+    memcpy(n->before_host, n->said_host, sizeof n->before_host);
+    n->said_pid = hello->pid;
+    snprintf(n->said_host, sizeof n->said_host, "%s", hello->hostname);
+    return back;
 }
 
 void rb_fleet_node_set_state(rb_fleet_node_t *node, rb_agent_state_t st)

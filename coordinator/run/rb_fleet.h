@@ -49,23 +49,22 @@ typedef struct rb_node_hello {
 } rb_node_hello_t;
 
 typedef struct rb_node {
-    rb_node_hello_t hello;     /* as the agent introduced itself */
-    rb_agent_state_t state;    /* read freely; changed only by rb_fleet_node_set_state() */
-    struct rb_fleet *fleet;    /* the fleet it belongs to (its state counts) */
-    rb_node_status_t status;   /* how it ends up in the report */
-    char error[RB_REASON_MAX]; /* why it is not ok */
-    int64_t offset_ns;         /* agent clock - coordinator clock */
-    uint64_t best_rtt_ns;      /* round trip of the probe that set offset_ns */
-    uint32_t pings;            /* probes answered */
-    uint32_t probe_left;       /* a clock round before GO: probes still to answer (0: none) */
-    uint64_t last_seen_ns;     /* coordinator clock */
-    uint64_t longest_gap_ns;   /* its longest silence said (over half of --lost-after) */
-    uint64_t mem_need;         /* its SPACE's: the most one phase's buffers take on it */
-    uint64_t mem_room;         /* its SPACE's: what its host has for them (0: not said) */
-    uint64_t removed_files;    /* from its END; while it cleans up, its HEARTBEATs' count */
-    uint64_t removed_at_ns;
-    uint8_t cleanup; /* rb_cleanup_t: what became of its files */ /* when that count last grew
-                                                                     (coordinator clock) */
+    rb_node_hello_t hello;      /* as the agent introduced itself */
+    rb_agent_state_t state;     /* read freely; changed only by rb_fleet_node_set_state() */
+    struct rb_fleet *fleet;     /* the fleet it belongs to (its state counts) */
+    rb_node_status_t status;    /* how it ends up in the report */
+    char error[RB_REASON_MAX];  /* why it is not ok */
+    int64_t offset_ns;          /* agent clock - coordinator clock */
+    uint64_t best_rtt_ns;       /* round trip of the probe that set offset_ns */
+    uint32_t pings;             /* probes answered */
+    uint32_t probe_left;        /* a clock round before GO: probes still to answer (0: none) */
+    uint64_t last_seen_ns;      /* coordinator clock */
+    uint64_t longest_gap_ns;    /* its longest silence said (over half of --lost-after) */
+    uint64_t mem_need;          /* its SPACE's: the most one phase's buffers take on it */
+    uint64_t mem_room;          /* its SPACE's: what its host has for them (0: not said) */
+    uint64_t removed_files;     /* from its END; while it cleans up, its HEARTBEATs' count */
+    uint64_t removed_at_ns;     /* when that count last grew (coordinator clock) */
+    uint8_t cleanup;            /* rb_cleanup_t: what became of its files */
     rb_msg_done_t **done;       /* per phase: decoded DONE (owned), or NULL */
     rb_lat_summary_t **dev_lat; /* per phase: its DONE's devices' latency (one per dev_stats,
                                    whose histograms are dropped on arrival; owned), or NULL */
@@ -82,6 +81,10 @@ typedef struct rb_node {
     int live_seen;           /* it sent a sample since the last progress line */
     int phase_lat_set;       /* phase_lat holds its DONE's latency of the current phase */
     rb_node_lat_t phase_lat; /* ... summed over its jobs when the DONE came */
+    uint32_t said_pid;       /* the process of the name's last HELLO ... */
+    uint32_t before_pid;     /* ... and the one it came after (0: none) */
+    char said_host[RB_NAME_MAX]; /* their hosts */
+    char before_host[RB_NAME_MAX];
     char net_addr[RB_NET_ADDR_MAX]; /* its READY's: where network phases' streams go ... */
     uint32_t net_port;              /* ... and its data port (0: none) */
 } rb_fleet_node_t;
@@ -98,6 +101,11 @@ typedef struct rb_fleet {
 /* Sets up an empty fleet for a plan of nphases phases (caller memory, which
  * must not move while the fleet has nodes: they point back to it). */
 void rb_fleet_init(rb_fleet_t *f, uint32_t nphases);
+
+/* Notes a HELLO under n's name: 1 when it comes from the process whose
+ * place another one took before (pid and host), that is two live agents of
+ * one name taking the name from each other, else 0. */
+int rb_fleet_node_said_hello(rb_fleet_node_t *n, const rb_msg_hello_t *hello);
 
 /* Frees node n's DONE for a phase, once the phase's figures are made. */
 void rb_fleet_drop_done(rb_fleet_node_t *n, uint32_t phase);

@@ -34,10 +34,36 @@ static int s_wanted(const rb_run_ctx_t *r, const char *name)
     return 0;
 }
 
+/* Two live processes say HELLO under one name (the ROUTER hands the name to
+ * the newest connection, so each takes it from the other in turn): the run
+ * cannot tell their messages apart. Before the run began it fails; after,
+ * the node is out. The process that came back is told. */
+static void s_two_of_a_name(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_hello_t *h,
+                            const char *id, uint32_t version)
+{
+    rb_msg_t no = rb_router_reason_msg(r, RB_MSG_ERROR, -EADDRINUSE, "");
+    snprintf(no.u.error.reason, sizeof no.u.error.reason,
+             "two agents call themselves %s: pid %u on %s and pid %u on %s; give each one a "
+             "--name of its own",
+             h->name, h->pid, h->hostname, n->before_pid, n->before_host);
+    if (r->gathering) {
+        rb_run_fail(r, "%s", no.u.error.reason);
+    } else if (n->state != RB_AGENT_GONE) {
+        rb_warn("%s", no.u.error.reason);
+        rb_fleet_node_out(n, RB_NODE_FAILED, "%s", no.u.error.reason);
+    } else if (!strstr(n->error, "two agents call themselves")) {
+        rb_warn("%s", no.u.error.reason);
+        size_t len = strlen(n->error);
+        snprintf(n->error + len, sizeof n->error - len, "%s%s", len ? "; " : "", no.u.error.reason);
+    }
+    rb_router_send_to_v(r, id, strlen(id), version, &no);
+}
+
 void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint32_t version,
                    uint64_t now)
 {
-    rb_fleet_node_t *n = rb_fleet_find(&r->fleet, h->name);
+    /* a HELLO whose name is not its sender's routing id speaks for no node */
+    rb_fleet_node_t *n = strcmp(id, h->name) == 0 ? rb_fleet_find(&r->fleet, h->name) : NULL;
     if (version >= 24 && h->fingerprint != rb_proto_fingerprint(version)) {
         /* Its version names another schema than this build's: builds of
          * sources that went apart, each saying the same version. */
@@ -50,6 +76,10 @@ void rb_join_hello(rb_run_ctx_t *r, const char *id, rb_msg_hello_t *h, uint32_t 
                  rb_proto_fingerprint(version));
         if (rb_run_reject_tell(r, now, "turned away peer %s: %s", id, no.u.error.reason))
             rb_router_send_to_v(r, id, strlen(id), version, &no);
+        return;
+    }
+    if (n && rb_fleet_node_said_hello(n, h)) {
+        s_two_of_a_name(r, n, h, id, version);
         return;
     }
     if (n && h->pid != n->hello.pid && !r->gathering) {

@@ -344,6 +344,10 @@ int rb_router_bind(rb_run_ctx_t *r)
     if (s_secure(r) < 0)
         return -EACCES;
     zsock_set_router_mandatory(r->router, 1);
+    /* A name's newest connection is the name's: an agent restarted under
+     * it connects before ZeroMQ has seen the old connection close, and was
+     * ignored, its HELLO taken for a routing id, never to be answered. */
+    zsock_set_router_handover(r->router, 1);
     zsock_set_linger(r->router, 1000);
     zsock_set_sndhwm(r->router, 100000);
     zsock_set_rcvhwm(r->router, 100000);

@@ -417,6 +417,48 @@ static void test_agent_restarted_while_joining(void **state)
     it_rmtree(p.dir);
 }
 
+/* Two live agents under one name: each new connection takes the name from
+ * the other, and the one that says HELLO again after the other took its
+ * place shows them. The run fails before it starts, naming both processes;
+ * each agent ends. */
+static void test_two_of_a_name(void **state)
+{
+    (void)state;
+    paths_t p;
+    char data[4200], ep[4300], cmd[9000], e1[4300], e2[4300];
+    s_paths(&p, "twoname");
+    snprintf(data, sizeof data, "%s/data", p.dir);
+    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
+    snprintf(e1, sizeof e1, "%s/first.err", p.dir);
+    snprintf(e2, sizeof e2, "%s/second.err", p.dir);
+    it_sh(NULL, NULL, "mkdir -p '%s'", data);
+    it_write(p.plan, "[w]\nrw=write\nbs=64k\nsize=1M\n");
+    int coord = it_sh_bg(p.out, p.err,
+                         "'%s' run --expect 2 --bind '%s' --wait %ds --heartbeat 200ms "
+                         "--out '%s' '%s'",
+                         it_bin("rackbench"), ep, 60 * RB_TEST_TIME_SCALE, p.runs, p.plan);
+    /* daemons: the one whose name was taken goes on after its silence */
+    snprintf(cmd, sizeof cmd,
+             "'%s' --coordinator '%s' --name a1 --root '%s' --heartbeat 200ms --lost-after %ds",
+             it_bin("rackbench-agent"), ep, data, 2 * RB_TEST_TIME_SCALE);
+    int first = it_sh_bg(NULL, e1, "%s", cmd);
+    assert_int_equal(it_wait_for_text(p.err, "agent a1 (rack", it_deadline(30000)), 0);
+    int second = it_sh_bg(NULL, e2, "%s", cmd);
+    assert_int_equal(it_wait_exit(coord, it_deadline(30000)), 3);
+    assert_true(s_contains(p.err, "two agents call themselves a1: pid "));
+    assert_true(s_contains(e1, "two agents call themselves a1") ||
+                s_contains(e2, "two agents call themselves a1"));
+    kill(first, SIGTERM);
+    kill(second, SIGTERM);
+    assert_int_equal(it_wait_exit(first, it_deadline(10000)), 0);
+    assert_int_equal(it_wait_exit(second, it_deadline(10000)), 0);
+    rb_json_t *j = s_summary(&p);
+    assert_string_equal(rb_json_str(rb_json_get(j, "status")), "failed");
+    assert_non_null(strstr(rb_json_str(rb_json_get(j, "error")), "two agents call themselves a1"));
+    rb_json_free(&j);
+    it_rmtree(p.dir);
+}
+
 /* An agent killed mid-phase and started again under its name: the new
  * process is told the run is over for it, the node is lost to the run, the
  * other node finishes the phase; exit 3. */
@@ -696,7 +738,7 @@ static void test_failed_join_not_lost(void **state)
 
 int main(int argc, char **argv)
 {
-    /* two entries (rb_integration_test's PARTS 2): cases 1-7, then 8-15 */
+    /* two entries (rb_integration_test's PARTS 2): cases 1-8, then 9-16 */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refused_outside_root),
         cmocka_unit_test(test_no_agents),
@@ -707,6 +749,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_agent_lost_during_prefill_min_nodes),
         cmocka_unit_test(test_agent_restarted),
         cmocka_unit_test(test_agent_restarted_while_joining),
+        cmocka_unit_test(test_two_of_a_name),
         cmocka_unit_test(test_coordinator_lost),
         cmocka_unit_test(test_interrupted),
         cmocka_unit_test(test_rate_limited_stop_sigint),
