@@ -13,6 +13,7 @@
 #   tests/bench/fleet-sim.sh [RUNTIME_S=20] [N]...     (default N: 100 1000 4000 16000)
 #
 # RB_BIN=PATH runs another build's rackbench (and the fleet-sim beside it).
+# RB_RUN_ARGS="--heartbeat 3s" adds options to the coordinator's command.
 # RB_FLEET_DIRECT=1 gives the plan O_DIRECT libaio writes (the simulated
 # agents still do no IO), so the phase end also runs the honesty check,
 # which only judges direct IO.
@@ -64,7 +65,7 @@ for n in "${sizes[@]}"; do
     log="$work/coord-$n.log"
     t_run0=$(now)
     "$rb" run "$work/plan.ini" --expect "$n" --bind "$ep" --wait 600s --quiet --verbose \
-        --lost-after 10s --out "$work/runs-$n" >"$work/coord-$n.out" \
+        --lost-after 10s ${RB_RUN_ARGS:-} --out "$work/runs-$n" >"$work/coord-$n.out" \
         2> >(perl -MTime::HiRes=time -ne '$|=1; printf "%.3f %s", time, $_' >"$log") &
     cpid=$!
     # the simulators connect once the coordinator's socket exists (10 s at most)
