@@ -1,0 +1,141 @@
+/* The floor ZeroMQ alone sets under the coordinator's load: one ROUTER
+ * taking one message a second from each of many DEALERs, and nothing else
+ * (no decoding, no aggregation, no files). What the coordinator spends
+ * beyond it at the same fleet is its own. zmq-floor.sh runs it.
+ *
+ *   zmq-floor router EP N SECONDS IO_THREADS
+ *       binds EP; once N DEALERs have said their first message, counts
+ *       messages for SECONDS and prints them a second, its CPU (% of one
+ *       core over the window) and its peak RSS.
+ *   zmq-floor dealers EP FIRST COUNT SIZE SECONDS
+ *       COUNT DEALERs (routing ids dFIRST ..), each sending one message,
+ *       then one of SIZE bytes every second, all at the second's start (as
+ *       agents' samples come), for SECONDS. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+static double s_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static double s_cpu(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+/* Peak resident set, MiB. */
+static long s_peak_mib(void)
+{
+    FILE *f = fopen("/proc/self/status", "re");
+    char line[256];
+    long kib = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "VmHWM:", 6) == 0)
+            kib = atol(line + 6);
+    if (f)
+        fclose(f);
+    return kib / 1024;
+}
+
+static int s_router(void *ctx, const char *ep, long n, double secs, int io_threads)
+{
+    zmq_ctx_set(ctx, ZMQ_IO_THREADS, io_threads);
+    void *s = zmq_socket(ctx, ZMQ_ROUTER);
+    int backlog = 16384, hwm = 100000;
+    zmq_setsockopt(s, ZMQ_BACKLOG, &backlog, sizeof backlog);
+    zmq_setsockopt(s, ZMQ_RCVHWM, &hwm, sizeof hwm);
+    if (!s || zmq_bind(s, ep) < 0) {
+        fprintf(stderr, "zmq-floor: cannot bind %s: %s\n", ep, zmq_strerror(zmq_errno()));
+        return 1;
+    }
+    zmq_msg_t m;
+    zmq_msg_init(&m);
+    long first = 0, counted = 0;
+    double t0 = 0, c0 = 0;
+    while (zmq_msg_recv(&m, s, 0) >= 0) {
+        if (zmq_msg_more(&m))
+            continue; /* the routing id part */
+        if (t0 == 0 && ++first == n) {
+            t0 = s_now();
+            c0 = s_cpu();
+            fprintf(stderr, "zmq-floor: %ld DEALERs in, peak RSS %ld MiB\n", n, s_peak_mib());
+        } else if (t0 != 0) {
+            counted++;
+            if (s_now() - t0 >= secs)
+                break;
+        }
+    }
+    double t = s_now() - t0, c = s_cpu() - c0;
+    printf("router: %ld messages in %.1f s (%.0f a second), CPU %.1f %% of a core, peak RSS %ld "
+           "MiB\n",
+           counted, t, (double)counted / t, 100 * c / t, s_peak_mib());
+    zmq_msg_close(&m);
+    int zero = 0;
+    zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof zero);
+    zmq_close(s);
+    return 0;
+}
+
+static int s_dealers(void *ctx, const char *ep, int first, int count, size_t size, double secs)
+{
+    zmq_ctx_set(ctx, ZMQ_MAX_SOCKETS, count + 16);
+    void **d = calloc((size_t)count, sizeof *d);
+    char *buf = calloc(1, size ? size : 1);
+    if (!d || !buf)
+        return 1;
+    for (int i = 0; i < count; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "d%06d", first + i);
+        d[i] = zmq_socket(ctx, ZMQ_DEALER);
+        if (!d[i] || zmq_setsockopt(d[i], ZMQ_ROUTING_ID, id, strlen(id)) < 0 ||
+            zmq_connect(d[i], ep) < 0 || zmq_send(d[i], "hi", 2, 0) < 0) {
+            fprintf(stderr, "zmq-floor: DEALER %s: %s\n", id, zmq_strerror(zmq_errno()));
+            return 1;
+        }
+    }
+    double t0 = s_now();
+    for (int k = 1; s_now() - t0 < secs; k++) {
+        while (s_now() < t0 + k)
+            usleep(2000);
+        long failed = 0;
+        for (int i = 0; i < count; i++)
+            failed += zmq_send(d[i], buf, size, ZMQ_DONTWAIT) < 0;
+        if (failed)
+            fprintf(stderr, "zmq-floor: second %d: %ld sends failed\n", k, failed);
+    }
+    int zero = 0;
+    for (int i = 0; i < count; i++) {
+        zmq_setsockopt(d[i], ZMQ_LINGER, &zero, sizeof zero);
+        zmq_close(d[i]);
+    }
+    free(d);
+    free(buf);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    void *ctx = zmq_ctx_new();
+    int rc = 2;
+    if (argc == 6 && strcmp(argv[1], "router") == 0)
+        rc = s_router(ctx, argv[2], atol(argv[3]), atof(argv[4]), atoi(argv[5]));
+    else if (argc == 7 && strcmp(argv[1], "dealers") == 0)
+        rc = s_dealers(ctx, argv[2], atoi(argv[3]), atoi(argv[4]), (size_t)atol(argv[5]),
+                       atof(argv[6]));
+    else
+        fprintf(stderr, "usage: zmq-floor router EP N SECONDS IO_THREADS\n"
+                        "       zmq-floor dealers EP FIRST COUNT SIZE SECONDS\n");
+    zmq_ctx_term(ctx);
+    return rc;
+}
