@@ -21,6 +21,7 @@
 
 typedef struct paths {
     char dir[4096], plan[4200], runs[4200], out[4200], err[4200], folder[4200];
+    char data[4200], ep[4300]; /* the agents' root (made), the coordinator's endpoint */
 } paths_t;
 
 static void s_paths(paths_t *p, const char *name)
@@ -30,6 +31,9 @@ static void s_paths(paths_t *p, const char *name)
     snprintf(p->runs, sizeof p->runs, "%s/runs", p->dir);
     snprintf(p->out, sizeof p->out, "%s/stdout", p->dir);
     snprintf(p->err, sizeof p->err, "%s/stderr", p->dir);
+    snprintf(p->data, sizeof p->data, "%s/data", p->dir);
+    snprintf(p->ep, sizeof p->ep, "ipc://%s/coord.sock", p->dir);
+    it_sh(NULL, NULL, "mkdir -p '%s'", p->data);
 }
 
 static rb_json_t *s_summary(paths_t *p)
@@ -57,22 +61,20 @@ static void test_refused_outside_root(void **state)
 {
     (void)state;
     paths_t p;
-    char text[9000], other[4200], data[4200], ep[4300];
+    char text[9000], other[4200];
     s_paths(&p, "refused");
     snprintf(other, sizeof other, "%s/elsewhere", p.dir);
-    snprintf(data, sizeof data, "%s/data", p.dir);
-    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
-    it_sh(NULL, NULL, "mkdir -p '%s' '%s'", other, data);
+    it_sh(NULL, NULL, "mkdir -p '%s' '%s'", other, p.data);
     snprintf(text, sizeof text,
-             "[global]\ndirectory=%s\nbs=64k\nsize=1M\n\n[w]\nrw=write\ndirectory=%s\n", data,
+             "[global]\ndirectory=%s\nbs=64k\nsize=1M\n\n[w]\nrw=write\ndirectory=%s\n", p.data,
              other);
     it_write(p.plan, text);
     int coord = it_sh_bg(p.out, p.err, "'%s' run --expect 2 --bind '%s' --quiet --out '%s' '%s'",
-                         it_bin("rackbench"), ep, p.runs, p.plan);
+                         it_bin("rackbench"), p.ep, p.runs, p.plan);
     int agents[2];
     for (int i = 0; i < 2; i++)
         agents[i] = it_sh_bg(NULL, NULL, "'%s' --coordinator '%s' --name r%d --root '%s' --once",
-                             it_bin("rackbench-agent"), ep, i + 1, data);
+                             it_bin("rackbench-agent"), p.ep, i + 1, p.data);
     int code = it_wait_exit(coord, it_deadline(30000));
     for (int i = 0; i < 2; i++)
         it_wait_exit(agents[i], it_deadline(10000));
@@ -88,7 +90,7 @@ static void test_refused_outside_root(void **state)
     assert_true(refused >= 1);
     assert_int_equal(rb_json_len(rb_json_get(j, "phases")), 0);
     rb_json_free(&j);
-    assert_int_equal(it_count_files(data), 0);
+    assert_int_equal(it_count_files(p.data), 0);
     assert_int_equal(it_count_files(other), 0);
     it_rmtree(p.dir);
 }
@@ -144,16 +146,15 @@ static void test_agent_usage(void **state)
 static void s_agent_lost(const char *accept, int want_code)
 {
     paths_t p;
-    char text[9000], data[4200];
+    char text[9000];
     s_paths(&p, "lost");
-    snprintf(data, sizeof data, "%s/data", p.dir);
     snprintf(text, sizeof text,
              "[global]\ndirectory=%s\nbs=256k\nsize=8M\ndirect=1\n"
              "; a sample a second: the kill comes a second into the phase\n"
              "sample_interval=1s\n\n"
              "[w]\nrw=write\ntime_based\nruntime=%ds\n"
              "[r]\nstonewall\nrw=read\n%s",
-             data, 4 * RB_TEST_TIME_SCALE, accept);
+             p.data, 4 * RB_TEST_TIME_SCALE, accept);
     it_write(p.plan, text);
     int pid = it_sh_bg(p.out, p.err,
                        "'%s' run --local 3 --heartbeat 200ms --lost-after %ds --out '%s' '%s'",
@@ -210,7 +211,7 @@ static void s_agent_lost(const char *accept, int want_code)
     assert_true(seen);
     rb_json_free(&j);
     /* the others cleaned up; only the killed agent's run folder may remain */
-    DIR *d = opendir(data);
+    DIR *d = opendir(p.data);
     struct dirent *de;
     while (d && (de = readdir(d)))
         assert_true(!strstr(de->d_name, "local-1") && !strstr(de->d_name, "local-3"));
@@ -239,15 +240,14 @@ static void test_agent_lost_min_nodes(void **state)
 static void s_lost_during_prefill(int min_nodes)
 {
     paths_t p;
-    char text[9000], data[4200];
+    char text[9000];
     s_paths(&p, min_nodes ? "prefill_min" : "prefill");
-    snprintf(data, sizeof data, "%s/data", p.dir);
     /* one file an agent; 8 GiB each when the run must stop mid-layout (it
      * would take many seconds), 2 GiB when the others must finish theirs */
     snprintf(text, sizeof text,
              "[global]\ndirectory=%s\nbs=1M\nsize=%s\ndirect=1\n\n"
              "[r]\nrw=read\ntime_based\nruntime=1s\n%s",
-             data, min_nodes ? "2G" : "8G", min_nodes ? "[acceptance]\nmin_nodes=2\n" : "");
+             p.data, min_nodes ? "2G" : "8G", min_nodes ? "[acceptance]\nmin_nodes=2\n" : "");
     it_write(p.plan, text);
     int pid = it_sh_bg(p.out, p.err,
                        "'%s' run --local 3 --heartbeat 200ms --lost-after %ds --out '%s' '%s'",
@@ -255,7 +255,7 @@ static void s_lost_during_prefill(int min_nodes)
     /* every agent has accepted the PLAN and opened its file: the layout runs
      * (the killed agent is seen to exit at once; --lost-after is for the
      * others, whose heartbeats a loaded machine writing gigabytes delays) */
-    assert_true(it_wait_for_files(data, 3, it_deadline(30000)) >= 3);
+    assert_true(it_wait_for_files(p.data, 3, it_deadline(30000)) >= 3);
     int agent = it_child_matching(pid, "rackbench-agent", "--name local-2 ", NULL);
     assert_true(agent > 0);
     assert_int_equal(kill(agent, SIGKILL), 0);
@@ -301,7 +301,7 @@ static void s_lost_during_prefill(int min_nodes)
     }
     rb_json_free(&j);
     /* the others removed their files; only the killed agent's folder may remain */
-    DIR *d = opendir(data);
+    DIR *d = opendir(p.data);
     struct dirent *de;
     while (d && (de = readdir(d)))
         assert_true(!strstr(de->d_name, "local-1") && !strstr(de->d_name, "local-3"));
@@ -329,13 +329,10 @@ static void test_coordinator_lost(void **state)
 {
     (void)state;
     paths_t p;
-    char text[9000], data[4200], ep[4300], aout[4300], aerr[4300];
+    char text[9000], aout[4300], aerr[4300];
     s_paths(&p, "coordlost");
-    snprintf(data, sizeof data, "%s/data", p.dir);
-    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
     snprintf(aout, sizeof aout, "%s/agent.out", p.dir);
     snprintf(aerr, sizeof aerr, "%s/agent.err", p.dir);
-    it_sh(NULL, NULL, "mkdir -p '%s'", data);
     snprintf(text, sizeof text,
              "[w]\nrw=write\nbs=256k\nsize=8M\ndirect=1\ntime_based\nruntime=%ds\n",
              30 * RB_TEST_TIME_SCALE);
@@ -343,23 +340,23 @@ static void test_coordinator_lost(void **state)
     int agent = it_sh_bg(aout, aerr,
                          "'%s' --coordinator '%s' --name solo --root '%s' --once "
                          "--heartbeat 200ms --lost-after %ds",
-                         it_bin("rackbench-agent"), ep, data, RB_TEST_TIME_SCALE);
+                         it_bin("rackbench-agent"), p.ep, p.data, RB_TEST_TIME_SCALE);
     /* the coordinator's heartbeat well inside the agent's --lost-after: a
      * live coordinator is never taken for a lost one */
     int coord =
         it_sh_bg(p.out, p.err, "'%s' run --expect 1 --bind '%s' --heartbeat 200ms --out '%s' '%s'",
-                 it_bin("rackbench"), ep, p.runs, p.plan);
+                 it_bin("rackbench"), p.ep, p.runs, p.plan);
     /* wait until the agent's file is being written and the coordinator has
      * its first sample: the phase is under way on both sides */
-    assert_true(it_wait_for_files(data, 1, it_deadline(30000)) >= 1);
+    assert_true(it_wait_for_files(p.data, 1, it_deadline(30000)) >= 1);
     assert_int_equal(it_wait_for_samples(p.runs, ",w,solo,", 1, it_deadline(30000)), 0);
     assert_int_equal(kill(coord, SIGKILL), 0);
     assert_int_equal(it_wait(coord), 128 + SIGKILL);
     assert_int_equal(it_wait(agent), 3);
     assert_true(s_contains(aerr, "abandoning run"));
-    assert_int_equal(it_count_files(data), 0);
+    assert_int_equal(it_count_files(p.data), 0);
     /* and its run folder is gone too */
-    DIR *d = opendir(data);
+    DIR *d = opendir(p.data);
     struct dirent *de;
     int entries = 0;
     while (d && (de = readdir(d)))
@@ -378,20 +375,17 @@ static void test_agent_restarted_while_joining(void **state)
 {
     (void)state;
     paths_t p;
-    char data[4200], ep[4300], cmd[9000];
+    char cmd[9000];
     s_paths(&p, "rejoin");
-    snprintf(data, sizeof data, "%s/data", p.dir);
-    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
-    it_sh(NULL, NULL, "mkdir -p '%s'", data);
     it_write(p.plan, "[w]\nrw=write\nbs=64k\nsize=1M\n");
     const char *agent = "'%s' --coordinator '%s' --name %s --root '%s' --once --heartbeat 200ms "
                         "--lost-after %ds";
     int coord = it_sh_bg(p.out, p.err,
                          "'%s' run --expect 2 --bind '%s' --wait %ds --heartbeat 200ms "
                          "--lost-after %ds --out '%s' '%s'",
-                         it_bin("rackbench"), ep, 60 * RB_TEST_TIME_SCALE, 10 * RB_TEST_TIME_SCALE,
-                         p.runs, p.plan);
-    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a1", data,
+                         it_bin("rackbench"), p.ep, 60 * RB_TEST_TIME_SCALE,
+                         10 * RB_TEST_TIME_SCALE, p.runs, p.plan);
+    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), p.ep, "a1", p.data,
              10 * RB_TEST_TIME_SCALE);
     int a1 = it_sh_bg(NULL, NULL, "%s", cmd);
     assert_int_equal(it_wait_for_text(p.err, "agent a1 (rack", it_deadline(30000)), 0);
@@ -400,7 +394,7 @@ static void test_agent_restarted_while_joining(void **state)
     int again = it_sh_bg(NULL, NULL, "%s", cmd); /* the same name, a new process */
     assert_int_equal(
         it_wait_for_text(p.err, "agent a1 restarted before the run began", it_deadline(30000)), 0);
-    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a2", data,
+    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), p.ep, "a2", p.data,
              10 * RB_TEST_TIME_SCALE);
     int a2 = it_sh_bg(NULL, NULL, "%s", cmd);
     assert_int_equal(it_wait(coord), 0);
@@ -425,22 +419,19 @@ static void test_two_of_a_name(void **state)
 {
     (void)state;
     paths_t p;
-    char data[4200], ep[4300], cmd[9000], e1[4300], e2[4300];
+    char cmd[9000], e1[4300], e2[4300];
     s_paths(&p, "twoname");
-    snprintf(data, sizeof data, "%s/data", p.dir);
-    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
     snprintf(e1, sizeof e1, "%s/first.err", p.dir);
     snprintf(e2, sizeof e2, "%s/second.err", p.dir);
-    it_sh(NULL, NULL, "mkdir -p '%s'", data);
     it_write(p.plan, "[w]\nrw=write\nbs=64k\nsize=1M\n");
     int coord = it_sh_bg(p.out, p.err,
                          "'%s' run --expect 2 --bind '%s' --wait %ds --heartbeat 200ms "
                          "--out '%s' '%s'",
-                         it_bin("rackbench"), ep, 60 * RB_TEST_TIME_SCALE, p.runs, p.plan);
+                         it_bin("rackbench"), p.ep, 60 * RB_TEST_TIME_SCALE, p.runs, p.plan);
     /* daemons: the one whose name was taken goes on after its silence */
     snprintf(cmd, sizeof cmd,
              "'%s' --coordinator '%s' --name a1 --root '%s' --heartbeat 200ms --lost-after %ds",
-             it_bin("rackbench-agent"), ep, data, 2 * RB_TEST_TIME_SCALE);
+             it_bin("rackbench-agent"), p.ep, p.data, 2 * RB_TEST_TIME_SCALE);
     int first = it_sh_bg(NULL, e1, "%s", cmd);
     assert_int_equal(it_wait_for_text(p.err, "agent a1 (rack", it_deadline(30000)), 0);
     int second = it_sh_bg(NULL, e2, "%s", cmd);
@@ -466,13 +457,10 @@ static void test_agent_restarted(void **state)
 {
     (void)state;
     paths_t p;
-    char text[9000], data[4200], ep[4300], e1[4300], e2[4300];
+    char text[9000], e1[4300], e2[4300];
     s_paths(&p, "restart");
-    snprintf(data, sizeof data, "%s/data", p.dir);
-    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
     snprintf(e1, sizeof e1, "%s/a2.err", p.dir);
     snprintf(e2, sizeof e2, "%s/a2-again.err", p.dir);
-    it_sh(NULL, NULL, "mkdir -p '%s'", data);
     /* long enough that the restarted agent's HELLO comes while the run
      * still goes, on a loaded machine too: a coordinator that has exited
      * cannot tell it anything */
@@ -485,15 +473,15 @@ static void test_agent_restarted(void **state)
     int coord = it_sh_bg(p.out, p.err,
                          "'%s' run --expect 2 --bind '%s' --heartbeat 200ms --lost-after %ds "
                          "--quiet --out '%s' '%s'",
-                         it_bin("rackbench"), ep, 2 * RB_TEST_TIME_SCALE, p.runs, p.plan);
+                         it_bin("rackbench"), p.ep, 2 * RB_TEST_TIME_SCALE, p.runs, p.plan);
     char cmd[9000];
-    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a1", data,
+    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), p.ep, "a1", p.data,
              2 * RB_TEST_TIME_SCALE);
     int a1 = it_sh_bg(NULL, NULL, "%s", cmd);
-    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), ep, "a2", data,
+    snprintf(cmd, sizeof cmd, agent, it_bin("rackbench-agent"), p.ep, "a2", p.data,
              2 * RB_TEST_TIME_SCALE);
     int a2 = it_sh_bg(NULL, e1, "%s", cmd);
-    assert_true(it_wait_for_files(data, 2, it_deadline(30000)) >= 2);
+    assert_true(it_wait_for_files(p.data, 2, it_deadline(30000)) >= 2);
     /* mid-run: once the coordinator has a2's samples of the phase, not
      * while it still gathers the nodes' READY */
     assert_int_equal(it_wait_for_samples(p.runs, ",w,a2,", 1, it_deadline(30000)), 0);
@@ -524,18 +512,17 @@ static void test_interrupted(void **state)
 {
     (void)state;
     paths_t p;
-    char text[9000], data[4200];
+    char text[9000];
     s_paths(&p, "interrupt");
-    snprintf(data, sizeof data, "%s/data", p.dir);
     snprintf(text, sizeof text,
              "[global]\ndirectory=%s\nbs=256k\nsize=8M\ndirect=1\n\n"
              "[w]\nrw=write\nnumjobs=2\ntime_based\nruntime=%ds\n",
-             data, 30 * RB_TEST_TIME_SCALE);
+             p.data, 30 * RB_TEST_TIME_SCALE);
     it_write(p.plan, text);
     int pid = it_sh_bg(p.out, p.err, "'%s' run --local 2 --out '%s' '%s'", it_bin("rackbench"),
                        p.runs, p.plan);
     /* every worker's file, and a sample of each node: data has moved */
-    assert_int_equal(it_wait_for_files(data, 4, it_deadline(30000)), 4);
+    assert_int_equal(it_wait_for_files(p.data, 4, it_deadline(30000)), 4);
     assert_int_equal(it_wait_for_samples(p.runs, ",w,local-1,", 1, it_deadline(30000)), 0);
     assert_int_equal(it_wait_for_samples(p.runs, ",w,local-2,", 1, it_deadline(30000)), 0);
     assert_int_equal(kill(pid, SIGINT), 0);
@@ -556,7 +543,7 @@ static void test_interrupted(void **state)
     /* the interrupt ended the phase, not its runtime */
     assert_true(rb_json_num(rb_json_get(ph, "window_s"), 99) < 20 * RB_TEST_TIME_SCALE);
     rb_json_free(&j);
-    assert_int_equal(it_count_files(data), 0);
+    assert_int_equal(it_count_files(p.data), 0);
     it_rmtree(p.dir);
 }
 
@@ -577,19 +564,18 @@ static void test_rate_limited_stop_sigint(void **state)
 {
     (void)state;
     paths_t p;
-    char text[9000], data[4200];
+    char text[9000];
     s_paths(&p, "ratesigint");
-    snprintf(data, sizeof data, "%s/data", p.dir);
-    snprintf(text, sizeof text, "[global]\ndirectory=%s\n" S_RATE_PLAN, data);
+    snprintf(text, sizeof text, "[global]\ndirectory=%s\n" S_RATE_PLAN, p.data);
     it_write(p.plan, text);
     int pid = it_sh_bg(p.out, p.err, "'%s' run --local 2 --out '%s' '%s'", it_bin("rackbench"),
                        p.runs, p.plan);
-    assert_int_equal(it_wait_for_files(data, 2, it_deadline(30000)), 2);
+    assert_int_equal(it_wait_for_files(p.data, 2, it_deadline(30000)), 2);
     assert_int_equal(it_wait_for_samples(p.runs, ",w,local-1,", 1, it_deadline(30000)), 0);
     assert_int_equal(it_wait_for_samples(p.runs, ",w,local-2,", 1, it_deadline(30000)), 0);
     assert_int_equal(kill(pid, SIGINT), 0);
     assert_int_equal(it_wait_exit(pid, it_deadline(3000)), 3);
-    assert_int_equal(it_count_files(data), 0);
+    assert_int_equal(it_count_files(p.data), 0);
     assert_true(s_contains(p.err, "interrupted during phase w"));
     char *err = it_read(p.err);
     assert_non_null(err);
@@ -638,17 +624,15 @@ static void test_rate_limited_stop_abort(void **state)
 {
     (void)state;
     paths_t p;
-    char data[4200], ep[4300], aerr[4300];
+    char aerr[4300];
     s_paths(&p, "rateabort");
-    snprintf(data, sizeof data, "%s/data", p.dir);
-    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
     snprintf(aerr, sizeof aerr, "%s/agent.err", p.dir);
     int agent, coord;
-    s_rate_daemon(&p, data, ep, aerr, &agent, &coord);
+    s_rate_daemon(&p, p.data, p.ep, aerr, &agent, &coord);
     assert_int_equal(kill(coord, SIGTERM), 0);
     uint64_t deadline = it_deadline(3000);
     assert_int_equal(it_wait_exit(coord, deadline), 3);
-    assert_int_equal(it_wait_until(s_no_files, data, deadline), 0);
+    assert_int_equal(it_wait_until(s_no_files, p.data, deadline), 0);
     assert_int_equal(it_wait_exit(agent, deadline), 0); /* it did what it was told */
     assert_true(s_contains(aerr, "coordinator aborts run"));
     rb_json_t *j = s_summary(&p);
@@ -665,17 +649,15 @@ static void test_rate_limited_stop_coordinator_killed(void **state)
 {
     (void)state;
     paths_t p;
-    char data[4200], ep[4300], aerr[4300];
+    char aerr[4300];
     s_paths(&p, "ratekilled");
-    snprintf(data, sizeof data, "%s/data", p.dir);
-    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
     snprintf(aerr, sizeof aerr, "%s/agent.err", p.dir);
     int agent, coord;
-    s_rate_daemon(&p, data, ep, aerr, &agent, &coord);
+    s_rate_daemon(&p, p.data, p.ep, aerr, &agent, &coord);
     assert_int_equal(kill(coord, SIGKILL), 0);
     assert_int_equal(it_wait(coord), 128 + SIGKILL);
     uint64_t deadline = it_deadline(1000 + 3000);
-    assert_int_equal(it_wait_until(s_no_files, data, deadline), 0);
+    assert_int_equal(it_wait_until(s_no_files, p.data, deadline), 0);
     assert_int_equal(it_wait_exit(agent, deadline), 3);
     assert_true(s_contains(aerr, "abandoning run"));
     it_rmtree(p.dir);
@@ -689,23 +671,20 @@ static void test_failed_join_not_lost(void **state)
 {
     (void)state;
     paths_t p;
-    char data[4200], ep[4300], aerr[4300];
+    char aerr[4300];
     s_paths(&p, "failedjoin");
-    snprintf(data, sizeof data, "%s/data", p.dir);
-    snprintf(ep, sizeof ep, "ipc://%s/coord.sock", p.dir);
     snprintf(aerr, sizeof aerr, "%s/rt1.err", p.dir);
-    it_sh(NULL, NULL, "mkdir -p '%s'", data);
     it_write(p.plan, "[w]\nrw=write\nbs=64k\nsize=1M\n");
     int agents[3];
     for (int i = 0; i < 3; i++)
         agents[i] = it_sh_bg(NULL, i == 0 ? aerr : NULL,
                              "'%s' --coordinator '%s' --name rt%d --root '%s' --heartbeat 200ms",
-                             it_bin("rackbench-agent"), ep, i + 1, data);
+                             it_bin("rackbench-agent"), p.ep, i + 1, p.data);
     int wait_s = 4 * RB_TEST_TIME_SCALE;
     int coord =
         it_sh_bg(p.out, p.err,
                  "'%s' run --expect 4 --wait %ds --bind '%s' --heartbeat 200ms --out '%s' '%s'",
-                 it_bin("rackbench"), wait_s, ep, p.runs, p.plan);
+                 it_bin("rackbench"), wait_s, p.ep, p.runs, p.plan);
     assert_int_equal(it_wait_exit(coord, it_deadline(4000 + 5000)), 3);
     assert_true(s_contains(p.err, "3 of 4 agents joined"));
     char *err = it_read(p.err);
@@ -727,7 +706,7 @@ static void test_failed_join_not_lost(void **state)
     int again =
         it_sh_bg(p.out, p.err,
                  "'%s' run --expect 3 --wait 30s --bind '%s' --heartbeat 200ms --out '%s' '%s'",
-                 it_bin("rackbench"), ep, p.runs, p.plan);
+                 it_bin("rackbench"), p.ep, p.runs, p.plan);
     assert_int_equal(it_wait_exit(again, it_deadline(30000)), 0);
     for (int i = 0; i < 3; i++) {
         kill(agents[i], SIGTERM);
