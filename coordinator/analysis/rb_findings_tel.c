@@ -140,6 +140,19 @@ static void s_tel_means(s_tel_t *t)
     }
 }
 
+/* The array whose pointer is at slot, to cap elements of size; unchanged
+ * without memory. 0 or -ENOMEM. */
+static int s_grow(void *slot, size_t size, uint32_t cap)
+{
+    void *p;
+    memcpy(&p, slot, sizeof p);
+    p = realloc(p, (size_t)cap * size);
+    if (!p)
+        return -ENOMEM;
+    memcpy(slot, &p, sizeof p);
+    return 0;
+}
+
 /* Adds interval k's values to series s: to its last point when k falls in
  * it, else as a new point; past 2 × S_TEL_POINTS points every series is
  * coarsened. */
@@ -163,25 +176,10 @@ static int s_ser_push(s_tel_t *t, s_ser_t *s, long k0, double util, double rd, d
 
     if (s->n == s->cap) {
         uint32_t cap = s->cap ? 2 * s->cap : S_TEL_POINTS;
-        long *kk = realloc(s->k, cap * sizeof *kk);
-        if (kk)
-            s->k = kk;
-        uint32_t *cc = kk ? realloc(s->cnt, cap * sizeof *cc) : NULL;
-        if (cc)
-            s->cnt = cc;
-        double *a = cc ? realloc(s->util, cap * sizeof *a) : NULL;
-        if (a)
-            s->util = a;
-        double *b = a ? realloc(s->rd, cap * sizeof *b) : NULL;
-        if (b)
-            s->rd = b;
-        double *c = b ? realloc(s->wr, cap * sizeof *c) : NULL;
-        if (c)
-            s->wr = c;
-        double *d = c ? realloc(s->aw, cap * sizeof *d) : NULL;
-        if (!d)
+        if (s_grow(&s->k, sizeof *s->k, cap) < 0 || s_grow(&s->cnt, sizeof *s->cnt, cap) < 0 ||
+            s_grow(&s->util, sizeof *s->util, cap) < 0 || s_grow(&s->rd, sizeof *s->rd, cap) < 0 ||
+            s_grow(&s->wr, sizeof *s->wr, cap) < 0 || s_grow(&s->aw, sizeof *s->aw, cap) < 0)
             return -ENOMEM;
-        s->aw = d;
         s->cap = cap;
     }
     s->k[s->n] = k;
