@@ -1,6 +1,7 @@
 /* The metric definitions of docs/metrics.md, checked on hand-made DONE
  * messages whose figures can be worked out on paper, and the clock-offset
  * estimate of the fleet. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1393,6 +1394,30 @@ static void test_net_figures(void **state)
     assert_int_equal(f.nasym, 1);
     assert_int_equal(f.refused, 1);
     assert_true(f.nodes[0].out_gbps > 9.99 && f.nodes[0].in_gbps < 1.01);
+    rb_net_fig_free(&f);
+
+    /* a receiver that saw nothing come: the link failed, and the finding
+     * quotes the sender's host retransmitting (loss on the way, not a peer gone) */
+    l[0][1] = (rb_link_stat_t){.peer = 1, .out = 0, .status = -ETIMEDOUT};
+    strcpy(l[0][1].error, "stream 0 from node 1: nothing moved for 10 s");
+    d[1].net_retrans = 37;
+    assert_int_equal(rb_net_fig_build(&ph, 4, dp, &f), 0);
+    rb_agg_node_t nodes[4] = {{.name = "n0"}, {.name = "n1"}, {.name = "n2"}, {.name = "n3"}};
+    rb_phase_agg_t a = {.nnodes = 4, .nodes = nodes, .net = &f};
+    assert_int_equal(rb_net_findings(&a), 0);
+    int failed = 0;
+    for (uint32_t i = 0; i < a.nfindings; i++) {
+        const rb_finding_t *x = &a.findings[i];
+        if (x->kind != RB_FIND_LINK_FAILED)
+            continue;
+        failed++;
+        assert_string_equal(x->node, "n1");
+        assert_string_equal(x->device, "to n0");
+        assert_non_null(strstr(x->evidence, "then: stream 0 from node 1: nothing moved"));
+        assert_non_null(strstr(x->evidence, "(n1 retransmitted 37 TCP segments in the phase)"));
+    }
+    assert_int_equal(failed, 1);
+    free(a.findings);
     rb_net_fig_free(&f);
 }
 
