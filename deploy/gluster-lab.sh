@@ -88,7 +88,7 @@ cmd_up() {
     [ -c /dev/fuse ] || die "no /dev/fuse: the GlusterFS client needs FUSE (modprobe fuse)"
     [ -e "$state/lab.env" ] && die "a lab exists already ($state/lab.env): '$me down' removes it"
     local other
-    other=$(pgrep -x glusterd | head -n1 || true)
+    other=$(live_glusterd)
     [ -z "$other" ] || die "a glusterd runs already (pid $other): this lab starts its own; stop that one first"
     [ -e "/var/lib/glusterd/vols/$volume" ] && die "glusterd knows a volume $volume already: pick another --volume"
 
@@ -140,6 +140,18 @@ ENV
     note "lab up: '$me run PLAN' runs a plan, '$me down' removes everything"
 }
 
+# The first glusterd that runs (not one that has exited and waits to be
+# reaped, as a lab's own does for a moment after `down`), or nothing.
+live_glusterd() {
+    local p
+    for p in $(pgrep -x glusterd || true); do
+        if alive "$p"; then
+            echo "$p"
+            return 0
+        fi
+    done
+}
+
 cmd_status() {
     load_env || { note "no lab (no $state/lab.env)"; return 1; }
     gluster volume info "$VOLUME" 2>&1 | sed 's/^/  /'
@@ -168,7 +180,7 @@ cmd_down() {
             stop_pid "$pid" "$(cat "/proc/$pid/comm" 2>/dev/null || echo gluster)"
         done
         # a volume whose glusterd died before it could delete it
-        if [ -d "/var/lib/glusterd/vols/$volume" ] && ! pgrep -x glusterd >/dev/null; then
+        if [ -d "/var/lib/glusterd/vols/$volume" ] && [ -z "$(live_glusterd)" ]; then
             rm -rf "/var/lib/glusterd/vols/$volume" && note "removed glusterd's record of $volume"
         fi
     fi
