@@ -588,27 +588,36 @@ void rb_job_stat_drop_hists(rb_job_stat_t *js);
  * never caught up. A new connection's handshake starts it afresh. */
 uint64_t rb_hello_wait_ns(uint64_t prev);
 
-/* What a HELLO says of its host, as a receiver keeps it past the message:
- * its arrays sized to what the agent said, in one allocation. A whole
- * rb_msg_hello_t is 103 KiB, nearly all of it room for 64 roots: kept for
- * each of 16,000 nodes, 1.6 GiB. */
+/* What a HELLO says of its host, as a receiver keeps it past the message,
+ * in one allocation (rb_host.c). A whole rb_msg_hello_t is 103 KiB, nearly
+ * all of it room for 64 roots: kept for each of 16,000 nodes, 1.6 GiB. Its
+ * roots and devices are packed, each text as long as it is and not the
+ * room its field has (a device's 1,544 bytes are about 150 so): read one
+ * with rb_host_root or rb_host_dev. */
 typedef struct rb_host {
     uint32_t cores;
     uint64_t ram_bytes;
     char kernel[RB_NAME_MAX];
     char cpu_model[RB_HW_TEXT_MAX];
     uint32_t nroots;
-    rb_root_info_t *roots;
     uint32_t nnics;
     rb_nic_info_t *nics;
     uint32_t ndevs;
-    struct rb_dev_id *devs;
-    uint32_t ndevs_seen; /* devices the host has, when more than RB_MAX_DEVS */
+    uint32_t ndevs_seen;   /* devices the host has, when more than RB_MAX_DEVS */
+    const uint32_t *at;    /* where each packed record starts: the roots, then the devices */
+    const uint8_t *packed; /* the records */
 } rb_host_t;
 
-/* An empty host with room for nroots, nnics and ndevs (its counts 0, for a
- * reader to fill), freed with rb_host_free; NULL without memory. */
-rb_host_t *rb_host_new(uint32_t nroots, uint32_t nnics, uint32_t ndevs);
+/* A host as head says (its cores, RAM, kernel, CPU model and devices seen)
+ * with these roots, NICs and devices (at most RB_MAX_ROOTS, RB_TELEM_NICS
+ * and RB_MAX_DEVS of each kept), freed with rb_host_free; NULL without
+ * memory. */
+rb_host_t *rb_host_make(const rb_host_t *head, const rb_root_info_t *roots, uint32_t nroots,
+                        const rb_nic_info_t *nics, uint32_t nnics, const struct rb_dev_id *devs,
+                        uint32_t ndevs);
+/* h's root (device) k, unpacked into *tmp, which it returns; NULL past the last. */
+const rb_root_info_t *rb_host_root(const rb_host_t *h, uint32_t k, rb_root_info_t *tmp);
+const struct rb_dev_id *rb_host_dev(const rb_host_t *h, uint32_t k, struct rb_dev_id *tmp);
 /* h's host as a new *out (any earlier one freed). 0 or -ENOMEM. */
 int rb_host_of_hello(const rb_msg_hello_t *h, rb_host_t **out);
 void rb_host_free(rb_host_t **h);

@@ -19,10 +19,16 @@ static int s_u32_cmp(const void *x, const void *y)
     return a < b ? 1 : a > b ? -1 : 0;
 }
 
+/* What a node's family reads of a disk. */
+typedef struct s_disk {
+    char model[RB_NAME_MAX];
+    uint64_t size;
+} s_disk_t;
+
 /* Disks by model and size, sorted, each said once with its count. */
 static int s_disk_cmp(const void *x, const void *y)
 {
-    const rb_dev_id_t *a = *(const rb_dev_id_t *const *)x, *b = *(const rb_dev_id_t *const *)y;
+    const s_disk_t *a = x, *b = y;
     int c = strcmp(a->model, b->model);
     return c ? c : a->size < b->size ? -1 : a->size > b->size ? 1 : 0;
 }
@@ -39,7 +45,8 @@ void rb_nodefam_key(const rb_host_t *hw, char *out, size_t len)
 {
     char ram[32];
     uint32_t speeds[RB_TELEM_NICS];
-    const rb_dev_id_t *disks[RB_MAX_DEVS];
+    s_disk_t disks[RB_MAX_DEVS];
+    rb_dev_id_t tmp;
     uint32_t ns = 0, nd = 0;
     /* RAM to the GiB: the kernel's view of it moves by megabytes between boots */
     rb_units_fmt_size(ram, sizeof ram, (double)((hw->ram_bytes + (1ull << 29)) >> 30 << 30));
@@ -59,16 +66,19 @@ void rb_nodefam_key(const rb_host_t *hw, char *out, size_t len)
         o = s_put(out, len, o, k ? ", %s Mb/s x%u" : ", NICs %s Mb/s x%u", sp, j - k);
         k = j;
     }
-    for (uint32_t k = 0; hw->devs && k < hw->ndevs && nd < RB_MAX_DEVS; k++)
-        disks[nd++] = &hw->devs[k];
+    for (uint32_t k = 0; k < hw->ndevs && nd < RB_MAX_DEVS; k++) {
+        const rb_dev_id_t *d = rb_host_dev(hw, k, &tmp);
+        memcpy(disks[nd].model, d->model, sizeof disks[nd].model);
+        disks[nd++].size = d->size;
+    }
     qsort(disks, nd, sizeof *disks, s_disk_cmp);
     for (uint32_t k = 0; k < nd;) {
         uint32_t j = k;
         while (j < nd && !s_disk_cmp(&disks[j], &disks[k]))
             j++;
         char what[RB_NAME_MAX + 40], sz[32];
-        snprintf(what, sizeof what, "%s %s", disks[k]->model[0] ? disks[k]->model : "disk",
-                 rb_units_fmt_size(sz, sizeof sz, (double)disks[k]->size));
+        snprintf(what, sizeof what, "%s %s", disks[k].model[0] ? disks[k].model : "disk",
+                 rb_units_fmt_size(sz, sizeof sz, (double)disks[k].size));
         o = s_put(out, len, o, k ? ", %2$u x %1$s" : ", disks %2$u x %1$s", what, j - k);
         k = j;
     }

@@ -377,8 +377,9 @@ static void s_eval_phase(const rb_project_t *p, const char *name, const rb_phase
 double rb_project_fs_bytes(const rb_host_t *h)
 {
     double sum = 0;
-    for (uint32_t k = 0; h && k < h->nroots && k < RB_MAX_ROOTS; k++)
-        sum += (double)h->roots[k].total_bytes;
+    rb_root_info_t tmp;
+    for (uint32_t k = 0; h && k < h->nroots; k++)
+        sum += (double)rb_host_root(h, k, &tmp)->total_bytes;
     return sum;
 }
 

@@ -36,8 +36,9 @@ void rb_host_json_dev(rb_jw_t *w, const rb_dev_id_t *d)
 static void s_json_devices(rb_jw_t *w, const rb_host_t *h)
 {
     rb_jw_arr_begin(w, "devices");
-    for (uint32_t k = 0; k < h->ndevs && h->devs; k++) {
-        const rb_dev_id_t *d = &h->devs[k];
+    rb_dev_id_t tmp;
+    for (uint32_t k = 0; k < h->ndevs; k++) {
+        const rb_dev_id_t *d = rb_host_dev(h, k, &tmp);
         rb_jw_obj_begin(w, NULL);
         rb_host_json_dev(w, d);
         rb_jw_str(w, "access", rb_host_access_name(d->access));
@@ -64,8 +65,9 @@ void rb_host_json_write(rb_jw_t *w, const rb_host_t *h)
     }
     rb_jw_arr_end(w);
     rb_jw_arr_begin(w, "roots");
-    for (uint32_t k = 0; k < h->nroots && k < RB_MAX_ROOTS; k++) {
-        const rb_root_info_t *r = &h->roots[k];
+    rb_root_info_t tmp;
+    for (uint32_t k = 0; k < h->nroots; k++) {
+        const rb_root_info_t *r = rb_host_root(h, k, &tmp);
         rb_jw_obj_begin(w, NULL);
         rb_jw_str(w, "path", r->path);
         rb_jw_str(w, "fs_type", r->fs_type);
@@ -121,22 +123,28 @@ int rb_host_json_read(const rb_json_t *host, rb_host_t **out)
 {
     const rb_json_t *nics = rb_json_get(host, "nics"), *roots = rb_json_get(host, "roots"),
                     *devs = rb_json_get(host, "devices");
-    rb_host_t *h = rb_host_new((uint32_t)rb_json_len(roots), (uint32_t)rb_json_len(nics),
-                               (uint32_t)rb_json_len(devs));
-    if (!h)
-        return -ENOMEM;
-    rb_json_get_str(host, "kernel", h->kernel, sizeof h->kernel);
-    rb_json_get_str(host, "cpu_model", h->cpu_model, sizeof h->cpu_model);
-    for (size_t k = 0; k < rb_json_len(nics) && h->nnics < RB_TELEM_NICS; k++) {
+    size_t nn = rb_json_len(nics) < RB_TELEM_NICS ? rb_json_len(nics) : RB_TELEM_NICS,
+           nr = rb_json_len(roots) < RB_MAX_ROOTS ? rb_json_len(roots) : RB_MAX_ROOTS,
+           nd = rb_json_len(devs) < RB_MAX_DEVS ? rb_json_len(devs) : RB_MAX_DEVS;
+    /* read whole, then packed (rb_host_make) */
+    rb_host_t head = {.ndevs_seen = s_u32(host, "devices_seen")};
+    rb_nic_info_t *n = calloc(nn ? nn : 1, sizeof *n);
+    rb_root_info_t *r = calloc(nr ? nr : 1, sizeof *r);
+    rb_dev_id_t *d = calloc(nd ? nd : 1, sizeof *d);
+    int rc = -ENOMEM;
+    if (!n || !r || !d)
+        goto out;
+    rb_json_get_str(host, "kernel", head.kernel, sizeof head.kernel);
+    rb_json_get_str(host, "cpu_model", head.cpu_model, sizeof head.cpu_model);
+    for (size_t k = 0; k < nn; k++) {
         const rb_json_t *x = rb_json_at(nics, k);
-        rb_nic_info_t *c = &h->nics[h->nnics++];
-        rb_json_get_str(x, "name", c->name, sizeof c->name);
-        c->speed_mbps = s_u32(x, "speed_mbps");
-        rb_json_get_str(x, "mac", c->mac, sizeof c->mac);
+        rb_json_get_str(x, "name", n[k].name, sizeof n[k].name);
+        n[k].speed_mbps = s_u32(x, "speed_mbps");
+        rb_json_get_str(x, "mac", n[k].mac, sizeof n[k].mac);
     }
-    for (size_t k = 0; k < rb_json_len(roots) && h->nroots < RB_MAX_ROOTS; k++) {
+    for (size_t k = 0; k < nr; k++) {
         const rb_json_t *x = rb_json_at(roots, k);
-        rb_root_info_t *c = &h->roots[h->nroots++];
+        rb_root_info_t *c = &r[k];
         rb_json_get_str(x, "path", c->path, sizeof c->path);
         rb_json_get_str(x, "fs_type", c->fs_type, sizeof c->fs_type);
         rb_json_get_str(x, "source", c->source, sizeof c->source);
@@ -147,10 +155,13 @@ int rb_host_json_read(const rb_json_t *host, rb_host_t **out)
         rb_json_get_str(x, "dev_serial", c->dev_serial, sizeof c->dev_serial);
         c->dev_rotational = rb_json_bool(rb_json_get(x, "dev_rotational"), 0) != 0;
     }
-    size_t n = rb_json_len(devs) < RB_MAX_DEVS ? rb_json_len(devs) : RB_MAX_DEVS;
-    for (size_t k = 0; k < n; k++)
-        s_read_device(rb_json_at(devs, k), &h->devs[h->ndevs++]);
-    h->ndevs_seen = s_u32(host, "devices_seen");
-    *out = h;
-    return 0;
+    for (size_t k = 0; k < nd; k++)
+        s_read_device(rb_json_at(devs, k), &d[k]);
+    *out = rb_host_make(&head, r, (uint32_t)nr, n, (uint32_t)nn, d, (uint32_t)nd);
+    rc = *out ? 0 : -ENOMEM;
+out:
+    free(n);
+    free(r);
+    free(d);
+    return rc;
 }

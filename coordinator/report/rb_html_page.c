@@ -143,8 +143,9 @@ void rb_html_nodes(const rb_run_result_t *r, FILE *f)
                 rb_svg_textf(f, " %u Mb/s", h->nics[k].speed_mbps);
         }
         fputs("</td><td>", f);
-        for (uint32_t k = 0; k < h->nroots && k < RB_MAX_ROOTS; k++) {
-            const rb_root_info_t *rt = &h->roots[k];
+        rb_root_info_t tmp;
+        for (uint32_t k = 0; k < h->nroots; k++) {
+            const rb_root_info_t *rt = rb_host_root(h, k, &tmp);
             rb_svg_textf(f, "%s%s %s %s (%s) on %s", k ? "; " : "", rt->path, rt->fs_type,
                          rb_units_fmt_size(b1, sizeof b1, (double)rt->total_bytes), rt->options,
                          rt->source);
@@ -231,9 +232,10 @@ void rb_html_devices(const rb_run_result_t *r, FILE *f)
     for (uint32_t i = 0; i < r->nnodes; i++) {
         const rb_host_t *h = r->nodes[i].hw;
         for (uint32_t d = 0; h && d < h->ndevs; d++) {
-            rb_inv_cells(r->nodes[i].name, &h->devs[d], rb_chart_si() ? RB_UNITS_SI : RB_UNITS_IEC,
-                         c);
-            s_dev_row(f, c, rb_inv_note(&h->devs[d]));
+            rb_dev_id_t tmp;
+            const rb_dev_id_t *dev = rb_host_dev(h, d, &tmp);
+            rb_inv_cells(r->nodes[i].name, dev, rb_chart_si() ? RB_UNITS_SI : RB_UNITS_IEC, c);
+            s_dev_row(f, c, rb_inv_note(dev));
         }
         if (h && h->ndevs_seen > h->ndevs)
             fprintf(f, "<tr><td colspan=\"%d\">%u more devices than a HELLO carries</td></tr>\n",

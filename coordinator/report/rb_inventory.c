@@ -94,9 +94,11 @@ int rb_inv_groups(const rb_report_node_t *nodes, uint32_t nnodes, rb_units_style
     for (uint32_t i = 0; i < nnodes; i++) {
         const rb_host_t *h = nodes[i].hw;
         for (uint32_t d = 0; h && d < h->ndevs; d++) {
-            rb_inv_cells(nodes[i].name, &h->devs[d], st, c);
+            rb_dev_id_t tmp;
+            const rb_dev_id_t *dev = rb_host_dev(h, d, &tmp);
+            rb_inv_cells(nodes[i].name, dev, st, c);
             uint32_t k = 0;
-            const char *note = rb_inv_note(&h->devs[d]);
+            const char *note = rb_inv_note(dev);
             while (k < ng && (!s_alike(g[k].cells, c) || strcmp(g[k].note, note)))
                 k++;
             if (k == ng) {

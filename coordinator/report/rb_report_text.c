@@ -753,8 +753,10 @@ static void s_text_cleanup(FILE *f, const rb_run_result_t *r, const rb_report_no
                              "its files: the clean-up is not confirmed; to remove what the run "
                              "left, on %s run: rackbench-agent --cleanup --run %s",
                              n->hostname[0] ? n->hostname : n->name, r->run_id);
+        rb_root_info_t tmp;
         for (uint32_t k = 0; n->hw && k < n->hw->nroots && o < sizeof line; k++) {
-            int w = snprintf(line + o, sizeof line - o, " --root %s", n->hw->roots[k].path);
+            int w = snprintf(line + o, sizeof line - o, " --root %s",
+                             rb_host_root(n->hw, k, &tmp)->path);
             o += w > 0 ? (size_t)w : 0;
         }
         if (!n->hw || !n->hw->nroots)

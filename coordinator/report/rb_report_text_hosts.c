@@ -145,8 +145,9 @@ static void s_hw_line(char *buf, size_t len, const rb_report_node_t *n, rb_units
             o += w > 0 ? (size_t)w : 0;
         }
     }
+    rb_root_info_t tmp;
     for (uint32_t k = 0; k < h->nroots && o + 1 < len; k++) {
-        const rb_root_info_t *rt = &h->roots[k];
+        const rb_root_info_t *rt = rb_host_root(h, k, &tmp);
         char sz[32];
         w = snprintf(buf + o, len - o, "; %s %s %s (%s) on %s", rt->path,
                      rt->fs_type[0] ? rt->fs_type : "?",
@@ -361,10 +362,11 @@ void rb_report_text_devices(FILE *f, const rb_run_result_t *r)
 {
     int w[RB_INV_NCOLS], any = 0;
     char c[RB_INV_NCOLS][RB_INV_CELL];
+    rb_dev_id_t tmp;
     s_inv_widths_init(w);
     for (uint32_t i = 0; i < r->nnodes; i++)
         for (uint32_t d = 0; r->nodes[i].hw && d < r->nodes[i].hw->ndevs; d++) {
-            rb_inv_cells(r->nodes[i].name, &r->nodes[i].hw->devs[d], r->units, c);
+            rb_inv_cells(r->nodes[i].name, rb_host_dev(r->nodes[i].hw, d, &tmp), r->units, c);
             s_inv_width(w, c);
             any = 1;
         }
@@ -375,8 +377,9 @@ void rb_report_text_devices(FILE *f, const rb_run_result_t *r)
     for (uint32_t i = 0; i < r->nnodes; i++) {
         const rb_host_t *h = r->nodes[i].hw;
         for (uint32_t d = 0; h && d < h->ndevs; d++) {
-            rb_inv_cells(r->nodes[i].name, &h->devs[d], r->units, c);
-            s_inv_row(f, w, c, rb_inv_note(&h->devs[d]));
+            const rb_dev_id_t *dev = rb_host_dev(h, d, &tmp);
+            rb_inv_cells(r->nodes[i].name, dev, r->units, c);
+            s_inv_row(f, w, c, rb_inv_note(dev));
         }
         if (h && h->ndevs_seen > h->ndevs)
             fprintf(f, "  %s: %u more devices than a HELLO carries\n", r->nodes[i].name,

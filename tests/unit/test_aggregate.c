@@ -1086,35 +1086,31 @@ static void test_series_long(void **state)
 static void test_node_families(void **state)
 {
     (void)state;
-    rb_host_t hw[6];
-    rb_nic_info_t nics[6];
+    rb_host_t *hw[6];
+    rb_nic_info_t nic = {.speed_mbps = 25000};
     rb_agg_node_t nodes[6];
     const rb_host_t *p[6];
     rb_dev_id_t disks[3] = {0};
-    memset(hw, 0, sizeof hw);
-    memset(nics, 0, sizeof nics);
     memset(nodes, 0, sizeof nodes);
     for (int k = 0; k < 3; k++) {
         strcpy(disks[k].model, "ST8000NM0055");
         disks[k].size = 8001563222016ull;
     }
     for (int i = 0; i < 6; i++) {
-        strcpy(hw[i].cpu_model, i < 4 ? "AMD EPYC 7302" : "Intel Xeon Gold 6230");
-        hw[i].cores = i < 4 ? 32 : 40;
-        hw[i].ram_bytes = (256ull << 30) - (uint64_t)i * (3u << 20); /* the kernel's own share */
-        hw[i].nnics = 1;
-        hw[i].nics = &nics[i];
-        hw[i].nics[0].speed_mbps = 25000;
-        hw[i].ndevs = i < 4 ? 3 : 2;
-        hw[i].devs = disks;
-        p[i] = &hw[i];
+        rb_host_t head = {.cores = i < 4 ? 32 : 40,
+                          /* the kernel's own share */
+                          .ram_bytes = (256ull << 30) - (uint64_t)i * (3u << 20)};
+        strcpy(head.cpu_model, i < 4 ? "AMD EPYC 7302" : "Intel Xeon Gold 6230");
+        hw[i] = rb_host_make(&head, NULL, 0, &nic, 1, disks, i < 4 ? 3 : 2);
+        assert_non_null(hw[i]);
+        p[i] = hw[i];
         snprintf(nodes[i].name, sizeof nodes[i].name, "n%d", i);
         nodes[i].bytes = 1;
         nodes[i].bw = i == 2 ? 600e6 : 1000e6 + i * 5e6;
         nodes[i].window_s = 10; /* n2 lost 4 s against its family */
     }
     char key[512];
-    rb_nodefam_key(&hw[0], key, sizeof key);
+    rb_nodefam_key(hw[0], key, sizeof key);
     assert_string_equal(key, "AMD EPYC 7302, 32 cores, 256 GiB RAM, NICs 25000 Mb/s x1, "
                              "disks 3 x ST8000NM0055 7.28 TiB");
     rb_phase_agg_t a = {.nnodes = 6, .nodes = nodes};
@@ -1128,11 +1124,13 @@ static void test_node_families(void **state)
     free(a.findings);
     /* all alike: nothing (the straggler rule covers them); unknown hardware: no family */
     for (int i = 0; i < 6; i++)
-        p[i] = &hw[0];
+        p[i] = hw[0];
     p[5] = NULL;
     rb_phase_agg_t b = {.nnodes = 6, .nodes = nodes};
     assert_int_equal(rb_nodefam_findings(&b, p), 0);
     assert_int_equal(b.nfindings, 0);
+    for (int i = 0; i < 6; i++)
+        rb_host_free(&hw[i]);
 }
 
 /* Eight disks of one family, 16 MiB read from each (12 ms at the median): a

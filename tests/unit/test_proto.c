@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1487,6 +1488,46 @@ static void test_roundtrip_all(void **state)
 }
 
 /* The big DONE really carries hundreds of buckets per histogram. */
+/* A host kept from its HELLO: every root and device read back as it was
+ * said, texts of the whole room their field has too, in a fraction of the
+ * room whole records take (64 roots and 64 devices: 200 KiB whole). */
+static void test_host_packed(void **state)
+{
+    (void)state;
+    rb_msg_t m;
+    build(RB_MSG_HELLO, true, &m);
+    rb_msg_hello_t *h = &m.u.hello;
+    memset(h->roots[1].path, 'p', sizeof h->roots[1].path - 1);
+    memset(h->roots[1].dev_serial, 's', sizeof h->roots[1].dev_serial - 1);
+    memset(h->devs[2].path, 'q', sizeof h->devs[2].path - 1);
+    memset(h->devs[2].use, 'u', sizeof h->devs[2].use - 1);
+    memset(h->devs[3].use, 0, sizeof h->devs[3].use);
+    rb_host_t *c = NULL;
+    assert_int_equal(rb_host_of_hello(h, &c), 0);
+    assert_int_equal(c->nroots, RB_MAX_ROOTS);
+    assert_int_equal(c->ndevs, RB_MAX_DEVS);
+    assert_int_equal(c->nnics, h->nnics);
+    assert_int_equal(c->ndevs_seen, 300);
+    assert_string_equal(c->cpu_model, h->cpu_model);
+    assert_string_equal(c->kernel, h->kernel);
+    assert_true(c->cores == h->cores && c->ram_bytes == h->ram_bytes);
+    assert_memory_equal(c->nics, h->nics, h->nnics * sizeof *h->nics);
+    rb_root_info_t rt;
+    rb_dev_id_t dv;
+    for (uint32_t k = 0; k < RB_MAX_ROOTS; k++)
+        assert_memory_equal(rb_host_root(c, k, &rt), &h->roots[k], sizeof rt);
+    for (uint32_t k = 0; k < RB_MAX_DEVS; k++) {
+        cmp_dev_id(rb_host_dev(c, k, &dv), &h->devs[k]);
+        assert_memory_equal(&dv, &h->devs[k], sizeof dv);
+    }
+    assert_null(rb_host_root(c, RB_MAX_ROOTS, &rt));
+    assert_null(rb_host_dev(c, RB_MAX_DEVS, &dv));
+    assert_true(malloc_usable_size(c) < 40 * 1024);
+    rb_host_free(&c);
+    rb_host_free(&c);
+    rb_msg_fini(&m);
+}
+
 static void test_done_sparse_hist(void **state)
 {
     (void)state;
@@ -3200,6 +3241,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_roundtrip_all),
+        cmocka_unit_test(test_host_packed),
         cmocka_unit_test(test_done_sparse_hist),
         cmocka_unit_test(test_null_hist),
         cmocka_unit_test(test_fini_twice),

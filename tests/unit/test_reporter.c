@@ -305,25 +305,18 @@ static void test_write_errors(void **state)
  * live page's way (the plan as written, no inventory) when live is set. */
 static char *s_html_with_hosts(int live)
 {
-    static rb_host_t hw;
-    static rb_dev_id_t dev = {.path = "/dev/sdq", .serial = "dev-serial-S2", .firmware = "fw-F2"};
-    static rb_nic_info_t nic;
-    static rb_root_info_t root;
-    memset(&hw, 0, sizeof hw);
-    hw.nics = &nic;
-    hw.roots = &root;
-    snprintf(hw.kernel, sizeof hw.kernel, "kernel-K1");
-    snprintf(hw.cpu_model, sizeof hw.cpu_model, "cpu-C1");
-    hw.nnics = 1;
-    snprintf(hw.nics[0].name, sizeof hw.nics[0].name, "nic-N1");
-    hw.nroots = 1;
-    hw.roots[0] = (rb_root_info_t){.path = "/data",
-                                   .fs_type = "ext4",
-                                   .source = "/dev/sdq1",
-                                   .dev_model = "model-M1",
-                                   .dev_serial = "root-serial-S1"};
-    hw.ndevs = 1;
-    hw.devs = &dev;
+    static rb_host_t *hw;
+    rb_dev_id_t dev = {.path = "/dev/sdq", .serial = "dev-serial-S2", .firmware = "fw-F2"};
+    rb_nic_info_t nic = {.name = "nic-N1"};
+    rb_root_info_t root = {.path = "/data",
+                           .fs_type = "ext4",
+                           .source = "/dev/sdq1",
+                           .dev_model = "model-M1",
+                           .dev_serial = "root-serial-S1"};
+    rb_host_t head = {.kernel = "kernel-K1", .cpu_model = "cpu-C1"};
+    rb_host_free(&hw);
+    hw = rb_host_make(&head, &root, 1, &nic, 1, &dev, 1);
+    assert_non_null(hw);
     rb_run_result_t r = s_run.res;
     rb_report_node_t *nodes = calloc(r.nnodes, sizeof *nodes);
     rb_phase_agg_t *phases = calloc(r.nphases, sizeof *phases);
@@ -331,7 +324,7 @@ static char *s_html_with_hosts(int live)
     assert_non_null(phases);
     memcpy(nodes, r.nodes, r.nnodes * sizeof *nodes);
     memcpy(phases, r.phases, r.nphases * sizeof *phases);
-    nodes[0].hw = &hw;
+    nodes[0].hw = hw;
     rb_agg_disk_t disk = {.id = {.name = "sdq",
                                  .model = "model-M1",
                                  .serial = "disk-serial-S3",
