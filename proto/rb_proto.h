@@ -591,9 +591,9 @@ uint64_t rb_hello_wait_ns(uint64_t prev);
 /* What a HELLO says of its host, as a receiver keeps it past the message,
  * in one allocation (rb_host.c). A whole rb_msg_hello_t is 103 KiB, nearly
  * all of it room for 64 roots: kept for each of 16,000 nodes, 1.6 GiB. Its
- * roots and devices are packed, each text as long as it is and not the
- * room its field has (a device's 1,544 bytes are about 150 so): read one
- * with rb_host_root or rb_host_dev. */
+ * roots and devices are packed (rb_pack.h), each text as long as it is and
+ * not the room its field has (a device's 1,544 bytes are about 150 so):
+ * read one with rb_host_root or rb_host_dev. */
 typedef struct rb_host {
     uint32_t cores;
     uint64_t ram_bytes;

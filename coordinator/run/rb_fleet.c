@@ -1,4 +1,5 @@
 /* Agent registry and clock-offset estimation for the coordinator. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,15 +28,38 @@ void rb_fleet_drop_done(rb_fleet_node_t *n, uint32_t phase)
     n->dev_lat[phase] = NULL;
 }
 
-void rb_fleet_take_health(rb_fleet_node_t *n, int after, rb_health_t **h, uint32_t *nh)
+int rb_fleet_take_health(rb_fleet_node_t *n, int after, const rb_health_t *h, uint32_t nh)
 {
-    if (!*h)
-        return;
-    free(n->health[after]); /* the decoder's block: malloc'd */
-    n->health[after] = *h;
-    n->nhealth[after] = *nh;
-    *h = NULL;
-    *nh = 0;
+    if (!h)
+        return 0;
+    rb_packed_t *p = rb_pack_array(RB_PACK_HEALTH, h, nh);
+    if (!p)
+        return -ENOMEM;
+    rb_packed_free(&n->health[after]);
+    n->health[after] = p;
+    return 0;
+}
+
+int rb_fleet_health(const rb_fleet_node_t *n, rb_report_node_t *o)
+{
+    for (int k = 0; k < 2; k++) {
+        o->health[k] = rb_packed_unpack_all(n->health[k]);
+        o->nhealth[k] = o->health[k] ? n->health[k]->n : 0;
+        if (!o->health[k] && n->health[k] && n->health[k]->n) {
+            rb_fleet_health_free(o);
+            return -ENOMEM;
+        }
+    }
+    return 0;
+}
+
+void rb_fleet_health_free(rb_report_node_t *o)
+{
+    for (int k = 0; k < 2; k++) {
+        free((void *)o->health[k]); /* rb_fleet_health's */
+        o->health[k] = NULL;
+        o->nhealth[k] = 0;
+    }
 }
 
 void rb_fleet_fini(rb_fleet_t *f)
@@ -46,8 +70,8 @@ void rb_fleet_fini(rb_fleet_t *f)
             rb_fleet_drop_done(n, p);
         free(n->done);
         free(n->dev_lat);
-        free(n->health[0]);
-        free(n->health[1]);
+        rb_packed_free(&n->health[0]);
+        rb_packed_free(&n->health[1]);
         rb_host_free(&n->hello.hw);
     }
     free(f->nodes);

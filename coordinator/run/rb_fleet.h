@@ -10,6 +10,7 @@
 
 #include "rb_aggregate.h"
 #include "rb_names.h"
+#include "rb_pack.h"
 #include "rb_proto.h"
 
 #define RB_FLEET_PINGS 7 /* clock probes per agent; the minimum-RTT one is kept */
@@ -68,21 +69,21 @@ typedef struct rb_node {
     rb_msg_done_t **done;       /* per phase: decoded DONE (owned), or NULL */
     rb_lat_summary_t **dev_lat; /* per phase: its DONE's devices' latency (one per dev_stats,
                                    whose histograms are dropped on arrival; owned), or NULL */
-    rb_health_t *health[2];     /* its disks' health before the run (READY's) and after it
-                                   (END's), owned; NULL: none came (protocol 27) */
-    uint32_t nhealth[2];
-    uint32_t rank;           /* its place in the run (neighbours, shared-file regions) */
-    uint64_t out_ns;         /* when it went out of the run (coordinator clock; 0: it did not) */
-    uint64_t live_bytes;     /* bytes in its samples since the last progress line */
-    uint64_t phase_bytes;    /* bytes in its samples of the current phase */
-    uint64_t phase_ops;      /* ops likewise */
-    uint64_t phase_first_ns; /* its samples of the phase cover this.. (coordinator clock) */
-    uint64_t phase_last_ns;  /* ..to this (0: no sample yet) */
-    int live_seen;           /* it sent a sample since the last progress line */
-    int phase_lat_set;       /* phase_lat holds its DONE's latency of the current phase */
-    rb_node_lat_t phase_lat; /* ... summed over its jobs when the DONE came */
-    uint32_t said_pid;       /* the process of the name's last HELLO ... */
-    uint32_t before_pid;     /* ... and the one it came after (0: none) */
+    rb_packed_t *health[2];     /* its disks' health before the run (READY's) and after it
+                                   (END's), packed (about 170 bytes a reading, not 648),
+                                   owned; NULL: none came (protocol 27) */
+    uint32_t rank;              /* its place in the run (neighbours, shared-file regions) */
+    uint64_t out_ns;            /* when it went out of the run (coordinator clock; 0: it did not) */
+    uint64_t live_bytes;        /* bytes in its samples since the last progress line */
+    uint64_t phase_bytes;       /* bytes in its samples of the current phase */
+    uint64_t phase_ops;         /* ops likewise */
+    uint64_t phase_first_ns;    /* its samples of the phase cover this.. (coordinator clock) */
+    uint64_t phase_last_ns;     /* ..to this (0: no sample yet) */
+    int live_seen;              /* it sent a sample since the last progress line */
+    int phase_lat_set;          /* phase_lat holds its DONE's latency of the current phase */
+    rb_node_lat_t phase_lat;    /* ... summed over its jobs when the DONE came */
+    uint32_t said_pid;          /* the process of the name's last HELLO ... */
+    uint32_t before_pid;        /* ... and the one it came after (0: none) */
     char said_host[RB_NAME_MAX]; /* their hosts */
     char before_host[RB_NAME_MAX];
     char net_addr[RB_NET_ADDR_MAX]; /* its READY's: where network phases' streams go ... */
@@ -110,10 +111,17 @@ int rb_fleet_node_said_hello(rb_fleet_node_t *n, const rb_msg_hello_t *hello);
 /* Frees node n's DONE for a phase, once the phase's figures are made. */
 void rb_fleet_drop_done(rb_fleet_node_t *n, uint32_t phase);
 
-/* Takes a READY's (after 0) or an END's (after 1) disk health readings
- * from a decoded message into n: *h becomes NULL and *nh 0. A second one
- * of a kind replaces the first. */
-void rb_fleet_take_health(rb_fleet_node_t *n, int after, rb_health_t **h, uint32_t *nh);
+/* Keeps a READY's (after 0) or an END's (after 1) nh disk health readings
+ * h in n, packed. A second one of a kind replaces the first. 0, or -ENOMEM
+ * (n keeps what it had). */
+int rb_fleet_take_health(rb_fleet_node_t *n, int after, const rb_health_t *h, uint32_t nh);
+
+/* n's readings before and after the run whole, as a report takes them:
+ * into o's health and nhealth (rb_fleet_health_free). 0, or -ENOMEM (o
+ * has none). */
+struct rb_report_node;
+int rb_fleet_health(const rb_fleet_node_t *n, struct rb_report_node *o);
+void rb_fleet_health_free(struct rb_report_node *o);
 
 /* Frees every node and its DONE messages; safe twice. */
 void rb_fleet_fini(rb_fleet_t *f);

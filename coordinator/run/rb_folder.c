@@ -35,7 +35,28 @@ static int s_write_file(const char *dir, const char *name, const char *text)
     return fclose(f) == 0 ? 0 : -errno;
 }
 
-/* The run so far as the reports take it; nodes has r->fleet.n entries. */
+/* The nodes as the reports take them (s_nodes_free): each one's drives'
+ * health whole, which the fleet keeps packed. */
+static rb_report_node_t *s_nodes(rb_run_ctx_t *r)
+{
+    rb_report_node_t *nodes = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *nodes);
+    for (uint32_t i = 0; nodes && i < r->fleet.n; i++) {
+        if (rb_fleet_health(&r->fleet.nodes[i], &nodes[i]) < 0)
+            rb_run_fail(r, "out of memory reading agent %s's drives' health",
+                        r->fleet.nodes[i].hello.name);
+    }
+    return nodes;
+}
+
+static void s_nodes_free(rb_run_ctx_t *r, rb_report_node_t *nodes)
+{
+    for (uint32_t i = 0; nodes && i < r->fleet.n; i++)
+        rb_fleet_health_free(&nodes[i]);
+    free(nodes);
+}
+
+/* The run so far as the reports take it; nodes (s_nodes) has r->fleet.n
+ * entries. */
 static rb_run_result_t s_result(rb_run_ctx_t *r, rb_report_node_t *nodes, int *failed_nodes)
 {
     *failed_nodes = 0;
@@ -57,10 +78,6 @@ static rb_run_result_t s_result(rb_run_ctx_t *r, rb_report_node_t *nodes, int *f
         o->removed_files = n->removed_files;
         o->cleanup = (rb_cleanup_t)n->cleanup;
         o->hw = n->hello.hw;
-        for (int k = 0; k < 2; k++) {
-            o->health[k] = n->health[k];
-            o->nhealth[k] = n->nhealth[k];
-        }
         o->lost_at_s = n->status == RB_NODE_LOST && n->out_ns > r->t_start
                            ? (double)(n->out_ns - r->t_start) / 1e9
                            : -1;
@@ -128,19 +145,19 @@ static int s_write_files(const rb_run_ctx_t *r, const rb_run_result_t *res)
 void rb_folder_write_progress(rb_run_ctx_t *r)
 {
     int failed_nodes;
-    rb_report_node_t *nodes = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *nodes);
+    rb_report_node_t *nodes = s_nodes(r);
     if (!nodes)
         return;
     rb_run_result_t res = s_result(r, nodes, &failed_nodes);
     res.running = 1;
     s_write_summary(r, &res);
-    free(nodes);
+    s_nodes_free(r, nodes);
 }
 
 int rb_folder_write_reports(rb_run_ctx_t *r)
 {
     int failed_nodes;
-    rb_report_node_t *nodes = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *nodes);
+    rb_report_node_t *nodes = s_nodes(r);
     if (!nodes)
         return -ENOMEM;
     rb_run_result_t res = s_result(r, nodes, &failed_nodes);
@@ -203,7 +220,7 @@ int rb_folder_write_reports(rb_run_ctx_t *r)
     fflush(stdout);
     rb_accept_result_fini(&acc);
     rb_project_result_fini(&proj);
-    free(nodes);
+    s_nodes_free(r, nodes);
     return rc;
 }
 

@@ -367,10 +367,8 @@ static int s_drives(FILE *f, const rb_run_ctx_t *r, int finished, int inventory)
         const rb_fleet_node_t *n = &r->fleet.nodes[i];
         snprintf(nodes[i].name, sizeof nodes[i].name, "%s", n->hello.name);
         nodes[i].protocol = n->hello.version;
-        for (int k = 0; k < 2; k++) {
-            nodes[i].health[k] = n->health[k];
-            nodes[i].nhealth[k] = n->nhealth[k];
-        }
+        if (rb_fleet_health(n, &nodes[i]) < 0)
+            goto out;
     }
     rb_run_result_t res = {.nnodes = r->fleet.n, .nodes = nodes};
     if (rb_drives_build(&res, &d) < 0)
@@ -394,6 +392,8 @@ static int s_drives(FILE *f, const rb_run_ctx_t *r, int finished, int inventory)
 out:
     rb_drives_fini(&d);
     free(by);
+    for (uint32_t i = 0; nodes && i < r->fleet.n; i++)
+        rb_fleet_health_free(&nodes[i]);
     free(nodes);
     return rc;
 }

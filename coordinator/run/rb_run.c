@@ -196,7 +196,8 @@ void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t l
     case RB_MSG_READY:
         if (n->state == RB_AGENT_PLANNED && strcmp(m.u.ready.run_id, r->run_id) == 0) {
             rb_fleet_node_set_state(n, RB_AGENT_READY);
-            rb_fleet_take_health(n, 0, &m.u.ready.health, &m.u.ready.nhealth);
+            if (rb_fleet_take_health(n, 0, m.u.ready.health, m.u.ready.nhealth) < 0)
+                rb_run_fail(r, "out of memory keeping agent %s's drives' health", n->hello.name);
             snprintf(n->net_addr, sizeof n->net_addr, "%s", m.u.ready.net_addr);
             n->net_port = m.u.ready.net_port;
             if (m.u.ready.prefill_bytes) {
@@ -229,7 +230,8 @@ void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t l
         }
         break;
     case RB_MSG_END:
-        rb_fleet_take_health(n, 1, &m.u.end.health, &m.u.end.nhealth);
+        if (rb_fleet_take_health(n, 1, m.u.end.health, m.u.end.nhealth) < 0)
+            rb_run_fail(r, "out of memory keeping agent %s's drives' health", n->hello.name);
         n->removed_files = m.u.end.removed_files;
         n->cleanup = m.u.end.status < 0 ? RB_CLEANUP_UNCONFIRMED : RB_CLEANUP_CONFIRMED;
         if (m.u.end.status < 0 && n->status == RB_NODE_OK) {

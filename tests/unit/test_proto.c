@@ -17,6 +17,7 @@
 #include <msgpack.h>
 
 #include "rb_dist.h"
+#include "rb_pack.h"
 #include "rb_proto.h"
 #include "rb_proto_int.h"
 
@@ -1490,7 +1491,8 @@ static void test_roundtrip_all(void **state)
 /* The big DONE really carries hundreds of buckets per histogram. */
 /* A host kept from its HELLO: every root and device read back as it was
  * said, texts of the whole room their field has too, in a fraction of the
- * room whole records take (64 roots and 64 devices: 200 KiB whole). */
+ * room whole records take (64 roots and 64 devices: 200 KiB whole); and
+ * drives' health readings kept the same way (rb_pack.h). */
 static void test_host_packed(void **state)
 {
     (void)state;
@@ -1525,6 +1527,25 @@ static void test_host_packed(void **state)
     assert_true(malloc_usable_size(c) < 40 * 1024);
     rb_host_free(&c);
     rb_host_free(&c);
+    rb_msg_fini(&m);
+
+    /* drives' health readings kept packed: read back whole, a text of its
+     * field's whole room too */
+    build(RB_MSG_READY, true, &m);
+    rb_msg_ready_t *r = &m.u.ready;
+    memset(r->health[1].reason, 'r', sizeof r->health[1].reason - 1);
+    memset(r->health[2].dev, 0, sizeof r->health[2].dev);
+    rb_packed_t *p = rb_pack_array(RB_PACK_HEALTH, r->health, r->nhealth);
+    assert_non_null(p);
+    assert_int_equal(p->n, r->nhealth);
+    rb_health_t *all = rb_packed_unpack_all(p);
+    assert_non_null(all);
+    assert_memory_equal(all, r->health, r->nhealth * sizeof *all);
+    assert_true(malloc_usable_size(p) < r->nhealth * sizeof *all * 3 / 4); /* 127-byte paths */
+    free(all);
+    rb_packed_free(&p);
+    rb_packed_free(&p);
+    assert_null(rb_packed_unpack_all(NULL));
     rb_msg_fini(&m);
 }
 

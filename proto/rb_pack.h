@@ -1,0 +1,46 @@
+/* Records kept past their message, packed (rb_pack.c): a record's bytes
+ * with each of its text fields cut to its text and a NUL, read back into a
+ * whole zeroed record. What a receiver keeps of every node (its roots,
+ * devices, drives' health) costs what it says, not the room its fields
+ * have: a device of 1,544 bytes is about 150 so, a drive's health reading
+ * of 648 about 170. */
+#ifndef RB_PACK_H
+#define RB_PACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    RB_PACK_ROOT,   /* rb_root_info_t */
+    RB_PACK_DEV,    /* rb_dev_id_t */
+    RB_PACK_HEALTH, /* rb_health_t */
+    RB_PACK_KINDS
+} rb_pack_kind_t;
+
+/* The size of a whole record of kind k. */
+size_t rb_pack_record_size(rb_pack_kind_t k);
+
+/* Packs record rec of kind k into out (NULL: only counts); the packed bytes. */
+size_t rb_pack_one(rb_pack_kind_t k, const void *rec, uint8_t *out);
+
+/* The record packed at in, whole, into rec. */
+void rb_unpack_one(rb_pack_kind_t k, const uint8_t *in, void *rec);
+
+/* n records of one kind, packed in one allocation. */
+typedef struct rb_packed {
+    rb_pack_kind_t kind;
+    uint32_t n;
+    const uint32_t *at;   /* where record i starts in bytes */
+    const uint8_t *bytes; /* the records */
+} rb_packed_t;
+
+/* The n records at recs packed (rb_packed_free); NULL without memory. */
+rb_packed_t *rb_pack_array(rb_pack_kind_t k, const void *recs, uint32_t n);
+
+/* The n records of p, whole, in a new array (free()); NULL when p has none
+ * or without memory. */
+void *rb_packed_unpack_all(const rb_packed_t *p);
+
+void rb_packed_free(rb_packed_t **p);
+
+#endif
