@@ -1,5 +1,5 @@
 /* A host's inventory as a receiver keeps it (rb_host_t in rb_proto.h):
- * one allocation, its roots and devices packed (rb_pack.h). */
+ * its roots and devices packed (rb_pack.h). */
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -21,17 +21,9 @@ rb_host_t *rb_host_make(const rb_host_t *head, const rb_root_info_t *roots, uint
     nroots = s_kept(roots, nroots, RB_MAX_ROOTS);
     nnics = s_kept(nics, nnics, RB_TELEM_NICS);
     ndevs = s_kept(devs, ndevs, RB_MAX_DEVS);
-    size_t bytes = 0;
-    for (uint32_t k = 0; k < nroots; k++)
-        bytes += rb_pack_one(RB_PACK_ROOT, &roots[k], NULL);
-    for (uint32_t k = 0; k < ndevs; k++)
-        bytes += rb_pack_one(RB_PACK_DEV, &devs[k], NULL);
-#define S_ALIGN(x) (((x) + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1))
-    size_t o_nics = S_ALIGN(sizeof(rb_host_t)),
-           o_at = S_ALIGN(o_nics + nnics * sizeof(rb_nic_info_t)),
-           o_packed = o_at + (nroots + ndevs) * sizeof(uint32_t), end = o_packed + bytes;
-#undef S_ALIGN
-    uint8_t *b = malloc(end ? end : 1);
+    size_t o_nics =
+        (sizeof(rb_host_t) + _Alignof(rb_nic_info_t) - 1) & ~(_Alignof(rb_nic_info_t) - 1);
+    uint8_t *b = malloc(o_nics + nnics * sizeof(rb_nic_info_t));
     if (!b)
         return NULL;
     rb_host_t *h = (rb_host_t *)b;
@@ -41,42 +33,27 @@ rb_host_t *rb_host_make(const rb_host_t *head, const rb_root_info_t *roots, uint
                      .nnics = nnics,
                      .nics = (rb_nic_info_t *)(b + o_nics),
                      .ndevs = ndevs,
-                     .ndevs_seen = head->ndevs_seen};
+                     .ndevs_seen = head->ndevs_seen,
+                     .roots_kept = rb_pack_array(RB_PACK_ROOT, roots, nroots),
+                     .devs_kept = rb_pack_array(RB_PACK_DEV, devs, ndevs)};
     memcpy(h->kernel, head->kernel, sizeof h->kernel);
     memcpy(h->cpu_model, head->cpu_model, sizeof h->cpu_model);
     h->kernel[sizeof h->kernel - 1] = h->cpu_model[sizeof h->cpu_model - 1] = '\0';
     if (nnics)
         memcpy(h->nics, nics, nnics * sizeof *nics);
-    uint32_t *at = (uint32_t *)(b + o_at);
-    uint8_t *p = b + o_packed;
-    size_t n = 0;
-    for (uint32_t k = 0; k < nroots; k++) {
-        at[k] = (uint32_t)n;
-        n += rb_pack_one(RB_PACK_ROOT, &roots[k], p + n);
-    }
-    for (uint32_t k = 0; k < ndevs; k++) {
-        at[nroots + k] = (uint32_t)n;
-        n += rb_pack_one(RB_PACK_DEV, &devs[k], p + n);
-    }
-    h->at = at;
-    h->packed = p;
+    if (!h->roots_kept || !h->devs_kept)
+        rb_host_free(&h);
     return h;
 }
 
 const rb_root_info_t *rb_host_root(const rb_host_t *h, uint32_t k, rb_root_info_t *tmp)
 {
-    if (!h || k >= h->nroots)
-        return NULL;
-    rb_unpack_one(RB_PACK_ROOT, h->packed + h->at[k], tmp);
-    return tmp;
+    return h ? rb_packed_get(h->roots_kept, k, tmp) : NULL;
 }
 
 const rb_dev_id_t *rb_host_dev(const rb_host_t *h, uint32_t k, rb_dev_id_t *tmp)
 {
-    if (!h || k >= h->ndevs)
-        return NULL;
-    rb_unpack_one(RB_PACK_DEV, h->packed + h->at[h->nroots + k], tmp);
-    return tmp;
+    return h ? rb_packed_get(h->devs_kept, k, tmp) : NULL;
 }
 
 int rb_host_of_hello(const rb_msg_hello_t *h, rb_host_t **out)
@@ -95,8 +72,10 @@ int rb_host_of_hello(const rb_msg_hello_t *h, rb_host_t **out)
 
 void rb_host_free(rb_host_t **h)
 {
-    if (!h)
+    if (!h || !*h)
         return;
+    rb_packed_free(&(*h)->roots_kept);
+    rb_packed_free(&(*h)->devs_kept);
     free(*h);
     *h = NULL;
 }

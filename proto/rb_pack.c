@@ -115,6 +115,14 @@ rb_packed_t *rb_pack_array(rb_pack_kind_t k, const void *recs, uint32_t n)
     return p;
 }
 
+const void *rb_packed_get(const rb_packed_t *p, uint32_t i, void *tmp)
+{
+    if (!p || i >= p->n)
+        return NULL;
+    rb_unpack_one(p->kind, p->bytes + p->at[i], tmp);
+    return tmp;
+}
+
 void *rb_packed_unpack_all(const rb_packed_t *p)
 {
     if (!p || !p->n)
@@ -122,7 +130,7 @@ void *rb_packed_unpack_all(const rb_packed_t *p)
     size_t size = s_kinds[p->kind].size;
     uint8_t *all = malloc(p->n * size);
     for (uint32_t i = 0; all && i < p->n; i++)
-        rb_unpack_one(p->kind, p->bytes + p->at[i], all + i * size);
+        rb_packed_get(p, i, all + i * size);
     return all;
 }
 

@@ -37,6 +37,9 @@ typedef struct rb_packed {
 /* The n records at recs packed (rb_packed_free); NULL without memory. */
 rb_packed_t *rb_pack_array(rb_pack_kind_t k, const void *recs, uint32_t n);
 
+/* Record i of p, whole, into *tmp, which it returns; NULL past the last. */
+const void *rb_packed_get(const rb_packed_t *p, uint32_t i, void *tmp);
+
 /* The n records of p, whole, in a new array (free()); NULL when p has none
  * or without memory. */
 void *rb_packed_unpack_all(const rb_packed_t *p);

@@ -588,8 +588,8 @@ void rb_job_stat_drop_hists(rb_job_stat_t *js);
  * never caught up. A new connection's handshake starts it afresh. */
 uint64_t rb_hello_wait_ns(uint64_t prev);
 
-/* What a HELLO says of its host, as a receiver keeps it past the message,
- * in one allocation (rb_host.c). A whole rb_msg_hello_t is 103 KiB, nearly
+/* What a HELLO says of its host, as a receiver keeps it past the message
+ * (rb_host.c). A whole rb_msg_hello_t is 103 KiB, nearly
  * all of it room for 64 roots: kept for each of 16,000 nodes, 1.6 GiB. Its
  * roots and devices are packed (rb_pack.h), each text as long as it is and
  * not the room its field has (a device's 1,544 bytes are about 150 so):
@@ -603,9 +603,9 @@ typedef struct rb_host {
     uint32_t nnics;
     rb_nic_info_t *nics;
     uint32_t ndevs;
-    uint32_t ndevs_seen;   /* devices the host has, when more than RB_MAX_DEVS */
-    const uint32_t *at;    /* where each packed record starts: the roots, then the devices */
-    const uint8_t *packed; /* the records */
+    uint32_t ndevs_seen;          /* devices the host has, when more than RB_MAX_DEVS */
+    struct rb_packed *roots_kept; /* nroots roots, packed (owned) */
+    struct rb_packed *devs_kept;  /* ndevs devices, packed (owned) */
 } rb_host_t;
 
 /* A host as head says (its cores, RAM, kernel, CPU model and devices seen)
