@@ -337,11 +337,11 @@ int rb_net_findings(rb_phase_agg_t *a)
         if (l->status) {
             x.kind = RB_FIND_LINK_FAILED;
             /* the sender's retransmissions tell loss on the way from a peer gone */
-            uint64_t rt = f->nodes && l->from < f->nnodes ? f->nodes[l->from].retrans : 0;
+            uint64_t rt = f->nodes[l->from].retrans;
             char why[RB_NAME_MAX + 64] = "";
             if (rt)
                 snprintf(why, sizeof why, " (%s retransmitted %llu TCP segments in the phase)",
-                         a->nodes[l->from].name, (unsigned long long)rt);
+                         x.node, (unsigned long long)rt);
             snprintf(x.evidence, sizeof x.evidence, "%.3f Gbit/s moved, then: %s%s", l->gbps,
                      l->error, why);
             if (rb_findings_add(a, &x) < 0)

@@ -40,26 +40,28 @@ int rb_fleet_take_health(rb_fleet_node_t *n, int after, const rb_health_t *h, ui
     return 0;
 }
 
-int rb_fleet_health(const rb_fleet_node_t *n, rb_report_node_t *o)
+int rb_fleet_health(const rb_fleet_t *f, rb_report_node_t *nodes)
 {
-    for (int k = 0; k < 2; k++) {
-        o->health[k] = rb_packed_unpack_all(n->health[k]);
-        o->nhealth[k] = o->health[k] ? n->health[k]->n : 0;
-        if (!o->health[k] && n->health[k] && n->health[k]->n) {
-            rb_fleet_health_free(o);
-            return -ENOMEM;
+    int rc = 0;
+    for (uint32_t i = 0; i < f->n; i++)
+        for (int k = 0; k < 2; k++) {
+            const rb_packed_t *p = f->nodes[i].health[k];
+            nodes[i].health[k] = rb_packed_unpack_all(p);
+            nodes[i].nhealth[k] = nodes[i].health[k] ? p->n : 0;
+            if (!nodes[i].health[k] && p && p->n)
+                rc = -ENOMEM;
         }
-    }
-    return 0;
+    return rc;
 }
 
-void rb_fleet_health_free(rb_report_node_t *o)
+void rb_fleet_health_free(const rb_fleet_t *f, rb_report_node_t *nodes)
 {
-    for (int k = 0; k < 2; k++) {
-        free((void *)o->health[k]); /* rb_fleet_health's */
-        o->health[k] = NULL;
-        o->nhealth[k] = 0;
-    }
+    for (uint32_t i = 0; nodes && i < f->n; i++)
+        for (int k = 0; k < 2; k++) {
+            free((void *)nodes[i].health[k]); /* rb_fleet_health's */
+            nodes[i].health[k] = NULL;
+            nodes[i].nhealth[k] = 0;
+        }
 }
 
 void rb_fleet_fini(rb_fleet_t *f)

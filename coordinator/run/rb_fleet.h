@@ -116,12 +116,12 @@ void rb_fleet_drop_done(rb_fleet_node_t *n, uint32_t phase);
  * (n keeps what it had). */
 int rb_fleet_take_health(rb_fleet_node_t *n, int after, const rb_health_t *h, uint32_t nh);
 
-/* n's readings before and after the run whole, as a report takes them:
- * into o's health and nhealth (rb_fleet_health_free). 0, or -ENOMEM (o
- * has none). */
+/* Each node's readings before and after the run whole, as the reports
+ * take them: into nodes[i].health and nhealth for f's nodes i
+ * (rb_fleet_health_free). 0, or -ENOMEM (a node without memory has none). */
 struct rb_report_node;
-int rb_fleet_health(const rb_fleet_node_t *n, struct rb_report_node *o);
-void rb_fleet_health_free(struct rb_report_node *o);
+int rb_fleet_health(const rb_fleet_t *f, struct rb_report_node *nodes);
+void rb_fleet_health_free(const rb_fleet_t *f, struct rb_report_node *nodes);
 
 /* Frees every node and its DONE messages; safe twice. */
 void rb_fleet_fini(rb_fleet_t *f);

@@ -40,18 +40,14 @@ static int s_write_file(const char *dir, const char *name, const char *text)
 static rb_report_node_t *s_nodes(rb_run_ctx_t *r)
 {
     rb_report_node_t *nodes = calloc(r->fleet.n ? r->fleet.n : 1, sizeof *nodes);
-    for (uint32_t i = 0; nodes && i < r->fleet.n; i++) {
-        if (rb_fleet_health(&r->fleet.nodes[i], &nodes[i]) < 0)
-            rb_run_fail(r, "out of memory reading agent %s's drives' health",
-                        r->fleet.nodes[i].hello.name);
-    }
+    if (nodes && rb_fleet_health(&r->fleet, nodes) < 0)
+        rb_run_fail(r, "out of memory reading the agents' drives' health");
     return nodes;
 }
 
 static void s_nodes_free(rb_run_ctx_t *r, rb_report_node_t *nodes)
 {
-    for (uint32_t i = 0; nodes && i < r->fleet.n; i++)
-        rb_fleet_health_free(&nodes[i]);
+    rb_fleet_health_free(&r->fleet, nodes);
     free(nodes);
 }
 

@@ -367,9 +367,9 @@ static int s_drives(FILE *f, const rb_run_ctx_t *r, int finished, int inventory)
         const rb_fleet_node_t *n = &r->fleet.nodes[i];
         snprintf(nodes[i].name, sizeof nodes[i].name, "%s", n->hello.name);
         nodes[i].protocol = n->hello.version;
-        if (rb_fleet_health(n, &nodes[i]) < 0)
-            goto out;
     }
+    if (rb_fleet_health(&r->fleet, nodes) < 0)
+        goto out;
     rb_run_result_t res = {.nnodes = r->fleet.n, .nodes = nodes};
     if (rb_drives_build(&res, &d) < 0)
         goto out;
@@ -392,8 +392,7 @@ static int s_drives(FILE *f, const rb_run_ctx_t *r, int finished, int inventory)
 out:
     rb_drives_fini(&d);
     free(by);
-    for (uint32_t i = 0; nodes && i < r->fleet.n; i++)
-        rb_fleet_health_free(&nodes[i]);
+    rb_fleet_health_free(&r->fleet, nodes);
     free(nodes);
     return rc;
 }
