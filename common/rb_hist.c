@@ -175,6 +175,16 @@ void rb_hist_percentiles(const rb_hist_t *h, unsigned n, const double *p, uint64
     unsigned k = 0;
     uint64_t seen = 0, rank = n && h->count ? s_rank(p[0], h->count) : 0;
     for (unsigned i = 0; k < n && h->count && i < RB_HIST_NBUCKETS; i++) {
+        if (i % 8 == 0 && i + 8 <= RB_HIST_NBUCKETS) { /* eight buckets short of the rank at once */
+            uint64_t run = 0;
+            for (unsigned j = i; j < i + 8; j++)
+                run += h->b[j];
+            if (run < rank - seen) {
+                seen += run;
+                i += 7;
+                continue;
+            }
+        }
         seen += h->b[i];
         while (k < n && seen >= rank) {
             unsigned wl = s_width_log2(i);

@@ -306,6 +306,37 @@ static int s_cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Many percentiles in one pass, over histograms whose values bunch in a few
+ * buckets (several ranks in one run of eight buckets, long runs of empty
+ * ones skipped): each lands in the bucket of the value of its rank. */
+static void test_percentiles_many(void **state)
+{
+    (void)state;
+    static const double p[] = {0.1, 1, 5, 10, 25, 50, 50.1, 50.2, 75, 90, 99, 99.9, 100};
+    enum { NP = sizeof p / sizeof p[0], NV = 1000 };
+    rb_hist_t *h = s_new_hist();
+    uint64_t v[NV], out[NP];
+    rb_rand_t r;
+    rb_rand_seed(&r, 5);
+    for (int round = 0; round < 200; round++) {
+        rb_hist_init(h);
+        uint64_t centre = s_any_magnitude(&r) >> (rb_rand_next(&r) % 40);
+        for (int i = 0; i < NV; i++) {
+            /* mostly near a centre, some far above it */
+            v[i] = rb_rand_next(&r) % 10 ? centre + rb_rand_next(&r) % (centre / 8 + 1)
+                                         : s_any_magnitude(&r) >> 20;
+            rb_hist_record(h, v[i]);
+        }
+        qsort(v, NV, sizeof v[0], s_cmp_u64);
+        rb_hist_percentiles(h, NP, p, out);
+        for (int j = 0; j < NP; j++) {
+            uint64_t rank = (uint64_t)llround(p[j] * NV / 100);
+            assert_int_equal(rb_hist_index(out[j]), rb_hist_index(v[rank - 1]));
+        }
+    }
+    free(h);
+}
+
 /* Checks rb_hist_percentile(h) against the exact percentiles of v[0..n),
  * at p = p10 / 10 for every p10 in the list and for a sweep of 0.1 .. 100. */
 static void s_check_percentiles(const rb_hist_t *h, uint64_t *v, size_t n, const char *what)
@@ -598,7 +629,7 @@ int main(void)
         cmocka_unit_test(test_small_exact), cmocka_unit_test(test_percentile_rank_rounding),
         cmocka_unit_test(test_merge),       cmocka_unit_test(test_percentile_error),
         cmocka_unit_test(test_delta),       cmocka_unit_test(test_concurrent),
-        cmocka_unit_test(test_stdev),
+        cmocka_unit_test(test_stdev),       cmocka_unit_test(test_percentiles_many),
     };
     return cmocka_run_group_tests_name("rb_hist", tests, NULL, NULL);
 }
