@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "rb_auth.h"
 #include "rb_local.h"
@@ -14,7 +15,9 @@
 #include "rb_time.h"
 
 #define S_DEFAULT_BIND     "tcp://*:7770"
-#define S_TICK_NS          (10 * RB_NS_PER_MS) /* the timers' loops over the fleet, at most this often */
+#define S_WALK_MIN_NS      (10 * RB_NS_PER_MS)  /* the walk for silent agents, at most this often */
+#define S_WALK_MAX_NS      (250 * RB_NS_PER_MS) /* and at least this often */
+#define S_GATHER_NS        (5 * RB_NS_PER_MS)   /* rb_router_pump_gather's wait for more messages */
 #define S_FLUSH_NS         (50 * RB_NS_PER_MS) /* samples reach the file this soon (interval >= 100 ms) */
 #define S_DRAIN_MAX        4096  /* messages taken in per pump before the timers run */
 #define S_IO_THREAD_AGENTS 2000  /* a second ZeroMQ I/O thread from this many agents */
@@ -33,15 +36,16 @@ int rb_router_send_raw(rb_run_ctx_t *r, const void *id, size_t idlen, const void
 /* Takes in what the ROUTER holds without blocking, each message as it is
  * received: a receive that says there is no more ends it, with no
  * ZMQ_EVENTS query (and its command processing) per message. */
-static void s_drain(rb_run_ctx_t *r)
+static unsigned s_drain(rb_run_ctx_t *r)
 {
     void *sock = zsock_resolve(r->router);
-    for (unsigned k = 0; k < S_DRAIN_MAX; k++) {
+    unsigned k;
+    for (k = 0; k < S_DRAIN_MAX; k++) {
         zmq_msg_t part[2];
         zmq_msg_init(&part[0]);
         if (zmq_msg_recv(&part[0], sock, ZMQ_DONTWAIT) < 0) {
             zmq_msg_close(&part[0]);
-            return;
+            break;
         }
         size_t n = 1; /* parts received; only the first two are kept */
         int more = zmq_msg_more(&part[0]);
@@ -69,6 +73,7 @@ static void s_drain(rb_run_ctx_t *r)
         for (size_t i = 0; i < n && i < 2; i++)
             zmq_msg_close(&part[i]);
     }
+    return k;
 }
 
 uint32_t rb_router_version(const rb_fleet_node_t *n)
@@ -196,6 +201,43 @@ void rb_router_handshakes(const rb_run_ctx_t *r, char *buf, size_t len)
                  other, other == 1 ? "" : "s");
 }
 
+/* Every agent's silence is looked at this often: a small share of
+ * --lost-after, and at 16,000 agents not a walk of the fleet per message
+ * batch. */
+static uint64_t s_walk_every(const rb_run_ctx_t *r)
+{
+    uint64_t every = r->o->lost_after_ns / 32;
+    return every < S_WALK_MIN_NS ? S_WALK_MIN_NS : every > S_WALK_MAX_NS ? S_WALK_MAX_NS : every;
+}
+
+/* One HEARTBEAT, encoded once per version, to every node. */
+static void s_heartbeats(rb_run_ctx_t *r, uint64_t now)
+{
+    rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};
+    hb.u.heartbeat.t_ns = now;
+    void *buf[RB_PROTO_VERSION - RB_PROTO_OLDEST + 1] = {NULL};
+    size_t len[RB_PROTO_VERSION - RB_PROTO_OLDEST + 1] = {0};
+    for (uint32_t i = 0; !r->failed && i < r->fleet.n; i++) {
+        rb_fleet_node_t *n = &r->fleet.nodes[i];
+        uint32_t v = rb_router_version(n) - RB_PROTO_OLDEST;
+        rb_err_t err;
+        rb_err_clear(&err);
+        if (!rb_run_node_open(n))
+            continue;
+        if (!buf[v] && rb_msg_encode_v(&hb, rb_router_version(n), &buf[v], &len[v], &err) < 0) {
+            rb_run_fail(r, "cannot encode HEARTBEAT: %s", err.msg);
+            break;
+        }
+        if (rb_router_send_raw(r, n->hello.name, strlen(n->hello.name), buf[v], len[v]) < 0 &&
+            n->state != RB_AGENT_GONE)
+            rb_fleet_node_out(n, RB_NODE_LOST, "cannot reach agent %s (disconnected)",
+                              n->hello.name);
+    }
+    for (size_t v = 0; v < sizeof buf / sizeof buf[0]; v++)
+        free(buf[v]);
+    r->next_hb = now + r->o->heartbeat_ns;
+}
+
 /* Waits up to timeout_ms for messages, handles them, then the timers. */
 void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
 {
@@ -204,7 +246,7 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
     rb_auth_event_t ev;
     while (r->monitor && rb_auth_monitor_read(r->monitor, &ev) == 1)
         s_handshake(r, &ev);
-    s_drain(r);
+    r->drained = s_drain(r);
     now = rb_time_mono_ns();
     if (r->unflushed && now >= r->next_flush) {
         /* On disk soon after they arrive (a killed run is still reported),
@@ -218,9 +260,11 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
         r->unflushed = 0;
         r->next_flush = now + S_FLUSH_NS;
     }
-    if (now < r->next_tick)
-        return; /* the loops over the fleet below, at most every S_TICK_NS */
-    r->next_tick = now + S_TICK_NS;
+    if (now >= r->next_hb)
+        s_heartbeats(r, now);
+    if (now < r->next_walk)
+        return;
+    r->next_walk = now + s_walk_every(r);
     for (uint32_t i = 0; i < r->fleet.n; i++) {
         rb_fleet_node_t *n = &r->fleet.nodes[i];
         if (rb_run_node_open(n) && now - n->last_seen_ns > r->o->lost_after_ns)
@@ -231,32 +275,22 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
                               (double)(now - n->last_seen_ns) / 1e9,
                               (double)r->o->lost_after_ns / 1e9);
     }
-    if (now >= r->next_hb) { /* one HEARTBEAT, encoded once per version, to every node */
-        rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};
-        hb.u.heartbeat.t_ns = now;
-        void *buf[RB_PROTO_VERSION - RB_PROTO_OLDEST + 1] = {NULL};
-        size_t len[RB_PROTO_VERSION - RB_PROTO_OLDEST + 1] = {0};
-        for (uint32_t i = 0; !r->failed && i < r->fleet.n; i++) {
-            rb_fleet_node_t *n = &r->fleet.nodes[i];
-            uint32_t v = rb_router_version(n) - RB_PROTO_OLDEST;
-            rb_err_t err;
-            rb_err_clear(&err);
-            if (!rb_run_node_open(n))
-                continue;
-            if (!buf[v] && rb_msg_encode_v(&hb, rb_router_version(n), &buf[v], &len[v], &err) < 0) {
-                rb_run_fail(r, "cannot encode HEARTBEAT: %s", err.msg);
-                break;
-            }
-            if (rb_router_send_raw(r, n->hello.name, strlen(n->hello.name), buf[v], len[v]) < 0 &&
-                n->state != RB_AGENT_GONE)
-                rb_fleet_node_out(n, RB_NODE_LOST, "cannot reach agent %s (disconnected)",
-                                  n->hello.name);
-        }
-        for (size_t v = 0; v < sizeof buf / sizeof buf[0]; v++)
-            free(buf[v]);
-        r->next_hb = now + r->o->heartbeat_ns;
-    }
     rb_local_reap(r);
+}
+
+/* Messages of a phase come together, each node's sample at its interval's
+ * end: taken as they trickle in, a few at a time, each few cost the
+ * coordinator and ZeroMQ's thread a wake-up. When the last pump took
+ * messages and left none, this one first lets more gather for
+ * S_GATHER_NS, so a second's samples are taken in a few batches. Not for
+ * the clock round, whose round trips are timed on arrival. */
+void rb_router_pump_gather(rb_run_ctx_t *r, int timeout_ms)
+{
+    if (r->drained && r->drained < S_DRAIN_MAX) {
+        struct timespec ts = {0, S_GATHER_NS};
+        nanosleep(&ts, NULL);
+    }
+    rb_router_pump(r, timeout_ms);
 }
 
 const char *rb_router_endpoint(const rb_run_opts_t *o)

@@ -54,4 +54,9 @@ void rb_router_handshakes(const rb_run_ctx_t *r, char *buf, size_t len);
  * CSV flush, silent agents, heartbeats, local agents' exits. */
 void rb_router_pump(rb_run_ctx_t *r, int timeout_ms);
 
+/* rb_router_pump for a phase's messages: when the last pump took some and
+ * left none, first lets more gather a few ms, so they are taken in batches
+ * (fewer wake-ups). */
+void rb_router_pump_gather(rb_run_ctx_t *r, int timeout_ms);
+
 #endif

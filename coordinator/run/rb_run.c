@@ -383,7 +383,7 @@ static int s_collect(rb_run_ctx_t *r, const rb_phase_spec_t *ph)
         }
         if (abort_deadline && rb_time_mono_ns() > abort_deadline)
             break;
-        rb_router_pump(r, RB_RUN_POLL_MS);
+        rb_router_pump_gather(r, RB_RUN_POLL_MS);
         rb_ingest_check_wearout(r);
         uint64_t now = rb_time_mono_ns();
         rb_metrics_page(r, now, 0);

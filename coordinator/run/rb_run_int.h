@@ -73,7 +73,8 @@ typedef struct rb_run_ctx {
     uint64_t t_start; /* coordinator clock at start */
     uint64_t wall_start;
     uint64_t next_hb;
-    uint64_t next_tick;   /* when rb_router_pump next looks for silent agents */
+    uint64_t next_walk;   /* when rb_router_pump next looks for silent agents */
+    unsigned drained;     /* messages the last pump took in */
     uint64_t next_flush;  /* when rb_router_pump next flushes the CSV files */
     int unflushed;        /* rows written since the last flush */
     int gathering;        /* still accepting HELLOs */
