@@ -10,6 +10,8 @@
 #
 # RB_FLOOR_SIZE=BYTES: each message's size (2000: a SAMPLE of fleet-sim's,
 # a writing job with its lat and clat histograms and 4 disks' telemetry).
+# RB_FLOOR_BEAT=1: the ROUTER also sends each DEALER 16 bytes a second, as
+# the coordinator's HEARTBEATs go.
 # Not run by ctest: figures go in docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -28,7 +30,7 @@ for n in "${sizes[@]}"; do
     ep="ipc://$work/floor-$n.sock"
     threads=1
     [ "$n" -lt 2000 ] || threads=2
-    "$floor" router "$ep" "$n" "$secs" "$threads" >"$work/router-$n.out" &
+    "$floor" router "$ep" "$n" "$secs" "$threads" "${RB_FLOOR_BEAT:-0}" >"$work/router-$n.out" &
     rpid=$!
     for _ in $(seq 1 200); do
         [ -S "${ep#ipc://}" ] && break
@@ -43,7 +45,8 @@ for n in "${sizes[@]}"; do
     wait "$rpid"
     kill "${dpids[@]}" 2>/dev/null || true
     wait "${dpids[@]}" 2>/dev/null || true
-    printf '%6d DEALERs, %d B a second each, %d I/O thread(s): %s\n' "$n" "$size" "$threads" \
+    printf '%6d DEALERs, %d B a second each, %d I/O thread(s)%s: %s\n' "$n" "$size" "$threads" \
+        "$([ "${RB_FLOOR_BEAT:-0}" = 0 ] || echo ', a beat back a second')" \
         "$(cat "$work/router-$n.out")"
     if [ -s "$work/dealers-$n.err" ]; then head -3 "$work/dealers-$n.err"; fi
 done

@@ -3,10 +3,12 @@
  * (no decoding, no aggregation, no files). What the coordinator spends
  * beyond it at the same fleet is its own. zmq-floor.sh runs it.
  *
- *   zmq-floor router EP N SECONDS IO_THREADS
+ *   zmq-floor router EP N SECONDS IO_THREADS [BEAT]
  *       binds EP; once N DEALERs have said their first message, counts
  *       messages for SECONDS and prints them a second, its CPU (% of one
- *       core over the window) and its peak RSS.
+ *       core over the window) and its peak RSS. BEAT 1: it also sends each
+ *       DEALER a 16-byte message every second, as the coordinator's
+ *       HEARTBEATs go.
  *   zmq-floor dealers EP FIRST COUNT SIZE SECONDS
  *       COUNT DEALERs (routing ids dFIRST ..), each sending one message,
  *       then one of SIZE bytes every second, all at the second's start (as
@@ -48,7 +50,16 @@ static long s_peak_mib(void)
     return kib / 1024;
 }
 
-static int s_router(void *ctx, const char *ep, long n, double secs, int io_threads)
+/* One 16-byte message to each of the n routing ids (ids[i], idlen[i]). */
+static void s_beat(void *s, char (*ids)[32], const size_t *idlen, long n)
+{
+    static const char beat[16] = "beat";
+    for (long i = 0; i < n; i++)
+        if (idlen[i] && zmq_send(s, ids[i], idlen[i], ZMQ_SNDMORE | ZMQ_DONTWAIT) >= 0)
+            zmq_send(s, beat, sizeof beat, ZMQ_DONTWAIT);
+}
+
+static int s_router(void *ctx, const char *ep, long n, double secs, int io_threads, int beat)
 {
     zmq_ctx_set(ctx, ZMQ_IO_THREADS, io_threads);
     void *s = zmq_socket(ctx, ZMQ_ROUTER);
@@ -62,10 +73,23 @@ static int s_router(void *ctx, const char *ep, long n, double secs, int io_threa
     zmq_msg_t m;
     zmq_msg_init(&m);
     long first = 0, counted = 0;
-    double t0 = 0, c0 = 0;
+    double t0 = 0, c0 = 0, next_beat = 0;
+    char(*ids)[32] = calloc((size_t)n, sizeof *ids);
+    size_t *idlen = calloc((size_t)n, sizeof *idlen);
+    if (!ids || !idlen)
+        return 1;
     while (zmq_msg_recv(&m, s, 0) >= 0) {
-        if (zmq_msg_more(&m))
-            continue; /* the routing id part */
+        if (zmq_msg_more(&m)) { /* the routing id part */
+            if (t0 == 0 && first < n && zmq_msg_size(&m) < sizeof ids[0]) {
+                memcpy(ids[first], zmq_msg_data(&m), zmq_msg_size(&m));
+                idlen[first] = zmq_msg_size(&m);
+            }
+            continue;
+        }
+        if (beat && t0 != 0 && s_now() >= next_beat) {
+            s_beat(s, ids, idlen, n);
+            next_beat = s_now() + 1;
+        }
         if (t0 == 0 && ++first == n) {
             t0 = s_now();
             c0 = s_cpu();
@@ -81,6 +105,8 @@ static int s_router(void *ctx, const char *ep, long n, double secs, int io_threa
            "MiB\n",
            counted, t, (double)counted / t, 100 * c / t, s_peak_mib());
     zmq_msg_close(&m);
+    free(ids);
+    free(idlen);
     int zero = 0;
     zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof zero);
     zmq_close(s);
@@ -128,13 +154,14 @@ int main(int argc, char **argv)
 {
     void *ctx = zmq_ctx_new();
     int rc = 2;
-    if (argc == 6 && strcmp(argv[1], "router") == 0)
-        rc = s_router(ctx, argv[2], atol(argv[3]), atof(argv[4]), atoi(argv[5]));
+    if ((argc == 6 || argc == 7) && strcmp(argv[1], "router") == 0)
+        rc = s_router(ctx, argv[2], atol(argv[3]), atof(argv[4]), atoi(argv[5]),
+                      argc == 7 && atoi(argv[6]));
     else if (argc == 7 && strcmp(argv[1], "dealers") == 0)
         rc = s_dealers(ctx, argv[2], atoi(argv[3]), atoi(argv[4]), (size_t)atol(argv[5]),
                        atof(argv[6]));
     else
-        fprintf(stderr, "usage: zmq-floor router EP N SECONDS IO_THREADS\n"
+        fprintf(stderr, "usage: zmq-floor router EP N SECONDS IO_THREADS [BEAT]\n"
                         "       zmq-floor dealers EP FIRST COUNT SIZE SECONDS\n");
     zmq_ctx_term(ctx);
     return rc;
