@@ -613,58 +613,6 @@ int rb_proto_job_limits(size_t off, uint64_t *min, uint64_t *max)
     return -ENOENT;
 }
 
-/* ---- the blocks a decoded message holds ---- */
-
-/* Freed blocks kept for the next message, of any size from S_POOL_MIN: a
- * histogram (20 KiB), a SAMPLE's telemetry (10 KiB). A few dozen cover a
- * message of each type in flight; a block beyond that is freed. */
-#define S_POOL_SLOTS 32
-#define S_POOL_MIN   4096
-
-static struct {
-    pthread_mutex_t lock;
-    uint32_t n;
-    struct {
-        void *p;
-        size_t size;
-    } slot[S_POOL_SLOTS];
-} s_pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
-
-void *rb_proto_block_get(size_t size)
-{
-    void *p = NULL;
-    if (size >= S_POOL_MIN) {
-        pthread_mutex_lock(&s_pool.lock);
-        for (uint32_t i = s_pool.n; i-- > 0;)
-            if (s_pool.slot[i].size == size) {
-                p = s_pool.slot[i].p;
-                s_pool.slot[i] = s_pool.slot[--s_pool.n];
-                break;
-            }
-        pthread_mutex_unlock(&s_pool.lock);
-    }
-    if (!p)
-        return calloc(1, size);
-    memset(p, 0, size); /* warm memory, unlike calloc's fresh pages */
-    return p;
-}
-
-void rb_proto_block_put(void *p, size_t size)
-{
-    if (!p)
-        return;
-    if (size >= S_POOL_MIN) {
-        pthread_mutex_lock(&s_pool.lock);
-        bool kept = s_pool.n < S_POOL_SLOTS;
-        if (kept)
-            s_pool.slot[s_pool.n++] = (typeof(s_pool.slot[0])){p, size};
-        pthread_mutex_unlock(&s_pool.lock);
-        if (kept)
-            return;
-    }
-    free(p);
-}
-
 /* ---- freeing ---- */
 
 static void s_free_fields(const rb_proto_layout_t *l, void *base)
@@ -673,7 +621,7 @@ static void s_free_fields(const rb_proto_layout_t *l, void *base)
         const rb_proto_field_t *f = &l->fields[i];
         void *p = rb_proto_ptr(base, f);
         if (f->kind == RB_PK_HIST) {
-            rb_proto_block_put(*(rb_hist_t **)p, sizeof(rb_hist_t));
+            rb_proto_hist_put(*(rb_hist_t **)p);
             *(rb_hist_t **)p = NULL;
         } else if (f->kind == RB_PK_CHECKPTS) {
             rb_proto_block_put(*(rb_checkpt_t **)p,
@@ -699,11 +647,11 @@ static void s_free_fields(const rb_proto_layout_t *l, void *base)
 
 void rb_job_stat_drop_hists(rb_job_stat_t *js)
 {
-    rb_proto_block_put(js->hist, sizeof *js->hist);
+    rb_proto_hist_put(js->hist);
     js->hist = NULL;
     for (int d = 0; d < RB_NDIRS; d++)
         for (int k = 0; k < RB_NLATS; k++) {
-            rb_proto_block_put(js->lat[d][k], sizeof *js->lat[d][k]);
+            rb_proto_hist_put(js->lat[d][k]);
             js->lat[d][k] = NULL;
         }
 }

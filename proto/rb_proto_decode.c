@@ -282,7 +282,7 @@ static int s_dec_fields(rb_proto_ctx_t *c, const rb_proto_layout_t *l, const msg
 static int s_dec_hist(rb_proto_ctx_t *c, const rb_proto_field_t *f, const msgpack_object *o,
                       rb_hist_t **hp)
 {
-    rb_hist_t *h = rb_proto_block_get(sizeof *h);
+    rb_hist_t *h = rb_proto_hist_get();
     if (!h)
         return rb_proto_nomem(c);
     *hp = h; /* owned by the message from now on, freed by rb_msg_fini() on failure too */
@@ -303,7 +303,7 @@ static int s_dec_buckets(rb_proto_ctx_t *c, const rb_proto_field_t *f, const msg
     if (a->size % 2)
         return rb_proto_fail(c, f->key, -1, "odd length %" PRIu32 ", expected [index, count] pairs",
                              a->size);
-    uint64_t idx, n, prev = 0;
+    uint64_t idx, n, prev = 0, first = 1;
     c->bsum = 0;
     c->bsum_over = false;
     for (uint32_t i = 0; i < a->size; i += 2) {
@@ -316,12 +316,15 @@ static int s_dec_buckets(rb_proto_ctx_t *c, const rb_proto_field_t *f, const msg
                                  prev);
         if (n == 0)
             return rb_proto_fail(c, f->key, i + 1, "empty bucket %" PRIu64 " listed", idx);
+        if (i == 0)
+            first = idx;
         prev = idx;
         b[idx] = n;
         c->bsum_over |= n > UINT64_MAX - c->bsum;
         c->bsum += n;
     }
     c->bsum_set = true;
+    rb_proto_hist_mark(RB_PROTO_HIST_OF(b), (unsigned)first, (unsigned)prev); /* none: 1..0 */
     return 0;
 }
 

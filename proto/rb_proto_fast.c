@@ -139,7 +139,7 @@ static bool s_fields(rb_proto_ctx_t *c, s_cur_t *k, const rb_proto_layout_t *l, 
 
 static bool s_buckets(rb_proto_ctx_t *c, s_cur_t *k, uint64_t *b)
 {
-    uint64_t n, idx, cnt, prev = 0;
+    uint64_t n, idx, cnt, prev = 0, first = 1;
     if (!s_head(k, false, &n) || n % 2 || n > 2 * RB_HIST_NBUCKETS)
         return false;
     c->bsum = 0;
@@ -148,12 +148,15 @@ static bool s_buckets(rb_proto_ctx_t *c, s_cur_t *k, uint64_t *b)
         if (!s_uint(k, &idx) || idx >= RB_HIST_NBUCKETS || (i > 0 && idx <= prev) ||
             !s_uint(k, &cnt) || cnt == 0)
             return false;
+        if (i == 0)
+            first = idx;
         prev = idx;
         b[idx] = cnt;
         c->bsum_over |= cnt > UINT64_MAX - c->bsum;
         c->bsum += cnt;
     }
     c->bsum_set = true;
+    rb_proto_hist_mark(RB_PROTO_HIST_OF(b), (unsigned)first, (unsigned)prev); /* none: 1..0 */
     return true;
 }
 
@@ -255,7 +258,7 @@ static bool s_field(rb_proto_ctx_t *c, s_cur_t *k, const rb_proto_field_t *f, vo
         *rb_proto_count(base, f) = n;
         return true;
     case RB_PK_HIST: {
-        rb_hist_t *h = rb_proto_block_get(sizeof *h);
+        rb_hist_t *h = rb_proto_hist_get();
         if (!h)
             return false;
         *(rb_hist_t **)p = h; /* the message's from now on: rb_msg_fini frees it */

@@ -122,6 +122,21 @@ int rb_proto_fail_range(rb_proto_ctx_t *c, const char *key, long idx, uint64_t v
 void *rb_proto_block_get(size_t size);
 void rb_proto_block_put(void *p, size_t size);
 
+/* The same for a histogram (20 KiB, of which a message's buckets are a few
+ * hundred bytes): one put back after rb_proto_hist_mark said which buckets
+ * its decoding wrote is cleared there only when taken again, if its counts
+ * show nothing else was added since; any other is cleared whole. */
+rb_hist_t *rb_proto_hist_get(void);
+void rb_proto_hist_put(rb_hist_t *h);
+
+/* Buckets lo..hi of h (from rb_proto_hist_get) were written by a decoder
+ * (none: lo > hi). */
+void rb_proto_hist_mark(const rb_hist_t *h, unsigned lo, unsigned hi);
+
+/* The histogram whose buckets an RB_PK_BUCKETS field is (only a histogram's
+ * layout has one). */
+#define RB_PROTO_HIST_OF(b) ((const rb_hist_t *)((const char *)(b)-offsetof(rb_hist_t, b)))
+
 /* Sets field f of base to what a peer of a version without it means. */
 void rb_proto_default(const rb_proto_field_t *f, void *base);
 

@@ -1577,6 +1577,44 @@ static void test_done_sparse_hist(void **state)
     rb_msg_fini(&out);
 }
 
+/* Histograms are kept for the next message and cleared where their
+ * decoding wrote: one decoded after another of other buckets holds its own
+ * only, also when the one before was added to after its decoding (its
+ * counts then say it was: it is cleared whole). */
+static void test_hist_reuse(void **state)
+{
+    (void)state;
+    rb_msg_t hi, lo, out;
+    rb_err_t err;
+    size_t hlen, llen;
+    build(RB_MSG_SAMPLE, false, &hi);
+    build(RB_MSG_SAMPLE, false, &lo);
+    rb_hist_t *h = hi.u.sample.jobs[0].hist, *l = lo.u.sample.jobs[0].hist;
+    rb_hist_init(h);
+    rb_hist_init(l);
+    for (uint64_t v = 1; v <= 300; v++) {
+        rb_hist_record(h, v * 7919 * 1000); /* 8 µs .. 2.4 s */
+        rb_hist_record(l, v);               /* 1 .. 300 ns */
+    }
+    void *hbuf = encode(&hi, &hlen), *lbuf = encode(&lo, &llen);
+    for (int round = 0; round < 8; round++) {
+        assert_int_equal(decode(hbuf, hlen, &out, &err), 0);
+        cmp_msg(&hi, &out);
+        if (round % 2) /* a value recorded far from its buckets */
+            rb_hist_record(out.u.sample.jobs[0].hist, 3);
+        rb_msg_fini(&out);
+        assert_int_equal(decode(lbuf, llen, &out, &err), 0);
+        cmp_msg(&lo, &out); /* every bucket: none of the one before */
+        if (round % 2)
+            rb_hist_record(out.u.sample.jobs[0].hist, 5000000000ull);
+        rb_msg_fini(&out);
+    }
+    free(hbuf);
+    free(lbuf);
+    rb_msg_fini(&hi);
+    rb_msg_fini(&lo);
+}
+
 /* A NULL histogram on the sending side arrives as an empty one. */
 static void test_null_hist(void **state)
 {
@@ -3266,6 +3304,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_roundtrip_all),
         cmocka_unit_test(test_host_packed),
         cmocka_unit_test(test_done_sparse_hist),
+        cmocka_unit_test(test_hist_reuse),
         cmocka_unit_test(test_null_hist),
         cmocka_unit_test(test_fini_twice),
         cmocka_unit_test(test_version),
