@@ -656,6 +656,12 @@ void rb_job_stat_drop_hists(rb_job_stat_t *js)
         }
 }
 
+void rb_msg_done_drop_devs(rb_msg_done_t *d)
+{
+    rb_proto_block_put(d->devs, (size_t)d->ndevs * sizeof *d->devs);
+    d->devs = NULL;
+}
+
 void rb_phase_specs_free(rb_phase_spec_t **phases, uint32_t nphases)
 {
     if (!phases || !*phases)

@@ -580,6 +580,10 @@ void rb_msg_fini(rb_msg_t *m);
  * and keeps the rest of the message. */
 void rb_job_stat_drop_hists(rb_job_stat_t *js);
 
+/* Frees d's devices' records (d->devs NULL), keeping their count: for a
+ * receiver that keeps them otherwise (packed). */
+void rb_msg_done_drop_devs(rb_msg_done_t *d);
+
 /* How long an agent waits for an answer to a HELLO before it says it again:
  * 1 s, doubling with each one unanswered up to 4 s (prev: the last wait, 0
  * for the first). A fleet that says HELLO at once to a coordinator still

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "rb_names.h"
+#include "rb_pack.h"
 #include "rb_hist.h"
 #include "rb_lat.h"
 #include "rb_proto.h"
@@ -51,6 +52,8 @@ typedef struct rb_agg_input {
     /* Its devices' latency, one per done->dev_stats, when their histograms
      * were summarised and dropped on arrival (NULL: from the histograms). */
     const rb_lat_summary_t *dev_lat;
+    /* Its DONE's devices, packed on arrival (done->devs NULL), or NULL. */
+    const rb_packed_t *dev_ids;
 } rb_agg_input_t;
 
 typedef struct rb_agg_node {

@@ -18,10 +18,12 @@
 static void s_disk(const rb_agg_input_t *in, const rb_msg_done_t *d, const rb_job_stat_t *st,
                    rb_agg_disk_t *o)
 {
-    const rb_dev_id_t *id = &d->devs[st->job];
     memset(o, 0, sizeof *o);
     snprintf(o->node, sizeof o->node, "%s", in->name);
-    o->id = *id;
+    if (d->devs)
+        o->id = d->devs[st->job];
+    else
+        rb_packed_get(in->dev_ids, st->job, &o->id);
     o->bytes = st->bytes;
     o->ops = st->ops;
     o->errors = st->errors;
@@ -108,7 +110,7 @@ int rb_disks_aggregate(rb_phase_agg_t *a, const rb_agg_input_t *in, uint32_t nno
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < nnodes; i++)
-        if (in[i].done && in[i].done->devs)
+        if (in[i].done && (in[i].done->devs || in[i].dev_ids))
             n += in[i].done->ndev_stats;
     if (!n)
         return 0;
@@ -117,7 +119,8 @@ int rb_disks_aggregate(rb_phase_agg_t *a, const rb_agg_input_t *in, uint32_t nno
         return -ENOMEM;
     for (uint32_t i = 0; i < nnodes; i++) {
         const rb_msg_done_t *d = in[i].done;
-        for (uint32_t k = 0; d && d->devs && d->dev_stats && k < d->ndev_stats; k++)
+        for (uint32_t k = 0; d && (d->devs || in[i].dev_ids) && d->dev_stats && k < d->ndev_stats;
+             k++)
             if (d->dev_stats[k].job < d->ndevs)
                 s_disk(&in[i], d, &d->dev_stats[k], &a->disks[a->ndisks++]);
     }

@@ -26,6 +26,7 @@ void rb_fleet_drop_done(rb_fleet_node_t *n, uint32_t phase)
     n->done[phase] = NULL;
     free(n->dev_lat[phase]);
     n->dev_lat[phase] = NULL;
+    rb_packed_free(&n->dev_ids[phase]);
 }
 
 int rb_fleet_take_health(rb_fleet_node_t *n, int after, const rb_health_t *h, uint32_t nh)
@@ -72,6 +73,7 @@ void rb_fleet_fini(rb_fleet_t *f)
             rb_fleet_drop_done(n, p);
         free(n->done);
         free(n->dev_lat);
+        free(n->dev_ids);
         rb_packed_free(&n->health[0]);
         rb_packed_free(&n->health[1]);
         rb_host_free(&n->hello.hw);
@@ -128,9 +130,11 @@ rb_fleet_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64
     memset(n, 0, sizeof *n);
     n->done = calloc(f->nphases ? f->nphases : 1, sizeof *n->done);
     n->dev_lat = calloc(f->nphases ? f->nphases : 1, sizeof *n->dev_lat);
-    if (!n->done || !n->dev_lat) {
+    n->dev_ids = calloc(f->nphases ? f->nphases : 1, sizeof *n->dev_ids);
+    if (!n->done || !n->dev_lat || !n->dev_ids) {
         free(n->done);
         free(n->dev_lat);
+        free(n->dev_ids);
         return NULL;
     }
     s_take_hello(n, hello);

@@ -69,6 +69,9 @@ typedef struct rb_node {
     rb_msg_done_t **done;       /* per phase: decoded DONE (owned), or NULL */
     rb_lat_summary_t **dev_lat; /* per phase: its DONE's devices' latency (one per dev_stats,
                                    whose histograms are dropped on arrival; owned), or NULL */
+    rb_packed_t **dev_ids;      /* per phase: its DONE's devices (done->devs, NULL), packed on
+                                   arrival (about 150 bytes a device, not 1,544; owned), or
+                                   NULL */
     rb_packed_t *health[2];     /* its disks' health before the run (READY's) and after it
                                    (END's), packed (about 170 bytes a reading, not 648),
                                    owned; NULL: none came (protocol 27) */

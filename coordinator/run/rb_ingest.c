@@ -204,6 +204,15 @@ void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
             rb_lat_summary_of(&dev_lat[i], d->dev_stats[i].hist);
         rb_job_stat_drop_hists(&d->dev_stats[i]);
     }
+    /* Its devices are kept packed until the phase's figures (6 KiB a node
+     * of four as records, 100 MiB at 16,000 nodes). */
+    rb_packed_t *dev_ids = NULL;
+    if (d->ndevs && d->devs && !(dev_ids = rb_pack_array(RB_PACK_DEV, d->devs, d->ndevs))) {
+        free(dev_lat);
+        rb_run_fail(r, "out of memory keeping the DONE of agent %s", n->hello.name);
+        return;
+    }
+    rb_msg_done_drop_devs(d);
     rb_lat_node_of(&n->phase_lat, r->node_lat);
     n->phase_lat_set = 1;
     s_rack_lat_add(r, n->hello.rack, r->node_lat);
@@ -217,6 +226,7 @@ void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
     rb_msg_done_t *keep = malloc(sizeof *keep);
     if (!keep) {
         free(dev_lat);
+        rb_packed_free(&dev_ids);
         rb_run_fail(r, "out of memory keeping the DONE of agent %s", n->hello.name);
         return;
     }
@@ -224,6 +234,7 @@ void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
     memset(d, 0, sizeof *d);
     n->done[keep->phase] = keep;
     n->dev_lat[keep->phase] = dev_lat;
+    n->dev_ids[keep->phase] = dev_ids;
     rb_fleet_node_set_state(n, RB_AGENT_PHASE_DONE);
 }
 

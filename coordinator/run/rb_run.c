@@ -470,6 +470,7 @@ static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
                                  .status = n->state == RB_AGENT_GONE ? n->status : RB_NODE_OK,
                                  .done = n->done[p],
                                  .dev_lat = n->dev_lat[p],
+                                 .dev_ids = n->dev_ids[p],
                                  .ram_bytes = n->hello.ram_bytes,
                                  .rtt_ns = n->best_rtt_ns == UINT64_MAX ? 0 : n->best_rtt_ns,
                                  .sampled_bytes = n->phase_bytes,

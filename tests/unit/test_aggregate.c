@@ -38,6 +38,66 @@ static rb_worker_stat_t s_worker(uint64_t start, uint64_t end, uint64_t bytes)
         .t_start_ns = start, .t_end_ns = end, .bytes = bytes, .ops = bytes / MB};
 }
 
+/* A DONE's devices kept packed (as the coordinator keeps them until the
+ * phase's figures) make the same disks as the records themselves. */
+static void test_disks_packed(void **state)
+{
+    (void)state;
+    rb_dev_id_t devs[2] = {0};
+    for (int k = 0; k < 2; k++) {
+        snprintf(devs[k].path, sizeof devs[k].path, "/dev/disk/by-id/nvme-M1_S%d", k);
+        snprintf(devs[k].name, sizeof devs[k].name, "nvme%dn1", k);
+        snprintf(devs[k].model, sizeof devs[k].model, "M1");
+        snprintf(devs[k].serial, sizeof devs[k].serial, "S%d", k);
+        devs[k].size = 3840ull * 1000 * 1000 * 1000;
+        devs[k].lbs = 512;
+        devs[k].pbs = 4096;
+    }
+    rb_worker_stat_t w[2] = {s_worker(10 * SEC, 11 * SEC, 100 * MB),
+                             s_worker(10 * SEC, 12 * SEC, 100 * MB)};
+    w[0].dev = 1;
+    w[1].dev = 2;
+    rb_hist_t h;
+    rb_hist_init(&h);
+    rb_hist_record(&h, 1000);
+    rb_job_stat_t js = {.bytes = 200 * MB, .ops = 200, .hist = &h};
+    rb_job_stat_t ds[2] = {{.job = 0, .bytes = 100 * MB, .ops = 100},
+                           {.job = 1, .bytes = 100 * MB, .ops = 100}};
+    rb_msg_done_t whole = {.nworkers = 2,
+                           .workers = w,
+                           .njobs = 1,
+                           .jobs = &js,
+                           .ndevs = 2,
+                           .devs = devs,
+                           .ndev_stats = 2,
+                           .dev_stats = ds};
+    rb_msg_done_t cut = whole;
+    cut.devs = NULL;
+    rb_packed_t *ids = rb_pack_array(RB_PACK_DEV, devs, 2);
+    assert_non_null(ids);
+    rb_agg_input_t in[] = {
+        {.name = "a", .rack = "r1", .status = RB_NODE_OK, .done = &whole},
+        {.name = "b", .rack = "r1", .status = RB_NODE_OK, .done = &cut, .dev_ids = ids}};
+    rb_phase_agg_t a;
+    assert_int_equal(rb_aggregate_phase(&s_phase, in, 2, &a), 0);
+    assert_int_equal(a.ndisks, 4);
+    for (uint32_t i = 0; i < a.ndisks; i++) {
+        const rb_agg_disk_t *x = &a.disks[i];
+        if (strcmp(x->node, "a") != 0)
+            continue;
+        uint32_t j;
+        for (j = 0; j < a.ndisks; j++)
+            if (!strcmp(a.disks[j].node, "b") && !strcmp(a.disks[j].id.name, x->id.name))
+                break;
+        assert_true(j < a.ndisks);
+        assert_memory_equal(&a.disks[j].id, &x->id, sizeof x->id);
+        assert_float_equal(a.disks[j].bw, x->bw, 1e-9);
+        assert_int_equal(a.disks[j].family_n, 4);
+    }
+    rb_aggregate_phase_fini(&a);
+    rb_packed_free(&ids);
+}
+
 /* Two nodes, one worker each. Node b's clock runs 100 s ahead of the coordinator.
  * w1: 0..1 s, 100 MB.  w2: 0.5..2 s, 300 MB, steady (checkpoints on a line). */
 static void test_definitions(void **state)
@@ -62,15 +122,17 @@ static void test_definitions(void **state)
     rb_job_stat_t j2 = {.bytes = 300 * MB, .ops = 300, .hist = &h2};
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1, .njobs = 1, .jobs = &j1};
     rb_msg_done_t d2 = {.nworkers = 1, .workers = &w2, .njobs = 1, .jobs = &j2};
-    rb_agg_input_t in[] = {
-        {"a", "r1", 0, RB_NODE_OK, &d1, 0, 200000, 0, 0, 0, 0, NULL, NULL},
-        {"b", "r1", (int64_t)(100 * SEC), RB_NODE_OK, &d2, 0, 1000000, 0, 0, 0, 0, NULL, NULL}};
+    rb_agg_input_t in[] = {{"a", "r1", 0, RB_NODE_OK, &d1, 0, 200000, 0, 0, 0, 0, NULL, NULL, NULL},
+                           {"b", "r1", (int64_t)(100 * SEC), RB_NODE_OK, &d2, 0, 1000000, 0, 0, 0,
+                            0, NULL, NULL, NULL}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 2, &a), 0);
     assert_float_equal(a.clock_error_s, 0.0005, 1e-12); /* b's half round trip */
     /* a node that sent no DONE: its poor offset (10 ms round trip) does not count */
     rb_agg_input_t in3[] = {
-        in[0], in[1], {"c", "r1", 0, RB_NODE_LOST, NULL, 0, 10000000, 0, 0, 0, 0, NULL, NULL}};
+        in[0],
+        in[1],
+        {"c", "r1", 0, RB_NODE_LOST, NULL, 0, 10000000, 0, 0, 0, 0, NULL, NULL, NULL}};
     rb_phase_agg_t a3;
     assert_int_equal(rb_aggregate_phase(&s_phase, in3, 3, &a3), 0);
     assert_float_equal(a3.clock_error_s, 0.0005, 1e-12);
@@ -299,9 +361,9 @@ static void test_partial(void **state)
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1};
     rb_msg_done_t d3 = {.status = -5, .nworkers = 0};
     snprintf(d3.error, sizeof d3.error, "write /x at offset 0: Input/output error");
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0, 0, 0, 0, 0, NULL, NULL},
-                           {"b", "r", 0, RB_NODE_LOST, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL},
-                           {"c", "r", 0, RB_NODE_OK, &d3, 0, 0, 0, 0, 0, 0, NULL, NULL}};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL},
+                           {"b", "r", 0, RB_NODE_LOST, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL},
+                           {"c", "r", 0, RB_NODE_OK, &d3, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 3, &a), 0);
     assert_int_equal(a.partial, 1);
@@ -321,7 +383,7 @@ static void test_lost_node_bytes_from_samples(void **state)
     (void)state;
     rb_worker_stat_t w1 = s_worker(SEC, 2 * SEC, 10 * MB);
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1};
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0, 0, 0, 0, 0, NULL, NULL},
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL},
                            {.name = "b",
                             .rack = "r",
                             .status = RB_NODE_LOST,
@@ -367,7 +429,7 @@ static void test_stonewall_time(void **state)
     w[1].worker = 1;
     w[2].worker = 2;
     rb_msg_done_t d = {.nworkers = 3, .workers = w};
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d, 0, 0, 0, 0, 0, 0, NULL, NULL}};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&ph, in, 1, &a), 0);
     assert_int_equal(a.sw_limit_ns, 4 * SEC);
@@ -435,8 +497,8 @@ static void test_cache_influenced(void **state)
     rb_worker_stat_t w = s_worker(SEC, 2 * SEC, G);
     rb_msg_done_t d1 = {.nworkers = 1, .workers = &w, .caches_dropped = 1};
     rb_msg_done_t d2 = {.nworkers = 1, .workers = &w, .drop_status = -13};
-    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 64 * G, 0, 0, 0, 0, 0, NULL, NULL},
-                           {"b", "r", 0, RB_NODE_OK, &d2, 3 * G, 0, 0, 0, 0, 0, NULL, NULL}};
+    rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 64 * G, 0, 0, 0, 0, 0, NULL, NULL, NULL},
+                           {"b", "r", 0, RB_NODE_OK, &d2, 3 * G, 0, 0, 0, 0, 0, NULL, NULL, NULL}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&ph, in, 2, &a), 0);
     assert_int_equal(a.ram_min, 3 * G);
@@ -475,8 +537,8 @@ static void test_rollups(void **state)
     const char *names[] = {"a1", "a2", "b1", "b2"}, *racks[] = {"ra", "ra", "rb", "rb"};
     for (int i = 0; i < 4; i++) {
         d[i] = (rb_msg_done_t){.nworkers = 1, .workers = &w[i]};
-        in[i] = (rb_agg_input_t){names[i], racks[i], 0, RB_NODE_OK, &d[i], 0,   0,
-                                 0,        0,        0, 0,          NULL,  NULL};
+        in[i] = (rb_agg_input_t){
+            .name = names[i], .rack = racks[i], .status = RB_NODE_OK, .done = &d[i]};
     }
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&s_phase, in, 4, &a), 0);
@@ -1447,6 +1509,7 @@ int main(void)
         cmocka_unit_test(test_node_families),
         cmocka_unit_test(test_net_patterns),
         cmocka_unit_test(test_net_figures),
+        cmocka_unit_test(test_disks_packed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -79,8 +79,12 @@ static void s_build(fixture_t *fx)
                                       .ops = bytes / MB};
             js[n] = (rb_job_stat_t){.bytes = bytes, .ops = bytes / MB, .hist = &fx->hist[n]};
             d[n] = (rb_msg_done_t){.nworkers = 1, .workers = &w[n], .njobs = 1, .jobs = &js[n]};
-            in[n] = (rb_agg_input_t){names[n], racks[n], 0, RB_NODE_OK, &d[n], 1ULL << 34, 150000,
-                                     0,        0,        0, 0,          NULL,  NULL};
+            in[n] = (rb_agg_input_t){.name = names[n],
+                                     .rack = racks[n],
+                                     .status = RB_NODE_OK,
+                                     .done = &d[n],
+                                     .ram_bytes = 1ULL << 34,
+                                     .rtt_ns = 150000};
         }
         if (p == 1) {
             in[2].status = RB_NODE_FAILED;
@@ -430,9 +434,11 @@ static void s_fleet(fleet_t *fx, uint32_t n, uint32_t nracks, uint32_t slow)
             .t_start_ns = 10 * SEC, .t_end_ns = 20 * SEC, .bytes = bytes, .ops = bytes / MB};
         js[i] = (rb_job_stat_t){.bytes = bytes, .ops = bytes / MB, .hist = &fx->hist};
         d[i] = (rb_msg_done_t){.nworkers = 1, .workers = &w[i], .njobs = 1, .jobs = &js[i]};
-        in[i] = (rb_agg_input_t){
-            fx->names[i], fx->racks[i], 0, RB_NODE_OK, &d[i], 1ULL << 34, 0, 0, 0, 0, 0,
-            NULL,         NULL};
+        in[i] = (rb_agg_input_t){.name = fx->names[i],
+                                 .rack = fx->racks[i],
+                                 .status = RB_NODE_OK,
+                                 .done = &d[i],
+                                 .ram_bytes = 1ULL << 34};
     }
     assert_int_equal(rb_aggregate_phase(&fx->spec, in, n, &fx->agg), 0);
     assert_int_equal(rb_findings_stragglers(&fx->agg, NULL, 0, 1.0), 0);
