@@ -45,12 +45,8 @@ static const struct {
                         sizeof s_health_text / sizeof s_health_text[0]},
 };
 
-size_t rb_pack_record_size(rb_pack_kind_t k)
-{
-    return s_kinds[k].size;
-}
-
-size_t rb_pack_one(rb_pack_kind_t k, const void *rec, uint8_t *out)
+/* Packs record rec of kind k into out (NULL: only counts); the packed bytes. */
+static size_t s_pack_one(rb_pack_kind_t k, const void *rec, uint8_t *out)
 {
     const uint8_t *r = rec;
     const s_text_t *t = s_kinds[k].text;
@@ -73,7 +69,8 @@ size_t rb_pack_one(rb_pack_kind_t k, const void *rec, uint8_t *out)
     return n;
 }
 
-void rb_unpack_one(rb_pack_kind_t k, const uint8_t *in, void *rec)
+/* The record packed at in, whole, into rec. */
+static void s_unpack_one(rb_pack_kind_t k, const uint8_t *in, void *rec)
 {
     uint8_t *r = rec;
     const s_text_t *t = s_kinds[k].text;
@@ -97,7 +94,7 @@ rb_packed_t *rb_pack_array(rb_pack_kind_t k, const void *recs, uint32_t n)
     const uint8_t *r = recs;
     size_t bytes = 0, size = s_kinds[k].size;
     for (uint32_t i = 0; i < n; i++)
-        bytes += rb_pack_one(k, r + i * size, NULL);
+        bytes += s_pack_one(k, r + i * size, NULL);
     size_t o_at = (sizeof(rb_packed_t) + _Alignof(uint32_t) - 1) & ~(_Alignof(uint32_t) - 1),
            o_bytes = o_at + n * sizeof(uint32_t);
     uint8_t *b = malloc(o_bytes + bytes);
@@ -109,7 +106,7 @@ rb_packed_t *rb_pack_array(rb_pack_kind_t k, const void *recs, uint32_t n)
     size_t used = 0;
     for (uint32_t i = 0; i < n; i++) {
         at[i] = (uint32_t)used;
-        used += rb_pack_one(k, r + i * size, out + used);
+        used += s_pack_one(k, r + i * size, out + used);
     }
     *p = (rb_packed_t){.kind = k, .n = n, .at = at, .bytes = out};
     return p;
@@ -119,7 +116,7 @@ const void *rb_packed_get(const rb_packed_t *p, uint32_t i, void *tmp)
 {
     if (!p || i >= p->n)
         return NULL;
-    rb_unpack_one(p->kind, p->bytes + p->at[i], tmp);
+    s_unpack_one(p->kind, p->bytes + p->at[i], tmp);
     return tmp;
 }
 

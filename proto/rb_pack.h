@@ -17,15 +17,6 @@ typedef enum {
     RB_PACK_KINDS
 } rb_pack_kind_t;
 
-/* The size of a whole record of kind k. */
-size_t rb_pack_record_size(rb_pack_kind_t k);
-
-/* Packs record rec of kind k into out (NULL: only counts); the packed bytes. */
-size_t rb_pack_one(rb_pack_kind_t k, const void *rec, uint8_t *out);
-
-/* The record packed at in, whole, into rec. */
-void rb_unpack_one(rb_pack_kind_t k, const uint8_t *in, void *rec);
-
 /* n records of one kind, packed in one allocation. */
 typedef struct rb_packed {
     rb_pack_kind_t kind;

@@ -153,10 +153,12 @@ void rb_proto_hist_put(rb_hist_t *h)
     pthread_mutex_unlock(&s_pool.lock);
     /* Its buckets must still hold all of its count there: anything added
      * to it since it was decoded may have landed elsewhere. */
-    uint64_t sum = 0;
-    for (uint32_t i = lo; hi != S_ALL && i <= hi && i < RB_HIST_NBUCKETS; i++)
-        sum += h->b[i];
-    if (hi != S_ALL && sum != h->count)
-        hi = S_ALL, lo = 0;
+    if (hi != S_ALL) {
+        uint64_t sum = 0;
+        for (uint32_t i = lo; i <= hi; i++)
+            sum += h->b[i];
+        if (sum != h->count)
+            lo = 0, hi = S_ALL;
+    }
     s_keep((s_slot_t){h, 0, lo, hi});
 }

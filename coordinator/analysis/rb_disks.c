@@ -14,6 +14,13 @@
 #include "rb_stats.h"
 #include "rb_units.h"
 
+/* Node in's DONE with its devices (as records, or packed on arrival), or NULL. */
+static const rb_msg_done_t *s_done_with_devs(const rb_agg_input_t *in)
+{
+    const rb_msg_done_t *d = in->done;
+    return d && (d->devs || in->dev_ids) && d->dev_stats ? d : NULL;
+}
+
 /* One disk k of DONE d of node in. */
 static void s_disk(const rb_agg_input_t *in, const rb_msg_done_t *d, const rb_job_stat_t *st,
                    rb_agg_disk_t *o)
@@ -110,7 +117,7 @@ int rb_disks_aggregate(rb_phase_agg_t *a, const rb_agg_input_t *in, uint32_t nno
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < nnodes; i++)
-        if (in[i].done && (in[i].done->devs || in[i].dev_ids))
+        if (s_done_with_devs(&in[i]))
             n += in[i].done->ndev_stats;
     if (!n)
         return 0;
@@ -118,9 +125,8 @@ int rb_disks_aggregate(rb_phase_agg_t *a, const rb_agg_input_t *in, uint32_t nno
     if (!a->disks)
         return -ENOMEM;
     for (uint32_t i = 0; i < nnodes; i++) {
-        const rb_msg_done_t *d = in[i].done;
-        for (uint32_t k = 0; d && (d->devs || in[i].dev_ids) && d->dev_stats && k < d->ndev_stats;
-             k++)
+        const rb_msg_done_t *d = s_done_with_devs(&in[i]);
+        for (uint32_t k = 0; d && k < d->ndev_stats; k++)
             if (d->dev_stats[k].job < d->ndevs)
                 s_disk(&in[i], d, &d->dev_stats[k], &a->disks[a->ndisks++]);
     }

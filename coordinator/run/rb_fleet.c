@@ -17,16 +17,18 @@ void rb_fleet_init(rb_fleet_t *f, uint32_t nphases)
 
 void rb_fleet_drop_done(rb_fleet_node_t *n, uint32_t phase)
 {
-    if (!n->done || phase >= n->fleet->nphases || !n->done[phase])
+    if (!n->done || phase >= n->fleet->nphases)
         return;
-    rb_msg_t m = {.type = RB_MSG_DONE};
-    m.u.done = *n->done[phase];
-    rb_msg_fini(&m);
-    free(n->done[phase]);
-    n->done[phase] = NULL;
-    free(n->dev_lat[phase]);
-    n->dev_lat[phase] = NULL;
-    rb_packed_free(&n->dev_ids[phase]);
+    rb_node_done_t *d = &n->done[phase];
+    if (d->msg) {
+        rb_msg_t m = {.type = RB_MSG_DONE};
+        m.u.done = *d->msg;
+        rb_msg_fini(&m);
+    }
+    free(d->msg);
+    free(d->dev_lat);
+    rb_packed_free(&d->dev_ids);
+    *d = (rb_node_done_t){0};
 }
 
 int rb_fleet_take_health(rb_fleet_node_t *n, int after, const rb_health_t *h, uint32_t nh)
@@ -72,8 +74,6 @@ void rb_fleet_fini(rb_fleet_t *f)
         for (uint32_t p = 0; n->done && p < f->nphases; p++)
             rb_fleet_drop_done(n, p);
         free(n->done);
-        free(n->dev_lat);
-        free(n->dev_ids);
         rb_packed_free(&n->health[0]);
         rb_packed_free(&n->health[1]);
         rb_host_free(&n->hello.hw);
@@ -129,14 +129,8 @@ rb_fleet_node_t *rb_fleet_add(rb_fleet_t *f, const rb_msg_hello_t *hello, uint64
     rb_fleet_node_t *n = &f->nodes[f->n];
     memset(n, 0, sizeof *n);
     n->done = calloc(f->nphases ? f->nphases : 1, sizeof *n->done);
-    n->dev_lat = calloc(f->nphases ? f->nphases : 1, sizeof *n->dev_lat);
-    n->dev_ids = calloc(f->nphases ? f->nphases : 1, sizeof *n->dev_ids);
-    if (!n->done || !n->dev_lat || !n->dev_ids) {
-        free(n->done);
-        free(n->dev_lat);
-        free(n->dev_ids);
+    if (!n->done)
         return NULL;
-    }
     s_take_hello(n, hello);
     n->fleet = f;
     n->state = RB_AGENT_SYNCING;

@@ -49,44 +49,49 @@ typedef struct rb_node_hello {
                       when out of memory) */
 } rb_node_hello_t;
 
+/* What a node's DONE of a phase leaves until the phase's figures are made
+ * (all owned; all NULL when none came or once the figures are made). */
+typedef struct rb_node_done {
+    rb_msg_done_t *msg;        /* decoded, without its histograms and devices */
+    rb_lat_summary_t *dev_lat; /* its devices' latency, one per msg->dev_stats (their
+                                  histograms are dropped on arrival) */
+    rb_packed_t *dev_ids;      /* its devices (msg->devs NULL), packed on arrival: about 150
+                                  bytes a device, not 1,544 */
+} rb_node_done_t;
+
 typedef struct rb_node {
-    rb_node_hello_t hello;      /* as the agent introduced itself */
-    rb_agent_state_t state;     /* read freely; changed only by rb_fleet_node_set_state() */
-    struct rb_fleet *fleet;     /* the fleet it belongs to (its state counts) */
-    rb_node_status_t status;    /* how it ends up in the report */
-    char error[RB_REASON_MAX];  /* why it is not ok */
-    int64_t offset_ns;          /* agent clock - coordinator clock */
-    uint64_t best_rtt_ns;       /* round trip of the probe that set offset_ns */
-    uint32_t pings;             /* probes answered */
-    uint32_t probe_left;        /* a clock round before GO: probes still to answer (0: none) */
-    uint64_t last_seen_ns;      /* coordinator clock */
-    uint64_t longest_gap_ns;    /* its longest silence said (over half of --lost-after) */
-    uint64_t mem_need;          /* its SPACE's: the most one phase's buffers take on it */
-    uint64_t mem_room;          /* its SPACE's: what its host has for them (0: not said) */
-    uint64_t removed_files;     /* from its END; while it cleans up, its HEARTBEATs' count */
-    uint64_t removed_at_ns;     /* when that count last grew (coordinator clock) */
-    uint8_t cleanup;            /* rb_cleanup_t: what became of its files */
-    rb_msg_done_t **done;       /* per phase: decoded DONE (owned), or NULL */
-    rb_lat_summary_t **dev_lat; /* per phase: its DONE's devices' latency (one per dev_stats,
-                                   whose histograms are dropped on arrival; owned), or NULL */
-    rb_packed_t **dev_ids;      /* per phase: its DONE's devices (done->devs, NULL), packed on
-                                   arrival (about 150 bytes a device, not 1,544; owned), or
-                                   NULL */
-    rb_packed_t *health[2];     /* its disks' health before the run (READY's) and after it
-                                   (END's), packed (about 170 bytes a reading, not 648),
-                                   owned; NULL: none came (protocol 27) */
-    uint32_t rank;              /* its place in the run (neighbours, shared-file regions) */
-    uint64_t out_ns;            /* when it went out of the run (coordinator clock; 0: it did not) */
-    uint64_t live_bytes;        /* bytes in its samples since the last progress line */
-    uint64_t phase_bytes;       /* bytes in its samples of the current phase */
-    uint64_t phase_ops;         /* ops likewise */
-    uint64_t phase_first_ns;    /* its samples of the phase cover this.. (coordinator clock) */
-    uint64_t phase_last_ns;     /* ..to this (0: no sample yet) */
-    int live_seen;              /* it sent a sample since the last progress line */
-    int phase_lat_set;          /* phase_lat holds its DONE's latency of the current phase */
-    rb_node_lat_t phase_lat;    /* ... summed over its jobs when the DONE came */
-    uint32_t said_pid;          /* the process of the name's last HELLO ... */
-    uint32_t before_pid;        /* ... and the one it came after (0: none) */
+    rb_node_hello_t hello;     /* as the agent introduced itself */
+    rb_agent_state_t state;    /* read freely; changed only by rb_fleet_node_set_state() */
+    struct rb_fleet *fleet;    /* the fleet it belongs to (its state counts) */
+    rb_node_status_t status;   /* how it ends up in the report */
+    char error[RB_REASON_MAX]; /* why it is not ok */
+    int64_t offset_ns;         /* agent clock - coordinator clock */
+    uint64_t best_rtt_ns;      /* round trip of the probe that set offset_ns */
+    uint32_t pings;            /* probes answered */
+    uint32_t probe_left;       /* a clock round before GO: probes still to answer (0: none) */
+    uint64_t last_seen_ns;     /* coordinator clock */
+    uint64_t longest_gap_ns;   /* its longest silence said (over half of --lost-after) */
+    uint64_t mem_need;         /* its SPACE's: the most one phase's buffers take on it */
+    uint64_t mem_room;         /* its SPACE's: what its host has for them (0: not said) */
+    uint64_t removed_files;    /* from its END; while it cleans up, its HEARTBEATs' count */
+    uint64_t removed_at_ns;    /* when that count last grew (coordinator clock) */
+    uint8_t cleanup;           /* rb_cleanup_t: what became of its files */
+    rb_node_done_t *done;      /* per phase: what its DONE left until the figures */
+    rb_packed_t *health[2];    /* its disks' health before the run (READY's) and after it
+                                  (END's), packed (about 170 bytes a reading, not 648),
+                                  owned; NULL: none came (protocol 27) */
+    uint32_t rank;             /* its place in the run (neighbours, shared-file regions) */
+    uint64_t out_ns;           /* when it went out of the run (coordinator clock; 0: it did not) */
+    uint64_t live_bytes;       /* bytes in its samples since the last progress line */
+    uint64_t phase_bytes;      /* bytes in its samples of the current phase */
+    uint64_t phase_ops;        /* ops likewise */
+    uint64_t phase_first_ns;   /* its samples of the phase cover this.. (coordinator clock) */
+    uint64_t phase_last_ns;    /* ..to this (0: no sample yet) */
+    int live_seen;             /* it sent a sample since the last progress line */
+    int phase_lat_set;         /* phase_lat holds its DONE's latency of the current phase */
+    rb_node_lat_t phase_lat;   /* ... summed over its jobs when the DONE came */
+    uint32_t said_pid;         /* the process of the name's last HELLO ... */
+    uint32_t before_pid;       /* ... and the one it came after (0: none) */
     char said_host[RB_NAME_MAX]; /* their hosts */
     char before_host[RB_NAME_MAX];
     char net_addr[RB_NET_ADDR_MAX]; /* its READY's: where network phases' streams go ... */

@@ -232,9 +232,7 @@ void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
     }
     *keep = *d; /* take over the arrays */
     memset(d, 0, sizeof *d);
-    n->done[keep->phase] = keep;
-    n->dev_lat[keep->phase] = dev_lat;
-    n->dev_ids[keep->phase] = dev_ids;
+    n->done[keep->phase] = (rb_node_done_t){keep, dev_lat, dev_ids};
     rb_fleet_node_set_state(n, RB_AGENT_PHASE_DONE);
 }
 
