@@ -89,26 +89,121 @@ static void s_unpack_one(rb_pack_kind_t k, const uint8_t *in, void *rec)
     }
 }
 
-rb_packed_t *rb_pack_array(rb_pack_kind_t k, const void *recs, uint32_t n)
+/* Room for n records of bytes packed bytes, its header filled but for
+ * where each record starts; NULL without memory. */
+static rb_packed_t *s_alloc(rb_pack_kind_t k, uint32_t n, size_t bytes)
 {
-    const uint8_t *r = recs;
-    size_t bytes = 0, size = s_kinds[k].size;
-    for (uint32_t i = 0; i < n; i++)
-        bytes += s_pack_one(k, r + i * size, NULL);
     size_t o_at = (sizeof(rb_packed_t) + _Alignof(uint32_t) - 1) & ~(_Alignof(uint32_t) - 1),
            o_bytes = o_at + n * sizeof(uint32_t);
     uint8_t *b = malloc(o_bytes + bytes);
     if (!b)
         return NULL;
     rb_packed_t *p = (rb_packed_t *)b;
-    uint32_t *at = (uint32_t *)(b + o_at);
-    uint8_t *out = b + o_bytes;
+    *p = (rb_packed_t){.kind = k, .n = n, .at = (uint32_t *)(b + o_at), .bytes = b + o_bytes};
+    return p;
+}
+
+rb_packed_t *rb_pack_array(rb_pack_kind_t k, const void *recs, uint32_t n)
+{
+    const uint8_t *r = recs;
+    size_t bytes = 0, size = s_kinds[k].size;
+    for (uint32_t i = 0; i < n; i++)
+        bytes += s_pack_one(k, r + i * size, NULL);
+    rb_packed_t *p = s_alloc(k, n, bytes);
+    if (!p)
+        return NULL;
+    uint32_t *at = (uint32_t *)p->at;
+    uint8_t *out = (uint8_t *)p->bytes;
     size_t used = 0;
     for (uint32_t i = 0; i < n; i++) {
         at[i] = (uint32_t)used;
         used += s_pack_one(k, r + i * size, out + used);
     }
-    *p = (rb_packed_t){.kind = k, .n = n, .at = at, .bytes = out};
+    return p;
+}
+
+const char *rb_packed_text(const rb_packed_t *p, uint32_t i, size_t off)
+{
+    if (!p || i >= p->n)
+        return NULL;
+    const s_text_t *t = s_kinds[p->kind].text;
+    const char *in = (const char *)p->bytes + p->at[i];
+    size_t at = 0;
+    for (size_t k = 0; k < s_kinds[p->kind].ntext; k++) {
+        in += t[k].off - at;
+        if (t[k].off == off)
+            return in;
+        in += strlen(in) + 1;
+        at = t[k].off + t[k].size;
+    }
+    return NULL;
+}
+
+/* Room in b for one more record of len packed bytes; 0 or -1. */
+static int s_room(rb_pack_build_t *b, size_t len)
+{
+    if (b->failed)
+        return -1;
+    if (b->n == b->cap) {
+        uint32_t cap = b->cap ? 2 * b->cap : 16;
+        uint32_t *at = realloc(b->at, cap * sizeof *at);
+        if (!at)
+            return b->failed = -1;
+        b->at = at;
+        b->cap = cap;
+    }
+    if (b->used + len > b->room) {
+        size_t room = b->room ? 2 * b->room : 4096;
+        while (room < b->used + len)
+            room *= 2;
+        uint8_t *bytes = realloc(b->bytes, room);
+        if (!bytes)
+            return b->failed = -1;
+        b->bytes = bytes;
+        b->room = room;
+    }
+    b->at[b->n++] = (uint32_t)b->used;
+    return 0;
+}
+
+void rb_pack_add(rb_pack_build_t *b, const void *rec)
+{
+    size_t len = s_pack_one(b->kind, rec, NULL);
+    if (s_room(b, len) == 0)
+        b->used += s_pack_one(b->kind, rec, b->bytes + b->used);
+}
+
+void rb_pack_add_packed(rb_pack_build_t *b, const rb_packed_t *p, uint32_t i)
+{
+    if (!p || i >= p->n || p->kind != b->kind) {
+        b->failed = -1; /* not a record of the kind: a caller's mistake, never data */
+        return;
+    }
+    const uint8_t *in = p->bytes + p->at[i];
+    size_t len = 0, at = 0;
+    const s_text_t *t = s_kinds[p->kind].text;
+    for (size_t k = 0; k < s_kinds[p->kind].ntext; k++) {
+        len += t[k].off - at;
+        len += strlen((const char *)in + len) + 1;
+        at = t[k].off + t[k].size;
+    }
+    len += s_kinds[p->kind].size - at;
+    if (s_room(b, len) == 0) {
+        memcpy(b->bytes + b->used, in, len);
+        b->used += len;
+    }
+}
+
+rb_packed_t *rb_pack_finish(rb_pack_build_t *b)
+{
+    rb_packed_t *p = b->failed || !b->n ? NULL : s_alloc(b->kind, b->n, b->used);
+    if (p) {
+        memcpy((uint32_t *)p->at, b->at, b->n * sizeof *b->at);
+        memcpy((uint8_t *)p->bytes, b->bytes, b->used);
+    }
+    free(b->at);
+    free(b->bytes);
+    *b = (rb_pack_build_t){.kind = b->kind};
     return p;
 }
 

@@ -35,6 +35,30 @@ const void *rb_packed_get(const rb_packed_t *p, uint32_t i, void *tmp);
  * or without memory. */
 void *rb_packed_unpack_all(const rb_packed_t *p);
 
+/* Record i's text field at offset off of its record type (offsetof), in
+ * place: it lives as long as p. NULL past the last record or when no text
+ * field of the kind starts at off. */
+const char *rb_packed_text(const rb_packed_t *p, uint32_t i, size_t off);
+
 void rb_packed_free(rb_packed_t **p);
+
+/* A packed array made record by record, where the records are not side by
+ * side: start with {.kind = k}, add, then finish. */
+typedef struct rb_pack_build {
+    rb_pack_kind_t kind;
+    uint32_t n, cap; /* records, and room in at */
+    uint32_t *at;
+    uint8_t *bytes;
+    size_t used, room;
+    int failed; /* out of memory once: finish gives NULL */
+} rb_pack_build_t;
+
+/* Adds record rec whole, or record i of packed p as it is packed. */
+void rb_pack_add(rb_pack_build_t *b, const void *rec);
+void rb_pack_add_packed(rb_pack_build_t *b, const rb_packed_t *p, uint32_t i);
+
+/* The records added, in one allocation (rb_packed_free), and b emptied;
+ * NULL when none were added or out of memory. */
+rb_packed_t *rb_pack_finish(rb_pack_build_t *b);
 
 #endif

@@ -194,6 +194,7 @@ void rb_aggregate_phase_fini(rb_phase_agg_t *out)
     out->nfindings = 0;
     free(out->devs);
     free(out->disks);
+    rb_packed_free(&out->disk_ids);
     out->devs = NULL;
     out->ndevs = 0;
     free(out->racks);

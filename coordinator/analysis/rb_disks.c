@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,16 +22,60 @@ static const rb_msg_done_t *s_done_with_devs(const rb_agg_input_t *in)
     return d && (d->devs || in->dev_ids) && d->dev_stats ? d : NULL;
 }
 
-/* One disk k of DONE d of node in. */
+void rb_disks_who(rb_agg_disk_id_t *o, const rb_dev_id_t *d)
+{
+    memcpy(o->name, d->name, sizeof o->name);
+    memcpy(o->model, d->model, sizeof o->model);
+    memcpy(o->serial, d->serial, sizeof o->serial);
+    memcpy(o->firmware, d->firmware, sizeof o->firmware);
+    o->size = d->size;
+}
+
+const rb_dev_id_t *rb_disks_id(const rb_phase_agg_t *a, uint32_t i, rb_dev_id_t *tmp)
+{
+    if (rb_packed_get(a->disk_ids, i, tmp))
+        return tmp;
+    const rb_agg_disk_id_t *o = &a->disks[i].id;
+    memset(tmp, 0, sizeof *tmp);
+    snprintf(tmp->path, sizeof tmp->path, "%s", o->path ? o->path : "");
+    memcpy(tmp->name, o->name, sizeof tmp->name);
+    memcpy(tmp->model, o->model, sizeof tmp->model);
+    memcpy(tmp->serial, o->serial, sizeof tmp->serial);
+    memcpy(tmp->firmware, o->firmware, sizeof tmp->firmware);
+    tmp->size = o->size;
+    return tmp;
+}
+
+int rb_disks_ids_set(rb_phase_agg_t *a, rb_pack_build_t *b)
+{
+    rb_packed_free(&a->disk_ids);
+    a->disk_ids = rb_pack_finish(b);
+    if (!a->disk_ids || a->disk_ids->n != a->ndisks) {
+        rb_packed_free(&a->disk_ids);
+        for (uint32_t i = 0; i < a->ndisks; i++)
+            a->disks[i].id.path = NULL;
+        return a->ndisks ? -ENOMEM : 0;
+    }
+    for (uint32_t i = 0; i < a->ndisks; i++)
+        a->disks[i].id.path = rb_packed_text(a->disk_ids, i, offsetof(rb_dev_id_t, path));
+    return 0;
+}
+
+/* One disk k of DONE d of node in; its whole identity added to ids. */
 static void s_disk(const rb_agg_input_t *in, const rb_msg_done_t *d, const rb_job_stat_t *st,
-                   rb_agg_disk_t *o)
+                   rb_agg_disk_t *o, rb_pack_build_t *ids)
 {
     memset(o, 0, sizeof *o);
     snprintf(o->node, sizeof o->node, "%s", in->name);
-    if (d->devs)
-        o->id = d->devs[st->job];
-    else
-        rb_packed_get(in->dev_ids, st->job, &o->id);
+    rb_dev_id_t id;
+    if (d->devs) {
+        id = d->devs[st->job];
+        rb_pack_add(ids, &id);
+    } else {
+        rb_packed_get(in->dev_ids, st->job, &id);
+        rb_pack_add_packed(ids, in->dev_ids, st->job);
+    }
+    rb_disks_who(&o->id, &id); /* its path: once the phase's disk_ids are made */
     o->bytes = st->bytes;
     o->ops = st->ops;
     o->errors = st->errors;
@@ -124,13 +169,15 @@ int rb_disks_aggregate(rb_phase_agg_t *a, const rb_agg_input_t *in, uint32_t nno
     a->disks = calloc(n, sizeof *a->disks);
     if (!a->disks)
         return -ENOMEM;
+    rb_pack_build_t ids = {.kind = RB_PACK_DEV};
     for (uint32_t i = 0; i < nnodes; i++) {
         const rb_msg_done_t *d = s_done_with_devs(&in[i]);
         for (uint32_t k = 0; d && k < d->ndev_stats; k++)
             if (d->dev_stats[k].job < d->ndevs)
-                s_disk(&in[i], d, &d->dev_stats[k], &a->disks[a->ndisks++]);
+                s_disk(&in[i], d, &d->dev_stats[k], &a->disks[a->ndisks++], &ids);
     }
-    return rb_disks_family(a);
+    int rc = rb_disks_ids_set(a, &ids);
+    return rc < 0 ? rc : rb_disks_family(a);
 }
 
 int rb_disks_below_family(double v, double median, double mad, double window_s)

@@ -16,6 +16,17 @@
  * each disk's family figures. 0 or -ENOMEM. */
 int rb_disks_aggregate(rb_phase_agg_t *a, const rb_agg_input_t *in, uint32_t nnodes);
 
+/* Row i's whole identity (from a->disk_ids, else what the row says) into
+ * *tmp, which it returns. */
+const rb_dev_id_t *rb_disks_id(const rb_phase_agg_t *a, uint32_t i, rb_dev_id_t *tmp);
+
+/* What a row shows of identity d, but its path (rb_disks_ids_set's). */
+void rb_disks_who(rb_agg_disk_id_t *o, const rb_dev_id_t *d);
+
+/* Makes b (a->ndisks identities, row for row) a->disk_ids, and points each
+ * row's path into it. 0 or -ENOMEM. */
+int rb_disks_ids_set(rb_phase_agg_t *a, rb_pack_build_t *b);
+
 /* Each disk's family (same model and size): its size, median bandwidth and
  * the disk's deviation from it. 0 or -ENOMEM. */
 int rb_disks_family(rb_phase_agg_t *a);

@@ -88,22 +88,27 @@ char *rb_drive_cell(const rb_drive_t *d, rb_health_counter_t c, const char *arro
 static void s_judge(rb_drive_t *d, uint32_t protocol)
 {
     const rb_health_t *b = d->before, *a = d->after, *last = rb_drive_last(d);
+    d->reason = "";
     if (!rb_health_has_counters(b) || !rb_health_has_counters(a)) {
         d->status = RB_DRIVE_NOT_READ;
         if (last && last->reason[0])
-            snprintf(d->reason, sizeof d->reason, "%s", last->reason);
+            d->reason = last->reason;
         else if (!a && protocol >= 27)
-            snprintf(d->reason, sizeof d->reason,
-                     "no reading after the run (its agent did "
-                     "not end the run)");
+            d->reason = "no reading after the run (its agent did not end the run)";
         else
-            snprintf(d->reason, sizeof d->reason, "no reading %s the run", !b ? "before" : "after");
+            d->reason = !b ? "no reading before the run" : "no reading after the run";
     }
     if (rb_health_has_counters(b) && rb_health_has_counters(a) && b->serial[0] && a->serial[0] &&
         strcmp(b->serial, a->serial)) {
         d->status = RB_DRIVE_NOT_READ; /* not the same drive: nothing to compare */
-        snprintf(d->reason, sizeof d->reason,
-                 "another drive after the run: serial %s before, %s after", b->serial, a->serial);
+        size_t len = sizeof "another drive after the run: serial  before,  after" +
+                     strlen(b->serial) + strlen(a->serial);
+        if ((d->owned = malloc(len))) {
+            snprintf(d->owned, len, "another drive after the run: serial %s before, %s after",
+                     b->serial, a->serial);
+            d->reason = d->owned;
+        } else
+            d->reason = "another drive after the run (out of memory saying which)";
         return;
     }
     if (rb_health_has_counters(b) && rb_health_has_counters(a)) {
@@ -204,6 +209,8 @@ int rb_drives_build(const rb_run_result_t *r, rb_drives_t *out)
 
 void rb_drives_fini(rb_drives_t *d)
 {
+    for (uint32_t i = 0; i < d->n; i++)
+        free(d->d[i].owned);
     free(d->d);
     memset(d, 0, sizeof *d);
 }

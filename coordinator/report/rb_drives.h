@@ -50,9 +50,11 @@ typedef struct rb_drive {
     const char *node;                  /* its node's name (borrowed from the run's nodes) */
     const rb_health_t *before, *after; /* borrowed; NULL: that reading did not come */
     rb_drive_status_t status;
-    uint32_t grew; /* bit (1 << rb_health_counter_t) for each counter that grew */
-    int spare_low; /* the spare after the run is at or below its threshold */
-    char reason[RB_HEALTH_REASON + 64]; /* not read: why */
+    uint32_t grew;      /* bit (1 << rb_health_counter_t) for each counter that grew */
+    int spare_low;      /* the spare after the run is at or below its threshold */
+    const char *reason; /* not read: why ("" else; its reading's, a constant or owned by d's
+                           list: a fleet's drives cost 48 bytes each, not 360) */
+    char *owned;        /* the reason when it was made for this drive (freed with the list) */
 } rb_drive_t;
 
 typedef struct rb_drives {

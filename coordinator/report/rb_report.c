@@ -20,6 +20,7 @@
 #include "rb_perm.h"
 #include "rb_report.h"
 #include "rb_report_net.h"
+#include "rb_disks.h"
 #include "rb_host_json.h"
 #include "rb_time.h"
 #include "rb_units.h"
@@ -344,7 +345,8 @@ static void s_json_disks(rb_jw_t *w, const rb_phase_agg_t *a)
         const rb_agg_disk_t *d = &a->disks[i];
         rb_jw_obj_begin(w, NULL);
         rb_jw_str(w, "node", d->node);
-        rb_host_json_dev(w, &d->id);
+        rb_dev_id_t id;
+        rb_host_json_dev(w, rb_disks_id(a, i, &id));
         rb_jw_u64(w, "workers", d->workers);
         rb_jw_u64(w, "bytes", d->bytes);
         rb_jw_u64(w, "ops", d->ops);

@@ -14,6 +14,7 @@
 
 #include "rb_csv.h"
 #include "rb_findings.h"
+#include "rb_disks.h"
 #include "rb_host_json.h"
 #include "rb_json.h"
 #include "rb_drives.h"
@@ -324,11 +325,15 @@ static int s_phase_disks(const rb_json_t *ds, rb_phase_agg_t *a)
 {
     if (rb_json_len(ds) && !(a->disks = calloc(rb_json_len(ds), sizeof *a->disks)))
         return -ENOMEM;
+    rb_pack_build_t ids = {.kind = RB_PACK_DEV};
     for (size_t i = 0; i < rb_json_len(ds); i++) {
         const rb_json_t *d = rb_json_at(ds, i);
         rb_agg_disk_t *o = &a->disks[a->ndisks++];
         rb_json_get_str(d, "node", o->node, sizeof o->node);
-        rb_host_json_dev_read(d, &o->id);
+        rb_dev_id_t id;
+        rb_host_json_dev_read(d, &id);
+        rb_disks_who(&o->id, &id);
+        rb_pack_add(&ids, &id);
         o->workers = (uint32_t)rb_json_get_u64(d, "workers");
         o->bytes = rb_json_get_u64(d, "bytes");
         o->ops = rb_json_get_u64(d, "ops");
@@ -345,7 +350,7 @@ static int s_phase_disks(const rb_json_t *ds, rb_phase_agg_t *a)
         o->family_median_bw = s_num(fam, "median_bw");
         o->deviation = s_num(fam, "deviation");
     }
-    return 0;
+    return rb_disks_ids_set(a, &ids);
 }
 
 /* Reads "steadystate" (absent: none) into a->ss; -ENOMEM. */

@@ -529,7 +529,9 @@ static void test_eval_devices(void **state)
     const double bw[3] = {150, 90, 120}, iops[3] = {30, 40, 5};
     for (int i = 0; i < 3; i++) {
         snprintf(d[i].node, sizeof d[i].node, "n%d", i);
-        snprintf(d[i].id.path, sizeof d[i].id.path, "/dev/disk/by-id/wwn-%d", i);
+        static const char *path[] = {"/dev/disk/by-id/wwn-0", "/dev/disk/by-id/wwn-1",
+                                     "/dev/disk/by-id/wwn-2"};
+        d[i].id.path = path[i];
         snprintf(d[i].id.name, sizeof d[i].id.name, "sd%c", 'a' + i);
         d[i].bw = bw[i];
         d[i].iops = iops[i];

@@ -18,6 +18,7 @@
 #include "rb_compare.h"
 #include "rb_csv.h"
 #include "rb_disks.h"
+#include "rb_drives.h"
 #include "rb_findings.h"
 #include "rb_fleet.h"
 #include "rb_json.h"
@@ -90,7 +91,13 @@ static void test_disks_packed(void **state)
             if (!strcmp(a.disks[j].node, "b") && !strcmp(a.disks[j].id.name, x->id.name))
                 break;
         assert_true(j < a.ndisks);
-        assert_memory_equal(&a.disks[j].id, &x->id, sizeof x->id);
+        /* each row's whole identity is kept (block sizes too), its path in it */
+        rb_dev_id_t ia, ib;
+        const rb_dev_id_t *dv = &devs[x->id.name[4] - '0'];
+        assert_memory_equal(rb_disks_id(&a, i, &ia), dv, sizeof *dv);
+        assert_memory_equal(rb_disks_id(&a, j, &ib), dv, sizeof *dv);
+        assert_string_equal(x->id.path, dv->path);
+        assert_string_equal(a.disks[j].id.path, dv->path);
         assert_float_equal(a.disks[j].bw, x->bw, 1e-9);
         assert_int_equal(a.disks[j].family_n, 4);
     }
@@ -617,6 +624,47 @@ static rb_health_t s_disk(const char *dev, const char *serial, uint64_t realloca
     h.available_spare = h.spare_threshold = h.temperature = h.temperature_max = RB_HEALTH_NA;
     h.power_on_hours = RB_HEALTH_NA;
     return h;
+}
+
+/* Why a drive was not read, as the reports say it: its reading's reason,
+ * a reading missing before or after (its agent did not end the run), and
+ * another drive after the run (a reason made for it, freed with the list). */
+static void test_drive_reasons(void **state)
+{
+    (void)state;
+    rb_health_t before[3] = {s_disk("/dev/sda", "S1", 0), s_disk("/dev/sdb", "S2", 0),
+                             s_disk("/dev/sdc", "S3", 0)};
+    rb_health_t after[2] = {s_disk("/dev/sda", "S7", 0), s_disk("/dev/sdc", "S3", 0)};
+    snprintf(after[1].reason, sizeof after[1].reason, "smartctl took more than 30 s, killed");
+    rb_health_t only_after = s_disk("/dev/sdz", "S9", 0);
+    rb_report_node_t nodes[2] = {{.protocol = 27}, {.protocol = 26}};
+    snprintf(nodes[0].name, sizeof nodes[0].name, "a");
+    snprintf(nodes[1].name, sizeof nodes[1].name, "b");
+    nodes[0].health[0] = before;
+    nodes[0].nhealth[0] = 3;
+    nodes[0].health[1] = after;
+    nodes[0].nhealth[1] = 2;
+    nodes[1].health[1] = &only_after;
+    nodes[1].nhealth[1] = 1;
+    rb_run_result_t r = {.nodes = nodes, .nnodes = 2};
+    rb_drives_t d;
+    assert_int_equal(rb_drives_build(&r, &d), 0);
+    assert_int_equal(d.n, 4);
+    const char *want[][2] = {
+        {"/dev/sda", "another drive after the run: serial S1 before, S7 after"},
+        {"/dev/sdb", "no reading after the run (its agent did not end the run)"},
+        {"/dev/sdc", "smartctl took more than 30 s, killed"},
+        {"/dev/sdz", "no reading before the run"}};
+    for (int k = 0; k < 4; k++) {
+        uint32_t i = 0;
+        while (i < d.n && strcmp(rb_drive_last(&d.d[i])->dev, want[k][0]))
+            i++;
+        assert_true(i < d.n);
+        assert_int_equal(d.d[i].status, RB_DRIVE_NOT_READ);
+        assert_string_equal(d.d[i].reason, want[k][1]);
+    }
+    rb_drives_fini(&d);
+    rb_drives_fini(&d);
 }
 
 /* compare's drive health (issue 36): the same node, device and serial
@@ -1206,7 +1254,10 @@ static void test_disk_families(void **state)
     memset(d, 0, sizeof d);
     for (int i = 0; i < 9; i++) {
         snprintf(d[i].node, sizeof d[i].node, "n%d", i % 3);
-        snprintf(d[i].id.path, sizeof d[i].id.path, "/dev/loop%d", i);
+        static const char *path[] = {"/dev/loop0", "/dev/loop1", "/dev/loop2",
+                                     "/dev/loop3", "/dev/loop4", "/dev/loop5",
+                                     "/dev/loop6", "/dev/loop7", "/dev/loop8"};
+        d[i].id.path = path[i];
         snprintf(d[i].id.name, sizeof d[i].id.name, "loop%d", i);
         snprintf(d[i].id.model, sizeof d[i].id.model, "%s", i == 8 ? "other" : "ST8000NM0055");
         d[i].id.size = 64ull << 20;
@@ -1499,6 +1550,7 @@ int main(void)
         cmocka_unit_test(test_steady),
         cmocka_unit_test(test_spread),
         cmocka_unit_test(test_compare_drives),
+        cmocka_unit_test(test_drive_reasons),
         cmocka_unit_test(test_stragglers),
         cmocka_unit_test(test_telemetry_findings),
         cmocka_unit_test(test_cache_influenced),

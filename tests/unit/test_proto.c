@@ -1544,6 +1544,33 @@ static void test_host_packed(void **state)
     assert_non_null(all);
     assert_memory_equal(all, r->health, r->nhealth * sizeof *all);
     assert_true(malloc_usable_size(p) < r->nhealth * sizeof *all * 3 / 4); /* 127-byte paths */
+    /* made record by record, whole or as packed, out of order: the same
+     * records, and their texts read in place */
+    rb_pack_build_t b = {.kind = RB_PACK_HEALTH};
+    for (uint32_t i = r->nhealth; i-- > 0;)
+        if (i % 2)
+            rb_pack_add(&b, &r->health[i]);
+        else
+            rb_pack_add_packed(&b, p, i);
+    rb_packed_t *q = rb_pack_finish(&b);
+    assert_non_null(q);
+    assert_int_equal(q->n, r->nhealth);
+    for (uint32_t i = 0; i < r->nhealth; i++) {
+        rb_health_t one;
+        uint32_t from = r->nhealth - 1 - i;
+        assert_memory_equal(rb_packed_get(q, i, &one), &r->health[from], sizeof one);
+        assert_string_equal(rb_packed_text(q, i, offsetof(rb_health_t, reason)),
+                            r->health[from].reason);
+        assert_string_equal(rb_packed_text(q, i, offsetof(rb_health_t, dev)), r->health[from].dev);
+    }
+    assert_null(rb_packed_text(q, 0, offsetof(rb_health_t, reason) + 1)); /* not a text's start */
+    assert_null(rb_packed_text(q, q->n, offsetof(rb_health_t, dev)));
+    rb_pack_add_packed(&b, q, 0);
+    rb_pack_add(&b, &r->health[0]);
+    rb_pack_add_packed(&b, q, q->n); /* no such record: the whole build fails */
+    assert_null(rb_pack_finish(&b));
+    assert_null(rb_pack_finish(&b)); /* none added */
+    rb_packed_free(&q);
     free(all);
     rb_packed_free(&p);
     rb_packed_free(&p);
