@@ -3,6 +3,7 @@
  * without a word here, but for a text, which is listed below to be cut. */
 #include "rb_pack.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,4 +233,75 @@ void rb_packed_free(rb_packed_t **p)
         return;
     free(*p);
     *p = NULL;
+}
+
+/* v as a varint into out (NULL: only counted); its bytes. */
+static size_t s_varint(uint64_t v, uint8_t *out)
+{
+    size_t n = 0;
+    do {
+        uint8_t b = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        if (out)
+            out[n] = (uint8_t)(b | (v ? 0x80 : 0));
+        n++;
+    } while (v);
+    return n;
+}
+
+/* The varint at *in into *v; false when cut short or over 64 bits. */
+static bool s_unvarint(const uint8_t **in, size_t *left, uint64_t *v)
+{
+    *v = 0;
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+        if (!*left)
+            return false;
+        uint8_t b = *(*in)++;
+        (*left)--;
+        *v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return shift < 63 || b <= 1;
+    }
+    return false;
+}
+
+/* The difference b - a, as a wrapped difference zigzagged (small either way). */
+static uint64_t s_zig(uint64_t a, uint64_t b)
+{
+    int64_t d = (int64_t)(b - a);
+    return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
+}
+
+static uint64_t s_unzig(uint64_t a, uint64_t z)
+{
+    return a + ((z >> 1) ^ (0 - (z & 1)));
+}
+
+size_t rb_pack_checkpts(const rb_checkpt_t *cp, uint32_t n, uint8_t *out)
+{
+    size_t len = s_varint(n, out);
+    uint64_t t = 0, b = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        len += s_varint(s_zig(t, cp[i].t_ns), out ? out + len : NULL);
+        len += s_varint(s_zig(b, cp[i].bytes), out ? out + len : NULL);
+        t = cp[i].t_ns;
+        b = cp[i].bytes;
+    }
+    return len;
+}
+
+int64_t rb_unpack_checkpts(const uint8_t **in, size_t *left, rb_checkpt_t *out, uint32_t max)
+{
+    uint64_t n, t = 0, b = 0, z;
+    if (!s_unvarint(in, left, &n) || n > max)
+        return -1;
+    for (uint64_t i = 0; i < n; i++) {
+        if (!s_unvarint(in, left, &z))
+            return -1;
+        t = out[i].t_ns = s_unzig(t, z);
+        if (!s_unvarint(in, left, &z))
+            return -1;
+        b = out[i].bytes = s_unzig(b, z);
+    }
+    return (int64_t)n;
 }

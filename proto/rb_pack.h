@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct rb_checkpt;
+
 typedef enum {
     RB_PACK_ROOT,   /* rb_root_info_t */
     RB_PACK_DEV,    /* rb_dev_id_t */
@@ -41,6 +43,16 @@ void *rb_packed_unpack_all(const rb_packed_t *p);
 const char *rb_packed_text(const rb_packed_t *p, uint32_t i, size_t off);
 
 void rb_packed_free(rb_packed_t **p);
+
+/* A list of progress checkpoints packed: its count, then each point's time
+ * and bytes as deltas from the point before (zigzag varints: exact for any
+ * values, about 6 to 8 bytes a point, not 16). Into out (NULL: only
+ * counts); the packed bytes. */
+size_t rb_pack_checkpts(const struct rb_checkpt *cp, uint32_t n, uint8_t *out);
+
+/* The list packed at *in (*left bytes there) into out, room for max points:
+ * its count, *in and *left moved past it; -1 when cut short or over max. */
+int64_t rb_unpack_checkpts(const uint8_t **in, size_t *left, struct rb_checkpt *out, uint32_t max);
 
 /* A packed array made record by record, where the records are not side by
  * side: start with {.kind = k}, add, then finish. */

@@ -662,6 +662,13 @@ void rb_msg_done_drop_devs(rb_msg_done_t *d)
     d->devs = NULL;
 }
 
+void rb_worker_stat_drop_checkpts(rb_worker_stat_t *w)
+{
+    rb_proto_block_put(w->checkpts, (size_t)w->ncheckpts * sizeof *w->checkpts);
+    w->checkpts = NULL;
+    w->ncheckpts = 0;
+}
+
 void rb_phase_specs_free(rb_phase_spec_t **phases, uint32_t nphases)
 {
     if (!phases || !*phases)

@@ -584,6 +584,10 @@ void rb_job_stat_drop_hists(rb_job_stat_t *js);
  * receiver that keeps them otherwise (packed). */
 void rb_msg_done_drop_devs(rb_msg_done_t *d);
 
+/* Frees a decoded worker stat's checkpoints (NULL, none): for a receiver
+ * that keeps them otherwise (packed). */
+void rb_worker_stat_drop_checkpts(rb_worker_stat_t *w);
+
 /* How long an agent waits for an answer to a HELLO before it says it again:
  * 1 s, doubling with each one unanswered up to 4 s (prev: the last wait, 0
  * for the first). A fleet that says HELLO at once to a coordinator still

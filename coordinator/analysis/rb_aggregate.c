@@ -31,6 +31,29 @@ const char *rb_aggregate_node_status_name(rb_node_status_t s)
     return "?";
 }
 
+rb_agg_done_t rb_agg_done_of(const rb_msg_done_t *m)
+{
+    return (rb_agg_done_t){.status = m->status,
+                           .error = m->error,
+                           .error_path = m->error_path,
+                           .error_offset = m->error_offset,
+                           .nworkers = m->nworkers,
+                           .workers = m->workers,
+                           .njobs = m->njobs,
+                           .jobs = m->jobs,
+                           .caches_dropped = m->caches_dropped,
+                           .drop_status = m->drop_status,
+                           .ndevs = m->ndevs,
+                           .devs = m->devs,
+                           .ndev_stats = m->ndev_stats,
+                           .dev_stats = m->dev_stats,
+                           .nlinks = m->nlinks,
+                           .links = m->links,
+                           .net_refused = m->net_refused,
+                           .net_refused_by = m->net_refused_by,
+                           .net_retrans = m->net_retrans};
+}
+
 /* Node clock → coordinator clock. */
 static uint64_t s_coord(uint64_t t_node, int64_t offset_ns)
 {
@@ -279,7 +302,7 @@ static void s_stonewall_time(const rb_phase_spec_t *spec, const rb_agg_input_t *
     uint64_t last = 0;
     out->sw_ops_min = UINT64_MAX;
     for (uint32_t n = 0; n < nnodes; n++) {
-        const rb_msg_done_t *d = in[n].done;
+        const rb_agg_done_t *d = in[n].done;
         for (uint32_t i = 0; d && i < d->nworkers; i++) {
             const rb_worker_stat_t *w = &d->workers[i];
             if (w->t_start_ns == 0 || w->t_end_ns < w->t_start_ns)
@@ -321,7 +344,7 @@ static void s_cache(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint3
         }
     out->buffered_set = rb_aggregate_phase_buffered_set(spec, settled);
     for (uint32_t n = 0; n < nnodes; n++) {
-        const rb_msg_done_t *d = in[n].done;
+        const rb_agg_done_t *d = in[n].done;
         if (in[n].ram_bytes && (!out->ram_min || in[n].ram_bytes < out->ram_min))
             out->ram_min = in[n].ram_bytes;
         if (!d)
@@ -424,7 +447,7 @@ static int s_jobs_and_rows(const rb_phase_spec_t *spec, const rb_agg_input_t *in
         span[2 * j + 1] = 0;      /* last end */
     }
     for (uint32_t n = 0; n < nnodes; n++) {
-        const rb_msg_done_t *d = in[n].done;
+        const rb_agg_done_t *d = in[n].done;
         for (uint32_t i = 0; d && i < d->njobs; i++)
             if (d->jobs[i].job < spec->njobs) {
                 rb_agg_job_t *aj = &out->jobs[d->jobs[i].job];
@@ -534,7 +557,7 @@ static int s_node_lats(const rb_agg_input_t *in, uint32_t nnodes, rb_phase_agg_t
         for (int i = 0; i <= RB_NDIRS; i++)
             rb_hist_init(&rack[i]);
         for (uint32_t n = 0; n < nnodes; n++) {
-            const rb_msg_done_t *d = in[n].done;
+            const rb_agg_done_t *d = in[n].done;
             if (strcmp(out->nodes[n].rack, out->racks[k].name) != 0)
                 continue;
             rb_lat_set_init(set);
@@ -571,7 +594,7 @@ static void s_add_node(const rb_agg_input_t *ni, rb_agg_node_t *an, rb_phase_agg
     snprintf(an->name, sizeof an->name, "%s", ni->name);
     snprintf(an->rack, sizeof an->rack, "%s", ni->rack);
     an->status = ni->status;
-    const rb_msg_done_t *d = ni->done;
+    const rb_agg_done_t *d = ni->done;
     if (!d) {
         if (an->status == RB_NODE_OK)
             an->status = RB_NODE_MISSING;
@@ -589,12 +612,13 @@ static void s_add_node(const rb_agg_input_t *ni, rb_agg_node_t *an, rb_phase_agg
     }
     if (d->status != 0) {
         an->status = RB_NODE_FAILED;
-        snprintf(an->error, sizeof an->error, "%s", d->error);
+        snprintf(an->error, sizeof an->error, "%s", d->error ? d->error : "");
         if (!out->error_code) {
             out->error_code = d->status;
             snprintf(out->error_node, sizeof out->error_node, "%s", ni->name);
-            snprintf(out->error_path, sizeof out->error_path, "%s", d->error_path);
-            snprintf(out->error, sizeof out->error, "%s", d->error);
+            snprintf(out->error_path, sizeof out->error_path, "%s",
+                     d->error_path ? d->error_path : "");
+            snprintf(out->error, sizeof out->error, "%s", an->error);
             out->error_offset = d->error_offset;
         }
     }
@@ -667,16 +691,16 @@ static void s_add_node(const rb_agg_input_t *ni, rb_agg_node_t *an, rb_phase_agg
 static int s_net(const rb_phase_spec_t *spec, const rb_agg_input_t *in, uint32_t nnodes,
                  rb_phase_agg_t *out)
 {
-    rb_msg_done_t **d = calloc(nnodes ? nnodes : 1, sizeof *d);
+    const rb_agg_done_t **d = calloc(nnodes ? nnodes : 1, sizeof *d);
     out->net = calloc(1, sizeof *out->net);
     if (!d || !out->net) {
         free(d);
         return -ENOMEM;
     }
     for (uint32_t n = 0; n < nnodes; n++)
-        d[n] = (rb_msg_done_t *)in[n].done;
+        d[n] = in[n].done;
     int rc = rb_net_fig_build(spec, nnodes, d, out->net);
-    free(d);
+    free((void *)d);
     return rc;
 }
 
@@ -738,13 +762,25 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
     /* Stonewall: what everyone had moved when the first worker finished. */
     if (sp.first_end > sp.first_start) {
         double moved = 0;
+        rb_checkpt_t *cp = NULL;
         for (uint32_t n = 0; n < nnodes; n++) {
-            const rb_msg_done_t *d = in[n].done;
-            for (uint32_t i = 0; d && i < d->nworkers; i++)
-                if (d->workers[i].t_start_ns && d->workers[i].t_end_ns >= d->workers[i].t_start_ns)
-                    moved +=
-                        rb_aggregate_worker_bytes_at(&d->workers[i], in[n].offset_ns, sp.first_end);
+            const rb_agg_done_t *d = in[n].done;
+            const uint8_t *at = d ? d->cps : NULL;
+            size_t left = d ? d->cps_len : 0;
+            if (at && !cp && !(cp = malloc(RB_MAX_CHECKPTS * sizeof *cp)))
+                return -ENOMEM;
+            for (uint32_t i = 0; d && i < d->nworkers; i++) {
+                rb_worker_stat_t w = d->workers[i];
+                if (at) { /* packed on arrival: read back, exactly */
+                    int64_t ncp = rb_unpack_checkpts(&at, &left, cp, RB_MAX_CHECKPTS);
+                    w.ncheckpts = ncp > 0 ? (uint32_t)ncp : 0;
+                    w.checkpts = cp;
+                }
+                if (w.t_start_ns && w.t_end_ns >= w.t_start_ns)
+                    moved += rb_aggregate_worker_bytes_at(&w, in[n].offset_ns, sp.first_end);
+            }
         }
+        free(cp);
         out->stonewall_s = (double)(sp.first_end - sp.first_start) / 1e9;
         out->stonewall_bw = moved / out->stonewall_s;
     }

@@ -16,9 +16,9 @@
 #include "rb_units.h"
 
 /* Node in's DONE with its devices (as records, or packed on arrival), or NULL. */
-static const rb_msg_done_t *s_done_with_devs(const rb_agg_input_t *in)
+static const rb_agg_done_t *s_done_with_devs(const rb_agg_input_t *in)
 {
-    const rb_msg_done_t *d = in->done;
+    const rb_agg_done_t *d = in->done;
     return d && (d->devs || in->dev_ids) && d->dev_stats ? d : NULL;
 }
 
@@ -62,7 +62,7 @@ int rb_disks_ids_set(rb_phase_agg_t *a, rb_pack_build_t *b)
 }
 
 /* One disk k of DONE d of node in; its whole identity added to ids. */
-static void s_disk(const rb_agg_input_t *in, const rb_msg_done_t *d, const rb_job_stat_t *st,
+static void s_disk(const rb_agg_input_t *in, const rb_agg_done_t *d, const rb_job_stat_t *st,
                    rb_agg_disk_t *o, rb_pack_build_t *ids)
 {
     memset(o, 0, sizeof *o);
@@ -171,7 +171,7 @@ int rb_disks_aggregate(rb_phase_agg_t *a, const rb_agg_input_t *in, uint32_t nno
         return -ENOMEM;
     rb_pack_build_t ids = {.kind = RB_PACK_DEV};
     for (uint32_t i = 0; i < nnodes; i++) {
-        const rb_msg_done_t *d = s_done_with_devs(&in[i]);
+        const rb_agg_done_t *d = s_done_with_devs(&in[i]);
         for (uint32_t k = 0; d && k < d->ndev_stats; k++)
             if (d->dev_stats[k].job < d->ndevs)
                 s_disk(&in[i], d, &d->dev_stats[k], &a->disks[a->ndisks++], &ids);

@@ -179,7 +179,7 @@ static void s_take_end(rb_net_link_fig_t *l, const rb_link_stat_t *s)
     }
 }
 
-int rb_net_fig_build(const rb_phase_spec_t *ph, uint32_t nnodes, rb_msg_done_t *const *done,
+int rb_net_fig_build(const rb_phase_spec_t *ph, uint32_t nnodes, const rb_agg_done_t *const *done,
                      rb_net_fig_t *f)
 {
     memset(f, 0, sizeof *f);
@@ -245,7 +245,7 @@ int rb_net_fig_build(const rb_phase_spec_t *ph, uint32_t nnodes, rb_msg_done_t *
         if (done[r]) {
             f->nodes[r].refused = done[r]->net_refused;
             snprintf(f->nodes[r].refused_by, sizeof f->nodes[r].refused_by, "%s",
-                     done[r]->net_refused_by);
+                     done[r]->net_refused_by ? done[r]->net_refused_by : "");
             f->refused += done[r]->net_refused;
             f->nodes[r].retrans = done[r]->net_retrans;
             f->retrans += done[r]->net_retrans;

@@ -61,11 +61,13 @@ typedef struct rb_net_fig {
     uint64_t retrans; /* likewise */
 } rb_net_fig_t;
 
+struct rb_agg_done; /* rb_aggregate.h */
+
 /* Builds the figures of phase ph from each rank's DONE (done[r], NULL for a
  * node that sent none). 0 (fig empty when the phase has no network job) or
  * -ENOMEM. */
-int rb_net_fig_build(const rb_phase_spec_t *ph, uint32_t nnodes, rb_msg_done_t *const *done,
-                     rb_net_fig_t *fig);
+int rb_net_fig_build(const rb_phase_spec_t *ph, uint32_t nnodes,
+                     const struct rb_agg_done *const *done, rb_net_fig_t *fig);
 
 void rb_net_fig_free(rb_net_fig_t *fig);
 

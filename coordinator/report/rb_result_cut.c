@@ -110,7 +110,7 @@ int rb_result_phase_from_samples(const char *dir, const rb_phase_spec_t *spec, d
      * sorted by node, each node's entries are next to each other */
     qsort(acc, n, sizeof *acc, s_cmp_acc);
     rb_agg_input_t *in = calloc(n, sizeof *in);
-    rb_msg_done_t *done = calloc(n, sizeof *done);
+    rb_agg_done_t *done = calloc(n, sizeof *done);
     rb_worker_stat_t *ws = calloc(n, sizeof *ws);
     uint32_t nn = 0;
     if (!in || !done || !ws)

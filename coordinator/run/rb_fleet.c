@@ -15,14 +15,55 @@ void rb_fleet_init(rb_fleet_t *f, uint32_t nphases)
     f->nphases = nphases;
 }
 
+rb_agg_done_t *rb_fleet_keep_done(rb_msg_done_t *d)
+{
+    size_t le = strlen(d->error) + 1, lp = strlen(d->error_path) + 1,
+           lr = strlen(d->net_refused_by) + 1, lc = 0;
+    for (uint32_t i = 0; i < d->nworkers; i++)
+        lc += rb_pack_checkpts(d->workers[i].checkpts, d->workers[i].ncheckpts, NULL);
+    rb_agg_done_t *k = malloc(sizeof *k + lc + le + lp + lr);
+    if (!k)
+        return NULL;
+    *k = rb_agg_done_of(d);
+    uint8_t *cps = (uint8_t *)(k + 1);
+    char *t = (char *)cps + lc;
+    k->cps = d->nworkers ? cps : NULL;
+    k->cps_len = lc;
+    for (uint32_t i = 0; i < d->nworkers; i++) {
+        rb_worker_stat_t *w = &d->workers[i];
+        cps += rb_pack_checkpts(w->checkpts, w->ncheckpts, cps);
+        rb_worker_stat_drop_checkpts(w);
+    }
+    k->error = memcpy(t, d->error, le);
+    k->error_path = memcpy(t + le, d->error_path, lp);
+    k->net_refused_by = memcpy(t + le + lp, d->net_refused_by, lr);
+    /* the arrays are k's now */
+    d->nworkers = d->njobs = d->ndevs = d->ndev_stats = d->nlinks = 0;
+    d->workers = NULL;
+    d->jobs = d->dev_stats = NULL;
+    d->devs = NULL;
+    d->links = NULL;
+    return k;
+}
+
 void rb_fleet_drop_done(rb_fleet_node_t *n, uint32_t phase)
 {
     if (!n->done || phase >= n->fleet->nphases)
         return;
     rb_node_done_t *d = &n->done[phase];
-    if (d->msg) {
+    if (d->msg) { /* its arrays as a message's, to free them as decoded */
+        const rb_agg_done_t *k = d->msg;
         rb_msg_t m = {.type = RB_MSG_DONE};
-        m.u.done = *d->msg;
+        m.u.done = (rb_msg_done_t){.nworkers = k->nworkers,
+                                   .workers = k->workers,
+                                   .njobs = k->njobs,
+                                   .jobs = k->jobs,
+                                   .ndevs = k->ndevs,
+                                   .devs = k->devs,
+                                   .ndev_stats = k->ndev_stats,
+                                   .dev_stats = k->dev_stats,
+                                   .nlinks = k->nlinks,
+                                   .links = k->links};
         rb_msg_fini(&m);
     }
     free(d->msg);

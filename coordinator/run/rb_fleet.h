@@ -52,12 +52,18 @@ typedef struct rb_node_hello {
 /* What a node's DONE of a phase leaves until the phase's figures are made
  * (all owned; all NULL when none came or once the figures are made). */
 typedef struct rb_node_done {
-    rb_msg_done_t *msg;        /* decoded, without its histograms and devices */
+    rb_agg_done_t *msg;        /* rb_fleet_keep_done's: without its histograms and devices */
     rb_lat_summary_t *dev_lat; /* its devices' latency, one per msg->dev_stats (their
                                   histograms are dropped on arrival) */
     rb_packed_t *dev_ids;      /* its devices (msg->devs NULL), packed on arrival: about 150
                                   bytes a device, not 1,544 */
 } rb_node_done_t;
+
+/* Keeps DONE d until the phase's figures: takes over its arrays (d is left
+ * without them), its texts copied and its workers' checkpoints packed, in
+ * one allocation (rb_fleet_drop_done frees it). NULL without memory, d as
+ * it was. */
+rb_agg_done_t *rb_fleet_keep_done(rb_msg_done_t *d);
 
 typedef struct rb_node {
     rb_node_hello_t hello;     /* as the agent introduced itself */

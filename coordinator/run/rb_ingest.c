@@ -223,16 +223,14 @@ void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
             snprintf(n->error, sizeof n->error, "phase %s: %s", ph->name, d->error);
         }
     }
-    rb_msg_done_t *keep = malloc(sizeof *keep);
+    rb_agg_done_t *keep = rb_fleet_keep_done(d);
     if (!keep) {
         free(dev_lat);
         rb_packed_free(&dev_ids);
         rb_run_fail(r, "out of memory keeping the DONE of agent %s", n->hello.name);
         return;
     }
-    *keep = *d; /* take over the arrays */
-    memset(d, 0, sizeof *d);
-    n->done[keep->phase] = (rb_node_done_t){keep, dev_lat, dev_ids};
+    n->done[d->phase] = (rb_node_done_t){keep, dev_lat, dev_ids};
     rb_fleet_node_set_state(n, RB_AGENT_PHASE_DONE);
 }
 

@@ -64,7 +64,7 @@ static void test_disks_packed(void **state)
     rb_job_stat_t js = {.bytes = 200 * MB, .ops = 200, .hist = &h};
     rb_job_stat_t ds[2] = {{.job = 0, .bytes = 100 * MB, .ops = 100},
                            {.job = 1, .bytes = 100 * MB, .ops = 100}};
-    rb_msg_done_t whole = {.nworkers = 2,
+    rb_agg_done_t whole = {.nworkers = 2,
                            .workers = w,
                            .njobs = 1,
                            .jobs = &js,
@@ -72,7 +72,7 @@ static void test_disks_packed(void **state)
                            .devs = devs,
                            .ndev_stats = 2,
                            .dev_stats = ds};
-    rb_msg_done_t cut = whole;
+    rb_agg_done_t cut = whole;
     cut.devs = NULL;
     rb_packed_t *ids = rb_pack_array(RB_PACK_DEV, devs, 2);
     assert_non_null(ids);
@@ -105,6 +105,69 @@ static void test_disks_packed(void **state)
     rb_packed_free(&ids);
 }
 
+/* A DONE as the coordinator keeps it until the figures (its texts copied,
+ * its workers' checkpoints packed, its arrays taken over) makes the same
+ * figures as the DONE itself, to the byte; it is freed with its node's
+ * phase. */
+static void test_done_kept(void **state)
+{
+    (void)state;
+    rb_msg_done_t m = {.status = -5, .nworkers = 3, .workers = calloc(3, sizeof *m.workers)};
+    assert_non_null(m.workers);
+    snprintf(m.error, sizeof m.error, "write /x at offset 4096: Input/output error");
+    snprintf(m.error_path, sizeof m.error_path, "/x");
+    m.error_offset = 4096;
+    snprintf(m.net_refused_by, sizeof m.net_refused_by, "10.0.0.9:41234 (no proof)");
+    /* three workers of uneven progress, one of them without checkpoints */
+    for (uint32_t i = 0; i < 3; i++) {
+        m.workers[i] = s_worker(SEC + i * SEC / 3, 5 * SEC + i * SEC, (100 + 37 * i) * MB);
+        m.workers[i].ncheckpts = i == 2 ? 0 : 40 + i;
+        m.workers[i].checkpts = calloc(41, sizeof(rb_checkpt_t));
+        for (uint32_t k = 0; k < m.workers[i].ncheckpts; k++)
+            m.workers[i].checkpts[k] = (rb_checkpt_t){
+                m.workers[i].t_start_ns + (k + 1) * SEC / 10 + k * k * 1000, k * k * 61 * 1024};
+    }
+    rb_agg_done_t whole = rb_agg_done_of(&m);
+    rb_agg_input_t in = {.name = "n1", .rack = "r", .status = RB_NODE_OK, .done = &whole};
+    rb_phase_agg_t a, b;
+    assert_int_equal(rb_aggregate_phase(&s_phase, &in, 1, &a), 0);
+    assert_true(a.stonewall_bw > 0);
+
+    rb_agg_done_t *k = rb_fleet_keep_done(&m);
+    assert_non_null(k);
+    assert_int_equal(m.nworkers, 0);
+    assert_null(m.workers);
+    assert_int_equal(k->nworkers, 3);
+    assert_non_null(k->cps);
+    assert_true(k->cps_len < 82 * 16 / 2); /* not 16 bytes a point */
+    for (uint32_t i = 0; i < 3; i++)
+        assert_null(k->workers[i].checkpts);
+    assert_string_equal(k->error, "write /x at offset 4096: Input/output error");
+    assert_string_equal(k->net_refused_by, "10.0.0.9:41234 (no proof)");
+    in.done = k;
+    assert_int_equal(rb_aggregate_phase(&s_phase, &in, 1, &b), 0);
+    assert_true(b.stonewall_bw == a.stonewall_bw);
+    assert_true(b.stonewall_s == a.stonewall_s);
+    assert_int_equal(b.nodes[0].status, RB_NODE_FAILED);
+    assert_string_equal(b.nodes[0].error, "write /x at offset 4096: Input/output error");
+    assert_string_equal(b.error_path, "/x");
+    assert_int_equal(b.error_offset, 4096);
+    rb_aggregate_phase_fini(&a);
+    rb_aggregate_phase_fini(&b);
+
+    rb_fleet_t f;
+    rb_msg_hello_t h = {.name = "n1", .rack = "r"};
+    rb_fleet_init(&f, 1);
+    rb_fleet_node_t *n = rb_fleet_add(&f, &h, 0);
+    assert_non_null(n);
+    n->done[0] = (rb_node_done_t){.msg = k};
+    rb_fleet_drop_done(n, 0);
+    assert_null(n->done[0].msg);
+    rb_fleet_fini(&f);
+    rb_msg_t rest = {.type = RB_MSG_DONE, .u.done = m};
+    rb_msg_fini(&rest);
+}
+
 /* Two nodes, one worker each. Node b's clock runs 100 s ahead of the coordinator.
  * w1: 0..1 s, 100 MB.  w2: 0.5..2 s, 300 MB, steady (checkpoints on a line). */
 static void test_definitions(void **state)
@@ -127,8 +190,8 @@ static void test_definitions(void **state)
         rb_hist_record(&h2, 5000);
     rb_job_stat_t j1 = {.bytes = 100 * MB, .ops = 100, .hist = &h1};
     rb_job_stat_t j2 = {.bytes = 300 * MB, .ops = 300, .hist = &h2};
-    rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1, .njobs = 1, .jobs = &j1};
-    rb_msg_done_t d2 = {.nworkers = 1, .workers = &w2, .njobs = 1, .jobs = &j2};
+    rb_agg_done_t d1 = {.nworkers = 1, .workers = &w1, .njobs = 1, .jobs = &j1};
+    rb_agg_done_t d2 = {.nworkers = 1, .workers = &w2, .njobs = 1, .jobs = &j2};
     rb_agg_input_t in[] = {{"a", "r1", 0, RB_NODE_OK, &d1, 0, 200000, 0, 0, 0, 0, NULL, NULL, NULL},
                            {"b", "r1", (int64_t)(100 * SEC), RB_NODE_OK, &d2, 0, 1000000, 0, 0, 0,
                             0, NULL, NULL, NULL}};
@@ -183,7 +246,7 @@ static void test_hists_merged_on_arrival(void **state)
     rb_hist_t h[3][2];
     rb_job_stat_t js[3][2];
     rb_worker_stat_t ws[3][2];
-    rb_msg_done_t d[3];
+    rb_agg_done_t d[3];
     rb_agg_input_t in[3];
     for (int n = 0; n < 3; n++) {
         for (int j = 0; j < 2; j++) {
@@ -195,7 +258,7 @@ static void test_hists_merged_on_arrival(void **state)
             ws[n][j] = s_worker(SEC, 2 * SEC, MB);
             ws[n][j].job = (uint32_t)j;
         }
-        d[n] = (rb_msg_done_t){.nworkers = 2, .workers = ws[n], .njobs = 2, .jobs = js[n]};
+        d[n] = (rb_agg_done_t){.nworkers = 2, .workers = ws[n], .njobs = 2, .jobs = js[n]};
         in[n] = (rb_agg_input_t){.name = n == 0   ? "x"
                                          : n == 1 ? "y"
                                                   : "z",
@@ -263,7 +326,7 @@ static void test_directions(void **state)
     rb_hist_t h[2][RB_NDIRS][RB_NLATS], all[2];
     rb_job_stat_t js[2];
     rb_worker_stat_t ws[2];
-    rb_msg_done_t d[2];
+    rb_agg_done_t d[2];
     rb_agg_input_t in[2];
     for (int n = 0; n < 2; n++) {
         uint64_t slow = n ? 10 : 1;
@@ -289,7 +352,7 @@ static void test_directions(void **state)
         ws[n].read_ops = 700;
         ws[n].write_bytes = 300 * 4096;
         ws[n].write_ops = 300;
-        d[n] = (rb_msg_done_t){.nworkers = 1, .workers = &ws[n], .njobs = 1, .jobs = &js[n]};
+        d[n] = (rb_agg_done_t){.nworkers = 1, .workers = &ws[n], .njobs = 1, .jobs = &js[n]};
         in[n] = (rb_agg_input_t){.name = n ? "b" : "a", .rack = n ? "r2" : "r1", .done = &d[n]};
     }
     rb_phase_agg_t a;
@@ -365,9 +428,9 @@ static void test_partial(void **state)
 {
     (void)state;
     rb_worker_stat_t w1 = s_worker(SEC, 2 * SEC, 10 * MB);
-    rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1};
-    rb_msg_done_t d3 = {.status = -5, .nworkers = 0};
-    snprintf(d3.error, sizeof d3.error, "write /x at offset 0: Input/output error");
+    rb_agg_done_t d1 = {.nworkers = 1, .workers = &w1};
+    rb_agg_done_t d3 = {
+        .status = -5, .nworkers = 0, .error = "write /x at offset 0: Input/output error"};
     rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL},
                            {"b", "r", 0, RB_NODE_LOST, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL},
                            {"c", "r", 0, RB_NODE_OK, &d3, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL}};
@@ -389,7 +452,7 @@ static void test_lost_node_bytes_from_samples(void **state)
 {
     (void)state;
     rb_worker_stat_t w1 = s_worker(SEC, 2 * SEC, 10 * MB);
-    rb_msg_done_t d1 = {.nworkers = 1, .workers = &w1};
+    rb_agg_done_t d1 = {.nworkers = 1, .workers = &w1};
     rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL},
                            {.name = "b",
                             .rack = "r",
@@ -435,7 +498,7 @@ static void test_stonewall_time(void **state)
     w[1].sw_bytes = 30 * MB;
     w[1].worker = 1;
     w[2].worker = 2;
-    rb_msg_done_t d = {.nworkers = 3, .workers = w};
+    rb_agg_done_t d = {.nworkers = 3, .workers = w};
     rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL}};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&ph, in, 1, &a), 0);
@@ -502,8 +565,8 @@ static void test_cache_influenced(void **state)
     j.rw = RB_RW_READ;
     j.end_fsync = 0;
     rb_worker_stat_t w = s_worker(SEC, 2 * SEC, G);
-    rb_msg_done_t d1 = {.nworkers = 1, .workers = &w, .caches_dropped = 1};
-    rb_msg_done_t d2 = {.nworkers = 1, .workers = &w, .drop_status = -13};
+    rb_agg_done_t d1 = {.nworkers = 1, .workers = &w, .caches_dropped = 1};
+    rb_agg_done_t d2 = {.nworkers = 1, .workers = &w, .drop_status = -13};
     rb_agg_input_t in[] = {{"a", "r", 0, RB_NODE_OK, &d1, 64 * G, 0, 0, 0, 0, 0, NULL, NULL, NULL},
                            {"b", "r", 0, RB_NODE_OK, &d2, 3 * G, 0, 0, 0, 0, 0, NULL, NULL, NULL}};
     rb_phase_agg_t a;
@@ -539,11 +602,11 @@ static void test_rollups(void **state)
     rb_worker_stat_t w[4] = {s_worker(SEC, 2 * SEC, 100 * MB), s_worker(SEC, 3 * SEC, 300 * MB),
                              s_worker(2 * SEC, 3 * SEC, 200 * MB),
                              s_worker(SEC, 5 * SEC, 100 * MB)};
-    rb_msg_done_t d[4];
+    rb_agg_done_t d[4];
     rb_agg_input_t in[4];
     const char *names[] = {"a1", "a2", "b1", "b2"}, *racks[] = {"ra", "ra", "rb", "rb"};
     for (int i = 0; i < 4; i++) {
-        d[i] = (rb_msg_done_t){.nworkers = 1, .workers = &w[i]};
+        d[i] = (rb_agg_done_t){.nworkers = 1, .workers = &w[i]};
         in[i] = (rb_agg_input_t){
             .name = names[i], .rack = racks[i], .status = RB_NODE_OK, .done = &d[i]};
     }
@@ -1338,7 +1401,7 @@ static void test_text_windows_and_header(void **state)
     ws[1].read_bytes = 100 * MB;
     ws[1].read_ops = 1000;
     ws[1].ops = 1000;
-    rb_msg_done_t d = {.nworkers = 2, .workers = ws, .njobs = 2, .jobs = js};
+    rb_agg_done_t d = {.nworkers = 2, .workers = ws, .njobs = 2, .jobs = js};
     rb_agg_input_t in = {.name = "x", .rack = "r", .done = &d};
     rb_phase_agg_t a;
     assert_int_equal(rb_aggregate_phase(&ph, &in, 1, &a), 0);
@@ -1460,7 +1523,7 @@ static void test_net_figures(void **state)
     rb_phase_spec_t ph = {.name = "net", .njobs = 1, .jobs = &job};
     /* 4 nodes, pairs both ways: 0<->1, 2<->3; 1 -> 0 moves a tenth */
     static rb_link_stat_t l[4][2];
-    rb_msg_done_t d[4];
+    rb_agg_done_t d[4];
     memset(d, 0, sizeof d);
     const uint64_t sec = 1000000000ull, full = 1250000000ull; /* 10 Gbit/s for 1 s */
     for (uint32_t r = 0; r < 4; r++) {
@@ -1482,8 +1545,8 @@ static void test_net_figures(void **state)
         d[r].links = l[r];
     }
     d[2].net_refused = 1;
-    strcpy(d[2].net_refused_by, "10.0.0.9:4000 (not a rackbench agent)");
-    rb_msg_done_t *dp[4] = {&d[0], &d[1], &d[2], NULL}; /* node 3 sent no DONE */
+    d[2].net_refused_by = "10.0.0.9:4000 (not a rackbench agent)";
+    const rb_agg_done_t *dp[4] = {&d[0], &d[1], &d[2], NULL}; /* node 3 sent no DONE */
     rb_net_fig_t f;
     assert_int_equal(rb_net_fig_build(&ph, 4, dp, &f), 0);
     assert_int_equal(f.nlinks, 4);
@@ -1551,6 +1614,7 @@ int main(void)
         cmocka_unit_test(test_spread),
         cmocka_unit_test(test_compare_drives),
         cmocka_unit_test(test_drive_reasons),
+        cmocka_unit_test(test_done_kept),
         cmocka_unit_test(test_stragglers),
         cmocka_unit_test(test_telemetry_findings),
         cmocka_unit_test(test_cache_influenced),

@@ -69,7 +69,7 @@ static void s_build(fixture_t *fx)
     for (int p = 0; p < 2; p++) {
         rb_worker_stat_t w[3];
         rb_job_stat_t js[3];
-        rb_msg_done_t d[3];
+        rb_agg_done_t d[3];
         rb_agg_input_t in[3];
         for (int n = 0; n < 3; n++) {
             uint64_t bytes = (n == 2 ? 150 : 300) * MB;
@@ -78,7 +78,7 @@ static void s_build(fixture_t *fx)
                                       .bytes = bytes,
                                       .ops = bytes / MB};
             js[n] = (rb_job_stat_t){.bytes = bytes, .ops = bytes / MB, .hist = &fx->hist[n]};
-            d[n] = (rb_msg_done_t){.nworkers = 1, .workers = &w[n], .njobs = 1, .jobs = &js[n]};
+            d[n] = (rb_agg_done_t){.nworkers = 1, .workers = &w[n], .njobs = 1, .jobs = &js[n]};
             in[n] = (rb_agg_input_t){.name = names[n],
                                      .rack = racks[n],
                                      .status = RB_NODE_OK,
@@ -89,7 +89,7 @@ static void s_build(fixture_t *fx)
         if (p == 1) {
             in[2].status = RB_NODE_FAILED;
             d[2].status = -EIO;
-            snprintf(d[2].error, sizeof d[2].error, "read <x> & \"y\" failed");
+            d[2].error = "read <x> & \"y\" failed";
         }
         assert_int_equal(rb_aggregate_phase(&fx->specs[p], in, 3, &fx->aggs[p]), 0);
         assert_int_equal(rb_findings_stragglers(&fx->aggs[p], NULL, 0, 1.0), 0);
@@ -421,7 +421,7 @@ static void s_fleet(fleet_t *fx, uint32_t n, uint32_t nracks, uint32_t slow)
     fx->racks = calloc(n, sizeof *fx->racks);
     rb_worker_stat_t *w = calloc(n, sizeof *w);
     rb_job_stat_t *js = calloc(n, sizeof *js);
-    rb_msg_done_t *d = calloc(n, sizeof *d);
+    rb_agg_done_t *d = calloc(n, sizeof *d);
     rb_agg_input_t *in = calloc(n, sizeof *in);
     assert_true(fx->nodes && fx->names && fx->racks && w && js && d && in);
     for (uint32_t i = 0; i < n; i++) {
@@ -433,7 +433,7 @@ static void s_fleet(fleet_t *fx, uint32_t n, uint32_t nracks, uint32_t slow)
         w[i] = (rb_worker_stat_t){
             .t_start_ns = 10 * SEC, .t_end_ns = 20 * SEC, .bytes = bytes, .ops = bytes / MB};
         js[i] = (rb_job_stat_t){.bytes = bytes, .ops = bytes / MB, .hist = &fx->hist};
-        d[i] = (rb_msg_done_t){.nworkers = 1, .workers = &w[i], .njobs = 1, .jobs = &js[i]};
+        d[i] = (rb_agg_done_t){.nworkers = 1, .workers = &w[i], .njobs = 1, .jobs = &js[i]};
         in[i] = (rb_agg_input_t){.name = fx->names[i],
                                  .rack = fx->racks[i],
                                  .status = RB_NODE_OK,

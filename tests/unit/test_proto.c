@@ -1571,6 +1571,29 @@ static void test_host_packed(void **state)
     assert_null(rb_pack_finish(&b));
     assert_null(rb_pack_finish(&b)); /* none added */
     rb_packed_free(&q);
+    /* checkpoints packed as deltas: any values back exactly (a time or a
+     * count that went back, the ends of 64 bits), two lists one after the
+     * other; a list cut short or longer than the room is refused */
+    rb_checkpt_t cp[] = {{0, 0}, {UINT64_MAX, 5}, {3, UINT64_MAX}, {3, 0}, {1000000, 70000}},
+                 back[5];
+    uint8_t buf[2 * 5 * 2 * 10 + 8];
+    size_t one = rb_pack_checkpts(cp, 5, NULL), len = rb_pack_checkpts(cp, 5, buf);
+    assert_int_equal(len, one);
+    len += rb_pack_checkpts(cp + 4, 1, buf + len);
+    assert_true(rb_pack_checkpts(cp + 4, 1, NULL) <= 1 + 3 + 3 + 0); /* small values, small */
+    const uint8_t *at = buf;
+    size_t left = len;
+    assert_int_equal(rb_unpack_checkpts(&at, &left, back, 5), 5);
+    assert_memory_equal(back, cp, sizeof cp);
+    assert_int_equal(rb_unpack_checkpts(&at, &left, back, 5), 1);
+    assert_memory_equal(back, cp + 4, sizeof *cp);
+    assert_int_equal(left, 0);
+    at = buf;
+    left = one - 1;
+    assert_int_equal(rb_unpack_checkpts(&at, &left, back, 5), -1);
+    at = buf;
+    left = one;
+    assert_int_equal(rb_unpack_checkpts(&at, &left, back, 4), -1);
     free(all);
     rb_packed_free(&p);
     rb_packed_free(&p);
