@@ -14,6 +14,13 @@ int rb_router_check_security(rb_run_ctx_t *r);
  * calls o->on_bound. 0, or -errno with the run failed. */
 int rb_router_bind(rb_run_ctx_t *r);
 
+/* Closes the router once the run has nothing more to say to its agents,
+ * waits (up to 5 s) until ZeroMQ has let go of every connection, and gives
+ * what they held back to the system: the reports are written after it, and
+ * at 16,000 agents ZeroMQ's 680 MiB would otherwise lie under them. Safe
+ * twice. */
+void rb_router_close(rb_run_ctx_t *r);
+
 /* The endpoint to bind: --bind, else loopback for --local, else the default. */
 const char *rb_router_endpoint(const rb_run_opts_t *o);
 

@@ -680,6 +680,7 @@ finish:
     rb_metrics_publish(r, "ended");
     s_finish_agents(r);
 report:
+    rb_router_close(r); /* the agents have ended: the reports need the memory */
     rb_run_reject_counts(r);
     if (r->samples) {
         fclose(r->samples);
