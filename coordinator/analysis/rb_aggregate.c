@@ -227,6 +227,8 @@ void rb_aggregate_phase_fini(rb_phase_agg_t *out)
         free(out->jobs[j].lats);
     free(out->jobs);
     free(out->rows);
+    for (uint32_t i = 0; out->nodes && i < out->nnodes; i++)
+        free(out->nodes[i].error);
     free(out->nodes);
     free(out->ss);
     out->ss = NULL;
@@ -588,8 +590,8 @@ typedef struct s_span {
 } s_span_t;
 
 /* Adds node ni's DONE (or its absence) to an, to out's totals and to sp. */
-static void s_add_node(const rb_agg_input_t *ni, rb_agg_node_t *an, rb_phase_agg_t *out,
-                       s_span_t *sp)
+static int s_add_node(const rb_agg_input_t *ni, rb_agg_node_t *an, rb_phase_agg_t *out,
+                      s_span_t *sp)
 {
     snprintf(an->name, sizeof an->name, "%s", ni->name);
     snprintf(an->rack, sizeof an->rack, "%s", ni->rack);
@@ -608,17 +610,18 @@ static void s_add_node(const rb_agg_input_t *ni, rb_agg_node_t *an, rb_phase_agg
             an->bw = (double)an->bytes / an->window_s;
             an->iops = (double)an->ops / an->window_s;
         }
-        return;
+        return 0;
     }
     if (d->status != 0) {
         an->status = RB_NODE_FAILED;
-        snprintf(an->error, sizeof an->error, "%s", d->error ? d->error : "");
+        if (d->error && d->error[0] && !(an->error = strdup(d->error)))
+            return -ENOMEM;
         if (!out->error_code) {
             out->error_code = d->status;
             snprintf(out->error_node, sizeof out->error_node, "%s", ni->name);
             snprintf(out->error_path, sizeof out->error_path, "%s",
                      d->error_path ? d->error_path : "");
-            snprintf(out->error, sizeof out->error, "%s", an->error);
+            snprintf(out->error, sizeof out->error, "%s", an->error ? an->error : "");
             out->error_offset = d->error_offset;
         }
     }
@@ -685,6 +688,7 @@ static void s_add_node(const rb_agg_input_t *ni, rb_agg_node_t *an, rb_phase_agg
     out->bytes += an->bytes;
     out->ops += an->ops;
     out->errors += an->errors;
+    return 0;
 }
 
 /* A network phase: its links from the nodes' DONEs (in[] in rank order). */
@@ -726,7 +730,8 @@ int rb_aggregate_phase(const rb_phase_spec_t *spec, const rb_agg_input_t *in, ui
     s_span_t sp = {.first_start = UINT64_MAX, .first_end = UINT64_MAX, .rate_min = DBL_MAX};
 
     for (uint32_t n = 0; n < nnodes; n++)
-        s_add_node(&in[n], &out->nodes[n], out, &sp);
+        if (s_add_node(&in[n], &out->nodes[n], out, &sp) < 0)
+            return -ENOMEM;
     if (rb_net_phase_is(spec) && s_net(spec, in, nnodes, out) < 0)
         return -ENOMEM;
     s_cache(spec, in, nnodes, out);

@@ -94,7 +94,7 @@ typedef struct rb_agg_node {
     char name[RB_NAME_MAX];
     char rack[RB_NAME_MAX];
     rb_node_status_t status;
-    char error[RB_REASON_MAX];
+    char *error; /* why it is not ok (owned; NULL: nothing said), not 1 KiB a node */
     uint32_t workers;
     uint64_t bytes, ops, errors;
     double window_s;            /* its last worker end - its first worker start */

@@ -512,7 +512,7 @@ static void s_json_phase_nodes(rb_jw_t *w, const rb_phase_agg_t *a)
         rb_jw_str(w, "name", an->name);
         rb_jw_str(w, "rack", an->rack);
         rb_jw_str(w, "status", rb_aggregate_node_status_name(an->status));
-        rb_jw_str(w, "error", an->error[0] ? an->error : NULL);
+        rb_jw_str(w, "error", an->error);
         rb_jw_u64(w, "workers", an->workers);
         rb_jw_u64(w, "bytes", an->bytes);
         rb_jw_u64(w, "ops", an->ops);

@@ -237,7 +237,7 @@ static void s_text_nodes(FILE *f, const rb_phase_agg_t *a, int meta, rb_units_st
                 s_cell_us(l2, sizeof l2, l->count, l->p99),
                 s_cell_us(l3, sizeof l3, l->count, l->p999),
                 s_cell_us(l4, sizeof l4, l->count, l->max));
-        if (an->error[0]) {
+        if (an->error) {
             fprintf(f, "    error: ");
             rb_text_wrap(f, an->error, 11, 11, RB_TEXT_WIDTH);
         }

@@ -176,7 +176,9 @@ static int s_phase_nodes(const rb_json_t *nodes, rb_phase_agg_t *a)
         rb_json_get_str(n, "name", an->name, sizeof an->name);
         rb_json_get_str(n, "rack", an->rack, sizeof an->rack);
         an->status = s_status(rb_json_str(rb_json_get(n, "status")));
-        rb_json_get_str(n, "error", an->error, sizeof an->error);
+        const char *why = rb_json_str(rb_json_get(n, "error"));
+        if (why && why[0] && !(an->error = strdup(why)))
+            return -ENOMEM;
         an->workers = (uint32_t)rb_json_get_u64(n, "workers");
         an->bytes = rb_json_get_u64(n, "bytes");
         an->ops = rb_json_get_u64(n, "ops");

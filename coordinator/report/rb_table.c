@@ -252,8 +252,8 @@ int rb_table_notes(const rb_phase_agg_t *a, int meta, int no_inventory, FILE *f)
         if (an->status != RB_NODE_OK) {
             fputs("<li class=\"bad\">", f);
             rb_svg_textf(f, "%s did not complete the phase: %s%s%s", an->name,
-                         rb_aggregate_node_status_name(an->status), an->error[0] ? ": " : "",
-                         an->error);
+                         rb_aggregate_node_status_name(an->status), an->error ? ": " : "",
+                         an->error ? an->error : "");
             fputs("</li>\n", f);
         }
     }
