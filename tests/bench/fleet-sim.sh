@@ -137,4 +137,7 @@ for n in "${sizes[@]}"; do
         END { printf "    simulators: %d processes, %.0f%% of one core over the run; samples sent %.1f / %.1f / %.1f ms late (median / p99 / max, worst process); true start spread %.2f ms\n", np, 100 * cpu / w, m, p, x, (l - f) / 1e6 }'
     { grep -E "(error|warning):" "$log" || true; } | cut -d' ' -f2- | sort | uniq -c | sort -rn |
         head -5 | sed 's/^/    coordinator: /' || true # head ends the pipe early
+    # before its reports it closes the agents' connections (rb_router_close)
+    { grep -E "connections (closed in|still closing)" "$log" || true; } | cut -d' ' -f2- |
+        sed 's/^/    coordinator: /'
 done
