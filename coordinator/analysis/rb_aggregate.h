@@ -34,10 +34,12 @@ typedef struct rb_agg_dir {
 } rb_agg_dir_t;
 
 /* What the figures read of a node's DONE: rb_msg_done_t's fields of the
- * same names, but its texts by pointer and its workers' checkpoints packed
- * when it is kept (for every node until the phase's figures: about 170
- * bytes and 7 a checkpoint, not 3.3 KiB and 16). A field of DONE the
- * figures come to read is added here and in rb_agg_done_of. */
+ * same names, but its texts by pointer; kept until the phase's figures
+ * (rb_fleet_keep_done), also its workers' checkpoints packed, its devices
+ * packed and their histograms summarised (for every node: about 170 bytes,
+ * 7 a checkpoint and 150 a device, not 3.3 KiB, 16 and 1,544 + 60 KiB). A
+ * field of DONE the figures come to read is added here and in
+ * rb_agg_done_of. */
 typedef struct rb_agg_done {
     int32_t status;         /* 0, or negative errno of the first failure */
     const char *error;      /* what failed (NULL or "": nothing) */
@@ -50,7 +52,7 @@ typedef struct rb_agg_done {
     uint8_t caches_dropped;
     int32_t drop_status;
     uint32_t ndevs;
-    rb_dev_id_t *devs;
+    rb_dev_id_t *devs; /* NULL when kept: dev_ids */
     uint32_t ndev_stats;
     rb_job_stat_t *dev_stats;
     uint32_t nlinks;
@@ -58,10 +60,14 @@ typedef struct rb_agg_done {
     uint64_t net_refused;
     const char *net_refused_by; /* NULL or "": none */
     uint64_t net_retrans;
-    /* the workers' checkpoints, one rb_pack_checkpts list each in their
-     * order (NULL: in the workers themselves) */
+    /* kept: the workers' checkpoints, one rb_pack_checkpts list each in
+     * their order (NULL: in the workers themselves) */
     const uint8_t *cps;
     size_t cps_len;
+    rb_packed_t *dev_ids; /* kept: its devices packed (NULL: devs) */
+    /* kept: its devices' latency, one per dev_stats, whose histograms are
+     * dropped (NULL: from the histograms) */
+    const rb_lat_summary_t *dev_lat;
 } rb_agg_done_t;
 
 /* Done m as the figures read it (borrowing all it points to). */
@@ -83,11 +89,6 @@ typedef struct rb_agg_input {
     /* Its latency when its DONE's histograms were merged and freed on
      * arrival (NULL: from the DONE's histograms, or none). */
     const rb_node_lat_t *lat;
-    /* Its devices' latency, one per done->dev_stats, when their histograms
-     * were summarised and dropped on arrival (NULL: from the histograms). */
-    const rb_lat_summary_t *dev_lat;
-    /* Its DONE's devices, packed on arrival (done->devs NULL), or NULL. */
-    const rb_packed_t *dev_ids;
 } rb_agg_input_t;
 
 typedef struct rb_agg_node {

@@ -19,7 +19,7 @@
 static const rb_agg_done_t *s_done_with_devs(const rb_agg_input_t *in)
 {
     const rb_agg_done_t *d = in->done;
-    return d && (d->devs || in->dev_ids) && d->dev_stats ? d : NULL;
+    return d && (d->devs || d->dev_ids) && d->dev_stats ? d : NULL;
 }
 
 void rb_disks_who(rb_agg_disk_id_t *o, const rb_dev_id_t *d)
@@ -72,8 +72,8 @@ static void s_disk(const rb_agg_input_t *in, const rb_agg_done_t *d, const rb_jo
         id = d->devs[st->job];
         rb_pack_add(ids, &id);
     } else {
-        rb_packed_get(in->dev_ids, st->job, &id);
-        rb_pack_add_packed(ids, in->dev_ids, st->job);
+        rb_packed_get(d->dev_ids, st->job, &id);
+        rb_pack_add_packed(ids, d->dev_ids, st->job);
     }
     rb_disks_who(&o->id, &id); /* its path: once the phase's disk_ids are made */
     o->bytes = st->bytes;
@@ -105,8 +105,8 @@ static void s_disk(const rb_agg_input_t *in, const rb_agg_done_t *d, const rb_jo
             o->dir[k].iops = (double)o->dir[k].ops / o->window_s;
         }
     }
-    if (in->dev_lat)
-        o->lat = in->dev_lat[st - d->dev_stats];
+    if (d->dev_lat)
+        o->lat = d->dev_lat[st - d->dev_stats];
     else if (st->hist)
         rb_lat_summary_of(&o->lat, st->hist);
 }

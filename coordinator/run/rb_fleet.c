@@ -18,14 +18,32 @@ void rb_fleet_init(rb_fleet_t *f, uint32_t nphases)
 rb_agg_done_t *rb_fleet_keep_done(rb_msg_done_t *d)
 {
     size_t le = strlen(d->error) + 1, lp = strlen(d->error_path) + 1,
-           lr = strlen(d->net_refused_by) + 1, lc = 0;
+           lr = strlen(d->net_refused_by) + 1, lc = 0,
+           ll = (size_t)d->ndev_stats * sizeof(rb_lat_summary_t);
     for (uint32_t i = 0; i < d->nworkers; i++)
         lc += rb_pack_checkpts(d->workers[i].checkpts, d->workers[i].ncheckpts, NULL);
-    rb_agg_done_t *k = malloc(sizeof *k + lc + le + lp + lr);
-    if (!k)
+    /* one allocation: the record, its devices' latency, checkpoints, texts */
+    rb_agg_done_t *k = malloc(sizeof *k + ll + lc + le + lp + lr);
+    rb_packed_t *ids = NULL;
+    if (!k || (d->ndevs && d->devs && !(ids = rb_pack_array(RB_PACK_DEV, d->devs, d->ndevs)))) {
+        free(k);
         return NULL;
+    }
     *k = rb_agg_done_of(d);
-    uint8_t *cps = (uint8_t *)(k + 1);
+    k->dev_ids = ids;
+    rb_lat_summary_t *lat = (rb_lat_summary_t *)(k + 1);
+    k->dev_lat = d->ndev_stats ? lat : NULL;
+    for (uint32_t i = 0; i < d->ndev_stats; i++) {
+        lat[i] = (rb_lat_summary_t){0};
+        if (d->dev_stats[i].hist)
+            rb_lat_summary_of(&lat[i], d->dev_stats[i].hist);
+        rb_job_stat_drop_hists(&d->dev_stats[i]);
+    }
+    for (uint32_t i = 0; i < d->njobs; i++)
+        rb_job_stat_drop_hists(&d->jobs[i]);
+    rb_msg_done_drop_devs(d);
+    k->devs = NULL;
+    uint8_t *cps = (uint8_t *)(lat + d->ndev_stats);
     char *t = (char *)cps + lc;
     k->cps = d->nworkers ? cps : NULL;
     k->cps_len = lc;
@@ -50,9 +68,8 @@ void rb_fleet_drop_done(rb_fleet_node_t *n, uint32_t phase)
 {
     if (!n->done || phase >= n->fleet->nphases)
         return;
-    rb_node_done_t *d = &n->done[phase];
-    if (d->msg) { /* its arrays as a message's, to free them as decoded */
-        const rb_agg_done_t *k = d->msg;
+    rb_agg_done_t *k = n->done[phase];
+    if (k) { /* its arrays as a message's, to free them as decoded */
         rb_msg_t m = {.type = RB_MSG_DONE};
         m.u.done = (rb_msg_done_t){.nworkers = k->nworkers,
                                    .workers = k->workers,
@@ -65,11 +82,10 @@ void rb_fleet_drop_done(rb_fleet_node_t *n, uint32_t phase)
                                    .nlinks = k->nlinks,
                                    .links = k->links};
         rb_msg_fini(&m);
+        rb_packed_free(&k->dev_ids);
     }
-    free(d->msg);
-    free(d->dev_lat);
-    rb_packed_free(&d->dev_ids);
-    *d = (rb_node_done_t){0};
+    free(k);
+    n->done[phase] = NULL;
 }
 
 int rb_fleet_take_health(rb_fleet_node_t *n, int after, const rb_health_t *h, uint32_t nh)

@@ -49,20 +49,11 @@ typedef struct rb_node_hello {
                       when out of memory) */
 } rb_node_hello_t;
 
-/* What a node's DONE of a phase leaves until the phase's figures are made
- * (all owned; all NULL when none came or once the figures are made). */
-typedef struct rb_node_done {
-    rb_agg_done_t *msg;        /* rb_fleet_keep_done's: without its histograms and devices */
-    rb_lat_summary_t *dev_lat; /* its devices' latency, one per msg->dev_stats (their
-                                  histograms are dropped on arrival) */
-    rb_packed_t *dev_ids;      /* its devices (msg->devs NULL), packed on arrival: about 150
-                                  bytes a device, not 1,544 */
-} rb_node_done_t;
-
 /* Keeps DONE d until the phase's figures: takes over its arrays (d is left
- * without them), its texts copied and its workers' checkpoints packed, in
- * one allocation (rb_fleet_drop_done frees it). NULL without memory, d as
- * it was. */
+ * without them), its texts copied, its workers' checkpoints and its
+ * devices packed, its devices' histograms summarised (and its jobs'
+ * dropped: merged on arrival). rb_fleet_drop_done frees it. NULL without
+ * memory, d as it was. */
 rb_agg_done_t *rb_fleet_keep_done(rb_msg_done_t *d);
 
 typedef struct rb_node {
@@ -82,7 +73,7 @@ typedef struct rb_node {
     uint64_t removed_files;    /* from its END; while it cleans up, its HEARTBEATs' count */
     uint64_t removed_at_ns;    /* when that count last grew (coordinator clock) */
     uint8_t cleanup;           /* rb_cleanup_t: what became of its files */
-    rb_node_done_t *done;      /* per phase: what its DONE left until the figures */
+    rb_agg_done_t **done;      /* per phase: its DONE until the figures (owned), or NULL */
     rb_packed_t *health[2];    /* its disks' health before the run (READY's) and after it
                                   (END's), packed (about 170 bytes a reading, not 648),
                                   owned; NULL: none came (protocol 27) */

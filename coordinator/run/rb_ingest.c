@@ -190,29 +190,7 @@ void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
         rb_job_stat_t *js = &d->jobs[i];
         rb_lat_set_add_stat(&r->job_hists[js->job], js);
         rb_lat_set_add_stat(r->node_lat, js);
-        rb_job_stat_drop_hists(js);
     }
-    /* A device's row has its latency's summary: that is what is kept of its
-     * histograms (60 KiB a device and node, 4 GiB at 16,000 nodes of 4). */
-    rb_lat_summary_t *dev_lat = NULL;
-    if (d->ndev_stats && !(dev_lat = calloc(d->ndev_stats, sizeof *dev_lat))) {
-        rb_run_fail(r, "out of memory keeping the DONE of agent %s", n->hello.name);
-        return;
-    }
-    for (uint32_t i = 0; i < d->ndev_stats; i++) {
-        if (d->dev_stats[i].hist)
-            rb_lat_summary_of(&dev_lat[i], d->dev_stats[i].hist);
-        rb_job_stat_drop_hists(&d->dev_stats[i]);
-    }
-    /* Its devices are kept packed until the phase's figures (6 KiB a node
-     * of four as records, 100 MiB at 16,000 nodes). */
-    rb_packed_t *dev_ids = NULL;
-    if (d->ndevs && d->devs && !(dev_ids = rb_pack_array(RB_PACK_DEV, d->devs, d->ndevs))) {
-        free(dev_lat);
-        rb_run_fail(r, "out of memory keeping the DONE of agent %s", n->hello.name);
-        return;
-    }
-    rb_msg_done_drop_devs(d);
     rb_lat_node_of(&n->phase_lat, r->node_lat);
     n->phase_lat_set = 1;
     s_rack_lat_add(r, n->hello.rack, r->node_lat);
@@ -223,14 +201,15 @@ void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
             snprintf(n->error, sizeof n->error, "phase %s: %s", ph->name, d->error);
         }
     }
+    /* Kept until the phase's figures at the size it says: a device's
+     * histograms (60 KiB a device and node, 4 GiB at 16,000 nodes of 4)
+     * as their summary, its identity packed (rb_fleet_keep_done). */
     rb_agg_done_t *keep = rb_fleet_keep_done(d);
     if (!keep) {
-        free(dev_lat);
-        rb_packed_free(&dev_ids);
         rb_run_fail(r, "out of memory keeping the DONE of agent %s", n->hello.name);
         return;
     }
-    n->done[d->phase] = (rb_node_done_t){keep, dev_lat, dev_ids};
+    n->done[d->phase] = keep;
     rb_fleet_node_set_state(n, RB_AGENT_PHASE_DONE);
 }
 
