@@ -571,25 +571,56 @@ const char *rb_auth_event_detail(const rb_auth_event_t *ev, char *buf, size_t le
     return buf;
 }
 
-zsock_t *rb_auth_monitor_start(zsock_t *sock, rb_err_t *err)
+/* A monitor of sock's events (ZMQ_EVENT_* bits), or NULL with err set. */
+static zsock_t *s_monitor(zsock_t *sock, int events, rb_err_t *err)
 {
     static unsigned s_count; /* monitors made by this process: their endpoints differ */
     char ep[96];
     snprintf(ep, sizeof ep, "inproc://rb-auth-monitor-%d-%u", (int)getpid(),
              __atomic_add_fetch(&s_count, 1, __ATOMIC_RELAXED));
-    if (zmq_socket_monitor(zsock_resolve(sock), ep, S_MONITOR_EVENTS) < 0) {
-        rb_err_set(err, -zmq_errno(), "cannot watch the socket's handshakes: %s",
-                   zmq_strerror(zmq_errno()));
+    if (zmq_socket_monitor(zsock_resolve(sock), ep, events) < 0) {
+        rb_err_set(err, -zmq_errno(), "cannot watch the socket: %s", zmq_strerror(zmq_errno()));
         return NULL;
     }
     zsock_t *mon = zsock_new(ZMQ_PAIR);
     if (!mon || zsock_connect(mon, "%s", ep) < 0) {
-        rb_err_set(err, -ENOMEM, "cannot watch the socket's handshakes (%s)", ep);
+        rb_err_set(err, -ENOMEM, "cannot watch the socket (%s)", ep);
         zsock_destroy(&mon);
         zmq_socket_monitor(zsock_resolve(sock), NULL, 0);
         return NULL;
     }
     return mon;
+}
+
+zsock_t *rb_auth_monitor_start(zsock_t *sock, rb_err_t *err)
+{
+    return s_monitor(sock, S_MONITOR_EVENTS, err);
+}
+
+int rb_auth_close_wait(zsock_t **sock, int wait_ms)
+{
+    if (!*sock)
+        return 1;
+    rb_err_t err;
+    rb_err_clear(&err);
+    zsock_t *mon = s_monitor(*sock, ZMQ_EVENT_MONITOR_STOPPED, &err);
+    zsock_destroy(sock);
+    if (!mon)
+        return 0;
+    zsock_set_rcvtimeo(mon, wait_ms);
+    int gone = 0;
+    while (!gone) {
+        zframe_t *ev = zframe_recv(mon); /* the event, then the endpoint */
+        if (!ev)
+            break; /* the deadline */
+        uint16_t id = 0;
+        if (zframe_size(ev) >= sizeof id)
+            memcpy(&id, zframe_data(ev), sizeof id);
+        gone = id == ZMQ_EVENT_MONITOR_STOPPED;
+        zframe_destroy(&ev);
+    }
+    zsock_destroy(&mon);
+    return gone;
 }
 
 static rb_auth_outcome_t s_outcome(uint16_t event, uint32_t value)

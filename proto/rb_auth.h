@@ -126,4 +126,12 @@ int rb_auth_monitor_read(zsock_t *mon, rb_auth_event_t *ev);
 /* Stops watching sock and destroys *mon; nulls *mon; safe twice. */
 void rb_auth_monitor_stop(zsock_t *sock, zsock_t **mon);
 
+/* Destroys *sock (NULL after) and waits up to wait_ms until ZeroMQ has let
+ * go of its connections, which it closes in its own threads: its monitor
+ * hears MONITOR_STOPPED once the socket itself is gone, the last of them
+ * before it. 1 when it did, 0 on the deadline or when the socket could not
+ * be watched (destroyed all the same). A socket has one monitor: stop one
+ * of rb_auth_monitor_start's first. */
+int rb_auth_close_wait(zsock_t **sock, int wait_ms);
+
 #endif

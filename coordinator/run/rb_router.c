@@ -8,7 +8,6 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "rb_auth.h"
 #include "rb_local.h"
@@ -443,31 +442,7 @@ void rb_router_close(rb_run_ctx_t *r)
     uint64_t t0 = rb_time_mono_ns();
     zpoller_destroy(&r->poller);
     rb_auth_monitor_stop(r->router, &r->monitor);
-    /* ZeroMQ closes a socket's connections in its own threads: the socket's
-     * monitor hears MONITOR_STOPPED once the socket itself is gone, the last
-     * of them before it */
-    static unsigned s_count;
-    char ep[96];
-    snprintf(ep, sizeof ep, "inproc://rb-router-close-%d-%u", (int)getpid(), ++s_count);
-    zsock_t *mon = NULL;
-    if (zmq_socket_monitor(zsock_resolve(r->router), ep, ZMQ_EVENT_MONITOR_STOPPED) == 0 &&
-        (mon = zsock_new(ZMQ_PAIR)) && zsock_connect(mon, "%s", ep) == 0)
-        zsock_set_rcvtimeo(mon, S_CLOSE_WAIT_MS);
-    else
-        zsock_destroy(&mon);
-    zsock_destroy(&r->router);
-    int gone = 0;
-    while (mon && !gone) {
-        zframe_t *ev = zframe_recv(mon); /* the event, then the endpoint */
-        if (!ev)
-            break; /* the deadline */
-        uint16_t id = 0;
-        if (zframe_size(ev) >= sizeof id)
-            memcpy(&id, zframe_data(ev), sizeof id);
-        gone = id == ZMQ_EVENT_MONITOR_STOPPED;
-        zframe_destroy(&ev);
-    }
-    zsock_destroy(&mon);
+    int gone = rb_auth_close_wait(&r->router, S_CLOSE_WAIT_MS);
     double took = (double)(rb_time_mono_ns() - t0) / 1e9;
     if (gone)
         rb_debug("the agents' connections closed in %.3f s", took);
