@@ -187,8 +187,6 @@ typedef struct rb_agg_dev {
     uint64_t rd_bytes, wr_bytes; /* what the device counted over the phase */
 } rb_agg_dev_t;
 
-/* One disk's figures in a phase: a raw block device whose workers ran on
- * it alone (filename=/dev/X, @devices), from the node's DONE. */
 /* Who a disk of a phase's figures is: what the reports show of it. The
  * whole of what its agent found (vendor, block sizes, queue) is packed in
  * the phase's disk_ids, row for row (rb_disks_id): a row costs 552 bytes
@@ -204,6 +202,8 @@ typedef struct rb_agg_disk_id {
     uint64_t size; /* bytes */
 } rb_agg_disk_id_t;
 
+/* One disk's figures in a phase: a raw block device whose workers ran on
+ * it alone (filename=/dev/X, @devices), from the node's DONE. */
 typedef struct rb_agg_disk {
     char node[RB_NAME_MAX];
     rb_agg_disk_id_t id; /* who it is, as the agent found it */
