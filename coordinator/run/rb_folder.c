@@ -233,7 +233,7 @@ void rb_folder_name(rb_run_ctx_t *r)
 
 /* Opens the run folder's file of schema into *f, its header written, with a
  * buffer of its own. 0, or -errno with the run failed naming the file. */
-static int s_open_csv(rb_run_ctx_t *r, const rb_csv_schema_t *schema, FILE **f)
+static int s_open_csv(rb_run_ctx_t *r, const rb_csv_schema_t *schema, FILE **f, char **buf)
 {
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/%s", r->dir, schema->file);
@@ -242,9 +242,23 @@ static int s_open_csv(rb_run_ctx_t *r, const rb_csv_schema_t *schema, FILE **f)
         rb_run_fail(r, "%s: %s", path, strerror(-rc));
         return rc;
     }
-    setvbuf(*f, NULL, _IOFBF, S_CSV_BUF);
+    /* a write a flush, not one per 4 KiB: at 1,000 agents 200 a second */
+    if ((*buf = malloc(S_CSV_BUF)))
+        setvbuf(*f, *buf, _IOFBF, S_CSV_BUF);
     rb_csv_header(schema, *f);
     return 0;
+}
+
+void rb_folder_close_csvs(rb_run_ctx_t *r)
+{
+    FILE **f[] = {&r->samples, &r->telemetry, &r->latency};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        if (*f[i])
+            fclose(*f[i]);
+        *f[i] = NULL;
+        free(r->csv_buf[i]); /* after its file's last flush */
+        r->csv_buf[i] = NULL;
+    }
 }
 
 int rb_folder_make(rb_run_ctx_t *r)
@@ -272,11 +286,11 @@ int rb_folder_make(rb_run_ctx_t *r)
     if (r->dirlock >= 0 && flock(r->dirlock, LOCK_EX | LOCK_NB) < 0)
         rb_warn("%s: cannot lock it (%s): rackbench report will call the run cut off", path,
                 strerror(errno));
-    rc = s_open_csv(r, &rb_csv_samples, &r->samples);
+    rc = s_open_csv(r, &rb_csv_samples, &r->samples, &r->csv_buf[0]);
     if (rc == 0)
-        rc = s_open_csv(r, &rb_csv_telemetry, &r->telemetry);
+        rc = s_open_csv(r, &rb_csv_telemetry, &r->telemetry, &r->csv_buf[1]);
     if (rc == 0 && rb_fiolog_wants_latency(r->plan, NULL))
-        rc = s_open_csv(r, &rb_csv_latency, &r->latency);
+        rc = s_open_csv(r, &rb_csv_latency, &r->latency, &r->csv_buf[2]);
     if (rc < 0)
         return rc;
     /* A run killed from here on still renders with its start time. */

@@ -13,6 +13,9 @@ void rb_folder_name(rb_run_ctx_t *r);
  * start time, no node yet). 0, or -errno with the run failed. */
 int rb_folder_make(rb_run_ctx_t *r);
 
+/* Closes samples.csv, telemetry.csv and latency.csv (those open), their buffers freed. */
+void rb_folder_close_csvs(rb_run_ctx_t *r);
+
 /* summary.json of the phases so far, marked running, so that `rackbench
  * report` can render a run that was cut off. */
 void rb_folder_write_progress(rb_run_ctx_t *r);

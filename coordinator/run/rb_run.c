@@ -680,30 +680,14 @@ finish:
 report:
     rb_router_close(r); /* the agents have ended: the reports need the memory */
     rb_run_reject_counts(r);
-    if (r->samples) {
-        fclose(r->samples);
-        r->samples = NULL;
-    }
-    if (r->telemetry) {
-        fclose(r->telemetry);
-        r->telemetry = NULL;
-    }
-    if (r->latency) {
-        fclose(r->latency);
-        r->latency = NULL;
-    }
+    rb_folder_close_csvs(r);
     rb_local_stop(r);
     if (rb_folder_write_reports(r) < 0 && !r->failed)
         r->failed = 1;
     code = r->failed ? 3 : r->accept_failed ? 1 : 0;
     rb_metrics_linger(r, code);
 out:
-    if (r->samples)
-        fclose(r->samples);
-    if (r->telemetry)
-        fclose(r->telemetry);
-    if (r->latency)
-        fclose(r->latency);
+    rb_folder_close_csvs(r);
     rb_local_stop(r);
     rb_metrics_stop(r);
     if (r->dirlock >= 0)

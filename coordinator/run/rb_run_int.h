@@ -66,6 +66,7 @@ typedef struct rb_run_ctx {
     FILE *samples;      /* samples.csv, appended as samples arrive */
     FILE *telemetry;    /* telemetry.csv, likewise */
     FILE *latency;      /* latency.csv, likewise; NULL when no job asks for fio's latency logs */
+    char *csv_buf[3];   /* their stdio buffers (glibc takes no size without a buffer) */
     rb_local_child_t *children;
     uint32_t nchildren;
     char (*roots)[PATH_MAX]; /* --local: the agents' roots (rb_local_roots), nroots of them */
