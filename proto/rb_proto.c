@@ -453,7 +453,7 @@ static int s_check_hist(rb_proto_ctx_t *c, const void *base)
     const rb_hist_t *h = base;
     uint64_t sum = c->bsum_set ? c->bsum : 0;
     bool over = c->bsum_set && c->bsum_over;
-    if (!c->bsum_set) /* encoding: a histogram of ours, every bucket */
+    if (!c->bsum_set) /* buckets neither read nor written (a caller's check) */
         for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++) {
             over |= h->b[i] > UINT64_MAX - sum;
             sum += h->b[i];

@@ -37,6 +37,8 @@ static void s_put_u64(s_enc_t *e, uint64_t v)
 
 static int s_enc_fields(s_enc_t *e, const rb_proto_layout_t *l, const void *base, const char *type);
 
+_Static_assert(RB_HIST_NBUCKETS <= UINT16_MAX + 1, "a bucket's index is kept in 16 bits");
+
 static int s_enc_hist(s_enc_t *e, const rb_proto_field_t *f, const rb_hist_t *h)
 {
     if (!h)
@@ -107,16 +109,24 @@ static int s_enc_field(s_enc_t *e, const rb_proto_field_t *f, const void *base)
     case RB_PK_HIST:
         return s_enc_hist(e, f, *(rb_hist_t *const *)p);
     case RB_PK_BUCKETS: {
+        /* one walk of the buckets: the used ones listed and summed for
+         * the histogram's check, which then does not walk them again */
         const uint64_t *b = p;
-        size_t used = 0;
+        uint16_t used[RB_HIST_NBUCKETS];
+        size_t n = 0;
+        e->c.bsum = 0;
+        e->c.bsum_over = false;
         for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++)
-            used += b[i] != 0;
-        e->packrc |= msgpack_pack_array(&e->pk, 2 * used);
-        for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++) {
             if (b[i]) {
-                s_put_u64(e, i);
-                s_put_u64(e, b[i]);
+                used[n++] = (uint16_t)i;
+                e->c.bsum_over |= b[i] > UINT64_MAX - e->c.bsum;
+                e->c.bsum += b[i];
             }
+        e->c.bsum_set = true;
+        e->packrc |= msgpack_pack_array(&e->pk, 2 * n);
+        for (size_t j = 0; j < n; j++) {
+            s_put_u64(e, used[j]);
+            s_put_u64(e, b[used[j]]);
         }
         return 0;
     }
