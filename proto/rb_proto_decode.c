@@ -304,8 +304,7 @@ static int s_dec_buckets(rb_proto_ctx_t *c, const rb_proto_field_t *f, const msg
         return rb_proto_fail(c, f->key, -1, "odd length %" PRIu32 ", expected [index, count] pairs",
                              a->size);
     uint64_t idx, n, prev = 0, first = 1;
-    c->bsum = 0;
-    c->bsum_over = false;
+    rb_proto_bsum_start(c);
     for (uint32_t i = 0; i < a->size; i += 2) {
         if ((rc = s_get_uint(c, &a->ptr[i], f->key, i, 0, RB_HIST_NBUCKETS - 1, &idx)) < 0 ||
             (rc = s_get_uint(c, &a->ptr[i + 1], f->key, i + 1, 0, UINT64_MAX, &n)) < 0)
@@ -320,10 +319,8 @@ static int s_dec_buckets(rb_proto_ctx_t *c, const rb_proto_field_t *f, const msg
             first = idx;
         prev = idx;
         b[idx] = n;
-        c->bsum_over |= n > UINT64_MAX - c->bsum;
-        c->bsum += n;
+        rb_proto_bsum_add(c, n);
     }
-    c->bsum_set = true;
     rb_proto_hist_mark(RB_PROTO_HIST_OF(b), (unsigned)first, (unsigned)prev); /* none: 1..0 */
     return 0;
 }

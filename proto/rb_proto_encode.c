@@ -114,15 +114,12 @@ static int s_enc_field(s_enc_t *e, const rb_proto_field_t *f, const void *base)
         const uint64_t *b = p;
         uint16_t used[RB_HIST_NBUCKETS];
         size_t n = 0;
-        e->c.bsum = 0;
-        e->c.bsum_over = false;
+        rb_proto_bsum_start(&e->c);
         for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++)
             if (b[i]) {
                 used[n++] = (uint16_t)i;
-                e->c.bsum_over |= b[i] > UINT64_MAX - e->c.bsum;
-                e->c.bsum += b[i];
+                rb_proto_bsum_add(&e->c, b[i]);
             }
-        e->c.bsum_set = true;
         e->packrc |= msgpack_pack_array(&e->pk, 2 * n);
         for (size_t j = 0; j < n; j++) {
             s_put_u64(e, used[j]);

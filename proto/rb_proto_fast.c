@@ -142,8 +142,7 @@ static bool s_buckets(rb_proto_ctx_t *c, s_cur_t *k, uint64_t *b)
     uint64_t n, idx, cnt, prev = 0, first = 1;
     if (!s_head(k, false, &n) || n % 2 || n > 2 * RB_HIST_NBUCKETS)
         return false;
-    c->bsum = 0;
-    c->bsum_over = false;
+    rb_proto_bsum_start(c);
     for (uint64_t i = 0; i < n; i += 2) {
         if (!s_uint(k, &idx) || idx >= RB_HIST_NBUCKETS || (i > 0 && idx <= prev) ||
             !s_uint(k, &cnt) || cnt == 0)
@@ -152,10 +151,8 @@ static bool s_buckets(rb_proto_ctx_t *c, s_cur_t *k, uint64_t *b)
             first = idx;
         prev = idx;
         b[idx] = cnt;
-        c->bsum_over |= cnt > UINT64_MAX - c->bsum;
-        c->bsum += cnt;
+        rb_proto_bsum_add(c, cnt);
     }
-    c->bsum_set = true;
     rb_proto_hist_mark(RB_PROTO_HIST_OF(b), (unsigned)first, (unsigned)prev); /* none: 1..0 */
     return true;
 }

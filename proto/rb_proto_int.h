@@ -81,9 +81,9 @@ struct rb_proto_ctx {
     int code;         /* what a bad field returns: -EINVAL encoding, -EBADMSG decoding */
     int depth;        /* entries used in at[] */
     uint32_t version; /* the protocol version of the frame written or read */
-    /* decoding: what the histogram being read listed in its buckets, so that
-     * its check does not walk all RB_HIST_NBUCKETS of them */
-    bool bsum_set;  /* the buckets were read: bsum holds their sum */
+    /* what the histogram being read or written listed in its buckets, so
+     * that its check does not walk all RB_HIST_NBUCKETS of them */
+    bool bsum_set;  /* the buckets were read or written: bsum holds their sum */
     bool bsum_over; /* ... which overflowed */
     uint64_t bsum;
     struct {
@@ -91,6 +91,21 @@ struct rb_proto_ctx {
         long idx;             /* element index, -1 for a map */
     } at[RB_PROTO_MAX_DEPTH]; /* path from the message map to the current map */
 };
+
+/* A histogram's buckets start to be listed: the sum its check compares
+ * with its count is added up from here (rb_proto_bsum_add). */
+static inline void rb_proto_bsum_start(rb_proto_ctx_t *c)
+{
+    c->bsum = 0;
+    c->bsum_over = false;
+    c->bsum_set = true;
+}
+
+static inline void rb_proto_bsum_add(rb_proto_ctx_t *c, uint64_t n)
+{
+    c->bsum_over |= n > UINT64_MAX - c->bsum;
+    c->bsum += n;
+}
 
 /* Wire names of the message types, and the layout of each type's body. */
 extern const char *const rb_proto_type_names[RB_MSG_COUNT];
