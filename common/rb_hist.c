@@ -100,6 +100,8 @@ void rb_hist_snapshot(rb_hist_t *dst, const rb_hist_t *src)
 
 void rb_hist_merge(rb_hist_t *dst, const rb_hist_t *src)
 {
+    if (!src->count)
+        return; /* its buckets add up to its count: nothing to add */
     dst->count += src->count;
     dst->sum += src->sum;
     if (src->min < dst->min)

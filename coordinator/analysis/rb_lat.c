@@ -10,10 +10,13 @@ void rb_lat_summary_of(rb_lat_summary_t *s, const rb_hist_t *h)
         return;
     s->mean = round(rb_hist_mean(h)); /* whole ns: summary.json reads back exactly */
     s->min = h->min;
-    s->p50 = rb_hist_percentile(h, 50);
-    s->p90 = rb_hist_percentile(h, 90);
-    s->p99 = rb_hist_percentile(h, 99);
-    s->p999 = rb_hist_percentile(h, 99.9);
+    static const double p[] = {50, 90, 99, 99.9};
+    uint64_t v[4];
+    rb_hist_percentiles(h, 4, p, v); /* one walk of the buckets, not four */
+    s->p50 = v[0];
+    s->p90 = v[1];
+    s->p99 = v[2];
+    s->p999 = v[3];
     s->max = h->max;
 }
 
