@@ -20,8 +20,10 @@
 #include "rb_devstack.h"
 #include "rb_units.h"
 
-int rb_device_probe_fd(int fd, const char *path, const char *sys_root,
-                       const struct rb_devwriters *w, rb_device_info_t *d, rb_err_t *err)
+/* rb_device_probe_fd, reading the device for its signatures unless
+ * RB_DEV_PROBE_NO_READ is in flags. */
+static int s_probe_fd(int fd, const char *path, const char *sys_root, unsigned flags,
+                      const struct rb_devwriters *w, rb_device_info_t *d, rb_err_t *err)
 {
     struct stat st;
     char sys[PATH_MAX], link[PATH_MAX], what[512];
@@ -82,14 +84,21 @@ int rb_device_probe_fd(int fd, const char *path, const char *sys_root,
     free(own);
     if (nparts)
         snprintf(d->holds, sizeof d->holds, "it has partitions (%.200s)", parts);
-    else if (rb_devsys_signature(path, fd, what, sizeof what))
+    else if (!(flags & RB_DEV_PROBE_NO_READ) && rb_devsys_signature(path, fd, what, sizeof what))
         snprintf(d->holds, sizeof d->holds, "it holds %.200s (libblkid)", what);
     return 0;
 }
 
-int rb_device_probe(const char *path, const char *sys_root, int excl, const struct rb_devwriters *w,
-                    rb_device_info_t *d, rb_err_t *err)
+int rb_device_probe_fd(int fd, const char *path, const char *sys_root,
+                       const struct rb_devwriters *w, rb_device_info_t *d, rb_err_t *err)
 {
+    return s_probe_fd(fd, path, sys_root, 0, w, d, err);
+}
+
+int rb_device_probe(const char *path, const char *sys_root, unsigned flags,
+                    const struct rb_devwriters *w, rb_device_info_t *d, rb_err_t *err)
+{
+    int excl = (flags & RB_DEV_PROBE_EXCL) != 0;
     char real[PATH_MAX];
     struct stat st;
     memset(d, 0, sizeof *d);
@@ -115,7 +124,7 @@ int rb_device_probe(const char *path, const char *sys_root, int excl, const stru
                  excl && !busy ? " exclusively" : "", strerror(e));
         return 0;
     }
-    int rc = rb_device_probe_fd(fd, real, sys_root, w, d, err);
+    int rc = s_probe_fd(fd, real, sys_root, flags, w, d, err);
     close(fd);
     if (rc == 0 && busy && !d->in_use[0])
         snprintf(d->in_use, sizeof d->in_use,
@@ -409,7 +418,8 @@ int rb_device_list_main(const rb_device_allow_t *a, const char *sys_root, FILE *
         char real[PATH_MAX];
         if (realpath(paths[i], real))
             allowed = rb_device_allow_match(a, real) > 0;
-        if (rb_device_probe(paths[i], sys_root, allowed, wr, &d, &err) < 0) {
+        if (rb_device_probe(paths[i], sys_root, allowed ? RB_DEV_PROBE_EXCL : 0, wr, &d, &err) <
+            0) {
             fprintf(f, "%-24s %10s %6s %7s %5s %5s  %s\n", paths[i], "-", "-", "-", "no", "no",
                     err.msg);
             continue;

@@ -31,13 +31,16 @@ typedef struct rb_device_info {
 
 struct rb_devwriters;
 
+#define RB_DEV_PROBE_EXCL    1u /* also whether an O_EXCL open succeeds (closed at once) */
+#define RB_DEV_PROBE_NO_READ 2u /* no signatures: what sysfs and the mounts say alone */
+
 /* Probes the block device at path (symlinks followed) without writing to
- * it; sys_root is where /sys is read ("/sys"). With excl, also whether an
- * O_EXCL open succeeds (closed at once). w: the processes writing block
- * devices (NULL: read now). 0, or -errno with err naming the path
- * (-ENOTBLK when it is not a block device). */
-int rb_device_probe(const char *path, const char *sys_root, int excl, const struct rb_devwriters *w,
-                    rb_device_info_t *d, rb_err_t *err);
+ * it; sys_root is where /sys is read ("/sys"); flags: RB_DEV_PROBE_*. Its
+ * signatures are read with libblkid unless RB_DEV_PROBE_NO_READ. w: the
+ * processes writing block devices (NULL: read now). 0, or -errno with err
+ * naming the path (-ENOTBLK when it is not a block device). */
+int rb_device_probe(const char *path, const char *sys_root, unsigned flags,
+                    const struct rb_devwriters *w, rb_device_info_t *d, rb_err_t *err);
 
 /* The same probe on the device open as fd, at path (for its name): the
  * device checked is the one held, whatever path leads to later. */

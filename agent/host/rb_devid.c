@@ -125,8 +125,15 @@ uint32_t rb_devid_inventory(const rb_device_allow_t *a, const char *sys_root, rb
         rb_err_t err;
         char why[1024];
         rb_err_clear(&err);
-        /* no exclusive open: HELLO may come again while a run holds the device */
-        if (rb_device_probe(paths[i], sys_root, 0, w, &info, &err) < 0) {
+        /* no exclusive open: HELLO may come again while a run holds the
+         * device; and a device it may not touch is not read either (what
+         * sysfs and the mounts say of it is all): an agent coming up does
+         * not read 1 MiB of every disk of its host for their signatures,
+         * under a benchmark another may be running on them */
+        char real[PATH_MAX];
+        unsigned flags =
+            realpath(paths[i], real) && !rb_device_allow_match(a, real) ? RB_DEV_PROBE_NO_READ : 0;
+        if (rb_device_probe(paths[i], sys_root, flags, w, &info, &err) < 0) {
             snprintf(d->use, sizeof d->use, "%s", err.msg);
         } else if (!rb_device_allow_match(a, info.path)) {
             const char *also = info.in_use[0] ? info.in_use : info.holds;

@@ -542,7 +542,8 @@ const rb_device_info_t *rb_sandbox_claim_device(rb_sandbox_t *sb, const char *pa
     c->fd = open(real, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
     if (c->fd < 0) {
         int e = errno;
-        if (e == EBUSY && rb_device_probe(real, s_sys(sb), 1, NULL, &c->info, NULL) == 0 &&
+        if (e == EBUSY &&
+            rb_device_probe(real, s_sys(sb), RB_DEV_PROBE_EXCL, NULL, &c->info, NULL) == 0 &&
             rb_device_refusal(&sb->allow, &c->info, write ? 'w' : 'r', why, sizeof why) < 0) {
             rb_err_set(err, -EBUSY, "device %s (%s) may not be %s: %s", path, real, what, why);
             return NULL;
@@ -601,7 +602,7 @@ uint32_t rb_sandbox_idle_devices(rb_sandbox_t *sb, int write, char (*out)[PATH_M
         if (c)
             continue;
         if (!rb_device_allow_match(&sb->allow, all[i]) ||
-            rb_device_probe(all[i], s_sys(sb), 1, w, &d, NULL) < 0 ||
+            rb_device_probe(all[i], s_sys(sb), RB_DEV_PROBE_EXCL, w, &d, NULL) < 0 ||
             rb_device_refusal(&sb->allow, &d, write ? 'w' : 'r', why, sizeof why) < 0)
             continue;
         snprintf(out[k++], PATH_MAX, "%s", d.path);

@@ -115,8 +115,10 @@ listed() {
 
 # ---- bytes against /proc/diskstats ----
 A=$(mkloop a) || exit 1
+B=$(mkloop b) || exit 1 # not allowed: the agent does not even read it
 plan "[w]\ndirectory=\nrw=write\nbs=64k\nfilename=$A\nstonewall\n[r]\ndirectory=\nrw=read\nbs=64k\nsize=32M\nfilename=$A\nstonewall" > "$scratch/rw.ini"
 read -r r0 w0 <<< "$(sectors "$A")"
+read -r br0 bw0 <<< "$(sectors "$B")"
 rm -rf "$scratch/runs"
 # allowed through a link to it, as /dev/disk/by-id/ names are: the real node counts
 ln -s "$A" "$scratch/disk-a"
@@ -130,6 +132,12 @@ if rb "$scratch/rw.ini" "--allow-device=$scratch/disk-a"; then
         bad "diskstats: read $rr bytes (32 MiB expected), diskstats says $dr"
     else
         ok "diskstats: wrote $rw bytes (the whole device) and read $rr, diskstats $dw and $dr"
+    fi
+    read -r br1 bw1 <<< "$(sectors "$B")"
+    if [ "$br1" != "$br0" ] || [ "$bw1" != "$bw0" ]; then
+        bad "diskstats: $B, not allowed, was read or written: sectors $br0/$bw0 before, $br1/$bw1 after"
+    else
+        ok "diskstats: $B, not allowed, not read for the inventory (no signature probe)"
     fi
 else
     bad "raw write and read phases: $out"
