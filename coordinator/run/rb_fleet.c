@@ -15,6 +15,12 @@ void rb_fleet_init(rb_fleet_t *f, uint32_t nphases)
     f->nphases = nphases;
 }
 
+/* The arrays a kept DONE takes from its message, by their names in both:
+ * taken by rb_fleet_keep_done, handed back to a message to be freed as
+ * decoded by rb_fleet_drop_done. */
+#define S_DONE_ARRAYS(X)                                                                           \
+    X(nworkers, workers) X(njobs, jobs) X(ndevs, devs) X(ndev_stats, dev_stats) X(nlinks, links)
+
 rb_agg_done_t *rb_fleet_keep_done(rb_msg_done_t *d)
 {
     size_t le = strlen(d->error) + 1, lp = strlen(d->error_path) + 1,
@@ -55,12 +61,11 @@ rb_agg_done_t *rb_fleet_keep_done(rb_msg_done_t *d)
     k->error = memcpy(t, d->error, le);
     k->error_path = memcpy(t + le, d->error_path, lp);
     k->net_refused_by = memcpy(t + le + lp, d->net_refused_by, lr);
-    /* the arrays are k's now */
-    d->nworkers = d->njobs = d->ndevs = d->ndev_stats = d->nlinks = 0;
-    d->workers = NULL;
-    d->jobs = d->dev_stats = NULL;
-    d->devs = NULL;
-    d->links = NULL;
+#define S_TAKEN(cnt, arr)                                                                          \
+    d->cnt = 0;                                                                                    \
+    d->arr = NULL;
+    S_DONE_ARRAYS(S_TAKEN) /* the arrays are k's now */
+#undef S_TAKEN
     return k;
 }
 
@@ -71,16 +76,11 @@ void rb_fleet_drop_done(rb_fleet_node_t *n, uint32_t phase)
     rb_agg_done_t *k = n->done[phase];
     if (k) { /* its arrays as a message's, to free them as decoded */
         rb_msg_t m = {.type = RB_MSG_DONE};
-        m.u.done = (rb_msg_done_t){.nworkers = k->nworkers,
-                                   .workers = k->workers,
-                                   .njobs = k->njobs,
-                                   .jobs = k->jobs,
-                                   .ndevs = k->ndevs,
-                                   .devs = k->devs,
-                                   .ndev_stats = k->ndev_stats,
-                                   .dev_stats = k->dev_stats,
-                                   .nlinks = k->nlinks,
-                                   .links = k->links};
+#define S_BACK(cnt, arr)                                                                           \
+    m.u.done.cnt = k->cnt;                                                                         \
+    m.u.done.arr = k->arr;
+        S_DONE_ARRAYS(S_BACK)
+#undef S_BACK
         rb_msg_fini(&m);
         rb_packed_free(&k->dev_ids);
     }
