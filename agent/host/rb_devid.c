@@ -130,12 +130,12 @@ uint32_t rb_devid_inventory(const rb_device_allow_t *a, const char *sys_root, rb
          * sysfs and the mounts say of it is all): an agent coming up does
          * not read 1 MiB of every disk of its host for their signatures,
          * under a benchmark another may be running on them */
-        char real[PATH_MAX];
-        unsigned flags =
-            realpath(paths[i], real) && !rb_device_allow_match(a, real) ? RB_DEV_PROBE_NO_READ : 0;
-        if (rb_device_probe(paths[i], sys_root, flags, w, &info, &err) < 0) {
+        char real[PATH_MAX]; /* the path the probe names it by (info.path) */
+        int barred = realpath(paths[i], real) && !rb_device_allow_match(a, real);
+        if (rb_device_probe(paths[i], sys_root, barred ? RB_DEV_PROBE_NO_READ : 0, w, &info, &err) <
+            0) {
             snprintf(d->use, sizeof d->use, "%s", err.msg);
-        } else if (!rb_device_allow_match(a, info.path)) {
+        } else if (barred) {
             const char *also = info.in_use[0] ? info.in_use : info.holds;
             snprintf(d->use, sizeof d->use, "not allowed%s%s", also[0] ? "; " : "", also);
         } else if (rb_device_refusal(a, &info, 'r', why, sizeof why) < 0) {
