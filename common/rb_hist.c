@@ -150,6 +150,9 @@ void rb_hist_delta(rb_hist_t *dst, const rb_hist_t *now, const rb_hist_t *before
 /* The rank of p in count values, ceil(p / 100 * count) within [1, count].
  * p * count / 100 can land a rounding error above an integer (99.9% of 1000);
  * such noise is snapped back so that the rank is not one too high. */
+#define S_BLOCK 64 /* buckets a percentile's walk passes at once */
+#define S_RUN   8
+
 static uint64_t s_rank(double p, uint64_t count)
 {
     if (!(p > 0.0))
@@ -172,21 +175,45 @@ static uint64_t s_rank(double p, uint64_t count)
  * so the error is at most w/2 <= lo/128 <= true/128 = RB_HIST_REL_ERROR * true;
  * clamping to [min, max] can only bring it closer. A p outside (0, 100] is
  * clamped to the first or the last value. */
+/* The sum of w buckets from b (w a multiple of 4): four sums apart, so
+ * that the adds do not each wait for the one before. */
+static inline uint64_t s_block_sum(const uint64_t *b, unsigned w)
+{
+    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (unsigned j = 0; j < w; j += 4) {
+        s0 += b[j];
+        s1 += b[j + 1];
+        s2 += b[j + 2];
+        s3 += b[j + 3];
+    }
+    return s0 + s1 + s2 + s3;
+}
+
+/* At bucket *i, the first of a block of w: when its buckets hold fewer than
+ * short_of values, adds them to *seen and moves *i to the block's last. */
+static int s_pass(const rb_hist_t *h, unsigned *i, unsigned w, uint64_t short_of, uint64_t *seen)
+{
+    if (*i % w != 0 || *i + w > RB_HIST_NBUCKETS)
+        return 0;
+    uint64_t run = s_block_sum(h->b + *i, w);
+    if (run >= short_of)
+        return 0;
+    *seen += run;
+    *i += w - 1;
+    return 1;
+}
+
 void rb_hist_percentiles(const rb_hist_t *h, unsigned n, const double *p, uint64_t *out)
 {
     unsigned k = 0;
     uint64_t seen = 0, rank = n && h->count ? s_rank(p[0], h->count) : 0;
+    /* A latency's buckets lie hundreds past the first (200 us: bucket 806):
+     * blocks of S_BLOCK, then of S_RUN buckets short of the rank are passed
+     * at once, the buckets walked one by one only within the block that
+     * holds it. */
     for (unsigned i = 0; k < n && h->count && i < RB_HIST_NBUCKETS; i++) {
-        if (i % 8 == 0 && i + 8 <= RB_HIST_NBUCKETS) { /* eight buckets short of the rank at once */
-            uint64_t run = 0;
-            for (unsigned j = i; j < i + 8; j++)
-                run += h->b[j];
-            if (run < rank - seen) {
-                seen += run;
-                i += 7;
-                continue;
-            }
-        }
+        if (s_pass(h, &i, S_BLOCK, rank - seen, &seen) || s_pass(h, &i, S_RUN, rank - seen, &seen))
+            continue;
         seen += h->b[i];
         while (k < n && seen >= rank) {
             unsigned wl = s_width_log2(i);
