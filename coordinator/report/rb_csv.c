@@ -72,25 +72,36 @@ typedef struct s_line {
     size_t n;
 } s_line_t;
 
-static void s_str(s_line_t *l, const char *s)
+/* k bytes of s; what does not fit is cut */
+static void s_mem(s_line_t *l, const char *s, size_t k)
 {
-    size_t k = strlen(s);
     if (k > sizeof l->b - l->n)
         k = sizeof l->b - l->n;
     memcpy(l->b + l->n, s, k);
     l->n += k;
 }
 
+static void s_str(s_line_t *l, const char *s)
+{
+    s_mem(l, s, strlen(s));
+}
+
+static void s_ch(s_line_t *l, char c)
+{
+    if (l->n < sizeof l->b)
+        l->b[l->n++] = c;
+}
+
 static void s_u64(s_line_t *l, uint64_t v)
 {
-    char t[24];
-    s_str(l, rb_text_u64(t + sizeof t - 1, v));
+    char t[24], *end = t + sizeof t - 1, *d = rb_text_u64(end, v);
+    s_mem(l, d, (size_t)(end - d));
 }
 
 /* ",v" */
 static void s_cu64(s_line_t *l, uint64_t v)
 {
-    s_str(l, ",");
+    s_ch(l, ',');
     s_u64(l, v);
 }
 
@@ -102,7 +113,7 @@ static void s_cfix(s_line_t *l, uint64_t v, unsigned places)
     for (unsigned i = 0; i < places; i++)
         p10 *= 10;
     s_cu64(l, v / p10);
-    s_str(l, ".");
+    s_ch(l, '.');
     for (uint64_t d = p10 / 10, f = v % p10; d && l->n < sizeof l->b; d /= 10)
         l->b[l->n++] = (char)('0' + f / d % 10);
 }
@@ -113,13 +124,13 @@ static void s_dbl(s_line_t *l, double x, unsigned places)
     char t[64];
     int k = rb_text_fixed(t, sizeof t, x, places);
     if (k > 0 && (size_t)k < sizeof t)
-        s_str(l, t);
+        s_mem(l, t, (size_t)k);
 }
 
 /* ",x" */
 static void s_cdbl(s_line_t *l, double x, unsigned places)
 {
-    s_str(l, ",");
+    s_ch(l, ',');
     s_dbl(l, x, places);
 }
 
@@ -131,7 +142,7 @@ static void s_lead(s_line_t *l, double t_s, uint64_t utc_ns, const char *const *
     s_dbl(l, t_s, 3);
     s_cu64(l, utc_ns);
     for (int i = 0; i < n; i++) {
-        s_str(l, ",");
+        s_ch(l, ',');
         s_str(l, names[i]);
     }
 }
@@ -173,7 +184,7 @@ void rb_csv_samples_row(FILE *f, double t_s, uint64_t utc_ns, const char *phase,
         s_cdbl(&l, s_us(pct[i][0]), 1);
         s_cdbl(&l, s_us(pct[i][1]), 1);
     }
-    s_str(&l, "\n");
+    s_ch(&l, '\n');
     fwrite(l.b, 1, l.n, f);
 }
 
@@ -205,7 +216,7 @@ static void s_row(s_line_t *l, const s_line_t *head, const char *kind, const cha
     memcpy(l->b, head->b, head->n);
     l->n = head->n;
     s_str(l, kind);
-    s_str(l, ",");
+    s_ch(l, ',');
     s_str(l, name);
 }
 
@@ -231,13 +242,13 @@ void rb_csv_telemetry_rows(FILE *f, double t_s, uint64_t utc_ns, const char *pha
     s_cu64(&host, t->cached);
     s_cu64(&host, t->dirty);
     s_cu64(&host, t->writeback);
-    s_str(&host, "\n");
+    s_ch(&host, '\n');
     fwrite(host.b, 1, host.n, f);
     for (uint32_t i = 0; i < t->ndevs && i < RB_TELEM_DEVS; i++) {
         const rb_telem_dev_t *d = &t->devs[i];
         s_line_t l;
         s_row(&l, &head, "dev", d->name);
-        s_str(&l, ",");
+        s_ch(&l, ',');
         s_str(&l, d->parent);
         s_cu64(&l, d->member);
         s_cu64(&l, d->rd_bps);
