@@ -242,10 +242,23 @@ static void s_heartbeats(rb_run_ctx_t *r, uint64_t now)
     r->next_hb = now + r->o->heartbeat_ns;
 }
 
-/* Waits up to timeout_ms for messages, handles them, then the timers. */
+int rb_router_ms_until(uint64_t now, uint64_t due, int cap_ms)
+{
+    if (due <= now)
+        return 0;
+    uint64_t ms = (due - now + RB_NS_PER_MS - 1) / RB_NS_PER_MS;
+    return cap_ms >= 0 && ms >= (uint64_t)cap_ms ? cap_ms : (int)ms;
+}
+
+/* Waits up to timeout_ms for messages, no later than the first of its
+ * timers is due, handles them, then the timers. */
 void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
 {
-    zpoller_wait(r->poller, timeout_ms); /* whatever woke it, the ROUTER is read */
+    uint64_t due = r->next_hb < r->next_walk ? r->next_hb : r->next_walk;
+    if (r->unflushed && r->next_flush < due)
+        due = r->next_flush;
+    /* whatever woke it, the ROUTER is read */
+    zpoller_wait(r->poller, rb_router_ms_until(rb_time_mono_ns(), due, timeout_ms));
     uint64_t now;
     rb_auth_event_t ev;
     while (r->monitor && rb_auth_monitor_read(r->monitor, &ev) == 1)

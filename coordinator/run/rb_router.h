@@ -57,9 +57,14 @@ void rb_router_send_reason(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_type_t ty
  * "" when none failed. Refused keys are the ZAP handler's (rb_auth.h). */
 void rb_router_handshakes(const rb_run_ctx_t *r, char *buf, size_t len);
 
-/* Waits up to timeout_ms for messages, handles them, then the timers:
- * CSV flush, silent agents, heartbeats, local agents' exits. */
+/* Waits up to timeout_ms (< 0: no limit) for messages, no later than its
+ * timers are due, handles them, then the timers: CSV flush, silent agents,
+ * heartbeats, local agents' exits. */
 void rb_router_pump(rb_run_ctx_t *r, int timeout_ms);
+
+/* The ms from now until due, rounded up, at most cap_ms (< 0: no cap);
+ * 0 when due. */
+int rb_router_ms_until(uint64_t now, uint64_t due, int cap_ms);
 
 /* rb_router_pump for a phase's messages: when the last pump took some and
  * left none, first lets more gather a few ms, so they are taken in batches

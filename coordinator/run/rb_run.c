@@ -383,7 +383,11 @@ static int s_collect(rb_run_ctx_t *r, const rb_phase_spec_t *ph)
         }
         if (abort_deadline && rb_time_mono_ns() > abort_deadline)
             break;
-        rb_router_pump_gather(r, RB_RUN_POLL_MS);
+        /* a phase's loop wakes for messages and timers, not every few ms
+         * (a wake-up costs ZeroMQ's poll twice) */
+        uint64_t due =
+            abort_deadline && abort_deadline < r->next_live ? abort_deadline : r->next_live;
+        rb_router_pump_gather(r, rb_router_ms_until(rb_time_mono_ns(), due, RB_RUN_PHASE_WAIT_MS));
         rb_ingest_check_wearout(r);
         uint64_t now = rb_time_mono_ns();
         rb_metrics_page(r, now, 0);

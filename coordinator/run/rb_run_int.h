@@ -20,8 +20,9 @@
 #include "rb_run.h"
 #include "rb_series.h"
 
-#define RB_RUN_POLL_MS     20 /* the run's loops wait this long for messages */
-#define RB_RUN_MAX_REJECTS 8  /* turned-away peers remembered for the error message */
+#define RB_RUN_POLL_MS       20  /* the run's loops wait this long for messages */
+#define RB_RUN_PHASE_WAIT_MS 100 /* a phase's loop, when no timer is due sooner (live page) */
+#define RB_RUN_MAX_REJECTS   8   /* turned-away peers remembered for the error message */
 
 typedef struct rb_local_child {
     pid_t pid; /* local agent process, 0 once reaped */
