@@ -11,7 +11,10 @@
 # RB_FLOOR_SIZE=BYTES: each message's size (2000: a SAMPLE of fleet-sim's,
 # a writing job with its lat and clat histograms and 4 disks' telemetry).
 # RB_FLOOR_BEAT=1: the ROUTER also sends each DEALER 16 bytes a second, as
-# the coordinator's HEARTBEATs go.
+# the coordinator's HEARTBEATs go (k: k times a second).
+# RB_FLOOR_RATE=k: each DEALER sends k messages a second (1): a pipe's
+# count of a long phase in seconds (ZeroMQ's pipes grow until they have
+# carried 512 messages: what a phase of 9 minutes at 1 a second reaches).
 # Not run by ctest: figures go in docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,14 +42,15 @@ for n in "${sizes[@]}"; do
     dpids=()
     for ((first = 0; first < n; first += 4000)); do
         cnt=$((n - first < 4000 ? n - first : 4000))
-        "$floor" dealers "$ep" "$first" "$cnt" "$size" $((secs + 120)) 2>>"$work/dealers-$n.err" &
+        "$floor" dealers "$ep" "$first" "$cnt" "$size" $((secs + 120)) "${RB_FLOOR_RATE:-1}" 2>>"$work/dealers-$n.err" &
         dpids+=($!)
     done
     wait "$rpid"
     kill "${dpids[@]}" 2>/dev/null || true
     wait "${dpids[@]}" 2>/dev/null || true
-    printf '%6d DEALERs, %d B a second each, %d I/O thread(s)%s: %s\n' "$n" "$size" "$threads" \
-        "$([ "${RB_FLOOR_BEAT:-0}" = 0 ] || echo ', a beat back a second')" \
+    printf '%6d DEALERs, %d B %s a second each, %d I/O thread(s)%s: %s\n' "$n" "$size" \
+        "${RB_FLOOR_RATE:-1}x" "$threads" \
+        "$([ "${RB_FLOOR_BEAT:-0}" = 0 ] || echo ", a beat back ${RB_FLOOR_BEAT}x a second")" \
         "$(cat "$work/router-$n.out")"
     if [ -s "$work/dealers-$n.err" ]; then head -3 "$work/dealers-$n.err"; fi
 done

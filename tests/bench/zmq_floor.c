@@ -6,13 +6,14 @@
  *   zmq-floor router EP N SECONDS IO_THREADS [BEAT]
  *       binds EP; once N DEALERs have said their first message, counts
  *       messages for SECONDS and prints them a second, its CPU (% of one
- *       core over the window) and its peak RSS. BEAT 1: it also sends each
- *       DEALER a 16-byte message every second, as the coordinator's
- *       HEARTBEATs go.
- *   zmq-floor dealers EP FIRST COUNT SIZE SECONDS
+ *       core over the window) and its peak RSS. BEAT k: it also sends each
+ *       DEALER a 16-byte message k times a second, as the coordinator's
+ *       HEARTBEATs go (k = 1).
+ *   zmq-floor dealers EP FIRST COUNT SIZE SECONDS [RATE]
  *       COUNT DEALERs (routing ids dFIRST ..), each sending one message,
- *       then one of SIZE bytes every second, all at the second's start (as
- *       agents' samples come), for SECONDS. */
+ *       then one of SIZE bytes RATE times a second (1), all at once (as
+ *       agents' samples come), for SECONDS. A higher RATE reaches in
+ *       seconds the number of messages a pipe sees over a long phase. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +89,7 @@ static int s_router(void *ctx, const char *ep, long n, double secs, int io_threa
         }
         if (beat && t0 != 0 && s_now() >= next_beat) {
             s_beat(s, ids, idlen, n);
-            next_beat = s_now() + 1;
+            next_beat = s_now() + 1.0 / beat;
         }
         if (t0 == 0 && ++first == n) {
             t0 = s_now();
@@ -113,7 +114,8 @@ static int s_router(void *ctx, const char *ep, long n, double secs, int io_threa
     return 0;
 }
 
-static int s_dealers(void *ctx, const char *ep, int first, int count, size_t size, double secs)
+static int s_dealers(void *ctx, const char *ep, int first, int count, size_t size, double secs,
+                     double rate)
 {
     zmq_ctx_set(ctx, ZMQ_MAX_SOCKETS, count + 16);
     void **d = calloc((size_t)count, sizeof *d);
@@ -132,13 +134,13 @@ static int s_dealers(void *ctx, const char *ep, int first, int count, size_t siz
     }
     double t0 = s_now();
     for (int k = 1; s_now() - t0 < secs; k++) {
-        while (s_now() < t0 + k)
-            usleep(2000);
+        while (s_now() < t0 + k / rate)
+            usleep(rate > 10 ? 200 : 2000);
         long failed = 0;
         for (int i = 0; i < count; i++)
             failed += zmq_send(d[i], buf, size, ZMQ_DONTWAIT) < 0;
         if (failed)
-            fprintf(stderr, "zmq-floor: second %d: %ld sends failed\n", k, failed);
+            fprintf(stderr, "zmq-floor: send round %d: %ld sends failed\n", k, failed);
     }
     int zero = 0;
     for (int i = 0; i < count; i++) {
@@ -157,12 +159,12 @@ int main(int argc, char **argv)
     if ((argc == 6 || argc == 7) && strcmp(argv[1], "router") == 0)
         rc = s_router(ctx, argv[2], atol(argv[3]), atof(argv[4]), atoi(argv[5]),
                       argc == 7 && atoi(argv[6]));
-    else if (argc == 7 && strcmp(argv[1], "dealers") == 0)
+    else if ((argc == 7 || argc == 8) && strcmp(argv[1], "dealers") == 0)
         rc = s_dealers(ctx, argv[2], atoi(argv[3]), atoi(argv[4]), (size_t)atol(argv[5]),
-                       atof(argv[6]));
+                       atof(argv[6]), argc == 8 && atof(argv[7]) > 0 ? atof(argv[7]) : 1);
     else
         fprintf(stderr, "usage: zmq-floor router EP N SECONDS IO_THREADS [BEAT]\n"
-                        "       zmq-floor dealers EP FIRST COUNT SIZE SECONDS\n");
+                        "       zmq-floor dealers EP FIRST COUNT SIZE SECONDS [RATE]\n");
     zmq_ctx_term(ctx);
     return rc;
 }
