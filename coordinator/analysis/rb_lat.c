@@ -43,9 +43,19 @@ void rb_lat_set_add_stat(rb_lat_set_t *s, const rb_job_stat_t *js)
     rb_lat_merge_stat(&s->all, s->dir, js);
 }
 
+void rb_lat_node_of_hists(rb_node_lat_t *nl, const rb_hist_t *all,
+                          const rb_hist_t *const lat[RB_NDIRS])
+{
+    static const rb_hist_t empty = {.min = UINT64_MAX};
+    rb_lat_summary_of(&nl->all, all ? all : &empty);
+    for (int d = 0; d < RB_NDIRS; d++)
+        rb_lat_summary_of(&nl->dir[d], lat[d] ? lat[d] : &empty);
+}
+
 void rb_lat_node_of(rb_node_lat_t *nl, const rb_lat_set_t *s)
 {
-    rb_lat_summary_of(&nl->all, &s->all);
+    const rb_hist_t *lat[RB_NDIRS];
     for (int d = 0; d < RB_NDIRS; d++)
-        rb_lat_summary_of(&nl->dir[d], &s->dir[d][RB_LAT_LAT]);
+        lat[d] = &s->dir[d][RB_LAT_LAT];
+    rb_lat_node_of_hists(nl, &s->all, lat);
 }

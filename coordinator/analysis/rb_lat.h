@@ -47,4 +47,8 @@ typedef struct rb_node_lat {
 /* A node's (or rack's) summaries from its set: all IOs, each direction's lat. */
 void rb_lat_node_of(rb_node_lat_t *nl, const rb_lat_set_t *s);
 
+/* The same from those histograms themselves (NULL: empty). */
+void rb_lat_node_of_hists(rb_node_lat_t *nl, const rb_hist_t *all,
+                          const rb_hist_t *const lat[RB_NDIRS]);
+
 #endif

@@ -43,6 +43,17 @@ static void s_paths(paths_t *p, const char *name)
     snprintf(p->rep, sizeof p->rep, "%s/report.out", p->dir);
 }
 
+/* Runs p's plan on one local agent: its summary.json (p->folder the run's). */
+static rb_json_t *s_run_local(paths_t *p)
+{
+    int code = it_sh(p->out, p->err, "'%s' run --local 1 --quiet --out '%s' '%s'",
+                     it_bin("rackbench"), p->runs, p->plan);
+    assert_int_equal(it_show_failure(code, p->err), 0);
+    rb_json_t *j = it_summary(p->runs, p->folder, sizeof p->folder);
+    assert_non_null(j);
+    return j;
+}
+
 static uint64_t s_utc_now(void)
 {
     struct timespec ts;
@@ -161,12 +172,8 @@ static void s_mixed(const char *engine, int qd, int async)
              p.dir, engine, qd);
     it_write(p.plan, text);
     uint64_t before = s_utc_now();
-    int code = it_sh(p.out, p.err, "'%s' run --local 1 --quiet --out '%s' '%s'",
-                     it_bin("rackbench"), p.runs, p.plan);
+    rb_json_t *j = s_run_local(&p);
     uint64_t after = s_utc_now();
-    assert_int_equal(it_show_failure(code, p.err), 0);
-    rb_json_t *j = it_summary(p.runs, p.folder, sizeof p.folder);
-    assert_non_null(j);
     const rb_json_t *ph = rb_json_path(j, "phases.0");
 
     /* the split: all bytes are reads or writes, about 70% reads, as issued */
@@ -353,12 +360,45 @@ static void test_node_latency(void **state)
     it_rmtree(p.dir);
 }
 
+/* One node running two jobs in a phase: its latency is both jobs' IOs
+ * together, as the phase's and its rack's are (a DONE of several jobs is
+ * summed apart from the phase's histograms). */
+static void test_node_latency_jobs(void **state)
+{
+    (void)state;
+    paths_t p;
+    char text[8192];
+    s_paths(&p, "dirs-jobs");
+    snprintf(text, sizeof text,
+             "[global]\ndirectory=%s/data\nbs=4k\nioengine=sync\n"
+             "[a]\nrw=write\nsize=256k\n[b]\nrw=write\nsize=128k\n",
+             p.dir);
+    it_write(p.plan, text);
+    rb_json_t *j = s_run_local(&p);
+    const rb_json_t *ph = rb_json_path(j, "phases.0");
+    assert_float_equal(s_num(ph, "lat_us.count"), 96, 0);
+    assert_float_equal(s_num(ph, "nodes.0.lat_us.count"), 96, 0);
+    assert_float_equal(s_num(ph, "nodes.0.directions.write.lat_us.count"), 96, 0);
+    const char *keys[] = {"p50", "p99", "max"};
+    for (int i = 0; i < 3; i++) {
+        char k[64], d[64];
+        snprintf(k, sizeof k, "lat_us.%s", keys[i]);
+        snprintf(d, sizeof d, "directions.write.lat_us.%s", keys[i]);
+        double want = s_num(ph, k);
+        assert_float_equal(s_num(rb_json_path(ph, "nodes.0"), k), want, 0);
+        assert_float_equal(s_num(rb_json_path(ph, "racks.0"), k), want, 0);
+        assert_float_equal(s_num(rb_json_path(ph, "nodes.0"), d), s_num(ph, d), 0);
+    }
+    rb_json_free(&j);
+    it_rmtree(p.dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mixed_libaio), cmocka_unit_test(test_mixed_io_uring),
         cmocka_unit_test(test_mixed_sync),   cmocka_unit_test(test_mixed_null),
-        cmocka_unit_test(test_node_latency),
+        cmocka_unit_test(test_node_latency), cmocka_unit_test(test_node_latency_jobs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
