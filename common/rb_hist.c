@@ -150,9 +150,6 @@ void rb_hist_delta(rb_hist_t *dst, const rb_hist_t *now, const rb_hist_t *before
 /* The rank of p in count values, ceil(p / 100 * count) within [1, count].
  * p * count / 100 can land a rounding error above an integer (99.9% of 1000);
  * such noise is snapped back so that the rank is not one too high. */
-#define S_BLOCK 64 /* buckets a percentile's walk passes at once */
-#define S_RUN   8
-
 static uint64_t s_rank(double p, uint64_t count)
 {
     if (!(p > 0.0))
@@ -171,10 +168,9 @@ static uint64_t s_rank(double p, uint64_t count)
     return (uint64_t)c;
 }
 
-/* The estimate is lo + w/2: every value of the bucket lies in [lo, lo + w - 1],
- * so the error is at most w/2 <= lo/128 <= true/128 = RB_HIST_REL_ERROR * true;
- * clamping to [min, max] can only bring it closer. A p outside (0, 100] is
- * clamped to the first or the last value. */
+#define S_BLOCK 64 /* buckets a percentile's walk passes at once */
+#define S_RUN   8  /* and then, within the block that holds the rank */
+
 /* The sum of w buckets from b (w a multiple of 4): four sums apart, so
  * that the adds do not each wait for the one before. */
 static inline uint64_t s_block_sum(const uint64_t *b, unsigned w)
@@ -203,6 +199,10 @@ static int s_pass(const rb_hist_t *h, unsigned *i, unsigned w, uint64_t short_of
     return 1;
 }
 
+/* The estimate is lo + w/2: every value of the bucket lies in [lo, lo + w - 1],
+ * so the error is at most w/2 <= lo/128 <= true/128 = RB_HIST_REL_ERROR * true;
+ * clamping to [min, max] can only bring it closer. A p outside (0, 100] is
+ * clamped to the first or the last value. */
 void rb_hist_percentiles(const rb_hist_t *h, unsigned n, const double *p, uint64_t *out)
 {
     unsigned k = 0;
