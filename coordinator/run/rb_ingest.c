@@ -121,10 +121,18 @@ void rb_ingest_sample(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_sample_t
     r->unflushed = 1; /* rb_router_pump flushes them, at most every S_FLUSH_NS */
 }
 
-/* Adds a node's latency (all IOs', each direction's lat; NULL: none) to
- * its rack's. */
-static void s_rack_lat_add(rb_run_ctx_t *r, const char *rack, const rb_hist_t *all,
-                           const rb_hist_t *const lat[RB_NDIRS])
+/* A job stat's histograms as a node's and a rack's latency reads them:
+ * all IOs', then each direction's lat (NULL: none), as rb_run_rack_lat_t. */
+static void s_lat_hists(const rb_job_stat_t *js, const rb_hist_t *h[1 + RB_NDIRS])
+{
+    h[0] = js->hist;
+    for (int d = 0; d < RB_NDIRS; d++)
+        h[1 + d] = js->lat[d][RB_LAT_LAT];
+}
+
+/* Adds a node's latency (s_lat_hists' order) to its rack's. */
+static void s_rack_lat_add(rb_run_ctx_t *r, const char *rack,
+                           const rb_hist_t *const h[1 + RB_NDIRS])
 {
     uint32_t k = 0;
     while (k < r->nrack_lats && strcmp(r->rack_lats[k].name, rack) != 0)
@@ -139,11 +147,9 @@ static void s_rack_lat_add(rb_run_ctx_t *r, const char *rack, const rb_hist_t *a
             rb_hist_init(&more[k].h[i]);
         r->nrack_lats++;
     }
-    for (int i = 0; i <= RB_NDIRS; i++) {
-        const rb_hist_t *h = i ? lat[i - 1] : all;
-        if (h)
-            rb_hist_merge(&r->rack_lats[k].h[i], h);
-    }
+    for (int i = 0; i <= RB_NDIRS; i++)
+        if (h[i])
+            rb_hist_merge(&r->rack_lats[k].h[i], h[i]);
 }
 
 void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
@@ -185,39 +191,34 @@ void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
         for (uint32_t j = 0; j < ph->njobs; j++)
             rb_lat_set_init(&r->job_hists[j]);
     }
-    /* The node's latency over its jobs, all IOs' and each direction's lat:
-     * one job's are its own histograms; several are summed in r->node_lat
-     * (those four histograms only, cleared for each DONE). */
-    const rb_hist_t *all = NULL, *lat[RB_NDIRS] = {NULL};
+    /* The node's latency over its jobs: one job's are its own histograms;
+     * several are summed in r->node_lat (the four read, cleared for each
+     * DONE, not a whole rb_lat_set_t of ten). */
+    const rb_hist_t *h[1 + RB_NDIRS] = {NULL};
     if (d->njobs == 1) {
-        all = d->jobs[0].hist;
-        for (int k = 0; k < RB_NDIRS; k++)
-            lat[k] = d->jobs[0].lat[k][RB_LAT_LAT];
+        s_lat_hists(&d->jobs[0], h);
     } else if (d->njobs > 1) {
-        if (!r->node_lat && !(r->node_lat = malloc(sizeof *r->node_lat))) {
+        if (!r->node_lat && !(r->node_lat = malloc((1 + RB_NDIRS) * sizeof *r->node_lat))) {
             rb_run_fail(r, "out of memory merging the DONE of agent %s", n->hello.name);
             return;
         }
-        rb_hist_init(&r->node_lat->all);
-        all = &r->node_lat->all;
-        for (int k = 0; k < RB_NDIRS; k++) {
-            rb_hist_init(&r->node_lat->dir[k][RB_LAT_LAT]);
-            lat[k] = &r->node_lat->dir[k][RB_LAT_LAT];
+        for (int i = 0; i <= RB_NDIRS; i++) {
+            rb_hist_init(&r->node_lat[i]);
+            h[i] = &r->node_lat[i];
         }
-        for (uint32_t i = 0; i < d->njobs; i++) {
-            const rb_job_stat_t *js = &d->jobs[i];
-            if (js->hist)
-                rb_hist_merge(&r->node_lat->all, js->hist);
-            for (int k = 0; k < RB_NDIRS; k++)
-                if (js->lat[k][RB_LAT_LAT])
-                    rb_hist_merge(&r->node_lat->dir[k][RB_LAT_LAT], js->lat[k][RB_LAT_LAT]);
+        for (uint32_t j = 0; j < d->njobs; j++) {
+            const rb_hist_t *add[1 + RB_NDIRS];
+            s_lat_hists(&d->jobs[j], add);
+            for (int i = 0; i <= RB_NDIRS; i++)
+                if (add[i])
+                    rb_hist_merge(&r->node_lat[i], add[i]);
         }
     }
     for (uint32_t i = 0; i < d->njobs; i++)
         rb_lat_set_add_stat(&r->job_hists[d->jobs[i].job], &d->jobs[i]);
-    rb_lat_node_of_hists(&n->phase_lat, all, lat);
+    rb_lat_node_of_hists(&n->phase_lat, h[0], h + 1);
     n->phase_lat_set = 1;
-    s_rack_lat_add(r, n->hello.rack, all, lat);
+    s_rack_lat_add(r, n->hello.rack, h);
     if (d->status != 0) {
         rb_warn("agent %s: phase %s failed: %s", n->hello.name, ph->name, d->error);
         if (n->status == RB_NODE_OK) {

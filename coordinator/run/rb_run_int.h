@@ -114,7 +114,7 @@ typedef struct rb_run_ctx {
     uint32_t nser, capser;
     rb_hist_t *lag;          /* the current phase: sample interval end to its aggregation, ns */
     rb_lat_set_t *job_hists; /* the current phase: each job's latency from the DONEs so far */
-    rb_lat_set_t *node_lat;  /* scratch: one DONE's latency over its jobs (all, each lat) */
+    rb_hist_t *node_lat; /* scratch: one DONE's latency over its jobs, 1 + RB_NDIRS as a rack's */
     rb_run_rack_lat_t *rack_lats; /* the current phase: each rack's latency from the DONEs */
     uint32_t nrack_lats;
     rb_series_t *node_series; /* the current phase: each node's bandwidth, for the stragglers */
