@@ -108,12 +108,25 @@ int rb_router_send_to_v(rb_run_ctx_t *r, const void *id, size_t idlen, uint32_t 
     return rc;
 }
 
+/* A send to n went through (rc 0) or found its connection gone. Gone is
+ * not lost yet: what it sent before it went may still wait to be read (an
+ * agent's END, its connection closed after it). It is judged once a drain
+ * begun after the failure has read everything (the walk in
+ * rb_router_pump); a send that goes through meanwhile (it connected
+ * again) takes the failure back. */
+static void s_sent(rb_fleet_node_t *n, int rc)
+{
+    if (rc == 0)
+        n->unreachable_ns = 0;
+    else if (rc == -EHOSTUNREACH && !n->unreachable_ns)
+        n->unreachable_ns = rb_time_mono_ns();
+}
+
 void rb_router_send(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_t *m)
 {
     int rc = rb_router_send_to_v(r, n->hello.name, strlen(n->hello.name), rb_router_version(n), m);
-    if (rc == -EHOSTUNREACH && n->state != RB_AGENT_GONE)
-        rb_fleet_node_out(n, RB_NODE_LOST, "cannot reach agent %s (disconnected)", n->hello.name);
-    else if (rc < 0)
+    s_sent(n, rc);
+    if (rc < 0 && rc != -EHOSTUNREACH)
         rb_run_fail(r, "cannot build the %s message for agent %s (%s)", rb_msg_type_name(m->type),
                     n->hello.name, strerror(-rc));
 }
@@ -232,10 +245,7 @@ static void s_heartbeats(rb_run_ctx_t *r, uint64_t now)
             rb_run_fail(r, "cannot encode HEARTBEAT: %s", err.msg);
             break;
         }
-        if (rb_router_send_raw(r, n->hello.name, strlen(n->hello.name), buf[v], len[v]) < 0 &&
-            n->state != RB_AGENT_GONE)
-            rb_fleet_node_out(n, RB_NODE_LOST, "cannot reach agent %s (disconnected)",
-                              n->hello.name);
+        s_sent(n, rb_router_send_raw(r, n->hello.name, strlen(n->hello.name), buf[v], len[v]));
     }
     for (size_t v = 0; v < sizeof buf / sizeof buf[0]; v++)
         free(buf[v]);
@@ -263,6 +273,7 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
     rb_auth_event_t ev;
     while (r->monitor && rb_auth_monitor_read(r->monitor, &ev) == 1)
         s_handshake(r, &ev);
+    uint64_t read_from = rb_time_mono_ns();
     r->drained = s_drain(r);
     now = rb_time_mono_ns();
     if (r->unflushed && now >= r->next_flush) {
@@ -288,7 +299,14 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
     r->next_walk = now + s_walk_every(r);
     for (uint32_t i = 0; i < r->fleet.n; i++) {
         rb_fleet_node_t *n = &r->fleet.nodes[i];
-        if (rb_run_node_open(n) && now - n->last_seen_ns > r->o->lost_after_ns)
+        if (!rb_run_node_open(n))
+            continue;
+        if (n->unreachable_ns && n->unreachable_ns < read_from)
+            rb_fleet_node_out(n, RB_NODE_LOST,
+                              "cannot reach agent %s: its connection closed %.1f s ago, and "
+                              "it said nothing more",
+                              n->hello.name, (double)(now - n->unreachable_ns) / 1e9);
+        else if (now - n->last_seen_ns > r->o->lost_after_ns)
             rb_fleet_node_out(n, RB_NODE_LOST,
                               "silent for %.1f s (--lost-after %.1f s): is its host up, its "
                               "rackbench-agent running, the network to it working? One alive "
