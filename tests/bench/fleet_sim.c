@@ -20,11 +20,11 @@
  * their own send them: each is encoded ahead (s_samples_ahead), and the
  * DONEs wait until every agent's last sample has left.
  *
- * The sockets are watched with epoll on their ZMQ_FD (each socket's
- * notification descriptor) rather than zmq_poll over all of them, so that a
- * process of 4,000 agents spends its CPU on messages, not on polling: on a
- * small machine the simulators share the cores with the coordinator they
- * measure.
+ * Each agent speaks ZMTP on a plain socket (sim_zmtp.c: what a libzmq
+ * DEALER puts on the wire), all of them watched with one epoll, so that a
+ * process of 4,000 agents spends its CPU on messages, not on ZeroMQ's
+ * bookkeeping per socket: on a small machine the simulators share the
+ * cores with the coordinator they measure.
  *
  * On exit it prints one line: agents, samples sent, ERRORs received, the
  * spread of the agents' start times (first − last GO received, as an agent
@@ -37,14 +37,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
-#include <zmq.h>
 
 #include "rb_hist.h"
 #include "rb_proto.h"
+#include "sim_zmtp.h"
 
 #define S_HB_NS        1000000000ull
 #define S_CHECKPTS     200
@@ -52,11 +53,14 @@
 #define S_DONE_DEVS    4  /* devices with figures of their own in a DONE */
 #define S_EXIT_IDLE_S  30 /* give up this long after the last message */
 #define S_AHEAD_GAP_NS 10000000ull /* encoding ahead stops this near the next samples' time */
+#define S_FLUSH_MS     5000        /* at exit, what is left to write gets this long */
 
 typedef enum { S_HELLO = 0, S_SYNC, S_READY, S_RUNNING, S_DONE, S_ENDED } s_state_t;
 
 typedef struct s_agent {
-    void *sock;
+    sim_zmtp_t z; /* its connection */
+    uint32_t idx; /* its place, its epoll data */
+    int out_wait; /* watched for room to write what is left */
     char name[RB_NAME_MAX];
     s_state_t state;
     uint64_t next_hb;    /* next HEARTBEAT (or HELLO while not heard) */
@@ -65,7 +69,6 @@ typedef struct s_agent {
     uint64_t end_ns;     /* when its phase ends */
     uint32_t seq;        /* next sample */
     uint32_t phase;      /* phase running */
-    int due;             /* look at its ZMQ_EVENTS: an epoll event, or it sent */
     void *ready;         /* its next SAMPLE (seq), encoded ahead of its interval's end */
     size_t ready_len;
 } s_agent_t;
@@ -93,6 +96,8 @@ typedef struct s_sim {
     } tmpl;
 } s_sim_t;
 
+static int s_ep_fd = -1; /* every agent's connection, watched */
+
 static uint64_t s_now(void)
 {
     struct timespec ts;
@@ -112,15 +117,25 @@ static void *s_encode(const rb_msg_t *m, size_t *len)
     return buf;
 }
 
+/* a's connection watched for room to write (on) or for reading alone */
+static void s_want_out(s_agent_t *a, int on)
+{
+    struct epoll_event ev = {.events = EPOLLIN | (on ? EPOLLOUT : 0), .data.u32 = a->idx};
+    if (a->out_wait != on && epoll_ctl(s_ep_fd, EPOLL_CTL_MOD, a->z.fd, &ev) == 0)
+        a->out_wait = on;
+}
+
 /* Sends an encoded message of that type, and frees it. */
 static void s_send_buf(s_agent_t *a, rb_msg_type_t type, void *buf, size_t len)
 {
-    a->due = 1; /* a send may take in the notification of a message to receive */
     if (a->state != S_HELLO)
         a->next_hb = s_now() + S_HB_NS; /* as an agent: HEARTBEAT only after silence */
-    if (zmq_send(a->sock, buf, len, ZMQ_DONTWAIT) < 0)
+    int rc = a->z.fd < 0 ? 1 : sim_zmtp_send(&a->z, buf, len); /* closed: said once */
+    if (rc == 0)
+        s_want_out(a, 1);
+    else if (rc < 0)
         fprintf(stderr, "fleet-sim: %s: send %s: %s\n", a->name, rb_msg_type_name(type),
-                zmq_strerror(zmq_errno()));
+                strerror(-rc));
     free(buf);
 }
 
@@ -549,6 +564,34 @@ static void s_on_msg(s_sim_t *s, s_agent_t *a, const void *buf, size_t len, uint
     rb_msg_fini(&m);
 }
 
+/* a's connection is gone (or never spoke ZMTP): it is out of the run,
+ * an error unless it had ended. */
+static void s_closed(s_sim_t *s, s_agent_t *a, const char *why)
+{
+    if (a->state != S_ENDED) {
+        fprintf(stderr, "fleet-sim: %s: %s\n", a->name, why);
+        s->errors++;
+        s->ended++;
+        a->state = S_ENDED;
+    }
+    epoll_ctl(s_ep_fd, EPOLL_CTL_DEL, a->z.fd, NULL);
+    sim_zmtp_close(&a->z);
+}
+
+/* At exit, what is left to write (the last ENDs) is written, for
+ * S_FLUSH_MS at most, as a ZeroMQ socket's linger would. */
+static void s_flush_all(s_sim_t *s)
+{
+    uint64_t until = s_now() + (uint64_t)S_FLUSH_MS * 1000000;
+    for (uint32_t i = 0; i < s->n; i++) {
+        sim_zmtp_t *z = &s->a[i].z;
+        while (z->fd >= 0 && sim_zmtp_flush(z) == 0 && s_now() < until) {
+            struct pollfd pf = {.fd = z->fd, .events = POLLOUT};
+            poll(&pf, 1, 100);
+        }
+    }
+}
+
 /* Sends what is due: HELLO or HEARTBEAT, samples of ended intervals, DONE.
  * Returns when it has something to send next. */
 static uint64_t s_timers(s_sim_t *s, s_agent_t *a, uint64_t now, uint32_t pid)
@@ -597,18 +640,19 @@ int main(int argc, char **argv)
         rl.rlim_cur = rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
     }
-    if (2ull * n + 64 > rl.rlim_cur) {
+    if ((uint64_t)n + 64 > rl.rlim_cur) {
         fprintf(stderr, "fleet-sim: %u agents need about %u file descriptors, the limit is %llu\n",
-                n, 2 * n + 64, (unsigned long long)rl.rlim_cur);
+                n, n + 64, (unsigned long long)rl.rlim_cur);
         return 2;
     }
-    void *ctx = zmq_ctx_new();
-    zmq_ctx_set(ctx, ZMQ_MAX_SOCKETS, (int)n + 16);
     s_sim_t sim = {.n = n};
     s_sim_t *s = &sim;
     s->a = calloc(n, sizeof *s->a);
-    if (!s->a)
+    s_ep_fd = epoll_create1(EPOLL_CLOEXEC);
+    if (!s->a || s_ep_fd < 0) {
+        perror("fleet-sim");
         return 1;
+    }
     s_make_hist(&s->hist);
     s_make_telem(&s->telem);
     rb_hist_init(&s->late);
@@ -618,84 +662,51 @@ int main(int argc, char **argv)
     for (uint32_t i = 0; i < n; i++) {
         s_agent_t *a = &s->a[i];
         snprintf(a->name, sizeof a->name, "%s%05u", prefix, first + i);
-        a->sock = zmq_socket(ctx, ZMQ_DEALER);
-        if (!a->sock) {
-            fprintf(stderr, "fleet-sim: socket %u: %s\n", i, zmq_strerror(zmq_errno()));
+        a->idx = i;
+        int rc = sim_zmtp_connect(&a->z, ep, a->name);
+        struct epoll_event ev = {.events = EPOLLIN, .data.u32 = i};
+        if (rc < 0 || epoll_ctl(s_ep_fd, EPOLL_CTL_ADD, a->z.fd, &ev) < 0) {
+            fprintf(stderr, "fleet-sim: connect %s as %s: %s\n", ep, a->name,
+                    strerror(rc < 0 ? -rc : errno));
             return 1;
         }
-        int hwm = 100000, linger = 2000;
-        zmq_setsockopt(a->sock, ZMQ_ROUTING_ID, a->name, strlen(a->name));
-        zmq_setsockopt(a->sock, ZMQ_SNDHWM, &hwm, sizeof hwm);
-        zmq_setsockopt(a->sock, ZMQ_LINGER, &linger, sizeof linger);
-        if (zmq_connect(a->sock, ep) < 0) {
-            fprintf(stderr, "fleet-sim: connect %s: %s\n", ep, zmq_strerror(zmq_errno()));
-            return 1;
-        }
-
+        if (a->z.out_len)
+            s_want_out(a, 1);
         a->next_hb = now + (uint64_t)i * 1000 % S_HB_NS; /* spread the HELLOs a little */
     }
-    int ep_fd = epoll_create1(EPOLL_CLOEXEC);
-    if (ep_fd < 0) {
-        perror("fleet-sim: epoll_create1");
-        return 1;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        int fd;
-        size_t fl = sizeof fd;
-        if (zmq_getsockopt(s->a[i].sock, ZMQ_FD, &fd, &fl) < 0) {
-            fprintf(stderr, "fleet-sim: ZMQ_FD: %s\n", zmq_strerror(zmq_errno()));
-            return 1;
-        }
-        struct epoll_event ev = {.events = EPOLLIN, .data.u32 = i};
-        if (epoll_ctl(ep_fd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-            perror("fleet-sim: epoll_ctl");
-            return 1;
-        }
-    }
-    uint64_t last_msg = s_now(), next_sweep = 0;
-    char buf[1 << 16];
+    uint64_t last_msg = s_now();
     struct epoll_event evs[256];
-    int any_due = 0, wait_ms = 0;
+    int wait_ms = 0;
     while (s->ended < n) {
-        int rc = epoll_wait(ep_fd, evs, (int)(sizeof evs / sizeof evs[0]), any_due ? 0 : wait_ms);
+        int rc = epoll_wait(s_ep_fd, evs, (int)(sizeof evs / sizeof evs[0]), wait_ms);
         now = s_now();
-        /* ZMQ_FD only says "look at ZMQ_EVENTS": an event, a send on the
-         * socket (which can take in the notification of a message to
-         * receive), or now and then a sweep marks a socket to be drained. */
-        for (int k = 0; k < rc; k++)
-            s->a[evs[k].data.u32].due = 1;
-        int sweep = now >= next_sweep;
-        if (sweep)
-            next_sweep = now + 100000000ull;
-        for (uint32_t i = 0; i < n; i++) {
-            if (!s->a[i].due && !sweep)
+        for (int k = 0; k < rc; k++) {
+            s_agent_t *a = &s->a[evs[k].data.u32];
+            if (a->z.fd < 0)
                 continue;
-            s->a[i].due = 0;
-            for (;;) {
-                int events = 0;
-                size_t el = sizeof events;
-                if (zmq_getsockopt(s->a[i].sock, ZMQ_EVENTS, &events, &el) < 0 ||
-                    !(events & ZMQ_POLLIN))
-                    break;
-                int len = zmq_recv(s->a[i].sock, buf, sizeof buf, ZMQ_DONTWAIT);
-                if (len < 0)
-                    break;
-                if ((size_t)len > sizeof buf) {
-                    fprintf(stderr, "fleet-sim: %s: message of %d bytes, too long\n", s->a[i].name,
-                            len);
-                    continue;
-                }
-                s_on_msg(s, &s->a[i], buf, (size_t)len, now);
+            int w = evs[k].events & EPOLLOUT ? sim_zmtp_flush(&a->z) : 0;
+            if (w > 0)
+                s_want_out(a, 0);
+            int r = evs[k].events & (EPOLLIN | EPOLLHUP | EPOLLERR) ? sim_zmtp_read(&a->z) : 0;
+            const uint8_t *m;
+            size_t len;
+            int x;
+            while ((x = sim_zmtp_next(&a->z, &m, &len)) > 0) {
+                s_on_msg(s, a, m, len, now);
                 last_msg = now;
             }
+            if (a->z.out_off < a->z.out_len && !a->out_wait)
+                s_want_out(a, 1); /* what waited for its READY, not all written */
+            if (w < 0 || r < 0 || x < 0)
+                s_closed(s, a,
+                         x < 0 ? "the coordinator does not speak ZMTP 3 with NULL"
+                               : "the connection closed");
         }
-        any_due = 0;
         uint64_t next = now + 10000000ull; /* wake at least every 10 ms */
         for (uint32_t i = 0; i < n; i++) {
             uint64_t t = s_timers(s, &s->a[i], now, pid);
             if (t < next)
                 next = t;
-            any_due |= s->a[i].due;
         }
         for (uint32_t i = 0; i < n; i++)
             if (s->a[i].state == S_RUNNING && now >= s->a[i].end_ns)
@@ -708,7 +719,8 @@ int main(int argc, char **argv)
             break;
         }
     }
-    close(ep_fd);
+    s_flush_all(s);
+    close(s_ep_fd);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     double cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
@@ -723,9 +735,8 @@ int main(int argc, char **argv)
            s->first_start, s->last_start);
     for (uint32_t i = 0; i < n; i++) {
         free(s->a[i].ready);
-        zmq_close(s->a[i].sock);
+        sim_zmtp_close(&s->a[i].z);
     }
-    zmq_ctx_term(ctx);
     if (s->have_plan)
         rb_msg_fini(&s->plan);
 
