@@ -13,7 +13,11 @@
  *       COUNT DEALERs (routing ids dFIRST ..), each sending one message,
  *       then one of SIZE bytes RATE times a second (1), all at once (as
  *       agents' samples come), for SECONDS. A higher RATE reaches in
- *       seconds the number of messages a pipe sees over a long phase. */
+ *       seconds the number of messages a pipe sees over a long phase.
+ *       Each speaks ZMTP on a plain socket as fleet-sim's agents do
+ *       (sim_zmtp.c), reading and dropping what the ROUTER sends: as
+ *       ZeroMQ sockets they took more CPU than the ROUTER they load. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <zmq.h>
+
+#include "sim_zmtp.h"
 
 static double s_now(void)
 {
@@ -114,39 +120,59 @@ static int s_router(void *ctx, const char *ep, long n, double secs, int io_threa
     return 0;
 }
 
-static int s_dealers(void *ctx, const char *ep, int first, int count, size_t size, double secs,
-                     double rate)
+/* What the ROUTER sent to d, read and dropped. -1: its connection went. */
+static int s_drop(sim_zmtp_t *d)
 {
-    zmq_ctx_set(ctx, ZMQ_MAX_SOCKETS, count + 16);
-    void **d = calloc((size_t)count, sizeof *d);
+    const uint8_t *m;
+    size_t len;
+    int rc = sim_zmtp_read(d), more;
+    while ((more = sim_zmtp_next(d, &m, &len)) > 0)
+        ;
+    return rc < 0 || more < 0 ? -1 : 0;
+}
+
+static int s_dealers(const char *ep, int first, int count, size_t size, double secs, double rate)
+{
+    sim_zmtp_t *d = calloc((size_t)count, sizeof *d);
     char *buf = calloc(1, size ? size : 1);
     if (!d || !buf)
         return 1;
     for (int i = 0; i < count; i++) {
         char id[32];
         snprintf(id, sizeof id, "d%06d", first + i);
-        d[i] = zmq_socket(ctx, ZMQ_DEALER);
-        if (!d[i] || zmq_setsockopt(d[i], ZMQ_ROUTING_ID, id, strlen(id)) < 0 ||
-            zmq_connect(d[i], ep) < 0 || zmq_send(d[i], "hi", 2, 0) < 0) {
-            fprintf(stderr, "zmq-floor: DEALER %s: %s\n", id, zmq_strerror(zmq_errno()));
+        int rc = sim_zmtp_connect(&d[i], ep, id);
+        if (rc < 0 || sim_zmtp_send(&d[i], "hi", 2) < 0) {
+            fprintf(stderr, "zmq-floor: DEALER %s: %s\n", id, strerror(rc < 0 ? -rc : EPIPE));
             return 1;
         }
+    }
+    /* the first message goes once the ROUTER's READY has come */
+    for (double until = s_now() + 10;;) {
+        int waiting = 0;
+        for (int i = 0; i < count; i++)
+            if (!d[i].ready || d[i].out_off < d[i].out_len) {
+                waiting += s_drop(&d[i]) == 0;
+                sim_zmtp_flush(&d[i]);
+            }
+        if (!waiting || s_now() > until)
+            break;
+        usleep(2000);
     }
     double t0 = s_now();
     for (int k = 1; s_now() - t0 < secs; k++) {
         while (s_now() < t0 + k / rate)
             usleep(rate > 10 ? 200 : 2000);
         long failed = 0;
-        for (int i = 0; i < count; i++)
-            failed += zmq_send(d[i], buf, size, ZMQ_DONTWAIT) < 0;
+        for (int i = 0; i < count; i++) {
+            if (s_drop(&d[i]) < 0 || sim_zmtp_flush(&d[i]) < 0 ||
+                sim_zmtp_send(&d[i], buf, size) < 0)
+                failed++;
+        }
         if (failed)
             fprintf(stderr, "zmq-floor: send round %d: %ld sends failed\n", k, failed);
     }
-    int zero = 0;
-    for (int i = 0; i < count; i++) {
-        zmq_setsockopt(d[i], ZMQ_LINGER, &zero, sizeof zero);
-        zmq_close(d[i]);
-    }
+    for (int i = 0; i < count; i++)
+        sim_zmtp_close(&d[i]);
     free(d);
     free(buf);
     return 0;
@@ -160,8 +186,8 @@ int main(int argc, char **argv)
         rc = s_router(ctx, argv[2], atol(argv[3]), atof(argv[4]), atoi(argv[5]),
                       argc == 7 && atoi(argv[6]));
     else if ((argc == 7 || argc == 8) && strcmp(argv[1], "dealers") == 0)
-        rc = s_dealers(ctx, argv[2], atoi(argv[3]), atoi(argv[4]), (size_t)atol(argv[5]),
-                       atof(argv[6]), argc == 8 && atof(argv[7]) > 0 ? atof(argv[7]) : 1);
+        rc = s_dealers(argv[2], atoi(argv[3]), atoi(argv[4]), (size_t)atol(argv[5]), atof(argv[6]),
+                       argc == 8 && atof(argv[7]) > 0 ? atof(argv[7]) : 1);
     else
         fprintf(stderr, "usage: zmq-floor router EP N SECONDS IO_THREADS [BEAT]\n"
                         "       zmq-floor dealers EP FIRST COUNT SIZE SECONDS [RATE]\n");
