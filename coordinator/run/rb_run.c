@@ -334,8 +334,8 @@ static void s_go(rb_run_ctx_t *r, uint32_t p)
     r->interval_ns = s_phase_interval(r, p);
     rb_ingest_phase_start(r, p);
     /* The last GO leaves a node's share of the sending after the first:
-     * 16,000 of them took 350 - 400 ms, and agents that heard theirs after
-     * the start time started 100 - 140 ms late */
+     * 16,000 of them took 350 - 400 ms to reach their agents, and those
+     * that heard theirs after the start time started up to 140 ms late. */
     uint32_t ready = rb_fleet_count(&r->fleet, RB_AGENT_READY);
     uint64_t t_send = rb_time_mono_ns();
     r->t_go = t_send + S_GO_LEAD_NS + 2 * max_rtt + (uint64_t)ready * S_GO_NODE_NS;

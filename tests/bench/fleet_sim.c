@@ -34,10 +34,10 @@
  * own share of the coordinator's lag), and the process's CPU time. */
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <time.h>
