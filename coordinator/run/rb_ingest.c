@@ -130,6 +130,14 @@ static void s_lat_hists(const rb_job_stat_t *js, const rb_hist_t *h[1 + RB_NDIRS
         h[1 + d] = js->lat[d][RB_LAT_LAT];
 }
 
+/* Merges latency histograms in s_lat_hists' order (NULL: none) into dst's. */
+static void s_lat_merge(rb_hist_t dst[1 + RB_NDIRS], const rb_hist_t *const h[1 + RB_NDIRS])
+{
+    for (int i = 0; i <= RB_NDIRS; i++)
+        if (h[i])
+            rb_hist_merge(&dst[i], h[i]);
+}
+
 /* Adds a node's latency (s_lat_hists' order) to its rack's. */
 static void s_rack_lat_add(rb_run_ctx_t *r, const char *rack,
                            const rb_hist_t *const h[1 + RB_NDIRS])
@@ -147,9 +155,7 @@ static void s_rack_lat_add(rb_run_ctx_t *r, const char *rack,
             rb_hist_init(&more[k].h[i]);
         r->nrack_lats++;
     }
-    for (int i = 0; i <= RB_NDIRS; i++)
-        if (h[i])
-            rb_hist_merge(&r->rack_lats[k].h[i], h[i]);
+    s_lat_merge(r->rack_lats[k].h, h);
 }
 
 void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
@@ -209,9 +215,7 @@ void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
         for (uint32_t j = 0; j < d->njobs; j++) {
             const rb_hist_t *add[1 + RB_NDIRS];
             s_lat_hists(&d->jobs[j], add);
-            for (int i = 0; i <= RB_NDIRS; i++)
-                if (add[i])
-                    rb_hist_merge(&r->node_lat[i], add[i]);
+            s_lat_merge(r->node_lat, add);
         }
     }
     for (uint32_t i = 0; i < d->njobs; i++)

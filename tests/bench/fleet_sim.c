@@ -695,7 +695,7 @@ int main(int argc, char **argv)
                 s_on_msg(s, a, m, len, now);
                 last_msg = now;
             }
-            if (a->z.out_off < a->z.out_len && !a->out_wait)
+            if (a->z.out_off < a->z.out_len)
                 s_want_out(a, 1); /* what waited for its READY, not all written */
             if (w < 0 || r < 0 || x < 0)
                 s_closed(s, a,

@@ -164,8 +164,7 @@ static int s_dealers(const char *ep, int first, int count, size_t size, double s
             usleep(rate > 10 ? 200 : 2000);
         long failed = 0;
         for (int i = 0; i < count; i++) {
-            if (s_drop(&d[i]) < 0 || sim_zmtp_flush(&d[i]) < 0 ||
-                sim_zmtp_send(&d[i], buf, size) < 0)
+            if (s_drop(&d[i]) < 0 || sim_zmtp_send(&d[i], buf, size) < 0)
                 failed++;
         }
         if (failed)
