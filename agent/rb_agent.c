@@ -325,6 +325,15 @@ static void s_bad_frame(rb_agent_t *a, const rb_msg_t *m, int rc, const char *wh
         s_hello_later(a, now);
 }
 
+/* How long the coordinator may be silent: --lost-after, or 3 of its
+ * HEARTBEAT periods when it said it beats less often (a coordinator of a
+ * large fleet does during a phase). */
+static uint64_t s_lost_after(const rb_agent_t *a)
+{
+    uint64_t beats = 3 * a->coord_beat;
+    return beats > a->o.lost_after_ns ? beats : a->o.lost_after_ns;
+}
+
 static void s_handle(rb_agent_t *a, zframe_t *f)
 {
     rb_msg_t m;
@@ -345,6 +354,8 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
         return;
     }
     a->last_heard = rb_time_mono_ns();
+    if (!a->attached)
+        a->coord_beat = 0; /* a coordinator anew says its period anew */
     a->attached = 1;
     a->hello_wait_ns = 0;
     if (m.type != RB_MSG_ERROR)
@@ -365,6 +376,7 @@ static void s_handle(rb_agent_t *a, zframe_t *f)
         rb_agent_state_go(a, &m.u.go);
         break;
     case RB_MSG_HEARTBEAT:
+        a->coord_beat = m.u.heartbeat.period_ns;
         break;
     case RB_MSG_WEAROUT:
         rb_agent_state_wearout(a, &m.u.wearout);
@@ -741,12 +753,13 @@ int rb_agent_run(rb_agent_t *a)
             a->restart_said = 1;
         }
         rb_agent_state_tick(a, now);
-        if (a->attached && now - a->last_heard > a->o.lost_after_ns) {
+        if (a->attached && now - a->last_heard > s_lost_after(a)) {
             a->attached = 0;
             if (rb_agent_state_active(a)) {
                 char why[256];
-                snprintf(why, sizeof why, "coordinator %s silent for %.1f s", a->o.coordinator,
-                         (double)(now - a->last_heard) / 1e9);
+                snprintf(why, sizeof why, "coordinator %s silent for %.1f s (lost after %.1f s)",
+                         a->o.coordinator, (double)(now - a->last_heard) / 1e9,
+                         (double)s_lost_after(a) / 1e9);
                 rb_agent_state_abandon(a, why);
             } else if (a->o.once) {
                 a->exit_code = 3;

@@ -48,6 +48,7 @@ struct rb_agent {
     int attached;        /* a coordinator answered our HELLO */
     int said_hello;      /* a HELLO went out on this socket (what came before is not ours) */
     uint64_t last_heard; /* last message from the coordinator */
+    uint64_t coord_beat; /* its HEARTBEATs' period as its last one said it (0: not said) */
     uint64_t next_hello, next_heartbeat;
     int exit_code;    /* what rb_agent_run returns */
     int quit;         /* leave the loop */

@@ -54,6 +54,10 @@
 #define RB_NET_STREAMS_MAX 64
 #define RB_NET_MSG_MAX     (16u << 20)
 
+/* The longest a coordinator may go between HEARTBEATs (rackbench run
+ * --phase-heartbeat, HEARTBEAT's period_ns), in ns: 10 minutes. */
+#define RB_HEARTBEAT_MAX_NS (600ull * 1000000000ull)
+
 /* latency_percentile: millionths of a percent, at the most: 100 */
 #define RB_LAT_PCT_MAX 100000000u
 

@@ -172,6 +172,28 @@ static int s_duration(const char *opt, const char *val, uint64_t *out)
     return 0;
 }
 
+/* --heartbeat and --phase-heartbeat: each at most RB_HEARTBEAT_MAX_NS, a
+ * phase's no shorter than the rest's. 0 or -1 (said). */
+static int s_beats(const rb_run_opts_t *o)
+{
+    const char *bad = o->heartbeat_ns > RB_HEARTBEAT_MAX_NS         ? "--heartbeat"
+                      : o->phase_heartbeat_ns > RB_HEARTBEAT_MAX_NS ? "--phase-heartbeat"
+                                                                    : NULL;
+    if (bad) {
+        fprintf(stderr, "rackbench run: %s: at most %llu s between heartbeats\n", bad,
+                (unsigned long long)(RB_HEARTBEAT_MAX_NS / RB_NS_PER_S));
+        return -1;
+    }
+    if (o->phase_heartbeat_ns && o->phase_heartbeat_ns < o->heartbeat_ns) {
+        fprintf(stderr,
+                "rackbench run: --phase-heartbeat %.3f s is shorter than --heartbeat %.3f s: a "
+                "phase's heartbeats come as often or less often, not more\n",
+                (double)o->phase_heartbeat_ns / 1e9, (double)o->heartbeat_ns / 1e9);
+        return -1;
+    }
+    return 0;
+}
+
 /* --protocol N: speak version N of the window (and take agents of the
  * window's versions up to N), as a coordinator of that version would. */
 static int s_protocol(const char *cmd, const char *val)
@@ -211,6 +233,7 @@ static int s_run(int argc, char **argv)
         {"override", required_argument, NULL, 'O'},  {"var", required_argument, NULL, 'V'},
         {"metrics-inventory", no_argument, NULL, 'i'},
         {"metrics-linger", required_argument, NULL, 'g'},
+        {"phase-heartbeat", required_argument, NULL, 'B'},
         {NULL, 0, NULL, 0},
     };
     /* clang-format on */
@@ -259,6 +282,10 @@ static int s_run(int argc, char **argv)
             break;
         case 'L':
             if (s_duration("--lost-after", optarg, &o.lost_after_ns) < 0)
+                return 2;
+            break;
+        case 'B':
+            if (s_duration("--phase-heartbeat", optarg, &o.phase_heartbeat_ns) < 0)
                 return 2;
             break;
         case 'a':
@@ -342,6 +369,8 @@ static int s_run(int argc, char **argv)
     }
     if (!o.lost_after_ns)
         o.lost_after_ns = 3 * o.heartbeat_ns;
+    if (s_beats(&o) < 0)
+        return 2;
     rb_plan_t *plan = NULL;
     rb_err_t err;
     rb_err_clear(&err);

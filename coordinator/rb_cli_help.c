@@ -16,6 +16,8 @@
     "  --out DIR          parent folder of run folders (default runs)\n"                           \
     "  --wait DURATION    how long to wait for agents (default 30s)\n"                             \
     "  --heartbeat DUR    heartbeat period (default 1s)\n"                                         \
+    "  --phase-heartbeat DUR  heartbeat period during a phase, told to the agents\n"               \
+    "                     (default 3 heartbeats, or 250us an agent when longer)\n"                 \
     "  --lost-after DUR   an agent silent this long is lost (default 3 heartbeats)\n"              \
     "  --agent-bin PATH   rackbench-agent to start for --local\n"                                  \
     "  --agent-arg ARG    one more argument for each --local agent (repeatable):\n"                \

@@ -53,7 +53,8 @@ _Static_assert(sizeof(rb_rw_t) == sizeof(unsigned) && sizeof(rb_sync_mode_t) == 
  * .since = 24 for a key that arrived in protocol 24, .doc = "..." */
 #define F_U32R(T, f, mn, mx, ...) {S_AT(T, f, RB_PK_U32), .min = (mn), .max = (mx), .def = (mn), __VA_ARGS__}
 #define F_U32(T, f, mx, ...)      F_U32R(T, f, 0, mx, __VA_ARGS__)
-#define F_U64(T, f, ...)          {S_AT(T, f, RB_PK_U64), .max = UINT64_MAX, __VA_ARGS__}
+#define F_U64M(T, f, mx, ...)     {S_AT(T, f, RB_PK_U64), .max = (mx), __VA_ARGS__}
+#define F_U64(T, f, ...)          F_U64M(T, f, UINT64_MAX, __VA_ARGS__)
 #define F_KIND(T, f, k, ...)      {S_AT(T, f, k), .size = sizeof(S_MEMBER(T, f)), __VA_ARGS__}
 #define F_STR(T, f, fl, ...) \
     {S_AT(T, f, RB_PK_STR), .size = sizeof(S_MEMBER(T, f)), .flags = (fl), __VA_ARGS__}
@@ -323,7 +324,11 @@ S_LAYOUT(s_body_STONEWALL, NULL, F_STR(rb_msg_wear_t, run_id, 0),
 S_LAYOUT(s_body_HEARTBEAT, NULL, F_U64(rb_msg_heartbeat_t, t_ns),
          F_U64(rb_msg_heartbeat_t, removed, .flags = RB_PK_F_INFO, .since = 25,
                .doc = "agent: files its clean-up of the run removed so far, sent while it "
-                      "goes on (the coordinator waits for a clean-up that makes progress)"));
+                      "goes on (the coordinator waits for a clean-up that makes progress)"),
+         F_U64M(rb_msg_heartbeat_t, period_ns, RB_HEARTBEAT_MAX_NS, .since = 29,
+                .doc = "coordinator: ns between its HEARTBEATs from this one on, when longer "
+                       "than the agent's own; the agent waits 3 of them before it takes the "
+                       "coordinator for lost"));
 
 S_LAYOUT(s_body_END, NULL, F_STR(rb_msg_end_t, run_id, 0), F_U64(rb_msg_end_t, removed_files),
          F_KIND(rb_msg_end_t, status, RB_PK_ERRNO),

@@ -27,7 +27,7 @@
 #include "rb_limits.h"
 #include "rb_steady.h"
 
-#define RB_PROTO_VERSION   28           /* the newest version this build speaks */
+#define RB_PROTO_VERSION   29           /* the newest version this build speaks */
 #define RB_PROTO_OLDEST    23           /* the oldest: a peer of OLDEST .. VERSION is understood */
 #define RB_PROTO_MAX_FRAME (640u << 20) /* bytes; a larger frame is refused unread */
 
@@ -459,6 +459,8 @@ typedef struct rb_msg_wear {
 typedef struct rb_msg_heartbeat {
     uint64_t t_ns;    /* sender's clock */
     uint64_t removed; /* agent → coord, from 25: files its clean-up removed so far (0: none on) */
+    uint64_t period_ns; /* coord → agent, from 29: its HEARTBEATs come this often from now on
+                           (0: not said, the agent's own --heartbeat) */
 } rb_msg_heartbeat_t;
 
 typedef struct rb_msg_end {

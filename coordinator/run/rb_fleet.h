@@ -69,6 +69,8 @@ typedef struct rb_node {
     uint64_t last_seen_ns;     /* coordinator clock */
     uint64_t longest_gap_ns;   /* its longest silence said (over half of --lost-after) */
     uint64_t unreachable_ns;   /* a send to it failed then, none since went through (0: none) */
+    uint64_t beat_due_ns;      /* its next HEARTBEAT is due then (0: at the next round) */
+    uint64_t beat_said_ns;     /* the period its last HEARTBEAT said (0: none said) */
     uint64_t mem_need;         /* its SPACE's: the most one phase's buffers take on it */
     uint64_t mem_room;         /* its SPACE's: what its host has for them (0: not said) */
     uint64_t removed_files;    /* from its END; while it cleans up, its HEARTBEATs' count */

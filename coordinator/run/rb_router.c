@@ -18,6 +18,7 @@
 #define S_DEFAULT_BIND     "tcp://*:7770"
 #define S_WALK_MIN_NS      (10 * RB_NS_PER_MS)  /* the walk for silent agents, at most this often */
 #define S_WALK_MAX_NS      (250 * RB_NS_PER_MS) /* and at least this often */
+#define S_BEAT_AGENT_NS    (250 * RB_NS_PER_US) /* a phase's beat period, at least, an agent */
 #define S_GATHER_NS        (5 * RB_NS_PER_MS)   /* rb_router_pump_gather's wait for more messages */
 #define S_FLUSH_NS         (50 * RB_NS_PER_MS) /* samples reach the file this soon (interval >= 100 ms) */
 #define S_DRAIN_MAX        4096  /* messages taken in per pump before the timers run */
@@ -227,29 +228,55 @@ static uint64_t s_walk_every(const rb_run_ctx_t *r)
     return every < S_WALK_MIN_NS ? S_WALK_MIN_NS : every > S_WALK_MAX_NS ? S_WALK_MAX_NS : every;
 }
 
-/* One HEARTBEAT, encoded once per version, to every node. */
+uint64_t rb_router_phase_beat(const rb_run_ctx_t *r)
+{
+    const rb_run_opts_t *o = r->o;
+    if (o->phase_heartbeat_ns)
+        return o->phase_heartbeat_ns;
+    uint64_t p = 3 * o->heartbeat_ns, fleet = (uint64_t)r->fleet.n * S_BEAT_AGENT_NS;
+    p = fleet > p ? fleet : p;
+    p = p > RB_HEARTBEAT_MAX_NS ? RB_HEARTBEAT_MAX_NS : p;
+    return p < o->heartbeat_ns ? o->heartbeat_ns : p;
+}
+
+/* A round of HEARTBEATs, one a --heartbeat: to each node whose beat is
+ * due, encoded once per version. An agent of RB_ROUTER_BEAT_SINCE on is told
+ * the period, and in a phase hears one a phase's period (rb_router_phase_beat):
+ * at 16,000 agents, one a second each cost ZeroMQ's I/O threads a fifth of a
+ * core (a command and two epoll_ctl a send), the SAMPLEs they answer no more.
+ * The first beat that says a longer period spreads the next ones over its
+ * rounds (a share of the fleet each), beats being allowed to come early. */
 static void s_heartbeats(rb_run_ctx_t *r, uint64_t now)
 {
-    rb_msg_t hb = {.type = RB_MSG_HEARTBEAT};
-    hb.u.heartbeat.t_ns = now;
+    uint64_t hb = r->o->heartbeat_ns, told = r->beat_ns > hb ? r->beat_ns : hb;
     void *buf[RB_PROTO_VERSION - RB_PROTO_OLDEST + 1] = {NULL};
     size_t len[RB_PROTO_VERSION - RB_PROTO_OLDEST + 1] = {0};
     for (uint32_t i = 0; !r->failed && i < r->fleet.n; i++) {
         rb_fleet_node_t *n = &r->fleet.nodes[i];
-        uint32_t v = rb_router_version(n) - RB_PROTO_OLDEST;
-        rb_err_t err;
-        rb_err_clear(&err);
-        if (!rb_run_node_open(n))
+        uint32_t version = rb_router_version(n), v = version - RB_PROTO_OLDEST;
+        uint64_t period = version >= RB_ROUTER_BEAT_SINCE ? told : hb;
+        if (!rb_run_node_open(n) || n->beat_due_ns > now + hb / 2)
             continue;
-        if (!buf[v] && rb_msg_encode_v(&hb, rb_router_version(n), &buf[v], &len[v], &err) < 0) {
-            rb_run_fail(r, "cannot encode HEARTBEAT: %s", err.msg);
-            break;
+        if (!buf[v]) {
+            rb_msg_t m = {.type = RB_MSG_HEARTBEAT};
+            m.u.heartbeat.t_ns = now;
+            m.u.heartbeat.period_ns = version >= RB_ROUTER_BEAT_SINCE ? period : 0;
+            rb_err_t err;
+            rb_err_clear(&err);
+            if (rb_msg_encode_v(&m, version, &buf[v], &len[v], &err) < 0) {
+                rb_run_fail(r, "cannot encode HEARTBEAT: %s", err.msg);
+                break;
+            }
         }
         s_sent(n, rb_router_send_raw(r, n->hello.name, strlen(n->hello.name), buf[v], len[v]));
+        n->beat_due_ns = now + period;
+        if (period > hb && n->beat_said_ns != period)
+            n->beat_due_ns -= i % (period / hb) * hb;
+        n->beat_said_ns = period;
     }
     for (size_t v = 0; v < sizeof buf / sizeof buf[0]; v++)
         free(buf[v]);
-    r->next_hb = now + r->o->heartbeat_ns;
+    r->next_hb = now + hb;
 }
 
 int rb_router_ms_until(uint64_t now, uint64_t due, int cap_ms)

@@ -57,6 +57,14 @@ void rb_router_send_reason(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_type_t ty
  * "" when none failed. Refused keys are the ZAP handler's (rb_auth.h). */
 void rb_router_handshakes(const rb_run_ctx_t *r, char *buf, size_t len);
 
+/* The protocol from which agents are told the HEARTBEATs' period (and may
+ * hear them less often than once a --heartbeat). */
+#define RB_ROUTER_BEAT_SINCE 29
+
+/* The period of the HEARTBEATs of a phase to agents that are told it:
+ * --phase-heartbeat, else 3 heartbeats or 250 µs an agent, the longer. */
+uint64_t rb_router_phase_beat(const rb_run_ctx_t *r);
+
 /* Waits up to timeout_ms (< 0: no limit) for messages, no later than its
  * timers are due, handles them, then the timers: CSV flush, silent agents,
  * heartbeats, local agents' exits. */

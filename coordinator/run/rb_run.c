@@ -362,6 +362,9 @@ static void s_go(rb_run_ctx_t *r, uint32_t p)
     rb_debug("phase %s: GO sent to %u agents in %.1f ms, %.1f ms before its start time", ph->name,
              ready, (double)(now - t_send) / 1e6,
              now < r->t_go ? (double)(r->t_go - now) / 1e6 : -(double)(now - r->t_go) / 1e6);
+    r->beat_ns = rb_router_phase_beat(r);
+    rb_debug("phase %s: HEARTBEATs every %.1f s to agents of protocol %u on", ph->name,
+             (double)r->beat_ns / 1e9, RB_ROUTER_BEAT_SINCE);
     rb_metrics_publish(r, "running");
     rb_progress_start(r);
 }
@@ -538,7 +541,9 @@ static void s_figures(rb_run_ctx_t *r, uint32_t p, int stopped)
 static void s_run_phase(rb_run_ctx_t *r, uint32_t p)
 {
     s_go(r, p);
-    s_figures(r, p, s_collect(r, &r->plan->phases[p]));
+    int stopped = s_collect(r, &r->plan->phases[p]);
+    r->beat_ns = 0; /* --heartbeat's again */
+    s_figures(r, p, stopped);
 }
 
 /* Tells every agent still with us to end (or abort) and waits for them to

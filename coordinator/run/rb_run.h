@@ -21,14 +21,16 @@
 struct rb_reporter;
 
 typedef struct rb_run_opts {
-    const rb_plan_t *plan;  /* borrowed, validated */
-    const char *bind;       /* ROUTER endpoint; NULL → default */
-    const char *out_dir;    /* parent of run folders (default "runs") */
-    uint32_t local;         /* start this many agents here (0 = none) */
-    uint32_t expect;        /* wait for this many agents */
-    const char *nodes;      /* or for exactly these, comma-separated */
-    uint64_t wait_ns;       /* how long to wait for agents */
-    uint64_t heartbeat_ns;  /* heartbeat period */
+    const rb_plan_t *plan; /* borrowed, validated */
+    const char *bind;      /* ROUTER endpoint; NULL → default */
+    const char *out_dir;   /* parent of run folders (default "runs") */
+    uint32_t local;        /* start this many agents here (0 = none) */
+    uint32_t expect;       /* wait for this many agents */
+    const char *nodes;     /* or for exactly these, comma-separated */
+    uint64_t wait_ns;      /* how long to wait for agents */
+    uint64_t heartbeat_ns; /* heartbeat period */
+    uint64_t
+        phase_heartbeat_ns; /* during a phase, to agents of 29 on (0: rb_router_phase_beat's) */
     uint64_t lost_after_ns; /* agent silent this long → lost */
     const char *agent_bin;  /* rackbench-agent for --local; NULL → beside this binary */
     const char *agent_args[RB_RUN_AGENT_ARGS_MAX]; /* --agent-arg: more for each local agent */

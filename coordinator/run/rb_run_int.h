@@ -74,7 +74,8 @@ typedef struct rb_run_ctx {
     uint32_t nroots;
     uint64_t t_start; /* coordinator clock at start */
     uint64_t wall_start;
-    uint64_t next_hb;
+    uint64_t next_hb;     /* the next round of HEARTBEATs (one a --heartbeat) */
+    uint64_t beat_ns;     /* in a phase, the period its HEARTBEATs say (0: --heartbeat) */
     uint64_t next_walk;   /* when rb_router_pump next looks for silent agents */
     unsigned drained;     /* messages the last pump took in */
     uint64_t next_flush;  /* when rb_router_pump next flushes the CSV files */

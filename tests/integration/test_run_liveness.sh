@@ -20,6 +20,11 @@
 # 4. A plan whose IO buffers (or lockmem) cannot fit the node's memory is refused before
 #    any file is made, naming the job, its workers, depth and block size;
 #    so is one that fits each of two agents of one host, not both.
+# 5. A phase's HEARTBEATs come less often than the others (--phase-heartbeat
+#    2s against --heartbeat 250ms, agents lost after 1 s of silence): the
+#    agents of this build are told, wait three of them, and the run passes;
+#    agents of protocol 28, which cannot be told, hear one every 250 ms
+#    through the phase, and their run passes too.
 #   test_run_liveness.sh BIN_DIR SCRATCH
 set -uo pipefail
 . "$(dirname "$0")/it_lib.sh"
@@ -166,4 +171,21 @@ if [ "$rc" = 3 ] && grep -q "nodes local-1, local-2 run on one host (.*): togeth
 else
     no "case 4, two agents of one host (lockmem=$room each): exit $rc; log:"; grep -E "refus|error" "$s/two.log" | head
 fi
+
+# 5. a phase's heartbeats, less often, told to the agents that can be told
+mkdir -p "$s/d5"
+printf '[global]\ndirectory=%s/d5\nioengine=null\nsize=1m\nbs=4k\nrw=write\ntime_based\nruntime=3s\n[beat]\n' "$s" > "$s/beat.fio"
+for proto in 29 28; do
+    run "beat$proto" "$s/beat.fio" --local 2 --heartbeat 250ms --phase-heartbeat 2s \
+        --agent-arg "--protocol=$proto" --agent-arg --lost-after=1s
+    rc=$?
+    said=$(grep -o "HEARTBEATs every [0-9.]* s to agents of protocol [0-9]* on" "$s/beat$proto.log" | head -1)
+    if [ "$rc" = 0 ] && [ "$said" = "HEARTBEATs every 2.0 s to agents of protocol 29 on" ] &&
+        ! grep -q "silent for" "$s/beat$proto.log"; then
+        echo "ok   case 5: agents of protocol $proto lost after 1 s, $said: run passed"
+    else
+        no "case 5, agents of protocol $proto: exit $rc, said '$said'; log:"
+        grep -E "silent|lost|error|abandon" "$s/beat$proto.log" | head
+    fi
+done
 it_exit "$fail"

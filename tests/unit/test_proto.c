@@ -684,6 +684,8 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
     }
     case RB_MSG_HEARTBEAT:
         m->u.heartbeat.t_ns = 42;
+        m->u.heartbeat.removed = big ? UINT64_MAX : 7;                        /* version 25 */
+        m->u.heartbeat.period_ns = big ? RB_HEARTBEAT_MAX_NS : 4000000000ull; /* version 29 */
         break;
     case RB_MSG_STONEWALL:
     case RB_MSG_WEAROUT:
@@ -1063,6 +1065,8 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
     }
     case RB_MSG_HEARTBEAT:
         assert_int_equal(a->u.heartbeat.t_ns, b->u.heartbeat.t_ns);
+        assert_int_equal(a->u.heartbeat.removed, b->u.heartbeat.removed);
+        assert_int_equal(a->u.heartbeat.period_ns, b->u.heartbeat.period_ns);
         break;
     case RB_MSG_STONEWALL:
     case RB_MSG_WEAROUT:
@@ -1719,7 +1723,7 @@ static void test_version(void **state)
     (void)state;
     char needle[200];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 28);
+    assert_int_equal(RB_PROTO_VERSION, 29);
     assert_int_equal(RB_PROTO_OLDEST, 23);
     assert_int_equal(rb_proto_speak(), RB_PROTO_VERSION);
     /* Below and above the window: refused with both versions and this build. */
@@ -1809,6 +1813,7 @@ static void test_fingerprints(void **state)
     } pinned[] = {
         {23, 0x06f3309a2388c040ull}, {24, 0xecc7c802ac583e63ull}, {25, 0xc89f91245b3f0eb0ull},
         {26, 0x94f53bb21b1c428bull}, {27, 0x94ce676ca15d5a6bull}, {28, 0x86e4ad474c1bba81ull},
+        {29, 0x7086ec3a8222676bull},
     };
     assert_int_equal(sizeof pinned / sizeof pinned[0], RB_PROTO_VERSION - RB_PROTO_OLDEST + 1);
     for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++) {
@@ -1824,6 +1829,7 @@ static void test_fingerprints(void **state)
     assert_true(rb_proto_fingerprint(25) != rb_proto_fingerprint(26));
     assert_true(rb_proto_fingerprint(26) != rb_proto_fingerprint(27));
     assert_true(rb_proto_fingerprint(27) != rb_proto_fingerprint(28));
+    assert_true(rb_proto_fingerprint(28) != rb_proto_fingerprint(29));
     /* a key of a version this build does not say yet would travel in none */
     if (rb_proto_newest_since() > RB_PROTO_VERSION)
         fail_msg("a key arrives in protocol %u, and RB_PROTO_VERSION is %d",
