@@ -109,8 +109,9 @@ typedef struct rb_findings_tel_row {
 typedef struct rb_findings_tel_series rb_findings_tel_series_t;
 
 /* Empty series for a phase of nnodes nodes (node n is a->nodes[n] of the
- * phase's figures). NULL on -ENOMEM. */
-rb_findings_tel_series_t *rb_findings_tel_series_new(uint32_t nnodes);
+ * phase's figures) of about points intervals (0: not known), each series'
+ * points then taken in one block of that many. NULL on -ENOMEM. */
+rb_findings_tel_series_t *rb_findings_tel_series_new(uint32_t nnodes, uint32_t points);
 
 /* Frees the series and nulls *p; safe twice. */
 void rb_findings_tel_series_destroy(rb_findings_tel_series_t **p);

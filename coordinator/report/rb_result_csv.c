@@ -110,7 +110,7 @@ int rb_result_find_from_telemetry(rb_phase_agg_t *a, const rb_phase_spec_t *spec
 {
     if (interval_s <= 0)
         return 0;
-    rb_findings_tel_series_t *t = rb_findings_tel_series_new(a->nnodes);
+    rb_findings_tel_series_t *t = rb_findings_tel_series_new(a->nnodes, 0);
     if (!t)
         return -ENOMEM;
     rb_csv_reader_t c;

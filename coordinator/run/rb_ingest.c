@@ -350,13 +350,30 @@ void rb_ingest_findings(rb_run_ctx_t *r, uint32_t p)
                 a->findings[i].evidence);
 }
 
+/* The sample intervals phase ph will have, at most: its longest job's delay,
+ * ramp and runtime with one at each end; 0 when a job has no runtime. */
+static uint32_t s_phase_points(const rb_phase_spec_t *ph, uint64_t interval_ns)
+{
+    uint64_t most = 0;
+    for (uint32_t j = 0; j < ph->njobs; j++) {
+        const rb_job_spec_t *jb = &ph->jobs[j];
+        if (!jb->runtime_ns || !interval_ns)
+            return 0;
+        uint64_t t = jb->startdelay_max_ns + jb->ramp_ns + jb->runtime_ns;
+        most = t > most ? t : most;
+    }
+    uint64_t n = most / interval_ns + 2;
+    return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
 void rb_ingest_phase_start(rb_run_ctx_t *r, uint32_t p)
 {
     double interval = (double)r->interval_ns / 1e9;
     rb_series_destroy(&r->node_series);
     rb_findings_tel_series_destroy(&r->tel);
     r->node_series = rb_series_new(r->fleet.n, interval);
-    r->tel = rb_findings_tel_series_new(r->fleet.n);
+    r->tel =
+        rb_findings_tel_series_new(r->fleet.n, s_phase_points(&r->plan->phases[p], r->interval_ns));
     r->tel_failed = 0;
     r->cur_phase = p;
     for (uint32_t i = 0; i < r->fleet.n; i++) {

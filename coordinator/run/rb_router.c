@@ -497,6 +497,18 @@ int rb_router_bind(rb_run_ctx_t *r)
     return 0;
 }
 
+void rb_router_trim(const char *when)
+{
+#ifdef __GLIBC__
+    uint64_t t0 = rb_time_mono_ns();
+    malloc_trim(0);
+    rb_debug("%s: freed memory handed back in %.1f ms", when,
+             (double)(rb_time_mono_ns() - t0) / 1e6);
+#else
+    (void)when;
+#endif
+}
+
 void rb_router_close(rb_run_ctx_t *r)
 {
     if (!r->router)

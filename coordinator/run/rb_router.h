@@ -21,6 +21,11 @@ int rb_router_bind(rb_run_ctx_t *r);
  * twice. */
 void rb_router_close(rb_run_ctx_t *r);
 
+/* Hands the memory freed in every malloc arena back to the system (ZeroMQ's
+ * I/O threads' too, which keep what their messages took at their most),
+ * saying how long it took, for when. */
+void rb_router_trim(const char *when);
+
 /* The endpoint to bind: --bind, else loopback for --local, else the default. */
 const char *rb_router_endpoint(const rb_run_opts_t *o);
 
