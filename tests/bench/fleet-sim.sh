@@ -8,7 +8,9 @@
 # (sent by the simulator, not in samples.csv), the time from the phase's
 # last DONE to its figures, the start skew of summary.json, the whole
 # run's wall time and what it spent after the phase's samples (its
-# figures, findings and reports, to its exit).
+# figures, findings and reports, to its exit). Beside, the simulators' CPU,
+# how late they sent their samples, the true spread of their starts and how
+# many HEARTBEATs an agent heard a second during its phase.
 #
 #   tests/bench/fleet-sim.sh [RUNTIME_S=20] [N]...     (default N: 100 1000 4000 16000)
 #
@@ -132,9 +134,9 @@ for n in "${sizes[@]}"; do
           if ($(idx("late_ms") + 3) > x) x = $(idx("late_ms") + 3)
                     if (!f || v["first_start_ns"] < f) f = v["first_start_ns"]
           if (v["last_start_ns"] > l) l = v["last_start_ns"]
-          np++ }
+          beats += v["beats"]; run += v["run_s"]; np++ }
         function idx(k,   i) { for (i = 1; i <= NF; i++) if ($i == k) return i; return 0 }
-        END { printf "    simulators: %d processes, %.0f%% of one core over the run; samples sent %.1f / %.1f / %.1f ms late (median / p99 / max, worst process); true start spread %.2f ms\n", np, 100 * cpu / w, m, p, x, (l - f) / 1e6 }'
+        END { printf "    simulators: %d processes, %.0f%% of one core over the run; samples sent %.1f / %.1f / %.1f ms late (median / p99 / max, worst process); true start spread %.2f ms; HEARTBEATs heard in the phase %.2f an agent a second\n", np, 100 * cpu / w, m, p, x, (l - f) / 1e6, run ? beats / run : 0 }'
     { grep -E "(error|warning):" "$log" || true; } | cut -d' ' -f2- | sort | uniq -c | sort -rn |
         head -5 | sed 's/^/    coordinator: /' || true # head ends the pipe early
     # before its reports it closes the agents' connections (rb_router_close)

@@ -65,6 +65,7 @@ typedef struct s_agent {
     s_state_t state;
     uint64_t next_hb;    /* next HEARTBEAT (or HELLO while not heard) */
     uint64_t hello_wait; /* after an unanswered HELLO, as an agent waits: doubling */
+    uint64_t go_ns;      /* when its GO came */
     uint64_t start_ns;   /* when its phase started */
     uint64_t end_ns;     /* when its phase ends */
     uint32_t seq;        /* next sample */
@@ -81,6 +82,8 @@ typedef struct s_sim {
     rb_msg_t plan; /* decoded PLAN (phases, for runtimes) */
     int have_plan;
     uint64_t sent, errors, ended;
+    uint64_t beats;  /* HEARTBEATs heard by agents in their phase (GO to DONE) */
+    uint64_t run_ns; /* the agents' time from GO to DONE, summed */
     uint64_t first_start, last_start;
     rb_hist_t hist; /* the histogram every sample carries */
     rb_telem_t telem;
@@ -485,6 +488,7 @@ static void s_done(s_sim_t *s, s_agent_t *a)
     d->njobs = 1;
     d->jobs = &js;
     s_send(a, &m);
+    s->run_ns += s_now() - a->go_ns;
     a->state = S_DONE;
 }
 
@@ -526,6 +530,7 @@ static void s_on_msg(s_sim_t *s, s_agent_t *a, const void *buf, size_t len, uint
         break;
     }
     case RB_MSG_GO: {
+        a->go_ns = now;
         uint64_t t = m.u.go.t_go_ns + (uint64_t)m.u.go.offset_ns;
         a->start_ns = t > now ? t : now;
         a->end_ns = a->start_ns + s_runtime(s, m.u.go.phase);
@@ -554,6 +559,9 @@ static void s_on_msg(s_sim_t *s, s_agent_t *a, const void *buf, size_t len, uint
         a->state = S_ENDED;
         break;
     }
+    case RB_MSG_HEARTBEAT:
+        s->beats += a->state == S_RUNNING;
+        break;
     case RB_MSG_ERROR:
         s->errors++;
         fprintf(stderr, "fleet-sim: %s: ERROR %d %s\n", a->name, m.u.error.code, m.u.error.reason);
@@ -727,12 +735,12 @@ int main(int argc, char **argv)
                    (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
     printf("agents %u sent %" PRIu64 " errors %" PRIu64 " ended %" PRIu64
            " start_spread_ms %.3f late_ms %.1f %.1f %.1f cpu_s %.1f first_start_ns %" PRIu64
-           " last_start_ns %" PRIu64 "\n",
+           " last_start_ns %" PRIu64 " beats %" PRIu64 " run_s %.3f\n",
            n, s->sent, s->errors, s->ended,
            s->last_start ? (double)(s->last_start - s->first_start) / 1e6 : -1.0,
            (double)rb_hist_percentile(&s->late, 50) / 1e6,
            (double)rb_hist_percentile(&s->late, 99) / 1e6, (double)s->late.max / 1e6, cpu_s,
-           s->first_start, s->last_start);
+           s->first_start, s->last_start, s->beats, (double)s->run_ns / 1e9);
     for (uint32_t i = 0; i < n; i++) {
         free(s->a[i].ready);
         sim_zmtp_close(&s->a[i].z);
