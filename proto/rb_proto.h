@@ -528,6 +528,11 @@ int rb_msg_decode(const void *buf, size_t len, rb_msg_t *m, rb_err_t *err);
  * falls back to it; tests compare the two. */
 int rb_msg_decode_full(const void *buf, size_t len, rb_msg_t *m, rb_err_t *err);
 
+/* The type of a frame as this build writes them (its map's head: a version
+ * of the window and a known type), without decoding the rest; RB_MSG_NONE
+ * for any other frame, which rb_msg_decode reads or refuses in full. */
+rb_msg_type_t rb_msg_peek_type(const void *buf, size_t len);
+
 /* The fingerprint of protocol version's schema (of the window): a hash of
  * every message type and every key it has in that version, with its kind,
  * bounds, rules and default. Two builds that say the same version and

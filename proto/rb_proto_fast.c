@@ -305,20 +305,35 @@ static bool s_fields(rb_proto_ctx_t *c, s_cur_t *k, const rb_proto_layout_t *l, 
     return read == pairs && (!l->check || l->check(c, base) == 0);
 }
 
+/* A message map's head as the encoder writes it: its pairs, "v" of the
+ * window, "t" a known type; RB_MSG_NONE for anything else. */
+static rb_msg_type_t s_msg_head(s_cur_t *k, uint64_t *pairs, uint64_t *version)
+{
+    const uint8_t *s;
+    uint32_t tl;
+    if (!s_head(k, true, pairs) || !s_key(k, "v", 1) || !s_uint(k, version) ||
+        *version < RB_PROTO_OLDEST || *version > rb_proto_speak() || !s_key(k, "t", 1) ||
+        !s_bytes(k, false, &s, &tl))
+        return RB_MSG_NONE;
+    for (int i = RB_MSG_NONE + 1; i < RB_MSG_COUNT; i++)
+        if (strlen(rb_proto_type_names[i]) == tl && memcmp(rb_proto_type_names[i], s, tl) == 0)
+            return (rb_msg_type_t)i;
+    return RB_MSG_NONE;
+}
+
+rb_msg_type_t rb_msg_peek_type(const void *buf, size_t len)
+{
+    s_cur_t k = {buf, (const uint8_t *)buf + len};
+    uint64_t n, v;
+    return s_msg_head(&k, &n, &v);
+}
+
 int rb_proto_decode_fast(const void *buf, size_t len, rb_msg_t *m)
 {
     s_cur_t k = {buf, (const uint8_t *)buf + len};
     uint64_t n, v;
-    const uint8_t *s;
-    uint32_t tl;
     memset(m, 0, offsetof(rb_msg_t, u));
-    if (!s_head(&k, true, &n) || !s_key(&k, "v", 1) || !s_uint(&k, &v) || v < RB_PROTO_OLDEST ||
-        v > rb_proto_speak() || !s_key(&k, "t", 1) || !s_bytes(&k, false, &s, &tl))
-        return -1;
-    rb_msg_type_t type = RB_MSG_NONE;
-    for (int i = RB_MSG_NONE + 1; i < RB_MSG_COUNT && type == RB_MSG_NONE; i++)
-        if (strlen(rb_proto_type_names[i]) == tl && memcmp(rb_proto_type_names[i], s, tl) == 0)
-            type = (rb_msg_type_t)i;
+    rb_msg_type_t type = s_msg_head(&k, &n, &v);
     if (type == RB_MSG_NONE)
         return -1;
     rb_proto_ctx_t c = {

@@ -21,6 +21,10 @@ int rb_router_bind(rb_run_ctx_t *r);
  * twice. */
 void rb_router_close(rb_run_ctx_t *r);
 
+/* Handles (handle != 0) or drops every DONE the pump put off (it handles
+ * them after the samples taken in with them), and frees their room. */
+void rb_router_later_end(rb_run_ctx_t *r, int handle);
+
 /* Hands the memory freed in every malloc arena back to the system (ZeroMQ's
  * I/O threads' too, which keep what their messages took at their most),
  * saying how long it took, for when. */

@@ -545,7 +545,8 @@ static void s_run_phase(rb_run_ctx_t *r, uint32_t p)
 {
     s_go(r, p);
     int stopped = s_collect(r, &r->plan->phases[p]);
-    r->beat_ns = 0; /* --heartbeat's again */
+    rb_router_later_end(r, 1); /* a phase stopped short: the DONEs taken in */
+    r->beat_ns = 0;            /* --heartbeat's again */
     /* At 16,000 agents the DONEs wait in ZeroMQ's arenas together (150 MiB),
      * freed but kept there under the figures' memory. */
     rb_router_trim("the phase's DONEs read");
@@ -732,6 +733,7 @@ out:
     free(r->rack_lats);
     rb_series_destroy(&r->node_series);
     rb_findings_tel_series_destroy(&r->tel);
+    rb_router_later_end(r, 0);
     rb_fleet_fini(&r->fleet);
     zpoller_destroy(&r->poller);
     rb_auth_monitor_stop(r->router, &r->monitor);

@@ -74,6 +74,10 @@ typedef struct rb_run_ctx {
     uint32_t nroots;
     uint64_t t_start; /* coordinator clock at start */
     uint64_t wall_start;
+    /* DONEs taken in, handled after the samples that came with them
+     * (rb_router.c): those from later_at to nlater wait */
+    struct rb_router_later *later;
+    uint32_t nlater, caplater, later_at;
     uint64_t next_hb;     /* the next round of HEARTBEATs (one a --heartbeat) */
     uint64_t beat_ns;     /* in a phase, the period its HEARTBEATs say (0: --heartbeat) */
     uint64_t next_walk;   /* when rb_router_pump next looks for silent agents */

@@ -1478,6 +1478,9 @@ static void test_roundtrip_all(void **state)
             if (rb_proto_decode_fast(buf, len, &out) != 0)
                 fail_msg("%s%s: not read by the fast path", big ? "big " : "",
                          rb_msg_type_name((rb_msg_type_t)t));
+            /* its type is read off its head alone (the coordinator's DONEs wait) */
+            assert_int_equal(rb_msg_peek_type(buf, len), t);
+            assert_int_equal(rb_msg_peek_type(buf, 8), len > 8 ? RB_MSG_NONE : t);
             cmp_msg(&in, &out);
             /* The same bytes again: encoding is deterministic. */
             size_t len2;
@@ -1939,6 +1942,10 @@ static void test_unknown_type(void **state)
     size_t len;
     void *buf = hand_frame(RB_PROTO_VERSION, "NOPE", &len, 1, "seq", (uint64_t)1);
     expect_bad(buf, len, -EBADMSG, "unknown type 'NOPE'");
+    assert_int_equal(rb_msg_peek_type(buf, len), RB_MSG_NONE);
+    free(buf);
+    buf = hand_frame(RB_PROTO_VERSION + 1, "DONE", &len, 1, "seq", (uint64_t)1);
+    assert_int_equal(rb_msg_peek_type(buf, len), RB_MSG_NONE); /* a version out of the window */
     free(buf);
     buf = hand_frame(RB_PROTO_VERSION, "", &len, 0);
     expect_bad(buf, len, -EBADMSG, "unknown type ''");
