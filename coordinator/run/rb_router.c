@@ -315,13 +315,14 @@ static void s_heartbeats(rb_run_ctx_t *r, uint64_t now)
     for (uint32_t i = 0; !r->failed && i < r->fleet.n; i++) {
         rb_fleet_node_t *n = &r->fleet.nodes[i];
         uint32_t version = rb_router_version(n), v = version - RB_PROTO_OLDEST;
-        uint64_t period = version >= RB_ROUTER_BEAT_SINCE ? told : hb;
+        uint64_t said = version >= RB_ROUTER_BEAT_SINCE ? told : 0; /* 0: it cannot be told */
+        uint64_t period = said ? said : hb;
         if (!rb_run_node_open(n) || n->beat_due_ns > now + hb / 2)
             continue;
         if (!buf[v]) {
             rb_msg_t m = {.type = RB_MSG_HEARTBEAT};
             m.u.heartbeat.t_ns = now;
-            m.u.heartbeat.period_ns = version >= RB_ROUTER_BEAT_SINCE ? period : 0;
+            m.u.heartbeat.period_ns = said;
             rb_err_t err;
             rb_err_clear(&err);
             if (rb_msg_encode_v(&m, version, &buf[v], &len[v], &err) < 0) {
@@ -587,9 +588,7 @@ void rb_router_close(rb_run_ctx_t *r)
         rb_debug("the agents' connections closed in %.3f s", took);
     else
         rb_debug("the agents' connections still closing after %.3f s: the reports go on", took);
-#ifdef __GLIBC__
-    malloc_trim(0); /* what they held, back to the system: freed, it is not */
-#endif
+    rb_router_trim("the router closed"); /* what its connections held, back to the system */
 }
 
 /* The security options, before anything is created: checks them and loads
