@@ -35,6 +35,12 @@ struct rb_router_later {
     zmq_msg_t body;
 };
 
+/* DONEs put off and not handled yet. */
+static int s_later_wait(const rb_run_ctx_t *r)
+{
+    return r->later_at < r->nlater;
+}
+
 /* Puts off the DONE in body (taken from it, left empty), to be handled
  * after the samples taken in with it. 0, or -1 when it is to be handled now
  * (out of memory, or more waiting than the fleet has agents and then
@@ -63,13 +69,13 @@ static int s_later_put(rb_run_ctx_t *r, const char *id, zmq_msg_t *body)
 static void s_later_run(rb_run_ctx_t *r, uint64_t budget_ns)
 {
     uint64_t t0 = rb_time_mono_ns(), now = t0;
-    while (r->later_at < r->nlater && (!budget_ns || now - t0 < budget_ns)) {
+    while (s_later_wait(r) && (!budget_ns || now - t0 < budget_ns)) {
         struct rb_router_later *l = &r->later[r->later_at++];
         rb_run_dispatch(r, l->id, zmq_msg_data(&l->body), zmq_msg_size(&l->body), now);
         zmq_msg_close(&l->body);
         now = rb_time_mono_ns();
     }
-    if (r->later_at == r->nlater)
+    if (!s_later_wait(r))
         r->later_at = r->nlater = 0;
 }
 
@@ -357,9 +363,8 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
     if (r->unflushed && r->next_flush < due)
         due = r->next_flush;
     /* whatever woke it, the ROUTER is read; not at all while DONEs wait */
-    zpoller_wait(r->poller, r->later_at < r->nlater
-                                ? 0
-                                : rb_router_ms_until(rb_time_mono_ns(), due, timeout_ms));
+    zpoller_wait(r->poller,
+                 s_later_wait(r) ? 0 : rb_router_ms_until(rb_time_mono_ns(), due, timeout_ms));
     uint64_t now;
     rb_auth_event_t ev;
     while (r->monitor && rb_auth_monitor_read(r->monitor, &ev) == 1)
@@ -386,7 +391,7 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
      * messages waiting (it took S_DRAIN_MAX), the coordinator is behind,
      * not its agents (after a phase's figures at 16,000 agents, their
      * heartbeats of the meantime wait in several drains' worth). */
-    if (now < r->next_walk || r->drained >= S_DRAIN_MAX || r->later_at < r->nlater)
+    if (now < r->next_walk || r->drained >= S_DRAIN_MAX || s_later_wait(r))
         return;
     r->next_walk = now + s_walk_every(r);
     for (uint32_t i = 0; i < r->fleet.n; i++) {
@@ -417,7 +422,7 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
  * the clock round, whose round trips are timed on arrival. */
 void rb_router_pump_gather(rb_run_ctx_t *r, int timeout_ms)
 {
-    if (r->drained && r->drained < S_DRAIN_MAX && r->later_at == r->nlater) {
+    if (r->drained && r->drained < S_DRAIN_MAX && !s_later_wait(r)) {
         struct timespec ts = {0, S_GATHER_NS};
         nanosleep(&ts, NULL);
     }
@@ -576,7 +581,6 @@ void rb_router_trim(const char *when)
 
 void rb_router_close(rb_run_ctx_t *r)
 {
-    rb_router_later_end(r, 0); /* a run stopped short */
     if (!r->router)
         return;
     uint64_t t0 = rb_time_mono_ns();
