@@ -9,9 +9,13 @@
 #include "rb_proto_int.h"
 
 /* Freed blocks kept for the next message, of any size from S_POOL_MIN: a
- * histogram (20 KiB), a SAMPLE's telemetry (10 KiB). A few dozen cover a
- * message of each type in flight; a block beyond that is freed. */
+ * SAMPLE's telemetry (10 KiB), a DONE's devices. A few dozen cover a
+ * message of each type in flight; a block beyond that is freed. Histograms
+ * (20 KiB) have slots of their own: a DONE of 4 devices holds 15, and
+ * with blocks of other sizes in every slot, the DONEs at a phase's end at
+ * 16,000 agents each took theirs fresh from calloc. */
 #define S_POOL_SLOTS 32
+#define S_POOL_HISTS 64
 #define S_POOL_MIN   4096
 #define S_MARKS      64 /* histograms decoded and not yet put back whose buckets are known */
 #define S_ALL        UINT32_MAX /* a histogram's buckets: unknown, cleared whole */
@@ -25,8 +29,9 @@ typedef struct {
 
 static struct {
     pthread_mutex_t lock;
-    uint32_t n;
+    uint32_t n, nh;
     s_slot_t slot[S_POOL_SLOTS];
+    s_slot_t hist[S_POOL_HISTS];
     uint32_t nmarks, next; /* marks in use; the one a new mark replaces when all are */
     struct {
         const rb_hist_t *h;
@@ -37,6 +42,12 @@ static struct {
 /* A kept block of size (0: a histogram), or NULL; under the lock. */
 static bool s_take(size_t size, s_slot_t *out)
 {
+    if (size == 0) {
+        if (!s_pool.nh)
+            return false;
+        *out = s_pool.hist[--s_pool.nh];
+        return true;
+    }
     for (uint32_t i = s_pool.n; i-- > 0;)
         if (s_pool.slot[i].size == size) {
             *out = s_pool.slot[i];
@@ -50,9 +61,16 @@ static bool s_take(size_t size, s_slot_t *out)
 static void s_keep(s_slot_t sl)
 {
     pthread_mutex_lock(&s_pool.lock);
-    bool kept = s_pool.n < S_POOL_SLOTS;
-    if (kept)
-        s_pool.slot[s_pool.n++] = sl;
+    bool kept;
+    if (sl.size == 0) {
+        kept = s_pool.nh < S_POOL_HISTS;
+        if (kept)
+            s_pool.hist[s_pool.nh++] = sl;
+    } else {
+        kept = s_pool.n < S_POOL_SLOTS;
+        if (kept)
+            s_pool.slot[s_pool.n++] = sl;
+    }
     pthread_mutex_unlock(&s_pool.lock);
     if (!kept)
         free(sl.p);
