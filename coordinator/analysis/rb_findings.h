@@ -113,6 +113,10 @@ typedef struct rb_findings_tel_series rb_findings_tel_series_t;
  * points then taken in one block of that many. NULL on -ENOMEM. */
 rb_findings_tel_series_t *rb_findings_tel_series_new(uint32_t nnodes, uint32_t points);
 
+/* Says each node will have about per_node series (a device, NIC or host
+ * each), before the first row: their room is then made at once. */
+void rb_findings_tel_series_expect(rb_findings_tel_series_t *t, uint32_t per_node);
+
 /* Frees the series and nulls *p; safe twice. */
 void rb_findings_tel_series_destroy(rb_findings_tel_series_t **p);
 

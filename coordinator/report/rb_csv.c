@@ -283,10 +283,13 @@ int rb_csv_telemetry_series(rb_findings_tel_series_t *ts, uint32_t node, double 
      * with as many places as the integer it is over a power of ten has, or
      * an integer, is read back as the double it was computed as */
     double at = rb_csv_time(t_s);
+    uint32_t ndevs = t->ndevs < RB_TELEM_DEVS ? t->ndevs : RB_TELEM_DEVS;
+    uint32_t nnics = t->nnics < RB_TELEM_NICS ? t->nnics : RB_TELEM_NICS;
+    rb_findings_tel_series_expect(ts, 1 + ndevs + nnics); /* the first node's, for every node */
     rb_findings_tel_row_t host = {
         .kind = 'h', .name = "", .util = t->user_pm / 10.0 + t->system_pm / 10.0, .ncpu = t->ncpu};
     int rc = rb_findings_tel_series_add(ts, node, at, interval_s, &host);
-    for (uint32_t i = 0; rc == 0 && i < t->ndevs && i < RB_TELEM_DEVS; i++) {
+    for (uint32_t i = 0; rc == 0 && i < ndevs; i++) {
         const rb_telem_dev_t *d = &t->devs[i];
         rb_findings_tel_row_t row = {.kind = 'd',
                                      .name = d->name,
@@ -300,7 +303,7 @@ int rb_csv_telemetry_series(rb_findings_tel_series_t *ts, uint32_t node, double 
                                      .wr_bytes = d->wr_bytes};
         rc = rb_findings_tel_series_add(ts, node, at, interval_s, &row);
     }
-    for (uint32_t i = 0; rc == 0 && i < t->nnics && i < RB_TELEM_NICS; i++) {
+    for (uint32_t i = 0; rc == 0 && i < nnics; i++) {
         const rb_telem_nic_t *n = &t->nics[i];
         rb_findings_tel_row_t row = {.kind = 'n',
                                      .name = n->name,
