@@ -17,8 +17,8 @@
  * done.
  *
  * An interval's samples leave at its end, together, as agents on hosts of
- * their own send them: each is encoded ahead (s_samples_ahead), and the
- * DONEs wait until every agent's last sample has left.
+ * their own send them: each is encoded ahead (s_encode_ahead), as is each
+ * agent's DONE, which waits until every agent's last sample has left.
  *
  * Each agent speaks ZMTP on a plain socket (sim_zmtp.c: what a libzmq
  * DEALER puts on the wire), all of them watched with one epoll, so that a
@@ -35,6 +35,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,13 +48,14 @@
 #include "rb_proto.h"
 #include "sim_zmtp.h"
 
-#define S_HB_NS        1000000000ull
-#define S_CHECKPTS     200
-#define S_HELLO_DEVS   12 /* drives in a HELLO's inventory (at most; RB_FLEET_HELLO_DEVS) */
-#define S_DONE_DEVS    4  /* devices with figures of their own in a DONE */
-#define S_EXIT_IDLE_S  30 /* give up this long after the last message */
-#define S_AHEAD_GAP_NS 10000000ull /* encoding ahead stops this near the next samples' time */
-#define S_FLUSH_MS     5000        /* at exit, what is left to write gets this long */
+#define S_HB_NS          1000000000ull
+#define S_CHECKPTS       200
+#define S_HELLO_DEVS     12 /* drives in a HELLO's inventory (at most; RB_FLEET_HELLO_DEVS) */
+#define S_DONE_DEVS      4  /* devices with figures of their own in a DONE */
+#define S_EXIT_IDLE_S    30 /* give up this long after the last message */
+#define S_AHEAD_GAP_NS   10000000ull /* encoding ahead stops this near the next samples' time */
+#define S_AHEAD_SLICE_NS 2000000ull  /* DONEs encoded ahead at most this long at a time */
+#define S_FLUSH_MS       5000        /* at exit, what is left to write gets this long */
 
 typedef enum { S_HELLO = 0, S_SYNC, S_READY, S_RUNNING, S_DONE, S_ENDED } s_state_t;
 
@@ -72,6 +74,8 @@ typedef struct s_agent {
     uint32_t phase;      /* phase running */
     void *ready;         /* its next SAMPLE (seq), encoded ahead of its interval's end */
     size_t ready_len;
+    void *done; /* its DONE, encoded ahead of its phase's end */
+    size_t done_len;
 } s_agent_t;
 
 typedef struct s_sim {
@@ -406,11 +410,14 @@ static void *s_sample_encode(s_sim_t *s, const s_agent_t *a, uint32_t seq, size_
     return buf;
 }
 
-/* Encodes a's next SAMPLE while its interval runs, as an agent's sampler
- * has its figures at the interval's end: sent then with no encoding, an
- * interval's samples leave together, as agents on hosts of their own send
- * them, not one encoding apart. */
-static void s_samples_ahead(s_sim_t *s)
+static void *s_done_encode(s_sim_t *s, const s_agent_t *a, size_t *len);
+
+/* Encodes each agent's next SAMPLE while its interval runs, as an agent's
+ * sampler has its figures at the interval's end: sent then with no
+ * encoding, an interval's samples leave together, as agents on hosts of
+ * their own send them, not one encoding apart. Then, with time to spare,
+ * each agent's DONE. True when there is more to encode now. */
+static bool s_encode_ahead(s_sim_t *s)
 {
     uint64_t due = UINT64_MAX, t0, t1;
     for (uint32_t i = 0; i < s->n; i++) { /* the earliest interval's end to come */
@@ -424,9 +431,25 @@ static void s_samples_ahead(s_sim_t *s)
         if (a->state != S_RUNNING || a->ready || t1 <= t0)
             continue;
         if (s_now() + S_AHEAD_GAP_NS >= due) /* not into the next samples' time */
-            break;
+            return false;
         a->ready = s_sample_encode(s, a, a->seq, &a->ready_len);
     }
+    /* Then the DONEs, which an agent of its own host encodes on its own
+     * cores: here, at the phase's end, 4,000 encodings on the cores the
+     * coordinator shares held the last samples and DONEs back by a second.
+     * A slice at a time, so that the other agents' messages (a GO) are not
+     * held up meanwhile. */
+    uint64_t until = s_now() + S_AHEAD_SLICE_NS;
+    for (uint32_t i = 0; i < s->n; i++) {
+        s_agent_t *a = &s->a[i];
+        if (a->state != S_RUNNING || a->done)
+            continue;
+        uint64_t now = s_now();
+        if (now + S_AHEAD_GAP_NS >= due || now >= until)
+            return now + S_AHEAD_GAP_NS < due; /* more to do, when there is time */
+        a->done = s_done_encode(s, a, &a->done_len);
+    }
+    return false;
 }
 
 static void s_sample(s_sim_t *s, s_agent_t *a, uint64_t t1)
@@ -441,9 +464,19 @@ static void s_sample(s_sim_t *s, s_agent_t *a, uint64_t t1)
     s->sent++;
 }
 
-static void s_done(s_sim_t *s, s_agent_t *a)
+/* The samples a's phase has: its intervals, the last cut at its end. */
+static uint32_t s_nsamples(const s_sim_t *s, const s_agent_t *a)
+{
+    uint64_t span = a->end_ns - a->start_ns;
+    return s->interval_ns ? (uint32_t)((span + s->interval_ns - 1) / s->interval_ns) : 0;
+}
+
+/* a's DONE, encoded: what it will say at its phase's end, its samples all
+ * sent (the figures do not depend on when it is encoded). */
+static void *s_done_encode(s_sim_t *s, const s_agent_t *a, size_t *len)
 {
     static rb_checkpt_t cp[S_CHECKPTS];
+    uint32_t nseq = s_nsamples(s, a);
     uint64_t span = a->end_ns - a->start_ns;
     for (uint32_t i = 0; i < S_CHECKPTS; i++) {
         cp[i].t_ns = a->start_ns + span / S_CHECKPTS * (i + 1);
@@ -451,13 +484,13 @@ static void s_done(s_sim_t *s, s_agent_t *a)
     }
     rb_hist_t total;
     rb_hist_init(&total);
-    for (uint32_t i = 0; i < a->seq; i++)
+    for (uint32_t i = 0; i < nseq; i++)
         rb_hist_merge(&total, &s->hist);
     rb_worker_stat_t w = {.job = 0,
                           .worker = 0,
                           .t_start_ns = a->start_ns,
                           .t_end_ns = a->end_ns,
-                          .bytes = (6000ull << 20) * a->seq,
+                          .bytes = (6000ull << 20) * nseq,
                           .ops = total.count,
                           .ncheckpts = S_CHECKPTS,
                           .checkpts = cp};
@@ -487,7 +520,15 @@ static void s_done(s_sim_t *s, s_agent_t *a)
     d->workers = &w;
     d->njobs = 1;
     d->jobs = &js;
-    s_send(a, &m);
+    return s_encode(&m, len);
+}
+
+static void s_done(s_sim_t *s, s_agent_t *a)
+{
+    size_t len = a->done_len;
+    void *buf = a->done ? a->done : s_done_encode(s, a, &len);
+    a->done = NULL;
+    s_send_buf(a, RB_MSG_DONE, buf, len);
     s->run_ns += s_now() - a->go_ns;
     a->state = S_DONE;
 }
@@ -538,6 +579,8 @@ static void s_on_msg(s_sim_t *s, s_agent_t *a, const void *buf, size_t len, uint
         a->seq = 0;
         free(a->ready); /* none is left from a phase before; for certain */
         a->ready = NULL;
+        free(a->done);
+        a->done = NULL;
         a->state = S_RUNNING;
         if (!s->first_start || a->start_ns < s->first_start)
             s->first_start = a->start_ns;
@@ -719,9 +762,9 @@ int main(int argc, char **argv)
         for (uint32_t i = 0; i < n; i++)
             if (s->a[i].state == S_RUNNING && now >= s->a[i].end_ns)
                 s_done(s, &s->a[i]);
-        s_samples_ahead(s); /* after all that was due has left */
+        bool more = s_encode_ahead(s); /* after all that was due has left */
         now = s_now();
-        wait_ms = next > now ? (int)((next - now + 999999) / 1000000) : 0;
+        wait_ms = more || next <= now ? 0 : (int)((next - now + 999999) / 1000000);
         if (now - last_msg > (uint64_t)S_EXIT_IDLE_S * 1000000000ull) {
             fprintf(stderr, "fleet-sim: nothing heard for %d s; giving up\n", S_EXIT_IDLE_S);
             break;
@@ -743,6 +786,7 @@ int main(int argc, char **argv)
            s->first_start, s->last_start, s->beats, (double)s->run_ns / 1e9);
     for (uint32_t i = 0; i < n; i++) {
         free(s->a[i].ready);
+        free(s->a[i].done);
         sim_zmtp_close(&s->a[i].z);
     }
     if (s->have_plan)
