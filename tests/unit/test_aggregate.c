@@ -1196,47 +1196,51 @@ static void test_telemetry_long(void **state)
 }
 
 /* Series made with their room said ahead (rb_findings_tel_series_expect,
- * as a run does at its first sample) hold what series grown one by one
- * hold: here more series than said (node 0 and 2 have more NICs than 2 a
- * node), longer than the block's points (100 intervals, room for 4), so
- * some leave the block, grow and are coarsened. */
+ * as a run does at its first sample: their points interval by interval,
+ * the fleet's series apart) hold what series grown one by one hold: here
+ * more series than said (node 0 and 2 have more NICs than 2 a node), over
+ * 100 intervals with room for 4 (some leave the block, grow and are
+ * coarsened) and for all 64 a series keeps (coarsened in the block). */
 static void test_tel_series_expect(void **state)
 {
     (void)state;
-    rb_findings_tel_series_t *t[2] = {rb_findings_tel_series_new(3, 4),
-                                      rb_findings_tel_series_new(3, 4)};
-    assert_non_null(t[0]);
-    assert_non_null(t[1]);
-    rb_findings_tel_series_expect(t[1], 2);
-    rb_findings_tel_series_expect(t[1], 5); /* said once: the first one holds */
-    const uint32_t nics[3] = {3, 1, 2};
-    const char *names[3] = {"eth0", "eth1", "eth2"};
-    for (int k = 1; k <= 100; k++)
-        for (uint32_t n = 0; n < 3; n++)
-            for (int w = 0; w < 2; w++) {
-                rb_findings_tel_row_t h = {
-                    .kind = 'h', .name = "", .util = 10.0 + (k * 7 + n) % 50, .ncpu = 8};
-                assert_int_equal(rb_findings_tel_series_add(t[w], n, k, 1.0, &h), 0);
-                for (uint32_t i = 0; i < nics[n]; i++) {
-                    rb_findings_tel_row_t r = {.kind = 'n',
-                                               .name = names[i],
-                                               .rd = 1e6 * (k % 13 + i),
-                                               .wr = 2e6 * (k % 7 + n)};
-                    assert_int_equal(rb_findings_tel_series_add(t[w], n, k, 1.0, &r), 0);
+    const uint32_t rooms[2] = {4, 1000};
+    for (int z = 0; z < 2; z++) {
+        rb_findings_tel_series_t *t[2] = {rb_findings_tel_series_new(3, rooms[z]),
+                                          rb_findings_tel_series_new(3, rooms[z])};
+        assert_non_null(t[0]);
+        assert_non_null(t[1]);
+        rb_findings_tel_series_expect(t[1], 2);
+        rb_findings_tel_series_expect(t[1], 5); /* said once: the first one holds */
+        const uint32_t nics[3] = {3, 1, 2};
+        const char *names[3] = {"eth0", "eth1", "eth2"};
+        for (int k = 1; k <= 100; k++)
+            for (uint32_t n = 0; n < 3; n++)
+                for (int w = 0; w < 2; w++) {
+                    rb_findings_tel_row_t h = {
+                        .kind = 'h', .name = "", .util = 10.0 + (k * 7 + n) % 50, .ncpu = 8};
+                    assert_int_equal(rb_findings_tel_series_add(t[w], n, k, 1.0, &h), 0);
+                    for (uint32_t i = 0; i < nics[n]; i++) {
+                        rb_findings_tel_row_t r = {.kind = 'n',
+                                                   .name = names[i],
+                                                   .rd = 1e6 * (k % 13 + i),
+                                                   .wr = 2e6 * (k % 7 + n)};
+                        assert_int_equal(rb_findings_tel_series_add(t[w], n, k, 1.0, &r), 0);
+                    }
                 }
-            }
-    for (uint32_t n = 0; n < 3; n++) {
-        rb_findings_tel_node_t o[2];
-        for (int w = 0; w < 2; w++)
-            assert_int_equal(rb_findings_tel_node(t[w], n, 1.0, &o[w]), 1);
-        assert_int_equal(o[1].nics, o[0].nics);
-        assert_true(o[1].nics > 0 && o[1].nics < 100u * nics[n]); /* coarsened */
-        assert_float_equal(o[1].cpu_cores, o[0].cpu_cores, 0);
-        assert_float_equal(o[1].nic_rx, o[0].nic_rx, 0);
-        assert_float_equal(o[1].nic_tx, o[0].nic_tx, 0);
+        for (uint32_t n = 0; n < 3; n++) {
+            rb_findings_tel_node_t o[2];
+            for (int w = 0; w < 2; w++)
+                assert_int_equal(rb_findings_tel_node(t[w], n, 1.0, &o[w]), 1);
+            assert_int_equal(o[1].nics, o[0].nics);
+            assert_true(o[1].nics > 0 && o[1].nics < 100u * nics[n]); /* coarsened */
+            assert_float_equal(o[1].cpu_cores, o[0].cpu_cores, 0);
+            assert_float_equal(o[1].nic_rx, o[0].nic_rx, 0);
+            assert_float_equal(o[1].nic_tx, o[0].nic_tx, 0);
+        }
+        rb_findings_tel_series_destroy(&t[0]);
+        rb_findings_tel_series_destroy(&t[1]);
     }
-    rb_findings_tel_series_destroy(&t[0]);
-    rb_findings_tel_series_destroy(&t[1]);
 }
 
 /* samples.csv of a long phase: nodes n1..n4 over 2,000 intervals of 1 s,
