@@ -27,7 +27,8 @@
 /* libzmq's context option (a draft in its header, in the library since 4.3) */
 #define S_ZMQ_ZERO_COPY_RECV 10
 #define S_CLOSE_WAIT_MS      5000 /* rb_router_close's wait for ZeroMQ to close every connection */
-#define S_LATER_NS           (5 * RB_NS_PER_MS) /* put-off DONEs handled a pump, at most */
+#define S_LATER_NS           (5 * RB_NS_PER_MS)   /* put-off DONEs handled a pump, at most */
+#define S_LATER_BUSY_NS      (200 * RB_NS_PER_US) /* the same while messages keep coming */
 
 /* A DONE taken in and put off: its agent's routing id and its frame. */
 struct rb_router_later {
@@ -371,7 +372,12 @@ void rb_router_pump(rb_run_ctx_t *r, int timeout_ms)
         s_handshake(r, &ev);
     uint64_t read_from = rb_time_mono_ns();
     r->drained = s_drain(r);
-    s_later_run(r, S_LATER_NS);
+    /* while the drain still finds messages, the phase's last samples may
+     * be among them: DONEs a few at a time, so that ZeroMQ's threads read
+     * on (16,000 agents, three pairs alternating: lag p99 367 - 434 ms
+     * against 346 - 617, the last second's median 246 - 292 against 234
+     * - 434) */
+    s_later_run(r, r->drained ? S_LATER_BUSY_NS : S_LATER_NS);
     now = rb_time_mono_ns();
     if (r->unflushed && now >= r->next_flush) {
         /* On disk soon after they arrive (a killed run is still reported),
