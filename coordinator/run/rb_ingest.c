@@ -64,6 +64,25 @@ static void s_out_of_sequence(rb_run_ctx_t *r, rb_fleet_node_t *n, const char *w
     rb_router_send_reason(r, n, RB_MSG_ERROR, -EPROTO, why);
 }
 
+/* A sample of interval seq aggregated lag ns after its end. The latest
+ * interval's are kept apart until a later one's come: at a phase's end,
+ * the last interval's (the DONEs beside them). */
+static void s_lag_record(rb_run_ctx_t *r, uint32_t seq, uint64_t lag)
+{
+    rb_hist_t *h = r->lag;
+    rb_hist_record(&h[RB_LAG_ALL], lag);
+    if (seq == 0) {
+        rb_hist_record(&h[RB_LAG_FIRST], lag);
+        return;
+    }
+    if (seq > r->lag_seq) {
+        rb_hist_merge(&h[RB_LAG_STEADY], &h[RB_LAG_LAST]);
+        rb_hist_init(&h[RB_LAG_LAST]);
+        r->lag_seq = seq;
+    }
+    rb_hist_record(&h[seq == r->lag_seq ? RB_LAG_LAST : RB_LAG_STEADY], lag);
+}
+
 void rb_ingest_sample(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_sample_t *s)
 {
     if (strcmp(s->run_id, r->run_id) != 0 || s->phase != r->cur_phase ||
@@ -111,7 +130,7 @@ void rb_ingest_sample(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_sample_t
     uint64_t now = rb_time_mono_ns();
     r->nsamples++;
     if (r->lag)
-        rb_hist_record(r->lag, now > end ? now - end : 0);
+        s_lag_record(r, s->seq, now > end ? now - end : 0);
     if (r->telemetry && s->ntelem && s->telem)
         rb_csv_telemetry_rows(r->telemetry, t_s, rb_run_utc(r, end), ph->name, n->hello.name,
                               s->telem);
@@ -387,8 +406,10 @@ void rb_ingest_phase_start(rb_run_ctx_t *r, uint32_t p)
     free(r->rack_lats);
     r->rack_lats = NULL;
     r->nrack_lats = 0;
-    if (r->lag || (r->lag = malloc(sizeof *r->lag)))
-        rb_hist_init(r->lag);
+    if (r->lag || (r->lag = malloc(RB_LAG_N * sizeof *r->lag)))
+        for (int i = 0; i < RB_LAG_N; i++)
+            rb_hist_init(&r->lag[i]);
+    r->lag_seq = 0;
     if (r->capser) {
         memset(r->ser_bytes, 0, r->capser * sizeof *r->ser_bytes);
         memset(r->ser_secs, 0, r->capser * sizeof *r->ser_secs);

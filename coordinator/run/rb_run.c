@@ -372,6 +372,30 @@ static void s_go(rb_run_ctx_t *r, uint32_t p)
     rb_progress_start(r);
 }
 
+/* How long after their interval's end the phase's samples were
+ * aggregated, and at p99 those of its first, steady and last intervals
+ * apart (a fleet's first and last seconds cost the coordinator more). */
+static void s_lag_said(const rb_run_ctx_t *r, const rb_phase_spec_t *ph)
+{
+    const rb_hist_t *h = r->lag;
+    if (!h || !h[RB_LAG_ALL].count)
+        return;
+    static const char *const which[RB_LAG_N] = {
+        [RB_LAG_FIRST] = "first", [RB_LAG_STEADY] = "steady", [RB_LAG_LAST] = "last"};
+    char by[128] = "";
+    size_t len = 0;
+    for (int i = RB_LAG_FIRST; i < RB_LAG_N; i++)
+        if (h[i].count && len < sizeof by)
+            len += (size_t)snprintf(by + len, sizeof by - len, "%s%s %.1f", len ? ", " : "",
+                                    which[i], (double)rb_hist_percentile(&h[i], 99) / 1e6);
+    rb_debug("phase %s: %llu samples aggregated, %.1f ms after their interval's end (median; "
+             "p99 %.1f ms, max %.1f ms); p99 by interval (ms): %s",
+             ph->name, (unsigned long long)r->nsamples,
+             (double)rb_hist_percentile(&h[RB_LAG_ALL], 50) / 1e6,
+             (double)rb_hist_percentile(&h[RB_LAG_ALL], 99) / 1e6, (double)h[RB_LAG_ALL].max / 1e6,
+             by);
+}
+
 /* Collects phase ph until no node runs it (or an interrupted phase's wait
  * for its totals runs out), printing the progress line. 1 when the phase was
  * stopped before its end, else 0. */
@@ -419,12 +443,7 @@ static int s_collect(rb_run_ctx_t *r, const rb_phase_spec_t *ph)
     }
     if (drawn && r->tty)
         fputc('\n', stderr); /* keep the last progress line */
-    if (r->lag && r->lag->count)
-        rb_debug("phase %s: %llu samples aggregated, %.1f ms after their interval's end (median; "
-                 "p99 %.1f ms, max %.1f ms)",
-                 ph->name, (unsigned long long)r->nsamples,
-                 (double)rb_hist_percentile(r->lag, 50) / 1e6,
-                 (double)rb_hist_percentile(r->lag, 99) / 1e6, (double)r->lag->max / 1e6);
+    s_lag_said(r, ph);
     return abort_deadline != 0;
 }
 

@@ -24,6 +24,9 @@
 #define RB_RUN_PHASE_WAIT_MS 100 /* a phase's loop, when no timer is due sooner (live page) */
 #define RB_RUN_MAX_REJECTS   8   /* turned-away peers remembered for the error message */
 
+/* rb_run_ctx_t.lag's histograms */
+enum { RB_LAG_ALL, RB_LAG_FIRST, RB_LAG_STEADY, RB_LAG_LAST, RB_LAG_N };
+
 typedef struct rb_local_child {
     pid_t pid; /* local agent process, 0 once reaped */
     char name[RB_NAME_MAX];
@@ -117,7 +120,11 @@ typedef struct rb_run_ctx {
     /* the current phase's cluster series: bytes and length of each sample interval */
     double *ser_bytes, *ser_secs;
     uint32_t nser, capser;
-    rb_hist_t *lag;          /* the current phase: sample interval end to its aggregation, ns */
+    /* the current phase: sample interval end to its aggregation, ns, of
+     * [RB_LAG_ALL] every sample, [RB_LAG_FIRST] those of its first interval,
+     * [RB_LAG_LAST] of the latest (lag_seq) and [RB_LAG_STEADY] the others */
+    rb_hist_t *lag;
+    uint32_t lag_seq;
     rb_lat_set_t *job_hists; /* the current phase: each job's latency from the DONEs so far */
     rb_hist_t *node_lat; /* scratch: one DONE's latency over its jobs, 1 + RB_NDIRS as a rack's */
     rb_run_rack_lat_t *rack_lats; /* the current phase: each rack's latency from the DONEs */

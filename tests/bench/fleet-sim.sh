@@ -4,7 +4,8 @@
 # an ipc:// endpoint) running one time-based phase at one SAMPLE per second
 # per agent. For each N, prints the coordinator's CPU (% of one core, over
 # the phase), its peak RSS, samples ingested per second, how long after its
-# interval's end a sample was aggregated (median / p99 / max), samples lost
+# interval's end a sample was aggregated (median / p99 / max; below, its
+# p99 in the phase's first interval, the steady ones and the last), samples lost
 # (sent by the simulator, not in samples.csv), the time from the phase's
 # last DONE to its figures, the start skew of summary.json, the whole
 # run's wall time and what it spent after the phase's samples (its
@@ -112,7 +113,8 @@ for n in "${sizes[@]}"; do
     lagl=$(grep "samples aggregated" "$log" || true)
     nsamp=$(echo "$lagl" | sed -n 's/.*: \([0-9]*\) samples aggregated.*/\1/p')
     med=$(echo "$lagl" | sed -n 's/.*, \([0-9.]*\) ms after.*/\1/p')
-    p99=$(echo "$lagl" | sed -n 's/.*p99 \([0-9.]*\) ms.*/\1/p')
+    p99=$(echo "$lagl" | sed -n 's/.*(median; p99 \([0-9.]*\) ms.*/\1/p')
+    byiv=$(echo "$lagl" | sed -n 's/.*p99 by interval (ms): //p')
     mx=$(echo "$lagl" | sed -n 's/.*max \([0-9.]*\) ms).*/\1/p')
     skew=$(grep -o '"start_skew_s": *[0-9.e+-]*' "$(dirname "$csv")/summary.json" | head -1 | awk -F: '{printf "%.2f", $2 * 1000}')
     awk -v n="$n" -v gt="$go_t" -v gc="$go_c" -v et="$end_t" -v ec="$end_c" -v at="${agg_t:-$end_t}" \
@@ -139,6 +141,7 @@ for n in "${sizes[@]}"; do
         END { printf "    simulators: %d processes, %.0f%% of one core over the run; samples sent %.1f / %.1f / %.1f ms late (median / p99 / max, worst process); true start spread %.2f ms; HEARTBEATs heard in the phase %.2f an agent a second\n", np, 100 * cpu / w, m, p, x, (l - f) / 1e6, run ? beats / run : 0 }'
     { grep -E "(error|warning):" "$log" || true; } | cut -d' ' -f2- | sort | uniq -c | sort -rn |
         head -5 | sed 's/^/    coordinator: /' || true # head ends the pipe early
+    [ -z "$byiv" ] || echo "    coordinator: lag p99 by interval (ms): $byiv"
     # before its reports it closes the agents' connections (rb_router_close)
     { grep -E "connections (closed in|still closing)" "$log" || true; } | cut -d' ' -f2- |
         sed 's/^/    coordinator: /'

@@ -64,6 +64,9 @@ echo "$out"
 [ "$code" -eq 0 ] || { echo "FAIL: fleet-sim.sh exited $code"; exit 1; }
 echo "$out" | grep -q "the agents' connections closed in" ||
     { echo "FAIL: the coordinator did not close the agents' connections before its reports"; exit 1; }
+# the lag of the phase's first, steady and last intervals said apart
+echo "$out" | grep -Eq "lag p99 by interval \(ms\): first [0-9.]+, steady [0-9.]+, last [0-9.]+$" ||
+    { echo "FAIL: the coordinator did not say the lag of the first, steady and last intervals"; exit 1; }
 row=$(echo "$out" | grep "^| $agents |")
 sims=$(echo "$out" | grep "simulators:")
 [ -n "$row" ] && [ -n "$sims" ] || { echo "FAIL: no figures for $agents agents"; exit 1; }
