@@ -58,7 +58,6 @@ rw=write
 PLAN
 tck=$(getconf CLK_TCK)
 
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 now() { date +%s.%N; }
 
 printf '| agents | CPU %% (phase) | peak RSS MiB | samples/s | lag median / p99 / max ms | lost | phase end s | start skew ms | run s | after the phase s | exit |\n'
@@ -86,18 +85,34 @@ for n in "${sizes[@]}"; do
         spids+=($!)
     done
     # CPU ticks of the coordinator from the GO line to the end of the phase's
-    # sample stream (read every 50 ms: the last reading before its log says so)
-    go_c="" end_c="" last_c=0 hwm=0
+    # sample stream (read every 50 ms: the last reading before its log says
+    # so), with bash's own reads and waits: a process started every 10 ms
+    # took 5 - 10 % of this machine's two cores from what it measures
+    go_c="" end_c="" last_c=0 hwm=0 part="" logfd="" seen=""
+    exec {tick}<> <(:) # read -t on it waits 50 ms
     while kill -0 "$cpid" 2>/dev/null; do
-        c=$(cpu_ticks "$cpid")
-        if [ -z "$go_c" ] && grep -q "GO for" "$log"; then go_c=$c; fi
+        c=0
+        if read -r -a st <"/proc/$cpid/stat" 2>/dev/null; then c=$(( st[13] + st[14] )); fi
+        [ -n "$logfd" ] || { [ -e "$log" ] && exec {logfd}<"$log"; }
+        while [ -n "$logfd" ] && IFS= read -r line <&$logfd; do
+            line=$part$line part=""
+            case $line in
+                *"GO for"*) seen="$seen go" ;;
+                *"samples aggregated"*) seen="$seen end" ;;
+            esac
+        done
+        [ -z "$logfd" ] || part=$part$line # a line not ended yet
+        if [ -z "$go_c" ] && [[ $seen == *go* ]]; then go_c=$c; fi
         if [ -n "$go_c" ] && [ -z "$end_c" ]; then
-            if grep -q "samples aggregated" "$log"; then end_c=$last_c; else last_c=$c; fi
+            if [[ $seen == *end* ]]; then end_c=$last_c; else last_c=$c; fi
         fi
-        h=$(awk '/VmHWM/{print $2}' "/proc/$cpid/status" 2>/dev/null || echo 0)
-        if [ -n "$h" ] && [ "$h" -gt "$hwm" ]; then hwm=$h; fi
-        sleep 0.05
+        while read -r k v _; do
+            if [ "$k" = VmHWM: ] && [ "$v" -gt "$hwm" ]; then hwm=$v; fi
+        done <"/proc/$cpid/status" 2>/dev/null || true
+        read -r -t 0.05 -u "$tick" _ || true
     done
+    [ -z "$logfd" ] || exec {logfd}<&-
+    exec {tick}<&-
     rc=0
     wait "$cpid" || rc=$?
     t_run1=$(now)
