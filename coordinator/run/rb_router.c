@@ -307,6 +307,14 @@ uint64_t rb_router_phase_beat(const rb_run_ctx_t *r)
     return p < o->heartbeat_ns ? o->heartbeat_ns : p;
 }
 
+uint64_t rb_router_beat_at(const rb_run_ctx_t *r, uint64_t t)
+{
+    uint64_t iv = r->interval_ns;
+    if (!r->beat_ns || !iv || iv > r->o->heartbeat_ns || t <= r->t_go)
+        return t;
+    return r->t_go + (t - r->t_go) / iv * iv + iv / 2;
+}
+
 /* A round of HEARTBEATs, one a --heartbeat: to each node whose beat is
  * due, encoded once per version. An agent of RB_ROUTER_BEAT_SINCE on is told
  * the period, and in a phase hears one a phase's period (rb_router_phase_beat):
@@ -345,7 +353,7 @@ static void s_heartbeats(rb_run_ctx_t *r, uint64_t now)
     }
     for (size_t v = 0; v < sizeof buf / sizeof buf[0]; v++)
         free(buf[v]);
-    r->next_hb = now + hb;
+    r->next_hb = rb_router_beat_at(r, now + hb);
 }
 
 int rb_router_ms_until(uint64_t now, uint64_t due, int cap_ms)

@@ -366,6 +366,7 @@ static void s_go(rb_run_ctx_t *r, uint32_t p)
              ready, (double)(now - t_send) / 1e6,
              now < r->t_go ? (double)(r->t_go - now) / 1e6 : -(double)(now - r->t_go) / 1e6);
     r->beat_ns = rb_router_phase_beat(r);
+    r->next_hb = rb_router_beat_at(r, r->next_hb);
     rb_debug("phase %s: HEARTBEATs every %.1f s to agents of protocol %u on", ph->name,
              (double)r->beat_ns / 1e9, RB_ROUTER_BEAT_SINCE);
     rb_metrics_publish(r, "running");

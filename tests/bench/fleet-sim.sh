@@ -151,9 +151,11 @@ for n in "${sizes[@]}"; do
           if ($(idx("late_ms") + 3) > x) x = $(idx("late_ms") + 3)
                     if (!f || v["first_start_ns"] < f) f = v["first_start_ns"]
           if (v["last_start_ns"] > l) l = v["last_start_ns"]
-          beats += v["beats"]; run += v["run_s"]; np++ }
+          beats += v["beats"]; run += v["run_s"]; np++
+          if (v["beat_after_ms"] >= 0) { if (bn == 0 || v["beat_after_ms"] < b0) b0 = v["beat_after_ms"]
+                                         if (bn == 0 || v["beat_after_ms"] > b1) b1 = v["beat_after_ms"]; bn++ } }
         function idx(k,   i) { for (i = 1; i <= NF; i++) if ($i == k) return i; return 0 }
-        END { printf "    simulators: %d processes, %.0f%% of one core over the run; samples sent %.1f / %.1f / %.1f ms late (median / p99 / max, worst process); true start spread %.2f ms; HEARTBEATs heard in the phase %.2f an agent a second\n", np, 100 * cpu / w, m, p, x, (l - f) / 1e6, run ? beats / run : 0 }'
+        END { printf "    simulators: %d processes, %.0f%% of one core over the run; samples sent %.1f / %.1f / %.1f ms late (median / p99 / max, worst process); true start spread %.2f ms; HEARTBEATs heard in the phase %.2f an agent a second, %s ms after an interval'"'"'s end (median, processes'"'"' range)\n", np, 100 * cpu / w, m, p, x, (l - f) / 1e6, run ? beats / run : 0, bn ? sprintf("%.0f - %.0f", b0, b1) : "none" }'
     { grep -E "(error|warning):" "$log" || true; } | cut -d' ' -f2- | sort | uniq -c | sort -rn |
         head -5 | sed 's/^/    coordinator: /' || true # head ends the pipe early
     [ -z "$byiv" ] || echo "    coordinator: lag p99 by interval (ms): $byiv"
