@@ -25,6 +25,21 @@ static inline void s_store(uint64_t *p, uint64_t v)
     __atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
+/* sum and count are stored with release and loaded with acquire: a
+ * reader that sees them sees what was stored before them (on x86 the
+ * same instructions, the compiler kept from reordering) */
+static inline uint64_t s_load_acq(const uint64_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static inline void s_store_rel(uint64_t *p, uint64_t v)
+{
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+#define S_SNAPSHOT_TRIES 16 /* rb_hist_snapshot's reads before it takes a torn one */
+
 /* Branch-free: OR-ing in 64 makes every v < 128 land on shift 0, where the
  * index is v itself; above, v >> shift is 64 + sub and each shift adds 64. */
 static inline unsigned s_index(uint64_t v)
@@ -74,28 +89,40 @@ void rb_hist_record(rb_hist_t *h, uint64_t v)
     uint64_t min = s_load(&h->min);
     uint64_t max = s_load(&h->max);
 
+    /* the bucket, then the sum, the count last (rb_hist_snapshot) */
     s_store(&h->b[i], s_load(&h->b[i]) + 1);
-    s_store(&h->sum, s_load(&h->sum) + v);
+    s_store_rel(&h->sum, s_load(&h->sum) + v);
     s_store(&h->min, v < min ? v : min);
     s_store(&h->max, v > max ? v : max);
-    s_store(&h->count, s_load(&h->count) + 1);
+    s_store_rel(&h->count, s_load(&h->count) + 1);
 }
 
 /* count is rebuilt from the copied buckets, so a snapshot taken while the
  * writer runs is still self-consistent (count == sum of buckets); sum, min
  * and max may be one or two values apart from the buckets. */
-void rb_hist_snapshot(rb_hist_t *dst, const rb_hist_t *src)
+int rb_hist_snapshot(rb_hist_t *dst, const rb_hist_t *src)
 {
-    uint64_t n = 0;
-
-    dst->sum = s_load(&src->sum);
-    dst->min = s_load(&src->min);
-    dst->max = s_load(&src->max);
-    for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++) {
-        dst->b[i] = s_load(&src->b[i]);
-        n += dst->b[i];
+    /* The count, then the sum, then the buckets: a value recorded meanwhile
+     * is in the sum only if its bucket is seen too, and in the buckets
+     * without being in the count read first; so buckets that add up to
+     * that count go with the sum read. A read torn by a value recorded
+     * during it (its count in one window, its time in the next: a
+     * window's mean latency off by one IO) is read again. */
+    for (unsigned tries = 1;; tries++) {
+        uint64_t count = s_load_acq(&src->count), n = 0;
+        dst->sum = s_load_acq(&src->sum);
+        dst->min = s_load(&src->min);
+        dst->max = s_load(&src->max);
+        for (unsigned i = 0; i < RB_HIST_NBUCKETS; i++) {
+            dst->b[i] = s_load(&src->b[i]);
+            n += dst->b[i];
+        }
+        dst->count = n;
+        if (n == count)
+            return 1;
+        if (tries == S_SNAPSHOT_TRIES)
+            return 0;
     }
-    dst->count = n;
 }
 
 void rb_hist_merge(rb_hist_t *dst, const rb_hist_t *src)

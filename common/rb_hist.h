@@ -42,8 +42,11 @@ uint64_t rb_hist_bucket_hi(unsigned i);
  * concurrently through rb_hist_snapshot() (relaxed atomic stores, no locks). */
 void rb_hist_record(rb_hist_t *h, uint64_t v);
 
-/* Copies src into dst with relaxed atomic loads, for a reader thread. */
-void rb_hist_snapshot(rb_hist_t *dst, const rb_hist_t *src);
+/* Copies src into dst with atomic loads, for a reader thread: its count
+ * (the sum of its buckets) and sum are of the same values recorded. 1 when
+ * so; 0 when a writer recording without pause tore every read (the last
+ * is kept: its sum may hold a value or two its count does not). */
+int rb_hist_snapshot(rb_hist_t *dst, const rb_hist_t *src);
 
 /* Adds src into dst: the result is the histogram of the union of both inputs. */
 void rb_hist_merge(rb_hist_t *dst, const rb_hist_t *src);

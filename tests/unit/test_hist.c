@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rb_hist.h"
 #include "rb_rand.h"
@@ -589,6 +590,52 @@ static void test_concurrent(void **state)
     free(want);
 }
 
+/* A writer that records 1 ms about every 20 µs, as a paced worker does:
+ * every snapshot said whole has a sum of exactly 1 ms times its count
+ * (read torn, an IO's time and its count fall in different windows). */
+struct paced {
+    rb_hist_t *h;
+    int stop;
+};
+
+static void *s_paced_writer(void *arg)
+{
+    struct paced *p = arg;
+    struct timespec pause = {0, 20000};
+    while (!__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
+        rb_hist_record(p->h, 1000000);
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+static void test_snapshot_whole(void **state)
+{
+    (void)state;
+    struct paced p = {.h = s_new_hist()};
+    rb_hist_t *cur = s_new_hist();
+    pthread_t t;
+    unsigned whole = 0, torn = 0;
+    assert_int_equal(pthread_create(&t, NULL, s_paced_writer, &p), 0);
+    for (unsigned i = 0;
+         i < 20000 && !(whole >= 2000 && __atomic_load_n(&p.h->count, __ATOMIC_RELAXED) >= 1000);
+         i++) {
+        if (rb_hist_snapshot(cur, p.h)) {
+            assert_true(cur->sum == cur->count * 1000000);
+            whole++;
+        } else {
+            torn++;
+        }
+    }
+    __atomic_store_n(&p.stop, 1, __ATOMIC_RELEASE);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    print_message("snapshots: %u whole, %u torn after every try, %llu values\n", whole, torn,
+                  (unsigned long long)p.h->count);
+    assert_true(whole > 0);
+    free(p.h);
+    free(cur);
+}
+
 /* stdev from buckets against the exact sample standard deviation. */
 static void test_stdev(void **state)
 {
@@ -625,11 +672,17 @@ static void test_stdev(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_layout),      cmocka_unit_test(test_empty),
-        cmocka_unit_test(test_small_exact), cmocka_unit_test(test_percentile_rank_rounding),
-        cmocka_unit_test(test_merge),       cmocka_unit_test(test_percentile_error),
-        cmocka_unit_test(test_delta),       cmocka_unit_test(test_concurrent),
-        cmocka_unit_test(test_stdev),       cmocka_unit_test(test_percentiles_many),
+        cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_small_exact),
+        cmocka_unit_test(test_percentile_rank_rounding),
+        cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_percentile_error),
+        cmocka_unit_test(test_delta),
+        cmocka_unit_test(test_concurrent),
+        cmocka_unit_test(test_snapshot_whole),
+        cmocka_unit_test(test_stdev),
+        cmocka_unit_test(test_percentiles_many),
     };
     return cmocka_run_group_tests_name("rb_hist", tests, NULL, NULL);
 }
