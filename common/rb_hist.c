@@ -97,9 +97,8 @@ void rb_hist_record(rb_hist_t *h, uint64_t v)
     s_store_rel(&h->count, s_load(&h->count) + 1);
 }
 
-/* count is rebuilt from the copied buckets, so a snapshot taken while the
- * writer runs is still self-consistent (count == sum of buckets); sum, min
- * and max may be one or two values apart from the buckets. */
+/* count is rebuilt from the copied buckets (count == sum of buckets); min
+ * and max may be a value or two apart from them. */
 int rb_hist_snapshot(rb_hist_t *dst, const rb_hist_t *src)
 {
     /* The count, then the sum, then the buckets: a value recorded meanwhile

@@ -39,7 +39,8 @@ uint64_t rb_hist_bucket_lo(unsigned i);
 uint64_t rb_hist_bucket_hi(unsigned i);
 
 /* Records one value. One writer per histogram; another thread may read it
- * concurrently through rb_hist_snapshot() (relaxed atomic stores, no locks). */
+ * concurrently through rb_hist_snapshot() (atomic stores, no locks: the
+ * bucket, the sum, the count last). */
 void rb_hist_record(rb_hist_t *h, uint64_t v);
 
 /* Copies src into dst with atomic loads, for a reader thread: its count

@@ -27,31 +27,40 @@ typedef struct {
     uint32_t hi; /* every one when hi is S_ALL */
 } s_slot_t;
 
+/* Kept blocks of one kind: histograms, or blocks of any other size. */
+typedef struct {
+    uint32_t n, cap;
+    s_slot_t *at;
+} s_shelf_t;
+
+static s_slot_t s_blocks[S_POOL_SLOTS], s_hists[S_POOL_HISTS];
+
 static struct {
     pthread_mutex_t lock;
-    uint32_t n, nh;
-    s_slot_t slot[S_POOL_SLOTS];
-    s_slot_t hist[S_POOL_HISTS];
+    s_shelf_t blocks, hists;
     uint32_t nmarks, next; /* marks in use; the one a new mark replaces when all are */
     struct {
         const rb_hist_t *h;
         uint32_t lo, hi;
     } mark[S_MARKS];
-} s_pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} s_pool = {.lock = PTHREAD_MUTEX_INITIALIZER,
+            .blocks = {0, S_POOL_SLOTS, s_blocks},
+            .hists = {0, S_POOL_HISTS, s_hists}};
+
+/* The shelf of blocks of size (0: a histogram). */
+static s_shelf_t *s_shelf(size_t size)
+{
+    return size ? &s_pool.blocks : &s_pool.hists;
+}
 
 /* A kept block of size (0: a histogram), or NULL; under the lock. */
 static bool s_take(size_t size, s_slot_t *out)
 {
-    if (size == 0) {
-        if (!s_pool.nh)
-            return false;
-        *out = s_pool.hist[--s_pool.nh];
-        return true;
-    }
-    for (uint32_t i = s_pool.n; i-- > 0;)
-        if (s_pool.slot[i].size == size) {
-            *out = s_pool.slot[i];
-            s_pool.slot[i] = s_pool.slot[--s_pool.n];
+    s_shelf_t *sh = s_shelf(size);
+    for (uint32_t i = sh->n; i-- > 0;)
+        if (sh->at[i].size == size) {
+            *out = sh->at[i];
+            sh->at[i] = sh->at[--sh->n];
             return true;
         }
     return false;
@@ -61,16 +70,10 @@ static bool s_take(size_t size, s_slot_t *out)
 static void s_keep(s_slot_t sl)
 {
     pthread_mutex_lock(&s_pool.lock);
-    bool kept;
-    if (sl.size == 0) {
-        kept = s_pool.nh < S_POOL_HISTS;
-        if (kept)
-            s_pool.hist[s_pool.nh++] = sl;
-    } else {
-        kept = s_pool.n < S_POOL_SLOTS;
-        if (kept)
-            s_pool.slot[s_pool.n++] = sl;
-    }
+    s_shelf_t *sh = s_shelf(sl.size);
+    bool kept = sh->n < sh->cap;
+    if (kept)
+        sh->at[sh->n++] = sl;
     pthread_mutex_unlock(&s_pool.lock);
     if (!kept)
         free(sl.p);
