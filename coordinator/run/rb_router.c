@@ -3,11 +3,14 @@
  * timers (CSV flush, silent agents, heartbeats), binding and CURVE. */
 #include <errno.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rb_auth.h"
 #include "rb_local.h"
@@ -24,6 +27,7 @@
 #define S_DRAIN_MAX        4096  /* messages taken in per pump before the timers run */
 #define S_IO_THREAD_AGENTS 2000  /* a second ZeroMQ I/O thread from this many agents */
 #define S_BACKLOG          16384 /* connections pending accept (the kernel may cap it lower) */
+#define S_IO_NICE          5 /* ZeroMQ's threads' nice value above this one's, from S_IO_THREAD_AGENTS */
 /* libzmq's context option (a draft in its header, in the library since 4.3) */
 #define S_ZMQ_ZERO_COPY_RECV 10
 #define S_CLOSE_WAIT_MS      5000 /* rb_router_close's wait for ZeroMQ to close every connection */
@@ -508,6 +512,37 @@ static void s_bind_endpoint(const char *ep, char *out, size_t len, int *ipv6)
         snprintf(out, len, "%s", ep);
 }
 
+/* The thread that starts ZeroMQ's context (its first socket) at a nice
+ * value of its own, which the context's threads it starts inherit. */
+static void *s_start_ctx(void *arg)
+{
+    int *rc = arg;
+    id_t self = (id_t)gettid();
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, self); /* its creator's */
+    if (nice == -1 && errno)
+        *rc = -errno;
+    else
+        *rc = setpriority(PRIO_PROCESS, self, nice + S_IO_NICE > 19 ? 19 : nice + S_IO_NICE) < 0
+                  ? -errno
+                  : 0;
+    zsock_t *first = zsock_new(ZMQ_PAIR);
+    if (!first && *rc == 0)
+        *rc = -ENOMEM;
+    zsock_destroy(&first);
+    return NULL;
+}
+
+int rb_router_io_nice(void)
+{
+    pthread_t t;
+    int rc = -EAGAIN;
+    if (pthread_create(&t, NULL, s_start_ctx, &rc) != 0)
+        return -EAGAIN;
+    pthread_join(t, NULL);
+    return rc;
+}
+
 int rb_router_bind(rb_run_ctx_t *r)
 {
     const char *given = rb_router_endpoint(r->o);
@@ -529,6 +564,17 @@ int rb_router_bind(rb_run_ctx_t *r)
         if (mallopt(M_ARENA_MAX, 1) != 1)
             rb_debug("malloc keeps an arena a thread (M_ARENA_MAX not taken)");
     }
+    /* This thread takes in what ZeroMQ's threads read: when they share the
+     * cores, ZeroMQ's at nice 0 read on while this one waits its turn, and a
+     * burst of a fleet's samples (or its DONEs) waited in their queues.
+     * Niced, they yield to it: 16,000 agents, three pairs alternating, lag
+     * median 120 - 132 ms against 137 - 181, a steady interval's p99 190 -
+     * 227 against 223 - 283. */
+    int nice_rc = r->expect >= S_IO_THREAD_AGENTS ? rb_router_io_nice() : 1;
+    if (nice_rc < 0)
+        rb_debug("ZeroMQ's threads at this thread's nice value: %s", strerror(-nice_rc));
+    else if (nice_rc == 0)
+        rb_debug("ZeroMQ's threads at nice %d above this one's", S_IO_NICE);
     /* A message ZeroMQ reads is by default a window on its connection's
      * 8 KiB read buffer, which it keeps until that message is taken in,
      * reading on into a new one: a fleet's samples (or its DONEs) waiting

@@ -10,6 +10,13 @@
  * the keys (for --local, makes the coordinator's). 0 or the exit code 2. */
 int rb_router_check_security(rb_run_ctx_t *r);
 
+/* Starts ZeroMQ's context (before any socket of it) from a thread at a nice
+ * value 5 above this one's, so that its I/O threads run at it and yield the
+ * cores to the thread that takes in what they read; this one's is left as
+ * it is.
+ * 0, or -errno (its threads at this thread's value then). */
+int rb_router_io_nice(void);
+
 /* Creates the ROUTER socket, secures it and binds it; fills r->endpoint and
  * calls o->on_bound. 0, or -errno with the run failed. */
 int rb_router_bind(rb_run_ctx_t *r);
