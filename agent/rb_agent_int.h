@@ -76,6 +76,9 @@ struct rb_agent {
     uint64_t next_caps[RB_MAX_JOBS];
     rb_phase_t *ending;          /* the phase done: released before its DONE goes */
     rb_msg_t done;               /* its DONE (arrays in ending) */
+    uint64_t done_hold_ns;       /* GO's: a phase's DONE leaves this long after its last SAMPLE */
+    uint64_t done_at;            /* the phase's DONE leaves then at the soonest ... */
+    int done_held;               /* ... and waits for it when set */
     rb_msg_go_t go;              /* a GO that waits for its phase's preparation ... */
     int go_waiting;              /* ... when set */
     int end_pending;             /* END came during a background task: after it */

@@ -194,7 +194,7 @@ static void s_forget(rb_agent_t *a)
     free(a->go.links);
     a->go.links = NULL;
     a->go.nlinks = 0;
-    a->go_waiting = a->end_pending = 0;
+    a->go_waiting = a->end_pending = a->done_held = 0;
 }
 
 /* Ends the current run here and now: stops IO, waits for the background
@@ -305,6 +305,7 @@ static void s_go(rb_agent_t *a, const rb_msg_go_t *go)
     const rb_msg_plan_t *pl = &a->plan.u.plan;
     uint64_t t_local = (uint64_t)((int64_t)go->t_go_ns + go->offset_ns);
     a->go_waiting = 0;
+    a->done_hold_ns = go->done_hold_ns;
     if (!a->next) {
         rb_error("phase %s: %s", pl->phases[go->phase].name, a->next_err.msg);
         s_send_done_error(a, go->phase, a->next_rc ? a->next_rc : -EIO,
@@ -336,9 +337,12 @@ static void s_go(rb_agent_t *a, const rb_msg_go_t *go)
         rb_telemetry_sample(a->tel, t_local > now ? now : t_local, a->snap);
 }
 
+static void s_done_flush(rb_agent_t *a);
+
 void rb_agent_state_go(rb_agent_t *a, const rb_msg_go_t *go)
 {
     const rb_msg_plan_t *pl = &a->plan.u.plan;
+    s_done_flush(a); /* a GO comes after the DONE before it */
     if (a->state != S_READY || a->go_waiting || strcmp(go->run_id, pl->run_id) != 0 ||
         go->phase >= pl->nphases) {
         char why[RB_REASON_MAX];
@@ -477,6 +481,30 @@ static void s_send_done(rb_agent_t *a)
     }
 }
 
+/* The turned phase's DONE, and its workers' phase freed, once the hold
+ * its GO asked for is over (done_hold_ns after its last SAMPLE): until
+ * then it is held, and the tick sends it. A fleet's last samples and
+ * DONEs sent together had the coordinator read the samples behind the
+ * DONEs (13 KiB a connection beside a SAMPLE's 2), and the live figures
+ * of a phase's last second came late. */
+static void s_done_out(rb_agent_t *a, uint64_t now)
+{
+    a->done_held = now < a->done_at;
+    if (a->done_held)
+        return;
+    s_send_done(a);
+    rb_phase_destroy(&a->ending);
+}
+
+/* A held DONE goes now: before an END, a GO or the run's end. */
+static void s_done_flush(rb_agent_t *a)
+{
+    if (!a->done_held)
+        return;
+    a->done_at = 0;
+    s_done_out(a, 0);
+}
+
 /* The phase's workers are done (or told to stop): last sample and totals.
  * When the run goes on, the workers are released (engines, files) and the
  * next phase prepared in the background, with the page cache dropped for
@@ -484,7 +512,9 @@ static void s_send_done(rb_agent_t *a)
  * phase's DONE goes now; the clean-up releases it. */
 static void s_finish_phase(rb_agent_t *a, int go_on)
 {
-    s_send_sample(a, rb_time_mono_ns());
+    uint64_t now = rb_time_mono_ns();
+    s_send_sample(a, now);
+    a->done_at = now + a->done_hold_ns;
     memset(&a->done, 0, sizeof a->done);
     a->done.type = RB_MSG_DONE;
     rb_msg_done_t *d = &a->done.u.done;
@@ -548,6 +578,7 @@ static void s_tick_phase(rb_agent_t *a, uint64_t now)
  * the files are removed in the background (S_BG_CLEANUP). */
 static void s_end(rb_agent_t *a, const char *run_id, int aborted)
 {
+    s_done_flush(a);
     a->end_pending = 0;
     if (aborted && a->state == S_RUNNING) {
         /* Report what was done until now, as a phase that ended early. */
@@ -648,9 +679,8 @@ static void s_bg_done(rb_agent_t *a)
         a->state = S_READY;
         break;
     case S_TURNING:
-        s_send_done(a);
-        rb_phase_destroy(&a->ending);
         a->state = S_READY;
+        s_done_out(a, rb_time_mono_ns());
         break;
     case S_CLEANING:
         s_ended(a);
@@ -671,6 +701,8 @@ static void s_bg_done(rb_agent_t *a)
 
 void rb_agent_state_tick(rb_agent_t *a, uint64_t now)
 {
+    if (a->done_held)
+        s_done_out(a, now);
     if (a->prep_started && s_bg_over(a))
         s_bg_done(a);
     s_tick_phase(a, now);

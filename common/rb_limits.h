@@ -57,6 +57,9 @@
 /* The longest a coordinator may go between HEARTBEATs (rackbench run
  * --phase-heartbeat, HEARTBEAT's period_ns), in ns: 10 minutes. */
 #define RB_HEARTBEAT_MAX_NS (600ull * 1000000000ull)
+/* How long an agent holds a phase's DONE after its last SAMPLE, at most
+ * (--done-hold, GO's done_hold_ns), in ns: 10 s. */
+#define RB_DONE_HOLD_MAX_NS (10ull * 1000000000ull)
 
 /* latency_percentile: millionths of a percent, at the most: 100 */
 #define RB_LAT_PCT_MAX 100000000u

@@ -234,6 +234,7 @@ static int s_run(int argc, char **argv)
         {"metrics-inventory", no_argument, NULL, 'i'},
         {"metrics-linger", required_argument, NULL, 'g'},
         {"phase-heartbeat", required_argument, NULL, 'B'},
+        {"done-hold", required_argument, NULL, 'D'},
         {NULL, 0, NULL, 0},
     };
     /* clang-format on */
@@ -287,6 +288,17 @@ static int s_run(int argc, char **argv)
         case 'B':
             if (s_duration("--phase-heartbeat", optarg, &o.phase_heartbeat_ns) < 0)
                 return 2;
+            break;
+        case 'D':
+            if (rb_units_parse_duration_ns(optarg, RB_NS_PER_S, &o.done_hold_ns) < 0 ||
+                o.done_hold_ns > RB_DONE_HOLD_MAX_NS) {
+                fprintf(stderr,
+                        "rackbench run: --done-hold %s: expected a duration of 0 to %llu s "
+                        "(300ms, 0: none)\n",
+                        optarg, (unsigned long long)(RB_DONE_HOLD_MAX_NS / RB_NS_PER_S));
+                return 2;
+            }
+            o.done_hold_set = 1;
             break;
         case 'a':
             o.agent_bin = optarg;

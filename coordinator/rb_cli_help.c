@@ -18,6 +18,8 @@
     "  --heartbeat DUR    heartbeat period (default 1s)\n"                                         \
     "  --phase-heartbeat DUR  heartbeat period during a phase, told to the agents\n"               \
     "                     (default 3 heartbeats, or 250us an agent when longer)\n"                 \
+    "  --done-hold DUR    agents hold a phase's DONE this long after its last sample\n"            \
+    "                     (default 20us an agent, at most half a sample interval)\n"               \
     "  --lost-after DUR   an agent silent this long is lost (default 3 heartbeats)\n"              \
     "  --agent-bin PATH   rackbench-agent to start for --local\n"                                  \
     "  --agent-arg ARG    one more argument for each --local agent (repeatable):\n"                \

@@ -261,7 +261,10 @@ S_LAYOUT(s_body_GO, NULL, F_STR(rb_msg_go_t, run_id, 0),
          F_KIND(rb_msg_go_t, offset_ns, RB_PK_I64), F_U64(rb_msg_go_t, interval_ns),
          F_ARRAY(rb_msg_go_t, links, nlinks, RB_NET_LINKS_MAX, s_net_link_layout, .since = 28,
                  .doc = "a network phase's links that end at the agent: job, the other "
-                        "node's rank, whether it connects, and where"));
+                        "node's rank, whether it connects, and where"),
+         F_U64M(rb_msg_go_t, done_hold_ns, RB_DONE_HOLD_MAX_NS, .since = 30,
+                .doc = "ns the agent holds the phase's DONE after its last SAMPLE (at most "
+                       "10 s), so that a fleet's last samples are not read behind its DONEs"));
 
 S_LAYOUT(s_link_stat_layout, NULL, F_U32(rb_link_stat_t, job, RB_MAX_JOBS - 1),
          F_U32(rb_link_stat_t, peer, UINT32_MAX - 1), F_KIND(rb_link_stat_t, out, RB_PK_BOOL),

@@ -27,7 +27,7 @@
 #include "rb_limits.h"
 #include "rb_steady.h"
 
-#define RB_PROTO_VERSION   29           /* the newest version this build speaks */
+#define RB_PROTO_VERSION   30           /* the newest version this build speaks */
 #define RB_PROTO_OLDEST    23           /* the oldest: a peer of OLDEST .. VERSION is understood */
 #define RB_PROTO_MAX_FRAME (640u << 20) /* bytes; a larger frame is refused unread */
 
@@ -255,6 +255,8 @@ typedef struct rb_msg_go {
     /* version 28: a network phase's links that end at this agent */
     uint32_t nlinks;
     rb_net_link_t *links; /* borrowed when sent; decoded: rb_msg_fini frees it */
+    /* version 30: the phase's DONE leaves this long after its last SAMPLE */
+    uint64_t done_hold_ns;
 } rb_msg_go_t;
 
 /* The directions of IO, counted apart as fio does (its read, write and trim

@@ -177,13 +177,20 @@ static void s_rack_lat_add(rb_run_ctx_t *r, const char *rack,
     s_lat_merge(r->rack_lats[k].h, h);
 }
 
-void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m)
+void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m, uint64_t heard)
 {
     rb_msg_done_t *d = &m->u.done;
     if (strcmp(d->run_id, r->run_id) != 0 || d->phase != r->cur_phase ||
         n->state != RB_AGENT_RUNNING) {
         s_out_of_sequence(r, n, "DONE", d->run_id, d->phase);
         return;
+    }
+    if (n->phase_last_ns) {
+        uint64_t after = heard > n->phase_last_ns ? heard - n->phase_last_ns : 0;
+        if (!r->done_n++ || after < r->done_after_min)
+            r->done_after_min = after;
+        if (after > r->done_after_max)
+            r->done_after_max = after;
     }
     const rb_phase_spec_t *ph = &r->plan->phases[d->phase];
     /* The DONE must describe the phase we sent: one entry per worker and job
@@ -410,6 +417,8 @@ void rb_ingest_phase_start(rb_run_ctx_t *r, uint32_t p)
         for (int i = 0; i < RB_LAG_N; i++)
             rb_hist_init(&r->lag[i]);
     r->lag_seq = 0;
+    r->done_n = 0;
+    r->done_after_min = r->done_after_max = 0;
     if (r->capser) {
         memset(r->ser_bytes, 0, r->capser * sizeof *r->ser_bytes);
         memset(r->ser_secs, 0, r->capser * sizeof *r->ser_secs);

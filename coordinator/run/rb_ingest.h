@@ -11,9 +11,10 @@
  * the cluster series. One that does not fit the run is dropped and counted. */
 void rb_ingest_sample(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_sample_t *s);
 
-/* The DONE in m of node n: checked against the plan, its histograms merged,
- * the rest taken over (m is left empty). */
-void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m);
+/* The DONE in m of node n, taken in at heard: checked against the plan,
+ * its histograms merged, the rest taken over (m is left empty), how long
+ * after the node's last sample it came counted. */
+void rb_ingest_done(rb_run_ctx_t *r, rb_fleet_node_t *n, rb_msg_t *m, uint64_t heard);
 
 /* STONEWALL: one node's workers of a wearout job all stopped at their stonewall. */
 void rb_ingest_stonewall(rb_run_ctx_t *r, rb_fleet_node_t *n, const rb_msg_wear_t *w);

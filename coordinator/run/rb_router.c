@@ -22,7 +22,8 @@
 #define S_WALK_MIN_NS      (10 * RB_NS_PER_MS)  /* the walk for silent agents, at most this often */
 #define S_WALK_MAX_NS      (250 * RB_NS_PER_MS) /* and at least this often */
 #define S_BEAT_AGENT_NS    (250 * RB_NS_PER_US) /* a phase's beat period, at least, an agent */
-#define S_GATHER_NS        (5 * RB_NS_PER_MS)   /* rb_router_pump_gather's wait for more messages */
+#define S_HOLD_AGENT_NS    (20 * RB_NS_PER_US) /* a phase's DONEs held after its samples, an agent */
+#define S_GATHER_NS        (5 * RB_NS_PER_MS)  /* rb_router_pump_gather's wait for more messages */
 #define S_FLUSH_NS         (50 * RB_NS_PER_MS) /* samples reach the file this soon (interval >= 100 ms) */
 #define S_DRAIN_MAX        4096  /* messages taken in per pump before the timers run */
 #define S_IO_THREAD_AGENTS 2000  /* a second ZeroMQ I/O thread from this many agents */
@@ -38,6 +39,7 @@
 struct rb_router_later {
     char id[RB_NAME_MAX];
     zmq_msg_t body;
+    uint64_t at; /* when it was taken in */
 };
 
 /* DONEs put off and not handled yet. */
@@ -64,6 +66,7 @@ static int s_later_put(rb_run_ctx_t *r, const char *id, zmq_msg_t *body)
     }
     struct rb_router_later *l = &r->later[r->nlater++];
     snprintf(l->id, sizeof l->id, "%s", id);
+    l->at = rb_time_mono_ns();
     zmq_msg_init(&l->body);
     zmq_msg_move(&l->body, body);
     return 0;
@@ -76,7 +79,7 @@ static void s_later_run(rb_run_ctx_t *r, uint64_t budget_ns)
     uint64_t t0 = rb_time_mono_ns(), now = t0;
     while (s_later_wait(r) && (!budget_ns || now - t0 < budget_ns)) {
         struct rb_router_later *l = &r->later[r->later_at++];
-        rb_run_dispatch(r, l->id, zmq_msg_data(&l->body), zmq_msg_size(&l->body), now);
+        rb_run_dispatch(r, l->id, zmq_msg_data(&l->body), zmq_msg_size(&l->body), now, l->at);
         zmq_msg_close(&l->body);
         now = rb_time_mono_ns();
     }
@@ -143,9 +146,10 @@ static unsigned s_drain(rb_run_ctx_t *r)
             id[idlen] = '\0';
             if (strlen(id) == idlen &&
                 (rb_msg_peek_type(zmq_msg_data(&part[1]), zmq_msg_size(&part[1])) != RB_MSG_DONE ||
-                 s_later_put(r, id, &part[1]) < 0))
-                rb_run_dispatch(r, id, zmq_msg_data(&part[1]), zmq_msg_size(&part[1]),
-                                rb_time_mono_ns());
+                 s_later_put(r, id, &part[1]) < 0)) {
+                uint64_t now = rb_time_mono_ns();
+                rb_run_dispatch(r, id, zmq_msg_data(&part[1]), zmq_msg_size(&part[1]), now, now);
+            }
         }
         for (size_t i = 0; i < n && i < 2; i++)
             zmq_msg_close(&part[i]);
@@ -309,6 +313,14 @@ uint64_t rb_router_phase_beat(const rb_run_ctx_t *r)
     p = fleet > p ? fleet : p;
     p = p > RB_HEARTBEAT_MAX_NS ? RB_HEARTBEAT_MAX_NS : p;
     return p < o->heartbeat_ns ? o->heartbeat_ns : p;
+}
+
+uint64_t rb_router_done_hold(const rb_run_ctx_t *r, uint32_t n, uint64_t interval_ns)
+{
+    if (r->o->done_hold_set)
+        return r->o->done_hold_ns;
+    uint64_t hold = (uint64_t)n * S_HOLD_AGENT_NS;
+    return hold > interval_ns / 2 ? interval_ns / 2 : hold;
 }
 
 uint64_t rb_router_beat_at(const rb_run_ctx_t *r, uint64_t t)

@@ -153,7 +153,8 @@ static void s_bad_frame(rb_run_ctx_t *r, const char *id, rb_fleet_node_t *n, con
     rb_router_send_to_v(r, id, strlen(id), v, &e);
 }
 
-void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t len, uint64_t now)
+void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t len, uint64_t now,
+                     uint64_t heard)
 {
     rb_msg_t m;
     rb_err_t err;
@@ -219,7 +220,7 @@ void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t l
         rb_ingest_sample(r, n, &m.u.sample);
         break;
     case RB_MSG_DONE:
-        rb_ingest_done(r, n, &m);
+        rb_ingest_done(r, n, &m, heard);
         break;
     case RB_MSG_STONEWALL:
         rb_ingest_stonewall(r, n, &m.u.stonewall);
@@ -340,6 +341,7 @@ static void s_go(rb_run_ctx_t *r, uint32_t p)
      * 16,000 of them took 350 - 400 ms to reach their agents, and those
      * that heard theirs after the start time started up to 140 ms late. */
     uint32_t ready = rb_fleet_count(&r->fleet, RB_AGENT_READY);
+    r->done_hold_ns = rb_router_done_hold(r, ready, r->interval_ns);
     uint64_t t_send = rb_time_mono_ns();
     r->t_go = t_send + S_GO_LEAD_NS + 2 * max_rtt + (uint64_t)ready * S_GO_NODE_NS;
     rb_info("phase %u/%u %s: GO for %u agents", p + 1, r->plan->nphases, ph->name, ready);
@@ -353,6 +355,7 @@ static void s_go(rb_run_ctx_t *r, uint32_t p)
         go.u.go.t_go_ns = r->t_go;
         go.u.go.offset_ns = n->offset_ns;
         go.u.go.interval_ns = r->interval_ns;
+        go.u.go.done_hold_ns = rb_router_version(n) >= RB_ROUTER_HOLD_SINCE ? r->done_hold_ns : 0;
         if (rb_net_phase_is(ph) && rb_join_net_links(r, ph, n, &go.u.go) < 0) {
             rb_fleet_node_out(n, RB_NODE_FAILED, "out of memory for its network links");
             continue;
@@ -369,6 +372,8 @@ static void s_go(rb_run_ctx_t *r, uint32_t p)
     r->next_hb = rb_router_beat_at(r, r->next_hb);
     rb_debug("phase %s: HEARTBEATs every %.1f s to agents of protocol %u on", ph->name,
              (double)r->beat_ns / 1e9, RB_ROUTER_BEAT_SINCE);
+    rb_debug("phase %s: DONEs held %.1f ms after the last samples by agents of protocol %u on",
+             ph->name, (double)r->done_hold_ns / 1e6, RB_ROUTER_HOLD_SINCE);
     rb_metrics_publish(r, "running");
     rb_progress_start(r);
 }
@@ -395,6 +400,11 @@ static void s_lag_said(const rb_run_ctx_t *r, const rb_phase_spec_t *ph)
              (double)rb_hist_percentile(&h[RB_LAG_ALL], 50) / 1e6,
              (double)rb_hist_percentile(&h[RB_LAG_ALL], 99) / 1e6, (double)h[RB_LAG_ALL].max / 1e6,
              by);
+    if (r->done_n)
+        rb_debug("phase %s: %u DONEs taken in %.1f - %.1f ms after their nodes' last samples "
+                 "(held %.1f ms)",
+                 ph->name, r->done_n, (double)r->done_after_min / 1e6,
+                 (double)r->done_after_max / 1e6, (double)r->done_hold_ns / 1e6);
 }
 
 /* Collects phase ph until no node runs it (or an interrupted phase's wait

@@ -31,6 +31,8 @@ typedef struct rb_run_opts {
     uint64_t heartbeat_ns; /* heartbeat period */
     uint64_t
         phase_heartbeat_ns; /* during a phase, to agents of 29 on (0: rb_router_phase_beat's) */
+    uint64_t done_hold_ns;  /* --done-hold: agents of 30 on hold a phase's DONE this long */
+    int done_hold_set;      /* 0: rb_router_done_hold's */
     uint64_t lost_after_ns; /* agent silent this long → lost */
     const char *agent_bin;  /* rackbench-agent for --local; NULL → beside this binary */
     const char *agent_args[RB_RUN_AGENT_ARGS_MAX]; /* --agent-arg: more for each local agent */

@@ -125,6 +125,11 @@ typedef struct rb_run_ctx {
      * [RB_LAG_LAST] of the latest (lag_seq) and [RB_LAG_STEADY] the others */
     rb_hist_t *lag;
     uint32_t lag_seq;
+    /* the current phase: the hold its GOs asked of agents of
+     * RB_ROUTER_HOLD_SINCE on, and how long after a node's last sample its
+     * DONE was taken in, the least and the most (done_n DONEs) */
+    uint64_t done_hold_ns, done_after_min, done_after_max;
+    uint32_t done_n;
     rb_lat_set_t *job_hists; /* the current phase: each job's latency from the DONEs so far */
     rb_hist_t *node_lat; /* scratch: one DONE's latency over its jobs, 1 + RB_NDIRS as a rack's */
     rb_run_rack_lat_t *rack_lats; /* the current phase: each rack's latency from the DONEs */
@@ -168,7 +173,9 @@ void rb_run_reject_counts(rb_run_ctx_t *r);
 /* 1 while a node still takes part: neither out of the run nor done with it. */
 int rb_run_node_open(const rb_fleet_node_t *n);
 
-/* Decodes one message from the peer with routing id id and acts on it. */
-void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t len, uint64_t now);
+/* Decodes one message from the peer with routing id id, taken in at heard
+ * (put off: before now), and acts on it. */
+void rb_run_dispatch(rb_run_ctx_t *r, const char *id, const void *data, size_t len, uint64_t now,
+                     uint64_t heard);
 
 #endif

@@ -5,7 +5,8 @@
 # per agent. For each N, prints the coordinator's CPU (% of one core, over
 # the phase), its peak RSS, samples ingested per second, how long after its
 # interval's end a sample was aggregated (median / p99 / max; below, its
-# p99 in the phase's first interval, the steady ones and the last), samples lost
+# p99 in the phase's first interval, the steady ones and the last, and how
+# long after their last samples the DONEs came, held by the agents), samples lost
 # (sent by the simulator, not in samples.csv), the time from the phase's
 # last DONE to its figures, the start skew of summary.json, the whole
 # run's wall time and what it spent after the phase's samples (its
@@ -159,6 +160,9 @@ for n in "${sizes[@]}"; do
     { grep -E "(error|warning):" "$log" || true; } | cut -d' ' -f2- | sort | uniq -c | sort -rn |
         head -5 | sed 's/^/    coordinator: /' || true # head ends the pipe early
     [ -z "$byiv" ] || echo "    coordinator: lag p99 by interval (ms): $byiv"
+    # the DONEs, held by the agents after their last samples (GO's done_hold_ns)
+    { grep -E "DONEs taken in .* after their nodes' last samples" "$log" || true; } |
+        sed 's/.*: \([0-9]* DONEs taken in\)/    coordinator: \1/'
     # before its reports it closes the agents' connections (rb_router_close)
     { grep -E "connections (closed in|still closing)" "$log" || true; } | cut -d' ' -f2- |
         sed 's/^/    coordinator: /'

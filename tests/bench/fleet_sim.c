@@ -9,8 +9,9 @@
  * as smartctl reads NVMe drives), and on GO sends one
  * SAMPLE per interval until the phase's runtime is over (one job writing:
  * bytes and ops in all and for writes, a latency histogram delta of about
- * 50 buckets as its lat and clat too, and telemetry of 4 disks), then DONE
- * (one worker with progress checkpoints, the job's totals with the same
+ * 50 buckets as its lat and clat too, and telemetry of 4 disks), then,
+ * as long after its last SAMPLE as its GO says (done_hold_ns), DONE (one
+ * worker with progress checkpoints, the job's totals with the same
  * histograms, and 4 devices with figures of their own), and answers END
  * (with its drives' health after the run). It
  * sends a HEARTBEAT after a second of silence, as an agent does. No IO is
@@ -73,6 +74,7 @@ typedef struct s_agent {
     uint64_t go_ns;      /* when its GO came */
     uint64_t start_ns;   /* when its phase started */
     uint64_t end_ns;     /* when its phase ends */
+    uint64_t hold_ns;    /* its DONE leaves this long after (GO's done_hold_ns) */
     uint32_t seq;        /* next sample */
     uint32_t phase;      /* phase running */
     void *ready;         /* its next SAMPLE (seq), encoded ahead of its interval's end */
@@ -657,6 +659,7 @@ static void s_on_msg(s_sim_t *s, s_agent_t *a, const void *buf, size_t len, uint
         uint64_t t = m.u.go.t_go_ns + (uint64_t)m.u.go.offset_ns;
         a->start_ns = t > now ? t : now;
         a->end_ns = a->start_ns + s_runtime(s, m.u.go.phase);
+        a->hold_ns = m.u.go.done_hold_ns;
         a->phase = m.u.go.phase;
         a->seq = 0;
         free(a->ready); /* none is left from a phase before; for certain */
@@ -756,9 +759,9 @@ static uint64_t s_timers(s_sim_t *s, s_agent_t *a, uint64_t now, uint32_t pid)
         }
         s_sample(s, a, t1);
     }
-    if (now < a->end_ns && a->end_ns < next)
-        next = a->end_ns;
-    return next; /* its DONE once every agent's last sample has left */
+    if (now < a->end_ns + a->hold_ns && a->end_ns + a->hold_ns < next)
+        next = a->end_ns + a->hold_ns;
+    return next; /* its DONE once every agent's last sample has left, and its hold is over */
 }
 
 int main(int argc, char **argv)
@@ -845,7 +848,7 @@ int main(int argc, char **argv)
                 next = t;
         }
         for (uint32_t i = 0; i < n; i++)
-            if (s->a[i].state == S_RUNNING && now >= s->a[i].end_ns)
+            if (s->a[i].state == S_RUNNING && now >= s->a[i].end_ns + s->a[i].hold_ns)
                 s_done(s, &s->a[i]);
         bool more = s_encode_ahead(s); /* after all that was due has left */
         now = s_now();

@@ -30,6 +30,8 @@
 #     simulators' medians within 400 - 700 ms of an interval's end of 1 s;
 #     measured 505 - 535 at 16,000 agents), not at a time that drifts
 #     through the fleet's bursts of samples (rb_router_beat_at)
+#   - the simulated agents held their DONEs after their last samples as
+#     their GOs said (20 us an agent; GO's done_hold_ns), none taken sooner
 #   - the coordinator closed the agents' connections before its reports
 #     (rb_router_close: ZeroMQ's memory given back, not under theirs)
 #   - what the run does after the phase's samples (figures, findings,
@@ -71,6 +73,12 @@ echo "$out" | grep -q "the agents' connections closed in" ||
 # the lag of the phase's first, steady and last intervals said apart
 echo "$out" | grep -Eq "lag p99 by interval \(ms\): first [0-9.]+, steady [0-9.]+, last [0-9.]+$" ||
     { echo "FAIL: the coordinator did not say the lag of the first, steady and last intervals"; exit 1; }
+# the agents held their DONEs after their last samples as their GOs said
+# (20 us an agent: 80 ms at 4,000), and the coordinator took none sooner
+held=$(echo "$out" | sed -n "s/.*DONEs taken in \([0-9.]*\) - [0-9.]* ms after their nodes' last samples (held \([0-9.]*\) ms).*/\1 \2/p")
+echo "$held" | awk -v n="$agents" '{ want = n * 0.02; want = want > 500 ? 500 : want
+        if (NF != 2 || $2 != want || $1 < $2 - 1) { print "FAIL: DONEs taken in " $1 " ms after the last samples, held " $2 " ms (want " want ")"; exit 1 } }
+    END { if (NR != 1) { print "FAIL: the coordinator did not say when the DONEs came"; exit 1 } }' || exit 1
 row=$(echo "$out" | grep "^| $agents |")
 sims=$(echo "$out" | grep "simulators:")
 [ -n "$row" ] && [ -n "$sims" ] || { echo "FAIL: no figures for $agents agents"; exit 1; }

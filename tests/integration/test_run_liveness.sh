@@ -24,7 +24,9 @@
 #    2s against --heartbeat 250ms, agents lost after 1 s of silence): the
 #    agents of this build are told, wait three of them, and the run passes;
 #    agents of protocol 28, which cannot be told, hear one every 250 ms
-#    through the phase, and their run passes too.
+#    through the phase, and their run passes too. With --done-hold 400ms,
+#    the agents of this build send their DONE 400 ms after their last
+#    sample (GO's done_hold_ns, protocol 30).
 #   test_run_liveness.sh BIN_DIR SCRATCH
 set -uo pipefail
 . "$(dirname "$0")/it_lib.sh"
@@ -175,16 +177,19 @@ fi
 # 5. a phase's heartbeats, less often, told to the agents that can be told
 mkdir -p "$s/d5"
 printf '[global]\ndirectory=%s/d5\nioengine=null\nsize=1m\nbs=4k\nrw=write\ntime_based\nruntime=3s\n[beat]\n' "$s" > "$s/beat.fio"
-for proto in 29 28; do
+for proto in 30 28; do
     run "beat$proto" "$s/beat.fio" --local 2 --heartbeat 250ms --phase-heartbeat 2s \
-        --agent-arg "--protocol=$proto" --agent-arg --lost-after=1s
+        --done-hold 400ms --agent-arg "--protocol=$proto" --agent-arg --lost-after=1s
     rc=$?
     said=$(grep -o "HEARTBEATs every [0-9.]* s to agents of protocol [0-9]* on" "$s/beat$proto.log" | head -1)
+    # agents of 30 on held their DONEs 400 ms after their last samples
+    held=$(sed -n "s/.* DONEs taken in \([0-9.]*\) - .* (held \([0-9.]*\) ms)$/\1 \2/p" "$s/beat$proto.log")
+    held_ok=$(echo "$held" | awk -v p="$proto" 'NF == 2 && $2 == 400 && (p < 30 || $1 >= 395) { ok = 1 } END { print ok + 0 }')
     if [ "$rc" = 0 ] && [ "$said" = "HEARTBEATs every 2.0 s to agents of protocol 29 on" ] &&
-        ! grep -q "silent for" "$s/beat$proto.log"; then
-        echo "ok   case 5: agents of protocol $proto lost after 1 s, $said: run passed"
+        [ "$held_ok" = 1 ] && ! grep -q "silent for" "$s/beat$proto.log"; then
+        echo "ok   case 5: agents of protocol $proto lost after 1 s, $said; DONEs taken in ${held% *} ms after the last samples: run passed"
     else
-        no "case 5, agents of protocol $proto: exit $rc, said '$said'; log:"
+        no "case 5, agents of protocol $proto: exit $rc, said '$said', DONEs taken in / held (ms) '$held'; log:"
         grep -E "silent|lost|error|abandon" "$s/beat$proto.log" | head
     fi
 done

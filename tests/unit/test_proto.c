@@ -564,7 +564,8 @@ static void build(rb_msg_type_t t, bool big, rb_msg_t *m)
         m->u.go.phase = RB_MAX_PHASES - 1;
         m->u.go.t_go_ns = 5000000000ull;
         m->u.go.offset_ns = big ? INT64_MIN : -1234567;
-        m->u.go.nlinks = big ? RB_NET_LINKS_MAX : 2; /* version 28 */
+        m->u.go.done_hold_ns = big ? RB_DONE_HOLD_MAX_NS : 320000000ull; /* version 30 */
+        m->u.go.nlinks = big ? RB_NET_LINKS_MAX : 2;                     /* version 28 */
         m->u.go.links = calloc(m->u.go.nlinks, sizeof *m->u.go.links);
         assert_non_null(m->u.go.links);
         for (uint32_t i = 0; i < m->u.go.nlinks; i++) {
@@ -980,6 +981,7 @@ static void cmp_msg(const rb_msg_t *a, const rb_msg_t *b)
         assert_int_equal(a->u.go.phase, b->u.go.phase);
         assert_int_equal(a->u.go.t_go_ns, b->u.go.t_go_ns);
         assert_true(a->u.go.offset_ns == b->u.go.offset_ns);
+        assert_int_equal(a->u.go.done_hold_ns, b->u.go.done_hold_ns);
         assert_int_equal(a->u.go.nlinks, b->u.go.nlinks);
         for (uint32_t i = 0; i < a->u.go.nlinks; i++) {
             const rb_net_link_t *v = &a->u.go.links[i], *w = &b->u.go.links[i];
@@ -1726,7 +1728,7 @@ static void test_version(void **state)
     (void)state;
     char needle[200];
     size_t len;
-    assert_int_equal(RB_PROTO_VERSION, 29);
+    assert_int_equal(RB_PROTO_VERSION, 30);
     assert_int_equal(RB_PROTO_OLDEST, 23);
     assert_int_equal(rb_proto_speak(), RB_PROTO_VERSION);
     /* Below and above the window: refused with both versions and this build. */
@@ -1816,7 +1818,7 @@ static void test_fingerprints(void **state)
     } pinned[] = {
         {23, 0x06f3309a2388c040ull}, {24, 0xecc7c802ac583e63ull}, {25, 0xc89f91245b3f0eb0ull},
         {26, 0x94f53bb21b1c428bull}, {27, 0x94ce676ca15d5a6bull}, {28, 0x86e4ad474c1bba81ull},
-        {29, 0x7086ec3a8222676bull},
+        {29, 0x7086ec3a8222676bull}, {30, 0x23dc2f50cd566193ull},
     };
     assert_int_equal(sizeof pinned / sizeof pinned[0], RB_PROTO_VERSION - RB_PROTO_OLDEST + 1);
     for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++) {
@@ -1833,6 +1835,7 @@ static void test_fingerprints(void **state)
     assert_true(rb_proto_fingerprint(26) != rb_proto_fingerprint(27));
     assert_true(rb_proto_fingerprint(27) != rb_proto_fingerprint(28));
     assert_true(rb_proto_fingerprint(28) != rb_proto_fingerprint(29));
+    assert_true(rb_proto_fingerprint(29) != rb_proto_fingerprint(30));
     /* a key of a version this build does not say yet would travel in none */
     if (rb_proto_newest_since() > RB_PROTO_VERSION)
         fail_msg("a key arrives in protocol %u, and RB_PROTO_VERSION is %d",
