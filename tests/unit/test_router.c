@@ -1,5 +1,6 @@
 /* The coordinator's router: when its rounds of HEARTBEATs go out in a
- * phase (rb_router_beat_at); ZeroMQ's threads niced (rb_router_io_nice). */
+ * phase (rb_router_beat_at), how long the agents hold their DONEs
+ * (rb_router_done_hold), ZeroMQ's threads niced (rb_router_io_nice). */
 #include <czmq.h>
 #include <dirent.h>
 #include <setjmp.h>
@@ -46,6 +47,25 @@ static void test_beat_at(void **state)
     r.interval_ns = s / 10; /* 100 ms intervals: within 50 ms */
     assert_int_equal(rb_router_beat_at(&r, go + 3 * s + 1), go + 3 * s + s / 20);
     assert_int_equal(rb_router_beat_at(&r, go + 3 * s + s / 10 - 1), go + 3 * s + s / 20);
+}
+
+/* A phase's DONEs are held 20 us an agent, at most half a sample
+ * interval, unless --done-hold says (0 too). */
+static void test_done_hold(void **state)
+{
+    (void)state;
+    const uint64_t s = 1000 * RB_NS_PER_MS;
+    rb_run_opts_t o = {0};
+    static rb_run_ctx_t r;
+    r.o = &o;
+    assert_int_equal(rb_router_done_hold(&r, 16000, s), 320 * RB_NS_PER_MS);
+    assert_int_equal(rb_router_done_hold(&r, 4, s), 80 * RB_NS_PER_US);
+    assert_int_equal(rb_router_done_hold(&r, 100000, s), s / 2);
+    assert_int_equal(rb_router_done_hold(&r, 16000, s / 5), s / 10);
+    o.done_hold_set = 1; /* --done-hold 0 */
+    assert_int_equal(rb_router_done_hold(&r, 16000, s), 0);
+    o.done_hold_ns = 3 * s; /* longer than the interval: as said */
+    assert_int_equal(rb_router_done_hold(&r, 16000, s), 3 * s);
 }
 
 /* The nice value of this process's thread named name (its first), or 100
@@ -105,6 +125,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_beat_at),
+        cmocka_unit_test(test_done_hold),
         cmocka_unit_test(test_io_nice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
