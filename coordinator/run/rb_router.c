@@ -575,18 +575,18 @@ int rb_router_bind(rb_run_ctx_t *r)
          * four runs against 990 - 1,034, for about a point more CPU. */
         if (mallopt(M_ARENA_MAX, 1) != 1)
             rb_debug("malloc keeps an arena a thread (M_ARENA_MAX not taken)");
+        /* This thread takes in what ZeroMQ's threads read: when they share
+         * the cores, ZeroMQ's at nice 0 read on while this one waits its
+         * turn, and a burst of a fleet's samples (or its DONEs) waited in
+         * their queues. Niced, they yield to it: 16,000 agents, three pairs
+         * alternating, lag median 120 - 132 ms against 137 - 181, a steady
+         * interval's p99 190 - 227 against 223 - 283. */
+        int rc = rb_router_io_nice();
+        if (rc < 0)
+            rb_debug("ZeroMQ's threads at this thread's nice value: %s", strerror(-rc));
+        else
+            rb_debug("ZeroMQ's threads at nice %d above this one's", S_IO_NICE);
     }
-    /* This thread takes in what ZeroMQ's threads read: when they share the
-     * cores, ZeroMQ's at nice 0 read on while this one waits its turn, and a
-     * burst of a fleet's samples (or its DONEs) waited in their queues.
-     * Niced, they yield to it: 16,000 agents, three pairs alternating, lag
-     * median 120 - 132 ms against 137 - 181, a steady interval's p99 190 -
-     * 227 against 223 - 283. */
-    int nice_rc = r->expect >= S_IO_THREAD_AGENTS ? rb_router_io_nice() : 1;
-    if (nice_rc < 0)
-        rb_debug("ZeroMQ's threads at this thread's nice value: %s", strerror(-nice_rc));
-    else if (nice_rc == 0)
-        rb_debug("ZeroMQ's threads at nice %d above this one's", S_IO_NICE);
     /* A message ZeroMQ reads is by default a window on its connection's
      * 8 KiB read buffer, which it keeps until that message is taken in,
      * reading on into a new one: a fleet's samples (or its DONEs) waiting

@@ -59,7 +59,7 @@
 #define S_AHEAD_GAP_NS   10000000ull /* encoding ahead stops this near the next samples' time */
 #define S_AHEAD_SLICE_NS 2000000ull  /* DONEs encoded ahead at most this long at a time */
 #define S_FLUSH_MS       5000        /* at exit, what is left to write gets this long */
-#define S_DONE_SHIFT     0x10203040506ull /* how much later a DONE is encoded to find its times */
+#define S_SHIFT          0x10203040506ull /* how much later a message is encoded to find its times */
 
 typedef enum { S_HELLO = 0, S_SYNC, S_READY, S_RUNNING, S_DONE, S_ENDED } s_state_t;
 
@@ -83,6 +83,18 @@ typedef struct s_agent {
     size_t done_len;
 } s_agent_t;
 
+/* A message the agents of a process send alike but for their phase's
+ * times, encoded once (s_tmpl_copy). */
+typedef struct s_tmpl {
+    uint8_t *buf; /* with the times of the agent that started at start; NULL: none yet */
+    size_t len;
+    size_t *at; /* where its times lie (their 0xcf tags) */
+    uint32_t nat;
+    uint64_t key[2]; /* what it is of: (phase, seq) or (phase, span) */
+    uint64_t start;
+    int off; /* its times were not found: each is encoded whole */
+} s_tmpl_t;
+
 typedef struct s_sim {
     s_agent_t *a;
     uint32_t n;
@@ -100,21 +112,8 @@ typedef struct s_sim {
     rb_hist_t beat_at; /* HEARTBEATs heard in a phase: how long after an interval's end, ns */
     rb_health_t health[S_HELLO_DEVS]; /* its drives' health, as READY and END carry it */
     uint32_t nhealth;
-    struct {          /* the SAMPLE of (phase, seq) encoded once (s_sample_encode) */
-        uint8_t *buf; /* with the marker times in it; NULL: none yet */
-        size_t len;
-        size_t at[2]; /* where t_start_ns and t_end_ns lie (their 0xcf tags) */
-        uint32_t phase, seq;
-        int off; /* the markers were not found once each: encode each whole */
-    } tmpl;
-    struct {          /* the DONE of a phase and span encoded once (s_done_template) */
-        uint8_t *buf; /* with its first agent's times; NULL: none yet */
-        size_t len;
-        size_t *at; /* where its times lie (their 0xcf tags) */
-        uint32_t nat, phase;
-        uint64_t span, start; /* the phase's span, the start its times are of */
-        int off;              /* the times were not found: encode each whole */
-    } dtmpl;
+    s_tmpl_t sample; /* the SAMPLE of (phase, seq) encoded once */
+    s_tmpl_t done;   /* the DONE of (phase, span) encoded once */
 } s_sim_t;
 
 static int s_ep_fd = -1; /* every agent's connection, watched */
@@ -351,77 +350,93 @@ static void s_put_be64(uint8_t *p, uint64_t v)
         p[1 + i] = (uint8_t)(v >> (56 - 8 * i));
 }
 
-/* Where the uint 64 v lies in buf, when it lies there once; else SIZE_MAX. */
-static size_t s_find_be64(const uint8_t *buf, size_t len, uint64_t v)
+static uint64_t s_get_be64(const uint8_t *p)
 {
-    uint8_t pat[9];
-    s_put_be64(pat, v);
-    size_t at = SIZE_MAX;
-    for (size_t i = 0; i + sizeof pat <= len; i++)
-        if (memcmp(buf + i, pat, sizeof pat) == 0) {
-            if (at != SIZE_MAX)
-                return SIZE_MAX;
-            at = i;
-        }
-    return at;
+    uint64_t v = 0;
+    for (int i = 1; i <= 8; i++)
+        v = v << 8 | p[i];
+    return v;
 }
 
-/* a's SAMPLE seq, encoded. The agents of a process send the same figures
- * and differ in their interval's times alone (their starts as their GOs
- * put them): the SAMPLE of a sequence number is encoded once, with marker
- * times, and each agent's is a copy with its own times written over them,
- * in the form the encoder packs them (a uint 64: times on the monotonic
- * clock are past 2^32 ns). A copy decodes to what its own encoding would
- * (checked on the first of each); on any doubt each is encoded whole. An
- * encoding per agent cost the simulators more CPU than the coordinator
- * they measure, on the same cores. */
-static void *s_sample_encode(s_sim_t *s, const s_agent_t *a, uint32_t seq, size_t *len)
+/* a's message (sample seq, for a SAMPLE) encoded whole, every time in it
+ * shift later */
+typedef void *s_whole_fn(s_sim_t *s, const s_agent_t *a, uint32_t seq, uint64_t shift, size_t *len);
+
+/* t as a's message: encoded whole, and where its times lie, found as the
+ * uint 64s that an encoding with every time S_SHIFT later has S_SHIFT
+ * more of; trusted only when the template shifted so is byte for byte
+ * that encoding. */
+static void s_tmpl_make(s_sim_t *s, s_tmpl_t *t, const s_agent_t *a, uint32_t seq,
+                        s_whole_fn *whole)
 {
-    static const uint64_t mark[2] = {0xa5c3a5c3a5c3a501ull, 0xa5c3a5c3a5c3a502ull};
-    uint64_t t[2];
-    s_interval(s, a, seq, &t[0], &t[1]);
-    if (s->tmpl.off || t[0] <= UINT32_MAX)
-        return s_sample_whole(s, a->phase, seq, t[0], t[1], len);
-    int fresh = !s->tmpl.buf || s->tmpl.phase != a->phase || s->tmpl.seq != seq;
-    if (fresh) {
-        free(s->tmpl.buf);
-        s->tmpl.buf = s_sample_whole(s, a->phase, seq, mark[0], mark[1], &s->tmpl.len);
-        s->tmpl.phase = a->phase;
-        s->tmpl.seq = seq;
-        for (int i = 0; i < 2; i++)
-            s->tmpl.at[i] = s_find_be64(s->tmpl.buf, s->tmpl.len, mark[i]);
-        s->tmpl.off = s->tmpl.at[0] == SIZE_MAX || s->tmpl.at[1] == SIZE_MAX;
-        if (s->tmpl.off)
-            return s_sample_whole(s, a->phase, seq, t[0], t[1], len);
+    free(t->buf);
+    free(t->at);
+    memset(t, 0, sizeof *t);
+    t->start = a->start_ns;
+    t->buf = whole(s, a, seq, 0, &t->len);
+    size_t len2;
+    uint8_t *b = t->buf, *b2 = whole(s, a, seq, S_SHIFT, &len2);
+    t->at = malloc(t->len / 9 * sizeof *t->at);
+    t->off = len2 != t->len || !t->at;
+    for (size_t i = 0; !t->off && i + 9 <= t->len; i++)
+        if (b[i] == 0xcf && b2[i] == 0xcf && s_get_be64(b2 + i) - s_get_be64(b + i) == S_SHIFT) {
+            t->at[t->nat++] = i;
+            s_put_be64(b + i, s_get_be64(b + i) + S_SHIFT);
+            i += 8;
+        }
+    t->off = t->off || memcmp(b, b2, t->len) != 0;
+    for (uint32_t i = 0; i < t->nat; i++) /* back to a's own times */
+        s_put_be64(b + t->at[i], s_get_be64(b + t->at[i]) - S_SHIFT);
+    free(b2);
+    if (t->off)
+        fprintf(stderr, "fleet-sim: a message's times were not found in its encoding: each is "
+                        "encoded whole\n");
+}
+
+/* a's message of key (k0, k1), encoded. The agents of a process send the
+ * same figures and differ in their phase's times alone (their starts as
+ * their GOs put them): their messages are copies of one, its times shifted
+ * by how much later or earlier a's phase started (times on the monotonic
+ * clock are past 2^32 ns: the encoder packs them as uint 64s). An encoding
+ * per agent cost the simulators more CPU than the coordinator they
+ * measure, on the same cores: 16,000 DONEs took 90 % of both through a
+ * phase's first interval. */
+static void *s_tmpl_copy(s_sim_t *s, s_tmpl_t *t, const s_agent_t *a, uint32_t seq, uint64_t k0,
+                         uint64_t k1, s_whole_fn *whole, size_t *len)
+{
+    if (t->off || a->start_ns <= UINT32_MAX)
+        return whole(s, a, seq, 0, len);
+    if (!t->buf || t->key[0] != k0 || t->key[1] != k1) {
+        s_tmpl_make(s, t, a, seq, whole);
+        t->key[0] = k0;
+        t->key[1] = k1;
+        if (t->off)
+            return whole(s, a, seq, 0, len);
     }
-    uint8_t *buf = malloc(s->tmpl.len);
+    uint8_t *buf = malloc(t->len);
     if (!buf) {
         fprintf(stderr, "fleet-sim: out of memory\n");
         exit(1);
     }
-    memcpy(buf, s->tmpl.buf, s->tmpl.len);
-    for (int i = 0; i < 2; i++)
-        s_put_be64(buf + s->tmpl.at[i], t[i]);
-    *len = s->tmpl.len;
-    int same = 1;
-    if (fresh) {
-        rb_msg_t m;
-        rb_err_t err;
-        same = rb_msg_decode(buf, *len, &m, &err) == 0;
-        if (same) {
-            same = m.type == RB_MSG_SAMPLE && m.u.sample.t_start_ns == t[0] &&
-                   m.u.sample.t_end_ns == t[1] && m.u.sample.seq == seq;
-            rb_msg_fini(&m);
-        }
-    }
-    if (!same) {
-        fprintf(stderr, "fleet-sim: a SAMPLE's copy does not decode as its own: each is "
-                        "encoded whole\n");
-        s->tmpl.off = 1;
-        free(buf);
-        return s_sample_whole(s, a->phase, seq, t[0], t[1], len);
-    }
+    memcpy(buf, t->buf, t->len);
+    uint64_t shift = a->start_ns - t->start; /* mod 2^64: earlier is fine */
+    for (uint32_t i = 0; i < t->nat; i++)
+        s_put_be64(buf + t->at[i], s_get_be64(buf + t->at[i]) + shift);
+    *len = t->len;
     return buf;
+}
+
+static void *s_sample_at(s_sim_t *s, const s_agent_t *a, uint32_t seq, uint64_t shift, size_t *len)
+{
+    uint64_t t0, t1;
+    s_interval(s, a, seq, &t0, &t1);
+    return s_sample_whole(s, a->phase, seq, t0 + shift, t1 + shift, len);
+}
+
+/* a's SAMPLE seq, encoded (a copy of the process's, s_tmpl_copy) */
+static void *s_sample_encode(s_sim_t *s, const s_agent_t *a, uint32_t seq, size_t *len)
+{
+    return s_tmpl_copy(s, &s->sample, a, seq, a->phase, seq, s_sample_at, len);
 }
 
 static void *s_done_encode(s_sim_t *s, const s_agent_t *a, size_t *len);
@@ -448,7 +463,7 @@ static bool s_encode_ahead(s_sim_t *s)
             return false;
         a->ready = s_sample_encode(s, a, a->seq, &a->ready_len);
     }
-    /* Then the DONEs (copies of one: s_done_encode), which an agent of its
+    /* Then the DONEs (copies of one: s_tmpl_copy), which an agent of its
      * own host has at its phase's end: made there, 4,000 of them on the
      * cores the coordinator shares held its last samples back. A slice at
      * a time, so that the other agents' messages (a GO) are not held up
@@ -537,74 +552,16 @@ static void *s_done_whole(s_sim_t *s, uint32_t phase, uint64_t start_ns, uint64_
     return s_encode(&m, len);
 }
 
-static uint64_t s_get_be64(const uint8_t *p)
+static void *s_done_at(s_sim_t *s, const s_agent_t *a, uint32_t seq, uint64_t shift, size_t *len)
 {
-    uint64_t v = 0;
-    for (int i = 1; i <= 8; i++)
-        v = v << 8 | p[i];
-    return v;
+    (void)seq;
+    return s_done_whole(s, a->phase, a->start_ns + shift, a->end_ns + shift, len);
 }
 
-/* The DONE template of a's phase and span: a's DONE encoded whole, and where
- * its times lie. Found as the uint 64s that an encoding with every time
- * S_DONE_SHIFT later has S_DONE_SHIFT more of, and trusted only when the
- * template shifted so is byte for byte that encoding. */
-static void s_done_template(s_sim_t *s, const s_agent_t *a)
-{
-    free(s->dtmpl.buf);
-    free(s->dtmpl.at);
-    memset(&s->dtmpl, 0, sizeof s->dtmpl);
-    s->dtmpl.phase = a->phase;
-    s->dtmpl.span = a->end_ns - a->start_ns;
-    s->dtmpl.start = a->start_ns;
-    s->dtmpl.buf = s_done_whole(s, a->phase, a->start_ns, a->end_ns, &s->dtmpl.len);
-    size_t len2;
-    uint8_t *b = s->dtmpl.buf, *b2 = s_done_whole(s, a->phase, a->start_ns + S_DONE_SHIFT,
-                                                  a->end_ns + S_DONE_SHIFT, &len2);
-    s->dtmpl.at = malloc(s->dtmpl.len / 9 * sizeof *s->dtmpl.at);
-    s->dtmpl.off = len2 != s->dtmpl.len || !s->dtmpl.at;
-    for (size_t i = 0; !s->dtmpl.off && i + 9 <= s->dtmpl.len; i++)
-        if (b[i] == 0xcf && b2[i] == 0xcf &&
-            s_get_be64(b2 + i) - s_get_be64(b + i) == S_DONE_SHIFT) {
-            s->dtmpl.at[s->dtmpl.nat++] = i;
-            s_put_be64(b + i, s_get_be64(b + i) + S_DONE_SHIFT);
-            i += 8;
-        }
-    s->dtmpl.off = s->dtmpl.off || memcmp(b, b2, s->dtmpl.len) != 0;
-    for (uint32_t i = 0; i < s->dtmpl.nat; i++) /* back to a's own times */
-        s_put_be64(b + s->dtmpl.at[i], s_get_be64(b + s->dtmpl.at[i]) - S_DONE_SHIFT);
-    free(b2);
-    if (s->dtmpl.off)
-        fprintf(stderr, "fleet-sim: a DONE's times were not found in its encoding: each is "
-                        "encoded whole\n");
-}
-
-/* a's DONE, encoded. The agents of a process differ in their phase's times
- * alone (their starts as their GOs put them): their DONEs are copies of
- * one, its times shifted by how much later or earlier a's phase started.
- * Encoded whole, 16,000 DONEs took the simulators 90 % of both cores through
- * a phase's first interval, on the cores the coordinator they measure
- * shares; copied, a memcpy and 202 stores each. */
+/* a's DONE, encoded (a copy of the process's, s_tmpl_copy) */
 static void *s_done_encode(s_sim_t *s, const s_agent_t *a, size_t *len)
 {
-    if (s->dtmpl.off || a->start_ns <= UINT32_MAX)
-        return s_done_whole(s, a->phase, a->start_ns, a->end_ns, len);
-    if (!s->dtmpl.buf || s->dtmpl.phase != a->phase || s->dtmpl.span != a->end_ns - a->start_ns) {
-        s_done_template(s, a);
-        if (s->dtmpl.off)
-            return s_done_whole(s, a->phase, a->start_ns, a->end_ns, len);
-    }
-    uint8_t *buf = malloc(s->dtmpl.len);
-    if (!buf) {
-        fprintf(stderr, "fleet-sim: out of memory\n");
-        exit(1);
-    }
-    memcpy(buf, s->dtmpl.buf, s->dtmpl.len);
-    uint64_t shift = a->start_ns - s->dtmpl.start; /* mod 2^64: earlier is fine */
-    for (uint32_t i = 0; i < s->dtmpl.nat; i++)
-        s_put_be64(buf + s->dtmpl.at[i], s_get_be64(buf + s->dtmpl.at[i]) + shift);
-    *len = s->dtmpl.len;
-    return buf;
+    return s_tmpl_copy(s, &s->done, a, 0, a->phase, a->end_ns - a->start_ns, s_done_at, len);
 }
 
 static void s_done(s_sim_t *s, s_agent_t *a)
@@ -882,8 +839,9 @@ int main(int argc, char **argv)
         rb_msg_fini(&s->plan);
 
     free(s->a);
-    free(s->tmpl.buf);
-    free(s->dtmpl.buf);
-    free(s->dtmpl.at);
+    free(s->sample.buf);
+    free(s->sample.at);
+    free(s->done.buf);
+    free(s->done.at);
     return s->ended == n ? 0 : 1;
 }
